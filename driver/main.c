@@ -1,0 +1,209 @@
+/*
+ * main.c — the command line: options, commands, exit codes (PRODUCT §5).
+ *
+ *   clusterc check FILE...            parse and check; diagnostics only
+ *   clusterc fmt FILE... [--check]    canonical layout, comments kept
+ *   clusterc schema                   the field tables of docs/language.md
+ *
+ * Global options may appear anywhere: --diagnostics=text|json, --color=auto|always|never,
+ * -q, -v, --stdlib=DIR, --error-limit=N. `-` names standard input. Exit codes: 0 success,
+ * 1 errors in the spec, 2 requirements that cannot be met, 64 usage, 70 internal, 74 I/O.
+ */
+#include "driver.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char usage_text[] =
+	"usage: clusterc COMMAND [OPTIONS] FILE...\n"
+	"\n"
+	"commands:\n"
+	"  check FILE...                 parse and check specs; print diagnostics only\n"
+	"        [--scenario NAME] [--set DECL.FIELD=VALUE]...\n"
+	"  fmt FILE... [--check]         rewrite files in canonical layout (comments kept);\n"
+	"                                with --check, only report files that would change\n"
+	"  schema                        print every declaration kind and its fields (Markdown)\n"
+	"  tokens FILE                   print the tokens of a file (for debugging)\n"
+	"\n"
+	"options:\n"
+	"  --diagnostics=text|json       how errors are printed (default text)\n"
+	"  --color=auto|always|never     colour in text diagnostics (NO_COLOR turns it off)\n"
+	"  --stdlib=DIR                  where `import std.NAME` looks (also $CLUSTERC_STDLIB)\n"
+	"  --error-limit=N               stop after N errors (default 50, 0 for no limit)\n"
+	"  -q, --quiet                   print nothing but diagnostics\n"
+	"  -v, --verbose                 say more\n"
+	"  -h, --help                    this text\n"
+	"  --version                     the version\n"
+	"\n"
+	"FILE may be - for standard input.\n"
+	"exit status: 0 ok, 1 errors in the spec, 2 requirements cannot be met, 64 usage,\n"
+	"70 internal error, 74 input/output error.\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "clusterc: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'clusterc --help'.\n");
+	return EXIT_USAGE;
+}
+
+static const char *option_value(const char *arg, const char *name)
+{
+	size_t n = strlen(name);
+	if (strncmp(arg, name, n) == 0 && arg[n] == '=')
+		return arg + n + 1;
+	return NULL;
+}
+
+/* Where the standard library is: --stdlib, $CLUSTERC_STDLIB, beside an installed binary
+ * (../share/clusterc/stdlib), or the source tree it was built from. */
+static const char *find_stdlib(const Options *o)
+{
+	if (o->stdlib)
+		return o->stdlib;
+	const char *env = getenv("CLUSTERC_STDLIB");
+	if (env && *env)
+		return env;
+	static char installed[4096 + 64];
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0) {
+		exe[n] = 0;
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = 0;
+			snprintf(installed, sizeof installed, "%s/../share/clusterc/stdlib", exe);
+			if (access(installed, R_OK) == 0)
+				return installed;
+		}
+	}
+	return CLUSTERC_SOURCE_DIR "/stdlib";
+}
+
+static bool want_color(const char *mode)
+{
+	const char *no = getenv("NO_COLOR");
+	if (no && *no)
+		return false;
+	if (strcmp(mode, "always") == 0)
+		return true;
+	if (strcmp(mode, "never") == 0)
+		return false;
+	const char *term = getenv("TERM");
+	return isatty(STDERR_FILENO) && !(term && strcmp(term, "dumb") == 0);
+}
+
+int main(int argc, char **argv)
+{
+	Options o = {.error_limit = DEFAULT_ERROR_LIMIT};
+	const char *color = "auto";
+	const char *diagnostics = "text";
+	const char **files = xmalloc(sizeof(char *) * (size_t)(argc + 1));
+	CliOverride *sets = xmalloc(sizeof(CliOverride) * (size_t)(argc + 1));
+	int nfiles = 0;
+	bool options_done = false;
+	int rc;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v;
+		if (options_done || a[0] != '-' || strcmp(a, "-") == 0) {
+			if (!o.command)
+				o.command = a;
+			else
+				files[nfiles++] = a;
+			continue;
+		}
+		if (strcmp(a, "--") == 0) {
+			options_done = true;
+		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			fputs(usage_text, stdout);
+			rc = EXIT_OK;
+			goto out;
+		} else if (strcmp(a, "--version") == 0) {
+			printf("clusterc %s\n", CLUSTERC_VERSION);
+			rc = EXIT_OK;
+			goto out;
+		} else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
+			o.quiet = true;
+		} else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
+			o.verbose = true;
+		} else if (strcmp(a, "--check") == 0) {
+			o.fmt_check = true;
+		} else if ((v = option_value(a, "--diagnostics"))) {
+			diagnostics = v;
+		} else if ((v = option_value(a, "--color")) || (v = option_value(a, "--colour"))) {
+			color = v;
+		} else if ((v = option_value(a, "--stdlib"))) {
+			o.stdlib = v;
+		} else if ((v = option_value(a, "--error-limit"))) {
+			char *end;
+			long n = strtol(v, &end, 10);
+			if (*end || n < 0 || n > 1000000) {
+				rc = usage_error("--error-limit needs a number, not '%s'", v);
+				goto out;
+			}
+			o.error_limit = (int)n;
+		} else if ((v = option_value(a, "--scenario")) || strcmp(a, "--scenario") == 0) {
+			if (!v && ++i >= argc) {
+				rc = usage_error("%s needs a scenario name", a);
+				goto out;
+			}
+			o.scenario = v ? v : argv[i];
+		} else if ((v = option_value(a, "--set")) || strcmp(a, "--set") == 0) {
+			if (!v && ++i >= argc) {
+				rc = usage_error("%s needs DECL.FIELD=VALUE", a);
+				goto out;
+			}
+			sets[o.nsets++].text = v ? v : argv[i];
+		} else {
+			rc = usage_error("unknown option '%s'", a);
+			goto out;
+		}
+	}
+	if (strcmp(diagnostics, "text") == 0) {
+		o.dopt.format = DIAG_TEXT;
+	} else if (strcmp(diagnostics, "json") == 0) {
+		o.dopt.format = DIAG_JSON;
+	} else {
+		rc = usage_error("--diagnostics must be text or json, not '%s'", diagnostics);
+		goto out;
+	}
+	if (strcmp(color, "auto") && strcmp(color, "always") && strcmp(color, "never")) {
+		rc = usage_error("--color must be auto, always or never, not '%s'", color);
+		goto out;
+	}
+	o.dopt.color = o.dopt.format == DIAG_TEXT && want_color(color);
+	o.dopt.error_limit = o.error_limit;
+	o.sets = sets;
+	o.stdlib = find_stdlib(&o);
+
+	if (!o.command) {
+		fputs(usage_text, stderr);
+		rc = EXIT_USAGE;
+	} else if (strcmp(o.command, "check") == 0) {
+		rc = nfiles ? cmd_check(&o, files, nfiles) : usage_error("%s needs at least one FILE", "check");
+	} else if (strcmp(o.command, "fmt") == 0) {
+		rc = nfiles ? cmd_fmt(&o, files, nfiles) : usage_error("%s needs at least one FILE", "fmt");
+	} else if (strcmp(o.command, "tokens") == 0) {
+		rc = nfiles == 1 ? cmd_tokens(&o, files[0]) : usage_error("%s needs one FILE", "tokens");
+	} else if (strcmp(o.command, "schema") == 0) {
+		schema_print_markdown(stdout);
+		rc = fflush(stdout) == 0 ? EXIT_OK : EXIT_IO;
+	} else {
+		const char *cmds[] = {"check", "fmt", "schema", "tokens"};
+		const char *s = suggest(o.command, cmds, 4);
+		if (s) {
+			fprintf(stderr, "clusterc: unknown command '%s'; did you mean '%s'?\n", o.command, s);
+			rc = EXIT_USAGE;
+		} else {
+			rc = usage_error("unknown command '%s'", o.command);
+		}
+	}
+	if (o.fmt_check && (!o.command || strcmp(o.command, "fmt") != 0))
+		rc = rc ? rc : usage_error("%s is an option of fmt", "--check");
+out:
+	free(files);
+	free(sets);
+	return rc;
+}

@@ -1,0 +1,277 @@
+/*
+ * arena.c — memory by lifetime. One arena per compilation holds every token, tree node, source
+ * text and diagnostic; arena_free() releases them together, so no pass frees anything piecemeal
+ * (after QBE's pools and Lua's single allocator).
+ *
+ * The arena bumps a pointer through large zeroed chunks. Requests of more than a quarter of a
+ * chunk get a chunk of their own, so a 10 MB source file does not waste the rest of a chunk.
+ * Every block is 16-byte aligned, enough for any scalar type on the machines we target.
+ *
+ * Pass-through mode gives every allocation its own calloc() and remembers it, so AddressSanitizer
+ * and valgrind see each block's bounds and report overruns between neighbours. It is on when the
+ * environment says CLUSTERC_ARENA=malloc or the build defines CLUSTERC_ARENA_PASSTHROUGH (the
+ * sanitizer build does).
+ *
+ * Also here: the x* wrappers that end the program with exit code 70 when memory runs out (there
+ * is nothing sensible a compiler can do then), PtrVec and Buf.
+ */
+#include "lang.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	ALIGN = 16,
+	CHUNK_SIZE = 1 << 20,         /* 1 MiB: few mallocs, and the OS maps it lazily */
+	BIG_REQUEST = CHUNK_SIZE / 4, /* above this a request gets its own chunk */
+};
+
+/* A chunk's header is padded to ALIGN so the memory after it starts aligned. */
+typedef struct Chunk {
+	struct Chunk *next;
+	size_t size; /* usable bytes after the header */
+	_Alignas(ALIGN) unsigned char mem[];
+} Chunk;
+
+struct Arena {
+	bool passthrough;
+	Chunk *chunks;      /* the current chunk first, then older and dedicated ones */
+	unsigned char *cur; /* next free byte of chunks->mem */
+	unsigned char *end;
+	size_t bytes;       /* handed out, rounded to ALIGN */
+	void **blocks;      /* pass-through: every block, freed by arena_free */
+	size_t nblocks, capblocks;
+};
+
+void die_oom(void)
+{
+	fputs("clusterc: fatal: out of memory\n", stderr);
+	exit(EXIT_INTERNAL);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		die_oom();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		die_oom();
+	return q;
+}
+
+/* The caller owns the copy and frees it with free(). */
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(xmalloc(n), s, n);
+}
+
+Arena *arena_new(void)
+{
+	Arena *a = xmalloc(sizeof *a);
+	memset(a, 0, sizeof *a);
+#ifdef CLUSTERC_ARENA_PASSTHROUGH
+	a->passthrough = true;
+#else
+	const char *mode = getenv("CLUSTERC_ARENA");
+	a->passthrough = mode && strcmp(mode, "malloc") == 0;
+#endif
+	return a;
+}
+
+void arena_free(Arena *a)
+{
+	if (!a)
+		return;
+	for (Chunk *ch = a->chunks, *next; ch; ch = next) {
+		next = ch->next;
+		free(ch);
+	}
+	for (size_t i = 0; i < a->nblocks; i++)
+		free(a->blocks[i]);
+	free(a->blocks);
+	free(a);
+}
+
+static Chunk *chunk_new(size_t size)
+{
+	if (size > SIZE_MAX - sizeof(Chunk))
+		die_oom();
+	Chunk *ch = calloc(1, sizeof(Chunk) + size);
+	if (!ch)
+		die_oom();
+	ch->size = size;
+	return ch;
+}
+
+static void *passthrough_alloc(Arena *a, size_t n)
+{
+	if (a->nblocks == a->capblocks) {
+		a->capblocks = a->capblocks ? 2 * a->capblocks : 256;
+		a->blocks = xrealloc(a->blocks, a->capblocks * sizeof *a->blocks);
+	}
+	void *p = calloc(1, n ? n : 1);
+	if (!p)
+		die_oom();
+	a->blocks[a->nblocks++] = p;
+	return p;
+}
+
+/* Zeroed memory that lives until arena_free(a). */
+void *arena_alloc(Arena *a, size_t n)
+{
+	if (n > SIZE_MAX - ALIGN)
+		die_oom();
+	size_t rounded = (n + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+	a->bytes += rounded;
+	if (a->passthrough)
+		return passthrough_alloc(a, n);
+	if (rounded > BIG_REQUEST) {
+		/* A dedicated chunk goes behind the current one, which keeps its free space. */
+		Chunk *ch = chunk_new(rounded);
+		if (a->chunks) {
+			ch->next = a->chunks->next;
+			a->chunks->next = ch;
+		} else {
+			a->chunks = ch;
+			a->cur = a->end = ch->mem + rounded;
+		}
+		return ch->mem;
+	}
+	if ((size_t)(a->end - a->cur) < rounded) {
+		Chunk *ch = chunk_new(CHUNK_SIZE);
+		ch->next = a->chunks;
+		a->chunks = ch;
+		a->cur = ch->mem;
+		a->end = ch->mem + CHUNK_SIZE;
+	}
+	void *p = a->cur;
+	a->cur += rounded;
+	return p;
+}
+
+/* Copies at most n bytes of s, stopping at a NUL, and terminates the copy. */
+char *arena_strndup(Arena *a, const char *s, size_t n)
+{
+	size_t len = strnlen(s, n);
+	char *p = arena_alloc(a, len + 1);
+	memcpy(p, s, len);
+	return p;
+}
+
+char *arena_strdup(Arena *a, const char *s)
+{
+	return arena_strndup(a, s, strlen(s));
+}
+
+char *arena_vprintf(Arena *a, const char *fmt, va_list ap)
+{
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (n < 0)
+		n = 0; /* an encoding error: an empty string beats a crash */
+	char *p = arena_alloc(a, (size_t)n + 1);
+	if (n > 0)
+		vsnprintf(p, (size_t)n + 1, fmt, ap);
+	return p;
+}
+
+char *arena_printf(Arena *a, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *p = arena_vprintf(a, fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+size_t arena_bytes(const Arena *a)
+{
+	return a ? a->bytes : 0;
+}
+
+/* Doubles the storage when full; the old storage stays in the arena, unused. */
+void vec_push(Arena *a, PtrVec *vec, void *p)
+{
+	if (vec->n == vec->cap) {
+		if (vec->cap > (1 << 29))
+			die_oom();
+		int cap = vec->cap ? 2 * vec->cap : 8;
+		void **v = arena_alloc(a, (size_t)cap * sizeof *v);
+		if (vec->n)
+			memcpy(v, vec->v, (size_t)vec->n * sizeof *v);
+		vec->v = v;
+		vec->cap = cap;
+	}
+	vec->v[vec->n++] = p;
+}
+
+/* Makes room for n more bytes plus the NUL that keeps b->s a C string. */
+static void buf_reserve(Buf *b, size_t n)
+{
+	if (n > SIZE_MAX / 2 - b->len)
+		die_oom();
+	size_t need = b->len + n + 1;
+	if (need <= b->cap)
+		return;
+	size_t cap = b->cap ? b->cap : 64;
+	while (cap < need)
+		cap *= 2;
+	b->s = xrealloc(b->s, cap);
+	b->cap = cap;
+}
+
+/* b->s is always NUL-terminated once anything was put; the buffer owns it until buf_free(). */
+void buf_put(Buf *b, const char *s, size_t n)
+{
+	buf_reserve(b, n);
+	if (n)
+		memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+void buf_puts(Buf *b, const char *s)
+{
+	buf_put(b, s, strlen(s));
+}
+
+void buf_putc(Buf *b, char c)
+{
+	buf_put(b, &c, 1);
+}
+
+void buf_printf(Buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char tmp[256];
+	int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof tmp) {
+		buf_put(b, tmp, (size_t)n);
+		return;
+	}
+	buf_reserve(b, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+void buf_free(Buf *b)
+{
+	free(b->s);
+	b->s = NULL;
+	b->len = b->cap = 0;
+}

@@ -1,0 +1,896 @@
+/*
+ * check.c — the fourth pass: every value against its schema.
+ *
+ * For each field of each declaration: the value's shape (a quantity, a name, COUNT x NAME, a
+ * list, a constructor call...), its dimension (power, money per energy...), the kind of the
+ * declarations it names, its range (positive, a fraction, at least 1), and whether it may be
+ * left open (one_of, ranges and auto only where the schema says the optimizer decides). The
+ * result is a Value stored on the field for the passes after this one.
+ *
+ * Then: required fields on every declaration in use (reachable from a cluster or workload, or
+ * every declaration of a library file), a few consistency rules the schema cannot express
+ * (a model's heads divide its hidden size ...), every scenario's overrides against the field they
+ * set, and the dimensions of require and objective expressions.
+ */
+#include "passes.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct Checker {
+	Program *p;
+	Ctx *c;
+} Checker;
+
+static bool check_value(Checker *k, const Expr *e, const FieldSchema *fs, Value **out);
+
+static Value *new_value(Checker *k, ValueKind kind, Loc loc)
+{
+	Value *v = arena_alloc(k->c->arena, sizeof *v);
+	v->kind = kind;
+	v->loc = loc;
+	return v;
+}
+
+static Diag *type_error(Checker *k, const Expr *e, const FieldSchema *fs, const char *expected)
+{
+	Diag *d = diag_error(k->c, e->loc, "'%s' must be %s, not %s", fs->name, expected,
+			     describe_expr(e));
+	diag_set_code(d, "type");
+	return d;
+}
+
+/* A unit to show in "add a unit, as in ..." advice. */
+static const char *sample_unit(const FieldSchema *fs)
+{
+	static const struct {
+		Dim dim;
+		const char *unit;
+	} samples[] = {
+		{{.e = {[DIM_ENERGY] = 1, [DIM_TIME] = -1}}, "10 kW"},
+		{{.e = {[DIM_ENERGY] = 1}}, "100 kWh"},
+		{{.e = {[DIM_DATA] = 1, [DIM_TIME] = -1}}, "400 Gbps"},
+		{{.e = {[DIM_DATA] = 1}}, "80 GB"},
+		{{.e = {[DIM_LENGTH] = 1}}, "3 m"},
+		{{.e = {[DIM_TIME] = 1}}, "30 d"},
+		{{.e = {[DIM_FLOP] = 1, [DIM_TIME] = -1}}, "989 TFLOPS"},
+		{{.e = {[DIM_MASS] = 1}}, "20 kg"},
+		{{.e = {[DIM_MASS] = 1, [DIM_ENERGY] = -1}}, "0.5 kg/kWh"},
+	};
+	if (strcmp(fs->name, "height") == 0 || strcmp(fs->name, "reserved") == 0)
+		return "8 U";
+	if (fs->money_exp) {
+		if (dim_is_none(fs->dim))
+			return "25_000 USD";
+		if (dim_eq(fs->dim, samples[1].dim) || fs->dim.e[DIM_ENERGY] == -1) {
+			if (fs->dim.e[DIM_TIME] == 1)
+				return "300 USD/kW";
+			return "0.10 USD/kWh";
+		}
+		if (fs->dim.e[DIM_LENGTH] == -1)
+			return "2 USD/m";
+		return "1000 USD/y";
+	}
+	for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++)
+		if (dim_eq(samples[i].dim, fs->dim))
+			return samples[i].unit;
+	return NULL;
+}
+
+static bool dim_matches(const FieldSchema *fs, Dim d)
+{
+	if (!fs->money_exp)
+		return dim_eq(fs->dim, d);
+	return dim_currency(d) >= 0 && dim_money_exp(d) == fs->money_exp &&
+	       dim_eq(dim_strip_money(d), fs->dim);
+}
+
+static const char *expected_dim_name(const FieldSchema *fs, char *buf, size_t n)
+{
+	return field_type_name(fs, buf, n);
+}
+
+/* Checks the flags that bound a number. */
+static bool check_bounds(Checker *k, const FieldSchema *fs, double v, Loc loc)
+{
+	const char *why = NULL;
+	if ((fs->flags & F_POSITIVE) && !(v > 0))
+		why = "greater than zero";
+	else if ((fs->flags & F_NONNEG) && v < 0)
+		why = "zero or more";
+	else if ((fs->flags & F_FRACTION) && !(v > 0 && v <= 1))
+		why = "between 0 (excluded) and 1, or 0 % and 100 %";
+	else if ((fs->flags & F_ATLEAST1) && v < 1)
+		why = "at least 1";
+	if (!why)
+		return true;
+	Diag *d = diag_error(k->c, loc, "'%s' must be %s", fs->name, why);
+	diag_set_code(d, "out-of-range");
+	return false;
+}
+
+static bool whole(double v)
+{
+	return isfinite(v) && v == floor(v) && fabs(v) < 9.007199254740992e15;
+}
+
+static bool check_number(Checker *k, const Expr *e, const FieldSchema *fs, Value **out)
+{
+	Qty q;
+	if (!eval_qty(k->p, e, &q))
+		return false;
+	char want[128], got[96];
+	if (fs->type == FT_INT || fs->type == FT_REAL || fs->type == FT_INTLIST) {
+		if (!dim_is_none(q.dim)) {
+			Diag *d = diag_error(k->c, e->loc, "'%s' must be a plain number, not %s",
+					     fs->name, dim_name(q.dim, got, sizeof got));
+			diag_set_code(d, "dimension-mismatch");
+			return false;
+		}
+		if ((fs->type == FT_INT || fs->type == FT_INTLIST) && !whole(q.v)) {
+			Diag *d = diag_error(k->c, e->loc, "'%s' must be a whole number", fs->name);
+			diag_set_code(d, "not-whole");
+			return false;
+		}
+	} else if (!dim_matches(fs, q.dim)) {
+		expected_dim_name(fs, want, sizeof want);
+		Diag *d;
+		const char *sample = sample_unit(fs);
+		if (dim_is_none(q.dim) && sample)
+			d = diag_error(k->c, e->loc, "'%s' must be %s: add a unit, as in %s", fs->name,
+				       want, sample);
+		else
+			d = diag_error(k->c, e->loc, "'%s' must be %s, not %s", fs->name, want,
+				       dim_name(q.dim, got, sizeof got));
+		diag_set_code(d, "dimension-mismatch");
+		return false;
+	}
+	if (!check_bounds(k, fs, q.v, e->loc))
+		return false;
+	Value *v = new_value(k, VAL_QTY, e->loc);
+	v->q = q;
+	*out = v;
+	return true;
+}
+
+static bool check_ref(Checker *k, const Expr *e, const FieldSchema *fs, unsigned kinds, Value **out)
+{
+	char want[128];
+	FieldSchema tmp = *fs;
+	tmp.type = FT_REF;
+	tmp.kinds = kinds;
+	field_type_name(&tmp, want, sizeof want);
+	if (e->kind != EXPR_NAME) {
+		char what[160];
+		snprintf(what, sizeof what, "the name of a %s", want);
+		type_error(k, e, fs, what);
+		return false;
+	}
+	Decl *d = resolve_decl_name(k->p, e->name, e->loc, kinds, want);
+	if (!d)
+		return false;
+	if (d->kind < 0 || !(kinds & (1u << d->kind))) {
+		Diag *dg = diag_error(k->c, e->loc, "'%s' must be a %s, but '%s' is a %s", fs->name,
+				      want, d->name, kind_name(d->kind));
+		diag_set_code(dg, "kind-mismatch");
+		diag_note(dg, d->name_loc, "'%s' is declared here", d->name);
+		return false;
+	}
+	Value *v = new_value(k, VAL_REF, e->loc);
+	v->ref = d;
+	*out = v;
+	return true;
+}
+
+static bool check_enum(Checker *k, const Expr *e, const FieldSchema *fs, Value **out)
+{
+	int n = 0;
+	while (fs->enums[n])
+		n++;
+	if (e->kind == EXPR_NAME) {
+		for (int i = 0; i < n; i++) {
+			if (strcmp(fs->enums[i], e->name) == 0) {
+				Value *v = new_value(k, VAL_ENUM, e->loc);
+				v->s = e->name;
+				*out = v;
+				return true;
+			}
+		}
+	}
+	Buf b = {0};
+	for (int i = 0; i < n; i++)
+		buf_printf(&b, "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ", fs->enums[i]);
+	const char *s = e->kind == EXPR_NAME ? suggest(e->name, fs->enums, n) : NULL;
+	Diag *d;
+	if (s)
+		d = diag_error(k->c, e->loc, "'%s' is not a valid '%s'; did you mean '%s'?", e->name,
+			       fs->name, s);
+	else if (e->kind == EXPR_NAME)
+		d = diag_error(k->c, e->loc, "'%s' is not a valid '%s': expected %s", e->name,
+			       fs->name, b.s);
+	else
+		d = diag_error(k->c, e->loc, "'%s' must be one of %s, not %s", fs->name, b.s,
+			       describe_expr(e));
+	buf_free(&b);
+	diag_set_code(d, "unknown-enum");
+	if (s)
+		diag_set_suggestion(d, s);
+	return false;
+}
+
+static bool check_currency(Checker *k, const Expr *e, const FieldSchema *fs, Value **out)
+{
+	if (e->kind == EXPR_NAME && currency_lookup(e->name) >= 0) {
+		Value *v = new_value(k, VAL_ENUM, e->loc);
+		v->s = e->name;
+		*out = v;
+		return true;
+	}
+	if (e->kind != EXPR_NAME) {
+		type_error(k, e, fs, "a currency code such as USD or CNY");
+		return false;
+	}
+	const char *s = suggest(e->name, currency_names, currency_count);
+	Diag *d = s ? diag_error(k->c, e->loc, "unknown currency '%s'; did you mean '%s'?", e->name, s)
+		    : diag_error(k->c, e->loc, "unknown currency '%s'", e->name);
+	diag_set_code(d, "unknown-currency");
+	if (s)
+		diag_set_suggestion(d, s);
+	return false;
+}
+
+/* Placeholders: {name} or {name:SPEC} with SPEC one of 0N (zero-padded), N (width), A or a
+ * (letters: 1 is A). {{ and }} are literal braces. Hostnames allow letters, digits and '-'. */
+static bool check_template(Checker *k, const Expr *e, const FieldSchema *fs, Value **out)
+{
+	if (e->kind != EXPR_STRING) {
+		type_error(k, e, fs, "a string such as \"gpu{index:04}\"");
+		return false;
+	}
+	const char *t = e->str.text;
+	uint32_t base = e->loc.off + 1;
+	bool ok = true;
+	int placeholders = 0;
+	for (size_t i = 0; t[i]; i++) {
+		char ch = t[i];
+		if (ch == '{' && t[i + 1] == '{') {
+			i++;
+			continue;
+		}
+		if (ch == '}' && t[i + 1] == '}') {
+			i++;
+			continue;
+		}
+		Loc at = {e->loc.src, base + (uint32_t)i, base + (uint32_t)i + 1};
+		if (ch == '}') {
+			Diag *d = diag_error(k->c, at, "unmatched '}' in template (write '}}' for a brace)");
+			diag_set_code(d, "template");
+			return false;
+		}
+		if (ch != '{') {
+			bool good = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+				    (ch >= '0' && ch <= '9') || ch == '-' || ch == '.';
+			if (!good && strcmp(fs->name, "hostname") == 0) {
+				Diag *d = diag_error(k->c, at, "a hostname may only contain letters, "
+							       "digits, '-' and '.' (RFC 1123)");
+				diag_set_code(d, "template");
+				ok = false;
+			}
+			continue;
+		}
+		const char *close = strchr(t + i, '}');
+		if (!close) {
+			Diag *d = diag_error(k->c, at, "'{' in template is never closed");
+			diag_set_code(d, "template");
+			return false;
+		}
+		const char *name = t + i + 1;
+		const char *colon = memchr(name, ':', (size_t)(close - name));
+		size_t nlen = (size_t)((colon ? colon : close) - name);
+		char word[64];
+		snprintf(word, sizeof word, "%.*s", (int)(nlen < 63 ? nlen : 63), name);
+		Loc wl = {e->loc.src, base + (uint32_t)(name - t), base + (uint32_t)(name - t + (long)nlen)};
+		int n = 0;
+		bool known = false;
+		for (; fs->enums[n]; n++)
+			known |= strcmp(fs->enums[n], word) == 0;
+		if (!known) {
+			const char *s = suggest(word, fs->enums, n);
+			Buf b = {0};
+			for (int j = 0; j < n; j++)
+				buf_printf(&b, "%s%s", j ? ", " : "", fs->enums[j]);
+			Diag *d = s ? diag_error(k->c, wl, "unknown placeholder '{%s}'; did you mean '{%s}'?",
+						 word, s)
+				    : diag_error(k->c, wl, "unknown placeholder '{%s}'; the placeholders are %s",
+						 word, b.s);
+			buf_free(&b);
+			diag_set_code(d, "template");
+			if (s)
+				diag_set_suggestion(d, s);
+			ok = false;
+		}
+		if (colon) {
+			const char *spec = colon + 1;
+			size_t slen = (size_t)(close - spec);
+			bool good = slen > 0;
+			if (slen == 1 && (spec[0] == 'A' || spec[0] == 'a'))
+				good = true;
+			else
+				for (size_t j = 0; j < slen; j++)
+					good &= spec[j] >= '0' && spec[j] <= '9' && j < 3;
+			if (!good) {
+				Loc sl = {e->loc.src, base + (uint32_t)(spec - t), base + (uint32_t)(close - t)};
+				Diag *d = diag_error(k->c, sl, "bad format '%.*s': use 04 (zero-padded "
+							       "width), 4 (width), A or a (letters)",
+						     (int)(slen < 40 ? slen : 40), spec);
+				diag_set_code(d, "template");
+				ok = false;
+			}
+		}
+		placeholders++;
+		i = (size_t)(close - t);
+	}
+	if (ok && placeholders == 0 && strcmp(fs->name, "hostname") == 0) {
+		Diag *d = diag_error(k->c, e->loc, "a hostname template needs a placeholder such as "
+						   "{index}, or every node gets the same name");
+		diag_set_code(d, "template");
+		ok = false;
+	}
+	if (!ok)
+		return false;
+	Value *v = new_value(k, VAL_STRING, e->loc);
+	v->s = e->str.value;
+	*out = v;
+	return true;
+}
+
+/* COUNT x NAME, NAME (one), or a list of these. The count is fixed unless the field is
+ * choosable, when it may be a range, one_of(...) or auto. */
+static bool check_counted_one(Checker *k, const Expr *e, const FieldSchema *fs, Value **out)
+{
+	Value *v = new_value(k, VAL_COUNTED, e->loc);
+	const Expr *name = e;
+	if (e->kind == EXPR_TIMES) {
+		name = e->bin.r;
+		FieldSchema count = {.name = fs->name, .type = FT_INT, .flags = F_POSITIVE | (fs->flags & F_CHOOSABLE)};
+		if (!check_value(k, e->bin.l, &count, &v->count))
+			return false;
+	} else if (e->kind == EXPR_NAME) {
+		v->count = new_value(k, VAL_QTY, e->loc);
+		v->count->q = (Qty){1, DIM_NONE};
+	} else {
+		char want[128], what[160];
+		field_type_name(fs, want, sizeof want);
+		snprintf(what, sizeof what, "%s", want);
+		type_error(k, e, fs, what);
+		return false;
+	}
+	Value *ref;
+	if (!check_ref(k, name, fs, fs->kinds, &ref))
+		return false;
+	v->ref = ref->ref;
+	*out = v;
+	return true;
+}
+
+static bool check_list(Checker *k, const Expr *e, const FieldSchema *fs, const FieldSchema *item,
+		       bool (*each)(Checker *, const Expr *, const FieldSchema *, Value **), Value **out)
+{
+	if (e->kind != EXPR_LIST) {
+		char want[128];
+		type_error(k, e, fs, field_type_name(fs, want, sizeof want));
+		return false;
+	}
+	Value *v = new_value(k, VAL_LIST, e->loc);
+	v->n = e->list.n;
+	v->items = arena_alloc(k->c->arena, sizeof(Value *) * (size_t)(v->n + 1));
+	bool ok = true;
+	for (int i = 0; i < e->list.n; i++)
+		ok &= each(k, e->list.items[i], item, &v->items[i]);
+	*out = v;
+	return ok;
+}
+
+static bool check_rate(Checker *k, const Expr *e, const FieldSchema *fs, Value **out)
+{
+	Qty q;
+	if (!eval_qty(k->p, e, &q))
+		return false;
+	int plus = -1, minus = -1, others = 0;
+	for (int i = 0; i < DIM_COUNT; i++) {
+		if (!q.dim.e[i])
+			continue;
+		if (i >= DIM_FIRST_CURRENCY && q.dim.e[i] == 1 && plus < 0)
+			plus = i;
+		else if (i >= DIM_FIRST_CURRENCY && q.dim.e[i] == -1 && minus < 0)
+			minus = i;
+		else
+			others++;
+	}
+	if (plus < 0 || minus < 0 || others) {
+		char got[96];
+		Diag *d = diag_error(k->c, e->loc, "an exchange rate is money per money, as in "
+						   "7.1 CNY/USD, not %s",
+				     dim_name(q.dim, got, sizeof got));
+		diag_set_code(d, "dimension-mismatch");
+		return false;
+	}
+	if (!check_bounds(k, &(FieldSchema){.name = fs->name, .flags = F_POSITIVE}, q.v, e->loc))
+		return false;
+	Value *v = new_value(k, VAL_QTY, e->loc);
+	v->q = q;
+	*out = v;
+	return true;
+}
+
+static bool check_ratio_one(Checker *k, const Expr *e, const FieldSchema *fs, Value **out)
+{
+	FieldSchema num = {.name = fs->name, .type = FT_REAL, .flags = F_POSITIVE};
+	Value *a, *b;
+	if (e->kind == EXPR_RATIO) {
+		bool ok = check_value(k, e->bin.l, &num, &a);
+		ok &= check_value(k, e->bin.r, &num, &b);
+		if (!ok)
+			return false;
+	} else if (e->kind == EXPR_NUMBER || e->kind == EXPR_PAREN) {
+		if (!check_value(k, e, &num, &a))
+			return false;
+		b = new_value(k, VAL_QTY, e->loc);
+		b->q = (Qty){1, DIM_NONE};
+	} else {
+		type_error(k, e, fs, "a ratio such as 1:1 or 3:1");
+		return false;
+	}
+	Value *v = new_value(k, VAL_RATIO, e->loc);
+	v->a = a->q.v;
+	v->b = b->q.v;
+	v->q = (Qty){a->q.v / b->q.v, DIM_NONE};
+	*out = v;
+	return true;
+}
+
+static bool check_ctor(Checker *k, const Expr *e, const FieldSchema *fs, Value **out)
+{
+	if (e->kind == EXPR_NAME && fs->kinds)
+		return check_ref(k, e, fs, fs->kinds, out);
+	const char *fam = ctor_family_name(fs->family);
+	const char *names[16];
+	int nn = 0;
+	for (int i = 0; i < ctor_count && nn < 16; i++)
+		if (ctor_schemas[i].family == fs->family)
+			names[nn++] = ctor_schemas[i].name;
+	if (e->kind != EXPR_CALL) {
+		Buf b = {0};
+		for (int i = 0; i < nn; i++)
+			buf_printf(&b, "%s%s(...)", i == 0 ? "" : i == nn - 1 ? " or " : ", ", names[i]);
+		char what[256];
+		snprintf(what, sizeof what, "%s%s", b.s, fs->kinds ? " or a name" : "");
+		buf_free(&b);
+		type_error(k, e, fs, what);
+		return false;
+	}
+	const CtorSchema *cs = ctor_lookup(e->call.name);
+	if (!cs || cs->family != fs->family) {
+		const char *s = suggest(e->call.name, names, nn);
+		Diag *d = s ? diag_error(k->c, e->call.name_loc, "unknown %s '%s'; did you mean '%s'?",
+					 fam, e->call.name, s)
+			    : diag_error(k->c, e->call.name_loc, "'%s' is not a %s constructor", e->call.name, fam);
+		diag_set_code(d, "unknown-ctor");
+		if (s)
+			diag_set_suggestion(d, s);
+		return false;
+	}
+	Value *v = new_value(k, VAL_CTOR, e->loc);
+	v->ctor = cs;
+	v->n = cs->nparams;
+	v->items = arena_alloc(k->c->arena, sizeof(Value *) * (size_t)cs->nparams);
+	bool ok = true;
+	const Arg *seen[64] = {0};
+	for (int i = 0; i < e->call.nargs; i++) {
+		const Arg *a = &e->call.args[i];
+		if (!a->name) {
+			Diag *d = diag_error(k->c, a->value->loc, "name the argument, as in %s = ...",
+					     cs->params[i < cs->nparams ? i : 0].name);
+			diag_set_code(d, "positional-arg");
+			ok = false;
+			continue;
+		}
+		const FieldSchema *ps = ctor_param(cs, a->name);
+		if (!ps) {
+			const char *pn[32];
+			for (int j = 0; j < cs->nparams && j < 32; j++)
+				pn[j] = cs->params[j].name;
+			const char *s = suggest(a->name, pn, cs->nparams < 32 ? cs->nparams : 32);
+			Diag *d = s ? diag_error(k->c, a->name_loc, "%s has no parameter '%s'; did you mean '%s'?",
+						 cs->name, a->name, s)
+				    : diag_error(k->c, a->name_loc, "%s has no parameter '%s'", cs->name, a->name);
+			diag_set_code(d, "unknown-param");
+			if (s)
+				diag_set_suggestion(d, s);
+			ok = false;
+			continue;
+		}
+		int idx = (int)(ps - cs->params);
+		if (seen[idx]) {
+			Diag *d = diag_error(k->c, a->name_loc, "'%s' is given twice", a->name);
+			diag_set_code(d, "duplicate-field");
+			diag_note(d, seen[idx]->name_loc, "first given here");
+			ok = false;
+			continue;
+		}
+		seen[idx] = a;
+		ok &= check_value(k, a->value, ps, &v->items[idx]);
+	}
+	for (int j = 0; j < cs->nparams; j++) {
+		if ((cs->params[j].flags & F_REQUIRED) && !seen[j]) {
+			Diag *d = diag_error(k->c, e->loc, "%s needs '%s' (%s)", cs->name,
+					     cs->params[j].name, cs->params[j].doc);
+			diag_set_code(d, "missing-field");
+			ok = false;
+		}
+	}
+	*out = v;
+	return ok;
+}
+
+static bool is_call(const Expr *e, const char *name)
+{
+	return e->kind == EXPR_CALL && strcmp(e->call.name, name) == 0;
+}
+
+/* one_of(...), a range or auto: only where the schema lets the optimizer decide. */
+static bool check_choice(Checker *k, const Expr *e, const FieldSchema *fs, Value **out)
+{
+	if (!(fs->flags & F_CHOOSABLE)) {
+		Diag *d = diag_error(k->c, e->loc, "'%s' cannot be left to the optimizer: give one value",
+				     fs->name);
+		diag_set_code(d, "not-choosable");
+		return false;
+	}
+	FieldSchema fixed = *fs;
+	fixed.flags &= ~(unsigned)F_CHOOSABLE;
+	if (e->kind == EXPR_AUTO) {
+		*out = new_value(k, VAL_AUTO, e->loc);
+		return true;
+	}
+	if (e->kind == EXPR_RANGE) {
+		if (fs->type != FT_INT) {
+			Diag *d = diag_error(k->c, e->loc, "a range is for whole numbers; use one_of(...) "
+							   "for '%s'", fs->name);
+			diag_set_code(d, "type");
+			return false;
+		}
+		Value *lo, *hi, *step = NULL;
+		bool ok = check_value(k, e->range.lo, &fixed, &lo);
+		ok &= check_value(k, e->range.hi, &fixed, &hi);
+		FieldSchema sfs = {.name = "step", .type = FT_INT, .flags = F_POSITIVE};
+		if (e->range.step)
+			ok &= check_value(k, e->range.step, &sfs, &step);
+		if (!ok)
+			return false;
+		if (lo->q.v > hi->q.v) {
+			Diag *d = diag_error(k->c, e->loc, "empty range: %g is more than %g", lo->q.v, hi->q.v);
+			diag_set_code(d, "out-of-range");
+			return false;
+		}
+		Value *v = new_value(k, VAL_RANGE, e->loc);
+		v->lo = lo->q.v;
+		v->hi = hi->q.v;
+		v->step = step ? step->q.v : 1;
+		*out = v;
+		return true;
+	}
+	/* one_of */
+	if (e->call.nargs == 0) {
+		Diag *d = diag_error(k->c, e->loc, "one_of needs at least one option");
+		diag_set_code(d, "empty-choice");
+		return false;
+	}
+	Value *v = new_value(k, VAL_CHOICE, e->loc);
+	v->n = e->call.nargs;
+	v->items = arena_alloc(k->c->arena, sizeof(Value *) * (size_t)v->n);
+	bool ok = true;
+	for (int i = 0; i < e->call.nargs; i++) {
+		const Arg *a = &e->call.args[i];
+		if (a->name) {
+			Diag *d = diag_error(k->c, a->name_loc, "the options of one_of have no names");
+			diag_set_code(d, "type");
+			ok = false;
+			continue;
+		}
+		ok &= check_value(k, a->value, &fixed, &v->items[i]);
+	}
+	*out = v;
+	return ok;
+}
+
+static bool check_value(Checker *k, const Expr *e, const FieldSchema *fs, Value **out)
+{
+	*out = NULL;
+	if (e->kind == EXPR_ERROR)
+		return false;
+	if (e->kind == EXPR_PAREN && fs->type != FT_QTY && fs->type != FT_INT && fs->type != FT_REAL)
+		return check_value(k, e->inner, fs, out);
+	if (e->kind == EXPR_AUTO || e->kind == EXPR_RANGE || is_call(e, "one_of"))
+		return check_choice(k, e, fs, out);
+	switch (fs->type) {
+	case FT_QTY:
+	case FT_INT:
+	case FT_REAL:
+		return check_number(k, e, fs, out);
+	case FT_BOOL:
+		if (e->kind != EXPR_BOOL) {
+			type_error(k, e, fs, "true or false");
+			return false;
+		}
+		*out = new_value(k, VAL_BOOL, e->loc);
+		(*out)->b_val = e->boolean;
+		return true;
+	case FT_STRING:
+		if (e->kind != EXPR_STRING) {
+			type_error(k, e, fs, "a string");
+			return false;
+		}
+		*out = new_value(k, VAL_STRING, e->loc);
+		(*out)->s = e->str.value;
+		return true;
+	case FT_TEMPLATE:
+		return check_template(k, e, fs, out);
+	case FT_REF:
+		return check_ref(k, e, fs, fs->kinds, out);
+	case FT_COUNTED:
+		if (e->kind == EXPR_LIST)
+			return check_list(k, e, fs, fs, check_counted_one, out);
+		return check_counted_one(k, e, fs, out);
+	case FT_REFLIST: {
+		FieldSchema item = *fs;
+		item.type = FT_REF;
+		return check_list(k, e, fs, &item, check_value, out);
+	}
+	case FT_QTYLIST:
+	case FT_INTLIST: {
+		FieldSchema item = *fs;
+		item.type = fs->type == FT_QTYLIST ? FT_QTY : FT_INT;
+		return check_list(k, e, fs, &item, check_value, out);
+	}
+	case FT_ENUM:
+		return check_enum(k, e, fs, out);
+	case FT_CURRENCY:
+		return check_currency(k, e, fs, out);
+	case FT_RATES:
+		return check_list(k, e, fs, fs, check_rate, out);
+	case FT_RATIO:
+		if (e->kind == EXPR_LIST)
+			return check_list(k, e, fs, fs, check_ratio_one, out);
+		return check_ratio_one(k, e, fs, out);
+	case FT_CTOR:
+		return check_ctor(k, e, fs, out);
+	}
+	return false;
+}
+
+/* ---- declarations ----------------------------------------------------------------------------- */
+
+static void check_fields(Checker *k, Decl *d)
+{
+	if (d->kind < 0)
+		return;
+	for (int i = 0; i < d->nfields; i++) {
+		Field *f = d->fields[i];
+		const FieldSchema *fs = schema_field(d->kind, f->name);
+		if (!fs || (fs->flags & F_READONLY))
+			continue; /* reported by resolve */
+		check_value(k, f->value, fs, &f->val);
+		if (diag_limit_reached(k->c))
+			return;
+	}
+}
+
+static void mark_used(Checker *k, Decl *d);
+
+static void mark_value(Checker *k, const Value *v)
+{
+	if (!v)
+		return;
+	if (v->ref)
+		mark_used(k, v->ref);
+	if (v->count)
+		mark_value(k, v->count);
+	for (int i = 0; i < v->n; i++)
+		mark_value(k, v->items[i]);
+}
+
+static void mark_used(Checker *k, Decl *d)
+{
+	if (d->used)
+		return;
+	d->used = true;
+	for (const Decl *a = d; a; a = a->parent)
+		for (int i = 0; i < a->nfields; i++)
+			mark_value(k, a->fields[i]->val);
+}
+
+static void check_required(Checker *k, Decl *d)
+{
+	const KindSchema *ks = &kind_schemas[d->kind];
+	for (int i = 0; i < ks->nfields; i++) {
+		const FieldSchema *fs = &ks->fields[i];
+		if (!(fs->flags & F_REQUIRED) || decl_field(d, fs->name))
+			continue;
+		Diag *dg = diag_error(k->c, d->name_loc, "%s '%s' needs '%s' (%s)", kind_name(d->kind),
+				      d->name, fs->name, fs->doc);
+		diag_set_code(dg, "missing-field");
+		if (d->parent)
+			diag_note(dg, d->parent->name_loc, "'%s' inherits from '%s', which does not set it either",
+				  d->name, d->parent->name);
+	}
+}
+
+static double int_param(const Value *ctor, const char *name, double def)
+{
+	const FieldSchema *ps = ctor_param(ctor->ctor, name);
+	if (!ps)
+		return def;
+	const Value *v = ctor->items[ps - ctor->ctor->params];
+	return v && v->kind == VAL_QTY ? v->q.v : def;
+}
+
+/* Rules across fields that a schema cannot say. */
+static void check_model(Checker *k, const Value *m, Loc at)
+{
+	double hidden = int_param(m, "hidden", 0), heads = int_param(m, "heads", 0);
+	double groups = int_param(m, "query_groups", heads), experts = int_param(m, "experts", 1);
+	double top_k = int_param(m, "top_k", 1);
+	if (hidden > 0 && heads > 0 && fmod(hidden, heads) != 0) {
+		Diag *d = diag_error(k->c, at, "hidden size %g is not divisible by %g heads", hidden, heads);
+		diag_set_code(d, "inconsistent");
+	}
+	if (heads > 0 && groups > 0 && fmod(heads, groups) != 0) {
+		Diag *d = diag_error(k->c, at, "%g heads cannot be split into %g query groups", heads, groups);
+		diag_set_code(d, "inconsistent");
+	}
+	if (top_k > experts) {
+		Diag *d = diag_error(k->c, at, "top_k %g is more than the %g experts", top_k, experts);
+		diag_set_code(d, "inconsistent");
+	}
+	if (strcmp(m->ctor->name, "moe") == 0 && experts < 2) {
+		Diag *d = diag_error(k->c, at, "moe(...) needs experts of 2 or more; use transformer(...) "
+					       "for a dense model");
+		diag_set_code(d, "inconsistent");
+	}
+}
+
+static void check_consistency(Checker *k, Decl *d)
+{
+	if (d->kind == KIND_RACK) {
+		const Value *h = decl_value(d, "height"), *r = decl_value(d, "reserved");
+		if (h && r && h->kind == VAL_QTY && r->kind == VAL_QTY && r->q.v >= h->q.v) {
+			Diag *dg = diag_error(k->c, r->loc, "the reserved space leaves no room in a rack of "
+							    "this height");
+			diag_set_code(dg, "inconsistent");
+		}
+	}
+	if (d->kind == KIND_WORKLOAD) {
+		const Field *f = decl_field(d, "model");
+		if (f && f->val && f->val->kind == VAL_CTOR)
+			check_model(k, f->val, f->value->loc);
+	}
+	if (d->kind == KIND_FABRIC) {
+		const Field *f = decl_field(d, "topology");
+		if (f && f->val && f->val->kind == VAL_CTOR && strcmp(f->val->ctor->name, "torus") == 0) {
+			const Value *dims = f->val->items[0];
+			if (dims && (dims->n < 2 || dims->n > 3)) {
+				Diag *dg = diag_error(k->c, dims->loc, "a torus has 2 or 3 dimensions, not %d",
+						      dims->n);
+				diag_set_code(dg, "inconsistent");
+			}
+		}
+	}
+	if (d->kind == KIND_MODEL) {
+		/* A model declaration checks like transformer(...) with its fields as arguments. */
+		static const CtorSchema *transformer;
+		if (!transformer)
+			transformer = ctor_lookup("transformer");
+		Value m = {.kind = VAL_CTOR, .ctor = transformer, .n = transformer->nparams};
+		Value *items[32] = {0};
+		m.items = items;
+		for (int i = 0; i < transformer->nparams && i < 32; i++)
+			items[i] = (Value *)decl_value(d, transformer->params[i].name);
+		check_model(k, &m, d->name_loc);
+	}
+}
+
+static void check_require(Checker *k, const Require *rq)
+{
+	Dim l, r;
+	bool okl = check_expr_dim(k->p, rq->lhs, &l);
+	bool okr = check_expr_dim(k->p, rq->rhs, &r);
+	if (!okl || !okr || dim_eq(l, r))
+		return;
+	char nl[96], nr[96];
+	Diag *d = diag_error(k->c, rq->op_loc, "cannot compare %s with %s", dim_name(l, nl, sizeof nl),
+			     dim_name(r, nr, sizeof nr));
+	diag_set_code(d, "dimension-mismatch");
+	diag_range(d, rq->lhs->loc);
+	diag_range(d, rq->rhs->loc);
+}
+
+/* The overrides of scenarios that were not applied are checked against their fields here, so
+ * `check` finds a mistake in any scenario. */
+static void check_scenario_overrides(Checker *k, Scenario *sc)
+{
+	for (int i = 0; i < sc->nitems; i++) {
+		Stmt *it = sc->items[i];
+		if (it->kind == STMT_OVERRIDE) {
+			const Path *path = &it->override.path;
+			if (path->n == 1 && strcmp(path->parts[0], "description") == 0) {
+				FieldSchema desc = {.name = "description", .type = FT_STRING};
+				Value *v;
+				check_value(k, it->override.value, &desc, &v);
+				continue;
+			}
+			const Override *o = &it->override;
+			if (!o->decl)
+				continue; /* reported by resolve */
+			const FieldSchema *fs = o->param ? o->param : o->field;
+			Value *v;
+			if (check_value(k, it->override.value, fs, &v))
+				mark_value(k, v);
+		} else if (it->kind == STMT_REQUIRE) {
+			check_require(k, &it->require);
+		} else if (it->kind == STMT_OBJECTIVE) {
+			Dim d;
+			check_expr_dim(k->p, it->objective.expr, &d);
+		}
+	}
+}
+
+static bool in_applied_chain(const Program *p, const Scenario *sc)
+{
+	if (!p->scenario)
+		return false;
+	const Scenario *chosen = NULL;
+	for (int i = 0; i < p->scenarios.n; i++) {
+		const Scenario *s = p->scenarios.v[i];
+		if (strcmp(s->name, p->scenario) == 0)
+			chosen = s;
+	}
+	int steps = 0;
+	for (const Scenario *a = chosen; a && steps <= p->scenarios.n; a = a->parent, steps++)
+		if (a == sc)
+			return true;
+	return false;
+}
+
+int check_program(Program *p)
+{
+	Checker k = {p, p->c};
+	int before = diag_errors(p->c);
+	for (int i = 0; i < p->decls.n && !diag_limit_reached(p->c); i++)
+		check_fields(&k, p->decls.v[i]);
+
+	for (int i = 0; i < p->decls.n; i++) {
+		Decl *d = p->decls.v[i];
+		bool root = d->kind == KIND_CLUSTER || d->kind == KIND_WORKLOAD;
+		bool in_root_file = d->loc.src == p->root->src;
+		if (root || (p->library && in_root_file))
+			mark_used(&k, d);
+	}
+	for (int i = 0; i < p->scenarios.n; i++)
+		if (!in_applied_chain(p, p->scenarios.v[i]))
+			check_scenario_overrides(&k, p->scenarios.v[i]);
+	for (int i = 0; i < p->requires.n; i++)
+		check_require(&k, &((Stmt *)p->requires.v[i])->require);
+	for (int i = 0; i < p->objectives.n; i++) {
+		Dim d;
+		check_expr_dim(p, ((Stmt *)p->objectives.v[i])->objective.expr, &d);
+	}
+	for (int i = 0; i < p->decls.n && !diag_limit_reached(p->c); i++) {
+		Decl *d = p->decls.v[i];
+		if (d->kind < 0 || !d->used)
+			continue;
+		check_required(&k, d);
+		check_consistency(&k, d);
+	}
+	return diag_errors(p->c) - before;
+}

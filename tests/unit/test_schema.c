@@ -1,0 +1,124 @@
+/*
+ * test_schema.c — the declaration schemas: every kind and constructor is well formed, lookups
+ * work, and a few end-to-end checks of values against fields through the passes.
+ */
+#include "passes.h"
+
+#include <CUnit/CUnit.h>
+#include <string.h>
+#include <unistd.h>
+#include <stdlib.h>
+
+void suite_schema(void);
+
+static void test_tables_well_formed(void)
+{
+	for (int k = 0; k < KIND_COUNT; k++) {
+		const KindSchema *ks = &kind_schemas[k];
+		CU_ASSERT_PTR_NOT_NULL(ks->name);
+		CU_ASSERT_EQUAL(kind_lookup(ks->name), k);
+		CU_ASSERT_TRUE(ks->nfields > 0);
+		for (int i = 0; i < ks->nfields; i++) {
+			const FieldSchema *f = &ks->fields[i];
+			CU_ASSERT_PTR_EQUAL(schema_field(k, f->name), f); /* names are unique */
+			CU_ASSERT_PTR_NOT_NULL(f->doc);
+			if (f->type == FT_ENUM || f->type == FT_TEMPLATE)
+				CU_ASSERT_PTR_NOT_NULL(f->enums);
+			if (f->type == FT_REF || f->type == FT_COUNTED || f->type == FT_REFLIST)
+				CU_ASSERT_NOT_EQUAL(f->kinds, 0);
+			/* A derived attribute is never required nor choosable. */
+			if (f->flags & F_READONLY)
+				CU_ASSERT_EQUAL(f->flags & (F_REQUIRED | F_CHOOSABLE), 0);
+			/* A required field has no default to document. */
+			if (f->flags & F_REQUIRED)
+				CU_ASSERT_PTR_NULL(f->def);
+		}
+	}
+	for (int i = 0; i < ctor_count; i++) {
+		CU_ASSERT_PTR_EQUAL(ctor_lookup(ctor_schemas[i].name), &ctor_schemas[i]);
+		CU_ASSERT_NOT_EQUAL(ctor_schemas[i].family, CTOR_NONE);
+	}
+}
+
+static void test_lookups(void)
+{
+	CU_ASSERT_EQUAL(kind_lookup("node"), KIND_NODE);
+	CU_ASSERT_EQUAL(kind_lookup("nod"), -1);
+	const FieldSchema *p = schema_field(KIND_NODE, "power");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(p->type, FT_QTY);
+	CU_ASSERT_TRUE(dim_eq(p->dim, dim_make(0, 0, -1, 1, 0, 0)));
+	const FieldSchema *e = schema_field(KIND_SITE, "electricity");
+	CU_ASSERT_EQUAL(e->money_exp, 1);
+	CU_ASSERT_TRUE(dim_eq(e->dim, dim_make(0, 0, 0, -1, 0, 0)));
+	CU_ASSERT_PTR_NULL(schema_field(KIND_NODE, "pwer"));
+	const CtorSchema *ft = ctor_lookup("fat_tree");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ft);
+	CU_ASSERT_PTR_NOT_NULL(ctor_param(ft, "tiers"));
+	char buf[128];
+	CU_ASSERT_STRING_EQUAL(field_type_name(e, buf, sizeof buf), "money per energy");
+	CU_ASSERT_STRING_EQUAL(field_type_name(schema_field(KIND_CLUSTER, "nodes"), buf, sizeof buf),
+			       "COUNT x node");
+}
+
+/* Compiles `text` through the front-end passes; returns the number of errors. */
+static int compile(const char *text, Program *out)
+{
+	char path[] = "/tmp/clusterc-schema-XXXXXX";
+	int fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_FATAL(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+	Ctx *c = ctx_new((DiagOptions){.format = DIAG_TEXT});
+	c->stdlib_dir = CLUSTERC_SOURCE_DIR "/stdlib";
+	*out = (Program){.c = c};
+	int errors = pipeline_front(out, path, NULL);
+	unlink(path);
+	return errors;
+}
+
+static void test_values(void)
+{
+	Program p;
+	int errors = compile("accelerator g { memory = 80 GiB\n bf16 = 989 TFLOPS\n tdp = 700 W }\n"
+			     "node n { accelerators = 8 x g\n height = 8 U\n price = 2_000_000 CNY\n"
+			     "  power = 10.2 kW }\n",
+			     &p);
+	CU_ASSERT_EQUAL(errors, 0);
+	Decl *n = names_get(&p.names, intern_cstr(p.c, "n"));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(n);
+	const Value *power = decl_value(n, "power");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(power);
+	CU_ASSERT_DOUBLE_EQUAL(power->q.v, 10200.0, 1e-9);
+	const Value *acc = decl_value(n, "accelerators");
+	CU_ASSERT_EQUAL(acc->kind, VAL_COUNTED);
+	CU_ASSERT_DOUBLE_EQUAL(acc->count->q.v, 8, 0);
+	CU_ASSERT_STRING_EQUAL(acc->ref->name, "g");
+	const Value *price = decl_value(n, "price");
+	CU_ASSERT_EQUAL(dim_currency(price->q.dim), currency_lookup("CNY"));
+	const Value *height = decl_value(n, "height");
+	CU_ASSERT_DOUBLE_EQUAL(height->q.v, 8 * 0.04445, 1e-12);
+	ctx_free(p.c);
+
+	/* Inheritance: the child sees the parent's fields and overrides its own. */
+	errors = compile("accelerator g { memory = 80 GB; bf16 = 1 TFLOPS; tdp = 700 W }\n"
+			 "accelerator h : g { memory = 141 GB }\n",
+			 &p);
+	CU_ASSERT_EQUAL(errors, 0);
+	Decl *h = names_get(&p.names, intern_cstr(p.c, "h"));
+	CU_ASSERT_DOUBLE_EQUAL(decl_value(h, "memory")->q.v, 141e9 * 8, 1);
+	CU_ASSERT_DOUBLE_EQUAL(decl_value(h, "tdp")->q.v, 700, 0);
+	ctx_free(p.c);
+
+	/* Mistakes are counted, several per run. */
+	CU_ASSERT_EQUAL(compile("accelerator g { memory = 80 kW; bf16 = 1 TFLOPS; tdp = 700 W; pwer = 1 }\n", &p), 2);
+	ctx_free(p.c);
+}
+
+void suite_schema(void)
+{
+	CU_pSuite s = CU_add_suite("schema", NULL, NULL);
+	CU_add_test(s, "tables are well formed", test_tables_well_formed);
+	CU_add_test(s, "lookups", test_lookups);
+	CU_add_test(s, "values through the passes", test_values);
+}

@@ -1,0 +1,28 @@
+/*
+ * unit_main.c — runs every CUnit suite. Each test file registers one suite through a
+ * suite_NAME() function listed here. Exit status 1 when any assertion failed.
+ */
+#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SUITES(X) X(units) X(diag) X(lexer) X(schema)
+
+#define X(name) void suite_##name(void);
+SUITES(X)
+#undef X
+
+int main(int argc, char **argv)
+{
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 70;
+#define X(name) suite_##name();
+	SUITES(X)
+#undef X
+	CU_basic_set_mode(argc > 1 && strcmp(argv[1], "-v") == 0 ? CU_BRM_VERBOSE : CU_BRM_NORMAL);
+	CU_basic_run_tests();
+	unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+	CU_cleanup_registry();
+	return failed ? 1 : 0;
+}
