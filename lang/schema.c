@@ -53,9 +53,10 @@
 /* Enumerations. */
 static const char *const e_form_factor[] = {"sxm", "oam", "pcie", "superchip", NULL};
 static const char *const e_protocol[] = {"infiniband", "ethernet", NULL};
+static const char *const e_switch_protocol[] = {"infiniband", "ethernet", "nvlink", NULL};
 static const char *const e_nic_protocol[] = {"infiniband", "ethernet", "vpi", NULL};
 static const char *const e_cage[] = {"osfp", "qsfp112", "qsfp_dd", "qsfp56", "qsfp28",
-				     "sfp56", "sfp28", NULL};
+				     "sfp56", "sfp28", "backplane", NULL};
 static const char *const e_cable_type[] = {"dac", "acc", "aec", "aoc", "fiber", NULL};
 static const char *const e_fiber[] = {"om3", "om4", "om5", "os2", NULL};
 static const char *const e_optical_connector[] = {"mpo8", "mpo12", "mpo16", "lc_duplex",
@@ -111,12 +112,13 @@ static const FieldSchema f_SWITCH[] = {
 	STR("vendor", 0, NULL, "maker"),
 	STR("asic", 0, NULL, "switch chip"),
 	INT("ports", F_REQUIRED | F_POSITIVE, NULL, "ports at port_speed"),
-	QTY("port_speed", D_BANDWIDTH, F_REQUIRED | F_POSITIVE, NULL, "speed of one port"),
+	QTY("port_speed", D_BANDWIDTH, F_REQUIRED | F_POSITIVE, NULL,
+	    "speed of one port in each direction (400 Gbps for NDR)"),
 	INT("cages", F_POSITIVE, "ports", "physical cages (a twin-port OSFP cage carries 2 ports)"),
-	ENUM("cage", e_cage, 0, "osfp", "cage type"),
+	ENUM("cage", e_cage, 0, "osfp", "cage type; backplane for NVLink switch trays"),
 	INT("breakout", F_POSITIVE, "1",
 	    "most lower-speed ports one port can be split into (2: 2 x port_speed/2)"),
-	ENUM("protocol", e_protocol, 0, "ethernet", "infiniband or ethernet"),
+	ENUM("protocol", e_switch_protocol, 0, "ethernet", "infiniband, ethernet or nvlink"),
 	QTY("power", D_POWER, F_REQUIRED | F_NONNEG, NULL, "typical power, optics excluded"),
 	QTY("height", D_LENGTH, F_POSITIVE, "1 U", "rack space"),
 	QTY("latency", D_TIME, F_NONNEG, NULL, "port-to-port latency"),
@@ -169,6 +171,9 @@ static const FieldSchema f_POWER[] = {
 	ENUM("type", e_power_type, 0, "ac_ups", "ac_ups or hvdc"),
 	ENUM("redundancy", e_redundancy, 0, "n", "n, n_plus_1 or two_n (2N)"),
 	INT("module_count", F_POSITIVE, "4", "modules sharing the load, for n_plus_1"),
+	REAL("efficiency", F_FRACTION, "1",
+	     "utility-to-IT conversion efficiency (UPS or HVDC losses); counted in facility power "
+	     "unless the site gives its own pue"),
 	MONEY("capex_per_kw", D_PER_POWER, F_NONNEG, "0",
 	      "indicative capex per kW of installed capacity (before redundancy)"),
 };
@@ -183,7 +188,8 @@ static const FieldSchema f_NODE[] = {
 	QTY("memory", D_DATA, F_POSITIVE, NULL, "host memory"),
 	QTY("local_storage", D_DATA, F_POSITIVE, NULL, "local NVMe capacity"),
 	QTY("power", D_POWER, F_POSITIVE, "sum of parts",
-	    "maximum input power; when absent, accelerator TDPs + NIC power + base_power"),
+	    "maximum input power, scale_up_switches excluded; when absent, accelerator TDPs + NIC "
+	    "power + base_power"),
 	QTY("base_power", D_POWER, F_NONNEG, "0 W", "CPUs, memory, fans and losses"),
 	QTY("height", D_LENGTH, F_REQUIRED | F_POSITIVE, NULL, "rack space (U)"),
 	QTY("weight", D_MASS, F_POSITIVE, NULL, "mass"),
@@ -296,6 +302,7 @@ static const FieldSchema f_CLUSTER[] = {
 	INT("layers", REQ | F_POSITIVE, NULL, "transformer layers"),                          \
 	INT("hidden", REQ | F_POSITIVE, NULL, "hidden size"),                                 \
 	INT("heads", REQ | F_POSITIVE, NULL, "attention heads"),                              \
+	INT("head_dim", F_POSITIVE, "hidden / heads", "size of one attention head"),          \
 	INT("query_groups", F_POSITIVE, "heads", "key/value heads (GQA); heads means MHA"),   \
 	INT("ffn", F_POSITIVE, "4 x hidden", "feed-forward size"),                            \
 	INT("seq", REQ | F_POSITIVE, NULL, "sequence length"),                                \
@@ -304,7 +311,8 @@ static const FieldSchema f_CLUSTER[] = {
 	INT("experts", F_POSITIVE, "1", "experts per MoE layer; 1 is dense"),                 \
 	INT("top_k", F_POSITIVE, "1", "experts each token is routed to"),                     \
 	INT("expert_ffn", F_POSITIVE, "ffn", "feed-forward size of one expert"),              \
-	INT("shared_experts", F_NONNEG, "0", "experts every token passes through")
+	INT("shared_experts", F_NONNEG, "0", "experts every token passes through"),           \
+	INT("dense_layers", F_NONNEG, "0", "leading layers with a dense FFN in an MoE model")
 
 static const FieldSchema f_MODEL[] = {
 	DESCRIPTION,

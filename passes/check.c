@@ -741,7 +741,8 @@ static void check_model(Checker *k, const Value *m, Loc at)
 	double hidden = int_param(m, "hidden", 0), heads = int_param(m, "heads", 0);
 	double groups = int_param(m, "query_groups", heads), experts = int_param(m, "experts", 1);
 	double top_k = int_param(m, "top_k", 1);
-	if (hidden > 0 && heads > 0 && fmod(hidden, heads) != 0) {
+	bool head_dim = int_param(m, "head_dim", 0) > 0;
+	if (!head_dim && hidden > 0 && heads > 0 && fmod(hidden, heads) != 0) {
 		Diag *d = diag_error(k->c, at, "hidden size %g is not divisible by %g heads", hidden, heads);
 		diag_set_code(d, "inconsistent");
 	}
@@ -751,6 +752,12 @@ static void check_model(Checker *k, const Value *m, Loc at)
 	}
 	if (top_k > experts) {
 		Diag *d = diag_error(k->c, at, "top_k %g is more than the %g experts", top_k, experts);
+		diag_set_code(d, "inconsistent");
+	}
+	double layers = int_param(m, "layers", 0), dense = int_param(m, "dense_layers", 0);
+	if (dense >= layers && layers > 0 && experts > 1) {
+		Diag *d = diag_error(k->c, at, "all %g layers are dense: dense_layers must be fewer "
+					       "than layers", layers);
 		diag_set_code(d, "inconsistent");
 	}
 	if (strcmp(m->ctor->name, "moe") == 0 && experts < 2) {
@@ -792,9 +799,9 @@ static void check_consistency(Checker *k, Decl *d)
 		if (!transformer)
 			transformer = ctor_lookup("transformer");
 		Value m = {.kind = VAL_CTOR, .ctor = transformer, .n = transformer->nparams};
-		Value *items[32] = {0};
+		Value *items[64] = {0};
 		m.items = items;
-		for (int i = 0; i < transformer->nparams && i < 32; i++)
+		for (int i = 0; i < transformer->nparams && i < 64; i++)
 			items[i] = (Value *)decl_value(d, transformer->params[i].name);
 		check_model(k, &m, d->name_loc);
 	}

@@ -13,6 +13,7 @@
 
 #include <dirent.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 
 typedef struct Loader {
@@ -125,6 +126,13 @@ static void follow_import(Loader *ld, File *from, Stmt *st)
 	}
 	bool io_error = false;
 	Source *src;
+	/* Imports read regular files only: a device or a pipe (/dev/stdin) could block forever. */
+	struct stat info;
+	if (stat(path, &info) == 0 && !S_ISREG(info.st_mode)) {
+		Diag *d = diag_error(c, im->target_loc, "cannot import '%s': not a regular file", path);
+		diag_set_code(d, "import");
+		return;
+	}
 	if (im->module && !real) {
 		FILE *probe = fopen(path, "r");
 		if (!probe) {
@@ -174,14 +182,22 @@ static void load_file(Loader *ld, File *f)
 
 int load_program(Program *p, const char *path)
 {
-	Ctx *c = p->c;
-	int before = diag_errors(c);
+	if (p->input)
+		return load_program_source(p, p->input);
+	int before = diag_errors(p->c);
 	bool io_error = false;
-	Source *src = src_load(c, path, NOLOC, &io_error);
+	Source *src = src_load(p->c, path, NOLOC, &io_error);
 	if (!src) {
 		p->io_error = io_error;
-		return diag_errors(c) - before;
+		return diag_errors(p->c) - before;
 	}
+	return load_program_source(p, src);
+}
+
+int load_program_source(Program *p, Source *src)
+{
+	Ctx *c = p->c;
+	int before = diag_errors(c);
 	Loader ld = {.p = p};
 	File *root = parse_file(c, src);
 	p->root = root;

@@ -31,10 +31,14 @@ typedef struct Program {
 	PtrVec objectives; /* Stmt* of kind STMT_OBJECTIVE, effective for the chosen scenario */
 	NameTable names;   /* declaration name -> Decl* */
 	NameTable scenario_names; /* scenario name -> Scenario* */
+	Source *input;        /* when set, the root source (already in memory) instead of a path */
 	const char *scenario; /* chosen with --scenario, or NULL for the base design */
 	const CliOverride *sets;
 	int nsets;
 	bool library; /* the root declares no cluster and no workload: check every declaration */
+	int unmet;        /* diagnostics of requirements that cannot be met (exit 2) */
+	int dump;         /* a Stage to print the IR after (--dump=PASS), or -1 */
+	FILE *dump_out;
 	bool io_error;    /* the root file could not be read (exit 74) */
 	bool usage_error; /* a command-line value was wrong, e.g. an unknown scenario (exit 64) */
 } Program;
@@ -85,6 +89,8 @@ const char *kind_name(int kind);
 /* Parses the root file and, depth first, every file it imports; diagnoses missing files and
  * import cycles. Returns the number of errors. */
 int load_program(Program *p, const char *path);
+/* The same for a source already in memory (fuzzing, tests). */
+int load_program_source(Program *p, Source *src);
 
 /* ---- resolve.c ------------------------------------------------------------------------------ */
 
@@ -121,9 +127,186 @@ int cluster_currency(const Decl *cluster);
 /* Infers the dimension of a require or objective expression; false after a diagnostic. */
 bool check_expr_dim(Program *p, const Expr *e, Dim *out);
 
+/* ---- the design (elaborate.c, racks.c, model.c): the IR after the front end ----------------- */
+
+/* An open choice of the spec (one_of, a range or auto) and what was chosen for it. */
+typedef struct Decision {
+	Decl *decl;
+	Field *field;
+	const Value *choice;  /* the VAL_CHOICE, VAL_RANGE or VAL_AUTO as written */
+	const Value *chosen;  /* the option in force */
+	const char *chosen_text; /* how it reads: "80 kW", "cold_plate", "1024" */
+	bool in_count;        /* the choice is the count of a COUNT x NAME */
+	int ncandidates;      /* options considered */
+	double next_best;     /* objective of the best design with another option here, or NAN */
+	const char *next_best_text;
+} Decision;
+
+/* One group of identical nodes, as the cluster's nodes field lists them. */
+typedef struct NodeGroup {
+	const Decl *type;
+	int count;
+	int per_rack;        /* nodes of this group in one rack */
+	int racks;
+	int domain_nodes;    /* nodes per scale-up domain (1 when the domain is the node) */
+	double node_power;   /* W at peak: declared, or the sum of parts */
+	double node_height;  /* m */
+	Loc loc;
+} NodeGroup;
+
+typedef struct NodeInst {
+	const Decl *type;
+	const char *hostname;
+	int group;
+	int rack;            /* index into Design.racks */
+	int u;               /* lowest rack unit it occupies, from 1 at the bottom */
+	int domain;          /* scale-up domain, from 0 */
+	int first_accel, first_port;
+} NodeInst;
+
+typedef struct AccelInst {
+	const Decl *type;
+	int node, slot;      /* slot from 0 inside the node */
+} AccelInst;
+
+typedef struct PortInst {
+	const Decl *nic;
+	int node, nic_index, port; /* the node's NIC (from 0) and the port on it (from 0) */
+	double speed;        /* bit/s */
+} PortInst;
+
+typedef struct RackInst {
+	const char *name;
+	const Decl *type;
+	const Decl *cooling;
+	double power_limit;  /* W: the rack's power class */
+	double power;        /* W at peak of what it holds */
+	double height_used;  /* m */
+	int row, pos;        /* place on the floor grid from 0, or -1 without a grid */
+	int first_node, nnodes;
+	int storage;         /* storage appliances it holds */
+} RackInst;
+
+enum { CAT_NODES, CAT_NETWORK, CAT_STORAGE, CAT_OTHER, CAT_CABLING, CAT_RACKS, CAT_COOLING,
+       CAT_POWER, CAT_COUNT };
+extern const char *const category_names[CAT_COUNT];
+
+/* The costed design, in base units (W, J, s) and the report currency. */
+typedef struct Totals {
+	double accelerators, nodes, racks, switches, cables, storage_units;
+	double it_power;              /* W at peak */
+	double power_by_cat[CAT_COUNT]; /* W at peak: nodes, network, storage, other */
+	double avg_it_power;          /* W: peak x utilization where it applies */
+	double pue;                   /* facility / IT */
+	double facility_power;        /* W at peak */
+	double capex;
+	double capex_by_cat[CAT_COUNT];
+	double annual_energy;         /* J of facility energy in a year */
+	double annual_energy_cost;    /* report currency per year */
+	double horizon_years;
+	double tco;
+	double annual_carbon;         /* kg per year, or NAN when the site gives no intensity */
+	double peak_compute;          /* FLOP/s dense BF16 */
+	double power_capacity;        /* W of power plant installed (redundancy included) */
+} Totals;
+
+typedef struct BomLine {
+	const char *part;    /* node, nic, switch, rack, cooling plant ... */
+	const Decl *decl;    /* the model; NULL for lines not tied to one declaration */
+	const char *model;
+	double quantity;
+	const char *unit;    /* "" for pieces, "kW" for plant sized by power */
+	double unit_price;   /* report currency */
+	double total;
+	double unit_power;   /* W */
+	double power;        /* W */
+} BomLine;
+
+/* A requirement the design does not meet: a rack limit, the site's power budget, a require
+ * line. Collected silently while choices are explored; reported (exit 2) for the design kept. */
+typedef struct Violation {
+	Loc loc;
+	const char *msg;
+	Loc note_loc;
+	const char *note;
+	double excess; /* how far off, relative (0.1 = 10 % over) */
+} Violation;
+
+typedef struct Design {
+	Program *p;
+	Decl *cluster, *site, *rack, *cooling, *power;
+	int currency;            /* report currency (index into currency_names) */
+	PtrVec decisions;        /* Decision* */
+	NodeGroup *groups;
+	int ngroups;
+	NodeInst *nodes;
+	int nnodes;
+	AccelInst *accels;
+	int naccels;
+	PortInst *ports;
+	int nports;
+	RackInst *racks;
+	int nracks;
+	Totals t;
+	BomLine *bom;
+	int nbom;
+	bool elaborated;         /* instances exist (not only the aggregate model) */
+	PtrVec violations;       /* Violation*, of the evaluation in force */
+	double objective[8];     /* the objectives' values, in the order written */
+	int nobjectives;
+	const char *objective_unit; /* how the first objective prints */
+	int combinations;        /* designs the choice search evaluated */
+	bool quiet;              /* exploring choices: record, do not report */
+	int spec_errors;         /* mistakes in the spec found while planning (exit 1) */
+	double solve_ms;
+} Design;
+
+/* design.c: the design's frame (cluster, site, rack, cooling, power, currency), money, the
+ * value of an attribute (wanka.capex, hall_b.power_budget), requirements. */
+int design_init(Design *d, Program *p);
+void design_violation(Design *d, Loc loc, double excess, Loc note_loc, const char *note,
+		      const char *fmt, ...) PRINTF_LIKE(6, 7);
+bool design_eval(Design *d, const Expr *e, Qty *out, bool report);
+int evaluate_requirements(Design *d);
+int report_violations(Design *d);
+
+/* decide.c: every open choice (one_of, ranges, auto) decided by evaluating the designs they
+ * allow and keeping the best feasible one under the objectives. */
+int decide_choices(Design *d);
+
+/* Converts an amount of money in `from_dim`'s currency into the design's currency through the
+ * cluster's exchange rates. False (after a diagnostic at `loc` when report) when no rate
+ * connects them. */
+bool money_convert(Design *d, double amount, Dim from_dim, Loc loc, bool report, double *out);
+
+/* racks.c: a node's power at peak (declared, or the sum of its parts) and accelerators. */
+double node_power(const Decl *node);
+int node_accelerators(const Decl *node);
+
+/* racks.c: how many nodes of each group fit a rack (U, power class, cooling limit, scale-up
+ * domains kept whole), and so how many racks. Errors when a node fits no rack. */
+int plan_racks(Design *d);
+
+/* model.c: the power, cost and energy model over the planned groups (docs/models.md). */
+int model_design(Design *d);
+
+/* elaborate.c: every node, accelerator, NIC port and rack as an instance with a stable id, a
+ * hostname and a place. */
+int elaborate_design(Design *d);
+
 /* ---- pipeline.c ----------------------------------------------------------------------------- */
 
-typedef enum { STAGE_LOAD, STAGE_RESOLVE, STAGE_OVERRIDES, STAGE_CHECK, STAGE_COUNT } Stage;
+typedef enum {
+	STAGE_LOAD,
+	STAGE_RESOLVE,
+	STAGE_OVERRIDES,
+	STAGE_CHECK,
+	STAGE_DESIGN,
+	STAGE_DECIDE,
+	STAGE_ELABORATE,
+	STAGE_VALIDATE,
+	STAGE_COUNT
+} Stage;
 
 typedef struct Timing {
 	double ms;
@@ -133,6 +316,12 @@ typedef struct Timing {
 /* Runs the front-end passes in order, stopping at the first pass boundary with errors.
  * Returns the error count. */
 int pipeline_front(Program *p, const char *path, Timing timings[STAGE_COUNT]);
+/* dump.c: the IR after a stage, as text; a stage by name, or -1. */
+void dump_stage(const Program *p, const Design *d, Stage s, FILE *out);
+int stage_lookup(const char *name);
+
+/* The front end and then the design passes; errors include unmet requirements (p->unmet). */
+int pipeline_build(Program *p, Design *d, const char *path, Timing timings[STAGE_COUNT]);
 extern const char *const stage_names[STAGE_COUNT];
 
 #endif

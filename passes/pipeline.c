@@ -9,7 +9,8 @@
 
 #include <time.h>
 
-const char *const stage_names[STAGE_COUNT] = {"load", "resolve", "overrides", "check"};
+const char *const stage_names[STAGE_COUNT] = {"load",   "resolve",   "overrides", "check",
+					      "design", "decide",    "elaborate", "validate"};
 
 static double now_ms(void)
 {
@@ -18,7 +19,7 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* Runs one pass, timing it; adds its errors to `errors`. */
+/* Runs one pass, timing it; adds its errors to `errors`; prints the IR when asked. */
 #define STAGE(id, call)                                                         \
 	do {                                                                    \
 		double t0 = now_ms();                                           \
@@ -28,9 +29,12 @@ static double now_ms(void)
 			timings[id].ms = now_ms() - t0;                         \
 			timings[id].bytes = arena_bytes(p->c->arena) - b0;      \
 		}                                                               \
+		if (p->dump == (int)(id) && p->dump_out)                        \
+			dump_stage(p, DESIGN, id, p->dump_out);                 \
 	} while (0)
 #define STOP_IF_ERRORS() do { if (errors || p->usage_error) return errors; } while (0)
 
+#define DESIGN NULL
 int pipeline_front(Program *p, const char *path, Timing timings[STAGE_COUNT])
 {
 	int errors = 0;
@@ -41,5 +45,25 @@ int pipeline_front(Program *p, const char *path, Timing timings[STAGE_COUNT])
 	if (p->usage_error)
 		return errors;
 	STAGE(STAGE_CHECK, check_program(p));
+	return errors;
+}
+
+/* The whole pipeline up to the artifacts: the front end, then the design's frame, the open
+ * choices decided (each candidate planned, costed and checked), the instances, and the
+ * requirements the kept design does not meet (exit 2). */
+#undef DESIGN
+#define DESIGN d
+int pipeline_build(Program *p, Design *d, const char *path, Timing timings[STAGE_COUNT])
+{
+	int errors = pipeline_front(p, path, timings);
+	if (errors || p->usage_error)
+		return errors;
+	STAGE(STAGE_DESIGN, design_init(d, p));
+	STOP_IF_ERRORS();
+	STAGE(STAGE_DECIDE, decide_choices(d));
+	STOP_IF_ERRORS();
+	STAGE(STAGE_ELABORATE, elaborate_design(d));
+	STOP_IF_ERRORS();
+	STAGE(STAGE_VALIDATE, report_violations(d));
 	return errors;
 }

@@ -1,0 +1,351 @@
+/*
+ * decide.c — the open choices of a spec, decided.
+ *
+ * The choices this version models are the rack's power class, cooling and nodes per rack, the
+ * cluster's rack type and node counts (one_of, integer ranges, auto). Every combination of
+ * their options is a design; each is planned and costed (racks.c, model.c), its requirements
+ * evaluated, and the best feasible one kept: objectives compared in the order written
+ * (lexicographically), maximize as the negative, ties to the combination met first (options in
+ * the order written), so the same spec always gives the same design. The search is exact; its
+ * size is the product of the options, bounded by MAX_COMBINATIONS (the MILP optimizer takes
+ * over larger spaces). For each choice it also records the best design with another option
+ * there: what the choice saved. When no combination meets the requirements, the one that
+ * misses them by least is kept and its violations are reported (exit 2).
+ *
+ * Choices in fields this version does not model (fabric and workload parameters) stay open for
+ * the passes that will decide them.
+ */
+#include "passes.h"
+
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+enum { MAX_COMBINATIONS = 200000, MAX_OPTIONS = 100000 };
+
+typedef struct Open {
+	Decision *dec;
+	Value *slot_owner;     /* the COUNTED value whose count is open, or NULL */
+	const Value **opts;
+	const char **texts;
+	int nopts;
+	int cur;
+	double *best_with;     /* best objective with each option, or INFINITY */
+} Open;
+
+static bool modelled(const Decl *d, const char *field)
+{
+	if (d->kind == KIND_RACK)
+		return !strcmp(field, "power_limit") || !strcmp(field, "cooling") ||
+		       !strcmp(field, "nodes_per_rack");
+	if (d->kind == KIND_CLUSTER)
+		return !strcmp(field, "rack") || !strcmp(field, "nodes");
+	return false;
+}
+
+static const char *source_text(Design *d, Loc loc)
+{
+	return arena_printf(d->p->c->arena, "%.*s", (int)(loc.end - loc.off), loc.src->text + loc.off);
+}
+
+static Value *number(Design *d, double v, Loc loc)
+{
+	Value *x = arena_alloc(d->p->c->arena, sizeof *x);
+	*x = (Value){.kind = VAL_QTY, .loc = loc, .q = {v, DIM_NONE}};
+	return x;
+}
+
+/* Declarations of a kind, as options of `auto`. */
+static int all_of_kind(Design *d, int kind, const Value ***opts, const char ***texts, Loc loc)
+{
+	Program *p = d->p;
+	*opts = arena_alloc(p->c->arena, sizeof(Value *) * (size_t)(p->decls.n + 1));
+	*texts = arena_alloc(p->c->arena, sizeof(char *) * (size_t)(p->decls.n + 1));
+	int n = 0;
+	for (int i = 0; i < p->decls.n; i++) {
+		Decl *x = p->decls.v[i];
+		if (x->kind != kind)
+			continue;
+		Value *v = arena_alloc(p->c->arena, sizeof *v);
+		*v = (Value){.kind = VAL_REF, .loc = loc, .ref = x};
+		(*opts)[n] = v;
+		(*texts)[n++] = x->name;
+	}
+	return n;
+}
+
+/* The options of one open choice; 0 after a diagnostic. */
+static int options(Design *d, Open *o, const Value *choice, const FieldSchema *fs)
+{
+	Ctx *c = d->p->c;
+	if (choice->kind == VAL_CHOICE) {
+		o->opts = arena_alloc(c->arena, sizeof(Value *) * (size_t)choice->n);
+		o->texts = arena_alloc(c->arena, sizeof(char *) * (size_t)choice->n);
+		for (int i = 0; i < choice->n; i++) {
+			o->opts[i] = choice->items[i];
+			o->texts[i] = source_text(d, choice->items[i]->loc);
+		}
+		return choice->n;
+	}
+	double lo = choice->lo, hi = choice->hi, step = choice->step;
+	if (choice->kind == VAL_AUTO) {
+		if (fs && fs->type == FT_REF) {
+			int kind = 0;
+			while (!(fs->kinds & (1u << kind)))
+				kind++;
+			return all_of_kind(d, kind, &o->opts, &o->texts, choice->loc);
+		}
+		if (o->slot_owner) {
+			/* A free count: from 1 to as many as the site's power budget could feed. */
+			const Value *budget = decl_value(d->site, "power_budget");
+			double each = node_power(o->slot_owner->ref);
+			lo = 1, step = 1;
+			hi = budget && each > 0 ? floor(budget->q.v / each) : 1;
+		} else if (fs && !strcmp(fs->name, "nodes_per_rack")) {
+			o->opts = arena_alloc(c->arena, sizeof(Value *));
+			o->texts = arena_alloc(c->arena, sizeof(char *));
+			o->opts[0] = NULL; /* unset: as many as fit */
+			o->texts[0] = "as many as fit";
+			return 1;
+		} else {
+			Diag *dg = diag_error(c, choice->loc, "auto is not supported for '%s' yet: list the "
+							      "options with one_of(...)",
+					      fs ? fs->name : "this field");
+			diag_set_code(dg, "not-modelled");
+			return 0;
+		}
+	}
+	double count = floor((hi - lo) / step) + 1;
+	if (count > MAX_OPTIONS) {
+		Diag *dg = diag_error(c, choice->loc, "this range has %.0f options; clusterc explores at "
+						      "most %d: narrow it or add a step",
+				      count, MAX_OPTIONS);
+		diag_set_code(dg, "too-many-options");
+		return 0;
+	}
+	int n = (int)count;
+	o->opts = arena_alloc(c->arena, sizeof(Value *) * (size_t)n);
+	o->texts = arena_alloc(c->arena, sizeof(char *) * (size_t)n);
+	for (int i = 0; i < n; i++) {
+		o->opts[i] = number(d, lo + i * step, choice->loc);
+		o->texts[i] = arena_printf(c->arena, "%.0f", lo + i * step);
+	}
+	return n;
+}
+
+static void set_option(Open *o, int i)
+{
+	o->cur = i;
+	if (o->slot_owner)
+		o->slot_owner->count = (Value *)o->opts[i];
+	else
+		o->dec->field->val = (Value *)o->opts[i];
+}
+
+static int collect(Design *d, PtrVec *opens)
+{
+	Ctx *c = d->p->c;
+	int errors = 0;
+	for (int i = 0; i < d->p->decls.n; i++) {
+		Decl *decl = d->p->decls.v[i];
+		if (!decl->used || decl->kind < 0)
+			continue;
+		for (int j = 0; j < decl->nfields; j++) {
+			Field *f = decl->fields[j];
+			Value *v = f->val;
+			if (!v || !modelled(decl, f->name))
+				continue;
+			const FieldSchema *fs = schema_field(decl->kind, f->name);
+			Value *counted[64];
+			int nc = 0;
+			if (v->kind == VAL_COUNTED)
+				counted[nc++] = v;
+			for (int k = 0; v->kind == VAL_LIST && k < v->n && nc < 64; k++)
+				counted[nc++] = v->items[k];
+			bool open = v->kind == VAL_CHOICE || v->kind == VAL_RANGE || v->kind == VAL_AUTO;
+			for (int k = 0; k <= nc; k++) {
+				const Value *choice = k < nc ? counted[k]->count : v;
+				if (k < nc && choice->kind == VAL_QTY)
+					continue;
+				if (k == nc && !open)
+					continue;
+				Open *o = arena_alloc(c->arena, sizeof *o);
+				Decision *dec = arena_alloc(c->arena, sizeof *dec);
+				*dec = (Decision){.decl = decl, .field = f, .choice = choice, .in_count = k < nc,
+						  .next_best = NAN};
+				o->dec = dec;
+				o->slot_owner = k < nc ? counted[k] : NULL;
+				o->nopts = options(d, o, choice, k < nc ? NULL : fs);
+				if (o->nopts == 0) {
+					errors++;
+					continue;
+				}
+				o->best_with = arena_alloc(c->arena, sizeof(double) * (size_t)o->nopts);
+				for (int q = 0; q < o->nopts; q++)
+					o->best_with[q] = INFINITY;
+				dec->ncandidates = o->nopts;
+				vec_push(c->arena, opens, o);
+				vec_push(c->arena, &d->decisions, dec);
+			}
+		}
+	}
+	return errors;
+}
+
+/* Plans, costs and checks the design in force. Returns true when it meets everything. */
+static bool evaluate(Design *d)
+{
+	d->violations.n = 0;
+	d->spec_errors = 0;
+	plan_racks(d);
+	model_design(d);
+	evaluate_requirements(d);
+	d->nobjectives = 0;
+	for (int i = 0; i < d->p->objectives.n && i < 8; i++) {
+		const Objective *ob = &((Stmt *)d->p->objectives.v[i])->objective;
+		Qty q = {NAN, DIM_NONE};
+		design_eval(d, ob->expr, &q, false);
+		d->objective[d->nobjectives++] = ob->maximize ? -q.v : q.v;
+	}
+	return d->violations.n == 0 && d->spec_errors == 0;
+}
+
+static double total_excess(const Design *d)
+{
+	double s = d->spec_errors ? 1e300 : 0;
+	for (int i = 0; i < d->violations.n; i++)
+		s += ((Violation *)d->violations.v[i])->excess;
+	return s;
+}
+
+static bool better(const double *a, const double *b, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (a[i] < b[i] - 1e-9 * fmax(fabs(a[i]), fabs(b[i])))
+			return true;
+		if (a[i] > b[i] + 1e-9 * fmax(fabs(a[i]), fabs(b[i])))
+			return false;
+	}
+	return false;
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Objectives and requirements must be computable by this version: say so once, up front. */
+static int check_computable(Design *d)
+{
+	int errors = 0;
+	for (int i = 0; i < d->p->objectives.n; i++) {
+		Qty q;
+		if (!design_eval(d, ((Stmt *)d->p->objectives.v[i])->objective.expr, &q, true))
+			errors++;
+	}
+	for (int i = 0; i < d->p->requires.n; i++) {
+		const Require *rq = &((Stmt *)d->p->requires.v[i])->require;
+		Qty q;
+		if (!design_eval(d, rq->lhs, &q, true) || !design_eval(d, rq->rhs, &q, true))
+			errors++;
+	}
+	return errors;
+}
+
+int decide_choices(Design *d)
+{
+	Ctx *c = d->p->c;
+	int before = diag_errors(c);
+	double t0 = now_ms();
+	PtrVec opens = {0};
+	collect(d, &opens);
+	if (diag_errors(c) > before)
+		return diag_errors(c) - before;
+	double combos = 1;
+	for (int i = 0; i < opens.n; i++)
+		combos *= ((Open *)opens.v[i])->nopts;
+	if (combos > MAX_COMBINATIONS) {
+		Diag *dg = diag_error(c, ((Open *)opens.v[0])->dec->choice->loc,
+				      "the open choices of this spec make %.0f designs; clusterc explores "
+				      "at most %d: narrow some of them",
+				      combos, MAX_COMBINATIONS);
+		diag_set_code(dg, "too-many-options");
+		for (int i = 0; i < opens.n && i < 6; i++) {
+			Open *o = opens.v[i];
+			diag_note(dg, o->dec->choice->loc, "%d options here", o->nopts);
+		}
+		return diag_errors(c) - before;
+	}
+	for (int i = 0; i < opens.n; i++)
+		set_option(opens.v[i], 0);
+
+	d->quiet = true;
+	evaluate(d);
+	d->quiet = false;
+	if (check_computable(d))
+		return diag_errors(c) - before;
+
+	int nobj = d->p->objectives.n < 8 ? d->p->objectives.n : 8;
+	int *best = arena_alloc(c->arena, sizeof(int) * (size_t)(opens.n + 1));
+	int *least_bad = arena_alloc(c->arena, sizeof(int) * (size_t)(opens.n + 1));
+	double best_obj[8], least_excess = INFINITY;
+	bool found = false;
+	d->quiet = true;
+	for (long k = 0; k < (long)combos; k++) {
+		/* Odometer over the options, the last choice fastest. */
+		long rest = k;
+		for (int i = opens.n - 1; i >= 0; i--) {
+			Open *o = opens.v[i];
+			set_option(o, (int)(rest % o->nopts));
+			rest /= o->nopts;
+		}
+		bool ok = evaluate(d);
+		d->combinations++;
+		if (ok) {
+			for (int i = 0; i < opens.n; i++) {
+				Open *o = opens.v[i];
+				if (d->objective[0] < o->best_with[o->cur])
+					o->best_with[o->cur] = d->objective[0];
+			}
+			if (!found || better(d->objective, best_obj, nobj)) {
+				found = true;
+				memcpy(best_obj, d->objective, sizeof best_obj);
+				for (int i = 0; i < opens.n; i++)
+					best[i] = ((Open *)opens.v[i])->cur;
+			}
+		} else if (!found) {
+			double ex = total_excess(d);
+			if (ex < least_excess) {
+				least_excess = ex;
+				for (int i = 0; i < opens.n; i++)
+					least_bad[i] = ((Open *)opens.v[i])->cur;
+			}
+		}
+	}
+	d->quiet = false;
+	for (int i = 0; i < opens.n; i++) {
+		Open *o = opens.v[i];
+		int pick = found ? best[i] : least_bad[i];
+		set_option(o, pick);
+		o->dec->chosen = o->opts[pick];
+		o->dec->chosen_text = o->texts[pick];
+		/* What the choice saved: the best objective with any other option here. */
+		double next = INFINITY;
+		int next_i = -1;
+		for (int q = 0; q < o->nopts; q++)
+			if (q != pick && o->best_with[q] < next)
+				next = o->best_with[q], next_i = q;
+		if (next_i >= 0) {
+			o->dec->next_best = d->p->objectives.n &&
+						    ((Stmt *)d->p->objectives.v[0])->objective.maximize
+					    ? -next
+					    : next;
+			o->dec->next_best_text = o->texts[next_i];
+		}
+	}
+	evaluate(d);
+	d->solve_ms = now_ms() - t0;
+	return diag_errors(c) - before;
+}

@@ -1,0 +1,334 @@
+/*
+ * design.c — the frame of a design and the questions every later pass asks of it.
+ *
+ * design_init finds the one cluster to build and what it stands on (site, rack type, cooling,
+ * power system) and the report currency, and checks once that every price in use converts to
+ * that currency through the cluster's explicit exchange rates. design_eval computes the value of
+ * a require or objective expression for the design in force: settable fields read their
+ * checked value, derived attributes (capex, facility_power ...) read the model's totals.
+ * Requirements that fail become Violations, reported at the end as exit-2 diagnostics with the
+ * numbers on both sides.
+ */
+#include "passes.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+static const double YEAR = 365.0 * 24 * 3600; /* s; the year of PRODUCT §2: 8,760 h */
+
+const char *const category_names[CAT_COUNT] = {"nodes", "network", "storage", "other",
+					       "cabling", "racks", "cooling", "power"};
+
+void design_violation(Design *d, Loc loc, double excess, Loc note_loc, const char *note,
+		      const char *fmt, ...)
+{
+	Violation *v = arena_alloc(d->p->c->arena, sizeof *v);
+	va_list ap;
+	va_start(ap, fmt);
+	v->msg = arena_vprintf(d->p->c->arena, fmt, ap);
+	va_end(ap);
+	v->loc = loc;
+	v->excess = excess;
+	v->note_loc = note_loc;
+	v->note = note;
+	vec_push(d->p->c->arena, &d->violations, v);
+}
+
+int report_violations(Design *d)
+{
+	for (int i = 0; i < d->violations.n; i++) {
+		Violation *v = d->violations.v[i];
+		Diag *dg = diag_error(d->p->c, v->loc, "%s", v->msg);
+		diag_set_code(dg, "unmet");
+		if (v->note)
+			diag_note(dg, v->note_loc, "%s", v->note);
+	}
+	d->p->unmet += d->violations.n;
+	return d->violations.n;
+}
+
+/* ---- money ---------------------------------------------------------------------------------- */
+
+/* A direct rate between the two currencies, either way round. */
+bool money_convert(Design *d, double amount, Dim from_dim, Loc loc, bool report, double *out)
+{
+	int from = dim_currency(from_dim);
+	if (from < 0 || from == d->currency) {
+		*out = amount;
+		return true;
+	}
+	const Value *rates = decl_value(d->cluster, "exchange_rates");
+	for (int i = 0; rates && i < rates->n; i++) {
+		Dim r = rates->items[i]->q.dim;
+		double v = rates->items[i]->q.v;
+		if (r.e[DIM_FIRST_CURRENCY + d->currency] == 1 && r.e[DIM_FIRST_CURRENCY + from] == -1) {
+			*out = amount * v;
+			return true;
+		}
+		if (r.e[DIM_FIRST_CURRENCY + d->currency] == -1 && r.e[DIM_FIRST_CURRENCY + from] == 1) {
+			*out = amount / v;
+			return true;
+		}
+	}
+	if (report) {
+		const char *to = currency_name(d->currency), *fr = currency_name(from);
+		Diag *dg = diag_error(d->p->c, loc,
+				      "this price is in %s but cluster '%s' reports in %s, and no "
+				      "exchange rate connects them; add exchange_rates = [RATE %s/%s] "
+				      "to the cluster",
+				      fr, d->cluster->name, to, to, fr);
+		diag_set_code(dg, "no-exchange-rate");
+		diag_note(dg, d->cluster->name_loc, "cluster '%s' is declared here", d->cluster->name);
+	}
+	*out = amount;
+	return false;
+}
+
+/* Every money value of every declaration in use must convert. */
+static int check_currencies(Design *d)
+{
+	Program *p = d->p;
+	int errors = 0;
+	for (int i = 0; i < p->decls.n; i++) {
+		Decl *decl = p->decls.v[i];
+		if (!decl->used || decl->kind < 0)
+			continue;
+		for (int j = 0; j < decl->nfields; j++) {
+			Field *f = decl->fields[j];
+			const Value *v = f->val;
+			if (!v || v->kind != VAL_QTY || dim_currency(v->q.dim) < 0)
+				continue;
+			if (f->name == intern_cstr(p->c, "exchange_rates"))
+				continue;
+			double out;
+			if (!money_convert(d, 1, v->q.dim, v->loc, true, &out))
+				errors++;
+		}
+	}
+	return errors;
+}
+
+int design_init(Design *d, Program *p)
+{
+	Ctx *c = p->c;
+	*d = (Design){.p = p};
+	int before = diag_errors(c);
+	for (int i = 0; i < p->decls.n; i++) {
+		Decl *decl = p->decls.v[i];
+		if (decl->kind != KIND_CLUSTER)
+			continue;
+		if (d->cluster) {
+			Diag *dg = diag_error(c, decl->name_loc, "clusterc builds one cluster per spec; "
+								 "'%s' is a second one",
+					      decl->name);
+			diag_set_code(dg, "two-clusters");
+			diag_note(dg, d->cluster->name_loc, "the first is '%s'", d->cluster->name);
+			continue;
+		}
+		d->cluster = decl;
+	}
+	if (!d->cluster) {
+		Diag *dg = diag_error(c, NOLOC, "%s declares no cluster: there is nothing to build",
+				      p->root->src->path);
+		diag_set_code(dg, "no-cluster");
+		return diag_errors(c) - before;
+	}
+	d->site = decl_value(d->cluster, "site")->ref;
+	d->currency = cluster_currency(d->cluster);
+	const Value *pw = decl_value(d->site, "power");
+	d->power = pw && pw->kind == VAL_REF ? pw->ref : NULL;
+	const Value *h = decl_value(d->cluster, "horizon");
+	d->t.horizon_years = h && h->kind == VAL_QTY ? h->q.v / YEAR : 5;
+	check_currencies(d);
+	return diag_errors(c) - before;
+}
+
+/* ---- attributes ----------------------------------------------------------------------------- */
+
+static Qty qty(double v, Dim dim)
+{
+	return (Qty){v, dim};
+}
+
+/* The derived attributes of a cluster (and of its workloads) from the model's totals. */
+static bool derived(Design *d, const Decl *decl, const char *name, Qty *out, Loc loc, bool report)
+{
+	const Totals *t = &d->t;
+	Dim money = dim_with_money(DIM_NONE, d->currency, 1);
+	Dim power = dim_make(0, 0, -1, 1, 0, 0);
+	Dim per_time = dim_make(0, 0, -1, 0, 0, 0);
+	if (decl->kind == KIND_CLUSTER) {
+		if (!strcmp(name, "capex")) *out = qty(t->capex, money);
+		else if (!strcmp(name, "energy_cost")) *out = qty(t->annual_energy_cost / YEAR, dim_mul(money, per_time));
+		else if (!strcmp(name, "tco")) *out = qty(t->tco, money);
+		else if (!strcmp(name, "annual_energy")) *out = qty(t->annual_energy, dim_make(0, 0, 0, 1, 0, 0));
+		else if (!strcmp(name, "it_power")) *out = qty(t->it_power, power);
+		else if (!strcmp(name, "facility_power")) *out = qty(t->facility_power, power);
+		else if (!strcmp(name, "peak_compute")) *out = qty(t->peak_compute, dim_make(0, 0, -1, 0, 0, 1));
+		else if (!strcmp(name, "accelerator_count")) *out = qty(t->accelerators, DIM_NONE);
+		else if (!strcmp(name, "node_count")) *out = qty(t->nodes, DIM_NONE);
+		else if (!strcmp(name, "rack_count")) *out = qty(t->racks, DIM_NONE);
+		else if (!strcmp(name, "carbon") && !isnan(t->annual_carbon))
+			*out = qty(t->annual_carbon / YEAR, dim_make(0, 1, -1, 0, 0, 0));
+		else
+			goto unknown;
+		return true;
+	}
+unknown:
+	if (report) {
+		Diag *dg = diag_error(d->p->c, loc, "%s.%s cannot be computed yet: this version of "
+						    "clusterc does not model it",
+				      decl->name, name);
+		diag_set_code(dg, "not-modelled");
+	}
+	return false;
+}
+
+static bool attribute(Design *d, const Expr *e, Qty *out, bool report)
+{
+	const Expr *base = e->member.base;
+	const char *name = e->member.field;
+	if (base->kind == EXPR_MEMBER) {
+		/* DECL.FIELD.PARAM: a constructor's parameter. */
+		const Expr *decl_e = base->member.base;
+		Decl *decl = decl_e->kind == EXPR_NAME ? names_get(&d->p->names, decl_e->name) : NULL;
+		const Value *v = decl ? decl_value(decl, base->member.field) : NULL;
+		const FieldSchema *ps = v && v->kind == VAL_CTOR ? ctor_param(v->ctor, name) : NULL;
+		const Value *pv = ps ? v->items[ps - v->ctor->params] : NULL;
+		if (pv && pv->kind == VAL_QTY) {
+			*out = pv->q;
+			return true;
+		}
+		if (report) {
+			Diag *dg = diag_error(d->p->c, e->loc, "this parameter is not set to a number");
+			diag_set_code(dg, "unset");
+		}
+		return false;
+	}
+	Decl *decl = base->kind == EXPR_NAME ? names_get(&d->p->names, base->name) : NULL;
+	if (!decl || decl->kind < 0)
+		return false;
+	const FieldSchema *fs = schema_field(decl->kind, name);
+	if (!fs)
+		return false;
+	if (fs->flags & F_READONLY)
+		return derived(d, decl, name, out, e->loc, report);
+	const Value *v = decl_value(decl, name);
+	if (v && v->kind == VAL_QTY) {
+		*out = v->q;
+		if (dim_currency(v->q.dim) >= 0) {
+			/* Money reads in the report currency, so sums of prices compare. */
+			double conv;
+			money_convert(d, v->q.v, v->q.dim, e->loc, false, &conv);
+			int cur = dim_currency(v->q.dim);
+			out->dim.e[DIM_FIRST_CURRENCY + d->currency] = v->q.dim.e[DIM_FIRST_CURRENCY + cur];
+			if (cur != d->currency)
+				out->dim.e[DIM_FIRST_CURRENCY + cur] = 0;
+			out->v = conv;
+		}
+		return true;
+	}
+	if (v && v->kind == VAL_RATIO) {
+		*out = qty(v->q.v, DIM_NONE);
+		return true;
+	}
+	if (report) {
+		Diag *dg = diag_error(d->p->c, e->loc, "%s.%s is not set", decl->name, name);
+		diag_set_code(dg, "unset");
+	}
+	return false;
+}
+
+bool design_eval(Design *d, const Expr *e, Qty *out, bool report)
+{
+	Qty l, r;
+	switch (e->kind) {
+	case EXPR_NUMBER:
+		return eval_qty(d->p, e, out);
+	case EXPR_MEMBER:
+		return attribute(d, e, out, report);
+	case EXPR_PAREN:
+		return design_eval(d, e->inner, out, report);
+	case EXPR_NEG:
+		if (!design_eval(d, e->inner, out, report))
+			return false;
+		out->v = -out->v;
+		return true;
+	case EXPR_ADD:
+	case EXPR_SUB:
+	case EXPR_MUL:
+	case EXPR_DIV:
+		if (!design_eval(d, e->bin.l, &l, report) || !design_eval(d, e->bin.r, &r, report))
+			return false;
+		switch (e->kind) {
+		case EXPR_ADD: *out = qty(l.v + r.v, l.dim); break;
+		case EXPR_SUB: *out = qty(l.v - r.v, l.dim); break;
+		case EXPR_MUL: *out = qty(l.v * r.v, dim_mul(l.dim, r.dim)); break;
+		default: *out = qty(r.v == 0 ? NAN : l.v / r.v, dim_div(l.dim, r.dim)); break;
+		}
+		return true;
+	default:
+		return false; /* check.c rejected everything else */
+	}
+}
+
+static bool holds(double l, CmpOp op, double r)
+{
+	double tol = 1e-9 * fmax(fabs(l), fabs(r));
+	switch (op) {
+	case CMP_LE: return l <= r + tol;
+	case CMP_LT: return l < r - tol;
+	case CMP_GE: return l >= r - tol;
+	case CMP_GT: return l > r + tol;
+	case CMP_EQ: return fabs(l - r) <= tol;
+	}
+	return false;
+}
+
+static const char *expr_text(const Expr *e)
+{
+	static char buf[4][256];
+	static int k;
+	char *b = buf[k++ % 4];
+	int n = (int)(e->loc.end - e->loc.off);
+	snprintf(b, 256, "%.*s", n > 200 ? 200 : n, e->loc.src->text + e->loc.off);
+	return b;
+}
+
+/* The site's power budget always holds; then every require line. */
+int evaluate_requirements(Design *d)
+{
+	int before = d->violations.n;
+	const Value *budget = decl_value(d->site, "power_budget");
+	if (budget && d->t.facility_power > budget->q.v * (1 + 1e-9)) {
+		char need[64], have[64];
+		qty_format((Qty){d->t.facility_power, budget->q.dim}, need, sizeof need);
+		qty_format(budget->q, have, sizeof have);
+		design_violation(d, budget->loc, d->t.facility_power / budget->q.v - 1,
+				 d->cluster->name_loc, "cluster built here",
+				 "cluster '%s' needs %s of facility power at peak; site '%s' allows %s",
+				 d->cluster->name, need, d->site->name, have);
+	}
+	for (int i = 0; i < d->p->requires.n; i++) {
+		const Require *rq = &((Stmt *)d->p->requires.v[i])->require;
+		Qty l, r;
+		if (!design_eval(d, rq->lhs, &l, false) || !design_eval(d, rq->rhs, &r, false))
+			continue;
+		if (holds(l.v, rq->op, r.v))
+			continue;
+		char ls[64], rs[64];
+		qty_format(l, ls, sizeof ls);
+		qty_format(r, rs, sizeof rs);
+		double excess = fabs(l.v - r.v) / fmax(fmax(fabs(l.v), fabs(r.v)), 1e-300);
+		const char *rel = rq->op == CMP_LE ? "more than"
+				  : rq->op == CMP_LT ? "not less than"
+				  : rq->op == CMP_GE ? "less than"
+				  : rq->op == CMP_GT ? "not more than"
+						     : "not equal to";
+		design_violation(d, rq->loc, excess, NOLOC, NULL,
+				 "requirement not met: %s is %s, %s %s (%s)", expr_text(rq->lhs), ls,
+				 rel, expr_text(rq->rhs), rs);
+	}
+	return d->violations.n - before;
+}

@@ -1,0 +1,273 @@
+/*
+ * elaborate.c — the design as instances: every rack, node, accelerator and NIC port, each with
+ * a stable id (its index, in the order of the cluster's nodes field) and a name.
+ *
+ * Racks are filled group by group in the order the nodes field lists them, each rack with the
+ * per-rack count racks.c planned, nodes stacked from the bottom (U 1 up, above nothing:
+ * reserved space is at the top). Storage appliances follow in racks of their own. With a floor
+ * grid, racks take positions row by row in that order (placement and cabling, later, move them
+ * to shorten cables). Rack names are row letter and position ("A01", "B12", "AA03"), or R0001
+ * without a grid. Hostnames come from the cluster's template; two nodes given the same name is
+ * an error at the template.
+ */
+#include "passes.h"
+
+#include <math.h>
+#include <string.h>
+
+static const double RACK_UNIT = 0.04445; /* m (EIA-310) */
+
+/* Row letters as spreadsheets write columns: A..Z, AA..AZ, BA... (1 is A). */
+static void letters(int n, char *buf, size_t size, bool lower)
+{
+	char tmp[16];
+	int k = 0;
+	while (n > 0 && k < 15) {
+		n--;
+		tmp[k++] = (char)((lower ? 'a' : 'A') + n % 26);
+		n /= 26;
+	}
+	size_t j = 0;
+	while (k > 0 && j + 1 < size)
+		buf[j++] = tmp[--k];
+	buf[j] = 0;
+}
+
+/* Expands one placeholder with its format: 04 (zero-padded width), 4 (width), A or a. */
+static void put_number(Buf *b, long v, const char *spec, size_t slen)
+{
+	if (slen == 1 && (spec[0] == 'A' || spec[0] == 'a')) {
+		char l[16];
+		letters((int)v, l, sizeof l, spec[0] == 'a');
+		buf_puts(b, l);
+		return;
+	}
+	int width = 0;
+	bool zero = slen > 0 && spec[0] == '0';
+	for (size_t i = 0; i < slen; i++)
+		width = width * 10 + (spec[i] - '0');
+	buf_printf(b, zero ? "%0*ld" : "%*ld", width, v);
+}
+
+typedef struct Subst {
+	long index0, rack_row, slot, su, domain;
+	const char *rack, *cluster, *site;
+} Subst;
+
+static void expand(Buf *b, const char *t, const Subst *s)
+{
+	for (size_t i = 0; t[i]; i++) {
+		if ((t[i] == '{' || t[i] == '}') && t[i + 1] == t[i]) {
+			buf_putc(b, t[i++]);
+			continue;
+		}
+		if (t[i] != '{') {
+			buf_putc(b, t[i]);
+			continue;
+		}
+		const char *close = strchr(t + i, '}');
+		const char *name = t + i + 1;
+		const char *colon = memchr(name, ':', (size_t)(close - name));
+		size_t nlen = (size_t)((colon ? colon : close) - name);
+		const char *spec = colon ? colon + 1 : close;
+		size_t slen = (size_t)(close - spec);
+#define IS(w) (nlen == strlen(w) && memcmp(name, w, nlen) == 0)
+		if (IS("index")) put_number(b, s->index0 + 1, spec, slen);
+		else if (IS("index0")) put_number(b, s->index0, spec, slen);
+		else if (IS("row")) put_number(b, s->rack_row, spec, slen);
+		else if (IS("slot")) put_number(b, s->slot, spec, slen);
+		else if (IS("su")) put_number(b, s->su, spec, slen);
+		else if (IS("domain")) put_number(b, s->domain, spec, slen);
+		else if (IS("rack")) buf_puts(b, s->rack);
+		else if (IS("cluster")) buf_puts(b, s->cluster);
+		else if (IS("site")) buf_puts(b, s->site);
+#undef IS
+		i = (size_t)(close - t);
+	}
+}
+
+static const char *rack_name(Design *d, int row, int pos, int index)
+{
+	if (row < 0)
+		return arena_printf(d->p->c->arena, "R%04d", index + 1);
+	char l[16];
+	letters(row + 1, l, sizeof l, false);
+	return arena_printf(d->p->c->arena, "%s%02d", l, pos + 1);
+}
+
+static RackInst *new_rack(Design *d, int *nracks, int per_row)
+{
+	int i = (*nracks)++;
+	RackInst *r = &d->racks[i];
+	r->type = d->rack;
+	r->cooling = d->cooling;
+	const Value *lim = decl_value(d->rack, "power_limit");
+	r->power_limit = lim && lim->kind == VAL_QTY ? lim->q.v : INFINITY;
+	r->row = per_row ? i / per_row : -1;
+	r->pos = per_row ? i % per_row : -1;
+	r->name = rack_name(d, r->row, r->pos, i);
+	return r;
+}
+
+/* Distinct names: an open-addressing set of the hostnames given so far. */
+typedef struct NameSet {
+	const char **slots;
+	int *owner;
+	unsigned cap;
+} NameSet;
+
+static int name_claim(NameSet *s, const char *name, int node)
+{
+	unsigned h = 2166136261u;
+	for (const char *p = name; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	for (unsigned i = h & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
+		if (!s->slots[i]) {
+			s->slots[i] = name;
+			s->owner[i] = node;
+			return -1;
+		}
+		if (strcmp(s->slots[i], name) == 0)
+			return s->owner[i];
+	}
+}
+
+int elaborate_design(Design *d)
+{
+	Ctx *c = d->p->c;
+	Arena *a = c->arena;
+	int before = diag_errors(c);
+	int nodes = 0, accels = 0, ports = 0;
+	for (int i = 0; i < d->ngroups; i++) {
+		const NodeGroup *g = &d->groups[i];
+		nodes += g->count;
+		accels += g->count * node_accelerators(g->type);
+		const Value *nics = decl_value(g->type, "nics");
+		for (int k = 0; nics && k < (nics->kind == VAL_LIST ? nics->n : 1); k++) {
+			const Value *nv = nics->kind == VAL_LIST ? nics->items[k] : nics;
+			const Value *np = decl_value(nv->ref, "ports");
+			ports += g->count * (int)nv->count->q.v * (np ? (int)np->q.v : 1);
+		}
+	}
+	d->nodes = arena_alloc(a, sizeof(NodeInst) * (size_t)(nodes + 1));
+	d->accels = arena_alloc(a, sizeof(AccelInst) * (size_t)(accels + 1));
+	d->ports = arena_alloc(a, sizeof(PortInst) * (size_t)(ports + 1));
+	d->racks = arena_alloc(a, sizeof(RackInst) * (size_t)(d->t.racks + 1));
+
+	const Value *floor_v = decl_value(d->site, "floor");
+	int per_row = floor_v && floor_v->kind == VAL_CTOR ? (int)floor_v->items[1]->q.v : 0;
+	const Value *tv = decl_value(d->cluster, "hostname");
+	const char *tmpl = tv && tv->kind == VAL_STRING ? tv->s : "node{index:04}";
+	const Value *tmpl_v = tv;
+	NameSet names = {0};
+	names.cap = 64;
+	while (names.cap < (unsigned)nodes * 2)
+		names.cap <<= 1;
+	names.slots = arena_alloc(a, sizeof(char *) * names.cap);
+	names.owner = arena_alloc(a, sizeof(int) * names.cap);
+
+	int nracks = 0, n = 0, domain = 0;
+	Buf b = {0};
+	for (int gi = 0; gi < d->ngroups; gi++) {
+		const NodeGroup *g = &d->groups[gi];
+		RackInst *r = NULL;
+		for (int k = 0; k < g->count; k++, n++) {
+			if (k % g->per_rack == 0) {
+				r = new_rack(d, &nracks, per_row);
+				r->first_node = n;
+			}
+			if (k % g->domain_nodes == 0 && k > 0)
+				domain++;
+			NodeInst *ni = &d->nodes[n];
+			ni->type = g->type;
+			ni->group = gi;
+			ni->rack = nracks - 1;
+			ni->u = 1 + (int)lround(r->height_used / RACK_UNIT);
+			ni->domain = domain;
+			r->height_used += g->node_height;
+			r->power += g->node_power;
+			r->nnodes++;
+			Subst s = {.index0 = n, .rack_row = r->row + 1, .slot = r->nnodes, .su = 1,
+				   .domain = domain + 1, .rack = r->name, .cluster = d->cluster->name,
+				   .site = d->site->name};
+			b.len = 0;
+			expand(&b, tmpl, &s);
+			ni->hostname = arena_strndup(a, b.s ? b.s : "", b.len);
+			int other = name_claim(&names, ni->hostname, n);
+			if (other >= 0 && diag_errors(c) - before < 3) {
+				Diag *dg = diag_error(c, tmpl_v ? tmpl_v->loc : d->cluster->name_loc,
+						      "the hostname template gives '%s' to node %d and to node "
+						      "%d; add {index} to it",
+						      ni->hostname, other + 1, n + 1);
+				diag_set_code(dg, "duplicate-hostname");
+			}
+			/* Accelerators and NIC ports, in the order the node lists them. */
+			ni->first_accel = d->naccels;
+			ni->first_port = d->nports;
+			const Value *acc = decl_value(g->type, "accelerators");
+			for (int j = 0, slot = 0; acc && j < (acc->kind == VAL_LIST ? acc->n : 1); j++) {
+				const Value *av = acc->kind == VAL_LIST ? acc->items[j] : acc;
+				for (int q = 0; q < (int)av->count->q.v; q++)
+					d->accels[d->naccels++] = (AccelInst){av->ref, n, slot++};
+			}
+			const Value *nics = decl_value(g->type, "nics");
+			for (int j = 0, nic = 0; nics && j < (nics->kind == VAL_LIST ? nics->n : 1); j++) {
+				const Value *nv = nics->kind == VAL_LIST ? nics->items[j] : nics;
+				const Value *np = decl_value(nv->ref, "ports");
+				const Value *sp = decl_value(nv->ref, "speed");
+				for (int q = 0; q < (int)nv->count->q.v; q++, nic++)
+					for (int port = 0; port < (np ? (int)np->q.v : 1); port++)
+						d->ports[d->nports++] = (PortInst){nv->ref, n, nic, port,
+										   sp ? sp->q.v : 0};
+			}
+		}
+		/* Scale-up switch trays sit with their domain: count their power and space. */
+		if (g->domain_nodes > 1) {
+			const Value *sw = decl_value(g->type, "scale_up_switches");
+			double sw_p = 0, sw_h = 0;
+			for (int j = 0; sw && j < (sw->kind == VAL_LIST ? sw->n : 1); j++) {
+				const Value *sv = sw->kind == VAL_LIST ? sw->items[j] : sw;
+				const Value *p = decl_value(sv->ref, "power"), *h = decl_value(sv->ref, "height");
+				sw_p += sv->count->q.v * (p ? p->q.v : 0);
+				sw_h += sv->count->q.v * (h ? h->q.v : RACK_UNIT);
+			}
+			for (int ri = 0; ri < nracks; ri++) {
+				RackInst *rk = &d->racks[ri];
+				if (d->nodes[rk->first_node].group != gi)
+					continue;
+				int doms = rk->nnodes / g->domain_nodes;
+				rk->power += doms * sw_p;
+				rk->height_used += doms * sw_h;
+			}
+		}
+		domain++;
+	}
+	buf_free(&b);
+	/* Storage racks. */
+	const Value *st = decl_value(d->cluster, "storage");
+	for (int i = 0; st && i < (st->kind == VAL_LIST ? st->n : 1); i++) {
+		const Value *sv = st->kind == VAL_LIST ? st->items[i] : st;
+		const Value *hv = decl_value(sv->ref, "height"), *pv = decl_value(sv->ref, "power");
+		double h = hv ? hv->q.v : RACK_UNIT, p = pv ? pv->q.v : 0;
+		double usable = decl_value(d->rack, "height")->q.v;
+		const Value *res = decl_value(d->rack, "reserved");
+		usable -= res && res->kind == VAL_QTY ? res->q.v : 0;
+		RackInst *r = NULL;
+		for (int k = 0; k < (int)sv->count->q.v; k++) {
+			if (!r || r->height_used + h > usable + 1e-9 ||
+			    r->power + p > fmin(r->power_limit, decl_value(d->cooling, "max_rack_power")->q.v) + 1e-6) {
+				if (nracks >= (int)d->t.racks)
+					break;
+				r = new_rack(d, &nracks, per_row);
+				r->first_node = n;
+			}
+			r->height_used += h;
+			r->power += p;
+			r->storage++;
+		}
+	}
+	d->nnodes = n;
+	d->nracks = nracks;
+	d->elaborated = true;
+	return diag_errors(c) - before;
+}

@@ -1,0 +1,176 @@
+/*
+ * model.c — power, cost and energy of a planned design (docs/models.md gives each formula).
+ *
+ * IT power at peak, by category:
+ *   nodes    Σ count × node power (declared, or accelerator TDPs + NICs + base_power)
+ *   network  scale-up switch trays of every domain (fabric switches join with fabric synthesis)
+ *   storage  Σ count × appliance power
+ *   other    the cluster's other_power
+ * Average IT power = nodes × utilization + the rest (network, storage and other loads run
+ * flat; utilization is the cluster's, 1 by default: the seed article's peak draw).
+ * Facility power = IT power × PUE, where PUE is the site's when it gives one, else the rack
+ * cooling's divided by the power system's efficiency (UPS or HVDC losses).
+ * Annual energy = average IT power × PUE × 8,760 h; its cost at the site's electricity price;
+ * carbon at the site's grid intensity.
+ * Capex by category: nodes (prices), network (NICs priced apart from their nodes, scale-up
+ * switch trays), storage, racks (count × price), cooling (capex per kW of IT load), power
+ * (capex per kW of installed capacity: IT load × 2 for 2N, × (m+1)/m for N+1).
+ * TCO = capex + annual energy cost × horizon (years of 365 days).
+ */
+#include "passes.h"
+
+#include <math.h>
+#include <string.h>
+
+static const double YEAR = 365.0 * 24 * 3600; /* s */
+
+static double fval(const Decl *d, const char *name, double def)
+{
+	const Value *v = decl_value(d, name);
+	return v && v->kind == VAL_QTY ? v->q.v : def;
+}
+
+/* A price in the report currency (0 when unset; a missing rate was reported by design_init). */
+static double price(Design *d, const Decl *decl, const char *field)
+{
+	const Value *v = decl_value(decl, field);
+	if (!v || v->kind != VAL_QTY)
+		return 0;
+	double out;
+	money_convert(d, v->q.v, v->q.dim, v->loc, false, &out);
+	return out;
+}
+
+static void bom(Design *d, PtrVec *lines, const char *part, const Decl *decl, double qty,
+		const char *unit, double unit_price, double unit_power)
+{
+	if (qty <= 0)
+		return;
+	BomLine *b = arena_alloc(d->p->c->arena, sizeof *b);
+	*b = (BomLine){part, decl, decl ? decl->name : part, qty, unit, unit_price, qty * unit_price,
+		       unit_power, qty * unit_power};
+	vec_push(d->p->c->arena, lines, b);
+}
+
+/* Redundancy multiplies the power plant installed for the IT load. */
+static double redundancy_factor(const Decl *power)
+{
+	if (!power)
+		return 1;
+	const Value *r = decl_value(power, "redundancy");
+	const char *kind = r && r->kind == VAL_ENUM ? r->s : "n";
+	if (strcmp(kind, "two_n") == 0)
+		return 2;
+	if (strcmp(kind, "n_plus_1") == 0) {
+		double m = fval(power, "module_count", 4);
+		return (m + 1) / m;
+	}
+	return 1;
+}
+
+/* Each counted item (COUNT x NAME, or a list) times a multiplier, into the BOM and totals. */
+static void counted_parts(Design *d, PtrVec *lines, const Decl *owner, const char *field,
+			  double times, const char *part, int cat_power, int cat_capex, bool priced)
+{
+	const Value *v = decl_value(owner, field);
+	if (!v)
+		return;
+	int n = v->kind == VAL_LIST ? v->n : 1;
+	for (int i = 0; i < n; i++) {
+		const Value *cv = v->kind == VAL_LIST ? v->items[i] : v;
+		double qty = cv->count->q.v * times;
+		double unit_price = priced ? price(d, cv->ref, "price") : 0;
+		double unit_power = fval(cv->ref, "power", 0);
+		if (cat_power >= 0)
+			d->t.power_by_cat[cat_power] += qty * unit_power;
+		d->t.capex_by_cat[cat_capex] += qty * unit_price;
+		if (priced)
+			bom(d, lines, part, cv->ref, qty, "", unit_price, cat_power >= 0 ? unit_power : 0);
+	}
+}
+
+int model_design(Design *d)
+{
+	Totals *t = &d->t;
+	double horizon = t->horizon_years, racks = t->racks;
+	*t = (Totals){.horizon_years = horizon, .racks = racks};
+	PtrVec lines = {0};
+
+	for (int i = 0; i < d->ngroups; i++) {
+		const NodeGroup *g = &d->groups[i];
+		const Decl *node = g->type;
+		double n = g->count;
+		t->nodes += n;
+		t->accelerators += n * node_accelerators(node);
+		t->power_by_cat[CAT_NODES] += n * g->node_power;
+		double unit_price = price(d, node, "price");
+		t->capex_by_cat[CAT_NODES] += n * unit_price;
+		bom(d, &lines, "node", node, n, "", unit_price, g->node_power);
+
+		const Value *acc = decl_value(node, "accelerators");
+		for (int k = 0; acc && k < (acc->kind == VAL_LIST ? acc->n : 1); k++) {
+			const Value *av = acc->kind == VAL_LIST ? acc->items[k] : acc;
+			t->peak_compute += n * av->count->q.v * fval(av->ref, "bf16", 0);
+		}
+		const Value *inc = decl_value(node, "price_includes_nics");
+		bool nics_apart = inc && inc->kind == VAL_BOOL && !inc->b_val;
+		/* NIC power is part of the node's; their price only when bought apart. */
+		counted_parts(d, &lines, node, "nics", n, "nic", -1, CAT_NETWORK, nics_apart);
+		if (g->domain_nodes > 1)
+			counted_parts(d, &lines, node, "scale_up_switches", n / g->domain_nodes,
+				      "scale-up switch", CAT_NETWORK, CAT_NETWORK, true);
+	}
+	const Value *st = decl_value(d->cluster, "storage");
+	if (st) {
+		counted_parts(d, &lines, d->cluster, "storage", 1, "storage", CAT_STORAGE, CAT_STORAGE, true);
+		for (int i = 0; i < (st->kind == VAL_LIST ? st->n : 1); i++)
+			t->storage_units += (st->kind == VAL_LIST ? st->items[i] : st)->count->q.v;
+	}
+	t->power_by_cat[CAT_OTHER] = fval(d->cluster, "other_power", 0);
+
+	t->it_power = 0;
+	for (int k = 0; k < CAT_COUNT; k++)
+		t->it_power += t->power_by_cat[k];
+	double utilization = fval(d->cluster, "utilization", 1);
+	t->avg_it_power = t->it_power - t->power_by_cat[CAT_NODES] * (1 - utilization);
+
+	const Value *site_pue = decl_value(d->site, "pue");
+	double efficiency = d->power ? fval(d->power, "efficiency", 1) : 1;
+	t->pue = site_pue && site_pue->kind == VAL_QTY ? site_pue->q.v
+						       : fval(d->cooling, "pue", 1) / efficiency;
+	t->facility_power = t->it_power * t->pue;
+
+	double rack_price = price(d, d->rack, "price");
+	t->capex_by_cat[CAT_RACKS] = racks * rack_price;
+	bom(d, &lines, "rack", d->rack, racks, "", rack_price, 0);
+
+	double kw = t->it_power / 1e3;
+	double cool_per_kw = price(d, d->cooling, "capex_per_kw") * 1e3; /* per kW */
+	t->capex_by_cat[CAT_COOLING] = kw * cool_per_kw;
+	bom(d, &lines, "cooling plant", d->cooling, cool_per_kw > 0 ? kw : 0, "kW", cool_per_kw, 0);
+
+	t->power_capacity = t->it_power * redundancy_factor(d->power);
+	if (d->power) {
+		double power_per_kw = price(d, d->power, "capex_per_kw") * 1e3;
+		t->capex_by_cat[CAT_POWER] = t->power_capacity / 1e3 * power_per_kw;
+		bom(d, &lines, "power plant", d->power, power_per_kw > 0 ? t->power_capacity / 1e3 : 0,
+		    "kW", power_per_kw, 0);
+	}
+
+	t->capex = 0;
+	for (int k = 0; k < CAT_COUNT; k++)
+		t->capex += t->capex_by_cat[k];
+
+	t->annual_energy = t->avg_it_power * t->pue * YEAR;
+	double per_joule = price(d, d->site, "electricity"); /* money per J */
+	t->annual_energy_cost = t->annual_energy * per_joule;
+	t->tco = t->capex + t->annual_energy_cost * t->horizon_years;
+	const Value *ci = decl_value(d->site, "carbon_intensity");
+	t->annual_carbon = ci && ci->kind == VAL_QTY ? t->annual_energy * ci->q.v : NAN;
+
+	d->bom = (BomLine *)arena_alloc(d->p->c->arena, sizeof(BomLine) * (size_t)(lines.n + 1));
+	for (int i = 0; i < lines.n; i++)
+		d->bom[i] = *(BomLine *)lines.v[i];
+	d->nbom = lines.n;
+	return 0;
+}

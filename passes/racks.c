@@ -1,0 +1,221 @@
+/*
+ * racks.c — how many nodes go in a rack, and so how many racks.
+ *
+ * For each group of identical nodes: a rack holds as many as fit its usable height (height
+ * less reserved space) and its power cap (the lower of its power class and what its cooling
+ * can remove), or exactly nodes_per_rack when the spec says so. A scale-up domain larger than a
+ * node (GB200 NVL72: 18 trays and 9 NVLink switch trays) is packed whole: a rack holds whole
+ * domains, switch trays included. Storage appliances get racks of their own by the same rule.
+ * A node or domain that fits no rack, a nodes_per_rack beyond the limits and more racks than
+ * the floor has positions are requirements the design does not meet (Violations, exit 2).
+ */
+#include "passes.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+static double fval(const Decl *d, const char *name, double def)
+{
+	const Value *v = decl_value(d, name);
+	return v && v->kind == VAL_QTY ? v->q.v : def;
+}
+
+/* Sum over a COUNT x NAME field (or a list of them) of count x f(NAME). */
+static double counted_sum(const Decl *d, const char *field, double (*f)(const Decl *))
+{
+	const Value *v = decl_value(d, field);
+	if (!v)
+		return 0;
+	if (v->kind == VAL_COUNTED)
+		return v->count->q.v * (f ? f(v->ref) : 1);
+	double s = 0;
+	for (int i = 0; v->kind == VAL_LIST && i < v->n; i++)
+		s += v->items[i]->count->q.v * (f ? f(v->items[i]->ref) : 1);
+	return s;
+}
+
+static double tdp(const Decl *a) { return fval(a, "tdp", 0); }
+static double part_power(const Decl *n) { return fval(n, "power", 0); }
+static double part_height(const Decl *n) { return fval(n, "height", 0.04445); }
+
+double node_power(const Decl *node)
+{
+	const Value *p = decl_value(node, "power");
+	if (p && p->kind == VAL_QTY)
+		return p->q.v;
+	return counted_sum(node, "accelerators", tdp) + counted_sum(node, "nics", part_power) +
+	       fval(node, "base_power", 0);
+}
+
+int node_accelerators(const Decl *node)
+{
+	return (int)counted_sum(node, "accelerators", NULL);
+}
+
+/* A mistake in the spec that planning finds (exit 1); silent while choices are explored, as
+ * the final evaluation of the design kept reports it. */
+static void spec_error(Design *d, Loc loc, const char *fmt, ...) PRINTF_LIKE(3, 4);
+static void spec_error(Design *d, Loc loc, const char *fmt, ...)
+{
+	d->spec_errors++;
+	if (d->quiet)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = arena_vprintf(d->p->c->arena, fmt, ap);
+	va_end(ap);
+	Diag *dg = diag_error(d->p->c, loc, "%s", msg);
+	diag_set_code(dg, "inconsistent");
+}
+
+static char *fmt_qty(Design *d, double v, Dim dim)
+{
+	char buf[64];
+	qty_format((Qty){v, dim}, buf, sizeof buf);
+	return arena_strdup(d->p->c->arena, buf);
+}
+
+static Dim power_dim(void) { return dim_make(0, 0, -1, 1, 0, 0); }
+
+/* Units per rack of something of height h and power p under the rack's limits. */
+static int fits(double usable, double cap, double h, double p)
+{
+	int by_u = h > 0 ? (int)floor(usable / h + 1e-9) : 1 << 30;
+	int by_p = p > 0 ? (int)floor(cap / p + 1e-9) : 1 << 30;
+	return by_u < by_p ? by_u : by_p;
+}
+
+static void no_fit(Design *d, const NodeGroup *g, int domain_nodes, double dom_u, double dom_p,
+		   double usable, double cap, double limit_p, const Value *limit_v)
+{
+	const Decl *rack = d->rack;
+	const char *what = domain_nodes > 1
+				   ? arena_printf(d->p->c->arena, "a scale-up domain of %d '%s' nodes",
+						  domain_nodes, g->type->name)
+				   : arena_printf(d->p->c->arena, "a '%s' node", g->type->name);
+	if (dom_u > usable + 1e-9) {
+		design_violation(d, g->loc, dom_u / usable - 1, rack->name_loc, "rack type declared here",
+				 "%s is %.0f U high; rack '%s' has %.0f U usable", what, dom_u / 0.04445,
+				 rack->name, usable / 0.04445);
+	} else {
+		bool cooling_limits = cap < limit_p;
+		design_violation(d, g->loc, dom_p / cap - 1, limit_v ? limit_v->loc : rack->name_loc,
+				 cooling_limits ? "the cooling's max_rack_power" : "the rack's power class",
+				 "%s draws %s; rack '%s' allows %s", what, fmt_qty(d, dom_p, power_dim()),
+				 rack->name, fmt_qty(d, cap, power_dim()));
+	}
+}
+
+static void plan_group(Design *d, NodeGroup *g, double usable, double cap, double limit_p)
+{
+	Ctx *c = d->p->c;
+	const Decl *node = g->type;
+	g->node_power = node_power(node);
+	g->node_height = fval(node, "height", 0.04445);
+	int accels = node_accelerators(node);
+	int domain = (int)fval(node, "scale_up_domain", accels);
+	g->domain_nodes = 1;
+	if (accels > 0 && domain > accels) {
+		if (domain % accels) {
+			spec_error(d, decl_value(node, "scale_up_domain")->loc,
+				   "a scale-up domain of %d accelerators is not a whole number of '%s' "
+				   "nodes (%d accelerators each)",
+				   domain, node->name, accels);
+		} else {
+			g->domain_nodes = domain / accels;
+		}
+	}
+	double sw_u = 0, sw_p = 0;
+	if (g->domain_nodes > 1) {
+		sw_u = counted_sum(node, "scale_up_switches", part_height);
+		sw_p = counted_sum(node, "scale_up_switches", part_power);
+	}
+	double dom_u = g->domain_nodes * g->node_height + sw_u;
+	double dom_p = g->domain_nodes * g->node_power + sw_p;
+	int domains = fits(usable, cap, dom_u, dom_p);
+	const Value *npr = decl_value(d->rack, "nodes_per_rack");
+	if (npr && npr->kind == VAL_QTY) {
+		int want = (int)npr->q.v;
+		if (want % g->domain_nodes) {
+			spec_error(d, npr->loc, "nodes_per_rack %d does not hold whole scale-up domains "
+						"of %d '%s' nodes",
+				   want, g->domain_nodes, node->name);
+		} else if (want / g->domain_nodes > domains && domains > 0) {
+			double need_p = want / g->domain_nodes * dom_p, need_u = want / g->domain_nodes * dom_u;
+			bool by_u = need_u > usable + 1e-9;
+			design_violation(d, npr->loc, by_u ? need_u / usable - 1 : need_p / cap - 1,
+					 d->rack->name_loc, "rack type declared here",
+					 "%d '%s' nodes in a rack need %s; rack '%s' allows %s", want,
+					 node->name,
+					 by_u ? arena_printf(c->arena, "%.0f U", need_u / 0.04445)
+					      : fmt_qty(d, need_p, power_dim()),
+					 d->rack->name,
+					 by_u ? arena_printf(c->arena, "%.0f U", usable / 0.04445)
+					      : fmt_qty(d, cap, power_dim()));
+		} else {
+			domains = want / g->domain_nodes;
+		}
+	}
+	if (domains <= 0) {
+		no_fit(d, g, g->domain_nodes, dom_u, dom_p, usable, cap, limit_p,
+		       decl_value(d->rack, "power_limit"));
+		domains = 1;
+	}
+	g->per_rack = domains * g->domain_nodes;
+	if (g->count % g->domain_nodes)
+		spec_error(d, g->loc, "%d '%s' nodes do not fill whole scale-up domains of %d",
+			   g->count, node->name, g->domain_nodes);
+	g->racks = (g->count + g->per_rack - 1) / g->per_rack;
+}
+
+int plan_racks(Design *d)
+{
+	Ctx *c = d->p->c;
+	int before = d->spec_errors;
+	d->rack = decl_value(d->cluster, "rack")->ref;
+	d->cooling = decl_value(d->rack, "cooling")->ref;
+	double usable = fval(d->rack, "height", 0) - fval(d->rack, "reserved", 0);
+	double limit_p = fval(d->rack, "power_limit", INFINITY);
+	double cap = fmin(limit_p, fval(d->cooling, "max_rack_power", INFINITY));
+
+	const Value *nodes = decl_value(d->cluster, "nodes");
+	int n = nodes->kind == VAL_LIST ? nodes->n : 1;
+	if (!d->groups || d->ngroups != n)
+		d->groups = arena_alloc(c->arena, sizeof(NodeGroup) * (size_t)n);
+	d->ngroups = n;
+	int racks = 0;
+	for (int i = 0; i < n; i++) {
+		const Value *cv = nodes->kind == VAL_LIST ? nodes->items[i] : nodes;
+		NodeGroup *g = &d->groups[i];
+		*g = (NodeGroup){.type = cv->ref, .count = (int)cv->count->q.v, .loc = cv->loc};
+		plan_group(d, g, usable, cap, limit_p);
+		racks += g->racks;
+	}
+	const Value *st = decl_value(d->cluster, "storage");
+	for (int i = 0; st && i < (st->kind == VAL_LIST ? st->n : 1); i++) {
+		const Value *sv = st->kind == VAL_LIST ? st->items[i] : st;
+		int per = fits(usable, cap, part_height(sv->ref), part_power(sv->ref));
+		if (per <= 0) {
+			design_violation(d, sv->loc, 1, d->rack->name_loc, "rack type declared here",
+					 "storage '%s' does not fit rack '%s'", sv->ref->name, d->rack->name);
+			per = 1;
+		}
+		racks += ((int)sv->count->q.v + per - 1) / per;
+	}
+	d->t.racks = racks;
+
+	const Value *floor_v = decl_value(d->site, "floor");
+	if (floor_v && floor_v->kind == VAL_CTOR) {
+		const Value *rows = floor_v->items[0], *per_row = floor_v->items[1];
+		int cap_racks = (int)(rows->q.v * per_row->q.v);
+		if (racks > cap_racks)
+			design_violation(d, floor_v->loc, (double)racks / cap_racks - 1,
+					 d->cluster->name_loc, "cluster built here",
+					 "cluster '%s' needs %d racks; the floor of '%s' has %d positions "
+					 "(%.0f rows of %.0f)",
+					 d->cluster->name, racks, d->site->name, cap_racks, rows->q.v,
+					 per_row->q.v);
+	}
+	return d->spec_errors - before;
+}

@@ -1,0 +1,180 @@
+/*
+ * test_model.c — the design passes: rack planning, the power, cost and energy model, the choice
+ * search and elaboration, on the seed article's case and on small hand-checked specs.
+ */
+#include "passes.h"
+
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void suite_model(void);
+
+static const double KWH = 3.6e6; /* J */
+
+typedef struct Built {
+	Program p;
+	Design d;
+	int errors;
+} Built;
+
+/* Runs the build pipeline over a spec given as text, or a file when `path` is set. */
+static Built *build(const char *text, const char *path)
+{
+	static Built b;
+	char tmp[] = "/tmp/clusterc-model-XXXXXX";
+	if (!path) {
+		int fd = mkstemp(tmp);
+		CU_ASSERT_FATAL(fd >= 0);
+		CU_ASSERT_FATAL(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+		close(fd);
+		path = tmp;
+	}
+	Ctx *c = ctx_new((DiagOptions){.format = DIAG_TEXT});
+	c->stdlib_dir = CLUSTERC_SOURCE_DIR "/stdlib";
+	b.p = (Program){.c = c, .dump = -1};
+	b.errors = pipeline_build(&b.p, &b.d, path, NULL);
+	if (path == tmp)
+		unlink(tmp);
+	return &b;
+}
+
+static void done(Built *b)
+{
+	ctx_free(b->p.c);
+}
+
+/* PRODUCT §2 and issue 3: the seed article's figures, to the unit. */
+static void test_seed(void)
+{
+	Built *b = build(NULL, CLUSTERC_SOURCE_DIR "/examples/seed-wanka-h100.cluster");
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	const Totals *t = &b->d.t;
+	CU_ASSERT_EQUAL(t->nodes, 1250);
+	CU_ASSERT_EQUAL(t->accelerators, 10000);
+	CU_ASSERT_DOUBLE_EQUAL(t->power_by_cat[CAT_NODES], 12750e3, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(t->capex_by_cat[CAT_NODES], 2.5e9, 1e-3);
+	CU_ASSERT_DOUBLE_EQUAL(t->pue, 1.1, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(t->annual_energy / KWH, 122859000, 1e-3);
+	CU_ASSERT_DOUBLE_EQUAL(t->annual_energy_cost, 73715400, 1e-3);
+	CU_ASSERT_DOUBLE_EQUAL(t->facility_power, 14025e3, 1e-3);
+	/* 100 kW racks of 48 U hold 6 nodes of 8 U (48 U), 61.2 kW: 209 racks. */
+	CU_ASSERT_EQUAL(b->d.groups[0].per_rack, 6);
+	CU_ASSERT_EQUAL(b->d.nracks, 209);
+	CU_ASSERT_EQUAL(b->d.nnodes, 1250);
+	CU_ASSERT_EQUAL(b->d.naccels, 10000);
+	CU_ASSERT_STRING_EQUAL(b->d.nodes[0].hostname, "node0001");
+	CU_ASSERT_STRING_EQUAL(b->d.nodes[1249].hostname, "node1250");
+	done(b);
+}
+
+static const char *BASE =
+	"accelerator g { memory = 80 GB; bf16 = 1000 TFLOPS; tdp = 700 W }\n"
+	"nic n400 { speed = 400 Gbps; power = 20 W; price = 1000 USD }\n"
+	"node n { accelerators = 8 x g; nics = 8 x n400; base_power = 2 kW; height = 8 U\n"
+	"  price = 100_000 USD; price_includes_nics = false }\n"
+	"cooling air { type = air; pue = 1.5; max_rack_power = 30 kW; capex_per_kw = 100 USD/kW }\n"
+	"cooling liquid { type = cold_plate; pue = 1.1; max_rack_power = 100 kW; capex_per_kw = 400 USD/kW }\n"
+	"power ups { redundancy = two_n; capex_per_kw = 200 USD/kW }\n"
+	"site s { power_budget = 10 MW; electricity = 0.10 USD/kWh; power = ups\n"
+	"  floor = grid(rows = 4, racks_per_row = 10); carbon_intensity = 0.5 kg/kWh }\n";
+
+/* Node power from its parts; NICs priced apart; racks by power; cooling and 2N power capex. */
+static void test_parts_and_capex(void)
+{
+	char spec[4096];
+	snprintf(spec, sizeof spec, "%s"
+		 "rack r { height = 42 U; power_limit = 30 kW; cooling = air; price = 2000 USD }\n"
+		 "cluster c { site = s; nodes = 10 x n; rack = r; utilization = 80 %%; horizon = 3 y }\n",
+		 BASE);
+	Built *b = build(spec, NULL);
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	const Totals *t = &b->d.t;
+	double node_w = 8 * 700 + 8 * 20 + 2000; /* 7,760 W */
+	CU_ASSERT_DOUBLE_EQUAL(b->d.groups[0].node_power, node_w, 1e-9);
+	/* 30 kW / 7.76 kW = 3 per rack (42 U would take 5): 4 racks. */
+	CU_ASSERT_EQUAL(b->d.groups[0].per_rack, 3);
+	CU_ASSERT_EQUAL(t->racks, 4);
+	CU_ASSERT_DOUBLE_EQUAL(t->it_power, 10 * node_w, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(t->capex_by_cat[CAT_NODES], 1e6, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(t->capex_by_cat[CAT_NETWORK], 80 * 1000, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(t->capex_by_cat[CAT_RACKS], 8000, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(t->capex_by_cat[CAT_COOLING], 77.6 * 100, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(t->capex_by_cat[CAT_POWER], 2 * 77.6 * 200, 1e-6);
+	/* Energy at 80 % of node power, PUE 1.5, 8,760 h, 0.10 USD/kWh; TCO over 3 years. */
+	double kwh = 77.6 * 0.8 * 1.5 * 8760;
+	CU_ASSERT_DOUBLE_EQUAL(t->annual_energy / KWH, kwh, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(t->annual_energy_cost, kwh * 0.10, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(t->tco, t->capex + 3 * kwh * 0.10, 1e-3);
+	CU_ASSERT_DOUBLE_EQUAL(t->annual_carbon, kwh * 0.5, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(t->peak_compute, 80 * 1e15, 1);
+	/* Racks on the grid row by row. */
+	CU_ASSERT_STRING_EQUAL(b->d.racks[0].name, "A01");
+	CU_ASSERT_STRING_EQUAL(b->d.racks[3].name, "A04");
+	CU_ASSERT_EQUAL(b->d.nodes[9].rack, 3);
+	CU_ASSERT_EQUAL(b->d.nodes[4].u, 9);
+	done(b);
+}
+
+/* The choice search keeps the cheapest feasible design and records what it saved. */
+static void test_choices(void)
+{
+	char spec[4096];
+	snprintf(spec, sizeof spec, "%s"
+		 "rack r { height = 42 U; power_limit = one_of(30 kW, 60 kW); cooling = one_of(air, liquid) }\n"
+		 "cluster c { site = s; nodes = 100 x n; rack = r; horizon = 5 y }\n"
+		 "require c.facility_power <= s.power_budget\n"
+		 "minimize c.capex + 5 y * c.energy_cost\n",
+		 BASE);
+	Built *b = build(spec, NULL);
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	CU_ASSERT_EQUAL(b->d.decisions.n, 2);
+	CU_ASSERT_EQUAL(b->d.combinations, 4);
+	/* Air at 60 kW cannot be cooled (30 kW max): it would hold the same 3 nodes as 30 kW.
+	 * Liquid: PUE 1.1 saves more energy over 5 years than its extra capex costs. */
+	const Decision *cool = b->d.decisions.v[1];
+	CU_ASSERT_STRING_EQUAL(cool->chosen_text, "liquid");
+	CU_ASSERT_FALSE(isnan(cool->next_best));
+	done(b);
+
+	/* Infeasible everywhere: the power budget. Exit 2 with the numbers. */
+	snprintf(spec, sizeof spec, "%s"
+		 "rack r { height = 42 U; power_limit = 30 kW; cooling = air }\n"
+		 "cluster c { site = s; nodes = 1000 x n; rack = r }\n",
+		 BASE);
+	b = build(spec, NULL);
+	CU_ASSERT_EQUAL(b->p.unmet, 2); /* the budget and the floor (334 racks, 40 places) */
+	done(b);
+}
+
+/* A node that fits no rack, and a hostname template that repeats itself. */
+static void test_violations(void)
+{
+	char spec[4096];
+	snprintf(spec, sizeof spec, "%s"
+		 "rack r { height = 42 U; power_limit = 5 kW; cooling = air }\n"
+		 "cluster c { site = s; nodes = 2 x n; rack = r }\n",
+		 BASE);
+	Built *b = build(spec, NULL);
+	CU_ASSERT_EQUAL(b->p.unmet, 1);
+	done(b);
+	snprintf(spec, sizeof spec, "%s"
+		 "rack r { height = 42 U; power_limit = 30 kW; cooling = air }\n"
+		 "cluster c { site = s; nodes = 4 x n; rack = r; hostname = \"gpu{slot}\" }\n",
+		 BASE);
+	b = build(spec, NULL);
+	CU_ASSERT_TRUE(b->errors > 0);
+	CU_ASSERT_EQUAL(b->p.unmet, 0);
+	done(b);
+}
+
+void suite_model(void)
+{
+	CU_pSuite s = CU_add_suite("model", NULL, NULL);
+	CU_add_test(s, "seed article", test_seed);
+	CU_add_test(s, "parts and capex", test_parts_and_capex);
+	CU_add_test(s, "choices", test_choices);
+	CU_add_test(s, "violations", test_violations);
+}
