@@ -16,10 +16,19 @@ typedef struct Options {
 	const char *scenario;
 	const CliOverride *sets;
 	int nsets;
+	const char *output; /* build -o DIR */
+	bool force;         /* replace a DIR clusterc did not write */
+	bool timings;
+	const char *dump;   /* --dump=PASS */
+	const char *emit;   /* --emit LIST */
+	double time_limit;  /* --time-limit SECONDS, 0 for none */
 } Options;
 
 /* cmd_check.c */
 int cmd_check(const Options *o, const char **files, int nfiles);
+
+/* cmd_build.c */
+int cmd_build(const Options *o, const char *file);
 
 /* cmd_fmt.c */
 int cmd_fmt(const Options *o, const char **files, int nfiles);

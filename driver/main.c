@@ -2,6 +2,7 @@
  * main.c — the command line: options, commands, exit codes (PRODUCT §5).
  *
  *   clusterc check FILE...            parse and check; diagnostics only
+ *   clusterc build FILE [-o DIR]      the whole pipeline; artifacts into DIR
  *   clusterc fmt FILE... [--check]    canonical layout, comments kept
  *   clusterc schema                   the field tables of docs/language.md
  *
@@ -21,6 +22,9 @@ static const char usage_text[] =
 	"commands:\n"
 	"  check FILE...                 parse and check specs; print diagnostics only\n"
 	"        [--scenario NAME] [--set DECL.FIELD=VALUE]...\n"
+	"  build FILE [-o DIR]           the whole pipeline; artifacts into DIR (default ./out)\n"
+	"        [--scenario NAME] [--set DECL.FIELD=VALUE]... [--emit LIST] [--force]\n"
+	"        [--timings] [--dump=PASS] [--time-limit SECONDS]\n"
 	"  fmt FILE... [--check]         rewrite files in canonical layout (comments kept);\n"
 	"                                with --check, only report files that would change\n"
 	"  schema                        print every declaration kind and its fields (Markdown)\n"
@@ -130,6 +134,32 @@ int main(int argc, char **argv)
 			o.verbose = true;
 		} else if (strcmp(a, "--check") == 0) {
 			o.fmt_check = true;
+		} else if (strcmp(a, "--force") == 0) {
+			o.force = true;
+		} else if (strcmp(a, "--timings") == 0) {
+			o.timings = true;
+		} else if ((v = option_value(a, "--dump"))) {
+			o.dump = v;
+		} else if ((v = option_value(a, "--output")) || (v = option_value(a, "--emit")) ||
+			   strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 || strcmp(a, "--emit") == 0) {
+			bool emit = strncmp(a, "--emit", 6) == 0;
+			if (!v && ++i >= argc) {
+				rc = usage_error("%s needs a value", a);
+				goto out;
+			}
+			*(emit ? &o.emit : &o.output) = v ? v : argv[i];
+		} else if ((v = option_value(a, "--time-limit")) || strcmp(a, "--time-limit") == 0) {
+			if (!v && ++i >= argc) {
+				rc = usage_error("%s needs a number of seconds", a);
+				goto out;
+			}
+			char *end;
+			o.time_limit = strtod(v ? v : argv[i], &end);
+			if (*end || !(o.time_limit > 0)) {
+				rc = usage_error("--time-limit needs a positive number of seconds, not '%s'",
+						 v ? v : argv[i]);
+				goto out;
+			}
 		} else if ((v = option_value(a, "--diagnostics"))) {
 			diagnostics = v;
 		} else if ((v = option_value(a, "--color")) || (v = option_value(a, "--colour"))) {
@@ -183,6 +213,9 @@ int main(int argc, char **argv)
 		rc = EXIT_USAGE;
 	} else if (strcmp(o.command, "check") == 0) {
 		rc = nfiles ? cmd_check(&o, files, nfiles) : usage_error("%s needs at least one FILE", "check");
+	} else if (strcmp(o.command, "build") == 0) {
+		rc = nfiles == 1 ? cmd_build(&o, files[0])
+				 : usage_error("%s needs exactly one FILE", "build");
 	} else if (strcmp(o.command, "fmt") == 0) {
 		rc = nfiles ? cmd_fmt(&o, files, nfiles) : usage_error("%s needs at least one FILE", "fmt");
 	} else if (strcmp(o.command, "tokens") == 0) {
@@ -191,8 +224,8 @@ int main(int argc, char **argv)
 		schema_print_markdown(stdout);
 		rc = fflush(stdout) == 0 ? EXIT_OK : EXIT_IO;
 	} else {
-		const char *cmds[] = {"check", "fmt", "schema", "tokens"};
-		const char *s = suggest(o.command, cmds, 4);
+		const char *cmds[] = {"check", "build", "fmt", "schema", "tokens"};
+		const char *s = suggest(o.command, cmds, 5);
 		if (s) {
 			fprintf(stderr, "clusterc: unknown command '%s'; did you mean '%s'?\n", o.command, s);
 			rc = EXIT_USAGE;

@@ -49,7 +49,8 @@ static Expr *deepen(ParseCtx *p, Expr *e, int child_depth)
 		return e;
 	}
 	if (child_depth <= MAX_NESTING)
-		diag_error(p->c, e->loc, "expression nested more than %d deep", MAX_NESTING);
+		diag_set_code(diag_error(p->c, e->loc, "expression nested more than %d deep",
+					 MAX_NESTING), "limit");
 	Expr *err = ast_expr(p->c, EXPR_ERROR, e->loc);
 	err->depth = MAX_NESTING + 1; /* so enclosing nodes stay quiet */
 	return err;

@@ -560,5 +560,23 @@ const char *suggest(const char *word, const char *const *cands, int n)
 			best_d = d;
 		}
 	}
+	if (best || wl < 3)
+		return best;
+	/* An abbreviation: every letter of the word in order in exactly one candidate, at most
+	 * twice as long ("idx" for "index"). */
+	for (int i = 0; i < n; i++) {
+		const char *cand = cands[i];
+		int cl = cand ? (int)strnlen(cand, MAX_IDENT + 1) : 0;
+		if (!cand || cl > 2 * wl || cl <= wl || ascii_lower(cand[0]) != ascii_lower(word[0]))
+			continue;
+		int k = 0;
+		for (int j = 0; j < cl && k < wl; j++)
+			k += ascii_lower(cand[j]) == ascii_lower(word[k]);
+		if (k < wl)
+			continue;
+		if (best)
+			return NULL; /* two candidates: no guess */
+		best = cand;
+	}
 	return best;
 }

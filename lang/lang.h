@@ -353,6 +353,7 @@ typedef struct Decl {
 	/* Filled by passes/resolve.c */
 	struct Decl *parent;
 	bool used;
+	bool incomplete; /* a field name or the parent did not resolve: required fields unchecked */
 	bool resolving; /* cycle detection in inheritance */
 	int index;      /* order of declaration in the program */
 } Decl;

@@ -97,6 +97,8 @@ stmts
 	| stmts ';'
 	| stmts stmt sep            { ast_push(pc, &pc->stmts, $2); CHECK_LIMIT(); }
 	| stmts error sep           { yyerrok; CHECK_LIMIT(); }
+	| stmts error '{' fields '}' sep
+		{ yyerrok; CHECK_LIMIT(); } /* a broken declaration head: its block is skipped whole */
 	;
 
 sep
@@ -310,7 +312,7 @@ static const char *describe_token(ParseCtx *pc, yysymbol_kind_t tok, const YYLTY
 	case YYSYMBOL_STRING:
 		return "a string";
 	case YYSYMBOL_YYEOF:
-		return "end of file";
+		return strcmp(s->path, "--set") == 0 ? "end of the --set value" : "end of file";
 	case YYSYMBOL_IMPORT: case YYSYMBOL_SCENARIO: case YYSYMBOL_REQUIRE:
 	case YYSYMBOL_MINIMIZE: case YYSYMBOL_MAXIMIZE: case YYSYMBOL_TRUE: case YYSYMBOL_FALSE:
 	case YYSYMBOL_AUTO: case YYSYMBOL_X: case YYSYMBOL_STEP:
@@ -370,6 +372,25 @@ static const char *describe_expected(ParseCtx *pc, const yysymbol_kind_t *exp, i
 	return r;
 }
 
+/* The name just before offset `off` on the same line, or NULL: "power" in "power 10 kW". */
+static const char *word_before(const Source *s, uint32_t off)
+{
+	static char word[64];
+	uint32_t i = off;
+	while (i > 0 && (s->text[i - 1] == ' ' || s->text[i - 1] == '\t'))
+		i--;
+	uint32_t end = i;
+	while (i > 0 && ((s->text[i - 1] >= 'a' && s->text[i - 1] <= 'z') ||
+			 (s->text[i - 1] >= 'A' && s->text[i - 1] <= 'Z') ||
+			 (s->text[i - 1] >= '0' && s->text[i - 1] <= '9') || s->text[i - 1] == '_'))
+		i--;
+	if (end == i || end - i >= sizeof word || (s->text[i] >= '0' && s->text[i] <= '9'))
+		return NULL;
+	memcpy(word, s->text + i, end - i);
+	word[end - i] = 0;
+	return word;
+}
+
 static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, ParseCtx *pc)
 {
 	(void)scanner;
@@ -386,27 +407,14 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, ParseCt
 		n = 0;
 	const char *found = describe_token(pc, tok, loc);
 	const char *want = n > 0 && n < MAXEXP ? describe_expected(pc, exp, n) : NULL;
+	const char *before = word_before(pc->src, loc->off);
+	const char *text = pc->src->text;
 	Diag *d;
-
-	if (tok == YYSYMBOL_YYEOF && lx->nparens > 0) {
-		OpenBracket ob = lx->parens[lx->nparens - 1];
-		d = diag_error(pc->c, *loc, "'%c' expected at end of file (to close '%c')",
-			       ob.ch == '(' ? ')' : ']', ob.ch);
-		diag_note(d, (Loc){pc->src, ob.off, ob.off + 1}, "'%c' opened here", ob.ch);
-	} else if (tok == YYSYMBOL_YYEOF && lx->nbraces > 0) {
-		OpenBracket ob = lx->braces[lx->nbraces - 1];
-		d = diag_error(pc->c, *loc, "'}' expected at end of file (to close '{')");
-		diag_note(d, (Loc){pc->src, ob.off, ob.off + 1}, "'{' opened here");
-	} else if (tok == YYSYMBOL_NEWLINE && want) {
-		d = diag_error(pc->c, *loc, "unexpected end of line; expected %s", want);
-	} else if (want) {
-		d = diag_error(pc->c, *loc, "unexpected %s; expected %s", found, want);
-	} else {
-		d = diag_error(pc->c, *loc, "unexpected %s", found);
-	}
-	diag_set_code(d, "syntax");
-	/* A line that starts with a declaration kind or `scenario`, met inside a block, usually
-	 * means the block before it was never closed. */
+	/* A line that starts with a declaration kind or `scenario` (KIND NAME), met inside a
+	 * block, usually means the block before it was never closed. */
+	bool unclosed_block = false;
+	OpenBracket open_brace = {0, 0};
+	Loc decl_at = *loc;
 	if (lx->nbraces > 0 && tok != YYSYMBOL_YYEOF) {
 		int line, col;
 		src_linecol(pc->src, loc->off, &line, &col);
@@ -424,12 +432,45 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, ParseCt
 			after++;
 		bool starts_decl = after > t + wn && ((*after >= 'a' && *after <= 'z') ||
 						      (*after >= 'A' && *after <= 'Z') || *after == '_');
-		OpenBracket ob = lx->braces[lx->nbraces - 1];
-		if (wn && starts_decl && (kind_lookup(word) >= 0 || strcmp(word, "scenario") == 0) &&
-		    (uint32_t)(t - pc->src->text) > ob.off)
-			diag_note(d, (Loc){pc->src, ob.off, ob.off + 1},
-				  "is the '}' of the block opened here missing?");
+		open_brace = lx->braces[lx->nbraces - 1];
+		unclosed_block = wn && starts_decl &&
+				 (kind_lookup(word) >= 0 || strcmp(word, "scenario") == 0) &&
+				 (uint32_t)(t - pc->src->text) > open_brace.off;
+		decl_at = (Loc){pc->src, (uint32_t)(t - pc->src->text), (uint32_t)(t - pc->src->text + wn)};
 	}
+
+	if (tok == YYSYMBOL_YYEOF && lx->nparens > 0) {
+		OpenBracket ob = lx->parens[lx->nparens - 1];
+		d = diag_error(pc->c, *loc, "'%c' expected at end of file (to close '%c')",
+			       ob.ch == '(' ? ')' : ']', ob.ch);
+		diag_note(d, (Loc){pc->src, ob.off, ob.off + 1}, "'%c' opened here", ob.ch);
+	} else if (tok == YYSYMBOL_YYEOF && lx->nbraces > 0) {
+		OpenBracket ob = lx->braces[lx->nbraces - 1];
+		d = diag_error(pc->c, *loc, "'}' expected at end of file (to close '{')");
+		diag_note(d, (Loc){pc->src, ob.off, ob.off + 1}, "'{' opened here");
+	} else if (unclosed_block) {
+		int line, col;
+		src_linecol(pc->src, open_brace.off, &line, &col);
+		d = diag_error(pc->c, decl_at, "a new declaration inside a block: the '{' of line %d is "
+					       "not closed",
+			       line);
+		diag_note(d, (Loc){pc->src, open_brace.off, open_brace.off + 1}, "add '}' to close it");
+	} else if (tok == YYSYMBOL_NEWLINE && want) {
+		d = diag_error(pc->c, *loc, "unexpected end of line; expected %s", want);
+	} else if (n == 1 && exp[0] == YYTRANSLATE('=') && before) {
+		d = diag_error(pc->c, *loc, "expected '=' after '%s', found %s", before, found);
+	} else if (tok == YYTRANSLATE('=') && has(exp, n, YYTRANSLATE(',')) && before) {
+		d = diag_error(pc->c, *loc, "unexpected '='; is a ',' missing before '%s'?", before);
+	} else if (tok == YYTRANSLATE(',') && loc->off > 0 && text[loc->off - 1] >= '0' &&
+		   text[loc->off - 1] <= '9' && text[loc->off + 1] >= '0' && text[loc->off + 1] <= '9') {
+		d = diag_error(pc->c, *loc, "unexpected ',' in a number: group digits with '_', as in "
+					    "2_000_000");
+	} else if (want) {
+		d = diag_error(pc->c, *loc, "unexpected %s; expected %s", found, want);
+	} else {
+		d = diag_error(pc->c, *loc, "unexpected %s", found);
+	}
+	diag_set_code(d, "syntax");
 	/* An expected closing bracket: show where it was opened. */
 	if (lx->nparens > 0 && tok != YYSYMBOL_YYEOF &&
 	    (has(exp, n, (yysymbol_kind_t)YYTRANSLATE(')')) || has(exp, n, (yysymbol_kind_t)YYTRANSLATE(']')))) {

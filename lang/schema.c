@@ -464,7 +464,7 @@ const char *field_type_name(const FieldSchema *fs, char *buf, size_t n)
 		} else {
 			dim_name(d, tmp, sizeof tmp);
 		}
-		snprintf(buf, n, fs->type == FT_QTYLIST ? "list of %s" : "%s", tmp);
+		snprintf(buf, n, fs->type == FT_QTYLIST ? "list of %s values" : "%s", tmp);
 		break;
 	}
 	case FT_INT: snprintf(buf, n, "whole number"); break;
@@ -479,10 +479,10 @@ const char *field_type_name(const FieldSchema *fs, char *buf, size_t n)
 		break;
 	case FT_REFLIST:
 		kinds_text(fs->kinds, tmp, sizeof tmp);
-		snprintf(buf, n, "list of %s", tmp);
+		snprintf(buf, n, "list of %s names", tmp);
 		break;
 	case FT_INTLIST: snprintf(buf, n, "list of whole numbers"); break;
-	case FT_ENUM: snprintf(buf, n, "one of the names below"); break;
+	case FT_ENUM: snprintf(buf, n, "name (listed in the meaning)"); break;
 	case FT_CURRENCY: snprintf(buf, n, "currency code"); break;
 	case FT_RATES: snprintf(buf, n, "list of exchange rates"); break;
 	case FT_RATIO: snprintf(buf, n, "ratio A:B"); break;
@@ -510,6 +510,12 @@ static void print_fields(FILE *out, const FieldSchema *fs, int n, bool readonly)
 		fprintf(out, "| `%s` | %s%s | %s | %s", f->name, type,
 			f->flags & F_CHOOSABLE ? " (choosable)" : "",
 			f->flags & F_REQUIRED ? "**required**" : f->def ? f->def : "none", f->doc);
+		const char *bound = f->flags & F_POSITIVE   ? "; greater than 0"
+				    : f->flags & F_NONNEG   ? "; 0 or more"
+				    : f->flags & F_FRACTION ? "; in (0, 1], e.g. 80 %"
+				    : f->flags & F_ATLEAST1 ? "; 1 or more"
+							    : "";
+		fputs(f->flags & F_READONLY ? "" : bound, out);
 		if (f->type == FT_ENUM || f->type == FT_TEMPLATE) {
 			fprintf(out, f->type == FT_ENUM ? "; one of" : "; placeholders");
 			for (int j = 0; f->enums[j]; j++)

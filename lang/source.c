@@ -181,7 +181,7 @@ static char *read_file(Ctx *c, const char *path, const char *shown, Loc from, bo
 	bool is_stdin = strcmp(path, "-") == 0;
 	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		diag_error(c, from, "cannot open '%s': %s", shown, strerror(errno));
+		diag_set_code(diag_error(c, from, "cannot open '%s': %s", shown, strerror(errno)), "io");
 		*io_error = true;
 		return NULL;
 	}
@@ -190,22 +190,24 @@ static char *read_file(Ctx *c, const char *path, const char *shown, Loc from, bo
 	bool regular = have_st && S_ISREG(st.st_mode);
 	char *buf = NULL;
 	if (have_st && S_ISDIR(st.st_mode)) {
-		diag_error(c, from, "cannot read '%s': %s", shown, strerror(EISDIR));
+		diag_set_code(diag_error(c, from, "cannot read '%s': %s", shown, strerror(EISDIR)), "io");
 		*io_error = true;
 	} else if (regular && st.st_size > MAX_FILE_BYTES) {
-		diag_error(c, from, "'%s' is too large (%.1f MiB; the limit is %d MiB)", shown,
-			   (double)st.st_size / (1 << 20), MAX_FILE_BYTES >> 20);
+		diag_set_code(diag_error(c, from, "'%s' is too large (%.1f MiB; the limit is %d MiB)",
+					 shown, (double)st.st_size / (1 << 20), MAX_FILE_BYTES >> 20),
+			      "limit");
 	} else {
 		buf = read_all(fd, regular ? (size_t)st.st_size : 0, len);
 		if (!buf) {
-			diag_error(c, from, "cannot read '%s': %s", shown, strerror(errno));
+			diag_set_code(diag_error(c, from, "cannot read '%s': %s", shown, strerror(errno)),
+				      "io");
 			*io_error = true;
 		} else if (*len > MAX_FILE_BYTES) {
 			/* A pipe, or a file that grew while we read it: its size is unknown. */
 			int mib = MAX_FILE_BYTES >> 20;
-			diag_error(c, from,
-				   "'%s' is too large (more than %d MiB; the limit is %d MiB)",
-				   shown, mib, mib);
+			diag_set_code(diag_error(c, from,
+						 "'%s' is too large (more than %d MiB; the limit is %d MiB)",
+						 shown, mib, mib), "limit");
 			free(buf);
 			buf = NULL;
 		}
@@ -221,17 +223,18 @@ static bool check_text(Ctx *c, const char *text, size_t len, const char *shown, 
 {
 	const char *nul = memchr(text, '\0', len);
 	if (nul) {
-		diag_error(c, from,
-			   "'%s' is a binary file (NUL byte at offset %ld), not a clusterc spec",
-			   shown, (long)(nul - text));
+		diag_set_code(diag_error(c, from,
+					 "'%s' is a binary file (NUL byte at offset %ld), not a clusterc spec",
+					 shown, (long)(nul - text)), "encoding");
 		return false;
 	}
 	size_t bom = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
 	int line, col;
 	long bad = utf8_check(text + bom, len - bom, &line, &col);
 	if (bad >= 0) {
-		diag_error(c, from, "'%s': invalid UTF-8 at line %d, column %d (byte 0x%02x)",
-			   shown, line, col, (unsigned char)text[bom + (size_t)bad]);
+		diag_set_code(diag_error(c, from, "'%s': invalid UTF-8 at line %d, column %d (byte 0x%02x)",
+					 shown, line, col, (unsigned char)text[bom + (size_t)bad]),
+			      "encoding");
 		return false;
 	}
 	return true;

@@ -15,6 +15,7 @@
 #include "passes.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 
 typedef struct Checker {
@@ -90,8 +91,8 @@ static const char *expected_dim_name(const FieldSchema *fs, char *buf, size_t n)
 	return field_type_name(fs, buf, n);
 }
 
-/* Checks the flags that bound a number. */
-static bool check_bounds(Checker *k, const FieldSchema *fs, double v, Loc loc)
+/* Checks the flags that bound a number; `unitless` says it was written without a unit. */
+static bool check_bounds(Checker *k, const FieldSchema *fs, double v, Loc loc, bool unitless)
 {
 	const char *why = NULL;
 	if ((fs->flags & F_POSITIVE) && !(v > 0))
@@ -106,12 +107,49 @@ static bool check_bounds(Checker *k, const FieldSchema *fs, double v, Loc loc)
 		return true;
 	Diag *d = diag_error(k->c, loc, "'%s' must be %s", fs->name, why);
 	diag_set_code(d, "out-of-range");
+	if ((fs->flags & F_FRACTION) && unitless && v > 1 && v <= 100)
+		diag_note(d, NOLOC, "a percentage is written with %%, as in %g %%", v);
 	return false;
 }
 
 static bool whole(double v)
 {
 	return isfinite(v) && v == floor(v) && fabs(v) < 9.007199254740992e15;
+}
+
+/* Memory and storage sizes in bits are almost always bytes misspelt (Gb for GB). */
+static void warn_bits(Checker *k, const Expr *e, const FieldSchema *fs)
+{
+	if (e->kind != EXPR_NUMBER || !e->num.unit || fs->type != FT_QTY ||
+	    !dim_eq(fs->dim, dim_make(0, 0, 0, 0, 1, 0)))
+		return;
+	const char *u = e->num.unit;
+	size_t n = strlen(u);
+	bool bits = (n >= 1 && u[n - 1] == 'b') || (n >= 3 && strcmp(u + n - 3, "bit") == 0);
+	if (!bits)
+		return;
+	Diag *d = diag_warning(k->c, e->num.unit_loc, "'%s' is in bits ('%s'); sizes of memory and "
+						     "storage are usually in bytes (B)",
+			       fs->name, u);
+	diag_set_code(d, "bits-for-bytes");
+}
+
+/* A plain number written with a letter of magnitude: 300B, 2G. */
+static void hint_magnitude(Diag *d, const Expr *e)
+{
+	static const struct {
+		const char *unit, *hint;
+	} letters[] = {{"B", "B means bytes; write 300e9 for 300 billion"},
+		       {"G", "write 2e9 for 2 billion"},
+		       {"M", "write 2e6 for 2 million"},
+		       {"T", "write 2e12 for 2 trillion"},
+		       {"K", "write 2e3 for 2 thousand"},
+		       {"k", "write 2e3 for 2 thousand"}};
+	if (e->kind != EXPR_NUMBER || !e->num.unit)
+		return;
+	for (size_t i = 0; i < sizeof letters / sizeof letters[0]; i++)
+		if (strcmp(e->num.unit, letters[i].unit) == 0)
+			diag_note(d, NOLOC, "%s", letters[i].hint);
 }
 
 static bool check_number(Checker *k, const Expr *e, const FieldSchema *fs, Value **out)
@@ -125,6 +163,7 @@ static bool check_number(Checker *k, const Expr *e, const FieldSchema *fs, Value
 			Diag *d = diag_error(k->c, e->loc, "'%s' must be a plain number, not %s",
 					     fs->name, dim_name(q.dim, got, sizeof got));
 			diag_set_code(d, "dimension-mismatch");
+			hint_magnitude(d, e);
 			return false;
 		}
 		if ((fs->type == FT_INT || fs->type == FT_INTLIST) && !whole(q.v)) {
@@ -145,12 +184,19 @@ static bool check_number(Checker *k, const Expr *e, const FieldSchema *fs, Value
 		diag_set_code(d, "dimension-mismatch");
 		return false;
 	}
-	if (!check_bounds(k, fs, q.v, e->loc))
+	if (!check_bounds(k, fs, q.v, e->loc, e->kind == EXPR_NUMBER && !e->num.unit))
 		return false;
+	warn_bits(k, e, fs);
 	Value *v = new_value(k, VAL_QTY, e->loc);
 	v->q = q;
 	*out = v;
 	return true;
+}
+
+/* "a" or "an" before a word, by its first letter. */
+static const char *article(const char *w)
+{
+	return strchr("aeiouAEIOU", w[0]) && w[0] ? "an" : "a";
 }
 
 static bool check_ref(Checker *k, const Expr *e, const FieldSchema *fs, unsigned kinds, Value **out)
@@ -162,7 +208,7 @@ static bool check_ref(Checker *k, const Expr *e, const FieldSchema *fs, unsigned
 	field_type_name(&tmp, want, sizeof want);
 	if (e->kind != EXPR_NAME) {
 		char what[160];
-		snprintf(what, sizeof what, "the name of a %s", want);
+		snprintf(what, sizeof what, "the name of %s %s", article(want), want);
 		type_error(k, e, fs, what);
 		return false;
 	}
@@ -170,8 +216,9 @@ static bool check_ref(Checker *k, const Expr *e, const FieldSchema *fs, unsigned
 	if (!d)
 		return false;
 	if (d->kind < 0 || !(kinds & (1u << d->kind))) {
-		Diag *dg = diag_error(k->c, e->loc, "'%s' must be a %s, but '%s' is a %s", fs->name,
-				      want, d->name, kind_name(d->kind));
+		Diag *dg = diag_error(k->c, e->loc, "'%s' must be %s %s, but '%s' is %s %s", fs->name,
+				      article(want), want, d->name, article(kind_name(d->kind)),
+				      kind_name(d->kind));
 		diag_set_code(dg, "kind-mismatch");
 		diag_note(dg, d->name_loc, "'%s' is declared here", d->name);
 		return false;
@@ -231,8 +278,15 @@ static bool check_currency(Checker *k, const Expr *e, const FieldSchema *fs, Val
 		return false;
 	}
 	const char *s = suggest(e->name, currency_names, currency_count);
+	if (!s && (!strcmp(e->name, "RMB") || !strcmp(e->name, "yuan")))
+		s = "CNY";
+	Buf list = {0};
+	for (int i = 0; i < currency_count; i++)
+		buf_printf(&list, "%s%s", i ? ", " : "", currency_names[i]);
 	Diag *d = s ? diag_error(k->c, e->loc, "unknown currency '%s'; did you mean '%s'?", e->name, s)
-		    : diag_error(k->c, e->loc, "unknown currency '%s'", e->name);
+		    : diag_error(k->c, e->loc, "unknown currency '%s'; the currencies are %s", e->name,
+				 list.s);
+	buf_free(&list);
 	diag_set_code(d, "unknown-currency");
 	if (s)
 		diag_set_suggestion(d, s);
@@ -253,15 +307,17 @@ static bool check_template(Checker *k, const Expr *e, const FieldSchema *fs, Val
 	int placeholders = 0;
 	for (size_t i = 0; t[i]; i++) {
 		char ch = t[i];
-		if (ch == '{' && t[i + 1] == '{') {
-			i++;
-			continue;
-		}
-		if (ch == '}' && t[i + 1] == '}') {
-			i++;
-			continue;
-		}
 		Loc at = {e->loc.src, base + (uint32_t)i, base + (uint32_t)i + 1};
+		if ((ch == '{' || ch == '}') && t[i + 1] == ch) {
+			if (ok && strcmp(fs->name, "hostname") == 0) {
+				Diag *d = diag_error(k->c, at, "a hostname may only contain letters, "
+							       "digits, '-' and '.' (RFC 1123)");
+				diag_set_code(d, "template");
+				ok = false;
+			}
+			i++;
+			continue;
+		}
 		if (ch == '}') {
 			Diag *d = diag_error(k->c, at, "unmatched '}' in template (write '}}' for a brace)");
 			diag_set_code(d, "template");
@@ -270,7 +326,7 @@ static bool check_template(Checker *k, const Expr *e, const FieldSchema *fs, Val
 		if (ch != '{') {
 			bool good = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
 				    (ch >= '0' && ch <= '9') || ch == '-' || ch == '.';
-			if (!good && strcmp(fs->name, "hostname") == 0) {
+			if (!good && ok && strcmp(fs->name, "hostname") == 0) {
 				Diag *d = diag_error(k->c, at, "a hostname may only contain letters, "
 							       "digits, '-' and '.' (RFC 1123)");
 				diag_set_code(d, "template");
@@ -377,8 +433,16 @@ static bool check_list(Checker *k, const Expr *e, const FieldSchema *fs, const F
 		       bool (*each)(Checker *, const Expr *, const FieldSchema *, Value **), Value **out)
 {
 	if (e->kind != EXPR_LIST) {
-		char want[128];
-		type_error(k, e, fs, field_type_name(fs, want, sizeof want));
+		char want[128], what[256];
+		field_type_name(fs, want, sizeof want);
+		if (e->kind == EXPR_NAME || e->kind == EXPR_NUMBER) {
+			int n = (int)(e->loc.end - e->loc.off);
+			snprintf(what, sizeof what, "a %s in brackets, as in [%.*s]", want, n > 60 ? 60 : n,
+				 e->loc.src->text + e->loc.off);
+		} else {
+			snprintf(what, sizeof what, "a %s in brackets", want);
+		}
+		type_error(k, e, fs, what);
 		return false;
 	}
 	Value *v = new_value(k, VAL_LIST, e->loc);
@@ -415,7 +479,7 @@ static bool check_rate(Checker *k, const Expr *e, const FieldSchema *fs, Value *
 		diag_set_code(d, "dimension-mismatch");
 		return false;
 	}
-	if (!check_bounds(k, &(FieldSchema){.name = fs->name, .flags = F_POSITIVE}, q.v, e->loc))
+	if (!check_bounds(k, &(FieldSchema){.name = fs->name, .flags = F_POSITIVE}, q.v, e->loc, false))
 		return false;
 	Value *v = new_value(k, VAL_QTY, e->loc);
 	v->q = q;
@@ -432,7 +496,8 @@ static bool check_ratio_one(Checker *k, const Expr *e, const FieldSchema *fs, Va
 		ok &= check_value(k, e->bin.r, &num, &b);
 		if (!ok)
 			return false;
-	} else if (e->kind == EXPR_NUMBER || e->kind == EXPR_PAREN) {
+	} else if (e->kind == EXPR_NUMBER || e->kind == EXPR_PAREN || e->kind == EXPR_NEG ||
+		   (e->kind >= EXPR_ADD && e->kind <= EXPR_DIV)) {
 		if (!check_value(k, e, &num, &a))
 			return false;
 		b = new_value(k, VAL_QTY, e->loc);
@@ -470,7 +535,13 @@ static bool check_ctor(Checker *k, const Expr *e, const FieldSchema *fs, Value *
 		return false;
 	}
 	const CtorSchema *cs = ctor_lookup(e->call.name);
-	if (!cs || cs->family != fs->family) {
+	if (cs && cs->family != fs->family) {
+		Diag *d = diag_error(k->c, e->call.name_loc, "%s(...) is a %s constructor; '%s' takes a %s",
+				     cs->name, ctor_family_name(cs->family), fs->name, fam);
+		diag_set_code(d, "unknown-ctor");
+		return false;
+	}
+	if (!cs) {
 		const char *s = suggest(e->call.name, names, nn);
 		Diag *d = s ? diag_error(k->c, e->call.name_loc, "unknown %s '%s'; did you mean '%s'?",
 					 fam, e->call.name, s)
@@ -486,6 +557,7 @@ static bool check_ctor(Checker *k, const Expr *e, const FieldSchema *fs, Value *
 	v->items = arena_alloc(k->c->arena, sizeof(Value *) * (size_t)cs->nparams);
 	bool ok = true;
 	const Arg *seen[64] = {0};
+	bool unnamed = false;
 	for (int i = 0; i < e->call.nargs; i++) {
 		const Arg *a = &e->call.args[i];
 		if (!a->name) {
@@ -493,6 +565,7 @@ static bool check_ctor(Checker *k, const Expr *e, const FieldSchema *fs, Value *
 					     cs->params[i < cs->nparams ? i : 0].name);
 			diag_set_code(d, "positional-arg");
 			ok = false;
+			unnamed = true;
 			continue;
 		}
 		const FieldSchema *ps = ctor_param(cs, a->name);
@@ -521,7 +594,7 @@ static bool check_ctor(Checker *k, const Expr *e, const FieldSchema *fs, Value *
 		seen[idx] = a;
 		ok &= check_value(k, a->value, ps, &v->items[idx]);
 	}
-	for (int j = 0; j < cs->nparams; j++) {
+	for (int j = 0; j < cs->nparams && !unnamed; j++) {
 		if ((cs->params[j].flags & F_REQUIRED) && !seen[j]) {
 			Diag *d = diag_error(k->c, e->loc, "%s needs '%s' (%s)", cs->name,
 					     cs->params[j].name, cs->params[j].doc);
@@ -710,8 +783,38 @@ static void mark_used(Checker *k, Decl *d)
 			mark_value(k, a->fields[i]->val);
 }
 
+/* The declarations an expression reads (DECL.ATTRIBUTE), in use. */
+static void mark_expr(Checker *k, const Expr *e)
+{
+	switch (e->kind) {
+	case EXPR_MEMBER: {
+		const Expr *b = e->member.base;
+		while (b->kind == EXPR_MEMBER)
+			b = b->member.base;
+		Decl *d = b->kind == EXPR_NAME ? names_get(&k->p->names, b->name) : NULL;
+		if (d)
+			mark_used(k, d);
+		break;
+	}
+	case EXPR_PAREN:
+	case EXPR_NEG: mark_expr(k, e->inner); break;
+	case EXPR_ADD:
+	case EXPR_SUB:
+	case EXPR_MUL:
+	case EXPR_DIV:
+		mark_expr(k, e->bin.l);
+		mark_expr(k, e->bin.r);
+		break;
+	default: break;
+	}
+}
+
 static void check_required(Checker *k, Decl *d)
 {
+	/* After a misspelt field or a missing parent, "needs X" would only repeat that error. */
+	for (const Decl *a = d; a; a = a->parent)
+		if (a->incomplete)
+			return;
 	const KindSchema *ks = &kind_schemas[d->kind];
 	for (int i = 0; i < ks->nfields; i++) {
 		const FieldSchema *fs = &ks->fields[i];
@@ -736,35 +839,46 @@ static double int_param(const Value *ctor, const char *name, double def)
 }
 
 /* Rules across fields that a schema cannot say. */
+/* Where a constructor's parameter was written, for a caret on it; `at` when it was not. */
+static Loc param_loc(const Value *ctor, const char *name, Loc at)
+{
+	const FieldSchema *ps = ctor_param(ctor->ctor, name);
+	const Value *v = ps ? ctor->items[ps - ctor->ctor->params] : NULL;
+	return v ? v->loc : at;
+}
+
+static void inconsistent(Checker *k, Loc loc, const char *fmt, ...) PRINTF_LIKE(3, 4);
+static void inconsistent(Checker *k, Loc loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = arena_vprintf(k->c->arena, fmt, ap);
+	va_end(ap);
+	diag_set_code(diag_error(k->c, loc, "%s", msg), "inconsistent");
+}
+
 static void check_model(Checker *k, const Value *m, Loc at)
 {
 	double hidden = int_param(m, "hidden", 0), heads = int_param(m, "heads", 0);
 	double groups = int_param(m, "query_groups", heads), experts = int_param(m, "experts", 1);
 	double top_k = int_param(m, "top_k", 1);
 	bool head_dim = int_param(m, "head_dim", 0) > 0;
-	if (!head_dim && hidden > 0 && heads > 0 && fmod(hidden, heads) != 0) {
-		Diag *d = diag_error(k->c, at, "hidden size %g is not divisible by %g heads", hidden, heads);
-		diag_set_code(d, "inconsistent");
-	}
-	if (heads > 0 && groups > 0 && fmod(heads, groups) != 0) {
-		Diag *d = diag_error(k->c, at, "%g heads cannot be split into %g query groups", heads, groups);
-		diag_set_code(d, "inconsistent");
-	}
-	if (top_k > experts) {
-		Diag *d = diag_error(k->c, at, "top_k %g is more than the %g experts", top_k, experts);
-		diag_set_code(d, "inconsistent");
-	}
+	if (!head_dim && hidden > 0 && heads > 0 && fmod(hidden, heads) != 0)
+		inconsistent(k, param_loc(m, "heads", at),
+			     "hidden size %g is not divisible by %g heads (or give head_dim)", hidden, heads);
+	if (heads > 0 && groups > 0 && fmod(heads, groups) != 0)
+		inconsistent(k, param_loc(m, "query_groups", at),
+			     "%g heads cannot be split into %g query groups", heads, groups);
+	if (top_k > experts)
+		inconsistent(k, param_loc(m, "top_k", at), "top_k %g is more than the %g experts",
+			     top_k, experts);
 	double layers = int_param(m, "layers", 0), dense = int_param(m, "dense_layers", 0);
-	if (dense >= layers && layers > 0 && experts > 1) {
-		Diag *d = diag_error(k->c, at, "all %g layers are dense: dense_layers must be fewer "
-					       "than layers", layers);
-		diag_set_code(d, "inconsistent");
-	}
-	if (strcmp(m->ctor->name, "moe") == 0 && experts < 2) {
-		Diag *d = diag_error(k->c, at, "moe(...) needs experts of 2 or more; use transformer(...) "
-					       "for a dense model");
-		diag_set_code(d, "inconsistent");
-	}
+	if (dense >= layers && layers > 0 && experts > 1)
+		inconsistent(k, param_loc(m, "dense_layers", at),
+			     "all %g layers are dense: dense_layers must be fewer than layers", layers);
+	if (strcmp(m->ctor->name, "moe") == 0 && experts < 2)
+		inconsistent(k, param_loc(m, "experts", at),
+			     "moe(...) needs experts of 2 or more; use transformer(...) for a dense model");
 }
 
 static void check_consistency(Checker *k, Decl *d)
@@ -807,19 +921,57 @@ static void check_consistency(Checker *k, Decl *d)
 	}
 }
 
+static bool reads_attribute(const Expr *e)
+{
+	switch (e->kind) {
+	case EXPR_MEMBER: return true;
+	case EXPR_PAREN:
+	case EXPR_NEG: return reads_attribute(e->inner);
+	case EXPR_ADD:
+	case EXPR_SUB:
+	case EXPR_MUL:
+	case EXPR_DIV: return reads_attribute(e->bin.l) || reads_attribute(e->bin.r);
+	default: return false;
+	}
+}
+
 static void check_require(Checker *k, const Require *rq)
 {
 	Dim l, r;
 	bool okl = check_expr_dim(k->p, rq->lhs, &l);
 	bool okr = check_expr_dim(k->p, rq->rhs, &r);
+	if (okl && okr && !reads_attribute(rq->lhs) && !reads_attribute(rq->rhs)) {
+		Diag *d = diag_warning(k->c, rq->loc, "this requirement reads no attribute of the "
+						      "design: it is always true or always false");
+		diag_set_code(d, "constant-require");
+	}
 	if (!okl || !okr || dim_eq(l, r))
 		return;
 	char nl[96], nr[96];
-	Diag *d = diag_error(k->c, rq->op_loc, "cannot compare %s with %s", dim_name(l, nl, sizeof nl),
-			     dim_name(r, nr, sizeof nr));
+	Diag *d = diag_error(k->c, rq->op_loc, "cannot compare %s with %s", dim_phrase(l, nl, sizeof nl),
+			     dim_phrase(r, nr, sizeof nr));
 	diag_set_code(d, "dimension-mismatch");
 	diag_range(d, rq->lhs->loc);
 	diag_range(d, rq->rhs->loc);
+	int cl = dim_currency(l), cr = dim_currency(r);
+	if (cl >= 0 && cr >= 0 && cl != cr)
+		diag_note(d, NOLOC, "currencies are never converted silently: declare exchange_rates = "
+				    "[RATE %s/%s] on the cluster",
+			  currency_name(cl), currency_name(cr));
+	else if (dim_is_none(l) || dim_is_none(r))
+		diag_note(d, NOLOC, "give the number a unit");
+}
+
+static void check_objective(Checker *k, const Objective *ob)
+{
+	Dim d;
+	if (!check_expr_dim(k->p, ob->expr, &d))
+		return;
+	if (!reads_attribute(ob->expr)) {
+		Diag *dg = diag_error(k->c, ob->expr->loc, "an objective must read an attribute of the "
+							   "design, as in wanka.capex");
+		diag_set_code(dg, "constant-objective");
+	}
 }
 
 /* The overrides of scenarios that were not applied are checked against their fields here, so
@@ -840,14 +992,31 @@ static void check_scenario_overrides(Checker *k, Scenario *sc)
 			if (!o->decl)
 				continue; /* reported by resolve */
 			const FieldSchema *fs = o->param ? o->param : o->field;
+			if (path->n == 3) {
+				/* The call this parameter lands in: the scenario's own override of the
+				 * field when it has one, else the declaration's. */
+				const Field *base = decl_field(o->decl, path->parts[1]);
+				Field tmp;
+				for (int j = 0; j < i; j++) {
+					const Override *prev = &sc->items[j]->override;
+					if (sc->items[j]->kind == STMT_OVERRIDE && prev->decl == o->decl &&
+					    prev->path.n == 2 && prev->path.parts[1] == path->parts[1]) {
+						tmp = (Field){.name = path->parts[1], .value = prev->value,
+							      .loc = prev->loc};
+						base = &tmp;
+					}
+				}
+				fs = override_param(k->p, o->decl, path, base);
+				if (!fs)
+					continue;
+			}
 			Value *v;
 			if (check_value(k, it->override.value, fs, &v))
 				mark_value(k, v);
 		} else if (it->kind == STMT_REQUIRE) {
 			check_require(k, &it->require);
 		} else if (it->kind == STMT_OBJECTIVE) {
-			Dim d;
-			check_expr_dim(k->p, it->objective.expr, &d);
+			check_objective(k, &it->objective);
 		}
 	}
 }
@@ -876,22 +1045,52 @@ int check_program(Program *p)
 	for (int i = 0; i < p->decls.n && !diag_limit_reached(p->c); i++)
 		check_fields(&k, p->decls.v[i]);
 
+	const Decl *first_cluster = NULL;
 	for (int i = 0; i < p->decls.n; i++) {
 		Decl *d = p->decls.v[i];
 		bool root = d->kind == KIND_CLUSTER || d->kind == KIND_WORKLOAD;
 		bool in_root_file = d->loc.src == p->root->src;
 		if (root || (p->library && in_root_file))
 			mark_used(&k, d);
+		if (d->kind == KIND_CLUSTER && first_cluster) {
+			Diag *dg = diag_error(p->c, d->name_loc, "a spec describes one cluster; '%s' is a "
+								 "second one",
+					      d->name);
+			diag_set_code(dg, "two-clusters");
+			diag_note(dg, first_cluster->name_loc, "the first is '%s'", first_cluster->name);
+		} else if (d->kind == KIND_CLUSTER) {
+			first_cluster = d;
+		}
 	}
+	/* What overrides, requirements and objectives name is in use too. */
+	for (int i = 0; i < p->override_targets.n; i++)
+		mark_used(&k, p->override_targets.v[i]);
+	for (int i = 0; i < p->scenarios.n; i++) {
+		const Scenario *sc = p->scenarios.v[i];
+		for (int j = 0; j < sc->nitems; j++) {
+			const Stmt *it = sc->items[j];
+			if (it->kind == STMT_OVERRIDE && it->override.decl)
+				mark_used(&k, it->override.decl);
+			else if (it->kind == STMT_REQUIRE)
+				mark_expr(&k, it->require.lhs), mark_expr(&k, it->require.rhs);
+			else if (it->kind == STMT_OBJECTIVE)
+				mark_expr(&k, it->objective.expr);
+		}
+	}
+	for (int i = 0; i < p->requires.n; i++) {
+		const Require *rq = &((Stmt *)p->requires.v[i])->require;
+		mark_expr(&k, rq->lhs);
+		mark_expr(&k, rq->rhs);
+	}
+	for (int i = 0; i < p->objectives.n; i++)
+		mark_expr(&k, ((Stmt *)p->objectives.v[i])->objective.expr);
 	for (int i = 0; i < p->scenarios.n; i++)
 		if (!in_applied_chain(p, p->scenarios.v[i]))
 			check_scenario_overrides(&k, p->scenarios.v[i]);
 	for (int i = 0; i < p->requires.n; i++)
 		check_require(&k, &((Stmt *)p->requires.v[i])->require);
-	for (int i = 0; i < p->objectives.n; i++) {
-		Dim d;
-		check_expr_dim(p, ((Stmt *)p->objectives.v[i])->objective.expr, &d);
-	}
+	for (int i = 0; i < p->objectives.n; i++)
+		check_objective(&k, &((Stmt *)p->objectives.v[i])->objective);
 	for (int i = 0; i < p->decls.n && !diag_limit_reached(p->c); i++) {
 		Decl *d = p->decls.v[i];
 		if (d->kind < 0 || !d->used)

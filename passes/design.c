@@ -60,6 +60,8 @@ bool money_convert(Design *d, double amount, Dim from_dim, Loc loc, bool report,
 	}
 	const Value *rates = decl_value(d->cluster, "exchange_rates");
 	for (int i = 0; rates && i < rates->n; i++) {
+		if (!rates->items[i])
+			continue;
 		Dim r = rates->items[i]->q.dim;
 		double v = rates->items[i]->q.v;
 		if (r.e[DIM_FIRST_CURRENCY + d->currency] == 1 && r.e[DIM_FIRST_CURRENCY + from] == -1) {
@@ -114,20 +116,10 @@ int design_init(Design *d, Program *p)
 	Ctx *c = p->c;
 	*d = (Design){.p = p};
 	int before = diag_errors(c);
-	for (int i = 0; i < p->decls.n; i++) {
-		Decl *decl = p->decls.v[i];
-		if (decl->kind != KIND_CLUSTER)
-			continue;
-		if (d->cluster) {
-			Diag *dg = diag_error(c, decl->name_loc, "clusterc builds one cluster per spec; "
-								 "'%s' is a second one",
-					      decl->name);
-			diag_set_code(dg, "two-clusters");
-			diag_note(dg, d->cluster->name_loc, "the first is '%s'", d->cluster->name);
-			continue;
-		}
-		d->cluster = decl;
-	}
+	/* check.c allows one cluster per spec. */
+	for (int i = 0; i < p->decls.n && !d->cluster; i++)
+		if (((Decl *)p->decls.v[i])->kind == KIND_CLUSTER)
+			d->cluster = p->decls.v[i];
 	if (!d->cluster) {
 		Diag *dg = diag_error(c, NOLOC, "%s declares no cluster: there is nothing to build",
 				      p->root->src->path);
@@ -245,7 +237,18 @@ bool design_eval(Design *d, const Expr *e, Qty *out, bool report)
 	Qty l, r;
 	switch (e->kind) {
 	case EXPR_NUMBER:
-		return eval_qty(d->p, e, out);
+		if (!eval_qty(d->p, e, out))
+			return false;
+		if (dim_currency(out->dim) >= 0 && dim_currency(out->dim) != d->currency) {
+			/* Money reads in the report currency (check.c typed it so). */
+			int cur = dim_currency(out->dim);
+			double conv;
+			money_convert(d, out->v, out->dim, e->loc, false, &conv);
+			out->dim.e[DIM_FIRST_CURRENCY + d->currency] = out->dim.e[DIM_FIRST_CURRENCY + cur];
+			out->dim.e[DIM_FIRST_CURRENCY + cur] = 0;
+			out->v = conv;
+		}
+		return true;
 	case EXPR_MEMBER:
 		return attribute(d, e, out, report);
 	case EXPR_PAREN:
@@ -296,12 +299,34 @@ static const char *expr_text(const Expr *e)
 	return b;
 }
 
-/* The site's power budget always holds; then every require line. */
+static bool reads_budget(const Expr *e, const Decl *site)
+{
+	switch (e->kind) {
+	case EXPR_MEMBER:
+		return e->member.base->kind == EXPR_NAME && e->member.base->name == site->name &&
+		       strcmp(e->member.field, "power_budget") == 0;
+	case EXPR_PAREN:
+	case EXPR_NEG: return reads_budget(e->inner, site);
+	case EXPR_ADD:
+	case EXPR_SUB:
+	case EXPR_MUL:
+	case EXPR_DIV: return reads_budget(e->bin.l, site) || reads_budget(e->bin.r, site);
+	default: return false;
+	}
+}
+
+/* The site's power budget always holds (unless a require line already states it, which then
+ * reports it); then every require line. */
 int evaluate_requirements(Design *d)
 {
 	int before = d->violations.n;
 	const Value *budget = decl_value(d->site, "power_budget");
-	if (budget && d->t.facility_power > budget->q.v * (1 + 1e-9)) {
+	bool stated = false;
+	for (int i = 0; i < d->p->requires.n; i++) {
+		const Require *rq = &((Stmt *)d->p->requires.v[i])->require;
+		stated |= reads_budget(rq->lhs, d->site) || reads_budget(rq->rhs, d->site);
+	}
+	if (budget && !stated && d->t.facility_power > budget->q.v * (1 + 1e-9)) {
 		char need[64], have[64];
 		qty_format((Qty){d->t.facility_power, budget->q.dim}, need, sizeof need);
 		qty_format(budget->q, have, sizeof have);

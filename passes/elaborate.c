@@ -132,6 +132,29 @@ static int name_claim(NameSet *s, const char *name, int node)
 	}
 }
 
+/* RFC 1123: labels of letters, digits and '-', not starting or ending with '-', at most 63
+ * characters, 253 in all. */
+static bool valid_hostname(const char *s)
+{
+	size_t n = strlen(s), label = 0;
+	if (n == 0 || n > 253)
+		return false;
+	for (size_t i = 0; i <= n; i++) {
+		char ch = s[i];
+		if (ch == '.' || ch == 0) {
+			if (label == 0 || s[i - 1] == '-')
+				return false;
+			label = 0;
+			continue;
+		}
+		bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			  (ch >= '0' && ch <= '9') || (ch == '-' && label > 0);
+		if (!ok || ++label > 63)
+			return false;
+	}
+	return true;
+}
+
 int elaborate_design(Design *d)
 {
 	Ctx *c = d->p->c;
@@ -167,6 +190,7 @@ int elaborate_design(Design *d)
 	names.owner = arena_alloc(a, sizeof(int) * names.cap);
 
 	int nracks = 0, n = 0, domain = 0;
+	bool bad_name = false;
 	Buf b = {0};
 	for (int gi = 0; gi < d->ngroups; gi++) {
 		const NodeGroup *g = &d->groups[gi];
@@ -193,6 +217,16 @@ int elaborate_design(Design *d)
 			b.len = 0;
 			expand(&b, tmpl, &s);
 			ni->hostname = arena_strndup(a, b.s ? b.s : "", b.len);
+			if (!bad_name && !valid_hostname(ni->hostname)) {
+				/* {cluster} and {site} bring names that may hold '_'. */
+				bad_name = true;
+				Diag *dg = diag_error(c, tmpl_v ? tmpl_v->loc : d->cluster->name_loc,
+						      "the hostname template gives '%s', which is not a valid "
+						      "hostname: letters, digits and '-', labels of at most "
+						      "63 characters (RFC 1123)",
+						      ni->hostname);
+				diag_set_code(dg, "template");
+			}
 			int other = name_claim(&names, ni->hostname, n);
 			if (other >= 0 && diag_errors(c) - before < 3) {
 				Diag *dg = diag_error(c, tmpl_v ? tmpl_v->loc : d->cluster->name_loc,

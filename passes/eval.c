@@ -30,24 +30,61 @@ const char *describe_expr(const Expr *e)
 	}
 }
 
+/* The operator of a binary expression: the first character between its operands that is not
+ * a space (so the caret points at it and the operands are underlined). */
+static Loc op_loc(const Expr *e)
+{
+	Loc at = {e->loc.src, e->bin.l->loc.end, e->bin.l->loc.end + 1};
+	const char *t = e->loc.src->text;
+	while (at.off < e->bin.r->loc.off && (t[at.off] == ' ' || t[at.off] == '\t' || t[at.off] == '\n'))
+		at.off++;
+	at.end = at.off + 1;
+	return at.off < e->bin.r->loc.off ? at : e->loc;
+}
+
+/* A dimension in a sentence: "power", or "a number without a unit" for none. */
+const char *dim_phrase(Dim d, char *buf, size_t n)
+{
+	if (dim_is_none(d)) {
+		snprintf(buf, n, "a number without a unit");
+		return buf;
+	}
+	return dim_name(d, buf, n);
+}
+
+/* Advice for the usual ways two dimensions end up side by side. */
+static void mismatch_hint(Diag *d, Dim a, Dim b)
+{
+	if (dim_currency(a) >= 0 && dim_eq(dim_mul(b, dim_make(0, 0, 1, 0, 0, 0)), a) &&
+	    !dim_eq(a, b))
+		diag_note(d, NOLOC, "the right side is money per time: multiply it by a period, as in "
+				    "5 y * wanka.energy_cost");
+	else if (dim_currency(b) >= 0 && dim_eq(dim_mul(a, dim_make(0, 0, 1, 0, 0, 0)), b))
+		diag_note(d, NOLOC, "the left side is money per time: multiply it by a period, as in "
+				    "5 y * wanka.energy_cost");
+	else if (dim_is_none(a) || dim_is_none(b))
+		diag_note(d, NOLOC, "give the number a unit");
+}
+
 /* "cannot add power and bandwidth"; currencies get their own advice. */
 static void mismatch(Program *p, const Expr *e, const char *verb, Dim a, Dim b)
 {
 	char na[96], nb[96];
-	dim_name(a, na, sizeof na);
-	dim_name(b, nb, sizeof nb);
+	dim_phrase(a, na, sizeof na);
+	dim_phrase(b, nb, sizeof nb);
 	int ca = dim_currency(a), cb = dim_currency(b);
 	Diag *d;
 	if (ca >= 0 && cb >= 0 && ca != cb && dim_eq(dim_strip_money(a), dim_strip_money(b)))
-		d = diag_error(p->c, e->loc,
+		d = diag_error(p->c, op_loc(e),
 			       "cannot %s %s and %s: currencies are never converted silently; "
 			       "multiply by a rate such as 7.1 %s/%s",
 			       verb, na, nb, currency_name(ca), currency_name(cb));
 	else
-		d = diag_error(p->c, e->loc, "cannot %s %s and %s", verb, na, nb);
+		d = diag_error(p->c, op_loc(e), "cannot %s %s and %s", verb, na, nb);
 	diag_set_code(d, "dimension-mismatch");
 	diag_range(d, e->bin.l->loc);
 	diag_range(d, e->bin.r->loc);
+	mismatch_hint(d, a, b);
 }
 
 /* The unit of a number, with a diagnostic pointing into the unit text when it is unknown. */
@@ -62,6 +99,15 @@ bool eval_unit(Program *p, const Expr *e, Qty *out)
 		at.off += (uint32_t)off;
 		if (len && at.off + len <= e->num.unit_loc.end)
 			at.end = at.off + (uint32_t)len;
+	}
+	/* A declaration's name right after a number is a multiplicity without its 'x'. */
+	Decl *named = names_get(&p->names, intern_cstr(p->c, e->num.unit));
+	if (named) {
+		Diag *d = diag_error(p->c, e->num.unit_loc, "'%s' is not a unit but a declaration: to "
+							    "count it, write %s x %s",
+				     e->num.unit, e->num.text, e->num.unit);
+		diag_set_code(d, "missing-x");
+		return false;
 	}
 	/* unit_parse's messages are fixed strings; name the symbol here. */
 	const char *what = err;
@@ -177,6 +223,37 @@ int cluster_currency(const Decl *cluster)
 	return currency_lookup("USD");
 }
 
+/* In require and objectives, money reads in the report currency whenever the cluster's
+ * exchange rates connect it (the model converts the same way), so a USD price compares with a
+ * CNY capex once a CNY/USD rate is declared. */
+static Dim in_report_currency(Program *p, Dim d)
+{
+	int cur = dim_currency(d);
+	if (cur < 0)
+		return d;
+	const Decl *cluster = NULL;
+	for (int i = 0; i < p->decls.n && !cluster; i++)
+		if (((Decl *)p->decls.v[i])->kind == KIND_CLUSTER)
+			cluster = p->decls.v[i];
+	if (!cluster)
+		return d;
+	int rep = cluster_currency(cluster);
+	bool linked = cur == rep;
+	const Value *rates = decl_value(cluster, "exchange_rates");
+	for (int i = 0; !linked && rates && rates->kind == VAL_LIST && i < rates->n; i++) {
+		if (!rates->items[i])
+			continue; /* a rate that did not check */
+		Dim r = rates->items[i]->q.dim;
+		linked = r.e[DIM_FIRST_CURRENCY + cur] != 0 && r.e[DIM_FIRST_CURRENCY + rep] != 0;
+	}
+	if (!linked)
+		return d;
+	int k = d.e[DIM_FIRST_CURRENCY + cur];
+	d.e[DIM_FIRST_CURRENCY + cur] = 0;
+	d.e[DIM_FIRST_CURRENCY + rep] = (int8_t)k;
+	return d;
+}
+
 /* The dimension of DECL.FIELD (or DECL.FIELD.PARAM) in a require or objective. */
 static bool member_dim(Program *p, const Expr *e, Dim *out)
 {
@@ -213,10 +290,16 @@ static bool member_dim(Program *p, const Expr *e, Dim *out)
 			diag_set_suggestion(dg, s);
 		return false;
 	}
-	d->used = true;
 	if (n == 2) {
 		const Value *v = decl_value(d, fs->name);
 		const FieldSchema *ps = v && v->kind == VAL_CTOR ? ctor_param(v->ctor, chain[0]->member.field) : NULL;
+		if (v && v->kind == VAL_REF) {
+			Diag *dg = diag_error(p->c, e->loc, "'%s.%s' names %s '%s': write %s.%s",
+					      d->name, fs->name, kind_name(v->ref->kind), v->ref->name,
+					      v->ref->name, chain[0]->member.field);
+			diag_set_code(dg, "attribute-path");
+			return false;
+		}
 		if (!ps) {
 			Diag *dg = diag_error(p->c, chain[0]->member.field_loc, "'%s.%s' has no parameter '%s'",
 					      d->name, fs->name, chain[0]->member.field);
@@ -267,11 +350,14 @@ bool check_expr_dim(Program *p, const Expr *e, Dim *out)
 		Qty q;
 		if (!eval_qty(p, e, &q))
 			return false;
-		*out = q.dim;
+		*out = in_report_currency(p, q.dim);
 		return true;
 	}
 	case EXPR_MEMBER:
-		return member_dim(p, e, out);
+		if (!member_dim(p, e, out))
+			return false;
+		*out = in_report_currency(p, *out);
+		return true;
 	case EXPR_PAREN:
 	case EXPR_NEG:
 		return check_expr_dim(p, e->inner, out);
@@ -296,7 +382,7 @@ bool check_expr_dim(Program *p, const Expr *e, Dim *out)
 		return true;
 	}
 	case EXPR_NAME: {
-		if (is_unit_name(e->name)) {
+		if (!names_get(&p->names, e->name) && is_unit_name(e->name)) {
 			not_constant(p, e);
 			return false;
 		}

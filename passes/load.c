@@ -48,10 +48,10 @@ static const char *module_path(Loader *ld, const Import *im)
 {
 	Ctx *c = ld->p->c;
 	if (strncmp(im->module, "std.", 4) != 0) {
-		diag_error(c, im->target_loc,
-			   "unknown module '%s': standard modules start with 'std.'; import a file "
-			   "with a string, as in import \"%s.cluster\"",
-			   im->module, im->module);
+		diag_set_code(diag_error(c, im->target_loc,
+					 "unknown module '%s': standard modules start with 'std.'; import "
+					 "a file with a string, as in import \"%s.cluster\"",
+					 im->module, im->module), "unknown-module");
 		return NULL;
 	}
 	char *rel = arena_strdup(c->arena, im->module + 4);
@@ -67,7 +67,18 @@ static const char *module_path(Loader *ld, const Import *im)
 static const char *relative_path(Loader *ld, const File *from, const char *path)
 {
 	Ctx *c = ld->p->c;
-	if (path[0] == '/' || !from->src->abspath)
+	if (path[0] == '/')
+		return path;
+	if (from->src->is_stdlib && c->stdlib_dir) {
+		/* Inside the library, relative to the library's directory (its files are shown as
+		 * std/NAME.cluster, which is not a path). */
+		const char *slash = strrchr(from->src->path, '/');
+		const char *sub = slash ? from->src->path + 4 : "";
+		int sublen = slash ? (int)(slash - sub) : 0;
+		return arena_printf(c->arena, "%s/%.*s%s%s", c->stdlib_dir, sublen, sub,
+				    sublen ? "/" : "", path);
+	}
+	if (!from->src->abspath)
 		return path;
 	const char *slash = strrchr(from->src->path, '/');
 	if (!slash)
@@ -99,7 +110,8 @@ static void follow_import(Loader *ld, File *from, Stmt *st)
 	if (!path)
 		return;
 	if (ld->depth >= MAX_IMPORT_DEPTH) {
-		diag_error(c, im->target_loc, "imports nested more than %d deep", MAX_IMPORT_DEPTH);
+		diag_set_code(diag_error(c, im->target_loc, "imports nested more than %d deep",
+					 MAX_IMPORT_DEPTH), "limit");
 		return;
 	}
 	/* A file already loaded is found by its real path without reading it again. */
@@ -111,16 +123,20 @@ static void follow_import(Loader *ld, File *from, Stmt *st)
 			im->file = seen;
 			if (!seen->loading)
 				return;
-			Diag *d = diag_error(c, im->target_loc, "import cycle: %s imports %s, which is "
-							       "still being loaded",
-					     from->src->path, seen->src->path);
+			/* The chain from the file met again down to this import, link by link. */
+			int j = 0;
+			while (j < ld->depth && ld->stack_files[j] != seen)
+				j++;
+			Buf chain = {0};
+			for (int i = j; i < ld->depth; i++)
+				buf_printf(&chain, "%s -> ", ld->stack_files[i]->src->path);
+			buf_puts(&chain, seen->src->path);
+			Diag *d = diag_error(c, im->target_loc, "import cycle: %s", chain.s);
+			buf_free(&chain);
 			diag_set_code(d, "import-cycle");
-			for (int i = 0; i < ld->depth; i++)
-				if (ld->stack_files[i] == seen && ld->stack[i])
-					diag_note(d, ld->stack[i]->import.target_loc,
-						  "%s is imported here", seen->src->path);
-			if (seen == ld->p->root)
-				diag_note(d, NOLOC, "%s is the file being compiled", seen->src->path);
+			for (int i = j + 1; i < ld->depth; i++)
+				diag_note(d, ld->stack[i]->import.target_loc, "%s imports %s here",
+					  ld->stack_files[i - 1]->src->path, ld->stack_files[i]->src->path);
 			return;
 		}
 	}
@@ -217,4 +233,30 @@ int load_program_source(Program *p, Source *src)
 			p->library = false;
 	}
 	return diag_errors(c) - before;
+}
+
+/* The standard-library module that declares `name`, for "is an import missing?" advice: every
+ * module is parsed once, on the first unknown name, in a scratch context so its diagnostics
+ * and sources stay out of the compilation. */
+const char *stdlib_module_declaring(Program *p, const char *name)
+{
+	Ctx *c = p->c;
+	if (!p->stdlib_indexed) {
+		p->stdlib_indexed = true;
+		const char **mods;
+		int n = stdlib_modules(c, &mods);
+		for (int i = 0; i < n; i++) {
+			Ctx *scratch = ctx_new((DiagOptions){.format = DIAG_TEXT});
+			bool io;
+			const char *path = arena_printf(c->arena, "%s/%s.cluster", c->stdlib_dir, mods[i] + 4);
+			Source *src = src_load(scratch, path, NOLOC, &io);
+			File *f = src ? parse_file(scratch, src) : NULL;
+			for (int j = 0; f && j < f->nstmts; j++)
+				if (f->stmts[j]->kind == STMT_DECL)
+					names_put(c, &p->stdlib_index, intern_cstr(c, f->stmts[j]->decl->name),
+						  (void *)mods[i]);
+			ctx_free(scratch);
+		}
+	}
+	return names_get(&p->stdlib_index, name);
 }

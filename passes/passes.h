@@ -31,6 +31,9 @@ typedef struct Program {
 	PtrVec objectives; /* Stmt* of kind STMT_OBJECTIVE, effective for the chosen scenario */
 	NameTable names;   /* declaration name -> Decl* */
 	NameTable scenario_names; /* scenario name -> Scenario* */
+	NameTable stdlib_index;   /* declaration name -> "std.MODULE", built on demand */
+	PtrVec override_targets;  /* Decl* named by --set overrides (in use, as scenario targets) */
+	bool stdlib_indexed;
 	Source *input;        /* when set, the root source (already in memory) instead of a path */
 	const char *scenario; /* chosen with --scenario, or NULL for the base design */
 	const CliOverride *sets;
@@ -91,6 +94,8 @@ const char *kind_name(int kind);
 int load_program(Program *p, const char *path);
 /* The same for a source already in memory (fuzzing, tests). */
 int load_program_source(Program *p, Source *src);
+/* The standard-library module declaring a name ("std.cooling"), or NULL. */
+const char *stdlib_module_declaring(Program *p, const char *name);
 
 /* ---- resolve.c ------------------------------------------------------------------------------ */
 
@@ -110,6 +115,7 @@ Decl *resolve_override_path(Program *p, const Path *path, const FieldSchema **fi
 /* Applies the chosen scenario (and its parents) and then every --set, rewriting the fields they
  * name; collects the effective require and objective statements. */
 int apply_overrides(Program *p);
+const FieldSchema *override_param(Program *p, const Decl *d, const Path *path, const Field *base);
 
 /* ---- check.c -------------------------------------------------------------------------------- */
 
@@ -122,6 +128,7 @@ int check_program(Program *p);
 bool eval_qty(Program *p, const Expr *e, Qty *out);
 bool eval_unit(Program *p, const Expr *e, Qty *out);
 const char *describe_expr(const Expr *e);
+const char *dim_phrase(Dim d, char *buf, size_t n);
 int cluster_currency(const Decl *cluster);
 
 /* Infers the dimension of a require or objective expression; false after a diagnostic. */

@@ -32,6 +32,15 @@ Decl *resolve_decl_name(Program *p, const char *name, Loc loc, unsigned kinds, c
 	Decl *d = names_get(&p->names, name);
 	if (d)
 		return d;
+	const char *module = stdlib_module_declaring(p, name);
+	if (module) {
+		Diag *dg = diag_error(p->c, loc, "unknown %s '%s': it is declared in %s, which is not "
+						 "imported",
+				      what, name, module);
+		diag_set_code(dg, "missing-import");
+		diag_note(dg, NOLOC, "add 'import %s' at the top of the file", module);
+		return NULL;
+	}
 	int n;
 	const char **cands = decl_names(p, kinds ? kinds : ~0u, &n);
 	const char *s = suggest(name, cands, n);
@@ -128,6 +137,7 @@ static void resolve_parent(Program *p, Decl *d)
 		return;
 	Decl *par = resolve_decl_name(p, d->parent_name, d->parent_loc,
 				      d->kind >= 0 ? 1u << d->kind : ~0u, "parent");
+	d->incomplete = true; /* until the parent is found and of the right kind */
 	if (!par)
 		return;
 	if (par->kind != d->kind && d->kind >= 0 && par->kind >= 0) {
@@ -138,6 +148,7 @@ static void resolve_parent(Program *p, Decl *d)
 		return;
 	}
 	d->parent = par;
+	d->incomplete = false;
 }
 
 /* Walks each chain once; a chain that comes back to itself is cut at the declaration that
@@ -152,6 +163,7 @@ static void check_parent_cycles(Program *p)
 				Diag *dg = diag_error(p->c, d->parent_loc,
 						      "inheritance cycle: '%s' is its own ancestor", d->name);
 				diag_set_code(dg, "inheritance-cycle");
+				d->incomplete = true;
 				if (d->parent != d)
 					diag_note(dg, d->parent->parent_loc, "'%s' inherits from here",
 						  d->parent->name);
@@ -168,8 +180,10 @@ static void resolve_fields(Program *p, Decl *d)
 		return;
 	for (int i = 0; i < d->nfields; i++) {
 		Field *f = d->fields[i];
-		if (!resolve_field_name(p, d->kind, d->name, f->name, f->name_loc))
+		if (!resolve_field_name(p, d->kind, d->name, f->name, f->name_loc)) {
+			d->incomplete = true;
 			continue;
+		}
 		for (int j = 0; j < i; j++) {
 			if (d->fields[j]->name == f->name) {
 				Diag *dg = diag_error(p->c, f->name_loc, "field '%s' is set twice in '%s'",
@@ -256,6 +270,12 @@ static void resolve_scenarios(Program *p)
 					    : diag_error(p->c, sc->parent_loc, "unknown scenario '%s'",
 							 sc->parent_name);
 				diag_set_code(d, "unknown-name");
+				if (s) {
+					diag_set_suggestion(d, s);
+					Scenario *other = names_get(&p->scenario_names, intern_cstr(p->c, s));
+					if (other)
+						diag_note(d, other->name_loc, "scenario '%s' is declared here", s);
+				}
 			}
 		}
 		for (int j = 0; j < sc->nitems; j++) {
@@ -278,6 +298,9 @@ static void resolve_scenarios(Program *p)
 				Diag *d = diag_error(p->c, sc->parent_loc,
 						     "scenario cycle: '%s' is its own ancestor", sc->name);
 				diag_set_code(d, "inheritance-cycle");
+				if (sc->parent && sc->parent != sc)
+					diag_note(d, sc->parent->parent_loc, "'%s' builds on '%s' here",
+						  sc->parent->name, sc->parent->parent_name);
 				sc->parent = NULL;
 				break;
 			}

@@ -48,11 +48,41 @@ static Expr *with_arg(Program *p, const Expr *call, const char *name, Loc name_l
 
 /* Scenario overrides were resolved (and their mistakes reported) by resolve.c; --set ones are
  * resolved here. */
-static void apply_one(Program *p, Override *o)
+/* The constructor call an override of DECL.FIELD.PARAM lands in, and the parameter's schema;
+ * NULL after a diagnostic when the field is not a call or its constructor has no such
+ * parameter. `base` is the field as it stands when the override applies. */
+const FieldSchema *override_param(Program *p, const Decl *d, const Path *path, const Field *base)
+{
+	const char *field = path->parts[1], *param = path->parts[2];
+	if (!base || base->value->kind != EXPR_CALL) {
+		Diag *dg = diag_error(p->c, path->locs[2],
+				      "'%s.%s' is not set with a constructor call, so it has no '%s' to "
+				      "override; set the whole field instead",
+				      d->name, field, param);
+		diag_set_code(dg, "override-path");
+		if (base)
+			diag_note(dg, base->loc, "'%s.%s' is set here", d->name, field);
+		return NULL;
+	}
+	const CtorSchema *cs = ctor_lookup(base->value->call.name);
+	if (!cs)
+		return NULL; /* check reports the unknown constructor itself */
+	const FieldSchema *ps = ctor_param(cs, param);
+	if (!ps) {
+		Diag *dg = diag_error(p->c, path->locs[2], "'%s.%s' is %s(...), which has no parameter "
+							   "'%s'",
+				      d->name, field, cs->name, param);
+		diag_set_code(dg, "unknown-param");
+		diag_note(dg, base->value->loc, "'%s.%s' is set here", d->name, field);
+	}
+	return ps;
+}
+
+static void apply_one(Program *p, Override *o, bool from_cli)
 {
 	const Path *path = &o->path;
-	if (path->n == 1 && strcmp(path->parts[0], "description") == 0)
-		return;
+	if (path->n == 1 && strcmp(path->parts[0], "description") == 0 && !from_cli)
+		return; /* the scenario's own; check.c checks it */
 	if (!o->resolved) {
 		o->decl = resolve_override_path(p, path, &o->field, &o->param);
 		o->resolved = true;
@@ -60,6 +90,8 @@ static void apply_one(Program *p, Override *o)
 	Decl *d = o->decl;
 	if (!d)
 		return;
+	if (from_cli)
+		vec_push(p->c->arena, &p->override_targets, d);
 	Field *nf = arena_alloc(p->c->arena, sizeof *nf);
 	nf->name = path->parts[1];
 	nf->name_loc = path->locs[1];
@@ -68,16 +100,8 @@ static void apply_one(Program *p, Override *o)
 	nf->overridden = true;
 	if (path->n == 3) {
 		Field *base = decl_field(d, nf->name);
-		if (!base || base->value->kind != EXPR_CALL) {
-			Diag *dg = diag_error(p->c, path->locs[2],
-					      "'%s.%s' is not set with a constructor call, so it has no "
-					      "'%s' to override; set the whole field instead",
-					      d->name, nf->name, path->parts[2]);
-			diag_set_code(dg, "override-path");
-			if (base)
-				diag_note(dg, base->loc, "'%s.%s' is set here", d->name, nf->name);
+		if (!override_param(p, d, path, base))
 			return;
-		}
 		nf->value = with_arg(p, base->value, path->parts[2], path->locs[2], o->value);
 	}
 	replace_field(p, d, nf);
@@ -95,7 +119,7 @@ static void apply_scenario(Program *p, Scenario *sc, int depth)
 	for (int i = 0; i < sc->nitems; i++) {
 		Stmt *it = sc->items[i];
 		switch (it->kind) {
-		case STMT_OVERRIDE: apply_one(p, &it->override); break;
+		case STMT_OVERRIDE: apply_one(p, &it->override, false); break;
 		case STMT_REQUIRE: vec_push(p->c->arena, &p->requires, it); break;
 		case STMT_OBJECTIVE: vec_push(p->c->arena, &p->objectives, it); break;
 		default: break;
@@ -119,6 +143,8 @@ int apply_overrides(Program *p)
 				    : diag_error(c, NOLOC, "%s has no scenario '%s'", p->root->src->path,
 						 p->scenario);
 			diag_set_code(d, "unknown-scenario");
+			if (s)
+				diag_set_suggestion(d, s);
 			p->usage_error = true;
 			return diag_errors(c) - before;
 		}
@@ -129,7 +155,7 @@ int apply_overrides(Program *p)
 		Source *src = src_from_text(c, "--set", text, strlen(text));
 		Stmt *st = parse_override(c, src);
 		if (st)
-			apply_one(p, &st->override);
+			apply_one(p, &st->override, true);
 	}
 	return diag_errors(c) - before;
 }

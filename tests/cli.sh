@@ -63,7 +63,7 @@ expect 1 err "^--set:1:8: error: unexpected end of line; expected a value" \
 	"$clusterc" check --set 'c.nodes=' good.cluster
 
 # The worst status of several files wins; a missing file is an I/O error.
-expect 1 err "bad.cluster:1:56: error: cannot add power and bandwidth" "$clusterc" check good.cluster bad.cluster
+expect 1 err "bad.cluster:1:62: error: cannot add power and bandwidth" "$clusterc" check good.cluster bad.cluster
 expect 74 err "cannot open 'missing.cluster'" "$clusterc" check good.cluster missing.cluster bad.cluster
 
 # Colour: never on a pipe, always when asked, never with NO_COLOR.
@@ -80,7 +80,7 @@ expect 1 err '"line": 1' "$clusterc" check --diagnostics=json bad.cluster
 expect 1 err '"errors": 1' "$clusterc" check --diagnostics=json bad.cluster
 
 # Standard input.
-expect 1 err "^<stdin>:1:56: error" sh -c "\"$clusterc\" check - <bad.cluster"
+expect 1 err "^<stdin>:1:62: error" sh -c "\"$clusterc\" check - <bad.cluster"
 
 # fmt: rewrites in place, is idempotent, --check names what would change.
 printf 'node n {\n power=10 kW;height=8 U // h\n}\n' >messy.cluster

@@ -59,7 +59,7 @@ expect 1 "longline.cluster:1:300029: error" "$clusterc" check longline.cluster
 printf 'import "b.cluster"\n' >a.cluster
 printf 'import "c.cluster"\n' >b.cluster
 printf 'import "a.cluster"\n' >c.cluster
-expect 1 "import cycle: c.cluster imports a.cluster" "$clusterc" check a.cluster
+expect 1 "import cycle: a.cluster -> b.cluster -> c.cluster -> a.cluster" "$clusterc" check a.cluster
 printf 'import "self.cluster"\n' >self.cluster
 expect 1 "import cycle" "$clusterc" check self.cluster
 printf 'import "nowhere.cluster"\n' >missing-import.cluster

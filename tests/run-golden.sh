@@ -17,10 +17,11 @@ tmp=$(mktemp) || exit 2
 trap 'rm -f "$tmp"' EXIT
 for input in *.cluster; do
 	name=${input%.cluster}
-	args=$(sed -n '1s|^// args: ||p' "$input")
+	# The args line is shell words: quotes group, as on a command line.
+	eval "set -- $(sed -n '1s|^// args: ||p' "$input")"
 	case $mode in
-	diag) "$clusterc" check --color=never $args "$input" >/dev/null 2>"$tmp"; rc=$? ;;
-	json) "$clusterc" check --diagnostics=json $args "$input" >/dev/null 2>"$tmp"; rc=$? ;;
+	diag) "$clusterc" check --color=never "$@" "$input" >/dev/null 2>"$tmp"; rc=$? ;;
+	json) "$clusterc" check --diagnostics=json "$@" "$input" >/dev/null 2>"$tmp"; rc=$? ;;
 	fmt) "$clusterc" fmt - <"$input" >"$tmp" 2>&1; rc=$? ;;
 	esac
 	if [ "$mode" != fmt ] || [ $rc -ne 0 ]; then

@@ -1,0 +1,373 @@
+/*
+ * report_md.c — report.md, the design explained to people: a summary, where the money and the
+ * power go, the bill of materials, what the optimizer chose for each open choice, and the
+ * racks. GitHub-flavoured Markdown tables; numbers grouped by thousands ("12,750 kW"), money
+ * without cents when whole. Deterministic like every artifact: no dates, no solve times (the
+ * wall-clock time of a solve differs between identical runs; report.json carries it).
+ */
+#include "backends.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double J_PER_KWH = 3.6e6;
+
+/* s as the text of a table cell: '|' escaped, line breaks as spaces. */
+static void cell(Buf *b, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '|')
+			buf_puts(b, "\\|");
+		else if (*s == '\n' || *s == '\r')
+			buf_putc(b, ' ');
+		else
+			buf_putc(b, *s);
+	}
+}
+
+static void kw(Buf *b, double watts)
+{
+	text_number(b, watts / 1e3, 3, false);
+}
+
+static void percent(Buf *b, double part, double whole)
+{
+	if (whole == 0 || !isfinite(part / whole)) {
+		buf_putc(b, '-');
+		return;
+	}
+	text_number(b, 100 * part / whole, 1, true);
+	buf_putc(b, '%');
+}
+
+/* A row of the summary table: label, then the value the caller appends, then the unit. */
+static void row_start(Buf *b, const char *label)
+{
+	buf_printf(b, "| %s | ", label);
+}
+
+static void row_end(Buf *b, const char *unit)
+{
+	if (unit && *unit)
+		buf_printf(b, " %s", unit);
+	buf_puts(b, " |\n");
+}
+
+static void summary(Buf *b, const Design *d)
+{
+	const Totals *t = &d->t;
+	const char *cur = currency_name(d->currency);
+	buf_puts(b, "## Summary\n\n| | |\n| --- | ---: |\n");
+	struct {
+		const char *label;
+		double v;
+		bool always;
+	} counts[] = {
+		{"Accelerators", t->accelerators, true}, {"Nodes", t->nodes, true},
+		{"Racks", t->racks, true},               {"Switches", t->switches, false},
+		{"Cables", t->cables, false},            {"Storage units", t->storage_units, false},
+	};
+	for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+		if (!counts[i].always && !(counts[i].v > 0))
+			continue;
+		row_start(b, counts[i].label);
+		text_number(b, counts[i].v, 0, false);
+		row_end(b, NULL);
+	}
+	row_start(b, "IT power (peak)");
+	kw(b, t->it_power);
+	row_end(b, "kW");
+	row_start(b, "Facility power (peak)");
+	kw(b, t->facility_power);
+	row_end(b, "kW");
+	row_start(b, "PUE");
+	text_number(b, t->pue, 3, false);
+	row_end(b, NULL);
+	row_start(b, "Capex");
+	text_money(b, t->capex);
+	row_end(b, cur);
+	row_start(b, "Energy per year");
+	text_number(b, t->annual_energy / J_PER_KWH, 0, false);
+	row_end(b, "kWh");
+	row_start(b, "Energy cost per year");
+	text_money(b, t->annual_energy_cost);
+	row_end(b, cur);
+	Buf label = {0};
+	buf_puts(&label, "TCO over ");
+	text_number(&label, t->horizon_years, 2, false);
+	buf_puts(&label, t->horizon_years == 1 ? " year" : " years");
+	row_start(b, label.s);
+	buf_free(&label);
+	text_money(b, t->tco);
+	row_end(b, cur);
+	if (!isnan(t->annual_carbon)) {
+		row_start(b, "Carbon per year");
+		text_number(b, t->annual_carbon / 1e3, 1, false);
+		row_end(b, "t CO2e");
+	}
+	buf_putc(b, '\n');
+}
+
+/* Categories in the order of report.json. */
+static const struct {
+	int cat;
+	const char *name;
+} capex_cats[] = {
+	{CAT_NODES, "nodes"},     {CAT_NETWORK, "network"}, {CAT_CABLING, "cabling"},
+	{CAT_RACKS, "racks"},     {CAT_COOLING, "cooling"}, {CAT_POWER, "power"},
+	{CAT_STORAGE, "storage"}, {CAT_OTHER, "other"},
+};
+
+static void capex_breakdown(Buf *b, const Design *d)
+{
+	const Totals *t = &d->t;
+	buf_printf(b, "## Capex by category\n\n| category | %s | share |\n| --- | ---: | ---: |\n",
+		   currency_name(d->currency));
+	for (size_t i = 0; i < sizeof capex_cats / sizeof capex_cats[0]; i++) {
+		double v = t->capex_by_cat[capex_cats[i].cat];
+		if (v == 0)
+			continue;
+		buf_printf(b, "| %s | ", capex_cats[i].name);
+		text_money(b, v);
+		buf_puts(b, " | ");
+		percent(b, v, t->capex);
+		buf_puts(b, " |\n");
+	}
+	buf_puts(b, "| **total** | **");
+	text_money(b, t->capex);
+	buf_puts(b, "** | |\n\n");
+}
+
+static void power_breakdown(Buf *b, const Design *d)
+{
+	const Totals *t = &d->t;
+	const struct {
+		const char *name;
+		double w;
+	} rows[] = {
+		{"nodes", t->power_by_cat[CAT_NODES]},
+		{"network", t->power_by_cat[CAT_NETWORK]},
+		{"storage", t->power_by_cat[CAT_STORAGE]},
+		{"other", t->power_by_cat[CAT_OTHER]},
+		{"cooling and losses (PUE)", t->facility_power - t->it_power},
+	};
+	buf_puts(b, "## Power by category (peak)\n\n| category | kW | share |\n| --- | ---: | ---: |\n");
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		if (rows[i].w == 0)
+			continue;
+		buf_printf(b, "| %s | ", rows[i].name);
+		kw(b, rows[i].w);
+		buf_puts(b, " | ");
+		percent(b, rows[i].w, t->facility_power);
+		buf_puts(b, " |\n");
+	}
+	buf_puts(b, "| **facility** | **");
+	kw(b, t->facility_power);
+	buf_puts(b, "** | |\n\n");
+}
+
+static void bom(Buf *b, const Design *d)
+{
+	const char *cur = currency_name(d->currency);
+	buf_puts(b, "## Bill of materials\n\n");
+	if (!d->nbom) {
+		buf_puts(b, "No items.\n\n");
+		return;
+	}
+	buf_printf(b, "| part | model | description | quantity | unit price (%s) | total (%s) | "
+		      "power (kW) |\n| --- | --- | --- | ---: | ---: | ---: | ---: |\n",
+		   cur, cur);
+	double total = 0, power = 0;
+	for (int i = 0; i < d->nbom; i++) {
+		const BomLine *l = &d->bom[i];
+		buf_puts(b, "| ");
+		cell(b, l->part);
+		buf_puts(b, " | ");
+		cell(b, l->model ? l->model : l->decl ? l->decl->name : "");
+		buf_puts(b, " | ");
+		cell(b, text_description(l->decl));
+		buf_puts(b, " | ");
+		text_number(b, l->quantity, 3, false);
+		if (l->unit && *l->unit) {
+			buf_putc(b, ' ');
+			cell(b, l->unit);
+		}
+		buf_puts(b, " | ");
+		text_money(b, l->unit_price);
+		buf_puts(b, " | ");
+		text_money(b, l->total);
+		buf_puts(b, " | ");
+		kw(b, l->power);
+		buf_puts(b, " |\n");
+		if (isfinite(l->total))
+			total += l->total;
+		if (isfinite(l->power))
+			power += l->power;
+	}
+	buf_puts(b, "| **total** | | | | | **");
+	text_money(b, total);
+	buf_puts(b, "** | **");
+	kw(b, power);
+	buf_puts(b, "** |\n\n");
+}
+
+static void decisions(Buf *b, const Design *d, const OptimizerReport *opt)
+{
+	buf_puts(b, "## Decisions\n\n");
+	if (opt) {
+		buf_printf(b, "Solver %s: %s", opt->solver ? opt->solver : "none",
+			   opt->status ? opt->status : "unknown");
+		if (isfinite(opt->objective)) {
+			buf_puts(b, ", objective ");
+			text_number(b, opt->objective, 2, false);
+		}
+		if (isfinite(opt->bound)) {
+			buf_puts(b, ", bound ");
+			text_number(b, opt->bound, 2, false);
+		}
+		if (isfinite(opt->gap)) {
+			buf_puts(b, ", gap ");
+			text_number(b, 100 * opt->gap, 2, false);
+			buf_putc(b, '%');
+		}
+		buf_printf(b, "; %d variables, %d constraints.\n\n", opt->variables,
+			   opt->constraints);
+	}
+	if (!d->decisions.n) {
+		buf_puts(b, "The spec leaves no choice open.\n\n");
+		return;
+	}
+	buf_puts(b, "| choice | chosen | options considered | next best (objective) |\n"
+		    "| --- | --- | ---: | --- |\n");
+	for (int i = 0; i < d->decisions.n; i++) {
+		const Decision *x = d->decisions.v[i];
+		Buf v = {0};
+		buf_puts(b, "| ");
+		cell(b, x->decl ? x->decl->name : "?");
+		buf_putc(b, '.');
+		cell(b, x->field ? x->field->name : "?");
+		if (x->in_count)
+			buf_puts(b, " (count)");
+		buf_puts(b, " | ");
+		text_chosen(&v, x);
+		cell(b, v.s);
+		buf_free(&v);
+		buf_printf(b, " | %d | ", x->ncandidates);
+		if (x->next_best_text)
+			cell(b, x->next_best_text);
+		if (isfinite(x->next_best)) {
+			buf_puts(b, x->next_best_text ? " (" : "(");
+			text_number(b, x->next_best, 2, false);
+			buf_putc(b, ')');
+		} else if (!x->next_best_text) {
+			buf_putc(b, '-');
+		}
+		buf_puts(b, " |\n");
+	}
+	buf_putc(b, '\n');
+}
+
+/* "6" or "6–8". */
+static void span(Buf *b, double lo, double hi, int decimals)
+{
+	text_number(b, lo, decimals, false);
+	if (hi != lo) {
+		buf_puts(b, "–");
+		text_number(b, hi, decimals, false);
+	}
+}
+
+/* Racks of the same type, cooling and power class, in order of first appearance. */
+static void rack_types(Buf *b, const Design *d)
+{
+	buf_puts(b, "| rack type | cooling | racks | nodes per rack | power per rack (kW) | "
+		    "limit (kW) |\n| --- | --- | ---: | ---: | ---: | ---: |\n");
+	bool *done = xmalloc((size_t)d->nracks);
+	memset(done, 0, (size_t)d->nracks);
+	for (int i = 0; i < d->nracks; i++) {
+		if (done[i])
+			continue;
+		const RackInst *r = &d->racks[i];
+		int count = 0, nlo = r->nnodes, nhi = r->nnodes;
+		double plo = r->power, phi = r->power;
+		for (int j = i; j < d->nracks; j++) {
+			const RackInst *s = &d->racks[j];
+			if (done[j] || s->type != r->type || s->cooling != r->cooling ||
+			    s->power_limit != r->power_limit)
+				continue;
+			done[j] = true;
+			count++;
+			nlo = s->nnodes < nlo ? s->nnodes : nlo;
+			nhi = s->nnodes > nhi ? s->nnodes : nhi;
+			plo = s->power < plo ? s->power : plo;
+			phi = s->power > phi ? s->power : phi;
+		}
+		buf_puts(b, "| ");
+		cell(b, r->type ? r->type->name : "-");
+		buf_puts(b, " | ");
+		cell(b, r->cooling ? r->cooling->name : "-");
+		buf_printf(b, " | %d | ", count);
+		span(b, nlo, nhi, 0);
+		buf_puts(b, " | ");
+		span(b, plo / 1e3, phi / 1e3, 3);
+		buf_puts(b, " | ");
+		kw(b, r->power_limit);
+		buf_puts(b, " |\n");
+	}
+	free(done);
+}
+
+/* Without rack instances (the aggregate model only), the node groups as planned. */
+static void node_groups(Buf *b, const Design *d)
+{
+	buf_puts(b, "| node type | nodes | nodes per rack | racks | power per rack (kW) |\n"
+		    "| --- | ---: | ---: | ---: | ---: |\n");
+	for (int i = 0; i < d->ngroups; i++) {
+		const NodeGroup *g = &d->groups[i];
+		buf_puts(b, "| ");
+		cell(b, g->type ? g->type->name : "-");
+		buf_printf(b, " | %d | %d | %d | ", g->count, g->per_rack, g->racks);
+		kw(b, g->per_rack * g->node_power);
+		buf_puts(b, " |\n");
+	}
+}
+
+static void racks(Buf *b, const Design *d)
+{
+	buf_puts(b, "## Racks\n\n");
+	if (d->nracks)
+		rack_types(b, d);
+	else if (d->ngroups)
+		node_groups(b, d);
+	else
+		buf_puts(b, "No racks.\n");
+}
+
+int report_md_write(Output *o, const Design *d, const OptimizerReport *opt)
+{
+	FILE *f = output_file(o, "report.md");
+	if (!f)
+		return 1;
+	Buf b = {0};
+	buf_puts(&b, "# clusterc report: ");
+	cell(&b, report_spec_path(d));
+	buf_puts(&b, " (scenario ");
+	cell(&b, report_scenario(d));
+	buf_puts(&b, ")\n\n");
+	if (d->cluster) {
+		buf_printf(&b, "Cluster `%s`", d->cluster->name);
+		if (d->site)
+			buf_printf(&b, " at site `%s`", d->site->name);
+		buf_printf(&b, "; amounts in %s.\n\n", currency_name(d->currency));
+	}
+	summary(&b, d);
+	capex_breakdown(&b, d);
+	power_breakdown(&b, d);
+	bom(&b, d);
+	decisions(&b, d, opt);
+	racks(&b, d);
+	fwrite(b.s, 1, b.len, f);
+	buf_free(&b);
+	return output_close(o, f);
+}

@@ -1,0 +1,195 @@
+/*
+ * cmd_build.c — `clusterc build FILE [-o DIR]`: the whole pipeline, then the artifacts.
+ *
+ * Artifacts go to a temporary directory beside DIR and replace DIR only when every one of them
+ * was written (backends/output.c): a failed build leaves DIR as it was. Exit status: 1 when the
+ * spec has errors, 2 when it is well formed but its requirements cannot all be met (each unmet
+ * one explained with its numbers), 74 when the output cannot be written. --timings prints each
+ * stage's time and memory to standard error and puts the solve time in report.json (which then
+ * differs from run to run; without it the output is byte-identical for identical input).
+ */
+#include "backends.h"
+#include "driver.h"
+
+#include <math.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+static const char *const emittable[] = {"report.json", "report.md", "bom.csv", NULL};
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* --emit LIST: which artifacts; NULL means all. Returns false for an unknown name. */
+static bool emit_wanted(const char *list, const char *name)
+{
+	if (!list)
+		return true;
+	size_t n = strlen(name);
+	for (const char *s = list; *s;) {
+		const char *end = strchr(s, ',');
+		size_t len = end ? (size_t)(end - s) : strlen(s);
+		if (len == n && strncmp(s, name, n) == 0)
+			return true;
+		s += len + (end ? 1 : 0);
+	}
+	return false;
+}
+
+static const char *emit_unknown(const char *list)
+{
+	static char bad[64];
+	for (const char *s = list; s && *s;) {
+		const char *end = strchr(s, ',');
+		size_t len = end ? (size_t)(end - s) : strlen(s);
+		bool known = false;
+		for (int i = 0; emittable[i]; i++)
+			known |= strlen(emittable[i]) == len && strncmp(emittable[i], s, len) == 0;
+		if (!known) {
+			snprintf(bad, sizeof bad, "%.*s", (int)(len < 60 ? len : 60), s);
+			return bad;
+		}
+		s += len + (end ? 1 : 0);
+	}
+	return NULL;
+}
+
+static OptimizerReport optimizer_report(const Design *d, bool timings)
+{
+	OptimizerReport r = {.solver = "enumeration", .status = "optimal", .objective = NAN,
+			     .bound = NAN, .gap = NAN};
+	if (d->decisions.n == 0)
+		r.solver = "none", r.status = "fixed";
+	if (d->nobjectives > 0) {
+		bool max = ((Stmt *)d->p->objectives.v[0])->objective.maximize;
+		r.objective = max ? -d->objective[0] : d->objective[0];
+		r.bound = r.objective; /* the search is exhaustive: the bound is proven */
+		r.gap = 0;
+	}
+	r.variables = d->decisions.n;
+	r.constraints = d->p->requires.n + 1; /* and the site's power budget */
+	r.solve_ms = timings ? d->solve_ms : 0;
+	return r;
+}
+
+static void print_timings(const Timing *t, double emit_ms)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	fprintf(stderr, "%-10s %10s %12s\n", "stage", "ms", "arena MiB");
+	double total = 0;
+	for (int s = 0; s < STAGE_COUNT; s++) {
+		fprintf(stderr, "%-10s %10.3f %12.3f\n", stage_names[s], t[s].ms,
+			(double)t[s].bytes / (1 << 20));
+		total += t[s].ms;
+	}
+	fprintf(stderr, "%-10s %10.3f\n", "emit", emit_ms);
+	fprintf(stderr, "%-10s %10.3f %12s\npeak RSS %.1f MiB\n", "total", total + emit_ms, "",
+		(double)ru.ru_maxrss / 1024);
+}
+
+static void print_summary(const Design *d, const char *dir)
+{
+	const Totals *t = &d->t;
+	char it[64], fac[64];
+	qty_format((Qty){t->it_power, dim_make(0, 0, -1, 1, 0, 0)}, it, sizeof it);
+	qty_format((Qty){t->facility_power, dim_make(0, 0, -1, 1, 0, 0)}, fac, sizeof fac);
+	Buf capex = {0}, energy = {0}, tco = {0};
+	text_money(&capex, t->capex);
+	text_money(&energy, t->annual_energy_cost);
+	text_money(&tco, t->tco);
+	printf("%s -> %s/\n", d->p->root->src->path, dir);
+	printf("  %.0f accelerators in %.0f nodes and %.0f racks; IT power %s, facility %s (PUE %.3g)\n",
+	       t->accelerators, t->nodes, t->racks, it, fac, t->pue);
+	const char *cur = currency_name(d->currency);
+	printf("  capex %s %s; energy %s %s a year; TCO over %g years %s %s\n", capex.s, cur,
+	       energy.s, cur, t->horizon_years, tco.s, cur);
+	for (int i = 0; i < d->decisions.n; i++) {
+		const Decision *x = d->decisions.v[i];
+		printf("  chose %s.%s = %s (of %d)\n", x->decl->name, x->field->name, x->chosen_text,
+		       x->ncandidates);
+	}
+	buf_free(&capex);
+	buf_free(&energy);
+	buf_free(&tco);
+}
+
+static int write_artifacts(const Options *o, Design *d, const char *dir)
+{
+	Ctx *c = d->p->c;
+	Output *out = output_open(c, dir, o->force);
+	if (!out)
+		return EXIT_IO;
+	OptimizerReport opt = optimizer_report(d, o->timings);
+	int errors = 0;
+	if (emit_wanted(o->emit, "bom.csv"))
+		errors += bom_csv_write(out, d);
+	if (emit_wanted(o->emit, "report.md"))
+		errors += report_md_write(out, d, &opt);
+	if (emit_wanted(o->emit, "report.json"))
+		errors += report_json_write(out, d, &opt);
+	if (errors) {
+		output_abort(out);
+		return EXIT_IO;
+	}
+	return output_commit(out) ? EXIT_IO : EXIT_OK;
+}
+
+int cmd_build(const Options *o, const char *path)
+{
+	const char *bad = emit_unknown(o->emit);
+	if (bad) {
+		fprintf(stderr, "clusterc: --emit: unknown artifact '%s' (the artifacts are "
+				"report.json, report.md, bom.csv)\n",
+			bad);
+		return EXIT_USAGE;
+	}
+	int dump = -1;
+	if (o->dump && (dump = stage_lookup(o->dump)) < 0) {
+		fprintf(stderr, "clusterc: --dump: unknown pass '%s' (the passes are", o->dump);
+		for (int s = 0; s < STAGE_COUNT; s++)
+			fprintf(stderr, "%s %s", s ? "," : "", stage_names[s]);
+		fprintf(stderr, ")\n");
+		return EXIT_USAGE;
+	}
+	Ctx *c = ctx_new(o->dopt);
+	c->stdlib_dir = o->stdlib;
+	c->verbose = o->verbose;
+	Program p = {.c = c, .scenario = o->scenario, .sets = o->sets, .nsets = o->nsets,
+		     .dump = dump, .dump_out = stdout};
+	Design d = {0};
+	Timing timings[STAGE_COUNT] = {{0}};
+	int errors = pipeline_build(&p, &d, path, timings);
+	int rc;
+	if (p.io_error)
+		rc = EXIT_IO;
+	else if (p.usage_error)
+		rc = EXIT_USAGE;
+	else if (errors > p.unmet)
+		rc = EXIT_SPEC;
+	else if (errors)
+		rc = EXIT_UNMET;
+	else
+		rc = EXIT_OK;
+	double emit_ms = 0;
+	if (rc == EXIT_OK) {
+		const char *dir = o->output ? o->output : "out";
+		double t0 = now_ms();
+		rc = write_artifacts(o, &d, dir);
+		emit_ms = now_ms() - t0;
+		if (rc == EXIT_OK && !o->quiet && o->dopt.format == DIAG_TEXT)
+			print_summary(&d, dir);
+	}
+	diag_render(c, stderr);
+	if (o->timings)
+		print_timings(timings, emit_ms);
+	ctx_free(c);
+	if (fflush(stdout) != 0 && rc == EXIT_OK)
+		rc = EXIT_IO;
+	return rc;
+}

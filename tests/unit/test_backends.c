@@ -1,0 +1,593 @@
+/*
+ * test_backends.c — the artifact writers over a small Design built by hand: the files and
+ * their content, manifest.json checked against sizes and SHA-256 computed here, byte-identical
+ * reruns, and the output directory's promises (abort leaves DIR as it was, somebody else's DIR
+ * is refused without --force, an unwritable place or a failed write is a diagnostic and
+ * leaves nothing behind).
+ */
+#include "backends.h"
+
+#include <CUnit/CUnit.h>
+#include <dirent.h>
+#include <jansson.h>
+#include <math.h>
+#include <nettle/sha2.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void suite_backends(void);
+
+/* ---- a design by hand ---------------------------------------------------------------------- */
+
+static const char spec_text[] =
+	"rack rack48 {\n  power_limit = one_of(40 kW, 80 kW)\n}\n";
+
+typedef struct Fixture {
+	Ctx *c;
+	Program p;
+	File root;
+	Design d;
+	Decl node, rack, cooling;
+	Field desc, *desc_fields[1], power_limit;
+	Value desc_val, chosen;
+	Decision decision;
+	BomLine bom[3];
+	RackInst racks[1];
+} Fixture;
+
+static void fixture_init(Fixture *fx)
+{
+	memset(fx, 0, sizeof *fx);
+	fx->c = ctx_new((DiagOptions){.format = DIAG_TEXT});
+	Source *src = src_from_text(fx->c, "examples/test.cluster", spec_text, strlen(spec_text));
+	fx->root.src = src;
+	fx->p = (Program){.c = fx->c, .root = &fx->root};
+
+	fx->desc_val = (Value){.kind = VAL_STRING, .s = "8-GPU server, \"SXM\""};
+	fx->desc = (Field){.name = "description", .val = &fx->desc_val};
+	fx->desc_fields[0] = &fx->desc;
+	fx->node = (Decl){.name = "dgx_h100", .kind = KIND_NODE, .fields = fx->desc_fields,
+			  .nfields = 1};
+	fx->rack = (Decl){.name = "rack48", .kind = KIND_RACK};
+	fx->cooling = (Decl){.name = "cold_plate", .kind = KIND_COOLING};
+
+	const char *at = strstr(spec_text, "40 kW");
+	fx->chosen = (Value){.kind = VAL_QTY,
+			     .loc = {src, (uint32_t)(at - spec_text), (uint32_t)(at - spec_text + 5)}};
+	fx->power_limit = (Field){.name = "power_limit"};
+	fx->decision = (Decision){.decl = &fx->rack, .field = &fx->power_limit,
+				  .chosen = &fx->chosen, .ncandidates = 2, .next_best = 4.8e6,
+				  .next_best_text = "80 kW"};
+	vec_push(fx->c->arena, &fx->d.decisions, &fx->decision);
+
+	fx->bom[0] = (BomLine){"node", &fx->node, "dgx_h100", 2, "", 2e6, 4e6, 10200, 20400};
+	fx->bom[1] = (BomLine){"switch", NULL, "SN5600", 1, "", 123456.5, 123456.5, 1000, 1000};
+	fx->bom[2] = (BomLine){"cooling", NULL, "cold_plate, rear door", 23.54, "kW", 0, 0, 0, 0};
+	fx->racks[0] = (RackInst){.name = "r001", .type = &fx->rack, .cooling = &fx->cooling,
+				  .power_limit = 40e3, .power = 21400, .nnodes = 2};
+
+	Design *d = &fx->d;
+	d->p = &fx->p;
+	d->currency = currency_lookup("CNY");
+	d->bom = fx->bom;
+	d->nbom = 3;
+	d->racks = fx->racks;
+	d->nracks = 1;
+	Totals *t = &d->t;
+	t->accelerators = 16;
+	t->nodes = 2;
+	t->racks = 1;
+	t->it_power = 21400;
+	t->power_by_cat[CAT_NODES] = 20400;
+	t->power_by_cat[CAT_NETWORK] = 1000;
+	t->power_by_cat[CAT_OTHER] = -0.0; /* must never print as -0 */
+	t->pue = 1.1;
+	t->facility_power = 23540;
+	t->capex = 4123456.5;
+	t->capex_by_cat[CAT_NODES] = 4e6;
+	t->capex_by_cat[CAT_NETWORK] = 123456.5;
+	t->annual_energy = 23540.0 * 31536000;
+	t->annual_energy_cost = 123726.24;
+	t->horizon_years = 5;
+	t->tco = 4742087.7;
+	t->annual_carbon = NAN;
+}
+
+static void fixture_free(Fixture *fx)
+{
+	ctx_free(fx->c);
+}
+
+/* ---- files ----------------------------------------------------------------------------------- */
+
+/* Paths and file contents of the tests live in this arena, released by the suite's cleanup. */
+static Arena *scratch;
+
+static int scratch_init(void)
+{
+	scratch = arena_new();
+	return 0;
+}
+
+static int scratch_free(void)
+{
+	arena_free(scratch);
+	return 0;
+}
+
+static char *path2(const char *a, const char *b)
+{
+	return arena_printf(scratch, "%s/%s", a, b);
+}
+
+static char *keep(Buf *b)
+{
+	char *s = arena_strndup(scratch, b->s ? b->s : "", b->len);
+	buf_free(b);
+	return s;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	Buf b = {0};
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_put(&b, chunk, n);
+	fclose(f);
+	if (len)
+		*len = b.len;
+	return keep(&b);
+}
+
+static void spit(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void rm_tree(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0)
+		return;
+	if (S_ISDIR(st.st_mode)) {
+		DIR *d = opendir(path);
+		struct dirent *e;
+		while (d && (e = readdir(d))) {
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+				rm_tree(path2(path, e->d_name));
+			}
+		}
+		if (d)
+			closedir(d);
+		rmdir(path);
+	} else {
+		unlink(path);
+	}
+}
+
+/* Every regular file under dir, as "relpath\n" lines in sorted order, with their contents
+ * when with_content (a snapshot to compare). */
+static void list_tree(const char *dir, const char *rel, bool with_content, Buf *out)
+{
+	const char *full = rel ? path2(dir, rel) : dir;
+	struct dirent **names;
+	int n = scandir(full, &names, NULL, alphasort);
+	for (int i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+		if (strcmp(name, ".") && strcmp(name, "..")) {
+			char *sub = rel ? path2(rel, name) : arena_strdup(scratch, name);
+			char *subfull = path2(dir, sub);
+			struct stat st;
+			lstat(subfull, &st);
+			if (S_ISDIR(st.st_mode)) {
+				list_tree(dir, sub, with_content, out);
+			} else {
+				buf_printf(out, "%s\n", sub);
+				if (with_content) {
+					size_t len;
+					char *text = slurp(subfull, &len);
+					buf_put(out, text ? text : "", text ? len : 0);
+				}
+			}
+		}
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+}
+
+static char *snapshot(const char *dir, bool with_content)
+{
+	Buf b = {0};
+	list_tree(dir, NULL, with_content, &b);
+	return keep(&b);
+}
+
+static char *make_base(void)
+{
+	char tmpl[] = "/tmp/clusterc-backends-XXXXXX";
+	char *base = mkdtemp(tmpl);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(base);
+	return arena_strdup(scratch, base);
+}
+
+static int count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+	while (d && (e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static const char *last_message(const Ctx *c)
+{
+	return c->diags.n ? ((const Diag *)c->diags.v[c->diags.n - 1])->msg : "";
+}
+
+static const OptimizerReport opt = {"glpk", "optimal", 4.7e6, 4.7e6, 0, 12, 7, 0};
+
+/* Writes every artifact of fx into dir; returns the error count. */
+static int build(Fixture *fx, const char *dir, bool force)
+{
+	Output *o = output_open(fx->c, dir, force);
+	if (!o)
+		return 1;
+	int errors = bom_csv_write(o, &fx->d) + report_md_write(o, &fx->d, &opt);
+	FILE *f = output_file(o, "switches/leaf01/frr.conf");
+	if (f) {
+		fputs("router bgp 4200000001\n", f);
+		errors += output_close(o, f);
+	} else {
+		errors++;
+	}
+	errors += report_json_write(o, &fx->d, &opt);
+	if (errors) {
+		output_abort(o);
+		return errors;
+	}
+	return output_commit(o);
+}
+
+/* ---- tests ------------------------------------------------------------------------------------ */
+
+static const char expected_bom[] =
+	"part,model,description,quantity,unit,unit_price,total,currency,unit_power_kw,power_kw\n"
+	"node,dgx_h100,\"8-GPU server, \"\"SXM\"\"\",2,,2000000.00,4000000.00,CNY,10.200,20.400\n"
+	"switch,SN5600,,1,,123456.50,123456.50,CNY,1.000,1.000\n"
+	"cooling,\"cold_plate, rear door\",,23.540,kW,0.00,0.00,CNY,0.000,0.000\n"
+	"total,,,,,,4123456.50,CNY,,21.400\n";
+
+static void test_files(void)
+{
+	Fixture fx;
+	fixture_init(&fx);
+	char *base = make_base();
+	char *out = path2(base, "out");
+	CU_ASSERT_EQUAL_FATAL(build(&fx, out, false), 0);
+
+	char *bom_path = path2(out, "bom.csv");
+	char *bom = slurp(bom_path, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(bom);
+	CU_ASSERT_STRING_EQUAL(bom, expected_bom);
+
+	char *md_path = path2(out, "report.md");
+	char *md = slurp(md_path, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(md);
+	CU_ASSERT_PTR_NOT_NULL(strstr(md, "# clusterc report: examples/test.cluster (scenario default)\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(md, "| Capex | 4,123,456.50 CNY |"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(md, "| Energy per year | 206,210 kWh |"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(md, "| rack48.power_limit | 40 kW | 2 | 80 kW (4,800,000) |"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(md, "| rack48 | cold_plate | 1 | 2 | 21.4 | 40 |"));
+
+	char *json_path = path2(out, "report.json");
+	char *text = slurp(json_path, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	CU_ASSERT_PTR_NULL(strstr(text, "-0"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"other\": 0.0"));
+	json_error_t err;
+	json_t *r = json_loads(text, 0, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	static const char *const keys[] = {
+		"schema", "spec", "scenario", "currency", "totals", "power_kw_by_category",
+		"capex_by_category", "fabrics", "optimizer", "decisions", "workloads", "artifacts",
+	};
+	size_t k = 0;
+	for (void *it = json_object_iter(r); it; it = json_object_iter_next(r, it), k++)
+		CU_ASSERT(k < sizeof keys / sizeof keys[0] &&
+			  strcmp(json_object_iter_key(it), keys[k]) == 0);
+	CU_ASSERT_EQUAL(k, sizeof keys / sizeof keys[0]);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(r, "schema")), "clusterc.report/1");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(r, "spec")), "examples/test.cluster");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(r, "scenario")), "default");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(r, "currency")), "CNY");
+	json_t *t = json_object_get(r, "totals");
+	CU_ASSERT_TRUE(json_is_integer(json_object_get(t, "accelerators")));
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(t, "accelerators")), 16);
+	CU_ASSERT_EQUAL(json_real_value(json_object_get(t, "it_power_kw")), 21.4);
+	CU_ASSERT_EQUAL(json_real_value(json_object_get(t, "facility_power_kw")), 23.54);
+	CU_ASSERT_EQUAL(json_real_value(json_object_get(t, "capex")), 4123456.5);
+	CU_ASSERT_EQUAL(json_real_value(json_object_get(t, "annual_energy_kwh")), 206210.4);
+	CU_ASSERT_EQUAL(json_real_value(json_object_get(t, "tco_years")), 5);
+	CU_ASSERT_PTR_NULL(json_object_get(t, "carbon_t_per_year"));
+	json_t *p = json_object_get(r, "power_kw_by_category");
+	CU_ASSERT_EQUAL(json_real_value(json_object_get(p, "cooling")), 2.14);
+	json_t *dec = json_array_get(json_object_get(r, "decisions"), 0);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(dec, "chosen")), "40 kW");
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(dec, "candidates")), 2);
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(r, "fabrics")), 0);
+	CU_ASSERT_STRING_EQUAL(
+		json_string_value(json_object_get(json_object_get(r, "optimizer"), "status")), "optimal");
+	/* Every other file, sorted; not report.json itself nor the manifest. */
+	json_t *arts = json_object_get(r, "artifacts");
+	CU_ASSERT_EQUAL(json_array_size(arts), 3);
+	static const char *const paths[] = {"bom.csv", "report.md", "switches/leaf01/frr.conf"};
+	for (size_t i = 0; i < 3 && i < json_array_size(arts); i++)
+		CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(json_array_get(arts, i), "path")),
+				       paths[i]);
+	json_decref(r);
+
+	rm_tree(base);
+	fixture_free(&fx);
+}
+
+static void sha256_hex(const char *data, size_t len, char hex[65])
+{
+	struct sha256_ctx ctx;
+	uint8_t digest[SHA256_DIGEST_SIZE];
+	sha256_init(&ctx);
+	sha256_update(&ctx, len, (const uint8_t *)data);
+	sha256_digest(&ctx, sizeof digest, digest);
+	for (int i = 0; i < SHA256_DIGEST_SIZE; i++)
+		snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+}
+
+static void test_manifest(void)
+{
+	Fixture fx;
+	fixture_init(&fx);
+	char *base = make_base();
+	char *out = path2(base, "out");
+	CU_ASSERT_EQUAL_FATAL(build(&fx, out, false), 0);
+
+	char *mpath = path2(out, "manifest.json");
+	json_error_t err;
+	json_t *m = json_load_file(mpath, 0, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(m, "schema")), "clusterc.manifest/1");
+	json_t *files = json_object_get(m, "files");
+	Buf listed = {0};
+	buf_put(&listed, "", 0);
+	for (size_t i = 0; i < json_array_size(files); i++) {
+		json_t *e = json_array_get(files, i);
+		const char *rel = json_string_value(json_object_get(e, "path"));
+		CU_ASSERT_PTR_NOT_NULL_FATAL(rel);
+		buf_printf(&listed, "%s\n", rel);
+		char *full = path2(out, rel);
+		size_t len = 0;
+		char *data = slurp(full, &len);
+		CU_ASSERT_PTR_NOT_NULL(data);
+		CU_ASSERT_EQUAL(json_integer_value(json_object_get(e, "bytes")), (json_int_t)len);
+		char hex[65];
+		sha256_hex(data ? data : "", len, hex);
+		CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(e, "sha256")), hex);
+	}
+	/* The manifest lists every file but itself, report.json included, in sorted order. */
+	CU_ASSERT_STRING_EQUAL(listed.s,
+			       "bom.csv\nreport.json\nreport.md\nswitches/leaf01/frr.conf\n");
+	char *tree = snapshot(out, false);
+	CU_ASSERT_STRING_EQUAL(tree, "bom.csv\nmanifest.json\nreport.json\nreport.md\n"
+				     "switches/leaf01/frr.conf\n");
+	/* The output has mkdir's usual permissions, not mkdtemp's 0700. */
+	struct stat st;
+	mode_t mask = umask(0);
+	umask(mask);
+	CU_ASSERT_EQUAL(stat(out, &st), 0);
+	CU_ASSERT_EQUAL(st.st_mode & 0777, 0777 & ~mask);
+	buf_free(&listed);
+	json_decref(m);
+	rm_tree(base);
+	fixture_free(&fx);
+}
+
+static void test_deterministic(void)
+{
+	Fixture fx;
+	fixture_init(&fx);
+	char *base = make_base();
+	char *out = path2(base, "out");
+	char *out2 = path2(base, "out2");
+	CU_ASSERT_EQUAL_FATAL(build(&fx, out, false), 0);
+	char *first = snapshot(out, true);
+	/* Again into the same directory (replacing a clusterc output) and into another one. */
+	CU_ASSERT_EQUAL(build(&fx, out, false), 0);
+	CU_ASSERT_EQUAL(build(&fx, out2, false), 0);
+	char *second = snapshot(out, true);
+	char *third = snapshot(out2, true);
+	CU_ASSERT_STRING_EQUAL(first, second);
+	CU_ASSERT_STRING_EQUAL(first, third);
+	/* Nothing left beside them: no temporary nor set-aside directories. */
+	CU_ASSERT_EQUAL(count_entries(base), 2);
+	CU_ASSERT_EQUAL(fx.c->nerrors, 0);
+	CU_ASSERT_EQUAL(fx.c->nwarnings, 0);
+	rm_tree(base);
+	fixture_free(&fx);
+}
+
+static void test_abort(void)
+{
+	Fixture fx;
+	fixture_init(&fx);
+	char *base = make_base();
+	char *out = path2(base, "out");
+	CU_ASSERT_EQUAL_FATAL(build(&fx, out, false), 0);
+	char *before = snapshot(out, true);
+
+	Output *o = output_open(fx.c, out, false);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+	FILE *f = output_file(o, "bom.csv");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("something else\n", f);
+	CU_ASSERT_PTR_NOT_NULL(output_file(o, "sub/dir/new.txt"));
+	output_abort(o);
+	char *after = snapshot(out, true);
+	CU_ASSERT_STRING_EQUAL(before, after);
+	CU_ASSERT_EQUAL(count_entries(base), 1);
+
+	/* A failed write (here, the stream's error flag) fails the close, then the commit. */
+	o = output_open(fx.c, out, false);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+	f = output_file(o, "bom.csv");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("x\n", f);
+	CU_ASSERT_EQUAL(fgetc(f), EOF); /* reading a write-only stream sets its error flag */
+	int errors = fx.c->nerrors;
+	CU_ASSERT_NOT_EQUAL(output_commit(o), 0);
+	CU_ASSERT_EQUAL(fx.c->nerrors, errors + 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(last_message(fx.c), "cannot write '"));
+	char *after2 = snapshot(out, true);
+	CU_ASSERT_STRING_EQUAL(before, after2);
+	CU_ASSERT_EQUAL(count_entries(base), 1);
+
+	/* A backend's bad path is refused. */
+	o = output_open(fx.c, out, false);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+	CU_ASSERT_PTR_NULL(output_file(o, "../escape"));
+	CU_ASSERT_PTR_NULL(output_file(o, "manifest.json"));
+	CU_ASSERT_PTR_NOT_NULL(output_file(o, "a.txt"));
+	CU_ASSERT_PTR_NULL(output_file(o, "a.txt"));
+	output_abort(o);
+	CU_ASSERT_EQUAL(count_entries(base), 1);
+
+	rm_tree(base);
+	fixture_free(&fx);
+}
+
+static void test_foreign(void)
+{
+	Fixture fx;
+	fixture_init(&fx);
+	char *base = make_base();
+	char *out = path2(base, "mine");
+	char *precious = path2(out, "precious.txt");
+	CU_ASSERT_EQUAL_FATAL(mkdir(out, 0777), 0);
+	spit(precious, "keep me\n");
+
+	int errors = fx.c->nerrors;
+	CU_ASSERT_PTR_NULL(output_open(fx.c, out, false));
+	CU_ASSERT_EQUAL(fx.c->nerrors, errors + 1);
+	char expected[512];
+	snprintf(expected, sizeof expected,
+		 "'%s' exists and was not written by clusterc; use --force to replace it", out);
+	CU_ASSERT_STRING_EQUAL(last_message(fx.c), expected);
+	char *kept = slurp(precious, NULL);
+	CU_ASSERT_STRING_EQUAL(kept ? kept : "", "keep me\n");
+	CU_ASSERT_EQUAL(count_entries(base), 1);
+
+	/* A manifest of another schema does not make it ours. */
+	char *manifest = path2(out, "manifest.json");
+	spit(manifest, "{\"schema\": \"other/1\"}\n");
+	CU_ASSERT_PTR_NULL(output_open(fx.c, out, false));
+	CU_ASSERT_EQUAL(fx.c->nerrors, errors + 2);
+
+	/* With force it is replaced. */
+	CU_ASSERT_EQUAL(build(&fx, out, true), 0);
+	CU_ASSERT_EQUAL(access(precious, F_OK), -1);
+	char *tree = snapshot(out, false);
+	CU_ASSERT_PTR_NOT_NULL(strstr(tree, "manifest.json\n"));
+	CU_ASSERT_EQUAL(count_entries(base), 1);
+
+	/* A regular file in DIR's place too. */
+	char *file = path2(base, "file");
+	spit(file, "data\n");
+	CU_ASSERT_PTR_NULL(output_open(fx.c, file, false));
+	CU_ASSERT_EQUAL(build(&fx, file, true), 0);
+	struct stat st;
+	CU_ASSERT_TRUE(stat(file, &st) == 0 && S_ISDIR(st.st_mode));
+
+	/* An empty directory is fine without force. */
+	char *empty = path2(base, "empty/");
+	CU_ASSERT_EQUAL_FATAL(mkdir(empty, 0777), 0);
+	CU_ASSERT_EQUAL(build(&fx, empty, false), 0);
+	CU_ASSERT_EQUAL(count_entries(base), 3);
+
+	rm_tree(base);
+	fixture_free(&fx);
+}
+
+static void test_unwritable(void)
+{
+	Fixture fx;
+	fixture_init(&fx);
+	char *base = make_base();
+	char *file = path2(base, "somefile");
+	spit(file, "x\n");
+	char *out = path2(file, "out");
+	int errors = fx.c->nerrors;
+	CU_ASSERT_PTR_NULL(output_open(fx.c, out, false));
+	CU_ASSERT_EQUAL(fx.c->nerrors, errors + 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(last_message(fx.c), out));
+	CU_ASSERT_PTR_NOT_NULL(strstr(last_message(fx.c), "Not a directory"));
+
+	char *missing = path2(base, "missing/out");
+	CU_ASSERT_PTR_NULL(output_open(fx.c, missing, false));
+	CU_ASSERT_EQUAL(fx.c->nerrors, errors + 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(last_message(fx.c), "No such file or directory"));
+
+	CU_ASSERT_PTR_NULL(output_open(fx.c, ".", true));
+	CU_ASSERT_PTR_NULL(output_open(fx.c, "/", true));
+	CU_ASSERT_EQUAL(fx.c->nerrors, errors + 4);
+	CU_ASSERT_EQUAL(count_entries(base), 1);
+
+	rm_tree(base);
+	fixture_free(&fx);
+}
+
+static void test_text(void)
+{
+	Buf b = {0};
+	text_number(&b, 1234567.891, 2, false);
+	buf_putc(&b, ' ');
+	text_number(&b, -0.0001, 2, false);
+	buf_putc(&b, ' ');
+	text_number(&b, -1234.5, 2, true);
+	buf_putc(&b, ' ');
+	text_number(&b, 12750, 3, false);
+	buf_putc(&b, ' ');
+	text_fixed(&b, -0.0, 2);
+	buf_putc(&b, ' ');
+	text_money(&b, 73715400);
+	buf_putc(&b, ' ');
+	text_money(&b, 0.35);
+	buf_putc(&b, ' ');
+	csv_field(&b, "a,\"b\"");
+	buf_putc(&b, ' ');
+	csv_field(&b, "plain");
+	CU_ASSERT_STRING_EQUAL(b.s, "1,234,567.89 0 -1,234.50 12,750 0.00 73,715,400 0.35 "
+				    "\"a,\"\"b\"\"\" plain");
+	buf_free(&b);
+}
+
+void suite_backends(void)
+{
+	CU_pSuite s = CU_add_suite("backends", scratch_init, scratch_free);
+	CU_add_test(s, "text and CSV fields", test_text);
+	CU_add_test(s, "files and report.json", test_files);
+	CU_add_test(s, "manifest sizes and hashes", test_manifest);
+	CU_add_test(s, "identical runs, identical bytes", test_deterministic);
+	CU_add_test(s, "abort and failed writes leave DIR as it was", test_abort);
+	CU_add_test(s, "a foreign DIR needs --force", test_foreign);
+	CU_add_test(s, "unwritable places", test_unwritable);
+}
