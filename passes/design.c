@@ -37,12 +37,29 @@ void design_violation(Design *d, Loc loc, double excess, Loc note_loc, const cha
 
 int report_violations(Design *d)
 {
+	/* When choices were open, say which design the numbers are of. */
+	const char *which = NULL;
+	if (d->violations.n && d->decisions.n) {
+		Buf b = {0};
+		for (int i = 0; i < d->decisions.n; i++) {
+			const Decision *x = d->decisions.v[i];
+			buf_printf(&b, "%s%s.%s = %s", i ? ", " : "", x->decl->name, x->field->name,
+				   x->chosen_text);
+		}
+		which = arena_printf(d->p->c->arena, "no design the open choices allow meets the "
+						     "requirements; the closest of the %d explored, shown "
+						     "here, has %s",
+				     d->combinations, b.s);
+		buf_free(&b);
+	}
 	for (int i = 0; i < d->violations.n; i++) {
 		Violation *v = d->violations.v[i];
 		Diag *dg = diag_error(d->p->c, v->loc, "%s", v->msg);
 		diag_set_code(dg, "unmet");
 		if (v->note)
 			diag_note(dg, v->note_loc, "%s", v->note);
+		if (which && i == 0)
+			diag_note(dg, NOLOC, "%s", which);
 	}
 	d->p->unmet += d->violations.n;
 	return d->violations.n;
@@ -351,9 +368,12 @@ int evaluate_requirements(Design *d)
 				  : rq->op == CMP_GE ? "less than"
 				  : rq->op == CMP_GT ? "not more than"
 						     : "not equal to";
-		design_violation(d, rq->loc, excess, NOLOC, NULL,
-				 "requirement not met: %s is %s, %s %s (%s)", expr_text(rq->lhs), ls,
-				 rel, expr_text(rq->rhs), rs);
+		/* A literal on the right is shown once, as a value. */
+		const char *right = rq->rhs->kind == EXPR_NUMBER
+					    ? rs
+					    : arena_printf(d->p->c->arena, "%s (%s)", expr_text(rq->rhs), rs);
+		design_violation(d, rq->loc, excess, NOLOC, NULL, "requirement not met: %s is %s, %s %s",
+				 expr_text(rq->lhs), ls, rel, right);
 	}
 	return d->violations.n - before;
 }

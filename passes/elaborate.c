@@ -190,7 +190,7 @@ int elaborate_design(Design *d)
 	names.owner = arena_alloc(a, sizeof(int) * names.cap);
 
 	int nracks = 0, n = 0, domain = 0;
-	bool bad_name = false;
+	bool bad_name = false, dup_reported = false;
 	Buf b = {0};
 	for (int gi = 0; gi < d->ngroups; gi++) {
 		const NodeGroup *g = &d->groups[gi];
@@ -228,7 +228,8 @@ int elaborate_design(Design *d)
 				diag_set_code(dg, "template");
 			}
 			int other = name_claim(&names, ni->hostname, n);
-			if (other >= 0 && diag_errors(c) - before < 3) {
+			if (other >= 0 && !dup_reported) {
+				dup_reported = true;
 				Diag *dg = diag_error(c, tmpl_v ? tmpl_v->loc : d->cluster->name_loc,
 						      "the hostname template gives '%s' to node %d and to node "
 						      "%d; add {index} to it",

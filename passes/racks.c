@@ -91,17 +91,22 @@ static void no_fit(Design *d, const NodeGroup *g, int domain_nodes, double dom_u
 {
 	const Decl *rack = d->rack;
 	const char *what = domain_nodes > 1
-				   ? arena_printf(d->p->c->arena, "a scale-up domain of %d '%s' nodes",
+				   ? arena_printf(d->p->c->arena, "one scale-up domain of %d '%s' nodes",
 						  domain_nodes, g->type->name)
-				   : arena_printf(d->p->c->arena, "a '%s' node", g->type->name);
+				   : arena_printf(d->p->c->arena, "each '%s' node", g->type->name);
 	if (dom_u > usable + 1e-9) {
 		design_violation(d, g->loc, dom_u / usable - 1, rack->name_loc, "rack type declared here",
 				 "%s is %.0f U high; rack '%s' has %.0f U usable", what, dom_u / 0.04445,
 				 rack->name, usable / 0.04445);
 	} else {
 		bool cooling_limits = cap < limit_p;
-		design_violation(d, g->loc, dom_p / cap - 1, limit_v ? limit_v->loc : rack->name_loc,
-				 cooling_limits ? "the cooling's max_rack_power" : "the rack's power class",
+		const Value *cool_v = decl_value(d->cooling, "max_rack_power");
+		Loc note = cooling_limits && cool_v ? cool_v->loc : limit_v ? limit_v->loc : rack->name_loc;
+		design_violation(d, g->loc, dom_p / cap - 1, note,
+				 cooling_limits ? arena_printf(d->p->c->arena, "the most cooling '%s' can "
+									       "remove from a rack",
+							       d->cooling->name)
+						: "the rack's power class",
 				 "%s draws %s; rack '%s' allows %s", what, fmt_qty(d, dom_p, power_dim()),
 				 rack->name, fmt_qty(d, cap, power_dim()));
 	}

@@ -1,0 +1,95 @@
+#!/bin/sh
+# artifacts.sh CLUSTERC ROOT — `clusterc build` end to end:
+#  - every example builds; its report.json and bom.csv equal the goldens in tests/artifacts
+#    (UPDATE_GOLDEN=1 rewrites them: review the diff);
+#  - manifest.json lists every file with its true size and sha256;
+#  - two builds of the same input are byte-identical;
+#  - a failed build (errors, unmet requirements) leaves the output directory as it was;
+#  - a directory clusterc did not write is not replaced without --force;
+#  - an output that cannot be written is an I/O error (74) leaving nothing behind;
+#  - --emit, --dump and --timings do what they say.
+set -u
+clusterc=$1 root=$2
+cd "$root" || exit 2
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+err() { echo "FAIL: $*"; fail=$((fail + 1)); }
+
+# Every file of the manifest exists with its size and hash, and nothing else is in the dir.
+check_manifest() {
+	dir=$1
+	listed=$(sed -n 's/.*"path": "\(.*\)".*/\1/p' "$dir/manifest.json" | sort)
+	actual=$(cd "$dir" && find . -type f ! -name manifest.json | sed 's|^\./||' | sort)
+	[ "$listed" = "$actual" ] || err "$dir: manifest lists [$listed], directory holds [$actual]"
+	for f in $listed; do
+		size=$(wc -c <"$dir/$f" | tr -d ' ')
+		sum=$(sha256sum "$dir/$f" | cut -d' ' -f1)
+		grep -A2 "\"path\": \"$f\"" "$dir/manifest.json" | grep -q "\"bytes\": $size," ||
+			err "$dir/$f: size $size not in the manifest"
+		grep -A2 "\"path\": \"$f\"" "$dir/manifest.json" | grep -q "\"sha256\": \"$sum\"" ||
+			err "$dir/$f: sha256 $sum not in the manifest"
+	done
+}
+
+for spec in examples/*.cluster; do
+	name=$(basename "$spec" .cluster)
+	"$clusterc" build -q "$spec" -o "$tmp/$name" || { err "build $spec"; continue; }
+	check_manifest "$tmp/$name"
+	for f in report.json bom.csv; do
+		golden=tests/artifacts/$name.$f
+		if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
+			cp "$tmp/$name/$f" "$golden"
+		elif ! cmp -s "$tmp/$name/$f" "$golden"; then
+			err "$spec: $f differs from $golden"
+			diff -u "$golden" "$tmp/$name/$f" | head -30
+		fi
+	done
+	"$clusterc" build -q "$spec" -o "$tmp/$name.again" || err "second build of $spec"
+	diff -r "$tmp/$name" "$tmp/$name.again" >/dev/null || err "$spec: two builds differ"
+done
+
+# A failed build leaves a previous output untouched.
+out=$tmp/keep
+"$clusterc" build -q examples/seed-wanka-h100.cluster -o "$out" || err "build into $out"
+before=$(cd "$out" && find . -type f | sort | xargs sha256sum)
+"$clusterc" build -q --scenario air_only examples/wanka.cluster -o "$out" 2>/dev/null
+[ $? -eq 2 ] || err "air_only should not meet the power budget (exit 2)"
+printf 'node n { power = 1 kW + 1 Gbps }\n' >"$tmp/bad.cluster"
+"$clusterc" build -q "$tmp/bad.cluster" -o "$out" 2>/dev/null
+[ $? -eq 1 ] || err "a spec with errors should exit 1"
+after=$(cd "$out" && find . -type f | sort | xargs sha256sum)
+[ "$before" = "$after" ] || err "a failed build changed $out"
+[ -z "$(find "$tmp" -maxdepth 1 -name '.keep.tmp-*')" ] || err "a failed build left a temporary directory"
+
+# A rebuild replaces a previous clusterc output.
+"$clusterc" build -q examples/wanka.cluster -o "$out" || err "rebuild into $out"
+grep -q '"spec": "examples/wanka.cluster"' "$out/report.json" || err "rebuild did not replace $out"
+
+# A directory clusterc did not write is refused, then replaced with --force.
+mkdir "$tmp/mine" && echo precious >"$tmp/mine/notes.txt"
+"$clusterc" build -q examples/seed-wanka-h100.cluster -o "$tmp/mine" 2>"$tmp/err.txt"
+[ $? -eq 74 ] || err "a foreign directory should be refused with 74"
+grep -q "use --force" "$tmp/err.txt" || err "the refusal should mention --force"
+[ -f "$tmp/mine/notes.txt" ] || err "the refused directory was changed"
+"$clusterc" build -q --force examples/seed-wanka-h100.cluster -o "$tmp/mine" || err "--force"
+[ -f "$tmp/mine/report.json" ] && [ ! -f "$tmp/mine/notes.txt" ] || err "--force did not replace"
+
+# An output that cannot be written: under a regular file.
+: >"$tmp/afile"
+"$clusterc" build -q examples/seed-wanka-h100.cluster -o "$tmp/afile/out" 2>"$tmp/err.txt"
+[ $? -eq 74 ] || err "an unwritable output should exit 74"
+grep -q "afile" "$tmp/err.txt" || err "the I/O error should name the path"
+
+# --emit, --dump, --timings.
+"$clusterc" build -q --emit=bom.csv examples/seed-wanka-h100.cluster -o "$tmp/emit" || err "--emit"
+[ -f "$tmp/emit/bom.csv" ] && [ ! -f "$tmp/emit/report.json" ] || err "--emit=bom.csv wrote other files"
+"$clusterc" build -q --emit=nothing examples/seed-wanka-h100.cluster -o "$tmp/emit2" 2>/dev/null
+[ $? -eq 64 ] || err "--emit of an unknown artifact should exit 64"
+"$clusterc" build -q --dump=elaborate examples/seed-wanka-h100.cluster -o "$tmp/dump" >"$tmp/dump.txt" || err "--dump"
+grep -q "^node 1249 node1250 type h100_8gpu rack R0209" "$tmp/dump.txt" || err "--dump=elaborate"
+"$clusterc" build -q --timings examples/seed-wanka-h100.cluster -o "$tmp/t" 2>"$tmp/t.txt" || err "--timings"
+grep -q "^elaborate " "$tmp/t.txt" && grep -q "^peak RSS" "$tmp/t.txt" || err "--timings table"
+
+echo "artifacts: $fail failed"
+[ $fail -eq 0 ]
