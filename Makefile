@@ -20,7 +20,7 @@ build: deps
 	@cmake --build $(BUILD) -j $(JOBS)
 
 run: build
-	./$(BUILD)/clusterc check $(FLAGSHIP)
+	./$(BUILD)/clusterc build $(FLAGSHIP) -o out
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)

@@ -1,43 +1,39 @@
 /*
- * fmt.c — canonical formatting (`clusterc fmt`): a parsed file printed back in one layout, every
- * comment kept. Only whitespace and line breaks change, so the output means what the input meant
- * and formatting it again changes nothing.
+ * fmt.c — canonical formatting (`clusterc fmt`): a parsed file printed back in one layout with
+ * every comment kept. Only spaces and line breaks change, so the output means what the input
+ * meant, and formatting it again changes nothing. A file with syntax errors is not formatted
+ * (fmt_file returns NULL): statements that failed to parse are missing from the tree.
  *
  * The layout:
- * - Statements in source order, one a line; ';'-separated fields and statements are split onto
- *   lines. Where the source had one or more blank lines between two things (statements, fields,
- *   list items, comments), one blank line is kept; none at the start of the file or of a block,
- *   none before a closing bracket. The file ends with one newline; an empty file stays empty.
- * - Declarations: `KIND NAME : PARENT {` (the brace always on the header line), fields indented
- *   2 spaces, `}` alone. No fields and no comments inside: `KIND NAME {}`. A body written on one
- *   line with at most one field and no comments stays on one line: `scenario s { a.b = 1 }`.
- *   Scenarios likewise, their items being overrides, require and objectives.
- * - Runs: consecutive single-line fields (or statements, or list items) not separated by a blank
- *   line or a comment line form a run. In a declaration or scenario body the '=' of a run are
- *   aligned by padding names. The trailing comments of a run start in one column: two spaces
- *   after the longest line of the run that carries a trailing comment (a long line without a
- *   comment does not push the others right).
- * - Comments. One that starts on the line where a statement, field or item ends is a trailing
- *   comment and stays there (after the item's comma in a list); one that starts on the line of an
- *   opening '{', '(' or '[' stays after it. Any other comment gets a line of its own at the
- *   indentation of what follows it in its block, before it; those left at the end of a block
- *   print before the closing bracket. A comment inside an expression (outside the items of a
- *   multi-line list or call), or inside a header (between a declaration's name and its '{'),
- *   moves before the statement or item it was in. Text is kept byte for byte but for trailing whitespace at the end of each
- *   line (so a "\r" of CRLF input goes), and the lines of a block comment after its first are
- *   not re-indented.
- * - Expressions: `a + b`, `a - b`, `a * b`, `a / b`, `8 x H100`, `1:1`, `1..64 step 8`, `-x`,
- *   parentheses as written, `a.b`, numbers as written with one space before the unit (`10.2 kW`),
- *   strings as written, `f(a = 1, b = 2)`, `[a, b]` without a trailing comma. A list or call
- *   written over several lines prints one item a line, indented 2 more, each followed by a
- *   comma, the closing bracket alone at the outer indentation.
- * - `import std.network`, `import "file.cluster"`, `require L <= R`, `minimize E`.
+ * - One statement, field or scenario item a line, in source order (';' splits). Where the source
+ *   had blank lines between two things (statements, fields, items, comments) one is kept; none
+ *   at the start of the file or of a block, none before a closing bracket. The output ends with
+ *   one newline; an empty (or blank) file formats to an empty one.
+ * - `KIND NAME : PARENT {`, the brace always on the header line, fields indented 2 spaces, `}`
+ *   alone; `KIND NAME {}` when there are no fields and no comments inside. A body written on one
+ *   line with at most one field (item) and no comment stays there: `scenario s { a.b = 1 }`.
+ * - A run is a sequence of single-line elements with no blank line or comment line between
+ *   them. In a declaration or scenario body the '=' of a run line up (names padded). Trailing
+ *   comments of a run start in one column, two spaces after the longest line of the run that has
+ *   one (a long line without a comment pushes nothing).
+ * - A comment that starts on the line where an element ends trails it (after the comma of a list
+ *   item); one on the line of an opening '{', '(' or '[' stays after the bracket. Any other one
+ *   gets a line of its own at the indentation of what follows it in its block; those at the end
+ *   of a block stay before the closing bracket. One inside an expression (outside the items of
+ *   a multi-line list or call) or a header moves before its statement, field or item. The text
+ *   is kept byte for byte except for whitespace at the end of a line (a CRLF file's "\r" goes);
+ *   the continuation lines of a block comment are not re-indented.
+ * - Expressions: `a + b` (also - * /), `8 x H100`, `1:1`, `1..64 step 8`, `-x`, parentheses as
+ *   written, `a.b`, numbers, units and strings as written with one space before a unit
+ *   (`10.2 kW`), `f(a = 1, b = 2)`, `[a, b]`. A call or list written over several lines keeps
+ *   one argument (item) a line, indented 2 more and followed by a comma, the closing bracket
+ *   alone at the outer indentation. `import std.network`, `require L <= R`, `minimize E`.
  *
- * Method: the tree gives the order and the spans, the comment list (in source order, with spans)
- * is merged in by offset. A block (the file, a body, a multi-line list or call) is a sequence of
- * elements; each element first prints the comments before it and those inside it that no nested
- * block will print, then itself, then the comments that start on its last line. Single-line
- * elements are held back until their run ends so that the run can be aligned.
+ * Method: the tree gives order and spans; the comments (in source order, with spans) are merged
+ * in by byte offset. A block (the file, a body, a multi-line call or list) prints a sequence of
+ * elements; each prints the comments before it and those inside it that no nested block owns,
+ * then itself, then the comments that start on its last line. Single-line elements wait for the
+ * end of their run so that it can be aligned.
  */
 #include "lang.h"
 
@@ -53,13 +49,14 @@ typedef struct Fmt {
 	int next;   /* no comment before this index is left to print */
 } Fmt;
 
-/* One thing a block prints on a line (or several) of its own. */
-typedef enum { EL_STMT, EL_FIELD, EL_ITEM, EL_ARG } ElemKind;
-
+/* One thing a block prints on a line (or several) of its own: a statement or scenario item, or
+ * a field, or an item of a multi-line list or call. */
 typedef struct Elem {
-	ElemKind kind;
 	uint32_t off, end;
-	const void *node; /* Stmt, Field, Expr or Arg by kind */
+	const Stmt *stmt;  /* the statement, or NULL */
+	const char *name;  /* a field's or named argument's name */
+	const Expr *value; /* a field's, argument's or list item's value */
+	bool comma;        /* an item of a list or call: followed by ',' */
 } Elem;
 
 typedef struct Block {
@@ -88,7 +85,7 @@ typedef struct Run {
 static void print_expr(Fmt *p, Buf *b, const Expr *e, int indent);
 static void print_block(Fmt *p, Buf *out, const Block *blk);
 
-/* ---- text helpers ---------------------------------------------------------------------------- */
+/* ---- text helpers -------------------------------------------------------------------------- */
 
 static void put_indent(Buf *b, int n)
 {
@@ -112,6 +109,12 @@ static char *take(Buf *b)
 	return s;
 }
 
+/* Whitespace other than a line break. */
+static bool is_blank(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v';
+}
+
 /* No line break in [from, to). */
 static bool same_line(const Fmt *p, uint32_t from, uint32_t to)
 {
@@ -128,7 +131,7 @@ static bool has_blank(const Fmt *p, uint32_t from, uint32_t to)
 			if (seen)
 				return true;
 			seen = true;
-		} else if (ch != ' ' && ch != '\t' && ch != '\r' && ch != '\f' && ch != '\v') {
+		} else if (!is_blank(ch)) {
 			seen = false;
 		}
 	}
@@ -182,8 +185,7 @@ static void put_comment(Fmt *p, Buf *b, int i)
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		const char *e = nl ? nl : end;
-		while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' || e[-1] == '\f' ||
-				 e[-1] == '\v'))
+		while (e > s && is_blank(e[-1]))
 			e--;
 		buf_put(b, s, (size_t)(e - s));
 		if (!nl)
@@ -255,14 +257,10 @@ static void print_items(Fmt *p, Buf *b, const Expr *e, int indent)
 	int n = call ? e->call.nargs : e->list.n;
 	Elem *el = xmalloc(sizeof *el * (size_t)(n ? n : 1));
 	for (int i = 0; i < n; i++) {
-		if (call) {
-			const Arg *a = &e->call.args[i];
-			el[i] = (Elem){EL_ARG, a->name ? a->name_loc.off : a->value->loc.off,
-				       a->value->loc.end, a};
-		} else {
-			const Expr *it = e->list.items[i];
-			el[i] = (Elem){EL_ITEM, it->loc.off, it->loc.end, it};
-		}
+		const Arg *a = call ? &e->call.args[i] : NULL;
+		const Expr *v = call ? a->value : e->list.items[i];
+		uint32_t off = a && a->name ? a->name_loc.off : v->loc.off;
+		el[i] = (Elem){off, v->loc.end, NULL, a ? a->name : NULL, v, true};
 	}
 	Block blk = {el, n, indent + 2, items_open(e), e->loc.end - 1, false, true};
 	print_block(p, b, &blk);
@@ -303,33 +301,21 @@ static void print_expr(Fmt *p, Buf *b, const Expr *e, int indent)
 		buf_printf(b, ".%s", e->member.field);
 		break;
 	case EXPR_CALL:
-		buf_printf(b, "%s(", e->call.name);
+	case EXPR_LIST: {
+		bool call = e->kind == EXPR_CALL;
+		buf_printf(b, "%s%c", call ? e->call.name : "", call ? '(' : '[');
 		if (is_multiline(p, e)) {
 			print_items(p, b, e, indent);
 			break;
 		}
-		for (int i = 0; i < e->call.nargs; i++) {
-			if (i)
-				buf_puts(b, ", ");
-			if (e->call.args[i].name)
-				buf_printf(b, "%s = ", e->call.args[i].name);
-			print_expr(p, b, e->call.args[i].value, indent);
+		for (int i = 0; i < (call ? e->call.nargs : e->list.n); i++) {
+			const char *name = call ? e->call.args[i].name : NULL;
+			buf_printf(b, "%s%s%s", i ? ", " : "", name ? name : "", name ? " = " : "");
+			print_expr(p, b, call ? e->call.args[i].value : e->list.items[i], indent);
 		}
-		buf_putc(b, ')');
+		buf_putc(b, call ? ')' : ']');
 		break;
-	case EXPR_LIST:
-		buf_putc(b, '[');
-		if (is_multiline(p, e)) {
-			print_items(p, b, e, indent);
-			break;
-		}
-		for (int i = 0; i < e->list.n; i++) {
-			if (i)
-				buf_puts(b, ", ");
-			print_expr(p, b, e->list.items[i], indent);
-		}
-		buf_putc(b, ']');
-		break;
+	}
 	case EXPR_PAREN:
 		buf_putc(b, '(');
 		print_expr(p, b, e->inner, indent);
@@ -358,20 +344,12 @@ static void print_expr(Fmt *p, Buf *b, const Expr *e, int indent)
 
 /* ---- elements ------------------------------------------------------------------------------ */
 
-/* Comment at off is inside e and printed before it (not by a block nested in it). */
+/* The comment at off is inside e and printed before it (not by a block nested in e). */
 static bool owns(const Fmt *p, const Elem *e, uint32_t off)
 {
-	const Stmt *s = e->node;
-	switch (e->kind) {
-	case EL_FIELD:
-		return !in_multiline(p, ((const Field *)e->node)->value, off);
-	case EL_ITEM:
-		return !in_multiline(p, (const Expr *)e->node, off);
-	case EL_ARG:
-		return !in_multiline(p, ((const Arg *)e->node)->value, off);
-	case EL_STMT:
-		break;
-	}
+	const Stmt *s = e->stmt;
+	if (!s)
+		return !in_multiline(p, e->value, off);
 	switch (s->kind) {
 	case STMT_DECL:
 		return off < s->decl->body.off;
@@ -391,19 +369,43 @@ static bool owns(const Fmt *p, const Elem *e, uint32_t off)
 
 static void render(Fmt *p, const Elem *e, int indent, Buf *name, Buf *rest);
 
-/* A declaration's or scenario's body: "{}", "{ ITEM }" or a block of one item a line. */
-static void print_body(Fmt *p, Buf *b, Elem *el, int n, Loc body, bool one_line, int indent)
+static Elem stmt_elem(const Stmt *s)
 {
+	return (Elem){.off = s->loc.off, .end = s->loc.end, .stmt = s};
+}
+
+/* A declaration or scenario: its header, then "{}", "{ ITEM }" or a block of one item a line. */
+static void print_decl(Fmt *p, Buf *b, const Stmt *s, int indent)
+{
+	bool decl = s->kind == STMT_DECL;
+	const Decl *d = s->decl;
+	const Scenario *sc = s->scenario;
+	const char *parent = decl ? d->parent_name : sc->parent_name;
+	Loc body = decl ? d->body : sc->body;
+	int n = decl ? d->nfields : sc->nitems;
 	bool comments = comment_inside(p, body.off, body.end);
+
+	if (decl)
+		buf_printf(b, "%s %s", d->kind_word, d->name);
+	else
+		buf_printf(b, "scenario %s", sc->name);
+	if (parent)
+		buf_printf(b, " : %s", parent);
+	Elem *el = xmalloc(sizeof *el * (size_t)(n ? n : 1));
+	for (int i = 0; i < n; i++) {
+		if (decl) {
+			const Field *f = d->fields[i];
+			el[i] = (Elem){f->loc.off, f->loc.end, NULL, f->name, f->value, false};
+		} else {
+			el[i] = stmt_elem(sc->items[i]);
+		}
+	}
 	if (n == 0 && !comments) {
 		buf_puts(b, " {}");
-	} else if (one_line && n == 1 && !comments) {
+	} else if ((decl ? d->one_line : sc->one_line) && n == 1 && !comments) {
 		Buf name = {0}, rest = {0};
 		render(p, &el[0], indent, &name, &rest);
-		buf_puts(b, " { ");
-		if (name.s)
-			buf_printf(b, "%s = ", name.s);
-		buf_printf(b, "%s }", rest.s);
+		buf_printf(b, " { %s%s%s }", name.s ? name.s : "", name.s ? " = " : "", rest.s);
 		buf_free(&name);
 		buf_free(&rest);
 	} else {
@@ -413,72 +415,34 @@ static void print_body(Fmt *p, Buf *b, Elem *el, int n, Loc body, bool one_line,
 		put_indent(b, indent);
 		buf_putc(b, '}');
 	}
-}
-
-static void print_decl(Fmt *p, Buf *b, const Decl *d, int indent)
-{
-	buf_printf(b, "%s %s", d->kind_word, d->name);
-	if (d->parent_name)
-		buf_printf(b, " : %s", d->parent_name);
-	Elem *el = xmalloc(sizeof *el * (size_t)(d->nfields ? d->nfields : 1));
-	for (int i = 0; i < d->nfields; i++)
-		el[i] = (Elem){EL_FIELD, d->fields[i]->loc.off, d->fields[i]->loc.end, d->fields[i]};
-	print_body(p, b, el, d->nfields, d->body, d->one_line, indent);
 	free(el);
 }
 
-static void print_scenario(Fmt *p, Buf *b, const Scenario *sc, int indent)
-{
-	buf_printf(b, "scenario %s", sc->name);
-	if (sc->parent_name)
-		buf_printf(b, " : %s", sc->parent_name);
-	Elem *el = xmalloc(sizeof *el * (size_t)(sc->nitems ? sc->nitems : 1));
-	for (int i = 0; i < sc->nitems; i++)
-		el[i] = (Elem){EL_STMT, sc->items[i]->loc.off, sc->items[i]->loc.end, sc->items[i]};
-	print_body(p, b, el, sc->nitems, sc->body, sc->one_line, indent);
-	free(el);
-}
-
-/* Renders element e at indent: the name whose '=' may be aligned (left empty when there is
+/* Renders e at indent: the name before an '=' that may be aligned (left empty when there is
  * none) and the rest, which holds line breaks only when e spans several lines. */
 static void render(Fmt *p, const Elem *e, int indent, Buf *name, Buf *rest)
 {
-	const Stmt *s = e->node;
-	switch (e->kind) {
-	case EL_FIELD: {
-		const Field *fl = e->node;
-		buf_puts(name, fl->name);
-		print_expr(p, rest, fl->value, indent);
+	const Stmt *s = e->stmt;
+	if (!s) {
+		if (e->name)
+			buf_puts(name, e->name);
+		print_expr(p, rest, e->value, indent);
+		if (e->comma)
+			buf_putc(rest, ',');
 		return;
-	}
-	case EL_ITEM:
-		print_expr(p, rest, e->node, indent);
-		buf_putc(rest, ',');
-		return;
-	case EL_ARG: {
-		const Arg *a = e->node;
-		if (a->name)
-			buf_puts(name, a->name);
-		print_expr(p, rest, a->value, indent);
-		buf_putc(rest, ',');
-		return;
-	}
-	case EL_STMT:
-		break;
 	}
 	switch (s->kind) {
 	case STMT_IMPORT:
 		if (s->import.module)
 			buf_printf(rest, "import %s", s->import.module);
 		else
-			buf_printf(rest, "import %.*s", (int)(s->import.target_loc.end - s->import.target_loc.off),
+			buf_printf(rest, "import %.*s",
+				   (int)(s->import.target_loc.end - s->import.target_loc.off),
 				   p->text + s->import.target_loc.off);
 		break;
 	case STMT_DECL:
-		print_decl(p, rest, s->decl, indent);
-		break;
 	case STMT_SCENARIO:
-		print_scenario(p, rest, s->scenario, indent);
+		print_decl(p, rest, s, indent);
 		break;
 	case STMT_REQUIRE:
 		buf_puts(rest, "require ");
@@ -654,7 +618,7 @@ char *fmt_file(const File *f, size_t *out_len)
 	memset(p.done, 0, sizeof *p.done * (size_t)(f->ncomments ? f->ncomments : 1));
 	Elem *el = xmalloc(sizeof *el * (size_t)(f->nstmts ? f->nstmts : 1));
 	for (int i = 0; i < f->nstmts; i++)
-		el[i] = (Elem){EL_STMT, f->stmts[i]->loc.off, f->stmts[i]->loc.end, f->stmts[i]};
+		el[i] = stmt_elem(f->stmts[i]);
 	Block blk = {el, f->nstmts, 0, 0, f->src->len, false, false};
 	Buf out = {0};
 	print_block(&p, &out, &blk);
