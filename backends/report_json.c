@@ -130,7 +130,7 @@ static Json *decisions_json(const Design *d)
 		const Decision *x = d->decisions.v[i];
 		Json *o = jw_object();
 		jw_set(o, "declaration", jw_str(x->decl ? x->decl->name : NULL));
-		jw_set(o, "field", jw_str(x->field ? x->field->name : NULL));
+		jw_set(o, "field", jw_str(x->field ? decision_field(d, x) : NULL));
 		jw_set(o, "chosen", x->chosen || x->chosen_text ? chosen_json(x) : jw_null());
 		jw_set(o, "candidates", jw_int(x->ncandidates));
 		jw_set(o, "next_best_objective", jw_real(x->next_best, 6));

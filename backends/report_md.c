@@ -246,7 +246,7 @@ static void decisions(Buf *b, const Design *d, const OptimizerReport *opt)
 		buf_puts(b, "| ");
 		cell(b, x->decl ? x->decl->name : "?");
 		buf_putc(b, '.');
-		cell(b, x->field ? x->field->name : "?");
+		cell(b, x->field ? decision_field(d, x) : "?");
 		if (x->in_count)
 			buf_puts(b, " (count)");
 		buf_puts(b, " | ");

@@ -111,7 +111,7 @@ static void print_summary(const Design *d, const char *dir)
 	       energy.s, cur, t->horizon_years, tco.s, cur);
 	for (int i = 0; i < d->decisions.n; i++) {
 		const Decision *x = d->decisions.v[i];
-		printf("  chose %s.%s = %s (of %d)\n", x->decl->name, x->field->name, x->chosen_text,
+		printf("  chose %s.%s = %s (of %d)\n", x->decl->name, decision_field(d, x), x->chosen_text,
 		       x->ncandidates);
 	}
 	buf_free(&capex);
@@ -162,11 +162,13 @@ int cmd_build(const Options *o, const char *path)
 	c->verbose = o->verbose;
 	Program p = {.c = c, .scenario = o->scenario, .sets = o->sets, .nsets = o->nsets,
 		     .dump = dump, .dump_out = stdout};
-	Design d = {0};
+	Design d = {.verify = o->verify};
 	Timing timings[STAGE_COUNT] = {{0}};
 	int errors = pipeline_build(&p, &d, path, timings);
 	int rc;
-	if (p.io_error)
+	if (p.internal_error)
+		rc = EXIT_INTERNAL;
+	else if (p.io_error)
 		rc = EXIT_IO;
 	else if (p.usage_error)
 		rc = EXIT_USAGE;

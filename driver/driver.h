@@ -19,6 +19,7 @@ typedef struct Options {
 	const char *output; /* build -o DIR */
 	bool force;         /* replace a DIR clusterc did not write */
 	bool timings;
+	bool verify;        /* --verify: print what the fabric verifier proved */
 	const char *dump;   /* --dump=PASS */
 	const char *emit;   /* --emit LIST */
 	double time_limit;  /* --time-limit SECONDS, 0 for none */

@@ -136,6 +136,8 @@ int main(int argc, char **argv)
 			o.fmt_check = true;
 		} else if (strcmp(a, "--force") == 0) {
 			o.force = true;
+		} else if (strcmp(a, "--verify") == 0) {
+			o.verify = true;
 		} else if (strcmp(a, "--timings") == 0) {
 			o.timings = true;
 		} else if ((v = option_value(a, "--dump"))) {

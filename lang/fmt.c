@@ -13,7 +13,8 @@
  *   alone; `KIND NAME {}` when there are no fields and no comments inside. A body written on one
  *   line with at most one field (item) and no comment stays there: `scenario s { a.b = 1 }`.
  * - A run is a sequence of single-line elements with no blank line or comment line between
- *   them. In a declaration or scenario body the '=' of a run line up (names padded). Trailing
+ *   them. In a declaration or scenario body the '=' of consecutive assignments of a run line up
+ *   (names padded; a require or objective between them starts a new group). Trailing
  *   comments of a run start in one column, two spaces after the longest line of the run that has
  *   one (a long line without a comment pushes nothing).
  * - A comment that starts on the line where an element ends trails it (after the comma of a list
@@ -72,6 +73,7 @@ typedef struct Block {
 /* A single-line element waiting for the end of its run. */
 typedef struct Line {
 	char *name, *rest, *comment; /* name NULL when nothing is assigned; comment may be NULL */
+	size_t pad;                  /* width the name is padded to */
 } Line;
 
 typedef struct Run {
@@ -464,36 +466,36 @@ static void render(Fmt *p, const Elem *e, int indent, Buf *name, Buf *rest)
 
 /* ---- blocks and runs ----------------------------------------------------------------------- */
 
-/* Prints the held-back lines: names padded to one width when aligning, trailing comments in
- * one column two spaces after the longest line that has one. */
+/* Prints the held-back lines: the names of consecutive assignments padded to one width when
+ * aligning, trailing comments in one column two spaces after the longest line that has one. */
 static void run_flush(Run *r)
 {
-	size_t wname = 0, wcode = 0;
-	for (int i = 0; i < r->n; i++)
-		if (r->align && r->v[i].name && width(r->v[i].name) > wname)
-			wname = width(r->v[i].name);
+	size_t wcode = 0;
+	for (int i = 0, j; i < r->n; i = j > i ? j : i + 1) {
+		size_t wname = 0;
+		for (j = i; j < r->n && r->v[j].name; j++)
+			if (width(r->v[j].name) > wname)
+				wname = width(r->v[j].name);
+		for (int k = i; k < j; k++)
+			r->v[k].pad = r->align ? wname : width(r->v[k].name);
+	}
 	for (int i = 0; i < r->n; i++) {
 		Line *l = &r->v[i];
-		size_t w = width(l->rest);
-		if (l->name)
-			w += (r->align ? wname : width(l->name)) + 3;
+		size_t w = width(l->rest) + (l->name ? l->pad + 3 : 0);
 		if (l->comment && w > wcode)
 			wcode = w;
 	}
 	for (int i = 0; i < r->n; i++) {
 		Line *l = &r->v[i];
-		size_t w = width(l->rest);
 		put_indent(r->out, r->indent);
 		if (l->name) {
-			size_t pad = r->align ? wname : width(l->name);
 			buf_puts(r->out, l->name);
-			put_indent(r->out, (int)(pad - width(l->name)));
+			put_indent(r->out, (int)(l->pad - width(l->name)));
 			buf_puts(r->out, " = ");
-			w += pad + 3;
 		}
 		buf_puts(r->out, l->rest);
 		if (l->comment) {
-			put_indent(r->out, (int)(wcode + 2 - w));
+			put_indent(r->out, (int)(wcode + 2 - width(l->rest) - (l->name ? l->pad + 3 : 0)));
 			buf_puts(r->out, l->comment);
 		}
 		buf_putc(r->out, '\n');
@@ -510,7 +512,7 @@ static void run_add(Run *r, char *name, char *rest, char *comment)
 		r->cap = r->cap ? 2 * r->cap : 16;
 		r->v = xrealloc(r->v, sizeof *r->v * (size_t)r->cap);
 	}
-	r->v[r->n++] = (Line){name, rest, comment};
+	r->v[r->n++] = (Line){name, rest, comment, 0};
 }
 
 /* Where a block has got to: the end of what was printed last, and whether anything was. */

@@ -2,7 +2,9 @@
  * decide.c — the open choices of a spec, decided.
  *
  * The choices this version models are the rack's power class, cooling and nodes per rack, the
- * cluster's rack type and node counts (one_of, integer ranges, auto). Every combination of
+ * cluster's rack type and node counts, and a fabric's switch model, planes, oversubscription and
+ * topology parameters (one_of, integer ranges, auto); `auto` tiers, planes and dragonfly groups
+ * are left to fabric sizing, which takes the smallest shape that holds the endpoints. Every combination of
  * their options is a design; each is planned and costed (racks.c, model.c), its requirements
  * evaluated, and the best feasible one kept: objectives compared in the order written
  * (lexicographically), maximize as the negative, ties to the combination met first (options in
@@ -25,7 +27,8 @@ enum { MAX_COMBINATIONS = 200000, MAX_OPTIONS = 100000 };
 
 typedef struct Open {
 	Decision *dec;
-	Value *slot_owner;     /* the COUNTED value whose count is open, or NULL */
+	Value **slot;          /* where the option in force goes */
+	const Decl *counted;   /* the node type of an open count (auto counts), or NULL */
 	const Value **opts;
 	const char **texts;
 	int nopts;
@@ -40,6 +43,9 @@ static bool modelled(const Decl *d, const char *field)
 		       !strcmp(field, "nodes_per_rack");
 	if (d->kind == KIND_CLUSTER)
 		return !strcmp(field, "rack") || !strcmp(field, "nodes");
+	if (d->kind == KIND_FABRIC)
+		return !strcmp(field, "switch") || !strcmp(field, "planes") ||
+		       !strcmp(field, "oversubscription") || !strcmp(field, "topology");
 	return false;
 }
 
@@ -95,10 +101,10 @@ static int options(Design *d, Open *o, const Value *choice, const FieldSchema *f
 				kind++;
 			return all_of_kind(d, kind, &o->opts, &o->texts, choice->loc);
 		}
-		if (o->slot_owner) {
+		if (o->counted) {
 			/* A free count: from 1 to as many as the site's power budget could feed. */
 			const Value *budget = decl_value(d->site, "power_budget");
-			double each = node_power(o->slot_owner->ref);
+			double each = node_power(o->counted);
 			lo = 1, step = 1;
 			hi = budget && each > 0 ? floor(budget->q.v / each) : 1;
 		} else if (fs && !strcmp(fs->name, "nodes_per_rack")) {
@@ -136,15 +142,42 @@ static int options(Design *d, Open *o, const Value *choice, const FieldSchema *f
 static void set_option(Open *o, int i)
 {
 	o->cur = i;
-	if (o->slot_owner)
-		o->slot_owner->count = (Value *)o->opts[i];
-	else
-		o->dec->field->val = (Value *)o->opts[i];
+	*o->slot = (Value *)o->opts[i];
 }
 
-static int collect(Design *d, PtrVec *opens)
+static int add_open(Design *d, PtrVec *opens, Decl *decl, Field *f, const char *param,
+		    Value **slot, const Decl *counted, const FieldSchema *fs)
 {
 	Ctx *c = d->p->c;
+	const Value *choice = *slot;
+	Open *o = arena_alloc(c->arena, sizeof *o);
+	Decision *dec = arena_alloc(c->arena, sizeof *dec);
+	*dec = (Decision){.decl = decl, .field = f, .param = param, .choice = choice,
+			  .in_count = counted != NULL, .next_best = NAN};
+	o->dec = dec;
+	o->slot = slot;
+	o->counted = counted;
+	o->nopts = options(d, o, choice, fs);
+	if (o->nopts == 0)
+		return 1;
+	o->best_with = arena_alloc(c->arena, sizeof(double) * (size_t)o->nopts);
+	for (int q = 0; q < o->nopts; q++)
+		o->best_with[q] = INFINITY;
+	dec->ncandidates = o->nopts;
+	vec_push(c->arena, opens, o);
+	vec_push(c->arena, &d->decisions, dec);
+	return 0;
+}
+
+static bool is_open(const Value *v)
+{
+	return v && (v->kind == VAL_CHOICE || v->kind == VAL_RANGE || v->kind == VAL_AUTO);
+}
+
+/* Every open choice in a modelled field: the field itself, the counts of COUNT x NAME items,
+ * and the parameters of a constructor (except auto ones: sizing picks the smallest shape). */
+static int collect(Design *d, PtrVec *opens)
+{
 	int errors = 0;
 	for (int i = 0; i < d->p->decls.n; i++) {
 		Decl *decl = d->p->decls.v[i];
@@ -156,37 +189,22 @@ static int collect(Design *d, PtrVec *opens)
 			if (!v || !modelled(decl, f->name))
 				continue;
 			const FieldSchema *fs = schema_field(decl->kind, f->name);
-			Value *counted[64];
-			int nc = 0;
-			if (v->kind == VAL_COUNTED)
-				counted[nc++] = v;
-			for (int k = 0; v->kind == VAL_LIST && k < v->n && nc < 64; k++)
-				counted[nc++] = v->items[k];
-			bool open = v->kind == VAL_CHOICE || v->kind == VAL_RANGE || v->kind == VAL_AUTO;
-			for (int k = 0; k <= nc; k++) {
-				const Value *choice = k < nc ? counted[k]->count : v;
-				if (k < nc && choice->kind == VAL_QTY)
-					continue;
-				if (k == nc && !open)
-					continue;
-				Open *o = arena_alloc(c->arena, sizeof *o);
-				Decision *dec = arena_alloc(c->arena, sizeof *dec);
-				*dec = (Decision){.decl = decl, .field = f, .choice = choice, .in_count = k < nc,
-						  .next_best = NAN};
-				o->dec = dec;
-				o->slot_owner = k < nc ? counted[k] : NULL;
-				o->nopts = options(d, o, choice, k < nc ? NULL : fs);
-				if (o->nopts == 0) {
-					errors++;
-					continue;
-				}
-				o->best_with = arena_alloc(c->arena, sizeof(double) * (size_t)o->nopts);
-				for (int q = 0; q < o->nopts; q++)
-					o->best_with[q] = INFINITY;
-				dec->ncandidates = o->nopts;
-				vec_push(c->arena, opens, o);
-				vec_push(c->arena, &d->decisions, dec);
+			if (is_open(v)) {
+				/* auto planes: fabric sizing takes the fewest that fit. */
+				if (!(v->kind == VAL_AUTO && decl->kind == KIND_FABRIC))
+					errors += add_open(d, opens, decl, f, NULL, &f->val, NULL, fs);
+				continue;
 			}
+			if (v->kind == VAL_COUNTED && is_open(v->count))
+				errors += add_open(d, opens, decl, f, NULL, &v->count, v->ref, NULL);
+			for (int k = 0; v->kind == VAL_LIST && k < v->n; k++)
+				if (v->items[k] && v->items[k]->kind == VAL_COUNTED && is_open(v->items[k]->count))
+					errors += add_open(d, opens, decl, f, NULL, &v->items[k]->count,
+							   v->items[k]->ref, NULL);
+			for (int k = 0; v->kind == VAL_CTOR && k < v->n; k++)
+				if (is_open(v->items[k]) && v->items[k]->kind != VAL_AUTO)
+					errors += add_open(d, opens, decl, f, v->ctor->params[k].name,
+							   &v->items[k], NULL, &v->ctor->params[k]);
 		}
 	}
 	return errors;
@@ -198,6 +216,7 @@ static bool evaluate(Design *d)
 	d->violations.n = 0;
 	d->spec_errors = 0;
 	plan_racks(d);
+	size_fabrics(d);
 	model_design(d);
 	evaluate_requirements(d);
 	d->nobjectives = 0;

@@ -43,7 +43,7 @@ int report_violations(Design *d)
 		Buf b = {0};
 		for (int i = 0; i < d->decisions.n; i++) {
 			const Decision *x = d->decisions.v[i];
-			buf_printf(&b, "%s%s.%s = %s", i ? ", " : "", x->decl->name, x->field->name,
+			buf_printf(&b, "%s%s.%s = %s", i ? ", " : "", x->decl->name, decision_field(d, x),
 				   x->chosen_text);
 		}
 		which = arena_printf(d->p->c->arena, "no design the open choices allow meets the "
@@ -63,6 +63,13 @@ int report_violations(Design *d)
 	}
 	d->p->unmet += d->violations.n;
 	return d->violations.n;
+}
+
+const char *decision_field(const Design *d, const Decision *x)
+{
+	if (!x->param)
+		return x->field->name;
+	return arena_printf(d->p->c->arena, "%s.%s", x->field->name, x->param);
 }
 
 /* ---- money ---------------------------------------------------------------------------------- */
@@ -131,7 +138,7 @@ static int check_currencies(Design *d)
 int design_init(Design *d, Program *p)
 {
 	Ctx *c = p->c;
-	*d = (Design){.p = p};
+	*d = (Design){.p = p, .verify = d->verify};
 	int before = diag_errors(c);
 	/* check.c allows one cluster per spec. */
 	for (int i = 0; i < p->decls.n && !d->cluster; i++)

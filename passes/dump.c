@@ -96,9 +96,33 @@ static void dump_totals(const Design *d, FILE *out)
 		t->capex, t->annual_energy, t->annual_energy_cost, t->tco);
 	if (!isnan(t->annual_carbon))
 		fprintf(out, "annual_carbon %.17g kg\n", t->annual_carbon);
+	for (int i = 0; i < d->nfabrics; i++) {
+		const FabricInst *f = &d->fabrics[i];
+		if (!f->topology)
+			continue;
+		fprintf(out, "fabric %s %s switch %s radix %d breakout %d tiers %d planes %d rails %d "
+			     "sus %d endpoints %d\n",
+			f->decl->name, f->topology->name, f->switch_model->name, f->radix, f->breakout,
+			f->tiers, f->planes, f->rails, f->sus, f->endpoints);
+		fprintf(out, "  switches %d", f->switches);
+		for (int k = 0; k < ST_COUNT; k++)
+			if (f->by_tier[k])
+				fprintf(out, " %s %d", switch_tier_names[k], f->by_tier[k]);
+		fprintf(out, "\n  links %d", f->links);
+		for (int k = 0; k < LT_COUNT; k++)
+			if (f->links_by_tier[k])
+				fprintf(out, " %s %d", link_tier_names[k], f->links_by_tier[k]);
+		fprintf(out, "\n  bisection %.17g bit/s diameter %d ecmp %.17g\n", f->bisection,
+			f->diameter, f->ecmp);
+	}
+	for (int i = 0; i < d->nscaleups; i++) {
+		const ScaleUpInst *s = &d->scaleups[i];
+		fprintf(out, "scale-up %s domains %d accelerators %d switches %d links %d\n",
+			s->node->name, s->domains, s->domain_accels, s->nswitches, s->nlinks);
+	}
 	for (int i = 0; i < d->decisions.n; i++) {
 		const Decision *x = d->decisions.v[i];
-		fprintf(out, "decision %s.%s%s = %s of %d", x->decl->name, x->field->name,
+		fprintf(out, "decision %s.%s%s = %s of %d", x->decl->name, decision_field(d, x),
 			x->in_count ? " (count)" : "", x->chosen_text ? x->chosen_text : "-",
 			x->ncandidates);
 		if (!isnan(x->next_best))

@@ -120,6 +120,21 @@ int model_design(Design *d)
 			counted_parts(d, &lines, node, "scale_up_switches", n / g->domain_nodes,
 				      "scale-up switch", CAT_NETWORK, CAT_NETWORK, true);
 	}
+	/* Fabric switches: power and price of each, by fabric. */
+	for (int i = 0; i < d->nfabrics; i++) {
+		const FabricInst *f = &d->fabrics[i];
+		if (!f->switch_model || f->switches == 0)
+			continue;
+		double unit_power = fval(f->switch_model, "power", 0);
+		double unit_price = price(d, f->switch_model, "price");
+		t->power_by_cat[CAT_NETWORK] += f->switches * unit_power;
+		t->capex_by_cat[CAT_NETWORK] += f->switches * unit_price;
+		t->switches += f->switches;
+		t->cables += f->links;
+		bom(d, &lines, "switch", f->switch_model, f->switches, "", unit_price, unit_power);
+	}
+	for (int i = 0; i < d->nscaleups; i++)
+		t->switches += d->scaleups[i].nswitches;
 	const Value *st = decl_value(d->cluster, "storage");
 	if (st) {
 		counted_parts(d, &lines, d->cluster, "storage", 1, "storage", CAT_STORAGE, CAT_STORAGE, true);

@@ -40,6 +40,7 @@ typedef struct Program {
 	int nsets;
 	bool library; /* the root declares no cluster and no workload: check every declaration */
 	int unmet;        /* diagnostics of requirements that cannot be met (exit 2) */
+	bool internal_error; /* a broken invariant of clusterc itself (exit 70) */
 	int dump;         /* a Stage to print the IR after (--dump=PASS), or -1 */
 	FILE *dump_out;
 	bool io_error;    /* the root file could not be read (exit 74) */
@@ -140,6 +141,7 @@ bool check_expr_dim(Program *p, const Expr *e, Dim *out);
 typedef struct Decision {
 	Decl *decl;
 	Field *field;
+	const char *param;    /* a constructor parameter of the field, or NULL */
 	const Value *choice;  /* the VAL_CHOICE, VAL_RANGE or VAL_AUTO as written */
 	const Value *chosen;  /* the option in force */
 	const char *chosen_text; /* how it reads: "80 kW", "cold_plate", "1024" */
@@ -229,6 +231,119 @@ typedef struct BomLine {
 	double power;        /* W */
 } BomLine;
 
+/* ---- fabrics (fabric.c sizes them, wire_*.c wire them port by port, verify.c proves them) -- */
+
+/* Link tiers, shared by every topology; the name is how reports and drawings say it. */
+#define LINK_TIERS(X)                                   \
+	X(NODE_LEAF, "node-leaf")     /* endpoint to leaf */   \
+	X(LEAF_SPINE, "leaf-spine")                            \
+	X(SPINE_CORE, "spine-core")                            \
+	X(TERMINAL, "terminal")       /* dragonfly: endpoint to router */ \
+	X(LOCAL, "local")             /* dragonfly: inside a group */ \
+	X(GLOBAL, "global")           /* dragonfly: between groups */ \
+	X(TORUS, "torus")             /* endpoint to endpoint, wraparound */ \
+	X(SCALE_UP, "scale-up")       /* accelerator to NVLink switch, backplane */
+
+typedef enum {
+#define X(t, s) LT_##t,
+	LINK_TIERS(X)
+#undef X
+	LT_COUNT
+} LinkTier;
+extern const char *const link_tier_names[LT_COUNT];
+
+/* Switch tiers: the leaf, spine and core of a fat tree, a dragonfly's routers, the switch trays
+ * of scale-up domains. */
+#define SWITCH_TIERS(X) X(LEAF, "leaf") X(SPINE, "spine") X(CORE, "core") X(ROUTER, "router") \
+	X(SCALE_UP, "scale-up")
+
+typedef enum {
+#define X(t, s) ST_##t,
+	SWITCH_TIERS(X)
+#undef X
+	ST_COUNT
+} SwitchTier;
+extern const char *const switch_tier_names[ST_COUNT];
+
+/* A device attached to a fabric that is not a cluster node: a fabric manager, storage, a
+ * gateway (fabric.endpoints). */
+typedef struct ExtraInst {
+	const Decl *type;
+	const char *name;    /* "compute-ufm_appliance-1" */
+	int fabric;
+	int nports;          /* its NIC ports on the fabric */
+	double speed;
+} ExtraInst;
+
+typedef struct SwitchInst {
+	const Decl *model;
+	const char *name;    /* "compute-leaf-001", "compute-p2-spine-004", "nvl-dom001-sw3" */
+	int fabric;          /* index into Design.fabrics, or -1 for a scale-up tray */
+	SwitchTier tier;
+	int plane, su, rail, group; /* group: pod of a 3-tier tree, dragonfly group, scale-up domain */
+	int index;           /* position inside its tier and plane, from 0 */
+	int radix;           /* logical ports at the link speed (breakout counted) */
+	int breakout;        /* logical ports per physical port */
+	int used;            /* ports wired */
+	int rack;            /* placement (later), -1 */
+} SwitchInst;
+
+/* One end of a link. Ports count from 0; a switch's logical port p is physical port
+ * p / breakout, lane p % breakout. */
+typedef enum { END_NODE, END_EXTRA, END_SWITCH, END_ACCEL } EndKind;
+typedef struct End {
+	uint8_t kind;        /* EndKind */
+	int dev;             /* NodeInst, ExtraInst, SwitchInst or AccelInst index */
+	int port;            /* END_NODE: index into Design.ports (a NIC port); others: port number */
+} End;
+
+typedef struct LinkInst {
+	End a, z;            /* a: the end nearer the endpoints */
+	double speed;        /* bit/s */
+	uint8_t tier;        /* LinkTier */
+	uint8_t plane;
+	int16_t rail;        /* -1 when not rail-aligned */
+	int fabric;          /* -1 for scale-up links */
+} LinkInst;
+
+typedef struct FabricInst {
+	Decl *decl;
+	const CtorSchema *topology;  /* fat_tree, dragonfly or torus */
+	bool sized;                  /* the shape holds: wire it (else a Violation explains) */
+	const Decl *switch_model;
+	const Decl *nic;             /* the node NIC on this fabric */
+	double link_speed;           /* bit/s */
+	int radix;                   /* logical switch ports at link_speed */
+	int breakout;
+	int planes, rails, tiers;    /* rails: NIC ports of a node on the fabric, all planes */
+	bool rail_optimized;
+	int su_nodes, sus;           /* scalable unit size and count (rail-optimized trees) */
+	double oversub[3];           /* down:up bandwidth at leaf, spine (and core) */
+	int down[3], up[3];          /* ports per switch of each tree tier: down and up */
+	int endpoints;               /* endpoint ports over all planes */
+	int per_plane[ST_COUNT];     /* switches of each tier in one plane */
+	int links_per_plane[LT_COUNT];
+	int pods, pod_leaves, core_groups, core_per_group; /* 3-tier shape */
+	int spine_links;             /* links from a leaf to each spine (2-tier) */
+	int dims[3], ndims;          /* torus */
+	int df_p, df_a, df_h, df_g, df_links_per_pair; /* dragonfly */
+	int switches, links;         /* totals, all planes */
+	int by_tier[ST_COUNT];
+	int links_by_tier[LT_COUNT];
+	double bisection;            /* bit/s across the worst bisection */
+	int diameter;                /* switch-to-switch hops on the longest shortest path */
+	double ecmp;                 /* equal-cost paths between two leaves of different units */
+	int first_switch, first_link, first_extra, nextras;
+} FabricInst;
+
+/* Scale-up domains larger than a node: their NVLink switch trays and backplane links. */
+typedef struct ScaleUpInst {
+	const Decl *node;
+	int domains, domain_nodes, domain_accels;
+	int switches_per_domain, links_per_accel;
+	int first_switch, nswitches, first_link, nlinks;
+} ScaleUpInst;
+
 /* A requirement the design does not meet: a rack limit, the site's power budget, a require
  * line. Collected silently while choices are explored; reported (exit 2) for the design kept. */
 typedef struct Violation {
@@ -258,6 +373,17 @@ typedef struct Design {
 	BomLine *bom;
 	int nbom;
 	bool elaborated;         /* instances exist (not only the aggregate model) */
+	FabricInst *fabrics;     /* one per cluster.fabrics entry, sized by fabric.c */
+	int nfabrics;
+	ScaleUpInst *scaleups;
+	int nscaleups;
+	SwitchInst *switches;    /* wired instances, fabric after fabric, then scale-up trays */
+	int nswitches;
+	LinkInst *links;
+	int nlinks;
+	ExtraInst *extras;
+	int nextras;
+	bool verify;             /* --verify: print what the verifier proved */
 	PtrVec violations;       /* Violation*, of the evaluation in force */
 	double objective[8];     /* the objectives' values, in the order written */
 	int nobjectives;
@@ -271,11 +397,38 @@ typedef struct Design {
 /* design.c: the design's frame (cluster, site, rack, cooling, power, currency), money, the
  * value of an attribute (wanka.capex, hall_b.power_budget), requirements. */
 int design_init(Design *d, Program *p);
+/* What a decision set: "power_limit", or "topology.tiers" for a constructor's parameter. */
+const char *decision_field(const Design *d, const Decision *x);
 void design_violation(Design *d, Loc loc, double excess, Loc note_loc, const char *note,
 		      const char *fmt, ...) PRINTF_LIKE(6, 7);
 bool design_eval(Design *d, const Expr *e, Qty *out, bool report);
 int evaluate_requirements(Design *d);
 int report_violations(Design *d);
+
+/* fabric.c: every fabric sized from its declaration (counts per tier, closed forms), with a
+ * diagnostic at the fabric when it cannot be built (radix, breakout, endpoints). Cheap: runs
+ * for every candidate design. */
+int size_fabrics(Design *d);
+
+/* wire.c and wire_direct.c: every link, port by port (after elaboration). */
+int wire_fabrics(Design *d);
+typedef struct Endpoint {
+	End end;
+	int rail; /* within its plane */
+} Endpoint;
+SwitchInst *add_switch(Design *d, FabricInst *f, int fi, SwitchTier t, int plane, int index);
+void add_link(Design *d, End a, End z, double speed, LinkTier tier, int plane, int rail, int fi);
+int node_fabric_ports(const Design *d, int n, const Decl *nic, int *out, int max);
+int plane_endpoints(Design *d, FabricInst *f, int plane, Endpoint *out);
+void wire_fat_tree(Design *d, FabricInst *f, int fi);
+void wire_dragonfly(Design *d, FabricInst *f, int fi);
+void wire_torus(Design *d, FabricInst *f, int fi);
+void wire_scale_up(Design *d, ScaleUpInst *s);
+
+/* verify.c: each port used at most once, every switch within its radix, every endpoint
+ * connected, every fabric connected; then the fabric metrics (bisection, diameter, ECMP). A
+ * failure is a bug in clusterc (exit 70). */
+int verify_fabrics(Design *d);
 
 /* decide.c: every open choice (one_of, ranges, auto) decided by evaluating the designs they
  * allow and keeping the best feasible one under the objectives. */
@@ -311,6 +464,8 @@ typedef enum {
 	STAGE_DESIGN,
 	STAGE_DECIDE,
 	STAGE_ELABORATE,
+	STAGE_WIRE,
+	STAGE_VERIFY,
 	STAGE_VALIDATE,
 	STAGE_COUNT
 } Stage;

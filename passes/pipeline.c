@@ -9,8 +9,9 @@
 
 #include <time.h>
 
-const char *const stage_names[STAGE_COUNT] = {"load",   "resolve",   "overrides", "check",
-					      "design", "decide",    "elaborate", "validate"};
+const char *const stage_names[STAGE_COUNT] = {
+	"load", "resolve", "overrides", "check", "design", "decide", "elaborate", "wire", "verify",
+	"validate"};
 
 static double now_ms(void)
 {
@@ -64,6 +65,12 @@ int pipeline_build(Program *p, Design *d, const char *path, Timing timings[STAGE
 	STOP_IF_ERRORS();
 	STAGE(STAGE_ELABORATE, elaborate_design(d));
 	STOP_IF_ERRORS();
+	/* A design that misses its requirements is not wired: its violations say why. */
+	if (d->violations.n == 0) {
+		STAGE(STAGE_WIRE, wire_fabrics(d));
+		STAGE(STAGE_VERIFY, verify_fabrics(d));
+		STOP_IF_ERRORS();
+	}
 	STAGE(STAGE_VALIDATE, report_violations(d));
 	return errors;
 }

@@ -353,7 +353,7 @@ static void corpus_one(const char *path)
 
 static void test_stdlib_and_examples(void)
 {
-	each_cluster(CLUSTERC_SOURCE_DIR "/stdlib", corpus_one);
+	CU_ASSERT(each_cluster(CLUSTERC_SOURCE_DIR "/stdlib", corpus_one) > 0);
 	each_cluster(CLUSTERC_SOURCE_DIR "/examples", corpus_one);
 }
 
@@ -417,7 +417,8 @@ static void test_comments(void)
 		   "/* h */\nnode a {\n  /* e */\n  f = 1 + 2\n}\n");
 	ASSERT_FMT("require a /* l */ <= b\n", "/* l */\nrequire a <= b\n");
 	/* After an opening bracket, after an item's comma, before a closing bracket. */
-	ASSERT_FMT("node a { // o\n  f = g( // p\n    x1 = 1 // q\n    , y = 2\n    // r\n  ) // s\n  // t\n}\n",
+	ASSERT_FMT("node a { // o\n  f = g( // p\n    x1 = 1 // q\n    , y = 2\n    // r\n"
+		   "  ) // s\n  // t\n}\n",
 		   "node a {  // o\n  f = g(  // p\n    x1 = 1,  // q\n    y = 2,\n    // r\n  )  // s\n"
 		   "  // t\n}\n");
 }
@@ -427,9 +428,11 @@ static void test_comment_counts(void)
 {
 	static const char *const cases[] = {
 		"/* a */ import /* b */ std /* c */ . /* d */ network // e\n",
-		"node /* a */ n /* b */ : /* c */ p /* d */ { /* e */ f /* f */ = /* g */ 1 /* h */ } // i\n",
+		"node /* a */ n /* b */ : /* c */ p /* d */ { /* e */ f /* f */ = /* g */ 1 /* h */ }"
+		" // i\n",
 		"node n // a\n// b\n{ // c\n// d\n}\n",
-		"scenario s { a /* a */ . /* b */ b = /* c */ [ /* d */\n 1 /* e */ , // f\n /* g */ 2 ] /* h */ }\n",
+		"scenario s { a /* a */ . /* b */ b = /* c */ [ /* d */\n 1 /* e */ , // f\n"
+		" /* g */ 2 ] /* h */ }\n",
 		"node n { f = g( /* a */ ) }\nnode m { f = g(\n /* a */ ) }\nnode k { f = [\n // a\n] }\n",
 		"node n { f = [\n [ // a\n 1, /* b */ 2 ], // c\n f( /* d */\n x1 = 1 ) ] }\n",
 		"require /* a */ - /* b */ ( /* c */ a /* d */ ) /* e */ <= /* f */ 1 /* g */ .. /* h */ 2\n",

@@ -1,0 +1,533 @@
+/*
+ * fabric.c — sizing the network fabrics: how many switches of each tier, how many links, which
+ * shape, and the metrics that follow from the shape. Port-level wiring is wire.c's; this file
+ * only counts, so it runs for every candidate design the choice search explores.
+ *
+ * Fat tree / folded Clos (docs/fabrics.md; Leiserson 1985, Al-Fares et al., SIGCOMM 2008):
+ * switches of radix k (ports at the link speed, breakout counted); a leaf splits its ports into
+ * `down` for endpoints and `up` by the leaf oversubscription d:u (down = ⌊k·d/(d+u)⌋). In a
+ * 2-tier tree every leaf spreads its up links evenly over S spines, S the smallest divisor of
+ * `up` with S ≥ ⌈leaves·up/k⌉; at most k leaves, so k²/2 endpoints at 1:1. In a 3-tier tree a
+ * pod is `down₂` leaves (whole scalable units when rail-optimized) under `up` pod spines, one
+ * link from each leaf to each; pod spine j of every pod connects to core group j of C switches,
+ * C the smallest divisor of up₂ with C ≥ ⌈pods·up₂/k⌉: k³/4 endpoints and 5k²/4 switches at
+ * full size. Rail-optimized trees (NVIDIA DGX SuperPOD reference architecture) give every
+ * scalable unit one leaf per rail: NIC r of every node of the unit goes to leaf r. Multi-plane
+ * fabrics split a node's NIC ports over independent planes, each its own tree.
+ *
+ * Dragonfly (Kim, Dally, Scott, Abts, ISCA 2008): groups of a routers, p terminals and h global
+ * links per router, a full mesh inside a group, g ≤ a·h + 1 groups; every pair of groups joined
+ * by m = ⌊a·h/(g−1)⌋ global links. Torus: endpoints are the vertices of a 2D or 3D torus with
+ * wraparound, 2 ports per dimension.
+ *
+ * A fabric that cannot be built as declared (switch radix, link speed against port speed,
+ * breakout, more endpoints than the shape holds) is a requirement the design does not meet:
+ * a Violation at the fabric with the numbers and, where one exists, the smallest change.
+ */
+#include "passes.h"
+
+#include <math.h>
+#include <string.h>
+
+const char *const link_tier_names[LT_COUNT] = {
+#define X(t, s) s,
+	LINK_TIERS(X)
+#undef X
+};
+const char *const switch_tier_names[ST_COUNT] = {
+#define X(t, s) s,
+	SWITCH_TIERS(X)
+#undef X
+};
+
+static double fval(const Decl *d, const char *name, double def)
+{
+	const Value *v = decl_value(d, name);
+	return v && v->kind == VAL_QTY ? v->q.v : def;
+}
+
+/* A parameter of a constructor value: its number, or def when absent or left open (auto). */
+static double param(const Value *ctor, const char *name, double def)
+{
+	const FieldSchema *ps = ctor_param(ctor->ctor, name);
+	const Value *v = ps ? ctor->items[ps - ctor->ctor->params] : NULL;
+	if (v && v->kind == VAL_QTY)
+		return v->q.v;
+	if (v && v->kind == VAL_BOOL)
+		return v->b_val;
+	return def;
+}
+
+static bool param_auto(const Value *ctor, const char *name)
+{
+	const FieldSchema *ps = ctor_param(ctor->ctor, name);
+	const Value *v = ps ? ctor->items[ps - ctor->ctor->params] : NULL;
+	return !v || v->kind == VAL_AUTO;
+}
+
+/* The smallest divisor of n that is at least want, or 0 when want > n. */
+static int divisor_at_least(int n, int want)
+{
+	if (want < 1)
+		want = 1;
+	for (int s = want; s <= n; s++)
+		if (n % s == 0)
+			return s;
+	return 0;
+}
+
+static char *gbps(Design *d, double v)
+{
+	char buf[64];
+	qty_format((Qty){v, dim_make(0, 0, -1, 0, 1, 0)}, buf, sizeof buf);
+	return arena_strdup(d->p->c->arena, buf);
+}
+
+/* NIC ports of one node on this fabric: every NIC of the fabric's model. */
+static int node_rails(const Decl *node, const Decl *nic)
+{
+	const Value *v = decl_value(node, "nics");
+	int n = 0;
+	for (int i = 0; v && i < (v->kind == VAL_LIST ? v->n : 1); i++) {
+		const Value *cv = v->kind == VAL_LIST ? v->items[i] : v;
+		if (cv->ref == nic)
+			n += (int)cv->count->q.v * (int)fval(nic, "ports", 1);
+	}
+	return n;
+}
+
+static const Decl *first_nic(const Decl *node)
+{
+	const Value *v = decl_value(node, "nics");
+	if (!v)
+		return NULL;
+	return (v->kind == VAL_LIST ? v->items[0] : v)->ref;
+}
+
+/* The split of k ports for a down:up ratio. False (after a Violation) when no whole split
+ * comes within 1 % of the ratio asked: the nearest splits on either side are offered. */
+static bool split_ports(Design *d, FabricInst *f, Loc at, const char *tier, int k,
+			double down_ratio, double up_ratio, int *down, int *up)
+{
+	double want = down_ratio / up_ratio;
+	*down = (int)floor(k * down_ratio / (down_ratio + up_ratio) + 1e-9);
+	if (*down < 1)
+		*down = 1;
+	if (*down > k - 1)
+		*down = k - 1;
+	*up = k - *down;
+	double got = (double)*down / *up;
+	if (fabs(got / want - 1) <= 0.01)
+		return true;
+	int lo = *down, hi = *down + 1 < k ? *down + 1 : *down;
+	design_violation(d, at, fabs(got / want - 1), f->decl->name_loc, NULL,
+			 "%g:%g cannot be had on %d-port %s switches: the nearest splits are %d:%d "
+			 "(%.3g:1) and %d:%d (%.3g:1)",
+			 down_ratio, up_ratio, k, tier, lo, k - lo, (double)lo / (k - lo), hi, k - hi,
+			 (double)hi / (k - hi));
+	return false;
+}
+
+static void ratio_at(const Value *v, int tier, double *down, double *up)
+{
+	*down = 1, *up = 1;
+	if (!v)
+		return;
+	const Value *r = v->kind == VAL_LIST ? (tier < v->n ? v->items[tier] : NULL) : tier == 0 ? v : NULL;
+	if (r && r->kind == VAL_RATIO)
+		*down = r->a, *up = r->b;
+}
+
+/* Fat tree: leaves, then the smallest number of tiers (or the declared one) that holds them. */
+static bool size_fat_tree(Design *d, FabricInst *f, const Value *topo, int nodes, int extra_ports)
+{
+	const Decl *fd = f->decl;
+	Loc at = topo->loc;
+	int k = f->radix, rpp = f->rails / f->planes;
+	const Value *ov = decl_value(fd, "oversubscription");
+	Loc ov_at = ov ? ov->loc : fd->name_loc;
+	double od, ou;
+	ratio_at(ov, 0, &od, &ou);
+	if (!split_ports(d, f, ov_at, "leaf", k, od, ou, &f->down[0], &f->up[0]))
+		return false;
+	f->oversub[0] = (double)f->down[0] / f->up[0];
+	int down = f->down[0], up = f->up[0];
+	f->rail_optimized = param(topo, "rail_optimized", 0) != 0;
+
+	/* Endpoints of one plane: every node's rails of the plane, then the extra devices. */
+	int extra_pp = (extra_ports + f->planes - 1) / f->planes;
+	int leaves;
+	if (f->rail_optimized) {
+		int su = (int)fval(fd, "scalable_unit", down);
+		if (su > down) {
+			design_violation(d, decl_value(fd, "scalable_unit")->loc, (double)su / down - 1,
+					 fd->name_loc, NULL,
+					 "a scalable unit of %d nodes needs %d down ports on each leaf; "
+					 "'%s' leaves have %d at %g:%g",
+					 su, su, f->switch_model->name, down, od, ou);
+			su = down;
+		}
+		f->su_nodes = su;
+		/* Extra ports take the free slots of the last units, spread over the rails. */
+		int sus = (nodes + su - 1) / su;
+		if (sus < 1)
+			sus = 1;
+		for (;;) {
+			int free_per_rail = sus * su - nodes;
+			int need_per_rail = (extra_pp + rpp - 1) / rpp;
+			if (need_per_rail <= free_per_rail)
+				break;
+			sus++;
+		}
+		f->sus = sus;
+		leaves = sus * rpp;
+	} else {
+		int e = nodes * rpp + extra_pp;
+		leaves = (e + down - 1) / down;
+	}
+	f->endpoints = (nodes * rpp + extra_pp) * f->planes;
+	f->links_per_plane[LT_NODE_LEAF] = nodes * rpp + extra_pp;
+
+	int want = topo && !param_auto(topo, "tiers") ? (int)param(topo, "tiers", 0) : 0;
+	int per_plane_endpoints = nodes * rpp + extra_pp;
+	/* One tier: a single switch holds every endpoint of the plane. */
+	if (want == 1 || (want == 0 && per_plane_endpoints <= k && !f->rail_optimized)) {
+		if (per_plane_endpoints > k) {
+			design_violation(d, at, (double)per_plane_endpoints / k - 1, fd->name_loc, NULL,
+					 "a 1-tier fabric is one switch of %d ports; '%s' has %d endpoints "
+					 "per plane: use tiers = 2",
+					 k, fd->name, per_plane_endpoints);
+			return false;
+		}
+		f->tiers = 1;
+		f->per_plane[ST_LEAF] = 1;
+		f->diameter = 0;
+		f->ecmp = 1;
+		f->bisection = per_plane_endpoints * f->link_speed / 2 * f->planes;
+		return true;
+	}
+	/* Two tiers: spines that every leaf reaches evenly. */
+	int spines = divisor_at_least(up, (leaves * up + k - 1) / k);
+	if (want == 2 || (want == 0 && spines > 0)) {
+		if (spines == 0) {
+			/* At most k leaves: k / rails scalable units, or k leaves of `down` endpoints. */
+			int max_ep = f->rail_optimized ? (k / rpp) * f->su_nodes : k * down;
+			design_violation(d, at, (double)leaves / k - 1, fd->name_loc, NULL,
+					 "a 2-tier fat tree of '%s' (%d ports at %s) holds at most %d "
+					 "leaves (%d %s per plane); '%s' needs %d leaves: use tiers = 3%s",
+					 f->switch_model->name, k, gbps(d, f->link_speed), k, max_ep,
+					 f->rail_optimized ? "nodes" : "endpoints", fd->name, leaves,
+					 f->planes == 1 && f->rails > 1 ? ", or more planes" : "");
+			return false;
+		}
+		f->tiers = 2;
+		f->per_plane[ST_LEAF] = leaves;
+		f->per_plane[ST_SPINE] = spines;
+		f->spine_links = up / spines;
+		f->links_per_plane[LT_LEAF_SPINE] = leaves * up;
+		f->down[1] = leaves * up / spines; /* spine ports used */
+		f->diameter = leaves > 1 ? 2 : 0;
+		f->ecmp = spines;
+		double cap = fmin(per_plane_endpoints, (double)leaves * up) * f->link_speed;
+		f->bisection = cap / 2 * f->planes;
+		return true;
+	}
+	/* Three tiers: pods of leaves under pod spines, pod spines under core groups. */
+	double sd, su_r;
+	ratio_at(ov, 1, &sd, &su_r);
+	if (!split_ports(d, f, ov_at, "spine", k, sd, su_r, &f->down[1], &f->up[1]))
+		return false;
+	f->oversub[1] = (double)f->down[1] / f->up[1];
+	int down2 = f->down[1], up2 = f->up[1];
+	int pod_leaves = down2;
+	if (f->rail_optimized)
+		pod_leaves = down2 / rpp * rpp; /* whole scalable units */
+	if (pod_leaves < 1) {
+		design_violation(d, at, 1, fd->name_loc, NULL,
+				 "a pod of '%s' spines (%d down ports) cannot hold one scalable unit of "
+				 "%d rails",
+				 f->switch_model->name, down2, rpp);
+		return false;
+	}
+	int pods = (leaves + pod_leaves - 1) / pod_leaves;
+	int per_group = divisor_at_least(up2, (pods * up2 + k - 1) / k);
+	if (per_group == 0 || pods > k) {
+		long max_leaves = (long)k * pod_leaves;
+		design_violation(d, at, (double)pods / k - 1, fd->name_loc, NULL,
+				 "a 3-tier fat tree of '%s' (%d ports at %s) holds at most %ld leaves "
+				 "per plane; '%s' needs %d: use more planes or a switch with more ports",
+				 f->switch_model->name, k, gbps(d, f->link_speed), max_leaves, fd->name,
+				 leaves);
+		return false;
+	}
+	f->tiers = 3;
+	f->pods = pods;
+	f->pod_leaves = pod_leaves;
+	f->core_groups = up;
+	f->core_per_group = per_group;
+	f->per_plane[ST_LEAF] = leaves;
+	f->per_plane[ST_SPINE] = pods * up;
+	f->per_plane[ST_CORE] = up * per_group;
+	f->links_per_plane[LT_LEAF_SPINE] = leaves * up;
+	f->links_per_plane[LT_SPINE_CORE] = pods * up * up2;
+	f->diameter = pods > 1 ? 4 : leaves > 1 ? 2 : 0;
+	f->ecmp = pods > 1 ? (double)up * per_group : up;
+	double cap = fmin(fmin(per_plane_endpoints, (double)leaves * up), (double)pods * up * up2);
+	f->bisection = cap * f->link_speed / 2 * f->planes;
+	return true;
+}
+
+static bool size_dragonfly(Design *d, FabricInst *f, const Value *topo, int nodes, int extra_ports)
+{
+	Loc at = topo->loc;
+	int a = (int)param(topo, "a", 0);
+	int p = (int)param(topo, "p", a / 2 > 0 ? a / 2 : 1);
+	int h = (int)param(topo, "h", a / 2 > 0 ? a / 2 : 1);
+	int need = p + (a - 1) + h;
+	if (need > f->radix) {
+		design_violation(d, at, (double)need / f->radix - 1, f->decl->name_loc, NULL,
+				 "a dragonfly router with p = %d, a = %d, h = %d needs %d ports "
+				 "(p + a - 1 + h); '%s' has %d at %s",
+				 p, a, h, need, f->switch_model->name, f->radix, gbps(d, f->link_speed));
+		return false;
+	}
+	int rpp = f->rails / f->planes;
+	int e = nodes * rpp + (extra_ports + f->planes - 1) / f->planes;
+	int g_max = a * h + 1;
+	int g = param_auto(topo, "g") ? (e + p * a - 1) / (p * a) : (int)param(topo, "g", 1);
+	if (g < 1)
+		g = 1;
+	if (g * p * a < e || g > g_max) {
+		design_violation(d, at, (double)e / ((double)g_max * p * a) - 1, f->decl->name_loc, NULL,
+				 "a dragonfly with p = %d, a = %d, h = %d connects at most %d groups "
+				 "(a x h + 1) of %d terminals, %d in all; '%s' has %d endpoints per plane%s",
+				 p, a, h, g_max, p * a, g_max * p * a, f->decl->name, e,
+				 g > g_max ? ": raise a or h" : ": raise g");
+		return false;
+	}
+	f->df_p = p, f->df_a = a, f->df_h = h, f->df_g = g;
+	f->df_links_per_pair = g > 1 ? a * h / (g - 1) : 0;
+	f->tiers = 1;
+	f->endpoints = e * f->planes;
+	f->per_plane[ST_ROUTER] = a * g;
+	f->links_per_plane[LT_TERMINAL] = e;
+	f->links_per_plane[LT_LOCAL] = g * a * (a - 1) / 2;
+	f->links_per_plane[LT_GLOBAL] = f->df_links_per_pair * g * (g - 1) / 2;
+	f->diameter = g > 1 ? 3 : a > 1 ? 1 : 0;
+	f->ecmp = g > 1 ? f->df_links_per_pair : 1;
+	/* Global links across a cut of the groups in halves. */
+	f->bisection = (double)f->df_links_per_pair * (g / 2) * (g - g / 2) * f->link_speed * f->planes;
+	if (g == 1)
+		f->bisection = (double)(a / 2) * (a - a / 2) * f->link_speed * f->planes;
+	return true;
+}
+
+static bool size_torus(Design *d, FabricInst *f, const Value *topo, int nodes)
+{
+	const Value *dims = topo->items[0];
+	f->ndims = dims ? dims->n : 0;
+	long product = 1;
+	int largest = 0;
+	for (int i = 0; i < f->ndims && i < 3; i++) {
+		f->dims[i] = (int)dims->items[i]->q.v;
+		product *= f->dims[i];
+		if (f->dims[i] > largest)
+			largest = f->dims[i];
+	}
+	int rpp = f->rails / f->planes;
+	if (product != nodes) {
+		design_violation(d, topo->loc, fabs((double)product / nodes - 1), f->decl->name_loc, NULL,
+				 "a torus of %ld positions for %d nodes: the dimensions must multiply to "
+				 "the node count",
+				 product, nodes);
+		return false;
+	}
+	if (rpp < 2 * f->ndims) {
+		design_violation(d, topo->loc, (double)(2 * f->ndims) / rpp - 1, f->decl->name_loc, NULL,
+				 "a %dD torus needs %d ports on every node; nodes have %d on '%s' per plane",
+				 f->ndims, 2 * f->ndims, rpp, f->decl->name);
+		return false;
+	}
+	f->tiers = 0;
+	f->endpoints = nodes * f->planes;
+	f->links_per_plane[LT_TORUS] = nodes * f->ndims;
+	int diameter = 0;
+	for (int i = 0; i < f->ndims; i++)
+		diameter += f->dims[i] / 2;
+	f->diameter = diameter;
+	f->ecmp = 1;
+	/* Cut across the largest dimension: 2 wraparound planes of nodes/largest links. */
+	f->bisection = 2.0 * nodes / largest * f->link_speed * f->planes;
+	return true;
+}
+
+/* One fabric: its switch at the link speed, its NIC ports, then its shape. */
+static void size_one(Design *d, FabricInst *f)
+{
+	const Decl *fd = f->decl;
+	const Value *topo = decl_value(fd, "topology");
+	const Value *sw = decl_value(fd, "switch");
+	if (!topo || topo->kind != VAL_CTOR || !sw || sw->kind != VAL_REF)
+		return; /* an open choice check.c reported, or one decide.c has not set */
+	f->topology = topo->ctor;
+	f->switch_model = sw->ref;
+	const Value *nic_v = decl_value(fd, "nic");
+	f->nic = nic_v && nic_v->kind == VAL_REF ? nic_v->ref : first_nic(d->groups[0].type);
+	double nic_speed = f->nic ? fval(f->nic, "speed", 0) : 0;
+	f->link_speed = fval(fd, "link", nic_speed);
+	const Value *pv = decl_value(fd, "planes");
+	f->planes = pv && pv->kind == VAL_QTY ? (int)pv->q.v : 1;
+	bool auto_planes = pv && pv->kind == VAL_AUTO;
+
+	/* Rails: the fabric NIC's ports on every node (the first group's count; every group must
+	 * agree). */
+	int nodes = 0;
+	f->rails = 0;
+	for (int i = 0; i < d->ngroups; i++) {
+		int r = f->nic ? node_rails(d->groups[i].type, f->nic) : 0;
+		if (r == 0)
+			continue;
+		if (f->rails && r != f->rails) {
+			design_violation(d, d->groups[i].loc, 1, fd->name_loc, NULL,
+					 "'%s' nodes have %d '%s' ports and others %d: every node on fabric "
+					 "'%s' needs the same",
+					 d->groups[i].type->name, r, f->nic->name, f->rails, fd->name);
+			return;
+		}
+		f->rails = r;
+		nodes += d->groups[i].count;
+	}
+	const Value *rails_v = decl_value(fd, "rails");
+	if (rails_v && rails_v->kind == VAL_QTY) {
+		if ((int)rails_v->q.v > f->rails) {
+			design_violation(d, rails_v->loc, rails_v->q.v / fmax(f->rails, 1) - 1, fd->name_loc,
+					 NULL, "%g rails asked; the nodes have %d '%s' ports", rails_v->q.v,
+					 f->rails, f->nic ? f->nic->name : "NIC");
+			return;
+		}
+		f->rails = (int)rails_v->q.v;
+	}
+	if (f->rails == 0 || !f->nic) {
+		design_violation(d, fd->name_loc, 1, d->cluster->name_loc, NULL,
+				 "no node of cluster '%s' has a '%s' port for fabric '%s'",
+				 d->cluster->name, f->nic ? f->nic->name : "NIC", fd->name);
+		return;
+	}
+	if (f->rails % f->planes) {
+		design_violation(d, pv ? pv->loc : fd->name_loc, 1, fd->name_loc, NULL,
+				 "%d planes cannot share %d NIC ports evenly", f->planes, f->rails);
+		return;
+	}
+	if (f->link_speed > nic_speed * (1 + 1e-9)) {
+		design_violation(d, decl_value(fd, "link")->loc, f->link_speed / nic_speed - 1,
+				 fd->name_loc, NULL, "links of %s are faster than the '%s' ports (%s)",
+				 gbps(d, f->link_speed), f->nic->name, gbps(d, nic_speed));
+		return;
+	}
+	/* The switch at the link speed: ports split by breakout. */
+	const Decl *m = f->switch_model;
+	double port_speed = fval(m, "port_speed", 0);
+	int ports = (int)fval(m, "ports", 0), max_breakout = (int)fval(m, "breakout", 1);
+	double ratio = port_speed / f->link_speed;
+	int b = (int)llround(ratio);
+	if (f->link_speed > port_speed * (1 + 1e-9) || fabs(ratio - b) > 1e-9 || b > max_breakout) {
+		const char *why = f->link_speed > port_speed ? "faster than its ports"
+				  : fabs(ratio - b) > 1e-9 ? "not a whole fraction of a port"
+							    : "more lanes than its breakout allows";
+		design_violation(d, fd->name_loc, 1, m->name_loc, "the switch is declared here",
+				 "'%s' ports are %s and split at most %d ways; links of %s are %s",
+				 m->name, gbps(d, port_speed), max_breakout, gbps(d, f->link_speed), why);
+		return;
+	}
+	f->breakout = b;
+	f->radix = ports * b;
+
+	int extra_ports = 0;
+	const Value *ev = decl_value(fd, "endpoints");
+	for (int i = 0; ev && i < (ev->kind == VAL_LIST ? ev->n : 1); i++) {
+		const Value *cv = ev->kind == VAL_LIST ? ev->items[i] : ev;
+		const Decl *nic = first_nic(cv->ref);
+		int per = nic ? node_rails(cv->ref, nic) : 1;
+		extra_ports += (int)cv->count->q.v * (per > 0 ? per : 1);
+	}
+
+	/* planes = auto: the fewest planes (a divisor of the rails) whose shape fits. */
+	bool ok = false;
+	for (int planes = auto_planes ? 1 : f->planes; planes <= f->rails; planes++) {
+		if (f->rails % planes)
+			continue;
+		f->planes = planes;
+		int before = d->violations.n;
+		memset(f->per_plane, 0, sizeof f->per_plane);
+		memset(f->links_per_plane, 0, sizeof f->links_per_plane);
+		if (!strcmp(f->topology->name, "fat_tree"))
+			ok = size_fat_tree(d, f, topo, nodes, extra_ports);
+		else if (!strcmp(f->topology->name, "dragonfly"))
+			ok = size_dragonfly(d, f, topo, nodes, extra_ports);
+		else
+			ok = size_torus(d, f, topo, nodes);
+		if (ok || !auto_planes || planes == f->rails)
+			break;
+		d->violations.n = before; /* try more planes */
+	}
+	if (!ok)
+		return;
+	f->sized = true;
+	f->switches = f->links = 0;
+	for (int t = 0; t < ST_COUNT; t++) {
+		f->by_tier[t] = f->per_plane[t] * f->planes;
+		f->switches += f->by_tier[t];
+	}
+	for (int t = 0; t < LT_COUNT; t++) {
+		f->links_by_tier[t] = f->links_per_plane[t] * f->planes;
+		f->links += f->links_by_tier[t];
+	}
+}
+
+/* Scale-up domains bigger than a node: trays and the links to them. */
+static void size_scale_up(Design *d)
+{
+	d->nscaleups = 0;
+	for (int i = 0; i < d->ngroups; i++) {
+		const NodeGroup *g = &d->groups[i];
+		const Value *sw = decl_value(g->type, "scale_up_switches");
+		if (g->domain_nodes <= 1 || !sw)
+			continue;
+		ScaleUpInst *s = &d->scaleups[d->nscaleups++];
+		*s = (ScaleUpInst){.node = g->type, .domains = g->count / g->domain_nodes,
+				   .domain_nodes = g->domain_nodes,
+				   .domain_accels = g->domain_nodes * node_accelerators(g->type)};
+		int ports = 0;
+		for (int j = 0; j < (sw->kind == VAL_LIST ? sw->n : 1); j++) {
+			const Value *cv = sw->kind == VAL_LIST ? sw->items[j] : sw;
+			s->switches_per_domain += (int)cv->count->q.v;
+			ports += (int)cv->count->q.v * (int)fval(cv->ref, "ports", 0);
+		}
+		s->links_per_accel = s->domain_accels ? ports / s->domain_accels : 0;
+		if (s->domain_accels && ports % s->domain_accels)
+			design_violation(d, sw->loc, 1, g->type->name_loc, NULL,
+					 "the %d ports of the scale-up switches do not divide evenly over "
+					 "%d accelerators",
+					 ports, s->domain_accels);
+		s->nswitches = s->domains * s->switches_per_domain;
+		s->nlinks = s->domains * s->domain_accels * s->links_per_accel;
+	}
+}
+
+int size_fabrics(Design *d)
+{
+	const Value *fv = decl_value(d->cluster, "fabrics");
+	int n = fv && fv->kind == VAL_LIST ? fv->n : 0;
+	if (!d->fabrics || d->nfabrics != n) {
+		d->fabrics = arena_alloc(d->p->c->arena, sizeof(FabricInst) * (size_t)(n + 1));
+		d->scaleups = arena_alloc(d->p->c->arena, sizeof(ScaleUpInst) * (size_t)(d->ngroups + 1));
+	}
+	d->nfabrics = n;
+	int before = d->violations.n;
+	for (int i = 0; i < n; i++) {
+		d->fabrics[i] = (FabricInst){.decl = fv->items[i]->ref};
+		size_one(d, &d->fabrics[i]);
+	}
+	size_scale_up(d);
+	return d->violations.n - before;
+}
