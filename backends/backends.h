@@ -139,6 +139,61 @@ int report_json_write(Output *o, const Design *d, const OptimizerReport *opt);
 
 int report_md_write(Output *o, const Design *d, const OptimizerReport *opt);
 
+/* ---- topology.c: topology.dot and topology.svg, the fabric graph (Graphviz) ----------------- */
+
+/* Writes topology.dot when dot, and topology.svg when svg and the drawing is small enough to
+ * lay out (large fabrics are drawn aggregated, per tier and scalable unit or pod). Returns the
+ * number of errors; a Graphviz that cannot lay out the graph only costs the SVG (a warning). */
+int topology_write(Output *o, const Design *d, bool dot, bool svg);
+
+/* ---- topology_groups.c: what the fabric drawing shows (no Graphviz) ------------------------- */
+
+/* Sets pos[n] to cluster node n's place among the nodes fabric f links (in node order), or
+ * -1 when f does not link it; pos holds d->nnodes. Returns the fabric's devices: switches,
+ * extra devices and those nodes. */
+int topology_positions(const Design *d, const FabricInst *f, int *pos);
+
+/* Whether link l orders the ranks of a layered drawing: links up a tree do; links between
+ * dragonfly routers do not, nor do a torus's links but the non-wraparound ones of its last
+ * dimension (which stack the torus in slices). Constraining them all would rank a clique or
+ * a ring of rings as one long chain, slow to lay out and unreadable. pos: topology_positions. */
+bool topology_link_ranks(const FabricInst *f, const int *pos, const LinkInst *l);
+
+typedef enum { TOPO_SWITCHES, TOPO_NODES, TOPO_EXTRAS } TopologyGroupKind;
+typedef enum { TOPO_UNIT_NONE, TOPO_UNIT_SU, TOPO_UNIT_POD, TOPO_UNIT_GROUP,
+	       TOPO_UNIT_SLICE } TopologyUnit;
+
+/* Devices of a fabric drawn as one: switches of one tier, plane and unit, or endpoints. */
+typedef struct TopologyGroup {
+	int kind;             /* TopologyGroupKind */
+	int tier, plane;      /* switches: SwitchTier and plane from 0 */
+	int unit_kind, unit;  /* TopologyUnit and the unit from 0, or -1 for none */
+	const Decl *model;    /* the switch, node or device model; NULL when they differ */
+	int count;            /* devices */
+} TopologyGroup;
+
+/* The links of one tier and plane between two groups (a == z: inside one). */
+typedef struct TopologyPair {
+	int a, z, tier, plane;
+	int rail;             /* -1 when the links have none or several */
+	double speed;         /* bit/s of the first link */
+	int count;
+	bool ranks;           /* topology_link_ranks of its first link */
+} TopologyPair;
+
+typedef struct TopologyGroups {
+	TopologyGroup *groups; /* in order of first sight: switches, then links' endpoints */
+	int ngroups;
+	TopologyPair *pairs;   /* in order of their first link */
+	int npairs;
+	int most;              /* the largest pair count */
+} TopologyGroups;
+
+/* Groups the devices of fabric f and counts its links per pair of groups (pos:
+ * topology_positions). The arrays are on the heap: topology_groups_free releases them. */
+void topology_group(const Design *d, const FabricInst *f, const int *pos, TopologyGroups *out);
+void topology_groups_free(TopologyGroups *g);
+
 /* ---- bom_csv.c: bom.csv, the bill of materials --------------------------------------------- */
 
 int bom_csv_write(Output *o, const Design *d);

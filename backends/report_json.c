@@ -8,16 +8,26 @@
  *   capex_by_category.power, .storage, .other
  *   decisions                      after "optimizer": what was chosen for each open choice,
  *                                  from how many options, and the runner-up when known
+ *   fabrics[].oversubscription_by_tier, ecmp_paths, rails, link_gbps, radix, breakout,
+ *             endpoints, scalable_units, switches, links, and dragonfly {p, a, h, g,
+ *             links_per_group_pair} or dims (torus)
+ *   scale_up                       after "fabrics": one object per kind of scale-up domain
+ *                                  larger than a node (node, domains, domain_accelerators,
+ *                                  switches, links)
  *
  * Units are the ones the keys name: kW and kWh (3 decimals), money in the report currency
- * (2 decimals), t, days, ms. Counts are integers; every other number is a JSON real, so a
- * consumer sees the same type whatever the value. Numbers that are unknown are null.
+ * (2 decimals), t, days, ms, Tb/s and Gb/s (3 decimals); ratios have 4 decimals. Counts are
+ * integers; every other number is a JSON real, so a consumer sees the same type whatever the
+ * value. Numbers that are unknown or do not apply are null (a torus has no switch model, radix
+ * nor breakout; a tree that is not rail-optimized has no scalable units).
  */
 #include "backends.h"
 
 #include <math.h>
+#include <string.h>
 
-enum { KW_DECIMALS = 3, KWH_DECIMALS = 3, MONEY_DECIMALS = 2, RATIO_DECIMALS = 4 };
+enum { KW_DECIMALS = 3, KWH_DECIMALS = 3, MONEY_DECIMALS = 2, RATIO_DECIMALS = 4,
+       TBPS_DECIMALS = 3, GBPS_DECIMALS = 3 };
 
 #define REPORT_SCHEMA "clusterc.report/1"
 
@@ -79,13 +89,108 @@ static Json *capex_json(const Totals *t)
 	return o;
 }
 
-/* One object per fabric: name, topology, tiers, planes, switch_model, switches_by_tier,
- * links_by_tier, bisection_tbps, oversubscription, diameter_hops. Fabric synthesis does not
- * exist yet, so the array is empty. */
+static bool is_topology(const FabricInst *f, const char *name)
+{
+	return f->topology && strcmp(f->topology->name, name) == 0;
+}
+
+/* The tiers of a topology's switches and links, in report order: a fat tree always lists
+ * leaf, spine and core (0 for absent tiers, as the contract shows); a dragonfly its routers;
+ * a torus has no switches. */
+static const int tree_switch_tiers[] = {ST_LEAF, ST_SPINE, ST_CORE, -1};
+static const int tree_link_tiers[] = {LT_NODE_LEAF, LT_LEAF_SPINE, LT_SPINE_CORE, -1};
+static const int dragonfly_switch_tiers[] = {ST_ROUTER, -1};
+static const int dragonfly_link_tiers[] = {LT_TERMINAL, LT_LOCAL, LT_GLOBAL, -1};
+static const int torus_switch_tiers[] = {-1};
+static const int torus_link_tiers[] = {LT_TORUS, -1};
+
+static Json *by_tier_json(const int *tiers, const char *const *names, const int *counts)
+{
+	Json *o = jw_object();
+	for (int i = 0; tiers[i] >= 0; i++)
+		jw_set(o, names[tiers[i]], jw_int(counts[tiers[i]]));
+	return o;
+}
+
+/* One object per sized fabric, in Design order: the contract's keys (name ... diameter_hops),
+ * then the added ones (see the top of the file). The oversubscription of the contract is the
+ * leaf's down:up ratio as a number; a 1-tier tree (one switch, nothing above it) and the
+ * topologies that are not trees report 1.0. */
+static Json *fabric_json(const FabricInst *f)
+{
+	bool tree = is_topology(f, "fat_tree"), dragonfly = is_topology(f, "dragonfly");
+	const int *st = tree ? tree_switch_tiers : dragonfly ? dragonfly_switch_tiers
+						 : torus_switch_tiers;
+	const int *lt = tree ? tree_link_tiers : dragonfly ? dragonfly_link_tiers
+						: torus_link_tiers;
+	int up_tiers = tree && f->tiers > 1 ? f->tiers - 1 : 0; /* tree tiers with up links */
+	Json *o = jw_object();
+	jw_set(o, "name", jw_str(f->decl->name));
+	jw_set(o, "topology", jw_str(f->topology->name));
+	jw_set(o, "tiers", jw_int(f->tiers));
+	jw_set(o, "planes", jw_int(f->planes));
+	jw_set(o, "switch_model",
+	       f->switches > 0 && f->switch_model ? jw_str(f->switch_model->name) : jw_null());
+	jw_set(o, "switches_by_tier", by_tier_json(st, switch_tier_names, f->by_tier));
+	jw_set(o, "links_by_tier", by_tier_json(lt, link_tier_names, f->links_by_tier));
+	jw_set(o, "bisection_tbps", jw_real(f->bisection / 1e12, TBPS_DECIMALS));
+	jw_set(o, "oversubscription", jw_real(up_tiers ? f->oversub[0] : 1.0, RATIO_DECIMALS));
+	jw_set(o, "diameter_hops", jw_int(f->diameter));
+
+	Json *ov = jw_array();
+	for (int t = 0; t < up_tiers && t < 3; t++)
+		jw_push(ov, jw_real(f->oversub[t], RATIO_DECIMALS));
+	jw_set(o, "oversubscription_by_tier", ov);
+	jw_set(o, "ecmp_paths", jw_count(f->ecmp));
+	jw_set(o, "rails", jw_int(f->rails));
+	jw_set(o, "link_gbps", jw_real(f->link_speed / 1e9, GBPS_DECIMALS));
+	jw_set(o, "radix", f->switches > 0 ? jw_int(f->radix) : jw_null());
+	jw_set(o, "breakout", f->switches > 0 ? jw_int(f->breakout) : jw_null());
+	jw_set(o, "endpoints", jw_int(f->endpoints));
+	jw_set(o, "scalable_units", tree && f->rail_optimized ? jw_int(f->sus) : jw_null());
+	jw_set(o, "switches", jw_int(f->switches));
+	jw_set(o, "links", jw_int(f->links));
+	if (dragonfly) {
+		Json *df = jw_object();
+		jw_set(df, "p", jw_int(f->df_p));
+		jw_set(df, "a", jw_int(f->df_a));
+		jw_set(df, "h", jw_int(f->df_h));
+		jw_set(df, "g", jw_int(f->df_g));
+		jw_set(df, "links_per_group_pair", jw_int(f->df_links_per_pair));
+		jw_set(o, "dragonfly", df);
+	} else if (!tree) {
+		Json *dims = jw_array();
+		for (int i = 0; i < f->ndims && i < 3; i++)
+			jw_push(dims, jw_int(f->dims[i]));
+		jw_set(o, "dims", dims);
+	}
+	return o;
+}
+
 static Json *fabrics_json(const Design *d)
 {
-	(void)d;
-	return jw_array();
+	Json *a = jw_array();
+	for (int i = 0; i < d->nfabrics; i++)
+		if (d->fabrics[i].sized && d->fabrics[i].topology)
+			jw_push(a, fabric_json(&d->fabrics[i]));
+	return a;
+}
+
+/* Scale-up domains larger than a node (NVL72 racks): their switch trays and backplane links. */
+static Json *scale_up_json(const Design *d)
+{
+	Json *a = jw_array();
+	for (int i = 0; i < d->nscaleups; i++) {
+		const ScaleUpInst *s = &d->scaleups[i];
+		Json *o = jw_object();
+		jw_set(o, "node", jw_str(s->node ? s->node->name : NULL));
+		jw_set(o, "domains", jw_int(s->domains));
+		jw_set(o, "domain_accelerators", jw_int(s->domain_accels));
+		jw_set(o, "switches", jw_int(s->nswitches));
+		jw_set(o, "links", jw_int(s->nlinks));
+		jw_push(a, o);
+	}
+	return a;
 }
 
 /* One object per workload plan: name, gpus, tp, pp, dp, cp, ep, micro_batch, step_time_s,
@@ -164,6 +269,7 @@ static Json *report_json(const Design *d, const OptimizerReport *opt, const Arti
 	jw_set(r, "power_kw_by_category", power_json(&d->t));
 	jw_set(r, "capex_by_category", capex_json(&d->t));
 	jw_set(r, "fabrics", fabrics_json(d));
+	jw_set(r, "scale_up", scale_up_json(d));
 	jw_set(r, "optimizer", optimizer_json(opt));
 	jw_set(r, "decisions", decisions_json(d));
 	jw_set(r, "workloads", workloads_json(d));

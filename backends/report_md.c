@@ -1,6 +1,7 @@
 /*
  * report_md.c — report.md, the design explained to people: a summary, where the money and the
- * power go, the bill of materials, what the optimizer chose for each open choice, and the
+ * power go, the bill of materials, the fabrics (switches and links per tier and their
+ * metrics) and scale-up domains, what the optimizer chose for each open choice, and the
  * racks. GitHub-flavoured Markdown tables; numbers grouped by thousands ("12,750 kW"), money
  * without cents when whole. Deterministic like every artifact: no dates, no solve times (the
  * wall-clock time of a solve differs between identical runs; report.json carries it).
@@ -212,6 +213,163 @@ static void bom(Buf *b, const Design *d)
 	buf_puts(b, "** |\n\n");
 }
 
+/* A row of a two-column table whose value is a count. */
+static void count_row(Buf *b, const char *label, double v)
+{
+	row_start(b, label);
+	text_number(b, v, 0, false);
+	row_end(b, NULL);
+}
+
+/* A down:up ratio as people write it: "1:1", "3:1", "1.67:1". */
+static void ratio(Buf *b, double x)
+{
+	text_number(b, x, 2, false);
+	buf_puts(b, ":1");
+}
+
+static void gbps(Buf *b, double bits)
+{
+	text_number(b, bits / 1e9, 3, false);
+	buf_puts(b, " Gb/s");
+}
+
+/* The sentence under a fabric's heading: its shape and its switch. */
+static void fabric_shape(Buf *b, const FabricInst *f, bool tree, bool dragonfly)
+{
+	if (tree) {
+		buf_printf(b, "Fat tree of %d tier%s%s", f->tiers, f->tiers == 1 ? "" : "s",
+			   f->rail_optimized ? ", rail-optimized" : "");
+	} else if (dragonfly) {
+		buf_printf(b, "Dragonfly of %d group%s of %d routers (%d terminals and %d global "
+			      "links per router, %d global links between each pair of groups)",
+			   f->df_g, f->df_g == 1 ? "" : "s", f->df_a, f->df_p, f->df_h,
+			   f->df_links_per_pair);
+	} else {
+		buf_puts(b, "Torus ");
+		for (int i = 0; i < f->ndims && i < 3; i++)
+			buf_printf(b, "%s%d", i ? " x " : "", f->dims[i]);
+		buf_puts(b, ", node to node");
+	}
+	if (f->switches > 0 && f->switch_model) {
+		buf_printf(b, "; `%s` switches, %d ports of ", f->switch_model->name, f->radix);
+		gbps(b, f->link_speed);
+		if (f->breakout > 1)
+			buf_printf(b, " (each physical port split %d ways)", f->breakout);
+	} else {
+		buf_puts(b, "; links of ");
+		gbps(b, f->link_speed);
+	}
+	buf_puts(b, ".\n\n");
+}
+
+/* One fabric: its shape, then switches and links per tier and the metrics (PRODUCT §4). */
+static void fabric(Buf *b, const FabricInst *f)
+{
+	bool tree = strcmp(f->topology->name, "fat_tree") == 0;
+	bool dragonfly = strcmp(f->topology->name, "dragonfly") == 0;
+	buf_puts(b, "### Fabric `");
+	cell(b, f->decl->name);
+	buf_puts(b, "`\n\n");
+	fabric_shape(b, f, tree, dragonfly);
+	buf_puts(b, "| | |\n| --- | ---: |\n");
+	Buf label = {0};
+	int tiers = 0;
+	for (int t = 0; t < ST_COUNT; t++) {
+		if (f->by_tier[t] == 0)
+			continue;
+		label.len = 0;
+		buf_printf(&label, "%s switches", switch_tier_names[t]);
+		count_row(b, label.s, f->by_tier[t]);
+		tiers++;
+	}
+	if (tiers > 1)
+		count_row(b, "switches", f->switches);
+	tiers = 0;
+	for (int t = 0; t < LT_COUNT; t++) {
+		if (f->links_by_tier[t] == 0)
+			continue;
+		label.len = 0;
+		buf_printf(&label, "%s links", link_tier_names[t]);
+		count_row(b, label.s, f->links_by_tier[t]);
+		tiers++;
+	}
+	buf_free(&label);
+	if (tiers > 1)
+		count_row(b, "links", f->links);
+	count_row(b, "endpoint ports", f->endpoints);
+	row_start(b, "bisection");
+	text_number(b, f->bisection / 1e12, 3, false);
+	row_end(b, "Tb/s");
+	row_start(b, "oversubscription");
+	if (tree && f->tiers > 1) {
+		static const char *const at[] = {"leaf", "spine"};
+		for (int t = 0; t < f->tiers - 1 && t < 2; t++) {
+			buf_puts(b, t ? ", " : "");
+			ratio(b, f->oversub[t]);
+			buf_printf(b, " at the %s", at[t]);
+		}
+	} else {
+		ratio(b, 1);
+	}
+	row_end(b, NULL);
+	row_start(b, "diameter");
+	buf_printf(b, "%d %s hop%s", f->diameter, f->switches > 0 ? "switch" : "link",
+		   f->diameter == 1 ? "" : "s");
+	row_end(b, NULL);
+	count_row(b, "ECMP paths", f->ecmp);
+	count_row(b, "rails", f->rails);
+	count_row(b, "planes", f->planes);
+	row_start(b, "scalable units");
+	if (tree && f->rail_optimized)
+		buf_printf(b, "%d of %d nodes", f->sus, f->su_nodes);
+	else
+		buf_putc(b, '-');
+	row_end(b, NULL);
+	buf_putc(b, '\n');
+}
+
+static void scale_up(Buf *b, const Design *d)
+{
+	buf_puts(b, "### Scale-up domains\n\n| node | domains | accelerators per domain | "
+		    "switch trays | links |\n| --- | ---: | ---: | ---: | ---: |\n");
+	for (int i = 0; i < d->nscaleups; i++) {
+		const ScaleUpInst *s = &d->scaleups[i];
+		buf_puts(b, "| ");
+		cell(b, s->node ? s->node->name : "-");
+		buf_puts(b, " | ");
+		text_number(b, s->domains, 0, false);
+		buf_puts(b, " | ");
+		text_number(b, s->domain_accels, 0, false);
+		buf_puts(b, " | ");
+		text_number(b, s->nswitches, 0, false);
+		buf_puts(b, " | ");
+		text_number(b, s->nlinks, 0, false);
+		buf_puts(b, " |\n");
+	}
+	buf_puts(b, "\nTheir links run in the racks' backplanes: they are not cables.\n\n");
+}
+
+/* Every sized fabric, then the scale-up domains. The drawing is not embedded: it is in
+ * topology.dot and, when small enough to lay out, topology.svg. */
+static void fabrics(Buf *b, const Design *d)
+{
+	buf_puts(b, "## Fabrics\n\n");
+	int n = 0;
+	for (int i = 0; i < d->nfabrics; i++)
+		if (d->fabrics[i].sized && d->fabrics[i].topology) {
+			fabric(b, &d->fabrics[i]);
+			n++;
+		}
+	if (n == 0)
+		buf_puts(b, "No fabric.\n\n");
+	else
+		buf_puts(b, "The fabric graph is drawn in topology.dot (and topology.svg when "
+			    "it is small enough to lay out).\n\n");
+	if (d->nscaleups)
+		scale_up(b, d);
+}
+
 static void decisions(Buf *b, const Design *d, const OptimizerReport *opt)
 {
 	buf_puts(b, "## Decisions\n\n");
@@ -365,6 +523,7 @@ int report_md_write(Output *o, const Design *d, const OptimizerReport *opt)
 	capex_breakdown(&b, d);
 	power_breakdown(&b, d);
 	bom(&b, d);
+	fabrics(&b, d);
 	decisions(&b, d, opt);
 	racks(&b, d);
 	fwrite(b.s, 1, b.len, f);

@@ -16,7 +16,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
-static const char *const emittable[] = {"report.json", "report.md", "bom.csv", NULL};
+static const char *const emittable[] = {"report.json", "report.md", "bom.csv", "topology.dot",
+					"topology.svg", NULL};
 
 static double now_ms(void)
 {
@@ -131,6 +132,8 @@ static int write_artifacts(const Options *o, Design *d, const char *dir)
 		errors += bom_csv_write(out, d);
 	if (emit_wanted(o->emit, "report.md"))
 		errors += report_md_write(out, d, &opt);
+	errors += topology_write(out, d, emit_wanted(o->emit, "topology.dot"),
+				 emit_wanted(o->emit, "topology.svg"));
 	if (emit_wanted(o->emit, "report.json"))
 		errors += report_json_write(out, d, &opt);
 	if (errors) {
@@ -145,7 +148,7 @@ int cmd_build(const Options *o, const char *path)
 	const char *bad = emit_unknown(o->emit);
 	if (bad) {
 		fprintf(stderr, "clusterc: --emit: unknown artifact '%s' (the artifacts are "
-				"report.json, report.md, bom.csv)\n",
+				"report.json, report.md, bom.csv, topology.dot, topology.svg)\n",
 			bad);
 		return EXIT_USAGE;
 	}

@@ -898,6 +898,13 @@ static void check_consistency(Checker *k, Decl *d)
 	}
 	if (d->kind == KIND_FABRIC) {
 		const Field *f = decl_field(d, "topology");
+		if (f && f->val && f->val->kind == VAL_CTOR && strcmp(f->val->ctor->name, "torus") != 0 &&
+		    !decl_field(d, "switch")) {
+			Diag *dg = diag_error(k->c, d->name_loc, "fabric '%s' needs 'switch': a %s is built "
+								 "of switches",
+					      d->name, f->val->ctor->name);
+			diag_set_code(dg, "missing-field");
+		}
 		if (f && f->val && f->val->kind == VAL_CTOR && strcmp(f->val->ctor->name, "torus") == 0) {
 			const Value *dims = f->val->items[0];
 			if (dims && (dims->n < 2 || dims->n > 3)) {

@@ -4,8 +4,8 @@
  * The choices this version models are the rack's power class, cooling and nodes per rack, the
  * cluster's rack type and node counts, and a fabric's switch model, planes, oversubscription and
  * topology parameters (one_of, integer ranges, auto); `auto` tiers, planes and dragonfly groups
- * are left to fabric sizing, which takes the smallest shape that holds the endpoints. Every combination of
- * their options is a design; each is planned and costed (racks.c, model.c), its requirements
+ * are left to fabric sizing, which takes the smallest shape that holds the endpoints. Every
+ * combination of their options is a design; each is planned and costed (racks.c, model.c), its requirements
  * evaluated, and the best feasible one kept: objectives compared in the order written
  * (lexicographically), maximize as the negative, ties to the combination met first (options in
  * the order written), so the same spec always gives the same design. The search is exact; its
@@ -14,8 +14,7 @@
  * there: what the choice saved. When no combination meets the requirements, the one that
  * misses them by least is kept and its violations are reported (exit 2).
  *
- * Choices in fields this version does not model (fabric and workload parameters) stay open for
- * the passes that will decide them.
+ * Choices in fields this version does not model (workload parameters) stay open for the planner.
  */
 #include "passes.h"
 

@@ -18,11 +18,13 @@
  * Dragonfly (Kim, Dally, Scott, Abts, ISCA 2008): groups of a routers, p terminals and h global
  * links per router, a full mesh inside a group, g ≤ a·h + 1 groups; every pair of groups joined
  * by m = ⌊a·h/(g−1)⌋ global links. Torus: endpoints are the vertices of a 2D or 3D torus with
- * wraparound, 2 ports per dimension.
+ * wraparound, 2 ports per dimension; it has no switches, so its switch model is not checked.
  *
  * A fabric that cannot be built as declared (switch radix, link speed against port speed,
  * breakout, more endpoints than the shape holds) is a requirement the design does not meet:
- * a Violation at the fabric with the numbers and, where one exists, the smallest change.
+ * a Violation at the fabric with the numbers and, where one exists, the smallest change. For
+ * the design reported (not while choices are explored) that change is found by sizing the
+ * shape again with more planes or a larger radix.
  */
 #include "passes.h"
 
@@ -99,7 +101,7 @@ static int node_rails(const Decl *node, const Decl *nic)
 static const Decl *first_nic(const Decl *node)
 {
 	const Value *v = decl_value(node, "nics");
-	if (!v)
+	if (!v || (v->kind == VAL_LIST && v->n == 0))
 		return NULL;
 	return (v->kind == VAL_LIST ? v->items[0] : v)->ref;
 }
@@ -138,6 +140,66 @@ static void ratio_at(const Value *v, int tier, double *down, double *up)
 		*down = r->a, *up = r->b;
 }
 
+/* ---- the smallest change a message offers ---------------------------------------------------- */
+
+static bool size_shape(Design *d, FabricInst *f, const Value *topo, int nodes, int extra_ports);
+
+/* Set while a shape is sized again to find what would fit: no suggestion inside a suggestion. */
+static int probing;
+
+/* Whether the shape would hold with another plane count or radix: sized again on a copy, its
+ * violations dropped. Only for the design reported (not while choices are explored). */
+static bool shape_fits(Design *d, const FabricInst *f, const Value *topo, int nodes,
+		       int extra_ports, int planes, int radix)
+{
+	FabricInst t = *f;
+	t.planes = planes;
+	t.radix = radix;
+	memset(t.per_plane, 0, sizeof t.per_plane);
+	memset(t.links_per_plane, 0, sizeof t.links_per_plane);
+	int before = d->violations.n;
+	probing++;
+	bool ok = size_shape(d, &t, topo, nodes, extra_ports) && d->violations.n == before;
+	probing--;
+	d->violations.n = before;
+	return ok;
+}
+
+static bool suggesting(const Design *d)
+{
+	return !probing && !d->quiet;
+}
+
+/* "planes = P": the fewest planes (a divisor of the rails, more than now) that fit; or NULL. */
+static const char *more_planes(Design *d, const FabricInst *f, const Value *topo, int nodes,
+			       int extra_ports)
+{
+	for (int pl = f->planes + 1; suggesting(d) && pl <= f->rails; pl++)
+		if (f->rails % pl == 0 && shape_fits(d, f, topo, nodes, extra_ports, pl, f->radix))
+			return arena_printf(d->p->c->arena, "planes = %d", pl);
+	return NULL;
+}
+
+/* "a switch with K ports at SPEED or more": the smallest radix (up to 4 times this one) that
+ * fits with the planes as they are; or NULL. */
+static const char *more_ports(Design *d, const FabricInst *f, const Value *topo, int nodes,
+			      int extra_ports)
+{
+	for (int k = f->radix + 1; suggesting(d) && k <= 4 * f->radix; k++)
+		if (shape_fits(d, f, topo, nodes, extra_ports, f->planes, k))
+			return arena_printf(d->p->c->arena, "a switch with %d ports at %s or more", k,
+					    gbps(d, f->link_speed));
+	return NULL;
+}
+
+/* "A, or B", "A", "B" or `otherwise`. */
+static const char *either(Design *d, const char *a, const char *b, const char *otherwise)
+{
+	if (a && b)
+		return arena_printf(d->p->c->arena, "%s, or %s", a, b);
+	return a ? a : b ? b : otherwise;
+}
+
 /* Fat tree: leaves, then the smallest number of tiers (or the declared one) that holds them. */
 static bool size_fat_tree(Design *d, FabricInst *f, const Value *topo, int nodes, int extra_ports)
 {
@@ -163,8 +225,8 @@ static bool size_fat_tree(Design *d, FabricInst *f, const Value *topo, int nodes
 			design_violation(d, decl_value(fd, "scalable_unit")->loc, (double)su / down - 1,
 					 fd->name_loc, NULL,
 					 "a scalable unit of %d nodes needs %d down ports on each leaf; "
-					 "'%s' leaves have %d at %g:%g",
-					 su, su, f->switch_model->name, down, od, ou);
+					 "'%s' leaves have %d at %g:%g: use scalable_unit = %d or less",
+					 su, su, f->switch_model->name, down, od, ou, down);
 			su = down;
 		}
 		f->su_nodes = su;
@@ -214,10 +276,13 @@ static bool size_fat_tree(Design *d, FabricInst *f, const Value *topo, int nodes
 			int max_ep = f->rail_optimized ? (k / rpp) * f->su_nodes : k * down;
 			design_violation(d, at, (double)leaves / k - 1, fd->name_loc, NULL,
 					 "a 2-tier fat tree of '%s' (%d ports at %s) holds at most %d "
-					 "leaves (%d %s per plane); '%s' needs %d leaves: use tiers = 3%s",
+					 "leaves (%d %s per plane); '%s' needs %d leaves for %d %s: use %s",
 					 f->switch_model->name, k, gbps(d, f->link_speed), k, max_ep,
 					 f->rail_optimized ? "nodes" : "endpoints", fd->name, leaves,
-					 f->planes == 1 && f->rails > 1 ? ", or more planes" : "");
+					 f->rail_optimized ? nodes : per_plane_endpoints,
+					 f->rail_optimized ? "nodes" : "endpoints",
+					 either(d, "tiers = 3", more_planes(d, f, topo, nodes, extra_ports),
+						NULL));
 			return false;
 		}
 		f->tiers = 2;
@@ -252,12 +317,19 @@ static bool size_fat_tree(Design *d, FabricInst *f, const Value *topo, int nodes
 	int pods = (leaves + pod_leaves - 1) / pod_leaves;
 	int per_group = divisor_at_least(up2, (pods * up2 + k - 1) / k);
 	if (per_group == 0 || pods > k) {
+		/* At most k pods: k·P leaves, so k·P·down endpoints (k·P/R units of S nodes). */
 		long max_leaves = (long)k * pod_leaves;
+		long max_ep = f->rail_optimized ? max_leaves / rpp * f->su_nodes : max_leaves * down;
 		design_violation(d, at, (double)pods / k - 1, fd->name_loc, NULL,
 				 "a 3-tier fat tree of '%s' (%d ports at %s) holds at most %ld leaves "
-				 "per plane; '%s' needs %d: use more planes or a switch with more ports",
-				 f->switch_model->name, k, gbps(d, f->link_speed), max_leaves, fd->name,
-				 leaves);
+				 "(%ld %s per plane); '%s' needs %d leaves for %d %s: use %s",
+				 f->switch_model->name, k, gbps(d, f->link_speed), max_leaves, max_ep,
+				 f->rail_optimized ? "nodes" : "endpoints", fd->name, leaves,
+				 f->rail_optimized ? nodes : per_plane_endpoints,
+				 f->rail_optimized ? "nodes" : "endpoints",
+				 either(d, more_planes(d, f, topo, nodes, extra_ports),
+					more_ports(d, f, topo, nodes, extra_ports),
+					"more planes or a switch with more ports"));
 		return false;
 	}
 	f->tiers = 3;
@@ -277,6 +349,19 @@ static bool size_fat_tree(Design *d, FabricInst *f, const Value *topo, int nodes
 	return true;
 }
 
+/* The largest balanced dragonfly router (a = 2p = 2h, 4p − 1 ports) a radix allows, when it
+ * holds e terminals: "p = 12, a = 24, h = 12 (47 ports)"; or NULL. */
+static const char *balanced_router(Design *d, int radix, int e)
+{
+	int p = (radix + 1) / 4;
+	long a = 2L * p, terminals = (a * p + 1) * a * p;
+	if (p < 1 || terminals < e)
+		return NULL;
+	return arena_printf(d->p->c->arena, "a smaller router such as p = %d, a = %ld, h = %d "
+					    "(%ld ports, %ld terminals)",
+			    p, a, p, 4L * p - 1, terminals);
+}
+
 static bool size_dragonfly(Design *d, FabricInst *f, const Value *topo, int nodes, int extra_ports)
 {
 	Loc at = topo->loc;
@@ -284,25 +369,53 @@ static bool size_dragonfly(Design *d, FabricInst *f, const Value *topo, int node
 	int p = (int)param(topo, "p", a / 2 > 0 ? a / 2 : 1);
 	int h = (int)param(topo, "h", a / 2 > 0 ? a / 2 : 1);
 	int need = p + (a - 1) + h;
-	if (need > f->radix) {
-		design_violation(d, at, (double)need / f->radix - 1, f->decl->name_loc, NULL,
-				 "a dragonfly router with p = %d, a = %d, h = %d needs %d ports "
-				 "(p + a - 1 + h); '%s' has %d at %s",
-				 p, a, h, need, f->switch_model->name, f->radix, gbps(d, f->link_speed));
-		return false;
-	}
 	int rpp = f->rails / f->planes;
 	int e = nodes * rpp + (extra_ports + f->planes - 1) / f->planes;
+	if (need > f->radix) {
+		const char *smaller = suggesting(d) ? balanced_router(d, f->radix, e) : NULL;
+		design_violation(d, at, (double)need / f->radix - 1, f->decl->name_loc, NULL,
+				 "a dragonfly router with p = %d, a = %d, h = %d needs %d ports "
+				 "(p + a - 1 + h); '%s' has %d at %s: use a switch with %d ports or more%s%s",
+				 p, a, h, need, f->switch_model->name, f->radix, gbps(d, f->link_speed),
+				 need, smaller ? ", or " : "", smaller ? smaller : "");
+		return false;
+	}
 	int g_max = a * h + 1;
-	int g = param_auto(topo, "g") ? (e + p * a - 1) / (p * a) : (int)param(topo, "g", 1);
+	int g_need = (e + p * a - 1) / (p * a);
+	bool g_auto = param_auto(topo, "g");
+	int g = g_auto ? g_need : (int)param(topo, "g", 1);
 	if (g < 1)
 		g = 1;
-	if (g * p * a < e || g > g_max) {
-		design_violation(d, at, (double)e / ((double)g_max * p * a) - 1, f->decl->name_loc, NULL,
+	if (g > g_max || g_need > g_max) {
+		/* The smallest h, or else a, whose a·h + 1 groups hold the endpoints (or the g asked). */
+		int want = g > g_need ? g : g_need;
+		int h2 = (want - 1 + a - 1) / a;
+		int a2 = a + 1;
+		while ((long)(a2 * h + 1) * a2 * p < e || (!g_auto && a2 * h + 1 < g))
+			a2++;
+		const char *fix = arena_printf(d->p->c->arena, "h = %d gives %d groups", h2, a * h2 + 1);
+		if (p + a - 1 + h2 > f->radix)
+			fix = arena_printf(d->p->c->arena, "h = %d would need %d router ports", h2,
+					   p + a - 1 + h2);
+		const char *fix_a = arena_printf(d->p->c->arena, "a = %d gives %d groups of %d terminals",
+						 a2, a2 * h + 1, a2 * p);
+		if (p + a2 - 1 + h > f->radix)
+			fix_a = arena_printf(d->p->c->arena, "a = %d would need %d router ports", a2,
+					     p + a2 - 1 + h);
+		design_violation(d, at, (double)want / g_max - 1, f->decl->name_loc, NULL,
 				 "a dragonfly with p = %d, a = %d, h = %d connects at most %d groups "
-				 "(a x h + 1) of %d terminals, %d in all; '%s' has %d endpoints per plane%s",
-				 p, a, h, g_max, p * a, g_max * p * a, f->decl->name, e,
-				 g > g_max ? ": raise a or h" : ": raise g");
+				 "(a x h + 1) of %d terminals, %d in all; '%s' %s %d %s: raise a or h "
+				 "(%s; %s)",
+				 p, a, h, g_max, p * a, g_max * p * a, f->decl->name,
+				 g > g_need ? "asks for" : "has", g > g_need ? g : e,
+				 g > g_need ? "groups" : "endpoints per plane", fix, fix_a);
+		return false;
+	}
+	if (g < g_need) {
+		design_violation(d, at, (double)e / ((double)g * p * a) - 1, f->decl->name_loc, NULL,
+				 "%d dragonfly groups of %d terminals (p = %d, a = %d) hold %d; '%s' has "
+				 "%d endpoints per plane: raise g to %d",
+				 g, p * a, p, a, g * p * a, f->decl->name, e, g_need);
 		return false;
 	}
 	f->df_p = p, f->df_a = a, f->df_h = h, f->df_g = g;
@@ -313,7 +426,13 @@ static bool size_dragonfly(Design *d, FabricInst *f, const Value *topo, int node
 	f->links_per_plane[LT_TERMINAL] = e;
 	f->links_per_plane[LT_LOCAL] = g * a * (a - 1) / 2;
 	f->links_per_plane[LT_GLOBAL] = f->df_links_per_pair * g * (g - 1) / 2;
-	f->diameter = g > 1 ? 3 : a > 1 ? 1 : 0;
+	/* Router to router: local, global, local. A router of a single-router group holds all its
+	 * group's global links (1 hop); with two groups every router has a link to the other
+	 * group (2 hops); otherwise some router pair of different groups has neither (3 hops). */
+	if (g == 1)
+		f->diameter = a > 1 ? 1 : 0;
+	else
+		f->diameter = a == 1 ? 1 : g == 2 ? 2 : 3;
 	f->ecmp = g > 1 ? f->df_links_per_pair : 1;
 	/* Global links across a cut of the groups in halves. */
 	f->bisection = (double)f->df_links_per_pair * (g / 2) * (g - g / 2) * f->link_speed * f->planes;
@@ -322,7 +441,31 @@ static bool size_dragonfly(Design *d, FabricInst *f, const Value *topo, int node
 	return true;
 }
 
-static bool size_torus(Design *d, FabricInst *f, const Value *topo, int nodes)
+/* The most even dimensions, each 2 or more, that multiply to n: "[5, 10, 10]"; or NULL. */
+static const char *torus_dims(Design *d, int n, int ndims)
+{
+	int best[3] = {0}, best_max = 0;
+	for (int x = 2; (long)x * x <= n; x++) {
+		if (n % x)
+			continue;
+		int rest = n / x;
+		if (ndims == 2) {
+			if (rest >= x && (!best_max || rest < best_max))
+				best[0] = x, best[1] = rest, best_max = rest;
+			continue;
+		}
+		for (int y = x; (long)y * y <= rest; y++)
+			if (rest % y == 0 && (!best_max || rest / y < best_max))
+				best[0] = x, best[1] = y, best[2] = rest / y, best_max = rest / y;
+	}
+	if (!best_max)
+		return NULL;
+	if (ndims == 2)
+		return arena_printf(d->p->c->arena, "[%d, %d]", best[0], best[1]);
+	return arena_printf(d->p->c->arena, "[%d, %d, %d]", best[0], best[1], best[2]);
+}
+
+static bool size_torus(Design *d, FabricInst *f, const Value *topo, int nodes, int extra_ports)
 {
 	const Value *dims = topo->items[0];
 	f->ndims = dims ? dims->n : 0;
@@ -336,16 +479,40 @@ static bool size_torus(Design *d, FabricInst *f, const Value *topo, int nodes)
 	}
 	int rpp = f->rails / f->planes;
 	if (product != nodes) {
+		const char *dims_fit = suggesting(d) ? torus_dims(d, nodes, f->ndims) : NULL;
 		design_violation(d, topo->loc, fabs((double)product / nodes - 1), f->decl->name_loc, NULL,
-				 "a torus of %ld positions for %d nodes: the dimensions must multiply to "
-				 "the node count",
-				 product, nodes);
+				 "a torus of %ld positions for %d nodes; the dimensions must multiply to "
+				 "the node count: use %ld nodes%s%s",
+				 product, nodes, product, dims_fit ? ", or dims = " : "",
+				 dims_fit ? dims_fit : "");
 		return false;
 	}
+	if (extra_ports) {
+		const Value *ev = decl_value(f->decl, "endpoints");
+		design_violation(d, ev ? ev->loc : topo->loc, 1, f->decl->name_loc, NULL,
+				 "a torus links nodes to nodes and has no port for the %d ports of "
+				 "other devices: attach them through a switched fabric",
+				 extra_ports);
+		return false;
+	}
+	for (int i = 0; i < f->ndims; i++)
+		if (f->dims[i] < 2) {
+			design_violation(d, dims->items[i]->loc, 1, f->decl->name_loc, NULL,
+					 "a torus dimension of %d would link every node to itself: leave "
+					 "it out",
+					 f->dims[i]);
+			return false;
+		}
 	if (rpp < 2 * f->ndims) {
 		design_violation(d, topo->loc, (double)(2 * f->ndims) / rpp - 1, f->decl->name_loc, NULL,
-				 "a %dD torus needs %d ports on every node; nodes have %d on '%s' per plane",
-				 f->ndims, 2 * f->ndims, rpp, f->decl->name);
+				 "a %dD torus needs %d ports on every node (2 per dimension); the nodes "
+				 "have %d '%s' ports%s on '%s': %s",
+				 f->ndims, 2 * f->ndims, rpp, f->nic->name, f->planes > 1 ? " per plane" : "",
+				 f->decl->name,
+				 f->ndims == 3 && rpp >= 4 ? "use a 2D torus, or NICs with 6 ports"
+				 : f->planes > 1 && f->rails >= 2 * f->ndims
+					 ? "use fewer planes"
+					 : arena_printf(d->p->c->arena, "use NICs with %d ports", 2 * f->ndims));
 		return false;
 	}
 	f->tiers = 0;
@@ -359,6 +526,16 @@ static bool size_torus(Design *d, FabricInst *f, const Value *topo, int nodes)
 	/* Cut across the largest dimension: 2 wraparound planes of nodes/largest links. */
 	f->bisection = 2.0 * nodes / largest * f->link_speed * f->planes;
 	return true;
+}
+
+/* The shape of one plane, by topology. */
+static bool size_shape(Design *d, FabricInst *f, const Value *topo, int nodes, int extra_ports)
+{
+	if (!strcmp(f->topology->name, "fat_tree"))
+		return size_fat_tree(d, f, topo, nodes, extra_ports);
+	if (!strcmp(f->topology->name, "dragonfly"))
+		return size_dragonfly(d, f, topo, nodes, extra_ports);
+	return size_torus(d, f, topo, nodes, extra_ports);
 }
 
 /* One fabric: its switch at the link speed, its NIC ports, then its shape. */
@@ -398,49 +575,78 @@ static void size_one(Design *d, FabricInst *f)
 		nodes += d->groups[i].count;
 	}
 	const Value *rails_v = decl_value(fd, "rails");
-	if (rails_v && rails_v->kind == VAL_QTY) {
+	if (rails_v && rails_v->kind == VAL_QTY && f->rails > 0) {
 		if ((int)rails_v->q.v > f->rails) {
 			design_violation(d, rails_v->loc, rails_v->q.v / fmax(f->rails, 1) - 1, fd->name_loc,
-					 NULL, "%g rails asked; the nodes have %d '%s' ports", rails_v->q.v,
-					 f->rails, f->nic ? f->nic->name : "NIC");
+					 NULL, "%g rails asked; the nodes have %d '%s' ports: use rails = %d",
+					 rails_v->q.v, f->rails, f->nic ? f->nic->name : "NIC", f->rails);
 			return;
 		}
 		f->rails = (int)rails_v->q.v;
 	}
 	if (f->rails == 0 || !f->nic) {
-		design_violation(d, fd->name_loc, 1, d->cluster->name_loc, NULL,
-				 "no node of cluster '%s' has a '%s' port for fabric '%s'",
-				 d->cluster->name, f->nic ? f->nic->name : "NIC", fd->name);
+		/* The NIC the nodes do have, when the fabric names another. */
+		const Decl *have = first_nic(d->groups[0].type);
+		const char *fix = have && have != f->nic
+					  ? arena_printf(d->p->c->arena, ": its nodes have '%s' (nic = %s)",
+							 have->name, have->name)
+				  : !have ? ": give the nodes nics" : "";
+		design_violation(d, nic_v ? nic_v->loc : fd->name_loc, 1, d->cluster->name_loc, NULL,
+				 "no node of cluster '%s' has a '%s' port for fabric '%s'%s",
+				 d->cluster->name, f->nic ? f->nic->name : "NIC", fd->name, fix);
 		return;
 	}
 	if (f->rails % f->planes) {
+		int below = f->planes, above = f->planes;
+		while (f->rails % below)
+			below--;
+		while (above < f->rails && f->rails % above)
+			above++;
 		design_violation(d, pv ? pv->loc : fd->name_loc, 1, fd->name_loc, NULL,
-				 "%d planes cannot share %d NIC ports evenly", f->planes, f->rails);
+				 "%d planes cannot share %d NIC ports evenly: use planes = %d%s",
+				 f->planes, f->rails, below,
+				 above > f->rails || above == below
+					 ? ""
+					 : arena_printf(d->p->c->arena, " or %d", above));
 		return;
 	}
 	if (f->link_speed > nic_speed * (1 + 1e-9)) {
 		design_violation(d, decl_value(fd, "link")->loc, f->link_speed / nic_speed - 1,
-				 fd->name_loc, NULL, "links of %s are faster than the '%s' ports (%s)",
-				 gbps(d, f->link_speed), f->nic->name, gbps(d, nic_speed));
+				 fd->name_loc, NULL,
+				 "links of %s are faster than the '%s' ports (%s): use link = %s",
+				 gbps(d, f->link_speed), f->nic->name, gbps(d, nic_speed),
+				 gbps(d, nic_speed));
 		return;
 	}
-	/* The switch at the link speed: ports split by breakout. */
+	/* The switch at the link speed: ports split by breakout. A torus has no switches. */
 	const Decl *m = f->switch_model;
 	double port_speed = fval(m, "port_speed", 0);
 	int ports = (int)fval(m, "ports", 0), max_breakout = (int)fval(m, "breakout", 1);
 	double ratio = port_speed / f->link_speed;
 	int b = (int)llround(ratio);
-	if (f->link_speed > port_speed * (1 + 1e-9) || fabs(ratio - b) > 1e-9 || b > max_breakout) {
+	bool switched = strcmp(f->topology->name, "torus") != 0;
+	if (switched &&
+	    (f->link_speed > port_speed * (1 + 1e-9) || fabs(ratio - b) > 1e-9 || b > max_breakout)) {
 		const char *why = f->link_speed > port_speed ? "faster than its ports"
 				  : fabs(ratio - b) > 1e-9 ? "not a whole fraction of a port"
 							    : "more lanes than its breakout allows";
-		design_violation(d, fd->name_loc, 1, m->name_loc, "the switch is declared here",
-				 "'%s' ports are %s and split at most %d ways; links of %s are %s",
-				 m->name, gbps(d, port_speed), max_breakout, gbps(d, f->link_speed), why);
+		/* The speeds a port can be split into: port_speed / 1 .. port_speed / breakout. */
+		Buf can = {0};
+		for (int i = 1; i <= max_breakout; i++)
+			buf_printf(&can, "%s%s", i == 1 ? "" : i == max_breakout ? " or " : ", ",
+				   gbps(d, port_speed / i));
+		const Value *lv = decl_value(fd, "link");
+		design_violation(d, lv ? lv->loc : fd->name_loc, 1, m->name_loc,
+				 "the switch is declared here",
+				 "'%s' ports are %s and split at most %d ways, so links can be %s; links "
+				 "of %s are %s",
+				 m->name, gbps(d, port_speed), max_breakout, can.s, gbps(d, f->link_speed),
+				 why);
+		buf_free(&can);
 		return;
 	}
-	f->breakout = b;
-	f->radix = ports * b;
+	f->breakout = switched ? b : 1;
+	f->radix = switched ? ports * b : 0;
 
 	int extra_ports = 0;
 	const Value *ev = decl_value(fd, "endpoints");
@@ -460,12 +666,7 @@ static void size_one(Design *d, FabricInst *f)
 		int before = d->violations.n;
 		memset(f->per_plane, 0, sizeof f->per_plane);
 		memset(f->links_per_plane, 0, sizeof f->links_per_plane);
-		if (!strcmp(f->topology->name, "fat_tree"))
-			ok = size_fat_tree(d, f, topo, nodes, extra_ports);
-		else if (!strcmp(f->topology->name, "dragonfly"))
-			ok = size_dragonfly(d, f, topo, nodes, extra_ports);
-		else
-			ok = size_torus(d, f, topo, nodes);
+		ok = size_shape(d, f, topo, nodes, extra_ports);
 		if (ok || !auto_planes || planes == f->rails)
 			break;
 		d->violations.n = before; /* try more planes */

@@ -123,6 +123,7 @@ int model_design(Design *d)
 	/* Fabric switches: power and price of each, by fabric. */
 	for (int i = 0; i < d->nfabrics; i++) {
 		const FabricInst *f = &d->fabrics[i];
+		t->cables += f->links; /* every fabric link is a cable; scale-up links are not */
 		if (!f->switch_model || f->switches == 0)
 			continue;
 		double unit_power = fval(f->switch_model, "power", 0);
@@ -130,7 +131,6 @@ int model_design(Design *d)
 		t->power_by_cat[CAT_NETWORK] += f->switches * unit_power;
 		t->capex_by_cat[CAT_NETWORK] += f->switches * unit_price;
 		t->switches += f->switches;
-		t->cables += f->links;
 		bom(d, &lines, "switch", f->switch_model, f->switches, "", unit_price, unit_power);
 	}
 	for (int i = 0; i < d->nscaleups; i++)

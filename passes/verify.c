@@ -1,10 +1,14 @@
 /*
  * verify.c — proof that the wiring is what the sizing promised, after every build:
- *  1. every port (switch port, NIC port, extra device port) carries at most one link, and
- *     every switch port number is within its radix;
+ *  1. every link end names a device that exists; every port (switch port, NIC port, extra
+ *     device port) carries at most one link, and every switch port number is within its
+ *     radix; a link's switches belong to the link's fabric and plane;
  *  2. every endpoint of a fabric is connected: each node's rails on it (a tree or dragonfly:
  *     once; a torus: its 2 ports per dimension), each extra device's ports;
- *  3. each fabric is connected (union-find over its switches and endpoints);
+ *  3. each plane of each fabric is connected: union-find over that plane's links alone, whose
+ *     vertices are its switches and the endpoint ports (a node is one vertex only on a torus,
+ *     where nodes forward; elsewhere a node's rails do not join the switches they reach), and
+ *     every switch of the plane is in that one component;
  *  4. each fabric has as many switches and links as fabric.c counted.
  * A failure is a bug in clusterc, not in the spec: an internal-error diagnostic (exit 70).
  * With --verify, what was proved is printed.
@@ -22,7 +26,7 @@ typedef struct Verifier {
 	unsigned char *nic_used;   /* per NIC port of every node */
 	int *extra_base;
 	unsigned char *extra_used;
-	int *parent;               /* union-find over switches, nodes, extras */
+	int *parent;               /* union-find over switches, NIC ports, extra ports, nodes */
 	int failures;
 } Verifier;
 
@@ -55,20 +59,57 @@ static void unite(int *parent, int a, int b)
 		parent[a < b ? b : a] = a < b ? a : b;
 }
 
-/* Union-find index of a link end: switches, then nodes, then extras. */
-static int vertex(const Design *d, End e)
+/* Union-find index of a link end: switches, then NIC ports, then extra devices' ports, then
+ * nodes (a torus end: the node forwards between its ports). */
+static int vertex(const Verifier *v, End e, bool torus)
 {
+	const Design *d = v->d;
 	switch (e.kind) {
 	case END_SWITCH: return e.dev;
-	case END_NODE: return d->nswitches + e.dev;
-	case END_EXTRA: return d->nswitches + d->nnodes + e.dev;
+	case END_NODE:
+		return torus ? d->nswitches + d->nports + v->extra_base[d->nextras] + e.dev
+			     : d->nswitches + e.port;
+	case END_EXTRA: return d->nswitches + d->nports + v->extra_base[e.dev] + e.port;
 	default: return -1;
 	}
+}
+
+static const char *fabric_name(const Design *d, int fi)
+{
+	return fi >= 0 && fi < d->nfabrics ? d->fabrics[fi].decl->name : "scale-up";
+}
+
+/* The end names a device that exists. */
+static bool end_exists(const Design *d, End e)
+{
+	switch (e.kind) {
+	case END_SWITCH: return e.dev >= 0 && e.dev < d->nswitches;
+	case END_NODE: return e.dev >= 0 && e.dev < d->nnodes;
+	case END_EXTRA: return e.dev >= 0 && e.dev < d->nextras;
+	default: return false;
+	}
+}
+
+/* ... and a port it has (a switch's beyond its radix still counts: that is reported apart). */
+static bool end_valid(const Design *d, End e)
+{
+	if (!end_exists(d, e))
+		return false;
+	if (e.kind == END_NODE)
+		return e.port >= 0 && e.port < d->nports && d->ports[e.port].node == e.dev;
+	if (e.kind == END_EXTRA)
+		return e.port >= 0 && e.port < d->extras[e.dev].nports;
+	return true;
 }
 
 static void use_end(Verifier *v, End e, int link)
 {
 	Design *d = v->d;
+	if (!end_exists(d, e)) {
+		fail(v, "link %d names device %d of kind %d, which does not exist", link, e.dev, e.kind);
+		return;
+	}
+	const LinkInst *l = &d->links[link];
 	switch (e.kind) {
 	case END_SWITCH: {
 		const SwitchInst *s = &d->switches[e.dev];
@@ -78,6 +119,10 @@ static void use_end(Verifier *v, End e, int link)
 		}
 		if (v->sw_ports[v->sw_base[e.dev] + e.port]++)
 			fail(v, "port %d of %s carries two links (link %d)", e.port, s->name, link);
+		if (s->fabric != l->fabric || s->plane != l->plane)
+			fail(v, "link %d (%s, plane %d) goes to %s (%s, plane %d)", link,
+			     fabric_name(d, l->fabric), l->plane + 1, s->name, fabric_name(d, s->fabric),
+			     s->plane + 1);
 		break;
 	}
 	case END_NODE:
@@ -114,6 +159,7 @@ static void verify_fabric(Verifier *v, int fi)
 		nswitches += d->switches[i].fabric == fi;
 	for (int i = f->first_link; i < d->nlinks && d->links[i].fabric == fi; i++)
 		nlinks++;
+	int last = f->first_link + nlinks; /* what was wired, whatever sizing counted */
 	if (nswitches != f->switches || nlinks != f->links)
 		fail(v, "fabric %s has %d switches and %d links wired; sizing counted %d and %d",
 		     f->decl->name, nswitches, nlinks, f->switches, f->links);
@@ -137,34 +183,57 @@ static void verify_fabric(Verifier *v, int fi)
 	if (missing)
 		fail(v, "fabric %s leaves %d endpoint ports unconnected", f->decl->name, missing);
 
-	/* Connected: one component over its switches and endpoints (per plane for trees). */
-	int root = -1, components = 0;
+	/* Connected, plane by plane: union-find over the plane's own links and switches. */
+	bool torus = !strcmp(f->topology->name, "torus");
+	int *parent = v->parent;
 	for (int pl = 0; pl < f->planes; pl++) {
-		root = -1;
-		for (int i = f->first_link; i < f->first_link + f->links; i++) {
+		for (int i = f->first_link; i < last; i++) {
 			const LinkInst *l = &d->links[i];
-			if (l->plane != pl)
+			if (l->plane != pl || !end_valid(d, l->a) || !end_valid(d, l->z))
 				continue;
-			int r = find(v->parent, vertex(d, l->a));
+			parent[vertex(v, l->a, torus)] = vertex(v, l->a, torus);
+			parent[vertex(v, l->z, torus)] = vertex(v, l->z, torus);
+		}
+		for (int i = 0; i < d->nswitches; i++)
+			if (d->switches[i].fabric == fi && d->switches[i].plane == pl)
+				parent[i] = i;
+		for (int i = f->first_link; i < last; i++) {
+			const LinkInst *l = &d->links[i];
+			if (l->plane == pl && end_valid(d, l->a) && end_valid(d, l->z))
+				unite(parent, vertex(v, l->a, torus), vertex(v, l->z, torus));
+		}
+		int root = -1;
+		const char *cut = NULL;
+		for (int i = f->first_link; i < last && !cut; i++) {
+			const LinkInst *l = &d->links[i];
+			if (l->plane != pl || !end_valid(d, l->a) || !end_valid(d, l->z))
+				continue;
+			int r = find(parent, vertex(v, l->a, torus));
 			if (root < 0)
 				root = r;
-			else if (r != root) {
-				components++;
-				break;
-			}
+			else if (r != root)
+				cut = arena_printf(d->p->c->arena, "link %d", i);
 		}
+		for (int i = 0; i < d->nswitches && !cut; i++)
+			if (d->switches[i].fabric == fi && d->switches[i].plane == pl &&
+			    (root < 0 || find(parent, i) != root))
+				cut = d->switches[i].name;
+		if (cut)
+			fail(v, "plane %d of fabric %s is not connected: %s is apart from the rest", pl + 1,
+			     f->decl->name, cut);
 	}
-	if (components)
-		fail(v, "a plane of fabric %s is not connected", f->decl->name);
 	if (d->verify && !v->failures) {
 		int connected = 0;
 		for (int n = 0; n < d->nnodes; n++)
 			connected += node_fabric_ports(d, n, f->nic, ports, 256) > 0;
 		printf("verify: fabric %s (%s, %d plane%s): %d switches, %d links; every port carries "
-		       "at most one link, within radix %d; %d nodes x %d rails and %d extra devices "
-		       "connected; every plane connected\n",
+		       "at most one link%s; %d nodes x %d %s and %d extra devices connected; every "
+		       "plane connected\n",
 		       f->decl->name, f->topology->name, f->planes, f->planes == 1 ? "" : "s", f->switches,
-		       f->links, f->radix, connected, f->rails, f->nextras);
+		       f->links,
+		       torus ? "" : arena_printf(d->p->c->arena, ", within radix %d", f->radix),
+		       connected, torus ? 2 * f->ndims * f->planes : f->rails, torus ? "ports" : "rails",
+		       f->nextras);
 	}
 }
 
@@ -186,21 +255,15 @@ int verify_fabrics(Design *d)
 		v.extra_base[i] = (int)extra_total;
 		extra_total += d->extras[i].nports;
 	}
+	v.extra_base[d->nextras] = (int)extra_total;
 	v.extra_used = calloc((size_t)extra_total + 1, 1);
-	int vertices = d->nswitches + d->nnodes + d->nextras;
+	long vertices = d->nswitches + d->nports + extra_total + d->nnodes;
 	v.parent = xmalloc(sizeof(int) * (size_t)(vertices + 1));
 	if (!v.sw_ports || !v.nic_used || !v.extra_used)
 		die_oom();
-	for (int i = 0; i < vertices; i++)
-		v.parent[i] = i;
-
 	for (int i = 0; i < d->nlinks; i++) {
-		const LinkInst *l = &d->links[i];
-		use_end(&v, l->a, i);
-		use_end(&v, l->z, i);
-		int a = vertex(d, l->a), z = vertex(d, l->z);
-		if (a >= 0 && z >= 0)
-			unite(v.parent, a, z);
+		use_end(&v, d->links[i].a, i);
+		use_end(&v, d->links[i].z, i);
 	}
 	for (int i = 0; i < d->nswitches; i++)
 		if (d->switches[i].used > d->switches[i].radix)

@@ -4,11 +4,12 @@
  * this file only lays it out, deterministically (docs/fabrics.md gives the rules).
  *
  * Fat tree, one plane after the other:
- *  - Node to leaf. Rail-optimized: node n of scalable unit s = n / S sits in slot n % S of its
- *    unit, and its rail r (the r-th port of the fabric's NIC, within the plane) goes to leaf
- *    s·R + r, port n % S. Extra devices (fabric managers, storage) take the free slots after
- *    the last node, rail after rail. Otherwise endpoints are numbered node-major and fill the
- *    leaves' down ports in order.
+ *  - Node to leaf. Rail-optimized: the n-th node on the fabric (nodes without the fabric's
+ *    NIC are not counted) is in scalable unit s = n / S, slot n % S, and its rail r (the r-th
+ *    port of the fabric's NIC, within the plane) goes to leaf s·R + r, port n % S. Extra
+ *    devices (fabric managers, storage) take the free slots after the last node, rail after
+ *    rail. Otherwise endpoints are numbered node-major and fill the leaves' down ports in
+ *    order.
  *  - Leaf to spine (2 tiers): up link u of leaf l goes to spine u mod S, on that spine's port
  *    l·(up/S) + u div S; every leaf reaches every spine with up/S links.
  *  - Leaf to pod spine (3 tiers): leaf l of pod p = l / P (P leaves a pod) sends up link u to
@@ -108,9 +109,7 @@ int plane_endpoints(Design *d, FabricInst *f, int plane, Endpoint *out)
 
 void wire_fat_tree(Design *d, FabricInst *f, int fi)
 {
-	int rpp = f->rails / f->planes, nodes = 0;
-	for (int i = 0; i < d->ngroups; i++)
-		nodes += d->groups[i].count;
+	int rpp = f->rails / f->planes;
 	Endpoint *eps = xmalloc(sizeof(Endpoint) * (size_t)(f->endpoints / f->planes + 1));
 	for (int pl = 0; pl < f->planes; pl++) {
 		int n_eps = plane_endpoints(d, f, pl, eps);
@@ -133,16 +132,19 @@ void wire_fat_tree(Design *d, FabricInst *f, int fi)
 			s->group = i / f->core_per_group;
 		}
 
-		/* Endpoints to leaves. */
-		int extra_seen = 0;
+		/* Endpoints to leaves. A node's slot counts only the nodes on this fabric (a cluster
+		 * may list nodes without its NIC); the extras, after every node, follow them. */
+		int extra_seen = 0, slot = -1, last_node = -1;
 		for (int e = 0; e < n_eps; e++) {
 			const Endpoint *ep = &eps[e];
 			int leaf, port;
+			if (ep->end.kind == END_NODE && ep->end.dev != last_node)
+				slot++, last_node = ep->end.dev;
 			if (f->tiers == 1) {
 				leaf = 0, port = e;
 			} else if (f->rail_optimized) {
 				/* Nodes in their unit's slot; extras in the free slots after them. */
-				int pos = ep->end.kind == END_NODE ? ep->end.dev : nodes + extra_seen++ / rpp;
+				int pos = ep->end.kind == END_NODE ? slot : slot + 1 + extra_seen++ / rpp;
 				leaf = pos / f->su_nodes * rpp + ep->rail;
 				port = pos % f->su_nodes;
 			} else {
@@ -192,11 +194,14 @@ static void add_extras(Design *d)
 		for (int i = 0; ev && i < (ev->kind == VAL_LIST ? ev->n : 1); i++) {
 			const Value *cv = ev->kind == VAL_LIST ? ev->items[i] : ev;
 			const Value *nics = decl_value(cv->ref, "nics");
-			int ports = 0;
+			int ports = 0, n = nics ? (nics->kind == VAL_LIST ? nics->n : 1) : 0;
 			double speed = f->link_speed;
-			for (int k = 0; nics && k < (nics->kind == VAL_LIST ? nics->n : 1); k++) {
+			/* The ports of its first NIC model, as sizing counts them (fabric.c). */
+			const Decl *first = n ? (nics->kind == VAL_LIST ? nics->items[0] : nics)->ref : NULL;
+			for (int k = 0; k < n; k++) {
 				const Value *nv = nics->kind == VAL_LIST ? nics->items[k] : nics;
-				ports += (int)nv->count->q.v * (int)fval(nv->ref, "ports", 1);
+				if (nv->ref == first)
+					ports += (int)nv->count->q.v * (int)fval(nv->ref, "ports", 1);
 			}
 			if (ports == 0)
 				ports = 1;

@@ -3,7 +3,8 @@
  * their content, manifest.json checked against sizes and SHA-256 computed here, byte-identical
  * reruns, and the output directory's promises (abort leaves DIR as it was, somebody else's DIR
  * is refused without --force, an unwritable place or a failed write is a diagnostic and
- * leaves nothing behind).
+ * leaves nothing behind). Then report.json's fabrics over designs built by pipeline_build from
+ * the examples (the SuperPOD of one scalable unit; a dragonfly and a torus by --set).
  */
 #include "backends.h"
 
@@ -302,7 +303,8 @@ static void test_files(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 	static const char *const keys[] = {
 		"schema", "spec", "scenario", "currency", "totals", "power_kw_by_category",
-		"capex_by_category", "fabrics", "optimizer", "decisions", "workloads", "artifacts",
+		"capex_by_category", "fabrics", "scale_up", "optimizer", "decisions", "workloads",
+		"artifacts",
 	};
 	size_t k = 0;
 	for (void *it = json_object_iter(r); it; it = json_object_iter_next(r, it), k++)
@@ -580,6 +582,148 @@ static void test_text(void)
 	buf_free(&b);
 }
 
+/* ---- fabrics, through the whole pipeline --------------------------------------------------- */
+
+typedef struct Built {
+	Program p;
+	Design d;
+	json_t *report;
+} Built;
+
+/* Builds an example in a scenario with --set overrides, writes report.json into a fresh
+ * directory and parses it; b->report is NULL when the build failed. */
+static void build_example(Built *b, const char *example, const char *scenario, const char *set1,
+			  const char *set2)
+{
+	static CliOverride sets[2];
+	sets[0].text = set1;
+	sets[1].text = set2;
+	memset(b, 0, sizeof *b);
+	Ctx *c = ctx_new((DiagOptions){.format = DIAG_TEXT});
+	c->stdlib_dir = CLUSTERC_SOURCE_DIR "/stdlib";
+	b->p = (Program){.c = c, .dump = -1, .scenario = scenario, .sets = sets,
+			 .nsets = set2 ? 2 : set1 ? 1 : 0};
+	char *path = arena_printf(scratch, "%s/examples/%s", CLUSTERC_SOURCE_DIR, example);
+	int errors = pipeline_build(&b->p, &b->d, path, NULL);
+	CU_ASSERT_EQUAL(errors, 0);
+	if (errors)
+		return;
+	char *base = make_base(), *out = path2(base, "out");
+	Output *o = output_open(c, out, false);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+	CU_ASSERT_EQUAL(report_json_write(o, &b->d, NULL), 0);
+	CU_ASSERT_EQUAL(output_commit(o), 0);
+	json_error_t err;
+	b->report = json_load_file(path2(out, "report.json"), 0, &err);
+	CU_ASSERT_PTR_NOT_NULL(b->report);
+	rm_tree(base);
+}
+
+static void built_free(Built *b)
+{
+	json_decref(b->report);
+	ctx_free(b->p.c);
+}
+
+/* The keys of a JSON object, in order, as "a,b,c". */
+static const char *key_list(json_t *o)
+{
+	Buf b = {0};
+	buf_put(&b, "", 0);
+	for (void *it = json_object_iter(o); it; it = json_object_iter_next(o, it))
+		buf_printf(&b, "%s%s", b.len ? "," : "", json_object_iter_key(it));
+	return keep(&b);
+}
+
+static json_int_t int_at(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	CU_ASSERT_TRUE(json_is_integer(v));
+	return json_integer_value(v);
+}
+
+static const char fabric_keys[] =
+	"name,topology,tiers,planes,switch_model,switches_by_tier,links_by_tier,bisection_tbps,"
+	"oversubscription,diameter_hops,oversubscription_by_tier,ecmp_paths,rails,link_gbps,radix,"
+	"breakout,endpoints,scalable_units,switches,links";
+
+static void test_fabrics_superpod(void)
+{
+	Built b;
+	build_example(&b, "dgx-h100-superpod.cluster", "su1", NULL, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b.report);
+	json_t *fabrics = json_object_get(b.report, "fabrics");
+	CU_ASSERT_EQUAL_FATAL(json_array_size(fabrics), 1);
+	json_t *f = json_array_get(fabrics, 0);
+	CU_ASSERT_STRING_EQUAL(key_list(f), fabric_keys);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(f, "name")), "compute");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(f, "topology")), "fat_tree");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(f, "switch_model")), "QM9700");
+	CU_ASSERT_EQUAL(int_at(f, "tiers"), 2);
+	CU_ASSERT_EQUAL(int_at(f, "planes"), 1);
+	json_t *sw = json_object_get(f, "switches_by_tier");
+	CU_ASSERT_STRING_EQUAL(key_list(sw), "leaf,spine,core");
+	CU_ASSERT_EQUAL(int_at(sw, "leaf"), 8);
+	CU_ASSERT_EQUAL(int_at(sw, "spine"), 4);
+	CU_ASSERT_EQUAL(int_at(sw, "core"), 0);
+	json_t *links = json_object_get(f, "links_by_tier");
+	CU_ASSERT_STRING_EQUAL(key_list(links), "node-leaf,leaf-spine,spine-core");
+	CU_ASSERT_EQUAL(int_at(links, "node-leaf"), 252);
+	CU_ASSERT_EQUAL(int_at(links, "leaf-spine"), 256);
+	CU_ASSERT_EQUAL(int_at(links, "spine-core"), 0);
+	/* 252 endpoints of 400 Gb/s under 256 up links: half of 252 x 400 Gb/s. */
+	CU_ASSERT_EQUAL(json_real_value(json_object_get(f, "bisection_tbps")), 50.4);
+	CU_ASSERT_TRUE(json_is_real(json_object_get(f, "oversubscription")));
+	CU_ASSERT_EQUAL(json_real_value(json_object_get(f, "oversubscription")), 1.0);
+	CU_ASSERT_EQUAL(int_at(f, "diameter_hops"), 2);
+	json_t *ov = json_object_get(f, "oversubscription_by_tier");
+	CU_ASSERT_EQUAL(json_array_size(ov), 1);
+	CU_ASSERT_EQUAL(int_at(f, "ecmp_paths"), 4);
+	CU_ASSERT_EQUAL(int_at(f, "rails"), 8);
+	CU_ASSERT_EQUAL(json_real_value(json_object_get(f, "link_gbps")), 400.0);
+	CU_ASSERT_EQUAL(int_at(f, "radix"), 64);
+	CU_ASSERT_EQUAL(int_at(f, "scalable_units"), 1);
+	CU_ASSERT_EQUAL(int_at(f, "switches"), 12);
+	CU_ASSERT_EQUAL(int_at(f, "links"), 508);
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(b.report, "scale_up")), 0);
+	/* The totals count what was wired: fabric switches (no scale-up trays here) and links. */
+	json_t *t = json_object_get(b.report, "totals");
+	CU_ASSERT_EQUAL(int_at(t, "switches"), b.d.nswitches);
+	CU_ASSERT_EQUAL(int_at(t, "cables"), b.d.nlinks);
+	built_free(&b);
+}
+
+static void test_fabrics_direct(void)
+{
+	Built b;
+	build_example(&b, "roce-spectrum4.cluster", NULL, "compute.topology=dragonfly(a = 16)",
+		      "hall_e.power_budget=20 MW");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b.report);
+	json_t *f = json_array_get(json_object_get(b.report, "fabrics"), 0);
+	CU_ASSERT_STRING_EQUAL(key_list(f), arena_printf(scratch, "%s,dragonfly", fabric_keys));
+	CU_ASSERT_STRING_EQUAL(key_list(json_object_get(f, "switches_by_tier")), "router");
+	CU_ASSERT_STRING_EQUAL(key_list(json_object_get(f, "links_by_tier")),
+			       "terminal,local,global");
+	CU_ASSERT_STRING_EQUAL(key_list(json_object_get(f, "dragonfly")),
+			       "p,a,h,g,links_per_group_pair");
+	CU_ASSERT_EQUAL(int_at(json_object_get(f, "dragonfly"), "a"), 16);
+	CU_ASSERT_EQUAL(json_real_value(json_object_get(f, "oversubscription")), 1.0);
+	CU_ASSERT_TRUE(json_is_null(json_object_get(f, "scalable_units")));
+	built_free(&b);
+
+	build_example(&b, "roce-spectrum4.cluster", NULL,
+		      "compute.topology=torus(dims = [8, 8, 8])", NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b.report);
+	f = json_array_get(json_object_get(b.report, "fabrics"), 0);
+	CU_ASSERT_STRING_EQUAL(key_list(f), arena_printf(scratch, "%s,dims", fabric_keys));
+	CU_ASSERT_STRING_EQUAL(key_list(json_object_get(f, "switches_by_tier")), "");
+	CU_ASSERT_STRING_EQUAL(key_list(json_object_get(f, "links_by_tier")), "torus");
+	CU_ASSERT_EQUAL(int_at(json_object_get(f, "links_by_tier"), "torus"), 512 * 3);
+	CU_ASSERT_EQUAL(json_array_size(json_object_get(f, "dims")), 3);
+	CU_ASSERT_TRUE(json_is_null(json_object_get(f, "switch_model")));
+	built_free(&b);
+}
+
 void suite_backends(void)
 {
 	CU_pSuite s = CU_add_suite("backends", scratch_init, scratch_free);
@@ -590,4 +734,6 @@ void suite_backends(void)
 	CU_add_test(s, "abort and failed writes leave DIR as it was", test_abort);
 	CU_add_test(s, "a foreign DIR needs --force", test_foreign);
 	CU_add_test(s, "unwritable places", test_unwritable);
+	CU_add_test(s, "report.json fabrics: the SuperPOD of one SU", test_fabrics_superpod);
+	CU_add_test(s, "report.json fabrics: dragonfly and torus", test_fabrics_direct);
 }

@@ -1,0 +1,960 @@
+/*
+ * test_fabric.c — fabric synthesis end to end through pipeline_build: the DGX H100 SuperPOD
+ * table, the closed forms of k-port fat trees, oversubscription, breakout, planes, dragonfly,
+ * torus and scale-up domains; the verifier on corrupted wiring; and the metrics FabricInst
+ * reports (diameter, ECMP) recomputed by breadth-first search over the wired links.
+ */
+#include "passes.h"
+
+#include <CUnit/CUnit.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void suite_fabric(void);
+
+typedef struct Built {
+	Program p;
+	Design d;
+	int errors;
+} Built;
+
+/* Runs the build pipeline over a spec given as text, or a file when `path` is set, in a
+ * scenario when `scenario` is set. */
+static Built *build(const char *text, const char *path, const char *scenario)
+{
+	static Built b;
+	char tmp[] = "/tmp/clusterc-fabric-XXXXXX";
+	if (!path) {
+		int fd = mkstemp(tmp);
+		CU_ASSERT_FATAL(fd >= 0);
+		CU_ASSERT_FATAL(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+		close(fd);
+		path = tmp;
+	}
+	memset(&b, 0, sizeof b);
+	Ctx *c = ctx_new((DiagOptions){.format = DIAG_TEXT});
+	c->stdlib_dir = CLUSTERC_SOURCE_DIR "/stdlib";
+	b.p = (Program){.c = c, .dump = -1, .scenario = scenario};
+	b.errors = pipeline_build(&b.p, &b.d, path, NULL);
+	if (path == tmp)
+		unlink(tmp);
+	return &b;
+}
+
+static void done(Built *b)
+{
+	ctx_free(b->p.c);
+}
+
+/* A violation of the design whose message holds every one of the NULL-terminated words. */
+static bool violation_says(const Built *b, ...)
+{
+	for (int i = 0; i < b->d.violations.n; i++) {
+		const Violation *v = b->d.violations.v[i];
+		va_list ap;
+		va_start(ap, b);
+		bool all = true;
+		for (const char *w = va_arg(ap, const char *); w; w = va_arg(ap, const char *))
+			all = all && strstr(v->msg, w) != NULL;
+		va_end(ap);
+		if (all)
+			return true;
+	}
+	return false;
+}
+
+/* An error diagnostic whose message holds `words`. */
+static bool diag_says(const Built *b, const char *words)
+{
+	for (int i = 0; i < b->p.c->diags.n; i++) {
+		const Diag *dg = b->p.c->diags.v[i];
+		if (dg->level == DIAG_ERROR && strstr(dg->msg, words))
+			return true;
+	}
+	return false;
+}
+
+/* Wired links of fabric fi in tier t, counted from the instances. */
+static int wired_links(const Design *d, int fi, LinkTier t)
+{
+	int n = 0;
+	for (int i = 0; i < d->nlinks; i++)
+		n += d->links[i].fabric == fi && d->links[i].tier == t;
+	return n;
+}
+
+static int wired_switches(const Design *d, int fi, SwitchTier t)
+{
+	int n = 0;
+	for (int i = 0; i < d->nswitches; i++)
+		n += d->switches[i].fabric == fi && d->switches[i].tier == t;
+	return n;
+}
+
+/* ---- specs as text ------------------------------------------------------------------------- */
+
+/* Accelerators, 400G NICs of 1 and 6 ports, nodes with 1 NIC, 8 NICs and a 6-port NIC, and
+ * a frame (cooling, rack, site) large enough for 65,536 nodes. */
+static const char *BASE =
+	"accelerator g { memory = 80 GB; bf16 = 1000 TFLOPS; tdp = 700 W }\n"
+	"nic n400 { speed = 400 Gbps; power = 20 W; price = 1000 USD }\n"
+	"nic ici { speed = 200 Gbps; ports = 6; price = 500 USD }\n"
+	"node n1 { accelerators = 1 x g; nics = 1 x n400; base_power = 100 W; height = 1 U\n"
+	"  price = 10_000 USD; price_includes_nics = false }\n"
+	"node n8 { accelerators = 8 x g; nics = 8 x n400; power = 10.2 kW; height = 8 U\n"
+	"  price = 250_000 USD }\n"
+	"node t6 { accelerators = 4 x g; nics = 1 x ici; power = 3 kW; height = 2 U\n"
+	"  price = 50_000 USD }\n"
+	"cooling liquid { type = cold_plate; pue = 1.1; max_rack_power = 100 kW }\n"
+	"rack r { height = 48 U; power_limit = 100 kW; cooling = liquid }\n"
+	"site s { power_budget = 1000 MW; electricity = 0.10 USD/kWh }\n";
+
+/* BASE, a switch, a fabric f and a cluster c of `nodes` (e.g. "64 x n1") on it. */
+static Built *build_fabric(const char *sw, const char *fabric, const char *nodes)
+{
+	size_t n = strlen(BASE) + strlen(sw) + strlen(fabric) + strlen(nodes) + 256;
+	char *spec = malloc(n);
+	CU_ASSERT_FATAL(spec != NULL);
+	snprintf(spec, n, "%s%s\nfabric f { %s }\ncluster c { site = s; nodes = %s; rack = r; "
+			  "fabrics = [f] }\n",
+		 BASE, sw, fabric, nodes);
+	Built *b = build(spec, NULL, NULL);
+	free(spec);
+	return b;
+}
+
+/* A k-port switch at 400G, no breakout. */
+static const char *k_switch(int k)
+{
+	static char buf[128];
+	snprintf(buf, sizeof buf, "switch sw { ports = %d; port_speed = 400 Gbps; power = 100 W; "
+				  "price = 1000 USD }",
+		 k);
+	return buf;
+}
+
+static const char *QM = "switch qm { ports = 64; port_speed = 400 Gbps; breakout = 2; "
+			"power = 750 W; price = 30_000 USD }";
+static const char *SN = "switch sn { ports = 64; port_speed = 800 Gbps; breakout = 2; "
+			"power = 1 kW; price = 55_000 USD }";
+
+static const char *count_of(int n, const char *node)
+{
+	static char buf[64];
+	snprintf(buf, sizeof buf, "%d x %s", n, node);
+	return buf;
+}
+
+/* ---- graphs over the wired links ----------------------------------------------------------- */
+
+/* The simple graph of a fabric's switches (parallel links merged), or of the nodes of a torus:
+ * n vertices, adj[i * n + j]. */
+typedef struct Graph {
+	int n;
+	unsigned char *adj;
+	bool *attached; /* a switch an endpoint hangs from (every node on a torus) */
+} Graph;
+
+static Graph switch_graph(const Design *d, int fi)
+{
+	const FabricInst *f = &d->fabrics[fi];
+	Graph g = {f->switches, calloc((size_t)f->switches * f->switches, 1),
+		   calloc((size_t)f->switches, sizeof(bool))};
+	CU_ASSERT_FATAL(g.adj && g.attached);
+	int s0 = f->first_switch;
+	for (int i = 0; i < d->nlinks; i++) {
+		const LinkInst *l = &d->links[i];
+		if (l->fabric != fi)
+			continue;
+		if (l->a.kind == END_SWITCH && l->z.kind == END_SWITCH) {
+			int a = l->a.dev - s0, z = l->z.dev - s0;
+			CU_ASSERT_FATAL(a >= 0 && a < g.n && z >= 0 && z < g.n);
+			g.adj[a * g.n + z] = g.adj[z * g.n + a] = 1;
+		} else if (l->z.kind == END_SWITCH) {
+			g.attached[l->z.dev - s0] = true;
+		}
+	}
+	return g;
+}
+
+static Graph node_graph(const Design *d, int fi)
+{
+	Graph g = {d->nnodes, calloc((size_t)d->nnodes * d->nnodes, 1),
+		   calloc((size_t)d->nnodes, sizeof(bool))};
+	CU_ASSERT_FATAL(g.adj && g.attached);
+	for (int i = 0; i < d->nlinks; i++) {
+		const LinkInst *l = &d->links[i];
+		if (l->fabric == fi && l->a.kind == END_NODE && l->z.kind == END_NODE)
+			g.adj[l->a.dev * g.n + l->z.dev] = g.adj[l->z.dev * g.n + l->a.dev] = 1;
+	}
+	for (int i = 0; i < g.n; i++)
+		g.attached[i] = true;
+	return g;
+}
+
+static void graph_free(Graph *g)
+{
+	free(g->adj);
+	free(g->attached);
+}
+
+/* Breadth-first search from src: hops and the number of shortest paths to every vertex. */
+static void bfs(const Graph *g, int src, int *dist, double *paths)
+{
+	int *queue = malloc(sizeof(int) * (size_t)g->n);
+	CU_ASSERT_FATAL(queue != NULL);
+	for (int i = 0; i < g->n; i++)
+		dist[i] = -1, paths[i] = 0;
+	int head = 0, tail = 0;
+	dist[src] = 0, paths[src] = 1;
+	queue[tail++] = src;
+	while (head < tail) {
+		int u = queue[head++];
+		for (int v = 0; v < g->n; v++) {
+			if (!g->adj[u * g->n + v])
+				continue;
+			if (dist[v] < 0) {
+				dist[v] = dist[u] + 1;
+				queue[tail++] = v;
+			}
+			if (dist[v] == dist[u] + 1)
+				paths[v] += paths[u];
+		}
+	}
+	free(queue);
+}
+
+/* The longest shortest path between attached vertices, and the fewest and most shortest
+ * paths between pairs that far apart. -1 when some pair is not connected. */
+static int diameter(const Graph *g, double *min_paths, double *max_paths)
+{
+	int *dist = malloc(sizeof(int) * (size_t)g->n);
+	double *paths = malloc(sizeof(double) * (size_t)g->n);
+	CU_ASSERT_FATAL(dist && paths);
+	int diam = 0;
+	*min_paths = 1e300, *max_paths = 0;
+	for (int s = 0; s < g->n && diam >= 0; s++) {
+		if (!g->attached[s])
+			continue;
+		bfs(g, s, dist, paths);
+		for (int t = 0; t < g->n; t++) {
+			if (!g->attached[t] || t == s)
+				continue;
+			if (dist[t] < 0) {
+				diam = -1;
+				break;
+			}
+			if (dist[t] > diam)
+				diam = dist[t], *min_paths = 1e300, *max_paths = 0;
+			if (dist[t] == diam) {
+				if (paths[t] < *min_paths)
+					*min_paths = paths[t];
+				if (paths[t] > *max_paths)
+					*max_paths = paths[t];
+			}
+		}
+	}
+	free(dist);
+	free(paths);
+	return diam;
+}
+
+/* ---- the DGX H100 SuperPOD ---------------------------------------------------------------- */
+
+/* PRODUCT §8 and the RA's Table 4: 1 to 4 scalable units, node-leaf counts with 4 UFM links. */
+static void test_superpod(void)
+{
+	static const struct {
+		const char *scenario;
+		int nodes, leaf, spine, node_leaf, leaf_spine;
+	} rows[] = {
+		{"su1", 31, 8, 4, 252, 256},
+		{"su2", 63, 16, 8, 508, 512},
+		{"su3", 95, 24, 16, 764, 768},
+		{"su4", 127, 32, 16, 1020, 1024},
+	};
+	for (int i = 0; i < 4; i++) {
+		Built *b = build(NULL, CLUSTERC_SOURCE_DIR "/examples/dgx-h100-superpod.cluster",
+				 rows[i].scenario);
+		CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+		const Design *d = &b->d;
+		CU_ASSERT_EQUAL_FATAL(d->nfabrics, 1);
+		const FabricInst *f = &d->fabrics[0];
+		CU_ASSERT_TRUE(f->sized);
+		CU_ASSERT_EQUAL(d->nnodes, rows[i].nodes);
+		CU_ASSERT_EQUAL(f->tiers, 2);
+		CU_ASSERT_TRUE(f->rail_optimized);
+		CU_ASSERT_EQUAL(f->sus, i + 1);
+		CU_ASSERT_EQUAL(f->su_nodes, 32);
+		CU_ASSERT_EQUAL(f->nextras, 4);
+		CU_ASSERT_EQUAL(f->by_tier[ST_LEAF], rows[i].leaf);
+		CU_ASSERT_EQUAL(f->by_tier[ST_SPINE], rows[i].spine);
+		CU_ASSERT_EQUAL(f->by_tier[ST_CORE], 0);
+		CU_ASSERT_EQUAL(f->links_by_tier[LT_NODE_LEAF], rows[i].node_leaf);
+		CU_ASSERT_EQUAL(f->links_by_tier[LT_LEAF_SPINE], rows[i].leaf_spine);
+		CU_ASSERT_EQUAL(f->links, rows[i].node_leaf + rows[i].leaf_spine);
+		/* The wiring holds what the sizing counted. */
+		CU_ASSERT_EQUAL(wired_switches(d, 0, ST_LEAF), rows[i].leaf);
+		CU_ASSERT_EQUAL(wired_switches(d, 0, ST_SPINE), rows[i].spine);
+		CU_ASSERT_EQUAL(wired_links(d, 0, LT_NODE_LEAF), rows[i].node_leaf);
+		CU_ASSERT_EQUAL(wired_links(d, 0, LT_LEAF_SPINE), rows[i].leaf_spine);
+		/* Rail alignment: rail r of every node goes to a leaf of rail r, in its node's unit;
+		 * the 4 UFM ports take the free slot 31 of the last unit on rails 0 to 3. */
+		int ufm = 0;
+		for (int l = 0; l < d->nlinks; l++) {
+			const LinkInst *k = &d->links[l];
+			if (k->tier == LT_NODE_LEAF && k->a.kind == END_EXTRA) {
+				const SwitchInst *leaf = &d->switches[k->z.dev];
+				CU_ASSERT_EQUAL(leaf->rail, k->a.dev - f->first_extra);
+				CU_ASSERT_EQUAL(leaf->su, i);
+				CU_ASSERT_EQUAL(k->z.port, 31);
+				ufm++;
+			}
+			if (k->tier != LT_NODE_LEAF || k->a.kind != END_NODE)
+				continue;
+			const SwitchInst *leaf = &d->switches[k->z.dev];
+			CU_ASSERT_EQUAL(leaf->rail, d->ports[k->a.port].nic_index);
+			CU_ASSERT_EQUAL(leaf->su, k->a.dev / 32);
+			CU_ASSERT_EQUAL(k->z.port, k->a.dev % 32);
+		}
+		CU_ASSERT_EQUAL(ufm, 4);
+		done(b);
+	}
+}
+
+/* ---- closed forms ------------------------------------------------------------------------- */
+
+/* k-port switches, 1-port nodes, not rail-optimized, 1:1: a 2-tier tree holds k²/2 endpoints
+ * on k leaves and k/2 spines, one more needs 3 tiers; a 3-tier tree holds k³/4 on 5k²/4
+ * switches (k²/2 leaves, k²/2 spines, k²/4 cores) and k³/4 links per tier. */
+static void test_closed_forms(void)
+{
+	static const int ks[] = {8, 16, 32, 64};
+	for (int i = 0; i < 4; i++) {
+		int k = ks[i];
+		const char *fabric = "topology = fat_tree(); switch = sw";
+
+		Built *b = build_fabric(k_switch(k), fabric, count_of(k * k / 2, "n1"));
+		CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+		const FabricInst *f = &b->d.fabrics[0];
+		CU_ASSERT_EQUAL(f->radix, k);
+		CU_ASSERT_EQUAL(f->tiers, 2);
+		CU_ASSERT_EQUAL(f->down[0], k / 2);
+		CU_ASSERT_EQUAL(f->up[0], k / 2);
+		CU_ASSERT_EQUAL(f->by_tier[ST_LEAF], k);
+		CU_ASSERT_EQUAL(f->by_tier[ST_SPINE], k / 2);
+		CU_ASSERT_EQUAL(f->switches, 3 * k / 2);
+		CU_ASSERT_EQUAL(f->links_by_tier[LT_NODE_LEAF], k * k / 2);
+		CU_ASSERT_EQUAL(f->links_by_tier[LT_LEAF_SPINE], k * k / 2);
+		/* Every port of every switch in use. */
+		for (int s = f->first_switch; s < f->first_switch + f->switches; s++)
+			CU_ASSERT_EQUAL(b->d.switches[s].used, k);
+		done(b);
+
+		b = build_fabric(k_switch(k), fabric, count_of(k * k / 2 + 1, "n1"));
+		CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+		CU_ASSERT_EQUAL(b->d.fabrics[0].tiers, 3);
+		done(b);
+
+		int hosts = k * k * k / 4;
+		b = build_fabric(k_switch(k), fabric, count_of(hosts, "n1"));
+		CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+		f = &b->d.fabrics[0];
+		CU_ASSERT_EQUAL(f->tiers, 3);
+		CU_ASSERT_EQUAL(f->pods, k);
+		CU_ASSERT_EQUAL(f->by_tier[ST_LEAF], k * k / 2);
+		CU_ASSERT_EQUAL(f->by_tier[ST_SPINE], k * k / 2);
+		CU_ASSERT_EQUAL(f->by_tier[ST_CORE], k * k / 4);
+		CU_ASSERT_EQUAL(f->switches, 5 * k * k / 4);
+		CU_ASSERT_EQUAL(f->links_by_tier[LT_NODE_LEAF], hosts);
+		CU_ASSERT_EQUAL(f->links_by_tier[LT_LEAF_SPINE], hosts);
+		CU_ASSERT_EQUAL(f->links_by_tier[LT_SPINE_CORE], hosts);
+		CU_ASSERT_EQUAL(f->links, 3 * hosts);
+		CU_ASSERT_EQUAL(b->d.nlinks, 3 * hosts);
+		CU_ASSERT_EQUAL(wired_links(&b->d, 0, LT_SPINE_CORE), hosts);
+		CU_ASSERT_EQUAL(wired_switches(&b->d, 0, ST_CORE), k * k / 4);
+		for (int s = f->first_switch; s < f->first_switch + f->switches; s++)
+			CU_ASSERT_EQUAL(b->d.switches[s].used, k);
+		done(b);
+
+		/* One host more than k³/4: no 3-tier tree of k ports holds it. */
+		b = build_fabric(k_switch(k), fabric, count_of(hosts + 1, "n1"));
+		CU_ASSERT_EQUAL(b->p.unmet, 1);
+		CU_ASSERT_FALSE(b->d.fabrics[0].sized);
+		CU_ASSERT_TRUE(violation_says(b, "3-tier fat tree", "a switch with", NULL));
+		done(b);
+	}
+}
+
+/* ---- oversubscription, breakout ------------------------------------------------------------ */
+
+static void test_oversubscription(void)
+{
+	/* 3:1 on 64 ports: 48 down, 16 up; 12 nodes x 8 = 96 endpoints fill 2 leaves. */
+	Built *b = build_fabric(QM, "topology = fat_tree(); switch = qm; oversubscription = 3:1",
+				count_of(12, "n8"));
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	const FabricInst *f = &b->d.fabrics[0];
+	CU_ASSERT_EQUAL(f->down[0], 48);
+	CU_ASSERT_EQUAL(f->up[0], 16);
+	CU_ASSERT_DOUBLE_EQUAL(f->oversub[0], 3.0, 1e-12);
+	CU_ASSERT_EQUAL(f->by_tier[ST_LEAF], 2);
+	for (int s = f->first_switch; s < f->first_switch + f->switches; s++) {
+		const SwitchInst *sw = &b->d.switches[s];
+		if (sw->tier != ST_LEAF)
+			continue;
+		int down = 0, up = 0;
+		for (int i = 0; i < b->d.nlinks; i++) {
+			const LinkInst *l = &b->d.links[i];
+			down += l->tier == LT_NODE_LEAF && l->z.dev == s;
+			up += l->tier == LT_LEAF_SPINE && l->a.dev == s;
+			/* Down ports first, then up ports. */
+			if (l->tier == LT_NODE_LEAF && l->z.dev == s)
+				CU_ASSERT_TRUE(l->z.port < 48);
+			if (l->tier == LT_LEAF_SPINE && l->a.dev == s)
+				CU_ASSERT_TRUE(l->a.port >= 48 && l->a.port < 64);
+		}
+		CU_ASSERT_EQUAL(down, 48);
+		CU_ASSERT_EQUAL(up, 16);
+	}
+	done(b);
+
+	/* 5:4 has no whole split of 64 ports within 1 %: a violation offering 35:29 and 36:28. */
+	b = build_fabric(QM, "topology = fat_tree(); switch = qm; oversubscription = 5:4",
+			 count_of(12, "n8"));
+	CU_ASSERT_EQUAL(b->p.unmet, 1);
+	CU_ASSERT_FALSE(b->d.fabrics[0].sized);
+	CU_ASSERT_TRUE(violation_says(b, "5:4", "35:29", "36:28", NULL));
+	done(b);
+}
+
+static void test_breakout(void)
+{
+	/* 64 x 800G split in 2 at 400G: radix 128. */
+	Built *b = build_fabric(SN, "topology = fat_tree(); switch = sn; link = 400 Gbps",
+				count_of(32, "n8"));
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	const FabricInst *f = &b->d.fabrics[0];
+	CU_ASSERT_EQUAL(f->breakout, 2);
+	CU_ASSERT_EQUAL(f->radix, 128);
+	CU_ASSERT_EQUAL(f->down[0], 64);
+	/* 256 endpoints (more than one switch of 128 holds) on 64 down ports a leaf: 4 leaves
+	 * and 2 spines of 128 ports. */
+	CU_ASSERT_EQUAL(f->tiers, 2);
+	CU_ASSERT_EQUAL(f->by_tier[ST_LEAF], 4);
+	CU_ASSERT_EQUAL(f->by_tier[ST_SPINE], 2);
+	for (int s = f->first_switch; s < f->first_switch + f->switches; s++) {
+		CU_ASSERT_EQUAL(b->d.switches[s].radix, 128);
+		CU_ASSERT_EQUAL(b->d.switches[s].breakout, 2);
+	}
+	done(b);
+
+	/* 300 Gbps is no whole fraction of 800G. */
+	b = build_fabric(SN, "topology = fat_tree(); switch = sn; link = 300 Gbps",
+			 count_of(16, "n8"));
+	CU_ASSERT_EQUAL(b->p.unmet, 1);
+	CU_ASSERT_TRUE(violation_says(b, "not a whole fraction", "800 Gbps or 400 Gbps", NULL));
+	done(b);
+
+	/* 800 Gbps links on 400G NICs. */
+	b = build_fabric(SN, "topology = fat_tree(); switch = sn; link = 800 Gbps",
+			 count_of(16, "n8"));
+	CU_ASSERT_EQUAL(b->p.unmet, 1);
+	CU_ASSERT_TRUE(violation_says(b, "faster than the 'n400' ports", "link = 400 Gbps", NULL));
+	done(b);
+}
+
+/* ---- planes --------------------------------------------------------------------------------- */
+
+static void test_planes(void)
+{
+	/* 8 rails over 2 planes, rail-optimized units of 32: two trees of 4 leaves and 2 spines. */
+	Built *b = build_fabric(QM, "topology = fat_tree(tiers = 2, rail_optimized = true); "
+				    "switch = qm; planes = 2; scalable_unit = 32",
+				count_of(32, "n8"));
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	const Design *d = &b->d;
+	const FabricInst *f = &d->fabrics[0];
+	CU_ASSERT_EQUAL(f->planes, 2);
+	CU_ASSERT_EQUAL(f->per_plane[ST_LEAF], 4);
+	CU_ASSERT_EQUAL(f->per_plane[ST_SPINE], 2);
+	CU_ASSERT_EQUAL(f->by_tier[ST_LEAF], 8);
+	CU_ASSERT_EQUAL(f->by_tier[ST_SPINE], 4);
+	CU_ASSERT_EQUAL(f->links_by_tier[LT_NODE_LEAF], 256);
+	int in_plane[2] = {0, 0};
+	for (int s = f->first_switch; s < f->first_switch + f->switches; s++) {
+		const SwitchInst *sw = &d->switches[s];
+		char tag[16];
+		snprintf(tag, sizeof tag, "-p%d-", sw->plane + 1);
+		CU_ASSERT_PTR_NOT_NULL(strstr(sw->name, tag));
+		CU_ASSERT_PTR_NULL(strstr(sw->name, sw->plane ? "-p1-" : "-p2-"));
+		CU_ASSERT_TRUE(sw->plane == 0 || sw->plane == 1);
+		in_plane[sw->plane]++;
+		if (sw->tier == ST_LEAF)
+			CU_ASSERT_EQUAL(sw->rail / 4, sw->plane);
+	}
+	CU_ASSERT_EQUAL(in_plane[0], 6);
+	CU_ASSERT_EQUAL(in_plane[1], 6);
+	CU_ASSERT_STRING_EQUAL(d->switches[f->first_switch].name, "f-p1-leaf-001");
+	/* Independent trees: a link's switches are of its plane; NIC k goes to plane k / 4. */
+	int links_in[2] = {0, 0};
+	for (int i = 0; i < d->nlinks; i++) {
+		const LinkInst *l = &d->links[i];
+		links_in[l->plane]++;
+		if (l->a.kind == END_SWITCH)
+			CU_ASSERT_EQUAL(d->switches[l->a.dev].plane, l->plane);
+		if (l->a.kind == END_NODE)
+			CU_ASSERT_EQUAL(d->ports[l->a.port].nic_index / 4, l->plane);
+		CU_ASSERT_EQUAL(d->switches[l->z.dev].plane, l->plane);
+	}
+	CU_ASSERT_EQUAL(links_in[0], f->links / 2);
+	CU_ASSERT_EQUAL(links_in[1], f->links / 2);
+	done(b);
+
+	/* planes = auto: 300 nodes x 8 = 2,400 endpoints exceed a 2-tier plane of 64 ports
+	 * (2,048); two planes of 1,200 fit. 200 nodes fit one. */
+	b = build_fabric(QM, "topology = fat_tree(tiers = 2); switch = qm; planes = auto",
+			 count_of(300, "n8"));
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	CU_ASSERT_EQUAL(b->d.fabrics[0].planes, 2);
+	CU_ASSERT_EQUAL(b->d.fabrics[0].tiers, 2);
+	CU_ASSERT_EQUAL(b->d.fabrics[0].per_plane[ST_LEAF], 38);
+	done(b);
+	b = build_fabric(QM, "topology = fat_tree(tiers = 2); switch = qm; planes = auto",
+			 count_of(200, "n8"));
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	CU_ASSERT_EQUAL(b->d.fabrics[0].planes, 1);
+	done(b);
+
+	/* Planes must divide the rails. */
+	b = build_fabric(QM, "topology = fat_tree(); switch = qm; planes = 3", count_of(16, "n8"));
+	CU_ASSERT_EQUAL(b->p.unmet, 1);
+	CU_ASSERT_TRUE(violation_says(b, "3 planes cannot share 8", "planes = 2 or 4", NULL));
+	done(b);
+}
+
+/* ---- dragonfly ------------------------------------------------------------------------------ */
+
+static void test_dragonfly(void)
+{
+	/* Balanced a = 2p = 2h: p = 2, a = 4, h = 2, so g = a·h + 1 = 9 groups of 8 terminals. */
+	int p = 2, a = 4, h = 2, g = 9;
+	Built *b = build_fabric(QM, "topology = dragonfly(p = 2, a = 4, h = 2); switch = qm",
+				count_of(9, "n8"));
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	const Design *d = &b->d;
+	const FabricInst *f = &d->fabrics[0];
+	CU_ASSERT_EQUAL(f->df_g, g);
+	CU_ASSERT_EQUAL(f->df_links_per_pair, 1);
+	CU_ASSERT_EQUAL(f->by_tier[ST_ROUTER], a * g);
+	CU_ASSERT_EQUAL(f->links_by_tier[LT_TERMINAL], 72);
+	CU_ASSERT_EQUAL(f->links_by_tier[LT_LOCAL], g * a * (a - 1) / 2);
+	CU_ASSERT_EQUAL(f->links_by_tier[LT_GLOBAL], g * (g - 1) / 2);
+	CU_ASSERT_EQUAL(wired_links(d, 0, LT_LOCAL), 54);
+	CU_ASSERT_EQUAL(wired_links(d, 0, LT_GLOBAL), 36);
+	/* Every router uses p + a − 1 + h ports: terminals, then local, then global ones. */
+	for (int s = f->first_switch; s < f->first_switch + f->switches; s++)
+		CU_ASSERT_EQUAL(d->switches[s].used, p + a - 1 + h);
+	int pair[9][9] = {{0}};
+	for (int i = 0; i < d->nlinks; i++) {
+		const LinkInst *l = &d->links[i];
+		const SwitchInst *z = &d->switches[l->z.dev];
+		if (l->tier == LT_TERMINAL) {
+			CU_ASSERT_TRUE(l->z.port < p);
+			continue;
+		}
+		const SwitchInst *x = &d->switches[l->a.dev];
+		if (l->tier == LT_LOCAL) {
+			CU_ASSERT_EQUAL(x->group, z->group);
+			CU_ASSERT_TRUE(l->a.port >= p && l->a.port < p + a - 1);
+			CU_ASSERT_TRUE(l->z.port >= p && l->z.port < p + a - 1);
+		} else {
+			CU_ASSERT_EQUAL(l->tier, LT_GLOBAL);
+			CU_ASSERT_NOT_EQUAL(x->group, z->group);
+			CU_ASSERT_TRUE(l->a.port >= p + a - 1 && l->a.port < p + a - 1 + h);
+			CU_ASSERT_TRUE(l->z.port >= p + a - 1 && l->z.port < p + a - 1 + h);
+			pair[x->group][z->group]++;
+			pair[z->group][x->group]++;
+		}
+	}
+	for (int x = 0; x < g; x++)
+		for (int y = 0; y < g; y++)
+			CU_ASSERT_EQUAL(pair[x][y], x == y ? 0 : 1);
+	done(b);
+
+	/* 80 terminals: more than (a·h + 1)·a·p = 72. */
+	b = build_fabric(QM, "topology = dragonfly(p = 2, a = 4, h = 2); switch = qm",
+			 count_of(10, "n8"));
+	CU_ASSERT_EQUAL(b->p.unmet, 1);
+	CU_ASSERT_TRUE(violation_says(b, "at most 9 groups", "72 in all", "raise a or h",
+				      "h = 3 gives 13 groups", NULL));
+	done(b);
+
+	/* A router needs p + a − 1 + h = 7 ports; this switch has 6. */
+	b = build_fabric(k_switch(6), "topology = dragonfly(p = 2, a = 4, h = 2); switch = sw",
+			 count_of(9, "n8"));
+	CU_ASSERT_EQUAL(b->p.unmet, 1);
+	CU_ASSERT_TRUE(violation_says(b, "needs 7 ports", "has 6", NULL));
+	done(b);
+}
+
+/* ---- torus ---------------------------------------------------------------------------------- */
+
+/* The torus position of node n in an X x Y x Z torus. */
+static void coords(int n, int X, int Y, int c[3])
+{
+	c[0] = n % X, c[1] = n / X % Y, c[2] = n / (X * Y);
+}
+
+static void test_torus(void)
+{
+	Built *b = build_fabric(QM, "topology = torus(dims = [4, 4, 4]); switch = qm",
+				count_of(64, "t6"));
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	const Design *d = &b->d;
+	const FabricInst *f = &d->fabrics[0];
+	CU_ASSERT_EQUAL(f->switches, 0);
+	CU_ASSERT_EQUAL(f->links, 192);
+	CU_ASSERT_EQUAL(d->nlinks, 192);
+	int degree[64] = {0};
+	/* seen[n][k]: node n has a link to its neighbour k (dimension k / 2, + when k is even). */
+	bool seen[64][6] = {{false}};
+	for (int i = 0; i < d->nlinks; i++) {
+		const LinkInst *l = &d->links[i];
+		CU_ASSERT_EQUAL_FATAL(l->a.kind, END_NODE);
+		CU_ASSERT_EQUAL_FATAL(l->z.kind, END_NODE);
+		degree[l->a.dev]++, degree[l->z.dev]++;
+		int ca[3], cz[3], dims = 0, dim = -1;
+		coords(l->a.dev, 4, 4, ca);
+		coords(l->z.dev, 4, 4, cz);
+		for (int k = 0; k < 3; k++)
+			if (ca[k] != cz[k])
+				dims++, dim = k;
+		CU_ASSERT_EQUAL_FATAL(dims, 1);
+		/* z is a's + neighbour with wraparound, on rails 2·dim (a) and 2·dim + 1 (z). */
+		CU_ASSERT_EQUAL(cz[dim], (ca[dim] + 1) % 4);
+		CU_ASSERT_EQUAL(d->ports[l->a.port].port, 2 * dim);
+		CU_ASSERT_EQUAL(d->ports[l->z.port].port, 2 * dim + 1);
+		seen[l->a.dev][2 * dim] = true;
+		seen[l->z.dev][2 * dim + 1] = true;
+	}
+	for (int n = 0; n < 64; n++) {
+		CU_ASSERT_EQUAL(degree[n], 6);
+		for (int k = 0; k < 6; k++)
+			CU_ASSERT_TRUE(seen[n][k]);
+	}
+	done(b);
+
+	/* 60 nodes on 64 positions. */
+	b = build_fabric(QM, "topology = torus(dims = [4, 4, 4]); switch = qm", count_of(60, "t6"));
+	CU_ASSERT_EQUAL(b->p.unmet, 1);
+	CU_ASSERT_TRUE(violation_says(b, "64 positions for 60 nodes", "dims = [3, 4, 5]", NULL));
+	done(b);
+
+	/* One port per node: too few for a 3D torus (6). */
+	b = build_fabric(QM, "topology = torus(dims = [4, 4, 4]); switch = qm", count_of(64, "n1"));
+	CU_ASSERT_EQUAL(b->p.unmet, 1);
+	CU_ASSERT_TRUE(violation_says(b, "needs 6 ports", "have 1", NULL));
+	done(b);
+
+	/* A dimension of 1 would link nodes to themselves. */
+	b = build_fabric(QM, "topology = torus(dims = [8, 8, 1]); switch = qm", count_of(64, "t6"));
+	CU_ASSERT_EQUAL(b->p.unmet, 1);
+	CU_ASSERT_TRUE(violation_says(b, "dimension of 1", NULL));
+	done(b);
+
+	/* Other devices have no place on a torus: a violation, not an unconnected port. */
+	b = build_fabric(QM, "topology = torus(dims = [4, 4, 4]); switch = qm; nic = ici; "
+			     "endpoints = 2 x n1",
+			 count_of(64, "t6"));
+	CU_ASSERT_EQUAL(b->p.unmet, 1);
+	CU_ASSERT_FALSE(b->p.internal_error);
+	CU_ASSERT_TRUE(violation_says(b, "no port for the 2 ports of other devices", NULL));
+	done(b);
+
+	/* A torus has no switches: the switch's port speed does not bind its 200G links. */
+	b = build_fabric(SN, "topology = torus(dims = [8, 8]); switch = sn", count_of(64, "t6"));
+	CU_ASSERT_EQUAL(b->errors, 0);
+	CU_ASSERT_EQUAL(b->d.fabrics[0].links, 128);
+	done(b);
+}
+
+/* Nodes without the fabric's NIC take no place on it: the n-th node on the fabric has the
+ * n-th slot (a rail-optimized unit, a torus position), whatever nodes are listed first. */
+static void test_nodes_off_fabric(void)
+{
+	const char *cpu = "nic eth { speed = 100 Gbps; price = 100 USD }\n"
+			  "node cpu { nics = 1 x eth; power = 500 W; height = 1 U; price = 5000 USD }\n";
+	char sw[512];
+	snprintf(sw, sizeof sw, "%s%s", cpu, QM);
+	Built *b = build_fabric(sw, "topology = fat_tree(tiers = 2, rail_optimized = true); "
+				    "switch = qm; nic = n400; scalable_unit = 4",
+				"[5 x cpu, 8 x n8]");
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	CU_ASSERT_FALSE(b->p.internal_error);
+	const FabricInst *f = &b->d.fabrics[0];
+	CU_ASSERT_EQUAL(f->sus, 2);
+	CU_ASSERT_EQUAL(f->by_tier[ST_LEAF], 16);
+	for (int i = 0; i < b->d.nlinks; i++) {
+		const LinkInst *l = &b->d.links[i];
+		if (l->tier != LT_NODE_LEAF)
+			continue;
+		int slot = l->a.dev - 5; /* the GPU nodes follow the 5 CPU nodes */
+		CU_ASSERT_EQUAL(b->d.switches[l->z.dev].su, slot / 4);
+		CU_ASSERT_EQUAL(l->z.port, slot % 4);
+	}
+	done(b);
+
+	snprintf(sw, sizeof sw, "%s%s", cpu, QM);
+	b = build_fabric(sw, "topology = torus(dims = [4, 4]); switch = qm; nic = ici",
+			 "[3 x cpu, 16 x t6]");
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	CU_ASSERT_FALSE(b->p.internal_error);
+	CU_ASSERT_EQUAL(b->d.nlinks, 32);
+	for (int i = 0; i < b->d.nlinks; i++) {
+		CU_ASSERT_TRUE(b->d.links[i].a.dev >= 3);
+		CU_ASSERT_TRUE(b->d.links[i].z.dev >= 3);
+	}
+	done(b);
+}
+
+/* Extra devices bring the ports of their first NIC model, in sizing and in wiring alike. */
+static void test_extra_endpoints(void)
+{
+	char sw[512];
+	snprintf(sw, sizeof sw, "nic eth { speed = 100 Gbps; price = 100 USD }\n"
+				"node mgr { nics = [1 x n400, 2 x eth]; power = 500 W; height = 1 U; "
+				"price = 5000 USD }\n%s",
+		 QM);
+	Built *b = build_fabric(sw, "topology = fat_tree(tiers = 2); switch = qm; endpoints = 2 x mgr",
+				count_of(8, "n8"));
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	const FabricInst *f = &b->d.fabrics[0];
+	CU_ASSERT_EQUAL(f->nextras, 2);
+	CU_ASSERT_EQUAL(f->endpoints, 66);
+	CU_ASSERT_EQUAL(b->d.extras[f->first_extra].nports, 1);
+	CU_ASSERT_STRING_EQUAL(b->d.extras[f->first_extra + 1].name, "f-mgr-2");
+	CU_ASSERT_EQUAL(wired_links(&b->d, 0, LT_NODE_LEAF), 66);
+	CU_ASSERT_FALSE(b->p.internal_error);
+	done(b);
+}
+
+/* ---- the verifier ---------------------------------------------------------------------------- */
+
+/* Runs the verifier again over wiring changed by hand: true when it reported an internal
+ * error whose message holds `words`. */
+static bool verifier_rejects(Built *b, const char *words)
+{
+	int before = b->p.c->diags.n;
+	b->p.internal_error = false;
+	int failures = verify_fabrics(&b->d);
+	bool found = false;
+	for (int i = before; i < b->p.c->diags.n; i++) {
+		const Diag *dg = b->p.c->diags.v[i];
+		CU_ASSERT_STRING_EQUAL(dg->code, "internal");
+		CU_ASSERT_PTR_NOT_NULL(strstr(dg->msg, "internal error: "));
+		found = found || strstr(dg->msg, words) != NULL;
+	}
+	return failures > 0 && b->p.internal_error && found;
+}
+
+/* Removes link i as if the wiring had never made it. */
+static void drop_link(Design *d, int i)
+{
+	const LinkInst *l = &d->links[i];
+	if (l->a.kind == END_SWITCH)
+		d->switches[l->a.dev].used--;
+	if (l->z.kind == END_SWITCH)
+		d->switches[l->z.dev].used--;
+	memmove(&d->links[i], &d->links[i + 1], sizeof(LinkInst) * (size_t)(d->nlinks - i - 1));
+	d->nlinks--;
+}
+
+static void test_verifier(void)
+{
+	Built *b = build(NULL, CLUSTERC_SOURCE_DIR "/examples/dgx-h100-superpod.cluster", "su1");
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	Design *d = &b->d;
+	/* Untouched, it proves the design again. */
+	CU_ASSERT_EQUAL(verify_fabrics(d), 0);
+	CU_ASSERT_FALSE(b->p.internal_error);
+
+	/* Two links on one switch port. */
+	CU_ASSERT_EQUAL_FATAL(d->links[0].z.kind, END_SWITCH);
+	End saved = d->links[1].z;
+	d->links[1].z = d->links[0].z;
+	CU_ASSERT_TRUE(verifier_rejects(b, "carries two links"));
+	d->links[1].z = saved;
+	CU_ASSERT_EQUAL(verify_fabrics(d), 0);
+
+	/* A link beyond the switch's radix, and one to a switch that does not exist. */
+	saved = d->links[2].z;
+	d->links[2].z.port = 64;
+	CU_ASSERT_TRUE(verifier_rejects(b, "beyond its radix"));
+	d->links[2].z = (End){END_SWITCH, d->nswitches + 7, 0};
+	CU_ASSERT_TRUE(verifier_rejects(b, "does not exist"));
+	d->links[2].z = saved;
+
+	/* A dropped link: a NIC port left unconnected, one link fewer than counted. */
+	drop_link(d, 0);
+	CU_ASSERT_TRUE(verifier_rejects(b, "1 endpoint ports unconnected"));
+	CU_ASSERT_TRUE(diag_says(b, "507 links wired; sizing counted 12 and 508"));
+	done(b);
+
+	/* A tree without its leaf-spine links (and a sizing that agrees) is not connected, even
+	 * though every node reaches a leaf of every rail: nodes do not forward. */
+	b = build(NULL, CLUSTERC_SOURCE_DIR "/examples/dgx-h100-superpod.cluster", "su1");
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	d = &b->d;
+	for (int i = d->nlinks - 1; i >= 0; i--)
+		if (d->links[i].tier == LT_LEAF_SPINE)
+			drop_link(d, i);
+	d->fabrics[0].links = d->nlinks;
+	CU_ASSERT_TRUE(verifier_rejects(b, "is not connected"));
+	done(b);
+
+	/* A leaf of plane 1 wired to a spine of plane 2 (ports swapped, so no port is shared). */
+	b = build_fabric(QM, "topology = fat_tree(tiers = 2, rail_optimized = true); "
+			     "switch = qm; planes = 2; scalable_unit = 32",
+			 count_of(32, "n8"));
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	d = &b->d;
+	int in[2] = {-1, -1};
+	for (int i = 0; i < d->nlinks; i++)
+		if (d->links[i].tier == LT_LEAF_SPINE && in[d->links[i].plane] < 0)
+			in[d->links[i].plane] = i;
+	CU_ASSERT_FATAL(in[0] >= 0 && in[1] >= 0);
+	End z0 = d->links[in[0]].z;
+	d->links[in[0]].z = d->links[in[1]].z;
+	d->links[in[1]].z = z0;
+	CU_ASSERT_TRUE(verifier_rejects(b, "plane 1) goes to f-p2-spine"));
+	done(b);
+}
+
+/* ---- metrics against the wired graph ---------------------------------------------------- */
+
+/* Diameter (switch hops between the switches endpoints hang from) and, for trees, the
+ * distinct shortest switch paths between leaves that far apart, by BFS over the links. */
+static void check_metrics(Built *b, bool tree)
+{
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	const FabricInst *f = &b->d.fabrics[0];
+	bool torus = f->switches == 0;
+	Graph g = torus ? node_graph(&b->d, 0) : switch_graph(&b->d, 0);
+	double lo, hi;
+	int diam = diameter(&g, &lo, &hi);
+	CU_ASSERT_EQUAL(diam, f->diameter);
+	if (tree) {
+		CU_ASSERT_DOUBLE_EQUAL(lo, f->ecmp, 0);
+		CU_ASSERT_DOUBLE_EQUAL(hi, f->ecmp, 0);
+	}
+	graph_free(&g);
+}
+
+static void test_metrics(void)
+{
+	/* SuperPOD, one unit: leaf-spine-leaf, 4 spines. */
+	Built *b = build(NULL, CLUSTERC_SOURCE_DIR "/examples/dgx-h100-superpod.cluster", "su1");
+	CU_ASSERT_EQUAL(b->d.fabrics[0].diameter, 2);
+	CU_ASSERT_DOUBLE_EQUAL(b->d.fabrics[0].ecmp, 4, 0);
+	check_metrics(b, true);
+	done(b);
+
+	/* A full 3-tier tree of 8 ports: 4 hops between pods over k/2 · k/2 = 16 paths. */
+	b = build_fabric(k_switch(8), "topology = fat_tree(); switch = sw", count_of(128, "n1"));
+	CU_ASSERT_EQUAL(b->d.fabrics[0].diameter, 4);
+	CU_ASSERT_DOUBLE_EQUAL(b->d.fabrics[0].ecmp, 16, 0);
+	check_metrics(b, true);
+	done(b);
+
+	/* A 3-tier tree that is not full (3 pods, 2 cores per group). */
+	b = build_fabric(k_switch(8), "topology = fat_tree(); switch = sw", count_of(33, "n1"));
+	check_metrics(b, true);
+	done(b);
+
+	/* The balanced dragonfly: local, global, local. */
+	b = build_fabric(QM, "topology = dragonfly(p = 2, a = 4, h = 2); switch = qm",
+			 count_of(9, "n8"));
+	CU_ASSERT_EQUAL(b->d.fabrics[0].diameter, 3);
+	check_metrics(b, false);
+	done(b);
+
+	/* Two groups: every router has global links to the other group, so 2 hops. */
+	b = build_fabric(QM, "topology = dragonfly(p = 2, a = 4, h = 2); switch = qm",
+			 count_of(2, "n8"));
+	CU_ASSERT_EQUAL(b->d.fabrics[0].df_g, 2);
+	CU_ASSERT_EQUAL(b->d.fabrics[0].diameter, 2);
+	check_metrics(b, false);
+	done(b);
+
+	/* One group: a full mesh. */
+	b = build_fabric(QM, "topology = dragonfly(p = 2, a = 4, h = 2); switch = qm",
+			 count_of(1, "n8"));
+	CU_ASSERT_EQUAL(b->d.fabrics[0].diameter, 1);
+	check_metrics(b, false);
+	done(b);
+
+	/* 4 x 4 x 4 torus: 2 + 2 + 2 node hops. */
+	b = build_fabric(QM, "topology = torus(dims = [4, 4, 4]); switch = qm", count_of(64, "t6"));
+	CU_ASSERT_EQUAL(b->d.fabrics[0].diameter, 6);
+	check_metrics(b, false);
+	done(b);
+
+	/* 5 x 3 2D torus: 2 + 1. */
+	b = build_fabric(QM, "topology = torus(dims = [5, 3]); switch = qm", count_of(15, "t6"));
+	CU_ASSERT_EQUAL(b->d.fabrics[0].diameter, 3);
+	check_metrics(b, false);
+	done(b);
+}
+
+/* ---- scale-up domains --------------------------------------------------------------------- */
+
+/* GB200 NVL72 trays of std.servers: 18 trays and 9 NVLink switch trays per 72-GPU domain,
+ * 9 x 144 ports over 72 GPUs = 18 links per GPU. */
+static void test_scale_up(void)
+{
+	Built *b = build("import std.servers\n"
+			 "site s { power_budget = 10 MW; electricity = 0.10 USD/kWh }\n"
+			 "cluster c { site = s; nodes = 36 x gb200_nvl72_tray; rack = gb200_nvl72_rack }\n",
+			 NULL, NULL);
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	const Design *d = &b->d;
+	CU_ASSERT_EQUAL_FATAL(d->nscaleups, 1);
+	const ScaleUpInst *s = &d->scaleups[0];
+	CU_ASSERT_EQUAL(s->domains, 2);
+	CU_ASSERT_EQUAL(s->domain_nodes, 18);
+	CU_ASSERT_EQUAL(s->domain_accels, 72);
+	CU_ASSERT_EQUAL(s->switches_per_domain, 9);
+	CU_ASSERT_EQUAL(s->links_per_accel, 18);
+	CU_ASSERT_EQUAL(s->nswitches, 18);
+	CU_ASSERT_EQUAL(s->nlinks, 2 * 72 * 18);
+	CU_ASSERT_EQUAL(wired_switches(d, -1, ST_SCALE_UP), 18);
+	CU_ASSERT_STRING_EQUAL(d->switches[s->first_switch].name, "gb200_nvl72_tray-nvl001-sw1");
+	CU_ASSERT_STRING_EQUAL(d->switches[s->first_switch + 17].name, "gb200_nvl72_tray-nvl002-sw9");
+	for (int i = s->first_switch; i < s->first_switch + s->nswitches; i++) {
+		CU_ASSERT_EQUAL(d->switches[i].radix, 144);
+		CU_ASSERT_EQUAL(d->switches[i].used, 144);
+		CU_ASSERT_EQUAL(d->switches[i].group, (i - s->first_switch) / 9);
+	}
+	done(b);
+}
+
+void suite_fabric(void)
+{
+	CU_pSuite s = CU_add_suite("fabric", NULL, NULL);
+	CU_add_test(s, "DGX H100 SuperPOD", test_superpod);
+	CU_add_test(s, "closed forms", test_closed_forms);
+	CU_add_test(s, "oversubscription", test_oversubscription);
+	CU_add_test(s, "breakout", test_breakout);
+	CU_add_test(s, "planes", test_planes);
+	CU_add_test(s, "dragonfly", test_dragonfly);
+	CU_add_test(s, "torus", test_torus);
+	CU_add_test(s, "nodes off the fabric", test_nodes_off_fabric);
+	CU_add_test(s, "extra endpoints", test_extra_endpoints);
+	CU_add_test(s, "verifier", test_verifier);
+	CU_add_test(s, "metrics", test_metrics);
+	CU_add_test(s, "scale-up domains", test_scale_up);
+}
