@@ -176,7 +176,8 @@ static Json *fabrics_json(const Design *d)
 	return a;
 }
 
-/* Scale-up domains larger than a node (NVL72 racks): their switch trays and backplane links. */
+/* Scale-up domains: inside a node (8-GPU NVLink boards) or larger (NVL72 racks with their switch
+ * trays and backplane links). */
 static Json *scale_up_json(const Design *d)
 {
 	Json *a = jw_array();
@@ -186,6 +187,8 @@ static Json *scale_up_json(const Design *d)
 		jw_set(o, "node", jw_str(s->node ? s->node->name : NULL));
 		jw_set(o, "domains", jw_int(s->domains));
 		jw_set(o, "domain_accelerators", jw_int(s->domain_accels));
+		jw_set(o, "domain_nodes", jw_int(s->domain_nodes));
+		jw_set(o, "bandwidth_gbps_per_accelerator", jw_real(s->bandwidth / 1e9, 3));
 		jw_set(o, "switches", jw_int(s->nswitches));
 		jw_set(o, "links", jw_int(s->nlinks));
 		jw_push(a, o);

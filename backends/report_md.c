@@ -347,7 +347,8 @@ static void scale_up(Buf *b, const Design *d)
 		text_number(b, s->nlinks, 0, false);
 		buf_puts(b, " |\n");
 	}
-	buf_puts(b, "\nTheir links run in the racks' backplanes: they are not cables.\n\n");
+	buf_puts(b, "\nA domain of one node is wired by its own NVSwitch chips; larger domains connect "
+		    "through switch trays whose links run in the racks' backplanes: none are cables.\n\n");
 }
 
 /* Every sized fabric, then the scale-up domains. The drawing is not embedded: it is in

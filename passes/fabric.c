@@ -685,19 +685,26 @@ static void size_one(Design *d, FabricInst *f)
 	}
 }
 
-/* Scale-up domains bigger than a node: trays and the links to them. */
+/* Scale-up domains: inside a node (its NVSwitch chips are part of it), or bigger than a node
+ * with switch trays and the links to them. */
 static void size_scale_up(Design *d)
 {
 	d->nscaleups = 0;
 	for (int i = 0; i < d->ngroups; i++) {
 		const NodeGroup *g = &d->groups[i];
-		const Value *sw = decl_value(g->type, "scale_up_switches");
-		if (g->domain_nodes <= 1 || !sw)
+		int accels = node_accelerators(g->type);
+		if (accels < 2 && g->domain_nodes <= 1)
 			continue;
+		const Value *sw = g->domain_nodes > 1 ? decl_value(g->type, "scale_up_switches") : NULL;
 		ScaleUpInst *s = &d->scaleups[d->nscaleups++];
 		*s = (ScaleUpInst){.node = g->type, .domains = g->count / g->domain_nodes,
 				   .domain_nodes = g->domain_nodes,
-				   .domain_accels = g->domain_nodes * node_accelerators(g->type)};
+				   .domain_accels = g->domain_nodes * accels};
+		const Value *acc = decl_value(g->type, "accelerators");
+		const Decl *a = acc ? (acc->kind == VAL_LIST ? acc->items[0] : acc)->ref : NULL;
+		s->bandwidth = fval(g->type, "scale_up_bandwidth", a ? fval(a, "scale_up_bandwidth", 0) : 0);
+		if (!sw)
+			continue;
 		int ports = 0;
 		for (int j = 0; j < (sw->kind == VAL_LIST ? sw->n : 1); j++) {
 			const Value *cv = sw->kind == VAL_LIST ? sw->items[j] : sw;

@@ -336,10 +336,12 @@ typedef struct FabricInst {
 	int first_switch, first_link, first_extra, nextras;
 } FabricInst;
 
-/* Scale-up domains larger than a node: their NVLink switch trays and backplane links. */
+/* Scale-up domains (NVLink): inside one node, or larger than a node with NVLink switch trays
+ * and backplane links. */
 typedef struct ScaleUpInst {
 	const Decl *node;
-	int domains, domain_nodes, domain_accels;
+	int domains, domain_nodes, domain_accels; /* domain_nodes 1: the domain is one node */
+	double bandwidth;    /* bit/s per accelerator, both directions (node's, else accelerator's) */
 	int switches_per_domain, links_per_accel;
 	int first_switch, nswitches, first_link, nlinks;
 } ScaleUpInst;

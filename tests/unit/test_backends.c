@@ -685,7 +685,12 @@ static void test_fabrics_superpod(void)
 	CU_ASSERT_EQUAL(int_at(f, "scalable_units"), 1);
 	CU_ASSERT_EQUAL(int_at(f, "switches"), 12);
 	CU_ASSERT_EQUAL(int_at(f, "links"), 508);
-	CU_ASSERT_EQUAL(json_array_size(json_object_get(b.report, "scale_up")), 0);
+	/* One scale-up domain kind: the 8 GPUs of each DGX H100, wired inside the node. */
+	json_t *su = json_object_get(b.report, "scale_up");
+	CU_ASSERT_EQUAL(json_array_size(su), 1);
+	CU_ASSERT_EQUAL(int_at(json_array_get(su, 0), "domain_accelerators"), 8);
+	CU_ASSERT_EQUAL(int_at(json_array_get(su, 0), "domain_nodes"), 1);
+	CU_ASSERT_EQUAL(int_at(json_array_get(su, 0), "switches"), 0);
 	/* The totals count what was wired: fabric switches (no scale-up trays here) and links. */
 	json_t *t = json_object_get(b.report, "totals");
 	CU_ASSERT_EQUAL(int_at(t, "switches"), b.d.nswitches);
