@@ -93,6 +93,15 @@ Expr *ast_name(ParseCtx *p, const char *name, Loc loc)
 
 Expr *ast_member(ParseCtx *p, Expr *base, const char *field, Loc field_loc)
 {
+	/* Attributes belong to declarations: "16 .MW" or "(a).b" is a mistake, and formatting it
+	 * back as "16.MW" would not even scan. */
+	if (base->kind != EXPR_NAME && base->kind != EXPR_MEMBER && base->kind != EXPR_ERROR) {
+		Loc at = loc_span(base->loc, field_loc);
+		Diag *d = diag_error(p->c, at, "only the name of a declaration takes '.', as in "
+					       "wanka.capex");
+		diag_set_code(d, "syntax");
+		return ast_expr(p->c, EXPR_ERROR, at);
+	}
 	Expr *e = ast_expr(p->c, EXPR_MEMBER, loc_span(base->loc, field_loc));
 	e->member.base = base;
 	e->member.field = field;
