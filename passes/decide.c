@@ -216,6 +216,7 @@ static bool evaluate(Design *d)
 	d->spec_errors = 0;
 	plan_racks(d);
 	size_fabrics(d);
+	plan_network_racks(d);
 	model_design(d);
 	evaluate_requirements(d);
 	d->nobjectives = 0;

@@ -323,6 +323,8 @@ static const char *expr_text(const Expr *e)
 	return b;
 }
 
+static int evaluate_requirements_into(Design *d);
+
 static bool reads_budget(const Expr *e, const Decl *site)
 {
 	switch (e->kind) {
@@ -342,6 +344,28 @@ static bool reads_budget(const Expr *e, const Decl *site)
 /* The site's power budget always holds (unless a require line already states it, which then
  * reports it); then every require line. */
 int evaluate_requirements(Design *d)
+{
+	int before = d->violations.n;
+	evaluate_requirements_into(d);
+	for (int i = before; i < d->violations.n; i++)
+		((Violation *)d->violations.v[i])->requirement = true;
+	return d->violations.n - before;
+}
+
+/* Drops the requirement violations and evaluates them again (after the cables are costed). */
+int cost_cables(Design *d)
+{
+	int k = 0;
+	for (int i = 0; i < d->violations.n; i++)
+		if (!((Violation *)d->violations.v[i])->requirement)
+			d->violations.v[k++] = d->violations.v[i];
+	d->violations.n = k;
+	model_design(d);
+	evaluate_requirements(d);
+	return 0;
+}
+
+static int evaluate_requirements_into(Design *d)
 {
 	int before = d->violations.n;
 	const Value *budget = decl_value(d->site, "power_budget");

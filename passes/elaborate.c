@@ -86,26 +86,16 @@ static void expand(Buf *b, const char *t, const Subst *s)
 	}
 }
 
-static const char *rack_name(Design *d, int row, int pos, int index)
+/* A node or storage rack; place.c gives it its place and name. */
+static RackInst *new_rack(Design *d, int *nracks)
 {
-	if (row < 0)
-		return arena_printf(d->p->c->arena, "R%04d", index + 1);
-	char l[16];
-	letters(row + 1, l, sizeof l, false);
-	return arena_printf(d->p->c->arena, "%s%02d", l, pos + 1);
-}
-
-static RackInst *new_rack(Design *d, int *nracks, int per_row)
-{
-	int i = (*nracks)++;
-	RackInst *r = &d->racks[i];
+	RackInst *r = &d->racks[(*nracks)++];
 	r->type = d->rack;
 	r->cooling = d->cooling;
 	const Value *lim = decl_value(d->rack, "power_limit");
 	r->power_limit = lim && lim->kind == VAL_QTY ? lim->q.v : INFINITY;
-	r->row = per_row ? i / per_row : -1;
-	r->pos = per_row ? i % per_row : -1;
-	r->name = rack_name(d, r->row, r->pos, i);
+	r->row = r->pos = -1;
+	r->group = -1;
 	return r;
 }
 
@@ -175,10 +165,8 @@ int elaborate_design(Design *d)
 	d->nodes = arena_alloc(a, sizeof(NodeInst) * (size_t)(nodes + 1));
 	d->accels = arena_alloc(a, sizeof(AccelInst) * (size_t)(accels + 1));
 	d->ports = arena_alloc(a, sizeof(PortInst) * (size_t)(ports + 1));
-	d->racks = arena_alloc(a, sizeof(RackInst) * (size_t)(d->t.racks + 1));
+	d->racks = arena_alloc(a, sizeof(RackInst) * (size_t)(d->node_racks + 1));
 
-	const Value *floor_v = decl_value(d->site, "floor");
-	int per_row = floor_v && floor_v->kind == VAL_CTOR ? (int)floor_v->items[1]->q.v : 0;
 	const Value *tv = decl_value(d->cluster, "hostname");
 	const char *tmpl = tv && tv->kind == VAL_STRING ? tv->s : "node{index:04}";
 	const Value *tmpl_v = tv;
@@ -191,13 +179,12 @@ int elaborate_design(Design *d)
 
 	int nracks = 0, n = 0, domain = 0;
 	bool bad_name = false, dup_reported = false;
-	Buf b = {0};
 	for (int gi = 0; gi < d->ngroups; gi++) {
 		const NodeGroup *g = &d->groups[gi];
 		RackInst *r = NULL;
 		for (int k = 0; k < g->count; k++, n++) {
 			if (k % g->per_rack == 0) {
-				r = new_rack(d, &nracks, per_row);
+				r = new_rack(d, &nracks);
 				r->first_node = n;
 			}
 			if (k % g->domain_nodes == 0 && k > 0)
@@ -211,31 +198,6 @@ int elaborate_design(Design *d)
 			r->height_used += g->node_height;
 			r->power += g->node_power;
 			r->nnodes++;
-			Subst s = {.index0 = n, .rack_row = r->row + 1, .slot = r->nnodes, .su = 1,
-				   .domain = domain + 1, .rack = r->name, .cluster = d->cluster->name,
-				   .site = d->site->name};
-			b.len = 0;
-			expand(&b, tmpl, &s);
-			ni->hostname = arena_strndup(a, b.s ? b.s : "", b.len);
-			if (!bad_name && !valid_hostname(ni->hostname)) {
-				/* {cluster} and {site} bring names that may hold '_'. */
-				bad_name = true;
-				Diag *dg = diag_error(c, tmpl_v ? tmpl_v->loc : d->cluster->name_loc,
-						      "the hostname template gives '%s', which is not a valid "
-						      "hostname: letters, digits and '-', labels of at most "
-						      "63 characters (RFC 1123)",
-						      ni->hostname);
-				diag_set_code(dg, "template");
-			}
-			int other = name_claim(&names, ni->hostname, n);
-			if (other >= 0 && !dup_reported) {
-				dup_reported = true;
-				Diag *dg = diag_error(c, tmpl_v ? tmpl_v->loc : d->cluster->name_loc,
-						      "the hostname template gives '%s' to node %d and to node "
-						      "%d; add {index} to it",
-						      ni->hostname, other + 1, n + 1);
-				diag_set_code(dg, "duplicate-hostname");
-			}
 			/* Accelerators and NIC ports, in the order the node lists them. */
 			ni->first_accel = d->naccels;
 			ni->first_port = d->nports;
@@ -277,7 +239,6 @@ int elaborate_design(Design *d)
 		}
 		domain++;
 	}
-	buf_free(&b);
 	/* Storage racks. */
 	const Value *st = decl_value(d->cluster, "storage");
 	for (int i = 0; st && i < (st->kind == VAL_LIST ? st->n : 1); i++) {
@@ -291,9 +252,9 @@ int elaborate_design(Design *d)
 		for (int k = 0; k < (int)sv->count->q.v; k++) {
 			if (!r || r->height_used + h > usable + 1e-9 ||
 			    r->power + p > fmin(r->power_limit, decl_value(d->cooling, "max_rack_power")->q.v) + 1e-6) {
-				if (nracks >= (int)d->t.racks)
+				if (nracks >= d->node_racks)
 					break;
-				r = new_rack(d, &nracks, per_row);
+				r = new_rack(d, &nracks);
 				r->first_node = n;
 			}
 			r->height_used += h;
@@ -303,6 +264,44 @@ int elaborate_design(Design *d)
 	}
 	d->nnodes = n;
 	d->nracks = nracks;
+	place_racks(d);
+
+	/* Hostnames, now that racks have their names and places. */
+	int su_nodes = 0;
+	for (int i = 0; i < d->nfabrics; i++)
+		if (d->fabrics[i].sized && d->fabrics[i].rail_optimized && !su_nodes)
+			su_nodes = d->fabrics[i].su_nodes;
+	Buf b = {0};
+	for (n = 0; n < d->nnodes; n++) {
+		NodeInst *ni = &d->nodes[n];
+		const RackInst *r = &d->racks[ni->rack];
+		Subst s = {.index0 = n, .rack_row = r->row + 1, .slot = n - r->first_node + 1,
+			   .su = su_nodes ? n / su_nodes + 1 : 1, .domain = ni->domain + 1,
+			   .rack = r->name, .cluster = d->cluster->name, .site = d->site->name};
+		b.len = 0;
+		expand(&b, tmpl, &s);
+		ni->hostname = arena_strndup(a, b.s ? b.s : "", b.len);
+		if (!bad_name && !valid_hostname(ni->hostname)) {
+			/* {cluster} and {site} bring names that may hold '_'. */
+			bad_name = true;
+			Diag *dg = diag_error(c, tmpl_v ? tmpl_v->loc : d->cluster->name_loc,
+					      "the hostname template gives '%s', which is not a valid "
+					      "hostname: letters, digits and '-', labels of at most 63 "
+					      "characters (RFC 1123)",
+					      ni->hostname);
+			diag_set_code(dg, "template");
+		}
+		int other = name_claim(&names, ni->hostname, n);
+		if (other >= 0 && !dup_reported) {
+			dup_reported = true;
+			Diag *dg = diag_error(c, tmpl_v ? tmpl_v->loc : d->cluster->name_loc,
+					      "the hostname template gives '%s' to node %d and to node %d; "
+					      "add {index} to it",
+					      ni->hostname, other + 1, n + 1);
+			diag_set_code(dg, "duplicate-hostname");
+		}
+	}
+	buf_free(&b);
 	d->elaborated = true;
 	return diag_errors(c) - before;
 }

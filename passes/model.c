@@ -20,6 +20,7 @@
 #include "passes.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const double YEAR = 365.0 * 24 * 3600; /* s */
@@ -89,6 +90,80 @@ static void counted_parts(Design *d, PtrVec *lines, const Decl *owner, const cha
 	}
 }
 
+/* Devices on a fabric that are not nodes (fabric managers, gateways): network power and capex. */
+static void fabric_extras(Design *d, PtrVec *lines)
+{
+	for (int i = 0; i < d->nfabrics; i++) {
+		const FabricInst *f = &d->fabrics[i];
+		const Value *ev = f->sized ? decl_value(f->decl, "endpoints") : NULL;
+		for (int k = 0; ev && k < (ev->kind == VAL_LIST ? ev->n : 1); k++) {
+			const Value *cv = ev->kind == VAL_LIST ? ev->items[k] : ev;
+			double n = cv->count->q.v, unit_power = node_power(cv->ref);
+			double unit_price = price(d, cv->ref, "price");
+			d->t.power_by_cat[CAT_NETWORK] += n * unit_power;
+			d->t.capex_by_cat[CAT_NETWORK] += n * unit_price;
+			bom(d, lines, "fabric device", cv->ref, n, "", unit_price, unit_power);
+		}
+	}
+}
+
+typedef struct CableKey {
+	const Decl *decl;
+	double length; /* 0 for transceivers */
+	double count, price, power;
+} CableKey;
+
+static int key_index(CableKey *keys, int *n, const Decl *decl, double length)
+{
+	for (int i = 0; i < *n; i++)
+		if (keys[i].decl == decl && keys[i].length == length)
+			return i;
+	keys[*n] = (CableKey){decl, length, 0, 0, 0};
+	return (*n)++;
+}
+
+/* Cables by model and length, transceivers by model (whole modules: a twin-port module serves two
+ * ends), into cabling capex, network power and the BOM. */
+static void cable_lines(Design *d, PtrVec *lines)
+{
+	int cap = 64, n = 0;
+	CableKey *keys = xmalloc(sizeof(CableKey) * (size_t)cap);
+	for (int i = 0; i < d->ncables; i++) {
+		const CableInst *c = &d->cables[i];
+		if (!c->cable)
+			continue;
+		if (n + 3 > cap) {
+			cap *= 2;
+			keys = xrealloc(keys, sizeof(CableKey) * (size_t)cap);
+		}
+		int k = key_index(keys, &n, c->cable, c->length);
+		keys[k].count++;
+		const Decl *ends[2] = {c->optic_a, c->optic_z};
+		for (int e = 0; e < 2; e++)
+			if (ends[e])
+				keys[key_index(keys, &n, ends[e], 0)].count++;
+	}
+	for (int i = 0; i < n; i++) {
+		CableKey *k = &keys[i];
+		double unit_power = fval(k->decl, "power", 0);
+		double unit_price = price(d, k->decl, "price");
+		/* The BOM buys whole modules and whole cables; capex and power follow it. */
+		double qty = k->count;
+		if (k->decl->kind == KIND_OPTIC) {
+			qty = ceil(k->count / fval(k->decl, "ports", 1));
+			bom(d, lines, "optic", k->decl, qty, "", unit_price, unit_power);
+		} else {
+			unit_price += price(d, k->decl, "price_per_m") * k->length;
+			bom(d, lines, "cable", k->decl, qty, "", unit_price, unit_power);
+			BomLine *b = lines->v[lines->n - 1];
+			b->model = arena_printf(d->p->c->arena, "%s %g m", k->decl->name, k->length);
+		}
+		d->t.capex_by_cat[CAT_CABLING] += qty * unit_price;
+		d->t.power_by_cat[CAT_NETWORK] += qty * unit_power;
+	}
+	free(keys);
+}
+
 int model_design(Design *d)
 {
 	Totals *t = &d->t;
@@ -135,6 +210,9 @@ int model_design(Design *d)
 	}
 	for (int i = 0; i < d->nscaleups; i++)
 		t->switches += d->scaleups[i].nswitches;
+	fabric_extras(d, &lines);
+	if (d->ncables)
+		cable_lines(d, &lines);
 	const Value *st = decl_value(d->cluster, "storage");
 	if (st) {
 		counted_parts(d, &lines, d->cluster, "storage", 1, "storage", CAT_STORAGE, CAT_STORAGE, true);

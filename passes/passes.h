@@ -191,9 +191,12 @@ typedef struct RackInst {
 	double power_limit;  /* W: the rack's power class */
 	double power;        /* W at peak of what it holds */
 	double height_used;  /* m */
-	int row, pos;        /* place on the floor grid from 0, or -1 without a grid */
+	int row, pos;        /* place on the floor from 0 (a default grid when the site has none) */
+	double x, y;         /* m: centre of its footprint on the floor */
 	int first_node, nnodes;
 	int storage;         /* storage appliances it holds */
+	bool network;        /* a rack of switches (and fabric managers) */
+	int group;           /* the network group it belongs to, or -1 */
 } RackInst;
 
 enum { CAT_NODES, CAT_NETWORK, CAT_STORAGE, CAT_OTHER, CAT_CABLING, CAT_RACKS, CAT_COOLING,
@@ -273,6 +276,7 @@ typedef struct ExtraInst {
 	int fabric;
 	int nports;          /* its NIC ports on the fabric */
 	double speed;
+	int rack, u;         /* where it stands (place.c) */
 } ExtraInst;
 
 typedef struct SwitchInst {
@@ -285,7 +289,8 @@ typedef struct SwitchInst {
 	int radix;           /* logical ports at the link speed (breakout counted) */
 	int breakout;        /* logical ports per physical port */
 	int used;            /* ports wired */
-	int rack;            /* placement (later), -1 */
+	int rack;            /* the rack it stands in (place.c), -1 before */
+	int u;               /* lowest rack unit it occupies, from 1 */
 } SwitchInst;
 
 /* One end of a link. Ports count from 0; a switch's logical port p is physical port
@@ -336,6 +341,20 @@ typedef struct FabricInst {
 	int first_switch, first_link, first_extra, nextras;
 } FabricInst;
 
+/* Switches that share network racks: a contiguous range of one fabric's switches (in wiring
+ * order), e.g. the leaves of one scalable unit, or the spines and cores of a plane; the fabric's
+ * extra devices (fabric managers) go with its first central group. place.c plans them with the
+ * sizing and stands their racks among the node racks they serve. */
+typedef struct NetGroup {
+	int fabric, plane;
+	int first, count;    /* switch indices within the fabric, in wiring order */
+	bool with_extras;
+	double unit_h, unit_p; /* one switch's height (m) and power (W) */
+	int racks;           /* racks it takes */
+	double home;         /* where among the node racks (a fractional rack index) */
+	int first_rack;      /* its first rack in Design.racks, once placed */
+} NetGroup;
+
 /* Scale-up domains (NVLink): inside one node, or larger than a node with NVLink switch trays
  * and backplane links. */
 typedef struct ScaleUpInst {
@@ -353,8 +372,20 @@ typedef struct Violation {
 	const char *msg;
 	Loc note_loc;
 	const char *note;
-	double excess; /* how far off, relative (0.1 = 10 % over) */
+	double excess;     /* how far off, relative (0.1 = 10 % over) */
+	bool requirement;  /* the power budget or a require line: re-evaluated with the cables */
 } Violation;
+
+/* A fabric link's cable: the medium, its stocked length, what it costs and draws. */
+typedef struct CableInst {
+	int link;            /* index into Design.links */
+	const Decl *cable;   /* the copper or active optical cable, or the fibre between optics */
+	const Decl *optic_a, *optic_z; /* the transceivers at each end, or NULL */
+	const char *media;   /* dac, acc, aec, aoc or fiber; NULL when nothing reached */
+	const char *fiber;   /* om3, om4, om5, os2 for fibre and AOC, else NULL */
+	double run, length;  /* m: the run with slack, and the stocked length bought */
+	double price, power; /* report currency; W (a twin-port transceiver counts half a link) */
+} CableInst;
 
 typedef struct Design {
 	Program *p;
@@ -385,6 +416,11 @@ typedef struct Design {
 	int nlinks;
 	ExtraInst *extras;
 	int nextras;
+	NetGroup *netgroups;
+	int nnetgroups;
+	int node_racks, network_racks; /* racks of nodes and storage; racks of switches */
+	struct CableInst *cables; /* one per fabric link (cable.c) */
+	int ncables;
 	bool verify;             /* --verify: print what the verifier proved */
 	PtrVec violations;       /* Violation*, of the evaluation in force */
 	double objective[8];     /* the objectives' values, in the order written */
@@ -432,6 +468,18 @@ void wire_scale_up(Design *d, ScaleUpInst *s);
  * failure is a bug in clusterc (exit 70). */
 int verify_fabrics(Design *d);
 
+/* place.c: network racks planned with the sizing (so the model counts them), placed among the
+ * node racks they serve, every rack on the floor grid; then every switch and extra device at a
+ * rack unit. */
+int plan_network_racks(Design *d);
+void place_racks(Design *d);
+int place_devices(Design *d);
+
+/* cable.c: the length and medium of every fabric link. */
+int cable_fabrics(Design *d);
+/* Re-costs the design with its cables and re-checks the power budget and require lines. */
+int cost_cables(Design *d);
+
 /* decide.c: every open choice (one_of, ranges, auto) decided by evaluating the designs they
  * allow and keeping the best feasible one under the objectives. */
 int decide_choices(Design *d);
@@ -468,6 +516,7 @@ typedef enum {
 	STAGE_ELABORATE,
 	STAGE_WIRE,
 	STAGE_VERIFY,
+	STAGE_CABLE,
 	STAGE_VALIDATE,
 	STAGE_COUNT
 } Stage;

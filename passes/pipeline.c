@@ -11,7 +11,7 @@
 
 const char *const stage_names[STAGE_COUNT] = {
 	"load", "resolve", "overrides", "check", "design", "decide", "elaborate", "wire", "verify",
-	"validate"};
+	"cable", "validate"};
 
 static double now_ms(void)
 {
@@ -67,9 +67,10 @@ int pipeline_build(Program *p, Design *d, const char *path, Timing timings[STAGE
 	STOP_IF_ERRORS();
 	/* A design that misses its requirements is not wired: its violations say why. */
 	if (d->violations.n == 0) {
-		STAGE(STAGE_WIRE, wire_fabrics(d));
+		STAGE(STAGE_WIRE, wire_fabrics(d) + place_devices(d));
 		STAGE(STAGE_VERIFY, verify_fabrics(d));
 		STOP_IF_ERRORS();
+		STAGE(STAGE_CABLE, cable_fabrics(d) + cost_cables(d));
 	}
 	STAGE(STAGE_VALIDATE, report_violations(d));
 	return errors;

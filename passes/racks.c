@@ -210,17 +210,5 @@ int plan_racks(Design *d)
 	}
 	d->t.racks = racks;
 
-	const Value *floor_v = decl_value(d->site, "floor");
-	if (floor_v && floor_v->kind == VAL_CTOR) {
-		const Value *rows = floor_v->items[0], *per_row = floor_v->items[1];
-		int cap_racks = (int)(rows->q.v * per_row->q.v);
-		if (racks > cap_racks)
-			design_violation(d, floor_v->loc, (double)racks / cap_racks - 1,
-					 d->cluster->name_loc, "cluster built here",
-					 "cluster '%s' needs %d racks; the floor of '%s' has %d positions "
-					 "(%.0f rows of %.0f)",
-					 d->cluster->name, racks, d->site->name, cap_racks, rows->q.v,
-					 per_row->q.v);
-	}
 	return d->spec_errors - before;
 }

@@ -209,7 +209,7 @@ static void add_extras(Design *d)
 				ExtraInst *x = &d->extras[d->nextras++];
 				*x = (ExtraInst){cv->ref, arena_printf(d->p->c->arena, "%s-%s-%d", f->decl->name,
 									cv->ref->name, u + 1),
-						 fi, ports, speed};
+						 fi, ports, speed, -1, 0};
 			}
 		}
 		f->nextras = d->nextras - f->first_extra;

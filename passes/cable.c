@@ -1,0 +1,311 @@
+/*
+ * cable.c — a cable for every fabric link: its length from where its ends stand, and the
+ * cheapest medium that reaches (docs/placement.md).
+ *
+ * Length. Between racks: up from each device to the cable tray (the rack's height above the
+ * device's U, plus the floor grid's tray height), along the tray (the distance between the racks
+ * along the row plus across the rows: Manhattan), down to the other device; in one rack, the
+ * distance between the two U. Slack: 10 % of the run plus 0.5 m at each end, for the service
+ * loop. The length is the run rounded up to a stocked length of the medium (its `lengths`, or
+ * every whole metre up to its reach).
+ *
+ * Medium. Every cable and optic in scope (the fabric's `media`, else every one declared or
+ * imported) that carries the link speed: a copper or active optical cable (DAC, ACC, AEC, AOC)
+ * by itself, whose connector fits the cage of each switch end (assemblies come with whatever
+ * NIC end the NIC needs), or a transceiver at each end (one that fits that end's cage, NIC or
+ * switch) with a fibre of the type both transceivers drive between them — optic and fibre
+ * chosen together. The cheapest that reaches wins, then the one drawing less
+ * power, then the one declared first. A twin-port transceiver serves two links: a link is
+ * charged half of it. No medium that reaches is a requirement the design does not meet; no
+ * medium in scope at all is a warning (the runs are measured, nothing is costed).
+ */
+#include "passes.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double RACK_UNIT = 0.04445;
+static const double END_SLACK = 0.5, SLACK_SHARE = 0.10; /* m per end; share of the run */
+
+static double fval(const Decl *d, const char *name, double def)
+{
+	const Value *v = decl_value(d, name);
+	return v && v->kind == VAL_QTY ? v->q.v : def;
+}
+
+static const char *sval(const Decl *d, const char *name)
+{
+	const Value *v = d ? decl_value(d, name) : NULL;
+	return v && v->kind == VAL_ENUM ? v->s : NULL;
+}
+
+typedef struct Medium {
+	const Decl *decl;
+	bool optic;          /* a transceiver (else a cable) */
+	const char *type;    /* cable: dac, acc, aec, aoc, fiber */
+	const char *fiber;   /* the fibre type a transceiver drives or a fibre cable is */
+	const char *cage;    /* the cage a transceiver or cable end fits, or NULL for any */
+	double speed, reach, price, price_per_m, power, ports;
+	double *lengths;     /* stocked lengths, ascending */
+	int nlengths;
+} Medium;
+
+typedef struct Catalogue {
+	Medium *m;
+	int n;
+} Catalogue;
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Every medium of a fabric: its media list, else every cable and optic declared in scope. */
+static Catalogue catalogue(Design *d, const FabricInst *f)
+{
+	Catalogue c = {0};
+	Arena *a = d->p->c->arena;
+	const Value *list = decl_value(f->decl, "media");
+	int n = list && list->kind == VAL_LIST ? list->n : d->p->decls.n;
+	c.m = arena_alloc(a, sizeof(Medium) * (size_t)(n + 1));
+	for (int i = 0; i < n; i++) {
+		const Decl *x = list && list->kind == VAL_LIST ? list->items[i]->ref : d->p->decls.v[i];
+		if (x->kind != KIND_CABLE && x->kind != KIND_OPTIC)
+			continue;
+		Medium *m = &c.m[c.n++];
+		m->decl = x;
+		m->optic = x->kind == KIND_OPTIC;
+		m->type = m->optic ? "optic" : sval(x, "type");
+		m->fiber = sval(x, "fiber");
+		m->cage = sval(x, m->optic ? "cage" : "connector");
+		m->speed = fval(x, "speed", INFINITY);
+		m->reach = fval(x, "reach", INFINITY);
+		m->power = fval(x, "power", 0);
+		m->ports = fval(x, "ports", 1);
+		money_convert(d, fval(x, "price", 0), decl_value(x, "price") ? decl_value(x, "price")->q.dim : DIM_NONE,
+			      x->name_loc, false, &m->price);
+		const Value *ppm = decl_value(x, "price_per_m");
+		m->price_per_m = 0;
+		if (ppm && ppm->kind == VAL_QTY)
+			money_convert(d, ppm->q.v, ppm->q.dim, x->name_loc, false, &m->price_per_m);
+		const Value *lens = decl_value(x, "lengths");
+		if (lens && lens->kind == VAL_LIST && lens->n) {
+			m->nlengths = lens->n;
+			m->lengths = arena_alloc(a, sizeof(double) * (size_t)lens->n);
+			for (int k = 0; k < lens->n; k++)
+				m->lengths[k] = lens->items[k]->q.v;
+			qsort(m->lengths, (size_t)m->nlengths, sizeof(double), cmp_double);
+		}
+	}
+	return c;
+}
+
+/* The stocked length a run is rounded up to, or -1 when the medium has none that long. */
+static double stocked(const Medium *m, double run)
+{
+	if (run > m->reach + 1e-9)
+		return -1;
+	if (m->nlengths) {
+		for (int k = 0; k < m->nlengths; k++)
+			if (m->lengths[k] >= run - 1e-9)
+				return m->lengths[k];
+		return -1;
+	}
+	double whole = ceil(run - 1e-9);
+	return whole <= m->reach + 1e-9 ? whole : m->reach;
+}
+
+/* Where an end of a link stands: its rack and U, and the cage of its port. */
+typedef struct Spot {
+	const RackInst *rack;
+	int u;
+	const char *cage;
+	bool nic; /* a NIC's port: cables are sold with the NIC end it needs */
+} Spot;
+
+static Spot spot(const Design *d, End e)
+{
+	Spot s = {NULL, 1, NULL, false};
+	switch (e.kind) {
+	case END_NODE: {
+		const NodeInst *n = &d->nodes[e.dev];
+		s.rack = &d->racks[n->rack];
+		s.u = n->u;
+		s.cage = sval(d->ports[e.port].nic, "cage");
+		s.nic = true;
+		break;
+	}
+	case END_EXTRA: {
+		const ExtraInst *x = &d->extras[e.dev];
+		s.rack = x->rack >= 0 ? &d->racks[x->rack] : NULL;
+		s.u = x->u;
+		break;
+	}
+	case END_SWITCH: {
+		const SwitchInst *w = &d->switches[e.dev];
+		s.rack = w->rack >= 0 ? &d->racks[w->rack] : NULL;
+		s.u = w->u;
+		s.cage = sval(w->model, "cage");
+		break;
+	}
+	default:
+		break;
+	}
+	return s;
+}
+
+/* The run between two ends, slack included (m). */
+static double run_between(const Design *d, Spot a, Spot z, double tray)
+{
+	double h = fval(d->rack, "height", 48 * RACK_UNIT);
+	double run;
+	if (!a.rack || !z.rack || a.rack == z.rack) {
+		run = fabs((double)(a.u - z.u)) * RACK_UNIT;
+	} else {
+		double up_a = fmax(h - (a.u - 1) * RACK_UNIT, 0), up_z = fmax(h - (z.u - 1) * RACK_UNIT, 0);
+		run = up_a + tray + fabs(a.rack->x - z.rack->x) + fabs(a.rack->y - z.rack->y) + tray + up_z;
+	}
+	return run * (1 + SLACK_SHARE) + 2 * END_SLACK;
+}
+
+static bool fits(const Medium *m, const char *cage)
+{
+	return !m->cage || !cage || strcmp(m->cage, cage) == 0;
+}
+
+typedef struct Choice {
+	const Medium *cable, *optic_a, *optic_z;
+	double length, price, power;
+} Choice;
+
+static bool better(const Choice *x, const Choice *best)
+{
+	if (!best->cable)
+		return true;
+	if (fabs(x->price - best->price) > 1e-9 * fmax(1, best->price))
+		return x->price < best->price;
+	return x->power < best->power - 1e-12;
+}
+
+/* The cheapest medium for one link of speed `speed` over `run` metres. */
+static Choice choose(const Catalogue *cat, double speed, double run, Spot a, Spot z)
+{
+	const char *cage_a = a.cage, *cage_z = z.cage;
+	/* Copper and AOC assemblies come with the NIC end the NIC needs (OSFP to QSFP112 ...): only
+	 * a switch end's cage constrains them. */
+	const char *cable_a = a.nic ? NULL : cage_a, *cable_z = z.nic ? NULL : cage_z;
+	Choice best = {0};
+	for (int i = 0; i < cat->n; i++) {
+		const Medium *c = &cat->m[i];
+		if (c->optic || !c->type || c->speed < speed * (1 - 1e-9))
+			continue;
+		if (strcmp(c->type, "fiber") != 0) {
+			/* A cable by itself: its connectors in the cages at both ends. */
+			double len = stocked(c, run);
+			if (len < 0 || !fits(c, cable_a) || !fits(c, cable_z))
+				continue;
+			Choice x = {c, NULL, NULL, len, c->price + c->price_per_m * len, c->power};
+			if (better(&x, &best))
+				best = x;
+			continue;
+		}
+		/* A fibre: the cheapest transceiver that drives it at each end, each in its cage. */
+		double len = stocked(c, run);
+		if (len < 0)
+			continue;
+		const Medium *oa = NULL, *oz = NULL;
+		for (int k = 0; k < cat->n; k++) {
+			const Medium *o = &cat->m[k];
+			if (!o->optic || o->speed < speed * (1 - 1e-9) || o->reach < len - 1e-9 ||
+			    !o->fiber || !c->fiber || strcmp(o->fiber, c->fiber) != 0)
+				continue;
+			double unit = o->price / o->ports;
+			if (fits(o, cage_a) && (!oa || unit < oa->price / oa->ports - 1e-9))
+				oa = o;
+			if (fits(o, cage_z) && (!oz || unit < oz->price / oz->ports - 1e-9))
+				oz = o;
+		}
+		if (!oa || !oz)
+			continue;
+		Choice x = {c, oa, oz, len,
+			    c->price + c->price_per_m * len + oa->price / oa->ports + oz->price / oz->ports,
+			    c->power + oa->power / oa->ports + oz->power / oz->ports};
+		if (better(&x, &best))
+			best = x;
+	}
+	return best;
+}
+
+static const char *end_name(const Design *d, End e)
+{
+	switch (e.kind) {
+	case END_NODE: return d->nodes[e.dev].hostname;
+	case END_EXTRA: return d->extras[e.dev].name;
+	case END_SWITCH: return d->switches[e.dev].name;
+	default: return "?";
+	}
+}
+
+int cable_fabrics(Design *d)
+{
+	int before = d->violations.n;
+	d->cables = arena_alloc(d->p->c->arena, sizeof(CableInst) * (size_t)(d->nlinks + 1));
+	d->ncables = 0;
+	const Value *floor_v = decl_value(d->site, "floor");
+	double tray = 0.5;
+	if (floor_v && floor_v->kind == VAL_CTOR) {
+		const FieldSchema *ts = ctor_param(floor_v->ctor, "tray_height");
+		const Value *tv = floor_v->items[ts - floor_v->ctor->params];
+		tray = tv ? tv->q.v : tray;
+	}
+	for (int fi = 0; fi < d->nfabrics; fi++) {
+		const FabricInst *f = &d->fabrics[fi];
+		if (!f->sized)
+			continue;
+		Catalogue cat = catalogue(d, f);
+		bool reported = false;
+		if (cat.n == 0 && !d->quiet) {
+			/* Nothing to choose from: the runs are still measured, at no cost. */
+			Diag *dg = diag_warning(d->p->c, f->decl->name_loc,
+						"no cable or optic is in scope for fabric '%s': its %d links "
+						"are measured but get no medium and no cost (import std.network "
+						"or declare cables)",
+						f->decl->name, f->links);
+			diag_set_code(dg, "no-media");
+		}
+		for (int li = f->first_link; li < f->first_link + f->links; li++) {
+			const LinkInst *l = &d->links[li];
+			Spot a = spot(d, l->a), z = spot(d, l->z);
+			double run = run_between(d, a, z, tray);
+			Choice ch = choose(&cat, l->speed, run, a, z);
+			CableInst *c = &d->cables[d->ncables++];
+			*c = (CableInst){.link = li, .run = run, .length = ceil(run - 1e-9)};
+			if (!ch.cable && cat.n == 0)
+				continue;
+			if (!ch.cable) {
+				if (!reported) {
+					reported = true;
+					char speed[32];
+					qty_format((Qty){l->speed, dim_make(0, 0, -1, 0, 1, 0)}, speed, sizeof speed);
+					design_violation(d, f->decl->name_loc, 1, NOLOC, NULL,
+							 "no cable or optic in scope joins %s to %s (%.1f m at %s, "
+							 "cages %s and %s): declare or import one that reaches",
+							 end_name(d, l->a), end_name(d, l->z), run, speed,
+							 a.cage ? a.cage : "any", z.cage ? z.cage : "any");
+				}
+				continue;
+			}
+			c->cable = ch.cable->decl;
+			c->optic_a = ch.optic_a ? ch.optic_a->decl : NULL;
+			c->optic_z = ch.optic_z ? ch.optic_z->decl : NULL;
+			c->length = ch.length;
+			c->price = ch.price;
+			c->power = ch.power;
+			c->media = ch.cable->type;
+			c->fiber = ch.cable->fiber;
+		}
+	}
+	return d->violations.n - before;
+}

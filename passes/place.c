@@ -1,0 +1,365 @@
+/*
+ * place.c — where everything stands: racks on the floor, switches and fabric managers in
+ * network racks among the node racks they serve (docs/placement.md).
+ *
+ * Network racks come in groups that never share a rack: the leaves of one scalable unit (a
+ * rail-optimized tree; the unit's cables then stay inside its row), a rack's worth of leaves of
+ * a plain tree, the routers of one dragonfly group, and the spines and cores of a plane (with
+ * the fabric's managers, next to the first plane's). Each group is packed into racks of the
+ * cluster's rack type by height and power cap, planned with the sizing so the model counts
+ * them, and stands in the middle of the node racks it serves ("middle of row"): the spines and
+ * cores in the middle of the whole hall, so no leaf is far from them.
+ *
+ * The racks then take the floor grid's positions in that order, row after row (without a grid,
+ * rows of DEFAULT_PER_ROW at the grid's default pitches). A rack's position gives its
+ * coordinates: x = position x rack pitch, y = row x row pitch. Devices stack from U 1.
+ */
+#include "passes.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { DEFAULT_PER_ROW = 20 };
+static const double RACK_UNIT = 0.04445;
+static const double DEFAULT_RACK_PITCH = 0.6, DEFAULT_ROW_PITCH = 2.4; /* grid(...) defaults */
+
+static double fval(const Decl *d, const char *name, double def)
+{
+	const Value *v = decl_value(d, name);
+	return v && v->kind == VAL_QTY ? v->q.v : def;
+}
+
+static double usable_height(const Design *d)
+{
+	return fval(d->rack, "height", 0) - fval(d->rack, "reserved", 0);
+}
+
+static double rack_cap(const Design *d)
+{
+	return fmin(fval(d->rack, "power_limit", INFINITY), fval(d->cooling, "max_rack_power", INFINITY));
+}
+
+/* Racks for `count` units of height h and power p, then the extra devices of a fabric. */
+static int pack_count(const Design *d, int count, double h, double p, const FabricInst *f,
+		      bool extras, bool *too_big)
+{
+	double usable = usable_height(d), cap = rack_cap(d);
+	int racks = 0;
+	double used_h = usable + 1, used_p = 0; /* "full": the first unit opens a rack */
+	*too_big = false;
+	for (int i = 0; i < count; i++) {
+		if (h > usable + 1e-9 || p > cap + 1e-6) {
+			*too_big = true;
+			return racks;
+		}
+		if (used_h + h > usable + 1e-9 || used_p + p > cap + 1e-6) {
+			racks++;
+			used_h = used_p = 0;
+		}
+		used_h += h;
+		used_p += p;
+	}
+	if (!extras || !f)
+		return racks;
+	const Value *ev = decl_value(f->decl, "endpoints");
+	for (int i = 0; ev && i < (ev->kind == VAL_LIST ? ev->n : 1); i++) {
+		const Value *cv = ev->kind == VAL_LIST ? ev->items[i] : ev;
+		double eh = fval(cv->ref, "height", RACK_UNIT), ep = fval(cv->ref, "power", 0);
+		for (int k = 0; k < (int)cv->count->q.v; k++) {
+			if (eh > usable + 1e-9 || ep > cap + 1e-6) {
+				*too_big = true;
+				return racks;
+			}
+			if (used_h + eh > usable + 1e-9 || used_p + ep > cap + 1e-6) {
+				racks++;
+				used_h = used_p = 0;
+			}
+			used_h += eh;
+			used_p += ep;
+		}
+	}
+	return racks;
+}
+
+static NetGroup *add_group(Design *d, int fabric, int plane, int first, int count, bool extras)
+{
+	NetGroup *g = &d->netgroups[d->nnetgroups++];
+	const FabricInst *f = &d->fabrics[fabric];
+	*g = (NetGroup){fabric, plane, first, count, extras, fval(f->switch_model, "height", RACK_UNIT),
+			fval(f->switch_model, "power", 0), 0, 0, -1};
+	return g;
+}
+
+int plan_network_racks(Design *d)
+{
+	int before = d->violations.n;
+	int bound = 1;
+	for (int i = 0; i < d->nfabrics; i++) {
+		const FabricInst *f = &d->fabrics[i];
+		if (f->sized)
+			bound += f->planes * (f->sus + f->df_g + f->per_plane[ST_LEAF] + 2) + 1;
+	}
+	d->netgroups = arena_alloc(d->p->c->arena, sizeof(NetGroup) * (size_t)bound);
+	d->nnetgroups = 0;
+	double usable = usable_height(d), cap = rack_cap(d);
+	for (int fi = 0; fi < d->nfabrics; fi++) {
+		FabricInst *f = &d->fabrics[fi];
+		if (!f->sized || !f->switch_model)
+			continue;
+		int per_plane = 0;
+		for (int t = 0; t < ST_COUNT; t++)
+			per_plane += f->per_plane[t];
+		double h = fval(f->switch_model, "height", RACK_UNIT), p = fval(f->switch_model, "power", 0);
+		int fit = (int)fmin(floor(usable / h + 1e-9), p > 0 ? floor(cap / p + 1e-9) : 1e9);
+		if (fit < 1)
+			fit = 1;
+		for (int pl = 0; pl < f->planes; pl++) {
+			int base = pl * per_plane;
+			if (!strcmp(f->topology->name, "dragonfly")) {
+				for (int x = 0; x < f->df_g; x++)
+					add_group(d, fi, pl, base + x * f->df_a, f->df_a, false);
+				if (pl == 0 && f->nextras)
+					add_group(d, fi, pl, base, 0, true);
+				continue;
+			}
+			int leaves = f->per_plane[ST_LEAF], rpp = f->rails / f->planes;
+			if (f->rail_optimized && f->tiers >= 2) {
+				for (int s = 0; s < f->sus; s++)
+					add_group(d, fi, pl, base + s * rpp, rpp, false);
+			} else {
+				for (int c = 0; c < leaves; c += fit)
+					add_group(d, fi, pl, base + c, leaves - c < fit ? leaves - c : fit, false);
+			}
+			int central = per_plane - leaves;
+			if (central > 0 || (pl == 0 && f->nextras))
+				add_group(d, fi, pl, base + leaves, central, pl == 0);
+		}
+	}
+	d->network_racks = 0;
+	for (int i = 0; i < d->nnetgroups; i++) {
+		NetGroup *g = &d->netgroups[i];
+		bool too_big;
+		g->racks = pack_count(d, g->count, g->unit_h, g->unit_p, &d->fabrics[g->fabric],
+				      g->with_extras, &too_big);
+		if (too_big) {
+			const FabricInst *f = &d->fabrics[g->fabric];
+			design_violation(d, f->decl->name_loc, 1, d->rack->name_loc, "the rack type",
+					 "a switch or device of fabric '%s' does not fit rack '%s' (height "
+					 "or power)",
+					 f->decl->name, d->rack->name);
+			return d->violations.n - before;
+		}
+		d->network_racks += g->racks;
+	}
+	d->node_racks = (int)d->t.racks;
+	d->t.racks += d->network_racks;
+
+	const Value *floor_v = decl_value(d->site, "floor");
+	if (floor_v && floor_v->kind == VAL_CTOR) {
+		const Value *rows = floor_v->items[0], *per_row = floor_v->items[1];
+		int cap_racks = (int)(rows->q.v * per_row->q.v);
+		int racks = (int)d->t.racks;
+		const char *split = d->network_racks
+					    ? arena_printf(d->p->c->arena, " (%d of nodes, %d of switches)",
+							   d->node_racks, d->network_racks)
+					    : "";
+		if (racks > cap_racks)
+			design_violation(d, floor_v->loc, (double)racks / cap_racks - 1,
+					 d->cluster->name_loc, "cluster built here",
+					 "cluster '%s' needs %d racks%s; the floor of '%s' has %d positions "
+					 "(%.0f rows of %.0f)",
+					 d->cluster->name, racks, split, d->site->name, cap_racks, rows->q.v,
+					 per_row->q.v);
+	}
+	return d->violations.n - before;
+}
+
+/* ---- placing the racks ------------------------------------------------------------------ */
+
+/* Node n's position among the nodes on fabric f (its scalable-unit slot), or -1. */
+static int *fabric_ordinals(const Design *d, const FabricInst *f, int *count)
+{
+	int *ord = xmalloc(sizeof(int) * (size_t)(d->nnodes + 1));
+	int k = 0, ports[4];
+	for (int n = 0; n < d->nnodes; n++)
+		ord[n] = node_fabric_ports(d, n, f->nic, ports, 1) ? k++ : -1;
+	*count = k;
+	return ord;
+}
+
+/* The middle of the racks of nodes with fabric ordinals [lo, hi). */
+static double home_of(const Design *d, const int *ord, int lo, int hi)
+{
+	int first = -1, last = -1;
+	for (int n = 0; n < d->nnodes; n++) {
+		if (ord[n] < lo || ord[n] >= hi)
+			continue;
+		if (first < 0)
+			first = d->nodes[n].rack;
+		last = d->nodes[n].rack;
+	}
+	if (first < 0)
+		return d->node_racks / 2.0;
+	return (first + last + 1) / 2.0;
+}
+
+static void letters(int n, char *buf, size_t size)
+{
+	char tmp[16];
+	int k = 0;
+	while (n > 0 && k < 15) {
+		n--;
+		tmp[k++] = (char)('A' + n % 26);
+		n /= 26;
+	}
+	size_t j = 0;
+	while (k > 0 && j + 1 < size)
+		buf[j++] = tmp[--k];
+	buf[j] = 0;
+}
+
+typedef struct Slot {
+	double key;  /* home; node racks at their index + 0.5 so a group at home h comes before */
+	int order;   /* creation order, for ties */
+	int rack;    /* index into the old rack array */
+} Slot;
+
+static int by_key(const void *a, const void *b)
+{
+	const Slot *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->order - y->order;
+}
+
+void place_racks(Design *d)
+{
+	Arena *a = d->p->c->arena;
+	int total = d->nracks + d->network_racks;
+	RackInst *racks = arena_alloc(a, sizeof(RackInst) * (size_t)(total + 1));
+	memcpy(racks, d->racks, sizeof(RackInst) * (size_t)d->nracks);
+	/* The network racks, group by group, each where its group serves. */
+	int k = d->nracks;
+	for (int gi = 0; gi < d->nnetgroups; gi++) {
+		NetGroup *g = &d->netgroups[gi];
+		const FabricInst *f = &d->fabrics[g->fabric];
+		int count, *ord = fabric_ordinals(d, f, &count);
+		int rpp = f->rails / f->planes, per_plane = 0;
+		for (int t = 0; t < ST_COUNT; t++)
+			per_plane += f->per_plane[t];
+		int local = g->first - g->plane * per_plane; /* index within the plane */
+		if (!strcmp(f->topology->name, "dragonfly") && g->count) {
+			int x = local / f->df_a;
+			int per_group = f->df_a * f->df_p;
+			g->home = home_of(d, ord, x * per_group / rpp, (x + 1) * per_group / rpp);
+		} else if (local < f->per_plane[ST_LEAF] && g->count && f->rail_optimized && f->tiers >= 2) {
+			int s = local / rpp;
+			g->home = home_of(d, ord, s * f->su_nodes, (s + 1) * f->su_nodes);
+		} else if (local < f->per_plane[ST_LEAF] && g->count && f->tiers >= 2) {
+			int lo = local * f->down[0] / rpp, hi = (local + g->count) * f->down[0] / rpp;
+			g->home = home_of(d, ord, lo, hi);
+		} else {
+			g->home = home_of(d, ord, 0, count);
+		}
+		free(ord);
+		for (int r = 0; r < g->racks; r++) {
+			RackInst *rk = &racks[k++];
+			*rk = (RackInst){.type = d->rack, .cooling = d->cooling, .network = true,
+					 .group = gi, .first_node = -1};
+			const Value *lim = decl_value(d->rack, "power_limit");
+			rk->power_limit = lim && lim->kind == VAL_QTY ? lim->q.v : INFINITY;
+		}
+	}
+	/* Order: node racks in their order, each group's racks before the node rack at its home. */
+	Slot *slots = xmalloc(sizeof(Slot) * (size_t)(k + 1));
+	int n = 0, next = d->nracks;
+	for (int i = 0; i < d->nracks; i++)
+		slots[n] = (Slot){i + 0.5, n, i}, n++;
+	for (int gi = 0; gi < d->nnetgroups; gi++)
+		for (int r = 0; r < d->netgroups[gi].racks; r++)
+			slots[n] = (Slot){floor(d->netgroups[gi].home), n, next++}, n++;
+	qsort(slots, (size_t)n, sizeof(Slot), by_key);
+	int *to = xmalloc(sizeof(int) * (size_t)(k + 1));
+	d->racks = arena_alloc(a, sizeof(RackInst) * (size_t)(k + 1));
+	for (int i = 0; i < n; i++) {
+		d->racks[i] = racks[slots[i].rack];
+		to[slots[i].rack] = i;
+	}
+	for (int i = 0; i < d->nnodes; i++)
+		d->nodes[i].rack = to[d->nodes[i].rack];
+	for (int gi = 0; gi < d->nnetgroups; gi++)
+		d->netgroups[gi].first_rack = -1;
+	for (int i = n - 1; i >= 0; i--)
+		if (d->racks[i].network)
+			d->netgroups[d->racks[i].group].first_rack = i;
+	d->nracks = n;
+	free(slots);
+	free(to);
+
+	/* Positions, coordinates and names. */
+	const Value *floor_v = decl_value(d->site, "floor");
+	bool grid = floor_v && floor_v->kind == VAL_CTOR;
+	int per_row = grid ? (int)floor_v->items[1]->q.v : DEFAULT_PER_ROW;
+	double rack_pitch = DEFAULT_RACK_PITCH, row_pitch = DEFAULT_ROW_PITCH;
+	if (grid) {
+		const FieldSchema *rp = ctor_param(floor_v->ctor, "rack_pitch");
+		const FieldSchema *wp = ctor_param(floor_v->ctor, "row_pitch");
+		const Value *rv = floor_v->items[rp - floor_v->ctor->params];
+		const Value *wv = floor_v->items[wp - floor_v->ctor->params];
+		rack_pitch = rv ? rv->q.v : rack_pitch;
+		row_pitch = wv ? wv->q.v : row_pitch;
+	}
+	for (int i = 0; i < n; i++) {
+		RackInst *r = &d->racks[i];
+		r->row = i / per_row;
+		r->pos = i % per_row;
+		r->x = r->pos * rack_pitch;
+		r->y = r->row * row_pitch;
+		char l[16];
+		letters(r->row + 1, l, sizeof l);
+		r->name = grid ? arena_printf(a, "%s%02d", l, r->pos + 1) : arena_printf(a, "R%04d", i + 1);
+	}
+}
+
+/* ---- devices in network racks ------------------------------------------------------------ */
+
+int place_devices(Design *d)
+{
+	double usable = usable_height(d), cap = rack_cap(d);
+	for (int gi = 0; gi < d->nnetgroups; gi++) {
+		const NetGroup *g = &d->netgroups[gi];
+		const FabricInst *f = &d->fabrics[g->fabric];
+		int r = g->first_rack;
+		if (r < 0)
+			continue;
+		RackInst *rk = &d->racks[r];
+#define NEXT_IF_FULL(h, p)                                                                   \
+	do {                                                                                 \
+		if (rk->height_used + (h) > usable + 1e-9 || rk->power + (p) > cap + 1e-6) {  \
+			while (++r < d->nracks && !(d->racks[r].network && d->racks[r].group == gi)) \
+				;                                                            \
+			rk = &d->racks[r < d->nracks ? r : g->first_rack];                   \
+		}                                                                            \
+	} while (0)
+		for (int i = 0; i < g->count; i++) {
+			SwitchInst *s = &d->switches[f->first_switch + g->first + i];
+			NEXT_IF_FULL(g->unit_h, g->unit_p);
+			s->rack = (int)(rk - d->racks);
+			s->u = 1 + (int)lround(rk->height_used / RACK_UNIT);
+			rk->height_used += g->unit_h;
+			rk->power += g->unit_p;
+		}
+		for (int e = f->first_extra; g->with_extras && e < f->first_extra + f->nextras; e++) {
+			ExtraInst *x = &d->extras[e];
+			double eh = fval(x->type, "height", RACK_UNIT), ep = fval(x->type, "power", 0);
+			NEXT_IF_FULL(eh, ep);
+			x->rack = (int)(rk - d->racks);
+			x->u = 1 + (int)lround(rk->height_used / RACK_UNIT);
+			rk->height_used += eh;
+			rk->power += ep;
+		}
+#undef NEXT_IF_FULL
+	}
+	return 0;
+}
