@@ -881,6 +881,24 @@ static void check_model(Checker *k, const Value *m, Loc at)
 			     "moe(...) needs experts of 2 or more; use transformer(...) for a dense model");
 }
 
+/* "a.b.c.d/len", each part in range and the address on its network boundary. */
+bool parse_cidr(const char *s, uint32_t *net, int *len)
+{
+	unsigned a[4], l;
+	char tail;
+	if (sscanf(s, "%u.%u.%u.%u/%u%c", &a[0], &a[1], &a[2], &a[3], &l, &tail) != 5)
+		return false;
+	if (a[0] > 255 || a[1] > 255 || a[2] > 255 || a[3] > 255 || l > 32)
+		return false;
+	uint32_t addr = a[0] << 24 | a[1] << 16 | a[2] << 8 | a[3];
+	uint32_t mask = l ? ~0u << (32 - l) : 0;
+	if (addr & ~mask)
+		return false;
+	*net = addr;
+	*len = (int)l;
+	return true;
+}
+
 static void check_consistency(Checker *k, Decl *d)
 {
 	if (d->kind == KIND_RACK) {
@@ -897,6 +915,24 @@ static void check_consistency(Checker *k, Decl *d)
 			check_model(k, f->val, f->value->loc);
 	}
 	if (d->kind == KIND_FABRIC) {
+		static const char *const pools[] = {"loopbacks", "p2p"};
+		for (int i = 0; i < 2; i++) {
+			const Value *v = decl_value(d, pools[i]);
+			uint32_t net;
+			int len;
+			if (v && v->kind == VAL_STRING && !parse_cidr(v->s, &net, &len)) {
+				Diag *dg = diag_error(k->c, v->loc, "'%s' is not an IPv4 prefix such as "
+								    "\"10.0.0.0/16\" (address on its network "
+								    "boundary)",
+						      v->s);
+				diag_set_code(dg, "address");
+			}
+		}
+		const Value *asn = decl_value(d, "asn");
+		if (asn && asn->kind == VAL_QTY && asn->q.v > 4294967294.0) {
+			Diag *dg = diag_error(k->c, asn->loc, "an ASN is at most 4294967294");
+			diag_set_code(dg, "out-of-range");
+		}
 		const Field *f = decl_field(d, "topology");
 		if (f && f->val && f->val->kind == VAL_CTOR && strcmp(f->val->ctor->name, "torus") != 0 &&
 		    !decl_field(d, "switch")) {

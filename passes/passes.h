@@ -132,6 +132,9 @@ const char *describe_expr(const Expr *e);
 const char *dim_phrase(Dim d, char *buf, size_t n);
 int cluster_currency(const Decl *cluster);
 
+/* An IPv4 prefix "a.b.c.d/len", the address on its network boundary. */
+bool parse_cidr(const char *s, uint32_t *net, int *len);
+
 /* Infers the dimension of a require or objective expression; false after a diagnostic. */
 bool check_expr_dim(Program *p, const Expr *e, Dim *out);
 
