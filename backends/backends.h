@@ -202,4 +202,13 @@ int bom_csv_write(Output *o, const Design *d);
 void csv_field(Buf *b, const char *s);
 
 
+/* ---- emit.c: every artifact, by its --emit name, in writing order ---------------------------- */
+
+typedef struct Emitter {
+	const char *name; /* the --emit name: a file ("bom.csv") or a group ("switches") */
+	const char *what;
+	int (*write)(Output *o, const Design *d, const OptimizerReport *opt); /* error count */
+} Emitter;
+extern const Emitter emitters[]; /* ends with a NULL name */
+
 #endif

@@ -16,9 +16,6 @@
 #include <sys/resource.h>
 #include <time.h>
 
-static const char *const emittable[] = {"report.json", "report.md", "bom.csv", "topology.dot",
-					"topology.svg", NULL};
-
 static double now_ms(void)
 {
 	struct timespec ts;
@@ -49,8 +46,8 @@ static const char *emit_unknown(const char *list)
 		const char *end = strchr(s, ',');
 		size_t len = end ? (size_t)(end - s) : strlen(s);
 		bool known = false;
-		for (int i = 0; emittable[i]; i++)
-			known |= strlen(emittable[i]) == len && strncmp(emittable[i], s, len) == 0;
+		for (int i = 0; emitters[i].name; i++)
+			known |= strlen(emitters[i].name) == len && strncmp(emitters[i].name, s, len) == 0;
 		if (!known) {
 			snprintf(bad, sizeof bad, "%.*s", (int)(len < 60 ? len : 60), s);
 			return bad;
@@ -128,14 +125,9 @@ static int write_artifacts(const Options *o, Design *d, const char *dir)
 		return EXIT_IO;
 	OptimizerReport opt = optimizer_report(d, o->timings);
 	int errors = 0;
-	if (emit_wanted(o->emit, "bom.csv"))
-		errors += bom_csv_write(out, d);
-	if (emit_wanted(o->emit, "report.md"))
-		errors += report_md_write(out, d, &opt);
-	errors += topology_write(out, d, emit_wanted(o->emit, "topology.dot"),
-				 emit_wanted(o->emit, "topology.svg"));
-	if (emit_wanted(o->emit, "report.json"))
-		errors += report_json_write(out, d, &opt);
+	for (int i = 0; emitters[i].name; i++)
+		if (emit_wanted(o->emit, emitters[i].name))
+			errors += emitters[i].write(out, d, &opt);
 	if (errors) {
 		output_abort(out);
 		return EXIT_IO;
@@ -147,9 +139,10 @@ int cmd_build(const Options *o, const char *path)
 {
 	const char *bad = emit_unknown(o->emit);
 	if (bad) {
-		fprintf(stderr, "clusterc: --emit: unknown artifact '%s' (the artifacts are "
-				"report.json, report.md, bom.csv, topology.dot, topology.svg)\n",
-			bad);
+		fprintf(stderr, "clusterc: --emit: unknown artifact '%s' (the artifacts are", bad);
+		for (int i = 0; emitters[i].name; i++)
+			fprintf(stderr, "%s %s", i ? "," : "", emitters[i].name);
+		fprintf(stderr, ")\n");
 		return EXIT_USAGE;
 	}
 	int dump = -1;
