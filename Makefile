@@ -7,8 +7,9 @@ FUZZ_BUILD ?= build-fuzz
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 FUZZ_SECONDS ?= 600
 FLAGSHIP   ?= examples/wanka.cluster
+BENCH_SIZES ?= 1000 10000 100000 1000000
 
-.PHONY: all run test build deps asan-test fuzz clean
+.PHONY: all run test build deps asan-test fuzz bench clean
 
 all: build
 
@@ -45,3 +46,6 @@ fuzz: deps
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
+
+bench: build
+	bench/run.sh $(BUILD)/clusterc $(BENCH_SIZES)

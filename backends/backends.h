@@ -201,6 +201,207 @@ int bom_csv_write(Output *o, const Design *d);
 /* RFC 4180: s as one CSV field, quoted when it holds a comma, quote, CR or LF. */
 void csv_field(Buf *b, const char *s);
 
+/* ---- layout.c: the placed design as the placement artifacts name it ------------------------ */
+
+typedef enum { DEV_NODE, DEV_SWITCH, DEV_EXTRA, DEV_STORAGE, DEV_TRAY, DEV_COUNT } DeviceKind;
+extern const char *const device_kind_names[DEV_COUNT]; /* "node", "switch", "fabric device" ... */
+
+/* A device standing in a rack. */
+typedef struct RackDevice {
+	int kind;            /* DeviceKind */
+	int index;           /* NodeInst, SwitchInst or ExtraInst index; storage: number per model */
+	const char *name;    /* hostname, switch or device name; storage "DECL-NNN" */
+	const Decl *model;
+	int rack, u, height_u; /* u: lowest rack unit, from 1 */
+	double power;        /* W at peak, as the rack's power counts it */
+} RackDevice;
+
+/* Every device standing in a rack, sorted by rack and U, in *out (heap: free() it). Returns
+ * the count. */
+int layout_devices(const Design *d, RackDevice **out);
+/* A link end's device name, its port name ("p17", "p9/2", "nic3", "nic3/p2"), its place. */
+const char *layout_end_device(const Design *d, End e);
+void layout_end_port(Buf *b, const Design *d, End e);
+void layout_end_place(const Design *d, End e, int *rack, int *u);
+/* A floor row's letters as rack names use them: 0 is "A", 26 "AA". */
+void layout_row_name(int row, char *buf, size_t size);
+/* s lower-cased, runs of other characters than letters and digits as one '-' ("dgx-h100"). */
+void layout_slug(Buf *b, const char *s);
+/* x with at most `decimals` places, trailing zeros trimmed, no grouping ("2.5", "400");
+ * layout_fixed keeps them ("9.40"); layout_int a whole number. Nothing for NaN or infinity. */
+void layout_number(Buf *b, double x, int decimals);
+void layout_fixed(Buf *b, double x, int decimals);
+void layout_int(Buf *b, long long v);
+/* Cable i's stable id in cabling.csv and the NetBox label: "C000001" for the first. */
+void layout_cable_id(Buf *b, int i);
+/* Writes b to f and empties it once it holds 1 MiB, or whenever force. */
+void layout_flush(FILE *f, Buf *b, bool force);
+/* A quantity field of d (base units), a string or enum field; def or NULL when unset. */
+double layout_fval(const Decl *d, const char *name, double def);
+const char *layout_sval(const Decl *d, const char *name);
+int layout_units(double height);          /* a height in whole rack units, at least 1 */
+int layout_rack_units(const Design *d);    /* the rack type's height in U */
+double layout_rack_limit(const Design *d, const RackInst *r); /* W: power class and cooling */
+
+/* ---- cabling_csv.c, netbox.c, racks_csv.c, racks_svg.c, hostfile.c -------------------------- */
+
+int cabling_csv_write(Output *o, const Design *d);
+int netbox_write(Output *o, const Design *d);
+int racks_csv_write(Output *o, const Design *d);
+int racks_svg_write(Output *o, const Design *d);
+int hostfile_write(Output *o, const Design *d);
+
+
+/* ---- config_db.c: SONiC config_db.json text, tables and keys in SONiC's natural order ---------- */
+
+/* A document being built; on the heap (configdb_free). Table ids index the names given to
+ * configdb_new, which stay valid as long as the document. */
+typedef struct ConfigDb ConfigDb;
+ConfigDb *configdb_new(const char *const *tables, int ntables);
+void configdb_free(ConfigDb *db);
+/* A new entry of table `table` with key key[0..n) (copied); then its fields, in natural order
+ * of their names: configdb_field takes a literal name, configdb_field_copy copies it. */
+void configdb_entry(ConfigDb *db, int table, const char *key, size_t n);
+void configdb_entry_s(ConfigDb *db, int table, const char *key);
+void configdb_field(ConfigDb *db, const char *name, const char *value, size_t n);
+void configdb_field_s(ConfigDb *db, const char *name, const char *value);
+void configdb_field_copy(ConfigDb *db, const char *name, size_t nn, const char *value, size_t nv);
+/* Appends the document to out as `config save` writes it, with a final newline, and empties
+ * it for the next one. */
+void configdb_render(ConfigDb *db, Buf *out);
+/* natsort's order: text and integer chunks compared in turn (Ethernet8 < Ethernet16). */
+int configdb_natcmp(const char *a, const char *b);
+/* s as a JSON string the way Python's json.dump writes it (ASCII, \uXXXX escapes). */
+void configdb_string(Buf *b, const char *s);
+void configdb_stringn(Buf *b, const char *s, size_t n);
+
+/* ---- switch_plan.c: the layer-3 plan of an Ethernet fabric (addresses, ASNs, port names) ---- */
+
+/* A switch port in use: the link on it, the device at the other end, the link's /31. */
+typedef struct SwitchPort {
+	int port;                  /* the switch's logical port */
+	int link;                  /* index into Design.links */
+	End peer;
+	uint32_t addr, peer_addr;  /* this end's address and the other end's */
+} SwitchPort;
+
+/* One Ethernet fabric's plan; its arrays are on the heap (switch_plan_free). Switch i is
+ * Design.switches[first + i]. */
+typedef struct SwitchPlan {
+	const Design *d;
+	const FabricInst *f;
+	int fi;
+	int first, nswitches;      /* the fabric's switches */
+	int first_link, nlinks;    /* the fabric's links */
+	uint32_t loopbacks, p2p;   /* the pools' first addresses */
+	uint32_t asn0;             /* the first ASN */
+	int *asn_index;            /* switch i's ASN is asn0 + asn_index[i] */
+	int nasns;
+	int *port_start;           /* switch i's ports: ports[port_start[i] .. port_start[i + 1]) */
+	SwitchPort *ports;         /* in port order per switch */
+	int lanes;                 /* SerDes lanes of one port of the switch model */
+	int mtu;
+	bool lossless;
+} SwitchPlan;
+
+/* Whether fabric f is Ethernet (its protocol, else its switch's) and has switches wired. */
+bool switch_fabric_is_ethernet(const FabricInst *f);
+/* Plans fabric fi; returns the errors (a pool too small, ASNs beyond the private range), each
+ * a diagnostic at the fabric's field. */
+int switch_plan_make(const Design *d, int fi, SwitchPlan *sp);
+void switch_plan_free(SwitchPlan *sp);
+/* Warns when the addresses of two fabrics overlap (a node on both would route badly). */
+void switch_plan_overlaps(const Design *d, const SwitchPlan *plans, int n);
+uint32_t switch_loopback(const SwitchPlan *sp, int i);
+uint32_t switch_asn(const SwitchPlan *sp, int i);
+void switch_port_name(Buf *b, const SwitchPlan *sp, const SwitchInst *s, int port); /* Ethernet8 */
+void switch_port_alias(Buf *b, const SwitchInst *s, int port);                      /* etp2a */
+void switch_addr(Buf *b, uint32_t a);                                               /* 10.0.0.1 */
+
+/* ---- switch_config.c: switches/NAME/config_db.json (SONiC) and frr.conf (FRR) ----------------- */
+
+/* Writes both files for every switch of every Ethernet fabric. Returns the errors (pools or
+ * ASN ranges too small for a fabric: diagnostics at the spec's fields, nothing written). */
+int switch_configs_write(Output *o, const Design *d);
+/* The addressing and ASN plans of every Ethernet fabric, checked before anything is written. */
+int switch_configs_check(const Design *d);
+
+/* ---- infiniband.c: infiniband/, the subnets of InfiniBand fabrics -------------------------- */
+
+/* For every InfiniBand fabric: FABRIC.topo (ibnetdiscover's format, which ibsim loads),
+ * FABRIC.node-name-map, and per subnet (the fabric, or each of its planes) the ftree root and
+ * compute-node GUID files and opensm.conf (docs/infiniband.md). Returns the number of errors;
+ * a fabric that cannot be an InfiniBand subnet only costs its files (a warning). */
+int infiniband_write(Output *o, const Design *d);
+
+/* ---- hostlist.c: Slurm hostlist expressions --------------------------------------------------- */
+
+/* Appends the n names as one Slurm hostlist expression, sorted and compressed as Slurm writes
+ * it (`scontrol show hostlistsorted`): "dgx[001-004,007],login1". Nothing for n = 0. */
+void hostlist_ranged(Buf *b, const char *const *names, int n);
+
+/* ---- sched.c: the design as workload schedulers see it (slurm.c, k8s.c) ---------------------- */
+
+typedef enum { SCHED_FAT_TREE, SCHED_DRAGONFLY, SCHED_TORUS, SCHED_NONE } SchedKind;
+
+/* A switch of the scheduler's tree: a device of the first fabric's first plane, or a virtual
+ * one (a dragonfly group, a rack of a torus, a top switch). */
+typedef struct SchedSwitch {
+	const char *name;
+	int tier;            /* 0: the leaves, with nodes below; higher tiers above */
+	int parent;          /* the lowest-numbered listed switch above it, or -1 */
+	int *child, nchild;  /* switches below, by index into SchedTree.sw */
+	int *node, nnode;    /* nodes below (leaves), in node order */
+	const char *omitted; /* why Slurm's tree cannot list it (nothing below), or NULL */
+	bool virt;           /* not a device */
+} SchedSwitch;
+
+/* A block of nodes: a scale-up domain, a scalable unit, a leaf, a dragonfly group or a rack. */
+typedef struct SchedBlock {
+	const char *name;
+	int first;           /* its first node */
+	int *node, nnode;    /* in node order */
+	const char *omitted; /* why Slurm's blocks leave it out (too small), or NULL */
+} SchedBlock;
+
+typedef struct SchedTree {
+	int kind;            /* SchedKind */
+	const FabricInst *fabric; /* the fabric described (the first), or NULL */
+	double gbps;         /* its link speed, Gb/s */
+	SchedSwitch *sw;     /* switches, leaves first */
+	int nsw, tiers;
+	int *leaf;           /* node -> the leaf it hangs under */
+	int *unit;           /* node -> its unit for blocks (scalable unit, leaf, group), or -1 */
+	int off_fabric;      /* nodes without a port on the fabric ... */
+	int off_leaf;        /* ... and the leaf of their own they hang under, or -1 */
+	const char **domain; /* node -> its scale-up domain's name ("gb200-nvl0001") */
+	bool multi_node_domains; /* some scale-up domain spans several nodes */
+	int *block_of;       /* node -> block */
+	SchedBlock *block;
+	int nblock;
+	int block_base, block_levels; /* Slurm's BlockSizes: base x 1, 2, 4 ... (levels values) */
+	int blocks_omitted;           /* blocks smaller than the base */
+	const char *block_unit;       /* what a block is: "scale-up domain", "scalable unit" ... */
+} SchedTree;
+
+/* Builds the tree and blocks of design d (sched.c says how) in arena a. */
+void sched_tree(const Design *d, Arena *a, SchedTree *t);
+/* The switch above node's leaf at the given tier (0: the leaf), following parents; NULL when
+ * its leaf has none that high. */
+const SchedSwitch *sched_ancestor(const SchedTree *t, int node, int tier);
+
+/* ---- slurm.c, k8s.c: scheduler topology files --------------------------------------------- */
+
+/* slurm/topology.conf (topology/tree), slurm/topology-block.conf (topology/block) and
+ * slurm/topology.yaml. Returns the number of errors. */
+int slurm_write(Output *o, const Design *d);
+/* k8s/node-labels.yaml and k8s/kueue-topology.yaml, through libyaml (the one file that
+ * includes it). Returns the number of errors. */
+int k8s_write(Output *o, const Design *d);
+
+/* ---- parallelism.c: parallelism/WORKLOAD.{json,megatron.args,rankfile,hostfile,calculon/} -- */
+
+int parallelism_write(Output *o, const Design *d);
 
 /* ---- emit.c: every artifact, by its --emit name, in writing order ---------------------------- */
 
@@ -208,6 +409,9 @@ typedef struct Emitter {
 	const char *name; /* the --emit name: a file ("bom.csv") or a group ("switches") */
 	const char *what;
 	int (*write)(Output *o, const Design *d, const OptimizerReport *opt); /* error count */
+	/* Before any file is written: requirements of the artifact the design may miss (an
+	 * address pool too small); their diagnostics make the build exit 2. NULL: none. */
+	int (*check)(const Design *d);
 } Emitter;
 extern const Emitter emitters[]; /* ends with a NULL name */
 

@@ -27,17 +27,90 @@ static int emit_dot(Output *o, const Design *d, const OptimizerReport *opt)
 	return topology_write(o, d, true, false);
 }
 
+static int emit_switches(Output *o, const Design *d, const OptimizerReport *opt)
+{
+	(void)opt;
+	return switch_configs_write(o, d);
+}
+
 static int emit_svg(Output *o, const Design *d, const OptimizerReport *opt)
 {
 	(void)opt;
 	return topology_write(o, d, false, true);
 }
 
+static int emit_cabling(Output *o, const Design *d, const OptimizerReport *opt)
+{
+	(void)opt;
+	return cabling_csv_write(o, d);
+}
+
+static int emit_netbox(Output *o, const Design *d, const OptimizerReport *opt)
+{
+	(void)opt;
+	return netbox_write(o, d);
+}
+
+static int emit_racks_csv(Output *o, const Design *d, const OptimizerReport *opt)
+{
+	(void)opt;
+	return racks_csv_write(o, d);
+}
+
+static int emit_racks_svg(Output *o, const Design *d, const OptimizerReport *opt)
+{
+	(void)opt;
+	return racks_svg_write(o, d);
+}
+
+static int emit_hostfile(Output *o, const Design *d, const OptimizerReport *opt)
+{
+	(void)opt;
+	return hostfile_write(o, d);
+}
+
+static int emit_slurm(Output *o, const Design *d, const OptimizerReport *opt)
+{
+	(void)opt;
+	return slurm_write(o, d);
+}
+
+static int emit_k8s(Output *o, const Design *d, const OptimizerReport *opt)
+{
+	(void)opt;
+	return k8s_write(o, d);
+}
+
+static int emit_parallelism(Output *o, const Design *d, const OptimizerReport *opt)
+{
+	(void)opt;
+	return parallelism_write(o, d);
+}
+
+static int emit_infiniband(Output *o, const Design *d, const OptimizerReport *opt)
+{
+	(void)opt;
+	return infiniband_write(o, d);
+}
+
 const Emitter emitters[] = {
-	{"bom.csv", "bill of materials", emit_bom},
-	{"report.md", "the report for people", emit_report_md},
-	{"topology.dot", "the fabric graph", emit_dot},
-	{"topology.svg", "the fabric drawing, when small enough", emit_svg},
-	{"report.json", "the machine-readable report (written last)", emit_report_json},
-	{NULL, NULL, NULL},
+	{"bom.csv", "bill of materials", emit_bom, NULL},
+	{"cabling.csv", "one row per cable: ids, labels, both ends, media, lengths", emit_cabling, NULL},
+	{"netbox", "NetBox bulk-import CSVs in netbox/", emit_netbox, NULL},
+	{"racks.csv", "rack elevations as a table: every device, its U and power", emit_racks_csv, NULL},
+	{"racks.svg", "rack elevations drawn", emit_racks_svg, NULL},
+	{"hostfile", "MPI hostfile: one node a line with its accelerators as slots", emit_hostfile, NULL},
+	{"slurm", "Slurm topology/tree, topology/block and topology.yaml in slurm/", emit_slurm, NULL},
+	{"k8s", "Kubernetes node topology labels and a Kueue Topology in k8s/", emit_k8s, NULL},
+	{"infiniband", "InfiniBand fabrics: ibnetdiscover/ibsim topology, node-name map, OpenSM "
+		       "fat-tree settings in infiniband/", emit_infiniband, NULL},
+	{"parallelism", "each workload's plan, Megatron-LM flags, rankfile, hostfile and Calculon "
+			"inputs in parallelism/", emit_parallelism, NULL},
+	{"report.md", "the report for people", emit_report_md, NULL},
+	{"topology.dot", "the fabric graph", emit_dot, NULL},
+	{"topology.svg", "the fabric drawing, when small enough", emit_svg, NULL},
+	{"switches", "SONiC config_db.json and FRR frr.conf of every Ethernet switch", emit_switches,
+	 switch_configs_check},
+	{"report.json", "the machine-readable report (written last)", emit_report_json, NULL},
+	{NULL, NULL, NULL, NULL},
 };

@@ -22,6 +22,7 @@
  * nor breakout; a tree that is not rail-optimized has no scalable units).
  */
 #include "backends.h"
+#include "plan.h"
 
 #include <math.h>
 #include <string.h>
@@ -196,13 +197,46 @@ static Json *scale_up_json(const Design *d)
 	return a;
 }
 
-/* One object per workload plan: name, gpus, tp, pp, dp, cp, ep, micro_batch, step_time_s,
- * mfu, time_to_train_days, energy_to_train_mwh, energy_to_train_cost. Parallelism planning
- * does not exist yet, so the array is empty. */
+/* One object per workload plan (plan.c): the contract's name, gpus, tp, pp, dp, cp, ep,
+ * micro_batch, step_time_s, mfu, time_to_train_days, energy_to_train_mwh and
+ * energy_to_train_cost, then interleave, recompute, sequence_parallel, distributed_optimizer,
+ * nodes, tokens_per_s, tflops_per_gpu, memory_gib_per_gpu, hbm_gib, steps and plans_evaluated
+ * (parallelism/WORKLOAD.json has the rest). */
 static Json *workloads_json(const Design *d)
 {
-	(void)d;
-	return jw_array();
+	Json *a = jw_array();
+	for (int i = 0; i < d->nplans; i++) {
+		const WorkloadPlan *wp = &d->plans[i];
+		const PlanConfig *c = &wp->r.best;
+		const PlanCost *k = &wp->r.cost;
+		Json *o = jw_object();
+		jw_set(o, "name", jw_str(wp->workload->name));
+		jw_set(o, "gpus", jw_int(c->gpus));
+		jw_set(o, "tp", jw_int(c->tp));
+		jw_set(o, "pp", jw_int(c->pp));
+		jw_set(o, "dp", jw_int(c->dp));
+		jw_set(o, "cp", jw_int(c->cp));
+		jw_set(o, "ep", jw_int(c->ep));
+		jw_set(o, "micro_batch", jw_int(c->micro));
+		jw_set(o, "step_time_s", jw_real(k->step, 6));
+		jw_set(o, "mfu", jw_real(k->mfu, RATIO_DECIMALS));
+		jw_set(o, "time_to_train_days", jw_real(wp->time_to_train / 86400, 4));
+		jw_set(o, "energy_to_train_mwh", jw_real(wp->energy / 3.6e9, 3));
+		jw_set(o, "energy_to_train_cost", money(wp->energy_cost));
+		jw_set(o, "interleave", jw_int(c->v));
+		jw_set(o, "recompute", jw_str(plan_recompute_names[c->recompute]));
+		jw_set(o, "sequence_parallel", jw_bool(c->sp));
+		jw_set(o, "distributed_optimizer", jw_bool(c->dopt));
+		jw_set(o, "nodes", jw_int(wp->nodes));
+		jw_set(o, "tokens_per_s", jw_real(k->tokens_per_s, 1));
+		jw_set(o, "tflops_per_gpu", jw_real(k->tflops_per_gpu, 3));
+		jw_set(o, "memory_gib_per_gpu", jw_real(k->mem / 1073741824.0, 3));
+		jw_set(o, "hbm_gib", jw_real(wp->hw.hbm / 1073741824.0, 3));
+		jw_set(o, "steps", jw_count(wp->steps));
+		jw_set(o, "plans_evaluated", jw_count(wp->r.evaluated));
+		jw_push(a, o);
+	}
+	return a;
 }
 
 static Json *optimizer_json(const OptimizerReport *opt)

@@ -174,6 +174,10 @@ int cmd_build(const Options *o, const char *path)
 		rc = EXIT_UNMET;
 	else
 		rc = EXIT_OK;
+	/* What the artifacts need of the design, before anything is written. */
+	for (int i = 0; rc == EXIT_OK && emitters[i].name; i++)
+		if (emitters[i].check && emit_wanted(o->emit, emitters[i].name) && emitters[i].check(&d))
+			rc = EXIT_UNMET;
 	double emit_ms = 0;
 	if (rc == EXIT_OK) {
 		const char *dir = o->output ? o->output : "out";

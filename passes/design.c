@@ -10,6 +10,7 @@
  * numbers on both sides.
  */
 #include "passes.h"
+#include "plan.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -189,6 +190,15 @@ static bool derived(Design *d, const Decl *decl, const char *name, Qty *out, Loc
 			*out = qty(t->annual_carbon / YEAR, dim_make(0, 1, -1, 0, 0, 0));
 		else
 			goto unknown;
+		return true;
+	}
+	/* Workloads: the planner's prediction for the design in force (plan.c, memoised). */
+	double v;
+	if (decl->kind == KIND_WORKLOAD && plan_attribute(d, decl, name, &v)) {
+		if (!strcmp(name, "energy_to_train")) *out = qty(v, dim_make(0, 0, 0, 1, 0, 0));
+		else if (!strcmp(name, "cost_to_train")) *out = qty(v, money);
+		else if (!strcmp(name, "mfu")) *out = qty(v, DIM_NONE);
+		else *out = qty(v, dim_make(0, 0, 1, 0, 0, 0));
 		return true;
 	}
 unknown:
@@ -393,6 +403,8 @@ static int evaluate_requirements_into(Design *d)
 		char ls[64], rs[64];
 		qty_format(l, ls, sizeof ls);
 		qty_format(r, rs, sizeof rs);
+		if (l.v >= PLAN_UNRUNNABLE) /* a workload attribute when no plan fits (plan.c) */
+			snprintf(ls, sizeof ls, "unknown: no plan fits");
 		double excess = fabs(l.v - r.v) / fmax(fmax(fabs(l.v), fabs(r.v)), 1e-300);
 		const char *rel = rq->op == CMP_LE ? "more than"
 				  : rq->op == CMP_LT ? "not less than"

@@ -4,6 +4,7 @@
  * the next pass receives.
  */
 #include "passes.h"
+#include "plan.h"
 
 #include <math.h>
 #include <string.h>
@@ -151,6 +152,24 @@ static void dump_instances(const Design *d, FILE *out)
 	fprintf(out, "accelerators %d\nports %d\n", d->naccels, d->nports);
 }
 
+/* Each workload's plan and alternatives with the model's step time and memory. */
+static void dump_plans(const Design *d, FILE *out)
+{
+	for (int i = 0; i < d->nplans; i++) {
+		const WorkloadPlan *wp = &d->plans[i];
+		const PlanResult *r = &wp->r;
+		for (int k = -1; k < r->nalt; k++) {
+			const PlanConfig *c = k < 0 ? &r->best : &r->alt[k];
+			const PlanCost *o = k < 0 ? &r->cost : &r->alt_cost[k];
+			fprintf(out, "%s %s gpus %d tp %d pp %d dp %d cp %d ep %d micro %d v %d rc %s sp %d "
+				     "dopt %d step %.17g s mem %.17g B mfu %.17g\n",
+				k < 0 ? "plan" : "  alt", wp->workload->name, c->gpus, c->tp, c->pp, c->dp,
+				c->cp, c->ep, c->micro, c->v, plan_recompute_names[c->recompute], c->sp,
+				c->dopt, o->step, o->mem, o->mfu);
+		}
+	}
+}
+
 void dump_stage(const Program *p, const Design *d, Stage s, FILE *out)
 {
 	switch (s) {
@@ -169,6 +188,9 @@ void dump_stage(const Program *p, const Design *d, Stage s, FILE *out)
 	case STAGE_ELABORATE:
 	case STAGE_VALIDATE:
 		dump_instances(d, out);
+		break;
+	case STAGE_PLAN:
+		dump_plans(d, out);
 		break;
 	default:
 		break;

@@ -433,6 +433,9 @@ typedef struct Design {
 	bool quiet;              /* exploring choices: record, do not report */
 	int spec_errors;         /* mistakes in the spec found while planning (exit 1) */
 	double solve_ms;
+	struct WorkloadPlan *plans; /* one per workload that a plan fits (plan.c, plan.h) */
+	int nplans;
+	struct PlanMemo *plan_memo; /* plan_attribute's searches, by inputs */
 } Design;
 
 /* design.c: the design's frame (cluster, site, rack, cooling, power, currency), money, the
@@ -473,7 +476,7 @@ int verify_fabrics(Design *d);
 
 /* place.c: network racks planned with the sizing (so the model counts them), placed among the
  * node racks they serve, every rack on the floor grid; then every switch and extra device at a
- * rack unit. */
+ * rack unit, scale-up switch trays above their domain's nodes. */
 int plan_network_racks(Design *d);
 void place_racks(Design *d);
 int place_devices(Design *d);
@@ -482,6 +485,50 @@ int place_devices(Design *d);
 int cable_fabrics(Design *d);
 /* Re-costs the design with its cables and re-checks the power budget and require lines. */
 int cost_cables(Design *d);
+
+/* plan.c: every workload's parallelism plan, its prediction and placement (plan.h); a
+ * workload no plan fits is a Violation. */
+int plan_workloads(Design *d);
+
+/* lp.c: a mixed-integer model by name, solved by GLPK (the only file including glpk.h). */
+typedef struct LinTerm {
+	int var;
+	double coef;
+} LinTerm;
+
+/* A linear expression: Σ coef × var + k. Storage comes from an arena. */
+typedef struct LinExpr {
+	LinTerm *t;
+	int n, cap;
+	double k;
+} LinExpr;
+
+typedef struct LpModel LpModel;
+enum { LP_OPTIMAL, LP_FEASIBLE, LP_INFEASIBLE, LP_TIME_LIMIT, LP_ERROR };
+
+typedef struct LpResult {
+	int status;
+	double objective, bound, gap; /* of the first objective */
+	double *x;                    /* variable values */
+	double ms;
+	int nvars, nrows;
+	const char *log;              /* GLPK's output */
+} LpResult;
+
+LpModel *lp_new(Ctx *c);
+/* kind 'B' binary, 'I' integer, 'C' continuous; returns the variable's index. */
+int lp_var(LpModel *m, const char *name, char kind, double lo, double hi);
+const char *lp_var_name(const LpModel *m, int var);
+int lp_nvars(const LpModel *m);
+void lin_term(Arena *a, LinExpr *e, int var, double coef);
+void lin_add(Arena *a, LinExpr *dst, const LinExpr *src, double scale);
+/* sense 'L' (<=), 'G' (>=) or 'E' (=). */
+int lp_row(LpModel *m, const char *name, const LinExpr *e, char sense, double rhs);
+/* Objectives are solved in the order added (lexicographically). */
+void lp_objective(LpModel *m, const char *name, const LinExpr *e, bool maximize);
+bool lp_solve(LpModel *m, double time_limit_s, LpResult *r);
+/* The model with its first objective in CPLEX LP format. */
+bool lp_write(const LpModel *m, const char *path);
 
 /* decide.c: every open choice (one_of, ranges, auto) decided by evaluating the designs they
  * allow and keeping the best feasible one under the objectives. */
@@ -520,6 +567,7 @@ typedef enum {
 	STAGE_WIRE,
 	STAGE_VERIFY,
 	STAGE_CABLE,
+	STAGE_PLAN,
 	STAGE_VALIDATE,
 	STAGE_COUNT
 } Stage;

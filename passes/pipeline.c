@@ -11,7 +11,7 @@
 
 const char *const stage_names[STAGE_COUNT] = {
 	"load", "resolve", "overrides", "check", "design", "decide", "elaborate", "wire", "verify",
-	"cable", "validate"};
+	"cable", "plan", "validate"};
 
 static double now_ms(void)
 {
@@ -72,6 +72,7 @@ int pipeline_build(Program *p, Design *d, const char *path, Timing timings[STAGE
 		STOP_IF_ERRORS();
 		STAGE(STAGE_CABLE, cable_fabrics(d) + cost_cables(d));
 	}
+	STAGE(STAGE_PLAN, plan_workloads(d));
 	STAGE(STAGE_VALIDATE, report_violations(d));
 	return errors;
 }

@@ -12,7 +12,8 @@
  *
  * The racks then take the floor grid's positions in that order, row after row (without a grid,
  * rows of DEFAULT_PER_ROW at the grid's default pitches). A rack's position gives its
- * coordinates: x = position x rack pitch, y = row x row pitch. Devices stack from U 1.
+ * coordinates: x = position x rack pitch, y = row x row pitch. Devices stack from U 1; the
+ * switch trays of a scale-up domain stand above its nodes, in its rack.
  */
 #include "passes.h"
 
@@ -322,7 +323,40 @@ void place_racks(Design *d)
 	}
 }
 
-/* ---- devices in network racks ------------------------------------------------------------ */
+/* ---- devices in racks -------------------------------------------------------------------- */
+
+/* The switch trays of a scale-up domain larger than a node stand in the rack of its nodes,
+ * stacked above them in domain order: racks.c kept domains whole and elaborate.c counted the
+ * trays' height and power in that rack. Scale-up domains are sized per node group, in group
+ * order, skipping the groups size_scale_up skips (fabric.c). */
+static void place_scale_up_trays(Design *d)
+{
+	int *next_u = xmalloc(sizeof(int) * (size_t)(d->nracks + 1));
+	for (int r = 0; r < d->nracks; r++)
+		next_u[r] = 0;
+	for (int gi = 0, si = 0, first = 0; gi < d->ngroups && si < d->nscaleups;
+	     first += d->groups[gi].count, gi++) {
+		const NodeGroup *g = &d->groups[gi];
+		if (node_accelerators(g->type) < 2 && g->domain_nodes <= 1)
+			continue;
+		const ScaleUpInst *s = &d->scaleups[si++];
+		if (s->node != g->type || s->domain_nodes <= 1)
+			continue;
+		for (int i = s->first_switch; i < s->first_switch + s->nswitches; i++) {
+			SwitchInst *t = &d->switches[i];
+			int n = first + t->group * s->domain_nodes;
+			if (n >= d->nnodes)
+				continue;
+			int r = d->nodes[n].rack;
+			if (!next_u[r])
+				next_u[r] = 1 + (int)lround(d->racks[r].nnodes * g->node_height / RACK_UNIT);
+			t->rack = r;
+			t->u = next_u[r];
+			next_u[r] += (int)lround(fval(t->model, "height", RACK_UNIT) / RACK_UNIT);
+		}
+	}
+	free(next_u);
+}
 
 int place_devices(Design *d)
 {
@@ -361,5 +395,6 @@ int place_devices(Design *d)
 		}
 #undef NEXT_IF_FULL
 	}
+	place_scale_up_trays(d);
 	return 0;
 }

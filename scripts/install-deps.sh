@@ -10,7 +10,7 @@ set -eu
 BUILD="gcc make cmake pkg-config flex bison libglpk-dev glpk-utils libgraphviz-dev graphviz
 libyaml-dev libjansson-dev nettle-dev libcunit1-dev"
 # Tests: the real tools that read our artifacts, and clang for the fuzz target.
-TEST="clang"
+TEST="clang ibsim-utils opensm frr slurmctld"
 
 PACKAGES="$BUILD $TEST"
 if [ "${1:-}" = "--print" ]; then

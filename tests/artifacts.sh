@@ -16,20 +16,18 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 err() { echo "FAIL: $*"; fail=$((fail + 1)); }
 
-# Every file of the manifest exists with its size and hash, and nothing else is in the dir.
+# Every file of the manifest exists with its size and hash, and nothing else is in the dir: the
+# manifest's (path, bytes, sha256) triples against the directory's, in one pass each.
 check_manifest() {
 	dir=$1
-	listed=$(sed -n 's/.*"path": "\(.*\)".*/\1/p' "$dir/manifest.json" | sort)
-	actual=$(cd "$dir" && find . -type f ! -name manifest.json | sed 's|^\./||' | sort)
-	[ "$listed" = "$actual" ] || err "$dir: manifest lists [$listed], directory holds [$actual]"
-	for f in $listed; do
-		size=$(wc -c <"$dir/$f" | tr -d ' ')
-		sum=$(sha256sum "$dir/$f" | cut -d' ' -f1)
-		grep -A2 "\"path\": \"$f\"" "$dir/manifest.json" | grep -q "\"bytes\": $size," ||
-			err "$dir/$f: size $size not in the manifest"
-		grep -A2 "\"path\": \"$f\"" "$dir/manifest.json" | grep -q "\"sha256\": \"$sum\"" ||
-			err "$dir/$f: sha256 $sum not in the manifest"
-	done
+	awk '/"path":/ { gsub(/[",]/, "", $2); p = $2 }
+	     /"bytes":/ { gsub(/[",]/, "", $2); b = $2 }
+	     /"sha256":/ { gsub(/[",]/, "", $2); print p, b, $2 }' "$dir/manifest.json" | sort >"$tmp/listed"
+	(cd "$dir" && find . -type f ! -name manifest.json -printf '%P %s\n' | sort >"$tmp/sizes" &&
+		find . -type f ! -name manifest.json -print0 | xargs -0 sha256sum |
+		sed 's|^\([0-9a-f]*\)  \./\(.*\)$|\2 \1|' | sort >"$tmp/sums")
+	join "$tmp/sizes" "$tmp/sums" >"$tmp/actual"
+	cmp -s "$tmp/listed" "$tmp/actual" || { err "$dir: manifest does not match the files"; diff "$tmp/listed" "$tmp/actual" | head -5; }
 }
 
 for spec in examples/*.cluster; do

@@ -729,10 +729,102 @@ static void test_fabrics_direct(void)
 	built_free(&b);
 }
 
+/* layout.c: the numbers, slugs and row letters of the placement files. */
+static void test_layout(void)
+{
+	static const struct {
+		double x;
+		int decimals;
+		const char *trimmed, *fixed;
+	} nums[] = {{2.5, 2, "2.5", "2.50"},   {400, 3, "400", "400.000"}, {9.425, 2, "9.43", "9.43"},
+		    {0.004, 2, "0", "0.00"},   {-0.001, 2, "0", "0.00"},   {-1.25, 1, "-1.3", "-1.3"},
+		    {1e13, 2, "10000000000000", "10000000000000.00"}};
+	for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
+		Buf b = {0};
+		layout_number(&b, nums[i].x, nums[i].decimals);
+		CU_ASSERT_STRING_EQUAL(b.s, nums[i].trimmed);
+		b.len = 0;
+		layout_fixed(&b, nums[i].x, nums[i].decimals);
+		CU_ASSERT_STRING_EQUAL(b.s, nums[i].fixed);
+		buf_free(&b);
+	}
+	Buf b = {0};
+	layout_slug(&b, "DGX_H100");
+	buf_putc(&b, ' ');
+	layout_slug(&b, "generic (Broadcom Tomahawk 5 ODM)");
+	buf_putc(&b, ' ');
+	layout_cable_id(&b, 0);
+	buf_putc(&b, ' ');
+	layout_cable_id(&b, 1234566);
+	CU_ASSERT_STRING_EQUAL(b.s, "dgx-h100 generic-broadcom-tomahawk-5-odm C000001 C1234567");
+	buf_free(&b);
+	char row[16];
+	layout_row_name(0, row, sizeof row);
+	CU_ASSERT_STRING_EQUAL(row, "A");
+	layout_row_name(25, row, sizeof row);
+	CU_ASSERT_STRING_EQUAL(row, "Z");
+	layout_row_name(26, row, sizeof row);
+	CU_ASSERT_STRING_EQUAL(row, "AA");
+	layout_row_name(27 * 26, row, sizeof row);
+	CU_ASSERT_STRING_EQUAL(row, "AAA");
+}
+
+/* config_db.c: natsort's order, and the layout of `config save` (json.dump, indent 4). */
+static void test_configdb(void)
+{
+	static const char *const sorted[] = {"", "10.0.0.2", "10.0.0.10", "10.0.1.0", "Ethernet",
+					     "Ethernet1|3", "Ethernet4", "Ethernet4|3", "Ethernet8",
+					     "Ethernet8|10.0.0.0/31", "Ethernet16", "Ethernet100"};
+	int n = (int)(sizeof sorted / sizeof sorted[0]);
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++) {
+			int c = configdb_natcmp(sorted[i], sorted[j]);
+			CU_ASSERT(i < j ? c < 0 : i > j ? c > 0 : c == 0);
+		}
+	static const char *const tables[] = {"PORT", "DEVICE_METADATA", "INTERFACE"};
+	ConfigDb *db = configdb_new(tables, 3);
+	configdb_entry_s(db, 2, "Ethernet8");
+	configdb_entry_s(db, 0, "Ethernet16");
+	configdb_field_s(db, "mtu", "9216");
+	configdb_entry_s(db, 0, "Ethernet8");
+	configdb_field_s(db, "alias", "etp2");
+	configdb_field_s(db, "description", "h\"1\xc3\xa9");
+	configdb_entry_s(db, 1, "localhost");
+	configdb_field_s(db, "hostname", "leaf-1");
+	Buf b = {0};
+	configdb_render(db, &b);
+	CU_ASSERT_STRING_EQUAL(b.s, "{\n"
+				    "    \"DEVICE_METADATA\": {\n"
+				    "        \"localhost\": {\n"
+				    "            \"hostname\": \"leaf-1\"\n"
+				    "        }\n"
+				    "    },\n"
+				    "    \"INTERFACE\": {\n"
+				    "        \"Ethernet8\": {}\n"
+				    "    },\n"
+				    "    \"PORT\": {\n"
+				    "        \"Ethernet8\": {\n"
+				    "            \"alias\": \"etp2\",\n"
+				    "            \"description\": \"h\\\"1\\u00e9\"\n"
+				    "        },\n"
+				    "        \"Ethernet16\": {\n"
+				    "            \"mtu\": \"9216\"\n"
+				    "        }\n"
+				    "    }\n"
+				    "}\n");
+	b.len = 0;
+	configdb_render(db, &b); /* emptied by the first */
+	CU_ASSERT_STRING_EQUAL(b.s, "{}\n");
+	buf_free(&b);
+	configdb_free(db);
+}
+
 void suite_backends(void)
 {
 	CU_pSuite s = CU_add_suite("backends", scratch_init, scratch_free);
 	CU_add_test(s, "text and CSV fields", test_text);
+	CU_add_test(s, "placement files: numbers, slugs, rows", test_layout);
+	CU_add_test(s, "config_db.json: natural order, json.dump layout", test_configdb);
 	CU_add_test(s, "files and report.json", test_files);
 	CU_add_test(s, "manifest sizes and hashes", test_manifest);
 	CU_add_test(s, "identical runs, identical bytes", test_deterministic);

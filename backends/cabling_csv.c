@@ -1,0 +1,103 @@
+/*
+ * cabling_csv.c — cabling.csv, the cable schedule for technicians: one row per cable (one per
+ * fabric link, cable.c), in link order. Scale-up links run in the racks' backplanes and are
+ * not cables.
+ *
+ * Columns: cable_id (C000001 on, stable for the same design), label (what the cable tag says:
+ * "A-device:port - Z-device:port"), then each end as site, row (letters), rack, U, device,
+ * port and optic (the transceiver model, empty for copper and AOC), then media (dac, acc, aec,
+ * aoc, fiber), fiber_type (om3/om4/om5/os2 for fibre and AOC), cable_model, length_m (the
+ * stocked length bought), run_m (the computed run with slack, 2 decimals), speed_gbps,
+ * fabric, tier (the link tier: node-leaf, leaf-spine ...), rail and plane (from 1; rail empty
+ * when the link is not rail-aligned). Port names: layout.c. RFC 4180 fields, '\n' line ends.
+ */
+#include "backends.h"
+
+static const char header[] =
+	"cable_id,label,a_site,a_row,a_rack,a_u,a_device,a_port,a_optic,z_site,z_row,z_rack,z_u,"
+	"z_device,z_port,z_optic,media,fiber_type,cable_model,length_m,run_m,speed_gbps,fabric,"
+	"tier,rail,plane\n";
+
+/* One end: site, row, rack, U, device, port, optic. */
+static void put_end(Buf *b, const Design *d, End e, const char *port, const Decl *optic)
+{
+	int rack, u;
+	layout_end_place(d, e, &rack, &u);
+	csv_field(b, d->site->name);
+	buf_putc(b, ',');
+	if (rack >= 0) {
+		char row[16];
+		layout_row_name(d->racks[rack].row, row, sizeof row);
+		buf_puts(b, row);
+		buf_putc(b, ',');
+		csv_field(b, d->racks[rack].name);
+		buf_putc(b, ',');
+		layout_int(b, u);
+		buf_putc(b, ',');
+	} else {
+		buf_puts(b, ",,,");
+	}
+	csv_field(b, layout_end_device(d, e));
+	buf_putc(b, ',');
+	csv_field(b, port);
+	buf_putc(b, ',');
+	csv_field(b, optic ? optic->name : "");
+	buf_putc(b, ',');
+}
+
+int cabling_csv_write(Output *o, const Design *d)
+{
+	FILE *f = output_file(o, "cabling.csv");
+	if (!f)
+		return 1;
+	Buf b = {0}, pa = {0}, pz = {0}, label = {0};
+	buf_puts(&b, header);
+	for (int i = 0; i < d->ncables; i++) {
+		const CableInst *c = &d->cables[i];
+		const LinkInst *l = &d->links[c->link];
+		pa.len = pz.len = label.len = 0;
+		layout_end_port(&pa, d, l->a);
+		layout_end_port(&pz, d, l->z);
+		buf_puts(&label, layout_end_device(d, l->a));
+		buf_putc(&label, ':');
+		buf_put(&label, pa.s, pa.len);
+		buf_puts(&label, " - ");
+		buf_puts(&label, layout_end_device(d, l->z));
+		buf_putc(&label, ':');
+		buf_put(&label, pz.s, pz.len);
+		layout_cable_id(&b, i);
+		buf_putc(&b, ',');
+		csv_field(&b, label.s);
+		buf_putc(&b, ',');
+		put_end(&b, d, l->a, pa.s, c->optic_a);
+		put_end(&b, d, l->z, pz.s, c->optic_z);
+		csv_field(&b, c->media ? c->media : "");
+		buf_putc(&b, ',');
+		csv_field(&b, c->fiber ? c->fiber : "");
+		buf_putc(&b, ',');
+		csv_field(&b, c->cable ? c->cable->name : "");
+		buf_putc(&b, ',');
+		layout_number(&b, c->length, 2);
+		buf_putc(&b, ',');
+		layout_fixed(&b, c->run, 2);
+		buf_putc(&b, ',');
+		layout_number(&b, l->speed / 1e9, 3);
+		buf_putc(&b, ',');
+		csv_field(&b, l->fabric >= 0 ? d->fabrics[l->fabric].decl->name : "");
+		buf_putc(&b, ',');
+		csv_field(&b, link_tier_names[l->tier]);
+		buf_putc(&b, ',');
+		if (l->rail >= 0)
+			layout_int(&b, l->rail + 1);
+		buf_putc(&b, ',');
+		layout_int(&b, l->plane + 1);
+		buf_putc(&b, '\n');
+		layout_flush(f, &b, false);
+	}
+	layout_flush(f, &b, true);
+	buf_free(&b);
+	buf_free(&pa);
+	buf_free(&pz);
+	buf_free(&label);
+	return output_close(o, f);
+}

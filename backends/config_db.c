@@ -1,0 +1,288 @@
+/*
+ * config_db.c — SONiC's configuration database as JSON text (config_db.json): entries
+ * collected table by table, then written as `config save` writes them. SONiC sorts the tables
+ * and the keys of each table naturally (sonic-utilities config/main.py, sort_dict: natsorted,
+ * so Ethernet8 comes before Ethernet16) and dumps them with json.dump(indent=4), ASCII escapes
+ * included; fields here are in natural order too. Every value is a string, as Redis stores it.
+ *
+ * Why not jansson (json.c): it sorts keys by strcmp only, and a 100,000-GPU fabric has
+ * thousands of switches whose files must be written in well under a second (PRODUCT.md §8):
+ * entries here are strings in one pool, and a table made in key order (most are) is not sorted
+ * again.
+ */
+#include "backends.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct ConfigDbEntry {
+	int table;
+	int n;            /* its fields */
+	size_t key_off;   /* the key as given, NUL-terminated */
+	size_t body_off, body_len; /* its fields as JSON text: "name": "value",\n ... */
+	const char *key;  /* resolved when written */
+} ConfigDbEntry;
+
+/* One config_db.json being built. Keys, and the fields of each entry already as JSON text,
+ * live in `pool` (by offset: the pool moves as it grows); an entry's fields follow its key. */
+struct ConfigDb {
+	const char *const *tables;
+	int ntables;
+	int *order;             /* the tables in natural order of their names */
+	int *rank;              /* table -> its place in that order */
+	Buf pool;
+	ConfigDbEntry *e, *e2;  /* e2: room for sorting */
+	int ne, cape, cape2;
+#ifndef NDEBUG
+	const char *last_name;  /* the last literal field name, to check the order */
+#endif
+};
+
+/* Natural order as natsort computes it (the key of a string is its alternating text and
+ * integer chunks, compared chunk by chunk; a shorter key first). */
+int configdb_natcmp(const char *a, const char *b)
+{
+	for (;;) {
+		const char *ta = a, *tb = b;
+		while (*a && (*a < '0' || *a > '9'))
+			a++;
+		while (*b && (*b < '0' || *b > '9'))
+			b++;
+		size_t la = (size_t)(a - ta), lb = (size_t)(b - tb);
+		int c = memcmp(ta, tb, la < lb ? la : lb);
+		if (c || la != lb)
+			return c ? c : la < lb ? -1 : 1;
+		if (!*a || !*b)
+			return (*a != 0) - (*b != 0);
+		const char *na = a, *nb = b;
+		while (*na == '0' && na[1] >= '0' && na[1] <= '9')
+			na++;
+		while (*nb == '0' && nb[1] >= '0' && nb[1] <= '9')
+			nb++;
+		for (a = na; *a >= '0' && *a <= '9'; a++)
+			;
+		for (b = nb; *b >= '0' && *b <= '9'; b++)
+			;
+		if (a - na != b - nb)
+			return a - na < b - nb ? -1 : 1;
+		c = memcmp(na, nb, (size_t)(a - na));
+		if (c)
+			return c;
+	}
+}
+
+static const char *const *sort_tables;
+
+static int by_table_name(const void *x, const void *y)
+{
+	return configdb_natcmp(sort_tables[*(const int *)x], sort_tables[*(const int *)y]);
+}
+
+ConfigDb *configdb_new(const char *const *tables, int ntables)
+{
+	ConfigDb *db = xmalloc(sizeof *db);
+	*db = (ConfigDb){.tables = tables, .ntables = ntables};
+	db->order = xmalloc(sizeof(int) * (size_t)(ntables + 1));
+	db->rank = xmalloc(sizeof(int) * (size_t)(ntables + 1));
+	for (int t = 0; t < ntables; t++)
+		db->order[t] = t;
+	sort_tables = tables;
+	qsort(db->order, (size_t)ntables, sizeof(int), by_table_name);
+	for (int r = 0; r < ntables; r++)
+		db->rank[db->order[r]] = r;
+	return db;
+}
+
+void configdb_entry(ConfigDb *db, int table, const char *key, size_t n)
+{
+	if (db->ne == db->cape) {
+		db->cape = db->cape ? 2 * db->cape : 256;
+		db->e = xrealloc(db->e, sizeof *db->e * (size_t)db->cape);
+	}
+	size_t off = db->pool.len;
+	buf_put(&db->pool, key, n);
+	buf_putc(&db->pool, 0);
+	db->e[db->ne++] = (ConfigDbEntry){table, 0, off, db->pool.len, 0, NULL};
+#ifndef NDEBUG
+	db->last_name = NULL;
+#endif
+}
+
+void configdb_entry_s(ConfigDb *db, int table, const char *key)
+{
+	configdb_entry(db, table, key, strlen(key));
+}
+
+static void add_field(ConfigDb *db, const char *name, size_t nn, const char *value, size_t nv)
+{
+	assert(db->ne > 0);
+	ConfigDbEntry *e = &db->e[db->ne - 1];
+	if (e->n++)
+		buf_put(&db->pool, ",\n            ", 14);
+	configdb_stringn(&db->pool, name, nn);
+	buf_put(&db->pool, ": ", 2);
+	configdb_stringn(&db->pool, value, nv);
+	e->body_len = db->pool.len - e->body_off;
+}
+
+/* A field of the last entry; name a literal. Fields go in natural order. */
+void configdb_field(ConfigDb *db, const char *name, const char *value, size_t n)
+{
+#ifndef NDEBUG
+	assert(!db->last_name || configdb_natcmp(db->last_name, name) < 0);
+	db->last_name = name;
+#endif
+	add_field(db, name, strlen(name), value, n);
+}
+
+void configdb_field_s(ConfigDb *db, const char *name, const char *value)
+{
+	configdb_field(db, name, value, strlen(value));
+}
+
+/* A field whose name is not a literal (a port of CABLE_LENGTH, a DSCP of a map). */
+void configdb_field_copy(ConfigDb *db, const char *name, size_t nn, const char *value, size_t nv)
+{
+	add_field(db, name, nn, value, nv);
+}
+
+/* s as a JSON string as Python's json.dump writes it (ensure_ascii: \uXXXX beyond ASCII). */
+void configdb_stringn(Buf *b, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+	size_t plain = 0;
+	while (plain < n && p[plain] >= 0x20 && p[plain] < 0x7f && p[plain] != '"' &&
+	       p[plain] != '\\')
+		plain++;
+	buf_putc(b, '"');
+	if (plain == n) {
+		buf_put(b, s, n);
+		buf_putc(b, '"');
+		return;
+	}
+	for (; p < end; p++) {
+		unsigned c = *p;
+		if (c == '"' || c == '\\') {
+			buf_putc(b, '\\');
+			buf_putc(b, (char)c);
+		} else if (c == '\n') {
+			buf_puts(b, "\\n");
+		} else if (c == '\t') {
+			buf_puts(b, "\\t");
+		} else if (c == '\r') {
+			buf_puts(b, "\\r");
+		} else if (c == '\b') {
+			buf_puts(b, "\\b");
+		} else if (c == '\f') {
+			buf_puts(b, "\\f");
+		} else if (c < 0x20 || c == 0x7f) {
+			buf_printf(b, "\\u%04x", c);
+		} else if (c < 0x80) {
+			buf_putc(b, (char)c);
+		} else {
+			/* UTF-8 (the front end accepts no other) to UTF-16 escapes. */
+			int extra = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : 1;
+			unsigned cp = c & (0x3fu >> extra);
+			for (int i = 0; i < extra && p + 1 < end && (p[1] & 0xc0) == 0x80; i++)
+				cp = cp << 6 | (*++p & 0x3f);
+			if (cp >= 0x10000) {
+				cp -= 0x10000;
+				unsigned hi = 0xd800 + (cp >> 10), lo = 0xdc00 + (cp & 0x3ff);
+				buf_printf(b, "\\u%04x\\u%04x", hi, lo);
+			} else {
+				buf_printf(b, "\\u%04x", cp);
+			}
+		}
+	}
+	buf_putc(b, '"');
+}
+
+void configdb_string(Buf *b, const char *s)
+{
+	configdb_stringn(b, s, strlen(s));
+}
+
+static int by_key(const void *x, const void *y)
+{
+	return configdb_natcmp(((const ConfigDbEntry *)x)->key, ((const ConfigDbEntry *)y)->key);
+}
+
+/* Entries grouped by table (stably: most tables are made in key order already), then each
+ * table sorted by key when it is not. */
+static void sort_entries(ConfigDb *db)
+{
+	int nt = db->ntables;
+	int *start = xmalloc(sizeof(int) * (size_t)(2 * nt + 2)), *fill = start + nt + 1;
+	memset(start, 0, sizeof(int) * (size_t)(nt + 1));
+	for (int i = 0; i < db->ne; i++) {
+		db->e[i].key = db->pool.s + db->e[i].key_off;
+		start[db->rank[db->e[i].table] + 1]++;
+	}
+	for (int r = 0; r < nt; r++)
+		start[r + 1] += start[r];
+	if (db->ne > db->cape2) {
+		db->cape2 = db->cape;
+		db->e2 = xrealloc(db->e2, sizeof *db->e2 * (size_t)db->cape2);
+	}
+	memcpy(fill, start, sizeof(int) * (size_t)(nt + 1));
+	for (int i = 0; i < db->ne; i++)
+		db->e2[fill[db->rank[db->e[i].table]]++] = db->e[i];
+	ConfigDbEntry *tmp = db->e;
+	db->e = db->e2;
+	db->e2 = tmp;
+	int c = db->cape;
+	db->cape = db->cape2;
+	db->cape2 = c;
+	for (int r = 0; r < nt; r++) {
+		ConfigDbEntry *v = db->e + start[r];
+		int n = start[r + 1] - start[r];
+		for (int i = 1; i < n; i++) {
+			if (configdb_natcmp(v[i - 1].key, v[i].key) >= 0) {
+				qsort(v, (size_t)n, sizeof *v, by_key);
+				break;
+			}
+		}
+	}
+	free(start);
+}
+
+/* The document as `config save` lays it out (json.dump, indent 4), and a final newline. */
+void configdb_render(ConfigDb *db, Buf *out)
+{
+	sort_entries(db);
+	buf_putc(out, '{');
+	for (int i = 0; i < db->ne; i++) {
+		const ConfigDbEntry *e = &db->e[i];
+		if (i == 0 || e->table != e[-1].table) {
+			buf_puts(out, i ? "\n    },\n    " : "\n    ");
+			configdb_string(out, db->tables[e->table]);
+			buf_put(out, ": {\n        ", 12);
+		} else {
+			buf_put(out, ",\n        ", 10);
+		}
+		configdb_string(out, e->key);
+		if (!e->n) {
+			buf_put(out, ": {}", 4);
+			continue;
+		}
+		buf_put(out, ": {\n            ", 16);
+		buf_put(out, db->pool.s + e->body_off, e->body_len);
+		buf_put(out, "\n        }", 10);
+	}
+	buf_puts(out, db->ne ? "\n    }\n}\n" : "}\n");
+	db->ne = 0;
+	db->pool.len = 0;
+}
+
+void configdb_free(ConfigDb *db)
+{
+	if (!db)
+		return;
+	free(db->order);
+	free(db->rank);
+	buf_free(&db->pool);
+	free(db->e);
+	free(db->e2);
+	free(db);
+}

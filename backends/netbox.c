@@ -1,0 +1,350 @@
+/*
+ * netbox.c — the netbox/ CSV files, the design as NetBox bulk imports (Import in each list
+ * view, or POST to the REST API), one file per object type, in the order they must be imported:
+ *
+ *   sites.csv          name, slug, status
+ *   locations.csv      site, name, slug, status               one location per floor row
+ *   racks.csv          name, site, location, status, width, u_height, facility_id
+ *   manufacturers.csv  name, slug                             the models' vendors
+ *   device-roles.csv   name, slug, color
+ *   device-types.csv   manufacturer, model, slug, u_height    one per declaration
+ *   devices.csv        name, role, device_type, site, location, rack, position, face, status,
+ *                      manufacturer
+ *   interfaces.csv     device, name, type, speed              every cabled port
+ *   cables.csv         side_a_device, side_a_type, side_a_name, side_b_device, side_b_type,
+ *                      side_b_name, type, status, label, length, length_unit
+ *
+ * Field names are those of NetBox's import forms (netbox/dcim/forms/bulk_import.py:
+ * RackImportForm, DeviceImportForm — role, manufacturer and device_type are looked up by name,
+ * device_type by its `model` — InterfaceImportForm, CableImportForm — side_X_device,
+ * side_X_type, side_X_name, type, status, label, length, length_unit), read in
+ * netbox-community/netbox (v4.x). Cable types are CableTypeChoices slugs
+ * (netbox/dcim/choices.py): dac-passive for DAC, dac-active for ACC and AEC, aoc, mmf-om3,
+ * mmf-om4, mmf-om5, smf-os2 (smf-os1, mmf, smf for other fibre); a cable with no medium gets
+ * no type. Cable status: LinkStatusChoices "connected"; length_unit CableLengthUnitChoices "m".
+ *
+ * Choices: a device type's model and slug are its declaration's name as a slug ("DGX_H100"
+ * becomes "dgx-h100"; a second declaration with the same slug gets "-2"). Interfaces are named
+ * as cabling.csv names ports ("p17", "p9/2", "nic3", "nic3/p2"), the same strings in
+ * interfaces.csv and cables.csv; their type is "other" (the physical types differ between
+ * NetBox versions: InfiniBand NDR is one type in 3.x, split into 1X and 4X later) with the
+ * speed in kbit/s. A cable's label is its cable_id in cabling.csv (C000001): NetBox shows both
+ * ends already, and the id finds the row with the lengths and optics. Racks are 19" wide,
+ * their facility_id "SITE-RACK".
+ */
+#include "backends.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Device roles: name (= slug) and colour (hex, as NetBox stores it). */
+enum { ROLE_NODE, ROLE_LEAF, ROLE_SPINE, ROLE_CORE, ROLE_ROUTER, ROLE_MANAGER, ROLE_NVLINK,
+       ROLE_STORAGE, ROLE_COUNT };
+static const char *const role_names[ROLE_COUNT] = {"gpu-node", "leaf", "spine", "core", "router",
+						   "fabric-manager", "nvlink-switch", "storage"};
+static const char *const role_colors[ROLE_COUNT] = {"4caf50", "2196f3", "3f51b5", "673ab7",
+						    "00bcd4", "ff9800", "9c27b0", "795548"};
+
+static int role_of(const Design *d, const RackDevice *x)
+{
+	switch (x->kind) {
+	case DEV_NODE: return ROLE_NODE;
+	case DEV_TRAY: return ROLE_NVLINK;
+	case DEV_STORAGE: return ROLE_STORAGE;
+	case DEV_EXTRA: return x->model && x->model->kind == KIND_STORAGE ? ROLE_STORAGE : ROLE_MANAGER;
+	default:
+		switch (d->switches[x->index].tier) {
+		case ST_SPINE: return ROLE_SPINE;
+		case ST_CORE: return ROLE_CORE;
+		case ST_ROUTER: return ROLE_ROUTER;
+		case ST_SCALE_UP: return ROLE_NVLINK;
+		default: return ROLE_LEAF;
+		}
+	}
+}
+
+/* The device types and manufacturers in use, in order of first sight. */
+typedef struct Maker {
+	char *name, *slug;
+} Maker;
+
+typedef struct Type {
+	const Decl *decl;
+	char *slug;
+	int maker, height_u;
+} Type;
+
+typedef struct Catalog {
+	Maker *makers;
+	int nmakers;
+	Type *types;
+	int ntypes;
+} Catalog;
+
+static char *slug_of(const char *s)
+{
+	Buf b = {0};
+	layout_slug(&b, s);
+	return b.s;
+}
+
+static int maker_of(Catalog *c, const Decl *decl)
+{
+	const char *vendor = layout_sval(decl, "vendor");
+	char *slug = slug_of(vendor ? vendor : "generic");
+	for (int i = 0; i < c->nmakers; i++)
+		if (!strcmp(c->makers[i].slug, slug)) {
+			free(slug);
+			return i;
+		}
+	c->makers[c->nmakers] = (Maker){xstrdup(vendor ? vendor : "generic"), slug};
+	return c->nmakers++;
+}
+
+static int type_of(Catalog *c, const RackDevice *x)
+{
+	for (int i = c->ntypes - 1; i >= 0; i--)
+		if (c->types[i].decl == x->model)
+			return i;
+	Type *t = &c->types[c->ntypes];
+	Buf b = {0};
+	layout_slug(&b, x->model ? x->model->name : "device");
+	size_t base = b.len;
+	for (int n = 2;; n++) {
+		bool taken = false;
+		for (int i = 0; i < c->ntypes && !taken; i++)
+			taken = !strcmp(c->types[i].slug, b.s);
+		if (!taken)
+			break;
+		b.len = base;
+		buf_printf(&b, "-%d", n);
+	}
+	*t = (Type){x->model, b.s, maker_of(c, x->model), x->height_u};
+	return c->ntypes++;
+}
+
+static void catalog_free(Catalog *c)
+{
+	for (int i = 0; i < c->nmakers; i++) {
+		free(c->makers[i].name);
+		free(c->makers[i].slug);
+	}
+	for (int i = 0; i < c->ntypes; i++)
+		free(c->types[i].slug);
+	free(c->makers);
+	free(c->types);
+}
+
+/* Writes b as relpath inside the output; empties b. */
+static int put_file(Output *o, const char *relpath, Buf *b)
+{
+	FILE *f = output_file(o, relpath);
+	if (!f)
+		return 1;
+	layout_flush(f, b, true);
+	return output_close(o, f);
+}
+
+static void row_location(Buf *b, int row)
+{
+	char l[16];
+	layout_row_name(row, l, sizeof l);
+	buf_printf(b, "Row %s", l);
+}
+
+static int write_sites_racks(Output *o, const Design *d, Buf *b)
+{
+	const char *site = d->site->name;
+	char *site_slug = slug_of(site);
+	int errors = 0;
+	buf_puts(b, "name,slug,status\n");
+	csv_field(b, site);
+	buf_printf(b, ",%s,active\n", site_slug);
+	errors += put_file(o, "netbox/sites.csv", b);
+
+	buf_puts(b, "site,name,slug,status\n");
+	for (int r = 0, last = -1; r < d->nracks; r++) {
+		if (d->racks[r].row == last)
+			continue;
+		last = d->racks[r].row;
+		char l[16];
+		layout_row_name(last, l, sizeof l);
+		csv_field(b, site);
+		buf_printf(b, ",Row %s,row-", l);
+		for (const char *p = l; *p; p++)
+			buf_putc(b, (char)(*p - 'A' + 'a'));
+		buf_puts(b, ",active\n");
+	}
+	errors += put_file(o, "netbox/locations.csv", b);
+
+	int units = layout_rack_units(d);
+	buf_puts(b, "name,site,location,status,width,u_height,facility_id\n");
+	for (int r = 0; r < d->nracks; r++) {
+		const RackInst *rk = &d->racks[r];
+		csv_field(b, rk->name);
+		buf_putc(b, ',');
+		csv_field(b, site);
+		buf_putc(b, ',');
+		row_location(b, rk->row);
+		buf_printf(b, ",active,19,%d,%s-", units, site_slug);
+		csv_field(b, rk->name);
+		buf_putc(b, '\n');
+	}
+	free(site_slug);
+	return errors + put_file(o, "netbox/racks.csv", b);
+}
+
+static int write_devices(Output *o, const Design *d, Buf *b)
+{
+	RackDevice *v;
+	int n = layout_devices(d, &v);
+	Catalog c = {xmalloc(sizeof(Maker) * (size_t)(n + 1)), 0,
+		     xmalloc(sizeof(Type) * (size_t)(n + 1)), 0};
+	int *type = xmalloc(sizeof(int) * (size_t)(n + 1));
+	bool used[ROLE_COUNT] = {false};
+	for (int i = 0; i < n; i++) {
+		type[i] = type_of(&c, &v[i]);
+		used[role_of(d, &v[i])] = true;
+	}
+	int errors = 0;
+	buf_puts(b, "name,slug\n");
+	for (int i = 0; i < c.nmakers; i++) {
+		csv_field(b, c.makers[i].name);
+		buf_printf(b, ",%s\n", c.makers[i].slug);
+	}
+	errors += put_file(o, "netbox/manufacturers.csv", b);
+
+	buf_puts(b, "name,slug,color\n");
+	for (int r = 0; r < ROLE_COUNT; r++)
+		if (used[r])
+			buf_printf(b, "%s,%s,%s\n", role_names[r], role_names[r], role_colors[r]);
+	errors += put_file(o, "netbox/device-roles.csv", b);
+
+	buf_puts(b, "manufacturer,model,slug,u_height\n");
+	for (int i = 0; i < c.ntypes; i++) {
+		csv_field(b, c.makers[c.types[i].maker].name);
+		buf_printf(b, ",%s,%s,%d\n", c.types[i].slug, c.types[i].slug, c.types[i].height_u);
+	}
+	errors += put_file(o, "netbox/device-types.csv", b);
+
+	FILE *f = output_file(o, "netbox/devices.csv");
+	if (!f) {
+		errors++;
+	} else {
+		buf_puts(b, "name,role,device_type,site,location,rack,position,face,status,manufacturer\n");
+		for (int i = 0; i < n; i++) {
+			const RackDevice *x = &v[i];
+			const RackInst *rk = &d->racks[x->rack];
+			csv_field(b, x->name);
+			buf_printf(b, ",%s,%s,", role_names[role_of(d, x)], c.types[type[i]].slug);
+			csv_field(b, d->site->name);
+			buf_putc(b, ',');
+			row_location(b, rk->row);
+			buf_putc(b, ',');
+			csv_field(b, rk->name);
+			buf_printf(b, ",%d,front,active,", x->u);
+			csv_field(b, c.makers[c.types[type[i]].maker].name);
+			buf_putc(b, '\n');
+			layout_flush(f, b, false);
+		}
+		layout_flush(f, b, true);
+		errors += output_close(o, f);
+	}
+	catalog_free(&c);
+	free(type);
+	free(v);
+	return errors;
+}
+
+static const char *cable_type(const CableInst *c)
+{
+	if (!c->media)
+		return "";
+	if (!strcmp(c->media, "dac"))
+		return "dac-passive";
+	if (!strcmp(c->media, "acc") || !strcmp(c->media, "aec"))
+		return "dac-active";
+	if (!strcmp(c->media, "aoc"))
+		return "aoc";
+	static const char *const fibre[][2] = {{"om3", "mmf-om3"}, {"om4", "mmf-om4"},
+					       {"om5", "mmf-om5"}, {"os2", "smf-os2"},
+					       {"os1", "smf-os1"}};
+	for (size_t i = 0; c->fiber && i < sizeof fibre / sizeof fibre[0]; i++)
+		if (!strcmp(c->fiber, fibre[i][0]))
+			return fibre[i][1];
+	if (c->fiber && c->fiber[0] == 'o' && c->fiber[1] == 's')
+		return "smf";
+	return c->fiber && c->fiber[0] == 'o' && c->fiber[1] == 'm' ? "mmf" : "";
+}
+
+static int write_cables(Output *o, const Design *d, Buf *b)
+{
+	Buf pa = {0}, pz = {0};
+	int errors = 0;
+	FILE *f = output_file(o, "netbox/interfaces.csv");
+	if (!f)
+		return 1;
+	buf_puts(b, "device,name,type,speed\n");
+	for (int i = 0; i < d->ncables; i++) {
+		const LinkInst *l = &d->links[d->cables[i].link];
+		for (int side = 0; side < 2; side++) {
+			End e = side ? l->z : l->a;
+			csv_field(b, layout_end_device(d, e));
+			buf_putc(b, ',');
+			pa.len = 0;
+			layout_end_port(&pa, d, e);
+			csv_field(b, pa.s);
+			buf_puts(b, ",other,");
+			layout_int(b, llround(l->speed / 1e3));
+			buf_putc(b, '\n');
+		}
+		layout_flush(f, b, false);
+	}
+	layout_flush(f, b, true);
+	errors += output_close(o, f);
+
+	f = output_file(o, "netbox/cables.csv");
+	if (!f) {
+		buf_free(&pa);
+		return errors + 1;
+	}
+	buf_puts(b, "side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,side_b_name,"
+		    "type,status,label,length,length_unit\n");
+	for (int i = 0; i < d->ncables; i++) {
+		const CableInst *c = &d->cables[i];
+		const LinkInst *l = &d->links[c->link];
+		pa.len = pz.len = 0;
+		layout_end_port(&pa, d, l->a);
+		layout_end_port(&pz, d, l->z);
+		csv_field(b, layout_end_device(d, l->a));
+		buf_puts(b, ",dcim.interface,");
+		csv_field(b, pa.s);
+		buf_putc(b, ',');
+		csv_field(b, layout_end_device(d, l->z));
+		buf_puts(b, ",dcim.interface,");
+		csv_field(b, pz.s);
+		buf_putc(b, ',');
+		buf_puts(b, cable_type(c));
+		buf_puts(b, ",connected,");
+		layout_cable_id(b, i);
+		buf_putc(b, ',');
+		layout_number(b, c->length, 2);
+		buf_puts(b, ",m\n");
+		layout_flush(f, b, false);
+	}
+	layout_flush(f, b, true);
+	buf_free(&pa);
+	buf_free(&pz);
+	return errors + output_close(o, f);
+}
+
+int netbox_write(Output *o, const Design *d)
+{
+	Buf b = {0};
+	int errors = write_sites_racks(o, d, &b);
+	errors += write_devices(o, d, &b);
+	errors += write_cables(o, d, &b);
+	buf_free(&b);
+	return errors;
+}

@@ -1,0 +1,56 @@
+/*
+ * racks_csv.c — racks.csv, the rack elevations as a table: one row per device standing in a
+ * rack, rack after rack in floor order, from the bottom U up (layout.c lists them).
+ *
+ * Columns: rack, row (letters), position (in the row, from 1), u (the lowest U the device
+ * takes, from 1 at the bottom), height_u, device, kind (node, switch, fabric device, storage,
+ * nvlink tray), model (its declaration), power_kw (at peak, as the rack's power counts it),
+ * cooling (the rack's cooling system), and limit_kw: the rack's power cap (the lower of its
+ * power class and what its cooling removes), repeated on each of its rows so that a rack's
+ * power_kw sum can be checked against it. RFC 4180 fields, '\n' line ends.
+ */
+#include "backends.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static const char header[] =
+	"rack,row,position,u,height_u,device,kind,model,power_kw,cooling,limit_kw\n";
+
+int racks_csv_write(Output *o, const Design *d)
+{
+	FILE *f = output_file(o, "racks.csv");
+	if (!f)
+		return 1;
+	RackDevice *v;
+	int n = layout_devices(d, &v);
+	Buf b = {0};
+	buf_puts(&b, header);
+	for (int i = 0; i < n; i++) {
+		const RackDevice *x = &v[i];
+		const RackInst *r = &d->racks[x->rack];
+		char row[16];
+		layout_row_name(r->row, row, sizeof row);
+		csv_field(&b, r->name);
+		buf_printf(&b, ",%s,%d,%d,%d,", row, r->pos + 1, x->u, x->height_u);
+		csv_field(&b, x->name);
+		buf_putc(&b, ',');
+		csv_field(&b, device_kind_names[x->kind]);
+		buf_putc(&b, ',');
+		csv_field(&b, x->model ? x->model->name : "");
+		buf_putc(&b, ',');
+		layout_fixed(&b, x->power / 1e3, 3);
+		buf_putc(&b, ',');
+		csv_field(&b, r->cooling ? r->cooling->name : "");
+		buf_putc(&b, ',');
+		double lim = layout_rack_limit(d, r);
+		if (isfinite(lim))
+			layout_fixed(&b, lim / 1e3, 3);
+		buf_putc(&b, '\n');
+		layout_flush(f, &b, false);
+	}
+	layout_flush(f, &b, true);
+	buf_free(&b);
+	free(v);
+	return output_close(o, f);
+}

@@ -1,0 +1,314 @@
+/*
+ * slurm.c — the scheduler topology files for Slurm (PRODUCT §6), from the tree and blocks of
+ * sched.c; docs/schedulers.md gives the mapping.
+ *
+ *  - slurm/topology.conf: topology/tree, one line per switch, "SwitchName=NAME Nodes=HOSTLIST"
+ *    for leaves and "SwitchName=NAME Switches=HOSTLIST" above them, with "LinkSpeed=N" (Slurm
+ *    calls it a relative number in arbitrary units; we write the link speed in Gb/s). Format:
+ *    topology.conf(5), section "topology/tree" (https://slurm.schedmd.com/topology.conf.html).
+ *    Loads in the slurmctld Debian 12 ships (22.05.8), which tests/slurm.sh checks. A switch
+ *    Slurm cannot hold (nothing below it) is written as a comment saying why.
+ *  - slurm/topology-block.conf: topology/block, "BlockName=NAME Nodes=HOSTLIST" per block and
+ *    "BlockSizes=BASE,2xBASE,..." (topology.conf(5), section "topology/block"; Slurm 24.05 and
+ *    later). Slurm reads it only under the name topology.conf: it is a file of its own so
+ *    that the tree stays loadable by older daemons.
+ *  - slurm/topology.yaml: both topologies in one file, the tree as the cluster default
+ *    (topology.yaml(5), https://slurm.schedmd.com/topology.yaml.html; Slurm 25.05 and later).
+ *    Written by hand rather than through libyaml (k8s.c owns that library): every scalar we
+ *    write is a name or a hostlist, double-quoted where YAML could read it as something else.
+ *
+ * Hostlists are compressed as Slurm writes them (hostlist.c). Deterministic: switches in the
+ * tree's order (leaves first), blocks in the order of their first node.
+ */
+#include "backends.h"
+
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+enum { FLUSH_AT = 1 << 20 };
+
+static void flush(FILE *f, Buf *b, bool force)
+{
+	if (b->len && (force || b->len >= FLUSH_AT)) {
+		fwrite(b->s, 1, b->len, f);
+		b->len = 0;
+	}
+}
+
+/* The names of the listed children of s, or its nodes, as a hostlist. */
+static void children_list(Buf *b, const SchedTree *t, const SchedSwitch *s, const char **scratch)
+{
+	int n = 0;
+	for (int c = 0; c < s->nchild; c++)
+		if (!t->sw[s->child[c]].omitted)
+			scratch[n++] = t->sw[s->child[c]].name;
+	hostlist_ranged(b, scratch, n);
+}
+
+static void nodes_list(Buf *b, const Design *d, const int *node, int nnode, const char **scratch)
+{
+	for (int i = 0; i < nnode; i++)
+		scratch[i] = d->nodes[node[i]].hostname;
+	hostlist_ranged(b, scratch, nnode);
+}
+
+static const char *plural(int n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* Comment lines: how the fabric became the tree. */
+static void explain_tree(Buf *b, const SchedTree *t)
+{
+	const FabricInst *f = t->fabric;
+	const char *fab = f ? f->decl->name : "";
+	int omitted = 0;
+	for (int s = 0; s < t->nsw; s++)
+		omitted += t->sw[s].omitted != NULL;
+	switch (t->kind) {
+	case SCHED_FAT_TREE: {
+		int rpp = f->rails / f->planes;
+		buf_printf(b, "# Fabric %s: fat tree of %d tier%s", fab, f->tiers,
+			   plural(f->tiers));
+		if (f->rail_optimized)
+			buf_printf(b, ", rail-optimized with %d rail%s per plane", rpp,
+				   plural(rpp));
+		if (f->planes > 1)
+			buf_printf(b, ", %d planes alike: plane 1 is described", f->planes);
+		buf_puts(b, ".\n");
+		if (rpp > 1)
+			buf_puts(b, "# Slurm's tree wants each node under one leaf switch: a "
+				    "node is listed under the leaf\n"
+				    "# of its first (rail-0) port.\n");
+		if (rpp > 1 && f->rail_optimized)
+			buf_puts(b, "# That is the rail-0 leaf of its scalable unit; the other "
+				    "rails' leaves serve the same nodes.\n");
+		break;
+	}
+	case SCHED_DRAGONFLY:
+		buf_printf(b, "# Fabric %s: dragonfly of %d groups of %d routers. The routers are "
+			      "the leaf switches,\n", fab, f->df_g, f->df_a);
+		buf_printf(b, "# a node under the router of its first port; %s-group-NNN are "
+			      "virtual switches, one per\n", fab);
+		buf_printf(b, "# group above its routers, and %s-global a virtual top switch above "
+			      "the groups (global\n", fab);
+		buf_puts(b, "# links join every pair of groups). Set TopologyParam=dragonfly in "
+			    "slurm.conf (Slurm's\n# topology guide, "
+			    "https://slurm.schedmd.com/topology.html).\n");
+		break;
+	case SCHED_TORUS:
+		buf_printf(b, "# Fabric %s: a torus of %d dimensions. Slurm's topology/tree "
+			      "describes switch\n", fab, f->ndims);
+		buf_puts(b, "# hierarchies, not a torus: each rack is a virtual leaf switch "
+			    "holding its nodes\n");
+		buf_printf(b, "# (consecutive torus positions along the first dimension) and "
+			      "%s-torus a virtual top\n# switch above them.\n", fab);
+		break;
+	default:
+		buf_printf(b, "# The spec declares no fabric: one virtual switch, %s, holds every "
+			      "node.\n", t->sw[0].name);
+		break;
+	}
+	if (omitted)
+		buf_printf(b, "# %d switch%s with nothing below %s left out as comments: slurmctld "
+			      "rejects a switch\n# with neither nodes nor switches.\n",
+			   omitted, omitted == 1 ? "" : "es", omitted == 1 ? "it is" : "them are");
+	if (t->off_fabric) {
+		int n = t->off_fabric;
+		buf_printf(b, "# %d node%s without a port on %s hang%s under %s, a virtual "
+			      "switch\n", n, plural(n), fab, n == 1 ? "s" : "",
+			   t->sw[t->off_leaf].name);
+		buf_puts(b, "# with no parent: Slurm never runs one job across them and the "
+			    "fabric.\n");
+	}
+}
+
+static int write_tree_conf(Output *o, const Design *d, const SchedTree *t, const char **scratch)
+{
+	FILE *f = output_file(o, "slurm/topology.conf");
+	if (!f)
+		return 1;
+	Buf b = {0};
+	buf_printf(&b, "# slurm/topology.conf: Slurm topology/tree for cluster %s, written by "
+		       "clusterc.\n", d->cluster->name);
+	buf_puts(&b, "# Slurm 22.05 and later, with TopologyPlugin=topology/tree in slurm.conf. "
+		     "Format:\n# topology.conf(5), \"topology/tree\" "
+		     "(https://slurm.schedmd.com/topology.conf.html).\n");
+	explain_tree(&b, t);
+	if (t->fabric)
+		buf_puts(&b, "# LinkSpeed: the fabric's link speed in Gb/s (Slurm reads a relative "
+			     "number).\n");
+	for (int i = 0; i < t->nsw; i++) {
+		const SchedSwitch *s = &t->sw[i];
+		if (s->omitted) {
+			buf_printf(&b, "# SwitchName=%s: left out, %s\n", s->name, s->omitted);
+			continue;
+		}
+		buf_printf(&b, "SwitchName=%s", s->name);
+		if (s->nnode) {
+			buf_puts(&b, " Nodes=");
+			nodes_list(&b, d, s->node, s->nnode, scratch);
+		}
+		if (s->nchild) {
+			buf_puts(&b, " Switches=");
+			children_list(&b, t, s, scratch);
+		}
+		if (t->fabric)
+			buf_printf(&b, " LinkSpeed=%.0f", t->gbps);
+		buf_putc(&b, '\n');
+		flush(f, &b, false);
+	}
+	flush(f, &b, true);
+	buf_free(&b);
+	return output_close(o, f);
+}
+
+static void explain_blocks(Buf *b, const SchedTree *t)
+{
+	buf_printf(b, "# A block is a %s: %d block%s.\n", t->block_unit, t->nblock,
+		   plural(t->nblock));
+	buf_printf(b, "# BlockSizes: the planning base is %d node%s, the smallest block of at "
+		      "least half the\n", t->block_base, plural(t->block_base));
+	buf_puts(b, "# most common size; each further size joins twice as many neighbouring "
+		    "blocks, while there\n# are that many.\n");
+	if (t->blocks_omitted) {
+		int n = t->blocks_omitted;
+		buf_printf(b, "# %d smaller block%s (a partial %s) %s left out, %s nodes in no "
+			      "block:\n", n, plural(n), t->block_unit, n == 1 ? "is" : "are",
+			   n == 1 ? "its" : "their");
+		buf_puts(b, "# slurmctld rejects a block with fewer nodes than the base, and a "
+			    "smaller base would\n# spread every job over many blocks.\n");
+	}
+}
+
+static int write_block_conf(Output *o, const Design *d, const SchedTree *t, const char **scratch)
+{
+	FILE *f = output_file(o, "slurm/topology-block.conf");
+	if (!f)
+		return 1;
+	Buf b = {0};
+	buf_printf(&b, "# slurm/topology-block.conf: Slurm topology/block for cluster %s, "
+		       "written by clusterc.\n", d->cluster->name);
+	buf_puts(&b, "# Slurm 24.05 and later: install it as topology.conf with "
+		     "TopologyPlugin=topology/block in\n# slurm.conf. Format: topology.conf(5), "
+		     "\"topology/block\"\n# (https://slurm.schedmd.com/topology.conf.html).\n");
+	explain_blocks(&b, t);
+	for (int i = 0; i < t->nblock; i++) {
+		const SchedBlock *k = &t->block[i];
+		buf_printf(&b, "%sBlockName=%s Nodes=", k->omitted ? "# " : "", k->name);
+		nodes_list(&b, d, k->node, k->nnode, scratch);
+		if (k->omitted)
+			buf_printf(&b, ": left out, %s", k->omitted);
+		buf_putc(&b, '\n');
+		flush(f, &b, false);
+	}
+	if (t->nblock) {
+		buf_puts(&b, "BlockSizes=");
+		for (int l = 0; l < t->block_levels; l++)
+			buf_printf(&b, "%s%lld", l ? "," : "", (long long)t->block_base << l);
+		buf_putc(&b, '\n');
+	}
+	flush(f, &b, true);
+	buf_free(&b);
+	return output_close(o, f);
+}
+
+/* A YAML scalar: plain when it is a name YAML reads as a string, else double-quoted. Our
+ * names and hostlists hold letters, digits, '-', '_', '.', '[', ']' and ',' only. */
+static void yaml_scalar(Buf *b, const char *s)
+{
+	bool plain = isalpha((unsigned char)*s);
+	for (const char *p = s; plain && *p; p++)
+		plain = isalnum((unsigned char)*p) || *p == '-' || *p == '_' || *p == '.';
+	static const char *const words[] = {"y", "n", "yes", "no", "on", "off", "true", "false",
+					    "null"};
+	for (size_t i = 0; plain && i < sizeof words / sizeof *words; i++)
+		plain = strcasecmp(s, words[i]) != 0;
+	if (plain) {
+		buf_puts(b, s);
+		return;
+	}
+	buf_putc(b, '"');
+	for (const char *p = s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			buf_putc(b, '\\');
+		buf_putc(b, *p);
+	}
+	buf_putc(b, '"');
+}
+
+static int write_yaml(Output *o, const Design *d, const SchedTree *t, const char **scratch)
+{
+	FILE *f = output_file(o, "slurm/topology.yaml");
+	if (!f)
+		return 1;
+	Buf b = {0}, list = {0};
+	buf_printf(&b, "# slurm/topology.yaml: Slurm topologies for cluster %s, written by "
+		       "clusterc.\n", d->cluster->name);
+	buf_puts(&b, "# Slurm 25.05 and later: in slurm.conf's directory it replaces "
+		     "topology.conf. Format:\n"
+		     "# topology.yaml(5) (https://slurm.schedmd.com/topology.yaml.html). Two "
+		     "topologies: \"tree\"\n"
+		     "# (topology/tree, the cluster default, as in topology.conf) and \"block\" "
+		     "(topology/block,\n"
+		     "# as in topology-block.conf); a partition picks one with Topology=NAME.\n");
+	explain_tree(&b, t);
+	explain_blocks(&b, t);
+	buf_puts(&b, "- topology: tree\n  cluster_default: true\n  tree:\n    switches:\n");
+	for (int i = 0; i < t->nsw; i++) {
+		const SchedSwitch *s = &t->sw[i];
+		if (s->omitted)
+			continue;
+		buf_puts(&b, "      - switch: ");
+		yaml_scalar(&b, s->name);
+		list.len = 0;
+		if (s->nnode) {
+			nodes_list(&list, d, s->node, s->nnode, scratch);
+			buf_puts(&b, "\n        nodes: ");
+		} else {
+			children_list(&list, t, s, scratch);
+			buf_puts(&b, "\n        children: ");
+		}
+		yaml_scalar(&b, list.s ? list.s : "");
+		buf_putc(&b, '\n');
+		flush(f, &b, false);
+	}
+	buf_puts(&b, "- topology: block\n  cluster_default: false\n  block:\n    block_sizes:\n");
+	for (int l = 0; l < t->block_levels; l++)
+		buf_printf(&b, "      - %lld\n", (long long)t->block_base << l);
+	buf_puts(&b, "    blocks:\n");
+	for (int i = 0; i < t->nblock; i++) {
+		const SchedBlock *k = &t->block[i];
+		if (k->omitted)
+			continue;
+		buf_puts(&b, "      - block: ");
+		yaml_scalar(&b, k->name);
+		list.len = 0;
+		nodes_list(&list, d, k->node, k->nnode, scratch);
+		buf_puts(&b, "\n        nodes: ");
+		yaml_scalar(&b, list.s ? list.s : "");
+		buf_putc(&b, '\n');
+		flush(f, &b, false);
+	}
+	flush(f, &b, true);
+	buf_free(&b);
+	buf_free(&list);
+	return output_close(o, f);
+}
+
+int slurm_write(Output *o, const Design *d)
+{
+	if (!d->elaborated || d->nnodes == 0)
+		return 0;
+	Arena *a = arena_new();
+	SchedTree t;
+	sched_tree(d, a, &t);
+	/* Room for the longest list: every node, or every switch. */
+	const char **scratch = arena_alloc(a, sizeof(char *) * (size_t)(d->nnodes + t.nsw + 1));
+	int errors = write_tree_conf(o, d, &t, scratch);
+	errors += write_block_conf(o, d, &t, scratch);
+	errors += write_yaml(o, d, &t, scratch);
+	arena_free(a);
+	return errors;
+}

@@ -1,0 +1,468 @@
+/*
+ * switch_config.c — switches/NAME/config_db.json (SONiC) and switches/NAME/frr.conf (FRR) for
+ * every switch of every Ethernet fabric, from the plan of switch_plan.c. docs/switch-configs.md
+ * describes the files; the sources each setting follows are named where it is written.
+ *
+ * config_db.json is SONiC's configuration database as `config save` writes it (config_db.c).
+ *
+ * The file describes what clusterc decides for the switch; SONiC takes the platform's own
+ * parts (lanes, port indexes, buffer pools and profiles) from the HWSKU. Apply it over a
+ * configuration generated for the HWSKU (`sonic-cfggen -H -k HWSKU --preset l3`), e.g. with
+ * `config load`.
+ *
+ * frr.conf is the integrated FRR configuration, which SONiC uses as it is when
+ * docker_routing_config_mode is "split-unified" (sonic-buildimage
+ * dockers/docker-fpm-frr/docker_init.sh: "split" expects separate bgpd.conf and zebra.conf and
+ * removes frr.conf; "split-unified" keeps frr.conf; in both, bgpcfgd leaves FRR alone).
+ */
+#include "backends.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The tables written. */
+enum {
+	T_BGP_NEIGHBOR,
+	T_BUFFER_PG,
+	T_CABLE_LENGTH,
+	T_DEVICE_METADATA,
+	T_DSCP_TO_TC_MAP,
+	T_INTERFACE,
+	T_LOOPBACK_INTERFACE,
+	T_MAP_PFC_PRIORITY_TO_QUEUE,
+	T_PORT,
+	T_PORT_QOS_MAP,
+	T_QUEUE,
+	T_TC_TO_PRIORITY_GROUP_MAP,
+	T_TC_TO_QUEUE_MAP,
+	T_WRED_PROFILE,
+	T_COUNT
+};
+static const char *const table_names[T_COUNT] = {
+	"BGP_NEIGHBOR", "BUFFER_PG", "CABLE_LENGTH", "DEVICE_METADATA", "DSCP_TO_TC_MAP",
+	"INTERFACE", "LOOPBACK_INTERFACE", "MAP_PFC_PRIORITY_TO_QUEUE", "PORT", "PORT_QOS_MAP",
+	"QUEUE", "TC_TO_PRIORITY_GROUP_MAP", "TC_TO_QUEUE_MAP", "WRED_PROFILE"};
+
+/* ---- one switch ------------------------------------------------------------------------------ */
+
+/* Decimal digits of v at p; returns the end. */
+static char *put_u32(char *p, uint32_t v)
+{
+	char tmp[12];
+	int n = 0;
+	do
+		tmp[n++] = (char)('0' + v % 10);
+	while ((v /= 10) > 0);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+/* "a.b.c.d" (or with "/len") into p; returns the end, NUL-terminated. */
+static char *put_addr(char *p, uint32_t a, int len)
+{
+	for (int i = 3; i >= 0; i--) {
+		p = put_u32(p, a >> (8 * i) & 255);
+		if (i)
+			*p++ = '.';
+	}
+	if (len >= 0) {
+		*p++ = '/';
+		p = put_u32(p, (uint32_t)len);
+	}
+	*p = 0;
+	return p;
+}
+
+typedef struct PortText {
+	char name[24];    /* Ethernet256 */
+	char addr[20];    /* 10.128.0.1 */
+	char peer[20];    /* the other end's address */
+	char peer_port[24]; /* a peer switch's port name, else "" */
+	int peer_switch;  /* the peer's switch index in the fabric, or -1 */
+} PortText;
+
+/* What writing a switch needs beyond the plan, kept between switches. */
+typedef struct Writer {
+	Output *o;
+	const Design *d;
+	const SwitchPlan *sp;
+	ConfigDb *db;
+	Buf text, scratch;
+	PortText *pt;
+	int cap;
+	int *cable_of;    /* Design.links index -> Design.cables index, or -1 */
+	int *count;       /* per fabric switch, zeroed: links to it (maximum-paths) */
+} Writer;
+
+static const char *const type_names[ST_COUNT] = {
+	[ST_LEAF] = "LeafRouter", [ST_SPINE] = "SpineRouter", [ST_CORE] = "SpineRouter",
+	[ST_ROUTER] = "LeafRouter", [ST_SCALE_UP] = "LeafRouter"};
+/* Tiers from the endpoints up; a dragonfly's routers are all one tier. */
+static const int tier_rank[ST_COUNT] = {[ST_LEAF] = 0, [ST_SPINE] = 1, [ST_CORE] = 2,
+					[ST_ROUTER] = 0, [ST_SCALE_UP] = 0};
+
+/* The peer as a port description: "compute-spine-01 Ethernet8", "h200-001 nic3". */
+static void describe_peer(Writer *w, End e, const char *peer_port)
+{
+	const Design *d = w->d;
+	Buf *b = &w->scratch;
+	b->len = 0;
+	switch (e.kind) {
+	case END_SWITCH:
+		buf_printf(b, "%s %s", d->switches[e.dev].name, peer_port);
+		break;
+	case END_NODE: {
+		const PortInst *p = &d->ports[e.port];
+		const Value *v = decl_value(p->nic, "ports");
+		buf_printf(b, "%s nic%d", d->nodes[e.dev].hostname, p->nic_index + 1);
+		if (v && v->kind == VAL_QTY && v->q.v > 1)
+			buf_printf(b, "/p%d", p->port + 1);
+		break;
+	}
+	case END_EXTRA:
+		buf_printf(b, "%s p%d", d->extras[e.dev].name, e.port + 1);
+		break;
+	default:
+		buf_puts(b, "");
+		break;
+	}
+}
+
+/* Lossless RoCE on priority 3 with ECN (sources in docs/switch-configs.md):
+ *  - maps, PORT_QOS_MAP, QUEUE and WRED_PROFILE as sonic-buildimage
+ *    files/build_templates/qos_config.j2 writes them for its lossless queues (its AZURE maps
+ *    and AZURE_LOSSLESS profile, with ecn "ecn_all"), for priority 3 alone;
+ *  - DSCP 26 (RoCE) to traffic class 3 and DSCP 48 (congestion notifications) to class 6, ECN
+ *    marking from 150 KB to 1,500 KB of queue: NVIDIA's RoCE defaults (Cumulus Linux "RDMA
+ *    over Converged Ethernet - RoCE", default lossless mode); scheduling is left to the
+ *    platform's;
+ *  - BUFFER_PG profile "NULL" for the lossless group: SONiC's dynamic buffer model sizes its
+ *    headroom from the port's speed, cable length (CABLE_LENGTH, from the cable plan) and MTU
+ *    (Configuration.md, BUFFER_PG; the model is DEVICE_METADATA buffer_model "dynamic"). */
+static void roce_tables(Writer *w)
+{
+	ConfigDb *db = w->db;
+	static const char *const digits[64] = {
+		"0",  "1",  "2",  "3",  "4",  "5",  "6",  "7",  "8",  "9",  "10", "11", "12",
+		"13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25",
+		"26", "27", "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38",
+		"39", "40", "41", "42", "43", "44", "45", "46", "47", "48", "49", "50", "51",
+		"52", "53", "54", "55", "56", "57", "58", "59", "60", "61", "62", "63"};
+	configdb_entry_s(db, T_DSCP_TO_TC_MAP, "ROCE");
+	for (int i = 0; i < 64; i++) {
+		const char *tc = i == 26 ? "3" : i == 48 ? "6" : "0";
+		configdb_field_copy(db, digits[i], strlen(digits[i]), tc, 1);
+	}
+	configdb_entry_s(db, T_TC_TO_QUEUE_MAP, "ROCE");
+	for (int i = 0; i < 8; i++)
+		configdb_field_copy(db, digits[i], 1, digits[i], 1);
+	configdb_entry_s(db, T_MAP_PFC_PRIORITY_TO_QUEUE, "ROCE");
+	for (int i = 0; i < 8; i++)
+		configdb_field_copy(db, digits[i], 1, digits[i], 1);
+	configdb_entry_s(db, T_TC_TO_PRIORITY_GROUP_MAP, "ROCE");
+	for (int i = 0; i < 8; i++)
+		configdb_field_copy(db, digits[i], 1, i == 3 ? "3" : "0", 1);
+	configdb_entry_s(db, T_PORT_QOS_MAP, "global");
+	configdb_field_s(db, "dscp_to_tc_map", "ROCE");
+	configdb_entry_s(db, T_WRED_PROFILE, "ROCE_LOSSLESS");
+	static const char *const wred[][2] = {
+		{"ecn", "ecn_all"},
+		{"green_drop_probability", "5"},   {"green_max_threshold", "1500000"},
+		{"green_min_threshold", "150000"}, {"red_drop_probability", "5"},
+		{"red_max_threshold", "1500000"},  {"red_min_threshold", "150000"},
+		{"wred_green_enable", "true"},     {"wred_red_enable", "true"},
+		{"wred_yellow_enable", "true"},    {"yellow_drop_probability", "5"},
+		{"yellow_max_threshold", "1500000"}, {"yellow_min_threshold", "150000"}};
+	for (size_t i = 0; i < sizeof wred / sizeof wred[0]; i++)
+		configdb_field_s(db, wred[i][0], wred[i][1]);
+}
+
+/* The per-port RoCE entries: PORT_QOS_MAP, QUEUE 3 and BUFFER_PG 3. */
+static void roce_port(Writer *w, const char *name)
+{
+	ConfigDb *db = w->db;
+	char key[40];
+	size_t n = strlen(name);
+	configdb_entry(db, T_PORT_QOS_MAP, name, n);
+	configdb_field_s(db, "dscp_to_tc_map", "ROCE");
+	configdb_field_s(db, "pfc_enable", "3");
+	configdb_field_s(db, "pfc_to_queue_map", "ROCE");
+	configdb_field_s(db, "pfcwd_sw_enable", "3");
+	configdb_field_s(db, "tc_to_pg_map", "ROCE");
+	configdb_field_s(db, "tc_to_queue_map", "ROCE");
+	memcpy(key, name, n);
+	key[n] = '|';
+	key[n + 2] = 0;
+	key[n + 1] = '3';
+	configdb_entry(db, T_QUEUE, key, n + 2);
+	configdb_field_s(db, "wred_profile", "ROCE_LOSSLESS");
+	configdb_entry(db, T_BUFFER_PG, key, n + 2);
+	configdb_field_s(db, "profile", "NULL");
+}
+
+/* The cable's stocked length in whole metres, as CABLE_LENGTH writes it ("5m"). */
+static void cable_length(Writer *w, int link, char *out)
+{
+	int c = w->cable_of[link];
+	double m = 5; /* SONiC's usual default when nothing is known */
+	if (c >= 0) {
+		const CableInst *ci = &w->d->cables[c];
+		m = ci->length > 0 ? ci->length : ci->run;
+	}
+	if (!isfinite(m) || m < 1)
+		m = 1;
+	char *p = put_u32(out, (uint32_t)ceil(m - 1e-9));
+	p[0] = 'm';
+	p[1] = 0;
+}
+
+static void config_db(Writer *w, int i, const SwitchInst *s, int np, const SwitchPort *ports)
+{
+	const SwitchPlan *sp = w->sp;
+	ConfigDb *db = w->db;
+	char buf[64];
+	configdb_entry_s(db, T_DEVICE_METADATA, "localhost");
+	put_u32(buf, switch_asn(sp, i))[0] = 0;
+	configdb_field_s(db, "bgp_asn", buf);
+	if (sp->lossless)
+		configdb_field_s(db, "buffer_model", "dynamic");
+	configdb_field_s(db, "docker_routing_config_mode", "split-unified");
+	configdb_field_s(db, "hostname", s->name);
+	configdb_field_s(db, "hwsku", s->model->name);
+	configdb_field_s(db, "type", type_names[s->tier]);
+
+	configdb_entry_s(db, T_LOOPBACK_INTERFACE, "Loopback0");
+	memcpy(buf, "Loopback0|", 10);
+	size_t n = (size_t)(put_addr(buf + 10, switch_loopback(sp, i), 32) - buf);
+	configdb_entry(db, T_LOOPBACK_INTERFACE, buf, n);
+
+	if (sp->lossless) {
+		roce_tables(w);
+		configdb_entry_s(db, T_CABLE_LENGTH, "AZURE");
+		for (int k = 0; k < np; k++) {
+			cable_length(w, ports[k].link, buf);
+			const char *port = w->pt[k].name;
+			configdb_field_copy(db, port, strlen(port), buf, strlen(buf));
+		}
+	}
+
+	int br = s->breakout > 0 ? s->breakout : 1;
+	for (int k = 0; k < np; k++) {
+		const SwitchPort *p = &ports[k];
+		const PortText *t = &w->pt[k];
+		const LinkInst *l = &w->d->links[p->link];
+		size_t nn = strlen(t->name);
+		configdb_entry(db, T_PORT, t->name, nn);
+		configdb_field_s(db, "admin_status", "up");
+		w->scratch.len = 0;
+		switch_port_alias(&w->scratch, s, p->port);
+		configdb_field(db, "alias", w->scratch.s, w->scratch.len);
+		describe_peer(w, p->peer, t->peer_port);
+		configdb_field(db, "description", w->scratch.s, w->scratch.len);
+		/* RS(544,514) FEC is mandatory at 200G and 400G per IEEE 802.3bs (and beyond). */
+		if (l->speed >= 200e9)
+			configdb_field_s(db, "fec", "rs");
+		put_u32(buf, (uint32_t)sp->mtu)[0] = 0;
+		configdb_field_s(db, "mtu", buf);
+		put_u32(buf, (uint32_t)llround(l->speed / 1e6))[0] = 0;
+		configdb_field_s(db, "speed", buf);
+		if (br > 1) {
+			put_u32(buf, (uint32_t)(p->port % br + 1))[0] = 0;
+			configdb_field_s(db, "subport", buf);
+		}
+
+		configdb_entry(db, T_INTERFACE, t->name, nn);
+		memcpy(buf, t->name, nn);
+		buf[nn] = '|';
+		char *e = put_addr(buf + nn + 1, p->addr, 31);
+		configdb_entry(db, T_INTERFACE, buf, (size_t)(e - buf));
+
+		if (t->peer_switch >= 0) {
+			configdb_entry_s(db, T_BGP_NEIGHBOR, t->peer);
+			put_u32(buf, switch_asn(sp, t->peer_switch))[0] = 0;
+			configdb_field_s(db, "asn", buf);
+			configdb_field_s(db, "local_addr", t->addr);
+			configdb_field_s(db, "name", w->d->switches[p->peer.dev].name);
+			configdb_field_s(db, "nhopself", "0");
+		}
+		if (sp->lossless)
+			roce_port(w, t->name);
+	}
+	w->text.len = 0;
+	configdb_render(db, &w->text);
+}
+
+/* ECMP width: the links up to higher tiers (all switch links of a dragonfly router); at the
+ * top of a tree, the most parallel links to one switch below. At most 64. */
+static int max_paths(Writer *w, const SwitchInst *s, int np)
+{
+	const SwitchPlan *sp = w->sp;
+	int up = 0, most = 0;
+	for (int k = 0; k < np; k++) {
+		int j = w->pt[k].peer_switch;
+		if (j < 0)
+			continue;
+		const SwitchInst *peer = &w->d->switches[sp->first + j];
+		if (s->tier == ST_ROUTER || tier_rank[peer->tier] > tier_rank[s->tier])
+			up++;
+		else if (++w->count[j] > most)
+			most = w->count[j];
+	}
+	for (int k = 0; k < np; k++)
+		if (w->pt[k].peer_switch >= 0)
+			w->count[w->pt[k].peer_switch] = 0;
+	int paths = up ? up : most;
+	return paths < 1 ? 1 : paths > 64 ? 64 : paths;
+}
+
+/* frr.conf: eBGP unnumbered (RFC 7938 §5.2; FRR "neighbor PEER interface"), one peer group,
+ * hosts not peered but their /31 advertised with every connected route. */
+static void frr_conf(Writer *w, int i, const SwitchInst *s, int np, const SwitchPort *ports)
+{
+	const SwitchPlan *sp = w->sp;
+	Buf *b = &w->text;
+	char lo[20];
+	put_addr(lo, switch_loopback(sp, i), -1);
+	int peers = 0;
+	for (int k = 0; k < np; k++)
+		peers += w->pt[k].peer_switch >= 0;
+	b->len = 0;
+	buf_printf(b,
+		   "! %s: FRR configuration written by clusterc (docs/switch-configs.md)\n"
+		   "! eBGP unnumbered per RFC 7938 section 5.2: %d fabric sessions, %d host ports "
+		   "(not peered)\n"
+		   "frr defaults datacenter\n"
+		   "hostname %s\n"
+		   "log syslog informational\n"
+		   "!\n",
+		   s->name, peers, np - peers, s->name);
+	/* Unnumbered sessions find the peer's IPv6 link-local address through its router
+	 * advertisements: bgpd turns them on for interface peers, the stanza says so. */
+	for (int k = 0; k < np; k++) {
+		if (w->pt[k].peer_switch < 0)
+			continue;
+		describe_peer(w, ports[k].peer, w->pt[k].peer_port);
+		buf_printf(b,
+			   "interface %s\n description %s\n ipv6 nd ra-interval 10\n no ipv6 nd "
+			   "suppress-ra\nexit\n!\n",
+			   w->pt[k].name, w->scratch.s);
+	}
+	buf_printf(b,
+		   "router bgp %u\n"
+		   " bgp router-id %s\n"
+		   " bgp bestpath as-path multipath-relax\n"
+		   " no bgp ebgp-requires-policy\n"
+		   " neighbor FABRIC peer-group\n"
+		   " neighbor FABRIC remote-as external\n",
+		   switch_asn(sp, i), lo);
+	for (int k = 0; k < np; k++)
+		if (w->pt[k].peer_switch >= 0)
+			buf_printf(b, " neighbor %s interface peer-group FABRIC\n", w->pt[k].name);
+	buf_printf(b,
+		   " !\n"
+		   " address-family ipv4 unicast\n"
+		   "  network %s/32\n"
+		   "  redistribute connected\n"
+		   "  maximum-paths %d\n"
+		   " exit-address-family\n"
+		   "exit\n"
+		   "!\n"
+		   "end\n",
+		   lo, max_paths(w, s, np));
+}
+
+static int write_file(Writer *w, const char *name, const char *file)
+{
+	w->scratch.len = 0;
+	buf_printf(&w->scratch, "switches/%s/%s", name, file);
+	FILE *f = output_file(w->o, w->scratch.s);
+	if (!f)
+		return 1;
+	fwrite(w->text.s, 1, w->text.len, f);
+	return output_close(w->o, f);
+}
+
+static int write_switch(Writer *w, int i)
+{
+	const SwitchPlan *sp = w->sp;
+	const SwitchInst *s = &w->d->switches[sp->first + i];
+	int np = sp->port_start[i + 1] - sp->port_start[i];
+	const SwitchPort *ports = sp->ports + sp->port_start[i];
+	if (np > w->cap) {
+		w->cap = np;
+		w->pt = xrealloc(w->pt, sizeof *w->pt * (size_t)np);
+	}
+	for (int k = 0; k < np; k++) {
+		PortText *t = &w->pt[k];
+		w->scratch.len = 0;
+		switch_port_name(&w->scratch, sp, s, ports[k].port);
+		snprintf(t->name, sizeof t->name, "%s", w->scratch.s);
+		put_addr(t->addr, ports[k].addr, -1);
+		put_addr(t->peer, ports[k].peer_addr, -1);
+		bool to_switch = ports[k].peer.kind == END_SWITCH;
+		t->peer_switch = to_switch ? ports[k].peer.dev - sp->first : -1;
+		t->peer_port[0] = 0;
+		if (t->peer_switch >= 0) {
+			w->scratch.len = 0;
+			switch_port_name(&w->scratch, sp, &w->d->switches[ports[k].peer.dev],
+					 ports[k].peer.port);
+			snprintf(t->peer_port, sizeof t->peer_port, "%s", w->scratch.s);
+		}
+	}
+	config_db(w, i, s, np, ports);
+	int errors = write_file(w, s->name, "config_db.json");
+	frr_conf(w, i, s, np, ports);
+	return errors + write_file(w, s->name, "frr.conf");
+}
+
+int switch_configs_write(Output *o, const Design *d)
+{
+	SwitchPlan *plans = xmalloc(sizeof *plans * (size_t)(d->nfabrics + 1));
+	int n = 0, errors = 0;
+	for (int fi = 0; fi < d->nfabrics; fi++)
+		if (switch_fabric_is_ethernet(&d->fabrics[fi]) && d->fabrics[fi].switches > 0)
+			errors += switch_plan_make(d, fi, &plans[n++]);
+	if (!errors)
+		switch_plan_overlaps(d, plans, n);
+	Writer w = {.o = o, .d = d, .db = configdb_new(table_names, T_COUNT)};
+	if (!errors && n) {
+		w.cable_of = xmalloc(sizeof(int) * (size_t)(d->nlinks + 1));
+		for (int i = 0; i < d->nlinks; i++)
+			w.cable_of[i] = -1;
+		for (int i = 0; i < d->ncables; i++)
+			if (d->cables[i].link >= 0 && d->cables[i].link < d->nlinks)
+				w.cable_of[d->cables[i].link] = i;
+	}
+	for (int k = 0; k < n && !errors; k++) {
+		w.sp = &plans[k];
+		w.count = xmalloc(sizeof(int) * (size_t)(plans[k].nswitches + 1));
+		memset(w.count, 0, sizeof(int) * (size_t)(plans[k].nswitches + 1));
+		for (int i = 0; i < plans[k].nswitches && !errors; i++)
+			errors += write_switch(&w, i);
+		free(w.count);
+	}
+	for (int k = 0; k < n; k++)
+		switch_plan_free(&plans[k]);
+	free(plans);
+	configdb_free(w.db);
+	buf_free(&w.text);
+	buf_free(&w.scratch);
+	free(w.pt);
+	free(w.cable_of);
+	return errors;
+}
+
+int switch_configs_check(const Design *d)
+{
+	int errors = 0;
+	for (int fi = 0; fi < d->nfabrics; fi++) {
+		if (!d->fabrics[fi].sized || !switch_fabric_is_ethernet(&d->fabrics[fi]))
+			continue;
+		SwitchPlan sp;
+		errors += switch_plan_make(d, fi, &sp);
+		switch_plan_free(&sp);
+	}
+	return errors;
+}

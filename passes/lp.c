@@ -1,0 +1,300 @@
+/*
+ * lp.c — a small mixed-integer model and its solution through GLPK, the only file that includes
+ * glpk.h. The optimizer (optimize.c) states variables, rows and objectives by name; this file
+ * loads them into GLPK, solves them with presolve, a time limit and a MIP gap, captures GLPK's
+ * terminal output (printed only with -v), and writes the model in CPLEX LP format so that
+ * `glpsol --lp model.lp` (or any MILP solver) solves the same problem.
+ *
+ * Several objectives are solved in order (lexicographically): after each, a row keeps its value
+ * at its optimum (within a relative 1e-9) while the next is optimized. The last level the
+ * optimizer adds is "options in the order written", which makes ties deterministic and
+ * predictable.
+ */
+#include "passes.h"
+
+#include <glpk.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct LpModel {
+	Ctx *c;
+	PtrVec vars;  /* LpVar* */
+	PtrVec rows;  /* LpRow* */
+	PtrVec objs;  /* LpObj* */
+	NameTable names;
+};
+
+typedef struct LpVar {
+	const char *name;
+	char kind;
+	double lo, hi;
+} LpVar;
+
+typedef struct LpRow {
+	const char *name;
+	LinExpr e;
+	char sense;
+	double rhs;
+} LpRow;
+
+typedef struct LpObj {
+	const char *name;
+	LinExpr e;
+	bool maximize;
+} LpObj;
+
+LpModel *lp_new(Ctx *c)
+{
+	LpModel *m = arena_alloc(c->arena, sizeof *m);
+	m->c = c;
+	return m;
+}
+
+/* CPLEX LP names: letters, digits and _ (others become _), not starting with a digit, unique
+ * (a suffix _2, _3 ... when taken), at most 200 characters. */
+static const char *lp_name(LpModel *m, const char *want)
+{
+	char buf[208];
+	size_t n = 0;
+	for (const char *s = want; *s && n < 200; s++) {
+		char ch = *s;
+		bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+			  ch == '_';
+		buf[n++] = ok ? ch : '_';
+	}
+	buf[n] = 0;
+	if (n == 0 || (buf[0] >= '0' && buf[0] <= '9')) {
+		memmove(buf + 1, buf, n + 1);
+		buf[0] = 'x';
+	}
+	const char *name = intern_cstr(m->c, buf);
+	for (int k = 2; names_get(&m->names, name); k++)
+		name = intern_cstr(m->c, arena_printf(m->c->arena, "%s_%d", buf, k));
+	names_put(m->c, &m->names, name, (void *)name);
+	return name;
+}
+
+int lp_var(LpModel *m, const char *name, char kind, double lo, double hi)
+{
+	LpVar *v = arena_alloc(m->c->arena, sizeof *v);
+	*v = (LpVar){lp_name(m, name), kind, lo, hi};
+	vec_push(m->c->arena, &m->vars, v);
+	return m->vars.n - 1;
+}
+
+const char *lp_var_name(const LpModel *m, int var)
+{
+	return ((const LpVar *)m->vars.v[var])->name;
+}
+
+int lp_nvars(const LpModel *m)
+{
+	return m->vars.n;
+}
+
+void lin_term(Arena *a, LinExpr *e, int var, double coef)
+{
+	if (coef == 0)
+		return;
+	for (int i = 0; i < e->n; i++) {
+		if (e->t[i].var == var) {
+			e->t[i].coef += coef;
+			return;
+		}
+	}
+	if (e->n == e->cap) {
+		int cap = e->cap ? e->cap * 2 : 8;
+		LinTerm *t = arena_alloc(a, sizeof(LinTerm) * (size_t)cap);
+		if (e->n)
+			memcpy(t, e->t, sizeof(LinTerm) * (size_t)e->n);
+		e->t = t;
+		e->cap = cap;
+	}
+	e->t[e->n++] = (LinTerm){var, coef};
+}
+
+void lin_add(Arena *a, LinExpr *dst, const LinExpr *src, double scale)
+{
+	for (int i = 0; i < src->n; i++)
+		lin_term(a, dst, src->t[i].var, src->t[i].coef * scale);
+	dst->k += src->k * scale;
+}
+
+int lp_row(LpModel *m, const char *name, const LinExpr *e, char sense, double rhs)
+{
+	LpRow *r = arena_alloc(m->c->arena, sizeof *r);
+	r->name = lp_name(m, name);
+	r->e = *e;
+	r->sense = sense;
+	r->rhs = rhs - e->k; /* constants move to the right */
+	r->e.k = 0;
+	vec_push(m->c->arena, &m->rows, r);
+	return m->rows.n - 1;
+}
+
+void lp_objective(LpModel *m, const char *name, const LinExpr *e, bool maximize)
+{
+	LpObj *o = arena_alloc(m->c->arena, sizeof *o);
+	*o = (LpObj){lp_name(m, name), *e, maximize};
+	vec_push(m->c->arena, &m->objs, o);
+}
+
+/* GLPK's terminal output goes into a buffer (shown with -v). */
+static int capture(void *info, const char *s)
+{
+	buf_puts(info, s);
+	return 1;
+}
+
+/* Loads the variables, the rows and the `level`-th objective; earlier objectives become rows
+ * holding their optimum values. */
+static glp_prob *load(const LpModel *m, int level, const double *fixed)
+{
+	glp_prob *P = glp_create_prob();
+	glp_set_prob_name(P, "clusterc");
+	int nv = m->vars.n;
+	if (nv)
+		glp_add_cols(P, nv);
+	for (int j = 0; j < nv; j++) {
+		const LpVar *v = m->vars.v[j];
+		glp_set_col_name(P, j + 1, v->name);
+		glp_set_col_kind(P, j + 1, v->kind == 'B' ? GLP_BV : v->kind == 'I' ? GLP_IV : GLP_CV);
+		if (v->kind != 'B') {
+			int type = isinf(v->hi) ? (isinf(v->lo) ? GLP_FR : GLP_LO)
+				   : v->lo == v->hi ? GLP_FX
+						    : GLP_DB;
+			glp_set_col_bnds(P, j + 1, type, isinf(v->lo) ? 0 : v->lo, isinf(v->hi) ? 0 : v->hi);
+		}
+	}
+	int nrows = m->rows.n + level;
+	if (nrows)
+		glp_add_rows(P, nrows);
+	int nz = 0;
+	for (int i = 0; i < m->rows.n; i++)
+		nz += ((LpRow *)m->rows.v[i])->e.n;
+	for (int l = 0; l < level; l++)
+		nz += ((LpObj *)m->objs.v[l])->e.n;
+	int *ia = xmalloc(sizeof(int) * (size_t)(nz + 1));
+	int *ja = xmalloc(sizeof(int) * (size_t)(nz + 1));
+	double *ar = xmalloc(sizeof(double) * (size_t)(nz + 1));
+	int k = 0;
+	for (int i = 0; i < nrows; i++) {
+		const LinExpr *e;
+		if (i < m->rows.n) {
+			const LpRow *r = m->rows.v[i];
+			glp_set_row_name(P, i + 1, r->name);
+			int type = r->sense == 'L' ? GLP_UP : r->sense == 'G' ? GLP_LO : GLP_FX;
+			glp_set_row_bnds(P, i + 1, type, r->rhs, r->rhs);
+			e = &r->e;
+		} else {
+			/* An earlier objective kept at its optimum. */
+			const LpObj *o = m->objs.v[i - m->rows.n];
+			double v = fixed[i - m->rows.n] - o->e.k;
+			double slack = 1e-9 * fmax(1, fabs(v));
+			glp_set_row_name(P, i + 1, arena_printf(m->c->arena, "keep_%s", o->name));
+			glp_set_row_bnds(P, i + 1, o->maximize ? GLP_LO : GLP_UP,
+					 o->maximize ? v - slack : v + slack, o->maximize ? v - slack : v + slack);
+			e = &o->e;
+		}
+		for (int t = 0; t < e->n; t++) {
+			k++;
+			ia[k] = i + 1;
+			ja[k] = e->t[t].var + 1;
+			ar[k] = e->t[t].coef;
+		}
+	}
+	if (k)
+		glp_load_matrix(P, k, ia, ja, ar);
+	free(ia);
+	free(ja);
+	free(ar);
+	const LpObj *o = m->objs.v[level];
+	glp_set_obj_name(P, o->name);
+	glp_set_obj_dir(P, o->maximize ? GLP_MAX : GLP_MIN);
+	glp_set_obj_coef(P, 0, o->e.k);
+	for (int t = 0; t < o->e.n; t++)
+		glp_set_obj_coef(P, o->e.t[t].var + 1, glp_get_obj_coef(P, o->e.t[t].var + 1) + o->e.t[t].coef);
+	return P;
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+bool lp_solve(LpModel *m, double time_limit_s, LpResult *r)
+{
+	*r = (LpResult){.status = LP_ERROR, .objective = NAN, .bound = NAN, .gap = NAN,
+			.nvars = m->vars.n, .nrows = m->rows.n};
+	if (m->objs.n == 0)
+		return false;
+	Buf log = {0};
+	glp_term_hook(capture, &log);
+	double t0 = now_ms();
+	double *fixed = xmalloc(sizeof(double) * (size_t)m->objs.n);
+	r->x = arena_alloc(m->c->arena, sizeof(double) * (size_t)(m->vars.n + 1));
+	for (int level = 0; level < m->objs.n; level++) {
+		glp_prob *P = load(m, level, fixed);
+		glp_iocp parm;
+		glp_init_iocp(&parm);
+		parm.presolve = GLP_ON;
+		parm.mip_gap = 0;
+		parm.msg_lev = GLP_MSG_ON;
+		if (time_limit_s > 0) {
+			double left = time_limit_s * 1e3 - (now_ms() - t0);
+			parm.tm_lim = left > 1 ? (int)left : 1;
+		}
+		int rc = glp_intopt(P, &parm);
+		int st = glp_mip_status(P);
+		bool timed_out = rc == GLP_ETMLIM || rc == GLP_EMIPGAP;
+		if (st == GLP_NOFEAS || rc == GLP_ENOPFS || rc == GLP_ENODFS) {
+			r->status = LP_INFEASIBLE;
+			glp_delete_prob(P);
+			break;
+		}
+		if (st != GLP_OPT && st != GLP_FEAS) {
+			r->status = timed_out ? LP_TIME_LIMIT : LP_ERROR;
+			glp_delete_prob(P);
+			break;
+		}
+		fixed[level] = glp_mip_obj_val(P);
+		for (int j = 0; j < m->vars.n; j++)
+			r->x[j] = glp_mip_col_val(P, j + 1);
+		if (level == 0) {
+			r->objective = fixed[0];
+			/* The best bound: the relaxation's when stopped early, the objective when
+			 * proven. */
+			r->bound = st == GLP_OPT && !timed_out ? fixed[0] : NAN;
+		}
+		r->status = st == GLP_OPT && !timed_out ? LP_OPTIMAL : LP_FEASIBLE;
+		glp_delete_prob(P);
+		if (r->status != LP_OPTIMAL)
+			break;
+	}
+	if (r->status == LP_OPTIMAL || r->status == LP_FEASIBLE)
+		r->gap = isnan(r->bound) ? NAN : 0;
+	r->ms = now_ms() - t0;
+	glp_term_hook(NULL, NULL);
+	r->log = arena_strdup(m->c->arena, log.s ? log.s : "");
+	buf_free(&log);
+	free(fixed);
+	return r->status == LP_OPTIMAL || r->status == LP_FEASIBLE;
+}
+
+bool lp_write(const LpModel *m, const char *path)
+{
+	if (m->objs.n == 0)
+		return false;
+	Buf log = {0};
+	glp_term_hook(capture, &log);
+	glp_prob *P = load(m, 0, NULL);
+	int rc = glp_write_lp(P, NULL, path);
+	glp_delete_prob(P);
+	glp_term_hook(NULL, NULL);
+	buf_free(&log);
+	return rc == 0;
+}

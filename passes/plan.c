@@ -1,0 +1,481 @@
+/*
+ * plan.c — parallelism planning: for every workload, the fastest Megatron-LM plan that fits in
+ * HBM on the cluster as designed, its prediction, five alternatives and why each lost, and its
+ * place on the nodes (docs/parallelism.md).
+ *
+ * The planner reads the workload (the model's shape; the knobs it fixes, lists or leaves open)
+ * and the design (the accelerator of the largest node group, its HBM, peak and matmul
+ * efficiency; the scale-up domain and its bandwidth; the compute fabric's per-GPU bandwidth,
+ * scalable units, pods and oversubscription), searches every plan (plan_search.c) and costs
+ * each with the analytical model (plan_model.c). Time to train = ⌈tokens / (global batch ×
+ * sequence)⌉ steps; energy to train = the GPUs' share of their nodes' power × PUE over that
+ * time; its cost at the site's electricity price.
+ *
+ * A workload no plan fits is a requirement not met (a Violation, exit 2) that says why with
+ * the numbers: the least memory any plan needs against the HBM, or the knob whose values
+ * Megatron-LM cannot accept. Placement: rank r on GPU r of the group's nodes in order (GPU
+ * slot r mod n of node ⌊r/n⌋), which with Megatron's rank order (TP fastest, then CP, EP, DP,
+ * PP) keeps each TP group inside a node or NVLink domain, a DP group on one rail across nodes
+ * (the same GPU slot), and consecutive pipeline stages on consecutive nodes, inside a scalable
+ * unit where one holds them.
+ *
+ * plan_attribute is the per-candidate form the choice search calls when a requirement or
+ * objective reads a workload attribute; results are memoised over the inputs, so candidates
+ * that differ only in racks, cooling or cables plan once.
+ */
+#include "plan.h"
+
+#include <math.h>
+#include <string.h>
+
+static const double GIB = 1073741824.0;
+
+static double fval(const Decl *d, const char *name, double def)
+{
+	const Value *v = decl_value(d, name);
+	return v && v->kind == VAL_QTY ? v->q.v : def;
+}
+
+/* A model parameter from transformer(...) or a model declaration. */
+static const Value *model_param(const Value *mv, const char *name)
+{
+	if (mv->kind == VAL_REF)
+		return decl_value(mv->ref, name);
+	const FieldSchema *ps = ctor_param(mv->ctor, name);
+	return ps ? mv->items[ps - mv->ctor->params] : NULL;
+}
+
+static double mparam(const Value *mv, const char *name, double def)
+{
+	const Value *v = model_param(mv, name);
+	return v && v->kind == VAL_QTY ? v->q.v : def;
+}
+
+static void read_model(const Value *mv, PlanModel *m)
+{
+	m->layers = mparam(mv, "layers", 1);
+	m->hidden = mparam(mv, "hidden", 1);
+	m->heads = mparam(mv, "heads", 1);
+	m->head_dim = mparam(mv, "head_dim", m->hidden / m->heads);
+	m->groups = mparam(mv, "query_groups", m->heads);
+	m->ffn = mparam(mv, "ffn", 4 * m->hidden);
+	m->seq = mparam(mv, "seq", 1);
+	m->vocab = mparam(mv, "vocab", 1);
+	const Value *act = model_param(mv, "activation");
+	m->mats = act && act->kind == VAL_ENUM && !strcmp(act->s, "swiglu") ? 3 : 2;
+	m->experts = mparam(mv, "experts", 1);
+	m->top_k = mparam(mv, "top_k", 1);
+	m->expert_ffn = mparam(mv, "expert_ffn", m->ffn);
+	m->shared = mparam(mv, "shared_experts", 0);
+	m->dense_layers = m->experts > 1 ? mparam(mv, "dense_layers", 0) : m->layers;
+}
+
+/* What a workload allows for a whole-number knob. */
+static PlanSet knob_set(Design *d, const Decl *w, const char *field)
+{
+	const Value *v = decl_value(w, field);
+	PlanSet s = {.any = true};
+	if (!v || v->kind == VAL_AUTO)
+		return s;
+	s.any = false;
+	if (v->kind == VAL_RANGE) {
+		s.range = true;
+		s.lo = v->lo, s.hi = v->hi, s.step = v->step > 0 ? v->step : 1;
+		return s;
+	}
+	int n = v->kind == VAL_CHOICE ? v->n : 1;
+	double *vals = arena_alloc(d->p->c->arena, sizeof(double) * (size_t)(n + 1));
+	for (int i = 0; i < n; i++) {
+		const Value *it = v->kind == VAL_CHOICE ? v->items[i] : v;
+		vals[s.n++] = it && it->kind == VAL_QTY ? it->q.v : -1;
+	}
+	s.vals = vals;
+	return s;
+}
+
+/* Allowed values of an enum or bool knob as a bit mask over `names` (bools: false, true). */
+static unsigned mask_of(const Decl *w, const char *field, const char *const *names, int n)
+{
+	const Value *v = decl_value(w, field);
+	if (!v || v->kind == VAL_AUTO)
+		return (1u << n) - 1;
+	unsigned mask = 0;
+	int k = v->kind == VAL_CHOICE ? v->n : 1;
+	for (int i = 0; i < k; i++) {
+		const Value *it = v->kind == VAL_CHOICE ? v->items[i] : v;
+		if (it && it->kind == VAL_BOOL)
+			mask |= 1u << (it->b_val ? 1 : 0);
+		for (int j = 0; it && it->kind == VAL_ENUM && names && j < n; j++)
+			if (!strcmp(it->s, names[j]))
+				mask |= 1u << j;
+	}
+	return mask ? mask : (1u << n) - 1;
+}
+
+/* The node group the workload runs on: the one with the most accelerators (the first on ties). */
+static int plan_group(const Design *d)
+{
+	int best = -1;
+	double most = 0;
+	for (int i = 0; i < d->ngroups; i++) {
+		double n = (double)d->groups[i].count * node_accelerators(d->groups[i].type);
+		if (n > most)
+			most = n, best = i;
+	}
+	return best;
+}
+
+static bool node_has_nic(const Decl *node, const Decl *nic)
+{
+	const Value *v = decl_value(node, "nics");
+	for (int i = 0; v && nic && i < (v->kind == VAL_LIST ? v->n : 1); i++)
+		if ((v->kind == VAL_LIST ? v->items[i] : v)->ref == nic)
+			return true;
+	return false;
+}
+
+static void read_fabric(const Design *d, const NodeGroup *g, PlanHw *hw)
+{
+	hw->net_bw = 0;
+	for (int i = 0; i < d->nfabrics; i++) {
+		const FabricInst *f = &d->fabrics[i];
+		if (!f->sized || !f->topology || !node_has_nic(g->type, f->nic) || f->rails <= 0)
+			continue;
+		hw->net_bw = f->link_speed * f->rails / hw->per_node / 8;
+		hw->tree = !strcmp(f->topology->name, "fat_tree");
+		int nodes = g->count, rpp = f->rails / (f->planes > 0 ? f->planes : 1);
+		hw->leaf_nodes = f->tiers <= 1 ? nodes
+				 : f->rail_optimized && f->su_nodes > 0 ? f->su_nodes
+				 : (f->down[0] / (rpp > 0 ? rpp : 1) > 0 ? f->down[0] / (rpp > 0 ? rpp : 1) : 1);
+		hw->pod_nodes = f->tiers >= 3 && f->pods > 0 ? (nodes + f->pods - 1) / f->pods : nodes;
+		hw->oversub[0] = f->tiers > 1 && f->oversub[0] > 0 ? f->oversub[0] : 1;
+		hw->oversub[1] = f->tiers > 2 && f->oversub[1] > 0 ? f->oversub[1] : 1;
+		double gpus = (double)nodes * hw->per_node;
+		hw->cross_bw = gpus > 1 ? f->bisection / 8 / (gpus / 2) : hw->net_bw;
+		return;
+	}
+}
+
+bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *sp)
+{
+	memset(m, 0, sizeof *m);
+	memset(hw, 0, sizeof *hw);
+	memset(sp, 0, sizeof *sp);
+	const Value *mv = decl_value(w, "model");
+	if (!mv || (mv->kind != VAL_CTOR && mv->kind != VAL_REF))
+		return false;
+	read_model(mv, m);
+	int gi = plan_group(d);
+	if (gi < 0)
+		return false;
+	const NodeGroup *g = &d->groups[gi];
+	const Value *acc = decl_value(g->type, "accelerators");
+	const Decl *a = (acc->kind == VAL_LIST ? acc->items[0] : acc)->ref;
+	hw->accel = a;
+	hw->node = g->type;
+	hw->per_node = node_accelerators(g->type);
+	hw->gpus = g->count * hw->per_node;
+	hw->domain = g->domain_nodes * hw->per_node;
+	hw->peak16 = fval(a, "bf16", 0);
+	const Value *prec = decl_value(w, "precision");
+	bool fp8 = prec && prec->kind == VAL_ENUM && !strcmp(prec->s, "fp8");
+	hw->peak = fp8 ? fval(a, "fp8", 0) : hw->peak16;
+	hw->elem_bytes = fp8 ? 1 : 2;
+	hw->eff_large = fval(a, "matmul_efficiency", 0.75);
+	hw->hbm = fval(a, "memory", 0) / 8;
+	hw->hbm_usable = hw->hbm * (100 - PLAN_HBM_RESERVE_PCT) / 100;
+	/* Without a declared HBM bandwidth, the A100's ops:byte ratio (312 TFLOPS / 2.04 TB/s). */
+	hw->hbm_bw = fval(a, "memory_bandwidth", hw->peak16 / 153 * 8) / 8;
+	double su = fval(g->type, "scale_up_bandwidth", fval(a, "scale_up_bandwidth", 0));
+	hw->su_bw = su / 8 / 2; /* quoted for both directions together */
+	if (hw->su_bw <= 0)
+		hw->domain = 1;
+	read_fabric(d, g, hw);
+	if (hw->net_bw <= 0) /* no fabric: one scale-up domain is all a job can use */
+		hw->gpus = hw->domain < hw->gpus ? hw->domain : hw->gpus;
+	if (!hw->tree && hw->cross_bw <= 0)
+		hw->cross_bw = hw->net_bw;
+	hw->gpu_power = g->node_power / hw->per_node;
+	hw->pue = d->t.pue > 0 ? d->t.pue : 1;
+	const Value *el = decl_value(d->site, "electricity");
+	if (el && el->kind == VAL_QTY)
+		money_convert(d, el->q.v, el->q.dim, el->loc, false, &hw->price_per_j);
+
+	static const char *const knob_fields[KNOB_COUNT] = {"gpus", "tp", "pp", "cp", "ep",
+							    "micro_batch", "interleave"};
+	for (int k = 0; k < KNOB_COUNT; k++)
+		sp->knob[k] = knob_set(d, w, knob_fields[k]);
+	sp->recompute = mask_of(w, "recompute", plan_recompute_names, PLAN_RC_COUNT);
+	sp->sp = mask_of(w, "sequence_parallel", NULL, 2);
+	sp->dopt = mask_of(w, "distributed_optimizer", NULL, 2);
+	sp->batch = (int)fval(w, "global_batch", 1);
+	sp->min_cp_tokens = 1024;
+	return hw->per_node > 0 && hw->peak > 0;
+}
+
+/* ---- the per-candidate form ---------------------------------------------------------------- */
+
+typedef struct PlanMemo {
+	const Decl *w[64];
+	PlanHw hw[64];
+	PlanResult r[64];
+	double steps[64];
+	int n, next;
+} PlanMemo;
+
+static double train_steps(const Decl *w, const PlanModel *m, const PlanSpace *sp)
+{
+	return ceil(fval(w, "tokens", 0) / ((double)sp->batch * m->seq));
+}
+
+bool plan_attribute(Design *d, const Decl *w, const char *name, double *out)
+{
+	static const char *const names[] = {"time_to_train", "step_time", "energy_to_train",
+					    "cost_to_train", "mfu"};
+	int which = -1;
+	for (int i = 0; i < 5; i++)
+		if (!strcmp(name, names[i]))
+			which = i;
+	if (which < 0)
+		return false;
+	PlanModel m;
+	PlanHw hw;
+	PlanSpace sp;
+	bool ok = plan_inputs(d, w, &m, &hw, &sp);
+	if (!d->plan_memo)
+		d->plan_memo = arena_alloc(d->p->c->arena, sizeof(PlanMemo));
+	PlanMemo *memo = d->plan_memo;
+	/* The key: what the search reads (power, PUE and price only scale energy and cost). */
+	PlanHw key = hw;
+	key.gpu_power = key.pue = key.price_per_j = 0;
+	int k = 0;
+	while (k < memo->n && !(memo->w[k] == w && !memcmp(&memo->hw[k], &key, sizeof key)))
+		k++;
+	if (k == memo->n) {
+		k = memo->n < 64 ? memo->n++ : memo->next++ % 64;
+		memo->w[k] = w;
+		memo->hw[k] = key;
+		memo->r[k] = (PlanResult){0};
+		if (ok)
+			plan_search(&m, &hw, &sp, &memo->r[k]);
+		memo->steps[k] = train_steps(w, &m, &sp);
+	}
+	const PlanResult *r = &memo->r[k];
+	if (!r->found) {
+		*out = which == 4 ? 0 : PLAN_UNRUNNABLE;
+		return true;
+	}
+	double time = memo->steps[k] * r->cost.step;
+	double energy = r->best.gpus * hw.gpu_power * hw.pue * time;
+	double values[5] = {time, r->cost.step, energy, energy * hw.price_per_j, r->cost.mfu};
+	*out = values[which];
+	return true;
+}
+
+/* ---- diagnostics ---------------------------------------------------------------------------- */
+
+static const char *plan_text(Design *d, const PlanConfig *c)
+{
+	return arena_printf(d->p->c->arena,
+			    "TP %d PP %d DP %d CP %d EP %d, micro-batch %d, interleave %d, %s "
+			    "recompute%s%s",
+			    c->tp, c->pp, c->dp, c->cp, c->ep, c->micro, c->v,
+			    plan_recompute_names[c->recompute], c->sp ? ", sequence parallel" : "",
+			    c->dopt ? ", distributed optimizer" : "");
+}
+
+static Loc field_loc(const Decl *w, const char *field)
+{
+	const Value *v = decl_value(w, field);
+	return v ? v->loc : w->name_loc;
+}
+
+/* Why no plan meets Megatron-LM's constraints: the first knob whose allowed values all fail. */
+static const char *explain_invalid(Design *d, const Decl *w, const PlanModel *m, const PlanHw *hw,
+				   const PlanSpace *sp, Loc *at)
+{
+	Arena *ar = d->p->c->arena;
+	const PlanSet *tp = &sp->knob[KNOB_TP];
+	*at = w->name_loc;
+	if (!tp->any && !tp->range && tp->n > 0) {
+		bool some = false;
+		for (int i = 0; i < tp->n; i++)
+			some |= plan_tp_ok(m, hw, (int)tp->vals[i]);
+		if (!some) {
+			double t = tp->vals[0];
+			Buf b = {0};
+			static const char *const what[] = {"heads", "query groups", "FFN size",
+							   "expert FFN size"};
+			double sizes[] = {m->heads, m->groups, m->ffn, m->experts > 1 ? m->expert_ffn : t};
+			for (int i = 0; i < 4; i++)
+				if (fmod(sizes[i], t) != 0)
+					buf_printf(&b, "%s%s %g", b.len ? ", " : "", what[i], sizes[i]);
+			bool model_ok = b.len == 0;
+			const char *parts = arena_printf(ar, "%s", b.s ? b.s : "");
+			buf_free(&b);
+			bool domain_ok = fmod(hw->domain, t) == 0;
+			*at = field_loc(w, "tp");
+			return arena_printf(ar, "tp = %g %s%s%s", t,
+					    model_ok ? "" : arena_printf(ar, "does not divide the model's %s "
+									     "(Megatron-LM splits each over TP)",
+									 parts),
+					    !model_ok && !domain_ok ? "; and it " : "",
+					    domain_ok ? "" : arena_printf(ar, "does not fit the %d-accelerator "
+									      "scale-up domain of node '%s': "
+									      "tensor parallelism stays inside "
+									      "it (Narayanan et al., SC'21)",
+									  hw->domain, hw->node->name));
+		}
+	}
+	const PlanSet *pp = &sp->knob[KNOB_PP];
+	if (!pp->any && !pp->range && pp->n > 0 && fmod(m->layers, pp->vals[0]) != 0) {
+		*at = field_loc(w, "pp");
+		return arena_printf(ar, "pp = %g does not divide the model's %g layers (uneven stages are "
+					"not planned)",
+				    pp->vals[0], m->layers);
+	}
+	const PlanSet *cp = &sp->knob[KNOB_CP];
+	if (!cp->any && !cp->range && cp->n > 0 && !plan_cp_ok(m, (int)cp->vals[0])) {
+		*at = field_loc(w, "cp");
+		return arena_printf(ar, "cp = %g: the sequence of %g tokens is not divisible by 2 x cp "
+					"(Megatron-LM's load-balanced context parallelism)",
+				    cp->vals[0], m->seq);
+	}
+	const PlanSet *ep = &sp->knob[KNOB_EP];
+	if (!ep->any && !ep->range && ep->n > 0 && fmod(m->experts, ep->vals[0]) != 0) {
+		*at = field_loc(w, "ep");
+		return arena_printf(ar, "ep = %g does not divide the model's %g experts", ep->vals[0],
+				    m->experts);
+	}
+	const PlanSet *g = &sp->knob[KNOB_GPUS];
+	if (!g->any && !g->range && g->n > 0 && g->vals[0] > hw->gpus) {
+		*at = field_loc(w, "gpus");
+		return arena_printf(ar, "gpus = %g, but the cluster has %d '%s' accelerators to run it on",
+				    g->vals[0], hw->gpus, hw->accel->name);
+	}
+	const PlanSet *mb = &sp->knob[KNOB_MICRO];
+	if (!mb->any && !mb->range && mb->n > 0 && fmod(sp->batch, mb->vals[0]) != 0) {
+		*at = field_loc(w, "micro_batch");
+		return arena_printf(ar, "the global batch of %d sequences is not divisible by "
+					"micro_batch = %g",
+				    sp->batch, mb->vals[0]);
+	}
+	return arena_printf(ar, "no combination of the values the workload allows meets Megatron-LM's "
+				"constraints on %d '%s' accelerators: TP x PP x CP x DP GPUs, the global "
+				"batch of %d divisible by micro-batch x DP, interleaving dividing the "
+				"layers of a stage and needing micro-batches in multiples of PP",
+			    hw->gpus, hw->accel->name, sp->batch);
+}
+
+static void report_unplanned(Design *d, const Decl *w, WorkloadPlan *wp)
+{
+	const PlanModel *m = &wp->model;
+	const PlanHw *hw = &wp->hw;
+	const PlanResult *r = &wp->r;
+	const char *name = w->name;
+	if (!r->any_valid) {
+		Loc at;
+		const char *why = explain_invalid(d, w, m, hw, &wp->space, &at);
+		design_violation(d, at, 1, d->cluster->name_loc, "the cluster it runs on",
+				 "workload '%s' cannot run on cluster '%s': %s", name, d->cluster->name,
+				 why);
+		return;
+	}
+	const PlanCost *k = &r->least_cost;
+	design_violation(d, w->name_loc, k->mem / hw->hbm_usable - 1, hw->accel->name_loc,
+			 arena_printf(d->p->c->arena, "'%s' has %.1f GiB of HBM, %.1f GiB usable after "
+						     "the %d %% kept for the CUDA context, NCCL and "
+						     "fragmentation",
+				      hw->accel->name, hw->hbm / GIB, hw->hbm_usable / GIB,
+				      PLAN_HBM_RESERVE_PCT),
+			 "workload '%s' does not fit: its %.1fB-parameter model needs %.1f GiB per GPU "
+			 "even with the plan needing least memory (%s): %.1f GiB of weights, gradients "
+			 "and optimizer state and %.1f GiB of activations; '%s' has %.1f GiB",
+			 name, plan_params(m) / 1e9, k->mem / GIB, plan_text(d, &r->least),
+			 k->mem_states / GIB, k->mem_act / GIB, hw->accel->name, hw->hbm / GIB);
+}
+
+/* Why an alternative lost to the best: fewer GPUs, or the part of the step that grew most. */
+static const char *why_lost(Design *d, const PlanConfig *bc, const PlanCost *b, const PlanConfig *ac,
+			    const PlanCost *a)
+{
+	static const char *const parts[] = {"compute", "recomputation", "tensor-parallel communication",
+					    "context-parallel communication", "expert all-to-all",
+					    "pipeline point-to-point", "pipeline bubble",
+					    "exposed data-parallel communication", "optimizer step"};
+	double av[] = {a->compute, a->recompute, a->tp_comm, a->cp_comm, a->ep_comm, a->pp_comm,
+		       a->bubble, a->dp_comm, a->optimizer};
+	double bv[] = {b->compute, b->recompute, b->tp_comm, b->cp_comm, b->ep_comm, b->pp_comm,
+		       b->bubble, b->dp_comm, b->optimizer};
+	int worst = 0;
+	for (int i = 1; i < 9; i++)
+		if (av[i] - bv[i] > av[worst] - bv[worst])
+			worst = i;
+	double slower = 100 * (a->step / b->step - 1);
+	Arena *ar = d->p->c->arena;
+	if (ac->gpus < bc->gpus)
+		return arena_printf(ar, "%.1f %% slower per step: it uses %d GPUs, not %d (%s %.3f s "
+					"against %.3f s)",
+				    slower, ac->gpus, bc->gpus, parts[worst], av[worst], bv[worst]);
+	return arena_printf(ar, "%.1f %% slower per step: %s %.3f s against %.3f s", slower,
+			    parts[worst], av[worst], bv[worst]);
+}
+
+/* ---- the pass ------------------------------------------------------------------------------- */
+
+int plan_workloads(Design *d)
+{
+	Ctx *c = d->p->c;
+	int before = diag_errors(c);
+	/* A design that cannot be built (a rack, a fabric) is not planned; one that misses only
+	 * require lines is, so a workload no plan fits says why. */
+	for (int i = 0; i < d->violations.n; i++)
+		if (!((const Violation *)d->violations.v[i])->requirement)
+			return 0;
+	int n = 0;
+	for (int i = 0; i < d->p->decls.n; i++) {
+		const Decl *w = d->p->decls.v[i];
+		n += w->kind == KIND_WORKLOAD && w->used;
+	}
+	d->plans = arena_alloc(c->arena, sizeof(WorkloadPlan) * (size_t)(n + 1));
+	d->nplans = 0;
+	for (int i = 0; i < d->p->decls.n; i++) {
+		const Decl *w = d->p->decls.v[i];
+		if (w->kind != KIND_WORKLOAD || !w->used)
+			continue;
+		WorkloadPlan *wp = &d->plans[d->nplans];
+		*wp = (WorkloadPlan){.workload = w};
+		if (!plan_inputs(d, w, &wp->model, &wp->hw, &wp->space)) {
+			if (!wp->hw.accel) {
+				design_violation(d, w->name_loc, 1, d->cluster->name_loc, NULL,
+						 "workload '%s' cannot run: cluster '%s' has no accelerators",
+						 w->name, d->cluster->name);
+			} else {
+				design_violation(d, field_loc(w, "precision"), 1, wp->hw.accel->name_loc,
+						 "the accelerator declares no fp8 peak",
+						 "workload '%s' asks for fp8, which '%s' does not support",
+						 w->name, wp->hw.accel->name);
+			}
+			continue;
+		}
+		plan_search(&wp->model, &wp->hw, &wp->space, &wp->r);
+		if (!wp->r.found) {
+			report_unplanned(d, w, wp);
+			continue;
+		}
+		const PlanResult *r = &wp->r;
+		wp->tokens = fval(w, "tokens", 0);
+		wp->steps = train_steps(w, &wp->model, &wp->space);
+		wp->time_to_train = wp->steps * r->cost.step;
+		wp->energy = r->best.gpus * wp->hw.gpu_power * wp->hw.pue * wp->time_to_train;
+		wp->energy_cost = wp->energy * wp->hw.price_per_j;
+		for (int k = 0; k < r->nalt; k++)
+			wp->why[k] = why_lost(d, &r->best, &r->cost, &r->alt[k], &r->alt_cost[k]);
+		int gi = plan_group(d);
+		for (int k = 0; k < gi; k++)
+			wp->first_node += d->groups[k].count;
+		wp->nodes = (r->best.gpus + wp->hw.per_node - 1) / wp->hw.per_node;
+		d->nplans++;
+	}
+	return diag_errors(c) - before;
+}

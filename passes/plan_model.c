@@ -1,0 +1,430 @@
+/*
+ * plan_model.c — the analytical model of one training step of a transformer under a
+ * Megatron-LM plan: FLOPs, time and memory per GPU (docs/parallelism.md gives every formula with
+ * its source; the comments here name them where they are implemented).
+ *
+ * Notation: L layers, h hidden, a heads, g query groups, d head size, F FFN size, s sequence,
+ * V vocabulary, B global batch, b micro-batch, t TP, p PP, c CP, e EP, v interleaving, m
+ * micro-batches per step; an MoE layer routes each token to k of E experts of FFN size Fe and
+ * through S shared experts.
+ *
+ * Method: the layer is a list of matrix multiplies (time = FLOPs / (peak × efficiency(size)))
+ * plus memory-bound kernels (time = bytes / HBM bandwidth) plus collectives on the level of
+ * the hierarchy their group spans (time = latency + volume / bandwidth). A step is the slowest
+ * pipeline stage's micro-batches, the pipeline bubble, the exposed data-parallel communication
+ * and the optimizer. Pure functions: no Design, no allocation, so the search calls them
+ * millions of times.
+ */
+#include "plan.h"
+
+#include <math.h>
+
+const char *const plan_recompute_names[PLAN_RC_COUNT] = {"none", "selective", "full"};
+
+/*
+ * Constants of the hardware model, each an assumption stated in docs/parallelism.md:
+ * - collective bandwidth as a fraction of the link's per-direction rate: 0.6 inside the
+ *   scale-up domain, 0.9 on the fabric (the NVLink and InfiniBand efficiencies of Calculon's
+ *   A100 system description, Isaev et al., SC'23, systems/a100_80g.json);
+ * - latency per collective step, 2·⌈log₂ n⌉ steps (tree or hierarchical algorithm): 1 µs in
+ *   the domain, 2 µs on the fabric (Calculon's latencies);
+ * - memory-bound kernels stream at 0.8 of the HBM bandwidth (Calculon's A100 memory curve:
+ *   0.75 for 10 MB, 0.9 for 100 MB);
+ * - the Adam step touches 32 bytes per parameter of the shard a GPU updates (fp32 gradient,
+ *   master weight, two moments read and written, the bf16 weight written).
+ */
+static const double SU_EFF = 0.6, NET_EFF = 0.9;
+static const double SU_ALPHA = 1e-6, NET_ALPHA = 2e-6;
+static const double HBM_EFF = 0.8;
+static const double ADAM_BYTES = 32;
+
+static int n_dense(const PlanModel *m)
+{
+	return m->experts > 1 ? (int)m->dense_layers : (int)m->layers;
+}
+
+/* ---- FLOPs (Narayanan et al., SC'21, §5.1 and appendix, generalised) ------------------------ */
+
+/* Forward FLOPs per token of one layer's attention: the Q, K, V projections (GQA: g key/value
+ * heads of size d), the output projection, and the core (QKᵀ and AV over all s keys, as the
+ * paper counts it; causal masking is not credited). MHA with d = h/a gives 8h² + 4sh. */
+static double attn_proj(const PlanModel *m)
+{
+	double h = m->hidden, ad = m->heads * m->head_dim, gd = m->groups * m->head_dim;
+	return 2 * h * (ad + 2 * gd) + 2 * ad * h;
+}
+
+static double attn_core(const PlanModel *m)
+{
+	return 4 * m->seq * m->heads * m->head_dim;
+}
+
+/* FFN: mats matrices of h × F (GeLU 2: 16h² for F = 4h; SwiGLU 3); MoE: k routed and S shared
+ * experts of size Fe, and the router (h × E). */
+static double ffn_dense(const PlanModel *m)
+{
+	return 2 * m->mats * m->hidden * m->ffn;
+}
+
+static double ffn_moe(const PlanModel *m)
+{
+	return 2 * m->mats * m->hidden * m->expert_ffn * (m->top_k + m->shared) +
+	       2 * m->hidden * m->experts;
+}
+
+static double layers_fwd_per_token(const PlanModel *m)
+{
+	double nd = n_dense(m), nm = m->layers - nd;
+	double attn = attn_proj(m) + attn_core(m);
+	return nd * (attn + ffn_dense(m)) + nm * (attn + ffn_moe(m));
+}
+
+/* Model FLOPs of one iteration: forward + backward (2 × forward) of every layer and of the
+ * logit layer (2hV per token). For GPT (MHA, GeLU, F = 4h) this is Narayanan et al.'s
+ * 72·B·s·l·h²·(1 + s/6h + V/12lh). Recomputation is not model FLOPs. */
+double plan_model_flops(const PlanModel *m, double batch)
+{
+	return 3 * batch * m->seq * (layers_fwd_per_token(m) + 2 * m->hidden * m->vocab);
+}
+
+/* Hardware FLOPs: full recomputation repeats every layer's forward (Narayanan et al.'s
+ * 96·B·s·l·h²·(1 + s/6h + V/16lh)); selective repeats only the attention core (Korthikanti et
+ * al. 2022, §5). */
+double plan_hw_flops(const PlanModel *m, double batch, int recompute)
+{
+	double f = plan_model_flops(m, batch), tokens = batch * m->seq;
+	if (recompute == PLAN_RC_FULL)
+		f += tokens * layers_fwd_per_token(m);
+	else if (recompute == PLAN_RC_SELECTIVE)
+		f += tokens * m->layers * attn_core(m);
+	return f;
+}
+
+/* Parameters: attention (Q, K, V, output), two layer norms, FFN or experts and router, and
+ * the embedding (counted once: GPT-3 175B comes out at 174.6e9). */
+double plan_params(const PlanModel *m)
+{
+	double h = m->hidden, ad = m->heads * m->head_dim, gd = m->groups * m->head_dim;
+	double attn = h * (ad + 2 * gd) + ad * h + 4 * h;
+	double nd = n_dense(m), nm = m->layers - nd;
+	double moe = (m->experts + m->shared) * m->mats * h * m->expert_ffn + h * m->experts;
+	return nd * (attn + m->mats * h * m->ffn) + nm * (attn + moe) + m->vocab * h;
+}
+
+/* ---- pipeline (Narayanan et al. §2.2; Korthikanti et al. §4.2.3) ---------------------------- */
+
+/* The bubble of 1F1B: (p − 1)/m of the ideal time; interleaving v chunks per GPU divides it
+ * by v: (p − 1)/(v·m). */
+double plan_bubble_fraction(int pp, int v, int microbatches)
+{
+	return (double)(pp - 1) / ((double)v * microbatches);
+}
+
+/* Layer-micro-batches of activations the first stage holds at its peak: 1F1B keeps min(p, m)
+ * micro-batches of its L/p layers in flight, L in all; interleaving adds (p − 1)/(p·v)
+ * (Korthikanti et al. §4.2.3: L·(1 + (p−1)/(p·v))). Without a pipeline one micro-batch of L
+ * layers. */
+double plan_inflight_layers(const PlanModel *m, int pp, int v, int microbatches)
+{
+	if (pp <= 1)
+		return m->layers;
+	double stage = m->layers / pp, inflight = microbatches < pp ? microbatches : pp;
+	double extra = v > 1 ? 1 + (double)(pp - 1) / ((double)pp * v) : 1;
+	return stage * inflight * extra;
+}
+
+/* ---- memory --------------------------------------------------------------------------------- */
+
+/* Bytes of activations one layer keeps from forward to backward for one micro-batch on one GPU
+ * (Korthikanti et al. 2022, Table 2, generalised). Per token: 10h not split by TP (layer-norm
+ * inputs 4h, QKV and FC1 inputs 4h, two dropout masks 2h) unless sequence parallelism splits
+ * them; split by TP: Q and K 2(ad + gd), V 2gd, attention output 2ad and the MLP (GeLU: its
+ * input and output, 4F; SwiGLU: gate, up and their product, 6F; an MoE layer that per routed
+ * and shared expert, and the dispatched token 2h per route); and the attention core 5as
+ * (softmax output, dropout mask and output), which selective recomputation drops. Full
+ * recomputation keeps only the layer input, 2h (split by SP). MHA with F = 4h gives the
+ * paper's sbh(34 + 5as/h), and sbh(10 + 24/t + 5as/ht) under TP. */
+double plan_layer_activation_bytes(const PlanModel *m, const PlanConfig *c, bool moe)
+{
+	double h = m->hidden, ad = m->heads * m->head_dim, gd = m->groups * m->head_dim;
+	double tokens = (double)c->micro * m->seq / c->cp, t = c->tp;
+	double r_div = c->sp ? t : 1;
+	if (c->recompute == PLAN_RC_FULL)
+		return tokens * 2 * h / r_div;
+	double mlp_per = m->mats > 2 ? 6 : 4;
+	double mlp = moe ? (m->top_k + m->shared) * mlp_per * m->expert_ffn + 2 * h * m->top_k
+			 : mlp_per * m->ffn;
+	double split = 2 * (ad + gd) + 2 * gd + 2 * ad + mlp;
+	double core = c->recompute == PLAN_RC_NONE ? 5 * m->heads * m->seq : 0;
+	return tokens * (10 * h / r_div + (split + core) / t);
+}
+
+/* Bytes per parameter of weights, gradients and Adam state with BF16 weights and FP32 gradient
+ * accumulation: 2 + 4 + 12 = 18; the distributed optimizer shards the 12 bytes of FP32 master
+ * weights and moments over the data-parallel group: 6 + 12/d (Megatron-LM,
+ * docs/source/distrib_optimizer.md). */
+double plan_state_bytes_per_param(bool dopt, double dp_group)
+{
+	return dopt ? 6 + 12 / dp_group : 18;
+}
+
+/* The parameters one GPU holds on the pipeline stage that holds most: the first (its layers
+ * and the embedding) or the last (its layers and the untied output layer), both on one GPU
+ * without a pipeline. Attention, dense FFNs, shared experts and norms are split by TP; routed
+ * experts by EP and TP (expert tensor parallelism = TP); routers are replicated. */
+void plan_stage_params(const PlanModel *m, const PlanConfig *c, double *dense, double *expert)
+{
+	double h = m->hidden, ad = m->heads * m->head_dim, gd = m->groups * m->head_dim, t = c->tp;
+	double attn = h * (ad + 2 * gd) + ad * h + 4 * h;
+	double nd = n_dense(m), stage = m->layers / c->pp;
+	double shared = m->shared * m->mats * h * m->expert_ffn;
+	double routed = m->experts / c->ep * m->mats * h * m->expert_ffn;
+	double emb = m->vocab * h / t;
+	double best_d = 0, best_e = 0;
+	for (int which = 0; which < 2; which++) {
+		/* first stage: layers [0, stage); last: [L - stage, L) */
+		double lo = which == 0 ? 0 : m->layers - stage;
+		double dl = fmax(0, fmin(lo + stage, nd) - lo), ml = stage - dl;
+		double dn = stage * attn / t + dl * m->mats * h * m->ffn / t +
+			    ml * (shared / t + h * m->experts) + (c->pp == 1 ? 2 * emb : emb);
+		double ex = ml * routed / t;
+		if (dn + ex > best_d + best_e)
+			best_d = dn, best_e = ex;
+	}
+	*dense = best_d;
+	*expert = best_e;
+}
+
+/* ---- time ----------------------------------------------------------------------------------- */
+
+/* Efficiency of an m×k by k×n matrix multiply: the accelerator's large-matrix efficiency,
+ * reduced in proportion where the multiply's arithmetic intensity I = 2mnk / bytes moved is
+ * below the ridge point peak·eff/HBM bandwidth (the roofline, Williams, Waterman and Patterson,
+ * CACM 2009; NVIDIA, "Matrix Multiplication Background User's Guide": GEMMs below the
+ * ops:byte ratio are memory-bound). Operands of elem_bytes, a BF16 result. */
+double plan_matmul_efficiency(const PlanHw *hw, double m, double n, double k)
+{
+	double bytes = hw->elem_bytes * (m * k + k * n) + 2 * m * n;
+	double intensity = 2 * m * n * k / bytes;
+	double ridge = hw->peak * hw->eff_large / hw->hbm_bw;
+	return hw->eff_large * (intensity < ridge ? intensity / ridge : 1);
+}
+
+static double gemm(const PlanHw *hw, double peak, double batch, double m, double n, double k)
+{
+	if (batch <= 0 || m <= 0 || n <= 0 || k <= 0)
+		return 0;
+	double eff = plan_matmul_efficiency(hw, m, n, k);
+	return batch * 2 * m * n * k / (peak * eff);
+}
+
+/* Per-direction bandwidth (bytes/s, collective efficiency applied) of a group of `span`
+ * consecutive GPUs from a domain boundary: the scale-up domain when it holds them; else the
+ * fabric's per-GPU bandwidth (link speed × rails ÷ accelerators per node), divided by the
+ * leaf's oversubscription once the group's nodes pass a leaf (a scalable unit when
+ * rail-optimized) and by the spine's once they pass a pod (Leiserson 1985: a fat tree's
+ * bandwidth at a level is its up-links'). Dragonfly and torus: the per-GPU share of the
+ * bisection once the group leaves a node. */
+double plan_group_bandwidth(const PlanHw *hw, double span)
+{
+	if (span <= hw->domain)
+		return hw->su_bw * SU_EFF;
+	double nodes = ceil(span / hw->per_node), bw = hw->net_bw;
+	if (!hw->tree)
+		return fmin(bw, hw->cross_bw) * NET_EFF;
+	if (nodes > hw->leaf_nodes)
+		bw /= hw->oversub[0];
+	if (nodes > hw->pod_nodes)
+		bw /= hw->oversub[1];
+	return bw * NET_EFF;
+}
+
+static double latency(const PlanHw *hw, double span, double n)
+{
+	return (span <= hw->domain ? SU_ALPHA : NET_ALPHA) * 2 * ceil(log2(n));
+}
+
+/* A collective of n ranks over `span` GPUs moving `factor` × bytes per rank (ring volumes:
+ * all-reduce 2(n−1)/n, reduce-scatter and all-gather (n−1)/n, all-to-all (n−1)/n; Thakur,
+ * Rabenseifner and Gropp, IJHPCA 2005). */
+static double collective(const PlanHw *hw, double span, double n, double factor, double bytes)
+{
+	if (n <= 1 || bytes <= 0)
+		return 0;
+	return latency(hw, span, n) + factor * bytes / plan_group_bandwidth(hw, span);
+}
+
+typedef struct LayerTimes {
+	double fwd, core, core_mem, tp, cp_f, cp_b, ep, act, work;
+} LayerTimes;
+
+/* One layer (dense or MoE) of one micro-batch on one GPU. */
+static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, bool moe,
+			LayerTimes *o)
+{
+	double h = m->hidden, d = m->head_dim, a = m->heads, g = m->groups, t = c->tp;
+	double s = m->seq, sl = s / c->cp, b = c->micro, tokens = b * sl, pk = hw->peak;
+	/* Matmuls: QKV, the core (per head, BF16), the output projection, the FFN or experts. */
+	double mm = gemm(hw, pk, 1, tokens, (a + 2 * g) * d / t, h) + gemm(hw, pk, 1, tokens, h, a * d / t);
+	double core = gemm(hw, hw->peak16, b * a / t, sl, s, d) + gemm(hw, hw->peak16, b * a / t, sl, d, s);
+	if (!moe) {
+		mm += gemm(hw, pk, 1, tokens, (m->mats - 1) * m->ffn / t, h) +
+		      gemm(hw, pk, 1, tokens, h, m->ffn / t);
+	} else {
+		/* Tokens per local expert when routing balances: tokens·k·e/E (each of E/e experts). */
+		double fe = m->expert_ffn, local = m->experts / c->ep;
+		double te = tokens * m->top_k * c->ep / m->experts;
+		mm += gemm(hw, pk, local, te, (m->mats - 1) * fe / t, h) + gemm(hw, pk, local, te, h, fe / t);
+		mm += gemm(hw, pk, m->shared, tokens, (m->mats - 1) * fe / t, h) +
+		      gemm(hw, pk, m->shared, tokens, h, fe / t);
+		mm += gemm(hw, pk, 1, tokens, m->experts, h);
+	}
+	/* Memory-bound kernels (norms, activations, softmax, dropout, residuals): each tensor the
+	 * layer produces is written by one kernel and read by the next, so forward moves twice the
+	 * activation bytes (Korthikanti et al.'s sizes, unsplit by recomputation) and backward,
+	 * which also writes and reads their gradients, twice that. */
+	PlanConfig none = *c;
+	none.recompute = PLAN_RC_NONE;
+	o->work = plan_layer_activation_bytes(m, &none, moe);
+	o->act = plan_layer_activation_bytes(m, c, moe);
+	double core_bytes = tokens * 5 * a * s / t;
+	o->fwd = mm + core + 2 * o->work / (hw->hbm_bw * HBM_EFF);
+	o->core = core;
+	o->core_mem = 2 * core_bytes / (hw->hbm_bw * HBM_EFF);
+	/* TP: two all-reduces of the layer's output per pass (or, with SP, two reduce-scatters and
+	 * two all-gathers: the same volume; Korthikanti et al. §4.2.2). */
+	double act_bytes = tokens * h * 2;
+	o->tp = t > 1 ? 2 * collective(hw, t, t, 2 * (t - 1) / t, act_bytes) : 0;
+	/* CP (ring attention): each rank passes its K and V chunk around the ring, cp − 1 steps;
+	 * backward passes K, V and their gradients. Overlapped with the core (Megatron-Core). */
+	double kv = tokens * 2 * g * d * 2 / t;
+	double cp_f = c->cp > 1 ? collective(hw, (double)t * c->cp, c->cp, c->cp - 1, kv) : 0;
+	o->cp_f = fmax(0, cp_f - core);
+	o->cp_b = fmax(0, 2 * cp_f - 2 * core);
+	/* EP: dispatch and combine all-to-all of the routed tokens, per pass, not overlapped. */
+	double routed = tokens * m->top_k * h * 2;
+	o->ep = moe && c->ep > 1
+			? 2 * collective(hw, (double)t * c->cp * c->ep, c->ep, (c->ep - 1.0) / c->ep, routed)
+			: 0;
+}
+
+/* Per-layer costs, averaged over the dense and MoE layers by their counts. */
+void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanLayer *out)
+{
+	double nd = n_dense(m), nm = m->layers - nd;
+	LayerTimes dl = {0}, ml = {0};
+	if (nd > 0)
+		layer_times(m, hw, c, false, &dl);
+	if (nm > 0)
+		layer_times(m, hw, c, true, &ml);
+	double wd = nd / m->layers, wm = nm / m->layers;
+	double fwd = wd * dl.fwd + wm * ml.fwd;
+	double tp = wd * dl.tp + wm * ml.tp, ep = wd * dl.ep + wm * ml.ep;
+	double core = wd * (dl.core + dl.core_mem) + wm * (ml.core + ml.core_mem);
+	*out = (PlanLayer){0};
+	out->fwd = fwd;
+	out->bwd = 2 * fwd;
+	out->re = c->recompute == PLAN_RC_FULL ? fwd : c->recompute == PLAN_RC_SELECTIVE ? core : 0;
+	/* Full recomputation repeats the forward's collectives too. */
+	double passes = c->recompute == PLAN_RC_FULL ? 3 : 2;
+	out->tp = passes * tp;
+	out->ep = passes * ep;
+	out->cp = wd * (dl.cp_f + dl.cp_b) + wm * (ml.cp_f + ml.cp_b) +
+		  (c->recompute == PLAN_RC_FULL ? wd * dl.cp_f + wm * ml.cp_f : 0);
+	out->act = wd * dl.act + wm * ml.act;
+	out->work = fmax(dl.work, ml.work);
+	/* The output layer and the loss on the last stage: its matmul forward and backward (BF16)
+	 * and the FP32 logits it keeps (4·tokens·V/t bytes, written and read twice). */
+	double tokens = (double)c->micro * m->seq / c->cp;
+	out->out_mem = 4 * tokens * m->vocab / c->tp;
+	out->out_time = 3 * gemm(hw, hw->peak16, 1, tokens, m->vocab / c->tp, m->hidden) +
+			4 * out->out_mem / (hw->hbm_bw * HBM_EFF);
+	/* What a stage sends the next per micro-batch: its output, split over the TP group (the
+	 * scatter-gather of Narayanan et al. §4.1, or the SP shard). */
+	out->pp_bytes = tokens * m->hidden * 2 / c->tp;
+}
+
+/* Memory per GPU (bytes): weights, gradients and optimizer state of the stage's parameters,
+ * activations of the micro-batches in flight, the full-recompute working layer and the
+ * logits. Fills the memory fields of o and returns the total. */
+double plan_memory(const PlanModel *m, const PlanConfig *c, const PlanLayer *l, double dense,
+		   double expert, PlanCost *o)
+{
+	int mb = c->batch / (c->dp * c->micro);
+	double n = (double)c->dp * c->cp, ne = n / c->ep;
+	o->mem_weights = 2 * (dense + expert);
+	o->mem_grads = 4 * (dense + expert);
+	o->mem_states = dense * plan_state_bytes_per_param(c->dopt, n) +
+			expert * plan_state_bytes_per_param(c->dopt, ne);
+	o->mem_optim = o->mem_states - o->mem_weights - o->mem_grads;
+	o->mem_act = l->act * plan_inflight_layers(m, c->pp, c->v, mb) +
+		     (c->recompute == PLAN_RC_FULL ? l->work : 0) + l->out_mem;
+	o->mem = o->mem_states + o->mem_act;
+	return o->mem;
+}
+
+/* Time per step and what follows from it (MFU, tokens/s, FLOP/s per GPU). */
+void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const PlanLayer *l,
+	       double dense, double expert, PlanCost *o)
+{
+	int mb = c->batch / (c->dp * c->micro);
+	double stage = m->layers / c->pp;
+	double span = (double)c->tp * c->cp * c->dp; /* one pipeline stage of every replica */
+	/* Point-to-point to the next stage: forward activations and backward gradients of each
+	 * of the v chunks; not overlapped (Megatron's 1F1B sends between its computations). */
+	double pp_t = c->pp > 1 ? 2 * c->v * (NET_ALPHA + l->pp_bytes / plan_group_bandwidth(hw, 2 * span)) : 0;
+	double per_mb = stage * (l->fwd + l->bwd + l->re + l->tp + l->cp + l->ep) + l->out_time + pp_t;
+	o->microbatches = mb;
+	o->compute = mb * (stage * (l->fwd + l->bwd) + l->out_time);
+	o->recompute = mb * stage * l->re;
+	o->tp_comm = mb * stage * l->tp;
+	o->cp_comm = mb * stage * l->cp;
+	o->ep_comm = mb * stage * l->ep;
+	o->pp_comm = mb * pp_t;
+	o->bubble = plan_bubble_fraction(c->pp, c->v, mb) * mb * per_mb;
+	/* Data parallelism over the DP × CP group (CP ranks hold the same weights), experts over
+	 * DP × CP / EP: gradients (FP32) reduced, or reduce-scattered and the BF16 weights
+	 * all-gathered with the distributed optimizer. Overlapped with the backward (reduce) and
+	 * forward (gather) of one micro-batch on the stage (Megatron-Core's overlap-grad-reduce
+	 * and overlap-param-gather); what is left is exposed. */
+	double n = (double)c->dp * c->cp, ne = n / c->ep;
+	double bwd = stage * l->bwd, fwd = stage * l->fwd, dp = 0;
+	if (c->dopt) {
+		double rs = collective(hw, span, n, (n - 1) / n, 4 * dense) +
+			    collective(hw, span, ne, (ne - 1) / ne, 4 * expert);
+		double ag = collective(hw, span, n, (n - 1) / n, 2 * dense) +
+			    collective(hw, span, ne, (ne - 1) / ne, 2 * expert);
+		dp = fmax(0, rs - bwd) + fmax(0, ag - fwd);
+	} else {
+		double ar = collective(hw, span, n, 2 * (n - 1) / n, 4 * dense) +
+			    collective(hw, span, ne, 2 * (ne - 1) / ne, 4 * expert);
+		dp = fmax(0, ar - bwd);
+	}
+	o->dp_comm = dp;
+	double shard = c->dopt ? dense / n + expert / ne : dense + expert;
+	o->optimizer = ADAM_BYTES * shard / (hw->hbm_bw * HBM_EFF);
+	o->step = mb * per_mb + o->bubble + o->dp_comm + o->optimizer;
+
+	o->model_flops = plan_model_flops(m, c->batch);
+	o->hw_flops = plan_hw_flops(m, c->batch, c->recompute);
+	o->mfu = o->model_flops / (o->step * c->gpus * hw->peak);
+	o->tokens_per_s = c->batch * m->seq / o->step;
+	o->tflops_per_gpu = o->hw_flops / (o->step * c->gpus) / 1e12;
+}
+
+void plan_cost(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const PlanLayer *l,
+	       double dense, double expert, PlanCost *o)
+{
+	*o = (PlanCost){0};
+	plan_memory(m, c, l, dense, expert, o);
+	plan_time(m, hw, c, l, dense, expert, o);
+}
+
+void plan_evaluate(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanCost *out)
+{
+	PlanLayer l;
+	double dense, expert;
+	plan_layer(m, hw, c, &l);
+	plan_stage_params(m, c, &dense, &expert);
+	plan_cost(m, hw, c, &l, dense, expert, out);
+}

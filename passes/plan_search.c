@@ -1,0 +1,313 @@
+/*
+ * plan_search.c — the exhaustive search over Megatron-LM plans for one workload on one cluster.
+ *
+ * Every combination of TP, CP, EP, PP, DP (and so the GPU count), micro-batch, interleaving,
+ * recomputation (none, selective, full), sequence parallelism and distributed optimizer that
+ * the workload allows and Megatron-LM accepts is costed with plan_model.c; the fastest plan
+ * that fits in HBM wins (ties: fewer GPUs, then the first met), and the best plan of each of
+ * the next five distinct shapes (GPUs, TP, PP, CP, EP) is kept as an alternative.
+ *
+ * Megatron-LM's constraints (megatron/training/arguments.py and megatron/core/parallel_state.py):
+ * heads and query groups divisible by TP (and the FFN sizes, which its linear layers split);
+ * layers divisible by PP (uneven first/last stages are not planned); sequence divisible by
+ * 2·CP when CP > 1 (load-balanced causal split); experts divisible by EP and EP dividing
+ * DP·CP (expert parallelism is carved out of the data-parallel ranks); global batch divisible
+ * by micro-batch × DP; interleaving v dividing the layers of a stage, with PP > 1 and the
+ * micro-batches a multiple of PP (the interleaved schedule's requirement); sequence parallelism
+ * whenever TP and EP are both above 1 (Megatron-Core's MoE layers need it). TP stays inside the
+ * scale-up domain (Narayanan et al., SC'21, §3.3: tensor parallelism up to the GPUs of a
+ * server): it divides the domain size. Bounds that are not constraints, stated so the search
+ * stays exhaustive over what is plausible: CP, when searched, keeps at least min_cp_tokens
+ * tokens per rank.
+ *
+ * Speed: the per-layer costs depend only on (TP, CP, EP, micro-batch, recomputation, SP) and
+ * are computed once each; the stage parameters once per (TP, PP, EP); each plan is then a
+ * few dozen operations for its memory, and its time is computed only when it fits.
+ */
+#include "plan.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+const char *const plan_knob_names[KNOB_COUNT] = {"gpus", "tp", "pp", "cp", "ep", "micro_batch",
+						 "interleave"};
+
+bool plan_set_allows(const PlanSet *s, double x)
+{
+	if (s->any)
+		return true;
+	if (s->range)
+		return x >= s->lo - 1e-9 && x <= s->hi + 1e-9 &&
+		       fabs(fmod(x - s->lo, s->step)) < 1e-9;
+	for (int i = 0; i < s->n; i++)
+		if (fabs(s->vals[i] - x) < 1e-9)
+			return true;
+	return false;
+}
+
+/* Divisors of n in increasing order, into a malloc'ed array. */
+static int divisors(int n, int **out)
+{
+	int cap = 64, k = 0;
+	int *v = xmalloc(sizeof(int) * (size_t)cap);
+	int *hi = xmalloc(sizeof(int) * (size_t)cap);
+	int nhi = 0;
+	for (int i = 1; n > 0 && (long)i * i <= n; i++) {
+		if (n % i)
+			continue;
+		if (k == cap || nhi == cap) {
+			cap *= 2;
+			v = xrealloc(v, sizeof(int) * (size_t)cap);
+			hi = xrealloc(hi, sizeof(int) * (size_t)cap);
+		}
+		v[k++] = i;
+		if (i != n / i)
+			hi[nhi++] = n / i;
+	}
+	v = xrealloc(v, sizeof(int) * (size_t)(k + nhi + 1));
+	while (nhi > 0)
+		v[k++] = hi[--nhi];
+	free(hi);
+	*out = v;
+	return k;
+}
+
+static bool divides(double a, double b)
+{
+	return a >= 1 && fmod(b, a) == 0;
+}
+
+/* TP values Megatron accepts on this model and hardware (without the workload's own limit). */
+bool plan_tp_ok(const PlanModel *m, const PlanHw *hw, int tp)
+{
+	return divides(tp, m->heads) && divides(tp, m->groups) && divides(tp, m->ffn) &&
+	       (m->experts <= 1 || divides(tp, m->expert_ffn)) && divides(tp, hw->domain) &&
+	       tp <= hw->gpus;
+}
+
+bool plan_cp_ok(const PlanModel *m, int cp)
+{
+	return cp == 1 || (cp > 1 && divides(2.0 * cp, m->seq));
+}
+
+typedef struct Top {
+	PlanConfig c;
+	PlanCost k;
+} Top;
+
+static bool same_shape(const PlanConfig *a, const PlanConfig *b)
+{
+	return a->gpus == b->gpus && a->tp == b->tp && a->pp == b->pp && a->cp == b->cp &&
+	       a->ep == b->ep;
+}
+
+/* a before b: faster, or as fast on fewer GPUs. */
+static bool faster(const Top *a, const Top *b)
+{
+	double eps = 1e-9 * fmax(a->k.step, b->k.step);
+	if (a->k.step < b->k.step - eps)
+		return true;
+	return a->k.step <= b->k.step + eps && a->c.gpus < b->c.gpus;
+}
+
+/* Keeps the best plan of each of the PLAN_ALTERNATIVES + 1 best shapes, sorted. */
+static void keep(Top *tops, int *n, const Top *x)
+{
+	int i = 0;
+	while (i < *n && !same_shape(&tops[i].c, &x->c))
+		i++;
+	if (i < *n) {
+		if (!faster(x, &tops[i]))
+			return;
+	} else if (*n <= PLAN_ALTERNATIVES) {
+		i = (*n)++;
+	} else {
+		i = PLAN_ALTERNATIVES;
+		if (!faster(x, &tops[i]))
+			return;
+	}
+	tops[i] = *x;
+	while (i > 0 && faster(&tops[i], &tops[i - 1])) {
+		Top t = tops[i - 1];
+		tops[i - 1] = tops[i];
+		tops[i] = t;
+		i--;
+	}
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* The candidate values of the whole-number knobs, filtered by what each allows alone. */
+typedef struct Cands {
+	int *tp, *cp, *ep, *pp, *dp, *micro, *v;
+	int ntp, ncp, nep, npp, ndp, nmicro, nv;
+} Cands;
+
+static int filter(int *v, int n, const PlanSet *s)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		if (plan_set_allows(s, v[i]))
+			v[k++] = v[i];
+	return k;
+}
+
+static void candidates(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Cands *c)
+{
+	int *all;
+	int n = divisors((int)m->heads, &all);
+	c->tp = all;
+	c->ntp = 0;
+	for (int i = 0; i < n; i++)
+		if (plan_tp_ok(m, hw, all[i]) && plan_set_allows(&sp->knob[KNOB_TP], all[i]))
+			c->tp[c->ntp++] = all[i];
+	n = divisors((int)m->seq, &all);
+	c->cp = all;
+	c->ncp = 0;
+	for (int i = 0; i < n; i++) {
+		int cp = all[i];
+		bool searched = sp->knob[KNOB_CP].any;
+		if (plan_cp_ok(m, cp) && plan_set_allows(&sp->knob[KNOB_CP], cp) &&
+		    (!searched || cp == 1 || m->seq / cp >= sp->min_cp_tokens) && cp <= hw->gpus)
+			c->cp[c->ncp++] = cp;
+	}
+	c->nep = divisors((int)fmax(1, m->experts), &c->ep);
+	c->nep = filter(c->ep, c->nep, &sp->knob[KNOB_EP]);
+	c->npp = filter(c->pp, divisors((int)m->layers, &c->pp), &sp->knob[KNOB_PP]);
+	c->ndp = divisors(sp->batch, &c->dp);
+	c->nmicro = filter(c->micro, divisors(sp->batch, &c->micro), &sp->knob[KNOB_MICRO]);
+	c->nv = filter(c->v, divisors((int)m->layers, &c->v), &sp->knob[KNOB_V]);
+}
+
+static void cands_free(Cands *c)
+{
+	free(c->tp);
+	free(c->cp);
+	free(c->ep);
+	free(c->pp);
+	free(c->dp);
+	free(c->micro);
+	free(c->v);
+}
+
+void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, PlanResult *out)
+{
+	double t0 = now_ms();
+	*out = (PlanResult){0};
+	Cands cd = {0};
+	candidates(m, hw, sp, &cd);
+	int nrc = 0, rcs[PLAN_RC_COUNT];
+	for (int r = 0; r < PLAN_RC_COUNT; r++)
+		if (sp->recompute & (1u << r))
+			rcs[nrc++] = r;
+	/* Layer costs by (micro-batch index, recompute index, sp); refilled per (tp, cp, ep). */
+	size_t nl = (size_t)cd.nmicro * PLAN_RC_COUNT * 2;
+	PlanLayer *layers = xmalloc(sizeof(PlanLayer) * (nl ? nl : 1));
+	bool *have = xmalloc(nl ? nl : 1);
+	Top tops[PLAN_ALTERNATIVES + 1];
+	int ntops = 0;
+	double least = INFINITY;
+	const double usable = hw->hbm_usable;
+	const int L = (int)m->layers, B = sp->batch;
+
+	for (int i_tp = 0; i_tp < cd.ntp; i_tp++)
+	for (int i_cp = 0; i_cp < cd.ncp; i_cp++)
+	for (int i_ep = 0; i_ep < cd.nep; i_ep++) {
+		int tp = cd.tp[i_tp], cp = cd.cp[i_cp], ep = cd.ep[i_ep];
+		if ((long)tp * cp > hw->gpus)
+			continue;
+		memset(have, 0, nl);
+		for (int i_pp = 0; i_pp < cd.npp; i_pp++) {
+			int pp = cd.pp[i_pp];
+			long model_gpus = (long)tp * cp * pp;
+			if (model_gpus > hw->gpus)
+				continue;
+			PlanConfig c = {.tp = tp, .cp = cp, .ep = ep, .pp = pp, .batch = B};
+			double dense, expert;
+			plan_stage_params(m, &c, &dense, &expert);
+			for (int i_dp = 0; i_dp < cd.ndp; i_dp++) {
+				int dp = cd.dp[i_dp];
+				long gpus = model_gpus * dp;
+				if (gpus > hw->gpus)
+					break;
+				if (!plan_set_allows(&sp->knob[KNOB_GPUS], (double)gpus) ||
+				    ((long)dp * cp) % ep)
+					continue;
+				c.dp = dp;
+				c.gpus = (int)gpus;
+				int local = B / dp;
+				for (int i_b = 0; i_b < cd.nmicro; i_b++) {
+					int b = cd.micro[i_b];
+					if (b > local)
+						break;
+					if (local % b)
+						continue;
+					int mb = local / b;
+					c.micro = b;
+					for (int i_v = 0; i_v < cd.nv; i_v++) {
+						int v = cd.v[i_v];
+						if ((L / pp) % v || (v > 1 && (pp == 1 || mb % pp)))
+							continue;
+						c.v = v;
+						for (int i_rc = 0; i_rc < nrc; i_rc++)
+						for (int s = 0; s < 2; s++) {
+							if (!(sp->sp & (1u << s)) || (s && tp == 1 && (sp->sp & 1u)) ||
+							    (!s && tp > 1 && ep > 1))
+								continue;
+							size_t li = ((size_t)i_b * PLAN_RC_COUNT + (size_t)rcs[i_rc]) * 2 + (size_t)s;
+							c.recompute = rcs[i_rc];
+							c.sp = s;
+							if (!have[li]) {
+								plan_layer(m, hw, &c, &layers[li]);
+								have[li] = true;
+							}
+							for (int o = 0; o < 2; o++) {
+								if (!(sp->dopt & (1u << o)) ||
+								    (o && dp * cp == 1 && (sp->dopt & 1u)))
+									continue;
+								c.dopt = o;
+								Top t = {.c = c};
+								double mem = plan_memory(m, &c, &layers[li], dense, expert, &t.k);
+								out->valid++;
+								if (mem < least) {
+									least = mem;
+									out->least = c;
+									out->least_cost = t.k;
+								}
+								if (mem > usable)
+									continue;
+								plan_time(m, hw, &c, &layers[li], dense, expert, &t.k);
+								out->fit++;
+								keep(tops, &ntops, &t);
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	out->evaluated = out->valid;
+	out->any_valid = out->valid > 0;
+	if (out->any_valid)
+		plan_evaluate(m, hw, &out->least, &out->least_cost);
+	if (ntops > 0) {
+		out->found = true;
+		out->best = tops[0].c;
+		out->cost = tops[0].k;
+		for (int i = 1; i < ntops; i++) {
+			out->alt[out->nalt] = tops[i].c;
+			out->alt_cost[out->nalt++] = tops[i].k;
+		}
+	}
+	free(layers);
+	free(have);
+	cands_free(&cd);
+	out->ms = now_ms() - t0;
+}

@@ -1,0 +1,329 @@
+#!/bin/sh
+# switch_configs.sh CLUSTERC ROOT — switches/NAME/config_db.json and frr.conf (docs/switch-configs.md):
+#  - FRR's own parser accepts every frr.conf: `vtysh --dryrun` (no daemon needed) must exit 0
+#    and print nothing. vtysh starts slowly (about 0.1 s), so each build's files are checked
+#    concatenated, one vtysh per 100 files (each file ends with `end`, which returns vtysh to
+#    the configuration node, so a file cannot lean on the one before), and a sample (the first
+#    and last switch of each tier) one file per vtysh as well;
+#  - every config_db.json parses, is laid out as SONiC's `config save` writes it (json.dump,
+#    indent 4, natural key order at every level) and has the RoCE tables when lossless;
+#  - every BGP_NEIGHBOR and the peer's own entry form a /31 configured on both ends, with
+#    each other's ASN; frr.conf peers over exactly those ports, with the same ASN and router-id;
+#  - the ASN plan: every leaf its own, the spines of a plane or pod one, the cores of a plane
+#    one, all in the private range; loopbacks unique; no address used twice;
+#  - a pool too small, or the pools overlapping, fails the build with a diagnostic at the field
+#    and writes nothing; InfiniBand fabrics get no switch configurations.
+# Builds: roce-spectrum4 (96 switches, all files), wanka --scenario roce (480 switches, all
+# files through vtysh, all config_db.json), dragonfly-1k (264 routers).
+# vtysh comes from Debian's frr package (scripts/install-deps.sh): without it the test fails.
+set -u
+clusterc=$1 root=$2
+cd "$root" || exit 2
+fail=0
+err() { echo "FAIL: $*"; fail=$((fail + 1)); }
+
+if ! command -v vtysh >/dev/null 2>&1; then
+	echo "FAIL: vtysh not found: install FRR (Debian package frr; scripts/install-deps.sh does)"
+	exit 1
+fi
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "FAIL: python3 not found (it parses the config_db.json files)"
+	exit 1
+fi
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+# vtysh reads CONFIG_DIR/vtysh.conf first; /etc/frr's is readable by root and frrvty only.
+mkdir "$tmp/frr" && : >"$tmp/frr/vtysh.conf"
+
+# dryrun FILE WHAT: vtysh accepts FILE silently.
+dryrun() {
+	vtysh --config_dir "$tmp/frr" --dryrun -f "$1" >"$tmp/vtysh.out" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ] || [ -s "$tmp/vtysh.out" ]; then
+		err "vtysh --dryrun rejects $2 (exit $rc): $(head -5 "$tmp/vtysh.out")"
+		return 1
+	fi
+	return 0
+}
+
+# check_frr DIR: every frr.conf, 100 to a vtysh run; the sample one by one.
+check_frr() {
+	n=0 batch=0
+	: >"$tmp/batch.conf"
+	: >"$tmp/batch.list"
+	for f in "$1"/switches/*/frr.conf; do
+		cat "$f" >>"$tmp/batch.conf"
+		echo "$f" >>"$tmp/batch.list"
+		n=$((n + 1))
+		if [ $((n % 100)) -eq 0 ]; then
+			dryrun "$tmp/batch.conf" "one of $(head -1 "$tmp/batch.list") ... $(tail -1 "$tmp/batch.list")"
+			: >"$tmp/batch.conf"
+			: >"$tmp/batch.list"
+		fi
+	done
+	[ -s "$tmp/batch.conf" ] && dryrun "$tmp/batch.conf" "one of $(head -1 "$tmp/batch.list") ... $(tail -1 "$tmp/batch.list")"
+	[ "$n" -gt 0 ] || err "$1: no frr.conf"
+	for tier in leaf spine core router; do
+		first=$(ls -d "$1"/switches/*-"$tier"-* 2>/dev/null | head -1)
+		last=$(ls -d "$1"/switches/*-"$tier"-* 2>/dev/null | tail -1)
+		for s in $first $last; do
+			dryrun "$s/frr.conf" "$s/frr.conf"
+		done
+	done
+}
+
+# check_db DIR TIERS: the Python checks over every switch of a build.
+check_db() {
+	python3 - "$1" "$2" <<'PY' || err "$1: config_db.json checks (above)"
+import functools, json, os, re, socket, sys
+
+out, tiers = sys.argv[1], int(sys.argv[2])
+root = os.path.join(out, "switches")
+problems = []
+def bad(msg):
+    if len(problems) < 20:
+        print("  " + msg)
+    problems.append(msg)
+
+CHUNKS = re.compile(r"(\d+)")
+
+@functools.lru_cache(maxsize=None)
+def nat(s):
+    return tuple(int(t) if t.isdigit() else t for t in CHUNKS.split(s))
+
+def ipv4(s):
+    return int.from_bytes(socket.inet_aton(s), "big")
+
+def natsorted_everywhere(o, path):
+    if isinstance(o, dict):
+        keys = list(o)
+        if keys != sorted(keys, key=nat):
+            bad("%s: keys not in natural order: %s" % (path, keys[:6]))
+        for k, v in o.items():
+            natsorted_everywhere(v, path + "/" + k)
+
+db, frr = {}, {}
+names = sorted(os.listdir(root))
+# The layout of a sample (the pure-Python encoder that indents is slow): the first and last
+# switch of each tier.
+sample = set()
+for t in ("leaf", "spine", "core", "router"):
+    of = [n for n in names if re.search("-%s-[0-9]+$" % t, n)]
+    sample.update(of[:1] + of[-1:])
+for name in names:
+    path = os.path.join(root, name, "config_db.json")
+    text = open(path).read()
+    try:
+        d = json.loads(text)
+    except ValueError as e:
+        bad("%s: not JSON: %s" % (path, e))
+        continue
+    if name in sample and json.dumps(d, indent=4) + "\n" != text:
+        bad("%s: not laid out as json.dump(indent=4) writes it" % path)
+    natsorted_everywhere(d, name)
+    db[name] = d
+    frr[name] = open(os.path.join(root, name, "frr.conf")).read()
+
+asn = {n: int(d["DEVICE_METADATA"]["localhost"]["bgp_asn"]) for n, d in db.items()}
+loopback = {}
+for n, d in db.items():
+    los = [k.split("|")[1] for k in d.get("LOOPBACK_INTERFACE", {}) if "|" in k]
+    if len(los) != 1 or not los[0].endswith("/32"):
+        bad("%s: loopbacks %s, expected one /32" % (n, los))
+        continue
+    loopback[n] = los[0][:-3]
+    meta = d["DEVICE_METADATA"]["localhost"]
+    if meta.get("hostname") != n:
+        bad("%s: hostname %s" % (n, meta.get("hostname")))
+    if not (4200000000 <= asn[n] <= 4294967294):
+        bad("%s: ASN %d outside the 32-bit private range" % (n, asn[n]))
+
+# Every address once: loopbacks and the switch ends of every /31.
+seen = {}
+for n, ip in loopback.items():
+    if ip in seen:
+        bad("loopback %s of %s is also %s's" % (ip, n, seen[ip]))
+    seen[ip] = n
+iface = {}  # switch -> {port: its address}
+for n, d in db.items():
+    iface[n] = {}
+    ports = d.get("PORT", {})
+    for k in d.get("INTERFACE", {}):
+        if "|" not in k:
+            if k not in ports:
+                bad("%s: INTERFACE %s is not a PORT" % (n, k))
+            continue
+        port, pfx = k.split("|")
+        a, _, plen = pfx.partition("/")
+        if plen != "31":
+            bad("%s: %s is not a /31" % (n, k))
+        iface[n][port] = a
+        if a in seen:
+            bad("address %s of %s %s is also %s's" % (a, n, port, seen[a]))
+        seen[a] = "%s %s" % (n, port)
+    if set(iface[n]) != set(ports):
+        bad("%s: ports without an address: %s" % (n, sorted(set(ports) - set(iface[n]), key=nat)[:4]))
+    lossless = "PORT_QOS_MAP" in d
+    if lossless:
+        wred = d.get("WRED_PROFILE", {})
+        for p in ports:
+            q = d["PORT_QOS_MAP"].get(p, {})
+            if q.get("pfc_enable") != "3":
+                bad("%s %s: pfc_enable %s, expected 3" % (n, p, q.get("pfc_enable")))
+            prof = d.get("QUEUE", {}).get(p + "|3", {}).get("wred_profile")
+            if prof not in wred or wred[prof].get("ecn") != "ecn_all":
+                bad("%s %s: queue 3 has no ECN WRED profile (%s)" % (n, p, prof))
+            if p + "|3" not in d.get("BUFFER_PG", {}):
+                bad("%s %s: no lossless BUFFER_PG 3" % (n, p))
+            if p not in d.get("CABLE_LENGTH", {}).get("AZURE", {}):
+                bad("%s %s: no CABLE_LENGTH" % (n, p))
+    for p, v in ports.items():
+        num = int(p[len("Ethernet"):])
+        br = 2 if "subport" in v else 1
+        if num % (8 // br):
+            bad("%s: %s is not on a lane boundary of an 8-lane port split %d ways" % (n, p, br))
+
+# BGP sessions: each end's entry, the /31 on both ends, the ASNs crossed, FRR the same.
+addrs = {n: set(ifs.values()) for n, ifs in iface.items()}
+for n, d in db.items():
+    nbrs = d.get("BGP_NEIGHBOR", {})
+    mine = {a: p for p, a in iface[n].items()}
+    for peer_ip, e in nbrs.items():
+        local = e.get("local_addr")
+        if ipv4(local) ^ ipv4(peer_ip) != 1:
+            bad("%s: neighbor %s and local %s are not one /31" % (n, peer_ip, local))
+        if local not in mine:
+            bad("%s: local_addr %s is on no port" % (n, local))
+        peer = e.get("name")
+        if peer not in db:
+            bad("%s: neighbor %s is no switch of the build" % (n, peer))
+            continue
+        if int(e.get("asn", -1)) != asn[peer]:
+            bad("%s: neighbor %s asn %s, its bgp_asn is %d" % (n, peer, e.get("asn"), asn[peer]))
+        back = db[peer].get("BGP_NEIGHBOR", {}).get(local)
+        if not back or back.get("name") != n or back.get("local_addr") != peer_ip or \
+                int(back.get("asn", -1)) != asn[n]:
+            bad("%s: %s has no matching entry back for %s" % (n, peer, local))
+        if peer_ip not in addrs[peer]:
+            bad("%s: the peer address %s is on no port of %s" % (n, peer_ip, peer))
+    conf = frr[n]
+    m = re.search(r"^router bgp (\d+)$", conf, re.M)
+    if not m or int(m.group(1)) != asn[n]:
+        bad("%s: frr.conf router bgp %s, bgp_asn %d" % (n, m and m.group(1), asn[n]))
+    if "bgp router-id %s\n" % loopback.get(n) not in conf:
+        bad("%s: frr.conf router-id is not the loopback %s" % (n, loopback.get(n)))
+    if "network %s/32\n" % loopback.get(n) not in conf:
+        bad("%s: frr.conf does not announce its loopback" % n)
+    peered = set(re.findall(r"^ neighbor (\S+) interface peer-group FABRIC$", conf, re.M))
+    want = {mine[e["local_addr"]] for e in nbrs.values() if e.get("local_addr") in mine}
+    if peered != want:
+        bad("%s: frr.conf peers on %s, BGP_NEIGHBOR ports are %s" %
+            (n, sorted(peered, key=nat)[:4], sorted(want, key=nat)[:4]))
+    mp = re.search(r"^  maximum-paths (\d+)$", conf, re.M)
+    if not mp or not 1 <= int(mp.group(1)) <= 64:
+        bad("%s: maximum-paths %s" % (n, mp and mp.group(1)))
+
+# The ASN plan (RFC 7938 section 5.2.1).
+def tier(n):
+    return re.search(r"-(leaf|spine|core|router)-\d+$", n).group(1)
+def plane(n):
+    m = re.search(r"-p(\d+)-(leaf|spine|core)-", n)
+    return m.group(1) if m else "1"
+by = {}
+for n in db:
+    by.setdefault(tier(n), []).append(n)
+for t in ("leaf", "router"):
+    owned = [asn[n] for n in by.get(t, [])]
+    if len(set(owned)) != len(owned):
+        bad("two %ss share an ASN" % t)
+for t in ("spine", "core"):
+    for n in by.get(t, []):
+        for m in by.get("leaf", []) + by.get("router", []):
+            if asn[n] == asn[m]:
+                bad("%s %s shares ASN %d with %s" % (t, n, asn[n], m))
+                break
+for n in by.get("core", []):
+    same = [m for m in by["core"] if plane(m) == plane(n)]
+    if {asn[m] for m in same} != {asn[n]}:
+        bad("the cores of plane %s do not share one ASN" % plane(n))
+        break
+spines = by.get("spine", [])
+if tiers == 2:
+    for p in {plane(n) for n in spines}:
+        if len({asn[n] for n in spines if plane(n) == p}) != 1:
+            bad("the spines of plane %s do not share one ASN" % p)
+elif tiers == 3:
+    # A pod's spines reach the same leaves: they, and only they, share an ASN.
+    pod = {}
+    for n in spines:
+        leaves = frozenset(e["name"] for e in db[n]["BGP_NEIGHBOR"].values() if tier(e["name"]) == "leaf")
+        pod.setdefault((plane(n), leaves), set()).add(asn[n])
+    if any(len(v) != 1 for v in pod.values()):
+        bad("the spines of one pod do not share one ASN")
+    if len({next(iter(v)) for v in pod.values()}) != len(pod):
+        bad("spines of different pods share an ASN")
+if problems:
+    print("  %d problems in %s" % (len(problems), out))
+    sys.exit(1)
+PY
+}
+
+# build ARGS...: only the switch files (and the manifest), to keep the test short.
+build() {
+	"$clusterc" build -q --emit switches "$@" 2>"$tmp/build.err" || err "build $*: $(head -3 "$tmp/build.err")"
+}
+
+# The RoCE example: 64 leaves and 32 spines.
+build examples/roce-spectrum4.cluster -o "$tmp/roce"
+[ "$(ls "$tmp/roce/switches" | wc -l)" -eq 96 ] || err "roce-spectrum4: $(ls "$tmp/roce/switches" | wc -l) switch directories, expected 96"
+check_frr "$tmp/roce"
+check_db "$tmp/roce" 2
+grep -q '"pfc_enable": "3"' "$tmp/roce/switches/compute-leaf-001/config_db.json" ||
+	err "roce-spectrum4: no PFC on priority 3"
+grep -q '"Ethernet4|3"' "$tmp/roce/switches/compute-leaf-001/config_db.json" ||
+	err "roce-spectrum4: 400G halves of an 800G port should be Ethernet0 and Ethernet4"
+grep -q '"switches/compute-spine-032/frr.conf"' "$tmp/roce/manifest.json" ||
+	err "roce-spectrum4: the manifest does not list the switch files"
+
+# The flagship on Ethernet: three tiers, 480 switches, pods sharing spine ASNs.
+build examples/wanka.cluster --scenario roce -o "$tmp/wanka"
+check_frr "$tmp/wanka"
+check_db "$tmp/wanka" 3
+
+# A dragonfly of Ethernet routers: each its own ASN.
+build examples/dragonfly-1k.cluster -o "$tmp/df"
+check_frr "$tmp/df"
+check_db "$tmp/df" 1
+
+# lossless = false: no RoCE tables.
+build examples/roce-spectrum4.cluster --set compute.lossless=false -o "$tmp/lossy"
+grep -q -e PORT_QOS_MAP -e WRED_PROFILE "$tmp/lossy/switches/compute-leaf-001/config_db.json" &&
+	err "lossless = false still writes the RoCE tables"
+
+# InfiniBand fabrics get nothing here.
+build examples/dgx-h100-superpod.cluster -o "$tmp/ib"
+[ -e "$tmp/ib/switches" ] && err "an InfiniBand fabric got switch configurations"
+
+# Pools too small, or overlapping: an error at the field, nothing written.
+# expect_fail WHAT PATTERN ARGS...
+expect_fail() {
+	what=$1 pattern=$2
+	shift 2
+	"$clusterc" build -q --emit switches examples/roce-spectrum4.cluster -o "$tmp/fail" "$@" 2>"$tmp/fail.err"
+	rc=$?
+	[ $rc -ne 0 ] || err "$what: the build succeeded"
+	grep -q -e "$pattern" "$tmp/fail.err" || err "$what: no diagnostic like '$pattern': $(head -3 "$tmp/fail.err")"
+	[ -e "$tmp/fail" ] && err "$what: a failed build wrote $tmp/fail"
+	rm -rf "$tmp/fail"
+}
+expect_fail "p2p pool too small" "^--set:1:13: error: the link pool 10.0.0.0/22 holds 512 /31 subnets; fabric 'compute' has 8192 links (a /18 or larger is needed)" \
+	--set 'compute.p2p="10.0.0.0/22"'
+expect_fail "loopback pool too small" "^--set:1:19: error: the loopback pool 10.0.0.0/26 holds 63 addresses; fabric 'compute' has 96 switches" \
+	--set 'compute.loopbacks="10.0.0.0/26"'
+expect_fail "pools overlapping" "error: the link pool 10.0.0.0/8 overlaps the loopbacks" \
+	--set 'compute.p2p="10.0.0.0/8"'
+expect_fail "ASNs beyond the private range" "error: fabric 'compute' needs 65 ASNs from 4294967290" \
+	--set 'compute.asn=4294967290'
+
+[ $fail -eq 0 ] || exit 1
+echo "switch configurations: ok"

@@ -1,0 +1,365 @@
+/*
+ * test_plan.c — the parallelism planner: each formula of plan_model.c against hand-computed
+ * values (Narayanan et al.'s FLOPs, Korthikanti et al.'s activation memory, Megatron-LM's
+ * optimizer bytes, the pipeline bubble and in-flight micro-batches), Megatron-LM's constraints
+ * on plans the search picks and rejects, the fidelity of the model against Table 1 of
+ * Narayanan et al. (SC'21) on DGX A100 clusters built as specs, and the search's speed on a
+ * 16,384-GPU cluster.
+ */
+#include "plan.h"
+
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+void suite_plan(void);
+
+#define CLOSE(a, b, rel) CU_ASSERT(fabs((double)(a) - (double)(b)) <= (rel) * fabs((double)(b)))
+
+typedef struct Built {
+	Program p;
+	Design d;
+	int errors;
+} Built;
+
+static Built *build(const char *text)
+{
+	static Built b;
+	char tmp[] = "/tmp/clusterc-plan-XXXXXX";
+	int fd = mkstemp(tmp);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_FATAL(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+	memset(&b, 0, sizeof b);
+	Ctx *c = ctx_new((DiagOptions){.format = DIAG_TEXT});
+	c->stdlib_dir = CLUSTERC_SOURCE_DIR "/stdlib";
+	b.p = (Program){.c = c, .dump = -1};
+	b.errors = pipeline_build(&b.p, &b.d, tmp, NULL);
+	unlink(tmp);
+	return &b;
+}
+
+static void done(Built *b)
+{
+	ctx_free(b->p.c);
+}
+
+static const WorkloadPlan *plan_of(const Built *b, const char *name)
+{
+	for (int i = 0; i < b->d.nplans; i++)
+		if (!strcmp(b->d.plans[i].workload->name, name))
+			return &b->d.plans[i];
+	return NULL;
+}
+
+static bool violation_says(const Built *b, const char *words)
+{
+	for (int i = 0; i < b->d.violations.n; i++)
+		if (strstr(((const Violation *)b->d.violations.v[i])->msg, words))
+			return true;
+	return false;
+}
+
+/* GPT with h, a, l: MHA, GeLU, F = 4h, seq 2048, vocab 51,200 (Narayanan et al., Table 1). */
+static PlanModel gpt(double layers, double hidden, double heads)
+{
+	return (PlanModel){.layers = layers, .hidden = hidden, .heads = heads,
+			   .head_dim = hidden / heads, .groups = heads, .ffn = 4 * hidden,
+			   .seq = 2048, .vocab = 51200, .mats = 2, .experts = 1, .top_k = 1,
+			   .expert_ffn = 4 * hidden, .dense_layers = layers};
+}
+
+/* ---- formulas ------------------------------------------------------------------------------- */
+
+static void test_flops(void)
+{
+	/* Narayanan et al. (SC'21), §5.1: F = 96·B·s·l·h²·(1 + s/6h + V/16lh) with full
+	 * recomputation; model FLOPs are 3/4 of the layers' part plus the logits' 6BshV. */
+	double B = 1536, s = 2048, l = 96, h = 12288, V = 51200;
+	PlanModel m = gpt(l, h, 96);
+	double hw = 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
+	double model = 72 * B * s * l * h * h * (1 + s / (6 * h) + V / (12 * l * h));
+	CLOSE(plan_hw_flops(&m, B, PLAN_RC_FULL), hw, 1e-12);
+	CLOSE(plan_model_flops(&m, B), model, 1e-12);
+	/* Selective recomputation repeats only QKᵀ and AV: 4·B·s²·h per layer. */
+	CLOSE(plan_hw_flops(&m, B, PLAN_RC_SELECTIVE), model + 4 * B * s * s * h * l, 1e-12);
+	/* GPT-3 175B has 174.6e9 parameters by this count (Brown et al.: 175.0e9). */
+	CLOSE(plan_params(&m), 174.58e9, 1e-3);
+
+	/* By hand, GQA and SwiGLU: L 2, h 8, a 2, g 1, d 4, F 16, s 4, V 10, one sequence.
+	 * Per token and layer: QKV 2·8·(8 + 8) = 256, output 2·8·8 = 128, core 4·4·2·4 = 128,
+	 * FFN 2·3·8·16 = 768: 1,280; two layers 2,560, logits 2·8·10 = 160; × 3 × 4 tokens. */
+	PlanModel g = {.layers = 2, .hidden = 8, .heads = 2, .head_dim = 4, .groups = 1, .ffn = 16,
+		       .seq = 4, .vocab = 10, .mats = 3, .experts = 1, .top_k = 1, .expert_ffn = 16,
+		       .dense_layers = 2};
+	CLOSE(plan_model_flops(&g, 1), 32640, 1e-12);
+	/* MoE (GeLU), every layer MoE: 4 experts of 8, top-2: FFN per token 2·2·8·8·2 = 512 and
+	 * the router 2·8·4 = 64, instead of 2·2·8·16 = 512: 64 more per token and layer. */
+	PlanModel e = g;
+	e.mats = 2;
+	e.experts = 4, e.top_k = 2, e.expert_ffn = 8, e.dense_layers = 0;
+	PlanModel dn = e;
+	dn.experts = 1, dn.dense_layers = 2;
+	CLOSE(plan_model_flops(&e, 1) - plan_model_flops(&dn, 1), 3 * 4 * 2 * 64.0, 1e-12);
+}
+
+static void test_memory(void)
+{
+	/* Korthikanti et al. 2022, Table 2, per layer with t = 8 (bytes). */
+	PlanModel m = gpt(96, 12288, 96);
+	double s = 2048, b = 1, h = 12288, a = 96, t = 8;
+	PlanConfig c = {.tp = 8, .cp = 1, .micro = 1, .recompute = PLAN_RC_NONE};
+	CLOSE(plan_layer_activation_bytes(&m, &c, false), s * b * h * (10 + 24 / t + 5 * a * s / (h * t)), 1e-12);
+	c.sp = true;
+	CLOSE(plan_layer_activation_bytes(&m, &c, false), s * b * h / t * (34 + 5 * a * s / h), 1e-12);
+	c.recompute = PLAN_RC_SELECTIVE;
+	CLOSE(plan_layer_activation_bytes(&m, &c, false), s * b * h * 34 / t, 1e-12);
+	c.sp = false;
+	CLOSE(plan_layer_activation_bytes(&m, &c, false), s * b * h * (10 + 24 / t), 1e-12);
+	c.recompute = PLAN_RC_FULL;
+	CLOSE(plan_layer_activation_bytes(&m, &c, false), 2 * s * b * h, 1e-12);
+	/* Megatron-LM's distributed optimizer: 18 bytes per parameter, or 6 + 12/d. */
+	CLOSE(plan_state_bytes_per_param(false, 64), 18, 1e-12);
+	CLOSE(plan_state_bytes_per_param(true, 64), 6 + 12.0 / 64, 1e-12);
+	/* In flight on the first stage: L layers (1F1B), L·(1 + (p−1)/(p·v)) interleaved,
+	 * fewer when the micro-batches are fewer than the stages. */
+	CLOSE(plan_inflight_layers(&m, 8, 1, 96), 96, 1e-12);
+	CLOSE(plan_inflight_layers(&m, 8, 2, 96), 96 * (1 + 7.0 / 16), 1e-12);
+	CLOSE(plan_inflight_layers(&m, 8, 1, 4), 12 * 4, 1e-12);
+	CLOSE(plan_inflight_layers(&m, 1, 1, 4), 96, 1e-12);
+	/* A stage's parameters: 96/8 layers of 12h² + 4h over TP 8, and the embedding. */
+	double dense, expert;
+	PlanConfig st = {.tp = 8, .pp = 8, .cp = 1, .ep = 1};
+	plan_stage_params(&m, &st, &dense, &expert);
+	CLOSE(dense, (12 * (12 * h * h + 4 * h) + 51200 * h) / 8, 1e-12);
+	CU_ASSERT(expert == 0);
+}
+
+static void test_bubble_and_efficiency(void)
+{
+	CLOSE(plan_bubble_fraction(8, 1, 96), 7.0 / 96, 1e-12);
+	CLOSE(plan_bubble_fraction(8, 2, 96), 7.0 / 192, 1e-12);
+	CU_ASSERT(plan_bubble_fraction(1, 1, 10) == 0);
+	/* The roofline: a large multiply runs at the accelerator's large-matrix efficiency; one of
+	 * intensity I below the ridge at eff·I/ridge. A100: ridge 0.75·312e12/2.039e12 = 114.8. */
+	PlanHw hw = {.peak = 312e12, .peak16 = 312e12, .eff_large = 0.75, .elem_bytes = 2,
+		     .hbm_bw = 2.039e12};
+	CLOSE(plan_matmul_efficiency(&hw, 8192, 8192, 8192), 0.75, 1e-12);
+	double n = 64, intensity = 2 * n * n * n / (2 * 3 * n * n), ridge = 0.75 * 312e12 / 2.039e12;
+	CLOSE(plan_matmul_efficiency(&hw, n, n, n), 0.75 * intensity / ridge, 1e-12);
+	CU_ASSERT(plan_matmul_efficiency(&hw, 2048, 2048, 128) < 0.75);
+	/* Bandwidth by level: the domain, a leaf, then the oversubscribed tiers. */
+	hw.per_node = 8, hw.domain = 8, hw.su_bw = 300e9, hw.net_bw = 25e9, hw.tree = true;
+	hw.leaf_nodes = 4, hw.pod_nodes = 16, hw.oversub[0] = 2, hw.oversub[1] = 4;
+	double b1 = plan_group_bandwidth(&hw, 8), b2 = plan_group_bandwidth(&hw, 32);
+	double b3 = plan_group_bandwidth(&hw, 64), b4 = plan_group_bandwidth(&hw, 256);
+	CU_ASSERT(b1 > b2);
+	CLOSE(b2 / b3, 2, 1e-12);
+	CLOSE(b3 / b4, 4, 1e-12);
+}
+
+/* ---- Megatron-LM's constraints through the pipeline ----------------------------------------- */
+
+/* 8 DGX H100 nodes (64 GPUs) on one NDR leaf; a Llama 3 8B-like workload (or `model`) with
+ * the knob lines given. */
+static Built *small_model(const char *model, const char *workload)
+{
+	static char spec[4096];
+	snprintf(spec, sizeof spec,
+		 "import std.accelerators\nimport std.network\nimport std.cooling\nimport std.servers\n"
+		 "rack r { height = 48 U; power_limit = 100 kW; cooling = cold_plate }\n"
+		 "site s { power_budget = 10 MW; electricity = 0.1 USD/kWh }\n"
+		 "fabric f { topology = fat_tree(tiers = 1); switch = QM9700; link = 400 Gbps }\n"
+		 "cluster c { site = s; nodes = 8 x DGX_H100; rack = r; fabrics = [f] }\n"
+		 "workload w {\n  cluster = c\n  model = %s\n  tokens = 1e9\n  global_batch = 512\n"
+		 "  %s\n}\n",
+		 model, workload);
+	return build(spec);
+}
+
+static Built *small(const char *workload)
+{
+	return small_model("transformer(layers = 32, hidden = 4096, heads = 32, query_groups = 8, "
+			   "ffn = 14336, seq = 4096, vocab = 128256, activation = swiglu)",
+			   workload);
+}
+
+static void test_constraints(void)
+{
+	Built *b = small("");
+	const WorkloadPlan *wp = plan_of(b, "w");
+	CU_ASSERT_FATAL(wp != NULL);
+	const PlanConfig *c = &wp->r.best;
+	CU_ASSERT(32 % c->tp == 0 && 8 % c->tp == 0 && 8 % c->tp == 0);
+	CU_ASSERT(32 % c->pp == 0);
+	CU_ASSERT(c->cp == 1 || 4096 % (2 * c->cp) == 0);
+	CU_ASSERT(512 % (c->micro * c->dp) == 0);
+	CU_ASSERT(c->gpus == c->tp * c->pp * c->dp * c->cp && c->gpus <= 64);
+	CU_ASSERT((32 / c->pp) % c->v == 0);
+	CU_ASSERT(wp->r.nalt == PLAN_ALTERNATIVES);
+	for (int i = 0; i < wp->r.nalt; i++)
+		CU_ASSERT(wp->r.alt_cost[i].step >= wp->r.cost.step && wp->why[i] != NULL);
+	done(b);
+
+	static const struct {
+		const char *line, *says;
+	} bad[] = {
+		{"tp = 3", "does not divide the model's heads 32, query groups 8"},
+		{"tp = 16", "does not fit the 8-accelerator scale-up domain"},
+		{"pp = 5", "pp = 5 does not divide the model's 32 layers"},
+		{"cp = 3", "not divisible by 2 x cp"},
+		{"micro_batch = 7", "not divisible by micro_batch = 7"},
+		{"gpus = 100", "gpus = 100, but the cluster has 64"},
+		{"gpus = 63", "no combination"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		b = small(bad[i].line);
+		CU_ASSERT(b->d.nplans == 0);
+		CU_ASSERT(b->p.unmet > 0);
+		if (!violation_says(b, bad[i].says))
+			fprintf(stderr, "\n%s: expected '%s'\n", bad[i].line, bad[i].says);
+		CU_ASSERT(violation_says(b, bad[i].says));
+		done(b);
+	}
+	/* Fixed values and lists are respected. */
+	b = small("tp = one_of(2, 4)\n  pp = 2\n  recompute = full\n  sequence_parallel = false");
+	wp = plan_of(b, "w");
+	CU_ASSERT_FATAL(wp != NULL);
+	CU_ASSERT(wp->r.best.tp == 2 || wp->r.best.tp == 4);
+	CU_ASSERT(wp->r.best.pp == 2 && wp->r.best.recompute == PLAN_RC_FULL && !wp->r.best.sp);
+	done(b);
+	/* A model too large for the cluster's HBM: the least memory any plan needs, in GiB. */
+	b = small_model("transformer(layers = 128, hidden = 25600, heads = 160, seq = 2048, "
+			"vocab = 51200)", "");
+	CU_ASSERT(b->d.nplans == 0 && b->p.unmet > 0);
+	CU_ASSERT(violation_says(b, "GiB per GPU even with the plan needing least memory"));
+	done(b);
+}
+
+/* ---- fidelity: Narayanan et al. (SC'21), Table 1, on A100 80GB --------------------------- */
+
+static const char *DGX_A100 =
+	"import std.accelerators\nimport std.network\nimport std.cooling\n"
+	"node dgx_a100 {\n  accelerators = 8 x A100_SXM_80GB\n  nics = 8 x CX6_200G\n"
+	"  power = 6.5 kW\n  height = 6 U\n  price = 200_000 USD\n}\n"
+	"cable hdr_dac { type = dac; speed = 200 Gbps; reach = 3 m; connector = qsfp56 }\n"
+	"cable hdr_aoc { type = aoc; speed = 200 Gbps; reach = 100 m; fiber = om4; "
+	"connector = qsfp56 }\n"
+	"rack r { height = 48 U; power_limit = 100 kW; cooling = cold_plate }\n"
+	"site s { power_budget = 100 MW; electricity = 0.1 USD/kWh }\n"
+	"fabric f {\n  topology = fat_tree(rail_optimized = true)\n  switch = QM8700\n"
+	"  link = 200 Gbps\n  scalable_unit = 20\n}\n";
+
+typedef struct Row {
+	const char *name;
+	int layers, hidden, heads, gpus, tp, pp, batch;
+	double tflops;
+} Row;
+
+/* Parameters, layers, hidden, heads, GPUs, TP, PP, batch, teraFLOP/s per GPU. */
+static const Row table1[] = {
+	{"145.6B", 80, 12288, 96, 1536, 8, 8, 2304, 148},
+	{"310.1B", 96, 16384, 128, 1920, 8, 16, 2160, 155},
+	{"529.6B", 105, 20480, 128, 2520, 8, 35, 2520, 163},
+	{"1T", 128, 25600, 160, 3072, 8, 64, 3072, 163},
+};
+
+static void test_fidelity(void)
+{
+	for (size_t i = 0; i < sizeof table1 / sizeof table1[0]; i++) {
+		const Row *r = &table1[i];
+		char spec[4096];
+		/* The published plan: its TP, PP, GPUs and batch, full recomputation, no sequence
+		 * parallelism nor distributed optimizer (2021); micro-batch and interleaving are not
+		 * in the table, so the planner picks them. Then the planner's own plan on as many
+		 * GPUs. */
+		snprintf(spec, sizeof spec,
+			 "%scluster c { site = s; nodes = %d x dgx_a100; rack = r; fabrics = [f] }\n"
+			 "workload published {\n  cluster = c\n  model = transformer(layers = %d, "
+			 "hidden = %d, heads = %d, seq = 2048, vocab = 51200)\n  tokens = 1e9\n"
+			 "  global_batch = %d\n  gpus = %d\n  tp = %d\n  pp = %d\n  cp = 1\n"
+			 "  recompute = full\n  sequence_parallel = false\n  distributed_optimizer = false\n}\n"
+			 "workload chosen {\n  cluster = c\n  model = transformer(layers = %d, "
+			 "hidden = %d, heads = %d, seq = 2048, vocab = 51200)\n  tokens = 1e9\n"
+			 "  global_batch = %d\n  gpus = %d\n}\n",
+			 DGX_A100, r->gpus / 8, r->layers, r->hidden, r->heads, r->batch, r->gpus,
+			 r->tp, r->pp, r->layers, r->hidden, r->heads, r->batch, r->gpus);
+		Built *b = build(spec);
+		CU_ASSERT(b->errors == 0);
+		const WorkloadPlan *pub = plan_of(b, "published"), *own = plan_of(b, "chosen");
+		CU_ASSERT_FATAL(pub != NULL && own != NULL);
+		double predicted = pub->r.cost.tflops_per_gpu;
+		printf("\n  Table 1 %-6s published %3.0f TFLOP/s per GPU (TP %d PP %d), predicted "
+		       "%.1f (%+.1f %%; micro-batch %d, interleave %d, %.2f s/step); chosen TP %d PP %d "
+		       "DP %d CP %d, micro-batch %d, interleave %d, %s recompute%s%s: %.2f s/step "
+		       "(%.2f x), MFU %.3f",
+		       r->name, r->tflops, r->tp, r->pp, predicted, 100 * (predicted / r->tflops - 1),
+		       pub->r.best.micro, pub->r.best.v, pub->r.cost.step, own->r.best.tp,
+		       own->r.best.pp, own->r.best.dp, own->r.best.cp, own->r.best.micro, own->r.best.v,
+		       plan_recompute_names[own->r.best.recompute], own->r.best.sp ? ", SP" : "",
+		       own->r.best.dopt ? ", distributed optimizer" : "", own->r.cost.step,
+		       pub->r.cost.step / own->r.cost.step, own->r.cost.mfu);
+		CU_ASSERT(pub->r.best.tp == r->tp && pub->r.best.pp == r->pp && pub->r.best.gpus == r->gpus);
+		CU_ASSERT(fabs(predicted / r->tflops - 1) <= 0.15);
+		CU_ASSERT(own->r.cost.step <= pub->r.cost.step * (1 + 1e-9));
+		done(b);
+	}
+	printf("\n");
+}
+
+/* ---- speed ---------------------------------------------------------------------------------- */
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void test_speed(void)
+{
+	/* 2,048 DGX H100 = 16,384 GPUs on a 3-tier NDR tree; every knob open. */
+	Built *b = build("import std.accelerators\nimport std.network\nimport std.cooling\n"
+			 "import std.servers\nimport std.models\n"
+			 "rack r { height = 48 U; power_limit = 100 kW; cooling = cold_plate }\n"
+			 "site s { power_budget = 100 MW; electricity = 0.1 USD/kWh }\n"
+			 "fabric f { topology = fat_tree(tiers = 3, rail_optimized = true); "
+			 "switch = QM9700; link = 400 Gbps }\n"
+			 "cluster c { site = s; nodes = 2048 x DGX_H100; rack = r; fabrics = [f] }\n"
+			 "workload gpt3 { cluster = c; model = gpt3_175b; tokens = 300e9; "
+			 "global_batch = 1536 }\n"
+			 "workload llama { cluster = c; model = llama3_405b; tokens = 15e12; "
+			 "global_batch = 2048 }\n");
+	CU_ASSERT_FATAL(b->errors == 0 && b->d.nplans == 2);
+	for (int i = 0; i < 2; i++) {
+		const WorkloadPlan *wp = &b->d.plans[i];
+		PlanResult r;
+		double t0 = now_s();
+		plan_search(&wp->model, &wp->hw, &wp->space, &r);
+		double t = now_s() - t0;
+		printf("\n  %s on %d GPUs: %.0f plans in %.3f s (%.2e plans/s); best TP %d PP %d DP %d "
+		       "CP %d on %d GPUs, %.3f s/step, MFU %.3f",
+		       wp->workload->name, wp->hw.gpus, r.evaluated, t, r.evaluated / t, r.best.tp,
+		       r.best.pp, r.best.dp, r.best.cp, r.best.gpus, r.cost.step, r.cost.mfu);
+		CU_ASSERT(r.found);
+		CU_ASSERT(t < 2.0);
+	}
+	printf("\n");
+	done(b);
+}
+
+void suite_plan(void)
+{
+	CU_pSuite s = CU_add_suite("plan", NULL, NULL);
+	CU_add_test(s, "FLOPs (Narayanan et al.), GQA, SwiGLU, MoE", test_flops);
+	CU_add_test(s, "memory (Korthikanti et al.), optimizer state, in-flight layers", test_memory);
+	CU_add_test(s, "bubble, matmul efficiency, bandwidth by level", test_bubble_and_efficiency);
+	CU_add_test(s, "Megatron-LM constraints and diagnostics", test_constraints);
+	CU_add_test(s, "fidelity: Narayanan et al. Table 1 on DGX A100", test_fidelity);
+	CU_add_test(s, "speed: 16,384 GPUs", test_speed);
+}

@@ -1,0 +1,236 @@
+/*
+ * test_slurm.c — Slurm hostlists and the scheduler's view of a design:
+ *  - hostlist_ranged against what Slurm 22.05 itself prints for the same names
+ *    (`scontrol show hostlistsorted`, recorded in the table below): zero padding kept, widths
+ *    that do not merge (01 and 001), natural order of prefixes, single hosts, an empty prefix;
+ *  - sched_tree over designs built from the examples: the SuperPOD of one scalable unit (the
+ *    rail-0 leaf holds every node, the other rails' leaves are left out, the spines above it),
+ *    wanka (3 tiers; the 2-node last scalable unit is below the block base and left out), the
+ *    100,000-GPU example (a block per NVL72 domain of 18 nodes), a dragonfly and a torus.
+ */
+#include "backends.h"
+
+#include <CUnit/CUnit.h>
+#include <string.h>
+
+void suite_slurm(void);
+
+/* ---- hostlists --------------------------------------------------------------------------------- */
+
+typedef struct HostlistCase {
+	const char *names; /* comma-separated */
+	const char *slurm; /* scontrol show hostlistsorted NAMES, Slurm 22.05.8 */
+} HostlistCase;
+
+static const HostlistCase hostlist_cases[] = {
+	{"n3,n1,n2", "n[1-3]"},
+	{"dgx001,dgx002,dgx003,dgx004,dgx007", "dgx[001-004,007]"},
+	{"n10,n9,n010,n01,n1,m2,m10,a-1,a,b1c2,b1c1,n001",
+	 "a,a-1,b1c[1-2],m[2,10],n[1,9,01,10,001,010]"},
+	{"node10,node9,node2,nodeb1,node-1", "node[2,9-10],node-1,nodeb1"},
+	{"n98,n99,n100,n101", "n[98-101]"},
+	{"n08,n09,n010,n011", "n[08-09,010-011]"},
+	{"login1", "login1"},
+	{"gpu0001,gpu0002,gpu0004", "gpu[0001-0002,0004]"},
+	{"compute-leaf-001,compute-leaf-009,compute-leaf-017", "compute-leaf-[001,009,017]"},
+	{"x-1-1,x-1-2,x-2-1", "x-1-[1-2],x-2-1"},
+	{"r1n1,r1n2,r2n1,r10n1", "r1n[1-2],r2n1,r10n1"},
+	{"a01b,a1b,a2b", "a01b,a1b,a2b"},
+	{"h200-001,h200-002,h200-003", "h200-[001-003]"},
+	{"123,124,abc", "[123-124],abc"},
+};
+
+static void test_hostlist(void)
+{
+	for (size_t i = 0; i < sizeof hostlist_cases / sizeof *hostlist_cases; i++) {
+		const HostlistCase *c = &hostlist_cases[i];
+		char copy[256];
+		const char *names[32];
+		int n = 0;
+		snprintf(copy, sizeof copy, "%s", c->names);
+		for (char *s = strtok(copy, ","); s && n < 32; s = strtok(NULL, ","))
+			names[n++] = s;
+		Buf b = {0};
+		hostlist_ranged(&b, names, n);
+		CU_ASSERT_STRING_EQUAL(b.s ? b.s : "", c->slurm);
+		if (!b.s || strcmp(b.s, c->slurm))
+			fprintf(stderr, "\nhostlist %s: %s, Slurm writes %s\n", c->names, b.s ? b.s : "",
+				c->slurm);
+		buf_free(&b);
+	}
+	Buf b = {0};
+	hostlist_ranged(&b, NULL, 0);
+	CU_ASSERT_EQUAL(b.len, 0);
+	buf_free(&b);
+}
+
+/* ---- the scheduler's view ---------------------------------------------------------------------- */
+
+typedef struct Built {
+	Program p;
+	Design d;
+	Arena *a;
+	SchedTree t;
+	bool ok;
+} Built;
+
+static void build(Built *b, const char *example, const char *scenario, const char *set)
+{
+	static CliOverride sets[1];
+	sets[0].text = set;
+	memset(b, 0, sizeof *b);
+	Ctx *c = ctx_new((DiagOptions){.format = DIAG_TEXT});
+	c->stdlib_dir = CLUSTERC_SOURCE_DIR "/stdlib";
+	b->p = (Program){.c = c, .dump = -1, .scenario = scenario, .sets = sets, .nsets = set ? 1 : 0};
+	char path[512];
+	snprintf(path, sizeof path, "%s/examples/%s", CLUSTERC_SOURCE_DIR, example);
+	b->ok = pipeline_build(&b->p, &b->d, path, NULL) == 0;
+	CU_ASSERT_TRUE(b->ok);
+	b->a = arena_new();
+	if (b->ok)
+		sched_tree(&b->d, b->a, &b->t);
+}
+
+static void built_free(Built *b)
+{
+	arena_free(b->a);
+	ctx_free(b->p.c);
+}
+
+/* Switches Slurm's tree lists, and how many of them are at a tier. */
+static int listed(const SchedTree *t, int tier)
+{
+	int n = 0;
+	for (int s = 0; s < t->nsw; s++)
+		n += !t->sw[s].omitted && (tier < 0 || t->sw[s].tier == tier);
+	return n;
+}
+
+static int kept_blocks(const SchedTree *t)
+{
+	return t->nblock - t->blocks_omitted;
+}
+
+static void test_superpod(void)
+{
+	Built b;
+	build(&b, "dgx-h100-superpod.cluster", "su1", NULL);
+	if (!b.ok) {
+		built_free(&b);
+		return;
+	}
+	const SchedTree *t = &b.t;
+	CU_ASSERT_EQUAL(t->kind, SCHED_FAT_TREE);
+	CU_ASSERT_EQUAL(t->tiers, 2);
+	CU_ASSERT_EQUAL(t->nsw, 12);          /* 8 leaves (one per rail) and 4 spines */
+	CU_ASSERT_EQUAL(listed(t, 0), 1);     /* the rail-0 leaf */
+	CU_ASSERT_EQUAL(listed(t, 1), 4);
+	CU_ASSERT_STRING_EQUAL(t->sw[0].name, "compute-leaf-001");
+	CU_ASSERT_EQUAL(t->sw[0].nnode, 31);
+	CU_ASSERT_PTR_NOT_NULL(t->sw[1].omitted);
+	CU_ASSERT_EQUAL(t->off_fabric, 0);
+	CU_ASSERT_EQUAL(t->gbps, 400);
+	for (int n = 0; n < b.d.nnodes; n++) {
+		CU_ASSERT_EQUAL(t->leaf[n], 0);
+		const SchedSwitch *up = sched_ancestor(t, n, 1);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(up);
+		CU_ASSERT_STRING_EQUAL(up->name, "compute-spine-001");
+	}
+	CU_ASSERT_FALSE(t->multi_node_domains);
+	CU_ASSERT_EQUAL(t->nblock, 1);
+	CU_ASSERT_STRING_EQUAL(t->block[0].name, "compute-su001");
+	CU_ASSERT_EQUAL(t->block_base, 31);
+	CU_ASSERT_EQUAL(t->block_levels, 1);
+	built_free(&b);
+}
+
+static void test_three_tiers(void)
+{
+	Built b;
+	build(&b, "wanka.cluster", NULL, NULL);
+	if (!b.ok) {
+		built_free(&b);
+		return;
+	}
+	const SchedTree *t = &b.t;
+	CU_ASSERT_EQUAL(t->tiers, 3);
+	CU_ASSERT_EQUAL(listed(t, 0), 40);    /* a rail-0 leaf per scalable unit */
+	CU_ASSERT_EQUAL(listed(t, 1), 320);
+	CU_ASSERT_EQUAL(listed(t, 2), 256);
+	/* Every node reaches a core through its leaf and a spine. */
+	for (int n = 0; n < b.d.nnodes; n++)
+		CU_ASSERT_PTR_NOT_NULL(sched_ancestor(t, n, 2));
+	/* 39 units of 32 nodes and one of 2: the base is 32, the small unit is left out. */
+	CU_ASSERT_EQUAL(t->nblock, 40);
+	CU_ASSERT_EQUAL(t->blocks_omitted, 1);
+	CU_ASSERT_PTR_NOT_NULL(t->block[39].omitted);
+	CU_ASSERT_EQUAL(t->block[39].nnode, 2);
+	CU_ASSERT_EQUAL(t->block_base, 32);
+	CU_ASSERT_EQUAL(t->block_levels, 6); /* 1, 2 ... 32 of 39 blocks */
+	built_free(&b);
+}
+
+static void test_scale_up_blocks(void)
+{
+	Built b;
+	build(&b, "scale-100k.cluster", NULL, NULL);
+	if (!b.ok) {
+		built_free(&b);
+		return;
+	}
+	const SchedTree *t = &b.t;
+	CU_ASSERT_TRUE(t->multi_node_domains);
+	CU_ASSERT_STRING_EQUAL(t->block_unit, "scale-up domain");
+	CU_ASSERT_EQUAL(t->nblock, 1400);
+	CU_ASSERT_EQUAL(kept_blocks(t), 1400);
+	CU_ASSERT_EQUAL(t->block_base, 18);
+	CU_ASSERT_EQUAL(t->block_levels, 11); /* 1 ... 1024 blocks */
+	for (int k = 0; k < t->nblock; k++)
+		CU_ASSERT_EQUAL(t->block[k].nnode, 18);
+	CU_ASSERT_STRING_EQUAL(t->domain[0], "gb200_nvl72_tray-nvl0001");
+	CU_ASSERT_STRING_EQUAL(t->domain[18], "gb200_nvl72_tray-nvl0002");
+	built_free(&b);
+}
+
+static void test_direct(void)
+{
+	Built b;
+	build(&b, "dragonfly-1k.cluster", NULL, NULL);
+	if (b.ok) {
+		const SchedTree *t = &b.t;
+		CU_ASSERT_EQUAL(t->kind, SCHED_DRAGONFLY);
+		CU_ASSERT_EQUAL(t->tiers, 3); /* routers, groups, the top */
+		CU_ASSERT_EQUAL(listed(t, 2), 1);
+		CU_ASSERT_EQUAL(listed(t, 1), b.d.fabrics[0].df_g);
+		CU_ASSERT_STRING_EQUAL(t->block_unit, "dragonfly group");
+		for (int n = 0; n < b.d.nnodes; n++)
+			CU_ASSERT_PTR_NOT_NULL(sched_ancestor(t, n, 2));
+	}
+	built_free(&b);
+	build(&b, "torus-3d.cluster", NULL, NULL);
+	if (b.ok) {
+		const SchedTree *t = &b.t;
+		CU_ASSERT_EQUAL(t->kind, SCHED_TORUS);
+		CU_ASSERT_EQUAL(t->tiers, 2); /* racks, the top */
+		int racks = 0;
+		for (int r = 0; r < b.d.nracks; r++)
+			racks += b.d.racks[r].nnodes > 0;
+		CU_ASSERT_EQUAL(listed(t, 0), racks);
+		CU_ASSERT_EQUAL(listed(t, 1), 1);
+		int nodes = 0;
+		for (int s = 0; s < t->nsw; s++)
+			nodes += t->sw[s].nnode;
+		CU_ASSERT_EQUAL(nodes, b.d.nnodes);
+	}
+	built_free(&b);
+}
+
+void suite_slurm(void)
+{
+	CU_pSuite s = CU_add_suite("slurm", NULL, NULL);
+	CU_add_test(s, "hostlists as Slurm writes them", test_hostlist);
+	CU_add_test(s, "SuperPOD: the rail-0 leaf and the spines", test_superpod);
+	CU_add_test(s, "3-tier tree and a partial unit", test_three_tiers);
+	CU_add_test(s, "a block per NVL72 domain", test_scale_up_blocks);
+	CU_add_test(s, "dragonfly and torus as trees", test_direct);
+}
