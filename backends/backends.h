@@ -403,6 +403,10 @@ int k8s_write(Output *o, const Design *d);
 
 int parallelism_write(Output *o, const Design *d);
 
+/* ---- model_lp.c: the optimizer's model ----------------------------------------------------- */
+
+int model_lp_write(Output *o, const Design *d);
+
 /* ---- emit.c: every artifact, by its --emit name, in writing order ---------------------------- */
 
 typedef struct Emitter {

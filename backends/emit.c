@@ -21,6 +21,12 @@ static int emit_bom(Output *o, const Design *d, const OptimizerReport *opt)
 	return bom_csv_write(o, d);
 }
 
+static int emit_model_lp(Output *o, const Design *d, const OptimizerReport *opt)
+{
+	(void)opt;
+	return model_lp_write(o, d);
+}
+
 static int emit_dot(Output *o, const Design *d, const OptimizerReport *opt)
 {
 	(void)opt;
@@ -111,6 +117,8 @@ const Emitter emitters[] = {
 	{"topology.svg", "the fabric drawing, when small enough", emit_svg, NULL},
 	{"switches", "SONiC config_db.json and FRR frr.conf of every Ethernet switch", emit_switches,
 	 switch_configs_check},
+	{"model.lp", "the optimizer's model in CPLEX LP format, when choices were open", emit_model_lp,
+	 NULL},
 	{"report.json", "the machine-readable report (written last)", emit_report_json, NULL},
 	{NULL, NULL, NULL, NULL},
 };

@@ -63,6 +63,17 @@ static OptimizerReport optimizer_report(const Design *d, bool timings)
 			     .bound = NAN, .gap = NAN};
 	if (d->decisions.n == 0)
 		r.solver = "none", r.status = "fixed";
+	if (d->opt.solver && !strcmp(d->opt.solver, "glpk")) {
+		r.solver = "glpk";
+		r.status = d->opt.status;
+		r.objective = d->opt.objective;
+		r.bound = d->opt.bound;
+		r.gap = d->opt.gap;
+		r.variables = d->opt.variables;
+		r.constraints = d->opt.constraints;
+		r.solve_ms = timings ? d->solve_ms : 0;
+		return r;
+	}
 	if (d->nobjectives > 0) {
 		bool max = ((Stmt *)d->p->objectives.v[0])->objective.maximize;
 		r.objective = max ? -d->objective[0] : d->objective[0];
@@ -158,7 +169,7 @@ int cmd_build(const Options *o, const char *path)
 	c->verbose = o->verbose;
 	Program p = {.c = c, .scenario = o->scenario, .sets = o->sets, .nsets = o->nsets,
 		     .dump = dump, .dump_out = stdout};
-	Design d = {.verify = o->verify};
+	Design d = {.verify = o->verify, .time_limit = o->time_limit, .exhaustive = o->exhaustive};
 	Timing timings[STAGE_COUNT] = {{0}};
 	int errors = pipeline_build(&p, &d, path, timings);
 	int rc;

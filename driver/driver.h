@@ -23,6 +23,7 @@ typedef struct Options {
 	const char *dump;   /* --dump=PASS */
 	const char *emit;   /* --emit LIST */
 	double time_limit;  /* --time-limit SECONDS, 0 for none */
+	bool exhaustive;    /* --search=exhaustive: every combination rather than the MILP */
 } Options;
 
 /* cmd_check.c */

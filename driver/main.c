@@ -136,6 +136,12 @@ int main(int argc, char **argv)
 			o.fmt_check = true;
 		} else if (strcmp(a, "--force") == 0) {
 			o.force = true;
+		} else if ((v = option_value(a, "--search"))) {
+			if (strcmp(v, "exhaustive") && strcmp(v, "milp")) {
+				rc = usage_error("--search must be milp or exhaustive, not '%s'", v);
+				goto out;
+			}
+			o.exhaustive = strcmp(v, "exhaustive") == 0;
 		} else if (strcmp(a, "--verify") == 0) {
 			o.verify = true;
 		} else if (strcmp(a, "--timings") == 0) {

@@ -287,6 +287,7 @@ int cable_fabrics(Design *d)
 			if (!ch.cable) {
 				if (!reported) {
 					reported = true;
+					d->vsource = VS_CABLE, d->vfabric = fi;
 					char speed[32];
 					qty_format((Qty){l->speed, dim_make(0, 0, -1, 0, 1, 0)}, speed, sizeof speed);
 					design_violation(d, f->decl->name_loc, 1, NOLOC, NULL,

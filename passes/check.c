@@ -964,16 +964,16 @@ static void check_consistency(Checker *k, Decl *d)
 	}
 }
 
-static bool reads_attribute(const Expr *e)
+bool expr_reads_attribute(const Expr *e)
 {
 	switch (e->kind) {
 	case EXPR_MEMBER: return true;
 	case EXPR_PAREN:
-	case EXPR_NEG: return reads_attribute(e->inner);
+	case EXPR_NEG: return expr_reads_attribute(e->inner);
 	case EXPR_ADD:
 	case EXPR_SUB:
 	case EXPR_MUL:
-	case EXPR_DIV: return reads_attribute(e->bin.l) || reads_attribute(e->bin.r);
+	case EXPR_DIV: return expr_reads_attribute(e->bin.l) || expr_reads_attribute(e->bin.r);
 	default: return false;
 	}
 }
@@ -983,7 +983,7 @@ static void check_require(Checker *k, const Require *rq)
 	Dim l, r;
 	bool okl = check_expr_dim(k->p, rq->lhs, &l);
 	bool okr = check_expr_dim(k->p, rq->rhs, &r);
-	if (okl && okr && !reads_attribute(rq->lhs) && !reads_attribute(rq->rhs)) {
+	if (okl && okr && !expr_reads_attribute(rq->lhs) && !expr_reads_attribute(rq->rhs)) {
 		Diag *d = diag_warning(k->c, rq->loc, "this requirement reads no attribute of the "
 						      "design: it is always true or always false");
 		diag_set_code(d, "constant-require");
@@ -1010,7 +1010,7 @@ static void check_objective(Checker *k, const Objective *ob)
 	Dim d;
 	if (!check_expr_dim(k->p, ob->expr, &d))
 		return;
-	if (!reads_attribute(ob->expr)) {
+	if (!expr_reads_attribute(ob->expr)) {
 		Diag *dg = diag_error(k->c, ob->expr->loc, "an objective must read an attribute of the "
 							   "design, as in wanka.capex");
 		diag_set_code(dg, "constant-objective");

@@ -24,17 +24,6 @@
 
 enum { MAX_COMBINATIONS = 200000, MAX_OPTIONS = 100000 };
 
-typedef struct Open {
-	Decision *dec;
-	Value **slot;          /* where the option in force goes */
-	const Decl *counted;   /* the node type of an open count (auto counts), or NULL */
-	const Value **opts;
-	const char **texts;
-	int nopts;
-	int cur;
-	double *best_with;     /* best objective with each option, or INFINITY */
-} Open;
-
 static bool modelled(const Decl *d, const char *field)
 {
 	if (d->kind == KIND_RACK)
@@ -80,7 +69,7 @@ static int all_of_kind(Design *d, int kind, const Value ***opts, const char ***t
 }
 
 /* The options of one open choice; 0 after a diagnostic. */
-static int options(Design *d, Open *o, const Value *choice, const FieldSchema *fs)
+static int options(Design *d, OpenChoice *o, const Value *choice, const FieldSchema *fs)
 {
 	Ctx *c = d->p->c;
 	if (choice->kind == VAL_CHOICE) {
@@ -138,7 +127,7 @@ static int options(Design *d, Open *o, const Value *choice, const FieldSchema *f
 	return n;
 }
 
-static void set_option(Open *o, int i)
+void set_choice(OpenChoice *o, int i)
 {
 	o->cur = i;
 	*o->slot = (Value *)o->opts[i];
@@ -149,7 +138,7 @@ static int add_open(Design *d, PtrVec *opens, Decl *decl, Field *f, const char *
 {
 	Ctx *c = d->p->c;
 	const Value *choice = *slot;
-	Open *o = arena_alloc(c->arena, sizeof *o);
+	OpenChoice *o = arena_alloc(c->arena, sizeof *o);
 	Decision *dec = arena_alloc(c->arena, sizeof *dec);
 	*dec = (Decision){.decl = decl, .field = f, .param = param, .choice = choice,
 			  .in_count = counted != NULL, .next_best = NAN};
@@ -175,7 +164,7 @@ static bool is_open(const Value *v)
 
 /* Every open choice in a modelled field: the field itself, the counts of COUNT x NAME items,
  * and the parameters of a constructor (except auto ones: sizing picks the smallest shape). */
-static int collect(Design *d, PtrVec *opens)
+int collect_choices(Design *d, PtrVec *opens)
 {
 	int errors = 0;
 	for (int i = 0; i < d->p->decls.n; i++) {
@@ -210,10 +199,11 @@ static int collect(Design *d, PtrVec *opens)
 }
 
 /* Plans, costs and checks the design in force. Returns true when it meets everything. */
-static bool evaluate(Design *d)
+bool evaluate_design(Design *d)
 {
 	d->violations.n = 0;
 	d->spec_errors = 0;
+	d->vsource = VS_NODES, d->vfabric = -1;
 	plan_racks(d);
 	size_fabrics(d);
 	plan_network_racks(d);
@@ -279,29 +269,40 @@ int decide_choices(Design *d)
 	int before = diag_errors(c);
 	double t0 = now_ms();
 	PtrVec opens = {0};
-	collect(d, &opens);
+	collect_choices(d, &opens);
 	if (diag_errors(c) > before)
 		return diag_errors(c) - before;
+	/* The MILP decides, unless a requirement or objective is not linear in the design's
+	 * attributes; then every combination is evaluated, as below. */
+	if (opens.n > 0 && !d->exhaustive) {
+		bool fallback;
+		int errors = optimize_choices(d, &opens, &fallback);
+		if (!fallback) {
+			d->solve_ms = now_ms() - t0;
+			return errors;
+		}
+	}
+	d->opt.solver = opens.n ? "enumeration" : NULL;
 	double combos = 1;
 	for (int i = 0; i < opens.n; i++)
-		combos *= ((Open *)opens.v[i])->nopts;
+		combos *= ((OpenChoice *)opens.v[i])->nopts;
 	if (combos > MAX_COMBINATIONS) {
-		Diag *dg = diag_error(c, ((Open *)opens.v[0])->dec->choice->loc,
+		Diag *dg = diag_error(c, ((OpenChoice *)opens.v[0])->dec->choice->loc,
 				      "the open choices of this spec make %.0f designs; clusterc explores "
 				      "at most %d: narrow some of them",
 				      combos, MAX_COMBINATIONS);
 		diag_set_code(dg, "too-many-options");
 		for (int i = 0; i < opens.n && i < 6; i++) {
-			Open *o = opens.v[i];
+			OpenChoice *o = opens.v[i];
 			diag_note(dg, o->dec->choice->loc, "%d options here", o->nopts);
 		}
 		return diag_errors(c) - before;
 	}
 	for (int i = 0; i < opens.n; i++)
-		set_option(opens.v[i], 0);
+		set_choice(opens.v[i], 0);
 
 	d->quiet = true;
-	evaluate(d);
+	evaluate_design(d);
 	d->quiet = false;
 	if (check_computable(d))
 		return diag_errors(c) - before;
@@ -316,15 +317,15 @@ int decide_choices(Design *d)
 		/* Odometer over the options, the last choice fastest. */
 		long rest = k;
 		for (int i = opens.n - 1; i >= 0; i--) {
-			Open *o = opens.v[i];
-			set_option(o, (int)(rest % o->nopts));
+			OpenChoice *o = opens.v[i];
+			set_choice(o, (int)(rest % o->nopts));
 			rest /= o->nopts;
 		}
-		bool ok = evaluate(d);
+		bool ok = evaluate_design(d);
 		d->combinations++;
 		if (ok) {
 			for (int i = 0; i < opens.n; i++) {
-				Open *o = opens.v[i];
+				OpenChoice *o = opens.v[i];
 				if (d->objective[0] < o->best_with[o->cur])
 					o->best_with[o->cur] = d->objective[0];
 			}
@@ -332,22 +333,22 @@ int decide_choices(Design *d)
 				found = true;
 				memcpy(best_obj, d->objective, sizeof best_obj);
 				for (int i = 0; i < opens.n; i++)
-					best[i] = ((Open *)opens.v[i])->cur;
+					best[i] = ((OpenChoice *)opens.v[i])->cur;
 			}
 		} else if (!found) {
 			double ex = total_excess(d);
 			if (ex < least_excess) {
 				least_excess = ex;
 				for (int i = 0; i < opens.n; i++)
-					least_bad[i] = ((Open *)opens.v[i])->cur;
+					least_bad[i] = ((OpenChoice *)opens.v[i])->cur;
 			}
 		}
 	}
 	d->quiet = false;
 	for (int i = 0; i < opens.n; i++) {
-		Open *o = opens.v[i];
+		OpenChoice *o = opens.v[i];
 		int pick = found ? best[i] : least_bad[i];
-		set_option(o, pick);
+		set_choice(o, pick);
 		o->dec->chosen = o->opts[pick];
 		o->dec->chosen_text = o->texts[pick];
 		/* What the choice saved: the best objective with any other option here. */
@@ -364,7 +365,7 @@ int decide_choices(Design *d)
 			o->dec->next_best_text = o->texts[next_i];
 		}
 	}
-	evaluate(d);
+	evaluate_design(d);
 	d->solve_ms = now_ms() - t0;
 	return diag_errors(c) - before;
 }

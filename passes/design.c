@@ -31,6 +31,8 @@ void design_violation(Design *d, Loc loc, double excess, Loc note_loc, const cha
 	va_end(ap);
 	v->loc = loc;
 	v->excess = excess;
+	v->source = d->vsource;
+	v->fabric = d->vfabric;
 	v->note_loc = note_loc;
 	v->note = note;
 	vec_push(d->p->c->arena, &d->violations, v);
@@ -61,6 +63,9 @@ int report_violations(Design *d)
 			diag_note(dg, v->note_loc, "%s", v->note);
 		if (which && i == 0)
 			diag_note(dg, NOLOC, "%s", which);
+		if (d->relaxation && i == 0)
+			diag_note(dg, NOLOC, "the smallest change that would let every requirement hold: %s",
+				  d->relaxation);
 	}
 	d->p->unmet += d->violations.n;
 	return d->violations.n;
@@ -139,7 +144,8 @@ static int check_currencies(Design *d)
 int design_init(Design *d, Program *p)
 {
 	Ctx *c = p->c;
-	*d = (Design){.p = p, .verify = d->verify};
+	*d = (Design){.p = p, .verify = d->verify, .time_limit = d->time_limit,
+		      .exhaustive = d->exhaustive};
 	int before = diag_errors(c);
 	/* check.c allows one cluster per spec. */
 	for (int i = 0; i < p->decls.n && !d->cluster; i++)
@@ -378,6 +384,7 @@ int cost_cables(Design *d)
 static int evaluate_requirements_into(Design *d)
 {
 	int before = d->violations.n;
+	d->vsource = VS_REQUIREMENT, d->vfabric = -1;
 	const Value *budget = decl_value(d->site, "power_budget");
 	bool stated = false;
 	for (int i = 0; i < d->p->requires.n; i++) {

@@ -734,8 +734,10 @@ int size_fabrics(Design *d)
 	int before = d->violations.n;
 	for (int i = 0; i < n; i++) {
 		d->fabrics[i] = (FabricInst){.decl = fv->items[i]->ref};
+		d->vsource = VS_FABRIC, d->vfabric = i;
 		size_one(d, &d->fabrics[i]);
 	}
+	d->vsource = VS_NODES, d->vfabric = -1;
 	size_scale_up(d);
 	return d->violations.n - before;
 }

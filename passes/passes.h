@@ -132,6 +132,9 @@ const char *describe_expr(const Expr *e);
 const char *dim_phrase(Dim d, char *buf, size_t n);
 int cluster_currency(const Decl *cluster);
 
+/* Whether an expression reads an attribute (DECL.FIELD) anywhere in it. */
+bool expr_reads_attribute(const Expr *e);
+
 /* An IPv4 prefix "a.b.c.d/len", the address on its network boundary. */
 bool parse_cidr(const char *s, uint32_t *net, int *len);
 
@@ -377,7 +380,14 @@ typedef struct Violation {
 	const char *note;
 	double excess;     /* how far off, relative (0.1 = 10 % over) */
 	bool requirement;  /* the power budget or a require line: re-evaluated with the cables */
+	int source;        /* what found it (VS_...), for the optimizer */
+	int fabric;        /* the fabric concerned, or -1 */
 } Violation;
+
+/* Where a Violation comes from: the optimizer keeps a candidate out of its model when its own
+ * part (racks of nodes, a fabric, a workload plan) cannot be built; the floor, the budget and
+ * the require lines become rows of the model instead. */
+enum { VS_NODES, VS_FABRIC, VS_FLOOR, VS_REQUIREMENT, VS_CABLE, VS_PLAN };
 
 /* A fabric link's cable: the medium, its stocked length, what it costs and draws. */
 typedef struct CableInst {
@@ -431,6 +441,16 @@ typedef struct Design {
 	const char *objective_unit; /* how the first objective prints */
 	int combinations;        /* designs the choice search evaluated */
 	bool quiet;              /* exploring choices: record, do not report */
+	int vsource, vfabric;    /* what the violations made now come from (VS_..., fabric) */
+	struct LpModel *lp;      /* the optimizer's model, for model.lp; NULL when none ran */
+	double time_limit;       /* s for the optimizer, 0 for none (--time-limit) */
+	bool exhaustive;         /* decide by exhaustive search, not the MILP (tests, cross-checks) */
+	const char *relaxation;  /* when infeasible: the smallest change that would work */
+	struct {
+		const char *solver, *status;
+		double objective, bound, gap, ms;
+		int variables, constraints;
+	} opt;                   /* what the optimizer did (solver NULL: it did not run) */
 	int spec_errors;         /* mistakes in the spec found while planning (exit 1) */
 	double solve_ms;
 	struct WorkloadPlan *plans; /* one per workload that a plan fits (plan.c, plan.h) */
@@ -533,6 +553,27 @@ bool lp_write(const LpModel *m, const char *path);
 /* decide.c: every open choice (one_of, ranges, auto) decided by evaluating the designs they
  * allow and keeping the best feasible one under the objectives. */
 int decide_choices(Design *d);
+
+/* One open choice and its options (decide.c collects them; optimize.c uses them too). */
+typedef struct OpenChoice {
+	Decision *dec;
+	Value **slot;          /* where the option in force goes */
+	const Decl *counted;   /* the node type of an open count (auto counts), or NULL */
+	const Value **opts;
+	const char **texts;
+	int nopts;
+	int cur;
+	double *best_with;     /* best objective with each option, or INFINITY */
+} OpenChoice;
+int collect_choices(Design *d, PtrVec *opens);
+void set_choice(OpenChoice *o, int i);
+/* Plans, sizes, costs and checks the design in force; true when it meets everything. */
+bool evaluate_design(Design *d);
+
+/* optimize.c: the open choices as a MILP solved by GLPK (docs/optimization.md). Sets
+ * *fallback when the requirements or objectives are not linear in the design's attributes (the
+ * exhaustive search then decides). */
+int optimize_choices(Design *d, PtrVec *opens, bool *fallback);
 
 /* Converts an amount of money in `from_dim`'s currency into the design's currency through the
  * cluster's exchange rates. False (after a diagnostic at `loc` when report) when no rate

@@ -145,6 +145,7 @@ int plan_network_racks(Design *d)
 				      g->with_extras, &too_big);
 		if (too_big) {
 			const FabricInst *f = &d->fabrics[g->fabric];
+			d->vsource = VS_FABRIC, d->vfabric = g->fabric;
 			design_violation(d, f->decl->name_loc, 1, d->rack->name_loc, "the rack type",
 					 "a switch or device of fabric '%s' does not fit rack '%s' (height "
 					 "or power)",
@@ -165,6 +166,7 @@ int plan_network_racks(Design *d)
 					    ? arena_printf(d->p->c->arena, " (%d of nodes, %d of switches)",
 							   d->node_racks, d->network_racks)
 					    : "";
+		d->vsource = VS_FLOOR, d->vfabric = -1;
 		if (racks > cap_racks)
 			design_violation(d, floor_v->loc, (double)racks / cap_racks - 1,
 					 d->cluster->name_loc, "cluster built here",
@@ -173,6 +175,7 @@ int plan_network_racks(Design *d)
 					 d->cluster->name, racks, split, d->site->name, cap_racks, rows->q.v,
 					 per_row->q.v);
 	}
+	d->vsource = VS_NODES, d->vfabric = -1;
 	return d->violations.n - before;
 }
 

@@ -432,6 +432,7 @@ int plan_workloads(Design *d)
 	for (int i = 0; i < d->violations.n; i++)
 		if (!((const Violation *)d->violations.v[i])->requirement)
 			return 0;
+	d->vsource = VS_PLAN, d->vfabric = -1;
 	int n = 0;
 	for (int i = 0; i < d->p->decls.n; i++) {
 		const Decl *w = d->p->decls.v[i];

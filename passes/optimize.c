@@ -1,0 +1,742 @@
+/*
+ * optimize.c — the open choices of a spec as a mixed-integer linear program, solved by GLPK
+ * (docs/optimization.md gives the formulation and the reasoning behind each part).
+ *
+ * Families and factors. Every open choice is a family of options, exactly one chosen: a binary
+ * x(F, i) per option, Σi x(F, i) = 1. The design's totals (capex, facility power, racks, energy
+ * ...) are sums of parts, and each part depends on a few families only (a factor):
+ *   NODES     the nodes, their racks, cooling and power plant, storage and other loads: the
+ *             cluster's node and rack choices;
+ *   FABRIC f  fabric f's switches, fabric devices, network racks and their share of cooling and
+ *             power: the same choices and fabric f's own (switch model, planes, tiers ...);
+ *   WORK      the workloads' predictions (time to train ...): every choice.
+ * For a factor over several families, a binary w(φ, o) per joint option o with marginal rows
+ * Σ{o: o_F = i} w(φ, o) = x(F, i) makes w the indicator of the joint choice — exact, no big-M.
+ * Each part's value for each joint option is computed by the same passes a build runs
+ * (racks.c, fabric.c, place.c, model.c, plan.c), with the other fabrics left out, so the model
+ * is the design's own arithmetic, tabulated: aggregate variables per choice, never per cable.
+ *
+ * Rows: the floor's rack positions, the site's power budget (unless a require states it), and
+ * every require line — each a linear expression of the design's attributes, which are linear
+ * in the w and x. Objectives: those written, in order (lexicographically), then "options in the
+ * order written", so ties always break the same way. Joint options a part cannot be built with
+ * (a node too big for the rack, a fabric its switch cannot make) are fixed to 0.
+ *
+ * When the requirements cannot all hold, an elastic copy (a slack on every row, the sum of
+ * relative slacks minimized) finds the smallest relaxation that would work and the design that
+ * needs it; both are reported (exit 2). For each choice, the best design with another option
+ * there is solved too: what the choice saved.
+ */
+#include "passes.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_JOINT = 100000 };
+
+
+/* An attribute a require or objective reads: cluster totals (summed over factors), a workload's
+ * prediction (the WORK factor's), or a constant (a settable field). */
+typedef enum { ATOM_TOTAL, ATOM_WORK, ATOM_CONST } AtomKind;
+
+typedef struct Atom {
+	const Expr *e;    /* the MEMBER expression */
+	AtomKind kind;
+	double value;     /* ATOM_CONST */
+} Atom;
+
+typedef struct Factor {
+	const char *name;
+	int fabric;       /* -1 NODES, -2 WORK, else the fabric */
+	int *fams;
+	int nfams;
+	int njoint;
+	bool *ok;         /* njoint: the part can be built */
+	double *val;      /* njoint × natoms: the part's contribution to each atom */
+	double *racks;    /* njoint: racks */
+	int *var;         /* njoint: w variables, or -1 (one family: its x) */
+} Factor;
+
+typedef struct Opt {
+	Design *d;
+	Arena *a;
+	PtrVec *opens;    /* OpenChoice* */
+	int nfam;
+	Atom *atoms;
+	int natoms, cap_atoms;
+	int atom_racks, atom_facility; /* built-in atoms for the floor and the budget */
+	Factor *factors;
+	int nfactors;
+	int **x;          /* x[F][i]: variable of option i of family F */
+	LpModel *m;
+	int *row_of_req;  /* require index -> row, or -1 */
+	int floor_row, budget_row;
+	int evaluations;
+} Opt;
+
+/* ---- atoms ---------------------------------------------------------------------------------- */
+
+static bool same_member(const Expr *a, const Expr *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind == EXPR_NAME)
+		return a->name == b->name;
+	if (a->kind != EXPR_MEMBER)
+		return false;
+	return a->member.field == b->member.field && same_member(a->member.base, b->member.base);
+}
+
+static int atom_of(Opt *o, const Expr *e)
+{
+	for (int i = 0; i < o->natoms; i++)
+		if (same_member(o->atoms[i].e, e))
+			return i;
+	if (o->natoms == o->cap_atoms) {
+		int cap = o->cap_atoms ? o->cap_atoms * 2 : 16;
+		Atom *na = arena_alloc(o->a, sizeof(Atom) * (size_t)cap);
+		if (o->natoms)
+			memcpy(na, o->atoms, sizeof(Atom) * (size_t)o->natoms);
+		o->atoms = na;
+		o->cap_atoms = cap;
+	}
+	Atom *at = &o->atoms[o->natoms];
+	*at = (Atom){e, ATOM_CONST, 0};
+	const Expr *base = e->member.base;
+	const Decl *decl = base->kind == EXPR_NAME ? names_get(&o->d->p->names, base->name) : NULL;
+	const FieldSchema *fs = decl && decl->kind >= 0 ? schema_field(decl->kind, e->member.field) : NULL;
+	if (decl && fs && (fs->flags & F_READONLY))
+		at->kind = decl->kind == KIND_WORKLOAD ? ATOM_WORK : ATOM_TOTAL;
+	if (at->kind == ATOM_CONST) {
+		Qty q = {0, DIM_NONE};
+		design_eval(o->d, e, &q, false);
+		at->value = q.v;
+	}
+	return o->natoms++;
+}
+
+/* A linear form over the atoms: coef[atom] and a constant. False when the expression is not
+ * linear in them (a product of two attributes). */
+static bool linear(Opt *o, const Expr *e, double *coef, double *k, double scale)
+{
+	switch (e->kind) {
+	case EXPR_NUMBER: {
+		Qty q;
+		if (!design_eval(o->d, e, &q, false))
+			return false;
+		*k += scale * q.v;
+		return true;
+	}
+	case EXPR_MEMBER: {
+		int i = atom_of(o, e);
+		if (o->atoms[i].kind == ATOM_CONST)
+			*k += scale * o->atoms[i].value;
+		else
+			coef[i] += scale;
+		return true;
+	}
+	case EXPR_PAREN:
+		return linear(o, e->inner, coef, k, scale);
+	case EXPR_NEG:
+		return linear(o, e->inner, coef, k, -scale);
+	case EXPR_ADD:
+	case EXPR_SUB:
+		return linear(o, e->bin.l, coef, k, scale) &&
+		       linear(o, e->bin.r, coef, k, e->kind == EXPR_ADD ? scale : -scale);
+	case EXPR_MUL:
+	case EXPR_DIV: {
+		/* One side must be a constant: evaluate it without atoms. */
+		const Expr *cst = e->kind == EXPR_MUL && !expr_reads_attribute(e->bin.l) ? e->bin.l : e->bin.r;
+		const Expr *var = cst == e->bin.l ? e->bin.r : e->bin.l;
+		if (expr_reads_attribute(cst))
+			return false;
+		Qty q;
+		if (!design_eval(o->d, cst, &q, false) || (e->kind == EXPR_DIV && q.v == 0))
+			return false;
+		return linear(o, var, coef, k, e->kind == EXPR_MUL ? scale * q.v : scale / q.v);
+	}
+	default:
+		return false;
+	}
+}
+
+/* ---- factors -------------------------------------------------------------------------------- */
+
+static int family_fabric(const Opt *o, int fam)
+{
+	const OpenChoice *c = o->opens->v[fam];
+	if (c->dec->decl->kind != KIND_FABRIC)
+		return -1;
+	for (int i = 0; i < o->d->nfabrics; i++)
+		if (o->d->fabrics[i].decl == c->dec->decl)
+			return i;
+	/* A fabric declaration not (yet) on the cluster: it matters to any factor. */
+	return -1;
+}
+
+static void add_factor(Opt *o, const char *name, int fabric)
+{
+	Factor *f = &o->factors[o->nfactors++];
+	*f = (Factor){.name = name, .fabric = fabric};
+	f->fams = arena_alloc(o->a, sizeof(int) * (size_t)(o->nfam + 1));
+	for (int i = 0; i < o->nfam; i++) {
+		int ff = family_fabric(o, i);
+		bool member = fabric == -2 || ff < 0 || ff == fabric;
+		if (fabric == -1 && ff >= 0)
+			member = false;
+		if (member)
+			f->fams[f->nfams++] = i;
+	}
+}
+
+/* Sets the factor's joint option j (the last family fastest); other families stay as they are. */
+static void set_joint(Opt *o, const Factor *f, int j)
+{
+	for (int k = f->nfams - 1; k >= 0; k--) {
+		OpenChoice *c = o->opens->v[f->fams[k]];
+		set_choice(c, j % c->nopts);
+		j /= c->nopts;
+	}
+}
+
+/* The design with only the fabrics in `keep` (a bit per fabric; -1 all): planned, sized, placed,
+ * costed. Returns false when it has violations from its own parts. */
+static void evaluate_with(Opt *o, unsigned long keep)
+{
+	Design *d = o->d;
+	d->violations.n = 0;
+	d->spec_errors = 0;
+	d->vsource = VS_NODES, d->vfabric = -1;
+	plan_racks(d);
+	size_fabrics(d);
+	for (int i = 0; i < d->nfabrics; i++) {
+		if (keep & (1ul << i))
+			continue;
+		FabricInst *f = &d->fabrics[i];
+		f->sized = false;
+		f->switches = f->links = 0;
+	}
+	plan_network_racks(d);
+	model_design(d);
+	o->evaluations++;
+}
+
+static bool part_ok(const Opt *o, const Factor *f)
+{
+	const Design *d = o->d;
+	if (d->spec_errors)
+		return false;
+	for (int i = 0; i < d->violations.n; i++) {
+		const Violation *v = d->violations.v[i];
+		if (f->fabric == -1 && v->source == VS_NODES)
+			return false;
+		if (f->fabric >= 0 && v->source == VS_FABRIC && v->fabric == f->fabric)
+			return false;
+		if (f->fabric == -2 && v->source == VS_PLAN)
+			return false;
+	}
+	return true;
+}
+
+static double atom_value(Opt *o, int a)
+{
+	Qty q = {NAN, DIM_NONE};
+	if (!design_eval(o->d, o->atoms[a].e, &q, false))
+		return NAN;
+	return q.v;
+}
+
+static bool tabulate(Opt *o, Factor *f)
+{
+	double n = 1;
+	for (int k = 0; k < f->nfams; k++)
+		n *= ((OpenChoice *)o->opens->v[f->fams[k]])->nopts;
+	if (n > MAX_JOINT)
+		return false;
+	f->njoint = (int)n;
+	f->ok = arena_alloc(o->a, sizeof(bool) * (size_t)f->njoint);
+	f->val = arena_alloc(o->a, sizeof(double) * (size_t)(f->njoint * (o->natoms ? o->natoms : 1)));
+	f->racks = arena_alloc(o->a, sizeof(double) * (size_t)f->njoint);
+	f->var = arena_alloc(o->a, sizeof(int) * (size_t)f->njoint);
+	for (int j = 0; j < f->njoint; j++) {
+		set_joint(o, f, j);
+		double *v = &f->val[(size_t)j * o->natoms];
+		if (f->fabric == -1) {
+			evaluate_with(o, 0);
+			f->ok[j] = part_ok(o, f);
+			for (int a = 0; a < o->natoms; a++)
+				v[a] = o->atoms[a].kind == ATOM_TOTAL ? atom_value(o, a) : 0;
+			f->racks[j] = o->d->t.racks;
+		} else if (f->fabric >= 0) {
+			/* The fabric's part: the design with it, less the design without it. */
+			evaluate_with(o, 1ul << f->fabric);
+			f->ok[j] = part_ok(o, f);
+			for (int a = 0; a < o->natoms; a++)
+				v[a] = o->atoms[a].kind == ATOM_TOTAL ? atom_value(o, a) : 0;
+			f->racks[j] = o->d->t.racks;
+			evaluate_with(o, 0);
+			for (int a = 0; a < o->natoms; a++)
+				if (o->atoms[a].kind == ATOM_TOTAL)
+					v[a] -= atom_value(o, a);
+			f->racks[j] -= o->d->t.racks;
+		} else {
+			evaluate_with(o, ~0ul);
+			for (int a = 0; a < o->natoms; a++)
+				v[a] = o->atoms[a].kind == ATOM_WORK ? atom_value(o, a) : 0;
+			f->ok[j] = part_ok(o, f);
+			for (int a = 0; a < o->natoms; a++)
+				if (o->atoms[a].kind == ATOM_WORK && isnan(v[a]))
+					f->ok[j] = false; /* no plan fits */
+			f->racks[j] = 0;
+		}
+		for (int a = 0; a < o->natoms; a++)
+			if (isnan(v[a]))
+				v[a] = 0;
+	}
+	return true;
+}
+
+/* ---- the model ------------------------------------------------------------------------------ */
+
+static const char *option_name(Opt *o, int fam, int i)
+{
+	const OpenChoice *c = o->opens->v[fam];
+	return arena_printf(o->a, "%s_%s_%s", c->dec->decl->name, decision_field(o->d, c->dec),
+			    c->texts[i]);
+}
+
+static void build_variables(Opt *o)
+{
+	o->x = arena_alloc(o->a, sizeof(int *) * (size_t)(o->nfam + 1));
+	for (int f = 0; f < o->nfam; f++) {
+		const OpenChoice *c = o->opens->v[f];
+		o->x[f] = arena_alloc(o->a, sizeof(int) * (size_t)c->nopts);
+		LinExpr one = {0};
+		for (int i = 0; i < c->nopts; i++) {
+			o->x[f][i] = lp_var(o->m, option_name(o, f, i), 'B', 0, 1);
+			lin_term(o->a, &one, o->x[f][i], 1);
+		}
+		lp_row(o->m, arena_printf(o->a, "one_%s_%s", c->dec->decl->name, decision_field(o->d, c->dec)),
+		       &one, 'E', 1);
+	}
+	for (int fi = 0; fi < o->nfactors; fi++) {
+		Factor *f = &o->factors[fi];
+		for (int j = 0; j < f->njoint; j++) {
+			if (f->nfams == 1) {
+				f->var[j] = o->x[f->fams[0]][j];
+				if (!f->ok[j]) {
+					LinExpr off = {0};
+					lin_term(o->a, &off, f->var[j], 1);
+					lp_row(o->m, arena_printf(o->a, "cannot_%s", lp_var_name(o->m, f->var[j])),
+					       &off, 'E', 0);
+				}
+				continue;
+			}
+			if (f->nfams == 0) {
+				f->var[j] = -1; /* constant */
+				continue;
+			}
+			f->var[j] = lp_var(o->m, arena_printf(o->a, "w_%s_%d", f->name, j), 'B', 0,
+					   f->ok[j] ? 1 : 0);
+		}
+		if (f->nfams < 2)
+			continue;
+		/* Marginals: the joint options with option i of family F sum to x(F, i). */
+		for (int k = 0; k < f->nfams; k++) {
+			int fam = f->fams[k];
+			const OpenChoice *c = o->opens->v[fam];
+			int stride = 1;
+			for (int q = k + 1; q < f->nfams; q++)
+				stride *= ((OpenChoice *)o->opens->v[f->fams[q]])->nopts;
+			for (int i = 0; i < c->nopts; i++) {
+				LinExpr e = {0};
+				for (int j = 0; j < f->njoint; j++)
+					if ((j / stride) % c->nopts == i)
+						lin_term(o->a, &e, f->var[j], 1);
+				lin_term(o->a, &e, o->x[fam][i], -1);
+				lp_row(o->m, arena_printf(o->a, "marg_%s_%s", f->name, lp_var_name(o->m, o->x[fam][i])),
+				       &e, 'E', 0);
+			}
+		}
+	}
+}
+
+/* Σ over factors and joint options of coef[atom] × value × var, plus constants. */
+static LinExpr expand(Opt *o, const double *coef, double k)
+{
+	LinExpr e = {.k = k};
+	for (int fi = 0; fi < o->nfactors; fi++) {
+		const Factor *f = &o->factors[fi];
+		for (int j = 0; j < f->njoint; j++) {
+			double c = 0;
+			for (int a = 0; a < o->natoms; a++)
+				c += coef[a] * f->val[(size_t)j * o->natoms + a];
+			if (c == 0)
+				continue;
+			if (f->var[j] < 0)
+				e.k += c;
+			else
+				lin_term(o->a, &e, f->var[j], c);
+		}
+	}
+	return e;
+}
+
+static LinExpr expand_racks(Opt *o)
+{
+	LinExpr e = {0};
+	for (int fi = 0; fi < o->nfactors; fi++) {
+		const Factor *f = &o->factors[fi];
+		if (f->fabric == -2)
+			continue;
+		for (int j = 0; j < f->njoint; j++) {
+			if (f->var[j] < 0)
+				e.k += f->racks[j];
+			else
+				lin_term(o->a, &e, f->var[j], f->racks[j]);
+		}
+	}
+	return e;
+}
+
+/* Divides a row by its largest coefficient, for GLPK's numerics. */
+static double normalise(LinExpr *e, double *rhs)
+{
+	double big = fabs(*rhs);
+	for (int i = 0; i < e->n; i++)
+		big = fmax(big, fabs(e->t[i].coef));
+	big = fmax(big, fabs(e->k));
+	if (big == 0)
+		return 1;
+	for (int i = 0; i < e->n; i++)
+		e->t[i].coef /= big;
+	e->k /= big;
+	*rhs /= big;
+	return big;
+}
+
+static const char *stmt_line(Opt *o, const char *what, Loc loc)
+{
+	int line, col;
+	src_linecol(loc.src, loc.off, &line, &col);
+	return arena_printf(o->a, "%s_line_%d", what, line);
+}
+
+/* A require line as a row (false when it is not linear in the attributes). */
+static bool require_row(Opt *o, const Require *rq, int *row, bool elastic, int *slack)
+{
+	double *coef = arena_alloc(o->a, sizeof(double) * (size_t)(o->natoms + 64));
+	double k = 0;
+	if (!linear(o, rq->lhs, coef, &k, 1) || !linear(o, rq->rhs, coef, &k, -1))
+		return false;
+	LinExpr e = expand(o, coef, k);
+	double rhs = 0;
+	if (!elastic) /* the elastic model keeps the rows in their units: its slacks are read */
+		normalise(&e, &rhs);
+	char sense = rq->op == CMP_LE || rq->op == CMP_LT ? 'L' : rq->op == CMP_EQ ? 'E' : 'G';
+	if (elastic) {
+		/* A slack in the direction that lets the row hold. */
+		*slack = lp_var(o->m, arena_printf(o->a, "slack_%s", stmt_line(o, "require", rq->loc)), 'C',
+				0, INFINITY);
+		lin_term(o->a, &e, *slack, sense == 'G' ? 1 : -1);
+		if (sense == 'E')
+			sense = 'L';
+	}
+	*row = lp_row(o->m, stmt_line(o, "require", rq->loc), &e, sense, rhs);
+	return true;
+}
+
+static bool budget_stated(const Design *d)
+{
+	for (int i = 0; i < d->p->requires.n; i++) {
+		const Require *rq = &((Stmt *)d->p->requires.v[i])->require;
+		const Expr *sides[2] = {rq->lhs, rq->rhs};
+		for (int s = 0; s < 2; s++) {
+			const Expr *e = sides[s];
+			if (e->kind == EXPR_MEMBER && e->member.base->kind == EXPR_NAME &&
+			    e->member.base->name == d->site->name && !strcmp(e->member.field, "power_budget"))
+				return true;
+		}
+	}
+	return false;
+}
+
+typedef struct Slacks {
+	int floor, budget;
+	int *req; /* per require, -1 */
+} Slacks;
+
+/* The whole model: variables, rows, objectives (elastic: slack on every requirement row and the
+ * single objective "smallest relative relaxation"). False when a requirement or objective is not
+ * linear. */
+static bool build(Opt *o, bool elastic, Slacks *sl)
+{
+	Design *d = o->d;
+	o->m = lp_new(d->p->c);
+	build_variables(o);
+	int nreq = d->p->requires.n;
+	sl->req = arena_alloc(o->a, sizeof(int) * (size_t)(nreq + 1));
+	sl->floor = sl->budget = -1;
+	LinExpr slack_sum = {0};
+
+	const Value *floor_v = decl_value(d->site, "floor");
+	if (floor_v && floor_v->kind == VAL_CTOR) {
+		double positions = floor_v->items[0]->q.v * floor_v->items[1]->q.v;
+		LinExpr e = expand_racks(o);
+		double rhs = positions;
+		if (elastic) {
+			sl->floor = lp_var(o->m, "slack_floor", 'C', 0, INFINITY);
+			lin_term(o->a, &e, sl->floor, -1);
+			lin_term(o->a, &slack_sum, sl->floor, 1 / positions);
+		}
+		lp_row(o->m, arena_printf(o->a, "floor_%s", d->site->name), &e, 'L', rhs);
+	}
+	if (!budget_stated(d)) {
+		double *coef = arena_alloc(o->a, sizeof(double) * (size_t)(o->natoms + 1));
+		coef[o->atom_facility] = 1;
+		LinExpr e = expand(o, coef, 0);
+		double budget = decl_value(d->site, "power_budget")->q.v;
+		if (elastic) {
+			sl->budget = lp_var(o->m, "slack_power_budget", 'C', 0, INFINITY);
+			lin_term(o->a, &e, sl->budget, -1);
+			lin_term(o->a, &slack_sum, sl->budget, 1 / budget);
+		}
+		double rhs = budget;
+		if (!elastic)
+			normalise(&e, &rhs);
+		lp_row(o->m, arena_printf(o->a, "budget_%s", d->site->name), &e, 'L', rhs);
+	}
+	for (int i = 0; i < nreq; i++) {
+		const Require *rq = &((Stmt *)d->p->requires.v[i])->require;
+		int row, slack = -1;
+		if (!require_row(o, rq, &row, elastic, &slack))
+			return false;
+		sl->req[i] = slack;
+		if (slack >= 0) {
+			/* Relative: the slack over the size of the row's terms. */
+			Qty l = {0}, r = {0};
+			design_eval(d, rq->lhs, &l, false);
+			design_eval(d, rq->rhs, &r, false);
+			double size = fmax(fmax(fabs(l.v), fabs(r.v)), 1e-12);
+			lin_term(o->a, &slack_sum, slack, 1 / size);
+		}
+	}
+	if (elastic)
+		lp_objective(o->m, "least_relaxation", &slack_sum, false);
+	for (int i = 0; i < d->p->objectives.n && !elastic; i++) {
+		const Objective *ob = &((Stmt *)d->p->objectives.v[i])->objective;
+		double *coef = arena_alloc(o->a, sizeof(double) * (size_t)(o->natoms + 64));
+		double k = 0;
+		if (!linear(o, ob->expr, coef, &k, 1))
+			return false;
+		LinExpr e = expand(o, coef, k);
+		lp_objective(o->m, stmt_line(o, ob->maximize ? "maximize" : "minimize", ob->loc), &e,
+			     ob->maximize);
+	}
+	/* Ties: options in the order written. */
+	LinExpr order = {0};
+	for (int f = 0; f < o->nfam; f++) {
+		const OpenChoice *c = o->opens->v[f];
+		for (int i = 1; i < c->nopts; i++)
+			lin_term(o->a, &order, o->x[f][i], i);
+	}
+	lp_objective(o->m, "options_in_order", &order, false);
+	return true;
+}
+
+/* The option each family takes in a solution. */
+static void chosen(const Opt *o, const LpResult *r, int *pick)
+{
+	for (int f = 0; f < o->nfam; f++) {
+		const OpenChoice *c = o->opens->v[f];
+		pick[f] = 0;
+		for (int i = 0; i < c->nopts; i++)
+			if (r->x[o->x[f][i]] > 0.5)
+				pick[f] = i;
+	}
+}
+
+/* Explains an infeasible model: the smallest relaxation of the rows, as notes. */
+static void explain(Opt *o, const LpResult *r, const Slacks *sl)
+{
+	Design *d = o->d;
+	Buf b = {0};
+	char q[64];
+	Dim power = dim_make(0, 0, -1, 1, 0, 0);
+	if (sl->budget >= 0 && r->x[sl->budget] > 1e-6) {
+		const Value *budget = decl_value(d->site, "power_budget");
+		qty_format((Qty){budget->q.v + r->x[sl->budget], power}, q, sizeof q);
+		buf_printf(&b, "raise %s.power_budget to at least %s", d->site->name, q);
+	}
+	if (sl->floor >= 0 && r->x[sl->floor] > 1e-6)
+		buf_printf(&b, "%sgive the floor of %s %.0f more rack positions", b.len ? ", and " : "",
+			   d->site->name, ceil(r->x[sl->floor] - 1e-6));
+	for (int i = 0; i < d->p->requires.n; i++) {
+		if (sl->req[i] < 0 || r->x[sl->req[i]] <= 1e-9)
+			continue;
+		const Require *rq = &((Stmt *)d->p->requires.v[i])->require;
+		Qty rhs = {0};
+		design_eval(d, rq->rhs, &rhs, false);
+		int line, col;
+		src_linecol(rq->loc.src, rq->loc.off, &line, &col);
+		bool up = rq->op == CMP_LE || rq->op == CMP_LT || rq->op == CMP_EQ;
+		qty_format((Qty){rhs.v + (up ? 1 : -1) * r->x[sl->req[i]] * 1, rhs.dim}, q, sizeof q);
+		const Expr *re = rq->rhs;
+		if (re->kind == EXPR_MEMBER)
+			buf_printf(&b, "%s%s %s to %s (the require at %s:%d)", b.len ? ", and " : "",
+				   up ? "raise" : "lower",
+				   arena_printf(o->a, "%.*s", (int)(re->loc.end - re->loc.off),
+						re->loc.src->text + re->loc.off),
+				   q, rq->loc.src->path, line);
+		else
+			buf_printf(&b, "%srelax the require at %s:%d to %s", b.len ? ", or " : "",
+				   rq->loc.src->path, line, q);
+	}
+	if (b.len)
+		d->relaxation = arena_strdup(o->a, b.s);
+	buf_free(&b);
+}
+
+/* The objective of the first level for a design in force (as evaluate_design computed it). */
+static double evaluated_objective(const Design *d)
+{
+	if (!d->nobjectives)
+		return NAN;
+	bool max = ((Stmt *)d->p->objectives.v[0])->objective.maximize;
+	return max ? -d->objective[0] : d->objective[0];
+}
+
+int optimize_choices(Design *d, PtrVec *opens, bool *fallback)
+{
+	Ctx *c = d->p->c;
+	int before = diag_errors(c);
+	Opt o = {.d = d, .a = c->arena, .opens = opens, .nfam = opens->n};
+	*fallback = false;
+
+	/* The attributes read, and whether everything is linear in them. */
+	Expr *cl = ast_expr(c, EXPR_NAME, d->cluster->name_loc);
+	cl->name = d->cluster->name;
+	Expr *fac = ast_expr(c, EXPR_MEMBER, d->cluster->name_loc);
+	fac->member.base = cl;
+	fac->member.field = intern_cstr(c, "facility_power");
+	o.atom_facility = atom_of(&o, fac);
+	for (int i = 0; i < opens->n; i++)
+		set_choice(opens->v[i], 0);
+	evaluate_design(d); /* sizes the fabrics, so their count is known */
+	double *scratch = arena_alloc(o.a, sizeof(double) * 1024);
+	double k;
+	for (int i = 0; i < d->p->requires.n && !*fallback; i++) {
+		const Require *rq = &((Stmt *)d->p->requires.v[i])->require;
+		memset(scratch, 0, sizeof(double) * 1024);
+		k = 0;
+		*fallback = !linear(&o, rq->lhs, scratch, &k, 1) || !linear(&o, rq->rhs, scratch, &k, -1);
+	}
+	for (int i = 0; i < d->p->objectives.n && !*fallback; i++) {
+		memset(scratch, 0, sizeof(double) * 1024);
+		k = 0;
+		*fallback = !linear(&o, ((Stmt *)d->p->objectives.v[i])->objective.expr, scratch, &k, 1);
+	}
+	if (*fallback || o.natoms > 1000 || d->nfabrics > 60)
+		return *fallback = true, 0;
+
+	bool work = false;
+	for (int a = 0; a < o.natoms; a++)
+		work |= o.atoms[a].kind == ATOM_WORK;
+	o.factors = arena_alloc(o.a, sizeof(Factor) * (size_t)(d->nfabrics + 2));
+	add_factor(&o, "nodes", -1);
+	for (int f = 0; f < d->nfabrics; f++)
+		add_factor(&o, arena_printf(o.a, "fabric_%s", d->fabrics[f].decl->name), f);
+	if (work)
+		add_factor(&o, "workloads", -2);
+	d->quiet = true;
+	for (int f = 0; f < o.nfactors; f++) {
+		if (!tabulate(&o, &o.factors[f])) {
+			d->quiet = false;
+			return *fallback = true, 0;
+		}
+	}
+	d->quiet = false;
+
+	Slacks sl;
+	if (!build(&o, false, &sl))
+		return *fallback = true, 0;
+	LpModel *main_model = o.m;
+	LpResult r;
+	lp_solve(o.m, d->time_limit, &r);
+	d->opt.solver = "glpk";
+	d->opt.variables = r.nvars;
+	d->opt.constraints = r.nrows;
+	d->opt.ms = r.ms;
+	d->lp = main_model;
+	if (c->verbose)
+		fputs(r.log, stderr);
+	int *pick = arena_alloc(o.a, sizeof(int) * (size_t)(o.nfam + 1));
+	if (r.status == LP_OPTIMAL || r.status == LP_FEASIBLE) {
+		d->opt.status = r.status == LP_OPTIMAL ? "optimal" : "feasible";
+		d->opt.objective = r.objective;
+		d->opt.bound = r.bound;
+		d->opt.gap = r.gap;
+		chosen(&o, &r, pick);
+	} else if (r.status == LP_INFEASIBLE) {
+		/* The smallest relaxation that would work, and the design that needs it. */
+		d->opt.status = "infeasible";
+		d->opt.objective = d->opt.bound = d->opt.gap = NAN;
+		Slacks esl;
+		build(&o, true, &esl);
+		LpResult er;
+		if (lp_solve(o.m, d->time_limit, &er)) {
+			chosen(&o, &er, pick);
+			explain(&o, &er, &esl);
+		}
+		o.m = main_model;
+	} else {
+		d->opt.status = r.status == LP_TIME_LIMIT ? "time_limit" : "error";
+		Diag *dg = diag_error(c, NOLOC, "the optimizer found no design within the time limit "
+						"(%.0f ms): raise --time-limit",
+				      r.ms);
+		diag_set_code(dg, "time-limit");
+		return diag_errors(c) - before;
+	}
+
+	/* What each choice saved: the best design with another option there. */
+	for (int f = 0; f < o.nfam && r.status == LP_OPTIMAL && d->p->objectives.n; f++) {
+		OpenChoice *oc = opens->v[f];
+		if (oc->nopts < 2)
+			continue;
+		Slacks ns;
+		build(&o, false, &ns);
+		LinExpr ban = {0};
+		lin_term(o.a, &ban, o.x[f][pick[f]], 1);
+		lp_row(o.m, "ban_chosen", &ban, 'E', 0);
+		LpResult nr;
+		if (lp_solve(o.m, d->time_limit, &nr)) {
+			int *alt = arena_alloc(o.a, sizeof(int) * (size_t)(o.nfam + 1));
+			chosen(&o, &nr, alt);
+			oc->dec->next_best = nr.objective;
+			oc->dec->next_best_text = oc->texts[alt[f]];
+		}
+		o.m = main_model;
+	}
+
+	for (int f = 0; f < o.nfam; f++) {
+		OpenChoice *oc = opens->v[f];
+		set_choice(oc, pick[f]);
+		oc->dec->chosen = oc->opts[pick[f]];
+		oc->dec->chosen_text = oc->texts[pick[f]];
+		oc->dec->ncandidates = oc->nopts;
+	}
+	evaluate_design(d);
+	d->combinations = o.evaluations;
+	/* The model is the design's own arithmetic: its objective is the design's. */
+	double got = evaluated_objective(d);
+	if (r.status == LP_OPTIMAL && d->nobjectives &&
+	    fabs(got - d->opt.objective) > 1e-6 * fmax(1, fabs(got))) {
+		Diag *dg = diag_error(c, NOLOC, "internal error: the optimizer's objective %.17g is not "
+						"the design's %.17g",
+				      d->opt.objective, got);
+		diag_set_code(dg, "internal");
+		d->p->internal_error = true;
+	}
+	return diag_errors(c) - before;
+}
