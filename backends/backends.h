@@ -129,6 +129,8 @@ typedef struct OptimizerReport {
 	double objective, bound, gap;
 	int variables, constraints;
 	double solve_ms;
+	double design_objective; /* the first objective on the design as built (cables included) */
+	bool maximize;           /* the first objective is maximized */
 } OptimizerReport;
 
 /* Writes report.json. It lists every artifact written before it, so it is written last, just

@@ -7,7 +7,10 @@
  *   power_kw_by_category.storage, .other
  *   capex_by_category.power, .storage, .other
  *   decisions                      after "optimizer": what was chosen for each open choice,
- *                                  from how many options, and the runner-up when known
+ *                                  from how many options, the runner-up when known and
+ *                                  what the choice saved against it (objective units)
+ *   optimizer.design_objective     the first objective on the design as built, cables
+ *                                  included (the model's objective leaves them out)
  *   fabrics[].oversubscription_by_tier, ecmp_paths, rails, link_gbps, radix, breakout,
  *             endpoints, scalable_units, switches, links, and dragonfly {p, a, h, g,
  *             links_per_group_pair} or dims (torus)
@@ -241,7 +244,7 @@ static Json *workloads_json(const Design *d)
 
 static Json *optimizer_json(const OptimizerReport *opt)
 {
-	static const OptimizerReport none = {"none", "not_run", NAN, NAN, NAN, 0, 0, 0};
+	static const OptimizerReport none = {"none", "not_run", NAN, NAN, NAN, 0, 0, 0, NAN, false};
 	if (!opt)
 		opt = &none;
 	Json *o = jw_object();
@@ -253,6 +256,7 @@ static Json *optimizer_json(const OptimizerReport *opt)
 	jw_set(o, "variables", jw_int(opt->variables));
 	jw_set(o, "constraints", jw_int(opt->constraints));
 	jw_set(o, "solve_ms", jw_real(opt->solve_ms, 3));
+	jw_set(o, "design_objective", jw_real(opt->design_objective, 6));
 	return o;
 }
 
@@ -265,7 +269,15 @@ static Json *chosen_json(const Decision *x)
 	return j;
 }
 
-static Json *decisions_json(const Design *d)
+/* What a choice saved against the next best option: positive when the choice is better. */
+static double saved(const Decision *x, const OptimizerReport *opt)
+{
+	if (!opt || !isfinite(x->next_best) || !isfinite(opt->objective))
+		return NAN;
+	return opt->maximize ? opt->objective - x->next_best : x->next_best - opt->objective;
+}
+
+static Json *decisions_json(const Design *d, const OptimizerReport *opt)
 {
 	Json *a = jw_array();
 	for (int i = 0; i < d->decisions.n; i++) {
@@ -277,6 +289,7 @@ static Json *decisions_json(const Design *d)
 		jw_set(o, "candidates", jw_int(x->ncandidates));
 		jw_set(o, "next_best_objective", jw_real(x->next_best, 6));
 		jw_set(o, "next_best", jw_str(x->next_best_text));
+		jw_set(o, "saved", jw_real(saved(x, opt), 6));
 		jw_push(a, o);
 	}
 	return a;
@@ -308,7 +321,7 @@ static Json *report_json(const Design *d, const OptimizerReport *opt, const Arti
 	jw_set(r, "fabrics", fabrics_json(d));
 	jw_set(r, "scale_up", scale_up_json(d));
 	jw_set(r, "optimizer", optimizer_json(opt));
-	jw_set(r, "decisions", decisions_json(d));
+	jw_set(r, "decisions", decisions_json(d, opt));
 	jw_set(r, "workloads", workloads_json(d));
 	jw_set(r, "artifacts", artifacts_json(list, n));
 	return r;

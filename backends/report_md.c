@@ -390,15 +390,22 @@ static void decisions(Buf *b, const Design *d, const OptimizerReport *opt)
 			text_number(b, 100 * opt->gap, 2, false);
 			buf_putc(b, '%');
 		}
-		buf_printf(b, "; %d variables, %d constraints.\n\n", opt->variables,
-			   opt->constraints);
+		buf_printf(b, "; %d variables, %d constraints.", opt->variables, opt->constraints);
+		if (isfinite(opt->objective) && isfinite(opt->design_objective)) {
+			/* The choices are made before the cables exist (docs/optimization.md). */
+			buf_puts(b, " The objective leaves out the cables, which are chosen after "
+				    "placement; the design as built, cables included, comes to ");
+			text_number(b, opt->design_objective, 2, false);
+			buf_putc(b, '.');
+		}
+		buf_puts(b, "\n\n");
 	}
 	if (!d->decisions.n) {
 		buf_puts(b, "The spec leaves no choice open.\n\n");
 		return;
 	}
-	buf_puts(b, "| choice | chosen | options considered | next best (objective) |\n"
-		    "| --- | --- | ---: | --- |\n");
+	buf_puts(b, "| choice | chosen | options considered | next best (objective) | saved |\n"
+		    "| --- | --- | ---: | --- | ---: |\n");
 	for (int i = 0; i < d->decisions.n; i++) {
 		const Decision *x = d->decisions.v[i];
 		Buf v = {0};
@@ -422,6 +429,13 @@ static void decisions(Buf *b, const Design *d, const OptimizerReport *opt)
 		} else if (!x->next_best_text) {
 			buf_putc(b, '-');
 		}
+		buf_puts(b, " | ");
+		if (opt && isfinite(x->next_best) && isfinite(opt->objective))
+			text_number(b, opt->maximize ? opt->objective - x->next_best
+						     : x->next_best - opt->objective,
+				    2, false);
+		else
+			buf_putc(b, '-');
 		buf_puts(b, " |\n");
 	}
 	buf_putc(b, '\n');

@@ -63,6 +63,8 @@ static OptimizerReport optimizer_report(const Design *d, bool timings)
 			     .bound = NAN, .gap = NAN};
 	if (d->decisions.n == 0)
 		r.solver = "none", r.status = "fixed";
+	r.design_objective = d->built_objective;
+	r.maximize = d->p->objectives.n && ((Stmt *)d->p->objectives.v[0])->objective.maximize;
 	if (d->opt.solver && !strcmp(d->opt.solver, "glpk")) {
 		r.solver = "glpk";
 		r.status = d->opt.status;

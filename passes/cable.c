@@ -14,8 +14,12 @@
  * by itself, whose connector fits the cage of each switch end (assemblies come with whatever
  * NIC end the NIC needs), or a transceiver at each end (one that fits that end's cage, NIC or
  * switch) with a fibre of the type both transceivers drive between them — optic and fibre
- * chosen together. The cheapest that reaches wins, then the one drawing less
- * power, then the one declared first. A twin-port transceiver serves two links: a link is
+ * chosen together. Among those that reach, the one that serves the spec's objective best wins:
+ * each medium is weighed by what its price and its power add to the first objective that cables
+ * change (objective_weights: capex counts the price, facility power and energy cost the watts
+ * through the PUE, the tariff and the horizon), so `minimize tco` may buy a dearer optic that
+ * draws less; without such an objective, the cheapest. Ties: the cheaper, then the one drawing
+ * less power, then the one declared first. A twin-port transceiver serves two links: a link is
  * charged half of it. No medium that reaches is a requirement the design does not meet; no
  * medium in scope at all is a warning (the runs are measured, nothing is costed).
  */
@@ -180,17 +184,30 @@ typedef struct Choice {
 	double length, price, power;
 } Choice;
 
-static bool better(const Choice *x, const Choice *best)
+/* What a medium adds to the objective: per unit of money and per watt. */
+typedef struct Weights {
+	double money, watt;
+} Weights;
+
+static double weigh(Weights w, double price, double power)
+{
+	return w.money * price + w.watt * power;
+}
+
+static bool better(Weights w, const Choice *x, const Choice *best)
 {
 	if (!best->cable)
 		return true;
+	double cx = weigh(w, x->price, x->power), cb = weigh(w, best->price, best->power);
+	if (fabs(cx - cb) > 1e-9 * fmax(1e-9, fmax(fabs(cx), fabs(cb))))
+		return cx < cb;
 	if (fabs(x->price - best->price) > 1e-9 * fmax(1, best->price))
 		return x->price < best->price;
 	return x->power < best->power - 1e-12;
 }
 
-/* The cheapest medium for one link of speed `speed` over `run` metres. */
-static Choice choose(const Catalogue *cat, double speed, double run, Spot a, Spot z)
+/* The best medium for one link of speed `speed` over `run` metres. */
+static Choice choose(const Catalogue *cat, Weights w, double speed, double run, Spot a, Spot z)
 {
 	const char *cage_a = a.cage, *cage_z = z.cage;
 	/* Copper and AOC assemblies come with the NIC end the NIC needs (OSFP to QSFP112 ...): only
@@ -207,7 +224,7 @@ static Choice choose(const Catalogue *cat, double speed, double run, Spot a, Spo
 			if (len < 0 || !fits(c, cable_a) || !fits(c, cable_z))
 				continue;
 			Choice x = {c, NULL, NULL, len, c->price + c->price_per_m * len, c->power};
-			if (better(&x, &best))
+			if (better(w, &x, &best))
 				best = x;
 			continue;
 		}
@@ -221,10 +238,12 @@ static Choice choose(const Catalogue *cat, double speed, double run, Spot a, Spo
 			if (!o->optic || o->speed < speed * (1 - 1e-9) || o->reach < len - 1e-9 ||
 			    !o->fiber || !c->fiber || strcmp(o->fiber, c->fiber) != 0)
 				continue;
-			double unit = o->price / o->ports;
-			if (fits(o, cage_a) && (!oa || unit < oa->price / oa->ports - 1e-9))
+			double unit = weigh(w, o->price, o->power) / o->ports;
+			if (fits(o, cage_a) &&
+			    (!oa || unit < weigh(w, oa->price, oa->power) / oa->ports - 1e-9))
 				oa = o;
-			if (fits(o, cage_z) && (!oz || unit < oz->price / oz->ports - 1e-9))
+			if (fits(o, cage_z) &&
+			    (!oz || unit < weigh(w, oz->price, oz->power) / oz->ports - 1e-9))
 				oz = o;
 		}
 		if (!oa || !oz)
@@ -232,7 +251,7 @@ static Choice choose(const Catalogue *cat, double speed, double run, Spot a, Spo
 		Choice x = {c, oa, oz, len,
 			    c->price + c->price_per_m * len + oa->price / oa->ports + oz->price / oz->ports,
 			    c->power + oa->power / oa->ports + oz->power / oz->ports};
-		if (better(&x, &best))
+		if (better(w, &x, &best))
 			best = x;
 	}
 	return best;
@@ -260,6 +279,8 @@ int cable_fabrics(Design *d)
 		const Value *tv = floor_v->items[ts - floor_v->ctor->params];
 		tray = tv ? tv->q.v : tray;
 	}
+	Weights w;
+	objective_weights(d, &w.money, &w.watt);
 	for (int fi = 0; fi < d->nfabrics; fi++) {
 		const FabricInst *f = &d->fabrics[fi];
 		if (!f->sized)
@@ -279,7 +300,7 @@ int cable_fabrics(Design *d)
 			const LinkInst *l = &d->links[li];
 			Spot a = spot(d, l->a), z = spot(d, l->z);
 			double run = run_between(d, a, z, tray);
-			Choice ch = choose(&cat, l->speed, run, a, z);
+			Choice ch = choose(&cat, w, l->speed, run, a, z);
 			CableInst *c = &d->cables[d->ncables++];
 			*c = (CableInst){.link = li, .run = run, .length = ceil(run - 1e-9)};
 			if (!ch.cable && cat.n == 0)

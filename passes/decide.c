@@ -219,6 +219,38 @@ bool evaluate_design(Design *d)
 	return d->violations.n == 0 && d->spec_errors == 0;
 }
 
+/* The first objective's value on the design as modelled now (NAN if it cannot be computed). */
+static double first_objective(Design *d, const Objective *ob)
+{
+	model_design(d);
+	Qty q = {NAN, DIM_NONE};
+	if (!design_eval(d, ob->expr, &q, false))
+		return NAN;
+	return ob->maximize ? -q.v : q.v;
+}
+
+void objective_weights(Design *d, double *per_money, double *per_watt)
+{
+	*per_money = 1, *per_watt = 0;
+	const double MONEY = 1e6, WATTS = 1e3;
+	for (int i = 0; i < d->p->objectives.n; i++) {
+		const Objective *ob = &((Stmt *)d->p->objectives.v[i])->objective;
+		double base = first_objective(d, ob);
+		d->probe_money = MONEY;
+		double m = (first_objective(d, ob) - base) / MONEY;
+		d->probe_money = 0, d->probe_watts = WATTS;
+		double w = (first_objective(d, ob) - base) / WATTS;
+		d->probe_watts = 0;
+		model_design(d);
+		if (!isfinite(m) || !isfinite(w))
+			continue;
+		if (fabs(m) > 1e-12 || fabs(w) > 1e-12) {
+			*per_money = m, *per_watt = w;
+			return;
+		}
+	}
+}
+
 static double total_excess(const Design *d)
 {
 	double s = d->spec_errors ? 1e300 : 0;

@@ -145,7 +145,7 @@ int design_init(Design *d, Program *p)
 {
 	Ctx *c = p->c;
 	*d = (Design){.p = p, .verify = d->verify, .time_limit = d->time_limit,
-		      .exhaustive = d->exhaustive};
+		      .exhaustive = d->exhaustive, .built_objective = NAN};
 	int before = diag_errors(c);
 	/* check.c allows one cluster per spec. */
 	for (int i = 0; i < p->decls.n && !d->cluster; i++)
@@ -378,6 +378,12 @@ int cost_cables(Design *d)
 	d->violations.n = k;
 	model_design(d);
 	evaluate_requirements(d);
+	d->built_objective = NAN;
+	if (d->p->objectives.n) {
+		Qty q = {NAN, DIM_NONE};
+		if (design_eval(d, ((Stmt *)d->p->objectives.v[0])->objective.expr, &q, false))
+			d->built_objective = q.v;
+	}
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #include "passes.h"
 
 #include <glpk.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,7 +162,9 @@ static glp_prob *load(const LpModel *m, int level, const double *fixed)
 		const LpVar *v = m->vars.v[j];
 		glp_set_col_name(P, j + 1, v->name);
 		glp_set_col_kind(P, j + 1, v->kind == 'B' ? GLP_BV : v->kind == 'I' ? GLP_IV : GLP_CV);
-		if (v->kind != 'B') {
+		if (v->kind == 'B' && v->lo == v->hi) /* a binary fixed: its bounds say so */
+			glp_set_col_bnds(P, j + 1, GLP_FX, v->lo, v->hi);
+		else if (v->kind != 'B') {
 			int type = isinf(v->hi) ? (isinf(v->lo) ? GLP_FR : GLP_LO)
 				   : v->lo == v->hi ? GLP_FX
 						    : GLP_DB;
@@ -219,6 +222,40 @@ static glp_prob *load(const LpModel *m, int level, const double *fixed)
 	return P;
 }
 
+/* Every number the solver gets is finite (GLPK aborts on anything else). */
+static const char *first_non_finite(const LpModel *m)
+{
+	for (int i = 0; i < m->rows.n; i++) {
+		const LpRow *r = m->rows.v[i];
+		bool bad = !isfinite(r->rhs);
+		for (int t = 0; t < r->e.n; t++)
+			bad |= !isfinite(r->e.t[t].coef);
+		if (bad)
+			return r->name;
+	}
+	for (int i = 0; i < m->objs.n; i++) {
+		const LpObj *o = m->objs.v[i];
+		bool bad = !isfinite(o->e.k);
+		for (int t = 0; t < o->e.n; t++)
+			bad |= !isfinite(o->e.t[t].coef);
+		if (bad)
+			return o->name;
+	}
+	return NULL;
+}
+
+/* The branch-and-bound's best bound, while it runs (a time limit may stop it). */
+static void bound_hook(glp_tree *T, void *info)
+{
+	double *bound = info;
+	int r = glp_ios_reason(T);
+	if (r != GLP_ISELECT && r != GLP_IBINGO && r != GLP_IROWGEN)
+		return;
+	int p = glp_ios_best_node(T);
+	if (p)
+		*bound = glp_ios_node_bound(T, p);
+}
+
 static double now_ms(void)
 {
 	struct timespec ts;
@@ -232,6 +269,12 @@ bool lp_solve(LpModel *m, double time_limit_s, LpResult *r)
 			.nvars = m->vars.n, .nrows = m->rows.n};
 	if (m->objs.n == 0)
 		return false;
+	const char *bad = first_non_finite(m);
+	if (bad) {
+		r->log = arena_printf(m->c->arena, "row or objective %s has a coefficient that is not "
+						   "a finite number\n", bad);
+		return false;
+	}
 	Buf log = {0};
 	glp_term_hook(capture, &log);
 	double t0 = now_ms();
@@ -244,6 +287,9 @@ bool lp_solve(LpModel *m, double time_limit_s, LpResult *r)
 		parm.presolve = GLP_ON;
 		parm.mip_gap = 0;
 		parm.msg_lev = GLP_MSG_ON;
+		double bound = NAN;
+		parm.cb_func = bound_hook;
+		parm.cb_info = &bound;
 		if (time_limit_s > 0) {
 			double left = time_limit_s * 1e3 - (now_ms() - t0);
 			parm.tm_lim = left > 1 ? (int)left : 1;
@@ -268,15 +314,17 @@ bool lp_solve(LpModel *m, double time_limit_s, LpResult *r)
 			r->objective = fixed[0];
 			/* The best bound: the relaxation's when stopped early, the objective when
 			 * proven. */
-			r->bound = st == GLP_OPT && !timed_out ? fixed[0] : NAN;
+			r->bound = st == GLP_OPT && !timed_out ? fixed[0] : bound;
 		}
 		r->status = st == GLP_OPT && !timed_out ? LP_OPTIMAL : LP_FEASIBLE;
 		glp_delete_prob(P);
 		if (r->status != LP_OPTIMAL)
 			break;
 	}
+	/* The relative gap as GLPK measures it: |objective - bound| / (|objective| + DBL_EPSILON). */
 	if (r->status == LP_OPTIMAL || r->status == LP_FEASIBLE)
-		r->gap = isnan(r->bound) ? NAN : 0;
+		r->gap = isnan(r->bound) ? NAN
+					 : fabs(r->objective - r->bound) / (fabs(r->objective) + DBL_EPSILON);
 	r->ms = now_ms() - t0;
 	glp_term_hook(NULL, NULL);
 	r->log = arena_strdup(m->c->arena, log.s ? log.s : "");

@@ -220,6 +220,8 @@ int model_design(Design *d)
 			t->storage_units += (st->kind == VAL_LIST ? st->items[i] : st)->count->q.v;
 	}
 	t->power_by_cat[CAT_OTHER] = fval(d->cluster, "other_power", 0);
+	t->capex_by_cat[CAT_NETWORK] += d->probe_money;
+	t->power_by_cat[CAT_NETWORK] += d->probe_watts;
 
 	t->it_power = 0;
 	for (int k = 0; k < CAT_COUNT; k++)

@@ -28,6 +28,7 @@
  * there is solved too: what the choice saved.
  */
 #include "passes.h"
+#include "plan.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -286,12 +287,21 @@ static bool tabulate(Opt *o, Factor *f)
 				v[a] = o->atoms[a].kind == ATOM_WORK ? atom_value(o, a) : 0;
 			f->ok[j] = part_ok(o, f);
 			for (int a = 0; a < o->natoms; a++)
-				if (o->atoms[a].kind == ATOM_WORK && isnan(v[a]))
+				if (o->atoms[a].kind == ATOM_WORK &&
+				    (!isfinite(v[a]) || v[a] >= PLAN_UNRUNNABLE))
 					f->ok[j] = false; /* no plan fits */
 			f->racks[j] = 0;
 		}
+		/* A part whose value cannot be computed (no plan, a division by nothing) cannot be
+		 * chosen: the solver gets finite numbers only. */
 		for (int a = 0; a < o->natoms; a++)
-			if (isnan(v[a]))
+			if (!isfinite(v[a])) {
+				if (o->atoms[a].kind != ATOM_CONST)
+					f->ok[j] = false;
+				v[a] = 0;
+			}
+		if (!f->ok[j]) /* fixed to 0: its numbers never reach the solver */
+			for (int a = 0; a < o->natoms; a++)
 				v[a] = 0;
 	}
 	return true;
@@ -692,10 +702,17 @@ int optimize_choices(Design *d, PtrVec *opens, bool *fallback)
 		o.m = main_model;
 	} else {
 		d->opt.status = r.status == LP_TIME_LIMIT ? "time_limit" : "error";
-		Diag *dg = diag_error(c, NOLOC, "the optimizer found no design within the time limit "
-						"(%.0f ms): raise --time-limit",
-				      r.ms);
-		diag_set_code(dg, "time-limit");
+		Diag *dg;
+		if (r.status == LP_TIME_LIMIT) {
+			dg = diag_error(c, NOLOC, "the optimizer found no design within the time limit "
+						  "(%.0f ms): raise --time-limit",
+					r.ms);
+			diag_set_code(dg, "time-limit");
+		} else {
+			dg = diag_error(c, NOLOC, "internal error: the solver failed: %s", r.log);
+			diag_set_code(dg, "internal");
+			d->p->internal_error = true;
+		}
 		return diag_errors(c) - before;
 	}
 

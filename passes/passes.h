@@ -416,6 +416,7 @@ typedef struct Design {
 	RackInst *racks;
 	int nracks;
 	Totals t;
+	double probe_money, probe_watts; /* added to the network's capex and power (objective_weights) */
 	BomLine *bom;
 	int nbom;
 	bool elaborated;         /* instances exist (not only the aggregate model) */
@@ -451,6 +452,7 @@ typedef struct Design {
 		double objective, bound, gap, ms;
 		int variables, constraints;
 	} opt;                   /* what the optimizer did (solver NULL: it did not run) */
+	double built_objective;  /* the first objective on the design as built, cables included */
 	int spec_errors;         /* mistakes in the spec found while planning (exit 1) */
 	double solve_ms;
 	struct WorkloadPlan *plans; /* one per workload that a plan fits (plan.c, plan.h) */
@@ -569,6 +571,9 @@ int collect_choices(Design *d, PtrVec *opens);
 void set_choice(OpenChoice *o, int i);
 /* Plans, sizes, costs and checks the design in force; true when it meets everything. */
 bool evaluate_design(Design *d);
+/* What one unit of money and one watt of network power add to the first objective they change
+ * (exact: the model is linear in them); 1 and 0 without one. */
+void objective_weights(Design *d, double *per_money, double *per_watt);
 
 /* optimize.c: the open choices as a MILP solved by GLPK (docs/optimization.md). Sets
  * *fallback when the requirements or objectives are not linear in the design's attributes (the
