@@ -24,7 +24,7 @@ static const char usage_text[] =
 	"        [--scenario NAME] [--set DECL.FIELD=VALUE]...\n"
 	"  build FILE [-o DIR]           the whole pipeline; artifacts into DIR (default ./out)\n"
 	"        [--scenario NAME] [--set DECL.FIELD=VALUE]... [--emit LIST] [--force]\n"
-	"        [--timings] [--dump=PASS] [--time-limit SECONDS]\n"
+	"        [--timings] [--dump=PASS] [--time-limit SECONDS] [--search=milp|exhaustive]\n"
 	"  fmt FILE... [--check]         rewrite files in canonical layout (comments kept);\n"
 	"                                with --check, only report files that would change\n"
 	"  schema                        print every declaration kind and its fields (Markdown)\n"

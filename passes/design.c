@@ -66,6 +66,11 @@ int report_violations(Design *d)
 		if (d->relaxation && i == 0)
 			diag_note(dg, NOLOC, "the smallest change that would let every requirement hold: %s",
 				  d->relaxation);
+		if (d->relaxation_alternatives && i == 0)
+			diag_note(dg, NOLOC, "%s: %s",
+				  strstr(d->relaxation_alternatives, "; or ") ? "any one of these alone would do too"
+									       : "this alone would do too",
+				  d->relaxation_alternatives);
 	}
 	d->p->unmet += d->violations.n;
 	return d->violations.n;

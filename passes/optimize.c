@@ -446,12 +446,15 @@ static bool require_row(Opt *o, const Require *rq, int *row, bool elastic, int *
 		normalise(&e, &rhs);
 	char sense = rq->op == CMP_LE || rq->op == CMP_LT ? 'L' : rq->op == CMP_EQ ? 'E' : 'G';
 	if (elastic) {
-		/* A slack in the direction that lets the row hold. */
-		*slack = lp_var(o->m, arena_printf(o->a, "slack_%s", stmt_line(o, "require", rq->loc)), 'C',
-				0, INFINITY);
+		/* A slack in the direction that lets the row hold: e - s <= rhs, e + s >= rhs, and
+		 * for an equality both, e - s + s' = rhs (the second slack is the next variable). */
+		const char *name = stmt_line(o, "require", rq->loc);
+		*slack = lp_var(o->m, arena_printf(o->a, "slack_%s", name), 'C', 0, INFINITY);
 		lin_term(o->a, &e, *slack, sense == 'G' ? 1 : -1);
 		if (sense == 'E')
-			sense = 'L';
+			lin_term(o->a, &e, lp_var(o->m, arena_printf(o->a, "slack_down_%s", name), 'C', 0,
+						  INFINITY),
+				 1);
 	}
 	*row = lp_row(o->m, stmt_line(o, "require", rq->loc), &e, sense, rhs);
 	return true;
@@ -474,19 +477,31 @@ static bool budget_stated(const Design *d)
 
 typedef struct Slacks {
 	int floor, budget;
-	int *req; /* per require, -1 */
+	int *req; /* per require, -1; an equality's downward slack is the variable after */
+	bool *eq;
 } Slacks;
+
+/* Which rows an elastic model relaxes: all, or one (a require's index, or the floor or the
+ * budget). */
+enum { ELASTIC_NONE = -4, ELASTIC_ALL = -3, ELASTIC_FLOOR = -2, ELASTIC_BUDGET = -1 };
+
+static bool relaxed(int elastic, int row)
+{
+	return elastic == ELASTIC_ALL || elastic == row;
+}
 
 /* The whole model: variables, rows, objectives (elastic: slack on every requirement row and the
  * single objective "smallest relative relaxation"). False when a requirement or objective is not
  * linear. */
-static bool build(Opt *o, bool elastic, Slacks *sl)
+static bool build(Opt *o, int elastic_rows, Slacks *sl)
 {
 	Design *d = o->d;
+	bool elastic = elastic_rows != ELASTIC_NONE;
 	o->m = lp_new(d->p->c);
 	build_variables(o);
 	int nreq = d->p->requires.n;
 	sl->req = arena_alloc(o->a, sizeof(int) * (size_t)(nreq + 1));
+	sl->eq = arena_alloc(o->a, sizeof(bool) * (size_t)(nreq + 1));
 	sl->floor = sl->budget = -1;
 	LinExpr slack_sum = {0};
 
@@ -495,7 +510,7 @@ static bool build(Opt *o, bool elastic, Slacks *sl)
 		double positions = floor_v->items[0]->q.v * floor_v->items[1]->q.v;
 		LinExpr e = expand_racks(o);
 		double rhs = positions;
-		if (elastic) {
+		if (relaxed(elastic_rows, ELASTIC_FLOOR)) {
 			sl->floor = lp_var(o->m, "slack_floor", 'C', 0, INFINITY);
 			lin_term(o->a, &e, sl->floor, -1);
 			lin_term(o->a, &slack_sum, sl->floor, 1 / positions);
@@ -507,7 +522,7 @@ static bool build(Opt *o, bool elastic, Slacks *sl)
 		coef[o->atom_facility] = 1;
 		LinExpr e = expand(o, coef, 0);
 		double budget = decl_value(d->site, "power_budget")->q.v;
-		if (elastic) {
+		if (relaxed(elastic_rows, ELASTIC_BUDGET)) {
 			sl->budget = lp_var(o->m, "slack_power_budget", 'C', 0, INFINITY);
 			lin_term(o->a, &e, sl->budget, -1);
 			lin_term(o->a, &slack_sum, sl->budget, 1 / budget);
@@ -520,9 +535,10 @@ static bool build(Opt *o, bool elastic, Slacks *sl)
 	for (int i = 0; i < nreq; i++) {
 		const Require *rq = &((Stmt *)d->p->requires.v[i])->require;
 		int row, slack = -1;
-		if (!require_row(o, rq, &row, elastic, &slack))
+		if (!require_row(o, rq, &row, relaxed(elastic_rows, i), &slack))
 			return false;
 		sl->req[i] = slack;
+		sl->eq[i] = rq->op == CMP_EQ;
 		if (slack >= 0) {
 			/* Relative: the slack over the size of the row's terms. */
 			Qty l = {0}, r = {0};
@@ -530,6 +546,8 @@ static bool build(Opt *o, bool elastic, Slacks *sl)
 			design_eval(d, rq->rhs, &r, false);
 			double size = fmax(fmax(fabs(l.v), fabs(r.v)), 1e-12);
 			lin_term(o->a, &slack_sum, slack, 1 / size);
+			if (sl->eq[i])
+				lin_term(o->a, &slack_sum, slack + 1, 1 / size);
 		}
 	}
 	if (elastic)
@@ -567,8 +585,18 @@ static void chosen(const Opt *o, const LpResult *r, int *pick)
 	}
 }
 
-/* Explains an infeasible model: the smallest relaxation of the rows, as notes. */
-static void explain(Opt *o, const LpResult *r, const Slacks *sl)
+/* A limit rounded away from the design to 4 significant digits: a relaxation to say. */
+static double round_out(double v, bool up)
+{
+	if (v == 0 || !isfinite(v))
+		return v;
+	double scale = pow(10, floor(log10(fabs(v))) - 3);
+	return (up ? ceil(v / scale - 1e-9) : floor(v / scale + 1e-9)) * scale;
+}
+
+/* What an elastic solution relaxed, in words ("raise s.power_budget to at least 14,025 kW and
+ * relax the require at f.cluster:26 to 25 d"), or NULL when it relaxed nothing. */
+static const char *explain(Opt *o, const LpResult *r, const Slacks *sl)
 {
 	Design *d = o->d;
 	Buf b = {0};
@@ -576,36 +604,72 @@ static void explain(Opt *o, const LpResult *r, const Slacks *sl)
 	Dim power = dim_make(0, 0, -1, 1, 0, 0);
 	if (sl->budget >= 0 && r->x[sl->budget] > 1e-6) {
 		const Value *budget = decl_value(d->site, "power_budget");
-		qty_format((Qty){budget->q.v + r->x[sl->budget], power}, q, sizeof q);
+		qty_format((Qty){round_out(budget->q.v + r->x[sl->budget], true), power}, q, sizeof q);
 		buf_printf(&b, "raise %s.power_budget to at least %s", d->site->name, q);
 	}
 	if (sl->floor >= 0 && r->x[sl->floor] > 1e-6)
-		buf_printf(&b, "%sgive the floor of %s %.0f more rack positions", b.len ? ", and " : "",
+		buf_printf(&b, "%sgive the floor of %s %.0f more rack positions", b.len ? " and " : "",
 			   d->site->name, ceil(r->x[sl->floor] - 1e-6));
 	for (int i = 0; i < d->p->requires.n; i++) {
-		if (sl->req[i] < 0 || r->x[sl->req[i]] <= 1e-9)
+		if (sl->req[i] < 0)
+			continue;
+		double up_by = r->x[sl->req[i]], down_by = sl->eq[i] ? r->x[sl->req[i] + 1] : 0;
+		if (up_by <= 1e-9 && down_by <= 1e-9)
 			continue;
 		const Require *rq = &((Stmt *)d->p->requires.v[i])->require;
 		Qty rhs = {0};
 		design_eval(d, rq->rhs, &rhs, false);
 		int line, col;
 		src_linecol(rq->loc.src, rq->loc.off, &line, &col);
-		bool up = rq->op == CMP_LE || rq->op == CMP_LT || rq->op == CMP_EQ;
-		qty_format((Qty){rhs.v + (up ? 1 : -1) * r->x[sl->req[i]] * 1, rhs.dim}, q, sizeof q);
+		/* The slack moves the left side's limit: up for <= (and an equality's upward slack),
+		 * down for >=. */
+		bool up = rq->op == CMP_LE || rq->op == CMP_LT || (rq->op == CMP_EQ && up_by > 1e-9);
+		double by = rq->op == CMP_EQ ? (up ? up_by : down_by) : up_by;
+		qty_format((Qty){round_out(rhs.v + (up ? by : -by), up), rhs.dim}, q, sizeof q);
 		const Expr *re = rq->rhs;
 		if (re->kind == EXPR_MEMBER)
-			buf_printf(&b, "%s%s %s to %s (the require at %s:%d)", b.len ? ", and " : "",
+			buf_printf(&b, "%s%s %s to %s (the require at %s:%d)", b.len ? " and " : "",
 				   up ? "raise" : "lower",
 				   arena_printf(o->a, "%.*s", (int)(re->loc.end - re->loc.off),
 						re->loc.src->text + re->loc.off),
-				   q, rq->loc.src->path, line);
+				   arena_printf(o->a, "%s %s", up ? "at least" : "at most", q),
+				   rq->loc.src->path, line);
 		else
-			buf_printf(&b, "%srelax the require at %s:%d to %s", b.len ? ", or " : "",
+			buf_printf(&b, "%srelax the require at %s:%d to %s", b.len ? " and " : "",
 				   rq->loc.src->path, line, q);
 	}
-	if (b.len)
-		d->relaxation = arena_strdup(o->a, b.s);
+	const char *text = b.len ? arena_strdup(o->a, b.s) : NULL;
 	buf_free(&b);
+	return text;
+}
+
+/* An infeasible model explained: the smallest relaxation of all the rows together (relative
+ * slack summed), and each single row whose relaxation alone would do. Picks the design the
+ * smallest relaxation needs. */
+static void explain_infeasible(Opt *o, int *pick)
+{
+	Design *d = o->d;
+	Slacks sl;
+	build(o, ELASTIC_ALL, &sl);
+	LpResult r;
+	if (!lp_solve(o->m, d->time_limit, &r))
+		return;
+	chosen(o, &r, pick);
+	d->relaxation = explain(o, &r, &sl);
+	Buf alt = {0};
+	bool has_floor = decl_value(d->site, "floor") && decl_value(d->site, "floor")->kind == VAL_CTOR;
+	for (int row = ELASTIC_FLOOR; row < d->p->requires.n; row++) {
+		if ((row == ELASTIC_FLOOR && !has_floor) || (row == ELASTIC_BUDGET && budget_stated(d)))
+			continue;
+		build(o, row, &sl);
+		if (!lp_solve(o->m, d->time_limit, &r))
+			continue; /* this row alone cannot make it */
+		const char *one = explain(o, &r, &sl);
+		if (one && (!d->relaxation || strcmp(one, d->relaxation) != 0))
+			buf_printf(&alt, "%s%s", alt.len ? "; or " : "", one);
+	}
+	d->relaxation_alternatives = alt.len ? arena_strdup(o->a, alt.s) : NULL;
+	buf_free(&alt);
 }
 
 /* The objective of the first level for a design in force (as evaluate_design computed it). */
@@ -669,7 +733,7 @@ int optimize_choices(Design *d, PtrVec *opens, bool *fallback)
 	d->quiet = false;
 
 	Slacks sl;
-	if (!build(&o, false, &sl))
+	if (!build(&o, ELASTIC_NONE, &sl))
 		return *fallback = true, 0;
 	LpModel *main_model = o.m;
 	LpResult r;
@@ -692,13 +756,7 @@ int optimize_choices(Design *d, PtrVec *opens, bool *fallback)
 		/* The smallest relaxation that would work, and the design that needs it. */
 		d->opt.status = "infeasible";
 		d->opt.objective = d->opt.bound = d->opt.gap = NAN;
-		Slacks esl;
-		build(&o, true, &esl);
-		LpResult er;
-		if (lp_solve(o.m, d->time_limit, &er)) {
-			chosen(&o, &er, pick);
-			explain(&o, &er, &esl);
-		}
+		explain_infeasible(&o, pick);
 		o.m = main_model;
 	} else {
 		d->opt.status = r.status == LP_TIME_LIMIT ? "time_limit" : "error";
@@ -722,7 +780,7 @@ int optimize_choices(Design *d, PtrVec *opens, bool *fallback)
 		if (oc->nopts < 2)
 			continue;
 		Slacks ns;
-		build(&o, false, &ns);
+		build(&o, ELASTIC_NONE, &ns);
 		LinExpr ban = {0};
 		lin_term(o.a, &ban, o.x[f][pick[f]], 1);
 		lp_row(o.m, "ban_chosen", &ban, 'E', 0);

@@ -447,6 +447,7 @@ typedef struct Design {
 	double time_limit;       /* s for the optimizer, 0 for none (--time-limit) */
 	bool exhaustive;         /* decide by exhaustive search, not the MILP (tests, cross-checks) */
 	const char *relaxation;  /* when infeasible: the smallest change that would work */
+	const char *relaxation_alternatives; /* and single changes that would work too */
 	struct {
 		const char *solver, *status;
 		double objective, bound, gap, ms;

@@ -3,6 +3,7 @@
  * search and elaboration, on the seed article's case and on small hand-checked specs.
  */
 #include "passes.h"
+#include "unit_build.h"
 
 #include <CUnit/CUnit.h>
 #include <math.h>
@@ -14,36 +15,14 @@ void suite_model(void);
 
 static const double KWH = 3.6e6; /* J */
 
-typedef struct Built {
-	Program p;
-	Design d;
-	int errors;
-} Built;
-
-/* Runs the build pipeline over a spec given as text, or a file when `path` is set. */
 static Built *build(const char *text, const char *path)
 {
-	static Built b;
-	char tmp[] = "/tmp/clusterc-model-XXXXXX";
-	if (!path) {
-		int fd = mkstemp(tmp);
-		CU_ASSERT_FATAL(fd >= 0);
-		CU_ASSERT_FATAL(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
-		close(fd);
-		path = tmp;
-	}
-	Ctx *c = ctx_new((DiagOptions){.format = DIAG_TEXT});
-	c->stdlib_dir = CLUSTERC_SOURCE_DIR "/stdlib";
-	b.p = (Program){.c = c, .dump = -1};
-	b.errors = pipeline_build(&b.p, &b.d, path, NULL);
-	if (path == tmp)
-		unlink(tmp);
-	return &b;
+	return unit_build(text, path, false);
 }
 
 static void done(Built *b)
 {
-	ctx_free(b->p.c);
+	unit_build_done(b);
 }
 
 /* PRODUCT §2 and issue 3: the seed article's figures, to the unit. */

@@ -1,0 +1,20 @@
+/*
+ * unit_build.h — the build pipeline over a spec given as text, for the unit tests.
+ */
+#ifndef CLUSTERC_UNIT_BUILD_H
+#define CLUSTERC_UNIT_BUILD_H
+
+#include "passes.h"
+
+typedef struct Built {
+	Program p;
+	Design d;
+	int errors;
+} Built;
+
+/* Runs the build pipeline (no artifacts) over `text`, or the file `path` when set; `exhaustive`
+ * picks the decide pass's exhaustive search over the MILP. One Built at a time. */
+Built *unit_build(const char *text, const char *path, bool exhaustive);
+void unit_build_done(Built *b);
+
+#endif
