@@ -85,6 +85,18 @@ Json *jw_count(double x);
 void jw_write(FILE *f, Json *root);
 void jw_free(Json *j); /* releases a document without writing it */
 
+/* Reading: a document parsed from n bytes of text (NULL when it is not JSON; jw_free it), and
+ * its parts, borrowed from it. Missing keys and other types read as NULL, NAN, false, 0. */
+Json *jw_parse(const char *text, size_t n);
+Json *jw_get(const Json *object, const char *key);
+double jw_get_real(const Json *object, const char *key);
+const char *jw_get_str(const Json *object, const char *key);
+const char *jw_string(const Json *value);
+bool jw_get_bool(const Json *object, const char *key);
+size_t jw_len(const Json *array);
+Json *jw_at(const Json *array, size_t i);
+Json *jw_copy(const Json *value); /* a deep copy, a new reference */
+
 /* The string value of the top-level "schema" key of the JSON file at path, malloc'ed, or NULL
  * when the file cannot be read, is not JSON or has none. */
 char *jw_file_schema(const char *path);
@@ -141,12 +153,176 @@ int report_json_write(Output *o, const Design *d, const OptimizerReport *opt);
 
 int report_md_write(Output *o, const Design *d, const OptimizerReport *opt);
 
+/* ---- compare.c: comparison.csv, .json and .md, one row per scenario (clusterc compare) -------- */
+
+/* A workload's outcome in one scenario: NAN when no plan fits. */
+typedef struct CompareWorkload {
+	const char *name;
+	double gpus;             /* GPUs its plan uses */
+	double time_to_train;    /* s */
+	double energy_to_train;  /* J of facility energy */
+	double cost_to_train;    /* report currency (its energy) */
+	double mfu;
+} CompareWorkload;
+
+/* One scenario built (or not). Quantities in base units (W, J, s); money in the report
+ * currency. When status is not 0 the numbers are NAN and `why` says what stopped it. */
+typedef struct CompareRow {
+	const char *scenario;    /* "base" for the design without a scenario */
+	const char *sets;        /* the --set overrides of a sweep point, "; "-joined, or "" */
+	int status;              /* the exit status `clusterc build` would give: 0, 1, 2 ... */
+	const char *why;         /* the first error when status != 0, else "" */
+	double accelerators, nodes, racks, switches, cables;
+	double it_power, facility_power;       /* W at peak */
+	double capex, annual_energy, annual_energy_cost, tco, tco_years;
+	CompareWorkload *w;      /* nw of them, in the spec's workload order */
+	int nw;
+	int decisions;           /* the open choices it made ... */
+	const char **chosen;     /* ... as "decl.field = value" */
+	bool pareto;             /* built, and no other built row is at least as good on every
+				  * objective and better on one */
+} CompareRow;
+
+/* An objective of the Pareto comparison: a row column (capex, annual_energy_cost, tco,
+ * facility_power, ...) or a workload's time_to_train / energy_to_train. */
+typedef struct CompareObjective {
+	const char *name;        /* as the files title it: "capex", "time_to_train:llama3_70b" */
+	const char *label;       /* for people: "Capex (USD)", "Llama3_70b time to train (days)" */
+	double scale;            /* multiply a base value by it to show it in label's unit */
+	bool maximize;
+} CompareObjective;
+
+typedef struct Comparison {
+	const char *spec;        /* the spec's path as given */
+	const char *sweep;       /* the sweep file, or NULL */
+	const char *currency;    /* "USD" */
+	CompareRow *rows;        /* base first, then scenarios in spec (or sweep) order */
+	int nrows;
+	CompareObjective *obj;   /* what pareto is over; obj[0], obj[1] are the scatter's axes */
+	int nobj;
+} Comparison;
+
+/* Objective `name` (see compare_objective_names) with its label; labels of money name the
+ * currency. False when there is no such objective. */
+bool compare_objective(Arena *a, const char *name, const char *currency, CompareObjective *out);
+const char *compare_objective_names(void); /* for messages: every name an objective can take */
+
+/* A row as JSON (comparison.json's rows[] entries) and back; strings copied into a. */
+Json *compare_row_json(const CompareRow *r);
+void compare_row_read(Arena *a, const Json *o, CompareRow *r);
+
+/* Value of objective k for row r, in base units (NAN when the row did not build). */
+double compare_value(const Comparison *cmp, const CompareRow *r, int k);
+/* Sets every row's pareto flag. */
+void compare_pareto(Comparison *cmp);
+/* comparison.csv, comparison.json (schema "clusterc.comparison/1", docs/comparison.md) and
+ * comparison.md. Each returns the number of errors. */
+int compare_csv_write(Output *o, const Comparison *cmp);
+int compare_json_write(Output *o, const Comparison *cmp);
+int compare_md_write(Output *o, const Comparison *cmp);
+
+/* ---- report_html.c: report.html, the self-contained report with inline SVG charts ------------ */
+
+/* For build: the design's capex and power breakdowns, power per rack, the fabric drawing when
+ * small enough. For compare: the table and the Pareto scatter (obj[0] against obj[1]). No
+ * scripts, no network: one file that reads in any browser. Each returns the number of errors. */
+int report_html_write(Output *o, const Design *d, const OptimizerReport *opt);
+int compare_html_write(Output *o, const Comparison *cmp);
+
+/* ---- svgchart.c: charts as inline SVG text (report.html) ------------------------------------ */
+
+/* The CSS the charts' classes need; the page puts it in its one <style> block. */
+extern const char chart_css[];
+
+/* s as XML or HTML text and attribute value: & < > " ' escaped, control characters but tab
+ * and newline as spaces. NULL is nothing. */
+void chart_escape(Buf *b, const char *s);
+/* A coordinate: at most one decimal, never "-0"; 0 when not finite. */
+void chart_coord(Buf *b, double x);
+
+/* Axis ticks at a step of 1, 2 or 5 times a power of ten, the smallest that spans hi - lo in
+ * at most target steps, from the multiple at or below lo to the one at or above hi (so at most
+ * target + 1 intervals, and at most max ticks; no "-0"). A range of one value is widened; one not finite is [0, 1]. Returns the count and
+ * sets *step (when not NULL). */
+int chart_ticks(double lo, double hi, int target, double *ticks, int max, double *step);
+/* Log-axis ticks covering [lo, hi] (both > 0): 1, 2 and 5 times the powers of ten when the
+ * range spans at most two decades, else the powers of ten. 0 when lo or hi is not positive. */
+int chart_log_ticks(double lo, double hi, double *ticks, int max);
+/* A tick's label: v in the unit that magnitude (the axis's largest tick) calls for ("850",
+ * "12.5k", "3M", "2.5bn", "1tn") with the decimals its step needs ("0.5", "1.0"). */
+void chart_tick_text(Buf *b, double v, double step, double magnitude);
+
+/* A panel of horizontal bars: how its values read. */
+typedef struct ChartPanel {
+	const char *title;  /* above the panel's bars, or NULL */
+	const char *unit;   /* after each value ("kW", "CNY"), or NULL */
+	int decimals;       /* values by text_number with at most these places; -1: text_money */
+	double total;       /* when > 0, each value's share of it follows ("(68.2%)") */
+} ChartPanel;
+
+/* Horizontal bars, a row per label in the order given; with several panels, side by side,
+ * each on its own scale from 0. Values not finite read "-" and have no bar. */
+typedef struct ChartBars {
+	const char *title;          /* the chart's accessible name (its <title>) */
+	const char *const *labels;  /* nrows */
+	int nrows;
+	const ChartPanel *panels;
+	int npanels;
+	const double *v;            /* v[row * npanels + panel] */
+	int color;                  /* palette index of the first panel's bars */
+	int width;                  /* px; 0 for the default (1000) */
+} ChartBars;
+void chart_hbars(Buf *b, const ChartBars *c);
+
+/* A column against an optional limit (a rack's power and its cap). */
+typedef struct ChartColumn {
+	const char *label;  /* under the column (every few when crowded) and in its tooltip */
+	double value;       /* not finite: no column */
+	double limit;       /* NAN for none; equal limits are drawn as one dashed line */
+	bool alert;         /* drawn in red (over its limit) */
+} ChartColumn;
+
+typedef struct ChartColumns {
+	const char *title;
+	const char *ylabel;   /* above the value axis ("kW") */
+	const char *unit;     /* after values in tooltips, or NULL */
+	int decimals;         /* of values in tooltips */
+	const ChartColumn *c;
+	int n;
+	int label_every;      /* 0: as often as the labels fit */
+	bool values;          /* each value written above its column (a histogram's counts) */
+	int width, height;    /* px; 0 for the defaults (1000 x 260) */
+} ChartColumns;
+void chart_columns(Buf *b, const ChartColumns *c);
+
+/* A labelled point of a scatter. */
+typedef struct ChartPoint {
+	const char *label;
+	double x, y;        /* not finite: not drawn */
+	bool mark;          /* highlighted (Pareto-optimal) */
+	bool front;         /* on the step line */
+} ChartPoint;
+
+typedef struct ChartScatter {
+	const char *title, *xlabel, *ylabel;
+	const ChartPoint *p;
+	int n;
+	bool xlog, ylog;     /* log axes, when every value is positive */
+	bool xmax;           /* x is maximised: the step line turns along y first */
+	const char *legend_mark, *legend_other; /* legend of marked and other points, or NULL */
+	int width, height;   /* px; 0 for the defaults (1000 x 420) */
+} ChartScatter;
+void chart_scatter(Buf *b, const ChartScatter *c);
+
 /* ---- topology.c: topology.dot and topology.svg, the fabric graph (Graphviz) ----------------- */
 
 /* Writes topology.dot when dot, and topology.svg when svg and the drawing is small enough to
  * lay out (large fabrics are drawn aggregated, per tier and scalable unit or pod). Returns the
  * number of errors; a Graphviz that cannot lay out the graph only costs the SVG (a warning). */
 int topology_write(Output *o, const Design *d, bool dot, bool svg);
+/* The drawing topology.svg holds, appended to out (XML prolog included): false, and nothing
+ * appended, when there is none (no fabric, too large to lay out, a Graphviz failure). */
+bool topology_svg_render(const Design *d, Buf *out);
 
 /* ---- topology_groups.c: what the fabric drawing shows (no Graphviz) ------------------------- */
 

@@ -15,6 +15,11 @@ static int emit_report_md(Output *o, const Design *d, const OptimizerReport *opt
 	return report_md_write(o, d, opt);
 }
 
+static int emit_report_html(Output *o, const Design *d, const OptimizerReport *opt)
+{
+	return report_html_write(o, d, opt);
+}
+
 static int emit_bom(Output *o, const Design *d, const OptimizerReport *opt)
 {
 	(void)opt;
@@ -113,6 +118,8 @@ const Emitter emitters[] = {
 	{"parallelism", "each workload's plan, Megatron-LM flags, rankfile, hostfile and Calculon "
 			"inputs in parallelism/", emit_parallelism, NULL},
 	{"report.md", "the report for people", emit_report_md, NULL},
+	{"report.html", "the report for people as one page with charts (no script, no network)",
+	 emit_report_html, NULL},
 	{"topology.dot", "the fabric graph", emit_dot, NULL},
 	{"topology.svg", "the fabric drawing, when small enough", emit_svg, NULL},
 	{"switches", "SONiC config_db.json and FRR frr.conf of every Ethernet switch", emit_switches,

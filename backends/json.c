@@ -140,3 +140,53 @@ char *jw_file_schema(const char *path)
 	json_decref(root);
 	return s;
 }
+
+Json *jw_parse(const char *text, size_t n)
+{
+	json_error_t err;
+	return json_loadb(text, n, 0, &err);
+}
+
+Json *jw_get(const Json *object, const char *key)
+{
+	return json_is_object(object) ? json_object_get(object, key) : NULL;
+}
+
+double jw_get_real(const Json *object, const char *key)
+{
+	json_t *v = jw_get(object, key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+const char *jw_string(const Json *value)
+{
+	return json_is_string(value) ? json_string_value(value) : NULL;
+}
+
+const char *jw_get_str(const Json *object, const char *key)
+{
+	return jw_string(jw_get(object, key));
+}
+
+bool jw_get_bool(const Json *object, const char *key)
+{
+	return json_is_true(jw_get(object, key));
+}
+
+size_t jw_len(const Json *array)
+{
+	return json_is_array(array) ? json_array_size(array) : 0;
+}
+
+Json *jw_at(const Json *array, size_t i)
+{
+	return json_is_array(array) ? json_array_get(array, i) : NULL;
+}
+
+Json *jw_copy(const Json *value)
+{
+	json_t *j = json_deep_copy(value);
+	if (!j)
+		die_oom();
+	return j;
+}

@@ -1,12 +1,14 @@
 /*
  * report_md.c — report.md, the design explained to people: a summary, where the money and the
  * power go, the bill of materials, the fabrics (switches and links per tier and their
- * metrics) and scale-up domains, what the optimizer chose for each open choice, and the
- * racks. GitHub-flavoured Markdown tables; numbers grouped by thousands ("12,750 kW"), money
+ * metrics) and scale-up domains, what the optimizer chose for each open choice, each
+ * workload's parallelism plan (where its step time goes, the runners-up and why they lost), and
+ * the racks. GitHub-flavoured Markdown tables; numbers grouped by thousands ("12,750 kW"), money
  * without cents when whole. Deterministic like every artifact: no dates, no solve times (the
  * wall-clock time of a solve differs between identical runs; report.json carries it).
  */
 #include "backends.h"
+#include "plan.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -441,6 +443,104 @@ static void decisions(Buf *b, const Design *d, const OptimizerReport *opt)
 	buf_putc(b, '\n');
 }
 
+/* "TP 8, PP 16, DP 32, CP 2, micro-batch 1, interleave 6, selective recompute, SP, ZeRO-1". */
+static void plan_shape(Buf *b, const PlanConfig *c)
+{
+	buf_printf(b, "TP %d, PP %d, DP %d", c->tp, c->pp, c->dp);
+	if (c->cp > 1)
+		buf_printf(b, ", CP %d", c->cp);
+	if (c->ep > 1)
+		buf_printf(b, ", EP %d", c->ep);
+	buf_printf(b, ", micro-batch %d", c->micro);
+	if (c->v > 1)
+		buf_printf(b, ", interleave %d", c->v);
+	if (c->recompute != PLAN_RC_NONE)
+		buf_printf(b, ", %s recompute", plan_recompute_names[c->recompute]);
+	if (c->sp)
+		buf_puts(b, ", sequence parallel");
+	if (c->dopt)
+		buf_puts(b, ", distributed optimizer");
+}
+
+static void ms_cell(Buf *b, double s, double step)
+{
+	buf_putc(b, ' ');
+	text_number(b, s * 1e3, 1, false);
+	buf_puts(b, " ms (");
+	percent(b, s, step);
+	buf_puts(b, ") |");
+}
+
+/* Each workload's plan (plan.c): the shape, the prediction, where a step's time goes, and the
+ * runners-up. parallelism/WORKLOAD.json has every number. */
+static void workloads(Buf *b, const Design *d)
+{
+	if (d->nplans == 0)
+		return;
+	buf_puts(b, "## Workloads\n\n");
+	for (int i = 0; i < d->nplans; i++) {
+		const WorkloadPlan *wp = &d->plans[i];
+		const PlanConfig *c = &wp->r.best;
+		const PlanCost *k = &wp->r.cost;
+		buf_puts(b, "### ");
+		cell(b, wp->workload->name);
+		buf_puts(b, "\n\n");
+		buf_printf(b, "The fastest plan that fits in HBM, of ");
+		text_number(b, wp->r.evaluated, 0, false);
+		buf_puts(b, " evaluated: ");
+		text_number(b, c->gpus, 0, false);
+		buf_puts(b, " GPUs on ");
+		text_number(b, wp->nodes, 0, false);
+		buf_puts(b, " nodes, ");
+		plan_shape(b, c);
+		buf_puts(b, ".\n\n| prediction | value |\n| --- | ---: |\n");
+		buf_puts(b, "| step time | ");
+		text_number(b, k->step, 3, true);
+		buf_puts(b, " s |\n| tokens per second | ");
+		text_number(b, k->tokens_per_s, 0, false);
+		buf_puts(b, " |\n| MFU | ");
+		percent(b, k->mfu, 1);
+		buf_puts(b, " |\n| TFLOP/s per GPU | ");
+		text_number(b, k->tflops_per_gpu, 1, true);
+		buf_puts(b, " |\n| memory per GPU | ");
+		text_number(b, k->mem / 1073741824.0, 1, true);
+		buf_puts(b, " GiB of ");
+		text_number(b, wp->hw.hbm / 1073741824.0, 1, true);
+		buf_puts(b, " GiB |\n| steps | ");
+		text_number(b, wp->steps, 0, false);
+		buf_puts(b, " |\n| time to train | ");
+		text_number(b, wp->time_to_train / 86400, 2, true);
+		buf_puts(b, " days |\n| energy to train | ");
+		text_number(b, wp->energy / 3.6e9, 1, true);
+		buf_puts(b, " MWh |\n| energy cost to train | ");
+		text_money(b, round(wp->energy_cost));
+		buf_printf(b, " %s |\n\n", currency_name(d->currency));
+		buf_puts(b, "Where a step's time goes (the slowest pipeline stage; exposed "
+			    "communication only):\n\n| compute | recompute | TP | CP | EP | PP | "
+			    "bubble | DP | optimizer |\n| ---: | ---: | ---: | ---: | ---: | ---: | "
+			    "---: | ---: | ---: |\n");
+		const double parts[] = {k->compute, k->recompute, k->tp_comm, k->cp_comm, k->ep_comm,
+					k->pp_comm, k->bubble, k->dp_comm, k->optimizer};
+		buf_putc(b, '|');
+		for (size_t j = 0; j < sizeof parts / sizeof parts[0]; j++)
+			ms_cell(b, parts[j], k->step);
+		buf_puts(b, "\n\n");
+		if (wp->r.nalt == 0)
+			continue;
+		buf_puts(b, "| runner-up | step time | why it lost |\n| --- | ---: | --- |\n");
+		for (int j = 0; j < wp->r.nalt; j++) {
+			buf_puts(b, "| ");
+			plan_shape(b, &wp->r.alt[j]);
+			buf_puts(b, " | ");
+			text_number(b, wp->r.alt_cost[j].step, 3, true);
+			buf_puts(b, " s | ");
+			cell(b, wp->why[j] ? wp->why[j] : "");
+			buf_puts(b, " |\n");
+		}
+		buf_putc(b, '\n');
+	}
+}
+
 /* "6" or "6–8". */
 static void span(Buf *b, double lo, double hi, int decimals)
 {
@@ -540,6 +640,7 @@ int report_md_write(Output *o, const Design *d, const OptimizerReport *opt)
 	bom(&b, d);
 	fabrics(&b, d);
 	decisions(&b, d, opt);
+	workloads(&b, d);
 	racks(&b, d);
 	fwrite(b.s, 1, b.len, f);
 	buf_free(&b);

@@ -358,10 +358,8 @@ static int quiet(char *msg)
 	return 0;
 }
 
-/* Lays g out with dot and writes topology.svg. A layout that fails gives a warning and no
- * SVG, not a failed build: the DOT file is the artifact that matters. Returns the number of
- * errors. */
-static int write_svg(Output *o, const Design *d, Agraph_t *g)
+/* Lays g out with dot and appends the SVG to out. False when Graphviz cannot. */
+static bool render_svg(Agraph_t *g, Buf *out)
 {
 	agusererrf old = agseterrf(quiet);
 	GVC_t *gvc = gvContextPlugins(plugins, 0);
@@ -369,11 +367,28 @@ static int write_svg(Output *o, const Design *d, Agraph_t *g)
 	unsigned int len = 0;
 	bool laid = gvc && gvLayout(gvc, g, "dot") == 0;
 	bool rendered = laid && gvRenderData(gvc, g, "svg", &data, &len) == 0 && data;
+	if (rendered)
+		buf_put(out, data, len);
+	if (data)
+		gvFreeRenderData(data);
+	if (laid)
+		gvFreeLayout(gvc, g);
+	if (gvc)
+		gvFreeContext(gvc);
+	agseterrf(old);
+	return rendered;
+}
+
+/* Writes topology.svg. A layout that fails gives a warning and no SVG, not a failed build:
+ * the DOT file is the artifact that matters. Returns the number of errors. */
+static int write_svg(Output *o, const Design *d, Agraph_t *g)
+{
+	Buf svg = {0};
 	int errors = 0;
-	if (rendered) {
+	if (render_svg(g, &svg)) {
 		FILE *f = output_file(o, "topology.svg");
 		if (f) {
-			fwrite(data, 1, len, f);
+			fwrite(svg.s, 1, svg.len, f);
 			errors += output_close(o, f);
 		} else {
 			errors++;
@@ -382,14 +397,17 @@ static int write_svg(Output *o, const Design *d, Agraph_t *g)
 		diag_warning(d->p->c, NOLOC, "topology.svg not written: Graphviz could not lay out "
 					     "the fabric graph with dot");
 	}
-	if (data)
-		gvFreeRenderData(data);
-	if (laid)
-		gvFreeLayout(gvc, g);
-	if (gvc)
-		gvFreeContext(gvc);
-	agseterrf(old);
+	buf_free(&svg);
 	return errors;
+}
+
+bool topology_svg_render(const Design *d, Buf *out)
+{
+	Drawing w = {.d = d};
+	Agraph_t *g = draw(&w);
+	bool rendered = w.nodes > 0 && w.nodes <= SVG_MAX && render_svg(g, out);
+	agclose(g);
+	return rendered;
 }
 
 int topology_write(Output *o, const Design *d, bool dot, bool svg)

@@ -10,6 +10,7 @@
  */
 #include "backends.h"
 #include "driver.h"
+#include "plan.h"
 
 #include <math.h>
 #include <string.h>
@@ -124,6 +125,18 @@ static void print_summary(const Design *d, const char *dir)
 		const Decision *x = d->decisions.v[i];
 		printf("  chose %s.%s = %s (of %d)\n", x->decl->name, decision_field(d, x), x->chosen_text,
 		       x->ncandidates);
+	}
+	for (int i = 0; i < d->nplans; i++) {
+		const WorkloadPlan *wp = &d->plans[i];
+		const PlanConfig *pc = &wp->r.best;
+		printf("  plan %s: %d GPUs at TP %d PP %d DP %d", wp->workload->name, pc->gpus, pc->tp,
+		       pc->pp, pc->dp);
+		if (pc->cp > 1)
+			printf(" CP %d", pc->cp);
+		if (pc->ep > 1)
+			printf(" EP %d", pc->ep);
+		printf("; MFU %.1f%%, %.3g days to train\n", 100 * wp->r.cost.mfu,
+		       wp->time_to_train / 86400);
 	}
 	buf_free(&capex);
 	buf_free(&energy);

@@ -3,6 +3,7 @@
  *
  *   clusterc check FILE...            parse and check; diagnostics only
  *   clusterc build FILE [-o DIR]      the whole pipeline; artifacts into DIR
+ *   clusterc compare FILE [-o DIR]    every scenario built; the comparison into DIR
  *   clusterc fmt FILE... [--check]    canonical layout, comments kept
  *   clusterc schema                   the field tables of docs/language.md
  *
@@ -25,6 +26,11 @@ static const char usage_text[] =
 	"  build FILE [-o DIR]           the whole pipeline; artifacts into DIR (default ./out)\n"
 	"        [--scenario NAME] [--set DECL.FIELD=VALUE]... [--emit LIST] [--force]\n"
 	"        [--timings] [--dump=PASS] [--time-limit SECONDS] [--search=milp|exhaustive]\n"
+	"  compare FILE [-o DIR]         build the base design and every scenario; comparison.csv,\n"
+	"        [--scenarios A,B,...]   .json, .md and report.html with the Pareto frontier\n"
+	"        [--sweep FILE.yaml]     (default DIR ./compare); --sweep: a grid or list of\n"
+	"        [--objectives A,B,...]  overrides as the scenarios; --objectives: what the\n"
+	"        [--jobs N]              frontier is over; --jobs: builds at once (default: cores)\n"
 	"  fmt FILE... [--check]         rewrite files in canonical layout (comments kept);\n"
 	"                                with --check, only report files that would change\n"
 	"  schema                        print every declaration kind and its fields (Markdown)\n"
@@ -182,6 +188,31 @@ int main(int argc, char **argv)
 				goto out;
 			}
 			o.error_limit = (int)n;
+		} else if ((v = option_value(a, "--scenarios")) || (v = option_value(a, "--sweep")) ||
+			   (v = option_value(a, "--objectives")) || strcmp(a, "--scenarios") == 0 ||
+			   strcmp(a, "--sweep") == 0 || strcmp(a, "--objectives") == 0) {
+			if (!v && ++i >= argc) {
+				rc = usage_error("%s needs a value", a);
+				goto out;
+			}
+			const char **slot = strncmp(a, "--scenarios", 11) == 0 ? &o.scenarios
+					    : strncmp(a, "--sweep", 7) == 0     ? &o.sweep
+										: &o.objectives;
+			*slot = v ? v : argv[i];
+		} else if ((v = option_value(a, "--jobs")) || strcmp(a, "--jobs") == 0 ||
+			   strcmp(a, "-j") == 0) {
+			if (!v && ++i >= argc) {
+				rc = usage_error("%s needs a number", a);
+				goto out;
+			}
+			char *end;
+			long n = strtol(v ? v : argv[i], &end, 10);
+			if (*end || n < 1 || n > 1024) {
+				rc = usage_error("--jobs needs a number from 1 to 1024, not '%s'",
+						 v ? v : argv[i]);
+				goto out;
+			}
+			o.jobs = (int)n;
 		} else if ((v = option_value(a, "--scenario")) || strcmp(a, "--scenario") == 0) {
 			if (!v && ++i >= argc) {
 				rc = usage_error("%s needs a scenario name", a);
@@ -224,6 +255,9 @@ int main(int argc, char **argv)
 	} else if (strcmp(o.command, "build") == 0) {
 		rc = nfiles == 1 ? cmd_build(&o, files[0])
 				 : usage_error("%s needs exactly one FILE", "build");
+	} else if (strcmp(o.command, "compare") == 0) {
+		rc = nfiles == 1 ? cmd_compare(&o, files[0])
+				 : usage_error("%s needs exactly one FILE", "compare");
 	} else if (strcmp(o.command, "fmt") == 0) {
 		rc = nfiles ? cmd_fmt(&o, files, nfiles) : usage_error("%s needs at least one FILE", "fmt");
 	} else if (strcmp(o.command, "tokens") == 0) {
@@ -232,8 +266,8 @@ int main(int argc, char **argv)
 		schema_print_markdown(stdout);
 		rc = fflush(stdout) == 0 ? EXIT_OK : EXIT_IO;
 	} else {
-		const char *cmds[] = {"check", "build", "fmt", "schema", "tokens"};
-		const char *s = suggest(o.command, cmds, 5);
+		const char *cmds[] = {"check", "build", "compare", "fmt", "schema", "tokens"};
+		const char *s = suggest(o.command, cmds, 6);
 		if (s) {
 			fprintf(stderr, "clusterc: unknown command '%s'; did you mean '%s'?\n", o.command, s);
 			rc = EXIT_USAGE;

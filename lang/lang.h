@@ -449,6 +449,9 @@ bool expr_is_name(const Expr *e, const char *name);
 File *parse_file(Ctx *c, Source *src);
 /* Parses "PATH = EXPR" (a --set override); NULL after a diagnostic. */
 Stmt *parse_override(Ctx *c, Source *src);
+/* An override written inside another file (a sweep's YAML): text has src->len bytes, the
+ * override at its place and blanks elsewhere, so locations, lines and carets are the file's. */
+Stmt *parse_override_masked(Ctx *c, Source *src, const char *text);
 /* The tokens of a source, one a line with its text ("name dgx_h100"), for tests and
  * `clusterc tokens`. */
 void lex_dump(Ctx *c, Source *src, Buf *out);

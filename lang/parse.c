@@ -5,7 +5,8 @@
 #include "parser.h"
 #include "lexer.h"
 
-static void run(Ctx *c, Source *src, int start, ParseCtx *pc, LexState *lx)
+/* Scans text (src->len bytes; src->text unless given) with locations in src. */
+static void run(Ctx *c, Source *src, const char *text, int start, ParseCtx *pc, LexState *lx)
 {
 	*lx = (LexState){.c = c, .src = src, .start_token = start};
 	*pc = (ParseCtx){.c = c, .src = src, .lex = lx};
@@ -13,7 +14,7 @@ static void run(Ctx *c, Source *src, int start, ParseCtx *pc, LexState *lx)
 	if (yylex_init_extra(lx, &scanner))
 		die_oom();
 	pc->scanner = scanner;
-	YY_BUFFER_STATE buf = yy_scan_bytes(src->text, (int)src->len, scanner);
+	YY_BUFFER_STATE buf = yy_scan_bytes(text ? text : src->text, (int)src->len, scanner);
 	yyparse(scanner, pc);
 	yy_delete_buffer(buf, scanner);
 	yylex_destroy(scanner);
@@ -24,7 +25,7 @@ File *parse_file(Ctx *c, Source *src)
 	ParseCtx pc;
 	LexState lx;
 	int before = diag_errors(c);
-	run(c, src, START_FILE, &pc, &lx);
+	run(c, src, NULL, START_FILE, &pc, &lx);
 	File *f = arena_alloc(c->arena, sizeof *f);
 	f->src = src;
 	f->stmts = (Stmt **)pc.stmts.v;
@@ -40,7 +41,16 @@ Stmt *parse_override(Ctx *c, Source *src)
 	ParseCtx pc;
 	LexState lx;
 	int before = diag_errors(c);
-	run(c, src, START_OVERRIDE, &pc, &lx);
+	run(c, src, NULL, START_OVERRIDE, &pc, &lx);
+	return diag_errors(c) == before ? pc.override : NULL;
+}
+
+Stmt *parse_override_masked(Ctx *c, Source *src, const char *text)
+{
+	ParseCtx pc;
+	LexState lx;
+	int before = diag_errors(c);
+	run(c, src, text, START_OVERRIDE, &pc, &lx);
 	return diag_errors(c) == before ? pc.override : NULL;
 }
 

@@ -10,9 +10,14 @@
 
 /* ---- the program ---------------------------------------------------------------------------- */
 
-/* A --set given on the command line. */
+/* A --set given on the command line, or an override of a sweep file (origin set). */
 typedef struct CliOverride {
-	const char *text; /* "wanka.nodes=2000 x dgx_h100" */
+	const char *text;   /* "wanka.nodes=2000 x dgx_h100" */
+	const char *origin; /* a sweep: the file's path ... */
+	const char *origin_text; /* ... its text ... */
+	size_t origin_len;
+	const char *masked; /* ... and the same bytes with the override alone in place
+			     * (parse_override_masked); diagnostics then point into the file */
 } CliOverride;
 
 typedef struct NameTable {

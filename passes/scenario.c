@@ -151,9 +151,15 @@ int apply_overrides(Program *p)
 		apply_scenario(p, sc, 0);
 	}
 	for (int i = 0; i < p->nsets; i++) {
-		const char *text = p->sets[i].text;
-		Source *src = src_from_text(c, "--set", text, strlen(text));
-		Stmt *st = parse_override(c, src);
+		const CliOverride *o = &p->sets[i];
+		Stmt *st;
+		if (o->origin) {
+			Source *src = src_from_text(c, o->origin, o->origin_text, o->origin_len);
+			st = parse_override_masked(c, src, o->masked);
+		} else {
+			Source *src = src_from_text(c, "--set", o->text, strlen(o->text));
+			st = parse_override(c, src);
+		}
 		if (st)
 			apply_one(p, &st->override, true);
 	}

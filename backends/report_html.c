@@ -1,0 +1,913 @@
+/*
+ * report_html.c — report.html, the report for people as one self-contained page: no script,
+ * no font, image or style sheet fetched from anywhere, every chart an inline SVG
+ * (svgchart.c), so that it reads in any browser, offline, and prints.
+ *
+ * For `clusterc build`: the key totals (the numbers of report.md and report.json, formatted
+ * as report.md formats them), capex and power by category as bars, power per rack against
+ * each rack's cap (a column per rack up to RACK_COLUMNS racks; beyond, how many racks draw
+ * what share of their cap), the workloads' plans, the open choices decided, the fabrics and
+ * their drawing (topology.svg's, inline, when small enough to read at the page's width).
+ * For `clusterc compare`: a row per scenario (its key numbers, whether it is Pareto-optimal,
+ * why it did not build), the scatter of the first objective against the second with the
+ * Pareto frontier as a step line, and capex and energy cost per scenario.
+ *
+ * Deterministic like every artifact: no date, no solve time, no pointer; every number goes
+ * through text.c or svgchart.c.
+ */
+#include "backends.h"
+#include "plan.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	RACK_COLUMNS = 96,     /* beyond, a column per rack is thinner than its label */
+	/* The fabric drawing is inlined up to these: wider, its labels shrink below a few pixels
+	 * at the page's width (about 750 pt); this many bytes hold about 200 devices. */
+	INLINE_MAX = 256 << 10,
+	INLINE_WIDTH = 2500,   /* pt */
+};
+
+static const double J_PER_KWH = 3.6e6;
+
+/* The page's one style sheet: light, readable, printable; no web font (system ones only). */
+static const char page_css[] =
+	":root{color-scheme:light}\n"
+	"body{font:14px/1.45 system-ui,-apple-system,\"Segoe UI\",Roboto,\"Helvetica Neue\",Arial,"
+	"sans-serif;color:#1f2328;background:#fff;margin:0 auto;max-width:1100px;padding:24px}\n"
+	"h1{font-size:22px;margin:0 0 4px}\n"
+	"h2{font-size:17px;margin:28px 0 8px;padding-bottom:4px;border-bottom:1px solid #d0d7de}\n"
+	"h3{font-size:15px;margin:16px 0 6px}\n"
+	"p{margin:6px 0}\n"
+	".sub,.note{color:#57606a}\n"
+	".kpis{display:grid;grid-template-columns:repeat(auto-fill,minmax(240px,1fr));gap:8px;"
+	"margin:8px 0}\n"
+	".kpis div{border:1px solid #d0d7de;border-radius:6px;padding:6px 10px}\n"
+	".kpis dt{color:#57606a;font-size:12px}\n"
+	".kpis dd{margin:0;font-size:18px;font-weight:600;font-variant-numeric:tabular-nums}\n"
+	".kpis .u{font-size:13px;font-weight:normal;color:#57606a}\n"
+	"table{border-collapse:collapse;margin:8px 0;font-size:13px}\n"
+	"th,td{border:1px solid #d0d7de;padding:3px 8px;text-align:left;vertical-align:top}\n"
+	"th{background:#f6f8fa}\n"
+	".n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
+	"tr.failed td{color:#8c959f}\n"
+	".why,tr.failed td.why{color:#b3262f}\n"
+	".star{color:#e15759;font-weight:bold}\n"
+	".scroll{overflow-x:auto;max-width:100%}\n"
+	".fabric{overflow:auto;border:1px solid #d0d7de;border-radius:6px;padding:8px;margin:8px 0}\n"
+	".fabric svg{display:block;margin:auto;max-width:100%;max-height:90vh;width:auto;height:auto}\n"
+	"code{font-size:12px;background:#f6f8fa;padding:1px 4px;border-radius:4px}\n"
+	"footer{margin-top:32px;color:#57606a;font-size:12px}\n"
+	"@media print{body{max-width:none;padding:0}section{break-inside:avoid}"
+	"h2{break-after:avoid}.fabric{overflow:visible}}\n";
+
+/* ---- the page ----------------------------------------------------------------------------- */
+
+static void esc(Buf *b, const char *s)
+{
+	chart_escape(b, s);
+}
+
+static void page_start(Buf *b, const char *title)
+{
+	buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		    "<title>");
+	esc(b, title);
+	buf_puts(b, "</title>\n<style>\n");
+	buf_puts(b, page_css);
+	buf_puts(b, chart_css);
+	buf_puts(b, "</style>\n</head>\n<body>\n<header>\n<h1>");
+	esc(b, title);
+	buf_puts(b, "</h1>\n");
+}
+
+static void page_end(Buf *b, const char *what)
+{
+	buf_puts(b, "<footer>Written by clusterc. ");
+	buf_puts(b, what);
+	buf_puts(b, "</footer>\n</body>\n</html>\n");
+}
+
+static void section(Buf *b, const char *id, const char *heading)
+{
+	buf_printf(b, "<section id=\"%s\">\n<h2>", id);
+	esc(b, heading);
+	buf_puts(b, "</h2>\n");
+}
+
+/* A key figure: label and the value the caller has formatted. */
+static void kpi(Buf *b, const char *label, const char *value, const char *unit)
+{
+	buf_puts(b, "<div><dt>");
+	esc(b, label);
+	buf_puts(b, "</dt><dd>");
+	esc(b, value);
+	if (unit && *unit) {
+		buf_puts(b, " <span class=\"u\">");
+		esc(b, unit);
+		buf_puts(b, "</span>");
+	}
+	buf_puts(b, "</dd></div>\n");
+}
+
+static void kpi_number(Buf *b, const char *label, double v, int decimals, const char *unit)
+{
+	Buf t = {0};
+	text_number(&t, v, decimals, false);
+	kpi(b, label, t.s, unit);
+	buf_free(&t);
+}
+
+static void kpi_money(Buf *b, const char *label, double v, const char *cur)
+{
+	Buf t = {0};
+	text_money(&t, v);
+	kpi(b, label, t.s, cur);
+	buf_free(&t);
+}
+
+/* Table cells: text, a number (right-aligned), money. */
+static void th(Buf *b, const char *s, bool num)
+{
+	buf_puts(b, num ? "<th class=\"n\">" : "<th>");
+	esc(b, s);
+	buf_puts(b, "</th>");
+}
+
+static void td(Buf *b, const char *s)
+{
+	buf_puts(b, "<td>");
+	esc(b, s);
+	buf_puts(b, "</td>");
+}
+
+static void td_number(Buf *b, double v, int decimals)
+{
+	buf_puts(b, "<td class=\"n\">");
+	text_number(b, v, decimals, false);
+	buf_puts(b, "</td>");
+}
+
+static void td_money(Buf *b, double v)
+{
+	buf_puts(b, "<td class=\"n\">");
+	text_money(b, v);
+	buf_puts(b, "</td>");
+}
+
+/* ---- build: summary and breakdowns -------------------------------------------------------- */
+
+static void summary(Buf *b, const Design *d)
+{
+	const Totals *t = &d->t;
+	const char *cur = currency_name(d->currency);
+	section(b, "summary", "Summary");
+	buf_puts(b, "<dl class=\"kpis\">\n");
+	kpi_number(b, "Accelerators", t->accelerators, 0, NULL);
+	kpi_number(b, "Nodes", t->nodes, 0, NULL);
+	kpi_number(b, "Racks", t->racks, 0, NULL);
+	if (t->switches > 0)
+		kpi_number(b, "Switches", t->switches, 0, NULL);
+	if (t->cables > 0)
+		kpi_number(b, "Cables", t->cables, 0, NULL);
+	if (t->storage_units > 0)
+		kpi_number(b, "Storage units", t->storage_units, 0, NULL);
+	kpi_number(b, "IT power (peak)", t->it_power / 1e3, 3, "kW");
+	kpi_number(b, "Facility power (peak)", t->facility_power / 1e3, 3, "kW");
+	kpi_number(b, "PUE", t->pue, 3, NULL);
+	kpi_money(b, "Capex", t->capex, cur);
+	kpi_number(b, "Energy per year", t->annual_energy / J_PER_KWH, 0, "kWh");
+	kpi_money(b, "Energy cost per year", t->annual_energy_cost, cur);
+	Buf label = {0};
+	buf_puts(&label, "TCO over ");
+	text_number(&label, t->horizon_years, 2, false);
+	buf_puts(&label, t->horizon_years == 1 ? " year" : " years");
+	kpi_money(b, label.s, t->tco, cur);
+	buf_free(&label);
+	if (!isnan(t->annual_carbon))
+		kpi_number(b, "Carbon per year", t->annual_carbon / 1e3, 1, "t CO2e");
+	buf_puts(b, "</dl>\n</section>\n");
+}
+
+/* Categories in report.json's order; those at 0 are left out. */
+static const struct {
+	int cat;
+	const char *name;
+} capex_cats[] = {
+	{CAT_NODES, "nodes"},     {CAT_NETWORK, "network"}, {CAT_CABLING, "cabling"},
+	{CAT_RACKS, "racks"},     {CAT_COOLING, "cooling"}, {CAT_POWER, "power"},
+	{CAT_STORAGE, "storage"}, {CAT_OTHER, "other"},
+};
+
+static void capex_chart(Buf *b, const Design *d)
+{
+	const Totals *t = &d->t;
+	const char *labels[CAT_COUNT];
+	double v[CAT_COUNT];
+	int n = 0;
+	for (size_t i = 0; i < sizeof capex_cats / sizeof capex_cats[0]; i++) {
+		double x = t->capex_by_cat[capex_cats[i].cat];
+		if (x == 0)
+			continue;
+		labels[n] = capex_cats[i].name;
+		v[n++] = x;
+	}
+	section(b, "capex", "Capex by category");
+	buf_puts(b, "<p>Total ");
+	text_money(b, t->capex);
+	buf_printf(b, " %s.</p>\n", currency_name(d->currency));
+	ChartPanel p = {NULL, currency_name(d->currency), -1, t->capex};
+	ChartBars c = {"Capex by category", labels, n, &p, 1, v, 0, 0};
+	if (n)
+		chart_hbars(b, &c);
+	buf_puts(b, "</section>\n");
+}
+
+static void power_chart(Buf *b, const Design *d)
+{
+	const Totals *t = &d->t;
+	const struct {
+		const char *name;
+		double w;
+	} rows[] = {
+		{"nodes", t->power_by_cat[CAT_NODES]},
+		{"network", t->power_by_cat[CAT_NETWORK]},
+		{"storage", t->power_by_cat[CAT_STORAGE]},
+		{"other", t->power_by_cat[CAT_OTHER]},
+		{"cooling and losses (PUE)", t->facility_power - t->it_power},
+	};
+	const char *labels[5];
+	double v[5];
+	int n = 0;
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		if (rows[i].w == 0)
+			continue;
+		labels[n] = rows[i].name;
+		v[n++] = rows[i].w / 1e3;
+	}
+	section(b, "power", "Power by category (peak)");
+	buf_puts(b, "<p>Facility ");
+	text_number(b, t->facility_power / 1e3, 3, false);
+	buf_puts(b, " kW, IT ");
+	text_number(b, t->it_power / 1e3, 3, false);
+	buf_puts(b, " kW, PUE ");
+	text_number(b, t->pue, 3, false);
+	buf_puts(b, ".</p>\n");
+	ChartPanel p = {NULL, "kW", 3, t->facility_power / 1e3};
+	ChartBars c = {"Power by category", labels, n, &p, 1, v, 2, 0};
+	if (n)
+		chart_hbars(b, &c);
+	buf_puts(b, "</section>\n");
+}
+
+/* ---- build: power per rack ---------------------------------------------------------------- */
+
+/* Each rack's power as racks.csv and racks.svg count it: the sum of what stands in it. */
+static double *rack_powers(const Design *d)
+{
+	double *w = xmalloc(sizeof(double) * (size_t)(d->nracks + 1));
+	memset(w, 0, sizeof(double) * (size_t)(d->nracks + 1));
+	RackDevice *v;
+	int n = layout_devices(d, &v);
+	for (int i = 0; i < n; i++)
+		if (v[i].rack >= 0 && v[i].rack < d->nracks && isfinite(v[i].power))
+			w[v[i].rack] += v[i].power;
+	free(v);
+	return w;
+}
+
+/* How many racks draw each tenth of their cap (the last bin: over it). */
+static void rack_histogram(Buf *b, const Design *d, const double *w)
+{
+	enum { BINS = 11 };
+	static const char *const names[BINS] = {"0-10%",  "10-20%", "20-30%", "30-40%",
+						"40-50%", "50-60%", "60-70%", "70-80%",
+						"80-90%", "90-100%", "over"};
+	int count[BINS] = {0};
+	for (int r = 0; r < d->nracks; r++) {
+		double lim = layout_rack_limit(d, &d->racks[r]);
+		double load = w[r] / lim;
+		int k = load > 1 + 1e-9 ? BINS - 1 : (int)floor(load * 10 - 1e-9);
+		k = k < 0 ? 0 : k > BINS - 2 ? BINS - 2 : k;
+		count[k]++;
+	}
+	ChartColumn c[BINS];
+	for (int k = 0; k < BINS; k++)
+		c[k] = (ChartColumn){names[k], count[k], NAN, k == BINS - 1};
+	ChartColumns cc = {"Racks by share of their power cap", "racks", "racks", 0, c, BINS, 1,
+			   true, 0, 220};
+	buf_puts(b, "<p>Racks by the share of their power cap they draw at peak.</p>\n");
+	chart_columns(b, &cc);
+}
+
+/* Racks by power, in kW bins, when some rack has no cap. */
+static void rack_kw_histogram(Buf *b, const Design *d, const double *w)
+{
+	double hi = 0;
+	for (int r = 0; r < d->nracks; r++)
+		hi = fmax(hi, w[r] / 1e3);
+	double t[32], step;
+	int nt = chart_ticks(0, hi > 0 ? hi : 1, 10, t, 32, &step);
+	int nb = nt > 1 ? nt - 1 : 1;
+	ChartColumn *c = xmalloc(sizeof(ChartColumn) * (size_t)nb);
+	Buf *labels = xmalloc(sizeof(Buf) * (size_t)nb);
+	for (int k = 0; k < nb; k++) {
+		labels[k] = (Buf){0};
+		text_number(&labels[k], t[k], 3, false);
+		buf_putc(&labels[k], '-');
+		text_number(&labels[k], t[k] + step, 3, false);
+		c[k] = (ChartColumn){labels[k].s, 0, NAN, false};
+	}
+	for (int r = 0; r < d->nracks; r++) {
+		int k = (int)floor(w[r] / 1e3 / step);
+		c[k < 0 ? 0 : k >= nb ? nb - 1 : k].value++;
+	}
+	ChartColumns cc = {"Racks by power at peak (kW)", "racks", "racks", 0, c, nb, 0, true, 0,
+			   220};
+	buf_puts(b, "<p>Racks by power at peak, in kW.</p>\n");
+	chart_columns(b, &cc);
+	for (int k = 0; k < nb; k++)
+		buf_free(&labels[k]);
+	free(labels);
+	free(c);
+}
+
+static void rack_chart(Buf *b, const Design *d)
+{
+	section(b, "racks", "Power per rack");
+	if (d->nracks == 0) {
+		buf_puts(b, "<p class=\"note\">No rack is placed (the design was costed from its "
+			    "node groups only).</p>\n</section>\n");
+		return;
+	}
+	double *w = rack_powers(d);
+	int fullest = 0, over = 0;
+	bool capped = true;
+	for (int r = 0; r < d->nracks; r++) {
+		double lim = layout_rack_limit(d, &d->racks[r]);
+		capped &= isfinite(lim) && lim > 0;
+		over += isfinite(lim) && w[r] > lim + 1e-6;
+		double load = isfinite(lim) && lim > 0 ? w[r] / lim : w[r];
+		double best = isfinite(layout_rack_limit(d, &d->racks[fullest]))
+			      ? w[fullest] / layout_rack_limit(d, &d->racks[fullest]) : w[fullest];
+		if (load > best)
+			fullest = r;
+	}
+	const RackInst *f = &d->racks[fullest];
+	double flim = layout_rack_limit(d, f);
+	buf_printf(b, "<p>%d rack%s (%d of nodes, %d of network). The fullest, <code>", d->nracks,
+		   d->nracks == 1 ? "" : "s", d->node_racks, d->network_racks);
+	esc(b, f->name);
+	buf_puts(b, "</code>, draws ");
+	text_number(b, w[fullest] / 1e3, 3, false);
+	buf_puts(b, " kW");
+	if (isfinite(flim)) {
+		buf_puts(b, " of its ");
+		text_number(b, flim / 1e3, 3, false);
+		buf_puts(b, " kW cap");
+	}
+	buf_puts(b, "; ");
+	if (over)
+		buf_printf(b, "<span class=\"why\">%d over their cap</span>.</p>\n", over);
+	else
+		buf_puts(b, "none is over its cap.</p>\n");
+	if (d->nracks <= RACK_COLUMNS) {
+		ChartColumn *c = xmalloc(sizeof(ChartColumn) * (size_t)d->nracks);
+		for (int r = 0; r < d->nracks; r++) {
+			double lim = layout_rack_limit(d, &d->racks[r]);
+			c[r] = (ChartColumn){d->racks[r].name, w[r] / 1e3,
+					     isfinite(lim) ? lim / 1e3 : NAN,
+					     isfinite(lim) && w[r] > lim + 1e-6};
+		}
+		ChartColumns cc = {"Power per rack at peak against its cap (kW)", "kW", "kW", 3, c,
+				   d->nracks, 0, false, 0, 0};
+		chart_columns(b, &cc);
+		free(c);
+	} else if (capped) {
+		rack_histogram(b, d, w);
+	} else {
+		rack_kw_histogram(b, d, w);
+	}
+	free(w);
+	buf_puts(b, "</section>\n");
+}
+
+/* ---- build: workloads, decisions, fabrics ------------------------------------------------- */
+
+static void workloads(Buf *b, const Design *d)
+{
+	if (!d->nplans)
+		return;
+	section(b, "workloads", "Workloads");
+	buf_puts(b, "<table>\n<tr>");
+	static const char *const head[] = {"workload", "GPUs", "TP", "PP", "DP", "CP", "EP",
+					   "micro-batch", "step (s)", "MFU", "time to train (days)",
+					   "energy (MWh)"};
+	for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
+		th(b, head[i], i > 0);
+	Buf cost = {0};
+	buf_printf(&cost, "energy cost (%s)", currency_name(d->currency));
+	th(b, cost.s, true);
+	buf_free(&cost);
+	buf_puts(b, "</tr>\n");
+	for (int i = 0; i < d->nplans; i++) {
+		const WorkloadPlan *wp = &d->plans[i];
+		const PlanConfig *c = &wp->r.best;
+		buf_puts(b, "<tr>");
+		td(b, wp->workload->name);
+		td_number(b, c->gpus, 0);
+		td_number(b, c->tp, 0);
+		td_number(b, c->pp, 0);
+		td_number(b, c->dp, 0);
+		td_number(b, c->cp, 0);
+		td_number(b, c->ep, 0);
+		td_number(b, c->micro, 0);
+		td_number(b, wp->r.cost.step, 3);
+		buf_puts(b, "<td class=\"n\">");
+		text_number(b, 100 * wp->r.cost.mfu, 1, true);
+		buf_puts(b, "%</td>");
+		td_number(b, wp->time_to_train / 86400, 2);
+		td_number(b, wp->energy / 3.6e9, 1);
+		td_money(b, wp->energy_cost);
+		buf_puts(b, "</tr>\n");
+	}
+	buf_puts(b, "</table>\n<p class=\"note\">The plans in full, their alternatives and the "
+		    "launch files are in <code>parallelism/</code>.</p>\n</section>\n");
+}
+
+static void decisions(Buf *b, const Design *d, const OptimizerReport *opt)
+{
+	section(b, "decisions", "Decisions");
+	if (opt) {
+		buf_puts(b, "<p>Solver ");
+		esc(b, opt->solver ? opt->solver : "none");
+		buf_puts(b, ": ");
+		esc(b, opt->status ? opt->status : "unknown");
+		if (isfinite(opt->objective)) {
+			buf_puts(b, ", objective ");
+			text_number(b, opt->objective, 2, false);
+		}
+		if (isfinite(opt->gap)) {
+			buf_puts(b, ", gap ");
+			text_number(b, 100 * opt->gap, 2, false);
+			buf_putc(b, '%');
+		}
+		buf_printf(b, "; %d variables, %d constraints.</p>\n", opt->variables,
+			   opt->constraints);
+	}
+	if (!d->decisions.n) {
+		buf_puts(b, "<p>The spec leaves no choice open.</p>\n</section>\n");
+		return;
+	}
+	buf_puts(b, "<table>\n<tr>");
+	th(b, "choice", false);
+	th(b, "chosen", false);
+	th(b, "options considered", true);
+	th(b, "next best (objective)", false);
+	th(b, "saved", true);
+	buf_puts(b, "</tr>\n");
+	for (int i = 0; i < d->decisions.n; i++) {
+		const Decision *x = d->decisions.v[i];
+		Buf t = {0};
+		buf_puts(&t, x->decl ? x->decl->name : "?");
+		buf_putc(&t, '.');
+		buf_puts(&t, x->field ? decision_field(d, x) : "?");
+		if (x->in_count)
+			buf_puts(&t, " (count)");
+		buf_puts(b, "<tr><td><code>");
+		esc(b, t.s);
+		buf_puts(b, "</code></td>");
+		t.len = 0;
+		text_chosen(&t, x);
+		td(b, t.s ? t.s : "");
+		buf_free(&t);
+		buf_printf(b, "<td class=\"n\">%d</td><td>", x->ncandidates);
+		if (x->next_best_text)
+			esc(b, x->next_best_text);
+		if (isfinite(x->next_best)) {
+			buf_puts(b, x->next_best_text ? " (" : "(");
+			text_number(b, x->next_best, 2, false);
+			buf_putc(b, ')');
+		} else if (!x->next_best_text) {
+			buf_putc(b, '-');
+		}
+		buf_puts(b, "</td><td class=\"n\">");
+		if (opt && isfinite(x->next_best) && isfinite(opt->objective))
+			text_number(b, opt->maximize ? opt->objective - x->next_best
+						     : x->next_best - opt->objective,
+				    2, false);
+		else
+			buf_putc(b, '-');
+		buf_puts(b, "</td></tr>\n");
+	}
+	buf_puts(b, "</table>\n</section>\n");
+}
+
+/* The width of Graphviz's drawing in points, from its <svg width="..pt">; 0 when unknown. */
+static double drawing_width(const char *svg)
+{
+	const char *w = strstr(svg, "<svg width=\"");
+	return w ? strtod(w + strlen("<svg width=\""), NULL) : 0;
+}
+
+/* The drawing of topology.svg, inline from its <svg> tag on (no XML prolog, no doctype), when
+ * it is small enough to read at the page's width. */
+static void drawing(Buf *b, const Design *d)
+{
+	Buf svg = {0};
+	bool drawn = topology_svg_render(d, &svg);
+	const char *start = drawn ? strstr(svg.s, "<svg") : NULL;
+	double width = start ? drawing_width(start) : 0;
+	if (start && svg.len <= INLINE_MAX && width > 0 && width <= INLINE_WIDTH) {
+		buf_puts(b, "<div class=\"fabric\">\n");
+		buf_put(b, start, svg.len - (size_t)(start - svg.s));
+		buf_puts(b, "</div>\n");
+	} else if (start) {
+		buf_puts(b, "<p class=\"note\">The fabric drawing is too large to read at the width "
+			    "of this page: it is in <code>topology.svg</code> (and the graph in "
+			    "<code>topology.dot</code>).</p>\n");
+	} else {
+		buf_puts(b, "<p class=\"note\">The fabric graph is too large to lay out: it is in "
+			    "<code>topology.dot</code>.</p>\n");
+	}
+	buf_free(&svg);
+}
+
+static void fabrics(Buf *b, const Design *d)
+{
+	int n = 0;
+	for (int i = 0; i < d->nfabrics; i++)
+		n += d->fabrics[i].sized && d->fabrics[i].topology;
+	if (!n)
+		return;
+	section(b, "fabrics", "Fabrics");
+	buf_puts(b, "<table>\n<tr>");
+	static const char *const head[] = {"fabric", "topology", "switch", "switches", "links",
+					   "endpoint ports", "bisection (Tb/s)", "oversubscription",
+					   "diameter (hops)"};
+	for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
+		th(b, head[i], i > 2);
+	buf_puts(b, "</tr>\n");
+	for (int i = 0; i < d->nfabrics; i++) {
+		const FabricInst *f = &d->fabrics[i];
+		if (!f->sized || !f->topology)
+			continue;
+		bool tree = strcmp(f->topology->name, "fat_tree") == 0;
+		buf_puts(b, "<tr><td><code>");
+		esc(b, f->decl->name);
+		buf_puts(b, "</code></td><td>");
+		esc(b, f->topology->name);
+		if (tree)
+			buf_printf(b, ", %d tier%s%s", f->tiers, f->tiers == 1 ? "" : "s",
+				   f->rail_optimized ? ", rail-optimized" : "");
+		buf_puts(b, "</td>");
+		td(b, f->switches > 0 && f->switch_model ? f->switch_model->name : "-");
+		td_number(b, f->switches, 0);
+		td_number(b, f->links, 0);
+		td_number(b, f->endpoints, 0);
+		td_number(b, f->bisection / 1e12, 3);
+		buf_puts(b, "<td class=\"n\">");
+		text_number(b, tree && f->tiers > 1 ? f->oversub[0] : 1, 2, false);
+		buf_puts(b, ":1</td>");
+		td_number(b, f->diameter, 0);
+		buf_puts(b, "</tr>\n");
+	}
+	buf_puts(b, "</table>\n");
+	drawing(b, d);
+	buf_puts(b, "</section>\n");
+}
+
+int report_html_write(Output *o, const Design *d, const OptimizerReport *opt)
+{
+	FILE *f = output_file(o, "report.html");
+	if (!f)
+		return 1;
+	Buf b = {0}, title = {0};
+	buf_puts(&title, "clusterc report: ");
+	buf_puts(&title, report_spec_path(d));
+	buf_puts(&title, " (scenario ");
+	buf_puts(&title, report_scenario(d));
+	buf_puts(&title, ")");
+	page_start(&b, title.s);
+	buf_free(&title);
+	if (d->cluster) {
+		buf_puts(&b, "<p class=\"sub\">Cluster <code>");
+		esc(&b, d->cluster->name);
+		buf_puts(&b, "</code>");
+		if (d->site) {
+			buf_puts(&b, " at site <code>");
+			esc(&b, d->site->name);
+			buf_puts(&b, "</code>");
+		}
+		buf_printf(&b, "; amounts in %s, power at peak.</p>\n", currency_name(d->currency));
+	}
+	buf_puts(&b, "</header>\n");
+	summary(&b, d);
+	capex_chart(&b, d);
+	power_chart(&b, d);
+	rack_chart(&b, d);
+	workloads(&b, d);
+	decisions(&b, d, opt);
+	fabrics(&b, d);
+	page_end(&b, "The same numbers are in report.json (for programs) and report.md, the bill "
+		     "of materials in bom.csv, every rack's devices in racks.csv.");
+	fwrite(b.s, 1, b.len, f);
+	buf_free(&b);
+	return output_close(o, f);
+}
+
+/* ---- compare ------------------------------------------------------------------------------ */
+
+/* The workloads of every row, in order of first sight (heap: free() the array). */
+static int workload_names(const Comparison *cmp, const char ***out)
+{
+	int n = 0, cap = 0;
+	for (int i = 0; i < cmp->nrows; i++)
+		cap += cmp->rows[i].nw;
+	const char **v = xmalloc(sizeof(char *) * (size_t)(cap + 1));
+	for (int i = 0; i < cmp->nrows; i++)
+		for (int j = 0; j < cmp->rows[i].nw; j++) {
+			const char *name = cmp->rows[i].w[j].name;
+			bool seen = false;
+			for (int k = 0; k < n && !seen; k++)
+				seen = strcmp(v[k], name) == 0;
+			if (!seen)
+				v[n++] = name;
+		}
+	*out = v;
+	return n;
+}
+
+static double row_days(const CompareRow *r, const char *workload)
+{
+	for (int i = 0; i < r->nw; i++)
+		if (strcmp(r->w[i].name, workload) == 0)
+			return r->w[i].time_to_train / 86400;
+	return NAN;
+}
+
+static void compare_table(Buf *b, const Comparison *cmp)
+{
+	const char **wn;
+	int nw = workload_names(cmp, &wn);
+	bool any_sets = false;
+	for (int i = 0; i < cmp->nrows; i++)
+		any_sets |= cmp->rows[i].sets && cmp->rows[i].sets[0];
+	section(b, "table", "Scenarios");
+	buf_puts(b, "<div class=\"scroll\"><table>\n<tr>");
+	th(b, "#", true);
+	th(b, "scenario", false);
+	if (any_sets)
+		th(b, "overrides", false);
+	static const char *const head[] = {"accelerators", "racks", "switches", "facility (MW)"};
+	for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
+		th(b, head[i], true);
+	static const char *const money[] = {"capex", "energy / year", "TCO"};
+	for (size_t i = 0; i < sizeof money / sizeof money[0]; i++) {
+		Buf t = {0};
+		buf_printf(&t, "%s (%s)", money[i], cmp->currency ? cmp->currency : "");
+		th(b, t.s, true);
+		buf_free(&t);
+	}
+	for (int j = 0; j < nw; j++) {
+		Buf t = {0};
+		buf_printf(&t, "%s (days)", wn[j]);
+		th(b, t.s, true);
+		buf_free(&t);
+	}
+	th(b, "Pareto", false);
+	buf_puts(b, "</tr>\n");
+	int cols = 9 + nw; /* scenario, 7 numbers, the workloads, Pareto (overrides aside) */
+	for (int i = 0; i < cmp->nrows; i++) {
+		const CompareRow *r = &cmp->rows[i];
+		buf_puts(b, r->status ? "<tr class=\"failed\">" : "<tr>");
+		buf_printf(b, "<td class=\"num\">%d</td><td><code>", i + 1);
+		esc(b, r->scenario);
+		buf_puts(b, "</code></td>");
+		if (any_sets) {
+			buf_puts(b, "<td><code>");
+			esc(b, r->sets ? r->sets : "");
+			buf_puts(b, "</code></td>");
+		}
+		if (r->status) {
+			buf_printf(b, "<td colspan=\"%d\" class=\"why\">not built (exit %d): ", cols - 1,
+				   r->status);
+			esc(b, r->why);
+			buf_puts(b, "</td></tr>\n");
+			continue;
+		}
+		td_number(b, r->accelerators, 0);
+		td_number(b, r->racks, 0);
+		td_number(b, r->switches, 0);
+		td_number(b, r->facility_power / 1e6, 2);
+		td_money(b, r->capex);
+		td_money(b, r->annual_energy_cost);
+		td_money(b, r->tco);
+		for (int j = 0; j < nw; j++)
+			td_number(b, row_days(r, wn[j]), 1);
+		buf_puts(b, r->pareto ? "<td class=\"star\">&#9733; yes</td>" : "<td></td>");
+		buf_puts(b, "</tr>\n");
+	}
+	buf_puts(b, "</table></div>\n<p class=\"note\">Pareto: no other scenario is at least as good on "
+		    "every one of ");
+	for (int k = 0; k < cmp->nobj; k++) {
+		buf_puts(b, k == 0 ? "" : k == cmp->nobj - 1 ? " and " : ", ");
+		esc(b, cmp->obj[k].label);
+		buf_puts(b, cmp->obj[k].maximize ? " (higher is better)" : " (lower is better)");
+	}
+	buf_puts(b, " and better on one.</p>\n</section>\n");
+	free(wn);
+}
+
+/* Whether row a is at least as good as row b on objectives 0 and 1 and better on one. */
+static bool dominates2(const Comparison *cmp, const double *x, const double *y, int a, int b)
+{
+	double ax = cmp->obj[0].maximize ? -x[a] : x[a], bx = cmp->obj[0].maximize ? -x[b] : x[b];
+	double ay = cmp->obj[1].maximize ? -y[a] : y[a], by = cmp->obj[1].maximize ? -y[b] : y[b];
+	return ax <= bx && ay <= by && (ax < bx || ay < by);
+}
+
+/* A log axis when the values span more than two decades. */
+static bool wants_log(const double *v, int n)
+{
+	double lo = INFINITY, hi = 0;
+	for (int i = 0; i < n; i++)
+		if (isfinite(v[i])) {
+			lo = fmin(lo, v[i]);
+			hi = fmax(hi, v[i]);
+		}
+	return lo > 0 && isfinite(lo) && hi / lo > 100;
+}
+
+static void compare_scatter(Buf *b, const Comparison *cmp)
+{
+	section(b, "pareto", "Pareto front");
+	if (cmp->nobj < 2) {
+		buf_puts(b, "<p class=\"note\">One objective only: nothing to plot against it.</p>\n"
+			    "</section>\n");
+		return;
+	}
+	int n = cmp->nrows;
+	ChartPoint *p = xmalloc(sizeof(ChartPoint) * (size_t)(n + 1));
+	char (*numbers)[16] = xmalloc(sizeof *numbers * (size_t)(n + 1));
+	for (int i = 0; i < n; i++)
+		snprintf(numbers[i], sizeof numbers[i], "#%d", i + 1);
+	double *x = xmalloc(sizeof(double) * (size_t)(n + 1)),
+	       *y = xmalloc(sizeof(double) * (size_t)(n + 1));
+	int drawn = 0;
+	for (int i = 0; i < n; i++) {
+		const CompareRow *r = &cmp->rows[i];
+		x[i] = compare_value(cmp, r, 0) * cmp->obj[0].scale;
+		y[i] = compare_value(cmp, r, 1) * cmp->obj[1].scale;
+		/* Names on the frontier; the others by their number in the table, or a crowded
+		 * chart is unreadable. */
+		p[i] = (ChartPoint){r->pareto ? r->scenario : numbers[i], x[i], y[i], r->pareto, false};
+		drawn += isfinite(x[i]) && isfinite(y[i]);
+	}
+	/* The step line: the points no other beats on both axes (with more than two objectives a
+	 * Pareto point can be beaten on these two). */
+	for (int i = 0; i < n; i++) {
+		if (!isfinite(x[i]) || !isfinite(y[i]))
+			continue;
+		p[i].front = true;
+		for (int j = 0; j < n && p[i].front; j++)
+			if (j != i && isfinite(x[j]) && isfinite(y[j]) && dominates2(cmp, x, y, j, i))
+				p[i].front = false;
+	}
+	Buf title = {0};
+	buf_puts(&title, cmp->obj[1].label);
+	buf_puts(&title, " against ");
+	buf_puts(&title, cmp->obj[0].label);
+	buf_puts(b, "<p>Each built scenario at its ");
+	esc(b, cmp->obj[0].label);
+	buf_puts(b, " (across) and ");
+	esc(b, cmp->obj[1].label);
+	buf_printf(b, " (up); filled and named: Pareto-optimal%s; the others by their number in "
+		      "the table. The dashed line is the frontier of these two objectives.</p>\n",
+		   cmp->nobj > 2 ? " over all the objectives" : "");
+	ChartScatter c = {title.s, cmp->obj[0].label, cmp->obj[1].label, p, n,
+			  wants_log(x, n), wants_log(y, n), cmp->obj[0].maximize,
+			  "Pareto-optimal", "dominated", 0, 0};
+	if (drawn)
+		chart_scatter(b, &c);
+	else
+		buf_puts(b, "<p class=\"note\">No scenario built: nothing to plot.</p>\n");
+	buf_free(&title);
+	free(p);
+	free(numbers);
+	free(x);
+	free(y);
+	buf_puts(b, "</section>\n");
+}
+
+/* "#3 electricity=0.35 CNY/kWh, cool…": a bar's label, short enough for the chart's margin
+ * (at most 30 characters, cut at a UTF-8 boundary); malloc'ed. */
+static char *short_label(int i, const char *name)
+{
+	Buf t = {0};
+	buf_printf(&t, "#%d %s", i + 1, name);
+	if (t.len > 30) {
+		size_t cut = 29;
+		while (cut > 0 && (t.s[cut] & 0xC0) == 0x80)
+			cut--;
+		t.len = cut;
+		buf_puts(&t, "\xe2\x80\xa6");
+	}
+	return t.s;
+}
+
+static void compare_bars(Buf *b, const Comparison *cmp)
+{
+	const char **labels = xmalloc(sizeof(char *) * (size_t)(cmp->nrows + 1));
+	double *v = xmalloc(sizeof(double) * (size_t)(2 * cmp->nrows + 1));
+	int n = 0;
+	for (int i = 0; i < cmp->nrows; i++) {
+		const CompareRow *r = &cmp->rows[i];
+		if (r->status)
+			continue;
+		labels[n] = short_label(i, r->scenario);
+		v[2 * n] = r->capex;
+		v[2 * n + 1] = r->annual_energy_cost;
+		n++;
+	}
+	section(b, "money", "Capex and energy cost");
+	if (n) {
+		ChartPanel p[2] = {{"capex", cmp->currency, -1, 0},
+				   {"energy cost per year", cmp->currency, -1, 0}};
+		ChartBars c = {"Capex and annual energy cost per scenario", labels, n, p, 2, v, 0, 0};
+		chart_hbars(b, &c);
+	} else {
+		buf_puts(b, "<p class=\"note\">No scenario built.</p>\n");
+	}
+	buf_puts(b, "</section>\n");
+	for (int i = 0; i < n; i++)
+		free((char *)labels[i]);
+	free(labels);
+	free(v);
+}
+
+static void compare_choices(Buf *b, const Comparison *cmp)
+{
+	bool any = false;
+	for (int i = 0; i < cmp->nrows; i++)
+		any |= cmp->rows[i].status == 0 && cmp->rows[i].decisions > 0;
+	if (!any)
+		return;
+	section(b, "choices", "Choices made");
+	buf_puts(b, "<table>\n<tr>");
+	th(b, "scenario", false);
+	th(b, "open choices decided", false);
+	buf_puts(b, "</tr>\n");
+	for (int i = 0; i < cmp->nrows; i++) {
+		const CompareRow *r = &cmp->rows[i];
+		if (r->status || !r->decisions)
+			continue;
+		buf_puts(b, "<tr><td><code>");
+		esc(b, r->scenario);
+		buf_puts(b, "</code></td><td>");
+		for (int k = 0; k < r->decisions; k++) {
+			buf_puts(b, k ? ", <code>" : "<code>");
+			esc(b, r->chosen[k]);
+			buf_puts(b, "</code>");
+		}
+		buf_puts(b, "</td></tr>\n");
+	}
+	buf_puts(b, "</table>\n</section>\n");
+}
+
+int compare_html_write(Output *o, const Comparison *cmp)
+{
+	FILE *f = output_file(o, "report.html");
+	if (!f)
+		return 1;
+	Buf b = {0}, title = {0};
+	buf_puts(&title, "clusterc comparison: ");
+	buf_puts(&title, cmp->spec ? cmp->spec : "");
+	page_start(&b, title.s);
+	buf_free(&title);
+	int built = 0;
+	for (int i = 0; i < cmp->nrows; i++)
+		built += cmp->rows[i].status == 0;
+	buf_printf(&b, "<p class=\"sub\">%d scenario%s", cmp->nrows, cmp->nrows == 1 ? "" : "s");
+	if (cmp->sweep) {
+		buf_puts(&b, " from the sweep <code>");
+		esc(&b, cmp->sweep);
+		buf_puts(&b, "</code>");
+	}
+	buf_printf(&b, ", %d built. Money in ", built);
+	esc(&b, cmp->currency ? cmp->currency : "");
+	buf_puts(&b, " (indicative prices); power at peak; energy per year at the site's "
+		     "utilization.</p>\n</header>\n");
+	compare_table(&b, cmp);
+	compare_scatter(&b, cmp);
+	compare_bars(&b, cmp);
+	compare_choices(&b, cmp);
+	page_end(&b, "The same numbers are in comparison.json (for programs), comparison.csv and "
+		     "comparison.md.");
+	fwrite(b.s, 1, b.len, f);
+	buf_free(&b);
+	return output_close(o, f);
+}

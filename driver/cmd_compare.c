@@ -1,0 +1,607 @@
+/*
+ * cmd_compare.c — `clusterc compare FILE [--scenarios A,B,...] [--sweep FILE.yaml] [-o DIR]`:
+ * the base design and every scenario (or the chosen ones, or the points of a sweep) built, one
+ * row each, in comparison.csv, comparison.json, comparison.md and report.html, with the
+ * scenarios no other beats on every objective marked as the Pareto frontier.
+ *
+ * Each row is built in a process of its own, as many at once as there are cores (--jobs): a
+ * build is single-threaded, and a process keeps one scenario's failure (or crash) from another.
+ * The child sends its row back as JSON on a pipe; rows keep the order of the spec (or sweep)
+ * whatever order they finish in, so the files are byte-identical from run to run.
+ *
+ * Before anything is built the spec is checked, and every override of a sweep once, on its own:
+ * an unknown path or a wrong value is an error at the sweep file's line (exit 1, nothing
+ * written). A scenario that then fails to build is a row that says why (status and the first
+ * error) and its diagnostics go to standard error; the comparison is still written (exit 0).
+ * Exit 2 when no row at all could be built, 64 for a bad option, 74 when DIR cannot be written.
+ */
+#include "backends.h"
+#include "driver.h"
+#include "plan.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* A row to build. */
+typedef struct Job {
+	const char *name;
+	const char *scenario;   /* the spec's scenario, or NULL for the base */
+	CliOverride *sets;      /* the command line's --set, then the point's */
+	int nsets;
+	const char *sets_text;
+	pid_t pid;
+	int fd;
+	Buf out;                /* what the child sent */
+	int wstatus;
+} Job;
+
+/* ---- the child: one build, its row as JSON ------------------------------------------------- */
+
+static void row_from_design(Arena *a, Design *d, CompareRow *r)
+{
+	const Totals *t = &d->t;
+	r->accelerators = t->accelerators;
+	r->nodes = t->nodes;
+	r->racks = t->racks;
+	r->switches = t->switches;
+	r->cables = t->cables;
+	r->it_power = t->it_power;
+	r->facility_power = t->facility_power;
+	r->capex = t->capex;
+	r->annual_energy = t->annual_energy;
+	r->annual_energy_cost = t->annual_energy_cost;
+	r->tco = t->tco;
+	r->tco_years = t->horizon_years;
+	r->nw = d->nplans;
+	r->w = arena_alloc(a, sizeof *r->w * (size_t)(d->nplans + 1));
+	for (int i = 0; i < d->nplans; i++) {
+		const WorkloadPlan *wp = &d->plans[i];
+		r->w[i] = (CompareWorkload){wp->workload->name, wp->r.best.gpus, wp->time_to_train,
+					    wp->energy, wp->energy_cost, wp->r.cost.mfu};
+	}
+	r->decisions = d->decisions.n;
+	r->chosen = arena_alloc(a, sizeof *r->chosen * (size_t)(d->decisions.n + 1));
+	for (int i = 0; i < d->decisions.n; i++) {
+		const Decision *x = d->decisions.v[i];
+		Buf v = {0};
+		text_chosen(&v, x);
+		r->chosen[i] = arena_printf(a, "%s.%s = %s", x->decl->name, decision_field(d, x),
+					    v.s ? v.s : "");
+		buf_free(&v);
+	}
+}
+
+static int build_status(const Program *p, int errors)
+{
+	if (p->internal_error)
+		return EXIT_INTERNAL;
+	if (p->io_error)
+		return EXIT_IO;
+	if (p->usage_error)
+		return EXIT_USAGE;
+	if (errors > p->unmet)
+		return EXIT_SPEC;
+	return errors ? EXIT_UNMET : EXIT_OK;
+}
+
+/* Standard input, read once by the parent: the children build from its copy. */
+static const Source *stdin_source;
+
+/* Runs in the child: builds the job's design and writes {"row", "currency", "diagnostics"}. */
+static void build_row(const Options *o, const char *path, const Job *job, int fd)
+{
+	Ctx *c = ctx_new(o->dopt);
+	c->stdlib_dir = o->stdlib;
+	Program p = {.c = c, .scenario = job->scenario, .sets = job->sets, .nsets = job->nsets,
+		     .dump = -1};
+	if (stdin_source)
+		p.input = src_from_text(c, stdin_source->path, stdin_source->text, stdin_source->len);
+	Design d = {.time_limit = o->time_limit, .exhaustive = o->exhaustive};
+	int errors = pipeline_build(&p, &d, path, NULL);
+	CompareRow r = {.scenario = job->name, .sets = job->sets_text, .why = ""};
+	r.status = build_status(&p, errors);
+	if (r.status == EXIT_OK) {
+		row_from_design(c->arena, &d, &r);
+	} else {
+		for (int i = 0; i < c->diags.n; i++) {
+			const Diag *g = c->diags.v[i];
+			if (g->level == DIAG_ERROR) {
+				r.why = g->msg;
+				break;
+			}
+		}
+		r.accelerators = r.nodes = r.racks = r.switches = r.cables = NAN;
+		r.it_power = r.facility_power = r.capex = r.annual_energy = NAN;
+		r.annual_energy_cost = r.tco = r.tco_years = NAN;
+	}
+	char *diags = NULL;
+	size_t ndiags = 0;
+	FILE *mem = open_memstream(&diags, &ndiags);
+	if (!mem)
+		die_oom();
+	if (r.status != EXIT_OK)
+		diag_render(c, mem);
+	fclose(mem);
+	Json *root = jw_object();
+	jw_set(root, "row", compare_row_json(&r));
+	jw_set(root, "currency", jw_str(r.status == EXIT_OK ? currency_name(d.currency) : NULL));
+	jw_set(root, "diagnostics", jw_strn(diags, ndiags));
+	free(diags);
+	FILE *f = fdopen(fd, "w");
+	if (!f)
+		_exit(EXIT_IO);
+	jw_write(f, root);
+	if (fclose(f) != 0)
+		_exit(EXIT_IO);
+	_exit(0);
+}
+
+/* ---- the parent: the jobs, a few at a time ------------------------------------------------- */
+
+static int start(const Options *o, const char *path, Job *j)
+{
+	int fds[2];
+	if (pipe(fds) != 0)
+		return -1;
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		build_row(o, path, j, fds[1]);
+	}
+	close(fds[1]);
+	j->pid = pid;
+	j->fd = fds[0];
+	return 0;
+}
+
+/* Builds every job, at most `width` at once. Returns -1 when a process cannot be started. */
+static int run_jobs(const Options *o, const char *path, Job *jobs, int n, int width)
+{
+	int next = 0, running = 0, done = 0;
+	struct pollfd *pf = xmalloc(sizeof *pf * (size_t)(width + 1));
+	int *who = xmalloc(sizeof *who * (size_t)(width + 1));
+	int rc = 0;
+	while (done < n) {
+		while (running < width && next < n) {
+			if (start(o, path, &jobs[next]) != 0) {
+				rc = -1;
+				n = next; /* wait for those started, start no more */
+				break;
+			}
+			next++, running++;
+		}
+		if (running == 0)
+			break;
+		int np = 0;
+		for (int i = 0; i < next; i++)
+			if (jobs[i].fd >= 0 && jobs[i].pid > 0) {
+				pf[np] = (struct pollfd){.fd = jobs[i].fd, .events = POLLIN};
+				who[np++] = i;
+			}
+		if (poll(pf, (nfds_t)np, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			die_oom();
+		}
+		for (int k = 0; k < np; k++) {
+			if (!(pf[k].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			Job *j = &jobs[who[k]];
+			char chunk[65536];
+			ssize_t got = read(j->fd, chunk, sizeof chunk);
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got > 0) {
+				buf_put(&j->out, chunk, (size_t)got);
+				continue;
+			}
+			close(j->fd);
+			j->fd = -1;
+			while (waitpid(j->pid, &j->wstatus, 0) < 0 && errno == EINTR)
+				;
+			running--, done++;
+		}
+	}
+	free(pf);
+	free(who);
+	return rc;
+}
+
+/* With --diagnostics=json, the children's diagnostics, each marked with its row's scenario,
+ * go into the one document the command prints (json_diags). */
+static Json *child_diags;
+static long long child_errors, child_warnings;
+
+static void keep_json_diags(const char *text, const char *scenario)
+{
+	Json *doc = jw_parse(text, strlen(text));
+	if (!doc)
+		return;
+	const Json *list = jw_get(doc, "diagnostics");
+	for (size_t i = 0; i < jw_len(list); i++) {
+		Json *d = jw_copy(jw_at(list, i));
+		jw_set(d, "scenario", jw_str(scenario));
+		jw_push(child_diags, d);
+	}
+	double e = jw_get_real(doc, "errors"), w = jw_get_real(doc, "warnings");
+	child_errors += isfinite(e) ? (long long)e : 0;
+	child_warnings += isfinite(w) ? (long long)w : 0;
+	jw_free(doc);
+}
+
+/* The command's diagnostics and its children's as one JSON document on standard error. */
+static void json_diags(Ctx *c)
+{
+	char *text = NULL;
+	size_t n = 0;
+	FILE *mem = open_memstream(&text, &n);
+	if (!mem)
+		die_oom();
+	diag_render(c, mem);
+	fclose(mem);
+	Json *doc = jw_parse(text, n);
+	free(text);
+	if (!doc)
+		return;
+	Json *list = jw_get(doc, "diagnostics");
+	for (size_t i = 0; i < jw_len(child_diags); i++)
+		jw_push(list, jw_copy(jw_at(child_diags, i)));
+	jw_set(doc, "errors", jw_int((long long)jw_get_real(doc, "errors") + child_errors));
+	jw_set(doc, "warnings", jw_int((long long)jw_get_real(doc, "warnings") + child_warnings));
+	jw_write(stderr, doc);
+}
+
+/* The row a child sent, or one saying why there is none. */
+static void read_row(Ctx *c, const Options *o, Job *j, CompareRow *r, const char **currency,
+		     const char *base_currency)
+{
+	Json *root = j->out.len ? jw_parse(j->out.s, j->out.len) : NULL;
+	bool ok = root && WIFEXITED(j->wstatus) && WEXITSTATUS(j->wstatus) == 0;
+	if (ok) {
+		compare_row_read(c->arena, jw_get(root, "row"), r);
+		const char *cur = jw_get_str(root, "currency");
+		*currency = cur ? arena_strdup(c->arena, cur) : NULL;
+		const char *diags = jw_get_str(root, "diagnostics");
+		if (r->status != EXIT_OK && o->dopt.format == DIAG_TEXT)
+			fprintf(stderr, "clusterc: %s: not built (exit %d)\n", j->name, r->status);
+		if (diags && *diags && o->dopt.format == DIAG_JSON)
+			keep_json_diags(diags, j->name);
+		else if (diags && *diags)
+			fputs(diags, stderr);
+		if (r->status == EXIT_OK && base_currency && *currency &&
+		    strcmp(base_currency, *currency) != 0) {
+			r->status = EXIT_SPEC;
+			r->why = arena_printf(c->arena, "reports in %s, the base design in %s: the "
+							"money would not compare",
+					      *currency, base_currency);
+			fprintf(stderr, "clusterc: %s: %s\n", j->name, r->why);
+		}
+	} else {
+		*r = (CompareRow){.scenario = j->name, .sets = j->sets_text, .status = EXIT_INTERNAL};
+		r->why = WIFSIGNALED(j->wstatus)
+				 ? arena_printf(c->arena, "its build was killed by signal %d (%s)",
+						WTERMSIG(j->wstatus), strsignal(WTERMSIG(j->wstatus)))
+				 : arena_printf(c->arena, "its build ended without a result (exit %d)",
+						WIFEXITED(j->wstatus) ? WEXITSTATUS(j->wstatus) : -1);
+		fprintf(stderr, "clusterc: internal error: %s: %s\n", j->name, r->why);
+	}
+	if (root)
+		jw_free(root);
+}
+
+/* ---- rows, objectives ------------------------------------------------------------------------ */
+
+/* The scenarios named by --scenarios, checked against the spec (64 for an unknown one). */
+static int pick_scenarios(Ctx *c, const Program *p, const char *list, PtrVec *names)
+{
+	const char **cands = arena_alloc(c->arena, sizeof(char *) * (size_t)(p->scenarios.n + 1));
+	for (int i = 0; i < p->scenarios.n; i++)
+		cands[i] = ((Scenario *)p->scenarios.v[i])->name;
+	if (!list) {
+		for (int i = 0; i < p->scenarios.n; i++)
+			vec_push(c->arena, names, (void *)cands[i]);
+		return 0;
+	}
+	for (const char *s = list; *s;) {
+		const char *end = strchr(s, ',');
+		size_t len = end ? (size_t)(end - s) : strlen(s);
+		char *name = arena_alloc(c->arena, len + 1);
+		memcpy(name, s, len);
+		s += len + (end ? 1 : 0);
+		if (len == 0 || strcmp(name, "base") == 0)
+			continue;
+		if (!names_get(&p->scenario_names, intern_cstr(c, name))) {
+			const char *sug = suggest(name, cands, p->scenarios.n);
+			fprintf(stderr, "clusterc: --scenarios: %s has no scenario '%s'%s%s%s\n",
+				p->root->src->path, name, sug ? "; did you mean '" : "", sug ? sug : "",
+				sug ? "'?" : "");
+			return EXIT_USAGE;
+		}
+		for (int i = 0; i < names->n; i++)
+			if (!strcmp(names->v[i], name))
+				goto dup;
+		vec_push(c->arena, names, name);
+dup:;
+	}
+	return 0;
+}
+
+/* --objectives, or capex, annual energy cost and each workload's time to train. */
+static int pick_objectives(Ctx *c, const Options *o, const Program *p, const char *currency,
+			   PtrVec *out)
+{
+	PtrVec names = {0};
+	if (o->objectives) {
+		for (const char *s = o->objectives; *s;) {
+			const char *end = strchr(s, ',');
+			size_t len = end ? (size_t)(end - s) : strlen(s);
+			char *name = arena_alloc(c->arena, len + 1);
+			memcpy(name, s, len);
+			s += len + (end ? 1 : 0);
+			if (len)
+				vec_push(c->arena, &names, name);
+		}
+	} else {
+		vec_push(c->arena, &names, "capex");
+		vec_push(c->arena, &names, "annual_energy_cost");
+		for (int i = 0; i < p->decls.n; i++) {
+			const Decl *d = p->decls.v[i];
+			if (d->used && d->kind == KIND_WORKLOAD)
+				vec_push(c->arena, &names, arena_printf(c->arena, "time_to_train:%s",
+									 d->name));
+		}
+	}
+	if (names.n < 2) {
+		fprintf(stderr, "clusterc: --objectives needs at least two (the scatter's axes); "
+				"objectives are %s\n", compare_objective_names());
+		return EXIT_USAGE;
+	}
+	for (int i = 0; i < names.n; i++) {
+		CompareObjective *x = arena_alloc(c->arena, sizeof *x);
+		const char *name = names.v[i];
+		const char *colon = strchr(name, ':');
+		bool workload_known = !colon;
+		for (int k = 0; colon && k < p->decls.n && !workload_known; k++) {
+			const Decl *d = p->decls.v[k];
+			workload_known = d->kind == KIND_WORKLOAD && !strcmp(d->name, colon + 1);
+		}
+		if (!compare_objective(c->arena, name, currency, x) || !workload_known) {
+			fprintf(stderr, "clusterc: --objectives: no objective '%s'%s; objectives are %s\n",
+				name, workload_known ? "" : " (no such workload)", compare_objective_names());
+			return EXIT_USAGE;
+		}
+		vec_push(c->arena, out, x);
+	}
+	return 0;
+}
+
+static CliOverride *with_sets(Ctx *c, const Options *o, const CliOverride *more, int nmore)
+{
+	CliOverride *v = arena_alloc(c->arena, sizeof *v * (size_t)(o->nsets + nmore + 1));
+	for (int i = 0; i < o->nsets; i++)
+		v[i] = o->sets[i];
+	for (int i = 0; i < nmore; i++)
+		v[o->nsets + i] = more[i];
+	return v;
+}
+
+/* Each distinct override of the sweep applied alone to the base design and checked, so that a
+ * mistake is reported once, at its line, before anything is built. Returns the errors. */
+static int check_sweep(const Options *o, const char *path, Ctx *c, Program *base, const Sweep *s,
+		       PtrVec *checks)
+{
+	int errors = 0;
+	for (int i = 0; i < s->npoints; i++) {
+		const SweepPoint *pt = s->points[i];
+		bool reported = false; /* a grid's value names the scenario of many points */
+		for (int k = 0; k < i && !reported; k++)
+			reported = s->points[k]->scenario_loc.off == pt->scenario_loc.off &&
+				   s->points[k]->scenario_loc.src == pt->scenario_loc.src;
+		if (pt->scenario && !reported &&
+		    !names_get(&base->scenario_names, intern_cstr(c, pt->scenario))) {
+			const char **cands =
+				arena_alloc(c->arena, sizeof(char *) * (size_t)(base->scenarios.n + 1));
+			for (int k = 0; k < base->scenarios.n; k++)
+				cands[k] = ((Scenario *)base->scenarios.v[k])->name;
+			const char *sug = suggest(pt->scenario, cands, base->scenarios.n);
+			Diag *d = diag_error(c, pt->scenario_loc, "%s has no scenario '%s'%s%s%s",
+					     base->root->src->path, pt->scenario,
+					     sug ? "; did you mean '" : "", sug ? sug : "", sug ? "'?" : "");
+			diag_set_code(d, "unknown-scenario");
+			if (sug)
+				diag_set_suggestion(d, sug);
+			errors++;
+		}
+	}
+	if (errors)
+		return errors;
+	PtrVec seen = {0};
+	for (int i = 0; i < s->npoints; i++)
+		for (int k = 0; k < s->points[i]->nsets; k++) {
+			const CliOverride *x = &s->points[i]->sets[k];
+			bool dup = false;
+			for (int m = 0; m < seen.n && !dup; m++)
+				dup = !strcmp(seen.v[m], x->text);
+			if (dup)
+				continue;
+			vec_push(c->arena, &seen, (void *)x->text);
+			Ctx *vc = ctx_new(o->dopt);
+			vc->stdlib_dir = o->stdlib;
+			vec_push(c->arena, checks, vc);
+			Program p = {.c = vc, .sets = with_sets(vc, o, x, 1), .nsets = o->nsets + 1,
+				     .dump = -1};
+			if (stdin_source)
+				p.input = src_from_text(vc, stdin_source->path, stdin_source->text,
+							stdin_source->len);
+			if (pipeline_front(&p, path, NULL) == 0)
+				continue;
+			/* Its errors join the others, once each: a path's mistake shows in every
+			 * override of that path. */
+			for (int m = 0; m < vc->diags.n; m++) {
+				Diag *g = vc->diags.v[m];
+				if (g->level != DIAG_ERROR)
+					continue;
+				bool again = false;
+				for (int q = 0; q < c->diags.n && !again; q++) {
+					const Diag *h = c->diags.v[q];
+					again = h->loc.off == g->loc.off && !strcmp(h->msg, g->msg) &&
+						(h->loc.src && g->loc.src
+							 ? !strcmp(h->loc.src->path, g->loc.src->path)
+							 : h->loc.src == g->loc.src);
+				}
+				if (!again) {
+					vec_push(c->arena, &c->diags, g);
+					c->nerrors++;
+					errors++;
+				}
+			}
+		}
+	return errors;
+}
+
+int cmd_compare(const Options *o, const char *path)
+{
+	Ctx *c = ctx_new(o->dopt);
+	c->stdlib_dir = o->stdlib;
+	child_diags = jw_array();
+	Program p = {.c = c, .sets = o->sets, .nsets = o->nsets, .dump = -1};
+	PtrVec checks = {0}; /* the contexts of check_sweep: their diagnostics are rendered with c's */
+	int rc = EXIT_OK;
+	int errors = pipeline_front(&p, path, NULL);
+	if (errors || p.usage_error) {
+		rc = p.io_error ? EXIT_IO : p.usage_error ? EXIT_USAGE : EXIT_SPEC;
+		goto out;
+	}
+	if (strcmp(path, "-") == 0)
+		stdin_source = p.root->src;
+	Sweep sweep = {0};
+	if (o->sweep && sweep_load(c, o->sweep, &sweep)) {
+		rc = sweep.io_error ? EXIT_IO : EXIT_SPEC;
+		goto out;
+	}
+	PtrVec names = {0};
+	if ((!o->sweep || o->scenarios) &&
+	    (rc = pick_scenarios(c, &p, o->scenarios, &names)) != 0)
+		goto out;
+	PtrVec objs = {0};
+	if ((rc = pick_objectives(c, o, &p, "?", &objs)) != 0)
+		goto out;
+	objs = (PtrVec){0};
+	if (o->sweep && check_sweep(o, path, c, &p, &sweep, &checks)) {
+		rc = EXIT_SPEC;
+		goto out;
+	}
+	/* The jobs: the base, the scenarios, the sweep's points. */
+	int n = 1 + names.n + sweep.npoints;
+	Job *jobs = arena_alloc(c->arena, sizeof *jobs * (size_t)n);
+	jobs[0] = (Job){.name = "base", .sets = with_sets(c, o, NULL, 0), .nsets = o->nsets};
+	for (int i = 0; i < names.n; i++)
+		jobs[1 + i] = (Job){.name = names.v[i], .scenario = names.v[i],
+				    .sets = jobs[0].sets, .nsets = o->nsets};
+	for (int i = 0; i < sweep.npoints; i++) {
+		const SweepPoint *pt = sweep.points[i];
+		for (int k = 0; k <= names.n; k++)
+			if (!strcmp(pt->name, jobs[k].name)) {
+				Diag *d = diag_error(c, pt->name_loc.src ? pt->name_loc : pt->loc,
+						     "the sweep's point '%s' has the name of a scenario "
+						     "compared",
+						     pt->name);
+				diag_set_code(d, "sweep-duplicate");
+				rc = EXIT_SPEC;
+			}
+		jobs[1 + names.n + i] = (Job){.name = pt->name, .scenario = pt->scenario,
+					      .sets = with_sets(c, o, pt->sets, pt->nsets),
+					      .nsets = o->nsets + pt->nsets, .sets_text = pt->sets_text};
+	}
+	if (rc)
+		goto out;
+	for (int i = 0; i < n; i++) {
+		jobs[i].fd = -1;
+		if (!jobs[i].sets_text)
+			jobs[i].sets_text = "";
+	}
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	int width = o->jobs > 0 ? o->jobs : cores > 0 ? (int)cores : 1;
+	if (run_jobs(o, path, jobs, n, width) != 0) {
+		fprintf(stderr, "clusterc: cannot start a build: %s\n", strerror(errno));
+		rc = EXIT_INTERNAL;
+		goto out;
+	}
+	Comparison cmp = {.spec = p.root->src->path, .sweep = o->sweep, .nrows = n};
+	cmp.rows = arena_alloc(c->arena, sizeof *cmp.rows * (size_t)n);
+	int built = 0;
+	for (int i = 0; i < n; i++) {
+		const char *cur = NULL;
+		read_row(c, o, &jobs[i], &cmp.rows[i], &cur, cmp.currency);
+		if (i == 0 || !cmp.currency)
+			cmp.currency = cur;
+		built += cmp.rows[i].status == EXIT_OK;
+		buf_free(&jobs[i].out);
+	}
+	if (!cmp.currency)
+		cmp.currency = "USD";
+	if ((rc = pick_objectives(c, o, &p, cmp.currency, &objs)) != 0)
+		goto out;
+	cmp.obj = arena_alloc(c->arena, sizeof *cmp.obj * (size_t)objs.n);
+	for (int i = 0; i < objs.n; i++)
+		cmp.obj[i] = *(CompareObjective *)objs.v[i];
+	cmp.nobj = objs.n;
+	if (built == 0) {
+		fprintf(stderr, "clusterc: no scenario could be built; nothing written\n");
+		rc = EXIT_UNMET;
+		goto out;
+	}
+	compare_pareto(&cmp);
+	const char *dir = o->output ? o->output : "compare";
+	Output *out = output_open(c, dir, o->force);
+	if (!out) {
+		rc = EXIT_IO;
+		goto out;
+	}
+	int werr = compare_csv_write(out, &cmp) + compare_json_write(out, &cmp) +
+		   compare_md_write(out, &cmp) + compare_html_write(out, &cmp);
+	if (werr) {
+		output_abort(out);
+		rc = EXIT_IO;
+		goto out;
+	}
+	if (output_commit(out)) {
+		rc = EXIT_IO;
+		goto out;
+	}
+	if (!o->quiet && o->dopt.format == DIAG_TEXT) {
+		printf("%s -> %s/: %d of %d built; Pareto:", cmp.spec, dir, built, n);
+		const char *sep = " ";
+		for (int i = 0; i < n; i++)
+			if (cmp.rows[i].pareto) {
+				printf("%s%s", sep, cmp.rows[i].scenario);
+				sep = "; ";
+			}
+		printf("\n");
+	}
+out:
+	if (o->dopt.format == DIAG_JSON)
+		json_diags(c);
+	else
+		diag_render(c, stderr);
+	jw_free(child_diags);
+	for (int i = 0; i < checks.n; i++)
+		ctx_free(checks.v[i]);
+	ctx_free(c);
+	if (fflush(stdout) != 0 && rc == EXIT_OK)
+		rc = EXIT_IO;
+	return rc;
+}

@@ -1,0 +1,443 @@
+/*
+ * sweep.c — `clusterc compare --sweep FILE.yaml`: a grid or a list of overrides, read through
+ * libyaml, expanded into the scenarios of a comparison (docs/comparison.md).
+ *
+ *   scenario: h200                  # optional: what every point starts from (default: the base)
+ *   grid:                           # every combination, the first key varying slowest
+ *     hall_b.electricity: [0.35 CNY/kWh, 0.60 CNY/kWh, 0.90 CNY/kWh]
+ *     rack48.cooling: [air, cold_plate]
+ *     scenario: [h200, b200]        # a grid key `scenario` ranges over the spec's scenarios
+ *   points:                         # and/or points of their own
+ *     - name: b200_cheap_power
+ *       scenario: b200
+ *       set:
+ *         hall_b.electricity: 0.35 CNY/kWh
+ *
+ * Every value is an expression of the language, as --set takes it. Each override keeps its
+ * place in the YAML file: it is parsed from a copy of the file blank but for the override
+ * (parse_override_masked), so an unknown path or a wrong value is reported at the file's line
+ * and column, with the file's line under it. libyaml's own errors (syntax) are reported at the
+ * mark it gives.
+ */
+#include "driver.h"
+
+#include <string.h>
+#include <yaml.h>
+
+enum { MAX_POINTS = 10000 };
+
+typedef struct Sweeper {
+	Ctx *c;
+	Sweep *s;
+	Source *src;
+	yaml_document_t doc;
+	PtrVec points; /* SweepPoint* */
+	int errors;
+} Sweeper;
+
+/* The byte offset of a libyaml mark: its line and column count characters. */
+static uint32_t mark_off(const Source *src, yaml_mark_t m)
+{
+	if (m.line >= (size_t)src->nlines)
+		return src->len;
+	uint32_t off = src->lines[m.line];
+	for (size_t col = 0; col < m.column && off < src->len && src->text[off] != '\n'; col++) {
+		off++;
+		while (off < src->len && (src->text[off] & 0xC0) == 0x80)
+			off++;
+	}
+	return off;
+}
+
+static Loc node_loc(const Sweeper *w, const yaml_node_t *n)
+{
+	uint32_t a = mark_off(w->src, n->start_mark), b = mark_off(w->src, n->end_mark);
+	return (Loc){w->src, a, b > a ? b : a};
+}
+
+static Diag *err(Sweeper *w, const yaml_node_t *n, const char *code, const char *fmt,
+		 const char *arg)
+{
+	Diag *d = diag_error(w->c, n ? node_loc(w, n) : (Loc){w->src, 0, 0}, fmt, arg);
+	diag_set_code(d, code);
+	w->errors++;
+	return d;
+}
+
+static yaml_node_t *node(Sweeper *w, int id)
+{
+	return yaml_document_get_node(&w->doc, id);
+}
+
+static const char *scalar(const yaml_node_t *n)
+{
+	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+/* Where a scalar's text sits in the file: [*off, *off + len) holds exactly its value. False for
+ * a scalar whose value is not its text (escapes, folding, block scalars). */
+static bool scalar_span(const Sweeper *w, const yaml_node_t *n, uint32_t *off)
+{
+	Loc l = node_loc(w, n);
+	size_t len = n->data.scalar.length;
+	uint32_t at = l.off;
+	if (n->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+	    n->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE)
+		at++;
+	else if (n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return false;
+	if (at + len > w->src->len || memchr(n->data.scalar.value, '\n', len) ||
+	    memcmp(w->src->text + at, n->data.scalar.value, len) != 0)
+		return false;
+	*off = at;
+	return true;
+}
+
+/* The override key = value, placed in the file when both sit on their text. */
+static CliOverride make_override(Sweeper *w, const yaml_node_t *key, const yaml_node_t *val)
+{
+	Arena *a = w->c->arena;
+	CliOverride o = {.text = arena_printf(a, "%s=%s", scalar(key), scalar(val))};
+	uint32_t ko, vo;
+	size_t kn = key->data.scalar.length, vn = val->data.scalar.length;
+	if (!scalar_span(w, key, &ko) || !scalar_span(w, val, &vo) || vo < ko + kn + 1)
+		return o; /* reported as a --set would be */
+	char *m = arena_alloc(a, w->src->len + 1);
+	for (uint32_t i = 0; i < w->src->len; i++)
+		m[i] = w->src->text[i] == '\n' && (i < ko || i >= vo) ? '\n' : ' ';
+	memcpy(m + ko, w->src->text + ko, kn);
+	m[ko + kn] = '=';
+	memcpy(m + vo, w->src->text + vo, vn);
+	o.origin = w->src->path;
+	o.origin_text = w->src->text;
+	o.origin_len = w->src->len;
+	o.masked = m;
+	return o;
+}
+
+static bool is_path(const char *s)
+{
+	return s && strchr(s, '.') && !strchr(s, '=');
+}
+
+/* A mapping's pairs, in order. */
+#define PAIRS(n, p) \
+	for (yaml_node_pair_t *p = (n)->data.mapping.pairs.start; p < (n)->data.mapping.pairs.top; p++)
+#define ITEMS(n, it) \
+	for (yaml_node_item_t *it = (n)->data.sequence.items.start; it < (n)->data.sequence.items.top; it++)
+
+static const char *const top_keys[] = {"scenario", "grid", "points"};
+static const char *const point_keys[] = {"name", "scenario", "set"};
+
+static void unknown_key(Sweeper *w, const yaml_node_t *k, const char *const *keys, int n,
+			const char *where)
+{
+	const char *s = suggest(scalar(k), keys, n);
+	Diag *d = s ? err(w, k, "unknown-sweep-key", "unknown key '%s' in a sweep; did you mean '%s'?",
+			  scalar(k))
+		    : err(w, k, "unknown-sweep-key", "unknown key '%s' in a sweep", scalar(k));
+	if (s) {
+		/* The message names both: rebuild it with the suggestion. */
+		d->msg = arena_printf(w->c->arena, "unknown key '%s' %s; did you mean '%s'?", scalar(k),
+				      where, s);
+		diag_set_suggestion(d, s);
+	} else {
+		d->msg = arena_printf(w->c->arena, "unknown key '%s' %s (the keys are %s, %s and %s)",
+				      scalar(k), where, keys[0], keys[1], keys[2]);
+	}
+}
+
+/* A row's name on one line: control characters (a block scalar's line breaks) as spaces,
+ * none at either end. */
+static const char *clean_name(Sweeper *w, const char *s)
+{
+	char *t = arena_strdup(w->c->arena, s);
+	for (char *q = t; *q; q++)
+		if ((unsigned char)*q < 0x20 || *q == 0x7f)
+			*q = ' ';
+	char *end = t + strlen(t);
+	while (end > t && end[-1] == ' ')
+		*--end = 0;
+	while (*t == ' ')
+		t++;
+	return t;
+}
+
+static SweepPoint *new_point(Sweeper *w)
+{
+	SweepPoint *p = arena_alloc(w->c->arena, sizeof *p);
+	vec_push(w->c->arena, &w->points, p);
+	return p;
+}
+
+static void point_add(Sweeper *w, SweepPoint *p, CliOverride o, int cap)
+{
+	if (!p->sets)
+		p->sets = arena_alloc(w->c->arena, sizeof *p->sets * (size_t)(cap + 1));
+	p->sets[p->nsets++] = o;
+}
+
+/* One grid dimension: its key and values (scalar nodes). */
+typedef struct GridDim {
+	yaml_node_t *key;
+	yaml_node_t **vals;
+	int n;
+	bool scenario;
+} GridDim;
+
+static void read_grid(Sweeper *w, yaml_node_t *g)
+{
+	if (g->type != YAML_MAPPING_NODE) {
+		err(w, g, "sweep-structure", "%s", "grid must be a mapping of DECL.FIELD to values");
+		return;
+	}
+	int before = w->errors;
+	int nd = (int)(g->data.mapping.pairs.top - g->data.mapping.pairs.start);
+	GridDim *dims = arena_alloc(w->c->arena, sizeof *dims * (size_t)(nd + 1));
+	nd = 0;
+	double points = 1;
+	PAIRS(g, pr) {
+		yaml_node_t *k = node(w, pr->key), *v = node(w, pr->value);
+		const char *ks = scalar(k);
+		GridDim *dm = &dims[nd];
+		*dm = (GridDim){.key = k, .scenario = ks && !strcmp(ks, "scenario")};
+		if (!dm->scenario && !is_path(ks)) {
+			err(w, k, "sweep-structure", "a grid key is DECL.FIELD or scenario, not '%s'",
+			    ks ? ks : "a collection");
+			continue;
+		}
+		int n = v->type == YAML_SEQUENCE_NODE
+				? (int)(v->data.sequence.items.top - v->data.sequence.items.start)
+				: 1;
+		dm->vals = arena_alloc(w->c->arena, sizeof *dm->vals * (size_t)(n + 1));
+		if (v->type == YAML_SEQUENCE_NODE) {
+			ITEMS(v, it) {
+				yaml_node_t *x = node(w, *it);
+				if (!scalar(x))
+					err(w, x, "sweep-structure", "%s",
+					    "a grid value is one value, not a collection");
+				else
+					dm->vals[dm->n++] = x;
+			}
+		} else if (scalar(v)) {
+			dm->vals[dm->n++] = v;
+		} else {
+			err(w, v, "sweep-structure", "%s", "grid values are a list or one value");
+			continue;
+		}
+		if (dm->n == 0) {
+			err(w, v, "sweep-structure", "grid key '%s' has no values", ks);
+			continue;
+		}
+		points *= dm->n;
+		nd++;
+	}
+	if (w->errors > before)
+		return;
+	if (points > MAX_POINTS) {
+		Diag *d = err(w, g, "sweep-too-large", "%s", "grid too large");
+		d->msg = arena_printf(w->c->arena, "the grid has %.0f points; a sweep has at most %d",
+				      points, MAX_POINTS);
+		return;
+	}
+	/* Names: the values, each after its field's name (the scenario's alone). */
+	int *idx = arena_alloc(w->c->arena, sizeof *idx * (size_t)(nd + 1));
+	for (int count = 0; count < (int)points; count++) {
+		SweepPoint *p = new_point(w);
+		Buf name = {0}, sets = {0};
+		for (int j = 0; j < nd; j++) {
+			const GridDim *dm = &dims[j];
+			yaml_node_t *v = dm->vals[idx[j]];
+			if (name.len)
+				buf_puts(&name, ", ");
+			if (dm->scenario) {
+				/* "base": the design without a scenario */
+				if (strcmp(scalar(v), "base") != 0)
+					p->scenario = arena_strdup(w->c->arena, scalar(v));
+				p->scenario_loc = node_loc(w, v);
+				buf_puts(&name, scalar(v));
+				continue;
+			}
+			/* Both are scalars: read_grid kept only those. */
+			const char *ks = (const char *)dm->key->data.scalar.value;
+			const char *vs = (const char *)v->data.scalar.value;
+			buf_printf(&name, "%s=%s", strrchr(ks, '.') + 1, vs);
+			buf_printf(&sets, "%s%s=%s", sets.len ? "; " : "", ks, vs);
+			point_add(w, p, make_override(w, dm->key, v), nd);
+		}
+		p->name = clean_name(w, name.s ? name.s : "");
+		p->sets_text = arena_strdup(w->c->arena, sets.s ? sets.s : "");
+		p->loc = node_loc(w, dims[0].key);
+		buf_free(&name);
+		buf_free(&sets);
+		for (int j = nd - 1; j >= 0; j--) {
+			if (++idx[j] < dims[j].n)
+				break;
+			idx[j] = 0;
+		}
+	}
+}
+
+static void read_point(Sweeper *w, yaml_node_t *n, int number)
+{
+	if (n->type != YAML_MAPPING_NODE) {
+		err(w, n, "sweep-structure", "%s", "a point is a mapping with name, scenario and set");
+		return;
+	}
+	SweepPoint *p = new_point(w);
+	p->loc = node_loc(w, n);
+	Buf sets = {0};
+	PAIRS(n, pr) {
+		yaml_node_t *k = node(w, pr->key), *v = node(w, pr->value);
+		const char *ks = scalar(k);
+		if (!ks || !(strcmp(ks, "name") == 0 || strcmp(ks, "scenario") == 0 ||
+			     strcmp(ks, "set") == 0)) {
+			if (ks)
+				unknown_key(w, k, point_keys, 3, "in a point");
+			else
+				err(w, k, "sweep-structure", "%s", "a point's keys are plain names");
+			continue;
+		}
+		if (strcmp(ks, "set") != 0) {
+			if (!scalar(v)) {
+				err(w, v, "sweep-structure", "a point's %s is one value", ks);
+				continue;
+			}
+			if (ks[0] == 'n') {
+				p->name = clean_name(w, scalar(v));
+				p->name_loc = node_loc(w, v);
+			} else if (strcmp(scalar(v), "base") != 0) {
+				p->scenario = arena_strdup(w->c->arena, scalar(v));
+				p->scenario_loc = node_loc(w, v);
+			}
+			continue;
+		}
+		if (v->type != YAML_MAPPING_NODE) {
+			err(w, v, "sweep-structure", "%s", "set is a mapping of DECL.FIELD to a value");
+			continue;
+		}
+		int cap = (int)(v->data.mapping.pairs.top - v->data.mapping.pairs.start);
+		PAIRS(v, sp) {
+			yaml_node_t *sk = node(w, sp->key), *sv = node(w, sp->value);
+			if (!is_path(scalar(sk))) {
+				err(w, sk, "sweep-structure", "a key of set is DECL.FIELD, not '%s'",
+				    scalar(sk) ? scalar(sk) : "a collection");
+				continue;
+			}
+			if (!scalar(sv)) {
+				err(w, sv, "sweep-structure", "%s", "an override's value is one value");
+				continue;
+			}
+			buf_printf(&sets, "%s%s=%s", sets.len ? "; " : "", scalar(sk), scalar(sv));
+			point_add(w, p, make_override(w, sk, sv), cap);
+		}
+	}
+	if (p->name && !*p->name) {
+		Diag *d = diag_error(w->c, p->name_loc, "a point's name is empty");
+		diag_set_code(d, "sweep-structure");
+		w->errors++;
+	}
+	if (!p->name || !*p->name)
+		p->name = arena_printf(w->c->arena, "point%d", number);
+	p->sets_text = arena_strdup(w->c->arena, sets.s ? sets.s : "");
+	buf_free(&sets);
+}
+
+int sweep_load(Ctx *c, const char *path, Sweep *s)
+{
+	*s = (Sweep){.path = path};
+	Source *src = src_load(c, path, NOLOC, &s->io_error);
+	if (!src)
+		return 1;
+	Sweeper w = {.c = c, .s = s, .src = src};
+	yaml_parser_t parser;
+	if (!yaml_parser_initialize(&parser))
+		die_oom();
+	yaml_parser_set_input_string(&parser, (const unsigned char *)src->text, src->len);
+	if (!yaml_parser_load(&parser, &w.doc)) {
+		uint32_t off = mark_off(src, parser.problem_mark);
+		Diag *d = diag_error(c, (Loc){src, off, off < src->len ? off + 1 : off},
+				     "%s: not a sweep file", parser.problem ? parser.problem : "bad YAML");
+		if (parser.context)
+			d->msg = arena_printf(c->arena, "%s %s", parser.problem, parser.context);
+		diag_set_code(d, "sweep-syntax");
+		yaml_parser_delete(&parser);
+		return 1;
+	}
+	yaml_parser_delete(&parser);
+	yaml_node_t *root = yaml_document_get_root_node(&w.doc);
+	if (!root || root->type != YAML_MAPPING_NODE) {
+		err(&w, root, "sweep-structure", "%s",
+		    "a sweep is a mapping with grid and/or points (docs/comparison.md)");
+		yaml_document_delete(&w.doc);
+		return w.errors;
+	}
+	yaml_node_t *grid = NULL, *points = NULL;
+	PAIRS(root, pr) {
+		yaml_node_t *k = node(&w, pr->key), *v = node(&w, pr->value);
+		const char *ks = scalar(k);
+		if (ks && !strcmp(ks, "grid")) {
+			grid = v;
+		} else if (ks && !strcmp(ks, "points")) {
+			points = v;
+		} else if (ks && !strcmp(ks, "scenario")) {
+			if (!scalar(v)) {
+				err(&w, v, "sweep-structure", "%s", "scenario is one scenario's name");
+				continue;
+			}
+			if (strcmp(scalar(v), "base") != 0)
+				s->scenario = arena_strdup(c->arena, scalar(v));
+			s->scenario_loc = node_loc(&w, v);
+		} else if (ks) {
+			unknown_key(&w, k, top_keys, 3, "at the top of a sweep");
+		} else {
+			err(&w, k, "sweep-structure", "%s", "the keys of a sweep are plain names");
+		}
+	}
+	if (!grid && !points && !w.errors)
+		err(&w, root, "sweep-structure", "%s", "a sweep needs a grid or points");
+	if (grid)
+		read_grid(&w, grid);
+	if (points) {
+		if (points->type != YAML_SEQUENCE_NODE) {
+			err(&w, points, "sweep-structure", "%s", "points is a list of points");
+		} else {
+			int number = 1;
+			ITEMS(points, it)
+				read_point(&w, node(&w, *it), number++);
+		}
+	}
+	/* Names are the rows' keys: no two alike. */
+	for (int i = 0; i < w.points.n; i++) {
+		SweepPoint *p = w.points.v[i];
+		if (!p->scenario && s->scenario)
+			p->scenario = s->scenario, p->scenario_loc = s->scenario_loc;
+		Loc at = p->name_loc.src ? p->name_loc : p->loc;
+		if (strcmp(p->name, "base") == 0) {
+			Diag *d = diag_error(c, at, "'base' names the design without a scenario; give "
+						    "the point another name");
+			diag_set_code(d, "sweep-duplicate");
+			w.errors++;
+		}
+		for (int j = 0; j < i; j++) {
+			SweepPoint *q = w.points.v[j];
+			if (strcmp(p->name, q->name) != 0)
+				continue;
+			Diag *d = diag_error(c, at, "two points of the sweep are named '%s'", p->name);
+			diag_set_code(d, "sweep-duplicate");
+			diag_note(d, q->name_loc.src ? q->name_loc : q->loc, "the other one");
+			w.errors++;
+			break;
+		}
+	}
+	yaml_document_delete(&w.doc);
+	/* The strings of the document are gone: every one kept was copied into the arena. */
+	s->points = (SweepPoint **)w.points.v;
+	s->npoints = w.points.n;
+	if (s->npoints > MAX_POINTS && !w.errors) {
+		diag_error(c, (Loc){src, 0, 0}, "the sweep has %d points; a sweep has at most %d",
+			   s->npoints, MAX_POINTS);
+		w.errors++;
+	}
+	return w.errors;
+}

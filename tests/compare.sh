@@ -1,0 +1,172 @@
+#!/bin/sh
+# compare.sh CLUSTERC ROOT — `clusterc compare` end to end (docs/comparison.md):
+#  - the flagship's scenarios and its sweep: comparison.csv, .json and .md equal the goldens in
+#    tests/compare (UPDATE_GOLDEN=1 rewrites them: review the diff);
+#  - byte-identical from run to run, with one build at a time or several;
+#  - every row agrees with `clusterc build --scenario` of the same scenario (report.json);
+#  - the Pareto column is right: no marked row is dominated, every unmarked built row is;
+#  - a scenario that cannot be built is a row saying why, and the others are still written;
+#  - a sweep file's mistakes are diagnostics at its line and column (goldens in
+#    tests/compare/errors), exit 1, nothing written;
+#  - options take only what they document (exit 64).
+set -u
+clusterc=$1 root=$2
+cd "$root" || exit 2
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+err() { echo "FAIL: $*"; fail=$((fail + 1)); }
+golden() { # golden FILE GOLDEN
+	if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
+		cp "$1" "$2"
+	elif ! cmp -s "$1" "$2"; then
+		err "$1 differs from $2"
+		diff "$2" "$1" | head -10
+	fi
+}
+
+# The flagship: every scenario.
+"$clusterc" compare -q examples/wanka.cluster -o "$tmp/all" 2>"$tmp/all.err"
+rc=$?
+[ $rc = 0 ] || err "compare wanka: exit $rc"
+for f in csv json md; do
+	golden "$tmp/all/comparison.$f" "tests/compare/wanka.comparison.$f"
+done
+grep -q "air_only: not built (exit 2)" "$tmp/all.err" ||
+	err "the scenario that cannot be met is not reported on standard error"
+grep -q '^air_only,2,no,' "$tmp/all/comparison.csv" || err "air_only is not a row with status 2"
+[ -f "$tmp/all/manifest.json" ] || err "compare wrote no manifest.json"
+
+# Deterministic, whatever the number of builds at once.
+"$clusterc" compare -q --jobs 1 examples/wanka.cluster -o "$tmp/serial" 2>/dev/null
+for f in csv json md; do
+	cmp -s "$tmp/all/comparison.$f" "$tmp/serial/comparison.$f" ||
+		err "comparison.$f differs between --jobs 1 and the default"
+done
+
+# From standard input: read once, every build from that copy.
+"$clusterc" compare -q - -o "$tmp/stdin" <examples/wanka.cluster 2>/dev/null
+cmp -s "$tmp/all/comparison.csv" "$tmp/stdin/comparison.csv" || err "compare - differs from compare FILE"
+
+# --diagnostics=json: one document, each scenario's diagnostics marked with its name.
+"$clusterc" compare -q --diagnostics=json examples/wanka.cluster --scenarios air_only,b200 \
+	-o "$tmp/json" 2>"$tmp/json.err" || err "compare --diagnostics=json: exit $?"
+python3 - "$tmp/json.err" <<'EOF' || err "--diagnostics=json is not one document with the scenario named"
+import json, sys
+d = json.load(open(sys.argv[1]))
+if d["errors"] != 1 or [x.get("scenario") for x in d["diagnostics"]] != ["air_only"]:
+    sys.exit(f"unexpected: {d['errors']} errors, {[x.get('scenario') for x in d['diagnostics']]}")
+EOF
+
+# Each row equals the build of its scenario.
+for sc in base b200 two_tier; do
+	if [ $sc = base ]; then set --; else set -- --scenario $sc; fi
+	"$clusterc" build -q examples/wanka.cluster "$@" -o "$tmp/b-$sc" --emit report.json ||
+		err "build --scenario $sc failed"
+	python3 - "$tmp/all/comparison.json" "$tmp/b-$sc/report.json" $sc <<'EOF' || err "row $sc differs from its build"
+import json, sys
+cmp, rep, name = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
+row = next(r for r in cmp["rows"] if r["scenario"] == name)
+t = rep["totals"]
+for k in ("accelerators", "nodes", "racks", "switches", "cables", "it_power_kw",
+          "facility_power_kw", "capex", "annual_energy_kwh", "annual_energy_cost", "tco"):
+    if row[k] != t[k]:
+        sys.exit(f"{name}: {k} is {row[k]} in the comparison, {t[k]} in report.json")
+for w in rep["workloads"]:
+    x = next(x for x in row["workloads"] if x["name"] == w["name"])
+    for k in ("time_to_train_days", "energy_to_train_mwh", "energy_to_train_cost", "mfu"):
+        if x[k] != w[k]:
+            sys.exit(f"{name}: {w['name']}.{k} is {x[k]} in the comparison, {w[k]} in report.json")
+EOF
+done
+
+# The Pareto column against a dominance check of its own.
+pareto_ok() {
+	python3 - "$1" <<'EOF'
+import json, sys
+c = json.load(open(sys.argv[1]))
+def val(r, name):
+    if ":" in name:
+        kind, w = name.split(":", 1)
+        x = next((x for x in r["workloads"] if x["name"] == w), None)
+        key = {"time_to_train": "time_to_train_days", "energy_to_train": "energy_to_train_mwh",
+               "cost_to_train": "energy_to_train_cost", "mfu": "mfu"}[kind]
+        return x[key] if x else None
+    key = {"annual_energy": "annual_energy_kwh", "facility_power": "facility_power_kw",
+           "it_power": "it_power_kw"}.get(name, name)
+    return r[key]
+objs = c["objectives"]
+built = [r for r in c["rows"] if r["status"] == 0]
+def dominates(a, b):
+    better = False
+    for o in objs:
+        x, y = val(a, o["name"]), val(b, o["name"])
+        if o["sense"] == "maximize":
+            x, y = -x, -y
+        if x > y:
+            return False
+        better |= x < y
+    return better
+for r in c["rows"]:
+    dominated = r["status"] == 0 and any(dominates(o, r) for o in built if o is not r)
+    want = r["status"] == 0 and not dominated
+    if r["pareto"] != want:
+        sys.exit(f"{r['scenario']}: pareto is {r['pareto']}, dominance says {want}")
+if [r["scenario"] for r in c["rows"] if r["pareto"]] != c["pareto"]:
+    sys.exit("the pareto list does not match the rows")
+if not c["pareto"]:
+    sys.exit("an empty frontier")
+EOF
+}
+pareto_ok "$tmp/all/comparison.json" || err "wanka: the Pareto column is wrong"
+
+# A sweep: a grid of 12 points and 2 points of its own, after the base.
+"$clusterc" compare -q examples/wanka.cluster --sweep examples/wanka-sweep.yaml -o "$tmp/sweep" \
+	2>"$tmp/sweep.err" || err "compare --sweep: exit $?"
+golden "$tmp/sweep/comparison.csv" tests/compare/wanka-sweep.comparison.csv
+rows=$(($(wc -l <"$tmp/sweep/comparison.csv") - 1))
+[ "$rows" = 15 ] || err "the sweep gave $rows rows, not 15"
+pareto_ok "$tmp/sweep/comparison.json" || err "sweep: the Pareto column is wrong"
+# The grid's electricity price reaches the energy cost: dearer power, dearer energy.
+python3 - "$tmp/sweep/comparison.json" <<'EOF' || err "the sweep's overrides do not reach the numbers"
+import json, sys
+rows = {r["scenario"]: r for r in json.load(open(sys.argv[1]))["rows"]}
+a = rows["electricity=0.35 CNY/kWh, cooling=cold_plate, b200"]["annual_energy_cost"]
+b = rows["electricity=0.90 CNY/kWh, cooling=cold_plate, b200"]["annual_energy_cost"]
+if not (abs(b / a - 0.90 / 0.35) < 1e-6):
+    sys.exit(f"energy cost {a} at 0.35 and {b} at 0.90: not in the prices' ratio")
+EOF
+
+# Other objectives: any two or more, maximized ones included.
+"$clusterc" compare -q examples/wanka.cluster --scenarios b200,immersion \
+	--objectives tco,mfu:gpt3_175b -o "$tmp/obj" 2>/dev/null || err "--objectives tco,mfu: exit $?"
+pareto_ok "$tmp/obj/comparison.json" || err "--objectives: the Pareto column is wrong"
+[ "$(($(wc -l <"$tmp/obj/comparison.csv") - 1))" = 3 ] || err "--scenarios b200,immersion: not 3 rows"
+
+# Mistakes in a sweep: diagnostics at the YAML's line and column, exit 1, nothing written.
+for y in tests/compare/errors/*.yaml; do
+	name=$(basename "$y" .yaml)
+	NO_COLOR=1 "$clusterc" compare examples/wanka.cluster --sweep "$y" -o "$tmp/bad-$name" \
+		>/dev/null 2>"$tmp/bad-$name.err"
+	rc=$?
+	[ $rc = 1 ] || err "$y: exit $rc, not 1"
+	[ -e "$tmp/bad-$name" ] && err "$y: an output directory was written"
+	golden "$tmp/bad-$name.err" "tests/compare/errors/$name.err"
+done
+
+# Options.
+"$clusterc" compare examples/wanka.cluster --scenarios h20 -o "$tmp/x" 2>"$tmp/opt.err"
+[ $? = 64 ] || err "an unknown --scenarios name is not exit 64"
+grep -q "did you mean 'h200'" "$tmp/opt.err" || err "--scenarios h20 suggests nothing"
+"$clusterc" compare examples/wanka.cluster --objectives capex,speed -o "$tmp/x" 2>/dev/null
+[ $? = 64 ] || err "an unknown objective is not exit 64"
+"$clusterc" compare examples/wanka.cluster --objectives capex -o "$tmp/x" 2>/dev/null
+[ $? = 64 ] || err "one objective is not exit 64"
+"$clusterc" compare examples/wanka.cluster --jobs 0 -o "$tmp/x" 2>/dev/null
+[ $? = 64 ] || err "--jobs 0 is not exit 64"
+"$clusterc" compare examples/wanka.cluster --sweep "$tmp/missing.yaml" -o "$tmp/x" 2>/dev/null
+[ $? = 74 ] || err "a missing sweep file is not exit 74"
+[ -e "$tmp/x" ] && err "a failed compare wrote its directory"
+
+echo "compare: $fail failed"
+[ $fail = 0 ]
