@@ -224,7 +224,7 @@ int main(int argc, char **argv)
 				rc = usage_error("%s needs DECL.FIELD=VALUE", a);
 				goto out;
 			}
-			sets[o.nsets++].text = v ? v : argv[i];
+			sets[o.nsets++] = (CliOverride){.text = v ? v : argv[i]};
 		} else {
 			rc = usage_error("unknown option '%s'", a);
 			goto out;

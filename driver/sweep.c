@@ -21,6 +21,7 @@
  */
 #include "driver.h"
 
+#include <stdarg.h>
 #include <string.h>
 #include <yaml.h>
 
@@ -55,10 +56,16 @@ static Loc node_loc(const Sweeper *w, const yaml_node_t *n)
 	return (Loc){w->src, a, b > a ? b : a};
 }
 
-static Diag *err(Sweeper *w, const yaml_node_t *n, const char *code, const char *fmt,
-		 const char *arg)
+static Diag *err(Sweeper *w, const yaml_node_t *n, const char *code, const char *fmt, ...)
+	PRINTF_LIKE(4, 5);
+
+static Diag *err(Sweeper *w, const yaml_node_t *n, const char *code, const char *fmt, ...)
 {
-	Diag *d = diag_error(w->c, n ? node_loc(w, n) : (Loc){w->src, 0, 0}, fmt, arg);
+	va_list ap;
+	va_start(ap, fmt);
+	const char *msg = arena_vprintf(w->c->arena, fmt, ap);
+	va_end(ap);
+	Diag *d = diag_error(w->c, n ? node_loc(w, n) : (Loc){w->src, 0, 0}, "%s", msg);
 	diag_set_code(d, code);
 	w->errors++;
 	return d;
@@ -133,18 +140,14 @@ static void unknown_key(Sweeper *w, const yaml_node_t *k, const char *const *key
 			const char *where)
 {
 	const char *s = suggest(scalar(k), keys, n);
-	Diag *d = s ? err(w, k, "unknown-sweep-key", "unknown key '%s' in a sweep; did you mean '%s'?",
-			  scalar(k))
-		    : err(w, k, "unknown-sweep-key", "unknown key '%s' in a sweep", scalar(k));
-	if (s) {
-		/* The message names both: rebuild it with the suggestion. */
-		d->msg = arena_printf(w->c->arena, "unknown key '%s' %s; did you mean '%s'?", scalar(k),
-				      where, s);
+	Diag *d = s ? diag_error(w->c, node_loc(w, k), "unknown key '%s' %s; did you mean '%s'?",
+				 scalar(k), where, s)
+		    : diag_error(w->c, node_loc(w, k), "unknown key '%s' %s (the keys are %s, %s and %s)",
+				 scalar(k), where, keys[0], keys[1], keys[2]);
+	diag_set_code(d, "unknown-sweep-key");
+	if (s)
 		diag_set_suggestion(d, s);
-	} else {
-		d->msg = arena_printf(w->c->arena, "unknown key '%s' %s (the keys are %s, %s and %s)",
-				      scalar(k), where, keys[0], keys[1], keys[2]);
-	}
+	w->errors++;
 }
 
 /* A row's name on one line: control characters (a block scalar's line breaks) as spaces,
@@ -235,9 +238,8 @@ static void read_grid(Sweeper *w, yaml_node_t *g)
 	if (w->errors > before)
 		return;
 	if (points > MAX_POINTS) {
-		Diag *d = err(w, g, "sweep-too-large", "%s", "grid too large");
-		d->msg = arena_printf(w->c->arena, "the grid has %.0f points; a sweep has at most %d",
-				      points, MAX_POINTS);
+		err(w, g, "sweep-too-large", "the grid has %.0f points; a sweep has at most %d", points,
+		    MAX_POINTS);
 		return;
 	}
 	/* Names: the values, each after its field's name (the scenario's alone). */
@@ -358,7 +360,7 @@ int sweep_load(Ctx *c, const char *path, Sweep *s)
 		uint32_t off = mark_off(src, parser.problem_mark);
 		Diag *d = diag_error(c, (Loc){src, off, off < src->len ? off + 1 : off},
 				     "%s: not a sweep file", parser.problem ? parser.problem : "bad YAML");
-		if (parser.context)
+		if (parser.problem && parser.context)
 			d->msg = arena_printf(c->arena, "%s %s", parser.problem, parser.context);
 		diag_set_code(d, "sweep-syntax");
 		yaml_parser_delete(&parser);
