@@ -35,17 +35,24 @@ asan-test: deps
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
 
-# Coverage-guided fuzzing of the front end with libFuzzer (docs/testing.md).
+# Coverage-guided fuzzing with libFuzzer (docs/testing.md): the front end (fuzz_frontend) or,
+# with FUZZ_TARGET=fuzz_sweep, sweep files. Each target keeps its corpus in FUZZ_BUILD.
+FUZZ_TARGET ?= fuzz_frontend
+FUZZ_ARGS_fuzz_frontend = -max_len=65536 -dict=fuzz/clusterc.dict
+FUZZ_SEEDS_fuzz_frontend = fuzz/corpus stdlib examples tests/diag
+FUZZ_ARGS_fuzz_sweep = -max_len=8192
+FUZZ_SEEDS_fuzz_sweep = fuzz/sweep-corpus
 fuzz: deps
 	@CC=clang cmake -S . -B $(FUZZ_BUILD) -DCLUSTERC_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-	@cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_frontend
-	mkdir -p $(FUZZ_BUILD)/corpus
-	./$(FUZZ_BUILD)/fuzz/fuzz_frontend -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
-		-dict=fuzz/clusterc.dict -artifact_prefix=$(FUZZ_BUILD)/ \
-		$(FUZZ_BUILD)/corpus fuzz/corpus stdlib examples tests/diag
+	@cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(FUZZ_TARGET)
+	mkdir -p $(FUZZ_BUILD)/corpus-$(FUZZ_TARGET)
+	./$(FUZZ_BUILD)/fuzz/$(FUZZ_TARGET) -max_total_time=$(FUZZ_SECONDS) $(FUZZ_ARGS_$(FUZZ_TARGET)) \
+		-artifact_prefix=$(FUZZ_BUILD)/ $(FUZZ_BUILD)/corpus-$(FUZZ_TARGET) $(FUZZ_SEEDS_$(FUZZ_TARGET))
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
 
+# Build time, memory and bytes against cluster size (docs/performance.md); never a test.
+# bench/out/bench.csv and bench.svg; BENCH_OUT, BENCH_REPEAT, BENCH_SETTLE in bench/bench.py.
 bench: build
 	bench/run.sh $(BUILD)/clusterc $(BENCH_SIZES)

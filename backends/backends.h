@@ -37,8 +37,9 @@ Output *output_open(Ctx *c, const char *dir, bool force);
  * output_close() (or leave it to output_commit()), never with fclose(). */
 FILE *output_file(Output *o, const char *relpath);
 
-/* Closes a file from output_file(), checking every write made to it, and records its size and
- * hash. Returns the number of errors (0 or 1, after a diagnostic). */
+/* Closes a file from output_file(); its last bytes go to the writer thread, which records its
+ * size and hash. Returns the number of errors (0 or 1, after a diagnostic). A failure of the
+ * writer (a full disk) shows at output_artifacts() or output_commit(), which then fail. */
 int output_close(Output *o, FILE *f);
 
 /* Closes the files still open and sets *list to every file written so far, sorted by path.

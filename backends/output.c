@@ -12,15 +12,29 @@
  * else's; it is replaced only with --force. The check runs again at commit time, in case
  * something appeared in between.
  *
- * Errors: every write is checked when its file is closed (fflush, ferror, fclose catch a full
- * disk whatever the backend called), then the file is read back to hash it with nettle's
- * SHA-256. Messages name the path as the user knows it (DIR/relpath) and strerror.
+ * Speed (docs/performance.md): a 100,000-GPU build writes about 8,000 files and 700 MB, and
+ * creating, writing and hashing them costs the kernel and nettle about as much as the
+ * backends spend making the text. So the files are written on a second thread, the writer:
+ * each file is a stdio stream over a Sink (fopencookie) whose blocks go, copied, into a
+ * bounded queue (QUEUE_BYTES); the writer takes them in order, makes the file's directories
+ * (once per directory run), creates it, writes each block and hashes it with nettle's SHA-256
+ * on the way, so nothing is read back. The bytes written, and their order, are the same as
+ * with one thread; should the thread not start, the jobs run on the caller's thread.
+ *
+ * Errors: the writer records the first failure of each file (creating its directory or
+ * itself, a write, the close: a full disk whatever the backend called); output_artifacts and
+ * output_commit wait for the writer and report them, and the commit then refuses. After a
+ * failure the writer creates no more files, so a full disk is one diagnostic. Messages name
+ * the path as the user knows it (DIR/relpath) and strerror.
  */
+#define _GNU_SOURCE /* fopencookie (glibc, musl) */
 #include "backends.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <nettle/sha2.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -29,11 +43,54 @@
 #define MANIFEST "manifest.json"
 #define MANIFEST_SCHEMA "clusterc.manifest/1"
 
-enum { FILE_BUFFER = 1 << 16 }; /* fewer write calls for the large CSVs */
+/* FILE_BUFFER: stdio's buffer, so fewer blocks; JOB_MAX: larger writes are split, so the
+ * writer starts early; QUEUE_BYTES: what the backends may run ahead of the writer. */
+enum { FILE_BUFFER = 1 << 16, JOB_MAX = 1 << 20, QUEUE_BYTES = 16 << 20 };
+
+typedef struct Writer Writer;
+
+/* One file on its way: made by output_file, then the writer's alone until output_wait(). */
+typedef struct Sink {
+	Writer *w;
+	char *full;       /* its path */
+	size_t rel;       /* where the part inside the temporary directory starts in full */
+	int fd;           /* -1 until created, and once closed */
+	int err;          /* the errno of the first failure, 0, or -1: not written, as an earlier
+			   * file failed (a full disk is reported once) */
+	const char *what; /* what failed: "cannot create", "cannot write" ... */
+	uint64_t bytes;
+	struct sha256_ctx sha;
+} Sink;
+
+typedef enum { JOB_OPEN, JOB_DATA, JOB_CLOSE } JobKind;
+
+typedef struct Job {
+	struct Job *next;
+	JobKind kind;
+	Sink *sink;
+	size_t n;
+	char data[]; /* JOB_DATA: n bytes */
+} Job;
+
+/* The queue between the backends (the caller's thread) and the writer thread. */
+struct Writer {
+	pthread_t thread;
+	bool threaded;      /* false: jobs run at once on the caller's thread */
+	pthread_mutex_t mu;
+	pthread_cond_t more, room, idle;
+	Job *head, *tail;
+	size_t queued;      /* bytes of data in the queue */
+	bool busy, quit;
+	bool asleep, full;  /* the writer waits for jobs; the caller for room (so wake-ups, costly
+			     * in a virtual machine, happen only when someone waits) */
+	char *made;         /* the writer's: the directory of the last file created, made */
+	bool failed;        /* the writer's: a file failed, so the later ones are not written */
+};
 
 typedef struct OutFile {
 	char *path; /* relative to DIR */
 	FILE *f;    /* NULL once closed */
+	Sink *sink; /* NULL once its result is in `a` */
 	Artifact a;
 } OutFile;
 
@@ -49,6 +106,7 @@ struct Output {
 	int nfiles, cap;
 	NameTable names; /* interned relative path -> its OutFile index + 1 */
 	Artifact *list;  /* the sorted copy output_artifacts hands out */
+	Writer *w;       /* NULL until the temporary directory exists */
 };
 
 typedef enum { DIR_ABSENT, DIR_EMPTY, DIR_OURS, DIR_FOREIGN, DIR_ERROR } DirState;
@@ -160,11 +218,17 @@ static bool may_replace(Output *o)
 	return true;
 }
 
+static void writer_stop(Writer *w);
+static void free_sink(Sink *s);
+
 static void output_free(Output *o)
 {
-	for (int i = 0; i < o->nfiles; i++) {
+	for (int i = 0; i < o->nfiles; i++)
 		if (o->files[i].f)
 			fclose(o->files[i].f);
+	writer_stop(o->w); /* before the files' sinks and the directory go */
+	for (int i = 0; i < o->nfiles; i++) {
+		free_sink(o->files[i].sink);
 		free(o->files[i].path);
 	}
 	if (o->tmp)
@@ -176,6 +240,218 @@ static void output_free(Output *o)
 	free(o->prefix);
 	free(o->base);
 	free(o);
+}
+
+/* ---- the writer ------------------------------------------------------------------------- */
+
+/* Makes the directories of s's file inside the temporary directory, unless they are those of
+ * the last file created (files come directory by directory). */
+static bool make_dirs(Writer *w, Sink *s)
+{
+	char *slash = strrchr(s->full + s->rel, '/');
+	if (!slash)
+		return true;
+	*slash = 0;
+	bool same = w->made && strcmp(w->made, s->full) == 0;
+	*slash = '/';
+	if (same)
+		return true;
+	for (char *p = strchr(s->full + s->rel, '/'); p; p = strchr(p + 1, '/')) {
+		*p = 0;
+		int r = mkdir(s->full, 0777);
+		int err = errno;
+		*p = '/';
+		if (r != 0 && err != EEXIST) {
+			s->err = err;
+			s->what = "cannot create the directory of";
+			return false;
+		}
+	}
+	free(w->made);
+	size_t n = (size_t)(slash - s->full);
+	w->made = xmalloc(n + 1);
+	memcpy(w->made, s->full, n);
+	w->made[n] = 0;
+	return true;
+}
+
+static void run_job(Writer *w, Job *j)
+{
+	Sink *s = j->sink;
+	switch (j->kind) {
+	case JOB_OPEN:
+		if (w->failed) {
+			s->err = -1;
+		} else if (make_dirs(w, s)) {
+			s->fd = open(s->full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+			if (s->fd < 0) {
+				s->err = errno;
+				s->what = "cannot create";
+			}
+		}
+		break;
+	case JOB_DATA:
+		for (size_t done = 0; s->fd >= 0 && !s->err && done < j->n;) {
+			ssize_t r = write(s->fd, j->data + done, j->n - done);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0) {
+				s->err = r < 0 ? errno : EIO;
+				s->what = "cannot write";
+			}
+			done += r > 0 ? (size_t)r : 0;
+		}
+		sha256_update(&s->sha, j->n, (const uint8_t *)j->data);
+		s->bytes += j->n;
+		break;
+	case JOB_CLOSE:
+		if (s->fd >= 0 && close(s->fd) != 0 && !s->err) {
+			s->err = errno;
+			s->what = "cannot write";
+		}
+		s->fd = -1;
+		break;
+	}
+	if (s->err > 0)
+		w->failed = true;
+}
+
+static void *writer_main(void *arg)
+{
+	Writer *w = arg;
+	pthread_mutex_lock(&w->mu);
+	for (;;) {
+		while (!w->head && !w->quit) {
+			w->asleep = true;
+			pthread_cond_wait(&w->more, &w->mu);
+			w->asleep = false;
+		}
+		if (!w->head)
+			break; /* quit, and nothing left */
+		/* The whole queue at once, then one lock to account for it. */
+		Job *j = w->head;
+		w->head = w->tail = NULL;
+		w->busy = true;
+		pthread_mutex_unlock(&w->mu);
+		size_t done = 0;
+		while (j) {
+			Job *next = j->next;
+			run_job(w, j);
+			done += j->n;
+			free(j);
+			j = next;
+		}
+		pthread_mutex_lock(&w->mu);
+		w->busy = false;
+		w->queued -= done;
+		if (w->full)
+			pthread_cond_signal(&w->room);
+		if (!w->head)
+			pthread_cond_broadcast(&w->idle);
+	}
+	pthread_mutex_unlock(&w->mu);
+	return NULL;
+}
+
+static Writer *writer_start(void)
+{
+	Writer *w = xmalloc(sizeof *w);
+	*w = (Writer){0};
+	pthread_mutex_init(&w->mu, NULL);
+	pthread_cond_init(&w->more, NULL);
+	pthread_cond_init(&w->room, NULL);
+	pthread_cond_init(&w->idle, NULL);
+	w->threaded = pthread_create(&w->thread, NULL, writer_main, w) == 0;
+	return w;
+}
+
+/* Queues j (the writer's from now on), waiting while the queue is full. */
+static void writer_push(Writer *w, Job *j)
+{
+	j->next = NULL;
+	if (!w->threaded) {
+		run_job(w, j);
+		free(j);
+		return;
+	}
+	pthread_mutex_lock(&w->mu);
+	while (w->queued && w->queued + j->n > QUEUE_BYTES) {
+		w->full = true;
+		pthread_cond_wait(&w->room, &w->mu);
+		w->full = false;
+	}
+	if (w->tail)
+		w->tail->next = j;
+	else
+		w->head = j;
+	w->tail = j;
+	w->queued += j->n;
+	if (w->asleep)
+		pthread_cond_signal(&w->more);
+	pthread_mutex_unlock(&w->mu);
+}
+
+static void writer_job(Writer *w, JobKind kind, Sink *s, const char *data, size_t n)
+{
+	Job *j = xmalloc(sizeof *j + n);
+	*j = (Job){.kind = kind, .sink = s, .n = n};
+	if (n)
+		memcpy(j->data, data, n);
+	writer_push(w, j);
+}
+
+/* Returns once every job queued so far has run: their sinks are the caller's again. */
+static void writer_wait(Writer *w)
+{
+	if (!w || !w->threaded)
+		return;
+	pthread_mutex_lock(&w->mu);
+	while (w->head || w->busy)
+		pthread_cond_wait(&w->idle, &w->mu);
+	pthread_mutex_unlock(&w->mu);
+}
+
+/* Runs what is queued, ends the thread and frees w (NULL: nothing). */
+static void writer_stop(Writer *w)
+{
+	if (!w)
+		return;
+	if (w->threaded) {
+		pthread_mutex_lock(&w->mu);
+		w->quit = true;
+		pthread_cond_signal(&w->more);
+		pthread_mutex_unlock(&w->mu);
+		pthread_join(w->thread, NULL);
+	}
+	pthread_mutex_destroy(&w->mu);
+	pthread_cond_destroy(&w->more);
+	pthread_cond_destroy(&w->room);
+	pthread_cond_destroy(&w->idle);
+	free(w->made);
+	free(w);
+}
+
+/* The stream's side of a Sink: stdio hands it full buffers (and large writes whole). */
+static ssize_t sink_write(void *cookie, const char *buf, size_t n)
+{
+	Sink *s = cookie;
+	for (size_t done = 0; done < n; done += JOB_MAX)
+		writer_job(s->w, JOB_DATA, s, buf + done, n - done < JOB_MAX ? n - done : JOB_MAX);
+	return (ssize_t)n;
+}
+
+static int sink_close(void *cookie)
+{
+	Sink *s = cookie;
+	writer_job(s->w, JOB_CLOSE, s, NULL, 0);
+	return 0;
+}
+
+static void free_sink(Sink *s)
+{
+	if (s)
+		free(s->full);
+	free(s);
 }
 
 Output *output_open(Ctx *c, const char *dir, bool force)
@@ -221,6 +497,7 @@ Output *output_open(Ctx *c, const char *dir, bool force)
 	mode_t mask = umask(0);
 	umask(mask);
 	chmod(tmp, 0777 & ~mask);
+	o->w = writer_start();
 	return o;
 }
 
@@ -256,38 +533,26 @@ FILE *output_file(Output *o, const char *relpath)
 		o->failed = true;
 		return NULL;
 	}
-	char *full = join(o->tmp, relpath);
-	for (char *s = strchr(full + strlen(o->tmp) + 1, '/'); s; s = strchr(s + 1, '/')) {
-		*s = 0;
-		int r = mkdir(full, 0777);
-		int err = errno;
-		*s = '/';
-		if (r != 0 && err != EEXIST) {
-			char *shown = join(o->dir, relpath);
-			io_error(o, "cannot create the directory of", shown, err);
-			free(shown);
-			free(full);
-			o->failed = true;
-			return NULL;
-		}
-	}
-	FILE *f = fopen(full, "w");
+	Sink *s = xmalloc(sizeof *s);
+	*s = (Sink){.w = o->w, .full = join(o->tmp, relpath), .rel = strlen(o->tmp) + 1, .fd = -1};
+	sha256_init(&s->sha);
+	FILE *f = fopencookie(s, "w", (cookie_io_functions_t){.write = sink_write, .close = sink_close});
 	if (!f) {
 		char *shown = join(o->dir, relpath);
 		io_error(o, "cannot create", shown, errno);
 		free(shown);
-		free(full);
+		free_sink(s);
 		o->failed = true;
 		return NULL;
 	}
-	free(full);
 	setvbuf(f, NULL, _IOFBF, FILE_BUFFER);
+	writer_job(o->w, JOB_OPEN, s, NULL, 0);
 	if (o->nfiles == o->cap) {
 		o->cap = o->cap ? o->cap * 2 : 16;
 		o->files = xrealloc(o->files, sizeof *o->files * (size_t)o->cap);
 	}
 	OutFile *of = &o->files[o->nfiles++];
-	*of = (OutFile){.path = xstrdup(relpath), .f = f};
+	*of = (OutFile){.path = xstrdup(relpath), .f = f, .sink = s};
 	names_put(o->c, &o->names, key, (void *)(intptr_t)o->nfiles);
 	return f;
 }
@@ -305,43 +570,13 @@ static int finish_stream(FILE *f)
 	return err;
 }
 
-/* Reads path back: its size and SHA-256. 0 or an errno. */
-static int hash_file(const char *path, Artifact *a)
-{
-	static const char hex[] = "0123456789abcdef";
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return errno;
-	struct sha256_ctx ctx;
-	sha256_init(&ctx);
-	unsigned char chunk[FILE_BUFFER];
-	size_t n;
-	a->bytes = 0;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-		sha256_update(&ctx, n, chunk);
-		a->bytes += n;
-	}
-	int err = ferror(f) ? EIO : 0;
-	fclose(f);
-	uint8_t digest[SHA256_DIGEST_SIZE];
-	sha256_digest(&ctx, SHA256_DIGEST_SIZE, digest);
-	for (int i = 0; i < SHA256_DIGEST_SIZE; i++) {
-		a->sha256[2 * i] = hex[digest[i] >> 4];
-		a->sha256[2 * i + 1] = hex[digest[i] & 15];
-	}
-	a->sha256[2 * SHA256_DIGEST_SIZE] = 0;
-	return err;
-}
-
+/* Closes of's stream: its last blocks go to the writer. What the writer makes of them shows
+ * in collect(). */
 static int close_file(Output *o, OutFile *of)
 {
 	FILE *f = of->f;
 	of->f = NULL;
-	char *full = join(o->tmp, of->path);
-	int err = finish_stream(f);
-	if (!err)
-		err = hash_file(full, &of->a);
-	free(full);
+	int err = finish_stream(f); /* the sink itself never fails */
 	of->a.path = of->path;
 	if (err) {
 		char *shown = join(o->dir, of->path);
@@ -351,6 +586,36 @@ static int close_file(Output *o, OutFile *of)
 		return 1;
 	}
 	return 0;
+}
+
+/* Once the writer is idle: each closed file's size and hash, or its failure diagnosed. */
+static void collect(Output *o)
+{
+	static const char hex[] = "0123456789abcdef";
+	writer_wait(o->w);
+	for (int i = 0; i < o->nfiles; i++) {
+		OutFile *of = &o->files[i];
+		Sink *s = of->sink;
+		if (of->f || !s)
+			continue;
+		if (s->err > 0) {
+			char *shown = join(o->dir, of->path);
+			io_error(o, s->what, shown, s->err);
+			free(shown);
+		}
+		if (s->err)
+			o->failed = true;
+		uint8_t digest[SHA256_DIGEST_SIZE];
+		sha256_digest(&s->sha, SHA256_DIGEST_SIZE, digest);
+		for (int k = 0; k < SHA256_DIGEST_SIZE; k++) {
+			of->a.sha256[2 * k] = hex[digest[k] >> 4];
+			of->a.sha256[2 * k + 1] = hex[digest[k] & 15];
+		}
+		of->a.sha256[2 * SHA256_DIGEST_SIZE] = 0;
+		of->a.bytes = s->bytes;
+		free_sink(s);
+		of->sink = NULL;
+	}
 }
 
 int output_close(Output *o, FILE *f)
@@ -373,6 +638,7 @@ int output_artifacts(Output *o, const Artifact **list)
 	for (int i = 0; i < o->nfiles; i++)
 		if (o->files[i].f)
 			close_file(o, &o->files[i]);
+	collect(o);
 	if (o->failed)
 		return -1;
 	o->list = xrealloc(o->list, sizeof *o->list * (size_t)(o->nfiles ? o->nfiles : 1));

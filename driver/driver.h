@@ -39,31 +39,6 @@ int cmd_build(const Options *o, const char *file);
 /* cmd_compare.c */
 int cmd_compare(const Options *o, const char *file);
 
-/* sweep.c: a sweep file's points (driver/sweep.c says the format) */
-typedef struct SweepPoint {
-	const char *name;      /* the row's name: given, or the grid's values */
-	Loc loc, name_loc;     /* the point (or the grid), its name when given */
-	const char *scenario;  /* the spec's scenario it starts from, or NULL for the base */
-	Loc scenario_loc;
-	CliOverride *sets;     /* its overrides, in the file's order */
-	int nsets;
-	const char *sets_text; /* "hall_b.electricity=0.35 CNY/kWh; rack48.cooling=air" */
-} SweepPoint;
-
-typedef struct Sweep {
-	const char *path;
-	const char *scenario;  /* the top-level scenario, or NULL */
-	Loc scenario_loc;
-	SweepPoint **points;
-	int npoints;
-	bool io_error;         /* the file could not be read */
-} Sweep;
-
-/* Reads and expands the sweep at path (diagnostics in c, at the file's lines; strings in c's
- * arena). Returns the number of errors. Override paths and values are checked by the caller,
- * against the spec, when it applies them. */
-int sweep_load(Ctx *c, const char *path, Sweep *s);
-
 /* cmd_fmt.c */
 int cmd_fmt(const Options *o, const char **files, int nfiles);
 int cmd_tokens(const Options *o, const char *file);

@@ -606,6 +606,34 @@ int model_design(Design *d);
  * hostname and a place. */
 int elaborate_design(Design *d);
 
+/* ---- sweep.c: a sweep file's points, for `clusterc compare --sweep` (the file says the format) */
+
+typedef struct SweepPoint {
+	const char *name;      /* the row's name: given, or the grid's values */
+	Loc loc, name_loc;     /* the point (or the grid), its name when given */
+	const char *scenario;  /* the spec's scenario it starts from, or NULL for the base */
+	Loc scenario_loc;
+	CliOverride *sets;     /* its overrides, in the file's order */
+	int nsets;
+	const char *sets_text; /* "hall_b.electricity=0.35 CNY/kWh; rack48.cooling=air" */
+} SweepPoint;
+
+typedef struct Sweep {
+	const char *path;
+	const char *scenario;  /* the top-level scenario, or NULL */
+	Loc scenario_loc;
+	SweepPoint **points;
+	int npoints;
+	bool io_error;         /* the file could not be read */
+} Sweep;
+
+/* Reads and expands the sweep at path (diagnostics in c, at the file's lines; strings in c's
+ * arena). Returns the number of errors. Override paths and values are checked by the caller,
+ * against the spec, when it applies them. */
+int sweep_load(Ctx *c, const char *path, Sweep *s);
+/* The same for a file already read (the fuzz target's way in). */
+int sweep_load_source(Ctx *c, Source *src, Sweep *s);
+
 /* ---- pipeline.c ----------------------------------------------------------------------------- */
 
 typedef enum {

@@ -181,31 +181,31 @@ int plan_network_racks(Design *d)
 
 /* ---- placing the racks ------------------------------------------------------------------ */
 
-/* Node n's position among the nodes on fabric f (its scalable-unit slot), or -1. */
-static int *fabric_ordinals(const Design *d, const FabricInst *f, int *count)
+/* The nodes on fabric f in node order: a node's place in this list is its fabric ordinal (its
+ * scalable-unit slot). Made once per fabric, not per group: with a group per scalable unit,
+ * per group it was quadratic (4.8 s of a 1,000,000-GPU build, docs/performance.md). */
+static int *fabric_nodes(const Design *d, const FabricInst *f, int *count)
 {
-	int *ord = xmalloc(sizeof(int) * (size_t)(d->nnodes + 1));
+	int *nodes = xmalloc(sizeof(int) * (size_t)(d->nnodes + 1));
 	int k = 0, ports[4];
 	for (int n = 0; n < d->nnodes; n++)
-		ord[n] = node_fabric_ports(d, n, f->nic, ports, 1) ? k++ : -1;
+		if (node_fabric_ports(d, n, f->nic, ports, 1))
+			nodes[k++] = n;
 	*count = k;
-	return ord;
+	return nodes;
 }
 
-/* The middle of the racks of nodes with fabric ordinals [lo, hi). */
-static double home_of(const Design *d, const int *ord, int lo, int hi)
+/* The middle of the racks of the nodes with fabric ordinals [lo, hi) (of count): ordinals
+ * grow with node order, so the first and last of them are those nodes' first and last. */
+static double home_of(const Design *d, const int *nodes, int count, int lo, int hi)
 {
-	int first = -1, last = -1;
-	for (int n = 0; n < d->nnodes; n++) {
-		if (ord[n] < lo || ord[n] >= hi)
-			continue;
-		if (first < 0)
-			first = d->nodes[n].rack;
-		last = d->nodes[n].rack;
-	}
-	if (first < 0)
+	if (lo < 0)
+		lo = 0;
+	if (hi > count)
+		hi = count;
+	if (lo >= hi)
 		return d->node_racks / 2.0;
-	return (first + last + 1) / 2.0;
+	return (d->nodes[nodes[lo]].rack + d->nodes[nodes[hi - 1]].rack + 1) / 2.0;
 }
 
 static void letters(int n, char *buf, size_t size)
@@ -245,10 +245,16 @@ void place_racks(Design *d)
 	memcpy(racks, d->racks, sizeof(RackInst) * (size_t)d->nracks);
 	/* The network racks, group by group, each where its group serves. */
 	int k = d->nracks;
+	int **fnodes = xmalloc(sizeof(int *) * (size_t)(d->nfabrics + 1));
+	int *fcount = xmalloc(sizeof(int) * (size_t)(d->nfabrics + 1));
+	for (int fi = 0; fi < d->nfabrics; fi++)
+		fnodes[fi] = NULL;
 	for (int gi = 0; gi < d->nnetgroups; gi++) {
 		NetGroup *g = &d->netgroups[gi];
 		const FabricInst *f = &d->fabrics[g->fabric];
-		int count, *ord = fabric_ordinals(d, f, &count);
+		if (!fnodes[g->fabric])
+			fnodes[g->fabric] = fabric_nodes(d, f, &fcount[g->fabric]);
+		int count = fcount[g->fabric], *ord = fnodes[g->fabric];
 		int rpp = f->rails / f->planes, per_plane = 0;
 		for (int t = 0; t < ST_COUNT; t++)
 			per_plane += f->per_plane[t];
@@ -256,17 +262,16 @@ void place_racks(Design *d)
 		if (!strcmp(f->topology->name, "dragonfly") && g->count) {
 			int x = local / f->df_a;
 			int per_group = f->df_a * f->df_p;
-			g->home = home_of(d, ord, x * per_group / rpp, (x + 1) * per_group / rpp);
+			g->home = home_of(d, ord, count, x * per_group / rpp, (x + 1) * per_group / rpp);
 		} else if (local < f->per_plane[ST_LEAF] && g->count && f->rail_optimized && f->tiers >= 2) {
 			int s = local / rpp;
-			g->home = home_of(d, ord, s * f->su_nodes, (s + 1) * f->su_nodes);
+			g->home = home_of(d, ord, count, s * f->su_nodes, (s + 1) * f->su_nodes);
 		} else if (local < f->per_plane[ST_LEAF] && g->count && f->tiers >= 2) {
 			int lo = local * f->down[0] / rpp, hi = (local + g->count) * f->down[0] / rpp;
-			g->home = home_of(d, ord, lo, hi);
+			g->home = home_of(d, ord, count, lo, hi);
 		} else {
-			g->home = home_of(d, ord, 0, count);
+			g->home = home_of(d, ord, count, 0, count);
 		}
-		free(ord);
 		for (int r = 0; r < g->racks; r++) {
 			RackInst *rk = &racks[k++];
 			*rk = (RackInst){.type = d->rack, .cooling = d->cooling, .network = true,
@@ -275,6 +280,10 @@ void place_racks(Design *d)
 			rk->power_limit = lim && lim->kind == VAL_QTY ? lim->q.v : INFINITY;
 		}
 	}
+	for (int fi = 0; fi < d->nfabrics; fi++)
+		free(fnodes[fi]);
+	free(fnodes);
+	free(fcount);
 	/* Order: node racks in their order, each group's racks before the node rack at its home. */
 	Slot *slots = xmalloc(sizeof(Slot) * (size_t)(k + 1));
 	int n = 0, next = d->nracks;

@@ -19,7 +19,7 @@
  * and column, with the file's line under it. libyaml's own errors (syntax) are reported at the
  * mark it gives.
  */
-#include "driver.h"
+#include "passes.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -133,6 +133,29 @@ static bool is_path(const char *s)
 #define ITEMS(n, it) \
 	for (yaml_node_item_t *it = (n)->data.sequence.items.start; it < (n)->data.sequence.items.top; it++)
 
+/* Whether pair pr of mapping n repeats an earlier key (libyaml accepts it; the second would
+ * silently win or add): an error at the repeat, a note at the first. */
+static bool repeated_key(Sweeper *w, yaml_node_t *n, yaml_node_pair_t *pr)
+{
+	const char *k = scalar(node(w, pr->key));
+	if (!k)
+		return false;
+	PAIRS(n, q) {
+		if (q == pr)
+			break;
+		const char *e = scalar(node(w, q->key));
+		if (e && strcmp(e, k) == 0) {
+			Diag *d = diag_error(w->c, node_loc(w, node(w, pr->key)),
+					     "'%s' is given twice in this mapping", k);
+			diag_set_code(d, "sweep-structure");
+			diag_note(d, node_loc(w, node(w, q->key)), "first given here");
+			w->errors++;
+			return true;
+		}
+	}
+	return false;
+}
+
 static const char *const top_keys[] = {"scenario", "grid", "points"};
 static const char *const point_keys[] = {"name", "scenario", "set"};
 
@@ -200,6 +223,8 @@ static void read_grid(Sweeper *w, yaml_node_t *g)
 	nd = 0;
 	double points = 1;
 	PAIRS(g, pr) {
+		if (repeated_key(w, g, pr))
+			continue;
 		yaml_node_t *k = node(w, pr->key), *v = node(w, pr->value);
 		const char *ks = scalar(k);
 		GridDim *dm = &dims[nd];
@@ -290,6 +315,8 @@ static void read_point(Sweeper *w, yaml_node_t *n, int number)
 	p->loc = node_loc(w, n);
 	Buf sets = {0};
 	PAIRS(n, pr) {
+		if (repeated_key(w, n, pr))
+			continue;
 		yaml_node_t *k = node(w, pr->key), *v = node(w, pr->value);
 		const char *ks = scalar(k);
 		if (!ks || !(strcmp(ks, "name") == 0 || strcmp(ks, "scenario") == 0 ||
@@ -320,6 +347,8 @@ static void read_point(Sweeper *w, yaml_node_t *n, int number)
 		}
 		int cap = (int)(v->data.mapping.pairs.top - v->data.mapping.pairs.start);
 		PAIRS(v, sp) {
+			if (repeated_key(w, v, sp))
+				continue;
 			yaml_node_t *sk = node(w, sp->key), *sv = node(w, sp->value);
 			if (!is_path(scalar(sk))) {
 				err(w, sk, "sweep-structure", "a key of set is DECL.FIELD, not '%s'",
@@ -351,6 +380,12 @@ int sweep_load(Ctx *c, const char *path, Sweep *s)
 	Source *src = src_load(c, path, NOLOC, &s->io_error);
 	if (!src)
 		return 1;
+	return sweep_load_source(c, src, s);
+}
+
+int sweep_load_source(Ctx *c, Source *src, Sweep *s)
+{
+	s->path = src->path;
 	Sweeper w = {.c = c, .s = s, .src = src};
 	yaml_parser_t parser;
 	if (!yaml_parser_initialize(&parser))
@@ -376,6 +411,8 @@ int sweep_load(Ctx *c, const char *path, Sweep *s)
 	}
 	yaml_node_t *grid = NULL, *points = NULL;
 	PAIRS(root, pr) {
+		if (repeated_key(&w, root, pr))
+			continue;
 		yaml_node_t *k = node(&w, pr->key), *v = node(&w, pr->value);
 		const char *ks = scalar(k);
 		if (ks && !strcmp(ks, "grid")) {

@@ -1,0 +1,287 @@
+#!/usr/bin/env python3
+"""bench/bench.py CLUSTERC [GPUS ...] — how clusterc's cost grows with the cluster.
+
+For each size (GPUs; default 1000 10000 100000 1000000) it writes a spec from template.cluster
+(the same design family at every size), builds it with every artifact and --timings, and
+records the wall time of each stage, peak memory, bytes and files written, links and the
+parallelism planner's plans per second; then the time to merely copy the same bytes
+(`cp -r` of the output, then `sync`), so the ratio to the I/O limit shows. Each build and each
+copy runs BENCH_REPEAT times (default 3); every column keeps its minimum.
+
+Writes OUT/bench.csv and OUT/bench.svg (time and memory against GPUs, log-log) and prints a
+table per size and a summary. OUT is $BENCH_OUT, default bench/out beside this script.
+
+Every build and copy goes into a new directory, with the page cache flushed (sync, untimed)
+before it; the outputs are removed only once a size is done (unless BENCH_KEEP=1), and the next
+size waits BENCH_SETTLE seconds (default 30). The reason: on ext4 without a journal, inodes
+freed in the last 30 s are skipped when new ones are allocated, one by one, so creating
+thousands of files just after deleting thousands costs the kernel several times more (seen
+here: 2-6 s of system time instead of 1 s at 100,000 GPUs). See docs/performance.md.
+"""
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+# The issue's stage columns and the --timings stages of ours that go into each (by name; a
+# stage not listed here is counted in "other" and named on stderr).
+COLUMNS = [
+    ("parse", ["load"]),
+    ("check", ["resolve", "overrides", "check"]),
+    ("elaborate", ["design", "elaborate"]),
+    ("synthesize", ["wire", "verify"]),
+    ("optimize", ["decide", "validate"]),
+    ("place_cable", ["cable"]),
+    ("plan", ["plan"]),
+    ("emit", ["emit"]),
+]
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def spec_text(gpus):
+    """The template filled in for `gpus` GPUs (8 a node)."""
+    nodes = (gpus + 7) // 8
+    # Six 8U nodes a 48U rack; the floor has room for them, the switch racks (about 15 % more
+    # at 100,000 GPUs) and spare positions: 1.5 x the node racks, in rows of 40.
+    node_racks = (nodes + 5) // 6
+    rows = (node_racks * 3 // 2 + 39) // 40 + 2
+    budget = nodes * 14 // 1000 + 10  # MW: 10.2 kW a node, cooling and network, with room
+    with open(os.path.join(HERE, "template.cluster")) as f:
+        text = f.read()
+    for k, v in (("@NODES@", nodes), ("@ROWS@", rows), ("@BUDGET@", budget)):
+        text = text.replace(k, str(v))
+    return nodes, text
+
+
+def parse_timings(path):
+    """{stage: ms} and the peak RSS in MiB from a --timings listing."""
+    ms, rss = {}, 0.0
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if len(w) >= 4 and w[0] == "peak" and w[1] == "RSS":
+                rss = float(w[2])
+            elif len(w) >= 2 and w[0] not in ("stage", "total"):
+                try:
+                    ms[w[0]] = float(w[1])
+                except ValueError:
+                    pass
+    return ms, rss
+
+
+def tree_size(path):
+    nbytes = nfiles = 0
+    for root, _, files in os.walk(path):
+        for name in files:
+            nbytes += os.lstat(os.path.join(root, name)).st_size
+            nfiles += 1
+    return nbytes, nfiles
+
+
+def rmtree(path):
+    if os.path.lexists(path):
+        shutil.rmtree(path)
+
+
+def bench_size(clusterc, out, gpus, repeat):
+    nodes, text = spec_text(gpus)
+    spec = os.path.join(out, "bench-%d.cluster" % gpus)
+    with open(spec, "w") as f:
+        f.write(text)
+    row = {"gpus": gpus, "nodes": nodes, "status": "ok"}
+    best = {}
+    dirs = []
+    for r in range(repeat):
+        # A new directory each time: replacing an old output would time its removal too.
+        dest = os.path.join(out, "build-%d-%d" % (gpus, r))
+        rmtree(dest)
+        dirs.append(dest)
+        log = os.path.join(out, "timings-%d.txt" % gpus)
+        os.sync()
+        with open(log, "w") as err:
+            t0 = time.perf_counter()
+            rc = subprocess.call([clusterc, "build", "-q", "--timings", spec, "-o", dest],
+                                 stderr=err)
+            wall = (time.perf_counter() - t0) * 1e3
+        if rc != 0:
+            with open(log) as f:
+                first = next((l.strip() for l in f if "error" in l), "exit %d" % rc)
+            row["status"] = "failed (exit %d): %s" % (rc, first)
+            sys.stderr.write("bench: %d GPUs: %s (see %s)\n" % (gpus, row["status"], log))
+            return row, dirs
+        ms, rss = parse_timings(log)
+        cols = {name: sum(ms.pop(s, 0.0) for s in stages) for name, stages in COLUMNS}
+        cols["other"] = sum(ms.values())
+        for s in ms:
+            sys.stderr.write("bench: stage '%s' is in no column; counted as other\n" % s)
+        cols["total"] = sum(cols[name] for name, _ in COLUMNS) + cols["other"]
+        cols["wall"] = wall
+        cols["peak_rss_mib"] = rss
+        for k, v in cols.items():
+            best[k] = min(best.get(k, v), v)
+    row.update(best)
+    first = dirs[0]
+    row["bytes"], row["files"] = tree_size(first)
+    with open(os.path.join(first, "report.json")) as f:
+        report = json.load(f)
+    row["links"] = sum(fab.get("links", 0) for fab in report.get("fabrics", []))
+    row["switches"] = report["totals"].get("switches", 0)
+    row["plans_evaluated"] = sum(w.get("plans_evaluated", 0) for w in report.get("workloads", []))
+    row["plans_per_s"] = row["plans_evaluated"] / (row["plan"] / 1e3) if row["plan"] > 0 else 0
+    # The I/O reference: copying the same bytes, flushed to the disk. The builds' own dirty
+    # pages are flushed first, untimed, so the copy does not pay for them.
+    for r in range(repeat):
+        copy = os.path.join(out, "copy-%d-%d" % (gpus, r))
+        rmtree(copy)
+        dirs.append(copy)
+        os.sync()
+        t0 = time.perf_counter()
+        subprocess.check_call(["cp", "-r", first, copy])
+        os.sync()
+        c = (time.perf_counter() - t0) * 1e3
+        row["copy"] = min(row.get("copy", c), c)
+    row["ratio"] = row["wall"] / row["copy"] if row["copy"] > 0 else 0
+    return row, dirs
+
+
+CSV = ["gpus", "nodes", "links", "switches"] + [n + "_ms" for n, _ in COLUMNS] + [
+    "other_ms", "total_ms", "wall_ms", "peak_rss_mib", "bytes", "files", "copy_ms", "ratio",
+    "plans_evaluated", "plans_per_s", "status"]
+
+
+def csv_value(row, col):
+    key = col[:-3] if col.endswith("_ms") else col
+    v = row.get(key, 0)
+    if isinstance(v, float):
+        return "%.3f" % v
+    if isinstance(v, str):
+        return '"%s"' % v.replace('"', "'")
+    return str(v)
+
+
+def print_size(row):
+    print("== %s GPUs: %s nodes, %s links, %s switches ==" % (
+        format(row["gpus"], ","), format(row["nodes"], ","), format(row.get("links", 0), ","),
+        format(row.get("switches", 0), ",")))
+    if row["status"] != "ok":
+        print("  " + row["status"])
+        return
+    for name, stages in COLUMNS:
+        print("  %-12s %10.1f ms   (%s)" % (name.replace("_", " & "), row[name], ", ".join(stages)))
+    if row["other"]:
+        print("  %-12s %10.1f ms" % ("other", row["other"]))
+    print("  %-12s %10.1f ms   wall %.1f ms" % ("total", row["total"], row["wall"]))
+    print("  peak RSS %.1f MiB; %.1f MB in %s files; copy (cp -r + sync) %.1f ms; build / copy %.2f"
+          % (row["peak_rss_mib"], row["bytes"] / 1e6, format(row["files"], ","), row["copy"],
+             row["ratio"]))
+    print("  planner: %s plans in %.1f ms = %.2f M plans/s" % (
+        format(row["plans_evaluated"], ","), row["plan"], row["plans_per_s"] / 1e6))
+
+
+def print_summary(rows):
+    head = "%9s %9s" % ("GPUs", "links") + "".join(
+        " %10s" % n.replace("place_cable", "place+cab") for n, _ in COLUMNS) + \
+        " %9s %8s %9s %6s %9s %6s" % ("wall ms", "RSS MiB", "MB", "files", "copy ms", "ratio")
+    print(head)
+    for r in rows:
+        if r["status"] != "ok":
+            print("%9d %s" % (r["gpus"], r["status"]))
+            continue
+        print("%9d %9d" % (r["gpus"], r["links"]) + "".join(" %10.1f" % r[n] for n, _ in COLUMNS) +
+              " %9.1f %8.1f %9.1f %6d %9.1f %6.2f" % (r["wall"], r["peak_rss_mib"], r["bytes"] / 1e6,
+                                                     r["files"], r["copy"], r["ratio"]))
+
+
+def svg(rows):
+    """Wall time (ms), copy time (ms) and peak memory (MiB) against GPUs, log-log."""
+    ok = [r for r in rows if r["status"] == "ok" and r["wall"] > 0]
+    W, H, L, R, T, B = 680, 420, 70, 160, 40, 60
+    xs = [r["gpus"] for r in ok] or [1000]
+    ys = [v for r in ok for v in (r["wall"], r["copy"], r["peak_rss_mib"]) if v > 0] or [1]
+    x0, x1 = math.floor(math.log10(min(xs))), math.ceil(math.log10(max(xs)))
+    y0, y1 = math.floor(math.log10(min(ys))), math.ceil(math.log10(max(ys)))
+    x1, y1 = max(x1, x0 + 1), max(y1, y0 + 1)
+
+    def px(v):
+        return L + (math.log10(v) - x0) / (x1 - x0) * (W - L - R)
+
+    def py(v):
+        return H - B - (math.log10(v) - y0) / (y1 - y0) * (H - T - B)
+
+    o = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+         'font-family="sans-serif" font-size="12">' % (W, H),
+         '<rect width="%d" height="%d" fill="white"/>' % (W, H),
+         '<text x="%d" y="22" text-anchor="middle" font-size="14">clusterc build against '
+         'cluster size (log-log)</text>' % ((W - R + L) // 2)]
+    for e in range(x0, x1 + 1):
+        x = px(10 ** e)
+        o.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#ddd"/>' % (x, T, x, H - B))
+        o.append('<text x="%.1f" y="%d" text-anchor="middle">%s</text>' % (
+            x, H - B + 16, format(10 ** e, ",")))
+    for e in range(y0, y1 + 1):
+        y = py(10 ** e)
+        o.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/>' % (L, y, W - R, y))
+        o.append('<text x="%d" y="%.1f" text-anchor="end">%s</text>' % (
+            L - 6, y + 4, format(10 ** e, ",") if e >= 0 else "%g" % 10 ** e))
+    o.append('<text x="%d" y="%d" text-anchor="middle">GPUs</text>' % ((W - R + L) // 2, H - 20))
+    o.append('<text x="18" y="%d" text-anchor="middle" transform="rotate(-90 18 %d)">'
+             'ms, MiB</text>' % ((H - B + T) // 2, (H - B + T) // 2))
+    series = [("wall", "build wall time (ms)", "#1f5fbf", ""),
+              ("copy", "cp -r + sync of its output (ms)", "#777", ' stroke-dasharray="5 4"'),
+              ("peak_rss_mib", "build peak memory (MiB)", "#c0392b", "")]
+    for i, (key, label, colour, dash) in enumerate(series):
+        pts = [(px(r["gpus"]), py(r[key])) for r in ok if r[key] > 0]
+        if len(pts) > 1:
+            o.append('<polyline fill="none" stroke="%s" stroke-width="2"%s points="%s"/>' % (
+                colour, dash, " ".join("%.1f,%.1f" % p for p in pts)))
+        for p in pts:
+            o.append('<circle cx="%.1f" cy="%.1f" r="3" fill="%s"/>' % (p[0], p[1], colour))
+        ly = T + 10 + 20 * i
+        o.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="%s" stroke-width="2"%s/>' % (
+            W - R + 10, ly, W - R + 30, ly, colour, dash))
+        o.append('<text x="%d" y="%d" font-size="10">%s</text>' % (W - R + 34, ly + 4, label))
+    o.append("</svg>")
+    return "\n".join(o) + "\n"
+
+
+def main(argv):
+    if len(argv) < 2 or argv[1] in ("-h", "--help"):
+        sys.stderr.write("usage: bench/run.sh CLUSTERC [GPUS ...]  (BENCH_OUT, BENCH_REPEAT, "
+                         "BENCH_KEEP)\n")
+        return 2
+    clusterc = os.path.abspath(argv[1])
+    sizes = [int(s) for s in argv[2:]] or [1000, 10000, 100000, 1000000]
+    out = os.path.abspath(os.environ.get("BENCH_OUT") or os.path.join(HERE, "out"))
+    repeat = max(1, int(os.environ.get("BENCH_REPEAT", "3")))
+    keep = os.environ.get("BENCH_KEEP", "") not in ("", "0")
+    settle = float(os.environ.get("BENCH_SETTLE", "30"))
+    os.makedirs(out, exist_ok=True)
+    rows = []
+    for i, gpus in enumerate(sizes):
+        row, dirs = bench_size(clusterc, out, gpus, repeat)
+        rows.append(row)
+        print_size(row)
+        sys.stdout.flush()
+        if not keep:
+            for d in dirs:
+                rmtree(d)
+            if i + 1 < len(sizes) and settle > 0:
+                os.sync()
+                time.sleep(settle)
+    with open(os.path.join(out, "bench.csv"), "w") as f:
+        f.write(",".join(CSV) + "\n")
+        for r in rows:
+            f.write(",".join(csv_value(r, c) for c in CSV) + "\n")
+    with open(os.path.join(out, "bench.svg"), "w") as f:
+        f.write(svg(rows))
+    print()
+    print_summary(rows)
+    print("bench: %s and %s" % (os.path.join(out, "bench.csv"), os.path.join(out, "bench.svg")))
+    return 0 if all(r["status"] == "ok" for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

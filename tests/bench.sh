@@ -1,0 +1,25 @@
+#!/bin/sh
+# bench.sh CLUSTERC ROOT — the benchmark's generator at one small size (256 GPUs), once, into a
+# temporary directory (never bench/out): bench.csv has the row, with nonzero times, memory,
+# bytes, files, links, copy time and planner rate, and bench.svg is a whole SVG document. The
+# benchmark itself (`make bench`) is never part of the tests: timings are not asserted.
+set -u
+clusterc=$1 root=$2
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+BENCH_OUT=$tmp BENCH_REPEAT=1 BENCH_SETTLE=0 "$root/bench/run.sh" "$clusterc" 256 >"$tmp/log" 2>&1 ||
+	{ cat "$tmp/log"; echo "FAIL: bench/run.sh at 256 GPUs"; exit 1; }
+python3 - "$tmp/bench.csv" "$tmp/bench.svg" <<'PY'
+import csv, sys, xml.dom.minidom
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 1, "bench.csv: %d rows, expected 1" % len(rows)
+r = rows[0]
+assert r["gpus"] == "256" and r["nodes"] == "32" and r["status"] == "ok", r
+for k in ("links", "switches", "emit_ms", "total_ms", "wall_ms", "peak_rss_mib", "bytes",
+          "files", "copy_ms", "ratio", "plans_evaluated", "plans_per_s"):
+    assert float(r[k]) > 0, "bench.csv: %s is %s" % (k, r[k])
+svg = xml.dom.minidom.parse(sys.argv[2]).documentElement
+assert svg.tagName == "svg" and svg.getElementsByTagName("circle"), "bench.svg: no points"
+PY
+[ $? -eq 0 ] || { echo "FAIL: bench.csv or bench.svg"; exit 1; }
+echo "bench: 1 row, ok"
