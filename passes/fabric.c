@@ -574,12 +574,40 @@ static void size_one(Design *d, FabricInst *f)
 		f->rails = r;
 		nodes += d->groups[i].count;
 	}
+	/* Fabrics on the same NIC model share its ports, in fabric order: this one starts after
+	 * the rails of the earlier ones. */
+	const FabricInst *earlier = NULL;
+	f->nic_first = 0;
+	for (const FabricInst *g = d->fabrics; g < f; g++)
+		if (g->nic == f->nic && g->rails > 0) {
+			f->nic_first += g->rails;
+			earlier = g;
+		}
+	int nic_ports = f->rails;
+	if (f->rails > 0 && f->nic_first >= nic_ports) {
+		design_violation(d, fd->name_loc, 1, earlier->decl->name_loc, "the fabric before it",
+				 "fabric '%s' has no '%s' port left: the fabrics before it take all %d "
+				 "of every node's; give them fewer (rails = N) or this fabric a NIC "
+				 "of its own (nic = ...)",
+				 fd->name, f->nic->name, nic_ports);
+		return;
+	}
+	f->rails -= f->nic_first;
 	const Value *rails_v = decl_value(fd, "rails");
 	if (rails_v && rails_v->kind == VAL_QTY && f->rails > 0) {
 		if ((int)rails_v->q.v > f->rails) {
-			design_violation(d, rails_v->loc, rails_v->q.v / fmax(f->rails, 1) - 1, fd->name_loc,
-					 NULL, "%g rails asked; the nodes have %d '%s' ports: use rails = %d",
-					 rails_v->q.v, f->rails, f->nic ? f->nic->name : "NIC", f->rails);
+			const char *nic = f->nic ? f->nic->name : "NIC";
+			if (f->nic_first)
+				design_violation(d, rails_v->loc, rails_v->q.v / fmax(f->rails, 1) - 1,
+						 earlier->decl->name_loc, "the fabric before it",
+						 "%g rails asked; the nodes have %d '%s' ports left (of %d: the "
+						 "fabrics before it take %d): use rails = %d",
+						 rails_v->q.v, f->rails, nic, nic_ports, f->nic_first, f->rails);
+			else
+				design_violation(d, rails_v->loc, rails_v->q.v / fmax(f->rails, 1) - 1,
+						 fd->name_loc, NULL,
+						 "%g rails asked; the nodes have %d '%s' ports: use rails = %d",
+						 rails_v->q.v, f->rails, nic, f->rails);
 			return;
 		}
 		f->rails = (int)rails_v->q.v;

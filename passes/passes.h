@@ -327,7 +327,9 @@ typedef struct FabricInst {
 	const CtorSchema *topology;  /* fat_tree, dragonfly or torus */
 	bool sized;                  /* the shape holds: wire it (else a Violation explains) */
 	const Decl *switch_model;
-	const Decl *nic;             /* the node NIC on this fabric */
+	const Decl *nic;             /* the node NIC on this fabric ... */
+	int nic_first;               /* ... from this one of the node's NICs of that model on:
+				      * fabrics sharing a model take its ports in fabric order */
 	double link_speed;           /* bit/s */
 	int radix;                   /* logical switch ports at link_speed */
 	int breakout;
@@ -490,7 +492,7 @@ typedef struct Endpoint {
 } Endpoint;
 SwitchInst *add_switch(Design *d, FabricInst *f, int fi, SwitchTier t, int plane, int index);
 void add_link(Design *d, End a, End z, double speed, LinkTier tier, int plane, int rail, int fi);
-int node_fabric_ports(const Design *d, int n, const Decl *nic, int *out, int max);
+int node_fabric_ports(const Design *d, int n, const FabricInst *f, int *out, int max);
 int plane_endpoints(Design *d, FabricInst *f, int plane, Endpoint *out);
 void wire_fat_tree(Design *d, FabricInst *f, int fi);
 void wire_dragonfly(Design *d, FabricInst *f, int fi);

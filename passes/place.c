@@ -189,7 +189,7 @@ static int *fabric_nodes(const Design *d, const FabricInst *f, int *count)
 	int *nodes = xmalloc(sizeof(int) * (size_t)(d->nnodes + 1));
 	int k = 0, ports[4];
 	for (int n = 0; n < d->nnodes; n++)
-		if (node_fabric_ports(d, n, f->nic, ports, 1))
+		if (node_fabric_ports(d, n, f, ports, 1))
 			nodes[k++] = n;
 	*count = k;
 	return nodes;

@@ -75,13 +75,16 @@ static End sw_end(int dev, int port)
 	return (End){END_SWITCH, dev, port};
 }
 
-/* The fabric's NIC ports of node n, in order (its rails): their indices into Design.ports. */
-int node_fabric_ports(const Design *d, int n, const Decl *nic, int *out, int max)
+/* The fabric's NIC ports of node n, in order (its rails): their indices into Design.ports.
+ * Fabrics on the same NIC model take its ports in turn, nic_first on; at most f->rails. */
+int node_fabric_ports(const Design *d, int n, const FabricInst *f, int *out, int max)
 {
 	int end = n + 1 < d->nnodes ? d->nodes[n + 1].first_port : d->nports;
-	int k = 0;
+	int k = 0, skip = f->nic_first;
+	if (max > f->rails)
+		max = f->rails;
 	for (int i = d->nodes[n].first_port; i < end && k < max; i++)
-		if (d->ports[i].nic == nic)
+		if (d->ports[i].nic == f->nic && skip-- <= 0)
 			out[k++] = i;
 	return k;
 }
@@ -92,7 +95,7 @@ int plane_endpoints(Design *d, FabricInst *f, int plane, Endpoint *out)
 	int rpp = f->rails / f->planes, k = 0;
 	int ports[256];
 	for (int n = 0; n < d->nnodes; n++) {
-		int np = node_fabric_ports(d, n, f->nic, ports, 256);
+		int np = node_fabric_ports(d, n, f, ports, 256);
 		if (np == 0)
 			continue;
 		for (int r = 0; r < rpp && plane * rpp + r < np; r++)

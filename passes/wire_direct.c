@@ -69,14 +69,14 @@ void wire_torus(Design *d, FabricInst *f, int fi)
 	 * NIC): at[i] is the node at position i. */
 	int *at = xmalloc(sizeof(int) * (size_t)(d->nnodes + 1)), count = 0;
 	for (int n = 0; n < d->nnodes; n++)
-		if (node_fabric_ports(d, n, f->nic, ports, 256) >= f->rails)
+		if (node_fabric_ports(d, n, f, ports, 256) >= f->rails)
 			at[count++] = n;
 	for (int pl = 0; pl < f->planes; pl++) {
 		for (int i = 0; i < count && i < X * Y * Z; i++) {
 			int n = at[i];
 			int c[3] = {i % X, i / X % Y, i / (X * Y)};
 			int size[3] = {X, Y, Z};
-			node_fabric_ports(d, n, f->nic, ports, 256);
+			node_fabric_ports(d, n, f, ports, 256);
 			for (int k = 0; k < f->ndims; k++) {
 				int nc[3] = {c[0], c[1], c[2]};
 				nc[k] = (c[k] + 1) % size[k];
@@ -84,7 +84,7 @@ void wire_torus(Design *d, FabricInst *f, int fi)
 				if (pos >= count)
 					continue; /* sizing makes X·Y·Z the node count; the verifier would say */
 				int m = at[pos];
-				node_fabric_ports(d, m, f->nic, mp, 256);
+				node_fabric_ports(d, m, f, mp, 256);
 				add_link(d, (End){END_NODE, n, ports[pl * rpp + 2 * k]},
 					 (End){END_NODE, m, mp[pl * rpp + 2 * k + 1]}, f->link_speed, LT_TORUS,
 					 pl, pl * rpp + 2 * k, fi);

@@ -158,6 +158,15 @@ for name in roce-spectrum4 dragonfly-1k torus-3d; do
 	build "$name" "examples/$name.cluster" && check "examples/$name.cluster" "$tmp/$name"
 done
 build scale-100k examples/scale-100k.cluster && check examples/scale-100k.cluster "$tmp/scale-100k" racks
+# Two fabrics on one NIC model take its ports in turn: 8 rails and 2, no port twice.
+spec=tests/placement/two-fabrics-one-nic.cluster
+build two-fabrics "$spec" && check "$spec" "$tmp/two-fabrics"
+python3 - "$tmp/two-fabrics/report.json" <<'EOF' || err "two fabrics on one NIC: not 8 and 2 rails"
+import json, sys
+f = {x["name"]: x for x in json.load(open(sys.argv[1]))["fabrics"]}
+sys.exit(not (f["compute"]["rails"] == 8 and f["storage"]["rails"] == 2 and
+              f["storage"]["endpoints"] == 64))
+EOF
 
 # The SuperPOD: 252 node-leaf and 256 leaf-spine cables; NVL72 racks draw their switch trays.
 [ "$(grep -c ',node-leaf,' "$tmp/su1/cabling.csv")" = 252 ] || err "su1: node-leaf cables"
