@@ -57,6 +57,11 @@ int output_commit(Output *o);
 /* Removes the temporary directory and frees o; DIR is left exactly as it was. NULL is fine. */
 void output_abort(Output *o);
 
+/* One piece of text two artifacts of a build share, made once (the fabric drawing, laid out by
+ * Graphviz for topology.svg and report.html): the Output keeps it until it ends. *fresh is true
+ * the first time, when the caller makes it and sets **ok to whether it could. */
+Buf *output_memo(Output *o, bool **ok, bool *fresh);
+
 /* DIR as given to output_open (trailing slashes removed). */
 const char *output_dir(const Output *o);
 
@@ -322,8 +327,9 @@ void chart_scatter(Buf *b, const ChartScatter *c);
  * number of errors; a Graphviz that cannot lay out the graph only costs the SVG (a warning). */
 int topology_write(Output *o, const Design *d, bool dot, bool svg);
 /* The drawing topology.svg holds, appended to out (XML prolog included): false, and nothing
- * appended, when there is none (no fabric, too large to lay out, a Graphviz failure). */
-bool topology_svg_render(const Design *d, Buf *out);
+ * appended, when there is none (no fabric, too large to lay out, a Graphviz failure). Laid out
+ * once per Output: topology.svg and report.html share it. */
+bool topology_svg_render(Output *o, const Design *d, Buf *out);
 
 /* ---- topology_groups.c: what the fabric drawing shows (no Graphviz) ------------------------- */
 

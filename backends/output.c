@@ -107,6 +107,8 @@ struct Output {
 	NameTable names; /* interned relative path -> its OutFile index + 1 */
 	Artifact *list;  /* the sorted copy output_artifacts hands out */
 	Writer *w;       /* NULL until the temporary directory exists */
+	Buf memo;        /* output_memo's text ... */
+	bool memo_set, memo_ok;
 };
 
 typedef enum { DIR_ABSENT, DIR_EMPTY, DIR_OURS, DIR_FOREIGN, DIR_ERROR } DirState;
@@ -239,7 +241,16 @@ static void output_free(Output *o)
 	free(o->dir);
 	free(o->prefix);
 	free(o->base);
+	buf_free(&o->memo);
 	free(o);
+}
+
+Buf *output_memo(Output *o, bool **ok, bool *fresh)
+{
+	*fresh = !o->memo_set;
+	o->memo_set = true;
+	*ok = &o->memo_ok;
+	return &o->memo;
 }
 
 /* ---- the writer ------------------------------------------------------------------------- */

@@ -515,10 +515,10 @@ static double drawing_width(const char *svg)
 
 /* The drawing of topology.svg, inline from its <svg> tag on (no XML prolog, no doctype), when
  * it is small enough to read at the page's width. */
-static void drawing(Buf *b, const Design *d)
+static void drawing(Buf *b, Output *o, const Design *d)
 {
 	Buf svg = {0};
-	bool drawn = topology_svg_render(d, &svg);
+	bool drawn = topology_svg_render(o, d, &svg);
 	const char *start = drawn ? strstr(svg.s, "<svg") : NULL;
 	double width = start ? drawing_width(start) : 0;
 	if (start && svg.len <= INLINE_MAX && width > 0 && width <= INLINE_WIDTH) {
@@ -536,7 +536,7 @@ static void drawing(Buf *b, const Design *d)
 	buf_free(&svg);
 }
 
-static void fabrics(Buf *b, const Design *d)
+static void fabrics(Buf *b, Output *o, const Design *d)
 {
 	int n = 0;
 	for (int i = 0; i < d->nfabrics; i++)
@@ -576,7 +576,7 @@ static void fabrics(Buf *b, const Design *d)
 		buf_puts(b, "</tr>\n");
 	}
 	buf_puts(b, "</table>\n");
-	drawing(b, d);
+	drawing(b, o, d);
 	buf_puts(b, "</section>\n");
 }
 
@@ -611,7 +611,7 @@ int report_html_write(Output *o, const Design *d, const OptimizerReport *opt)
 	rack_chart(&b, d);
 	workloads(&b, d);
 	decisions(&b, d, opt);
-	fabrics(&b, d);
+	fabrics(&b, o, d);
 	page_end(&b, "The same numbers are in report.json (for programs) and report.md, the bill "
 		     "of materials in bom.csv, every rack's devices in racks.csv.");
 	fwrite(b.s, 1, b.len, f);

@@ -379,13 +379,25 @@ static bool render_svg(Agraph_t *g, Buf *out)
 	return rendered;
 }
 
+/* The drawing of g laid out, once per Output (output_memo). */
+static bool svg_of(Output *o, Agraph_t *g, Buf *out)
+{
+	bool *ok, fresh;
+	Buf *memo = output_memo(o, &ok, &fresh);
+	if (fresh)
+		*ok = render_svg(g, memo);
+	if (*ok)
+		buf_put(out, memo->s, memo->len);
+	return *ok;
+}
+
 /* Writes topology.svg. A layout that fails gives a warning and no SVG, not a failed build:
  * the DOT file is the artifact that matters. Returns the number of errors. */
 static int write_svg(Output *o, const Design *d, Agraph_t *g)
 {
 	Buf svg = {0};
 	int errors = 0;
-	if (render_svg(g, &svg)) {
+	if (svg_of(o, g, &svg)) {
 		FILE *f = output_file(o, "topology.svg");
 		if (f) {
 			fwrite(svg.s, 1, svg.len, f);
@@ -401,11 +413,11 @@ static int write_svg(Output *o, const Design *d, Agraph_t *g)
 	return errors;
 }
 
-bool topology_svg_render(const Design *d, Buf *out)
+bool topology_svg_render(Output *o, const Design *d, Buf *out)
 {
 	Drawing w = {.d = d};
 	Agraph_t *g = draw(&w);
-	bool rendered = w.nodes > 0 && w.nodes <= SVG_MAX && render_svg(g, out);
+	bool rendered = w.nodes > 0 && w.nodes <= SVG_MAX && svg_of(o, g, out);
 	agclose(g);
 	return rendered;
 }
