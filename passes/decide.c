@@ -304,6 +304,16 @@ int decide_choices(Design *d)
 	collect_choices(d, &opens);
 	if (diag_errors(c) > before)
 		return diag_errors(c) - before;
+	/* Every attribute the requirements and objectives read must be one the model computes. */
+	if (opens.n > 0) {
+		for (int i = 0; i < opens.n; i++)
+			set_choice(opens.v[i], 0);
+		d->quiet = true;
+		evaluate_design(d);
+		d->quiet = false;
+		if (check_computable(d))
+			return diag_errors(c) - before;
+	}
 	/* The MILP decides, unless a requirement or objective is not linear in the design's
 	 * attributes; then every combination is evaluated, as below. */
 	if (opens.n > 0 && !d->exhaustive) {

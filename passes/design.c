@@ -199,6 +199,30 @@ static bool derived(Design *d, const Decl *decl, const char *name, Qty *out, Loc
 		else if (!strcmp(name, "rack_count")) *out = qty(t->racks, DIM_NONE);
 		else if (!strcmp(name, "carbon") && !isnan(t->annual_carbon))
 			*out = qty(t->annual_carbon / YEAR, dim_make(0, 1, -1, 0, 0, 0));
+		else if (!strcmp(name, "switch_count")) *out = qty(t->switches, DIM_NONE);
+		else if (!strcmp(name, "cable_count")) *out = qty(t->cables, DIM_NONE);
+		else if (!strcmp(name, "bisection_bandwidth") && d->nfabrics > 0)
+			*out = qty(d->fabrics[0].sized ? d->fabrics[0].bisection : NAN,
+				   dim_make(0, 0, -1, 0, 1, 0));
+		else
+			goto unknown;
+		return true;
+	}
+	/* A fabric of the cluster, as sized (fabric.c): the same numbers report.json gives; not a
+	 * number when the fabric cannot be made (its violation says why). */
+	if (decl->kind == KIND_FABRIC) {
+		const FabricInst *f = NULL;
+		for (int i = 0; i < d->nfabrics && !f; i++)
+			if (d->fabrics[i].decl == decl)
+				f = &d->fabrics[i];
+		if (!f)
+			goto unknown;
+		double na = f->sized ? 0 : NAN;
+		if (!strcmp(name, "bisection_bandwidth"))
+			*out = qty(f->bisection + na, dim_make(0, 0, -1, 0, 1, 0));
+		else if (!strcmp(name, "switch_count")) *out = qty(f->switches + na, DIM_NONE);
+		else if (!strcmp(name, "link_count")) *out = qty(f->links + na, DIM_NONE);
+		else if (!strcmp(name, "diameter")) *out = qty(f->diameter + na, DIM_NONE);
 		else
 			goto unknown;
 		return true;

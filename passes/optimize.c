@@ -39,12 +39,16 @@ enum { MAX_JOINT = 100000 };
 
 /* An attribute a require or objective reads: cluster totals (summed over factors), a workload's
  * prediction (the WORK factor's), or a constant (a settable field). */
-typedef enum { ATOM_TOTAL, ATOM_WORK, ATOM_CONST } AtomKind;
+typedef enum { ATOM_TOTAL, ATOM_FABRIC, ATOM_WORK, ATOM_CONST } AtomKind;
 
+/* ATOM_FABRIC: an attribute of one fabric (its bisection, switches, diameter; the cluster's
+ * bisection_bandwidth is its first fabric's), which is no sum over the parts: all of it is
+ * that fabric's factor's, and the design without the fabric has none. */
 typedef struct Atom {
 	const Expr *e;    /* the MEMBER expression */
 	AtomKind kind;
 	double value;     /* ATOM_CONST */
+	int fabric;       /* ATOM_FABRIC: the cluster's fabric, from 0 */
 } Atom;
 
 typedef struct Factor {
@@ -103,12 +107,21 @@ static int atom_of(Opt *o, const Expr *e)
 		o->cap_atoms = cap;
 	}
 	Atom *at = &o->atoms[o->natoms];
-	*at = (Atom){e, ATOM_CONST, 0};
+	*at = (Atom){e, ATOM_CONST, 0, -1};
 	const Expr *base = e->member.base;
 	const Decl *decl = base->kind == EXPR_NAME ? names_get(&o->d->p->names, base->name) : NULL;
 	const FieldSchema *fs = decl && decl->kind >= 0 ? schema_field(decl->kind, e->member.field) : NULL;
 	if (decl && fs && (fs->flags & F_READONLY))
 		at->kind = decl->kind == KIND_WORKLOAD ? ATOM_WORK : ATOM_TOTAL;
+	if (at->kind == ATOM_TOTAL && decl->kind == KIND_CLUSTER &&
+	    !strcmp(e->member.field, "bisection_bandwidth"))
+		at->kind = ATOM_FABRIC, at->fabric = 0;
+	if (at->kind == ATOM_TOTAL && decl->kind == KIND_FABRIC) {
+		const Value *fv = decl_value(o->d->cluster, "fabrics");
+		for (int i = 0; fv && fv->kind == VAL_LIST && i < fv->n; i++)
+			if (fv->items[i]->kind == VAL_REF && fv->items[i]->ref == decl)
+				at->kind = ATOM_FABRIC, at->fabric = i;
+	}
 	if (at->kind == ATOM_CONST) {
 		Qty q = {0, DIM_NONE};
 		design_eval(o->d, e, &q, false);
@@ -270,11 +283,15 @@ static bool tabulate(Opt *o, Factor *f)
 				v[a] = o->atoms[a].kind == ATOM_TOTAL ? atom_value(o, a) : 0;
 			f->racks[j] = o->d->t.racks;
 		} else if (f->fabric >= 0) {
-			/* The fabric's part: the design with it, less the design without it. */
+			/* The fabric's part: the design with it, less the design without it; and
+			 * the fabric's own attributes whole. */
 			evaluate_with(o, 1ul << f->fabric);
 			f->ok[j] = part_ok(o, f);
-			for (int a = 0; a < o->natoms; a++)
-				v[a] = o->atoms[a].kind == ATOM_TOTAL ? atom_value(o, a) : 0;
+			for (int a = 0; a < o->natoms; a++) {
+				const Atom *at = &o->atoms[a];
+				bool own = at->kind == ATOM_FABRIC && at->fabric == f->fabric;
+				v[a] = at->kind == ATOM_TOTAL || own ? atom_value(o, a) : 0;
+			}
 			f->racks[j] = o->d->t.racks;
 			evaluate_with(o, 0);
 			for (int a = 0; a < o->natoms; a++)

@@ -120,5 +120,17 @@ fi
 "$clusterc" build -q --time-limit 5 "$root/examples/wanka.cluster" -o "$tmp/tl" --emit report.json ||
 	err "--time-limit 5 fails on the flagship"
 
+# Fabric attributes (bisection bandwidth) in objectives: computed, linear per fabric option,
+# the same decision both ways.
+spec=$root/tests/optimize/bisection.cluster
+for m in milp exhaustive; do
+	"$clusterc" build -q "$spec" --search=$m -o "$tmp/bis-$m" --emit report.json ||
+		err "$spec --search=$m: exit $?"
+done
+[ "$(decisions "$tmp/bis-milp/report.json")" = "$(decisions "$tmp/bis-exhaustive/report.json")" ] ||
+	err "$spec: the MILP and the exhaustive search decide differently"
+grep -q '"status": "optimal"' "$tmp/bis-milp/report.json" || err "$spec: the MILP is not optimal"
+grep -q '"chosen": "1:1"' "$tmp/bis-milp/report.json" || err "$spec: the most bisection is not 1:1"
+
 echo "optimize: $solved models solved by glpsol, $fail failed"
 [ $fail -eq 0 ]
