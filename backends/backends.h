@@ -149,6 +149,8 @@ typedef struct OptimizerReport {
 	double solve_ms;
 	double design_objective; /* the first objective on the design as built (cables included) */
 	bool maximize;           /* the first objective is maximized */
+	double cable_money, cable_watts; /* per link, when the choices were decided again with the
+					  * cables counted (pipeline.c); NAN otherwise */
 } OptimizerReport;
 
 /* Writes report.json. It lists every artifact written before it, so it is written last, just

@@ -9,6 +9,8 @@
  *   decisions                      after "optimizer": what was chosen for each open choice,
  *                                  from how many options, the runner-up when known and
  *                                  what the choice saved against it (objective units)
+ *   optimizer.cable_estimate_per_link, cable_estimate_w_per_link: the cabling capex and power
+ *                                  per link the choices were decided again with, or null
  *   optimizer.design_objective     the first objective on the design as built, cables
  *                                  included (the model's objective leaves them out)
  *   fabrics[].oversubscription_by_tier, ecmp_paths, rails, link_gbps, radix, breakout,
@@ -244,7 +246,8 @@ static Json *workloads_json(const Design *d)
 
 static Json *optimizer_json(const OptimizerReport *opt)
 {
-	static const OptimizerReport none = {"none", "not_run", NAN, NAN, NAN, 0, 0, 0, NAN, false};
+	static const OptimizerReport none = {"none", "not_run", NAN, NAN, NAN, 0, 0, 0, NAN, false,
+					     NAN, NAN};
 	if (!opt)
 		opt = &none;
 	Json *o = jw_object();
@@ -257,6 +260,8 @@ static Json *optimizer_json(const OptimizerReport *opt)
 	jw_set(o, "constraints", jw_int(opt->constraints));
 	jw_set(o, "solve_ms", jw_real(opt->solve_ms, 3));
 	jw_set(o, "design_objective", jw_real(opt->design_objective, 6));
+	jw_set(o, "cable_estimate_per_link", jw_real(opt->cable_money, 2));
+	jw_set(o, "cable_estimate_w_per_link", jw_real(opt->cable_watts, 3));
 	return o;
 }
 

@@ -400,6 +400,15 @@ static void decisions(Buf *b, const Design *d, const OptimizerReport *opt)
 			text_number(b, opt->design_objective, 2, false);
 			buf_putc(b, '.');
 		}
+		if (isfinite(opt->cable_money)) {
+			buf_puts(b, " The first decision, made without the cables, broke a requirement "
+				    "once they were laid; the choices were decided again with every link "
+				    "counted at ");
+			text_number(b, opt->cable_money, 2, false);
+			buf_printf(b, " %s and ", currency_name(d->currency));
+			text_number(b, opt->cable_watts, 2, false);
+			buf_puts(b, " W of cabling, the first design's own.");
+		}
 		buf_puts(b, "\n\n");
 	}
 	if (!d->decisions.n) {

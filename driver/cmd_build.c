@@ -61,10 +61,13 @@ static const char *emit_unknown(const char *list)
 static OptimizerReport optimizer_report(const Design *d, bool timings)
 {
 	OptimizerReport r = {.solver = "enumeration", .status = "optimal", .objective = NAN,
-			     .bound = NAN, .gap = NAN};
+			     .bound = NAN, .gap = NAN, .cable_money = NAN, .cable_watts = NAN};
 	if (d->decisions.n == 0)
 		r.solver = "none", r.status = "fixed";
 	r.design_objective = d->built_objective;
+	bool hinted = d->cable_hint_money > 0 || d->cable_hint_watts > 0;
+	r.cable_money = hinted ? d->cable_hint_money : NAN;
+	r.cable_watts = hinted ? d->cable_hint_watts : NAN;
 	r.maximize = d->p->objectives.n && ((Stmt *)d->p->objectives.v[0])->objective.maximize;
 	if (d->opt.solver && !strcmp(d->opt.solver, "glpk")) {
 		r.solver = "glpk";

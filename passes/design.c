@@ -150,7 +150,8 @@ int design_init(Design *d, Program *p)
 {
 	Ctx *c = p->c;
 	*d = (Design){.p = p, .verify = d->verify, .time_limit = d->time_limit,
-		      .exhaustive = d->exhaustive, .built_objective = NAN};
+		      .exhaustive = d->exhaustive, .built_objective = NAN,
+		      .cable_hint_money = d->cable_hint_money, .cable_hint_watts = d->cable_hint_watts};
 	int before = diag_errors(c);
 	/* check.c allows one cluster per spec. */
 	for (int i = 0; i < p->decls.n && !d->cluster; i++)

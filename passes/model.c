@@ -160,6 +160,7 @@ static void cable_lines(Design *d, PtrVec *lines)
 		}
 		d->t.capex_by_cat[CAT_CABLING] += qty * unit_price;
 		d->t.power_by_cat[CAT_NETWORK] += qty * unit_power;
+		d->t.cabling_power += qty * unit_power;
 	}
 	free(keys);
 }
@@ -211,8 +212,14 @@ int model_design(Design *d)
 	for (int i = 0; i < d->nscaleups; i++)
 		t->switches += d->scaleups[i].nswitches;
 	fabric_extras(d, &lines);
-	if (d->ncables)
+	if (d->ncables) {
 		cable_lines(d, &lines);
+	} else if (d->cable_hint_money > 0 || d->cable_hint_watts > 0) {
+		/* No cables yet: every link at the per-link figures of a design already cabled. */
+		t->capex_by_cat[CAT_CABLING] += t->cables * d->cable_hint_money;
+		t->power_by_cat[CAT_NETWORK] += t->cables * d->cable_hint_watts;
+		t->cabling_power = t->cables * d->cable_hint_watts;
+	}
 	const Value *st = decl_value(d->cluster, "storage");
 	if (st) {
 		counted_parts(d, &lines, d->cluster, "storage", 1, "storage", CAT_STORAGE, CAT_STORAGE, true);

@@ -231,6 +231,7 @@ typedef struct Totals {
 	double annual_carbon;         /* kg per year, or NAN when the site gives no intensity */
 	double peak_compute;          /* FLOP/s dense BF16 */
 	double power_capacity;        /* W of power plant installed (redundancy included) */
+	double cabling_power;         /* W of the cables' and transceivers' share of network power */
 } Totals;
 
 typedef struct BomLine {
@@ -424,6 +425,10 @@ typedef struct Design {
 	int nracks;
 	Totals t;
 	double probe_money, probe_watts; /* added to the network's capex and power (objective_weights) */
+	/* Before the cables exist, each fabric link is counted at this cabling capex and power: the
+	 * design's own per-link figures once built (pipeline.c decides again with them when the
+	 * cables broke a requirement the decision met; docs/optimization.md). 0: not counted. */
+	double cable_hint_money, cable_hint_watts;
 	BomLine *bom;
 	int nbom;
 	bool elaborated;         /* instances exist (not only the aggregate model) */

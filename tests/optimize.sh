@@ -132,5 +132,23 @@ done
 grep -q '"status": "optimal"' "$tmp/bis-milp/report.json" || err "$spec: the MILP is not optimal"
 grep -q '"chosen": "1:1"' "$tmp/bis-milp/report.json" || err "$spec: the most bisection is not 1:1"
 
+# A capex cap inside the cables' margin: the first decision (80 kW cold plate) breaks it once
+# cabled; decided again with the cables counted per link, 40 kW air racks fit. Both ways.
+spec=$root/tests/optimize/cable-margin.cluster
+for m in milp exhaustive; do
+	"$clusterc" build -q "$spec" --search=$m -o "$tmp/cm-$m" --emit report.json,report.md ||
+		{ err "$spec --search=$m: exit $? (the cables broke the cap)"; continue; }
+	python3 - "$tmp/cm-$m/report.json" <<'EOF' || err "$spec --search=$m: not air at 40 kW under the cap"
+import json, sys
+r = json.load(open(sys.argv[1]))
+chosen = {d["field"]: d["chosen"] for d in r["decisions"]}
+o = r["optimizer"]
+sys.exit(not (chosen == {"power_limit": "40 kW", "cooling": "air"} and
+              r["totals"]["capex"] <= 3.05e9 and o["cable_estimate_per_link"] > 0))
+EOF
+	grep -q "decided again with every link" "$tmp/cm-$m/report.md" ||
+		err "$spec --search=$m: report.md does not say the choices were decided again"
+done
+
 echo "optimize: $solved models solved by glpsol, $fail failed"
 [ $fail -eq 0 ]

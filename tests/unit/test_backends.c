@@ -238,7 +238,8 @@ static const char *last_message(const Ctx *c)
 	return c->diags.n ? ((const Diag *)c->diags.v[c->diags.n - 1])->msg : "";
 }
 
-static const OptimizerReport opt = {"glpk", "optimal", 4.7e6, 4.7e6, 0, 12, 7, 0, 4.75e6, false};
+static const OptimizerReport opt = {"glpk", "optimal", 4.7e6, 4.7e6, 0, 12, 7, 0, 4.75e6, false,
+					    NAN, NAN};
 
 /* Writes every artifact of fx into dir; returns the error count. */
 static int build(Fixture *fx, const char *dir, bool force)
