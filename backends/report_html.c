@@ -56,6 +56,7 @@ static const char page_css[] =
 	".why,tr.failed td.why{color:#b3262f}\n"
 	".star{color:#e15759;font-weight:bold}\n"
 	".scroll{overflow-x:auto;max-width:100%}\n"
+	"tr.total td{font-weight:600;border-top:2px solid #8c959f}\n"
 	".fabric{overflow:auto;border:1px solid #d0d7de;border-radius:6px;padding:8px;margin:8px 0}\n"
 	".fabric svg{display:block;margin:auto;max-width:100%;max-height:90vh;width:auto;height:auto}\n"
 	"code{font-size:12px;background:#f6f8fa;padding:1px 4px;border-radius:4px}\n"
@@ -397,6 +398,53 @@ static void rack_chart(Buf *b, const Design *d)
 
 /* ---- build: workloads, decisions, fabrics ------------------------------------------------- */
 
+/* The bill of materials: bom.csv's lines (model.c), whole amounts, and its total. */
+static void bill(Buf *b, const Design *d)
+{
+	if (!d->nbom)
+		return;
+	section(b, "bom", "Bill of materials");
+	buf_puts(b, "<div class=\"scroll\"><table>\n<tr>");
+	th(b, "part", false);
+	th(b, "model", false);
+	th(b, "quantity", true);
+	Buf h = {0};
+	buf_printf(&h, "unit price (%s)", currency_name(d->currency));
+	th(b, h.s, true);
+	h.len = 0;
+	buf_printf(&h, "total (%s)", currency_name(d->currency));
+	th(b, h.s, true);
+	buf_free(&h);
+	th(b, "power (kW)", true);
+	buf_puts(b, "</tr>\n");
+	double total = 0, power = 0;
+	for (int i = 0; i < d->nbom; i++) {
+		const BomLine *l = &d->bom[i];
+		buf_puts(b, "<tr>");
+		td(b, l->part);
+		td(b, l->model ? l->model : l->decl ? l->decl->name : "");
+		buf_puts(b, "<td class=\"n\">");
+		text_number(b, l->quantity, 3, false);
+		if (l->unit && *l->unit) {
+			buf_putc(b, ' ');
+			esc(b, l->unit);
+		}
+		buf_puts(b, "</td>");
+		td_money(b, l->unit_price);
+		td_money(b, l->total);
+		td_number(b, l->power / 1e3, 3);
+		buf_puts(b, "</tr>\n");
+		total += l->total;
+		power += l->power;
+	}
+	buf_puts(b, "<tr class=\"total\"><td>total</td><td></td><td></td><td></td>");
+	td_money(b, total);
+	td_number(b, power / 1e3, 3);
+	buf_puts(b, "</tr>\n</table></div>\n<p class=\"note\">Prices are indicative: the "
+		    "standard library's and the spec's. The same lines are in <code>bom.csv</code>."
+		    "</p>\n</section>\n");
+}
+
 static void workloads(Buf *b, const Design *d)
 {
 	if (!d->nplans)
@@ -611,6 +659,7 @@ int report_html_write(Output *o, const Design *d, const OptimizerReport *opt)
 	rack_chart(&b, d);
 	workloads(&b, d);
 	decisions(&b, d, opt);
+	bill(&b, d);
 	fabrics(&b, o, d);
 	page_end(&b, "The same numbers are in report.json (for programs) and report.md, the bill "
 		     "of materials in bom.csv, every rack's devices in racks.csv.");
