@@ -221,6 +221,10 @@ void compare_row_read(Arena *a, const Json *o, CompareRow *r);
 
 /* Value of objective k for row r, in base units (NAN when the row did not build). */
 double compare_value(const Comparison *cmp, const CompareRow *r, int k);
+/* The workloads of every row, in order of first sight (heap: free() the array), and a row's
+ * outcome for one of them (NULL when it has none). */
+int compare_workloads(const Comparison *cmp, const char ***out);
+const CompareWorkload *compare_workload(const CompareRow *r, const char *name);
 /* Sets every row's pareto flag. */
 void compare_pareto(Comparison *cmp);
 /* comparison.csv, comparison.json (schema "clusterc.comparison/1", docs/comparison.md) and
@@ -458,7 +462,8 @@ void configdb_field_copy(ConfigDb *db, const char *name, size_t nn, const char *
 void configdb_render(ConfigDb *db, Buf *out);
 /* natsort's order: text and integer chunks compared in turn (Ethernet8 < Ethernet16). */
 int configdb_natcmp(const char *a, const char *b);
-/* s as a JSON string the way Python's json.dump writes it (ASCII, \uXXXX escapes). */
+/* s as a JSON string the way Python's json.dump writes it (ASCII; other characters as \u and
+ * four hex digits). */
 void configdb_string(Buf *b, const char *s);
 void configdb_stringn(Buf *b, const char *s, size_t n);
 

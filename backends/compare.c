@@ -90,7 +90,7 @@ const char *compare_objective_names(void)
 	       "energy_to_train:W, cost_to_train:W, mfu:W for a workload W";
 }
 
-static const CompareWorkload *find_workload(const CompareRow *r, const char *name)
+const CompareWorkload *compare_workload(const CompareRow *r, const char *name)
 {
 	for (int i = 0; i < r->nw; i++)
 		if (!strcmp(r->w[i].name, name))
@@ -107,7 +107,7 @@ double compare_value(const Comparison *cmp, const CompareRow *r, int k)
 		if (!strcmp(name, columns[i].name))
 			return *(const double *)((const char *)r + columns[i].off);
 	const char *colon = strchr(name, ':');
-	const CompareWorkload *w = colon ? find_workload(r, colon + 1) : NULL;
+	const CompareWorkload *w = colon ? compare_workload(r, colon + 1) : NULL;
 	if (!w)
 		return NAN;
 	size_t n = (size_t)(colon - name);
@@ -244,21 +244,20 @@ void compare_row_read(Arena *a, const Json *o, CompareRow *r)
 
 /* ---- the workloads of a comparison: the union of the rows', in order of first sight -------- */
 
-static int workload_names(const Comparison *cmp, const char ***out)
+int compare_workloads(const Comparison *cmp, const char ***out)
 {
-	int cap = 8, n = 0;
-	const char **v = xmalloc(sizeof *v * (size_t)cap);
+	int n = 0, cap = 0;
+	for (int i = 0; i < cmp->nrows; i++)
+		cap += cmp->rows[i].nw;
+	const char **v = xmalloc(sizeof *v * (size_t)(cap + 1));
 	for (int i = 0; i < cmp->nrows; i++)
 		for (int j = 0; j < cmp->rows[i].nw; j++) {
 			const char *name = cmp->rows[i].w[j].name;
 			bool seen = false;
 			for (int k = 0; k < n && !seen; k++)
 				seen = !strcmp(v[k], name);
-			if (seen)
-				continue;
-			if (n == cap)
-				v = xrealloc(v, sizeof *v * (size_t)(cap *= 2));
-			v[n++] = name;
+			if (!seen)
+				v[n++] = name;
 		}
 	*out = v;
 	return n;
@@ -279,7 +278,7 @@ int compare_csv_write(Output *o, const Comparison *cmp)
 	if (!f)
 		return 1;
 	const char **wn;
-	int nw = workload_names(cmp, &wn);
+	int nw = compare_workloads(cmp, &wn);
 	Buf b = {0};
 	buf_puts(&b, "scenario,status,pareto,accelerators,nodes,racks,switches,cables,it_power_kw,"
 		     "facility_power_kw,capex,annual_energy_kwh,annual_energy_cost,tco,tco_years,"
@@ -314,7 +313,7 @@ int compare_csv_write(Output *o, const Comparison *cmp)
 		buf_putc(&b, ',');
 		csv_field(&b, cmp->currency);
 		for (int j = 0; j < nw; j++) {
-			const CompareWorkload *w = r->status == 0 ? find_workload(r, wn[j]) : NULL;
+			const CompareWorkload *w = r->status == 0 ? compare_workload(r, wn[j]) : NULL;
 			csv_num(&b, w ? w->time_to_train / 86400 : NAN, DAYS);
 			csv_num(&b, w ? w->energy_to_train / 3.6e9 : NAN, MWH);
 			csv_num(&b, w ? w->cost_to_train : NAN, MONEY);
@@ -404,7 +403,7 @@ int compare_md_write(Output *o, const Comparison *cmp)
 	if (!f)
 		return 1;
 	const char **wn;
-	int nw = workload_names(cmp, &wn);
+	int nw = compare_workloads(cmp, &wn);
 	Buf b = {0};
 	int built = 0;
 	for (int i = 0; i < cmp->nrows; i++)
@@ -441,7 +440,7 @@ int compare_md_write(Output *o, const Comparison *cmp)
 		md_money(&b, r->annual_energy_cost);
 		md_money(&b, r->tco);
 		for (int j = 0; j < nw; j++) {
-			const CompareWorkload *w = find_workload(r, wn[j]);
+			const CompareWorkload *w = compare_workload(r, wn[j]);
 			md_num(&b, w ? w->time_to_train / 86400 : NAN, 1);
 		}
 		buf_printf(&b, " | %s |\n", r->pareto ? "yes" : "");

@@ -160,7 +160,8 @@ void configdb_field_copy(ConfigDb *db, const char *name, size_t nn, const char *
 	add_field(db, name, nn, value, nv);
 }
 
-/* s as a JSON string as Python's json.dump writes it (ensure_ascii: \uXXXX beyond ASCII). */
+/* s as a JSON string as Python's json.dump writes it (ensure_ascii: \u and four hex digits
+ * beyond ASCII). */
 void configdb_stringn(Buf *b, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s, *end = p + n;

@@ -670,38 +670,10 @@ int report_html_write(Output *o, const Design *d, const OptimizerReport *opt)
 
 /* ---- compare ------------------------------------------------------------------------------ */
 
-/* The workloads of every row, in order of first sight (heap: free() the array). */
-static int workload_names(const Comparison *cmp, const char ***out)
-{
-	int n = 0, cap = 0;
-	for (int i = 0; i < cmp->nrows; i++)
-		cap += cmp->rows[i].nw;
-	const char **v = xmalloc(sizeof(char *) * (size_t)(cap + 1));
-	for (int i = 0; i < cmp->nrows; i++)
-		for (int j = 0; j < cmp->rows[i].nw; j++) {
-			const char *name = cmp->rows[i].w[j].name;
-			bool seen = false;
-			for (int k = 0; k < n && !seen; k++)
-				seen = strcmp(v[k], name) == 0;
-			if (!seen)
-				v[n++] = name;
-		}
-	*out = v;
-	return n;
-}
-
-static double row_days(const CompareRow *r, const char *workload)
-{
-	for (int i = 0; i < r->nw; i++)
-		if (strcmp(r->w[i].name, workload) == 0)
-			return r->w[i].time_to_train / 86400;
-	return NAN;
-}
-
 static void compare_table(Buf *b, const Comparison *cmp)
 {
 	const char **wn;
-	int nw = workload_names(cmp, &wn);
+	int nw = compare_workloads(cmp, &wn);
 	bool any_sets = false;
 	for (int i = 0; i < cmp->nrows; i++)
 		any_sets |= cmp->rows[i].sets && cmp->rows[i].sets[0];
@@ -755,8 +727,10 @@ static void compare_table(Buf *b, const Comparison *cmp)
 		td_money(b, r->capex);
 		td_money(b, r->annual_energy_cost);
 		td_money(b, r->tco);
-		for (int j = 0; j < nw; j++)
-			td_number(b, row_days(r, wn[j]), 1);
+		for (int j = 0; j < nw; j++) {
+			const CompareWorkload *w = compare_workload(r, wn[j]);
+			td_number(b, w ? w->time_to_train / 86400 : NAN, 1);
+		}
 		buf_puts(b, r->pareto ? "<td class=\"star\">&#9733; yes</td>" : "<td></td>");
 		buf_puts(b, "</tr>\n");
 	}

@@ -305,14 +305,11 @@ static void read_row(Ctx *c, const Options *o, Job *j, CompareRow *r, const char
 /* ---- rows, objectives ------------------------------------------------------------------------ */
 
 /* The scenarios named by --scenarios, checked against the spec (64 for an unknown one). */
-static int pick_scenarios(Ctx *c, const Program *p, const char *list, PtrVec *names)
+static int pick_scenarios(Ctx *c, Program *p, const char *list, PtrVec *names)
 {
-	const char **cands = arena_alloc(c->arena, sizeof(char *) * (size_t)(p->scenarios.n + 1));
-	for (int i = 0; i < p->scenarios.n; i++)
-		cands[i] = ((Scenario *)p->scenarios.v[i])->name;
 	if (!list) {
 		for (int i = 0; i < p->scenarios.n; i++)
-			vec_push(c->arena, names, (void *)cands[i]);
+			vec_push(c->arena, names, (void *)((Scenario *)p->scenarios.v[i])->name);
 		return 0;
 	}
 	for (const char *s = list; *s;) {
@@ -324,10 +321,7 @@ static int pick_scenarios(Ctx *c, const Program *p, const char *list, PtrVec *na
 		if (len == 0 || strcmp(name, "base") == 0)
 			continue;
 		if (!names_get(&p->scenario_names, intern_cstr(c, name))) {
-			const char *sug = suggest(name, cands, p->scenarios.n);
-			fprintf(stderr, "clusterc: --scenarios: %s has no scenario '%s'%s%s%s\n",
-				p->root->src->path, name, sug ? "; did you mean '" : "", sug ? sug : "",
-				sug ? "'?" : "");
+			unknown_scenario(p, NOLOC, name);
 			return EXIT_USAGE;
 		}
 		for (int i = 0; i < names->n; i++)
@@ -412,17 +406,7 @@ static int check_sweep(const Options *o, const char *path, Ctx *c, Program *base
 				   s->points[k]->scenario_loc.src == pt->scenario_loc.src;
 		if (pt->scenario && !reported &&
 		    !names_get(&base->scenario_names, intern_cstr(c, pt->scenario))) {
-			const char **cands =
-				arena_alloc(c->arena, sizeof(char *) * (size_t)(base->scenarios.n + 1));
-			for (int k = 0; k < base->scenarios.n; k++)
-				cands[k] = ((Scenario *)base->scenarios.v[k])->name;
-			const char *sug = suggest(pt->scenario, cands, base->scenarios.n);
-			Diag *d = diag_error(c, pt->scenario_loc, "%s has no scenario '%s'%s%s%s",
-					     base->root->src->path, pt->scenario,
-					     sug ? "; did you mean '" : "", sug ? sug : "", sug ? "'?" : "");
-			diag_set_code(d, "unknown-scenario");
-			if (sug)
-				diag_set_suggestion(d, sug);
+			unknown_scenario(base, pt->scenario_loc, pt->scenario);
 			errors++;
 		}
 	}

@@ -122,6 +122,9 @@ Decl *resolve_override_path(Program *p, const Path *path, const FieldSchema **fi
  * name; collects the effective require and objective statements. */
 int apply_overrides(Program *p);
 const FieldSchema *override_param(Program *p, const Decl *d, const Path *path, const Field *base);
+/* "SPEC has no scenario 'NAME'; did you mean ...?" at `at` (NOLOC for the command line), with
+ * its code and suggestion: for --scenario, compare's --scenarios and a sweep's scenarios. */
+Diag *unknown_scenario(Program *p, Loc at, const char *name);
 
 /* ---- check.c -------------------------------------------------------------------------------- */
 

@@ -127,6 +127,22 @@ static void apply_scenario(Program *p, Scenario *sc, int depth)
 	}
 }
 
+Diag *unknown_scenario(Program *p, Loc at, const char *name)
+{
+	Ctx *c = p->c;
+	const char **cands = arena_alloc(c->arena, sizeof(char *) * (size_t)(p->scenarios.n + 1));
+	for (int i = 0; i < p->scenarios.n; i++)
+		cands[i] = ((Scenario *)p->scenarios.v[i])->name;
+	const char *s = suggest(name, cands, p->scenarios.n);
+	Diag *d = s ? diag_error(c, at, "%s has no scenario '%s'; did you mean '%s'?",
+				 p->root->src->path, name, s)
+		    : diag_error(c, at, "%s has no scenario '%s'", p->root->src->path, name);
+	diag_set_code(d, "unknown-scenario");
+	if (s)
+		diag_set_suggestion(d, s);
+	return d;
+}
+
 int apply_overrides(Program *p)
 {
 	Ctx *c = p->c;
@@ -134,17 +150,7 @@ int apply_overrides(Program *p)
 	if (p->scenario) {
 		Scenario *sc = names_get(&p->scenario_names, intern_cstr(c, p->scenario));
 		if (!sc) {
-			const char **cands = arena_alloc(c->arena, sizeof(char *) * (size_t)(p->scenarios.n + 1));
-			for (int i = 0; i < p->scenarios.n; i++)
-				cands[i] = ((Scenario *)p->scenarios.v[i])->name;
-			const char *s = suggest(p->scenario, cands, p->scenarios.n);
-			Diag *d = s ? diag_error(c, NOLOC, "%s has no scenario '%s'; did you mean '%s'?",
-						 p->root->src->path, p->scenario, s)
-				    : diag_error(c, NOLOC, "%s has no scenario '%s'", p->root->src->path,
-						 p->scenario);
-			diag_set_code(d, "unknown-scenario");
-			if (s)
-				diag_set_suggestion(d, s);
+			unknown_scenario(p, NOLOC, p->scenario);
 			p->usage_error = true;
 			return diag_errors(c) - before;
 		}

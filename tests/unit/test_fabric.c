@@ -4,7 +4,7 @@
  * torus and scale-up domains; the verifier on corrupted wiring; and the metrics FabricInst
  * reports (diameter, ECMP) recomputed by breadth-first search over the wired links.
  */
-#include "passes.h"
+#include "unit_build.h"
 
 #include <CUnit/CUnit.h>
 #include <stdarg.h>
@@ -15,38 +15,16 @@
 
 void suite_fabric(void);
 
-typedef struct Built {
-	Program p;
-	Design d;
-	int errors;
-} Built;
-
-/* Runs the build pipeline over a spec given as text, or a file when `path` is set, in a
- * scenario when `scenario` is set. */
+/* The build pipeline over a spec given as text, or a file when `path` is set, in a scenario
+ * when `scenario` is set (unit_build.c). */
 static Built *build(const char *text, const char *path, const char *scenario)
 {
-	static Built b;
-	char tmp[] = "/tmp/clusterc-fabric-XXXXXX";
-	if (!path) {
-		int fd = mkstemp(tmp);
-		CU_ASSERT_FATAL(fd >= 0);
-		CU_ASSERT_FATAL(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
-		close(fd);
-		path = tmp;
-	}
-	memset(&b, 0, sizeof b);
-	Ctx *c = ctx_new((DiagOptions){.format = DIAG_TEXT});
-	c->stdlib_dir = CLUSTERC_SOURCE_DIR "/stdlib";
-	b.p = (Program){.c = c, .dump = -1, .scenario = scenario};
-	b.errors = pipeline_build(&b.p, &b.d, path, NULL);
-	if (path == tmp)
-		unlink(tmp);
-	return &b;
+	return unit_build(text, path, scenario, false);
 }
 
 static void done(Built *b)
 {
-	ctx_free(b->p.c);
+	unit_build_done(b);
 }
 
 /* A violation of the design whose message holds every one of the NULL-terminated words. */

@@ -350,7 +350,7 @@ static void test_compare_page(void)
 
 static void test_build_page(void)
 {
-	Built *b = unit_build(NULL, CLUSTERC_SOURCE_DIR "/examples/torus-3d.cluster", false);
+	Built *b = unit_build(NULL, CLUSTERC_SOURCE_DIR "/examples/torus-3d.cluster", NULL, false);
 	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
 	char *s = page(b->p.c, NULL, &b->d);
 	assert_self_contained(s);

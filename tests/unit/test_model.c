@@ -17,7 +17,7 @@ static const double KWH = 3.6e6; /* J */
 
 static Built *build(const char *text, const char *path)
 {
-	return unit_build(text, path, false);
+	return unit_build(text, path, NULL, false);
 }
 
 static void done(Built *b)

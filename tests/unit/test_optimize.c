@@ -193,7 +193,7 @@ static Built *spec(const char *tail, bool exhaustive)
 {
 	static char text[8192];
 	snprintf(text, sizeof text, "%s%s", NODES, tail);
-	return unit_build(text, NULL, exhaustive);
+	return unit_build(text, NULL, NULL, exhaustive);
 }
 
 static const char *chosen(const Built *b, int i)
@@ -299,7 +299,7 @@ static void agree(const char *text, const char *path)
 	char d_milp[8][128], d_ex[8][128];
 	double o_milp, o_ex;
 	int n_milp, n_ex;
-	Built *b = text ? spec(text, false) : unit_build(NULL, path, false);
+	Built *b = text ? spec(text, false) : unit_build(NULL, path, NULL, false);
 	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
 	CU_ASSERT_STRING_EQUAL(b->d.opt.solver, "glpk");
 	n_milp = b->d.decisions.n < 8 ? b->d.decisions.n : 8;
@@ -307,7 +307,7 @@ static void agree(const char *text, const char *path)
 		snprintf(d_milp[i], sizeof d_milp[i], "%s", chosen(b, i));
 	o_milp = b->d.opt.objective;
 	unit_build_done(b);
-	b = text ? spec(text, true) : unit_build(NULL, path, true);
+	b = text ? spec(text, true) : unit_build(NULL, path, NULL, true);
 	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
 	n_ex = b->d.decisions.n < 8 ? b->d.decisions.n : 8;
 	for (int i = 0; i < n_ex; i++)

@@ -7,6 +7,7 @@
  * 16,384-GPU cluster.
  */
 #include "plan.h"
+#include "unit_build.h"
 
 #include <CUnit/CUnit.h>
 #include <math.h>
@@ -21,32 +22,14 @@ void suite_plan(void);
 
 #define CLOSE(a, b, rel) CU_ASSERT(fabs((double)(a) - (double)(b)) <= (rel) * fabs((double)(b)))
 
-typedef struct Built {
-	Program p;
-	Design d;
-	int errors;
-} Built;
-
 static Built *build(const char *text)
 {
-	static Built b;
-	char tmp[] = "/tmp/clusterc-plan-XXXXXX";
-	int fd = mkstemp(tmp);
-	CU_ASSERT_FATAL(fd >= 0);
-	CU_ASSERT_FATAL(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
-	close(fd);
-	memset(&b, 0, sizeof b);
-	Ctx *c = ctx_new((DiagOptions){.format = DIAG_TEXT});
-	c->stdlib_dir = CLUSTERC_SOURCE_DIR "/stdlib";
-	b.p = (Program){.c = c, .dump = -1};
-	b.errors = pipeline_build(&b.p, &b.d, tmp, NULL);
-	unlink(tmp);
-	return &b;
+	return unit_build(text, NULL, NULL, false);
 }
 
 static void done(Built *b)
 {
-	ctx_free(b->p.c);
+	unit_build_done(b);
 }
 
 static const WorkloadPlan *plan_of(const Built *b, const char *name)

@@ -12,9 +12,10 @@ typedef struct Built {
 	int errors;
 } Built;
 
-/* Runs the build pipeline (no artifacts) over `text`, or the file `path` when set; `exhaustive`
- * picks the decide pass's exhaustive search over the MILP. One Built at a time. */
-Built *unit_build(const char *text, const char *path, bool exhaustive);
+/* Runs the build pipeline (no artifacts) over `text`, or the file `path` when set, in
+ * `scenario` when set; `exhaustive` picks the decide pass's exhaustive search over the MILP.
+ * One Built at a time. */
+Built *unit_build(const char *text, const char *path, const char *scenario, bool exhaustive);
 void unit_build_done(Built *b);
 
 #endif
