@@ -129,7 +129,23 @@ typedef struct Spot {
 	bool nic; /* a NIC's port: cables are sold with the NIC end it needs */
 } Spot;
 
-static Spot spot(const Design *d, End e)
+/* The cage of a NIC or switch model, remembered: a fabric's ends are of a model or two, and
+ * looking a field up by name for each of its hundreds of thousands of ends would dominate. */
+typedef struct Cages {
+	const Decl *decl[2];
+	const char *cage[2];
+} Cages;
+
+static const char *cage_of(Cages *c, int slot, const Decl *model)
+{
+	if (c->decl[slot] != model) {
+		c->decl[slot] = model;
+		c->cage[slot] = sval(model, "cage");
+	}
+	return c->cage[slot];
+}
+
+static Spot spot(const Design *d, Cages *cages, End e)
 {
 	Spot s = {NULL, 1, NULL, false};
 	switch (e.kind) {
@@ -137,7 +153,7 @@ static Spot spot(const Design *d, End e)
 		const NodeInst *n = &d->nodes[e.dev];
 		s.rack = &d->racks[n->rack];
 		s.u = n->u;
-		s.cage = sval(d->ports[e.port].nic, "cage");
+		s.cage = cage_of(cages, 0, d->ports[e.port].nic);
 		s.nic = true;
 		break;
 	}
@@ -151,7 +167,7 @@ static Spot spot(const Design *d, End e)
 		const SwitchInst *w = &d->switches[e.dev];
 		s.rack = w->rack >= 0 ? &d->racks[w->rack] : NULL;
 		s.u = w->u;
-		s.cage = sval(w->model, "cage");
+		s.cage = cage_of(cages, 1, w->model);
 		break;
 	}
 	default:
@@ -161,9 +177,8 @@ static Spot spot(const Design *d, End e)
 }
 
 /* The run between two ends, slack included (m). */
-static double run_between(const Design *d, Spot a, Spot z, double tray)
+static double run_between(Spot a, Spot z, double h, double tray)
 {
-	double h = fval(d->rack, "height", 48 * RACK_UNIT);
 	double run;
 	if (!a.rack || !z.rack || a.rack == z.rack) {
 		run = fabs((double)(a.u - z.u)) * RACK_UNIT;
@@ -257,6 +272,74 @@ static Choice choose(const Catalogue *cat, Weights w, double speed, double run, 
 	return best;
 }
 
+/* The choice is a function of the link's speed, its run and its ends' cages alone, and a
+ * fabric of a hundred thousand links has a few thousand distinct ones (runs come from rack
+ * coordinates and U): each is chosen once and remembered, in a table with open addressing. */
+typedef struct MemoSlot {
+	bool used, nic_a, nic_z;
+	double speed, run;
+	const char *cage_a, *cage_z;
+	Choice ch;
+} MemoSlot;
+
+typedef struct Memo {
+	MemoSlot *slot;
+	size_t cap, n; /* cap a power of two */
+} Memo;
+
+static uint64_t mix(uint64_t h, uint64_t x)
+{
+	h ^= x + 0x9e3779b97f4a7c15u + (h << 6) + (h >> 2);
+	return h;
+}
+
+static uint64_t memo_hash(double speed, double run, Spot a, Spot z)
+{
+	uint64_t s, r;
+	memcpy(&s, &speed, sizeof s);
+	memcpy(&r, &run, sizeof r);
+	uint64_t h = mix(mix(s, r), (uint64_t)(uintptr_t)a.cage);
+	h = mix(h, (uint64_t)(uintptr_t)z.cage);
+	h = mix(h, (uint64_t)(a.nic | z.nic << 1));
+	return h ^ h >> 29;
+}
+
+static MemoSlot *memo_find(const Memo *m, double speed, double run, Spot a, Spot z)
+{
+	size_t i = (size_t)memo_hash(speed, run, a, z) & (m->cap - 1);
+	for (;; i = (i + 1) & (m->cap - 1)) {
+		MemoSlot *e = &m->slot[i];
+		if (!e->used || (e->speed == speed && e->run == run && e->cage_a == a.cage &&
+				 e->cage_z == z.cage && e->nic_a == a.nic && e->nic_z == z.nic))
+			return e;
+	}
+}
+
+static Choice choose_once(Memo *m, const Catalogue *cat, Weights w, double speed, double run,
+			  Spot a, Spot z)
+{
+	if (2 * (m->n + 1) > m->cap) {
+		size_t cap = m->cap ? 2 * m->cap : 1024;
+		Memo bigger = {xmalloc(sizeof(MemoSlot) * cap), cap, m->n};
+		memset(bigger.slot, 0, sizeof(MemoSlot) * cap);
+		for (size_t i = 0; i < m->cap; i++)
+			if (m->slot[i].used) {
+				const MemoSlot *e = &m->slot[i];
+				Spot ea = {.cage = e->cage_a, .nic = e->nic_a}, ez = {.cage = e->cage_z, .nic = e->nic_z};
+				*memo_find(&bigger, e->speed, e->run, ea, ez) = *e;
+			}
+		free(m->slot);
+		*m = bigger;
+	}
+	MemoSlot *e = memo_find(m, speed, run, a, z);
+	if (!e->used) {
+		*e = (MemoSlot){true, a.nic, z.nic, speed, run, a.cage, z.cage,
+				choose(cat, w, speed, run, a, z)};
+		m->n++;
+	}
+	return e->ch;
+}
+
 static const char *end_name(const Design *d, End e)
 {
 	switch (e.kind) {
@@ -279,6 +362,7 @@ int cable_fabrics(Design *d)
 		const Value *tv = floor_v->items[ts - floor_v->ctor->params];
 		tray = tv ? tv->q.v : tray;
 	}
+	double height = fval(d->rack, "height", 48 * RACK_UNIT);
 	Weights w;
 	objective_weights(d, &w.money, &w.watt);
 	for (int fi = 0; fi < d->nfabrics; fi++) {
@@ -287,6 +371,8 @@ int cable_fabrics(Design *d)
 			continue;
 		Catalogue cat = catalogue(d, f);
 		bool reported = false;
+		Memo memo = {0};
+		Cages cages = {{NULL}, {NULL}};
 		if (cat.n == 0 && !d->quiet) {
 			/* Nothing to choose from: the runs are still measured, at no cost. */
 			Diag *dg = diag_warning(d->p->c, f->decl->name_loc,
@@ -298,9 +384,9 @@ int cable_fabrics(Design *d)
 		}
 		for (int li = f->first_link; li < f->first_link + f->links; li++) {
 			const LinkInst *l = &d->links[li];
-			Spot a = spot(d, l->a), z = spot(d, l->z);
-			double run = run_between(d, a, z, tray);
-			Choice ch = choose(&cat, w, l->speed, run, a, z);
+			Spot a = spot(d, &cages, l->a), z = spot(d, &cages, l->z);
+			double run = run_between(a, z, height, tray);
+			Choice ch = choose_once(&memo, &cat, w, l->speed, run, a, z);
 			CableInst *c = &d->cables[d->ncables++];
 			*c = (CableInst){.link = li, .run = run, .length = ceil(run - 1e-9)};
 			if (!ch.cable && cat.n == 0)
@@ -328,6 +414,7 @@ int cable_fabrics(Design *d)
 			c->media = ch.cable->type;
 			c->fiber = ch.cable->fiber;
 		}
+		free(memo.slot);
 	}
 	return d->violations.n - before;
 }
