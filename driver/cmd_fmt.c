@@ -57,16 +57,14 @@ static int fmt_one(const Options *o, const char *path)
 		size_t len;
 		char *out = fmt_file(f, &len);
 		bool same = len == src->len && memcmp(out, src->text, len) == 0;
-		if (strcmp(path, "-") == 0) {
-			if (o->fmt_check)
-				rc = same ? EXIT_OK : EXIT_SPEC;
-			else if (fwrite(out, 1, len, stdout) != len)
-				rc = EXIT_IO;
-		} else if (o->fmt_check) {
+		if (o->fmt_check) {
 			if (!same) {
-				printf("%s\n", path);
+				printf("%s\n", src->path); /* <stdin> for - */
 				rc = EXIT_SPEC;
 			}
+		} else if (strcmp(path, "-") == 0) {
+			if (fwrite(out, 1, len, stdout) != len)
+				rc = EXIT_IO;
 		} else if (!same) {
 			rc = write_atomically(path, out, len);
 		}

@@ -246,6 +246,17 @@ int main(int argc, char **argv)
 	o.dopt.error_limit = o.error_limit;
 	o.sets = sets;
 	o.stdlib = find_stdlib(&o);
+	if (o.fmt_check && o.command && strcmp(o.command, "fmt") != 0) {
+		rc = usage_error("%s is an option of fmt", "--check");
+		goto out;
+	}
+	/* Standard input can be read once: a second '-' would read it empty. */
+	for (int i = 0, stdin_seen = 0; i < nfiles; i++) {
+		if (strcmp(files[i], "-") == 0 && stdin_seen++) {
+			rc = usage_error("%s", "'-' (standard input) can be given only once");
+			goto out;
+		}
+	}
 
 	if (!o.command) {
 		fputs(usage_text, stderr);
@@ -275,8 +286,6 @@ int main(int argc, char **argv)
 			rc = usage_error("unknown command '%s'", o.command);
 		}
 	}
-	if (o.fmt_check && (!o.command || strcmp(o.command, "fmt") != 0))
-		rc = rc ? rc : usage_error("%s is an option of fmt", "--check");
 out:
 	free(files);
 	free(sets);

@@ -15,6 +15,8 @@
  * - Columns, carets and underlines count code points; a tab in the source is copied into the
  *   caret line so the caret stays under its character on any tab width. Other control
  *   characters are shown as spaces so a stray ESC or CR in a spec cannot garble the terminal.
+ *   A wide character (CJK, fullwidth forms, emoji: two terminal cells) gets two cells in the
+ *   caret line, so a caret after Chinese text in a string or comment stays under its target.
  * - A line longer than SNIPPET_COLUMNS code points is shown as a window of that many columns
  *   starting SNIPPET_BEFORE columns before the caret, with "..." on each side that was cut.
  *   JSON's "source_line" is that same shown text, so its size stays bounded on a one-line file.
@@ -158,6 +160,32 @@ static long count_cps(const char *t, size_t n)
 	return k;
 }
 
+/* Terminal cells of the UTF-8 code point t[0, k): 2 for the East Asian Wide and Fullwidth
+ * blocks (Unicode UAX #11, the ranges glibc's wcwidth gives 2 for, rounded to whole blocks),
+ * else 1. Invalid bytes count 1. */
+static int cp_cells(const char *t, int k)
+{
+	const unsigned char *u = (const unsigned char *)t;
+	uint32_t c;
+	if (k == 3 && (u[0] & 0xf0) == 0xe0)
+		c = (uint32_t)(u[0] & 0x0f) << 12 | (uint32_t)(u[1] & 0x3f) << 6 | (u[2] & 0x3f);
+	else if (k == 4 && (u[0] & 0xf8) == 0xf0)
+		c = (uint32_t)(u[0] & 0x07) << 18 | (uint32_t)(u[1] & 0x3f) << 12 |
+		    (uint32_t)(u[2] & 0x3f) << 6 | (u[3] & 0x3f);
+	else
+		return 1;
+	static const uint32_t wide[][2] = {
+		{0x1100, 0x115f},   {0x2e80, 0x303e},   {0x3041, 0x33ff},   {0x3400, 0x4dbf},
+		{0x4e00, 0x9fff},   {0xa000, 0xa4cf},   {0xac00, 0xd7a3},   {0xf900, 0xfaff},
+		{0xfe30, 0xfe4f},   {0xff00, 0xff60},   {0xffe0, 0xffe6},   {0x1f300, 0x1f64f},
+		{0x1f900, 0x1f9ff}, {0x20000, 0x3fffd},
+	};
+	for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++)
+		if (c >= wide[i][0] && c <= wide[i][1])
+			return 2;
+	return 1;
+}
+
 typedef struct Snippet {
 	int line;      /* 1-based */
 	Buf text;      /* the line as shown */
@@ -234,6 +262,8 @@ static void snippet_make(Loc loc, const Loc *ranges, int nranges, Snippet *sn)
 				if (i >= rs[r] && i < re[r] && i != caret)
 					m = '~';
 			buf_putc(&sn->marks, m);
+			if (k > 1 && cp_cells(lt + j, k) == 2)
+				buf_putc(&sn->marks, m == '^' ? '~' : m);
 		}
 		j += k;
 	}

@@ -167,8 +167,12 @@ static bool check_number(Checker *k, const Expr *e, const FieldSchema *fs, Value
 			return false;
 		}
 		if ((fs->type == FT_INT || fs->type == FT_INTLIST) && !whole(q.v)) {
-			Diag *d = diag_error(k->c, e->loc, "'%s' must be a whole number", fs->name);
-			diag_set_code(d, "not-whole");
+			/* Past 2^53 a double no longer counts one by one. */
+			bool huge = isfinite(q.v) && q.v == floor(q.v);
+			Diag *d = huge ? diag_error(k->c, e->loc, "'%s' is too large to count (the limit "
+								 "is 2^53, about 9e15)", fs->name)
+				       : diag_error(k->c, e->loc, "'%s' must be a whole number", fs->name);
+			diag_set_code(d, huge ? "out-of-range" : "not-whole");
 			return false;
 		}
 	} else if (!dim_matches(fs, q.dim)) {

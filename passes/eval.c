@@ -119,6 +119,10 @@ bool eval_unit(Program *p, const Expr *e, Qty *out)
 	diag_set_code(d, "unknown-unit");
 	if (sug)
 		diag_set_suggestion(d, sug);
+	/* `1e` reads as 1 with a unit 'e': an exponent lost its digits. */
+	if (!sug && (strcmp(e->num.unit, "e") == 0 || strcmp(e->num.unit, "E") == 0))
+		diag_note(d, NOLOC, "an exponent needs digits after '%s', as in %s%s9", e->num.unit,
+			  e->num.text, e->num.unit);
 	return false;
 }
 
@@ -148,6 +152,19 @@ static void not_constant(Program *p, const Expr *e)
 	}
 }
 
+/* A value past the largest double is an error at the expression that made it. */
+static bool finite_or_report(Program *p, const Expr *e, double v)
+{
+	if (isfinite(v))
+		return true;
+	Diag *d = e->kind == EXPR_NUMBER
+			  ? diag_error(p->c, e->loc, "the quantity is too large: in base units "
+						     "it passes the largest number, about 1.8e308")
+			  : diag_error(p->c, e->loc, "the result is too large");
+	diag_set_code(d, "overflow");
+	return false;
+}
+
 bool eval_qty(Program *p, const Expr *e, Qty *out)
 {
 	Qty l, r;
@@ -160,7 +177,7 @@ bool eval_qty(Program *p, const Expr *e, Qty *out)
 		if (!eval_unit(p, e, &l))
 			return false;
 		*out = (Qty){e->num.value * l.v, l.dim};
-		return true;
+		return finite_or_report(p, e, out->v); /* 1e308 MW is 1e314 W */
 	case EXPR_PAREN:
 		return eval_qty(p, e->inner, out);
 	case EXPR_NEG:
@@ -178,7 +195,7 @@ bool eval_qty(Program *p, const Expr *e, Qty *out)
 			return false;
 		}
 		*out = (Qty){e->kind == EXPR_ADD ? l.v + r.v : l.v - r.v, l.dim};
-		return true;
+		return finite_or_report(p, e, out->v);
 	}
 	case EXPR_MUL:
 	case EXPR_DIV: {
@@ -192,12 +209,7 @@ bool eval_qty(Program *p, const Expr *e, Qty *out)
 		}
 		out->v = e->kind == EXPR_MUL ? l.v * r.v : l.v / r.v;
 		out->dim = e->kind == EXPR_MUL ? dim_mul(l.dim, r.dim) : dim_div(l.dim, r.dim);
-		if (!isfinite(out->v)) {
-			Diag *d = diag_error(p->c, e->loc, "the result is too large");
-			diag_set_code(d, "overflow");
-			return false;
-		}
-		return true;
+		return finite_or_report(p, e, out->v);
 	}
 	case EXPR_ERROR:
 		return false;
@@ -342,6 +354,49 @@ static bool member_dim(Program *p, const Expr *e, Dim *out)
 	return true;
 }
 
+/* The value in base units of an expression made only of numbers, or false when it reads an
+ * attribute (or a unit or division that does not evaluate, which is reported elsewhere).
+ * Silent: check_expr_dim uses it to catch a constant divisor of zero and an overflow in
+ * require and objectives, whose dimensions it checks term by term. */
+static bool fold_constant(const Expr *e, double *v)
+{
+	double l, r;
+	switch (e->kind) {
+	case EXPR_NUMBER: {
+		Qty q = {1, DIM_NONE};
+		const char *err, *sug;
+		size_t off, len;
+		if (e->num.unit &&
+		    !unit_parse(e->num.unit, strlen(e->num.unit), &q, &err, &off, &len, &sug))
+			return false;
+		*v = e->num.value * q.v;
+		return true;
+	}
+	case EXPR_PAREN:
+		return fold_constant(e->inner, v);
+	case EXPR_NEG:
+		if (!fold_constant(e->inner, v))
+			return false;
+		*v = -*v;
+		return true;
+	case EXPR_ADD:
+	case EXPR_SUB:
+	case EXPR_MUL:
+	case EXPR_DIV:
+		if (!fold_constant(e->bin.l, &l) || !fold_constant(e->bin.r, &r))
+			return false;
+		if (e->kind == EXPR_DIV && r == 0)
+			return false;
+		*v = e->kind == EXPR_ADD   ? l + r
+		     : e->kind == EXPR_SUB ? l - r
+		     : e->kind == EXPR_MUL ? l * r
+					   : l / r;
+		return true;
+	default:
+		return false;
+	}
+}
+
 bool check_expr_dim(Program *p, const Expr *e, Dim *out)
 {
 	Dim l, r;
@@ -371,15 +426,22 @@ bool check_expr_dim(Program *p, const Expr *e, Dim *out)
 			return false;
 		}
 		*out = l;
-		return true;
+		double v;
+		return !fold_constant(e, &v) || finite_or_report(p, e, v);
 	}
 	case EXPR_MUL:
 	case EXPR_DIV: {
 		bool okl = check_expr_dim(p, e->bin.l, &l), okr = check_expr_dim(p, e->bin.r, &r);
 		if (!okl || !okr)
 			return false;
+		double v;
+		if (e->kind == EXPR_DIV && fold_constant(e->bin.r, &v) && v == 0) {
+			Diag *d = diag_error(p->c, e->bin.r->loc, "division by zero");
+			diag_set_code(d, "division-by-zero");
+			return false;
+		}
 		*out = e->kind == EXPR_MUL ? dim_mul(l, r) : dim_div(l, r);
-		return true;
+		return !fold_constant(e, &v) || finite_or_report(p, e, v);
 	}
 	case EXPR_NAME: {
 		if (!names_get(&p->names, e->name) && is_unit_name(e->name)) {

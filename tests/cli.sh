@@ -52,6 +52,7 @@ expect 0 out "good.cluster: ok (6 declarations, 1 scenario)" "$clusterc" check g
 expect 0 "" "" "$clusterc" check -q good.cluster
 [ -s out.txt ] && { echo "FAIL: -q printed something"; fail=$((fail + 1)); }
 expect 64 err "--check is an option of fmt" "$clusterc" check --check good.cluster
+[ -s out.txt ] && { echo "FAIL: check --check ran the check"; fail=$((fail + 1)); }
 expect 0 "" "" "$clusterc" check --scenario bigger good.cluster
 expect 64 err "has no scenario 'biger'; did you mean 'bigger'?" "$clusterc" check --scenario biger good.cluster
 expect 0 "" "" "$clusterc" check --set 'c.nodes=32 x n' good.cluster
@@ -81,6 +82,8 @@ expect 1 err '"errors": 1' "$clusterc" check --diagnostics=json bad.cluster
 
 # Standard input.
 expect 1 err "^<stdin>:1:62: error" sh -c "\"$clusterc\" check - <bad.cluster"
+expect 64 err "'-' (standard input) can be given only once" sh -c "\"$clusterc\" check - - <bad.cluster"
+[ -s out.txt ] && { echo "FAIL: a second '-' ran the check"; fail=$((fail + 1)); }
 
 # fmt: rewrites in place, is idempotent, --check names what would change.
 printf 'node n {\n power=10 kW;height=8 U // h\n}\n' >messy.cluster
@@ -92,6 +95,9 @@ expect 0 "" "" "$clusterc" fmt --check messy.cluster
 printf 'node n {\n  power  = 10 kW\n  height = 8 U  // h\n}\n' >want.cluster
 cmp -s messy.cluster want.cluster || { echo "FAIL: fmt output"; diff want.cluster messy.cluster; fail=$((fail + 1)); }
 expect 0 out "power  = 10 kW" sh -c "\"$clusterc\" fmt - <messy.orig"
+expect 1 out "^<stdin>$" sh -c "\"$clusterc\" fmt --check - <messy.orig"
+expect 0 "" "" sh -c "\"$clusterc\" fmt --check - <want.cluster"
+[ -s out.txt ] && { echo "FAIL: fmt --check - printed a canonical file"; fail=$((fail + 1)); }
 printf 'node n {\n power = \n' >broken.cluster
 cp broken.cluster broken.orig
 expect 1 err "broken.cluster:2:10: error" "$clusterc" fmt broken.cluster

@@ -135,6 +135,8 @@ static void test_tabs(void)
 	ctx_free(c);
 }
 
+/* The column number counts code points; the caret line counts terminal cells, two for each
+ * wide character, so the caret stays under its target after Chinese text. */
 static void test_utf8_columns(void)
 {
 	Ctx *c = new_ctx(DIAG_TEXT, 0);
@@ -142,8 +144,22 @@ static void test_utf8_columns(void)
 	diag_error(c, find(s, "5 kW", 0), "wide");
 	ASSERT_RENDER(c, "u.cluster:1:18: error: wide\n"
 			 "    1 | title = \"万卡集群\" + 5 kW\n"
-			 "      |                  ^~~~\n"
+			 "      |                      ^~~~\n"
 			 "1 error generated.\n");
+	ctx_free(c);
+
+	/* Under a wide character the caret takes both its cells; narrow non-ASCII takes one. */
+	c = new_ctx(DIAG_TEXT, 0);
+	s = text_src(c, "w.cluster", "x = \"µ万\" 集\n");
+	diag_error(c, find(s, "集", 0), "on a wide character");
+	diag_error(c, find(s, "万", 0), "after a narrow one");
+	ASSERT_RENDER(c, "w.cluster:1:7: error: after a narrow one\n"
+			 "    1 | x = \"µ万\" 集\n"
+			 "      |       ^~\n"
+			 "w.cluster:1:10: error: on a wide character\n"
+			 "    1 | x = \"µ万\" 集\n"
+			 "      |           ^~\n"
+			 "2 errors generated.\n");
 	ctx_free(c);
 }
 
