@@ -5,7 +5,9 @@
  *
  * Fat tree / folded Clos (docs/fabrics.md; Leiserson 1985, Al-Fares et al., SIGCOMM 2008):
  * switches of radix k (ports at the link speed, breakout counted); a leaf splits its ports into
- * `down` for endpoints and `up` by the leaf oversubscription d:u (down = ⌊k·d/(d+u)⌋). In a
+ * `down` for endpoints and `up` by the leaf oversubscription d:u (down = ⌊k·d/(d+u)⌋ when that
+ * comes within 1 % of d:u, else the exact split leaving the fewest ports idle: 2:1 on 64
+ * ports is 42:21). In a
  * 2-tier tree every leaf spreads its up links evenly over S spines, S the smallest divisor of
  * `up` with S ≥ ⌈leaves·up/k⌉; at most k leaves, so k²/2 endpoints at 1:1. In a 3-tier tree a
  * pod is `down₂` leaves (whole scalable units when rail-optimized) under `up` pod spines, one
@@ -46,6 +48,33 @@ static double fval(const Decl *d, const char *name, double def)
 {
 	const Value *v = decl_value(d, name);
 	return v && v->kind == VAL_QTY ? v->q.v : def;
+}
+
+/* A count the spec wrote, as an int. check.c lets whole numbers reach 2^53; far past any
+ * fabric, they are clamped to COUNT_MAX + 1 so that comparisons still find them too large and
+ * the int arithmetic below cannot overflow (messages print the number as written). */
+#define COUNT_MAX (1 << 24)
+static int count(double v)
+{
+	return v > COUNT_MAX ? COUNT_MAX + 1 : (int)v;
+}
+
+/* The largest switch radix (logical ports) and fabric (links per plane) sized. The biggest
+ * switches sold have 512 logical ports (51.2 Tb/s at 100G) and the 100,000-GPU example has
+ * 304,064 links; the limits keep every product of the shapes below inside an int or a long. */
+#define RADIX_MAX 2048
+#define LINKS_MAX (1L << 27)
+
+/* False (after a Violation) when a plane of `links` links is more than LINKS_MAX. */
+static bool wirable(Design *d, const FabricInst *f, Loc at, double links)
+{
+	if (links <= (double)LINKS_MAX)
+		return true;
+	design_violation(d, at, links / (double)LINKS_MAX - 1, f->decl->name_loc, NULL,
+			 "'%s' would have %.0f links per plane; clusterc wires at most %ld: use "
+			 "smaller parameters",
+			 f->decl->name, links, LINKS_MAX);
+	return false;
 }
 
 /* A parameter of a constructor value: its number, or def when absent or left open (auto). */
@@ -89,13 +118,13 @@ static char *gbps(Design *d, double v)
 static int node_rails(const Decl *node, const Decl *nic)
 {
 	const Value *v = decl_value(node, "nics");
-	int n = 0;
+	double n = 0;
 	for (int i = 0; v && i < (v->kind == VAL_LIST ? v->n : 1); i++) {
 		const Value *cv = v->kind == VAL_LIST ? v->items[i] : v;
 		if (cv->ref == nic)
-			n += (int)cv->count->q.v * (int)fval(nic, "ports", 1);
+			n += cv->count->q.v * fval(nic, "ports", 1);
 	}
-	return n;
+	return count(n);
 }
 
 static const Decl *first_nic(const Decl *node)
@@ -106,27 +135,68 @@ static const Decl *first_nic(const Decl *node)
 	return (v->kind == VAL_LIST ? v->items[0] : v)->ref;
 }
 
-/* The split of k ports for a down:up ratio. False (after a Violation) when no whole split
- * comes within 1 % of the ratio asked: the nearest splits on either side are offered. */
+/* Set while a shape is sized again to find what would fit: no suggestion inside a suggestion. */
+static int probing;
+
+static bool suggesting(const Design *d)
+{
+	return !probing && !d->quiet;
+}
+
+/* A split of n ports whose down:up ratio comes within 1 % of want: *down and *up set. */
+static bool split_within(int n, double want, double down_ratio, double up_ratio, int *down, int *up)
+{
+	int lo = (int)floor(n * down_ratio / (down_ratio + up_ratio) + 1e-9);
+	for (int dn = lo; dn <= lo + 1; dn++) {
+		if (dn < 1 || dn > n - 1)
+			continue;
+		if (fabs((double)dn / (n - dn) / want - 1) <= 0.01) {
+			*down = dn, *up = n - dn;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The split of k ports for a down:up ratio. Every port when a whole split of all k comes within
+ * 1 % of the ratio (64 ports at 3:1: 48 down, 16 up); else the split within 1 % that leaves the
+ * fewest ports idle (2:1 on 64 ports: 42:21, one port idle; 5:1: 50:10, four idle), as a
+ * designer cables it. False (after a Violation) when no split of k ports or fewer comes that
+ * close: the nearest splits of all k are offered, and the smallest switch that has the ratio. */
 static bool split_ports(Design *d, FabricInst *f, Loc at, const char *tier, int k,
 			double down_ratio, double up_ratio, int *down, int *up)
 {
 	double want = down_ratio / up_ratio;
-	*down = (int)floor(k * down_ratio / (down_ratio + up_ratio) + 1e-9);
-	if (*down < 1)
-		*down = 1;
-	if (*down > k - 1)
-		*down = k - 1;
-	*up = k - *down;
-	double got = (double)*down / *up;
-	if (fabs(got / want - 1) <= 0.01)
-		return true;
-	int lo = *down, hi = *down + 1 < k ? *down + 1 : *down;
-	design_violation(d, at, fabs(got / want - 1), f->decl->name_loc, NULL,
-			 "%g:%g cannot be had on %d-port %s switches: the nearest splits are %d:%d "
-			 "(%.3g:1) and %d:%d (%.3g:1)",
-			 down_ratio, up_ratio, k, tier, lo, k - lo, (double)lo / (k - lo), hi, k - hi,
-			 (double)hi / (k - hi));
+	for (int n = k; n >= 2; n--)
+		if (split_within(n, want, down_ratio, up_ratio, down, up))
+			return true;
+	int lo = (int)floor(k * down_ratio / (down_ratio + up_ratio) + 1e-9);
+	if (lo < 1)
+		lo = 1;
+	if (lo > k - 1)
+		lo = k - 1;
+	int hi = lo + 1 < k ? lo + 1 : lo;
+	*down = lo, *up = k - lo;
+	const char *nearest =
+		hi == lo ? arena_printf(d->p->c->arena, "the nearest split is %d:%d (%.3g:1)", lo,
+					k - lo, (double)lo / (k - lo))
+			 : arena_printf(d->p->c->arena, "the nearest splits are %d:%d (%.3g:1) and "
+							"%d:%d (%.3g:1)",
+					lo, k - lo, (double)lo / (k - lo), hi, k - hi,
+					(double)hi / (k - hi));
+	/* The smallest radix that has the ratio, up to 4 times this one. */
+	const char *fix = "";
+	int dn, u;
+	for (int n = k + 1; n <= 4 * k && suggesting(d); n++)
+		if (split_within(n, want, down_ratio, up_ratio, &dn, &u)) {
+			fix = arena_printf(d->p->c->arena, ": use a switch with %d ports at %s or more "
+							   "(%d:%d)",
+					   n, gbps(d, f->link_speed), dn, u);
+			break;
+		}
+	design_violation(d, at, fabs((double)lo / (k - lo) / want - 1), f->decl->name_loc, NULL,
+			 "%g:%g cannot be had on %d-port %s switches: %s%s", down_ratio, up_ratio, k,
+			 tier, nearest, fix);
 	return false;
 }
 
@@ -144,8 +214,6 @@ static void ratio_at(const Value *v, int tier, double *down, double *up)
 
 static bool size_shape(Design *d, FabricInst *f, const Value *topo, int nodes, int extra_ports);
 
-/* Set while a shape is sized again to find what would fit: no suggestion inside a suggestion. */
-static int probing;
 
 /* Whether the shape would hold with another plane count or radix: sized again on a copy, its
  * violations dropped. Only for the design reported (not while choices are explored). */
@@ -163,11 +231,6 @@ static bool shape_fits(Design *d, const FabricInst *f, const Value *topo, int no
 	probing--;
 	d->violations.n = before;
 	return ok;
-}
-
-static bool suggesting(const Design *d)
-{
-	return !probing && !d->quiet;
 }
 
 /* "planes = P": the fewest planes (a divisor of the rails, more than now) that fit; or NULL. */
@@ -192,12 +255,41 @@ static const char *more_ports(Design *d, const FabricInst *f, const Value *topo,
 	return NULL;
 }
 
+/* Set while a fat tree is sized again with another tier count (0: the tiers the spec asks). */
+static int probe_tiers;
+
+/* "tiers = N": the fewest tiers, more than `tiers`, that fit with the planes and radix as they
+ * are; or NULL. */
+static const char *more_tiers(Design *d, const FabricInst *f, const Value *topo, int nodes,
+			      int extra_ports, int tiers)
+{
+	for (int t = tiers + 1; suggesting(d) && t <= 3; t++) {
+		probe_tiers = t;
+		bool ok = shape_fits(d, f, topo, nodes, extra_ports, f->planes, f->radix);
+		probe_tiers = 0;
+		if (ok)
+			return arena_printf(d->p->c->arena, "tiers = %d", t);
+	}
+	return NULL;
+}
+
 /* "A, or B", "A", "B" or `otherwise`. */
 static const char *either(Design *d, const char *a, const char *b, const char *otherwise)
 {
 	if (a && b)
 		return arena_printf(d->p->c->arena, "%s, or %s", a, b);
 	return a ? a : b ? b : otherwise;
+}
+
+/* What a tree of `tiers` tiers too small for its endpoints could do instead: more tiers or
+ * more planes (both when both work), else a switch with more ports, else a hint. */
+static const char *bigger_tree(Design *d, const FabricInst *f, const Value *topo, int nodes,
+			       int extra_ports, int tiers)
+{
+	const char *fix = either(d, more_tiers(d, f, topo, nodes, extra_ports, tiers),
+				 more_planes(d, f, topo, nodes, extra_ports), NULL);
+	return fix ? fix : either(d, more_ports(d, f, topo, nodes, extra_ports), NULL,
+				  "more planes or a switch with more ports");
 }
 
 /* Fat tree: leaves, then the smallest number of tiers (or the declared one) that holds them. */
@@ -220,13 +312,14 @@ static bool size_fat_tree(Design *d, FabricInst *f, const Value *topo, int nodes
 	int extra_pp = (extra_ports + f->planes - 1) / f->planes;
 	int leaves;
 	if (f->rail_optimized) {
-		int su = (int)fval(fd, "scalable_unit", down);
+		double su_asked = fval(fd, "scalable_unit", down);
+		int su = count(su_asked);
 		if (su > down) {
-			design_violation(d, decl_value(fd, "scalable_unit")->loc, (double)su / down - 1,
+			design_violation(d, decl_value(fd, "scalable_unit")->loc, su_asked / down - 1,
 					 fd->name_loc, NULL,
-					 "a scalable unit of %d nodes needs %d down ports on each leaf; "
+					 "a scalable unit of %.0f nodes needs %.0f down ports on each leaf; "
 					 "'%s' leaves have %d at %g:%g: use scalable_unit = %d or less",
-					 su, su, f->switch_model->name, down, od, ou, down);
+					 su_asked, su_asked, f->switch_model->name, down, od, ou, down);
 			su = down;
 		}
 		f->su_nodes = su;
@@ -250,15 +343,25 @@ static bool size_fat_tree(Design *d, FabricInst *f, const Value *topo, int nodes
 	f->endpoints = (nodes * rpp + extra_pp) * f->planes;
 	f->links_per_plane[LT_NODE_LEAF] = nodes * rpp + extra_pp;
 
-	int want = topo && !param_auto(topo, "tiers") ? (int)param(topo, "tiers", 0) : 0;
+	int want = !param_auto(topo, "tiers") ? count(param(topo, "tiers", 0)) : 0;
+	if (probe_tiers)
+		want = probe_tiers;
+	if (want > 3) {
+		design_violation(d, at, want / 3.0 - 1, fd->name_loc, NULL,
+				 "a fat tree has 1, 2 or 3 tiers; '%s' asks for %.0f: use tiers = 3 (with "
+				 "more planes or a larger switch if 3 do not hold the endpoints)",
+				 fd->name, param(topo, "tiers", 0));
+		return false;
+	}
 	int per_plane_endpoints = nodes * rpp + extra_pp;
 	/* One tier: a single switch holds every endpoint of the plane. */
 	if (want == 1 || (want == 0 && per_plane_endpoints <= k && !f->rail_optimized)) {
 		if (per_plane_endpoints > k) {
 			design_violation(d, at, (double)per_plane_endpoints / k - 1, fd->name_loc, NULL,
 					 "a 1-tier fabric is one switch of %d ports; '%s' has %d endpoints "
-					 "per plane: use tiers = 2",
-					 k, fd->name, per_plane_endpoints);
+					 "per plane: use %s",
+					 k, fd->name, per_plane_endpoints,
+					 bigger_tree(d, f, topo, nodes, extra_ports, 1));
 			return false;
 		}
 		f->tiers = 1;
@@ -269,7 +372,7 @@ static bool size_fat_tree(Design *d, FabricInst *f, const Value *topo, int nodes
 		return true;
 	}
 	/* Two tiers: spines that every leaf reaches evenly. */
-	int spines = divisor_at_least(up, (leaves * up + k - 1) / k);
+	int spines = divisor_at_least(up, (int)(((long)leaves * up + k - 1) / k));
 	if (want == 2 || (want == 0 && spines > 0)) {
 		if (spines == 0) {
 			/* At most k leaves: k / rails scalable units, or k leaves of `down` endpoints. */
@@ -281,8 +384,7 @@ static bool size_fat_tree(Design *d, FabricInst *f, const Value *topo, int nodes
 					 f->rail_optimized ? "nodes" : "endpoints", fd->name, leaves,
 					 f->rail_optimized ? nodes : per_plane_endpoints,
 					 f->rail_optimized ? "nodes" : "endpoints",
-					 either(d, "tiers = 3", more_planes(d, f, topo, nodes, extra_ports),
-						NULL));
+					 bigger_tree(d, f, topo, nodes, extra_ports, 2));
 			return false;
 		}
 		f->tiers = 2;
@@ -310,13 +412,16 @@ static bool size_fat_tree(Design *d, FabricInst *f, const Value *topo, int nodes
 	if (pod_leaves < 1) {
 		design_violation(d, at, 1, fd->name_loc, NULL,
 				 "a pod of '%s' spines (%d down ports) cannot hold one scalable unit of "
-				 "%d rails",
-				 f->switch_model->name, down2, rpp);
+				 "%d rails (one leaf per rail): use %s",
+				 f->switch_model->name, down2, rpp,
+				 either(d, more_planes(d, f, topo, nodes, extra_ports),
+					more_ports(d, f, topo, nodes, extra_ports),
+					"rail_optimized = false"));
 		return false;
 	}
 	int pods = (leaves + pod_leaves - 1) / pod_leaves;
-	int per_group = divisor_at_least(up2, (pods * up2 + k - 1) / k);
-	if (per_group == 0 || pods > k) {
+	int per_group = pods > k ? 0 : divisor_at_least(up2, (pods * up2 + k - 1) / k);
+	if (per_group == 0) {
 		/* At most k pods: k·P leaves, so k·P·down endpoints (k·P/R units of S nodes). */
 		long max_leaves = (long)k * pod_leaves;
 		long max_ep = f->rail_optimized ? max_leaves / rpp * f->su_nodes : max_leaves * down;
@@ -332,6 +437,8 @@ static bool size_fat_tree(Design *d, FabricInst *f, const Value *topo, int nodes
 					"more planes or a switch with more ports"));
 		return false;
 	}
+	if (!wirable(d, f, at, (double)pods * up * up2))
+		return false;
 	f->tiers = 3;
 	f->pods = pods;
 	f->pod_leaves = pod_leaves;
@@ -365,33 +472,39 @@ static const char *balanced_router(Design *d, int radix, int e)
 static bool size_dragonfly(Design *d, FabricInst *f, const Value *topo, int nodes, int extra_ports)
 {
 	Loc at = topo->loc;
-	int a = (int)param(topo, "a", 0);
-	int p = (int)param(topo, "p", a / 2 > 0 ? a / 2 : 1);
-	int h = (int)param(topo, "h", a / 2 > 0 ? a / 2 : 1);
-	int need = p + (a - 1) + h;
+	/* As written (the counts below are clamped, see count()). */
+	double a_w = param(topo, "a", 0);
+	double half = floor(a_w / 2) > 0 ? floor(a_w / 2) : 1;
+	double p_w = param(topo, "p", half), h_w = param(topo, "h", half);
+	double need = p_w + (a_w - 1) + h_w;
 	int rpp = f->rails / f->planes;
 	int e = nodes * rpp + (extra_ports + f->planes - 1) / f->planes;
 	if (need > f->radix) {
 		const char *smaller = suggesting(d) ? balanced_router(d, f->radix, e) : NULL;
-		design_violation(d, at, (double)need / f->radix - 1, f->decl->name_loc, NULL,
-				 "a dragonfly router with p = %d, a = %d, h = %d needs %d ports "
-				 "(p + a - 1 + h); '%s' has %d at %s: use a switch with %d ports or more%s%s",
-				 p, a, h, need, f->switch_model->name, f->radix, gbps(d, f->link_speed),
-				 need, smaller ? ", or " : "", smaller ? smaller : "");
+		design_violation(d, at, need / f->radix - 1, f->decl->name_loc, NULL,
+				 "a dragonfly router with p = %.0f, a = %.0f, h = %.0f needs %.0f ports "
+				 "(p + a - 1 + h); '%s' has %d at %s: use a switch with %.0f ports or "
+				 "more%s%s",
+				 p_w, a_w, h_w, need, f->switch_model->name, f->radix,
+				 gbps(d, f->link_speed), need, smaller ? ", or " : "", smaller ? smaller : "");
 		return false;
 	}
+	/* Now p + a - 1 + h <= RADIX_MAX: a·h and a·p fit an int. */
+	int a = (int)a_w, p = (int)p_w, h = (int)h_w;
 	int g_max = a * h + 1;
 	int g_need = (e + p * a - 1) / (p * a);
 	bool g_auto = param_auto(topo, "g");
-	int g = g_auto ? g_need : (int)param(topo, "g", 1);
+	int g = g_auto ? g_need : count(param(topo, "g", 1));
 	if (g < 1)
 		g = 1;
 	if (g > g_max || g_need > g_max) {
-		/* The smallest h, or else a, whose a·h + 1 groups hold the endpoints (or the g asked). */
+		/* The smallest h, or else a, whose a·h + 1 groups hold the endpoints (or the g asked);
+		 * or more planes, when the endpoints are too many. */
+		const char *planes = g_need > g_max ? more_planes(d, f, topo, nodes, extra_ports) : NULL;
 		int want = g > g_need ? g : g_need;
 		int h2 = (want - 1 + a - 1) / a;
 		int a2 = a + 1;
-		while ((long)(a2 * h + 1) * a2 * p < e || (!g_auto && a2 * h + 1 < g))
+		while (((long)a2 * h + 1) * a2 * p < e || (!g_auto && (long)a2 * h + 1 < g))
 			a2++;
 		const char *fix = arena_printf(d->p->c->arena, "h = %d gives %d groups", h2, a * h2 + 1);
 		if (p + a - 1 + h2 > f->radix)
@@ -404,20 +517,24 @@ static bool size_dragonfly(Design *d, FabricInst *f, const Value *topo, int node
 					     p + a2 - 1 + h);
 		design_violation(d, at, (double)want / g_max - 1, f->decl->name_loc, NULL,
 				 "a dragonfly with p = %d, a = %d, h = %d connects at most %d groups "
-				 "(a x h + 1) of %d terminals, %d in all; '%s' %s %d %s: raise a or h "
-				 "(%s; %s)",
-				 p, a, h, g_max, p * a, g_max * p * a, f->decl->name,
+				 "(a x h + 1) of %d terminals, %ld in all; '%s' %s %d %s: raise a or h "
+				 "(%s; %s)%s%s",
+				 p, a, h, g_max, p * a, (long)g_max * p * a, f->decl->name,
 				 g > g_need ? "asks for" : "has", g > g_need ? g : e,
-				 g > g_need ? "groups" : "endpoints per plane", fix, fix_a);
+				 g > g_need ? "groups" : "endpoints per plane", fix, fix_a,
+				 planes ? ", or use " : "", planes ? planes : "");
 		return false;
 	}
 	if (g < g_need) {
 		design_violation(d, at, (double)e / ((double)g * p * a) - 1, f->decl->name_loc, NULL,
-				 "%d dragonfly groups of %d terminals (p = %d, a = %d) hold %d; '%s' has "
+				 "%d dragonfly groups of %d terminals (p = %d, a = %d) hold %ld; '%s' has "
 				 "%d endpoints per plane: raise g to %d",
-				 g, p * a, p, a, g * p * a, f->decl->name, e, g_need);
+				 g, p * a, p, a, (long)g * p * a, f->decl->name, e, g_need);
 		return false;
 	}
+	long pairs_links = g > 1 ? (long)(a * h / (g - 1)) * g * (g - 1) / 2 : 0;
+	if (!wirable(d, f, at, (double)g * a * (a - 1) / 2 + (double)pairs_links + e))
+		return false;
 	f->df_p = p, f->df_a = a, f->df_h = h, f->df_g = g;
 	f->df_links_per_pair = g > 1 ? a * h / (g - 1) : 0;
 	f->tiers = 1;
@@ -468,23 +585,25 @@ static const char *torus_dims(Design *d, int n, int ndims)
 static bool size_torus(Design *d, FabricInst *f, const Value *topo, int nodes, int extra_ports)
 {
 	const Value *dims = topo->items[0];
-	f->ndims = dims ? dims->n : 0;
-	long product = 1;
+	f->ndims = dims ? (dims->n < 3 ? dims->n : 3) : 0; /* check.c: 2 or 3 */
+	double product = 1; /* exact: a product past 2^53 is no node count anyway */
 	int largest = 0;
-	for (int i = 0; i < f->ndims && i < 3; i++) {
-		f->dims[i] = (int)dims->items[i]->q.v;
-		product *= f->dims[i];
+	for (int i = 0; i < f->ndims; i++) {
+		product *= dims->items[i]->q.v;
+		f->dims[i] = count(dims->items[i]->q.v);
 		if (f->dims[i] > largest)
 			largest = f->dims[i];
 	}
 	int rpp = f->rails / f->planes;
 	if (product != nodes) {
 		const char *dims_fit = suggesting(d) ? torus_dims(d, nodes, f->ndims) : NULL;
-		design_violation(d, topo->loc, fabs((double)product / nodes - 1), f->decl->name_loc, NULL,
-				 "a torus of %ld positions for %d nodes; the dimensions must multiply to "
-				 "the node count: use %ld nodes%s%s",
-				 product, nodes, product, dims_fit ? ", or dims = " : "",
-				 dims_fit ? dims_fit : "");
+		design_violation(d, topo->loc, fabs(product / nodes - 1), f->decl->name_loc, NULL,
+				 "a torus of %.0f positions for %d nodes; the dimensions must multiply to "
+				 "the node count: use %s%s%s",
+				 product, nodes,
+				 product <= COUNT_MAX ? arena_printf(d->p->c->arena, "%.0f nodes", product)
+						      : "smaller dimensions",
+				 dims_fit ? ", or dims = " : "", dims_fit ? dims_fit : "");
 		return false;
 	}
 	if (extra_ports) {
@@ -553,7 +672,7 @@ static void size_one(Design *d, FabricInst *f)
 	double nic_speed = f->nic ? fval(f->nic, "speed", 0) : 0;
 	f->link_speed = fval(fd, "link", nic_speed);
 	const Value *pv = decl_value(fd, "planes");
-	f->planes = pv && pv->kind == VAL_QTY ? (int)pv->q.v : 1;
+	f->planes = pv && pv->kind == VAL_QTY ? count(pv->q.v) : 1;
 	bool auto_planes = pv && pv->kind == VAL_AUTO;
 
 	/* Rails: the fabric NIC's ports on every node (the first group's count; every group must
@@ -595,7 +714,7 @@ static void size_one(Design *d, FabricInst *f)
 	f->rails -= f->nic_first;
 	const Value *rails_v = decl_value(fd, "rails");
 	if (rails_v && rails_v->kind == VAL_QTY && f->rails > 0) {
-		if ((int)rails_v->q.v > f->rails) {
+		if (rails_v->q.v > f->rails) {
 			const char *nic = f->nic ? f->nic->name : "NIC";
 			if (f->nic_first)
 				design_violation(d, rails_v->loc, rails_v->q.v / fmax(f->rails, 1) - 1,
@@ -612,6 +731,14 @@ static void size_one(Design *d, FabricInst *f)
 		}
 		f->rails = (int)rails_v->q.v;
 	}
+	if (f->rails > FABRIC_MAX_RAILS) {
+		design_violation(d, rails_v && rails_v->kind == VAL_QTY ? rails_v->loc : fd->name_loc,
+				 (double)f->rails / FABRIC_MAX_RAILS - 1, fd->name_loc, NULL,
+				 "the nodes have %d '%s' ports for fabric '%s'; clusterc wires at most %d "
+				 "rails per node: use rails = %d, and another fabric for the other ports",
+				 f->rails, f->nic->name, fd->name, FABRIC_MAX_RAILS, FABRIC_MAX_RAILS);
+		return;
+	}
 	if (f->rails == 0 || !f->nic) {
 		/* The NIC the nodes do have, when the fabric names another. */
 		const Decl *have = first_nic(d->groups[0].type);
@@ -625,14 +752,14 @@ static void size_one(Design *d, FabricInst *f)
 		return;
 	}
 	if (f->rails % f->planes) {
-		int below = f->planes, above = f->planes;
+		int below = f->planes < f->rails ? f->planes : f->rails, above = below;
 		while (f->rails % below)
 			below--;
 		while (above < f->rails && f->rails % above)
 			above++;
 		design_violation(d, pv ? pv->loc : fd->name_loc, 1, fd->name_loc, NULL,
-				 "%d planes cannot share %d NIC ports evenly: use planes = %d%s",
-				 f->planes, f->rails, below,
+				 "%.0f planes cannot share %d NIC ports evenly: use planes = %d%s",
+				 pv->q.v, f->rails, below,
 				 above > f->rails || above == below
 					 ? ""
 					 : arena_printf(d->p->c->arena, " or %d", above));
@@ -649,7 +776,7 @@ static void size_one(Design *d, FabricInst *f)
 	/* The switch at the link speed: ports split by breakout. A torus has no switches. */
 	const Decl *m = f->switch_model;
 	double port_speed = fval(m, "port_speed", 0);
-	int ports = (int)fval(m, "ports", 0), max_breakout = (int)fval(m, "breakout", 1);
+	int ports = count(fval(m, "ports", 0)), max_breakout = count(fval(m, "breakout", 1));
 	double ratio = port_speed / f->link_speed;
 	int b = (int)llround(ratio);
 	bool switched = strcmp(f->topology->name, "torus") != 0;
@@ -673,17 +800,33 @@ static void size_one(Design *d, FabricInst *f)
 		buf_free(&can);
 		return;
 	}
+	if (switched && (double)ports * b > RADIX_MAX) {
+		design_violation(d, m->name_loc, (double)ports * b / RADIX_MAX - 1, fd->name_loc,
+				 "the fabric is declared here",
+				 "'%s' would have %.0f ports at %s; clusterc sizes switches of up to %d",
+				 m->name, fval(m, "ports", 0) * b, gbps(d, f->link_speed), RADIX_MAX);
+		return;
+	}
 	f->breakout = switched ? b : 1;
 	f->radix = switched ? ports * b : 0;
 
-	int extra_ports = 0;
+	double extra = 0;
 	const Value *ev = decl_value(fd, "endpoints");
 	for (int i = 0; ev && i < (ev->kind == VAL_LIST ? ev->n : 1); i++) {
 		const Value *cv = ev->kind == VAL_LIST ? ev->items[i] : ev;
 		const Decl *nic = first_nic(cv->ref);
 		int per = nic ? node_rails(cv->ref, nic) : 1;
-		extra_ports += (int)cv->count->q.v * (per > 0 ? per : 1);
+		extra += cv->count->q.v * (per > 0 ? per : 1);
 	}
+	double all = (double)nodes * f->rails + extra;
+	if (all > COUNT_MAX) {
+		design_violation(d, ev ? ev->loc : fd->name_loc, all / COUNT_MAX - 1, fd->name_loc, NULL,
+				 "fabric '%s' would have %.0f endpoint ports; clusterc sizes fabrics of up "
+				 "to %d",
+				 fd->name, all, COUNT_MAX);
+		return;
+	}
+	int extra_ports = (int)extra;
 
 	/* planes = auto: the fewest planes (a divisor of the rails) whose shape fits. */
 	bool ok = false;
@@ -711,6 +854,15 @@ static void size_one(Design *d, FabricInst *f)
 		f->links_by_tier[t] = f->links_per_plane[t] * f->planes;
 		f->links += f->links_by_tier[t];
 	}
+	/* Extra ports are dealt round-robin over the planes: each plane is shaped for the most
+	 * any holds, ⌈extra / P⌉, but the last planes hold one fewer when P does not divide them. */
+	int fewer = (extra_ports + f->planes - 1) / f->planes * f->planes - extra_ports;
+	if (fewer && strcmp(f->topology->name, "torus") != 0) {
+		LinkTier edge = f->links_per_plane[LT_TERMINAL] ? LT_TERMINAL : LT_NODE_LEAF;
+		f->links_by_tier[edge] -= fewer;
+		f->links -= fewer;
+		f->endpoints -= fewer;
+	}
 }
 
 /* Scale-up domains: inside a node (its NVSwitch chips are part of it), or bigger than a node
@@ -733,12 +885,23 @@ static void size_scale_up(Design *d)
 		s->bandwidth = fval(g->type, "scale_up_bandwidth", a ? fval(a, "scale_up_bandwidth", 0) : 0);
 		if (!sw)
 			continue;
-		int ports = 0;
+		double trays = 0, all = 0;
 		for (int j = 0; j < (sw->kind == VAL_LIST ? sw->n : 1); j++) {
 			const Value *cv = sw->kind == VAL_LIST ? sw->items[j] : sw;
-			s->switches_per_domain += (int)cv->count->q.v;
-			ports += (int)cv->count->q.v * (int)fval(cv->ref, "ports", 0);
+			trays += cv->count->q.v;
+			all += cv->count->q.v * fval(cv->ref, "ports", 0);
 		}
+		if (all * s->domains > (double)LINKS_MAX || trays * s->domains > COUNT_MAX) {
+			design_violation(d, sw->loc, all * s->domains / (double)LINKS_MAX, g->type->name_loc,
+					 NULL,
+					 "%.0f scale-up switches with %.0f ports in all per domain, %d "
+					 "domains: more than clusterc wires (%ld links)",
+					 trays, all, s->domains, LINKS_MAX);
+			d->nscaleups--;
+			continue;
+		}
+		s->switches_per_domain = (int)trays;
+		int ports = (int)all;
 		s->links_per_accel = s->domain_accels ? ports / s->domain_accels : 0;
 		if (s->domain_accels && ports % s->domain_accels)
 			design_violation(d, sw->loc, 1, g->type->name_loc, NULL,

@@ -165,10 +165,10 @@ static void verify_fabric(Verifier *v, int fi)
 		     f->decl->name, nswitches, nlinks, f->switches, f->links);
 
 	/* Endpoints: each node's rails on this fabric carry a link (2 per dimension on a torus). */
-	int ports[256];
+	int ports[FABRIC_MAX_RAILS];
 	int missing = 0;
 	for (int n = 0; n < d->nnodes; n++) {
-		int np = node_fabric_ports(d, n, f, ports, 256);
+		int np = node_fabric_ports(d, n, f, ports, FABRIC_MAX_RAILS);
 		int want = !strcmp(f->topology->name, "torus") ? 2 * f->ndims * f->planes : f->rails;
 		for (int r = 0; r < np && r < want; r++) {
 			int rpp = f->rails / f->planes;
@@ -225,7 +225,7 @@ static void verify_fabric(Verifier *v, int fi)
 	if (d->verify && !v->failures) {
 		int connected = 0;
 		for (int n = 0; n < d->nnodes; n++)
-			connected += node_fabric_ports(d, n, f, ports, 256) > 0;
+			connected += node_fabric_ports(d, n, f, ports, FABRIC_MAX_RAILS) > 0;
 		printf("verify: fabric %s (%s, %d plane%s): %d switches, %d links; every port carries "
 		       "at most one link%s; %d nodes x %d %s and %d extra devices connected; every "
 		       "plane connected\n",

@@ -93,9 +93,9 @@ int node_fabric_ports(const Design *d, int n, const FabricInst *f, int *out, int
 int plane_endpoints(Design *d, FabricInst *f, int plane, Endpoint *out)
 {
 	int rpp = f->rails / f->planes, k = 0;
-	int ports[256];
+	int ports[FABRIC_MAX_RAILS];
 	for (int n = 0; n < d->nnodes; n++) {
-		int np = node_fabric_ports(d, n, f, ports, 256);
+		int np = node_fabric_ports(d, n, f, ports, FABRIC_MAX_RAILS);
 		if (np == 0)
 			continue;
 		for (int r = 0; r < rpp && plane * rpp + r < np; r++)

@@ -64,19 +64,19 @@ void wire_torus(Design *d, FabricInst *f, int fi)
 {
 	int rpp = f->rails / f->planes;
 	int X = f->dims[0], Y = f->ndims > 1 ? f->dims[1] : 1, Z = f->ndims > 2 ? f->dims[2] : 1;
-	int ports[256], mp[256];
+	int ports[FABRIC_MAX_RAILS], mp[FABRIC_MAX_RAILS];
 	/* Positions count only the nodes on this fabric (a cluster may list nodes without its
 	 * NIC): at[i] is the node at position i. */
 	int *at = xmalloc(sizeof(int) * (size_t)(d->nnodes + 1)), count = 0;
 	for (int n = 0; n < d->nnodes; n++)
-		if (node_fabric_ports(d, n, f, ports, 256) >= f->rails)
+		if (node_fabric_ports(d, n, f, ports, FABRIC_MAX_RAILS) >= f->rails)
 			at[count++] = n;
 	for (int pl = 0; pl < f->planes; pl++) {
 		for (int i = 0; i < count && i < X * Y * Z; i++) {
 			int n = at[i];
 			int c[3] = {i % X, i / X % Y, i / (X * Y)};
 			int size[3] = {X, Y, Z};
-			node_fabric_ports(d, n, f, ports, 256);
+			node_fabric_ports(d, n, f, ports, FABRIC_MAX_RAILS);
 			for (int k = 0; k < f->ndims; k++) {
 				int nc[3] = {c[0], c[1], c[2]};
 				nc[k] = (c[k] + 1) % size[k];
@@ -84,7 +84,7 @@ void wire_torus(Design *d, FabricInst *f, int fi)
 				if (pos >= count)
 					continue; /* sizing makes X·Y·Z the node count; the verifier would say */
 				int m = at[pos];
-				node_fabric_ports(d, m, f, mp, 256);
+				node_fabric_ports(d, m, f, mp, FABRIC_MAX_RAILS);
 				add_link(d, (End){END_NODE, n, ports[pl * rpp + 2 * k]},
 					 (End){END_NODE, m, mp[pl * rpp + 2 * k + 1]}, f->link_speed, LT_TORUS,
 					 pl, pl * rpp + 2 * k, fi);
