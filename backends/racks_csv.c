@@ -7,7 +7,9 @@
  * nvlink tray), model (its declaration), power_kw (at peak, as the rack's power counts it),
  * cooling (the rack's cooling system), and limit_kw: the rack's power cap (the lower of its
  * power class and what its cooling removes), repeated on each of its rows so that a rack's
- * power_kw sum can be checked against it. RFC 4180 fields, '\n' line ends.
+ * power_kw sum can be checked against it; x_m and y_m, the centre of the rack's footprint on
+ * the floor (along the row and across the rows, metres), from which cable runs are measured
+ * (passes/cable.c). RFC 4180 fields, '\n' line ends.
  */
 #include "backends.h"
 
@@ -15,7 +17,7 @@
 #include <stdlib.h>
 
 static const char header[] =
-	"rack,row,position,u,height_u,device,kind,model,power_kw,cooling,limit_kw\n";
+	"rack,row,position,u,height_u,device,kind,model,power_kw,cooling,limit_kw,x_m,y_m\n";
 
 int racks_csv_write(Output *o, const Design *d)
 {
@@ -46,6 +48,10 @@ int racks_csv_write(Output *o, const Design *d)
 		double lim = layout_rack_limit(d, r);
 		if (isfinite(lim))
 			layout_fixed(&b, lim / 1e3, 3);
+		buf_putc(&b, ',');
+		layout_fixed(&b, r->x, 3);
+		buf_putc(&b, ',');
+		layout_fixed(&b, r->y, 3);
 		buf_putc(&b, '\n');
 		layout_flush(f, &b, false);
 	}

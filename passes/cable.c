@@ -13,19 +13,21 @@
  * imported) that carries the link speed: a copper or active optical cable (DAC, ACC, AEC, AOC)
  * by itself, whose connector fits the cage of each switch end (assemblies come with whatever
  * NIC end the NIC needs), or a transceiver at each end (one that fits that end's cage, NIC or
- * switch) with a fibre of the type both transceivers drive between them — optic and fibre
- * chosen together. Among those that reach, the one that serves the spec's objective best wins:
- * each medium is weighed by what its price and its power add to the first objective that cables
- * change (objective_weights: capex counts the price, facility power and energy cost the watts
- * through the PUE, the tariff and the horizon), so `minimize tco` may buy a dearer optic that
- * draws less; without such an objective, the cheapest. Ties: the cheaper, then the one drawing
- * less power, then the one declared first. A twin-port transceiver serves two links: a link is
- * charged half of it. No medium that reaches is a requirement the design does not meet; no
- * medium in scope at all is a warning (the runs are measured, nothing is costed).
+ * switch; a twin-port one only in a switch's cage) with a fibre between them of the type both
+ * transceivers drive and with the plug their receptacles take (MPO-12, duplex LC) — optic and
+ * fibre chosen together. Among those that reach, the one that serves the spec's objective best
+ * wins: each medium is weighed by what its price and its power add to the first objective
+ * that cables change (objective_weights: capex counts the price, facility power and energy cost
+ * the watts through the PUE, the tariff and the horizon), so `minimize tco` may buy a dearer
+ * optic that draws less; without such an objective, the cheapest. Ties: the cheaper, then the
+ * one drawing less power, then the one declared first. A twin-port transceiver serves two links:
+ * a link is charged half of it. No medium that reaches is a requirement the design does not
+ * meet; no medium in scope at all is a warning (the runs are measured, nothing is costed).
  */
 #include "passes.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +52,7 @@ typedef struct Medium {
 	const char *type;    /* cable: dac, acc, aec, aoc, fiber */
 	const char *fiber;   /* the fibre type a transceiver drives or a fibre cable is */
 	const char *cage;    /* the cage a transceiver or cable end fits, or NULL for any */
+	const char *plug;    /* optical connector: a transceiver's receptacle, a fibre's plug */
 	double speed, reach, price, price_per_m, power, ports;
 	double *lengths;     /* stocked lengths, ascending */
 	int nlengths;
@@ -84,6 +87,7 @@ static Catalogue catalogue(Design *d, const FabricInst *f)
 		m->type = m->optic ? "optic" : sval(x, "type");
 		m->fiber = sval(x, "fiber");
 		m->cage = sval(x, m->optic ? "cage" : "connector");
+		m->plug = sval(x, "connector");
 		m->speed = fval(x, "speed", INFINITY);
 		m->reach = fval(x, "reach", INFINITY);
 		m->power = fval(x, "power", 0);
@@ -243,7 +247,9 @@ static Choice choose(const Catalogue *cat, Weights w, double speed, double run, 
 				best = x;
 			continue;
 		}
-		/* A fibre: the cheapest transceiver that drives it at each end, each in its cage. */
+		/* A fibre: the cheapest transceiver that drives it at each end, each in its cage, of
+		 * the fibre's type and taking its plug (a DR4's MPO-12 receptacle takes no duplex LC
+		 * cord). */
 		double len = stocked(c, run);
 		if (len < 0)
 			continue;
@@ -251,13 +257,18 @@ static Choice choose(const Catalogue *cat, Weights w, double speed, double run, 
 		for (int k = 0; k < cat->n; k++) {
 			const Medium *o = &cat->m[k];
 			if (!o->optic || o->speed < speed * (1 - 1e-9) || o->reach < len - 1e-9 ||
-			    !o->fiber || !c->fiber || strcmp(o->fiber, c->fiber) != 0)
+			    !o->fiber || !c->fiber || strcmp(o->fiber, c->fiber) != 0 ||
+			    (o->plug && c->plug && strcmp(o->plug, c->plug) != 0))
 				continue;
 			double unit = weigh(w, o->price, o->power) / o->ports;
-			if (fits(o, cage_a) &&
+			/* A twin-port transceiver carries two ports of one switch cage; a NIC's cage
+			 * takes a single-port module (ConnectX-7 OSFP cards take flat-top single-port
+			 * optics), which would otherwise be charged half of a twin-port one. */
+			bool single = o->ports <= 1;
+			if (fits(o, cage_a) && (single || !a.nic) &&
 			    (!oa || unit < weigh(w, oa->price, oa->power) / oa->ports - 1e-9))
 				oa = o;
-			if (fits(o, cage_z) &&
+			if (fits(o, cage_z) && (single || !z.nic) &&
 			    (!oz || unit < weigh(w, oz->price, oz->power) / oz->ports - 1e-9))
 				oz = o;
 		}

@@ -8,7 +8,8 @@
 #  - ibsim (ibsim-utils) loads the .topo, and OpenSM, attached through ibsim's umad simulator
 #    (LD_PRELOAD=libumad2sim.so) at a UFM appliance's HCA with the generated opensm.conf, sweeps
 #    the subnet once: it must discover every switch and HCA and route with the ftree engine
-#    (4 roots, 8 leaves, 248 compute nodes), not fall back to minhop;
+#    (4 roots, 8 leaves, 248 compute nodes), not fall back to minhop; the same for the whole
+#    SuperPOD example (4 SU: 48 switches, 1,020 HCAs; 16 roots, 32 leaves, 1,016 compute nodes);
 #  - two builds give byte-identical files.
 # ibsim and OpenSM are required: a machine that lacks them or cannot run them (no sockets) is a
 # FAIL that says why, never a silent pass. Everything runs under timeouts; ibsim and OpenSM are
@@ -148,75 +149,96 @@ if [ -n "$missing" ]; then
 	exit 1
 fi
 
-sm=$tmp/sm
-mkdir "$sm"
-# A socket name of our own (ibsim and umad2sim meet in the abstract Unix namespace).
-IBSIM_SOCKNAME=clusterc-ib-$$
-export IBSIM_SOCKNAME
-sizes=$(sed -n 's/^#   ibsim -s \(-N [0-9]* -S [0-9]* -P [0-9]*\) .*/\1/p' "$topo")
-[ -n "$sizes" ] || err "$topo: no ibsim command line in its header"
-# shellcheck disable=SC2086
-timeout 55 ibsim -s -n $sizes "$topo" >"$sm/ibsim.log" 2>&1 &
-ibsim_pid=$!
-ready=0
-for _ in $(seq 1 100); do
-	grep -q 'Network simulator ready' "$sm/ibsim.log" && { ready=1; break; }
-	kill -0 "$ibsim_pid" 2>/dev/null || break
-	sleep 0.1
-done
-if [ "$ready" -ne 1 ]; then
-	echo "FAIL: ibsim did not load $topo (or cannot run here):"
-	grep -v 'parse_port_link_width_and_speed\|encode_trap128' "$sm/ibsim.log" | tail -5
-	exit 1
-fi
-
-# The SM runs where the SuperPOD runs it: on a UFM appliance's HCA.
-sim_host=$(sed -n 's/^Ca\t[0-9]* "\(H-[0-9a-f]*\)".*ufm_appliance-1 .*/\1/p' "$topo" | head -1)
-[ -n "$sim_host" ] || err "$topo: no UFM appliance HCA"
-sed "s|/etc/opensm/|$ib/|" "$ib/opensm.conf" >"$sm/opensm.conf"
-(cd "$sm" && SIM_HOST=$sim_host OSM_TMP_DIR=$sm OSM_CACHE_DIR=$sm LD_PRELOAD=$umad2sim \
-	timeout 30 opensm -F "$sm/opensm.conf" -o -f "$sm/opensm.log" >"$sm/opensm.out" 2>&1)
-rc=$?
-log=$sm/opensm.log
-if [ "$rc" -ne 0 ] || [ ! -s "$log" ]; then
-	if [ "$rc" -eq 124 ]; then
-		echo "FAIL: OpenSM did not finish one sweep within 30 s (cannot reach ibsim?)"
-	else
-		echo "FAIL: OpenSM exited with $rc:"
+# simulate NAME IBDIR SWITCHES CAS CNS ROOTS LEAVES: ibsim loads IBDIR/compute.topo, OpenSM
+# sweeps it once with IBDIR/opensm.conf from a UFM appliance's HCA; it must discover exactly the
+# .topo's nodes and route with ftree (ROOTS spines at rank 0, LEAVES leaves, CNS compute nodes).
+simulate() {
+	name=$1 ib=$2 n_sw=$3 n_ca=$4 n_cn=$5 n_root=$6 n_leaf=$7
+	topo=$ib/compute.topo
+	sm=$tmp/sm-$name
+	mkdir "$sm"
+	sed -n 's/^\(switch\|ca\)guid=0x\([0-9a-f]*\).*/\2/p' "$topo" | sort >"$sm/node.guids"
+	# A socket name of our own (ibsim and umad2sim meet in the abstract Unix namespace).
+	IBSIM_SOCKNAME=clusterc-ib-$$-$name
+	export IBSIM_SOCKNAME
+	sizes=$(sed -n 's/^#   ibsim -s \(-N [0-9]* -S [0-9]* -P [0-9]*\) .*/\1/p' "$topo")
+	[ -n "$sizes" ] || err "$topo: no ibsim command line in its header"
+	# shellcheck disable=SC2086
+	timeout 55 ibsim -s -n $sizes "$topo" >"$sm/ibsim.log" 2>&1 &
+	ibsim_pid=$!
+	ready=0
+	for _ in $(seq 1 100); do
+		grep -q 'Network simulator ready' "$sm/ibsim.log" && { ready=1; break; }
+		kill -0 "$ibsim_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if [ "$ready" -ne 1 ]; then
+		echo "FAIL: $name: ibsim did not load $topo (or cannot run here):"
+		grep -v 'parse_port_link_width_and_speed\|encode_trap128' "$sm/ibsim.log" | tail -5
+		exit 1
 	fi
-	tail -5 "$sm/opensm.out"
-	[ -f "$log" ] && tail -5 "$log"
-	exit 1
-fi
 
-# What OpenSM discovered: its subnet dump lists every link with both ends' node GUIDs.
-lst=$sm/opensm-subnet.lst
-if [ -s "$lst" ]; then
-	grep -o '{ [A-Z-]* Ports:[0-9a-fA-F]* SystemGUID:[0-9a-fA-F]* NodeGUID:[0-9a-fA-F]*' "$lst" |
-		sed 's/^{ \([A-Z]*\)[-A-Z]* .*NodeGUID:\(.*\)/\1 \2/' | sort -u >"$tmp/seen"
-	expect "switches OpenSM discovered" 12 "$(grep -c '^SW ' "$tmp/seen")"
-	expect "HCAs OpenSM discovered" 252 "$(grep -c '^CA ' "$tmp/seen")"
-	cut -d' ' -f2 "$tmp/seen" | tr 'A-F' 'a-f' | sort >"$tmp/seen.guids"
-	cmp -s "$tmp/seen.guids" "$tmp/node.guids" ||
-		err "OpenSM discovered other node GUIDs than the .topo's"
-else
-	err "OpenSM wrote no subnet dump $lst"
-fi
-grep -q 'Fabric has 252 CAs, 252 CA ports (248 of them CNs), 12 switches' "$log" ||
-	err "ftree did not see 252 CAs (248 compute nodes) and 12 switches: $(grep 'Fabric has' "$log" | head -1)"
-grep -q 'Fabric has 4 switches at rank 0 (roots)' "$log" || err "ftree did not rank the 4 spines as roots"
-grep -q 'Fabric has 8 switches at rank 1 (8 of them leafs)' "$log" || err "ftree did not find 8 leaf switches"
-grep -q 'ftree tables configured on all switches' "$log" || err "OpenSM did not route with ftree"
-grep -qi 'falling back\|minhop tables configured' "$log" &&
-	err "OpenSM fell back to minhop: $(grep -i 'ftree\|fall\|rank is' "$log" | head -3)"
-grep -q 'ERR AB' "$log" && err "ftree errors: $(grep 'ERR AB' "$log" | head -2)"
-grep -q 'SUBNET UP' "$log" || err "OpenSM did not bring the subnet up"
-ca_order=$sm/opensm-ftree-ca-order.dump
-[ -f "$ca_order" ] && expect "compute nodes in ftree's CA order" 248 "$(wc -l <"$ca_order" | tr -d ' ')"
+	# The SM runs where the SuperPOD runs it: on a UFM appliance's HCA.
+	sim_host=$(sed -n 's/^Ca\t[0-9]* "\(H-[0-9a-f]*\)".*ufm_appliance-1 .*/\1/p' "$topo" | head -1)
+	[ -n "$sim_host" ] || err "$topo: no UFM appliance HCA"
+	sed "s|/etc/opensm/|$ib/|" "$ib/opensm.conf" >"$sm/opensm.conf"
+	(cd "$sm" && SIM_HOST=$sim_host OSM_TMP_DIR=$sm OSM_CACHE_DIR=$sm LD_PRELOAD=$umad2sim \
+		timeout 30 opensm -F "$sm/opensm.conf" -o -f "$sm/opensm.log" >"$sm/opensm.out" 2>&1)
+	rc=$?
+	kill "$ibsim_pid" 2>/dev/null
+	wait "$ibsim_pid" 2>/dev/null
+	ibsim_pid=""
+	log=$sm/opensm.log
+	if [ "$rc" -ne 0 ] || [ ! -s "$log" ]; then
+		if [ "$rc" -eq 124 ]; then
+			echo "FAIL: $name: OpenSM did not finish one sweep within 30 s (cannot reach ibsim?)"
+		else
+			echo "FAIL: $name: OpenSM exited with $rc:"
+		fi
+		tail -5 "$sm/opensm.out"
+		[ -f "$log" ] && tail -5 "$log"
+		exit 1
+	fi
 
-if [ "$fail" -ne 0 ]; then
-	echo "infiniband: $fail failure(s); OpenSM log:"
-	grep -v '^$' "$log" | tail -15
-	exit 1
-fi
-echo "infiniband: ok (ibsim: 12 switches, 252 HCAs; OpenSM ftree: 4 roots, 8 leaves, 248 CNs)"
+	# What OpenSM discovered: its subnet dump lists every link with both ends' node GUIDs.
+	lst=$sm/opensm-subnet.lst
+	if [ -s "$lst" ]; then
+		grep -o '{ [A-Z-]* Ports:[0-9a-fA-F]* SystemGUID:[0-9a-fA-F]* NodeGUID:[0-9a-fA-F]*' "$lst" |
+			sed 's/^{ \([A-Z]*\)[-A-Z]* .*NodeGUID:\(.*\)/\1 \2/' | sort -u >"$sm/seen"
+		expect "$name: switches OpenSM discovered" "$n_sw" "$(grep -c '^SW ' "$sm/seen")"
+		expect "$name: HCAs OpenSM discovered" "$n_ca" "$(grep -c '^CA ' "$sm/seen")"
+		cut -d' ' -f2 "$sm/seen" | tr 'A-F' 'a-f' | sort >"$sm/seen.guids"
+		cmp -s "$sm/seen.guids" "$sm/node.guids" ||
+			err "$name: OpenSM discovered other node GUIDs than the .topo's"
+	else
+		err "$name: OpenSM wrote no subnet dump $lst"
+	fi
+	grep -q "Fabric has $n_ca CAs, $n_ca CA ports ($n_cn of them CNs), $n_sw switches" "$log" ||
+		err "$name: ftree did not see $n_ca CAs ($n_cn compute nodes) and $n_sw switches: $(grep 'Fabric has' "$log" | head -1)"
+	grep -q "Fabric has $n_root switches at rank 0 (roots)" "$log" ||
+		err "$name: ftree did not rank the $n_root spines as roots"
+	grep -q "Fabric has $n_leaf switches at rank 1 ($n_leaf of them leafs)" "$log" ||
+		err "$name: ftree did not find $n_leaf leaf switches"
+	grep -q 'ftree tables configured on all switches' "$log" || err "$name: OpenSM did not route with ftree"
+	grep -qi 'falling back\|minhop tables configured' "$log" &&
+		err "$name: OpenSM fell back to minhop: $(grep -i 'ftree\|fall\|rank is' "$log" | head -3)"
+	grep -q 'ERR AB' "$log" && err "$name: ftree errors: $(grep 'ERR AB' "$log" | head -2)"
+	grep -q 'SUBNET UP' "$log" || err "$name: OpenSM did not bring the subnet up"
+	ca_order=$sm/opensm-ftree-ca-order.dump
+	# (ftree pads each leaf's list to the fullest leaf's with dummy LID 0xFFFF entries)
+	[ -f "$ca_order" ] && expect "$name: compute nodes in ftree's CA order" "$n_cn" \
+		"$(grep -cv '^0xFFFF' "$ca_order")"
+
+	if [ "$fail" -ne 0 ]; then
+		echo "infiniband: $fail failure(s); $name OpenSM log:"
+		grep -v '^$' "$log" | tail -15
+		exit 1
+	fi
+}
+
+simulate su1 "$ib" 12 252 248 4 8
+# The whole SuperPOD (4 SU, 127 DGX): 16 spines + 32 leaves, 1,016 DGX HCAs and 4 UFM.
+timeout 30 "$clusterc" build -q examples/dgx-h100-superpod.cluster --emit=infiniband -o "$tmp/pod" ||
+	{ echo "FAIL: build of the SuperPOD"; exit 1; }
+simulate superpod "$tmp/pod/infiniband" 48 1020 1016 16 32
+echo "infiniband: ok (ibsim: 12 switches, 252 HCAs; OpenSM ftree: 4 roots, 8 leaves, 248 CNs; the whole SuperPOD: 48 switches, 1020 HCAs, 16 roots, 32 leaves, 1016 CNs)"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # placement.sh CLUSTERC ROOT — placement and cabling artifacts checked against each other and
 # against the report, for the SuperPOD of one scalable unit and wanka (and the other examples
-# with a fabric; of the 100,000-GPU example, its racks and NVL72 switch trays only):
+# with a fabric; of the 100,000-GPU example, its racks and that each NVL72 domain of 18 compute
+# trays and 9 NVLink switch trays stands whole in one rack):
 #  - cabling.csv has one row per cable (report.json totals.cables) with unique ids; both ends'
 #    devices exist in netbox/devices.csv and their racks in netbox/racks.csv; no port (device,
 #    port) is used twice over both ends; netbox/interfaces.csv names every cabled port;
@@ -9,6 +10,9 @@
 #    rack, no two devices of a rack overlap, each rack's power is within its limit, and node
 #    power adds up to the report's;
 #  - netbox/cables.csv has NetBox's columns and cable-type slugs only;
+#  - every cable's run_m measured again from racks.csv's coordinates, length_m the stocked
+#    length that holds it, optics and fibre of one fibre type and plug, no twin-port optic in a
+#    NIC (tests/placement/optic-fibre-plug.cluster: long single-mode runs);
 #  - hostfile has one line per node, its slots adding up to the accelerators;
 #  - racks.svg is well-formed XML;
 #  - the SuperPOD su1 cabling.csv and netbox/cables.csv equal the goldens in tests/artifacts
@@ -82,10 +86,105 @@ check() {
 	[ -z "$bad" ] || err "$spec: netbox/cables.csv rows: $bad"
 	[ "$(($(wc -l <"$dir/netbox/cables.csv") - 1))" = "$cables" ] || err "$spec: netbox/cables.csv rows"
 
+	runs "$spec" "$dir" || err "$spec: cable runs, lengths or media"
+
 	# hostfile: one line per node, slots adding up to the accelerators.
 	[ "$(wc -l <"$dir/hostfile")" = "$(report "$dir" nodes)" ] || err "$spec: hostfile lines"
 	slots=$(awk '$2 !~ /^slots=[0-9]+$/ { print "bad"; exit } { sub("slots=", "", $2); s += $2 } END { print s }' "$dir/hostfile")
 	[ "$slots" = "$(report "$dir" accelerators)" ] || err "$spec: hostfile slots $slots"
+}
+
+# runs SPEC DIR: every cable measured again from racks.csv's coordinates (docs/placement.md §4):
+# racks at x = (position - 1) x rack_pitch, y = row x row_pitch; between racks
+# up_a + tray + |dx| + |dy| + tray + up_z with up = H - (u - 1) x 1 U, in one rack
+# |u_a - u_z| x 1 U;
+# slack run x 1.1 + 1 m equals run_m, and length_m is the shortest stocked length (the cable's
+# `lengths` in the stdlib or the spec, else the next whole metre) that holds it. Media (§5):
+# copper and AOC rows have no optic; a fibre row's optics drive its fibre type and take its
+# plug, and a twin-port optic stands only in a switch's cage, never at a node's NIC.
+runs() {
+	python3 - "$1" "$2" stdlib/network.cluster <<'PY'
+import csv, math, re, sys
+spec, d, lib = sys.argv[1], sys.argv[2], sys.argv[3]
+U = 0.04445
+def metres(t):
+    n, u = re.match(r'\s*([0-9_.]+)\s*(km|m)', t).groups()
+    return float(n.replace('_', '')) * (1000 if u == 'km' else 1)
+text = open(spec).read()
+grid = re.search(r'grid\(([^)]*)\)', text)
+def param(name, default):
+    m = grid and re.search(name + r'\s*=\s*([0-9_.]+\s*k?m)', grid.group(1))
+    return metres(m.group(1)) if m else default
+tray = param('tray_height', 0.5)
+rack_pitch, row_pitch = param('rack_pitch', 0.6), param('row_pitch', 2.4)
+media = {}
+for src in (open(lib).read(), text):
+    for m in re.finditer(r'^(cable|optic) (\w+)(?: : (\w+))? \{(.*?)^\}', src, re.M | re.S):
+        f = dict(media.get(m.group(3), {}))
+        for k, v in re.findall(r'^\s*(\w+)\s*=\s*([^/\n]*)', m.group(4), re.M):
+            f[k] = v.strip()
+        media[m.group(2)] = f
+def row_number(s):
+    n = 0
+    for ch in s:
+        n = n * 26 + ord(ch) - 64
+    return n - 1
+racks, kind = {}, {}
+for r in csv.DictReader(open(d + '/racks.csv')):
+    x, y = float(r['x_m']), float(r['y_m'])
+    racks[r['rack']] = (x, y)
+    kind[r['device']] = r['kind']
+    if r['row'] and (abs(x - (int(r['position']) - 1) * rack_pitch) > 0.001 or
+                     abs(y - row_number(r['row']) * row_pitch) > 0.001):
+        sys.exit(f"rack {r['rack']} at ({x}, {y}) m, not at its row and position's pitches")
+H = int(next(csv.DictReader(open(d + '/netbox/racks.csv')))['u_height']) * U
+bad = 0
+def fail(row, why):
+    global bad
+    bad += 1
+    if bad <= 5:
+        print(f"FAIL: {spec}: {row['cable_id']} {row['label']}: {why}")
+for c in csv.DictReader(open(d + '/cabling.csv')):
+    au, zu = int(c['a_u']), int(c['z_u'])
+    if c['a_rack'] == c['z_rack']:
+        run = abs(au - zu) * U
+    else:
+        (xa, ya), (xz, yz) = racks[c['a_rack']], racks[c['z_rack']]
+        run = (H - (au - 1) * U) + tray + abs(xa - xz) + abs(ya - yz) + tray + (H - (zu - 1) * U)
+    run = run * 1.1 + 1.0
+    if abs(run - float(c['run_m'])) > 0.0051:
+        fail(c, f"run_m {c['run_m']}, measured {run:.3f} m")
+    cab = media.get(c['cable_model'])
+    if cab is None:
+        if c['media']:
+            fail(c, f"unknown cable {c['cable_model']}")
+        continue
+    if 'lengths' in cab:
+        stock = sorted(metres(t) for t in cab['lengths'].strip('[]').split(','))
+        want = next((l for l in stock if l >= run - 1e-9), None)
+    else:
+        want = math.ceil(run - 1e-9)
+    if want is None or abs(float(c['length_m']) - want) > 1e-9:
+        fail(c, f"length_m {c['length_m']} for a {run:.2f} m run, stocked {want}")
+    if c['media'] != 'fiber':
+        if c['a_optic'] or c['z_optic']:
+            fail(c, f"{c['media']} with optics")
+        continue
+    for end in 'az':
+        o = media.get(c[end + '_optic'])
+        if o is None:
+            fail(c, f"fibre without an optic at {end}")
+            continue
+        if o.get('fiber') != cab.get('fiber') or cab.get('fiber') != c['fiber_type']:
+            fail(c, f"{c[end + '_optic']} drives {o.get('fiber')}, "
+                    f"the fibre is {cab.get('fiber')}")
+        if o.get('connector') != cab.get('connector'):
+            fail(c, f"{c[end + '_optic']} takes {o.get('connector')}, "
+                    f"{c['cable_model']} is {cab.get('connector')}")
+        if kind.get(c[end + '_device']) == 'node' and int(o.get('ports', '1')) > 1:
+            fail(c, f"twin-port {c[end + '_optic']} in a node's NIC")
+sys.exit(bad > 0)
+PY
 }
 
 # check_racks SPEC DIR: the floor, racks.csv against itself and the report, racks.svg.
@@ -158,6 +257,11 @@ for name in roce-spectrum4 dragonfly-1k torus-3d; do
 	build "$name" "examples/$name.cluster" && check "examples/$name.cluster" "$tmp/$name"
 done
 build scale-100k examples/scale-100k.cluster && check examples/scale-100k.cluster "$tmp/scale-100k" racks
+# Optic and fibre of one plug: duplex LC is the cheapest single-mode cord but 2xDR4 takes MPO-12.
+spec=tests/placement/optic-fibre-plug.cluster
+build plug "$spec" && check "$spec" "$tmp/plug"
+[ "$(grep -c ',fiber,os2,MPO12_OS2,' "$tmp/plug/cabling.csv")" = "$(report "$tmp/plug" cables)" ] ||
+	err "optic-fibre-plug: not every cable a single-mode MPO-12 fibre"
 # Two fabrics on one NIC model take its ports in turn: 8 rails and 2, no port twice.
 spec=tests/placement/two-fabrics-one-nic.cluster
 build two-fabrics "$spec" && check "$spec" "$tmp/two-fabrics"
@@ -172,6 +276,20 @@ EOF
 [ "$(grep -c ',node-leaf,' "$tmp/su1/cabling.csv")" = 252 ] || err "su1: node-leaf cables"
 [ "$(grep -c ',leaf-spine,' "$tmp/su1/cabling.csv")" = 256 ] || err "su1: leaf-spine cables"
 grep -q ',nvlink tray,' "$tmp/scale-100k/racks.csv" || err "scale-100k: no NVLink switch trays in racks.csv"
+# NVL72 domains kept whole: each rack of compute trays holds whole domains of 18 trays and their
+# 9 NVLink switch trays, 1,400 domains in all.
+awk -F, 'NR > 1 && $7 == "node" { n[$1]++ } NR > 1 && $7 == "nvlink tray" { s[$1]++ }
+	END {
+		for (r in n) {
+			if (n[r] % 18 || s[r] * 2 != n[r]) {
+				print r ": " n[r] " trays, " s[r] " switch trays"
+				bad = 1
+			}
+			d += n[r] / 18
+		}
+		if (d != 1400) { print d " domains"; bad = 1 }
+		exit bad
+	}' "$tmp/scale-100k/racks.csv" || err "scale-100k: an NVL72 domain split across racks"
 grep -q 'the first 200 racks' "$tmp/scale-100k/racks.svg" || err "scale-100k: racks.svg should say it draws the first 200 racks"
 
 # Goldens: the SuperPOD su1 cabling and NetBox cables.
