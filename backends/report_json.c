@@ -3,6 +3,9 @@
  * §7, schema "clusterc.report/1"). Keys, nesting and order are the contract's; keys this file
  * adds come after the contract's keys of the same object, or (for "decisions") next to the
  * part of the contract they explain:
+ *   totals.average_it_power_kw     IT power with the cluster's utilization applied (what
+ *                                  annual_energy_kwh counts: × pue × 8,760 h)
+ *   totals.power_capacity_kw       power plant installed: IT power × redundancy (2N: × 2)
  *   totals.carbon_t_per_year       when the site gives a carbon intensity
  *   power_kw_by_category.storage, .other
  *   capex_by_category.power, .storage, .other
@@ -65,6 +68,8 @@ static Json *totals_json(const Totals *t)
 	jw_set(o, "annual_energy_cost", money(t->annual_energy_cost));
 	jw_set(o, "tco", money(t->tco));
 	jw_set(o, "tco_years", jw_real(t->horizon_years, 3));
+	jw_set(o, "average_it_power_kw", kw(t->avg_it_power));
+	jw_set(o, "power_capacity_kw", kw(t->power_capacity));
 	if (!isnan(t->annual_carbon))
 		jw_set(o, "carbon_t_per_year", jw_real(t->annual_carbon / 1e3, 3));
 	return o;

@@ -81,6 +81,11 @@ static void summary(Buf *b, const Design *d)
 	row_start(b, "IT power (peak)");
 	kw(b, t->it_power);
 	row_end(b, "kW");
+	if (t->avg_it_power < t->it_power) {
+		row_start(b, "IT power (average, with utilization)");
+		kw(b, t->avg_it_power);
+		row_end(b, "kW");
+	}
 	row_start(b, "Facility power (peak)");
 	kw(b, t->facility_power);
 	row_end(b, "kW");
@@ -392,7 +397,9 @@ static void decisions(Buf *b, const Design *d, const OptimizerReport *opt)
 			text_number(b, 100 * opt->gap, 2, false);
 			buf_putc(b, '%');
 		}
-		buf_printf(b, "; %d variables, %d constraints.", opt->variables, opt->constraints);
+		buf_printf(b, "; %d variable%s, %d constraint%s.", opt->variables,
+			   opt->variables == 1 ? "" : "s", opt->constraints,
+			   opt->constraints == 1 ? "" : "s");
 		if (isfinite(opt->objective) && isfinite(opt->design_objective)) {
 			/* The choices are made before the cables exist (docs/optimization.md). */
 			buf_puts(b, " The objective leaves out the cables, which are chosen after "

@@ -92,19 +92,22 @@ static OptimizerReport optimizer_report(const Design *d, bool timings)
 	return r;
 }
 
+/* Each stage's wall time, the arena's growth in it, and the process's peak resident memory
+ * when it ended (a high-water mark: the stage that raised it is the one that needed it). */
 static void print_timings(const Timing *t, double emit_ms)
 {
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
-	fprintf(stderr, "%-10s %10s %12s\n", "stage", "ms", "arena MiB");
+	fprintf(stderr, "%-10s %10s %12s %12s\n", "stage", "ms", "arena MiB", "peak MiB");
 	double total = 0;
 	for (int s = 0; s < STAGE_COUNT; s++) {
-		fprintf(stderr, "%-10s %10.3f %12.3f\n", stage_names[s], t[s].ms,
-			(double)t[s].bytes / (1 << 20));
+		fprintf(stderr, "%-10s %10.3f %12.3f %12.1f\n", stage_names[s], t[s].ms,
+			(double)t[s].bytes / (1 << 20), t[s].peak_mib);
 		total += t[s].ms;
 	}
-	fprintf(stderr, "%-10s %10.3f\n", "emit", emit_ms);
-	fprintf(stderr, "%-10s %10.3f %12s\npeak RSS %.1f MiB\n", "total", total + emit_ms, "",
+	fprintf(stderr, "%-10s %10.3f %12s %12.1f\n", "emit", emit_ms, "",
+		(double)ru.ru_maxrss / 1024);
+	fprintf(stderr, "%-10s %10.3f\npeak RSS %.1f MiB\n", "total", total + emit_ms,
 		(double)ru.ru_maxrss / 1024);
 }
 

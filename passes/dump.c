@@ -103,7 +103,8 @@ static void dump_totals(const Design *d, FILE *out)
 			continue;
 		fprintf(out, "fabric %s %s switch %s radix %d breakout %d tiers %d planes %d rails %d "
 			     "sus %d endpoints %d\n",
-			f->decl->name, f->topology->name, f->switch_model->name, f->radix, f->breakout,
+			f->decl->name, f->topology->name, f->switch_model ? f->switch_model->name : "-",
+			f->radix, f->breakout,
 			f->tiers, f->planes, f->rails, f->sus, f->endpoints);
 		fprintf(out, "  switches %d", f->switches);
 		for (int k = 0; k < ST_COUNT; k++)
@@ -134,22 +135,119 @@ static void dump_totals(const Design *d, FILE *out)
 		fprintf(out, "violation %s\n", ((Violation *)d->violations.v[i])->msg);
 }
 
+/* " at FILE:LINE": the declaration (or the cluster.nodes entry) an instance came from. */
+static void dump_loc(FILE *out, Loc loc)
+{
+	if (!loc.src)
+		return;
+	int line, col;
+	src_linecol(loc.src, loc.off, &line, &col);
+	fprintf(out, " at %s:%d", loc.src->path, line);
+}
+
+/* Every instance with its stable index and the source line that produced it: racks (their
+ * type), nodes (their entry in cluster.nodes), accelerators and NIC ports (their declaration). */
 static void dump_instances(const Design *d, FILE *out)
 {
 	for (int i = 0; i < d->nracks; i++) {
 		const RackInst *r = &d->racks[i];
 		fprintf(out, "rack %s type %s row %d pos %d nodes %d storage %d power %.17g W limit %.17g W "
-			     "height %.17g m\n",
+			     "height %.17g m",
 			r->name, r->type->name, r->row, r->pos, r->nnodes, r->storage, r->power,
 			r->power_limit, r->height_used);
+		dump_loc(out, r->type->name_loc);
+		fputc('\n', out);
 	}
 	for (int i = 0; i < d->nnodes; i++) {
 		const NodeInst *n = &d->nodes[i];
-		fprintf(out, "node %d %s type %s rack %s u %d domain %d accels %d ports %d\n", i,
+		fprintf(out, "node %d %s type %s rack %s u %d domain %d accels %d ports %d", i,
 			n->hostname, n->type->name, d->racks[n->rack].name, n->u, n->domain,
 			n->first_accel, n->first_port);
+		dump_loc(out, d->groups[n->group].loc);
+		fputc('\n', out);
+	}
+	for (int i = 0; i < d->naccels; i++) {
+		const AccelInst *a = &d->accels[i];
+		fprintf(out, "accel %d %s slot %d type %s", i, d->nodes[a->node].hostname, a->slot,
+			a->type->name);
+		dump_loc(out, a->type->name_loc);
+		fputc('\n', out);
+	}
+	for (int i = 0; i < d->nports; i++) {
+		const PortInst *pt = &d->ports[i];
+		fprintf(out, "port %d %s nic %d port %d type %s speed %.17g bit/s", i,
+			d->nodes[pt->node].hostname, pt->nic_index, pt->port, pt->nic->name, pt->speed);
+		dump_loc(out, pt->nic->name_loc);
+		fputc('\n', out);
 	}
 	fprintf(out, "accelerators %d\nports %d\n", d->naccels, d->nports);
+}
+
+/* One end of a link as the cabling plan names it. */
+static void dump_end(const Design *d, const End *e, FILE *out)
+{
+	switch (e->kind) {
+	case END_NODE: {
+		const PortInst *pt = &d->ports[e->port];
+		fprintf(out, "%s/nic%d/p%d", d->nodes[e->dev].hostname, pt->nic_index, pt->port);
+		break;
+	}
+	case END_EXTRA: fprintf(out, "%s/p%d", d->extras[e->dev].name, e->port); break;
+	case END_SWITCH: fprintf(out, "%s/p%d", d->switches[e->dev].name, e->port); break;
+	case END_ACCEL:
+		fprintf(out, "%s/gpu%d/p%d", d->nodes[d->accels[e->dev].node].hostname,
+			d->accels[e->dev].slot, e->port);
+		break;
+	}
+}
+
+/* After wiring (and verifying, which changes nothing): every switch and extra device with its
+ * place, then every link port to port. */
+static void dump_wiring(const Design *d, FILE *out)
+{
+	for (int i = 0; i < d->nswitches; i++) {
+		const SwitchInst *s = &d->switches[i];
+		fprintf(out, "switch %d %s model %s fabric %s tier %s plane %d radix %d used %d rack %s u %d",
+			i, s->name, s->model ? s->model->name : "-",
+			s->fabric >= 0 ? d->fabrics[s->fabric].decl->name : "-",
+			switch_tier_names[s->tier], s->plane, s->radix, s->used,
+			s->rack >= 0 ? d->racks[s->rack].name : "-", s->u);
+		if (s->model)
+			dump_loc(out, s->model->name_loc);
+		fputc('\n', out);
+	}
+	for (int i = 0; i < d->nextras; i++) {
+		const ExtraInst *x = &d->extras[i];
+		fprintf(out, "extra %d %s type %s fabric %s ports %d rack %s u %d", i, x->name,
+			x->type->name, d->fabrics[x->fabric].decl->name, x->nports,
+			x->rack >= 0 ? d->racks[x->rack].name : "-", x->u);
+		dump_loc(out, x->type->name_loc);
+		fputc('\n', out);
+	}
+	for (int i = 0; i < d->nlinks; i++) {
+		const LinkInst *l = &d->links[i];
+		fprintf(out, "link %d ", i);
+		dump_end(d, &l->a, out);
+		fputs(" -- ", out);
+		dump_end(d, &l->z, out);
+		fprintf(out, " tier %s plane %d rail %d speed %.17g bit/s\n", link_tier_names[l->tier],
+			l->plane, l->rail, l->speed);
+	}
+	fprintf(out, "switches %d\nlinks %d\n", d->nswitches, d->nlinks);
+}
+
+/* After cabling: each link's medium, stocked length, transceivers, price and power. */
+static void dump_cables(const Design *d, FILE *out)
+{
+	for (int i = 0; i < d->ncables; i++) {
+		const CableInst *c = &d->cables[i];
+		fprintf(out, "cable %d link %d media %s fiber %s model %s optics %s %s run %.17g m "
+			     "length %.17g m price %.17g power %.17g W\n",
+			i, c->link, c->media ? c->media : "-", c->fiber ? c->fiber : "-",
+			c->cable ? c->cable->name : "-", c->optic_a ? c->optic_a->name : "-",
+			c->optic_z ? c->optic_z->name : "-", c->run, c->length, c->price, c->power);
+	}
+	fprintf(out, "cables %d\n", d->ncables);
 }
 
 /* Each workload's plan and alternatives with the model's step time and memory. */
@@ -168,6 +266,7 @@ static void dump_plans(const Design *d, FILE *out)
 				c->dopt, o->step, o->mem, o->mfu);
 		}
 	}
+	fprintf(out, "plans %d\n", d->nplans);
 }
 
 void dump_stage(const Program *p, const Design *d, Stage s, FILE *out)
@@ -186,13 +285,23 @@ void dump_stage(const Program *p, const Design *d, Stage s, FILE *out)
 		dump_totals(d, out);
 		break;
 	case STAGE_ELABORATE:
-	case STAGE_VALIDATE:
 		dump_instances(d, out);
+		break;
+	case STAGE_VALIDATE:
+		dump_totals(d, out); /* with the violations found */
+		dump_instances(d, out);
+		break;
+	case STAGE_WIRE:
+	case STAGE_VERIFY:
+		dump_wiring(d, out);
+		break;
+	case STAGE_CABLE:
+		dump_cables(d, out);
 		break;
 	case STAGE_PLAN:
 		dump_plans(d, out);
 		break;
-	default:
+	case STAGE_COUNT:
 		break;
 	}
 }

@@ -3,7 +3,8 @@
  *
  * IT power at peak, by category:
  *   nodes    Σ count × node power (declared, or accelerator TDPs + NICs + base_power)
- *   network  scale-up switch trays of every domain (fabric switches join with fabric synthesis)
+ *   network  fabric switches, fabric endpoints that are not nodes, scale-up switch trays,
+ *            active cables and transceivers
  *   storage  Σ count × appliance power
  *   other    the cluster's other_power
  * Average IT power = nodes × utilization + the rest (network, storage and other loads run
@@ -12,10 +13,16 @@
  * cooling's divided by the power system's efficiency (UPS or HVDC losses).
  * Annual energy = average IT power × PUE × 8,760 h; its cost at the site's electricity price;
  * carbon at the site's grid intensity.
- * Capex by category: nodes (prices), network (NICs priced apart from their nodes, scale-up
- * switch trays), storage, racks (count × price), cooling (capex per kW of IT load), power
- * (capex per kW of installed capacity: IT load × 2 for 2N, × (m+1)/m for N+1).
- * TCO = capex + annual energy cost × horizon (years of 365 days).
+ * Capex by category: nodes (prices, spares on the shelf included), network (switches, NICs
+ * priced apart from their nodes, scale-up switch trays), cabling (cables and whole
+ * transceivers), storage, racks (count × price), cooling (capex per kW of IT load), power
+ * (capex per kW of installed capacity: IT load × 2 for 2N, × (m+1)/m for N+1) — plant per kW
+ * after Turner and Seader, "Dollars per kW plus Dollars per Square Foot" (Uptime Institute,
+ * 2006).
+ * TCO = capex + annual energy cost × horizon (years of 365 days), undiscounted (Koomey et al.,
+ * "A Simple Model for Determining True TCO for Data Centers", Uptime Institute, 2008).
+ * Carbon = energy × grid intensity, the location-based method of the GHG Protocol Scope 2
+ * Guidance (WRI/WBCSD, 2015).
  */
 #include "passes.h"
 
@@ -182,6 +189,13 @@ int model_design(Design *d)
 		double unit_price = price(d, node, "price");
 		t->capex_by_cat[CAT_NODES] += n * unit_price;
 		bom(d, &lines, "node", node, n, "", unit_price, g->node_power);
+		/* Spares (cluster.spares, a share of the nodes): whole nodes bought and kept on the
+		 * shelf, neither racked, wired nor powered. The epsilon keeps 1,250 x 2 % at 25. */
+		double spares = ceil(n * fval(d->cluster, "spares", 0) - 1e-9);
+		if (spares > 0) {
+			t->capex_by_cat[CAT_NODES] += spares * unit_price;
+			bom(d, &lines, "spare node", node, spares, "", unit_price, 0);
+		}
 
 		const Value *acc = decl_value(node, "accelerators");
 		for (int k = 0; acc && k < (acc->kind == VAL_LIST ? acc->n : 1); k++) {
@@ -192,6 +206,9 @@ int model_design(Design *d)
 		bool nics_apart = inc && inc->kind == VAL_BOOL && !inc->b_val;
 		/* NIC power is part of the node's; their price only when bought apart. */
 		counted_parts(d, &lines, node, "nics", n, "nic", -1, CAT_NETWORK, nics_apart);
+		if (spares > 0)
+			counted_parts(d, &lines, node, "nics", spares, "spare nic", -1, CAT_NETWORK,
+				      nics_apart);
 		if (g->domain_nodes > 1)
 			counted_parts(d, &lines, node, "scale_up_switches", n / g->domain_nodes,
 				      "scale-up switch", CAT_NETWORK, CAT_NETWORK, true);

@@ -326,6 +326,9 @@ typedef struct LinkInst {
 	int fabric;          /* -1 for scale-up links */
 } LinkInst;
 
+/* The most NIC ports a node brings to one fabric (its rails); fabric.c reports more. */
+#define FABRIC_MAX_RAILS 256
+
 typedef struct FabricInst {
 	Decl *decl;
 	const CtorSchema *topology;  /* fat_tree, dragonfly or torus */
@@ -664,7 +667,8 @@ typedef enum {
 
 typedef struct Timing {
 	double ms;
-	size_t bytes;
+	size_t bytes;     /* the arena's growth during the stage */
+	double peak_mib;  /* the process's peak resident memory when the stage ended (getrusage) */
 } Timing;
 
 /* Runs the front-end passes in order, stopping at the first pass boundary with errors.

@@ -3,11 +3,12 @@
  * returns its error count; the run stops at the first pass boundary with errors, with one
  * exception: after resolve, the check pass still runs (it skips whatever did not resolve), so a
  * misspelt field and a unit mismatch are reported in the same run. With timings it records
- * each stage's wall time and the arena's growth.
+ * each stage's wall time, the arena's growth and the process's peak memory at its end.
  */
 #include "passes.h"
 
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 const char *const stage_names[STAGE_COUNT] = {
@@ -21,6 +22,14 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+/* The process's peak resident set so far, MiB (Linux reports ru_maxrss in KiB). */
+static double peak_mib(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_maxrss / 1024;
+}
+
 /* Runs one pass, timing it; adds its errors to `errors`; prints the IR when asked. */
 #define STAGE(id, call)                                                         \
 	do {                                                                    \
@@ -30,6 +39,7 @@ static double now_ms(void)
 		if (timings) {                                                  \
 			timings[id].ms = now_ms() - t0;                         \
 			timings[id].bytes = arena_bytes(p->c->arena) - b0;      \
+			timings[id].peak_mib = peak_mib();                      \
 		}                                                               \
 		if (p->dump == (int)(id) && p->dump_out)                        \
 			dump_stage(p, DESIGN, id, p->dump_out);                 \

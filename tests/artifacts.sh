@@ -1,7 +1,8 @@
 #!/bin/sh
 # artifacts.sh CLUSTERC ROOT — `clusterc build` end to end:
-#  - every example builds; its report.json and bom.csv equal the goldens in tests/artifacts
-#    (UPDATE_GOLDEN=1 rewrites them: review the diff);
+#  - every example, and every spec in tests/artifacts (models no example uses: storage, other
+#    loads, utilization, 2N), builds; its report.json and bom.csv equal the goldens in
+#    tests/artifacts (UPDATE_GOLDEN=1 rewrites them: review the diff);
 #  - manifest.json lists every file with its true size and sha256;
 #  - two builds of the same input are byte-identical;
 #  - a failed build (errors, unmet requirements) leaves the output directory as it was;
@@ -30,7 +31,7 @@ check_manifest() {
 	cmp -s "$tmp/listed" "$tmp/actual" || { err "$dir: manifest does not match the files"; diff "$tmp/listed" "$tmp/actual" | head -5; }
 }
 
-for spec in examples/*.cluster; do
+for spec in examples/*.cluster tests/artifacts/*.cluster; do
 	name=$(basename "$spec" .cluster)
 	"$clusterc" build -q "$spec" -o "$tmp/$name" || { err "build $spec"; continue; }
 	check_manifest "$tmp/$name"
@@ -85,9 +86,24 @@ grep -q "afile" "$tmp/err.txt" || err "the I/O error should name the path"
 "$clusterc" build -q --emit=nothing examples/seed-wanka-h100.cluster -o "$tmp/emit2" 2>/dev/null
 [ $? -eq 64 ] || err "--emit of an unknown artifact should exit 64"
 "$clusterc" build -q --dump=elaborate examples/seed-wanka-h100.cluster -o "$tmp/dump" >"$tmp/dump.txt" || err "--dump"
-grep -q "^node 1249 node1250 type h100_8gpu rack R0209" "$tmp/dump.txt" || err "--dump=elaborate"
+grep -q "^node 1249 node1250 type h100_8gpu rack R0209 .* at examples/seed-wanka-h100.cluster:45$" "$tmp/dump.txt" || err "--dump=elaborate: stable id, hostname, rack, source line"
+grep -q "^accel 9999 node1250 slot 7 type H100_SXM at " "$tmp/dump.txt" || err "--dump=elaborate: accelerators"
+# Every pass prints its IR; an unknown pass is a usage error naming the passes.
+for pass in load resolve overrides check design decide elaborate wire verify cable plan validate; do
+	"$clusterc" build -q --dump=$pass examples/torus-3d.cluster -o "$tmp/dump-$pass" >"$tmp/dump.txt" ||
+		err "--dump=$pass"
+	[ -s "$tmp/dump.txt" ] || err "--dump=$pass printed nothing"
+done
+"$clusterc" build -q --dump=cable examples/torus-3d.cluster -o "$tmp/dump-c" | grep -q "^cable 0 link 0 media " ||
+	err "--dump=cable"
+"$clusterc" build -q --dump=wire examples/dgx-h100-superpod.cluster -o "$tmp/dump-w" >"$tmp/dump.txt"
+grep -q "^switch 0 compute-.* model QM9700 fabric compute tier leaf .* at std/network.cluster:" "$tmp/dump.txt" &&
+	grep -q "^link 0 .* -- compute-.* tier node-leaf" "$tmp/dump.txt" || err "--dump=wire"
+"$clusterc" build -q --dump=nonesuch examples/seed-wanka-h100.cluster -o "$tmp/dump-x" 2>"$tmp/err.txt"
+[ $? -eq 64 ] && grep -q "the passes are load, resolve" "$tmp/err.txt" || err "--dump of an unknown pass should exit 64 naming the passes"
 "$clusterc" build -q --timings examples/seed-wanka-h100.cluster -o "$tmp/t" 2>"$tmp/t.txt" || err "--timings"
-grep -q "^elaborate " "$tmp/t.txt" && grep -q "^peak RSS" "$tmp/t.txt" || err "--timings table"
+grep -q "^stage  *ms  *arena MiB  *peak MiB$" "$tmp/t.txt" && grep -q "^elaborate  *[0-9.]*  *[0-9.]*  *[0-9.]*$" "$tmp/t.txt" &&
+	grep -q "^peak RSS" "$tmp/t.txt" || err "--timings table: time, arena and peak memory per stage"
 
 echo "artifacts: $fail failed"
 [ $fail -eq 0 ]

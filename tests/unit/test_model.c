@@ -97,6 +97,119 @@ static void test_parts_and_capex(void)
 	done(b);
 }
 
+/* A capacity planner's spec: storage and other loads, a 0.7 utilization, 2N power with a
+ * conversion efficiency, a grid carbon intensity and a 3-year horizon (docs/models.md). */
+static const char *PLANNER =
+	"accelerator g { memory = 80 GB; bf16 = 1000 TFLOPS; tdp = 700 W }\n"
+	"nic n400 { speed = 400 Gbps; power = 20 W; price = 1000 USD }\n"
+	"node n { accelerators = 8 x g; nics = 8 x n400; power = 10 kW; height = 8 U; price = 200_000 USD }\n"
+	"storage fs { capacity = 1 PB; power = 5 kW; height = 4 U; price = 300_000 USD }\n"
+	"cooling cp { type = cold_plate; pue = 1.2; max_rack_power = 100 kW; capex_per_kw = 2_000 USD/kW }\n"
+	"power ups { redundancy = %s; module_count = 6; capex_per_kw = 500 USD/kW; efficiency = 96 %% }\n"
+	"rack r { height = 48 U; power_limit = %s; cooling = cp; price = 10_000 USD }\n"
+	"site s { power_budget = 5 MW; electricity = 0.08 USD/kWh; power = ups; %s }\n"
+	"cluster c { site = s; nodes = 100 x n; rack = r; storage = 4 x fs\n"
+	"  other_power = 50 kW; utilization = 0.7; horizon = 3 y }\n";
+
+/* Every model of docs/models.md on one hand-computed case. */
+static void test_loads_pue_energy_carbon(void)
+{
+	char spec[4096];
+	snprintf(spec, sizeof spec, PLANNER, "two_n", "50 kW", "carbon_intensity = 0.4 kg/kWh");
+	Built *b = build(spec, NULL);
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	const Totals *t = &b->d.t;
+	/* IT power by category: 100 x 10 kW (declared: the NICs are inside it), 4 x 5 kW, 50 kW. */
+	CU_ASSERT_DOUBLE_EQUAL(t->power_by_cat[CAT_NODES], 1000e3, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(t->power_by_cat[CAT_STORAGE], 20e3, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(t->power_by_cat[CAT_OTHER], 50e3, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(t->it_power, 1070e3, 1e-6);
+	CU_ASSERT_EQUAL(t->storage_units, 4);
+	/* Utilization applies to the nodes only: 1,000 x 0.7 + 20 + 50 = 770 kW. */
+	CU_ASSERT_DOUBLE_EQUAL(t->avg_it_power, 770e3, 1e-6);
+	/* PUE of the cooling over the power system's efficiency: 1.2 / 0.96 = 1.25. */
+	CU_ASSERT_DOUBLE_EQUAL(t->pue, 1.25, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(t->facility_power, 1337.5e3, 1e-6);
+	/* Racks: 50 kW / 10 kW = 5 nodes (48 U would take 6): 20 racks; 4 appliances in 1 more. */
+	CU_ASSERT_EQUAL(b->d.groups[0].per_rack, 5);
+	CU_ASSERT_EQUAL(t->racks, 21);
+	/* 770 kW x 1.25 x 8,760 h = 8,431,500 kWh; x 0.08 USD = 674,520 USD; x 0.4 kg = 3,372.6 t. */
+	CU_ASSERT_DOUBLE_EQUAL(t->annual_energy / KWH, 8431500, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(t->annual_energy_cost, 674520, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(t->annual_carbon, 3372600, 1e-6);
+	/* Capex: NICs inside the node price; cooling per kW of IT; 2N doubles the power plant. */
+	CU_ASSERT_DOUBLE_EQUAL(t->capex_by_cat[CAT_NODES], 20e6, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(t->capex_by_cat[CAT_NETWORK], 0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(t->capex_by_cat[CAT_STORAGE], 1.2e6, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(t->capex_by_cat[CAT_RACKS], 210e3, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(t->capex_by_cat[CAT_COOLING], 1070 * 2000.0, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(t->power_capacity, 2 * 1070e3, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(t->capex_by_cat[CAT_POWER], 2 * 1070 * 500.0, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(t->capex, 24.62e6, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(t->tco, 24.62e6 + 3 * 674520, 1e-6);
+	done(b);
+
+	/* The site's PUE overrides the cooling's (and the efficiency); N+1 over 6 modules installs
+	 * 7/6 of the load; no carbon intensity, no carbon figure. */
+	snprintf(spec, sizeof spec, PLANNER, "n_plus_1", "50 kW", "pue = 1.3");
+	b = build(spec, NULL);
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	t = &b->d.t;
+	CU_ASSERT_DOUBLE_EQUAL(t->pue, 1.3, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(t->facility_power, 1070e3 * 1.3, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(t->annual_energy / KWH, 770 * 1.3 * 8760, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(t->power_capacity, 1070e3 * 7 / 6, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(t->capex_by_cat[CAT_POWER], 1070 * 7 / 6.0 * 500, 1e-6);
+	CU_ASSERT_TRUE(isnan(t->annual_carbon));
+	done(b);
+
+	/* N installs the load itself. A 150 kW power class under 100 kW cooling: 48 U hold 6
+	 * nodes, the cooling 10, the power class 15: 6 a rack. */
+	snprintf(spec, sizeof spec, PLANNER, "n", "150 kW", "pue = 1.3");
+	b = build(spec, NULL);
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	CU_ASSERT_DOUBLE_EQUAL(b->d.t.power_capacity, 1070e3, 1e-6);
+	CU_ASSERT_EQUAL(b->d.groups[0].per_rack, 6);
+	done(b);
+}
+
+/* The cooling's rack limit caps a rack below its power class. */
+static void test_cooling_limit(void)
+{
+	char spec[4096];
+	snprintf(spec, sizeof spec, "%s"
+		 "node big { accelerators = 8 x g; power = 12 kW; height = 4 U; price = 1 USD }\n"
+		 "rack r { height = 42 U; power_limit = 80 kW; cooling = air }\n"
+		 "cluster c { site = s; nodes = 10 x big; rack = r }\n",
+		 BASE);
+	Built *b = build(spec, NULL);
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	/* air cools 30 kW a rack: 2 nodes of 12 kW (80 kW would take 6; 42 U, 10). */
+	CU_ASSERT_EQUAL(b->d.groups[0].per_rack, 2);
+	CU_ASSERT_EQUAL(b->d.t.racks, 5);
+	done(b);
+}
+
+/* Spares: whole nodes (and their NICs when bought apart) on the shelf, capex only. */
+static void test_spares(void)
+{
+	char spec[4096];
+	snprintf(spec, sizeof spec, "%s"
+		 "rack r { height = 42 U; power_limit = 30 kW; cooling = air }\n"
+		 "cluster c { site = s; nodes = 10 x n; rack = r; spares = 25 %% }\n",
+		 BASE);
+	Built *b = build(spec, NULL);
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	const Totals *t = &b->d.t;
+	/* ⌈10 x 25 %⌉ = 3 spares: 13 nodes and 13 x 8 NICs bought; 10 racked and powered. */
+	CU_ASSERT_EQUAL(t->nodes, 10);
+	CU_ASSERT_EQUAL(t->racks, 4);
+	CU_ASSERT_DOUBLE_EQUAL(t->capex_by_cat[CAT_NODES], 13 * 100000.0, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(t->capex_by_cat[CAT_NETWORK], 13 * 8 * 1000.0, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(t->it_power, 10 * 7760.0, 1e-6);
+	done(b);
+}
+
 /* The choice search keeps the cheapest feasible design and records what it saved. */
 static void test_choices(void)
 {
@@ -154,6 +267,9 @@ void suite_model(void)
 	CU_pSuite s = CU_add_suite("model", NULL, NULL);
 	CU_add_test(s, "seed article", test_seed);
 	CU_add_test(s, "parts and capex", test_parts_and_capex);
+	CU_add_test(s, "loads, PUE, energy, carbon, redundancy", test_loads_pue_energy_carbon);
+	CU_add_test(s, "cooling limit per rack", test_cooling_limit);
+	CU_add_test(s, "spares", test_spares);
 	CU_add_test(s, "choices", test_choices);
 	CU_add_test(s, "violations", test_violations);
 }
