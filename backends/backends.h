@@ -462,6 +462,7 @@ void configdb_field_copy(ConfigDb *db, const char *name, size_t nn, const char *
 void configdb_render(ConfigDb *db, Buf *out);
 /* natsort's order: text and integer chunks compared in turn (Ethernet8 < Ethernet16). */
 int configdb_natcmp(const char *a, const char *b);
+int configdb_natcmp_chunks(const char *a, const char *b); /* the same, chunk by chunk */
 /* s as a JSON string the way Python's json.dump writes it (ASCII; other characters as \u and
  * four hex digits). */
 void configdb_string(Buf *b, const char *s);

@@ -54,7 +54,7 @@ struct ConfigDb {
 
 /* Natural order as natsort computes it (the key of a string is its alternating text and
  * integer chunks, compared chunk by chunk; a shorter key first). */
-int configdb_natcmp(const char *a, const char *b)
+int configdb_natcmp_chunks(const char *a, const char *b)
 {
 	for (;;) {
 		const char *ta = a, *tb = b;
@@ -83,6 +83,49 @@ int configdb_natcmp(const char *a, const char *b)
 		if (c)
 			return c;
 	}
+}
+
+static bool digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* The same order from where a and b first differ, as the chunks would decide it there: a
+ * 100,000-GPU fabric sorts and checks some 3 million keys (docs/performance.md). Within a
+ * number the longer is the larger; a number sorts before text, the end of a string before
+ * both. Numbers that differ only in leading zeros go to the chunks. */
+int configdb_natcmp(const char *a, const char *b)
+{
+	size_t i = 0;
+	while (a[i] && a[i] == b[i])
+		i++;
+	if (a[i] == b[i])
+		return 0;
+	size_t j = i; /* where the number that holds position i starts, if one does */
+	while (j > 0 && digit(a[j - 1]))
+		j--;
+	bool da = digit(a[i]), db = digit(b[i]);
+	if (j < i || (da && db)) {
+		size_t ea = i, eb = i;
+		while (digit(a[ea]))
+			ea++;
+		while (digit(b[eb]))
+			eb++;
+		if ((a[j] == '0' || b[j] == '0') && (ea - j > 1 || eb - j > 1))
+			return configdb_natcmp_chunks(a, b);
+		if (ea != eb)
+			return ea < eb ? -1 : 1;
+		if (da && db)
+			return (unsigned char)a[i] < (unsigned char)b[i] ? -1 : 1;
+		/* The same number in both: the text after it decides, below. */
+	} else if (da || db) {
+		if (!a[i] || !b[i])
+			return a[i] ? 1 : -1;
+		return da ? -1 : 1;
+	}
+	if (!a[i] || !b[i])
+		return a[i] ? 1 : -1;
+	return (unsigned char)a[i] < (unsigned char)b[i] ? -1 : 1;
 }
 
 static const char *const *sort_tables;
@@ -127,13 +170,31 @@ void configdb_entry_s(ConfigDb *db, int table, const char *key)
 	configdb_entry(db, table, key, strlen(key));
 }
 
-static void add_field(ConfigDb *db, const char *name, size_t nn, const char *value, size_t nv)
+/* The bytes json.dump writes as they are: printable ASCII but the quote and the backslash. */
+static const bool plain_byte[256] = {
+#define P(c) [c] = (c) >= 0x20 && (c) < 0x7f && (c) != '"' && (c) != '\\'
+#define P8(c) P(c), P(c + 1), P(c + 2), P(c + 3), P(c + 4), P(c + 5), P(c + 6), P(c + 7)
+	P8(0x20), P8(0x28), P8(0x30), P8(0x38), P8(0x40), P8(0x48), P8(0x50), P8(0x58),
+	P8(0x60), P8(0x68), P8(0x70), P8(0x78),
+#undef P8
+#undef P
+};
+
+/* literal: the name is one of ours, plain ASCII with nothing to escape. */
+static void add_field(ConfigDb *db, bool literal, const char *name, size_t nn, const char *value,
+		      size_t nv)
 {
 	assert(db->ne > 0);
 	ConfigDbEntry *e = &db->e[db->ne - 1];
 	if (e->n++)
 		put(&db->pool, ",\n            ", 14);
-	configdb_stringn(&db->pool, name, nn);
+	if (literal) {
+		put(&db->pool, "\"", 1);
+		put(&db->pool, name, nn);
+		put(&db->pool, "\"", 1);
+	} else {
+		configdb_stringn(&db->pool, name, nn);
+	}
 	put(&db->pool, ": ", 2);
 	configdb_stringn(&db->pool, value, nv);
 	e->body_len = db->pool.len - e->body_off;
@@ -145,8 +206,10 @@ void configdb_field(ConfigDb *db, const char *name, const char *value, size_t n)
 #ifndef NDEBUG
 	assert(!db->last_name || configdb_natcmp(db->last_name, name) < 0);
 	db->last_name = name;
+	for (const char *c = name; *c; c++)
+		assert(plain_byte[(unsigned char)*c]);
 #endif
-	add_field(db, name, strlen(name), value, n);
+	add_field(db, true, name, strlen(name), value, n);
 }
 
 void configdb_field_s(ConfigDb *db, const char *name, const char *value)
@@ -157,7 +220,7 @@ void configdb_field_s(ConfigDb *db, const char *name, const char *value)
 /* A field whose name is not a literal (a port of CABLE_LENGTH, a DSCP of a map). */
 void configdb_field_copy(ConfigDb *db, const char *name, size_t nn, const char *value, size_t nv)
 {
-	add_field(db, name, nn, value, nv);
+	add_field(db, false, name, nn, value, nv);
 }
 
 /* s as a JSON string as Python's json.dump writes it (ensure_ascii: \u and four hex digits
@@ -166,8 +229,7 @@ void configdb_stringn(Buf *b, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s, *end = p + n;
 	size_t plain = 0;
-	while (plain < n && p[plain] >= 0x20 && p[plain] < 0x7f && p[plain] != '"' &&
-	       p[plain] != '\\')
+	while (plain < n && plain_byte[p[plain]])
 		plain++;
 	if (plain == n) {
 		if (b->cap - b->len > n + 2) {

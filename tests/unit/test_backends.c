@@ -782,6 +782,31 @@ static void test_configdb(void)
 			int c = configdb_natcmp(sorted[i], sorted[j]);
 			CU_ASSERT(i < j ? c < 0 : i > j ? c > 0 : c == 0);
 		}
+	/* The fast comparison against natsort's chunks, on random keys from a small alphabet
+	 * (digits, leading zeros, text, the end) and on every pair of the list above. */
+	static const char alphabet[] = "0019|aE.";
+	unsigned seed = 12345;
+	for (int t = 0; t < 200000; t++) {
+		char x[8], y[8];
+		char *keys[2] = {x, y};
+		for (int k = 0; k < 2; k++) {
+			seed = seed * 1103515245u + 12345u;
+			int len = (int)(seed >> 16) % 7;
+			for (int c = 0; c < len; c++) {
+				seed = seed * 1103515245u + 12345u;
+				keys[k][c] = alphabet[(seed >> 16) % (sizeof alphabet - 1)];
+			}
+			keys[k][len] = 0;
+		}
+		if (t % 3 == 0) /* a common prefix, as keys of one table have */
+			memcpy(y, x, strlen(x) / 2);
+		int fast = configdb_natcmp(x, y), slow = configdb_natcmp_chunks(x, y);
+		if ((fast > 0) - (fast < 0) != (slow > 0) - (slow < 0)) {
+			CU_FAIL("configdb_natcmp disagrees with natsort's chunks");
+			fprintf(stderr, "natcmp('%s', '%s') = %d, chunks %d\n", x, y, fast, slow);
+			break;
+		}
+	}
 	static const char *const tables[] = {"PORT", "DEVICE_METADATA", "INTERFACE"};
 	ConfigDb *db = configdb_new(tables, 3);
 	configdb_entry_s(db, 2, "Ethernet8");
