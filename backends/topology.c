@@ -6,8 +6,8 @@
  * One undirected graph named after the cluster, rank direction bottom to top (endpoints at the
  * bottom, the highest switch tier at the top), and a subgraph "cluster_FABRIC" per sized
  * fabric. Every value is a string attribute:
- *  - A fabric of at most DETAIL_MAX devices (switches and endpoints) is drawn device by
- *    device: a node per switch (label = its name; kind=switch, fabric, tier, plane, rail, su,
+ *  - A fabric of at most DETAIL_MAX devices (switches and endpoints) and DETAIL_LINKS links
+ *    is drawn device by device: a node per switch (label = its name; kind=switch, fabric, tier, plane, rail, su,
  *    pod, group, model), per cluster node on the fabric (by hostname; kind=node, model) and
  *    per extra device such as a fabric manager (by name; kind=extra, model), and an edge per
  *    link (fabric, tier, plane, rail, speed "400G"). A cluster node sits in the subgraph of the
@@ -39,10 +39,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* DETAIL_MAX: beyond a few hundred devices a drawing of every cable is unreadable and dot's
- * crossing minimisation grows faster than the edge count; SVG_MAX keeps the layout of the
+/* DETAIL_MAX, DETAIL_LINKS: beyond a few hundred devices or about 500 links (one 32-node
+ * scalable unit of 8 rails) a drawing of every cable is unreadable, a black band across the
+ * page, and dot's crossing minimisation grows faster than the edge count (2,000 links took
+ * 0.2 s, most of a 1,000-GPU build; docs/performance.md); SVG_MAX keeps the layout of the
  * whole drawing within a second or so. */
-enum { DETAIL_MAX = 400, SVG_MAX = 400 };
+enum { DETAIL_MAX = 400, DETAIL_LINKS = 512, SVG_MAX = 400 };
 
 /* Attributes, declared once on the root graph with their defaults. */
 #define NODE_ATTRS(X) X(N_LABEL, "label", "\\N") X(N_KIND, "kind", "") X(N_FABRIC, "fabric", "") \
@@ -300,7 +302,7 @@ static Agraph_t *draw(Drawing *w)
 			buf_printf(&b, ", %s", f->switch_model->name);
 		set(sub, w->ga[G_LABEL], b.s);
 		buf_free(&b);
-		if (topology_positions(d, f, w->pos) > DETAIL_MAX) {
+		if (topology_positions(d, f, w->pos) > DETAIL_MAX || f->links > DETAIL_LINKS) {
 			set(sub, w->ga[G_AGGREGATED], "true");
 			w->aggregated = true;
 			draw_aggregated(w, sub, f);

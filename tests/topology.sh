@@ -3,7 +3,8 @@
 #  - the DGX H100 SuperPOD of one scalable unit is drawn device by device: `dot` accepts the
 #    DOT, which holds exactly its 12 switches, 31 nodes, 4 UFM appliances and 508 links, and
 #    topology.svg is a whole SVG document;
-#  - larger fabrics are drawn aggregated (aggregated=true): the groups' and edges' counts add
+#  - larger fabrics (two SUs, 1,020 links; more than 400 devices) are drawn aggregated
+#    (aggregated=true): the groups' and edges' counts add
 #    up to the fabric's switches, nodes and links (summed with gvpr), and `dot` lays out the
 #    100,000-GPU example's drawing in under 20 s;
 #  - two builds give byte-identical topology files.
@@ -60,6 +61,12 @@ fi
 for f in topology.dot topology.svg; do
 	cmp -s "$su1/$f" "$tmp/su1.again/$f" || err "two builds of su1 give different $f"
 done
+
+# Two scalable units: 1,020 links, past what a drawing of every cable can show: aggregated,
+# with every link counted.
+"$clusterc" build -q examples/dgx-h100-superpod.cluster --scenario su2 --emit=topology.dot -o "$tmp/su2" || err "build su2"
+grep -q 'aggregated=true' "$tmp/su2/topology.dot" || err "su2: 1,020 links should be drawn aggregated"
+expect_count "su2 links in edge counts" 1020 "$(sum E '' count "$tmp/su2/topology.dot")"
 
 # RoCE, 512 nodes: aggregated per scalable unit, and the counts add up.
 roce=$tmp/roce
