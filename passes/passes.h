@@ -328,6 +328,10 @@ typedef struct LinkInst {
 
 /* The most NIC ports a node brings to one fabric (its rails); fabric.c reports more. */
 #define FABRIC_MAX_RAILS 256
+/* The largest cluster clusterc designs: 8x the largest anyone plans (PRODUCT §2, 1,000,000
+ * accelerators), and within the ints that count instances. */
+#define CLUSTER_MAX_NODES (1 << 23)
+#define CLUSTER_MAX_ACCELERATORS (1 << 23)
 
 typedef struct FabricInst {
 	Decl *decl;
@@ -511,8 +515,8 @@ void wire_torus(Design *d, FabricInst *f, int fi);
 void wire_scale_up(Design *d, ScaleUpInst *s);
 
 /* verify.c: each port used at most once, every switch within its radix, every endpoint
- * connected, every fabric connected; then the fabric metrics (bisection, diameter, ECMP). A
- * failure is a bug in clusterc (exit 70). */
+ * connected, every fabric connected (the metrics are sizing's, fabric.c). A failure is a bug
+ * in clusterc (exit 70). */
 int verify_fabrics(Design *d);
 
 /* place.c: network racks planned with the sizing (so the model counts them), placed among the

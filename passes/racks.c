@@ -189,6 +189,23 @@ int plan_racks(Design *d)
 	if (!d->groups || d->ngroups != n)
 		d->groups = arena_alloc(c->arena, sizeof(NodeGroup) * (size_t)n);
 	d->ngroups = n;
+	/* Every node, accelerator and port is an instance: past the limits the design would not
+	 * fit in memory (1,000,000 GPUs take some 600 MiB, docs/performance.md), and the counts
+	 * are ints. */
+	double all_nodes = 0, all_accel = 0;
+	for (int i = 0; i < n; i++) {
+		const Value *cv = nodes->kind == VAL_LIST ? nodes->items[i] : nodes;
+		all_nodes += cv->count->q.v;
+		all_accel += cv->count->q.v * counted_sum(cv->ref, "accelerators", NULL);
+		if (all_nodes > CLUSTER_MAX_NODES || all_accel > CLUSTER_MAX_ACCELERATORS) {
+			spec_error(d, cv->loc, "cluster '%s' has %.0f nodes with %.0f accelerators; "
+					       "clusterc designs clusters of up to %d nodes and %d "
+					       "accelerators",
+				   d->cluster->name, all_nodes, all_accel, CLUSTER_MAX_NODES,
+				   CLUSTER_MAX_ACCELERATORS);
+			return d->spec_errors - before;
+		}
+	}
 	int racks = 0;
 	for (int i = 0; i < n; i++) {
 		const Value *cv = nodes->kind == VAL_LIST ? nodes->items[i] : nodes;
@@ -200,6 +217,12 @@ int plan_racks(Design *d)
 	const Value *st = decl_value(d->cluster, "storage");
 	for (int i = 0; st && i < (st->kind == VAL_LIST ? st->n : 1); i++) {
 		const Value *sv = st->kind == VAL_LIST ? st->items[i] : st;
+		if (sv->count->q.v > CLUSTER_MAX_NODES) {
+			spec_error(d, sv->loc, "cluster '%s' has %.0f '%s' storage units; clusterc "
+					       "designs up to %d of each",
+				   d->cluster->name, sv->count->q.v, sv->ref->name, CLUSTER_MAX_NODES);
+			return d->spec_errors - before;
+		}
 		int per = fits(usable, cap, part_height(sv->ref), part_power(sv->ref));
 		if (per <= 0) {
 			design_violation(d, sv->loc, 1, d->rack->name_loc, "rack type declared here",
