@@ -12,7 +12,8 @@
 #  - netbox/cables.csv has NetBox's columns and cable-type slugs only;
 #  - every cable's run_m measured again from racks.csv's coordinates, length_m the stocked
 #    length that holds it, optics and fibre of one fibre type and plug, no twin-port optic in a
-#    NIC (tests/placement/optic-fibre-plug.cluster: long single-mode runs);
+#    NIC (tests/placement/optic-fibre-plug.cluster: long single-mode runs; xdr-800g.cluster:
+#    800G over single-mode only);
 #  - hostfile has one line per node, its slots adding up to the accelerators;
 #  - racks.svg is well-formed XML;
 #  - the SuperPOD su1 cabling.csv and netbox/cables.csv equal the goldens in tests/artifacts
@@ -262,6 +263,22 @@ spec=tests/placement/optic-fibre-plug.cluster
 build plug "$spec" && check "$spec" "$tmp/plug"
 [ "$(grep -c ',fiber,os2,MPO12_OS2,' "$tmp/plug/cabling.csv")" = "$(report "$tmp/plug" cables)" ] ||
 	err "optic-fibre-plug: not every cable a single-mode MPO-12 fibre"
+# 800G (XDR) across rows: every link cabled, single-mode optics only, a single-port DR4 at
+# each ConnectX-8 and twin-port modules in the switch cages.
+spec=tests/placement/xdr-800g.cluster
+build xdr "$spec" && check "$spec" "$tmp/xdr"
+python3 - "$tmp/xdr/cabling.csv" "$(report "$tmp/xdr" cables)" <<'EOF' || err "xdr-800g: 800G optics not as NVIDIA's XDR list has them"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+bad = [r["cable_id"] for r in rows if not r["cable_model"]
+       or (r["a_optic"] or r["z_optic"]) and r["fiber_type"] != "os2"
+       or r["tier"] == "node-leaf" and r["a_optic"] not in ("", "DR4_800G")
+       or r["z_optic"] not in ("", "TWIN_DR4_1600G")]
+optics = sum(1 for r in rows if r["a_optic"] == "DR4_800G")
+if bad or not optics or len(rows) != int(sys.argv[2]):
+    print("xdr-800g:", len(rows), "cables,", optics, "at ConnectX-8 ends; wrong:", bad[:5])
+    sys.exit(1)
+EOF
 # Two fabrics on one NIC model take its ports in turn: 8 rails and 2, no port twice.
 spec=tests/placement/two-fabrics-one-nic.cluster
 build two-fabrics "$spec" && check "$spec" "$tmp/two-fabrics"
