@@ -663,10 +663,11 @@ static void size_one(Design *d, FabricInst *f)
 	const Decl *fd = f->decl;
 	const Value *topo = decl_value(fd, "topology");
 	const Value *sw = decl_value(fd, "switch");
-	if (!topo || topo->kind != VAL_CTOR || !sw || sw->kind != VAL_REF)
+	bool direct = topo && topo->kind == VAL_CTOR && strcmp(topo->ctor->name, "torus") == 0;
+	if (!topo || topo->kind != VAL_CTOR || (!direct && (!sw || sw->kind != VAL_REF)))
 		return; /* an open choice check.c reported, or one decide.c has not set */
 	f->topology = topo->ctor;
-	f->switch_model = sw->ref;
+	f->switch_model = sw && sw->kind == VAL_REF ? sw->ref : NULL; /* none for a torus */
 	const Value *nic_v = decl_value(fd, "nic");
 	f->nic = nic_v && nic_v->kind == VAL_REF ? nic_v->ref : first_nic(d->groups[0].type);
 	double nic_speed = f->nic ? fval(f->nic, "speed", 0) : 0;
