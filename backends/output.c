@@ -139,6 +139,26 @@ static char *sibling(const Output *o, const char *suffix)
 	return s;
 }
 
+/* Makes DIR's missing parents, as mkdir -p does (they stay when the build fails later: only DIR
+ * itself is written atomically). */
+static bool make_parents(Output *o)
+{
+	char *path = xstrdup(o->prefix);
+	bool ok = true;
+	for (char *p = *path ? strchr(path + 1, '/') : NULL; p && ok; p = strchr(p + 1, '/')) {
+		*p = 0;
+		if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+			Diag *d = diag_error(o->c, NOLOC, "cannot create the directory '%s' for '%s': %s",
+					     path, o->dir, strerror(errno));
+			diag_set_code(d, "io");
+			ok = false;
+		}
+		*p = '/';
+	}
+	free(path);
+	return ok;
+}
+
 /* Removes path and, for a directory, everything under it, without following symbolic links.
  * Returns 0, or an errno of the first failure (it goes on removing what it can). */
 static int remove_tree(const char *path)
@@ -489,7 +509,7 @@ Output *output_open(Ctx *c, const char *dir, bool force)
 		output_free(o);
 		return NULL;
 	}
-	if (!may_replace(o)) {
+	if (!make_parents(o) || !may_replace(o)) {
 		output_free(o);
 		return NULL;
 	}

@@ -80,6 +80,11 @@ grep -q "use --force" "$tmp/err.txt" || err "the refusal should mention --force"
 [ $? -eq 74 ] || err "an unwritable output should exit 74"
 grep -q "afile" "$tmp/err.txt" || err "the I/O error should name the path"
 
+# Missing parents of DIR are made, as mkdir -p would.
+"$clusterc" build -q examples/seed-wanka-h100.cluster -o "$tmp/new/parents/out" ||
+	err "an output under missing directories should be built"
+[ -f "$tmp/new/parents/out/report.json" ] || err "no report.json under the made parents"
+
 # --emit, --dump, --timings.
 "$clusterc" build -q --emit=bom.csv examples/seed-wanka-h100.cluster -o "$tmp/emit" || err "--emit"
 [ -f "$tmp/emit/bom.csv" ] && [ ! -f "$tmp/emit/report.json" ] || err "--emit=bom.csv wrote other files"
