@@ -544,15 +544,26 @@ static void test_unwritable(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(last_message(fx.c), out));
 	CU_ASSERT_PTR_NOT_NULL(strstr(last_message(fx.c), "Not a directory"));
 
-	char *missing = path2(base, "missing/out");
-	CU_ASSERT_PTR_NULL(output_open(fx.c, missing, false));
+	/* Under a file deeper down: the parents cannot be made. */
+	char *deeper = path2(file, "a/b/out");
+	CU_ASSERT_PTR_NULL(output_open(fx.c, deeper, false));
 	CU_ASSERT_EQUAL(fx.c->nerrors, errors + 2);
-	CU_ASSERT_PTR_NOT_NULL(strstr(last_message(fx.c), "No such file or directory"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(last_message(fx.c), "cannot create the directory"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(last_message(fx.c), "Not a directory"));
+
+	/* Missing parents are made, as mkdir -p would; an abort leaves them, empty. */
+	char *missing = path2(base, "missing/out");
+	Output *o = output_open(fx.c, missing, false);
+	CU_ASSERT_PTR_NOT_NULL(o);
+	output_abort(o);
+	char *made = path2(base, "missing");
+	CU_ASSERT_EQUAL(count_entries(made), 0);
+	CU_ASSERT_EQUAL(fx.c->nerrors, errors + 2);
 
 	CU_ASSERT_PTR_NULL(output_open(fx.c, ".", true));
 	CU_ASSERT_PTR_NULL(output_open(fx.c, "/", true));
 	CU_ASSERT_EQUAL(fx.c->nerrors, errors + 4);
-	CU_ASSERT_EQUAL(count_entries(base), 1);
+	CU_ASSERT_EQUAL(count_entries(base), 2);
 
 	rm_tree(base);
 	fixture_free(&fx);
