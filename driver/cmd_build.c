@@ -169,6 +169,7 @@ static int write_artifacts(const Options *o, Design *d, const char *dir)
 
 int cmd_build(const Options *o, const char *path)
 {
+	arena_tune_heap();
 	const char *bad = emit_unknown(o->emit);
 	if (bad) {
 		fprintf(stderr, "clusterc: --emit: unknown artifact '%s' (the artifacts are", bad);
