@@ -26,6 +26,13 @@ typedef struct NameTable {
 	int cap, n;
 } NameTable;
 
+/* A declaration of the standard library, known by name whether imported or not. */
+typedef struct StdlibDecl {
+	const char *name; /* interned */
+	int kind;         /* KindId, or -1 */
+	const char *module; /* "std.NAME" */
+} StdlibDecl;
+
 typedef struct Program {
 	Ctx *c;
 	File *root;
@@ -37,6 +44,7 @@ typedef struct Program {
 	NameTable names;   /* declaration name -> Decl* */
 	NameTable scenario_names; /* scenario name -> Scenario* */
 	NameTable stdlib_index;   /* declaration name -> "std.MODULE", built on demand */
+	PtrVec stdlib_decls;      /* StdlibDecl*: the same names with their kinds, in module order */
 	PtrVec override_targets;  /* Decl* named by --set overrides (in use, as scenario targets) */
 	bool stdlib_indexed;
 	Source *input;        /* when set, the root source (already in memory) instead of a path */
@@ -102,6 +110,9 @@ int load_program(Program *p, const char *path);
 int load_program_source(Program *p, Source *src);
 /* The standard-library module declaring a name ("std.cooling"), or NULL. */
 const char *stdlib_module_declaring(Program *p, const char *name);
+/* The stdlib declaration of one of `kinds` (a bit per KindId) whose name is closest to a
+ * misspelt one, or NULL; *module the module that declares it. */
+const char *stdlib_suggest(Program *p, const char *name, unsigned kinds, const char **module);
 
 /* ---- resolve.c ------------------------------------------------------------------------------ */
 

@@ -44,6 +44,18 @@ Decl *resolve_decl_name(Program *p, const char *name, Loc loc, unsigned kinds, c
 	int n;
 	const char **cands = decl_names(p, kinds ? kinds : ~0u, &n);
 	const char *s = suggest(name, cands, n);
+	/* Misspelt and not imported either: the closest of the standard library's. */
+	const char *std_module = NULL;
+	const char *std_s = s ? NULL : stdlib_suggest(p, name, kinds ? kinds : ~0u, &std_module);
+	if (std_s && std_module) {
+		Diag *dg = diag_error(p->c, loc, "unknown %s '%s'; did you mean '%s'? (declared in %s, "
+						 "which is not imported)",
+				      what, name, std_s, std_module);
+		diag_set_code(dg, "unknown-name");
+		diag_set_suggestion(dg, std_s);
+		diag_note(dg, NOLOC, "add 'import %s' at the top of the file", std_module);
+		return NULL;
+	}
 	Diag *dg = s ? diag_error(p->c, loc, "unknown %s '%s'; did you mean '%s'?", what, name, s)
 		     : diag_error(p->c, loc, "unknown %s '%s'", what, name);
 	diag_set_code(dg, "unknown-name");
