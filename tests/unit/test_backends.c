@@ -7,6 +7,7 @@
  * the examples (the SuperPOD of one scalable unit; a dragonfly and a torus by --set).
  */
 #include "backends.h"
+#include "unit_build.h"
 
 #include <CUnit/CUnit.h>
 #include <dirent.h>
@@ -154,27 +155,6 @@ static void spit(const char *path, const char *text)
 	fclose(f);
 }
 
-static void rm_tree(const char *path)
-{
-	struct stat st;
-	if (lstat(path, &st) != 0)
-		return;
-	if (S_ISDIR(st.st_mode)) {
-		DIR *d = opendir(path);
-		struct dirent *e;
-		while (d && (e = readdir(d))) {
-			if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-				rm_tree(path2(path, e->d_name));
-			}
-		}
-		if (d)
-			closedir(d);
-		rmdir(path);
-	} else {
-		unlink(path);
-	}
-}
-
 /* Every regular file under dir, as "relpath\n" lines in sorted order, with their contents
  * when with_content (a snapshot to compare). */
 static void list_tree(const char *dir, const char *rel, bool with_content, Buf *out)
@@ -215,10 +195,7 @@ static char *snapshot(const char *dir, bool with_content)
 
 static char *make_base(void)
 {
-	char tmpl[] = "/tmp/clusterc-backends-XXXXXX";
-	char *base = mkdtemp(tmpl);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(base);
-	return arena_strdup(scratch, base);
+	return unit_temp_dir(scratch, "backends");
 }
 
 static int count_entries(const char *dir)
@@ -342,7 +319,7 @@ static void test_files(void)
 				       paths[i]);
 	json_decref(r);
 
-	rm_tree(base);
+	unit_remove_tree(base);
 	fixture_free(&fx);
 }
 
@@ -401,7 +378,7 @@ static void test_manifest(void)
 	CU_ASSERT_EQUAL(st.st_mode & 0777, 0777 & ~mask);
 	buf_free(&listed);
 	json_decref(m);
-	rm_tree(base);
+	unit_remove_tree(base);
 	fixture_free(&fx);
 }
 
@@ -425,7 +402,7 @@ static void test_deterministic(void)
 	CU_ASSERT_EQUAL(count_entries(base), 2);
 	CU_ASSERT_EQUAL(fx.c->nerrors, 0);
 	CU_ASSERT_EQUAL(fx.c->nwarnings, 0);
-	rm_tree(base);
+	unit_remove_tree(base);
 	fixture_free(&fx);
 }
 
@@ -474,7 +451,7 @@ static void test_abort(void)
 	output_abort(o);
 	CU_ASSERT_EQUAL(count_entries(base), 1);
 
-	rm_tree(base);
+	unit_remove_tree(base);
 	fixture_free(&fx);
 }
 
@@ -526,7 +503,7 @@ static void test_foreign(void)
 	CU_ASSERT_EQUAL(build(&fx, empty, false), 0);
 	CU_ASSERT_EQUAL(count_entries(base), 3);
 
-	rm_tree(base);
+	unit_remove_tree(base);
 	fixture_free(&fx);
 }
 
@@ -565,7 +542,7 @@ static void test_unwritable(void)
 	CU_ASSERT_EQUAL(fx.c->nerrors, errors + 4);
 	CU_ASSERT_EQUAL(count_entries(base), 2);
 
-	rm_tree(base);
+	unit_remove_tree(base);
 	fixture_free(&fx);
 }
 
@@ -596,15 +573,15 @@ static void test_text(void)
 
 /* ---- fabrics, through the whole pipeline --------------------------------------------------- */
 
-typedef struct Built {
+typedef struct Reported {
 	Program p;
 	Design d;
 	json_t *report;
-} Built;
+} Reported;
 
 /* Builds an example in a scenario with --set overrides, writes report.json into a fresh
  * directory and parses it; b->report is NULL when the build failed. */
-static void build_example(Built *b, const char *example, const char *scenario, const char *set1,
+static void build_example(Reported *b, const char *example, const char *scenario, const char *set1,
 			  const char *set2)
 {
 	static CliOverride sets[2];
@@ -628,10 +605,10 @@ static void build_example(Built *b, const char *example, const char *scenario, c
 	json_error_t err;
 	b->report = json_load_file(path2(out, "report.json"), 0, &err);
 	CU_ASSERT_PTR_NOT_NULL(b->report);
-	rm_tree(base);
+	unit_remove_tree(base);
 }
 
-static void built_free(Built *b)
+static void built_free(Reported *b)
 {
 	json_decref(b->report);
 	ctx_free(b->p.c);
@@ -661,7 +638,7 @@ static const char fabric_keys[] =
 
 static void test_fabrics_superpod(void)
 {
-	Built b;
+	Reported b;
 	build_example(&b, "dgx-h100-superpod.cluster", "su1", NULL, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b.report);
 	json_t *fabrics = json_object_get(b.report, "fabrics");
@@ -712,7 +689,7 @@ static void test_fabrics_superpod(void)
 
 static void test_fabrics_direct(void)
 {
-	Built b;
+	Reported b;
 	build_example(&b, "roce-spectrum4.cluster", NULL, "compute.topology=dragonfly(a = 16)",
 		      "hall_e.power_budget=20 MW");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b.report);

@@ -253,9 +253,8 @@ static char *slurp(const char *path)
 /* Writes one page into a fresh directory through an Output; returns report.html's text. */
 static char *page(Ctx *c, const Comparison *cmp, const Design *d)
 {
-	char tmpl[] = "/tmp/clusterc-html-XXXXXX";
-	char *base = mkdtemp(tmpl);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(base);
+	Arena *a = arena_new();
+	char *base = unit_temp_dir(a, "html");
 	char dir[512], file[600];
 	snprintf(dir, sizeof dir, "%s/out", base);
 	Output *o = output_open(c, dir, false);
@@ -265,11 +264,8 @@ static char *page(Ctx *c, const Comparison *cmp, const Design *d)
 	snprintf(file, sizeof file, "%s/report.html", dir);
 	char *text = slurp(file);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-	unlink(file);
-	snprintf(file, sizeof file, "%s/manifest.json", dir);
-	unlink(file);
-	rmdir(dir);
-	rmdir(base);
+	unit_remove_tree(base);
+	arena_free(a);
 	return text;
 }
 

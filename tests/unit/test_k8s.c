@@ -17,6 +17,7 @@
  *  - two writes of the same design are byte-identical.
  */
 #include "backends.h"
+#include "unit_build.h"
 
 #include <CUnit/CUnit.h>
 #include <dirent.h>
@@ -31,28 +32,6 @@ void suite_k8s(void);
 
 /* ---- files ------------------------------------------------------------------------------------- */
 
-static void rm_tree(const char *path)
-{
-	struct stat st;
-	if (lstat(path, &st) != 0)
-		return;
-	if (S_ISDIR(st.st_mode)) {
-		DIR *d = opendir(path);
-		struct dirent *e;
-		while (d && (e = readdir(d))) {
-			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-				continue;
-			char sub[1024];
-			snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-			rm_tree(sub);
-		}
-		if (d)
-			closedir(d);
-		rmdir(path);
-	} else {
-		unlink(path);
-	}
-}
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -76,7 +55,7 @@ typedef struct Written {
 	Design d;
 	Arena *a;
 	SchedTree t;
-	char base[64], out[96];
+	const char *base, *out; /* the temporary directory and the output in it */
 	bool ok;
 } Written;
 
@@ -95,9 +74,8 @@ static void write_example(Written *w, const char *example, const char *scenario)
 	if (!w->ok)
 		return;
 	sched_tree(&w->d, w->a, &w->t);
-	snprintf(w->base, sizeof w->base, "/tmp/clusterc-k8s-XXXXXX");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(w->base));
-	snprintf(w->out, sizeof w->out, "%s/out", w->base);
+	w->base = unit_temp_dir(w->a, "k8s");
+	w->out = arena_printf(w->a, "%s/out", w->base);
 	Output *o = output_open(c, w->out, false);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
 	CU_ASSERT_EQUAL(k8s_write(o, &w->d), 0);
@@ -107,8 +85,8 @@ static void write_example(Written *w, const char *example, const char *scenario)
 
 static void written_free(Written *w)
 {
-	if (w->base[0])
-		rm_tree(w->base);
+	if (w->base)
+		unit_remove_tree(w->base);
 	arena_free(w->a);
 	ctx_free(w->p.c);
 }

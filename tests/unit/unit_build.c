@@ -1,9 +1,16 @@
 /*
- * unit_build.c — the build pipeline over a spec given as text, for the unit tests.
+ * unit_build.c — the build pipeline over a spec given as text, and temporary output
+ * directories, for the unit tests.
  */
 #include "unit_build.h"
 
+#include <CUnit/CUnit.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 Built *unit_build(const char *text, const char *path, const char *scenario, bool exhaustive)
 {
@@ -22,4 +29,36 @@ Built *unit_build(const char *text, const char *path, const char *scenario, bool
 void unit_build_done(Built *b)
 {
 	ctx_free(b->p.c);
+}
+
+char *unit_temp_dir(Arena *a, const char *what)
+{
+	char *tmpl = arena_printf(a, "/tmp/clusterc-%s-XXXXXX", what);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(tmpl));
+	return tmpl;
+}
+
+void unit_remove_tree(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0)
+		return;
+	if (!S_ISDIR(st.st_mode)) {
+		unlink(path);
+		return;
+	}
+	DIR *d = opendir(path);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		size_t n = strlen(path) + strlen(e->d_name) + 2;
+		char *sub = xmalloc(n);
+		snprintf(sub, n, "%s/%s", path, e->d_name);
+		unit_remove_tree(sub);
+		free(sub);
+	}
+	if (d)
+		closedir(d);
+	rmdir(path);
 }

@@ -1,5 +1,6 @@
 /*
- * unit_build.h — the build pipeline over a spec given as text, for the unit tests.
+ * unit_build.h — the build pipeline over a spec given as text, and temporary output
+ * directories, for the unit tests.
  */
 #ifndef CLUSTERC_UNIT_BUILD_H
 #define CLUSTERC_UNIT_BUILD_H
@@ -17,5 +18,10 @@ typedef struct Built {
  * One Built at a time. */
 Built *unit_build(const char *text, const char *path, const char *scenario, bool exhaustive);
 void unit_build_done(Built *b);
+
+/* A fresh empty directory for a test's output ("/tmp/clusterc-WHAT-XXXXXX"), copied into a; and
+ * the removal of a tree (what the test wrote) without following symbolic links. */
+char *unit_temp_dir(Arena *a, const char *what);
+void unit_remove_tree(const char *path);
 
 #endif
