@@ -427,8 +427,7 @@ void layout_int(Buf *b, long long v);
 void layout_cable_id(Buf *b, int i);
 /* Writes b to f and empties it once it holds 1 MiB, or whenever force. */
 void layout_flush(FILE *f, Buf *b, bool force);
-/* A quantity field of d (base units), a string or enum field; def or NULL when unset. */
-double layout_fval(const Decl *d, const char *name, double def);
+/* A string or enum field of d, or NULL when unset (quantities: decl_number, passes.h). */
 const char *layout_sval(const Decl *d, const char *name);
 int layout_units(double height);          /* a height in whole rack units, at least 1 */
 int layout_rack_units(const Design *d);    /* the rack type's height in U */

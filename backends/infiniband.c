@@ -116,12 +116,6 @@ static void ib_desc(char *out, const char *name, int nic)
 	out[i] = 0;
 }
 
-static double num_field(const Decl *decl, const char *name, double def)
-{
-	const Value *v = decl ? decl_value(decl, name) : NULL;
-	return v && v->kind == VAL_QTY ? v->q.v : def;
-}
-
 static bool ib_fabric_is_infiniband(const FabricInst *f)
 {
 	const Value *v = decl_value(f->decl, "protocol");
@@ -137,7 +131,7 @@ static int extra_nic_ports(const ExtraInst *x)
 	if (!nics)
 		return x->nports > 0 ? x->nports : 1;
 	const Value *first = nics->kind == VAL_LIST ? nics->items[0] : nics;
-	int p = (int)num_field(first->ref, "ports", 1);
+	int p = (int)decl_number(first->ref, "ports", 1);
 	return p > 0 ? p : 1;
 }
 
@@ -215,7 +209,7 @@ static void ib_build(IbFabric *b, const Design *d, int fi)
 {
 	const FabricInst *f = &d->fabrics[fi];
 	*b = (IbFabric){.d = d, .f = f, .fi = fi, .nlinks = f->links,
-			.port_speed = num_field(f->switch_model, "port_speed", 0)};
+			.port_speed = decl_number(f->switch_model, "port_speed", 0)};
 	b->devs = xmalloc(sizeof *b->devs * (size_t)(f->switches + 2 * f->links + 1));
 	for (int i = 0; i < f->switches; i++) {
 		const SwitchInst *s = &d->switches[f->first_switch + i];
@@ -256,7 +250,7 @@ static void ib_build(IbFabric *b, const Design *d, int fi)
 			const PortInst *pi = &d->ports[i];
 			if (dev < 0 || nic != pi->nic_index) {
 				nic = pi->nic_index;
-				int np = (int)num_field(pi->nic, "ports", 1);
+				int np = (int)decl_number(pi->nic, "ports", 1);
 				dev = new_dev(b, IB_NODE_HCA, ib_guid(IB_NODE_HCA, fi, n + 1, nic & 0xff),
 					      np, n);
 				ib_desc(b->devs[dev].desc, d->nodes[n].hostname, nic);

@@ -22,12 +22,6 @@
 
 static const double RACK_UNIT = 0.04445; /* m (EIA-310) */
 
-double layout_fval(const Decl *d, const char *name, double def)
-{
-	const Value *v = d ? decl_value(d, name) : NULL;
-	return v && v->kind == VAL_QTY ? v->q.v : def;
-}
-
 const char *layout_sval(const Decl *d, const char *name)
 {
 	const Value *v = d ? decl_value(d, name) : NULL;
@@ -42,13 +36,13 @@ int layout_units(double height)
 
 int layout_rack_units(const Design *d)
 {
-	return layout_units(layout_fval(d->rack, "height", 48 * RACK_UNIT));
+	return layout_units(decl_number(d->rack, "height", 48 * RACK_UNIT));
 }
 
 double layout_rack_limit(const Design *d, const RackInst *r)
 {
 	double lim = isfinite(r->power_limit) ? r->power_limit : INFINITY;
-	return fmin(lim, layout_fval(r->cooling ? r->cooling : d->cooling, "max_rack_power", INFINITY));
+	return fmin(lim, decl_number(r->cooling ? r->cooling : d->cooling, "max_rack_power", INFINITY));
 }
 
 const char *const device_kind_names[DEV_COUNT] = {"node", "switch", "fabric device", "storage",
@@ -87,13 +81,13 @@ static int add_storage(const Design *d, RackDevice *out, int k)
 		for (int e = 0; e < entry; e++)
 			if (st->items[e]->ref == sv->ref)
 				number += (int)st->items[e]->count->q.v;
-		double h = layout_fval(sv->ref, "height", RACK_UNIT);
+		double h = decl_number(sv->ref, "height", RACK_UNIT);
 		double used = 0;
 		for (int i = 0; i < rk->storage && left > 0; i++, left--, number++) {
 			out[k++] = (RackDevice){DEV_STORAGE, number, arena_printf(a, "%s-%03d", sv->ref->name,
 										  number + 1),
 						sv->ref, r, 1 + (int)lround(used / RACK_UNIT), layout_units(h),
-						layout_fval(sv->ref, "power", 0)};
+						decl_number(sv->ref, "power", 0)};
 			used += h;
 		}
 	}
@@ -119,16 +113,16 @@ int layout_devices(const Design *d, RackDevice **out)
 		if (s->rack < 0)
 			continue;
 		v[k++] = (RackDevice){s->tier == ST_SCALE_UP ? DEV_TRAY : DEV_SWITCH, i, s->name, s->model,
-				      s->rack, s->u, layout_units(layout_fval(s->model, "height", RACK_UNIT)),
-				      layout_fval(s->model, "power", 0)};
+				      s->rack, s->u, layout_units(decl_number(s->model, "height", RACK_UNIT)),
+				      decl_number(s->model, "power", 0)};
 	}
 	for (int i = 0; i < d->nextras; i++) {
 		const ExtraInst *x = &d->extras[i];
 		if (x->rack < 0)
 			continue;
 		v[k++] = (RackDevice){DEV_EXTRA, i, x->name, x->type, x->rack, x->u,
-				      layout_units(layout_fval(x->type, "height", RACK_UNIT)),
-				      layout_fval(x->type, "power", 0)};
+				      layout_units(decl_number(x->type, "height", RACK_UNIT)),
+				      decl_number(x->type, "power", 0)};
 	}
 	k = add_storage(d, v, k);
 	qsort(v, (size_t)k, sizeof *v, by_place);
@@ -153,7 +147,7 @@ void layout_end_port(Buf *b, const Design *d, End e)
 		const PortInst *p = &d->ports[e.port];
 		buf_puts(b, "nic");
 		layout_int(b, p->nic_index + 1);
-		if (layout_fval(p->nic, "ports", 1) > 1) {
+		if (decl_number(p->nic, "ports", 1) > 1) {
 			buf_puts(b, "/p");
 			layout_int(b, p->port + 1);
 		}

@@ -206,7 +206,7 @@ int racks_svg_write(Output *o, const Design *d)
 	}
 	line[lines] = ndrawn;
 	Elevation e = {d, v, first, layout_rack_units(d), 0, NULL};
-	double usable = layout_fval(d->rack, "height", 0) - layout_fval(d->rack, "reserved", 0);
+	double usable = decl_number(d->rack, "height", 0) - decl_number(d->rack, "reserved", 0);
 	e.reserved = e.units - (int)floor(usable / 0.04445 + 1e-6);
 	e.reserved = e.reserved < 0 ? 0 : e.reserved;
 	int line_h = HEAD_H + e.units * U_PX + FOOT_H;

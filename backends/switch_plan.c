@@ -42,12 +42,6 @@ static const char *sval(const Decl *d, const char *name)
 	return v && (v->kind == VAL_ENUM || v->kind == VAL_STRING) ? v->s : NULL;
 }
 
-static double qval(const Decl *d, const char *name, double def)
-{
-	const Value *v = d ? decl_value(d, name) : NULL;
-	return v && v->kind == VAL_QTY ? v->q.v : def;
-}
-
 bool switch_fabric_is_ethernet(const FabricInst *f)
 {
 	const char *p = sval(f->decl, "protocol");
@@ -71,7 +65,7 @@ static int model_lanes(const Decl *model)
 	for (size_t i = 0; cage && i < sizeof cages / sizeof cages[0]; i++)
 		if (strcmp(cage, cages[i].cage) == 0)
 			lanes = cages[i].lanes;
-	double ports = qval(model, "ports", 1), n = qval(model, "cages", ports);
+	double ports = decl_number(model, "ports", 1), n = decl_number(model, "cages", ports);
 	if (ports > n && n > 0)
 		lanes = (int)(lanes * n / ports);
 	return lanes < 1 ? 1 : lanes;
@@ -273,7 +267,7 @@ int switch_plan_make(const Design *d, int fi, SwitchPlan *sp)
 	sp->asn_index = xmalloc(sizeof(int) * (size_t)(sp->nswitches + 1));
 	plan_asns(sp);
 	int errors = check_pools(d, sp) + check_asns(d, sp);
-	sp->mtu = (int)qval(f->decl, "mtu", 9216);
+	sp->mtu = (int)decl_number(f->decl, "mtu", 9216);
 	const Value *lv = decl_value(f->decl, "lossless");
 	sp->lossless = lv && lv->kind == VAL_BOOL ? lv->b_val : true;
 	if (!errors)

@@ -34,12 +34,6 @@
 static const double RACK_UNIT = 0.04445;
 static const double END_SLACK = 0.5, SLACK_SHARE = 0.10; /* m per end; share of the run */
 
-static double fval(const Decl *d, const char *name, double def)
-{
-	const Value *v = decl_value(d, name);
-	return v && v->kind == VAL_QTY ? v->q.v : def;
-}
-
 static const char *sval(const Decl *d, const char *name)
 {
 	const Value *v = d ? decl_value(d, name) : NULL;
@@ -88,11 +82,11 @@ static Catalogue catalogue(Design *d, const FabricInst *f)
 		m->fiber = sval(x, "fiber");
 		m->cage = sval(x, m->optic ? "cage" : "connector");
 		m->plug = sval(x, "connector");
-		m->speed = fval(x, "speed", INFINITY);
-		m->reach = fval(x, "reach", INFINITY);
-		m->power = fval(x, "power", 0);
-		m->ports = fval(x, "ports", 1);
-		money_convert(d, fval(x, "price", 0), decl_value(x, "price") ? decl_value(x, "price")->q.dim : DIM_NONE,
+		m->speed = decl_number(x, "speed", INFINITY);
+		m->reach = decl_number(x, "reach", INFINITY);
+		m->power = decl_number(x, "power", 0);
+		m->ports = decl_number(x, "ports", 1);
+		money_convert(d, decl_number(x, "price", 0), decl_value(x, "price") ? decl_value(x, "price")->q.dim : DIM_NONE,
 			      x->name_loc, false, &m->price);
 		const Value *ppm = decl_value(x, "price_per_m");
 		m->price_per_m = 0;
@@ -373,7 +367,7 @@ int cable_fabrics(Design *d)
 		const Value *tv = floor_v->items[ts - floor_v->ctor->params];
 		tray = tv ? tv->q.v : tray;
 	}
-	double height = fval(d->rack, "height", 48 * RACK_UNIT);
+	double height = decl_number(d->rack, "height", 48 * RACK_UNIT);
 	Weights w;
 	objective_weights(d, &w.money, &w.watt);
 	for (int fi = 0; fi < d->nfabrics; fi++) {

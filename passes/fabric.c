@@ -44,12 +44,6 @@ const char *const switch_tier_names[ST_COUNT] = {
 #undef X
 };
 
-static double fval(const Decl *d, const char *name, double def)
-{
-	const Value *v = decl_value(d, name);
-	return v && v->kind == VAL_QTY ? v->q.v : def;
-}
-
 /* A count the spec wrote, as an int. check.c lets whole numbers reach 2^53; far past any
  * fabric, they are clamped to COUNT_MAX + 1 so that comparisons still find them too large and
  * the int arithmetic below cannot overflow (messages print the number as written). */
@@ -122,7 +116,7 @@ static int node_rails(const Decl *node, const Decl *nic)
 	for (int i = 0; v && i < (v->kind == VAL_LIST ? v->n : 1); i++) {
 		const Value *cv = v->kind == VAL_LIST ? v->items[i] : v;
 		if (cv->ref == nic)
-			n += cv->count->q.v * fval(nic, "ports", 1);
+			n += cv->count->q.v * decl_number(nic, "ports", 1);
 	}
 	return count(n);
 }
@@ -312,7 +306,7 @@ static bool size_fat_tree(Design *d, FabricInst *f, const Value *topo, int nodes
 	int extra_pp = (extra_ports + f->planes - 1) / f->planes;
 	int leaves;
 	if (f->rail_optimized) {
-		double su_asked = fval(fd, "scalable_unit", down);
+		double su_asked = decl_number(fd, "scalable_unit", down);
 		int su = count(su_asked);
 		if (su > down) {
 			design_violation(d, decl_value(fd, "scalable_unit")->loc, su_asked / down - 1,
@@ -670,8 +664,8 @@ static void size_one(Design *d, FabricInst *f)
 	f->switch_model = sw && sw->kind == VAL_REF ? sw->ref : NULL; /* none for a torus */
 	const Value *nic_v = decl_value(fd, "nic");
 	f->nic = nic_v && nic_v->kind == VAL_REF ? nic_v->ref : first_nic(d->groups[0].type);
-	double nic_speed = f->nic ? fval(f->nic, "speed", 0) : 0;
-	f->link_speed = fval(fd, "link", nic_speed);
+	double nic_speed = f->nic ? decl_number(f->nic, "speed", 0) : 0;
+	f->link_speed = decl_number(fd, "link", nic_speed);
 	const Value *pv = decl_value(fd, "planes");
 	f->planes = pv && pv->kind == VAL_QTY ? count(pv->q.v) : 1;
 	bool auto_planes = pv && pv->kind == VAL_AUTO;
@@ -776,8 +770,8 @@ static void size_one(Design *d, FabricInst *f)
 	}
 	/* The switch at the link speed: ports split by breakout. A torus has no switches. */
 	const Decl *m = f->switch_model;
-	double port_speed = fval(m, "port_speed", 0);
-	int ports = count(fval(m, "ports", 0)), max_breakout = count(fval(m, "breakout", 1));
+	double port_speed = decl_number(m, "port_speed", 0);
+	int ports = count(decl_number(m, "ports", 0)), max_breakout = count(decl_number(m, "breakout", 1));
 	double ratio = port_speed / f->link_speed;
 	int b = (int)llround(ratio);
 	bool switched = strcmp(f->topology->name, "torus") != 0;
@@ -805,7 +799,7 @@ static void size_one(Design *d, FabricInst *f)
 		design_violation(d, m->name_loc, (double)ports * b / RADIX_MAX - 1, fd->name_loc,
 				 "the fabric is declared here",
 				 "'%s' would have %.0f ports at %s; clusterc sizes switches of up to %d",
-				 m->name, fval(m, "ports", 0) * b, gbps(d, f->link_speed), RADIX_MAX);
+				 m->name, decl_number(m, "ports", 0) * b, gbps(d, f->link_speed), RADIX_MAX);
 		return;
 	}
 	f->breakout = switched ? b : 1;
@@ -883,14 +877,14 @@ static void size_scale_up(Design *d)
 				   .domain_accels = g->domain_nodes * accels};
 		const Value *acc = decl_value(g->type, "accelerators");
 		const Decl *a = acc ? (acc->kind == VAL_LIST ? acc->items[0] : acc)->ref : NULL;
-		s->bandwidth = fval(g->type, "scale_up_bandwidth", a ? fval(a, "scale_up_bandwidth", 0) : 0);
+		s->bandwidth = decl_number(g->type, "scale_up_bandwidth", a ? decl_number(a, "scale_up_bandwidth", 0) : 0);
 		if (!sw)
 			continue;
 		double trays = 0, all = 0;
 		for (int j = 0; j < (sw->kind == VAL_LIST ? sw->n : 1); j++) {
 			const Value *cv = sw->kind == VAL_LIST ? sw->items[j] : sw;
 			trays += cv->count->q.v;
-			all += cv->count->q.v * fval(cv->ref, "ports", 0);
+			all += cv->count->q.v * decl_number(cv->ref, "ports", 0);
 		}
 		if (all * s->domains > (double)LINKS_MAX || trays * s->domains > COUNT_MAX) {
 			design_violation(d, sw->loc, all * s->domains / (double)LINKS_MAX, g->type->name_loc,

@@ -32,12 +32,6 @@
 
 static const double YEAR = 365.0 * 24 * 3600; /* s */
 
-static double fval(const Decl *d, const char *name, double def)
-{
-	const Value *v = decl_value(d, name);
-	return v && v->kind == VAL_QTY ? v->q.v : def;
-}
-
 /* A price in the report currency (0 when unset; a missing rate was reported by design_init). */
 static double price(Design *d, const Decl *decl, const char *field)
 {
@@ -70,7 +64,7 @@ static double redundancy_factor(const Decl *power)
 	if (strcmp(kind, "two_n") == 0)
 		return 2;
 	if (strcmp(kind, "n_plus_1") == 0) {
-		double m = fval(power, "module_count", 4);
+		double m = decl_number(power, "module_count", 4);
 		return (m + 1) / m;
 	}
 	return 1;
@@ -88,7 +82,7 @@ static void counted_parts(Design *d, PtrVec *lines, const Decl *owner, const cha
 		const Value *cv = v->kind == VAL_LIST ? v->items[i] : v;
 		double qty = cv->count->q.v * times;
 		double unit_price = priced ? price(d, cv->ref, "price") : 0;
-		double unit_power = fval(cv->ref, "power", 0);
+		double unit_power = decl_number(cv->ref, "power", 0);
 		if (cat_power >= 0)
 			d->t.power_by_cat[cat_power] += qty * unit_power;
 		d->t.capex_by_cat[cat_capex] += qty * unit_price;
@@ -152,12 +146,12 @@ static void cable_lines(Design *d, PtrVec *lines)
 	}
 	for (int i = 0; i < n; i++) {
 		CableKey *k = &keys[i];
-		double unit_power = fval(k->decl, "power", 0);
+		double unit_power = decl_number(k->decl, "power", 0);
 		double unit_price = price(d, k->decl, "price");
 		/* The BOM buys whole modules and whole cables; capex and power follow it. */
 		double qty = k->count;
 		if (k->decl->kind == KIND_OPTIC) {
-			qty = ceil(k->count / fval(k->decl, "ports", 1));
+			qty = ceil(k->count / decl_number(k->decl, "ports", 1));
 			bom(d, lines, "optic", k->decl, qty, "", unit_price, unit_power);
 		} else {
 			unit_price += price(d, k->decl, "price_per_m") * k->length;
@@ -191,7 +185,7 @@ int model_design(Design *d)
 		bom(d, &lines, "node", node, n, "", unit_price, g->node_power);
 		/* Spares (cluster.spares, a share of the nodes): whole nodes bought and kept on the
 		 * shelf, neither racked, wired nor powered. The epsilon keeps 1,250 x 2 % at 25. */
-		double spares = ceil(n * fval(d->cluster, "spares", 0) - 1e-9);
+		double spares = ceil(n * decl_number(d->cluster, "spares", 0) - 1e-9);
 		if (spares > 0) {
 			t->capex_by_cat[CAT_NODES] += spares * unit_price;
 			bom(d, &lines, "spare node", node, spares, "", unit_price, 0);
@@ -200,7 +194,7 @@ int model_design(Design *d)
 		const Value *acc = decl_value(node, "accelerators");
 		for (int k = 0; acc && k < (acc->kind == VAL_LIST ? acc->n : 1); k++) {
 			const Value *av = acc->kind == VAL_LIST ? acc->items[k] : acc;
-			t->peak_compute += n * av->count->q.v * fval(av->ref, "bf16", 0);
+			t->peak_compute += n * av->count->q.v * decl_number(av->ref, "bf16", 0);
 		}
 		const Value *inc = decl_value(node, "price_includes_nics");
 		bool nics_apart = inc && inc->kind == VAL_BOOL && !inc->b_val;
@@ -219,7 +213,7 @@ int model_design(Design *d)
 		t->cables += f->links; /* every fabric link is a cable; scale-up links are not */
 		if (!f->switch_model || f->switches == 0)
 			continue;
-		double unit_power = fval(f->switch_model, "power", 0);
+		double unit_power = decl_number(f->switch_model, "power", 0);
 		double unit_price = price(d, f->switch_model, "price");
 		t->power_by_cat[CAT_NETWORK] += f->switches * unit_power;
 		t->capex_by_cat[CAT_NETWORK] += f->switches * unit_price;
@@ -243,20 +237,20 @@ int model_design(Design *d)
 		for (int i = 0; i < (st->kind == VAL_LIST ? st->n : 1); i++)
 			t->storage_units += (st->kind == VAL_LIST ? st->items[i] : st)->count->q.v;
 	}
-	t->power_by_cat[CAT_OTHER] = fval(d->cluster, "other_power", 0);
+	t->power_by_cat[CAT_OTHER] = decl_number(d->cluster, "other_power", 0);
 	t->capex_by_cat[CAT_NETWORK] += d->probe_money;
 	t->power_by_cat[CAT_NETWORK] += d->probe_watts;
 
 	t->it_power = 0;
 	for (int k = 0; k < CAT_COUNT; k++)
 		t->it_power += t->power_by_cat[k];
-	double utilization = fval(d->cluster, "utilization", 1);
+	double utilization = decl_number(d->cluster, "utilization", 1);
 	t->avg_it_power = t->it_power - t->power_by_cat[CAT_NODES] * (1 - utilization);
 
 	const Value *site_pue = decl_value(d->site, "pue");
-	double efficiency = d->power ? fval(d->power, "efficiency", 1) : 1;
+	double efficiency = d->power ? decl_number(d->power, "efficiency", 1) : 1;
 	t->pue = site_pue && site_pue->kind == VAL_QTY ? site_pue->q.v
-						       : fval(d->cooling, "pue", 1) / efficiency;
+						       : decl_number(d->cooling, "pue", 1) / efficiency;
 	t->facility_power = t->it_power * t->pue;
 
 	double rack_price = price(d, d->rack, "price");

@@ -99,6 +99,9 @@ struct Value {
 /* The value of a field of d, looking through inheritance; NULL when nobody set it. */
 Field *decl_field(const Decl *d, const char *name);
 const Value *decl_value(const Decl *d, const char *name);
+/* A field's quantity in base units, or def when it is absent, left open or not a quantity;
+ * NULL d gives def. */
+double decl_number(const Decl *d, const char *name, double def);
 const char *kind_name(int kind);
 
 /* ---- load.c --------------------------------------------------------------------------------- */

@@ -25,20 +25,14 @@ enum { DEFAULT_PER_ROW = 20 };
 static const double RACK_UNIT = 0.04445;
 static const double DEFAULT_RACK_PITCH = 0.6, DEFAULT_ROW_PITCH = 2.4; /* grid(...) defaults */
 
-static double fval(const Decl *d, const char *name, double def)
-{
-	const Value *v = decl_value(d, name);
-	return v && v->kind == VAL_QTY ? v->q.v : def;
-}
-
 static double usable_height(const Design *d)
 {
-	return fval(d->rack, "height", 0) - fval(d->rack, "reserved", 0);
+	return decl_number(d->rack, "height", 0) - decl_number(d->rack, "reserved", 0);
 }
 
 static double rack_cap(const Design *d)
 {
-	return fmin(fval(d->rack, "power_limit", INFINITY), fval(d->cooling, "max_rack_power", INFINITY));
+	return fmin(decl_number(d->rack, "power_limit", INFINITY), decl_number(d->cooling, "max_rack_power", INFINITY));
 }
 
 /* Racks for `count` units of height h and power p, then the extra devices of a fabric. */
@@ -66,7 +60,7 @@ static int pack_count(const Design *d, int count, double h, double p, const Fabr
 	const Value *ev = decl_value(f->decl, "endpoints");
 	for (int i = 0; ev && i < (ev->kind == VAL_LIST ? ev->n : 1); i++) {
 		const Value *cv = ev->kind == VAL_LIST ? ev->items[i] : ev;
-		double eh = fval(cv->ref, "height", RACK_UNIT), ep = fval(cv->ref, "power", 0);
+		double eh = decl_number(cv->ref, "height", RACK_UNIT), ep = decl_number(cv->ref, "power", 0);
 		for (int k = 0; k < (int)cv->count->q.v; k++) {
 			if (eh > usable + 1e-9 || ep > cap + 1e-6) {
 				*too_big = true;
@@ -87,8 +81,8 @@ static NetGroup *add_group(Design *d, int fabric, int plane, int first, int coun
 {
 	NetGroup *g = &d->netgroups[d->nnetgroups++];
 	const FabricInst *f = &d->fabrics[fabric];
-	*g = (NetGroup){fabric, plane, first, count, extras, fval(f->switch_model, "height", RACK_UNIT),
-			fval(f->switch_model, "power", 0), 0, 0, -1};
+	*g = (NetGroup){fabric, plane, first, count, extras, decl_number(f->switch_model, "height", RACK_UNIT),
+			decl_number(f->switch_model, "power", 0), 0, 0, -1};
 	return g;
 }
 
@@ -111,7 +105,7 @@ int plan_network_racks(Design *d)
 		int per_plane = 0;
 		for (int t = 0; t < ST_COUNT; t++)
 			per_plane += f->per_plane[t];
-		double h = fval(f->switch_model, "height", RACK_UNIT), p = fval(f->switch_model, "power", 0);
+		double h = decl_number(f->switch_model, "height", RACK_UNIT), p = decl_number(f->switch_model, "power", 0);
 		int fit = (int)fmin(floor(usable / h + 1e-9), p > 0 ? floor(cap / p + 1e-9) : 1e9);
 		if (fit < 1)
 			fit = 1;
@@ -364,7 +358,7 @@ static void place_scale_up_trays(Design *d)
 				next_u[r] = 1 + (int)lround(d->racks[r].nnodes * g->node_height / RACK_UNIT);
 			t->rack = r;
 			t->u = next_u[r];
-			next_u[r] += (int)lround(fval(t->model, "height", RACK_UNIT) / RACK_UNIT);
+			next_u[r] += (int)lround(decl_number(t->model, "height", RACK_UNIT) / RACK_UNIT);
 		}
 	}
 	free(next_u);
@@ -398,7 +392,7 @@ int place_devices(Design *d)
 		}
 		for (int e = f->first_extra; g->with_extras && e < f->first_extra + f->nextras; e++) {
 			ExtraInst *x = &d->extras[e];
-			double eh = fval(x->type, "height", RACK_UNIT), ep = fval(x->type, "power", 0);
+			double eh = decl_number(x->type, "height", RACK_UNIT), ep = decl_number(x->type, "power", 0);
 			NEXT_IF_FULL(eh, ep);
 			x->rack = (int)(rk - d->racks);
 			x->u = 1 + (int)lround(rk->height_used / RACK_UNIT);

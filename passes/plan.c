@@ -30,12 +30,6 @@
 
 static const double GIB = 1073741824.0;
 
-static double fval(const Decl *d, const char *name, double def)
-{
-	const Value *v = decl_value(d, name);
-	return v && v->kind == VAL_QTY ? v->q.v : def;
-}
-
 /* A model parameter from transformer(...) or a model declaration. */
 static const Value *model_param(const Value *mv, const char *name)
 {
@@ -176,17 +170,17 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	hw->per_node = node_accelerators(g->type);
 	hw->gpus = g->count * hw->per_node;
 	hw->domain = g->domain_nodes * hw->per_node;
-	hw->peak16 = fval(a, "bf16", 0);
+	hw->peak16 = decl_number(a, "bf16", 0);
 	const Value *prec = decl_value(w, "precision");
 	bool fp8 = prec && prec->kind == VAL_ENUM && !strcmp(prec->s, "fp8");
-	hw->peak = fp8 ? fval(a, "fp8", 0) : hw->peak16;
+	hw->peak = fp8 ? decl_number(a, "fp8", 0) : hw->peak16;
 	hw->elem_bytes = fp8 ? 1 : 2;
-	hw->eff_large = fval(a, "matmul_efficiency", 0.75);
-	hw->hbm = fval(a, "memory", 0) / 8;
+	hw->eff_large = decl_number(a, "matmul_efficiency", 0.75);
+	hw->hbm = decl_number(a, "memory", 0) / 8;
 	hw->hbm_usable = hw->hbm * (100 - PLAN_HBM_RESERVE_PCT) / 100;
 	/* Without a declared HBM bandwidth, the A100's ops:byte ratio (312 TFLOPS / 2.04 TB/s). */
-	hw->hbm_bw = fval(a, "memory_bandwidth", hw->peak16 / 153 * 8) / 8;
-	double su = fval(g->type, "scale_up_bandwidth", fval(a, "scale_up_bandwidth", 0));
+	hw->hbm_bw = decl_number(a, "memory_bandwidth", hw->peak16 / 153 * 8) / 8;
+	double su = decl_number(g->type, "scale_up_bandwidth", decl_number(a, "scale_up_bandwidth", 0));
 	hw->su_bw = su / 8 / 2; /* quoted for both directions together */
 	if (hw->su_bw <= 0)
 		hw->domain = 1;
@@ -208,7 +202,7 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	sp->recompute = mask_of(w, "recompute", plan_recompute_names, PLAN_RC_COUNT);
 	sp->sp = mask_of(w, "sequence_parallel", NULL, 2);
 	sp->dopt = mask_of(w, "distributed_optimizer", NULL, 2);
-	sp->batch = (int)fval(w, "global_batch", 1);
+	sp->batch = (int)decl_number(w, "global_batch", 1);
 	sp->min_cp_tokens = 1024;
 	return hw->per_node > 0 && hw->peak > 0;
 }
@@ -225,7 +219,7 @@ typedef struct PlanMemo {
 
 static double train_steps(const Decl *w, const PlanModel *m, const PlanSpace *sp)
 {
-	return ceil(fval(w, "tokens", 0) / ((double)sp->batch * m->seq));
+	return ceil(decl_number(w, "tokens", 0) / ((double)sp->batch * m->seq));
 }
 
 bool plan_attribute(Design *d, const Decl *w, const char *name, double *out)
@@ -465,7 +459,7 @@ int plan_workloads(Design *d)
 			continue;
 		}
 		const PlanResult *r = &wp->r;
-		wp->tokens = fval(w, "tokens", 0);
+		wp->tokens = decl_number(w, "tokens", 0);
 		wp->steps = train_steps(w, &wp->model, &wp->space);
 		wp->time_to_train = wp->steps * r->cost.step;
 		wp->energy = r->best.gpus * wp->hw.gpu_power * wp->hw.pue * wp->time_to_train;

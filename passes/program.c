@@ -64,6 +64,12 @@ const Value *decl_value(const Decl *d, const char *name)
 	return f ? f->val : NULL;
 }
 
+double decl_number(const Decl *d, const char *name, double def)
+{
+	const Value *v = decl_value(d, name);
+	return v && v->kind == VAL_QTY ? v->q.v : def;
+}
+
 const char *kind_name(int kind)
 {
 	return kind >= 0 && kind < KIND_COUNT ? kind_schemas[kind].name : "declaration";

@@ -15,12 +15,6 @@
 #include <stdarg.h>
 #include <string.h>
 
-static double fval(const Decl *d, const char *name, double def)
-{
-	const Value *v = decl_value(d, name);
-	return v && v->kind == VAL_QTY ? v->q.v : def;
-}
-
 /* Sum over a COUNT x NAME field (or a list of them) of count x f(NAME). */
 static double counted_sum(const Decl *d, const char *field, double (*f)(const Decl *))
 {
@@ -35,9 +29,9 @@ static double counted_sum(const Decl *d, const char *field, double (*f)(const De
 	return s;
 }
 
-static double tdp(const Decl *a) { return fval(a, "tdp", 0); }
-static double part_power(const Decl *n) { return fval(n, "power", 0); }
-static double part_height(const Decl *n) { return fval(n, "height", 0.04445); }
+static double tdp(const Decl *a) { return decl_number(a, "tdp", 0); }
+static double part_power(const Decl *n) { return decl_number(n, "power", 0); }
+static double part_height(const Decl *n) { return decl_number(n, "height", 0.04445); }
 
 double node_power(const Decl *node)
 {
@@ -45,7 +39,7 @@ double node_power(const Decl *node)
 	if (p && p->kind == VAL_QTY)
 		return p->q.v;
 	return counted_sum(node, "accelerators", tdp) + counted_sum(node, "nics", part_power) +
-	       fval(node, "base_power", 0);
+	       decl_number(node, "base_power", 0);
 }
 
 int node_accelerators(const Decl *node)
@@ -117,9 +111,9 @@ static void plan_group(Design *d, NodeGroup *g, double usable, double cap, doubl
 	Ctx *c = d->p->c;
 	const Decl *node = g->type;
 	g->node_power = node_power(node);
-	g->node_height = fval(node, "height", 0.04445);
+	g->node_height = decl_number(node, "height", 0.04445);
 	int accels = node_accelerators(node);
-	int domain = (int)fval(node, "scale_up_domain", accels);
+	int domain = (int)decl_number(node, "scale_up_domain", accels);
 	g->domain_nodes = 1;
 	if (accels > 0 && domain > accels) {
 		if (domain % accels) {
@@ -180,9 +174,9 @@ int plan_racks(Design *d)
 	int before = d->spec_errors;
 	d->rack = decl_value(d->cluster, "rack")->ref;
 	d->cooling = decl_value(d->rack, "cooling")->ref;
-	double usable = fval(d->rack, "height", 0) - fval(d->rack, "reserved", 0);
-	double limit_p = fval(d->rack, "power_limit", INFINITY);
-	double cap = fmin(limit_p, fval(d->cooling, "max_rack_power", INFINITY));
+	double usable = decl_number(d->rack, "height", 0) - decl_number(d->rack, "reserved", 0);
+	double limit_p = decl_number(d->rack, "power_limit", INFINITY);
+	double cap = fmin(limit_p, decl_number(d->cooling, "max_rack_power", INFINITY));
 
 	const Value *nodes = decl_value(d->cluster, "nodes");
 	int n = nodes->kind == VAL_LIST ? nodes->n : 1;

@@ -24,12 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double fval(const Decl *d, const char *name, double def)
-{
-	const Value *v = decl_value(d, name);
-	return v && v->kind == VAL_QTY ? v->q.v : def;
-}
-
 static int digits(int n)
 {
 	int w = 3;
@@ -204,7 +198,7 @@ static void add_extras(Design *d)
 			for (int k = 0; k < n; k++) {
 				const Value *nv = nics->kind == VAL_LIST ? nics->items[k] : nics;
 				if (nv->ref == first)
-					ports += (int)nv->count->q.v * (int)fval(nv->ref, "ports", 1);
+					ports += (int)nv->count->q.v * (int)decl_number(nv->ref, "ports", 1);
 			}
 			if (ports == 0)
 				ports = 1;
