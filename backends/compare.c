@@ -387,16 +387,6 @@ static void md_money(Buf *b, double x)
 		buf_putc(b, '-');
 }
 
-/* A scenario's name in a Markdown table: '|' would end the cell. */
-static void md_cell(Buf *b, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '|')
-			buf_putc(b, '\\');
-		buf_putc(b, *s == '\n' ? ' ' : *s);
-	}
-}
-
 int compare_md_write(Output *o, const Comparison *cmp)
 {
 	FILE *f = output_file(o, "comparison.md");
@@ -424,7 +414,7 @@ int compare_md_write(Output *o, const Comparison *cmp)
 	for (int i = 0; i < cmp->nrows; i++) {
 		const CompareRow *r = &cmp->rows[i];
 		buf_puts(&b, "| ");
-		md_cell(&b, r->scenario);
+		text_md_cell(&b, r->scenario);
 		if (r->status != 0) {
 			buf_printf(&b, " | not built (exit %d)", r->status);
 			for (int j = 0; j < 7 + nw; j++)

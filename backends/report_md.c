@@ -16,19 +16,6 @@
 
 static const double J_PER_KWH = 3.6e6;
 
-/* s as the text of a table cell: '|' escaped, line breaks as spaces. */
-static void cell(Buf *b, const char *s)
-{
-	for (; s && *s; s++) {
-		if (*s == '|')
-			buf_puts(b, "\\|");
-		else if (*s == '\n' || *s == '\r')
-			buf_putc(b, ' ');
-		else
-			buf_putc(b, *s);
-	}
-}
-
 static void kw(Buf *b, double watts)
 {
 	text_number(b, watts / 1e3, 3, false);
@@ -190,16 +177,16 @@ static void bom(Buf *b, const Design *d)
 	for (int i = 0; i < d->nbom; i++) {
 		const BomLine *l = &d->bom[i];
 		buf_puts(b, "| ");
-		cell(b, l->part);
+		text_md_cell(b, l->part);
 		buf_puts(b, " | ");
-		cell(b, l->model ? l->model : l->decl ? l->decl->name : "");
+		text_md_cell(b, l->model ? l->model : l->decl ? l->decl->name : "");
 		buf_puts(b, " | ");
-		cell(b, text_description(l->decl));
+		text_md_cell(b, text_description(l->decl));
 		buf_puts(b, " | ");
 		text_number(b, l->quantity, 3, false);
 		if (l->unit && *l->unit) {
 			buf_putc(b, ' ');
-			cell(b, l->unit);
+			text_md_cell(b, l->unit);
 		}
 		buf_puts(b, " | ");
 		text_money(b, l->unit_price);
@@ -276,7 +263,7 @@ static void fabric(Buf *b, const FabricInst *f)
 	bool tree = strcmp(f->topology->name, "fat_tree") == 0;
 	bool dragonfly = strcmp(f->topology->name, "dragonfly") == 0;
 	buf_puts(b, "### Fabric `");
-	cell(b, f->decl->name);
+	text_md_cell(b, f->decl->name);
 	buf_puts(b, "`\n\n");
 	fabric_shape(b, f, tree, dragonfly);
 	buf_puts(b, "| | |\n| --- | ---: |\n");
@@ -343,7 +330,7 @@ static void scale_up(Buf *b, const Design *d)
 	for (int i = 0; i < d->nscaleups; i++) {
 		const ScaleUpInst *s = &d->scaleups[i];
 		buf_puts(b, "| ");
-		cell(b, s->node ? s->node->name : "-");
+		text_md_cell(b, s->node ? s->node->name : "-");
 		buf_puts(b, " | ");
 		text_number(b, s->domains, 0, false);
 		buf_puts(b, " | ");
@@ -428,18 +415,18 @@ static void decisions(Buf *b, const Design *d, const OptimizerReport *opt)
 		const Decision *x = d->decisions.v[i];
 		Buf v = {0};
 		buf_puts(b, "| ");
-		cell(b, x->decl ? x->decl->name : "?");
+		text_md_cell(b, x->decl ? x->decl->name : "?");
 		buf_putc(b, '.');
-		cell(b, x->field ? decision_field(d, x) : "?");
+		text_md_cell(b, x->field ? decision_field(d, x) : "?");
 		if (x->in_count)
 			buf_puts(b, " (count)");
 		buf_puts(b, " | ");
 		text_chosen(&v, x);
-		cell(b, v.s);
+		text_md_cell(b, v.s);
 		buf_free(&v);
 		buf_printf(b, " | %d | ", x->ncandidates);
 		if (x->next_best_text)
-			cell(b, x->next_best_text);
+			text_md_cell(b, x->next_best_text);
 		if (isfinite(x->next_best)) {
 			buf_puts(b, x->next_best_text ? " (" : "(");
 			text_number(b, x->next_best, 2, false);
@@ -499,7 +486,7 @@ static void workloads(Buf *b, const Design *d)
 		const PlanConfig *c = &wp->r.best;
 		const PlanCost *k = &wp->r.cost;
 		buf_puts(b, "### ");
-		cell(b, wp->workload->name);
+		text_md_cell(b, wp->workload->name);
 		buf_puts(b, "\n\n");
 		buf_printf(b, "The fastest plan that fits in HBM, of ");
 		text_number(b, wp->r.evaluated, 0, false);
@@ -550,7 +537,7 @@ static void workloads(Buf *b, const Design *d)
 			buf_puts(b, " | ");
 			text_number(b, wp->r.alt_cost[j].step, 3, true);
 			buf_puts(b, " s | ");
-			cell(b, wp->why[j] ? wp->why[j] : "");
+			text_md_cell(b, wp->why[j] ? wp->why[j] : "");
 			buf_puts(b, " |\n");
 		}
 		buf_putc(b, '\n');
@@ -593,9 +580,9 @@ static void rack_types(Buf *b, const Design *d)
 			phi = s->power > phi ? s->power : phi;
 		}
 		buf_puts(b, "| ");
-		cell(b, r->type ? r->type->name : "-");
+		text_md_cell(b, r->type ? r->type->name : "-");
 		buf_puts(b, " | ");
-		cell(b, r->cooling ? r->cooling->name : "-");
+		text_md_cell(b, r->cooling ? r->cooling->name : "-");
 		buf_printf(b, " | %d | ", count);
 		span(b, nlo, nhi, 0);
 		buf_puts(b, " | ");
@@ -615,7 +602,7 @@ static void node_groups(Buf *b, const Design *d)
 	for (int i = 0; i < d->ngroups; i++) {
 		const NodeGroup *g = &d->groups[i];
 		buf_puts(b, "| ");
-		cell(b, g->type ? g->type->name : "-");
+		text_md_cell(b, g->type ? g->type->name : "-");
 		buf_printf(b, " | %d | %d | %d | ", g->count, g->per_rack, g->racks);
 		kw(b, g->per_rack * g->node_power);
 		buf_puts(b, " |\n");
@@ -640,9 +627,9 @@ int report_md_write(Output *o, const Design *d, const OptimizerReport *opt)
 		return 1;
 	Buf b = {0};
 	buf_puts(&b, "# clusterc report: ");
-	cell(&b, report_spec_path(d));
+	text_md_cell(&b, report_spec_path(d));
 	buf_puts(&b, " (scenario ");
-	cell(&b, report_scenario(d));
+	text_md_cell(&b, report_scenario(d));
 	buf_puts(&b, ")\n\n");
 	if (d->cluster) {
 		buf_printf(&b, "Cluster `%s`", d->cluster->name);

@@ -132,3 +132,15 @@ const char *report_scenario(const Design *d)
 {
 	return d->p && d->p->scenario ? d->p->scenario : "default";
 }
+
+void text_md_cell(Buf *b, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '|')
+			buf_puts(b, "\\|");
+		else if (*s == '\n' || *s == '\r')
+			buf_putc(b, ' ');
+		else
+			buf_putc(b, *s);
+	}
+}
