@@ -354,58 +354,21 @@ static bool member_dim(Program *p, const Expr *e, Dim *out)
 	return true;
 }
 
-/* The value in base units of an expression made only of numbers, or false when it reads an
- * attribute (or a unit or division that does not evaluate, which is reported elsewhere).
- * Silent: check_expr_dim uses it to catch a constant divisor of zero and an overflow in
- * require and objectives, whose dimensions it checks term by term. */
-static bool fold_constant(const Expr *e, double *v)
-{
-	double l, r;
-	switch (e->kind) {
-	case EXPR_NUMBER: {
-		Qty q = {1, DIM_NONE};
-		const char *err, *sug;
-		size_t off, len;
-		if (e->num.unit &&
-		    !unit_parse(e->num.unit, strlen(e->num.unit), &q, &err, &off, &len, &sug))
-			return false;
-		*v = e->num.value * q.v;
-		return true;
-	}
-	case EXPR_PAREN:
-		return fold_constant(e->inner, v);
-	case EXPR_NEG:
-		if (!fold_constant(e->inner, v))
-			return false;
-		*v = -*v;
-		return true;
-	case EXPR_ADD:
-	case EXPR_SUB:
-	case EXPR_MUL:
-	case EXPR_DIV:
-		if (!fold_constant(e->bin.l, &l) || !fold_constant(e->bin.r, &r))
-			return false;
-		if (e->kind == EXPR_DIV && r == 0)
-			return false;
-		*v = e->kind == EXPR_ADD   ? l + r
-		     : e->kind == EXPR_SUB ? l - r
-		     : e->kind == EXPR_MUL ? l * r
-					   : l / r;
-		return true;
-	default:
-		return false;
-	}
-}
-
-bool check_expr_dim(Program *p, const Expr *e, Dim *out)
+/* check_expr_dim, and in *cv the expression's value in base units while it is made only of
+ * numbers (NAN once it reads an attribute): a constant divisor of zero and an overflow are
+ * caught where they occur, each sub-expression evaluated once. */
+static bool expr_dim(Program *p, const Expr *e, Dim *out, double *cv)
 {
 	Dim l, r;
+	double lv, rv;
+	*cv = NAN;
 	switch (e->kind) {
 	case EXPR_NUMBER: {
 		Qty q;
 		if (!eval_qty(p, e, &q))
 			return false;
 		*out = in_report_currency(p, q.dim);
+		*cv = q.v;
 		return true;
 	}
 	case EXPR_MEMBER:
@@ -415,10 +378,13 @@ bool check_expr_dim(Program *p, const Expr *e, Dim *out)
 		return true;
 	case EXPR_PAREN:
 	case EXPR_NEG:
-		return check_expr_dim(p, e->inner, out);
+		if (!expr_dim(p, e->inner, out, cv))
+			return false;
+		*cv = e->kind == EXPR_NEG ? -*cv : *cv;
+		return true;
 	case EXPR_ADD:
 	case EXPR_SUB: {
-		bool okl = check_expr_dim(p, e->bin.l, &l), okr = check_expr_dim(p, e->bin.r, &r);
+		bool okl = expr_dim(p, e->bin.l, &l, &lv), okr = expr_dim(p, e->bin.r, &r, &rv);
 		if (!okl || !okr)
 			return false;
 		if (!dim_eq(l, r)) {
@@ -426,22 +392,22 @@ bool check_expr_dim(Program *p, const Expr *e, Dim *out)
 			return false;
 		}
 		*out = l;
-		double v;
-		return !fold_constant(e, &v) || finite_or_report(p, e, v);
+		*cv = e->kind == EXPR_ADD ? lv + rv : lv - rv;
+		return isnan(*cv) || finite_or_report(p, e, *cv);
 	}
 	case EXPR_MUL:
 	case EXPR_DIV: {
-		bool okl = check_expr_dim(p, e->bin.l, &l), okr = check_expr_dim(p, e->bin.r, &r);
+		bool okl = expr_dim(p, e->bin.l, &l, &lv), okr = expr_dim(p, e->bin.r, &r, &rv);
 		if (!okl || !okr)
 			return false;
-		double v;
-		if (e->kind == EXPR_DIV && fold_constant(e->bin.r, &v) && v == 0) {
+		if (e->kind == EXPR_DIV && rv == 0) {
 			Diag *d = diag_error(p->c, e->bin.r->loc, "division by zero");
 			diag_set_code(d, "division-by-zero");
 			return false;
 		}
 		*out = e->kind == EXPR_MUL ? dim_mul(l, r) : dim_div(l, r);
-		return !fold_constant(e, &v) || finite_or_report(p, e, v);
+		*cv = e->kind == EXPR_MUL ? lv * rv : lv / rv;
+		return isnan(*cv) || finite_or_report(p, e, *cv);
 	}
 	case EXPR_NAME: {
 		if (!names_get(&p->names, e->name) && is_unit_name(e->name)) {
@@ -474,4 +440,10 @@ bool check_expr_dim(Program *p, const Expr *e, Dim *out)
 		return false;
 	}
 	}
+}
+
+bool check_expr_dim(Program *p, const Expr *e, Dim *out)
+{
+	double cv;
+	return expr_dim(p, e, out, &cv);
 }
