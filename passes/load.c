@@ -257,29 +257,27 @@ const char *stdlib_module_declaring(Program *p, const char *name)
 				const Decl *d = f->stmts[j]->decl;
 				StdlibDecl *sd = arena_alloc(c->arena, sizeof *sd);
 				*sd = (StdlibDecl){intern_cstr(c, d->name), d->kind, mods[i]};
-				names_put(c, &p->stdlib_index, sd->name, (void *)mods[i]);
+				names_put(c, &p->stdlib_index, sd->name, sd);
 				vec_push(c->arena, &p->stdlib_decls, sd);
 			}
 			ctx_free(scratch);
 		}
 	}
-	return names_get(&p->stdlib_index, name);
+	const StdlibDecl *sd = names_get(&p->stdlib_index, name);
+	return sd ? sd->module : NULL;
 }
 
 const char *stdlib_suggest(Program *p, const char *name, unsigned kinds, const char **module)
 {
 	stdlib_module_declaring(p, name); /* the index, made once */
 	const char **cands = arena_alloc(p->c->arena, sizeof(char *) * (size_t)(p->stdlib_decls.n + 1));
-	const StdlibDecl **of = arena_alloc(p->c->arena, sizeof *of * (size_t)(p->stdlib_decls.n + 1));
 	int n = 0;
 	for (int i = 0; i < p->stdlib_decls.n; i++) {
 		const StdlibDecl *sd = p->stdlib_decls.v[i];
 		if (sd->kind >= 0 && (kinds & (1u << sd->kind)))
-			of[n] = sd, cands[n++] = sd->name;
+			cands[n++] = sd->name;
 	}
 	const char *s = suggest(name, cands, n);
-	for (int i = 0; s && i < n; i++)
-		if (cands[i] == s)
-			*module = of[i]->module;
+	*module = s ? stdlib_module_declaring(p, s) : NULL;
 	return s;
 }

@@ -43,8 +43,8 @@ typedef struct Program {
 	PtrVec objectives; /* Stmt* of kind STMT_OBJECTIVE, effective for the chosen scenario */
 	NameTable names;   /* declaration name -> Decl* */
 	NameTable scenario_names; /* scenario name -> Scenario* */
-	NameTable stdlib_index;   /* declaration name -> "std.MODULE", built on demand */
-	PtrVec stdlib_decls;      /* StdlibDecl*: the same names with their kinds, in module order */
+	NameTable stdlib_index;   /* declaration name -> StdlibDecl*, built on demand */
+	PtrVec stdlib_decls;      /* the same StdlibDecl*, in module order (for "did you mean") */
 	PtrVec override_targets;  /* Decl* named by --set overrides (in use, as scenario targets) */
 	bool stdlib_indexed;
 	Source *input;        /* when set, the root source (already in memory) instead of a path */
