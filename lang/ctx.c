@@ -20,6 +20,7 @@ Ctx *ctx_new(DiagOptions dopt)
 	c->interner = interner_new();
 	c->dopt = dopt;
 	c->stdlib_dir = NULL;
+	schema_init();
 	return c;
 }
 

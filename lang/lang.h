@@ -485,6 +485,111 @@ typedef enum {
 
 #define KINDMASK(k) (1u << (KIND_##k))
 
+/* Enumeration families: every word an enum field can take, as C constants, so that passes
+ * switch on a constant rather than compare a string. A field accepts a subset of its family
+ * (FieldSchema.enums, in the order the docs list them); check.c stores the family index in
+ * Value.e. */
+#define FORM_FACTORS(X) X(SXM, "sxm") X(OAM, "oam") X(PCIE, "pcie") X(SUPERCHIP, "superchip")
+#define PROTOCOLS(X) X(INFINIBAND, "infiniband") X(ETHERNET, "ethernet") X(NVLINK, "nvlink") \
+	X(VPI, "vpi")
+/* Cages first (a port's), then optical connectors (a transceiver's receptacle, a fibre's plug). */
+#define CONNECTORS(X) X(OSFP, "osfp") X(QSFP112, "qsfp112") X(QSFP_DD, "qsfp_dd") \
+	X(QSFP56, "qsfp56") X(QSFP28, "qsfp28") X(SFP56, "sfp56") X(SFP28, "sfp28")         \
+	X(BACKPLANE, "backplane") X(MPO8, "mpo8") X(MPO12, "mpo12") X(MPO16, "mpo16")       \
+	X(LC_DUPLEX, "lc_duplex") X(CS, "cs")
+#define MEDIA(X) X(DAC, "dac") X(ACC, "acc") X(AEC, "aec") X(AOC, "aoc") X(FIBER, "fiber")
+#define FIBERS(X) X(OM3, "om3") X(OM4, "om4") X(OM5, "om5") X(OS2, "os2")
+#define COOLING_TYPES(X) X(AIR, "air") X(REAR_DOOR, "rear_door") X(COLD_PLATE, "cold_plate") \
+	X(IMMERSION, "immersion")
+#define POWER_TYPES(X) X(AC_UPS, "ac_ups") X(HVDC, "hvdc")
+#define REDUNDANCIES(X) X(N, "n") X(N_PLUS_1, "n_plus_1") X(TWO_N, "two_n")
+#define ROUTINGS(X) X(ECMP, "ecmp") X(ADAPTIVE, "adaptive") X(FTREE, "ftree") X(UPDN, "updn") \
+	X(MINIMAL, "minimal") X(UGAL, "ugal") X(DOR, "dor")
+#define PRECISIONS(X) X(BF16, "bf16") X(FP8, "fp8")
+#define RECOMPUTES(X) X(NONE, "none") X(SELECTIVE, "selective") X(FULL, "full")
+#define ACTIVATIONS(X) X(GELU, "gelu") X(SWIGLU, "swiglu")
+
+/* ENUM_FAMILIES(F): F(FAMILY, words, CONSTANT_PREFIX) for every family above. */
+#define ENUM_FAMILIES(F)                                                                      \
+	F(FORM_FACTOR, FORM_FACTORS, FF) F(PROTOCOL, PROTOCOLS, PROTO)                        \
+	F(CONNECTOR, CONNECTORS, CONN) F(MEDIA, MEDIA, MEDIA) F(FIBER, FIBERS, FIBER)         \
+	F(COOLING_TYPE, COOLING_TYPES, COOL) F(POWER_TYPE, POWER_TYPES, PWR)                  \
+	F(REDUNDANCY, REDUNDANCIES, RED) F(ROUTING, ROUTINGS, ROUTE)                          \
+	F(PRECISION, PRECISIONS, PREC) F(RECOMPUTE, RECOMPUTES, RC) F(ACTIVATION, ACTIVATIONS, ACT)
+
+/* One C enum per family: FF_SXM ..., PROTO_INFINIBAND ..., CONN_OSFP ..., MEDIA_DAC ... */
+#define X(c, w) FF_##c,
+typedef enum { FORM_FACTORS(X) FF_COUNT } FormFactor;
+#undef X
+#define X(c, w) PROTO_##c,
+typedef enum { PROTOCOLS(X) PROTO_COUNT } Protocol;
+#undef X
+#define X(c, w) CONN_##c,
+typedef enum { CONNECTORS(X) CONN_COUNT } Connector;
+#undef X
+#define X(c, w) MEDIA_##c,
+typedef enum { MEDIA(X) MEDIA_COUNT } Media;
+#undef X
+#define X(c, w) FIBER_##c,
+typedef enum { FIBERS(X) FIBER_COUNT } Fiber;
+#undef X
+#define X(c, w) COOL_##c,
+typedef enum { COOLING_TYPES(X) COOL_COUNT } CoolingType;
+#undef X
+#define X(c, w) PWR_##c,
+typedef enum { POWER_TYPES(X) PWR_COUNT } PowerType;
+#undef X
+#define X(c, w) RED_##c,
+typedef enum { REDUNDANCIES(X) RED_COUNT } Redundancy;
+#undef X
+#define X(c, w) ROUTE_##c,
+typedef enum { ROUTINGS(X) ROUTE_COUNT } Routing;
+#undef X
+#define X(c, w) PREC_##c,
+typedef enum { PRECISIONS(X) PREC_COUNT } Precision;
+#undef X
+#define X(c, w) RC_##c,
+typedef enum { RECOMPUTES(X) RC_COUNT } Recompute;
+#undef X
+#define X(c, w) ACT_##c,
+typedef enum { ACTIVATIONS(X) ACT_COUNT } Activation;
+#undef X
+
+typedef struct EnumFamily {
+	const char *name;          /* "protocol" */
+	const char *const *words;  /* every word, in constant order */
+	int n;
+} EnumFamily;
+
+#define F(fam, words, prefix) extern const EnumFamily enum_##fam;
+ENUM_FAMILIES(F)
+#undef F
+/* The constant of a word in a family, or -1. */
+int enum_lookup(const EnumFamily *f, const char *word);
+
+/* Every field of every kind and every constructor parameter has a constant (schema.def): typed
+ * access names a field by it (passes/front/field.c), so a misspelt field is a compile error and
+ * a field asked of the wrong kind an assert. */
+typedef enum {
+#define FIELD(kind, id, ...) FLD_##kind##_##id,
+#include "schema.def"
+	FIELD_COUNT
+} FieldId;
+
+typedef enum {
+#define PARAM(set, id, ...) PRM_##set##_##id,
+#include "schema.def"
+	PARAM_COUNT
+} ParamId;
+
+/* The topology families (schema.def's TOPOLOGY rows); passes/fabric/family.c gives each its
+ * passes. A topology the table lacks cannot be written: its constructor does not exist. */
+typedef enum {
+#define TOPOLOGY(id, name, doc) TOPO_##id,
+#include "schema.def"
+	TOPO_COUNT
+} TopologyKind;
+
 /* The shape of a value a field accepts. */
 typedef enum {
 	FT_QTY,      /* a quantity of dimension `dim` (money of any currency when money_exp) */
@@ -517,6 +622,14 @@ enum {
 
 typedef enum { CTOR_NONE, CTOR_TOPOLOGY, CTOR_FLOOR, CTOR_MODEL } CtorFamily;
 
+/* The default a field takes when unset, when the schema writes it as a literal. */
+typedef struct FieldDefault {
+	bool literal;      /* false: the default is computed by a pass (FieldSchema.def says how) */
+	double num;        /* numbers (base units), ratios (a/b), booleans (0 or 1) */
+	int e;             /* enums: the family constant */
+	const char *s;     /* strings: the unquoted text */
+} FieldDefault;
+
 typedef struct FieldSchema {
 	const char *name;
 	FieldType type;
@@ -524,10 +637,14 @@ typedef struct FieldSchema {
 	int money_exp;    /* FT_QTY, FT_QTYLIST: exponent of money, any one currency */
 	unsigned kinds;   /* FT_REF, FT_COUNTED, FT_REFLIST: accepted kinds (KINDMASK) */
 	const char *const *enums; /* FT_ENUM, FT_TEMPLATE: NULL-terminated */
+	const EnumFamily *enum_family; /* FT_ENUM: the family its words come from */
 	CtorFamily family;        /* FT_CTOR */
 	unsigned flags;
 	const char *def;  /* the default, as documented ("1", "sum of parts"), or NULL */
 	const char *doc;
+	int id;           /* FieldId or ParamId */
+	int owner;        /* fields: the KindId; parameters: -1 */
+	FieldDefault dflt; /* def read as a literal (schema_init) */
 } FieldSchema;
 
 typedef struct KindSchema {
@@ -543,16 +660,25 @@ typedef struct CtorSchema {
 	const char *doc;
 	const FieldSchema *params;
 	int nparams;
+	int topology;     /* TopologyKind for CTOR_TOPOLOGY, else -1 */
 } CtorSchema;
 
-extern const KindSchema kind_schemas[KIND_COUNT];
-extern const CtorSchema ctor_schemas[];
+/* Filled by schema_init (ctx_new calls it; it is idempotent): every kind's fields and every
+ * constructor's parameters point into the rows of schema.def. */
+extern KindSchema kind_schemas[KIND_COUNT];
+extern CtorSchema ctor_schemas[];
 extern const int ctor_count;
+extern FieldSchema field_schemas[FIELD_COUNT]; /* by FieldId */
+extern FieldSchema param_schemas[PARAM_COUNT]; /* by ParamId */
+void schema_init(void);
 
 int kind_lookup(const char *word); /* KindId or -1 */
 const FieldSchema *schema_field(int kind, const char *name);
 const CtorSchema *ctor_lookup(const char *name);
+const CtorSchema *ctor_of_topology(TopologyKind t);
 const FieldSchema *ctor_param(const CtorSchema *cs, const char *name);
+/* The index of parameter p among cs's parameters, or -1 when cs has no such parameter. */
+int ctor_param_index(const CtorSchema *cs, ParamId p);
 const char *ctor_family_name(CtorFamily f);
 const char *field_type_name(const FieldSchema *fs, char *buf, size_t n); /* "power", "node" */
 void schema_print_markdown(FILE *out); /* the field tables of docs/language.md */

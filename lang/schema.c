@@ -9,6 +9,8 @@
  */
 #include "lang.h"
 
+#include <assert.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define D_NONE {{0}}
@@ -27,30 +29,52 @@
 #define D_PER_LENGTH {.e = {[DIM_LENGTH] = -1}}
 #define D_MASS_RATE {.e = {[DIM_MASS] = 1, [DIM_TIME] = -1}}
 
-/* Each helper is a brace initializer of FieldSchema; dimensions are passed as the D_ names
- * above (single tokens, so the commas inside them never split a macro argument). */
-#define QTY(n, d, fl, def, doc) {n, FT_QTY, d, 0, 0, NULL, CTOR_NONE, fl, def, doc}
-#define MONEY(n, d, fl, def, doc) {n, FT_QTY, d, 1, 0, NULL, CTOR_NONE, fl, def, doc}
-#define QTYLIST(n, d, fl, def, doc) {n, FT_QTYLIST, d, 0, 0, NULL, CTOR_NONE, fl, def, doc}
-#define INTLIST(n, fl, def, doc) {n, FT_INTLIST, D_NONE, 0, 0, NULL, CTOR_NONE, fl, def, doc}
-#define INT(n, fl, def, doc) {n, FT_INT, D_NONE, 0, 0, NULL, CTOR_NONE, fl, def, doc}
-#define REAL(n, fl, def, doc) {n, FT_REAL, D_NONE, 0, 0, NULL, CTOR_NONE, fl, def, doc}
-#define BOOL(n, fl, def, doc) {n, FT_BOOL, D_NONE, 0, 0, NULL, CTOR_NONE, fl, def, doc}
-#define STR(n, fl, def, doc) {n, FT_STRING, D_NONE, 0, 0, NULL, CTOR_NONE, fl, def, doc}
-#define TEMPLATE(n, ph, fl, def, doc) {n, FT_TEMPLATE, D_NONE, 0, 0, ph, CTOR_NONE, fl, def, doc}
-#define REF(n, k, fl, def, doc) {n, FT_REF, D_NONE, 0, k, NULL, CTOR_NONE, fl, def, doc}
-#define COUNTED(n, k, fl, def, doc) {n, FT_COUNTED, D_NONE, 0, k, NULL, CTOR_NONE, fl, def, doc}
-#define REFLIST(n, k, fl, def, doc) {n, FT_REFLIST, D_NONE, 0, k, NULL, CTOR_NONE, fl, def, doc}
-#define ENUM(n, en, fl, def, doc) {n, FT_ENUM, D_NONE, 0, 0, en, CTOR_NONE, fl, def, doc}
-#define CURRENCY(n, fl, def, doc) {n, FT_CURRENCY, D_NONE, 0, 0, NULL, CTOR_NONE, fl, def, doc}
-#define RATES(n, fl, def, doc) {n, FT_RATES, D_NONE, 0, 0, NULL, CTOR_NONE, fl, def, doc}
-#define RATIO(n, fl, def, doc) {n, FT_RATIO, D_NONE, 0, 0, NULL, CTOR_NONE, fl, def, doc}
-#define CTOR(n, fam, k, fl, def, doc) {n, FT_CTOR, D_NONE, 0, k, NULL, fam, fl, def, doc}
+/* Each helper is the member list of one FieldSchema (schema.def wraps it in braces with its
+ * id); dimensions are passed as the D_ names above (single tokens, so the commas inside them
+ * never split a macro argument). */
+#define COMMON_(N, T, FL, DEF, DOC) .name = N, .type = T, .flags = FL, .def = DEF, .doc = DOC
+#define QTY(N, D, FL, DEF, DOC) COMMON_(N, FT_QTY, FL, DEF, DOC), .dim = D
+#define MONEY(N, D, FL, DEF, DOC) COMMON_(N, FT_QTY, FL, DEF, DOC), .dim = D, .money_exp = 1
+#define QTYLIST(N, D, FL, DEF, DOC) COMMON_(N, FT_QTYLIST, FL, DEF, DOC), .dim = D
+#define INTLIST(N, FL, DEF, DOC) COMMON_(N, FT_INTLIST, FL, DEF, DOC)
+#define INT(N, FL, DEF, DOC) COMMON_(N, FT_INT, FL, DEF, DOC)
+#define REAL(N, FL, DEF, DOC) COMMON_(N, FT_REAL, FL, DEF, DOC)
+#define BOOL(N, FL, DEF, DOC) COMMON_(N, FT_BOOL, FL, DEF, DOC)
+#define STR(N, FL, DEF, DOC) COMMON_(N, FT_STRING, FL, DEF, DOC)
+#define TEMPLATE(N, PH, FL, DEF, DOC) COMMON_(N, FT_TEMPLATE, FL, DEF, DOC), .enums = PH
+#define REF(N, K, FL, DEF, DOC) COMMON_(N, FT_REF, FL, DEF, DOC), .kinds = K
+#define COUNTED(N, K, FL, DEF, DOC) COMMON_(N, FT_COUNTED, FL, DEF, DOC), .kinds = K
+#define REFLIST(N, K, FL, DEF, DOC) COMMON_(N, FT_REFLIST, FL, DEF, DOC), .kinds = K
+#define ENUM(N, EN, FAM, FL, DEF, DOC) \
+	COMMON_(N, FT_ENUM, FL, DEF, DOC), .enums = EN, .enum_family = &enum_##FAM
+#define CURRENCY(N, FL, DEF, DOC) COMMON_(N, FT_CURRENCY, FL, DEF, DOC)
+#define RATES(N, FL, DEF, DOC) COMMON_(N, FT_RATES, FL, DEF, DOC)
+#define RATIO(N, FL, DEF, DOC) COMMON_(N, FT_RATIO, FL, DEF, DOC)
+#define CTORF(N, FAM, K, FL, DEF, DOC) COMMON_(N, FT_CTOR, FL, DEF, DOC), .family = FAM, .kinds = K
 
 #define DESCRIPTION STR("description", 0, NULL, "free text shown in reports")
 #define RO F_READONLY
 
-/* Enumerations. */
+/* ---- enumerations ------------------------------------------------------------------------------ */
+
+#define X(c, w) w,
+#define F(fam, words, prefix)                                                                 \
+	static const char *const fam##_words[] = {words(X) NULL};                              \
+	const EnumFamily enum_##fam = {#fam, fam##_words,                                     \
+				       (int)(sizeof fam##_words / sizeof fam##_words[0]) - 1};
+ENUM_FAMILIES(F)
+#undef F
+#undef X
+
+int enum_lookup(const EnumFamily *f, const char *word)
+{
+	for (int i = 0; f && i < f->n; i++)
+		if (strcmp(f->words[i], word) == 0)
+			return i;
+	return -1;
+}
+
+/* The words each field accepts, in the order the docs list them. */
 static const char *const e_form_factor[] = {"sxm", "oam", "pcie", "superchip", NULL};
 static const char *const e_protocol[] = {"infiniband", "ethernet", NULL};
 static const char *const e_switch_protocol[] = {"infiniband", "ethernet", "nvlink", NULL};
@@ -76,331 +100,143 @@ static const char *const e_activation[] = {"gelu", "swiglu", NULL};
 const char *const hostname_placeholders[] = {"index", "index0", "rack", "row", "slot", "su",
 					     "domain", "cluster", "site", NULL};
 
-/* ---- declaration kinds ---------------------------------------------------------------------- */
+/* ---- the rows ---------------------------------------------------------------------------------- */
 
-static const FieldSchema f_ACCELERATOR[] = {
-	DESCRIPTION,
-	STR("vendor", 0, NULL, "maker"),
-	ENUM("form_factor", e_form_factor, 0, "sxm", "module form: sxm, oam, pcie, superchip"),
-	QTY("memory", D_DATA, F_REQUIRED | F_POSITIVE, NULL, "HBM capacity (GB or GiB)"),
-	QTY("memory_bandwidth", D_BANDWIDTH, F_POSITIVE, NULL, "HBM bandwidth (TB/s)"),
-	QTY("bf16", D_COMPUTE, F_REQUIRED | F_POSITIVE, NULL, "dense BF16 peak (TFLOPS)"),
-	QTY("fp8", D_COMPUTE, F_POSITIVE, NULL, "dense FP8 peak; absent when unsupported"),
-	QTY("fp4", D_COMPUTE, F_POSITIVE, NULL, "dense FP4 peak; absent when unsupported"),
-	QTY("tdp", D_POWER, F_REQUIRED | F_POSITIVE, NULL, "board power at full load"),
-	QTY("scale_up_bandwidth", D_BANDWIDTH, F_POSITIVE, NULL,
-	    "scale-up (NVLink, Infinity Fabric, HCCS) bandwidth per accelerator, both directions "
-	    "together as vendors quote it"),
-	REAL("matmul_efficiency", F_FRACTION, "0.75",
-	     "fraction of the dense peak a large matrix multiply attains"),
-	MONEY("price", D_NONE, F_NONNEG, "0", "indicative price of one accelerator"),
+FieldSchema field_schemas[FIELD_COUNT] = {
+#define FIELD(K, I, ...) [FLD_##K##_##I] = {__VA_ARGS__, .id = FLD_##K##_##I, .owner = KIND_##K},
+#include "schema.def"
 };
 
-static const FieldSchema f_NIC[] = {
-	DESCRIPTION,
-	STR("vendor", 0, NULL, "maker"),
-	QTY("speed", D_BANDWIDTH, F_REQUIRED | F_POSITIVE, NULL, "speed of one port"),
-	INT("ports", F_POSITIVE, "1", "network ports"),
-	ENUM("protocol", e_nic_protocol, 0, "ethernet", "infiniband, ethernet, or vpi (either)"),
-	ENUM("cage", e_cage, 0, "osfp", "the port's cage: osfp, qsfp112, ..."),
-	QTY("power", D_POWER, F_NONNEG, "0 W", "power drawn"),
-	MONEY("price", D_NONE, F_NONNEG, "0", "indicative price"),
+FieldSchema param_schemas[PARAM_COUNT] = {
+#define PARAM(S, I, ...) [PRM_##S##_##I] = {__VA_ARGS__, .id = PRM_##S##_##I, .owner = -1},
+#include "schema.def"
 };
 
-static const FieldSchema f_SWITCH[] = {
-	DESCRIPTION,
-	STR("vendor", 0, NULL, "maker"),
-	STR("asic", 0, NULL, "switch chip"),
-	INT("ports", F_REQUIRED | F_POSITIVE, NULL, "ports at port_speed"),
-	QTY("port_speed", D_BANDWIDTH, F_REQUIRED | F_POSITIVE, NULL,
-	    "speed of one port in each direction (400 Gbps for NDR)"),
-	INT("cages", F_POSITIVE, "ports", "physical cages (a twin-port OSFP cage carries 2 ports)"),
-	ENUM("cage", e_cage, 0, "osfp", "cage type; backplane for NVLink switch trays"),
-	INT("breakout", F_POSITIVE, "1",
-	    "most lower-speed ports one port can be split into (2: 2 x port_speed/2)"),
-	ENUM("protocol", e_switch_protocol, 0, "ethernet", "infiniband, ethernet or nvlink"),
-	QTY("power", D_POWER, F_REQUIRED | F_NONNEG, NULL, "typical power, optics excluded"),
-	QTY("height", D_LENGTH, F_POSITIVE, "1 U", "rack space"),
-	QTY("latency", D_TIME, F_NONNEG, NULL, "port-to-port latency"),
-	MONEY("price", D_NONE, F_REQUIRED | F_NONNEG, NULL, "indicative price"),
-};
-
-static const FieldSchema f_CABLE[] = {
-	DESCRIPTION,
-	STR("vendor", 0, NULL, "maker"),
-	ENUM("type", e_cable_type, F_REQUIRED, NULL,
-	     "dac (passive copper), acc (active copper), aec (active electrical, retimed), aoc "
-	     "(active optical), fiber (passive fibre between optics)"),
-	QTY("speed", D_BANDWIDTH, F_POSITIVE, "any", "highest speed carried"),
-	QTY("reach", D_LENGTH, F_REQUIRED | F_POSITIVE, NULL, "longest length sold or supported"),
-	QTYLIST("lengths", D_LENGTH, F_POSITIVE, "every whole metre up to reach",
-		"stocked lengths a run is rounded up to"),
-	ENUM("fiber", e_fiber, 0, NULL, "fibre type of fiber and aoc cables: om3, om4, om5, os2"),
-	ENUM("connector", e_connector, 0, NULL, "connector at each end"),
-	INT("breakout", F_POSITIVE, "1", "ends on the far side (2: a 1-to-2 splitter)"),
-	QTY("power", D_POWER, F_NONNEG, "0 W", "power of the active ends together"),
-	MONEY("price", D_NONE, F_NONNEG, "0", "indicative price of one cable (fixed part)"),
-	MONEY("price_per_m", D_PER_LENGTH, F_NONNEG, "0", "indicative price per metre on top"),
-};
-
-static const FieldSchema f_OPTIC[] = {
-	DESCRIPTION,
-	STR("vendor", 0, NULL, "maker"),
-	QTY("speed", D_BANDWIDTH, F_REQUIRED | F_POSITIVE, NULL, "speed of one port"),
-	INT("ports", F_POSITIVE, "1", "ports carried (a twin-port 2x400G OSFP module has 2)"),
-	QTY("reach", D_LENGTH, F_REQUIRED | F_POSITIVE, NULL, "longest fibre run supported"),
-	ENUM("fiber", e_fiber, F_REQUIRED, NULL, "fibre type it drives: om3, om4, om5, os2"),
-	ENUM("connector", e_optical_connector, 0, NULL, "optical connector: mpo12, lc_duplex ..."),
-	ENUM("cage", e_cage, 0, "osfp", "the cage it plugs into"),
-	QTY("power", D_POWER, F_NONNEG, "0 W", "power of one module"),
-	MONEY("price", D_NONE, F_NONNEG, "0", "indicative price of one module"),
-};
-
-static const FieldSchema f_COOLING[] = {
-	DESCRIPTION,
-	ENUM("type", e_cooling_type, F_REQUIRED, NULL, "air, rear_door, cold_plate or immersion"),
-	REAL("pue", F_REQUIRED | F_ATLEAST1, NULL, "power usage effectiveness of the hall"),
-	QTY("max_rack_power", D_POWER, F_REQUIRED | F_POSITIVE, NULL, "densest rack it can cool"),
-	REAL("liquid_fraction", F_NONNEG, "0", "share of the heat carried away by liquid"),
-	MONEY("capex_per_kw", D_PER_POWER, F_NONNEG, "0",
-	      "indicative cooling plant capex per kW of IT load"),
-};
-
-static const FieldSchema f_POWER[] = {
-	DESCRIPTION,
-	ENUM("type", e_power_type, 0, "ac_ups", "ac_ups or hvdc"),
-	ENUM("redundancy", e_redundancy, 0, "n", "n, n_plus_1 or two_n (2N)"),
-	INT("module_count", F_POSITIVE, "4", "modules sharing the load, for n_plus_1"),
-	REAL("efficiency", F_FRACTION, "1",
-	     "utility-to-IT conversion efficiency (UPS or HVDC losses); counted in facility power "
-	     "unless the site gives its own pue"),
-	MONEY("capex_per_kw", D_PER_POWER, F_NONNEG, "0",
-	      "indicative capex per kW of installed capacity (before redundancy)"),
-};
-
-static const FieldSchema f_NODE[] = {
-	DESCRIPTION,
-	STR("vendor", 0, NULL, "maker"),
-	COUNTED("accelerators", KINDMASK(ACCELERATOR), 0, "none", "e.g. 8 x H100_SXM"),
-	COUNTED("nics", KINDMASK(NIC), 0, "none",
-		"e.g. 8 x CX7_400G; compute-fabric NICs first, one per rail"),
-	STR("cpu", 0, NULL, "processors, as text"),
-	QTY("memory", D_DATA, F_POSITIVE, NULL, "host memory"),
-	QTY("local_storage", D_DATA, F_POSITIVE, NULL, "local NVMe capacity"),
-	QTY("power", D_POWER, F_POSITIVE, "sum of parts",
-	    "maximum input power, scale_up_switches excluded; when absent, accelerator TDPs + NIC "
-	    "power + base_power"),
-	QTY("base_power", D_POWER, F_NONNEG, "0 W", "CPUs, memory, fans and losses"),
-	QTY("height", D_LENGTH, F_REQUIRED | F_POSITIVE, NULL, "rack space (U)"),
-	QTY("weight", D_MASS, F_POSITIVE, NULL, "mass"),
-	MONEY("price", D_NONE, F_REQUIRED | F_NONNEG, NULL, "indicative price of one node"),
-	BOOL("price_includes_nics", 0, "true", "whether price already covers the NICs"),
-	INT("scale_up_domain", F_POSITIVE, "accelerators per node",
-	    "accelerators in one scale-up (NVLink) domain; larger than a node means consecutive "
-	    "nodes form a domain kept whole in one rack (GB200 NVL72: 72)"),
-	QTY("scale_up_bandwidth", D_BANDWIDTH, F_POSITIVE, "the accelerator's",
-	    "scale-up bandwidth per accelerator"),
-	COUNTED("scale_up_switches", KINDMASK(SWITCH), 0, "none",
-		"switches of one scale-up domain (NVL72: 9 x NVLink switch trays)"),
-};
-
-static const FieldSchema f_STORAGE[] = {
-	DESCRIPTION,
-	STR("vendor", 0, NULL, "maker"),
-	QTY("capacity", D_DATA, F_REQUIRED | F_POSITIVE, NULL, "usable capacity"),
-	QTY("bandwidth", D_BANDWIDTH, F_POSITIVE, NULL, "read throughput"),
-	COUNTED("nics", KINDMASK(NIC), 0, "none", "network adapters"),
-	QTY("power", D_POWER, F_REQUIRED | F_POSITIVE, NULL, "maximum power"),
-	QTY("height", D_LENGTH, F_REQUIRED | F_POSITIVE, NULL, "rack space (U)"),
-	MONEY("price", D_NONE, F_REQUIRED | F_NONNEG, NULL, "indicative price"),
-};
-
-static const FieldSchema f_RACK[] = {
-	DESCRIPTION,
-	QTY("height", D_LENGTH, F_REQUIRED | F_POSITIVE, NULL, "usable height (U)"),
-	QTY("reserved", D_LENGTH, F_NONNEG, "0 U", "space kept for PDUs and patch panels"),
-	QTY("power_limit", D_POWER, F_REQUIRED | F_POSITIVE | F_CHOOSABLE, NULL,
-	    "power class: the most a rack may draw"),
-	REF("cooling", KINDMASK(COOLING), F_REQUIRED | F_CHOOSABLE, NULL, "how the rack is cooled"),
-	INT("nodes_per_rack", F_POSITIVE | F_CHOOSABLE, "as many as fit",
-	    "nodes in one rack; the optimizer may choose"),
-	QTY("width", D_LENGTH, F_POSITIVE, "600 mm", "footprint width"),
-	QTY("depth", D_LENGTH, F_POSITIVE, "1200 mm", "footprint depth"),
-	QTY("max_weight", D_MASS, F_POSITIVE, NULL, "static load rating"),
-	MONEY("price", D_NONE, F_NONNEG, "0", "indicative price of the empty rack with PDUs"),
-};
-
-static const FieldSchema f_SITE[] = {
-	DESCRIPTION,
-	STR("location", 0, NULL, "where the hall is"),
-	QTY("power_budget", D_POWER, F_REQUIRED | F_POSITIVE, NULL, "facility power available"),
-	MONEY("electricity", D_PER_ENERGY, F_REQUIRED | F_NONNEG, NULL, "price of energy"),
-	REAL("pue", F_ATLEAST1, "the cooling's",
-	     "power usage effectiveness; overrides the cooling systems' figures"),
-	CTOR("floor", CTOR_FLOOR, 0, 0, NULL, "floor grid, e.g. grid(rows = 30, racks_per_row = 24)"),
-	REF("power", KINDMASK(POWER), 0, NULL, "power distribution system"),
-	QTY("carbon_intensity", D_INTENSITY, F_NONNEG, NULL, "grid emissions per energy (kg/kWh)"),
-};
-
-static const FieldSchema f_FABRIC[] = {
-	DESCRIPTION,
-	CTOR("topology", CTOR_TOPOLOGY, 0, F_REQUIRED, NULL,
-	     "fat_tree(...), dragonfly(...) or torus(...)"),
-	REF("switch", KINDMASK(SWITCH), F_CHOOSABLE, NULL,
-	    "switch model; required by fat_tree and dragonfly, unused by torus"),
-	QTY("link", D_BANDWIDTH, F_POSITIVE, "the NIC port speed", "speed of an endpoint link"),
-	RATIO("oversubscription", F_CHOOSABLE, "1:1",
-	      "downlink to uplink bandwidth at the leaves, or a list, one ratio per tier"),
-	INT("planes", F_POSITIVE | F_CHOOSABLE, "1", "independent parallel fabrics the NIC ports split over"),
-	ENUM("protocol", e_protocol, 0, "the switch's", "infiniband or ethernet"),
-	REF("nic", KINDMASK(NIC), 0, "the node's first NIC",
-	    "which NIC of each node attaches; fabrics naming the same NIC take its ports in turn"),
-	INT("rails", F_POSITIVE, "the NIC's ports earlier fabrics leave", "NIC ports of a node on this fabric"),
-	INT("scalable_unit", F_POSITIVE, NULL, "nodes per scalable unit (SuperPOD: 32)"),
-	COUNTED("endpoints", KINDMASK(NODE) | KINDMASK(STORAGE), 0, "none",
-		"attached devices other than the cluster's nodes: fabric managers, storage, gateways"),
-	REFLIST("media", KINDMASK(CABLE) | KINDMASK(OPTIC), 0, "every cable and optic in scope",
-		"cables and optics the design may use"),
-	ENUM("routing", e_routing, 0, NULL, "routing: ecmp, adaptive, ftree, updn, minimal, ugal, dor"),
-	STR("loopbacks", 0, "\"10.0.0.0/16\"", "IPv4 pool of the switches' /32 loopbacks (Ethernet)"),
-	STR("p2p", 0, "\"10.128.0.0/10\"", "IPv4 pool of the /31 of every link (Ethernet)"),
-	INT("asn", F_POSITIVE, "4200000000",
-	    "first private ASN of the BGP plan (RFC 6996 32-bit private range)"),
-	INT("mtu", F_POSITIVE, "9216", "MTU of switch ports (Ethernet)"),
-	BOOL("lossless", 0, "true", "RoCE lossless class: PFC on priority 3 and ECN marking"),
-	QTY("bisection_bandwidth", D_BANDWIDTH, RO, NULL, "bandwidth across the worst bisection"),
-	INT("switch_count", RO, NULL, "switches"),
-	INT("link_count", RO, NULL, "links"),
-	INT("diameter", RO, NULL, "longest shortest path between endpoints, in switch hops"),
-};
-
-static const FieldSchema f_CLUSTER[] = {
-	DESCRIPTION,
-	REF("site", KINDMASK(SITE), F_REQUIRED, NULL, "where it is built"),
-	COUNTED("nodes", KINDMASK(NODE), F_REQUIRED | F_CHOOSABLE, NULL,
-		"e.g. 1250 x dgx_h100; the count may be a range or auto"),
-	REF("rack", KINDMASK(RACK), F_REQUIRED | F_CHOOSABLE, NULL, "rack type"),
-	REFLIST("fabrics", KINDMASK(FABRIC), 0, "[]", "network fabrics"),
-	COUNTED("storage", KINDMASK(STORAGE), 0, "none", "storage appliances"),
-	TEMPLATE("hostname", hostname_placeholders, 0, "\"node{index:04}\"",
-		 "name template of the nodes"),
-	CURRENCY("currency", 0, "the electricity price's", "currency of the report"),
-	RATES("exchange_rates", 0, "[]", "explicit rates, e.g. [7.1 CNY/USD]"),
-	REAL("utilization", F_FRACTION, "1", "average draw as a share of peak"),
-	QTY("other_power", D_POWER, F_NONNEG, "0 W", "other IT load: management, storage not declared"),
-	REAL("spares", F_NONNEG, "0",
-	     "spare nodes bought and kept on the shelf, as a share of nodes (e.g. 2 %): capex only"),
-	QTY("horizon", D_TIME, F_POSITIVE, "5 y", "period of the total cost of ownership"),
-	MONEY("capex", D_NONE, RO, NULL, "capital expenditure"),
-	MONEY("energy_cost", D_RATE, RO, NULL, "cost of energy per year"),
-	MONEY("tco", D_NONE, RO, NULL, "capex + energy cost over the horizon"),
-	QTY("annual_energy", D_ENERGY, RO, NULL, "facility energy per year"),
-	QTY("it_power", D_POWER, RO, NULL, "IT power"),
-	QTY("facility_power", D_POWER, RO, NULL, "IT power through the PUE"),
-	QTY("carbon", D_MASS_RATE, RO, NULL, "emissions per year"),
-	QTY("peak_compute", D_COMPUTE, RO, NULL, "dense BF16 peak of all accelerators"),
-	QTY("bisection_bandwidth", D_BANDWIDTH, RO, NULL, "of the compute fabric"),
-	INT("accelerator_count", RO, NULL, "accelerators"),
-	INT("node_count", RO, NULL, "nodes"),
-	INT("rack_count", RO, NULL, "racks"),
-	INT("switch_count", RO, NULL, "switches"),
-	INT("cable_count", RO, NULL, "cables"),
-};
-
-#define MODEL_PARAMS(REQ)                                                                    \
-	INT("layers", REQ | F_POSITIVE, NULL, "transformer layers"),                          \
-	INT("hidden", REQ | F_POSITIVE, NULL, "hidden size"),                                 \
-	INT("heads", REQ | F_POSITIVE, NULL, "attention heads"),                              \
-	INT("head_dim", F_POSITIVE, "hidden / heads", "size of one attention head"),          \
-	INT("query_groups", F_POSITIVE, "heads", "key/value heads (GQA); heads means MHA"),   \
-	INT("ffn", F_POSITIVE, "4 x hidden", "feed-forward size"),                            \
-	INT("seq", REQ | F_POSITIVE, NULL, "sequence length"),                                \
-	INT("vocab", REQ | F_POSITIVE, NULL, "vocabulary size"),                              \
-	ENUM("activation", e_activation, 0, "gelu", "gelu (2 FFN matrices) or swiglu (3)"),  \
-	INT("experts", F_POSITIVE, "1", "experts per MoE layer; 1 is dense"),                 \
-	INT("top_k", F_POSITIVE, "1", "experts each token is routed to"),                     \
-	INT("expert_ffn", F_POSITIVE, "ffn", "feed-forward size of one expert"),              \
-	INT("shared_experts", F_NONNEG, "0", "experts every token passes through"),           \
-	INT("dense_layers", F_NONNEG, "0", "leading layers with a dense FFN in an MoE model")
-
-static const FieldSchema f_MODEL[] = {
-	DESCRIPTION,
-	MODEL_PARAMS(F_REQUIRED),
-};
-
-static const FieldSchema f_WORKLOAD[] = {
-	DESCRIPTION,
-	REF("cluster", KINDMASK(CLUSTER), F_REQUIRED, NULL, "where it runs"),
-	CTOR("model", CTOR_MODEL, KINDMASK(MODEL), F_REQUIRED, NULL,
-	     "transformer(...), moe(...) or the name of a model"),
-	REAL("tokens", F_REQUIRED | F_POSITIVE, NULL, "tokens to train on"),
-	INT("global_batch", F_REQUIRED | F_POSITIVE, NULL, "sequences per step"),
-	ENUM("precision", e_precision, 0, "bf16", "bf16 or fp8"),
-	INT("gpus", F_POSITIVE | F_CHOOSABLE, "chosen by the planner", "accelerators used"),
-	INT("tp", F_POSITIVE | F_CHOOSABLE, "chosen", "tensor-parallel size"),
-	INT("pp", F_POSITIVE | F_CHOOSABLE, "chosen", "pipeline-parallel size"),
-	INT("cp", F_POSITIVE | F_CHOOSABLE, "chosen", "context-parallel size"),
-	INT("ep", F_POSITIVE | F_CHOOSABLE, "chosen", "expert-parallel size"),
-	INT("micro_batch", F_POSITIVE | F_CHOOSABLE, "chosen", "sequences per micro-batch"),
-	INT("interleave", F_POSITIVE | F_CHOOSABLE, "chosen", "virtual pipeline stages per GPU"),
-	ENUM("recompute", e_recompute, F_CHOOSABLE, "chosen", "none, selective or full"),
-	BOOL("sequence_parallel", F_CHOOSABLE, "chosen", "Megatron sequence parallelism"),
-	BOOL("distributed_optimizer", F_CHOOSABLE, "chosen", "shard optimizer state over DP"),
-	QTY("time_to_train", D_TIME, RO, NULL, "predicted wall time"),
-	QTY("step_time", D_TIME, RO, NULL, "predicted time of one step"),
-	QTY("energy_to_train", D_ENERGY, RO, NULL, "facility energy of the GPUs used"),
-	MONEY("cost_to_train", D_NONE, RO, NULL, "energy cost of the run"),
-	REAL("mfu", RO, NULL, "model FLOPs utilization"),
-};
-
-/* Each kind's field table is f_ followed by its KindId name. */
-const KindSchema kind_schemas[KIND_COUNT] = {
-#define X(k, w, d) [KIND_##k] = {w, d, f_##k, (int)(sizeof f_##k / sizeof f_##k[0])},
+KindSchema kind_schemas[KIND_COUNT] = {
+#define X(k, w, d) [KIND_##k] = {w, d, NULL, 0},
 	DECL_KINDS(X)
 #undef X
 };
 
-/* ---- constructors --------------------------------------------------------------------------- */
+/* Each constructor's parameter set, by the name schema.def gives it. */
+static const char *const param_set_of[PARAM_COUNT] = {
+#define PARAM(set, id, ...) [PRM_##set##_##id] = #set,
+#include "schema.def"
+};
 
-static const FieldSchema p_fat_tree[] = {
-	INT("tiers", F_POSITIVE | F_CHOOSABLE, "the fewest that fit", "switch tiers: 1, 2 or 3"),
-	BOOL("rail_optimized", 0, "false", "NIC k of every node in a unit goes to leaf k"),
+typedef struct CtorRow {
+	const char *set;
+	int topology;
+} CtorRow;
+static const CtorRow ctor_rows[] = {
+#define TOPOLOGY(id, name, doc) {#id, TOPO_##id},
+#define CTOR(id, name, family, set, doc) {#set, -1},
+#include "schema.def"
 };
-static const FieldSchema p_dragonfly[] = {
-	INT("p", F_POSITIVE, "a / 2", "terminals per router (Kim et al. 2008)"),
-	INT("a", F_REQUIRED | F_POSITIVE, NULL, "routers per group"),
-	INT("h", F_POSITIVE, "a / 2", "global links per router"),
-	INT("g", F_POSITIVE | F_CHOOSABLE, "as many as needed, at most a x h + 1", "groups"),
-};
-static const FieldSchema p_torus[] = {
-	INTLIST("dims", F_REQUIRED | F_POSITIVE, NULL, "size of each dimension: [8, 8] or [8, 8, 8]"),
-};
-static const FieldSchema p_grid[] = {
-	INT("rows", F_REQUIRED | F_POSITIVE, NULL, "rows of racks"),
-	INT("racks_per_row", F_REQUIRED | F_POSITIVE, NULL, "rack positions in a row"),
-	QTY("rack_pitch", D_LENGTH, F_POSITIVE, "0.6 m", "distance between rack centres in a row"),
-	QTY("row_pitch", D_LENGTH, F_POSITIVE, "2.4 m", "distance between row centres"),
-	QTY("tray_height", D_LENGTH, F_NONNEG, "0.5 m", "cable tray height above the racks"),
-};
-static const FieldSchema p_model[] = {MODEL_PARAMS(F_REQUIRED)};
 
-const CtorSchema ctor_schemas[] = {
-	{"fat_tree", CTOR_TOPOLOGY, "folded CLOS with 1 to 3 switch tiers", p_fat_tree, 2},
-	{"dragonfly", CTOR_TOPOLOGY, "groups of routers with global links (Kim et al., ISCA 2008)",
-	 p_dragonfly, 4},
-	{"torus", CTOR_TOPOLOGY, "2D or 3D direct-connect torus with wraparound links", p_torus, 1},
-	{"grid", CTOR_FLOOR, "rows of rack positions", p_grid, 5},
-	{"transformer", CTOR_MODEL, "a dense or mixture-of-experts transformer", p_model,
-	 (int)(sizeof p_model / sizeof p_model[0])},
-	{"moe", CTOR_MODEL, "a mixture-of-experts transformer (experts > 1)", p_model,
-	 (int)(sizeof p_model / sizeof p_model[0])},
+CtorSchema ctor_schemas[] = {
+#define TOPOLOGY(id, name, doc) {name, CTOR_TOPOLOGY, doc, NULL, 0, TOPO_##id},
+#define CTOR(id, name, family, set, doc) {name, family, doc, NULL, 0, -1},
+#include "schema.def"
 };
 const int ctor_count = (int)(sizeof ctor_schemas / sizeof ctor_schemas[0]);
+
+/* The default as a literal of the language: a number with an optional unit, true or false, a
+ * word of the field's enumeration, or a quoted string; anything else is computed by a pass. */
+static FieldDefault read_default(const FieldSchema *fs)
+{
+	FieldDefault d = {0};
+	const char *t = fs->def;
+	if (!t)
+		return d;
+	switch (fs->type) {
+	case FT_QTY:
+	case FT_INT:
+	case FT_REAL:
+	case FT_RATIO: {
+		char *end;
+		double v = strtod(t, &end);
+		if (end == t)
+			return d;
+		if (fs->type == FT_RATIO && *end == ':') {
+			char *end2;
+			double b = strtod(end + 1, &end2);
+			if (end2 == end + 1 || *end2 || b == 0)
+				return d;
+			d.literal = true, d.num = v / b;
+			return d;
+		}
+		while (*end == ' ')
+			end++;
+		if (*end) {
+			Qty u;
+			const char *err, *sugg;
+			size_t off, len;
+			if (fs->type != FT_QTY || !unit_parse(end, strlen(end), &u, &err, &off, &len, &sugg))
+				return d;
+			v *= u.v;
+		}
+		d.literal = true, d.num = v;
+		return d;
+	}
+	case FT_BOOL:
+		if (!strcmp(t, "true") || !strcmp(t, "false"))
+			d.literal = true, d.num = !strcmp(t, "true");
+		return d;
+	case FT_ENUM:
+		for (int i = 0; fs->enums[i]; i++)
+			if (!strcmp(fs->enums[i], t)) {
+				d.literal = true;
+				d.e = enum_lookup(fs->enum_family, t);
+			}
+		return d;
+	case FT_STRING:
+	case FT_TEMPLATE: {
+		size_t n = strlen(t);
+		if (n >= 2 && t[0] == '"' && t[n - 1] == '"') {
+			static char buf[FIELD_COUNT][64];
+			int i = fs->id;
+			snprintf(buf[i], sizeof buf[i], "%.*s", (int)(n - 2), t + 1);
+			d.literal = true, d.s = buf[i];
+		}
+		return d;
+	}
+	default:
+		return d;
+	}
+}
+
+void schema_init(void)
+{
+	static bool done;
+	if (done)
+		return;
+	done = true;
+	for (int i = FIELD_COUNT - 1; i >= 0; i--) {
+		FieldSchema *fs = &field_schemas[i];
+		/* schema.def keeps a kind's rows together, kinds in DECL_KINDS order. */
+		assert(i == 0 || field_schemas[i - 1].owner <= fs->owner);
+		KindSchema *ks = &kind_schemas[fs->owner];
+		ks->fields = fs;
+		ks->nfields++;
+		fs->dflt = read_default(fs);
+	}
+	for (int i = 0; i < PARAM_COUNT; i++)
+		param_schemas[i].dflt = read_default(&param_schemas[i]);
+	for (int c = 0; c < ctor_count; c++) {
+		for (int i = PARAM_COUNT - 1; i >= 0; i--)
+			if (!strcmp(param_set_of[i], ctor_rows[c].set)) {
+				ctor_schemas[c].params = &param_schemas[i];
+				ctor_schemas[c].nparams++;
+			}
+	}
+}
 
 /* ---- lookups -------------------------------------------------------------------------------- */
 
 int kind_lookup(const char *word)
 {
+	schema_init();
 	for (int k = 0; k < KIND_COUNT; k++)
 		if (strcmp(kind_schemas[k].name, word) == 0)
 			return k;
@@ -409,6 +245,7 @@ int kind_lookup(const char *word)
 
 const FieldSchema *schema_field(int kind, const char *name)
 {
+	schema_init();
 	const KindSchema *ks = &kind_schemas[kind];
 	for (int i = 0; i < ks->nfields; i++)
 		if (strcmp(ks->fields[i].name, name) == 0)
@@ -418,6 +255,7 @@ const FieldSchema *schema_field(int kind, const char *name)
 
 const CtorSchema *ctor_lookup(const char *name)
 {
+	schema_init();
 	for (int i = 0; i < ctor_count; i++)
 		if (strcmp(ctor_schemas[i].name, name) == 0)
 			return &ctor_schemas[i];
@@ -430,6 +268,21 @@ const FieldSchema *ctor_param(const CtorSchema *cs, const char *name)
 		if (strcmp(cs->params[i].name, name) == 0)
 			return &cs->params[i];
 	return NULL;
+}
+
+const CtorSchema *ctor_of_topology(TopologyKind t)
+{
+	schema_init();
+	for (int i = 0; i < ctor_count; i++)
+		if (ctor_schemas[i].topology == (int)t)
+			return &ctor_schemas[i];
+	return NULL;
+}
+
+int ctor_param_index(const CtorSchema *cs, ParamId p)
+{
+	int i = (int)(&param_schemas[p] - cs->params);
+	return i >= 0 && i < cs->nparams ? i : -1;
 }
 
 const char *ctor_family_name(CtorFamily f)
@@ -536,6 +389,7 @@ static void print_fields(FILE *out, const FieldSchema *fs, int n, bool readonly)
 
 void schema_print_markdown(FILE *out)
 {
+	schema_init();
 	for (int k = 0; k < KIND_COUNT; k++) {
 		const KindSchema *ks = &kind_schemas[k];
 		fprintf(out, "### `%s`\n\n%s.\n\n", kind_schemas[k].name, kind_schemas[k].doc);
