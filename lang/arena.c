@@ -51,6 +51,13 @@ struct Arena {
 	size_t nblocks, capblocks;
 };
 
+void die_invariant(const char *file, int line, const char *what)
+{
+	fflush(stdout);
+	fprintf(stderr, "clusterc: internal error: %s:%d: %s\n", file, line, what);
+	exit(EXIT_INTERNAL);
+}
+
 void die_oom(void)
 {
 	fputs("clusterc: fatal: out of memory\n", stderr);

@@ -65,6 +65,10 @@ void *xmalloc(size_t n);            /* malloc that exits 70 on exhaustion */
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 NORETURN void die_oom(void);
+/* A broken invariant of clusterc itself, never a user's mistake: says where and exits 70. On in
+ * every build (assert() is off in release builds). */
+NORETURN void die_invariant(const char *file, int line, const char *what);
+#define INVARIANT(cond, what) ((cond) ? (void)0 : die_invariant(__FILE__, __LINE__, what))
 
 /* A growable array of pointers backed by an arena (old storage is abandoned on growth). */
 typedef struct PtrVec {
@@ -335,6 +339,7 @@ typedef struct Field {
 	Expr *value;
 	Loc loc;          /* name to end of value */
 	struct Value *val; /* the checked value, filled by passes/check.c */
+	int id;            /* 1 + its FieldId once typed access looked it up; -1: not a field */
 	bool overridden;   /* set by a scenario or --set rather than written here */
 } Field;
 

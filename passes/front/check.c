@@ -243,6 +243,7 @@ static bool check_enum(Checker *k, const Expr *e, const FieldSchema *fs, Value *
 			if (strcmp(fs->enums[i], e->name) == 0) {
 				Value *v = new_value(k, VAL_ENUM, e->loc);
 				v->s = e->name;
+				v->e = enum_lookup(fs->enum_family, e->name);
 				*out = v;
 				return true;
 			}
@@ -274,6 +275,7 @@ static bool check_currency(Checker *k, const Expr *e, const FieldSchema *fs, Val
 	if (e->kind == EXPR_NAME && currency_lookup(e->name) >= 0) {
 		Value *v = new_value(k, VAL_ENUM, e->loc);
 		v->s = e->name;
+		v->e = -1;
 		*out = v;
 		return true;
 	}

@@ -1,0 +1,344 @@
+/*
+ * ir.h — the IR: the design every pass after the front end builds and every backend renders.
+ * Sectioned by the pass that fills each part; passes/pipeline.c lists the passes.
+ */
+#ifndef CLUSTERC_IR_H
+#define CLUSTERC_IR_H
+
+#include "program.h"
+
+/* ---- the design (elaborate.c, racks.c, model.c): the IR after the front end ----------------- */
+
+/* An open choice of the spec (one_of, a range or auto) and what was chosen for it. */
+typedef struct Decision {
+	Decl *decl;
+	Field *field;
+	const char *param;    /* a constructor parameter of the field, or NULL */
+	const Value *choice;  /* the VAL_CHOICE, VAL_RANGE or VAL_AUTO as written */
+	const Value *chosen;  /* the option in force */
+	const char *chosen_text; /* how it reads: "80 kW", "cold_plate", "1024" */
+	bool in_count;        /* the choice is the count of a COUNT x NAME */
+	int ncandidates;      /* options considered */
+	double next_best;     /* objective of the best design with another option here, or NAN */
+	const char *next_best_text;
+} Decision;
+
+/* One group of identical nodes, as the cluster's nodes field lists them. */
+typedef struct NodeGroup {
+	const Decl *type;
+	int count;
+	int per_rack;        /* nodes of this group in one rack */
+	int racks;
+	int domain_nodes;    /* nodes per scale-up domain (1 when the domain is the node) */
+	double node_power;   /* W at peak: declared, or the sum of parts */
+	double node_height;  /* m */
+	Loc loc;
+} NodeGroup;
+
+typedef struct NodeInst {
+	const Decl *type;
+	const char *hostname;
+	int group;
+	int rack;            /* index into Design.racks */
+	int u;               /* lowest rack unit it occupies, from 1 at the bottom */
+	int domain;          /* scale-up domain, from 0 */
+	int first_accel, first_port;
+} NodeInst;
+
+typedef struct AccelInst {
+	const Decl *type;
+	int node, slot;      /* slot from 0 inside the node */
+} AccelInst;
+
+typedef struct PortInst {
+	const Decl *nic;
+	int node, nic_index, port; /* the node's NIC (from 0) and the port on it (from 0) */
+	double speed;        /* bit/s */
+} PortInst;
+
+typedef struct RackInst {
+	const char *name;
+	const Decl *type;
+	const Decl *cooling;
+	double power_limit;  /* W: the rack's power class */
+	double power;        /* W at peak of what it holds */
+	double height_used;  /* m */
+	int row, pos;        /* place on the floor from 0 (a default grid when the site has none) */
+	double x, y;         /* m: centre of its footprint on the floor */
+	int first_node, nnodes;
+	int storage;         /* storage appliances it holds */
+	bool network;        /* a rack of switches (and fabric managers) */
+	int group;           /* the network group it belongs to, or -1 */
+} RackInst;
+
+enum { CAT_NODES, CAT_NETWORK, CAT_STORAGE, CAT_OTHER, CAT_CABLING, CAT_RACKS, CAT_COOLING,
+       CAT_POWER, CAT_COUNT };
+extern const char *const category_names[CAT_COUNT];
+
+/* The costed design, in base units (W, J, s) and the report currency. */
+typedef struct Totals {
+	double accelerators, nodes, racks, switches, cables, storage_units;
+	double it_power;              /* W at peak */
+	double power_by_cat[CAT_COUNT]; /* W at peak: nodes, network, storage, other */
+	double avg_it_power;          /* W: peak x utilization where it applies */
+	double pue;                   /* facility / IT */
+	double facility_power;        /* W at peak */
+	double capex;
+	double capex_by_cat[CAT_COUNT];
+	double annual_energy;         /* J of facility energy in a year */
+	double annual_energy_cost;    /* report currency per year */
+	double horizon_years;
+	double tco;
+	double annual_carbon;         /* kg per year, or NAN when the site gives no intensity */
+	double peak_compute;          /* FLOP/s dense BF16 */
+	double power_capacity;        /* W of power plant installed (redundancy included) */
+	double cabling_power;         /* W of the cables' and transceivers' share of network power */
+} Totals;
+
+typedef struct BomLine {
+	const char *part;    /* node, nic, switch, rack, cooling plant ... */
+	const Decl *decl;    /* the model; NULL for lines not tied to one declaration */
+	const char *model;
+	double quantity;
+	const char *unit;    /* "" for pieces, "kW" for plant sized by power */
+	double unit_price;   /* report currency */
+	double total;
+	double unit_power;   /* W */
+	double power;        /* W */
+} BomLine;
+
+/* ---- fabrics (fabric.c sizes them, wire_*.c wire them port by port, verify.c proves them) -- */
+
+/* Link tiers, shared by every topology; the name is how reports and drawings say it. */
+#define LINK_TIERS(X)                                   \
+	X(NODE_LEAF, "node-leaf")     /* endpoint to leaf */   \
+	X(LEAF_SPINE, "leaf-spine")                            \
+	X(SPINE_CORE, "spine-core")                            \
+	X(TERMINAL, "terminal")       /* dragonfly: endpoint to router */ \
+	X(LOCAL, "local")             /* dragonfly: inside a group */ \
+	X(GLOBAL, "global")           /* dragonfly: between groups */ \
+	X(TORUS, "torus")             /* endpoint to endpoint, wraparound */ \
+	X(SCALE_UP, "scale-up")       /* accelerator to NVLink switch, backplane */
+
+typedef enum {
+#define X(t, s) LT_##t,
+	LINK_TIERS(X)
+#undef X
+	LT_COUNT
+} LinkTier;
+extern const char *const link_tier_names[LT_COUNT];
+
+/* Switch tiers: the leaf, spine and core of a fat tree, a dragonfly's routers, the switch trays
+ * of scale-up domains. */
+#define SWITCH_TIERS(X) X(LEAF, "leaf") X(SPINE, "spine") X(CORE, "core") X(ROUTER, "router") \
+	X(SCALE_UP, "scale-up")
+
+typedef enum {
+#define X(t, s) ST_##t,
+	SWITCH_TIERS(X)
+#undef X
+	ST_COUNT
+} SwitchTier;
+extern const char *const switch_tier_names[ST_COUNT];
+
+/* A device attached to a fabric that is not a cluster node: a fabric manager, storage, a
+ * gateway (fabric.endpoints). */
+typedef struct ExtraInst {
+	const Decl *type;
+	const char *name;    /* "compute-ufm_appliance-1" */
+	int fabric;
+	int nports;          /* its NIC ports on the fabric */
+	double speed;
+	int rack, u;         /* where it stands (place.c) */
+} ExtraInst;
+
+typedef struct SwitchInst {
+	const Decl *model;
+	const char *name;    /* "compute-leaf-001", "compute-p2-spine-004", "nvl-dom001-sw3" */
+	int fabric;          /* index into Design.fabrics, or -1 for a scale-up tray */
+	SwitchTier tier;
+	int plane, su, rail, group; /* group: pod of a 3-tier tree, dragonfly group, scale-up domain */
+	int index;           /* position inside its tier and plane, from 0 */
+	int radix;           /* logical ports at the link speed (breakout counted) */
+	int breakout;        /* logical ports per physical port */
+	int used;            /* ports wired */
+	int rack;            /* the rack it stands in (place.c), -1 before */
+	int u;               /* lowest rack unit it occupies, from 1 */
+} SwitchInst;
+
+/* One end of a link. Ports count from 0; a switch's logical port p is physical port
+ * p / breakout, lane p % breakout. */
+typedef enum { END_NODE, END_EXTRA, END_SWITCH, END_ACCEL } EndKind;
+typedef struct End {
+	uint8_t kind;        /* EndKind */
+	int dev;             /* NodeInst, ExtraInst, SwitchInst or AccelInst index */
+	int port;            /* END_NODE: index into Design.ports (a NIC port); others: port number */
+} End;
+
+typedef struct LinkInst {
+	End a, z;            /* a: the end nearer the endpoints */
+	double speed;        /* bit/s */
+	uint8_t tier;        /* LinkTier */
+	uint8_t plane;
+	int16_t rail;        /* -1 when not rail-aligned */
+	int fabric;          /* -1 for scale-up links */
+} LinkInst;
+
+/* The most NIC ports a node brings to one fabric (its rails); fabric.c reports more. */
+#define FABRIC_MAX_RAILS 256
+/* The largest cluster clusterc designs: 8x the largest anyone plans (PRODUCT §2, 1,000,000
+ * accelerators), and within the ints that count instances. */
+#define CLUSTER_MAX_NODES (1 << 23)
+#define CLUSTER_MAX_ACCELERATORS (1 << 23)
+
+typedef struct FabricInst {
+	Decl *decl;
+	const CtorSchema *topology;  /* fat_tree, dragonfly or torus */
+	bool sized;                  /* the shape holds: wire it (else a Violation explains) */
+	const Decl *switch_model;
+	const Decl *nic;             /* the node NIC on this fabric ... */
+	int nic_first;               /* ... from this one of the node's NICs of that model on:
+				      * fabrics sharing a model take its ports in fabric order */
+	double link_speed;           /* bit/s */
+	int radix;                   /* logical switch ports at link_speed */
+	int breakout;
+	int planes, rails, tiers;    /* rails: NIC ports of a node on the fabric, all planes */
+	bool rail_optimized;
+	int su_nodes, sus;           /* scalable unit size and count (rail-optimized trees) */
+	double oversub[3];           /* down:up bandwidth at leaf, spine (and core) */
+	int down[3], up[3];          /* ports per switch of each tree tier: down and up */
+	int endpoints;               /* endpoint ports over all planes */
+	int per_plane[ST_COUNT];     /* switches of each tier in one plane */
+	int links_per_plane[LT_COUNT];
+	int pods, pod_leaves, core_groups, core_per_group; /* 3-tier shape */
+	int spine_links;             /* links from a leaf to each spine (2-tier) */
+	int dims[3], ndims;          /* torus */
+	int df_p, df_a, df_h, df_g, df_links_per_pair; /* dragonfly */
+	int switches, links;         /* totals, all planes */
+	int by_tier[ST_COUNT];
+	int links_by_tier[LT_COUNT];
+	double bisection;            /* bit/s across the worst bisection */
+	int diameter;                /* switch-to-switch hops on the longest shortest path */
+	double ecmp;                 /* equal-cost paths between two leaves of different units */
+	int first_switch, first_link, first_extra, nextras;
+} FabricInst;
+
+/* Switches that share network racks: a contiguous range of one fabric's switches (in wiring
+ * order), e.g. the leaves of one scalable unit, or the spines and cores of a plane; the fabric's
+ * extra devices (fabric managers) go with its first central group. place.c plans them with the
+ * sizing and stands their racks among the node racks they serve. */
+typedef struct NetGroup {
+	int fabric, plane;
+	int first, count;    /* switch indices within the fabric, in wiring order */
+	bool with_extras;
+	double unit_h, unit_p; /* one switch's height (m) and power (W) */
+	int racks;           /* racks it takes */
+	double home;         /* where among the node racks (a fractional rack index) */
+	int first_rack;      /* its first rack in Design.racks, once placed */
+} NetGroup;
+
+/* Scale-up domains (NVLink): inside one node, or larger than a node with NVLink switch trays
+ * and backplane links. */
+typedef struct ScaleUpInst {
+	const Decl *node;
+	int domains, domain_nodes, domain_accels; /* domain_nodes 1: the domain is one node */
+	double bandwidth;    /* bit/s per accelerator, both directions (node's, else accelerator's) */
+	int switches_per_domain, links_per_accel;
+	int first_switch, nswitches, first_link, nlinks;
+} ScaleUpInst;
+
+/* A requirement the design does not meet: a rack limit, the site's power budget, a require
+ * line. Collected silently while choices are explored; reported (exit 2) for the design kept. */
+typedef struct Violation {
+	Loc loc;
+	const char *msg;
+	Loc note_loc;
+	const char *note;
+	double excess;     /* how far off, relative (0.1 = 10 % over) */
+	bool requirement;  /* the power budget or a require line: re-evaluated with the cables */
+	int source;        /* what found it (VS_...), for the optimizer */
+	int fabric;        /* the fabric concerned, or -1 */
+} Violation;
+
+/* Where a Violation comes from: the optimizer keeps a candidate out of its model when its own
+ * part (racks of nodes, a fabric, a workload plan) cannot be built; the floor, the budget and
+ * the require lines become rows of the model instead. */
+enum { VS_NODES, VS_FABRIC, VS_FLOOR, VS_REQUIREMENT, VS_CABLE, VS_PLAN };
+
+/* A fabric link's cable: the medium, its stocked length, what it costs and draws. */
+typedef struct CableInst {
+	int link;            /* index into Design.links */
+	const Decl *cable;   /* the copper or active optical cable, or the fibre between optics */
+	const Decl *optic_a, *optic_z; /* the transceivers at each end, or NULL */
+	const char *media;   /* dac, acc, aec, aoc or fiber; NULL when nothing reached */
+	const char *fiber;   /* om3, om4, om5, os2 for fibre and AOC, else NULL */
+	double run, length;  /* m: the run with slack, and the stocked length bought */
+	double price, power; /* report currency; W (a twin-port transceiver counts half a link) */
+} CableInst;
+
+typedef struct Design {
+	Program *p;
+	Decl *cluster, *site, *rack, *cooling, *power;
+	int currency;            /* report currency (index into currency_names) */
+	PtrVec decisions;        /* Decision* */
+	NodeGroup *groups;
+	int ngroups;
+	NodeInst *nodes;
+	int nnodes;
+	AccelInst *accels;
+	int naccels;
+	PortInst *ports;
+	int nports;
+	RackInst *racks;
+	int nracks;
+	Totals t;
+	double probe_money, probe_watts; /* added to the network's capex and power (objective_weights) */
+	/* Before the cables exist, each fabric link is counted at this cabling capex and power: the
+	 * design's own per-link figures once built (pipeline.c decides again with them when the
+	 * cables broke a requirement the decision met; docs/optimization.md). 0: not counted. */
+	double cable_hint_money, cable_hint_watts;
+	BomLine *bom;
+	int nbom;
+	bool elaborated;         /* instances exist (not only the aggregate model) */
+	FabricInst *fabrics;     /* one per cluster.fabrics entry, sized by fabric.c */
+	int nfabrics;
+	ScaleUpInst *scaleups;
+	int nscaleups;
+	SwitchInst *switches;    /* wired instances, fabric after fabric, then scale-up trays */
+	int nswitches;
+	LinkInst *links;
+	int nlinks;
+	ExtraInst *extras;
+	int nextras;
+	NetGroup *netgroups;
+	int nnetgroups;
+	int node_racks, network_racks; /* racks of nodes and storage; racks of switches */
+	struct CableInst *cables; /* one per fabric link (cable.c) */
+	int ncables;
+	bool verify;             /* --verify: print what the verifier proved */
+	PtrVec violations;       /* Violation*, of the evaluation in force */
+	double objective[8];     /* the objectives' values, in the order written */
+	int nobjectives;
+	const char *objective_unit; /* how the first objective prints */
+	int combinations;        /* designs the choice search evaluated */
+	bool quiet;              /* exploring choices: record, do not report */
+	int vsource, vfabric;    /* what the violations made now come from (VS_..., fabric) */
+	struct LpModel *lp;      /* the optimizer's model, for model.lp; NULL when none ran */
+	double time_limit;       /* s for the optimizer, 0 for none (--time-limit) */
+	bool exhaustive;         /* decide by exhaustive search, not the MILP (tests, cross-checks) */
+	const char *relaxation;  /* when infeasible: the smallest change that would work */
+	const char *relaxation_alternatives; /* and single changes that would work too */
+	struct {
+		const char *solver, *status;
+		double objective, bound, gap, ms;
+		int variables, constraints;
+	} opt;                   /* what the optimizer did (solver NULL: it did not run) */
+	double built_objective;  /* the first objective on the design as built, cables included */
+	int spec_errors;         /* mistakes in the spec found while planning (exit 1) */
+	double solve_ms;
+	struct WorkloadPlan *plans; /* one per workload that a plan fits (plan.c, plan.h) */
+	int nplans;
+	struct PlanMemo *plan_memo; /* plan_attribute's searches, by inputs */
+} Design;
+
+#endif
