@@ -132,8 +132,6 @@ void text_md_cell(Buf *b, const char *s);
  * auto's pick has no source text of its own), else text_value of the chosen option. */
 void text_chosen(Buf *b, const Decision *x);
 
-/* The free-text description of a declaration, or "" when it has none. */
-const char *text_description(const Decl *d);
 
 /* The spec's path as given ("" when unknown) and the scenario's name ("default" for none), as
  * the reports title them. */
@@ -361,7 +359,7 @@ typedef struct TopologyGroup {
 	int kind;             /* TopologyGroupKind */
 	int tier, plane;      /* switches: SwitchTier and plane from 0 */
 	int unit_kind, unit;  /* TopologyUnit and the unit from 0, or -1 for none */
-	const Decl *model;    /* the switch, node or device model; NULL when they differ */
+	const Part *model;    /* the switch, node or device model; NULL when they differ */
 	int count;            /* devices */
 } TopologyGroup;
 
@@ -404,7 +402,7 @@ typedef struct RackDevice {
 	int kind;            /* DeviceKind */
 	int index;           /* NodeInst, SwitchInst or ExtraInst index; storage: number per model */
 	const char *name;    /* hostname, switch or device name; storage "DECL-NNN" */
-	const Decl *model;
+	const Part *model;
 	int rack, u, height_u; /* u: lowest rack unit, from 1 */
 	double power;        /* W at peak, as the rack's power counts it */
 } RackDevice;
@@ -429,11 +427,9 @@ void layout_int(Buf *b, long long v);
 void layout_cable_id(Buf *b, int i);
 /* Writes b to f and empties it once it holds 1 MiB, or whenever force. */
 void layout_flush(FILE *f, Buf *b, bool force);
-/* A string or enum field of d, or NULL when unset (quantities: decl_number, passes.h). */
-const char *layout_sval(const Decl *d, const char *name);
+
 int layout_units(double height);          /* a height in whole rack units, at least 1 */
 int layout_rack_units(const Design *d);    /* the rack type's height in U */
-double layout_rack_limit(const Design *d, const RackInst *r); /* W: power class and cooling */
 
 /* ---- cabling_csv.c, netbox.c, racks_csv.c, racks_svg.c, hostfile.c -------------------------- */
 

@@ -115,12 +115,6 @@ void text_chosen(Buf *b, const Decision *x)
 		text_value(b, x->chosen);
 }
 
-const char *text_description(const Decl *d)
-{
-	const Value *v = d ? decl_value(d, "description") : NULL;
-	return v && v->kind == VAL_STRING && v->s ? v->s : "";
-}
-
 const char *report_spec_path(const Design *d)
 {
 	if (d->p && d->p->root && d->p->root->src && d->p->root->src->path)

@@ -7,6 +7,118 @@
 
 #include "program.h"
 
+/* ---- parts (design/parts.c): the hardware the spec declares, lowered once ------------------ */
+
+/* A model of hardware or plant: one per declaration of the kinds below, whether the design uses
+ * it or not (cabling chooses among every cable and optic in scope). Every number is in base
+ * units (m, W, bit/s, B, FLOP/s) and prices in the report currency; an optional figure the spec
+ * leaves out is NAN, and says so where it is declared. Instances point at their Part; backends
+ * read Parts, never declarations. */
+typedef struct Part Part;
+
+/* COUNT x PART, as a node lists its accelerators and NICs. */
+typedef struct PartCount {
+	const Part *part;
+	int count;
+} PartCount;
+
+/* Counts in Parts are ints; a count the spec writes past this is kept as PART_COUNT_MAX + 1. */
+#define PART_COUNT_MAX (1 << 24)
+
+struct Part {
+	const struct Decl *decl;  /* the declaration (the passes' way back to the spec) */
+	bool complete;            /* every required field set (always, for a part in use) */
+	int kind;                 /* KindId: ACCELERATOR, NIC, SWITCH, CABLE, OPTIC, COOLING, POWER,
+				   * NODE, STORAGE or RACK */
+	const char *name;
+	Loc loc;                  /* the declaration's name */
+	const char *vendor;       /* NULL when not given */
+	const char *description;  /* "" when not given */
+	double price;             /* per unit (the fixed part of a cable's) */
+	double power;             /* W per unit: a node's declared, else its parts' sum */
+	double height;            /* m of rack space (devices) or usable height (rack types) */
+	int height_u;             /* the same in whole rack units, at least 1 */
+	struct {
+		int form_factor;      /* FormFactor */
+		double memory, memory_bw; /* B; B/s, NAN when not given */
+		double bf16, fp8, fp4;    /* FLOP/s dense; fp8, fp4 NAN when unsupported */
+		double tdp;
+		double scale_up_bw;       /* bit/s per accelerator, both directions; NAN when absent */
+		double matmul_eff;
+	} accel;
+	struct {
+		double speed;         /* bit/s of one port */
+		int ports;
+		int protocol;         /* Protocol */
+		int cage;             /* Connector */
+	} nic;
+	struct {
+		const char *asic;     /* NULL when not given */
+		int ports, cages, breakout;
+		double port_speed;    /* bit/s */
+		double latency;       /* s, NAN when not given */
+		int cage;             /* Connector */
+		int protocol;         /* Protocol */
+	} sw;
+	struct {
+		int media;            /* Media: dac, acc, aec, aoc or fiber */
+		double speed;         /* bit/s, INFINITY when any */
+		double reach;         /* m */
+		const double *lengths; /* stocked lengths, ascending; NULL: every whole metre */
+		int nlengths;
+		int fiber;            /* Fiber, or -1 */
+		int connector;        /* Connector, or -1 */
+		int breakout;
+		double price_per_m;
+	} cable;
+	struct {
+		double speed, reach;
+		int ports;            /* logical ports carried (a twin-port module has 2) */
+		int fiber;            /* Fiber */
+		int connector;        /* Connector (optical), or -1 */
+		int cage;             /* Connector: the cage it plugs into */
+	} optic;
+	struct {
+		int type;             /* CoolingType */
+		double pue, max_rack_power, liquid_fraction;
+		double capex_per_w;   /* per W of IT load */
+	} cooling;
+	struct {
+		int type;             /* PowerType */
+		int redundancy;       /* Redundancy */
+		int module_count;
+		double efficiency;
+		double capex_per_w;   /* per W installed */
+	} power_sys;
+	struct {
+		const PartCount *accels; /* in the order the node lists them */
+		int naccels;
+		const PartCount *nics;
+		int nnics;
+		const PartCount *trays;  /* scale_up_switches */
+		int ntrays;
+		int accelerators;     /* Σ counts */
+		int nic_ports;        /* Σ count x ports */
+		const char *cpu;      /* NULL when not given */
+		double memory, local_storage, weight; /* NAN when not given */
+		double base_power;
+		bool price_includes_nics;
+		int scale_up_domain;  /* accelerators per scale-up domain */
+		double scale_up_bw;   /* bit/s per accelerator: the node's, else its first
+				       * accelerator's; NAN when neither says */
+	} node;
+	struct {
+		double capacity, bandwidth; /* B; B/s, NAN when not given */
+		const PartCount *nics;
+		int nnics;
+	} storage;
+	struct {
+		double reserved;      /* m kept for PDUs and patch panels */
+		double width, depth;  /* m */
+		double max_weight;    /* kg, NAN when not given */
+	} rack;
+};
+
 /* ---- the design (elaborate.c, racks.c, model.c): the IR after the front end ----------------- */
 
 /* An open choice of the spec (one_of, a range or auto) and what was chosen for it. */
@@ -25,18 +137,16 @@ typedef struct Decision {
 
 /* One group of identical nodes, as the cluster's nodes field lists them. */
 typedef struct NodeGroup {
-	const Decl *type;
+	const Part *type;    /* its power and height are the node's (parts.c) */
 	int count;
 	int per_rack;        /* nodes of this group in one rack */
 	int racks;
 	int domain_nodes;    /* nodes per scale-up domain (1 when the domain is the node) */
-	double node_power;   /* W at peak: declared, or the sum of parts */
-	double node_height;  /* m */
-	Loc loc;
+	Loc loc;             /* its entry in cluster.nodes */
 } NodeGroup;
 
 typedef struct NodeInst {
-	const Decl *type;
+	const Part *type;
 	const char *hostname;
 	int group;
 	int rack;            /* index into Design.racks */
@@ -46,21 +156,23 @@ typedef struct NodeInst {
 } NodeInst;
 
 typedef struct AccelInst {
-	const Decl *type;
+	const Part *type;
 	int node, slot;      /* slot from 0 inside the node */
 } AccelInst;
 
 typedef struct PortInst {
-	const Decl *nic;
+	const Part *nic;
 	int node, nic_index, port; /* the node's NIC (from 0) and the port on it (from 0) */
 	double speed;        /* bit/s */
 } PortInst;
 
 typedef struct RackInst {
 	const char *name;
-	const Decl *type;
-	const Decl *cooling;
-	double power_limit;  /* W: the rack's power class */
+	const Part *type;    /* the rack type */
+	const Part *cooling;
+	double power_limit;  /* W: the rack's power class (INFINITY when it has none) */
+	double cap;          /* W it may draw: the lower of its power class and what its cooling
+			      * removes (the one place this is decided: elaborate.c, place.c) */
 	double power;        /* W at peak of what it holds */
 	double height_used;  /* m */
 	int row, pos;        /* place on the floor from 0 (a default grid when the site has none) */
@@ -97,8 +209,9 @@ typedef struct Totals {
 
 typedef struct BomLine {
 	const char *part;    /* node, nic, switch, rack, cooling plant ... */
-	const Decl *decl;    /* the model; NULL for lines not tied to one declaration */
-	const char *model;
+	const Part *model_part; /* the model; NULL for lines not tied to one */
+	const char *model;   /* its name (a cable's with its length: "AOC_400G 10 m") */
+	const char *description; /* the model's, or "" */
 	double quantity;
 	const char *unit;    /* "" for pieces, "kW" for plant sized by power */
 	double unit_price;   /* report currency */
@@ -144,7 +257,7 @@ extern const char *const switch_tier_names[ST_COUNT];
 /* A device attached to a fabric that is not a cluster node: a fabric manager, storage, a
  * gateway (fabric.endpoints). */
 typedef struct ExtraInst {
-	const Decl *type;
+	const Part *type;
 	const char *name;    /* "compute-ufm_appliance-1" */
 	int fabric;
 	int nports;          /* its NIC ports on the fabric */
@@ -153,7 +266,7 @@ typedef struct ExtraInst {
 } ExtraInst;
 
 typedef struct SwitchInst {
-	const Decl *model;
+	const Part *model;
 	const char *name;    /* "compute-leaf-001", "compute-p2-spine-004", "nvl-dom001-sw3" */
 	int fabric;          /* index into Design.fabrics, or -1 for a scale-up tray */
 	SwitchTier tier;
@@ -195,8 +308,10 @@ typedef struct FabricInst {
 	Decl *decl;
 	const CtorSchema *topology;  /* fat_tree, dragonfly or torus */
 	bool sized;                  /* the shape holds: wire it (else a Violation explains) */
-	const Decl *switch_model;
-	const Decl *nic;             /* the node NIC on this fabric ... */
+	const Part *switch_model;
+	int protocol;                /* Protocol: the fabric's, else its switch's; ethernet when
+				      * neither says (the switch schema's default) */
+	const Part *nic;             /* the node NIC on this fabric ... */
 	int nic_first;               /* ... from this one of the node's NICs of that model on:
 				      * fabrics sharing a model take its ports in fabric order */
 	double link_speed;           /* bit/s */
@@ -240,7 +355,7 @@ typedef struct NetGroup {
 /* Scale-up domains (NVLink): inside one node, or larger than a node with NVLink switch trays
  * and backplane links. */
 typedef struct ScaleUpInst {
-	const Decl *node;
+	const Part *node;
 	int domains, domain_nodes, domain_accels; /* domain_nodes 1: the domain is one node */
 	double bandwidth;    /* bit/s per accelerator, both directions (node's, else accelerator's) */
 	int switches_per_domain, links_per_accel;
@@ -268,17 +383,29 @@ enum { VS_NODES, VS_FABRIC, VS_FLOOR, VS_REQUIREMENT, VS_CABLE, VS_PLAN };
 /* A fabric link's cable: the medium, its stocked length, what it costs and draws. */
 typedef struct CableInst {
 	int link;            /* index into Design.links */
-	const Decl *cable;   /* the copper or active optical cable, or the fibre between optics */
-	const Decl *optic_a, *optic_z; /* the transceivers at each end, or NULL */
-	const char *media;   /* dac, acc, aec, aoc or fiber; NULL when nothing reached */
-	const char *fiber;   /* om3, om4, om5, os2 for fibre and AOC, else NULL */
+	const Part *cable;   /* the copper or active optical cable, or the fibre between optics */
+	const Part *optic_a, *optic_z; /* the transceivers at each end, or NULL */
+	int media;           /* Media: dac, acc, aec, aoc or fiber; -1 when nothing reached */
+	int fiber;           /* Fiber for fibre and AOC, else -1 */
 	double run, length;  /* m: the run with slack, and the stocked length bought */
 	double price, power; /* report currency; W (a twin-port transceiver counts half a link) */
 } CableInst;
 
 typedef struct Design {
 	Program *p;
+	Ctx *c;
+	Part *parts;             /* parts.c: every declaration of hardware or plant, in program order */
+	int nparts;
+	Part **part_of;          /* by Decl.index: its Part, or NULL for other kinds */
+	int nparts_by_decl;
 	Decl *cluster, *site, *rack, *cooling, *power;
+	const Part *rack_type, *cooling_type, *power_sys; /* the Parts of rack, cooling, power */
+	const PartCount *storage; /* cluster.storage: appliances and their counts */
+	int nstorage_kinds;
+	double electricity;      /* report currency per J */
+	double rack_limit, rack_cap; /* W: the rack type's power class (INFINITY for none) and the
+				      * lower of it and its cooling's limit, for the choices in force
+				      * (racks.c; design_rack_init gives them to every rack) */
 	int currency;            /* report currency (index into currency_names) */
 	PtrVec decisions;        /* Decision* */
 	NodeGroup *groups;

@@ -11,6 +11,11 @@
 /* design.c: the design's frame (cluster, site, rack, cooling, power, currency), money, the
  * value of an attribute (wanka.capex, hall_b.power_budget), requirements. */
 int design_init(Design *d, Program *p);
+/* A money field of x in the report currency (0 when unset; a missing rate was reported by
+ * design_init for the declarations in use, and leaves the amount as written). */
+double design_money(Design *d, const Decl *x, FieldId f);
+/* A rack of the design's type and cooling, its power class and cap set; nothing in it yet. */
+void design_rack_init(const Design *d, RackInst *r);
 /* What a decision set: "power_limit", or "topology.tiers" for a constructor's parameter. */
 const char *decision_field(const Design *d, const Decision *x);
 void design_violation(Design *d, Loc loc, double excess, Loc note_loc, const char *note,
@@ -18,6 +23,11 @@ void design_violation(Design *d, Loc loc, double excess, Loc note_loc, const cha
 bool design_eval(Design *d, const Expr *e, Qty *out, bool report);
 int evaluate_requirements(Design *d);
 int report_violations(Design *d);
+
+/* parts.c: every declaration of hardware or plant as a Part (ir.h). */
+int parts_lower(Design *d);
+/* The Part of a declaration of a part kind (NULL for NULL). */
+const Part *design_part(const Design *d, const Decl *decl);
 
 /* fabric.c: every fabric sized from its declaration (counts per tier, closed forms), with a
  * diagnostic at the fabric when it cannot be built (radix, breakout, endpoints). Cheap: runs
@@ -132,10 +142,6 @@ int optimize_choices(Design *d, PtrVec *opens, bool *fallback);
  * cluster's exchange rates. False (after a diagnostic at `loc` when report) when no rate
  * connects them. */
 bool money_convert(Design *d, double amount, Dim from_dim, Loc loc, bool report, double *out);
-
-/* racks.c: a node's power at peak (declared, or the sum of its parts) and accelerators. */
-double node_power(const Decl *node);
-int node_accelerators(const Decl *node);
 
 /* racks.c: how many nodes of each group fit a rack (U, power class, cooling limit, scale-up
  * domains kept whole), and so how many racks. Errors when a node fits no rack. */

@@ -22,12 +22,6 @@
 
 static const double RACK_UNIT = 0.04445; /* m (EIA-310) */
 
-const char *layout_sval(const Decl *d, const char *name)
-{
-	const Value *v = d ? decl_value(d, name) : NULL;
-	return v && (v->kind == VAL_STRING || v->kind == VAL_ENUM) && v->s ? v->s : NULL;
-}
-
 int layout_units(double height)
 {
 	int u = (int)lround(height / RACK_UNIT);
@@ -36,13 +30,7 @@ int layout_units(double height)
 
 int layout_rack_units(const Design *d)
 {
-	return layout_units(decl_number(d->rack, "height", 48 * RACK_UNIT));
-}
-
-double layout_rack_limit(const Design *d, const RackInst *r)
-{
-	double lim = isfinite(r->power_limit) ? r->power_limit : INFINITY;
-	return fmin(lim, decl_number(r->cooling ? r->cooling : d->cooling, "max_rack_power", INFINITY));
+	return d->rack_type->height_u;
 }
 
 const char *const device_kind_names[DEV_COUNT] = {"node", "switch", "fabric device", "storage",
@@ -63,31 +51,30 @@ static int by_place(const void *a, const void *b)
 /* Storage appliances, rack by rack as elaborate.c filled them. */
 static int add_storage(const Design *d, RackDevice *out, int k)
 {
-	Arena *a = d->p->c->arena;
-	const Value *st = decl_value(d->cluster, "storage");
-	int entries = st ? (st->kind == VAL_LIST ? st->n : 1) : 0;
-	int entry = 0, left = entries ? (int)(st->kind == VAL_LIST ? st->items[0] : st)->count->q.v : 0;
+	Arena *a = d->c->arena;
+	int entries = d->nstorage_kinds;
+	int entry = 0, left = entries ? d->storage[0].count : 0;
 	for (int r = 0; r < d->nracks && entry < entries; r++) {
 		const RackInst *rk = &d->racks[r];
 		if (rk->network || rk->nnodes || !rk->storage)
 			continue;
 		while (left <= 0 && ++entry < entries)
-			left = (int)(st->kind == VAL_LIST ? st->items[entry] : st)->count->q.v;
+			left = d->storage[entry].count;
 		if (entry >= entries)
 			break;
-		const Value *sv = st->kind == VAL_LIST ? st->items[entry] : st;
+		const PartCount *sv = &d->storage[entry];
 		/* Numbered per model, on from earlier entries of the same model. */
-		int number = (int)sv->count->q.v - left;
+		int number = sv->count - left;
 		for (int e = 0; e < entry; e++)
-			if (st->items[e]->ref == sv->ref)
-				number += (int)st->items[e]->count->q.v;
-		double h = decl_number(sv->ref, "height", RACK_UNIT);
+			if (d->storage[e].part == sv->part)
+				number += d->storage[e].count;
+		double h = sv->part->height;
 		double used = 0;
 		for (int i = 0; i < rk->storage && left > 0; i++, left--, number++) {
-			out[k++] = (RackDevice){DEV_STORAGE, number, arena_printf(a, "%s-%03d", sv->ref->name,
+			out[k++] = (RackDevice){DEV_STORAGE, number, arena_printf(a, "%s-%03d", sv->part->name,
 										  number + 1),
-						sv->ref, r, 1 + (int)lround(used / RACK_UNIT), layout_units(h),
-						decl_number(sv->ref, "power", 0)};
+						sv->part, r, 1 + (int)lround(used / RACK_UNIT), layout_units(h),
+						sv->part->power};
 			used += h;
 		}
 	}
@@ -106,23 +93,21 @@ int layout_devices(const Design *d, RackDevice **out)
 		const NodeInst *n = &d->nodes[i];
 		const NodeGroup *g = &d->groups[n->group];
 		v[k++] = (RackDevice){DEV_NODE, i, n->hostname, n->type, n->rack, n->u,
-				      layout_units(g->node_height), g->node_power};
+				      g->type->height_u, g->type->power};
 	}
 	for (int i = 0; i < d->nswitches; i++) {
 		const SwitchInst *s = &d->switches[i];
 		if (s->rack < 0)
 			continue;
 		v[k++] = (RackDevice){s->tier == ST_SCALE_UP ? DEV_TRAY : DEV_SWITCH, i, s->name, s->model,
-				      s->rack, s->u, layout_units(decl_number(s->model, "height", RACK_UNIT)),
-				      decl_number(s->model, "power", 0)};
+				      s->rack, s->u, s->model->height_u, s->model->power};
 	}
 	for (int i = 0; i < d->nextras; i++) {
 		const ExtraInst *x = &d->extras[i];
 		if (x->rack < 0)
 			continue;
 		v[k++] = (RackDevice){DEV_EXTRA, i, x->name, x->type, x->rack, x->u,
-				      layout_units(decl_number(x->type, "height", RACK_UNIT)),
-				      decl_number(x->type, "power", 0)};
+				      x->type->height_u, x->type->power};
 	}
 	k = add_storage(d, v, k);
 	qsort(v, (size_t)k, sizeof *v, by_place);
@@ -147,7 +132,7 @@ void layout_end_port(Buf *b, const Design *d, End e)
 		const PortInst *p = &d->ports[e.port];
 		buf_puts(b, "nic");
 		layout_int(b, p->nic_index + 1);
-		if (decl_number(p->nic, "ports", 1) > 1) {
+		if (p->nic->nic.ports > 1) {
 			buf_puts(b, "/p");
 			layout_int(b, p->port + 1);
 		}

@@ -70,7 +70,7 @@ typedef struct Maker {
 } Maker;
 
 typedef struct Type {
-	const Decl *decl;
+	const Part *model;
 	char *slug;
 	int maker, height_u;
 } Type;
@@ -89,9 +89,9 @@ static char *slug_of(const char *s)
 	return b.s;
 }
 
-static int maker_of(Catalog *c, const Decl *decl)
+static int maker_of(Catalog *c, const Part *model)
 {
-	const char *vendor = layout_sval(decl, "vendor");
+	const char *vendor = model ? model->vendor : NULL;
 	char *slug = slug_of(vendor ? vendor : "generic");
 	for (int i = 0; i < c->nmakers; i++)
 		if (!strcmp(c->makers[i].slug, slug)) {
@@ -105,7 +105,7 @@ static int maker_of(Catalog *c, const Decl *decl)
 static int type_of(Catalog *c, const RackDevice *x)
 {
 	for (int i = c->ntypes - 1; i >= 0; i--)
-		if (c->types[i].decl == x->model)
+		if (c->types[i].model == x->model)
 			return i;
 	Type *t = &c->types[c->ntypes];
 	Buf b = {0};
@@ -257,25 +257,24 @@ static int write_devices(Output *o, const Design *d, Buf *b)
 	return errors;
 }
 
+/* NetBox's cable type slugs (dcim/choices.py, CableTypeChoices). */
 static const char *cable_type(const CableInst *c)
 {
-	if (!c->media)
-		return "";
-	if (!strcmp(c->media, "dac"))
-		return "dac-passive";
-	if (!strcmp(c->media, "acc") || !strcmp(c->media, "aec"))
-		return "dac-active";
-	if (!strcmp(c->media, "aoc"))
-		return "aoc";
-	static const char *const fibre[][2] = {{"om3", "mmf-om3"}, {"om4", "mmf-om4"},
-					       {"om5", "mmf-om5"}, {"os2", "smf-os2"},
-					       {"os1", "smf-os1"}};
-	for (size_t i = 0; c->fiber && i < sizeof fibre / sizeof fibre[0]; i++)
-		if (!strcmp(c->fiber, fibre[i][0]))
-			return fibre[i][1];
-	if (c->fiber && c->fiber[0] == 'o' && c->fiber[1] == 's')
-		return "smf";
-	return c->fiber && c->fiber[0] == 'o' && c->fiber[1] == 'm' ? "mmf" : "";
+	switch (c->media) {
+	case MEDIA_DAC: return "dac-passive";
+	case MEDIA_ACC:
+	case MEDIA_AEC: return "dac-active";
+	case MEDIA_AOC: return "aoc";
+	case MEDIA_FIBER:
+		switch (c->fiber) {
+		case FIBER_OM3: return "mmf-om3";
+		case FIBER_OM4: return "mmf-om4";
+		case FIBER_OM5: return "mmf-om5";
+		case FIBER_OS2: return "smf-os2";
+		default: return "";
+		}
+	default: return "";
+	}
 }
 
 static int write_cables(Output *o, const Design *d, Buf *b)

@@ -45,7 +45,7 @@ int racks_csv_write(Output *o, const Design *d)
 		buf_putc(&b, ',');
 		csv_field(&b, r->cooling ? r->cooling->name : "");
 		buf_putc(&b, ',');
-		double lim = layout_rack_limit(d, r);
+		double lim = r->cap;
 		if (isfinite(lim))
 			layout_fixed(&b, lim / 1e3, 3);
 		buf_putc(&b, ',');

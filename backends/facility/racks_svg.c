@@ -130,7 +130,7 @@ static void draw_rack(const Elevation *e, int r, int x, int y)
 		}
 		buf_puts(b, "</g>\n");
 	}
-	double lim = layout_rack_limit(e->d, rk);
+	double lim = rk->cap;
 	bool over = isfinite(lim) && power > lim + 1e-6;
 	Buf t = {0};
 	layout_number(&t, power / 1e3, 1);

@@ -19,7 +19,7 @@ static const char header[] =
 	"tier,rail,plane\n";
 
 /* One end: site, row, rack, U, device, port, optic. */
-static void put_end(Buf *b, const Design *d, End e, const char *port, const Decl *optic)
+static void put_end(Buf *b, const Design *d, End e, const char *port, const Part *optic)
 {
 	int rack, u;
 	layout_end_place(d, e, &rack, &u);
@@ -71,9 +71,9 @@ int cabling_csv_write(Output *o, const Design *d)
 		buf_putc(&b, ',');
 		put_end(&b, d, l->a, pa.s, c->optic_a);
 		put_end(&b, d, l->z, pz.s, c->optic_z);
-		csv_field(&b, c->media ? c->media : "");
+		csv_field(&b, c->media >= 0 ? enum_MEDIA.words[c->media] : "");
 		buf_putc(&b, ',');
-		csv_field(&b, c->fiber ? c->fiber : "");
+		csv_field(&b, c->fiber >= 0 ? enum_FIBER.words[c->fiber] : "");
 		buf_putc(&b, ',');
 		csv_field(&b, c->cable ? c->cable->name : "");
 		buf_putc(&b, ',');

@@ -118,20 +118,18 @@ static void ib_desc(char *out, const char *name, int nic)
 
 static bool ib_fabric_is_infiniband(const FabricInst *f)
 {
-	const Value *v = decl_value(f->decl, "protocol");
-	if (!v && f->switch_model)
-		v = decl_value(f->switch_model, "protocol");
-	return v && v->kind == VAL_ENUM && strcmp(v->s, "infiniband") == 0;
+	return f->protocol == PROTO_INFINIBAND;
 }
 
 /* Ports of one NIC of an extra device: those of its first NIC model, as wire.c counts them. */
 static int extra_nic_ports(const ExtraInst *x)
 {
-	const Value *nics = x->type ? decl_value(x->type, "nics") : NULL;
-	if (!nics)
+	const Part *t = x->type;
+	const PartCount *nics = t->kind == KIND_NODE ? t->node.nics : t->storage.nics;
+	int n = t->kind == KIND_NODE ? t->node.nnics : t->storage.nnics;
+	if (!n)
 		return x->nports > 0 ? x->nports : 1;
-	const Value *first = nics->kind == VAL_LIST ? nics->items[0] : nics;
-	int p = (int)decl_number(first->ref, "ports", 1);
+	int p = nics[0].part->nic.ports;
 	return p > 0 ? p : 1;
 }
 
@@ -209,7 +207,7 @@ static void ib_build(IbFabric *b, const Design *d, int fi)
 {
 	const FabricInst *f = &d->fabrics[fi];
 	*b = (IbFabric){.d = d, .f = f, .fi = fi, .nlinks = f->links,
-			.port_speed = decl_number(f->switch_model, "port_speed", 0)};
+			.port_speed = f->switch_model ? f->switch_model->sw.port_speed : 0};
 	b->devs = xmalloc(sizeof *b->devs * (size_t)(f->switches + 2 * f->links + 1));
 	for (int i = 0; i < f->switches; i++) {
 		const SwitchInst *s = &d->switches[f->first_switch + i];
@@ -250,7 +248,7 @@ static void ib_build(IbFabric *b, const Design *d, int fi)
 			const PortInst *pi = &d->ports[i];
 			if (dev < 0 || nic != pi->nic_index) {
 				nic = pi->nic_index;
-				int np = (int)decl_number(pi->nic, "ports", 1);
+				int np = pi->nic->nic.ports;
 				dev = new_dev(b, IB_NODE_HCA, ib_guid(IB_NODE_HCA, fi, n + 1, nic & 0xff),
 					      np, n);
 				ib_desc(b->devs[dev].desc, d->nodes[n].hostname, nic);

@@ -115,9 +115,8 @@ static void describe_peer(Writer *w, End e, const char *peer_port)
 		break;
 	case END_NODE: {
 		const PortInst *p = &d->ports[e.port];
-		const Value *v = decl_value(p->nic, "ports");
 		buf_printf(b, "%s nic%d", d->nodes[e.dev].hostname, p->nic_index + 1);
-		if (v && v->kind == VAL_QTY && v->q.v > 1)
+		if (p->nic->nic.ports > 1)
 			buf_printf(b, "/p%d", p->port + 1);
 		break;
 	}

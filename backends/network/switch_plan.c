@@ -36,36 +36,26 @@
 static const uint32_t PRIVATE16_FIRST = 64512, PRIVATE16_LAST = 65534;
 static const uint32_t PRIVATE32_FIRST = 4200000000u, PRIVATE32_LAST = 4294967294u;
 
-static const char *sval(const Decl *d, const char *name)
-{
-	const Value *v = d ? decl_value(d, name) : NULL;
-	return v && (v->kind == VAL_ENUM || v->kind == VAL_STRING) ? v->s : NULL;
-}
-
 bool switch_fabric_is_ethernet(const FabricInst *f)
 {
-	const char *p = sval(f->decl, "protocol");
-	if (!p)
-		p = sval(f->switch_model, "protocol");
-	if (!p)
-		p = "ethernet"; /* the switch schema's default */
-	return f->sized && strcmp(p, "ethernet") == 0;
+	return f->sized && f->protocol == PROTO_ETHERNET;
 }
 
 /* SerDes lanes of one logical port at port_speed (before breakout). */
-static int model_lanes(const Decl *model)
+static int model_lanes(const Part *model)
 {
-	static const struct {
-		const char *cage;
-		int lanes;
-	} cages[] = {{"osfp", 8}, {"qsfp_dd", 8}, {"qsfp112", 4}, {"qsfp56", 4}, {"qsfp28", 4},
-		     {"sfp56", 1}, {"sfp28", 1}};
-	const char *cage = sval(model, "cage");
-	int lanes = 8;
-	for (size_t i = 0; cage && i < sizeof cages / sizeof cages[0]; i++)
-		if (strcmp(cage, cages[i].cage) == 0)
-			lanes = cages[i].lanes;
-	double ports = decl_number(model, "ports", 1), n = decl_number(model, "cages", ports);
+	if (!model)
+		return 8;
+	int lanes;
+	switch (model->sw.cage) {
+	case CONN_QSFP112:
+	case CONN_QSFP56:
+	case CONN_QSFP28: lanes = 4; break;
+	case CONN_SFP56:
+	case CONN_SFP28: lanes = 1; break;
+	default: lanes = 8; break; /* osfp, qsfp_dd */
+	}
+	double ports = model->sw.ports, n = model->sw.cages;
 	if (ports > n && n > 0)
 		lanes = (int)(lanes * n / ports);
 	return lanes < 1 ? 1 : lanes;

@@ -130,7 +130,7 @@ typedef struct Grouping {
 } Grouping;
 
 static int group_of(Grouping *gr, int kind, int tier, int plane, int unit_kind, int unit,
-		    int extra_type, const Decl *model)
+		    int extra_type, const Part *model)
 {
 	TopologyGroups *out = gr->out;
 	uint64_t key = (uint64_t)kind << 60 | (uint64_t)tier << 52 | (uint64_t)plane << 40 |
@@ -188,7 +188,7 @@ static int end_group(Grouping *gr, End e, End other)
 		return *slot = group_of(gr, TOPO_NODES, 0, 0, unit_kind, unit, 0,
 					d->nodes[e.dev].type);
 	/* Extras of one type together: the type is the first extra of the fabric that has it. */
-	const Decl *type = d->extras[e.dev].type;
+	const Part *type = d->extras[e.dev].type;
 	while (d->extras[f->first_extra + extra_type].type != type)
 		extra_type++;
 	return *slot = group_of(gr, TOPO_EXTRAS, 0, 0, unit_kind, unit, extra_type, type);

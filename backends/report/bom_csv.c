@@ -44,9 +44,9 @@ static void put_line(Buf *b, const BomLine *l, const char *currency)
 {
 	csv_field(b, l->part);
 	buf_putc(b, ',');
-	csv_field(b, l->model ? l->model : l->decl ? l->decl->name : "");
+	csv_field(b, l->model);
 	buf_putc(b, ',');
-	csv_field(b, text_description(l->decl));
+	csv_field(b, l->description);
 	buf_putc(b, ',');
 	put_quantity(b, l->quantity);
 	buf_putc(b, ',');

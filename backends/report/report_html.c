@@ -289,7 +289,7 @@ static void rack_histogram(Buf *b, const Design *d, const double *w)
 						"80-90%", "90-100%", "over"};
 	int count[BINS] = {0};
 	for (int r = 0; r < d->nracks; r++) {
-		double lim = layout_rack_limit(d, &d->racks[r]);
+		double lim = d->racks[r].cap;
 		double load = w[r] / lim;
 		int k = load > 1 + 1e-9 ? BINS - 1 : (int)floor(load * 10 - 1e-9);
 		k = k < 0 ? 0 : k > BINS - 2 ? BINS - 2 : k;
@@ -348,17 +348,17 @@ static void rack_chart(Buf *b, const Design *d)
 	int fullest = 0, over = 0;
 	bool capped = true;
 	for (int r = 0; r < d->nracks; r++) {
-		double lim = layout_rack_limit(d, &d->racks[r]);
+		double lim = d->racks[r].cap;
 		capped &= isfinite(lim) && lim > 0;
 		over += isfinite(lim) && w[r] > lim + 1e-6;
 		double load = isfinite(lim) && lim > 0 ? w[r] / lim : w[r];
-		double best = isfinite(layout_rack_limit(d, &d->racks[fullest]))
-			      ? w[fullest] / layout_rack_limit(d, &d->racks[fullest]) : w[fullest];
+		double best = isfinite(d->racks[fullest].cap)
+			      ? w[fullest] / d->racks[fullest].cap : w[fullest];
 		if (load > best)
 			fullest = r;
 	}
 	const RackInst *f = &d->racks[fullest];
-	double flim = layout_rack_limit(d, f);
+	double flim = f->cap;
 	buf_printf(b, "<p>%d rack%s (%d of nodes, %d of network). The fullest, <code>", d->nracks,
 		   d->nracks == 1 ? "" : "s", d->node_racks, d->network_racks);
 	esc(b, f->name);
@@ -378,7 +378,7 @@ static void rack_chart(Buf *b, const Design *d)
 	if (d->nracks <= RACK_COLUMNS) {
 		ChartColumn *c = xmalloc(sizeof(ChartColumn) * (size_t)d->nracks);
 		for (int r = 0; r < d->nracks; r++) {
-			double lim = layout_rack_limit(d, &d->racks[r]);
+			double lim = d->racks[r].cap;
 			c[r] = (ChartColumn){d->racks[r].name, w[r] / 1e3,
 					     isfinite(lim) ? lim / 1e3 : NAN,
 					     isfinite(lim) && w[r] > lim + 1e-6};
@@ -422,7 +422,7 @@ static void bill(Buf *b, const Design *d)
 		const BomLine *l = &d->bom[i];
 		buf_puts(b, "<tr>");
 		td(b, l->part);
-		td(b, l->model ? l->model : l->decl ? l->decl->name : "");
+		td(b, l->model);
 		buf_puts(b, "<td class=\"n\">");
 		text_number(b, l->quantity, 3, false);
 		if (l->unit && *l->unit) {

@@ -179,9 +179,9 @@ static void bom(Buf *b, const Design *d)
 		buf_puts(b, "| ");
 		text_md_cell(b, l->part);
 		buf_puts(b, " | ");
-		text_md_cell(b, l->model ? l->model : l->decl ? l->decl->name : "");
+		text_md_cell(b, l->model);
 		buf_puts(b, " | ");
-		text_md_cell(b, text_description(l->decl));
+		text_md_cell(b, l->description);
 		buf_puts(b, " | ");
 		text_number(b, l->quantity, 3, false);
 		if (l->unit && *l->unit) {
@@ -570,7 +570,7 @@ static void rack_types(Buf *b, const Design *d)
 		for (int j = i; j < d->nracks; j++) {
 			const RackInst *s = &d->racks[j];
 			if (done[j] || s->type != r->type || s->cooling != r->cooling ||
-			    s->power_limit != r->power_limit)
+			    s->cap != r->cap)
 				continue;
 			done[j] = true;
 			count++;
@@ -588,7 +588,7 @@ static void rack_types(Buf *b, const Design *d)
 		buf_puts(b, " | ");
 		span(b, plo / 1e3, phi / 1e3, 3);
 		buf_puts(b, " | ");
-		kw(b, r->power_limit);
+		kw(b, r->cap);
 		buf_puts(b, " |\n");
 	}
 	free(done);
@@ -604,7 +604,7 @@ static void node_groups(Buf *b, const Design *d)
 		buf_puts(b, "| ");
 		text_md_cell(b, g->type ? g->type->name : "-");
 		buf_printf(b, " | %d | %d | %d | ", g->count, g->per_rack, g->racks);
-		kw(b, g->per_rack * g->node_power);
+		kw(b, g->per_rack * g->type->power);
 		buf_puts(b, " |\n");
 	}
 }

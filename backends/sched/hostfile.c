@@ -13,7 +13,7 @@ int hostfile_write(Output *o, const Design *d)
 	Buf b = {0};
 	for (int i = 0; i < d->nnodes; i++) {
 		const NodeInst *n = &d->nodes[i];
-		buf_printf(&b, "%s slots=%d\n", n->hostname, node_accelerators(n->type));
+		buf_printf(&b, "%s slots=%d\n", n->hostname, n->type->node.accelerators);
 		layout_flush(f, &b, false);
 	}
 	layout_flush(f, &b, true);

@@ -311,7 +311,7 @@ static int write_kueue(Output *o, const Design *d, const SchedTree *t, Arena *a)
 	y_doc_end(&y);
 	/* A flavor per node model, in the order of their first node (groups are in node order). */
 	for (int g = 0; g < d->ngroups && y.ok; g++) {
-		const Decl *type = d->groups[g].type;
+		const Part *type = d->groups[g].type;
 		bool first = d->groups[g].count > 0;
 		for (int h = 0; h < g && first; h++)
 			first = d->groups[h].count == 0 || d->groups[h].type != type;

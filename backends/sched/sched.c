@@ -270,7 +270,7 @@ static void build_racks(SchedTree *t, const Design *d, int fi, Arena *a)
 static void name_domains(SchedTree *t, const Design *d, Arena *a)
 {
 	t->domain = arena_alloc(a, sizeof(char *) * (size_t)(d->nnodes + 1));
-	const Decl **types = arena_alloc(a, sizeof(Decl *) * (size_t)(d->ngroups + 1));
+	const Part **types = arena_alloc(a, sizeof(Part *) * (size_t)(d->ngroups + 1));
 	int *first = arena_alloc(a, sizeof(int) * (size_t)(d->ngroups + 1));
 	int ntypes = 0;
 	for (int n = 0; n < d->nnodes; n++) {

@@ -34,21 +34,15 @@
 static const double RACK_UNIT = 0.04445;
 static const double END_SLACK = 0.5, SLACK_SHARE = 0.10; /* m per end; share of the run */
 
-static const char *sval(const Decl *d, const char *name)
-{
-	const Value *v = d ? decl_value(d, name) : NULL;
-	return v && v->kind == VAL_ENUM ? v->s : NULL;
-}
-
 typedef struct Medium {
-	const Decl *decl;
+	const Part *part;
 	bool optic;          /* a transceiver (else a cable) */
-	const char *type;    /* cable: dac, acc, aec, aoc, fiber */
-	const char *fiber;   /* the fibre type a transceiver drives or a fibre cable is */
-	const char *cage;    /* the cage a transceiver or cable end fits, or NULL for any */
-	const char *plug;    /* optical connector: a transceiver's receptacle, a fibre's plug */
+	int media;           /* cable: Media */
+	int fiber;           /* Fiber a transceiver drives or a fibre cable is, or -1 */
+	int cage;            /* Connector: the cage a transceiver or cable end fits, or -1 for any */
+	int plug;            /* Connector: a transceiver's receptacle, a fibre's plug, or -1 */
 	double speed, reach, price, price_per_m, power, ports;
-	double *lengths;     /* stocked lengths, ascending */
+	const double *lengths; /* stocked lengths, ascending */
 	int nlengths;
 } Medium;
 
@@ -57,49 +51,44 @@ typedef struct Catalogue {
 	int n;
 } Catalogue;
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-/* Every medium of a fabric: its media list, else every cable and optic declared in scope. */
+/* Every medium of a fabric: its media list, else every cable and optic declared in scope (a
+ * declaration nothing uses may lack required figures: such parts are left out). */
 static Catalogue catalogue(Design *d, const FabricInst *f)
 {
 	Catalogue c = {0};
-	Arena *a = d->p->c->arena;
-	const Value *list = decl_value(f->decl, "media");
-	int n = list && list->kind == VAL_LIST ? list->n : d->p->decls.n;
+	Arena *a = d->c->arena;
+	const Value *list = field_value(f->decl, FLD_FABRIC_MEDIA);
+	bool listed = list && list->kind == VAL_LIST;
+	int n = listed ? list->n : d->nparts;
 	c.m = arena_alloc(a, sizeof(Medium) * (size_t)(n + 1));
 	for (int i = 0; i < n; i++) {
-		const Decl *x = list && list->kind == VAL_LIST ? list->items[i]->ref : d->p->decls.v[i];
-		if (x->kind != KIND_CABLE && x->kind != KIND_OPTIC)
+		const Part *x = listed ? design_part(d, list->items[i]->ref) : &d->parts[i];
+		if ((x->kind != KIND_CABLE && x->kind != KIND_OPTIC) || !x->complete)
 			continue;
 		Medium *m = &c.m[c.n++];
-		m->decl = x;
+		m->part = x;
 		m->optic = x->kind == KIND_OPTIC;
-		m->type = m->optic ? "optic" : sval(x, "type");
-		m->fiber = sval(x, "fiber");
-		m->cage = sval(x, m->optic ? "cage" : "connector");
-		m->plug = sval(x, "connector");
-		m->speed = decl_number(x, "speed", INFINITY);
-		m->reach = decl_number(x, "reach", INFINITY);
-		m->power = decl_number(x, "power", 0);
-		m->ports = decl_number(x, "ports", 1);
-		money_convert(d, decl_number(x, "price", 0), decl_value(x, "price") ? decl_value(x, "price")->q.dim : DIM_NONE,
-			      x->name_loc, false, &m->price);
-		const Value *ppm = decl_value(x, "price_per_m");
-		m->price_per_m = 0;
-		if (ppm && ppm->kind == VAL_QTY)
-			money_convert(d, ppm->q.v, ppm->q.dim, x->name_loc, false, &m->price_per_m);
-		const Value *lens = decl_value(x, "lengths");
-		if (lens && lens->kind == VAL_LIST && lens->n) {
-			m->nlengths = lens->n;
-			m->lengths = arena_alloc(a, sizeof(double) * (size_t)lens->n);
-			for (int k = 0; k < lens->n; k++)
-				m->lengths[k] = lens->items[k]->q.v;
-			qsort(m->lengths, (size_t)m->nlengths, sizeof(double), cmp_double);
+		if (m->optic) {
+			m->media = -1;
+			m->fiber = x->optic.fiber;
+			m->cage = x->optic.cage;
+			m->plug = x->optic.connector;
+			m->speed = x->optic.speed;
+			m->reach = x->optic.reach;
+			m->ports = x->optic.ports;
+		} else {
+			m->media = x->cable.media;
+			m->fiber = x->cable.fiber;
+			m->cage = m->plug = x->cable.connector;
+			m->speed = x->cable.speed;
+			m->reach = x->cable.reach;
+			m->ports = 1;
+			m->price_per_m = x->cable.price_per_m;
+			m->lengths = x->cable.lengths;
+			m->nlengths = x->cable.nlengths;
 		}
+		m->power = x->power;
+		m->price = x->price;
 	}
 	return c;
 }
@@ -123,35 +112,19 @@ static double stocked(const Medium *m, double run)
 typedef struct Spot {
 	const RackInst *rack;
 	int u;
-	const char *cage;
+	int cage; /* Connector, or -1 for a device whose cage is not modelled */
 	bool nic; /* a NIC's port: cables are sold with the NIC end it needs */
 } Spot;
 
-/* The cage of a NIC or switch model, remembered: a fabric's ends are of a model or two, and
- * looking a field up by name for each of its hundreds of thousands of ends would dominate. */
-typedef struct Cages {
-	const Decl *decl[2];
-	const char *cage[2];
-} Cages;
-
-static const char *cage_of(Cages *c, int slot, const Decl *model)
+static Spot spot(const Design *d, End e)
 {
-	if (c->decl[slot] != model) {
-		c->decl[slot] = model;
-		c->cage[slot] = sval(model, "cage");
-	}
-	return c->cage[slot];
-}
-
-static Spot spot(const Design *d, Cages *cages, End e)
-{
-	Spot s = {NULL, 1, NULL, false};
+	Spot s = {NULL, 1, -1, false};
 	switch (e.kind) {
 	case END_NODE: {
 		const NodeInst *n = &d->nodes[e.dev];
 		s.rack = &d->racks[n->rack];
 		s.u = n->u;
-		s.cage = cage_of(cages, 0, d->ports[e.port].nic);
+		s.cage = d->ports[e.port].nic->nic.cage;
 		s.nic = true;
 		break;
 	}
@@ -165,7 +138,7 @@ static Spot spot(const Design *d, Cages *cages, End e)
 		const SwitchInst *w = &d->switches[e.dev];
 		s.rack = w->rack >= 0 ? &d->racks[w->rack] : NULL;
 		s.u = w->u;
-		s.cage = cage_of(cages, 1, w->model);
+		s.cage = w->model->sw.cage;
 		break;
 	}
 	default:
@@ -187,9 +160,9 @@ static double run_between(Spot a, Spot z, double h, double tray)
 	return run * (1 + SLACK_SHARE) + 2 * END_SLACK;
 }
 
-static bool fits(const Medium *m, const char *cage)
+static bool fits(const Medium *m, int cage)
 {
-	return !m->cage || !cage || strcmp(m->cage, cage) == 0;
+	return m->cage < 0 || cage < 0 || m->cage == cage;
 }
 
 typedef struct Choice {
@@ -222,16 +195,16 @@ static bool better(Weights w, const Choice *x, const Choice *best)
 /* The best medium for one link of speed `speed` over `run` metres. */
 static Choice choose(const Catalogue *cat, Weights w, double speed, double run, Spot a, Spot z)
 {
-	const char *cage_a = a.cage, *cage_z = z.cage;
+	int cage_a = a.cage, cage_z = z.cage;
 	/* Copper and AOC assemblies come with the NIC end the NIC needs (OSFP to QSFP112 ...): only
 	 * a switch end's cage constrains them. */
-	const char *cable_a = a.nic ? NULL : cage_a, *cable_z = z.nic ? NULL : cage_z;
+	int cable_a = a.nic ? -1 : cage_a, cable_z = z.nic ? -1 : cage_z;
 	Choice best = {0};
 	for (int i = 0; i < cat->n; i++) {
 		const Medium *c = &cat->m[i];
-		if (c->optic || !c->type || c->speed < speed * (1 - 1e-9))
+		if (c->optic || c->media < 0 || c->speed < speed * (1 - 1e-9))
 			continue;
-		if (strcmp(c->type, "fiber") != 0) {
+		if (c->media != MEDIA_FIBER) {
 			/* A cable by itself: its connectors in the cages at both ends. */
 			double len = stocked(c, run);
 			if (len < 0 || !fits(c, cable_a) || !fits(c, cable_z))
@@ -251,8 +224,8 @@ static Choice choose(const Catalogue *cat, Weights w, double speed, double run, 
 		for (int k = 0; k < cat->n; k++) {
 			const Medium *o = &cat->m[k];
 			if (!o->optic || o->speed < speed * (1 - 1e-9) || o->reach < len - 1e-9 ||
-			    !o->fiber || !c->fiber || strcmp(o->fiber, c->fiber) != 0 ||
-			    (o->plug && c->plug && strcmp(o->plug, c->plug) != 0))
+			    o->fiber < 0 || c->fiber < 0 || o->fiber != c->fiber ||
+			    (o->plug >= 0 && c->plug >= 0 && o->plug != c->plug))
 				continue;
 			double unit = weigh(w, o->price, o->power) / o->ports;
 			/* A twin-port transceiver carries two ports of one switch cage; a NIC's cage
@@ -283,7 +256,7 @@ static Choice choose(const Catalogue *cat, Weights w, double speed, double run, 
 typedef struct MemoSlot {
 	bool used, nic_a, nic_z;
 	double speed, run;
-	const char *cage_a, *cage_z;
+	int cage_a, cage_z;
 	Choice ch;
 } MemoSlot;
 
@@ -303,8 +276,8 @@ static uint64_t memo_hash(double speed, double run, Spot a, Spot z)
 	uint64_t s, r;
 	memcpy(&s, &speed, sizeof s);
 	memcpy(&r, &run, sizeof r);
-	uint64_t h = mix(mix(s, r), (uint64_t)(uintptr_t)a.cage);
-	h = mix(h, (uint64_t)(uintptr_t)z.cage);
+	uint64_t h = mix(mix(s, r), (uint64_t)(a.cage + 1));
+	h = mix(h, (uint64_t)(z.cage + 1));
 	h = mix(h, (uint64_t)(a.nic | z.nic << 1));
 	return h ^ h >> 29;
 }
@@ -358,16 +331,10 @@ static const char *end_name(const Design *d, End e)
 int cable_fabrics(Design *d)
 {
 	int before = d->violations.n;
-	d->cables = arena_alloc(d->p->c->arena, sizeof(CableInst) * (size_t)(d->nlinks + 1));
+	d->cables = arena_alloc(d->c->arena, sizeof(CableInst) * (size_t)(d->nlinks + 1));
 	d->ncables = 0;
-	const Value *floor_v = decl_value(d->site, "floor");
-	double tray = 0.5;
-	if (floor_v && floor_v->kind == VAL_CTOR) {
-		const FieldSchema *ts = ctor_param(floor_v->ctor, "tray_height");
-		const Value *tv = floor_v->items[ts - floor_v->ctor->params];
-		tray = tv ? tv->q.v : tray;
-	}
-	double height = decl_number(d->rack, "height", 48 * RACK_UNIT);
+	double tray = param_num(field_value(d->site, FLD_SITE_FLOOR), PRM_GRID_TRAY_HEIGHT);
+	double height = d->rack_type->height;
 	Weights w;
 	objective_weights(d, &w.money, &w.watt);
 	for (int fi = 0; fi < d->nfabrics; fi++) {
@@ -377,10 +344,9 @@ int cable_fabrics(Design *d)
 		Catalogue cat = catalogue(d, f);
 		bool reported = false;
 		Memo memo = {0};
-		Cages cages = {{NULL}, {NULL}};
 		if (cat.n == 0 && !d->quiet) {
 			/* Nothing to choose from: the runs are still measured, at no cost. */
-			Diag *dg = diag_warning(d->p->c, f->decl->name_loc,
+			Diag *dg = diag_warning(d->c, f->decl->name_loc,
 						"no cable or optic is in scope for fabric '%s': its %d links "
 						"are measured but get no medium and no cost (import std.network "
 						"or declare cables)",
@@ -389,11 +355,12 @@ int cable_fabrics(Design *d)
 		}
 		for (int li = f->first_link; li < f->first_link + f->links; li++) {
 			const LinkInst *l = &d->links[li];
-			Spot a = spot(d, &cages, l->a), z = spot(d, &cages, l->z);
+			Spot a = spot(d, l->a), z = spot(d, l->z);
 			double run = run_between(a, z, height, tray);
 			Choice ch = choose_once(&memo, &cat, w, l->speed, run, a, z);
 			CableInst *c = &d->cables[d->ncables++];
-			*c = (CableInst){.link = li, .run = run, .length = ceil(run - 1e-9)};
+			*c = (CableInst){.link = li, .run = run, .length = ceil(run - 1e-9), .media = -1,
+					 .fiber = -1};
 			if (!ch.cable && cat.n == 0)
 				continue;
 			if (!ch.cable) {
@@ -406,17 +373,18 @@ int cable_fabrics(Design *d)
 							 "no cable or optic in scope joins %s to %s (%.1f m at %s, "
 							 "cages %s and %s): declare or import one that reaches",
 							 end_name(d, l->a), end_name(d, l->z), run, speed,
-							 a.cage ? a.cage : "any", z.cage ? z.cage : "any");
+							 a.cage >= 0 ? enum_CONNECTOR.words[a.cage] : "any",
+							 z.cage >= 0 ? enum_CONNECTOR.words[z.cage] : "any");
 				}
 				continue;
 			}
-			c->cable = ch.cable->decl;
-			c->optic_a = ch.optic_a ? ch.optic_a->decl : NULL;
-			c->optic_z = ch.optic_z ? ch.optic_z->decl : NULL;
+			c->cable = ch.cable->part;
+			c->optic_a = ch.optic_a ? ch.optic_a->part : NULL;
+			c->optic_z = ch.optic_z ? ch.optic_z->part : NULL;
 			c->length = ch.length;
 			c->price = ch.price;
 			c->power = ch.power;
-			c->media = ch.cable->type;
+			c->media = ch.cable->media;
 			c->fiber = ch.cable->fiber;
 		}
 		free(memo.slot);

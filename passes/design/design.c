@@ -83,6 +83,17 @@ const char *decision_field(const Design *d, const Decision *x)
 	return arena_printf(d->p->c->arena, "%s.%s", x->field->name, x->param);
 }
 
+/* A rack of the design's rack type and cooling: its power class, and its cap, the lower of
+ * that and what its cooling can remove. Every rack's cap is decided here. */
+void design_rack_init(const Design *d, RackInst *r)
+{
+	r->type = d->rack_type;
+	r->cooling = d->cooling_type;
+	r->power_limit = d->rack_limit;
+	r->cap = d->rack_cap;
+	r->group = -1;
+}
+
 /* ---- money ---------------------------------------------------------------------------------- */
 
 /* A direct rate between the two currencies, either way round. */
@@ -122,6 +133,16 @@ bool money_convert(Design *d, double amount, Dim from_dim, Loc loc, bool report,
 	return false;
 }
 
+double design_money(Design *d, const Decl *x, FieldId f)
+{
+	const Value *v = field_value(x, f);
+	if (!v || v->kind != VAL_QTY)
+		return 0;
+	double out;
+	money_convert(d, v->q.v, v->q.dim, v->loc, false, &out);
+	return out;
+}
+
 /* Every money value of every declaration in use must convert. */
 static int check_currencies(Design *d)
 {
@@ -149,7 +170,7 @@ static int check_currencies(Design *d)
 int design_init(Design *d, Program *p)
 {
 	Ctx *c = p->c;
-	*d = (Design){.p = p, .verify = d->verify, .time_limit = d->time_limit,
+	*d = (Design){.p = p, .c = p->c, .verify = d->verify, .time_limit = d->time_limit,
 		      .exhaustive = d->exhaustive, .built_objective = NAN,
 		      .cable_hint_money = d->cable_hint_money, .cable_hint_watts = d->cable_hint_watts};
 	int before = diag_errors(c);
@@ -170,6 +191,19 @@ int design_init(Design *d, Program *p)
 	const Value *h = decl_value(d->cluster, "horizon");
 	d->t.horizon_years = h && h->kind == VAL_QTY ? h->q.v / YEAR : 5;
 	check_currencies(d);
+	parts_lower(d);
+	d->power_sys = design_part(d, d->power);
+	d->electricity = design_money(d, d->site, FLD_SITE_ELECTRICITY);
+	const Value *st = field_value(d->cluster, FLD_CLUSTER_STORAGE);
+	int nst = st ? (st->kind == VAL_LIST ? st->n : 1) : 0;
+	PartCount *pc = arena_alloc(c->arena, sizeof(PartCount) * (size_t)(nst + 1));
+	for (int i = 0; i < nst; i++) {
+		const Value *sv = st->kind == VAL_LIST ? st->items[i] : st;
+		double n = sv->count->q.v;
+		pc[i] = (PartCount){design_part(d, sv->ref), n > PART_COUNT_MAX ? PART_COUNT_MAX + 1 : (int)n};
+	}
+	d->storage = pc;
+	d->nstorage_kinds = nst;
 	return diag_errors(c) - before;
 }
 

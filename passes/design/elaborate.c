@@ -90,12 +90,8 @@ static void expand(Buf *b, const char *t, const Subst *s)
 static RackInst *new_rack(Design *d, int *nracks)
 {
 	RackInst *r = &d->racks[(*nracks)++];
-	r->type = d->rack;
-	r->cooling = d->cooling;
-	const Value *lim = decl_value(d->rack, "power_limit");
-	r->power_limit = lim && lim->kind == VAL_QTY ? lim->q.v : INFINITY;
+	design_rack_init(d, r);
 	r->row = r->pos = -1;
-	r->group = -1;
 	return r;
 }
 
@@ -154,22 +150,16 @@ int elaborate_design(Design *d)
 	for (int i = 0; i < d->ngroups; i++) {
 		const NodeGroup *g = &d->groups[i];
 		nodes += g->count;
-		accels += g->count * node_accelerators(g->type);
-		const Value *nics = decl_value(g->type, "nics");
-		for (int k = 0; nics && k < (nics->kind == VAL_LIST ? nics->n : 1); k++) {
-			const Value *nv = nics->kind == VAL_LIST ? nics->items[k] : nics;
-			const Value *np = decl_value(nv->ref, "ports");
-			ports += g->count * (int)nv->count->q.v * (np ? (int)np->q.v : 1);
-		}
+		accels += g->count * g->type->node.accelerators;
+		ports += g->count * g->type->node.nic_ports;
 	}
 	d->nodes = arena_alloc(a, sizeof(NodeInst) * (size_t)(nodes + 1));
 	d->accels = arena_alloc(a, sizeof(AccelInst) * (size_t)(accels + 1));
 	d->ports = arena_alloc(a, sizeof(PortInst) * (size_t)(ports + 1));
 	d->racks = arena_alloc(a, sizeof(RackInst) * (size_t)(d->node_racks + 1));
 
-	const Value *tv = decl_value(d->cluster, "hostname");
-	const char *tmpl = tv && tv->kind == VAL_STRING ? tv->s : "node{index:04}";
-	const Value *tmpl_v = tv;
+	const Value *tmpl_v = field_value(d->cluster, FLD_CLUSTER_HOSTNAME);
+	const char *tmpl = field_str(d->cluster, FLD_CLUSTER_HOSTNAME);
 	NameSet names = {0};
 	names.cap = 64;
 	while (names.cap < (unsigned)nodes * 2)
@@ -195,38 +185,32 @@ int elaborate_design(Design *d)
 			ni->rack = nracks - 1;
 			ni->u = 1 + (int)lround(r->height_used / RACK_UNIT);
 			ni->domain = domain;
-			r->height_used += g->node_height;
-			r->power += g->node_power;
+			r->height_used += g->type->height;
+			r->power += g->type->power;
 			r->nnodes++;
 			/* Accelerators and NIC ports, in the order the node lists them. */
 			ni->first_accel = d->naccels;
 			ni->first_port = d->nports;
-			const Value *acc = decl_value(g->type, "accelerators");
-			for (int j = 0, slot = 0; acc && j < (acc->kind == VAL_LIST ? acc->n : 1); j++) {
-				const Value *av = acc->kind == VAL_LIST ? acc->items[j] : acc;
-				for (int q = 0; q < (int)av->count->q.v; q++)
-					d->accels[d->naccels++] = (AccelInst){av->ref, n, slot++};
-			}
-			const Value *nics = decl_value(g->type, "nics");
-			for (int j = 0, nic = 0; nics && j < (nics->kind == VAL_LIST ? nics->n : 1); j++) {
-				const Value *nv = nics->kind == VAL_LIST ? nics->items[j] : nics;
-				const Value *np = decl_value(nv->ref, "ports");
-				const Value *sp = decl_value(nv->ref, "speed");
-				for (int q = 0; q < (int)nv->count->q.v; q++, nic++)
-					for (int port = 0; port < (np ? (int)np->q.v : 1); port++)
-						d->ports[d->nports++] = (PortInst){nv->ref, n, nic, port,
-										   sp ? sp->q.v : 0};
+			const Part *type = g->type;
+			for (int j = 0, slot = 0; j < type->node.naccels; j++)
+				for (int q = 0; q < type->node.accels[j].count; q++)
+					d->accels[d->naccels++] =
+						(AccelInst){type->node.accels[j].part, n, slot++};
+			for (int j = 0, nic = 0; j < type->node.nnics; j++) {
+				const Part *np = type->node.nics[j].part;
+				for (int q = 0; q < type->node.nics[j].count; q++, nic++)
+					for (int port = 0; port < np->nic.ports; port++)
+						d->ports[d->nports++] =
+							(PortInst){np, n, nic, port, np->nic.speed};
 			}
 		}
 		/* Scale-up switch trays sit with their domain: count their power and space. */
 		if (g->domain_nodes > 1) {
-			const Value *sw = decl_value(g->type, "scale_up_switches");
 			double sw_p = 0, sw_h = 0;
-			for (int j = 0; sw && j < (sw->kind == VAL_LIST ? sw->n : 1); j++) {
-				const Value *sv = sw->kind == VAL_LIST ? sw->items[j] : sw;
-				const Value *p = decl_value(sv->ref, "power"), *h = decl_value(sv->ref, "height");
-				sw_p += sv->count->q.v * (p ? p->q.v : 0);
-				sw_h += sv->count->q.v * (h ? h->q.v : RACK_UNIT);
+			for (int j = 0; j < g->type->node.ntrays; j++) {
+				const PartCount *t = &g->type->node.trays[j];
+				sw_p += t->count * t->part->power;
+				sw_h += t->count * t->part->height;
 			}
 			for (int ri = 0; ri < nracks; ri++) {
 				RackInst *rk = &d->racks[ri];
@@ -240,18 +224,15 @@ int elaborate_design(Design *d)
 		domain++;
 	}
 	/* Storage racks. */
-	const Value *st = decl_value(d->cluster, "storage");
+	const Value *st = field_value(d->cluster, FLD_CLUSTER_STORAGE);
 	for (int i = 0; st && i < (st->kind == VAL_LIST ? st->n : 1); i++) {
 		const Value *sv = st->kind == VAL_LIST ? st->items[i] : st;
-		const Value *hv = decl_value(sv->ref, "height"), *pv = decl_value(sv->ref, "power");
-		double h = hv ? hv->q.v : RACK_UNIT, p = pv ? pv->q.v : 0;
-		double usable = decl_value(d->rack, "height")->q.v;
-		const Value *res = decl_value(d->rack, "reserved");
-		usable -= res && res->kind == VAL_QTY ? res->q.v : 0;
+		const Part *unit = design_part(d, sv->ref);
+		double h = unit->height, p = unit->power;
+		double usable = d->rack_type->height - d->rack_type->rack.reserved;
 		RackInst *r = NULL;
 		for (int k = 0; k < (int)sv->count->q.v; k++) {
-			if (!r || r->height_used + h > usable + 1e-9 ||
-			    r->power + p > fmin(r->power_limit, decl_value(d->cooling, "max_rack_power")->q.v) + 1e-6) {
+			if (!r || r->height_used + h > usable + 1e-9 || r->power + p > r->cap + 1e-6) {
 				if (nracks >= d->node_racks)
 					break;
 				r = new_rack(d, &nracks);

@@ -32,62 +32,45 @@
 
 static const double YEAR = 365.0 * 24 * 3600; /* s */
 
-/* A price in the report currency (0 when unset; a missing rate was reported by design_init). */
-static double price(Design *d, const Decl *decl, const char *field)
-{
-	const Value *v = decl_value(decl, field);
-	if (!v || v->kind != VAL_QTY)
-		return 0;
-	double out;
-	money_convert(d, v->q.v, v->q.dim, v->loc, false, &out);
-	return out;
-}
-
-static void bom(Design *d, PtrVec *lines, const char *part, const Decl *decl, double qty,
+static void bom(Design *d, PtrVec *lines, const char *part, const Part *model, double qty,
 		const char *unit, double unit_price, double unit_power)
 {
 	if (qty <= 0)
 		return;
-	BomLine *b = arena_alloc(d->p->c->arena, sizeof *b);
-	*b = (BomLine){part, decl, decl ? decl->name : part, qty, unit, unit_price, qty * unit_price,
-		       unit_power, qty * unit_power};
-	vec_push(d->p->c->arena, lines, b);
+	BomLine *b = arena_alloc(d->c->arena, sizeof *b);
+	*b = (BomLine){part, model, model ? model->name : part, model ? model->description : "", qty,
+		       unit, unit_price, qty * unit_price, unit_power, qty * unit_power};
+	vec_push(d->c->arena, lines, b);
 }
 
 /* Redundancy multiplies the power plant installed for the IT load. */
-static double redundancy_factor(const Decl *power)
+static double redundancy_factor(const Part *power)
 {
 	if (!power)
 		return 1;
-	const Value *r = decl_value(power, "redundancy");
-	const char *kind = r && r->kind == VAL_ENUM ? r->s : "n";
-	if (strcmp(kind, "two_n") == 0)
-		return 2;
-	if (strcmp(kind, "n_plus_1") == 0) {
-		double m = decl_number(power, "module_count", 4);
+	switch (power->power_sys.redundancy) {
+	case RED_TWO_N: return 2;
+	case RED_N_PLUS_1: {
+		double m = power->power_sys.module_count;
 		return (m + 1) / m;
 	}
-	return 1;
+	default: return 1;
+	}
 }
 
-/* Each counted item (COUNT x NAME, or a list) times a multiplier, into the BOM and totals. */
-static void counted_parts(Design *d, PtrVec *lines, const Decl *owner, const char *field,
-			  double times, const char *part, int cat_power, int cat_capex, bool priced)
+/* Each counted part (COUNT x NAME, or a list) times a multiplier, into the BOM and totals. */
+static void counted_parts(Design *d, PtrVec *lines, const PartCount *pc, int n, double times,
+			  const char *part, int cat_power, int cat_capex, bool priced)
 {
-	const Value *v = decl_value(owner, field);
-	if (!v)
-		return;
-	int n = v->kind == VAL_LIST ? v->n : 1;
 	for (int i = 0; i < n; i++) {
-		const Value *cv = v->kind == VAL_LIST ? v->items[i] : v;
-		double qty = cv->count->q.v * times;
-		double unit_price = priced ? price(d, cv->ref, "price") : 0;
-		double unit_power = decl_number(cv->ref, "power", 0);
+		double qty = pc[i].count * times;
+		double unit_price = priced ? pc[i].part->price : 0;
+		double unit_power = pc[i].part->power;
 		if (cat_power >= 0)
 			d->t.power_by_cat[cat_power] += qty * unit_power;
 		d->t.capex_by_cat[cat_capex] += qty * unit_price;
 		if (priced)
-			bom(d, lines, part, cv->ref, qty, "", unit_price, cat_power >= 0 ? unit_power : 0);
+			bom(d, lines, part, pc[i].part, qty, "", unit_price, cat_power >= 0 ? unit_power : 0);
 	}
 }
 
@@ -96,30 +79,30 @@ static void fabric_extras(Design *d, PtrVec *lines)
 {
 	for (int i = 0; i < d->nfabrics; i++) {
 		const FabricInst *f = &d->fabrics[i];
-		const Value *ev = f->sized ? decl_value(f->decl, "endpoints") : NULL;
+		const Value *ev = f->sized ? field_value(f->decl, FLD_FABRIC_ENDPOINTS) : NULL;
 		for (int k = 0; ev && k < (ev->kind == VAL_LIST ? ev->n : 1); k++) {
 			const Value *cv = ev->kind == VAL_LIST ? ev->items[k] : ev;
-			double n = cv->count->q.v, unit_power = node_power(cv->ref);
-			double unit_price = price(d, cv->ref, "price");
+			const Part *dev = design_part(d, cv->ref);
+			double n = cv->count->q.v, unit_power = dev->power;
 			d->t.power_by_cat[CAT_NETWORK] += n * unit_power;
-			d->t.capex_by_cat[CAT_NETWORK] += n * unit_price;
-			bom(d, lines, "fabric device", cv->ref, n, "", unit_price, unit_power);
+			d->t.capex_by_cat[CAT_NETWORK] += n * dev->price;
+			bom(d, lines, "fabric device", dev, n, "", dev->price, unit_power);
 		}
 	}
 }
 
 typedef struct CableKey {
-	const Decl *decl;
+	const Part *part;
 	double length; /* 0 for transceivers */
 	double count, price, power;
 } CableKey;
 
-static int key_index(CableKey *keys, int *n, const Decl *decl, double length)
+static int key_index(CableKey *keys, int *n, const Part *part, double length)
 {
 	for (int i = 0; i < *n; i++)
-		if (keys[i].decl == decl && keys[i].length == length)
+		if (keys[i].part == part && keys[i].length == length)
 			return i;
-	keys[*n] = (CableKey){decl, length, 0, 0, 0};
+	keys[*n] = (CableKey){part, length, 0, 0, 0};
 	return (*n)++;
 }
 
@@ -139,25 +122,25 @@ static void cable_lines(Design *d, PtrVec *lines)
 		}
 		int k = key_index(keys, &n, c->cable, c->length);
 		keys[k].count++;
-		const Decl *ends[2] = {c->optic_a, c->optic_z};
+		const Part *ends[2] = {c->optic_a, c->optic_z};
 		for (int e = 0; e < 2; e++)
 			if (ends[e])
 				keys[key_index(keys, &n, ends[e], 0)].count++;
 	}
 	for (int i = 0; i < n; i++) {
 		CableKey *k = &keys[i];
-		double unit_power = decl_number(k->decl, "power", 0);
-		double unit_price = price(d, k->decl, "price");
+		double unit_power = k->part->power;
+		double unit_price = k->part->price;
 		/* The BOM buys whole modules and whole cables; capex and power follow it. */
 		double qty = k->count;
-		if (k->decl->kind == KIND_OPTIC) {
-			qty = ceil(k->count / decl_number(k->decl, "ports", 1));
-			bom(d, lines, "optic", k->decl, qty, "", unit_price, unit_power);
+		if (k->part->kind == KIND_OPTIC) {
+			qty = ceil(k->count / k->part->optic.ports);
+			bom(d, lines, "optic", k->part, qty, "", unit_price, unit_power);
 		} else {
-			unit_price += price(d, k->decl, "price_per_m") * k->length;
-			bom(d, lines, "cable", k->decl, qty, "", unit_price, unit_power);
+			unit_price += k->part->cable.price_per_m * k->length;
+			bom(d, lines, "cable", k->part, qty, "", unit_price, unit_power);
 			BomLine *b = lines->v[lines->n - 1];
-			b->model = arena_printf(d->p->c->arena, "%s %g m", k->decl->name, k->length);
+			b->model = arena_printf(d->c->arena, "%s %g m", k->part->name, k->length);
 		}
 		d->t.capex_by_cat[CAT_CABLING] += qty * unit_price;
 		d->t.power_by_cat[CAT_NETWORK] += qty * unit_power;
@@ -175,36 +158,33 @@ int model_design(Design *d)
 
 	for (int i = 0; i < d->ngroups; i++) {
 		const NodeGroup *g = &d->groups[i];
-		const Decl *node = g->type;
+		const Part *node = g->type;
 		double n = g->count;
 		t->nodes += n;
-		t->accelerators += n * node_accelerators(node);
-		t->power_by_cat[CAT_NODES] += n * g->node_power;
-		double unit_price = price(d, node, "price");
+		t->accelerators += n * node->node.accelerators;
+		t->power_by_cat[CAT_NODES] += n * node->power;
+		double unit_price = node->price;
 		t->capex_by_cat[CAT_NODES] += n * unit_price;
-		bom(d, &lines, "node", node, n, "", unit_price, g->node_power);
+		bom(d, &lines, "node", node, n, "", unit_price, node->power);
 		/* Spares (cluster.spares, a share of the nodes): whole nodes bought and kept on the
 		 * shelf, neither racked, wired nor powered. The epsilon keeps 1,250 x 2 % at 25. */
-		double spares = ceil(n * decl_number(d->cluster, "spares", 0) - 1e-9);
+		double spares = ceil(n * field_num(d->cluster, FLD_CLUSTER_SPARES) - 1e-9);
 		if (spares > 0) {
 			t->capex_by_cat[CAT_NODES] += spares * unit_price;
 			bom(d, &lines, "spare node", node, spares, "", unit_price, 0);
 		}
 
-		const Value *acc = decl_value(node, "accelerators");
-		for (int k = 0; acc && k < (acc->kind == VAL_LIST ? acc->n : 1); k++) {
-			const Value *av = acc->kind == VAL_LIST ? acc->items[k] : acc;
-			t->peak_compute += n * av->count->q.v * decl_number(av->ref, "bf16", 0);
-		}
-		const Value *inc = decl_value(node, "price_includes_nics");
-		bool nics_apart = inc && inc->kind == VAL_BOOL && !inc->b_val;
+		for (int k = 0; k < node->node.naccels; k++)
+			t->peak_compute += n * node->node.accels[k].count * node->node.accels[k].part->accel.bf16;
+		bool nics_apart = !node->node.price_includes_nics;
 		/* NIC power is part of the node's; their price only when bought apart. */
-		counted_parts(d, &lines, node, "nics", n, "nic", -1, CAT_NETWORK, nics_apart);
+		counted_parts(d, &lines, node->node.nics, node->node.nnics, n, "nic", -1, CAT_NETWORK,
+			      nics_apart);
 		if (spares > 0)
-			counted_parts(d, &lines, node, "nics", spares, "spare nic", -1, CAT_NETWORK,
-				      nics_apart);
+			counted_parts(d, &lines, node->node.nics, node->node.nnics, spares, "spare nic", -1,
+				      CAT_NETWORK, nics_apart);
 		if (g->domain_nodes > 1)
-			counted_parts(d, &lines, node, "scale_up_switches", n / g->domain_nodes,
+			counted_parts(d, &lines, node->node.trays, node->node.ntrays, n / g->domain_nodes,
 				      "scale-up switch", CAT_NETWORK, CAT_NETWORK, true);
 	}
 	/* Fabric switches: power and price of each, by fabric. */
@@ -213,8 +193,8 @@ int model_design(Design *d)
 		t->cables += f->links; /* every fabric link is a cable; scale-up links are not */
 		if (!f->switch_model || f->switches == 0)
 			continue;
-		double unit_power = decl_number(f->switch_model, "power", 0);
-		double unit_price = price(d, f->switch_model, "price");
+		double unit_power = f->switch_model->power;
+		double unit_price = f->switch_model->price;
 		t->power_by_cat[CAT_NETWORK] += f->switches * unit_power;
 		t->capex_by_cat[CAT_NETWORK] += f->switches * unit_price;
 		t->switches += f->switches;
@@ -231,42 +211,39 @@ int model_design(Design *d)
 		t->power_by_cat[CAT_NETWORK] += t->cables * d->cable_hint_watts;
 		t->cabling_power = t->cables * d->cable_hint_watts;
 	}
-	const Value *st = decl_value(d->cluster, "storage");
-	if (st) {
-		counted_parts(d, &lines, d->cluster, "storage", 1, "storage", CAT_STORAGE, CAT_STORAGE, true);
-		for (int i = 0; i < (st->kind == VAL_LIST ? st->n : 1); i++)
-			t->storage_units += (st->kind == VAL_LIST ? st->items[i] : st)->count->q.v;
-	}
-	t->power_by_cat[CAT_OTHER] = decl_number(d->cluster, "other_power", 0);
+	counted_parts(d, &lines, d->storage, d->nstorage_kinds, 1, "storage", CAT_STORAGE, CAT_STORAGE,
+		      true);
+	for (int i = 0; i < d->nstorage_kinds; i++)
+		t->storage_units += d->storage[i].count;
+	t->power_by_cat[CAT_OTHER] = field_num(d->cluster, FLD_CLUSTER_OTHER_POWER);
 	t->capex_by_cat[CAT_NETWORK] += d->probe_money;
 	t->power_by_cat[CAT_NETWORK] += d->probe_watts;
 
 	t->it_power = 0;
 	for (int k = 0; k < CAT_COUNT; k++)
 		t->it_power += t->power_by_cat[k];
-	double utilization = decl_number(d->cluster, "utilization", 1);
+	double utilization = field_num(d->cluster, FLD_CLUSTER_UTILIZATION);
 	t->avg_it_power = t->it_power - t->power_by_cat[CAT_NODES] * (1 - utilization);
 
-	const Value *site_pue = decl_value(d->site, "pue");
-	double efficiency = d->power ? decl_number(d->power, "efficiency", 1) : 1;
-	t->pue = site_pue && site_pue->kind == VAL_QTY ? site_pue->q.v
-						       : decl_number(d->cooling, "pue", 1) / efficiency;
+	double efficiency = d->power_sys ? d->power_sys->power_sys.efficiency : 1;
+	if (!field_num_set(d->site, FLD_SITE_PUE, &t->pue))
+		t->pue = d->cooling_type->cooling.pue / efficiency;
 	t->facility_power = t->it_power * t->pue;
 
-	double rack_price = price(d, d->rack, "price");
+	double rack_price = d->rack_type->price;
 	t->capex_by_cat[CAT_RACKS] = racks * rack_price;
-	bom(d, &lines, "rack", d->rack, racks, "", rack_price, 0);
+	bom(d, &lines, "rack", d->rack_type, racks, "", rack_price, 0);
 
 	double kw = t->it_power / 1e3;
-	double cool_per_kw = price(d, d->cooling, "capex_per_kw") * 1e3; /* per kW */
+	double cool_per_kw = d->cooling_type->cooling.capex_per_w * 1e3; /* per kW */
 	t->capex_by_cat[CAT_COOLING] = kw * cool_per_kw;
-	bom(d, &lines, "cooling plant", d->cooling, cool_per_kw > 0 ? kw : 0, "kW", cool_per_kw, 0);
+	bom(d, &lines, "cooling plant", d->cooling_type, cool_per_kw > 0 ? kw : 0, "kW", cool_per_kw, 0);
 
-	t->power_capacity = t->it_power * redundancy_factor(d->power);
-	if (d->power) {
-		double power_per_kw = price(d, d->power, "capex_per_kw") * 1e3;
+	t->power_capacity = t->it_power * redundancy_factor(d->power_sys);
+	if (d->power_sys) {
+		double power_per_kw = d->power_sys->power_sys.capex_per_w * 1e3;
 		t->capex_by_cat[CAT_POWER] = t->power_capacity / 1e3 * power_per_kw;
-		bom(d, &lines, "power plant", d->power, power_per_kw > 0 ? t->power_capacity / 1e3 : 0,
+		bom(d, &lines, "power plant", d->power_sys, power_per_kw > 0 ? t->power_capacity / 1e3 : 0,
 		    "kW", power_per_kw, 0);
 	}
 
@@ -275,13 +252,12 @@ int model_design(Design *d)
 		t->capex += t->capex_by_cat[k];
 
 	t->annual_energy = t->avg_it_power * t->pue * YEAR;
-	double per_joule = price(d, d->site, "electricity"); /* money per J */
-	t->annual_energy_cost = t->annual_energy * per_joule;
+	t->annual_energy_cost = t->annual_energy * d->electricity;
 	t->tco = t->capex + t->annual_energy_cost * t->horizon_years;
-	const Value *ci = decl_value(d->site, "carbon_intensity");
-	t->annual_carbon = ci && ci->kind == VAL_QTY ? t->annual_energy * ci->q.v : NAN;
+	double ci;
+	t->annual_carbon = field_num_set(d->site, FLD_SITE_CARBON_INTENSITY, &ci) ? t->annual_energy * ci : NAN;
 
-	d->bom = (BomLine *)arena_alloc(d->p->c->arena, sizeof(BomLine) * (size_t)(lines.n + 1));
+	d->bom = (BomLine *)arena_alloc(d->c->arena, sizeof(BomLine) * (size_t)(lines.n + 1));
 	for (int i = 0; i < lines.n; i++)
 		d->bom[i] = *(BomLine *)lines.v[i];
 	d->nbom = lines.n;

@@ -23,16 +23,15 @@
 
 enum { DEFAULT_PER_ROW = 20 };
 static const double RACK_UNIT = 0.04445;
-static const double DEFAULT_RACK_PITCH = 0.6, DEFAULT_ROW_PITCH = 2.4; /* grid(...) defaults */
 
 static double usable_height(const Design *d)
 {
-	return decl_number(d->rack, "height", 0) - decl_number(d->rack, "reserved", 0);
+	return d->rack_type->height - d->rack_type->rack.reserved;
 }
 
 static double rack_cap(const Design *d)
 {
-	return fmin(decl_number(d->rack, "power_limit", INFINITY), decl_number(d->cooling, "max_rack_power", INFINITY));
+	return d->rack_cap;
 }
 
 /* Racks for `count` units of height h and power p, then the extra devices of a fabric. */
@@ -57,10 +56,11 @@ static int pack_count(const Design *d, int count, double h, double p, const Fabr
 	}
 	if (!extras || !f)
 		return racks;
-	const Value *ev = decl_value(f->decl, "endpoints");
+	const Value *ev = field_value(f->decl, FLD_FABRIC_ENDPOINTS);
 	for (int i = 0; ev && i < (ev->kind == VAL_LIST ? ev->n : 1); i++) {
 		const Value *cv = ev->kind == VAL_LIST ? ev->items[i] : ev;
-		double eh = decl_number(cv->ref, "height", RACK_UNIT), ep = decl_number(cv->ref, "power", 0);
+		const Part *dev = design_part(d, cv->ref);
+		double eh = dev->height, ep = dev->power;
 		for (int k = 0; k < (int)cv->count->q.v; k++) {
 			if (eh > usable + 1e-9 || ep > cap + 1e-6) {
 				*too_big = true;
@@ -81,8 +81,8 @@ static NetGroup *add_group(Design *d, int fabric, int plane, int first, int coun
 {
 	NetGroup *g = &d->netgroups[d->nnetgroups++];
 	const FabricInst *f = &d->fabrics[fabric];
-	*g = (NetGroup){fabric, plane, first, count, extras, decl_number(f->switch_model, "height", RACK_UNIT),
-			decl_number(f->switch_model, "power", 0), 0, 0, -1};
+	*g = (NetGroup){fabric, plane, first, count, extras, f->switch_model->height,
+			f->switch_model->power, 0, 0, -1};
 	return g;
 }
 
@@ -105,7 +105,7 @@ int plan_network_racks(Design *d)
 		int per_plane = 0;
 		for (int t = 0; t < ST_COUNT; t++)
 			per_plane += f->per_plane[t];
-		double h = decl_number(f->switch_model, "height", RACK_UNIT), p = decl_number(f->switch_model, "power", 0);
+		double h = f->switch_model->height, p = f->switch_model->power;
 		int fit = (int)fmin(floor(usable / h + 1e-9), p > 0 ? floor(cap / p + 1e-9) : 1e9);
 		if (fit < 1)
 			fit = 1;
@@ -151,10 +151,11 @@ int plan_network_racks(Design *d)
 	d->node_racks = (int)d->t.racks;
 	d->t.racks += d->network_racks;
 
-	const Value *floor_v = decl_value(d->site, "floor");
+	const Value *floor_v = field_value(d->site, FLD_SITE_FLOOR);
 	if (floor_v && floor_v->kind == VAL_CTOR) {
-		const Value *rows = floor_v->items[0], *per_row = floor_v->items[1];
-		int cap_racks = (int)(rows->q.v * per_row->q.v);
+		double rows = param_num(floor_v, PRM_GRID_ROWS);
+		double per_row = param_num(floor_v, PRM_GRID_RACKS_PER_ROW);
+		int cap_racks = (int)(rows * per_row);
 		int racks = (int)d->t.racks;
 		const char *split = d->network_racks
 					    ? arena_printf(d->p->c->arena, " (%d of nodes, %d of switches)",
@@ -166,8 +167,8 @@ int plan_network_racks(Design *d)
 					 d->cluster->name_loc, "cluster built here",
 					 "cluster '%s' needs %d racks%s; the floor of '%s' has %d positions "
 					 "(%.0f rows of %.0f)",
-					 d->cluster->name, racks, split, d->site->name, cap_racks, rows->q.v,
-					 per_row->q.v);
+					 d->cluster->name, racks, split, d->site->name, cap_racks, rows,
+					 per_row);
 	}
 	d->vsource = VS_NODES, d->vfabric = -1;
 	return d->violations.n - before;
@@ -268,10 +269,9 @@ void place_racks(Design *d)
 		}
 		for (int r = 0; r < g->racks; r++) {
 			RackInst *rk = &racks[k++];
-			*rk = (RackInst){.type = d->rack, .cooling = d->cooling, .network = true,
-					 .group = gi, .first_node = -1};
-			const Value *lim = decl_value(d->rack, "power_limit");
-			rk->power_limit = lim && lim->kind == VAL_QTY ? lim->q.v : INFINITY;
+			*rk = (RackInst){.network = true, .first_node = -1};
+			design_rack_init(d, rk);
+			rk->group = gi;
 		}
 	}
 	for (int fi = 0; fi < d->nfabrics; fi++)
@@ -305,18 +305,12 @@ void place_racks(Design *d)
 	free(to);
 
 	/* Positions, coordinates and names. */
-	const Value *floor_v = decl_value(d->site, "floor");
+	const Value *floor_v = field_value(d->site, FLD_SITE_FLOOR);
 	bool grid = floor_v && floor_v->kind == VAL_CTOR;
-	int per_row = grid ? (int)floor_v->items[1]->q.v : DEFAULT_PER_ROW;
-	double rack_pitch = DEFAULT_RACK_PITCH, row_pitch = DEFAULT_ROW_PITCH;
-	if (grid) {
-		const FieldSchema *rp = ctor_param(floor_v->ctor, "rack_pitch");
-		const FieldSchema *wp = ctor_param(floor_v->ctor, "row_pitch");
-		const Value *rv = floor_v->items[rp - floor_v->ctor->params];
-		const Value *wv = floor_v->items[wp - floor_v->ctor->params];
-		rack_pitch = rv ? rv->q.v : rack_pitch;
-		row_pitch = wv ? wv->q.v : row_pitch;
-	}
+	/* Without a floor grid, rows of DEFAULT_PER_ROW at the grid's default pitches. */
+	int per_row = grid ? (int)param_num(floor_v, PRM_GRID_RACKS_PER_ROW) : DEFAULT_PER_ROW;
+	double rack_pitch = param_num(floor_v, PRM_GRID_RACK_PITCH);
+	double row_pitch = param_num(floor_v, PRM_GRID_ROW_PITCH);
 	for (int i = 0; i < n; i++) {
 		RackInst *r = &d->racks[i];
 		r->row = i / per_row;
@@ -343,7 +337,7 @@ static void place_scale_up_trays(Design *d)
 	for (int gi = 0, si = 0, first = 0; gi < d->ngroups && si < d->nscaleups;
 	     first += d->groups[gi].count, gi++) {
 		const NodeGroup *g = &d->groups[gi];
-		if (node_accelerators(g->type) < 2 && g->domain_nodes <= 1)
+		if (g->type->node.accelerators < 2 && g->domain_nodes <= 1)
 			continue;
 		const ScaleUpInst *s = &d->scaleups[si++];
 		if (s->node != g->type || s->domain_nodes <= 1)
@@ -355,10 +349,10 @@ static void place_scale_up_trays(Design *d)
 				continue;
 			int r = d->nodes[n].rack;
 			if (!next_u[r])
-				next_u[r] = 1 + (int)lround(d->racks[r].nnodes * g->node_height / RACK_UNIT);
+				next_u[r] = 1 + (int)lround(d->racks[r].nnodes * g->type->height / RACK_UNIT);
 			t->rack = r;
 			t->u = next_u[r];
-			next_u[r] += (int)lround(decl_number(t->model, "height", RACK_UNIT) / RACK_UNIT);
+			next_u[r] += (int)lround(t->model->height / RACK_UNIT);
 		}
 	}
 	free(next_u);
@@ -392,7 +386,7 @@ int place_devices(Design *d)
 		}
 		for (int e = f->first_extra; g->with_extras && e < f->first_extra + f->nextras; e++) {
 			ExtraInst *x = &d->extras[e];
-			double eh = decl_number(x->type, "height", RACK_UNIT), ep = decl_number(x->type, "power", 0);
+			double eh = x->type->height, ep = x->type->power;
 			NEXT_IF_FULL(eh, ep);
 			x->rack = (int)(rk - d->racks);
 			x->u = 1 + (int)lround(rk->height_used / RACK_UNIT);

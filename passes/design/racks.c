@@ -15,38 +15,6 @@
 #include <stdarg.h>
 #include <string.h>
 
-/* Sum over a COUNT x NAME field (or a list of them) of count x f(NAME). */
-static double counted_sum(const Decl *d, const char *field, double (*f)(const Decl *))
-{
-	const Value *v = decl_value(d, field);
-	if (!v)
-		return 0;
-	if (v->kind == VAL_COUNTED)
-		return v->count->q.v * (f ? f(v->ref) : 1);
-	double s = 0;
-	for (int i = 0; v->kind == VAL_LIST && i < v->n; i++)
-		s += v->items[i]->count->q.v * (f ? f(v->items[i]->ref) : 1);
-	return s;
-}
-
-static double tdp(const Decl *a) { return decl_number(a, "tdp", 0); }
-static double part_power(const Decl *n) { return decl_number(n, "power", 0); }
-static double part_height(const Decl *n) { return decl_number(n, "height", 0.04445); }
-
-double node_power(const Decl *node)
-{
-	const Value *p = decl_value(node, "power");
-	if (p && p->kind == VAL_QTY)
-		return p->q.v;
-	return counted_sum(node, "accelerators", tdp) + counted_sum(node, "nics", part_power) +
-	       decl_number(node, "base_power", 0);
-}
-
-int node_accelerators(const Decl *node)
-{
-	return (int)counted_sum(node, "accelerators", NULL);
-}
-
 /* A mistake in the spec that planning finds (exit 1); silent while choices are explored, as
  * the final evaluation of the design kept reports it. */
 static void spec_error(Design *d, Loc loc, const char *fmt, ...) PRINTF_LIKE(3, 4);
@@ -94,7 +62,7 @@ static void no_fit(Design *d, const NodeGroup *g, int domain_nodes, double dom_u
 				 rack->name, usable / 0.04445);
 	} else {
 		bool cooling_limits = cap < limit_p;
-		const Value *cool_v = decl_value(d->cooling, "max_rack_power");
+		const Value *cool_v = field_value(d->cooling, FLD_COOLING_MAX_RACK_POWER);
 		Loc note = cooling_limits && cool_v ? cool_v->loc : limit_v ? limit_v->loc : rack->name_loc;
 		design_violation(d, g->loc, dom_p / cap - 1, note,
 				 cooling_limits ? arena_printf(d->p->c->arena, "the most cooling '%s' can "
@@ -109,15 +77,13 @@ static void no_fit(Design *d, const NodeGroup *g, int domain_nodes, double dom_u
 static void plan_group(Design *d, NodeGroup *g, double usable, double cap, double limit_p)
 {
 	Ctx *c = d->p->c;
-	const Decl *node = g->type;
-	g->node_power = node_power(node);
-	g->node_height = decl_number(node, "height", 0.04445);
-	int accels = node_accelerators(node);
-	int domain = (int)decl_number(node, "scale_up_domain", accels);
+	const Part *node = g->type;
+	int accels = node->node.accelerators;
+	int domain = node->node.scale_up_domain;
 	g->domain_nodes = 1;
 	if (accels > 0 && domain > accels) {
 		if (domain % accels) {
-			spec_error(d, decl_value(node, "scale_up_domain")->loc,
+			spec_error(d, field_value(node->decl, FLD_NODE_SCALE_UP_DOMAIN)->loc,
 				   "a scale-up domain of %d accelerators is not a whole number of '%s' "
 				   "nodes (%d accelerators each)",
 				   domain, node->name, accels);
@@ -126,14 +92,14 @@ static void plan_group(Design *d, NodeGroup *g, double usable, double cap, doubl
 		}
 	}
 	double sw_u = 0, sw_p = 0;
-	if (g->domain_nodes > 1) {
-		sw_u = counted_sum(node, "scale_up_switches", part_height);
-		sw_p = counted_sum(node, "scale_up_switches", part_power);
+	for (int i = 0; g->domain_nodes > 1 && i < node->node.ntrays; i++) {
+		sw_u += node->node.trays[i].count * node->node.trays[i].part->height;
+		sw_p += node->node.trays[i].count * node->node.trays[i].part->power;
 	}
-	double dom_u = g->domain_nodes * g->node_height + sw_u;
-	double dom_p = g->domain_nodes * g->node_power + sw_p;
+	double dom_u = g->domain_nodes * node->height + sw_u;
+	double dom_p = g->domain_nodes * node->power + sw_p;
 	int domains = fits(usable, cap, dom_u, dom_p);
-	const Value *npr = decl_value(d->rack, "nodes_per_rack");
+	const Value *npr = field_value(d->rack, FLD_RACK_NODES_PER_RACK);
 	if (npr && npr->kind == VAL_QTY) {
 		int want = (int)npr->q.v;
 		if (want % g->domain_nodes) {
@@ -158,7 +124,7 @@ static void plan_group(Design *d, NodeGroup *g, double usable, double cap, doubl
 	}
 	if (domains <= 0) {
 		no_fit(d, g, g->domain_nodes, dom_u, dom_p, usable, cap, limit_p,
-		       decl_value(d->rack, "power_limit"));
+		       field_value(d->rack, FLD_RACK_POWER_LIMIT));
 		domains = 1;
 	}
 	g->per_rack = domains * g->domain_nodes;
@@ -172,13 +138,19 @@ int plan_racks(Design *d)
 {
 	Ctx *c = d->p->c;
 	int before = d->spec_errors;
-	d->rack = decl_value(d->cluster, "rack")->ref;
-	d->cooling = decl_value(d->rack, "cooling")->ref;
-	double usable = decl_number(d->rack, "height", 0) - decl_number(d->rack, "reserved", 0);
-	double limit_p = decl_number(d->rack, "power_limit", INFINITY);
-	double cap = fmin(limit_p, decl_number(d->cooling, "max_rack_power", INFINITY));
+	d->rack = field_ref(d->cluster, FLD_CLUSTER_RACK);
+	d->cooling = field_ref(d->rack, FLD_RACK_COOLING);
+	d->rack_type = design_part(d, d->rack);
+	d->cooling_type = design_part(d, d->cooling);
+	double usable = d->rack_type->height - d->rack_type->rack.reserved;
+	double limit_p;
+	if (!field_num_set(d->rack, FLD_RACK_POWER_LIMIT, &limit_p))
+		limit_p = INFINITY;
+	double cap = fmin(limit_p, d->cooling_type->cooling.max_rack_power);
+	d->rack_limit = limit_p;
+	d->rack_cap = cap;
 
-	const Value *nodes = decl_value(d->cluster, "nodes");
+	const Value *nodes = field_value(d->cluster, FLD_CLUSTER_NODES);
 	int n = nodes->kind == VAL_LIST ? nodes->n : 1;
 	if (!d->groups || d->ngroups != n)
 		d->groups = arena_alloc(c->arena, sizeof(NodeGroup) * (size_t)n);
@@ -190,13 +162,14 @@ int plan_racks(Design *d)
 	for (int i = 0; i < n; i++) {
 		const Value *cv = nodes->kind == VAL_LIST ? nodes->items[i] : nodes;
 		all_nodes += cv->count->q.v;
-		all_accel += cv->count->q.v * counted_sum(cv->ref, "accelerators", NULL);
+		all_accel += cv->count->q.v * design_part(d, cv->ref)->node.accelerators;
 		if (all_nodes > CLUSTER_MAX_NODES || all_accel > CLUSTER_MAX_ACCELERATORS) {
 			spec_error(d, cv->loc, "cluster '%s' has %.0f nodes with %.0f accelerators; "
 					       "clusterc designs clusters of up to %d nodes and %d "
 					       "accelerators",
 				   d->cluster->name, all_nodes, all_accel, CLUSTER_MAX_NODES,
 				   CLUSTER_MAX_ACCELERATORS);
+			d->ngroups = 0; /* nothing to plan: later passes see no nodes */
 			return d->spec_errors - before;
 		}
 	}
@@ -204,11 +177,12 @@ int plan_racks(Design *d)
 	for (int i = 0; i < n; i++) {
 		const Value *cv = nodes->kind == VAL_LIST ? nodes->items[i] : nodes;
 		NodeGroup *g = &d->groups[i];
-		*g = (NodeGroup){.type = cv->ref, .count = (int)cv->count->q.v, .loc = cv->loc};
+		*g = (NodeGroup){.type = design_part(d, cv->ref), .count = (int)cv->count->q.v,
+				 .loc = cv->loc};
 		plan_group(d, g, usable, cap, limit_p);
 		racks += g->racks;
 	}
-	const Value *st = decl_value(d->cluster, "storage");
+	const Value *st = field_value(d->cluster, FLD_CLUSTER_STORAGE);
 	for (int i = 0; st && i < (st->kind == VAL_LIST ? st->n : 1); i++) {
 		const Value *sv = st->kind == VAL_LIST ? st->items[i] : st;
 		if (sv->count->q.v > CLUSTER_MAX_NODES) {
@@ -217,7 +191,8 @@ int plan_racks(Design *d)
 				   d->cluster->name, sv->count->q.v, sv->ref->name, CLUSTER_MAX_NODES);
 			return d->spec_errors - before;
 		}
-		int per = fits(usable, cap, part_height(sv->ref), part_power(sv->ref));
+		const Part *unit = design_part(d, sv->ref);
+		int per = fits(usable, cap, unit->height, unit->power);
 		if (per <= 0) {
 			design_violation(d, sv->loc, 1, d->rack->name_loc, "rack type declared here",
 					 "storage '%s' does not fit rack '%s'", sv->ref->name, d->rack->name);

@@ -71,23 +71,12 @@ static bool wirable(Design *d, const FabricInst *f, Loc at, double links)
 	return false;
 }
 
-/* A parameter of a constructor value: its number, or def when absent or left open (auto). */
-static double param(const Value *ctor, const char *name, double def)
+/* A parameter of a constructor value whose default a pass computes: its number, or def when
+ * absent or left open (auto). */
+static double param(const Value *ctor, ParamId p, double def)
 {
-	const FieldSchema *ps = ctor_param(ctor->ctor, name);
-	const Value *v = ps ? ctor->items[ps - ctor->ctor->params] : NULL;
-	if (v && v->kind == VAL_QTY)
-		return v->q.v;
-	if (v && v->kind == VAL_BOOL)
-		return v->b_val;
-	return def;
-}
-
-static bool param_auto(const Value *ctor, const char *name)
-{
-	const FieldSchema *ps = ctor_param(ctor->ctor, name);
-	const Value *v = ps ? ctor->items[ps - ctor->ctor->params] : NULL;
-	return !v || v->kind == VAL_AUTO;
+	double v;
+	return param_num_set(ctor, p, &v) ? v : def;
 }
 
 /* The smallest divisor of n that is at least want, or 0 when want > n. */
@@ -108,25 +97,32 @@ static char *gbps(Design *d, double v)
 	return arena_strdup(d->p->c->arena, buf);
 }
 
-/* NIC ports of one node on this fabric: every NIC of the fabric's model. */
-static int node_rails(const Decl *node, const Decl *nic)
+/* The NICs of a node or a storage appliance. */
+static const PartCount *nics_of(const Part *dev, int *n)
 {
-	const Value *v = decl_value(node, "nics");
+	*n = dev->kind == KIND_NODE ? dev->node.nnics : dev->kind == KIND_STORAGE ? dev->storage.nnics : 0;
+	return dev->kind == KIND_NODE ? dev->node.nics : dev->storage.nics;
+}
+
+/* NIC ports of one device on this fabric: every NIC of the fabric's model. */
+static int node_rails(const Part *dev, const Part *nic)
+{
+	int k;
+	const PartCount *nics = nics_of(dev, &k);
 	double n = 0;
-	for (int i = 0; v && i < (v->kind == VAL_LIST ? v->n : 1); i++) {
-		const Value *cv = v->kind == VAL_LIST ? v->items[i] : v;
-		if (cv->ref == nic)
-			n += cv->count->q.v * decl_number(nic, "ports", 1);
-	}
+	for (int i = 0; i < k; i++)
+		if (nics[i].part == nic)
+			n += (double)nics[i].count * nic->nic.ports;
 	return count(n);
 }
 
-static const Decl *first_nic(const Decl *node)
+static const Part *first_nic(const Part *dev)
 {
-	const Value *v = decl_value(node, "nics");
-	if (!v || (v->kind == VAL_LIST && v->n == 0))
+	if (!dev)
 		return NULL;
-	return (v->kind == VAL_LIST ? v->items[0] : v)->ref;
+	int k;
+	const PartCount *nics = nics_of(dev, &k);
+	return k ? nics[0].part : NULL;
 }
 
 /* Set while a shape is sized again to find what would fit: no suggestion inside a suggestion. */
@@ -292,7 +288,7 @@ static bool size_fat_tree(Design *d, FabricInst *f, const Value *topo, int nodes
 	const Decl *fd = f->decl;
 	Loc at = topo->loc;
 	int k = f->radix, rpp = f->rails / f->planes;
-	const Value *ov = decl_value(fd, "oversubscription");
+	const Value *ov = field_value(fd, FLD_FABRIC_OVERSUBSCRIPTION);
 	Loc ov_at = ov ? ov->loc : fd->name_loc;
 	double od, ou;
 	ratio_at(ov, 0, &od, &ou);
@@ -300,16 +296,18 @@ static bool size_fat_tree(Design *d, FabricInst *f, const Value *topo, int nodes
 		return false;
 	f->oversub[0] = (double)f->down[0] / f->up[0];
 	int down = f->down[0], up = f->up[0];
-	f->rail_optimized = param(topo, "rail_optimized", 0) != 0;
+	f->rail_optimized = param_num(topo, PRM_FAT_TREE_RAIL_OPTIMIZED) != 0;
 
 	/* Endpoints of one plane: every node's rails of the plane, then the extra devices. */
 	int extra_pp = (extra_ports + f->planes - 1) / f->planes;
 	int leaves;
 	if (f->rail_optimized) {
-		double su_asked = decl_number(fd, "scalable_unit", down);
+		double su_asked;
+		if (!field_num_set(fd, FLD_FABRIC_SCALABLE_UNIT, &su_asked))
+			su_asked = down; /* as many nodes as a leaf has down ports */
 		int su = count(su_asked);
 		if (su > down) {
-			design_violation(d, decl_value(fd, "scalable_unit")->loc, su_asked / down - 1,
+			design_violation(d, field_value(fd, FLD_FABRIC_SCALABLE_UNIT)->loc, su_asked / down - 1,
 					 fd->name_loc, NULL,
 					 "a scalable unit of %.0f nodes needs %.0f down ports on each leaf; "
 					 "'%s' leaves have %d at %g:%g: use scalable_unit = %d or less",
@@ -337,14 +335,14 @@ static bool size_fat_tree(Design *d, FabricInst *f, const Value *topo, int nodes
 	f->endpoints = (nodes * rpp + extra_pp) * f->planes;
 	f->links_per_plane[LT_NODE_LEAF] = nodes * rpp + extra_pp;
 
-	int want = !param_auto(topo, "tiers") ? count(param(topo, "tiers", 0)) : 0;
+	int want = !param_is_auto(topo, PRM_FAT_TREE_TIERS) ? count(param(topo, PRM_FAT_TREE_TIERS, 0)) : 0;
 	if (probe_tiers)
 		want = probe_tiers;
 	if (want > 3) {
 		design_violation(d, at, want / 3.0 - 1, fd->name_loc, NULL,
 				 "a fat tree has 1, 2 or 3 tiers; '%s' asks for %.0f: use tiers = 3 (with "
 				 "more planes or a larger switch if 3 do not hold the endpoints)",
-				 fd->name, param(topo, "tiers", 0));
+				 fd->name, param(topo, PRM_FAT_TREE_TIERS, 0));
 		return false;
 	}
 	int per_plane_endpoints = nodes * rpp + extra_pp;
@@ -467,9 +465,9 @@ static bool size_dragonfly(Design *d, FabricInst *f, const Value *topo, int node
 {
 	Loc at = topo->loc;
 	/* As written (the counts below are clamped, see count()). */
-	double a_w = param(topo, "a", 0);
-	double half = floor(a_w / 2) > 0 ? floor(a_w / 2) : 1;
-	double p_w = param(topo, "p", half), h_w = param(topo, "h", half);
+	double a_w = param(topo, PRM_DRAGONFLY_A, 0);
+	double half = floor(a_w / 2) > 0 ? floor(a_w / 2) : 1; /* the documented a / 2 */
+	double p_w = param(topo, PRM_DRAGONFLY_P, half), h_w = param(topo, PRM_DRAGONFLY_H, half);
 	double need = p_w + (a_w - 1) + h_w;
 	int rpp = f->rails / f->planes;
 	int e = nodes * rpp + (extra_ports + f->planes - 1) / f->planes;
@@ -487,8 +485,8 @@ static bool size_dragonfly(Design *d, FabricInst *f, const Value *topo, int node
 	int a = (int)a_w, p = (int)p_w, h = (int)h_w;
 	int g_max = a * h + 1;
 	int g_need = (e + p * a - 1) / (p * a);
-	bool g_auto = param_auto(topo, "g");
-	int g = g_auto ? g_need : count(param(topo, "g", 1));
+	bool g_auto = param_is_auto(topo, PRM_DRAGONFLY_G);
+	int g = g_auto ? g_need : count(param(topo, PRM_DRAGONFLY_G, 1));
 	if (g < 1)
 		g = 1;
 	if (g > g_max || g_need > g_max) {
@@ -601,7 +599,7 @@ static bool size_torus(Design *d, FabricInst *f, const Value *topo, int nodes, i
 		return false;
 	}
 	if (extra_ports) {
-		const Value *ev = decl_value(f->decl, "endpoints");
+		const Value *ev = field_value(f->decl, FLD_FABRIC_ENDPOINTS);
 		design_violation(d, ev ? ev->loc : topo->loc, 1, f->decl->name_loc, NULL,
 				 "a torus links nodes to nodes and has no port for the %d ports of "
 				 "other devices: attach them through a switched fabric",
@@ -655,18 +653,22 @@ static bool size_shape(Design *d, FabricInst *f, const Value *topo, int nodes, i
 static void size_one(Design *d, FabricInst *f)
 {
 	const Decl *fd = f->decl;
-	const Value *topo = decl_value(fd, "topology");
-	const Value *sw = decl_value(fd, "switch");
+	const Value *topo = field_value(fd, FLD_FABRIC_TOPOLOGY);
+	const Value *sw = field_value(fd, FLD_FABRIC_SWITCH);
 	bool direct = topo && topo->kind == VAL_CTOR && strcmp(topo->ctor->name, "torus") == 0;
 	if (!topo || topo->kind != VAL_CTOR || (!direct && (!sw || sw->kind != VAL_REF)))
 		return; /* an open choice check.c reported, or one decide.c has not set */
 	f->topology = topo->ctor;
-	f->switch_model = sw && sw->kind == VAL_REF ? sw->ref : NULL; /* none for a torus */
-	const Value *nic_v = decl_value(fd, "nic");
-	f->nic = nic_v && nic_v->kind == VAL_REF ? nic_v->ref : first_nic(d->groups[0].type);
-	double nic_speed = f->nic ? decl_number(f->nic, "speed", 0) : 0;
-	f->link_speed = decl_number(fd, "link", nic_speed);
-	const Value *pv = decl_value(fd, "planes");
+	f->switch_model = sw && sw->kind == VAL_REF ? design_part(d, sw->ref) : NULL; /* none for a torus */
+	f->protocol = field_enum(fd, FLD_FABRIC_PROTOCOL);
+	if (f->protocol < 0)
+		f->protocol = f->switch_model ? f->switch_model->sw.protocol : PROTO_ETHERNET;
+	const Value *nic_v = field_value(fd, FLD_FABRIC_NIC);
+	f->nic = nic_v && nic_v->kind == VAL_REF ? design_part(d, nic_v->ref) : first_nic(d->ngroups ? d->groups[0].type : NULL);
+	double nic_speed = f->nic ? f->nic->nic.speed : 0;
+	if (!field_num_set(fd, FLD_FABRIC_LINK, &f->link_speed))
+		f->link_speed = nic_speed; /* the NIC port speed */
+	const Value *pv = field_value(fd, FLD_FABRIC_PLANES);
 	f->planes = pv && pv->kind == VAL_QTY ? count(pv->q.v) : 1;
 	bool auto_planes = pv && pv->kind == VAL_AUTO;
 
@@ -707,7 +709,7 @@ static void size_one(Design *d, FabricInst *f)
 		return;
 	}
 	f->rails -= f->nic_first;
-	const Value *rails_v = decl_value(fd, "rails");
+	const Value *rails_v = field_value(fd, FLD_FABRIC_RAILS);
 	if (rails_v && rails_v->kind == VAL_QTY && f->rails > 0) {
 		if (rails_v->q.v > f->rails) {
 			const char *nic = f->nic ? f->nic->name : "NIC";
@@ -736,7 +738,7 @@ static void size_one(Design *d, FabricInst *f)
 	}
 	if (f->rails == 0 || !f->nic) {
 		/* The NIC the nodes do have, when the fabric names another. */
-		const Decl *have = first_nic(d->groups[0].type);
+		const Part *have = first_nic(d->ngroups ? d->groups[0].type : NULL);
 		const char *fix = have && have != f->nic
 					  ? arena_printf(d->p->c->arena, ": its nodes have '%s' (nic = %s)",
 							 have->name, have->name)
@@ -761,7 +763,7 @@ static void size_one(Design *d, FabricInst *f)
 		return;
 	}
 	if (f->link_speed > nic_speed * (1 + 1e-9)) {
-		design_violation(d, decl_value(fd, "link")->loc, f->link_speed / nic_speed - 1,
+		design_violation(d, field_value(fd, FLD_FABRIC_LINK)->loc, f->link_speed / nic_speed - 1,
 				 fd->name_loc, NULL,
 				 "links of %s are faster than the '%s' ports (%s): use link = %s",
 				 gbps(d, f->link_speed), f->nic->name, gbps(d, nic_speed),
@@ -769,9 +771,9 @@ static void size_one(Design *d, FabricInst *f)
 		return;
 	}
 	/* The switch at the link speed: ports split by breakout. A torus has no switches. */
-	const Decl *m = f->switch_model;
-	double port_speed = decl_number(m, "port_speed", 0);
-	int ports = count(decl_number(m, "ports", 0)), max_breakout = count(decl_number(m, "breakout", 1));
+	const Part *m = f->switch_model;
+	double port_speed = m ? m->sw.port_speed : 0;
+	int ports = m ? m->sw.ports : 0, max_breakout = m ? m->sw.breakout : 1;
 	double ratio = port_speed / f->link_speed;
 	int b = (int)llround(ratio);
 	bool switched = strcmp(f->topology->name, "torus") != 0;
@@ -785,8 +787,8 @@ static void size_one(Design *d, FabricInst *f)
 		for (int i = 1; i <= max_breakout; i++)
 			buf_printf(&can, "%s%s", i == 1 ? "" : i == max_breakout ? " or " : ", ",
 				   gbps(d, port_speed / i));
-		const Value *lv = decl_value(fd, "link");
-		design_violation(d, lv ? lv->loc : fd->name_loc, 1, m->name_loc,
+		const Value *lv = field_value(fd, FLD_FABRIC_LINK);
+		design_violation(d, lv ? lv->loc : fd->name_loc, 1, m->loc,
 				 "the switch is declared here",
 				 "'%s' ports are %s and split at most %d ways, so links can be %s; links "
 				 "of %s are %s",
@@ -796,21 +798,23 @@ static void size_one(Design *d, FabricInst *f)
 		return;
 	}
 	if (switched && (double)ports * b > RADIX_MAX) {
-		design_violation(d, m->name_loc, (double)ports * b / RADIX_MAX - 1, fd->name_loc,
+		design_violation(d, m->loc, (double)ports * b / RADIX_MAX - 1, fd->name_loc,
 				 "the fabric is declared here",
 				 "'%s' would have %.0f ports at %s; clusterc sizes switches of up to %d",
-				 m->name, decl_number(m, "ports", 0) * b, gbps(d, f->link_speed), RADIX_MAX);
+				 m->name, field_num(m->decl, FLD_SWITCH_PORTS) * b, gbps(d, f->link_speed),
+				 RADIX_MAX);
 		return;
 	}
 	f->breakout = switched ? b : 1;
 	f->radix = switched ? ports * b : 0;
 
 	double extra = 0;
-	const Value *ev = decl_value(fd, "endpoints");
+	const Value *ev = field_value(fd, FLD_FABRIC_ENDPOINTS);
 	for (int i = 0; ev && i < (ev->kind == VAL_LIST ? ev->n : 1); i++) {
 		const Value *cv = ev->kind == VAL_LIST ? ev->items[i] : ev;
-		const Decl *nic = first_nic(cv->ref);
-		int per = nic ? node_rails(cv->ref, nic) : 1;
+		const Part *dev = design_part(d, cv->ref);
+		const Part *nic = first_nic(dev);
+		int per = nic ? node_rails(dev, nic) : 1;
 		extra += cv->count->q.v * (per > 0 ? per : 1);
 	}
 	double all = (double)nodes * f->rails + extra;
@@ -867,27 +871,27 @@ static void size_scale_up(Design *d)
 	d->nscaleups = 0;
 	for (int i = 0; i < d->ngroups; i++) {
 		const NodeGroup *g = &d->groups[i];
-		int accels = node_accelerators(g->type);
+		int accels = g->type->node.accelerators;
 		if (accels < 2 && g->domain_nodes <= 1)
 			continue;
-		const Value *sw = g->domain_nodes > 1 ? decl_value(g->type, "scale_up_switches") : NULL;
+		const Value *sw = g->domain_nodes > 1 && g->type->node.ntrays
+					  ? field_value(g->type->decl, FLD_NODE_SCALE_UP_SWITCHES)
+					  : NULL;
 		ScaleUpInst *s = &d->scaleups[d->nscaleups++];
 		*s = (ScaleUpInst){.node = g->type, .domains = g->count / g->domain_nodes,
 				   .domain_nodes = g->domain_nodes,
 				   .domain_accels = g->domain_nodes * accels};
-		const Value *acc = decl_value(g->type, "accelerators");
-		const Decl *a = acc ? (acc->kind == VAL_LIST ? acc->items[0] : acc)->ref : NULL;
-		s->bandwidth = decl_number(g->type, "scale_up_bandwidth", a ? decl_number(a, "scale_up_bandwidth", 0) : 0);
+		s->bandwidth = isnan(g->type->node.scale_up_bw) ? 0 : g->type->node.scale_up_bw;
 		if (!sw)
 			continue;
 		double trays = 0, all = 0;
-		for (int j = 0; j < (sw->kind == VAL_LIST ? sw->n : 1); j++) {
-			const Value *cv = sw->kind == VAL_LIST ? sw->items[j] : sw;
-			trays += cv->count->q.v;
-			all += cv->count->q.v * decl_number(cv->ref, "ports", 0);
+		for (int j = 0; j < g->type->node.ntrays; j++) {
+			const PartCount *t = &g->type->node.trays[j];
+			trays += t->count;
+			all += (double)t->count * t->part->sw.ports;
 		}
 		if (all * s->domains > (double)LINKS_MAX || trays * s->domains > COUNT_MAX) {
-			design_violation(d, sw->loc, all * s->domains / (double)LINKS_MAX, g->type->name_loc,
+			design_violation(d, sw->loc, all * s->domains / (double)LINKS_MAX, g->type->loc,
 					 NULL,
 					 "%.0f scale-up switches with %.0f ports in all per domain, %d "
 					 "domains: more than clusterc wires (%ld links)",
@@ -899,7 +903,7 @@ static void size_scale_up(Design *d)
 		int ports = (int)all;
 		s->links_per_accel = s->domain_accels ? ports / s->domain_accels : 0;
 		if (s->domain_accels && ports % s->domain_accels)
-			design_violation(d, sw->loc, 1, g->type->name_loc, NULL,
+			design_violation(d, sw->loc, 1, g->type->loc, NULL,
 					 "the %d ports of the scale-up switches do not divide evenly over "
 					 "%d accelerators",
 					 ports, s->domain_accels);
@@ -910,7 +914,7 @@ static void size_scale_up(Design *d)
 
 int size_fabrics(Design *d)
 {
-	const Value *fv = decl_value(d->cluster, "fabrics");
+	const Value *fv = field_value(d->cluster, FLD_CLUSTER_FABRICS);
 	int n = fv && fv->kind == VAL_LIST ? fv->n : 0;
 	if (!d->fabrics || d->nfabrics != n) {
 		d->fabrics = arena_alloc(d->p->c->arena, sizeof(FabricInst) * (size_t)(n + 1));

@@ -187,25 +187,24 @@ static void add_extras(Design *d)
 	for (int fi = 0; fi < d->nfabrics; fi++) {
 		FabricInst *f = &d->fabrics[fi];
 		f->first_extra = d->nextras;
-		const Value *ev = decl_value(f->decl, "endpoints");
+		const Value *ev = field_value(f->decl, FLD_FABRIC_ENDPOINTS);
 		for (int i = 0; ev && i < (ev->kind == VAL_LIST ? ev->n : 1); i++) {
 			const Value *cv = ev->kind == VAL_LIST ? ev->items[i] : ev;
-			const Value *nics = decl_value(cv->ref, "nics");
-			int ports = 0, n = nics ? (nics->kind == VAL_LIST ? nics->n : 1) : 0;
+			const Part *dev = design_part(d, cv->ref);
+			int n = dev->kind == KIND_NODE ? dev->node.nnics : dev->storage.nnics;
+			const PartCount *nics = dev->kind == KIND_NODE ? dev->node.nics : dev->storage.nics;
 			double speed = f->link_speed;
 			/* The ports of its first NIC model, as sizing counts them (fabric.c). */
-			const Decl *first = n ? (nics->kind == VAL_LIST ? nics->items[0] : nics)->ref : NULL;
-			for (int k = 0; k < n; k++) {
-				const Value *nv = nics->kind == VAL_LIST ? nics->items[k] : nics;
-				if (nv->ref == first)
-					ports += (int)nv->count->q.v * (int)decl_number(nv->ref, "ports", 1);
-			}
+			int ports = 0;
+			for (int k = 0; k < n; k++)
+				if (nics[k].part == nics[0].part)
+					ports += nics[k].count * nics[k].part->nic.ports;
 			if (ports == 0)
 				ports = 1;
 			for (int u = 0; u < (int)cv->count->q.v; u++) {
 				ExtraInst *x = &d->extras[d->nextras++];
-				*x = (ExtraInst){cv->ref, arena_printf(d->p->c->arena, "%s-%s-%d", f->decl->name,
-									cv->ref->name, u + 1),
+				*x = (ExtraInst){dev, arena_printf(d->c->arena, "%s-%s-%d", f->decl->name,
+								   dev->name, u + 1),
 						 fi, ports, speed, -1, 0};
 			}
 		}
@@ -219,7 +218,7 @@ int wire_fabrics(Design *d)
 	for (int i = 0; i < d->nfabrics; i++) {
 		switches += d->fabrics[i].switches;
 		links += d->fabrics[i].links;
-		const Value *ev = decl_value(d->fabrics[i].decl, "endpoints");
+		const Value *ev = field_value(d->fabrics[i].decl, FLD_FABRIC_ENDPOINTS);
 		for (int k = 0; ev && k < (ev->kind == VAL_LIST ? ev->n : 1); k++)
 			extras += (int)(ev->kind == VAL_LIST ? ev->items[k] : ev)->count->q.v;
 	}

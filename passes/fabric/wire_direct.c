@@ -97,21 +97,20 @@ void wire_torus(Design *d, FabricInst *f, int fi)
 void wire_scale_up(Design *d, ScaleUpInst *s)
 {
 	s->first_switch = d->nswitches;
-	const Value *sw = decl_value(s->node, "scale_up_switches");
+	const Part *node = s->node;
 	int width = s->domains >= 1000 ? 4 : 3;
 	for (int dom = 0; dom < s->domains; dom++) {
 		int k = 0;
-		for (int j = 0; sw && j < (sw->kind == VAL_LIST ? sw->n : 1); j++) {
-			const Value *cv = sw->kind == VAL_LIST ? sw->items[j] : sw;
-			const Value *ports = decl_value(cv->ref, "ports");
-			for (int u = 0; u < (int)cv->count->q.v; u++, k++) {
+		for (int j = 0; j < node->node.ntrays; j++) {
+			const PartCount *tc = &node->node.trays[j];
+			for (int u = 0; u < tc->count; u++, k++) {
 				SwitchInst *t = &d->switches[d->nswitches++];
-				*t = (SwitchInst){.model = cv->ref, .fabric = -1, .tier = ST_SCALE_UP,
+				*t = (SwitchInst){.model = tc->part, .fabric = -1, .tier = ST_SCALE_UP,
 						  .plane = 0, .su = -1, .rail = -1, .group = dom, .index = k,
 						  .breakout = 1, .rack = -1};
-				t->name = arena_printf(d->p->c->arena, "%s-nvl%0*d-sw%d", s->node->name, width,
+				t->name = arena_printf(d->c->arena, "%s-nvl%0*d-sw%d", node->name, width,
 						       dom + 1, k + 1);
-				t->radix = ports ? (int)ports->q.v : 0;
+				t->radix = tc->part->sw.ports;
 				t->used = t->radix; /* every port to an accelerator of the domain */
 			}
 		}

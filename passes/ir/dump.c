@@ -83,8 +83,8 @@ static void dump_totals(const Design *d, FILE *out)
 		const NodeGroup *g = &d->groups[i];
 		fprintf(out, "group %s count %d per_rack %d racks %d domain_nodes %d power %.17g W "
 			     "height %.17g m\n",
-			g->type->name, g->count, g->per_rack, g->racks, g->domain_nodes, g->node_power,
-			g->node_height);
+			g->type->name, g->count, g->per_rack, g->racks, g->domain_nodes, g->type->power,
+			g->type->height);
 	}
 	fprintf(out, "accelerators %.17g\nnodes %.17g\nracks %.17g\n", t->accelerators, t->nodes, t->racks);
 	fprintf(out, "it_power %.17g W\navg_it_power %.17g W\npue %.17g\nfacility_power %.17g W\n",
@@ -155,7 +155,7 @@ static void dump_instances(const Design *d, FILE *out)
 			     "height %.17g m",
 			r->name, r->type->name, r->row, r->pos, r->nnodes, r->storage, r->power,
 			r->power_limit, r->height_used);
-		dump_loc(out, r->type->name_loc);
+		dump_loc(out, r->type->loc);
 		fputc('\n', out);
 	}
 	for (int i = 0; i < d->nnodes; i++) {
@@ -170,14 +170,14 @@ static void dump_instances(const Design *d, FILE *out)
 		const AccelInst *a = &d->accels[i];
 		fprintf(out, "accel %d %s slot %d type %s", i, d->nodes[a->node].hostname, a->slot,
 			a->type->name);
-		dump_loc(out, a->type->name_loc);
+		dump_loc(out, a->type->loc);
 		fputc('\n', out);
 	}
 	for (int i = 0; i < d->nports; i++) {
 		const PortInst *pt = &d->ports[i];
 		fprintf(out, "port %d %s nic %d port %d type %s speed %.17g bit/s", i,
 			d->nodes[pt->node].hostname, pt->nic_index, pt->port, pt->nic->name, pt->speed);
-		dump_loc(out, pt->nic->name_loc);
+		dump_loc(out, pt->nic->loc);
 		fputc('\n', out);
 	}
 	fprintf(out, "accelerators %d\nports %d\n", d->naccels, d->nports);
@@ -213,7 +213,7 @@ static void dump_wiring(const Design *d, FILE *out)
 			switch_tier_names[s->tier], s->plane, s->radix, s->used,
 			s->rack >= 0 ? d->racks[s->rack].name : "-", s->u);
 		if (s->model)
-			dump_loc(out, s->model->name_loc);
+			dump_loc(out, s->model->loc);
 		fputc('\n', out);
 	}
 	for (int i = 0; i < d->nextras; i++) {
@@ -221,7 +221,7 @@ static void dump_wiring(const Design *d, FILE *out)
 		fprintf(out, "extra %d %s type %s fabric %s ports %d rack %s u %d", i, x->name,
 			x->type->name, d->fabrics[x->fabric].decl->name, x->nports,
 			x->rack >= 0 ? d->racks[x->rack].name : "-", x->u);
-		dump_loc(out, x->type->name_loc);
+		dump_loc(out, x->type->loc);
 		fputc('\n', out);
 	}
 	for (int i = 0; i < d->nlinks; i++) {
@@ -243,7 +243,8 @@ static void dump_cables(const Design *d, FILE *out)
 		const CableInst *c = &d->cables[i];
 		fprintf(out, "cable %d link %d media %s fiber %s model %s optics %s %s run %.17g m "
 			     "length %.17g m price %.17g power %.17g W\n",
-			i, c->link, c->media ? c->media : "-", c->fiber ? c->fiber : "-",
+			i, c->link, c->media >= 0 ? enum_MEDIA.words[c->media] : "-",
+			c->fiber >= 0 ? enum_FIBER.words[c->fiber] : "-",
 			c->cable ? c->cable->name : "-", c->optic_a ? c->optic_a->name : "-",
 			c->optic_z ? c->optic_z->name : "-", c->run, c->length, c->price, c->power);
 	}

@@ -30,44 +30,51 @@
 
 static const double GIB = 1073741824.0;
 
-/* A model parameter from transformer(...) or a model declaration. */
-static const Value *model_param(const Value *mv, const char *name)
+/* A model parameter from transformer(...) or a model declaration: the declaration's fields are
+ * the constructor's parameters, in the same order (schema.def). */
+static const Value *model_param(const Value *mv, ParamId p)
 {
-	if (mv->kind == VAL_REF)
-		return decl_value(mv->ref, name);
-	const FieldSchema *ps = ctor_param(mv->ctor, name);
-	return ps ? mv->items[ps - mv->ctor->params] : NULL;
+	if (mv->kind != VAL_REF)
+		return param_value(mv, p);
+	FieldId f = (FieldId)(FLD_MODEL_LAYERS + (p - PRM_MODEL_LAYERS));
+	INVARIANT(!strcmp(field_schemas[f].name, param_schemas[p].name),
+		  "model fields and transformer parameters out of step");
+	return field_value(mv->ref, f);
 }
 
-static double mparam(const Value *mv, const char *name, double def)
+/* A number of the model: as written, else the schema's literal default, else `computed` (the
+ * default the schema documents as following from other parameters). */
+static double mparam(const Value *mv, ParamId p, double computed)
 {
-	const Value *v = model_param(mv, name);
-	return v && v->kind == VAL_QTY ? v->q.v : def;
+	const Value *v = model_param(mv, p);
+	if (v && v->kind == VAL_QTY)
+		return v->q.v;
+	return param_schemas[p].dflt.literal ? param_schemas[p].dflt.num : computed;
 }
 
 static void read_model(const Value *mv, PlanModel *m)
 {
-	m->layers = mparam(mv, "layers", 1);
-	m->hidden = mparam(mv, "hidden", 1);
-	m->heads = mparam(mv, "heads", 1);
-	m->head_dim = mparam(mv, "head_dim", m->hidden / m->heads);
-	m->groups = mparam(mv, "query_groups", m->heads);
-	m->ffn = mparam(mv, "ffn", 4 * m->hidden);
-	m->seq = mparam(mv, "seq", 1);
-	m->vocab = mparam(mv, "vocab", 1);
-	const Value *act = model_param(mv, "activation");
-	m->mats = act && act->kind == VAL_ENUM && !strcmp(act->s, "swiglu") ? 3 : 2;
-	m->experts = mparam(mv, "experts", 1);
-	m->top_k = mparam(mv, "top_k", 1);
-	m->expert_ffn = mparam(mv, "expert_ffn", m->ffn);
-	m->shared = mparam(mv, "shared_experts", 0);
-	m->dense_layers = m->experts > 1 ? mparam(mv, "dense_layers", 0) : m->layers;
+	m->layers = mparam(mv, PRM_MODEL_LAYERS, 1);
+	m->hidden = mparam(mv, PRM_MODEL_HIDDEN, 1);
+	m->heads = mparam(mv, PRM_MODEL_HEADS, 1);
+	m->head_dim = mparam(mv, PRM_MODEL_HEAD_DIM, m->hidden / m->heads);
+	m->groups = mparam(mv, PRM_MODEL_QUERY_GROUPS, m->heads);
+	m->ffn = mparam(mv, PRM_MODEL_FFN, 4 * m->hidden);
+	m->seq = mparam(mv, PRM_MODEL_SEQ, 1);
+	m->vocab = mparam(mv, PRM_MODEL_VOCAB, 1);
+	const Value *act = model_param(mv, PRM_MODEL_ACTIVATION);
+	m->mats = act && act->kind == VAL_ENUM && act->e == ACT_SWIGLU ? 3 : 2;
+	m->experts = mparam(mv, PRM_MODEL_EXPERTS, 1);
+	m->top_k = mparam(mv, PRM_MODEL_TOP_K, 1);
+	m->expert_ffn = mparam(mv, PRM_MODEL_EXPERT_FFN, m->ffn);
+	m->shared = mparam(mv, PRM_MODEL_SHARED_EXPERTS, 0);
+	m->dense_layers = m->experts > 1 ? mparam(mv, PRM_MODEL_DENSE_LAYERS, 0) : m->layers;
 }
 
 /* What a workload allows for a whole-number knob. */
-static PlanSet knob_set(Design *d, const Decl *w, const char *field)
+static PlanSet knob_set(Design *d, const Decl *w, FieldId field)
 {
-	const Value *v = decl_value(w, field);
+	const Value *v = field_value(w, field);
 	PlanSet s = {.any = true};
 	if (!v || v->kind == VAL_AUTO)
 		return s;
@@ -87,10 +94,11 @@ static PlanSet knob_set(Design *d, const Decl *w, const char *field)
 	return s;
 }
 
-/* Allowed values of an enum or bool knob as a bit mask over `names` (bools: false, true). */
-static unsigned mask_of(const Decl *w, const char *field, const char *const *names, int n)
+/* Allowed values of an enum or bool knob as a bit mask over the enum's constants (bools:
+ * false, true). */
+static unsigned mask_of(const Decl *w, FieldId field, int n)
 {
-	const Value *v = decl_value(w, field);
+	const Value *v = field_value(w, field);
 	if (!v || v->kind == VAL_AUTO)
 		return (1u << n) - 1;
 	unsigned mask = 0;
@@ -99,9 +107,8 @@ static unsigned mask_of(const Decl *w, const char *field, const char *const *nam
 		const Value *it = v->kind == VAL_CHOICE ? v->items[i] : v;
 		if (it && it->kind == VAL_BOOL)
 			mask |= 1u << (it->b_val ? 1 : 0);
-		for (int j = 0; it && it->kind == VAL_ENUM && names && j < n; j++)
-			if (!strcmp(it->s, names[j]))
-				mask |= 1u << j;
+		if (it && it->kind == VAL_ENUM && it->e >= 0 && it->e < n)
+			mask |= 1u << it->e;
 	}
 	return mask ? mask : (1u << n) - 1;
 }
@@ -112,18 +119,17 @@ static int plan_group(const Design *d)
 	int best = -1;
 	double most = 0;
 	for (int i = 0; i < d->ngroups; i++) {
-		double n = (double)d->groups[i].count * node_accelerators(d->groups[i].type);
+		double n = (double)d->groups[i].count * d->groups[i].type->node.accelerators;
 		if (n > most)
 			most = n, best = i;
 	}
 	return best;
 }
 
-static bool node_has_nic(const Decl *node, const Decl *nic)
+static bool node_has_nic(const Part *node, const Part *nic)
 {
-	const Value *v = decl_value(node, "nics");
-	for (int i = 0; v && nic && i < (v->kind == VAL_LIST ? v->n : 1); i++)
-		if ((v->kind == VAL_LIST ? v->items[i] : v)->ref == nic)
+	for (int i = 0; nic && i < node->node.nnics; i++)
+		if (node->node.nics[i].part == nic)
 			return true;
 	return false;
 }
@@ -155,7 +161,7 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	memset(m, 0, sizeof *m);
 	memset(hw, 0, sizeof *hw);
 	memset(sp, 0, sizeof *sp);
-	const Value *mv = decl_value(w, "model");
+	const Value *mv = field_value(w, FLD_WORKLOAD_MODEL);
 	if (!mv || (mv->kind != VAL_CTOR && mv->kind != VAL_REF))
 		return false;
 	read_model(mv, m);
@@ -163,24 +169,24 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	if (gi < 0)
 		return false;
 	const NodeGroup *g = &d->groups[gi];
-	const Value *acc = decl_value(g->type, "accelerators");
-	const Decl *a = (acc->kind == VAL_LIST ? acc->items[0] : acc)->ref;
+	if (g->type->node.naccels == 0)
+		return false;
+	const Part *a = g->type->node.accels[0].part;
 	hw->accel = a;
 	hw->node = g->type;
-	hw->per_node = node_accelerators(g->type);
+	hw->per_node = g->type->node.accelerators;
 	hw->gpus = g->count * hw->per_node;
 	hw->domain = g->domain_nodes * hw->per_node;
-	hw->peak16 = decl_number(a, "bf16", 0);
-	const Value *prec = decl_value(w, "precision");
-	bool fp8 = prec && prec->kind == VAL_ENUM && !strcmp(prec->s, "fp8");
-	hw->peak = fp8 ? decl_number(a, "fp8", 0) : hw->peak16;
+	hw->peak16 = a->accel.bf16;
+	bool fp8 = field_enum(w, FLD_WORKLOAD_PRECISION) == PREC_FP8;
+	hw->peak = fp8 ? (isnan(a->accel.fp8) ? 0 : a->accel.fp8) : hw->peak16;
 	hw->elem_bytes = fp8 ? 1 : 2;
-	hw->eff_large = decl_number(a, "matmul_efficiency", 0.75);
-	hw->hbm = decl_number(a, "memory", 0) / 8;
+	hw->eff_large = a->accel.matmul_eff;
+	hw->hbm = a->accel.memory;
 	hw->hbm_usable = hw->hbm * (100 - PLAN_HBM_RESERVE_PCT) / 100;
 	/* Without a declared HBM bandwidth, the A100's ops:byte ratio (312 TFLOPS / 2.04 TB/s). */
-	hw->hbm_bw = decl_number(a, "memory_bandwidth", hw->peak16 / 153 * 8) / 8;
-	double su = decl_number(g->type, "scale_up_bandwidth", decl_number(a, "scale_up_bandwidth", 0));
+	hw->hbm_bw = isnan(a->accel.memory_bw) ? hw->peak16 / 153 : a->accel.memory_bw;
+	double su = isnan(g->type->node.scale_up_bw) ? 0 : g->type->node.scale_up_bw;
 	hw->su_bw = su / 8 / 2; /* quoted for both directions together */
 	if (hw->su_bw <= 0)
 		hw->domain = 1;
@@ -189,20 +195,19 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 		hw->gpus = hw->domain < hw->gpus ? hw->domain : hw->gpus;
 	if (!hw->tree && hw->cross_bw <= 0)
 		hw->cross_bw = hw->net_bw;
-	hw->gpu_power = g->node_power / hw->per_node;
+	hw->gpu_power = g->type->power / hw->per_node;
 	hw->pue = d->t.pue > 0 ? d->t.pue : 1;
-	const Value *el = decl_value(d->site, "electricity");
-	if (el && el->kind == VAL_QTY)
-		money_convert(d, el->q.v, el->q.dim, el->loc, false, &hw->price_per_j);
+	hw->price_per_j = d->electricity;
 
-	static const char *const knob_fields[KNOB_COUNT] = {"gpus", "tp", "pp", "cp", "ep",
-							    "micro_batch", "interleave"};
+	static const FieldId knob_fields[KNOB_COUNT] = {
+		FLD_WORKLOAD_GPUS, FLD_WORKLOAD_TP, FLD_WORKLOAD_PP, FLD_WORKLOAD_CP,
+		FLD_WORKLOAD_EP, FLD_WORKLOAD_MICRO_BATCH, FLD_WORKLOAD_INTERLEAVE};
 	for (int k = 0; k < KNOB_COUNT; k++)
 		sp->knob[k] = knob_set(d, w, knob_fields[k]);
-	sp->recompute = mask_of(w, "recompute", plan_recompute_names, PLAN_RC_COUNT);
-	sp->sp = mask_of(w, "sequence_parallel", NULL, 2);
-	sp->dopt = mask_of(w, "distributed_optimizer", NULL, 2);
-	sp->batch = (int)decl_number(w, "global_batch", 1);
+	sp->recompute = mask_of(w, FLD_WORKLOAD_RECOMPUTE, PLAN_RC_COUNT);
+	sp->sp = mask_of(w, FLD_WORKLOAD_SEQUENCE_PARALLEL, 2);
+	sp->dopt = mask_of(w, FLD_WORKLOAD_DISTRIBUTED_OPTIMIZER, 2);
+	sp->batch = (int)field_num(w, FLD_WORKLOAD_GLOBAL_BATCH);
 	sp->min_cp_tokens = 1024;
 	return hw->per_node > 0 && hw->peak > 0;
 }
@@ -219,7 +224,7 @@ typedef struct PlanMemo {
 
 static double train_steps(const Decl *w, const PlanModel *m, const PlanSpace *sp)
 {
-	return ceil(decl_number(w, "tokens", 0) / ((double)sp->batch * m->seq));
+	return ceil(field_num(w, FLD_WORKLOAD_TOKENS) / ((double)sp->batch * m->seq));
 }
 
 bool plan_attribute(Design *d, const Decl *w, const char *name, double *out)
@@ -278,9 +283,9 @@ static const char *plan_text(Design *d, const PlanConfig *c)
 			    c->dopt ? ", distributed optimizer" : "");
 }
 
-static Loc field_loc(const Decl *w, const char *field)
+static Loc field_loc(const Decl *w, FieldId field)
 {
-	const Value *v = decl_value(w, field);
+	const Value *v = field_value(w, field);
 	return v ? v->loc : w->name_loc;
 }
 
@@ -308,7 +313,7 @@ static const char *explain_invalid(Design *d, const Decl *w, const PlanModel *m,
 			const char *parts = arena_printf(ar, "%s", b.s ? b.s : "");
 			buf_free(&b);
 			bool domain_ok = fmod(hw->domain, t) == 0;
-			*at = field_loc(w, "tp");
+			*at = field_loc(w, FLD_WORKLOAD_TP);
 			return arena_printf(ar, "tp = %g %s%s%s", t,
 					    model_ok ? "" : arena_printf(ar, "does not divide the model's %s "
 									     "(Megatron-LM splits each over TP)",
@@ -323,33 +328,33 @@ static const char *explain_invalid(Design *d, const Decl *w, const PlanModel *m,
 	}
 	const PlanSet *pp = &sp->knob[KNOB_PP];
 	if (!pp->any && !pp->range && pp->n > 0 && fmod(m->layers, pp->vals[0]) != 0) {
-		*at = field_loc(w, "pp");
+		*at = field_loc(w, FLD_WORKLOAD_PP);
 		return arena_printf(ar, "pp = %g does not divide the model's %g layers (uneven stages are "
 					"not planned)",
 				    pp->vals[0], m->layers);
 	}
 	const PlanSet *cp = &sp->knob[KNOB_CP];
 	if (!cp->any && !cp->range && cp->n > 0 && !plan_cp_ok(m, (int)cp->vals[0])) {
-		*at = field_loc(w, "cp");
+		*at = field_loc(w, FLD_WORKLOAD_CP);
 		return arena_printf(ar, "cp = %g: the sequence of %g tokens is not divisible by 2 x cp "
 					"(Megatron-LM's load-balanced context parallelism)",
 				    cp->vals[0], m->seq);
 	}
 	const PlanSet *ep = &sp->knob[KNOB_EP];
 	if (!ep->any && !ep->range && ep->n > 0 && fmod(m->experts, ep->vals[0]) != 0) {
-		*at = field_loc(w, "ep");
+		*at = field_loc(w, FLD_WORKLOAD_EP);
 		return arena_printf(ar, "ep = %g does not divide the model's %g experts", ep->vals[0],
 				    m->experts);
 	}
 	const PlanSet *g = &sp->knob[KNOB_GPUS];
 	if (!g->any && !g->range && g->n > 0 && g->vals[0] > hw->gpus) {
-		*at = field_loc(w, "gpus");
+		*at = field_loc(w, FLD_WORKLOAD_GPUS);
 		return arena_printf(ar, "gpus = %g, but the cluster has %d '%s' accelerators to run it on",
 				    g->vals[0], hw->gpus, hw->accel->name);
 	}
 	const PlanSet *mb = &sp->knob[KNOB_MICRO];
 	if (!mb->any && !mb->range && mb->n > 0 && fmod(sp->batch, mb->vals[0]) != 0) {
-		*at = field_loc(w, "micro_batch");
+		*at = field_loc(w, FLD_WORKLOAD_MICRO_BATCH);
 		return arena_printf(ar, "the global batch of %d sequences is not divisible by "
 					"micro_batch = %g",
 				    sp->batch, mb->vals[0]);
@@ -376,7 +381,7 @@ static void report_unplanned(Design *d, const Decl *w, WorkloadPlan *wp)
 		return;
 	}
 	const PlanCost *k = &r->least_cost;
-	design_violation(d, w->name_loc, k->mem / hw->hbm_usable - 1, hw->accel->name_loc,
+	design_violation(d, w->name_loc, k->mem / hw->hbm_usable - 1, hw->accel->loc,
 			 arena_printf(d->p->c->arena, "'%s' has %.1f GiB of HBM, %.1f GiB usable after "
 						     "the %d %% kept for the CUDA context, NCCL and "
 						     "fragmentation",
@@ -446,7 +451,7 @@ int plan_workloads(Design *d)
 						 "workload '%s' cannot run: cluster '%s' has no accelerators",
 						 w->name, d->cluster->name);
 			} else {
-				design_violation(d, field_loc(w, "precision"), 1, wp->hw.accel->name_loc,
+				design_violation(d, field_loc(w, FLD_WORKLOAD_PRECISION), 1, wp->hw.accel->loc,
 						 "the accelerator declares no fp8 peak",
 						 "workload '%s' asks for fp8, which '%s' does not support",
 						 w->name, wp->hw.accel->name);
@@ -459,7 +464,7 @@ int plan_workloads(Design *d)
 			continue;
 		}
 		const PlanResult *r = &wp->r;
-		wp->tokens = decl_number(w, "tokens", 0);
+		wp->tokens = field_num(w, FLD_WORKLOAD_TOKENS);
 		wp->steps = train_steps(w, &wp->model, &wp->space);
 		wp->time_to_train = wp->steps * r->cost.step;
 		wp->energy = r->best.gpus * wp->hw.gpu_power * wp->hw.pue * wp->time_to_train;

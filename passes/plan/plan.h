@@ -25,8 +25,8 @@ typedef struct PlanModel {
 
 /* The hardware a plan runs on, from the design (per accelerator unless said otherwise). */
 typedef struct PlanHw {
-	const Decl *accel;   /* the accelerator model */
-	const Decl *node;    /* its node type */
+	const Part *accel;   /* the accelerator model */
+	const Part *node;    /* its node type */
 	double peak;         /* dense FLOP/s at the workload's precision */
 	double peak16;       /* dense BF16 FLOP/s (attention core and output layer stay in BF16) */
 	double eff_large;    /* fraction of peak a large matrix multiply attains (matmul_efficiency) */

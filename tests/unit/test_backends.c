@@ -31,7 +31,8 @@ typedef struct Fixture {
 	Program p;
 	File root;
 	Design d;
-	Decl node, rack, cooling;
+	Decl rack;
+	Part node_part, rack_part, cooling_part;
 	Field desc, *desc_fields[1], power_limit;
 	Value desc_val, chosen;
 	Decision decision;
@@ -50,10 +51,11 @@ static void fixture_init(Fixture *fx)
 	fx->desc_val = (Value){.kind = VAL_STRING, .s = "8-GPU server, \"SXM\""};
 	fx->desc = (Field){.name = "description", .val = &fx->desc_val};
 	fx->desc_fields[0] = &fx->desc;
-	fx->node = (Decl){.name = "dgx_h100", .kind = KIND_NODE, .fields = fx->desc_fields,
-			  .nfields = 1};
+	fx->node_part = (Part){.name = "dgx_h100", .kind = KIND_NODE,
+			       .description = "8-GPU server, \"SXM\""};
 	fx->rack = (Decl){.name = "rack48", .kind = KIND_RACK};
-	fx->cooling = (Decl){.name = "cold_plate", .kind = KIND_COOLING};
+	fx->rack_part = (Part){.name = "rack48", .kind = KIND_RACK, .description = ""};
+	fx->cooling_part = (Part){.name = "cold_plate", .kind = KIND_COOLING, .description = ""};
 
 	const char *at = strstr(spec_text, "40 kW");
 	fx->chosen = (Value){.kind = VAL_QTY,
@@ -64,11 +66,12 @@ static void fixture_init(Fixture *fx)
 				  .next_best_text = "80 kW"};
 	vec_push(fx->c->arena, &fx->d.decisions, &fx->decision);
 
-	fx->bom[0] = (BomLine){"node", &fx->node, "dgx_h100", 2, "", 2e6, 4e6, 10200, 20400};
-	fx->bom[1] = (BomLine){"switch", NULL, "SN5600", 1, "", 123456.5, 123456.5, 1000, 1000};
-	fx->bom[2] = (BomLine){"cooling", NULL, "cold_plate, rear door", 23.54, "kW", 0, 0, 0, 0};
-	fx->racks[0] = (RackInst){.name = "r001", .type = &fx->rack, .cooling = &fx->cooling,
-				  .power_limit = 40e3, .power = 21400, .nnodes = 2};
+	fx->bom[0] = (BomLine){"node", &fx->node_part, "dgx_h100", fx->node_part.description, 2, "",
+			       2e6, 4e6, 10200, 20400};
+	fx->bom[1] = (BomLine){"switch", NULL, "SN5600", "", 1, "", 123456.5, 123456.5, 1000, 1000};
+	fx->bom[2] = (BomLine){"cooling", NULL, "cold_plate, rear door", "", 23.54, "kW", 0, 0, 0, 0};
+	fx->racks[0] = (RackInst){.name = "r001", .type = &fx->rack_part, .cooling = &fx->cooling_part,
+				  .power_limit = 40e3, .cap = 40e3, .power = 21400, .nnodes = 2};
 
 	Design *d = &fx->d;
 	d->p = &fx->p;

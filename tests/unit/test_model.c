@@ -72,7 +72,7 @@ static void test_parts_and_capex(void)
 	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
 	const Totals *t = &b->d.t;
 	double node_w = 8 * 700 + 8 * 20 + 2000; /* 7,760 W */
-	CU_ASSERT_DOUBLE_EQUAL(b->d.groups[0].node_power, node_w, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(b->d.groups[0].type->power, node_w, 1e-9);
 	/* 30 kW / 7.76 kW = 3 per rack (42 U would take 5): 4 racks. */
 	CU_ASSERT_EQUAL(b->d.groups[0].per_rack, 3);
 	CU_ASSERT_EQUAL(t->racks, 4);

@@ -1,0 +1,320 @@
+/*
+ * parts.c — every declaration of hardware or plant lowered once into a Part (ir.h): typed
+ * fields in base units, prices in the report currency, defaults from the schema, the figures
+ * that follow from others computed here and nowhere else (a node's power from its parts, its
+ * accelerator and NIC-port counts, its scale-up bandwidth).
+ *
+ * The kinds lowered have no open choices (the schema marks none of their fields choosable), so
+ * a Part holds for every candidate design the optimizer explores; scenarios and --set have
+ * rewritten the fields before this pass runs. Every declaration of these kinds becomes a Part,
+ * used or not: cabling picks among every cable and optic in scope.
+ */
+#include "passes.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double RACK_UNIT = 0.04445; /* m (EIA-310) */
+
+static bool is_part_kind(int kind)
+{
+	switch (kind) {
+	case KIND_ACCELERATOR:
+	case KIND_NIC:
+	case KIND_SWITCH:
+	case KIND_CABLE:
+	case KIND_OPTIC:
+	case KIND_COOLING:
+	case KIND_POWER:
+	case KIND_NODE:
+	case KIND_STORAGE:
+	case KIND_RACK: return true;
+	default: return false;
+	}
+}
+
+const Part *design_part(const Design *d, const Decl *decl)
+{
+	if (!decl)
+		return NULL;
+	INVARIANT(decl->index >= 0 && decl->index < d->nparts_by_decl && d->part_of[decl->index],
+		  "a part asked of a declaration that has none");
+	return d->part_of[decl->index];
+}
+
+/* A field in base units, NAN when unset and without a literal default. */
+static double opt_num(const Decl *x, FieldId f)
+{
+	double v;
+	return field_num_set(x, f, &v) ? v : NAN;
+}
+
+/* A count the spec wrote, as an int: past COUNT_MAX it stays COUNT_MAX + 1, so comparisons
+ * still find it too large (messages print the number as written, from the field). */
+static int count_of(double v)
+{
+	return isnan(v) ? 0 : v > PART_COUNT_MAX ? PART_COUNT_MAX + 1 : (int)v;
+}
+
+static int units_of(double height)
+{
+	int u = (int)lround(height / RACK_UNIT);
+	return u < 1 ? 1 : u;
+}
+
+static const char *description(const Decl *x, FieldId f)
+{
+	const char *s = field_str(x, f);
+	return s ? s : "";
+}
+
+/* COUNT x NAME (or a list of them) as PartCounts, with Σ count and Σ count x per(part). */
+static const PartCount *counted(Design *d, const Decl *x, FieldId f, int *n, int *total)
+{
+	const Value *v = field_value(x, f);
+	*n = 0;
+	if (total)
+		*total = 0;
+	if (!v || (v->kind != VAL_COUNTED && v->kind != VAL_LIST))
+		return NULL;
+	int items = v->kind == VAL_LIST ? v->n : 1;
+	PartCount *pc = arena_alloc(d->c->arena, sizeof(PartCount) * (size_t)(items + 1));
+	for (int i = 0; i < items; i++) {
+		const Value *cv = v->kind == VAL_LIST ? v->items[i] : v;
+		if (!cv || cv->kind != VAL_COUNTED || !cv->count || cv->count->kind != VAL_QTY)
+			continue;
+		pc[*n] = (PartCount){d->part_of[cv->ref->index], count_of(cv->count->q.v)};
+		if (total)
+			*total += pc[*n].count;
+		(*n)++;
+	}
+	return pc;
+}
+
+/* The fields every kind has, then its own. Parts a node names are lowered before it
+ * (declarations come in program order, imports first, and a part may be declared after the
+ * node that names it), so nodes and storage are finished in a second round. */
+/* Whether every required field of x is set: check.c demands them of declarations in use only,
+ * so a declaration nothing uses may lack some; its Part is marked incomplete and its missing
+ * figures are NAN (cabling skips such media). */
+static bool complete(const Decl *x)
+{
+	const KindSchema *ks = &kind_schemas[x->kind];
+	for (int i = 0; i < ks->nfields; i++)
+		if ((ks->fields[i].flags & F_REQUIRED) && !field_value(x, ks->fields[i].id))
+			return false;
+	return true;
+}
+
+/* A required number: set on every declaration in use; NAN on an incomplete one. */
+static double req_num(const Decl *x, FieldId f)
+{
+	return opt_num(x, f);
+}
+
+static void lower_common(Design *d, Part *pt, const Decl *x)
+{
+	pt->complete = complete(x);
+	pt->decl = x;
+	pt->kind = x->kind;
+	pt->name = x->name;
+	pt->loc = x->name_loc;
+	switch (x->kind) {
+	case KIND_ACCELERATOR:
+		pt->vendor = field_str(x, FLD_ACCELERATOR_VENDOR);
+		pt->description = description(x, FLD_ACCELERATOR_DESCRIPTION);
+		pt->price = design_money(d, x, FLD_ACCELERATOR_PRICE);
+		pt->power = req_num(x, FLD_ACCELERATOR_TDP);
+		pt->accel.form_factor = field_enum(x, FLD_ACCELERATOR_FORM_FACTOR);
+		pt->accel.memory = req_num(x, FLD_ACCELERATOR_MEMORY) / 8;
+		pt->accel.memory_bw = opt_num(x, FLD_ACCELERATOR_MEMORY_BANDWIDTH) / 8;
+		pt->accel.bf16 = req_num(x, FLD_ACCELERATOR_BF16);
+		pt->accel.fp8 = opt_num(x, FLD_ACCELERATOR_FP8);
+		pt->accel.fp4 = opt_num(x, FLD_ACCELERATOR_FP4);
+		pt->accel.tdp = pt->power;
+		pt->accel.scale_up_bw = opt_num(x, FLD_ACCELERATOR_SCALE_UP_BANDWIDTH);
+		pt->accel.matmul_eff = field_num(x, FLD_ACCELERATOR_MATMUL_EFFICIENCY);
+		break;
+	case KIND_NIC:
+		pt->vendor = field_str(x, FLD_NIC_VENDOR);
+		pt->description = description(x, FLD_NIC_DESCRIPTION);
+		pt->price = design_money(d, x, FLD_NIC_PRICE);
+		pt->power = field_num(x, FLD_NIC_POWER);
+		pt->nic.speed = req_num(x, FLD_NIC_SPEED);
+		pt->nic.ports = count_of(field_num(x, FLD_NIC_PORTS));
+		pt->nic.protocol = field_enum(x, FLD_NIC_PROTOCOL);
+		pt->nic.cage = field_enum(x, FLD_NIC_CAGE);
+		break;
+	case KIND_SWITCH: {
+		pt->vendor = field_str(x, FLD_SWITCH_VENDOR);
+		pt->description = description(x, FLD_SWITCH_DESCRIPTION);
+		pt->price = design_money(d, x, FLD_SWITCH_PRICE);
+		pt->power = req_num(x, FLD_SWITCH_POWER);
+		pt->height = field_num(x, FLD_SWITCH_HEIGHT);
+		pt->sw.asic = field_str(x, FLD_SWITCH_ASIC);
+		pt->sw.ports = count_of(req_num(x, FLD_SWITCH_PORTS));
+		double cages;
+		pt->sw.cages = field_num_set(x, FLD_SWITCH_CAGES, &cages) ? count_of(cages)
+									  : pt->sw.ports;
+		pt->sw.breakout = count_of(field_num(x, FLD_SWITCH_BREAKOUT));
+		pt->sw.port_speed = req_num(x, FLD_SWITCH_PORT_SPEED);
+		pt->sw.latency = opt_num(x, FLD_SWITCH_LATENCY);
+		pt->sw.cage = field_enum(x, FLD_SWITCH_CAGE);
+		pt->sw.protocol = field_enum(x, FLD_SWITCH_PROTOCOL);
+		break;
+	}
+	case KIND_CABLE: {
+		pt->vendor = field_str(x, FLD_CABLE_VENDOR);
+		pt->description = description(x, FLD_CABLE_DESCRIPTION);
+		pt->price = design_money(d, x, FLD_CABLE_PRICE);
+		pt->power = field_num(x, FLD_CABLE_POWER);
+		pt->cable.media = field_enum(x, FLD_CABLE_TYPE);
+		double speed;
+		pt->cable.speed = field_num_set(x, FLD_CABLE_SPEED, &speed) ? speed : INFINITY;
+		pt->cable.reach = req_num(x, FLD_CABLE_REACH);
+		pt->cable.fiber = field_enum(x, FLD_CABLE_FIBER);
+		pt->cable.connector = field_enum(x, FLD_CABLE_CONNECTOR);
+		pt->cable.breakout = count_of(field_num(x, FLD_CABLE_BREAKOUT));
+		pt->cable.price_per_m = design_money(d, x, FLD_CABLE_PRICE_PER_M);
+		const Value *lens = field_value(x, FLD_CABLE_LENGTHS);
+		if (lens && lens->kind == VAL_LIST && lens->n > 0) {
+			double *v = arena_alloc(d->c->arena, sizeof(double) * (size_t)lens->n);
+			int n = 0;
+			for (int i = 0; i < lens->n; i++)
+				if (lens->items[i] && lens->items[i]->kind == VAL_QTY)
+					v[n++] = lens->items[i]->q.v;
+			/* Ascending: a run takes the first stocked length that covers it. */
+			for (int i = 1; i < n; i++)
+				for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+					double t = v[j];
+					v[j] = v[j - 1];
+					v[j - 1] = t;
+				}
+			pt->cable.lengths = v;
+			pt->cable.nlengths = n;
+		}
+		break;
+	}
+	case KIND_OPTIC:
+		pt->vendor = field_str(x, FLD_OPTIC_VENDOR);
+		pt->description = description(x, FLD_OPTIC_DESCRIPTION);
+		pt->price = design_money(d, x, FLD_OPTIC_PRICE);
+		pt->power = field_num(x, FLD_OPTIC_POWER);
+		pt->optic.speed = req_num(x, FLD_OPTIC_SPEED);
+		pt->optic.reach = req_num(x, FLD_OPTIC_REACH);
+		pt->optic.ports = count_of(field_num(x, FLD_OPTIC_PORTS));
+		pt->optic.fiber = field_enum(x, FLD_OPTIC_FIBER);
+		pt->optic.connector = field_enum(x, FLD_OPTIC_CONNECTOR);
+		pt->optic.cage = field_enum(x, FLD_OPTIC_CAGE);
+		break;
+	case KIND_COOLING:
+		pt->description = description(x, FLD_COOLING_DESCRIPTION);
+		pt->cooling.type = field_enum(x, FLD_COOLING_TYPE);
+		pt->cooling.pue = req_num(x, FLD_COOLING_PUE);
+		pt->cooling.max_rack_power = req_num(x, FLD_COOLING_MAX_RACK_POWER);
+		pt->cooling.liquid_fraction = field_num(x, FLD_COOLING_LIQUID_FRACTION);
+		pt->cooling.capex_per_w = design_money(d, x, FLD_COOLING_CAPEX_PER_KW);
+		break;
+	case KIND_POWER:
+		pt->description = description(x, FLD_POWER_DESCRIPTION);
+		pt->power_sys.type = field_enum(x, FLD_POWER_TYPE);
+		pt->power_sys.redundancy = field_enum(x, FLD_POWER_REDUNDANCY);
+		pt->power_sys.module_count = count_of(field_num(x, FLD_POWER_MODULE_COUNT));
+		pt->power_sys.efficiency = field_num(x, FLD_POWER_EFFICIENCY);
+		pt->power_sys.capex_per_w = design_money(d, x, FLD_POWER_CAPEX_PER_KW);
+		break;
+	case KIND_RACK:
+		pt->description = description(x, FLD_RACK_DESCRIPTION);
+		pt->price = design_money(d, x, FLD_RACK_PRICE);
+		pt->height = req_num(x, FLD_RACK_HEIGHT);
+		pt->rack.reserved = field_num(x, FLD_RACK_RESERVED);
+		pt->rack.width = field_num(x, FLD_RACK_WIDTH);
+		pt->rack.depth = field_num(x, FLD_RACK_DEPTH);
+		pt->rack.max_weight = opt_num(x, FLD_RACK_MAX_WEIGHT);
+		break;
+	case KIND_NODE:
+		pt->vendor = field_str(x, FLD_NODE_VENDOR);
+		pt->description = description(x, FLD_NODE_DESCRIPTION);
+		pt->price = design_money(d, x, FLD_NODE_PRICE);
+		pt->height = req_num(x, FLD_NODE_HEIGHT);
+		break;
+	case KIND_STORAGE:
+		pt->vendor = field_str(x, FLD_STORAGE_VENDOR);
+		pt->description = description(x, FLD_STORAGE_DESCRIPTION);
+		pt->price = design_money(d, x, FLD_STORAGE_PRICE);
+		pt->power = req_num(x, FLD_STORAGE_POWER);
+		pt->height = req_num(x, FLD_STORAGE_HEIGHT);
+		pt->storage.capacity = req_num(x, FLD_STORAGE_CAPACITY) / 8;
+		pt->storage.bandwidth = opt_num(x, FLD_STORAGE_BANDWIDTH) / 8;
+		break;
+	}
+	pt->height_u = pt->height > 0 ? units_of(pt->height) : 1;
+}
+
+/* A node: its parts, and the power (declared, else accelerator TDPs + NIC power + base power),
+ * counts and scale-up figures that follow from them. */
+static void lower_node(Design *d, Part *pt, const Decl *x)
+{
+	int n;
+	pt->node.accels = counted(d, x, FLD_NODE_ACCELERATORS, &pt->node.naccels, &pt->node.accelerators);
+	pt->node.nics = counted(d, x, FLD_NODE_NICS, &pt->node.nnics, &n);
+	pt->node.trays = counted(d, x, FLD_NODE_SCALE_UP_SWITCHES, &pt->node.ntrays, &n);
+	pt->node.nic_ports = 0;
+	double parts_power = 0;
+	for (int i = 0; i < pt->node.naccels; i++)
+		parts_power += pt->node.accels[i].count * pt->node.accels[i].part->accel.tdp;
+	for (int i = 0; i < pt->node.nnics; i++) {
+		pt->node.nic_ports += pt->node.nics[i].count * pt->node.nics[i].part->nic.ports;
+		parts_power += pt->node.nics[i].count * pt->node.nics[i].part->power;
+	}
+	pt->node.base_power = field_num(x, FLD_NODE_BASE_POWER);
+	double declared;
+	pt->power = field_num_set(x, FLD_NODE_POWER, &declared) ? declared
+								  : parts_power + pt->node.base_power;
+	pt->node.cpu = field_str(x, FLD_NODE_CPU);
+	pt->node.memory = opt_num(x, FLD_NODE_MEMORY) / 8;
+	pt->node.local_storage = opt_num(x, FLD_NODE_LOCAL_STORAGE) / 8;
+	pt->node.weight = opt_num(x, FLD_NODE_WEIGHT);
+	pt->node.price_includes_nics = field_bool(x, FLD_NODE_PRICE_INCLUDES_NICS);
+	double dom;
+	pt->node.scale_up_domain = field_num_set(x, FLD_NODE_SCALE_UP_DOMAIN, &dom)
+					   ? count_of(dom)
+					   : pt->node.accelerators;
+	const Part *first = pt->node.naccels ? pt->node.accels[0].part : NULL;
+	double bw;
+	pt->node.scale_up_bw = field_num_set(x, FLD_NODE_SCALE_UP_BANDWIDTH, &bw) ? bw
+			       : first ? first->accel.scale_up_bw
+				       : NAN;
+}
+
+int parts_lower(Design *d)
+{
+	Program *p = d->p;
+	d->nparts_by_decl = p->decls.n;
+	d->part_of = arena_alloc(d->c->arena, sizeof(Part *) * (size_t)(p->decls.n + 1));
+	int n = 0;
+	for (int i = 0; i < p->decls.n; i++)
+		n += is_part_kind(((Decl *)p->decls.v[i])->kind);
+	d->parts = arena_alloc(d->c->arena, sizeof(Part) * (size_t)(n + 1));
+	d->nparts = 0;
+	for (int i = 0; i < p->decls.n; i++) {
+		const Decl *x = p->decls.v[i];
+		if (!is_part_kind(x->kind))
+			continue;
+		INVARIANT(x->index == i, "declarations out of program order");
+		Part *pt = &d->parts[d->nparts++];
+		d->part_of[i] = pt;
+		lower_common(d, pt, x);
+	}
+	for (int i = 0; i < d->nparts; i++) {
+		Part *pt = &d->parts[i];
+		if (pt->kind == KIND_NODE)
+			lower_node(d, pt, pt->decl);
+		else if (pt->kind == KIND_STORAGE) {
+			int total;
+			pt->storage.nics = counted(d, pt->decl, FLD_STORAGE_NICS, &pt->storage.nnics, &total);
+		}
+	}
+	return 0;
+}
