@@ -122,16 +122,8 @@ void text_number(Buf *b, double x, int decimals, bool keep_decimals);
  * "1,234.50"). */
 void text_money(Buf *b, double x);
 
-/* A value of the spec as text: its source text when it has one ("80 kW", "cold_plate"),
- * otherwise rendered (names, strings, quantities with qty_format). */
-void text_value(Buf *b, const Value *v);
 /* s as the text of a Markdown table cell: '|' escaped, line breaks as spaces; NULL is empty. */
 void text_md_cell(Buf *b, const char *s);
-
-/* What a decision chose, as it reads: Decision.chosen_text when the pass set it (a range's or
- * auto's pick has no source text of its own), else text_value of the chosen option. */
-void text_chosen(Buf *b, const Decision *x);
-
 
 /* The spec's path as given ("" when unknown) and the scenario's name ("default" for none), as
  * the reports title them. */

@@ -63,68 +63,14 @@ void text_money(Buf *b, double x)
 	text_number(b, x, whole ? 0 : 2, true);
 }
 
-void text_value(Buf *b, const Value *v)
-{
-	char tmp[128];
-	if (!v) {
-		buf_putc(b, '-');
-		return;
-	}
-	if (v->loc.src && v->loc.end > v->loc.off && v->loc.end <= v->loc.src->len) {
-		buf_put(b, v->loc.src->text + v->loc.off, v->loc.end - v->loc.off);
-		return;
-	}
-	switch (v->kind) {
-	case VAL_QTY:
-		buf_puts(b, qty_format(v->q, tmp, sizeof tmp));
-		break;
-	case VAL_BOOL:
-		buf_puts(b, v->b_val ? "true" : "false");
-		break;
-	case VAL_STRING:
-	case VAL_ENUM:
-		buf_puts(b, v->s ? v->s : "");
-		break;
-	case VAL_REF:
-		buf_puts(b, v->ref ? v->ref->name : "?");
-		break;
-	case VAL_COUNTED:
-		text_value(b, v->count);
-		buf_puts(b, " x ");
-		buf_puts(b, v->ref ? v->ref->name : "?");
-		break;
-	case VAL_RATIO:
-		text_number(b, v->a, 3, false);
-		buf_putc(b, ':');
-		text_number(b, v->b, 3, false);
-		break;
-	case VAL_AUTO:
-		buf_puts(b, "auto");
-		break;
-	default:
-		buf_putc(b, '?');
-		break;
-	}
-}
-
-void text_chosen(Buf *b, const Decision *x)
-{
-	if (x->chosen_text)
-		buf_puts(b, x->chosen_text);
-	else
-		text_value(b, x->chosen);
-}
-
 const char *report_spec_path(const Design *d)
 {
-	if (d->p && d->p->root && d->p->root->src && d->p->root->src->path)
-		return d->p->root->src->path;
-	return "";
+	return d->spec_path ? d->spec_path : "";
 }
 
 const char *report_scenario(const Design *d)
 {
-	return d->p && d->p->scenario ? d->p->scenario : "default";
+	return d->scenario_name ? d->scenario_name : "default";
 }
 
 void text_md_cell(Buf *b, const char *s)

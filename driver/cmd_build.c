@@ -129,7 +129,7 @@ static void print_summary(const Design *d, const char *dir)
 	       energy.s, cur, t->horizon_years, tco.s, cur);
 	for (int i = 0; i < d->decisions.n; i++) {
 		const Decision *x = d->decisions.v[i];
-		printf("  chose %s.%s = %s (of %d)\n", x->decl->name, decision_field(d, x), x->chosen_text,
+		printf("  chose %s.%s = %s (of %d)\n", x->name, x->field_name, x->chosen_text,
 		       x->ncandidates);
 	}
 	for (int i = 0; i < d->nplans; i++) {

@@ -70,8 +70,8 @@ static void row_from_design(Arena *a, Design *d, CompareRow *r)
 	for (int i = 0; i < d->decisions.n; i++) {
 		const Decision *x = d->decisions.v[i];
 		Buf v = {0};
-		text_chosen(&v, x);
-		r->chosen[i] = arena_printf(a, "%s.%s = %s", x->decl->name, decision_field(d, x),
+		buf_puts(&v, x->chosen_text ? x->chosen_text : "-");
+		r->chosen[i] = arena_printf(a, "%s.%s = %s", x->name, x->field_name,
 					    v.s ? v.s : "");
 		buf_free(&v);
 	}

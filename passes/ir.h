@@ -123,12 +123,16 @@ struct Part {
 
 /* An open choice of the spec (one_of, a range or auto) and what was chosen for it. */
 typedef struct Decision {
+	const char *name;     /* the declaration ("rack48") ... */
+	const char *field_name; /* ... and what it set: "power_limit", or "topology.tiers" for a
+				 * constructor's parameter */
 	Decl *decl;
 	Field *field;
 	const char *param;    /* a constructor parameter of the field, or NULL */
 	const Value *choice;  /* the VAL_CHOICE, VAL_RANGE or VAL_AUTO as written */
 	const Value *chosen;  /* the option in force */
-	const char *chosen_text; /* how it reads: "80 kW", "cold_plate", "1024" */
+	const char *chosen_text; /* how it reads: "80 kW", "cold_plate", "1024" (always set once
+				  * decided) */
 	bool in_count;        /* the choice is the count of a COUNT x NAME */
 	int ncandidates;      /* options considered */
 	double next_best;     /* objective of the best design with another option here, or NAN */
@@ -306,6 +310,9 @@ typedef struct LinkInst {
 
 typedef struct FabricInst {
 	Decl *decl;
+	const char *name;            /* the fabric's declaration */
+	Loc loc;                     /* its name in the source */
+	int routing;                 /* Routing, or -1 when the spec leaves it to the consumer */
 	const CtorSchema *topology;  /* fat_tree, dragonfly or torus */
 	bool sized;                  /* the shape holds: wire it (else a Violation explains) */
 	const Part *switch_model;
@@ -394,6 +401,10 @@ typedef struct CableInst {
 typedef struct Design {
 	Program *p;
 	Ctx *c;
+	const char *spec_path;   /* the spec as given ("" when from memory) */
+	const char *scenario_name; /* "default" for the base design */
+	const char *cluster_name, *site_name;
+	Loc cluster_loc;
 	Part *parts;             /* parts.c: every declaration of hardware or plant, in program order */
 	int nparts;
 	Part **part_of;          /* by Decl.index: its Part, or NULL for other kinds */

@@ -16,8 +16,6 @@ int design_init(Design *d, Program *p);
 double design_money(Design *d, const Decl *x, FieldId f);
 /* A rack of the design's type and cooling, its power class and cap set; nothing in it yet. */
 void design_rack_init(const Design *d, RackInst *r);
-/* What a decision set: "power_limit", or "topology.tiers" for a constructor's parameter. */
-const char *decision_field(const Design *d, const Decision *x);
 void design_violation(Design *d, Loc loc, double excess, Loc note_loc, const char *note,
 		      const char *fmt, ...) PRINTF_LIKE(6, 7);
 bool design_eval(Design *d, const Expr *e, Qty *out, bool report);

@@ -155,7 +155,7 @@ static void row_location(Buf *b, int row)
 
 static int write_sites_racks(Output *o, const Design *d, Buf *b)
 {
-	const char *site = d->site->name;
+	const char *site = d->site_name;
 	char *site_slug = slug_of(site);
 	int errors = 0;
 	buf_puts(b, "name,slug,status\n");
@@ -238,7 +238,7 @@ static int write_devices(Output *o, const Design *d, Buf *b)
 			const RackInst *rk = &d->racks[x->rack];
 			csv_field(b, x->name);
 			buf_printf(b, ",%s,%s,", role_names[role_of(d, x)], c.types[type[i]].slug);
-			csv_field(b, d->site->name);
+			csv_field(b, d->site_name);
 			buf_putc(b, ',');
 			row_location(b, rk->row);
 			buf_putc(b, ',');

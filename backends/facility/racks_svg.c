@@ -206,7 +206,7 @@ int racks_svg_write(Output *o, const Design *d)
 	}
 	line[lines] = ndrawn;
 	Elevation e = {d, v, first, layout_rack_units(d), 0, NULL};
-	double usable = decl_number(d->rack, "height", 0) - decl_number(d->rack, "reserved", 0);
+	double usable = d->rack_type->height - d->rack_type->rack.reserved;
 	e.reserved = e.units - (int)floor(usable / 0.04445 + 1e-6);
 	e.reserved = e.reserved < 0 ? 0 : e.reserved;
 	int line_h = HEAD_H + e.units * U_PX + FOOT_H;
@@ -232,7 +232,7 @@ int racks_svg_write(Output *o, const Design *d)
 		   U_PX, U_PX, U_PX, U_PX, U_PX - 1, U_PX);
 	buf_printf(&b, "<text x=\"%d\" y=\"%d\" class=\"title\">Rack elevations: ", MARGIN,
 		   MARGIN + 10);
-	put_text(&b, d->cluster->name, 100);
+	put_text(&b, d->cluster_name, 100);
 	buf_printf(&b, " (%d racks, %d U, front view)</text>\n", d->nracks, e.units);
 	buf_printf(&b, "<text x=\"%d\" y=\"%d\">", MARGIN, MARGIN + 26);
 	if (ndrawn < d->nracks)

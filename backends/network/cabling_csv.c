@@ -23,7 +23,7 @@ static void put_end(Buf *b, const Design *d, End e, const char *port, const Part
 {
 	int rack, u;
 	layout_end_place(d, e, &rack, &u);
-	csv_field(b, d->site->name);
+	csv_field(b, d->site_name);
 	buf_putc(b, ',');
 	if (rack >= 0) {
 		char row[16];

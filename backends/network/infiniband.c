@@ -181,7 +181,7 @@ static void ib_free(IbFabric *b)
 /* Why fabric f cannot be written as an InfiniBand subnet, or NULL. */
 static const char *ib_limit(const Design *d, const FabricInst *f, int fi)
 {
-	Arena *a = d->p->c->arena;
+	Arena *a = d->c->arena;
 	if (fi > 0xff)
 		return "more than 256 fabrics do not fit the GUID scheme";
 	if (f->switches > IB_MAX_DEVICES || d->nnodes > IB_MAX_DEVICES ||
@@ -323,7 +323,7 @@ static int write_topo(Output *o, const IbFabric *b)
 {
 	const Design *d = b->d;
 	const FabricInst *f = b->f;
-	FILE *out = output_file(o, arena_printf(d->p->c->arena, "infiniband/%s.topo", f->decl->name));
+	FILE *out = output_file(o, arena_printf(d->c->arena, "infiniband/%s.topo", f->name));
 	if (!out)
 		return 1;
 	int nports = 0; /* as ibsim counts them: a switch's port 0 and every port of an HCA */
@@ -336,8 +336,8 @@ static int write_topo(Output *o, const IbFabric *b)
 		"#   ibsim -s -N %d -S %d -P %d %s.topo\n"
 		"# (-N, -S and -P size ibsim's node, switch and port tables; it needs at least\n"
 		"# these).\n#\n\n",
-		f->decl->name, d->cluster->name, f->switches, b->ndevs - f->switches, b->nlinks,
-		b->ndevs, f->switches, nports, f->decl->name);
+		f->name, d->cluster_name, f->switches, b->ndevs - f->switches, b->nlinks,
+		b->ndevs, f->switches, nports, f->name);
 	RateCache cache = {-1, ""};
 	for (int i = 0; i < b->ndevs; i++) {
 		const IbDev *v = &b->devs[i];
@@ -377,13 +377,13 @@ static int write_topo(Output *o, const IbFabric *b)
 static int write_name_map(Output *o, const IbFabric *b)
 {
 	const FabricInst *f = b->f;
-	FILE *out = output_file(o, arena_printf(b->d->p->c->arena, "infiniband/%s.node-name-map",
-						f->decl->name));
+	FILE *out = output_file(o, arena_printf(b->d->c->arena, "infiniband/%s.node-name-map",
+						f->name));
 	if (!out)
 		return 1;
 	fprintf(out, "# Node GUID to name for fabric %s (node_name_map_name of OpenSM,\n"
 		     "# --node-name-map of ibnetdiscover and the other infiniband-diags).\n",
-		f->decl->name);
+		f->name);
 	for (int i = 0; i < b->ndevs; i++)
 		fprintf(out, "0x%016" PRIx64 " \"%s\"\n", b->devs[i].guid, b->devs[i].desc);
 	return output_close(o, out);
@@ -394,9 +394,9 @@ static int write_name_map(Output *o, const IbFabric *b)
 /* What a subnet (a fabric, or one plane of it) is called in file names. */
 static const char *subnet_name(const IbFabric *b, int plane)
 {
-	Arena *a = b->d->p->c->arena;
-	return b->f->planes > 1 ? arena_printf(a, "%s-p%d", b->f->decl->name, plane + 1)
-				: b->f->decl->name;
+	Arena *a = b->d->c->arena;
+	return b->f->planes > 1 ? arena_printf(a, "%s-p%d", b->f->name, plane + 1)
+				: b->f->name;
 }
 
 static bool is_fat_tree(const FabricInst *f)
@@ -418,7 +418,7 @@ static int top_tier(const IbFabric *b)
 static int write_guid_files(Output *o, const IbFabric *b, int plane, int *roots, int *cns)
 {
 	const Design *d = b->d;
-	Arena *a = d->p->c->arena;
+	Arena *a = d->c->arena;
 	const char *sn = subnet_name(b, plane);
 	FILE *out = output_file(o, arena_printf(a, "infiniband/%s.root_guids", sn));
 	if (!out)
@@ -461,17 +461,15 @@ static int write_guid_files(Output *o, const IbFabric *b, int plane, int *roots,
  * is, as comment lines. */
 static const char *routing_engine(const FabricInst *f, const char **why)
 {
-	const Value *v = decl_value(f->decl, "routing");
-	const char *r = v && v->kind == VAL_ENUM ? v->s : "";
-	if (strcmp(r, "updn") == 0) {
+	if (f->routing == ROUTE_UPDN) {
 		*why = "# Routing engine: up/down (routing = updn), ranked from the root switches.\n";
 		return "updn";
 	}
-	if (strcmp(r, "minimal") == 0) {
+	if (f->routing == ROUTE_MINIMAL) {
 		*why = "# Routing engine: min hop (routing = minimal).\n";
 		return "minhop";
 	}
-	if (strcmp(r, "dor") == 0) {
+	if (f->routing == ROUTE_DOR) {
 		*why = "# Routing engine: dimension-order routing (routing = dor).\n";
 		return "dor";
 	}
@@ -493,7 +491,7 @@ static int write_opensm_conf(Output *o, const IbFabric *b, int plane, bool alone
 			     int cns)
 {
 	const Design *d = b->d;
-	Arena *a = d->p->c->arena;
+	Arena *a = d->c->arena;
 	const char *sn = subnet_name(b, plane);
 	const char *base = alone ? "opensm.conf" : arena_printf(a, "%s.opensm.conf", sn);
 	FILE *out = output_file(o, arena_printf(a, "infiniband/%s", base));
@@ -513,7 +511,7 @@ static int write_opensm_conf(Output *o, const IbFabric *b, int plane, bool alone
 		"# " IB_CONF_DIR ", where Debian's opensm reads " IB_CONF_DIR "opensm.conf;\n"
 		"# elsewhere change them and run `opensm -F %s`. Settings not named here\n"
 		"# keep OpenSM's defaults (`opensm -c FILE` writes them all).\n\n",
-		sn, b->f->decl->name, d->cluster->name, base);
+		sn, b->f->name, d->cluster_name, base);
 	fprintf(out, "%srouting_engine %s\n\n", why, engine);
 	if (is_fat_tree(b->f) && (ftree || strcmp(engine, "updn") == 0))
 		fprintf(out, "# The root switches the engine ranks the tree from: node GUIDs of the\n"
@@ -534,7 +532,7 @@ static int write_opensm_conf(Output *o, const IbFabric *b, int plane, bool alone
 	}
 	fprintf(out, "# Names for the GUIDs in OpenSM's log and dump files.\n"
 		     "node_name_map_name " IB_CONF_DIR "%s.node-name-map\n",
-		b->f->decl->name);
+		b->f->name);
 	return output_close(o, out);
 }
 
@@ -554,7 +552,7 @@ static void check_lids(const IbFabric *b, int plane)
 			lids += v->peer[p].dev >= 0 && d->links[v->peer[p].link].plane == plane;
 	}
 	if (lids > IB_MAX_UNICAST_LIDS)
-		diag_warning(d->p->c, b->f->decl->name_loc,
+		diag_warning(d->c, b->f->loc,
 			     "InfiniBand subnet %s needs %ld LIDs (switches and CA ports), more than "
 			     "the %d unicast LIDs of a subnet; split it into more planes",
 			     subnet_name(b, plane), lids, IB_MAX_UNICAST_LIDS);
@@ -570,10 +568,10 @@ static bool ib_wanted(const Design *d, int fi, bool warn)
 		return false;
 	const char *why = ib_limit(d, f, fi);
 	if (why && warn)
-		diag_warning(d->p->c, f->decl->name_loc,
+		diag_warning(d->c, f->loc,
 			     "infiniband/%s.topo not written: fabric '%s' cannot be an InfiniBand "
 			     "subnet: %s",
-			     f->decl->name, f->decl->name, why);
+			     f->name, f->name, why);
 	return !why;
 }
 

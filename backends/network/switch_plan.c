@@ -67,7 +67,7 @@ static void pool(const FabricInst *f, const char *field, const char *def, uint32
 {
 	const Value *v = decl_value(f->decl, field);
 	*text = v && v->kind == VAL_STRING ? v->s : def;
-	*loc = v ? v->loc : f->decl->name_loc;
+	*loc = v ? v->loc : f->loc;
 	if (!parse_cidr(*text, net, len)) /* check.c diagnosed it; the default parses */
 		parse_cidr(def, net, len);
 }
@@ -106,7 +106,7 @@ static int check_pools(const Design *d, SwitchPlan *sp)
 				     "switches (a /%d or larger is needed: the first address is not "
 				     "used)",
 				     the(f, "loopbacks"), lo, (unsigned long long)lo_size - 1,
-				     f->decl->name, sp->nswitches, prefix_for(nsw, 1));
+				     f->name, sp->nswitches, prefix_for(nsw, 1));
 		diag_set_code(g, "address");
 		errors++;
 	}
@@ -115,7 +115,7 @@ static int check_pools(const Design *d, SwitchPlan *sp)
 				     "%slink pool %s holds %llu /31 subnets; fabric '%s' has %d links "
 				     "(a /%d or larger is needed)",
 				     the(f, "p2p"), pp, (unsigned long long)pp_size / 2,
-				     f->decl->name, sp->nlinks, prefix_for(nln * 2, 0));
+				     f->name, sp->nlinks, prefix_for(nln * 2, 0));
 		diag_set_code(g, "address");
 		errors++;
 	}
@@ -126,7 +126,7 @@ static int check_pools(const Design *d, SwitchPlan *sp)
 		Diag *g = diag_error(c, pp_loc,
 				     "%slink pool %s overlaps the loopbacks of fabric '%s' (%s): an "
 				     "address would be used twice",
-				     the(f, "p2p"), pp, f->decl->name, lo);
+				     the(f, "p2p"), pp, f->name, lo);
 		diag_note(g, lo_loc, "%sloopback pool", the(f, "loopbacks"));
 		diag_set_code(g, "address");
 		errors++;
@@ -140,7 +140,7 @@ static int check_asns(const Design *d, SwitchPlan *sp)
 	const FabricInst *f = sp->f;
 	const Value *av = decl_value(f->decl, "asn");
 	double asn0 = av && av->kind == VAL_QTY ? av->q.v : (double)PRIVATE32_FIRST;
-	Loc loc = av ? av->loc : f->decl->name_loc;
+	Loc loc = av ? av->loc : f->loc;
 	if (asn0 < 1 || asn0 > PRIVATE32_LAST) /* check.c diagnosed it */
 		asn0 = PRIVATE32_FIRST;
 	sp->asn0 = (uint32_t)asn0;
@@ -149,16 +149,16 @@ static int check_asns(const Design *d, SwitchPlan *sp)
 	uint32_t end = private16 ? PRIVATE16_LAST : PRIVATE32_LAST;
 	double last = asn0 + sp->nasns - 1;
 	if (sp->nasns > 0 && last > end) {
-		Diag *g = diag_error(d->p->c, loc,
+		Diag *g = diag_error(d->c, loc,
 				     "fabric '%s' needs %d ASNs from %u, up to %.0f: beyond %u, the "
 				     "last %s (RFC 6996)",
-				     f->decl->name, sp->nasns, sp->asn0, last, end,
+				     f->name, sp->nasns, sp->asn0, last, end,
 				     private16 ? "16-bit private ASN" : "ASN there is");
 		diag_set_code(g, "asn");
 		return 1;
 	}
 	if (!private16 && !private32) {
-		Diag *g = diag_warning(d->p->c, loc,
+		Diag *g = diag_warning(d->c, loc,
 				       "ASN %u is not a private ASN (RFC 6996: 64512-65534 or "
 				       "4200000000-4294967294); a fabric's BGP should not use public "
 				       "ones",
@@ -286,14 +286,14 @@ void switch_plan_overlaps(const Design *d, const SwitchPlan *plans, int n)
 			if ((a0 < b1 && b0 < a1) || (l0 < m1 && m0 < l1) || (a0 < m1 && m0 < a1) ||
 			    (l0 < b1 && b0 < l1)) {
 				const Value *v = decl_value(a->f->decl, "p2p");
-				Loc loc = v ? v->loc : a->f->decl->name_loc;
-				Diag *g = diag_warning(d->p->c, loc,
+				Loc loc = v ? v->loc : a->f->loc;
+				Diag *g = diag_warning(d->c, loc,
 						       "the addresses of fabric '%s' overlap those of "
 						       "fabric '%s': a node on both would see one subnet "
 						       "twice; give each fabric its own 'loopbacks' and "
 						       "'p2p' pools",
-						       a->f->decl->name, b->f->decl->name);
-				diag_note(g, b->f->decl->name_loc, "fabric '%s'", b->f->decl->name);
+						       a->f->name, b->f->name);
+				diag_note(g, b->f->loc, "fabric '%s'", b->f->name);
 				diag_set_code(g, "address");
 			}
 		}

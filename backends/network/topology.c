@@ -115,7 +115,7 @@ static Agnode_t *new_node(Drawing *w, Agraph_t *sub, const char *name, const cha
 	Agnode_t *n = agnode(sub, (char *)name, 1);
 	w->nodes++;
 	set(n, w->na[N_KIND], kind);
-	set(n, w->na[N_FABRIC], f->decl->name);
+	set(n, w->na[N_FABRIC], f->name);
 	return n;
 }
 
@@ -179,7 +179,7 @@ static void draw_detailed(Drawing *w, Agraph_t *sub, const FabricInst *f)
 		Agnode_t *a = end_node(w, sub, f, sw, extra, l->a);
 		Agnode_t *z = end_node(w, sub, f, sw, extra, l->z);
 		Agedge_t *e = agedge(w->g, a, z, NULL, 1);
-		set(e, w->ea[E_FABRIC], f->decl->name);
+		set(e, w->ea[E_FABRIC], f->name);
 		set(e, w->ea[E_TIER], link_tier_names[l->tier]);
 		set_number(e, w->ea[E_PLANE], l->plane);
 		set_number(e, w->ea[E_RAIL], l->rail);
@@ -202,7 +202,7 @@ static Agnode_t *group_node(Drawing *w, Agraph_t *sub, const FabricInst *f,
 {
 	Buf name = {0}, label = {0};
 	bool planes = g->kind == TOPO_SWITCHES && f->planes > 1;
-	buf_puts(&name, f->decl->name);
+	buf_puts(&name, f->name);
 	if (planes)
 		buf_printf(&name, "/p%d", g->plane + 1);
 	const char *what = g->kind == TOPO_SWITCHES ? switch_tier_names[g->tier]
@@ -257,7 +257,7 @@ static void draw_aggregated(Drawing *w, Agraph_t *sub, const FabricInst *f)
 		Agedge_t *e = agedge(w->g, nodes[q->a], nodes[q->z], NULL, 1);
 		char pen[32];
 		snprintf(pen, sizeof pen, "%.2f", 1 + 4.0 * q->count / tg.most);
-		set(e, w->ea[E_FABRIC], f->decl->name);
+		set(e, w->ea[E_FABRIC], f->name);
 		set(e, w->ea[E_TIER], link_tier_names[q->tier]);
 		set_number(e, w->ea[E_PLANE], q->plane);
 		set_number(e, w->ea[E_RAIL], q->rail);
@@ -277,7 +277,7 @@ static void draw_aggregated(Drawing *w, Agraph_t *sub, const FabricInst *f)
 static Agraph_t *draw(Drawing *w)
 {
 	const Design *d = w->d;
-	const char *name = d->cluster ? d->cluster->name : "cluster";
+	const char *name = d->cluster_name ? d->cluster_name : "cluster";
 	Agraph_t *g = w->g = agopen((char *)name, Agundirected, NULL);
 	for (int i = 0; i < N_COUNT_ATTRS; i++)
 		w->na[i] = agattr(g, AGNODE, (char *)node_attrs[i][0], (char *)node_attrs[i][1]);
@@ -294,10 +294,10 @@ static Agraph_t *draw(Drawing *w)
 		if (!f->sized || !f->topology || (f->links > 0 && !d->links))
 			continue;
 		Buf b = {0};
-		buf_printf(&b, "cluster_%s", f->decl->name);
+		buf_printf(&b, "cluster_%s", f->name);
 		Agraph_t *sub = agsubg(g, b.s, 1);
 		b.len = 0;
-		buf_printf(&b, "fabric %s: %s", f->decl->name, f->topology->name);
+		buf_printf(&b, "fabric %s: %s", f->name, f->topology->name);
 		if (f->switches > 0 && f->switch_model)
 			buf_printf(&b, ", %s", f->switch_model->name);
 		set(sub, w->ga[G_LABEL], b.s);
@@ -408,7 +408,7 @@ static int write_svg(Output *o, const Design *d, Agraph_t *g)
 			errors++;
 		}
 	} else {
-		diag_warning(d->p->c, NOLOC, "topology.svg not written: Graphviz could not lay out "
+		diag_warning(d->c, NOLOC, "topology.svg not written: Graphviz could not lay out "
 					     "the fabric graph with dot");
 	}
 	buf_free(&svg);

@@ -19,7 +19,7 @@ int model_lp_write(Output *o, const Design *d)
 		return 0;
 	int fd = memfd_create("model.lp", 0);
 	if (fd < 0) {
-		diag_set_code(diag_error(d->p->c, NOLOC, "cannot write model.lp: no memory file"), "io");
+		diag_set_code(diag_error(d->c, NOLOC, "cannot write model.lp: no memory file"), "io");
 		return 1;
 	}
 	char path[64];
@@ -27,10 +27,10 @@ int model_lp_write(Output *o, const Design *d)
 	int errors = 0;
 	FILE *in = NULL;
 	if (!lp_write(d->lp, path)) {
-		diag_set_code(diag_error(d->p->c, NOLOC, "GLPK could not write model.lp"), "io");
+		diag_set_code(diag_error(d->c, NOLOC, "GLPK could not write model.lp"), "io");
 		errors = 1;
 	} else if (lseek(fd, 0, SEEK_SET) != 0 || !(in = fdopen(fd, "r"))) {
-		diag_set_code(diag_error(d->p->c, NOLOC, "cannot read model.lp back"), "io");
+		diag_set_code(diag_error(d->c, NOLOC, "cannot read model.lp back"), "io");
 		errors = 1;
 	} else {
 		FILE *out = output_file(o, "model.lp");

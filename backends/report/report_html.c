@@ -520,16 +520,16 @@ static void decisions(Buf *b, const Design *d, const OptimizerReport *opt)
 	for (int i = 0; i < d->decisions.n; i++) {
 		const Decision *x = d->decisions.v[i];
 		Buf t = {0};
-		buf_puts(&t, x->decl ? x->decl->name : "?");
+		buf_puts(&t, x->name ? x->name : "?");
 		buf_putc(&t, '.');
-		buf_puts(&t, x->field ? decision_field(d, x) : "?");
+		buf_puts(&t, x->field_name ? x->field_name : "?");
 		if (x->in_count)
 			buf_puts(&t, " (count)");
 		buf_puts(b, "<tr><td><code>");
 		esc(b, t.s);
 		buf_puts(b, "</code></td>");
 		t.len = 0;
-		text_chosen(&t, x);
+		buf_puts(&t, x->chosen_text ? x->chosen_text : "-");
 		td(b, t.s ? t.s : "");
 		buf_free(&t);
 		buf_printf(b, "<td class=\"n\">%d</td><td>", x->ncandidates);
@@ -605,7 +605,7 @@ static void fabrics(Buf *b, Output *o, const Design *d)
 			continue;
 		bool tree = strcmp(f->topology->name, "fat_tree") == 0;
 		buf_puts(b, "<tr><td><code>");
-		esc(b, f->decl->name);
+		esc(b, f->name);
 		buf_puts(b, "</code></td><td>");
 		esc(b, f->topology->name);
 		if (tree)
@@ -641,13 +641,13 @@ int report_html_write(Output *o, const Design *d, const OptimizerReport *opt)
 	buf_puts(&title, ")");
 	page_start(&b, title.s);
 	buf_free(&title);
-	if (d->cluster) {
+	if (d->cluster_name) {
 		buf_puts(&b, "<p class=\"sub\">Cluster <code>");
-		esc(&b, d->cluster->name);
+		esc(&b, d->cluster_name);
 		buf_puts(&b, "</code>");
-		if (d->site) {
+		if (d->site_name) {
 			buf_puts(&b, " at site <code>");
-			esc(&b, d->site->name);
+			esc(&b, d->site_name);
 			buf_puts(&b, "</code>");
 		}
 		buf_printf(&b, "; amounts in %s, power at peak.</p>\n", currency_name(d->currency));

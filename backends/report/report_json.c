@@ -136,7 +136,7 @@ static Json *fabric_json(const FabricInst *f)
 						: torus_link_tiers;
 	int up_tiers = tree && f->tiers > 1 ? f->tiers - 1 : 0; /* tree tiers with up links */
 	Json *o = jw_object();
-	jw_set(o, "name", jw_str(f->decl->name));
+	jw_set(o, "name", jw_str(f->name));
 	jw_set(o, "topology", jw_str(f->topology->name));
 	jw_set(o, "tiers", jw_int(f->tiers));
 	jw_set(o, "planes", jw_int(f->planes));
@@ -270,15 +270,6 @@ static Json *optimizer_json(const OptimizerReport *opt)
 	return o;
 }
 
-static Json *chosen_json(const Decision *x)
-{
-	Buf b = {0};
-	text_chosen(&b, x);
-	Json *j = jw_strn(b.s ? b.s : "", b.len);
-	buf_free(&b);
-	return j;
-}
-
 /* What a choice saved against the next best option: positive when the choice is better. */
 static double saved(const Decision *x, const OptimizerReport *opt)
 {
@@ -293,9 +284,9 @@ static Json *decisions_json(const Design *d, const OptimizerReport *opt)
 	for (int i = 0; i < d->decisions.n; i++) {
 		const Decision *x = d->decisions.v[i];
 		Json *o = jw_object();
-		jw_set(o, "declaration", jw_str(x->decl ? x->decl->name : NULL));
-		jw_set(o, "field", jw_str(x->field ? decision_field(d, x) : NULL));
-		jw_set(o, "chosen", x->chosen || x->chosen_text ? chosen_json(x) : jw_null());
+		jw_set(o, "declaration", jw_str(x->name));
+		jw_set(o, "field", jw_str(x->field_name));
+		jw_set(o, "chosen", x->chosen_text ? jw_str(x->chosen_text) : jw_null());
 		jw_set(o, "candidates", jw_int(x->ncandidates));
 		jw_set(o, "next_best_objective", jw_real(x->next_best, 6));
 		jw_set(o, "next_best", jw_str(x->next_best_text));

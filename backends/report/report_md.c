@@ -263,7 +263,7 @@ static void fabric(Buf *b, const FabricInst *f)
 	bool tree = strcmp(f->topology->name, "fat_tree") == 0;
 	bool dragonfly = strcmp(f->topology->name, "dragonfly") == 0;
 	buf_puts(b, "### Fabric `");
-	text_md_cell(b, f->decl->name);
+	text_md_cell(b, f->name);
 	buf_puts(b, "`\n\n");
 	fabric_shape(b, f, tree, dragonfly);
 	buf_puts(b, "| | |\n| --- | ---: |\n");
@@ -415,13 +415,13 @@ static void decisions(Buf *b, const Design *d, const OptimizerReport *opt)
 		const Decision *x = d->decisions.v[i];
 		Buf v = {0};
 		buf_puts(b, "| ");
-		text_md_cell(b, x->decl ? x->decl->name : "?");
+		text_md_cell(b, x->name ? x->name : "?");
 		buf_putc(b, '.');
-		text_md_cell(b, x->field ? decision_field(d, x) : "?");
+		text_md_cell(b, x->field_name ? x->field_name : "?");
 		if (x->in_count)
 			buf_puts(b, " (count)");
 		buf_puts(b, " | ");
-		text_chosen(&v, x);
+		buf_puts(&v, x->chosen_text ? x->chosen_text : "-");
 		text_md_cell(b, v.s);
 		buf_free(&v);
 		buf_printf(b, " | %d | ", x->ncandidates);
@@ -631,10 +631,10 @@ int report_md_write(Output *o, const Design *d, const OptimizerReport *opt)
 	buf_puts(&b, " (scenario ");
 	text_md_cell(&b, report_scenario(d));
 	buf_puts(&b, ")\n\n");
-	if (d->cluster) {
-		buf_printf(&b, "Cluster `%s`", d->cluster->name);
-		if (d->site)
-			buf_printf(&b, " at site `%s`", d->site->name);
+	if (d->cluster_name) {
+		buf_printf(&b, "Cluster `%s`", d->cluster_name);
+		if (d->site_name)
+			buf_printf(&b, " at site `%s`", d->site_name);
 		buf_printf(&b, "; amounts in %s.\n\n", currency_name(d->currency));
 	}
 	summary(&b, d);

@@ -52,7 +52,7 @@ static void y_event(Yaml *y, yaml_event_t *ev, int made)
 {
 	if (!made) {
 		if (y->ok)
-			diag_error(y->d->p->c, NOLOC, "internal error: libyaml: no event");
+			diag_error(y->d->c, NOLOC, "internal error: libyaml: no event");
 		y->ok = false;
 		return;
 	}
@@ -63,7 +63,7 @@ static void y_event(Yaml *y, yaml_event_t *ev, int made)
 	/* The emitter takes the event, and deletes it even when it fails. */
 	if (!yaml_emitter_emit(&y->e, ev)) {
 		y->ok = false;
-		diag_error(y->d->p->c, NOLOC, "internal error: libyaml: %s",
+		diag_error(y->d->c, NOLOC, "internal error: libyaml: %s",
 			   y->e.problem ? y->e.problem : "cannot emit");
 	}
 }
@@ -208,7 +208,7 @@ static int write_labels(Output *o, const Design *d, const SchedTree *t, Arena *a
 	if (!f)
 		return 1;
 	fprintf(f, "# k8s/node-labels.yaml: topology labels of every node of cluster %s, written "
-		   "by clusterc.\n", d->cluster->name);
+		   "by clusterc.\n", d->cluster_name);
 	fputs("# One Node object per document, with only metadata.name and metadata.labels; "
 	      "apply with\n"
 	      "#   kubectl apply --server-side --field-manager=clusterc -f node-labels.yaml\n"
@@ -227,7 +227,7 @@ static int write_labels(Output *o, const Design *d, const SchedTree *t, Arena *a
 	Yaml y;
 	y_open(&y, d, f);
 	char tier[sizeof TIER_LABEL + 12], row[16];
-	const char *region = label_value(a, d->site->name);
+	const char *region = label_value(a, d->site_name);
 	for (int n = 0; n < d->nnodes && y.ok; n++) {
 		const NodeInst *ni = &d->nodes[n];
 		y_doc(&y);
@@ -242,7 +242,7 @@ static int write_labels(Output *o, const Design *d, const SchedTree *t, Arena *a
 		y_pair(&y, "topology.kubernetes.io/region", region);
 		layout_row_name(d->racks[ni->rack].row, row, sizeof row);
 		y_pair(&y, "topology.kubernetes.io/zone",
-		       label_value(a, arena_printf(a, "%s-row-%s", d->site->name, row)));
+		       label_value(a, arena_printf(a, "%s-row-%s", d->site_name, row)));
 		y_pair(&y, "node.kubernetes.io/instance-type", label_value(a, ni->type->name));
 		for (int k = 0; k < fabric_tiers(t); k++) {
 			const SchedSwitch *s = sched_ancestor(t, n, k);
@@ -267,9 +267,9 @@ static int write_kueue(Output *o, const Design *d, const SchedTree *t, Arena *a)
 	FILE *f = output_file(o, "k8s/kueue-topology.yaml");
 	if (!f)
 		return 1;
-	const char *topo = object_name(a, d->cluster->name);
+	const char *topo = object_name(a, d->cluster_name);
 	fprintf(f, "# k8s/kueue-topology.yaml: Kueue Topology Aware Scheduling for cluster %s,\n"
-		   "# written by clusterc.\n", d->cluster->name);
+		   "# written by clusterc.\n", d->cluster_name);
 	fputs("# A " KUEUE_API " Topology, its levels from the broadest to the narrowest over the "
 	      "labels\n"
 	      "# of node-labels.yaml, and a ResourceFlavor per node model naming it in "
@@ -323,7 +323,7 @@ static int write_kueue(Output *o, const Design *d, const SchedTree *t, Arena *a)
 		y_pair(&y, "kind", "ResourceFlavor");
 		y_str(&y, "metadata");
 		y_map(&y);
-		const char *flavor = arena_printf(a, "%s-%s", d->cluster->name, type->name);
+		const char *flavor = arena_printf(a, "%s-%s", d->cluster_name, type->name);
 		y_pair(&y, "name", object_name(a, flavor));
 		y_map_end(&y);
 		y_str(&y, "spec");

@@ -147,7 +147,7 @@ static int write_json(Output *o, const Design *d, const WorkloadPlan *wp, const 
 	Json *root = jw_object();
 	jw_set(root, "schema", jw_str("clusterc.parallelism/1"));
 	jw_set(root, "workload", jw_str(wp->workload->name));
-	jw_set(root, "cluster", jw_str(d->cluster->name));
+	jw_set(root, "cluster", jw_str(d->cluster_name));
 	jw_set(root, "model", model_json(wp));
 	Json *tr = jw_object();
 	jw_set(tr, "tokens", num(wp->tokens, 0));

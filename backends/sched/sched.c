@@ -207,8 +207,8 @@ static void build_dragonfly(SchedTree *t, const Design *d, int fi, Arena *a)
 	}
 	int g0 = t->nsw, width = name_width(f->df_g);
 	for (int g = 0; g < f->df_g; g++)
-		tree_add(t, arena_printf(a, "%s-group-%0*d", f->decl->name, width, g + 1), 1, true);
-	int top = tree_add(t, arena_printf(a, "%s-global", f->decl->name), 2, true);
+		tree_add(t, arena_printf(a, "%s-group-%0*d", f->name, width, g + 1), 1, true);
+	int top = tree_add(t, arena_printf(a, "%s-global", f->name), 2, true);
 	int *sw_of = xmalloc(sizeof(int) * (size_t)(d->nnodes + 1));
 	first_ports(d, fi, LT_TERMINAL, sw_of);
 	for (int n = 0; n < d->nnodes; n++) {
@@ -244,7 +244,7 @@ static void build_racks(SchedTree *t, const Design *d, int fi, Arena *a)
 	int *rack_leaf = arena_alloc(a, sizeof(int) * (size_t)(d->nracks + 1));
 	for (int r = 0; r < d->nracks; r++)
 		rack_leaf[r] = -1;
-	const char *prefix = f->decl->name;
+	const char *prefix = f->name;
 	for (int n = 0; n < d->nnodes; n++) {
 		t->leaf[n] = t->unit[n] = -1;
 		if (!on[n])
@@ -331,7 +331,7 @@ static void form_blocks(SchedTree *t, const Design *d, Arena *a, const FabricIns
 			if (kind == 0)
 				k->name = t->domain[n];
 			else if (kind == 1 && by_su)
-				k->name = arena_printf(a, "%s-su%0*d", f->decl->name, width,
+				k->name = arena_printf(a, "%s-su%0*d", f->name, width,
 						       idx + 1);
 			else if (kind == 1)
 				k->name = t->sw[idx].name;
@@ -422,7 +422,7 @@ void sched_tree(const Design *d, Arena *a, SchedTree *t)
 		build_racks(t, d, 0, a);
 	} else {
 		t->kind = SCHED_NONE;
-		int all = tree_add(t, arena_printf(a, "%s-all", d->cluster->name), 0, true);
+		int all = tree_add(t, arena_printf(a, "%s-all", d->cluster_name), 0, true);
 		for (int n = 0; n < d->nnodes; n++)
 			t->leaf[n] = all, t->unit[n] = -1;
 	}
@@ -431,8 +431,8 @@ void sched_tree(const Design *d, Arena *a, SchedTree *t)
 	for (int n = 0; n < d->nnodes; n++)
 		if (t->leaf[n] < 0) {
 			if (t->off_leaf < 0) {
-				const char *name = arena_printf(a, "%s-no-%s", d->cluster->name,
-								f ? f->decl->name : "fabric");
+				const char *name = arena_printf(a, "%s-no-%s", d->cluster_name,
+								f ? f->name : "fabric");
 				t->off_leaf = tree_add(t, name, 0, true);
 			}
 			t->leaf[n] = t->off_leaf;

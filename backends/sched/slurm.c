@@ -62,7 +62,7 @@ static const char *plural(int n)
 static void explain_tree(Buf *b, const SchedTree *t)
 {
 	const FabricInst *f = t->fabric;
-	const char *fab = f ? f->decl->name : "";
+	const char *fab = f ? f->name : "";
 	int omitted = 0;
 	for (int s = 0; s < t->nsw; s++)
 		omitted += t->sw[s].omitted != NULL;
@@ -131,7 +131,7 @@ static int write_tree_conf(Output *o, const Design *d, const SchedTree *t, const
 		return 1;
 	Buf b = {0};
 	buf_printf(&b, "# slurm/topology.conf: Slurm topology/tree for cluster %s, written by "
-		       "clusterc.\n", d->cluster->name);
+		       "clusterc.\n", d->cluster_name);
 	buf_puts(&b, "# Slurm 22.05 and later, with TopologyPlugin=topology/tree in slurm.conf. "
 		     "Format:\n# topology.conf(5), \"topology/tree\" "
 		     "(https://slurm.schedmd.com/topology.conf.html).\n");
@@ -189,7 +189,7 @@ static int write_block_conf(Output *o, const Design *d, const SchedTree *t, cons
 		return 1;
 	Buf b = {0};
 	buf_printf(&b, "# slurm/topology-block.conf: Slurm topology/block for cluster %s, "
-		       "written by clusterc.\n", d->cluster->name);
+		       "written by clusterc.\n", d->cluster_name);
 	buf_puts(&b, "# Slurm 24.05 and later: install it as topology.conf with "
 		     "TopologyPlugin=topology/block in\n# slurm.conf. Format: topology.conf(5), "
 		     "\"topology/block\"\n# (https://slurm.schedmd.com/topology.conf.html).\n");
@@ -245,7 +245,7 @@ static int write_yaml(Output *o, const Design *d, const SchedTree *t, const char
 		return 1;
 	Buf b = {0}, list = {0};
 	buf_printf(&b, "# slurm/topology.yaml: Slurm topologies for cluster %s, written by "
-		       "clusterc.\n", d->cluster->name);
+		       "clusterc.\n", d->cluster_name);
 	buf_puts(&b, "# Slurm 25.05 and later: in slurm.conf's directory it replaces "
 		     "topology.conf. Format:\n"
 		     "# topology.yaml(5) (https://slurm.schedmd.com/topology.yaml.html). Two "

@@ -46,7 +46,7 @@ int report_violations(Design *d)
 		Buf b = {0};
 		for (int i = 0; i < d->decisions.n; i++) {
 			const Decision *x = d->decisions.v[i];
-			buf_printf(&b, "%s%s.%s = %s", i ? ", " : "", x->decl->name, decision_field(d, x),
+			buf_printf(&b, "%s%s.%s = %s", i ? ", " : "", x->name, x->field_name,
 				   x->chosen_text);
 		}
 		which = arena_printf(d->p->c->arena, "no design the open choices allow meets the "
@@ -74,13 +74,6 @@ int report_violations(Design *d)
 	}
 	d->p->unmet += d->violations.n;
 	return d->violations.n;
-}
-
-const char *decision_field(const Design *d, const Decision *x)
-{
-	if (!x->param)
-		return x->field->name;
-	return arena_printf(d->p->c->arena, "%s.%s", x->field->name, x->param);
 }
 
 /* A rack of the design's rack type and cooling: its power class, and its cap, the lower of
@@ -170,7 +163,9 @@ static int check_currencies(Design *d)
 int design_init(Design *d, Program *p)
 {
 	Ctx *c = p->c;
-	*d = (Design){.p = p, .c = p->c, .verify = d->verify, .time_limit = d->time_limit,
+	*d = (Design){.p = p, .c = p->c,
+		      .spec_path = p->root && p->root->src && p->root->src->path ? p->root->src->path : "",
+		      .scenario_name = p->scenario ? p->scenario : "default", .verify = d->verify, .time_limit = d->time_limit,
 		      .exhaustive = d->exhaustive, .built_objective = NAN,
 		      .cable_hint_money = d->cable_hint_money, .cable_hint_watts = d->cable_hint_watts};
 	int before = diag_errors(c);
@@ -184,7 +179,10 @@ int design_init(Design *d, Program *p)
 		diag_set_code(dg, "no-cluster");
 		return diag_errors(c) - before;
 	}
-	d->site = decl_value(d->cluster, "site")->ref;
+	d->site = field_ref(d->cluster, FLD_CLUSTER_SITE);
+	d->cluster_name = d->cluster->name;
+	d->cluster_loc = d->cluster->name_loc;
+	d->site_name = d->site->name;
 	d->currency = cluster_currency(d->cluster);
 	const Value *pw = decl_value(d->site, "power");
 	d->power = pw && pw->kind == VAL_REF ? pw->ref : NULL;

@@ -923,7 +923,9 @@ int size_fabrics(Design *d)
 	d->nfabrics = n;
 	int before = d->violations.n;
 	for (int i = 0; i < n; i++) {
-		d->fabrics[i] = (FabricInst){.decl = fv->items[i]->ref};
+		Decl *fd = fv->items[i]->ref;
+		d->fabrics[i] = (FabricInst){.decl = fd, .name = fd->name, .loc = fd->name_loc,
+					     .routing = field_enum(fd, FLD_FABRIC_ROUTING)};
 		d->vsource = VS_FABRIC, d->vfabric = i;
 		size_one(d, &d->fabrics[i]);
 	}

@@ -124,7 +124,7 @@ static void dump_totals(const Design *d, FILE *out)
 	}
 	for (int i = 0; i < d->decisions.n; i++) {
 		const Decision *x = d->decisions.v[i];
-		fprintf(out, "decision %s.%s%s = %s of %d", x->decl->name, decision_field(d, x),
+		fprintf(out, "decision %s.%s%s = %s of %d", x->name, x->field_name,
 			x->in_count ? " (count)" : "", x->chosen_text ? x->chosen_text : "-",
 			x->ncandidates);
 		if (!isnan(x->next_best))

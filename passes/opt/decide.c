@@ -141,7 +141,8 @@ static int add_open(Design *d, PtrVec *opens, Decl *decl, Field *f, const char *
 	OpenChoice *o = arena_alloc(c->arena, sizeof *o);
 	Decision *dec = arena_alloc(c->arena, sizeof *dec);
 	*dec = (Decision){.decl = decl, .field = f, .param = param, .choice = choice,
-			  .in_count = counted != NULL, .next_best = NAN};
+			  .in_count = counted != NULL, .next_best = NAN, .name = decl->name};
+	dec->field_name = param ? arena_printf(c->arena, "%s.%s", f->name, param) : f->name;
 	o->dec = dec;
 	o->slot = slot;
 	o->counted = counted;

@@ -329,7 +329,7 @@ static bool tabulate(Opt *o, Factor *f)
 static const char *option_name(Opt *o, int fam, int i)
 {
 	const OpenChoice *c = o->opens->v[fam];
-	return arena_printf(o->a, "%s_%s_%s", c->dec->decl->name, decision_field(o->d, c->dec),
+	return arena_printf(o->a, "%s_%s_%s", c->dec->decl->name, c->dec->field_name,
 			    c->texts[i]);
 }
 
@@ -344,7 +344,7 @@ static void build_variables(Opt *o)
 			o->x[f][i] = lp_var(o->m, option_name(o, f, i), 'B', 0, 1);
 			lin_term(o->a, &one, o->x[f][i], 1);
 		}
-		lp_row(o->m, arena_printf(o->a, "one_%s_%s", c->dec->decl->name, decision_field(o->d, c->dec)),
+		lp_row(o->m, arena_printf(o->a, "one_%s_%s", c->dec->decl->name, c->dec->field_name),
 		       &one, 'E', 1);
 	}
 	for (int fi = 0; fi < o->nfactors; fi++) {

@@ -62,7 +62,8 @@ static void fixture_init(Fixture *fx)
 			     .loc = {src, (uint32_t)(at - spec_text), (uint32_t)(at - spec_text + 5)}};
 	fx->power_limit = (Field){.name = "power_limit"};
 	fx->decision = (Decision){.decl = &fx->rack, .field = &fx->power_limit,
-				  .chosen = &fx->chosen, .ncandidates = 2, .next_best = 4.8e6,
+				  .chosen = &fx->chosen, .chosen_text = "40 kW", .name = "rack48",
+				  .field_name = "power_limit", .ncandidates = 2, .next_best = 4.8e6,
 				  .next_best_text = "80 kW"};
 	vec_push(fx->c->arena, &fx->d.decisions, &fx->decision);
 
@@ -75,6 +76,9 @@ static void fixture_init(Fixture *fx)
 
 	Design *d = &fx->d;
 	d->p = &fx->p;
+	d->c = fx->c;
+	d->spec_path = "examples/test.cluster";
+	d->scenario_name = "default";
 	d->currency = currency_lookup("CNY");
 	d->bom = fx->bom;
 	d->nbom = 3;
