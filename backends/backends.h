@@ -457,56 +457,11 @@ int configdb_natcmp_chunks(const char *a, const char *b); /* the same, chunk by 
 void configdb_string(Buf *b, const char *s);
 void configdb_stringn(Buf *b, const char *s, size_t n);
 
-/* ---- switch_plan.c: the layer-3 plan of an Ethernet fabric (addresses, ASNs, port names) ---- */
-
-/* A switch port in use: the link on it, the device at the other end, the link's /31. */
-typedef struct SwitchPort {
-	int port;                  /* the switch's logical port */
-	int link;                  /* index into Design.links */
-	End peer;
-	uint32_t addr, peer_addr;  /* this end's address and the other end's */
-} SwitchPort;
-
-/* One Ethernet fabric's plan; its arrays are on the heap (switch_plan_free). Switch i is
- * Design.switches[first + i]. */
-typedef struct SwitchPlan {
-	const Design *d;
-	const FabricInst *f;
-	int fi;
-	int first, nswitches;      /* the fabric's switches */
-	int first_link, nlinks;    /* the fabric's links */
-	uint32_t loopbacks, p2p;   /* the pools' first addresses */
-	uint32_t asn0;             /* the first ASN */
-	int *asn_index;            /* switch i's ASN is asn0 + asn_index[i] */
-	int nasns;
-	int *port_start;           /* switch i's ports: ports[port_start[i] .. port_start[i + 1]) */
-	SwitchPort *ports;         /* in port order per switch */
-	int lanes;                 /* SerDes lanes of one port of the switch model */
-	int mtu;
-	bool lossless;
-} SwitchPlan;
-
-/* Whether fabric f is Ethernet (its protocol, else its switch's) and has switches wired. */
-bool switch_fabric_is_ethernet(const FabricInst *f);
-/* Plans fabric fi; returns the errors (a pool too small, ASNs beyond the private range), each
- * a diagnostic at the fabric's field. */
-int switch_plan_make(const Design *d, int fi, SwitchPlan *sp);
-void switch_plan_free(SwitchPlan *sp);
-/* Warns when the addresses of two fabrics overlap (a node on both would route badly). */
-void switch_plan_overlaps(const Design *d, const SwitchPlan *plans, int n);
-uint32_t switch_loopback(const SwitchPlan *sp, int i);
-uint32_t switch_asn(const SwitchPlan *sp, int i);
-void switch_port_name(Buf *b, const SwitchPlan *sp, const SwitchInst *s, int port); /* Ethernet8 */
-void switch_port_alias(Buf *b, const SwitchInst *s, int port);                      /* etp2a */
-void switch_addr(Buf *b, uint32_t a);                                               /* 10.0.0.1 */
-
 /* ---- switch_config.c: switches/NAME/config_db.json (SONiC) and frr.conf (FRR) ----------------- */
 
 /* Writes both files for every switch of every Ethernet fabric. Returns the errors (pools or
  * ASN ranges too small for a fabric: diagnostics at the spec's fields, nothing written). */
 int switch_configs_write(Output *o, const Design *d);
-/* The addressing and ASN plans of every Ethernet fabric, checked before anything is written. */
-int switch_configs_check(const Design *d);
 
 /* ---- infiniband.c: infiniband/, the subnets of InfiniBand fabrics -------------------------- */
 

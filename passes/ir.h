@@ -398,6 +398,35 @@ typedef struct CableInst {
 	double price, power; /* report currency; W (a twin-port transceiver counts half a link) */
 } CableInst;
 
+/* ---- switch_plan.c: the layer-3 plan of an Ethernet fabric (addresses, ASNs, port names) ---- */
+
+/* A switch port in use: the link on it, the device at the other end, the link's /31. */
+typedef struct SwitchPort {
+	int port;                  /* the switch's logical port */
+	int link;                  /* index into Design.links */
+	End peer;
+	uint32_t addr, peer_addr;  /* this end's address and the other end's */
+} SwitchPort;
+
+/* One Ethernet fabric's plan (switch_plan.c); its arrays in the design's arena. Switch i is
+ * Design.switches[first + i]. */
+typedef struct SwitchPlan {
+	const struct Design *d;
+	const FabricInst *f;         /* NULL: the fabric has no plan */
+	int fi;
+	int first, nswitches;      /* the fabric's switches */
+	int first_link, nlinks;    /* the fabric's links */
+	uint32_t loopbacks, p2p;   /* the pools' first addresses */
+	uint32_t asn0;             /* the first ASN */
+	int *asn_index;            /* switch i's ASN is asn0 + asn_index[i] */
+	int nasns;
+	int *port_start;           /* switch i's ports: ports[port_start[i] .. port_start[i + 1]) */
+	SwitchPort *ports;         /* in port order per switch */
+	int lanes;                 /* SerDes lanes of one port of the switch model */
+	int mtu;
+	bool lossless;
+} SwitchPlan;
+
 typedef struct Design {
 	Program *p;
 	Ctx *c;
@@ -477,6 +506,15 @@ typedef struct Design {
 	struct WorkloadPlan *plans; /* one per workload that a plan fits (plan.c, plan.h) */
 	int nplans;
 	struct PlanMemo *plan_memo; /* plan_attribute's searches, by inputs */
+	SwitchPlan *switch_plans; /* by fabric: the plan of each Ethernet fabric with switches
+				   * (SwitchPlan.f NULL for the others); NULL before the pass */
 } Design;
+
+/* switch_plan.c: the names and numbers the switch configurations use. */
+uint32_t switch_plan_loopback(const SwitchPlan *sp, int i);
+uint32_t switch_plan_asn(const SwitchPlan *sp, int i);
+void switch_plan_port_name(Buf *b, const SwitchPlan *sp, const SwitchInst *s, int port); /* Ethernet8 */
+void switch_plan_port_alias(Buf *b, const SwitchInst *s, int port);                      /* etp2a */
+void switch_plan_addr(Buf *b, uint32_t a);                                               /* 10.0.0.1 */
 
 #endif

@@ -64,6 +64,10 @@ int cable_fabrics(Design *d);
 /* Re-costs the design with its cables and re-checks the power budget and require lines. */
 int cost_cables(Design *d);
 
+/* switch_plan.c: the layer-3 plan of every wired Ethernet fabric (addresses from its pools, ASNs,
+ * port names); a pool or ASN range too small is a requirement not met (exit 2). */
+int switch_plan_fabrics(Design *d);
+
 /* plan.c: every workload's parallelism plan, its prediction and placement (plan.h); a
  * workload no plan fits is a Violation. */
 int plan_workloads(Design *d);

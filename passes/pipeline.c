@@ -81,7 +81,7 @@ static int build_once(Program *p, Design *d, const char *path, Timing timings[ST
 		STAGE(STAGE_WIRE, wire_fabrics(d) + place_devices(d));
 		STAGE(STAGE_VERIFY, verify_fabrics(d));
 		STOP_IF_ERRORS();
-		STAGE(STAGE_CABLE, cable_fabrics(d) + cost_cables(d));
+		STAGE(STAGE_CABLE, cable_fabrics(d) + cost_cables(d) + switch_plan_fabrics(d));
 	}
 	STAGE(STAGE_PLAN, plan_workloads(d));
 	STAGE(STAGE_VALIDATE, report_violations(d));

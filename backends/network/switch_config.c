@@ -223,7 +223,7 @@ static void config_db(Writer *w, int i, const SwitchInst *s, int np, const Switc
 	ConfigDb *db = w->db;
 	char buf[64];
 	configdb_entry_s(db, T_DEVICE_METADATA, "localhost");
-	put_u32(buf, switch_asn(sp, i))[0] = 0;
+	put_u32(buf, switch_plan_asn(sp, i))[0] = 0;
 	configdb_field_s(db, "bgp_asn", buf);
 	if (sp->lossless)
 		configdb_field_s(db, "buffer_model", "dynamic");
@@ -234,7 +234,7 @@ static void config_db(Writer *w, int i, const SwitchInst *s, int np, const Switc
 
 	configdb_entry_s(db, T_LOOPBACK_INTERFACE, "Loopback0");
 	memcpy(buf, "Loopback0|", 10);
-	size_t n = (size_t)(put_addr(buf + 10, switch_loopback(sp, i), 32) - buf);
+	size_t n = (size_t)(put_addr(buf + 10, switch_plan_loopback(sp, i), 32) - buf);
 	configdb_entry(db, T_LOOPBACK_INTERFACE, buf, n);
 
 	if (sp->lossless) {
@@ -256,7 +256,7 @@ static void config_db(Writer *w, int i, const SwitchInst *s, int np, const Switc
 		configdb_entry(db, T_PORT, t->name, nn);
 		configdb_field_s(db, "admin_status", "up");
 		w->scratch.len = 0;
-		switch_port_alias(&w->scratch, s, p->port);
+		switch_plan_port_alias(&w->scratch, s, p->port);
 		configdb_field(db, "alias", w->scratch.s, w->scratch.len);
 		describe_peer(w, p->peer, t->peer_port);
 		configdb_field(db, "description", w->scratch.s, w->scratch.len);
@@ -280,7 +280,7 @@ static void config_db(Writer *w, int i, const SwitchInst *s, int np, const Switc
 
 		if (t->peer_switch >= 0) {
 			configdb_entry_s(db, T_BGP_NEIGHBOR, t->peer);
-			put_u32(buf, switch_asn(sp, t->peer_switch))[0] = 0;
+			put_u32(buf, switch_plan_asn(sp, t->peer_switch))[0] = 0;
 			configdb_field_s(db, "asn", buf);
 			configdb_field_s(db, "local_addr", t->addr);
 			configdb_field_s(db, "name", w->d->switches[p->peer.dev].name);
@@ -323,7 +323,7 @@ static void frr_conf(Writer *w, int i, const SwitchInst *s, int np, const Switch
 	const SwitchPlan *sp = w->sp;
 	Buf *b = &w->text;
 	char lo[20];
-	put_addr(lo, switch_loopback(sp, i), -1);
+	put_addr(lo, switch_plan_loopback(sp, i), -1);
 	int peers = 0;
 	for (int k = 0; k < np; k++)
 		peers += w->pt[k].peer_switch >= 0;
@@ -355,7 +355,7 @@ static void frr_conf(Writer *w, int i, const SwitchInst *s, int np, const Switch
 		   " no bgp ebgp-requires-policy\n"
 		   " neighbor FABRIC peer-group\n"
 		   " neighbor FABRIC remote-as external\n",
-		   switch_asn(sp, i), lo);
+		   switch_plan_asn(sp, i), lo);
 	for (int k = 0; k < np; k++)
 		if (w->pt[k].peer_switch >= 0)
 			buf_printf(b, " neighbor %s interface peer-group FABRIC\n", w->pt[k].name);
@@ -396,7 +396,7 @@ static int write_switch(Writer *w, int i)
 	for (int k = 0; k < np; k++) {
 		PortText *t = &w->pt[k];
 		w->scratch.len = 0;
-		switch_port_name(&w->scratch, sp, s, ports[k].port);
+		switch_plan_port_name(&w->scratch, sp, s, ports[k].port);
 		snprintf(t->name, sizeof t->name, "%s", w->scratch.s);
 		put_addr(t->addr, ports[k].addr, -1);
 		put_addr(t->peer, ports[k].peer_addr, -1);
@@ -405,7 +405,7 @@ static int write_switch(Writer *w, int i)
 		t->peer_port[0] = 0;
 		if (t->peer_switch >= 0) {
 			w->scratch.len = 0;
-			switch_port_name(&w->scratch, sp, &w->d->switches[ports[k].peer.dev],
+			switch_plan_port_name(&w->scratch, sp, &w->d->switches[ports[k].peer.dev],
 					 ports[k].peer.port);
 			snprintf(t->peer_port, sizeof t->peer_port, "%s", w->scratch.s);
 		}
@@ -418,15 +418,12 @@ static int write_switch(Writer *w, int i)
 
 int switch_configs_write(Output *o, const Design *d)
 {
-	SwitchPlan *plans = xmalloc(sizeof *plans * (size_t)(d->nfabrics + 1));
-	int n = 0, errors = 0;
-	for (int fi = 0; fi < d->nfabrics; fi++)
-		if (switch_fabric_is_ethernet(&d->fabrics[fi]) && d->fabrics[fi].switches > 0)
-			errors += switch_plan_make(d, fi, &plans[n++]);
-	if (!errors)
-		switch_plan_overlaps(d, plans, n);
+	int errors = 0;
+	bool any = false;
+	for (int fi = 0; d->switch_plans && fi < d->nfabrics; fi++)
+		any |= d->switch_plans[fi].f != NULL;
 	Writer w = {.o = o, .d = d, .db = configdb_new(table_names, T_COUNT)};
-	if (!errors && n) {
+	if (any) {
 		w.cable_of = xmalloc(sizeof(int) * (size_t)(d->nlinks + 1));
 		for (int i = 0; i < d->nlinks; i++)
 			w.cable_of[i] = -1;
@@ -434,34 +431,21 @@ int switch_configs_write(Output *o, const Design *d)
 			if (d->cables[i].link >= 0 && d->cables[i].link < d->nlinks)
 				w.cable_of[d->cables[i].link] = i;
 	}
-	for (int k = 0; k < n && !errors; k++) {
-		w.sp = &plans[k];
-		w.count = xmalloc(sizeof(int) * (size_t)(plans[k].nswitches + 1));
-		memset(w.count, 0, sizeof(int) * (size_t)(plans[k].nswitches + 1));
-		for (int i = 0; i < plans[k].nswitches && !errors; i++)
+	for (int fi = 0; any && fi < d->nfabrics && !errors; fi++) {
+		const SwitchPlan *sp = &d->switch_plans[fi];
+		if (!sp->f)
+			continue;
+		w.sp = sp;
+		w.count = xmalloc(sizeof(int) * (size_t)(sp->nswitches + 1));
+		memset(w.count, 0, sizeof(int) * (size_t)(sp->nswitches + 1));
+		for (int i = 0; i < sp->nswitches && !errors; i++)
 			errors += write_switch(&w, i);
 		free(w.count);
 	}
-	for (int k = 0; k < n; k++)
-		switch_plan_free(&plans[k]);
-	free(plans);
 	configdb_free(w.db);
 	buf_free(&w.text);
 	buf_free(&w.scratch);
 	free(w.pt);
 	free(w.cable_of);
-	return errors;
-}
-
-int switch_configs_check(const Design *d)
-{
-	int errors = 0;
-	for (int fi = 0; fi < d->nfabrics; fi++) {
-		if (!d->fabrics[fi].sized || !switch_fabric_is_ethernet(&d->fabrics[fi]))
-			continue;
-		SwitchPlan sp;
-		errors += switch_plan_make(d, fi, &sp);
-		switch_plan_free(&sp);
-	}
 	return errors;
 }

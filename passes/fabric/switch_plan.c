@@ -1,7 +1,8 @@
 /*
  * switch_plan.c — the layer-3 plan of an Ethernet fabric, for the switch configurations
  * (switch_config.c, docs/switch-configs.md): which fabrics get one, the addresses, the ASNs and
- * the SONiC names of the ports in use. No I/O; diagnostics at the fabric's fields.
+ * the SONiC names of the ports in use. A pass (after cabling): a plan that cannot be made is a
+ * requirement the design does not meet (exit 2), with diagnostics at the fabric's fields.
  *
  * Which fabrics: those whose `protocol` is ethernet, or that say nothing and are built of
  * Ethernet switches. InfiniBand fabrics and a torus (no switches) get nothing.
@@ -27,7 +28,7 @@
  * etpN, with a letter per breakout lane (etp1a, etp1b): SONiC Configuration Database Manual,
  * PORT table, "2x100G port breakout" (sonic-buildimage src/sonic-yang-models/doc/Configuration.md).
  */
-#include "backends.h"
+#include "passes.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -36,7 +37,8 @@
 static const uint32_t PRIVATE16_FIRST = 64512, PRIVATE16_LAST = 65534;
 static const uint32_t PRIVATE32_FIRST = 4200000000u, PRIVATE32_LAST = 4294967294u;
 
-bool switch_fabric_is_ethernet(const FabricInst *f)
+/* A fabric gets a plan when it is Ethernet and wired. */
+static bool is_ethernet(const FabricInst *f)
 {
 	return f->sized && f->protocol == PROTO_ETHERNET;
 }
@@ -62,11 +64,12 @@ static int model_lanes(const Part *model)
 }
 
 /* A pool field: its prefix, and where to point a diagnostic (the value, else the fabric). */
-static void pool(const FabricInst *f, const char *field, const char *def, uint32_t *net, int *len,
-		 Loc *loc, const char **text)
+static void pool(const FabricInst *f, FieldId field, uint32_t *net, int *len, Loc *loc,
+		 const char **text)
 {
-	const Value *v = decl_value(f->decl, field);
-	*text = v && v->kind == VAL_STRING ? v->s : def;
+	const Value *v = field_value(f->decl, field);
+	const char *def = field_schemas[field].dflt.s;
+	*text = field_str(f->decl, field);
 	*loc = v ? v->loc : f->loc;
 	if (!parse_cidr(*text, net, len)) /* check.c diagnosed it; the default parses */
 		parse_cidr(def, net, len);
@@ -82,22 +85,22 @@ static int prefix_for(uint64_t n, uint64_t first)
 }
 
 /* "the " or "the default " field, as diagnostics name a pool. */
-static const char *the(const FabricInst *f, const char *field)
+static const char *the(const FabricInst *f, FieldId field)
 {
-	return decl_value(f->decl, field) ? "the " : "the default ";
+	return field_value(f->decl, field) ? "the " : "the default ";
 }
 
 /* Checks that the pools hold the fabric and that its loopbacks and links do not meet. */
 static int check_pools(const Design *d, SwitchPlan *sp)
 {
 	const FabricInst *f = sp->f;
-	Ctx *c = d->p->c;
+	Ctx *c = d->c;
 	int errors = 0;
 	Loc lo_loc, pp_loc;
 	const char *lo, *pp;
 	int lo_len, pp_len;
-	pool(f, "loopbacks", "10.0.0.0/16", &sp->loopbacks, &lo_len, &lo_loc, &lo);
-	pool(f, "p2p", "10.128.0.0/10", &sp->p2p, &pp_len, &pp_loc, &pp);
+	pool(f, FLD_FABRIC_LOOPBACKS, &sp->loopbacks, &lo_len, &lo_loc, &lo);
+	pool(f, FLD_FABRIC_P2P, &sp->p2p, &pp_len, &pp_loc, &pp);
 	uint64_t lo_size = (uint64_t)1 << (32 - lo_len), pp_size = (uint64_t)1 << (32 - pp_len);
 	uint64_t nsw = (uint64_t)sp->nswitches, nln = (uint64_t)sp->nlinks;
 	if (nsw + 1 > lo_size) {
@@ -105,7 +108,7 @@ static int check_pools(const Design *d, SwitchPlan *sp)
 				     "%sloopback pool %s holds %llu addresses; fabric '%s' has %d "
 				     "switches (a /%d or larger is needed: the first address is not "
 				     "used)",
-				     the(f, "loopbacks"), lo, (unsigned long long)lo_size - 1,
+				     the(f, FLD_FABRIC_LOOPBACKS), lo, (unsigned long long)lo_size - 1,
 				     f->name, sp->nswitches, prefix_for(nsw, 1));
 		diag_set_code(g, "address");
 		errors++;
@@ -114,7 +117,7 @@ static int check_pools(const Design *d, SwitchPlan *sp)
 		Diag *g = diag_error(c, pp_loc,
 				     "%slink pool %s holds %llu /31 subnets; fabric '%s' has %d links "
 				     "(a /%d or larger is needed)",
-				     the(f, "p2p"), pp, (unsigned long long)pp_size / 2,
+				     the(f, FLD_FABRIC_P2P), pp, (unsigned long long)pp_size / 2,
 				     f->name, sp->nlinks, prefix_for(nln * 2, 0));
 		diag_set_code(g, "address");
 		errors++;
@@ -126,8 +129,8 @@ static int check_pools(const Design *d, SwitchPlan *sp)
 		Diag *g = diag_error(c, pp_loc,
 				     "%slink pool %s overlaps the loopbacks of fabric '%s' (%s): an "
 				     "address would be used twice",
-				     the(f, "p2p"), pp, f->name, lo);
-		diag_note(g, lo_loc, "%sloopback pool", the(f, "loopbacks"));
+				     the(f, FLD_FABRIC_P2P), pp, f->name, lo);
+		diag_note(g, lo_loc, "%sloopback pool", the(f, FLD_FABRIC_LOOPBACKS));
 		diag_set_code(g, "address");
 		errors++;
 	}
@@ -138,8 +141,8 @@ static int check_pools(const Design *d, SwitchPlan *sp)
 static int check_asns(const Design *d, SwitchPlan *sp)
 {
 	const FabricInst *f = sp->f;
-	const Value *av = decl_value(f->decl, "asn");
-	double asn0 = av && av->kind == VAL_QTY ? av->q.v : (double)PRIVATE32_FIRST;
+	const Value *av = field_value(f->decl, FLD_FABRIC_ASN);
+	double asn0 = field_num(f->decl, FLD_FABRIC_ASN);
 	Loc loc = av ? av->loc : f->loc;
 	if (asn0 < 1 || asn0 > PRIVATE32_LAST) /* check.c diagnosed it */
 		asn0 = PRIVATE32_FIRST;
@@ -207,11 +210,10 @@ static int by_port(const void *a, const void *b)
 }
 
 /* Every switch's ports in use, in port order, with their /31. */
-static void plan_ports(SwitchPlan *sp)
+static void plan_ports(Design *d, SwitchPlan *sp)
 {
-	const Design *d = sp->d;
 	int n = sp->nswitches;
-	sp->port_start = xmalloc(sizeof(int) * (size_t)(n + 1));
+	sp->port_start = arena_alloc(d->c->arena, sizeof(int) * (size_t)(n + 1));
 	memset(sp->port_start, 0, sizeof(int) * (size_t)(n + 1));
 	for (int k = 0; k < sp->nlinks; k++) {
 		const LinkInst *l = &d->links[sp->first_link + k];
@@ -222,7 +224,7 @@ static void plan_ports(SwitchPlan *sp)
 	}
 	for (int i = 0; i < n; i++)
 		sp->port_start[i + 1] += sp->port_start[i];
-	sp->ports = xmalloc(sizeof(SwitchPort) * (size_t)(sp->port_start[n] + 1));
+	sp->ports = arena_alloc(d->c->arena, sizeof(SwitchPort) * (size_t)(sp->port_start[n] + 1));
 	int *fill = xmalloc(sizeof(int) * (size_t)(n + 1));
 	memcpy(fill, sp->port_start, sizeof(int) * (size_t)(n + 1));
 	for (int k = 0; k < sp->nlinks; k++) {
@@ -242,7 +244,7 @@ static void plan_ports(SwitchPlan *sp)
 	}
 }
 
-int switch_plan_make(const Design *d, int fi, SwitchPlan *sp)
+static int plan_fabric(Design *d, int fi, SwitchPlan *sp)
 {
 	const FabricInst *f = &d->fabrics[fi];
 	*sp = (SwitchPlan){.d = d, .f = f, .fi = fi, .first = f->first_switch,
@@ -254,38 +256,32 @@ int switch_plan_make(const Design *d, int fi, SwitchPlan *sp)
 	       d->links[sp->first_link + sp->nlinks].fabric == fi)
 		sp->nlinks++;
 	sp->lanes = model_lanes(f->switch_model);
-	sp->asn_index = xmalloc(sizeof(int) * (size_t)(sp->nswitches + 1));
+	sp->asn_index = arena_alloc(d->c->arena, sizeof(int) * (size_t)(sp->nswitches + 1));
 	plan_asns(sp);
 	int errors = check_pools(d, sp) + check_asns(d, sp);
-	sp->mtu = (int)decl_number(f->decl, "mtu", 9216);
-	const Value *lv = decl_value(f->decl, "lossless");
-	sp->lossless = lv && lv->kind == VAL_BOOL ? lv->b_val : true;
+	sp->mtu = (int)field_num(f->decl, FLD_FABRIC_MTU);
+	sp->lossless = field_bool(f->decl, FLD_FABRIC_LOSSLESS);
 	if (!errors)
-		plan_ports(sp);
+		plan_ports(d, sp);
 	return errors;
 }
 
-void switch_plan_free(SwitchPlan *sp)
+/* Warns when the addresses of two fabrics overlap (a node on both would route badly). */
+static void warn_overlaps(const Design *d)
 {
-	free(sp->asn_index);
-	free(sp->port_start);
-	free(sp->ports);
-	*sp = (SwitchPlan){0};
-}
-
-void switch_plan_overlaps(const Design *d, const SwitchPlan *plans, int n)
-{
-	for (int i = 0; i < n; i++) {
-		const SwitchPlan *a = &plans[i];
-		for (int j = 0; j < i; j++) {
-			const SwitchPlan *b = &plans[j];
+	for (int i = 0; i < d->nfabrics; i++) {
+		const SwitchPlan *a = &d->switch_plans[i];
+		for (int j = 0; a->f && j < i; j++) {
+			const SwitchPlan *b = &d->switch_plans[j];
+			if (!b->f)
+				continue;
 			uint64_t a0 = a->p2p, a1 = a->p2p + (uint64_t)a->nlinks * 2;
 			uint64_t b0 = b->p2p, b1 = b->p2p + (uint64_t)b->nlinks * 2;
 			uint64_t l0 = a->loopbacks + 1, l1 = l0 + (uint64_t)a->nswitches;
 			uint64_t m0 = b->loopbacks + 1, m1 = m0 + (uint64_t)b->nswitches;
 			if ((a0 < b1 && b0 < a1) || (l0 < m1 && m0 < l1) || (a0 < m1 && m0 < a1) ||
 			    (l0 < b1 && b0 < l1)) {
-				const Value *v = decl_value(a->f->decl, "p2p");
+				const Value *v = field_value(a->f->decl, FLD_FABRIC_P2P);
 				Loc loc = v ? v->loc : a->f->loc;
 				Diag *g = diag_warning(d->c, loc,
 						       "the addresses of fabric '%s' overlap those of "
@@ -300,24 +296,42 @@ void switch_plan_overlaps(const Design *d, const SwitchPlan *plans, int n)
 	}
 }
 
-uint32_t switch_loopback(const SwitchPlan *sp, int i)
+int switch_plan_fabrics(Design *d)
+{
+	d->switch_plans = arena_alloc(d->c->arena, sizeof(SwitchPlan) * (size_t)(d->nfabrics + 1));
+	int errors = 0;
+	for (int fi = 0; fi < d->nfabrics; fi++) {
+		SwitchPlan *sp = &d->switch_plans[fi];
+		if (!is_ethernet(&d->fabrics[fi]))
+			continue;
+		errors += plan_fabric(d, fi, sp);
+		if (d->fabrics[fi].switches == 0)
+			*sp = (SwitchPlan){0}; /* a torus: addresses for no switch */
+	}
+	if (!errors)
+		warn_overlaps(d);
+	d->p->unmet += errors; /* requirements the design does not meet: exit 2 */
+	return errors;
+}
+
+uint32_t switch_plan_loopback(const SwitchPlan *sp, int i)
 {
 	return sp->loopbacks + (uint32_t)i + 1;
 }
 
-uint32_t switch_asn(const SwitchPlan *sp, int i)
+uint32_t switch_plan_asn(const SwitchPlan *sp, int i)
 {
 	return sp->asn0 + (uint32_t)sp->asn_index[i];
 }
 
-void switch_port_name(Buf *b, const SwitchPlan *sp, const SwitchInst *s, int port)
+void switch_plan_port_name(Buf *b, const SwitchPlan *sp, const SwitchInst *s, int port)
 {
 	int br = s->breakout > 0 ? s->breakout : 1;
 	int lanes = sp->lanes < br ? br : sp->lanes;
 	buf_printf(b, "Ethernet%d", port / br * lanes + port % br * (lanes / br));
 }
 
-void switch_port_alias(Buf *b, const SwitchInst *s, int port)
+void switch_plan_port_alias(Buf *b, const SwitchInst *s, int port)
 {
 	int br = s->breakout > 0 ? s->breakout : 1;
 	if (br > 1)
@@ -326,7 +340,7 @@ void switch_port_alias(Buf *b, const SwitchInst *s, int port)
 		buf_printf(b, "etp%d", port + 1);
 }
 
-void switch_addr(Buf *b, uint32_t a)
+void switch_plan_addr(Buf *b, uint32_t a)
 {
 	buf_printf(b, "%u.%u.%u.%u", a >> 24, a >> 16 & 255, a >> 8 & 255, a & 255);
 }
