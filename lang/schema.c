@@ -135,7 +135,7 @@ static const CtorRow ctor_rows[] = {
 };
 
 CtorSchema ctor_schemas[] = {
-#define TOPOLOGY(id, name, doc) {name, CTOR_TOPOLOGY, doc, NULL, 0, TOPO_##id},
+#define TOPOLOGY(id, name, doc) {#name, CTOR_TOPOLOGY, doc, NULL, 0, TOPO_##id},
 #define CTOR(id, name, family, set, doc) {name, family, doc, NULL, 0, -1},
 #include "schema.def"
 };

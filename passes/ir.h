@@ -274,7 +274,10 @@ typedef struct SwitchInst {
 	const char *name;    /* "compute-leaf-001", "compute-p2-spine-004", "nvl-dom001-sw3" */
 	int fabric;          /* index into Design.fabrics, or -1 for a scale-up tray */
 	SwitchTier tier;
-	int plane, su, rail, group; /* group: pod of a 3-tier tree, dragonfly group, scale-up domain */
+	int plane, su, rail;  /* -1 when not in one */
+	int pod;             /* the pod of a 3-tier tree's leaf or spine, or -1 */
+	int group;           /* a core's group in a 3-tier tree, a dragonfly router's group, a
+			      * scale-up tray's domain; else as pod */
 	int index;           /* position inside its tier and plane, from 0 */
 	int radix;           /* logical ports at the link speed (breakout counted) */
 	int breakout;        /* logical ports per physical port */
@@ -308,12 +311,64 @@ typedef struct LinkInst {
 #define CLUSTER_MAX_NODES (1 << 23)
 #define CLUSTER_MAX_ACCELERATORS (1 << 23)
 
+/* Switches of one plane that share network racks (a family's rack_groups): wiring-order
+ * switches [first, first + count) of the plane, the fabric's extra devices when `extras`, and
+ * the nodes they serve by fabric ordinal, [serve_lo, serve_hi) (serve_hi < 0: every node). */
+typedef struct RackGroupSpec {
+	int first, count;
+	bool extras;
+	int serve_lo, serve_hi;
+} RackGroupSpec;
+
+/* A parameter of a fabric's shape as report.json gives it (dragonfly p, a, h, g; torus dims). */
+typedef struct ShapeParam {
+	const char *name;
+	int value;
+} ShapeParam;
+
+struct FabricInst;
+struct Design;
+
+/* A topology family: everything a pass or a backend asks of a topology, so that none compares
+ * its name (passes/fabric/family.c holds the table, one row per schema.def TOPOLOGY row; each
+ * family's passes live in passes/fabric/NAME.c). */
+typedef struct TopologyFamily {
+	TopologyKind kind;
+	const char *name;        /* "fat_tree": the constructor, and report.json's "topology" */
+	bool switched;           /* built of switches (a torus links endpoints to endpoints) */
+	bool tree;               /* tiers of switches up from leaves: OpenSM's ftree, Slurm's tree,
+				  * the planner's hierarchical bandwidth model */
+	const int *switch_tiers; /* the SwitchTiers report.json lists, -1 ended */
+	const int *link_tiers;   /* the LinkTiers report.json lists, -1 ended */
+	const char *shape_key;   /* report.json's key for FabricInst.shape, or NULL */
+	bool shape_list;         /* ... a list of its values (else an object by name) */
+	/* The passes: sizing (counts, metrics, a Violation when it cannot be built), wiring port by
+	 * port, the network racks' groups (0 groups: the family stands in no network rack). */
+	bool (*size)(struct Design *d, struct FabricInst *f, const struct Value *topo, int nodes,
+		     int extra_ports);
+	void (*wire)(struct Design *d, struct FabricInst *f, int fi);
+	int (*rack_groups)(const struct FabricInst *f, int plane, int fit, RackGroupSpec *out);
+	/* In words: the sentence report.md opens a fabric with ("Fat tree of 3 tiers,
+	 * rail-optimized"), and the name with its tiers as a table cell ("fat_tree, 3 tiers"). */
+	void (*describe)(const struct FabricInst *f, Buf *b);
+	void (*summary)(const struct FabricInst *f, Buf *b);
+	/* What check.c asks beyond the parameters' schema (a torus has 2 or 3 dimensions).
+	 * Diagnostics go to c. */
+	void (*check)(Ctx *c, const struct Value *topo);
+} TopologyFamily;
+
+extern const TopologyFamily topology_families[TOPO_COUNT];
+
 typedef struct FabricInst {
 	Decl *decl;
 	const char *name;            /* the fabric's declaration */
 	Loc loc;                     /* its name in the source */
 	int routing;                 /* Routing, or -1 when the spec leaves it to the consumer */
-	const CtorSchema *topology;  /* fat_tree, dragonfly or torus */
+	const TopologyFamily *family; /* NULL until the topology is known (an open choice) */
+	ShapeParam shape[6];         /* the family's parameters as report.json gives them */
+	int nshape;
+	int probe_tiers;             /* sizing a probe with another tier count (0: as asked) */
+	bool probing;                /* sizing a probe: no suggestion inside a suggestion */
 	bool sized;                  /* the shape holds: wire it (else a Violation explains) */
 	const Part *switch_model;
 	int protocol;                /* Protocol: the fabric's, else its switch's; ethernet when
@@ -325,6 +380,8 @@ typedef struct FabricInst {
 	int radix;                   /* logical switch ports at link_speed */
 	int breakout;
 	int planes, rails, tiers;    /* rails: NIC ports of a node on the fabric, all planes */
+	int node_ports;              /* of a node's rails in one plane, those the fabric links (a
+				      * torus: 2 per dimension; the others: all) */
 	bool rail_optimized;
 	int su_nodes, sus;           /* scalable unit size and count (rail-optimized trees) */
 	double oversub[3];           /* down:up bandwidth at leaf, spine (and core) */
@@ -355,6 +412,7 @@ typedef struct NetGroup {
 	bool with_extras;
 	double unit_h, unit_p; /* one switch's height (m) and power (W) */
 	int racks;           /* racks it takes */
+	int serve_lo, serve_hi; /* the nodes it serves, by fabric ordinal (serve_hi < 0: all) */
 	double home;         /* where among the node racks (a fractional rack index) */
 	int first_rack;      /* its first rack in Design.racks, once placed */
 } NetGroup;

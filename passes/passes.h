@@ -30,22 +30,17 @@ const Part *design_part(const Design *d, const Decl *decl);
 /* fabric.c: every fabric sized from its declaration (counts per tier, closed forms), with a
  * diagnostic at the fabric when it cannot be built (radix, breakout, endpoints). Cheap: runs
  * for every candidate design. */
-int size_fabrics(Design *d);
+int fabric_size(Design *d);
+/* scale_up.c: the scale-up domains of every node group (part of fabric_size); their trays as
+ * switch instances (part of wire_fabrics). */
+void scale_up_size(Design *d);
+void scale_up_wire(Design *d, ScaleUpInst *s);
 
-/* wire.c and wire_direct.c: every link, port by port (after elaboration). */
+/* wire.c: every link, port by port (after elaboration), each fabric by its family. */
 int wire_fabrics(Design *d);
-typedef struct Endpoint {
-	End end;
-	int rail; /* within its plane */
-} Endpoint;
-SwitchInst *add_switch(Design *d, FabricInst *f, int fi, SwitchTier t, int plane, int index);
-void add_link(Design *d, End a, End z, double speed, LinkTier tier, int plane, int rail, int fi);
-int node_fabric_ports(const Design *d, int n, const FabricInst *f, int *out, int max);
-int plane_endpoints(Design *d, FabricInst *f, int plane, Endpoint *out);
-void wire_fat_tree(Design *d, FabricInst *f, int fi);
-void wire_dragonfly(Design *d, FabricInst *f, int fi);
-void wire_torus(Design *d, FabricInst *f, int fi);
-void wire_scale_up(Design *d, ScaleUpInst *s);
+/* The fabric's NIC ports of node n, in order (its rails): indices into Design.ports. Fabrics
+ * on the same NIC model take its ports in turn, nic_first on; at most f->rails. */
+int wire_node_ports(const Design *d, int n, const FabricInst *f, int *out, int max);
 
 /* verify.c: each port used at most once, every switch within its radix, every endpoint
  * connected, every fabric connected (the metrics are sizing's, fabric.c). A failure is a bug

@@ -401,7 +401,7 @@ static const char *subnet_name(const IbFabric *b, int plane)
 
 static bool is_fat_tree(const FabricInst *f)
 {
-	return strcmp(f->topology->name, "fat_tree") == 0;
+	return f->family->tree;
 }
 
 /* The top tier of a fat tree: core for three tiers, spine for two, leaf for one. */

@@ -129,8 +129,8 @@ static Agnode_t *switch_node(Drawing *w, Agraph_t *sub, const FabricInst *f, con
 	set_number(n, w->na[N_PLANE], s->plane);
 	set_number(n, w->na[N_RAIL], s->rail);
 	set_number(n, w->na[N_SU], s->su);
-	if (strcmp(f->topology->name, "fat_tree") == 0 && f->tiers == 3 && s->tier != ST_CORE)
-		set_number(n, w->na[N_POD], s->group);
+	if (s->pod >= 0)
+		set_number(n, w->na[N_POD], s->pod);
 	else
 		set_number(n, w->na[N_GROUP], s->group);
 	set(n, w->na[N_MODEL], s->model ? s->model->name : "");
@@ -291,13 +291,13 @@ static Agraph_t *draw(Drawing *w)
 	w->pos = xmalloc(sizeof *w->pos * (size_t)(d->nnodes + 1));
 	for (int i = 0; i < d->nfabrics; i++) {
 		const FabricInst *f = &d->fabrics[i];
-		if (!f->sized || !f->topology || (f->links > 0 && !d->links))
+		if (!f->sized || !f->family || (f->links > 0 && !d->links))
 			continue;
 		Buf b = {0};
 		buf_printf(&b, "cluster_%s", f->name);
 		Agraph_t *sub = agsubg(g, b.s, 1);
 		b.len = 0;
-		buf_printf(&b, "fabric %s: %s", f->name, f->topology->name);
+		buf_printf(&b, "fabric %s: %s", f->name, f->family->name);
 		if (f->switches > 0 && f->switch_model)
 			buf_printf(&b, ", %s", f->switch_model->name);
 		set(sub, w->ga[G_LABEL], b.s);

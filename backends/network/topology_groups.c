@@ -151,15 +151,22 @@ static int group_of(Grouping *gr, int kind, int tier, int plane, int unit_kind, 
 	return g;
 }
 
+/* The unit a switch is drawn in: its pod (3-tier trees), its scalable unit, its dragonfly
+ * group, or none (cores, spines of 2-tier trees). */
 static int switch_unit(const FabricInst *f, const SwitchInst *s, int *unit_kind)
 {
-	if (strcmp(f->topology->name, "fat_tree") != 0) {
+	(void)f;
+	if (s->pod >= 0) {
+		*unit_kind = TOPO_UNIT_POD;
+		return s->pod;
+	}
+	if (s->tier == ST_ROUTER) {
 		*unit_kind = TOPO_UNIT_GROUP;
 		return s->group;
 	}
-	if (f->tiers == 3) {
-		*unit_kind = s->tier == ST_CORE ? TOPO_UNIT_NONE : TOPO_UNIT_POD;
-		return s->tier == ST_CORE ? -1 : s->group;
+	if (s->tier == ST_CORE) {
+		*unit_kind = TOPO_UNIT_NONE;
+		return -1;
 	}
 	*unit_kind = s->su >= 0 ? TOPO_UNIT_SU : TOPO_UNIT_NONE;
 	return s->su;

@@ -588,7 +588,7 @@ static void fabrics(Buf *b, Output *o, const Design *d)
 {
 	int n = 0;
 	for (int i = 0; i < d->nfabrics; i++)
-		n += d->fabrics[i].sized && d->fabrics[i].topology;
+		n += d->fabrics[i].sized && d->fabrics[i].family;
 	if (!n)
 		return;
 	section(b, "fabrics", "Fabrics");
@@ -601,16 +601,15 @@ static void fabrics(Buf *b, Output *o, const Design *d)
 	buf_puts(b, "</tr>\n");
 	for (int i = 0; i < d->nfabrics; i++) {
 		const FabricInst *f = &d->fabrics[i];
-		if (!f->sized || !f->topology)
+		if (!f->sized || !f->family)
 			continue;
-		bool tree = strcmp(f->topology->name, "fat_tree") == 0;
 		buf_puts(b, "<tr><td><code>");
 		esc(b, f->name);
 		buf_puts(b, "</code></td><td>");
-		esc(b, f->topology->name);
-		if (tree)
-			buf_printf(b, ", %d tier%s%s", f->tiers, f->tiers == 1 ? "" : "s",
-				   f->rail_optimized ? ", rail-optimized" : "");
+		Buf shape = {0};
+		f->family->summary(f, &shape);
+		esc(b, shape.s ? shape.s : "");
+		buf_free(&shape);
 		buf_puts(b, "</td>");
 		td(b, f->switches > 0 && f->switch_model ? f->switch_model->name : "-");
 		td_number(b, f->switches, 0);
@@ -618,7 +617,7 @@ static void fabrics(Buf *b, Output *o, const Design *d)
 		td_number(b, f->endpoints, 0);
 		td_number(b, f->bisection / 1e12, 3);
 		buf_puts(b, "<td class=\"n\">");
-		text_number(b, tree && f->tiers > 1 ? f->oversub[0] : 1, 2, false);
+		text_number(b, f->family->tree && f->tiers > 1 ? f->oversub[0] : 1, 2, false);
 		buf_puts(b, ":1</td>");
 		td_number(b, f->diameter, 0);
 		buf_puts(b, "</tr>\n");

@@ -100,20 +100,6 @@ static Json *capex_json(const Totals *t)
 	return o;
 }
 
-static bool is_topology(const FabricInst *f, const char *name)
-{
-	return f->topology && strcmp(f->topology->name, name) == 0;
-}
-
-/* The tiers of a topology's switches and links, in report order: a fat tree always lists
- * leaf, spine and core (0 for absent tiers, as the contract shows); a dragonfly its routers;
- * a torus has no switches. */
-static const int tree_switch_tiers[] = {ST_LEAF, ST_SPINE, ST_CORE, -1};
-static const int tree_link_tiers[] = {LT_NODE_LEAF, LT_LEAF_SPINE, LT_SPINE_CORE, -1};
-static const int dragonfly_switch_tiers[] = {ST_ROUTER, -1};
-static const int dragonfly_link_tiers[] = {LT_TERMINAL, LT_LOCAL, LT_GLOBAL, -1};
-static const int torus_switch_tiers[] = {-1};
-static const int torus_link_tiers[] = {LT_TORUS, -1};
 
 static Json *by_tier_json(const int *tiers, const char *const *names, const int *counts)
 {
@@ -129,21 +115,17 @@ static Json *by_tier_json(const int *tiers, const char *const *names, const int 
  * topologies that are not trees report 1.0. */
 static Json *fabric_json(const FabricInst *f)
 {
-	bool tree = is_topology(f, "fat_tree"), dragonfly = is_topology(f, "dragonfly");
-	const int *st = tree ? tree_switch_tiers : dragonfly ? dragonfly_switch_tiers
-						 : torus_switch_tiers;
-	const int *lt = tree ? tree_link_tiers : dragonfly ? dragonfly_link_tiers
-						: torus_link_tiers;
-	int up_tiers = tree && f->tiers > 1 ? f->tiers - 1 : 0; /* tree tiers with up links */
+	const TopologyFamily *fam = f->family;
+	int up_tiers = fam->tree && f->tiers > 1 ? f->tiers - 1 : 0; /* tree tiers with up links */
 	Json *o = jw_object();
 	jw_set(o, "name", jw_str(f->name));
-	jw_set(o, "topology", jw_str(f->topology->name));
+	jw_set(o, "topology", jw_str(fam->name));
 	jw_set(o, "tiers", jw_int(f->tiers));
 	jw_set(o, "planes", jw_int(f->planes));
 	jw_set(o, "switch_model",
 	       f->switches > 0 && f->switch_model ? jw_str(f->switch_model->name) : jw_null());
-	jw_set(o, "switches_by_tier", by_tier_json(st, switch_tier_names, f->by_tier));
-	jw_set(o, "links_by_tier", by_tier_json(lt, link_tier_names, f->links_by_tier));
+	jw_set(o, "switches_by_tier", by_tier_json(fam->switch_tiers, switch_tier_names, f->by_tier));
+	jw_set(o, "links_by_tier", by_tier_json(fam->link_tiers, link_tier_names, f->links_by_tier));
 	jw_set(o, "bisection_tbps", jw_real(f->bisection / 1e12, TBPS_DECIMALS));
 	jw_set(o, "oversubscription", jw_real(up_tiers ? f->oversub[0] : 1.0, RATIO_DECIMALS));
 	jw_set(o, "diameter_hops", jw_int(f->diameter));
@@ -158,22 +140,19 @@ static Json *fabric_json(const FabricInst *f)
 	jw_set(o, "radix", f->switches > 0 ? jw_int(f->radix) : jw_null());
 	jw_set(o, "breakout", f->switches > 0 ? jw_int(f->breakout) : jw_null());
 	jw_set(o, "endpoints", jw_int(f->endpoints));
-	jw_set(o, "scalable_units", tree && f->rail_optimized ? jw_int(f->sus) : jw_null());
+	jw_set(o, "scalable_units", fam->tree && f->rail_optimized ? jw_int(f->sus) : jw_null());
 	jw_set(o, "switches", jw_int(f->switches));
 	jw_set(o, "links", jw_int(f->links));
-	if (dragonfly) {
-		Json *df = jw_object();
-		jw_set(df, "p", jw_int(f->df_p));
-		jw_set(df, "a", jw_int(f->df_a));
-		jw_set(df, "h", jw_int(f->df_h));
-		jw_set(df, "g", jw_int(f->df_g));
-		jw_set(df, "links_per_group_pair", jw_int(f->df_links_per_pair));
-		jw_set(o, "dragonfly", df);
-	} else if (!tree) {
-		Json *dims = jw_array();
-		for (int i = 0; i < f->ndims && i < 3; i++)
-			jw_push(dims, jw_int(f->dims[i]));
-		jw_set(o, "dims", dims);
+	/* The family's own parameters (dragonfly p, a, h, g; torus dims). */
+	if (fam->shape_key) {
+		Json *sh = fam->shape_list ? jw_array() : jw_object();
+		for (int i = 0; i < f->nshape; i++) {
+			if (fam->shape_list)
+				jw_push(sh, jw_int(f->shape[i].value));
+			else
+				jw_set(sh, f->shape[i].name, jw_int(f->shape[i].value));
+		}
+		jw_set(o, fam->shape_key, sh);
 	}
 	return o;
 }
@@ -182,7 +161,7 @@ static Json *fabrics_json(const Design *d)
 {
 	Json *a = jw_array();
 	for (int i = 0; i < d->nfabrics; i++)
-		if (d->fabrics[i].sized && d->fabrics[i].topology)
+		if (d->fabrics[i].sized && d->fabrics[i].family)
 			jw_push(a, fabric_json(&d->fabrics[i]));
 	return a;
 }

@@ -228,23 +228,10 @@ static void gbps(Buf *b, double bits)
 	buf_puts(b, " Gb/s");
 }
 
-/* The sentence under a fabric's heading: its shape and its switch. */
-static void fabric_shape(Buf *b, const FabricInst *f, bool tree, bool dragonfly)
+/* The sentence under a fabric's heading: its shape (in its family's words) and its switch. */
+static void fabric_shape(Buf *b, const FabricInst *f)
 {
-	if (tree) {
-		buf_printf(b, "Fat tree of %d tier%s%s", f->tiers, f->tiers == 1 ? "" : "s",
-			   f->rail_optimized ? ", rail-optimized" : "");
-	} else if (dragonfly) {
-		buf_printf(b, "Dragonfly of %d group%s of %d routers (%d terminals and %d global "
-			      "links per router, %d global links between each pair of groups)",
-			   f->df_g, f->df_g == 1 ? "" : "s", f->df_a, f->df_p, f->df_h,
-			   f->df_links_per_pair);
-	} else {
-		buf_puts(b, "Torus ");
-		for (int i = 0; i < f->ndims && i < 3; i++)
-			buf_printf(b, "%s%d", i ? " x " : "", f->dims[i]);
-		buf_puts(b, ", node to node");
-	}
+	f->family->describe(f, b);
 	if (f->switches > 0 && f->switch_model) {
 		buf_printf(b, "; `%s` switches, %d ports of ", f->switch_model->name, f->radix);
 		gbps(b, f->link_speed);
@@ -260,12 +247,11 @@ static void fabric_shape(Buf *b, const FabricInst *f, bool tree, bool dragonfly)
 /* One fabric: its shape, then switches and links per tier and the metrics (PRODUCT §4). */
 static void fabric(Buf *b, const FabricInst *f)
 {
-	bool tree = strcmp(f->topology->name, "fat_tree") == 0;
-	bool dragonfly = strcmp(f->topology->name, "dragonfly") == 0;
+	bool tree = f->family->tree;
 	buf_puts(b, "### Fabric `");
 	text_md_cell(b, f->name);
 	buf_puts(b, "`\n\n");
-	fabric_shape(b, f, tree, dragonfly);
+	fabric_shape(b, f);
 	buf_puts(b, "| | |\n| --- | ---: |\n");
 	Buf label = {0};
 	int tiers = 0;
@@ -352,7 +338,7 @@ static void fabrics(Buf *b, const Design *d)
 	buf_puts(b, "## Fabrics\n\n");
 	int n = 0;
 	for (int i = 0; i < d->nfabrics; i++)
-		if (d->fabrics[i].sized && d->fabrics[i].topology) {
+		if (d->fabrics[i].sized && d->fabrics[i].family) {
 			fabric(b, &d->fabrics[i]);
 			n++;
 		}

@@ -318,7 +318,7 @@ static void form_blocks(SchedTree *t, const Design *d, Arena *a, const FabricIns
 			seen[k][i] = -1;
 	}
 	int width = f ? name_width(f->sus) : 3;
-	bool fat_tree = f && !strcmp(f->topology->name, "fat_tree");
+	bool fat_tree = f && f->family->kind == TOPO_FAT_TREE;
 	bool by_su = fat_tree && f->rail_optimized;
 	for (int n = 0; n < d->nnodes; n++) {
 		int kind = (int)(key[n] >> 32), idx = (int)(key[n] & 0xffffffff);
@@ -392,7 +392,7 @@ static void form_blocks(SchedTree *t, const Design *d, Arena *a, const FabricIns
 		t->block_unit = "scale-up domain";
 	else if (fat_tree)
 		t->block_unit = by_su ? "scalable unit" : "leaf";
-	else if (f && !strcmp(f->topology->name, "dragonfly"))
+	else if (f && f->family->kind == TOPO_DRAGONFLY)
 		t->block_unit = "dragonfly group";
 	else
 		t->block_unit = "rack";
@@ -410,11 +410,11 @@ void sched_tree(const Design *d, Arena *a, SchedTree *t)
 	t->sw = arena_alloc(a, sizeof(SchedSwitch) * (size_t)cap);
 	t->leaf = arena_alloc(a, sizeof(int) * (size_t)(d->nnodes + 1));
 	t->unit = arena_alloc(a, sizeof(int) * (size_t)(d->nnodes + 1));
-	const char *topo = f ? f->topology->name : "";
-	if (f && !strcmp(topo, "fat_tree")) {
+	int topo = f ? (int)f->family->kind : -1;
+	if (topo == TOPO_FAT_TREE) {
 		t->kind = SCHED_FAT_TREE;
 		build_fat_tree(t, d, 0, a);
-	} else if (f && !strcmp(topo, "dragonfly")) {
+	} else if (topo == TOPO_DRAGONFLY) {
 		t->kind = SCHED_DRAGONFLY;
 		build_dragonfly(t, d, 0, a);
 	} else if (f) {

@@ -77,13 +77,17 @@ static int pack_count(const Design *d, int count, double h, double p, const Fabr
 	return racks;
 }
 
-static NetGroup *add_group(Design *d, int fabric, int plane, int first, int count, bool extras)
+static NetGroup *add_group(Design *d, int fabric, int plane, const RackGroupSpec *g)
 {
-	NetGroup *g = &d->netgroups[d->nnetgroups++];
+	NetGroup *n = &d->netgroups[d->nnetgroups++];
 	const FabricInst *f = &d->fabrics[fabric];
-	*g = (NetGroup){fabric, plane, first, count, extras, f->switch_model->height,
-			f->switch_model->power, 0, 0, -1};
-	return g;
+	int per_plane = 0;
+	for (int t = 0; t < ST_COUNT; t++)
+		per_plane += f->per_plane[t];
+	*n = (NetGroup){fabric, plane, plane * per_plane + g->first, g->count, g->extras,
+			f->switch_model->height, f->switch_model->power, 0, g->serve_lo, g->serve_hi,
+			0, -1};
+	return n;
 }
 
 int plan_network_racks(Design *d)
@@ -93,44 +97,33 @@ int plan_network_racks(Design *d)
 	for (int i = 0; i < d->nfabrics; i++) {
 		const FabricInst *f = &d->fabrics[i];
 		if (f->sized)
-			bound += f->planes * (f->sus + f->df_g + f->per_plane[ST_LEAF] + 2) + 1;
+			bound += f->planes * (f->switches / f->planes + 2) + 1;
 	}
-	d->netgroups = arena_alloc(d->p->c->arena, sizeof(NetGroup) * (size_t)bound);
+	d->netgroups = arena_alloc(d->c->arena, sizeof(NetGroup) * (size_t)bound);
 	d->nnetgroups = 0;
 	double usable = usable_height(d), cap = rack_cap(d);
+	RackGroupSpec *spec = NULL;
+	int spec_cap = 0;
 	for (int fi = 0; fi < d->nfabrics; fi++) {
 		FabricInst *f = &d->fabrics[fi];
 		if (!f->sized || !f->switch_model)
 			continue;
-		int per_plane = 0;
-		for (int t = 0; t < ST_COUNT; t++)
-			per_plane += f->per_plane[t];
 		double h = f->switch_model->height, p = f->switch_model->power;
 		int fit = (int)fmin(floor(usable / h + 1e-9), p > 0 ? floor(cap / p + 1e-9) : 1e9);
 		if (fit < 1)
 			fit = 1;
+		/* A group per switch at most, and one for the extra devices. */
+		if (spec_cap < f->switches / f->planes + 2) {
+			spec_cap = f->switches / f->planes + 2;
+			spec = xrealloc(spec, sizeof *spec * (size_t)spec_cap);
+		}
 		for (int pl = 0; pl < f->planes; pl++) {
-			int base = pl * per_plane;
-			if (!strcmp(f->topology->name, "dragonfly")) {
-				for (int x = 0; x < f->df_g; x++)
-					add_group(d, fi, pl, base + x * f->df_a, f->df_a, false);
-				if (pl == 0 && f->nextras)
-					add_group(d, fi, pl, base, 0, true);
-				continue;
-			}
-			int leaves = f->per_plane[ST_LEAF], rpp = f->rails / f->planes;
-			if (f->rail_optimized && f->tiers >= 2) {
-				for (int s = 0; s < f->sus; s++)
-					add_group(d, fi, pl, base + s * rpp, rpp, false);
-			} else {
-				for (int c = 0; c < leaves; c += fit)
-					add_group(d, fi, pl, base + c, leaves - c < fit ? leaves - c : fit, false);
-			}
-			int central = per_plane - leaves;
-			if (central > 0 || (pl == 0 && f->nextras))
-				add_group(d, fi, pl, base + leaves, central, pl == 0);
+			int n = f->family->rack_groups(f, pl, fit, spec);
+			for (int k = 0; k < n; k++)
+				add_group(d, fi, pl, &spec[k]);
 		}
 	}
+	free(spec);
 	d->network_racks = 0;
 	for (int i = 0; i < d->nnetgroups; i++) {
 		NetGroup *g = &d->netgroups[i];
@@ -184,7 +177,7 @@ static int *fabric_nodes(const Design *d, const FabricInst *f, int *count)
 	int *nodes = xmalloc(sizeof(int) * (size_t)(d->nnodes + 1));
 	int k = 0, ports[4];
 	for (int n = 0; n < d->nnodes; n++)
-		if (node_fabric_ports(d, n, f, ports, 1))
+		if (wire_node_ports(d, n, f, ports, 1))
 			nodes[k++] = n;
 	*count = k;
 	return nodes;
@@ -250,23 +243,8 @@ void place_racks(Design *d)
 		if (!fnodes[g->fabric])
 			fnodes[g->fabric] = fabric_nodes(d, f, &fcount[g->fabric]);
 		int count = fcount[g->fabric], *ord = fnodes[g->fabric];
-		int rpp = f->rails / f->planes, per_plane = 0;
-		for (int t = 0; t < ST_COUNT; t++)
-			per_plane += f->per_plane[t];
-		int local = g->first - g->plane * per_plane; /* index within the plane */
-		if (!strcmp(f->topology->name, "dragonfly") && g->count) {
-			int x = local / f->df_a;
-			int per_group = f->df_a * f->df_p;
-			g->home = home_of(d, ord, count, x * per_group / rpp, (x + 1) * per_group / rpp);
-		} else if (local < f->per_plane[ST_LEAF] && g->count && f->rail_optimized && f->tiers >= 2) {
-			int s = local / rpp;
-			g->home = home_of(d, ord, count, s * f->su_nodes, (s + 1) * f->su_nodes);
-		} else if (local < f->per_plane[ST_LEAF] && g->count && f->tiers >= 2) {
-			int lo = local * f->down[0] / rpp, hi = (local + g->count) * f->down[0] / rpp;
-			g->home = home_of(d, ord, count, lo, hi);
-		} else {
-			g->home = home_of(d, ord, count, 0, count);
-		}
+		g->home = g->serve_hi < 0 ? home_of(d, ord, count, 0, count)
+					  : home_of(d, ord, count, g->serve_lo, g->serve_hi);
 		for (int r = 0; r < g->racks; r++) {
 			RackInst *rk = &racks[k++];
 			*rk = (RackInst){.network = true, .first_node = -1};

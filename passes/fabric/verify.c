@@ -168,11 +168,11 @@ static void verify_fabric(Verifier *v, int fi)
 	int ports[FABRIC_MAX_RAILS];
 	int missing = 0;
 	for (int n = 0; n < d->nnodes; n++) {
-		int np = node_fabric_ports(d, n, f, ports, FABRIC_MAX_RAILS);
-		int want = !strcmp(f->topology->name, "torus") ? 2 * f->ndims * f->planes : f->rails;
+		int np = wire_node_ports(d, n, f, ports, FABRIC_MAX_RAILS);
+		int want = f->node_ports * f->planes;
 		for (int r = 0; r < np && r < want; r++) {
 			int rpp = f->rails / f->planes;
-			int k = !strcmp(f->topology->name, "torus") ? (r / (2 * f->ndims)) * rpp + r % (2 * f->ndims) : r;
+			int k = (r / f->node_ports) * rpp + r % f->node_ports;
 			if (k < np && !v->nic_used[ports[k]])
 				missing++;
 		}
@@ -184,7 +184,7 @@ static void verify_fabric(Verifier *v, int fi)
 		fail(v, "fabric %s leaves %d endpoint ports unconnected", f->decl->name, missing);
 
 	/* Connected, plane by plane: union-find over the plane's own links and switches. */
-	bool torus = !strcmp(f->topology->name, "torus");
+	bool torus = !f->family->switched; /* nodes forward: a node is one vertex */
 	int *parent = v->parent;
 	for (int pl = 0; pl < f->planes; pl++) {
 		for (int i = f->first_link; i < last; i++) {
@@ -225,14 +225,14 @@ static void verify_fabric(Verifier *v, int fi)
 	if (d->verify && !v->failures) {
 		int connected = 0;
 		for (int n = 0; n < d->nnodes; n++)
-			connected += node_fabric_ports(d, n, f, ports, FABRIC_MAX_RAILS) > 0;
+			connected += wire_node_ports(d, n, f, ports, FABRIC_MAX_RAILS) > 0;
 		printf("verify: fabric %s (%s, %d plane%s): %d switches, %d links; every port carries "
 		       "at most one link%s; %d nodes x %d %s and %d extra devices connected; every "
 		       "plane connected\n",
-		       f->decl->name, f->topology->name, f->planes, f->planes == 1 ? "" : "s", f->switches,
+		       f->decl->name, f->family->name, f->planes, f->planes == 1 ? "" : "s", f->switches,
 		       f->links,
 		       torus ? "" : arena_printf(d->p->c->arena, ", within radix %d", f->radix),
-		       connected, torus ? 2 * f->ndims * f->planes : f->rails, torus ? "ports" : "rails",
+		       connected, f->node_ports * f->planes, torus ? "ports" : "rails",
 		       f->nextras);
 	}
 }

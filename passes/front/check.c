@@ -939,22 +939,19 @@ static void check_consistency(Checker *k, Decl *d)
 			Diag *dg = diag_error(k->c, asn->loc, "an ASN is at most 4294967294");
 			diag_set_code(dg, "out-of-range");
 		}
-		const Field *f = decl_field(d, "topology");
-		if (f && f->val && f->val->kind == VAL_CTOR && strcmp(f->val->ctor->name, "torus") != 0 &&
-		    !decl_field(d, "switch")) {
+		const Field *f = field_get(d, FLD_FABRIC_TOPOLOGY);
+		const TopologyFamily *fam = f && f->val && f->val->kind == VAL_CTOR &&
+						    f->val->ctor->topology >= 0
+					    ? &topology_families[f->val->ctor->topology]
+					    : NULL;
+		if (fam && fam->switched && !field_get(d, FLD_FABRIC_SWITCH)) {
 			Diag *dg = diag_error(k->c, d->name_loc, "fabric '%s' needs 'switch': a %s is built "
 								 "of switches",
 					      d->name, f->val->ctor->name);
 			diag_set_code(dg, "missing-field");
 		}
-		if (f && f->val && f->val->kind == VAL_CTOR && strcmp(f->val->ctor->name, "torus") == 0) {
-			const Value *dims = f->val->items[0];
-			if (dims && (dims->n < 2 || dims->n > 3)) {
-				Diag *dg = diag_error(k->c, dims->loc, "a torus has 2 or 3 dimensions, not %d",
-						      dims->n);
-				diag_set_code(dg, "inconsistent");
-			}
-		}
+		if (fam)
+			fam->check(k->c, f->val);
 	}
 	if (d->kind == KIND_MODEL) {
 		/* A model declaration checks like transformer(...) with its fields as arguments. */

@@ -99,11 +99,11 @@ static void dump_totals(const Design *d, FILE *out)
 		fprintf(out, "annual_carbon %.17g kg\n", t->annual_carbon);
 	for (int i = 0; i < d->nfabrics; i++) {
 		const FabricInst *f = &d->fabrics[i];
-		if (!f->topology)
+		if (!f->family)
 			continue;
 		fprintf(out, "fabric %s %s switch %s radix %d breakout %d tiers %d planes %d rails %d "
 			     "sus %d endpoints %d\n",
-			f->decl->name, f->topology->name, f->switch_model ? f->switch_model->name : "-",
+			f->decl->name, f->family->name, f->switch_model ? f->switch_model->name : "-",
 			f->radix, f->breakout,
 			f->tiers, f->planes, f->rails, f->sus, f->endpoints);
 		fprintf(out, "  switches %d", f->switches);

@@ -206,7 +206,7 @@ bool evaluate_design(Design *d)
 	d->spec_errors = 0;
 	d->vsource = VS_NODES, d->vfabric = -1;
 	plan_racks(d);
-	size_fabrics(d);
+	fabric_size(d);
 	plan_network_racks(d);
 	model_design(d);
 	evaluate_requirements(d);

@@ -223,7 +223,7 @@ static void evaluate_with(Opt *o, unsigned long keep)
 	d->spec_errors = 0;
 	d->vsource = VS_NODES, d->vfabric = -1;
 	plan_racks(d);
-	size_fabrics(d);
+	fabric_size(d);
 	for (int i = 0; i < d->nfabrics; i++) {
 		if (keep & (1ul << i))
 			continue;

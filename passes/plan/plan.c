@@ -139,10 +139,10 @@ static void read_fabric(const Design *d, const NodeGroup *g, PlanHw *hw)
 	hw->net_bw = 0;
 	for (int i = 0; i < d->nfabrics; i++) {
 		const FabricInst *f = &d->fabrics[i];
-		if (!f->sized || !f->topology || !node_has_nic(g->type, f->nic) || f->rails <= 0)
+		if (!f->sized || !f->family || !node_has_nic(g->type, f->nic) || f->rails <= 0)
 			continue;
 		hw->net_bw = f->link_speed * f->rails / hw->per_node / 8;
-		hw->tree = !strcmp(f->topology->name, "fat_tree");
+		hw->tree = f->family->tree;
 		int nodes = g->count, rpp = f->rails / (f->planes > 0 ? f->planes : 1);
 		hw->leaf_nodes = f->tiers <= 1 ? nodes
 				 : f->rail_optimized && f->su_nodes > 0 ? f->su_nodes

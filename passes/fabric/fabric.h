@@ -1,0 +1,87 @@
+/*
+ * fabric.h — what the fabric passes share (passes/fabric/ only): the sizing helpers every
+ * topology family uses, the smallest-change suggestions, and the wiring base. The families
+ * themselves are rows of family.c's table (ir.h: TopologyFamily), one file each.
+ */
+#ifndef CLUSTERC_FABRIC_H
+#define CLUSTERC_FABRIC_H
+
+#include "passes.h"
+
+/* A count the spec wrote, as an int. check.c lets whole numbers reach 2^53; far past any
+ * fabric, they are clamped to FABRIC_COUNT_MAX + 1 so that comparisons still find them too
+ * large and the int arithmetic cannot overflow (messages print the number as written). */
+#define FABRIC_COUNT_MAX (1 << 24)
+/* The largest switch radix (logical ports) and fabric (links per plane) sized. The biggest
+ * switches sold have 512 logical ports (51.2 Tb/s at 100G) and the 100,000-GPU example has
+ * 304,064 links; the limits keep every product of the shapes inside an int or a long. */
+#define FABRIC_RADIX_MAX 2048
+#define FABRIC_LINKS_MAX (1L << 27)
+
+/* ---- fabric.c: sizing shared by the families ------------------------------------------------ */
+
+int fabric_count(double v);
+/* False (after a Violation) when a plane of `links` links is more than FABRIC_LINKS_MAX. */
+bool fabric_wirable(Design *d, const FabricInst *f, Loc at, double links);
+/* A parameter whose default a family computes: its number, or def when absent or open. */
+double fabric_param(const Value *ctor, ParamId p, double def);
+/* The smallest divisor of n that is at least want, or 0 when want > n. */
+int fabric_divisor_at_least(int n, int want);
+/* A bandwidth as messages print it ("400 Gbps"), in the arena. */
+char *fabric_gbps(Design *d, double v);
+/* Whether a message may offer a smallest change: not while choices are explored, and not
+ * inside the sizing of a probe (a suggestion inside a suggestion). */
+bool fabric_suggesting(const Design *d, const FabricInst *f);
+/* The split of k ports for a down:up ratio (fabric.c says how); false after a Violation. */
+bool fabric_split_ports(Design *d, FabricInst *f, Loc at, const char *tier, int k,
+			double down_ratio, double up_ratio, int *down, int *up);
+/* The down:up ratio a oversubscription value gives tier `tier` (1:1 when it says none). */
+void fabric_ratio_at(const Value *v, int tier, double *down, double *up);
+/* Whether the shape would hold with another plane count, radix or (fat trees) tier count:
+ * sized again on a copy, its violations dropped. */
+bool fabric_shape_fits(Design *d, const FabricInst *f, const Value *topo, int nodes,
+		       int extra_ports, int planes, int radix, int tiers);
+/* "planes = P": the fewest planes (a divisor of the rails, more than now) that fit; NULL. */
+const char *fabric_more_planes(Design *d, const FabricInst *f, const Value *topo, int nodes,
+			       int extra_ports);
+/* "a switch with K ports at SPEED or more" (up to 4 times the radix), or NULL. */
+const char *fabric_more_ports(Design *d, const FabricInst *f, const Value *topo, int nodes,
+			      int extra_ports);
+/* "A, or B", "A", "B" or `otherwise`. */
+const char *fabric_either(Design *d, const char *a, const char *b, const char *otherwise);
+
+/* ---- wire.c: the wiring base ------------------------------------------------------------------ */
+
+typedef struct Endpoint {
+	End end;
+	int rail; /* within its plane */
+} Endpoint;
+
+/* Port `port` of switch `dev`, as a link end. */
+static inline End wire_switch_end(int dev, int port)
+{
+	return (End){END_SWITCH, dev, port};
+}
+
+/* A new switch of fabric fi in tier t; its name is FABRIC[-pPLANE]-TIER-NNN. */
+SwitchInst *wire_add_switch(Design *d, FabricInst *f, int fi, SwitchTier t, int plane, int index);
+void wire_add_link(Design *d, End a, End z, double speed, LinkTier tier, int plane, int rail, int fi);
+/* The fabric's NIC ports of node n, in order (its rails): indices into Design.ports. */
+int wire_node_ports(const Design *d, int n, const FabricInst *f, int *out, int max);
+/* The endpoints of one plane, in the order the layout numbers them. */
+int wire_plane_endpoints(Design *d, FabricInst *f, int plane, Endpoint *out);
+
+/* ---- the families (family.c's table) ---------------------------------------------------------- */
+
+/* Each family's passes, in passes/fabric/NAME.c (NAME as schema.def's TOPOLOGY row writes it):
+ * a family without its file does not link. */
+#define TOPOLOGY(id, name, doc)                                                                 \
+	bool name##_size(Design *d, FabricInst *f, const Value *topo, int nodes, int extra_ports); \
+	void name##_wire(Design *d, FabricInst *f, int fi);                                       \
+	int name##_rack_groups(const FabricInst *f, int plane, int fit, RackGroupSpec *out);      \
+	void name##_describe(const FabricInst *f, Buf *b);                                        \
+	void name##_summary(const FabricInst *f, Buf *b);                                       \
+	void name##_check(Ctx *c, const Value *topo);
+#include "schema.def"
+
+#endif

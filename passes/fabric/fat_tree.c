@@ -1,0 +1,356 @@
+/*
+ * fat_tree.c — the fat tree family: folded Clos of 1 to 3 switch tiers (docs/fabrics.md;
+ * Leiserson 1985, Al-Fares et al., SIGCOMM 2008).
+ *
+ * Sizing. Switches of radix k (ports at the link speed, breakout counted); a leaf splits its
+ * ports into `down` for endpoints and `up` by the leaf oversubscription d:u (down = ⌊k·d/(d+u)⌋
+ * when that comes within 1 % of d:u, else the exact split leaving the fewest ports idle: 2:1 on
+ * 64 ports is 42:21). In a 2-tier tree every leaf spreads its up links evenly over S spines, S
+ * the smallest divisor of `up` with S ≥ ⌈leaves·up/k⌉; at most k leaves, so k²/2 endpoints at
+ * 1:1. In a 3-tier tree a pod is `down₂` leaves (whole scalable units when rail-optimized) under
+ * `up` pod spines, one link from each leaf to each; pod spine j of every pod connects to core
+ * group j of C switches, C the smallest divisor of up₂ with C ≥ ⌈pods·up₂/k⌉: k³/4 endpoints
+ * and 5k²/4 switches at full size. Rail-optimized trees (NVIDIA DGX SuperPOD reference
+ * architecture) give every scalable unit one leaf per rail: NIC r of every node of the unit
+ * goes to leaf r. Multi-plane fabrics split a node's NIC ports over independent planes, each
+ * its own tree.
+ *
+ * Wiring, one plane after the other:
+ *  - Node to leaf. Rail-optimized: the n-th node on the fabric (nodes without the fabric's
+ *    NIC are not counted) is in scalable unit s = n / S, slot n % S, and its rail r (the r-th
+ *    port of the fabric's NIC, within the plane) goes to leaf s·R + r, port n % S. Extra
+ *    devices (fabric managers, storage) take the free slots after the last node, rail after
+ *    rail. Otherwise endpoints are numbered node-major and fill the leaves' down ports in
+ *    order.
+ *  - Leaf to spine (2 tiers): up link u of leaf l goes to spine u mod S, on that spine's port
+ *    l·(up/S) + u div S; every leaf reaches every spine with up/S links.
+ *  - Leaf to pod spine (3 tiers): leaf l of pod p = l / P (P leaves a pod) sends up link u to
+ *    pod spine (p, u), port l mod P. Pod spine (p, j) sends its up link v to core v mod C of
+ *    core group j, port p·(up₂/C) + v div C.
+ * Ports count from 0; a leaf's down ports come first, then its up ports.
+ *
+ * Network racks: the leaves of one scalable unit together (a rail-optimized tree: the unit's
+ * cables then stay inside its row), else a rack's worth of leaves; the spines and cores of a
+ * plane (with the fabric's extra devices in the first plane's) in the middle of every node.
+ */
+#include "fabric.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* "tiers = N": the fewest tiers, more than `tiers`, that fit with the planes and radix as they
+ * are; or NULL. */
+static const char *more_tiers(Design *d, const FabricInst *f, const Value *topo, int nodes,
+			      int extra_ports, int tiers)
+{
+	for (int t = tiers + 1; fabric_suggesting(d, f) && t <= 3; t++)
+		if (fabric_shape_fits(d, f, topo, nodes, extra_ports, f->planes, f->radix, t))
+			return arena_printf(d->c->arena, "tiers = %d", t);
+	return NULL;
+}
+
+/* More planes, or a switch with more ports (both when both work), or `otherwise`. Each is
+ * sized in turn: the order of a call's arguments is not C's to promise. */
+static const char *planes_or_ports(Design *d, const FabricInst *f, const Value *topo, int nodes,
+				   int extra_ports, const char *otherwise)
+{
+	const char *planes = fabric_more_planes(d, f, topo, nodes, extra_ports);
+	const char *ports = fabric_more_ports(d, f, topo, nodes, extra_ports);
+	return fabric_either(d, planes, ports, otherwise);
+}
+
+/* What a tree of `tiers` tiers too small for its endpoints could do instead: more tiers or
+ * more planes (both when both work), else a switch with more ports, else a hint. */
+static const char *bigger_tree(Design *d, const FabricInst *f, const Value *topo, int nodes,
+			       int extra_ports, int tiers)
+{
+	const char *more = more_tiers(d, f, topo, nodes, extra_ports, tiers);
+	const char *planes = fabric_more_planes(d, f, topo, nodes, extra_ports);
+	const char *fix = fabric_either(d, more, planes, NULL);
+	if (fix)
+		return fix;
+	const char *ports = fabric_more_ports(d, f, topo, nodes, extra_ports);
+	return fabric_either(d, ports, NULL, "more planes or a switch with more ports");
+}
+
+/* Fat tree: leaves, then the smallest number of tiers (or the declared one) that holds them. */
+bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int extra_ports)
+{
+	const Decl *fd = f->decl;
+	Loc at = topo->loc;
+	int k = f->radix, rpp = f->rails / f->planes;
+	const Value *ov = field_value(fd, FLD_FABRIC_OVERSUBSCRIPTION);
+	Loc ov_at = ov ? ov->loc : fd->name_loc;
+	double od, ou;
+	fabric_ratio_at(ov, 0, &od, &ou);
+	if (!fabric_split_ports(d, f, ov_at, "leaf", k, od, ou, &f->down[0], &f->up[0]))
+		return false;
+	f->oversub[0] = (double)f->down[0] / f->up[0];
+	int down = f->down[0], up = f->up[0];
+	f->rail_optimized = param_num(topo, PRM_FAT_TREE_RAIL_OPTIMIZED) != 0;
+
+	/* Endpoints of one plane: every node's rails of the plane, then the extra devices. */
+	int extra_pp = (extra_ports + f->planes - 1) / f->planes;
+	int leaves;
+	if (f->rail_optimized) {
+		double su_asked;
+		if (!field_num_set(fd, FLD_FABRIC_SCALABLE_UNIT, &su_asked))
+			su_asked = down; /* as many nodes as a leaf has down ports */
+		int su = fabric_count(su_asked);
+		if (su > down) {
+			design_violation(d, field_value(fd, FLD_FABRIC_SCALABLE_UNIT)->loc, su_asked / down - 1,
+					 fd->name_loc, NULL,
+					 "a scalable unit of %.0f nodes needs %.0f down ports on each leaf; "
+					 "'%s' leaves have %d at %g:%g: use scalable_unit = %d or less",
+					 su_asked, su_asked, f->switch_model->name, down, od, ou, down);
+			su = down;
+		}
+		f->su_nodes = su;
+		/* Extra ports take the free slots of the last units, spread over the rails. */
+		int sus = (nodes + su - 1) / su;
+		if (sus < 1)
+			sus = 1;
+		for (;;) {
+			int free_per_rail = sus * su - nodes;
+			int need_per_rail = (extra_pp + rpp - 1) / rpp;
+			if (need_per_rail <= free_per_rail)
+				break;
+			sus++;
+		}
+		f->sus = sus;
+		leaves = sus * rpp;
+	} else {
+		int e = nodes * rpp + extra_pp;
+		leaves = (e + down - 1) / down;
+	}
+	f->endpoints = (nodes * rpp + extra_pp) * f->planes;
+	f->links_per_plane[LT_NODE_LEAF] = nodes * rpp + extra_pp;
+
+	int want = !param_is_auto(topo, PRM_FAT_TREE_TIERS) ? fabric_count(fabric_param(topo, PRM_FAT_TREE_TIERS, 0)) : 0;
+	if (f->probe_tiers)
+		want = f->probe_tiers;
+	if (want > 3) {
+		design_violation(d, at, want / 3.0 - 1, fd->name_loc, NULL,
+				 "a fat tree has 1, 2 or 3 tiers; '%s' asks for %.0f: use tiers = 3 (with "
+				 "more planes or a larger switch if 3 do not hold the endpoints)",
+				 fd->name, fabric_param(topo, PRM_FAT_TREE_TIERS, 0));
+		return false;
+	}
+	int per_plane_endpoints = nodes * rpp + extra_pp;
+	/* One tier: a single switch holds every endpoint of the plane. */
+	if (want == 1 || (want == 0 && per_plane_endpoints <= k && !f->rail_optimized)) {
+		if (per_plane_endpoints > k) {
+			design_violation(d, at, (double)per_plane_endpoints / k - 1, fd->name_loc, NULL,
+					 "a 1-tier fabric is one switch of %d ports; '%s' has %d endpoints "
+					 "per plane: use %s",
+					 k, fd->name, per_plane_endpoints,
+					 bigger_tree(d, f, topo, nodes, extra_ports, 1));
+			return false;
+		}
+		f->tiers = 1;
+		f->per_plane[ST_LEAF] = 1;
+		f->diameter = 0;
+		f->ecmp = 1;
+		f->bisection = per_plane_endpoints * f->link_speed / 2 * f->planes;
+		return true;
+	}
+	/* Two tiers: spines that every leaf reaches evenly. */
+	int spines = fabric_divisor_at_least(up, (int)(((long)leaves * up + k - 1) / k));
+	if (want == 2 || (want == 0 && spines > 0)) {
+		if (spines == 0) {
+			/* At most k leaves: k / rails scalable units, or k leaves of `down` endpoints. */
+			int max_ep = f->rail_optimized ? (k / rpp) * f->su_nodes : k * down;
+			design_violation(d, at, (double)leaves / k - 1, fd->name_loc, NULL,
+					 "a 2-tier fat tree of '%s' (%d ports at %s) holds at most %d "
+					 "leaves (%d %s per plane); '%s' needs %d leaves for %d %s: use %s",
+					 f->switch_model->name, k, fabric_gbps(d, f->link_speed), k, max_ep,
+					 f->rail_optimized ? "nodes" : "endpoints", fd->name, leaves,
+					 f->rail_optimized ? nodes : per_plane_endpoints,
+					 f->rail_optimized ? "nodes" : "endpoints",
+					 bigger_tree(d, f, topo, nodes, extra_ports, 2));
+			return false;
+		}
+		f->tiers = 2;
+		f->per_plane[ST_LEAF] = leaves;
+		f->per_plane[ST_SPINE] = spines;
+		f->spine_links = up / spines;
+		f->links_per_plane[LT_LEAF_SPINE] = leaves * up;
+		f->down[1] = leaves * up / spines; /* spine ports used */
+		f->diameter = leaves > 1 ? 2 : 0;
+		f->ecmp = spines;
+		double cap = fmin(per_plane_endpoints, (double)leaves * up) * f->link_speed;
+		f->bisection = cap / 2 * f->planes;
+		return true;
+	}
+	/* Three tiers: pods of leaves under pod spines, pod spines under core groups. */
+	double sd, su_r;
+	fabric_ratio_at(ov, 1, &sd, &su_r);
+	if (!fabric_split_ports(d, f, ov_at, "spine", k, sd, su_r, &f->down[1], &f->up[1]))
+		return false;
+	f->oversub[1] = (double)f->down[1] / f->up[1];
+	int down2 = f->down[1], up2 = f->up[1];
+	int pod_leaves = down2;
+	if (f->rail_optimized)
+		pod_leaves = down2 / rpp * rpp; /* whole scalable units */
+	if (pod_leaves < 1) {
+		design_violation(d, at, 1, fd->name_loc, NULL,
+				 "a pod of '%s' spines (%d down ports) cannot hold one scalable unit of "
+				 "%d rails (one leaf per rail): use %s",
+				 f->switch_model->name, down2, rpp,
+				 planes_or_ports(d, f, topo, nodes, extra_ports, "rail_optimized = false"));
+		return false;
+	}
+	int pods = (leaves + pod_leaves - 1) / pod_leaves;
+	int per_group = pods > k ? 0 : fabric_divisor_at_least(up2, (pods * up2 + k - 1) / k);
+	if (per_group == 0) {
+		/* At most k pods: k·P leaves, so k·P·down endpoints (k·P/R units of S nodes). */
+		long max_leaves = (long)k * pod_leaves;
+		long max_ep = f->rail_optimized ? max_leaves / rpp * f->su_nodes : max_leaves * down;
+		design_violation(d, at, (double)pods / k - 1, fd->name_loc, NULL,
+				 "a 3-tier fat tree of '%s' (%d ports at %s) holds at most %ld leaves "
+				 "(%ld %s per plane); '%s' needs %d leaves for %d %s: use %s",
+				 f->switch_model->name, k, fabric_gbps(d, f->link_speed), max_leaves, max_ep,
+				 f->rail_optimized ? "nodes" : "endpoints", fd->name, leaves,
+				 f->rail_optimized ? nodes : per_plane_endpoints,
+				 f->rail_optimized ? "nodes" : "endpoints",
+				 planes_or_ports(d, f, topo, nodes, extra_ports, "more planes or a switch with more ports"));
+		return false;
+	}
+	if (!fabric_wirable(d, f, at, (double)pods * up * up2))
+		return false;
+	f->tiers = 3;
+	f->pods = pods;
+	f->pod_leaves = pod_leaves;
+	f->core_groups = up;
+	f->core_per_group = per_group;
+	f->per_plane[ST_LEAF] = leaves;
+	f->per_plane[ST_SPINE] = pods * up;
+	f->per_plane[ST_CORE] = up * per_group;
+	f->links_per_plane[LT_LEAF_SPINE] = leaves * up;
+	f->links_per_plane[LT_SPINE_CORE] = pods * up * up2;
+	f->diameter = pods > 1 ? 4 : leaves > 1 ? 2 : 0;
+	f->ecmp = pods > 1 ? (double)up * per_group : up;
+	double cap = fmin(fmin(per_plane_endpoints, (double)leaves * up), (double)pods * up * up2);
+	f->bisection = cap * f->link_speed / 2 * f->planes;
+	return true;
+}
+
+void fat_tree_wire(Design *d, FabricInst *f, int fi)
+{
+	int rpp = f->rails / f->planes;
+	Endpoint *eps = xmalloc(sizeof(Endpoint) * (size_t)(f->endpoints / f->planes + 1));
+	for (int pl = 0; pl < f->planes; pl++) {
+		int n_eps = wire_plane_endpoints(d, f, pl, eps);
+		int leaf0 = d->nswitches;
+		for (int i = 0; i < f->per_plane[ST_LEAF]; i++) {
+			SwitchInst *s = wire_add_switch(d, f, fi, ST_LEAF, pl, i);
+			if (f->rail_optimized) {
+				s->su = i / rpp;
+				s->rail = pl * rpp + i % rpp;
+			}
+			if (f->tiers == 3)
+				s->group = s->pod = i / f->pod_leaves;
+		}
+		int spine0 = d->nswitches;
+		for (int i = 0; i < f->per_plane[ST_SPINE]; i++)
+			wire_add_switch(d, f, fi, ST_SPINE, pl, i);
+		int core0 = d->nswitches;
+		for (int i = 0; i < f->per_plane[ST_CORE]; i++) {
+			SwitchInst *s = wire_add_switch(d, f, fi, ST_CORE, pl, i);
+			s->group = i / f->core_per_group;
+		}
+
+		/* Endpoints to leaves. A node's slot counts only the nodes on this fabric (a cluster
+		 * may list nodes without its NIC); the extras, after every node, follow them. */
+		int extra_seen = 0, slot = -1, last_node = -1;
+		for (int e = 0; e < n_eps; e++) {
+			const Endpoint *ep = &eps[e];
+			int leaf, port;
+			if (ep->end.kind == END_NODE && ep->end.dev != last_node)
+				slot++, last_node = ep->end.dev;
+			if (f->tiers == 1) {
+				leaf = 0, port = e;
+			} else if (f->rail_optimized) {
+				/* Nodes in their unit's slot; extras in the free slots after them. */
+				int pos = ep->end.kind == END_NODE ? slot : slot + 1 + extra_seen++ / rpp;
+				leaf = pos / f->su_nodes * rpp + ep->rail;
+				port = pos % f->su_nodes;
+			} else {
+				leaf = e / f->down[0], port = e % f->down[0];
+			}
+			int rail = f->rail_optimized || f->tiers == 1 ? pl * rpp + ep->rail : -1;
+			wire_add_link(d, ep->end, wire_switch_end(leaf0 + leaf, port), f->link_speed, LT_NODE_LEAF, pl, rail, fi);
+		}
+		if (f->tiers == 2) {
+			int per = f->spine_links, S = f->per_plane[ST_SPINE];
+			for (int l = 0; l < f->per_plane[ST_LEAF]; l++) {
+				int rail = f->rail_optimized ? d->switches[leaf0 + l].rail : -1;
+				for (int u = 0; u < f->up[0]; u++)
+					wire_add_link(d, wire_switch_end(leaf0 + l, f->down[0] + u),
+					     wire_switch_end(spine0 + u % S, l * per + u / S), f->link_speed,
+					     LT_LEAF_SPINE, pl, rail, fi);
+			}
+		} else if (f->tiers == 3) {
+			int P = f->pod_leaves, up = f->up[0], C = f->core_per_group;
+			for (int l = 0; l < f->per_plane[ST_LEAF]; l++) {
+				int pod = l / P, rail = f->rail_optimized ? d->switches[leaf0 + l].rail : -1;
+				for (int u = 0; u < up; u++)
+					wire_add_link(d, wire_switch_end(leaf0 + l, f->down[0] + u), wire_switch_end(spine0 + pod * up + u, l % P),
+					     f->link_speed, LT_LEAF_SPINE, pl, rail, fi);
+			}
+			int per_core = f->up[1] / C;
+			for (int pod = 0; pod < f->pods; pod++)
+				for (int j = 0; j < up; j++)
+					for (int v = 0; v < f->up[1]; v++)
+						wire_add_link(d, wire_switch_end(spine0 + pod * up + j, f->down[1] + v),
+						     wire_switch_end(core0 + j * C + v % C, pod * per_core + v / C),
+						     f->link_speed, LT_SPINE_CORE, pl, -1, fi);
+			for (int i = 0; i < f->per_plane[ST_SPINE]; i++)
+				d->switches[spine0 + i].group = d->switches[spine0 + i].pod = i / up;
+		}
+	}
+	free(eps);
+}
+
+int fat_tree_rack_groups(const FabricInst *f, int plane, int fit, RackGroupSpec *out)
+{
+	int n = 0, per_plane = 0;
+	for (int t = 0; t < ST_COUNT; t++)
+		per_plane += f->per_plane[t];
+	int leaves = f->per_plane[ST_LEAF], rpp = f->rails / f->planes;
+	if (f->rail_optimized && f->tiers >= 2) {
+		for (int s = 0; s < f->sus; s++)
+			out[n++] = (RackGroupSpec){s * rpp, rpp, false, s * f->su_nodes,
+						   (s + 1) * f->su_nodes};
+	} else {
+		for (int c = 0; c < leaves; c += fit) {
+			int count = leaves - c < fit ? leaves - c : fit;
+			/* The nodes whose ports the leaves' down ports take (a 1-tier tree: all). */
+			out[n++] = f->tiers >= 2 ? (RackGroupSpec){c, count, false, c * f->down[0] / rpp,
+								  (c + count) * f->down[0] / rpp}
+						 : (RackGroupSpec){c, count, false, 0, -1};
+		}
+	}
+	int central = per_plane - leaves;
+	if (central > 0 || (plane == 0 && f->nextras))
+		out[n++] = (RackGroupSpec){leaves, central, plane == 0, 0, -1};
+	return n;
+}
+
+void fat_tree_check(Ctx *c, const Value *topo)
+{
+	(void)c, (void)topo; /* the parameters' schema says all there is to check */
+}
+
+void fat_tree_describe(const FabricInst *f, Buf *b)
+{
+	buf_printf(b, "Fat tree of %d tier%s%s", f->tiers, f->tiers == 1 ? "" : "s",
+		   f->rail_optimized ? ", rail-optimized" : "");
+}
+
+void fat_tree_summary(const FabricInst *f, Buf *b)
+{
+	buf_printf(b, "%s, %d tier%s%s", f->family->name, f->tiers, f->tiers == 1 ? "" : "s",
+		   f->rail_optimized ? ", rail-optimized" : "");
+}
