@@ -179,7 +179,7 @@ int cmd_build(const Options *o, const char *path)
 		return EXIT_USAGE;
 	}
 	int dump = -1;
-	if (o->dump && (dump = stage_lookup(o->dump)) < 0) {
+	if (o->dump && (dump = pipeline_stage_lookup(o->dump)) < 0) {
 		fprintf(stderr, "clusterc: --dump: unknown pass '%s' (the passes are", o->dump);
 		for (int s = 0; s < STAGE_COUNT; s++)
 			fprintf(stderr, "%s %s", s ? "," : "", stage_names[s]);
@@ -190,7 +190,7 @@ int cmd_build(const Options *o, const char *path)
 	c->stdlib_dir = o->stdlib;
 	c->verbose = o->verbose;
 	Program p = {.c = c, .scenario = o->scenario, .sets = o->sets, .nsets = o->nsets,
-		     .dump = dump, .dump_out = stdout};
+		     .dump = dump, .dump_max = o->dump_max, .dump_out = stdout};
 	Design d = {.verify = o->verify, .time_limit = o->time_limit, .exhaustive = o->exhaustive};
 	Timing timings[STAGE_COUNT] = {{0}};
 	int errors = pipeline_build(&p, &d, path, timings);

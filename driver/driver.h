@@ -21,6 +21,7 @@ typedef struct Options {
 	bool timings;
 	bool verify;        /* --verify: print what the fabric verifier proved */
 	const char *dump;   /* --dump=PASS */
+	long dump_max;      /* --dump-max=N: entries of each list the dump prints; 0 all */
 	const char *emit;   /* --emit LIST */
 	double time_limit;  /* --time-limit SECONDS, 0 for none */
 	bool exhaustive;    /* --search=exhaustive: every combination rather than the MILP */

@@ -25,7 +25,8 @@ static const char usage_text[] =
 	"        [--scenario NAME] [--set DECL.FIELD=VALUE]...\n"
 	"  build FILE [-o DIR]           the whole pipeline; artifacts into DIR (default ./out)\n"
 	"        [--scenario NAME] [--set DECL.FIELD=VALUE]... [--emit LIST] [--force]\n"
-	"        [--timings] [--dump=PASS] [--time-limit SECONDS] [--search=milp|exhaustive]\n"
+	"        [--timings] [--dump=PASS [--dump-max=N]] [--time-limit SECONDS]\n"
+	"        [--search=milp|exhaustive]\n"
 	"  compare FILE [-o DIR]         build the base design and every scenario; comparison.csv,\n"
 	"        [--scenarios A,B,...]   .json, .md and report.html with the Pareto frontier\n"
 	"        [--sweep FILE.yaml]     (default DIR ./compare); --sweep: a grid or list of\n"
@@ -152,6 +153,14 @@ int main(int argc, char **argv)
 			o.verify = true;
 		} else if (strcmp(a, "--timings") == 0) {
 			o.timings = true;
+		} else if ((v = option_value(a, "--dump-max"))) {
+			char *end;
+			long n = strtol(v, &end, 10);
+			if (*end || n < 1 || end == v) {
+				rc = usage_error("--dump-max needs a positive whole number, not '%s'", v);
+				goto out;
+			}
+			o.dump_max = n;
 		} else if ((v = option_value(a, "--dump"))) {
 			o.dump = v;
 		} else if ((v = option_value(a, "--output")) || (v = option_value(a, "--emit")) ||

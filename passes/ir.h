@@ -485,6 +485,11 @@ typedef struct SwitchPlan {
 	bool lossless;
 } SwitchPlan;
 
+/* The optimizer's model (passes/opt/lp.c). */
+typedef struct LpModel LpModel;
+/* The model with its first objective in CPLEX LP format, at path. */
+bool lp_write(const LpModel *m, const char *path);
+
 typedef struct Design {
 	Program *p;
 	Ctx *c;
@@ -548,7 +553,7 @@ typedef struct Design {
 	int combinations;        /* designs the choice search evaluated */
 	bool quiet;              /* exploring choices: record, do not report */
 	int vsource, vfabric;    /* what the violations made now come from (VS_..., fabric) */
-	struct LpModel *lp;      /* the optimizer's model, for model.lp; NULL when none ran */
+	LpModel *lp;             /* the optimizer's model, for model.lp; NULL when none ran */
 	double time_limit;       /* s for the optimizer, 0 for none (--time-limit) */
 	bool exhaustive;         /* decide by exhaustive search, not the MILP (tests, cross-checks) */
 	const char *relaxation;  /* when infeasible: the smallest change that would work */
@@ -559,6 +564,13 @@ typedef struct Design {
 		int variables, constraints;
 	} opt;                   /* what the optimizer did (solver NULL: it did not run) */
 	double built_objective;  /* the first objective on the design as built, cables included */
+	/* The passes of one candidate design while the open choices are explored (pipeline.c
+	 * owns the list; decide.c and optimize.c run it): its model, then its requirements and
+	 * objectives. fabric_drop: fabrics (a bit each) left out of the model, for the optimizer's
+	 * per-fabric factors; 0 in every other use. */
+	void (*model_candidate)(struct Design *d);
+	void (*judge_candidate)(struct Design *d);
+	unsigned long fabric_drop;
 	int spec_errors;         /* mistakes in the spec found while planning (exit 1) */
 	double solve_ms;
 	struct WorkloadPlan *plans; /* one per workload that a plan fits (plan.c, plan.h) */

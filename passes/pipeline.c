@@ -12,8 +12,10 @@
 #include <time.h>
 
 const char *const stage_names[STAGE_COUNT] = {
-	"load", "resolve", "overrides", "check", "design", "decide", "elaborate", "wire", "verify",
-	"cable", "plan", "validate"};
+#define X(id, name) name,
+	STAGES(X)
+#undef X
+};
 
 static double now_ms(void)
 {
@@ -42,7 +44,7 @@ static double peak_mib(void)
 			timings[id].peak_mib = peak_mib();                      \
 		}                                                               \
 		if (p->dump == (int)(id) && p->dump_out)                        \
-			dump_stage(p, DESIGN, id, p->dump_out);                 \
+			dump_stage(p, DESIGN, id, p->dump_out, p->dump_max);    \
 	} while (0)
 #define STOP_IF_ERRORS() do { if (errors || p->usage_error) return errors; } while (0)
 
@@ -60,8 +62,26 @@ int pipeline_front(Program *p, const char *path, Timing timings[STAGE_COUNT])
 	return errors;
 }
 
-/* The whole pipeline up to the artifacts: the front end, then the design's frame, the open
- * choices decided (each candidate planned, costed and checked), the instances, and the
+/* The passes of one candidate design while the open choices are explored: its racks, its
+ * fabrics sized, its network racks, its model; then its requirements and objectives. Quiet:
+ * what they find is recorded, not reported (decide.c keeps the best candidate and evaluates it
+ * again for the record). */
+static void model_candidate(Design *d)
+{
+	racks_plan(d);
+	fabric_size(d);
+	place_network_racks(d);
+	model_design(d);
+}
+
+static void judge_candidate(Design *d)
+{
+	design_require(d);
+	design_objectives(d);
+}
+
+/* The whole pipeline up to the artifacts: the front end, then the design's frame and parts,
+ * the open choices decided (each candidate through the passes above), the instances, and the
  * requirements the kept design does not meet (exit 2). */
 #undef DESIGN
 #define DESIGN d
@@ -72,20 +92,37 @@ static int build_once(Program *p, Design *d, const char *path, Timing timings[ST
 		return errors;
 	STAGE(STAGE_DESIGN, design_init(d, p));
 	STOP_IF_ERRORS();
+	STAGE(STAGE_PARTS, parts_lower(d));
+	d->model_candidate = model_candidate;
+	d->judge_candidate = judge_candidate;
 	STAGE(STAGE_DECIDE, decide_choices(d));
 	STOP_IF_ERRORS();
 	STAGE(STAGE_ELABORATE, elaborate_design(d));
+	STAGE(STAGE_PLACE, place_racks(d));
+	STAGE(STAGE_NAMES, elaborate_names(d));
 	STOP_IF_ERRORS();
 	/* A design that misses its requirements is not wired: its violations say why. */
 	if (d->violations.n == 0) {
-		STAGE(STAGE_WIRE, wire_fabrics(d) + place_devices(d));
+		STAGE(STAGE_WIRE, wire_fabrics(d));
+		STAGE(STAGE_MOUNT, place_devices(d));
 		STAGE(STAGE_VERIFY, verify_fabrics(d));
 		STOP_IF_ERRORS();
-		STAGE(STAGE_CABLE, cable_fabrics(d) + cost_cables(d) + switch_plan_fabrics(d));
+		STAGE(STAGE_CABLE, cable_fabrics(d));
+		STAGE(STAGE_COST, model_design(d));
+		STAGE(STAGE_JUDGE, design_judge(d));
+		STAGE(STAGE_ADDRESS, switch_plan_fabrics(d));
 	}
 	STAGE(STAGE_PLAN, plan_workloads(d));
-	STAGE(STAGE_VALIDATE, report_violations(d));
+	STAGE(STAGE_VALIDATE, design_validate(d));
 	return errors;
+}
+
+int pipeline_stage_lookup(const char *name)
+{
+	for (int s = 0; s < STAGE_COUNT; s++)
+		if (strcmp(stage_names[s], name) == 0)
+			return s;
+	return -1;
 }
 
 /* The choices are made before the cables exist (docs/optimization.md). When the cables of the

@@ -54,6 +54,7 @@ typedef struct Program {
 	int unmet;        /* diagnostics of requirements that cannot be met (exit 2) */
 	bool internal_error; /* a broken invariant of clusterc itself (exit 70) */
 	int dump;         /* a Stage to print the IR after (--dump=PASS), or -1 */
+	long dump_max;    /* entries of each list it prints (--dump-max=N); 0: all */
 	FILE *dump_out;
 	bool io_error;    /* the root file could not be read (exit 74) */
 	bool usage_error; /* a command-line value was wrong, e.g. an unknown scenario (exit 64) */

@@ -90,11 +90,19 @@ grep -q "afile" "$tmp/err.txt" || err "the I/O error should name the path"
 [ -f "$tmp/emit/bom.csv" ] && [ ! -f "$tmp/emit/report.json" ] || err "--emit=bom.csv wrote other files"
 "$clusterc" build -q --emit=nothing examples/seed-wanka-h100.cluster -o "$tmp/emit2" 2>/dev/null
 [ $? -eq 64 ] || err "--emit of an unknown artifact should exit 64"
+"$clusterc" build -q --dump=names examples/seed-wanka-h100.cluster -o "$tmp/dump" >"$tmp/dump.txt" || err "--dump"
+grep -q "^node 1249 node1250 type h100_8gpu rack R0209 .* at examples/seed-wanka-h100.cluster:45$" "$tmp/dump.txt" || err "--dump=names: stable id, hostname, rack, source line"
+grep -q "^accel 9999 node1250 slot 7 type H100_SXM at " "$tmp/dump.txt" || err "--dump=names: accelerators"
 "$clusterc" build -q --dump=elaborate examples/seed-wanka-h100.cluster -o "$tmp/dump" >"$tmp/dump.txt" || err "--dump"
-grep -q "^node 1249 node1250 type h100_8gpu rack R0209 .* at examples/seed-wanka-h100.cluster:45$" "$tmp/dump.txt" || err "--dump=elaborate: stable id, hostname, rack, source line"
-grep -q "^accel 9999 node1250 slot 7 type H100_SXM at " "$tmp/dump.txt" || err "--dump=elaborate: accelerators"
-# Every pass prints its IR; an unknown pass is a usage error naming the passes.
-for pass in load resolve overrides check design decide elaborate wire verify cable plan validate; do
+grep -q "^node 1249 - type h100_8gpu rack - " "$tmp/dump.txt" || err "--dump=elaborate: before places and names"
+"$clusterc" build -q --dump=validate --dump-max=3 examples/seed-wanka-h100.cluster -o "$tmp/dump" >"$tmp/dump.txt" || err "--dump-max"
+grep -q "^node ... 1247 more$" "$tmp/dump.txt" || err "--dump-max=3: a list of 1,250 nodes stops after 3"
+# Every pass prints its IR (the passes as the error for an unknown one lists them); an unknown
+# pass is a usage error naming the passes.
+passes=$("$clusterc" build -q --dump=nonesuch examples/seed-wanka-h100.cluster -o "$tmp/dump-x" 2>&1 |
+	sed -n 's/.*the passes are \(.*\))$/\1/p' | tr -d ,)
+[ "$(echo $passes | wc -w)" -ge 19 ] || err "the list of passes: $passes"
+for pass in $passes; do
 	"$clusterc" build -q --dump=$pass examples/torus-3d.cluster -o "$tmp/dump-$pass" >"$tmp/dump.txt" ||
 		err "--dump=$pass"
 	[ -s "$tmp/dump.txt" ] || err "--dump=$pass printed nothing"

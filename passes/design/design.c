@@ -38,7 +38,7 @@ void design_violation(Design *d, Loc loc, double excess, Loc note_loc, const cha
 	vec_push(d->p->c->arena, &d->violations, v);
 }
 
-int report_violations(Design *d)
+int design_validate(Design *d)
 {
 	/* When choices were open, say which design the numbers are of. */
 	const char *which = NULL;
@@ -87,10 +87,44 @@ void design_rack_init(const Design *d, RackInst *r)
 	r->group = -1;
 }
 
+/* ---- objectives ---------------------------------------------------------------------------- */
+
+/* The first objective's value on the design as modelled now (NAN if it cannot be computed). */
+static double first_objective(Design *d, const Objective *ob)
+{
+	model_design(d);
+	Qty q = {NAN, DIM_NONE};
+	if (!design_eval(d, ob->expr, &q, false))
+		return NAN;
+	return ob->maximize ? -q.v : q.v;
+}
+
+void design_objective_weights(Design *d, double *per_money, double *per_watt)
+{
+	*per_money = 1, *per_watt = 0;
+	const double MONEY = 1e6, WATTS = 1e3;
+	for (int i = 0; i < d->p->objectives.n; i++) {
+		const Objective *ob = &((Stmt *)d->p->objectives.v[i])->objective;
+		double base = first_objective(d, ob);
+		d->probe_money = MONEY;
+		double m = (first_objective(d, ob) - base) / MONEY;
+		d->probe_money = 0, d->probe_watts = WATTS;
+		double w = (first_objective(d, ob) - base) / WATTS;
+		d->probe_watts = 0;
+		model_design(d);
+		if (!isfinite(m) || !isfinite(w))
+			continue;
+		if (fabs(m) > 1e-12 || fabs(w) > 1e-12) {
+			*per_money = m, *per_watt = w;
+			return;
+		}
+	}
+}
+
 /* ---- money ---------------------------------------------------------------------------------- */
 
 /* A direct rate between the two currencies, either way round. */
-bool money_convert(Design *d, double amount, Dim from_dim, Loc loc, bool report, double *out)
+bool design_money_convert(Design *d, double amount, Dim from_dim, Loc loc, bool report, double *out)
 {
 	int from = dim_currency(from_dim);
 	if (from < 0 || from == d->currency) {
@@ -132,7 +166,7 @@ double design_money(Design *d, const Decl *x, FieldId f)
 	if (!v || v->kind != VAL_QTY)
 		return 0;
 	double out;
-	money_convert(d, v->q.v, v->q.dim, v->loc, false, &out);
+	design_money_convert(d, v->q.v, v->q.dim, v->loc, false, &out);
 	return out;
 }
 
@@ -153,7 +187,7 @@ static int check_currencies(Design *d)
 			if (f->name == intern_cstr(p->c, "exchange_rates"))
 				continue;
 			double out;
-			if (!money_convert(d, 1, v->q.dim, v->loc, true, &out))
+			if (!design_money_convert(d, 1, v->q.dim, v->loc, true, &out))
 				errors++;
 		}
 	}
@@ -189,19 +223,7 @@ int design_init(Design *d, Program *p)
 	const Value *h = decl_value(d->cluster, "horizon");
 	d->t.horizon_years = h && h->kind == VAL_QTY ? h->q.v / YEAR : 5;
 	check_currencies(d);
-	parts_lower(d);
-	d->power_sys = design_part(d, d->power);
 	d->electricity = design_money(d, d->site, FLD_SITE_ELECTRICITY);
-	const Value *st = field_value(d->cluster, FLD_CLUSTER_STORAGE);
-	int nst = st ? (st->kind == VAL_LIST ? st->n : 1) : 0;
-	PartCount *pc = arena_alloc(c->arena, sizeof(PartCount) * (size_t)(nst + 1));
-	for (int i = 0; i < nst; i++) {
-		const Value *sv = st->kind == VAL_LIST ? st->items[i] : st;
-		double n = sv->count->q.v;
-		pc[i] = (PartCount){design_part(d, sv->ref), n > PART_COUNT_MAX ? PART_COUNT_MAX + 1 : (int)n};
-	}
-	d->storage = pc;
-	d->nstorage_kinds = nst;
 	return diag_errors(c) - before;
 }
 
@@ -314,7 +336,7 @@ static bool attribute(Design *d, const Expr *e, Qty *out, bool report)
 		if (dim_currency(v->q.dim) >= 0) {
 			/* Money reads in the report currency, so sums of prices compare. */
 			double conv;
-			money_convert(d, v->q.v, v->q.dim, e->loc, false, &conv);
+			design_money_convert(d, v->q.v, v->q.dim, e->loc, false, &conv);
 			int cur = dim_currency(v->q.dim);
 			out->dim.e[DIM_FIRST_CURRENCY + d->currency] = v->q.dim.e[DIM_FIRST_CURRENCY + cur];
 			if (cur != d->currency)
@@ -345,7 +367,7 @@ bool design_eval(Design *d, const Expr *e, Qty *out, bool report)
 			/* Money reads in the report currency (check.c typed it so). */
 			int cur = dim_currency(out->dim);
 			double conv;
-			money_convert(d, out->v, out->dim, e->loc, false, &conv);
+			design_money_convert(d, out->v, out->dim, e->loc, false, &conv);
 			out->dim.e[DIM_FIRST_CURRENCY + d->currency] = out->dim.e[DIM_FIRST_CURRENCY + cur];
 			out->dim.e[DIM_FIRST_CURRENCY + cur] = 0;
 			out->v = conv;
@@ -420,9 +442,15 @@ static bool reads_budget(const Expr *e, const Decl *site)
 }
 
 /* The site's power budget always holds (unless a require line already states it, which then
- * reports it); then every require line. */
-int evaluate_requirements(Design *d)
+ * reports it); then every require line. Requirement violations found before are dropped first:
+ * the cables change what the design costs. */
+int design_require(Design *d)
 {
+	int k = 0;
+	for (int i = 0; i < d->violations.n; i++)
+		if (!((Violation *)d->violations.v[i])->requirement)
+			d->violations.v[k++] = d->violations.v[i];
+	d->violations.n = k;
 	int before = d->violations.n;
 	evaluate_requirements_into(d);
 	for (int i = before; i < d->violations.n; i++)
@@ -430,16 +458,20 @@ int evaluate_requirements(Design *d)
 	return d->violations.n - before;
 }
 
-/* Drops the requirement violations and evaluates them again (after the cables are costed). */
-int cost_cables(Design *d)
+void design_objectives(Design *d)
 {
-	int k = 0;
-	for (int i = 0; i < d->violations.n; i++)
-		if (!((Violation *)d->violations.v[i])->requirement)
-			d->violations.v[k++] = d->violations.v[i];
-	d->violations.n = k;
-	model_design(d);
-	evaluate_requirements(d);
+	d->nobjectives = 0;
+	for (int i = 0; i < d->p->objectives.n && i < 8; i++) {
+		const Objective *ob = &((Stmt *)d->p->objectives.v[i])->objective;
+		Qty q = {NAN, DIM_NONE};
+		design_eval(d, ob->expr, &q, false);
+		d->objective[d->nobjectives++] = ob->maximize ? -q.v : q.v;
+	}
+}
+
+int design_judge(Design *d)
+{
+	design_require(d); /* Violations: reported by design_validate, not errors of the pass */
 	d->built_objective = NAN;
 	if (d->p->objectives.n) {
 		Qty q = {NAN, DIM_NONE};

@@ -158,17 +158,7 @@ int elaborate_design(Design *d)
 	d->ports = arena_alloc(a, sizeof(PortInst) * (size_t)(ports + 1));
 	d->racks = arena_alloc(a, sizeof(RackInst) * (size_t)(d->node_racks + 1));
 
-	const Value *tmpl_v = field_value(d->cluster, FLD_CLUSTER_HOSTNAME);
-	const char *tmpl = field_str(d->cluster, FLD_CLUSTER_HOSTNAME);
-	NameSet names = {0};
-	names.cap = 64;
-	while (names.cap < (unsigned)nodes * 2)
-		names.cap <<= 1;
-	names.slots = arena_alloc(a, sizeof(char *) * names.cap);
-	names.owner = arena_alloc(a, sizeof(int) * names.cap);
-
 	int nracks = 0, n = 0, domain = 0;
-	bool bad_name = false, dup_reported = false;
 	for (int gi = 0; gi < d->ngroups; gi++) {
 		const NodeGroup *g = &d->groups[gi];
 		RackInst *r = NULL;
@@ -245,8 +235,27 @@ int elaborate_design(Design *d)
 	}
 	d->nnodes = n;
 	d->nracks = nracks;
-	place_racks(d);
+	d->elaborated = true;
+	return diag_errors(c) - before;
+}
 
+/* Hostnames from the cluster's template, now that racks have their names and places: a name
+ * that is not a valid hostname, or one given to two nodes, is an error at the template. */
+int elaborate_names(Design *d)
+{
+	Ctx *c = d->c;
+	Arena *a = c->arena;
+	int before = diag_errors(c);
+	const Value *tmpl_v = field_value(d->cluster, FLD_CLUSTER_HOSTNAME);
+	const char *tmpl = field_str(d->cluster, FLD_CLUSTER_HOSTNAME);
+	NameSet names = {0};
+	names.cap = 64;
+	while (names.cap < (unsigned)d->nnodes * 2)
+		names.cap <<= 1;
+	names.slots = arena_alloc(a, sizeof(char *) * names.cap);
+	names.owner = arena_alloc(a, sizeof(int) * names.cap);
+	bool bad_name = false, dup_reported = false;
+	int n;
 	/* Hostnames, now that racks have their names and places. */
 	int su_nodes = 0;
 	for (int i = 0; i < d->nfabrics; i++)
@@ -283,6 +292,5 @@ int elaborate_design(Design *d)
 		}
 	}
 	buf_free(&b);
-	d->elaborated = true;
 	return diag_errors(c) - before;
 }

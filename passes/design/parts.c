@@ -316,5 +316,11 @@ int parts_lower(Design *d)
 			pt->storage.nics = counted(d, pt->decl, FLD_STORAGE_NICS, &pt->storage.nnics, &total);
 		}
 	}
+	/* The parts of the design's frame that hold for every candidate: its power system and
+	 * storage (the rack type and cooling are open choices: racks.c). */
+	d->power_sys = design_part(d, d->power);
+	int nst;
+	d->storage = counted(d, d->cluster, FLD_CLUSTER_STORAGE, &nst, NULL);
+	d->nstorage_kinds = nst;
 	return 0;
 }

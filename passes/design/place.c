@@ -90,7 +90,7 @@ static NetGroup *add_group(Design *d, int fabric, int plane, const RackGroupSpec
 	return n;
 }
 
-int plan_network_racks(Design *d)
+int place_network_racks(Design *d)
 {
 	int before = d->violations.n;
 	int bound = 1;
@@ -225,7 +225,7 @@ static int by_key(const void *a, const void *b)
 	return x->order - y->order;
 }
 
-void place_racks(Design *d)
+int place_racks(Design *d)
 {
 	Arena *a = d->p->c->arena;
 	int total = d->nracks + d->network_racks;
@@ -299,6 +299,7 @@ void place_racks(Design *d)
 		letters(r->row + 1, l, sizeof l);
 		r->name = grid ? arena_printf(a, "%s%02d", l, r->pos + 1) : arena_printf(a, "R%04d", i + 1);
 	}
+	return 0;
 }
 
 /* ---- devices in racks -------------------------------------------------------------------- */

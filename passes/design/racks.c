@@ -134,7 +134,7 @@ static void plan_group(Design *d, NodeGroup *g, double usable, double cap, doubl
 	g->racks = (g->count + g->per_rack - 1) / g->per_rack;
 }
 
-int plan_racks(Design *d)
+int racks_plan(Design *d)
 {
 	Ctx *c = d->p->c;
 	int before = d->spec_errors;

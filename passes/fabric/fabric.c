@@ -462,5 +462,12 @@ int fabric_size(Design *d)
 	}
 	d->vsource = VS_NODES, d->vfabric = -1;
 	scale_up_size(d);
+	for (int i = 0; i < n; i++) {
+		if (!(d->fabric_drop & (1ul << i)))
+			continue;
+		FabricInst *f = &d->fabrics[i];
+		f->sized = false;
+		f->switches = f->links = 0;
+	}
 	return d->violations.n - before;
 }

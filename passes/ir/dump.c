@@ -1,13 +1,33 @@
 /*
- * dump.c — the IR as text after any pass (`--dump=PASS`), for debugging and for tests that pin
- * what a pass produced. Quantities print in base units with %.17g so a dump shows exactly what
- * the next pass receives.
+ * dump.c — the IR as text after any pass (`--dump=PASS`), for debugging, for tests that pin what
+ * a pass produced and for the IR goldens of the examples (tests/ir/). After a front-end pass it
+ * prints the program; after a design pass, every part of the IR that exists by then, in
+ * pipeline order: the frame, the parts, the design as decided, the racks, nodes, accelerators
+ * and ports, the switches, extra devices and links, the cables, the totals and violations, the
+ * layer-3 plans, the parallelism plans. Quantities print in base units with %.17g so a dump
+ * shows exactly what the next pass receives; instances carry the source line that made them.
+ * With a limit (--dump-max=N) each list stops after N entries and says how many it left out.
  */
 #include "passes.h"
 #include "plan.h"
 
 #include <math.h>
 #include <string.h>
+
+typedef struct Dump {
+	FILE *out;
+	long max; /* entries of a list to print; <= 0: all */
+} Dump;
+
+/* Whether entry i of a list of n is printed; after the last one printed, says what was left. */
+static bool shown(const Dump *w, const char *what, long i, long n)
+{
+	if (w->max <= 0 || i < w->max)
+		return true;
+	if (i == w->max)
+		fprintf(w->out, "%s ... %ld more\n", what, n - w->max);
+	return false;
+}
 
 static void dump_value(FILE *out, const Value *v)
 {
@@ -75,17 +95,116 @@ static void dump_program(const Program *p, FILE *out, bool values)
 	}
 }
 
+/* " at FILE:LINE": the declaration (or the cluster.nodes entry) an instance came from. */
+static void dump_loc(FILE *out, Loc loc)
+{
+	if (!loc.src)
+		return;
+	int line, col;
+	src_linecol(loc.src, loc.off, &line, &col);
+	fprintf(out, " at %s:%d", loc.src->path, line);
+}
+
+static const char *word(const EnumFamily *f, int e)
+{
+	return e >= 0 && e < f->n ? f->words[e] : "-";
+}
+
+/* ---- the frame and the parts -------------------------------------------------------------------- */
+
+static void dump_frame(const Design *d, FILE *out)
+{
+	fprintf(out, "spec %s scenario %s\ncluster %s site %s currency %s\n", d->spec_path,
+		d->scenario_name, d->cluster_name ? d->cluster_name : "-",
+		d->site_name ? d->site_name : "-", currency_name(d->currency));
+}
+
+static void dump_counts(FILE *out, const char *what, const PartCount *pc, int n)
+{
+	fprintf(out, " %s [", what);
+	for (int i = 0; i < n; i++)
+		fprintf(out, "%s%d x %s", i ? ", " : "", pc[i].count, pc[i].part->name);
+	fputc(']', out);
+}
+
+static void dump_part(const Part *pt, FILE *out)
+{
+	fprintf(out, "part %s %s price %.17g power %.17g W height %.17g m (%d U)%s", kind_name(pt->kind),
+		pt->name, pt->price, pt->power, pt->height, pt->height_u,
+		pt->complete ? "" : " (incomplete)");
+	switch (pt->kind) {
+	case KIND_ACCELERATOR:
+		fprintf(out, " memory %.17g B bw %.17g B/s bf16 %.17g fp8 %.17g scale_up %.17g bit/s "
+			     "matmul %.17g",
+			pt->accel.memory, pt->accel.memory_bw, pt->accel.bf16, pt->accel.fp8,
+			pt->accel.scale_up_bw, pt->accel.matmul_eff);
+		break;
+	case KIND_NIC:
+		fprintf(out, " speed %.17g bit/s ports %d protocol %s cage %s", pt->nic.speed,
+			pt->nic.ports, word(&enum_PROTOCOL, pt->nic.protocol),
+			word(&enum_CONNECTOR, pt->nic.cage));
+		break;
+	case KIND_SWITCH:
+		fprintf(out, " ports %d at %.17g bit/s cages %d %s breakout %d protocol %s",
+			pt->sw.ports, pt->sw.port_speed, pt->sw.cages, word(&enum_CONNECTOR, pt->sw.cage),
+			pt->sw.breakout, word(&enum_PROTOCOL, pt->sw.protocol));
+		break;
+	case KIND_CABLE:
+		fprintf(out, " media %s speed %.17g bit/s reach %.17g m fiber %s connector %s lengths %d "
+			     "per_m %.17g",
+			word(&enum_MEDIA, pt->cable.media), pt->cable.speed, pt->cable.reach,
+			word(&enum_FIBER, pt->cable.fiber), word(&enum_CONNECTOR, pt->cable.connector),
+			pt->cable.nlengths, pt->cable.price_per_m);
+		break;
+	case KIND_OPTIC:
+		fprintf(out, " speed %.17g bit/s ports %d reach %.17g m fiber %s connector %s cage %s",
+			pt->optic.speed, pt->optic.ports, pt->optic.reach, word(&enum_FIBER, pt->optic.fiber),
+			word(&enum_CONNECTOR, pt->optic.connector), word(&enum_CONNECTOR, pt->optic.cage));
+		break;
+	case KIND_COOLING:
+		fprintf(out, " type %s pue %.17g max_rack %.17g W capex %.17g /W",
+			word(&enum_COOLING_TYPE, pt->cooling.type), pt->cooling.pue,
+			pt->cooling.max_rack_power, pt->cooling.capex_per_w);
+		break;
+	case KIND_POWER:
+		fprintf(out, " type %s redundancy %s modules %d efficiency %.17g capex %.17g /W",
+			word(&enum_POWER_TYPE, pt->power_sys.type),
+			word(&enum_REDUNDANCY, pt->power_sys.redundancy), pt->power_sys.module_count,
+			pt->power_sys.efficiency, pt->power_sys.capex_per_w);
+		break;
+	case KIND_NODE:
+		dump_counts(out, "accelerators", pt->node.accels, pt->node.naccels);
+		dump_counts(out, "nics", pt->node.nics, pt->node.nnics);
+		if (pt->node.ntrays)
+			dump_counts(out, "trays", pt->node.trays, pt->node.ntrays);
+		fprintf(out, " domain %d scale_up %.17g bit/s", pt->node.scale_up_domain,
+			pt->node.scale_up_bw);
+		break;
+	case KIND_STORAGE:
+		fprintf(out, " capacity %.17g B", pt->storage.capacity);
+		dump_counts(out, "nics", pt->storage.nics, pt->storage.nnics);
+		break;
+	case KIND_RACK:
+		fprintf(out, " reserved %.17g m", pt->rack.reserved);
+		break;
+	default:
+		break;
+	}
+	dump_loc(out, pt->loc);
+	fputc('\n', out);
+}
+
+static void dump_parts(const Design *d, FILE *out)
+{
+	for (int i = 0; i < d->nparts; i++)
+		dump_part(&d->parts[i], out);
+}
+
+/* ---- the design as decided -------------------------------------------------------------------- */
+
 static void dump_totals(const Design *d, FILE *out)
 {
 	const Totals *t = &d->t;
-	fprintf(out, "currency %s\n", currency_name(d->currency));
-	for (int i = 0; i < d->ngroups; i++) {
-		const NodeGroup *g = &d->groups[i];
-		fprintf(out, "group %s count %d per_rack %d racks %d domain_nodes %d power %.17g W "
-			     "height %.17g m\n",
-			g->type->name, g->count, g->per_rack, g->racks, g->domain_nodes, g->type->power,
-			g->type->height);
-	}
 	fprintf(out, "accelerators %.17g\nnodes %.17g\nracks %.17g\n", t->accelerators, t->nodes, t->racks);
 	fprintf(out, "it_power %.17g W\navg_it_power %.17g W\npue %.17g\nfacility_power %.17g W\n",
 		t->it_power, t->avg_it_power, t->pue, t->facility_power);
@@ -97,15 +216,34 @@ static void dump_totals(const Design *d, FILE *out)
 		t->capex, t->annual_energy, t->annual_energy_cost, t->tco);
 	if (!isnan(t->annual_carbon))
 		fprintf(out, "annual_carbon %.17g kg\n", t->annual_carbon);
+	for (int i = 0; i < d->nobjectives; i++)
+		fprintf(out, "objective %d %.17g\n", i, d->objective[i]);
+}
+
+static void dump_design(const Design *d, FILE *out)
+{
+	fprintf(out, "rack_type %s cooling %s power %s cap %.17g W\n",
+		d->rack_type ? d->rack_type->name : "-", d->cooling_type ? d->cooling_type->name : "-",
+		d->power_sys ? d->power_sys->name : "-", d->rack_cap);
+	for (int i = 0; i < d->ngroups; i++) {
+		const NodeGroup *g = &d->groups[i];
+		fprintf(out, "group %s count %d per_rack %d racks %d domain_nodes %d power %.17g W "
+			     "height %.17g m",
+			g->type->name, g->count, g->per_rack, g->racks, g->domain_nodes, g->type->power,
+			g->type->height);
+		dump_loc(out, g->loc);
+		fputc('\n', out);
+	}
+	dump_totals(d, out);
 	for (int i = 0; i < d->nfabrics; i++) {
 		const FabricInst *f = &d->fabrics[i];
 		if (!f->family)
 			continue;
 		fprintf(out, "fabric %s %s switch %s radix %d breakout %d tiers %d planes %d rails %d "
-			     "sus %d endpoints %d\n",
-			f->decl->name, f->family->name, f->switch_model ? f->switch_model->name : "-",
-			f->radix, f->breakout,
-			f->tiers, f->planes, f->rails, f->sus, f->endpoints);
+			     "sus %d endpoints %d protocol %s\n",
+			f->name, f->family->name, f->switch_model ? f->switch_model->name : "-", f->radix,
+			f->breakout, f->tiers, f->planes, f->rails, f->sus, f->endpoints,
+			word(&enum_PROTOCOL, f->protocol));
 		fprintf(out, "  switches %d", f->switches);
 		for (int k = 0; k < ST_COUNT; k++)
 			if (f->by_tier[k])
@@ -116,11 +254,20 @@ static void dump_totals(const Design *d, FILE *out)
 				fprintf(out, " %s %d", link_tier_names[k], f->links_by_tier[k]);
 		fprintf(out, "\n  bisection %.17g bit/s diameter %d ecmp %.17g\n", f->bisection,
 			f->diameter, f->ecmp);
+		for (int k = 0; k < f->nshape; k++)
+			fprintf(out, "%s%s %d%s", k ? " " : "  shape ", f->shape[k].name, f->shape[k].value,
+				k == f->nshape - 1 ? "\n" : "");
 	}
 	for (int i = 0; i < d->nscaleups; i++) {
 		const ScaleUpInst *s = &d->scaleups[i];
 		fprintf(out, "scale-up %s domains %d accelerators %d switches %d links %d\n",
 			s->node->name, s->domains, s->domain_accels, s->nswitches, s->nlinks);
+	}
+	for (int i = 0; i < d->nnetgroups; i++) {
+		const NetGroup *g = &d->netgroups[i];
+		fprintf(out, "netgroup %d fabric %s plane %d switches %d+%d%s racks %d serves %d..%d\n", i,
+			d->fabrics[g->fabric].name, g->plane, g->first, g->count,
+			g->with_extras ? " extras" : "", g->racks, g->serve_lo, g->serve_hi);
 	}
 	for (int i = 0; i < d->decisions.n; i++) {
 		const Decision *x = d->decisions.v[i];
@@ -131,56 +278,58 @@ static void dump_totals(const Design *d, FILE *out)
 			fprintf(out, " (next best %s: %.17g)", x->next_best_text, x->next_best);
 		fputc('\n', out);
 	}
+}
+
+static void dump_violations(const Design *d, FILE *out)
+{
 	for (int i = 0; i < d->violations.n; i++)
 		fprintf(out, "violation %s\n", ((Violation *)d->violations.v[i])->msg);
 }
 
-/* " at FILE:LINE": the declaration (or the cluster.nodes entry) an instance came from. */
-static void dump_loc(FILE *out, Loc loc)
-{
-	if (!loc.src)
-		return;
-	int line, col;
-	src_linecol(loc.src, loc.off, &line, &col);
-	fprintf(out, " at %s:%d", loc.src->path, line);
-}
+/* ---- instances ---------------------------------------------------------------------------------- */
 
 /* Every instance with its stable index and the source line that produced it: racks (their
  * type), nodes (their entry in cluster.nodes), accelerators and NIC ports (their declaration). */
-static void dump_instances(const Design *d, FILE *out)
+static void dump_instances(const Design *d, const Dump *w)
 {
-	for (int i = 0; i < d->nracks; i++) {
+	FILE *out = w->out;
+	for (int i = 0; i < d->nracks && shown(w, "rack", i, d->nracks); i++) {
 		const RackInst *r = &d->racks[i];
 		fprintf(out, "rack %s type %s row %d pos %d nodes %d storage %d power %.17g W limit %.17g W "
-			     "height %.17g m",
-			r->name, r->type->name, r->row, r->pos, r->nnodes, r->storage, r->power,
-			r->power_limit, r->height_used);
+			     "cap %.17g W height %.17g m",
+			r->name ? r->name : "-", r->type->name, r->row, r->pos, r->nnodes, r->storage,
+			r->power, r->power_limit, r->cap, r->height_used);
+		if (r->network)
+			fprintf(out, " network %d", r->group);
 		dump_loc(out, r->type->loc);
 		fputc('\n', out);
 	}
-	for (int i = 0; i < d->nnodes; i++) {
+	for (int i = 0; i < d->nnodes && shown(w, "node", i, d->nnodes); i++) {
 		const NodeInst *n = &d->nodes[i];
+		const RackInst *r = &d->racks[n->rack];
 		fprintf(out, "node %d %s type %s rack %s u %d domain %d accels %d ports %d", i,
-			n->hostname, n->type->name, d->racks[n->rack].name, n->u, n->domain,
-			n->first_accel, n->first_port);
+			n->hostname ? n->hostname : "-", n->type->name, r->name ? r->name : "-", n->u,
+			n->domain, n->first_accel, n->first_port);
 		dump_loc(out, d->groups[n->group].loc);
 		fputc('\n', out);
 	}
-	for (int i = 0; i < d->naccels; i++) {
+	for (int i = 0; i < d->naccels && shown(w, "accel", i, d->naccels); i++) {
 		const AccelInst *a = &d->accels[i];
-		fprintf(out, "accel %d %s slot %d type %s", i, d->nodes[a->node].hostname, a->slot,
-			a->type->name);
+		const char *host = d->nodes[a->node].hostname;
+		fprintf(out, "accel %d %s slot %d type %s", i, host ? host : "-", a->slot, a->type->name);
 		dump_loc(out, a->type->loc);
 		fputc('\n', out);
 	}
-	for (int i = 0; i < d->nports; i++) {
+	for (int i = 0; i < d->nports && shown(w, "port", i, d->nports); i++) {
 		const PortInst *pt = &d->ports[i];
-		fprintf(out, "port %d %s nic %d port %d type %s speed %.17g bit/s", i,
-			d->nodes[pt->node].hostname, pt->nic_index, pt->port, pt->nic->name, pt->speed);
+		const char *host = d->nodes[pt->node].hostname;
+		fprintf(out, "port %d %s nic %d port %d type %s speed %.17g bit/s", i, host ? host : "-",
+			pt->nic_index, pt->port, pt->nic->name, pt->speed);
 		dump_loc(out, pt->nic->loc);
 		fputc('\n', out);
 	}
-	fprintf(out, "accelerators %d\nports %d\n", d->naccels, d->nports);
+	fprintf(out, "racks %d\nnodes %d\naccelerators %d\nports %d\n", d->nracks, d->nnodes,
+		d->naccels, d->nports);
 }
 
 /* One end of a link as the cabling plan names it. */
@@ -201,30 +350,30 @@ static void dump_end(const Design *d, const End *e, FILE *out)
 	}
 }
 
-/* After wiring (and verifying, which changes nothing): every switch and extra device with its
- * place, then every link port to port. */
-static void dump_wiring(const Design *d, FILE *out)
+/* Every switch and extra device with its place, then every link port to port. */
+static void dump_wiring(const Design *d, const Dump *w)
 {
-	for (int i = 0; i < d->nswitches; i++) {
+	FILE *out = w->out;
+	for (int i = 0; i < d->nswitches && shown(w, "switch", i, d->nswitches); i++) {
 		const SwitchInst *s = &d->switches[i];
 		fprintf(out, "switch %d %s model %s fabric %s tier %s plane %d radix %d used %d rack %s u %d",
 			i, s->name, s->model ? s->model->name : "-",
-			s->fabric >= 0 ? d->fabrics[s->fabric].decl->name : "-",
+			s->fabric >= 0 ? d->fabrics[s->fabric].name : "-",
 			switch_tier_names[s->tier], s->plane, s->radix, s->used,
 			s->rack >= 0 ? d->racks[s->rack].name : "-", s->u);
 		if (s->model)
 			dump_loc(out, s->model->loc);
 		fputc('\n', out);
 	}
-	for (int i = 0; i < d->nextras; i++) {
+	for (int i = 0; i < d->nextras && shown(w, "extra", i, d->nextras); i++) {
 		const ExtraInst *x = &d->extras[i];
 		fprintf(out, "extra %d %s type %s fabric %s ports %d rack %s u %d", i, x->name,
-			x->type->name, d->fabrics[x->fabric].decl->name, x->nports,
+			x->type->name, d->fabrics[x->fabric].name, x->nports,
 			x->rack >= 0 ? d->racks[x->rack].name : "-", x->u);
 		dump_loc(out, x->type->loc);
 		fputc('\n', out);
 	}
-	for (int i = 0; i < d->nlinks; i++) {
+	for (int i = 0; i < d->nlinks && shown(w, "link", i, d->nlinks); i++) {
 		const LinkInst *l = &d->links[i];
 		fprintf(out, "link %d ", i);
 		dump_end(d, &l->a, out);
@@ -233,22 +382,40 @@ static void dump_wiring(const Design *d, FILE *out)
 		fprintf(out, " tier %s plane %d rail %d speed %.17g bit/s\n", link_tier_names[l->tier],
 			l->plane, l->rail, l->speed);
 	}
-	fprintf(out, "switches %d\nlinks %d\n", d->nswitches, d->nlinks);
+	fprintf(out, "switches %d\nextras %d\nlinks %d\n", d->nswitches, d->nextras, d->nlinks);
 }
 
-/* After cabling: each link's medium, stocked length, transceivers, price and power. */
-static void dump_cables(const Design *d, FILE *out)
+/* Each link's medium, stocked length, transceivers, price and power. */
+static void dump_cables(const Design *d, const Dump *w)
 {
-	for (int i = 0; i < d->ncables; i++) {
+	for (int i = 0; i < d->ncables && shown(w, "cable", i, d->ncables); i++) {
 		const CableInst *c = &d->cables[i];
-		fprintf(out, "cable %d link %d media %s fiber %s model %s optics %s %s run %.17g m "
-			     "length %.17g m price %.17g power %.17g W\n",
-			i, c->link, c->media >= 0 ? enum_MEDIA.words[c->media] : "-",
-			c->fiber >= 0 ? enum_FIBER.words[c->fiber] : "-",
+		fprintf(w->out, "cable %d link %d media %s fiber %s model %s optics %s %s run %.17g m "
+				"length %.17g m price %.17g power %.17g W\n",
+			i, c->link, word(&enum_MEDIA, c->media), word(&enum_FIBER, c->fiber),
 			c->cable ? c->cable->name : "-", c->optic_a ? c->optic_a->name : "-",
 			c->optic_z ? c->optic_z->name : "-", c->run, c->length, c->price, c->power);
 	}
-	fprintf(out, "cables %d\n", d->ncables);
+	fprintf(w->out, "cables %d\n", d->ncables);
+}
+
+/* Each Ethernet fabric's layer-3 plan: its pools, ASNs and ports in use. */
+static void dump_switch_plans(const Design *d, FILE *out)
+{
+	for (int i = 0; d->switch_plans && i < d->nfabrics; i++) {
+		const SwitchPlan *sp = &d->switch_plans[i];
+		if (!sp->f)
+			continue;
+		Buf lo = {0}, pp = {0};
+		switch_plan_addr(&lo, sp->loopbacks);
+		switch_plan_addr(&pp, sp->p2p);
+		fprintf(out, "switch-plan %s switches %d links %d loopbacks %s p2p %s asn %u asns %d "
+			     "lanes %d mtu %d lossless %d ports %d\n",
+			sp->f->name, sp->nswitches, sp->nlinks, lo.s, pp.s, sp->asn0, sp->nasns, sp->lanes,
+			sp->mtu, sp->lossless, sp->port_start ? sp->port_start[sp->nswitches] : 0);
+		buf_free(&lo);
+		buf_free(&pp);
+	}
 }
 
 /* Each workload's plan and alternatives with the model's step time and memory. */
@@ -270,47 +437,27 @@ static void dump_plans(const Design *d, FILE *out)
 	fprintf(out, "plans %d\n", d->nplans);
 }
 
-void dump_stage(const Program *p, const Design *d, Stage s, FILE *out)
+void dump_stage(const Program *p, const Design *d, Stage s, FILE *out, long max)
 {
-	switch (s) {
-	case STAGE_LOAD:
-	case STAGE_RESOLVE:
-	case STAGE_OVERRIDES:
-		dump_program(p, out, false);
-		break;
-	case STAGE_CHECK:
-		dump_program(p, out, true);
-		break;
-	case STAGE_DESIGN:
-	case STAGE_DECIDE:
-		dump_totals(d, out);
-		break;
-	case STAGE_ELABORATE:
-		dump_instances(d, out);
-		break;
-	case STAGE_VALIDATE:
-		dump_totals(d, out); /* with the violations found */
-		dump_instances(d, out);
-		break;
-	case STAGE_WIRE:
-	case STAGE_VERIFY:
-		dump_wiring(d, out);
-		break;
-	case STAGE_CABLE:
-		dump_cables(d, out);
-		break;
-	case STAGE_PLAN:
-		dump_plans(d, out);
-		break;
-	case STAGE_COUNT:
-		break;
+	if (s <= STAGE_CHECK || !d) {
+		dump_program(p, out, s >= STAGE_CHECK);
+		return;
 	}
-}
-
-int stage_lookup(const char *name)
-{
-	for (int s = 0; s < STAGE_COUNT; s++)
-		if (strcmp(stage_names[s], name) == 0)
-			return s;
-	return -1;
+	Dump w = {out, max};
+	dump_frame(d, out);
+	if (s >= STAGE_PARTS)
+		dump_parts(d, out);
+	if (s >= STAGE_DECIDE)
+		dump_design(d, out);
+	if (s >= STAGE_ELABORATE && d->elaborated)
+		dump_instances(d, &w);
+	if (s >= STAGE_WIRE && d->links)
+		dump_wiring(d, &w);
+	if (s >= STAGE_CABLE && d->cables)
+		dump_cables(d, &w);
+	if (s >= STAGE_ADDRESS)
+		dump_switch_plans(d, out);
+	if (s >= STAGE_PLAN)
+		dump_plans(d, out);
+	dump_violations(d, out);
 }

@@ -10,7 +10,7 @@
  * optimizer adds is "options in the order written", which makes ties deterministic and
  * predictable.
  */
-#include "passes.h"
+#include "opt.h"
 
 #include <glpk.h>
 #include <float.h>
@@ -35,14 +35,14 @@ typedef struct LpVar {
 
 typedef struct LpRow {
 	const char *name;
-	LinExpr e;
+	LpExpr e;
 	char sense;
 	double rhs;
 } LpRow;
 
 typedef struct LpObj {
 	const char *name;
-	LinExpr e;
+	LpExpr e;
 	bool maximize;
 } LpObj;
 
@@ -95,7 +95,7 @@ int lp_nvars(const LpModel *m)
 	return m->vars.n;
 }
 
-void lin_term(Arena *a, LinExpr *e, int var, double coef)
+void lp_term(Arena *a, LpExpr *e, int var, double coef)
 {
 	if (coef == 0)
 		return;
@@ -107,23 +107,23 @@ void lin_term(Arena *a, LinExpr *e, int var, double coef)
 	}
 	if (e->n == e->cap) {
 		int cap = e->cap ? e->cap * 2 : 8;
-		LinTerm *t = arena_alloc(a, sizeof(LinTerm) * (size_t)cap);
+		LpTerm *t = arena_alloc(a, sizeof(LpTerm) * (size_t)cap);
 		if (e->n)
-			memcpy(t, e->t, sizeof(LinTerm) * (size_t)e->n);
+			memcpy(t, e->t, sizeof(LpTerm) * (size_t)e->n);
 		e->t = t;
 		e->cap = cap;
 	}
-	e->t[e->n++] = (LinTerm){var, coef};
+	e->t[e->n++] = (LpTerm){var, coef};
 }
 
-void lin_add(Arena *a, LinExpr *dst, const LinExpr *src, double scale)
+void lp_add(Arena *a, LpExpr *dst, const LpExpr *src, double scale)
 {
 	for (int i = 0; i < src->n; i++)
-		lin_term(a, dst, src->t[i].var, src->t[i].coef * scale);
+		lp_term(a, dst, src->t[i].var, src->t[i].coef * scale);
 	dst->k += src->k * scale;
 }
 
-int lp_row(LpModel *m, const char *name, const LinExpr *e, char sense, double rhs)
+int lp_row(LpModel *m, const char *name, const LpExpr *e, char sense, double rhs)
 {
 	LpRow *r = arena_alloc(m->c->arena, sizeof *r);
 	r->name = lp_name(m, name);
@@ -135,7 +135,7 @@ int lp_row(LpModel *m, const char *name, const LinExpr *e, char sense, double rh
 	return m->rows.n - 1;
 }
 
-void lp_objective(LpModel *m, const char *name, const LinExpr *e, bool maximize)
+void lp_objective(LpModel *m, const char *name, const LpExpr *e, bool maximize)
 {
 	LpObj *o = arena_alloc(m->c->arena, sizeof *o);
 	*o = (LpObj){lp_name(m, name), *e, maximize};
@@ -184,7 +184,7 @@ static glp_prob *load(const LpModel *m, int level, const double *fixed)
 	double *ar = xmalloc(sizeof(double) * (size_t)(nz + 1));
 	int k = 0;
 	for (int i = 0; i < nrows; i++) {
-		const LinExpr *e;
+		const LpExpr *e;
 		if (i < m->rows.n) {
 			const LpRow *r = m->rows.v[i];
 			glp_set_row_name(P, i + 1, r->name);

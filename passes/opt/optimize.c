@@ -27,7 +27,7 @@
  * needs it; both are reported (exit 2). For each choice, the best design with another option
  * there is solved too: what the choice saved.
  */
-#include "passes.h"
+#include "opt.h"
 #include "plan.h"
 
 #include <math.h>
@@ -209,7 +209,7 @@ static void set_joint(Opt *o, const Factor *f, int j)
 {
 	for (int k = f->nfams - 1; k >= 0; k--) {
 		OpenChoice *c = o->opens->v[f->fams[k]];
-		set_choice(c, j % c->nopts);
+		choice_set(c, j % c->nopts);
 		j /= c->nopts;
 	}
 }
@@ -222,17 +222,9 @@ static void evaluate_with(Opt *o, unsigned long keep)
 	d->violations.n = 0;
 	d->spec_errors = 0;
 	d->vsource = VS_NODES, d->vfabric = -1;
-	plan_racks(d);
-	fabric_size(d);
-	for (int i = 0; i < d->nfabrics; i++) {
-		if (keep & (1ul << i))
-			continue;
-		FabricInst *f = &d->fabrics[i];
-		f->sized = false;
-		f->switches = f->links = 0;
-	}
-	plan_network_racks(d);
-	model_design(d);
+	d->fabric_drop = ~keep;
+	d->model_candidate(d);
+	d->fabric_drop = 0;
 	o->evaluations++;
 }
 
@@ -339,10 +331,10 @@ static void build_variables(Opt *o)
 	for (int f = 0; f < o->nfam; f++) {
 		const OpenChoice *c = o->opens->v[f];
 		o->x[f] = arena_alloc(o->a, sizeof(int) * (size_t)c->nopts);
-		LinExpr one = {0};
+		LpExpr one = {0};
 		for (int i = 0; i < c->nopts; i++) {
 			o->x[f][i] = lp_var(o->m, option_name(o, f, i), 'B', 0, 1);
-			lin_term(o->a, &one, o->x[f][i], 1);
+			lp_term(o->a, &one, o->x[f][i], 1);
 		}
 		lp_row(o->m, arena_printf(o->a, "one_%s_%s", c->dec->decl->name, c->dec->field_name),
 		       &one, 'E', 1);
@@ -353,8 +345,8 @@ static void build_variables(Opt *o)
 			if (f->nfams == 1) {
 				f->var[j] = o->x[f->fams[0]][j];
 				if (!f->ok[j]) {
-					LinExpr off = {0};
-					lin_term(o->a, &off, f->var[j], 1);
+					LpExpr off = {0};
+					lp_term(o->a, &off, f->var[j], 1);
 					lp_row(o->m, arena_printf(o->a, "cannot_%s", lp_var_name(o->m, f->var[j])),
 					       &off, 'E', 0);
 				}
@@ -377,11 +369,11 @@ static void build_variables(Opt *o)
 			for (int q = k + 1; q < f->nfams; q++)
 				stride *= ((OpenChoice *)o->opens->v[f->fams[q]])->nopts;
 			for (int i = 0; i < c->nopts; i++) {
-				LinExpr e = {0};
+				LpExpr e = {0};
 				for (int j = 0; j < f->njoint; j++)
 					if ((j / stride) % c->nopts == i)
-						lin_term(o->a, &e, f->var[j], 1);
-				lin_term(o->a, &e, o->x[fam][i], -1);
+						lp_term(o->a, &e, f->var[j], 1);
+				lp_term(o->a, &e, o->x[fam][i], -1);
 				lp_row(o->m, arena_printf(o->a, "marg_%s_%s", f->name, lp_var_name(o->m, o->x[fam][i])),
 				       &e, 'E', 0);
 			}
@@ -390,9 +382,9 @@ static void build_variables(Opt *o)
 }
 
 /* Σ over factors and joint options of coef[atom] × value × var, plus constants. */
-static LinExpr expand(Opt *o, const double *coef, double k)
+static LpExpr expand(Opt *o, const double *coef, double k)
 {
-	LinExpr e = {.k = k};
+	LpExpr e = {.k = k};
 	for (int fi = 0; fi < o->nfactors; fi++) {
 		const Factor *f = &o->factors[fi];
 		for (int j = 0; j < f->njoint; j++) {
@@ -404,15 +396,15 @@ static LinExpr expand(Opt *o, const double *coef, double k)
 			if (f->var[j] < 0)
 				e.k += c;
 			else
-				lin_term(o->a, &e, f->var[j], c);
+				lp_term(o->a, &e, f->var[j], c);
 		}
 	}
 	return e;
 }
 
-static LinExpr expand_racks(Opt *o)
+static LpExpr expand_racks(Opt *o)
 {
-	LinExpr e = {0};
+	LpExpr e = {0};
 	for (int fi = 0; fi < o->nfactors; fi++) {
 		const Factor *f = &o->factors[fi];
 		if (f->fabric == -2)
@@ -421,14 +413,14 @@ static LinExpr expand_racks(Opt *o)
 			if (f->var[j] < 0)
 				e.k += f->racks[j];
 			else
-				lin_term(o->a, &e, f->var[j], f->racks[j]);
+				lp_term(o->a, &e, f->var[j], f->racks[j]);
 		}
 	}
 	return e;
 }
 
 /* Divides a row by its largest coefficient, for GLPK's numerics. */
-static double normalise(LinExpr *e, double *rhs)
+static double normalise(LpExpr *e, double *rhs)
 {
 	double big = fabs(*rhs);
 	for (int i = 0; i < e->n; i++)
@@ -457,7 +449,7 @@ static bool require_row(Opt *o, const Require *rq, int *row, bool elastic, int *
 	double k = 0;
 	if (!linear(o, rq->lhs, coef, &k, 1) || !linear(o, rq->rhs, coef, &k, -1))
 		return false;
-	LinExpr e = expand(o, coef, k);
+	LpExpr e = expand(o, coef, k);
 	double rhs = 0;
 	if (!elastic) /* the elastic model keeps the rows in their units: its slacks are read */
 		normalise(&e, &rhs);
@@ -467,9 +459,9 @@ static bool require_row(Opt *o, const Require *rq, int *row, bool elastic, int *
 		 * for an equality both, e - s + s' = rhs (the second slack is the next variable). */
 		const char *name = stmt_line(o, "require", rq->loc);
 		*slack = lp_var(o->m, arena_printf(o->a, "slack_%s", name), 'C', 0, INFINITY);
-		lin_term(o->a, &e, *slack, sense == 'G' ? 1 : -1);
+		lp_term(o->a, &e, *slack, sense == 'G' ? 1 : -1);
 		if (sense == 'E')
-			lin_term(o->a, &e, lp_var(o->m, arena_printf(o->a, "slack_down_%s", name), 'C', 0,
+			lp_term(o->a, &e, lp_var(o->m, arena_printf(o->a, "slack_down_%s", name), 'C', 0,
 						  INFINITY),
 				 1);
 	}
@@ -520,29 +512,29 @@ static bool build(Opt *o, int elastic_rows, Slacks *sl)
 	sl->req = arena_alloc(o->a, sizeof(int) * (size_t)(nreq + 1));
 	sl->eq = arena_alloc(o->a, sizeof(bool) * (size_t)(nreq + 1));
 	sl->floor = sl->budget = -1;
-	LinExpr slack_sum = {0};
+	LpExpr slack_sum = {0};
 
 	const Value *floor_v = decl_value(d->site, "floor");
 	if (floor_v && floor_v->kind == VAL_CTOR) {
 		double positions = floor_v->items[0]->q.v * floor_v->items[1]->q.v;
-		LinExpr e = expand_racks(o);
+		LpExpr e = expand_racks(o);
 		double rhs = positions;
 		if (relaxed(elastic_rows, ELASTIC_FLOOR)) {
 			sl->floor = lp_var(o->m, "slack_floor", 'C', 0, INFINITY);
-			lin_term(o->a, &e, sl->floor, -1);
-			lin_term(o->a, &slack_sum, sl->floor, 1 / positions);
+			lp_term(o->a, &e, sl->floor, -1);
+			lp_term(o->a, &slack_sum, sl->floor, 1 / positions);
 		}
 		lp_row(o->m, arena_printf(o->a, "floor_%s", d->site->name), &e, 'L', rhs);
 	}
 	if (!budget_stated(d)) {
 		double *coef = arena_alloc(o->a, sizeof(double) * (size_t)(o->natoms + 1));
 		coef[o->atom_facility] = 1;
-		LinExpr e = expand(o, coef, 0);
+		LpExpr e = expand(o, coef, 0);
 		double budget = decl_value(d->site, "power_budget")->q.v;
 		if (relaxed(elastic_rows, ELASTIC_BUDGET)) {
 			sl->budget = lp_var(o->m, "slack_power_budget", 'C', 0, INFINITY);
-			lin_term(o->a, &e, sl->budget, -1);
-			lin_term(o->a, &slack_sum, sl->budget, 1 / budget);
+			lp_term(o->a, &e, sl->budget, -1);
+			lp_term(o->a, &slack_sum, sl->budget, 1 / budget);
 		}
 		double rhs = budget;
 		if (!elastic)
@@ -562,9 +554,9 @@ static bool build(Opt *o, int elastic_rows, Slacks *sl)
 			design_eval(d, rq->lhs, &l, false);
 			design_eval(d, rq->rhs, &r, false);
 			double size = fmax(fmax(fabs(l.v), fabs(r.v)), 1e-12);
-			lin_term(o->a, &slack_sum, slack, 1 / size);
+			lp_term(o->a, &slack_sum, slack, 1 / size);
 			if (sl->eq[i])
-				lin_term(o->a, &slack_sum, slack + 1, 1 / size);
+				lp_term(o->a, &slack_sum, slack + 1, 1 / size);
 		}
 	}
 	if (elastic)
@@ -575,16 +567,16 @@ static bool build(Opt *o, int elastic_rows, Slacks *sl)
 		double k = 0;
 		if (!linear(o, ob->expr, coef, &k, 1))
 			return false;
-		LinExpr e = expand(o, coef, k);
+		LpExpr e = expand(o, coef, k);
 		lp_objective(o->m, stmt_line(o, ob->maximize ? "maximize" : "minimize", ob->loc), &e,
 			     ob->maximize);
 	}
 	/* Ties: options in the order written. */
-	LinExpr order = {0};
+	LpExpr order = {0};
 	for (int f = 0; f < o->nfam; f++) {
 		const OpenChoice *c = o->opens->v[f];
 		for (int i = 1; i < c->nopts; i++)
-			lin_term(o->a, &order, o->x[f][i], i);
+			lp_term(o->a, &order, o->x[f][i], i);
 	}
 	lp_objective(o->m, "options_in_order", &order, false);
 	return true;
@@ -713,8 +705,8 @@ int optimize_choices(Design *d, PtrVec *opens, bool *fallback)
 	fac->member.field = intern_cstr(c, "facility_power");
 	o.atom_facility = atom_of(&o, fac);
 	for (int i = 0; i < opens->n; i++)
-		set_choice(opens->v[i], 0);
-	evaluate_design(d); /* sizes the fabrics, so their count is known */
+		choice_set(opens->v[i], 0);
+	choice_evaluate(d); /* sizes the fabrics, so their count is known */
 	double *scratch = arena_alloc(o.a, sizeof(double) * 1024);
 	double k;
 	for (int i = 0; i < d->p->requires.n && !*fallback; i++) {
@@ -798,8 +790,8 @@ int optimize_choices(Design *d, PtrVec *opens, bool *fallback)
 			continue;
 		Slacks ns;
 		build(&o, ELASTIC_NONE, &ns);
-		LinExpr ban = {0};
-		lin_term(o.a, &ban, o.x[f][pick[f]], 1);
+		LpExpr ban = {0};
+		lp_term(o.a, &ban, o.x[f][pick[f]], 1);
 		lp_row(o.m, "ban_chosen", &ban, 'E', 0);
 		LpResult nr;
 		if (lp_solve(o.m, d->time_limit, &nr)) {
@@ -813,12 +805,12 @@ int optimize_choices(Design *d, PtrVec *opens, bool *fallback)
 
 	for (int f = 0; f < o.nfam; f++) {
 		OpenChoice *oc = opens->v[f];
-		set_choice(oc, pick[f]);
+		choice_set(oc, pick[f]);
 		oc->dec->chosen = oc->opts[pick[f]];
 		oc->dec->chosen_text = oc->texts[pick[f]];
 		oc->dec->ncandidates = oc->nopts;
 	}
-	evaluate_design(d);
+	choice_evaluate(d);
 	d->combinations = o.evaluations;
 	/* The model is the design's own arithmetic: its objective is the design's. */
 	double got = evaluated_objective(d);

@@ -2,7 +2,7 @@
  * test_optimize.c — the GLPK layer on models with known optima, and the optimizer on small
  * specs whose best design is worked out by hand; the MILP and the exhaustive search agree.
  */
-#include "passes.h"
+#include "opt/opt.h"
 #include "unit_build.h"
 
 #include <CUnit/CUnit.h>
@@ -25,11 +25,11 @@ static Lp lp_start(void)
 	return (Lp){c, lp_new(c)};
 }
 
-static LinExpr expr(Lp *l, int n, const int *vars, const double *coefs)
+static LpExpr expr(Lp *l, int n, const int *vars, const double *coefs)
 {
-	LinExpr e = {0};
+	LpExpr e = {0};
 	for (int i = 0; i < n; i++)
-		lin_term(l->c->arena, &e, vars[i], coefs[i]);
+		lp_term(l->c->arena, &e, vars[i], coefs[i]);
 	return e;
 }
 
@@ -42,9 +42,9 @@ static void test_knapsack(void)
 	int x[4];
 	for (int i = 0; i < 4; i++)
 		x[i] = lp_var(l.m, "x", 'B', 0, 1);
-	LinExpr w = expr(&l, 4, x, (double[]){2, 1, 6, 5});
+	LpExpr w = expr(&l, 4, x, (double[]){2, 1, 6, 5});
 	lp_row(l.m, "capacity", &w, 'L', 10);
-	LinExpr v = expr(&l, 4, x, (double[]){10, 7, 25, 24});
+	LpExpr v = expr(&l, 4, x, (double[]){10, 7, 25, 24});
 	lp_objective(l.m, "value", &v, true);
 	LpResult r;
 	CU_ASSERT_TRUE_FATAL(lp_solve(l.m, 0, &r));
@@ -69,9 +69,9 @@ static void test_integers(void)
 {
 	Lp l = lp_start();
 	int a = lp_var(l.m, "a", 'I', 0, INFINITY), b = lp_var(l.m, "b", 'I', 0, INFINITY);
-	LinExpr need = expr(&l, 2, (int[]){a, b}, (double[]){2, 4});
+	LpExpr need = expr(&l, 2, (int[]){a, b}, (double[]){2, 4});
 	lp_row(l.m, "need", &need, 'G', 11);
-	LinExpr cost = expr(&l, 2, (int[]){a, b}, (double[]){3, 5});
+	LpExpr cost = expr(&l, 2, (int[]){a, b}, (double[]){3, 5});
 	lp_objective(l.m, "cost", &cost, false);
 	LpResult r;
 	CU_ASSERT_TRUE_FATAL(lp_solve(l.m, 0, &r));
@@ -87,11 +87,11 @@ static void test_lexicographic(void)
 	Lp l = lp_start();
 	int x = lp_var(l.m, "x", 'B', 0, 1), y = lp_var(l.m, "y", 'B', 0, 1),
 	    z = lp_var(l.m, "z", 'B', 0, 1);
-	LinExpr one = expr(&l, 3, (int[]){x, y, z}, (double[]){1, 1, 1});
+	LpExpr one = expr(&l, 3, (int[]){x, y, z}, (double[]){1, 1, 1});
 	lp_row(l.m, "one", &one, 'E', 1);
-	LinExpr first = expr(&l, 3, (int[]){x, y, z}, (double[]){5, 5, 9});
+	LpExpr first = expr(&l, 3, (int[]){x, y, z}, (double[]){5, 5, 9});
 	lp_objective(l.m, "first", &first, false);
-	LinExpr second = expr(&l, 1, (int[]){x}, (double[]){1}); /* prefer y among x, y */
+	LpExpr second = expr(&l, 1, (int[]){x}, (double[]){1}); /* prefer y among x, y */
 	lp_objective(l.m, "second", &second, false);
 	LpResult r;
 	CU_ASSERT_TRUE_FATAL(lp_solve(l.m, 0, &r));
@@ -107,9 +107,9 @@ static void test_fixed_binary(void)
 {
 	Lp l = lp_start();
 	int x = lp_var(l.m, "x", 'B', 0, 0), y = lp_var(l.m, "y", 'B', 0, 1);
-	LinExpr one = expr(&l, 2, (int[]){x, y}, (double[]){1, 1});
+	LpExpr one = expr(&l, 2, (int[]){x, y}, (double[]){1, 1});
 	lp_row(l.m, "one", &one, 'E', 1);
-	LinExpr cost = expr(&l, 2, (int[]){x, y}, (double[]){1, 100});
+	LpExpr cost = expr(&l, 2, (int[]){x, y}, (double[]){1, 100});
 	lp_objective(l.m, "cost", &cost, false);
 	LpResult r;
 	CU_ASSERT_TRUE_FATAL(lp_solve(l.m, 0, &r));
@@ -124,7 +124,7 @@ static void test_infeasible_and_bad_numbers(void)
 {
 	Lp l = lp_start();
 	int x = lp_var(l.m, "x", 'B', 0, 1), y = lp_var(l.m, "y", 'B', 0, 1);
-	LinExpr both = expr(&l, 2, (int[]){x, y}, (double[]){1, 1});
+	LpExpr both = expr(&l, 2, (int[]){x, y}, (double[]){1, 1});
 	lp_row(l.m, "three", &both, 'G', 3);
 	lp_objective(l.m, "cost", &both, false);
 	LpResult r;
@@ -134,7 +134,7 @@ static void test_infeasible_and_bad_numbers(void)
 
 	l = lp_start();
 	x = lp_var(l.m, "x", 'B', 0, 1);
-	LinExpr bad = expr(&l, 1, (int[]){x}, (double[]){NAN});
+	LpExpr bad = expr(&l, 1, (int[]){x}, (double[]){NAN});
 	lp_row(l.m, "bad", &bad, 'L', 1);
 	lp_objective(l.m, "cost", &bad, false);
 	CU_ASSERT_FALSE(lp_solve(l.m, 0, &r));
@@ -152,14 +152,14 @@ static void test_time_limit(void)
 	enum { N = 60 };
 	int x[N];
 	double w[N], v[N];
-	LinExpr cap = {0}, val = {0};
+	LpExpr cap = {0}, val = {0};
 	for (int i = 0; i < N; i++) {
 		x[i] = lp_var(l.m, "x", 'B', 0, 1);
 		/* Weights and values close together, no dominance: a hard instance. */
 		w[i] = 1000003 + 7919.0 * ((i * 37) % N);
 		v[i] = w[i] + 1 + (i % 3);
-		lin_term(l.c->arena, &cap, x[i], 2 * w[i]);
-		lin_term(l.c->arena, &val, x[i], v[i]);
+		lp_term(l.c->arena, &cap, x[i], 2 * w[i]);
+		lp_term(l.c->arena, &val, x[i], v[i]);
 	}
 	double total = 0;
 	for (int i = 0; i < N; i++)
@@ -346,7 +346,7 @@ static void test_objective_weights(void)
 			false);
 	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
 	double money, watt;
-	objective_weights(&b->d, &money, &watt);
+	design_objective_weights(&b->d, &money, &watt);
 	/* The cooling plant is priced per kW of IT power: 0.1 per watt of capex too. */
 	CU_ASSERT_DOUBLE_EQUAL(money, 1, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(watt, 1.1 * 8760 * 5 * 0.10 / 1000 + 0.1, 1e-9);
@@ -358,7 +358,7 @@ static void test_objective_weights(void)
 		 "minimize c.facility_power\n",
 		 false);
 	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
-	objective_weights(&b->d, &money, &watt); /* the first objective cables change */
+	design_objective_weights(&b->d, &money, &watt); /* the first objective cables change */
 	CU_ASSERT_DOUBLE_EQUAL(money, 0, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(watt, 1.1, 1e-9);
 	unit_build_done(b);
