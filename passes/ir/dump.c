@@ -220,8 +220,9 @@ static void dump_totals(const Design *d, FILE *out)
 		fprintf(out, "objective %d %.17g\n", i, d->objective[i]);
 }
 
-static void dump_design(const Design *d, FILE *out)
+static void dump_design(const Design *d, const Dump *w)
 {
+	FILE *out = w->out;
 	fprintf(out, "rack_type %s cooling %s power %s cap %.17g W\n",
 		d->rack_type ? d->rack_type->name : "-", d->cooling_type ? d->cooling_type->name : "-",
 		d->power_sys ? d->power_sys->name : "-", d->rack_cap);
@@ -263,7 +264,7 @@ static void dump_design(const Design *d, FILE *out)
 		fprintf(out, "scale-up %s domains %d accelerators %d switches %d links %d\n",
 			s->node->name, s->domains, s->domain_accels, s->nswitches, s->nlinks);
 	}
-	for (int i = 0; i < d->nnetgroups; i++) {
+	for (int i = 0; i < d->nnetgroups && shown(w, "netgroup", i, d->nnetgroups); i++) {
 		const NetGroup *g = &d->netgroups[i];
 		fprintf(out, "netgroup %d fabric %s plane %d switches %d+%d%s racks %d serves %d..%d\n", i,
 			d->fabrics[g->fabric].name, g->plane, g->first, g->count,
@@ -448,7 +449,7 @@ void dump_stage(const Program *p, const Design *d, Stage s, FILE *out, long max)
 	if (s >= STAGE_PARTS)
 		dump_parts(d, out);
 	if (s >= STAGE_DECIDE)
-		dump_design(d, out);
+		dump_design(d, &w);
 	if (s >= STAGE_ELABORATE && d->elaborated)
 		dump_instances(d, &w);
 	if (s >= STAGE_WIRE && d->links)
