@@ -10,7 +10,7 @@
 #ifndef CLUSTERC_BACKENDS_H
 #define CLUSTERC_BACKENDS_H
 
-#include "passes.h"
+#include "ir.h"
 
 #include <stdint.h>
 

@@ -557,7 +557,7 @@ FILE *output_file(Output *o, const char *relpath)
 {
 	const char *key = intern_cstr(o->c, relpath);
 	if (!valid_relpath(relpath) || strcmp(relpath, MANIFEST) == 0 ||
-	    names_get(&o->names, key)) {
+	    table_get(&o->names, key)) {
 		/* A backend's bug, not the user's: say so rather than overwrite. */
 		diag_error(o->c, NOLOC, "internal error: artifact path '%s' is invalid or taken",
 			   relpath);
@@ -584,7 +584,7 @@ FILE *output_file(Output *o, const char *relpath)
 	}
 	OutFile *of = &o->files[o->nfiles++];
 	*of = (OutFile){.path = xstrdup(relpath), .f = f, .sink = s};
-	names_put(o->c, &o->names, key, (void *)(intptr_t)o->nfiles);
+	table_put(o->c, &o->names, key, (void *)(intptr_t)o->nfiles);
 	return f;
 }
 

@@ -135,7 +135,7 @@ static void print_summary(const Design *d, const char *dir)
 	for (int i = 0; i < d->nplans; i++) {
 		const WorkloadPlan *wp = &d->plans[i];
 		const PlanConfig *pc = &wp->r.best;
-		printf("  plan %s: %d GPUs at TP %d PP %d DP %d", wp->workload->name, pc->gpus, pc->tp,
+		printf("  plan %s: %d GPUs at TP %d PP %d DP %d", wp->name, pc->gpus, pc->tp,
 		       pc->pp, pc->dp);
 		if (pc->cp > 1)
 			printf(" CP %d", pc->cp);

@@ -62,7 +62,7 @@ static void row_from_design(Arena *a, Design *d, CompareRow *r)
 	r->w = arena_alloc(a, sizeof *r->w * (size_t)(d->nplans + 1));
 	for (int i = 0; i < d->nplans; i++) {
 		const WorkloadPlan *wp = &d->plans[i];
-		r->w[i] = (CompareWorkload){wp->workload->name, wp->r.best.gpus, wp->time_to_train,
+		r->w[i] = (CompareWorkload){wp->name, wp->r.best.gpus, wp->time_to_train,
 					    wp->energy, wp->energy_cost, wp->r.cost.mfu};
 	}
 	r->decisions = d->decisions.n;
@@ -320,7 +320,7 @@ static int pick_scenarios(Ctx *c, Program *p, const char *list, PtrVec *names)
 		s += len + (end ? 1 : 0);
 		if (len == 0 || strcmp(name, "base") == 0)
 			continue;
-		if (!names_get(&p->scenario_names, intern_cstr(c, name))) {
+		if (!table_get(&p->scenario_names, intern_cstr(c, name))) {
 			unknown_scenario(p, NOLOC, name);
 			return EXIT_USAGE;
 		}
@@ -405,7 +405,7 @@ static int check_sweep(const Options *o, const char *path, Ctx *c, Program *base
 			reported = s->points[k]->scenario_loc.off == pt->scenario_loc.off &&
 				   s->points[k]->scenario_loc.src == pt->scenario_loc.src;
 		if (pt->scenario && !reported &&
-		    !names_get(&base->scenario_names, intern_cstr(c, pt->scenario))) {
+		    !table_get(&base->scenario_names, intern_cstr(c, pt->scenario))) {
 			unknown_scenario(base, pt->scenario_loc, pt->scenario);
 			errors++;
 		}

@@ -5,7 +5,14 @@
 #ifndef CLUSTERC_IR_H
 #define CLUSTERC_IR_H
 
-#include "program.h"
+#include "base.h"
+
+/* The spec the IR came from: opaque here (lang.h, program.h), for the passes' way back to it.
+ * Backends see these pointers and nothing behind them. */
+typedef struct Decl Decl;
+typedef struct Field Field;
+typedef struct Value Value;
+typedef struct Program Program;
 
 /* ---- parts (design/parts.c): the hardware the spec declares, lowered once ------------------ */
 
@@ -485,6 +492,125 @@ typedef struct SwitchPlan {
 	bool lossless;
 } SwitchPlan;
 
+/* ---- plan/: each workload's parallelism plan and what the model predicts for it ---------------- */
+
+/* A transformer as the formulas read it. Dense models have experts = 1 and every layer dense;
+ * an MoE model has dense_layers leading dense layers and MoE layers after them. */
+typedef struct PlanModel {
+	double layers, hidden, heads, head_dim, groups, ffn, seq, vocab;
+	double mats;         /* FFN weight matrices: 2 (GeLU) or 3 (SwiGLU) */
+	double experts, top_k, expert_ffn, shared, dense_layers;
+	double params;       /* parameters in all (plan_params) */
+} PlanModel;
+
+/* The hardware a plan runs on, from the design (per accelerator unless said otherwise). */
+typedef struct PlanHw {
+	const Part *accel;   /* the accelerator model */
+	const Part *node;    /* its node type */
+	double peak;         /* dense FLOP/s at the workload's precision */
+	double peak16;       /* dense BF16 FLOP/s (attention core and output layer stay in BF16) */
+	double eff_large;    /* fraction of peak a large matrix multiply attains (matmul_efficiency) */
+	double elem_bytes;   /* bytes of a matmul operand: 2 (bf16) or 1 (fp8) */
+	double hbm;          /* bytes of HBM */
+	double hbm_usable;   /* bytes a plan may fill (HBM less PLAN_HBM_RESERVE) */
+	double hbm_bw;       /* bytes/s */
+	int gpus;            /* accelerators the cluster has for the workload */
+	int per_node;        /* accelerators per node */
+	int domain;          /* accelerators per scale-up (NVLink) domain */
+	double su_bw;        /* bytes/s per accelerator per direction inside the domain */
+	double net_bw;       /* bytes/s per accelerator per direction on the fabric */
+	bool tree;           /* the fabric is a fat tree (else dragonfly or torus) */
+	int leaf_nodes;      /* nodes whose traffic turns at the leaves (rail-optimized: a unit) */
+	int pod_nodes;       /* nodes whose traffic turns below the core (3 tiers), else all */
+	double oversub[2];   /* down:up bandwidth at the leaf and at the spine */
+	double cross_bw;     /* dragonfly, torus: bytes/s per accelerator across the bisection */
+	double gpu_power;    /* W: the node's power over its accelerators */
+	double pue;
+	double price_per_j;  /* report currency per J of facility energy */
+} PlanHw;
+
+typedef struct PlanConfig {
+	int gpus, tp, pp, dp, cp, ep, micro, v;
+	int batch;           /* global batch, sequences */
+	int recompute;       /* PLAN_RC_* */
+	bool sp, dopt;       /* sequence parallelism, distributed optimizer */
+} PlanConfig;
+
+/* What the model predicts for one plan. Times are per step on the slowest pipeline stage and
+ * add up: step = compute + recompute + tp + cp + ep + pp + bubble + dp + optimizer. */
+typedef struct PlanCost {
+	double step;
+	double compute, recompute, tp_comm, cp_comm, ep_comm, pp_comm, bubble, dp_comm, optimizer;
+	double mem, mem_states, mem_act; /* bytes per GPU: total, weights+grads+optimizer, rest */
+	double mem_weights, mem_grads, mem_optim;
+	double model_flops;  /* per step, without recomputation (for MFU) */
+	double hw_flops;     /* per step, with recomputation */
+	double mfu;
+	double tokens_per_s;
+	double tflops_per_gpu; /* hw_flops per second per GPU / 1e12, as Narayanan et al. count */
+	int microbatches;
+	double bubble_fraction; /* of a step the pipeline idles (plan_bubble_fraction) */
+} PlanCost;
+
+/* The values a workload allows for one whole-number knob: any (searched), or a list (a fixed
+ * value, one_of) or a range. */
+typedef struct PlanSet {
+	bool any;
+	int n;
+	const double *vals;
+	bool range;
+	double lo, hi, step;
+} PlanSet;
+
+enum { KNOB_GPUS, KNOB_TP, KNOB_PP, KNOB_CP, KNOB_EP, KNOB_MICRO, KNOB_V, KNOB_COUNT };
+extern const char *const plan_knob_names[KNOB_COUNT];
+
+typedef struct PlanSpace {
+	PlanSet knob[KNOB_COUNT];
+	unsigned recompute;  /* bit PLAN_RC_x allowed */
+	unsigned sp, dopt;   /* bit 0: false allowed, bit 1: true allowed */
+	int batch;           /* global batch, sequences */
+	int min_cp_tokens;   /* CP is searched down to this many tokens per rank (when not fixed) */
+} PlanSpace;
+
+enum { PLAN_ALTERNATIVES = 5 };
+
+typedef struct PlanResult {
+	bool found;                     /* some plan fits */
+	PlanConfig best;
+	PlanCost cost;
+	PlanConfig alt[PLAN_ALTERNATIVES]; /* the best plan of each of the next distinct shapes */
+	PlanCost alt_cost[PLAN_ALTERNATIVES];
+	int nalt;
+	bool any_valid;                 /* some plan meets Megatron's constraints */
+	PlanConfig least;               /* the valid plan needing the least memory */
+	PlanCost least_cost;
+	double evaluated;               /* plans costed */
+	double valid;                   /* plans meeting the constraints */
+	double fit;                     /* plans that fit in HBM */
+	double ms;                      /* search time */
+} PlanResult;
+
+/* A workload's plan, placed on the elaborated design. */
+typedef struct WorkloadPlan {
+	const Decl *workload;
+	const char *name;       /* the workload's declaration */
+	Loc loc;
+	PlanModel model;
+	PlanHw hw;
+	PlanSpace space;
+	PlanResult r;
+	double tokens, steps;
+	double time_to_train;   /* s */
+	double energy;          /* J of facility energy */
+	double energy_cost;     /* report currency */
+	const char *why[PLAN_ALTERNATIVES]; /* why each alternative lost */
+	double matmul_curve[6][2]; /* Calculon's efficiency curve of the matrix engine: [GFLOP of
+				    * one multiply, efficiency], largest first */
+	int first_node;         /* the first node of the placement */
+	int nodes;              /* nodes used */
+} WorkloadPlan;
+
 /* The optimizer's model (passes/opt/lp.c). */
 typedef struct LpModel LpModel;
 /* The model with its first objective in CPLEX LP format, at path. */
@@ -573,7 +699,7 @@ typedef struct Design {
 	unsigned long fabric_drop;
 	int spec_errors;         /* mistakes in the spec found while planning (exit 1) */
 	double solve_ms;
-	struct WorkloadPlan *plans; /* one per workload that a plan fits (plan.c, plan.h) */
+	WorkloadPlan *plans;     /* one per workload that a plan fits (plan.c) */
 	int nplans;
 	struct PlanMemo *plan_memo; /* plan_attribute's searches, by inputs */
 	SwitchPlan *switch_plans; /* by fabric: the plan of each Ethernet fabric with switches

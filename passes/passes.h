@@ -5,6 +5,7 @@
 #ifndef CLUSTERC_PASSES_H
 #define CLUSTERC_PASSES_H
 
+#include "program.h"
 #include "ir.h"
 
 

@@ -19,12 +19,6 @@ typedef struct CliOverride {
 			     * (parse_override_masked); diagnostics then point into the file */
 } CliOverride;
 
-typedef struct NameTable {
-	const char **keys; /* interned; NULL for an empty slot */
-	void **vals;
-	int cap, n;
-} NameTable;
-
 /* A declaration of the standard library, known by name whether imported or not. */
 typedef struct StdlibDecl {
 	const char *name; /* interned */
@@ -60,8 +54,6 @@ typedef struct Program {
 	bool usage_error; /* a command-line value was wrong, e.g. an unknown scenario (exit 64) */
 } Program;
 
-void *names_get(const NameTable *t, const char *interned);
-void names_put(Ctx *c, NameTable *t, const char *interned, void *val);
 
 /* ---- values (check.c) ----------------------------------------------------------------------- */
 

@@ -83,7 +83,7 @@ int cabling_csv_write(Output *o, const Design *d)
 		buf_putc(&b, ',');
 		layout_number(&b, l->speed / 1e9, 3);
 		buf_putc(&b, ',');
-		csv_field(&b, l->fabric >= 0 ? d->fabrics[l->fabric].decl->name : "");
+		csv_field(&b, l->fabric >= 0 ? d->fabrics[l->fabric].name : "");
 		buf_putc(&b, ',');
 		csv_field(&b, link_tier_names[l->tier]);
 		buf_putc(&b, ',');

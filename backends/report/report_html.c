@@ -16,7 +16,7 @@
  * through text.c or svgchart.c.
  */
 #include "backends.h"
-#include "plan.h"
+
 
 #include <math.h>
 #include <stdlib.h>
@@ -465,7 +465,7 @@ static void workloads(Buf *b, const Design *d)
 		const WorkloadPlan *wp = &d->plans[i];
 		const PlanConfig *c = &wp->r.best;
 		buf_puts(b, "<tr>");
-		td(b, wp->workload->name);
+		td(b, wp->name);
 		td_number(b, c->gpus, 0);
 		td_number(b, c->tp, 0);
 		td_number(b, c->pp, 0);

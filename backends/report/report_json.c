@@ -30,7 +30,7 @@
  * nor breakout; a tree that is not rail-optimized has no scalable units).
  */
 #include "backends.h"
-#include "plan.h"
+
 
 #include <math.h>
 #include <string.h>
@@ -199,7 +199,7 @@ static Json *workloads_json(const Design *d)
 		const PlanConfig *c = &wp->r.best;
 		const PlanCost *k = &wp->r.cost;
 		Json *o = jw_object();
-		jw_set(o, "name", jw_str(wp->workload->name));
+		jw_set(o, "name", jw_str(wp->name));
 		jw_set(o, "gpus", jw_int(c->gpus));
 		jw_set(o, "tp", jw_int(c->tp));
 		jw_set(o, "pp", jw_int(c->pp));
@@ -213,7 +213,7 @@ static Json *workloads_json(const Design *d)
 		jw_set(o, "energy_to_train_mwh", jw_real(wp->energy / 3.6e9, 3));
 		jw_set(o, "energy_to_train_cost", money(wp->energy_cost));
 		jw_set(o, "interleave", jw_int(c->v));
-		jw_set(o, "recompute", jw_str(plan_recompute_names[c->recompute]));
+		jw_set(o, "recompute", jw_str(enum_RECOMPUTE.words[c->recompute]));
 		jw_set(o, "sequence_parallel", jw_bool(c->sp));
 		jw_set(o, "distributed_optimizer", jw_bool(c->dopt));
 		jw_set(o, "nodes", jw_int(wp->nodes));

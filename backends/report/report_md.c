@@ -8,7 +8,7 @@
  * wall-clock time of a solve differs between identical runs; report.json carries it).
  */
 #include "backends.h"
-#include "plan.h"
+
 
 #include <math.h>
 #include <stdlib.h>
@@ -443,8 +443,8 @@ static void plan_shape(Buf *b, const PlanConfig *c)
 	buf_printf(b, ", micro-batch %d", c->micro);
 	if (c->v > 1)
 		buf_printf(b, ", interleave %d", c->v);
-	if (c->recompute != PLAN_RC_NONE)
-		buf_printf(b, ", %s recompute", plan_recompute_names[c->recompute]);
+	if (c->recompute != RC_NONE)
+		buf_printf(b, ", %s recompute", enum_RECOMPUTE.words[c->recompute]);
 	if (c->sp)
 		buf_puts(b, ", sequence parallel");
 	if (c->dopt)
@@ -472,7 +472,7 @@ static void workloads(Buf *b, const Design *d)
 		const PlanConfig *c = &wp->r.best;
 		const PlanCost *k = &wp->r.cost;
 		buf_puts(b, "### ");
-		text_md_cell(b, wp->workload->name);
+		text_md_cell(b, wp->name);
 		buf_puts(b, "\n\n");
 		buf_printf(b, "The fastest plan that fits in HBM, of ");
 		text_number(b, wp->r.evaluated, 0, false);

@@ -25,7 +25,7 @@
  * says so in "calculon_notes".
  */
 #include "backends.h"
-#include "plan.h"
+
 
 #include <math.h>
 #include <string.h>
@@ -51,13 +51,13 @@ static Json *config_json(const PlanConfig *c, const PlanModel *m)
 	jw_set(o, "microbatches", jw_int(c->batch / (c->dp * c->micro)));
 	jw_set(o, "interleave", jw_int(c->v));
 	jw_set(o, "layers_per_virtual_stage", jw_int((long long)(m->layers / (c->pp * c->v))));
-	jw_set(o, "recompute", jw_str(plan_recompute_names[c->recompute]));
+	jw_set(o, "recompute", jw_str(enum_RECOMPUTE.words[c->recompute]));
 	jw_set(o, "sequence_parallel", jw_bool(c->sp));
 	jw_set(o, "distributed_optimizer", jw_bool(c->dopt));
 	return o;
 }
 
-static Json *prediction_json(const PlanCost *k, const PlanConfig *c)
+static Json *prediction_json(const PlanCost *k)
 {
 	Json *o = jw_object();
 	jw_set(o, "step_time_s", num(k->step, 6));
@@ -66,7 +66,7 @@ static Json *prediction_json(const PlanCost *k, const PlanConfig *c)
 	jw_set(o, "tflops_per_gpu", num(k->tflops_per_gpu, 3));
 	jw_set(o, "model_flops_per_step", num(k->model_flops, 0));
 	jw_set(o, "hardware_flops_per_step", num(k->hw_flops, 0));
-	jw_set(o, "bubble_fraction", num(plan_bubble_fraction(c->pp, c->v, k->microbatches), 6));
+	jw_set(o, "bubble_fraction", num(k->bubble_fraction, 6));
 	jw_set(o, "memory_gib_per_gpu", num(k->mem / GIB, 3));
 	Json *mem = jw_object();
 	jw_set(mem, "weights", num(k->mem_weights / GIB, 3));
@@ -92,7 +92,7 @@ static Json *model_json(const WorkloadPlan *wp)
 {
 	const PlanModel *m = &wp->model;
 	Json *o = jw_object();
-	jw_set(o, "parameters", num(plan_params(m), 0));
+	jw_set(o, "parameters", num(m->params, 0));
 	jw_set(o, "layers", jw_count(m->layers));
 	jw_set(o, "hidden", jw_count(m->hidden));
 	jw_set(o, "heads", jw_count(m->heads));
@@ -146,7 +146,7 @@ static int write_json(Output *o, const Design *d, const WorkloadPlan *wp, const 
 	const PlanConfig *c = &r->best;
 	Json *root = jw_object();
 	jw_set(root, "schema", jw_str("clusterc.parallelism/1"));
-	jw_set(root, "workload", jw_str(wp->workload->name));
+	jw_set(root, "workload", jw_str(wp->name));
 	jw_set(root, "cluster", jw_str(d->cluster_name));
 	jw_set(root, "model", model_json(wp));
 	Json *tr = jw_object();
@@ -157,7 +157,7 @@ static int write_json(Output *o, const Design *d, const WorkloadPlan *wp, const 
 	jw_set(root, "training", tr);
 	jw_set(root, "hardware", hardware_json(&wp->hw));
 	jw_set(root, "plan", config_json(c, &wp->model));
-	Json *pr = prediction_json(&r->cost, c);
+	Json *pr = prediction_json(&r->cost);
 	jw_set(pr, "time_to_train_days", num(wp->time_to_train / DAY, 4));
 	jw_set(pr, "energy_to_train_mwh", num(wp->energy / MWH, 3));
 	jw_set(pr, "energy_to_train_cost", num(wp->energy_cost, 2));
@@ -227,9 +227,9 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 	if (c->sp)
 		fprintf(f, "--sequence-parallel\n");
 	fprintf(f, "--micro-batch-size %d\n--global-batch-size %d\n", c->micro, c->batch);
-	if (c->recompute == PLAN_RC_SELECTIVE)
+	if (c->recompute == RC_SELECTIVE)
 		fprintf(f, "--recompute-granularity selective\n");
-	else if (c->recompute == PLAN_RC_FULL)
+	else if (c->recompute == RC_FULL)
 		fprintf(f, "--recompute-granularity full\n--recompute-method uniform\n"
 			   "--recompute-num-layers 1\n");
 	if (c->dopt)
@@ -285,16 +285,14 @@ static int write_hosts(Output *o, const Design *d, const WorkloadPlan *wp, const
 }
 
 /* Calculon's efficiency curve of a matrix engine: [GFLOP of one operation, efficiency], the
- * largest first; plan_matmul_efficiency of a square multiply of that many FLOPs. */
-static Json *matrix_curve(const PlanHw *hw)
+ * largest first (the planner's, plan.c). */
+static Json *matrix_curve(const WorkloadPlan *wp)
 {
 	Json *a = jw_array();
-	static const double gflops[] = {128, 16, 2, 0.25, 0.03, 0};
 	for (int i = 0; i < 6; i++) {
-		double n = cbrt(fmax(gflops[i], 0.004) * 1e9 / 2);
 		Json *p = jw_array();
-		jw_push(p, num(gflops[i], 3));
-		jw_push(p, num(fmax(0.01, plan_matmul_efficiency(hw, n, n, n)), 4));
+		jw_push(p, num(wp->matmul_curve[i][0], 3));
+		jw_push(p, num(wp->matmul_curve[i][1], 4));
 		jw_push(a, p);
 	}
 	return a;
@@ -321,8 +319,9 @@ static const double HOST_CURVE[] = {100, 0.95, 10, 0.9, 1, 0.7, 0, 0.3};
 /* One engine: TF32 at half the BF16 peak and FP16 at the BF16 peak (NVIDIA's datasheets give
  * both ratios for A100 and H100), FP8 at its own. The vector engine at a quarter of the
  * matrix peak (the A100's 78 of 312 TFLOPS; its kernels are memory-bound anyway). */
-static Json *engine_json(const PlanHw *hw, bool matrix)
+static Json *engine_json(const WorkloadPlan *wp, bool matrix)
 {
+	const PlanHw *hw = &wp->hw;
 	Json *o = jw_object();
 	static const char *const types[] = {"float32", "float16", "bfloat16", "float8"};
 	bool fp8 = hw->elem_bytes < 2;
@@ -330,7 +329,7 @@ static Json *engine_json(const PlanHw *hw, bool matrix)
 		double tf = (i == 0 ? hw->peak16 / 2 : i == 3 ? hw->peak : hw->peak16) / 1e12;
 		Json *t = jw_object();
 		jw_set(t, "tflops", num(matrix ? tf : tf / 4, 3));
-		jw_set(t, "gflops_efficiency", matrix ? matrix_curve(hw) : pairs(VECTOR_CURVE, 6));
+		jw_set(t, "gflops_efficiency", matrix ? matrix_curve(wp) : pairs(VECTOR_CURVE, 6));
 		jw_set(o, types[i], t);
 	}
 	return o;
@@ -428,8 +427,8 @@ static int write_calculon(Output *o, const Design *d, const WorkloadPlan *wp, co
 	errors += put_json(o, path.s, exe);
 
 	Json *sys = jw_object();
-	jw_set(sys, "matrix", engine_json(hw, true));
-	jw_set(sys, "vector", engine_json(hw, false));
+	jw_set(sys, "matrix", engine_json(wp, true));
+	jw_set(sys, "vector", engine_json(wp, false));
 	jw_set(sys, "mem1", memory_json(hw->hbm / GIB, hw->hbm_bw / 1e9, HBM_CURVE, 8));
 	jw_set(sys, "mem2", memory_json(512, 32, HOST_CURVE, 8));
 	jw_set(sys, "processing_mode", jw_str("no_overlap"));
@@ -450,7 +449,7 @@ int parallelism_write(Output *o, const Design *d)
 	Buf p = {0}, q = {0};
 	for (int i = 0; i < d->nplans; i++) {
 		const WorkloadPlan *wp = &d->plans[i];
-		const char *w = wp->workload->name;
+		const char *w = wp->name;
 		p.len = 0;
 		buf_printf(&p, "parallelism/%s.json", w);
 		errors += write_json(o, d, wp, p.s);

@@ -308,7 +308,7 @@ static bool attribute(Design *d, const Expr *e, Qty *out, bool report)
 	if (base->kind == EXPR_MEMBER) {
 		/* DECL.FIELD.PARAM: a constructor's parameter. */
 		const Expr *decl_e = base->member.base;
-		Decl *decl = decl_e->kind == EXPR_NAME ? names_get(&d->p->names, decl_e->name) : NULL;
+		Decl *decl = decl_e->kind == EXPR_NAME ? table_get(&d->p->names, decl_e->name) : NULL;
 		const Value *v = decl ? decl_value(decl, base->member.field) : NULL;
 		const FieldSchema *ps = v && v->kind == VAL_CTOR ? ctor_param(v->ctor, name) : NULL;
 		const Value *pv = ps ? v->items[ps - v->ctor->params] : NULL;
@@ -322,7 +322,7 @@ static bool attribute(Design *d, const Expr *e, Qty *out, bool report)
 		}
 		return false;
 	}
-	Decl *decl = base->kind == EXPR_NAME ? names_get(&d->p->names, base->name) : NULL;
+	Decl *decl = base->kind == EXPR_NAME ? table_get(&d->p->names, base->name) : NULL;
 	if (!decl || decl->kind < 0)
 		return false;
 	const FieldSchema *fs = schema_field(decl->kind, name);

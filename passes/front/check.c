@@ -797,7 +797,7 @@ static void mark_expr(Checker *k, const Expr *e)
 		const Expr *b = e->member.base;
 		while (b->kind == EXPR_MEMBER)
 			b = b->member.base;
-		Decl *d = b->kind == EXPR_NAME ? names_get(&k->p->names, b->name) : NULL;
+		Decl *d = b->kind == EXPR_NAME ? table_get(&k->p->names, b->name) : NULL;
 		if (d)
 			mark_used(k, d);
 		break;

@@ -101,7 +101,7 @@ bool eval_unit(Program *p, const Expr *e, Qty *out)
 			at.end = at.off + (uint32_t)len;
 	}
 	/* A declaration's name right after a number is a multiplicity without its 'x'. */
-	Decl *named = names_get(&p->names, intern_cstr(p->c, e->num.unit));
+	Decl *named = table_get(&p->names, intern_cstr(p->c, e->num.unit));
 	if (named) {
 		Diag *d = diag_error(p->c, e->num.unit_loc, "'%s' is not a unit but a declaration: to "
 							    "count it, write %s x %s",
@@ -410,7 +410,7 @@ static bool expr_dim(Program *p, const Expr *e, Dim *out, double *cv)
 		return isnan(*cv) || finite_or_report(p, e, *cv);
 	}
 	case EXPR_NAME: {
-		if (!names_get(&p->names, e->name) && is_unit_name(e->name)) {
+		if (!table_get(&p->names, e->name) && is_unit_name(e->name)) {
 			not_constant(p, e);
 			return false;
 		}

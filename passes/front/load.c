@@ -117,7 +117,7 @@ static void follow_import(Loader *ld, File *from, Stmt *st)
 	/* A file already loaded is found by its real path without reading it again. */
 	char *real = realpath(path, NULL);
 	if (real) {
-		File *seen = names_get(&ld->by_path, intern_cstr(c, real));
+		File *seen = table_get(&ld->by_path, intern_cstr(c, real));
 		free(real);
 		if (seen) {
 			im->file = seen;
@@ -169,7 +169,7 @@ static void follow_import(Loader *ld, File *from, Stmt *st)
 	File *f = parse_file(c, src);
 	im->file = f;
 	if (src->abspath)
-		names_put(c, &ld->by_path, intern_cstr(c, src->abspath), f);
+		table_put(c, &ld->by_path, intern_cstr(c, src->abspath), f);
 	vec_push(c->arena, &ld->p->files, f);
 	ld->stack[ld->depth] = st;
 	ld->stack_files[ld->depth] = f;
@@ -219,7 +219,7 @@ int load_program_source(Program *p, Source *src)
 	p->root = root;
 	vec_push(c->arena, &p->files, root);
 	if (src->abspath)
-		names_put(c, &ld.by_path, intern_cstr(c, src->abspath), root);
+		table_put(c, &ld.by_path, intern_cstr(c, src->abspath), root);
 	ld.stack[0] = NULL;
 	ld.stack_files[0] = root;
 	ld.depth = 1;
@@ -257,13 +257,13 @@ const char *stdlib_module_declaring(Program *p, const char *name)
 				const Decl *d = f->stmts[j]->decl;
 				StdlibDecl *sd = arena_alloc(c->arena, sizeof *sd);
 				*sd = (StdlibDecl){intern_cstr(c, d->name), d->kind, mods[i]};
-				names_put(c, &p->stdlib_index, sd->name, sd);
+				table_put(c, &p->stdlib_index, sd->name, sd);
 				vec_push(c->arena, &p->stdlib_decls, sd);
 			}
 			ctx_free(scratch);
 		}
 	}
-	const StdlibDecl *sd = names_get(&p->stdlib_index, name);
+	const StdlibDecl *sd = table_get(&p->stdlib_index, name);
 	return sd ? sd->module : NULL;
 }
 

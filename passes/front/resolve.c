@@ -29,7 +29,7 @@ static const char **decl_names(Program *p, unsigned kinds, int *n)
 /* A declaration by name, with a "did you mean" among declarations of the wanted kinds. */
 Decl *resolve_decl_name(Program *p, const char *name, Loc loc, unsigned kinds, const char *what)
 {
-	Decl *d = names_get(&p->names, name);
+	Decl *d = table_get(&p->names, name);
 	if (d)
 		return d;
 	const char *module = stdlib_module_declaring(p, name);
@@ -61,7 +61,7 @@ Decl *resolve_decl_name(Program *p, const char *name, Loc loc, unsigned kinds, c
 	diag_set_code(dg, "unknown-name");
 	if (s) {
 		diag_set_suggestion(dg, s);
-		Decl *sd = names_get(&p->names, intern_cstr(p->c, s));
+		Decl *sd = table_get(&p->names, intern_cstr(p->c, s));
 		if (sd)
 			diag_note(dg, sd->name_loc, "'%s' is declared here", s);
 	}
@@ -127,7 +127,7 @@ static void resolve_kind(Program *p, Decl *d)
 
 static void declare(Program *p, Decl *d)
 {
-	Decl *prev = names_get(&p->names, d->name);
+	Decl *prev = table_get(&p->names, d->name);
 	if (prev) {
 		Diag *dg = diag_error(p->c, d->name_loc, "'%s' is already declared", d->name);
 		diag_set_code(dg, "duplicate-name");
@@ -140,7 +140,7 @@ static void declare(Program *p, Decl *d)
 		diag_set_code(dg, "reserved-name");
 		return;
 	}
-	names_put(p->c, &p->names, d->name, d);
+	table_put(p->c, &p->names, d->name, d);
 }
 
 static void resolve_parent(Program *p, Decl *d)
@@ -257,7 +257,7 @@ static void resolve_scenarios(Program *p)
 {
 	for (int i = 0; i < p->scenarios.n; i++) {
 		Scenario *sc = p->scenarios.v[i];
-		Scenario *prev = names_get(&p->scenario_names, sc->name);
+		Scenario *prev = table_get(&p->scenario_names, sc->name);
 		if (prev) {
 			Diag *d = diag_error(p->c, sc->name_loc, "scenario '%s' is already declared",
 					     sc->name);
@@ -265,12 +265,12 @@ static void resolve_scenarios(Program *p)
 			diag_note(d, prev->name_loc, "the first one is here");
 			continue;
 		}
-		names_put(p->c, &p->scenario_names, sc->name, sc);
+		table_put(p->c, &p->scenario_names, sc->name, sc);
 	}
 	for (int i = 0; i < p->scenarios.n; i++) {
 		Scenario *sc = p->scenarios.v[i];
 		if (sc->parent_name) {
-			sc->parent = names_get(&p->scenario_names, sc->parent_name);
+			sc->parent = table_get(&p->scenario_names, sc->parent_name);
 			if (!sc->parent) {
 				const char **cands = arena_alloc(p->c->arena, sizeof(char *) * (size_t)(p->scenarios.n + 1));
 				for (int j = 0; j < p->scenarios.n; j++)
@@ -284,7 +284,7 @@ static void resolve_scenarios(Program *p)
 				diag_set_code(d, "unknown-name");
 				if (s) {
 					diag_set_suggestion(d, s);
-					Scenario *other = names_get(&p->scenario_names, intern_cstr(p->c, s));
+					Scenario *other = table_get(&p->scenario_names, intern_cstr(p->c, s));
 					if (other)
 						diag_note(d, other->name_loc, "scenario '%s' is declared here", s);
 				}

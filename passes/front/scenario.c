@@ -148,7 +148,7 @@ int apply_overrides(Program *p)
 	Ctx *c = p->c;
 	int before = diag_errors(c);
 	if (p->scenario) {
-		Scenario *sc = names_get(&p->scenario_names, intern_cstr(c, p->scenario));
+		Scenario *sc = table_get(&p->scenario_names, intern_cstr(c, p->scenario));
 		if (!sc) {
 			unknown_scenario(p, NOLOC, p->scenario);
 			p->usage_error = true;

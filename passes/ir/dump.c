@@ -430,8 +430,8 @@ static void dump_plans(const Design *d, FILE *out)
 			const PlanCost *o = k < 0 ? &r->cost : &r->alt_cost[k];
 			fprintf(out, "%s %s gpus %d tp %d pp %d dp %d cp %d ep %d micro %d v %d rc %s sp %d "
 				     "dopt %d step %.17g s mem %.17g B mfu %.17g\n",
-				k < 0 ? "plan" : "  alt", wp->workload->name, c->gpus, c->tp, c->pp, c->dp,
-				c->cp, c->ep, c->micro, c->v, plan_recompute_names[c->recompute], c->sp,
+				k < 0 ? "plan" : "  alt", wp->name, c->gpus, c->tp, c->pp, c->dp,
+				c->cp, c->ep, c->micro, c->v, enum_RECOMPUTE.words[c->recompute], c->sp,
 				c->dopt, o->step, o->mem, o->mfu);
 		}
 	}

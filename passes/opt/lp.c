@@ -71,9 +71,9 @@ static const char *lp_name(LpModel *m, const char *want)
 		buf[0] = 'x';
 	}
 	const char *name = intern_cstr(m->c, buf);
-	for (int k = 2; names_get(&m->names, name); k++)
+	for (int k = 2; table_get(&m->names, name); k++)
 		name = intern_cstr(m->c, arena_printf(m->c->arena, "%s_%d", buf, k));
-	names_put(m->c, &m->names, name, (void *)name);
+	table_put(m->c, &m->names, name, (void *)name);
 	return name;
 }
 

@@ -109,7 +109,7 @@ static int atom_of(Opt *o, const Expr *e)
 	Atom *at = &o->atoms[o->natoms];
 	*at = (Atom){e, ATOM_CONST, 0, -1};
 	const Expr *base = e->member.base;
-	const Decl *decl = base->kind == EXPR_NAME ? names_get(&o->d->p->names, base->name) : NULL;
+	const Decl *decl = base->kind == EXPR_NAME ? table_get(&o->d->p->names, base->name) : NULL;
 	const FieldSchema *fs = decl && decl->kind >= 0 ? schema_field(decl->kind, e->member.field) : NULL;
 	if (decl && fs && (fs->flags & F_READONLY))
 		at->kind = decl->kind == KIND_WORKLOAD ? ATOM_WORK : ATOM_TOTAL;

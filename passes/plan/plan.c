@@ -165,6 +165,7 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	if (!mv || (mv->kind != VAL_CTOR && mv->kind != VAL_REF))
 		return false;
 	read_model(mv, m);
+	m->params = plan_params(m);
 	int gi = plan_group(d);
 	if (gi < 0)
 		return false;
@@ -204,7 +205,7 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 		FLD_WORKLOAD_EP, FLD_WORKLOAD_MICRO_BATCH, FLD_WORKLOAD_INTERLEAVE};
 	for (int k = 0; k < KNOB_COUNT; k++)
 		sp->knob[k] = knob_set(d, w, knob_fields[k]);
-	sp->recompute = mask_of(w, FLD_WORKLOAD_RECOMPUTE, PLAN_RC_COUNT);
+	sp->recompute = mask_of(w, FLD_WORKLOAD_RECOMPUTE, RC_COUNT);
 	sp->sp = mask_of(w, FLD_WORKLOAD_SEQUENCE_PARALLEL, 2);
 	sp->dopt = mask_of(w, FLD_WORKLOAD_DISTRIBUTED_OPTIMIZER, 2);
 	sp->batch = (int)field_num(w, FLD_WORKLOAD_GLOBAL_BATCH);
@@ -279,7 +280,7 @@ static const char *plan_text(Design *d, const PlanConfig *c)
 			    "TP %d PP %d DP %d CP %d EP %d, micro-batch %d, interleave %d, %s "
 			    "recompute%s%s",
 			    c->tp, c->pp, c->dp, c->cp, c->ep, c->micro, c->v,
-			    plan_recompute_names[c->recompute], c->sp ? ", sequence parallel" : "",
+			    enum_RECOMPUTE.words[c->recompute], c->sp ? ", sequence parallel" : "",
 			    c->dopt ? ", distributed optimizer" : "");
 }
 
@@ -444,7 +445,7 @@ int plan_workloads(Design *d)
 		if (w->kind != KIND_WORKLOAD || !w->used)
 			continue;
 		WorkloadPlan *wp = &d->plans[d->nplans];
-		*wp = (WorkloadPlan){.workload = w};
+		*wp = (WorkloadPlan){.workload = w, .name = w->name, .loc = w->name_loc};
 		if (!plan_inputs(d, w, &wp->model, &wp->hw, &wp->space)) {
 			if (!wp->hw.accel) {
 				design_violation(d, w->name_loc, 1, d->cluster->name_loc, NULL,
@@ -471,6 +472,15 @@ int plan_workloads(Design *d)
 		wp->energy_cost = wp->energy * wp->hw.price_per_j;
 		for (int k = 0; k < r->nalt; k++)
 			wp->why[k] = why_lost(d, &r->best, &r->cost, &r->alt[k], &r->alt_cost[k]);
+		/* The matrix engine's efficiency at a square multiply of each size (Calculon's
+		 * curve), from the model's own efficiency function. */
+		static const double gflops[6] = {128, 16, 2, 0.25, 0.03, 0};
+		for (int k = 0; k < 6; k++) {
+			double side = cbrt(fmax(gflops[k], 0.004) * 1e9 / 2);
+			wp->matmul_curve[k][0] = gflops[k];
+			wp->matmul_curve[k][1] =
+				fmax(0.01, plan_matmul_efficiency(&wp->hw, side, side, side));
+		}
 		int gi = plan_group(d);
 		for (int k = 0; k < gi; k++)
 			wp->first_node += d->groups[k].count;

@@ -19,7 +19,6 @@
 
 #include <math.h>
 
-const char *const plan_recompute_names[PLAN_RC_COUNT] = {"none", "selective", "full"};
 
 /*
  * Constants of the hardware model, each an assumption stated in docs/parallelism.md:
@@ -93,9 +92,9 @@ double plan_model_flops(const PlanModel *m, double batch)
 double plan_hw_flops(const PlanModel *m, double batch, int recompute)
 {
 	double f = plan_model_flops(m, batch), tokens = batch * m->seq;
-	if (recompute == PLAN_RC_FULL)
+	if (recompute == RC_FULL)
 		f += tokens * layers_fwd_per_token(m);
-	else if (recompute == PLAN_RC_SELECTIVE)
+	else if (recompute == RC_SELECTIVE)
 		f += tokens * m->layers * attn_core(m);
 	return f;
 }
@@ -149,13 +148,13 @@ double plan_layer_activation_bytes(const PlanModel *m, const PlanConfig *c, bool
 	double h = m->hidden, ad = m->heads * m->head_dim, gd = m->groups * m->head_dim;
 	double tokens = (double)c->micro * m->seq / c->cp, t = c->tp;
 	double r_div = c->sp ? t : 1;
-	if (c->recompute == PLAN_RC_FULL)
+	if (c->recompute == RC_FULL)
 		return tokens * 2 * h / r_div;
 	double mlp_per = m->mats > 2 ? 6 : 4;
 	double mlp = moe ? (m->top_k + m->shared) * mlp_per * m->expert_ffn + 2 * h * m->top_k
 			 : mlp_per * m->ffn;
 	double split = 2 * (ad + gd) + 2 * gd + 2 * ad + mlp;
-	double core = c->recompute == PLAN_RC_NONE ? 5 * m->heads * m->seq : 0;
+	double core = c->recompute == RC_NONE ? 5 * m->heads * m->seq : 0;
 	return tokens * (10 * h / r_div + (split + core) / t);
 }
 
@@ -284,7 +283,7 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	 * activation bytes (Korthikanti et al.'s sizes, unsplit by recomputation) and backward,
 	 * which also writes and reads their gradients, twice that. */
 	PlanConfig none = *c;
-	none.recompute = PLAN_RC_NONE;
+	none.recompute = RC_NONE;
 	o->work = plan_layer_activation_bytes(m, &none, moe);
 	o->act = plan_layer_activation_bytes(m, c, moe);
 	double core_bytes = tokens * 5 * a * s / t;
@@ -324,13 +323,13 @@ void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanL
 	*out = (PlanLayer){0};
 	out->fwd = fwd;
 	out->bwd = 2 * fwd;
-	out->re = c->recompute == PLAN_RC_FULL ? fwd : c->recompute == PLAN_RC_SELECTIVE ? core : 0;
+	out->re = c->recompute == RC_FULL ? fwd : c->recompute == RC_SELECTIVE ? core : 0;
 	/* Full recomputation repeats the forward's collectives too. */
-	double passes = c->recompute == PLAN_RC_FULL ? 3 : 2;
+	double passes = c->recompute == RC_FULL ? 3 : 2;
 	out->tp = passes * tp;
 	out->ep = passes * ep;
 	out->cp = wd * (dl.cp_f + dl.cp_b) + wm * (ml.cp_f + ml.cp_b) +
-		  (c->recompute == PLAN_RC_FULL ? wd * dl.cp_f + wm * ml.cp_f : 0);
+		  (c->recompute == RC_FULL ? wd * dl.cp_f + wm * ml.cp_f : 0);
 	out->act = wd * dl.act + wm * ml.act;
 	out->work = fmax(dl.work, ml.work);
 	/* The output layer and the loss on the last stage: its matmul forward and backward (BF16)
@@ -358,7 +357,7 @@ double plan_memory(const PlanModel *m, const PlanConfig *c, const PlanLayer *l, 
 			expert * plan_state_bytes_per_param(c->dopt, ne);
 	o->mem_optim = o->mem_states - o->mem_weights - o->mem_grads;
 	o->mem_act = l->act * plan_inflight_layers(m, c->pp, c->v, mb) +
-		     (c->recompute == PLAN_RC_FULL ? l->work : 0) + l->out_mem;
+		     (c->recompute == RC_FULL ? l->work : 0) + l->out_mem;
 	o->mem = o->mem_states + o->mem_act;
 	return o->mem;
 }
@@ -381,7 +380,8 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	o->cp_comm = mb * stage * l->cp;
 	o->ep_comm = mb * stage * l->ep;
 	o->pp_comm = mb * pp_t;
-	o->bubble = plan_bubble_fraction(c->pp, c->v, mb) * mb * per_mb;
+	o->bubble_fraction = plan_bubble_fraction(c->pp, c->v, mb);
+	o->bubble = o->bubble_fraction * mb * per_mb;
 	/* Data parallelism over the DP × CP group (CP ranks hold the same weights), experts over
 	 * DP × CP / EP: gradients (FP32) reduced, or reduce-scattered and the BF16 weights
 	 * all-gathered with the distributed optimizer. Overlapped with the backward (reduce) and

@@ -203,12 +203,12 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 	*out = (PlanResult){0};
 	Cands cd = {0};
 	candidates(m, hw, sp, &cd);
-	int nrc = 0, rcs[PLAN_RC_COUNT];
-	for (int r = 0; r < PLAN_RC_COUNT; r++)
+	int nrc = 0, rcs[RC_COUNT];
+	for (int r = 0; r < RC_COUNT; r++)
 		if (sp->recompute & (1u << r))
 			rcs[nrc++] = r;
 	/* Layer costs by (micro-batch index, recompute index, sp); refilled per (tp, cp, ep). */
-	size_t nl = (size_t)cd.nmicro * PLAN_RC_COUNT * 2;
+	size_t nl = (size_t)cd.nmicro * RC_COUNT * 2;
 	PlanLayer *layers = xmalloc(sizeof(PlanLayer) * (nl ? nl : 1));
 	bool *have = xmalloc(nl ? nl : 1);
 	Top tops[PLAN_ALTERNATIVES + 1];
@@ -261,7 +261,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 							if (!(sp->sp & (1u << s)) || (s && tp == 1 && (sp->sp & 1u)) ||
 							    (!s && tp > 1 && ep > 1))
 								continue;
-							size_t li = ((size_t)i_b * PLAN_RC_COUNT + (size_t)rcs[i_rc]) * 2 + (size_t)s;
+							size_t li = ((size_t)i_b * RC_COUNT + (size_t)rcs[i_rc]) * 2 + (size_t)s;
 							c.recompute = rcs[i_rc];
 							c.sp = s;
 							if (!have[li]) {

@@ -7,6 +7,7 @@
  * the examples (the SuperPOD of one scalable unit; a dragonfly and a torus by --set).
  */
 #include "backends.h"
+#include "passes.h"
 #include "unit_build.h"
 
 #include <CUnit/CUnit.h>

@@ -4,6 +4,7 @@
  * row's trip through JSON.
  */
 #include "backends.h"
+#include "passes.h"
 
 #include <CUnit/CUnit.h>
 #include <math.h>

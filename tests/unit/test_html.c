@@ -5,6 +5,7 @@
  * over an example built by the pipeline (tests/html.sh reads both in a real browser).
  */
 #include "backends.h"
+#include "passes.h"
 #include "unit_build.h"
 
 #include <CUnit/CUnit.h>

@@ -17,6 +17,7 @@
  *  - two writes of the same design are byte-identical.
  */
 #include "backends.h"
+#include "passes.h"
 #include "unit_build.h"
 
 #include <CUnit/CUnit.h>

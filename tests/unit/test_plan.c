@@ -67,10 +67,10 @@ static void test_flops(void)
 	PlanModel m = gpt(l, h, 96);
 	double hw = 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
 	double model = 72 * B * s * l * h * h * (1 + s / (6 * h) + V / (12 * l * h));
-	CLOSE(plan_hw_flops(&m, B, PLAN_RC_FULL), hw, 1e-12);
+	CLOSE(plan_hw_flops(&m, B, RC_FULL), hw, 1e-12);
 	CLOSE(plan_model_flops(&m, B), model, 1e-12);
 	/* Selective recomputation repeats only QKᵀ and AV: 4·B·s²·h per layer. */
-	CLOSE(plan_hw_flops(&m, B, PLAN_RC_SELECTIVE), model + 4 * B * s * s * h * l, 1e-12);
+	CLOSE(plan_hw_flops(&m, B, RC_SELECTIVE), model + 4 * B * s * s * h * l, 1e-12);
 	/* GPT-3 175B has 174.6e9 parameters by this count (Brown et al.: 175.0e9). */
 	CLOSE(plan_params(&m), 174.58e9, 1e-3);
 
@@ -96,15 +96,15 @@ static void test_memory(void)
 	/* Korthikanti et al. 2022, Table 2, per layer with t = 8 (bytes). */
 	PlanModel m = gpt(96, 12288, 96);
 	double s = 2048, b = 1, h = 12288, a = 96, t = 8;
-	PlanConfig c = {.tp = 8, .cp = 1, .micro = 1, .recompute = PLAN_RC_NONE};
+	PlanConfig c = {.tp = 8, .cp = 1, .micro = 1, .recompute = RC_NONE};
 	CLOSE(plan_layer_activation_bytes(&m, &c, false), s * b * h * (10 + 24 / t + 5 * a * s / (h * t)), 1e-12);
 	c.sp = true;
 	CLOSE(plan_layer_activation_bytes(&m, &c, false), s * b * h / t * (34 + 5 * a * s / h), 1e-12);
-	c.recompute = PLAN_RC_SELECTIVE;
+	c.recompute = RC_SELECTIVE;
 	CLOSE(plan_layer_activation_bytes(&m, &c, false), s * b * h * 34 / t, 1e-12);
 	c.sp = false;
 	CLOSE(plan_layer_activation_bytes(&m, &c, false), s * b * h * (10 + 24 / t), 1e-12);
-	c.recompute = PLAN_RC_FULL;
+	c.recompute = RC_FULL;
 	CLOSE(plan_layer_activation_bytes(&m, &c, false), 2 * s * b * h, 1e-12);
 	/* Megatron-LM's distributed optimizer: 18 bytes per parameter, or 6 + 12/d. */
 	CLOSE(plan_state_bytes_per_param(false, 64), 18, 1e-12);
@@ -214,7 +214,7 @@ static void test_constraints(void)
 	wp = plan_of(b, "w");
 	CU_ASSERT_FATAL(wp != NULL);
 	CU_ASSERT(wp->r.best.tp == 2 || wp->r.best.tp == 4);
-	CU_ASSERT(wp->r.best.pp == 2 && wp->r.best.recompute == PLAN_RC_FULL && !wp->r.best.sp);
+	CU_ASSERT(wp->r.best.pp == 2 && wp->r.best.recompute == RC_FULL && !wp->r.best.sp);
 	done(b);
 	/* A model too large for the cluster's HBM: the least memory any plan needs, in GiB. */
 	b = small_model("transformer(layers = 128, hidden = 25600, heads = 160, seq = 2048, "
@@ -284,7 +284,7 @@ static void test_fidelity(void)
 		       r->name, r->tflops, r->tp, r->pp, predicted, 100 * (predicted / r->tflops - 1),
 		       pub->r.best.micro, pub->r.best.v, pub->r.cost.step, own->r.best.tp,
 		       own->r.best.pp, own->r.best.dp, own->r.best.cp, own->r.best.micro, own->r.best.v,
-		       plan_recompute_names[own->r.best.recompute], own->r.best.sp ? ", SP" : "",
+		       enum_RECOMPUTE.words[own->r.best.recompute], own->r.best.sp ? ", SP" : "",
 		       own->r.best.dopt ? ", distributed optimizer" : "", own->r.cost.step,
 		       pub->r.cost.step / own->r.cost.step, own->r.cost.mfu);
 		CU_ASSERT(pub->r.best.tp == r->tp && pub->r.best.pp == r->pp && pub->r.best.gpus == r->gpus);

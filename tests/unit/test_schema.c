@@ -79,7 +79,7 @@ static void test_values(void)
 			     "  power = 10.2 kW }\n",
 			     &p);
 	CU_ASSERT_EQUAL(errors, 0);
-	Decl *n = names_get(&p.names, intern_cstr(p.c, "n"));
+	Decl *n = table_get(&p.names, intern_cstr(p.c, "n"));
 	CU_ASSERT_PTR_NOT_NULL_FATAL(n);
 	const Value *power = decl_value(n, "power");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(power);
@@ -99,7 +99,7 @@ static void test_values(void)
 			 "accelerator h : g { memory = 141 GB }\n",
 			 &p);
 	CU_ASSERT_EQUAL(errors, 0);
-	Decl *h = names_get(&p.names, intern_cstr(p.c, "h"));
+	Decl *h = table_get(&p.names, intern_cstr(p.c, "h"));
 	CU_ASSERT_DOUBLE_EQUAL(decl_value(h, "memory")->q.v, 141e9 * 8, 1);
 	CU_ASSERT_DOUBLE_EQUAL(decl_value(h, "tdp")->q.v, 700, 0);
 	ctx_free(p.c);

@@ -9,6 +9,7 @@
  *    100,000-GPU example (a block per NVL72 domain of 18 nodes), a dragonfly and a torus.
  */
 #include "backends.h"
+#include "passes.h"
 
 #include <CUnit/CUnit.h>
 #include <string.h>

@@ -1,0 +1,378 @@
+/*
+ * base.h — what every layer of clusterc uses: memory, sources and locations, diagnostics, one
+ * compilation's context, units and quantities, and the vocabulary of the language (declaration
+ * kinds, enumeration families, topology families). Sectioned by the file that defines each
+ * name, so it reads as a table of contents (after QBE's all.h). The IR (passes/ir.h) and the
+ * backends see this header and not the syntax tree (lang.h).
+ *
+ * Ownership: everything allocated for a compilation lives in the Ctx's arena and is released
+ * at once by ctx_free(); nothing here is freed piecemeal.
+ */
+#ifndef CLUSTERC_BASE_H
+#define CLUSTERC_BASE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define CLUSTERC_VERSION "0.1.0"
+
+#if defined(__GNUC__)
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#define NORETURN __attribute__((noreturn))
+#else
+#define PRINTF_LIKE(f, a)
+#define NORETURN
+#endif
+
+/* Exit codes of the command line (PRODUCT §5). */
+enum {
+	EXIT_OK = 0,
+	EXIT_SPEC = 1,       /* the spec has errors */
+	EXIT_UNMET = 2,      /* well formed, but its requirements cannot all be met */
+	EXIT_USAGE = 64,
+	EXIT_INTERNAL = 70,
+	EXIT_IO = 74,
+};
+
+/* Limits. Each guards the compiler against input that would otherwise exhaust memory or the
+ * C stack; docs/language.md lists them. */
+enum {
+	MAX_FILE_BYTES = 64 << 20, /* a spec is text written by people or generators, not data */
+	MAX_NESTING = 256,         /* brackets and expression depth: bounds every recursive walk */
+	MAX_IDENT = 256,
+	MAX_IMPORT_DEPTH = 64,
+	DEFAULT_ERROR_LIMIT = 50,
+};
+
+typedef struct Ctx Ctx;
+
+/* ---- arena.c: memory by lifetime ---------------------------------------------------------- */
+
+typedef struct Arena Arena;
+
+Arena *arena_new(void);           /* pass-through mode when CLUSTERC_ARENA=malloc or ASan build */
+void arena_free(Arena *a);        /* frees every block; NULL is fine */
+void arena_tune_heap(void);       /* malloc's heap in huge pages, for a large build (arena.c) */
+void *arena_alloc(Arena *a, size_t n); /* zeroed, aligned for any type; never NULL */
+char *arena_strndup(Arena *a, const char *s, size_t n);
+char *arena_strdup(Arena *a, const char *s);
+char *arena_printf(Arena *a, const char *fmt, ...) PRINTF_LIKE(2, 3);
+char *arena_vprintf(Arena *a, const char *fmt, va_list ap);
+size_t arena_bytes(const Arena *a); /* bytes handed out, for --timings */
+
+void *xmalloc(size_t n);            /* malloc that exits 70 on exhaustion */
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+NORETURN void die_oom(void);
+/* A broken invariant of clusterc itself, never a user's mistake: says where and exits 70. On in
+ * every build (assert() is off in release builds). */
+NORETURN void die_invariant(const char *file, int line, const char *what);
+#define INVARIANT(cond, what) ((cond) ? (void)0 : die_invariant(__FILE__, __LINE__, what))
+
+/* A growable array of pointers backed by an arena (old storage is abandoned on growth). */
+typedef struct PtrVec {
+	void **v;
+	int n, cap;
+} PtrVec;
+void vec_push(Arena *a, PtrVec *vec, void *p);
+
+/* A growable character buffer on the heap (for text being rendered). */
+typedef struct Buf {
+	char *s;
+	size_t len, cap;
+} Buf;
+void buf_put(Buf *b, const char *s, size_t n);
+void buf_puts(Buf *b, const char *s);
+void buf_putc(Buf *b, char c);
+void buf_printf(Buf *b, const char *fmt, ...) PRINTF_LIKE(2, 3);
+void buf_free(Buf *b);
+
+/* Interned identifiers: equal names give the same pointer, so names compare with ==. */
+const char *intern(Ctx *c, const char *s, size_t n);
+const char *intern_cstr(Ctx *c, const char *s);
+
+/* ---- table.c: maps keyed by interned names -------------------------------------------------- */
+
+typedef struct NameTable {
+	const char **keys; /* interned; NULL for an empty slot */
+	void **vals;
+	int cap, n;
+} NameTable;
+
+void *table_get(const NameTable *t, const char *interned);
+void table_put(Ctx *c, NameTable *t, const char *interned, void *val);
+
+/* ---- source.c: files and locations -------------------------------------------------------- */
+
+typedef struct Source {
+	const char *path;    /* as shown in diagnostics */
+	const char *abspath; /* canonical, for import identity; NULL for stdin and --set */
+	const char *text;    /* NUL-terminated; len excludes the NUL */
+	uint32_t len;
+	uint32_t *lines;     /* byte offset of each line start */
+	int nlines;
+	int id;              /* order of loading, from 0 */
+	bool is_stdlib;
+} Source;
+
+/* A span of source text: bytes [off, end) of src. Every token, AST node and, later, IR entity
+ * carries one. A Loc with src == NULL means "no location" (command line, internal). */
+typedef struct Loc {
+	const Source *src;
+	uint32_t off, end;
+} Loc;
+
+/* Loads a file; on failure reports at `from` (or as a command-line error when from.src is
+ * NULL), returns NULL and sets *io_error when the failure was the operating system's (missing
+ * file, permission) rather than the content's (binary, too large, bad UTF-8). */
+Source *src_load(Ctx *c, const char *path, Loc from, bool *io_error);
+Source *src_from_text(Ctx *c, const char *name, const char *text, size_t len);
+void src_linecol(const Source *s, uint32_t off, int *line, int *col); /* 1-based; col in chars */
+const char *src_line(const Source *s, int line, int *len);           /* text of line, no EOL */
+Loc loc_span(Loc a, Loc b); /* from a's start to b's end */
+extern const Loc NOLOC;
+
+/* ---- diag.c: diagnostics ------------------------------------------------------------------ */
+
+typedef enum { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE } DiagLevel;
+typedef enum { DIAG_TEXT, DIAG_JSON } DiagFormat;
+
+typedef struct DiagNote {
+	Loc loc;
+	const char *msg;
+} DiagNote;
+
+typedef struct Diag {
+	DiagLevel level;
+	Loc loc;            /* primary span: caret at its start, ~ under the rest */
+	const char *msg;
+	const char *code;   /* stable kebab-case id, e.g. "unknown-field" (JSON only) */
+	const char *suggestion; /* the name a "did you mean" offers, or NULL */
+	Loc ranges[4];      /* further spans to underline on the same line */
+	int nranges;
+	DiagNote notes[8];
+	int nnotes;
+} Diag;
+
+typedef struct DiagOptions {
+	DiagFormat format;
+	bool color;
+	int error_limit;
+} DiagOptions;
+
+Diag *diag_error(Ctx *c, Loc loc, const char *fmt, ...) PRINTF_LIKE(3, 4);
+Diag *diag_warning(Ctx *c, Loc loc, const char *fmt, ...) PRINTF_LIKE(3, 4);
+void diag_note(Diag *d, Loc loc, const char *fmt, ...) PRINTF_LIKE(3, 4);
+void diag_range(Diag *d, Loc loc);
+void diag_set_code(Diag *d, const char *code);
+void diag_set_suggestion(Diag *d, const char *name);
+int diag_errors(const Ctx *c);
+bool diag_limit_reached(const Ctx *c);
+void diag_render(Ctx *c, FILE *out); /* prints the collected diagnostics and forgets them */
+
+/* The closest candidate to `word` by edit distance, or NULL when none is close enough. */
+const char *suggest(const char *word, const char *const *cands, int n);
+
+/* ---- ctx.c: one compilation ---------------------------------------------------------------- */
+
+struct Ctx {
+	Arena *arena;
+	DiagOptions dopt;
+	PtrVec diags;        /* Diag* in emission order */
+	int nerrors, nwarnings;
+	bool limit_hit;
+	PtrVec sources;      /* Source* in load order */
+	const char *stdlib_dir;
+	struct Interner *interner;
+	bool verbose;
+};
+
+Ctx *ctx_new(DiagOptions dopt);
+void ctx_free(Ctx *c);
+
+/* ---- units.c: quantities and dimensional analysis ----------------------------------------- */
+
+/* Base dimensions. Energy, data and floating-point operations are bases of their own rather than
+ * SI derivations, so messages can say "power" and "bandwidth" instead of "kg·m²·s⁻³". Each
+ * currency is a base of its own: CNY and USD never mix without an explicit rate (CNY/USD). */
+#define CURRENCIES(X) \
+	X(CNY) X(USD) X(EUR) X(GBP) X(JPY) X(KRW) X(INR) X(CHF) X(CAD) X(AUD) X(SGD) X(HKD) \
+	X(TWD) X(SAR) X(AED) X(BRL)
+
+enum {
+	DIM_LENGTH,
+	DIM_MASS,
+	DIM_TIME,
+	DIM_ENERGY,
+	DIM_DATA,
+	DIM_FLOP,
+#define X(c) DIM_##c,
+	CURRENCIES(X)
+#undef X
+	DIM_COUNT,
+	DIM_FIRST_CURRENCY = DIM_CNY,
+};
+
+typedef struct Dim {
+	int8_t e[DIM_COUNT];
+} Dim;
+
+/* A value in coherent base units: m, kg, s, J, bit, FLOP, one unit of each currency. */
+typedef struct Qty {
+	double v;
+	Dim dim;
+} Qty;
+
+extern const Dim DIM_NONE;
+Dim dim_make(int length, int mass, int time, int energy, int data, int flop);
+Dim dim_mul(Dim a, Dim b);
+Dim dim_div(Dim a, Dim b);
+Dim dim_pow(Dim a, int k);
+bool dim_eq(Dim a, Dim b);
+bool dim_is_none(Dim a);
+int dim_currency(Dim a);       /* the one currency with a nonzero exponent, or -1 (none or several) */
+int dim_money_exp(Dim a);      /* that currency's exponent, 0 when none */
+Dim dim_with_money(Dim a, int currency, int exp); /* a with money^exp in currency added */
+Dim dim_strip_money(Dim a);
+const char *currency_name(int currency);  /* "CNY" */
+int currency_lookup(const char *s);        /* index or -1 */
+extern const char *const currency_names[];
+extern const int currency_count;
+
+/* A human name for a dimension: "power", "money (CNY) per energy", "length·time⁻¹". */
+const char *dim_name(Dim d, char *buf, size_t n);
+
+/* Parses a unit expression as written after a number ("kW", "CNY/kWh", "GB/s", "W/m^2").
+ * On success *out is the factor to base units with its dimension. On failure returns false,
+ * sets *err_off and *err_len to the offending symbol inside `text`, and *err to a message;
+ * *suggestion to a close known unit when there is one. */
+bool unit_parse(const char *text, size_t len, Qty *out, const char **err, size_t *err_off,
+		size_t *err_len, const char **suggestion);
+extern const char *const unit_names[]; /* every simple unit symbol, for suggestions and docs */
+extern const int unit_count;
+
+/* Formats q for people in a unit chosen for its dimension ("12,750 kW", "2.5e9 CNY"). */
+const char *qty_format(Qty q, char *buf, size_t n);
+
+/* ---- schema.c: the vocabulary (the rest of the schemas is lang.h's) ------------------------- */
+
+#define DECL_KINDS(X)                                                                     \
+	X(ACCELERATOR, "accelerator", "an accelerator chip (GPU, NPU) and its module")    \
+	X(NIC, "nic", "a network adapter")                                                \
+	X(SWITCH, "switch", "a network switch")                                           \
+	X(CABLE, "cable", "a cable: copper DAC/ACC/AEC, active optical, or fibre")       \
+	X(OPTIC, "optic", "an optical transceiver module")                                \
+	X(COOLING, "cooling", "a cooling system")                                         \
+	X(POWER, "power", "a power distribution system: UPS or HVDC and its redundancy")  \
+	X(NODE, "node", "a server: accelerators, NICs, power, height, price")             \
+	X(STORAGE, "storage", "a storage appliance attached to the cluster")              \
+	X(RACK, "rack", "a rack type: height, power class, cooling")                      \
+	X(SITE, "site", "a data hall: power budget, electricity, floor grid")             \
+	X(FABRIC, "fabric", "a network fabric: topology, switch, link speed")            \
+	X(CLUSTER, "cluster", "the cluster: what is built, where, on which fabrics")      \
+	X(MODEL, "model", "a neural network architecture")                                \
+	X(WORKLOAD, "workload", "a training job run on a cluster")
+
+typedef enum {
+#define X(k, w, d) KIND_##k,
+	DECL_KINDS(X)
+#undef X
+	KIND_COUNT
+} KindId;
+
+#define KINDMASK(k) (1u << (KIND_##k))
+
+/* Enumeration families: every word an enum field can take, as C constants, so that passes
+ * switch on a constant rather than compare a string. A field accepts a subset of its family
+ * (FieldSchema.enums, in the order the docs list them); check.c stores the family index in
+ * Value.e. */
+#define FORM_FACTORS(X) X(SXM, "sxm") X(OAM, "oam") X(PCIE, "pcie") X(SUPERCHIP, "superchip")
+#define PROTOCOLS(X) X(INFINIBAND, "infiniband") X(ETHERNET, "ethernet") X(NVLINK, "nvlink") \
+	X(VPI, "vpi")
+/* Cages first (a port's), then optical connectors (a transceiver's receptacle, a fibre's plug). */
+#define CONNECTORS(X) X(OSFP, "osfp") X(QSFP112, "qsfp112") X(QSFP_DD, "qsfp_dd") \
+	X(QSFP56, "qsfp56") X(QSFP28, "qsfp28") X(SFP56, "sfp56") X(SFP28, "sfp28")         \
+	X(BACKPLANE, "backplane") X(MPO8, "mpo8") X(MPO12, "mpo12") X(MPO16, "mpo16")       \
+	X(LC_DUPLEX, "lc_duplex") X(CS, "cs")
+#define MEDIA(X) X(DAC, "dac") X(ACC, "acc") X(AEC, "aec") X(AOC, "aoc") X(FIBER, "fiber")
+#define FIBERS(X) X(OM3, "om3") X(OM4, "om4") X(OM5, "om5") X(OS2, "os2")
+#define COOLING_TYPES(X) X(AIR, "air") X(REAR_DOOR, "rear_door") X(COLD_PLATE, "cold_plate") \
+	X(IMMERSION, "immersion")
+#define POWER_TYPES(X) X(AC_UPS, "ac_ups") X(HVDC, "hvdc")
+#define REDUNDANCIES(X) X(N, "n") X(N_PLUS_1, "n_plus_1") X(TWO_N, "two_n")
+#define ROUTINGS(X) X(ECMP, "ecmp") X(ADAPTIVE, "adaptive") X(FTREE, "ftree") X(UPDN, "updn") \
+	X(MINIMAL, "minimal") X(UGAL, "ugal") X(DOR, "dor")
+#define PRECISIONS(X) X(BF16, "bf16") X(FP8, "fp8")
+#define RECOMPUTES(X) X(NONE, "none") X(SELECTIVE, "selective") X(FULL, "full")
+#define ACTIVATIONS(X) X(GELU, "gelu") X(SWIGLU, "swiglu")
+
+/* ENUM_FAMILIES(F): F(FAMILY, words, CONSTANT_PREFIX) for every family above. */
+#define ENUM_FAMILIES(F)                                                                      \
+	F(FORM_FACTOR, FORM_FACTORS, FF) F(PROTOCOL, PROTOCOLS, PROTO)                        \
+	F(CONNECTOR, CONNECTORS, CONN) F(MEDIA, MEDIA, MEDIA) F(FIBER, FIBERS, FIBER)         \
+	F(COOLING_TYPE, COOLING_TYPES, COOL) F(POWER_TYPE, POWER_TYPES, PWR)                  \
+	F(REDUNDANCY, REDUNDANCIES, RED) F(ROUTING, ROUTINGS, ROUTE)                          \
+	F(PRECISION, PRECISIONS, PREC) F(RECOMPUTE, RECOMPUTES, RC) F(ACTIVATION, ACTIVATIONS, ACT)
+
+/* One C enum per family: FF_SXM ..., PROTO_INFINIBAND ..., CONN_OSFP ..., MEDIA_DAC ... */
+#define X(c, w) FF_##c,
+typedef enum { FORM_FACTORS(X) FF_COUNT } FormFactor;
+#undef X
+#define X(c, w) PROTO_##c,
+typedef enum { PROTOCOLS(X) PROTO_COUNT } Protocol;
+#undef X
+#define X(c, w) CONN_##c,
+typedef enum { CONNECTORS(X) CONN_COUNT } Connector;
+#undef X
+#define X(c, w) MEDIA_##c,
+typedef enum { MEDIA(X) MEDIA_COUNT } Media;
+#undef X
+#define X(c, w) FIBER_##c,
+typedef enum { FIBERS(X) FIBER_COUNT } Fiber;
+#undef X
+#define X(c, w) COOL_##c,
+typedef enum { COOLING_TYPES(X) COOL_COUNT } CoolingType;
+#undef X
+#define X(c, w) PWR_##c,
+typedef enum { POWER_TYPES(X) PWR_COUNT } PowerType;
+#undef X
+#define X(c, w) RED_##c,
+typedef enum { REDUNDANCIES(X) RED_COUNT } Redundancy;
+#undef X
+#define X(c, w) ROUTE_##c,
+typedef enum { ROUTINGS(X) ROUTE_COUNT } Routing;
+#undef X
+#define X(c, w) PREC_##c,
+typedef enum { PRECISIONS(X) PREC_COUNT } Precision;
+#undef X
+#define X(c, w) RC_##c,
+typedef enum { RECOMPUTES(X) RC_COUNT } Recompute;
+#undef X
+#define X(c, w) ACT_##c,
+typedef enum { ACTIVATIONS(X) ACT_COUNT } Activation;
+#undef X
+
+typedef struct EnumFamily {
+	const char *name;          /* "protocol" */
+	const char *const *words;  /* every word, in constant order */
+	int n;
+} EnumFamily;
+
+#define F(fam, words, prefix) extern const EnumFamily enum_##fam;
+ENUM_FAMILIES(F)
+#undef F
+/* The constant of a word in a family, or -1. */
+int enum_lookup(const EnumFamily *f, const char *word);
+
+/* The topology families (schema.def's TOPOLOGY rows); passes/fabric/family.c gives each its
+ * passes. A topology the table lacks cannot be written: its constructor does not exist. */
+typedef enum {
+#define TOPOLOGY(id, name, doc) TOPO_##id,
+#include "schema.def"
+	TOPO_COUNT
+} TopologyKind;
+
+#endif
