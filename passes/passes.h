@@ -11,36 +11,40 @@
 
 /* ---- design/: the design's frame, its parts and model, its instances and their places -------- */
 
-/* design.c: the design's frame (cluster, site, currency), money, the value of an attribute
- * (wanka.capex, hall_b.power_budget), requirements and objectives, violations. */
+/* design.c: the design's frame (cluster, site, currency; every price in use convertible),
+ * racks of its rack type, Violations. */
 int design_init(Design *d, Program *p);
-/* Converts an amount of money in `from_dim`'s currency into the design's currency through the
- * cluster's exchange rates. False (after a diagnostic at `loc` when report) when no rate
- * connects them. */
-bool design_money_convert(Design *d, double amount, Dim from_dim, Loc loc, bool report, double *out);
-/* A money field of x in the report currency (0 when unset; a missing rate was reported by
- * design_init for the declarations in use, and leaves the amount as written). */
-double design_money(Design *d, const Decl *x, FieldId f);
 /* A rack of the design's type and cooling, its power class and cap set; nothing in it yet. */
 void design_rack_init(const Design *d, RackInst *r);
 void design_violation(Design *d, Loc loc, double excess, Loc note_loc, const char *note,
 		      const char *fmt, ...) PRINTF_LIKE(6, 7);
-bool design_eval(Design *d, const Expr *e, Qty *out, bool report);
+/* Every Violation of the design kept as an exit-2 diagnostic. */
+int design_validate(Design *d);
+
+/* money.c: converts an amount of money in `from_dim`'s currency into the design's currency
+ * through the cluster's exchange rates. False (after a diagnostic at `loc` when report) when no
+ * rate connects them. */
+bool money_convert(Design *d, double amount, Dim from_dim, Loc loc, bool report, double *out);
+/* A money field of x in the report currency (0 when unset; a missing rate was reported by
+ * design_init for the declarations in use, and leaves the amount as written). */
+double money_field(Design *d, const Decl *x, FieldId f);
+
+/* judge.c: the value of an attribute (wanka.capex, hall_b.power_budget, gpt3.time_to_train)
+ * for the design in force. */
+bool judge_eval(Design *d, const Expr *e, Qty *out, bool report);
 /* The site's power budget and every require line, as Violations (requirement ones found
  * before dropped). */
-int design_require(Design *d);
+int judge_require(Design *d);
 /* The objectives' values for the design in force (d->objective: maximized ones negated, so
  * that less is better). */
-void design_objectives(Design *d);
+void judge_objectives(Design *d);
 /* The requirements of the design as built (cables included), and its first objective as
  * written (built_objective): the pass after cabling. Its Violations are reported by
  * design_validate (exit 2); the pass itself has no errors. */
-int design_judge(Design *d);
+int judge_design(Design *d);
 /* What one unit of money and one watt of network power add to the first objective they change
  * (exact: the model is linear in them); 1 and 0 without one. */
-void design_objective_weights(Design *d, double *per_money, double *per_watt);
-/* Every Violation of the design kept as an exit-2 diagnostic. */
-int design_validate(Design *d);
+void judge_weights(Design *d, double *per_money, double *per_watt);
 
 /* parts.c: every declaration of hardware or plant as a Part (ir.h). */
 int parts_lower(Design *d);

@@ -76,8 +76,8 @@ static void model_candidate(Design *d)
 
 static void judge_candidate(Design *d)
 {
-	design_require(d);
-	design_objectives(d);
+	judge_require(d);
+	judge_objectives(d);
 }
 
 /* The whole pipeline up to the artifacts: the front end, then the design's frame and parts,
@@ -109,7 +109,7 @@ static int build_once(Program *p, Design *d, const char *path, Timing timings[ST
 		STOP_IF_ERRORS();
 		STAGE(STAGE_CABLE, cable_fabrics(d));
 		STAGE(STAGE_COST, model_design(d));
-		STAGE(STAGE_JUDGE, design_judge(d));
+		STAGE(STAGE_JUDGE, judge_design(d));
 		STAGE(STAGE_ADDRESS, switch_plan_fabrics(d));
 	}
 	STAGE(STAGE_PLAN, plan_workloads(d));

@@ -336,7 +336,7 @@ int cable_fabrics(Design *d)
 	double tray = param_num(field_value(d->site, FLD_SITE_FLOOR), PRM_GRID_TRAY_HEIGHT);
 	double height = d->rack_type->height;
 	Weights w;
-	design_objective_weights(d, &w.money, &w.watt);
+	judge_weights(d, &w.money, &w.watt);
 	for (int fi = 0; fi < d->nfabrics; fi++) {
 		const FabricInst *f = &d->fabrics[fi];
 		if (!f->sized)

@@ -124,7 +124,7 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 	case KIND_ACCELERATOR:
 		pt->vendor = field_str(x, FLD_ACCELERATOR_VENDOR);
 		pt->description = description(x, FLD_ACCELERATOR_DESCRIPTION);
-		pt->price = design_money(d, x, FLD_ACCELERATOR_PRICE);
+		pt->price = money_field(d, x, FLD_ACCELERATOR_PRICE);
 		pt->power = req_num(x, FLD_ACCELERATOR_TDP);
 		pt->accel.form_factor = field_enum(x, FLD_ACCELERATOR_FORM_FACTOR);
 		pt->accel.memory = req_num(x, FLD_ACCELERATOR_MEMORY) / 8;
@@ -139,7 +139,7 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 	case KIND_NIC:
 		pt->vendor = field_str(x, FLD_NIC_VENDOR);
 		pt->description = description(x, FLD_NIC_DESCRIPTION);
-		pt->price = design_money(d, x, FLD_NIC_PRICE);
+		pt->price = money_field(d, x, FLD_NIC_PRICE);
 		pt->power = field_num(x, FLD_NIC_POWER);
 		pt->nic.speed = req_num(x, FLD_NIC_SPEED);
 		pt->nic.ports = count_of(field_num(x, FLD_NIC_PORTS));
@@ -149,7 +149,7 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 	case KIND_SWITCH: {
 		pt->vendor = field_str(x, FLD_SWITCH_VENDOR);
 		pt->description = description(x, FLD_SWITCH_DESCRIPTION);
-		pt->price = design_money(d, x, FLD_SWITCH_PRICE);
+		pt->price = money_field(d, x, FLD_SWITCH_PRICE);
 		pt->power = req_num(x, FLD_SWITCH_POWER);
 		pt->height = field_num(x, FLD_SWITCH_HEIGHT);
 		pt->sw.asic = field_str(x, FLD_SWITCH_ASIC);
@@ -167,7 +167,7 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 	case KIND_CABLE: {
 		pt->vendor = field_str(x, FLD_CABLE_VENDOR);
 		pt->description = description(x, FLD_CABLE_DESCRIPTION);
-		pt->price = design_money(d, x, FLD_CABLE_PRICE);
+		pt->price = money_field(d, x, FLD_CABLE_PRICE);
 		pt->power = field_num(x, FLD_CABLE_POWER);
 		pt->cable.media = field_enum(x, FLD_CABLE_TYPE);
 		double speed;
@@ -176,7 +176,7 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 		pt->cable.fiber = field_enum(x, FLD_CABLE_FIBER);
 		pt->cable.connector = field_enum(x, FLD_CABLE_CONNECTOR);
 		pt->cable.breakout = count_of(field_num(x, FLD_CABLE_BREAKOUT));
-		pt->cable.price_per_m = design_money(d, x, FLD_CABLE_PRICE_PER_M);
+		pt->cable.price_per_m = money_field(d, x, FLD_CABLE_PRICE_PER_M);
 		const Value *lens = field_value(x, FLD_CABLE_LENGTHS);
 		if (lens && lens->kind == VAL_LIST && lens->n > 0) {
 			double *v = arena_alloc(d->c->arena, sizeof(double) * (size_t)lens->n);
@@ -199,7 +199,7 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 	case KIND_OPTIC:
 		pt->vendor = field_str(x, FLD_OPTIC_VENDOR);
 		pt->description = description(x, FLD_OPTIC_DESCRIPTION);
-		pt->price = design_money(d, x, FLD_OPTIC_PRICE);
+		pt->price = money_field(d, x, FLD_OPTIC_PRICE);
 		pt->power = field_num(x, FLD_OPTIC_POWER);
 		pt->optic.speed = req_num(x, FLD_OPTIC_SPEED);
 		pt->optic.reach = req_num(x, FLD_OPTIC_REACH);
@@ -214,7 +214,7 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 		pt->cooling.pue = req_num(x, FLD_COOLING_PUE);
 		pt->cooling.max_rack_power = req_num(x, FLD_COOLING_MAX_RACK_POWER);
 		pt->cooling.liquid_fraction = field_num(x, FLD_COOLING_LIQUID_FRACTION);
-		pt->cooling.capex_per_w = design_money(d, x, FLD_COOLING_CAPEX_PER_KW);
+		pt->cooling.capex_per_w = money_field(d, x, FLD_COOLING_CAPEX_PER_KW);
 		break;
 	case KIND_POWER:
 		pt->description = description(x, FLD_POWER_DESCRIPTION);
@@ -222,11 +222,11 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 		pt->power_sys.redundancy = field_enum(x, FLD_POWER_REDUNDANCY);
 		pt->power_sys.module_count = count_of(field_num(x, FLD_POWER_MODULE_COUNT));
 		pt->power_sys.efficiency = field_num(x, FLD_POWER_EFFICIENCY);
-		pt->power_sys.capex_per_w = design_money(d, x, FLD_POWER_CAPEX_PER_KW);
+		pt->power_sys.capex_per_w = money_field(d, x, FLD_POWER_CAPEX_PER_KW);
 		break;
 	case KIND_RACK:
 		pt->description = description(x, FLD_RACK_DESCRIPTION);
-		pt->price = design_money(d, x, FLD_RACK_PRICE);
+		pt->price = money_field(d, x, FLD_RACK_PRICE);
 		pt->height = req_num(x, FLD_RACK_HEIGHT);
 		pt->rack.reserved = field_num(x, FLD_RACK_RESERVED);
 		pt->rack.width = field_num(x, FLD_RACK_WIDTH);
@@ -236,13 +236,13 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 	case KIND_NODE:
 		pt->vendor = field_str(x, FLD_NODE_VENDOR);
 		pt->description = description(x, FLD_NODE_DESCRIPTION);
-		pt->price = design_money(d, x, FLD_NODE_PRICE);
+		pt->price = money_field(d, x, FLD_NODE_PRICE);
 		pt->height = req_num(x, FLD_NODE_HEIGHT);
 		break;
 	case KIND_STORAGE:
 		pt->vendor = field_str(x, FLD_STORAGE_VENDOR);
 		pt->description = description(x, FLD_STORAGE_DESCRIPTION);
-		pt->price = design_money(d, x, FLD_STORAGE_PRICE);
+		pt->price = money_field(d, x, FLD_STORAGE_PRICE);
 		pt->power = req_num(x, FLD_STORAGE_POWER);
 		pt->height = req_num(x, FLD_STORAGE_HEIGHT);
 		pt->storage.capacity = req_num(x, FLD_STORAGE_CAPACITY) / 8;

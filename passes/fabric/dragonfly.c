@@ -36,21 +36,21 @@ static const char *balanced_router(Design *d, int radix, int e)
 bool dragonfly_size(Design *d, FabricInst *f, const Value *topo, int nodes, int extra_ports)
 {
 	Loc at = topo->loc;
-	/* As written (the counts below are clamped, see fabric_count()). */
-	double a_w = fabric_param(topo, PRM_DRAGONFLY_A, 0);
+	/* As written (the counts below are clamped, see shape_count()). */
+	double a_w = shape_param(topo, PRM_DRAGONFLY_A, 0);
 	double half = floor(a_w / 2) > 0 ? floor(a_w / 2) : 1; /* the documented a / 2 */
-	double p_w = fabric_param(topo, PRM_DRAGONFLY_P, half), h_w = fabric_param(topo, PRM_DRAGONFLY_H, half);
+	double p_w = shape_param(topo, PRM_DRAGONFLY_P, half), h_w = shape_param(topo, PRM_DRAGONFLY_H, half);
 	double need = p_w + (a_w - 1) + h_w;
 	int rpp = f->rails / f->planes;
 	int e = nodes * rpp + (extra_ports + f->planes - 1) / f->planes;
 	if (need > f->radix) {
-		const char *smaller = fabric_suggesting(d, f) ? balanced_router(d, f->radix, e) : NULL;
+		const char *smaller = shape_suggesting(d, f) ? balanced_router(d, f->radix, e) : NULL;
 		design_violation(d, at, need / f->radix - 1, f->decl->name_loc, NULL,
 				 "a dragonfly router with p = %.0f, a = %.0f, h = %.0f needs %.0f ports "
 				 "(p + a - 1 + h); '%s' has %d at %s: use a switch with %.0f ports or "
 				 "more%s%s",
 				 p_w, a_w, h_w, need, f->switch_model->name, f->radix,
-				 fabric_gbps(d, f->link_speed), need, smaller ? ", or " : "", smaller ? smaller : "");
+				 shape_gbps(d, f->link_speed), need, smaller ? ", or " : "", smaller ? smaller : "");
 		return false;
 	}
 	/* Now p + a - 1 + h <= FABRIC_RADIX_MAX: a·h and a·p fit an int. */
@@ -58,13 +58,13 @@ bool dragonfly_size(Design *d, FabricInst *f, const Value *topo, int nodes, int 
 	int g_max = a * h + 1;
 	int g_need = (e + p * a - 1) / (p * a);
 	bool g_auto = param_is_auto(topo, PRM_DRAGONFLY_G);
-	int g = g_auto ? g_need : fabric_count(fabric_param(topo, PRM_DRAGONFLY_G, 1));
+	int g = g_auto ? g_need : shape_count(shape_param(topo, PRM_DRAGONFLY_G, 1));
 	if (g < 1)
 		g = 1;
 	if (g > g_max || g_need > g_max) {
 		/* The smallest h, or else a, whose a·h + 1 groups hold the endpoints (or the g asked);
 		 * or more planes, when the endpoints are too many. */
-		const char *planes = g_need > g_max ? fabric_more_planes(d, f, topo, nodes, extra_ports) : NULL;
+		const char *planes = g_need > g_max ? shape_more_planes(d, f, topo, nodes, extra_ports) : NULL;
 		int want = g > g_need ? g : g_need;
 		int h2 = (want - 1 + a - 1) / a;
 		int a2 = a + 1;
@@ -97,7 +97,7 @@ bool dragonfly_size(Design *d, FabricInst *f, const Value *topo, int nodes, int 
 		return false;
 	}
 	long pairs_links = g > 1 ? (long)(a * h / (g - 1)) * g * (g - 1) / 2 : 0;
-	if (!fabric_wirable(d, f, at, (double)g * a * (a - 1) / 2 + (double)pairs_links + e))
+	if (!shape_wirable(d, f, at, (double)g * a * (a - 1) / 2 + (double)pairs_links + e))
 		return false;
 	f->df_p = p, f->df_a = a, f->df_h = h, f->df_g = g;
 	f->df_links_per_pair = g > 1 ? a * h / (g - 1) : 0;

@@ -18,37 +18,37 @@
 #define FABRIC_RADIX_MAX 2048
 #define FABRIC_LINKS_MAX (1L << 27)
 
-/* ---- fabric.c: sizing shared by the families ------------------------------------------------ */
+/* ---- shape.c: sizing shared by the families ------------------------------------------------- */
 
-int fabric_count(double v);
+int shape_count(double v);
 /* False (after a Violation) when a plane of `links` links is more than FABRIC_LINKS_MAX. */
-bool fabric_wirable(Design *d, const FabricInst *f, Loc at, double links);
+bool shape_wirable(Design *d, const FabricInst *f, Loc at, double links);
 /* A parameter whose default a family computes: its number, or def when absent or open. */
-double fabric_param(const Value *ctor, ParamId p, double def);
+double shape_param(const Value *ctor, ParamId p, double def);
 /* The smallest divisor of n that is at least want, or 0 when want > n. */
-int fabric_divisor_at_least(int n, int want);
+int shape_divisor_at_least(int n, int want);
 /* A bandwidth as messages print it ("400 Gbps"), in the arena. */
-char *fabric_gbps(Design *d, double v);
+char *shape_gbps(Design *d, double v);
 /* Whether a message may offer a smallest change: not while choices are explored, and not
  * inside the sizing of a probe (a suggestion inside a suggestion). */
-bool fabric_suggesting(const Design *d, const FabricInst *f);
+bool shape_suggesting(const Design *d, const FabricInst *f);
 /* The split of k ports for a down:up ratio (fabric.c says how); false after a Violation. */
-bool fabric_split_ports(Design *d, FabricInst *f, Loc at, const char *tier, int k,
+bool shape_split_ports(Design *d, FabricInst *f, Loc at, const char *tier, int k,
 			double down_ratio, double up_ratio, int *down, int *up);
 /* The down:up ratio a oversubscription value gives tier `tier` (1:1 when it says none). */
-void fabric_ratio_at(const Value *v, int tier, double *down, double *up);
+void shape_ratio_at(const Value *v, int tier, double *down, double *up);
 /* Whether the shape would hold with another plane count, radix or (fat trees) tier count:
  * sized again on a copy, its violations dropped. */
-bool fabric_shape_fits(Design *d, const FabricInst *f, const Value *topo, int nodes,
+bool shape_fits(Design *d, const FabricInst *f, const Value *topo, int nodes,
 		       int extra_ports, int planes, int radix, int tiers);
 /* "planes = P": the fewest planes (a divisor of the rails, more than now) that fit; NULL. */
-const char *fabric_more_planes(Design *d, const FabricInst *f, const Value *topo, int nodes,
+const char *shape_more_planes(Design *d, const FabricInst *f, const Value *topo, int nodes,
 			       int extra_ports);
 /* "a switch with K ports at SPEED or more" (up to 4 times the radix), or NULL. */
-const char *fabric_more_ports(Design *d, const FabricInst *f, const Value *topo, int nodes,
+const char *shape_more_ports(Design *d, const FabricInst *f, const Value *topo, int nodes,
 			      int extra_ports);
 /* "A, or B", "A", "B" or `otherwise`. */
-const char *fabric_either(Design *d, const char *a, const char *b, const char *otherwise);
+const char *shape_either(Design *d, const char *a, const char *b, const char *otherwise);
 
 /* ---- wire.c: the wiring base ------------------------------------------------------------------ */
 

@@ -44,8 +44,8 @@
 static const char *more_tiers(Design *d, const FabricInst *f, const Value *topo, int nodes,
 			      int extra_ports, int tiers)
 {
-	for (int t = tiers + 1; fabric_suggesting(d, f) && t <= 3; t++)
-		if (fabric_shape_fits(d, f, topo, nodes, extra_ports, f->planes, f->radix, t))
+	for (int t = tiers + 1; shape_suggesting(d, f) && t <= 3; t++)
+		if (shape_fits(d, f, topo, nodes, extra_ports, f->planes, f->radix, t))
 			return arena_printf(d->c->arena, "tiers = %d", t);
 	return NULL;
 }
@@ -55,9 +55,9 @@ static const char *more_tiers(Design *d, const FabricInst *f, const Value *topo,
 static const char *planes_or_ports(Design *d, const FabricInst *f, const Value *topo, int nodes,
 				   int extra_ports, const char *otherwise)
 {
-	const char *planes = fabric_more_planes(d, f, topo, nodes, extra_ports);
-	const char *ports = fabric_more_ports(d, f, topo, nodes, extra_ports);
-	return fabric_either(d, planes, ports, otherwise);
+	const char *planes = shape_more_planes(d, f, topo, nodes, extra_ports);
+	const char *ports = shape_more_ports(d, f, topo, nodes, extra_ports);
+	return shape_either(d, planes, ports, otherwise);
 }
 
 /* What a tree of `tiers` tiers too small for its endpoints could do instead: more tiers or
@@ -66,12 +66,12 @@ static const char *bigger_tree(Design *d, const FabricInst *f, const Value *topo
 			       int extra_ports, int tiers)
 {
 	const char *more = more_tiers(d, f, topo, nodes, extra_ports, tiers);
-	const char *planes = fabric_more_planes(d, f, topo, nodes, extra_ports);
-	const char *fix = fabric_either(d, more, planes, NULL);
+	const char *planes = shape_more_planes(d, f, topo, nodes, extra_ports);
+	const char *fix = shape_either(d, more, planes, NULL);
 	if (fix)
 		return fix;
-	const char *ports = fabric_more_ports(d, f, topo, nodes, extra_ports);
-	return fabric_either(d, ports, NULL, "more planes or a switch with more ports");
+	const char *ports = shape_more_ports(d, f, topo, nodes, extra_ports);
+	return shape_either(d, ports, NULL, "more planes or a switch with more ports");
 }
 
 /* Fat tree: leaves, then the smallest number of tiers (or the declared one) that holds them. */
@@ -83,8 +83,8 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 	const Value *ov = field_value(fd, FLD_FABRIC_OVERSUBSCRIPTION);
 	Loc ov_at = ov ? ov->loc : fd->name_loc;
 	double od, ou;
-	fabric_ratio_at(ov, 0, &od, &ou);
-	if (!fabric_split_ports(d, f, ov_at, "leaf", k, od, ou, &f->down[0], &f->up[0]))
+	shape_ratio_at(ov, 0, &od, &ou);
+	if (!shape_split_ports(d, f, ov_at, "leaf", k, od, ou, &f->down[0], &f->up[0]))
 		return false;
 	f->oversub[0] = (double)f->down[0] / f->up[0];
 	int down = f->down[0], up = f->up[0];
@@ -97,7 +97,7 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 		double su_asked;
 		if (!field_num_set(fd, FLD_FABRIC_SCALABLE_UNIT, &su_asked))
 			su_asked = down; /* as many nodes as a leaf has down ports */
-		int su = fabric_count(su_asked);
+		int su = shape_count(su_asked);
 		if (su > down) {
 			design_violation(d, field_value(fd, FLD_FABRIC_SCALABLE_UNIT)->loc, su_asked / down - 1,
 					 fd->name_loc, NULL,
@@ -127,14 +127,14 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 	f->endpoints = (nodes * rpp + extra_pp) * f->planes;
 	f->links_per_plane[LT_NODE_LEAF] = nodes * rpp + extra_pp;
 
-	int want = !param_is_auto(topo, PRM_FAT_TREE_TIERS) ? fabric_count(fabric_param(topo, PRM_FAT_TREE_TIERS, 0)) : 0;
+	int want = !param_is_auto(topo, PRM_FAT_TREE_TIERS) ? shape_count(shape_param(topo, PRM_FAT_TREE_TIERS, 0)) : 0;
 	if (f->probe_tiers)
 		want = f->probe_tiers;
 	if (want > 3) {
 		design_violation(d, at, want / 3.0 - 1, fd->name_loc, NULL,
 				 "a fat tree has 1, 2 or 3 tiers; '%s' asks for %.0f: use tiers = 3 (with "
 				 "more planes or a larger switch if 3 do not hold the endpoints)",
-				 fd->name, fabric_param(topo, PRM_FAT_TREE_TIERS, 0));
+				 fd->name, shape_param(topo, PRM_FAT_TREE_TIERS, 0));
 		return false;
 	}
 	int per_plane_endpoints = nodes * rpp + extra_pp;
@@ -156,7 +156,7 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 		return true;
 	}
 	/* Two tiers: spines that every leaf reaches evenly. */
-	int spines = fabric_divisor_at_least(up, (int)(((long)leaves * up + k - 1) / k));
+	int spines = shape_divisor_at_least(up, (int)(((long)leaves * up + k - 1) / k));
 	if (want == 2 || (want == 0 && spines > 0)) {
 		if (spines == 0) {
 			/* At most k leaves: k / rails scalable units, or k leaves of `down` endpoints. */
@@ -164,7 +164,7 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 			design_violation(d, at, (double)leaves / k - 1, fd->name_loc, NULL,
 					 "a 2-tier fat tree of '%s' (%d ports at %s) holds at most %d "
 					 "leaves (%d %s per plane); '%s' needs %d leaves for %d %s: use %s",
-					 f->switch_model->name, k, fabric_gbps(d, f->link_speed), k, max_ep,
+					 f->switch_model->name, k, shape_gbps(d, f->link_speed), k, max_ep,
 					 f->rail_optimized ? "nodes" : "endpoints", fd->name, leaves,
 					 f->rail_optimized ? nodes : per_plane_endpoints,
 					 f->rail_optimized ? "nodes" : "endpoints",
@@ -185,8 +185,8 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 	}
 	/* Three tiers: pods of leaves under pod spines, pod spines under core groups. */
 	double sd, su_r;
-	fabric_ratio_at(ov, 1, &sd, &su_r);
-	if (!fabric_split_ports(d, f, ov_at, "spine", k, sd, su_r, &f->down[1], &f->up[1]))
+	shape_ratio_at(ov, 1, &sd, &su_r);
+	if (!shape_split_ports(d, f, ov_at, "spine", k, sd, su_r, &f->down[1], &f->up[1]))
 		return false;
 	f->oversub[1] = (double)f->down[1] / f->up[1];
 	int down2 = f->down[1], up2 = f->up[1];
@@ -202,7 +202,7 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 		return false;
 	}
 	int pods = (leaves + pod_leaves - 1) / pod_leaves;
-	int per_group = pods > k ? 0 : fabric_divisor_at_least(up2, (pods * up2 + k - 1) / k);
+	int per_group = pods > k ? 0 : shape_divisor_at_least(up2, (pods * up2 + k - 1) / k);
 	if (per_group == 0) {
 		/* At most k pods: k·P leaves, so k·P·down endpoints (k·P/R units of S nodes). */
 		long max_leaves = (long)k * pod_leaves;
@@ -210,14 +210,14 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 		design_violation(d, at, (double)pods / k - 1, fd->name_loc, NULL,
 				 "a 3-tier fat tree of '%s' (%d ports at %s) holds at most %ld leaves "
 				 "(%ld %s per plane); '%s' needs %d leaves for %d %s: use %s",
-				 f->switch_model->name, k, fabric_gbps(d, f->link_speed), max_leaves, max_ep,
+				 f->switch_model->name, k, shape_gbps(d, f->link_speed), max_leaves, max_ep,
 				 f->rail_optimized ? "nodes" : "endpoints", fd->name, leaves,
 				 f->rail_optimized ? nodes : per_plane_endpoints,
 				 f->rail_optimized ? "nodes" : "endpoints",
 				 planes_or_ports(d, f, topo, nodes, extra_ports, "more planes or a switch with more ports"));
 		return false;
 	}
-	if (!fabric_wirable(d, f, at, (double)pods * up * up2))
+	if (!shape_wirable(d, f, at, (double)pods * up * up2))
 		return false;
 	f->tiers = 3;
 	f->pods = pods;

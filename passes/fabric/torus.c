@@ -45,13 +45,13 @@ bool torus_size(Design *d, FabricInst *f, const Value *topo, int nodes, int extr
 	int largest = 0;
 	for (int i = 0; i < f->ndims; i++) {
 		product *= dims->items[i]->q.v;
-		f->dims[i] = fabric_count(dims->items[i]->q.v);
+		f->dims[i] = shape_count(dims->items[i]->q.v);
 		if (f->dims[i] > largest)
 			largest = f->dims[i];
 	}
 	int rpp = f->rails / f->planes;
 	if (product != nodes) {
-		const char *dims_fit = fabric_suggesting(d, f) ? torus_dims(d, nodes, f->ndims) : NULL;
+		const char *dims_fit = shape_suggesting(d, f) ? torus_dims(d, nodes, f->ndims) : NULL;
 		design_violation(d, topo->loc, fabs(product / nodes - 1), f->decl->name_loc, NULL,
 				 "a torus of %.0f positions for %d nodes; the dimensions must multiply to "
 				 "the node count: use %s%s%s",

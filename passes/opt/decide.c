@@ -51,13 +51,13 @@ static int check_computable(Design *d)
 	int errors = 0;
 	for (int i = 0; i < d->p->objectives.n; i++) {
 		Qty q;
-		if (!design_eval(d, ((Stmt *)d->p->objectives.v[i])->objective.expr, &q, true))
+		if (!judge_eval(d, ((Stmt *)d->p->objectives.v[i])->objective.expr, &q, true))
 			errors++;
 	}
 	for (int i = 0; i < d->p->requires.n; i++) {
 		const Require *rq = &((Stmt *)d->p->requires.v[i])->require;
 		Qty q;
-		if (!design_eval(d, rq->lhs, &q, true) || !design_eval(d, rq->rhs, &q, true))
+		if (!judge_eval(d, rq->lhs, &q, true) || !judge_eval(d, rq->rhs, &q, true))
 			errors++;
 	}
 	return errors;

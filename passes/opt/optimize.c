@@ -124,7 +124,7 @@ static int atom_of(Opt *o, const Expr *e)
 	}
 	if (at->kind == ATOM_CONST) {
 		Qty q = {0, DIM_NONE};
-		design_eval(o->d, e, &q, false);
+		judge_eval(o->d, e, &q, false);
 		at->value = q.v;
 	}
 	return o->natoms++;
@@ -137,7 +137,7 @@ static bool linear(Opt *o, const Expr *e, double *coef, double *k, double scale)
 	switch (e->kind) {
 	case EXPR_NUMBER: {
 		Qty q;
-		if (!design_eval(o->d, e, &q, false))
+		if (!judge_eval(o->d, e, &q, false))
 			return false;
 		*k += scale * q.v;
 		return true;
@@ -166,7 +166,7 @@ static bool linear(Opt *o, const Expr *e, double *coef, double *k, double scale)
 		if (expr_reads_attribute(cst))
 			return false;
 		Qty q;
-		if (!design_eval(o->d, cst, &q, false) || (e->kind == EXPR_DIV && q.v == 0))
+		if (!judge_eval(o->d, cst, &q, false) || (e->kind == EXPR_DIV && q.v == 0))
 			return false;
 		return linear(o, var, coef, k, e->kind == EXPR_MUL ? scale * q.v : scale / q.v);
 	}
@@ -248,7 +248,7 @@ static bool part_ok(const Opt *o, const Factor *f)
 static double atom_value(Opt *o, int a)
 {
 	Qty q = {NAN, DIM_NONE};
-	if (!design_eval(o->d, o->atoms[a].e, &q, false))
+	if (!judge_eval(o->d, o->atoms[a].e, &q, false))
 		return NAN;
 	return q.v;
 }
@@ -551,8 +551,8 @@ static bool build(Opt *o, int elastic_rows, Slacks *sl)
 		if (slack >= 0) {
 			/* Relative: the slack over the size of the row's terms. */
 			Qty l = {0}, r = {0};
-			design_eval(d, rq->lhs, &l, false);
-			design_eval(d, rq->rhs, &r, false);
+			judge_eval(d, rq->lhs, &l, false);
+			judge_eval(d, rq->rhs, &r, false);
 			double size = fmax(fmax(fabs(l.v), fabs(r.v)), 1e-12);
 			lp_term(o->a, &slack_sum, slack, 1 / size);
 			if (sl->eq[i])
@@ -627,7 +627,7 @@ static const char *explain(Opt *o, const LpResult *r, const Slacks *sl)
 			continue;
 		const Require *rq = &((Stmt *)d->p->requires.v[i])->require;
 		Qty rhs = {0};
-		design_eval(d, rq->rhs, &rhs, false);
+		judge_eval(d, rq->rhs, &rhs, false);
 		int line, col;
 		src_linecol(rq->loc.src, rq->loc.off, &line, &col);
 		/* The slack moves the left side's limit: up for <= (and an equality's upward slack),

@@ -346,7 +346,7 @@ static void test_objective_weights(void)
 			false);
 	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
 	double money, watt;
-	design_objective_weights(&b->d, &money, &watt);
+	judge_weights(&b->d, &money, &watt);
 	/* The cooling plant is priced per kW of IT power: 0.1 per watt of capex too. */
 	CU_ASSERT_DOUBLE_EQUAL(money, 1, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(watt, 1.1 * 8760 * 5 * 0.10 / 1000 + 0.1, 1e-9);
@@ -358,7 +358,7 @@ static void test_objective_weights(void)
 		 "minimize c.facility_power\n",
 		 false);
 	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
-	design_objective_weights(&b->d, &money, &watt); /* the first objective cables change */
+	judge_weights(&b->d, &money, &watt); /* the first objective cables change */
 	CU_ASSERT_DOUBLE_EQUAL(money, 0, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(watt, 1.1, 1e-9);
 	unit_build_done(b);
