@@ -134,9 +134,9 @@ int design_init(Design *d, Program *p)
 	d->cluster_loc = d->cluster->name_loc;
 	d->site_name = d->site->name;
 	d->currency = cluster_currency(d->cluster);
-	const Value *pw = decl_value(d->site, "power");
+	const Value *pw = field_value(d->site, FLD_SITE_POWER);
 	d->power = pw && pw->kind == VAL_REF ? pw->ref : NULL;
-	const Value *h = decl_value(d->cluster, "horizon");
+	const Value *h = field_value(d->cluster, FLD_CLUSTER_HORIZON);
 	d->t.horizon_years = h && h->kind == VAL_QTY ? h->q.v / YEAR : 5;
 	check_currencies(d);
 	d->electricity = money_field(d, d->site, FLD_SITE_ELECTRICITY);

@@ -21,68 +21,97 @@ static Qty qty(double v, Dim dim)
 	return (Qty){v, dim};
 }
 
-/* The derived attributes of a cluster (and of its workloads) from the model's totals. */
-static bool derived(Design *d, const Decl *decl, const char *name, Qty *out, Loc loc, bool report)
+/* The derived attributes of a cluster (and of its fabrics and workloads) from the model's
+ * totals, sizing and the planner: the schema's read-only fields, by FieldId. */
+static bool derived(Design *d, const Decl *decl, FieldId id, Qty *out, Loc loc, bool report)
 {
 	const Totals *t = &d->t;
 	Dim money = dim_with_money(DIM_NONE, d->currency, 1);
 	Dim power = dim_make(0, 0, -1, 1, 0, 0);
 	Dim per_time = dim_make(0, 0, -1, 0, 0, 0);
-	if (decl->kind == KIND_CLUSTER) {
-		if (!strcmp(name, "capex")) *out = qty(t->capex, money);
-		else if (!strcmp(name, "energy_cost")) *out = qty(t->annual_energy_cost / YEAR, dim_mul(money, per_time));
-		else if (!strcmp(name, "tco")) *out = qty(t->tco, money);
-		else if (!strcmp(name, "annual_energy")) *out = qty(t->annual_energy, dim_make(0, 0, 0, 1, 0, 0));
-		else if (!strcmp(name, "it_power")) *out = qty(t->it_power, power);
-		else if (!strcmp(name, "facility_power")) *out = qty(t->facility_power, power);
-		else if (!strcmp(name, "peak_compute")) *out = qty(t->peak_compute, dim_make(0, 0, -1, 0, 0, 1));
-		else if (!strcmp(name, "accelerator_count")) *out = qty(t->accelerators, DIM_NONE);
-		else if (!strcmp(name, "node_count")) *out = qty(t->nodes, DIM_NONE);
-		else if (!strcmp(name, "rack_count")) *out = qty(t->racks, DIM_NONE);
-		else if (!strcmp(name, "carbon") && !isnan(t->annual_carbon))
-			*out = qty(t->annual_carbon / YEAR, dim_make(0, 1, -1, 0, 0, 0));
-		else if (!strcmp(name, "switch_count")) *out = qty(t->switches, DIM_NONE);
-		else if (!strcmp(name, "cable_count")) *out = qty(t->cables, DIM_NONE);
-		else if (!strcmp(name, "bisection_bandwidth") && d->nfabrics > 0)
-			*out = qty(d->fabrics[0].sized ? d->fabrics[0].bisection : NAN,
-				   dim_make(0, 0, -1, 0, 1, 0));
-		else
-			goto unknown;
-		return true;
-	}
+	Dim bandwidth = dim_make(0, 0, -1, 0, 1, 0);
 	/* A fabric of the cluster, as sized (fabric.c): the same numbers report.json gives; not a
 	 * number when the fabric cannot be made (its violation says why). */
-	if (decl->kind == KIND_FABRIC) {
-		const FabricInst *f = NULL;
-		for (int i = 0; i < d->nfabrics && !f; i++)
-			if (d->fabrics[i].decl == decl)
-				f = &d->fabrics[i];
-		if (!f)
-			goto unknown;
-		double na = f->sized ? 0 : NAN;
-		if (!strcmp(name, "bisection_bandwidth"))
-			*out = qty(f->bisection + na, dim_make(0, 0, -1, 0, 1, 0));
-		else if (!strcmp(name, "switch_count")) *out = qty(f->switches + na, DIM_NONE);
-		else if (!strcmp(name, "link_count")) *out = qty(f->links + na, DIM_NONE);
-		else if (!strcmp(name, "diameter")) *out = qty(f->diameter + na, DIM_NONE);
-		else
-			goto unknown;
-		return true;
-	}
-	/* Workloads: the planner's prediction for the design in force (plan.c, memoised). */
+	const FabricInst *f = NULL;
+	for (int i = 0; decl->kind == KIND_FABRIC && i < d->nfabrics && !f; i++)
+		if (d->fabrics[i].decl == decl)
+			f = &d->fabrics[i];
+	double na = f && f->sized ? 0 : NAN;
 	double v;
-	if (decl->kind == KIND_WORKLOAD && plan_attribute(d, decl, name, &v)) {
-		if (!strcmp(name, "energy_to_train")) *out = qty(v, dim_make(0, 0, 0, 1, 0, 0));
-		else if (!strcmp(name, "cost_to_train")) *out = qty(v, money);
-		else if (!strcmp(name, "mfu")) *out = qty(v, DIM_NONE);
-		else *out = qty(v, dim_make(0, 0, 1, 0, 0, 0));
+	switch (id) {
+	case FLD_CLUSTER_CAPEX: *out = qty(t->capex, money); return true;
+	case FLD_CLUSTER_ENERGY_COST:
+		*out = qty(t->annual_energy_cost / YEAR, dim_mul(money, per_time));
 		return true;
+	case FLD_CLUSTER_TCO: *out = qty(t->tco, money); return true;
+	case FLD_CLUSTER_ANNUAL_ENERGY: *out = qty(t->annual_energy, dim_make(0, 0, 0, 1, 0, 0)); return true;
+	case FLD_CLUSTER_IT_POWER: *out = qty(t->it_power, power); return true;
+	case FLD_CLUSTER_FACILITY_POWER: *out = qty(t->facility_power, power); return true;
+	case FLD_CLUSTER_PEAK_COMPUTE: *out = qty(t->peak_compute, dim_make(0, 0, -1, 0, 0, 1)); return true;
+	case FLD_CLUSTER_ACCELERATOR_COUNT: *out = qty(t->accelerators, DIM_NONE); return true;
+	case FLD_CLUSTER_NODE_COUNT: *out = qty(t->nodes, DIM_NONE); return true;
+	case FLD_CLUSTER_RACK_COUNT: *out = qty(t->racks, DIM_NONE); return true;
+	case FLD_CLUSTER_CARBON:
+		if (isnan(t->annual_carbon))
+			break;
+		*out = qty(t->annual_carbon / YEAR, dim_make(0, 1, -1, 0, 0, 0));
+		return true;
+	case FLD_CLUSTER_SWITCH_COUNT: *out = qty(t->switches, DIM_NONE); return true;
+	case FLD_CLUSTER_CABLE_COUNT: *out = qty(t->cables, DIM_NONE); return true;
+	case FLD_CLUSTER_BISECTION_BANDWIDTH:
+		if (d->nfabrics == 0)
+			break;
+		*out = qty(d->fabrics[0].sized ? d->fabrics[0].bisection : NAN, bandwidth);
+		return true;
+	case FLD_FABRIC_BISECTION_BANDWIDTH:
+		if (!f)
+			break;
+		*out = qty(f->bisection + na, bandwidth);
+		return true;
+	case FLD_FABRIC_SWITCH_COUNT:
+		if (!f)
+			break;
+		*out = qty(f->switches + na, DIM_NONE);
+		return true;
+	case FLD_FABRIC_LINK_COUNT:
+		if (!f)
+			break;
+		*out = qty(f->links + na, DIM_NONE);
+		return true;
+	case FLD_FABRIC_DIAMETER:
+		if (!f)
+			break;
+		*out = qty(f->diameter + na, DIM_NONE);
+		return true;
+	/* Workloads: the planner's prediction for the design in force (plan.c, memoised). */
+	case FLD_WORKLOAD_TIME_TO_TRAIN:
+	case FLD_WORKLOAD_STEP_TIME:
+		if (!plan_attribute(d, decl, id, &v))
+			break;
+		*out = qty(v, dim_make(0, 0, 1, 0, 0, 0));
+		return true;
+	case FLD_WORKLOAD_ENERGY_TO_TRAIN:
+		if (!plan_attribute(d, decl, id, &v))
+			break;
+		*out = qty(v, dim_make(0, 0, 0, 1, 0, 0));
+		return true;
+	case FLD_WORKLOAD_COST_TO_TRAIN:
+		if (!plan_attribute(d, decl, id, &v))
+			break;
+		*out = qty(v, money);
+		return true;
+	case FLD_WORKLOAD_MFU:
+		if (!plan_attribute(d, decl, id, &v))
+			break;
+		*out = qty(v, DIM_NONE);
+		return true;
+	default:
+		break;
 	}
-unknown:
 	if (report) {
-		Diag *dg = diag_error(d->p->c, loc, "%s.%s cannot be computed yet: this version of "
-						    "clusterc does not model it",
-				      decl->name, name);
+		Diag *dg = diag_error(d->c, loc, "%s.%s cannot be computed yet: this version of "
+						 "clusterc does not model it",
+				      decl->name, field_schemas[id].name);
 		diag_set_code(dg, "not-modelled");
 	}
 	return false;
@@ -116,7 +145,7 @@ static bool attribute(Design *d, const Expr *e, Qty *out, bool report)
 	if (!fs)
 		return false;
 	if (fs->flags & F_READONLY)
-		return derived(d, decl, name, out, e->loc, report);
+		return derived(d, decl, fs->id, out, e->loc, report);
 	const Value *v = decl_value(decl, name);
 	if (v && v->kind == VAL_QTY) {
 		*out = v->q;
@@ -272,7 +301,7 @@ static int evaluate_requirements_into(Design *d)
 {
 	int before = d->violations.n;
 	d->vsource = VS_REQUIREMENT, d->vfabric = -1;
-	const Value *budget = decl_value(d->site, "power_budget");
+	const Value *budget = field_value(d->site, FLD_SITE_POWER_BUDGET);
 	bool stated = false;
 	for (int i = 0; i < d->p->requires.n; i++) {
 		const Require *rq = &((Stmt *)d->p->requires.v[i])->require;

@@ -13,7 +13,7 @@ bool money_convert(Design *d, double amount, Dim from_dim, Loc loc, bool report,
 		*out = amount;
 		return true;
 	}
-	const Value *rates = decl_value(d->cluster, "exchange_rates");
+	const Value *rates = field_value(d->cluster, FLD_CLUSTER_EXCHANGE_RATES);
 	for (int i = 0; rates && i < rates->n; i++) {
 		if (!rates->items[i])
 			continue;

@@ -18,17 +18,21 @@
 
 enum { MAX_OPTIONS = 100000 }; /* of one range: more would not be explored either */
 
-static bool modelled(const Decl *d, const char *field)
+/* The fields whose open choices this version decides. */
+static bool modelled(FieldId f)
 {
-	if (d->kind == KIND_RACK)
-		return !strcmp(field, "power_limit") || !strcmp(field, "cooling") ||
-		       !strcmp(field, "nodes_per_rack");
-	if (d->kind == KIND_CLUSTER)
-		return !strcmp(field, "rack") || !strcmp(field, "nodes");
-	if (d->kind == KIND_FABRIC)
-		return !strcmp(field, "switch") || !strcmp(field, "planes") ||
-		       !strcmp(field, "oversubscription") || !strcmp(field, "topology");
-	return false;
+	switch (f) {
+	case FLD_RACK_POWER_LIMIT:
+	case FLD_RACK_COOLING:
+	case FLD_RACK_NODES_PER_RACK:
+	case FLD_CLUSTER_RACK:
+	case FLD_CLUSTER_NODES:
+	case FLD_FABRIC_SWITCH:
+	case FLD_FABRIC_PLANES:
+	case FLD_FABRIC_OVERSUBSCRIPTION:
+	case FLD_FABRIC_TOPOLOGY: return true;
+	default: return false;
+	}
 }
 
 static const char *source_text(Design *d, Loc loc)
@@ -89,7 +93,7 @@ static int options(Design *d, OpenChoice *o, const Value *choice, const FieldSch
 			double each = design_part(d, o->counted)->power;
 			lo = 1, step = 1;
 			hi = budget && each > 0 ? floor(budget->q.v / each) : 1;
-		} else if (fs && !strcmp(fs->name, "nodes_per_rack")) {
+		} else if (fs && fs->id == FLD_RACK_NODES_PER_RACK) {
 			o->opts = arena_alloc(c->arena, sizeof(Value *));
 			o->texts = arena_alloc(c->arena, sizeof(char *));
 			o->opts[0] = NULL; /* unset: as many as fit */
@@ -169,9 +173,9 @@ int choice_collect(Design *d, PtrVec *opens)
 		for (int j = 0; j < decl->nfields; j++) {
 			Field *f = decl->fields[j];
 			Value *v = f->val;
-			if (!v || !modelled(decl, f->name))
-				continue;
 			const FieldSchema *fs = schema_field(decl->kind, f->name);
+			if (!v || !fs || !modelled(fs->id))
+				continue;
 			if (is_open(v)) {
 				/* auto planes: fabric sizing takes the fewest that fit. */
 				if (!(v->kind == VAL_AUTO && decl->kind == KIND_FABRIC))

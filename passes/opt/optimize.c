@@ -117,7 +117,7 @@ static int atom_of(Opt *o, const Expr *e)
 	    !strcmp(e->member.field, "bisection_bandwidth"))
 		at->kind = ATOM_FABRIC, at->fabric = 0;
 	if (at->kind == ATOM_TOTAL && decl->kind == KIND_FABRIC) {
-		const Value *fv = decl_value(o->d->cluster, "fabrics");
+		const Value *fv = field_value(o->d->cluster, FLD_CLUSTER_FABRICS);
 		for (int i = 0; fv && fv->kind == VAL_LIST && i < fv->n; i++)
 			if (fv->items[i]->kind == VAL_REF && fv->items[i]->ref == decl)
 				at->kind = ATOM_FABRIC, at->fabric = i;
@@ -514,7 +514,7 @@ static bool build(Opt *o, int elastic_rows, Slacks *sl)
 	sl->floor = sl->budget = -1;
 	LpExpr slack_sum = {0};
 
-	const Value *floor_v = decl_value(d->site, "floor");
+	const Value *floor_v = field_value(d->site, FLD_SITE_FLOOR);
 	if (floor_v && floor_v->kind == VAL_CTOR) {
 		double positions = floor_v->items[0]->q.v * floor_v->items[1]->q.v;
 		LpExpr e = expand_racks(o);
@@ -530,7 +530,7 @@ static bool build(Opt *o, int elastic_rows, Slacks *sl)
 		double *coef = arena_alloc(o->a, sizeof(double) * (size_t)(o->natoms + 1));
 		coef[o->atom_facility] = 1;
 		LpExpr e = expand(o, coef, 0);
-		double budget = decl_value(d->site, "power_budget")->q.v;
+		double budget = field_value(d->site, FLD_SITE_POWER_BUDGET)->q.v;
 		if (relaxed(elastic_rows, ELASTIC_BUDGET)) {
 			sl->budget = lp_var(o->m, "slack_power_budget", 'C', 0, INFINITY);
 			lp_term(o->a, &e, sl->budget, -1);
@@ -612,7 +612,7 @@ static const char *explain(Opt *o, const LpResult *r, const Slacks *sl)
 	char q[64];
 	Dim power = dim_make(0, 0, -1, 1, 0, 0);
 	if (sl->budget >= 0 && r->x[sl->budget] > 1e-6) {
-		const Value *budget = decl_value(d->site, "power_budget");
+		const Value *budget = field_value(d->site, FLD_SITE_POWER_BUDGET);
 		qty_format((Qty){round_out(budget->q.v + r->x[sl->budget], true), power}, q, sizeof q);
 		buf_printf(&b, "raise %s.power_budget to at least %s", d->site->name, q);
 	}
@@ -666,7 +666,7 @@ static void explain_infeasible(Opt *o, int *pick)
 	chosen(o, &r, pick);
 	d->relaxation = explain(o, &r, &sl);
 	Buf alt = {0};
-	bool has_floor = decl_value(d->site, "floor") && decl_value(d->site, "floor")->kind == VAL_CTOR;
+	bool has_floor = field_value(d->site, FLD_SITE_FLOOR) && field_value(d->site, FLD_SITE_FLOOR)->kind == VAL_CTOR;
 	for (int row = ELASTIC_FLOOR; row < d->p->requires.n; row++) {
 		if ((row == ELASTIC_FLOOR && !has_floor) || (row == ELASTIC_BUDGET && budget_stated(d)))
 			continue;

@@ -228,13 +228,14 @@ static double train_steps(const Decl *w, const PlanModel *m, const PlanSpace *sp
 	return ceil(field_num(w, FLD_WORKLOAD_TOKENS) / ((double)sp->batch * m->seq));
 }
 
-bool plan_attribute(Design *d, const Decl *w, const char *name, double *out)
+bool plan_attribute(Design *d, const Decl *w, FieldId id, double *out)
 {
-	static const char *const names[] = {"time_to_train", "step_time", "energy_to_train",
-					    "cost_to_train", "mfu"};
+	static const FieldId ids[] = {FLD_WORKLOAD_TIME_TO_TRAIN, FLD_WORKLOAD_STEP_TIME,
+				      FLD_WORKLOAD_ENERGY_TO_TRAIN, FLD_WORKLOAD_COST_TO_TRAIN,
+				      FLD_WORKLOAD_MFU};
 	int which = -1;
 	for (int i = 0; i < 5; i++)
-		if (!strcmp(name, names[i]))
+		if (ids[i] == id)
 			which = i;
 	if (which < 0)
 		return false;

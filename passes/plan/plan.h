@@ -91,6 +91,6 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
  * and cost (finite, so requirements compare and the search ranks it last) and zero MFU. False
  * when the attribute is not one of these. */
 #define PLAN_UNRUNNABLE 1e300
-bool plan_attribute(Design *d, const Decl *w, const char *name, double *out);
+bool plan_attribute(Design *d, const Decl *w, FieldId attribute, double *out);
 
 #endif
