@@ -266,7 +266,8 @@ int switch_plan_make(const Design *d, int fi, SwitchPlan *sp)
 	sp->lanes = model_lanes(f->switch_model);
 	sp->asn_index = xmalloc(sizeof(int) * (size_t)(sp->nswitches + 1));
 	plan_asns(sp);
-	int errors = check_pools(d, sp) + check_asns(d, sp);
+	int errors = check_pools(d, sp); /* then the ASNs: diagnostics in a fixed order */
+	errors += check_asns(d, sp);
 	sp->mtu = (int)decl_number(f->decl, "mtu", 9216);
 	const Value *lv = decl_value(f->decl, "lossless");
 	sp->lossless = lv && lv->kind == VAL_BOOL ? lv->b_val : true;

@@ -555,8 +555,11 @@ int cmd_compare(const Options *o, const char *path)
 		rc = EXIT_IO;
 		goto out;
 	}
-	int werr = compare_csv_write(out, &cmp) + compare_json_write(out, &cmp) +
-		   compare_md_write(out, &cmp) + compare_html_write(out, &cmp);
+	/* One statement each: the files are opened, and any diagnostics given, in this order. */
+	int werr = compare_csv_write(out, &cmp);
+	werr += compare_json_write(out, &cmp);
+	werr += compare_md_write(out, &cmp);
+	werr += compare_html_write(out, &cmp);
 	if (werr) {
 		output_abort(out);
 		rc = EXIT_IO;

@@ -78,10 +78,13 @@ static int build_once(Program *p, Design *d, const char *path, Timing timings[ST
 	STOP_IF_ERRORS();
 	/* A design that misses its requirements is not wired: its violations say why. */
 	if (d->violations.n == 0) {
-		STAGE(STAGE_WIRE, wire_fabrics(d) + place_devices(d));
+		/* Wired before placed, cabled before costed: the comma operator orders each pair
+		 * ('a(d) + b(d)' would leave the order to the compiler). */
+		int first;
+		STAGE(STAGE_WIRE, (first = wire_fabrics(d), first + place_devices(d)));
 		STAGE(STAGE_VERIFY, verify_fabrics(d));
 		STOP_IF_ERRORS();
-		STAGE(STAGE_CABLE, cable_fabrics(d) + cost_cables(d));
+		STAGE(STAGE_CABLE, (first = cable_fabrics(d), first + cost_cables(d)));
 	}
 	STAGE(STAGE_PLAN, plan_workloads(d));
 	STAGE(STAGE_VALIDATE, report_violations(d));
