@@ -169,5 +169,20 @@ mkdir "$tmp/.k.tmp-abcdef" && echo data >"$tmp/.k.tmp-abcdef/f" # not ours: no t
 grep -q "holds no token of ours: left alone" "$tmp/e" || err "the look-alike should be reported"
 [ -f "$tmp/.k.tmp-abcdef/f" ] || err "a directory without our token was removed"
 
+# ---- without RENAME_EXCHANGE ----------------------------------------------------------------
+# The fallback swap (DIR aside, the new one in place) and the repair of a crash between its
+# two renames: DIR missing, its previous output complete under .DIR.old-XXXXXX.
+fb=$tmp/fb
+"$clusterc" build -q "$small" -o "$fb" || err "build into $fb"
+CLUSTERC_NO_RENAME_EXCHANGE=1 "$clusterc" build -q "$mid" -o "$fb" || err "the fallback swap"
+whole "$fb" && [ -z "$(litter "$fb")" ] || err "the fallback swap left $fb incomplete or litter"
+mv "$fb" "$tmp/.fb.old-Xy12Z9"
+printf 'node n { power = 1 kW + 1 Gbps }\n' >"$tmp/bad.cluster"
+"$clusterc" build -q "$tmp/bad.cluster" -o "$fb" 2>/dev/null # fails before it writes anything
+[ ! -e "$fb" ] || err "a build with errors touched $fb"
+CLUSTERC_NO_RENAME_EXCHANGE=1 "$clusterc" build -q "$small" -o "$fb" 2>"$tmp/e" || err "the build after the crash"
+grep -q "put back from" "$tmp/e" || err "the previous output was not put back: $(cat "$tmp/e")"
+whole "$fb" && [ -z "$(litter "$fb")" ] || err "after the repair: $fb incomplete or $(litter "$fb")"
+
 [ $fail -eq 0 ] && echo "output protocol: all checks passed"
 exit $((fail > 0))
