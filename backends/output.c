@@ -3,14 +3,11 @@
  *
  * Every artifact is written into a temporary directory beside DIR (".DIR.tmp-XXXXXX", same
  * parent, so the final rename never crosses file systems). output_commit() writes
- * manifest.json and then swaps the directories with two renames: a previous DIR is renamed
- * aside (".DIR.old-XXXXXX"), the temporary directory takes its name, and only then is the old
- * one removed. A reader of DIR therefore sees the old output or the new one, whole, never a
- * mix; a failure at any step removes the temporary directory and puts the old DIR back.
- *
- * Safety: a DIR that exists, is not empty and holds no manifest.json of ours is somebody
- * else's; it is replaced only with --force. The check runs again at commit time, in case
- * something appeared in between.
+ * manifest.json and then has the new directory swapped with DIR in one step. The protocol
+ * around it (the lock that keeps a second clusterc out, the ownership token that says DIR is
+ * ours to replace, the clean-up after interrupted runs and signals) is lang/outdir.c's: a
+ * reader of DIR sees the old output or the new one, whole, never a mix, and a failure at any
+ * step leaves DIR as it was.
  *
  * Speed (docs/performance.md): a 100,000-GPU build writes about 8,000 files and 700 MB, and
  * creating, writing and hashing them costs the kernel and nettle about as much as the
@@ -99,7 +96,8 @@ struct Output {
 	char *dir;    /* as given, trailing '/' removed */
 	char *prefix; /* DIR's parent with its '/' ("a/b/", "/"), or "" */
 	char *base;   /* DIR's last component */
-	char *tmp;    /* the temporary directory; NULL once renamed into place */
+	char *tmp;    /* the temporary directory (outdir_tmp's) */
+	OutDir *od;   /* the protocol: lock, token, swap (lang/outdir.c) */
 	bool force;
 	bool failed;  /* a file could not be written: commit refuses */
 	OutFile *files;
@@ -110,8 +108,6 @@ struct Output {
 	Buf memo;        /* output_memo's text ... */
 	bool memo_set, memo_ok;
 };
-
-typedef enum { DIR_ABSENT, DIR_EMPTY, DIR_OURS, DIR_FOREIGN, DIR_ERROR } DirState;
 
 static Diag *io_error(Output *o, const char *what, const char *path, int err)
 {
@@ -127,15 +123,6 @@ static char *join(const char *a, const char *b)
 	memcpy(s, a, na);
 	s[na] = '/';
 	memcpy(s + na + 1, b, nb + 1);
-	return s;
-}
-
-/* prefix + "." + base + suffix: a hidden sibling of DIR. */
-static char *sibling(const Output *o, const char *suffix)
-{
-	size_t n = strlen(o->prefix) + strlen(o->base) + strlen(suffix) + 2;
-	char *s = xmalloc(n);
-	snprintf(s, n, "%s.%s%s", o->prefix, o->base, suffix);
 	return s;
 }
 
@@ -159,87 +146,6 @@ static bool make_parents(Output *o)
 	return ok;
 }
 
-/* Removes path and, for a directory, everything under it, without following symbolic links.
- * Returns 0, or an errno of the first failure (it goes on removing what it can). */
-static int remove_tree(const char *path)
-{
-	struct stat st;
-	if (lstat(path, &st) != 0)
-		return errno == ENOENT ? 0 : errno;
-	if (!S_ISDIR(st.st_mode))
-		return unlink(path) == 0 ? 0 : errno;
-	DIR *dir = opendir(path);
-	if (!dir)
-		return errno;
-	int err = 0;
-	struct dirent *e;
-	while ((e = readdir(dir))) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		char *sub = join(path, e->d_name);
-		int r = remove_tree(sub);
-		if (r && !err)
-			err = r;
-		free(sub);
-	}
-	closedir(dir);
-	if (!err && rmdir(path) != 0)
-		err = errno;
-	return err;
-}
-
-/* What DIR holds now; *err is the errno behind DIR_ERROR. */
-static DirState dir_state(const char *dir, int *err)
-{
-	struct stat st;
-	if (lstat(dir, &st) != 0) {
-		*err = errno;
-		return errno == ENOENT ? DIR_ABSENT : DIR_ERROR;
-	}
-	if (!S_ISDIR(st.st_mode))
-		return DIR_FOREIGN;
-	DIR *dp = opendir(dir);
-	if (!dp) {
-		*err = errno;
-		return DIR_ERROR;
-	}
-	bool empty = true;
-	struct dirent *e;
-	while (empty && (e = readdir(dp)))
-		empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
-	closedir(dp);
-	if (empty)
-		return DIR_EMPTY;
-	char *manifest = join(dir, MANIFEST);
-	char *schema = NULL;
-	if (lstat(manifest, &st) == 0 && S_ISREG(st.st_mode))
-		schema = jw_file_schema(manifest);
-	DirState state = schema && strcmp(schema, MANIFEST_SCHEMA) == 0 ? DIR_OURS : DIR_FOREIGN;
-	free(schema);
-	free(manifest);
-	return state;
-}
-
-/* Diagnoses a DIR that may not be replaced; false then. */
-static bool may_replace(Output *o)
-{
-	int err = 0;
-	DirState s = dir_state(o->dir, &err);
-	if (s == DIR_ERROR) {
-		io_error(o, "cannot write", o->dir, err);
-		return false;
-	}
-	if (s == DIR_FOREIGN && !o->force) {
-		Diag *d = diag_error(o->c, NOLOC,
-				     "'%s' exists and was not written by clusterc; use --force to "
-				     "replace it",
-				     o->dir);
-		diag_set_code(d, "output-exists");
-		return false;
-	}
-	return true;
-}
-
 static void writer_stop(Writer *w);
 static void free_sink(Sink *s);
 
@@ -253,8 +159,7 @@ static void output_free(Output *o)
 		free_sink(o->files[i].sink);
 		free(o->files[i].path);
 	}
-	if (o->tmp)
-		remove_tree(o->tmp);
+	outdir_end(o->od); /* removes the temporary directory unless committed */
 	free(o->files);
 	free(o->list);
 	free(o->tmp);
@@ -311,7 +216,7 @@ static void run_job(Writer *w, Job *j)
 	Sink *s = j->sink;
 	switch (j->kind) {
 	case JOB_OPEN:
-		if (w->failed) {
+		if (w->failed || outdir_interrupted()) {
 			s->err = -1;
 		} else if (make_dirs(w, s)) {
 			s->fd = open(s->full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
@@ -509,25 +414,11 @@ Output *output_open(Ctx *c, const char *dir, bool force)
 		output_free(o);
 		return NULL;
 	}
-	if (!make_parents(o) || !may_replace(o)) {
+	if (!make_parents(o) || !(o->od = outdir_begin(c, o->dir, force))) {
 		output_free(o);
 		return NULL;
 	}
-	char *tmp = sibling(o, ".tmp-XXXXXX");
-	if (!mkdtemp(tmp)) {
-		int err = errno;
-		Diag *d = diag_error(c, NOLOC, "cannot create the temporary directory '%s' for '%s': %s",
-				     tmp, o->dir, strerror(err));
-		diag_set_code(d, "io");
-		free(tmp);
-		output_free(o);
-		return NULL;
-	}
-	o->tmp = tmp;
-	/* mkdtemp makes it private (0700); the output should have mkdir's usual mode. */
-	mode_t mask = umask(0);
-	umask(mask);
-	chmod(tmp, 0777 & ~mask);
+	o->tmp = xstrdup(outdir_tmp(o->od));
 	o->w = writer_start();
 	return o;
 }
@@ -557,6 +448,7 @@ FILE *output_file(Output *o, const char *relpath)
 {
 	const char *key = intern_cstr(o->c, relpath);
 	if (!valid_relpath(relpath) || strcmp(relpath, MANIFEST) == 0 ||
+	    strcmp(relpath, OUTDIR_TOKEN) == 0 ||
 	    table_get(&o->names, key)) {
 		/* A backend's bug, not the user's: say so rather than overwrite. */
 		diag_error(o->c, NOLOC, "internal error: artifact path '%s' is invalid or taken",
@@ -711,58 +603,11 @@ static int write_manifest(Output *o, const Artifact *list, int n)
 	return 0;
 }
 
-/* Puts the temporary directory in DIR's place (see the top of the file). */
-static int install(Output *o)
-{
-	char *aside = NULL;
-	struct stat st;
-	if (lstat(o->dir, &st) == 0) {
-		aside = sibling(o, ".old-XXXXXX");
-		if (!mkdtemp(aside)) {
-			io_error(o, "cannot create a directory beside", o->dir, errno);
-			free(aside);
-			return 1;
-		}
-		/* A directory replaces the empty one mkdtemp made; anything else needs the name free. */
-		if (!S_ISDIR(st.st_mode))
-			rmdir(aside);
-		if (rename(o->dir, aside) != 0) {
-			io_error(o, "cannot move aside the previous", o->dir, errno);
-			rmdir(aside);
-			free(aside);
-			return 1;
-		}
-	} else if (errno != ENOENT) {
-		io_error(o, "cannot write", o->dir, errno);
-		return 1;
-	}
-	if (rename(o->tmp, o->dir) != 0) {
-		int err = errno;
-		if (aside && rename(aside, o->dir) != 0)
-			io_error(o, "cannot restore the previous output from", aside, errno);
-		io_error(o, "cannot create", o->dir, err);
-		free(aside);
-		return 1;
-	}
-	free(o->tmp);
-	o->tmp = NULL;
-	if (aside) {
-		int err = remove_tree(aside);
-		if (err) {
-			Diag *d = diag_warning(o->c, NOLOC, "cannot remove the previous output, now '%s': %s",
-					       aside, strerror(err));
-			diag_set_code(d, "io");
-		}
-		free(aside);
-	}
-	return 0;
-}
-
 int output_commit(Output *o)
 {
 	const Artifact *list = NULL;
 	int n = o->failed ? -1 : output_artifacts(o, &list);
-	int errors = n < 0 || write_manifest(o, list, n) || !may_replace(o) || install(o);
+	int errors = n < 0 || write_manifest(o, list, n) || outdir_commit(o->od, o->force);
 	output_free(o);
 	return errors;
 }

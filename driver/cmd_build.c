@@ -2,9 +2,13 @@
  * cmd_build.c — `clusterc build FILE [-o DIR]`: the whole pipeline, then the artifacts.
  *
  * Artifacts go to a temporary directory beside DIR and replace DIR only when every one of them
- * was written (backends/output.c): a failed build leaves DIR as it was. Exit status: 1 when the
- * spec has errors, 2 when it is well formed but its requirements cannot all be met (each unmet
- * one explained with its numbers), 74 when the output cannot be written. --timings prints each
+ * was written (backends/output.c, lang/outdir.c): a failed build leaves DIR as it was. The
+ * summary and the diagnostics are written, and standard output and error flushed and checked,
+ * before DIR is replaced: output that cannot be delivered (a full disk behind stdout, a closed
+ * stream) fails the build with 74 and DIR untouched. Exit status: 1 when the spec has errors,
+ * 2 when it is well formed but its requirements cannot all be met (each unmet one explained
+ * with its numbers), 74 when the output cannot be written, 75 when another clusterc is
+ * writing DIR. --timings prints each
  * stage's time and memory to standard error and puts the solve time in report.json (which then
  * differs from run to run; without it the output is byte-identical for identical input).
  */
@@ -24,7 +28,7 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* --emit LIST: which artifacts; NULL means all. Returns false for an unknown name. */
+/* --emit LIST: which artifacts; NULL means all. */
 static bool emit_wanted(const char *list, const char *name)
 {
 	if (!list)
@@ -149,18 +153,28 @@ static void print_summary(const Design *d, const char *dir)
 	buf_free(&tco);
 }
 
-static int write_artifacts(const Options *o, Design *d, const char *dir)
+/* Writes the artifacts, then the summary and the diagnostics so far (*rendered), and replaces
+ * DIR only once standard output and error took them. */
+static int write_artifacts(const Options *o, Design *d, const char *dir, bool *rendered)
 {
 	Ctx *c = d->p->c;
 	Output *out = output_open(c, dir, o->force);
 	if (!out)
-		return EXIT_IO;
+		return c->output_busy ? EXIT_BUSY : EXIT_IO;
 	OptimizerReport opt = optimizer_report(d, o->timings);
 	int errors = 0;
 	for (int i = 0; emitters[i].name; i++)
 		if (emit_wanted(o->emit, emitters[i].name))
 			errors += emitters[i].write(out, d, &opt);
 	if (errors) {
+		output_abort(out);
+		return EXIT_IO;
+	}
+	if (!o->quiet && o->dopt.format == DIAG_TEXT)
+		print_summary(d, dir);
+	diag_render(c, stderr);
+	*rendered = true;
+	if (!driver_streams_ok()) {
 		output_abort(out);
 		return EXIT_IO;
 	}
@@ -171,6 +185,13 @@ int cmd_build(const Options *o, const char *path)
 {
 	arena_tune_heap();
 	const char *bad = emit_unknown(o->emit);
+	if (o->emit && !*o->emit) { /* nothing to write is a mistake, not a manifest alone */
+		fprintf(stderr, "clusterc: --emit needs at least one artifact (the artifacts are");
+		for (int i = 0; emitters[i].name; i++)
+			fprintf(stderr, "%s %s", i ? "," : "", emitters[i].name);
+		fprintf(stderr, ")\n");
+		return EXIT_USAGE;
+	}
 	if (bad) {
 		fprintf(stderr, "clusterc: --emit: unknown artifact '%s' (the artifacts are", bad);
 		for (int i = 0; emitters[i].name; i++)
@@ -212,19 +233,20 @@ int cmd_build(const Options *o, const char *path)
 		if (emitters[i].check && emit_wanted(o->emit, emitters[i].name) && emitters[i].check(&d))
 			rc = EXIT_UNMET;
 	double emit_ms = 0;
+	bool rendered = false;
 	if (rc == EXIT_OK) {
 		const char *dir = o->output ? o->output : "out";
 		double t0 = now_ms();
-		rc = write_artifacts(o, &d, dir);
+		rc = write_artifacts(o, &d, dir, &rendered);
 		emit_ms = now_ms() - t0;
-		if (rc == EXIT_OK && !o->quiet && o->dopt.format == DIAG_TEXT)
-			print_summary(&d, dir);
 	}
-	diag_render(c, stderr);
+	/* What replacing DIR had to say (rare: the JSON form then has a second document). */
+	if (!rendered || c->diags.n)
+		diag_render(c, stderr);
 	if (o->timings)
 		print_timings(timings, emit_ms);
 	ctx_free(c);
-	if (fflush(stdout) != 0 && rc == EXIT_OK)
+	if (!driver_streams_ok() && rc == EXIT_OK)
 		rc = EXIT_IO;
 	return rc;
 }

@@ -13,7 +13,9 @@
  * an unknown path or a wrong value is an error at the sweep file's line (exit 1, nothing
  * written). A scenario that then fails to build is a row that says why (status and the first
  * error) and its diagnostics go to standard error; the comparison is still written (exit 0).
- * Exit 2 when no row at all could be built, 64 for a bad option, 74 when DIR cannot be written.
+ * Exit 2 when no row at all could be built, 64 for a bad option, 74 when DIR cannot be written
+ * (or the summary and diagnostics cannot be delivered: they go out before DIR is replaced, as
+ * for build), 75 when another clusterc is writing DIR.
  */
 #include "backends.h"
 #include "driver.h"
@@ -262,6 +264,10 @@ static void json_diags(Ctx *c)
 	jw_set(doc, "errors", jw_int((long long)jw_get_real(doc, "errors") + child_errors));
 	jw_set(doc, "warnings", jw_int((long long)jw_get_real(doc, "warnings") + child_warnings));
 	jw_write(stderr, doc);
+	/* Printed: a second document (what the commit had to say) holds only what is new. */
+	jw_free(child_diags);
+	child_diags = jw_array();
+	child_errors = child_warnings = 0;
 }
 
 /* The row a child sent, or one saying why there is none. */
@@ -464,6 +470,7 @@ int cmd_compare(const Options *o, const char *path)
 	Program p = {.c = c, .sets = o->sets, .nsets = o->nsets, .dump = -1};
 	PtrVec checks = {0}; /* the contexts of check_sweep: their diagnostics are rendered with c's */
 	int rc = EXIT_OK;
+	bool rendered = false; /* the diagnostics so far went out before the commit */
 	int errors = pipeline_front(&p, path, NULL);
 	if (errors || p.usage_error) {
 		rc = p.io_error ? EXIT_IO : p.usage_error ? EXIT_USAGE : EXIT_SPEC;
@@ -552,17 +559,16 @@ int cmd_compare(const Options *o, const char *path)
 	const char *dir = o->output ? o->output : "compare";
 	Output *out = output_open(c, dir, o->force);
 	if (!out) {
-		rc = EXIT_IO;
+		rc = c->output_busy ? EXIT_BUSY : EXIT_IO;
 		goto out;
 	}
-	int werr = compare_csv_write(out, &cmp) + compare_json_write(out, &cmp) +
-		   compare_md_write(out, &cmp) + compare_html_write(out, &cmp);
+	/* One statement each: the files are opened, and any diagnostics given, in this order. */
+	int werr = compare_csv_write(out, &cmp);
+	werr += compare_json_write(out, &cmp);
+	werr += compare_md_write(out, &cmp);
+	werr += compare_html_write(out, &cmp);
 	if (werr) {
 		output_abort(out);
-		rc = EXIT_IO;
-		goto out;
-	}
-	if (output_commit(out)) {
 		rc = EXIT_IO;
 		goto out;
 	}
@@ -576,8 +582,25 @@ int cmd_compare(const Options *o, const char *path)
 			}
 		printf("\n");
 	}
-out:
+	/* The summary and the diagnostics delivered before DIR is replaced. */
 	if (o->dopt.format == DIAG_JSON)
+		json_diags(c);
+	else
+		diag_render(c, stderr);
+	rendered = true;
+	if (!driver_streams_ok()) {
+		output_abort(out);
+		rc = EXIT_IO;
+		goto out;
+	}
+	if (output_commit(out)) {
+		rc = EXIT_IO;
+		goto out;
+	}
+out:
+	if (rendered && c->diags.n == 0)
+		; /* nothing new since */
+	else if (o->dopt.format == DIAG_JSON)
 		json_diags(c);
 	else
 		diag_render(c, stderr);
@@ -585,7 +608,7 @@ out:
 	for (int i = 0; i < checks.n; i++)
 		ctx_free(checks.v[i]);
 	ctx_free(c);
-	if (fflush(stdout) != 0 && rc == EXIT_OK)
+	if (!driver_streams_ok() && rc == EXIT_OK)
 		rc = EXIT_IO;
 	return rc;
 }

@@ -31,6 +31,9 @@ typedef struct Options {
 	int jobs;               /* compare --jobs N: builds at once, 0 for one per core */
 } Options;
 
+/* main.c: standard output and error flushed and free of write errors (see main.c). */
+bool driver_streams_ok(void);
+
 /* cmd_check.c */
 int cmd_check(const Options *o, const char **files, int nfiles);
 

@@ -9,13 +9,52 @@
  *
  * Global options may appear anywhere: --diagnostics=text|json, --color=auto|always|never,
  * -q, -v, --stdlib=DIR, --error-limit=N. `-` names standard input. Exit codes: 0 success,
- * 1 errors in the spec, 2 requirements that cannot be met, 64 usage, 70 internal, 74 I/O.
+ * 1 errors in the spec, 2 requirements that cannot be met, 64 usage, 70 internal, 74 I/O,
+ * 75 the output directory is being written by another clusterc.
+ *
+ * Standard streams: a closed standard output or error is reopened on /dev/full (standard
+ * input on /dev/null) before anything else opens a file, so no artifact can land on fd 1 or 2,
+ * and whatever clusterc then has to say there fails as it would on a full disk (exit 74, the
+ * output directory untouched). SIGPIPE is ignored: a reader that went away is a write error.
  */
 #include "driver.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* Reopens the standard descriptors that are closed (see the top of the file). */
+static void std_streams_guard(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+			continue;
+		int got = open(fd ? "/dev/full" : "/dev/null", fd ? O_WRONLY : O_RDONLY);
+		if (got < 0)
+			got = open("/dev/null", fd ? O_WRONLY : O_RDONLY);
+		if (got >= 0 && got != fd) {
+			dup2(got, fd);
+			close(got);
+		}
+	}
+}
+
+bool driver_streams_ok(void)
+{
+	static bool said;
+	errno = 0;
+	bool out = fflush(stdout) == 0 && !ferror(stdout);
+	int why = errno ? errno : EIO;
+	if (!out && !said) {
+		said = true;
+		fprintf(stderr, "clusterc: error: cannot write to standard output: %s\n", strerror(why));
+	}
+	bool err = fflush(stderr) == 0 && !ferror(stderr);
+	return out && err;
+}
 
 static const char usage_text[] =
 	"usage: clusterc COMMAND [OPTIONS] FILE...\n"
@@ -107,6 +146,8 @@ static bool want_color(const char *mode)
 
 int main(int argc, char **argv)
 {
+	std_streams_guard();
+	signal(SIGPIPE, SIG_IGN);
 	Options o = {.error_limit = DEFAULT_ERROR_LIMIT};
 	const char *color = "auto";
 	const char *diagnostics = "text";

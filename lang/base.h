@@ -35,6 +35,7 @@ enum {
 	EXIT_USAGE = 64,
 	EXIT_INTERNAL = 70,
 	EXIT_IO = 74,
+	EXIT_BUSY = 75,      /* the output directory is being written by another clusterc */
 };
 
 /* Limits. Each guards the compiler against input that would otherwise exhaust memory or the
@@ -188,10 +189,35 @@ struct Ctx {
 	const char *stdlib_dir;
 	struct Interner *interner;
 	bool verbose;
+	bool output_busy;    /* outdir_begin found DIR locked by another clusterc (exit 75) */
 };
 
 Ctx *ctx_new(DiagOptions dopt);
 void ctx_free(Ctx *c);
+
+/* ---- outdir.c: the output directory's protocol (docs/output.md) --------------------------- */
+
+/* The ownership token clusterc keeps in every output directory it makes (not in the manifest). */
+#define OUTDIR_TOKEN ".clusterc-output"
+
+typedef struct OutDir OutDir;
+
+/* Starts writing DIR: makes DIR's lock ".DIR.lock" (busy: a diagnostic, c->output_busy),
+ * removes what interrupted runs left beside DIR, refuses a DIR that is not empty and not
+ * clusterc's (unless force), and creates the temporary directory ".DIR.tmp-XXXXXX" the new
+ * output goes into; from then until outdir_end, SIGINT, SIGTERM and SIGHUP remove it before
+ * the process dies of them. DIR's parent must exist. NULL after a diagnostic. */
+OutDir *outdir_begin(Ctx *c, const char *dir, bool force);
+const char *outdir_tmp(const OutDir *od); /* the temporary directory, NULL once committed */
+/* Once tmp holds the whole output and its manifest.json: seals it with its token and swaps it
+ * with DIR; the previous output is removed. Returns the number of errors (DIR as it was). */
+int outdir_commit(OutDir *od, bool force);
+/* Removes the temporary directory unless committed, releases the lock, frees od. NULL is fine. */
+void outdir_end(OutDir *od);
+/* Set once a signal stopped the run: writers create no more files. */
+bool outdir_interrupted(void);
+/* Whether dir is an output clusterc wrote (token, manifest and files agree). */
+bool outdir_owned(const char *dir);
 
 /* ---- units.c: quantities and dimensional analysis ----------------------------------------- */
 

@@ -274,11 +274,28 @@ static void draw_aggregated(Drawing *w, Agraph_t *sub, const FabricInst *f)
 
 /* ---- the graph --------------------------------------------------------------------------- */
 
+/* cgraph keeps subgraphs ordered by their IDs, and its default ID of a named object is the
+ * address of its interned name: with two fabrics, the order of the subgraphs in topology.dot
+ * (and so the layout of topology.svg and report.html) followed the heap, and changed from run
+ * to run. Declining to map a subgraph's name makes cgraph give it the next anonymous ID (a
+ * counter, so creation order) and keep the name in its internal map, where agnameof finds it. */
+static long subgraph_id_map(void *state, int objtype, char *str, IDTYPE *id, int createflag)
+{
+	if (objtype == AGRAPH && str)
+		return 0;
+	return AgIdDisc.map(state, objtype, str, id, createflag);
+}
+
 static Agraph_t *draw(Drawing *w)
 {
 	const Design *d = w->d;
 	const char *name = d->cluster_name ? d->cluster_name : "cluster";
-	Agraph_t *g = w->g = agopen((char *)name, Agundirected, NULL);
+	static Agiddisc_t ids;
+	static Agdisc_t disc;
+	ids = AgIdDisc;
+	ids.map = subgraph_id_map;
+	disc = (Agdisc_t){&AgMemDisc, &ids, &AgIoDisc};
+	Agraph_t *g = w->g = agopen((char *)name, Agundirected, &disc);
 	for (int i = 0; i < N_COUNT_ATTRS; i++)
 		w->na[i] = agattr(g, AGNODE, (char *)node_attrs[i][0], (char *)node_attrs[i][1]);
 	for (int i = 0; i < E_COUNT_ATTRS; i++)

@@ -258,7 +258,8 @@ static int plan_fabric(Design *d, int fi, SwitchPlan *sp)
 	sp->lanes = model_lanes(f->switch_model);
 	sp->asn_index = arena_alloc(d->c->arena, sizeof(int) * (size_t)(sp->nswitches + 1));
 	plan_asns(sp);
-	int errors = check_pools(d, sp) + check_asns(d, sp);
+	int errors = check_pools(d, sp); /* then the ASNs: diagnostics in a fixed order */
+	errors += check_asns(d, sp);
 	sp->mtu = (int)field_num(f->decl, FLD_FABRIC_MTU);
 	sp->lossless = field_bool(f->decl, FLD_FABRIC_LOSSLESS);
 	if (!errors)

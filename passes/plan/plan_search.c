@@ -178,12 +178,17 @@ static void candidates(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp
 		    (!searched || cp == 1 || m->seq / cp >= sp->min_cp_tokens) && cp <= hw->gpus)
 			c->cp[c->ncp++] = cp;
 	}
+	/* divisors() sets the array filter() reads: two statements, as the order in which one
+	 * call's arguments are evaluated is unspecified (a clang build read it unset). */
 	c->nep = divisors((int)fmax(1, m->experts), &c->ep);
 	c->nep = filter(c->ep, c->nep, &sp->knob[KNOB_EP]);
-	c->npp = filter(c->pp, divisors((int)m->layers, &c->pp), &sp->knob[KNOB_PP]);
+	c->npp = divisors((int)m->layers, &c->pp);
+	c->npp = filter(c->pp, c->npp, &sp->knob[KNOB_PP]);
 	c->ndp = divisors(sp->batch, &c->dp);
-	c->nmicro = filter(c->micro, divisors(sp->batch, &c->micro), &sp->knob[KNOB_MICRO]);
-	c->nv = filter(c->v, divisors((int)m->layers, &c->v), &sp->knob[KNOB_V]);
+	c->nmicro = divisors(sp->batch, &c->micro);
+	c->nmicro = filter(c->micro, c->nmicro, &sp->knob[KNOB_MICRO]);
+	c->nv = divisors((int)m->layers, &c->v);
+	c->nv = filter(c->v, c->nv, &sp->knob[KNOB_V]);
 }
 
 static void cands_free(Cands *c)
