@@ -231,7 +231,7 @@ int compare_md_write(Output *o, const Comparison *cmp);
  * small enough. For compare: the table and the Pareto scatter (obj[0] against obj[1]). No
  * scripts, no network: one file that reads in any browser. Each returns the number of errors. */
 int report_html_write(Output *o, const Design *d, const OptimizerReport *opt);
-int compare_html_write(Output *o, const Comparison *cmp);
+int report_html_compare_write(Output *o, const Comparison *cmp);
 
 /* ---- svgchart.c: charts as inline SVG text (report.html) ------------------------------------ */
 
@@ -387,7 +387,7 @@ void csv_field(Buf *b, const char *s);
 /* ---- layout.c: the placed design as the placement artifacts name it ------------------------ */
 
 typedef enum { DEV_NODE, DEV_SWITCH, DEV_EXTRA, DEV_STORAGE, DEV_TRAY, DEV_COUNT } DeviceKind;
-extern const char *const device_kind_names[DEV_COUNT]; /* "node", "switch", "fabric device" ... */
+extern const char *const layout_device_kind_names[DEV_COUNT]; /* "node", "switch", "fabric device" ... */
 
 /* A device standing in a rack. */
 typedef struct RackDevice {
@@ -554,6 +554,6 @@ typedef struct Emitter {
 	 * address pool too small); their diagnostics make the build exit 2. NULL: none. */
 	int (*check)(const Design *d);
 } Emitter;
-extern const Emitter emitters[]; /* ends with a NULL name */
+extern const Emitter emit_table[]; /* ends with a NULL name */
 
 #endif

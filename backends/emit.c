@@ -104,7 +104,7 @@ static int emit_infiniband(Output *o, const Design *d, const OptimizerReport *op
 	return infiniband_write(o, d);
 }
 
-const Emitter emitters[] = {
+const Emitter emit_table[] = {
 	{"bom.csv", "bill of materials", emit_bom, NULL},
 	{"cabling.csv", "one row per cable: ids, labels, both ends, media, lengths", emit_cabling, NULL},
 	{"netbox", "NetBox bulk-import CSVs in netbox/", emit_netbox, NULL},

@@ -51,8 +51,8 @@ static const char *emit_unknown(const char *list)
 		const char *end = strchr(s, ',');
 		size_t len = end ? (size_t)(end - s) : strlen(s);
 		bool known = false;
-		for (int i = 0; emitters[i].name; i++)
-			known |= strlen(emitters[i].name) == len && strncmp(emitters[i].name, s, len) == 0;
+		for (int i = 0; emit_table[i].name; i++)
+			known |= strlen(emit_table[i].name) == len && strncmp(emit_table[i].name, s, len) == 0;
 		if (!known) {
 			snprintf(bad, sizeof bad, "%.*s", (int)(len < 60 ? len : 60), s);
 			return bad;
@@ -105,7 +105,7 @@ static void print_timings(const Timing *t, double emit_ms)
 	fprintf(stderr, "%-10s %10s %12s %12s\n", "stage", "ms", "arena MiB", "peak MiB");
 	double total = 0;
 	for (int s = 0; s < STAGE_COUNT; s++) {
-		fprintf(stderr, "%-10s %10.3f %12.3f %12.1f\n", stage_names[s], t[s].ms,
+		fprintf(stderr, "%-10s %10.3f %12.3f %12.1f\n", pipeline_stage_names[s], t[s].ms,
 			(double)t[s].bytes / (1 << 20), t[s].peak_mib);
 		total += t[s].ms;
 	}
@@ -163,9 +163,9 @@ static int write_artifacts(const Options *o, Design *d, const char *dir, bool *r
 		return c->output_busy ? EXIT_BUSY : EXIT_IO;
 	OptimizerReport opt = optimizer_report(d, o->timings);
 	int errors = 0;
-	for (int i = 0; emitters[i].name; i++)
-		if (emit_wanted(o->emit, emitters[i].name))
-			errors += emitters[i].write(out, d, &opt);
+	for (int i = 0; emit_table[i].name; i++)
+		if (emit_wanted(o->emit, emit_table[i].name))
+			errors += emit_table[i].write(out, d, &opt);
 	if (errors) {
 		output_abort(out);
 		return EXIT_IO;
@@ -187,15 +187,15 @@ int cmd_build(const Options *o, const char *path)
 	const char *bad = emit_unknown(o->emit);
 	if (o->emit && !*o->emit) { /* nothing to write is a mistake, not a manifest alone */
 		fprintf(stderr, "clusterc: --emit needs at least one artifact (the artifacts are");
-		for (int i = 0; emitters[i].name; i++)
-			fprintf(stderr, "%s %s", i ? "," : "", emitters[i].name);
+		for (int i = 0; emit_table[i].name; i++)
+			fprintf(stderr, "%s %s", i ? "," : "", emit_table[i].name);
 		fprintf(stderr, ")\n");
 		return EXIT_USAGE;
 	}
 	if (bad) {
 		fprintf(stderr, "clusterc: --emit: unknown artifact '%s' (the artifacts are", bad);
-		for (int i = 0; emitters[i].name; i++)
-			fprintf(stderr, "%s %s", i ? "," : "", emitters[i].name);
+		for (int i = 0; emit_table[i].name; i++)
+			fprintf(stderr, "%s %s", i ? "," : "", emit_table[i].name);
 		fprintf(stderr, ")\n");
 		return EXIT_USAGE;
 	}
@@ -203,7 +203,7 @@ int cmd_build(const Options *o, const char *path)
 	if (o->dump && (dump = pipeline_stage_lookup(o->dump)) < 0) {
 		fprintf(stderr, "clusterc: --dump: unknown pass '%s' (the passes are", o->dump);
 		for (int s = 0; s < STAGE_COUNT; s++)
-			fprintf(stderr, "%s %s", s ? "," : "", stage_names[s]);
+			fprintf(stderr, "%s %s", s ? "," : "", pipeline_stage_names[s]);
 		fprintf(stderr, ")\n");
 		return EXIT_USAGE;
 	}
@@ -229,8 +229,8 @@ int cmd_build(const Options *o, const char *path)
 	else
 		rc = EXIT_OK;
 	/* What the artifacts need of the design, before anything is written. */
-	for (int i = 0; rc == EXIT_OK && emitters[i].name; i++)
-		if (emitters[i].check && emit_wanted(o->emit, emitters[i].name) && emitters[i].check(&d))
+	for (int i = 0; rc == EXIT_OK && emit_table[i].name; i++)
+		if (emit_table[i].check && emit_wanted(o->emit, emit_table[i].name) && emit_table[i].check(&d))
 			rc = EXIT_UNMET;
 	double emit_ms = 0;
 	bool rendered = false;

@@ -566,7 +566,7 @@ int cmd_compare(const Options *o, const char *path)
 	int werr = compare_csv_write(out, &cmp);
 	werr += compare_json_write(out, &cmp);
 	werr += compare_md_write(out, &cmp);
-	werr += compare_html_write(out, &cmp);
+	werr += report_html_compare_write(out, &cmp);
 	if (werr) {
 		output_abort(out);
 		rc = EXIT_IO;

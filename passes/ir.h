@@ -196,7 +196,7 @@ typedef struct RackInst {
 
 enum { CAT_NODES, CAT_NETWORK, CAT_STORAGE, CAT_OTHER, CAT_CABLING, CAT_RACKS, CAT_COOLING,
        CAT_POWER, CAT_COUNT };
-extern const char *const category_names[CAT_COUNT];
+extern const char *const ir_category_names[CAT_COUNT];
 
 /* The costed design, in base units (W, J, s) and the report currency. */
 typedef struct Totals {
@@ -250,7 +250,7 @@ typedef enum {
 #undef X
 	LT_COUNT
 } LinkTier;
-extern const char *const link_tier_names[LT_COUNT];
+extern const char *const ir_link_tier_names[LT_COUNT];
 
 /* Switch tiers: the leaf, spine and core of a fat tree, a dragonfly's routers, the switch trays
  * of scale-up domains. */
@@ -263,7 +263,7 @@ typedef enum {
 #undef X
 	ST_COUNT
 } SwitchTier;
-extern const char *const switch_tier_names[ST_COUNT];
+extern const char *const ir_switch_tier_names[ST_COUNT];
 
 /* A device attached to a fabric that is not a cluster node: a fabric manager, storage, a
  * gateway (fabric.endpoints). */

@@ -49,7 +49,7 @@ void judge_weights(Design *d, double *per_money, double *per_watt);
 /* parts.c: every declaration of hardware or plant as a Part (ir.h). */
 int parts_lower(Design *d);
 /* The Part of a declaration of a part kind (NULL for NULL). */
-const Part *design_part(const Design *d, const Decl *decl);
+const Part *parts_of(const Design *d, const Decl *decl);
 
 /* racks.c: how many nodes of each group fit a rack (U, power class, cooling limit, scale-up
  * domains kept whole), and so how many racks. Errors when a node fits no rack. */
@@ -160,6 +160,6 @@ int pipeline_stage_lookup(const char *name);
 
 /* The front end and then the design passes; errors include unmet requirements (p->unmet). */
 int pipeline_build(Program *p, Design *d, const char *path, Timing timings[STAGE_COUNT]);
-extern const char *const stage_names[STAGE_COUNT];
+extern const char *const pipeline_stage_names[STAGE_COUNT];
 
 #endif

@@ -11,7 +11,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-const char *const stage_names[STAGE_COUNT] = {
+const char *const pipeline_stage_names[STAGE_COUNT] = {
 #define X(id, name) name,
 	STAGES(X)
 #undef X
@@ -120,7 +120,7 @@ static int build_once(Program *p, Design *d, const char *path, Timing timings[ST
 int pipeline_stage_lookup(const char *name)
 {
 	for (int s = 0; s < STAGE_COUNT; s++)
-		if (strcmp(stage_names[s], name) == 0)
+		if (strcmp(pipeline_stage_names[s], name) == 0)
 			return s;
 	return -1;
 }

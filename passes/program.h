@@ -107,10 +107,10 @@ int field_enum(const Decl *d, FieldId f);
 const char *field_str(const Decl *d, FieldId f);
 Decl *field_ref(const Decl *d, FieldId f);
 /* A constructor value's parameter (ctor NULL or not a constructor: NULL, false). */
-const Value *param_value(const Value *ctor, ParamId p);
-double param_num(const Value *ctor, ParamId p);
-bool param_num_set(const Value *ctor, ParamId p, double *out);
-bool param_is_auto(const Value *ctor, ParamId p);
+const Value *field_param_value(const Value *ctor, ParamId p);
+double field_param_num(const Value *ctor, ParamId p);
+bool field_param_num_set(const Value *ctor, ParamId p, double *out);
+bool field_param_is_auto(const Value *ctor, ParamId p);
 
 /* The value of a field of d, looking through inheritance; NULL when nobody set it. */
 Field *decl_field(const Decl *d, const char *name);

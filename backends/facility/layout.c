@@ -33,7 +33,7 @@ int layout_rack_units(const Design *d)
 	return d->rack_type->height_u;
 }
 
-const char *const device_kind_names[DEV_COUNT] = {"node", "switch", "fabric device", "storage",
+const char *const layout_device_kind_names[DEV_COUNT] = {"node", "switch", "fabric device", "storage",
 						   "nvlink tray"};
 
 static int by_place(const void *a, const void *b)

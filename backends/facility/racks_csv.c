@@ -37,7 +37,7 @@ int racks_csv_write(Output *o, const Design *d)
 		buf_printf(&b, ",%s,%d,%d,%d,", row, r->pos + 1, x->u, x->height_u);
 		csv_field(&b, x->name);
 		buf_putc(&b, ',');
-		csv_field(&b, device_kind_names[x->kind]);
+		csv_field(&b, layout_device_kind_names[x->kind]);
 		buf_putc(&b, ',');
 		csv_field(&b, x->model ? x->model->name : "");
 		buf_putc(&b, ',');

@@ -113,7 +113,7 @@ static void draw_rack(const Elevation *e, int r, int x, int y)
 		int bh = dv->height_u * U_PX - 1;
 		buf_puts(b, "<g><title>");
 		put_text(b, dv->name, 200);
-		buf_printf(b, ": %s, U%d", device_kind_names[dv->kind], dv->u);
+		buf_printf(b, ": %s, U%d", layout_device_kind_names[dv->kind], dv->u);
 		if (dv->height_u > 1)
 			buf_printf(b, "-%d", dv->u + dv->height_u - 1);
 		buf_puts(b, "</title>");
@@ -246,7 +246,7 @@ int racks_svg_write(Output *o, const Design *d)
 		buf_printf(&b, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\" "
 			       "stroke=\"#555\"/><text x=\"%d\" y=\"%d\">%s</text>\n",
 			   MARGIN + k * 90, MARGIN + 34, kind_fill[k], MARGIN + k * 90 + 14, MARGIN + 42,
-			   device_kind_names[k]);
+			   layout_device_kind_names[k]);
 	int y = MARGIN + TOP_H;
 	for (int k = 0; k < lines; k++) {
 		int i = line[k];

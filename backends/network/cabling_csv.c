@@ -85,7 +85,7 @@ int cabling_csv_write(Output *o, const Design *d)
 		buf_putc(&b, ',');
 		csv_field(&b, l->fabric >= 0 ? d->fabrics[l->fabric].name : "");
 		buf_putc(&b, ',');
-		csv_field(&b, link_tier_names[l->tier]);
+		csv_field(&b, ir_link_tier_names[l->tier]);
 		buf_putc(&b, ',');
 		if (l->rail >= 0)
 			layout_int(&b, l->rail + 1);

@@ -426,7 +426,7 @@ static int write_guid_files(Output *o, const IbFabric *b, int plane, int *roots,
 	int top = top_tier(b);
 	fprintf(out, "# Root switches of subnet %s for OpenSM's ftree and updn engines\n"
 		     "# (root_guid_file): node GUIDs of its %s switches.\n",
-		sn, switch_tier_names[top]);
+		sn, ir_switch_tier_names[top]);
 	*roots = 0;
 	for (int i = 0; i < b->f->switches; i++) {
 		const SwitchInst *s = &d->switches[b->devs[i].src];
@@ -517,7 +517,7 @@ static int write_opensm_conf(Output *o, const IbFabric *b, int plane, bool alone
 		fprintf(out, "# The root switches the engine ranks the tree from: node GUIDs of the\n"
 			     "# %d %s switches.\n"
 			     "root_guid_file " IB_CONF_DIR "%s.root_guids\n\n",
-			roots, switch_tier_names[top_tier(b)], sn);
+			roots, ir_switch_tier_names[top_tier(b)], sn);
 	if (ftree) {
 		fprintf(out, "# The compute nodes: port GUIDs of the %d HCA ports of cluster nodes, all\n"
 			     "# on leaf switches.",

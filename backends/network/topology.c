@@ -125,7 +125,7 @@ static Agnode_t *switch_node(Drawing *w, Agraph_t *sub, const FabricInst *f, con
 {
 	Agnode_t *n = new_node(w, sub, s->name, "switch", f);
 	set(n, w->na[N_LABEL], s->name);
-	set(n, w->na[N_TIER], switch_tier_names[s->tier]);
+	set(n, w->na[N_TIER], ir_switch_tier_names[s->tier]);
 	set_number(n, w->na[N_PLANE], s->plane);
 	set_number(n, w->na[N_RAIL], s->rail);
 	set_number(n, w->na[N_SU], s->su);
@@ -180,7 +180,7 @@ static void draw_detailed(Drawing *w, Agraph_t *sub, const FabricInst *f)
 		Agnode_t *z = end_node(w, sub, f, sw, extra, l->z);
 		Agedge_t *e = agedge(w->g, a, z, NULL, 1);
 		set(e, w->ea[E_FABRIC], f->name);
-		set(e, w->ea[E_TIER], link_tier_names[l->tier]);
+		set(e, w->ea[E_TIER], ir_link_tier_names[l->tier]);
 		set_number(e, w->ea[E_PLANE], l->plane);
 		set_number(e, w->ea[E_RAIL], l->rail);
 		set_speed(e, w->ea[E_SPEED], l->speed);
@@ -205,7 +205,7 @@ static Agnode_t *group_node(Drawing *w, Agraph_t *sub, const FabricInst *f,
 	buf_puts(&name, f->name);
 	if (planes)
 		buf_printf(&name, "/p%d", g->plane + 1);
-	const char *what = g->kind == TOPO_SWITCHES ? switch_tier_names[g->tier]
+	const char *what = g->kind == TOPO_SWITCHES ? ir_switch_tier_names[g->tier]
 			   : g->kind == TOPO_NODES ? "nodes"
 			   : g->model ? g->model->name : "devices";
 	buf_printf(&name, "/%s", what);
@@ -229,7 +229,7 @@ static Agnode_t *group_node(Drawing *w, Agraph_t *sub, const FabricInst *f,
 	set(n, w->na[N_LABEL], label.s);
 	set_count(n, w->na[N_COUNT], g->count);
 	if (g->kind == TOPO_SWITCHES) {
-		set(n, w->na[N_TIER], switch_tier_names[g->tier]);
+		set(n, w->na[N_TIER], ir_switch_tier_names[g->tier]);
 		set_number(n, w->na[N_PLANE], g->plane);
 		set(n, w->na[N_SHAPE], "box3d");
 	} else {
@@ -258,7 +258,7 @@ static void draw_aggregated(Drawing *w, Agraph_t *sub, const FabricInst *f)
 		char pen[32];
 		snprintf(pen, sizeof pen, "%.2f", 1 + 4.0 * q->count / tg.most);
 		set(e, w->ea[E_FABRIC], f->name);
-		set(e, w->ea[E_TIER], link_tier_names[q->tier]);
+		set(e, w->ea[E_TIER], ir_link_tier_names[q->tier]);
 		set_number(e, w->ea[E_PLANE], q->plane);
 		set_number(e, w->ea[E_RAIL], q->rail);
 		set_speed(e, w->ea[E_SPEED], q->speed);

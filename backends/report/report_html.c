@@ -900,7 +900,7 @@ static void compare_choices(Buf *b, const Comparison *cmp)
 	buf_puts(b, "</table>\n</section>\n");
 }
 
-int compare_html_write(Output *o, const Comparison *cmp)
+int report_html_compare_write(Output *o, const Comparison *cmp)
 {
 	FILE *f = output_file(o, "report.html");
 	if (!f)

@@ -124,8 +124,8 @@ static Json *fabric_json(const FabricInst *f)
 	jw_set(o, "planes", jw_int(f->planes));
 	jw_set(o, "switch_model",
 	       f->switches > 0 && f->switch_model ? jw_str(f->switch_model->name) : jw_null());
-	jw_set(o, "switches_by_tier", by_tier_json(fam->switch_tiers, switch_tier_names, f->by_tier));
-	jw_set(o, "links_by_tier", by_tier_json(fam->link_tiers, link_tier_names, f->links_by_tier));
+	jw_set(o, "switches_by_tier", by_tier_json(fam->switch_tiers, ir_switch_tier_names, f->by_tier));
+	jw_set(o, "links_by_tier", by_tier_json(fam->link_tiers, ir_link_tier_names, f->links_by_tier));
 	jw_set(o, "bisection_tbps", jw_real(f->bisection / 1e12, TBPS_DECIMALS));
 	jw_set(o, "oversubscription", jw_real(up_tiers ? f->oversub[0] : 1.0, RATIO_DECIMALS));
 	jw_set(o, "diameter_hops", jw_int(f->diameter));

@@ -259,7 +259,7 @@ static void fabric(Buf *b, const FabricInst *f)
 		if (f->by_tier[t] == 0)
 			continue;
 		label.len = 0;
-		buf_printf(&label, "%s switches", switch_tier_names[t]);
+		buf_printf(&label, "%s switches", ir_switch_tier_names[t]);
 		count_row(b, label.s, f->by_tier[t]);
 		tiers++;
 	}
@@ -270,7 +270,7 @@ static void fabric(Buf *b, const FabricInst *f)
 		if (f->links_by_tier[t] == 0)
 			continue;
 		label.len = 0;
-		buf_printf(&label, "%s links", link_tier_names[t]);
+		buf_printf(&label, "%s links", ir_link_tier_names[t]);
 		count_row(b, label.s, f->links_by_tier[t]);
 		tiers++;
 	}

@@ -62,7 +62,7 @@ static Catalogue catalogue(Design *d, const FabricInst *f)
 	int n = listed ? list->n : d->nparts;
 	c.m = arena_alloc(a, sizeof(Medium) * (size_t)(n + 1));
 	for (int i = 0; i < n; i++) {
-		const Part *x = listed ? design_part(d, list->items[i]->ref) : &d->parts[i];
+		const Part *x = listed ? parts_of(d, list->items[i]->ref) : &d->parts[i];
 		if ((x->kind != KIND_CABLE && x->kind != KIND_OPTIC) || !x->complete)
 			continue;
 		Medium *m = &c.m[c.n++];
@@ -333,7 +333,7 @@ int cable_fabrics(Design *d)
 	int before = d->violations.n;
 	d->cables = arena_alloc(d->c->arena, sizeof(CableInst) * (size_t)(d->nlinks + 1));
 	d->ncables = 0;
-	double tray = param_num(field_value(d->site, FLD_SITE_FLOOR), PRM_GRID_TRAY_HEIGHT);
+	double tray = field_param_num(field_value(d->site, FLD_SITE_FLOOR), PRM_GRID_TRAY_HEIGHT);
 	double height = d->rack_type->height;
 	Weights w;
 	judge_weights(d, &w.money, &w.watt);

@@ -217,7 +217,7 @@ int elaborate_design(Design *d)
 	const Value *st = field_value(d->cluster, FLD_CLUSTER_STORAGE);
 	for (int i = 0; st && i < (st->kind == VAL_LIST ? st->n : 1); i++) {
 		const Value *sv = st->kind == VAL_LIST ? st->items[i] : st;
-		const Part *unit = design_part(d, sv->ref);
+		const Part *unit = parts_of(d, sv->ref);
 		double h = unit->height, p = unit->power;
 		double usable = d->rack_type->height - d->rack_type->rack.reserved;
 		RackInst *r = NULL;

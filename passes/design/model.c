@@ -82,7 +82,7 @@ static void fabric_extras(Design *d, PtrVec *lines)
 		const Value *ev = f->sized ? field_value(f->decl, FLD_FABRIC_ENDPOINTS) : NULL;
 		for (int k = 0; ev && k < (ev->kind == VAL_LIST ? ev->n : 1); k++) {
 			const Value *cv = ev->kind == VAL_LIST ? ev->items[k] : ev;
-			const Part *dev = design_part(d, cv->ref);
+			const Part *dev = parts_of(d, cv->ref);
 			double n = cv->count->q.v, unit_power = dev->power;
 			d->t.power_by_cat[CAT_NETWORK] += n * unit_power;
 			d->t.capex_by_cat[CAT_NETWORK] += n * dev->price;

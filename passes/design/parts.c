@@ -34,7 +34,7 @@ static bool is_part_kind(int kind)
 	}
 }
 
-const Part *design_part(const Design *d, const Decl *decl)
+const Part *parts_of(const Design *d, const Decl *decl)
 {
 	if (!decl)
 		return NULL;
@@ -318,7 +318,7 @@ int parts_lower(Design *d)
 	}
 	/* The parts of the design's frame that hold for every candidate: its power system and
 	 * storage (the rack type and cooling are open choices: racks.c). */
-	d->power_sys = design_part(d, d->power);
+	d->power_sys = parts_of(d, d->power);
 	int nst;
 	d->storage = counted(d, d->cluster, FLD_CLUSTER_STORAGE, &nst, NULL);
 	d->nstorage_kinds = nst;

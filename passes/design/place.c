@@ -59,7 +59,7 @@ static int pack_count(const Design *d, int count, double h, double p, const Fabr
 	const Value *ev = field_value(f->decl, FLD_FABRIC_ENDPOINTS);
 	for (int i = 0; ev && i < (ev->kind == VAL_LIST ? ev->n : 1); i++) {
 		const Value *cv = ev->kind == VAL_LIST ? ev->items[i] : ev;
-		const Part *dev = design_part(d, cv->ref);
+		const Part *dev = parts_of(d, cv->ref);
 		double eh = dev->height, ep = dev->power;
 		for (int k = 0; k < (int)cv->count->q.v; k++) {
 			if (eh > usable + 1e-9 || ep > cap + 1e-6) {
@@ -146,8 +146,8 @@ int place_network_racks(Design *d)
 
 	const Value *floor_v = field_value(d->site, FLD_SITE_FLOOR);
 	if (floor_v && floor_v->kind == VAL_CTOR) {
-		double rows = param_num(floor_v, PRM_GRID_ROWS);
-		double per_row = param_num(floor_v, PRM_GRID_RACKS_PER_ROW);
+		double rows = field_param_num(floor_v, PRM_GRID_ROWS);
+		double per_row = field_param_num(floor_v, PRM_GRID_RACKS_PER_ROW);
 		int cap_racks = (int)(rows * per_row);
 		int racks = (int)d->t.racks;
 		const char *split = d->network_racks
@@ -286,9 +286,9 @@ int place_racks(Design *d)
 	const Value *floor_v = field_value(d->site, FLD_SITE_FLOOR);
 	bool grid = floor_v && floor_v->kind == VAL_CTOR;
 	/* Without a floor grid, rows of DEFAULT_PER_ROW at the grid's default pitches. */
-	int per_row = grid ? (int)param_num(floor_v, PRM_GRID_RACKS_PER_ROW) : DEFAULT_PER_ROW;
-	double rack_pitch = param_num(floor_v, PRM_GRID_RACK_PITCH);
-	double row_pitch = param_num(floor_v, PRM_GRID_ROW_PITCH);
+	int per_row = grid ? (int)field_param_num(floor_v, PRM_GRID_RACKS_PER_ROW) : DEFAULT_PER_ROW;
+	double rack_pitch = field_param_num(floor_v, PRM_GRID_RACK_PITCH);
+	double row_pitch = field_param_num(floor_v, PRM_GRID_ROW_PITCH);
 	for (int i = 0; i < n; i++) {
 		RackInst *r = &d->racks[i];
 		r->row = i / per_row;

@@ -140,8 +140,8 @@ int racks_plan(Design *d)
 	int before = d->spec_errors;
 	d->rack = field_ref(d->cluster, FLD_CLUSTER_RACK);
 	d->cooling = field_ref(d->rack, FLD_RACK_COOLING);
-	d->rack_type = design_part(d, d->rack);
-	d->cooling_type = design_part(d, d->cooling);
+	d->rack_type = parts_of(d, d->rack);
+	d->cooling_type = parts_of(d, d->cooling);
 	double usable = d->rack_type->height - d->rack_type->rack.reserved;
 	double limit_p;
 	if (!field_num_set(d->rack, FLD_RACK_POWER_LIMIT, &limit_p))
@@ -162,7 +162,7 @@ int racks_plan(Design *d)
 	for (int i = 0; i < n; i++) {
 		const Value *cv = nodes->kind == VAL_LIST ? nodes->items[i] : nodes;
 		all_nodes += cv->count->q.v;
-		all_accel += cv->count->q.v * design_part(d, cv->ref)->node.accelerators;
+		all_accel += cv->count->q.v * parts_of(d, cv->ref)->node.accelerators;
 		if (all_nodes > CLUSTER_MAX_NODES || all_accel > CLUSTER_MAX_ACCELERATORS) {
 			spec_error(d, cv->loc, "cluster '%s' has %.0f nodes with %.0f accelerators; "
 					       "clusterc designs clusters of up to %d nodes and %d "
@@ -177,7 +177,7 @@ int racks_plan(Design *d)
 	for (int i = 0; i < n; i++) {
 		const Value *cv = nodes->kind == VAL_LIST ? nodes->items[i] : nodes;
 		NodeGroup *g = &d->groups[i];
-		*g = (NodeGroup){.type = design_part(d, cv->ref), .count = (int)cv->count->q.v,
+		*g = (NodeGroup){.type = parts_of(d, cv->ref), .count = (int)cv->count->q.v,
 				 .loc = cv->loc};
 		plan_group(d, g, usable, cap, limit_p);
 		racks += g->racks;
@@ -191,7 +191,7 @@ int racks_plan(Design *d)
 				   d->cluster->name, sv->count->q.v, sv->ref->name, CLUSTER_MAX_NODES);
 			return d->spec_errors - before;
 		}
-		const Part *unit = design_part(d, sv->ref);
+		const Part *unit = parts_of(d, sv->ref);
 		int per = fits(usable, cap, unit->height, unit->power);
 		if (per <= 0) {
 			design_violation(d, sv->loc, 1, d->rack->name_loc, "rack type declared here",

@@ -57,7 +57,7 @@ bool dragonfly_size(Design *d, FabricInst *f, const Value *topo, int nodes, int 
 	int a = (int)a_w, p = (int)p_w, h = (int)h_w;
 	int g_max = a * h + 1;
 	int g_need = (e + p * a - 1) / (p * a);
-	bool g_auto = param_is_auto(topo, PRM_DRAGONFLY_G);
+	bool g_auto = field_param_is_auto(topo, PRM_DRAGONFLY_G);
 	int g = g_auto ? g_need : shape_count(shape_param(topo, PRM_DRAGONFLY_G, 1));
 	if (g < 1)
 		g = 1;

@@ -58,12 +58,12 @@ static void size_one(Design *d, FabricInst *f)
 	if (family->switched && (!sw || sw->kind != VAL_REF))
 		return;
 	f->family = family;
-	f->switch_model = sw && sw->kind == VAL_REF ? design_part(d, sw->ref) : NULL; /* none for a torus */
+	f->switch_model = sw && sw->kind == VAL_REF ? parts_of(d, sw->ref) : NULL; /* none for a torus */
 	f->protocol = field_enum(fd, FLD_FABRIC_PROTOCOL);
 	if (f->protocol < 0)
 		f->protocol = f->switch_model ? f->switch_model->sw.protocol : PROTO_ETHERNET;
 	const Value *nic_v = field_value(fd, FLD_FABRIC_NIC);
-	f->nic = nic_v && nic_v->kind == VAL_REF ? design_part(d, nic_v->ref) : first_nic(d->ngroups ? d->groups[0].type : NULL);
+	f->nic = nic_v && nic_v->kind == VAL_REF ? parts_of(d, nic_v->ref) : first_nic(d->ngroups ? d->groups[0].type : NULL);
 	double nic_speed = f->nic ? f->nic->nic.speed : 0;
 	if (!field_num_set(fd, FLD_FABRIC_LINK, &f->link_speed))
 		f->link_speed = nic_speed; /* the NIC port speed */
@@ -211,7 +211,7 @@ static void size_one(Design *d, FabricInst *f)
 	const Value *ev = field_value(fd, FLD_FABRIC_ENDPOINTS);
 	for (int i = 0; ev && i < (ev->kind == VAL_LIST ? ev->n : 1); i++) {
 		const Value *cv = ev->kind == VAL_LIST ? ev->items[i] : ev;
-		const Part *dev = design_part(d, cv->ref);
+		const Part *dev = parts_of(d, cv->ref);
 		const Part *nic = first_nic(dev);
 		int per = nic ? node_rails(dev, nic) : 1;
 		extra += cv->count->q.v * (per > 0 ? per : 1);

@@ -88,7 +88,7 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 		return false;
 	f->oversub[0] = (double)f->down[0] / f->up[0];
 	int down = f->down[0], up = f->up[0];
-	f->rail_optimized = param_num(topo, PRM_FAT_TREE_RAIL_OPTIMIZED) != 0;
+	f->rail_optimized = field_param_num(topo, PRM_FAT_TREE_RAIL_OPTIMIZED) != 0;
 
 	/* Endpoints of one plane: every node's rails of the plane, then the extra devices. */
 	int extra_pp = (extra_ports + f->planes - 1) / f->planes;
@@ -127,7 +127,7 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 	f->endpoints = (nodes * rpp + extra_pp) * f->planes;
 	f->links_per_plane[LT_NODE_LEAF] = nodes * rpp + extra_pp;
 
-	int want = !param_is_auto(topo, PRM_FAT_TREE_TIERS) ? shape_count(shape_param(topo, PRM_FAT_TREE_TIERS, 0)) : 0;
+	int want = !field_param_is_auto(topo, PRM_FAT_TREE_TIERS) ? shape_count(shape_param(topo, PRM_FAT_TREE_TIERS, 0)) : 0;
 	if (f->probe_tiers)
 		want = f->probe_tiers;
 	if (want > 3) {

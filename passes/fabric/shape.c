@@ -31,7 +31,7 @@ bool shape_wirable(Design *d, const FabricInst *f, Loc at, double links)
 double shape_param(const Value *ctor, ParamId p, double def)
 {
 	double v;
-	return param_num_set(ctor, p, &v) ? v : def;
+	return field_param_num_set(ctor, p, &v) ? v : def;
 }
 
 /* The smallest divisor of n that is at least want, or 0 when want > n. */

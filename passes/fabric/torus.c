@@ -142,7 +142,7 @@ void torus_wire(Design *d, FabricInst *f, int fi)
 
 void torus_check(Ctx *c, const Value *topo)
 {
-	const Value *dims = param_value(topo, PRM_TORUS_DIMS);
+	const Value *dims = field_param_value(topo, PRM_TORUS_DIMS);
 	if (dims && (dims->n < 2 || dims->n > 3)) {
 		Diag *dg = diag_error(c, dims->loc, "a torus has 2 or 3 dimensions, not %d", dims->n);
 		diag_set_code(dg, "inconsistent");

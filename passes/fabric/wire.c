@@ -25,7 +25,7 @@ SwitchInst *wire_add_switch(Design *d, FabricInst *f, int fi, SwitchTier t, int 
 {
 	SwitchInst *s = &d->switches[d->nswitches++];
 	int width = digits(f->per_plane[t]);
-	const char *tier = switch_tier_names[t];
+	const char *tier = ir_switch_tier_names[t];
 	s->name = f->planes > 1 ? arena_printf(d->c->arena, "%s-p%d-%s-%0*d", f->decl->name,
 					       plane + 1, tier, width, index + 1)
 				: arena_printf(d->c->arena, "%s-%s-%0*d", f->decl->name, tier, width,
@@ -97,7 +97,7 @@ static void add_extras(Design *d)
 		const Value *ev = field_value(f->decl, FLD_FABRIC_ENDPOINTS);
 		for (int i = 0; ev && i < (ev->kind == VAL_LIST ? ev->n : 1); i++) {
 			const Value *cv = ev->kind == VAL_LIST ? ev->items[i] : ev;
-			const Part *dev = design_part(d, cv->ref);
+			const Part *dev = parts_of(d, cv->ref);
 			int n = dev->kind == KIND_NODE ? dev->node.nnics : dev->storage.nnics;
 			const PartCount *nics = dev->kind == KIND_NODE ? dev->node.nics : dev->storage.nics;
 			double speed = f->link_speed;

@@ -123,7 +123,7 @@ Decl *field_ref(const Decl *d, FieldId id)
 
 /* ---- constructor parameters ------------------------------------------------------------------ */
 
-const Value *param_value(const Value *ctor, ParamId id)
+const Value *field_param_value(const Value *ctor, ParamId id)
 {
 	INVARIANT(id >= 0 && id < PARAM_COUNT, "a parameter id out of range");
 	if (!ctor || ctor->kind != VAL_CTOR)
@@ -133,11 +133,11 @@ const Value *param_value(const Value *ctor, ParamId id)
 	return ctor->items[i];
 }
 
-bool param_num_set(const Value *ctor, ParamId id, double *out)
+bool field_param_num_set(const Value *ctor, ParamId id, double *out)
 {
 	const FieldSchema *ps = &param_schemas[id];
 	INVARIANT(is_number(ps), "a number asked of a parameter that is not one");
-	if (value_num(param_value(ctor, id), out))
+	if (value_num(field_param_value(ctor, id), out))
 		return true;
 	if (ps->dflt.literal) {
 		*out = ps->dflt.num;
@@ -146,16 +146,16 @@ bool param_num_set(const Value *ctor, ParamId id, double *out)
 	return false;
 }
 
-double param_num(const Value *ctor, ParamId id)
+double field_param_num(const Value *ctor, ParamId id)
 {
 	double v;
-	if (!param_num_set(ctor, id, &v))
+	if (!field_param_num_set(ctor, id, &v))
 		die_invariant(__FILE__, __LINE__, "a parameter without a literal default read with param_num");
 	return v;
 }
 
-bool param_is_auto(const Value *ctor, ParamId id)
+bool field_param_is_auto(const Value *ctor, ParamId id)
 {
-	const Value *v = param_value(ctor, id);
+	const Value *v = field_param_value(ctor, id);
 	return !v || v->kind == VAL_AUTO;
 }

@@ -209,9 +209,9 @@ static void dump_totals(const Design *d, FILE *out)
 	fprintf(out, "it_power %.17g W\navg_it_power %.17g W\npue %.17g\nfacility_power %.17g W\n",
 		t->it_power, t->avg_it_power, t->pue, t->facility_power);
 	for (int k = 0; k < CAT_COUNT; k++)
-		fprintf(out, "power.%s %.17g W\n", category_names[k], t->power_by_cat[k]);
+		fprintf(out, "power.%s %.17g W\n", ir_category_names[k], t->power_by_cat[k]);
 	for (int k = 0; k < CAT_COUNT; k++)
-		fprintf(out, "capex.%s %.17g\n", category_names[k], t->capex_by_cat[k]);
+		fprintf(out, "capex.%s %.17g\n", ir_category_names[k], t->capex_by_cat[k]);
 	fprintf(out, "capex %.17g\nannual_energy %.17g J\nannual_energy_cost %.17g\ntco %.17g\n",
 		t->capex, t->annual_energy, t->annual_energy_cost, t->tco);
 	if (!isnan(t->annual_carbon))
@@ -248,11 +248,11 @@ static void dump_design(const Design *d, const Dump *w)
 		fprintf(out, "  switches %d", f->switches);
 		for (int k = 0; k < ST_COUNT; k++)
 			if (f->by_tier[k])
-				fprintf(out, " %s %d", switch_tier_names[k], f->by_tier[k]);
+				fprintf(out, " %s %d", ir_switch_tier_names[k], f->by_tier[k]);
 		fprintf(out, "\n  links %d", f->links);
 		for (int k = 0; k < LT_COUNT; k++)
 			if (f->links_by_tier[k])
-				fprintf(out, " %s %d", link_tier_names[k], f->links_by_tier[k]);
+				fprintf(out, " %s %d", ir_link_tier_names[k], f->links_by_tier[k]);
 		fprintf(out, "\n  bisection %.17g bit/s diameter %d ecmp %.17g\n", f->bisection,
 			f->diameter, f->ecmp);
 		for (int k = 0; k < f->nshape; k++)
@@ -360,7 +360,7 @@ static void dump_wiring(const Design *d, const Dump *w)
 		fprintf(out, "switch %d %s model %s fabric %s tier %s plane %d radix %d used %d rack %s u %d",
 			i, s->name, s->model ? s->model->name : "-",
 			s->fabric >= 0 ? d->fabrics[s->fabric].name : "-",
-			switch_tier_names[s->tier], s->plane, s->radix, s->used,
+			ir_switch_tier_names[s->tier], s->plane, s->radix, s->used,
 			s->rack >= 0 ? d->racks[s->rack].name : "-", s->u);
 		if (s->model)
 			dump_loc(out, s->model->loc);
@@ -380,7 +380,7 @@ static void dump_wiring(const Design *d, const Dump *w)
 		dump_end(d, &l->a, out);
 		fputs(" -- ", out);
 		dump_end(d, &l->z, out);
-		fprintf(out, " tier %s plane %d rail %d speed %.17g bit/s\n", link_tier_names[l->tier],
+		fprintf(out, " tier %s plane %d rail %d speed %.17g bit/s\n", ir_link_tier_names[l->tier],
 			l->plane, l->rail, l->speed);
 	}
 	fprintf(out, "switches %d\nextras %d\nlinks %d\n", d->nswitches, d->nextras, d->nlinks);

@@ -90,7 +90,7 @@ static int options(Design *d, OpenChoice *o, const Value *choice, const FieldSch
 		if (o->counted) {
 			/* A free count: from 1 to as many as the site's power budget could feed. */
 			const Value *budget = field_value(d->site, FLD_SITE_POWER_BUDGET);
-			double each = design_part(d, o->counted)->power;
+			double each = parts_of(d, o->counted)->power;
 			lo = 1, step = 1;
 			hi = budget && each > 0 ? floor(budget->q.v / each) : 1;
 		} else if (fs && fs->id == FLD_RACK_NODES_PER_RACK) {

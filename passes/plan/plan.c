@@ -35,7 +35,7 @@ static const double GIB = 1073741824.0;
 static const Value *model_param(const Value *mv, ParamId p)
 {
 	if (mv->kind != VAL_REF)
-		return param_value(mv, p);
+		return field_param_value(mv, p);
 	FieldId f = (FieldId)(FLD_MODEL_LAYERS + (p - PRM_MODEL_LAYERS));
 	INVARIANT(!strcmp(field_schemas[f].name, param_schemas[p].name),
 		  "model fields and transformer parameters out of step");
