@@ -132,26 +132,15 @@ const char *report_scenario(const Design *d);
 
 /* ---- report_json.c: report.json, the machine-readable contract (PRODUCT §7) ----------------- */
 
-/* What the optimizer did; the caller fills it (NULL when no optimizer ran). Numbers that do
- * not apply are NAN (written as null). */
-typedef struct OptimizerReport {
-	const char *solver, *status;
-	double objective, bound, gap;
-	int variables, constraints;
-	double solve_ms;
-	double design_objective; /* the first objective on the design as built (cables included) */
-	bool maximize;           /* the first objective is maximized */
-	double cable_money, cable_watts; /* per link, when the choices were decided again with the
-					  * cables counted (pipeline.c); NAN otherwise */
-} OptimizerReport;
+
 
 /* Writes report.json. It lists every artifact written before it, so it is written last, just
  * before output_commit(). Returns the number of errors. */
-int report_json_write(Output *o, const Design *d, const OptimizerReport *opt);
+int report_json_write(Output *o, const Design *d);
 
 /* ---- report_md.c: report.md, the report for people ----------------------------------------- */
 
-int report_md_write(Output *o, const Design *d, const OptimizerReport *opt);
+int report_md_write(Output *o, const Design *d);
 
 /* ---- compare.c: comparison.csv, .json and .md, one row per scenario (clusterc compare) -------- */
 
@@ -230,7 +219,7 @@ int compare_md_write(Output *o, const Comparison *cmp);
 /* For build: the design's capex and power breakdowns, power per rack, the fabric drawing when
  * small enough. For compare: the table and the Pareto scatter (obj[0] against obj[1]). No
  * scripts, no network: one file that reads in any browser. Each returns the number of errors. */
-int report_html_write(Output *o, const Design *d, const OptimizerReport *opt);
+int report_html_write(Output *o, const Design *d);
 int report_html_compare_write(Output *o, const Comparison *cmp);
 
 /* ---- svgchart.c: charts as inline SVG text (report.html) ------------------------------------ */
@@ -323,7 +312,8 @@ void chart_scatter(Buf *b, const ChartScatter *c);
 /* Writes topology.dot when dot, and topology.svg when svg and the drawing is small enough to
  * lay out (large fabrics are drawn aggregated, per tier and scalable unit or pod). Returns the
  * number of errors; a Graphviz that cannot lay out the graph only costs the SVG (a warning). */
-int topology_write(Output *o, const Design *d, bool dot, bool svg);
+int topology_dot_write(Output *o, const Design *d);
+int topology_svg_write(Output *o, const Design *d);
 /* The drawing topology.svg holds, appended to out (XML prolog included): false, and nothing
  * appended, when there is none (no fabric, too large to lay out, a Graphviz failure). Laid out
  * once per Output: topology.svg and report.html share it. */
@@ -546,13 +536,15 @@ int model_lp_write(Output *o, const Design *d);
 
 /* ---- emit.c: every artifact, by its --emit name, in writing order ---------------------------- */
 
+/* Every writer has one signature: it renders the IR into files of o and returns its errors
+ * (I/O; a design the IR holds is always renderable: anything that can fail the build is a
+ * pass's). */
+typedef int (*ArtifactWriter)(Output *o, const Design *d);
+
 typedef struct Emitter {
 	const char *name; /* the --emit name: a file ("bom.csv") or a group ("switches") */
 	const char *what;
-	int (*write)(Output *o, const Design *d, const OptimizerReport *opt); /* error count */
-	/* Before any file is written: requirements of the artifact the design may miss (an
-	 * address pool too small); their diagnostics make the build exit 2. NULL: none. */
-	int (*check)(const Design *d);
+	ArtifactWriter write;
 } Emitter;
 extern const Emitter emit_table[]; /* ends with a NULL name */
 

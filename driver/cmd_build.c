@@ -62,40 +62,6 @@ static const char *emit_unknown(const char *list)
 	return NULL;
 }
 
-static OptimizerReport optimizer_report(const Design *d, bool timings)
-{
-	OptimizerReport r = {.solver = "enumeration", .status = "optimal", .objective = NAN,
-			     .bound = NAN, .gap = NAN, .cable_money = NAN, .cable_watts = NAN};
-	if (d->decisions.n == 0)
-		r.solver = "none", r.status = "fixed";
-	r.design_objective = d->built_objective;
-	bool hinted = d->cable_hint_money > 0 || d->cable_hint_watts > 0;
-	r.cable_money = hinted ? d->cable_hint_money : NAN;
-	r.cable_watts = hinted ? d->cable_hint_watts : NAN;
-	r.maximize = d->p->objectives.n && ((Stmt *)d->p->objectives.v[0])->objective.maximize;
-	if (d->opt.solver && !strcmp(d->opt.solver, "glpk")) {
-		r.solver = "glpk";
-		r.status = d->opt.status;
-		r.objective = d->opt.objective;
-		r.bound = d->opt.bound;
-		r.gap = d->opt.gap;
-		r.variables = d->opt.variables;
-		r.constraints = d->opt.constraints;
-		r.solve_ms = timings ? d->solve_ms : 0;
-		return r;
-	}
-	if (d->nobjectives > 0) {
-		bool max = ((Stmt *)d->p->objectives.v[0])->objective.maximize;
-		r.objective = max ? -d->objective[0] : d->objective[0];
-		r.bound = r.objective; /* the search is exhaustive: the bound is proven */
-		r.gap = 0;
-	}
-	r.variables = d->decisions.n;
-	r.constraints = d->p->requires.n + 1; /* and the site's power budget */
-	r.solve_ms = timings ? d->solve_ms : 0;
-	return r;
-}
-
 /* Each stage's wall time, the arena's growth in it, and the process's peak resident memory
  * when it ended (a high-water mark: the stage that raised it is the one that needed it). */
 static void print_timings(const Timing *t, double emit_ms)
@@ -161,11 +127,10 @@ static int write_artifacts(const Options *o, Design *d, const char *dir, bool *r
 	Output *out = output_open(c, dir, o->force);
 	if (!out)
 		return c->output_busy ? EXIT_BUSY : EXIT_IO;
-	OptimizerReport opt = optimizer_report(d, o->timings);
 	int errors = 0;
 	for (int i = 0; emit_table[i].name; i++)
 		if (emit_wanted(o->emit, emit_table[i].name))
-			errors += emit_table[i].write(out, d, &opt);
+			errors += emit_table[i].write(out, d);
 	if (errors) {
 		output_abort(out);
 		return EXIT_IO;
@@ -212,7 +177,8 @@ int cmd_build(const Options *o, const char *path)
 	c->verbose = o->verbose;
 	Program p = {.c = c, .scenario = o->scenario, .sets = o->sets, .nsets = o->nsets,
 		     .dump = dump, .dump_max = o->dump_max, .dump_out = stdout};
-	Design d = {.verify = o->verify, .time_limit = o->time_limit, .exhaustive = o->exhaustive};
+	Design d = {.verify = o->verify, .time_limit = o->time_limit, .exhaustive = o->exhaustive,
+		    .timings = o->timings};
 	Timing timings[STAGE_COUNT] = {{0}};
 	int errors = pipeline_build(&p, &d, path, timings);
 	int rc;
@@ -228,10 +194,6 @@ int cmd_build(const Options *o, const char *path)
 		rc = EXIT_UNMET;
 	else
 		rc = EXIT_OK;
-	/* What the artifacts need of the design, before anything is written. */
-	for (int i = 0; rc == EXIT_OK && emit_table[i].name; i++)
-		if (emit_table[i].check && emit_wanted(o->emit, emit_table[i].name) && emit_table[i].check(&d))
-			rc = EXIT_UNMET;
 	double emit_ms = 0;
 	bool rendered = false;
 	if (rc == EXIT_OK) {

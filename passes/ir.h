@@ -611,6 +611,19 @@ typedef struct WorkloadPlan {
 	int nodes;              /* nodes used */
 } WorkloadPlan;
 
+/* What the optimizer did, as the reports give it (decide.c, decide_report). Numbers that do
+ * not apply are NAN (written as null). */
+typedef struct OptimizerReport {
+	const char *solver, *status;
+	double objective, bound, gap;
+	int variables, constraints;
+	double solve_ms;
+	double design_objective; /* the first objective on the design as built (cables included) */
+	bool maximize;           /* the first objective is maximized */
+	double cable_money, cable_watts; /* per link, when the choices were decided again with the
+					  * cables counted (pipeline.c); NAN otherwise */
+} OptimizerReport;
+
 /* The optimizer's model (passes/opt/lp.c). */
 typedef struct LpModel LpModel;
 /* The model with its first objective in CPLEX LP format, at path. */
@@ -690,6 +703,9 @@ typedef struct Design {
 		int variables, constraints;
 	} opt;                   /* what the optimizer did (solver NULL: it did not run) */
 	double built_objective;  /* the first objective on the design as built, cables included */
+	OptimizerReport report;  /* decide_report: what the optimizer did, as reports give it */
+	bool timings;            /* --timings: the solve time is reported (else 0, for bytes that
+				  * do not change from run to run) */
 	/* The passes of one candidate design while the open choices are explored (pipeline.c
 	 * owns the list; decide.c and optimize.c run it): its model, then its requirements and
 	 * objectives. fabric_drop: fabrics (a bit each) left out of the model, for the optimizer's

@@ -105,6 +105,9 @@ int switch_plan_fabrics(Design *d);
  * the requirements and objectives are linear in the design's attributes, else by evaluating
  * every design the choices allow; the best feasible one under the objectives is kept. */
 int decide_choices(Design *d);
+/* What the optimizer did, as the reports give it (Design.report): after the design is judged
+ * as built. */
+int decide_report(Design *d);
 
 /* ---- plan/: parallelism ---------------------------------------------------------------------- */
 
@@ -133,6 +136,7 @@ int plan_workloads(Design *d);
 	X(COST, "cost")           /* model.c: the model with the cables */                   \
 	X(JUDGE, "judge")         /* design.c: requirements and objectives with the cables */ \
 	X(ADDRESS, "address")     /* switch_plan.c: layer-3 plans */                         \
+	X(REPORT, "report")       /* decide.c: the optimizer's result as reports give it */  \
 	X(PLAN, "plan")           /* plan.c: parallelism plans */                            \
 	X(VALIDATE, "validate")   /* design.c: what the design misses, reported */
 

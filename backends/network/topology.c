@@ -441,7 +441,7 @@ bool topology_svg_render(Output *o, const Design *d, Buf *out)
 	return rendered;
 }
 
-int topology_write(Output *o, const Design *d, bool dot, bool svg)
+static int write_drawing(Output *o, const Design *d, bool dot, bool svg)
 {
 	if (!dot && !svg)
 		return 0;
@@ -461,4 +461,14 @@ int topology_write(Output *o, const Design *d, bool dot, bool svg)
 		errors += write_svg(o, d, g);
 	agclose(g);
 	return errors;
+}
+
+int topology_dot_write(Output *o, const Design *d)
+{
+	return write_drawing(o, d, true, false);
+}
+
+int topology_svg_write(Output *o, const Design *d)
+{
+	return write_drawing(o, d, false, true);
 }

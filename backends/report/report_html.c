@@ -627,8 +627,9 @@ static void fabrics(Buf *b, Output *o, const Design *d)
 	buf_puts(b, "</section>\n");
 }
 
-int report_html_write(Output *o, const Design *d, const OptimizerReport *opt)
+int report_html_write(Output *o, const Design *d)
 {
+	const OptimizerReport *opt = d->report.solver ? &d->report : NULL; /* NULL: none ran */
 	FILE *f = output_file(o, "report.html");
 	if (!f)
 		return 1;

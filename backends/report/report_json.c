@@ -307,8 +307,9 @@ static Json *report_json(const Design *d, const OptimizerReport *opt, const Arti
 	return r;
 }
 
-int report_json_write(Output *o, const Design *d, const OptimizerReport *opt)
+int report_json_write(Output *o, const Design *d)
 {
+	const OptimizerReport *opt = d->report.solver ? &d->report : NULL; /* NULL: none ran */
 	const Artifact *list;
 	int n = output_artifacts(o, &list);
 	if (n < 0)

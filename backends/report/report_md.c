@@ -606,8 +606,9 @@ static void racks(Buf *b, const Design *d)
 		buf_puts(b, "No racks.\n");
 }
 
-int report_md_write(Output *o, const Design *d, const OptimizerReport *opt)
+int report_md_write(Output *o, const Design *d)
 {
+	const OptimizerReport *opt = d->report.solver ? &d->report : NULL; /* NULL: none ran */
 	FILE *f = output_file(o, "report.md");
 	if (!f)
 		return 1;

@@ -179,3 +179,45 @@ int decide_choices(Design *d)
 	d->solve_ms = now_ms() - t0;
 	return diag_errors(c) - before;
 }
+
+/* What the optimizer did, as the reports give it: the MILP's result, or the exhaustive search's
+ * (its bound proven, no gap), with the design as built and the cable estimate of a second
+ * decision. The solve time only with --timings: every other byte of a build is the same from
+ * run to run. */
+int decide_report(Design *d)
+{
+	bool timings = d->timings;
+	OptimizerReport r = {.solver = "enumeration", .status = "optimal", .objective = NAN,
+			     .bound = NAN, .gap = NAN, .cable_money = NAN, .cable_watts = NAN};
+	if (d->decisions.n == 0)
+		r.solver = "none", r.status = "fixed";
+	r.design_objective = d->built_objective;
+	bool hinted = d->cable_hint_money > 0 || d->cable_hint_watts > 0;
+	r.cable_money = hinted ? d->cable_hint_money : NAN;
+	r.cable_watts = hinted ? d->cable_hint_watts : NAN;
+	r.maximize = d->p->objectives.n && ((Stmt *)d->p->objectives.v[0])->objective.maximize;
+	if (d->opt.solver && !strcmp(d->opt.solver, "glpk")) {
+		r.solver = "glpk";
+		r.status = d->opt.status;
+		r.objective = d->opt.objective;
+		r.bound = d->opt.bound;
+		r.gap = d->opt.gap;
+		r.variables = d->opt.variables;
+		r.constraints = d->opt.constraints;
+		r.solve_ms = timings ? d->solve_ms : 0;
+		d->report = r;
+		return 0;
+	}
+	if (d->nobjectives > 0) {
+		bool max = ((Stmt *)d->p->objectives.v[0])->objective.maximize;
+		r.objective = max ? -d->objective[0] : d->objective[0];
+		r.bound = r.objective; /* the search is exhaustive: the bound is proven */
+		r.gap = 0;
+	}
+	r.variables = d->decisions.n;
+	r.constraints = d->p->requires.n + 1; /* and the site's power budget */
+	r.solve_ms = timings ? d->solve_ms : 0;
+	d->report = r;
+	return 0;
+}
+

@@ -232,7 +232,9 @@ static int build(Fixture *fx, const char *dir, bool force)
 	Output *o = output_open(fx->c, dir, force);
 	if (!o)
 		return 1;
-	int errors = bom_csv_write(o, &fx->d) + report_md_write(o, &fx->d, &opt);
+	fx->d.report = opt;
+	int errors = bom_csv_write(o, &fx->d);
+	errors += report_md_write(o, &fx->d);
 	FILE *f = output_file(o, "switches/leaf01/frr.conf");
 	if (f) {
 		fputs("router bgp 4200000001\n", f);
@@ -240,7 +242,7 @@ static int build(Fixture *fx, const char *dir, bool force)
 	} else {
 		errors++;
 	}
-	errors += report_json_write(o, &fx->d, &opt);
+	errors += report_json_write(o, &fx->d);
 	if (errors) {
 		output_abort(o);
 		return errors;
@@ -608,7 +610,7 @@ static void build_example(Reported *b, const char *example, const char *scenario
 	char *base = make_base(), *out = path2(base, "out");
 	Output *o = output_open(c, out, false);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
-	CU_ASSERT_EQUAL(report_json_write(o, &b->d, NULL), 0);
+	CU_ASSERT_EQUAL(report_json_write(o, &b->d), 0);
 	CU_ASSERT_EQUAL(output_commit(o), 0);
 	json_error_t err;
 	b->report = json_load_file(path2(out, "report.json"), 0, &err);
