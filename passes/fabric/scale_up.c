@@ -64,6 +64,12 @@ void scale_up_size(Design *d)
 void scale_up_wire(Design *d, ScaleUpInst *s)
 {
 	s->first_switch = d->nswitches;
+	/* A domain of one node has no trays, though its node lists some (a type derived from
+	 * an NVL72 tray with scale_up_domain = its own accelerators): sizing counted none. */
+	if (s->switches_per_domain == 0) {
+		s->nswitches = 0;
+		return;
+	}
 	const Part *node = s->node;
 	int width = s->domains >= 1000 ? 4 : 3;
 	for (int dom = 0; dom < s->domains; dom++) {

@@ -1084,6 +1084,29 @@ static void test_scale_up(void)
 	done(b);
 }
 
+/* A node type derived from an NVL72 tray whose domain is the tray itself keeps the switch trays
+ * it inherits in its declaration, but its domains have none: sizing counts none and wiring
+ * makes none (it wrote 9 a domain past the switches sized). */
+static void test_scale_up_without_trays(void)
+{
+	Built *b = build("import std.servers\n"
+			 "site s { power_budget = 10 MW; electricity = 0.10 USD/kWh }\n"
+			 "node solo : gb200_nvl72_tray { scale_up_domain = 4 }\n"
+			 "cluster c { site = s; nodes = [36 x gb200_nvl72_tray, 40 x solo]; "
+			 "rack = gb200_nvl72_rack }\n",
+			 NULL, NULL);
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	const Design *d = &b->d;
+	CU_ASSERT_EQUAL_FATAL(d->nscaleups, 2);
+	CU_ASSERT_EQUAL(d->scaleups[0].nswitches, 18);
+	CU_ASSERT_EQUAL(d->scaleups[1].domains, 40);
+	CU_ASSERT_EQUAL(d->scaleups[1].domain_nodes, 1);
+	CU_ASSERT_EQUAL(d->scaleups[1].nswitches, 0);
+	CU_ASSERT_EQUAL(wired_switches(d, -1, ST_SCALE_UP), 18);
+	CU_ASSERT_EQUAL(d->nswitches, 18);
+	done(b);
+}
+
 void suite_fabric(void)
 {
 	CU_pSuite s = CU_add_suite("fabric", NULL, NULL);
@@ -1103,4 +1126,5 @@ void suite_fabric(void)
 	CU_add_test(s, "verifier", test_verifier);
 	CU_add_test(s, "metrics", test_metrics);
 	CU_add_test(s, "scale-up domains", test_scale_up);
+	CU_add_test(s, "scale-up domains without trays", test_scale_up_without_trays);
 }
