@@ -511,7 +511,6 @@ typedef struct SchedTree {
 	int *unit;           /* node -> its unit for blocks (scalable unit, leaf, group), or -1 */
 	int off_fabric;      /* nodes without a port on the fabric ... */
 	int off_leaf;        /* ... and the leaf of their own they hang under, or -1 */
-	const char **domain; /* node -> its scale-up domain's name ("gb200-nvl0001") */
 	bool multi_node_domains; /* some scale-up domain spans several nodes */
 	int *block_of;       /* node -> block */
 	SchedBlock *block;

@@ -146,6 +146,7 @@ typedef struct NodeGroup {
 	int per_rack;        /* nodes of this group in one rack */
 	int racks;
 	int domain_nodes;    /* nodes per scale-up domain (1 when the domain is the node) */
+	int first_node, first_domain; /* its first node and scale-up domain (elaborate.c) */
 	Loc loc;             /* its entry in cluster.nodes */
 } NodeGroup;
 
@@ -155,7 +156,7 @@ typedef struct NodeInst {
 	int group;
 	int rack;            /* index into Design.racks */
 	int u;               /* lowest rack unit it occupies, from 1 at the bottom */
-	int domain;          /* scale-up domain, from 0 */
+	int domain;          /* scale-up domain, from 0: index into Design.domain_names */
 	int first_accel, first_port;
 } NodeInst;
 
@@ -421,6 +422,7 @@ typedef struct NetGroup {
  * and backplane links. */
 typedef struct ScaleUpInst {
 	const Part *node;
+	int group;           /* its NodeGroup */
 	int domains, domain_nodes, domain_accels; /* domain_nodes 1: the domain is one node */
 	double bandwidth;    /* bit/s per accelerator, both directions (node's, else accelerator's) */
 	int switches_per_domain, links_per_accel;
@@ -516,6 +518,11 @@ typedef struct Design {
 	int nports;
 	RackInst *racks;
 	int nracks;
+	/* Each scale-up domain's name, by NodeInst.domain (elaborate.c): "<node type>-nvlNNN",
+	 * numbered from 1 within the node type in node order, 4 digits from 1,000 domains of the
+	 * type. Its switch trays are NAME-swK; schedulers label and block nodes by it. */
+	const char **domain_names;
+	int ndomains;
 	Totals t;
 	double probe_money, probe_watts; /* added to the network's capex and power (objective_weights) */
 	/* Before the cables exist, each fabric link is counted at this cabling capex and power: the

@@ -252,7 +252,7 @@ static int write_labels(Output *o, const Design *d, const SchedTree *t, Arena *a
 			y_pair(&y, tier, label_value(a, s->name));
 		}
 		if (t->multi_node_domains)
-			y_pair(&y, DOMAIN_LABEL, label_value(a, t->domain[n]));
+			y_pair(&y, DOMAIN_LABEL, label_value(a, d->domain_names[ni->domain]));
 		y_map_end(&y);
 		y_map_end(&y);
 		y_map_end(&y);

@@ -265,30 +265,12 @@ static void build_racks(SchedTree *t, const Design *d, int fi, Arena *a)
 	free(p);
 }
 
-/* The scale-up domain names: "<node type>-nvlNNN", numbered within the node type as
- * passes/wire_direct.c numbers their switch trays. */
-static void name_domains(SchedTree *t, const Design *d, Arena *a)
+/* Whether some scale-up domain spans several nodes. */
+static void find_multi_node_domains(SchedTree *t, const Design *d)
 {
-	t->domain = arena_alloc(a, sizeof(char *) * (size_t)(d->nnodes + 1));
-	const Part **types = arena_alloc(a, sizeof(Part *) * (size_t)(d->ngroups + 1));
-	int *first = arena_alloc(a, sizeof(int) * (size_t)(d->ngroups + 1));
-	int ntypes = 0;
-	for (int n = 0; n < d->nnodes; n++) {
-		const NodeInst *ni = &d->nodes[n];
-		int k = 0;
-		while (k < ntypes && types[k] != ni->type)
-			k++;
-		if (k == ntypes)
-			types[ntypes] = ni->type, first[ntypes++] = ni->domain;
-		int count = 0;
-		for (int s = 0; s < d->nscaleups; s++)
-			if (d->scaleups[s].node == ni->type)
-				count = d->scaleups[s].domains;
-		t->domain[n] = arena_printf(a, "%s-nvl%0*d", ni->type->name, count >= 1000 ? 4 : 3,
-					    ni->domain - first[k] + 1);
-		if (d->groups[ni->group].domain_nodes > 1)
+	for (int g = 0; g < d->ngroups; g++)
+		if (d->groups[g].count > 0 && d->groups[g].domain_nodes > 1)
 			t->multi_node_domains = true;
-	}
 }
 
 /* Blocks: scale-up domains of more than one node, else the unit of t->unit. */
@@ -329,7 +311,7 @@ static void form_blocks(SchedTree *t, const Design *d, Arena *a, const FabricIns
 			b = seen[kind][idx] = t->nblock++;
 			SchedBlock *k = &t->block[b];
 			if (kind == 0)
-				k->name = t->domain[n];
+				k->name = d->domain_names[d->nodes[n].domain];
 			else if (kind == 1 && by_su)
 				k->name = arena_printf(a, "%s-su%0*d", f->name, width,
 						       idx + 1);
@@ -443,7 +425,7 @@ void sched_tree(const Design *d, Arena *a, SchedTree *t)
 			t->sw[s].child = arena_alloc(a, sizeof(int));
 	tree_nodes(t, a, d->nnodes);
 	tree_prune(t);
-	name_domains(t, d, a);
+	find_multi_node_domains(t, d);
 	form_blocks(t, d, a, f);
 }
 

@@ -146,7 +146,8 @@ static void dump_loc(FILE *out, Loc loc)
 }
 
 /* Every instance with its stable index and the source line that produced it: racks (their
- * type), nodes (their entry in cluster.nodes), accelerators and NIC ports (their declaration). */
+ * type), nodes (their entry in cluster.nodes), accelerators and NIC ports (their declaration);
+ * and the scale-up domains' names. */
 static void dump_instances(const Design *d, FILE *out)
 {
 	for (int i = 0; i < d->nracks; i++) {
@@ -166,6 +167,8 @@ static void dump_instances(const Design *d, FILE *out)
 		dump_loc(out, d->groups[n->group].loc);
 		fputc('\n', out);
 	}
+	for (int i = 0; i < d->ndomains; i++)
+		fprintf(out, "domain %d %s\n", i, d->domain_names[i]);
 	for (int i = 0; i < d->naccels; i++) {
 		const AccelInst *a = &d->accels[i];
 		fprintf(out, "accel %d %s slot %d type %s", i, d->nodes[a->node].hostname, a->slot,

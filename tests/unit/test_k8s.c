@@ -229,7 +229,7 @@ static void check_labels(Written *w)
 			ok = s ? v && !strcmp(v, s->name) : !v;
 		}
 		const char *dom = get_str(d, labels, "accelerator.topograph.run/domain");
-		ok = ok && (w->t.multi_node_domains ? dom && !strcmp(dom, w->t.domain[n]) : !dom);
+		ok = ok && (w->t.multi_node_domains ? dom && !strcmp(dom, w->d.domain_names[w->d.nodes[n].domain]) : !dom);
 		ok = ok && get_str(d, labels, "topology.kubernetes.io/region") &&
 		     get_str(d, labels, "topology.kubernetes.io/zone") &&
 		     get_str(d, labels, "node.kubernetes.io/instance-type");

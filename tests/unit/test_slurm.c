@@ -187,8 +187,8 @@ static void test_scale_up_blocks(void)
 	CU_ASSERT_EQUAL(t->block_levels, 11); /* 1 ... 1024 blocks */
 	for (int k = 0; k < t->nblock; k++)
 		CU_ASSERT_EQUAL(t->block[k].nnode, 18);
-	CU_ASSERT_STRING_EQUAL(t->domain[0], "gb200_nvl72_tray-nvl0001");
-	CU_ASSERT_STRING_EQUAL(t->domain[18], "gb200_nvl72_tray-nvl0002");
+	CU_ASSERT_STRING_EQUAL(b.d.domain_names[b.d.nodes[0].domain], "gb200_nvl72_tray-nvl0001");
+	CU_ASSERT_STRING_EQUAL(b.d.domain_names[b.d.nodes[18].domain], "gb200_nvl72_tray-nvl0002");
 	built_free(&b);
 }
 
