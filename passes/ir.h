@@ -329,6 +329,7 @@ typedef struct ShapeParam {
 
 struct FabricInst;
 struct Design;
+struct SchedTree;
 
 /* A topology family: everything a pass or a backend asks of a topology, so that none compares
  * its name (passes/fabric/family.c holds the table, one row per schema.def TOPOLOGY row; each
@@ -356,6 +357,11 @@ typedef struct TopologyFamily {
 	/* What check.c asks beyond the parameters' schema (a torus has 2 or 3 dimensions).
 	 * Diagnostics go to c. */
 	void (*check)(Ctx *c, const struct Value *topo);
+	/* The scheduler's view of wired fabric fi (sched.c, the pass, says what the tree holds):
+	 * its switches (sched_add_switch) and their links, each node's leaf and block unit
+	 * (SchedTree.leaf, .unit, .unit_name, .unit_word) and the comment lines saying how the
+	 * fabric became the tree (.explain); arrays kept in a. */
+	void (*sched)(struct SchedTree *t, const struct Design *d, int fi, Arena *a);
 } TopologyFamily;
 
 extern const TopologyFamily topology_families[TOPO_COUNT];
@@ -487,6 +493,57 @@ typedef struct SwitchPlan {
 	bool lossless;
 } SwitchPlan;
 
+/* ---- sched.c: the design as workload schedulers see it (Slurm, Kubernetes) ------------------- */
+
+/* A switch of the scheduler's tree: a device of the first fabric's first plane, or a virtual
+ * one (a dragonfly group, a rack of a torus, a top switch). */
+typedef struct SchedSwitch {
+	const char *name;
+	int tier;            /* 0: the leaves, with nodes below; higher tiers above */
+	int parent;          /* the lowest-numbered listed switch above it, or -1 */
+	int *child, nchild;  /* switches below, by index into SchedTree.sw */
+	int *node, nnode;    /* nodes below (leaves), in node order */
+	const char *omitted; /* why Slurm's tree cannot list it (nothing below), or NULL */
+	bool virt;           /* not a device */
+} SchedSwitch;
+
+/* A block of nodes: a scale-up domain, a scalable unit, a leaf, a dragonfly group or a rack. */
+typedef struct SchedBlock {
+	const char *name;
+	int first;           /* its first node */
+	int *node, nnode;    /* in node order */
+	const char *omitted; /* why Slurm's blocks leave it out (too small), or NULL */
+} SchedBlock;
+
+typedef struct SchedTree {
+	const FabricInst *fabric; /* the fabric described (the first), or NULL */
+	double gbps;         /* its link speed, Gb/s */
+	SchedSwitch *sw;     /* switches, leaves first */
+	int nsw, tiers;
+	int cap;             /* room in sw (sched_add_switch grows it) */
+	int label_tiers;     /* the fabric tiers that label nodes: every tier, 0 without a fabric */
+	int nomitted;        /* switches Slurm's tree leaves out */
+	int *leaf;           /* node -> the leaf it hangs under */
+	int *unit;           /* node -> its block unit (index into unit_name), or -1 */
+	const char **unit_name; /* each unit's block name: "compute-su001", a leaf, a group */
+	int nunit;
+	const char *unit_word; /* what a unit is: "scalable unit", "leaf", "dragonfly group" ... */
+	const char *explain; /* comment lines, "# " each: how the fabric became the tree */
+	int off_fabric;      /* nodes without a port on the fabric ... */
+	int off_leaf;        /* ... and the leaf of their own they hang under, or -1 */
+	bool multi_node_domains; /* some scale-up domain spans several nodes */
+	int *block_of;       /* node -> block */
+	SchedBlock *block;
+	int nblock;
+	int block_base, block_levels; /* Slurm's BlockSizes: base x 1, 2, 4 ... (levels values) */
+	int blocks_omitted;           /* blocks smaller than the base */
+	const char *block_unit;       /* what a block is: "scale-up domain", "scalable unit" ... */
+} SchedTree;
+
+/* The switch above node's leaf at the given tier (0: the leaf), following parents; NULL when
+ * its leaf has none that high. */
+const SchedSwitch *sched_ancestor(const SchedTree *t, int node, int tier);
+
 typedef struct Design {
 	Program *p;
 	Ctx *c;
@@ -573,6 +630,7 @@ typedef struct Design {
 	struct PlanMemo *plan_memo; /* plan_attribute's searches, by inputs */
 	SwitchPlan *switch_plans; /* by fabric: the plan of each Ethernet fabric with switches
 				   * (SwitchPlan.f NULL for the others); NULL before the pass */
+	SchedTree *sched;        /* the scheduler's view (sched.c); NULL before the pass */
 } Design;
 
 /* switch_plan.c: the names and numbers the switch configurations use. */

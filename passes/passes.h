@@ -59,6 +59,11 @@ int cable_fabrics(Design *d);
 /* Re-costs the design with its cables and re-checks the power budget and require lines. */
 int cost_cables(Design *d);
 
+/* sched.c: the design as workload schedulers see it (Design.sched): a tree of switches over
+ * the nodes, the blocks of nodes that communicate best, the levels of node labels that nest;
+ * after wiring, placement and cabling. */
+int sched_plan(Design *d);
+
 /* switch_plan.c: the layer-3 plan of every wired Ethernet fabric (addresses from its pools, ASNs,
  * port names); a pool or ASN range too small is a requirement not met (exit 2). */
 int switch_plan_fabrics(Design *d);
@@ -164,6 +169,7 @@ typedef enum {
 	STAGE_WIRE,
 	STAGE_VERIFY,
 	STAGE_CABLE,
+	STAGE_SCHED,
 	STAGE_PLAN,
 	STAGE_VALIDATE,
 	STAGE_COUNT

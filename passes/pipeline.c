@@ -13,7 +13,7 @@
 
 const char *const stage_names[STAGE_COUNT] = {
 	"load", "resolve", "overrides", "check", "design", "decide", "elaborate", "wire", "verify",
-	"cable", "plan", "validate"};
+	"cable", "sched", "plan", "validate"};
 
 static double now_ms(void)
 {
@@ -82,6 +82,7 @@ static int build_once(Program *p, Design *d, const char *path, Timing timings[ST
 		STAGE(STAGE_VERIFY, verify_fabrics(d));
 		STOP_IF_ERRORS();
 		STAGE(STAGE_CABLE, cable_fabrics(d) + cost_cables(d) + switch_plan_fabrics(d));
+		STAGE(STAGE_SCHED, sched_plan(d));
 	}
 	STAGE(STAGE_PLAN, plan_workloads(d));
 	STAGE(STAGE_VALIDATE, report_violations(d));

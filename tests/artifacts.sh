@@ -94,7 +94,7 @@ grep -q "afile" "$tmp/err.txt" || err "the I/O error should name the path"
 grep -q "^node 1249 node1250 type h100_8gpu rack R0209 .* at examples/seed-wanka-h100.cluster:45$" "$tmp/dump.txt" || err "--dump=elaborate: stable id, hostname, rack, source line"
 grep -q "^accel 9999 node1250 slot 7 type H100_SXM at " "$tmp/dump.txt" || err "--dump=elaborate: accelerators"
 # Every pass prints its IR; an unknown pass is a usage error naming the passes.
-for pass in load resolve overrides check design decide elaborate wire verify cable plan validate; do
+for pass in load resolve overrides check design decide elaborate wire verify cable sched plan validate; do
 	"$clusterc" build -q --dump=$pass examples/torus-3d.cluster -o "$tmp/dump-$pass" >"$tmp/dump.txt" ||
 		err "--dump=$pass"
 	[ -s "$tmp/dump.txt" ] || err "--dump=$pass printed nothing"

@@ -196,12 +196,6 @@ static const char *object_name(Arena *a, const char *s)
 	return *v ? v : "x";
 }
 
-/* The fabric tiers that label nodes: every tier of the tree, none without a fabric. */
-static int fabric_tiers(const SchedTree *t)
-{
-	return t->kind == SCHED_NONE ? 0 : t->tiers;
-}
-
 static int write_labels(Output *o, const Design *d, const SchedTree *t, Arena *a)
 {
 	FILE *f = output_file(o, "k8s/node-labels.yaml");
@@ -217,7 +211,7 @@ static int write_labels(Output *o, const Design *d, const SchedTree *t, Arena *a
 	      "racks;\n"
 	      "# node.kubernetes.io/instance-type: the node model\n"
 	      "# (https://kubernetes.io/docs/reference/labels-annotations-taints/).\n", f);
-	if (fabric_tiers(t))
+	if (t->label_tiers)
 		fputs("# " TIER_LABEL "N: the node's switch N tiers up the tree of "
 		      "slurm/topology.conf (0: its\n"
 		      "# leaf), in NVIDIA Topograph's label scheme since v1.0.0\n"
@@ -244,7 +238,7 @@ static int write_labels(Output *o, const Design *d, const SchedTree *t, Arena *a
 		y_pair(&y, "topology.kubernetes.io/zone",
 		       label_value(a, arena_printf(a, "%s-row-%s", d->site_name, row)));
 		y_pair(&y, "node.kubernetes.io/instance-type", label_value(a, ni->type->name));
-		for (int k = 0; k < fabric_tiers(t); k++) {
+		for (int k = 0; k < t->label_tiers; k++) {
 			const SchedSwitch *s = sched_ancestor(t, n, k);
 			if (!s)
 				continue;
@@ -291,7 +285,7 @@ static int write_kueue(Output *o, const Design *d, const SchedTree *t, Arena *a)
 	y_str(&y, "levels");
 	y_seq(&y);
 	char tier[sizeof TIER_LABEL + 12];
-	for (int k = fabric_tiers(t) - 1; k >= 0; k--) {
+	for (int k = t->label_tiers - 1; k >= 0; k--) {
 		snprintf(tier, sizeof tier, TIER_LABEL "%d", k);
 		y_map(&y);
 		y_pair(&y, "nodeLabel", tier);
@@ -343,13 +337,12 @@ static int write_kueue(Output *o, const Design *d, const SchedTree *t, Arena *a)
 
 int k8s_write(Output *o, const Design *d)
 {
-	if (!d->elaborated || d->nnodes == 0)
+	const SchedTree *t = d->sched;
+	if (!d->elaborated || d->nnodes == 0 || !t)
 		return 0;
-	Arena *a = arena_new();
-	SchedTree t;
-	sched_tree(d, a, &t);
-	int errors = write_labels(o, d, &t, a);
-	errors += write_kueue(o, d, &t, a);
+	Arena *a = arena_new(); /* label values and names while writing */
+	int errors = write_labels(o, d, t, a);
+	errors += write_kueue(o, d, t, a);
 	arena_free(a);
 	return errors;
 }

@@ -254,6 +254,39 @@ static void dump_cables(const Design *d, FILE *out)
 	fprintf(out, "cables %d\n", d->ncables);
 }
 
+/* After the sched pass: the scheduler's tree switch by switch (tier, parent, children, nodes
+ * below, why Slurm leaves it out), each block and its size, the planning base and levels. */
+static void dump_sched(const Design *d, FILE *out)
+{
+	const SchedTree *t = d->sched;
+	if (!t) {
+		fputs("sched none\n", out); /* the design was not wired (its violations say why) */
+		return;
+	}
+	fprintf(out, "sched fabric %s tiers %d label_tiers %d gbps %.17g off_fabric %d\n",
+		t->fabric ? t->fabric->name : "-", t->tiers, t->label_tiers, t->gbps, t->off_fabric);
+	for (int i = 0; i < t->nsw; i++) {
+		const SchedSwitch *s = &t->sw[i];
+		fprintf(out, "sched switch %d %s tier %d parent %s children %d nodes %d%s", i, s->name,
+			s->tier, s->parent >= 0 ? t->sw[s->parent].name : "-", s->nchild, s->nnode,
+			s->virt ? " virtual" : "");
+		if (s->omitted)
+			fprintf(out, " omitted \"%s\"", s->omitted);
+		fputc('\n', out);
+	}
+	for (int i = 0; i < t->nblock; i++) {
+		const SchedBlock *k = &t->block[i];
+		fprintf(out, "sched block %d %s nodes %d first %s", i, k->name, k->nnode,
+			d->nodes[k->first].hostname);
+		if (k->omitted)
+			fprintf(out, " omitted \"%s\"", k->omitted);
+		fputc('\n', out);
+	}
+	fprintf(out, "sched blocks %d of a %s base %d levels %d omitted %d\n", t->nblock,
+		t->block_unit ? t->block_unit : "-", t->block_base, t->block_levels, t->blocks_omitted);
+	fprintf(out, "sched switches %d omitted %d\n", t->nsw, t->nomitted);
+}
+
 /* Each workload's plan and alternatives with the model's step time and memory. */
 static void dump_plans(const Design *d, FILE *out)
 {
@@ -301,6 +334,9 @@ void dump_stage(const Program *p, const Design *d, Stage s, FILE *out)
 		break;
 	case STAGE_CABLE:
 		dump_cables(d, out);
+		break;
+	case STAGE_SCHED:
+		dump_sched(d, out);
 		break;
 	case STAGE_PLAN:
 		dump_plans(d, out);

@@ -54,7 +54,7 @@ typedef struct Written {
 	Program p;
 	Design d;
 	Arena *a;
-	SchedTree t;
+	const SchedTree *t;
 	const char *base, *out; /* the temporary directory and the output in it */
 	bool ok;
 } Written;
@@ -73,7 +73,8 @@ static void write_example(Written *w, const char *example, const char *scenario)
 	CU_ASSERT_TRUE(w->ok);
 	if (!w->ok)
 		return;
-	sched_tree(&w->d, w->a, &w->t);
+	w->t = w->d.sched;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w->t);
 	w->base = unit_temp_dir(w->a, "k8s");
 	w->out = arena_printf(w->a, "%s/out", w->base);
 	Output *o = output_open(c, w->out, false);
@@ -221,15 +222,15 @@ static void check_labels(Written *w)
 			ok = scalar(v) && strlen(scalar(v)) <= 63 && !plain_but_typed(v);
 		}
 		const char *leaf = get_str(d, labels, "fabric.topograph.run/tier-0");
-		ok = ok && leaf && !strcmp(leaf, w->t.sw[w->t.leaf[n]].name);
-		for (int k = 1; ok && k < w->t.tiers; k++) {
+		ok = ok && leaf && !strcmp(leaf, w->t->sw[w->t->leaf[n]].name);
+		for (int k = 1; ok && k < w->t->tiers; k++) {
 			snprintf(key, sizeof key, "fabric.topograph.run/tier-%d", k);
-			const SchedSwitch *s = sched_ancestor(&w->t, n, k);
+			const SchedSwitch *s = sched_ancestor(w->t, n, k);
 			const char *v = get_str(d, labels, key);
 			ok = s ? v && !strcmp(v, s->name) : !v;
 		}
 		const char *dom = get_str(d, labels, "accelerator.topograph.run/domain");
-		ok = ok && (w->t.multi_node_domains ? dom && !strcmp(dom, w->d.domain_names[w->d.nodes[n].domain]) : !dom);
+		ok = ok && (w->t->multi_node_domains ? dom && !strcmp(dom, w->d.domain_names[w->d.nodes[n].domain]) : !dom);
 		ok = ok && get_str(d, labels, "topology.kubernetes.io/region") &&
 		     get_str(d, labels, "topology.kubernetes.io/zone") &&
 		     get_str(d, labels, "node.kubernetes.io/instance-type");
@@ -256,13 +257,13 @@ static void check_kueue(Written *w)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(topo);
 	yaml_node_t *levels = get(d, get(d, r, "spec"), "levels");
 	int nl = seq_size(levels);
-	CU_ASSERT_EQUAL_FATAL(nl, w->t.tiers + (w->t.multi_node_domains ? 1 : 0) + 1);
+	CU_ASSERT_EQUAL_FATAL(nl, w->t->tiers + (w->t->multi_node_domains ? 1 : 0) + 1);
 	char key[64];
 	for (int i = 0; i < nl; i++) {
 		const char *label = get_str(d, item(d, levels, i), "nodeLabel");
 		CU_ASSERT_PTR_NOT_NULL_FATAL(label);
-		if (i < w->t.tiers) {
-			snprintf(key, sizeof key, "fabric.topograph.run/tier-%d", w->t.tiers - 1 - i);
+		if (i < w->t->tiers) {
+			snprintf(key, sizeof key, "fabric.topograph.run/tier-%d", w->t->tiers - 1 - i);
 			CU_ASSERT_STRING_EQUAL(label, key);
 		} else if (i < nl - 1) {
 			CU_ASSERT_STRING_EQUAL(label, "accelerator.topograph.run/domain");
@@ -300,14 +301,14 @@ static void check_slurm_yaml(Written *w)
 	CU_ASSERT_STRING_EQUAL(get_str(d, block, "topology"), "block");
 	CU_ASSERT_STRING_EQUAL(get_str(d, block, "cluster_default"), "false");
 	int listed = 0;
-	for (int s = 0; s < w->t.nsw; s++)
-		listed += !w->t.sw[s].omitted;
+	for (int s = 0; s < w->t->nsw; s++)
+		listed += !w->t->sw[s].omitted;
 	yaml_node_t *sw = get(d, get(d, tree, "tree"), "switches");
 	CU_ASSERT_EQUAL(seq_size(sw), listed);
 	yaml_node_t *sizes = get(d, get(d, block, "block"), "block_sizes");
-	CU_ASSERT_EQUAL(seq_size(sizes), w->t.block_levels);
+	CU_ASSERT_EQUAL(seq_size(sizes), w->t->block_levels);
 	yaml_node_t *blocks = get(d, get(d, block, "block"), "blocks");
-	CU_ASSERT_EQUAL(seq_size(blocks), w->t.nblock - w->t.blocks_omitted);
+	CU_ASSERT_EQUAL(seq_size(blocks), w->t->nblock - w->t->blocks_omitted);
 	docs_free(&ds);
 }
 
@@ -341,7 +342,7 @@ static void check_example(const char *example, const char *scenario, bool multi_
 	Written w;
 	write_example(&w, example, scenario);
 	if (w.ok) {
-		CU_ASSERT_EQUAL(w.t.multi_node_domains, multi_node_domains);
+		CU_ASSERT_EQUAL(w.t->multi_node_domains, multi_node_domains);
 		check_labels(&w);
 		check_kueue(&w);
 		check_slurm_yaml(&w);

@@ -3,8 +3,9 @@
  *  - hostlist_ranged against what Slurm 22.05 itself prints for the same names
  *    (`scontrol show hostlistsorted`, recorded in the table below): zero padding kept, widths
  *    that do not merge (01 and 001), natural order of prefixes, single hosts, an empty prefix;
- *  - sched_tree over designs built from the examples: the SuperPOD of one scalable unit (the
- *    rail-0 leaf holds every node, the other rails' leaves are left out, the spines above it),
+ *  - the sched pass (Design.sched) over designs built from the examples: the SuperPOD of one
+ *    scalable unit (the rail-0 leaf holds every node, the other rails' leaves are left out, the
+ *    spines above it),
  *    wanka (3 tiers; the 2-node last scalable unit is below the block base and left out), the
  *    100,000-GPU example (a block per NVL72 domain of 18 nodes), a dragonfly and a torus.
  */
@@ -69,8 +70,6 @@ static void test_hostlist(void)
 typedef struct Built {
 	Program p;
 	Design d;
-	Arena *a;
-	SchedTree t;
 	bool ok;
 } Built;
 
@@ -85,15 +84,12 @@ static void build(Built *b, const char *example, const char *scenario, const cha
 	char path[512];
 	snprintf(path, sizeof path, "%s/examples/%s", CLUSTERC_SOURCE_DIR, example);
 	b->ok = pipeline_build(&b->p, &b->d, path, NULL) == 0;
-	CU_ASSERT_TRUE(b->ok);
-	b->a = arena_new();
-	if (b->ok)
-		sched_tree(&b->d, b->a, &b->t);
+	CU_ASSERT_TRUE(b->ok && b->d.sched);
+	b->ok = b->ok && b->d.sched;
 }
 
 static void built_free(Built *b)
 {
-	arena_free(b->a);
 	ctx_free(b->p.c);
 }
 
@@ -119,8 +115,8 @@ static void test_superpod(void)
 		built_free(&b);
 		return;
 	}
-	const SchedTree *t = &b.t;
-	CU_ASSERT_EQUAL(t->kind, SCHED_FAT_TREE);
+	const SchedTree *t = b.d.sched;
+	CU_ASSERT_EQUAL(t->fabric->family->kind, TOPO_FAT_TREE);
 	CU_ASSERT_EQUAL(t->tiers, 2);
 	CU_ASSERT_EQUAL(t->nsw, 12);          /* 8 leaves (one per rail) and 4 spines */
 	CU_ASSERT_EQUAL(listed(t, 0), 1);     /* the rail-0 leaf */
@@ -152,7 +148,7 @@ static void test_three_tiers(void)
 		built_free(&b);
 		return;
 	}
-	const SchedTree *t = &b.t;
+	const SchedTree *t = b.d.sched;
 	CU_ASSERT_EQUAL(t->tiers, 3);
 	CU_ASSERT_EQUAL(listed(t, 0), 40);    /* a rail-0 leaf per scalable unit */
 	CU_ASSERT_EQUAL(listed(t, 1), 320);
@@ -178,7 +174,7 @@ static void test_scale_up_blocks(void)
 		built_free(&b);
 		return;
 	}
-	const SchedTree *t = &b.t;
+	const SchedTree *t = b.d.sched;
 	CU_ASSERT_TRUE(t->multi_node_domains);
 	CU_ASSERT_STRING_EQUAL(t->block_unit, "scale-up domain");
 	CU_ASSERT_EQUAL(t->nblock, 1400);
@@ -197,8 +193,8 @@ static void test_direct(void)
 	Built b;
 	build(&b, "dragonfly-1k.cluster", NULL, NULL);
 	if (b.ok) {
-		const SchedTree *t = &b.t;
-		CU_ASSERT_EQUAL(t->kind, SCHED_DRAGONFLY);
+		const SchedTree *t = b.d.sched;
+		CU_ASSERT_EQUAL(t->fabric->family->kind, TOPO_DRAGONFLY);
 		CU_ASSERT_EQUAL(t->tiers, 3); /* routers, groups, the top */
 		CU_ASSERT_EQUAL(listed(t, 2), 1);
 		CU_ASSERT_EQUAL(listed(t, 1), b.d.fabrics[0].df_g);
@@ -209,8 +205,8 @@ static void test_direct(void)
 	built_free(&b);
 	build(&b, "torus-3d.cluster", NULL, NULL);
 	if (b.ok) {
-		const SchedTree *t = &b.t;
-		CU_ASSERT_EQUAL(t->kind, SCHED_TORUS);
+		const SchedTree *t = b.d.sched;
+		CU_ASSERT_EQUAL(t->fabric->family->kind, TOPO_TORUS);
 		CU_ASSERT_EQUAL(t->tiers, 2); /* racks, the top */
 		int racks = 0;
 		for (int r = 0; r < b.d.nracks; r++)
