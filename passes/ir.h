@@ -510,9 +510,12 @@ typedef struct SchedSwitch {
 /* A block of nodes: a scale-up domain, a scalable unit, a leaf, a dragonfly group or a rack. */
 typedef struct SchedBlock {
 	const char *name;
+	const char *what;    /* "scale-up domain", "scalable unit", "leaf", "dragonfly group", "rack" */
 	int first;           /* its first node */
-	int *node, nnode;    /* in node order */
-	const char *omitted; /* why Slurm's blocks leave it out (too small), or NULL */
+	int *node, nnode;    /* in node order: its own and those of the blocks joined to it */
+	int own;             /* nodes of its own (nnode less the joined blocks') */
+	int into;            /* -1, or the block that holds its nodes: it has fewer than the
+			      * planning base, which Slurm refuses (sched.c) */
 } SchedBlock;
 
 typedef struct SchedTree {
@@ -532,12 +535,13 @@ typedef struct SchedTree {
 	int off_fabric;      /* nodes without a port on the fabric ... */
 	int off_leaf;        /* ... and the leaf of their own they hang under, or -1 */
 	bool multi_node_domains; /* some scale-up domain spans several nodes */
-	int *block_of;       /* node -> block */
-	SchedBlock *block;
+	int *block_of;       /* node -> the block that holds it (never a joined one) */
+	SchedBlock *block;   /* in the order of their first node */
 	int nblock;
 	int block_base, block_levels; /* Slurm's BlockSizes: base x 1, 2, 4 ... (levels values) */
-	int blocks_omitted;           /* blocks smaller than the base */
-	const char *block_unit;       /* what a block is: "scale-up domain", "scalable unit" ... */
+	int blocks_joined;            /* blocks smaller than the base, joined to a neighbour */
+	const char *block_unit;       /* what the blocks are: "scalable unit", "scale-up domain or
+				       * a scalable unit" ... */
 } SchedTree;
 
 /* The switch above node's leaf at the given tier (0: the leaf), following parents; NULL when

@@ -11,7 +11,8 @@
  *    Slurm cannot hold (nothing below it) is written as a comment saying why.
  *  - slurm/topology-block.conf: topology/block, "BlockName=NAME Nodes=HOSTLIST" per block and
  *    "BlockSizes=BASE,2xBASE,..." (topology.conf(5), section "topology/block"; Slurm 24.05 and
- *    later). Slurm reads it only under the name topology.conf: it is a file of its own so
+ *    later); a block below the base, joined to a neighbour by the pass, is a comment saying
+ *    which. Slurm reads it only under the name topology.conf: it is a file of its own so
  *    that the tree stays loadable by older daemons.
  *  - slurm/topology.yaml: both topologies in one file, the tree as the cluster default
  *    (topology.yaml(5), https://slurm.schedmd.com/topology.yaml.html; Slurm 25.05 and later).
@@ -122,19 +123,24 @@ static int write_tree_conf(Output *o, const Design *d, const SchedTree *t, const
 
 static void explain_blocks(Buf *b, const SchedTree *t)
 {
-	buf_printf(b, "# A block is a %s: %d block%s.\n", t->block_unit, t->nblock,
-		   plural(t->nblock));
+	int kept = t->nblock - t->blocks_joined;
+	buf_printf(b, "# A block is a %s: %d block%s.\n", t->block_unit, kept, plural(kept));
 	buf_printf(b, "# BlockSizes: the planning base is %d node%s, the smallest block of at "
 		      "least half the\n", t->block_base, plural(t->block_base));
 	buf_puts(b, "# most common size; each further size joins twice as many neighbouring "
 		    "blocks, while there\n# are that many.\n");
-	if (t->blocks_omitted) {
-		int n = t->blocks_omitted;
-		buf_printf(b, "# %d smaller block%s (a partial %s) %s left out, %s nodes in no "
-			      "block:\n", n, plural(n), t->block_unit, n == 1 ? "is" : "are",
-			   n == 1 ? "its" : "their");
-		buf_puts(b, "# slurmctld rejects a block with fewer nodes than the base, and a "
-			    "smaller base would\n# spread every job over many blocks.\n");
+	if (t->blocks_joined) {
+		int n = t->blocks_joined;
+		const char *what = NULL; /* what the joined blocks are, when they are alike */
+		for (int i = 0; i < t->nblock; i++)
+			if (t->block[i].into >= 0)
+				what = !what || !strcmp(what, t->block[i].what) ? t->block[i].what : "";
+		buf_printf(b, "# %d smaller block%s (%s%s) %s joined to a neighbour, so that every node "
+			      "is\n", n, plural(n), *what ? "a partial " : "partial units", what,
+			   n == 1 ? "is" : "are");
+		buf_puts(b, "# in one block: slurmctld rejects a block with fewer nodes than the base, "
+			    "a node in no\n# block never runs a job, and a smaller base would spread "
+			    "every job over many blocks.\n");
 	}
 }
 
@@ -152,10 +158,15 @@ static int write_block_conf(Output *o, const Design *d, const SchedTree *t, cons
 	explain_blocks(&b, t);
 	for (int i = 0; i < t->nblock; i++) {
 		const SchedBlock *k = &t->block[i];
-		buf_printf(&b, "%sBlockName=%s Nodes=", k->omitted ? "# " : "", k->name);
+		if (k->into >= 0) {
+			buf_printf(&b, "# %s is in %s: %d node%s of a %s, below the base (", k->name,
+				   t->block[k->into].name, k->nnode, plural(k->nnode), k->what);
+			nodes_list(&b, d, k->node, k->nnode, scratch);
+			buf_puts(&b, ")\n");
+			continue;
+		}
+		buf_printf(&b, "BlockName=%s Nodes=", k->name);
 		nodes_list(&b, d, k->node, k->nnode, scratch);
-		if (k->omitted)
-			buf_printf(&b, ": left out, %s", k->omitted);
 		buf_putc(&b, '\n');
 		flush(f, &b, false);
 	}
@@ -236,7 +247,7 @@ static int write_yaml(Output *o, const Design *d, const SchedTree *t, const char
 	buf_puts(&b, "    blocks:\n");
 	for (int i = 0; i < t->nblock; i++) {
 		const SchedBlock *k = &t->block[i];
-		if (k->omitted)
+		if (k->into >= 0)
 			continue;
 		buf_puts(&b, "      - block: ");
 		yaml_scalar(&b, k->name);

@@ -16,10 +16,11 @@
  *    child, are marked omitted with the reason; a kept switch's parent is the lowest-numbered
  *    kept switch that lists it.
  *
- * Blocks (Slurm's topology/block, Kueue's accelerator level): a node's block is its scale-up
- * domain when its domains span several nodes (an NVL72 rack: 18 nodes), else its family's unit
- * (a scalable unit, a leaf, a dragonfly group, a torus rack), else its rack (no fabric, or a
- * node off it). Blocks come in the order of their first node.
+ * Blocks (Slurm's topology/block): a node's block is its scale-up domain when its domains span
+ * several nodes (an NVL72 rack: 18 nodes), else its family's unit (a scalable unit, a leaf, a
+ * dragonfly group, a torus rack), else its rack (no fabric, or a node off it). Blocks come in
+ * the order of their first node. Every node is in exactly one block: a block smaller than
+ * Slurm's planning base joins a neighbour (join_small_blocks says why and which).
  *
  * Every array the IR keeps lives in the compilation's arena; scratch is malloc'd and freed.
  */
@@ -159,6 +160,89 @@ static void find_multi_node_domains(SchedTree *t, const Design *d)
 			t->multi_node_domains = true;
 }
 
+/* Slurm's BlockSizes. Slurm plans in base blocks: a job needs ceil(nodes / base) of them and
+ * level k joins 2^k neighbouring blocks, so a base far below the usual block makes a job of one
+ * block spread over many. The base is therefore the smallest block of at least half the most
+ * common size (ties: the larger size). */
+static int block_base(const SchedTree *t)
+{
+	int *size = xmalloc(sizeof(int) * (size_t)(t->nblock + 1));
+	for (int b = 0; b < t->nblock; b++)
+		size[b] = t->block[b].nnode;
+	qsort(size, (size_t)t->nblock, sizeof *size, int_cmp);
+	int mode = 0, mode_count = 0;
+	for (int b = 0, run = 0; b < t->nblock; b++) {
+		run = b && size[b] == size[b - 1] ? run + 1 : 1;
+		if (run >= mode_count)
+			mode = size[b], mode_count = run;
+	}
+	free(size);
+	int base = mode;
+	for (int b = 0; b < t->nblock; b++)
+		if (2 * t->block[b].nnode >= mode && t->block[b].nnode < base)
+			base = t->block[b].nnode;
+	return base;
+}
+
+/* A block smaller than the base is fatal in slurmctld ("children count lower than
+ * bblock_node_cnt", topology/block's block_record.c), and a node in no block never runs a job
+ * under topology/block ("blocks lack access to N nodes"). So every such block (a partial last
+ * unit) joins a neighbour: the nearest block at least the base before it of its kind, else
+ * after it, else of any kind before or after. Kinds are `kind` (0 domain, 1 unit, 2 rack).
+ * Sets each small block's `into`; one pass each way, so linear in the blocks. */
+static void join_small_blocks(SchedTree *t, const int *kind)
+{
+	int n = t->nblock;
+	int *prev = xmalloc(sizeof(int) * (size_t)(4 * n + 1)), *next = prev + 2 * n;
+	int last[4] = {-1, -1, -1, -1}; /* the last block at least the base: of kind 0..2, any */
+	for (int b = 0; b < n; b++) {
+		prev[2 * b] = last[kind[b]], prev[2 * b + 1] = last[3];
+		if (t->block[b].nnode >= t->block_base)
+			last[kind[b]] = last[3] = b;
+	}
+	for (int k = 0; k < 4; k++)
+		last[k] = -1;
+	for (int b = n - 1; b >= 0; b--) {
+		next[2 * b] = last[kind[b]], next[2 * b + 1] = last[3];
+		if (t->block[b].nnode >= t->block_base)
+			last[kind[b]] = last[3] = b;
+	}
+	for (int b = 0; b < n; b++) {
+		SchedBlock *k = &t->block[b];
+		if (k->nnode >= t->block_base)
+			continue;
+		int options[4] = {prev[2 * b], next[2 * b], prev[2 * b + 1], next[2 * b + 1]};
+		for (int i = 0; i < 4 && k->into < 0; i++)
+			k->into = options[i];
+		t->blocks_joined += k->into >= 0; /* always: the base is the size of some block */
+	}
+	free(prev);
+}
+
+/* "scale-up domain", or "scale-up domain or a scalable unit": what the kept blocks are, in the
+ * order they first come. */
+static const char *block_words(const SchedTree *t, Arena *a)
+{
+	const char *seen[4];
+	int n = 0;
+	for (int b = 0; b < t->nblock && n < 4; b++) {
+		const char *w = t->block[b].what;
+		bool again = t->block[b].into >= 0;
+		for (int i = 0; i < n && !again; i++)
+			again = strcmp(seen[i], w) == 0;
+		if (!again)
+			seen[n++] = w;
+	}
+	if (n == 0)
+		return "rack";
+	Buf b = {0};
+	for (int i = 0; i < n; i++)
+		buf_printf(&b, "%s%s", i ? " or a " : "", seen[i]);
+	const char *s = arena_strndup(a, b.s, b.len);
+	buf_free(&b);
+	return s;
+}
+
 /* Blocks: scale-up domains of more than one node, else the unit of t->unit, else the rack. */
 static void form_blocks(SchedTree *t, const Design *d, Arena *a)
 {
@@ -176,9 +260,11 @@ static void form_blocks(SchedTree *t, const Design *d, Arena *a)
 	}
 	t->block_of = arena_alloc(a, sizeof(int) * (size_t)(d->nnodes + 1));
 	t->block = arena_alloc(a, sizeof(SchedBlock) * (size_t)(d->nnodes + 1));
+	int *block_kind = xmalloc(sizeof(int) * (size_t)(d->nnodes + 1));
 	t->nblock = 0;
 	/* Keys are dense within each kind: a table per kind finds a node's block. */
 	int cap[3] = {d->ndomains, t->nunit, d->nracks};
+	const char *what[3] = {"scale-up domain", t->unit_word ? t->unit_word : "rack", "rack"};
 	int *seen[3];
 	for (int k = 0; k < 3; k++) {
 		seen[k] = xmalloc(sizeof(int) * (size_t)(cap[k] + 1));
@@ -193,7 +279,10 @@ static void form_blocks(SchedTree *t, const Design *d, Arena *a)
 			k->name = kind[n] == 0	 ? d->domain_names[idx[n]]
 				  : kind[n] == 1 ? t->unit_name[idx[n]]
 						 : d->racks[idx[n]].name;
+			k->what = what[kind[n]];
 			k->first = n;
+			k->into = -1;
+			block_kind[b] = kind[n];
 		}
 		t->block_of[n] = b;
 		t->block[b].nnode++;
@@ -202,50 +291,36 @@ static void form_blocks(SchedTree *t, const Design *d, Arena *a)
 		free(seen[k]);
 	free(kind);
 	free(idx);
-	/* Each block's nodes, in node order. */
+	t->block_base = block_base(t);
+	join_small_blocks(t, block_kind);
+	free(block_kind);
+	/* Each kept block's nodes, its own and its joined blocks', in node order. */
+	for (int b = 0; b < t->nblock; b++)
+		t->block[b].own = t->block[b].nnode;
+	for (int b = 0; b < t->nblock; b++)
+		if (t->block[b].into >= 0)
+			t->block[t->block[b].into].nnode += t->block[b].own;
 	for (int b = 0; b < t->nblock; b++) {
-		t->block[b].node = arena_alloc(a, sizeof(int) * (size_t)t->block[b].nnode);
-		t->block[b].nnode = 0;
+		SchedBlock *k = &t->block[b];
+		k->node = arena_alloc(a, sizeof(int) * (size_t)((k->into < 0 ? k->nnode : k->own) + 1));
+		k->nnode = 0;
 	}
 	for (int n = 0; n < d->nnodes; n++) {
-		SchedBlock *k = &t->block[t->block_of[n]];
-		k->node[k->nnode++] = n;
-	}
-	/* Slurm's BlockSizes. Slurm plans in base blocks: a job needs ceil(nodes / base) of them
-	 * and level k joins 2^k neighbouring blocks, so a base far below the usual block makes a
-	 * job of one block spread over many; and a block smaller than the base is fatal
-	 * ("children count lower than bblock_node_cnt", topology/block's block_record.c). The
-	 * base is therefore the smallest block of at least half the most common size, and the
-	 * smaller blocks (a partial last unit) are left out. Level k = 2^k blocks, while there
-	 * are that many kept blocks (Slurm allows levels 0 to 15). */
-	int *size = xmalloc(sizeof(int) * (size_t)(t->nblock + 1));
-	for (int b = 0; b < t->nblock; b++)
-		size[b] = t->block[b].nnode;
-	qsort(size, (size_t)t->nblock, sizeof *size, int_cmp);
-	int mode = 0, mode_count = 0;
-	for (int b = 0, run = 0; b < t->nblock; b++) {
-		run = b && size[b] == size[b - 1] ? run + 1 : 1;
-		if (run >= mode_count) /* ties: the larger size */
-			mode = size[b], mode_count = run;
-	}
-	free(size);
-	t->block_base = mode;
-	for (int b = 0; b < t->nblock; b++)
-		if (2 * t->block[b].nnode >= mode && t->block[b].nnode < t->block_base)
-			t->block_base = t->block[b].nnode;
-	t->blocks_omitted = 0;
-	for (int b = 0; b < t->nblock; b++)
-		if (t->block[b].nnode < t->block_base) {
-			t->block[b].omitted = "smaller than the planning base";
-			t->blocks_omitted++;
+		SchedBlock *own = &t->block[t->block_of[n]];
+		own->node[own->nnode++] = n; /* a joined block keeps the list of its own nodes */
+		if (own->into >= 0) {
+			t->block_of[n] = own->into;
+			SchedBlock *k = &t->block[own->into];
+			k->node[k->nnode++] = n;
 		}
-	int kept = t->nblock - t->blocks_omitted;
+	}
+	/* Level k = 2^k blocks, while there are that many kept blocks (Slurm allows levels 0 to
+	 * 15). */
+	int kept = t->nblock - t->blocks_joined;
 	t->block_levels = 0;
 	for (long long m = 1; m <= kept && t->block_levels < 16; m *= 2)
 		t->block_levels++;
-	t->block_unit = t->multi_node_domains ? "scale-up domain"
-			: t->unit_word	      ? t->unit_word
-					      : "rack";
+	t->block_unit = block_words(t, a);
 }
 
 int sched_plan(Design *d)

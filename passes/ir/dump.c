@@ -255,7 +255,8 @@ static void dump_cables(const Design *d, FILE *out)
 }
 
 /* After the sched pass: the scheduler's tree switch by switch (tier, parent, children, nodes
- * below, why Slurm leaves it out), each block and its size, the planning base and levels. */
+ * below, why Slurm leaves it out), each block and its size (and the block a small one joins),
+ * the planning base and levels. */
 static void dump_sched(const Design *d, FILE *out)
 {
 	const SchedTree *t = d->sched;
@@ -276,14 +277,14 @@ static void dump_sched(const Design *d, FILE *out)
 	}
 	for (int i = 0; i < t->nblock; i++) {
 		const SchedBlock *k = &t->block[i];
-		fprintf(out, "sched block %d %s nodes %d first %s", i, k->name, k->nnode,
-			d->nodes[k->first].hostname);
-		if (k->omitted)
-			fprintf(out, " omitted \"%s\"", k->omitted);
+		fprintf(out, "sched block %d %s %s nodes %d own %d first %s", i, k->name, k->what,
+			k->nnode, k->own, d->nodes[k->first].hostname);
+		if (k->into >= 0)
+			fprintf(out, " into %s", t->block[k->into].name);
 		fputc('\n', out);
 	}
-	fprintf(out, "sched blocks %d of a %s base %d levels %d omitted %d\n", t->nblock,
-		t->block_unit ? t->block_unit : "-", t->block_base, t->block_levels, t->blocks_omitted);
+	fprintf(out, "sched blocks %d of a %s base %d levels %d joined %d\n", t->nblock,
+		t->block_unit ? t->block_unit : "-", t->block_base, t->block_levels, t->blocks_joined);
 	fprintf(out, "sched switches %d omitted %d\n", t->nsw, t->nomitted);
 }
 

@@ -308,7 +308,7 @@ static void check_slurm_yaml(Written *w)
 	yaml_node_t *sizes = get(d, get(d, block, "block"), "block_sizes");
 	CU_ASSERT_EQUAL(seq_size(sizes), w->t->block_levels);
 	yaml_node_t *blocks = get(d, get(d, block, "block"), "blocks");
-	CU_ASSERT_EQUAL(seq_size(blocks), w->t->nblock - w->t->blocks_omitted);
+	CU_ASSERT_EQUAL(seq_size(blocks), w->t->nblock - w->t->blocks_joined);
 	docs_free(&ds);
 }
 

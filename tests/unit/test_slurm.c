@@ -12,6 +12,7 @@
 #include "backends.h"
 
 #include <CUnit/CUnit.h>
+#include <stdlib.h>
 #include <string.h>
 
 void suite_slurm(void);
@@ -104,7 +105,7 @@ static int listed(const SchedTree *t, int tier)
 
 static int kept_blocks(const SchedTree *t)
 {
-	return t->nblock - t->blocks_omitted;
+	return t->nblock - t->blocks_joined;
 }
 
 static void test_superpod(void)
@@ -156,11 +157,17 @@ static void test_three_tiers(void)
 	/* Every node reaches a core through its leaf and a spine. */
 	for (int n = 0; n < b.d.nnodes; n++)
 		CU_ASSERT_PTR_NOT_NULL(sched_ancestor(t, n, 2));
-	/* 39 units of 32 nodes and one of 2: the base is 32, the small unit is left out. */
+	/* 39 units of 32 nodes and one of 2: the base is 32, the small unit joins the unit before
+	 * it (its neighbour of the same kind), which then holds 34 nodes. */
 	CU_ASSERT_EQUAL(t->nblock, 40);
-	CU_ASSERT_EQUAL(t->blocks_omitted, 1);
-	CU_ASSERT_PTR_NOT_NULL(t->block[39].omitted);
+	CU_ASSERT_EQUAL(t->blocks_joined, 1);
+	CU_ASSERT_EQUAL(t->block[39].into, 38);
 	CU_ASSERT_EQUAL(t->block[39].nnode, 2);
+	CU_ASSERT_EQUAL(t->block[38].own, 32);
+	CU_ASSERT_EQUAL(t->block[38].nnode, 34);
+	CU_ASSERT_EQUAL(t->block[38].node[33], b.d.nnodes - 1);
+	CU_ASSERT_EQUAL(t->block_of[b.d.nnodes - 1], 38);
+	CU_ASSERT_STRING_EQUAL(t->block_unit, "scalable unit");
 	CU_ASSERT_EQUAL(t->block_base, 32);
 	CU_ASSERT_EQUAL(t->block_levels, 6); /* 1, 2 ... 32 of 39 blocks */
 	built_free(&b);
@@ -221,6 +228,62 @@ static void test_direct(void)
 	built_free(&b);
 }
 
+/* Every node in exactly one kept block, no kept block below the base, in every example (and
+ * tests/sched/nvl72-100k-mixed.cluster, whose last scalable unit of single-tray domains is
+ * below the base: it joins the unit before it, not an NVL72 domain). */
+static void check_blocks(const Design *d)
+{
+	const SchedTree *t = d->sched;
+	int *count = calloc((size_t)d->nnodes + 1, sizeof(int));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(count);
+	int kept = 0;
+	for (int b = 0; b < t->nblock; b++) {
+		const SchedBlock *k = &t->block[b];
+		if (k->into >= 0) {
+			CU_ASSERT(k->nnode < t->block_base);
+			CU_ASSERT_EQUAL(t->block[k->into].into, -1);
+			continue;
+		}
+		kept++;
+		CU_ASSERT(k->nnode >= t->block_base);
+		for (int i = 0; i < k->nnode; i++) {
+			count[k->node[i]]++;
+			CU_ASSERT_EQUAL(t->block_of[k->node[i]], b);
+			if (i)
+				CU_ASSERT(k->node[i - 1] < k->node[i]);
+		}
+	}
+	CU_ASSERT_EQUAL(kept, t->nblock - t->blocks_joined);
+	int bad = 0;
+	for (int n = 0; n < d->nnodes; n++)
+		bad += count[n] != 1;
+	CU_ASSERT_EQUAL(bad, 0);
+	free(count);
+}
+
+static void test_every_node_in_one_block(void)
+{
+	const char *examples[] = {"capacity-planning.cluster", "dgx-h100-superpod.cluster",
+				  "dragonfly-1k.cluster", "roce-spectrum4.cluster",
+				  "seed-wanka-h100.cluster", "torus-3d.cluster", "wanka.cluster",
+				  "../tests/sched/nvl72-100k-mixed.cluster"};
+	for (size_t i = 0; i < sizeof examples / sizeof *examples; i++) {
+		Built b;
+		build(&b, examples[i], NULL, NULL);
+		if (b.ok)
+			check_blocks(&b.d);
+		if (b.ok && i + 1 == sizeof examples / sizeof *examples) {
+			const SchedTree *t = b.d.sched;
+			const SchedBlock *last = &t->block[t->nblock - 1];
+			CU_ASSERT_EQUAL(last->nnode, 4);
+			CU_ASSERT_STRING_EQUAL(last->what, "scalable unit");
+			CU_ASSERT_STRING_EQUAL(t->block[last->into].what, "scalable unit");
+			CU_ASSERT_STRING_EQUAL(t->block_unit, "scale-up domain or a scalable unit");
+		}
+		built_free(&b);
+	}
+}
+
 void suite_slurm(void)
 {
 	CU_pSuite s = CU_add_suite("slurm", NULL, NULL);
@@ -229,4 +292,5 @@ void suite_slurm(void)
 	CU_add_test(s, "3-tier tree and a partial unit", test_three_tiers);
 	CU_add_test(s, "a block per NVL72 domain", test_scale_up_blocks);
 	CU_add_test(s, "dragonfly and torus as trees", test_direct);
+	CU_add_test(s, "every node in exactly one block", test_every_node_in_one_block);
 }
