@@ -518,6 +518,18 @@ typedef struct SchedBlock {
 			      * planning base, which Slurm refuses (sched.c) */
 } SchedBlock;
 
+/* A level of node labels a Kueue Topology may list, broadest first: a fabric tier (the node's
+ * switch that many tiers up the tree) or the scale-up domain; kubernetes.io/hostname, always
+ * the last level, is not among them. A level is kept when each value of every narrower kept
+ * level lies inside one of its values (levels nest: Kueue's levels must); else it is dropped,
+ * and says which narrower level it splits and how much. */
+typedef struct SchedLevel {
+	int tier;            /* the fabric tier (fabric.topograph.run/tier-N), or -1: the domain */
+	bool kept;
+	int narrower;        /* dropped: the narrowest kept level above it ... (index into level) */
+	int split, of;       /* ... and how many of that level's values span several of its own */
+} SchedLevel;
+
 typedef struct SchedTree {
 	const FabricInst *fabric; /* the fabric described (the first), or NULL */
 	double gbps;         /* its link speed, Gb/s */
@@ -540,6 +552,8 @@ typedef struct SchedTree {
 	int nblock;
 	int block_base, block_levels; /* Slurm's BlockSizes: base x 1, 2, 4 ... (levels values) */
 	int blocks_joined;            /* blocks smaller than the base, joined to a neighbour */
+	SchedLevel *level;            /* label levels, broadest first: tiers down, then the domain */
+	int nlevel;
 	const char *block_unit;       /* what the blocks are: "scalable unit", "scale-up domain or
 				       * a scalable unit" ... */
 } SchedTree;

@@ -22,7 +22,8 @@
  *    network.topology.nvidia.com/{leaf,spine,core,accelerator} keys.
  *  - k8s/kueue-topology.yaml: a Kueue kueue.x-k8s.io/v1beta2 Topology whose levels go from the
  *    broadest tier to the narrowest, then the accelerator domain and kubernetes.io/hostname
- *    (which Kueue allows only last), and one ResourceFlavor per node model that selects its
+ *    (which Kueue allows only last): the levels the sched pass kept because they nest, with a
+ *    comment naming each one it dropped and why, and one ResourceFlavor per node model that selects its
  *    nodes by instance type and names the Topology in spec.topologyName (Kueue's
  *    apis/kueue/v1beta2 topology_types.go and resourceflavor_types.go; "Topology Aware
  *    Scheduling" in Kueue's documentation).
@@ -256,6 +257,12 @@ static int write_labels(Output *o, const Design *d, const SchedTree *t, Arena *a
 	return errors + output_close(o, f);
 }
 
+/* The node label of a level: fabric.topograph.run/tier-N or the accelerator domain. */
+static const char *level_label(const SchedLevel *l, Arena *a)
+{
+	return l->tier < 0 ? DOMAIN_LABEL : arena_printf(a, TIER_LABEL "%d", l->tier);
+}
+
 static int write_kueue(Output *o, const Design *d, const SchedTree *t, Arena *a)
 {
 	FILE *f = output_file(o, "k8s/kueue-topology.yaml");
@@ -270,6 +277,18 @@ static int write_kueue(Output *o, const Design *d, const SchedTree *t, Arena *a)
 	      "spec.topologyName\n"
 	      "# (https://kueue.sigs.k8s.io/docs/concepts/topology_aware_scheduling/). Needs Kueue "
 	      "serving\n# " KUEUE_API ".\n", f);
+	bool dropped = false;
+	for (int i = 0; i < t->nlevel; i++)
+		if (!t->level[i].kept) {
+			if (!dropped)
+				fputs("# Not levels, for Kueue's levels must nest (every value of a level "
+				      "inside one value of\n# each broader level); their labels stay on "
+				      "the nodes:\n", f);
+			dropped = true;
+			const SchedLevel *l = &t->level[i];
+			fprintf(f, "#   %s splits %d of the %d %s values\n", level_label(l, a), l->split,
+				l->of, level_label(&t->level[l->narrower], a));
+		}
 	Yaml y;
 	y_open(&y, d, f);
 	y_doc(&y);
@@ -284,16 +303,11 @@ static int write_kueue(Output *o, const Design *d, const SchedTree *t, Arena *a)
 	y_map(&y);
 	y_str(&y, "levels");
 	y_seq(&y);
-	char tier[sizeof TIER_LABEL + 12];
-	for (int k = t->label_tiers - 1; k >= 0; k--) {
-		snprintf(tier, sizeof tier, TIER_LABEL "%d", k);
+	for (int i = 0; i < t->nlevel; i++) {
+		if (!t->level[i].kept)
+			continue;
 		y_map(&y);
-		y_pair(&y, "nodeLabel", tier);
-		y_map_end(&y);
-	}
-	if (t->multi_node_domains) {
-		y_map(&y);
-		y_pair(&y, "nodeLabel", DOMAIN_LABEL);
+		y_pair(&y, "nodeLabel", level_label(&t->level[i], a));
 		y_map_end(&y);
 	}
 	y_map(&y);

@@ -22,6 +22,9 @@
  * the order of their first node. Every node is in exactly one block: a block smaller than
  * Slurm's planning base joins a neighbour (join_small_blocks says why and which).
  *
+ * Label levels (Kubernetes, Kueue): the fabric tiers from the top and the scale-up domain, each
+ * kept as a Kueue level only when it nests with the narrower ones (plan_levels says how).
+ *
  * Every array the IR keeps lives in the compilation's arena; scratch is malloc'd and freed.
  */
 #include "fabric.h"
@@ -323,6 +326,75 @@ static void form_blocks(SchedTree *t, const Design *d, Arena *a)
 	t->block_unit = block_words(t, a);
 }
 
+/* ---- label levels that nest (Kueue) ---------------------------------------------------------- */
+
+/* The value node n carries at level l: its switch at that tier (nsw when it has none: nodes
+ * without the label share a value of their own) or its scale-up domain; and the range. */
+static int level_value(const SchedTree *t, const Design *d, const SchedLevel *l, int n)
+{
+	if (l->tier < 0)
+		return d->nodes[n].domain;
+	const SchedSwitch *s = sched_ancestor(t, n, l->tier);
+	return s ? (int)(s - t->sw) : t->nsw;
+}
+
+static int level_range(const SchedTree *t, const Design *d, const SchedLevel *l)
+{
+	return l->tier < 0 ? d->ndomains : t->nsw + 1;
+}
+
+/* How many values of level `in` (of *of that occur) hold nodes of several values of `out`. */
+static int level_splits(const SchedTree *t, const Design *d, const SchedLevel *in,
+			const SchedLevel *out, int *of)
+{
+	enum { UNSEEN = -2, SPLIT = -1 };
+	int range = level_range(t, d, in), split = 0;
+	int *outer = xmalloc(sizeof(int) * (size_t)(range + 1));
+	for (int v = 0; v < range; v++)
+		outer[v] = UNSEEN;
+	*of = 0;
+	for (int n = 0; n < d->nnodes; n++) {
+		int v = level_value(t, d, in, n), w = level_value(t, d, out, n);
+		if (outer[v] == UNSEEN)
+			outer[v] = w, ++*of;
+		else if (outer[v] != SPLIT && outer[v] != w)
+			outer[v] = SPLIT, split++;
+	}
+	free(outer);
+	return split;
+}
+
+/* The levels a Kueue Topology may list and which of them nest. Kueue tells the domains of a
+ * level apart by the values of every level above, so a level that splits a narrower one makes
+ * two domains of one (an NVL72 rack of 18 nodes across two rail-0 leaves of 64 is two "racks"
+ * to Kueue, and a job asking for one rack never gets those). The narrow levels are what jobs
+ * ask for (the scale-up domain above all: tensor parallelism lives in it), so they are kept
+ * and a broader level that splits them is dropped: from the domain up, each tier is kept when
+ * the broadest level kept so far nests in it (which, levels below nesting in that one, is
+ * enough). A tree's tiers nest in each other (each switch has one parent): only a domain
+ * straddling switches drops a tier. */
+static void plan_levels(SchedTree *t, const Design *d, Arena *a)
+{
+	t->nlevel = t->label_tiers + (t->multi_node_domains ? 1 : 0);
+	t->level = arena_alloc(a, sizeof(SchedLevel) * (size_t)(t->nlevel + 1));
+	for (int i = 0; i < t->label_tiers; i++)
+		t->level[i] = (SchedLevel){.tier = t->label_tiers - 1 - i, .narrower = -1};
+	int last = -1; /* the broadest level kept so far; -1: the hostname, inside every level */
+	if (t->multi_node_domains) {
+		last = t->nlevel - 1;
+		t->level[last] = (SchedLevel){.tier = -1, .kept = true, .narrower = -1};
+	}
+	for (int i = t->label_tiers - 1; i >= 0; i--) {
+		SchedLevel *l = &t->level[i];
+		int of = 0, split = last < 0 ? 0 : level_splits(t, d, &t->level[last], l, &of);
+		l->kept = split == 0;
+		if (l->kept)
+			last = i;
+		else
+			l->narrower = last, l->split = split, l->of = of;
+	}
+}
+
 int sched_plan(Design *d)
 {
 	Arena *a = d->c->arena;
@@ -370,6 +442,7 @@ int sched_plan(Design *d)
 		t->nomitted += t->sw[s].omitted != NULL;
 	find_multi_node_domains(t, d);
 	form_blocks(t, d, a);
+	plan_levels(t, d, a);
 	return 0;
 }
 

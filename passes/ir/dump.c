@@ -256,7 +256,7 @@ static void dump_cables(const Design *d, FILE *out)
 
 /* After the sched pass: the scheduler's tree switch by switch (tier, parent, children, nodes
  * below, why Slurm leaves it out), each block and its size (and the block a small one joins),
- * the planning base and levels. */
+ * the planning base and levels; the label levels, kept or dropped. */
 static void dump_sched(const Design *d, FILE *out)
 {
 	const SchedTree *t = d->sched;
@@ -285,6 +285,18 @@ static void dump_sched(const Design *d, FILE *out)
 	}
 	fprintf(out, "sched blocks %d of a %s base %d levels %d joined %d\n", t->nblock,
 		t->block_unit ? t->block_unit : "-", t->block_base, t->block_levels, t->blocks_joined);
+	for (int i = 0; i < t->nlevel; i++) {
+		const SchedLevel *l = &t->level[i];
+		if (l->tier >= 0)
+			fprintf(out, "sched level tier-%d", l->tier);
+		else
+			fputs("sched level domain", out);
+		if (l->kept)
+			fputs(" kept\n", out);
+		else
+			fprintf(out, " dropped: %d of %d values of level %d span several of its values\n",
+				l->split, l->of, l->narrower);
+	}
 	fprintf(out, "sched switches %d omitted %d\n", t->nsw, t->nomitted);
 }
 

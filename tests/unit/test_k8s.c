@@ -256,19 +256,25 @@ static void check_kueue(Written *w)
 	const char *topo = get_str(d, get(d, r, "metadata"), "name");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(topo);
 	yaml_node_t *levels = get(d, get(d, r, "spec"), "levels");
-	int nl = seq_size(levels);
-	CU_ASSERT_EQUAL_FATAL(nl, w->t->tiers + (w->t->multi_node_domains ? 1 : 0) + 1);
+	int nl = seq_size(levels), kept = 0;
+	for (int i = 0; i < w->t->nlevel; i++)
+		kept += w->t->level[i].kept;
+	CU_ASSERT_EQUAL(w->t->nlevel, w->t->tiers + (w->t->multi_node_domains ? 1 : 0));
+	CU_ASSERT_EQUAL_FATAL(nl, kept + 1);
+	/* The kept levels in order, broadest first, then the hostname. */
 	char key[64];
-	for (int i = 0; i < nl; i++) {
+	for (int i = 0, l = 0; i < nl; i++, l++) {
 		const char *label = get_str(d, item(d, levels, i), "nodeLabel");
 		CU_ASSERT_PTR_NOT_NULL_FATAL(label);
-		if (i < w->t->tiers) {
-			snprintf(key, sizeof key, "fabric.topograph.run/tier-%d", w->t->tiers - 1 - i);
-			CU_ASSERT_STRING_EQUAL(label, key);
-		} else if (i < nl - 1) {
+		while (l < w->t->nlevel && !w->t->level[l].kept)
+			l++;
+		if (l == w->t->nlevel) {
+			CU_ASSERT_STRING_EQUAL(label, "kubernetes.io/hostname");
+		} else if (w->t->level[l].tier < 0) {
 			CU_ASSERT_STRING_EQUAL(label, "accelerator.topograph.run/domain");
 		} else {
-			CU_ASSERT_STRING_EQUAL(label, "kubernetes.io/hostname");
+			snprintf(key, sizeof key, "fabric.topograph.run/tier-%d", w->t->level[l].tier);
+			CU_ASSERT_STRING_EQUAL(label, key);
 		}
 	}
 	for (int k = 1; k < ds.n; k++) {

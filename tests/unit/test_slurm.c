@@ -190,6 +190,17 @@ static void test_scale_up_blocks(void)
 	CU_ASSERT_EQUAL(t->block_levels, 11); /* 1 ... 1024 blocks */
 	for (int k = 0; k < t->nblock; k++)
 		CU_ASSERT_EQUAL(t->block[k].nnode, 18);
+	/* Kueue's levels nest: the NVL72 racks straddle rail-0 leaves (a leaf serves 64 nodes, a
+	 * rack holds 18) and pods, so tiers 0 and 1 are no levels; every rack lies under core 1. */
+	CU_ASSERT_EQUAL_FATAL(t->nlevel, 4);
+	CU_ASSERT_TRUE(t->level[0].tier == 2 && t->level[0].kept);
+	CU_ASSERT_TRUE(t->level[1].tier == 1 && !t->level[1].kept);
+	CU_ASSERT_TRUE(t->level[2].tier == 0 && !t->level[2].kept);
+	CU_ASSERT_TRUE(t->level[3].tier == -1 && t->level[3].kept);
+	CU_ASSERT_EQUAL(t->level[1].narrower, 3);
+	CU_ASSERT_EQUAL(t->level[1].split, 22);
+	CU_ASSERT_EQUAL(t->level[2].split, 350);
+	CU_ASSERT_EQUAL(t->level[2].of, 1400);
 	CU_ASSERT_STRING_EQUAL(b.d.domain_names[b.d.nodes[0].domain], "gb200_nvl72_tray-nvl0001");
 	CU_ASSERT_STRING_EQUAL(b.d.domain_names[b.d.nodes[18].domain], "gb200_nvl72_tray-nvl0002");
 	built_free(&b);
@@ -261,6 +272,35 @@ static void check_blocks(const Design *d)
 	free(count);
 }
 
+/* Every kept level nests in every broader kept one: the values of each level, by node, lie
+ * inside one value of the other (sched.c's rule, checked here pair by pair). */
+static void check_levels(const Design *d)
+{
+	const SchedTree *t = d->sched;
+	int *outer = malloc(sizeof(int) * (size_t)(d->nnodes + t->nsw + d->ndomains + 2));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(outer);
+	for (int i = 0; i < t->nlevel; i++)
+		for (int j = i + 1; j < t->nlevel; j++) {
+			const SchedLevel *hi = &t->level[i], *lo = &t->level[j];
+			if (!hi->kept || !lo->kept)
+				continue;
+			int range = lo->tier < 0 ? d->ndomains : t->nsw + 1, bad = 0;
+			for (int v = 0; v < range; v++)
+				outer[v] = -1;
+			for (int n = 0; n < d->nnodes; n++) {
+				const SchedSwitch *a = hi->tier < 0 ? NULL : sched_ancestor(t, n, hi->tier);
+				const SchedSwitch *b = lo->tier < 0 ? NULL : sched_ancestor(t, n, lo->tier);
+				int w = hi->tier < 0 ? d->nodes[n].domain : a ? (int)(a - t->sw) : t->nsw;
+				int v = lo->tier < 0 ? d->nodes[n].domain : b ? (int)(b - t->sw) : t->nsw;
+				if (outer[v] < 0)
+					outer[v] = w;
+				bad += outer[v] != w;
+			}
+			CU_ASSERT_EQUAL(bad, 0);
+		}
+	free(outer);
+}
+
 static void test_every_node_in_one_block(void)
 {
 	const char *examples[] = {"capacity-planning.cluster", "dgx-h100-superpod.cluster",
@@ -271,7 +311,7 @@ static void test_every_node_in_one_block(void)
 		Built b;
 		build(&b, examples[i], NULL, NULL);
 		if (b.ok)
-			check_blocks(&b.d);
+			check_blocks(&b.d), check_levels(&b.d);
 		if (b.ok && i + 1 == sizeof examples / sizeof *examples) {
 			const SchedTree *t = b.d.sched;
 			const SchedBlock *last = &t->block[t->nblock - 1];
@@ -292,5 +332,5 @@ void suite_slurm(void)
 	CU_add_test(s, "3-tier tree and a partial unit", test_three_tiers);
 	CU_add_test(s, "a block per NVL72 domain", test_scale_up_blocks);
 	CU_add_test(s, "dragonfly and torus as trees", test_direct);
-	CU_add_test(s, "every node in exactly one block", test_every_node_in_one_block);
+	CU_add_test(s, "every node in one block, levels that nest", test_every_node_in_one_block);
 }
