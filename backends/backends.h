@@ -467,56 +467,6 @@ int infiniband_write(Output *o, const Design *d);
  * it (`scontrol show hostlistsorted`): "dgx[001-004,007],login1". Nothing for n = 0. */
 void hostlist_ranged(Buf *b, const char *const *names, int n);
 
-/* ---- sched.c: the design as workload schedulers see it (slurm.c, k8s.c) ---------------------- */
-
-typedef enum { SCHED_FAT_TREE, SCHED_DRAGONFLY, SCHED_TORUS, SCHED_NONE } SchedKind;
-
-/* A switch of the scheduler's tree: a device of the first fabric's first plane, or a virtual
- * one (a dragonfly group, a rack of a torus, a top switch). */
-typedef struct SchedSwitch {
-	const char *name;
-	int tier;            /* 0: the leaves, with nodes below; higher tiers above */
-	int parent;          /* the lowest-numbered listed switch above it, or -1 */
-	int *child, nchild;  /* switches below, by index into SchedTree.sw */
-	int *node, nnode;    /* nodes below (leaves), in node order */
-	const char *omitted; /* why Slurm's tree cannot list it (nothing below), or NULL */
-	bool virt;           /* not a device */
-} SchedSwitch;
-
-/* A block of nodes: a scale-up domain, a scalable unit, a leaf, a dragonfly group or a rack. */
-typedef struct SchedBlock {
-	const char *name;
-	int first;           /* its first node */
-	int *node, nnode;    /* in node order */
-	const char *omitted; /* why Slurm's blocks leave it out (too small), or NULL */
-} SchedBlock;
-
-typedef struct SchedTree {
-	int kind;            /* SchedKind */
-	const FabricInst *fabric; /* the fabric described (the first), or NULL */
-	double gbps;         /* its link speed, Gb/s */
-	SchedSwitch *sw;     /* switches, leaves first */
-	int nsw, tiers;
-	int *leaf;           /* node -> the leaf it hangs under */
-	int *unit;           /* node -> its unit for blocks (scalable unit, leaf, group), or -1 */
-	int off_fabric;      /* nodes without a port on the fabric ... */
-	int off_leaf;        /* ... and the leaf of their own they hang under, or -1 */
-	const char **domain; /* node -> its scale-up domain's name ("gb200-nvl0001") */
-	bool multi_node_domains; /* some scale-up domain spans several nodes */
-	int *block_of;       /* node -> block */
-	SchedBlock *block;
-	int nblock;
-	int block_base, block_levels; /* Slurm's BlockSizes: base x 1, 2, 4 ... (levels values) */
-	int blocks_omitted;           /* blocks smaller than the base */
-	const char *block_unit;       /* what a block is: "scale-up domain", "scalable unit" ... */
-} SchedTree;
-
-/* Builds the tree and blocks of design d (sched.c says how) in arena a. */
-void sched_tree(const Design *d, Arena *a, SchedTree *t);
-/* The switch above node's leaf at the given tier (0: the leaf), following parents; NULL when
- * its leaf has none that high. */
-const SchedSwitch *sched_ancestor(const SchedTree *t, int node, int tier);
-
 /* ---- slurm.c, k8s.c: scheduler topology files --------------------------------------------- */
 
 /* slurm/topology.conf (topology/tree), slurm/topology-block.conf (topology/block) and

@@ -153,6 +153,7 @@ typedef struct NodeGroup {
 	int per_rack;        /* nodes of this group in one rack */
 	int racks;
 	int domain_nodes;    /* nodes per scale-up domain (1 when the domain is the node) */
+	int first_node, first_domain; /* its first node and scale-up domain (elaborate.c) */
 	Loc loc;             /* its entry in cluster.nodes */
 } NodeGroup;
 
@@ -162,7 +163,7 @@ typedef struct NodeInst {
 	int group;
 	int rack;            /* index into Design.racks */
 	int u;               /* lowest rack unit it occupies, from 1 at the bottom */
-	int domain;          /* scale-up domain, from 0 */
+	int domain;          /* scale-up domain, from 0: index into Design.domain_names */
 	int first_accel, first_port;
 } NodeInst;
 
@@ -335,6 +336,7 @@ typedef struct ShapeParam {
 
 struct FabricInst;
 struct Design;
+struct SchedTree;
 
 /* A topology family: everything a pass or a backend asks of a topology, so that none compares
  * its name (passes/fabric/family.c holds the table, one row per schema.def TOPOLOGY row; each
@@ -362,6 +364,11 @@ typedef struct TopologyFamily {
 	/* What check.c asks beyond the parameters' schema (a torus has 2 or 3 dimensions).
 	 * Diagnostics go to c. */
 	void (*check)(Ctx *c, const struct Value *topo);
+	/* The scheduler's view of wired fabric fi (sched.c, the pass, says what the tree holds):
+	 * its switches (sched_add_switch) and their links, each node's leaf and block unit
+	 * (SchedTree.leaf, .unit, .unit_name, .unit_word) and the comment lines saying how the
+	 * fabric became the tree (.explain); arrays kept in a. */
+	void (*sched)(struct SchedTree *t, const struct Design *d, int fi, Arena *a);
 } TopologyFamily;
 
 extern const TopologyFamily topology_families[TOPO_COUNT];
@@ -428,6 +435,7 @@ typedef struct NetGroup {
  * and backplane links. */
 typedef struct ScaleUpInst {
 	const Part *node;
+	int group;           /* its NodeGroup */
 	int domains, domain_nodes, domain_accels; /* domain_nodes 1: the domain is one node */
 	double bandwidth;    /* bit/s per accelerator, both directions (node's, else accelerator's) */
 	int switches_per_domain, links_per_accel;
@@ -629,6 +637,75 @@ typedef struct LpModel LpModel;
 /* The model with its first objective in CPLEX LP format, at path. */
 bool lp_write(const LpModel *m, const char *path);
 
+/* ---- sched.c: the design as workload schedulers see it (Slurm, Kubernetes) ------------------- */
+
+/* A switch of the scheduler's tree: a device of the first fabric's first plane, or a virtual
+ * one (a dragonfly group, a rack of a torus, a top switch). */
+typedef struct SchedSwitch {
+	const char *name;
+	int tier;            /* 0: the leaves, with nodes below; higher tiers above */
+	int parent;          /* the lowest-numbered listed switch above it, or -1 */
+	int *child, nchild;  /* switches below, by index into SchedTree.sw */
+	int *node, nnode;    /* nodes below (leaves), in node order */
+	const char *omitted; /* why Slurm's tree cannot list it (nothing below), or NULL */
+	bool virt;           /* not a device */
+} SchedSwitch;
+
+/* A block of nodes: a scale-up domain, a scalable unit, a leaf, a dragonfly group or a rack. */
+typedef struct SchedBlock {
+	const char *name;
+	const char *what;    /* "scale-up domain", "scalable unit", "leaf", "dragonfly group", "rack" */
+	int first;           /* its first node */
+	int *node, nnode;    /* in node order: its own and those of the blocks joined to it */
+	int own;             /* nodes of its own (nnode less the joined blocks') */
+	int into;            /* -1, or the block that holds its nodes: it has fewer than the
+			      * planning base, which Slurm refuses (sched.c) */
+} SchedBlock;
+
+/* A level of node labels a Kueue Topology may list, broadest first: a fabric tier (the node's
+ * switch that many tiers up the tree) or the scale-up domain; kubernetes.io/hostname, always
+ * the last level, is not among them. A level is kept when each value of every narrower kept
+ * level lies inside one of its values (levels nest: Kueue's levels must); else it is dropped,
+ * and says which narrower level it splits and how much. */
+typedef struct SchedLevel {
+	int tier;            /* the fabric tier (fabric.topograph.run/tier-N), or -1: the domain */
+	bool kept;
+	int narrower;        /* dropped: the narrowest kept level above it ... (index into level) */
+	int split, of;       /* ... and how many of that level's values span several of its own */
+} SchedLevel;
+
+typedef struct SchedTree {
+	const FabricInst *fabric; /* the fabric described (the first), or NULL */
+	double gbps;         /* its link speed, Gb/s */
+	SchedSwitch *sw;     /* switches, leaves first */
+	int nsw, tiers;
+	int cap;             /* room in sw (sched_add_switch grows it) */
+	int label_tiers;     /* the fabric tiers that label nodes: every tier, 0 without a fabric */
+	int nomitted;        /* switches Slurm's tree leaves out */
+	int *leaf;           /* node -> the leaf it hangs under */
+	int *unit;           /* node -> its block unit (index into unit_name), or -1 */
+	const char **unit_name; /* each unit's block name: "compute-su001", a leaf, a group */
+	int nunit;
+	const char *unit_word; /* what a unit is: "scalable unit", "leaf", "dragonfly group" ... */
+	const char *explain; /* comment lines, "# " each: how the fabric became the tree */
+	int off_fabric;      /* nodes without a port on the fabric ... */
+	int off_leaf;        /* ... and the leaf of their own they hang under, or -1 */
+	bool multi_node_domains; /* some scale-up domain spans several nodes */
+	int *block_of;       /* node -> the block that holds it (never a joined one) */
+	SchedBlock *block;   /* in the order of their first node */
+	int nblock;
+	int block_base, block_levels; /* Slurm's BlockSizes: base x 1, 2, 4 ... (levels values) */
+	int blocks_joined;            /* blocks smaller than the base, joined to a neighbour */
+	SchedLevel *level;            /* label levels, broadest first: tiers down, then the domain */
+	int nlevel;
+	const char *block_unit;       /* what the blocks are: "scalable unit", "scale-up domain or
+				       * a scalable unit" ... */
+} SchedTree;
+
+/* The switch above node's leaf at the given tier (0: the leaf), following parents; NULL when
+ * its leaf has none that high. */
+const SchedSwitch *sched_ancestor(const SchedTree *t, int node, int tier);
+
 typedef struct Design {
 	Program *p;
 	Ctx *c;
@@ -660,6 +737,11 @@ typedef struct Design {
 	int nports;
 	RackInst *racks;
 	int nracks;
+	/* Each scale-up domain's name, by NodeInst.domain (elaborate.c): "<node type>-nvlNNN",
+	 * numbered from 1 within the node type in node order, 4 digits from 1,000 domains of the
+	 * type. Its switch trays are NAME-swK; schedulers label and block nodes by it. */
+	const char **domain_names;
+	int ndomains;
 	Totals t;
 	double probe_money, probe_watts; /* added to the network's capex and power (objective_weights) */
 	/* Before the cables exist, each fabric link is counted at this cabling capex and power: the
@@ -720,6 +802,7 @@ typedef struct Design {
 	struct PlanMemo *plan_memo; /* plan_attribute's searches, by inputs */
 	SwitchPlan *switch_plans; /* by fabric: the plan of each Ethernet fabric with switches
 				   * (SwitchPlan.f NULL for the others); NULL before the pass */
+	SchedTree *sched;        /* the scheduler's view (sched.c); NULL before the pass */
 } Design;
 
 /* switch_plan.c: the names and numbers the switch configurations use. */

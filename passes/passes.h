@@ -95,6 +95,11 @@ int wire_node_ports(const Design *d, int n, const FabricInst *f, int *out, int m
  * in clusterc (exit 70). */
 int verify_fabrics(Design *d);
 
+/* sched.c: the design as workload schedulers see it (Design.sched): a tree of switches over
+ * the nodes, the blocks of nodes that communicate best, the levels of node labels that nest;
+ * after wiring, placement and cabling. */
+int sched_plan(Design *d);
+
 /* switch_plan.c: the layer-3 plan of every wired Ethernet fabric (addresses from its pools, ASNs,
  * port names); a pool or ASN range too small is a requirement not met (exit 2). */
 int switch_plan_fabrics(Design *d);
@@ -136,6 +141,7 @@ int plan_workloads(Design *d);
 	X(COST, "cost")           /* model.c: the model with the cables */                   \
 	X(JUDGE, "judge")         /* design.c: requirements and objectives with the cables */ \
 	X(ADDRESS, "address")     /* switch_plan.c: layer-3 plans */                         \
+	X(SCHED, "sched")         /* sched.c: the design as schedulers see it */             \
 	X(REPORT, "report")       /* decide.c: the optimizer's result as reports give it */  \
 	X(PLAN, "plan")           /* plan.c: parallelism plans */                            \
 	X(VALIDATE, "validate")   /* design.c: what the design misses, reported */

@@ -111,6 +111,7 @@ static int build_once(Program *p, Design *d, const char *path, Timing timings[ST
 		STAGE(STAGE_COST, model_design(d));
 		STAGE(STAGE_JUDGE, judge_design(d));
 		STAGE(STAGE_ADDRESS, switch_plan_fabrics(d));
+		STAGE(STAGE_SCHED, sched_plan(d));
 		STAGE(STAGE_REPORT, decide_report(d));
 	}
 	STAGE(STAGE_PLAN, plan_workloads(d));

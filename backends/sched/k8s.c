@@ -22,7 +22,8 @@
  *    network.topology.nvidia.com/{leaf,spine,core,accelerator} keys.
  *  - k8s/kueue-topology.yaml: a Kueue kueue.x-k8s.io/v1beta2 Topology whose levels go from the
  *    broadest tier to the narrowest, then the accelerator domain and kubernetes.io/hostname
- *    (which Kueue allows only last), and one ResourceFlavor per node model that selects its
+ *    (which Kueue allows only last): the levels the sched pass kept because they nest, with a
+ *    comment naming each one it dropped and why, and one ResourceFlavor per node model that selects its
  *    nodes by instance type and names the Topology in spec.topologyName (Kueue's
  *    apis/kueue/v1beta2 topology_types.go and resourceflavor_types.go; "Topology Aware
  *    Scheduling" in Kueue's documentation).
@@ -196,12 +197,6 @@ static const char *object_name(Arena *a, const char *s)
 	return *v ? v : "x";
 }
 
-/* The fabric tiers that label nodes: every tier of the tree, none without a fabric. */
-static int fabric_tiers(const SchedTree *t)
-{
-	return t->kind == SCHED_NONE ? 0 : t->tiers;
-}
-
 static int write_labels(Output *o, const Design *d, const SchedTree *t, Arena *a)
 {
 	FILE *f = output_file(o, "k8s/node-labels.yaml");
@@ -217,7 +212,7 @@ static int write_labels(Output *o, const Design *d, const SchedTree *t, Arena *a
 	      "racks;\n"
 	      "# node.kubernetes.io/instance-type: the node model\n"
 	      "# (https://kubernetes.io/docs/reference/labels-annotations-taints/).\n", f);
-	if (fabric_tiers(t))
+	if (t->label_tiers)
 		fputs("# " TIER_LABEL "N: the node's switch N tiers up the tree of "
 		      "slurm/topology.conf (0: its\n"
 		      "# leaf), in NVIDIA Topograph's label scheme since v1.0.0\n"
@@ -244,7 +239,7 @@ static int write_labels(Output *o, const Design *d, const SchedTree *t, Arena *a
 		y_pair(&y, "topology.kubernetes.io/zone",
 		       label_value(a, arena_printf(a, "%s-row-%s", d->site_name, row)));
 		y_pair(&y, "node.kubernetes.io/instance-type", label_value(a, ni->type->name));
-		for (int k = 0; k < fabric_tiers(t); k++) {
+		for (int k = 0; k < t->label_tiers; k++) {
 			const SchedSwitch *s = sched_ancestor(t, n, k);
 			if (!s)
 				continue;
@@ -252,7 +247,7 @@ static int write_labels(Output *o, const Design *d, const SchedTree *t, Arena *a
 			y_pair(&y, tier, label_value(a, s->name));
 		}
 		if (t->multi_node_domains)
-			y_pair(&y, DOMAIN_LABEL, label_value(a, t->domain[n]));
+			y_pair(&y, DOMAIN_LABEL, label_value(a, d->domain_names[ni->domain]));
 		y_map_end(&y);
 		y_map_end(&y);
 		y_map_end(&y);
@@ -260,6 +255,12 @@ static int write_labels(Output *o, const Design *d, const SchedTree *t, Arena *a
 	}
 	int errors = !y_close(&y);
 	return errors + output_close(o, f);
+}
+
+/* The node label of a level: fabric.topograph.run/tier-N or the accelerator domain. */
+static const char *level_label(const SchedLevel *l, Arena *a)
+{
+	return l->tier < 0 ? DOMAIN_LABEL : arena_printf(a, TIER_LABEL "%d", l->tier);
 }
 
 static int write_kueue(Output *o, const Design *d, const SchedTree *t, Arena *a)
@@ -276,6 +277,18 @@ static int write_kueue(Output *o, const Design *d, const SchedTree *t, Arena *a)
 	      "spec.topologyName\n"
 	      "# (https://kueue.sigs.k8s.io/docs/concepts/topology_aware_scheduling/). Needs Kueue "
 	      "serving\n# " KUEUE_API ".\n", f);
+	bool dropped = false;
+	for (int i = 0; i < t->nlevel; i++)
+		if (!t->level[i].kept) {
+			if (!dropped)
+				fputs("# Not levels, for Kueue's levels must nest (every value of a level "
+				      "inside one value of\n# each broader level); their labels stay on "
+				      "the nodes:\n", f);
+			dropped = true;
+			const SchedLevel *l = &t->level[i];
+			fprintf(f, "#   %s splits %d of the %d %s values\n", level_label(l, a), l->split,
+				l->of, level_label(&t->level[l->narrower], a));
+		}
 	Yaml y;
 	y_open(&y, d, f);
 	y_doc(&y);
@@ -290,16 +303,11 @@ static int write_kueue(Output *o, const Design *d, const SchedTree *t, Arena *a)
 	y_map(&y);
 	y_str(&y, "levels");
 	y_seq(&y);
-	char tier[sizeof TIER_LABEL + 12];
-	for (int k = fabric_tiers(t) - 1; k >= 0; k--) {
-		snprintf(tier, sizeof tier, TIER_LABEL "%d", k);
+	for (int i = 0; i < t->nlevel; i++) {
+		if (!t->level[i].kept)
+			continue;
 		y_map(&y);
-		y_pair(&y, "nodeLabel", tier);
-		y_map_end(&y);
-	}
-	if (t->multi_node_domains) {
-		y_map(&y);
-		y_pair(&y, "nodeLabel", DOMAIN_LABEL);
+		y_pair(&y, "nodeLabel", level_label(&t->level[i], a));
 		y_map_end(&y);
 	}
 	y_map(&y);
@@ -343,13 +351,12 @@ static int write_kueue(Output *o, const Design *d, const SchedTree *t, Arena *a)
 
 int k8s_write(Output *o, const Design *d)
 {
-	if (!d->elaborated || d->nnodes == 0)
+	const SchedTree *t = d->sched;
+	if (!d->elaborated || d->nnodes == 0 || !t)
 		return 0;
-	Arena *a = arena_new();
-	SchedTree t;
-	sched_tree(d, a, &t);
-	int errors = write_labels(o, d, &t, a);
-	errors += write_kueue(o, d, &t, a);
+	Arena *a = arena_new(); /* label values and names while writing */
+	int errors = write_labels(o, d, t, a);
+	errors += write_kueue(o, d, t, a);
 	arena_free(a);
 	return errors;
 }

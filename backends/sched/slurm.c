@@ -1,6 +1,7 @@
 /*
- * slurm.c — the scheduler topology files for Slurm (PRODUCT §6), from the tree and blocks of
- * sched.c; docs/schedulers.md gives the mapping.
+ * slurm.c — the scheduler topology files for Slurm (PRODUCT §6): the tree and blocks of the
+ * sched pass (passes/fabric/sched.c, Design.sched), rendered; docs/schedulers.md gives the
+ * mapping.
  *
  *  - slurm/topology.conf: topology/tree, one line per switch, "SwitchName=NAME Nodes=HOSTLIST"
  *    for leaves and "SwitchName=NAME Switches=HOSTLIST" above them, with "LinkSpeed=N" (Slurm
@@ -10,7 +11,8 @@
  *    Slurm cannot hold (nothing below it) is written as a comment saying why.
  *  - slurm/topology-block.conf: topology/block, "BlockName=NAME Nodes=HOSTLIST" per block and
  *    "BlockSizes=BASE,2xBASE,..." (topology.conf(5), section "topology/block"; Slurm 24.05 and
- *    later). Slurm reads it only under the name topology.conf: it is a file of its own so
+ *    later); a block below the base, joined to a neighbour by the pass, is a comment saying
+ *    which. Slurm reads it only under the name topology.conf: it is a file of its own so
  *    that the tree stays loadable by older daemons.
  *  - slurm/topology.yaml: both topologies in one file, the tree as the cluster default
  *    (topology.yaml(5), https://slurm.schedmd.com/topology.yaml.html; Slurm 25.05 and later).
@@ -23,6 +25,7 @@
 #include "backends.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -58,58 +61,12 @@ static const char *plural(int n)
 	return n == 1 ? "" : "s";
 }
 
-/* Comment lines: how the fabric became the tree. */
+/* Comment lines: how the fabric became the tree (the pass's words), what it left out. */
 static void explain_tree(Buf *b, const SchedTree *t)
 {
-	const FabricInst *f = t->fabric;
-	const char *fab = f ? f->name : "";
-	int omitted = 0;
-	for (int s = 0; s < t->nsw; s++)
-		omitted += t->sw[s].omitted != NULL;
-	switch (t->kind) {
-	case SCHED_FAT_TREE: {
-		int rpp = f->rails / f->planes;
-		buf_printf(b, "# Fabric %s: fat tree of %d tier%s", fab, f->tiers,
-			   plural(f->tiers));
-		if (f->rail_optimized)
-			buf_printf(b, ", rail-optimized with %d rail%s per plane", rpp,
-				   plural(rpp));
-		if (f->planes > 1)
-			buf_printf(b, ", %d planes alike: plane 1 is described", f->planes);
-		buf_puts(b, ".\n");
-		if (rpp > 1)
-			buf_puts(b, "# Slurm's tree wants each node under one leaf switch: a "
-				    "node is listed under the leaf\n"
-				    "# of its first (rail-0) port.\n");
-		if (rpp > 1 && f->rail_optimized)
-			buf_puts(b, "# That is the rail-0 leaf of its scalable unit; the other "
-				    "rails' leaves serve the same nodes.\n");
-		break;
-	}
-	case SCHED_DRAGONFLY:
-		buf_printf(b, "# Fabric %s: dragonfly of %d groups of %d routers. The routers are "
-			      "the leaf switches,\n", fab, f->df_g, f->df_a);
-		buf_printf(b, "# a node under the router of its first port; %s-group-NNN are "
-			      "virtual switches, one per\n", fab);
-		buf_printf(b, "# group above its routers, and %s-global a virtual top switch above "
-			      "the groups (global\n", fab);
-		buf_puts(b, "# links join every pair of groups). Set TopologyParam=dragonfly in "
-			    "slurm.conf (Slurm's\n# topology guide, "
-			    "https://slurm.schedmd.com/topology.html).\n");
-		break;
-	case SCHED_TORUS:
-		buf_printf(b, "# Fabric %s: a torus of %d dimensions. Slurm's topology/tree "
-			      "describes switch\n", fab, f->ndims);
-		buf_puts(b, "# hierarchies, not a torus: each rack is a virtual leaf switch "
-			    "holding its nodes\n");
-		buf_printf(b, "# (consecutive torus positions along the first dimension) and "
-			      "%s-torus a virtual top\n# switch above them.\n", fab);
-		break;
-	default:
-		buf_printf(b, "# The spec declares no fabric: one virtual switch, %s, holds every "
-			      "node.\n", t->sw[0].name);
-		break;
-	}
+	const char *fab = t->fabric ? t->fabric->name : "";
+	int omitted = t->nomitted;
+	buf_puts(b, t->explain);
 	if (omitted)
 		buf_printf(b, "# %d switch%s with nothing below %s left out as comments: slurmctld "
 			      "rejects a switch\n# with neither nodes nor switches.\n",
@@ -166,19 +123,24 @@ static int write_tree_conf(Output *o, const Design *d, const SchedTree *t, const
 
 static void explain_blocks(Buf *b, const SchedTree *t)
 {
-	buf_printf(b, "# A block is a %s: %d block%s.\n", t->block_unit, t->nblock,
-		   plural(t->nblock));
+	int kept = t->nblock - t->blocks_joined;
+	buf_printf(b, "# A block is a %s: %d block%s.\n", t->block_unit, kept, plural(kept));
 	buf_printf(b, "# BlockSizes: the planning base is %d node%s, the smallest block of at "
 		      "least half the\n", t->block_base, plural(t->block_base));
 	buf_puts(b, "# most common size; each further size joins twice as many neighbouring "
 		    "blocks, while there\n# are that many.\n");
-	if (t->blocks_omitted) {
-		int n = t->blocks_omitted;
-		buf_printf(b, "# %d smaller block%s (a partial %s) %s left out, %s nodes in no "
-			      "block:\n", n, plural(n), t->block_unit, n == 1 ? "is" : "are",
-			   n == 1 ? "its" : "their");
-		buf_puts(b, "# slurmctld rejects a block with fewer nodes than the base, and a "
-			    "smaller base would\n# spread every job over many blocks.\n");
+	if (t->blocks_joined) {
+		int n = t->blocks_joined;
+		const char *what = NULL; /* what the joined blocks are, when they are alike */
+		for (int i = 0; i < t->nblock; i++)
+			if (t->block[i].into >= 0)
+				what = !what || !strcmp(what, t->block[i].what) ? t->block[i].what : "";
+		buf_printf(b, "# %d smaller block%s (%s%s) %s joined to a neighbour, so that every node "
+			      "is\n", n, plural(n), *what ? "a partial " : "partial units", what,
+			   n == 1 ? "is" : "are");
+		buf_puts(b, "# in one block: slurmctld rejects a block with fewer nodes than the base, "
+			    "a node in no\n# block never runs a job, and a smaller base would spread "
+			    "every job over many blocks.\n");
 	}
 }
 
@@ -196,10 +158,15 @@ static int write_block_conf(Output *o, const Design *d, const SchedTree *t, cons
 	explain_blocks(&b, t);
 	for (int i = 0; i < t->nblock; i++) {
 		const SchedBlock *k = &t->block[i];
-		buf_printf(&b, "%sBlockName=%s Nodes=", k->omitted ? "# " : "", k->name);
+		if (k->into >= 0) {
+			buf_printf(&b, "# %s is in %s: %d node%s of a %s, below the base (", k->name,
+				   t->block[k->into].name, k->nnode, plural(k->nnode), k->what);
+			nodes_list(&b, d, k->node, k->nnode, scratch);
+			buf_puts(&b, ")\n");
+			continue;
+		}
+		buf_printf(&b, "BlockName=%s Nodes=", k->name);
 		nodes_list(&b, d, k->node, k->nnode, scratch);
-		if (k->omitted)
-			buf_printf(&b, ": left out, %s", k->omitted);
 		buf_putc(&b, '\n');
 		flush(f, &b, false);
 	}
@@ -280,7 +247,7 @@ static int write_yaml(Output *o, const Design *d, const SchedTree *t, const char
 	buf_puts(&b, "    blocks:\n");
 	for (int i = 0; i < t->nblock; i++) {
 		const SchedBlock *k = &t->block[i];
-		if (k->omitted)
+		if (k->into >= 0)
 			continue;
 		buf_puts(&b, "      - block: ");
 		yaml_scalar(&b, k->name);
@@ -299,16 +266,14 @@ static int write_yaml(Output *o, const Design *d, const SchedTree *t, const char
 
 int slurm_write(Output *o, const Design *d)
 {
-	if (!d->elaborated || d->nnodes == 0)
+	const SchedTree *t = d->sched;
+	if (!d->elaborated || d->nnodes == 0 || !t)
 		return 0;
-	Arena *a = arena_new();
-	SchedTree t;
-	sched_tree(d, a, &t);
 	/* Room for the longest list: every node, or every switch. */
-	const char **scratch = arena_alloc(a, sizeof(char *) * (size_t)(d->nnodes + t.nsw + 1));
-	int errors = write_tree_conf(o, d, &t, scratch);
-	errors += write_block_conf(o, d, &t, scratch);
-	errors += write_yaml(o, d, &t, scratch);
-	arena_free(a);
+	const char **scratch = xmalloc(sizeof(char *) * (size_t)(d->nnodes + t->nsw + 1));
+	int errors = write_tree_conf(o, d, t, scratch);
+	errors += write_block_conf(o, d, t, scratch);
+	errors += write_yaml(o, d, t, scratch);
+	free(scratch);
 	return errors;
 }

@@ -141,6 +141,33 @@ static bool valid_hostname(const char *s)
 	return true;
 }
 
+/* The scale-up domains' names (ir.h: Design.domain_names): numbered from 1 within the node
+ * type in node order, so that a type in two groups has one series (and its switch trays one
+ * set of names); 4 digits from 1,000 domains of the type. Group g's domains are
+ * [g.first_domain, + its count / domain_nodes). */
+static void name_domains(Design *d, int ndomains)
+{
+	Arena *a = d->c->arena;
+	d->ndomains = ndomains;
+	d->domain_names = arena_alloc(a, sizeof(char *) * (size_t)(ndomains + 1));
+	for (int i = 0; i < ndomains; i++)
+		d->domain_names[i] = ""; /* a group of no node still takes an index */
+	for (int gi = 0; gi < d->ngroups; gi++) {
+		const NodeGroup *g = &d->groups[gi];
+		int before = 0, total = 0;
+		for (int h = 0; h < d->ngroups; h++) {
+			const NodeGroup *o = &d->groups[h];
+			int n = (o->count + o->domain_nodes - 1) / o->domain_nodes;
+			if (o->type == g->type)
+				total += n, before += h < gi ? n : 0;
+		}
+		int width = total >= 1000 ? 4 : 3;
+		for (int k = 0; k < (g->count + g->domain_nodes - 1) / g->domain_nodes; k++)
+			d->domain_names[g->first_domain + k] =
+				arena_printf(a, "%s-nvl%0*d", g->type->name, width, before + k + 1);
+	}
+}
+
 int elaborate_design(Design *d)
 {
 	Ctx *c = d->p->c;
@@ -160,7 +187,9 @@ int elaborate_design(Design *d)
 
 	int nracks = 0, n = 0, domain = 0;
 	for (int gi = 0; gi < d->ngroups; gi++) {
-		const NodeGroup *g = &d->groups[gi];
+		NodeGroup *g = &d->groups[gi];
+		g->first_node = n;
+		g->first_domain = domain;
 		RackInst *r = NULL;
 		for (int k = 0; k < g->count; k++, n++) {
 			if (k % g->per_rack == 0) {
@@ -235,6 +264,7 @@ int elaborate_design(Design *d)
 	}
 	d->nnodes = n;
 	d->nracks = nracks;
+	name_domains(d, domain);
 	d->elaborated = true;
 	return diag_errors(c) - before;
 }

@@ -306,24 +306,18 @@ int place_racks(Design *d)
 
 /* The switch trays of a scale-up domain larger than a node stand in the rack of its nodes,
  * stacked above them in domain order: racks.c kept domains whole and elaborate.c counted the
- * trays' height and power in that rack. Scale-up domains are sized per node group, in group
- * order, skipping the groups size_scale_up skips (fabric.c). */
+ * trays' height and power in that rack. */
 static void place_scale_up_trays(Design *d)
 {
 	int *next_u = xmalloc(sizeof(int) * (size_t)(d->nracks + 1));
 	for (int r = 0; r < d->nracks; r++)
 		next_u[r] = 0;
-	for (int gi = 0, si = 0, first = 0; gi < d->ngroups && si < d->nscaleups;
-	     first += d->groups[gi].count, gi++) {
-		const NodeGroup *g = &d->groups[gi];
-		if (g->type->node.accelerators < 2 && g->domain_nodes <= 1)
-			continue;
-		const ScaleUpInst *s = &d->scaleups[si++];
-		if (s->node != g->type || s->domain_nodes <= 1)
-			continue;
+	for (int si = 0; si < d->nscaleups; si++) {
+		const ScaleUpInst *s = &d->scaleups[si];
+		const NodeGroup *g = &d->groups[s->group];
 		for (int i = s->first_switch; i < s->first_switch + s->nswitches; i++) {
 			SwitchInst *t = &d->switches[i];
-			int n = first + t->group * s->domain_nodes;
+			int n = g->first_node + t->group * s->domain_nodes;
 			if (n >= d->nnodes)
 				continue;
 			int r = d->nodes[n].rack;

@@ -192,3 +192,60 @@ void dragonfly_summary(const FabricInst *f, Buf *b)
 {
 	buf_puts(b, f->family->name);
 }
+
+/* The scheduler's tree (sched.c): the routers are the leaves (a node under the router of its
+ * first port), one virtual switch per group above its routers, and one virtual top switch
+ * above the groups, since every group reaches every other by its global links. Slurm's
+ * documentation (topology.html, "Hierarchical Networks") describes dragonflies this way, with
+ * TopologyParam=dragonfly. A block unit is a group. */
+void dragonfly_sched(SchedTree *t, const Design *d, int fi, Arena *a)
+{
+	const FabricInst *f = &d->fabrics[fi];
+	int *tree_of = xmalloc(sizeof(int) * (size_t)(d->nswitches + 1));
+	int routers = 0;
+	for (int s = f->first_switch; s < f->first_switch + f->switches; s++) {
+		const SwitchInst *w = &d->switches[s];
+		bool router = w->plane == 0 && w->tier == ST_ROUTER;
+		tree_of[s] = router ? sched_add_switch(t, a, w->name, 0, false) : -1;
+		routers += tree_of[s] >= 0;
+	}
+	int g0 = t->nsw, width = wire_name_width(f->df_g);
+	t->nunit = f->df_g;
+	t->unit_name = arena_alloc(a, sizeof(char *) * (size_t)(f->df_g + 1));
+	for (int g = 0; g < f->df_g; g++) {
+		const char *name = arena_printf(a, "%s-group-%0*d", f->name, width, g + 1);
+		sched_add_switch(t, a, name, 1, true);
+		t->unit_name[g] = name;
+	}
+	t->unit_word = "dragonfly group";
+	int top = sched_add_switch(t, a, arena_printf(a, "%s-global", f->name), 2, true);
+	int *sw_of = xmalloc(sizeof(int) * (size_t)(d->nnodes + 1));
+	sched_first_ports(d, fi, LT_TERMINAL, sw_of);
+	for (int n = 0; n < d->nnodes; n++)
+		if (sw_of[n] >= 0) {
+			t->leaf[n] = tree_of[sw_of[n]];
+			t->unit[n] = d->switches[sw_of[n]].group;
+		}
+	free(sw_of);
+	SchedPair *p = xmalloc(sizeof(SchedPair) * (size_t)(routers + f->df_g + 1));
+	int np = 0;
+	for (int s = f->first_switch; s < f->first_switch + f->switches; s++)
+		if (tree_of[s] >= 0)
+			p[np++] = (SchedPair){g0 + d->switches[s].group, tree_of[s]};
+	for (int g = 0; g < f->df_g; g++)
+		p[np++] = (SchedPair){top, g0 + g};
+	sched_link(t, a, p, np);
+	free(p);
+	free(tree_of);
+	t->explain = arena_printf(
+		a,
+		"# Fabric %s: dragonfly of %d groups of %d routers. The routers are the leaf "
+		"switches,\n"
+		"# a node under the router of its first port; %s-group-NNN are virtual switches, one "
+		"per\n"
+		"# group above its routers, and %s-global a virtual top switch above the groups "
+		"(global\n"
+		"# links join every pair of groups). Set TopologyParam=dragonfly in slurm.conf "
+		"(Slurm's\n# topology guide, https://slurm.schedmd.com/topology.html).\n",
+		f->name, f->df_g, f->df_a, f->name, f->name);
+}

@@ -1,7 +1,8 @@
 /*
  * fabric.h — what the fabric passes share (passes/fabric/ only): the sizing helpers every
- * topology family uses, the smallest-change suggestions, and the wiring base. The families
- * themselves are rows of family.c's table (ir.h: TopologyFamily), one file each.
+ * topology family uses, the smallest-change suggestions, the wiring base and the base of the
+ * scheduler's tree (sched.c). The families themselves are rows of family.c's table (ir.h:
+ * TopologyFamily), one file each.
  */
 #ifndef CLUSTERC_FABRIC_H
 #define CLUSTERC_FABRIC_H
@@ -63,6 +64,8 @@ static inline End wire_switch_end(int dev, int port)
 	return (End){END_SWITCH, dev, port};
 }
 
+/* The digits of the numbers in generated names among `count`: 3, more from 1,000. */
+int wire_name_width(int count);
 /* A new switch of fabric fi in tier t; its name is FABRIC[-pPLANE]-TIER-NNN. */
 SwitchInst *wire_add_switch(Design *d, FabricInst *f, int fi, SwitchTier t, int plane, int index);
 void wire_add_link(Design *d, End a, End z, double speed, LinkTier tier, int plane, int rail, int fi);
@@ -70,6 +73,24 @@ void wire_add_link(Design *d, End a, End z, double speed, LinkTier tier, int pla
 int wire_node_ports(const Design *d, int n, const FabricInst *f, int *out, int max);
 /* The endpoints of one plane, in the order the layout numbers them. */
 int wire_plane_endpoints(Design *d, FabricInst *f, int plane, Endpoint *out);
+
+/* ---- sched.c: the scheduler's tree, as the families' sched hooks build it ---------------------- */
+
+/* A link of the tree: switch `child` below switch `parent` (indices into SchedTree.sw). */
+typedef struct SchedPair {
+	int parent, child;
+} SchedPair;
+
+/* A new switch of the tree (its index); tier 0 are leaves. */
+int sched_add_switch(SchedTree *t, Arena *a, const char *name, int tier, bool virt);
+/* Each switch's children from the (parent, child) pairs, sorted and without repeats (p is
+ * sorted in place); once, after every switch is added. */
+void sched_link(SchedTree *t, Arena *a, SchedPair *p, int n);
+/* The fabric's switch (index into Design.switches) serving each node's first port (rail 0)
+ * in plane 1 by a link of the given tier, or -1. */
+void sched_first_ports(const Design *d, int fi, LinkTier tier, int *sw_of);
+/* The units of blocks are the tree's switches so far (a leaf, a rack): unit i is switch i. */
+void sched_switch_units(SchedTree *t, Arena *a);
 
 /* ---- the families (family.c's table) ---------------------------------------------------------- */
 
@@ -81,7 +102,8 @@ int wire_plane_endpoints(Design *d, FabricInst *f, int plane, Endpoint *out);
 	int name##_rack_groups(const FabricInst *f, int plane, int fit, RackGroupSpec *out);      \
 	void name##_describe(const FabricInst *f, Buf *b);                                        \
 	void name##_summary(const FabricInst *f, Buf *b);                                       \
-	void name##_check(Ctx *c, const Value *topo);
+	void name##_check(Ctx *c, const Value *topo);                                             \
+	void name##_sched(SchedTree *t, const Design *d, int fi, Arena *a);
 #include "schema.def"
 
 #endif

@@ -354,3 +354,74 @@ void fat_tree_summary(const FabricInst *f, Buf *b)
 	buf_printf(b, "%s, %d tier%s%s", f->family->name, f->tiers, f->tiers == 1 ? "" : "s",
 		   f->rail_optimized ? ", rail-optimized" : "");
 }
+
+static const char *plural(int n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* The scheduler's tree (sched.c): every switch of plane 1, leaves at tier 0, spines at 1,
+ * cores at 2; a switch's children are the switches its up links reach it from. Slurm's tree
+ * puts each node under one leaf, so a node hangs under the leaf of its first port on the
+ * fabric (rail 0): in a rail-optimized tree the rail-0 leaf of its scalable unit, and the
+ * leaves of the other rails have no node of their own (the pass leaves them out). A block
+ * unit is a scalable unit (rail-optimized) or a leaf. */
+void fat_tree_sched(SchedTree *t, const Design *d, int fi, Arena *a)
+{
+	const FabricInst *f = &d->fabrics[fi];
+	int *tree_of = xmalloc(sizeof(int) * (size_t)(d->nswitches + 1));
+	for (int s = f->first_switch; s < f->first_switch + f->switches; s++) {
+		const SwitchInst *w = &d->switches[s];
+		int tier = w->tier == ST_LEAF ? 0 : w->tier == ST_SPINE ? 1 : w->tier == ST_CORE ? 2 : -1;
+		tree_of[s] = w->plane == 0 && tier >= 0 ? sched_add_switch(t, a, w->name, tier, false)
+							: -1;
+	}
+	if (f->rail_optimized) {
+		t->nunit = f->sus;
+		t->unit_name = arena_alloc(a, sizeof(char *) * (size_t)(f->sus + 1));
+		int width = wire_name_width(f->sus);
+		for (int u = 0; u < f->sus; u++)
+			t->unit_name[u] = arena_printf(a, "%s-su%0*d", f->name, width, u + 1);
+		t->unit_word = "scalable unit";
+	} else {
+		sched_switch_units(t, a);
+		t->unit_word = "leaf";
+	}
+	int *sw_of = xmalloc(sizeof(int) * (size_t)(d->nnodes + 1));
+	sched_first_ports(d, fi, LT_NODE_LEAF, sw_of);
+	for (int n = 0; n < d->nnodes; n++) {
+		if (sw_of[n] < 0)
+			continue;
+		t->leaf[n] = tree_of[sw_of[n]];
+		t->unit[n] = f->rail_optimized ? d->switches[sw_of[n]].su : t->leaf[n];
+	}
+	free(sw_of);
+	SchedPair *p = xmalloc(sizeof(SchedPair) * (size_t)(f->links + 1));
+	int np = 0;
+	for (int l = f->first_link; l < d->nlinks && d->links[l].fabric == fi; l++) {
+		const LinkInst *k = &d->links[l];
+		if (k->plane != 0 || (k->tier != LT_LEAF_SPINE && k->tier != LT_SPINE_CORE))
+			continue;
+		if (k->a.kind == END_SWITCH && k->z.kind == END_SWITCH)
+			p[np++] = (SchedPair){tree_of[k->z.dev], tree_of[k->a.dev]};
+	}
+	sched_link(t, a, p, np);
+	free(p);
+	free(tree_of);
+	Buf b = {0};
+	int rpp = f->rails / f->planes;
+	buf_printf(&b, "# Fabric %s: fat tree of %d tier%s", f->name, f->tiers, plural(f->tiers));
+	if (f->rail_optimized)
+		buf_printf(&b, ", rail-optimized with %d rail%s per plane", rpp, plural(rpp));
+	if (f->planes > 1)
+		buf_printf(&b, ", %d planes alike: plane 1 is described", f->planes);
+	buf_puts(&b, ".\n");
+	if (rpp > 1)
+		buf_puts(&b, "# Slurm's tree wants each node under one leaf switch: a node is listed "
+			     "under the leaf\n# of its first (rail-0) port.\n");
+	if (rpp > 1 && f->rail_optimized)
+		buf_puts(&b, "# That is the rail-0 leaf of its scalable unit; the other rails' leaves "
+			     "serve the same nodes.\n");
+	t->explain = arena_strndup(a, b.s, b.len);
+	buf_free(&b);
+}

@@ -27,7 +27,7 @@ void scale_up_size(Design *d)
 					  ? field_value(g->type->decl, FLD_NODE_SCALE_UP_SWITCHES)
 					  : NULL;
 		ScaleUpInst *s = &d->scaleups[d->nscaleups++];
-		*s = (ScaleUpInst){.node = g->type, .domains = g->count / g->domain_nodes,
+		*s = (ScaleUpInst){.node = g->type, .group = i, .domains = g->count / g->domain_nodes,
 				   .domain_nodes = g->domain_nodes,
 				   .domain_accels = g->domain_nodes * accels};
 		s->bandwidth = isnan(g->type->node.scale_up_bw) ? 0 : g->type->node.scale_up_bw;
@@ -64,8 +64,14 @@ void scale_up_size(Design *d)
 void scale_up_wire(Design *d, ScaleUpInst *s)
 {
 	s->first_switch = d->nswitches;
+	/* A domain of one node has no trays, though its node lists some (a type derived from
+	 * an NVL72 tray with scale_up_domain = its own accelerators): sizing counted none. */
+	if (s->switches_per_domain == 0) {
+		s->nswitches = 0;
+		return;
+	}
 	const Part *node = s->node;
-	int width = s->domains >= 1000 ? 4 : 3;
+	int first_domain = d->groups[s->group].first_domain;
 	for (int dom = 0; dom < s->domains; dom++) {
 		int k = 0;
 		for (int j = 0; j < node->node.ntrays; j++) {
@@ -75,8 +81,8 @@ void scale_up_wire(Design *d, ScaleUpInst *s)
 				*t = (SwitchInst){.model = tc->part, .fabric = -1, .tier = ST_SCALE_UP,
 						  .plane = 0, .su = -1, .rail = -1, .group = dom, .index = k,
 						  .breakout = 1, .rack = -1};
-				t->name = arena_printf(d->c->arena, "%s-nvl%0*d-sw%d", node->name, width,
-						       dom + 1, k + 1);
+				t->name = arena_printf(d->c->arena, "%s-sw%d",
+						       d->domain_names[first_domain + dom], k + 1);
 				t->radix = tc->part->sw.ports;
 				t->used = t->radix; /* every port to an accelerator of the domain */
 			}

@@ -167,3 +167,55 @@ void torus_summary(const FabricInst *f, Buf *b)
 {
 	buf_puts(b, f->family->name);
 }
+
+/* The scheduler's tree (sched.c): there is no switch, and Slurm's tree cannot describe a
+ * torus. Nodes fill racks in torus order (the n-th node on the fabric at position n), so the
+ * nodes of one rack are neighbours along the first dimension: each rack becomes a virtual leaf
+ * holding its nodes on the fabric, in rack order of first node, and one virtual top switch
+ * joins them. A block unit is such a rack. */
+void torus_sched(SchedTree *t, const Design *d, int fi, Arena *a)
+{
+	const FabricInst *f = &d->fabrics[fi];
+	bool *on = xmalloc(sizeof(bool) * (size_t)(d->nnodes + 1));
+	memset(on, 0, sizeof(bool) * (size_t)(d->nnodes + 1));
+	for (int l = f->first_link; l < d->nlinks && d->links[l].fabric == fi; l++) {
+		const LinkInst *k = &d->links[l];
+		if (k->plane != 0)
+			continue;
+		if (k->a.kind == END_NODE)
+			on[k->a.dev] = true;
+		if (k->z.kind == END_NODE)
+			on[k->z.dev] = true;
+	}
+	int *rack_leaf = xmalloc(sizeof(int) * (size_t)(d->nracks + 1));
+	for (int r = 0; r < d->nracks; r++)
+		rack_leaf[r] = -1;
+	for (int n = 0; n < d->nnodes; n++) {
+		if (!on[n])
+			continue;
+		int r = d->nodes[n].rack;
+		if (rack_leaf[r] < 0) {
+			const char *name = arena_printf(a, "%s-%s", f->name, d->racks[r].name);
+			rack_leaf[r] = sched_add_switch(t, a, name, 0, true);
+		}
+		t->leaf[n] = t->unit[n] = rack_leaf[r];
+	}
+	free(rack_leaf);
+	free(on);
+	sched_switch_units(t, a);
+	t->unit_word = "rack";
+	int leaves = t->nsw;
+	int top = sched_add_switch(t, a, arena_printf(a, "%s-torus", f->name), 1, true);
+	SchedPair *p = xmalloc(sizeof(SchedPair) * (size_t)(leaves + 1));
+	for (int s = 0; s < leaves; s++)
+		p[s] = (SchedPair){top, s};
+	sched_link(t, a, p, leaves);
+	free(p);
+	t->explain = arena_printf(
+		a,
+		"# Fabric %s: a torus of %d dimensions. Slurm's topology/tree describes switch\n"
+		"# hierarchies, not a torus: each rack is a virtual leaf switch holding its nodes\n"
+		"# (consecutive torus positions along the first dimension) and %s-torus a virtual "
+		"top\n# switch above them.\n",
+		f->name, f->ndims, f->name);
+}

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int digits(int n)
+int wire_name_width(int n)
 {
 	int w = 3;
 	for (int x = 1000; n >= x && w < 9; x *= 10)
@@ -24,7 +24,7 @@ static int digits(int n)
 SwitchInst *wire_add_switch(Design *d, FabricInst *f, int fi, SwitchTier t, int plane, int index)
 {
 	SwitchInst *s = &d->switches[d->nswitches++];
-	int width = digits(f->per_plane[t]);
+	int width = wire_name_width(f->per_plane[t]);
 	const char *tier = ir_switch_tier_names[t];
 	s->name = f->planes > 1 ? arena_printf(d->c->arena, "%s-p%d-%s-%0*d", f->decl->name,
 					       plane + 1, tier, width, index + 1)

@@ -290,7 +290,8 @@ static void dump_violations(const Design *d, FILE *out)
 /* ---- instances ---------------------------------------------------------------------------------- */
 
 /* Every instance with its stable index and the source line that produced it: racks (their
- * type), nodes (their entry in cluster.nodes), accelerators and NIC ports (their declaration). */
+ * type), nodes (their entry in cluster.nodes), accelerators and NIC ports (their declaration);
+ * and the scale-up domains' names. */
 static void dump_instances(const Design *d, const Dump *w)
 {
 	FILE *out = w->out;
@@ -314,6 +315,8 @@ static void dump_instances(const Design *d, const Dump *w)
 		dump_loc(out, d->groups[n->group].loc);
 		fputc('\n', out);
 	}
+	for (int i = 0; i < d->ndomains && shown(w, "domain", i, d->ndomains); i++)
+		fprintf(out, "domain %d %s\n", i, d->domain_names[i]);
 	for (int i = 0; i < d->naccels && shown(w, "accel", i, d->naccels); i++) {
 		const AccelInst *a = &d->accels[i];
 		const char *host = d->nodes[a->node].hostname;
@@ -419,6 +422,53 @@ static void dump_switch_plans(const Design *d, FILE *out)
 	}
 }
 
+/* After the sched pass: the scheduler's tree switch by switch (tier, parent, children, nodes
+ * below, why Slurm leaves it out), each block and its size (and the block a small one joins),
+ * the planning base and levels; the label levels, kept or dropped. */
+static void dump_sched(const Design *d, const Dump *w)
+{
+	FILE *out = w->out;
+	const SchedTree *t = d->sched;
+	if (!t) {
+		fputs("sched none\n", out); /* the design was not wired (its violations say why) */
+		return;
+	}
+	fprintf(out, "sched fabric %s tiers %d label_tiers %d gbps %.17g off_fabric %d\n",
+		t->fabric ? t->fabric->name : "-", t->tiers, t->label_tiers, t->gbps, t->off_fabric);
+	for (int i = 0; i < t->nsw && shown(w, "sched switch", i, t->nsw); i++) {
+		const SchedSwitch *s = &t->sw[i];
+		fprintf(out, "sched switch %d %s tier %d parent %s children %d nodes %d%s", i, s->name,
+			s->tier, s->parent >= 0 ? t->sw[s->parent].name : "-", s->nchild, s->nnode,
+			s->virt ? " virtual" : "");
+		if (s->omitted)
+			fprintf(out, " omitted \"%s\"", s->omitted);
+		fputc('\n', out);
+	}
+	for (int i = 0; i < t->nblock && shown(w, "sched block", i, t->nblock); i++) {
+		const SchedBlock *k = &t->block[i];
+		fprintf(out, "sched block %d %s %s nodes %d own %d first %s", i, k->name, k->what,
+			k->nnode, k->own, d->nodes[k->first].hostname);
+		if (k->into >= 0)
+			fprintf(out, " into %s", t->block[k->into].name);
+		fputc('\n', out);
+	}
+	fprintf(out, "sched blocks %d of a %s base %d levels %d joined %d\n", t->nblock,
+		t->block_unit ? t->block_unit : "-", t->block_base, t->block_levels, t->blocks_joined);
+	for (int i = 0; i < t->nlevel; i++) {
+		const SchedLevel *l = &t->level[i];
+		if (l->tier >= 0)
+			fprintf(out, "sched level tier-%d", l->tier);
+		else
+			fputs("sched level domain", out);
+		if (l->kept)
+			fputs(" kept\n", out);
+		else
+			fprintf(out, " dropped: %d of %d values of level %d span several of its values\n",
+				l->split, l->of, l->narrower);
+	}
+	fprintf(out, "sched switches %d omitted %d\n", t->nsw, t->nomitted);
+}
+
 /* Each workload's plan and alternatives with the model's step time and memory. */
 static void dump_plans(const Design *d, FILE *out)
 {
@@ -458,6 +508,8 @@ void dump_stage(const Program *p, const Design *d, Stage s, FILE *out, long max)
 		dump_cables(d, &w);
 	if (s >= STAGE_ADDRESS)
 		dump_switch_plans(d, out);
+	if (s >= STAGE_SCHED && d->sched)
+		dump_sched(d, &w);
 	if (s >= STAGE_PLAN)
 		dump_plans(d, out);
 	dump_violations(d, out);

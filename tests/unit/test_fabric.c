@@ -1084,6 +1084,61 @@ static void test_scale_up(void)
 	done(b);
 }
 
+/* A node type derived from an NVL72 tray whose domain is the tray itself keeps the switch trays
+ * it inherits in its declaration, but its domains have none: sizing counts none and wiring
+ * makes none (it wrote 9 a domain past the switches sized). */
+static void test_scale_up_without_trays(void)
+{
+	Built *b = build("import std.servers\n"
+			 "site s { power_budget = 10 MW; electricity = 0.10 USD/kWh }\n"
+			 "node solo : gb200_nvl72_tray { scale_up_domain = 4 }\n"
+			 "cluster c { site = s; nodes = [36 x gb200_nvl72_tray, 40 x solo]; "
+			 "rack = gb200_nvl72_rack }\n",
+			 NULL, NULL);
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	const Design *d = &b->d;
+	CU_ASSERT_EQUAL_FATAL(d->nscaleups, 2);
+	CU_ASSERT_EQUAL(d->scaleups[0].nswitches, 18);
+	CU_ASSERT_EQUAL(d->scaleups[1].domains, 40);
+	CU_ASSERT_EQUAL(d->scaleups[1].domain_nodes, 1);
+	CU_ASSERT_EQUAL(d->scaleups[1].nswitches, 0);
+	CU_ASSERT_EQUAL(wired_switches(d, -1, ST_SCALE_UP), 18);
+	CU_ASSERT_EQUAL(d->nswitches, 18);
+	done(b);
+}
+
+/* A node type in two groups: one series of domain names over both, in node order, and its
+ * switch trays named after their domain (each group numbered its trays from nvl001). */
+static void test_scale_up_names(void)
+{
+	Built *b = build("import std.servers\n"
+			 "site s { power_budget = 10 MW; electricity = 0.10 USD/kWh }\n"
+			 "node solo : gb200_nvl72_tray { scale_up_domain = 4 }\n"
+			 "cluster c { site = s; nodes = [36 x gb200_nvl72_tray, 2 x solo, "
+			 "18 x gb200_nvl72_tray]; rack = gb200_nvl72_rack }\n",
+			 NULL, NULL);
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	const Design *d = &b->d;
+	CU_ASSERT_EQUAL_FATAL(d->ndomains, 5);
+	const char *want[] = {"gb200_nvl72_tray-nvl001", "gb200_nvl72_tray-nvl002", "solo-nvl001",
+			      "solo-nvl002", "gb200_nvl72_tray-nvl003"};
+	for (int i = 0; i < 5; i++)
+		CU_ASSERT_STRING_EQUAL(d->domain_names[i], want[i]);
+	CU_ASSERT_EQUAL(d->nodes[37].domain, 3);
+	CU_ASSERT_EQUAL(d->nodes[38].domain, 4);
+	CU_ASSERT_EQUAL_FATAL(d->nscaleups, 3);
+	const ScaleUpInst *s = &d->scaleups[2];
+	CU_ASSERT_EQUAL(s->group, 2);
+	CU_ASSERT_EQUAL_FATAL(s->nswitches, 9);
+	CU_ASSERT_STRING_EQUAL(d->switches[s->first_switch].name, "gb200_nvl72_tray-nvl003-sw1");
+	/* Trays stand in their domain's rack. */
+	CU_ASSERT_EQUAL(d->switches[s->first_switch].rack, d->nodes[38].rack);
+	for (int i = 0; i < d->nswitches; i++)
+		for (int j = i + 1; j < d->nswitches; j++)
+			CU_ASSERT_NOT_EQUAL(strcmp(d->switches[i].name, d->switches[j].name), 0);
+	done(b);
+}
+
 void suite_fabric(void)
 {
 	CU_pSuite s = CU_add_suite("fabric", NULL, NULL);
@@ -1103,4 +1158,6 @@ void suite_fabric(void)
 	CU_add_test(s, "verifier", test_verifier);
 	CU_add_test(s, "metrics", test_metrics);
 	CU_add_test(s, "scale-up domains", test_scale_up);
+	CU_add_test(s, "scale-up domains without trays", test_scale_up_without_trays);
+	CU_add_test(s, "scale-up domain names", test_scale_up_names);
 }

@@ -55,7 +55,7 @@ typedef struct Written {
 	Program p;
 	Design d;
 	Arena *a;
-	SchedTree t;
+	const SchedTree *t;
 	const char *base, *out; /* the temporary directory and the output in it */
 	bool ok;
 } Written;
@@ -74,7 +74,8 @@ static void write_example(Written *w, const char *example, const char *scenario)
 	CU_ASSERT_TRUE(w->ok);
 	if (!w->ok)
 		return;
-	sched_tree(&w->d, w->a, &w->t);
+	w->t = w->d.sched;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w->t);
 	w->base = unit_temp_dir(w->a, "k8s");
 	w->out = arena_printf(w->a, "%s/out", w->base);
 	Output *o = output_open(c, w->out, false);
@@ -222,15 +223,15 @@ static void check_labels(Written *w)
 			ok = scalar(v) && strlen(scalar(v)) <= 63 && !plain_but_typed(v);
 		}
 		const char *leaf = get_str(d, labels, "fabric.topograph.run/tier-0");
-		ok = ok && leaf && !strcmp(leaf, w->t.sw[w->t.leaf[n]].name);
-		for (int k = 1; ok && k < w->t.tiers; k++) {
+		ok = ok && leaf && !strcmp(leaf, w->t->sw[w->t->leaf[n]].name);
+		for (int k = 1; ok && k < w->t->tiers; k++) {
 			snprintf(key, sizeof key, "fabric.topograph.run/tier-%d", k);
-			const SchedSwitch *s = sched_ancestor(&w->t, n, k);
+			const SchedSwitch *s = sched_ancestor(w->t, n, k);
 			const char *v = get_str(d, labels, key);
 			ok = s ? v && !strcmp(v, s->name) : !v;
 		}
 		const char *dom = get_str(d, labels, "accelerator.topograph.run/domain");
-		ok = ok && (w->t.multi_node_domains ? dom && !strcmp(dom, w->t.domain[n]) : !dom);
+		ok = ok && (w->t->multi_node_domains ? dom && !strcmp(dom, w->d.domain_names[w->d.nodes[n].domain]) : !dom);
 		ok = ok && get_str(d, labels, "topology.kubernetes.io/region") &&
 		     get_str(d, labels, "topology.kubernetes.io/zone") &&
 		     get_str(d, labels, "node.kubernetes.io/instance-type");
@@ -256,19 +257,25 @@ static void check_kueue(Written *w)
 	const char *topo = get_str(d, get(d, r, "metadata"), "name");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(topo);
 	yaml_node_t *levels = get(d, get(d, r, "spec"), "levels");
-	int nl = seq_size(levels);
-	CU_ASSERT_EQUAL_FATAL(nl, w->t.tiers + (w->t.multi_node_domains ? 1 : 0) + 1);
+	int nl = seq_size(levels), kept = 0;
+	for (int i = 0; i < w->t->nlevel; i++)
+		kept += w->t->level[i].kept;
+	CU_ASSERT_EQUAL(w->t->nlevel, w->t->tiers + (w->t->multi_node_domains ? 1 : 0));
+	CU_ASSERT_EQUAL_FATAL(nl, kept + 1);
+	/* The kept levels in order, broadest first, then the hostname. */
 	char key[64];
-	for (int i = 0; i < nl; i++) {
+	for (int i = 0, l = 0; i < nl; i++, l++) {
 		const char *label = get_str(d, item(d, levels, i), "nodeLabel");
 		CU_ASSERT_PTR_NOT_NULL_FATAL(label);
-		if (i < w->t.tiers) {
-			snprintf(key, sizeof key, "fabric.topograph.run/tier-%d", w->t.tiers - 1 - i);
-			CU_ASSERT_STRING_EQUAL(label, key);
-		} else if (i < nl - 1) {
+		while (l < w->t->nlevel && !w->t->level[l].kept)
+			l++;
+		if (l == w->t->nlevel) {
+			CU_ASSERT_STRING_EQUAL(label, "kubernetes.io/hostname");
+		} else if (w->t->level[l].tier < 0) {
 			CU_ASSERT_STRING_EQUAL(label, "accelerator.topograph.run/domain");
 		} else {
-			CU_ASSERT_STRING_EQUAL(label, "kubernetes.io/hostname");
+			snprintf(key, sizeof key, "fabric.topograph.run/tier-%d", w->t->level[l].tier);
+			CU_ASSERT_STRING_EQUAL(label, key);
 		}
 	}
 	for (int k = 1; k < ds.n; k++) {
@@ -301,14 +308,14 @@ static void check_slurm_yaml(Written *w)
 	CU_ASSERT_STRING_EQUAL(get_str(d, block, "topology"), "block");
 	CU_ASSERT_STRING_EQUAL(get_str(d, block, "cluster_default"), "false");
 	int listed = 0;
-	for (int s = 0; s < w->t.nsw; s++)
-		listed += !w->t.sw[s].omitted;
+	for (int s = 0; s < w->t->nsw; s++)
+		listed += !w->t->sw[s].omitted;
 	yaml_node_t *sw = get(d, get(d, tree, "tree"), "switches");
 	CU_ASSERT_EQUAL(seq_size(sw), listed);
 	yaml_node_t *sizes = get(d, get(d, block, "block"), "block_sizes");
-	CU_ASSERT_EQUAL(seq_size(sizes), w->t.block_levels);
+	CU_ASSERT_EQUAL(seq_size(sizes), w->t->block_levels);
 	yaml_node_t *blocks = get(d, get(d, block, "block"), "blocks");
-	CU_ASSERT_EQUAL(seq_size(blocks), w->t.nblock - w->t.blocks_omitted);
+	CU_ASSERT_EQUAL(seq_size(blocks), w->t->nblock - w->t->blocks_joined);
 	docs_free(&ds);
 }
 
@@ -342,7 +349,7 @@ static void check_example(const char *example, const char *scenario, bool multi_
 	Written w;
 	write_example(&w, example, scenario);
 	if (w.ok) {
-		CU_ASSERT_EQUAL(w.t.multi_node_domains, multi_node_domains);
+		CU_ASSERT_EQUAL(w.t->multi_node_domains, multi_node_domains);
 		check_labels(&w);
 		check_kueue(&w);
 		check_slurm_yaml(&w);

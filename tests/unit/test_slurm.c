@@ -3,8 +3,9 @@
  *  - hostlist_ranged against what Slurm 22.05 itself prints for the same names
  *    (`scontrol show hostlistsorted`, recorded in the table below): zero padding kept, widths
  *    that do not merge (01 and 001), natural order of prefixes, single hosts, an empty prefix;
- *  - sched_tree over designs built from the examples: the SuperPOD of one scalable unit (the
- *    rail-0 leaf holds every node, the other rails' leaves are left out, the spines above it),
+ *  - the sched pass (Design.sched) over designs built from the examples: the SuperPOD of one
+ *    scalable unit (the rail-0 leaf holds every node, the other rails' leaves are left out, the
+ *    spines above it),
  *    wanka (3 tiers; the 2-node last scalable unit is below the block base and left out), the
  *    100,000-GPU example (a block per NVL72 domain of 18 nodes), a dragonfly and a torus.
  */
@@ -12,6 +13,7 @@
 #include "passes.h"
 
 #include <CUnit/CUnit.h>
+#include <stdlib.h>
 #include <string.h>
 
 void suite_slurm(void);
@@ -70,8 +72,6 @@ static void test_hostlist(void)
 typedef struct Built {
 	Program p;
 	Design d;
-	Arena *a;
-	SchedTree t;
 	bool ok;
 } Built;
 
@@ -86,15 +86,12 @@ static void build(Built *b, const char *example, const char *scenario, const cha
 	char path[512];
 	snprintf(path, sizeof path, "%s/examples/%s", CLUSTERC_SOURCE_DIR, example);
 	b->ok = pipeline_build(&b->p, &b->d, path, NULL) == 0;
-	CU_ASSERT_TRUE(b->ok);
-	b->a = arena_new();
-	if (b->ok)
-		sched_tree(&b->d, b->a, &b->t);
+	CU_ASSERT_TRUE(b->ok && b->d.sched);
+	b->ok = b->ok && b->d.sched;
 }
 
 static void built_free(Built *b)
 {
-	arena_free(b->a);
 	ctx_free(b->p.c);
 }
 
@@ -109,7 +106,7 @@ static int listed(const SchedTree *t, int tier)
 
 static int kept_blocks(const SchedTree *t)
 {
-	return t->nblock - t->blocks_omitted;
+	return t->nblock - t->blocks_joined;
 }
 
 static void test_superpod(void)
@@ -120,8 +117,8 @@ static void test_superpod(void)
 		built_free(&b);
 		return;
 	}
-	const SchedTree *t = &b.t;
-	CU_ASSERT_EQUAL(t->kind, SCHED_FAT_TREE);
+	const SchedTree *t = b.d.sched;
+	CU_ASSERT_EQUAL(t->fabric->family->kind, TOPO_FAT_TREE);
 	CU_ASSERT_EQUAL(t->tiers, 2);
 	CU_ASSERT_EQUAL(t->nsw, 12);          /* 8 leaves (one per rail) and 4 spines */
 	CU_ASSERT_EQUAL(listed(t, 0), 1);     /* the rail-0 leaf */
@@ -153,7 +150,7 @@ static void test_three_tiers(void)
 		built_free(&b);
 		return;
 	}
-	const SchedTree *t = &b.t;
+	const SchedTree *t = b.d.sched;
 	CU_ASSERT_EQUAL(t->tiers, 3);
 	CU_ASSERT_EQUAL(listed(t, 0), 40);    /* a rail-0 leaf per scalable unit */
 	CU_ASSERT_EQUAL(listed(t, 1), 320);
@@ -161,11 +158,17 @@ static void test_three_tiers(void)
 	/* Every node reaches a core through its leaf and a spine. */
 	for (int n = 0; n < b.d.nnodes; n++)
 		CU_ASSERT_PTR_NOT_NULL(sched_ancestor(t, n, 2));
-	/* 39 units of 32 nodes and one of 2: the base is 32, the small unit is left out. */
+	/* 39 units of 32 nodes and one of 2: the base is 32, the small unit joins the unit before
+	 * it (its neighbour of the same kind), which then holds 34 nodes. */
 	CU_ASSERT_EQUAL(t->nblock, 40);
-	CU_ASSERT_EQUAL(t->blocks_omitted, 1);
-	CU_ASSERT_PTR_NOT_NULL(t->block[39].omitted);
+	CU_ASSERT_EQUAL(t->blocks_joined, 1);
+	CU_ASSERT_EQUAL(t->block[39].into, 38);
 	CU_ASSERT_EQUAL(t->block[39].nnode, 2);
+	CU_ASSERT_EQUAL(t->block[38].own, 32);
+	CU_ASSERT_EQUAL(t->block[38].nnode, 34);
+	CU_ASSERT_EQUAL(t->block[38].node[33], b.d.nnodes - 1);
+	CU_ASSERT_EQUAL(t->block_of[b.d.nnodes - 1], 38);
+	CU_ASSERT_STRING_EQUAL(t->block_unit, "scalable unit");
 	CU_ASSERT_EQUAL(t->block_base, 32);
 	CU_ASSERT_EQUAL(t->block_levels, 6); /* 1, 2 ... 32 of 39 blocks */
 	built_free(&b);
@@ -179,7 +182,7 @@ static void test_scale_up_blocks(void)
 		built_free(&b);
 		return;
 	}
-	const SchedTree *t = &b.t;
+	const SchedTree *t = b.d.sched;
 	CU_ASSERT_TRUE(t->multi_node_domains);
 	CU_ASSERT_STRING_EQUAL(t->block_unit, "scale-up domain");
 	CU_ASSERT_EQUAL(t->nblock, 1400);
@@ -188,8 +191,19 @@ static void test_scale_up_blocks(void)
 	CU_ASSERT_EQUAL(t->block_levels, 11); /* 1 ... 1024 blocks */
 	for (int k = 0; k < t->nblock; k++)
 		CU_ASSERT_EQUAL(t->block[k].nnode, 18);
-	CU_ASSERT_STRING_EQUAL(t->domain[0], "gb200_nvl72_tray-nvl0001");
-	CU_ASSERT_STRING_EQUAL(t->domain[18], "gb200_nvl72_tray-nvl0002");
+	/* Kueue's levels nest: the NVL72 racks straddle rail-0 leaves (a leaf serves 64 nodes, a
+	 * rack holds 18) and pods, so tiers 0 and 1 are no levels; every rack lies under core 1. */
+	CU_ASSERT_EQUAL_FATAL(t->nlevel, 4);
+	CU_ASSERT_TRUE(t->level[0].tier == 2 && t->level[0].kept);
+	CU_ASSERT_TRUE(t->level[1].tier == 1 && !t->level[1].kept);
+	CU_ASSERT_TRUE(t->level[2].tier == 0 && !t->level[2].kept);
+	CU_ASSERT_TRUE(t->level[3].tier == -1 && t->level[3].kept);
+	CU_ASSERT_EQUAL(t->level[1].narrower, 3);
+	CU_ASSERT_EQUAL(t->level[1].split, 22);
+	CU_ASSERT_EQUAL(t->level[2].split, 350);
+	CU_ASSERT_EQUAL(t->level[2].of, 1400);
+	CU_ASSERT_STRING_EQUAL(b.d.domain_names[b.d.nodes[0].domain], "gb200_nvl72_tray-nvl0001");
+	CU_ASSERT_STRING_EQUAL(b.d.domain_names[b.d.nodes[18].domain], "gb200_nvl72_tray-nvl0002");
 	built_free(&b);
 }
 
@@ -198,8 +212,8 @@ static void test_direct(void)
 	Built b;
 	build(&b, "dragonfly-1k.cluster", NULL, NULL);
 	if (b.ok) {
-		const SchedTree *t = &b.t;
-		CU_ASSERT_EQUAL(t->kind, SCHED_DRAGONFLY);
+		const SchedTree *t = b.d.sched;
+		CU_ASSERT_EQUAL(t->fabric->family->kind, TOPO_DRAGONFLY);
 		CU_ASSERT_EQUAL(t->tiers, 3); /* routers, groups, the top */
 		CU_ASSERT_EQUAL(listed(t, 2), 1);
 		CU_ASSERT_EQUAL(listed(t, 1), b.d.fabrics[0].df_g);
@@ -210,8 +224,8 @@ static void test_direct(void)
 	built_free(&b);
 	build(&b, "torus-3d.cluster", NULL, NULL);
 	if (b.ok) {
-		const SchedTree *t = &b.t;
-		CU_ASSERT_EQUAL(t->kind, SCHED_TORUS);
+		const SchedTree *t = b.d.sched;
+		CU_ASSERT_EQUAL(t->fabric->family->kind, TOPO_TORUS);
 		CU_ASSERT_EQUAL(t->tiers, 2); /* racks, the top */
 		int racks = 0;
 		for (int r = 0; r < b.d.nracks; r++)
@@ -226,6 +240,91 @@ static void test_direct(void)
 	built_free(&b);
 }
 
+/* Every node in exactly one kept block, no kept block below the base, in every example (and
+ * tests/sched/nvl72-100k-mixed.cluster, whose last scalable unit of single-tray domains is
+ * below the base: it joins the unit before it, not an NVL72 domain). */
+static void check_blocks(const Design *d)
+{
+	const SchedTree *t = d->sched;
+	int *count = calloc((size_t)d->nnodes + 1, sizeof(int));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(count);
+	int kept = 0;
+	for (int b = 0; b < t->nblock; b++) {
+		const SchedBlock *k = &t->block[b];
+		if (k->into >= 0) {
+			CU_ASSERT(k->nnode < t->block_base);
+			CU_ASSERT_EQUAL(t->block[k->into].into, -1);
+			continue;
+		}
+		kept++;
+		CU_ASSERT(k->nnode >= t->block_base);
+		for (int i = 0; i < k->nnode; i++) {
+			count[k->node[i]]++;
+			CU_ASSERT_EQUAL(t->block_of[k->node[i]], b);
+			if (i)
+				CU_ASSERT(k->node[i - 1] < k->node[i]);
+		}
+	}
+	CU_ASSERT_EQUAL(kept, t->nblock - t->blocks_joined);
+	int bad = 0;
+	for (int n = 0; n < d->nnodes; n++)
+		bad += count[n] != 1;
+	CU_ASSERT_EQUAL(bad, 0);
+	free(count);
+}
+
+/* Every kept level nests in every broader kept one: the values of each level, by node, lie
+ * inside one value of the other (sched.c's rule, checked here pair by pair). */
+static void check_levels(const Design *d)
+{
+	const SchedTree *t = d->sched;
+	int *outer = malloc(sizeof(int) * (size_t)(d->nnodes + t->nsw + d->ndomains + 2));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(outer);
+	for (int i = 0; i < t->nlevel; i++)
+		for (int j = i + 1; j < t->nlevel; j++) {
+			const SchedLevel *hi = &t->level[i], *lo = &t->level[j];
+			if (!hi->kept || !lo->kept)
+				continue;
+			int range = lo->tier < 0 ? d->ndomains : t->nsw + 1, bad = 0;
+			for (int v = 0; v < range; v++)
+				outer[v] = -1;
+			for (int n = 0; n < d->nnodes; n++) {
+				const SchedSwitch *a = hi->tier < 0 ? NULL : sched_ancestor(t, n, hi->tier);
+				const SchedSwitch *b = lo->tier < 0 ? NULL : sched_ancestor(t, n, lo->tier);
+				int w = hi->tier < 0 ? d->nodes[n].domain : a ? (int)(a - t->sw) : t->nsw;
+				int v = lo->tier < 0 ? d->nodes[n].domain : b ? (int)(b - t->sw) : t->nsw;
+				if (outer[v] < 0)
+					outer[v] = w;
+				bad += outer[v] != w;
+			}
+			CU_ASSERT_EQUAL(bad, 0);
+		}
+	free(outer);
+}
+
+static void test_every_node_in_one_block(void)
+{
+	const char *examples[] = {"capacity-planning.cluster", "dgx-h100-superpod.cluster",
+				  "dragonfly-1k.cluster", "roce-spectrum4.cluster",
+				  "seed-wanka-h100.cluster", "torus-3d.cluster", "wanka.cluster",
+				  "../tests/sched/nvl72-100k-mixed.cluster"};
+	for (size_t i = 0; i < sizeof examples / sizeof *examples; i++) {
+		Built b;
+		build(&b, examples[i], NULL, NULL);
+		if (b.ok)
+			check_blocks(&b.d), check_levels(&b.d);
+		if (b.ok && i + 1 == sizeof examples / sizeof *examples) {
+			const SchedTree *t = b.d.sched;
+			const SchedBlock *last = &t->block[t->nblock - 1];
+			CU_ASSERT_EQUAL(last->nnode, 4);
+			CU_ASSERT_STRING_EQUAL(last->what, "scalable unit");
+			CU_ASSERT_STRING_EQUAL(t->block[last->into].what, "scalable unit");
+			CU_ASSERT_STRING_EQUAL(t->block_unit, "scale-up domain or a scalable unit");
+		}
+		built_free(&b);
+	}
+}
+
 void suite_slurm(void)
 {
 	CU_pSuite s = CU_add_suite("slurm", NULL, NULL);
@@ -234,4 +333,5 @@ void suite_slurm(void)
 	CU_add_test(s, "3-tier tree and a partial unit", test_three_tiers);
 	CU_add_test(s, "a block per NVL72 domain", test_scale_up_blocks);
 	CU_add_test(s, "dragonfly and torus as trees", test_direct);
+	CU_add_test(s, "every node in one block, levels that nest", test_every_node_in_one_block);
 }
