@@ -321,16 +321,14 @@ bool topology_svg_render(Output *o, const Design *d, Buf *out);
 
 /* ---- topology_groups.c: what the fabric drawing shows (no Graphviz) ------------------------- */
 
-/* Sets pos[n] to cluster node n's place among the nodes fabric f links (in node order), or
- * -1 when f does not link it; pos holds d->nnodes. Returns the fabric's devices: switches,
- * extra devices and those nodes. */
-int topology_positions(const Design *d, const FabricInst *f, int *pos);
+/* The devices the drawing of fabric f shows: switches, extra devices and the nodes it links. */
+int topology_devices(const FabricInst *f);
 
 /* Whether link l orders the ranks of a layered drawing: links up a tree do; links between
  * dragonfly routers do not, nor do a torus's links but the non-wraparound ones of its last
  * dimension (which stack the torus in slices). Constraining them all would rank a clique or
- * a ring of rings as one long chain, slow to lay out and unreadable. pos: topology_positions. */
-bool topology_link_ranks(const FabricInst *f, const int *pos, const LinkInst *l);
+ * a ring of rings as one long chain, slow to lay out and unreadable. */
+bool topology_link_ranks(const FabricInst *f, const LinkInst *l);
 
 typedef enum { TOPO_SWITCHES, TOPO_NODES, TOPO_EXTRAS } TopologyGroupKind;
 typedef enum { TOPO_UNIT_NONE, TOPO_UNIT_SU, TOPO_UNIT_POD, TOPO_UNIT_GROUP,
@@ -362,9 +360,9 @@ typedef struct TopologyGroups {
 	int most;              /* the largest pair count */
 } TopologyGroups;
 
-/* Groups the devices of fabric f and counts its links per pair of groups (pos:
- * topology_positions). The arrays are on the heap: topology_groups_free releases them. */
-void topology_group(const Design *d, const FabricInst *f, const int *pos, TopologyGroups *out);
+/* Groups the devices of fabric f and counts its links per pair of groups. The arrays are on
+ * the heap: topology_groups_free releases them. */
+void topology_group(const Design *d, const FabricInst *f, TopologyGroups *out);
 void topology_groups_free(TopologyGroups *g);
 
 /* ---- bom_csv.c: bom.csv, the bill of materials --------------------------------------------- */

@@ -414,6 +414,11 @@ typedef struct FabricInst {
 	int diameter;                /* switch-to-switch hops on the longest shortest path */
 	double ecmp;                 /* equal-cost paths between two leaves of different units */
 	int first_switch, first_link, first_extra, nextras;
+	int *position;               /* wire.c: node -> its place among the nodes the fabric links
+				      * (in node order), -1 when it links none of its ports */
+	int members;                 /* nodes the fabric links */
+	int *coord;                  /* a torus: node n's coordinates at coord[3n .. 3n+2], -1 for a
+				      * node off it; NULL for the other families */
 } FabricInst;
 
 /* Switches that share network racks: a contiguous range of one fabric's switches (in wiring
@@ -558,6 +563,7 @@ typedef struct PlanCost {
 	double tflops_per_gpu; /* hw_flops per second per GPU / 1e12, as Narayanan et al. count */
 	int microbatches;
 	double bubble_fraction; /* of a step the pipeline idles (plan_bubble_fraction) */
+	int virtual_stage_layers; /* layers of one virtual pipeline stage (layers / (pp x v)) */
 } PlanCost;
 
 /* The values a workload allows for one whole-number knob: any (searched), or a list (a fixed

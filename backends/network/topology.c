@@ -74,7 +74,6 @@ typedef struct Drawing {
 	Agraph_t *g;
 	Agsym_t *na[N_COUNT_ATTRS], *ea[E_COUNT_ATTRS], *ga[G_COUNT_ATTRS];
 	Agnode_t **host;  /* per cluster node, once drawn in detail */
-	int *pos;         /* per cluster node: its place among the fabric's nodes, or -1 */
 	int nodes;        /* graph nodes drawn */
 	bool aggregated;
 } Drawing;
@@ -184,7 +183,7 @@ static void draw_detailed(Drawing *w, Agraph_t *sub, const FabricInst *f)
 		set_number(e, w->ea[E_PLANE], l->plane);
 		set_number(e, w->ea[E_RAIL], l->rail);
 		set_speed(e, w->ea[E_SPEED], l->speed);
-		if (!topology_link_ranks(f, w->pos, l))
+		if (!topology_link_ranks(f, l))
 			set(e, w->ea[E_CONSTRAINT], "false");
 	}
 	free(sw);
@@ -248,7 +247,7 @@ static Agnode_t *group_node(Drawing *w, Agraph_t *sub, const FabricInst *f,
 static void draw_aggregated(Drawing *w, Agraph_t *sub, const FabricInst *f)
 {
 	TopologyGroups tg;
-	topology_group(w->d, f, w->pos, &tg);
+	topology_group(w->d, f, &tg);
 	Agnode_t **nodes = xmalloc(sizeof *nodes * (size_t)(tg.ngroups + 1));
 	for (int g = 0; g < tg.ngroups; g++)
 		nodes[g] = group_node(w, sub, f, &tg.groups[g]);
@@ -305,7 +304,6 @@ static Agraph_t *draw(Drawing *w)
 	set(g, w->ga[G_LABEL], name);
 	w->host = xmalloc(sizeof *w->host * (size_t)(d->nnodes + 1));
 	memset(w->host, 0, sizeof *w->host * (size_t)(d->nnodes + 1));
-	w->pos = xmalloc(sizeof *w->pos * (size_t)(d->nnodes + 1));
 	for (int i = 0; i < d->nfabrics; i++) {
 		const FabricInst *f = &d->fabrics[i];
 		if (!f->sized || !f->family || (f->links > 0 && !d->links))
@@ -319,7 +317,7 @@ static Agraph_t *draw(Drawing *w)
 			buf_printf(&b, ", %s", f->switch_model->name);
 		set(sub, w->ga[G_LABEL], b.s);
 		buf_free(&b);
-		if (topology_positions(d, f, w->pos) > DETAIL_MAX || f->links > DETAIL_LINKS) {
+		if (topology_devices(f) > DETAIL_MAX || f->links > DETAIL_LINKS) {
 			set(sub, w->ga[G_AGGREGATED], "true");
 			w->aggregated = true;
 			draw_aggregated(w, sub, f);
@@ -327,9 +325,7 @@ static Agraph_t *draw(Drawing *w)
 			draw_detailed(w, sub, f);
 		}
 	}
-	free(w->pos);
 	free(w->host);
-	w->pos = NULL;
 	w->host = NULL;
 	if (w->aggregated)
 		set(g, w->ga[G_AGGREGATED], "true");

@@ -19,42 +19,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-int topology_positions(const Design *d, const FabricInst *f, int *pos)
+int topology_devices(const FabricInst *f)
 {
-	for (int n = 0; n < d->nnodes; n++)
-		pos[n] = -1;
-	for (int i = f->first_link; i < f->first_link + f->links; i++) {
-		const End *ends[2] = {&d->links[i].a, &d->links[i].z};
-		for (int k = 0; k < 2; k++)
-			if (ends[k]->kind == END_NODE)
-				pos[ends[k]->dev] = 0;
-	}
-	int nodes = 0;
-	for (int n = 0; n < d->nnodes; n++)
-		if (pos[n] >= 0)
-			pos[n] = nodes++;
-	return f->switches + f->nextras + nodes;
+	return f->switches + f->nextras + f->members;
 }
 
-/* A torus node's coordinate in dimension dim: the n-th node on the fabric sits at
- * (n mod X, n / X mod Y, n / XY), as wire_direct.c lays it out. */
-static int torus_coord(const FabricInst *f, const int *pos, int node, int dim)
+/* A torus node's coordinate in dimension dim (the torus family's, torus.c). */
+static int torus_coord(const FabricInst *f, int node, int dim)
 {
-	int stride = 1;
-	for (int i = 0; i < dim; i++)
-		stride *= f->dims[i] > 0 ? f->dims[i] : 1;
-	return pos[node] / stride % (f->dims[dim] > 0 ? f->dims[dim] : 1);
+	return f->coord ? f->coord[3 * node + dim] : -1;
 }
 
 /* Rails 2i and 2i+1 of a torus node are its dimension i. */
-bool topology_link_ranks(const FabricInst *f, const int *pos, const LinkInst *l)
+bool topology_link_ranks(const FabricInst *f, const LinkInst *l)
 {
 	if (l->tier == LT_LOCAL || l->tier == LT_GLOBAL)
 		return false;
 	if (l->tier != LT_TORUS || l->a.kind != END_NODE || l->rail < 0 || f->ndims < 1)
 		return true;
 	int dim = l->rail % (f->rails / f->planes) / 2, last = f->ndims - 1;
-	return dim == last && torus_coord(f, pos, l->a.dev, last) != f->dims[last] - 1;
+	return dim == last && torus_coord(f, l->a.dev, last) != f->dims[last] - 1;
 }
 
 /* ---- an open-addressing map from 64-bit keys to indices (groups, pairs) ------------------ */
@@ -121,7 +105,6 @@ static int map_get_or_add(Map *m, uint64_t key, int next)
 typedef struct Grouping {
 	const Design *d;
 	const FabricInst *f;
-	const int *pos;
 	TopologyGroups *out;
 	Map groups;
 	int cap;
@@ -189,7 +172,7 @@ static int end_group(Grouping *gr, End e, End other)
 		unit = gr->out->groups[sg].unit;
 	} else {
 		bool torus = e.kind == END_NODE && f->ndims > 0;
-		unit = torus ? torus_coord(f, gr->pos, e.dev, f->ndims - 1) : -1;
+		unit = torus ? torus_coord(f, e.dev, f->ndims - 1) : -1;
 	}
 	if (e.kind == END_NODE)
 		return *slot = group_of(gr, TOPO_NODES, 0, 0, unit_kind, unit, 0,
@@ -201,10 +184,10 @@ static int end_group(Grouping *gr, End e, End other)
 	return *slot = group_of(gr, TOPO_EXTRAS, 0, 0, unit_kind, unit, extra_type, type);
 }
 
-void topology_group(const Design *d, const FabricInst *f, const int *pos, TopologyGroups *out)
+void topology_group(const Design *d, const FabricInst *f, TopologyGroups *out)
 {
 	*out = (TopologyGroups){.most = 1};
-	Grouping gr = {.d = d, .f = f, .pos = pos, .out = out};
+	Grouping gr = {.d = d, .f = f, .out = out};
 	map_init(&gr.groups, 256);
 	gr.sw_group = xmalloc(sizeof(int) * (size_t)(f->switches + 1));
 	gr.ep_group = xmalloc(sizeof(int) * (size_t)(d->nnodes + f->nextras + 1));
@@ -232,7 +215,7 @@ void topology_group(const Design *d, const FabricInst *f, const int *pos, Topolo
 			}
 			out->pairs[out->npairs++] = (TopologyPair){
 				a, z, l->tier, l->plane, l->rail, l->speed, 0,
-				topology_link_ranks(f, pos, l)};
+				topology_link_ranks(f, l)};
 		}
 		TopologyPair *q = &out->pairs[p];
 		if (q->rail != l->rail)

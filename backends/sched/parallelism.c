@@ -38,7 +38,7 @@ static Json *num(double x, int decimals)
 	return jw_real(x, decimals);
 }
 
-static Json *config_json(const PlanConfig *c, const PlanModel *m)
+static Json *config_json(const PlanConfig *c, const PlanCost *k)
 {
 	Json *o = jw_object();
 	jw_set(o, "gpus", jw_int(c->gpus));
@@ -48,9 +48,9 @@ static Json *config_json(const PlanConfig *c, const PlanModel *m)
 	jw_set(o, "cp", jw_int(c->cp));
 	jw_set(o, "ep", jw_int(c->ep));
 	jw_set(o, "micro_batch", jw_int(c->micro));
-	jw_set(o, "microbatches", jw_int(c->batch / (c->dp * c->micro)));
+	jw_set(o, "microbatches", jw_int(k->microbatches));
 	jw_set(o, "interleave", jw_int(c->v));
-	jw_set(o, "layers_per_virtual_stage", jw_int((long long)(m->layers / (c->pp * c->v))));
+	jw_set(o, "layers_per_virtual_stage", jw_int(k->virtual_stage_layers));
 	jw_set(o, "recompute", jw_str(enum_RECOMPUTE.words[c->recompute]));
 	jw_set(o, "sequence_parallel", jw_bool(c->sp));
 	jw_set(o, "distributed_optimizer", jw_bool(c->dopt));
@@ -156,7 +156,7 @@ static int write_json(Output *o, const Design *d, const WorkloadPlan *wp, const 
 	jw_set(tr, "precision", jw_str(wp->hw.elem_bytes < 2 ? "fp8" : "bf16"));
 	jw_set(root, "training", tr);
 	jw_set(root, "hardware", hardware_json(&wp->hw));
-	jw_set(root, "plan", config_json(c, &wp->model));
+	jw_set(root, "plan", config_json(c, &r->cost));
 	Json *pr = prediction_json(&r->cost);
 	jw_set(pr, "time_to_train_days", num(wp->time_to_train / DAY, 4));
 	jw_set(pr, "energy_to_train_mwh", num(wp->energy / MWH, 3));
@@ -166,7 +166,7 @@ static int write_json(Output *o, const Design *d, const WorkloadPlan *wp, const 
 	Json *alts = jw_array();
 	for (int i = 0; i < r->nalt; i++) {
 		Json *a = jw_object();
-		jw_set(a, "plan", config_json(&r->alt[i], &wp->model));
+		jw_set(a, "plan", config_json(&r->alt[i], &r->alt_cost[i]));
 		jw_set(a, "step_time_s", num(r->alt_cost[i].step, 6));
 		jw_set(a, "mfu", num(r->alt_cost[i].mfu, 4));
 		jw_set(a, "memory_gib_per_gpu", num(r->alt_cost[i].mem / GIB, 3));

@@ -117,6 +117,15 @@ void torus_wire(Design *d, FabricInst *f, int fi)
 	for (int n = 0; n < d->nnodes; n++)
 		if (wire_node_ports(d, n, f, ports, FABRIC_MAX_RAILS) >= f->rails)
 			at[count++] = n;
+	/* Every node's coordinates: the i-th node on the fabric at (i mod X, i / X mod Y, i / XY). */
+	f->coord = arena_alloc(d->c->arena, sizeof(int) * 3 * (size_t)(d->nnodes + 1));
+	for (int n = 0; n < 3 * d->nnodes; n++)
+		f->coord[n] = -1;
+	for (int i = 0; i < count && i < X * Y * Z; i++) {
+		f->coord[3 * at[i]] = i % X;
+		f->coord[3 * at[i] + 1] = i / X % Y;
+		f->coord[3 * at[i] + 2] = i / (X * Y);
+	}
 	for (int pl = 0; pl < f->planes; pl++) {
 		for (int i = 0; i < count && i < X * Y * Z; i++) {
 			int n = at[i];

@@ -144,6 +144,20 @@ int wire_fabrics(Design *d)
 		f->first_switch = d->nswitches;
 		f->first_link = d->nlinks;
 		f->family->wire(d, f, i);
+		/* Each node's place among the nodes the fabric's links reach. */
+		f->position = arena_alloc(a, sizeof(int) * (size_t)(d->nnodes + 1));
+		for (int n = 0; n < d->nnodes; n++)
+			f->position[n] = -1;
+		for (int l = f->first_link; l < d->nlinks && d->links[l].fabric == i; l++) {
+			if (d->links[l].a.kind == END_NODE)
+				f->position[d->links[l].a.dev] = 0;
+			if (d->links[l].z.kind == END_NODE)
+				f->position[d->links[l].z.dev] = 0;
+		}
+		f->members = 0;
+		for (int n = 0; n < d->nnodes; n++)
+			if (f->position[n] >= 0)
+				f->position[n] = f->members++;
 	}
 	for (int i = 0; i < d->nscaleups; i++)
 		scale_up_wire(d, &d->scaleups[i]);

@@ -374,6 +374,7 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	double pp_t = c->pp > 1 ? 2 * c->v * (NET_ALPHA + l->pp_bytes / plan_group_bandwidth(hw, 2 * span)) : 0;
 	double per_mb = stage * (l->fwd + l->bwd + l->re + l->tp + l->cp + l->ep) + l->out_time + pp_t;
 	o->microbatches = mb;
+	o->virtual_stage_layers = (int)(m->layers / (c->pp * c->v));
 	o->compute = mb * (stage * (l->fwd + l->bwd) + l->out_time);
 	o->recompute = mb * stage * l->re;
 	o->tp_comm = mb * stage * l->tp;
