@@ -390,12 +390,6 @@ typedef struct RackDevice {
 /* Every device standing in a rack, sorted by rack and U, in *out (heap: free() it). Returns
  * the count. */
 int layout_devices(const Design *d, RackDevice **out);
-/* A link end's device name, its port name ("p17", "p9/2", "nic3", "nic3/p2"), its place. */
-const char *layout_end_device(const Design *d, End e);
-void layout_end_port(Buf *b, const Design *d, End e);
-void layout_end_place(const Design *d, End e, int *rack, int *u);
-/* A floor row's letters as rack names use them: 0 is "A", 26 "AA". */
-void layout_row_name(int row, char *buf, size_t size);
 /* s lower-cased, runs of other characters than letters and digits as one '-' ("dgx-h100"). */
 void layout_slug(Buf *b, const char *s);
 /* x with at most `decimals` places, trailing zeros trimmed, no grouping ("2.5", "400");
@@ -403,8 +397,6 @@ void layout_slug(Buf *b, const char *s);
 void layout_number(Buf *b, double x, int decimals);
 void layout_fixed(Buf *b, double x, int decimals);
 void layout_int(Buf *b, long long v);
-/* Cable i's stable id in cabling.csv and the NetBox label: "C000001" for the first. */
-void layout_cable_id(Buf *b, int i);
 /* Writes b to f and empties it once it holds 1 MiB, or whenever force. */
 void layout_flush(FILE *f, Buf *b, bool force);
 

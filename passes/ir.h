@@ -195,6 +195,14 @@ typedef struct RackInst {
 	int group;           /* the network group it belongs to, or -1 */
 } RackInst;
 
+/* A storage appliance of cluster.storage, in a rack of its own kind. */
+typedef struct StorageInst {
+	const Part *type;
+	const char *name;    /* "DECL-NNN", numbered per model from 1 */
+	int rack;            /* index into Design.racks */
+	int u;               /* lowest rack unit it occupies, from 1 */
+} StorageInst;
+
 enum { CAT_NODES, CAT_NETWORK, CAT_STORAGE, CAT_OTHER, CAT_CABLING, CAT_RACKS, CAT_COOLING,
        CAT_POWER, CAT_COUNT };
 extern const char *const ir_category_names[CAT_COUNT];
@@ -743,6 +751,8 @@ typedef struct Design {
 	int nports;
 	RackInst *racks;
 	int nracks;
+	StorageInst *appliances; /* cluster.storage, appliance by appliance (elaborate.c) */
+	int nappliances;
 	/* Each scale-up domain's name, by NodeInst.domain (elaborate.c): "<node type>-nvlNNN",
 	 * numbered from 1 within the node type in node order, 4 digits from 1,000 domains of the
 	 * type. Its switch trays are NAME-swK; schedulers label and block nodes by it. */
@@ -810,6 +820,15 @@ typedef struct Design {
 				   * (SwitchPlan.f NULL for the others); NULL before the pass */
 	SchedTree *sched;        /* the scheduler's view (sched.c); NULL before the pass */
 } Design;
+
+/* ir.c: the names artifacts print (ir.c says how): a floor row's letters as rack names use
+ * them (0 is "A", 26 "AA"); a link end's device, port ("p17", "p9/2", "nic3", "nic3/p2") and
+ * place; cable i's stable id ("C000001" for the first). */
+void ir_row_name(int row, char *buf, size_t size);
+const char *ir_end_device(const Design *d, End e);
+void ir_end_port(Buf *b, const Design *d, End e);
+void ir_end_place(const Design *d, End e, int *rack, int *u);
+void ir_cable_id(Buf *b, int i);
 
 /* switch_plan.c: the names and numbers the switch configurations use. */
 uint32_t switch_plan_loopback(const SwitchPlan *sp, int i);

@@ -149,7 +149,7 @@ static int put_file(Output *o, const char *relpath, Buf *b)
 static void row_location(Buf *b, int row)
 {
 	char l[16];
-	layout_row_name(row, l, sizeof l);
+	ir_row_name(row, l, sizeof l);
 	buf_printf(b, "Row %s", l);
 }
 
@@ -169,7 +169,7 @@ static int write_sites_racks(Output *o, const Design *d, Buf *b)
 			continue;
 		last = d->racks[r].row;
 		char l[16];
-		layout_row_name(last, l, sizeof l);
+		ir_row_name(last, l, sizeof l);
 		csv_field(b, site);
 		buf_printf(b, ",Row %s,row-", l);
 		for (const char *p = l; *p; p++)
@@ -289,10 +289,10 @@ static int write_cables(Output *o, const Design *d, Buf *b)
 		const LinkInst *l = &d->links[d->cables[i].link];
 		for (int side = 0; side < 2; side++) {
 			End e = side ? l->z : l->a;
-			csv_field(b, layout_end_device(d, e));
+			csv_field(b, ir_end_device(d, e));
 			buf_putc(b, ',');
 			pa.len = 0;
-			layout_end_port(&pa, d, e);
+			ir_end_port(&pa, d, e);
 			csv_field(b, pa.s);
 			buf_puts(b, ",other,");
 			layout_int(b, llround(l->speed / 1e3));
@@ -314,19 +314,19 @@ static int write_cables(Output *o, const Design *d, Buf *b)
 		const CableInst *c = &d->cables[i];
 		const LinkInst *l = &d->links[c->link];
 		pa.len = pz.len = 0;
-		layout_end_port(&pa, d, l->a);
-		layout_end_port(&pz, d, l->z);
-		csv_field(b, layout_end_device(d, l->a));
+		ir_end_port(&pa, d, l->a);
+		ir_end_port(&pz, d, l->z);
+		csv_field(b, ir_end_device(d, l->a));
 		buf_puts(b, ",dcim.interface,");
 		csv_field(b, pa.s);
 		buf_putc(b, ',');
-		csv_field(b, layout_end_device(d, l->z));
+		csv_field(b, ir_end_device(d, l->z));
 		buf_puts(b, ",dcim.interface,");
 		csv_field(b, pz.s);
 		buf_putc(b, ',');
 		buf_puts(b, cable_type(c));
 		buf_puts(b, ",connected,");
-		layout_cable_id(b, i);
+		ir_cable_id(b, i);
 		buf_putc(b, ',');
 		layout_number(b, c->length, 2);
 		buf_puts(b, ",m\n");

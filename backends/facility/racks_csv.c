@@ -32,7 +32,7 @@ int racks_csv_write(Output *o, const Design *d)
 		const RackDevice *x = &v[i];
 		const RackInst *r = &d->racks[x->rack];
 		char row[16];
-		layout_row_name(r->row, row, sizeof row);
+		ir_row_name(r->row, row, sizeof row);
 		csv_field(&b, r->name);
 		buf_printf(&b, ",%s,%d,%d,%d,", row, r->pos + 1, x->u, x->height_u);
 		csv_field(&b, x->name);

@@ -251,7 +251,7 @@ int racks_svg_write(Output *o, const Design *d)
 	for (int k = 0; k < lines; k++) {
 		int i = line[k];
 		char title[64], row[16];
-		layout_row_name(d->racks[drawn[i]].row, row, sizeof row);
+		ir_row_name(d->racks[drawn[i]].row, row, sizeof row);
 		if (i < nfirst)
 			snprintf(title, sizeof title, "Row %s", row);
 		else

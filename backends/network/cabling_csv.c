@@ -22,12 +22,12 @@ static const char header[] =
 static void put_end(Buf *b, const Design *d, End e, const char *port, const Part *optic)
 {
 	int rack, u;
-	layout_end_place(d, e, &rack, &u);
+	ir_end_place(d, e, &rack, &u);
 	csv_field(b, d->site_name);
 	buf_putc(b, ',');
 	if (rack >= 0) {
 		char row[16];
-		layout_row_name(d->racks[rack].row, row, sizeof row);
+		ir_row_name(d->racks[rack].row, row, sizeof row);
 		buf_puts(b, row);
 		buf_putc(b, ',');
 		csv_field(b, d->racks[rack].name);
@@ -37,7 +37,7 @@ static void put_end(Buf *b, const Design *d, End e, const char *port, const Part
 	} else {
 		buf_puts(b, ",,,");
 	}
-	csv_field(b, layout_end_device(d, e));
+	csv_field(b, ir_end_device(d, e));
 	buf_putc(b, ',');
 	csv_field(b, port);
 	buf_putc(b, ',');
@@ -56,16 +56,16 @@ int cabling_csv_write(Output *o, const Design *d)
 		const CableInst *c = &d->cables[i];
 		const LinkInst *l = &d->links[c->link];
 		pa.len = pz.len = label.len = 0;
-		layout_end_port(&pa, d, l->a);
-		layout_end_port(&pz, d, l->z);
-		buf_puts(&label, layout_end_device(d, l->a));
+		ir_end_port(&pa, d, l->a);
+		ir_end_port(&pz, d, l->z);
+		buf_puts(&label, ir_end_device(d, l->a));
 		buf_putc(&label, ':');
 		buf_put(&label, pa.s, pa.len);
 		buf_puts(&label, " - ");
-		buf_puts(&label, layout_end_device(d, l->z));
+		buf_puts(&label, ir_end_device(d, l->z));
 		buf_putc(&label, ':');
 		buf_put(&label, pz.s, pz.len);
-		layout_cable_id(&b, i);
+		ir_cable_id(&b, i);
 		buf_putc(&b, ',');
 		csv_field(&b, label.s);
 		buf_putc(&b, ',');

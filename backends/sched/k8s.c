@@ -235,7 +235,7 @@ static int write_labels(Output *o, const Design *d, const SchedTree *t, Arena *a
 		y_str(&y, "labels");
 		y_map(&y);
 		y_pair(&y, "topology.kubernetes.io/region", region);
-		layout_row_name(d->racks[ni->rack].row, row, sizeof row);
+		ir_row_name(d->racks[ni->rack].row, row, sizeof row);
 		y_pair(&y, "topology.kubernetes.io/zone",
 		       label_value(a, arena_printf(a, "%s-row-%s", d->site_name, row)));
 		y_pair(&y, "node.kubernetes.io/instance-type", label_value(a, ni->type->name));

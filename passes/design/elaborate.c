@@ -242,21 +242,32 @@ int elaborate_design(Design *d)
 		}
 		domain++;
 	}
-	/* Storage racks. */
-	const Value *st = field_value(d->cluster, FLD_CLUSTER_STORAGE);
-	for (int i = 0; st && i < (st->kind == VAL_LIST ? st->n : 1); i++) {
-		const Value *sv = st->kind == VAL_LIST ? st->items[i] : st;
-		const Part *unit = parts_of(d, sv->ref);
+	/* Storage racks: each entry of cluster.storage in racks of its own, appliances stacked from
+	 * U 1 and named after their model, numbered per model across entries. */
+	int nappliances = 0;
+	for (int i = 0; i < d->nstorage_kinds; i++)
+		nappliances += d->storage[i].count;
+	d->appliances = arena_alloc(a, sizeof(StorageInst) * (size_t)(nappliances + 1));
+	d->nappliances = 0;
+	for (int i = 0; i < d->nstorage_kinds; i++) {
+		const Part *unit = d->storage[i].part;
 		double h = unit->height, p = unit->power;
 		double usable = d->rack_type->height - d->rack_type->rack.reserved;
+		int number = 0; /* this model's appliances in earlier entries */
+		for (int e = 0; e < i; e++)
+			if (d->storage[e].part == unit)
+				number += d->storage[e].count;
 		RackInst *r = NULL;
-		for (int k = 0; k < (int)sv->count->q.v; k++) {
+		for (int k = 0; k < d->storage[i].count; k++) {
 			if (!r || r->height_used + h > usable + 1e-9 || r->power + p > r->cap + 1e-6) {
 				if (nracks >= d->node_racks)
 					break;
 				r = new_rack(d, &nracks);
 				r->first_node = n;
 			}
+			StorageInst *x = &d->appliances[d->nappliances++];
+			*x = (StorageInst){unit, arena_printf(a, "%s-%03d", unit->name, number + k + 1),
+					   nracks - 1, 1 + (int)lround(r->height_used / RACK_UNIT)};
 			r->height_used += h;
 			r->power += p;
 			r->storage++;

@@ -196,20 +196,6 @@ static double home_of(const Design *d, const int *nodes, int count, int lo, int 
 	return (d->nodes[nodes[lo]].rack + d->nodes[nodes[hi - 1]].rack + 1) / 2.0;
 }
 
-static void letters(int n, char *buf, size_t size)
-{
-	char tmp[16];
-	int k = 0;
-	while (n > 0 && k < 15) {
-		n--;
-		tmp[k++] = (char)('A' + n % 26);
-		n /= 26;
-	}
-	size_t j = 0;
-	while (k > 0 && j + 1 < size)
-		buf[j++] = tmp[--k];
-	buf[j] = 0;
-}
 
 typedef struct Slot {
 	double key;  /* home; node racks at their index + 0.5 so a group at home h comes before */
@@ -273,6 +259,8 @@ int place_racks(Design *d)
 	}
 	for (int i = 0; i < d->nnodes; i++)
 		d->nodes[i].rack = to[d->nodes[i].rack];
+	for (int i = 0; i < d->nappliances; i++)
+		d->appliances[i].rack = to[d->appliances[i].rack];
 	for (int gi = 0; gi < d->nnetgroups; gi++)
 		d->netgroups[gi].first_rack = -1;
 	for (int i = n - 1; i >= 0; i--)
@@ -296,7 +284,7 @@ int place_racks(Design *d)
 		r->x = r->pos * rack_pitch;
 		r->y = r->row * row_pitch;
 		char l[16];
-		letters(r->row + 1, l, sizeof l);
+		ir_row_name(r->row, l, sizeof l);
 		r->name = grid ? arena_printf(a, "%s%02d", l, r->pos + 1) : arena_printf(a, "R%04d", i + 1);
 	}
 	return 0;

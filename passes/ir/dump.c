@@ -336,22 +336,18 @@ static void dump_instances(const Design *d, const Dump *w)
 		d->naccels, d->nports);
 }
 
-/* One end of a link as the cabling plan names it. */
+/* One end of a link as the cabling plan names it (ir.c): "gpu0001:nic3", "leaf-001:p9/2". */
 static void dump_end(const Design *d, const End *e, FILE *out)
 {
-	switch (e->kind) {
-	case END_NODE: {
-		const PortInst *pt = &d->ports[e->port];
-		fprintf(out, "%s/nic%d/p%d", d->nodes[e->dev].hostname, pt->nic_index, pt->port);
-		break;
-	}
-	case END_EXTRA: fprintf(out, "%s/p%d", d->extras[e->dev].name, e->port); break;
-	case END_SWITCH: fprintf(out, "%s/p%d", d->switches[e->dev].name, e->port); break;
-	case END_ACCEL:
-		fprintf(out, "%s/gpu%d/p%d", d->nodes[d->accels[e->dev].node].hostname,
+	if (e->kind == END_ACCEL) {
+		fprintf(out, "%s:gpu%d/p%d", d->nodes[d->accels[e->dev].node].hostname,
 			d->accels[e->dev].slot, e->port);
-		break;
+		return;
 	}
+	Buf port = {0};
+	ir_end_port(&port, d, *e);
+	fprintf(out, "%s:%s", ir_end_device(d, *e), port.s);
+	buf_free(&port);
 }
 
 /* Every switch and extra device with its place, then every link port to port. */

@@ -752,19 +752,19 @@ static void test_layout(void)
 	buf_putc(&b, ' ');
 	layout_slug(&b, "generic (Broadcom Tomahawk 5 ODM)");
 	buf_putc(&b, ' ');
-	layout_cable_id(&b, 0);
+	ir_cable_id(&b, 0);
 	buf_putc(&b, ' ');
-	layout_cable_id(&b, 1234566);
+	ir_cable_id(&b, 1234566);
 	CU_ASSERT_STRING_EQUAL(b.s, "dgx-h100 generic-broadcom-tomahawk-5-odm C000001 C1234567");
 	buf_free(&b);
 	char row[16];
-	layout_row_name(0, row, sizeof row);
+	ir_row_name(0, row, sizeof row);
 	CU_ASSERT_STRING_EQUAL(row, "A");
-	layout_row_name(25, row, sizeof row);
+	ir_row_name(25, row, sizeof row);
 	CU_ASSERT_STRING_EQUAL(row, "Z");
-	layout_row_name(26, row, sizeof row);
+	ir_row_name(26, row, sizeof row);
 	CU_ASSERT_STRING_EQUAL(row, "AA");
-	layout_row_name(27 * 26, row, sizeof row);
+	ir_row_name(27 * 26, row, sizeof row);
 	CU_ASSERT_STRING_EQUAL(row, "AAA");
 }
 
