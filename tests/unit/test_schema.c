@@ -6,6 +6,7 @@
 
 #include <CUnit/CUnit.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <stdlib.h>
 
@@ -38,6 +39,105 @@ static void test_tables_well_formed(void)
 		CU_ASSERT_PTR_EQUAL(ctor_lookup(ctor_schemas[i].name), &ctor_schemas[i]);
 		CU_ASSERT_NOT_EQUAL(ctor_schemas[i].family, CTOR_NONE);
 	}
+}
+
+/* Every documented default reads as a literal of the language (what typed access returns), but
+ * for these, which a pass computes: a default that fails to parse by mistake (a unit misspelt
+ * in schema.def) would otherwise become a computed one without anyone noticing. */
+static void test_defaults(void)
+{
+	static const char *const computed[] = {
+		"switch.cages", "cable.speed", "cable.lengths", "node.accelerators", "node.nics",
+		"node.power", "node.scale_up_domain", "node.scale_up_bandwidth",
+		"node.scale_up_switches", "storage.nics", "rack.nodes_per_rack", "site.pue",
+		"fabric.link", "fabric.protocol", "fabric.nic", "fabric.rails", "fabric.endpoints",
+		"fabric.media", "cluster.fabrics", "cluster.storage", "cluster.currency",
+		"cluster.exchange_rates", "model.head_dim", "model.query_groups", "model.ffn",
+		"model.expert_ffn", "workload.gpus", "workload.tp", "workload.pp", "workload.cp",
+		"workload.ep", "workload.micro_batch", "workload.interleave", "workload.recompute",
+		"workload.sequence_parallel", "workload.distributed_optimizer", NULL};
+	schema_init();
+	int found = 0;
+	for (int i = 0; i < FIELD_COUNT; i++) {
+		const FieldSchema *f = &field_schemas[i];
+		if (!f->def || f->dflt.literal)
+			continue;
+		char name[128];
+		snprintf(name, sizeof name, "%s.%s", kind_schemas[f->owner].name, f->name);
+		bool listed = false;
+		for (int k = 0; computed[k] && !listed; k++)
+			listed = strcmp(computed[k], name) == 0;
+		if (!listed)
+			fprintf(stderr, "  %s = %s is neither a literal nor listed as computed\n", name,
+				f->def);
+		CU_ASSERT(listed);
+		found++;
+	}
+	CU_ASSERT_EQUAL(found, 36);
+	/* Literal defaults come back in base units and constants. */
+	CU_ASSERT_DOUBLE_EQUAL(field_schemas[FLD_SWITCH_HEIGHT].dflt.num, 0.04445, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(field_schemas[FLD_RACK_WIDTH].dflt.num, 0.6, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(field_schemas[FLD_CLUSTER_HORIZON].dflt.num, 5 * 365 * 86400.0, 1);
+	CU_ASSERT_DOUBLE_EQUAL(field_schemas[FLD_FABRIC_OVERSUBSCRIPTION].dflt.num, 1, 0);
+	CU_ASSERT_EQUAL(field_schemas[FLD_NIC_PROTOCOL].dflt.e, PROTO_ETHERNET);
+	CU_ASSERT_EQUAL(field_schemas[FLD_POWER_REDUNDANCY].dflt.e, RED_N);
+	CU_ASSERT_STRING_EQUAL(field_schemas[FLD_FABRIC_P2P].dflt.s, "10.128.0.0/10");
+	CU_ASSERT(field_schemas[FLD_FABRIC_LOSSLESS].dflt.literal && field_schemas[FLD_FABRIC_LOSSLESS].dflt.num == 1);
+	CU_ASSERT_DOUBLE_EQUAL(param_schemas[PRM_GRID_ROW_PITCH].dflt.num, 2.4, 1e-12);
+}
+
+/* Each row's id is its own constant and names its kind's field by that name. */
+static void test_field_ids(void)
+{
+	schema_init();
+	for (int i = 0; i < FIELD_COUNT; i++) {
+		CU_ASSERT_EQUAL(field_schemas[i].id, i);
+		CU_ASSERT_PTR_EQUAL(schema_field(field_schemas[i].owner, field_schemas[i].name),
+				    &field_schemas[i]);
+	}
+	CU_ASSERT_STRING_EQUAL(field_schemas[FLD_NODE_POWER].name, "power");
+	CU_ASSERT_EQUAL(field_schemas[FLD_NODE_POWER].owner, KIND_NODE);
+	for (int t = 0; t < TOPO_COUNT; t++)
+		CU_ASSERT_PTR_NOT_NULL(ctor_of_topology((TopologyKind)t));
+	const CtorSchema *torus = ctor_lookup("torus");
+	CU_ASSERT_EQUAL(ctor_param_index(torus, PRM_TORUS_DIMS), 0);
+	CU_ASSERT_EQUAL(ctor_param_index(torus, PRM_FAT_TREE_TIERS), -1);
+}
+
+/* Typed access: a field asked of a declaration of another kind, or a default the schema does not
+ * write as a literal, is a broken invariant (exit 70), never a silent default; an unset field
+ * with a literal default reads it. */
+static int exit_of(void (*f)(const Decl *), const Decl *d)
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		freopen("/dev/null", "w", stderr);
+		f(d);
+		_exit(0);
+	}
+	int st = 0;
+	waitpid(pid, &st, 0);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+static void read_switch_ports(const Decl *d) { (void)field_num(d, FLD_SWITCH_PORTS); }
+static void read_node_power(const Decl *d) { (void)field_num(d, FLD_NODE_POWER); }
+static void read_node_height(const Decl *d) { (void)field_num(d, FLD_NODE_HEIGHT); }
+
+static void test_typed_access(void)
+{
+	Decl node = {.kind = KIND_NODE, .name = "n"};
+	CU_ASSERT_EQUAL(exit_of(read_switch_ports, &node), EXIT_INTERNAL); /* another kind's field */
+	CU_ASSERT_EQUAL(exit_of(read_node_power, &node), EXIT_INTERNAL);   /* computed default */
+	CU_ASSERT_EQUAL(exit_of(read_node_height, &node), EXIT_INTERNAL);  /* required, unset */
+	double v = -1;
+	CU_ASSERT_FALSE(field_num_set(&node, FLD_NODE_POWER, &v));
+	CU_ASSERT_DOUBLE_EQUAL(field_num(&node, FLD_NODE_BASE_POWER), 0, 0); /* "0 W" */
+	CU_ASSERT_TRUE(field_bool(&node, FLD_NODE_PRICE_INCLUDES_NICS));     /* "true" */
+	Decl sw = {.kind = KIND_SWITCH, .name = "s"};
+	CU_ASSERT_DOUBLE_EQUAL(field_num(&sw, FLD_SWITCH_HEIGHT), 0.04445, 1e-12); /* "1 U" */
+	CU_ASSERT_EQUAL(field_enum(&sw, FLD_SWITCH_PROTOCOL), PROTO_ETHERNET);
+	CU_ASSERT_EQUAL(field_enum(&sw, FLD_SWITCH_CAGE), CONN_OSFP);
 }
 
 static void test_lookups(void)
@@ -113,6 +213,9 @@ void suite_schema(void)
 {
 	CU_pSuite s = CU_add_suite("schema", NULL, NULL);
 	CU_add_test(s, "tables are well formed", test_tables_well_formed);
+	CU_add_test(s, "defaults are literals or computed on purpose", test_defaults);
+	CU_add_test(s, "field ids match the rows", test_field_ids);
+	CU_add_test(s, "typed access asserts, defaults from the schema", test_typed_access);
 	CU_add_test(s, "lookups", test_lookups);
 	CU_add_test(s, "values through the passes", test_values);
 }
