@@ -31,10 +31,10 @@ import time
 COLUMNS = [
     ("parse", ["load"]),
     ("check", ["resolve", "overrides", "check"]),
-    ("elaborate", ["design", "elaborate"]),
-    ("synthesize", ["wire", "verify"]),
-    ("optimize", ["decide", "validate"]),
-    ("place_cable", ["cable"]),
+    ("elaborate", ["design", "parts", "elaborate", "names"]),
+    ("synthesize", ["wire", "verify", "address", "sched"]),
+    ("optimize", ["decide", "report", "validate"]),
+    ("place_cable", ["place", "mount", "cable", "cost", "judge"]),
     ("plan", ["plan"]),
     ("emit", ["emit"]),
 ]
