@@ -1,15 +1,20 @@
 # A thin front for CMake, so that two commands set everything up on a fresh Debian machine:
 #   make run     install missing packages, build, compile the flagship example
-#   make test    the same build, then every test (also under ASan + UBSan)
-BUILD      ?= build
-ASAN_BUILD ?= build-asan
-FUZZ_BUILD ?= build-fuzz
+#   make test    the same build, then every test with gcc, with clang (and the two builds'
+#                outputs compared), under ASan + UBSan; valgrind on a sample (docs/testing.md)
+BUILD       ?= build
+CLANG_BUILD ?= build-clang
+ASAN_BUILD  ?= build-asan
+FUZZ_BUILD  ?= build-fuzz
+# The tests write many large outputs: into memory when /dev/shm is there (about 3 times
+# faster than a disk for a 100,000-GPU build), else into /tmp.
+TEST_TMPDIR ?= $(shell [ -d /dev/shm ] && [ -w /dev/shm ] && echo /dev/shm || echo /tmp)
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 FUZZ_SECONDS ?= 600
 FLAGSHIP   ?= examples/wanka.cluster
 BENCH_SIZES ?= 1000 10000 100000 1000000
 
-.PHONY: all run test build deps asan-test fuzz bench clean
+.PHONY: all run test build deps clang-test asan-test fuzz bench clean
 
 all: build
 
@@ -24,33 +29,44 @@ run: build
 	./$(BUILD)/clusterc build $(FLAGSHIP) -o out
 
 test: build
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	TMPDIR=$(TEST_TMPDIR) ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	@$(MAKE) --no-print-directory clang-test
 	@$(MAKE) --no-print-directory asan-test
+
+# The whole suite again with clang, and its outputs against the gcc build's byte for byte
+# (the `compilers` test). The gcc run repeats every example 20 times and kills 16 builds; this
+# one, whose outputs must equal the gcc build's anyway, repeats each twice and leaves kill-9
+# out (CLANG_CTEST_ARGS) to keep `make test` within ten minutes on two cores.
+CLANG_DETERMINISM ?= 2
+CLANG_CTEST_ARGS ?= -E '^kill-9$$'
+clang-test: build
+	@CC=clang cmake -S . -B $(CLANG_BUILD) -DCLUSTERC_TESTS=ON \
+		-DCLUSTERC_REFERENCE=$(abspath $(BUILD))/clusterc >/dev/null
+	@cmake --build $(CLANG_BUILD) -j $(JOBS)
+	TMPDIR=$(TEST_TMPDIR) DETERMINISM_RUNS=$(CLANG_DETERMINISM) \
+		ctest --test-dir $(CLANG_BUILD) --output-on-failure -j $(JOBS) $(CLANG_CTEST_ARGS)
 
 # The same tests with AddressSanitizer and UndefinedBehaviorSanitizer (and the arena in
 # pass-through mode, so every allocation is checked).
 asan-test: deps
 	@cmake -S . -B $(ASAN_BUILD) -DCLUSTERC_TESTS=ON -DCLUSTERC_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	TMPDIR=$(TEST_TMPDIR) ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
 
-# Coverage-guided fuzzing with libFuzzer (docs/testing.md): the front end (fuzz_frontend) or,
-# with FUZZ_TARGET=fuzz_sweep, sweep files. Each target keeps its corpus in FUZZ_BUILD.
-FUZZ_TARGET ?= fuzz_frontend
-FUZZ_ARGS_fuzz_frontend = -max_len=65536 -dict=fuzz/clusterc.dict
-FUZZ_SEEDS_fuzz_frontend = fuzz/corpus stdlib examples tests/diag
-FUZZ_ARGS_fuzz_sweep = -max_len=8192
-FUZZ_SEEDS_fuzz_sweep = fuzz/sweep-corpus
+# Coverage-guided fuzzing with libFuzzer (docs/testing.md): every target in turn, each for
+# FUZZ_SECONDS, or only those of FUZZ_TARGET (scripts/fuzz.sh has their seeds and options).
+FUZZ_TARGETS ?= fuzz_frontend fuzz_sweep fuzz_build fuzz_set fuzz_row fuzz_multi
+FUZZ_TARGET ?= $(FUZZ_TARGETS)
+FUZZ_SECONDS ?= 300
 fuzz: deps
 	@CC=clang cmake -S . -B $(FUZZ_BUILD) -DCLUSTERC_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	@cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(FUZZ_TARGET)
-	mkdir -p $(FUZZ_BUILD)/corpus-$(FUZZ_TARGET)
-	./$(FUZZ_BUILD)/fuzz/$(FUZZ_TARGET) -max_total_time=$(FUZZ_SECONDS) $(FUZZ_ARGS_$(FUZZ_TARGET)) \
-		-artifact_prefix=$(FUZZ_BUILD)/ $(FUZZ_BUILD)/corpus-$(FUZZ_TARGET) $(FUZZ_SEEDS_$(FUZZ_TARGET))
+	TMPDIR=$(TEST_TMPDIR) scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGET)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(CLANG_BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
 
 # Build time, memory and bytes against cluster size (docs/performance.md); never a test.
 # bench/out/bench.csv and bench.svg; BENCH_OUT, BENCH_REPEAT, BENCH_SETTLE in bench/bench.py.

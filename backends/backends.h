@@ -488,4 +488,8 @@ typedef struct Emitter {
 } Emitter;
 extern const Emitter emit_table[]; /* ends with a NULL name */
 
+/* text.c: s as a Markdown code span, literal whatever it holds (a fence longer than any run of
+ * backticks in it; control characters as spaces): "`s`" for most text. */
+void text_md_code(Buf *b, const char *s);
+
 #endif

@@ -73,14 +73,46 @@ const char *report_scenario(const Design *d)
 	return d->scenario_name ? d->scenario_name : "default";
 }
 
+/* Shown as written: '|', '\\', '`', '[' and ']' backslash-escaped, '<', '>' and '&' as HTML
+ * entities, so no markup, link or raw HTML in a spec's text gets through (issue 22); control
+ * characters and line breaks as spaces. */
 void text_md_cell(Buf *b, const char *s)
 {
 	for (; s && *s; s++) {
-		if (*s == '|')
-			buf_puts(b, "\\|");
-		else if (*s == '\n' || *s == '\r')
+		unsigned char c = (unsigned char)*s;
+		if (c == '|' || c == '\\' || c == '`' || c == '[' || c == ']') {
+			buf_putc(b, '\\');
+			buf_putc(b, (char)c);
+		} else if (c == '<') {
+			buf_puts(b, "&lt;");
+		} else if (c == '>') {
+			buf_puts(b, "&gt;");
+		} else if (c == '&') {
+			buf_puts(b, "&amp;");
+		} else if (c < 0x20 || c == 0x7f) {
 			buf_putc(b, ' ');
-		else
-			buf_putc(b, *s);
+		} else {
+			buf_putc(b, (char)c);
+		}
 	}
+}
+
+void text_md_code(Buf *b, const char *s)
+{
+	int longest = 0, run = 0;
+	for (const char *p = s; p && *p; p++) {
+		run = *p == '`' ? run + 1 : 0;
+		longest = run > longest ? run : longest;
+	}
+	bool pad = longest > 0; /* CommonMark strips one space on each side */
+	for (int i = 0; i <= longest; i++)
+		buf_putc(b, '`');
+	if (pad)
+		buf_putc(b, ' ');
+	for (const char *p = s; p && *p; p++)
+		buf_putc(b, (unsigned char)*p < 0x20 || *p == 0x7f ? ' ' : *p);
+	if (pad)
+		buf_putc(b, ' ');
+	for (int i = 0; i <= longest; i++)
+		buf_putc(b, '`');
 }

@@ -33,7 +33,7 @@ COLUMNS = [
     ("check", ["resolve", "overrides", "check"]),
     ("elaborate", ["design", "parts", "elaborate", "names"]),
     ("synthesize", ["wire", "verify", "address", "sched"]),
-    ("optimize", ["decide", "report", "validate"]),
+    ("optimize", ["decide", "report", "validate", "overflow"]),
     ("place_cable", ["place", "mount", "cable", "cost", "judge"]),
     ("plan", ["plan"]),
     ("emit", ["emit"]),

@@ -91,7 +91,8 @@ static void print_summary(const Design *d, const char *dir)
 	text_money(&capex, t->capex);
 	text_money(&energy, t->annual_energy_cost);
 	text_money(&tco, t->tco);
-	printf("%s -> %s/\n", d->p->root->src->path, dir);
+	printf("%s -> %s/\n", diag_printable(d->p->c, d->p->root->src->path),
+	       diag_printable(d->p->c, dir));
 	printf("  %.0f accelerators in %.0f nodes and %.0f racks; IT power %s, facility %s (PUE %.3g)\n",
 	       t->accelerators, t->nodes, t->racks, it, fac, t->pue);
 	const char *cur = currency_name(d->currency);
@@ -99,8 +100,8 @@ static void print_summary(const Design *d, const char *dir)
 	       energy.s, cur, t->horizon_years, tco.s, cur);
 	for (int i = 0; i < d->decisions.n; i++) {
 		const Decision *x = d->decisions.v[i];
-		printf("  chose %s.%s = %s (of %d)\n", x->name, x->field_name, x->chosen_text,
-		       x->ncandidates);
+		printf("  chose %s.%s = %s (of %d)\n", x->name, x->field_name,
+		       diag_printable(d->p->c, x->chosen_text), x->ncandidates);
 	}
 	for (int i = 0; i < d->nplans; i++) {
 		const WorkloadPlan *wp = &d->plans[i];

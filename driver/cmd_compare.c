@@ -282,7 +282,8 @@ static void read_row(Ctx *c, const Options *o, Job *j, CompareRow *r, const char
 		*currency = cur ? arena_strdup(c->arena, cur) : NULL;
 		const char *diags = jw_get_str(root, "diagnostics");
 		if (r->status != EXIT_OK && o->dopt.format == DIAG_TEXT)
-			fprintf(stderr, "clusterc: %s: not built (exit %d)\n", j->name, r->status);
+			fprintf(stderr, "clusterc: %s: not built (exit %d)\n", diag_printable(c, j->name),
+				r->status);
 		if (diags && *diags && o->dopt.format == DIAG_JSON)
 			keep_json_diags(diags, j->name);
 		else if (diags && *diags)
@@ -293,7 +294,8 @@ static void read_row(Ctx *c, const Options *o, Job *j, CompareRow *r, const char
 			r->why = arena_printf(c->arena, "reports in %s, the base design in %s: the "
 							"money would not compare",
 					      *currency, base_currency);
-			fprintf(stderr, "clusterc: %s: %s\n", j->name, r->why);
+			fprintf(stderr, "clusterc: %s: %s\n", diag_printable(c, j->name),
+				diag_printable(c, r->why));
 		}
 	} else {
 		*r = (CompareRow){.scenario = j->name, .sets = j->sets_text, .status = EXIT_INTERNAL};
@@ -302,7 +304,8 @@ static void read_row(Ctx *c, const Options *o, Job *j, CompareRow *r, const char
 						WTERMSIG(j->wstatus), strsignal(WTERMSIG(j->wstatus)))
 				 : arena_printf(c->arena, "its build ended without a result (exit %d)",
 						WIFEXITED(j->wstatus) ? WEXITSTATUS(j->wstatus) : -1);
-		fprintf(stderr, "clusterc: internal error: %s: %s\n", j->name, r->why);
+		fprintf(stderr, "clusterc: internal error: %s: %s\n", diag_printable(c, j->name),
+			diag_printable(c, r->why));
 	}
 	if (root)
 		jw_free(root);
@@ -573,11 +576,12 @@ int cmd_compare(const Options *o, const char *path)
 		goto out;
 	}
 	if (!o->quiet && o->dopt.format == DIAG_TEXT) {
-		printf("%s -> %s/: %d of %d built; Pareto:", cmp.spec, dir, built, n);
+		printf("%s -> %s/: %d of %d built; Pareto:", diag_printable(c, cmp.spec),
+		       diag_printable(c, dir), built, n);
 		const char *sep = " ";
 		for (int i = 0; i < n; i++)
 			if (cmp.rows[i].pareto) {
-				printf("%s%s", sep, cmp.rows[i].scenario);
+				printf("%s%s", sep, diag_printable(c, cmp.rows[i].scenario));
 				sep = "; ";
 			}
 		printf("\n");

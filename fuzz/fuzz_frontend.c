@@ -5,26 +5,13 @@
  * rendered in both forms; a spec that parses is also formatted, and the formatter must be
  * idempotent (fmt of fmt's output is the same) and must give a file that parses again. Any
  * crash, sanitizer report, leak or broken property is a finding. The input goes through a
- * memory file and src_load, as a file on disk would (binary and bad UTF-8 are rejected there).
- * Imports of the standard library resolve against the source tree.
+ * file (fuzz.cluster in a private directory: a clusterc source, so diagnostics quote its
+ * lines) and src_load, as any file would (binary and bad UTF-8 are rejected there). Imports of
+ * the standard library resolve against the source tree.
  */
-#define _GNU_SOURCE /* memfd_create */
 #include "passes.h"
 
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
-
-int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
-
-static FILE *sink(void)
-{
-	static FILE *f;
-	if (!f)
-		f = fopen("/dev/null", "w");
-	return f;
-}
+#include "fuzz.h"
 
 static void check_fmt_idempotent(const File *f)
 {
@@ -53,17 +40,15 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			    .error_limit = DEFAULT_ERROR_LIMIT};
 	Ctx *c = ctx_new(dopt);
 	c->stdlib_dir = CLUSTERC_SOURCE_DIR "/stdlib";
-	int fd = memfd_create("fuzz.cluster", 0);
-	if (fd < 0 || write(fd, data, size) != (ssize_t)size)
-		abort();
-	char path[64];
-	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	char path[4200];
+	snprintf(path, sizeof path, "%s/fuzz.cluster", fuzz_dir());
+	fuzz_write(path, data, size);
 	Program p = {.c = c};
 	pipeline_front(&p, path, NULL);
-	close(fd);
+	fuzz_no_internal_error(c);
 	if (p.root && p.root->parsed_ok)
 		check_fmt_idempotent(p.root);
-	diag_render(c, sink());
+	diag_render(c, fuzz_sink());
 	ctx_free(c);
 	return 0;
 }

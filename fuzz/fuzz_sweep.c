@@ -9,18 +9,7 @@
  */
 #include "passes.h"
 
-#include <stdlib.h>
-#include <string.h>
-
-int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
-
-static FILE *sink(void)
-{
-	static FILE *f;
-	if (!f)
-		f = fopen("/dev/null", "w");
-	return f;
-}
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
@@ -51,11 +40,11 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			Program p = {.c = pc, .sets = s.points[0]->sets, .nsets = s.points[0]->nsets,
 				     .dump = -1};
 			pipeline_front(&p, CLUSTERC_SOURCE_DIR "/examples/wanka.cluster", NULL);
-			diag_render(pc, sink());
+			diag_render(pc, fuzz_sink());
 			ctx_free(pc);
 		}
 	}
-	diag_render(c, sink());
+	diag_render(c, fuzz_sink());
 	ctx_free(c);
 	return 0;
 }

@@ -45,6 +45,7 @@ enum {
 	MAX_NESTING = 256,         /* brackets and expression depth: bounds every recursive walk */
 	MAX_IDENT = 256,
 	MAX_IMPORT_DEPTH = 64,
+	MAX_INHERIT_DEPTH = 256,   /* ancestors of a declaration or scenario: bounds field lookup */
 	DEFAULT_ERROR_LIMIT = 50,
 };
 
@@ -117,6 +118,7 @@ typedef struct Source {
 	int nlines;
 	int id;              /* order of loading, from 0 */
 	bool is_stdlib;
+	bool shown;          /* a clusterc source: diagnostics may quote its lines (source.c) */
 } Source;
 
 /* A span of source text: bytes [off, end) of src. Every token, AST node and, later, IR entity
@@ -131,6 +133,7 @@ typedef struct Loc {
  * file, permission) rather than the content's (binary, too large, bad UTF-8). */
 Source *src_load(Ctx *c, const char *path, Loc from, bool *io_error);
 Source *src_from_text(Ctx *c, const char *name, const char *text, size_t len);
+bool src_is_clusterc_name(const char *path); /* .cluster, .yaml, .yml (source.c: Source.shown) */
 void src_linecol(const Source *s, uint32_t off, int *line, int *col); /* 1-based; col in chars */
 const char *src_line(const Source *s, int line, int *len);           /* text of line, no EOL */
 Loc loc_span(Loc a, Loc b); /* from a's start to b's end */
@@ -176,6 +179,11 @@ void diag_render(Ctx *c, FILE *out); /* prints the collected diagnostics and for
 
 /* The closest candidate to `word` by edit distance, or NULL when none is close enough. */
 const char *suggest(const char *word, const char *const *cands, int n);
+
+/* s as it may be echoed to a terminal or a log: control characters (C0, DEL, C1) as \xNN or
+ * \uNNNN, so a spec cannot drive the terminal through a message. Every message, note and path
+ * is rendered through it; returns s itself when it is clean, else a copy in c's arena. */
+const char *diag_printable(Ctx *c, const char *s);
 
 /* ---- ctx.c: one compilation ---------------------------------------------------------------- */
 

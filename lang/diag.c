@@ -14,7 +14,11 @@
  * Choices:
  * - Columns, carets and underlines count code points; a tab in the source is copied into the
  *   caret line so the caret stays under its character on any tab width. Other control
- *   characters are shown as spaces so a stray ESC or CR in a spec cannot garble the terminal.
+ *   characters are shown as spaces so a stray ESC or CR in a spec cannot garble the terminal;
+ *   in messages, notes and paths (which quote names, strings and --set values) they are
+ *   written as \xNN (\t, \n) or, for C1 controls, \uNNNN, in both forms (diag_printable).
+ * - Source lines are quoted only from clusterc sources (Source.shown, source.c): a file that
+ *   is not one gets its location and no excerpt, and JSON's "source_line" is null.
  *   A wide character (CJK, fullwidth forms, emoji: two terminal cells) gets two cells in the
  *   caret line, so a caret after Chinese text in a string or comment stays under its target.
  * - A line longer than SNIPPET_COLUMNS code points is shown as a window of that many columns
@@ -276,6 +280,58 @@ static void snippet_make(Loc loc, const Loc *ranges, int nranges, Snippet *sn)
 		sn->marks.s[--sn->marks.len] = '\0';
 }
 
+/* ---- control characters ---- */
+
+/* The length of the control character at s (C0, DEL, or a C1 control's two UTF-8 bytes), 0
+ * when s does not start with one. */
+static int control_len(const unsigned char *s)
+{
+	if (s[0] < 0x20 || s[0] == 0x7f)
+		return 1;
+	return s[0] == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f ? 2 : 0;
+}
+
+/* Appends s with its control characters escaped. */
+static void put_printable(Buf *b, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; p && *p;) {
+		int k = control_len(p);
+		if (k == 0) {
+			buf_putc(b, (char)*p++);
+		} else if (k == 2) {
+			buf_printf(b, "\\u%04x", p[1]);
+			p += 2;
+		} else {
+			if (*p == '\t')
+				buf_puts(b, "\\t");
+			else if (*p == '\n')
+				buf_puts(b, "\\n");
+			else
+				buf_printf(b, "\\x%02x", *p);
+			p++;
+		}
+	}
+}
+
+static bool has_control(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; p && *p; p++)
+		if (control_len(p))
+			return true;
+	return false;
+}
+
+const char *diag_printable(Ctx *c, const char *s)
+{
+	if (!has_control(s))
+		return s;
+	Buf b = {0};
+	put_printable(&b, s);
+	char *copy = arena_strdup(c->arena, b.s);
+	buf_free(&b);
+	return copy;
+}
+
 /* ---- text ---- */
 
 static void put_sgr(Buf *b, bool color, const char *sgr)
@@ -292,7 +348,8 @@ static void render_header(Buf *b, bool color, DiagLevel level, Loc loc, const ch
 		int line, col;
 		src_linecol(loc.src, loc.off, &line, &col);
 		put_sgr(b, color, SGR_BOLD);
-		buf_printf(b, "%s:%d:%d:", loc.src->path, line, col);
+		put_printable(b, loc.src->path);
+		buf_printf(b, ":%d:%d:", line, col);
 		put_sgr(b, color, SGR_RESET);
 		buf_putc(b, ' ');
 	} else if (level != DIAG_NOTE) {
@@ -304,7 +361,9 @@ static void render_header(Buf *b, bool color, DiagLevel level, Loc loc, const ch
 	put_sgr(b, color, sgrs[level]);
 	buf_puts(b, words[level]);
 	put_sgr(b, color, SGR_RESET);
-	buf_printf(b, " %s\n", msg);
+	buf_putc(b, ' ');
+	put_printable(b, msg);
+	buf_putc(b, '\n');
 }
 
 static void render_snippet(Buf *b, bool color, Loc loc, const Loc *ranges, int nranges)
@@ -327,11 +386,11 @@ static void render_snippet(Buf *b, bool color, Loc loc, const Loc *ranges, int n
 static void render_text(const Diag *d, Buf *b, bool color)
 {
 	render_header(b, color, d->level, d->loc, d->msg);
-	if (d->loc.src)
+	if (d->loc.src && d->loc.src->shown)
 		render_snippet(b, color, d->loc, d->ranges, d->nranges);
 	for (int i = 0; i < d->nnotes; i++) {
 		render_header(b, color, DIAG_NOTE, d->notes[i].loc, d->notes[i].msg);
-		if (d->notes[i].loc.src)
+		if (d->notes[i].loc.src && d->notes[i].loc.src->shown)
 			render_snippet(b, color, d->notes[i].loc, NULL, 0);
 	}
 }
@@ -372,6 +431,18 @@ static json_t *jcstr(const char *s)
 	return jstr(s, s ? strlen(s) : 0);
 }
 
+/* A message or path as JSON, its control characters escaped as in the text form. */
+static json_t *jprintable(const char *s)
+{
+	if (!has_control(s))
+		return jcstr(s);
+	Buf b = {0};
+	put_printable(&b, s);
+	json_t *j = jstr(b.s, b.len);
+	buf_free(&b);
+	return j;
+}
+
 /* Adds file, line, column, end_line, end_column and, when `bytes`, offset and length. */
 static void json_span(json_t *o, Loc loc, bool bytes)
 {
@@ -387,7 +458,7 @@ static void json_span(json_t *o, Loc loc, bool bytes)
 	int line, col, eline, ecol;
 	src_linecol(loc.src, off, &line, &col);
 	src_linecol(loc.src, end, &eline, &ecol);
-	json_object_set_new(o, "file", jcstr(loc.src->path));
+	json_object_set_new(o, "file", jprintable(loc.src->path));
 	json_object_set_new(o, "line", json_integer(line));
 	json_object_set_new(o, "column", json_integer(col));
 	json_object_set_new(o, "end_line", json_integer(eline));
@@ -404,9 +475,9 @@ static json_t *json_diag(const Diag *d)
 	json_t *o = json_object();
 	json_object_set_new(o, "severity", json_string(severities[d->level]));
 	json_object_set_new(o, "code", jcstr(d->code));
-	json_object_set_new(o, "message", jcstr(d->msg));
+	json_object_set_new(o, "message", jprintable(d->msg));
 	json_span(o, d->loc, true);
-	if (d->loc.src) {
+	if (d->loc.src && d->loc.src->shown) {
 		Snippet sn = {0};
 		snippet_make(d->loc, NULL, 0, &sn);
 		json_object_set_new(o, "source_line", jstr(sn.text.s, sn.text.len));
@@ -426,7 +497,7 @@ static json_t *json_diag(const Diag *d)
 	json_t *notes = json_array();
 	for (int i = 0; i < d->nnotes; i++) {
 		json_t *n = json_object();
-		json_object_set_new(n, "message", jcstr(d->notes[i].msg));
+		json_object_set_new(n, "message", jprintable(d->notes[i].msg));
 		if (d->notes[i].loc.src)
 			json_span(n, d->notes[i].loc, false);
 		json_array_append_new(notes, n);

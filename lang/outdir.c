@@ -567,7 +567,8 @@ static void clean_litter(OutDir *od)
 			vec_push(od->c->arena, &found, arena_printf(od->c->arena, "%s%s", od->prefix,
 								    e->d_name));
 	closedir(dp);
-	qsort(found.v, (size_t)found.n, sizeof *found.v, by_string);
+	if (found.n > 1)
+		qsort(found.v, (size_t)found.n, sizeof *found.v, by_string);
 	struct stat st;
 	bool absent = lstat(od->dir, &st) != 0 && errno == ENOENT;
 	for (int i = 0; i < found.n; i++) {

@@ -15,7 +15,14 @@
  *   counts as one column.
  * - Every Source, loaded or made from text, is registered in c->sources; its id is its index.
  * - A directory is reported as an input/output error ("cannot read 'd': Is a directory"), like
- *   any other file the operating system cannot hand over as text.
+ *   any other file the operating system cannot hand over as text; so is anything but a regular
+ *   file (a FIFO, a device, a socket: reading one could block forever or never end), which is
+ *   opened without blocking and refused. Standard input (`-`) may be a pipe or a terminal.
+ * - Shown: diagnostics quote lines only of clusterc sources (Source.shown): standard input,
+ *   text made in memory (--set values, sweep overrides) and files whose name, as given and
+ *   after symbolic links, ends in ".cluster" (specs) or ".yaml" / ".yml" (sweeps). Any other
+ *   file (a spec named otherwise, or x.cluster linking to /etc/shadow) still gets
+ *   file:line:col, but none of its text is printed. Imports must name .cluster files (load.c).
  */
 #include "lang.h"
 
@@ -70,7 +77,22 @@ Source *src_from_text(Ctx *c, const char *name, const char *text, size_t len)
 	char *copy = arena_alloc(c->arena, len + 1);
 	if (len)
 		memcpy(copy, text, len);
-	return src_register(c, arena_strdup(c->arena, name), copy, len);
+	Source *s = src_register(c, arena_strdup(c->arena, name), copy, len);
+	s->shown = true;
+	return s;
+}
+
+static bool ends_with(const char *s, size_t n, const char *suffix)
+{
+	size_t k = strlen(suffix);
+	return n > k && strcmp(s + n - k, suffix) == 0;
+}
+
+bool src_is_clusterc_name(const char *path)
+{
+	size_t n = path ? strlen(path) : 0;
+	return n && (ends_with(path, n, ".cluster") || ends_with(path, n, ".yaml") ||
+		     ends_with(path, n, ".yml"));
 }
 
 /* Reads all of fd, at most MAX_FILE_BYTES + 1 bytes so an endless or huge input (a pipe,
@@ -179,7 +201,9 @@ static char *read_file(Ctx *c, const char *path, const char *shown, Loc from, bo
 		       size_t *len)
 {
 	bool is_stdin = strcmp(path, "-") == 0;
-	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO with no writer would wait forever; what is not a regular
+	 * file is refused below. It does nothing to a regular file's reads. */
+	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		diag_set_code(diag_error(c, from, "cannot open '%s': %s", shown, strerror(errno)), "io");
 		*io_error = true;
@@ -191,6 +215,17 @@ static char *read_file(Ctx *c, const char *path, const char *shown, Loc from, bo
 	char *buf = NULL;
 	if (have_st && S_ISDIR(st.st_mode)) {
 		diag_set_code(diag_error(c, from, "cannot read '%s': %s", shown, strerror(EISDIR)), "io");
+		*io_error = true;
+	} else if (!is_stdin && have_st && !regular) {
+		const char *what = S_ISFIFO(st.st_mode)  ? "a FIFO"
+				   : S_ISCHR(st.st_mode) ? "a character device"
+				   : S_ISBLK(st.st_mode) ? "a block device"
+				   : S_ISSOCK(st.st_mode) ? "a socket"
+							  : "not a regular file";
+		diag_set_code(diag_error(c, from,
+					 "cannot read '%s': %s, not a regular file (use - for standard "
+					 "input)",
+					 shown, what), "io");
 		*io_error = true;
 	} else if (regular && st.st_size > MAX_FILE_BYTES) {
 		diag_set_code(diag_error(c, from, "'%s' is too large (%.1f MiB; the limit is %d MiB)",
@@ -263,11 +298,13 @@ Source *src_load(Ctx *c, const char *path, Loc from, bool *io_error)
 	free(buf);
 
 	Source *s = src_register(c, arena_strdup(c->arena, shown), text, len - bom);
+	s->shown = strcmp(path, "-") == 0;
 	if (strcmp(path, "-") != 0) {
 		char *real = realpath(path, NULL);
 		/* Without a canonical path (the file vanished meanwhile), the path as given still
 		 * identifies the file within this run. */
 		s->abspath = arena_strdup(c->arena, real ? real : path);
+		s->shown = real && src_is_clusterc_name(path) && src_is_clusterc_name(real);
 		free(real);
 	}
 	return s;

@@ -120,6 +120,13 @@ int decide_report(Design *d);
  * workload no plan fits is a Violation. */
 int plan_workloads(Design *d);
 
+/* ---- design/overflow.c ---------------------------------------------------------------------- */
+
+/* Every figure of the model (BOM lines, capex, power, energy cost, TCO, a workload's time and
+ * energy) that is not finite although its inputs were: an error (exit 1) at the field that made
+ * it overflow. */
+int overflow_check(Design *d);
+
 /* ---- pipeline.c ----------------------------------------------------------------------------- */
 
 /* The stages, one pass each, in pipeline order; their names are --dump's. */
@@ -144,7 +151,8 @@ int plan_workloads(Design *d);
 	X(SCHED, "sched")         /* sched.c: the design as schedulers see it */             \
 	X(REPORT, "report")       /* decide.c: the optimizer's result as reports give it */  \
 	X(PLAN, "plan")           /* plan.c: parallelism plans */                            \
-	X(VALIDATE, "validate")   /* design.c: what the design misses, reported */
+	X(VALIDATE, "validate")   /* design.c: what the design misses, reported */         \
+	X(OVERFLOW, "overflow")   /* overflow.c: figures past the largest double */
 
 typedef enum {
 #define X(id, name) STAGE_##id,

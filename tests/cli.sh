@@ -103,6 +103,43 @@ cp broken.cluster broken.orig
 expect 1 err "broken.cluster:2:10: error" "$clusterc" fmt broken.cluster
 cmp -s broken.cluster broken.orig || { echo "FAIL: fmt touched a file with errors"; fail=$((fail + 1)); }
 
+# fmt in place keeps the file: through a symbolic link the target is rewritten (the link stays
+# a link), hard links see the new text (same inode), mode 0640 stays, so do owner and group
+# (as root); a read-only file is an I/O error left alone; nothing is left beside the file.
+cp messy.orig target.cluster
+chmod 0640 target.cluster
+ln -s target.cluster link.cluster
+ln target.cluster hard.cluster
+ino=$(stat -c %i target.cluster)
+if [ "$(id -u)" -eq 0 ]; then chown nobody:nogroup target.cluster; fi
+owner=$(stat -c %U:%G target.cluster)
+expect 0 "" "" "$clusterc" fmt link.cluster
+[ -L link.cluster ] || { echo "FAIL: fmt replaced the symbolic link"; fail=$((fail + 1)); }
+cmp -s target.cluster want.cluster || { echo "FAIL: fmt through a link: the target"; fail=$((fail + 1)); }
+cmp -s hard.cluster want.cluster || { echo "FAIL: fmt broke the hard link"; fail=$((fail + 1)); }
+[ "$(stat -c %i target.cluster)" = "$ino" ] || { echo "FAIL: fmt changed the inode"; fail=$((fail + 1)); }
+[ "$(stat -c %a target.cluster)" = 640 ] || { echo "FAIL: fmt changed the mode to $(stat -c %a target.cluster)"; fail=$((fail + 1)); }
+[ "$(stat -c %U:%G target.cluster)" = "$owner" ] || { echo "FAIL: fmt changed the owner to $(stat -c %U:%G target.cluster)"; fail=$((fail + 1)); }
+[ -z "$(ls -A | grep '\.fmt-')" ] || { echo "FAIL: fmt left $(ls -A | grep '\.fmt-')"; fail=$((fail + 1)); }
+cp messy.orig ro.cluster
+chmod 0444 ro.cluster
+if [ "$(id -u)" -ne 0 ]; then
+	expect 74 err "cannot write 'ro.cluster'" "$clusterc" fmt ro.cluster
+	cmp -s ro.cluster messy.orig || { echo "FAIL: fmt changed a read-only file"; fail=$((fail + 1)); }
+fi
+# A longer text over a shorter one and the reverse (the file is truncated to the new text).
+printf 'node n {power=1 kW}\n// a comment kept\n' >grow.cluster
+expect 0 "" "" "$clusterc" fmt grow.cluster
+printf 'node n { power = 1 kW }\n// a comment kept\n' | cmp -s - grow.cluster || { echo "FAIL: fmt of grow.cluster"; fail=$((fail + 1)); }
+printf 'node n {\n\n\n\n\n   power   =   1 kW\n\n\n}\n' >shrink.cluster
+expect 0 "" "" "$clusterc" fmt shrink.cluster
+[ "$(wc -l <shrink.cluster)" -le 4 ] || { echo "FAIL: fmt did not truncate shrink.cluster"; cat shrink.cluster; fail=$((fail + 1)); }
+# A copy an interrupted fmt left beside the file is named, not used.
+cp messy.orig left.cluster
+printf 'stale\n' >.left.cluster.fmt-AbC123
+expect 0 err "was left by an interrupted clusterc fmt" "$clusterc" fmt left.cluster
+cmp -s left.cluster want.cluster || { echo "FAIL: fmt with a leftover copy"; fail=$((fail + 1)); }
+
 expect 0 out "^name node$" "$clusterc" tokens messy.cluster
 expect 0 out "^### \`node\`" "$clusterc" schema
 

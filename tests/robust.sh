@@ -24,6 +24,16 @@ expect() {
 	fi
 }
 
+# fast SECONDS RC PATTERN CMD... : as expect, and done within SECONDS (linear-time inputs).
+fast() {
+	limit=$1
+	shift
+	start=$(date +%s%N)
+	expect "$@"
+	ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	[ $ms -le $((limit * 1000)) ] || { echo "FAIL: $* took $ms ms (limit ${limit} s)"; fail=$((fail + 1)); }
+}
+
 repeat() { # repeat N TEXT: TEXT written N times
 	awk -v n="$1" -v t="$2" 'BEGIN { for (i = 0; i < n; i++) printf "%s", t }'
 }
@@ -81,6 +91,30 @@ expect 0 "" "$clusterc" check -q empty.cluster
 printf 'accelerator g { memory = 80 GB; bf16 = 1 TFLOPS; tdp = 700 W }\n' | expect 0 "" "$clusterc" check -q -
 printf 'accelerator g { memory = 80 kW }\n' >stdin.cluster
 expect 1 "<stdin>:1:26: error" sh -c "\"$clusterc\" check - <stdin.cluster"
+
+# Not regular files: refused at once rather than read forever (or blocked on open).
+mkfifo fifo.cluster
+fast 5 74 "a FIFO, not a regular file" "$clusterc" check fifo.cluster
+fast 5 74 "a character device, not a regular file" "$clusterc" check /dev/zero
+printf 'import "fifo.cluster"\n' >import-fifo.cluster
+fast 5 1 "not a regular file" "$clusterc" check import-fifo.cluster
+
+# Chains and nesting are linear: a 100,000-deep inheritance or scenario chain stops at the
+# limit (256) with an error at the link too many; 100,000 nested [ or { in a sweep likewise.
+awk 'BEGIN { print "node n0 { power = 1 kW; height = 1 U; price = 1 USD }";
+	for (i = 1; i < 100000; i++) printf "node n%d : n%d { }\n", i, i - 1 }' >chain.cluster
+fast 10 1 "chain.cluster:258:13: error: 'n257' inherits through more than 256 declarations" "$clusterc" check chain.cluster
+awk 'BEGIN { print "scenario s0 { }";
+	for (i = 1; i < 100000; i++) printf "scenario s%d : s%d { }\n", i, i - 1 }' >schain.cluster
+fast 10 1 "scenario 's257' builds on more than 256 scenarios" "$clusterc" check schain.cluster
+awk 'BEGIN { for (i = 0; i < 5; i++) printf "node r%d : r%d { }\n", i, (i + 1) % 5 }' >ring.cluster
+fast 5 1 "inheritance cycle: 'r0' is its own ancestor" "$clusterc" check ring.cluster
+printf 'site s { power_budget = 1 MW; electricity = 0.1 USD/kWh }\n' >tiny.cluster
+{ printf 'grid:\n  s.electricity: '; repeat 100000 '['; repeat 100000 ']'; printf '\n'; } >deep.yaml
+fast 5 1 "deep.yaml:2:274: error: collections nested more than 256 deep" "$clusterc" compare tiny.cluster --sweep deep.yaml -o cmp
+{ printf 'grid:\n  s.electricity: '; repeat 100000 '{a: '; printf '1'; repeat 100000 '}'; printf '\n'; } >deepmap.yaml
+fast 5 1 "nested more than 256 deep" "$clusterc" compare tiny.cluster --sweep deepmap.yaml -o cmp
+[ ! -e cmp ] || { echo "FAIL: a sweep with errors wrote its output"; fail=$((fail + 1)); }
 
 echo "robustness: $fail failed"
 [ $fail -eq 0 ]

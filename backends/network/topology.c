@@ -276,13 +276,51 @@ static void draw_aggregated(Drawing *w, Agraph_t *sub, const FabricInst *f)
 /* cgraph keeps subgraphs ordered by their IDs, and its default ID of a named object is the
  * address of its interned name: with two fabrics, the order of the subgraphs in topology.dot
  * (and so the layout of topology.svg and report.html) followed the heap, and changed from run
- * to run. Declining to map a subgraph's name makes cgraph give it the next anonymous ID (a
- * counter, so creation order) and keep the name in its internal map, where agnameof finds it. */
-static long subgraph_id_map(void *state, int objtype, char *str, IDTYPE *id, int createflag)
+ * to run. Graphs and subgraphs get IDs of ours instead, in creation order: odd, as cgraph's
+ * anonymous IDs are (so it frees no string for them), and above any it hands out; `print`
+ * gives their names back (interned in the graph: the writer reads flags before a string).
+ * (Declining to map a name would make cgraph number it in its internal map, whose entries
+ * agclose never frees.) Reset by close_graph. */
+#define GRAPH_ID(i) (((IDTYPE)1 << 62) + 2 * (IDTYPE)(i) + 1)
+static struct {
+	char **names;
+	int n, cap;
+} graph_names;
+
+static long graph_id_map(void *state, int objtype, char *str, IDTYPE *id, int createflag)
 {
-	if (objtype == AGRAPH && str)
+	if (objtype != AGRAPH || !str)
+		return AgIdDisc.map(state, objtype, str, id, createflag);
+	for (int i = 0; i < graph_names.n; i++)
+		if (strcmp(graph_names.names[i], str) == 0) {
+			*id = GRAPH_ID(i);
+			return 1;
+		}
+	if (!createflag)
 		return 0;
-	return AgIdDisc.map(state, objtype, str, id, createflag);
+	if (graph_names.n == graph_names.cap) {
+		graph_names.cap = graph_names.cap ? 2 * graph_names.cap : 8;
+		graph_names.names = xrealloc(graph_names.names,
+					     sizeof *graph_names.names * (size_t)graph_names.cap);
+	}
+	graph_names.names[graph_names.n] = agstrdup(state, str); /* a refstr, as the writer wants */
+	*id = GRAPH_ID(graph_names.n++);
+	return 1;
+}
+
+static char *graph_id_print(void *state, int objtype, IDTYPE id)
+{
+	if (objtype == AGRAPH && id >= GRAPH_ID(0) && (id - GRAPH_ID(0)) / 2 < (IDTYPE)graph_names.n)
+		return graph_names.names[(id - GRAPH_ID(0)) / 2];
+	return AgIdDisc.print(state, objtype, id);
+}
+
+static void close_graph(Agraph_t *g)
+{
+	agclose(g); /* and with it the strings of graph_names */
+	free(graph_names.names);
+	graph_names.names = NULL;
+	graph_names.n = graph_names.cap = 0;
 }
 
 static Agraph_t *draw(Drawing *w)
@@ -292,7 +330,8 @@ static Agraph_t *draw(Drawing *w)
 	static Agiddisc_t ids;
 	static Agdisc_t disc;
 	ids = AgIdDisc;
-	ids.map = subgraph_id_map;
+	ids.map = graph_id_map;
+	ids.print = graph_id_print;
 	disc = (Agdisc_t){&AgMemDisc, &ids, &AgIoDisc};
 	Agraph_t *g = w->g = agopen((char *)name, Agundirected, &disc);
 	for (int i = 0; i < N_COUNT_ATTRS; i++)
@@ -433,7 +472,7 @@ bool topology_svg_render(Output *o, const Design *d, Buf *out)
 	Drawing w = {.d = d};
 	Agraph_t *g = draw(&w);
 	bool rendered = w.nodes > 0 && w.nodes <= SVG_MAX && svg_of(o, g, out);
-	agclose(g);
+	close_graph(g);
 	return rendered;
 }
 
@@ -455,7 +494,7 @@ static int write_drawing(Output *o, const Design *d, bool dot, bool svg)
 	}
 	if (svg && !errors && w.nodes <= SVG_MAX)
 		errors += write_svg(o, d, g);
-	agclose(g);
+	close_graph(g);
 	return errors;
 }
 

@@ -2,8 +2,8 @@
  * bom_csv.c — bom.csv, the bill of materials for procurement: one row per BomLine in the order
  * the model produced them, then a `total` row with the sum of the totals and of the power.
  *
- * Format: RFC 4180 fields (quoted only when they hold a comma, quote or line break), '\n'
- * line ends, '.' decimals without grouping so spreadsheets and scripts read the numbers as
+ * Format: RFC 4180 fields (quoted only when they hold a comma, quote or line break; a text
+ * field that a spreadsheet would take for a formula is quoted with a leading '), '\n' line ends, '.' decimals without grouping so spreadsheets and scripts read the numbers as
  * numbers. Money has two decimals, power three (kW); quantities are whole numbers when they
  * are whole (pieces), else three decimals (plant sized in kW). Empty cells for unknown values.
  */
@@ -19,11 +19,17 @@ void csv_field(Buf *b, const char *s)
 {
 	if (!s)
 		return;
-	if (!strpbrk(s, ",\"\r\n")) {
+	/* OWASP's CSV injection rule: a text cell that starts with = + - @, a tab or a carriage
+	 * return is a formula to a spreadsheet; it gets a leading ' inside quotes, which shows
+	 * it as text. Numbers are never written through here (text_fixed, layout_number). */
+	bool formula = *s && strchr("=+-@\t\r", *s);
+	if (!formula && !strpbrk(s, ",\"\r\n")) {
 		buf_puts(b, s);
 		return;
 	}
 	buf_putc(b, '"');
+	if (formula)
+		buf_putc(b, '\'');
 	for (; *s; s++) {
 		if (*s == '"')
 			buf_putc(b, '"');

@@ -208,7 +208,8 @@ void compare_row_read(Arena *a, const Json *o, CompareRow *r)
 	r->scenario = str_copy(a, o, "scenario");
 	r->sets = str_copy(a, o, "sets");
 	double status = jw_get_real(o, "status");
-	r->status = isfinite(status) ? (int)status : EXIT_INTERNAL;
+	/* An exit status, 0 to 255: anything else (1e300 does not fit an int) is not one. */
+	r->status = status >= 0 && status <= 255 ? (int)status : EXIT_INTERNAL;
 	r->why = str_copy(a, o, "why");
 	r->accelerators = jw_get_real(o, "accelerators");
 	r->nodes = jw_get_real(o, "nodes");
@@ -398,15 +399,22 @@ int compare_md_write(Output *o, const Comparison *cmp)
 	int built = 0;
 	for (int i = 0; i < cmp->nrows; i++)
 		built += cmp->rows[i].status == 0;
-	buf_printf(&b, "# Comparison: %s\n\n", cmp->spec);
-	buf_printf(&b, "%d scenario%s%s%s, %d built. Money in %s (indicative prices); power at peak; "
+	/* Text from the spec, the sweep or the command line as cells and code spans (text.c). */
+	buf_puts(&b, "# Comparison: ");
+	text_md_cell(&b, cmp->spec);
+	buf_printf(&b, "\n\n%d scenario%s%s", cmp->nrows, cmp->nrows == 1 ? "" : "s",
+		   cmp->sweep ? " from the sweep " : "");
+	text_md_cell(&b, cmp->sweep ? cmp->sweep : "");
+	buf_printf(&b, ", %d built. Money in %s (indicative prices); power at peak; "
 		       "energy per year at the site's utilization.\n\n",
-		   cmp->nrows, cmp->nrows == 1 ? "" : "s", cmp->sweep ? " from the sweep " : "",
-		   cmp->sweep ? cmp->sweep : "", built, cmp->currency);
+		   built, cmp->currency);
 	buf_puts(&b, "| scenario | accelerators | racks | switches | facility MW | capex | "
 		     "energy cost / year | TCO");
-	for (int j = 0; j < nw; j++)
-		buf_printf(&b, " | %s days", wn[j]);
+	for (int j = 0; j < nw; j++) {
+		buf_puts(&b, " | ");
+		text_md_cell(&b, wn[j]);
+		buf_puts(&b, " days");
+	}
 	buf_puts(&b, " | Pareto |\n|---|--:|--:|--:|--:|--:|--:|--:");
 	for (int j = 0; j < nw; j++)
 		buf_puts(&b, "|--:");
@@ -449,8 +457,13 @@ int compare_md_write(Output *o, const Comparison *cmp)
 	if (any_sets) {
 		buf_puts(&b, "\n## Overrides\n\n");
 		for (int i = 0; i < cmp->nrows; i++)
-			if (cmp->rows[i].sets[0])
-				buf_printf(&b, "- %s: `%s`\n", cmp->rows[i].scenario, cmp->rows[i].sets);
+			if (cmp->rows[i].sets[0]) {
+				buf_puts(&b, "- ");
+				text_md_cell(&b, cmp->rows[i].scenario);
+				buf_puts(&b, ": ");
+				text_md_code(&b, cmp->rows[i].sets);
+				buf_putc(&b, '\n');
+			}
 	}
 	if (any_chosen) {
 		buf_puts(&b, "\n## Choices made\n\n");
@@ -458,18 +471,26 @@ int compare_md_write(Output *o, const Comparison *cmp)
 			const CompareRow *r = &cmp->rows[i];
 			if (!r->decisions)
 				continue;
-			buf_printf(&b, "- %s:", r->scenario);
-			for (int k = 0; k < r->decisions; k++)
-				buf_printf(&b, "%s `%s`", k ? "," : "", r->chosen[k]);
+			buf_puts(&b, "- ");
+			text_md_cell(&b, r->scenario);
+			buf_putc(&b, ':');
+			for (int k = 0; k < r->decisions; k++) {
+				buf_puts(&b, k ? ", " : " ");
+				text_md_code(&b, r->chosen[k]);
+			}
 			buf_putc(&b, '\n');
 		}
 	}
 	if (any_failed) {
 		buf_puts(&b, "\n## Not built\n\n");
 		for (int i = 0; i < cmp->nrows; i++)
-			if (cmp->rows[i].status != 0)
-				buf_printf(&b, "- %s (exit %d): %s\n", cmp->rows[i].scenario,
-					   cmp->rows[i].status, cmp->rows[i].why);
+			if (cmp->rows[i].status != 0) {
+				buf_puts(&b, "- ");
+				text_md_cell(&b, cmp->rows[i].scenario);
+				buf_printf(&b, " (exit %d): ", cmp->rows[i].status);
+				text_md_cell(&b, cmp->rows[i].why);
+				buf_putc(&b, '\n');
+			}
 	}
 	fwrite(b.s, 1, b.len, f);
 	buf_free(&b);

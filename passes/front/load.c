@@ -149,6 +149,21 @@ static void follow_import(Loader *ld, File *from, Stmt *st)
 		diag_set_code(d, "import");
 		return;
 	}
+	/* Only clusterc sources: import "/etc/shadow" must not have its lines quoted by the
+	 * parser's diagnostics. The name as written and the file it leads to end in .cluster. */
+	char *target = im->module ? NULL : realpath(path, NULL);
+	size_t nt = target ? strlen(target) : 0, np = strlen(im->path ? im->path : "");
+	bool clusterc = im->module || (np > 8 && !strcmp(im->path + np - 8, ".cluster") &&
+				       (!target || (nt > 8 && !strcmp(target + nt - 8, ".cluster"))));
+	free(target);
+	if (!clusterc) {
+		Diag *d = diag_error(c, im->target_loc,
+				     "cannot import '%s': only clusterc sources (.cluster files) can be "
+				     "imported",
+				     im->path);
+		diag_set_code(d, "import");
+		return;
+	}
 	if (im->module && !real) {
 		FILE *probe = fopen(path, "r");
 		if (!probe) {

@@ -579,6 +579,36 @@ static void test_text(void)
 	CU_ASSERT_STRING_EQUAL(b.s, "1,234,567.89 0 -1,234.50 12,750 0.00 73,715,400 0.35 "
 				    "\"a,\"\"b\"\"\" plain");
 	buf_free(&b);
+
+	/* OWASP's CSV injection rule: text cells that a spreadsheet would take for a formula. */
+	const char *cells[][2] = {
+		{"=1+1", "\"'=1+1\""},   {"+cmd", "\"'+cmd\""}, {"-2+3", "\"'-2+3\""},
+		{"@SUM(A1)", "\"'@SUM(A1)\""}, {"\tx", "\"'\tx\""}, {"\rx", "\"'\rx\""},
+		{"=\"a\",b", "\"'=\"\"a\"\",b\""}, {"a=1", "a=1"}, {"", ""}, {"x-1", "x-1"},
+	};
+	for (size_t i = 0; i < sizeof cells / sizeof cells[0]; i++) {
+		Buf c = {0};
+		csv_field(&c, cells[i][0]);
+		CU_ASSERT_STRING_EQUAL(c.s ? c.s : "", cells[i][1]);
+		buf_free(&c);
+	}
+	/* Numbers stay numbers: they are never written through csv_field. */
+	Buf n = {0};
+	text_fixed(&n, -3.5, 2);
+	CU_ASSERT_STRING_EQUAL(n.s, "-3.50");
+	buf_free(&n);
+
+	/* Markdown: no markup, link or raw HTML gets through a cell or a code span. */
+	Buf m = {0};
+	text_md_cell(&m, "<script>a|b</script> [x](javascript:y) \\ `c` & \033[1m");
+	CU_ASSERT_STRING_EQUAL(m.s, "&lt;script&gt;a\\|b&lt;/script&gt; \\[x\\](javascript:y) \\\\ "
+				    "\\`c\\` &amp;  \\[1m");
+	m.len = 0;
+	text_md_code(&m, "a = 1");
+	buf_puts(&m, " ");
+	text_md_code(&m, "x`y``z");
+	CU_ASSERT_STRING_EQUAL(m.s, "`a = 1` ``` x`y``z ```");
+	buf_free(&m);
 }
 
 /* ---- fabrics, through the whole pipeline --------------------------------------------------- */
