@@ -11,6 +11,8 @@
 #define CLUSTERC_BACKENDS_H
 
 #include "ir.h"
+#include "json.h"
+#include "hash.h"
 
 #include <stdint.h>
 
@@ -65,48 +67,6 @@ Buf *output_memo(Output *o, bool **ok, bool *fresh);
 /* DIR as given to output_open (trailing slashes removed). */
 const char *output_dir(const Output *o);
 
-/* ---- json.c: JSON documents through jansson (the one file that includes it) ---------------- */
-
-/* jansson's json_t, declared here so that no other file needs <jansson.h>. Every constructor
- * returns a new reference; jw_set and jw_push take over the one they are given. */
-typedef struct json_t Json;
-
-Json *jw_object(void);
-Json *jw_array(void);
-void jw_set(Json *object, const char *key, Json *value); /* keys keep insertion order */
-void jw_push(Json *array, Json *value);
-Json *jw_str(const char *s);      /* NULL gives null; bytes that are not UTF-8 become '?' */
-Json *jw_strn(const char *s, size_t n);
-Json *jw_int(long long v);
-Json *jw_bool(bool v);
-Json *jw_null(void);
-/* x rounded to `decimals` places, always written as a real (12750.0, 1.1); never -0; null when
- * x is NaN or infinite. Rounding first is what makes the text deterministic. */
-Json *jw_real(double x, int decimals);
-/* A count: the nearest integer (null when not finite). */
-Json *jw_count(double x);
-
-/* Writes root indented by 2, keys in insertion order, and a final newline; releases root.
- * Write errors show when the file is closed (output_close), so nothing is returned. */
-void jw_write(FILE *f, Json *root);
-void jw_free(Json *j); /* releases a document without writing it */
-
-/* Reading: a document parsed from n bytes of text (NULL when it is not JSON; jw_free it), and
- * its parts, borrowed from it. Missing keys and other types read as NULL, NAN, false, 0. */
-Json *jw_parse(const char *text, size_t n);
-Json *jw_get(const Json *object, const char *key);
-double jw_get_real(const Json *object, const char *key);
-const char *jw_get_str(const Json *object, const char *key);
-const char *jw_string(const Json *value);
-bool jw_get_bool(const Json *object, const char *key);
-size_t jw_len(const Json *array);
-Json *jw_at(const Json *array, size_t i);
-Json *jw_copy(const Json *value); /* a deep copy, a new reference */
-
-/* The string value of the top-level "schema" key of the JSON file at path, malloc'ed, or NULL
- * when the file cannot be read, is not JSON or has none. */
-char *jw_file_schema(const char *path);
-
 /* ---- text.c: numbers and values as text ---------------------------------------------------- */
 
 /* x rounded to `decimals` places in fixed notation without grouping ("2000000.00", "0.350");
@@ -127,8 +87,8 @@ void text_md_cell(Buf *b, const char *s);
 
 /* The spec's path as given ("" when unknown) and the scenario's name ("default" for none), as
  * the reports title them. */
-const char *report_spec_path(const Design *d);
-const char *report_scenario(const Design *d);
+const char *text_spec_path(const Design *d);
+const char *text_scenario(const Design *d);
 
 /* ---- report_json.c: report.json, the machine-readable contract (PRODUCT §7) ----------------- */
 
@@ -370,7 +330,7 @@ void topology_groups_free(TopologyGroups *g);
 int bom_csv_write(Output *o, const Design *d);
 
 /* RFC 4180: s as one CSV field, quoted when it holds a comma, quote, CR or LF. */
-void csv_field(Buf *b, const char *s);
+void text_csv_field(Buf *b, const char *s);
 
 /* ---- layout.c: the placed design as the placement artifacts name it ------------------------ */
 

@@ -30,7 +30,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <nettle/sha2.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +55,7 @@ typedef struct Sink {
 			   * file failed (a full disk is reported once) */
 	const char *what; /* what failed: "cannot create", "cannot write" ... */
 	uint64_t bytes;
-	struct sha256_ctx sha;
+	Hash *sha;        /* SHA-256 of what was written */
 } Sink;
 
 typedef enum { JOB_OPEN, JOB_DATA, JOB_CLOSE } JobKind;
@@ -237,7 +236,7 @@ static void run_job(Writer *w, Job *j)
 			}
 			done += r > 0 ? (size_t)r : 0;
 		}
-		sha256_update(&s->sha, j->n, (const uint8_t *)j->data);
+		hash_update(s->sha, j->data, j->n);
 		s->bytes += j->n;
 		break;
 	case JOB_CLOSE:
@@ -385,8 +384,10 @@ static int sink_close(void *cookie)
 
 static void free_sink(Sink *s)
 {
-	if (s)
+	if (s) {
 		free(s->full);
+		hash_free(s->sha);
+	}
 	free(s);
 }
 
@@ -458,7 +459,7 @@ FILE *output_file(Output *o, const char *relpath)
 	}
 	Sink *s = xmalloc(sizeof *s);
 	*s = (Sink){.w = o->w, .full = join(o->tmp, relpath), .rel = strlen(o->tmp) + 1, .fd = -1};
-	sha256_init(&s->sha);
+	s->sha = hash_new();
 	FILE *f = fopencookie(s, "w", (cookie_io_functions_t){.write = sink_write, .close = sink_close});
 	if (!f) {
 		char *shown = join(o->dir, relpath);
@@ -514,7 +515,6 @@ static int close_file(Output *o, OutFile *of)
 /* Once the writer is idle: each closed file's size and hash, or its failure diagnosed. */
 static void collect(Output *o)
 {
-	static const char hex[] = "0123456789abcdef";
 	writer_wait(o->w);
 	for (int i = 0; i < o->nfiles; i++) {
 		OutFile *of = &o->files[i];
@@ -528,13 +528,8 @@ static void collect(Output *o)
 		}
 		if (s->err)
 			o->failed = true;
-		uint8_t digest[SHA256_DIGEST_SIZE];
-		sha256_digest(&s->sha, SHA256_DIGEST_SIZE, digest);
-		for (int k = 0; k < SHA256_DIGEST_SIZE; k++) {
-			of->a.sha256[2 * k] = hex[digest[k] >> 4];
-			of->a.sha256[2 * k + 1] = hex[digest[k] & 15];
-		}
-		of->a.sha256[2 * SHA256_DIGEST_SIZE] = 0;
+		hash_finish(s->sha, of->a.sha256);
+		s->sha = NULL;
 		of->a.bytes = s->bytes;
 		free_sink(s);
 		of->sink = NULL;

@@ -63,12 +63,12 @@ void text_money(Buf *b, double x)
 	text_number(b, x, whole ? 0 : 2, true);
 }
 
-const char *report_spec_path(const Design *d)
+const char *text_spec_path(const Design *d)
 {
 	return d->spec_path ? d->spec_path : "";
 }
 
-const char *report_scenario(const Design *d)
+const char *text_scenario(const Design *d)
 {
 	return d->scenario_name ? d->scenario_name : "default";
 }
@@ -115,4 +115,27 @@ void text_md_code(Buf *b, const char *s)
 		buf_putc(b, ' ');
 	for (int i = 0; i <= longest; i++)
 		buf_putc(b, '`');
+}
+
+void text_csv_field(Buf *b, const char *s)
+{
+	if (!s)
+		return;
+	/* OWASP's CSV injection rule: a text cell that starts with = + - @, a tab or a carriage
+	 * return is a formula to a spreadsheet; it gets a leading ' inside quotes, which shows
+	 * it as text. Numbers are never written through here (text_fixed, layout_number). */
+	bool formula = *s && strchr("=+-@\t\r", *s);
+	if (!formula && !strpbrk(s, ",\"\r\n")) {
+		buf_puts(b, s);
+		return;
+	}
+	buf_putc(b, '"');
+	if (formula)
+		buf_putc(b, '\'');
+	for (; *s; s++) {
+		if (*s == '"')
+			buf_putc(b, '"');
+		buf_putc(b, *s);
+	}
+	buf_putc(b, '"');
 }

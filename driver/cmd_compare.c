@@ -330,7 +330,7 @@ static int pick_scenarios(Ctx *c, Program *p, const char *list, PtrVec *names)
 		if (len == 0 || strcmp(name, "base") == 0)
 			continue;
 		if (!table_get(&p->scenario_names, intern_cstr(c, name))) {
-			unknown_scenario(p, NOLOC, name);
+			scenario_unknown(p, NOLOC, name);
 			return EXIT_USAGE;
 		}
 		for (int i = 0; i < names->n; i++)
@@ -415,7 +415,7 @@ static int check_sweep(const Options *o, const char *path, Ctx *c, Program *base
 				   s->points[k]->scenario_loc.src == pt->scenario_loc.src;
 		if (pt->scenario && !reported &&
 		    !table_get(&base->scenario_names, intern_cstr(c, pt->scenario))) {
-			unknown_scenario(base, pt->scenario_loc, pt->scenario);
+			scenario_unknown(base, pt->scenario_loc, pt->scenario);
 			errors++;
 		}
 	}

@@ -133,6 +133,8 @@ typedef struct Loc {
  * file, permission) rather than the content's (binary, too large, bad UTF-8). */
 Source *src_load(Ctx *c, const char *path, Loc from, bool *io_error);
 Source *src_from_text(Ctx *c, const char *name, const char *text, size_t len);
+/* Registers text (in c's arena, len <= MAX_FILE_BYTES) as the next Source (src_load.c). */
+Source *src_register(Ctx *c, const char *path, char *text, size_t len);
 bool src_is_clusterc_name(const char *path); /* .cluster, .yaml, .yml (source.c: Source.shown) */
 void src_linecol(const Source *s, uint32_t off, int *line, int *col); /* 1-based; col in chars */
 const char *src_line(const Source *s, int line, int *len);           /* text of line, no EOL */

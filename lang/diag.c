@@ -36,8 +36,8 @@
  *   expected to render once, after the last pass (JSON always prints its one document).
  */
 #include "lang.h"
+#include "json.h"
 
-#include <jansson.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -409,48 +409,26 @@ static void render_summary(Buf *b, int nwarnings, int nerrors)
 
 /* ---- json ---- */
 
-/* A JSON string; text that is not UTF-8 (possible only in --set values) has its non-ASCII bytes
- * replaced by '?', since JSON must be valid Unicode. */
-static json_t *jstr(const char *s, size_t n)
-{
-	if (!s)
-		return json_null();
-	json_t *j = json_stringn(s, n);
-	if (j)
-		return j;
-	char *copy = xmalloc(n + 1);
-	for (size_t i = 0; i < n; i++)
-		copy[i] = (unsigned char)s[i] < 0x80 ? s[i] : '?';
-	j = json_stringn(copy, n);
-	free(copy);
-	return j;
-}
-
-static json_t *jcstr(const char *s)
-{
-	return jstr(s, s ? strlen(s) : 0);
-}
-
 /* A message or path as JSON, its control characters escaped as in the text form. */
-static json_t *jprintable(const char *s)
+static Json *jprintable(const char *s)
 {
 	if (!has_control(s))
-		return jcstr(s);
+		return jw_str(s);
 	Buf b = {0};
 	put_printable(&b, s);
-	json_t *j = jstr(b.s, b.len);
+	Json *j = jw_strn(b.s, b.len);
 	buf_free(&b);
 	return j;
 }
 
 /* Adds file, line, column, end_line, end_column and, when `bytes`, offset and length. */
-static void json_span(json_t *o, Loc loc, bool bytes)
+static void json_span(Json *o, Loc loc, bool bytes)
 {
 	if (!loc.src) {
 		const char *keys[] = {"file", "line", "column", "end_line", "end_column", "offset",
 				      "length"};
 		for (int i = 0; i < (bytes ? 7 : 5); i++)
-			json_object_set_new(o, keys[i], json_null());
+			jw_set(o, keys[i], jw_null());
 		return;
 	}
 	uint32_t off = clamp_off(loc.src, loc.off);
@@ -458,67 +436,65 @@ static void json_span(json_t *o, Loc loc, bool bytes)
 	int line, col, eline, ecol;
 	src_linecol(loc.src, off, &line, &col);
 	src_linecol(loc.src, end, &eline, &ecol);
-	json_object_set_new(o, "file", jprintable(loc.src->path));
-	json_object_set_new(o, "line", json_integer(line));
-	json_object_set_new(o, "column", json_integer(col));
-	json_object_set_new(o, "end_line", json_integer(eline));
-	json_object_set_new(o, "end_column", json_integer(ecol));
+	jw_set(o, "file", jprintable(loc.src->path));
+	jw_set(o, "line", jw_int(line));
+	jw_set(o, "column", jw_int(col));
+	jw_set(o, "end_line", jw_int(eline));
+	jw_set(o, "end_column", jw_int(ecol));
 	if (bytes) {
-		json_object_set_new(o, "offset", json_integer(off));
-		json_object_set_new(o, "length", json_integer(end - off));
+		jw_set(o, "offset", jw_int(off));
+		jw_set(o, "length", jw_int(end - off));
 	}
 }
 
-static json_t *json_diag(const Diag *d)
+static Json *json_diag(const Diag *d)
 {
 	static const char *const severities[] = {"error", "warning", "note"};
-	json_t *o = json_object();
-	json_object_set_new(o, "severity", json_string(severities[d->level]));
-	json_object_set_new(o, "code", jcstr(d->code));
-	json_object_set_new(o, "message", jprintable(d->msg));
+	Json *o = jw_object();
+	jw_set(o, "severity", jw_str(severities[d->level]));
+	jw_set(o, "code", jw_str(d->code));
+	jw_set(o, "message", jprintable(d->msg));
 	json_span(o, d->loc, true);
 	if (d->loc.src && d->loc.src->shown) {
 		Snippet sn = {0};
 		snippet_make(d->loc, NULL, 0, &sn);
-		json_object_set_new(o, "source_line", jstr(sn.text.s, sn.text.len));
+		jw_set(o, "source_line", jw_strn(sn.text.s, sn.text.len));
 		buf_free(&sn.text);
 		buf_free(&sn.marks);
 	} else {
-		json_object_set_new(o, "source_line", json_null());
+		jw_set(o, "source_line", jw_null());
 	}
-	json_object_set_new(o, "suggestion", jcstr(d->suggestion));
-	json_t *ranges = json_array();
+	jw_set(o, "suggestion", jw_str(d->suggestion));
+	Json *ranges = jw_array();
 	for (int i = 0; i < d->nranges; i++) {
-		json_t *r = json_object();
+		Json *r = jw_object();
 		json_span(r, d->ranges[i], true);
-		json_array_append_new(ranges, r);
+		jw_push(ranges, r);
 	}
-	json_object_set_new(o, "ranges", ranges);
-	json_t *notes = json_array();
+	jw_set(o, "ranges", ranges);
+	Json *notes = jw_array();
 	for (int i = 0; i < d->nnotes; i++) {
-		json_t *n = json_object();
-		json_object_set_new(n, "message", jprintable(d->notes[i].msg));
+		Json *n = jw_object();
+		jw_set(n, "message", jprintable(d->notes[i].msg));
 		if (d->notes[i].loc.src)
 			json_span(n, d->notes[i].loc, false);
-		json_array_append_new(notes, n);
+		jw_push(notes, n);
 	}
-	json_object_set_new(o, "notes", notes);
+	jw_set(o, "notes", notes);
 	return o;
 }
 
 static void render_json(Ctx *c, FILE *out)
 {
-	json_t *root = json_object();
-	json_t *list = json_array();
+	Json *root = jw_object();
+	Json *list = jw_array();
 	for (int i = 0; i < c->diags.n; i++)
-		json_array_append_new(list, json_diag(c->diags.v[i]));
-	json_object_set_new(root, "diagnostics", list);
-	json_object_set_new(root, "errors", json_integer(c->nerrors));
-	json_object_set_new(root, "warnings", json_integer(c->nwarnings));
-	json_object_set_new(root, "limit_reached", json_boolean(c->limit_hit));
-	json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	fputc('\n', out);
-	json_decref(root);
+		jw_push(list, json_diag(c->diags.v[i]));
+	jw_set(root, "diagnostics", list);
+	jw_set(root, "errors", jw_int(c->nerrors));
+	jw_set(root, "warnings", jw_int(c->nwarnings));
+	jw_set(root, "limit_reached", jw_bool(c->limit_hit));
+	jw_write(out, root);
 }
 
 /* Source order: by file (in load order), then by position; diagnostics without a location

@@ -40,12 +40,12 @@
  */
 #define _GNU_SOURCE /* renameat2, pipe2 */
 #include "lang.h"
+#include "hash.h"
+#include "json.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <jansson.h>
-#include <nettle/sha2.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -104,21 +104,6 @@ static char *sibling(const OutDir *od, const char *suffix)
 	return s;
 }
 
-static void sha256_hex(const void *data, size_t n, char hex[65])
-{
-	static const char digits[] = "0123456789abcdef";
-	struct sha256_ctx ctx;
-	uint8_t digest[SHA256_DIGEST_SIZE];
-	sha256_init(&ctx);
-	sha256_update(&ctx, n, data);
-	sha256_digest(&ctx, SHA256_DIGEST_SIZE, digest);
-	for (int i = 0; i < SHA256_DIGEST_SIZE; i++) {
-		hex[2 * i] = digits[digest[i] >> 4];
-		hex[2 * i + 1] = digits[digest[i] & 15];
-	}
-	hex[64] = 0;
-}
-
 /* Reads a small regular file (not through a symbolic link) into a heap buffer; NULL when it
  * is missing, not regular or larger than most. */
 static char *read_small(const char *path, size_t most, size_t *len)
@@ -157,7 +142,7 @@ static void token_text(char *out, size_t size, const struct stat *st, TokenState
 	int n = snprintf(body, sizeof body, "%s\nstate %s\ndevice %llu\ninode %llu\nmanifest %s\n",
 			 TOKEN_MAGIC, token_states[s], (unsigned long long)st->st_dev,
 			 (unsigned long long)st->st_ino, manifest);
-	sha256_hex(body, (size_t)n, check);
+	hash_hex(body, (size_t)n, check);
 	snprintf(out, size, "%scheck %s\n", body, check);
 }
 
@@ -456,32 +441,32 @@ static DirState dir_state(const char *dir, int *err, char **why)
 	}
 	char actual[65];
 	if (text)
-		sha256_hex(text, len, actual);
-	json_t *root = text ? json_loadb(text, len, 0, NULL) : NULL;
+		hash_hex(text, len, actual);
+	Json *root = text ? jw_parse(text, len) : NULL;
 	free(text);
-	json_t *files = root ? json_object_get(root, "files") : NULL;
-	const char *schema = root ? json_string_value(json_object_get(root, "schema")) : NULL;
-	if (!files || !json_is_array(files) || !schema || strcmp(schema, MANIFEST_SCHEMA) != 0 ||
+	Json *files = jw_get(root, "files");
+	const char *schema = jw_get_str(root, "schema");
+	if (!jw_is_array(files) || !schema || strcmp(schema, MANIFEST_SCHEMA) != 0 ||
 	    strcmp(actual, hash) != 0) {
-		json_decref(root);
+		jw_free(root);
 		*why = xstrdup("its manifest.json is not the one clusterc wrote there");
 		return DIR_FOREIGN;
 	}
-	size_t n = json_array_size(files);
+	size_t n = jw_len(files);
 	Listed *v = xmalloc(sizeof *v * (n + 1));
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
-		json_t *f = json_array_get(files, i);
-		const char *p = json_string_value(json_object_get(f, "path"));
-		json_t *b = json_object_get(f, "bytes");
-		if (p && json_is_integer(b))
-			v[k++] = (Listed){(char *)p, (long long)json_integer_value(b)};
+		Json *f = jw_at(files, i);
+		const char *p = jw_get_str(f, "path");
+		long long bytes;
+		if (p && jw_get_integer(f, "bytes", &bytes))
+			v[k++] = (Listed){(char *)p, bytes};
 	}
 	qsort(v, k, sizeof *v, by_listed_path);
 	char *stranger = NULL;
 	bool ok = all_listed(dir, "", v, k, &stranger);
 	free(v);
-	json_decref(root);
+	jw_free(root);
 	if (ok) {
 		free(stranger);
 		return DIR_OURS;
@@ -859,7 +844,7 @@ int outdir_commit(OutDir *od, bool force)
 		io_error(od->c, "cannot read back", MANIFEST, errno ? errno : EIO);
 		errors = 1;
 	} else {
-		sha256_hex(text, len, hash);
+		hash_hex(text, len, hash);
 		free(text);
 		int err = token_write(od->tmp, TOKEN_COMPLETE, hash);
 		if (err) {

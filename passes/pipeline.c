@@ -55,7 +55,7 @@ int pipeline_front(Program *p, const char *path, Timing timings[STAGE_COUNT])
 	STAGE(STAGE_LOAD, load_program(p, path));
 	STOP_IF_ERRORS();
 	STAGE(STAGE_RESOLVE, resolve_program(p));
-	STAGE(STAGE_OVERRIDES, apply_overrides(p));
+	STAGE(STAGE_OVERRIDES, scenario_apply(p));
 	if (p->usage_error)
 		return errors;
 	STAGE(STAGE_CHECK, check_program(p));

@@ -118,7 +118,7 @@ const Value *decl_value(const Decl *d, const char *name);
 /* A field's quantity in base units, or def when it is absent, left open or not a quantity;
  * NULL d gives def. */
 double decl_number(const Decl *d, const char *name, double def);
-const char *kind_name(int kind);
+const char *decl_kind_name(int kind);
 
 /* ---- load.c --------------------------------------------------------------------------------- */
 
@@ -128,10 +128,10 @@ int load_program(Program *p, const char *path);
 /* The same for a source already in memory (fuzzing, tests). */
 int load_program_source(Program *p, Source *src);
 /* The standard-library module declaring a name ("std.cooling"), or NULL. */
-const char *stdlib_module_declaring(Program *p, const char *name);
+const char *load_module_declaring(Program *p, const char *name);
 /* The stdlib declaration of one of `kinds` (a bit per KindId) whose name is closest to a
  * misspelt one, or NULL; *module the module that declares it. */
-const char *stdlib_suggest(Program *p, const char *name, unsigned kinds, const char **module);
+const char *load_suggest(Program *p, const char *name, unsigned kinds, const char **module);
 
 /* ---- resolve.c ------------------------------------------------------------------------------ */
 
@@ -150,11 +150,11 @@ Decl *resolve_override_path(Program *p, const Path *path, const FieldSchema **fi
 
 /* Applies the chosen scenario (and its parents) and then every --set, rewriting the fields they
  * name; collects the effective require and objective statements. */
-int apply_overrides(Program *p);
-const FieldSchema *override_param(Program *p, const Decl *d, const Path *path, const Field *base);
+int scenario_apply(Program *p);
+const FieldSchema *scenario_override_param(Program *p, const Decl *d, const Path *path, const Field *base);
 /* "SPEC has no scenario 'NAME'; did you mean ...?" at `at` (NOLOC for the command line), with
  * its code and suggestion: for --scenario, compare's --scenarios and a sweep's scenarios. */
-Diag *unknown_scenario(Program *p, Loc at, const char *name);
+Diag *scenario_unknown(Program *p, Loc at, const char *name);
 
 /* ---- check.c -------------------------------------------------------------------------------- */
 
@@ -166,18 +166,18 @@ int check_program(Program *p);
 /* eval.c: constant folding of quantities, and shared wording. */
 bool eval_qty(Program *p, const Expr *e, Qty *out);
 bool eval_unit(Program *p, const Expr *e, Qty *out);
-const char *describe_expr(const Expr *e);
-const char *dim_phrase(Dim d, char *buf, size_t n);
-int cluster_currency(const Decl *cluster);
+const char *eval_describe(const Expr *e);
+const char *eval_dim_phrase(Dim d, char *buf, size_t n);
+int eval_currency(const Decl *cluster);
 
 /* Whether an expression reads an attribute (DECL.FIELD) anywhere in it. */
-bool expr_reads_attribute(const Expr *e);
+bool check_reads_attribute(const Expr *e);
 
 /* An IPv4 prefix "a.b.c.d/len", the address on its network boundary. */
-bool parse_cidr(const char *s, uint32_t *net, int *len);
+bool check_parse_cidr(const char *s, uint32_t *net, int *len);
 
 /* Infers the dimension of a require or objective expression; false after a diagnostic. */
-bool check_expr_dim(Program *p, const Expr *e, Dim *out);
+bool eval_expr_dim(Program *p, const Expr *e, Dim *out);
 
 /* ---- sweep.c: a sweep file's points, for `clusterc compare --sweep` (the file says the format) */
 

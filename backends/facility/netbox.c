@@ -159,7 +159,7 @@ static int write_sites_racks(Output *o, const Design *d, Buf *b)
 	char *site_slug = slug_of(site);
 	int errors = 0;
 	buf_puts(b, "name,slug,status\n");
-	csv_field(b, site);
+	text_csv_field(b, site);
 	buf_printf(b, ",%s,active\n", site_slug);
 	errors += put_file(o, "netbox/sites.csv", b);
 
@@ -170,7 +170,7 @@ static int write_sites_racks(Output *o, const Design *d, Buf *b)
 		last = d->racks[r].row;
 		char l[16];
 		ir_row_name(last, l, sizeof l);
-		csv_field(b, site);
+		text_csv_field(b, site);
 		buf_printf(b, ",Row %s,row-", l);
 		for (const char *p = l; *p; p++)
 			buf_putc(b, (char)(*p - 'A' + 'a'));
@@ -182,13 +182,13 @@ static int write_sites_racks(Output *o, const Design *d, Buf *b)
 	buf_puts(b, "name,site,location,status,width,u_height,facility_id\n");
 	for (int r = 0; r < d->nracks; r++) {
 		const RackInst *rk = &d->racks[r];
-		csv_field(b, rk->name);
+		text_csv_field(b, rk->name);
 		buf_putc(b, ',');
-		csv_field(b, site);
+		text_csv_field(b, site);
 		buf_putc(b, ',');
 		row_location(b, rk->row);
 		buf_printf(b, ",active,19,%d,%s-", units, site_slug);
-		csv_field(b, rk->name);
+		text_csv_field(b, rk->name);
 		buf_putc(b, '\n');
 	}
 	free(site_slug);
@@ -210,7 +210,7 @@ static int write_devices(Output *o, const Design *d, Buf *b)
 	int errors = 0;
 	buf_puts(b, "name,slug\n");
 	for (int i = 0; i < c.nmakers; i++) {
-		csv_field(b, c.makers[i].name);
+		text_csv_field(b, c.makers[i].name);
 		buf_printf(b, ",%s\n", c.makers[i].slug);
 	}
 	errors += put_file(o, "netbox/manufacturers.csv", b);
@@ -223,7 +223,7 @@ static int write_devices(Output *o, const Design *d, Buf *b)
 
 	buf_puts(b, "manufacturer,model,slug,u_height\n");
 	for (int i = 0; i < c.ntypes; i++) {
-		csv_field(b, c.makers[c.types[i].maker].name);
+		text_csv_field(b, c.makers[c.types[i].maker].name);
 		buf_printf(b, ",%s,%s,%d\n", c.types[i].slug, c.types[i].slug, c.types[i].height_u);
 	}
 	errors += put_file(o, "netbox/device-types.csv", b);
@@ -236,15 +236,15 @@ static int write_devices(Output *o, const Design *d, Buf *b)
 		for (int i = 0; i < n; i++) {
 			const RackDevice *x = &v[i];
 			const RackInst *rk = &d->racks[x->rack];
-			csv_field(b, x->name);
+			text_csv_field(b, x->name);
 			buf_printf(b, ",%s,%s,", role_names[role_of(d, x)], c.types[type[i]].slug);
-			csv_field(b, d->site_name);
+			text_csv_field(b, d->site_name);
 			buf_putc(b, ',');
 			row_location(b, rk->row);
 			buf_putc(b, ',');
-			csv_field(b, rk->name);
+			text_csv_field(b, rk->name);
 			buf_printf(b, ",%d,front,active,", x->u);
-			csv_field(b, c.makers[c.types[type[i]].maker].name);
+			text_csv_field(b, c.makers[c.types[type[i]].maker].name);
 			buf_putc(b, '\n');
 			layout_flush(f, b, false);
 		}
@@ -289,11 +289,11 @@ static int write_cables(Output *o, const Design *d, Buf *b)
 		const LinkInst *l = &d->links[d->cables[i].link];
 		for (int side = 0; side < 2; side++) {
 			End e = side ? l->z : l->a;
-			csv_field(b, ir_end_device(d, e));
+			text_csv_field(b, ir_end_device(d, e));
 			buf_putc(b, ',');
 			pa.len = 0;
 			ir_end_port(&pa, d, e);
-			csv_field(b, pa.s);
+			text_csv_field(b, pa.s);
 			buf_puts(b, ",other,");
 			layout_int(b, llround(l->speed / 1e3));
 			buf_putc(b, '\n');
@@ -316,13 +316,13 @@ static int write_cables(Output *o, const Design *d, Buf *b)
 		pa.len = pz.len = 0;
 		ir_end_port(&pa, d, l->a);
 		ir_end_port(&pz, d, l->z);
-		csv_field(b, ir_end_device(d, l->a));
+		text_csv_field(b, ir_end_device(d, l->a));
 		buf_puts(b, ",dcim.interface,");
-		csv_field(b, pa.s);
+		text_csv_field(b, pa.s);
 		buf_putc(b, ',');
-		csv_field(b, ir_end_device(d, l->z));
+		text_csv_field(b, ir_end_device(d, l->z));
 		buf_puts(b, ",dcim.interface,");
-		csv_field(b, pz.s);
+		text_csv_field(b, pz.s);
 		buf_putc(b, ',');
 		buf_puts(b, cable_type(c));
 		buf_puts(b, ",connected,");

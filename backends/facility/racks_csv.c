@@ -33,17 +33,17 @@ int racks_csv_write(Output *o, const Design *d)
 		const RackInst *r = &d->racks[x->rack];
 		char row[16];
 		ir_row_name(r->row, row, sizeof row);
-		csv_field(&b, r->name);
+		text_csv_field(&b, r->name);
 		buf_printf(&b, ",%s,%d,%d,%d,", row, r->pos + 1, x->u, x->height_u);
-		csv_field(&b, x->name);
+		text_csv_field(&b, x->name);
 		buf_putc(&b, ',');
-		csv_field(&b, layout_device_kind_names[x->kind]);
+		text_csv_field(&b, layout_device_kind_names[x->kind]);
 		buf_putc(&b, ',');
-		csv_field(&b, x->model ? x->model->name : "");
+		text_csv_field(&b, x->model ? x->model->name : "");
 		buf_putc(&b, ',');
 		layout_fixed(&b, x->power / 1e3, 3);
 		buf_putc(&b, ',');
-		csv_field(&b, r->cooling ? r->cooling->name : "");
+		text_csv_field(&b, r->cooling ? r->cooling->name : "");
 		buf_putc(&b, ',');
 		double lim = r->cap;
 		if (isfinite(lim))

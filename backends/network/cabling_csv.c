@@ -23,25 +23,25 @@ static void put_end(Buf *b, const Design *d, End e, const char *port, const Part
 {
 	int rack, u;
 	ir_end_place(d, e, &rack, &u);
-	csv_field(b, d->site_name);
+	text_csv_field(b, d->site_name);
 	buf_putc(b, ',');
 	if (rack >= 0) {
 		char row[16];
 		ir_row_name(d->racks[rack].row, row, sizeof row);
 		buf_puts(b, row);
 		buf_putc(b, ',');
-		csv_field(b, d->racks[rack].name);
+		text_csv_field(b, d->racks[rack].name);
 		buf_putc(b, ',');
 		layout_int(b, u);
 		buf_putc(b, ',');
 	} else {
 		buf_puts(b, ",,,");
 	}
-	csv_field(b, ir_end_device(d, e));
+	text_csv_field(b, ir_end_device(d, e));
 	buf_putc(b, ',');
-	csv_field(b, port);
+	text_csv_field(b, port);
 	buf_putc(b, ',');
-	csv_field(b, optic ? optic->name : "");
+	text_csv_field(b, optic ? optic->name : "");
 	buf_putc(b, ',');
 }
 
@@ -67,15 +67,15 @@ int cabling_csv_write(Output *o, const Design *d)
 		buf_put(&label, pz.s, pz.len);
 		ir_cable_id(&b, i);
 		buf_putc(&b, ',');
-		csv_field(&b, label.s);
+		text_csv_field(&b, label.s);
 		buf_putc(&b, ',');
 		put_end(&b, d, l->a, pa.s, c->optic_a);
 		put_end(&b, d, l->z, pz.s, c->optic_z);
-		csv_field(&b, c->media >= 0 ? enum_MEDIA.words[c->media] : "");
+		text_csv_field(&b, c->media >= 0 ? enum_MEDIA.words[c->media] : "");
 		buf_putc(&b, ',');
-		csv_field(&b, c->fiber >= 0 ? enum_FIBER.words[c->fiber] : "");
+		text_csv_field(&b, c->fiber >= 0 ? enum_FIBER.words[c->fiber] : "");
 		buf_putc(&b, ',');
-		csv_field(&b, c->cable ? c->cable->name : "");
+		text_csv_field(&b, c->cable ? c->cable->name : "");
 		buf_putc(&b, ',');
 		layout_number(&b, c->length, 2);
 		buf_putc(&b, ',');
@@ -83,9 +83,9 @@ int cabling_csv_write(Output *o, const Design *d)
 		buf_putc(&b, ',');
 		layout_number(&b, l->speed / 1e9, 3);
 		buf_putc(&b, ',');
-		csv_field(&b, l->fabric >= 0 ? d->fabrics[l->fabric].name : "");
+		text_csv_field(&b, l->fabric >= 0 ? d->fabrics[l->fabric].name : "");
 		buf_putc(&b, ',');
-		csv_field(&b, ir_link_tier_names[l->tier]);
+		text_csv_field(&b, ir_link_tier_names[l->tier]);
 		buf_putc(&b, ',');
 		if (l->rail >= 0)
 			layout_int(&b, l->rail + 1);

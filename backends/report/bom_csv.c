@@ -15,29 +15,6 @@
 static const char header[] =
 	"part,model,description,quantity,unit,unit_price,total,currency,unit_power_kw,power_kw\n";
 
-void csv_field(Buf *b, const char *s)
-{
-	if (!s)
-		return;
-	/* OWASP's CSV injection rule: a text cell that starts with = + - @, a tab or a carriage
-	 * return is a formula to a spreadsheet; it gets a leading ' inside quotes, which shows
-	 * it as text. Numbers are never written through here (text_fixed, layout_number). */
-	bool formula = *s && strchr("=+-@\t\r", *s);
-	if (!formula && !strpbrk(s, ",\"\r\n")) {
-		buf_puts(b, s);
-		return;
-	}
-	buf_putc(b, '"');
-	if (formula)
-		buf_putc(b, '\'');
-	for (; *s; s++) {
-		if (*s == '"')
-			buf_putc(b, '"');
-		buf_putc(b, *s);
-	}
-	buf_putc(b, '"');
-}
-
 static void put_quantity(Buf *b, double q)
 {
 	if (isfinite(q) && q == floor(q) && fabs(q) < 1e15)
@@ -48,21 +25,21 @@ static void put_quantity(Buf *b, double q)
 
 static void put_line(Buf *b, const BomLine *l, const char *currency)
 {
-	csv_field(b, l->part);
+	text_csv_field(b, l->part);
 	buf_putc(b, ',');
-	csv_field(b, l->model);
+	text_csv_field(b, l->model);
 	buf_putc(b, ',');
-	csv_field(b, l->description);
+	text_csv_field(b, l->description);
 	buf_putc(b, ',');
 	put_quantity(b, l->quantity);
 	buf_putc(b, ',');
-	csv_field(b, l->unit);
+	text_csv_field(b, l->unit);
 	buf_putc(b, ',');
 	text_fixed(b, l->unit_price, 2);
 	buf_putc(b, ',');
 	text_fixed(b, l->total, 2);
 	buf_putc(b, ',');
-	csv_field(b, currency);
+	text_csv_field(b, currency);
 	buf_putc(b, ',');
 	text_fixed(b, l->unit_power / 1e3, 3);
 	buf_putc(b, ',');
@@ -90,7 +67,7 @@ int bom_csv_write(Output *o, const Design *d)
 	buf_puts(&b, "total,,,,,,");
 	text_fixed(&b, total, 2);
 	buf_putc(&b, ',');
-	csv_field(&b, currency);
+	text_csv_field(&b, currency);
 	buf_puts(&b, ",,");
 	text_fixed(&b, power / 1e3, 3);
 	buf_putc(&b, '\n');

@@ -291,13 +291,13 @@ int compare_csv_write(Output *o, const Comparison *cmp)
 			Buf h = {0};
 			buf_printf(&h, "%s.%s", wn[j], col[k]);
 			buf_putc(&b, ',');
-			csv_field(&b, h.s);
+			text_csv_field(&b, h.s);
 			buf_free(&h);
 		}
 	buf_puts(&b, ",sets,chosen,why\n");
 	for (int i = 0; i < cmp->nrows; i++) {
 		const CompareRow *r = &cmp->rows[i];
-		csv_field(&b, r->scenario);
+		text_csv_field(&b, r->scenario);
 		buf_printf(&b, ",%d,%s", r->status, r->pareto ? "yes" : "no");
 		csv_num(&b, r->accelerators, 0);
 		csv_num(&b, r->nodes, 0);
@@ -312,7 +312,7 @@ int compare_csv_write(Output *o, const Comparison *cmp)
 		csv_num(&b, r->tco, MONEY);
 		csv_num(&b, r->tco_years, 3);
 		buf_putc(&b, ',');
-		csv_field(&b, cmp->currency);
+		text_csv_field(&b, cmp->currency);
 		for (int j = 0; j < nw; j++) {
 			const CompareWorkload *w = r->status == 0 ? compare_workload(r, wn[j]) : NULL;
 			csv_num(&b, w ? w->time_to_train / 86400 : NAN, DAYS);
@@ -321,15 +321,15 @@ int compare_csv_write(Output *o, const Comparison *cmp)
 			csv_num(&b, w ? w->mfu : NAN, RATIO);
 		}
 		buf_putc(&b, ',');
-		csv_field(&b, r->sets);
+		text_csv_field(&b, r->sets);
 		Buf ch = {0};
 		for (int k = 0; k < r->decisions; k++)
 			buf_printf(&ch, "%s%s", k ? "; " : "", r->chosen[k]);
 		buf_putc(&b, ',');
-		csv_field(&b, ch.s ? ch.s : "");
+		text_csv_field(&b, ch.s ? ch.s : "");
 		buf_free(&ch);
 		buf_putc(&b, ',');
-		csv_field(&b, r->why);
+		text_csv_field(&b, r->why);
 		buf_putc(&b, '\n');
 	}
 	fwrite(b.s, 1, b.len, f);

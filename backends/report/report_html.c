@@ -635,9 +635,9 @@ int report_html_write(Output *o, const Design *d)
 		return 1;
 	Buf b = {0}, title = {0};
 	buf_puts(&title, "clusterc report: ");
-	buf_puts(&title, report_spec_path(d));
+	buf_puts(&title, text_spec_path(d));
 	buf_puts(&title, " (scenario ");
-	buf_puts(&title, report_scenario(d));
+	buf_puts(&title, text_scenario(d));
 	buf_puts(&title, ")");
 	page_start(&b, title.s);
 	buf_free(&title);

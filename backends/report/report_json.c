@@ -292,8 +292,8 @@ static Json *report_json(const Design *d, const OptimizerReport *opt, const Arti
 {
 	Json *r = jw_object();
 	jw_set(r, "schema", jw_str(REPORT_SCHEMA));
-	jw_set(r, "spec", jw_str(report_spec_path(d)));
-	jw_set(r, "scenario", jw_str(report_scenario(d)));
+	jw_set(r, "spec", jw_str(text_spec_path(d)));
+	jw_set(r, "scenario", jw_str(text_scenario(d)));
 	jw_set(r, "currency", jw_str(currency_name(d->currency)));
 	jw_set(r, "totals", totals_json(&d->t));
 	jw_set(r, "power_kw_by_category", power_json(&d->t));

@@ -614,9 +614,9 @@ int report_md_write(Output *o, const Design *d)
 		return 1;
 	Buf b = {0};
 	buf_puts(&b, "# clusterc report: ");
-	text_md_cell(&b, report_spec_path(d));
+	text_md_cell(&b, text_spec_path(d));
 	buf_puts(&b, " (scenario ");
-	text_md_cell(&b, report_scenario(d));
+	text_md_cell(&b, text_scenario(d));
 	buf_puts(&b, ")\n\n");
 	if (d->cluster_name) {
 		buf_printf(&b, "Cluster `%s`", d->cluster_name);

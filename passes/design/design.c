@@ -133,7 +133,7 @@ int design_init(Design *d, Program *p)
 	d->cluster_name = d->cluster->name;
 	d->cluster_loc = d->cluster->name_loc;
 	d->site_name = d->site->name;
-	d->currency = cluster_currency(d->cluster);
+	d->currency = eval_currency(d->cluster);
 	const Value *pw = field_value(d->site, FLD_SITE_POWER);
 	d->power = pw && pw->kind == VAL_REF ? pw->ref : NULL;
 	const Value *h = field_value(d->cluster, FLD_CLUSTER_HORIZON);

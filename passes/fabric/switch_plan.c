@@ -71,8 +71,8 @@ static void pool(const FabricInst *f, FieldId field, uint32_t *net, int *len, Lo
 	const char *def = field_schemas[field].dflt.s;
 	*text = field_str(f->decl, field);
 	*loc = v ? v->loc : f->loc;
-	if (!parse_cidr(*text, net, len)) /* check.c diagnosed it; the default parses */
-		parse_cidr(def, net, len);
+	if (!check_parse_cidr(*text, net, len)) /* check.c diagnosed it; the default parses */
+		check_parse_cidr(def, net, len);
 }
 
 /* The longest prefix that holds n addresses starting at offset `first` of the pool. */

@@ -36,7 +36,7 @@ static Value *new_value(Checker *k, ValueKind kind, Loc loc)
 static Diag *type_error(Checker *k, const Expr *e, const FieldSchema *fs, const char *expected)
 {
 	Diag *d = diag_error(k->c, e->loc, "'%s' must be %s, not %s", fs->name, expected,
-			     describe_expr(e));
+			     eval_describe(e));
 	diag_set_code(d, "type");
 	return d;
 }
@@ -221,8 +221,8 @@ static bool check_ref(Checker *k, const Expr *e, const FieldSchema *fs, unsigned
 		return false;
 	if (d->kind < 0 || !(kinds & (1u << d->kind))) {
 		Diag *dg = diag_error(k->c, e->loc, "'%s' must be %s %s, but '%s' is %s %s", fs->name,
-				      article(want), want, d->name, article(kind_name(d->kind)),
-				      kind_name(d->kind));
+				      article(want), want, d->name, article(decl_kind_name(d->kind)),
+				      decl_kind_name(d->kind));
 		diag_set_code(dg, "kind-mismatch");
 		diag_note(dg, d->name_loc, "'%s' is declared here", d->name);
 		return false;
@@ -262,7 +262,7 @@ static bool check_enum(Checker *k, const Expr *e, const FieldSchema *fs, Value *
 			       fs->name, b.s);
 	else
 		d = diag_error(k->c, e->loc, "'%s' must be one of %s, not %s", fs->name, b.s,
-			       describe_expr(e));
+			       eval_describe(e));
 	buf_free(&b);
 	diag_set_code(d, "unknown-enum");
 	if (s)
@@ -826,7 +826,7 @@ static void check_required(Checker *k, Decl *d)
 		const FieldSchema *fs = &ks->fields[i];
 		if (!(fs->flags & F_REQUIRED) || decl_field(d, fs->name))
 			continue;
-		Diag *dg = diag_error(k->c, d->name_loc, "%s '%s' needs '%s' (%s)", kind_name(d->kind),
+		Diag *dg = diag_error(k->c, d->name_loc, "%s '%s' needs '%s' (%s)", decl_kind_name(d->kind),
 				      d->name, fs->name, fs->doc);
 		diag_set_code(dg, "missing-field");
 		if (d->parent)
@@ -888,7 +888,7 @@ static void check_model(Checker *k, const Value *m, Loc at)
 }
 
 /* "a.b.c.d/len", each part in range and the address on its network boundary. */
-bool parse_cidr(const char *s, uint32_t *net, int *len)
+bool check_parse_cidr(const char *s, uint32_t *net, int *len)
 {
 	unsigned a[4], l;
 	char tail;
@@ -926,7 +926,7 @@ static void check_consistency(Checker *k, Decl *d)
 			const Value *v = decl_value(d, pools[i]);
 			uint32_t net;
 			int len;
-			if (v && v->kind == VAL_STRING && !parse_cidr(v->s, &net, &len)) {
+			if (v && v->kind == VAL_STRING && !check_parse_cidr(v->s, &net, &len)) {
 				Diag *dg = diag_error(k->c, v->loc, "'%s' is not an IPv4 prefix such as "
 								    "\"10.0.0.0/16\" (address on its network "
 								    "boundary)",
@@ -967,16 +967,16 @@ static void check_consistency(Checker *k, Decl *d)
 	}
 }
 
-bool expr_reads_attribute(const Expr *e)
+bool check_reads_attribute(const Expr *e)
 {
 	switch (e->kind) {
 	case EXPR_MEMBER: return true;
 	case EXPR_PAREN:
-	case EXPR_NEG: return expr_reads_attribute(e->inner);
+	case EXPR_NEG: return check_reads_attribute(e->inner);
 	case EXPR_ADD:
 	case EXPR_SUB:
 	case EXPR_MUL:
-	case EXPR_DIV: return expr_reads_attribute(e->bin.l) || expr_reads_attribute(e->bin.r);
+	case EXPR_DIV: return check_reads_attribute(e->bin.l) || check_reads_attribute(e->bin.r);
 	default: return false;
 	}
 }
@@ -984,9 +984,9 @@ bool expr_reads_attribute(const Expr *e)
 static void check_require(Checker *k, const Require *rq)
 {
 	Dim l, r;
-	bool okl = check_expr_dim(k->p, rq->lhs, &l);
-	bool okr = check_expr_dim(k->p, rq->rhs, &r);
-	if (okl && okr && !expr_reads_attribute(rq->lhs) && !expr_reads_attribute(rq->rhs)) {
+	bool okl = eval_expr_dim(k->p, rq->lhs, &l);
+	bool okr = eval_expr_dim(k->p, rq->rhs, &r);
+	if (okl && okr && !check_reads_attribute(rq->lhs) && !check_reads_attribute(rq->rhs)) {
 		Diag *d = diag_warning(k->c, rq->loc, "this requirement reads no attribute of the "
 						      "design: it is always true or always false");
 		diag_set_code(d, "constant-require");
@@ -994,8 +994,8 @@ static void check_require(Checker *k, const Require *rq)
 	if (!okl || !okr || dim_eq(l, r))
 		return;
 	char nl[96], nr[96];
-	Diag *d = diag_error(k->c, rq->op_loc, "cannot compare %s with %s", dim_phrase(l, nl, sizeof nl),
-			     dim_phrase(r, nr, sizeof nr));
+	Diag *d = diag_error(k->c, rq->op_loc, "cannot compare %s with %s", eval_dim_phrase(l, nl, sizeof nl),
+			     eval_dim_phrase(r, nr, sizeof nr));
 	diag_set_code(d, "dimension-mismatch");
 	diag_range(d, rq->lhs->loc);
 	diag_range(d, rq->rhs->loc);
@@ -1011,9 +1011,9 @@ static void check_require(Checker *k, const Require *rq)
 static void check_objective(Checker *k, const Objective *ob)
 {
 	Dim d;
-	if (!check_expr_dim(k->p, ob->expr, &d))
+	if (!eval_expr_dim(k->p, ob->expr, &d))
 		return;
-	if (!expr_reads_attribute(ob->expr)) {
+	if (!check_reads_attribute(ob->expr)) {
 		Diag *dg = diag_error(k->c, ob->expr->loc, "an objective must read an attribute of the "
 							   "design, as in wanka.capex");
 		diag_set_code(dg, "constant-objective");
@@ -1052,7 +1052,7 @@ static void check_scenario_overrides(Checker *k, Scenario *sc)
 						base = &tmp;
 					}
 				}
-				fs = override_param(k->p, o->decl, path, base);
+				fs = scenario_override_param(k->p, o->decl, path, base);
 				if (!fs)
 					continue;
 			}

@@ -4,7 +4,7 @@
  * Field values are constants: numbers with units combined by + - * / and parentheses. eval_qty
  * folds them into a Qty in base units, checking dimensions as it goes ("cannot add power and
  * bandwidth"). The expressions of require and objectives also read derived attributes
- * (wanka.capex) whose values only later passes know; check_expr_dim infers their dimension
+ * (wanka.capex) whose values only later passes know; eval_expr_dim infers their dimension
  * without a value, so a mismatched requirement is still a compile-time error.
  */
 #include "passes.h"
@@ -12,7 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-const char *describe_expr(const Expr *e)
+const char *eval_describe(const Expr *e)
 {
 	switch (e->kind) {
 	case EXPR_NUMBER: return e->num.unit ? "a quantity" : "a number";
@@ -43,7 +43,7 @@ static Loc op_loc(const Expr *e)
 }
 
 /* A dimension in a sentence: "power", or "a number without a unit" for none. */
-const char *dim_phrase(Dim d, char *buf, size_t n)
+const char *eval_dim_phrase(Dim d, char *buf, size_t n)
 {
 	if (dim_is_none(d)) {
 		snprintf(buf, n, "a number without a unit");
@@ -70,8 +70,8 @@ static void mismatch_hint(Diag *d, Dim a, Dim b)
 static void mismatch(Program *p, const Expr *e, const char *verb, Dim a, Dim b)
 {
 	char na[96], nb[96];
-	dim_phrase(a, na, sizeof na);
-	dim_phrase(b, nb, sizeof nb);
+	eval_dim_phrase(a, na, sizeof na);
+	eval_dim_phrase(b, nb, sizeof nb);
 	int ca = dim_currency(a), cb = dim_currency(b);
 	Diag *d;
 	if (ca >= 0 && cb >= 0 && ca != cb && dim_eq(dim_strip_money(a), dim_strip_money(b)))
@@ -144,10 +144,10 @@ static void not_constant(Program *p, const Expr *e)
 	} else if (e->kind == EXPR_NAME || e->kind == EXPR_MEMBER) {
 		d = diag_error(p->c, e->loc, "a field's value is a constant: %s cannot be used in "
 					     "arithmetic here (attributes are read in require and "
-					     "objectives)", describe_expr(e));
+					     "objectives)", eval_describe(e));
 		diag_set_code(d, "not-constant");
 	} else {
-		d = diag_error(p->c, e->loc, "expected a number, found %s", describe_expr(e));
+		d = diag_error(p->c, e->loc, "expected a number, found %s", eval_describe(e));
 		diag_set_code(d, "type");
 	}
 }
@@ -221,7 +221,7 @@ bool eval_qty(Program *p, const Expr *e, Qty *out)
 
 /* The report currency of a cluster: its `currency`, else that of its site's electricity
  * price, else USD. */
-int cluster_currency(const Decl *cluster)
+int eval_currency(const Decl *cluster)
 {
 	const Value *v = decl_value(cluster, "currency");
 	if (v && v->kind == VAL_ENUM)
@@ -249,7 +249,7 @@ static Dim in_report_currency(Program *p, Dim d)
 			cluster = p->decls.v[i];
 	if (!cluster)
 		return d;
-	int rep = cluster_currency(cluster);
+	int rep = eval_currency(cluster);
 	bool linked = cur == rep;
 	const Value *rates = decl_value(cluster, "exchange_rates");
 	for (int i = 0; !linked && rates && rates->kind == VAL_LIST && i < rates->n; i++) {
@@ -294,9 +294,9 @@ static bool member_dim(Program *p, const Expr *e, Dim *out)
 		const char *s = suggest(m->member.field, cands, nf);
 		Diag *dg = s ? diag_error(p->c, m->member.field_loc,
 					  "%s '%s' has no attribute '%s'; did you mean '%s'?",
-					  kind_name(d->kind), d->name, m->member.field, s)
+					  decl_kind_name(d->kind), d->name, m->member.field, s)
 			     : diag_error(p->c, m->member.field_loc, "%s '%s' has no attribute '%s'",
-					  kind_name(d->kind), d->name, m->member.field);
+					  decl_kind_name(d->kind), d->name, m->member.field);
 		diag_set_code(dg, "unknown-field");
 		if (s)
 			diag_set_suggestion(dg, s);
@@ -307,7 +307,7 @@ static bool member_dim(Program *p, const Expr *e, Dim *out)
 		const FieldSchema *ps = v && v->kind == VAL_CTOR ? ctor_param(v->ctor, chain[0]->member.field) : NULL;
 		if (v && v->kind == VAL_REF) {
 			Diag *dg = diag_error(p->c, e->loc, "'%s.%s' names %s '%s': write %s.%s",
-					      d->name, fs->name, kind_name(v->ref->kind), v->ref->name,
+					      d->name, fs->name, decl_kind_name(v->ref->kind), v->ref->name,
 					      v->ref->name, chain[0]->member.field);
 			diag_set_code(dg, "attribute-path");
 			return false;
@@ -326,7 +326,7 @@ static bool member_dim(Program *p, const Expr *e, Dim *out)
 	}
 	if (fs->type != FT_QTY) {
 		Diag *dg = diag_error(p->c, e->loc, "'%s' of %s '%s' is not a quantity", fs->name,
-				      kind_name(d->kind), d->name);
+				      decl_kind_name(d->kind), d->name);
 		diag_set_code(dg, "type");
 		return false;
 	}
@@ -340,7 +340,7 @@ static bool member_dim(Program *p, const Expr *e, Dim *out)
 			const Value *cv = decl_value(d, "cluster");
 			cl = cv && cv->kind == VAL_REF ? cv->ref : NULL;
 		}
-		cur = cl ? cluster_currency(cl) : currency_lookup("USD");
+		cur = cl ? eval_currency(cl) : currency_lookup("USD");
 	} else {
 		const Value *v = decl_value(d, fs->name);
 		if (!v || v->kind != VAL_QTY) {
@@ -354,7 +354,7 @@ static bool member_dim(Program *p, const Expr *e, Dim *out)
 	return true;
 }
 
-/* check_expr_dim, and in *cv the expression's value in base units while it is made only of
+/* eval_expr_dim, and in *cv the expression's value in base units while it is made only of
  * numbers (NAN once it reads an attribute): a constant divisor of zero and an overflow are
  * caught where they occur, each sub-expression evaluated once. */
 static bool expr_dim(Program *p, const Expr *e, Dim *out, double *cv)
@@ -428,21 +428,21 @@ static bool expr_dim(Program *p, const Expr *e, Dim *out, double *cv)
 				example = ks->fields[i].name;
 		Diag *dg = diag_error(p->c, e->loc, "'%s' is a %s, not a quantity; read one of its "
 						    "attributes, as in %s.%s",
-				      e->name, kind_name(d->kind), e->name, example ? example : "name");
+				      e->name, decl_kind_name(d->kind), e->name, example ? example : "name");
 		diag_set_code(dg, "type");
 		return false;
 	}
 	case EXPR_ERROR:
 		return false;
 	default: {
-		Diag *d = diag_error(p->c, e->loc, "expected a quantity, found %s", describe_expr(e));
+		Diag *d = diag_error(p->c, e->loc, "expected a quantity, found %s", eval_describe(e));
 		diag_set_code(d, "type");
 		return false;
 	}
 	}
 }
 
-bool check_expr_dim(Program *p, const Expr *e, Dim *out)
+bool eval_expr_dim(Program *p, const Expr *e, Dim *out)
 {
 	double cv;
 	return expr_dim(p, e, out, &cv);

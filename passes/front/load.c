@@ -253,7 +253,7 @@ int load_program_source(Program *p, Source *src)
 /* The standard-library module that declares `name`, for "is an import missing?" advice: every
  * module is parsed once, on the first unknown name, in a scratch context so its diagnostics
  * and sources stay out of the compilation. */
-const char *stdlib_module_declaring(Program *p, const char *name)
+const char *load_module_declaring(Program *p, const char *name)
 {
 	Ctx *c = p->c;
 	if (!p->stdlib_indexed) {
@@ -282,9 +282,9 @@ const char *stdlib_module_declaring(Program *p, const char *name)
 	return sd ? sd->module : NULL;
 }
 
-const char *stdlib_suggest(Program *p, const char *name, unsigned kinds, const char **module)
+const char *load_suggest(Program *p, const char *name, unsigned kinds, const char **module)
 {
-	stdlib_module_declaring(p, name); /* the index, made once */
+	load_module_declaring(p, name); /* the index, made once */
 	const char **cands = arena_alloc(p->c->arena, sizeof(char *) * (size_t)(p->stdlib_decls.n + 1));
 	int n = 0;
 	for (int i = 0; i < p->stdlib_decls.n; i++) {
@@ -293,6 +293,6 @@ const char *stdlib_suggest(Program *p, const char *name, unsigned kinds, const c
 			cands[n++] = sd->name;
 	}
 	const char *s = suggest(name, cands, n);
-	*module = s ? stdlib_module_declaring(p, s) : NULL;
+	*module = s ? load_module_declaring(p, s) : NULL;
 	return s;
 }

@@ -34,7 +34,7 @@ Decl *resolve_decl_name(Program *p, const char *name, Loc loc, unsigned kinds, c
 	Decl *d = table_get(&p->names, name);
 	if (d)
 		return d;
-	const char *module = stdlib_module_declaring(p, name);
+	const char *module = load_module_declaring(p, name);
 	if (module) {
 		Diag *dg = diag_error(p->c, loc, "unknown %s '%s': it is declared in %s, which is not "
 						 "imported",
@@ -48,7 +48,7 @@ Decl *resolve_decl_name(Program *p, const char *name, Loc loc, unsigned kinds, c
 	const char *s = suggest(name, cands, n);
 	/* Misspelt and not imported either: the closest of the standard library's. */
 	const char *std_module = NULL;
-	const char *std_s = s ? NULL : stdlib_suggest(p, name, kinds ? kinds : ~0u, &std_module);
+	const char *std_s = s ? NULL : load_suggest(p, name, kinds ? kinds : ~0u, &std_module);
 	if (std_s && std_module) {
 		Diag *dg = diag_error(p->c, loc, "unknown %s '%s'; did you mean '%s'? (declared in %s, "
 						 "which is not imported)",
@@ -91,7 +91,7 @@ const FieldSchema *resolve_field_name(Program *p, int kind, const char *owner, c
 		return fs;
 	if (fs) {
 		Diag *d = diag_error(p->c, loc, "'%s' of a %s is derived by clusterc and cannot be set",
-				     name, kind_name(kind));
+				     name, decl_kind_name(kind));
 		diag_set_code(d, "readonly-field");
 		return NULL;
 	}
@@ -99,8 +99,8 @@ const FieldSchema *resolve_field_name(Program *p, int kind, const char *owner, c
 	const char **cands = field_names(p, kind, &n);
 	const char *s = suggest(name, cands, n);
 	Diag *d = s ? diag_error(p->c, loc, "%s '%s' has no field '%s'; did you mean '%s'?",
-				 kind_name(kind), owner, name, s)
-		    : diag_error(p->c, loc, "%s '%s' has no field '%s'", kind_name(kind), owner, name);
+				 decl_kind_name(kind), owner, name, s)
+		    : diag_error(p->c, loc, "%s '%s' has no field '%s'", decl_kind_name(kind), owner, name);
 	diag_set_code(d, "unknown-field");
 	if (s)
 		diag_set_suggestion(d, s);
@@ -156,7 +156,7 @@ static void resolve_parent(Program *p, Decl *d)
 		return;
 	if (par->kind != d->kind && d->kind >= 0 && par->kind >= 0) {
 		Diag *dg = diag_error(p->c, d->parent_loc, "%s '%s' cannot inherit from %s '%s'",
-				      kind_name(d->kind), d->name, kind_name(par->kind), par->name);
+				      decl_kind_name(d->kind), d->name, decl_kind_name(par->kind), par->name);
 		diag_set_code(dg, "parent-kind");
 		diag_note(dg, par->name_loc, "'%s' is declared here", par->name);
 		return;

@@ -51,7 +51,7 @@ static Expr *with_arg(Program *p, const Expr *call, const char *name, Loc name_l
 /* The constructor call an override of DECL.FIELD.PARAM lands in, and the parameter's schema;
  * NULL after a diagnostic when the field is not a call or its constructor has no such
  * parameter. `base` is the field as it stands when the override applies. */
-const FieldSchema *override_param(Program *p, const Decl *d, const Path *path, const Field *base)
+const FieldSchema *scenario_override_param(Program *p, const Decl *d, const Path *path, const Field *base)
 {
 	const char *field = path->parts[1], *param = path->parts[2];
 	if (!base || base->value->kind != EXPR_CALL) {
@@ -100,7 +100,7 @@ static void apply_one(Program *p, Override *o, bool from_cli)
 	nf->overridden = true;
 	if (path->n == 3) {
 		Field *base = decl_field(d, nf->name);
-		if (!override_param(p, d, path, base))
+		if (!scenario_override_param(p, d, path, base))
 			return;
 		nf->value = with_arg(p, base->value, path->parts[2], path->locs[2], o->value);
 	}
@@ -127,7 +127,7 @@ static void apply_scenario(Program *p, Scenario *sc, int depth)
 	}
 }
 
-Diag *unknown_scenario(Program *p, Loc at, const char *name)
+Diag *scenario_unknown(Program *p, Loc at, const char *name)
 {
 	Ctx *c = p->c;
 	const char **cands = arena_alloc(c->arena, sizeof(char *) * (size_t)(p->scenarios.n + 1));
@@ -143,14 +143,14 @@ Diag *unknown_scenario(Program *p, Loc at, const char *name)
 	return d;
 }
 
-int apply_overrides(Program *p)
+int scenario_apply(Program *p)
 {
 	Ctx *c = p->c;
 	int before = diag_errors(c);
 	if (p->scenario) {
 		Scenario *sc = table_get(&p->scenario_names, intern_cstr(c, p->scenario));
 		if (!sc) {
-			unknown_scenario(p, NOLOC, p->scenario);
+			scenario_unknown(p, NOLOC, p->scenario);
 			p->usage_error = true;
 			return diag_errors(c) - before;
 		}

@@ -129,7 +129,7 @@ static void dump_counts(FILE *out, const char *what, const PartCount *pc, int n)
 
 static void dump_part(const Part *pt, FILE *out)
 {
-	fprintf(out, "part %s %s price %.17g power %.17g W height %.17g m (%d U)%s", kind_name(pt->kind),
+	fprintf(out, "part %s %s price %.17g power %.17g W height %.17g m (%d U)%s", decl_kind_name(pt->kind),
 		pt->name, pt->price, pt->power, pt->height, pt->height_u,
 		pt->complete ? "" : " (incomplete)");
 	switch (pt->kind) {

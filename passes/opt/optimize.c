@@ -161,9 +161,9 @@ static bool linear(Opt *o, const Expr *e, double *coef, double *k, double scale)
 	case EXPR_MUL:
 	case EXPR_DIV: {
 		/* One side must be a constant: evaluate it without atoms. */
-		const Expr *cst = e->kind == EXPR_MUL && !expr_reads_attribute(e->bin.l) ? e->bin.l : e->bin.r;
+		const Expr *cst = e->kind == EXPR_MUL && !check_reads_attribute(e->bin.l) ? e->bin.l : e->bin.r;
 		const Expr *var = cst == e->bin.l ? e->bin.r : e->bin.l;
-		if (expr_reads_attribute(cst))
+		if (check_reads_attribute(cst))
 			return false;
 		Qty q;
 		if (!judge_eval(o->d, cst, &q, false) || (e->kind == EXPR_DIV && q.v == 0))

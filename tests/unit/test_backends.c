@@ -573,9 +573,9 @@ static void test_text(void)
 	buf_putc(&b, ' ');
 	text_money(&b, 0.35);
 	buf_putc(&b, ' ');
-	csv_field(&b, "a,\"b\"");
+	text_csv_field(&b, "a,\"b\"");
 	buf_putc(&b, ' ');
-	csv_field(&b, "plain");
+	text_csv_field(&b, "plain");
 	CU_ASSERT_STRING_EQUAL(b.s, "1,234,567.89 0 -1,234.50 12,750 0.00 73,715,400 0.35 "
 				    "\"a,\"\"b\"\"\" plain");
 	buf_free(&b);
@@ -588,11 +588,11 @@ static void test_text(void)
 	};
 	for (size_t i = 0; i < sizeof cells / sizeof cells[0]; i++) {
 		Buf c = {0};
-		csv_field(&c, cells[i][0]);
+		text_csv_field(&c, cells[i][0]);
 		CU_ASSERT_STRING_EQUAL(c.s ? c.s : "", cells[i][1]);
 		buf_free(&c);
 	}
-	/* Numbers stay numbers: they are never written through csv_field. */
+	/* Numbers stay numbers: they are never written through text_csv_field. */
 	Buf n = {0};
 	text_fixed(&n, -3.5, 2);
 	CU_ASSERT_STRING_EQUAL(n.s, "-3.50");

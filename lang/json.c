@@ -1,7 +1,7 @@
 /*
- * json.c — JSON documents for the backends (report.json, manifest.json), through jansson. The
- * one backend file that includes <jansson.h>: the others build documents with the jw_ calls
- * declared in backends.h.
+ * json.c — JSON documents through jansson (diagnostics, the manifest, report.json). The
+ * one file that includes <jansson.h>: the others build documents with the jw_ calls
+ * declared in json.h.
  *
  * Determinism: objects keep insertion order (JSON_PRESERVE_ORDER) and reals are rounded to a
  * fixed number of decimals before they are printed with 15 significant digits. Any decimal
@@ -9,7 +9,8 @@
  * prints as exactly its decimal form ("0.35", not "0.34999999999999998"), and the same input
  * gives the same bytes. Larger magnitudes (1e15 and up) keep 15 digits, still deterministic.
  */
-#include "backends.h"
+#include "json.h"
+#include "base.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -176,6 +177,20 @@ bool jw_get_bool(const Json *object, const char *key)
 size_t jw_len(const Json *array)
 {
 	return json_is_array(array) ? json_array_size(array) : 0;
+}
+
+bool jw_is_array(const Json *value)
+{
+	return json_is_array(value);
+}
+
+bool jw_get_integer(const Json *object, const char *key, long long *out)
+{
+	json_t *v = jw_get(object, key);
+	if (!json_is_integer(v))
+		return false;
+	*out = (long long)json_integer_value(v);
+	return true;
 }
 
 Json *jw_at(const Json *array, size_t i)

@@ -1,5 +1,5 @@
 /*
- * program.c — small services over a loaded program: field lookup by name through inheritance
+ * decl.c — small services over a loaded program: field lookup by name through inheritance
  * (for the front end, which maps written names to the schema; later passes use field.c).
  */
 #include "passes.h"
@@ -29,7 +29,7 @@ double decl_number(const Decl *d, const char *name, double def)
 	return v && v->kind == VAL_QTY ? v->q.v : def;
 }
 
-const char *kind_name(int kind)
+const char *decl_kind_name(int kind)
 {
 	return kind >= 0 && kind < KIND_COUNT ? kind_schemas[kind].name : "declaration";
 }
