@@ -13,6 +13,7 @@
 #include "ir.h"
 #include "json.h"
 #include "hash.h"
+#include "yamlio.h"
 
 #include <stdint.h>
 

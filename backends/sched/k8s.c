@@ -1,6 +1,6 @@
 /*
- * k8s.c — the scheduler topology files for Kubernetes (PRODUCT §6), through libyaml's emitter:
- * the one file that includes <yaml.h>; it deletes every emitter and event it creates.
+ * k8s.c — the scheduler topology files for Kubernetes (PRODUCT §6), through the YAML writer
+ * of lang/yamlio.c.
  *
  *  - k8s/node-labels.yaml: a stream of Node objects, one per document, each with only
  *    metadata.name (the hostname, lower-cased as the kubelet registers it) and
@@ -36,135 +36,10 @@
 
 #include <ctype.h>
 #include <string.h>
-#include <strings.h>
-#include <yaml.h>
 
 #define TIER_LABEL "fabric.topograph.run/tier-"
 #define DOMAIN_LABEL "accelerator.topograph.run/domain"
 #define KUEUE_API "kueue.x-k8s.io/v1beta2"
-
-typedef struct Yaml {
-	yaml_emitter_t e;
-	const Design *d;
-	bool ok;
-} Yaml;
-
-static void y_event(Yaml *y, yaml_event_t *ev, int made)
-{
-	if (!made) {
-		if (y->ok)
-			diag_error(y->d->c, NOLOC, "internal error: libyaml: no event");
-		y->ok = false;
-		return;
-	}
-	if (!y->ok) {
-		yaml_event_delete(ev);
-		return;
-	}
-	/* The emitter takes the event, and deletes it even when it fails. */
-	if (!yaml_emitter_emit(&y->e, ev)) {
-		y->ok = false;
-		diag_error(y->d->c, NOLOC, "internal error: libyaml: %s",
-			   y->e.problem ? y->e.problem : "cannot emit");
-	}
-}
-
-/* Plain when YAML 1.1 and 1.2 read it as a string: a letter first, then letters, digits and
- * '-', '_', '.', '/', and no boolean or null word. */
-static bool plain_ok(const char *s)
-{
-	if (!isalpha((unsigned char)*s))
-		return false;
-	for (const char *p = s; *p; p++)
-		if (!isalnum((unsigned char)*p) && !strchr("-_./", *p))
-			return false;
-	static const char *const words[] = {"y", "n", "yes", "no", "on", "off", "true", "false",
-					    "null"};
-	for (size_t i = 0; i < sizeof words / sizeof *words; i++)
-		if (!strcasecmp(s, words[i]))
-			return false;
-	return true;
-}
-
-static void y_str(Yaml *y, const char *s)
-{
-	yaml_event_t ev;
-	yaml_scalar_style_t style = plain_ok(s) ? YAML_PLAIN_SCALAR_STYLE
-						: YAML_DOUBLE_QUOTED_SCALAR_STYLE;
-	int made = yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s),
-						1, 1, style);
-	y_event(y, &ev, made);
-}
-
-static void y_map(Yaml *y)
-{
-	yaml_event_t ev;
-	y_event(y, &ev,
-		yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_MAPPING_STYLE));
-}
-
-static void y_map_end(Yaml *y)
-{
-	yaml_event_t ev;
-	y_event(y, &ev, yaml_mapping_end_event_initialize(&ev));
-}
-
-static void y_seq(Yaml *y)
-{
-	yaml_event_t ev;
-	y_event(y, &ev, yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
-							      YAML_BLOCK_SEQUENCE_STYLE));
-}
-
-static void y_seq_end(Yaml *y)
-{
-	yaml_event_t ev;
-	y_event(y, &ev, yaml_sequence_end_event_initialize(&ev));
-}
-
-static void y_doc(Yaml *y)
-{
-	yaml_event_t ev;
-	y_event(y, &ev, yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 0));
-}
-
-static void y_doc_end(Yaml *y)
-{
-	yaml_event_t ev;
-	y_event(y, &ev, yaml_document_end_event_initialize(&ev, 1));
-}
-
-static void y_pair(Yaml *y, const char *key, const char *value)
-{
-	y_str(y, key);
-	y_str(y, value);
-}
-
-/* Starts a stream on f, after the comment lines already written to it. */
-static void y_open(Yaml *y, const Design *d, FILE *f)
-{
-	y->d = d;
-	y->ok = yaml_emitter_initialize(&y->e) != 0;
-	if (!y->ok)
-		return;
-	yaml_emitter_set_output_file(&y->e, f);
-	yaml_emitter_set_indent(&y->e, 2);
-	yaml_emitter_set_width(&y->e, -1); /* never fold a line */
-	yaml_emitter_set_break(&y->e, YAML_LN_BREAK);
-	yaml_event_t ev;
-	y_event(y, &ev, yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING));
-}
-
-/* Ends the stream and deletes the emitter; false after a diagnostic. */
-static bool y_close(Yaml *y)
-{
-	yaml_event_t ev;
-	y_event(y, &ev, yaml_stream_end_event_initialize(&ev));
-	if (y->ok && !yaml_emitter_flush(&y->e))
-		y->ok = false;
-	yaml_emitter_delete(&y->e);
-	return y->ok;
-}
 
 /* A Kubernetes label value: at most 63 characters of letters, digits, '-', '_' and '.',
  * beginning and ending with a letter or digit; others become '-'. */
@@ -219,41 +94,40 @@ static int write_labels(Output *o, const Design *d, const SchedTree *t, Arena *a
 		      "# (https://github.com/NVIDIA/topograph, docs/engines/k8s.md).\n", f);
 	if (t->multi_node_domains)
 		fputs("# " DOMAIN_LABEL ": the node's scale-up (NVLink) domain.\n", f);
-	Yaml y;
-	y_open(&y, d, f);
+	Yw *y = yw_open(d->c, f);
 	char tier[sizeof TIER_LABEL + 12], row[16];
 	const char *region = label_value(a, d->site_name);
-	for (int n = 0; n < d->nnodes && y.ok; n++) {
+	for (int n = 0; n < d->nnodes && yw_ok(y); n++) {
 		const NodeInst *ni = &d->nodes[n];
-		y_doc(&y);
-		y_map(&y);
-		y_pair(&y, "apiVersion", "v1");
-		y_pair(&y, "kind", "Node");
-		y_str(&y, "metadata");
-		y_map(&y);
-		y_pair(&y, "name", object_name(a, ni->hostname));
-		y_str(&y, "labels");
-		y_map(&y);
-		y_pair(&y, "topology.kubernetes.io/region", region);
+		yw_doc(y);
+		yw_map(y);
+		yw_pair(y, "apiVersion", "v1");
+		yw_pair(y, "kind", "Node");
+		yw_str(y, "metadata");
+		yw_map(y);
+		yw_pair(y, "name", object_name(a, ni->hostname));
+		yw_str(y, "labels");
+		yw_map(y);
+		yw_pair(y, "topology.kubernetes.io/region", region);
 		ir_row_name(d->racks[ni->rack].row, row, sizeof row);
-		y_pair(&y, "topology.kubernetes.io/zone",
+		yw_pair(y, "topology.kubernetes.io/zone",
 		       label_value(a, arena_printf(a, "%s-row-%s", d->site_name, row)));
-		y_pair(&y, "node.kubernetes.io/instance-type", label_value(a, ni->type->name));
+		yw_pair(y, "node.kubernetes.io/instance-type", label_value(a, ni->type->name));
 		for (int k = 0; k < t->label_tiers; k++) {
 			const SchedSwitch *s = sched_ancestor(t, n, k);
 			if (!s)
 				continue;
 			snprintf(tier, sizeof tier, TIER_LABEL "%d", k);
-			y_pair(&y, tier, label_value(a, s->name));
+			yw_pair(y, tier, label_value(a, s->name));
 		}
 		if (t->multi_node_domains)
-			y_pair(&y, DOMAIN_LABEL, label_value(a, d->domain_names[ni->domain]));
-		y_map_end(&y);
-		y_map_end(&y);
-		y_map_end(&y);
-		y_doc_end(&y);
+			yw_pair(y, DOMAIN_LABEL, label_value(a, d->domain_names[ni->domain]));
+		yw_map_end(y);
+		yw_map_end(y);
+		yw_map_end(y);
+		yw_doc_end(y);
 	}
-	int errors = !y_close(&y);
+	int errors = !yw_close(y);
 	return errors + output_close(o, f);
 }
 
@@ -289,63 +163,62 @@ static int write_kueue(Output *o, const Design *d, const SchedTree *t, Arena *a)
 			fprintf(f, "#   %s splits %d of the %d %s values\n", level_label(l, a), l->split,
 				l->of, level_label(&t->level[l->narrower], a));
 		}
-	Yaml y;
-	y_open(&y, d, f);
-	y_doc(&y);
-	y_map(&y);
-	y_pair(&y, "apiVersion", KUEUE_API);
-	y_pair(&y, "kind", "Topology");
-	y_str(&y, "metadata");
-	y_map(&y);
-	y_pair(&y, "name", topo);
-	y_map_end(&y);
-	y_str(&y, "spec");
-	y_map(&y);
-	y_str(&y, "levels");
-	y_seq(&y);
+	Yw *y = yw_open(d->c, f);
+	yw_doc(y);
+	yw_map(y);
+	yw_pair(y, "apiVersion", KUEUE_API);
+	yw_pair(y, "kind", "Topology");
+	yw_str(y, "metadata");
+	yw_map(y);
+	yw_pair(y, "name", topo);
+	yw_map_end(y);
+	yw_str(y, "spec");
+	yw_map(y);
+	yw_str(y, "levels");
+	yw_seq(y);
 	for (int i = 0; i < t->nlevel; i++) {
 		if (!t->level[i].kept)
 			continue;
-		y_map(&y);
-		y_pair(&y, "nodeLabel", level_label(&t->level[i], a));
-		y_map_end(&y);
+		yw_map(y);
+		yw_pair(y, "nodeLabel", level_label(&t->level[i], a));
+		yw_map_end(y);
 	}
-	y_map(&y);
-	y_pair(&y, "nodeLabel", "kubernetes.io/hostname");
-	y_map_end(&y);
-	y_seq_end(&y);
-	y_map_end(&y);
-	y_map_end(&y);
-	y_doc_end(&y);
+	yw_map(y);
+	yw_pair(y, "nodeLabel", "kubernetes.io/hostname");
+	yw_map_end(y);
+	yw_seq_end(y);
+	yw_map_end(y);
+	yw_map_end(y);
+	yw_doc_end(y);
 	/* A flavor per node model, in the order of their first node (groups are in node order). */
-	for (int g = 0; g < d->ngroups && y.ok; g++) {
+	for (int g = 0; g < d->ngroups && yw_ok(y); g++) {
 		const Part *type = d->groups[g].type;
 		bool first = d->groups[g].count > 0;
 		for (int h = 0; h < g && first; h++)
 			first = d->groups[h].count == 0 || d->groups[h].type != type;
 		if (!first)
 			continue;
-		y_doc(&y);
-		y_map(&y);
-		y_pair(&y, "apiVersion", KUEUE_API);
-		y_pair(&y, "kind", "ResourceFlavor");
-		y_str(&y, "metadata");
-		y_map(&y);
+		yw_doc(y);
+		yw_map(y);
+		yw_pair(y, "apiVersion", KUEUE_API);
+		yw_pair(y, "kind", "ResourceFlavor");
+		yw_str(y, "metadata");
+		yw_map(y);
 		const char *flavor = arena_printf(a, "%s-%s", d->cluster_name, type->name);
-		y_pair(&y, "name", object_name(a, flavor));
-		y_map_end(&y);
-		y_str(&y, "spec");
-		y_map(&y);
-		y_str(&y, "nodeLabels");
-		y_map(&y);
-		y_pair(&y, "node.kubernetes.io/instance-type", label_value(a, type->name));
-		y_map_end(&y);
-		y_pair(&y, "topologyName", topo);
-		y_map_end(&y);
-		y_map_end(&y);
-		y_doc_end(&y);
+		yw_pair(y, "name", object_name(a, flavor));
+		yw_map_end(y);
+		yw_str(y, "spec");
+		yw_map(y);
+		yw_str(y, "nodeLabels");
+		yw_map(y);
+		yw_pair(y, "node.kubernetes.io/instance-type", label_value(a, type->name));
+		yw_map_end(y);
+		yw_pair(y, "topologyName", topo);
+		yw_map_end(y);
+		yw_map_end(y);
+		yw_doc_end(y);
 	}
-	int errors = !y_close(&y);
+	int errors = !yw_close(y);
 	return errors + output_close(o, f);
 }
 

@@ -1,6 +1,6 @@
 /*
  * sweep.c — `clusterc compare --sweep FILE.yaml`: a grid or a list of overrides, read through
- * libyaml, expanded into the scenarios of a comparison (docs/comparison.md).
+ * lang/yamlio.c, expanded into the scenarios of a comparison (docs/comparison.md).
  *
  *   scenario: h200                  # optional: what every point starts from (default: the base)
  *   grid:                           # every combination, the first key varying slowest
@@ -23,7 +23,7 @@
 
 #include <stdarg.h>
 #include <string.h>
-#include <yaml.h>
+#include "yamlio.h"
 
 enum { MAX_POINTS = 10000 };
 
@@ -31,13 +31,12 @@ typedef struct Sweeper {
 	Ctx *c;
 	Sweep *s;
 	Source *src;
-	yaml_document_t doc;
 	PtrVec points; /* SweepPoint* */
 	int errors;
 } Sweeper;
 
 /* The byte offset of a libyaml mark: its line and column count characters. */
-static uint32_t mark_off(const Source *src, yaml_mark_t m)
+static uint32_t mark_off(const Source *src, YrMark m)
 {
 	if (m.line >= (size_t)src->nlines)
 		return src->len;
@@ -50,16 +49,16 @@ static uint32_t mark_off(const Source *src, yaml_mark_t m)
 	return off;
 }
 
-static Loc node_loc(const Sweeper *w, const yaml_node_t *n)
+static Loc node_loc(const Sweeper *w, const YrNode *n)
 {
-	uint32_t a = mark_off(w->src, n->start_mark), b = mark_off(w->src, n->end_mark);
+	uint32_t a = mark_off(w->src, n->start), b = mark_off(w->src, n->end);
 	return (Loc){w->src, a, b > a ? b : a};
 }
 
-static Diag *err(Sweeper *w, const yaml_node_t *n, const char *code, const char *fmt, ...)
+static Diag *err(Sweeper *w, const YrNode *n, const char *code, const char *fmt, ...)
 	PRINTF_LIKE(4, 5);
 
-static Diag *err(Sweeper *w, const yaml_node_t *n, const char *code, const char *fmt, ...)
+static Diag *err(Sweeper *w, const YrNode *n, const char *code, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -71,42 +70,36 @@ static Diag *err(Sweeper *w, const yaml_node_t *n, const char *code, const char 
 	return d;
 }
 
-static yaml_node_t *node(Sweeper *w, int id)
+static const char *scalar(const YrNode *n)
 {
-	return yaml_document_get_node(&w->doc, id);
-}
-
-static const char *scalar(const yaml_node_t *n)
-{
-	return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+	return yr_scalar(n);
 }
 
 /* Where a scalar's text sits in the file: [*off, *off + len) holds exactly its value. False for
  * a scalar whose value is not its text (escapes, folding, block scalars). */
-static bool scalar_span(const Sweeper *w, const yaml_node_t *n, uint32_t *off)
+static bool scalar_span(const Sweeper *w, const YrNode *n, uint32_t *off)
 {
 	Loc l = node_loc(w, n);
-	size_t len = n->data.scalar.length;
+	size_t len = n->len;
 	uint32_t at = l.off;
-	if (n->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
-	    n->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE)
+	if (n->style == YR_QUOTED)
 		at++;
-	else if (n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+	else if (n->style != YR_PLAIN)
 		return false;
-	if (at + len > w->src->len || memchr(n->data.scalar.value, '\n', len) ||
-	    memcmp(w->src->text + at, n->data.scalar.value, len) != 0)
+	if (at + len > w->src->len || memchr(n->text, '\n', len) ||
+	    memcmp(w->src->text + at, n->text, len) != 0)
 		return false;
 	*off = at;
 	return true;
 }
 
 /* The override key = value, placed in the file when both sit on their text. */
-static CliOverride make_override(Sweeper *w, const yaml_node_t *key, const yaml_node_t *val)
+static CliOverride make_override(Sweeper *w, const YrNode *key, const YrNode *val)
 {
 	Arena *a = w->c->arena;
 	CliOverride o = {.text = arena_printf(a, "%s=%s", scalar(key), scalar(val))};
 	uint32_t ko, vo;
-	size_t kn = key->data.scalar.length, vn = val->data.scalar.length;
+	size_t kn = key->len, vn = val->len;
 	if (!scalar_span(w, key, &ko) || !scalar_span(w, val, &vo) || vo < ko + kn + 1)
 		return o; /* reported as a --set would be */
 	char *m = arena_alloc(a, w->src->len + 1);
@@ -128,27 +121,25 @@ static bool is_path(const char *s)
 }
 
 /* A mapping's pairs, in order. */
-#define PAIRS(n, p) \
-	for (yaml_node_pair_t *p = (n)->data.mapping.pairs.start; p < (n)->data.mapping.pairs.top; p++)
-#define ITEMS(n, it) \
-	for (yaml_node_item_t *it = (n)->data.sequence.items.start; it < (n)->data.sequence.items.top; it++)
+#define PAIRS(map, p) for (int p = 0; p < (map)->n; p++)
+#define ITEMS(seq, it) for (int it = 0; it < (seq)->n; it++)
 
 /* Whether pair pr of mapping n repeats an earlier key (libyaml accepts it; the second would
  * silently win or add): an error at the repeat, a note at the first. */
-static bool repeated_key(Sweeper *w, yaml_node_t *n, yaml_node_pair_t *pr)
+static bool repeated_key(Sweeper *w, YrNode *n, int pr)
 {
-	const char *k = scalar(node(w, pr->key));
+	const char *k = scalar(n->keys[pr]);
 	if (!k)
 		return false;
 	PAIRS(n, q) {
 		if (q == pr)
 			break;
-		const char *e = scalar(node(w, q->key));
+		const char *e = scalar(n->keys[q]);
 		if (e && strcmp(e, k) == 0) {
-			Diag *d = diag_error(w->c, node_loc(w, node(w, pr->key)),
+			Diag *d = diag_error(w->c, node_loc(w, n->keys[pr]),
 					     "'%s' is given twice in this mapping", k);
 			diag_set_code(d, "sweep-structure");
-			diag_note(d, node_loc(w, node(w, q->key)), "first given here");
+			diag_note(d, node_loc(w, n->keys[q]), "first given here");
 			w->errors++;
 			return true;
 		}
@@ -159,7 +150,7 @@ static bool repeated_key(Sweeper *w, yaml_node_t *n, yaml_node_pair_t *pr)
 static const char *const top_keys[] = {"scenario", "grid", "points"};
 static const char *const point_keys[] = {"name", "scenario", "set"};
 
-static void unknown_key(Sweeper *w, const yaml_node_t *k, const char *const *keys, int n,
+static void unknown_key(Sweeper *w, const YrNode *k, const char *const *keys, int n,
 			const char *where)
 {
 	const char *s = suggest(scalar(k), keys, n);
@@ -205,27 +196,27 @@ static void point_add(Sweeper *w, SweepPoint *p, CliOverride o, int cap)
 
 /* One grid dimension: its key and values (scalar nodes). */
 typedef struct GridDim {
-	yaml_node_t *key;
-	yaml_node_t **vals;
+	YrNode *key;
+	YrNode **vals;
 	int n;
 	bool scenario;
 } GridDim;
 
-static void read_grid(Sweeper *w, yaml_node_t *g)
+static void read_grid(Sweeper *w, YrNode *g)
 {
-	if (g->type != YAML_MAPPING_NODE) {
+	if (g->kind != YR_MAPPING) {
 		err(w, g, "sweep-structure", "%s", "grid must be a mapping of DECL.FIELD to values");
 		return;
 	}
 	int before = w->errors;
-	int nd = (int)(g->data.mapping.pairs.top - g->data.mapping.pairs.start);
+	int nd = g->n;
 	GridDim *dims = arena_alloc(w->c->arena, sizeof *dims * (size_t)(nd + 1));
 	nd = 0;
 	double points = 1;
 	PAIRS(g, pr) {
 		if (repeated_key(w, g, pr))
 			continue;
-		yaml_node_t *k = node(w, pr->key), *v = node(w, pr->value);
+		YrNode *k = g->keys[pr], *v = g->values[pr];
 		const char *ks = scalar(k);
 		GridDim *dm = &dims[nd];
 		*dm = (GridDim){.key = k, .scenario = ks && !strcmp(ks, "scenario")};
@@ -234,13 +225,11 @@ static void read_grid(Sweeper *w, yaml_node_t *g)
 			    ks ? ks : "a collection");
 			continue;
 		}
-		int n = v->type == YAML_SEQUENCE_NODE
-				? (int)(v->data.sequence.items.top - v->data.sequence.items.start)
-				: 1;
+		int n = v->kind == YR_SEQUENCE ? v->n : 1;
 		dm->vals = arena_alloc(w->c->arena, sizeof *dm->vals * (size_t)(n + 1));
-		if (v->type == YAML_SEQUENCE_NODE) {
+		if (v->kind == YR_SEQUENCE) {
 			ITEMS(v, it) {
-				yaml_node_t *x = node(w, *it);
+				YrNode *x = v->values[it];
 				if (!scalar(x))
 					err(w, x, "sweep-structure", "%s",
 					    "a grid value is one value, not a collection");
@@ -274,7 +263,7 @@ static void read_grid(Sweeper *w, yaml_node_t *g)
 		Buf name = {0}, sets = {0};
 		for (int j = 0; j < nd; j++) {
 			const GridDim *dm = &dims[j];
-			yaml_node_t *v = dm->vals[idx[j]];
+			YrNode *v = dm->vals[idx[j]];
 			if (name.len)
 				buf_puts(&name, ", ");
 			if (dm->scenario) {
@@ -286,8 +275,8 @@ static void read_grid(Sweeper *w, yaml_node_t *g)
 				continue;
 			}
 			/* Both are scalars: read_grid kept only those. */
-			const char *ks = (const char *)dm->key->data.scalar.value;
-			const char *vs = (const char *)v->data.scalar.value;
+			const char *ks = dm->key->text;
+			const char *vs = v->text;
 			buf_printf(&name, "%s=%s", strrchr(ks, '.') + 1, vs);
 			buf_printf(&sets, "%s%s=%s", sets.len ? "; " : "", ks, vs);
 			point_add(w, p, make_override(w, dm->key, v), nd);
@@ -305,9 +294,9 @@ static void read_grid(Sweeper *w, yaml_node_t *g)
 	}
 }
 
-static void read_point(Sweeper *w, yaml_node_t *n, int number)
+static void read_point(Sweeper *w, YrNode *n, int number)
 {
-	if (n->type != YAML_MAPPING_NODE) {
+	if (n->kind != YR_MAPPING) {
 		err(w, n, "sweep-structure", "%s", "a point is a mapping with name, scenario and set");
 		return;
 	}
@@ -317,7 +306,7 @@ static void read_point(Sweeper *w, yaml_node_t *n, int number)
 	PAIRS(n, pr) {
 		if (repeated_key(w, n, pr))
 			continue;
-		yaml_node_t *k = node(w, pr->key), *v = node(w, pr->value);
+		YrNode *k = n->keys[pr], *v = n->values[pr];
 		const char *ks = scalar(k);
 		if (!ks || !(strcmp(ks, "name") == 0 || strcmp(ks, "scenario") == 0 ||
 			     strcmp(ks, "set") == 0)) {
@@ -341,15 +330,15 @@ static void read_point(Sweeper *w, yaml_node_t *n, int number)
 			}
 			continue;
 		}
-		if (v->type != YAML_MAPPING_NODE) {
+		if (v->kind != YR_MAPPING) {
 			err(w, v, "sweep-structure", "%s", "set is a mapping of DECL.FIELD to a value");
 			continue;
 		}
-		int cap = (int)(v->data.mapping.pairs.top - v->data.mapping.pairs.start);
+		int cap = v->n;
 		PAIRS(v, sp) {
 			if (repeated_key(w, v, sp))
 				continue;
-			yaml_node_t *sk = node(w, sp->key), *sv = node(w, sp->value);
+			YrNode *sk = v->keys[sp], *sv = v->values[sp];
 			if (!is_path(scalar(sk))) {
 				err(w, sk, "sweep-structure", "a key of set is DECL.FIELD, not '%s'",
 				    scalar(sk) ? scalar(sk) : "a collection");
@@ -411,33 +400,27 @@ int sweep_load_source(Ctx *c, Source *src, Sweep *s)
 			depth--;
 		}
 	}
-	yaml_parser_t parser;
-	if (!yaml_parser_initialize(&parser))
-		die_oom();
-	yaml_parser_set_input_string(&parser, (const unsigned char *)src->text, src->len);
-	if (!yaml_parser_load(&parser, &w.doc)) {
-		uint32_t off = mark_off(src, parser.problem_mark);
+	YrNode *root;
+	YrError ye;
+	if (!yr_load(c->arena, src->text, src->len, &root, &ye)) {
+		uint32_t off = mark_off(src, ye.mark);
 		Diag *d = diag_error(c, (Loc){src, off, off < src->len ? off + 1 : off},
-				     "%s: not a sweep file", parser.problem ? parser.problem : "bad YAML");
-		if (parser.problem && parser.context)
-			d->msg = arena_printf(c->arena, "%s %s", parser.problem, parser.context);
+				     "%s: not a sweep file", ye.problem ? ye.problem : "bad YAML");
+		if (ye.problem && ye.context)
+			d->msg = arena_printf(c->arena, "%s %s", ye.problem, ye.context);
 		diag_set_code(d, "sweep-syntax");
-		yaml_parser_delete(&parser);
 		return 1;
 	}
-	yaml_parser_delete(&parser);
-	yaml_node_t *root = yaml_document_get_root_node(&w.doc);
-	if (!root || root->type != YAML_MAPPING_NODE) {
+	if (!root || root->kind != YR_MAPPING) {
 		err(&w, root, "sweep-structure", "%s",
 		    "a sweep is a mapping with grid and/or points (docs/comparison.md)");
-		yaml_document_delete(&w.doc);
 		return w.errors;
 	}
-	yaml_node_t *grid = NULL, *points = NULL;
+	YrNode *grid = NULL, *points = NULL;
 	PAIRS(root, pr) {
 		if (repeated_key(&w, root, pr))
 			continue;
-		yaml_node_t *k = node(&w, pr->key), *v = node(&w, pr->value);
+		YrNode *k = root->keys[pr], *v = root->values[pr];
 		const char *ks = scalar(k);
 		if (ks && !strcmp(ks, "grid")) {
 			grid = v;
@@ -462,12 +445,12 @@ int sweep_load_source(Ctx *c, Source *src, Sweep *s)
 	if (grid)
 		read_grid(&w, grid);
 	if (points) {
-		if (points->type != YAML_SEQUENCE_NODE) {
+		if (points->kind != YR_SEQUENCE) {
 			err(&w, points, "sweep-structure", "%s", "points is a list of points");
 		} else {
 			int number = 1;
 			ITEMS(points, it)
-				read_point(&w, node(&w, *it), number++);
+				read_point(&w, points->values[it], number++);
 		}
 	}
 	/* Names are the rows' keys: no two alike. */
@@ -493,8 +476,6 @@ int sweep_load_source(Ctx *c, Source *src, Sweep *s)
 			break;
 		}
 	}
-	yaml_document_delete(&w.doc);
-	/* The strings of the document are gone: every one kept was copied into the arena. */
 	s->points = (SweepPoint **)w.points.v;
 	s->npoints = w.points.n;
 	if (s->npoints > MAX_POINTS && !w.errors) {
