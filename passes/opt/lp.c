@@ -25,6 +25,8 @@ struct LpModel {
 	PtrVec rows;  /* LpRow* */
 	PtrVec objs;  /* LpObj* */
 	NameTable names;
+	int *pos;     /* lp_merge's scratch: a variable's place in the expression + 1, else 0 */
+	int npos;
 };
 
 typedef struct LpVar {
@@ -85,6 +87,20 @@ int lp_var(LpModel *m, const char *name, char kind, double lo, double hi)
 	return m->vars.n - 1;
 }
 
+void lp_get_bounds(const LpModel *m, int var, double *lo, double *hi)
+{
+	const LpVar *v = m->vars.v[var];
+	*lo = v->lo;
+	*hi = v->hi;
+}
+
+void lp_set_bounds(LpModel *m, int var, double lo, double hi)
+{
+	LpVar *v = m->vars.v[var];
+	v->lo = lo;
+	v->hi = hi;
+}
+
 const char *lp_var_name(const LpModel *m, int var)
 {
 	return ((const LpVar *)m->vars.v[var])->name;
@@ -114,6 +130,43 @@ void lp_term(Arena *a, LpExpr *e, int var, double coef)
 		e->cap = cap;
 	}
 	e->t[e->n++] = (LpTerm){var, coef};
+}
+
+void lp_push(Arena *a, LpExpr *e, int var, double coef)
+{
+	if (coef == 0)
+		return;
+	if (e->n == e->cap) {
+		int cap = e->cap ? e->cap * 2 : 8;
+		LpTerm *t = arena_alloc(a, sizeof(LpTerm) * (size_t)cap);
+		if (e->n)
+			memcpy(t, e->t, sizeof(LpTerm) * (size_t)e->n);
+		e->t = t;
+		e->cap = cap;
+	}
+	e->t[e->n++] = (LpTerm){var, coef};
+}
+
+/* In one pass with a position per variable: the terms keep the order of their variables' first
+ * appearance and each sums its coefficients in the order pushed, exactly as lp_term would
+ * have made them. */
+void lp_merge(LpModel *m, LpExpr *e)
+{
+	if (m->npos < m->vars.n) {
+		m->npos = m->vars.n * 2;
+		m->pos = arena_alloc(m->c->arena, sizeof(int) * (size_t)m->npos); /* zeroed */
+	}
+	int n = 0;
+	for (int i = 0; i < e->n; i++) {
+		int v = e->t[i].var;
+		if (m->pos[v])
+			e->t[m->pos[v] - 1].coef += e->t[i].coef;
+		else
+			e->t[n] = e->t[i], m->pos[v] = ++n;
+	}
+	for (int i = 0; i < n; i++)
+		m->pos[e->t[i].var] = 0;
+	e->n = n;
 }
 
 void lp_add(Arena *a, LpExpr *dst, const LpExpr *src, double scale)

@@ -64,8 +64,17 @@ LpModel *lp_new(Ctx *c);
 /* kind 'B' binary, 'I' integer, 'C' continuous; returns the variable's index. */
 int lp_var(LpModel *m, const char *name, char kind, double lo, double hi);
 const char *lp_var_name(const LpModel *m, int var);
+/* A variable's bounds, read and changed (a re-solve that bans an option fixes it at 0). */
+void lp_get_bounds(const LpModel *m, int var, double *lo, double *hi);
+void lp_set_bounds(LpModel *m, int var, double lo, double hi);
 int lp_nvars(const LpModel *m);
+/* e += coef × var, merged with var's term when e has one (a scan of e: for short expressions). */
 void lp_term(Arena *a, LpExpr *e, int var, double coef);
+/* e += coef × var as a term of its own, in constant time; lp_merge before the expression is
+ * read (or the variables are known distinct). */
+void lp_push(Arena *a, LpExpr *e, int var, double coef);
+/* Merges the terms of one variable into the first, in linear time. */
+void lp_merge(LpModel *m, LpExpr *e);
 void lp_add(Arena *a, LpExpr *dst, const LpExpr *src, double scale);
 /* sense 'L' (<=), 'G' (>=) or 'E' (=). */
 int lp_row(LpModel *m, const char *name, const LpExpr *e, char sense, double rhs);

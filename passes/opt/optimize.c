@@ -370,10 +370,11 @@ static void build_variables(Opt *o)
 				stride *= ((OpenChoice *)o->opens->v[f->fams[q]])->nopts;
 			for (int i = 0; i < c->nopts; i++) {
 				LpExpr e = {0};
+				/* distinct variables: the joint options', then x(F, i) */
 				for (int j = 0; j < f->njoint; j++)
 					if ((j / stride) % c->nopts == i)
-						lp_term(o->a, &e, f->var[j], 1);
-				lp_term(o->a, &e, o->x[fam][i], -1);
+						lp_push(o->a, &e, f->var[j], 1);
+				lp_push(o->a, &e, o->x[fam][i], -1);
 				lp_row(o->m, arena_printf(o->a, "marg_%s_%s", f->name, lp_var_name(o->m, o->x[fam][i])),
 				       &e, 'E', 0);
 			}
@@ -396,9 +397,10 @@ static LpExpr expand(Opt *o, const double *coef, double k)
 			if (f->var[j] < 0)
 				e.k += c;
 			else
-				lp_term(o->a, &e, f->var[j], c);
+				lp_push(o->a, &e, f->var[j], c);
 		}
 	}
+	lp_merge(o->m, &e); /* factors over one family share its x variables */
 	return e;
 }
 
@@ -413,9 +415,10 @@ static LpExpr expand_racks(Opt *o)
 			if (f->var[j] < 0)
 				e.k += f->racks[j];
 			else
-				lp_term(o->a, &e, f->var[j], f->racks[j]);
+				lp_push(o->a, &e, f->var[j], f->racks[j]);
 		}
 	}
+	lp_merge(o->m, &e);
 	return e;
 }
 
@@ -788,11 +791,11 @@ int optimize_choices(Design *d, PtrVec *opens, bool *fallback)
 		OpenChoice *oc = opens->v[f];
 		if (oc->nopts < 2)
 			continue;
-		Slacks ns;
-		build(&o, ELASTIC_NONE, &ns);
-		LpExpr ban = {0};
-		lp_term(o.a, &ban, o.x[f][pick[f]], 1);
-		lp_row(o.m, "ban_chosen", &ban, 'E', 0);
+		/* The model built once: the chosen option's x fixed at 0 for this solve. */
+		int ban = o.x[f][pick[f]];
+		double lo, hi;
+		lp_get_bounds(o.m, ban, &lo, &hi);
+		lp_set_bounds(o.m, ban, 0, 0);
 		LpResult nr;
 		if (lp_solve(o.m, d->time_limit, &nr)) {
 			int *alt = arena_alloc(o.a, sizeof(int) * (size_t)(o.nfam + 1));
@@ -800,7 +803,7 @@ int optimize_choices(Design *d, PtrVec *opens, bool *fallback)
 			oc->dec->next_best = nr.objective;
 			oc->dec->next_best_text = oc->texts[alt[f]];
 		}
-		o.m = main_model;
+		lp_set_bounds(o.m, ban, lo, hi);
 	}
 
 	for (int f = 0; f < o.nfam; f++) {
