@@ -779,6 +779,7 @@ typedef struct Design {
 	int nextras;
 	NetGroup *netgroups;
 	int nnetgroups;
+	int netgroups_cap;    /* allocated; candidates reuse it (place_network_racks) */
 	int node_racks, network_racks; /* racks of nodes and storage; racks of switches */
 	struct CableInst *cables; /* one per fabric link (cable.c) */
 	int ncables;

@@ -99,7 +99,11 @@ int place_network_racks(Design *d)
 		if (f->sized)
 			bound += f->planes * (f->switches / f->planes + 2) + 1;
 	}
-	d->netgroups = arena_alloc(d->c->arena, sizeof(NetGroup) * (size_t)bound);
+	/* The optimizer places thousands of candidates: their groups reuse one array. */
+	if (bound > d->netgroups_cap) {
+		d->netgroups_cap = bound;
+		d->netgroups = arena_alloc(d->c->arena, sizeof(NetGroup) * (size_t)bound);
+	}
 	d->nnetgroups = 0;
 	double usable = usable_height(d), cap = rack_cap(d);
 	RackGroupSpec *spec = NULL;

@@ -215,13 +215,53 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 
 /* ---- the per-candidate form ---------------------------------------------------------------- */
 
+/* Every planner input searched once per build: the optimizer asks about the same workload on
+ * the same hardware for many candidates (an open-addressing table keyed by the workload and
+ * what the search reads, grown at half full; a fixed ring of 64 evicted and re-searched). */
+typedef struct PlanMemoEntry {
+	const Decl *w; /* NULL: empty */
+	PlanHw hw;
+	PlanResult r;
+	double steps;
+} PlanMemoEntry;
+
 typedef struct PlanMemo {
-	const Decl *w[64];
-	PlanHw hw[64];
-	PlanResult r[64];
-	double steps[64];
-	int n, next;
+	PlanMemoEntry *e;
+	int cap, n; /* cap a power of 2 */
 } PlanMemo;
+
+/* FNV-1a over the workload's address and the key's bytes (memcmp compares the same bytes). */
+static unsigned long memo_hash(const Decl *w, const PlanHw *key)
+{
+	unsigned long h = 1469598103934665603ul;
+	const unsigned char *p = (const unsigned char *)&w;
+	for (size_t i = 0; i < sizeof w; i++)
+		h = (h ^ p[i]) * 1099511628211ul;
+	p = (const unsigned char *)key;
+	for (size_t i = 0; i < sizeof *key; i++)
+		h = (h ^ p[i]) * 1099511628211ul;
+	return h;
+}
+
+static PlanMemoEntry *memo_slot(PlanMemo *m, const Decl *w, const PlanHw *key)
+{
+	unsigned long mask = (unsigned long)m->cap - 1;
+	for (unsigned long i = memo_hash(w, key) & mask;; i = (i + 1) & mask) {
+		PlanMemoEntry *e = &m->e[i];
+		if (!e->w || (e->w == w && !memcmp(&e->hw, key, sizeof *key)))
+			return e;
+	}
+}
+
+static void memo_grow(Arena *a, PlanMemo *m)
+{
+	PlanMemo bigger = {arena_alloc(a, sizeof(PlanMemoEntry) * (size_t)(m->cap ? 2 * m->cap : 64)),
+			   m->cap ? 2 * m->cap : 64, m->n};
+	for (int i = 0; i < m->cap; i++)
+		if (m->e[i].w)
+			*memo_slot(&bigger, m->e[i].w, &m->e[i].hw) = m->e[i];
+	*m = bigger;
+}
 
 static double train_steps(const Decl *w, const PlanModel *m, const PlanSpace *sp)
 {
@@ -249,24 +289,22 @@ bool plan_attribute(Design *d, const Decl *w, FieldId id, double *out)
 	/* The key: what the search reads (power, PUE and price only scale energy and cost). */
 	PlanHw key = hw;
 	key.gpu_power = key.pue = key.price_per_j = 0;
-	int k = 0;
-	while (k < memo->n && !(memo->w[k] == w && !memcmp(&memo->hw[k], &key, sizeof key)))
-		k++;
-	if (k == memo->n) {
-		k = memo->n < 64 ? memo->n++ : memo->next++ % 64;
-		memo->w[k] = w;
-		memo->hw[k] = key;
-		memo->r[k] = (PlanResult){0};
+	if (2 * (memo->n + 1) > memo->cap)
+		memo_grow(d->p->c->arena, memo);
+	PlanMemoEntry *e = memo_slot(memo, w, &key);
+	if (!e->w) {
+		memo->n++;
+		*e = (PlanMemoEntry){.w = w, .hw = key};
 		if (ok)
-			plan_search(&m, &hw, &sp, &memo->r[k]);
-		memo->steps[k] = train_steps(w, &m, &sp);
+			plan_search(&m, &hw, &sp, &e->r);
+		e->steps = train_steps(w, &m, &sp);
 	}
-	const PlanResult *r = &memo->r[k];
+	const PlanResult *r = &e->r;
 	if (!r->found) {
 		*out = which == 4 ? 0 : PLAN_UNRUNNABLE;
 		return true;
 	}
-	double time = memo->steps[k] * r->cost.step;
+	double time = e->steps * r->cost.step;
 	double energy = r->best.gpus * hw.gpu_power * hw.pue * time;
 	double values[5] = {time, r->cost.step, energy, energy * hw.price_per_j, r->cost.mfu};
 	*out = values[which];
