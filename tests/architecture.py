@@ -89,7 +89,8 @@ defs, uses, exported = {}, collections.defaultdict(set), collections.defaultdict
 for s, o in sorted(objects.items()):
     for line in subprocess.run(['nm', o], capture_output=True, text=True).stdout.splitlines():
         p = line.split()
-        if len(p) == 3 and p[1] in 'TDBRC':
+        if len(p) == 3 and p[1] in 'TDBRC' and not p[2].startswith('__'):
+            # (names from __ on are the compiler's and the sanitizers', e.g. __odr_asan.x)
             defs[p[2]] = s
             exported[s].append(p[2])
         elif len(p) == 2 and p[0] == 'U':
