@@ -261,8 +261,12 @@ static void dump_design(const Design *d, const Dump *w)
 	}
 	for (int i = 0; i < d->nscaleups; i++) {
 		const ScaleUpInst *s = &d->scaleups[i];
-		fprintf(out, "scale-up %s domains %d accelerators %d switches %d links %d\n",
+		fprintf(out, "scale-up %s domains %d accelerators %d switches %d links %d",
 			s->node->name, s->domains, s->domain_accels, s->nswitches, s->nlinks);
+		if (s->node_racks > 1 || s->switch_racks > 0)
+			fprintf(out, " racks %d+%d chips %d between-racks %d", s->node_racks,
+				s->switch_racks, s->chips_per_domain, s->cables);
+		fputc('\n', out);
 	}
 	for (int i = 0; i < d->nnetgroups && shown(w, "netgroup", i, d->nnetgroups); i++) {
 		const NetGroup *g = &d->netgroups[i];
