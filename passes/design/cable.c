@@ -382,7 +382,6 @@ static void cable_scale_up(Design *d, const ScaleUpInst *s, Weights w, double he
 
 int cable_fabrics(Design *d)
 {
-	int before = d->violations.n;
 	d->cables = arena_alloc(d->c->arena, sizeof(CableInst) * (size_t)(d->nlinks + 1));
 	d->ncables = 0;
 	double tray = field_param_num(field_value(d->site, FLD_SITE_FLOOR), PRM_GRID_TRAY_HEIGHT);
@@ -443,5 +442,7 @@ int cable_fabrics(Design *d)
 	}
 	for (int si = 0; si < d->nscaleups; si++)
 		cable_scale_up(d, &d->scaleups[si], w, height, tray);
-	return d->violations.n - before;
+	/* A link no medium reaches is a Violation, which validate reports (exit 2): not an error
+	 * of this pass, which would make it exit 1. */
+	return 0;
 }

@@ -310,8 +310,10 @@ int place_racks(Design *d)
 			d->vsource = VS_FLOOR, d->vfabric = -1;
 			design_violation(d, floor_v->loc, (double)span / per_row - 1, d->cluster->name_loc,
 					 "cluster built here",
-					 "a scale-up domain stands in %d racks side by side; the rows of "
+					 "scale-up domain '%s' stands in %d racks side by side; the rows of "
 					 "'%s' hold %d",
+					 r->domain >= 0 && r->domain < d->ndomains ? d->domain_names[r->domain]
+										    : "?",
 					 span, d->site->name, per_row);
 		}
 		r->row = at / per_row;

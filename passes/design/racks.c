@@ -49,13 +49,13 @@ static int fits(double usable, double cap, double h, double p)
 }
 
 static void no_fit(Design *d, const NodeGroup *g, const char *what, double dom_u, double dom_p,
-		   double usable, double cap, double limit_p, const Value *limit_v)
+		   double usable, double cap, double limit_p, const Value *limit_v, const char *hint)
 {
 	const Decl *rack = d->rack;
 	if (dom_u > usable + 1e-9) {
 		design_violation(d, g->loc, dom_u / usable - 1, rack->name_loc, "rack type declared here",
-				 "%s is %.0f U high; rack '%s' has %.0f U usable", what, dom_u / 0.04445,
-				 rack->name, usable / 0.04445);
+				 "%s is %.0f U high; rack '%s' has %.0f U usable%s", what, dom_u / 0.04445,
+				 rack->name, usable / 0.04445, hint);
 	} else {
 		bool cooling_limits = cap < limit_p;
 		const Value *cool_v = field_value(d->cooling, FLD_COOLING_MAX_RACK_POWER);
@@ -65,8 +65,8 @@ static void no_fit(Design *d, const NodeGroup *g, const char *what, double dom_u
 									       "remove from a rack",
 							       d->cooling->name)
 						: "the rack's power class",
-				 "%s draws %s; rack '%s' allows %s", what, fmt_qty(d, dom_p, power_dim()),
-				 rack->name, fmt_qty(d, cap, power_dim()));
+				 "%s draws %s; rack '%s' allows %s%s", what, fmt_qty(d, dom_p, power_dim()),
+				 rack->name, fmt_qty(d, cap, power_dim()), hint);
 	}
 }
 
@@ -175,7 +175,7 @@ static void plan_multi_rack(Design *d, NodeGroup *g, double usable, double cap, 
 						per, node->name,
 						S == 0 && T ? " and their switches" : "");
 		no_fit(d, g, what, worst_u, worst_p, usable, cap, limit_p,
-		       field_value(d->rack, FLD_RACK_POWER_LIMIT));
+		       field_value(d->rack, FLD_RACK_POWER_LIMIT), "");
 	}
 	for (int s = 0; s < S; s++) {
 		double tu, tp;
@@ -185,7 +185,7 @@ static void plan_multi_rack(Design *d, NodeGroup *g, double usable, double cap, 
 								  "domain (%d switches)",
 							node->name, T / S);
 			no_fit(d, g, what, tu, tp, usable, cap, limit_p,
-			       field_value(d->rack, FLD_RACK_POWER_LIMIT));
+			       field_value(d->rack, FLD_RACK_POWER_LIMIT), "");
 			break;
 		}
 	}
@@ -261,7 +261,8 @@ static void plan_group(Design *d, NodeGroup *g, double usable, double cap, doubl
 					       g->domain_nodes, node->name)
 				: arena_printf(c->arena, "each '%s' node", node->name);
 		no_fit(d, g, what, dom_u, dom_p, usable, cap, limit_p,
-		       field_value(d->rack, FLD_RACK_POWER_LIMIT));
+		       field_value(d->rack, FLD_RACK_POWER_LIMIT),
+		       g->domain_nodes > 1 ? " (scale_up_racks spreads a domain over racks)" : "");
 		domains = 1;
 	}
 	g->per_rack = domains * g->domain_nodes;
