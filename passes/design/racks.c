@@ -135,6 +135,26 @@ static void plan_multi_rack(Design *d, NodeGroup *g, double usable, double cap, 
 			   T, node->name, R);
 		ok = false;
 	}
+	/* Switches of two models in a domain over racks is how a two-tier scale-up network reads
+	 * (NVL576: NVLink trays in each rack and a tier of NVLink spines); clusterc wires one tier,
+	 * every accelerator to every switch, which would be another design. */
+	for (int i = 1; i < node->node.ntrays; i++)
+		if (node->node.trays[i].part != node->node.trays[0].part) {
+			const Value *tv = field_value(node->decl, FLD_NODE_SCALE_UP_SWITCHES);
+			d->spec_errors++;
+			if (!d->quiet) {
+				Diag *dg = diag_error(c, tv ? tv->loc : node->loc,
+						      "'%s' lists scale-up switches of several models over "
+						      "several racks, as a two-tier scale-up network would; "
+						      "clusterc wires one tier (every accelerator to every "
+						      "switch of its domain): two tiers of scale-up switches "
+						      "are not supported yet",
+						      node->name);
+				diag_set_code(dg, "unsupported");
+			}
+			ok = false;
+			break;
+		}
 	if (S > 0 && T == 0) {
 		spec_error(d, sloc, "'%s' asks for %d scale-up switch racks but lists no "
 				    "scale_up_switches",
