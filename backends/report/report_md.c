@@ -55,6 +55,7 @@ static void summary(Buf *b, const Design *d)
 		bool always;
 	} counts[] = {
 		{"Accelerators", t->accelerators, true}, {"Nodes", t->nodes, true},
+		{"Host CPUs", t->cpus, false},
 		{"Racks", t->racks, true},               {"Switches", t->switches, false},
 		{"Cables", t->cables, false},            {"Storage units", t->storage_units, false},
 	};
