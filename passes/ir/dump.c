@@ -307,6 +307,9 @@ static void dump_instances(const Design *d, const Dump *w)
 			r->power, r->power_limit, r->cap, r->height_used);
 		if (r->network)
 			fprintf(out, " network %d", r->group);
+		if (r->domain >= 0)
+			fprintf(out, " domain %s share %d%s", d->domain_names[r->domain], r->domain_slot,
+				r->scale_up_switches ? " switches" : "");
 		dump_loc(out, r->type->loc);
 		fputc('\n', out);
 	}
