@@ -62,6 +62,7 @@ struct Part {
 	struct {
 		const char *asic;     /* NULL when not given */
 		int ports, cages, breakout;
+		int chips;            /* switch chips in the box (an NVL72 switch tray: 2) */
 		double port_speed;    /* bit/s */
 		double latency;       /* s, NAN when not given */
 		int cage;             /* Connector */
@@ -107,6 +108,10 @@ struct Part {
 		int accelerators;     /* Σ counts */
 		int nic_ports;        /* Σ count x ports */
 		const char *cpu;      /* NULL when not given */
+		int cpus, cpu_cores;  /* 0 when not given */
+		const char *cpu_model; /* NULL when not given */
+		int scale_up_racks;   /* racks of one domain's nodes (1: the domain stands in one) */
+		int scale_up_switch_racks; /* racks of its own for a domain's switches, or 0 */
 		double memory, local_storage, weight; /* NAN when not given */
 		double base_power;
 		bool price_includes_nics;
@@ -153,6 +158,8 @@ typedef struct NodeGroup {
 	int per_rack;        /* nodes of this group in one rack */
 	int racks;
 	int domain_nodes;    /* nodes per scale-up domain (1 when the domain is the node) */
+	int domain_racks;    /* racks of one domain's nodes: its type's scale_up_racks (1) */
+	int switch_racks;    /* racks of its own for one domain's switches (0: with the nodes) */
 	int first_node, first_domain; /* its first node and scale-up domain (elaborate.c) */
 	Loc loc;             /* its entry in cluster.nodes */
 } NodeGroup;
@@ -193,6 +200,11 @@ typedef struct RackInst {
 	int storage;         /* storage appliances it holds */
 	bool network;        /* a rack of switches (and fabric managers) */
 	int group;           /* the network group it belongs to, or -1 */
+	/* A scale-up domain over several racks (elaborate.c): the domain (index into
+	 * Design.domain_names) or -1; the rack's share of it: node racks 0 .. domain_racks - 1,
+	 * then its switch racks; on the domain's first rack the racks it has in all, else 0. */
+	int domain, domain_slot, domain_span;
+	bool scale_up_switches; /* a rack of one domain's scale-up switches */
 } RackInst;
 
 /* A storage appliance of cluster.storage, in a rack of its own kind. */
@@ -210,6 +222,7 @@ extern const char *const ir_category_names[CAT_COUNT];
 /* The costed design, in base units (W, J, s) and the report currency. */
 typedef struct Totals {
 	double accelerators, nodes, racks, switches, cables, storage_units;
+	double cpus;                  /* host CPUs the nodes count (cpus); 0 when none does */
 	double it_power;              /* W at peak */
 	double power_by_cat[CAT_COUNT]; /* W at peak: nodes, network, storage, other */
 	double avg_it_power;          /* W: peak x utilization where it applies */
@@ -452,7 +465,12 @@ typedef struct ScaleUpInst {
 	int domains, domain_nodes, domain_accels; /* domain_nodes 1: the domain is one node */
 	double bandwidth;    /* bit/s per accelerator, both directions (node's, else accelerator's) */
 	int switches_per_domain, links_per_accel;
+	int chips_per_domain;  /* switch chips of its switches (Σ count x chips) */
+	int node_racks, switch_racks; /* racks per domain: of nodes, of its switches alone */
 	int first_switch, nswitches, first_link, nlinks;
+	/* Of the nlinks, those between two racks: cables (wired as links from first_link, cabled
+	 * by cable.c); the rest run in a rack's backplane and are only counted. */
+	int cables;
 } ScaleUpInst;
 
 /* A requirement the design does not meet: a rack limit, the site's power budget, a require

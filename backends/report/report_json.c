@@ -20,8 +20,13 @@
  *             endpoints, scalable_units, switches, links, and dragonfly {p, a, h, g,
  *             links_per_group_pair} or dims (torus)
  *   scale_up                       after "fabrics": one object per kind of scale-up domain
- *                                  larger than a node (node, domains, domain_accelerators,
- *                                  switches, links)
+ *                                  (node, domains, domain_accelerators, domain_nodes,
+ *                                  bandwidth_gbps_per_accelerator, switches, links, then
+ *                                  racks_per_domain = node_racks_per_domain +
+ *                                  switch_racks_per_domain, switches_per_domain,
+ *                                  switch_chips, switch_chips_per_domain, inter_rack_links
+ *                                  (cables) and backplane_links)
+ *   totals.cpus                    host CPUs, when the nodes count them (cpus)
  *
  * Units are the ones the keys name: kW and kWh (3 decimals), money in the report currency
  * (2 decimals), t, days, ms, Tb/s and Gb/s (3 decimals); ratios have 4 decimals. Counts are
@@ -72,6 +77,8 @@ static Json *totals_json(const Totals *t)
 	jw_set(o, "power_capacity_kw", kw(t->power_capacity));
 	if (!isnan(t->annual_carbon))
 		jw_set(o, "carbon_t_per_year", jw_real(t->annual_carbon / 1e3, 3));
+	if (t->cpus > 0)
+		jw_set(o, "cpus", jw_count(t->cpus));
 	return o;
 }
 
@@ -181,6 +188,14 @@ static Json *scale_up_json(const Design *d)
 		jw_set(o, "bandwidth_gbps_per_accelerator", jw_real(s->bandwidth / 1e9, 3));
 		jw_set(o, "switches", jw_int(s->nswitches));
 		jw_set(o, "links", jw_int(s->nlinks));
+		jw_set(o, "racks_per_domain", jw_int(s->node_racks + s->switch_racks));
+		jw_set(o, "node_racks_per_domain", jw_int(s->node_racks));
+		jw_set(o, "switch_racks_per_domain", jw_int(s->switch_racks));
+		jw_set(o, "switches_per_domain", jw_int(s->switches_per_domain));
+		jw_set(o, "switch_chips", jw_int(s->domains * s->chips_per_domain));
+		jw_set(o, "switch_chips_per_domain", jw_int(s->chips_per_domain));
+		jw_set(o, "inter_rack_links", jw_int(s->cables));
+		jw_set(o, "backplane_links", jw_int(s->nlinks - s->cables));
 		jw_push(a, o);
 	}
 	return a;

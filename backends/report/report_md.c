@@ -55,6 +55,7 @@ static void summary(Buf *b, const Design *d)
 		bool always;
 	} counts[] = {
 		{"Accelerators", t->accelerators, true}, {"Nodes", t->nodes, true},
+		{"Host CPUs", t->cpus, false},
 		{"Racks", t->racks, true},               {"Switches", t->switches, false},
 		{"Cables", t->cables, false},            {"Storage units", t->storage_units, false},
 	};
@@ -312,7 +313,8 @@ static void fabric(Buf *b, const FabricInst *f)
 static void scale_up(Buf *b, const Design *d)
 {
 	buf_puts(b, "### Scale-up domains\n\n| node | domains | accelerators per domain | "
-		    "switch trays | links |\n| --- | ---: | ---: | ---: | ---: |\n");
+		    "racks per domain | switch trays | switch chips | links | between racks |\n"
+		    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
 	for (int i = 0; i < d->nscaleups; i++) {
 		const ScaleUpInst *s = &d->scaleups[i];
 		buf_puts(b, "| ");
@@ -322,13 +324,21 @@ static void scale_up(Buf *b, const Design *d)
 		buf_puts(b, " | ");
 		text_number(b, s->domain_accels, 0, false);
 		buf_puts(b, " | ");
+		text_number(b, s->node_racks + s->switch_racks, 0, false);
+		buf_puts(b, " | ");
 		text_number(b, s->nswitches, 0, false);
 		buf_puts(b, " | ");
+		text_number(b, (double)s->domains * s->chips_per_domain, 0, false);
+		buf_puts(b, " | ");
 		text_number(b, s->nlinks, 0, false);
+		buf_puts(b, " | ");
+		text_number(b, s->cables, 0, false);
 		buf_puts(b, " |\n");
 	}
 	buf_puts(b, "\nA domain of one node is wired by its own NVSwitch chips; larger domains connect "
-		    "through switch trays whose links run in the racks' backplanes: none are cables.\n\n");
+		    "through switch trays whose links run in the racks' backplanes. A domain over "
+		    "several racks also has links between its racks: those are cables, in "
+		    "cabling.csv.\n\n");
 }
 
 /* Every sized fabric, then the scale-up domains. The drawing is not embedded: it is in

@@ -53,11 +53,10 @@ typedef struct Catalogue {
 
 /* Every medium of a fabric: its media list, else every cable and optic declared in scope (a
  * declaration nothing uses may lack required figures: such parts are left out). */
-static Catalogue catalogue(Design *d, const FabricInst *f)
+static Catalogue catalogue(Design *d, const Value *list)
 {
 	Catalogue c = {0};
 	Arena *a = d->c->arena;
-	const Value *list = field_value(f->decl, FLD_FABRIC_MEDIA);
 	bool listed = list && list->kind == VAL_LIST;
 	int n = listed ? list->n : d->nparts;
 	c.m = arena_alloc(a, sizeof(Medium) * (size_t)(n + 1));
@@ -139,6 +138,13 @@ static Spot spot(const Design *d, End e)
 		s.rack = w->rack >= 0 ? &d->racks[w->rack] : NULL;
 		s.u = w->u;
 		s.cage = w->model->sw.cage;
+		break;
+	}
+	case END_ACCEL: {
+		/* A node's scale-up port: its cage is not modelled (any fits). */
+		const NodeInst *n = &d->nodes[d->accels[e.dev].node];
+		s.rack = &d->racks[n->rack];
+		s.u = n->u;
 		break;
 	}
 	default:
@@ -324,13 +330,58 @@ static const char *end_name(const Design *d, End e)
 	case END_NODE: return d->nodes[e.dev].hostname;
 	case END_EXTRA: return d->extras[e.dev].name;
 	case END_SWITCH: return d->switches[e.dev].name;
+	case END_ACCEL: return d->nodes[d->accels[e.dev].node].hostname;
 	default: return "?";
 	}
 }
 
+/* The links of a multi-rack scale-up domain between its racks: cables like a fabric's, from
+ * the node's scale_up_media (else every medium in scope). */
+static void cable_scale_up(Design *d, const ScaleUpInst *s, Weights w, double height, double tray)
+{
+	if (!s->cables)
+		return;
+	const Decl *node = s->node->decl;
+	Catalogue cat = catalogue(d, field_value(node, FLD_NODE_SCALE_UP_MEDIA));
+	Memo memo = {0};
+	bool reported = false;
+	for (int li = s->first_link; li < s->first_link + s->cables; li++) {
+		const LinkInst *l = &d->links[li];
+		Spot a = spot(d, l->a), z = spot(d, l->z);
+		double run = run_between(a, z, height, tray);
+		Choice ch = choose_once(&memo, &cat, w, l->speed, run, a, z);
+		CableInst *c = &d->cables[d->ncables++];
+		*c = (CableInst){.link = li, .run = run, .length = ceil(run - 1e-9), .media = -1,
+				 .fiber = -1};
+		if (!ch.cable) {
+			if (!reported) {
+				reported = true;
+				d->vsource = VS_CABLE, d->vfabric = -1;
+				char speed[32];
+				qty_format((Qty){l->speed, dim_make(0, 0, -1, 0, 1, 0)}, speed, sizeof speed);
+				const Value *mv = field_value(node, FLD_NODE_SCALE_UP_MEDIA);
+				design_violation(d, mv ? mv->loc : node->name_loc, 1, NOLOC, NULL,
+						 "no cable or optic in scope joins %s to %s, a scale-up link "
+						 "between racks (%.1f m at %s): declare or import one that "
+						 "reaches",
+						 end_name(d, l->a), end_name(d, l->z), run, speed);
+			}
+			continue;
+		}
+		c->cable = ch.cable->part;
+		c->optic_a = ch.optic_a ? ch.optic_a->part : NULL;
+		c->optic_z = ch.optic_z ? ch.optic_z->part : NULL;
+		c->length = ch.length;
+		c->price = ch.price;
+		c->power = ch.power;
+		c->media = ch.cable->media;
+		c->fiber = ch.cable->fiber;
+	}
+	free(memo.slot);
+}
+
 int cable_fabrics(Design *d)
 {
-	int before = d->violations.n;
 	d->cables = arena_alloc(d->c->arena, sizeof(CableInst) * (size_t)(d->nlinks + 1));
 	d->ncables = 0;
 	double tray = field_param_num(field_value(d->site, FLD_SITE_FLOOR), PRM_GRID_TRAY_HEIGHT);
@@ -341,7 +392,7 @@ int cable_fabrics(Design *d)
 		const FabricInst *f = &d->fabrics[fi];
 		if (!f->sized)
 			continue;
-		Catalogue cat = catalogue(d, f);
+		Catalogue cat = catalogue(d, field_value(f->decl, FLD_FABRIC_MEDIA));
 		bool reported = false;
 		Memo memo = {0};
 		if (cat.n == 0 && !d->quiet) {
@@ -389,5 +440,9 @@ int cable_fabrics(Design *d)
 		}
 		free(memo.slot);
 	}
-	return d->violations.n - before;
+	for (int si = 0; si < d->nscaleups; si++)
+		cable_scale_up(d, &d->scaleups[si], w, height, tray);
+	/* A link no medium reaches is a Violation, which validate reports (exit 2): not an error
+	 * of this pass, which would make it exit 1. */
+	return 0;
 }

@@ -84,6 +84,7 @@ void design_rack_init(const Design *d, RackInst *r)
 	r->power_limit = d->rack_limit;
 	r->cap = d->rack_cap;
 	r->group = -1;
+	r->domain = -1;
 }
 
 /* Every money value of every declaration in use must convert. */

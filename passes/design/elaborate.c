@@ -191,13 +191,33 @@ int elaborate_design(Design *d)
 		g->first_node = n;
 		g->first_domain = domain;
 		RackInst *r = NULL;
+		bool multi = g->domain_racks > 1 || g->switch_racks > 0;
 		for (int k = 0; k < g->count; k++, n++) {
-			if (k % g->per_rack == 0) {
-				r = new_rack(d, &nracks);
-				r->first_node = n;
-			}
 			if (k % g->domain_nodes == 0 && k > 0)
 				domain++;
+			if (k % g->per_rack == 0) {
+				int share = (k % g->domain_nodes) / g->per_rack;
+				/* A domain over several racks: its switch racks in the middle of its
+				 * node racks, so no link runs further than half the domain. */
+				if (multi && share == g->domain_racks / 2)
+					for (int s = 0; s < g->switch_racks; s++) {
+						RackInst *sr = new_rack(d, &nracks);
+						sr->first_node = -1;
+						sr->scale_up_switches = true;
+						sr->domain = domain;
+						sr->domain_slot = g->domain_racks + s;
+						if (share == 0 && s == 0)
+							sr->domain_span = g->domain_racks + g->switch_racks;
+					}
+				r = new_rack(d, &nracks);
+				r->first_node = n;
+				if (multi) {
+					r->domain = domain;
+					r->domain_slot = share;
+					if (share == 0 && g->domain_racks / 2 > 0)
+						r->domain_span = g->domain_racks + g->switch_racks;
+				}
+			}
 			NodeInst *ni = &d->nodes[n];
 			ni->type = g->type;
 			ni->group = gi;
@@ -223,8 +243,33 @@ int elaborate_design(Design *d)
 							(PortInst){np, n, nic, port, np->nic.speed};
 			}
 		}
-		/* Scale-up switch trays sit with their domain: count their power and space. */
-		if (g->domain_nodes > 1) {
+		/* Scale-up switch trays sit with their domain: count their power and space. In a
+		 * domain over several racks, switch k stands in share k / (T / racks) of the
+		 * domain's switch racks or, without them, of its node racks (racks.c). */
+		if (multi) {
+			int T = 0;
+			for (int j = 0; j < g->type->node.ntrays; j++)
+				T += g->type->node.trays[j].count;
+			int over = g->switch_racks ? g->switch_racks : g->domain_racks;
+			for (int ri = 0; ri < nracks && T; ri++) {
+				RackInst *rk = &d->racks[ri];
+				if (rk->domain < g->first_domain || rk->domain > domain)
+					continue;
+				int slot = g->switch_racks ? rk->domain_slot - g->domain_racks
+							   : rk->domain_slot;
+				if (slot < 0 || (g->switch_racks && !rk->scale_up_switches))
+					continue;
+				int k = 0;
+				for (int j = 0; j < g->type->node.ntrays; j++) {
+					const PartCount *t = &g->type->node.trays[j];
+					for (int q = 0; q < t->count; q++, k++)
+						if (k / (T / over) == slot) {
+							rk->power += t->part->power;
+							rk->height_used += t->part->height;
+						}
+				}
+			}
+		} else if (g->domain_nodes > 1) {
 			double sw_p = 0, sw_h = 0;
 			for (int j = 0; j < g->type->node.ntrays; j++) {
 				const PartCount *t = &g->type->node.trays[j];

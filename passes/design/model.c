@@ -43,6 +43,23 @@ static void bom(Design *d, PtrVec *lines, const char *part, const Part *model, d
 	vec_push(d->c->arena, lines, b);
 }
 
+/* A node's counted CPUs (cpus, cpu_model): a BOM line for procurement's count, priced and
+ * powered inside the node. */
+static void cpu_line(Design *d, PtrVec *lines, const Part *node, double n)
+{
+	if (node->node.cpus <= 0 || n <= 0)
+		return;
+	BomLine *b = arena_alloc(d->c->arena, sizeof *b);
+	const char *model = node->node.cpu_model ? node->node.cpu_model : "CPU";
+	const char *desc = node->node.cpu_cores > 0
+				   ? arena_printf(d->c->arena, "%d cores; in node '%s' (price and power)",
+						  node->node.cpu_cores, node->name)
+				   : arena_printf(d->c->arena, "in node '%s' (price and power)",
+						  node->name);
+	*b = (BomLine){"cpu", NULL, model, desc, n * node->node.cpus, "", 0, 0, 0, 0};
+	vec_push(d->c->arena, lines, b);
+}
+
 /* Redundancy multiplies the power plant installed for the IT load. */
 static double redundancy_factor(const Part *power)
 {
@@ -166,6 +183,8 @@ int model_design(Design *d)
 		double unit_price = node->price;
 		t->capex_by_cat[CAT_NODES] += n * unit_price;
 		bom(d, &lines, "node", node, n, "", unit_price, node->power);
+		cpu_line(d, &lines, node, n);
+		t->cpus += n * node->node.cpus;
 		/* Spares (cluster.spares, a share of the nodes): whole nodes bought and kept on the
 		 * shelf, neither racked, wired nor powered. The epsilon keeps 1,250 x 2 % at 25. */
 		double spares = ceil(n * field_num(d->cluster, FLD_CLUSTER_SPARES) - 1e-9);
@@ -200,8 +219,10 @@ int model_design(Design *d)
 		t->switches += f->switches;
 		bom(d, &lines, "switch", f->switch_model, f->switches, "", unit_price, unit_power);
 	}
-	for (int i = 0; i < d->nscaleups; i++)
+	for (int i = 0; i < d->nscaleups; i++) {
 		t->switches += d->scaleups[i].nswitches;
+		t->cables += d->scaleups[i].cables; /* a multi-rack domain's links between racks */
+	}
 	fabric_extras(d, &lines);
 	if (d->ncables) {
 		cable_lines(d, &lines);

@@ -158,6 +158,7 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 		pt->sw.cages = field_num_set(x, FLD_SWITCH_CAGES, &cages) ? count_of(cages)
 									  : pt->sw.ports;
 		pt->sw.breakout = count_of(field_num(x, FLD_SWITCH_BREAKOUT));
+		pt->sw.chips = count_of(field_num(x, FLD_SWITCH_CHIPS));
 		pt->sw.port_speed = req_num(x, FLD_SWITCH_PORT_SPEED);
 		pt->sw.latency = opt_num(x, FLD_SWITCH_LATENCY);
 		pt->sw.cage = field_enum(x, FLD_SWITCH_CAGE);
@@ -273,6 +274,13 @@ static void lower_node(Design *d, Part *pt, const Decl *x)
 	pt->power = field_num_set(x, FLD_NODE_POWER, &declared) ? declared
 								  : parts_power + pt->node.base_power;
 	pt->node.cpu = field_str(x, FLD_NODE_CPU);
+	double cpus;
+	pt->node.cpus = field_num_set(x, FLD_NODE_CPUS, &cpus) ? count_of(cpus) : 0;
+	pt->node.cpu_model = field_str(x, FLD_NODE_CPU_MODEL);
+	double cores;
+	pt->node.cpu_cores = field_num_set(x, FLD_NODE_CPU_CORES, &cores) ? count_of(cores) : 0;
+	pt->node.scale_up_racks = count_of(field_num(x, FLD_NODE_SCALE_UP_RACKS));
+	pt->node.scale_up_switch_racks = count_of(field_num(x, FLD_NODE_SCALE_UP_SWITCH_RACKS));
 	pt->node.memory = opt_num(x, FLD_NODE_MEMORY) / 8;
 	pt->node.local_storage = opt_num(x, FLD_NODE_LOCAL_STORAGE) / 8;
 	pt->node.weight = opt_num(x, FLD_NODE_WEIGHT);

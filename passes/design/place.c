@@ -251,9 +251,21 @@ int place_racks(Design *d)
 	int n = 0, next = d->nracks;
 	for (int i = 0; i < d->nracks; i++)
 		slots[n] = (Slot){i + 0.5, n, i}, n++;
-	for (int gi = 0; gi < d->nnetgroups; gi++)
+	/* A network group never stands among the racks of one scale-up domain: its home moves to
+	 * the domain's first rack. */
+	int *domain_start = xmalloc(sizeof(int) * (size_t)(d->nracks + 1));
+	for (int i = 0; i < d->nracks; i++)
+		domain_start[i] = i > 0 && racks[i].domain >= 0 && racks[i].domain == racks[i - 1].domain
+					  ? domain_start[i - 1]
+					  : i;
+	for (int gi = 0; gi < d->nnetgroups; gi++) {
+		double home = floor(d->netgroups[gi].home);
+		if (home >= 0 && home < d->nracks)
+			home = domain_start[(int)home];
 		for (int r = 0; r < d->netgroups[gi].racks; r++)
-			slots[n] = (Slot){floor(d->netgroups[gi].home), n, next++}, n++;
+			slots[n] = (Slot){home, n, next++}, n++;
+	}
+	free(domain_start);
 	qsort(slots, (size_t)n, sizeof(Slot), by_key);
 	int *to = xmalloc(sizeof(int) * (size_t)(k + 1));
 	d->racks = arena_alloc(a, sizeof(RackInst) * (size_t)(k + 1));
@@ -281,17 +293,56 @@ int place_racks(Design *d)
 	int per_row = grid ? (int)field_param_num(floor_v, PRM_GRID_RACKS_PER_ROW) : DEFAULT_PER_ROW;
 	double rack_pitch = field_param_num(floor_v, PRM_GRID_RACK_PITCH);
 	double row_pitch = field_param_num(floor_v, PRM_GRID_ROW_PITCH);
+	/* The racks of a scale-up domain over several racks stand side by side in one row: when
+	 * they would run past the row's end, the domain starts the next row (the positions left
+	 * are empty). A domain longer than a row cannot. */
+	int longest = 0;
+	for (int i = 0; i < n; i++)
+		if (d->racks[i].domain_span > longest)
+			longest = d->racks[i].domain_span;
+	if (!grid && longest > per_row)
+		per_row = longest;
+	int at = 0;
+	bool reported = false;
 	for (int i = 0; i < n; i++) {
 		RackInst *r = &d->racks[i];
-		r->row = i / per_row;
-		r->pos = i % per_row;
+		int span = r->domain_span;
+		if (span > 1 && span <= per_row && at % per_row + span > per_row)
+			at += per_row - at % per_row;
+		if (span > per_row && !reported) {
+			reported = true;
+			d->vsource = VS_FLOOR, d->vfabric = -1;
+			design_violation(d, floor_v->loc, (double)span / per_row - 1, d->cluster->name_loc,
+					 "cluster built here",
+					 "scale-up domain '%s' stands in %d racks side by side; the rows of "
+					 "'%s' hold %d",
+					 r->domain >= 0 && r->domain < d->ndomains ? d->domain_names[r->domain]
+										    : "?",
+					 span, d->site->name, per_row);
+		}
+		r->row = at / per_row;
+		r->pos = at % per_row;
+		at++;
 		r->x = r->pos * rack_pitch;
 		r->y = r->row * row_pitch;
 		char l[16];
 		ir_row_name(r->row, l, sizeof l);
 		r->name = grid ? arena_printf(a, "%s%02d", l, r->pos + 1) : arena_printf(a, "R%04d", i + 1);
 	}
-	return 0;
+	if (grid && at > n) {
+		/* Rows the gaps left: the floor must still hold them. */
+		int rows = (int)field_param_num(floor_v, PRM_GRID_ROWS);
+		int used = (at + per_row - 1) / per_row;
+		if (used > rows) {
+			d->vsource = VS_FLOOR, d->vfabric = -1;
+			design_violation(d, floor_v->loc, (double)used / rows - 1, d->cluster->name_loc,
+					 "cluster built here",
+					 "cluster '%s' needs %d rows of %d racks to keep each scale-up domain "
+					 "in one row; the floor of '%s' has %d",
+					 d->cluster->name, used, per_row, d->site->name, rows);
+		}
+	}
+	return 0; /* what the floor cannot hold is a Violation, not an error of the pass */
 }
 
 /* ---- devices in racks -------------------------------------------------------------------- */
@@ -307,12 +358,27 @@ static void place_scale_up_trays(Design *d)
 	for (int si = 0; si < d->nscaleups; si++) {
 		const ScaleUpInst *s = &d->scaleups[si];
 		const NodeGroup *g = &d->groups[s->group];
+		bool multi = s->node_racks > 1 || s->switch_racks > 0;
+		int over = s->switch_racks ? s->switch_racks : s->node_racks;
 		for (int i = s->first_switch; i < s->first_switch + s->nswitches; i++) {
 			SwitchInst *t = &d->switches[i];
 			int n = g->first_node + t->group * s->domain_nodes;
 			if (n >= d->nnodes)
 				continue;
 			int r = d->nodes[n].rack;
+			if (multi) {
+				/* Its share of the domain's racks (elaborate.c counted it there). */
+				int slot = t->index / (s->switches_per_domain / over) +
+					   (s->switch_racks ? s->node_racks : 0);
+				int dom = d->nodes[n].domain;
+				while (r > 0 && d->racks[r - 1].domain == dom)
+					r--;
+				while (r < d->nracks && d->racks[r].domain == dom &&
+				       d->racks[r].domain_slot != slot)
+					r++;
+				if (r >= d->nracks || d->racks[r].domain != dom)
+					continue;
+			}
 			if (!next_u[r])
 				next_u[r] = 1 + (int)lround(d->racks[r].nnodes * g->type->height / RACK_UNIT);
 			t->rack = r;

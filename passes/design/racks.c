@@ -48,18 +48,14 @@ static int fits(double usable, double cap, double h, double p)
 	return by_u < by_p ? by_u : by_p;
 }
 
-static void no_fit(Design *d, const NodeGroup *g, int domain_nodes, double dom_u, double dom_p,
-		   double usable, double cap, double limit_p, const Value *limit_v)
+static void no_fit(Design *d, const NodeGroup *g, const char *what, double dom_u, double dom_p,
+		   double usable, double cap, double limit_p, const Value *limit_v, const char *hint)
 {
 	const Decl *rack = d->rack;
-	const char *what = domain_nodes > 1
-				   ? arena_printf(d->p->c->arena, "one scale-up domain of %d '%s' nodes",
-						  domain_nodes, g->type->name)
-				   : arena_printf(d->p->c->arena, "each '%s' node", g->type->name);
 	if (dom_u > usable + 1e-9) {
 		design_violation(d, g->loc, dom_u / usable - 1, rack->name_loc, "rack type declared here",
-				 "%s is %.0f U high; rack '%s' has %.0f U usable", what, dom_u / 0.04445,
-				 rack->name, usable / 0.04445);
+				 "%s is %.0f U high; rack '%s' has %.0f U usable%s", what, dom_u / 0.04445,
+				 rack->name, usable / 0.04445, hint);
 	} else {
 		bool cooling_limits = cap < limit_p;
 		const Value *cool_v = field_value(d->cooling, FLD_COOLING_MAX_RACK_POWER);
@@ -69,8 +65,149 @@ static void no_fit(Design *d, const NodeGroup *g, int domain_nodes, double dom_u
 									       "remove from a rack",
 							       d->cooling->name)
 						: "the rack's power class",
-				 "%s draws %s; rack '%s' allows %s", what, fmt_qty(d, dom_p, power_dim()),
-				 rack->name, fmt_qty(d, cap, power_dim()));
+				 "%s draws %s; rack '%s' allows %s%s", what, fmt_qty(d, dom_p, power_dim()),
+				 rack->name, fmt_qty(d, cap, power_dim()), hint);
+	}
+}
+
+/* The k-th switch of one scale-up domain, in the order the node lists them. */
+static const Part *tray_at(const Part *node, int k)
+{
+	for (int i = 0; i < node->node.ntrays; i++) {
+		if (k < node->node.trays[i].count)
+			return node->node.trays[i].part;
+		k -= node->node.trays[i].count;
+	}
+	return NULL;
+}
+
+static int tray_count(const Part *node)
+{
+	int n = 0;
+	for (int i = 0; i < node->node.ntrays; i++)
+		n += node->node.trays[i].count;
+	return n;
+}
+
+/* Height and power of the switches [lo, hi) of one domain. */
+static void trays_between(const Part *node, int lo, int hi, double *u, double *p)
+{
+	*u = *p = 0;
+	for (int k = lo; k < hi; k++) {
+		const Part *t = tray_at(node, k);
+		*u += t->height;
+		*p += t->power;
+	}
+}
+
+/* A scale-up domain over several racks (CloudMatrix384: 48 nodes in 12 racks, its 112 L2
+ * switches in 4 racks of their own): its nodes divide evenly over scale_up_racks racks, its
+ * switches over scale_up_switch_racks racks of their own or, when there are none, over the
+ * node racks. Each rack's share must fit the rack type; a rack holds one domain's share
+ * only, so the domain's racks stand together (place.c keeps them in one row). */
+static void plan_multi_rack(Design *d, NodeGroup *g, double usable, double cap, double limit_p)
+{
+	Ctx *c = d->p->c;
+	const Part *node = g->type;
+	int R = node->node.scale_up_racks, S = node->node.scale_up_switch_racks;
+	int T = tray_count(node);
+	g->domain_racks = R;
+	g->switch_racks = S;
+	const Value *rv = field_value(node->decl, FLD_NODE_SCALE_UP_RACKS);
+	const Value *sv = field_value(node->decl, FLD_NODE_SCALE_UP_SWITCH_RACKS);
+	Loc rloc = rv ? rv->loc : node->loc, sloc = sv ? sv->loc : node->loc;
+	bool ok = true;
+	if (g->domain_nodes % R) {
+		spec_error(d, rloc, "a scale-up domain of %d '%s' nodes does not divide evenly over "
+				    "%d racks",
+			   g->domain_nodes, node->name, R);
+		ok = false;
+	}
+	if (S > 0 && T % S) {
+		spec_error(d, sloc, "the %d scale-up switches of a '%s' domain do not divide evenly "
+				    "over %d switch racks",
+			   T, node->name, S);
+		ok = false;
+	} else if (S == 0 && T % R) {
+		spec_error(d, rloc, "the %d scale-up switches of a '%s' domain do not divide evenly "
+				    "over its %d racks; give them racks of their own "
+				    "(scale_up_switch_racks)",
+			   T, node->name, R);
+		ok = false;
+	}
+	/* Switches of two models in a domain over racks is how a two-tier scale-up network reads
+	 * (NVL576: NVLink trays in each rack and a tier of NVLink spines); clusterc wires one tier,
+	 * every accelerator to every switch, which would be another design. */
+	for (int i = 1; i < node->node.ntrays; i++)
+		if (node->node.trays[i].part != node->node.trays[0].part) {
+			const Value *tv = field_value(node->decl, FLD_NODE_SCALE_UP_SWITCHES);
+			d->spec_errors++;
+			if (!d->quiet) {
+				Diag *dg = diag_error(c, tv ? tv->loc : node->loc,
+						      "'%s' lists scale-up switches of several models over "
+						      "several racks, as a two-tier scale-up network would; "
+						      "clusterc wires one tier (every accelerator to every "
+						      "switch of its domain): two tiers of scale-up switches "
+						      "are not supported yet",
+						      node->name);
+				diag_set_code(dg, "unsupported");
+			}
+			ok = false;
+			break;
+		}
+	if (S > 0 && T == 0) {
+		spec_error(d, sloc, "'%s' asks for %d scale-up switch racks but lists no "
+				    "scale_up_switches",
+			   node->name, S);
+		ok = false;
+	}
+	if (g->count % g->domain_nodes)
+		spec_error(d, g->loc, "%d '%s' nodes do not fill whole scale-up domains of %d",
+			   g->count, node->name, g->domain_nodes);
+	int domains = (g->count + g->domain_nodes - 1) / g->domain_nodes;
+	if (!ok) { /* a spec error stops the build: plan one domain a rack meanwhile */
+		g->domain_racks = 1;
+		g->switch_racks = 0;
+		g->per_rack = g->domain_nodes;
+		g->racks = domains;
+		return;
+	}
+	int per = g->domain_nodes / R;
+	g->per_rack = per;
+	g->racks = domains * (R + S);
+	/* The heaviest share of the nodes' racks, and of the switch racks. */
+	double worst_u = 0, worst_p = 0;
+	for (int j = 0; j < R; j++) {
+		double tu = 0, tp = 0;
+		if (S == 0)
+			trays_between(node, j * (T / R), (j + 1) * (T / R), &tu, &tp);
+		worst_u = fmax(worst_u, per * node->height + tu);
+		worst_p = fmax(worst_p, per * node->power + tp);
+	}
+	const Value *npr = field_value(d->rack, FLD_RACK_NODES_PER_RACK);
+	if (npr && npr->kind == VAL_QTY && (int)npr->q.v != per)
+		spec_error(d, npr->loc, "nodes_per_rack %d; '%s' stands %d nodes in each of a "
+					"scale-up domain's %d racks",
+			   (int)npr->q.v, node->name, per, R);
+	if (fits(usable, cap, worst_u, worst_p) < 1) {
+		const char *what = arena_printf(c->arena, "one rack's share of a scale-up domain (%d "
+							  "'%s' nodes%s)",
+						per, node->name,
+						S == 0 && T ? " and their switches" : "");
+		no_fit(d, g, what, worst_u, worst_p, usable, cap, limit_p,
+		       field_value(d->rack, FLD_RACK_POWER_LIMIT), "");
+	}
+	for (int s = 0; s < S; s++) {
+		double tu, tp;
+		trays_between(node, s * (T / S), (s + 1) * (T / S), &tu, &tp);
+		if (fits(usable, cap, tu, tp) < 1) {
+			const char *what = arena_printf(c->arena, "one switch rack of a '%s' scale-up "
+								  "domain (%d switches)",
+							node->name, T / S);
+			no_fit(d, g, what, tu, tp, usable, cap, limit_p,
+			       field_value(d->rack, FLD_RACK_POWER_LIMIT), "");
+			break;
+		}
 	}
 }
 
@@ -90,6 +227,21 @@ static void plan_group(Design *d, NodeGroup *g, double usable, double cap, doubl
 		} else {
 			g->domain_nodes = domain / accels;
 		}
+	}
+	g->domain_racks = 1;
+	g->switch_racks = 0;
+	if (node->node.scale_up_racks > 1 || node->node.scale_up_switch_racks > 0) {
+		if (g->domain_nodes > 1) {
+			plan_multi_rack(d, g, usable, cap, limit_p);
+			return;
+		}
+		const Value *v = field_value(node->decl, node->node.scale_up_racks > 1
+								 ? FLD_NODE_SCALE_UP_RACKS
+								 : FLD_NODE_SCALE_UP_SWITCH_RACKS);
+		spec_error(d, v->loc, "'%s' spreads a scale-up domain over racks, but its domain is "
+				      "the node itself: set scale_up_domain to more accelerators than "
+				      "the node's %d",
+			   node->name, accels);
 	}
 	double sw_u = 0, sw_p = 0;
 	for (int i = 0; g->domain_nodes > 1 && i < node->node.ntrays; i++) {
@@ -123,8 +275,14 @@ static void plan_group(Design *d, NodeGroup *g, double usable, double cap, doubl
 		}
 	}
 	if (domains <= 0) {
-		no_fit(d, g, g->domain_nodes, dom_u, dom_p, usable, cap, limit_p,
-		       field_value(d->rack, FLD_RACK_POWER_LIMIT));
+		const char *what =
+			g->domain_nodes > 1
+				? arena_printf(c->arena, "one scale-up domain of %d '%s' nodes",
+					       g->domain_nodes, node->name)
+				: arena_printf(c->arena, "each '%s' node", node->name);
+		no_fit(d, g, what, dom_u, dom_p, usable, cap, limit_p,
+		       field_value(d->rack, FLD_RACK_POWER_LIMIT),
+		       g->domain_nodes > 1 ? " (scale_up_racks spreads a domain over racks)" : "");
 		domains = 1;
 	}
 	g->per_rack = domains * g->domain_nodes;

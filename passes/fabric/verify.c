@@ -86,6 +86,7 @@ static bool end_exists(const Design *d, End e)
 	case END_SWITCH: return e.dev >= 0 && e.dev < d->nswitches;
 	case END_NODE: return e.dev >= 0 && e.dev < d->nnodes;
 	case END_EXTRA: return e.dev >= 0 && e.dev < d->nextras;
+	case END_ACCEL: return e.dev >= 0 && e.dev < d->naccels;
 	default: return false;
 	}
 }
@@ -147,6 +148,33 @@ static void use_end(Verifier *v, End e, int link)
 		break;
 	default:
 		break;
+	}
+}
+
+/* The links between the racks of a multi-rack scale-up domain: as many as sizing counted, each
+ * from an accelerator of the domain's nodes to one of its switches in another rack. */
+static void verify_scale_up(Verifier *v, const ScaleUpInst *s)
+{
+	Design *d = v->d;
+	const NodeGroup *g = &d->groups[s->group];
+	for (int i = s->first_link; i < s->first_link + s->cables; i++) {
+		const LinkInst *l = &d->links[i];
+		if (i >= d->nlinks || l->fabric != -1 || l->tier != LT_SCALE_UP ||
+		    l->a.kind != END_ACCEL || l->z.kind != END_SWITCH) {
+			fail(v, "scale-up link %d of '%s' is not an accelerator-to-switch link", i,
+			     s->node->name);
+			return;
+		}
+		int n = d->accels[l->a.dev].node, dom = (n - g->first_node) / s->domain_nodes;
+		const SwitchInst *t = &d->switches[l->z.dev];
+		if (n < g->first_node || n >= g->first_node + g->count ||
+		    l->z.dev < s->first_switch || l->z.dev >= s->first_switch + s->nswitches ||
+		    t->group != dom)
+			fail(v, "scale-up link %d joins %s to %s, of another domain", i,
+			     d->nodes[n].hostname, t->name);
+		else if (t->rack >= 0 && t->rack == d->nodes[n].rack)
+			fail(v, "scale-up link %d between %s and %s stays in one rack", i,
+			     d->nodes[n].hostname, t->name);
 	}
 }
 
@@ -272,6 +300,8 @@ int verify_fabrics(Design *d)
 	for (int fi = 0; fi < d->nfabrics; fi++)
 		if (d->fabrics[fi].sized)
 			verify_fabric(&v, fi);
+	for (int si = 0; si < d->nscaleups; si++)
+		verify_scale_up(&v, &d->scaleups[si]);
 	free(v.sw_base);
 	free(v.sw_ports);
 	free(v.nic_used);

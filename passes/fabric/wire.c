@@ -129,8 +129,10 @@ int wire_fabrics(Design *d)
 		for (int k = 0; ev && k < (ev->kind == VAL_LIST ? ev->n : 1); k++)
 			extras += (int)(ev->kind == VAL_LIST ? ev->items[k] : ev)->count->q.v;
 	}
-	for (int i = 0; i < d->nscaleups; i++)
+	for (int i = 0; i < d->nscaleups; i++) {
 		switches += d->scaleups[i].nswitches;
+		links += d->scaleups[i].cables;
+	}
 	Arena *a = d->c->arena;
 	d->switches = arena_alloc(a, sizeof(SwitchInst) * (size_t)(switches + 1));
 	d->links = arena_alloc(a, sizeof(LinkInst) * (size_t)(links + 1));

@@ -915,6 +915,19 @@ static void check_consistency(Checker *k, Decl *d)
 			diag_set_code(dg, "inconsistent");
 		}
 	}
+	if (d->kind == KIND_NODE && !decl_value(d, "cpus")) {
+		/* The model and cores of CPUs nobody counted would reach no BOM line. */
+		static const char *const of_cpus[] = {"cpu_model", "cpu_cores"};
+		for (int i = 0; i < 2; i++) {
+			const Value *v = decl_value(d, of_cpus[i]);
+			if (v) {
+				Diag *dg = diag_error(k->c, v->loc, "'%s' describes the node's CPUs but "
+								    "'cpus' does not count them",
+						      of_cpus[i]);
+				diag_set_code(dg, "missing-field");
+			}
+		}
+	}
 	if (d->kind == KIND_WORKLOAD) {
 		const Field *f = decl_field(d, "model");
 		if (f && f->val && f->val->kind == VAL_CTOR)

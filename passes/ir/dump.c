@@ -261,8 +261,12 @@ static void dump_design(const Design *d, const Dump *w)
 	}
 	for (int i = 0; i < d->nscaleups; i++) {
 		const ScaleUpInst *s = &d->scaleups[i];
-		fprintf(out, "scale-up %s domains %d accelerators %d switches %d links %d\n",
+		fprintf(out, "scale-up %s domains %d accelerators %d switches %d links %d",
 			s->node->name, s->domains, s->domain_accels, s->nswitches, s->nlinks);
+		if (s->node_racks > 1 || s->switch_racks > 0)
+			fprintf(out, " racks %d+%d chips %d between-racks %d", s->node_racks,
+				s->switch_racks, s->chips_per_domain, s->cables);
+		fputc('\n', out);
 	}
 	for (int i = 0; i < d->nnetgroups && shown(w, "netgroup", i, d->nnetgroups); i++) {
 		const NetGroup *g = &d->netgroups[i];
@@ -303,6 +307,9 @@ static void dump_instances(const Design *d, const Dump *w)
 			r->power, r->power_limit, r->cap, r->height_used);
 		if (r->network)
 			fprintf(out, " network %d", r->group);
+		if (r->domain >= 0)
+			fprintf(out, " domain %s share %d%s", d->domain_names[r->domain], r->domain_slot,
+				r->scale_up_switches ? " switches" : "");
 		dump_loc(out, r->type->loc);
 		fputc('\n', out);
 	}

@@ -43,6 +43,7 @@ const char *ir_end_device(const Design *d, End e)
 	case END_NODE: return d->nodes[e.dev].hostname;
 	case END_EXTRA: return d->extras[e.dev].name;
 	case END_SWITCH: return d->switches[e.dev].name;
+	case END_ACCEL: return d->nodes[d->accels[e.dev].node].hostname;
 	default: return "";
 	}
 }
@@ -70,6 +71,11 @@ void ir_end_port(Buf *b, const Design *d, End e)
 		}
 		break;
 	}
+	case END_ACCEL:
+		/* A node's scale-up port (scale_up.c numbers them over its switches). */
+		buf_puts(b, "su");
+		put_int(b, e.port + 1);
+		break;
 	default:
 		buf_putc(b, 'p');
 		put_int(b, e.port + 1);
@@ -85,6 +91,12 @@ void ir_end_place(const Design *d, End e, int *rack, int *u)
 	case END_NODE: *rack = d->nodes[e.dev].rack; *u = d->nodes[e.dev].u; break;
 	case END_EXTRA: *rack = d->extras[e.dev].rack; *u = d->extras[e.dev].u; break;
 	case END_SWITCH: *rack = d->switches[e.dev].rack; *u = d->switches[e.dev].u; break;
+	case END_ACCEL: {
+		const NodeInst *n = &d->nodes[d->accels[e.dev].node];
+		*rack = n->rack;
+		*u = n->u;
+		break;
+	}
 	default: break;
 	}
 }

@@ -1107,6 +1107,67 @@ static void test_scale_up_without_trays(void)
 	done(b);
 }
 
+/* Two CloudMatrix384 supernodes (std.servers' CM384_NODE: 48 nodes in 12 racks, 112 UB
+ * switches of 48 ports in 4 racks of their own, Zuo et al., arXiv 2506.12708, 2025): each
+ * domain's 16 racks side by side, its switch racks after its first 6 node racks, 112 links
+ * per node (14 per NPU), every one between racks and wired from an accelerator of the domain
+ * to a switch of the domain. */
+static void test_scale_up_over_racks(void)
+{
+	Built *b = build("import std.servers\nimport std.racks\n"
+			 "site s { power_budget = 10 MW; electricity = 0.10 USD/kWh; "
+			 "floor = grid(rows = 2, racks_per_row = 20) }\n"
+			 "cluster c { site = s; nodes = 96 x CM384_NODE; rack = rack48_liquid }\n",
+			 NULL, NULL);
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	const Design *d = &b->d;
+	CU_ASSERT_EQUAL_FATAL(d->nscaleups, 1);
+	const ScaleUpInst *s = &d->scaleups[0];
+	CU_ASSERT_EQUAL(s->domains, 2);
+	CU_ASSERT_EQUAL(s->domain_accels, 384);
+	CU_ASSERT_EQUAL(s->node_racks, 12);
+	CU_ASSERT_EQUAL(s->switch_racks, 4);
+	CU_ASSERT_EQUAL(s->links_per_accel, 14);
+	CU_ASSERT_EQUAL(s->nlinks, 2 * 5376);
+	CU_ASSERT_EQUAL(s->cables, 2 * 5376);
+	CU_ASSERT_EQUAL(d->nracks, 32);
+	/* 16 racks a domain: the second starts the second row (16 + 16 > 20). */
+	for (int i = 0; i < d->nracks; i++) {
+		const RackInst *r = &d->racks[i];
+		int dom = i / 16, slot = i % 16;
+		CU_ASSERT_EQUAL(r->row, dom);
+		CU_ASSERT_EQUAL(r->pos, slot);
+		CU_ASSERT_EQUAL(r->domain, dom);
+		CU_ASSERT_EQUAL(r->scale_up_switches, slot >= 6 && slot < 10);
+		CU_ASSERT_EQUAL(r->nnodes, r->scale_up_switches ? 0 : 4);
+	}
+	int per_rack[32] = {0};
+	for (int i = s->first_switch; i < s->first_switch + s->nswitches; i++) {
+		const SwitchInst *t = &d->switches[i];
+		CU_ASSERT_FATAL(t->rack >= 0 && t->rack < 32);
+		CU_ASSERT(d->racks[t->rack].scale_up_switches);
+		CU_ASSERT_EQUAL(d->racks[t->rack].domain, t->group);
+		per_rack[t->rack]++;
+	}
+	for (int i = 0; i < 32; i++)
+		CU_ASSERT_EQUAL(per_rack[i], d->racks[i].scale_up_switches ? 28 : 0);
+	int per_node[96] = {0};
+	for (int i = s->first_link; i < s->first_link + s->cables; i++) {
+		const LinkInst *l = &d->links[i];
+		CU_ASSERT_EQUAL_FATAL(l->a.kind, END_ACCEL);
+		int n = d->accels[l->a.dev].node;
+		per_node[n]++;
+		CU_ASSERT_EQUAL(d->switches[l->z.dev].group, n / 48);
+		CU_ASSERT_NOT_EQUAL(d->switches[l->z.dev].rack, d->nodes[n].rack);
+		CU_ASSERT_DOUBLE_EQUAL(l->speed, 224e9, 1);
+	}
+	for (int n = 0; n < 96; n++)
+		CU_ASSERT_EQUAL(per_node[n], 112);
+	CU_ASSERT_EQUAL(d->ncables, 2 * 5376);
+	CU_ASSERT_EQUAL(verify_fabrics(&b->d), 0);
+	done(b);
+}
+
 /* A node type in two groups: one series of domain names over both, in node order, and its
  * switch trays named after their domain (each group numbered its trays from nvl001). */
 static void test_scale_up_names(void)
@@ -1160,4 +1221,5 @@ void suite_fabric(void)
 	CU_add_test(s, "scale-up domains", test_scale_up);
 	CU_add_test(s, "scale-up domains without trays", test_scale_up_without_trays);
 	CU_add_test(s, "scale-up domain names", test_scale_up_names);
+	CU_add_test(s, "scale-up domains over racks", test_scale_up_over_racks);
 }
