@@ -68,6 +68,10 @@ struct Part {
 		int protocol;         /* Protocol */
 	} sw;
 	struct {
+		int ports, spare;     /* fibre ports, and those of them never wired */
+		double reach;         /* m from a transceiver to the switch, INFINITY when not given */
+	} ocs;
+	struct {
 		int media;            /* Media: dac, acc, aec, aoc or fiber */
 		double speed;         /* bit/s, INFINITY when any */
 		double reach;         /* m */
@@ -251,7 +255,8 @@ typedef struct BomLine {
 	X(LOCAL, "local")             /* dragonfly: inside a group */ \
 	X(GLOBAL, "global")           /* dragonfly: between groups */ \
 	X(TORUS, "torus")             /* endpoint to endpoint, wraparound */ \
-	X(SCALE_UP, "scale-up")       /* accelerator to NVLink switch, backplane */
+	X(SCALE_UP, "scale-up")       /* accelerator to NVLink switch, backplane */ \
+	X(OCS, "ocs")                 /* torus: a block's face to an optical circuit switch */
 
 typedef enum {
 #define X(t, s) LT_##t,
@@ -262,9 +267,9 @@ typedef enum {
 extern const char *const ir_link_tier_names[LT_COUNT];
 
 /* Switch tiers: the leaf, spine and core of a fat tree, a dragonfly's routers, the switch trays
- * of scale-up domains. */
+ * of scale-up domains, the optical circuit switches that join a torus's blocks. */
 #define SWITCH_TIERS(X) X(LEAF, "leaf") X(SPINE, "spine") X(CORE, "core") X(ROUTER, "router") \
-	X(SCALE_UP, "scale-up")
+	X(SCALE_UP, "scale-up") X(OCS, "ocs")
 
 typedef enum {
 #define X(t, s) ST_##t,
@@ -414,6 +419,11 @@ typedef struct FabricInst {
 	int pods, pod_leaves, core_groups, core_per_group; /* 3-tier shape */
 	int spine_links;             /* links from a leaf to each spine (2-tier) */
 	int dims[3], ndims;          /* torus */
+	int block[3], blocks;        /* a torus's block (one rack's positions) and how many; the
+				      * whole torus, 1, when it has none */
+	bool twisted;                /* a twisted torus (torus.c) */
+	int per_node;                /* torus positions in one node (1: the node is one) */
+	int ocs_ports;               /* ports wired on each optical circuit switch (2 x blocks) */
 	int df_p, df_a, df_h, df_g, df_links_per_pair; /* dragonfly */
 	int switches, links;         /* totals, all planes */
 	int by_tier[ST_COUNT];
@@ -425,8 +435,9 @@ typedef struct FabricInst {
 	int *position;               /* wire.c: node -> its place among the nodes the fabric links
 				      * (in node order), -1 when it links none of its ports */
 	int members;                 /* nodes the fabric links */
-	int *coord;                  /* a torus: node n's coordinates at coord[3n .. 3n+2], -1 for a
-				      * node off it; NULL for the other families */
+	int *coord;                  /* a torus: node n's coordinates at coord[3n .. 3n+2] (its first
+				      * position's), -1 for a node off it; NULL for the other
+				      * families */
 } FabricInst;
 
 /* Switches that share network racks: a contiguous range of one fabric's switches (in wiring

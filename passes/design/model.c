@@ -198,7 +198,8 @@ int model_design(Design *d)
 		t->power_by_cat[CAT_NETWORK] += f->switches * unit_power;
 		t->capex_by_cat[CAT_NETWORK] += f->switches * unit_price;
 		t->switches += f->switches;
-		bom(d, &lines, "switch", f->switch_model, f->switches, "", unit_price, unit_power);
+		bom(d, &lines, f->switch_model->kind == KIND_OCS ? "ocs" : "switch", f->switch_model,
+		    f->switches, "", unit_price, unit_power);
 	}
 	for (int i = 0; i < d->nscaleups; i++)
 		t->switches += d->scaleups[i].nswitches;

@@ -37,12 +37,148 @@ static const char *torus_dims(Design *d, int n, int ndims)
 	return arena_printf(d->c->arena, "[%d, %d, %d]", best[0], best[1], best[2]);
 }
 
+/* Where torus position i sits: positions fill a block first (along the first dimension, then
+ * the second, then the third), then the next block in the same order; without a block the
+ * block is the whole torus, so position i sits at (i mod X, i / X mod Y, i / XY). */
+static void torus_coord_of(const FabricInst *f, int i, int c[3])
+{
+	int bp = f->block[0] * f->block[1] * f->block[2];
+	int b = i / bp, l = i % bp;
+	int nb0 = f->dims[0] / f->block[0], nb1 = f->dims[1] / f->block[1];
+	int bc[3] = {b % nb0, b / nb0 % nb1, b / (nb0 * nb1)};
+	int lc[3] = {l % f->block[0], l / f->block[0] % f->block[1], l / (f->block[0] * f->block[1])};
+	for (int k = 0; k < 3; k++)
+		c[k] = bc[k] * f->block[k] + lc[k];
+}
+
+/* The block of coordinates c, in block order. */
+static int torus_block_of(const FabricInst *f, const int c[3])
+{
+	int nb0 = f->dims[0] / f->block[0], nb1 = f->dims[1] / f->block[1];
+	return c[0] / f->block[0] + nb0 * (c[1] / f->block[1] + nb1 * (c[2] / f->block[2]));
+}
+
+/* The position at coordinates c (the inverse of torus_coord_of). */
+static int torus_pos_of(const FabricInst *f, const int c[3])
+{
+	int bp = f->block[0] * f->block[1] * f->block[2];
+	int l = c[0] % f->block[0] + f->block[0] * (c[1] % f->block[1] + f->block[1] * (c[2] % f->block[2]));
+	return torus_block_of(f, c) * bp + l;
+}
+
+/* Links of a block's face in dimension k: the positions of a block's cross-section, Π_{j≠k} B_j. */
+static int torus_face_links(const FabricInst *f, int k)
+{
+	int n = 1;
+	for (int j = 0; j < f->ndims; j++)
+		if (j != k)
+			n *= f->block[j];
+	return n;
+}
+
+/* The + neighbour of c in dimension k. A twisted torus (Camarero, Martínez, Beivide, "Lattice
+ * graphs for high-scale interconnection topologies", IEEE TPDS 2015; the twisted tori of TPU
+ * v4, Jouppi et al., ISCA 2023, §2): dimensions of two sizes n and 2n, and the wraparound link
+ * of a dimension of size n lands n further along every dimension of size 2n. */
+static void torus_next(const FabricInst *f, const int c[3], int k, int nc[3])
+{
+	for (int j = 0; j < 3; j++)
+		nc[j] = c[j];
+	nc[k] = (c[k] + 1) % f->dims[k];
+	if (!f->twisted || c[k] != f->dims[k] - 1)
+		return;
+	int small = f->dims[0];
+	for (int j = 1; j < f->ndims; j++)
+		if (f->dims[j] < small)
+			small = f->dims[j];
+	if (f->dims[k] != small)
+		return;
+	for (int j = 0; j < f->ndims; j++)
+		if (f->dims[j] == 2 * small)
+			nc[j] = (nc[j] + small) % f->dims[j];
+}
+
+/* The longest shortest path between positions, by breadth-first search from position 0 (a
+ * torus, twisted or not, is vertex-transitive, so one source gives the diameter). Each
+ * position's + neighbours are its out-links; every position has one in-link per dimension, so
+ * the − neighbours are the same links backwards. Only for twisted tori: a plain torus has the
+ * closed form Σ ⌊D_i / 2⌋. */
+static int torus_bfs_diameter(const FabricInst *f, int positions)
+{
+	int deg = 2 * f->ndims;
+	int *adj = xmalloc(sizeof(int) * (size_t)positions * (size_t)deg);
+	int *dist = xmalloc(sizeof(int) * (size_t)positions);
+	int *queue = xmalloc(sizeof(int) * (size_t)positions);
+	for (int i = 0; i < positions; i++) {
+		int c[3], nc[3];
+		torus_coord_of(f, i, c);
+		for (int k = 0; k < f->ndims; k++) {
+			torus_next(f, c, k, nc);
+			int m = torus_pos_of(f, nc);
+			adj[(size_t)i * deg + 2 * k] = m;
+			adj[(size_t)m * deg + 2 * k + 1] = i;
+		}
+		dist[i] = -1;
+	}
+	int head = 0, tail = 0, far = 0;
+	dist[0] = 0;
+	queue[tail++] = 0;
+	while (head < tail) {
+		int i = queue[head++];
+		for (int e = 0; e < deg; e++) {
+			int m = adj[(size_t)i * deg + e];
+			if (dist[m] >= 0)
+				continue;
+			dist[m] = dist[i] + 1;
+			far = dist[m] > far ? dist[m] : far;
+			queue[tail++] = m;
+		}
+	}
+	free(adj);
+	free(dist);
+	free(queue);
+	return far;
+}
+
+/* The counts of a torus whose blocks' faces meet at optical circuit switches (TPU v4: Jouppi et
+ * al., "TPU v4: An Optically Reconfigurable Supercomputer for Machine Learning with Hardware
+ * Support for Embeddings", ISCA 2023, §2.1-2.2). With C blocks of B_0 x B_1 x B_2 positions, a
+ * block's face in dimension k has F_k = Π_{j≠k} B_j links; one OCS joins the + and − faces of
+ * every block at one (dimension, face position), so
+ *     OCSes = Σ_k F_k, ports wired per OCS = 2C, fibres = 2C Σ_k F_k,
+ * and the links inside blocks, direct cables, are Σ_k C (B_k − 1) F_k. TPU v4's 4,096 chips in
+ * 64 cubes of 4 x 4 x 4: 3 x 16 = 48 OCSes of 128 ports wired, 6,144 fibres (6 faces x 16 links
+ * per cube), 9,216 electrical links. Exported for the unit test (tests/unit/test_fabric.c). */
+void torus_ocs_counts(const int dims[3], const int block[3], int ndims, int *ocs, int *ports,
+		      int *fibres, int *electrical)
+{
+	int blocks = 1;
+	for (int k = 0; k < ndims; k++)
+		blocks *= dims[k] / block[k];
+	int faces = 0, inside = 0;
+	for (int k = 0; k < ndims; k++) {
+		int fk = 1;
+		for (int j = 0; j < ndims; j++)
+			if (j != k)
+				fk *= block[j];
+		faces += fk;
+		inside += blocks * (block[k] - 1) * fk;
+	}
+	*ocs = faces;
+	*ports = 2 * blocks;
+	*fibres = 2 * blocks * faces;
+	*electrical = inside;
+}
+
 bool torus_size(Design *d, FabricInst *f, const Value *topo, int nodes, int extra_ports)
 {
 	const Value *dims = topo->items[0];
 	f->ndims = dims ? (dims->n < 3 ? dims->n : 3) : 0; /* check.c: 2 or 3 */
+	double per = field_param_num(topo, PRM_TORUS_PER_NODE);
+	f->per_node = shape_count(per);
 	double product = 1; /* exact: a product past 2^53 is no node count anyway */
 	int largest = 0;
+	f->dims[1] = f->dims[2] = 1;
 	for (int i = 0; i < f->ndims; i++) {
 		product *= dims->items[i]->q.v;
 		f->dims[i] = shape_count(dims->items[i]->q.v);
@@ -50,14 +186,21 @@ bool torus_size(Design *d, FabricInst *f, const Value *topo, int nodes, int extr
 			largest = f->dims[i];
 	}
 	int rpp = f->rails / f->planes;
-	if (product != nodes) {
-		const char *dims_fit = shape_suggesting(d, f) ? torus_dims(d, nodes, f->ndims) : NULL;
-		design_violation(d, topo->loc, fabs(product / nodes - 1), f->decl->name_loc, NULL,
-				 "a torus of %.0f positions for %d nodes; the dimensions must multiply to "
-				 "the node count: use %s%s%s",
-				 product, nodes,
-				 product <= FABRIC_COUNT_MAX ? arena_printf(d->c->arena, "%.0f nodes", product)
-						      : "smaller dimensions",
+	double positions = (double)nodes * f->per_node;
+	if (product != positions) {
+		const char *dims_fit = shape_suggesting(d, f) && positions <= FABRIC_COUNT_MAX
+					       ? torus_dims(d, (int)positions, f->ndims)
+					       : NULL;
+		const char *what = f->per_node > 1 ? arena_printf(d->c->arena, "%.0f positions (%d nodes x %d)",
+								  positions, nodes, f->per_node)
+						   : arena_printf(d->c->arena, "%d nodes", nodes);
+		design_violation(d, topo->loc, fabs(product / positions - 1), f->decl->name_loc, NULL,
+				 "a torus of %.0f positions for %s; the dimensions must multiply to "
+				 "the %s: use %s%s%s",
+				 product, what, f->per_node > 1 ? "position count" : "node count",
+				 product <= FABRIC_COUNT_MAX
+					 ? arena_printf(d->c->arena, "%.0f nodes", product / f->per_node)
+					 : "smaller dimensions",
 				 dims_fit ? ", or dims = " : "", dims_fit ? dims_fit : "");
 		return false;
 	}
@@ -77,72 +220,232 @@ bool torus_size(Design *d, FabricInst *f, const Value *topo, int nodes, int extr
 					 f->dims[i]);
 			return false;
 		}
-	if (rpp < 2 * f->ndims) {
-		design_violation(d, topo->loc, (double)(2 * f->ndims) / rpp - 1, f->decl->name_loc, NULL,
-				 "a %dD torus needs %d ports on every node (2 per dimension); the nodes "
+	int want = 2 * f->ndims * f->per_node;
+	if (rpp < want) {
+		const char *fix =
+			f->per_node > 1
+				? arena_printf(d->c->arena, "use NICs with %d ports (%d per position), or "
+							    "per_node = %d",
+					       want, 2 * f->ndims, rpp / (2 * f->ndims) > 0 ? rpp / (2 * f->ndims) : 1)
+			: f->ndims == 3 && rpp >= 4 ? "use a 2D torus, or NICs with 6 ports"
+			: f->planes > 1 && f->rails >= 2 * f->ndims
+				? "use fewer planes"
+				: arena_printf(d->c->arena, "use NICs with %d ports", 2 * f->ndims);
+		design_violation(d, topo->loc, (double)want / rpp - 1, f->decl->name_loc, NULL,
+				 "a %dD torus needs %d ports on every %s (2 per dimension%s); the nodes "
 				 "have %d '%s' ports%s on '%s': %s",
-				 f->ndims, 2 * f->ndims, rpp, f->nic->name, f->planes > 1 ? " per plane" : "",
-				 f->decl->name,
-				 f->ndims == 3 && rpp >= 4 ? "use a 2D torus, or NICs with 6 ports"
-				 : f->planes > 1 && f->rails >= 2 * f->ndims
-					 ? "use fewer planes"
-					 : arena_printf(d->c->arena, "use NICs with %d ports", 2 * f->ndims));
+				 f->ndims, want, f->per_node > 1 ? "node" : "node",
+				 f->per_node > 1 ? arena_printf(d->c->arena, " for each of its %d positions",
+								f->per_node)
+						 : "",
+				 rpp, f->nic->name, f->planes > 1 ? " per plane" : "", f->decl->name, fix);
 		return false;
 	}
+	/* A node with more accelerators and ports than one position uses would be wired as one
+	 * chip: a different design from the one declared, so say what expresses it. */
+	int accels = d->ngroups ? d->groups[0].type->node.accelerators : 1;
+	if (f->per_node == 1 && accels > 1 && rpp >= 2 * f->ndims * accels &&
+	    !field_param_value(topo, PRM_TORUS_PER_NODE)) {
+		design_violation(d, topo->loc, 1, f->decl->name_loc, NULL,
+				 "the nodes have %d accelerators and %d '%s' ports, %d per accelerator: "
+				 "a torus position is one node unless the torus says otherwise; set "
+				 "per_node = %d to make each accelerator a position, or rails = %d to "
+				 "wire the node as one",
+				 accels, rpp, f->nic->name, rpp / accels, accels, 2 * f->ndims);
+		return false;
+	}
+
+	/* Blocks: the positions of one rack; with an OCS as the fabric's switch, faces go optical. */
+	const Value *bv = field_param_value(topo, PRM_TORUS_BLOCK);
+	bool ocs = f->switch_model && f->switch_model->kind == KIND_OCS;
+	for (int i = 0; i < 3; i++)
+		f->block[i] = f->dims[i];
+	if (bv && bv->kind == VAL_LIST) {
+		if (bv->n != f->ndims) {
+			design_violation(d, bv->loc, 1, f->decl->name_loc, NULL,
+					 "a block of %d dimensions for a torus of %d: give one size per "
+					 "dimension",
+					 bv->n, f->ndims);
+			return false;
+		}
+		for (int i = 0; i < f->ndims; i++) {
+			int b = shape_count(bv->items[i]->q.v);
+			if (b < 1 || f->dims[i] % b) {
+				design_violation(d, bv->items[i]->loc, 1, f->decl->name_loc, NULL,
+						 "a block of %d does not divide the torus dimension of %d: "
+						 "blocks tile the torus",
+						 b, f->dims[i]);
+				return false;
+			}
+			f->block[i] = b;
+		}
+	} else if (ocs) {
+		design_violation(d, field_value(f->decl, FLD_FABRIC_SWITCH)->loc, 1, f->decl->name_loc,
+				 NULL,
+				 "optical circuit switch '%s' joins the faces of a torus's blocks, and "
+				 "this torus has none: set torus(block = [...]), e.g. [4, 4, 4] as TPU v4",
+				 f->switch_model->name);
+		return false;
+	}
+	f->blocks = 1;
+	for (int i = 0; i < f->ndims; i++)
+		f->blocks *= f->dims[i] / f->block[i];
+	int block_positions = f->block[0] * f->block[1] * f->block[2];
+	if (bv && block_positions % f->per_node) {
+		design_violation(d, bv->loc, 1, f->decl->name_loc, NULL,
+				 "a block of %d positions does not hold whole nodes of %d positions",
+				 block_positions, f->per_node);
+		return false;
+	}
+	/* A block is one rack: the racks must hold one block's nodes each. */
+	if (bv)
+		for (int g = 0; g < d->ngroups; g++) {
+			int want_rack = block_positions / f->per_node;
+			if (d->groups[g].per_rack == want_rack || d->groups[g].per_rack == 0)
+				continue;
+			design_violation(d, bv->loc, fabs((double)d->groups[g].per_rack / want_rack - 1),
+					 d->groups[g].loc, NULL,
+					 "a block of %d positions is %d nodes of '%s' and stands in one "
+					 "rack; the racks hold %d: set nodes_per_rack = %d",
+					 block_positions, want_rack, d->groups[g].type->name,
+					 d->groups[g].per_rack, want_rack);
+			return false;
+		}
+	f->twisted = field_param_num(topo, PRM_TORUS_TWISTED) != 0;
+	int small = f->dims[0], shift_ok = 1, doubled = 0;
+	for (int i = 1; i < f->ndims; i++)
+		if (f->dims[i] < small)
+			small = f->dims[i];
+	for (int i = 0; i < f->ndims; i++) {
+		if (f->dims[i] == 2 * small)
+			doubled++;
+		else if (f->dims[i] != small)
+			shift_ok = 0;
+	}
+	if (f->twisted && (!shift_ok || !doubled)) {
+		design_violation(d, field_param_value(topo, PRM_TORUS_TWISTED)->loc, 1,
+				 f->decl->name_loc, NULL,
+				 "a twisted torus has dimensions of two sizes, n and 2n (TPU v4: 4 x 4 "
+				 "x 8, 4 x 8 x 8); these are not: leave twisted out or change dims");
+		return false;
+	}
+	if (f->twisted && ocs)
+		for (int i = 0; i < f->ndims; i++)
+			if (f->dims[i] == 2 * small && small % f->block[i]) {
+				design_violation(d, field_param_value(topo, PRM_TORUS_TWISTED)->loc, 1,
+						 f->decl->name_loc, NULL,
+						 "the twist shifts dimension %d by %d, not a whole number of "
+						 "blocks of %d: the optical circuit switches could not make "
+						 "it; use blocks that divide %d",
+						 i + 1, small, f->block[i], small);
+				return false;
+			}
+
 	f->tiers = 0;
-	f->endpoints = nodes * f->planes;
+	f->endpoints = (int)positions * f->planes;
 	for (int i = 0; i < f->ndims; i++)
 		f->shape[i] = (ShapeParam){"dims", f->dims[i]};
 	f->nshape = f->ndims;
-	f->node_ports = 2 * f->ndims;
-	f->links_per_plane[LT_TORUS] = nodes * f->ndims;
+	f->node_ports = want;
+	if (ocs) {
+		int nocs, ports, fibres, electrical;
+		torus_ocs_counts(f->dims, f->block, f->ndims, &nocs, &ports, &fibres, &electrical);
+		int usable = f->switch_model->ocs.ports - f->switch_model->ocs.spare;
+		if (ports > usable) {
+			design_violation(d, bv->loc, (double)ports / (usable > 0 ? usable : 1) - 1,
+					 f->switch_model->loc, "the ocs is declared here",
+					 "each optical circuit switch joins one face position of all %d "
+					 "blocks, + and − sides: %d ports; '%s' has %d to wire (%d, %d "
+					 "spare): use at most %d blocks, or larger ones",
+					 f->blocks, ports, f->switch_model->name, usable,
+					 f->switch_model->ocs.ports, f->switch_model->ocs.spare, usable / 2);
+			return false;
+		}
+		f->per_plane[ST_OCS] = nocs;
+		f->ocs_ports = ports;
+		f->links_per_plane[LT_TORUS] = electrical;
+		f->links_per_plane[LT_OCS] = fibres;
+	} else {
+		f->links_per_plane[LT_TORUS] = (int)positions * f->ndims;
+	}
 	int diameter = 0;
 	for (int i = 0; i < f->ndims; i++)
 		diameter += f->dims[i] / 2;
-	f->diameter = diameter;
+	f->diameter = f->twisted ? torus_bfs_diameter(f, (int)positions) : diameter;
 	f->ecmp = 1;
-	/* Cut across the largest dimension: 2 wraparound planes of nodes/largest links. */
-	f->bisection = 2.0 * nodes / largest * f->link_speed * f->planes;
+	/* Cut across the largest dimension: 2 wraparound planes of positions/largest links (a
+	 * twisted torus has at least as many). */
+	f->bisection = 2.0 * positions / largest * f->link_speed * f->planes;
 	return true;
 }
 
 void torus_wire(Design *d, FabricInst *f, int fi)
 {
-	int rpp = f->rails / f->planes;
-	int X = f->dims[0], Y = f->ndims > 1 ? f->dims[1] : 1, Z = f->ndims > 2 ? f->dims[2] : 1;
+	int rpp = f->rails / f->planes, per = f->per_node, pp = 2 * f->ndims;
+	int total = f->dims[0] * f->dims[1] * f->dims[2];
 	int ports[FABRIC_MAX_RAILS], mp[FABRIC_MAX_RAILS];
+	bool ocs = f->per_plane[ST_OCS] > 0;
 	/* Positions count only the nodes on this fabric (a cluster may list nodes without its
-	 * NIC): at[i] is the node at position i. */
+	 * NIC): at[j] is the j-th node on it, holding positions j·per .. j·per + per − 1. */
 	int *at = xmalloc(sizeof(int) * (size_t)(d->nnodes + 1)), count = 0;
 	for (int n = 0; n < d->nnodes; n++)
 		if (wire_node_ports(d, n, f, ports, FABRIC_MAX_RAILS) >= f->rails)
 			at[count++] = n;
-	/* Every node's coordinates: the i-th node on the fabric at (i mod X, i / X mod Y, i / XY). */
+	int held = count * per < total ? count * per : total;
+	/* Every node's coordinates: those of its first position. */
 	f->coord = arena_alloc(d->c->arena, sizeof(int) * 3 * (size_t)(d->nnodes + 1));
 	for (int n = 0; n < 3 * d->nnodes; n++)
 		f->coord[n] = -1;
-	for (int i = 0; i < count && i < X * Y * Z; i++) {
-		f->coord[3 * at[i]] = i % X;
-		f->coord[3 * at[i] + 1] = i / X % Y;
-		f->coord[3 * at[i] + 2] = i / (X * Y);
+	for (int i = 0; i < held; i += per) {
+		int c[3];
+		torus_coord_of(f, i, c);
+		for (int k = 0; k < 3; k++)
+			f->coord[3 * at[i / per] + k] = c[k];
 	}
+	int face_first[3] = {0, 0, 0};
+	for (int k = 1; k < f->ndims; k++)
+		face_first[k] = face_first[k - 1] + torus_face_links(f, k - 1);
 	for (int pl = 0; pl < f->planes; pl++) {
-		for (int i = 0; i < count && i < X * Y * Z; i++) {
-			int n = at[i];
-			int c[3] = {i % X, i / X % Y, i / (X * Y)};
-			int size[3] = {X, Y, Z};
+		int first_ocs = d->nswitches;
+		for (int o = 0; ocs && o < f->per_plane[ST_OCS]; o++) {
+			SwitchInst *s = wire_add_switch(d, f, fi, ST_OCS, pl, o);
+			s->radix = f->switch_model->ocs.ports;
+			s->breakout = 1;
+		}
+		for (int i = 0; i < held; i++) {
+			int n = at[i / per], q = i % per;
+			int c[3];
+			torus_coord_of(f, i, c);
 			wire_node_ports(d, n, f, ports, FABRIC_MAX_RAILS);
 			for (int k = 0; k < f->ndims; k++) {
-				int nc[3] = {c[0], c[1], c[2]};
-				nc[k] = (c[k] + 1) % size[k];
-				int pos = nc[0] + nc[1] * X + nc[2] * X * Y;
-				if (pos >= count)
-					continue; /* sizing makes X·Y·Z the node count; the verifier would say */
-				int m = at[pos];
+				int nc[3];
+				torus_next(f, c, k, nc);
+				int pos = torus_pos_of(f, nc);
+				if (pos >= held)
+					continue; /* sizing makes X·Y·Z the position count; the verifier would say */
+				int m = at[pos / per], mq = pos % per;
 				wire_node_ports(d, m, f, mp, FABRIC_MAX_RAILS);
-				wire_add_link(d, (End){END_NODE, n, ports[pl * rpp + 2 * k]},
-					 (End){END_NODE, m, mp[pl * rpp + 2 * k + 1]}, f->link_speed, LT_TORUS,
-					 pl, pl * rpp + 2 * k, fi);
+				int ra = pl * rpp + q * pp + 2 * k, rz = pl * rpp + mq * pp + 2 * k + 1;
+				if (!ocs || c[k] % f->block[k] != f->block[k] - 1) {
+					wire_add_link(d, (End){END_NODE, n, ports[ra]}, (End){END_NODE, m, mp[rz]},
+						      f->link_speed, LT_TORUS, pl, ra, fi);
+					continue;
+				}
+				/* Across a face: to the OCS of this dimension and face position, port 2b
+				 * for block b's + face and 2b' + 1 for block b''s − face. */
+				int face = 0, scale = 1;
+				for (int j = 0; j < f->ndims; j++)
+					if (j != k) {
+						face += c[j] % f->block[j] * scale;
+						scale *= f->block[j];
+					}
+				int sw = first_ocs + face_first[k] + face;
+				wire_add_link(d, (End){END_NODE, n, ports[ra]},
+					      (End){END_SWITCH, sw, 2 * torus_block_of(f, c)}, f->link_speed,
+					      LT_OCS, pl, ra, fi);
+				wire_add_link(d, (End){END_NODE, m, mp[rz]},
+					      (End){END_SWITCH, sw, 2 * torus_block_of(f, nc) + 1},
+					      f->link_speed, LT_OCS, pl, rz, fi);
 			}
 		}
 	}
@@ -158,18 +461,33 @@ void torus_check(Ctx *c, const Value *topo)
 	}
 }
 
+/* The optical circuit switches of a plane stand together in network racks among the blocks'
+ * racks (every block reaches every OCS); a torus without them has nothing to stand there. */
 int torus_rack_groups(const FabricInst *f, int plane, int fit, RackGroupSpec *out)
 {
-	(void)f, (void)plane, (void)fit, (void)out;
-	return 0; /* no switches: nothing stands in a network rack */
+	(void)plane, (void)fit;
+	if (!f->per_plane[ST_OCS])
+		return 0;
+	out[0] = (RackGroupSpec){0, f->per_plane[ST_OCS], false, 0, -1};
+	return 1;
 }
 
 void torus_describe(const FabricInst *f, Buf *b)
 {
-	buf_puts(b, "Torus ");
+	buf_puts(b, f->twisted ? "Twisted torus " : "Torus ");
 	for (int i = 0; i < f->ndims && i < 3; i++)
 		buf_printf(b, "%s%d", i ? " x " : "", f->dims[i]);
-	buf_puts(b, ", node to node");
+	if (f->per_node > 1)
+		buf_printf(b, ", %d positions per node", f->per_node);
+	if (f->per_plane[ST_OCS]) {
+		buf_printf(b, ", %d blocks of ", f->blocks);
+		for (int i = 0; i < f->ndims && i < 3; i++)
+			buf_printf(b, "%s%d", i ? " x " : "", f->block[i]);
+		buf_printf(b, " cabled directly inside, faces joined by %d optical circuit switches",
+			   f->per_plane[ST_OCS] * f->planes);
+	} else {
+		buf_puts(b, ", node to node");
+	}
 }
 
 void torus_summary(const FabricInst *f, Buf *b)

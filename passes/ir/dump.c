@@ -149,6 +149,10 @@ static void dump_part(const Part *pt, FILE *out)
 			pt->sw.ports, pt->sw.port_speed, pt->sw.cages, word(&enum_CONNECTOR, pt->sw.cage),
 			pt->sw.breakout, word(&enum_PROTOCOL, pt->sw.protocol));
 		break;
+	case KIND_OCS:
+		fprintf(out, " ports %d spare %d reach %.17g m", pt->ocs.ports, pt->ocs.spare,
+			pt->ocs.reach);
+		break;
 	case KIND_CABLE:
 		fprintf(out, " media %s speed %.17g bit/s reach %.17g m fiber %s connector %s lengths %d "
 			     "per_m %.17g",
