@@ -424,6 +424,10 @@ typedef struct FabricInst {
 	bool twisted;                /* a twisted torus (torus.c) */
 	int per_node;                /* torus positions in one node (1: the node is one) */
 	int ocs_ports;               /* ports wired on each optical circuit switch (2 x blocks) */
+	int *node_block;             /* a torus with blocks: node n's block (its rack's), -1 off it;
+				      * NULL otherwise */
+	int board_links;             /* links between positions of one node, all planes: traces on
+				      * its board, no cable (cable.c) */
 	int df_p, df_a, df_h, df_g, df_links_per_pair; /* dragonfly */
 	int switches, links;         /* totals, all planes */
 	int by_tier[ST_COUNT];

@@ -370,6 +370,8 @@ int cable_fabrics(Design *d)
 		}
 		for (int li = f->first_link; li < f->first_link + f->links; li++) {
 			const LinkInst *l = &d->links[li];
+			if (l->a.kind == END_NODE && l->z.kind == END_NODE && l->a.dev == l->z.dev)
+				continue; /* torus positions of one node: traces on its board */
 			Spot a = spot(d, l->a), z = spot(d, l->z);
 			double run = run_between(a, z, height, tray);
 			Choice ch = choose_once(&memo, &cat, w, l->speed, run, a, z);

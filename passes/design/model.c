@@ -190,7 +190,9 @@ int model_design(Design *d)
 	/* Fabric switches: power and price of each, by fabric. */
 	for (int i = 0; i < d->nfabrics; i++) {
 		const FabricInst *f = &d->fabrics[i];
-		t->cables += f->links; /* every fabric link is a cable; scale-up links are not */
+		/* every fabric link is a cable but the traces between a node's torus positions;
+		 * scale-up links are not */
+		t->cables += f->links - f->board_links;
 		if (!f->switch_model || f->switches == 0)
 			continue;
 		double unit_power = f->switch_model->power;

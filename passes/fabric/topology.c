@@ -10,13 +10,13 @@
 
 /* The tiers report.json lists for each family, in report order: a fat tree always lists leaf,
  * spine and core (0 for absent tiers, as the contract shows); a dragonfly its routers; a torus
- * has no switches. */
+ * its optical circuit switches and the fibres to them (0 when its blocks are cabled directly). */
 static const int fat_tree_switch_tiers[] = {ST_LEAF, ST_SPINE, ST_CORE, -1};
 static const int fat_tree_link_tiers[] = {LT_NODE_LEAF, LT_LEAF_SPINE, LT_SPINE_CORE, -1};
 static const int dragonfly_switch_tiers[] = {ST_ROUTER, -1};
 static const int dragonfly_link_tiers[] = {LT_TERMINAL, LT_LOCAL, LT_GLOBAL, -1};
-static const int torus_switch_tiers[] = {-1};
-static const int torus_link_tiers[] = {LT_TORUS, -1};
+static const int torus_switch_tiers[] = {ST_OCS, -1};
+static const int torus_link_tiers[] = {LT_TORUS, LT_OCS, -1};
 
 /* What each family is, beside its passes (TopologyFamily's fields). */
 #define fat_tree_DATA .switched = true, .tree = true

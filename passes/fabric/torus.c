@@ -297,6 +297,15 @@ bool torus_size(Design *d, FabricInst *f, const Value *topo, int nodes, int extr
 				 block_positions, f->per_node);
 		return false;
 	}
+	/* A node's positions lie along the first dimension, inside one block. */
+	if (f->block[0] % f->per_node) {
+		const Value *pv = field_param_value(topo, PRM_TORUS_PER_NODE);
+		design_violation(d, pv ? pv->loc : topo->loc, 1, f->decl->name_loc, NULL,
+				 "a node's %d positions lie along the first dimension, and %d does not "
+				 "divide the %s's first size of %d",
+				 f->per_node, f->per_node, bv ? "block" : "torus", f->block[0]);
+		return false;
+	}
 	/* A block is one rack: the racks must hold one block's nodes each. */
 	if (bv)
 		for (int g = 0; g < d->ngroups; g++) {
@@ -362,12 +371,18 @@ bool torus_size(Design *d, FabricInst *f, const Value *topo, int nodes, int extr
 			return false;
 		}
 		f->per_plane[ST_OCS] = nocs;
+		f->radix = f->switch_model->ocs.ports; /* a fibre port carries a link at any speed */
 		f->ocs_ports = ports;
 		f->links_per_plane[LT_TORUS] = electrical;
 		f->links_per_plane[LT_OCS] = fibres;
 	} else {
 		f->links_per_plane[LT_TORUS] = (int)positions * f->ndims;
 	}
+	/* Links between a node's own positions: per_node − 1 along the first dimension, and the
+	 * wraparound too when the node holds the whole dimension (and no OCS takes it). */
+	f->board_links = f->per_node > 1
+				 ? nodes * (f->per_node - 1 + (f->per_node == f->dims[0] && !ocs)) * f->planes
+				 : 0;
 	int diameter = 0;
 	for (int i = 0; i < f->ndims; i++)
 		diameter += f->dims[i] / 2;
@@ -396,11 +411,17 @@ void torus_wire(Design *d, FabricInst *f, int fi)
 	f->coord = arena_alloc(d->c->arena, sizeof(int) * 3 * (size_t)(d->nnodes + 1));
 	for (int n = 0; n < 3 * d->nnodes; n++)
 		f->coord[n] = -1;
+	f->node_block = f->blocks > 1 ? arena_alloc(d->c->arena, sizeof(int) * (size_t)(d->nnodes + 1))
+				      : NULL;
+	for (int n = 0; f->node_block && n < d->nnodes; n++)
+		f->node_block[n] = -1;
 	for (int i = 0; i < held; i += per) {
 		int c[3];
 		torus_coord_of(f, i, c);
 		for (int k = 0; k < 3; k++)
 			f->coord[3 * at[i / per] + k] = c[k];
+		if (f->node_block)
+			f->node_block[at[i / per]] = torus_block_of(f, c);
 	}
 	int face_first[3] = {0, 0, 0};
 	for (int k = 1; k < f->ndims; k++)
