@@ -106,9 +106,4 @@ void sched_switch_units(SchedTree *t, Arena *a);
 	void name##_sched(SchedTree *t, const Design *d, int fi, Arena *a);
 #include "schema.def"
 
-/* torus.c: the closed form of a torus whose blocks meet at optical circuit switches (TPU v4):
- * OCSes, ports wired on each, chip-to-OCS fibres and direct links inside the blocks. */
-void torus_ocs_counts(const int dims[3], const int block[3], int ndims, int *ocs, int *ports,
-		      int *fibres, int *electrical);
-
 #endif
