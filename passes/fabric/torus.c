@@ -559,11 +559,22 @@ void torus_sched(SchedTree *t, const Design *d, int fi, Arena *a)
 		p[s] = (SchedPair){top, s};
 	sched_link(t, a, p, leaves);
 	free(p);
-	t->explain = arena_printf(
-		a,
-		"# Fabric %s: a torus of %d dimensions. Slurm's topology/tree describes switch\n"
-		"# hierarchies, not a torus: each rack is a virtual leaf switch holding its nodes\n"
-		"# (consecutive torus positions along the first dimension) and %s-torus a virtual "
-		"top\n# switch above them.\n",
-		f->name, f->ndims, f->name);
+	if (f->blocks > 1)
+		t->explain = arena_printf(
+			a,
+			"# Fabric %s: a torus of %d dimensions in %d blocks of %d x %d x %d positions, one\n"
+			"# rack each%s.\n"
+			"# Slurm's topology/tree describes switch hierarchies, not a torus: each rack (a\n"
+			"# block) is a virtual leaf switch holding its nodes and %s-torus a virtual top\n"
+			"# switch above them.\n",
+			f->name, f->ndims, f->blocks, f->block[0], f->block[1], f->block[2],
+			f->per_plane[ST_OCS] ? ", joined through optical circuit switches" : "", f->name);
+	else
+		t->explain = arena_printf(
+			a,
+			"# Fabric %s: a torus of %d dimensions. Slurm's topology/tree describes switch\n"
+			"# hierarchies, not a torus: each rack is a virtual leaf switch holding its nodes\n"
+			"# (consecutive torus positions along the first dimension) and %s-torus a virtual "
+			"top\n# switch above them.\n",
+			f->name, f->ndims, f->name);
 }
