@@ -204,6 +204,10 @@ bool torus_size(Design *d, FabricInst *f, const Value *topo, int nodes, int extr
 				 dims_fit ? ", or dims = " : "", dims_fit ? dims_fit : "");
 		return false;
 	}
+	/* Positions and links within what clusterc wires (a node of many positions multiplies them;
+	 * a twisted torus's diameter is searched over every position). */
+	if (!shape_wirable(d, f, topo->loc, positions * f->ndims))
+		return false;
 	if (extra_ports) {
 		const Value *ev = field_value(f->decl, FLD_FABRIC_ENDPOINTS);
 		design_violation(d, ev ? ev->loc : topo->loc, 1, f->decl->name_loc, NULL,
