@@ -422,7 +422,8 @@ typedef struct FabricInst {
 	int block[3], blocks;        /* a torus's block (one rack's positions) and how many; the
 				      * whole torus, 1, when it has none */
 	bool twisted;                /* a twisted torus (torus.c) */
-	int per_node;                /* torus positions in one node (1: the node is one) */
+	int per_node;                /* torus positions in one node (1: the node is one) ... */
+	int node_shape[3];           /* ... as a sub-block of a block ([per_node, 1, 1] unless said) */
 	int ocs_ports;               /* ports wired on each optical circuit switch (2 x blocks) */
 	int *node_block;             /* a torus with blocks: node n's block (its rack's), -1 off it;
 				      * NULL otherwise */

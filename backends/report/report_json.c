@@ -19,7 +19,7 @@
  *   fabrics[].oversubscription_by_tier, ecmp_paths, rails, link_gbps, radix, breakout,
  *             endpoints, scalable_units, switches, links, ports_used_by_tier (per tier:
  *             radix, per_switch_min, per_switch_max, total), torus (dims, positions,
- *             per_node, twisted, block, blocks, direct_links (board_links of them between
+ *             per_node, node_shape, twisted, block, blocks, direct_links (board_links of them between
  *             a node's own positions, without a cable), ocs {model, count, ports,
  *             ports_used_per_ocs, ports_used, fibres, circuits} or null), and dragonfly
  *             {p, a, h, g, links_per_group_pair} or dims (torus)
@@ -126,6 +126,10 @@ static Json *torus_json(const FabricInst *f)
 	jw_set(o, "dims", dims);
 	jw_set(o, "positions", jw_int(f->endpoints / f->planes));
 	jw_set(o, "per_node", jw_int(f->per_node));
+	Json *ns = jw_array();
+	for (int i = 0; i < f->ndims; i++)
+		jw_push(ns, jw_int(f->node_shape[i]));
+	jw_set(o, "node_shape", ns);
 	jw_set(o, "twisted", jw_bool(f->twisted));
 	jw_set(o, "block", block);
 	jw_set(o, "blocks", jw_int(f->blocks));

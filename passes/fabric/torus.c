@@ -37,18 +37,23 @@ static const char *torus_dims(Design *d, int n, int ndims)
 	return arena_printf(d->c->arena, "[%d, %d, %d]", best[0], best[1], best[2]);
 }
 
-/* Where torus position i sits: positions fill a block first (along the first dimension, then
- * the second, then the third), then the next block in the same order; without a block the
- * block is the whole torus, so position i sits at (i mod X, i / X mod Y, i / XY). */
+/* Where torus position i sits: positions fill a node's sub-block first (node_shape), then the
+ * next node's in the block (along the first dimension, then the second, then the third), then
+ * the next block in the same order; each level counts x first. Without a block the block is
+ * the whole torus, and with one position per node position i sits at (i mod X, i / X mod Y,
+ * i / XY). */
 static void torus_coord_of(const FabricInst *f, int i, int c[3])
 {
-	int bp = f->block[0] * f->block[1] * f->block[2];
-	int b = i / bp, l = i % bp;
-	int nb0 = f->dims[0] / f->block[0], nb1 = f->dims[1] / f->block[1];
+	const int *B = f->block, *N = f->node_shape;
+	int bp = B[0] * B[1] * B[2], np = N[0] * N[1] * N[2];
+	int b = i / bp, l = i % bp, nb = l / np, q = l % np;
+	int nb0 = f->dims[0] / B[0], nb1 = f->dims[1] / B[1];
+	int nn0 = B[0] / N[0], nn1 = B[1] / N[1];
 	int bc[3] = {b % nb0, b / nb0 % nb1, b / (nb0 * nb1)};
-	int lc[3] = {l % f->block[0], l / f->block[0] % f->block[1], l / (f->block[0] * f->block[1])};
+	int nc[3] = {nb % nn0, nb / nn0 % nn1, nb / (nn0 * nn1)};
+	int lc[3] = {q % N[0], q / N[0] % N[1], q / (N[0] * N[1])};
 	for (int k = 0; k < 3; k++)
-		c[k] = bc[k] * f->block[k] + lc[k];
+		c[k] = bc[k] * B[k] + nc[k] * N[k] + lc[k];
 }
 
 /* The block of coordinates c, in block order. */
@@ -61,9 +66,13 @@ static int torus_block_of(const FabricInst *f, const int c[3])
 /* The position at coordinates c (the inverse of torus_coord_of). */
 static int torus_pos_of(const FabricInst *f, const int c[3])
 {
-	int bp = f->block[0] * f->block[1] * f->block[2];
-	int l = c[0] % f->block[0] + f->block[0] * (c[1] % f->block[1] + f->block[1] * (c[2] % f->block[2]));
-	return torus_block_of(f, c) * bp + l;
+	const int *B = f->block, *N = f->node_shape;
+	int bp = B[0] * B[1] * B[2], np = N[0] * N[1] * N[2];
+	int nn0 = B[0] / N[0], nn1 = B[1] / N[1];
+	int l[3] = {c[0] % B[0], c[1] % B[1], c[2] % B[2]};
+	int nb = l[0] / N[0] + nn0 * (l[1] / N[1] + nn1 * (l[2] / N[2]));
+	int q = l[0] % N[0] + N[0] * (l[1] % N[1] + N[1] * (l[2] % N[2]));
+	return torus_block_of(f, c) * bp + nb * np + q;
 }
 
 /* Links of a block's face in dimension k: the positions of a block's cross-section, Π_{j≠k} B_j. */
@@ -301,15 +310,34 @@ bool torus_size(Design *d, FabricInst *f, const Value *topo, int nodes, int extr
 				 block_positions, f->per_node);
 		return false;
 	}
-	/* A node's positions lie along the first dimension, inside one block. */
-	if (f->block[0] % f->per_node) {
-		const Value *pv = field_param_value(topo, PRM_TORUS_PER_NODE);
-		design_violation(d, pv ? pv->loc : topo->loc, 1, f->decl->name_loc, NULL,
-				 "a node's %d positions lie along the first dimension, and %d does not "
-				 "divide the %s's first size of %d",
-				 f->per_node, f->per_node, bv ? "block" : "torus", f->block[0]);
-		return false;
+	/* A node's positions: a sub-block of the block (node_shape), by default along the first
+	 * dimension. */
+	const Value *sv = field_param_value(topo, PRM_TORUS_NODE_SHAPE);
+	f->node_shape[0] = f->per_node, f->node_shape[1] = f->node_shape[2] = 1;
+	if (sv && sv->kind == VAL_LIST) {
+		int prod = 1;
+		for (int i = 0; i < 3; i++)
+			f->node_shape[i] = i < sv->n && i < f->ndims ? shape_count(sv->items[i]->q.v) : 1;
+		for (int i = 0; i < 3; i++)
+			prod *= f->node_shape[i];
+		if (sv->n != f->ndims || prod != f->per_node) {
+			design_violation(d, sv->loc, 1, f->decl->name_loc, NULL,
+					 "node_shape gives one size per dimension of the torus (%d) and "
+					 "multiplies to per_node (%d)",
+					 f->ndims, f->per_node);
+			return false;
+		}
 	}
+	for (int i = 0; i < f->ndims; i++)
+		if (f->block[i] % f->node_shape[i]) {
+			const Value *pv = sv ? sv->items[i] : field_param_value(topo, PRM_TORUS_PER_NODE);
+			design_violation(d, pv ? pv->loc : topo->loc, 1, f->decl->name_loc, NULL,
+					 "a node's positions span %d in dimension %d, which does not "
+					 "divide the %s's %d there: nodes tile the %s",
+					 f->node_shape[i], i + 1, bv ? "block" : "torus", f->block[i],
+					 bv ? "block" : "torus");
+			return false;
+		}
 	/* A block is one rack: the racks must hold one block's nodes each. */
 	if (bv)
 		for (int g = 0; g < d->ngroups; g++) {
@@ -382,11 +410,20 @@ bool torus_size(Design *d, FabricInst *f, const Value *topo, int nodes, int extr
 	} else {
 		f->links_per_plane[LT_TORUS] = (int)positions * f->ndims;
 	}
-	/* Links between a node's own positions: per_node − 1 along the first dimension, and the
-	 * wraparound too when the node holds the whole dimension (and no OCS takes it). */
-	f->board_links = f->per_node > 1
-				 ? nodes * (f->per_node - 1 + (f->per_node == f->dims[0] && !ocs)) * f->planes
-				 : 0;
+	/* Links between a node's own positions, counted as the wiring lays them (a link leaving a
+	 * block's face through an OCS is not one). */
+	f->board_links = 0;
+	for (int i = 0; f->per_node > 1 && i < (int)positions; i++) {
+		int c[3], nc[3];
+		torus_coord_of(f, i, c);
+		for (int k = 0; k < f->ndims; k++) {
+			if (ocs && c[k] % f->block[k] == f->block[k] - 1)
+				continue;
+			torus_next(f, c, k, nc);
+			f->board_links += torus_pos_of(f, nc) / f->per_node == i / f->per_node;
+		}
+	}
+	f->board_links *= f->planes;
 	int diameter = 0;
 	for (int i = 0; i < f->ndims; i++)
 		diameter += f->dims[i] / 2;
@@ -504,6 +541,8 @@ void torus_describe(const FabricInst *f, Buf *b)
 		buf_printf(b, "%s%d", i ? " x " : "", f->dims[i]);
 	if (f->per_node > 1)
 		buf_printf(b, ", %d positions per node", f->per_node);
+	if (f->per_node > 1 && f->node_shape[0] != f->per_node)
+		buf_printf(b, " (%d x %d x %d)", f->node_shape[0], f->node_shape[1], f->node_shape[2]);
 	if (f->per_plane[ST_OCS]) {
 		buf_printf(b, ", %d blocks of ", f->blocks);
 		for (int i = 0; i < f->ndims && i < 3; i++)

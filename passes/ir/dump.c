@@ -263,9 +263,10 @@ static void dump_design(const Design *d, const Dump *w)
 			fprintf(out, "%s%s %d%s", k ? " " : "  shape ", f->shape[k].name, f->shape[k].value,
 				k == f->nshape - 1 ? "\n" : "");
 		if (f->ndims && (f->blocks > 1 || f->per_node > 1 || f->twisted))
-			fprintf(out, "  torus block %dx%dx%d blocks %d per_node %d twisted %d ocs_ports %d "
-				     "board_links %d\n",
-				f->block[0], f->block[1], f->block[2], f->blocks, f->per_node, f->twisted,
+			fprintf(out, "  torus block %dx%dx%d blocks %d per_node %d node_shape %dx%dx%d "
+				     "twisted %d ocs_ports %d board_links %d\n",
+				f->block[0], f->block[1], f->block[2], f->blocks, f->per_node,
+				f->node_shape[0], f->node_shape[1], f->node_shape[2], f->twisted,
 				f->ocs_ports, f->board_links);
 	}
 	for (int i = 0; i < d->nscaleups; i++) {

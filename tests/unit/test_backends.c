@@ -752,9 +752,9 @@ static void test_fabrics_tpu_v4(void)
 	CU_ASSERT_EQUAL(int_at(ocs, "fibres"), 6144);
 	CU_ASSERT_EQUAL(int_at(ocs, "circuits"), 3072);
 	/* 4,096 x 3 torus links: 3,072 across faces through the OCSes, 9,216 inside the cubes, of
-	 * which 3,072 join the 4 chips of a host (1,024 hosts x 3) on its board. */
+	 * which 4,096 join the 2 x 2 chips of a host (1,024 hosts x 4) on its board. */
 	CU_ASSERT_EQUAL(int_at(torus, "direct_links"), 9216);
-	CU_ASSERT_EQUAL(int_at(torus, "board_links"), 3072);
+	CU_ASSERT_EQUAL(int_at(torus, "board_links"), 4096);
 	CU_ASSERT_EQUAL(int_at(json_object_get(f, "links_by_tier"), "ocs"), 6144);
 	CU_ASSERT_EQUAL(int_at(json_object_get(f, "switches_by_tier"), "ocs"), 48);
 	CU_ASSERT_EQUAL(int_at(f, "diameter_hops"), 24);
@@ -763,9 +763,9 @@ static void test_fabrics_tpu_v4(void)
 	CU_ASSERT_EQUAL(int_at(used, "per_switch_max"), 128);
 	/* Cables: every link but the board traces; the OCSes in the BOM, racks and totals. */
 	json_t *t = json_object_get(b.report, "totals");
-	CU_ASSERT_EQUAL(int_at(t, "cables"), 6144 + 6144);
+	CU_ASSERT_EQUAL(int_at(t, "cables"), 5120 + 6144);
 	CU_ASSERT_EQUAL(int_at(t, "switches"), 48);
-	CU_ASSERT_EQUAL(b.d.ncables, 12288);
+	CU_ASSERT_EQUAL(b.d.ncables, 5120 + 6144);
 	int ocs_racks = 0, fibre_to_ocs = 0;
 	for (int r = 0; r < b.d.nracks; r++)
 		ocs_racks += b.d.racks[r].network;

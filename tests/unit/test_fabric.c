@@ -1196,6 +1196,33 @@ static void test_torus_per_node(void)
 	CU_ASSERT_EQUAL(b->d.ncables, 64 * 3 - 32);
 	CU_ASSERT_EQUAL(verify_fabrics(&b->d), 0);
 	done(b);
+	/* Hosts of 2 x 2 chips (TPU v4's v4-8): 4 board links each, and still every port wired. */
+	char sw4[256];
+	snprintf(sw4, sizeof sw4, "%s\nnode t24 { accelerators = 4 x g; nics = 4 x ici; power = 1 kW; "
+				  "height = 1 U; price = 1 USD }",
+		 QM);
+	Built *b4 = build_fabric(sw4, "topology = torus(dims = [4, 4, 4], per_node = 4, "
+				      "node_shape = [2, 2, 1]); switch = qm",
+				 count_of(16, "t24"));
+	CU_ASSERT_EQUAL_FATAL(b4->errors, 0);
+	CU_ASSERT_EQUAL(b4->d.fabrics[0].board_links, 16 * 4);
+	int inside4 = 0;
+	for (int i = 0; i < b4->d.nlinks; i++)
+		inside4 += b4->d.links[i].a.dev == b4->d.links[i].z.dev;
+	CU_ASSERT_EQUAL(inside4, 64);
+	CU_ASSERT_EQUAL(b4->d.ncables, 192 - 64);
+	CU_ASSERT_EQUAL(verify_fabrics(&b4->d), 0);
+	done(b4);
+	b4 = build_fabric(sw4, "topology = torus(dims = [4, 4, 4], per_node = 4, node_shape = [2, 2]); "
+			       "switch = qm",
+			  count_of(16, "t24"));
+	CU_ASSERT_TRUE(violation_says(b4, "node_shape gives one size per dimension", NULL));
+	done(b4);
+	b4 = build_fabric(sw4, "topology = torus(dims = [6, 4, 4], block = [3, 4, 4], per_node = 4, "
+			       "node_shape = [2, 2, 1]); switch = qm",
+			  count_of(24, "t24"));
+	CU_ASSERT_TRUE(violation_says(b4, "span 2 in dimension 1", "block's 3", NULL));
+	done(b4);
 	/* The same nodes without per_node would be wired as one chip: said, not done. */
 	b = build_fabric(sw, "topology = torus(dims = [4, 4, 2]); switch = qm", count_of(32, "t12"));
 	CU_ASSERT_TRUE(violation_says(b, "2 accelerators and 12", "per_node = 2", NULL));
