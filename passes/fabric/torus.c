@@ -1,11 +1,20 @@
 /*
  * torus.c — the torus family: endpoints are the vertices of a 2D or 3D torus with wraparound,
- * 2 NIC ports per dimension; there are no switches, so no switch model is checked.
+ * 2 NIC ports per dimension and position; without blocks there are no switches, so no switch
+ * model is checked.
  *
  * Wiring: the n-th node on the fabric (nodes without its NIC are not counted) sits at
  * (n mod X, n / X mod Y, n / XY); in dimension i it uses its rails 2i (towards +1) and 2i+1
  * (towards −1), and each node links to its + neighbour, wrapping around. Nodes fill racks in
  * that order, so a rack holds neighbours along the first dimension.
+ *
+ * The shapes of TPU pods (Jouppi et al., "TPU v4: An Optically Reconfigurable Supercomputer for
+ * Machine Learning with Hardware Support for Embeddings", ISCA 2023, §2): a node may hold
+ * several positions (per_node, laid out as node_shape); the torus may be tiled into blocks of
+ * one rack each (block), whose faces meet at optical circuit switches when the fabric's switch
+ * is an ocs (torus_layout.c has the layout and the closed form); and it may be twisted.
+ * Positions then fill a node, the nodes a block, the blocks the torus, each level along x,
+ * then y, then z (torus_layout_coord); docs/fabrics.md §4 and §6 give the rules.
  */
 #include "fabric.h"
 
@@ -35,148 +44,6 @@ static const char *torus_dims(Design *d, int n, int ndims)
 	if (ndims == 2)
 		return arena_printf(d->c->arena, "[%d, %d]", best[0], best[1]);
 	return arena_printf(d->c->arena, "[%d, %d, %d]", best[0], best[1], best[2]);
-}
-
-/* Where torus position i sits: positions fill a node's sub-block first (node_shape), then the
- * next node's in the block (along the first dimension, then the second, then the third), then
- * the next block in the same order; each level counts x first. Without a block the block is
- * the whole torus, and with one position per node position i sits at (i mod X, i / X mod Y,
- * i / XY). */
-static void torus_coord_of(const FabricInst *f, int i, int c[3])
-{
-	const int *B = f->block, *N = f->node_shape;
-	int bp = B[0] * B[1] * B[2], np = N[0] * N[1] * N[2];
-	int b = i / bp, l = i % bp, nb = l / np, q = l % np;
-	int nb0 = f->dims[0] / B[0], nb1 = f->dims[1] / B[1];
-	int nn0 = B[0] / N[0], nn1 = B[1] / N[1];
-	int bc[3] = {b % nb0, b / nb0 % nb1, b / (nb0 * nb1)};
-	int nc[3] = {nb % nn0, nb / nn0 % nn1, nb / (nn0 * nn1)};
-	int lc[3] = {q % N[0], q / N[0] % N[1], q / (N[0] * N[1])};
-	for (int k = 0; k < 3; k++)
-		c[k] = bc[k] * B[k] + nc[k] * N[k] + lc[k];
-}
-
-/* The block of coordinates c, in block order. */
-static int torus_block_of(const FabricInst *f, const int c[3])
-{
-	int nb0 = f->dims[0] / f->block[0], nb1 = f->dims[1] / f->block[1];
-	return c[0] / f->block[0] + nb0 * (c[1] / f->block[1] + nb1 * (c[2] / f->block[2]));
-}
-
-/* The position at coordinates c (the inverse of torus_coord_of). */
-static int torus_pos_of(const FabricInst *f, const int c[3])
-{
-	const int *B = f->block, *N = f->node_shape;
-	int bp = B[0] * B[1] * B[2], np = N[0] * N[1] * N[2];
-	int nn0 = B[0] / N[0], nn1 = B[1] / N[1];
-	int l[3] = {c[0] % B[0], c[1] % B[1], c[2] % B[2]};
-	int nb = l[0] / N[0] + nn0 * (l[1] / N[1] + nn1 * (l[2] / N[2]));
-	int q = l[0] % N[0] + N[0] * (l[1] % N[1] + N[1] * (l[2] % N[2]));
-	return torus_block_of(f, c) * bp + nb * np + q;
-}
-
-/* Links of a block's face in dimension k: the positions of a block's cross-section, Π_{j≠k} B_j. */
-static int torus_face_links(const FabricInst *f, int k)
-{
-	int n = 1;
-	for (int j = 0; j < f->ndims; j++)
-		if (j != k)
-			n *= f->block[j];
-	return n;
-}
-
-/* The + neighbour of c in dimension k. A twisted torus (Camarero, Martínez, Beivide, "Lattice
- * graphs for high-scale interconnection topologies", IEEE TPDS 2015; the twisted tori of TPU
- * v4, Jouppi et al., ISCA 2023, §2): dimensions of two sizes n and 2n, and the wraparound link
- * of a dimension of size n lands n further along every dimension of size 2n. */
-static void torus_next(const FabricInst *f, const int c[3], int k, int nc[3])
-{
-	for (int j = 0; j < 3; j++)
-		nc[j] = c[j];
-	nc[k] = (c[k] + 1) % f->dims[k];
-	if (!f->twisted || c[k] != f->dims[k] - 1)
-		return;
-	int small = f->dims[0];
-	for (int j = 1; j < f->ndims; j++)
-		if (f->dims[j] < small)
-			small = f->dims[j];
-	if (f->dims[k] != small)
-		return;
-	for (int j = 0; j < f->ndims; j++)
-		if (f->dims[j] == 2 * small)
-			nc[j] = (nc[j] + small) % f->dims[j];
-}
-
-/* The longest shortest path between positions, by breadth-first search from position 0 (a
- * torus, twisted or not, is vertex-transitive, so one source gives the diameter). Each
- * position's + neighbours are its out-links; every position has one in-link per dimension, so
- * the − neighbours are the same links backwards. Only for twisted tori: a plain torus has the
- * closed form Σ ⌊D_i / 2⌋. */
-static int torus_bfs_diameter(const FabricInst *f, int positions)
-{
-	int deg = 2 * f->ndims;
-	int *adj = xmalloc(sizeof(int) * (size_t)positions * (size_t)deg);
-	int *dist = xmalloc(sizeof(int) * (size_t)positions);
-	int *queue = xmalloc(sizeof(int) * (size_t)positions);
-	for (int i = 0; i < positions; i++) {
-		int c[3], nc[3];
-		torus_coord_of(f, i, c);
-		for (int k = 0; k < f->ndims; k++) {
-			torus_next(f, c, k, nc);
-			int m = torus_pos_of(f, nc);
-			adj[(size_t)i * deg + 2 * k] = m;
-			adj[(size_t)m * deg + 2 * k + 1] = i;
-		}
-		dist[i] = -1;
-	}
-	int head = 0, tail = 0, far = 0;
-	dist[0] = 0;
-	queue[tail++] = 0;
-	while (head < tail) {
-		int i = queue[head++];
-		for (int e = 0; e < deg; e++) {
-			int m = adj[(size_t)i * deg + e];
-			if (dist[m] >= 0)
-				continue;
-			dist[m] = dist[i] + 1;
-			far = dist[m] > far ? dist[m] : far;
-			queue[tail++] = m;
-		}
-	}
-	free(adj);
-	free(dist);
-	free(queue);
-	return far;
-}
-
-/* The counts of a torus whose blocks' faces meet at optical circuit switches (TPU v4: Jouppi et
- * al., "TPU v4: An Optically Reconfigurable Supercomputer for Machine Learning with Hardware
- * Support for Embeddings", ISCA 2023, §2.1-2.2). With C blocks of B_0 x B_1 x B_2 positions, a
- * block's face in dimension k has F_k = Π_{j≠k} B_j links; one OCS joins the + and − faces of
- * every block at one (dimension, face position), so
- *     OCSes = Σ_k F_k, ports wired per OCS = 2C, fibres = 2C Σ_k F_k,
- * and the links inside blocks, direct cables, are Σ_k C (B_k − 1) F_k. TPU v4's 4,096 chips in
- * 64 cubes of 4 x 4 x 4: 3 x 16 = 48 OCSes of 128 ports wired, 6,144 fibres (6 faces x 16 links
- * per cube), 9,216 electrical links. Exported for the unit test (tests/unit/test_fabric.c). */
-void torus_ocs_counts(const int dims[3], const int block[3], int ndims, int *ocs, int *ports,
-		      int *fibres, int *electrical)
-{
-	int blocks = 1;
-	for (int k = 0; k < ndims; k++)
-		blocks *= dims[k] / block[k];
-	int faces = 0, inside = 0;
-	for (int k = 0; k < ndims; k++) {
-		int fk = 1;
-		for (int j = 0; j < ndims; j++)
-			if (j != k)
-				fk *= block[j];
-		faces += fk;
-		inside += blocks * (block[k] - 1) * fk;
-	}
-	*ocs = faces;
-	*ports = 2 * blocks;
-	*fibres = 2 * blocks * faces;
-	*electrical = inside;
 }
 
 bool torus_size(Design *d, FabricInst *f, const Value *topo, int nodes, int extra_ports)
@@ -247,7 +114,7 @@ bool torus_size(Design *d, FabricInst *f, const Value *topo, int nodes, int extr
 		design_violation(d, topo->loc, (double)want / rpp - 1, f->decl->name_loc, NULL,
 				 "a %dD torus needs %d ports on every %s (2 per dimension%s); the nodes "
 				 "have %d '%s' ports%s on '%s': %s",
-				 f->ndims, want, f->per_node > 1 ? "node" : "node",
+				 f->ndims, want, "node",
 				 f->per_node > 1 ? arena_printf(d->c->arena, " for each of its %d positions",
 								f->per_node)
 						 : "",
@@ -390,7 +257,7 @@ bool torus_size(Design *d, FabricInst *f, const Value *topo, int nodes, int extr
 	f->node_ports = want;
 	if (ocs) {
 		int nocs, ports, fibres, electrical;
-		torus_ocs_counts(f->dims, f->block, f->ndims, &nocs, &ports, &fibres, &electrical);
+		torus_layout_ocs_counts(f->dims, f->block, f->ndims, &nocs, &ports, &fibres, &electrical);
 		int usable = f->switch_model->ocs.ports - f->switch_model->ocs.spare;
 		if (ports > usable) {
 			design_violation(d, bv->loc, (double)ports / (usable > 0 ? usable : 1) - 1,
@@ -415,19 +282,19 @@ bool torus_size(Design *d, FabricInst *f, const Value *topo, int nodes, int extr
 	f->board_links = 0;
 	for (int i = 0; f->per_node > 1 && i < (int)positions; i++) {
 		int c[3], nc[3];
-		torus_coord_of(f, i, c);
+		torus_layout_coord(f, i, c);
 		for (int k = 0; k < f->ndims; k++) {
 			if (ocs && c[k] % f->block[k] == f->block[k] - 1)
 				continue;
-			torus_next(f, c, k, nc);
-			f->board_links += torus_pos_of(f, nc) / f->per_node == i / f->per_node;
+			torus_layout_next(f, c, k, nc);
+			f->board_links += torus_layout_pos(f, nc) / f->per_node == i / f->per_node;
 		}
 	}
 	f->board_links *= f->planes;
 	int diameter = 0;
 	for (int i = 0; i < f->ndims; i++)
 		diameter += f->dims[i] / 2;
-	f->diameter = f->twisted ? torus_bfs_diameter(f, (int)positions) : diameter;
+	f->diameter = f->twisted ? torus_layout_diameter(f, (int)positions) : diameter;
 	f->ecmp = 1;
 	/* Cut across the largest dimension: 2 wraparound planes of positions/largest links (a
 	 * twisted torus has at least as many). */
@@ -458,15 +325,15 @@ void torus_wire(Design *d, FabricInst *f, int fi)
 		f->node_block[n] = -1;
 	for (int i = 0; i < held; i += per) {
 		int c[3];
-		torus_coord_of(f, i, c);
+		torus_layout_coord(f, i, c);
 		for (int k = 0; k < 3; k++)
 			f->coord[3 * at[i / per] + k] = c[k];
 		if (f->node_block)
-			f->node_block[at[i / per]] = torus_block_of(f, c);
+			f->node_block[at[i / per]] = torus_layout_block(f, c);
 	}
 	int face_first[3] = {0, 0, 0};
 	for (int k = 1; k < f->ndims; k++)
-		face_first[k] = face_first[k - 1] + torus_face_links(f, k - 1);
+		face_first[k] = face_first[k - 1] + torus_layout_face_links(f, k - 1);
 	for (int pl = 0; pl < f->planes; pl++) {
 		int first_ocs = d->nswitches;
 		for (int o = 0; ocs && o < f->per_plane[ST_OCS]; o++) {
@@ -477,12 +344,12 @@ void torus_wire(Design *d, FabricInst *f, int fi)
 		for (int i = 0; i < held; i++) {
 			int n = at[i / per], q = i % per;
 			int c[3];
-			torus_coord_of(f, i, c);
+			torus_layout_coord(f, i, c);
 			wire_node_ports(d, n, f, ports, FABRIC_MAX_RAILS);
 			for (int k = 0; k < f->ndims; k++) {
 				int nc[3];
-				torus_next(f, c, k, nc);
-				int pos = torus_pos_of(f, nc);
+				torus_layout_next(f, c, k, nc);
+				int pos = torus_layout_pos(f, nc);
 				if (pos >= held)
 					continue; /* sizing makes X·Y·Z the position count; the verifier would say */
 				int m = at[pos / per], mq = pos % per;
@@ -503,10 +370,10 @@ void torus_wire(Design *d, FabricInst *f, int fi)
 					}
 				int sw = first_ocs + face_first[k] + face;
 				wire_add_link(d, (End){END_NODE, n, ports[ra]},
-					      (End){END_SWITCH, sw, 2 * torus_block_of(f, c)}, f->link_speed,
+					      (End){END_SWITCH, sw, 2 * torus_layout_block(f, c)}, f->link_speed,
 					      LT_OCS, pl, ra, fi);
 				wire_add_link(d, (End){END_NODE, m, mp[rz]},
-					      (End){END_SWITCH, sw, 2 * torus_block_of(f, nc) + 1},
+					      (End){END_SWITCH, sw, 2 * torus_layout_block(f, nc) + 1},
 					      f->link_speed, LT_OCS, pl, rz, fi);
 			}
 		}

@@ -1060,7 +1060,7 @@ static void test_torus_of_two(void)
 static void test_torus_ocs_closed_form(void)
 {
 	int ocs, ports, fibres, electrical;
-	torus_ocs_counts((int[3]){16, 16, 16}, (int[3]){4, 4, 4}, 3, &ocs, &ports, &fibres, &electrical);
+	torus_layout_ocs_counts((int[3]){16, 16, 16}, (int[3]){4, 4, 4}, 3, &ocs, &ports, &fibres, &electrical);
 	CU_ASSERT_EQUAL(ocs, 48);
 	CU_ASSERT_EQUAL(ports, 128);
 	CU_ASSERT_EQUAL(fibres, 64 * 96);
@@ -1068,14 +1068,14 @@ static void test_torus_ocs_closed_form(void)
 	/* every torus link is inside a cube or one circuit (two fibres) through an OCS */
 	CU_ASSERT_EQUAL(electrical + fibres / 2, 4096 * 3);
 	/* a slab of 4 x 4 x 2 on 8 x 8 x 8: faces of 8, 8 and 16 links, 16 blocks */
-	torus_ocs_counts((int[3]){8, 8, 8}, (int[3]){4, 4, 2}, 3, &ocs, &ports, &fibres, &electrical);
+	torus_layout_ocs_counts((int[3]){8, 8, 8}, (int[3]){4, 4, 2}, 3, &ocs, &ports, &fibres, &electrical);
 	CU_ASSERT_EQUAL(ocs, 8 + 8 + 16);
 	CU_ASSERT_EQUAL(ports, 32);
 	CU_ASSERT_EQUAL(fibres, 2 * 16 * 32);
 	CU_ASSERT_EQUAL(electrical, 16 * (3 * 8 + 3 * 8 + 1 * 16));
 	CU_ASSERT_EQUAL(electrical + fibres / 2, 512 * 3);
 	/* 2D: 4 x 4 blocks on 8 x 12 */
-	torus_ocs_counts((int[3]){8, 12, 1}, (int[3]){4, 4, 1}, 2, &ocs, &ports, &fibres, &electrical);
+	torus_layout_ocs_counts((int[3]){8, 12, 1}, (int[3]){4, 4, 1}, 2, &ocs, &ports, &fibres, &electrical);
 	CU_ASSERT_EQUAL(ocs, 8);
 	CU_ASSERT_EQUAL(electrical + fibres / 2, 96 * 2);
 }
