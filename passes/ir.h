@@ -377,6 +377,9 @@ typedef struct TopologyFamily {
 	/* What check.c asks beyond the parameters' schema (a torus has 2 or 3 dimensions).
 	 * Diagnostics go to c. */
 	void (*check)(Ctx *c, const struct Value *topo);
+	/* The nodes one rack must hold for the topology's own layout (a torus's block), 0 when it
+	 * asks none: racks.c fills racks so, unless the rack type says nodes_per_rack. */
+	int (*rack_nodes)(const struct Value *topo);
 	/* The scheduler's view of wired fabric fi (sched.c, the pass, says what the tree holds):
 	 * its switches (sched_add_switch) and their links, each node's leaf and block unit
 	 * (SchedTree.leaf, .unit, .unit_name, .unit_word) and the comment lines saying how the

@@ -116,7 +116,8 @@ int torus_layout_diameter(const FabricInst *f, int positions);
 	void name##_describe(const FabricInst *f, Buf *b);                                        \
 	void name##_summary(const FabricInst *f, Buf *b);                                       \
 	void name##_check(Ctx *c, const Value *topo);                                             \
-	void name##_sched(SchedTree *t, const Design *d, int fi, Arena *a);
+	void name##_sched(SchedTree *t, const Design *d, int fi, Arena *a);                      \
+	int name##_rack_nodes(const Value *topo);
 #include "schema.def"
 
 #endif

@@ -3,8 +3,8 @@
  * the language accepts always has its passes (a family without its file does not link) and
  * every place that needs to know what a topology is asks this table, never its name. Adding a
  * family: its row in schema.def (constructor and parameters), its file passes/fabric/NAME.c
- * with NAME_size, NAME_wire, NAME_rack_groups, NAME_describe, NAME_summary, NAME_check and
- * NAME_sched, its row's data below, and its tests.
+ * with NAME_size, NAME_wire, NAME_rack_groups, NAME_describe, NAME_summary, NAME_check,
+ * NAME_sched and NAME_rack_nodes, its row's data below, and its tests.
  */
 #include "fabric.h"
 
@@ -30,6 +30,7 @@ const TopologyFamily topology_families[TOPO_COUNT] = {
 		       .size = ident##_size, .wire = ident##_wire,                              \
 		       .rack_groups = ident##_rack_groups, .describe = ident##_describe,        \
 		       .summary = ident##_summary, .check = ident##_check,                      \
+		       .rack_nodes = ident##_rack_nodes,                                        \
 		       .sched = ident##_sched},
 #include "schema.def"
 };

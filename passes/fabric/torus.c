@@ -488,3 +488,19 @@ void torus_sched(SchedTree *t, const Design *d, int fi, Arena *a)
 			"top\n# switch above them.\n",
 			f->name, f->ndims, f->name);
 }
+
+/* A torus with blocks stands one block in each rack: its positions over the node's (per_node);
+ * 0 without a block, or when they are not whole nodes (sizing says so). */
+int torus_rack_nodes(const Value *topo)
+{
+	const Value *bv = field_param_value(topo, PRM_TORUS_BLOCK);
+	if (!bv || bv->kind != VAL_LIST)
+		return 0;
+	double positions = 1;
+	for (int i = 0; i < bv->n; i++)
+		positions *= bv->items[i]->q.v;
+	double per = field_param_num(topo, PRM_TORUS_PER_NODE);
+	if (per < 1 || positions > FABRIC_COUNT_MAX || fmod(positions, per) != 0)
+		return 0;
+	return (int)(positions / per);
+}

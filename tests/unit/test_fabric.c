@@ -1080,7 +1080,8 @@ static void test_torus_ocs_closed_form(void)
 	CU_ASSERT_EQUAL(electrical + fibres / 2, 96 * 2);
 }
 
-/* An OCS of 20 ports, 4 spare: 8 blocks of 24 (2 x 3 x 4) need 16 on each. t6 racks hold 24. */
+/* An OCS of 20 ports, 4 spare: 8 blocks of 24 (2 x 3 x 4) need 16 on each; a rack holds one
+ * block of 24 t6 (48 U). */
 static const char *OCS20 = "ocs o { ports = 20; spare_ports = 4; power = 100 W; height = 2 U; "
 			   "price = 10_000 USD }";
 
@@ -1138,9 +1139,18 @@ static void test_torus_ocs(void)
 			 count_of(192, "t6"));
 	CU_ASSERT_TRUE(violation_says(b, "block of 3 does not divide", NULL));
 	done(b);
-	b = build_fabric(OCS20, "topology = torus(dims = [4, 6, 8], block = [2, 2, 4]); switch = o",
+	/* A block of 16 nodes, cabled directly: the racks hold 16 (one block each), though 24
+	 * would fit. */
+	b = build_fabric(QM, "topology = torus(dims = [4, 6, 8], block = [2, 2, 4]); switch = qm",
 			 count_of(192, "t6"));
-	CU_ASSERT_TRUE(violation_says(b, "16 nodes", "racks hold 24", "nodes_per_rack = 16", NULL));
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	CU_ASSERT_EQUAL(b->d.groups[0].per_rack, 16);
+	CU_ASSERT_EQUAL(b->d.groups[0].racks, 12);
+	done(b);
+	/* A block larger than a rack holds. */
+	b = build_fabric(OCS20, "topology = torus(dims = [4, 6, 8], block = [4, 6, 4]); switch = o",
+			 count_of(192, "t6"));
+	CU_ASSERT_TRUE(violation_says(b, "96 't6' nodes in a rack need 192 U", NULL));
 	done(b);
 	/* An OCS forwards no packets: not the switch of a fat tree. */
 	b = build_fabric(OCS20, "topology = fat_tree(); switch = o", count_of(16, "n1"));
