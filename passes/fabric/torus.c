@@ -167,6 +167,15 @@ bool torus_size(Design *d, FabricInst *f, const Value *topo, int nodes, int extr
 				 f->switch_model->name);
 		return false;
 	}
+	if (ocs && f->protocol == PROTO_INFINIBAND) {
+		const Value *pv = field_value(f->decl, FLD_FABRIC_PROTOCOL);
+		design_violation(d, pv ? pv->loc : f->decl->name_loc, 1, f->switch_model->loc,
+				 "the ocs is declared here",
+				 "an InfiniBand torus through optical circuit switches is not modelled: "
+				 "a subnet manager sees no OCS, and the fabric files would show them as "
+				 "switches; leave protocol out (the torus's own links, as TPU ICI)");
+		return false;
+	}
 	f->blocks = 1;
 	for (int i = 0; i < f->ndims; i++)
 		f->blocks *= f->dims[i] / f->block[i];
