@@ -191,7 +191,7 @@ bool torus_size(Design *d, FabricInst *f, const Value *topo, int nodes, int extr
 	const Value *sv = field_param_value(topo, PRM_TORUS_NODE_SHAPE);
 	f->node_shape[0] = f->per_node, f->node_shape[1] = f->node_shape[2] = 1;
 	if (sv && sv->kind == VAL_LIST) {
-		int prod = 1;
+		double prod = 1; /* exact: each size is at most FABRIC_COUNT_MAX + 1 */
 		for (int i = 0; i < 3; i++)
 			f->node_shape[i] = i < sv->n && i < f->ndims ? shape_count(sv->items[i]->q.v) : 1;
 		for (int i = 0; i < 3; i++)
