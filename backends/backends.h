@@ -293,7 +293,7 @@ bool topology_link_ranks(const FabricInst *f, const LinkInst *l);
 
 typedef enum { TOPO_SWITCHES, TOPO_NODES, TOPO_EXTRAS } TopologyGroupKind;
 typedef enum { TOPO_UNIT_NONE, TOPO_UNIT_SU, TOPO_UNIT_POD, TOPO_UNIT_GROUP,
-	       TOPO_UNIT_SLICE } TopologyUnit;
+	       TOPO_UNIT_SLICE, TOPO_UNIT_BLOCK } TopologyUnit;
 
 /* Devices of a fabric drawn as one: switches of one tier, plane and unit, or endpoints. */
 typedef struct TopologyGroup {

@@ -299,6 +299,7 @@ const char *qty_format(Qty q, char *buf, size_t n);
 	X(ACCELERATOR, "accelerator", "an accelerator chip (GPU, NPU) and its module")    \
 	X(NIC, "nic", "a network adapter")                                                \
 	X(SWITCH, "switch", "a network switch")                                           \
+	X(OCS, "ocs", "an optical circuit switch: fibre ports joined by mirrors, any speed") \
 	X(CABLE, "cable", "a cable: copper DAC/ACC/AEC, active optical, or fibre")       \
 	X(OPTIC, "optic", "an optical transceiver module")                                \
 	X(COOLING, "cooling", "a cooling system")                                         \

@@ -69,6 +69,10 @@ struct Part {
 		int protocol;         /* Protocol */
 	} sw;
 	struct {
+		int ports, spare;     /* fibre ports, and those of them never wired */
+		double reach;         /* m from a transceiver to the switch, INFINITY when not given */
+	} ocs;
+	struct {
 		int media;            /* Media: dac, acc, aec, aoc or fiber */
 		double speed;         /* bit/s, INFINITY when any */
 		double reach;         /* m */
@@ -264,7 +268,8 @@ typedef struct BomLine {
 	X(LOCAL, "local")             /* dragonfly: inside a group */ \
 	X(GLOBAL, "global")           /* dragonfly: between groups */ \
 	X(TORUS, "torus")             /* endpoint to endpoint, wraparound */ \
-	X(SCALE_UP, "scale-up")       /* accelerator to NVLink switch, backplane */
+	X(SCALE_UP, "scale-up")       /* accelerator to NVLink switch, backplane */ \
+	X(OCS, "ocs")                 /* torus: a block's face to an optical circuit switch */
 
 typedef enum {
 #define X(t, s) LT_##t,
@@ -275,9 +280,9 @@ typedef enum {
 extern const char *const ir_link_tier_names[LT_COUNT];
 
 /* Switch tiers: the leaf, spine and core of a fat tree, a dragonfly's routers, the switch trays
- * of scale-up domains. */
+ * of scale-up domains, the optical circuit switches that join a torus's blocks. */
 #define SWITCH_TIERS(X) X(LEAF, "leaf") X(SPINE, "spine") X(CORE, "core") X(ROUTER, "router") \
-	X(SCALE_UP, "scale-up")
+	X(SCALE_UP, "scale-up") X(OCS, "ocs")
 
 typedef enum {
 #define X(t, s) ST_##t,
@@ -385,6 +390,9 @@ typedef struct TopologyFamily {
 	/* What check.c asks beyond the parameters' schema (a torus has 2 or 3 dimensions).
 	 * Diagnostics go to c. */
 	void (*check)(Ctx *c, const struct Value *topo);
+	/* The nodes one rack must hold for the topology's own layout (a torus's block), 0 when it
+	 * asks none: racks.c fills racks so, unless the rack type says nodes_per_rack. */
+	int (*rack_nodes)(const struct Value *topo);
 	/* The scheduler's view of wired fabric fi (sched.c, the pass, says what the tree holds):
 	 * its switches (sched_add_switch) and their links, each node's leaf and block unit
 	 * (SchedTree.leaf, .unit, .unit_name, .unit_word) and the comment lines saying how the
@@ -427,6 +435,16 @@ typedef struct FabricInst {
 	int pods, pod_leaves, core_groups, core_per_group; /* 3-tier shape */
 	int spine_links;             /* links from a leaf to each spine (2-tier) */
 	int dims[3], ndims;          /* torus */
+	int block[3], blocks;        /* a torus's block (one rack's positions) and how many; the
+				      * whole torus, 1, when it has none */
+	bool twisted;                /* a twisted torus (torus.c) */
+	int per_node;                /* torus positions in one node (1: the node is one) ... */
+	int node_shape[3];           /* ... as a sub-block of a block ([per_node, 1, 1] unless said) */
+	int ocs_ports;               /* ports wired on each optical circuit switch (2 x blocks) */
+	int *node_block;             /* a torus with blocks: node n's block (its rack's), -1 off it;
+				      * NULL otherwise */
+	int board_links;             /* links between positions of one node, all planes: traces on
+				      * its board, no cable (cable.c) */
 	int df_p, df_a, df_h, df_g, df_links_per_pair; /* dragonfly */
 	int switches, links;         /* totals, all planes */
 	int by_tier[ST_COUNT];
@@ -438,8 +456,9 @@ typedef struct FabricInst {
 	int *position;               /* wire.c: node -> its place among the nodes the fabric links
 				      * (in node order), -1 when it links none of its ports */
 	int members;                 /* nodes the fabric links */
-	int *coord;                  /* a torus: node n's coordinates at coord[3n .. 3n+2], -1 for a
-				      * node off it; NULL for the other families */
+	int *coord;                  /* a torus: node n's coordinates at coord[3n .. 3n+2] (its first
+				      * position's), -1 for a node off it; NULL for the other
+				      * families */
 } FabricInst;
 
 /* Switches that share network racks: a contiguous range of one fabric's switches (in wiring

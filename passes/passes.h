@@ -79,6 +79,10 @@ int cable_fabrics(Design *d);
  * forms), with a Violation at the fabric when it cannot be built (radix, breakout, endpoints);
  * the scale-up domains. Cheap: runs for every candidate design. */
 int fabric_size(Design *d);
+/* torus_layout.c: the closed form of a torus whose blocks meet at optical circuit switches (TPU v4):
+ * OCSes, ports wired on each, chip-to-OCS fibres and direct links inside the blocks. */
+void torus_layout_ocs_counts(const int dims[3], const int block[3], int ndims, int *ocs, int *ports,
+		      int *fibres, int *electrical);
 /* scale_up.c: the scale-up domains of every node group (part of fabric_size); their trays as
  * switch instances (part of wire_fabrics). */
 void scale_up_size(Design *d);

@@ -94,6 +94,34 @@ echo "topology: dot laid out the aggregated 100k drawing in $(echo "$start $(dat
 "$clusterc" build -q examples/scale-100k.cluster --emit=topology.dot,topology.svg -o "$big.again" || err "rebuild scale-100k"
 diff -r "$big" "$big.again" >/dev/null || err "two builds of scale-100k give different topology files"
 
+# The TPU v4 pod (Jouppi et al., ISCA 2023, §2): 64 cubes, one group each, and the 48 OCSes as
+# one group; every link counted (9,216 inside the cubes, 6,144 fibres to the OCSes). cabling.csv
+# shows both kinds: direct copper inside a cube (5,120: the 4,096 links inside the 2 x 2 hosts
+# are board traces), a bare fibre from a chip's transceiver to an OCS port (no optic there).
+tpu=$tmp/tpu
+"$clusterc" build -q examples/tpu-v4-pod.cluster -o "$tpu" || err "build tpu-v4-pod"
+dot=$tpu/topology.dot
+dot -Tsvg "$dot" >/dev/null || err "dot rejects $dot"
+expect_count "tpu links in edge counts" 15360 "$(sum E '' count "$dot")"
+expect_count "tpu OCSes in groups" 48 "$(sum N 'kind=="switches"' count "$dot")"
+expect_count "tpu nodes in groups" 1024 "$(sum N 'kind=="nodes"' count "$dot")"
+expect_count "tpu node groups (one per cube)" 64 "$(grep -c 'kind=nodes' "$dot")"
+grep -q 'tier=ocs' "$dot" || err "$dot: no OCS group"
+python3 - "$tpu/cabling.csv" <<'PY' || err "tpu cabling.csv"
+import collections, csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+by = collections.Counter((r["tier"], r["media"]) for r in rows)
+want = {("torus", "dac"): 5120, ("ocs", "fiber"): 6144}
+ocs = [r for r in rows if r["tier"] == "ocs"]
+ok = dict(by) == want and all(r["a_optic"] and not r["z_optic"] and
+                              r["z_device"].startswith("ici-ocs-") for r in ocs)
+ports = collections.Counter(r["z_device"] for r in ocs)
+ok = ok and len(ports) == 48 and set(ports.values()) == {128}
+if not ok:
+    print(dict(by), len(ports), set(ports.values()))
+sys.exit(0 if ok else 1)
+PY
+
 # --emit picks the files.
 "$clusterc" build -q --emit=topology.dot examples/dgx-h100-superpod.cluster --scenario su1 -o "$tmp/emit" || err "--emit=topology.dot"
 [ -f "$tmp/emit/topology.dot" ] && [ ! -f "$tmp/emit/topology.svg" ] && [ ! -f "$tmp/emit/report.json" ] ||

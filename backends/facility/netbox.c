@@ -40,11 +40,13 @@
 
 /* Device roles: name (= slug) and colour (hex, as NetBox stores it). */
 enum { ROLE_NODE, ROLE_LEAF, ROLE_SPINE, ROLE_CORE, ROLE_ROUTER, ROLE_MANAGER, ROLE_NVLINK,
-       ROLE_STORAGE, ROLE_COUNT };
+       ROLE_STORAGE, ROLE_OCS, ROLE_COUNT };
 static const char *const role_names[ROLE_COUNT] = {"gpu-node", "leaf", "spine", "core", "router",
-						   "fabric-manager", "nvlink-switch", "storage"};
+						   "fabric-manager", "nvlink-switch", "storage",
+						   "optical-circuit-switch"};
 static const char *const role_colors[ROLE_COUNT] = {"4caf50", "2196f3", "3f51b5", "673ab7",
-						    "00bcd4", "ff9800", "9c27b0", "795548"};
+						    "00bcd4", "ff9800", "9c27b0", "795548",
+						    "e91e63"};
 
 static int role_of(const Design *d, const RackDevice *x)
 {
@@ -59,6 +61,7 @@ static int role_of(const Design *d, const RackDevice *x)
 		case ST_CORE: return ROLE_CORE;
 		case ST_ROUTER: return ROLE_ROUTER;
 		case ST_SCALE_UP: return ROLE_NVLINK;
+		case ST_OCS: return ROLE_OCS;
 		default: return ROLE_LEAF;
 		}
 	}

@@ -50,6 +50,7 @@ enum { DETAIL_MAX = 400, DETAIL_LINKS = 512, SVG_MAX = 400 };
 #define NODE_ATTRS(X) X(N_LABEL, "label", "\\N") X(N_KIND, "kind", "") X(N_FABRIC, "fabric", "") \
 	X(N_TIER, "tier", "") X(N_PLANE, "plane", "") X(N_RAIL, "rail", "") X(N_SU, "su", "") \
 	X(N_POD, "pod", "") X(N_GROUP, "group", "") X(N_SLICE, "slice", "") \
+	X(N_BLOCK, "block", "") \
 	X(N_MODEL, "model", "") X(N_COUNT, "count", "") X(N_SHAPE, "shape", "ellipse")
 #define EDGE_ATTRS(X) X(E_FABRIC, "fabric", "") X(E_TIER, "tier", "") X(E_PLANE, "plane", "") \
 	X(E_RAIL, "rail", "") X(E_SPEED, "speed", "") X(E_COUNT, "count", "") \
@@ -192,8 +193,8 @@ static void draw_detailed(Drawing *w, Agraph_t *sub, const FabricInst *f)
 
 /* ---- aggregated --------------------------------------------------------------------------- */
 
-static const char *const unit_words[] = {"", "SU", "pod", "group", "slice"};
-static const char *const unit_slugs[] = {"", "su", "pod", "group", "slice"};
+static const char *const unit_words[] = {"", "SU", "pod", "group", "slice", "block"};
+static const char *const unit_slugs[] = {"", "su", "pod", "group", "slice", "block"};
 
 /* A group's node: "compute/p2/leaf/su3", labelled "8 leaf switches\nplane 2, SU 3". */
 static Agnode_t *group_node(Drawing *w, Agraph_t *sub, const FabricInst *f,
@@ -234,7 +235,7 @@ static Agnode_t *group_node(Drawing *w, Agraph_t *sub, const FabricInst *f,
 	} else {
 		set(n, w->na[N_SHAPE], g->kind == TOPO_NODES ? "ellipse" : "box");
 	}
-	static const int unit_attr[] = {-1, N_SU, N_POD, N_GROUP, N_SLICE};
+	static const int unit_attr[] = {-1, N_SU, N_POD, N_GROUP, N_SLICE, N_BLOCK};
 	if (g->unit >= 0 && unit_attr[g->unit_kind] >= 0)
 		set_number(n, w->na[unit_attr[g->unit_kind]], g->unit);
 	if (g->model)

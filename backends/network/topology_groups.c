@@ -10,7 +10,8 @@
  * edges without showing more), the group of a dragonfly's routers; other switches one group
  * per tier and plane. Endpoints join the unit of the switch group their first link reaches
  * (plane 1 first, so the same unit in every plane), extra devices by type; a torus's nodes
- * are grouped by their coordinate in its last dimension. Groups and pairs come in the order of
+ * are grouped by their block (one rack) when it has blocks, else by their coordinate in its
+ * last dimension. Groups and pairs come in the order of
  * first sight (switches, then links), so the drawing is deterministic.
  */
 #include "backends.h"
@@ -166,7 +167,12 @@ static int end_group(Grouping *gr, End e, End other)
 	if (*slot >= 0)
 		return *slot;
 	int unit_kind = TOPO_UNIT_SLICE, unit, extra_type = 0;
-	if (other.kind == END_SWITCH) {
+	if (e.kind == END_NODE && f->node_block) {
+		/* A torus with blocks: its nodes by block (one rack), whatever their first link
+		 * reaches (an optical circuit switch joins every block). */
+		unit_kind = TOPO_UNIT_BLOCK;
+		unit = f->node_block[e.dev];
+	} else if (other.kind == END_SWITCH) {
 		int sg = gr->sw_group[other.dev - f->first_switch];
 		unit_kind = gr->out->groups[sg].unit_kind;
 		unit = gr->out->groups[sg].unit;

@@ -17,8 +17,12 @@
  *   optimizer.design_objective     the first objective on the design as built, cables
  *                                  included (the model's objective leaves them out)
  *   fabrics[].oversubscription_by_tier, ecmp_paths, rails, link_gbps, radix, breakout,
- *             endpoints, scalable_units, switches, links, and dragonfly {p, a, h, g,
- *             links_per_group_pair} or dims (torus)
+ *             endpoints, scalable_units, switches, links, ports_used_by_tier (per tier:
+ *             radix, per_switch_min, per_switch_max, total), torus (dims, positions,
+ *             per_node, node_shape, twisted, block, blocks, direct_links (board_links of them between
+ *             a node's own positions, without a cable), ocs {model, count, ports,
+ *             ports_used_per_ocs, ports_used, fibres, circuits} or null), and dragonfly
+ *             {p, a, h, g, links_per_group_pair} or dims (torus)
  *   scale_up                       after "fabrics": one object per kind of scale-up domain
  *                                  (node, domains, domain_accelerators, domain_nodes,
  *                                  bandwidth_gbps_per_accelerator, switches, links, then
@@ -116,12 +120,81 @@ static Json *by_tier_json(const int *tiers, const char *const *names, const int 
 	return o;
 }
 
+/* A torus's shape as built: its dimensions, positions (chips) per node, the block one rack holds
+ * and how many, and the optical circuit switches that join the blocks' faces (null without). */
+static Json *torus_json(const FabricInst *f)
+{
+	Json *o = jw_object();
+	Json *dims = jw_array(), *block = jw_array();
+	for (int i = 0; i < f->ndims; i++) {
+		jw_push(dims, jw_int(f->dims[i]));
+		jw_push(block, jw_int(f->block[i]));
+	}
+	jw_set(o, "dims", dims);
+	jw_set(o, "positions", jw_int(f->endpoints / f->planes));
+	jw_set(o, "per_node", jw_int(f->per_node));
+	Json *ns = jw_array();
+	for (int i = 0; i < f->ndims; i++)
+		jw_push(ns, jw_int(f->node_shape[i]));
+	jw_set(o, "node_shape", ns);
+	jw_set(o, "twisted", jw_bool(f->twisted));
+	jw_set(o, "block", block);
+	jw_set(o, "blocks", jw_int(f->blocks));
+	jw_set(o, "direct_links", jw_int(f->links_by_tier[LT_TORUS]));
+	jw_set(o, "board_links", jw_int(f->board_links));
+	if (f->by_tier[ST_OCS]) {
+		Json *c = jw_object();
+		jw_set(c, "model", jw_str(f->switch_model->name));
+		jw_set(c, "count", jw_int(f->by_tier[ST_OCS]));
+		jw_set(c, "ports", jw_int(f->switch_model->ocs.ports));
+		jw_set(c, "ports_used_per_ocs", jw_int(f->ocs_ports));
+		jw_set(c, "ports_used", jw_int(f->ocs_ports * f->by_tier[ST_OCS]));
+		jw_set(c, "fibres", jw_int(f->links_by_tier[LT_OCS]));
+		jw_set(c, "circuits", jw_int(f->links_by_tier[LT_OCS] / 2));
+		jw_set(o, "ocs", c);
+	} else {
+		jw_set(o, "ocs", jw_null());
+	}
+	return o;
+}
+
+/* Ports per switch of each tier of fabric fi as wired: the tier's radix and the fewest, most
+ * and all ports in use (a dragonfly's routers, a tree's leaves, a torus's OCSes). */
+static Json *ports_used_json(const Design *d, int fi)
+{
+	const FabricInst *f = &d->fabrics[fi];
+	Json *o = jw_object();
+	for (int t = 0; t < ST_COUNT; t++) {
+		if (!f->by_tier[t])
+			continue;
+		int lo = -1, hi = 0, radix = 0;
+		double total = 0;
+		for (int i = f->first_switch; i < d->nswitches && d->switches[i].fabric == fi; i++) {
+			const SwitchInst *s = &d->switches[i];
+			if ((int)s->tier != t)
+				continue;
+			lo = lo < 0 || s->used < lo ? s->used : lo;
+			hi = s->used > hi ? s->used : hi;
+			radix = s->radix;
+			total += s->used;
+		}
+		Json *x = jw_object();
+		jw_set(x, "radix", jw_int(radix));
+		jw_set(x, "per_switch_min", jw_int(lo < 0 ? 0 : lo));
+		jw_set(x, "per_switch_max", jw_int(hi));
+		jw_set(x, "total", jw_count(total));
+		jw_set(o, ir_switch_tier_names[t], x);
+	}
+	return o;
+}
+
 /* One object per sized fabric, in Design order: the contract's keys (name ... diameter_hops),
  * then the added ones (see the top of the file). The oversubscription of the contract is the
  * leaf's down:up ratio as a number; a 1-tier tree (one switch, nothing above it) and the
  * topologies that are not trees report 1.0. */
-static Json *fabric_json(const FabricInst *f)
+static Json *fabric_json(const Design *d, int fi)
 {
+	const FabricInst *f = &d->fabrics[fi];
 	const TopologyFamily *fam = f->family;
 	int up_tiers = fam->tree && f->tiers > 1 ? f->tiers - 1 : 0; /* tree tiers with up links */
 	Json *o = jw_object();
@@ -150,6 +223,9 @@ static Json *fabric_json(const FabricInst *f)
 	jw_set(o, "scalable_units", fam->tree && f->rail_optimized ? jw_int(f->sus) : jw_null());
 	jw_set(o, "switches", jw_int(f->switches));
 	jw_set(o, "links", jw_int(f->links));
+	jw_set(o, "ports_used_by_tier", ports_used_json(d, fi));
+	if (f->ndims)
+		jw_set(o, "torus", torus_json(f));
 	/* The family's own parameters (dragonfly p, a, h, g; torus dims). */
 	if (fam->shape_key) {
 		Json *sh = fam->shape_list ? jw_array() : jw_object();
@@ -169,7 +245,7 @@ static Json *fabrics_json(const Design *d)
 	Json *a = jw_array();
 	for (int i = 0; i < d->nfabrics; i++)
 		if (d->fabrics[i].sized && d->fabrics[i].family)
-			jw_push(a, fabric_json(&d->fabrics[i]));
+			jw_push(a, fabric_json(d, i));
 	return a;
 }
 

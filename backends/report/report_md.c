@@ -233,7 +233,11 @@ static void gbps(Buf *b, double bits)
 static void fabric_shape(Buf *b, const FabricInst *f)
 {
 	f->family->describe(f, b);
-	if (f->switches > 0 && f->switch_model) {
+	if (f->switches > 0 && f->switch_model && f->switch_model->kind == KIND_OCS) {
+		buf_printf(b, "; `%s` optical circuit switches of %d fibre ports, %d wired; links of ",
+			   f->switch_model->name, f->radix, f->ocs_ports);
+		gbps(b, f->link_speed);
+	} else if (f->switches > 0 && f->switch_model) {
 		buf_printf(b, "; `%s` switches, %d ports of ", f->switch_model->name, f->radix);
 		gbps(b, f->link_speed);
 		if (f->breakout > 1)

@@ -113,11 +113,13 @@ typedef struct Spot {
 	int u;
 	int cage; /* Connector, or -1 for a device whose cage is not modelled */
 	bool nic; /* a NIC's port: cables are sold with the NIC end it needs */
+	bool ocs; /* an optical circuit switch's port: bare fibre, no transceiver, within reach */
+	double reach; /* m an OCS end allows (INFINITY otherwise) */
 } Spot;
 
 static Spot spot(const Design *d, End e)
 {
-	Spot s = {NULL, 1, -1, false};
+	Spot s = {NULL, 1, -1, false, false, INFINITY};
 	switch (e.kind) {
 	case END_NODE: {
 		const NodeInst *n = &d->nodes[e.dev];
@@ -137,7 +139,9 @@ static Spot spot(const Design *d, End e)
 		const SwitchInst *w = &d->switches[e.dev];
 		s.rack = w->rack >= 0 ? &d->racks[w->rack] : NULL;
 		s.u = w->u;
-		s.cage = w->model->sw.cage;
+		s.ocs = w->model->kind == KIND_OCS;
+		s.cage = s.ocs ? CONN_COUNT : w->model->sw.cage; /* no cage: its own memo key */
+		s.reach = s.ocs ? w->model->ocs.reach : INFINITY;
 		break;
 	}
 	case END_ACCEL: {
@@ -210,6 +214,10 @@ static Choice choose(const Catalogue *cat, Weights w, double speed, double run, 
 		const Medium *c = &cat->m[i];
 		if (c->optic || c->media < 0 || c->speed < speed * (1 - 1e-9))
 			continue;
+		/* An optical circuit switch mirrors light: only a fibre reaches it, with the
+		 * transceiver at the other end, within the switch's loss budget. */
+		if ((a.ocs || z.ocs) && (c->media != MEDIA_FIBER || stocked(c, run) > fmin(a.reach, z.reach) + 1e-9))
+			continue;
 		if (c->media != MEDIA_FIBER) {
 			/* A cable by itself: its connectors in the cages at both ends. */
 			double len = stocked(c, run);
@@ -245,11 +253,15 @@ static Choice choose(const Catalogue *cat, Weights w, double speed, double run, 
 			    (!oz || unit < weigh(w, oz->price, oz->power) / oz->ports - 1e-9))
 				oz = o;
 		}
-		if (!oa || !oz)
+		if (a.ocs)
+			oa = NULL;
+		if (z.ocs)
+			oz = NULL;
+		if ((!oa && !a.ocs) || (!oz && !z.ocs))
 			continue;
-		Choice x = {c, oa, oz, len,
-			    c->price + c->price_per_m * len + oa->price / oa->ports + oz->price / oz->ports,
-			    c->power + oa->power / oa->ports + oz->power / oz->ports};
+		double o_price = (oa ? oa->price / oa->ports : 0) + (oz ? oz->price / oz->ports : 0);
+		double o_power = (oa ? oa->power / oa->ports : 0) + (oz ? oz->power / oz->ports : 0);
+		Choice x = {c, oa, oz, len, c->price + c->price_per_m * len + o_price, c->power + o_power};
 		if (better(w, &x, &best))
 			best = x;
 	}
@@ -260,8 +272,8 @@ static Choice choose(const Catalogue *cat, Weights w, double speed, double run, 
  * fabric of a hundred thousand links has a few thousand distinct ones (runs come from rack
  * coordinates and U): each is chosen once and remembered, in a table with open addressing. */
 typedef struct MemoSlot {
-	bool used, nic_a, nic_z;
-	double speed, run;
+	bool used, nic_a, nic_z, ocs_a, ocs_z;
+	double speed, run, reach_a, reach_z;
 	int cage_a, cage_z;
 	Choice ch;
 } MemoSlot;
@@ -294,7 +306,9 @@ static MemoSlot *memo_find(const Memo *m, double speed, double run, Spot a, Spot
 	for (;; i = (i + 1) & (m->cap - 1)) {
 		MemoSlot *e = &m->slot[i];
 		if (!e->used || (e->speed == speed && e->run == run && e->cage_a == a.cage &&
-				 e->cage_z == z.cage && e->nic_a == a.nic && e->nic_z == z.nic))
+				 e->cage_z == z.cage && e->nic_a == a.nic && e->nic_z == z.nic &&
+				 e->ocs_a == a.ocs && e->ocs_z == z.ocs && e->reach_a == a.reach &&
+				 e->reach_z == z.reach))
 			return e;
 	}
 }
@@ -309,7 +323,8 @@ static Choice choose_once(Memo *m, const Catalogue *cat, Weights w, double speed
 		for (size_t i = 0; i < m->cap; i++)
 			if (m->slot[i].used) {
 				const MemoSlot *e = &m->slot[i];
-				Spot ea = {.cage = e->cage_a, .nic = e->nic_a}, ez = {.cage = e->cage_z, .nic = e->nic_z};
+				Spot ea = {.cage = e->cage_a, .nic = e->nic_a, .ocs = e->ocs_a, .reach = e->reach_a},
+				     ez = {.cage = e->cage_z, .nic = e->nic_z, .ocs = e->ocs_z, .reach = e->reach_z};
 				*memo_find(&bigger, e->speed, e->run, ea, ez) = *e;
 			}
 		free(m->slot);
@@ -317,8 +332,8 @@ static Choice choose_once(Memo *m, const Catalogue *cat, Weights w, double speed
 	}
 	MemoSlot *e = memo_find(m, speed, run, a, z);
 	if (!e->used) {
-		*e = (MemoSlot){true, a.nic, z.nic, speed, run, a.cage, z.cage,
-				choose(cat, w, speed, run, a, z)};
+		*e = (MemoSlot){true, a.nic, z.nic, a.ocs, z.ocs, speed, run, a.reach, z.reach,
+				a.cage, z.cage, choose(cat, w, speed, run, a, z)};
 		m->n++;
 	}
 	return e->ch;
@@ -406,6 +421,8 @@ int cable_fabrics(Design *d)
 		}
 		for (int li = f->first_link; li < f->first_link + f->links; li++) {
 			const LinkInst *l = &d->links[li];
+			if (l->a.kind == END_NODE && l->z.kind == END_NODE && l->a.dev == l->z.dev)
+				continue; /* torus positions of one node: traces on its board */
 			Spot a = spot(d, l->a), z = spot(d, l->z);
 			double run = run_between(a, z, height, tray);
 			Choice ch = choose_once(&memo, &cat, w, l->speed, run, a, z);

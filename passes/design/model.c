@@ -209,7 +209,9 @@ int model_design(Design *d)
 	/* Fabric switches: power and price of each, by fabric. */
 	for (int i = 0; i < d->nfabrics; i++) {
 		const FabricInst *f = &d->fabrics[i];
-		t->cables += f->links; /* every fabric link is a cable; scale-up links are not */
+		/* every fabric link is a cable but the traces between a node's torus positions;
+		 * scale-up links are not */
+		t->cables += f->links - f->board_links;
 		if (!f->switch_model || f->switches == 0)
 			continue;
 		double unit_power = f->switch_model->power;
@@ -217,7 +219,8 @@ int model_design(Design *d)
 		t->power_by_cat[CAT_NETWORK] += f->switches * unit_power;
 		t->capex_by_cat[CAT_NETWORK] += f->switches * unit_price;
 		t->switches += f->switches;
-		bom(d, &lines, "switch", f->switch_model, f->switches, "", unit_price, unit_power);
+		bom(d, &lines, f->switch_model->kind == KIND_OCS ? "ocs" : "switch", f->switch_model,
+		    f->switches, "", unit_price, unit_power);
 	}
 	for (int i = 0; i < d->nscaleups; i++) {
 		t->switches += d->scaleups[i].nswitches;

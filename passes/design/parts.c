@@ -23,6 +23,7 @@ static bool is_part_kind(int kind)
 	case KIND_ACCELERATOR:
 	case KIND_NIC:
 	case KIND_SWITCH:
+	case KIND_OCS:
 	case KIND_CABLE:
 	case KIND_OPTIC:
 	case KIND_COOLING:
@@ -163,6 +164,18 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 		pt->sw.latency = opt_num(x, FLD_SWITCH_LATENCY);
 		pt->sw.cage = field_enum(x, FLD_SWITCH_CAGE);
 		pt->sw.protocol = field_enum(x, FLD_SWITCH_PROTOCOL);
+		break;
+	}
+	case KIND_OCS: {
+		pt->vendor = field_str(x, FLD_OCS_VENDOR);
+		pt->description = description(x, FLD_OCS_DESCRIPTION);
+		pt->price = money_field(d, x, FLD_OCS_PRICE);
+		pt->power = req_num(x, FLD_OCS_POWER);
+		pt->height = field_num(x, FLD_OCS_HEIGHT);
+		pt->ocs.ports = count_of(req_num(x, FLD_OCS_PORTS));
+		pt->ocs.spare = count_of(field_num(x, FLD_OCS_SPARE_PORTS));
+		double reach;
+		pt->ocs.reach = field_num_set(x, FLD_OCS_REACH, &reach) ? reach : INFINITY;
 		break;
 	}
 	case KIND_CABLE: {

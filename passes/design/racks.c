@@ -3,7 +3,8 @@
  *
  * For each group of identical nodes: a rack holds as many as fit its usable height (height
  * less reserved space) and its power cap (the lower of its power class and what its cooling
- * can remove), or exactly nodes_per_rack when the spec says so. A scale-up domain larger than a
+ * can remove), or exactly nodes_per_rack when the spec says so, else exactly the nodes of one
+ * block of a torus with blocks (a TPU v4 cube per rack). A scale-up domain larger than a
  * node (GB200 NVL72: 18 trays and 9 NVLink switch trays) is packed whole: a rack holds whole
  * domains, switch trays included. Storage appliances get racks of their own by the same rule.
  * A node or domain that fits no rack, a nodes_per_rack beyond the limits and more racks than
@@ -211,6 +212,27 @@ static void plan_multi_rack(Design *d, NodeGroup *g, double usable, double cap, 
 	}
 }
 
+/* The nodes a rack must hold for a fabric's own layout (a torus's block: topology.c's
+ * rack_nodes), the first fabric of the cluster that asks; 0 when none does. *loc is the
+ * topology that asks. */
+static int topology_rack_nodes(const Design *d, Loc *loc)
+{
+	const Value *fv = field_value(d->cluster, FLD_CLUSTER_FABRICS);
+	for (int i = 0; fv && fv->kind == VAL_LIST && i < fv->n; i++) {
+		if (fv->items[i]->kind != VAL_REF)
+			continue;
+		const Value *topo = field_value(fv->items[i]->ref, FLD_FABRIC_TOPOLOGY);
+		if (!topo || topo->kind != VAL_CTOR || topo->ctor->topology < 0)
+			continue;
+		int n = topology_families[topo->ctor->topology].rack_nodes(topo);
+		if (n > 0) {
+			*loc = topo->loc;
+			return n;
+		}
+	}
+	return 0;
+}
+
 static void plan_group(Design *d, NodeGroup *g, double usable, double cap, double limit_p)
 {
 	Ctx *c = d->p->c;
@@ -252,16 +274,19 @@ static void plan_group(Design *d, NodeGroup *g, double usable, double cap, doubl
 	double dom_p = g->domain_nodes * node->power + sw_p;
 	int domains = fits(usable, cap, dom_u, dom_p);
 	const Value *npr = field_value(d->rack, FLD_RACK_NODES_PER_RACK);
-	if (npr && npr->kind == VAL_QTY) {
-		int want = (int)npr->q.v;
+	Loc want_loc = npr ? npr->loc : NOLOC;
+	int want = npr && npr->kind == VAL_QTY ? (int)npr->q.v : topology_rack_nodes(d, &want_loc);
+	if (want > 0) {
+		const char *what = npr && npr->kind == VAL_QTY
+					   ? arena_printf(c->arena, "nodes_per_rack %d", want)
+					   : arena_printf(c->arena, "a torus block of %d nodes", want);
 		if (want % g->domain_nodes) {
-			spec_error(d, npr->loc, "nodes_per_rack %d does not hold whole scale-up domains "
-						"of %d '%s' nodes",
-				   want, g->domain_nodes, node->name);
+			spec_error(d, want_loc, "%s does not hold whole scale-up domains of %d '%s' nodes",
+				   what, g->domain_nodes, node->name);
 		} else if (want / g->domain_nodes > domains && domains > 0) {
 			double need_p = want / g->domain_nodes * dom_p, need_u = want / g->domain_nodes * dom_u;
 			bool by_u = need_u > usable + 1e-9;
-			design_violation(d, npr->loc, by_u ? need_u / usable - 1 : need_p / cap - 1,
+			design_violation(d, want_loc, by_u ? need_u / usable - 1 : need_p / cap - 1,
 					 d->rack->name_loc, "rack type declared here",
 					 "%d '%s' nodes in a rack need %s; rack '%s' allows %s", want,
 					 node->name,

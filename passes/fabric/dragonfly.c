@@ -249,3 +249,10 @@ void dragonfly_sched(SchedTree *t, const Design *d, int fi, Arena *a)
 		"(Slurm's\n# topology guide, https://slurm.schedmd.com/topology.html).\n",
 		f->name, f->df_g, f->df_a, f->name, f->name);
 }
+
+/* A dragonfly asks nothing of how many nodes a rack holds. */
+int dragonfly_rack_nodes(const Value *topo)
+{
+	(void)topo;
+	return 0;
+}

@@ -59,9 +59,19 @@ static void size_one(Design *d, FabricInst *f)
 		return;
 	f->family = family;
 	f->switch_model = sw && sw->kind == VAL_REF ? parts_of(d, sw->ref) : NULL; /* none for a torus */
+	if (family->switched && f->switch_model->kind == KIND_OCS) {
+		design_violation(d, sw->loc, 1, f->switch_model->loc, "the ocs is declared here",
+				 "'%s' is an optical circuit switch: it joins fibres and forwards no "
+				 "packets, so a %s needs a packet switch; optical circuit switches join "
+				 "the blocks of a torus (torus(block = ...))",
+				 f->switch_model->name, family->name);
+		return;
+	}
 	f->protocol = field_enum(fd, FLD_FABRIC_PROTOCOL);
 	if (f->protocol < 0)
-		f->protocol = f->switch_model ? f->switch_model->sw.protocol : PROTO_ETHERNET;
+		f->protocol = f->switch_model && f->switch_model->kind == KIND_SWITCH
+				      ? f->switch_model->sw.protocol
+				      : PROTO_ETHERNET;
 	const Value *nic_v = field_value(fd, FLD_FABRIC_NIC);
 	f->nic = nic_v && nic_v->kind == VAL_REF ? parts_of(d, nic_v->ref) : first_nic(d->ngroups ? d->groups[0].type : NULL);
 	double nic_speed = f->nic ? f->nic->nic.speed : 0;

@@ -92,6 +92,19 @@ void sched_first_ports(const Design *d, int fi, LinkTier tier, int *sw_of);
 /* The units of blocks are the tree's switches so far (a leaf, a rack): unit i is switch i. */
 void sched_switch_units(SchedTree *t, Arena *a);
 
+/* ---- torus_layout.c: a torus's positions (torus.c) ------------------------------------------- */
+
+/* Position i's coordinates, and back; the block of coordinates c, in block order. */
+void torus_layout_coord(const FabricInst *f, int i, int c[3]);
+int torus_layout_pos(const FabricInst *f, const int c[3]);
+int torus_layout_block(const FabricInst *f, const int c[3]);
+/* Links of a block's face in dimension k (Π_{j≠k} B_j). */
+int torus_layout_face_links(const FabricInst *f, int k);
+/* The + neighbour of c in dimension k (twisted or not). */
+void torus_layout_next(const FabricInst *f, const int c[3], int k, int nc[3]);
+/* The longest shortest path between the torus's positions, by breadth-first search. */
+int torus_layout_diameter(const FabricInst *f, int positions);
+
 /* ---- the families (family.c's table) ---------------------------------------------------------- */
 
 /* Each family's passes, in passes/fabric/NAME.c (NAME as schema.def's TOPOLOGY row writes it):
@@ -103,7 +116,8 @@ void sched_switch_units(SchedTree *t, Arena *a);
 	void name##_describe(const FabricInst *f, Buf *b);                                        \
 	void name##_summary(const FabricInst *f, Buf *b);                                       \
 	void name##_check(Ctx *c, const Value *topo);                                             \
-	void name##_sched(SchedTree *t, const Design *d, int fi, Arena *a);
+	void name##_sched(SchedTree *t, const Design *d, int fi, Arena *a);                      \
+	int name##_rack_nodes(const Value *topo);
 #include "schema.def"
 
 #endif

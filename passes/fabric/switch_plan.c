@@ -305,6 +305,10 @@ int switch_plan_fabrics(Design *d)
 		SwitchPlan *sp = &d->switch_plans[fi];
 		if (!is_ethernet(&d->fabrics[fi]))
 			continue;
+		if (!d->fabrics[fi].family->switched) {
+			*sp = (SwitchPlan){0}; /* a torus: its optical circuit switches route no packets */
+			continue;
+		}
 		errors += plan_fabric(d, fi, sp);
 		if (d->fabrics[fi].switches == 0)
 			*sp = (SwitchPlan){0}; /* a torus: addresses for no switch */

@@ -149,6 +149,10 @@ static void dump_part(const Part *pt, FILE *out)
 			pt->sw.ports, pt->sw.port_speed, pt->sw.cages, word(&enum_CONNECTOR, pt->sw.cage),
 			pt->sw.breakout, word(&enum_PROTOCOL, pt->sw.protocol));
 		break;
+	case KIND_OCS:
+		fprintf(out, " ports %d spare %d reach %.17g m", pt->ocs.ports, pt->ocs.spare,
+			pt->ocs.reach);
+		break;
 	case KIND_CABLE:
 		fprintf(out, " media %s speed %.17g bit/s reach %.17g m fiber %s connector %s lengths %d "
 			     "per_m %.17g",
@@ -258,6 +262,12 @@ static void dump_design(const Design *d, const Dump *w)
 		for (int k = 0; k < f->nshape; k++)
 			fprintf(out, "%s%s %d%s", k ? " " : "  shape ", f->shape[k].name, f->shape[k].value,
 				k == f->nshape - 1 ? "\n" : "");
+		if (f->ndims && (f->blocks > 1 || f->per_node > 1 || f->twisted))
+			fprintf(out, "  torus block %dx%dx%d blocks %d per_node %d node_shape %dx%dx%d "
+				     "twisted %d ocs_ports %d board_links %d\n",
+				f->block[0], f->block[1], f->block[2], f->blocks, f->per_node,
+				f->node_shape[0], f->node_shape[1], f->node_shape[2], f->twisted,
+				f->ocs_ports, f->board_links);
 	}
 	for (int i = 0; i < d->nscaleups; i++) {
 		const ScaleUpInst *s = &d->scaleups[i];

@@ -674,7 +674,7 @@ static json_int_t int_at(json_t *o, const char *key)
 static const char fabric_keys[] =
 	"name,topology,tiers,planes,switch_model,switches_by_tier,links_by_tier,bisection_tbps,"
 	"oversubscription,diameter_hops,oversubscription_by_tier,ecmp_paths,rails,link_gbps,radix,"
-	"breakout,endpoints,scalable_units,switches,links";
+	"breakout,endpoints,scalable_units,switches,links,ports_used_by_tier";
 
 static void test_fabrics_superpod(void)
 {
@@ -727,6 +727,61 @@ static void test_fabrics_superpod(void)
 	built_free(&b);
 }
 
+/* The TPU v4 pod of examples/tpu-v4-pod.cluster against Jouppi et al., "TPU v4: An Optically
+ * Reconfigurable Supercomputer for Machine Learning with Hardware Support for Embeddings",
+ * ISCA 2023, §2: 4,096 chips in 64 cubes of 4 x 4 x 4, 48 OCSes of 136 ports with 128 used,
+ * 6 faces x 16 links = 96 optical links per cube, 64 x 96 = 6,144 = 48 x 128. */
+static void test_fabrics_tpu_v4(void)
+{
+	Reported b;
+	build_example(&b, "tpu-v4-pod.cluster", NULL, NULL, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b.report);
+	json_t *f = json_array_get(json_object_get(b.report, "fabrics"), 0);
+	json_t *torus = json_object_get(f, "torus");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(torus);
+	CU_ASSERT_EQUAL(int_at(torus, "positions"), 4096);
+	CU_ASSERT_EQUAL(int_at(torus, "per_node"), 4);
+	CU_ASSERT_EQUAL(int_at(torus, "blocks"), 64);
+	json_t *ocs = json_object_get(torus, "ocs");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ocs);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(ocs, "model")), "Palomar_OCS");
+	CU_ASSERT_EQUAL(int_at(ocs, "count"), 48);
+	CU_ASSERT_EQUAL(int_at(ocs, "ports"), 136);
+	CU_ASSERT_EQUAL(int_at(ocs, "ports_used_per_ocs"), 128);
+	CU_ASSERT_EQUAL(int_at(ocs, "ports_used"), 64 * 6 * 16);
+	CU_ASSERT_EQUAL(int_at(ocs, "fibres"), 6144);
+	CU_ASSERT_EQUAL(int_at(ocs, "circuits"), 3072);
+	/* 4,096 x 3 torus links: 3,072 across faces through the OCSes, 9,216 inside the cubes, of
+	 * which 4,096 join the 2 x 2 chips of a host (1,024 hosts x 4) on its board. */
+	CU_ASSERT_EQUAL(int_at(torus, "direct_links"), 9216);
+	CU_ASSERT_EQUAL(int_at(torus, "board_links"), 4096);
+	CU_ASSERT_EQUAL(int_at(json_object_get(f, "links_by_tier"), "ocs"), 6144);
+	CU_ASSERT_EQUAL(int_at(json_object_get(f, "switches_by_tier"), "ocs"), 48);
+	CU_ASSERT_EQUAL(int_at(f, "diameter_hops"), 24);
+	json_t *used = json_object_get(json_object_get(f, "ports_used_by_tier"), "ocs");
+	CU_ASSERT_EQUAL(int_at(used, "per_switch_min"), 128);
+	CU_ASSERT_EQUAL(int_at(used, "per_switch_max"), 128);
+	/* Cables: every link but the board traces; the OCSes in the BOM, racks and totals. */
+	json_t *t = json_object_get(b.report, "totals");
+	CU_ASSERT_EQUAL(int_at(t, "cables"), 5120 + 6144);
+	CU_ASSERT_EQUAL(int_at(t, "switches"), 48);
+	CU_ASSERT_EQUAL(b.d.ncables, 5120 + 6144);
+	int ocs_racks = 0, fibre_to_ocs = 0;
+	for (int r = 0; r < b.d.nracks; r++)
+		ocs_racks += b.d.racks[r].network;
+	for (int i = 0; i < b.d.ncables; i++) {
+		const CableInst *c = &b.d.cables[i];
+		const LinkInst *l = &b.d.links[c->link];
+		if (l->tier == LT_OCS) {
+			fibre_to_ocs += c->media == MEDIA_FIBER && c->optic_a && !c->optic_z;
+		}
+	}
+	CU_ASSERT_EQUAL(fibre_to_ocs, 6144);
+	CU_ASSERT_EQUAL(int_at(t, "racks"), 64 + ocs_racks);
+	CU_ASSERT_TRUE(ocs_racks >= 1);
+	built_free(&b);
+}
+
 static void test_fabrics_direct(void)
 {
 	Reported b;
@@ -741,6 +796,19 @@ static void test_fabrics_direct(void)
 	CU_ASSERT_STRING_EQUAL(key_list(json_object_get(f, "dragonfly")),
 			       "p,a,h,g,links_per_group_pair");
 	CU_ASSERT_EQUAL(int_at(json_object_get(f, "dragonfly"), "a"), 16);
+	/* Ports used per router, as wired (every router's terminals, a − 1 local links and its
+	 * global links), within the radix. */
+	json_t *used = json_object_get(json_object_get(f, "ports_used_by_tier"), "router");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(used);
+	int used_max = 0, used_total = 0;
+	for (int i = 0; i < b.d.nswitches; i++) {
+		used_max = b.d.switches[i].used > used_max ? b.d.switches[i].used : used_max;
+		used_total += b.d.switches[i].used;
+	}
+	CU_ASSERT_EQUAL(int_at(used, "per_switch_max"), used_max);
+	CU_ASSERT_EQUAL(int_at(used, "total"), used_total);
+	CU_ASSERT_TRUE(int_at(used, "per_switch_max") <= int_at(used, "radix"));
+	CU_ASSERT_TRUE(int_at(used, "per_switch_min") >= 8 + 15); /* p + a − 1 at least */
 	CU_ASSERT_EQUAL(json_real_value(json_object_get(f, "oversubscription")), 1.0);
 	CU_ASSERT_TRUE(json_is_null(json_object_get(f, "scalable_units")));
 	built_free(&b);
@@ -749,9 +817,13 @@ static void test_fabrics_direct(void)
 		      "compute.topology=torus(dims = [8, 8, 8])", NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(b.report);
 	f = json_array_get(json_object_get(b.report, "fabrics"), 0);
-	CU_ASSERT_STRING_EQUAL(key_list(f), arena_printf(scratch, "%s,dims", fabric_keys));
-	CU_ASSERT_STRING_EQUAL(key_list(json_object_get(f, "switches_by_tier")), "");
-	CU_ASSERT_STRING_EQUAL(key_list(json_object_get(f, "links_by_tier")), "torus");
+	CU_ASSERT_STRING_EQUAL(key_list(f), arena_printf(scratch, "%s,torus,dims", fabric_keys));
+	CU_ASSERT_STRING_EQUAL(key_list(json_object_get(f, "switches_by_tier")), "ocs");
+	CU_ASSERT_EQUAL(int_at(json_object_get(f, "switches_by_tier"), "ocs"), 0);
+	CU_ASSERT_STRING_EQUAL(key_list(json_object_get(f, "links_by_tier")), "torus,ocs");
+	CU_ASSERT_STRING_EQUAL(key_list(json_object_get(f, "ports_used_by_tier")), "");
+	CU_ASSERT_TRUE(json_is_null(json_object_get(json_object_get(f, "torus"), "ocs")));
+	CU_ASSERT_EQUAL(int_at(json_object_get(f, "torus"), "blocks"), 1);
 	CU_ASSERT_EQUAL(int_at(json_object_get(f, "links_by_tier"), "torus"), 512 * 3);
 	CU_ASSERT_EQUAL(json_array_size(json_object_get(f, "dims")), 3);
 	CU_ASSERT_TRUE(json_is_null(json_object_get(f, "switch_model")));
@@ -887,4 +959,5 @@ void suite_backends(void)
 	CU_add_test(s, "unwritable places", test_unwritable);
 	CU_add_test(s, "report.json fabrics: the SuperPOD of one SU", test_fabrics_superpod);
 	CU_add_test(s, "report.json fabrics: dragonfly and torus", test_fabrics_direct);
+	CU_add_test(s, "report.json fabrics: the TPU v4 pod (ISCA 2023)", test_fabrics_tpu_v4);
 }

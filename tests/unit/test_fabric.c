@@ -1052,6 +1052,198 @@ static void test_torus_of_two(void)
 	done(b);
 }
 
+/* ---- tori of blocks, optical circuit switches, twisted tori, positions per node --------------- */
+
+/* The closed form of blocks joined at OCSes (torus.c), TPU v4's figures first: Jouppi et al.,
+ * "TPU v4: An Optically Reconfigurable Supercomputer ...", ISCA 2023, §2: 64 cubes of 4 x 4 x 4,
+ * 48 OCSes with 128 ports used each, 6 faces x 16 links = 96 optical links per cube. */
+static void test_torus_ocs_closed_form(void)
+{
+	int ocs, ports, fibres, electrical;
+	torus_layout_ocs_counts((int[3]){16, 16, 16}, (int[3]){4, 4, 4}, 3, &ocs, &ports, &fibres, &electrical);
+	CU_ASSERT_EQUAL(ocs, 48);
+	CU_ASSERT_EQUAL(ports, 128);
+	CU_ASSERT_EQUAL(fibres, 64 * 96);
+	CU_ASSERT_EQUAL(fibres, 48 * 128);
+	/* every torus link is inside a cube or one circuit (two fibres) through an OCS */
+	CU_ASSERT_EQUAL(electrical + fibres / 2, 4096 * 3);
+	/* a slab of 4 x 4 x 2 on 8 x 8 x 8: faces of 8, 8 and 16 links, 16 blocks */
+	torus_layout_ocs_counts((int[3]){8, 8, 8}, (int[3]){4, 4, 2}, 3, &ocs, &ports, &fibres, &electrical);
+	CU_ASSERT_EQUAL(ocs, 8 + 8 + 16);
+	CU_ASSERT_EQUAL(ports, 32);
+	CU_ASSERT_EQUAL(fibres, 2 * 16 * 32);
+	CU_ASSERT_EQUAL(electrical, 16 * (3 * 8 + 3 * 8 + 1 * 16));
+	CU_ASSERT_EQUAL(electrical + fibres / 2, 512 * 3);
+	/* 2D: 4 x 4 blocks on 8 x 12 */
+	torus_layout_ocs_counts((int[3]){8, 12, 1}, (int[3]){4, 4, 1}, 2, &ocs, &ports, &fibres, &electrical);
+	CU_ASSERT_EQUAL(ocs, 8);
+	CU_ASSERT_EQUAL(electrical + fibres / 2, 96 * 2);
+}
+
+/* An OCS of 20 ports, 4 spare: 8 blocks of 24 (2 x 3 x 4) need 16 on each; a rack holds one
+ * block of 24 t6 (48 U). */
+static const char *OCS20 = "ocs o { ports = 20; spare_ports = 4; power = 100 W; height = 2 U; "
+			   "price = 10_000 USD }";
+
+static void test_torus_ocs(void)
+{
+	Built *b = build_fabric(OCS20, "topology = torus(dims = [4, 6, 8], block = [2, 3, 4]); switch = o",
+				count_of(192, "t6"));
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	const Design *d = &b->d;
+	const FabricInst *f = &d->fabrics[0];
+	CU_ASSERT_EQUAL(f->blocks, 8);
+	CU_ASSERT_EQUAL(f->by_tier[ST_OCS], 3 * 4 + 2 * 4 + 2 * 3);
+	CU_ASSERT_EQUAL(wired_switches(d, 0, ST_OCS), 26);
+	CU_ASSERT_EQUAL(wired_links(d, 0, LT_OCS), 2 * 8 * 26);
+	CU_ASSERT_EQUAL(wired_links(d, 0, LT_TORUS), 8 * (1 * 12 + 2 * 8 + 3 * 6));
+	CU_ASSERT_EQUAL(wired_links(d, 0, LT_TORUS) + wired_links(d, 0, LT_OCS) / 2, 192 * 3);
+	for (int i = 0; i < d->nswitches; i++)
+		CU_ASSERT_EQUAL(d->switches[i].used, 16);
+	/* Each OCS's port 2b is block b's + face, 2b + 1 its − face; a fibre's chip and block agree. */
+	for (int i = 0; i < d->nlinks; i++) {
+		const LinkInst *l = &d->links[i];
+		if (l->tier != LT_OCS)
+			continue;
+		CU_ASSERT_EQUAL(l->a.kind, END_NODE);
+		CU_ASSERT_EQUAL(l->z.kind, END_SWITCH);
+		CU_ASSERT_EQUAL(f->node_block[l->a.dev], l->z.port / 2);
+	}
+	/* One rack per block, the OCSes in racks of their own; every cable to an OCS a fibre with
+	 * one transceiver (at the chip). */
+	for (int n = 0; n < d->nnodes; n++) {
+		CU_ASSERT_EQUAL(f->node_block[n], n / 24);
+		CU_ASSERT_EQUAL(d->nodes[n].rack, d->nodes[n / 24 * 24].rack);
+		CU_ASSERT_TRUE(n < 24 || d->nodes[n].rack != d->nodes[n - 24].rack);
+	}
+	for (int i = 0; i < d->nswitches; i++)
+		CU_ASSERT_TRUE(d->racks[d->switches[i].rack].network);
+	CU_ASSERT_EQUAL(verify_fabrics(&b->d), 0);
+	CU_ASSERT_EQUAL(f->diameter, 2 + 3 + 4);
+	done(b);
+
+	/* 14 usable ports for 8 blocks of 2 faces: too few, with the largest count that fits. */
+	b = build_fabric("ocs o { ports = 18; spare_ports = 4; power = 100 W; price = 1 USD }",
+			 "topology = torus(dims = [4, 6, 8], block = [2, 3, 4]); switch = o",
+			 count_of(192, "t6"));
+	CU_ASSERT_EQUAL(b->p.unmet, 1);
+	CU_ASSERT_TRUE(violation_says(b, "all 8 blocks", "16 ports", "has 14 to wire",
+				      "at most 7 blocks", NULL));
+	done(b);
+
+	/* An OCS without blocks, a block that does not tile, racks that do not hold a block. */
+	b = build_fabric(OCS20, "topology = torus(dims = [4, 6, 8]); switch = o", count_of(192, "t6"));
+	CU_ASSERT_TRUE(violation_says(b, "joins the faces", "set torus(block = [...])", NULL));
+	done(b);
+	b = build_fabric(OCS20, "topology = torus(dims = [4, 6, 8], block = [3, 3, 4]); switch = o",
+			 count_of(192, "t6"));
+	CU_ASSERT_TRUE(violation_says(b, "block of 3 does not divide", NULL));
+	done(b);
+	/* A block of 16 nodes, cabled directly: the racks hold 16 (one block each), though 24
+	 * would fit. */
+	b = build_fabric(QM, "topology = torus(dims = [4, 6, 8], block = [2, 2, 4]); switch = qm",
+			 count_of(192, "t6"));
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	CU_ASSERT_EQUAL(b->d.groups[0].per_rack, 16);
+	CU_ASSERT_EQUAL(b->d.groups[0].racks, 12);
+	done(b);
+	/* A block larger than a rack holds. */
+	b = build_fabric(OCS20, "topology = torus(dims = [4, 6, 8], block = [4, 6, 4]); switch = o",
+			 count_of(192, "t6"));
+	CU_ASSERT_TRUE(violation_says(b, "96 't6' nodes in a rack need 192 U", NULL));
+	done(b);
+	/* An OCS forwards no packets: not the switch of a fat tree. */
+	b = build_fabric(OCS20, "topology = fat_tree(); switch = o", count_of(16, "n1"));
+	CU_ASSERT_TRUE(violation_says(b, "optical circuit switch", "needs a packet switch", NULL));
+	done(b);
+}
+
+/* The twisted torus of TPU v4 (4 x 4 x 8): the wiring's BFS diameter is the one sized, and
+ * less than the plain torus's 2 + 2 + 4. */
+static void test_torus_twisted(void)
+{
+	Built *b = build_fabric(QM, "topology = torus(dims = [4, 4, 8], twisted = true); switch = qm",
+				count_of(128, "t6"));
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	CU_ASSERT_TRUE(b->d.fabrics[0].twisted);
+	CU_ASSERT_TRUE(b->d.fabrics[0].diameter < 8);
+	CU_ASSERT_EQUAL(b->d.fabrics[0].links, 128 * 3);
+	CU_ASSERT_EQUAL(verify_fabrics(&b->d), 0);
+	check_metrics(b, false);
+	done(b);
+	/* 2D, k x 2k: the twisted torus's diameter is k (Camarero et al., IEEE TPDS 2015). */
+	b = build_fabric(QM, "topology = torus(dims = [4, 8], twisted = true); switch = qm",
+			 count_of(32, "t6"));
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	CU_ASSERT_EQUAL(b->d.fabrics[0].diameter, 4);
+	check_metrics(b, false);
+	done(b);
+	b = build_fabric(QM, "topology = torus(dims = [4, 4, 6], twisted = true); switch = qm",
+			 count_of(96, "t6"));
+	CU_ASSERT_TRUE(violation_says(b, "two sizes, n and 2n", NULL));
+	done(b);
+}
+
+/* Chips inside a node: per_node positions, each with 6 ports of its own; the links between a
+ * node's own positions are board traces without a cable. */
+static void test_torus_per_node(void)
+{
+	char sw[256];
+	snprintf(sw, sizeof sw, "%s\nnode t12 { accelerators = 2 x g; nics = 2 x ici; power = 1 kW; "
+				"height = 1 U; price = 1 USD }",
+		 QM);
+	Built *b = build_fabric(sw, "topology = torus(dims = [4, 4, 4], per_node = 2); switch = qm",
+				count_of(32, "t12"));
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	const FabricInst *f = &b->d.fabrics[0];
+	CU_ASSERT_EQUAL(f->links, 64 * 3);
+	CU_ASSERT_EQUAL(f->board_links, 32);
+	CU_ASSERT_EQUAL(f->endpoints, 64);
+	int inside = 0;
+	for (int i = 0; i < b->d.nlinks; i++)
+		inside += b->d.links[i].a.dev == b->d.links[i].z.dev;
+	CU_ASSERT_EQUAL(inside, 32);
+	CU_ASSERT_EQUAL(b->d.ncables, 64 * 3 - 32);
+	CU_ASSERT_EQUAL(verify_fabrics(&b->d), 0);
+	done(b);
+	/* Hosts of 2 x 2 chips (TPU v4's v4-8): 4 board links each, and still every port wired. */
+	char sw4[256];
+	snprintf(sw4, sizeof sw4, "%s\nnode t24 { accelerators = 4 x g; nics = 4 x ici; power = 1 kW; "
+				  "height = 1 U; price = 1 USD }",
+		 QM);
+	Built *b4 = build_fabric(sw4, "topology = torus(dims = [4, 4, 4], per_node = 4, "
+				      "node_shape = [2, 2, 1]); switch = qm",
+				 count_of(16, "t24"));
+	CU_ASSERT_EQUAL_FATAL(b4->errors, 0);
+	CU_ASSERT_EQUAL(b4->d.fabrics[0].board_links, 16 * 4);
+	int inside4 = 0;
+	for (int i = 0; i < b4->d.nlinks; i++)
+		inside4 += b4->d.links[i].a.dev == b4->d.links[i].z.dev;
+	CU_ASSERT_EQUAL(inside4, 64);
+	CU_ASSERT_EQUAL(b4->d.ncables, 192 - 64);
+	CU_ASSERT_EQUAL(verify_fabrics(&b4->d), 0);
+	done(b4);
+	b4 = build_fabric(sw4, "topology = torus(dims = [4, 4, 4], per_node = 4, node_shape = [2, 2]); "
+			       "switch = qm",
+			  count_of(16, "t24"));
+	CU_ASSERT_TRUE(violation_says(b4, "node_shape gives one size per dimension", NULL));
+	done(b4);
+	b4 = build_fabric(sw4, "topology = torus(dims = [6, 4, 4], block = [3, 4, 4], per_node = 4, "
+			       "node_shape = [2, 2, 1]); switch = qm",
+			  count_of(24, "t24"));
+	CU_ASSERT_TRUE(violation_says(b4, "span 2 in dimension 1", "block's 3", NULL));
+	done(b4);
+	/* The same nodes without per_node would be wired as one chip: said, not done. */
+	b = build_fabric(sw, "topology = torus(dims = [4, 4, 2]); switch = qm", count_of(32, "t12"));
+	CU_ASSERT_TRUE(violation_says(b, "2 accelerators and 12", "per_node = 2", NULL));
+	done(b);
+	/* per_node = 2 on 6-port nodes: too few ports. */
+	b = build_fabric(QM, "topology = torus(dims = [4, 4, 4], per_node = 2); switch = qm",
+			 count_of(32, "t6"));
+	CU_ASSERT_TRUE(violation_says(b, "needs 12 ports", NULL));
+	done(b);
+}
+
 /* ---- scale-up domains --------------------------------------------------------------------- */
 
 /* GB200 NVL72 trays of std.servers: 18 trays and 9 NVLink switch trays per 72-GPU domain,
@@ -1212,6 +1404,10 @@ void suite_fabric(void)
 	CU_add_test(s, "dragonfly", test_dragonfly);
 	CU_add_test(s, "torus", test_torus);
 	CU_add_test(s, "torus of 2", test_torus_of_two);
+	CU_add_test(s, "torus: OCS closed form (TPU v4)", test_torus_ocs_closed_form);
+	CU_add_test(s, "torus: blocks through OCSes", test_torus_ocs);
+	CU_add_test(s, "torus: twisted", test_torus_twisted);
+	CU_add_test(s, "torus: positions per node", test_torus_per_node);
 	CU_add_test(s, "nodes off the fabric", test_nodes_off_fabric);
 	CU_add_test(s, "extra endpoints", test_extra_endpoints);
 	CU_add_test(s, "extra endpoints over planes", test_extras_over_planes);
