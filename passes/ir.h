@@ -401,6 +401,20 @@ typedef struct FabricInst {
 	double link_speed;           /* bit/s */
 	int radix;                   /* logical switch ports at link_speed */
 	int breakout;
+	/* Per tier of a tree (0 leaf, 1 spine, 2 core): the switch model, the speed of the links
+	 * down from the tier (node-leaf, leaf-spine, spine-core), and the tier's radix and breakout
+	 * at that speed. The fabric's switch and link for every tier unless the spec says
+	 * otherwise (spine_switch, core_switch, spine_link, core_link); switch_model, link_speed,
+	 * radix and breakout above are tier 0's. */
+	const Part *tier_model[3];
+	double tier_speed[3];
+	int tier_radix[3], tier_breakout[3];
+	int tier_up_breakout[2];     /* lanes per port of a leaf's (spine's) up links */
+	int tier_used[3];            /* the most ports wired on one switch of the tier (wire.c) */
+	bool tor;                    /* leaves stand in the server racks they serve (ToRs) */
+	int racks_per_leaf;          /* server racks one ToR serves */
+	int *tor_first_leaf;         /* ToRs: each node group's first leaf (per plane), or -1 */
+	int tor_rack_nodes;          /* ToRs: the most nodes in one server rack of the fabric */
 	int planes, rails, tiers;    /* rails: NIC ports of a node on the fabric, all planes */
 	int node_ports;              /* of a node's rails in one plane, those the fabric links (a
 				      * torus: 2 per dimension; the others: all) */

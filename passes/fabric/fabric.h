@@ -19,6 +19,11 @@
 #define FABRIC_RADIX_MAX 2048
 #define FABRIC_LINKS_MAX (1L << 27)
 
+/* ---- fabric.c -------------------------------------------------------------------------------- */
+
+/* Whether node group g has ports on fabric f (its NIC model). */
+bool fabric_group_on(const Design *d, const FabricInst *f, int g);
+
 /* ---- shape.c: sizing shared by the families ------------------------------------------------- */
 
 int shape_count(double v);

@@ -30,14 +30,16 @@ SwitchInst *wire_add_switch(Design *d, FabricInst *f, int fi, SwitchTier t, int 
 					       plane + 1, tier, width, index + 1)
 				: arena_printf(d->c->arena, "%s-%s-%0*d", f->decl->name, tier, width,
 					       index + 1);
-	s->model = f->switch_model;
+	int ti = t == ST_SPINE ? 1 : t == ST_CORE ? 2 : 0; /* a tree's tier; a dragonfly's routers: 0 */
+	bool tiered = f->family->tree && f->tier_model[ti];
+	s->model = tiered ? f->tier_model[ti] : f->switch_model;
 	s->fabric = fi;
 	s->tier = t;
 	s->plane = plane;
 	s->index = index;
 	s->su = s->rail = s->group = s->pod = -1;
-	s->radix = f->radix;
-	s->breakout = f->breakout;
+	s->radix = tiered ? f->tier_radix[ti] : f->radix;
+	s->breakout = tiered ? f->tier_breakout[ti] : f->breakout;
 	s->rack = -1;
 	return s;
 }
