@@ -411,6 +411,10 @@ typedef struct FabricInst {
 	int tier_radix[3], tier_breakout[3];
 	int tier_up_breakout[2];     /* lanes per port of a leaf's (spine's) up links */
 	int tier_used[3];            /* the most ports wired on one switch of the tier (wire.c) */
+	bool per_tier;               /* the spec uses the per-tier form (a tier's own switch or
+				      * link, pod_leaves, ToRs): reports then list every tier */
+	double up_per_endpoint[2];   /* bit/s per endpoint port up from the leaves, the spines */
+	int pod_endpoints;           /* endpoint ports of a full pod, per plane (3 tiers) */
 	bool tor;                    /* leaves stand in the server racks they serve (ToRs) */
 	int racks_per_leaf;          /* server racks one ToR serves */
 	int *tor_first_leaf;         /* ToRs: each node group's first leaf (per plane), or -1 */

@@ -247,6 +247,16 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 	f->endpoints = (nodes * rpp + extra_pp) * f->planes;
 	f->links_per_plane[LT_NODE_LEAF] = nodes * rpp + extra_pp;
 
+	static const FieldId per_tier_fields[] = {FLD_FABRIC_SPINE_SWITCH, FLD_FABRIC_CORE_SWITCH,
+						  FLD_FABRIC_SPINE_LINK, FLD_FABRIC_CORE_LINK,
+						  FLD_FABRIC_POD_LEAVES, FLD_FABRIC_LEAF_PLACEMENT,
+						  FLD_FABRIC_RACKS_PER_LEAF};
+	f->per_tier = false;
+	for (size_t i = 0; i < sizeof per_tier_fields / sizeof *per_tier_fields; i++)
+		if (field_value(fd, per_tier_fields[i]))
+			f->per_tier = true;
+	f->up_per_endpoint[0] = f->up_per_endpoint[1] = 0;
+	f->pod_endpoints = 0;
 	int want = !field_param_is_auto(topo, PRM_FAT_TREE_TIERS) ? shape_count(shape_param(topo, PRM_FAT_TREE_TIERS, 0)) : 0;
 	if (f->probe_tiers)
 		want = f->probe_tiers;
@@ -301,6 +311,7 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 		f->down[1] = leaves * up / spines; /* spine ports used */
 		f->diameter = leaves > 1 ? 2 : 0;
 		f->ecmp = spines;
+		f->up_per_endpoint[0] = (double)leaves * up * f->tier_speed[1] / per_plane_endpoints;
 		double cap = fmin(per_plane_endpoints * f->tier_speed[0],
 				  (double)leaves * up * f->tier_speed[1]);
 		f->bisection = cap / 2 * f->planes;
@@ -400,6 +411,12 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 	f->links_per_plane[LT_SPINE_CORE] = pods * up * up2;
 	f->diameter = pods > 1 ? 4 : leaves > 1 ? 2 : 0;
 	f->ecmp = pods > 1 ? (double)up * per_group : up;
+	/* Bandwidth up from each tier per endpoint: the leaves' up links, then the pod spines'
+	 * (across pods); oversubscription is the ratio of what comes in below to what goes up. */
+	f->up_per_endpoint[0] = (double)leaves * up * f->tier_speed[1] / per_plane_endpoints;
+	f->up_per_endpoint[1] = (double)pods * up * up2 * f->tier_speed[2] / per_plane_endpoints;
+	f->pod_endpoints = f->tor ? pod_leaves * f->tor_rack_nodes * rpp
+			   : f->rail_optimized ? pod_leaves / rpp * f->su_nodes * rpp : pod_leaves * down;
 	/* Bisection: the smallest of the endpoint, leaf-up and spine-up capacities (docs/fabrics.md
 	 * §8), each at its tier's link speed. */
 	double cap = fmin(fmin(per_plane_endpoints * f->tier_speed[0], (double)leaves * up * f->tier_speed[1]),

@@ -328,7 +328,9 @@ uint32_t switch_plan_asn(const SwitchPlan *sp, int i)
 void switch_plan_port_name(Buf *b, const SwitchPlan *sp, const SwitchInst *s, int port)
 {
 	int br = s->breakout > 0 ? s->breakout : 1;
-	int lanes = sp->lanes < br ? br : sp->lanes;
+	/* A tree's tiers may each have their own model: the switch's lanes, not the fabric's. */
+	int own = s->model && s->model != sp->f->switch_model ? model_lanes(s->model) : sp->lanes;
+	int lanes = own < br ? br : own;
 	buf_printf(b, "Ethernet%d", port / br * lanes + port % br * (lanes / br));
 }
 
