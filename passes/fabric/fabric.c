@@ -37,11 +37,6 @@ static int node_rails(const Part *dev, const Part *nic)
 	return shape_count(n);
 }
 
-bool fabric_group_on(const Design *d, const FabricInst *f, int g)
-{
-	return f->nic && node_rails(d->groups[g].type, f->nic) > 0;
-}
-
 static const Part *first_nic(const Part *dev)
 {
 	if (!dev)

@@ -144,7 +144,14 @@ static int tor_leaves(Design *d, FabricInst *f, int extra_pp)
 		return -1;
 	}
 	double npl = field_num(fd, FLD_FABRIC_RACKS_PER_LEAF);
-	int per = shape_count(npl);
+	int per = shape_count(npl), most_racks = 1;
+	for (int g = 0; g < d->ngroups; g++) {
+		int per_rack = d->groups[g].per_rack > 0 ? d->groups[g].per_rack : 1;
+		int racks = (d->groups[g].count + per_rack - 1) / per_rack;
+		most_racks = racks > most_racks ? racks : most_racks;
+	}
+	if (per > most_racks)
+		per = most_racks; /* a ToR for more racks than a group has serves them all */
 	f->tor = true;
 	f->racks_per_leaf = per;
 	f->tor_first_leaf = arena_alloc(d->c->arena, sizeof(int) * (size_t)(d->ngroups + 1));
@@ -152,7 +159,7 @@ static int tor_leaves(Design *d, FabricInst *f, int extra_pp)
 	for (int g = 0; g < d->ngroups; g++) {
 		const NodeGroup *ng = &d->groups[g];
 		f->tor_first_leaf[g] = -1;
-		if (!fabric_group_on(d, f, g))
+		if (!wire_group_on(d, f, g))
 			continue;
 		int per_rack = ng->per_rack > 0 ? ng->per_rack : 1;
 		int racks = (ng->count + per_rack - 1) / per_rack;
@@ -183,6 +190,14 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 	int extra_pp = (extra_ports + f->planes - 1) / f->planes;
 	int leaves = 0;
 	f->tor = false;
+	const Value *rpl = field_value(fd, FLD_FABRIC_RACKS_PER_LEAF);
+	if (rpl && field_enum(fd, FLD_FABRIC_LEAF_PLACEMENT) != LEAF_SERVER_RACK) {
+		design_violation(d, rpl->loc, 1, fd->name_loc, NULL,
+				 "racks_per_leaf is for ToRs in the server racks; '%s' has its leaves in "
+				 "network racks: add leaf_placement = server_rack, or drop racks_per_leaf",
+				 fd->name);
+		return false;
+	}
 	if (field_enum(fd, FLD_FABRIC_LEAF_PLACEMENT) == LEAF_SERVER_RACK) {
 		/* A ToR's down ports are its racks' node ports; its up ports follow from the ratio. */
 		leaves = tor_leaves(d, f, extra_pp);
@@ -192,17 +207,24 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 		f->up[0] = up_for(f, 0, f->down[0], od, ou);
 		int need = ports_taken(f, 0, f->down[0], f->up[0]);
 		if (need > f->switch_model->sw.ports) {
+			/* The most racks a ToR of this model serves, for the suggestion. */
+			int per_rack = f->tor_rack_nodes / f->racks_per_leaf, fits = 0;
+			for (int n = f->racks_per_leaf - 1; n >= 1 && !fits; n--) {
+				int dn = n * per_rack * rpp;
+				if (ports_taken(f, 0, dn, up_for(f, 0, dn, od, ou)) <= f->switch_model->sw.ports)
+					fits = n;
+			}
+			const char *fix = fits ? arena_printf(d->c->arena, "racks_per_leaf = %d, or ", fits) : "";
 			design_violation(d, field_value(fd, FLD_FABRIC_LEAF_PLACEMENT)->loc,
 					 (double)need / f->switch_model->sw.ports - 1, f->switch_model->loc,
 					 "the switch is declared here",
 					 "a ToR for %d racks of %d nodes needs %d down links of %s and %d up "
-					 "links of %s at %g:%g, %d ports; '%s' has %d: use racks_per_leaf = "
-					 "%d, or a leaf switch with %d ports",
+					 "links of %s at %g:%g, %d ports; '%s' has %d: use %sa leaf switch "
+					 "with %d ports",
 					 f->racks_per_leaf, f->tor_rack_nodes / f->racks_per_leaf, f->down[0],
 					 shape_gbps(d, f->tier_speed[0]), f->up[0],
 					 shape_gbps(d, f->tier_speed[1]), od, ou, need, f->switch_model->name,
-					 f->switch_model->sw.ports,
-					 f->racks_per_leaf > 1 ? f->racks_per_leaf - 1 : 1, need);
+					 f->switch_model->sw.ports, fix, need);
 			return false;
 		}
 	} else if (!tier_split(d, f, ov_at, "leaf", 0, od, ou, &f->down[0], &f->up[0])) {
@@ -285,11 +307,22 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 		f->bisection = per_plane_endpoints * f->link_speed / 2 * f->planes;
 		return true;
 	}
-	/* Two tiers: spines that every leaf reaches evenly. */
+	/* Two tiers: spines that every leaf reaches evenly. A tree of more leaves than the pods
+	 * the spec asks for (pod_leaves) has pods, so three tiers. */
 	int k1 = f->tier_radix[1];
 	const Part *spine_model = f->tier_model[1];
 	int spines = shape_divisor_at_least(up, (int)(((long)leaves * up + k1 - 1) / k1));
-	if (want == 2 || (want == 0 && spines > 0)) {
+	double pod_asked;
+	bool pod_set = field_num_set(fd, FLD_FABRIC_POD_LEAVES, &pod_asked);
+	bool pods_wanted = pod_set && leaves > shape_count(pod_asked);
+	if (want == 2 && pods_wanted) {
+		design_violation(d, field_value(fd, FLD_FABRIC_POD_LEAVES)->loc, 1, at, "tiers = 2",
+				 "pods of %.0f leaves need a third tier: '%s' has %d leaves, and a 2-tier "
+				 "tree is one pod: use tiers = 3, or pod_leaves = %d",
+				 pod_asked, fd->name, leaves, leaves);
+		return false;
+	}
+	if (want == 2 || (want == 0 && spines > 0 && !pods_wanted)) {
 		if (spines == 0) {
 			/* At most k leaves: k / rails scalable units, or k leaves of `down` endpoints. */
 			int max_ep = f->rail_optimized ? (k1 / rpp) * f->su_nodes : k1 * down;
@@ -322,8 +355,6 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 	 * and as many up as the spine ratio asks), else as many as a spine's down ports. */
 	double sd, su_r;
 	shape_ratio_at(ov, 1, &sd, &su_r);
-	double pod_asked;
-	bool pod_set = field_num_set(fd, FLD_FABRIC_POD_LEAVES, &pod_asked);
 	int pod_leaves;
 	if (pod_set) {
 		const Value *pv = field_value(fd, FLD_FABRIC_POD_LEAVES);
@@ -341,7 +372,8 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 		if (need > spine_model->sw.ports) {
 			/* The largest pod the spine holds at this ratio. */
 			int most = 0;
-			for (int p = pod_leaves - 1; p >= 1 && !most; p--)
+			int from = pod_leaves - 1 < f->tier_radix[1] ? pod_leaves - 1 : f->tier_radix[1];
+			for (int p = from; p >= 1 && !most; p--)
 				if (ports_taken(f, 1, p, up_for(f, 1, p, sd, su_r)) <= spine_model->sw.ports)
 					most = p;
 			design_violation(d, pv->loc, (double)need / spine_model->sw.ports - 1,

@@ -69,6 +69,15 @@ int wire_node_ports(const Design *d, int n, const FabricInst *f, int *out, int m
 	return k;
 }
 
+bool wire_group_on(const Design *d, const FabricInst *f, int g)
+{
+	const Part *node = d->groups[g].type;
+	for (int i = 0; f->nic && node->kind == KIND_NODE && i < node->node.nnics; i++)
+		if (node->node.nics[i].part == f->nic && node->node.nics[i].count > 0 && f->nic->nic.ports > 0)
+			return true;
+	return false;
+}
+
 /* The endpoints of one plane, in the order the layout numbers them. */
 int wire_plane_endpoints(Design *d, FabricInst *f, int plane, Endpoint *out)
 {
