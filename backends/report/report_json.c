@@ -20,7 +20,7 @@
  *             endpoints, scalable_units, switches, links, and dragonfly {p, a, h, g,
  *             links_per_group_pair} or dims (torus)
  *   fabrics[] of a tree in the per-tier form (spine_switch, core_switch, spine_link,
- *             core_link, pod_leaves, leaf_placement or racks_per_leaf set): leaf_placement,
+ *             core_link, pod_leaves, pod_gpus, leaf_placement or racks_per_leaf set): leaf_placement,
  *             racks_per_leaf, pods, pod_leaves, pod_endpoints and per_tier [{tier,
  *             switch_model, switches, link_gbps, radix, ports_used, down_ports, up_ports,
  *             oversubscription, uplink_gbps_per_endpoint}] (absent otherwise, so reports of

@@ -116,7 +116,8 @@ static bool upper_tiers(Design *d, FabricInst *f)
 	static const FieldId ln_f[] = {FLD_FABRIC_SPINE_LINK, FLD_FABRIC_CORE_LINK};
 	static const FieldId tree_only[] = {FLD_FABRIC_SPINE_SWITCH, FLD_FABRIC_CORE_SWITCH,
 					    FLD_FABRIC_SPINE_LINK, FLD_FABRIC_CORE_LINK,
-					    FLD_FABRIC_POD_LEAVES, FLD_FABRIC_RACKS_PER_LEAF};
+					    FLD_FABRIC_POD_LEAVES, FLD_FABRIC_POD_GPUS,
+					    FLD_FABRIC_RACKS_PER_LEAF};
 	if (!f->family->tree) {
 		for (size_t i = 0; i < sizeof tree_only / sizeof *tree_only; i++) {
 			const Value *v = field_value(fd, tree_only[i]);

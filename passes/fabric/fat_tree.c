@@ -175,6 +175,45 @@ static int tor_leaves(Design *d, FabricInst *f, int extra_pp)
 	return leaves;
 }
 
+/* pod_gpus: the pod as leaves. A leaf serves `down / rails` nodes of a plane (a ToR its racks'
+ * nodes; a rail-optimized unit of R leaves its S nodes), so a pod of G accelerators is G / (that
+ * × accelerators per node) leaves, which must be whole (whole units when rail-optimized);
+ * false after a Violation. Both pod_leaves and pod_gpus is an error too. */
+static bool pod_leaves_of_gpus(Design *d, FabricInst *f, int down, double *leaves, bool *set)
+{
+	const Decl *fd = f->decl;
+	const Value *gv = field_value(fd, FLD_FABRIC_POD_GPUS);
+	if (*set) {
+		design_violation(d, gv->loc, 1, field_value(fd, FLD_FABRIC_POD_LEAVES)->loc,
+				 "pod_leaves is given here",
+				 "a pod is given twice: pod_gpus or pod_leaves, not both");
+		return false;
+	}
+	int accels = 0;
+	for (int g = 0; g < d->ngroups && !accels; g++)
+		if (wire_group_on(d, f, g))
+			accels = d->groups[g].type->node.accelerators;
+	int rpp = f->rails / f->planes;
+	/* Accelerators under one leaf (rail-optimized: under one unit of rpp leaves). */
+	double unit = f->rail_optimized ? (double)f->su_nodes * accels
+		      : f->tor ? (double)f->tor_rack_nodes * accels : (double)down / rpp * accels;
+	int per = f->rail_optimized ? rpp : 1;
+	double n = gv->q.v / unit;
+	if (unit <= 0 || fabs(n - floor(n + 0.5)) > 1e-9 || floor(n + 0.5) < 1) {
+		double lo = floor(n) * unit, hi = (floor(n) + 1) * unit;
+		design_violation(d, gv->loc, 1, fd->name_loc, NULL,
+				 "a pod of %.0f accelerators is not a whole number of %s of %.0f: use "
+				 "pod_gpus = %.0f%s",
+				 gv->q.v, f->rail_optimized ? "scalable units" : "leaves", unit,
+				 lo >= unit ? lo : hi,
+				 lo >= unit ? arena_printf(d->c->arena, " or %.0f", hi) : "");
+		return false;
+	}
+	*leaves = floor(n + 0.5) * per;
+	*set = true;
+	return true;
+}
+
 /* Fat tree: leaves, then the smallest number of tiers (or the declared one) that holds them. */
 bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int extra_ports)
 {
@@ -271,7 +310,8 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 
 	static const FieldId per_tier_fields[] = {FLD_FABRIC_SPINE_SWITCH, FLD_FABRIC_CORE_SWITCH,
 						  FLD_FABRIC_SPINE_LINK, FLD_FABRIC_CORE_LINK,
-						  FLD_FABRIC_POD_LEAVES, FLD_FABRIC_LEAF_PLACEMENT,
+						  FLD_FABRIC_POD_LEAVES, FLD_FABRIC_POD_GPUS,
+						  FLD_FABRIC_LEAF_PLACEMENT,
 						  FLD_FABRIC_RACKS_PER_LEAF};
 	f->per_tier = false;
 	for (size_t i = 0; i < sizeof per_tier_fields / sizeof *per_tier_fields; i++)
@@ -314,9 +354,13 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 	int spines = shape_divisor_at_least(up, (int)(((long)leaves * up + k1 - 1) / k1));
 	double pod_asked;
 	bool pod_set = field_num_set(fd, FLD_FABRIC_POD_LEAVES, &pod_asked);
+	if (field_value(fd, FLD_FABRIC_POD_GPUS) && !pod_leaves_of_gpus(d, f, down, &pod_asked, &pod_set))
+		return false;
 	bool pods_wanted = pod_set && leaves > shape_count(pod_asked);
 	if (want == 2 && pods_wanted) {
-		design_violation(d, field_value(fd, FLD_FABRIC_POD_LEAVES)->loc, 1, at, "tiers = 2",
+		const Value *pv = field_value(fd, FLD_FABRIC_POD_LEAVES);
+		design_violation(d, pv ? pv->loc : field_value(fd, FLD_FABRIC_POD_GPUS)->loc, 1, at,
+				 "tiers = 2",
 				 "pods of %.0f leaves need a third tier: '%s' has %d leaves, and a 2-tier "
 				 "tree is one pod: use tiers = 3, or pod_leaves = %d",
 				 pod_asked, fd->name, leaves, leaves);
@@ -358,6 +402,8 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 	int pod_leaves;
 	if (pod_set) {
 		const Value *pv = field_value(fd, FLD_FABRIC_POD_LEAVES);
+		if (!pv)
+			pv = field_value(fd, FLD_FABRIC_POD_GPUS);
 		pod_leaves = shape_count(pod_asked);
 		if (f->rail_optimized && pod_leaves % rpp) {
 			design_violation(d, pv->loc, 1, fd->name_loc, NULL,

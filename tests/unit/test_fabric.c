@@ -1216,6 +1216,40 @@ static void test_per_tier(void)
 	done(b);
 }
 
+/* Explicit pods: pod_gpus = 128 on 8-GPU nodes under 64-port leaves at 1:1 (32 down, 4 nodes,
+ * 32 GPUs a leaf) is pod_leaves = 4: the same tree, 4 pod spines a pod with 4 down links and
+ * 4 up; a pod of 100 GPUs is no whole number of leaves. */
+static void test_pods(void)
+{
+	/* unit_build holds one build at a time: the first's counts are kept, then compared. */
+	Built *b = build_fabric(k_switch(64), "topology = fat_tree(); switch = sw; pod_leaves = 4",
+				count_of(64, "n8"));
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	int by_tier[ST_COUNT], links = b->d.fabrics[0].links;
+	memcpy(by_tier, b->d.fabrics[0].by_tier, sizeof by_tier);
+	done(b);
+	b = build_fabric(k_switch(64), "topology = fat_tree(); switch = sw; pod_gpus = 128",
+			 count_of(64, "n8"));
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	const FabricInst *f = &b->d.fabrics[0];
+	CU_ASSERT_EQUAL(f->tiers, 3);
+	CU_ASSERT_EQUAL(f->pods, 4);
+	CU_ASSERT_EQUAL(f->pod_leaves, 4);
+	CU_ASSERT_EQUAL(f->pod_endpoints, 128);
+	CU_ASSERT_EQUAL(f->down[1], 4);
+	CU_ASSERT_EQUAL(f->up[1], 4);
+	for (int t = 0; t < ST_COUNT; t++)
+		CU_ASSERT_EQUAL(f->by_tier[t], by_tier[t]);
+	CU_ASSERT_EQUAL(f->links, links);
+	check_metrics(b, true);
+	done(b);
+	b = build_fabric(k_switch(64), "topology = fat_tree(); switch = sw; pod_gpus = 100",
+			 count_of(64, "n8"));
+	CU_ASSERT_FALSE(b->d.fabrics[0].sized);
+	CU_ASSERT_TRUE(violation_says(b, "100 accelerators", "pod_gpus = 96 or 128", NULL));
+	done(b);
+}
+
 /* ToRs in the server racks: 5 nodes of 8 rails a 48 U rack (its ToR takes 1 U: 47 / 8 = 5),
  * 40 down and 40 up links on 128-port ToRs; each node cabled to the ToR of its rack, which
  * stands above its nodes. Two racks a ToR need 160 ports: a violation naming racks_per_leaf. */
@@ -1275,6 +1309,7 @@ void suite_fabric(void)
 	CU_add_test(s, "core groups", test_core_groups);
 	CU_add_test(s, "per-tier hardware", test_per_tier);
 	CU_add_test(s, "ToRs in server racks", test_tor);
+	CU_add_test(s, "explicit pods", test_pods);
 	CU_add_test(s, "scale-up domains", test_scale_up);
 	CU_add_test(s, "scale-up domains without trays", test_scale_up_without_trays);
 	CU_add_test(s, "scale-up domain names", test_scale_up_names);
