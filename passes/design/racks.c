@@ -163,6 +163,18 @@ int racks_plan(Design *d)
 		double planes = pl && pl->kind == VAL_QTY ? pl->q.v : 1;
 		usable -= planes * tor->height;
 		cap -= planes * tor->power;
+		if (usable <= 1e-9 || cap <= 1e-6) {
+			const Value *lp = field_value(fd, FLD_FABRIC_LEAF_PLACEMENT);
+			design_violation(d, lp ? lp->loc : fd->name_loc, 1, d->rack->name_loc,
+					 "rack type declared here",
+					 "%.0f ToR%s of '%s' (%.0f U, %s each) leave%s no room for nodes in "
+					 "rack '%s': use leaf_placement = network_rack, or a larger rack",
+					 planes, planes == 1 ? "" : "s", tor->name, tor->height / 0.04445,
+					 fmt_qty(d, tor->power, power_dim()), planes == 1 ? "s" : "",
+					 d->rack->name);
+			usable = usable > 1e-9 ? usable : 1e-9;
+			cap = cap > 1e-6 ? cap : 1e-6;
+		}
 	}
 
 	const Value *nodes = field_value(d->cluster, FLD_CLUSTER_NODES);
