@@ -297,6 +297,9 @@ typedef struct SwitchInst {
 	int index;           /* position inside its tier and plane, from 0 */
 	int radix;           /* logical ports at the link speed (breakout counted) */
 	int breakout;        /* logical ports per physical port */
+	int split;           /* 0, or the first up port when the up links have their own lane
+			      * count (a tree tier whose up links run at another speed) ... */
+	int up_breakout;     /* ... that many logical ports per physical port from there */
 	int used;            /* ports wired */
 	int rack;            /* the rack it stands in (place.c), -1 before */
 	int u;               /* lowest rack unit it occupies, from 1 */
@@ -847,6 +850,10 @@ const char *ir_end_device(const Design *d, End e);
 void ir_end_port(Buf *b, const Design *d, End e);
 void ir_end_place(const Design *d, End e, int *rack, int *u);
 void ir_cable_id(Buf *b, int i);
+/* Logical port `port` of switch s as its physical port (from 0), lane (from 0) and the lanes
+ * that port is split into: port / breakout, port % breakout, breakout; from s->split on, the
+ * up ports at their own lane count, after the down ports' physical ports. */
+void ir_switch_port(const SwitchInst *s, int port, int *phys, int *lane, int *split_ways);
 
 /* switch_plan.c: the names and numbers the switch configurations use. */
 uint32_t switch_plan_loopback(const SwitchPlan *sp, int i);

@@ -102,6 +102,16 @@ static double bandwidth_ratio(const FabricInst *f, int t, int down, int up)
 	return down * f->tier_speed[t] / (up * f->tier_speed[t + 1]);
 }
 
+/* A tier whose up links run at another speed numbers its logical ports up to its ports × the
+ * larger lane count (down ports first, then up ports at their own lanes: ir_switch_port). */
+static void widen_radix(FabricInst *f, int t)
+{
+	if (fabs(f->tier_speed[t] - f->tier_speed[t + 1]) <= 1e-9 * f->tier_speed[t])
+		return;
+	int bd = f->tier_breakout[t], bu = f->tier_up_breakout[t];
+	f->tier_radix[t] = f->tier_model[t]->sw.ports * (bd > bu ? bd : bu);
+}
+
 /* Physical ports of tier t's switch that `down` links at its speed and `up` at the speed of
  * the tier above take. */
 static int ports_taken(const FabricInst *f, int t, int down, int up)
@@ -266,6 +276,7 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 					 f->switch_model->sw.ports, fix, need);
 			return false;
 		}
+		widen_radix(f, 0);
 	} else if (!tier_split(d, f, ov_at, "leaf", 0, od, ou, &f->down[0], &f->up[0])) {
 		return false;
 	}
@@ -432,6 +443,7 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 					 spine_model->sw.ports, most > 0 ? most : 1, need);
 			return false;
 		}
+		widen_radix(f, 1);
 	} else {
 		if (!tier_split(d, f, ov_at, "spine", 1, sd, su_r, &f->down[1], &f->up[1]))
 			return false;

@@ -40,6 +40,13 @@ SwitchInst *wire_add_switch(Design *d, FabricInst *f, int fi, SwitchTier t, int 
 	s->su = s->rail = s->group = s->pod = -1;
 	s->radix = tiered ? f->tier_radix[ti] : f->radix;
 	s->breakout = tiered ? f->tier_breakout[ti] : f->breakout;
+	/* A leaf or spine with up links at another speed: its up ports at their own lanes. */
+	s->split = s->up_breakout = 0;
+	if (tiered && ti < 2 && ti < f->tiers - 1 &&
+	    fabs(f->tier_speed[ti] - f->tier_speed[ti + 1]) > 1e-9 * f->tier_speed[ti]) {
+		s->split = f->down[ti];
+		s->up_breakout = f->tier_up_breakout[ti];
+	}
 	s->rack = -1;
 	return s;
 }

@@ -1212,6 +1212,16 @@ static void test_per_tier(void)
 	CU_ASSERT_EQUAL(f->up[0], 32);
 	CU_ASSERT_DOUBLE_EQUAL(f->oversub[0], 1.0, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(f->up_per_endpoint[0], 400e9, 1);
+	/* Ports as the artifacts name them: down port 63 is physical port 31 lane 1 of 2; up port
+	 * 64 (the first) physical port 32, unsplit; the last, 95, physical port 63. */
+	const SwitchInst *leaf = &b->d.switches[f->first_switch];
+	int phys, lane, ways;
+	ir_switch_port(leaf, 63, &phys, &lane, &ways);
+	CU_ASSERT(phys == 31 && lane == 1 && ways == 2);
+	ir_switch_port(leaf, 64, &phys, &lane, &ways);
+	CU_ASSERT(phys == 32 && lane == 0 && ways == 1);
+	ir_switch_port(leaf, 95, &phys, &lane, &ways);
+	CU_ASSERT(phys == 63 && lane == 0 && ways == 1);
 	check_metrics(b, true);
 	done(b);
 }
