@@ -9,14 +9,26 @@
  * the smallest divisor of `up` with S ≥ ⌈leaves·up/k⌉; at most k leaves, so k²/2 endpoints at
  * 1:1. In a 3-tier tree a pod is `down₂` leaves (whole scalable units when rail-optimized) under
  * `up` pod spines, one link from each leaf to each; pod spine j of every pod connects to core
- * group j of C switches, C the smallest divisor of up₂ with C ≥ ⌈pods·up₂/k⌉: k³/4 endpoints
- * and 5k²/4 switches at full size. Rail-optimized trees (NVIDIA DGX SuperPOD reference
+ * group j of C switches, C the fewest with pods·⌈up₂/C⌉ ≤ k (a divisor of up₂ when that is as
+ * few; else the cores take ⌈(up₂ − c)/C⌉ links a pod each): k³/4 endpoints and 5k²/4 switches
+ * at full size. Rail-optimized trees (NVIDIA DGX SuperPOD reference
  * architecture) give every scalable unit one leaf per rail: NIC r of every node of the unit
  * goes to leaf r. Multi-plane fabrics split a node's NIC ports over independent planes, each
  * its own tree.
  *
+ * Per tier (issue 15; docs/fabrics.md §2, "Per-tier hardware"): each tier has its own switch
+ * model and the speed of the links down from it, so its own radix; a tier whose up links run
+ * at another speed splits its physical ports by the bandwidth ratio. Oversubscription is down
+ * bandwidth over up bandwidth (Leiserson 1985; Al-Fares et al. 2008, §2). A pod may be given
+ * (pod_leaves, pod_gpus): its spines then have that many down links and the nearest whole
+ * number of up links for the spine ratio. ToRs (leaf_placement = server_rack) serve the
+ * nodes of racks_per_leaf racks of one node group each; their down ports are those nodes'
+ * rails, their up ports the ratio's.
+ *
  * Wiring, one plane after the other:
- *  - Node to leaf. Rail-optimized: the n-th node on the fabric (nodes without the fabric's
+ *  - Node to leaf. ToRs: node i of a group is in rack i / R of it (R nodes a rack) and goes to
+ *    its group's leaf i / (R·N), port (i mod R·N)·rails + rail (N racks a ToR).
+ *    Rail-optimized: the n-th node on the fabric (nodes without the fabric's
  *    NIC are not counted) is in scalable unit s = n / S, slot n % S, and its rail r (the r-th
  *    port of the fabric's NIC, within the plane) goes to leaf s·R + r, port n % S. Extra
  *    devices (fabric managers, storage) take the free slots after the last node, rail after
@@ -25,13 +37,14 @@
  *  - Leaf to spine (2 tiers): up link u of leaf l goes to spine u mod S, on that spine's port
  *    l·(up/S) + u div S; every leaf reaches every spine with up/S links.
  *  - Leaf to pod spine (3 tiers): leaf l of pod p = l / P (P leaves a pod) sends up link u to
- *    pod spine (p, u), port l mod P. Pod spine (p, j) sends its up link v to core v mod C of
- *    core group j, port p·(up₂/C) + v div C.
+ *    pod spine (p, u), port l mod P. Pod spine (p, j) sends its up link v to core c = v mod C
+ *    of core group j, port p·⌈(up₂ − c)/C⌉ + v div C (p·(up₂/C) + v div C when C divides up₂).
  * Ports count from 0; a leaf's down ports come first, then its up ports.
  *
  * Network racks: the leaves of one scalable unit together (a rail-optimized tree: the unit's
- * cables then stay inside its row), else a rack's worth of leaves; the spines and cores of a
- * plane (with the fabric's extra devices in the first plane's) in the middle of every node.
+ * cables then stay inside its row), else a rack's worth of leaves (none for ToRs: place.c
+ * stands them in their server racks); the spines and cores of a plane (apart when their models
+ * differ; with the fabric's extra devices in the first plane's) in the middle of every node.
  */
 #include "fabric.h"
 
