@@ -342,6 +342,7 @@ typedef enum {
 #define REDUNDANCIES(X) X(N, "n") X(N_PLUS_1, "n_plus_1") X(TWO_N, "two_n")
 #define ROUTINGS(X) X(ECMP, "ecmp") X(ADAPTIVE, "adaptive") X(FTREE, "ftree") X(UPDN, "updn") \
 	X(MINIMAL, "minimal") X(UGAL, "ugal") X(DOR, "dor")
+#define LEAF_PLACEMENTS(X) X(NETWORK_RACK, "network_rack") X(SERVER_RACK, "server_rack")
 #define PRECISIONS(X) X(BF16, "bf16") X(FP8, "fp8")
 #define RECOMPUTES(X) X(NONE, "none") X(SELECTIVE, "selective") X(FULL, "full")
 #define ACTIVATIONS(X) X(GELU, "gelu") X(SWIGLU, "swiglu")
@@ -352,6 +353,7 @@ typedef enum {
 	F(CONNECTOR, CONNECTORS, CONN) F(MEDIA, MEDIA, MEDIA) F(FIBER, FIBERS, FIBER)         \
 	F(COOLING_TYPE, COOLING_TYPES, COOL) F(POWER_TYPE, POWER_TYPES, PWR)                  \
 	F(REDUNDANCY, REDUNDANCIES, RED) F(ROUTING, ROUTINGS, ROUTE)                          \
+	F(LEAF_PLACEMENT, LEAF_PLACEMENTS, LEAF)                                              \
 	F(PRECISION, PRECISIONS, PREC) F(RECOMPUTE, RECOMPUTES, RC) F(ACTIVATION, ACTIVATIONS, ACT)
 
 /* One C enum per family: FF_SXM ..., PROTO_INFINIBAND ..., CONN_OSFP ..., MEDIA_DAC ... */
@@ -381,6 +383,9 @@ typedef enum { REDUNDANCIES(X) RED_COUNT } Redundancy;
 #undef X
 #define X(c, w) ROUTE_##c,
 typedef enum { ROUTINGS(X) ROUTE_COUNT } Routing;
+#undef X
+#define X(c, w) LEAF_##c,
+typedef enum { LEAF_PLACEMENTS(X) LEAF_COUNT } LeafPlacement;
 #undef X
 #define X(c, w) PREC_##c,
 typedef enum { PRECISIONS(X) PREC_COUNT } Precision;

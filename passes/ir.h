@@ -315,6 +315,9 @@ typedef struct SwitchInst {
 	int index;           /* position inside its tier and plane, from 0 */
 	int radix;           /* logical ports at the link speed (breakout counted) */
 	int breakout;        /* logical ports per physical port */
+	int split;           /* 0, or the first up port when the up links have their own lane
+			      * count (a tree tier whose up links run at another speed) ... */
+	int up_breakout;     /* ... that many logical ports per physical port from there */
 	int used;            /* ports wired */
 	int rack;            /* the rack it stands in (place.c), -1 before */
 	int u;               /* lowest rack unit it occupies, from 1 */
@@ -422,6 +425,24 @@ typedef struct FabricInst {
 	double link_speed;           /* bit/s */
 	int radix;                   /* logical switch ports at link_speed */
 	int breakout;
+	/* Per tier of a tree (0 leaf, 1 spine, 2 core): the switch model, the speed of the links
+	 * down from the tier (node-leaf, leaf-spine, spine-core), and the tier's radix and breakout
+	 * at that speed. The fabric's switch and link for every tier unless the spec says
+	 * otherwise (spine_switch, core_switch, spine_link, core_link); switch_model, link_speed,
+	 * radix and breakout above are tier 0's. */
+	const Part *tier_model[3];
+	double tier_speed[3];
+	int tier_radix[3], tier_breakout[3];
+	int tier_up_breakout[2];     /* lanes per port of a leaf's (spine's) up links */
+	int tier_used[3];            /* the most ports wired on one switch of the tier (wire.c) */
+	bool per_tier;               /* the spec uses the per-tier form (a tier's own switch or
+				      * link, pod_leaves, ToRs): reports then list every tier */
+	double up_per_endpoint[2];   /* bit/s per endpoint port up from the leaves, the spines */
+	int pod_endpoints;           /* endpoint ports of a full pod, per plane (3 tiers) */
+	bool tor;                    /* leaves stand in the server racks they serve (ToRs) */
+	int racks_per_leaf;          /* server racks one ToR serves */
+	int *tor_first_leaf;         /* ToRs: each node group's first leaf (per plane), or -1 */
+	int tor_rack_nodes;          /* ToRs: the most nodes in one server rack of the fabric */
 	int planes, rails, tiers;    /* rails: NIC ports of a node on the fabric, all planes */
 	int node_ports;              /* of a node's rails in one plane, those the fabric links (a
 				      * torus: 2 per dimension; the others: all) */
@@ -867,6 +888,10 @@ const char *ir_end_device(const Design *d, End e);
 void ir_end_port(Buf *b, const Design *d, End e);
 void ir_end_place(const Design *d, End e, int *rack, int *u);
 void ir_cable_id(Buf *b, int i);
+/* Logical port `port` of switch s as its physical port (from 0), lane (from 0) and the lanes
+ * that port is split into: port / breakout, port % breakout, breakout; from s->split on, the
+ * up ports at their own lane count, after the down ports' physical ports. */
+void ir_switch_port(const SwitchInst *s, int port, int *phys, int *lane, int *split_ways);
 
 /* switch_plan.c: the names and numbers the switch configurations use. */
 uint32_t switch_plan_loopback(const SwitchPlan *sp, int i);

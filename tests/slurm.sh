@@ -145,8 +145,9 @@ load() {
 
 # The SuperPOD, one scalable unit: a rail-optimized 2-tier tree; its rail-0 leaf and 4 spines.
 build su1 examples/dgx-h100-superpod.cluster --scenario su1 && load su1 5 1
-# wanka: 3 tiers, 1,250 nodes; 40 rail-0 leaves, 320 spines, 256 cores.
-build wanka examples/wanka.cluster && load wanka 616 2 8
+# wanka: 3 tiers, 1,250 nodes; 40 rail-0 leaves, 320 spines, 192 cores (6 a core group: the
+# fewest that take every pod spine's 32 up links from 10 pods, docs/fabrics.md §2).
+build wanka examples/wanka.cluster && load wanka 552 2 8
 # 100,800 GPUs in GB200 NVL72 racks: a block per scale-up domain of 18 nodes.
 build big examples/scale-100k.cluster
 

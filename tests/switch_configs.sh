@@ -14,7 +14,8 @@
 #  - a pool too small, or the pools overlapping, fails the build with a diagnostic at the field
 #    and writes nothing; InfiniBand fabrics get no switch configurations.
 # Builds: roce-spectrum4 (96 switches, all files), wanka --scenario roce (480 switches, all
-# files through vtysh, all config_db.json), dragonfly-1k (264 routers).
+# files through vtysh, all config_db.json), meta-24k-roce (1,680 switches of two models),
+# dragonfly-1k (264 routers).
 # vtysh comes from Debian's frr package (scripts/install-deps.sh): without it the test fails.
 set -u
 clusterc=$1 root=$2
@@ -289,6 +290,13 @@ grep -q '"switches/compute-spine-032/frr.conf"' "$tmp/roce/manifest.json" ||
 build examples/wanka.cluster --scenario roce -o "$tmp/wanka"
 check_frr "$tmp/wanka"
 check_db "$tmp/wanka" 3
+
+# Meta's 24K-GPU RoCE cluster: ToRs in the server racks, modular cluster and aggregation
+# switches of another model (1,680 switches).
+build examples/meta-24k-roce.cluster -o "$tmp/meta"
+[ "$(ls "$tmp/meta/switches" | wc -l)" -eq 1680 ] || err "meta-24k-roce: $(ls "$tmp/meta/switches" | wc -l) switch directories, expected 1680"
+check_frr "$tmp/meta"
+check_db "$tmp/meta" 3
 
 # A dragonfly of Ethernet routers: each its own ASN.
 build examples/dragonfly-1k.cluster -o "$tmp/df"

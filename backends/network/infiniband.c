@@ -292,26 +292,45 @@ static void ib_build(IbFabric *b, const Design *d, int fi)
  * as the IBTA names them, by their data rate (4xEDR is 100G, 4xNDR 400G); "" for a rate IB
  * lacks. Links of a fabric mostly share a speed: the last answer is kept in *cache. */
 typedef struct RateCache {
-	double speed;
+	double speed, port_speed;
 	char text[16];
 } RateCache;
 
-static const char *ib_rate(const IbFabric *b, double speed, RateCache *cache)
+/* The unsplit port speed a link's width is counted against: the slower switch end's (a tree's
+ * tiers may each have their own model), else the fabric's switch. */
+static double link_port_speed(const IbFabric *b, const LinkInst *l)
 {
+	double ps = 0;
+	const End ends[2] = {l->a, l->z};
+	for (int i = 0; i < 2; i++) {
+		if (ends[i].kind != END_SWITCH)
+			continue;
+		const Part *m = b->d->switches[ends[i].dev].model;
+		double p = m ? m->sw.port_speed : 0;
+		if (p > 0 && (ps == 0 || p < ps))
+			ps = p;
+	}
+	return ps > 0 ? ps : b->port_speed;
+}
+
+static const char *ib_rate(const IbFabric *b, const LinkInst *l, RateCache *cache)
+{
+	double speed = l->speed, port_speed = link_port_speed(b, l);
 	static const struct {
 		double gbps;
 		const char *name;
 	} rates[] = {{2.5, "SDR"}, {5, "DDR"}, {10, "QDR"}, {14, "FDR"}, {25, "EDR"},
 		     {50, "HDR"}, {100, "NDR"}, {200, "XDR"}};
-	if (speed == cache->speed)
+	if (speed == cache->speed && port_speed == cache->port_speed)
 		return cache->text;
 	int width = 4;
-	if (b->port_speed > 0 && speed > 0 && speed < b->port_speed)
-		width = (int)lround(4 * speed / b->port_speed);
+	if (port_speed > 0 && speed > 0 && speed < port_speed)
+		width = (int)lround(4 * speed / port_speed);
 	if (width != 1 && width != 2 && width != 4)
 		width = 4;
 	double lane = speed / 1e9 / width;
 	cache->speed = speed;
+	cache->port_speed = port_speed;
 	cache->text[0] = 0;
 	for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++)
 		if (fabs(lane - rates[i].gbps) <= 0.05 * rates[i].gbps)
@@ -338,7 +357,7 @@ static int write_topo(Output *o, const IbFabric *b)
 		"# these).\n#\n\n",
 		f->name, d->cluster_name, f->switches, b->ndevs - f->switches, b->nlinks,
 		b->ndevs, f->switches, nports, f->name);
-	RateCache cache = {-1, ""};
+	RateCache cache = {-1, -1, ""};
 	for (int i = 0; i < b->ndevs; i++) {
 		const IbDev *v = &b->devs[i];
 		bool sw = v->kind == IB_SWITCH;
@@ -354,7 +373,7 @@ static int write_topo(Output *o, const IbFabric *b)
 			if (q->dev < 0)
 				continue;
 			const IbDev *r = &b->devs[q->dev];
-			const char *rate = ib_rate(b, d->links[q->link].speed, &cache);
+			const char *rate = ib_rate(b, &d->links[q->link], &cache);
 			/* As ibnetdiscover: an HCA's own port GUID after its port, a switch's peer
 			 * HCA's after the peer's port. */
 			if (!sw)

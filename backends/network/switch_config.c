@@ -247,7 +247,6 @@ static void config_db(Writer *w, int i, const SwitchInst *s, int np, const Switc
 		}
 	}
 
-	int br = s->breakout > 0 ? s->breakout : 1;
 	for (int k = 0; k < np; k++) {
 		const SwitchPort *p = &ports[k];
 		const PortText *t = &w->pt[k];
@@ -267,8 +266,10 @@ static void config_db(Writer *w, int i, const SwitchInst *s, int np, const Switc
 		configdb_field_s(db, "mtu", buf);
 		put_u32(buf, (uint32_t)llround(l->speed / 1e6))[0] = 0;
 		configdb_field_s(db, "speed", buf);
-		if (br > 1) {
-			put_u32(buf, (uint32_t)(p->port % br + 1))[0] = 0;
+		int phys, lane, ways;
+		ir_switch_port(s, p->port, &phys, &lane, &ways);
+		if (ways > 1) {
+			put_u32(buf, (uint32_t)(lane + 1))[0] = 0;
 			configdb_field_s(db, "subport", buf);
 		}
 

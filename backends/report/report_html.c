@@ -611,14 +611,33 @@ static void fabrics(Buf *b, Output *o, const Design *d)
 		esc(b, shape.s ? shape.s : "");
 		buf_free(&shape);
 		buf_puts(b, "</td>");
-		td(b, f->switches > 0 && f->switch_model ? f->switch_model->name : "-");
+		bool tiers = f->family->tree && f->per_tier; /* every tier's switch and ratio */
+		if (tiers) {
+			buf_puts(b, "<td>");
+			for (int t = 0; t < f->tiers && t < 3; t++) {
+				buf_puts(b, t ? " / " : "");
+				esc(b, f->tier_model[t]->name);
+			}
+			buf_puts(b, "</td>");
+		} else {
+			td(b, f->switches > 0 && f->switch_model ? f->switch_model->name : "-");
+		}
 		td_number(b, f->switches, 0);
 		td_number(b, f->links, 0);
 		td_number(b, f->endpoints, 0);
 		td_number(b, f->bisection / 1e12, 3);
 		buf_puts(b, "<td class=\"n\">");
-		text_number(b, f->family->tree && f->tiers > 1 ? f->oversub[0] : 1, 2, false);
-		buf_puts(b, ":1</td>");
+		if (tiers && f->tiers > 1) {
+			for (int t = 0; t < f->tiers - 1 && t < 2; t++) {
+				buf_puts(b, t ? ", " : "");
+				text_number(b, f->oversub[t], 2, false);
+				buf_puts(b, ":1");
+			}
+			buf_puts(b, "</td>");
+		} else {
+			text_number(b, f->family->tree && f->tiers > 1 ? f->oversub[0] : 1, 2, false);
+			buf_puts(b, ":1</td>");
+		}
 		td_number(b, f->diameter, 0);
 		buf_puts(b, "</tr>\n");
 	}

@@ -23,6 +23,14 @@
  *             a node's own positions, without a cable), ocs {model, count, ports,
  *             ports_used_per_ocs, ports_used, fibres, circuits} or null), and dragonfly
  *             {p, a, h, g, links_per_group_pair} or dims (torus)
+ *             endpoints, scalable_units, switches, links, and dragonfly {p, a, h, g,
+ *             links_per_group_pair} or dims (torus)
+ *   fabrics[] of a tree in the per-tier form (spine_switch, core_switch, spine_link,
+ *             core_link, pod_leaves, pod_gpus, leaf_placement or racks_per_leaf set): leaf_placement,
+ *             racks_per_leaf, pods, pod_leaves, pod_endpoints and per_tier [{tier,
+ *             switch_model, switches, link_gbps, radix, ports_used, down_ports, up_ports,
+ *             oversubscription, uplink_gbps_per_endpoint}] (absent otherwise, so reports of
+ *             the single-model form are as before)
  *   scale_up                       after "fabrics": one object per kind of scale-up domain
  *                                  (node, domains, domain_accelerators, domain_nodes,
  *                                  bandwidth_gbps_per_accelerator, switches, links, then
@@ -188,6 +196,38 @@ static Json *ports_used_json(const Design *d, int fi)
 	return o;
 }
 
+/* A tree written in the per-tier form (docs/fabrics.md §2): where its leaves stand, its pods,
+ * and one object per tier present: the switch model, count, the speed of the links down from
+ * it, its radix there, the most ports wired on one of its switches, its down and up ports,
+ * its down:up bandwidth and the bandwidth up from it per endpoint port (Gb/s). */
+static void per_tier_json(Json *o, const FabricInst *f)
+{
+	static const int st[] = {ST_LEAF, ST_SPINE, ST_CORE};
+	jw_set(o, "leaf_placement", jw_str(f->tor ? "server_rack" : "network_rack"));
+	jw_set(o, "racks_per_leaf", f->tor ? jw_int(f->racks_per_leaf) : jw_null());
+	jw_set(o, "pods", f->tiers == 3 ? jw_int(f->pods) : jw_null());
+	jw_set(o, "pod_leaves", f->tiers == 3 ? jw_int(f->pod_leaves) : jw_null());
+	jw_set(o, "pod_endpoints", f->tiers == 3 ? jw_int(f->pod_endpoints * f->planes) : jw_null());
+	Json *a = jw_array();
+	for (int t = 0; t < f->tiers && t < 3; t++) {
+		Json *x = jw_object();
+		bool top = t == f->tiers - 1;
+		jw_set(x, "tier", jw_str(ir_switch_tier_names[st[t]]));
+		jw_set(x, "switch_model", jw_str(f->tier_model[t]->name));
+		jw_set(x, "switches", jw_int(f->by_tier[st[t]]));
+		jw_set(x, "link_gbps", jw_real(f->tier_speed[t] / 1e9, GBPS_DECIMALS));
+		jw_set(x, "radix", jw_int(f->tier_radix[t]));
+		jw_set(x, "ports_used", jw_int(f->tier_used[t]));
+		jw_set(x, "down_ports", top ? jw_int(f->tier_used[t]) : jw_int(f->down[t]));
+		jw_set(x, "up_ports", top ? jw_int(0) : jw_int(f->up[t]));
+		jw_set(x, "oversubscription", top ? jw_null() : jw_real(f->oversub[t], RATIO_DECIMALS));
+		jw_set(x, "uplink_gbps_per_endpoint",
+		       top ? jw_null() : jw_real(f->up_per_endpoint[t] / 1e9, GBPS_DECIMALS));
+		jw_push(a, x);
+	}
+	jw_set(o, "per_tier", a);
+}
+
 /* One object per sized fabric, in Design order: the contract's keys (name ... diameter_hops),
  * then the added ones (see the top of the file). The oversubscription of the contract is the
  * leaf's down:up ratio as a number; a 1-tier tree (one switch, nothing above it) and the
@@ -226,6 +266,8 @@ static Json *fabric_json(const Design *d, int fi)
 	jw_set(o, "ports_used_by_tier", ports_used_json(d, fi));
 	if (f->ndims)
 		jw_set(o, "torus", torus_json(f));
+	if (fam->tree && f->per_tier)
+		per_tier_json(o, f);
 	/* The family's own parameters (dragonfly p, a, h, g; torus dims). */
 	if (fam->shape_key) {
 		Json *sh = fam->shape_list ? jw_array() : jw_object();

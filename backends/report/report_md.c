@@ -249,6 +249,37 @@ static void fabric_shape(Buf *b, const FabricInst *f)
 	buf_puts(b, ".\n\n");
 }
 
+/* A tree in the per-tier form: a row per tier with its switch, the speed of the links down
+ * from it, the most ports wired on one switch of the tier (of its radix there), its ports down
+ * and up, and its oversubscription and bandwidth up per endpoint port. */
+static void tier_table(Buf *b, const FabricInst *f)
+{
+	static const int st[] = {ST_LEAF, ST_SPINE, ST_CORE};
+	buf_puts(b, "| tier | switch | switches | links down | ports used | down | up | "
+		    "oversubscription | up per endpoint |\n"
+		    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+	for (int t = 0; t < f->tiers && t < 3; t++) {
+		bool top = t == f->tiers - 1;
+		buf_printf(b, "| %s | `", ir_switch_tier_names[st[t]]);
+		text_md_cell(b, f->tier_model[t]->name);
+		buf_puts(b, "` | ");
+		text_number(b, f->by_tier[st[t]], 0, false);
+		buf_puts(b, " | ");
+		gbps(b, f->tier_speed[t]);
+		buf_printf(b, " | %d of %d | %d | %d | ", f->tier_used[t], f->tier_radix[t],
+			   top ? f->tier_used[t] : f->down[t], top ? 0 : f->up[t]);
+		if (top) {
+			buf_puts(b, "- | - |\n");
+			continue;
+		}
+		ratio(b, f->oversub[t]);
+		buf_puts(b, " | ");
+		gbps(b, f->up_per_endpoint[t]);
+		buf_puts(b, " |\n");
+	}
+	buf_putc(b, '\n');
+}
+
 /* One fabric: its shape, then switches and links per tier and the metrics (PRODUCT §4). */
 static void fabric(Buf *b, const FabricInst *f)
 {
@@ -298,6 +329,26 @@ static void fabric(Buf *b, const FabricInst *f)
 		ratio(b, 1);
 	}
 	row_end(b, NULL);
+	if (tree && f->per_tier) {
+		if (f->tiers == 3) {
+			row_start(b, "pods");
+			text_number(b, f->pods, 0, false);
+			buf_puts(b, " of ");
+			text_number(b, f->pod_leaves, 0, false);
+			buf_puts(b, " leaves, ");
+			text_number(b, (double)f->pod_endpoints * f->planes, 0, false);
+			buf_puts(b, " endpoint ports each");
+			row_end(b, NULL);
+		}
+		row_start(b, "leaves");
+		if (f->tor)
+			buf_printf(b, f->racks_per_leaf == 1 ? "ToRs in the server racks, one per rack"
+							     : "ToRs in the server racks, one per %d racks",
+				   f->racks_per_leaf);
+		else
+			buf_puts(b, "in network racks");
+		row_end(b, NULL);
+	}
 	row_start(b, "diameter");
 	buf_printf(b, "%d %s hop%s", f->diameter, f->switches > 0 ? "switch" : "link",
 		   f->diameter == 1 ? "" : "s");
@@ -312,6 +363,8 @@ static void fabric(Buf *b, const FabricInst *f)
 		buf_putc(b, '-');
 	row_end(b, NULL);
 	buf_putc(b, '\n');
+	if (tree && f->per_tier)
+		tier_table(b, f);
 }
 
 static void scale_up(Buf *b, const Design *d)

@@ -214,13 +214,32 @@ int model_design(Design *d)
 		t->cables += f->links - f->board_links;
 		if (!f->switch_model || f->switches == 0)
 			continue;
-		double unit_power = f->switch_model->power;
-		double unit_price = f->switch_model->price;
-		t->power_by_cat[CAT_NETWORK] += f->switches * unit_power;
-		t->capex_by_cat[CAT_NETWORK] += f->switches * unit_price;
 		t->switches += f->switches;
-		bom(d, &lines, f->switch_model->kind == KIND_OCS ? "ocs" : "switch", f->switch_model,
-		    f->switches, "", unit_price, unit_power);
+		/* One BOM line per switch model: a tree's tiers may each have their own (the
+		 * fabric's switch for all of them unless the spec says otherwise). */
+		const Part *models[ST_COUNT];
+		int counts[ST_COUNT], nm = 0;
+		for (int st = 0; st < ST_COUNT; st++) {
+			if (!f->by_tier[st])
+				continue;
+			int ti = st == ST_SPINE ? 1 : st == ST_CORE ? 2 : 0;
+			const Part *m = f->family && f->family->tree && f->tier_model[ti] ? f->tier_model[ti]
+											  : f->switch_model;
+			int k = 0;
+			while (k < nm && models[k] != m)
+				k++;
+			if (k == nm)
+				models[nm] = m, counts[nm++] = 0;
+			counts[k] += f->by_tier[st];
+		}
+		for (int k = 0; k < nm; k++) {
+			double unit_power = models[k]->power;
+			double unit_price = models[k]->price;
+			t->power_by_cat[CAT_NETWORK] += counts[k] * unit_power;
+			t->capex_by_cat[CAT_NETWORK] += counts[k] * unit_price;
+			bom(d, &lines, models[k]->kind == KIND_OCS ? "ocs" : "switch", models[k], counts[k],
+			    "", unit_price, unit_power);
+		}
 	}
 	for (int i = 0; i < d->nscaleups; i++) {
 		t->switches += d->scaleups[i].nswitches;

@@ -84,9 +84,16 @@ static NetGroup *add_group(Design *d, int fabric, int plane, const RackGroupSpec
 	int per_plane = 0;
 	for (int t = 0; t < ST_COUNT; t++)
 		per_plane += f->per_plane[t];
+	/* The model of the group's switches: a tree's tiers may each have their own. */
+	const Part *m = f->switch_model;
+	if (f->family->tree) {
+		int t = g->first < f->per_plane[ST_LEAF] ? 0
+			: g->first < f->per_plane[ST_LEAF] + f->per_plane[ST_SPINE] ? 1 : 2;
+		if (f->tier_model[t])
+			m = f->tier_model[t];
+	}
 	*n = (NetGroup){fabric, plane, plane * per_plane + g->first, g->count, g->extras,
-			f->switch_model->height, f->switch_model->power, 0, g->serve_lo, g->serve_hi,
-			0, -1};
+			m->height, m->power, 0, g->serve_lo, g->serve_hi, 0, -1};
 	return n;
 }
 
@@ -389,6 +396,30 @@ static void place_scale_up_trays(Design *d)
 	free(next_u);
 }
 
+/* ToRs (leaf_placement = server_rack) stand in the server rack of the first node they serve,
+ * above what the rack holds; racks.c kept their space and power free in every rack. */
+static void place_tors(Design *d)
+{
+	for (int fi = 0; fi < d->nfabrics; fi++) {
+		const FabricInst *f = &d->fabrics[fi];
+		if (!f->sized || !f->tor)
+			continue;
+		for (int l = f->first_link; l < d->nlinks && d->links[l].fabric == fi; l++) {
+			const LinkInst *k = &d->links[l];
+			if (k->tier != LT_NODE_LEAF || k->a.kind != END_NODE || k->z.kind != END_SWITCH)
+				continue;
+			SwitchInst *s = &d->switches[k->z.dev];
+			if (s->rack >= 0)
+				continue;
+			RackInst *rk = &d->racks[d->nodes[k->a.dev].rack];
+			s->rack = (int)(rk - d->racks);
+			s->u = 1 + (int)lround(rk->height_used / RACK_UNIT);
+			rk->height_used += s->model->height;
+			rk->power += s->model->power;
+		}
+	}
+}
+
 int place_devices(Design *d)
 {
 	double usable = usable_height(d), cap = rack_cap(d);
@@ -427,5 +458,6 @@ int place_devices(Design *d)
 #undef NEXT_IF_FULL
 	}
 	place_scale_up_trays(d);
+	place_tors(d);
 	return 0;
 }

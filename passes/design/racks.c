@@ -332,6 +332,33 @@ int racks_plan(Design *d)
 	double cap = fmin(limit_p, d->cooling_type->cooling.max_rack_power);
 	d->rack_limit = limit_p;
 	d->rack_cap = cap;
+	/* ToRs in server racks (a fabric's leaf_placement = server_rack) take their U space and
+	 * power from every server rack, one per plane: a rack of a ToR serving several racks
+	 * keeps the room free too, so that racks of a group are alike. */
+	const Value *fv = field_value(d->cluster, FLD_CLUSTER_FABRICS);
+	for (int i = 0; fv && fv->kind == VAL_LIST && i < fv->n; i++) {
+		const Decl *fd = fv->items[i]->ref;
+		const Value *sw = field_value(fd, FLD_FABRIC_SWITCH);
+		const Value *pl = field_value(fd, FLD_FABRIC_PLANES);
+		if (field_enum(fd, FLD_FABRIC_LEAF_PLACEMENT) != LEAF_SERVER_RACK || !sw || sw->kind != VAL_REF)
+			continue;
+		const Part *tor = parts_of(d, sw->ref);
+		double planes = pl && pl->kind == VAL_QTY ? pl->q.v : 1;
+		usable -= planes * tor->height;
+		cap -= planes * tor->power;
+		if (usable <= 1e-9 || cap <= 1e-6) {
+			const Value *lp = field_value(fd, FLD_FABRIC_LEAF_PLACEMENT);
+			design_violation(d, lp ? lp->loc : fd->name_loc, 1, d->rack->name_loc,
+					 "rack type declared here",
+					 "%.0f ToR%s of '%s' (%.0f U, %s each) leave%s no room for nodes in "
+					 "rack '%s': use leaf_placement = network_rack, or a larger rack",
+					 planes, planes == 1 ? "" : "s", tor->name, tor->height / 0.04445,
+					 fmt_qty(d, tor->power, power_dim()), planes == 1 ? "s" : "",
+					 d->rack->name);
+			usable = usable > 1e-9 ? usable : 1e-9;
+			cap = cap > 1e-6 ? cap : 1e-6;
+		}
+	}
 
 	const Value *nodes = field_value(d->cluster, FLD_CLUSTER_NODES);
 	int n = nodes->kind == VAL_LIST ? nodes->n : 1;

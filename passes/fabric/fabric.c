@@ -46,6 +46,115 @@ static const Part *first_nic(const Part *dev)
 	return k ? nics[0].part : NULL;
 }
 
+/* Tier t's switch m at links of `speed`: its radix and breakout into f->tier_*; false after a
+ * Violation at `at` when the links are faster than its ports, not a whole fraction of one, or
+ * need more lanes than its breakout, or when the radix is past FABRIC_RADIX_MAX. */
+static bool switch_at(Design *d, const FabricInst *f, const char *what, const Part *m, double speed,
+		      Loc at, int *lanes)
+{
+	const Decl *fd = f->decl;
+	double port_speed = m->sw.port_speed;
+	int ports = m->sw.ports, max_breakout = m->sw.breakout;
+	double ratio = port_speed / speed;
+	int b = (int)llround(ratio);
+	if (speed > port_speed * (1 + 1e-9) || fabs(ratio - b) > 1e-9 || b > max_breakout) {
+		const char *why = speed > port_speed ? "faster than its ports"
+				  : fabs(ratio - b) > 1e-9 ? "not a whole fraction of a port"
+							    : "more lanes than its breakout allows";
+		/* The speeds a port can be split into: port_speed / 1 .. port_speed / breakout. */
+		Buf can = {0};
+		for (int i = 1; i <= max_breakout; i++)
+			buf_printf(&can, "%s%s", i == 1 ? "" : i == max_breakout ? " or " : ", ",
+				   shape_gbps(d, port_speed / i));
+		design_violation(d, at, 1, m->loc, "the switch is declared here",
+				 "%s'%s' ports are %s and split at most %d ways, so links can be %s; links "
+				 "of %s are %s",
+				 what, m->name, shape_gbps(d, port_speed), max_breakout, can.s,
+				 shape_gbps(d, speed), why);
+		buf_free(&can);
+		return false;
+	}
+	if ((double)ports * b > FABRIC_RADIX_MAX) {
+		design_violation(d, m->loc, (double)ports * b / FABRIC_RADIX_MAX - 1, fd->name_loc,
+				 "the fabric is declared here",
+				 "'%s' would have %.0f ports at %s; clusterc sizes switches of up to %d",
+				 m->name, field_num(m->decl, FLD_SWITCH_PORTS) * b, shape_gbps(d, speed),
+				 FABRIC_RADIX_MAX);
+		return false;
+	}
+	*lanes = b;
+	return true;
+}
+
+static bool tier_at(Design *d, FabricInst *f, int t, const Part *m, double speed, Loc at)
+{
+	static const char *const what[] = {"", "spine ", "core "};
+	int b;
+	if (!switch_at(d, f, what[t], m, speed, at, &b))
+		return false;
+	f->tier_model[t] = m;
+	f->tier_speed[t] = speed;
+	f->tier_breakout[t] = b;
+	f->tier_radix[t] = m->sw.ports * b;
+	return true;
+}
+
+/* The location of a field when set, else of the fabric's name. */
+static Loc at_field(const Decl *fd, FieldId id)
+{
+	const Value *v = field_value(fd, id);
+	return v ? v->loc : fd->name_loc;
+}
+
+/* A tree's spine and core tiers: their switch (spine_switch, core_switch; default the tier
+ * below's) at their link speed (spine_link, core_link; default the tier below's). A topology
+ * that is not a tree has one switch tier: those fields are an error there, not ignored. */
+static bool upper_tiers(Design *d, FabricInst *f)
+{
+	const Decl *fd = f->decl;
+	static const FieldId sw_f[] = {FLD_FABRIC_SPINE_SWITCH, FLD_FABRIC_CORE_SWITCH};
+	static const FieldId ln_f[] = {FLD_FABRIC_SPINE_LINK, FLD_FABRIC_CORE_LINK};
+	static const FieldId tree_only[] = {FLD_FABRIC_SPINE_SWITCH, FLD_FABRIC_CORE_SWITCH,
+					    FLD_FABRIC_SPINE_LINK, FLD_FABRIC_CORE_LINK,
+					    FLD_FABRIC_POD_LEAVES, FLD_FABRIC_POD_GPUS,
+					    FLD_FABRIC_RACKS_PER_LEAF};
+	if (!f->family->tree) {
+		for (size_t i = 0; i < sizeof tree_only / sizeof *tree_only; i++) {
+			const Value *v = field_value(fd, tree_only[i]);
+			if (v) {
+				design_violation(d, v->loc, 1, fd->name_loc, NULL,
+						 "'%s' is a fat tree's; a %s has no tiers of leaves, spines "
+						 "and cores",
+						 field_schemas[tree_only[i]].name, f->family->name);
+				return false;
+			}
+		}
+		if (field_enum(fd, FLD_FABRIC_LEAF_PLACEMENT) == LEAF_SERVER_RACK) {
+			design_violation(d, at_field(fd, FLD_FABRIC_LEAF_PLACEMENT), 1, fd->name_loc, NULL,
+					 "leaf_placement = server_rack is a fat tree's; a %s has no leaves",
+					 f->family->name);
+			return false;
+		}
+		return true;
+	}
+	for (int t = 1; t < 3; t++) {
+		const Value *sv = field_value(fd, sw_f[t - 1]);
+		const Part *m = sv && sv->kind == VAL_REF ? parts_of(d, sv->ref) : f->tier_model[t - 1];
+		double speed;
+		if (!field_num_set(fd, ln_f[t - 1], &speed))
+			speed = f->tier_speed[t - 1];
+		const Value *lv = field_value(fd, ln_f[t - 1]);
+		Loc at = lv ? lv->loc : sv ? sv->loc : fd->name_loc;
+		if (!tier_at(d, f, t, m, speed, at))
+			return false;
+		/* The tier below runs its up links at this tier's speed. */
+		static const char *const below[] = {"", "the leaf switch ", "the spine switch "};
+		if (!switch_at(d, f, below[t], f->tier_model[t - 1], speed, at, &f->tier_up_breakout[t - 1]))
+			return false;
+	}
+	return true;
+}
+
 /* One fabric: its switch at the link speed, its NIC ports, then its shape. */
 static void size_one(Design *d, FabricInst *f)
 {
@@ -180,42 +289,14 @@ static void size_one(Design *d, FabricInst *f)
 		return;
 	}
 	/* The switch at the link speed: ports split by breakout. A torus has no switches. */
-	const Part *m = f->switch_model;
-	double port_speed = m ? m->sw.port_speed : 0;
-	int ports = m ? m->sw.ports : 0, max_breakout = m ? m->sw.breakout : 1;
-	double ratio = port_speed / f->link_speed;
-	int b = (int)llround(ratio);
 	bool switched = f->family->switched;
-	if (switched &&
-	    (f->link_speed > port_speed * (1 + 1e-9) || fabs(ratio - b) > 1e-9 || b > max_breakout)) {
-		const char *why = f->link_speed > port_speed ? "faster than its ports"
-				  : fabs(ratio - b) > 1e-9 ? "not a whole fraction of a port"
-							    : "more lanes than its breakout allows";
-		/* The speeds a port can be split into: port_speed / 1 .. port_speed / breakout. */
-		Buf can = {0};
-		for (int i = 1; i <= max_breakout; i++)
-			buf_printf(&can, "%s%s", i == 1 ? "" : i == max_breakout ? " or " : ", ",
-				   shape_gbps(d, port_speed / i));
-		const Value *lv = field_value(fd, FLD_FABRIC_LINK);
-		design_violation(d, lv ? lv->loc : fd->name_loc, 1, m->loc,
-				 "the switch is declared here",
-				 "'%s' ports are %s and split at most %d ways, so links can be %s; links "
-				 "of %s are %s",
-				 m->name, shape_gbps(d, port_speed), max_breakout, can.s, shape_gbps(d, f->link_speed),
-				 why);
-		buf_free(&can);
+	const Value *lv = field_value(fd, FLD_FABRIC_LINK);
+	if (switched && !tier_at(d, f, 0, f->switch_model, f->link_speed, lv ? lv->loc : fd->name_loc))
 		return;
-	}
-	if (switched && (double)ports * b > FABRIC_RADIX_MAX) {
-		design_violation(d, m->loc, (double)ports * b / FABRIC_RADIX_MAX - 1, fd->name_loc,
-				 "the fabric is declared here",
-				 "'%s' would have %.0f ports at %s; clusterc sizes switches of up to %d",
-				 m->name, field_num(m->decl, FLD_SWITCH_PORTS) * b, shape_gbps(d, f->link_speed),
-				 FABRIC_RADIX_MAX);
+	f->breakout = switched ? f->tier_breakout[0] : 1;
+	f->radix = switched ? f->tier_radix[0] : 0;
+	if (!upper_tiers(d, f))
 		return;
-	}
-	f->breakout = switched ? b : 1;
-	f->radix = switched ? ports * b : 0;
 
 	double extra = 0;
 	const Value *ev = field_value(fd, FLD_FABRIC_ENDPOINTS);

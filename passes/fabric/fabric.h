@@ -71,6 +71,9 @@ SwitchInst *wire_add_switch(Design *d, FabricInst *f, int fi, SwitchTier t, int 
 void wire_add_link(Design *d, End a, End z, double speed, LinkTier tier, int plane, int rail, int fi);
 /* The fabric's NIC ports of node n, in order (its rails): indices into Design.ports. */
 int wire_node_ports(const Design *d, int n, const FabricInst *f, int *out, int max);
+/* Whether node group g has ports on fabric f: a NIC of the fabric's model (fabric.c counts
+ * its rails the same way). */
+bool wire_group_on(const Design *d, const FabricInst *f, int g);
 /* The endpoints of one plane, in the order the layout numbers them. */
 int wire_plane_endpoints(Design *d, FabricInst *f, int plane, Endpoint *out);
 

@@ -135,6 +135,10 @@ bool shape_fits(Design *d, const FabricInst *f, const Value *topo, int nodes,
 	FabricInst t = *f;
 	t.planes = planes;
 	t.radix = radix;
+	/* A larger switch for the tiers that have the fabric's (the others keep theirs). */
+	for (int i = 0; i < 3; i++)
+		if (t.tier_radix[i] == f->radix)
+			t.tier_radix[i] = radix;
 	t.probing = true;
 	t.probe_tiers = tiers;
 	memset(t.per_plane, 0, sizeof t.per_plane);

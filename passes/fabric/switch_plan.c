@@ -331,18 +331,22 @@ uint32_t switch_plan_asn(const SwitchPlan *sp, int i)
 
 void switch_plan_port_name(Buf *b, const SwitchPlan *sp, const SwitchInst *s, int port)
 {
-	int br = s->breakout > 0 ? s->breakout : 1;
-	int lanes = sp->lanes < br ? br : sp->lanes;
-	buf_printf(b, "Ethernet%d", port / br * lanes + port % br * (lanes / br));
+	int phys, lane, br;
+	ir_switch_port(s, port, &phys, &lane, &br);
+	/* A tree's tiers may each have their own model: the switch's lanes, not the fabric's. */
+	int own = s->model && s->model != sp->f->switch_model ? model_lanes(s->model) : sp->lanes;
+	int lanes = own < br ? br : own;
+	buf_printf(b, "Ethernet%d", phys * lanes + lane * (lanes / br));
 }
 
 void switch_plan_port_alias(Buf *b, const SwitchInst *s, int port)
 {
-	int br = s->breakout > 0 ? s->breakout : 1;
+	int phys, lane, br;
+	ir_switch_port(s, port, &phys, &lane, &br);
 	if (br > 1)
-		buf_printf(b, "etp%d%c", port / br + 1, 'a' + port % br % 26);
+		buf_printf(b, "etp%d%c", phys + 1, 'a' + lane % 26);
 	else
-		buf_printf(b, "etp%d", port + 1);
+		buf_printf(b, "etp%d", phys + 1);
 }
 
 void switch_plan_addr(Buf *b, uint32_t a)

@@ -30,14 +30,23 @@ SwitchInst *wire_add_switch(Design *d, FabricInst *f, int fi, SwitchTier t, int 
 					       plane + 1, tier, width, index + 1)
 				: arena_printf(d->c->arena, "%s-%s-%0*d", f->decl->name, tier, width,
 					       index + 1);
-	s->model = f->switch_model;
+	int ti = t == ST_SPINE ? 1 : t == ST_CORE ? 2 : 0; /* a tree's tier; a dragonfly's routers: 0 */
+	bool tiered = f->family->tree && f->tier_model[ti];
+	s->model = tiered ? f->tier_model[ti] : f->switch_model;
 	s->fabric = fi;
 	s->tier = t;
 	s->plane = plane;
 	s->index = index;
 	s->su = s->rail = s->group = s->pod = -1;
-	s->radix = f->radix;
-	s->breakout = f->breakout;
+	s->radix = tiered ? f->tier_radix[ti] : f->radix;
+	s->breakout = tiered ? f->tier_breakout[ti] : f->breakout;
+	/* A leaf or spine with up links at another speed: its up ports at their own lanes. */
+	s->split = s->up_breakout = 0;
+	if (tiered && ti < 2 && ti < f->tiers - 1 &&
+	    fabs(f->tier_speed[ti] - f->tier_speed[ti + 1]) > 1e-9 * f->tier_speed[ti]) {
+		s->split = f->down[ti];
+		s->up_breakout = f->tier_up_breakout[ti];
+	}
 	s->rack = -1;
 	return s;
 }
@@ -65,6 +74,15 @@ int wire_node_ports(const Design *d, int n, const FabricInst *f, int *out, int m
 		if (d->ports[i].nic == f->nic && skip-- <= 0)
 			out[k++] = i;
 	return k;
+}
+
+bool wire_group_on(const Design *d, const FabricInst *f, int g)
+{
+	const Part *node = d->groups[g].type;
+	for (int i = 0; f->nic && node->kind == KIND_NODE && i < node->node.nnics; i++)
+		if (node->node.nics[i].part == f->nic && node->node.nics[i].count > 0 && f->nic->nic.ports > 0)
+			return true;
+	return false;
 }
 
 /* The endpoints of one plane, in the order the layout numbers them. */

@@ -268,6 +268,19 @@ static void dump_design(const Design *d, const Dump *w)
 				f->block[0], f->block[1], f->block[2], f->blocks, f->per_node,
 				f->node_shape[0], f->node_shape[1], f->node_shape[2], f->twisted,
 				f->ocs_ports, f->board_links);
+		/* A tree in the per-tier form: each tier's hardware and shape (tier_used once wired). */
+		if (f->family->tree && f->per_tier) {
+			fprintf(out, "  leaves %s racks_per_leaf %d pods %d pod_leaves %d pod_endpoints %d\n",
+				f->tor ? "server_rack" : "network_rack", f->tor ? f->racks_per_leaf : 0,
+				f->pods, f->pod_leaves, f->pod_endpoints);
+			for (int t = 0; t < f->tiers && t < 3; t++)
+				fprintf(out, "  tier %d model %s speed %.17g bit/s radix %d used %d down %d up %d "
+					     "oversub %.17g up_per_endpoint %.17g bit/s\n",
+					t, f->tier_model[t]->name, f->tier_speed[t], f->tier_radix[t],
+					f->tier_used[t], t < f->tiers - 1 ? f->down[t] : f->tier_used[t],
+					t < f->tiers - 1 ? f->up[t] : 0, t < f->tiers - 1 ? f->oversub[t] : 0,
+					t < 2 ? f->up_per_endpoint[t] : 0);
+		}
 	}
 	for (int i = 0; i < d->nscaleups; i++) {
 		const ScaleUpInst *s = &d->scaleups[i];

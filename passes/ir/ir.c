@@ -62,12 +62,13 @@ void ir_end_port(Buf *b, const Design *d, End e)
 		break;
 	}
 	case END_SWITCH: {
-		int br = d->switches[e.dev].breakout;
+		int phys, lane, br;
+		ir_switch_port(&d->switches[e.dev], e.port, &phys, &lane, &br);
 		buf_putc(b, 'p');
-		put_int(b, (br > 1 ? e.port / br : e.port) + 1);
+		put_int(b, phys + 1);
 		if (br > 1) {
 			buf_putc(b, '/');
-			put_int(b, e.port % br + 1);
+			put_int(b, lane + 1);
 		}
 		break;
 	}
@@ -81,6 +82,21 @@ void ir_end_port(Buf *b, const Design *d, End e)
 		put_int(b, e.port + 1);
 		break;
 	}
+}
+
+void ir_switch_port(const SwitchInst *s, int port, int *phys, int *lane, int *split_ways)
+{
+	int br = s->breakout > 0 ? s->breakout : 1;
+	if (s->split > 0 && port >= s->split) {
+		int ub = s->up_breakout > 0 ? s->up_breakout : 1;
+		*phys = (s->split + br - 1) / br + (port - s->split) / ub;
+		*lane = (port - s->split) % ub;
+		*split_ways = ub;
+		return;
+	}
+	*phys = port / br;
+	*lane = port % br;
+	*split_ways = br;
 }
 
 void ir_end_place(const Design *d, End e, int *rack, int *u)

@@ -30,6 +30,7 @@ static bool modelled(FieldId f)
 	case FLD_FABRIC_SWITCH:
 	case FLD_FABRIC_PLANES:
 	case FLD_FABRIC_OVERSUBSCRIPTION:
+	case FLD_FABRIC_LEAF_PLACEMENT:
 	case FLD_FABRIC_TOPOLOGY: return true;
 	default: return false;
 	}

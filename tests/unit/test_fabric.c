@@ -1392,6 +1392,165 @@ static void test_scale_up_names(void)
 	done(b);
 }
 
+/* Cores per group (docs/fabrics.md §2): the fewest whose ports take every pod spine's up
+ * links. 5,000 single-port nodes on 64-port switches at 1:1: 157 leaves, 5 pods of 32, 32 up
+ * links per pod spine; 3 cores a group take 5 · ⌈32/3⌉ = 55 links each at most (the divisor
+ * rule took 4, 40 each). Wired, verified, and the metrics recomputed from the links. */
+static void test_core_groups(void)
+{
+	Built *b = build_fabric(k_switch(64), "topology = fat_tree(tiers = 3); switch = sw",
+				count_of(5000, "n1"));
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	const FabricInst *f = &b->d.fabrics[0];
+	CU_ASSERT_EQUAL(f->pods, 5);
+	CU_ASSERT_EQUAL(f->core_per_group, 3);
+	CU_ASSERT_EQUAL(f->by_tier[ST_CORE], 32 * 3);
+	CU_ASSERT_EQUAL(f->links_by_tier[LT_SPINE_CORE], 5 * 32 * 32);
+	CU_ASSERT_EQUAL(f->tier_used[2], 55);
+	int most = 0, least = 1 << 30;
+	for (int i = f->first_switch; i < f->first_switch + f->switches; i++) {
+		const SwitchInst *s = &b->d.switches[i];
+		if (s->tier != ST_CORE)
+			continue;
+		CU_ASSERT_TRUE(s->used <= s->radix);
+		most = s->used > most ? s->used : most;
+		least = s->used < least ? s->used : least;
+	}
+	CU_ASSERT_EQUAL(most, 55);  /* 11 links from each of 5 pods */
+	CU_ASSERT_EQUAL(least, 50); /* 10 from each */
+	check_metrics(b, true);
+	done(b);
+}
+
+/* Per-tier hardware: 32-port leaves under 64-port spines. One model would hold 32 leaves in 2
+ * tiers; 64-port spines hold 64 leaves of 16 down ports: 1,024 endpoints, 16 spines of 64
+ * ports used, each switch its tier's model and radix. */
+static void test_per_tier(void)
+{
+	const char *sw = "switch sw { ports = 32; port_speed = 400 Gbps; power = 100 W; price = 1000 USD }\n"
+			 "switch big { ports = 64; port_speed = 400 Gbps; power = 300 W; price = 5000 USD }";
+	Built *b = build_fabric(sw, "topology = fat_tree(); switch = sw; spine_switch = big",
+				count_of(1024, "n1"));
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	const FabricInst *f = &b->d.fabrics[0];
+	CU_ASSERT_EQUAL(f->tiers, 2);
+	CU_ASSERT_EQUAL(f->by_tier[ST_LEAF], 64);
+	CU_ASSERT_EQUAL(f->by_tier[ST_SPINE], 16);
+	CU_ASSERT_EQUAL(f->tier_used[0], 32);
+	CU_ASSERT_EQUAL(f->tier_used[1], 64);
+	CU_ASSERT_TRUE(f->per_tier);
+	for (int i = f->first_switch; i < f->first_switch + f->switches; i++) {
+		const SwitchInst *s = &b->d.switches[i];
+		CU_ASSERT_STRING_EQUAL(s->model->name, s->tier == ST_LEAF ? "sw" : "big");
+		CU_ASSERT_EQUAL(s->radix, s->tier == ST_LEAF ? 32 : 64);
+	}
+	check_metrics(b, true);
+	done(b);
+
+	/* The same with the single model: three tiers (one switch model cannot hold 64 leaves in
+	 * two). */
+	b = build_fabric(sw, "topology = fat_tree(); switch = sw", count_of(1024, "n1"));
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	CU_ASSERT_EQUAL(b->d.fabrics[0].tiers, 3);
+	CU_ASSERT_FALSE(b->d.fabrics[0].per_tier);
+	done(b);
+
+	/* Leaf-spine links at 800G on 800G spines, 400G to the nodes on 800G leaves split 2 ways:
+	 * the leaf's 64 physical ports split 1:1 by bandwidth, 32 x 2 x 400G down, 32 x 800G up. */
+	b = build_fabric(SN, "topology = fat_tree(tiers = 2); switch = sn; spine_link = 800 Gbps",
+			 count_of(128, "n1"));
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	f = &b->d.fabrics[0];
+	CU_ASSERT_EQUAL(f->down[0], 64);
+	CU_ASSERT_EQUAL(f->up[0], 32);
+	CU_ASSERT_DOUBLE_EQUAL(f->oversub[0], 1.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(f->up_per_endpoint[0], 400e9, 1);
+	/* Ports as the artifacts name them: down port 63 is physical port 31 lane 1 of 2; up port
+	 * 64 (the first) physical port 32, unsplit; the last, 95, physical port 63. */
+	const SwitchInst *leaf = &b->d.switches[f->first_switch];
+	int phys, lane, ways;
+	ir_switch_port(leaf, 63, &phys, &lane, &ways);
+	CU_ASSERT(phys == 31 && lane == 1 && ways == 2);
+	ir_switch_port(leaf, 64, &phys, &lane, &ways);
+	CU_ASSERT(phys == 32 && lane == 0 && ways == 1);
+	ir_switch_port(leaf, 95, &phys, &lane, &ways);
+	CU_ASSERT(phys == 63 && lane == 0 && ways == 1);
+	check_metrics(b, true);
+	done(b);
+}
+
+/* Explicit pods: pod_gpus = 128 on 8-GPU nodes under 64-port leaves at 1:1 (32 down, 4 nodes,
+ * 32 GPUs a leaf) is pod_leaves = 4: the same tree, 4 pod spines a pod with 4 down links and
+ * 4 up; a pod of 100 GPUs is no whole number of leaves. */
+static void test_pods(void)
+{
+	/* unit_build holds one build at a time: the first's counts are kept, then compared. */
+	Built *b = build_fabric(k_switch(64), "topology = fat_tree(); switch = sw; pod_leaves = 4",
+				count_of(64, "n8"));
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	int by_tier[ST_COUNT], links = b->d.fabrics[0].links;
+	memcpy(by_tier, b->d.fabrics[0].by_tier, sizeof by_tier);
+	done(b);
+	b = build_fabric(k_switch(64), "topology = fat_tree(); switch = sw; pod_gpus = 128",
+			 count_of(64, "n8"));
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	const FabricInst *f = &b->d.fabrics[0];
+	CU_ASSERT_EQUAL(f->tiers, 3);
+	CU_ASSERT_EQUAL(f->pods, 4);
+	CU_ASSERT_EQUAL(f->pod_leaves, 4);
+	CU_ASSERT_EQUAL(f->pod_endpoints, 128);
+	CU_ASSERT_EQUAL(f->down[1], 4);
+	CU_ASSERT_EQUAL(f->up[1], 4);
+	for (int t = 0; t < ST_COUNT; t++)
+		CU_ASSERT_EQUAL(f->by_tier[t], by_tier[t]);
+	CU_ASSERT_EQUAL(f->links, links);
+	check_metrics(b, true);
+	done(b);
+	b = build_fabric(k_switch(64), "topology = fat_tree(); switch = sw; pod_gpus = 100",
+			 count_of(64, "n8"));
+	CU_ASSERT_FALSE(b->d.fabrics[0].sized);
+	CU_ASSERT_TRUE(violation_says(b, "100 accelerators", "pod_gpus = 96 or 128", NULL));
+	done(b);
+}
+
+/* ToRs in the server racks: 5 nodes of 8 rails a 48 U rack (its ToR takes 1 U: 47 / 8 = 5),
+ * 40 down and 40 up links on 128-port ToRs; each node cabled to the ToR of its rack, which
+ * stands above its nodes. Two racks a ToR need 160 ports: a violation naming racks_per_leaf. */
+static void test_tor(void)
+{
+	Built *b = build_fabric(k_switch(128),
+				"topology = fat_tree(tiers = 2); switch = sw; leaf_placement = server_rack",
+				count_of(20, "n8"));
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	const FabricInst *f = &b->d.fabrics[0];
+	CU_ASSERT_TRUE(f->tor);
+	CU_ASSERT_EQUAL(b->d.groups[0].per_rack, 5);
+	CU_ASSERT_EQUAL(f->by_tier[ST_LEAF], 4);
+	CU_ASSERT_EQUAL(f->down[0], 40);
+	CU_ASSERT_EQUAL(f->up[0], 40);
+	for (int l = 0; l < b->d.nlinks; l++) {
+		const LinkInst *k = &b->d.links[l];
+		if (k->tier != LT_NODE_LEAF)
+			continue;
+		const SwitchInst *s = &b->d.switches[k->z.dev];
+		CU_ASSERT_EQUAL(s->rack, b->d.nodes[k->a.dev].rack);
+		CU_ASSERT_EQUAL(s->u, 41); /* above 5 nodes of 8 U */
+	}
+	for (int r = 0; r < b->d.nracks; r++)
+		CU_ASSERT_FALSE(b->d.racks[r].network && b->d.racks[r].first_node >= 0 &&
+				b->d.racks[r].nnodes > 0);
+	check_metrics(b, true);
+	done(b);
+
+	b = build_fabric(k_switch(128),
+			 "topology = fat_tree(tiers = 2); switch = sw; leaf_placement = server_rack; "
+			 "racks_per_leaf = 2",
+			 count_of(20, "n8"));
+	CU_ASSERT_FALSE(b->d.fabrics[0].sized);
+	CU_ASSERT_TRUE(violation_says(b, "a ToR for 2 racks of 5 nodes", "160 ports", "racks_per_leaf = 1", NULL));
+	done(b);
+}
+
 void suite_fabric(void)
 {
 	CU_pSuite s = CU_add_suite("fabric", NULL, NULL);
@@ -1414,6 +1573,10 @@ void suite_fabric(void)
 	CU_add_test(s, "suggestions", test_suggestions);
 	CU_add_test(s, "verifier", test_verifier);
 	CU_add_test(s, "metrics", test_metrics);
+	CU_add_test(s, "core groups", test_core_groups);
+	CU_add_test(s, "per-tier hardware", test_per_tier);
+	CU_add_test(s, "ToRs in server racks", test_tor);
+	CU_add_test(s, "explicit pods", test_pods);
 	CU_add_test(s, "scale-up domains", test_scale_up);
 	CU_add_test(s, "scale-up domains without trays", test_scale_up_without_trays);
 	CU_add_test(s, "scale-up domain names", test_scale_up_names);

@@ -50,7 +50,8 @@ static void test_defaults(void)
 		"switch.cages", "cable.speed", "cable.lengths", "node.accelerators", "node.nics",
 		"node.power", "node.scale_up_domain", "node.scale_up_bandwidth",
 		"node.scale_up_switches", "node.scale_up_media", "storage.nics", "rack.nodes_per_rack", "site.pue",
-		"fabric.link", "fabric.protocol", "fabric.nic", "fabric.rails", "fabric.endpoints",
+		"fabric.link", "fabric.spine_switch", "fabric.core_switch",
+		"fabric.spine_link", "fabric.core_link", "fabric.protocol", "fabric.nic", "fabric.rails", "fabric.endpoints",
 		"fabric.media", "cluster.fabrics", "cluster.storage", "cluster.currency",
 		"cluster.exchange_rates", "model.head_dim", "model.query_groups", "model.ffn",
 		"model.expert_ffn", "workload.gpus", "workload.tp", "workload.pp", "workload.cp",
@@ -73,7 +74,7 @@ static void test_defaults(void)
 		CU_ASSERT(listed);
 		found++;
 	}
-	CU_ASSERT_EQUAL(found, 37);
+	CU_ASSERT_EQUAL(found, 41);
 	/* Literal defaults come back in base units and constants. */
 	CU_ASSERT_DOUBLE_EQUAL(field_schemas[FLD_SWITCH_HEIGHT].dflt.num, 0.04445, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(field_schemas[FLD_RACK_WIDTH].dflt.num, 0.6, 1e-12);
