@@ -1,7 +1,7 @@
 #!/bin/sh
 # slurm.sh CLUSTERC ROOT — the scheduler topology files read by the real tools:
 #  - slurm/topology.conf of the DGX H100 SuperPOD (one scalable unit) and of wanka (a 3-tier
-#    tree of 1,250 nodes) loads into the slurmctld Debian ships (22.05) on loopback, with
+#    tree of 1,250 nodes), Meta 24K RoCE, CloudMatrix384 and the TPU v4 pod loads into the slurmctld Debian ships (22.05) on loopback, with
 #    TopologyPlugin=topology/tree: no fatal error and no topology warning (nodes outside the
 #    tree, nodes under two leaves, no switch above every node); slurmctld logs and `scontrol
 #    show topology` shows one switch per SwitchName line; its top tier reaches every node;
@@ -148,6 +148,12 @@ build su1 examples/dgx-h100-superpod.cluster --scenario su1 && load su1 5 1
 # wanka: 3 tiers, 1,250 nodes; 40 rail-0 leaves, 320 spines, 192 cores (6 a core group: the
 # fewest that take every pod spine's 32 up links from 10 pods, docs/fabrics.md §2).
 build wanka examples/wanka.cluster && load wanka 552 2 8
+# The production shapes of issue 15, as slurmctld reads them: Meta's 24K RoCE cluster (1,536
+# ToRs, 128 cluster and 16 aggregation switches: 3 tiers), CloudMatrix384's RDMA plane (12
+# leaves, 8 spines) and the TPU v4 pod (64 cubes under one ICI root).
+build meta examples/meta-24k-roce.cluster && load meta 1680 2 8
+build cm384 examples/cloudmatrix-384.cluster && load cm384 20 1
+build tpu examples/tpu-v4-pod.cluster && load tpu 65 1 4
 # 100,800 GPUs in GB200 NVL72 racks: a block per scale-up domain of 18 nodes.
 build big examples/scale-100k.cluster
 
