@@ -107,6 +107,7 @@ struct Part {
 		int accelerators;     /* Σ counts */
 		int nic_ports;        /* Σ count x ports */
 		const char *cpu;      /* NULL when not given */
+		int cpu_sockets, cpu_cores; /* sockets, physical cores per socket */
 		double memory, local_storage, weight; /* NAN when not given */
 		double base_power;
 		bool price_includes_nics;
@@ -521,6 +522,12 @@ typedef struct PlanModel {
 	double layers, hidden, heads, head_dim, groups, ffn, seq, vocab;
 	double mats;         /* FFN weight matrices: 2 (GeLU) or 3 (SwiGLU) */
 	double experts, top_k, expert_ffn, shared, dense_layers;
+	int norm;            /* NORM_LAYERNORM, NORM_RMSNORM */
+	int position;        /* POS_LEARNED, POS_ROPE */
+	double rope_base;
+	bool tied;           /* output layer shares the embedding's weights */
+	bool bias;           /* biases in the linear layers */
+	double dropout;      /* probability; 0: no dropout masks kept */
 	double params;       /* parameters in all (plan_params) */
 } PlanModel;
 
@@ -613,6 +620,11 @@ typedef struct PlanResult {
 	double ms;                      /* search time */
 } PlanResult;
 
+/* Where one local rank of a node runs (plan.c, plan_bind). */
+typedef struct PlanBind {
+	int gpu, socket, core_lo, core_hi;
+} PlanBind;
+
 /* A workload's plan, placed on the elaborated design. */
 typedef struct WorkloadPlan {
 	const Decl *workload;
@@ -631,6 +643,12 @@ typedef struct WorkloadPlan {
 				    * one multiply, efficiency], largest first */
 	int first_node;         /* the first node of the placement */
 	int nodes;              /* nodes used */
+	int ranks_per_node;     /* ranks on a full node (the last may hold fewer) */
+	/* The binding of local rank k (k < ranks_per_node): the GPU it drives (the only one in
+	 * its CUDA_VISIBLE_DEVICES), the socket and the physical cores [core_lo, core_hi] of that
+	 * socket it is pinned to. */
+	PlanBind *bind;
+	const char *first_host; /* MASTER_ADDR: rank 0's node */
 } WorkloadPlan;
 
 /* What the optimizer did, as the reports give it (decide.c, decide_report). Numbers that do

@@ -273,6 +273,8 @@ static void lower_node(Design *d, Part *pt, const Decl *x)
 	pt->power = field_num_set(x, FLD_NODE_POWER, &declared) ? declared
 								  : parts_power + pt->node.base_power;
 	pt->node.cpu = field_str(x, FLD_NODE_CPU);
+	pt->node.cpu_sockets = count_of(field_num(x, FLD_NODE_CPU_SOCKETS));
+	pt->node.cpu_cores = count_of(field_num(x, FLD_NODE_CPU_CORES));
 	pt->node.memory = opt_num(x, FLD_NODE_MEMORY) / 8;
 	pt->node.local_storage = opt_num(x, FLD_NODE_LOCAL_STORAGE) / 8;
 	pt->node.weight = opt_num(x, FLD_NODE_WEIGHT);

@@ -49,7 +49,19 @@ static double mparam(const Value *mv, ParamId p, double computed)
 	const Value *v = model_param(mv, p);
 	if (v && v->kind == VAL_QTY)
 		return v->q.v;
+	if (v && v->kind == VAL_BOOL)
+		return v->b_val;
 	return param_schemas[p].dflt.literal ? param_schemas[p].dflt.num : computed;
+}
+
+/* An enumeration of the model: as written, else the schema's default. */
+static int menum(const Value *mv, ParamId p)
+{
+	const Value *v = model_param(mv, p);
+	if (v && v->kind == VAL_ENUM)
+		return v->e;
+	INVARIANT(param_schemas[p].dflt.literal, "a model enumeration without a literal default");
+	return param_schemas[p].dflt.e;
 }
 
 static void read_model(const Value *mv, PlanModel *m)
@@ -62,13 +74,18 @@ static void read_model(const Value *mv, PlanModel *m)
 	m->ffn = mparam(mv, PRM_MODEL_FFN, 4 * m->hidden);
 	m->seq = mparam(mv, PRM_MODEL_SEQ, 1);
 	m->vocab = mparam(mv, PRM_MODEL_VOCAB, 1);
-	const Value *act = model_param(mv, PRM_MODEL_ACTIVATION);
-	m->mats = act && act->kind == VAL_ENUM && act->e == ACT_SWIGLU ? 3 : 2;
+	m->mats = menum(mv, PRM_MODEL_ACTIVATION) == ACT_SWIGLU ? 3 : 2;
 	m->experts = mparam(mv, PRM_MODEL_EXPERTS, 1);
 	m->top_k = mparam(mv, PRM_MODEL_TOP_K, 1);
 	m->expert_ffn = mparam(mv, PRM_MODEL_EXPERT_FFN, m->ffn);
 	m->shared = mparam(mv, PRM_MODEL_SHARED_EXPERTS, 0);
 	m->dense_layers = m->experts > 1 ? mparam(mv, PRM_MODEL_DENSE_LAYERS, 0) : m->layers;
+	m->norm = menum(mv, PRM_MODEL_NORM);
+	m->position = menum(mv, PRM_MODEL_POSITION);
+	m->rope_base = mparam(mv, PRM_MODEL_ROPE_BASE, 10000);
+	m->tied = mparam(mv, PRM_MODEL_TIED_EMBEDDINGS, 1) != 0;
+	m->bias = mparam(mv, PRM_MODEL_BIAS, 1) != 0;
+	m->dropout = mparam(mv, PRM_MODEL_DROPOUT, 0.1);
 }
 
 /* What a workload allows for a whole-number knob. */
@@ -422,6 +439,33 @@ static const char *why_lost(Design *d, const PlanConfig *bc, const PlanCost *b, 
 			    parts[worst], av[worst], bv[worst]);
 }
 
+/* ---- placement ------------------------------------------------------------------------------ */
+
+/* The binding of each local rank of a node: local rank k drives GPU k (Megatron's rank order
+ * puts TP fastest, so a TP group is consecutive local ranks) and is pinned to the socket GPU k
+ * hangs off, the GPUs splitting evenly over the sockets in order (GPUs 0-3 on socket 0 and
+ * 4-7 on socket 1 of a DGX H100; NVIDIA, DGX H100 User Guide, "system topology"), with an
+ * equal share of that socket's physical cores. Open MPI's rankfile names them socket:cores
+ * (Open MPI, mpirun(1), "Rankfiles"); `slot=K` alone would be core K. */
+static PlanBind *plan_bind(Arena *ar, const Part *node, int ranks)
+{
+	PlanBind *b = arena_alloc(ar, sizeof(PlanBind) * (size_t)(ranks > 0 ? ranks : 1));
+	int sockets = node->node.cpu_sockets > 0 ? node->node.cpu_sockets : 1;
+	int gpus = node->node.accelerators > 0 ? node->node.accelerators : 1;
+	int per_socket = (gpus + sockets - 1) / sockets;
+	int cores = node->node.cpu_cores > 0 ? node->node.cpu_cores : 1;
+	int share = cores / per_socket > 0 ? cores / per_socket : 1;
+	for (int k = 0; k < ranks; k++) {
+		int socket = k / per_socket, slot = k % per_socket;
+		if (socket >= sockets)
+			socket = sockets - 1;
+		int lo = (slot * share) % cores;
+		b[k] = (PlanBind){.gpu = k, .socket = socket, .core_lo = lo,
+				  .core_hi = lo + share - 1 < cores ? lo + share - 1 : cores - 1};
+	}
+	return b;
+}
+
 /* ---- the pass ------------------------------------------------------------------------------- */
 
 int plan_workloads(Design *d)
@@ -486,6 +530,9 @@ int plan_workloads(Design *d)
 		for (int k = 0; k < gi; k++)
 			wp->first_node += d->groups[k].count;
 		wp->nodes = (r->best.gpus + wp->hw.per_node - 1) / wp->hw.per_node;
+		wp->ranks_per_node = r->best.gpus < wp->hw.per_node ? r->best.gpus : wp->hw.per_node;
+		wp->bind = plan_bind(c->arena, wp->hw.node, wp->ranks_per_node);
+		wp->first_host = d->nodes[wp->first_node].hostname;
 		d->nplans++;
 	}
 	return diag_errors(c) - before;

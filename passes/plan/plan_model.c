@@ -100,14 +100,16 @@ double plan_hw_flops(const PlanModel *m, double batch, int recompute)
 }
 
 /* Parameters: attention (Q, K, V, output), two layer norms, FFN or experts and router, and
- * the embedding (counted once: GPT-3 175B comes out at 174.6e9). */
+ * the embedding, once when the output layer shares it (GPT-3 175B comes out at 174.6e9),
+ * twice when untied (Llama 3.1 405B at 405.9e9). Biases are left out (under 0.01 %). */
 double plan_params(const PlanModel *m)
 {
 	double h = m->hidden, ad = m->heads * m->head_dim, gd = m->groups * m->head_dim;
 	double attn = h * (ad + 2 * gd) + ad * h + 4 * h;
 	double nd = n_dense(m), nm = m->layers - nd;
 	double moe = (m->experts + m->shared) * m->mats * h * m->expert_ffn + h * m->experts;
-	return nd * (attn + m->mats * h * m->ffn) + nm * (attn + moe) + m->vocab * h;
+	return nd * (attn + m->mats * h * m->ffn) + nm * (attn + moe) +
+	       (m->tied ? 1 : 2) * m->vocab * h;
 }
 
 /* ---- pipeline (Narayanan et al. §2.2; Korthikanti et al. §4.2.3) ---------------------------- */
@@ -140,7 +142,8 @@ double plan_inflight_layers(const PlanModel *m, int pp, int v, int microbatches)
  * them; split by TP: Q and K 2(ad + gd), V 2gd, attention output 2ad and the MLP (GeLU: its
  * input and output, 4F; SwiGLU: gate, up and their product, 6F; an MoE layer that per routed
  * and shared expert, and the dispatched token 2h per route); and the attention core 5as
- * (softmax output, dropout mask and output), which selective recomputation drops. Full
+ * (softmax output, dropout mask and output), which selective recomputation drops; a model
+ * without dropout keeps 8h and 2as (dropout: a model field, default 0.1 as Megatron). Full
  * recomputation keeps only the layer input, 2h (split by SP). MHA with F = 4h gives the
  * paper's sbh(34 + 5as/h), and sbh(10 + 24/t + 5as/ht) under TP. */
 double plan_layer_activation_bytes(const PlanModel *m, const PlanConfig *c, bool moe)
@@ -154,8 +157,11 @@ double plan_layer_activation_bytes(const PlanModel *m, const PlanConfig *c, bool
 	double mlp = moe ? (m->top_k + m->shared) * mlp_per * m->expert_ffn + 2 * h * m->top_k
 			 : mlp_per * m->ffn;
 	double split = 2 * (ad + gd) + 2 * gd + 2 * ad + mlp;
-	double core = c->recompute == RC_NONE ? 5 * m->heads * m->seq : 0;
-	return tokens * (10 * h / r_div + (split + core) / t);
+	/* Without dropout there are no masks (h each after attention and MLP; as in the core)
+	 * and the core's AV multiply reads the softmax output itself (no 2as dropout output). */
+	bool drop = m->dropout > 0;
+	double core = c->recompute == RC_NONE ? (drop ? 5 : 2) * m->heads * m->seq : 0;
+	return tokens * ((drop ? 10 : 8) * h / r_div + (split + core) / t);
 }
 
 /* Bytes per parameter of weights, gradients and Adam state with BF16 weights and FP32 gradient
@@ -168,8 +174,9 @@ double plan_state_bytes_per_param(bool dopt, double dp_group)
 }
 
 /* The parameters one GPU holds on the pipeline stage that holds most: the first (its layers
- * and the embedding) or the last (its layers and the untied output layer), both on one GPU
- * without a pipeline. Attention, dense FFNs, shared experts and norms are split by TP; routed
+ * and the embedding) or the last (its layers and the output layer: a copy of the embedding
+ * when tied, Megatron-LM keeping both in step by an all-reduce), both on one GPU without a
+ * pipeline (the embedding once when tied). Attention, dense FFNs, shared experts and norms are split by TP; routed
  * experts by EP and TP (expert tensor parallelism = TP); routers are replicated. */
 void plan_stage_params(const PlanModel *m, const PlanConfig *c, double *dense, double *expert)
 {
@@ -185,7 +192,7 @@ void plan_stage_params(const PlanModel *m, const PlanConfig *c, double *dense, d
 		double lo = which == 0 ? 0 : m->layers - stage;
 		double dl = fmax(0, fmin(lo + stage, nd) - lo), ml = stage - dl;
 		double dn = stage * attn / t + dl * m->mats * h * m->ffn / t +
-			    ml * (shared / t + h * m->experts) + (c->pp == 1 ? 2 * emb : emb);
+			    ml * (shared / t + h * m->experts) + emb + (c->pp == 1 && !m->tied ? emb : 0);
 		double ex = ml * routed / t;
 		if (dn + ex > best_d + best_e)
 			best_d = dn, best_e = ex;
@@ -286,7 +293,7 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	none.recompute = RC_NONE;
 	o->work = plan_layer_activation_bytes(m, &none, moe);
 	o->act = plan_layer_activation_bytes(m, c, moe);
-	double core_bytes = tokens * 5 * a * s / t;
+	double core_bytes = tokens * (m->dropout > 0 ? 5 : 2) * a * s / t;
 	o->fwd = mm + core + 2 * o->work / (hw->hbm_bw * HBM_EFF);
 	o->core = core;
 	o->core_mem = 2 * core_bytes / (hw->hbm_bw * HBM_EFF);

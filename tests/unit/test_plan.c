@@ -54,7 +54,8 @@ static PlanModel gpt(double layers, double hidden, double heads)
 	return (PlanModel){.layers = layers, .hidden = hidden, .heads = heads,
 			   .head_dim = hidden / heads, .groups = heads, .ffn = 4 * hidden,
 			   .seq = 2048, .vocab = 51200, .mats = 2, .experts = 1, .top_k = 1,
-			   .expert_ffn = 4 * hidden, .dense_layers = layers};
+			   .expert_ffn = 4 * hidden, .dense_layers = layers, .tied = true,
+			   .bias = true, .dropout = 0.1};
 }
 
 /* ---- formulas ------------------------------------------------------------------------------- */
@@ -73,13 +74,17 @@ static void test_flops(void)
 	CLOSE(plan_hw_flops(&m, B, RC_SELECTIVE), model + 4 * B * s * s * h * l, 1e-12);
 	/* GPT-3 175B has 174.6e9 parameters by this count (Brown et al.: 175.0e9). */
 	CLOSE(plan_params(&m), 174.58e9, 1e-3);
+	/* Untied, the output layer is a second V x h matrix. */
+	PlanModel u = m;
+	u.tied = false;
+	CLOSE(plan_params(&u) - plan_params(&m), V * h, 1e-12);
 
 	/* By hand, GQA and SwiGLU: L 2, h 8, a 2, g 1, d 4, F 16, s 4, V 10, one sequence.
 	 * Per token and layer: QKV 2·8·(8 + 8) = 256, output 2·8·8 = 128, core 4·4·2·4 = 128,
 	 * FFN 2·3·8·16 = 768: 1,280; two layers 2,560, logits 2·8·10 = 160; × 3 × 4 tokens. */
 	PlanModel g = {.layers = 2, .hidden = 8, .heads = 2, .head_dim = 4, .groups = 1, .ffn = 16,
 		       .seq = 4, .vocab = 10, .mats = 3, .experts = 1, .top_k = 1, .expert_ffn = 16,
-		       .dense_layers = 2};
+		       .dense_layers = 2, .tied = true, .dropout = 0.1};
 	CLOSE(plan_model_flops(&g, 1), 32640, 1e-12);
 	/* MoE (GeLU), every layer MoE: 4 experts of 8, top-2: FFN per token 2·2·8·8·2 = 512 and
 	 * the router 2·8·4 = 64, instead of 2·2·8·16 = 512: 64 more per token and layer. */
@@ -104,6 +109,12 @@ static void test_memory(void)
 	CLOSE(plan_layer_activation_bytes(&m, &c, false), s * b * h * 34 / t, 1e-12);
 	c.sp = false;
 	CLOSE(plan_layer_activation_bytes(&m, &c, false), s * b * h * (10 + 24 / t), 1e-12);
+	/* Without dropout: no masks (h after attention, h after the MLP, as in the core) and no
+	 * dropout output (2as): sbh(8 + 24/t + 2as/ht). */
+	PlanModel nd = m;
+	nd.dropout = 0;
+	c.recompute = RC_NONE;
+	CLOSE(plan_layer_activation_bytes(&nd, &c, false), s * b * h * (8 + 24 / t + 2 * a * s / (h * t)), 1e-12);
 	c.recompute = RC_FULL;
 	CLOSE(plan_layer_activation_bytes(&m, &c, false), 2 * s * b * h, 1e-12);
 	/* Megatron-LM's distributed optimizer: 18 bytes per parameter, or 6 + 12/d. */
