@@ -540,7 +540,7 @@ typedef struct PlanHw {
 	double eff_large;    /* fraction of peak a large matrix multiply attains (matmul_efficiency) */
 	double elem_bytes;   /* bytes of a matmul operand: 2 (bf16) or 1 (fp8) */
 	double hbm;          /* bytes of HBM */
-	double hbm_usable;   /* bytes a plan may fill (HBM less PLAN_HBM_RESERVE) */
+	double hbm_usable;   /* bytes a plan may fill (HBM less PLAN_HBM_RESERVE_BYTES) */
 	double hbm_bw;       /* bytes/s */
 	int gpus;            /* accelerators the cluster has for the workload */
 	int per_node;        /* accelerators per node */
@@ -559,9 +559,12 @@ typedef struct PlanHw {
 
 typedef struct PlanConfig {
 	int gpus, tp, pp, dp, cp, ep, micro, v;
+	int first, last;     /* layers of the first and last pipeline stage; the stages between
+			      * hold (layers - first - last) / (pp - 2) each (plan_stage_layers) */
 	int batch;           /* global batch, sequences */
 	int recompute;       /* PLAN_RC_* */
 	bool sp, dopt;       /* sequence parallelism, distributed optimizer */
+	bool flash;          /* fused causal attention (FlashAttention) */
 } PlanConfig;
 
 /* What the model predicts for one plan. Times are per step on the slowest pipeline stage and
@@ -579,6 +582,7 @@ typedef struct PlanCost {
 	int microbatches;
 	double bubble_fraction; /* of a step the pipeline idles (plan_bubble_fraction) */
 	int virtual_stage_layers; /* layers of one virtual pipeline stage (layers / (pp x v)) */
+	int first_stage_layers, mid_stage_layers, last_stage_layers; /* the split of the layers */
 } PlanCost;
 
 /* The values a workload allows for one whole-number knob: any (searched), or a list (a fixed
@@ -600,6 +604,7 @@ typedef struct PlanSpace {
 	unsigned sp, dopt;   /* bit 0: false allowed, bit 1: true allowed */
 	int batch;           /* global batch, sequences */
 	int min_cp_tokens;   /* CP is searched down to this many tokens per rank (when not fixed) */
+	bool flash;          /* the workload's flash_attention */
 } PlanSpace;
 
 enum { PLAN_ALTERNATIVES = 5 };

@@ -102,8 +102,16 @@ def check_args(path, plan):
     dp = world // (tp * pp * cp)
     if a.get("--global-batch-size", 0) % (a.get("--micro-batch-size", 1) * dp):
         fail(f"{path}: global batch not divisible by micro-batch x DP {dp}")
-    if a.get("--num-layers", 0) % pp and "--decoder-first-pipeline-num-layers" not in a:
-        fail(f"{path}: {a.get('--num-layers')} layers do not split over PP {pp}")
+    L = a.get("--num-layers", 0)
+    first = a.get("--decoder-first-pipeline-num-layers")
+    last = a.get("--decoder-last-pipeline-num-layers")
+    if first is None and last is None:
+        if L % pp:
+            fail(f"{path}: {L} layers do not split over PP {pp}")
+    elif first is None or last is None or pp < 2 or \
+            (pp > 2 and (L - first - last) % (pp - 2)) or (pp == 2 and first + last != L) or \
+            "--num-layers-per-virtual-pipeline-stage" in a:
+        fail(f"{path}: first {first} and last {last} stage layers do not split {L} over PP {pp}")
     if "--num-layers-per-virtual-pipeline-stage" in a:
         v = a["--num-layers-per-virtual-pipeline-stage"]
         if pp < 2 or (a["--num-layers"] // pp) % v:

@@ -49,10 +49,13 @@ static Json *config_json(const PlanConfig *c, const PlanCost *k)
 	jw_set(o, "micro_batch", jw_int(c->micro));
 	jw_set(o, "microbatches", jw_int(k->microbatches));
 	jw_set(o, "interleave", jw_int(c->v));
+	jw_set(o, "first_stage_layers", jw_int(k->first_stage_layers));
+	jw_set(o, "last_stage_layers", jw_int(k->last_stage_layers));
 	jw_set(o, "layers_per_virtual_stage", jw_int(k->virtual_stage_layers));
 	jw_set(o, "recompute", jw_str(enum_RECOMPUTE.words[c->recompute]));
 	jw_set(o, "sequence_parallel", jw_bool(c->sp));
 	jw_set(o, "distributed_optimizer", jw_bool(c->dopt));
+	jw_set(o, "flash_attention", jw_bool(c->flash));
 	return o;
 }
 
@@ -67,6 +70,7 @@ static Json *prediction_json(const PlanCost *k)
 	jw_set(o, "hardware_flops_per_step", num(k->hw_flops, 0));
 	jw_set(o, "bubble_fraction", num(k->bubble_fraction, 6));
 	jw_set(o, "memory_gib_per_gpu", num(k->mem / GIB, 3));
+	jw_set(o, "memory_gb_per_gpu", num(k->mem / 1e9, 3));
 	Json *mem = jw_object();
 	jw_set(mem, "weights", num(k->mem_weights / GIB, 3));
 	jw_set(mem, "gradients", num(k->mem_grads / GIB, 3));
@@ -127,6 +131,8 @@ static Json *hardware_json(const PlanHw *hw)
 	jw_set(o, "matmul_efficiency", num(hw->eff_large, 4));
 	jw_set(o, "hbm_gib", num(hw->hbm / GIB, 3));
 	jw_set(o, "hbm_usable_gib", num(hw->hbm_usable / GIB, 3));
+	jw_set(o, "hbm_gb", num(hw->hbm / 1e9, 3));
+	jw_set(o, "hbm_usable_gb", num(hw->hbm_usable / 1e9, 3));
 	jw_set(o, "hbm_tbps", num(hw->hbm_bw / 1e12, 3));
 	jw_set(o, "scale_up_gbytes_per_s", num(hw->su_bw / 1e9, 3));
 	jw_set(o, "fabric_gbytes_per_s", num(hw->net_bw / 1e9, 3));
@@ -243,6 +249,9 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 		c->tp, c->pp, c->cp, c->ep);
 	if (c->v > 1)
 		fprintf(f, "--num-layers-per-virtual-pipeline-stage %d\n", (int)(m->layers / (c->pp * c->v)));
+	if (c->first > 0)
+		fprintf(f, "--decoder-first-pipeline-num-layers %d\n--decoder-last-pipeline-num-layers %d\n",
+			c->first, c->last);
 	if (c->sp)
 		fprintf(f, "--sequence-parallel\n");
 	fprintf(f, "--micro-batch-size %d\n--global-batch-size %d\n", c->micro, c->batch);
@@ -287,6 +296,7 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 				m->layers - m->dense_layers);
 		fprintf(f, "--moe-grouped-gemm\n--moe-token-dispatcher-type alltoall\n");
 	}
+	fprintf(f, "--attention-backend %s\n", c->flash ? "flash" : "unfused");
 	fprintf(f, "--bf16\n");
 	if (wp->hw.elem_bytes < 2)
 		fprintf(f, "--fp8-format hybrid\n");

@@ -28,7 +28,7 @@
 #include <math.h>
 #include <string.h>
 
-static const double GIB = 1073741824.0;
+static const double GB = 1e9; /* decimal, as vendors state HBM */
 
 /* A model parameter from transformer(...) or a model declaration: the declaration's fields are
  * the constructor's parameters, in the same order (schema.def). */
@@ -201,7 +201,7 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	hw->elem_bytes = fp8 ? 1 : 2;
 	hw->eff_large = a->accel.matmul_eff;
 	hw->hbm = a->accel.memory;
-	hw->hbm_usable = hw->hbm * (100 - PLAN_HBM_RESERVE_PCT) / 100;
+	hw->hbm_usable = fmax(0, hw->hbm - PLAN_HBM_RESERVE_BYTES);
 	/* Without a declared HBM bandwidth, the A100's ops:byte ratio (312 TFLOPS / 2.04 TB/s). */
 	hw->hbm_bw = isnan(a->accel.memory_bw) ? hw->peak16 / 153 : a->accel.memory_bw;
 	double su = isnan(g->type->node.scale_up_bw) ? 0 : g->type->node.scale_up_bw;
@@ -227,6 +227,7 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	sp->dopt = mask_of(w, FLD_WORKLOAD_DISTRIBUTED_OPTIMIZER, 2);
 	sp->batch = (int)field_num(w, FLD_WORKLOAD_GLOBAL_BATCH);
 	sp->min_cp_tokens = 1024;
+	sp->flash = field_bool(w, FLD_WORKLOAD_FLASH_ATTENTION);
 	return hw->per_node > 0 && hw->peak > 0;
 }
 
@@ -295,9 +296,13 @@ bool plan_attribute(Design *d, const Decl *w, FieldId id, double *out)
 static const char *plan_text(Design *d, const PlanConfig *c)
 {
 	return arena_printf(d->p->c->arena,
-			    "TP %d PP %d DP %d CP %d EP %d, micro-batch %d, interleave %d, %s "
+			    "TP %d PP %d%s DP %d CP %d EP %d, micro-batch %d, interleave %d, %s "
 			    "recompute%s%s",
-			    c->tp, c->pp, c->dp, c->cp, c->ep, c->micro, c->v,
+			    c->tp, c->pp,
+			    c->first > 0 ? arena_printf(d->p->c->arena, " (first stage %d layers, last %d)",
+							c->first, c->last)
+					 : "",
+			    c->dp, c->cp, c->ep, c->micro, c->v,
 			    enum_RECOMPUTE.words[c->recompute], c->sp ? ", sequence parallel" : "",
 			    c->dopt ? ", distributed optimizer" : "");
 }
@@ -346,10 +351,13 @@ static const char *explain_invalid(Design *d, const Decl *w, const PlanModel *m,
 		}
 	}
 	const PlanSet *pp = &sp->knob[KNOB_PP];
-	if (!pp->any && !pp->range && pp->n > 0 && fmod(m->layers, pp->vals[0]) != 0) {
+	int split[2][2];
+	if (!pp->any && !pp->range && pp->n > 0 &&
+	    plan_stage_splits(m, (int)pp->vals[0], split, 2) == 0) {
 		*at = field_loc(w, FLD_WORKLOAD_PP);
-		return arena_printf(ar, "pp = %g does not divide the model's %g layers (uneven stages are "
-					"not planned)",
+		return arena_printf(ar, "pp = %g cannot split the model's %g layers: PP divides the "
+					"layers, or the layers plus 1 or 2 (the first and last stages one "
+					"layer fewer than the others)",
 				    pp->vals[0], m->layers);
 	}
 	const PlanSet *cp = &sp->knob[KNOB_CP];
@@ -401,16 +409,15 @@ static void report_unplanned(Design *d, const Decl *w, WorkloadPlan *wp)
 	}
 	const PlanCost *k = &r->least_cost;
 	design_violation(d, w->name_loc, k->mem / hw->hbm_usable - 1, hw->accel->loc,
-			 arena_printf(d->p->c->arena, "'%s' has %.1f GiB of HBM, %.1f GiB usable after "
-						     "the %d %% kept for the CUDA context, NCCL and "
-						     "fragmentation",
-				      hw->accel->name, hw->hbm / GIB, hw->hbm_usable / GIB,
-				      PLAN_HBM_RESERVE_PCT),
-			 "workload '%s' does not fit: its %.1fB-parameter model needs %.1f GiB per GPU "
-			 "even with the plan needing least memory (%s): %.1f GiB of weights, gradients "
-			 "and optimizer state and %.1f GiB of activations; '%s' has %.1f GiB",
-			 name, plan_params(m) / 1e9, k->mem / GIB, plan_text(d, &r->least),
-			 k->mem_states / GIB, k->mem_act / GIB, hw->accel->name, hw->hbm / GIB);
+			 arena_printf(d->p->c->arena, "'%s' has %.1f GB of HBM, %.1f GB usable after "
+						     "the %.0f GB kept for the CUDA context and NCCL",
+				      hw->accel->name, hw->hbm / GB, hw->hbm_usable / GB,
+				      PLAN_HBM_RESERVE_BYTES / GB),
+			 "workload '%s' does not fit: its %.1fB-parameter model needs %.1f GB per GPU "
+			 "even with the plan needing least memory (%s): %.1f GB of weights, gradients "
+			 "and optimizer state and %.1f GB of activations; '%s' has %.1f GB",
+			 name, plan_params(m) / 1e9, k->mem / GB, plan_text(d, &r->least),
+			 k->mem_states / GB, k->mem_act / GB, hw->accel->name, hw->hbm / GB);
 }
 
 /* Why an alternative lost to the best: fewer GPUs, or the part of the step that grew most. */

@@ -121,17 +121,68 @@ double plan_bubble_fraction(int pp, int v, int microbatches)
 	return (double)(pp - 1) / ((double)v * microbatches);
 }
 
-/* Layer-micro-batches of activations the first stage holds at its peak: 1F1B keeps min(p, m)
- * micro-batches of its L/p layers in flight, L in all; interleaving adds (p − 1)/(p·v)
- * (Korthikanti et al. §4.2.3: L·(1 + (p−1)/(p·v))). Without a pipeline one micro-batch of L
- * layers. */
-double plan_inflight_layers(const PlanModel *m, int pp, int v, int microbatches)
+/* The first, middle and last stages' layers; first = last = 0 is the even split. */
+static void stage_layers(const PlanModel *m, const PlanConfig *c, double *first, double *mid,
+			 double *last)
 {
+	if (c->first <= 0 || c->pp <= 1) {
+		*first = *mid = *last = m->layers / (c->pp > 0 ? c->pp : 1);
+		return;
+	}
+	*first = c->first, *last = c->last;
+	*mid = c->pp < 3 ? *first : (m->layers - c->first - c->last) / (c->pp - 2);
+}
+
+double plan_mid_layers(const PlanModel *m, const PlanConfig *c)
+{
+	double f, mid, l;
+	stage_layers(m, c, &f, &mid, &l);
+	return mid;
+}
+
+/* Uneven stages (Llama Team 2024, "The Llama 3 Herd of Models", §3.3.2: one layer fewer on
+ * the first and the last stage, which also hold the embedding and the output layer and loss,
+ * so that 126 layers run at PP 16): the middle stages at mid = ⌈L/p⌉ layers, the first and last
+ * sharing the remaining L − (p − 2)·mid with mid − 1 or mid layers each. So p may divide L,
+ * L + 1 or L + 2; the even split is the only one when p divides L. */
+int plan_stage_splits(const PlanModel *m, int pp, int (*out)[2], int max)
+{
+	int L = (int)m->layers, n = 0;
+	if (pp < 1 || pp > L || max < 1)
+		return 0;
+	if (pp == 1 || L % pp == 0) {
+		out[0][0] = out[0][1] = L / pp;
+		return 1;
+	}
+	int mid = (L + pp - 1) / pp, rem = L - (pp - 2) * mid;
+	for (int last = mid; last >= mid - 1 && last >= 1 && n < max; last--) {
+		int first = rem - last;
+		if (first >= mid - 1 && first <= mid && first >= 1)
+			out[n][0] = first, out[n][1] = last, n++;
+	}
+	return n;
+}
+
+/* Layer-micro-batches of activations a stage holds at its peak: in 1F1B stage i keeps min(p − i,
+ * m) micro-batches of its layers in flight; the first stage min(p, m) of its `first` layers (L in
+ * all with an even split), the second min(p − 1, m) of the middle stages' (which matters when
+ * the first is shorter); interleaving adds (p − 1)/(p·v) (Korthikanti et al. §4.2.3:
+ * L·(1 + (p−1)/(p·v))). Without a pipeline one micro-batch of L layers. */
+double plan_inflight_layers(const PlanModel *m, const PlanConfig *c, int microbatches)
+{
+	int pp = c->pp, v = c->v;
 	if (pp <= 1)
 		return m->layers;
-	double stage = m->layers / pp, inflight = microbatches < pp ? microbatches : pp;
+	double first, mid, last;
+	stage_layers(m, c, &first, &mid, &last);
+	double inflight = microbatches < pp ? microbatches : pp;
 	double extra = v > 1 ? 1 + (double)(pp - 1) / ((double)pp * v) : 1;
-	return stage * inflight * extra;
+	double held = first * inflight * extra;
+	if (pp > 2) {
+		double second = microbatches < pp - 1 ? microbatches : pp - 1;
+		held = fmax(held, mid * second * extra);
+	}
+	return held;
 }
 
 /* ---- memory --------------------------------------------------------------------------------- */
@@ -161,6 +212,12 @@ double plan_layer_activation_bytes(const PlanModel *m, const PlanConfig *c, bool
 	 * and the core's AV multiply reads the softmax output itself (no 2as dropout output). */
 	bool drop = m->dropout > 0;
 	double core = c->recompute == RC_NONE ? (drop ? 5 : 2) * m->heads * m->seq : 0;
+	/* FlashAttention keeps no s x s tensor: the output (counted above as 2ad) and the softmax
+	 * statistics, one fp32 logsumexp a head and token (Dao et al., NeurIPS 2022, §3.1; the
+	 * dropout mask is regenerated from the RNG state). Selective recomputation then has
+	 * nothing left to drop. */
+	if (c->flash)
+		core = 4 * m->heads;
 	return tokens * ((drop ? 10 : 8) * h / r_div + (split + core) / t);
 }
 
@@ -182,17 +239,23 @@ void plan_stage_params(const PlanModel *m, const PlanConfig *c, double *dense, d
 {
 	double h = m->hidden, ad = m->heads * m->head_dim, gd = m->groups * m->head_dim, t = c->tp;
 	double attn = h * (ad + 2 * gd) + ad * h + 4 * h;
-	double nd = n_dense(m), stage = m->layers / c->pp;
+	double nd = n_dense(m), first, mid, last;
+	stage_layers(m, c, &first, &mid, &last);
 	double shared = m->shared * m->mats * h * m->expert_ffn;
 	double routed = m->experts / c->ep * m->mats * h * m->expert_ffn;
 	double emb = m->vocab * h / t;
 	double best_d = 0, best_e = 0;
-	for (int which = 0; which < 2; which++) {
-		/* first stage: layers [0, stage); last: [L - stage, L) */
-		double lo = which == 0 ? 0 : m->layers - stage;
-		double dl = fmax(0, fmin(lo + stage, nd) - lo), ml = stage - dl;
+	/* The first stage: layers [0, first) and the embedding; the last: [L − last, L) and the
+	 * output layer; a middle one: [first, first + mid) (the first middle stage holds most of
+	 * an MoE model's leading dense layers). */
+	double lo[3] = {0, m->layers - last, first};
+	double n[3] = {first, last, mid};
+	for (int which = 0; which < (c->pp > 2 ? 3 : c->pp > 1 ? 2 : 1); which++) {
+		double stage = c->pp == 1 ? m->layers : n[which];
+		double dl = fmax(0, fmin(lo[which] + stage, nd) - lo[which]), ml = stage - dl;
+		double e = which == 2 ? 0 : c->pp == 1 ? (m->tied ? emb : 2 * emb) : emb;
 		double dn = stage * attn / t + dl * m->mats * h * m->ffn / t +
-			    ml * (shared / t + h * m->experts) + emb + (c->pp == 1 && !m->tied ? emb : 0);
+			    ml * (shared / t + h * m->experts) + e;
 		double ex = ml * routed / t;
 		if (dn + ex > best_d + best_e)
 			best_d = dn, best_e = ex;
@@ -261,7 +324,7 @@ static double collective(const PlanHw *hw, double span, double n, double factor,
 }
 
 typedef struct LayerTimes {
-	double fwd, core, core_mem, tp, cp_f, cp_b, ep, act, work;
+	double fwd, core, core_mem, core_bwd_extra, tp, cp_f, cp_b, ep, act, work;
 } LayerTimes;
 
 /* One layer (dense or MoE) of one micro-batch on one GPU. */
@@ -273,6 +336,12 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	/* Matmuls: QKV, the core (per head, BF16), the output projection, the FFN or experts. */
 	double mm = gemm(hw, pk, 1, tokens, (a + 2 * g) * d / t, h) + gemm(hw, pk, 1, tokens, h, a * d / t);
 	double core = gemm(hw, hw->peak16, b * a / t, sl, s, d) + gemm(hw, hw->peak16, b * a / t, sl, d, s);
+	/* FlashAttention with the causal mask skips the blocks above the diagonal: half the
+	 * core's multiplies (Dao, "FlashAttention-2", ICLR 2024, §3.1.1 and §4.1, which counts
+	 * causal attention at half the FLOPs). Model FLOPs (MFU) still count all s keys, as
+	 * Narayanan et al. and Korthikanti et al. do, so MFU stays comparable with theirs. */
+	if (c->flash)
+		core /= 2;
 	if (!moe) {
 		mm += gemm(hw, pk, 1, tokens, (m->mats - 1) * m->ffn / t, h) +
 		      gemm(hw, pk, 1, tokens, h, m->ffn / t);
@@ -293,10 +362,15 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	none.recompute = RC_NONE;
 	o->work = plan_layer_activation_bytes(m, &none, moe);
 	o->act = plan_layer_activation_bytes(m, c, moe);
-	double core_bytes = tokens * (m->dropout > 0 ? 5 : 2) * a * s / t;
+	/* FlashAttention fuses the softmax (and its dropout) into the core: no s x s tensor goes
+	 * through HBM. */
+	double core_bytes = c->flash ? 0 : tokens * (m->dropout > 0 ? 5 : 2) * a * s / t;
 	o->fwd = mm + core + 2 * o->work / (hw->hbm_bw * HBM_EFF);
 	o->core = core;
 	o->core_mem = 2 * core_bytes / (hw->hbm_bw * HBM_EFF);
+	/* Its backward recomputes QKᵀ and the softmax from the statistics: 5 multiplies where
+	 * the forward has 2, 2.5 x the forward rather than 2 x (Dao 2024, §3.1.2). */
+	o->core_bwd_extra = c->flash ? 0.5 * core : 0;
 	/* TP: two all-reduces of the layer's output per pass (or, with SP, two reduce-scatters and
 	 * two all-gathers: the same volume; Korthikanti et al. §4.2.2). */
 	double act_bytes = tokens * h * 2;
@@ -329,8 +403,10 @@ void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanL
 	double core = wd * (dl.core + dl.core_mem) + wm * (ml.core + ml.core_mem);
 	*out = (PlanLayer){0};
 	out->fwd = fwd;
-	out->bwd = 2 * fwd;
-	out->re = c->recompute == RC_FULL ? fwd : c->recompute == RC_SELECTIVE ? core : 0;
+	out->bwd = 2 * fwd + wd * dl.core_bwd_extra + wm * ml.core_bwd_extra;
+	out->re = c->recompute == RC_FULL	       ? fwd
+		  : c->recompute == RC_SELECTIVE && !c->flash ? core
+							       : 0;
 	/* Full recomputation repeats the forward's collectives too. */
 	double passes = c->recompute == RC_FULL ? 3 : 2;
 	out->tp = passes * tp;
@@ -363,7 +439,7 @@ double plan_memory(const PlanModel *m, const PlanConfig *c, const PlanLayer *l, 
 	o->mem_states = dense * plan_state_bytes_per_param(c->dopt, n) +
 			expert * plan_state_bytes_per_param(c->dopt, ne);
 	o->mem_optim = o->mem_states - o->mem_weights - o->mem_grads;
-	o->mem_act = l->act * plan_inflight_layers(m, c->pp, c->v, mb) +
+	o->mem_act = l->act * plan_inflight_layers(m, c, mb) +
 		     (c->recompute == RC_FULL ? l->work : 0) + l->out_mem;
 	o->mem = o->mem_states + o->mem_act;
 	return o->mem;
@@ -374,15 +450,25 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	       double dense, double expert, PlanCost *o)
 {
 	int mb = c->batch / (c->dp * c->micro);
-	double stage = m->layers / c->pp;
 	double span = (double)c->tp * c->cp * c->dp; /* one pipeline stage of every replica */
 	/* Point-to-point to the next stage: forward activations and backward gradients of each
 	 * of the v chunks; not overlapped (Megatron's 1F1B sends between its computations). */
 	double pp_t = c->pp > 1 ? 2 * c->v * (NET_ALPHA + l->pp_bytes / plan_group_bandwidth(hw, 2 * span)) : 0;
-	double per_mb = stage * (l->fwd + l->bwd + l->re + l->tp + l->cp + l->ep) + l->out_time + pp_t;
+	/* The pipeline runs at its slowest stage (Narayanan et al. §2.2: every stage processes
+	 * each micro-batch in turn): the last with its layers and the output layer and loss, a
+	 * middle one, or the first. `stage` is the slowest stage's layers. */
+	double per_layer = l->fwd + l->bwd + l->re + l->tp + l->cp + l->ep;
+	double first, mid, last;
+	stage_layers(m, c, &first, &mid, &last);
+	double stage = last, tail = l->out_time;
+	if (c->pp > 1 && fmax(mid, first) * per_layer > stage * per_layer + tail)
+		stage = fmax(mid, first), tail = 0;
+	double per_mb = stage * per_layer + tail + pp_t;
 	o->microbatches = mb;
 	o->virtual_stage_layers = (int)(m->layers / (c->pp * c->v));
-	o->compute = mb * (stage * (l->fwd + l->bwd) + l->out_time);
+	o->first_stage_layers = (int)first, o->mid_stage_layers = (int)mid;
+	o->last_stage_layers = (int)last;
+	o->compute = mb * (stage * (l->fwd + l->bwd) + tail);
 	o->recompute = mb * stage * l->re;
 	o->tp_comm = mb * stage * l->tp;
 	o->cp_comm = mb * stage * l->cp;

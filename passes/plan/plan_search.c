@@ -9,7 +9,8 @@
  *
  * Megatron-LM's constraints (megatron/training/arguments.py and megatron/core/parallel_state.py):
  * heads and query groups divisible by TP (and the FFN sizes, which its linear layers split);
- * layers divisible by PP (uneven first/last stages are not planned); sequence divisible by
+ * layers divisible by PP, or uneven first and last stages of one layer fewer
+ * (--decoder-first/last-pipeline-num-layers; plan_stage_splits), without interleaving; sequence divisible by
  * 2·CP when CP > 1 (load-balanced causal split); experts divisible by EP and EP dividing
  * DP·CP (expert parallelism is carved out of the data-parallel ranks); global batch divisible
  * by micro-batch × DP; interleaving v dividing the layers of a stage, with PP > 1 and the
@@ -182,7 +183,15 @@ static void candidates(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp
 	 * call's arguments are evaluated is unspecified (a clang build read it unset). */
 	c->nep = divisors((int)fmax(1, m->experts), &c->ep);
 	c->nep = filter(c->ep, c->nep, &sp->knob[KNOB_EP]);
-	c->npp = divisors((int)m->layers, &c->pp);
+	/* PP: every size some split of the layers allows (plan_stage_splits: p dividing L, L + 1
+	 * or L + 2). */
+	c->pp = xmalloc(sizeof(int) * (size_t)(m->layers + 1));
+	c->npp = 0;
+	for (int p = 1; p <= (int)m->layers; p++) {
+		int split[2][2];
+		if (plan_stage_splits(m, p, split, 2) > 0)
+			c->pp[c->npp++] = p;
+	}
 	c->npp = filter(c->pp, c->npp, &sp->knob[KNOB_PP]);
 	c->ndp = divisors(sp->batch, &c->dp);
 	c->nmicro = divisors(sp->batch, &c->micro);
@@ -234,7 +243,13 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 			long model_gpus = (long)tp * cp * pp;
 			if (model_gpus > hw->gpus)
 				continue;
-			PlanConfig c = {.tp = tp, .cp = cp, .ep = ep, .pp = pp, .batch = B};
+			int splits[2][2];
+			int nsplit = plan_stage_splits(m, pp, splits, 2);
+			for (int i_sp = 0; i_sp < nsplit; i_sp++) {
+			bool even = pp == 1 || L % pp == 0;
+			PlanConfig c = {.tp = tp, .cp = cp, .ep = ep, .pp = pp, .batch = B,
+					.first = even ? 0 : splits[i_sp][0], .last = even ? 0 : splits[i_sp][1],
+					.flash = sp->flash};
 			double dense, expert;
 			plan_stage_params(m, &c, &dense, &expert);
 			for (int i_dp = 0; i_dp < cd.ndp; i_dp++) {
@@ -258,7 +273,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 					c.micro = b;
 					for (int i_v = 0; i_v < cd.nv; i_v++) {
 						int v = cd.v[i_v];
-						if ((L / pp) % v || (v > 1 && (pp == 1 || mb % pp)))
+						if ((v > 1 && !even) || (L / pp) % v || (v > 1 && (pp == 1 || mb % pp)))
 							continue;
 						c.v = v;
 						for (int i_rc = 0; i_rc < nrc; i_rc++)
@@ -295,6 +310,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 						}
 					}
 				}
+			}
 			}
 		}
 	}

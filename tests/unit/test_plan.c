@@ -117,15 +117,23 @@ static void test_memory(void)
 	CLOSE(plan_layer_activation_bytes(&nd, &c, false), s * b * h * (8 + 24 / t + 2 * a * s / (h * t)), 1e-12);
 	c.recompute = RC_FULL;
 	CLOSE(plan_layer_activation_bytes(&m, &c, false), 2 * s * b * h, 1e-12);
+	/* FlashAttention: no s x s tensor, a logsumexp (4 bytes) a head and token instead:
+	 * sbh(10 + 24/t) + 4sba/t, with or without selective recomputation. */
+	c.flash = true;
+	c.recompute = RC_NONE;
+	CLOSE(plan_layer_activation_bytes(&m, &c, false), s * b * h * (10 + 24 / t) + 4 * s * b * a / t, 1e-12);
+	c.recompute = RC_SELECTIVE;
+	CLOSE(plan_layer_activation_bytes(&m, &c, false), s * b * h * (10 + 24 / t) + 4 * s * b * a / t, 1e-12);
+	c.flash = false;
 	/* Megatron-LM's distributed optimizer: 18 bytes per parameter, or 6 + 12/d. */
 	CLOSE(plan_state_bytes_per_param(false, 64), 18, 1e-12);
 	CLOSE(plan_state_bytes_per_param(true, 64), 6 + 12.0 / 64, 1e-12);
 	/* In flight on the first stage: L layers (1F1B), L·(1 + (p−1)/(p·v)) interleaved,
 	 * fewer when the micro-batches are fewer than the stages. */
-	CLOSE(plan_inflight_layers(&m, 8, 1, 96), 96, 1e-12);
-	CLOSE(plan_inflight_layers(&m, 8, 2, 96), 96 * (1 + 7.0 / 16), 1e-12);
-	CLOSE(plan_inflight_layers(&m, 8, 1, 4), 12 * 4, 1e-12);
-	CLOSE(plan_inflight_layers(&m, 1, 1, 4), 96, 1e-12);
+	CLOSE(plan_inflight_layers(&m, &(PlanConfig){.pp = 8, .v = 1}, 96), 96, 1e-12);
+	CLOSE(plan_inflight_layers(&m, &(PlanConfig){.pp = 8, .v = 2}, 96), 96 * (1 + 7.0 / 16), 1e-12);
+	CLOSE(plan_inflight_layers(&m, &(PlanConfig){.pp = 8, .v = 1}, 4), 12 * 4, 1e-12);
+	CLOSE(plan_inflight_layers(&m, &(PlanConfig){.pp = 1, .v = 1}, 4), 96, 1e-12);
 	/* A stage's parameters: 96/8 layers of 12h² + 4h over TP 8, and the embedding. */
 	double dense, expert;
 	PlanConfig st = {.tp = 8, .pp = 8, .cp = 1, .ep = 1};
@@ -205,7 +213,7 @@ static void test_constraints(void)
 	} bad[] = {
 		{"tp = 3", "does not divide the model's heads 32, query groups 8"},
 		{"tp = 16", "does not fit the 8-accelerator scale-up domain"},
-		{"pp = 5", "pp = 5 does not divide the model's 32 layers"},
+		{"pp = 5", "pp = 5 cannot split the model's 32 layers"},
 		{"cp = 3", "not divisible by 2 x cp"},
 		{"micro_batch = 7", "not divisible by micro_batch = 7"},
 		{"gpus = 100", "gpus = 100, but the cluster has 64"},
@@ -231,7 +239,7 @@ static void test_constraints(void)
 	b = small_model("transformer(layers = 128, hidden = 25600, heads = 160, seq = 2048, "
 			"vocab = 51200)", "");
 	CU_ASSERT(b->d.nplans == 0 && b->p.unmet > 0);
-	CU_ASSERT(violation_says(b, "GiB per GPU even with the plan needing least memory"));
+	CU_ASSERT(violation_says(b, "GB per GPU even with the plan needing least memory"));
 	done(b);
 }
 
@@ -277,7 +285,8 @@ static void test_fidelity(void)
 			 "workload published {\n  cluster = c\n  model = transformer(layers = %d, "
 			 "hidden = %d, heads = %d, seq = 2048, vocab = 51200)\n  tokens = 1e9\n"
 			 "  global_batch = %d\n  gpus = %d\n  tp = %d\n  pp = %d\n  cp = 1\n"
-			 "  recompute = full\n  sequence_parallel = false\n  distributed_optimizer = false\n}\n"
+			 "  recompute = full\n  sequence_parallel = false\n  distributed_optimizer = false\n"
+			 "  flash_attention = false\n}\n"
 			 "workload chosen {\n  cluster = c\n  model = transformer(layers = %d, "
 			 "hidden = %d, heads = %d, seq = 2048, vocab = 51200)\n  tokens = 1e9\n"
 			 "  global_batch = %d\n  gpus = %d\n}\n",
@@ -347,6 +356,81 @@ static void test_speed(void)
 	done(b);
 }
 
+/* Uneven pipeline stages: 126 layers at PP 16 give the first and last stage 7 layers and the
+ * 14 middle stages 8 (Llama 3.1 405B, Llama Team 2024 §3.3.2); a 16-GPU cluster planning
+ * PP 16 finds it and writes it; PP 13 (126 is neither 0, -1 nor -2 mod 13) has no split. */
+/* At long sequence full recomputation with FlashAttention needs less memory than selective
+ * (the working layer has no s x s tensor); the causal core costs half the unfused one, and
+ * selective recomputation costs nothing more than none. */
+static void test_flash_attention(void)
+{
+	Built *b = small("recompute = full\n  tp = 8\n  pp = 1\n  cp = 1\n  micro_batch = 1");
+	const WorkloadPlan *wp = plan_of(b, "w");
+	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
+	PlanModel m = wp->model;
+	m.seq = 131072;
+	PlanConfig c = wp->r.best;
+	c.flash = true;
+	PlanCost full, sel, none;
+	plan_evaluate(&m, &wp->hw, &c, &full);
+	c.recompute = RC_SELECTIVE;
+	plan_evaluate(&m, &wp->hw, &c, &sel);
+	c.recompute = RC_NONE;
+	plan_evaluate(&m, &wp->hw, &c, &none);
+	CU_ASSERT(full.mem < sel.mem);
+	CLOSE(sel.step, none.step, 1e-12);
+	CLOSE(sel.mem, none.mem, 1e-12);
+	PlanCost unfused;
+	c.flash = false;
+	plan_evaluate(&m, &wp->hw, &c, &unfused);
+	CU_ASSERT(unfused.mem > 10 * none.mem);
+	CU_ASSERT(unfused.step > none.step);
+	done(b);
+}
+
+static void test_uneven_stages(void)
+{
+	PlanModel m = gpt(126, 16384, 128);
+	int split[2][2];
+	CU_ASSERT_EQUAL(plan_stage_splits(&m, 16, split, 2), 1);
+	CU_ASSERT(split[0][0] == 7 && split[0][1] == 7);
+	CU_ASSERT_EQUAL(plan_stage_splits(&m, 13, split, 2), 0);
+	CU_ASSERT_EQUAL(plan_stage_splits(&m, 63, split, 2), 1); /* divides: even */
+	CU_ASSERT(split[0][0] == 2 && split[0][1] == 2);
+	/* 127 layers at PP 16: 14 x 8 in the middle, 15 left: (7, 8) or (8, 7); 125 has none
+	 * (the end stages would need 5 and 8). */
+	PlanModel o = gpt(127, 16384, 128);
+	CU_ASSERT_EQUAL(plan_stage_splits(&o, 16, split, 2), 2);
+	CU_ASSERT(split[0][0] + split[0][1] == 15 && split[1][0] + split[1][1] == 15);
+	o.layers = 125;
+	CU_ASSERT_EQUAL(plan_stage_splits(&o, 16, split, 2), 0);
+	/* Shorter end stages: the slowest stage is a middle one of 8 layers, so the step is that
+	 * of 8 layers per micro-batch and no output layer on the critical path; the first stage's
+	 * in-flight activations are 7 x 16 micro-batches, the second's 8 x 15. */
+	PlanConfig c = {.tp = 8, .pp = 16, .dp = 1, .cp = 1, .ep = 1, .micro = 1, .v = 1,
+			.batch = 64, .gpus = 128, .first = 7, .last = 7, .recompute = RC_FULL};
+	CLOSE(plan_mid_layers(&m, &c), 8, 1e-12);
+	CLOSE(plan_inflight_layers(&m, &c, 64), 8 * 15, 1e-12);
+	double dense, expert;
+	plan_stage_params(&m, &c, &dense, &expert);
+	double h = 16384, layer = 12 * h * h + 4 * h;
+	CLOSE(dense, fmax(7 * layer / 8 + 51200 * h / 8, 8 * layer / 8), 1e-12);
+
+	Built *b = small_model("transformer(layers = 126, hidden = 4096, heads = 32, seq = 2048, "
+			       "vocab = 32000)",
+			       "pp = 16\n  tp = 1");
+	const WorkloadPlan *wp = plan_of(b, "w");
+	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
+	CU_ASSERT(wp->r.best.pp == 16 && wp->r.best.first == 7 && wp->r.best.last == 7);
+	CU_ASSERT(wp->r.cost.mid_stage_layers == 8);
+	done(b);
+	b = small_model("transformer(layers = 126, hidden = 4096, heads = 32, seq = 2048, "
+			"vocab = 32000)",
+			"pp = 13");
+	CU_ASSERT(b->d.nplans == 0 || !plan_of(b, "w"));
+	done(b);
+}
+
 void suite_plan(void)
 {
 	CU_pSuite s = CU_add_suite("plan", NULL, NULL);
@@ -354,6 +438,8 @@ void suite_plan(void)
 	CU_add_test(s, "memory (Korthikanti et al.), optimizer state, in-flight layers", test_memory);
 	CU_add_test(s, "bubble, matmul efficiency, bandwidth by level", test_bubble_and_efficiency);
 	CU_add_test(s, "Megatron-LM constraints and diagnostics", test_constraints);
+	CU_add_test(s, "uneven pipeline stages", test_uneven_stages);
+	CU_add_test(s, "FlashAttention with the causal mask", test_flash_attention);
 	CU_add_test(s, "fidelity: Narayanan et al. Table 1 on DGX A100", test_fidelity);
 	CU_add_test(s, "speed: 16,384 GPUs", test_speed);
 }
