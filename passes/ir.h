@@ -565,6 +565,10 @@ typedef struct PlanConfig {
 	int recompute;       /* PLAN_RC_* */
 	bool sp, dopt;       /* sequence parallelism, distributed optimizer */
 	bool flash;          /* fused causal attention (FlashAttention) */
+	/* The overlap knobs the workload allows: bit 0 off, bit 1 on, for the data-parallel
+	 * collectives, the tensor-parallel ones (with SP) and the pipeline's sends (interleaved);
+	 * plan_time takes the faster allowed setting of each (PlanCost.overlap_*). 0: off. */
+	unsigned overlap_dp, overlap_tp, overlap_pp;
 } PlanConfig;
 
 /* What the model predicts for one plan. Times are per step on the slowest pipeline stage and
@@ -583,6 +587,7 @@ typedef struct PlanCost {
 	double bubble_fraction; /* of a step the pipeline idles (plan_bubble_fraction) */
 	int virtual_stage_layers; /* layers of one virtual pipeline stage (layers / (pp x v)) */
 	int first_stage_layers, mid_stage_layers, last_stage_layers; /* the split of the layers */
+	bool overlap_dp, overlap_tp, overlap_pp; /* the overlap settings the plan's time assumes */
 } PlanCost;
 
 /* The values a workload allows for one whole-number knob: any (searched), or a list (a fixed
@@ -605,6 +610,7 @@ typedef struct PlanSpace {
 	int batch;           /* global batch, sequences */
 	int min_cp_tokens;   /* CP is searched down to this many tokens per rank (when not fixed) */
 	bool flash;          /* the workload's flash_attention */
+	unsigned overlap_dp, overlap_tp, overlap_pp; /* bit 0: off allowed, bit 1: on allowed */
 } PlanSpace;
 
 enum { PLAN_ALTERNATIVES = 5 };

@@ -56,6 +56,9 @@ static Json *config_json(const PlanConfig *c, const PlanCost *k)
 	jw_set(o, "sequence_parallel", jw_bool(c->sp));
 	jw_set(o, "distributed_optimizer", jw_bool(c->dopt));
 	jw_set(o, "flash_attention", jw_bool(c->flash));
+	jw_set(o, "overlap_dp", jw_bool(k->overlap_dp));
+	jw_set(o, "overlap_tp", jw_bool(k->overlap_tp));
+	jw_set(o, "overlap_pp", jw_bool(k->overlap_pp));
 	return o;
 }
 
@@ -260,10 +263,17 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 	else if (c->recompute == RC_FULL)
 		fprintf(f, "--recompute-granularity full\n--recompute-method uniform\n"
 			   "--recompute-num-layers 1\n");
+	const PlanCost *k = &wp->r.cost;
 	if (c->dopt)
-		fprintf(f, "--use-distributed-optimizer\n--overlap-param-gather\n");
-	if (c->dp * c->cp > 1)
+		fprintf(f, "--use-distributed-optimizer\n");
+	if (k->overlap_dp && c->dopt)
+		fprintf(f, "--overlap-param-gather\n");
+	if (k->overlap_dp)
 		fprintf(f, "--overlap-grad-reduce\n");
+	if (k->overlap_tp)
+		fprintf(f, "--tp-comm-overlap\n");
+	if (k->overlap_pp)
+		fprintf(f, "--overlap-p2p-communication\n");
 	/* The architecture: every flag whose default would build another model (Megatron-LM's
 	 * defaults are GPT-2's: LayerNorm, learned absolute positions, GeLU, tied embeddings,
 	 * biases, multi-head attention, dropout 0.1). */

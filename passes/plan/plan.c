@@ -228,6 +228,9 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	sp->batch = (int)field_num(w, FLD_WORKLOAD_GLOBAL_BATCH);
 	sp->min_cp_tokens = 1024;
 	sp->flash = field_bool(w, FLD_WORKLOAD_FLASH_ATTENTION);
+	sp->overlap_dp = mask_of(w, FLD_WORKLOAD_OVERLAP_DP, 2);
+	sp->overlap_tp = mask_of(w, FLD_WORKLOAD_OVERLAP_TP, 2);
+	sp->overlap_pp = mask_of(w, FLD_WORKLOAD_OVERLAP_PP, 2);
 	return hw->per_node > 0 && hw->peak > 0;
 }
 

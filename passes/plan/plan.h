@@ -58,6 +58,11 @@ double plan_layer_activation_bytes(const PlanModel *m, const PlanConfig *c, bool
 double plan_state_bytes_per_param(bool dopt, double dp_group);
 double plan_matmul_efficiency(const PlanHw *hw, double m, double n, double k);
 double plan_group_bandwidth(const PlanHw *hw, double span_gpus);
+typedef enum {
+	COLL_ALL_REDUCE, COLL_REDUCE_SCATTER, COLL_ALL_GATHER, COLL_ALL_TO_ALL, COLL_RING_PASS
+} PlanColl;
+/* Seconds of one collective of n ranks spanning span_gpus consecutive GPUs on bytes a rank. */
+double plan_collective(const PlanHw *hw, double span_gpus, double n, PlanColl kind, double bytes);
 void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanLayer *out);
 /* Parameters one GPU of the biggest pipeline stage holds: dense (replicated over DP and CP)
  * and expert (replicated over DP·CP/EP). */

@@ -25,8 +25,8 @@
  * - collective bandwidth as a fraction of the link's per-direction rate: 0.6 inside the
  *   scale-up domain, 0.9 on the fabric (the NVLink and InfiniBand efficiencies of Calculon's
  *   A100 system description, Isaev et al., SC'23, systems/a100_80g.json);
- * - latency per collective step, 2·⌈log₂ n⌉ steps (tree or hierarchical algorithm): 1 µs in
- *   the domain, 2 µs on the fabric (Calculon's latencies);
+ * - latency per collective step: 1 µs in the domain, 2 µs on the fabric (Calculon's), the
+ *   steps those of the ring or tree algorithm (plan_collective);
  * - memory-bound kernels stream at 0.8 of the HBM bandwidth (Calculon's A100 memory curve:
  *   0.75 for 10 MB, 0.9 for 100 MB);
  * - the Adam step touches 32 bytes per parameter of the shard a GPU updates (fp32 gradient,
@@ -34,6 +34,36 @@
  */
 static const double SU_EFF = 0.6, NET_EFF = 0.9;
 static const double SU_ALPHA = 1e-6, NET_ALPHA = 2e-6;
+static const double TREE_BW = 0.9;
+/* Communication overlapped with compute still costs compute: its kernels occupy SMs and HBM
+ * bandwidth (NCCL runs on SMs; Transformer Engine's userbuffers overlap takes some of them).
+ * Charged as this fraction of the overlapped time (an assumption, docs/parallelism.md), so an
+ * overlap knob is on only when it pays. */
+static const double OVERLAP_COST = 0.1;
+/* At most this share of a collective hides under compute: the first and last chunks of a
+ * decomposed collective have nothing to run under, and the kernels contend (an assumption;
+ * Wang et al., ASPLOS 2023, measure 1.14-1.38 x on TP-bound layers from such overlap, not the
+ * whole communication time). */
+static const double OVERLAP_MAX = 0.7;
+
+/* What is left of `comm` seconds of communication run under `busy` seconds of compute. */
+static double exposed(double comm, double busy, bool on)
+{
+	if (!on)
+		return comm;
+	double hidden = fmin(busy, OVERLAP_MAX * comm);
+	return comm - hidden + OVERLAP_COST * hidden;
+}
+
+/* The faster allowed setting of an overlap knob (bit 0 off, bit 1 on; none: off). */
+static bool overlap_on(unsigned allowed, double comm, double busy)
+{
+	if (!(allowed & 2u))
+		return false;
+	if (!(allowed & 1u))
+		return true;
+	return exposed(comm, busy, true) < exposed(comm, busy, false);
+}
 static const double HBM_EFF = 0.8;
 static const double ADAM_BYTES = 32;
 
@@ -308,19 +338,35 @@ double plan_group_bandwidth(const PlanHw *hw, double span)
 	return bw * NET_EFF;
 }
 
-static double latency(const PlanHw *hw, double span, double n)
-{
-	return (span <= hw->domain ? SU_ALPHA : NET_ALPHA) * 2 * ceil(log2(n));
-}
-
-/* A collective of n ranks over `span` GPUs moving `factor` × bytes per rank (ring volumes:
- * all-reduce 2(n−1)/n, reduce-scatter and all-gather (n−1)/n, all-to-all (n−1)/n; Thakur,
- * Rabenseifner and Gropp, IJHPCA 2005). */
-static double collective(const PlanHw *hw, double span, double n, double factor, double bytes)
+/* A collective of n ranks over `span` GPUs on `bytes` per rank, latency and bandwidth terms
+ * (the α-β model; Thakur, Rabenseifner and Gropp, IJHPCA 2005, §2 and Table 1):
+ * - ring all-reduce: 2(n−1) steps of α and 2(n−1)/n of the buffer; NCCL's double binary tree
+ *   (Sanders, Speck and Träff, Parallel Computing 2009; NCCL 2.4): 2⌈log₂n⌉ steps at the same
+ *   volume, taken at 0.9 of the ring's bandwidth (an assumption: NCCL picks the tree for small
+ *   messages and the ring for large ones, which this minimum reproduces);
+ * - reduce-scatter, all-gather and all-to-all: n − 1 steps and (n−1)/n of the buffer;
+ * - a ring pass (context parallelism's K,V chunks): n − 1 steps of α plus the whole chunk. */
+double plan_collective(const PlanHw *hw, double span, double n, PlanColl kind, double bytes)
 {
 	if (n <= 1 || bytes <= 0)
 		return 0;
-	return latency(hw, span, n) + factor * bytes / plan_group_bandwidth(hw, span);
+	double alpha = span <= hw->domain ? SU_ALPHA : NET_ALPHA;
+	double bw = plan_group_bandwidth(hw, span);
+	switch (kind) {
+	case COLL_ALL_REDUCE: {
+		double vol = 2 * (n - 1) / n * bytes / bw;
+		double ring = 2 * (n - 1) * alpha + vol;
+		double tree = 2 * ceil(log2(n)) * alpha + vol / TREE_BW;
+		return fmin(ring, tree);
+	}
+	case COLL_RING_PASS: return (n - 1) * (alpha + bytes / bw);
+	default: return (n - 1) * alpha + (n - 1) / n * bytes / bw;
+	}
+}
+
+static double collective(const PlanHw *hw, double span, double n, PlanColl kind, double bytes)
+{
+	return plan_collective(hw, span, n, kind, bytes);
 }
 
 typedef struct LayerTimes {
@@ -374,17 +420,20 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	/* TP: two all-reduces of the layer's output per pass (or, with SP, two reduce-scatters and
 	 * two all-gathers: the same volume; Korthikanti et al. §4.2.2). */
 	double act_bytes = tokens * h * 2;
-	o->tp = t > 1 ? 2 * collective(hw, t, t, 2 * (t - 1) / t, act_bytes) : 0;
+	o->tp = t <= 1 ? 0
+		: c->sp ? 2 * (collective(hw, t, t, COLL_REDUCE_SCATTER, act_bytes) +
+			       collective(hw, t, t, COLL_ALL_GATHER, act_bytes))
+			: 2 * collective(hw, t, t, COLL_ALL_REDUCE, act_bytes);
 	/* CP (ring attention): each rank passes its K and V chunk around the ring, cp − 1 steps;
 	 * backward passes K, V and their gradients. Overlapped with the core (Megatron-Core). */
 	double kv = tokens * 2 * g * d * 2 / t;
-	double cp_f = c->cp > 1 ? collective(hw, (double)t * c->cp, c->cp, c->cp - 1, kv) : 0;
+	double cp_f = c->cp > 1 ? collective(hw, (double)t * c->cp, c->cp, COLL_RING_PASS, kv) : 0;
 	o->cp_f = fmax(0, cp_f - core);
 	o->cp_b = fmax(0, 2 * cp_f - 2 * core);
 	/* EP: dispatch and combine all-to-all of the routed tokens, per pass, not overlapped. */
 	double routed = tokens * m->top_k * h * 2;
 	o->ep = moe && c->ep > 1
-			? 2 * collective(hw, (double)t * c->cp * c->ep, c->ep, (c->ep - 1.0) / c->ep, routed)
+			? 2 * collective(hw, (double)t * c->cp * c->ep, c->ep, COLL_ALL_TO_ALL, routed)
 			: 0;
 }
 
@@ -454,12 +503,24 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	/* Point-to-point to the next stage: forward activations and backward gradients of each
 	 * of the v chunks; not overlapped (Megatron's 1F1B sends between its computations). */
 	double pp_t = c->pp > 1 ? 2 * c->v * (NET_ALPHA + l->pp_bytes / plan_group_bandwidth(hw, 2 * span)) : 0;
+	double first, mid, last;
+	stage_layers(m, c, &first, &mid, &last);
+	/* Overlap: TP's all-gathers and reduce-scatters under the layer's GEMMs (Megatron-LM
+	 * --tp-comm-overlap, Transformer Engine userbuffers; with SP only); the pipeline's sends
+	 * under the next chunk's forward and backward (--overlap-p2p-communication; interleaved
+	 * schedule only). */
+	double busy = l->fwd + l->bwd;
+	unsigned otp = c->sp && c->tp > 1 ? c->overlap_tp : 1u;
+	o->overlap_tp = overlap_on(otp, l->tp, busy);
+	double tp = exposed(l->tp, busy, o->overlap_tp);
+	unsigned opp = c->v > 1 && c->pp > 1 ? c->overlap_pp : 1u;
+	double chunk = fmax(mid, first) / c->v * busy;
+	o->overlap_pp = overlap_on(opp, pp_t, chunk);
+	pp_t = exposed(pp_t, chunk, o->overlap_pp);
 	/* The pipeline runs at its slowest stage (Narayanan et al. §2.2: every stage processes
 	 * each micro-batch in turn): the last with its layers and the output layer and loss, a
 	 * middle one, or the first. `stage` is the slowest stage's layers. */
-	double per_layer = l->fwd + l->bwd + l->re + l->tp + l->cp + l->ep;
-	double first, mid, last;
-	stage_layers(m, c, &first, &mid, &last);
+	double per_layer = l->fwd + l->bwd + l->re + tp + l->cp + l->ep;
 	double stage = last, tail = l->out_time;
 	if (c->pp > 1 && fmax(mid, first) * per_layer > stage * per_layer + tail)
 		stage = fmax(mid, first), tail = 0;
@@ -470,7 +531,7 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	o->last_stage_layers = (int)last;
 	o->compute = mb * (stage * (l->fwd + l->bwd) + tail);
 	o->recompute = mb * stage * l->re;
-	o->tp_comm = mb * stage * l->tp;
+	o->tp_comm = mb * stage * tp;
 	o->cp_comm = mb * stage * l->cp;
 	o->ep_comm = mb * stage * l->ep;
 	o->pp_comm = mb * pp_t;
@@ -483,16 +544,19 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	 * and overlap-param-gather); what is left is exposed. */
 	double n = (double)c->dp * c->cp, ne = n / c->ep;
 	double bwd = stage * l->bwd, fwd = stage * l->fwd, dp = 0;
+	unsigned odp = n > 1 ? c->overlap_dp : 1u;
 	if (c->dopt) {
-		double rs = collective(hw, span, n, (n - 1) / n, 4 * dense) +
-			    collective(hw, span, ne, (ne - 1) / ne, 4 * expert);
-		double ag = collective(hw, span, n, (n - 1) / n, 2 * dense) +
-			    collective(hw, span, ne, (ne - 1) / ne, 2 * expert);
-		dp = fmax(0, rs - bwd) + fmax(0, ag - fwd);
+		double rs = collective(hw, span, n, COLL_REDUCE_SCATTER, 4 * dense) +
+			    collective(hw, span, ne, COLL_REDUCE_SCATTER, 4 * expert);
+		double ag = collective(hw, span, n, COLL_ALL_GATHER, 2 * dense) +
+			    collective(hw, span, ne, COLL_ALL_GATHER, 2 * expert);
+		o->overlap_dp = overlap_on(odp, rs + ag, bwd + fwd);
+		dp = o->overlap_dp ? exposed(rs, bwd, true) + exposed(ag, fwd, true) : rs + ag;
 	} else {
-		double ar = collective(hw, span, n, 2 * (n - 1) / n, 4 * dense) +
-			    collective(hw, span, ne, 2 * (ne - 1) / ne, 4 * expert);
-		dp = fmax(0, ar - bwd);
+		double ar = collective(hw, span, n, COLL_ALL_REDUCE, 4 * dense) +
+			    collective(hw, span, ne, COLL_ALL_REDUCE, 4 * expert);
+		o->overlap_dp = overlap_on(odp, ar, bwd);
+		dp = exposed(ar, bwd, o->overlap_dp);
 	}
 	o->dp_comm = dp;
 	double shard = c->dopt ? dense / n + expert / ne : dense + expert;

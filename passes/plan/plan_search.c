@@ -249,7 +249,8 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 			bool even = pp == 1 || L % pp == 0;
 			PlanConfig c = {.tp = tp, .cp = cp, .ep = ep, .pp = pp, .batch = B,
 					.first = even ? 0 : splits[i_sp][0], .last = even ? 0 : splits[i_sp][1],
-					.flash = sp->flash};
+					.flash = sp->flash, .overlap_dp = sp->overlap_dp,
+					.overlap_tp = sp->overlap_tp, .overlap_pp = sp->overlap_pp};
 			double dense, expert;
 			plan_stage_params(m, &c, &dense, &expert);
 			for (int i_dp = 0; i_dp < cd.ndp; i_dp++) {

@@ -163,7 +163,20 @@ static void test_bubble_and_efficiency(void)
 	CU_ASSERT(b1 > b2);
 	CLOSE(b2 / b3, 2, 1e-12);
 	CLOSE(b3 / b4, 4, 1e-12);
+	/* Collectives, α-β: a ring reduce-scatter of n ranks takes n − 1 steps, a ring all-reduce
+	 * 2(n − 1); the tree all-reduce 2⌈log₂n⌉ steps at 0.9 of the ring's bandwidth, the
+	 * faster of the two is taken: the tree for a tiny buffer, the ring for a large one. */
+	double alpha = 2e-6, n2 = 256, tiny = 1, big = 1e9, bw = plan_group_bandwidth(&hw, 2048);
+	CLOSE(plan_collective(&hw, 2048, n2, COLL_REDUCE_SCATTER, tiny),
+	      (n2 - 1) * alpha + (n2 - 1) / n2 * tiny / bw, 1e-12);
+	CLOSE(plan_collective(&hw, 2048, n2, COLL_ALL_REDUCE, tiny),
+	      2 * 8 * alpha + 2 * (n2 - 1) / n2 * tiny / bw / 0.9, 1e-12);
+	CLOSE(plan_collective(&hw, 2048, n2, COLL_ALL_REDUCE, big),
+	      2 * (n2 - 1) * alpha + 2 * (n2 - 1) / n2 * big / bw, 1e-12);
+	CLOSE(plan_collective(&hw, 2048, 4, COLL_RING_PASS, big), 3 * (alpha + big / bw), 1e-12);
+	CU_ASSERT(plan_collective(&hw, 2048, 1, COLL_ALL_REDUCE, big) == 0);
 }
+
 
 /* ---- Megatron-LM's constraints through the pipeline ----------------------------------------- */
 
@@ -286,7 +299,8 @@ static void test_fidelity(void)
 			 "hidden = %d, heads = %d, seq = 2048, vocab = 51200)\n  tokens = 1e9\n"
 			 "  global_batch = %d\n  gpus = %d\n  tp = %d\n  pp = %d\n  cp = 1\n"
 			 "  recompute = full\n  sequence_parallel = false\n  distributed_optimizer = false\n"
-			 "  flash_attention = false\n}\n"
+			 "  flash_attention = false\n  overlap_tp = false\n  overlap_pp = false\n"
+			 "  overlap_dp = true\n}\n"
 			 "workload chosen {\n  cluster = c\n  model = transformer(layers = %d, "
 			 "hidden = %d, heads = %d, seq = 2048, vocab = 51200)\n  tokens = 1e9\n"
 			 "  global_batch = %d\n  gpus = %d\n}\n",
@@ -359,6 +373,29 @@ static void test_speed(void)
 /* Uneven pipeline stages: 126 layers at PP 16 give the first and last stage 7 layers and the
  * 14 middle stages 8 (Llama 3.1 405B, Llama Team 2024 §3.3.2); a 16-GPU cluster planning
  * PP 16 finds it and writes it; PP 13 (126 is neither 0, -1 nor -2 mod 13) has no split. */
+/* Overlap knobs: each searched (the faster setting taken); fixing one off can only slow the
+ * plan; TP overlap needs SP and PP overlap interleaving, and the arguments say what is on. */
+static void test_overlap(void)
+{
+	Built *b = small("tp = 8\n  pp = 2\n  sequence_parallel = true");
+	const WorkloadPlan *wp = plan_of(b, "w");
+	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
+	PlanConfig c = wp->r.best;
+	PlanCost on, off;
+	plan_evaluate(&wp->model, &wp->hw, &c, &on);
+	CU_ASSERT(on.overlap_tp); /* TP 8 all-gathers of a 4096-wide model hide under the GEMMs */
+	c.overlap_tp = c.overlap_dp = c.overlap_pp = 1u; /* off only */
+	plan_evaluate(&wp->model, &wp->hw, &c, &off);
+	CU_ASSERT(!off.overlap_tp && !off.overlap_dp && !off.overlap_pp);
+	CU_ASSERT(off.step > on.step);
+	CU_ASSERT(off.tp_comm > on.tp_comm);
+	c.sp = false;
+	c.overlap_tp = 2u; /* on only, but without SP Megatron cannot: off */
+	plan_evaluate(&wp->model, &wp->hw, &c, &off);
+	CU_ASSERT(!off.overlap_tp);
+	done(b);
+}
+
 /* At long sequence full recomputation with FlashAttention needs less memory than selective
  * (the working layer has no s x s tensor); the causal core costs half the unfused one, and
  * selective recomputation costs nothing more than none. */
@@ -439,6 +476,7 @@ void suite_plan(void)
 	CU_add_test(s, "bubble, matmul efficiency, bandwidth by level", test_bubble_and_efficiency);
 	CU_add_test(s, "Megatron-LM constraints and diagnostics", test_constraints);
 	CU_add_test(s, "uneven pipeline stages", test_uneven_stages);
+	CU_add_test(s, "overlap knobs", test_overlap);
 	CU_add_test(s, "FlashAttention with the causal mask", test_flash_attention);
 	CU_add_test(s, "fidelity: Narayanan et al. Table 1 on DGX A100", test_fidelity);
 	CU_add_test(s, "speed: 16,384 GPUs", test_speed);
