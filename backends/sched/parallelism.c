@@ -55,6 +55,7 @@ static Json *config_json(const PlanConfig *c, const PlanCost *k)
 	jw_set(o, "recompute", jw_str(enum_RECOMPUTE.words[c->recompute]));
 	jw_set(o, "sequence_parallel", jw_bool(c->sp));
 	jw_set(o, "distributed_optimizer", jw_bool(c->dopt));
+	jw_set(o, "fsdp", jw_bool(c->fsdp));
 	jw_set(o, "flash_attention", jw_bool(c->flash));
 	jw_set(o, "overlap_dp", jw_bool(k->overlap_dp));
 	jw_set(o, "overlap_tp", jw_bool(k->overlap_tp));
@@ -266,6 +267,8 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 	const PlanCost *k = &wp->r.cost;
 	if (c->dopt)
 		fprintf(f, "--use-distributed-optimizer\n");
+	if (c->fsdp)
+		fprintf(f, "--use-torch-fsdp2\n");
 	if (k->overlap_dp && c->dopt)
 		fprintf(f, "--overlap-param-gather\n");
 	if (k->overlap_dp)

@@ -228,6 +228,7 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	sp->batch = (int)field_num(w, FLD_WORKLOAD_GLOBAL_BATCH);
 	sp->min_cp_tokens = 1024;
 	sp->flash = field_bool(w, FLD_WORKLOAD_FLASH_ATTENTION);
+	sp->fsdp = mask_of(w, FLD_WORKLOAD_FSDP, 2);
 	sp->overlap_dp = mask_of(w, FLD_WORKLOAD_OVERLAP_DP, 2);
 	sp->overlap_tp = mask_of(w, FLD_WORKLOAD_OVERLAP_TP, 2);
 	sp->overlap_pp = mask_of(w, FLD_WORKLOAD_OVERLAP_PP, 2);
@@ -307,7 +308,7 @@ static const char *plan_text(Design *d, const PlanConfig *c)
 					 : "",
 			    c->dp, c->cp, c->ep, c->micro, c->v,
 			    enum_RECOMPUTE.words[c->recompute], c->sp ? ", sequence parallel" : "",
-			    c->dopt ? ", distributed optimizer" : "");
+			    c->dopt ? ", distributed optimizer" : c->fsdp ? ", FSDP" : "");
 }
 
 static Loc field_loc(const Decl *w, FieldId field)

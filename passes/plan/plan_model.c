@@ -487,6 +487,15 @@ double plan_memory(const PlanModel *m, const PlanConfig *c, const PlanLayer *l, 
 	o->mem_grads = 4 * (dense + expert);
 	o->mem_states = dense * plan_state_bytes_per_param(c->dopt, n) +
 			expert * plan_state_bytes_per_param(c->dopt, ne);
+	if (c->fsdp) {
+		/* ZeRO-3 (Rajbhandari et al., SC'20, §5.3): every byte of state sharded, 18/n a
+		 * parameter, plus the gathered layers: BF16 weights of the layer running and the
+		 * one prefetched, and the FP32 gradients of the one in backward. */
+		double layer = (dense + expert) / m->layers;
+		o->mem_weights = 2 * (dense / n + expert / ne) + 2 * 2 * layer;
+		o->mem_grads = 4 * (dense / n + expert / ne) + 4 * layer;
+		o->mem_states = 18 * (dense / n + expert / ne) + 8 * layer;
+	}
 	o->mem_optim = o->mem_states - o->mem_weights - o->mem_grads;
 	o->mem_act = l->act * plan_inflight_layers(m, c, mb) +
 		     (c->recompute == RC_FULL ? l->work : 0) + l->out_mem;
@@ -525,6 +534,22 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	if (c->pp > 1 && fmax(mid, first) * per_layer > stage * per_layer + tail)
 		stage = fmax(mid, first), tail = 0;
 	double per_mb = stage * per_layer + tail + pp_t;
+	/* FSDP gathers each layer's weights before its forward and again before its backward and
+	 * reduce-scatters its gradients after, every micro-batch (ZeRO-3: 1.5 x the data-parallel
+	 * volume per pass; Rajbhandari et al. §7.2.2), the next layer's under the current one's
+	 * compute when overlap_dp is on. */
+	double n = (double)c->dp * c->cp, ne = n / c->ep;
+	double fsdp_t = 0;
+	if (c->fsdp) {
+		double ag = collective(hw, span, n, COLL_ALL_GATHER, 2 * dense) +
+			    collective(hw, span, ne, COLL_ALL_GATHER, 2 * expert);
+		double rs = collective(hw, span, n, COLL_REDUCE_SCATTER, 4 * dense) +
+			    collective(hw, span, ne, COLL_REDUCE_SCATTER, 4 * expert);
+		double f = m->layers * l->fwd, bk = m->layers * l->bwd;
+		o->overlap_dp = overlap_on(n > 1 ? c->overlap_dp : 1u, 2 * ag + rs, f + bk);
+		fsdp_t = exposed(ag, f, o->overlap_dp) + exposed(ag + rs, bk, o->overlap_dp);
+		per_mb += fsdp_t;
+	}
 	o->microbatches = mb;
 	o->virtual_stage_layers = (int)(m->layers / (c->pp * c->v));
 	o->first_stage_layers = (int)first, o->mid_stage_layers = (int)mid;
@@ -542,10 +567,11 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	 * all-gathered with the distributed optimizer. Overlapped with the backward (reduce) and
 	 * forward (gather) of one micro-batch on the stage (Megatron-Core's overlap-grad-reduce
 	 * and overlap-param-gather); what is left is exposed. */
-	double n = (double)c->dp * c->cp, ne = n / c->ep;
 	double bwd = stage * l->bwd, fwd = stage * l->fwd, dp = 0;
 	unsigned odp = n > 1 ? c->overlap_dp : 1u;
-	if (c->dopt) {
+	if (c->fsdp) {
+		dp = mb * fsdp_t; /* in the micro-batches' time already: reported, not added */
+	} else if (c->dopt) {
 		double rs = collective(hw, span, n, COLL_REDUCE_SCATTER, 4 * dense) +
 			    collective(hw, span, ne, COLL_REDUCE_SCATTER, 4 * expert);
 		double ag = collective(hw, span, n, COLL_ALL_GATHER, 2 * dense) +
@@ -559,9 +585,9 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 		dp = exposed(ar, bwd, o->overlap_dp);
 	}
 	o->dp_comm = dp;
-	double shard = c->dopt ? dense / n + expert / ne : dense + expert;
+	double shard = c->dopt || c->fsdp ? dense / n + expert / ne : dense + expert;
 	o->optimizer = ADAM_BYTES * shard / (hw->hbm_bw * HBM_EFF);
-	o->step = mb * per_mb + o->bubble + o->dp_comm + o->optimizer;
+	o->step = mb * per_mb + o->bubble + (c->fsdp ? 0 : o->dp_comm) + o->optimizer;
 
 	o->model_flops = plan_model_flops(m, c->batch);
 	o->hw_flops = plan_hw_flops(m, c->batch, c->recompute);

@@ -289,11 +289,17 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 								plan_layer(m, hw, &c, &layers[li]);
 								have[li] = true;
 							}
-							for (int o = 0; o < 2; o++) {
-								if (!(sp->dopt & (1u << o)) ||
-								    (o && dp * cp == 1 && (sp->dopt & 1u)))
+							/* o: 0 no sharding, 1 the distributed optimizer (ZeRO-1), 2 FSDP
+							 * (ZeRO-3: no pipeline, some data parallelism). */
+							for (int o = 0; o < 3; o++) {
+								if (o < 2 && (!(sp->dopt & (1u << o)) ||
+									      (o && dp * cp == 1 && (sp->dopt & 1u)) ||
+									      (!(sp->fsdp & 1u))))
 									continue;
-								c.dopt = o;
+								if (o == 2 && (!(sp->fsdp & 2u) || pp > 1 || dp * cp == 1))
+									continue;
+								c.dopt = o == 1;
+								c.fsdp = o == 2;
 								Top t = {.c = c};
 								double mem = plan_memory(m, &c, &layers[li], dense, expert, &t.k);
 								out->valid++;

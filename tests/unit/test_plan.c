@@ -373,6 +373,30 @@ static void test_speed(void)
 /* Uneven pipeline stages: 126 layers at PP 16 give the first and last stage 7 layers and the
  * 14 middle stages 8 (Llama 3.1 405B, Llama Team 2024 §3.3.2); a 16-GPU cluster planning
  * PP 16 finds it and writes it; PP 13 (126 is neither 0, -1 nor -2 mod 13) has no split. */
+/* FSDP (ZeRO-3): 18/n bytes a parameter plus the gathered layers, less than the distributed
+ * optimizer's 6 + 12/n; only without a pipeline; its per-micro-batch gathers are in the step. */
+static void test_fsdp(void)
+{
+	Built *b = small("fsdp = true\n  tp = 1\n  micro_batch = 1");
+	const WorkloadPlan *wp = plan_of(b, "w");
+	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
+	PlanConfig c = wp->r.best;
+	CU_ASSERT(c.fsdp && !c.dopt && c.pp == 1);
+	PlanCost f, z1;
+	plan_evaluate(&wp->model, &wp->hw, &c, &f);
+	c.fsdp = false, c.dopt = true;
+	plan_evaluate(&wp->model, &wp->hw, &c, &z1);
+	double n = (double)c.dp * c.cp, dense, expert;
+	plan_stage_params(&wp->model, &c, &dense, &expert);
+	CLOSE(f.mem_states, 18 * dense / n + 8 * dense / wp->model.layers, 1e-9);
+	CU_ASSERT(f.mem_states < z1.mem_states);
+	CU_ASSERT(f.dp_comm > 0);
+	done(b);
+	b = small("fsdp = true\n  pp = 2");
+	CU_ASSERT(b->d.nplans == 0 || !plan_of(b, "w"));
+	done(b);
+}
+
 /* Overlap knobs: each searched (the faster setting taken); fixing one off can only slow the
  * plan; TP overlap needs SP and PP overlap interleaving, and the arguments say what is on. */
 static void test_overlap(void)
@@ -477,6 +501,7 @@ void suite_plan(void)
 	CU_add_test(s, "Megatron-LM constraints and diagnostics", test_constraints);
 	CU_add_test(s, "uneven pipeline stages", test_uneven_stages);
 	CU_add_test(s, "overlap knobs", test_overlap);
+	CU_add_test(s, "FSDP (ZeRO-3)", test_fsdp);
 	CU_add_test(s, "FlashAttention with the causal mask", test_flash_attention);
 	CU_add_test(s, "fidelity: Narayanan et al. Table 1 on DGX A100", test_fidelity);
 	CU_add_test(s, "speed: 16,384 GPUs", test_speed);
