@@ -528,6 +528,7 @@ typedef struct PlanModel {
 	bool tied;           /* output layer shares the embedding's weights */
 	bool bias;           /* biases in the linear layers */
 	double dropout;      /* probability; 0: no dropout masks kept */
+	double route_nodes;  /* a token's experts on at most this many nodes; 0: any */
 	double params;       /* parameters in all (plan_params) */
 } PlanModel;
 
@@ -569,7 +570,7 @@ typedef struct PlanConfig {
 	/* The overlap knobs the workload allows: bit 0 off, bit 1 on, for the data-parallel
 	 * collectives, the tensor-parallel ones (with SP) and the pipeline's sends (interleaved);
 	 * plan_time takes the faster allowed setting of each (PlanCost.overlap_*). 0: off. */
-	unsigned overlap_dp, overlap_tp, overlap_pp;
+	unsigned overlap_dp, overlap_tp, overlap_pp, overlap_ep;
 } PlanConfig;
 
 /* What the model predicts for one plan. Times are per step on the slowest pipeline stage and
@@ -588,7 +589,7 @@ typedef struct PlanCost {
 	double bubble_fraction; /* of a step the pipeline idles (plan_bubble_fraction) */
 	int virtual_stage_layers; /* layers of one virtual pipeline stage (layers / (pp x v)) */
 	int first_stage_layers, mid_stage_layers, last_stage_layers; /* the split of the layers */
-	bool overlap_dp, overlap_tp, overlap_pp; /* the overlap settings the plan's time assumes */
+	bool overlap_dp, overlap_tp, overlap_pp, overlap_ep; /* the overlap the plan's time assumes */
 } PlanCost;
 
 /* The values a workload allows for one whole-number knob: any (searched), or a list (a fixed
@@ -612,7 +613,7 @@ typedef struct PlanSpace {
 	int min_cp_tokens;   /* CP is searched down to this many tokens per rank (when not fixed) */
 	bool flash;          /* the workload's flash_attention */
 	unsigned fsdp;       /* bit 0: off allowed, bit 1: on allowed */
-	unsigned overlap_dp, overlap_tp, overlap_pp; /* bit 0: off allowed, bit 1: on allowed */
+	unsigned overlap_dp, overlap_tp, overlap_pp, overlap_ep; /* bit 0: off, bit 1: on allowed */
 } PlanSpace;
 
 enum { PLAN_ALTERNATIVES = 5 };

@@ -60,6 +60,7 @@ static Json *config_json(const PlanConfig *c, const PlanCost *k)
 	jw_set(o, "overlap_dp", jw_bool(k->overlap_dp));
 	jw_set(o, "overlap_tp", jw_bool(k->overlap_tp));
 	jw_set(o, "overlap_pp", jw_bool(k->overlap_pp));
+	jw_set(o, "overlap_ep", jw_bool(k->overlap_ep));
 	return o;
 }
 
@@ -277,6 +278,8 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 		fprintf(f, "--tp-comm-overlap\n");
 	if (k->overlap_pp)
 		fprintf(f, "--overlap-p2p-communication\n");
+	if (k->overlap_ep)
+		fprintf(f, "--overlap-moe-expert-parallel-comm\n");
 	/* The architecture: every flag whose default would build another model (Megatron-LM's
 	 * defaults are GPT-2's: LayerNorm, learned absolute positions, GeLU, tied embeddings,
 	 * biases, multi-head attention, dropout 0.1). */

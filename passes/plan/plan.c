@@ -86,6 +86,7 @@ static void read_model(const Value *mv, PlanModel *m)
 	m->tied = mparam(mv, PRM_MODEL_TIED_EMBEDDINGS, 1) != 0;
 	m->bias = mparam(mv, PRM_MODEL_BIAS, 1) != 0;
 	m->dropout = mparam(mv, PRM_MODEL_DROPOUT, 0.1);
+	m->route_nodes = mparam(mv, PRM_MODEL_ROUTE_NODES, 0);
 }
 
 /* What a workload allows for a whole-number knob. */
@@ -232,6 +233,7 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	sp->overlap_dp = mask_of(w, FLD_WORKLOAD_OVERLAP_DP, 2);
 	sp->overlap_tp = mask_of(w, FLD_WORKLOAD_OVERLAP_TP, 2);
 	sp->overlap_pp = mask_of(w, FLD_WORKLOAD_OVERLAP_PP, 2);
+	sp->overlap_ep = mask_of(w, FLD_WORKLOAD_OVERLAP_EP, 2);
 	return hw->per_node > 0 && hw->peak > 0;
 }
 
@@ -355,13 +357,13 @@ static const char *explain_invalid(Design *d, const Decl *w, const PlanModel *m,
 		}
 	}
 	const PlanSet *pp = &sp->knob[KNOB_PP];
-	int split[2][2];
+	int split[PLAN_SPLITS][2];
 	if (!pp->any && !pp->range && pp->n > 0 &&
-	    plan_stage_splits(m, (int)pp->vals[0], split, 2) == 0) {
+	    plan_stage_splits(m, (int)pp->vals[0], split, PLAN_SPLITS) == 0) {
 		*at = field_loc(w, FLD_WORKLOAD_PP);
 		return arena_printf(ar, "pp = %g cannot split the model's %g layers: PP divides the "
-					"layers, or the layers plus 1 or 2 (the first and last stages one "
-					"layer fewer than the others)",
+					"layers, or the layers plus 1 to 4 (the first and last stages up to "
+					"two layers fewer than the others)",
 				    pp->vals[0], m->layers);
 	}
 	const PlanSet *cp = &sp->knob[KNOB_CP];

@@ -49,9 +49,10 @@ double plan_bubble_fraction(int pp, int v, int microbatches);
  * stage's when p < 3. */
 double plan_mid_layers(const PlanModel *m, const PlanConfig *c);
 /* The ways to split L layers over p stages Megatron-LM accepts that the search tries: the even
- * split when p divides L; otherwise (first, last) of mid − 1 or mid layers each, the middle
- * stages at mid = ⌈L/p⌉ (--decoder-first/last-pipeline-num-layers). Writes up to max pairs,
- * returns how many (0: p cannot take these layers). */
+ * split when p divides L; otherwise (first, last) of mid − 2 to mid layers each, the middle
+ * stages at mid = ⌈L/p⌉ (--decoder-first/last-pipeline-num-layers). Writes up to max pairs
+ * (at most PLAN_SPLITS exist), returns how many (0: p cannot take these layers). */
+enum { PLAN_SPLITS = 3 };
 int plan_stage_splits(const PlanModel *m, int pp, int (*out)[2], int max);
 double plan_inflight_layers(const PlanModel *m, const PlanConfig *c, int microbatches);
 double plan_layer_activation_bytes(const PlanModel *m, const PlanConfig *c, bool moe);

@@ -172,9 +172,10 @@ double plan_mid_layers(const PlanModel *m, const PlanConfig *c)
 
 /* Uneven stages (Llama Team 2024, "The Llama 3 Herd of Models", §3.3.2: one layer fewer on
  * the first and the last stage, which also hold the embedding and the output layer and loss,
- * so that 126 layers run at PP 16): the middle stages at mid = ⌈L/p⌉ layers, the first and last
- * sharing the remaining L − (p − 2)·mid with mid − 1 or mid layers each. So p may divide L,
- * L + 1 or L + 2; the even split is the only one when p divides L. */
+ * so that 126 layers run at PP 16; DeepSeek-V3's 61 layers at PP 16, DeepSeek-AI 2024 §3.2):
+ * the middle stages at mid = ⌈L/p⌉ layers, the first and last sharing the remaining
+ * L − (p − 2)·mid with mid − 2 to mid layers each (at least one). So p may divide L, or L plus
+ * 1 to 4; the even split is the only one when p divides L. */
 int plan_stage_splits(const PlanModel *m, int pp, int (*out)[2], int max)
 {
 	int L = (int)m->layers, n = 0;
@@ -185,9 +186,9 @@ int plan_stage_splits(const PlanModel *m, int pp, int (*out)[2], int max)
 		return 1;
 	}
 	int mid = (L + pp - 1) / pp, rem = L - (pp - 2) * mid;
-	for (int last = mid; last >= mid - 1 && last >= 1 && n < max; last--) {
+	for (int last = mid; last >= mid - 2 && last >= 1 && n < max; last--) {
 		int first = rem - last;
-		if (first >= mid - 1 && first <= mid && first >= 1)
+		if (first >= mid - 2 && first <= mid && first >= 1)
 			out[n][0] = first, out[n][1] = last, n++;
 	}
 	return n;
@@ -430,11 +431,25 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	double cp_f = c->cp > 1 ? collective(hw, (double)t * c->cp, c->cp, COLL_RING_PASS, kv) : 0;
 	o->cp_f = fmax(0, cp_f - core);
 	o->cp_b = fmax(0, 2 * cp_f - 2 * core);
-	/* EP: dispatch and combine all-to-all of the routed tokens, per pass, not overlapped. */
-	double routed = tokens * m->top_k * h * 2;
+	/* EP: dispatch and combine all-to-all of the routed tokens, per pass. In fp8 the dispatch
+	 * goes in fp8 and the combine in BF16 (DeepSeek-AI 2024, §3.3.4); else both in BF16. */
+	double routed = tokens * m->top_k * h;
+	double span_ep = (double)t * c->cp * c->ep;
 	o->ep = moe && c->ep > 1
-			? 2 * collective(hw, (double)t * c->cp * c->ep, c->ep, COLL_ALL_TO_ALL, routed)
+			? collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, routed * hw->elem_bytes) +
+				  collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, routed * 2)
 			: 0;
+	/* Node-limited routing (DeepSeek-AI 2024, §3.2.2): a token's experts on at most M nodes,
+	 * so the fabric carries min(k, M) copies of it (one a node) and NVLink forwards them to
+	 * the experts inside each node. */
+	double M = m->route_nodes;
+	if (moe && c->ep > 1 && M > 0 && M < m->top_k && span_ep > hw->domain) {
+		double across = tokens * M * h, inside = (double)hw->domain / t;
+		o->ep = collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, across * hw->elem_bytes) +
+			collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, across * 2) +
+			collective(hw, hw->domain, inside, COLL_ALL_TO_ALL, routed * hw->elem_bytes) +
+			collective(hw, hw->domain, inside, COLL_ALL_TO_ALL, routed * 2);
+	}
 }
 
 /* Per-layer costs, averaged over the dense and MoE layers by their counts. */
@@ -529,7 +544,12 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	/* The pipeline runs at its slowest stage (Narayanan et al. §2.2: every stage processes
 	 * each micro-batch in turn): the last with its layers and the output layer and loss, a
 	 * middle one, or the first. `stage` is the slowest stage's layers. */
-	double per_layer = l->fwd + l->bwd + l->re + tp + l->cp + l->ep;
+	/* EP overlap: the all-to-all of one micro-batch under another's compute (DeepSeek-V3's
+	 * DualPipe, DeepSeek-AI 2024 §3.2.1; Megatron-Core's overlapped MoE dispatch). */
+	unsigned oep = l->ep > 0 ? c->overlap_ep : 1u;
+	o->overlap_ep = overlap_on(oep, l->ep, busy);
+	double ep = exposed(l->ep, busy, o->overlap_ep);
+	double per_layer = l->fwd + l->bwd + l->re + tp + l->cp + ep;
 	double stage = last, tail = l->out_time;
 	if (c->pp > 1 && fmax(mid, first) * per_layer > stage * per_layer + tail)
 		stage = fmax(mid, first), tail = 0;
@@ -558,7 +578,7 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	o->recompute = mb * stage * l->re;
 	o->tp_comm = mb * stage * tp;
 	o->cp_comm = mb * stage * l->cp;
-	o->ep_comm = mb * stage * l->ep;
+	o->ep_comm = mb * stage * ep;
 	o->pp_comm = mb * pp_t;
 	o->bubble_fraction = plan_bubble_fraction(c->pp, c->v, mb);
 	o->bubble = o->bubble_fraction * mb * per_mb;

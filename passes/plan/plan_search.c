@@ -9,7 +9,7 @@
  *
  * Megatron-LM's constraints (megatron/training/arguments.py and megatron/core/parallel_state.py):
  * heads and query groups divisible by TP (and the FFN sizes, which its linear layers split);
- * layers divisible by PP, or uneven first and last stages of one layer fewer
+ * layers divisible by PP, or uneven first and last stages of up to two layers fewer
  * (--decoder-first/last-pipeline-num-layers; plan_stage_splits), without interleaving; sequence divisible by
  * 2·CP when CP > 1 (load-balanced causal split); experts divisible by EP and EP dividing
  * DP·CP (expert parallelism is carved out of the data-parallel ranks); global batch divisible
@@ -183,13 +183,13 @@ static void candidates(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp
 	 * call's arguments are evaluated is unspecified (a clang build read it unset). */
 	c->nep = divisors((int)fmax(1, m->experts), &c->ep);
 	c->nep = filter(c->ep, c->nep, &sp->knob[KNOB_EP]);
-	/* PP: every size some split of the layers allows (plan_stage_splits: p dividing L, L + 1
-	 * or L + 2). */
+	/* PP: every size some split of the layers allows (plan_stage_splits: p dividing L or L
+	 * plus 1 to 4). */
 	c->pp = xmalloc(sizeof(int) * (size_t)(m->layers + 1));
 	c->npp = 0;
 	for (int p = 1; p <= (int)m->layers; p++) {
-		int split[2][2];
-		if (plan_stage_splits(m, p, split, 2) > 0)
+		int split[PLAN_SPLITS][2];
+		if (plan_stage_splits(m, p, split, PLAN_SPLITS) > 0)
 			c->pp[c->npp++] = p;
 	}
 	c->npp = filter(c->pp, c->npp, &sp->knob[KNOB_PP]);
@@ -243,14 +243,15 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 			long model_gpus = (long)tp * cp * pp;
 			if (model_gpus > hw->gpus)
 				continue;
-			int splits[2][2];
-			int nsplit = plan_stage_splits(m, pp, splits, 2);
+			int splits[PLAN_SPLITS][2];
+			int nsplit = plan_stage_splits(m, pp, splits, PLAN_SPLITS);
 			for (int i_sp = 0; i_sp < nsplit; i_sp++) {
 			bool even = pp == 1 || L % pp == 0;
 			PlanConfig c = {.tp = tp, .cp = cp, .ep = ep, .pp = pp, .batch = B,
 					.first = even ? 0 : splits[i_sp][0], .last = even ? 0 : splits[i_sp][1],
 					.flash = sp->flash, .overlap_dp = sp->overlap_dp,
-					.overlap_tp = sp->overlap_tp, .overlap_pp = sp->overlap_pp};
+					.overlap_tp = sp->overlap_tp, .overlap_pp = sp->overlap_pp,
+					.overlap_ep = sp->overlap_ep};
 			double dense, expert;
 			plan_stage_params(m, &c, &dense, &expert);
 			for (int i_dp = 0; i_dp < cd.ndp; i_dp++) {
