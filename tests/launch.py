@@ -48,6 +48,25 @@ FLAGS = load_flags()
 PATTERN = re.compile(r"[^,\d\[\]\(\)\+\*]")
 
 
+LAYOUT = re.compile(r"^[EtL|()*\d,m]+$")
+
+
+def expand_layout(text):
+    """Megatron's --pipeline-model-parallel-layout expanded: a list of stages, each a string of
+    E, t, m and L (PipelineParallelLayerLayout: X*N repeats X, (...)*N a group)."""
+    if not LAYOUT.match(text):
+        raise ValueError(text)
+    s = text.replace(",", "")
+    group = re.compile(r"\(([^()]*)\)\*(\d+)")
+    while "(" in s:
+        s2 = group.sub(lambda mo: mo[1] * int(mo[2]), s)
+        if s2 == s:
+            raise ValueError(text)
+        s = s2
+    s = re.sub(r"([EtmL])\*(\d+)", lambda mo: mo[1] * int(mo[2]), s)
+    return s.split("|")
+
+
 def parse_args(path):
     """The args file as Megatron's argparse would see it: {flag: value or True}."""
     args = {}
@@ -79,6 +98,8 @@ def parse_args(path):
                 value = float(value)
             elif kind == "choice" and value not in choices:
                 fail(f"{path}:{n}: {flag} {value}: not one of {choices}")
+            elif kind == "layout":
+                value = expand_layout(value)
             elif kind == "pattern":
                 if PATTERN.search(value):
                     fail(f"{path}:{n}: {flag} {value}: Megatron's _eval_pattern refuses it")
@@ -105,7 +126,21 @@ def check_args(path, plan):
     L = a.get("--num-layers", 0)
     first = a.get("--decoder-first-pipeline-num-layers")
     last = a.get("--decoder-last-pipeline-num-layers")
-    if first is None and last is None:
+    layout = a.get("--pipeline-model-parallel-layout")
+    if layout is not None:
+        if first is not None or "--num-layers-per-virtual-pipeline-stage" in a:
+            fail(f"{path}: a layout with the first/last or virtual-stage flags")
+        if len(layout) % pp or len(layout) < pp:
+            fail(f"{path}: {len(layout)} layout stages, not a multiple of PP {pp}")
+        if "".join(layout).count("t") != L or not layout[0].startswith("E") or \
+                not layout[-1].endswith("L") or any(st.count("t") == 0 for st in layout):
+            fail(f"{path}: layout {layout} does not place {L} layers, E first and L last")
+        if len(layout) > pp:
+            v = len(layout) // pp
+            mb = a.get("--global-batch-size", 0) // (a.get("--micro-batch-size", 1) * dp)
+            if mb % pp:
+                fail(f"{path}: interleaving over {v} chunks with {mb} micro-batches, not a multiple of PP")
+    elif first is None and last is None:
         if L % pp:
             fail(f"{path}: {L} layers do not split over PP {pp}")
     elif first is None or last is None or pp < 2 or \

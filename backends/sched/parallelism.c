@@ -252,11 +252,19 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 	fprintf(f, "--tensor-model-parallel-size %d\n--pipeline-model-parallel-size %d\n"
 		   "--context-parallel-size %d\n--expert-model-parallel-size %d\n",
 		c->tp, c->pp, c->cp, c->ep);
-	if (c->v > 1)
+	const PlanCost *k = &wp->r.cost;
+	if (c->v > 1 && c->first == 0)
 		fprintf(f, "--num-layers-per-virtual-pipeline-stage %d\n", (int)(m->layers / (c->pp * c->v)));
-	if (c->first > 0)
+	if (c->first > 0 && c->v == 1)
 		fprintf(f, "--decoder-first-pipeline-num-layers %d\n--decoder-last-pipeline-num-layers %d\n",
 			c->first, c->last);
+	if (c->first > 0 && c->v > 1) {
+		/* pp x v virtual stages in order: E (embedding) and the first chunk, the middle
+		 * chunks, the last chunk and L (loss); `|` between stages, t a decoder layer. */
+		int chunk = k->virtual_stage_layers, inner = c->pp * c->v - 2;
+		int f0 = c->first - (c->v - 1) * chunk, l0 = c->last - (c->v - 1) * chunk;
+		fprintf(f, "--pipeline-model-parallel-layout Et*%d|(t*%d|)*%dt*%dL\n", f0, chunk, inner, l0);
+	}
 	if (c->sp)
 		fprintf(f, "--sequence-parallel\n");
 	fprintf(f, "--micro-batch-size %d\n--global-batch-size %d\n", c->micro, c->batch);
@@ -265,7 +273,6 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 	else if (c->recompute == RC_FULL)
 		fprintf(f, "--recompute-granularity full\n--recompute-method uniform\n"
 			   "--recompute-num-layers 1\n");
-	const PlanCost *k = &wp->r.cost;
 	if (c->dopt)
 		fprintf(f, "--use-distributed-optimizer\n");
 	if (c->fsdp)

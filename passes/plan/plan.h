@@ -53,6 +53,10 @@ double plan_mid_layers(const PlanModel *m, const PlanConfig *c);
  * stages at mid = ⌈L/p⌉ (--decoder-first/last-pipeline-num-layers). Writes up to max pairs
  * (at most PLAN_SPLITS exist), returns how many (0: p cannot take these layers). */
 enum { PLAN_SPLITS = 3 };
+/* Whether the uneven split of c (first, middle, last) takes v virtual stages a GPU: v divides
+ * the middle stages' layers and the first and last keep at least one layer in their first and
+ * last chunk (Megatron-LM's --pipeline-model-parallel-layout; plan_stage_layout). */
+bool plan_uneven_interleave_ok(const PlanModel *m, const PlanConfig *c, int v);
 int plan_stage_splits(const PlanModel *m, int pp, int (*out)[2], int max);
 double plan_inflight_layers(const PlanModel *m, const PlanConfig *c, int microbatches);
 double plan_layer_activation_bytes(const PlanModel *m, const PlanConfig *c, bool moe);

@@ -194,6 +194,22 @@ int plan_stage_splits(const PlanModel *m, int pp, int (*out)[2], int max)
 	return n;
 }
 
+/* Interleaving with uneven stages (Llama Team 2024, §3.3.2, runs 126 layers at PP 16 with
+ * interleaving): the pp·v virtual stages are the first chunk (first − (v−1)·mid/v layers and
+ * the embedding), mid/v layers each, and the last chunk (last − (v−1)·mid/v and the loss), so
+ * that every GPU holds the split's layers. */
+bool plan_uneven_interleave_ok(const PlanModel *m, const PlanConfig *c, int v)
+{
+	double first, mid, last;
+	stage_layers(m, c, &first, &mid, &last);
+	if (v <= 1)
+		return true;
+	if (c->pp < 3 || fmod(mid, v) != 0)
+		return false;
+	double chunk = mid / v;
+	return first - (v - 1) * chunk >= 1 && last - (v - 1) * chunk >= 1;
+}
+
 /* Layer-micro-batches of activations a stage holds at its peak: in 1F1B stage i keeps min(p − i,
  * m) micro-batches of its layers in flight; the first stage min(p, m) of its `first` layers (L in
  * all with an even split), the second min(p − 1, m) of the middle stages' (which matters when
@@ -571,7 +587,7 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 		per_mb += fsdp_t;
 	}
 	o->microbatches = mb;
-	o->virtual_stage_layers = (int)(m->layers / (c->pp * c->v));
+	o->virtual_stage_layers = c->first > 0 ? (int)(mid / c->v) : (int)(m->layers / (c->pp * c->v));
 	o->first_stage_layers = (int)first, o->mid_stage_layers = (int)mid;
 	o->last_stage_layers = (int)last;
 	o->compute = mb * (stage * (l->fwd + l->bwd) + tail);

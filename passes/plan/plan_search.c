@@ -275,7 +275,9 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 					c.micro = b;
 					for (int i_v = 0; i_v < cd.nv; i_v++) {
 						int v = cd.v[i_v];
-						if ((v > 1 && !even) || (L / pp) % v || (v > 1 && (pp == 1 || mb % pp)))
+						if (v > 1 && (pp == 1 || mb % pp))
+							continue;
+						if (even ? (L / pp) % v != 0 : !plan_uneven_interleave_ok(m, &c, v))
 							continue;
 						c.v = v;
 						for (int i_rc = 0; i_rc < nrc; i_rc++)
