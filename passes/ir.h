@@ -567,6 +567,7 @@ typedef struct PlanConfig {
 	bool sp, dopt;       /* sequence parallelism, distributed optimizer */
 	bool flash;          /* fused causal attention (FlashAttention) */
 	bool fsdp;           /* weights, gradients and optimizer sharded over DP (ZeRO-3) */
+	double capacity;     /* MoE capacity factor, experts' input padded to it; 0: dropless */
 	/* The overlap knobs the workload allows: bit 0 off, bit 1 on, for the data-parallel
 	 * collectives, the tensor-parallel ones (with SP) and the pipeline's sends (interleaved);
 	 * plan_time takes the faster allowed setting of each (PlanCost.overlap_*). 0: off. */
@@ -613,6 +614,7 @@ typedef struct PlanSpace {
 	int min_cp_tokens;   /* CP is searched down to this many tokens per rank (when not fixed) */
 	bool flash;          /* the workload's flash_attention */
 	unsigned fsdp;       /* bit 0: off allowed, bit 1: on allowed */
+	double capacity;     /* the workload's capacity_factor; 0: dropless */
 	unsigned overlap_dp, overlap_tp, overlap_pp, overlap_ep; /* bit 0: off, bit 1: on allowed */
 } PlanSpace;
 

@@ -56,6 +56,7 @@ static Json *config_json(const PlanConfig *c, const PlanCost *k)
 	jw_set(o, "sequence_parallel", jw_bool(c->sp));
 	jw_set(o, "distributed_optimizer", jw_bool(c->dopt));
 	jw_set(o, "fsdp", jw_bool(c->fsdp));
+	jw_set(o, "capacity_factor", c->capacity > 0 ? num(c->capacity, 4) : jw_null());
 	jw_set(o, "flash_attention", jw_bool(c->flash));
 	jw_set(o, "overlap_dp", jw_bool(k->overlap_dp));
 	jw_set(o, "overlap_tp", jw_bool(k->overlap_tp));
@@ -318,6 +319,9 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 			fprintf(f, "--moe-layer-freq ([0]*%.0f+[1]*%.0f)\n", m->dense_layers,
 				m->layers - m->dense_layers);
 		fprintf(f, "--moe-grouped-gemm\n--moe-token-dispatcher-type alltoall\n");
+		if (c->capacity > 0)
+			fprintf(f, "--moe-expert-capacity-factor %g\n--moe-pad-expert-input-to-capacity\n",
+				c->capacity);
 	}
 	fprintf(f, "--attention-backend %s\n", c->flash ? "flash" : "unfused");
 	fprintf(f, "--bf16\n");

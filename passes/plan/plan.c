@@ -230,6 +230,8 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	sp->min_cp_tokens = 1024;
 	sp->flash = field_bool(w, FLD_WORKLOAD_FLASH_ATTENTION);
 	sp->fsdp = mask_of(w, FLD_WORKLOAD_FSDP, 2);
+	double cf;
+	sp->capacity = field_num_set(w, FLD_WORKLOAD_CAPACITY_FACTOR, &cf) ? cf : 0;
 	sp->overlap_dp = mask_of(w, FLD_WORKLOAD_OVERLAP_DP, 2);
 	sp->overlap_tp = mask_of(w, FLD_WORKLOAD_OVERLAP_TP, 2);
 	sp->overlap_pp = mask_of(w, FLD_WORKLOAD_OVERLAP_PP, 2);

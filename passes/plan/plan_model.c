@@ -252,7 +252,10 @@ double plan_layer_activation_bytes(const PlanModel *m, const PlanConfig *c, bool
 	if (c->recompute == RC_FULL)
 		return tokens * 2 * h / r_div;
 	double mlp_per = m->mats > 2 ? 6 : 4;
-	double mlp = moe ? (m->top_k + m->shared) * mlp_per * m->expert_ffn + 2 * h * m->top_k
+	/* A capacity factor pads each expert's input to cf x its balanced share (Fedus et al.,
+	 * "Switch Transformers", JMLR 2022, §2.2): cf x the routed activations. */
+	double cf = c->capacity > 0 ? c->capacity : 1;
+	double mlp = moe ? (cf * m->top_k + m->shared) * mlp_per * m->expert_ffn + cf * 2 * h * m->top_k
 			 : mlp_per * m->ffn;
 	double split = 2 * (ad + gd) + 2 * gd + 2 * ad + mlp;
 	/* Without dropout there are no masks (h each after attention and MLP; as in the core)
@@ -411,7 +414,8 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	} else {
 		/* Tokens per local expert when routing balances: tokens·k·e/E (each of E/e experts). */
 		double fe = m->expert_ffn, local = m->experts / c->ep;
-		double te = tokens * m->top_k * c->ep / m->experts;
+		double cf = c->capacity > 0 ? c->capacity : 1;
+		double te = cf * tokens * m->top_k * c->ep / m->experts;
 		mm += gemm(hw, pk, local, te, (m->mats - 1) * fe / t, h) + gemm(hw, pk, local, te, h, fe / t);
 		mm += gemm(hw, pk, m->shared, tokens, (m->mats - 1) * fe / t, h) +
 		      gemm(hw, pk, m->shared, tokens, h, fe / t);
@@ -449,7 +453,8 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	o->cp_b = fmax(0, 2 * cp_f - 2 * core);
 	/* EP: dispatch and combine all-to-all of the routed tokens, per pass. In fp8 the dispatch
 	 * goes in fp8 and the combine in BF16 (DeepSeek-AI 2024, §3.3.4); else both in BF16. */
-	double routed = tokens * m->top_k * h;
+	/* Padded to capacity, the all-to-all carries cf x the routed tokens. */
+	double routed = (c->capacity > 0 ? c->capacity : 1) * tokens * m->top_k * h;
 	double span_ep = (double)t * c->cp * c->ep;
 	o->ep = moe && c->ep > 1
 			? collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, routed * hw->elem_bytes) +

@@ -251,7 +251,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 					.first = even ? 0 : splits[i_sp][0], .last = even ? 0 : splits[i_sp][1],
 					.flash = sp->flash, .overlap_dp = sp->overlap_dp,
 					.overlap_tp = sp->overlap_tp, .overlap_pp = sp->overlap_pp,
-					.overlap_ep = sp->overlap_ep};
+					.overlap_ep = sp->overlap_ep, .capacity = sp->capacity};
 			double dense, expert;
 			plan_stage_params(m, &c, &dense, &expert);
 			for (int i_dp = 0; i_dp < cd.ndp; i_dp++) {

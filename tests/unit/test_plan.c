@@ -470,6 +470,27 @@ static void test_fsdp(void)
 	done(b);
 }
 
+/* A capacity factor pads the experts' input: their GEMMs, the all-to-all and the routed
+ * activations grow with it; dropless (0) is the balanced share. */
+static void test_capacity_factor(void)
+{
+	Built *b = small_model("moe(layers = 4, hidden = 2048, heads = 16, seq = 2048, vocab = 32000, "
+			       "activation = swiglu, experts = 8, top_k = 2, expert_ffn = 4096)",
+			       "ep = 8\n  tp = 1\n  pp = 1\n  cp = 1\n  micro_batch = 1");
+	const WorkloadPlan *wp = plan_of(b, "w");
+	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
+	PlanConfig c = wp->r.best;
+	CU_ASSERT(c.capacity == 0 && c.ep == 8);
+	PlanLayer none, padded;
+	plan_layer(&wp->model, &wp->hw, &c, &none);
+	c.capacity = 1.5;
+	plan_layer(&wp->model, &wp->hw, &c, &padded);
+	CU_ASSERT(padded.fwd > none.fwd);
+	CU_ASSERT(padded.ep > 1.4 * none.ep);
+	CU_ASSERT(padded.act > none.act);
+	done(b);
+}
+
 /* Overlap knobs: each searched (the faster setting taken); fixing one off can only slow the
  * plan; TP overlap needs SP and PP overlap interleaving, and the arguments say what is on. */
 static void test_overlap(void)
@@ -587,6 +608,7 @@ void suite_plan(void)
 	CU_add_test(s, "uneven pipeline stages", test_uneven_stages);
 	CU_add_test(s, "overlap knobs", test_overlap);
 	CU_add_test(s, "FSDP (ZeRO-3)", test_fsdp);
+	CU_add_test(s, "MoE capacity factor", test_capacity_factor);
 	CU_add_test(s, "FlashAttention with the causal mask", test_flash_attention);
 	CU_add_test(s, "fidelity: Narayanan et al. Table 1 on DGX A100", test_fidelity);
 	CU_add_test(s, "accuracy: published runs", test_accuracy);
