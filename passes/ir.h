@@ -66,6 +66,7 @@ struct Part {
 		double latency;       /* s, NAN when not given */
 		int cage;             /* Connector */
 		int protocol;         /* Protocol */
+		bool sharp;           /* in_network_reduction */
 	} sw;
 	struct {
 		int media;            /* Media: dac, acc, aec, aoc or fiber */
@@ -553,6 +554,8 @@ typedef struct PlanHw {
 	int pod_nodes;       /* nodes whose traffic turns below the core (3 tiers), else all */
 	double oversub[2];   /* down:up bandwidth at the leaf and at the spine */
 	double cross_bw;     /* dragonfly, torus: bytes/s per accelerator across the bisection */
+	bool sharp;          /* the fabric's switches reduce in the network (SHARP) */
+	int fabric_tiers;    /* switch tiers an all-reduce climbs (SHARP's latency) */
 	double gpu_power;    /* W: the node's power over its accelerators */
 	double pue;
 	double price_per_j;  /* report currency per J of facility energy */

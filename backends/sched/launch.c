@@ -115,6 +115,10 @@ static int write_wrapper(Output *o, const WorkloadPlan *wp, const char *path)
 	if (c->tp > 1 || c->sp)
 		fprintf(f, "# Megatron-LM requires one CUDA connection with tensor or sequence parallelism\n"
 			   "export CUDA_DEVICE_MAX_CONNECTIONS=1\n");
+	if (wp->hw.sharp)
+		fprintf(f, "# the fabric's switches reduce in the network (SHARP): NCCL's CollNet, which\n"
+			   "# needs the SHARP plugin (nccl-rdma-sharp-plugins) on the nodes\n"
+			   "export NCCL_COLLNET_ENABLE=${NCCL_COLLNET_ENABLE:-1}\n");
 	fprintf(f, "if [ -z \"${OMPI_COMM_WORLD_RANK:-}\" ] && command -v numactl >/dev/null 2>&1; then\n"
 		   "\texec numactl --cpunodebind=\"$socket\" --membind=\"$socket\" \"$@\"\n"
 		   "fi\n"

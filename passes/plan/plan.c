@@ -170,6 +170,8 @@ static void read_fabric(const Design *d, const NodeGroup *g, PlanHw *hw)
 		hw->oversub[1] = f->tiers > 2 && f->oversub[1] > 0 ? f->oversub[1] : 1;
 		double gpus = (double)nodes * hw->per_node;
 		hw->cross_bw = gpus > 1 ? f->bisection / 8 / (gpus / 2) : hw->net_bw;
+		hw->sharp = f->family->tree && f->switch_model && f->switch_model->sw.sharp;
+		hw->fabric_tiers = f->tiers > 0 ? f->tiers : 1;
 		return;
 	}
 }

@@ -377,7 +377,14 @@ double plan_collective(const PlanHw *hw, double span, double n, PlanColl kind, d
 		double vol = 2 * (n - 1) / n * bytes / bw;
 		double ring = 2 * (n - 1) * alpha + vol;
 		double tree = 2 * ceil(log2(n)) * alpha + vol / TREE_BW;
-		return fmin(ring, tree);
+		double best = fmin(ring, tree);
+		/* In-network reduction (NVIDIA SHARP; Graham et al., "Scalable Hierarchical
+		 * Aggregation Protocol", COMHPC 2016): each rank sends its buffer up the tree once
+		 * and receives the result once, bytes / bw, the latency of a climb and descent
+		 * of the fabric's tiers. Only for groups on the fabric. */
+		if (hw->sharp && span > hw->domain)
+			best = fmin(best, 2 * hw->fabric_tiers * alpha + bytes / bw);
+		return best;
 	}
 	case COLL_RING_PASS: return (n - 1) * (alpha + bytes / bw);
 	default: return (n - 1) * alpha + (n - 1) / n * bytes / bw;

@@ -175,6 +175,12 @@ static void test_bubble_and_efficiency(void)
 	      2 * (n2 - 1) * alpha + 2 * (n2 - 1) / n2 * big / bw, 1e-12);
 	CLOSE(plan_collective(&hw, 2048, 4, COLL_RING_PASS, big), 3 * (alpha + big / bw), 1e-12);
 	CU_ASSERT(plan_collective(&hw, 2048, 1, COLL_ALL_REDUCE, big) == 0);
+	/* SHARP: the buffer up and down the fabric once, 2 x tiers steps; not inside the domain. */
+	hw.sharp = true, hw.fabric_tiers = 3;
+	CLOSE(plan_collective(&hw, 2048, n2, COLL_ALL_REDUCE, big), 2 * 3 * alpha + big / bw, 1e-12);
+	CLOSE(plan_collective(&hw, 8, 8, COLL_ALL_REDUCE, big),
+	      fmin(2 * 7 * 1e-6 + 2 * 7.0 / 8 * big / b1, 2 * 3 * 1e-6 + 2 * 7.0 / 8 * big / b1 / 0.9), 1e-12);
+	hw.sharp = false;
 }
 
 
