@@ -593,6 +593,9 @@ typedef struct PlanCost {
 	double bubble_fraction; /* of a step the pipeline idles (plan_bubble_fraction) */
 	int virtual_stage_layers; /* layers of one virtual pipeline stage (layers / (pp x v)) */
 	int first_stage_layers, mid_stage_layers, last_stage_layers; /* the split of the layers */
+	int first_chunk_layers, last_chunk_layers; /* interleaved: the first and last virtual
+						    * stages' layers (the others hold
+						    * virtual_stage_layers) */
 	bool overlap_dp, overlap_tp, overlap_pp, overlap_ep; /* the overlap the plan's time assumes */
 } PlanCost;
 

@@ -262,9 +262,9 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 	if (c->first > 0 && c->v > 1) {
 		/* pp x v virtual stages in order: E (embedding) and the first chunk, the middle
 		 * chunks, the last chunk and L (loss); `|` between stages, t a decoder layer. */
-		int chunk = k->virtual_stage_layers, inner = c->pp * c->v - 2;
-		int f0 = c->first - (c->v - 1) * chunk, l0 = c->last - (c->v - 1) * chunk;
-		fprintf(f, "--pipeline-model-parallel-layout Et*%d|(t*%d|)*%dt*%dL\n", f0, chunk, inner, l0);
+		fprintf(f, "--pipeline-model-parallel-layout Et*%d|(t*%d|)*%dt*%dL\n",
+			k->first_chunk_layers, k->virtual_stage_layers, c->pp * c->v - 2,
+			k->last_chunk_layers);
 	}
 	if (c->sp)
 		fprintf(f, "--sequence-parallel\n");

@@ -602,6 +602,8 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	o->virtual_stage_layers = c->first > 0 ? (int)(mid / c->v) : (int)(m->layers / (c->pp * c->v));
 	o->first_stage_layers = (int)first, o->mid_stage_layers = (int)mid;
 	o->last_stage_layers = (int)last;
+	o->first_chunk_layers = (int)(first - (c->v - 1) * (double)o->virtual_stage_layers);
+	o->last_chunk_layers = (int)(last - (c->v - 1) * (double)o->virtual_stage_layers);
 	o->compute = mb * (stage * (l->fwd + l->bwd) + tail);
 	o->recompute = mb * stage * l->re;
 	o->tp_comm = mb * stage * tp;
