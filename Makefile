@@ -72,3 +72,6 @@ clean:
 # bench/out/bench.csv and bench.svg; BENCH_OUT, BENCH_REPEAT, BENCH_SETTLE in bench/bench.py.
 bench: build
 	bench/run.sh $(BUILD)/clusterc $(BENCH_SIZES)
+	@# The planner against published runs (docs/parallelism.md, "Accuracy"): mean and max error.
+	@CLUSTERC_STDLIB=$(CURDIR)/stdlib $(BUILD)/tests/unit_tests --run plan "accuracy: published runs" | \
+		grep -E "published|accuracy:"

@@ -431,6 +431,12 @@ int k8s_write(Output *o, const Design *d);
 
 int parallelism_write(Output *o, const Design *d);
 
+/* ---- launch.c: parallelism/WORKLOAD.{hostfile,rankfile,launch.sh,sbatch} ------------------- */
+
+/* The files that start one workload's plan: Open MPI's hostfile and rankfile (socket:cores),
+ * the per-rank wrapper that gives each rank its GPU, a Slurm batch script. */
+int launch_write(Output *o, const Design *d, const WorkloadPlan *wp);
+
 /* ---- model_lp.c: the optimizer's model ----------------------------------------------------- */
 
 int model_lp_write(Output *o, const Design *d);

@@ -206,8 +206,16 @@ int cmd_build(const Options *o, const char *path)
 	/* What replacing DIR had to say (rare: the JSON form then has a second document). */
 	if (!rendered || c->diags.n)
 		diag_render(c, stderr);
-	if (o->timings)
+	if (o->timings) {
 		print_timings(timings, emit_ms);
+		/* The planner's search per workload: plans costed, its time, plans per second. */
+		for (int i = 0; i < d.nplans; i++) {
+			const PlanResult *r = &d.plans[i].r;
+			fprintf(stderr, "plan %s: %.0f plans in %.3f ms, %.3g plans/s\n",
+				d.plans[i].name, r->evaluated, r->ms,
+				r->ms > 0 ? r->evaluated / (r->ms / 1e3) : 0);
+		}
+	}
 	ctx_free(c);
 	if (!driver_streams_ok() && rc == EXIT_OK)
 		rc = EXIT_IO;

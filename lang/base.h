@@ -346,6 +346,8 @@ typedef enum {
 #define PRECISIONS(X) X(BF16, "bf16") X(FP8, "fp8")
 #define RECOMPUTES(X) X(NONE, "none") X(SELECTIVE, "selective") X(FULL, "full")
 #define ACTIVATIONS(X) X(GELU, "gelu") X(SWIGLU, "swiglu")
+#define NORMS(X) X(LAYERNORM, "layernorm") X(RMSNORM, "rmsnorm")
+#define POSITIONS(X) X(LEARNED, "learned") X(ROPE, "rope")
 
 /* ENUM_FAMILIES(F): F(FAMILY, words, CONSTANT_PREFIX) for every family above. */
 #define ENUM_FAMILIES(F)                                                                      \
@@ -354,7 +356,8 @@ typedef enum {
 	F(COOLING_TYPE, COOLING_TYPES, COOL) F(POWER_TYPE, POWER_TYPES, PWR)                  \
 	F(REDUNDANCY, REDUNDANCIES, RED) F(ROUTING, ROUTINGS, ROUTE)                          \
 	F(LEAF_PLACEMENT, LEAF_PLACEMENTS, LEAF)                                              \
-	F(PRECISION, PRECISIONS, PREC) F(RECOMPUTE, RECOMPUTES, RC) F(ACTIVATION, ACTIVATIONS, ACT)
+	F(PRECISION, PRECISIONS, PREC) F(RECOMPUTE, RECOMPUTES, RC) F(ACTIVATION, ACTIVATIONS, ACT)     \
+	F(NORM, NORMS, NORM) F(POSITION, POSITIONS, POS)
 
 /* One C enum per family: FF_SXM ..., PROTO_INFINIBAND ..., CONN_OSFP ..., MEDIA_DAC ... */
 #define X(c, w) FF_##c,
@@ -395,6 +398,12 @@ typedef enum { RECOMPUTES(X) RC_COUNT } Recompute;
 #undef X
 #define X(c, w) ACT_##c,
 typedef enum { ACTIVATIONS(X) ACT_COUNT } Activation;
+#undef X
+#define X(c, w) NORM_##c,
+typedef enum { NORMS(X) NORM_COUNT } Norm;
+#undef X
+#define X(c, w) POS_##c,
+typedef enum { POSITIONS(X) POS_COUNT } Position;
 #undef X
 
 typedef struct EnumFamily {

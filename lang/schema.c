@@ -97,6 +97,8 @@ static const char *const e_leaf_placement[] = {"network_rack", "server_rack", NU
 static const char *const e_precision[] = {"bf16", "fp8", NULL};
 static const char *const e_recompute[] = {"none", "selective", "full", NULL};
 static const char *const e_activation[] = {"gelu", "swiglu", NULL};
+static const char *const e_norm[] = {"layernorm", "rmsnorm", NULL};
+static const char *const e_position[] = {"learned", "rope", NULL};
 
 const char *const hostname_placeholders[] = {"index", "index0", "rack", "row", "slot", "su",
 					     "domain", "cluster", "site", NULL};
@@ -374,6 +376,7 @@ static void print_fields(FILE *out, const FieldSchema *fs, int n, bool readonly)
 			f->flags & F_CHOOSABLE ? " (choosable)" : "",
 			f->flags & F_REQUIRED ? "**required**" : f->def ? f->def : "none", f->doc);
 		const char *bound = f->flags & F_POSITIVE   ? "; greater than 0"
+				    : (f->flags & F_NONNEG) && (f->flags & F_FRACTION) ? "; in [0, 1], e.g. 10 %"
 				    : f->flags & F_NONNEG   ? "; 0 or more"
 				    : f->flags & F_FRACTION ? "; in (0, 1], e.g. 80 %"
 				    : f->flags & F_ATLEAST1 ? "; 1 or more"

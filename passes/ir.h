@@ -67,6 +67,7 @@ struct Part {
 		double latency;       /* s, NAN when not given */
 		int cage;             /* Connector */
 		int protocol;         /* Protocol */
+		bool sharp;           /* in_network_reduction */
 	} sw;
 	struct {
 		int ports, spare;     /* fibre ports, and those of them never wired */
@@ -579,6 +580,13 @@ typedef struct PlanModel {
 	double layers, hidden, heads, head_dim, groups, ffn, seq, vocab;
 	double mats;         /* FFN weight matrices: 2 (GeLU) or 3 (SwiGLU) */
 	double experts, top_k, expert_ffn, shared, dense_layers;
+	int norm;            /* NORM_LAYERNORM, NORM_RMSNORM */
+	int position;        /* POS_LEARNED, POS_ROPE */
+	double rope_base;
+	bool tied;           /* output layer shares the embedding's weights */
+	bool bias;           /* biases in the linear layers */
+	double dropout;      /* probability; 0: no dropout masks kept */
+	double route_nodes;  /* a token's experts on at most this many nodes; 0: any */
 	double params;       /* parameters in all (plan_params) */
 } PlanModel;
 
@@ -591,7 +599,7 @@ typedef struct PlanHw {
 	double eff_large;    /* fraction of peak a large matrix multiply attains (matmul_efficiency) */
 	double elem_bytes;   /* bytes of a matmul operand: 2 (bf16) or 1 (fp8) */
 	double hbm;          /* bytes of HBM */
-	double hbm_usable;   /* bytes a plan may fill (HBM less PLAN_HBM_RESERVE) */
+	double hbm_usable;   /* bytes a plan may fill (HBM less PLAN_HBM_RESERVE_BYTES) */
 	double hbm_bw;       /* bytes/s */
 	int gpus;            /* accelerators the cluster has for the workload */
 	int per_node;        /* accelerators per node */
@@ -603,6 +611,8 @@ typedef struct PlanHw {
 	int pod_nodes;       /* nodes whose traffic turns below the core (3 tiers), else all */
 	double oversub[2];   /* down:up bandwidth at the leaf and at the spine */
 	double cross_bw;     /* dragonfly, torus: bytes/s per accelerator across the bisection */
+	bool sharp;          /* the fabric's switches reduce in the network (SHARP) */
+	int fabric_tiers;    /* switch tiers an all-reduce climbs (SHARP's latency) */
 	double gpu_power;    /* W: the node's power over its accelerators */
 	double pue;
 	double price_per_j;  /* report currency per J of facility energy */
@@ -610,9 +620,18 @@ typedef struct PlanHw {
 
 typedef struct PlanConfig {
 	int gpus, tp, pp, dp, cp, ep, micro, v;
+	int first, last;     /* layers of the first and last pipeline stage; the stages between
+			      * hold (layers - first - last) / (pp - 2) each (plan_stage_layers) */
 	int batch;           /* global batch, sequences */
 	int recompute;       /* PLAN_RC_* */
 	bool sp, dopt;       /* sequence parallelism, distributed optimizer */
+	bool flash;          /* fused causal attention (FlashAttention) */
+	bool fsdp;           /* weights, gradients and optimizer sharded over DP (ZeRO-3) */
+	double capacity;     /* MoE capacity factor, experts' input padded to it; 0: dropless */
+	/* The overlap knobs the workload allows: bit 0 off, bit 1 on, for the data-parallel
+	 * collectives, the tensor-parallel ones (with SP) and the pipeline's sends (interleaved);
+	 * plan_time takes the faster allowed setting of each (PlanCost.overlap_*). 0: off. */
+	unsigned overlap_dp, overlap_tp, overlap_pp, overlap_ep;
 } PlanConfig;
 
 /* What the model predicts for one plan. Times are per step on the slowest pipeline stage and
@@ -630,6 +649,11 @@ typedef struct PlanCost {
 	int microbatches;
 	double bubble_fraction; /* of a step the pipeline idles (plan_bubble_fraction) */
 	int virtual_stage_layers; /* layers of one virtual pipeline stage (layers / (pp x v)) */
+	int first_stage_layers, mid_stage_layers, last_stage_layers; /* the split of the layers */
+	int first_chunk_layers, last_chunk_layers; /* interleaved: the first and last virtual
+						    * stages' layers (the others hold
+						    * virtual_stage_layers) */
+	bool overlap_dp, overlap_tp, overlap_pp, overlap_ep; /* the overlap the plan's time assumes */
 } PlanCost;
 
 /* The values a workload allows for one whole-number knob: any (searched), or a list (a fixed
@@ -651,6 +675,10 @@ typedef struct PlanSpace {
 	unsigned sp, dopt;   /* bit 0: false allowed, bit 1: true allowed */
 	int batch;           /* global batch, sequences */
 	int min_cp_tokens;   /* CP is searched down to this many tokens per rank (when not fixed) */
+	bool flash;          /* the workload's flash_attention */
+	unsigned fsdp;       /* bit 0: off allowed, bit 1: on allowed */
+	double capacity;     /* the workload's capacity_factor; 0: dropless */
+	unsigned overlap_dp, overlap_tp, overlap_pp, overlap_ep; /* bit 0: off, bit 1: on allowed */
 } PlanSpace;
 
 enum { PLAN_ALTERNATIVES = 5 };
@@ -671,6 +699,11 @@ typedef struct PlanResult {
 	double ms;                      /* search time */
 } PlanResult;
 
+/* Where one local rank of a node runs (plan.c, plan_bind). */
+typedef struct PlanBind {
+	int gpu, socket, core_lo, core_hi;
+} PlanBind;
+
 /* A workload's plan, placed on the elaborated design. */
 typedef struct WorkloadPlan {
 	const Decl *workload;
@@ -689,6 +722,12 @@ typedef struct WorkloadPlan {
 				    * one multiply, efficiency], largest first */
 	int first_node;         /* the first node of the placement */
 	int nodes;              /* nodes used */
+	int ranks_per_node;     /* ranks on a full node (the last may hold fewer) */
+	/* The binding of local rank k (k < ranks_per_node): the GPU it drives (the only one in
+	 * its CUDA_VISIBLE_DEVICES), the socket and the physical cores [core_lo, core_hi] of that
+	 * socket it is pinned to. */
+	PlanBind *bind;
+	const char *first_host; /* MASTER_ADDR: rank 0's node */
 } WorkloadPlan;
 
 /* What the optimizer did, as the reports give it (decide.c, decide_report). Numbers that do

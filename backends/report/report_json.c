@@ -322,7 +322,7 @@ static Json *scale_up_json(const Design *d)
 /* One object per workload plan (plan.c): the contract's name, gpus, tp, pp, dp, cp, ep,
  * micro_batch, step_time_s, mfu, time_to_train_days, energy_to_train_mwh and
  * energy_to_train_cost, then interleave, recompute, sequence_parallel, distributed_optimizer,
- * nodes, tokens_per_s, tflops_per_gpu, memory_gib_per_gpu, hbm_gib, steps and plans_evaluated
+ * nodes, tokens_per_s, tflops_per_gpu, memory_gib_per_gpu, hbm_gib, hbm_gb, steps and plans_evaluated
  * (parallelism/WORKLOAD.json has the rest). */
 static Json *workloads_json(const Design *d)
 {
@@ -354,6 +354,7 @@ static Json *workloads_json(const Design *d)
 		jw_set(o, "tflops_per_gpu", jw_real(k->tflops_per_gpu, 3));
 		jw_set(o, "memory_gib_per_gpu", jw_real(k->mem / 1073741824.0, 3));
 		jw_set(o, "hbm_gib", jw_real(wp->hw.hbm / 1073741824.0, 3));
+		jw_set(o, "hbm_gb", jw_real(wp->hw.hbm / 1e9, 3));
 		jw_set(o, "steps", jw_count(wp->steps));
 		jw_set(o, "plans_evaluated", jw_count(wp->r.evaluated));
 		jw_push(a, o);

@@ -6,12 +6,11 @@
  *                           and why each lost, the hardware the model read, the placement
  *                           (schema "clusterc.parallelism/1");
  *   WORKLOAD.megatron.args  Megatron-LM's command-line flags, one a line (pretrain_gpt.py
- *                           $(cat FILE)), with overlap-grad-reduce and overlap-param-gather, the
- *                           overlap the prediction assumes;
- *   WORKLOAD.rankfile       Open MPI rankfile, "rank N=HOST slot=K": rank r on GPU slot r mod n
- *                           of the r/n-th node used (Megatron's rank order puts TP fastest, then
- *                           CP, EP, DP, PP: TP inside a node, DP on one rail, stages adjacent);
- *   WORKLOAD.hostfile       the nodes used, "HOST slots=N" (mpirun --hostfile);
+ *                           $(cat FILE)): the plan, the overlap the prediction assumes, and
+ *                           every architecture flag the model needs (normalization, position
+ *                           embedding, SwiGLU, untied embeddings, biases, GQA, dropout, MoE),
+ *                           each a flag of megatron/training/arguments.py (tests/megatron.sh);
+ *   WORKLOAD.{hostfile,rankfile,launch.sh,sbatch}  how to start it (launch.c);
  *   WORKLOAD.calculon/      the plan as Calculon's inputs (Isaev et al., SC'23,
  *                           github.com/calculon-ai/calculon): app.json (the model: hidden,
  *                           feedforward, seq_size, attn_heads, attn_size, num_blocks), exe.json
@@ -50,10 +49,19 @@ static Json *config_json(const PlanConfig *c, const PlanCost *k)
 	jw_set(o, "micro_batch", jw_int(c->micro));
 	jw_set(o, "microbatches", jw_int(k->microbatches));
 	jw_set(o, "interleave", jw_int(c->v));
+	jw_set(o, "first_stage_layers", jw_int(k->first_stage_layers));
+	jw_set(o, "last_stage_layers", jw_int(k->last_stage_layers));
 	jw_set(o, "layers_per_virtual_stage", jw_int(k->virtual_stage_layers));
 	jw_set(o, "recompute", jw_str(enum_RECOMPUTE.words[c->recompute]));
 	jw_set(o, "sequence_parallel", jw_bool(c->sp));
 	jw_set(o, "distributed_optimizer", jw_bool(c->dopt));
+	jw_set(o, "fsdp", jw_bool(c->fsdp));
+	jw_set(o, "capacity_factor", c->capacity > 0 ? num(c->capacity, 4) : jw_null());
+	jw_set(o, "flash_attention", jw_bool(c->flash));
+	jw_set(o, "overlap_dp", jw_bool(k->overlap_dp));
+	jw_set(o, "overlap_tp", jw_bool(k->overlap_tp));
+	jw_set(o, "overlap_pp", jw_bool(k->overlap_pp));
+	jw_set(o, "overlap_ep", jw_bool(k->overlap_ep));
 	return o;
 }
 
@@ -68,6 +76,7 @@ static Json *prediction_json(const PlanCost *k)
 	jw_set(o, "hardware_flops_per_step", num(k->hw_flops, 0));
 	jw_set(o, "bubble_fraction", num(k->bubble_fraction, 6));
 	jw_set(o, "memory_gib_per_gpu", num(k->mem / GIB, 3));
+	jw_set(o, "memory_gb_per_gpu", num(k->mem / 1e9, 3));
 	Json *mem = jw_object();
 	jw_set(mem, "weights", num(k->mem_weights / GIB, 3));
 	jw_set(mem, "gradients", num(k->mem_grads / GIB, 3));
@@ -106,6 +115,13 @@ static Json *model_json(const WorkloadPlan *wp)
 	jw_set(o, "top_k", jw_count(m->top_k));
 	jw_set(o, "expert_ffn", jw_count(m->expert_ffn));
 	jw_set(o, "shared_experts", jw_count(m->shared));
+	jw_set(o, "dense_layers", jw_count(m->experts > 1 ? m->dense_layers : m->layers));
+	jw_set(o, "norm", jw_str(enum_NORM.words[m->norm]));
+	jw_set(o, "position", jw_str(enum_POSITION.words[m->position]));
+	jw_set(o, "rope_base", jw_count(m->rope_base));
+	jw_set(o, "tied_embeddings", jw_bool(m->tied));
+	jw_set(o, "bias", jw_bool(m->bias));
+	jw_set(o, "dropout", num(m->dropout, 4));
 	return o;
 }
 
@@ -121,6 +137,8 @@ static Json *hardware_json(const PlanHw *hw)
 	jw_set(o, "matmul_efficiency", num(hw->eff_large, 4));
 	jw_set(o, "hbm_gib", num(hw->hbm / GIB, 3));
 	jw_set(o, "hbm_usable_gib", num(hw->hbm_usable / GIB, 3));
+	jw_set(o, "hbm_gb", num(hw->hbm / 1e9, 3));
+	jw_set(o, "hbm_usable_gb", num(hw->hbm_usable / 1e9, 3));
 	jw_set(o, "hbm_tbps", num(hw->hbm_bw / 1e12, 3));
 	jw_set(o, "scale_up_gbytes_per_s", num(hw->su_bw / 1e9, 3));
 	jw_set(o, "fabric_gbytes_per_s", num(hw->net_bw / 1e9, 3));
@@ -187,6 +205,18 @@ static int write_json(Output *o, const Design *d, const WorkloadPlan *wp, const 
 	jw_set(pl, "gpus_per_model_replica", jw_int(replica));
 	jw_set(pl, "nodes_per_model_replica", num((double)replica / wp->hw.per_node, 3));
 	jw_set(pl, "nodes_per_pipeline_stage", num((double)c->tp * c->cp * c->dp / wp->hw.per_node, 3));
+	jw_set(pl, "ranks_per_node", jw_int(wp->ranks_per_node));
+	Json *bind = jw_array();
+	for (int k = 0; k < wp->ranks_per_node; k++) {
+		Json *b = jw_object();
+		jw_set(b, "local_rank", jw_int(k));
+		jw_set(b, "gpu", jw_int(wp->bind[k].gpu));
+		jw_set(b, "socket", jw_int(wp->bind[k].socket));
+		jw_set(b, "first_core", jw_int(wp->bind[k].core_lo));
+		jw_set(b, "last_core", jw_int(wp->bind[k].core_hi));
+		jw_push(bind, b);
+	}
+	jw_set(pl, "binding", bind);
 	jw_set(pl, "slurm_segment_nodes",
 	       replica % wp->hw.per_node == 0 ? jw_int(replica / wp->hw.per_node) : jw_null());
 	jw_set(root, "placement", pl);
@@ -219,11 +249,23 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 	FILE *f = output_file(o, path);
 	if (!f)
 		return 1;
+	/* The plan. */
 	fprintf(f, "--tensor-model-parallel-size %d\n--pipeline-model-parallel-size %d\n"
 		   "--context-parallel-size %d\n--expert-model-parallel-size %d\n",
 		c->tp, c->pp, c->cp, c->ep);
-	if (c->v > 1)
+	const PlanCost *k = &wp->r.cost;
+	if (c->v > 1 && c->first == 0)
 		fprintf(f, "--num-layers-per-virtual-pipeline-stage %d\n", (int)(m->layers / (c->pp * c->v)));
+	if (c->first > 0 && c->v == 1)
+		fprintf(f, "--decoder-first-pipeline-num-layers %d\n--decoder-last-pipeline-num-layers %d\n",
+			c->first, c->last);
+	if (c->first > 0 && c->v > 1) {
+		/* pp x v virtual stages in order: E (embedding) and the first chunk, the middle
+		 * chunks, the last chunk and L (loss); `|` between stages, t a decoder layer. */
+		fprintf(f, "--pipeline-model-parallel-layout Et*%d|(t*%d|)*%dt*%dL\n",
+			k->first_chunk_layers, k->virtual_stage_layers, c->pp * c->v - 2,
+			k->last_chunk_layers);
+	}
 	if (c->sp)
 		fprintf(f, "--sequence-parallel\n");
 	fprintf(f, "--micro-batch-size %d\n--global-batch-size %d\n", c->micro, c->batch);
@@ -233,9 +275,22 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 		fprintf(f, "--recompute-granularity full\n--recompute-method uniform\n"
 			   "--recompute-num-layers 1\n");
 	if (c->dopt)
-		fprintf(f, "--use-distributed-optimizer\n--overlap-param-gather\n");
-	if (c->dp * c->cp > 1)
+		fprintf(f, "--use-distributed-optimizer\n");
+	if (c->fsdp)
+		fprintf(f, "--use-torch-fsdp2\n");
+	if (k->overlap_dp && c->dopt)
+		fprintf(f, "--overlap-param-gather\n");
+	if (k->overlap_dp)
 		fprintf(f, "--overlap-grad-reduce\n");
+	if (k->overlap_tp)
+		fprintf(f, "--tp-comm-overlap\n");
+	if (k->overlap_pp)
+		fprintf(f, "--overlap-p2p-communication\n");
+	if (k->overlap_ep)
+		fprintf(f, "--overlap-moe-expert-parallel-comm\n");
+	/* The architecture: every flag whose default would build another model (Megatron-LM's
+	 * defaults are GPT-2's: LayerNorm, learned absolute positions, GeLU, tied embeddings,
+	 * biases, multi-head attention, dropout 0.1). */
 	fprintf(f, "--num-layers %.0f\n--hidden-size %.0f\n--num-attention-heads %.0f\n"
 		   "--ffn-hidden-size %.0f\n--seq-length %.0f\n--max-position-embeddings %.0f\n",
 		m->layers, m->hidden, m->heads, m->ffn, m->seq, m->seq);
@@ -243,45 +298,37 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 		fprintf(f, "--kv-channels %.0f\n", m->head_dim);
 	if (m->groups != m->heads)
 		fprintf(f, "--group-query-attention\n--num-query-groups %.0f\n", m->groups);
+	fprintf(f, "--normalization %s\n", m->norm == NORM_RMSNORM ? "RMSNorm" : "LayerNorm");
+	if (m->position == POS_ROPE)
+		fprintf(f, "--position-embedding-type rope\n--rotary-base %.0f\n", m->rope_base);
+	else
+		fprintf(f, "--position-embedding-type learned_absolute\n");
 	if (m->mats > 2)
 		fprintf(f, "--swiglu\n");
+	if (!m->tied)
+		fprintf(f, "--untie-embeddings-and-output-weights\n");
+	if (!m->bias)
+		fprintf(f, "--disable-bias-linear\n");
+	fprintf(f, "--attention-dropout %g\n--hidden-dropout %g\n", m->dropout, m->dropout);
 	if (m->experts > 1) {
 		fprintf(f, "--num-experts %.0f\n--moe-router-topk %.0f\n--moe-ffn-hidden-size %.0f\n",
 			m->experts, m->top_k, m->expert_ffn);
 		if (m->shared > 0)
 			fprintf(f, "--moe-shared-expert-intermediate-size %.0f\n", m->shared * m->expert_ffn);
+		if (m->dense_layers > 0)
+			fprintf(f, "--moe-layer-freq ([0]*%.0f+[1]*%.0f)\n", m->dense_layers,
+				m->layers - m->dense_layers);
+		fprintf(f, "--moe-grouped-gemm\n--moe-token-dispatcher-type alltoall\n");
+		if (c->capacity > 0)
+			fprintf(f, "--moe-expert-capacity-factor %g\n--moe-pad-expert-input-to-capacity\n",
+				c->capacity);
 	}
+	fprintf(f, "--attention-backend %s\n", c->flash ? "flash" : "unfused");
 	fprintf(f, "--bf16\n");
 	if (wp->hw.elem_bytes < 2)
 		fprintf(f, "--fp8-format hybrid\n");
 	fprintf(f, "--train-iters %.0f\n", wp->steps);
 	return output_close(o, f);
-}
-
-static int write_hosts(Output *o, const Design *d, const WorkloadPlan *wp, const char *rankfile,
-		       const char *hostfile)
-{
-	int n = wp->hw.per_node, gpus = wp->r.best.gpus;
-	FILE *f = output_file(o, rankfile);
-	if (!f)
-		return 1;
-	Buf b = {0};
-	for (int r = 0; r < gpus; r++) {
-		buf_printf(&b, "rank %d=%s slot=%d\n", r, host(d, wp, r / n), r % n);
-		if (b.len > (1u << 20)) {
-			fwrite(b.s, 1, b.len, f);
-			b.len = 0;
-		}
-	}
-	if (b.len)
-		fwrite(b.s, 1, b.len, f);
-	buf_free(&b);
-	int errors = output_close(o, f);
-	if (!(f = output_file(o, hostfile)))
-		return errors + 1;
-	for (int i = 0; i < wp->nodes; i++)
-		fprintf(f, "%s slots=%d\n", host(d, wp, i), gpus - i * n < n ? gpus - i * n : n);
-	return errors + output_close(o, f);
 }
 
 /* Calculon's efficiency curve of a matrix engine: [GFLOP of one operation, efficiency], the
@@ -446,7 +493,7 @@ static int write_calculon(Output *o, const Design *d, const WorkloadPlan *wp, co
 int parallelism_write(Output *o, const Design *d)
 {
 	int errors = 0;
-	Buf p = {0}, q = {0};
+	Buf p = {0};
 	for (int i = 0; i < d->nplans; i++) {
 		const WorkloadPlan *wp = &d->plans[i];
 		const char *w = wp->name;
@@ -456,16 +503,11 @@ int parallelism_write(Output *o, const Design *d)
 		p.len = 0;
 		buf_printf(&p, "parallelism/%s.megatron.args", w);
 		errors += write_args(o, wp, p.s);
-		p.len = 0;
-		buf_printf(&p, "parallelism/%s.hostfile", w);
-		q.len = 0;
-		buf_printf(&q, "parallelism/%s.rankfile", w);
-		errors += write_hosts(o, d, wp, q.s, p.s);
+		errors += launch_write(o, d, wp);
 		p.len = 0;
 		buf_printf(&p, "parallelism/%s.calculon", w);
 		errors += write_calculon(o, d, wp, p.s);
 	}
 	buf_free(&p);
-	buf_free(&q);
 	return errors;
 }

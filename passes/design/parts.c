@@ -164,6 +164,7 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 		pt->sw.latency = opt_num(x, FLD_SWITCH_LATENCY);
 		pt->sw.cage = field_enum(x, FLD_SWITCH_CAGE);
 		pt->sw.protocol = field_enum(x, FLD_SWITCH_PROTOCOL);
+		pt->sw.sharp = field_bool(x, FLD_SWITCH_IN_NETWORK_REDUCTION);
 		break;
 	}
 	case KIND_OCS: {

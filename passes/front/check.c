@@ -99,7 +99,9 @@ static bool check_bounds(Checker *k, const FieldSchema *fs, double v, Loc loc, b
 		why = "greater than zero";
 	else if ((fs->flags & F_NONNEG) && v < 0)
 		why = "zero or more";
-	else if ((fs->flags & F_FRACTION) && !(v > 0 && v <= 1))
+	else if ((fs->flags & F_FRACTION) && (fs->flags & F_NONNEG) && !(v >= 0 && v <= 1))
+		why = "between 0 and 1, or 0 % and 100 %";
+	else if ((fs->flags & F_FRACTION) && !(fs->flags & F_NONNEG) && !(v > 0 && v <= 1))
 		why = "between 0 (excluded) and 1, or 0 % and 100 %";
 	else if ((fs->flags & F_ATLEAST1) && v < 1)
 		why = "at least 1";

@@ -505,10 +505,13 @@ static void dump_plans(const Design *d, FILE *out)
 			const PlanConfig *c = k < 0 ? &r->best : &r->alt[k];
 			const PlanCost *o = k < 0 ? &r->cost : &r->alt_cost[k];
 			fprintf(out, "%s %s gpus %d tp %d pp %d dp %d cp %d ep %d micro %d v %d rc %s sp %d "
-				     "dopt %d step %.17g s mem %.17g B mfu %.17g\n",
+				     "dopt %d",
 				k < 0 ? "plan" : "  alt", wp->name, c->gpus, c->tp, c->pp, c->dp,
 				c->cp, c->ep, c->micro, c->v, enum_RECOMPUTE.words[c->recompute], c->sp,
-				c->dopt, o->step, o->mem, o->mfu);
+				c->dopt);
+			if (c->first > 0)
+				fprintf(out, " stages %d+%d", c->first, c->last);
+			fprintf(out, " step %.17g s mem %.17g B mfu %.17g\n", o->step, o->mem, o->mfu);
 		}
 	}
 	fprintf(out, "plans %d\n", d->nplans);

@@ -28,7 +28,7 @@
 #include <math.h>
 #include <string.h>
 
-static const double GIB = 1073741824.0;
+static const double GB = 1e9; /* decimal, as vendors state HBM */
 
 /* A model parameter from transformer(...) or a model declaration: the declaration's fields are
  * the constructor's parameters, in the same order (schema.def). */
@@ -49,7 +49,19 @@ static double mparam(const Value *mv, ParamId p, double computed)
 	const Value *v = model_param(mv, p);
 	if (v && v->kind == VAL_QTY)
 		return v->q.v;
+	if (v && v->kind == VAL_BOOL)
+		return v->b_val;
 	return param_schemas[p].dflt.literal ? param_schemas[p].dflt.num : computed;
+}
+
+/* An enumeration of the model: as written, else the schema's default. */
+static int menum(const Value *mv, ParamId p)
+{
+	const Value *v = model_param(mv, p);
+	if (v && v->kind == VAL_ENUM)
+		return v->e;
+	INVARIANT(param_schemas[p].dflt.literal, "a model enumeration without a literal default");
+	return param_schemas[p].dflt.e;
 }
 
 static void read_model(const Value *mv, PlanModel *m)
@@ -62,13 +74,19 @@ static void read_model(const Value *mv, PlanModel *m)
 	m->ffn = mparam(mv, PRM_MODEL_FFN, 4 * m->hidden);
 	m->seq = mparam(mv, PRM_MODEL_SEQ, 1);
 	m->vocab = mparam(mv, PRM_MODEL_VOCAB, 1);
-	const Value *act = model_param(mv, PRM_MODEL_ACTIVATION);
-	m->mats = act && act->kind == VAL_ENUM && act->e == ACT_SWIGLU ? 3 : 2;
+	m->mats = menum(mv, PRM_MODEL_ACTIVATION) == ACT_SWIGLU ? 3 : 2;
 	m->experts = mparam(mv, PRM_MODEL_EXPERTS, 1);
 	m->top_k = mparam(mv, PRM_MODEL_TOP_K, 1);
 	m->expert_ffn = mparam(mv, PRM_MODEL_EXPERT_FFN, m->ffn);
 	m->shared = mparam(mv, PRM_MODEL_SHARED_EXPERTS, 0);
 	m->dense_layers = m->experts > 1 ? mparam(mv, PRM_MODEL_DENSE_LAYERS, 0) : m->layers;
+	m->norm = menum(mv, PRM_MODEL_NORM);
+	m->position = menum(mv, PRM_MODEL_POSITION);
+	m->rope_base = mparam(mv, PRM_MODEL_ROPE_BASE, 10000);
+	m->tied = mparam(mv, PRM_MODEL_TIED_EMBEDDINGS, 1) != 0;
+	m->bias = mparam(mv, PRM_MODEL_BIAS, 1) != 0;
+	m->dropout = mparam(mv, PRM_MODEL_DROPOUT, 0.1);
+	m->route_nodes = mparam(mv, PRM_MODEL_ROUTE_NODES, 0);
 }
 
 /* What a workload allows for a whole-number knob. */
@@ -152,6 +170,8 @@ static void read_fabric(const Design *d, const NodeGroup *g, PlanHw *hw)
 		hw->oversub[1] = f->tiers > 2 && f->oversub[1] > 0 ? f->oversub[1] : 1;
 		double gpus = (double)nodes * hw->per_node;
 		hw->cross_bw = gpus > 1 ? f->bisection / 8 / (gpus / 2) : hw->net_bw;
+		hw->sharp = f->family->tree && f->switch_model && f->switch_model->sw.sharp;
+		hw->fabric_tiers = f->tiers > 0 ? f->tiers : 1;
 		return;
 	}
 }
@@ -184,7 +204,7 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	hw->elem_bytes = fp8 ? 1 : 2;
 	hw->eff_large = a->accel.matmul_eff;
 	hw->hbm = a->accel.memory;
-	hw->hbm_usable = hw->hbm * (100 - PLAN_HBM_RESERVE_PCT) / 100;
+	hw->hbm_usable = fmax(0, hw->hbm - PLAN_HBM_RESERVE_BYTES);
 	/* Without a declared HBM bandwidth, the A100's ops:byte ratio (312 TFLOPS / 2.04 TB/s). */
 	hw->hbm_bw = isnan(a->accel.memory_bw) ? hw->peak16 / 153 : a->accel.memory_bw;
 	double su = isnan(g->type->node.scale_up_bw) ? 0 : g->type->node.scale_up_bw;
@@ -210,6 +230,14 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	sp->dopt = mask_of(w, FLD_WORKLOAD_DISTRIBUTED_OPTIMIZER, 2);
 	sp->batch = (int)field_num(w, FLD_WORKLOAD_GLOBAL_BATCH);
 	sp->min_cp_tokens = 1024;
+	sp->flash = field_bool(w, FLD_WORKLOAD_FLASH_ATTENTION);
+	sp->fsdp = mask_of(w, FLD_WORKLOAD_FSDP, 2);
+	double cf;
+	sp->capacity = field_num_set(w, FLD_WORKLOAD_CAPACITY_FACTOR, &cf) ? cf : 0;
+	sp->overlap_dp = mask_of(w, FLD_WORKLOAD_OVERLAP_DP, 2);
+	sp->overlap_tp = mask_of(w, FLD_WORKLOAD_OVERLAP_TP, 2);
+	sp->overlap_pp = mask_of(w, FLD_WORKLOAD_OVERLAP_PP, 2);
+	sp->overlap_ep = mask_of(w, FLD_WORKLOAD_OVERLAP_EP, 2);
 	return hw->per_node > 0 && hw->peak > 0;
 }
 
@@ -316,11 +344,15 @@ bool plan_attribute(Design *d, const Decl *w, FieldId id, double *out)
 static const char *plan_text(Design *d, const PlanConfig *c)
 {
 	return arena_printf(d->p->c->arena,
-			    "TP %d PP %d DP %d CP %d EP %d, micro-batch %d, interleave %d, %s "
+			    "TP %d PP %d%s DP %d CP %d EP %d, micro-batch %d, interleave %d, %s "
 			    "recompute%s%s",
-			    c->tp, c->pp, c->dp, c->cp, c->ep, c->micro, c->v,
+			    c->tp, c->pp,
+			    c->first > 0 ? arena_printf(d->p->c->arena, " (first stage %d layers, last %d)",
+							c->first, c->last)
+					 : "",
+			    c->dp, c->cp, c->ep, c->micro, c->v,
 			    enum_RECOMPUTE.words[c->recompute], c->sp ? ", sequence parallel" : "",
-			    c->dopt ? ", distributed optimizer" : "");
+			    c->dopt ? ", distributed optimizer" : c->fsdp ? ", FSDP" : "");
 }
 
 static Loc field_loc(const Decl *w, FieldId field)
@@ -367,10 +399,13 @@ static const char *explain_invalid(Design *d, const Decl *w, const PlanModel *m,
 		}
 	}
 	const PlanSet *pp = &sp->knob[KNOB_PP];
-	if (!pp->any && !pp->range && pp->n > 0 && fmod(m->layers, pp->vals[0]) != 0) {
+	int split[PLAN_SPLITS][2];
+	if (!pp->any && !pp->range && pp->n > 0 &&
+	    plan_stage_splits(m, (int)pp->vals[0], split, PLAN_SPLITS) == 0) {
 		*at = field_loc(w, FLD_WORKLOAD_PP);
-		return arena_printf(ar, "pp = %g does not divide the model's %g layers (uneven stages are "
-					"not planned)",
+		return arena_printf(ar, "pp = %g cannot split the model's %g layers: PP divides the "
+					"layers, or the layers plus 1 to 4 (the first and last stages up to "
+					"two layers fewer than the others)",
 				    pp->vals[0], m->layers);
 	}
 	const PlanSet *cp = &sp->knob[KNOB_CP];
@@ -422,16 +457,15 @@ static void report_unplanned(Design *d, const Decl *w, WorkloadPlan *wp)
 	}
 	const PlanCost *k = &r->least_cost;
 	design_violation(d, w->name_loc, k->mem / hw->hbm_usable - 1, hw->accel->loc,
-			 arena_printf(d->p->c->arena, "'%s' has %.1f GiB of HBM, %.1f GiB usable after "
-						     "the %d %% kept for the CUDA context, NCCL and "
-						     "fragmentation",
-				      hw->accel->name, hw->hbm / GIB, hw->hbm_usable / GIB,
-				      PLAN_HBM_RESERVE_PCT),
-			 "workload '%s' does not fit: its %.1fB-parameter model needs %.1f GiB per GPU "
-			 "even with the plan needing least memory (%s): %.1f GiB of weights, gradients "
-			 "and optimizer state and %.1f GiB of activations; '%s' has %.1f GiB",
-			 name, plan_params(m) / 1e9, k->mem / GIB, plan_text(d, &r->least),
-			 k->mem_states / GIB, k->mem_act / GIB, hw->accel->name, hw->hbm / GIB);
+			 arena_printf(d->p->c->arena, "'%s' has %.1f GB of HBM, %.1f GB usable after "
+						     "the %.0f GB kept for the CUDA context and NCCL",
+				      hw->accel->name, hw->hbm / GB, hw->hbm_usable / GB,
+				      PLAN_HBM_RESERVE_BYTES / GB),
+			 "workload '%s' does not fit: its %.1fB-parameter model needs %.1f GB per GPU "
+			 "even with the plan needing least memory (%s): %.1f GB of weights, gradients "
+			 "and optimizer state and %.1f GB of activations; '%s' has %.1f GB",
+			 name, plan_params(m) / 1e9, k->mem / GB, plan_text(d, &r->least),
+			 k->mem_states / GB, k->mem_act / GB, hw->accel->name, hw->hbm / GB);
 }
 
 /* Why an alternative lost to the best: fewer GPUs, or the part of the step that grew most. */
@@ -458,6 +492,35 @@ static const char *why_lost(Design *d, const PlanConfig *bc, const PlanCost *b, 
 				    slower, ac->gpus, bc->gpus, parts[worst], av[worst], bv[worst]);
 	return arena_printf(ar, "%.1f %% slower per step: %s %.3f s against %.3f s", slower,
 			    parts[worst], av[worst], bv[worst]);
+}
+
+/* ---- placement ------------------------------------------------------------------------------ */
+
+/* The binding of each local rank of a node: local rank k drives GPU k (Megatron's rank order
+ * puts TP fastest, so a TP group is consecutive local ranks) and is pinned to the socket GPU k
+ * hangs off, the GPUs splitting evenly over the sockets in order (GPUs 0-3 on socket 0 and
+ * 4-7 on socket 1 of a DGX H100; NVIDIA, DGX H100 User Guide, "system topology"), with an
+ * equal share of that socket's physical cores. Open MPI's rankfile names them socket:cores
+ * (Open MPI, mpirun(1), "Rankfiles"); `slot=K` alone would be core K. */
+static PlanBind *plan_bind(Arena *ar, const Part *node, int ranks)
+{
+	PlanBind *b = arena_alloc(ar, sizeof(PlanBind) * (size_t)(ranks > 0 ? ranks : 1));
+	/* The node's counted host CPUs (cpus, cpu_cores); unset, 2 sockets of 16 cores: a lower
+	 * bound every current dual-socket server meets. */
+	int sockets = node->node.cpus > 0 ? node->node.cpus : 2;
+	int gpus = node->node.accelerators > 0 ? node->node.accelerators : 1;
+	int per_socket = (gpus + sockets - 1) / sockets;
+	int cores = node->node.cpu_cores > 0 ? node->node.cpu_cores : 16;
+	int share = cores / per_socket > 0 ? cores / per_socket : 1;
+	for (int k = 0; k < ranks; k++) {
+		int socket = k / per_socket, slot = k % per_socket;
+		if (socket >= sockets)
+			socket = sockets - 1;
+		int lo = (slot * share) % cores;
+		b[k] = (PlanBind){.gpu = k, .socket = socket, .core_lo = lo,
+				  .core_hi = lo + share - 1 < cores ? lo + share - 1 : cores - 1};
+	}
+	return b;
 }
 
 /* ---- the pass ------------------------------------------------------------------------------- */
@@ -524,6 +587,9 @@ int plan_workloads(Design *d)
 		for (int k = 0; k < gi; k++)
 			wp->first_node += d->groups[k].count;
 		wp->nodes = (r->best.gpus + wp->hw.per_node - 1) / wp->hw.per_node;
+		wp->ranks_per_node = r->best.gpus < wp->hw.per_node ? r->best.gpus : wp->hw.per_node;
+		wp->bind = plan_bind(c->arena, wp->hw.node, wp->ranks_per_node);
+		wp->first_host = d->nodes[wp->first_node].hostname;
 		d->nplans++;
 	}
 	return diag_errors(c) - before;

@@ -33,17 +33,41 @@ typedef struct PlanLayer {
 	double pp_bytes;         /* bytes sent to the next stage per micro-batch */
 } PlanLayer;
 
-enum { PLAN_HBM_RESERVE_PCT = 10 }; /* % of HBM left to the CUDA context, NCCL and fragmentation */
+/* HBM a plan may not fill: the CUDA context with the cuBLAS and cuDNN workspaces (about
+ * 0.5-1 GB a process) and the NCCL buffers of the TP, CP, EP, DP and PP communicators (4 MiB
+ * a channel and peer by default, NCCL_BUFFSIZE; about 1 GB in all). An assumption, stated in
+ * docs/parallelism.md. The capacity itself is the vendor's, in decimal GB: 80 GB is 80e9
+ * bytes, below the 80 GiB (85.9e9) the H100's five 16 GiB stacks hold and the 85.5e9 CUDA
+ * reports, and that difference (6 %) covers the allocator's fragmentation. */
+#define PLAN_HBM_RESERVE_BYTES 2e9
 
 double plan_params(const PlanModel *m);
 double plan_model_flops(const PlanModel *m, double batch);
 double plan_hw_flops(const PlanModel *m, double batch, int recompute);
 double plan_bubble_fraction(int pp, int v, int microbatches);
-double plan_inflight_layers(const PlanModel *m, int pp, int v, int microbatches);
+/* Layers of the stages between the first and the last: (L − first − last)/(p − 2); the first
+ * stage's when p < 3. */
+double plan_mid_layers(const PlanModel *m, const PlanConfig *c);
+/* The ways to split L layers over p stages Megatron-LM accepts that the search tries: the even
+ * split when p divides L; otherwise (first, last) of mid − 2 to mid layers each, the middle
+ * stages at mid = ⌈L/p⌉ (--decoder-first/last-pipeline-num-layers). Writes up to max pairs
+ * (at most PLAN_SPLITS exist), returns how many (0: p cannot take these layers). */
+enum { PLAN_SPLITS = 3 };
+/* Whether the uneven split of c (first, middle, last) takes v virtual stages a GPU: v divides
+ * the middle stages' layers and the first and last keep at least one layer in their first and
+ * last chunk (Megatron-LM's --pipeline-model-parallel-layout; plan_stage_layout). */
+bool plan_uneven_interleave_ok(const PlanModel *m, const PlanConfig *c, int v);
+int plan_stage_splits(const PlanModel *m, int pp, int (*out)[2], int max);
+double plan_inflight_layers(const PlanModel *m, const PlanConfig *c, int microbatches);
 double plan_layer_activation_bytes(const PlanModel *m, const PlanConfig *c, bool moe);
 double plan_state_bytes_per_param(bool dopt, double dp_group);
 double plan_matmul_efficiency(const PlanHw *hw, double m, double n, double k);
 double plan_group_bandwidth(const PlanHw *hw, double span_gpus);
+typedef enum {
+	COLL_ALL_REDUCE, COLL_REDUCE_SCATTER, COLL_ALL_GATHER, COLL_ALL_TO_ALL, COLL_RING_PASS
+} PlanColl;
+/* Seconds of one collective of n ranks spanning span_gpus consecutive GPUs on bytes a rank. */
+double plan_collective(const PlanHw *hw, double span_gpus, double n, PlanColl kind, double bytes);
 void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanLayer *out);
 /* Parameters one GPU of the biggest pipeline stage holds: dense (replicated over DP and CP)
  * and expert (replicated over DP·CP/EP). */

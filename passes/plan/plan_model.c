@@ -25,8 +25,8 @@
  * - collective bandwidth as a fraction of the link's per-direction rate: 0.6 inside the
  *   scale-up domain, 0.9 on the fabric (the NVLink and InfiniBand efficiencies of Calculon's
  *   A100 system description, Isaev et al., SC'23, systems/a100_80g.json);
- * - latency per collective step, 2·⌈log₂ n⌉ steps (tree or hierarchical algorithm): 1 µs in
- *   the domain, 2 µs on the fabric (Calculon's latencies);
+ * - latency per collective step: 1 µs in the domain, 2 µs on the fabric (Calculon's), the
+ *   steps those of the ring or tree algorithm (plan_collective);
  * - memory-bound kernels stream at 0.8 of the HBM bandwidth (Calculon's A100 memory curve:
  *   0.75 for 10 MB, 0.9 for 100 MB);
  * - the Adam step touches 32 bytes per parameter of the shard a GPU updates (fp32 gradient,
@@ -34,6 +34,36 @@
  */
 static const double SU_EFF = 0.6, NET_EFF = 0.9;
 static const double SU_ALPHA = 1e-6, NET_ALPHA = 2e-6;
+static const double TREE_BW = 0.9;
+/* Communication overlapped with compute still costs compute: its kernels occupy SMs and HBM
+ * bandwidth (NCCL runs on SMs; Transformer Engine's userbuffers overlap takes some of them).
+ * Charged as this fraction of the overlapped time (an assumption, docs/parallelism.md), so an
+ * overlap knob is on only when it pays. */
+static const double OVERLAP_COST = 0.1;
+/* At most this share of a collective hides under compute: the first and last chunks of a
+ * decomposed collective have nothing to run under, and the kernels contend (an assumption;
+ * Wang et al., ASPLOS 2023, measure 1.14-1.38 x on TP-bound layers from such overlap, not the
+ * whole communication time). */
+static const double OVERLAP_MAX = 0.7;
+
+/* What is left of `comm` seconds of communication run under `busy` seconds of compute. */
+static double exposed(double comm, double busy, bool on)
+{
+	if (!on)
+		return comm;
+	double hidden = fmin(busy, OVERLAP_MAX * comm);
+	return comm - hidden + OVERLAP_COST * hidden;
+}
+
+/* The faster allowed setting of an overlap knob (bit 0 off, bit 1 on; none: off). */
+static bool overlap_on(unsigned allowed, double comm, double busy)
+{
+	if (!(allowed & 2u))
+		return false;
+	if (!(allowed & 1u))
+		return true;
+	return exposed(comm, busy, true) < exposed(comm, busy, false);
+}
 static const double HBM_EFF = 0.8;
 static const double ADAM_BYTES = 32;
 
@@ -100,14 +130,16 @@ double plan_hw_flops(const PlanModel *m, double batch, int recompute)
 }
 
 /* Parameters: attention (Q, K, V, output), two layer norms, FFN or experts and router, and
- * the embedding (counted once: GPT-3 175B comes out at 174.6e9). */
+ * the embedding, once when the output layer shares it (GPT-3 175B comes out at 174.6e9),
+ * twice when untied (Llama 3.1 405B at 405.9e9). Biases are left out (under 0.01 %). */
 double plan_params(const PlanModel *m)
 {
 	double h = m->hidden, ad = m->heads * m->head_dim, gd = m->groups * m->head_dim;
 	double attn = h * (ad + 2 * gd) + ad * h + 4 * h;
 	double nd = n_dense(m), nm = m->layers - nd;
 	double moe = (m->experts + m->shared) * m->mats * h * m->expert_ffn + h * m->experts;
-	return nd * (attn + m->mats * h * m->ffn) + nm * (attn + moe) + m->vocab * h;
+	return nd * (attn + m->mats * h * m->ffn) + nm * (attn + moe) +
+	       (m->tied ? 1 : 2) * m->vocab * h;
 }
 
 /* ---- pipeline (Narayanan et al. §2.2; Korthikanti et al. §4.2.3) ---------------------------- */
@@ -119,17 +151,85 @@ double plan_bubble_fraction(int pp, int v, int microbatches)
 	return (double)(pp - 1) / ((double)v * microbatches);
 }
 
-/* Layer-micro-batches of activations the first stage holds at its peak: 1F1B keeps min(p, m)
- * micro-batches of its L/p layers in flight, L in all; interleaving adds (p − 1)/(p·v)
- * (Korthikanti et al. §4.2.3: L·(1 + (p−1)/(p·v))). Without a pipeline one micro-batch of L
- * layers. */
-double plan_inflight_layers(const PlanModel *m, int pp, int v, int microbatches)
+/* The first, middle and last stages' layers; first = last = 0 is the even split. */
+static void stage_layers(const PlanModel *m, const PlanConfig *c, double *first, double *mid,
+			 double *last)
 {
+	if (c->first <= 0 || c->pp <= 1) {
+		*first = *mid = *last = m->layers / (c->pp > 0 ? c->pp : 1);
+		return;
+	}
+	*first = c->first, *last = c->last;
+	*mid = c->pp < 3 ? *first : (m->layers - c->first - c->last) / (c->pp - 2);
+}
+
+double plan_mid_layers(const PlanModel *m, const PlanConfig *c)
+{
+	double f, mid, l;
+	stage_layers(m, c, &f, &mid, &l);
+	return mid;
+}
+
+/* Uneven stages (Llama Team 2024, "The Llama 3 Herd of Models", §3.3.2: one layer fewer on
+ * the first and the last stage, which also hold the embedding and the output layer and loss,
+ * so that 126 layers run at PP 16; DeepSeek-V3's 61 layers at PP 16, DeepSeek-AI 2024 §3.2):
+ * the middle stages at mid = ⌈L/p⌉ layers, the first and last sharing the remaining
+ * L − (p − 2)·mid with mid − 2 to mid layers each (at least one). So p may divide L, or L plus
+ * 1 to 4; the even split is the only one when p divides L. */
+int plan_stage_splits(const PlanModel *m, int pp, int (*out)[2], int max)
+{
+	int L = (int)m->layers, n = 0;
+	if (pp < 1 || pp > L || max < 1)
+		return 0;
+	if (pp == 1 || L % pp == 0) {
+		out[0][0] = out[0][1] = L / pp;
+		return 1;
+	}
+	int mid = (L + pp - 1) / pp, rem = L - (pp - 2) * mid;
+	for (int last = mid; last >= mid - 2 && last >= 1 && n < max; last--) {
+		int first = rem - last;
+		if (first >= mid - 2 && first <= mid && first >= 1)
+			out[n][0] = first, out[n][1] = last, n++;
+	}
+	return n;
+}
+
+/* Interleaving with uneven stages (Llama Team 2024, §3.3.2, runs 126 layers at PP 16 with
+ * interleaving): the pp·v virtual stages are the first chunk (first − (v−1)·mid/v layers and
+ * the embedding), mid/v layers each, and the last chunk (last − (v−1)·mid/v and the loss), so
+ * that every GPU holds the split's layers. */
+bool plan_uneven_interleave_ok(const PlanModel *m, const PlanConfig *c, int v)
+{
+	double first, mid, last;
+	stage_layers(m, c, &first, &mid, &last);
+	if (v <= 1)
+		return true;
+	if (c->pp < 3 || fmod(mid, v) != 0)
+		return false;
+	double chunk = mid / v;
+	return first - (v - 1) * chunk >= 1 && last - (v - 1) * chunk >= 1;
+}
+
+/* Layer-micro-batches of activations a stage holds at its peak: in 1F1B stage i keeps min(p − i,
+ * m) micro-batches of its layers in flight; the first stage min(p, m) of its `first` layers (L in
+ * all with an even split), the second min(p − 1, m) of the middle stages' (which matters when
+ * the first is shorter); interleaving adds (p − 1)/(p·v) (Korthikanti et al. §4.2.3:
+ * L·(1 + (p−1)/(p·v))). Without a pipeline one micro-batch of L layers. */
+double plan_inflight_layers(const PlanModel *m, const PlanConfig *c, int microbatches)
+{
+	int pp = c->pp, v = c->v;
 	if (pp <= 1)
 		return m->layers;
-	double stage = m->layers / pp, inflight = microbatches < pp ? microbatches : pp;
+	double first, mid, last;
+	stage_layers(m, c, &first, &mid, &last);
+	double inflight = microbatches < pp ? microbatches : pp;
 	double extra = v > 1 ? 1 + (double)(pp - 1) / ((double)pp * v) : 1;
-	return stage * inflight * extra;
+	double held = first * inflight * extra;
+	if (pp > 2) {
+		double second = microbatches < pp - 1 ? microbatches : pp - 1;
+		held = fmax(held, mid * second * extra);
+	}
+	return held;
 }
 
 /* ---- memory --------------------------------------------------------------------------------- */
@@ -140,7 +240,8 @@ double plan_inflight_layers(const PlanModel *m, int pp, int v, int microbatches)
  * them; split by TP: Q and K 2(ad + gd), V 2gd, attention output 2ad and the MLP (GeLU: its
  * input and output, 4F; SwiGLU: gate, up and their product, 6F; an MoE layer that per routed
  * and shared expert, and the dispatched token 2h per route); and the attention core 5as
- * (softmax output, dropout mask and output), which selective recomputation drops. Full
+ * (softmax output, dropout mask and output), which selective recomputation drops; a model
+ * without dropout keeps 8h and 2as (dropout: a model field, default 0.1 as Megatron). Full
  * recomputation keeps only the layer input, 2h (split by SP). MHA with F = 4h gives the
  * paper's sbh(34 + 5as/h), and sbh(10 + 24/t + 5as/ht) under TP. */
 double plan_layer_activation_bytes(const PlanModel *m, const PlanConfig *c, bool moe)
@@ -151,11 +252,23 @@ double plan_layer_activation_bytes(const PlanModel *m, const PlanConfig *c, bool
 	if (c->recompute == RC_FULL)
 		return tokens * 2 * h / r_div;
 	double mlp_per = m->mats > 2 ? 6 : 4;
-	double mlp = moe ? (m->top_k + m->shared) * mlp_per * m->expert_ffn + 2 * h * m->top_k
+	/* A capacity factor pads each expert's input to cf x its balanced share (Fedus et al.,
+	 * "Switch Transformers", JMLR 2022, §2.2): cf x the routed activations. */
+	double cf = c->capacity > 0 ? c->capacity : 1;
+	double mlp = moe ? (cf * m->top_k + m->shared) * mlp_per * m->expert_ffn + cf * 2 * h * m->top_k
 			 : mlp_per * m->ffn;
 	double split = 2 * (ad + gd) + 2 * gd + 2 * ad + mlp;
-	double core = c->recompute == RC_NONE ? 5 * m->heads * m->seq : 0;
-	return tokens * (10 * h / r_div + (split + core) / t);
+	/* Without dropout there are no masks (h each after attention and MLP; as in the core)
+	 * and the core's AV multiply reads the softmax output itself (no 2as dropout output). */
+	bool drop = m->dropout > 0;
+	double core = c->recompute == RC_NONE ? (drop ? 5 : 2) * m->heads * m->seq : 0;
+	/* FlashAttention keeps no s x s tensor: the output (counted above as 2ad) and the softmax
+	 * statistics, one fp32 logsumexp a head and token (Dao et al., NeurIPS 2022, §3.1; the
+	 * dropout mask is regenerated from the RNG state). Selective recomputation then has
+	 * nothing left to drop. */
+	if (c->flash)
+		core = 4 * m->heads;
+	return tokens * ((drop ? 10 : 8) * h / r_div + (split + core) / t);
 }
 
 /* Bytes per parameter of weights, gradients and Adam state with BF16 weights and FP32 gradient
@@ -168,24 +281,31 @@ double plan_state_bytes_per_param(bool dopt, double dp_group)
 }
 
 /* The parameters one GPU holds on the pipeline stage that holds most: the first (its layers
- * and the embedding) or the last (its layers and the untied output layer), both on one GPU
- * without a pipeline. Attention, dense FFNs, shared experts and norms are split by TP; routed
+ * and the embedding) or the last (its layers and the output layer: a copy of the embedding
+ * when tied, Megatron-LM keeping both in step by an all-reduce), both on one GPU without a
+ * pipeline (the embedding once when tied). Attention, dense FFNs, shared experts and norms are split by TP; routed
  * experts by EP and TP (expert tensor parallelism = TP); routers are replicated. */
 void plan_stage_params(const PlanModel *m, const PlanConfig *c, double *dense, double *expert)
 {
 	double h = m->hidden, ad = m->heads * m->head_dim, gd = m->groups * m->head_dim, t = c->tp;
 	double attn = h * (ad + 2 * gd) + ad * h + 4 * h;
-	double nd = n_dense(m), stage = m->layers / c->pp;
+	double nd = n_dense(m), first, mid, last;
+	stage_layers(m, c, &first, &mid, &last);
 	double shared = m->shared * m->mats * h * m->expert_ffn;
 	double routed = m->experts / c->ep * m->mats * h * m->expert_ffn;
 	double emb = m->vocab * h / t;
 	double best_d = 0, best_e = 0;
-	for (int which = 0; which < 2; which++) {
-		/* first stage: layers [0, stage); last: [L - stage, L) */
-		double lo = which == 0 ? 0 : m->layers - stage;
-		double dl = fmax(0, fmin(lo + stage, nd) - lo), ml = stage - dl;
+	/* The first stage: layers [0, first) and the embedding; the last: [L − last, L) and the
+	 * output layer; a middle one: [first, first + mid) (the first middle stage holds most of
+	 * an MoE model's leading dense layers). */
+	double lo[3] = {0, m->layers - last, first};
+	double n[3] = {first, last, mid};
+	for (int which = 0; which < (c->pp > 2 ? 3 : c->pp > 1 ? 2 : 1); which++) {
+		double stage = c->pp == 1 ? m->layers : n[which];
+		double dl = fmax(0, fmin(lo[which] + stage, nd) - lo[which]), ml = stage - dl;
+		double e = which == 2 ? 0 : c->pp == 1 ? (m->tied ? emb : 2 * emb) : emb;
 		double dn = stage * attn / t + dl * m->mats * h * m->ffn / t +
-			    ml * (shared / t + h * m->experts) + (c->pp == 1 ? 2 * emb : emb);
+			    ml * (shared / t + h * m->experts) + e;
 		double ex = ml * routed / t;
 		if (dn + ex > best_d + best_e)
 			best_d = dn, best_e = ex;
@@ -238,23 +358,46 @@ double plan_group_bandwidth(const PlanHw *hw, double span)
 	return bw * NET_EFF;
 }
 
-static double latency(const PlanHw *hw, double span, double n)
-{
-	return (span <= hw->domain ? SU_ALPHA : NET_ALPHA) * 2 * ceil(log2(n));
-}
-
-/* A collective of n ranks over `span` GPUs moving `factor` × bytes per rank (ring volumes:
- * all-reduce 2(n−1)/n, reduce-scatter and all-gather (n−1)/n, all-to-all (n−1)/n; Thakur,
- * Rabenseifner and Gropp, IJHPCA 2005). */
-static double collective(const PlanHw *hw, double span, double n, double factor, double bytes)
+/* A collective of n ranks over `span` GPUs on `bytes` per rank, latency and bandwidth terms
+ * (the α-β model; Thakur, Rabenseifner and Gropp, IJHPCA 2005, §2 and Table 1):
+ * - ring all-reduce: 2(n−1) steps of α and 2(n−1)/n of the buffer; NCCL's double binary tree
+ *   (Sanders, Speck and Träff, Parallel Computing 2009; NCCL 2.4): 2⌈log₂n⌉ steps at the same
+ *   volume, taken at 0.9 of the ring's bandwidth (an assumption: NCCL picks the tree for small
+ *   messages and the ring for large ones, which this minimum reproduces);
+ * - reduce-scatter, all-gather and all-to-all: n − 1 steps and (n−1)/n of the buffer;
+ * - a ring pass (context parallelism's K,V chunks): n − 1 steps of α plus the whole chunk. */
+double plan_collective(const PlanHw *hw, double span, double n, PlanColl kind, double bytes)
 {
 	if (n <= 1 || bytes <= 0)
 		return 0;
-	return latency(hw, span, n) + factor * bytes / plan_group_bandwidth(hw, span);
+	double alpha = span <= hw->domain ? SU_ALPHA : NET_ALPHA;
+	double bw = plan_group_bandwidth(hw, span);
+	switch (kind) {
+	case COLL_ALL_REDUCE: {
+		double vol = 2 * (n - 1) / n * bytes / bw;
+		double ring = 2 * (n - 1) * alpha + vol;
+		double tree = 2 * ceil(log2(n)) * alpha + vol / TREE_BW;
+		double best = fmin(ring, tree);
+		/* In-network reduction (NVIDIA SHARP; Graham et al., "Scalable Hierarchical
+		 * Aggregation Protocol", COMHPC 2016): each rank sends its buffer up the tree once
+		 * and receives the result once, bytes / bw, the latency of a climb and descent
+		 * of the fabric's tiers. Only for groups on the fabric. */
+		if (hw->sharp && span > hw->domain)
+			best = fmin(best, 2 * hw->fabric_tiers * alpha + bytes / bw);
+		return best;
+	}
+	case COLL_RING_PASS: return (n - 1) * (alpha + bytes / bw);
+	default: return (n - 1) * alpha + (n - 1) / n * bytes / bw;
+	}
+}
+
+static double collective(const PlanHw *hw, double span, double n, PlanColl kind, double bytes)
+{
+	return plan_collective(hw, span, n, kind, bytes);
 }
 
 typedef struct LayerTimes {
-	double fwd, core, core_mem, tp, cp_f, cp_b, ep, act, work;
+	double fwd, core, core_mem, core_bwd_extra, tp, cp_f, cp_b, ep, act, work;
 } LayerTimes;
 
 /* One layer (dense or MoE) of one micro-batch on one GPU. */
@@ -266,13 +409,20 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	/* Matmuls: QKV, the core (per head, BF16), the output projection, the FFN or experts. */
 	double mm = gemm(hw, pk, 1, tokens, (a + 2 * g) * d / t, h) + gemm(hw, pk, 1, tokens, h, a * d / t);
 	double core = gemm(hw, hw->peak16, b * a / t, sl, s, d) + gemm(hw, hw->peak16, b * a / t, sl, d, s);
+	/* FlashAttention with the causal mask skips the blocks above the diagonal: half the
+	 * core's multiplies (Dao, "FlashAttention-2", ICLR 2024, §3.1.1 and §4.1, which counts
+	 * causal attention at half the FLOPs). Model FLOPs (MFU) still count all s keys, as
+	 * Narayanan et al. and Korthikanti et al. do, so MFU stays comparable with theirs. */
+	if (c->flash)
+		core /= 2;
 	if (!moe) {
 		mm += gemm(hw, pk, 1, tokens, (m->mats - 1) * m->ffn / t, h) +
 		      gemm(hw, pk, 1, tokens, h, m->ffn / t);
 	} else {
 		/* Tokens per local expert when routing balances: tokens·k·e/E (each of E/e experts). */
 		double fe = m->expert_ffn, local = m->experts / c->ep;
-		double te = tokens * m->top_k * c->ep / m->experts;
+		double cf = c->capacity > 0 ? c->capacity : 1;
+		double te = cf * tokens * m->top_k * c->ep / m->experts;
 		mm += gemm(hw, pk, local, te, (m->mats - 1) * fe / t, h) + gemm(hw, pk, local, te, h, fe / t);
 		mm += gemm(hw, pk, m->shared, tokens, (m->mats - 1) * fe / t, h) +
 		      gemm(hw, pk, m->shared, tokens, h, fe / t);
@@ -286,25 +436,48 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	none.recompute = RC_NONE;
 	o->work = plan_layer_activation_bytes(m, &none, moe);
 	o->act = plan_layer_activation_bytes(m, c, moe);
-	double core_bytes = tokens * 5 * a * s / t;
+	/* FlashAttention fuses the softmax (and its dropout) into the core: no s x s tensor goes
+	 * through HBM. */
+	double core_bytes = c->flash ? 0 : tokens * (m->dropout > 0 ? 5 : 2) * a * s / t;
 	o->fwd = mm + core + 2 * o->work / (hw->hbm_bw * HBM_EFF);
 	o->core = core;
 	o->core_mem = 2 * core_bytes / (hw->hbm_bw * HBM_EFF);
+	/* Its backward recomputes QKᵀ and the softmax from the statistics: 5 multiplies where
+	 * the forward has 2, 2.5 x the forward rather than 2 x (Dao 2024, §3.1.2). */
+	o->core_bwd_extra = c->flash ? 0.5 * core : 0;
 	/* TP: two all-reduces of the layer's output per pass (or, with SP, two reduce-scatters and
 	 * two all-gathers: the same volume; Korthikanti et al. §4.2.2). */
 	double act_bytes = tokens * h * 2;
-	o->tp = t > 1 ? 2 * collective(hw, t, t, 2 * (t - 1) / t, act_bytes) : 0;
+	o->tp = t <= 1 ? 0
+		: c->sp ? 2 * (collective(hw, t, t, COLL_REDUCE_SCATTER, act_bytes) +
+			       collective(hw, t, t, COLL_ALL_GATHER, act_bytes))
+			: 2 * collective(hw, t, t, COLL_ALL_REDUCE, act_bytes);
 	/* CP (ring attention): each rank passes its K and V chunk around the ring, cp − 1 steps;
 	 * backward passes K, V and their gradients. Overlapped with the core (Megatron-Core). */
 	double kv = tokens * 2 * g * d * 2 / t;
-	double cp_f = c->cp > 1 ? collective(hw, (double)t * c->cp, c->cp, c->cp - 1, kv) : 0;
+	double cp_f = c->cp > 1 ? collective(hw, (double)t * c->cp, c->cp, COLL_RING_PASS, kv) : 0;
 	o->cp_f = fmax(0, cp_f - core);
 	o->cp_b = fmax(0, 2 * cp_f - 2 * core);
-	/* EP: dispatch and combine all-to-all of the routed tokens, per pass, not overlapped. */
-	double routed = tokens * m->top_k * h * 2;
+	/* EP: dispatch and combine all-to-all of the routed tokens, per pass. In fp8 the dispatch
+	 * goes in fp8 and the combine in BF16 (DeepSeek-AI 2024, §3.3.4); else both in BF16. */
+	/* Padded to capacity, the all-to-all carries cf x the routed tokens. */
+	double routed = (c->capacity > 0 ? c->capacity : 1) * tokens * m->top_k * h;
+	double span_ep = (double)t * c->cp * c->ep;
 	o->ep = moe && c->ep > 1
-			? 2 * collective(hw, (double)t * c->cp * c->ep, c->ep, (c->ep - 1.0) / c->ep, routed)
+			? collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, routed * hw->elem_bytes) +
+				  collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, routed * 2)
 			: 0;
+	/* Node-limited routing (DeepSeek-AI 2024, §3.2.2): a token's experts on at most M nodes,
+	 * so the fabric carries min(k, M) copies of it (one a node) and NVLink forwards them to
+	 * the experts inside each node. */
+	double M = m->route_nodes;
+	if (moe && c->ep > 1 && M > 0 && M < m->top_k && span_ep > hw->domain) {
+		double across = tokens * M * h, inside = (double)hw->domain / t;
+		o->ep = collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, across * hw->elem_bytes) +
+			collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, across * 2) +
+			collective(hw, hw->domain, inside, COLL_ALL_TO_ALL, routed * hw->elem_bytes) +
+			collective(hw, hw->domain, inside, COLL_ALL_TO_ALL, routed * 2);
+	}
 }
 
 /* Per-layer costs, averaged over the dense and MoE layers by their counts. */
@@ -322,8 +495,10 @@ void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanL
 	double core = wd * (dl.core + dl.core_mem) + wm * (ml.core + ml.core_mem);
 	*out = (PlanLayer){0};
 	out->fwd = fwd;
-	out->bwd = 2 * fwd;
-	out->re = c->recompute == RC_FULL ? fwd : c->recompute == RC_SELECTIVE ? core : 0;
+	out->bwd = 2 * fwd + wd * dl.core_bwd_extra + wm * ml.core_bwd_extra;
+	out->re = c->recompute == RC_FULL	       ? fwd
+		  : c->recompute == RC_SELECTIVE && !c->flash ? core
+							       : 0;
 	/* Full recomputation repeats the forward's collectives too. */
 	double passes = c->recompute == RC_FULL ? 3 : 2;
 	out->tp = passes * tp;
@@ -355,8 +530,17 @@ double plan_memory(const PlanModel *m, const PlanConfig *c, const PlanLayer *l, 
 	o->mem_grads = 4 * (dense + expert);
 	o->mem_states = dense * plan_state_bytes_per_param(c->dopt, n) +
 			expert * plan_state_bytes_per_param(c->dopt, ne);
+	if (c->fsdp) {
+		/* ZeRO-3 (Rajbhandari et al., SC'20, §5.3): every byte of state sharded, 18/n a
+		 * parameter, plus the gathered layers: BF16 weights of the layer running and the
+		 * one prefetched, and the FP32 gradients of the one in backward. */
+		double layer = (dense + expert) / m->layers;
+		o->mem_weights = 2 * (dense / n + expert / ne) + 2 * 2 * layer;
+		o->mem_grads = 4 * (dense / n + expert / ne) + 4 * layer;
+		o->mem_states = 18 * (dense / n + expert / ne) + 8 * layer;
+	}
 	o->mem_optim = o->mem_states - o->mem_weights - o->mem_grads;
-	o->mem_act = l->act * plan_inflight_layers(m, c->pp, c->v, mb) +
+	o->mem_act = l->act * plan_inflight_layers(m, c, mb) +
 		     (c->recompute == RC_FULL ? l->work : 0) + l->out_mem;
 	o->mem = o->mem_states + o->mem_act;
 	return o->mem;
@@ -367,19 +551,64 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	       double dense, double expert, PlanCost *o)
 {
 	int mb = c->batch / (c->dp * c->micro);
-	double stage = m->layers / c->pp;
 	double span = (double)c->tp * c->cp * c->dp; /* one pipeline stage of every replica */
 	/* Point-to-point to the next stage: forward activations and backward gradients of each
 	 * of the v chunks; not overlapped (Megatron's 1F1B sends between its computations). */
 	double pp_t = c->pp > 1 ? 2 * c->v * (NET_ALPHA + l->pp_bytes / plan_group_bandwidth(hw, 2 * span)) : 0;
-	double per_mb = stage * (l->fwd + l->bwd + l->re + l->tp + l->cp + l->ep) + l->out_time + pp_t;
+	double first, mid, last;
+	stage_layers(m, c, &first, &mid, &last);
+	/* Overlap: TP's all-gathers and reduce-scatters under the layer's GEMMs (Megatron-LM
+	 * --tp-comm-overlap, Transformer Engine userbuffers; with SP only); the pipeline's sends
+	 * under the next chunk's forward and backward (--overlap-p2p-communication; interleaved
+	 * schedule only). */
+	double busy = l->fwd + l->bwd;
+	unsigned otp = c->sp && c->tp > 1 ? c->overlap_tp : 1u;
+	o->overlap_tp = overlap_on(otp, l->tp, busy);
+	double tp = exposed(l->tp, busy, o->overlap_tp);
+	unsigned opp = c->v > 1 && c->pp > 1 ? c->overlap_pp : 1u;
+	double chunk = fmax(mid, first) / c->v * busy;
+	o->overlap_pp = overlap_on(opp, pp_t, chunk);
+	pp_t = exposed(pp_t, chunk, o->overlap_pp);
+	/* The pipeline runs at its slowest stage (Narayanan et al. §2.2: every stage processes
+	 * each micro-batch in turn): the last with its layers and the output layer and loss, a
+	 * middle one, or the first. `stage` is the slowest stage's layers. */
+	/* EP overlap: the all-to-all of one micro-batch under another's compute (DeepSeek-V3's
+	 * DualPipe, DeepSeek-AI 2024 §3.2.1; Megatron-Core's overlapped MoE dispatch). */
+	unsigned oep = l->ep > 0 ? c->overlap_ep : 1u;
+	o->overlap_ep = overlap_on(oep, l->ep, busy);
+	double ep = exposed(l->ep, busy, o->overlap_ep);
+	double per_layer = l->fwd + l->bwd + l->re + tp + l->cp + ep;
+	double stage = last, tail = l->out_time;
+	if (c->pp > 1 && fmax(mid, first) * per_layer > stage * per_layer + tail)
+		stage = fmax(mid, first), tail = 0;
+	double per_mb = stage * per_layer + tail + pp_t;
+	/* FSDP gathers each layer's weights before its forward and again before its backward and
+	 * reduce-scatters its gradients after, every micro-batch (ZeRO-3: 1.5 x the data-parallel
+	 * volume per pass; Rajbhandari et al. §7.2.2), the next layer's under the current one's
+	 * compute when overlap_dp is on. */
+	double n = (double)c->dp * c->cp, ne = n / c->ep;
+	double fsdp_t = 0;
+	if (c->fsdp) {
+		double ag = collective(hw, span, n, COLL_ALL_GATHER, 2 * dense) +
+			    collective(hw, span, ne, COLL_ALL_GATHER, 2 * expert);
+		double rs = collective(hw, span, n, COLL_REDUCE_SCATTER, 4 * dense) +
+			    collective(hw, span, ne, COLL_REDUCE_SCATTER, 4 * expert);
+		double f = m->layers * l->fwd, bk = m->layers * l->bwd;
+		o->overlap_dp = overlap_on(n > 1 ? c->overlap_dp : 1u, 2 * ag + rs, f + bk);
+		fsdp_t = exposed(ag, f, o->overlap_dp) + exposed(ag + rs, bk, o->overlap_dp);
+		per_mb += fsdp_t;
+	}
 	o->microbatches = mb;
-	o->virtual_stage_layers = (int)(m->layers / (c->pp * c->v));
-	o->compute = mb * (stage * (l->fwd + l->bwd) + l->out_time);
+	o->virtual_stage_layers = c->first > 0 ? (int)(mid / c->v) : (int)(m->layers / (c->pp * c->v));
+	o->first_stage_layers = (int)first, o->mid_stage_layers = (int)mid;
+	o->last_stage_layers = (int)last;
+	o->first_chunk_layers = (int)(first - (c->v - 1) * (double)o->virtual_stage_layers);
+	o->last_chunk_layers = (int)(last - (c->v - 1) * (double)o->virtual_stage_layers);
+	o->compute = mb * (stage * (l->fwd + l->bwd) + tail);
 	o->recompute = mb * stage * l->re;
-	o->tp_comm = mb * stage * l->tp;
+	o->tp_comm = mb * stage * tp;
 	o->cp_comm = mb * stage * l->cp;
-	o->ep_comm = mb * stage * l->ep;
+	o->ep_comm = mb * stage * ep;
 	o->pp_comm = mb * pp_t;
 	o->bubble_fraction = plan_bubble_fraction(c->pp, c->v, mb);
 	o->bubble = o->bubble_fraction * mb * per_mb;
@@ -388,23 +617,27 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	 * all-gathered with the distributed optimizer. Overlapped with the backward (reduce) and
 	 * forward (gather) of one micro-batch on the stage (Megatron-Core's overlap-grad-reduce
 	 * and overlap-param-gather); what is left is exposed. */
-	double n = (double)c->dp * c->cp, ne = n / c->ep;
 	double bwd = stage * l->bwd, fwd = stage * l->fwd, dp = 0;
-	if (c->dopt) {
-		double rs = collective(hw, span, n, (n - 1) / n, 4 * dense) +
-			    collective(hw, span, ne, (ne - 1) / ne, 4 * expert);
-		double ag = collective(hw, span, n, (n - 1) / n, 2 * dense) +
-			    collective(hw, span, ne, (ne - 1) / ne, 2 * expert);
-		dp = fmax(0, rs - bwd) + fmax(0, ag - fwd);
+	unsigned odp = n > 1 ? c->overlap_dp : 1u;
+	if (c->fsdp) {
+		dp = mb * fsdp_t; /* in the micro-batches' time already: reported, not added */
+	} else if (c->dopt) {
+		double rs = collective(hw, span, n, COLL_REDUCE_SCATTER, 4 * dense) +
+			    collective(hw, span, ne, COLL_REDUCE_SCATTER, 4 * expert);
+		double ag = collective(hw, span, n, COLL_ALL_GATHER, 2 * dense) +
+			    collective(hw, span, ne, COLL_ALL_GATHER, 2 * expert);
+		o->overlap_dp = overlap_on(odp, rs + ag, bwd + fwd);
+		dp = o->overlap_dp ? exposed(rs, bwd, true) + exposed(ag, fwd, true) : rs + ag;
 	} else {
-		double ar = collective(hw, span, n, 2 * (n - 1) / n, 4 * dense) +
-			    collective(hw, span, ne, 2 * (ne - 1) / ne, 4 * expert);
-		dp = fmax(0, ar - bwd);
+		double ar = collective(hw, span, n, COLL_ALL_REDUCE, 4 * dense) +
+			    collective(hw, span, ne, COLL_ALL_REDUCE, 4 * expert);
+		o->overlap_dp = overlap_on(odp, ar, bwd);
+		dp = exposed(ar, bwd, o->overlap_dp);
 	}
 	o->dp_comm = dp;
-	double shard = c->dopt ? dense / n + expert / ne : dense + expert;
+	double shard = c->dopt || c->fsdp ? dense / n + expert / ne : dense + expert;
 	o->optimizer = ADAM_BYTES * shard / (hw->hbm_bw * HBM_EFF);
-	o->step = mb * per_mb + o->bubble + o->dp_comm + o->optimizer;
+	o->step = mb * per_mb + o->bubble + (c->fsdp ? 0 : o->dp_comm) + o->optimizer;
 
 	o->model_flops = plan_model_flops(m, c->batch);
 	o->hw_flops = plan_hw_flops(m, c->batch, c->recompute);

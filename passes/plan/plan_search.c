@@ -9,7 +9,8 @@
  *
  * Megatron-LM's constraints (megatron/training/arguments.py and megatron/core/parallel_state.py):
  * heads and query groups divisible by TP (and the FFN sizes, which its linear layers split);
- * layers divisible by PP (uneven first/last stages are not planned); sequence divisible by
+ * layers divisible by PP, or uneven first and last stages of up to two layers fewer
+ * (--decoder-first/last-pipeline-num-layers; plan_stage_splits), without interleaving; sequence divisible by
  * 2·CP when CP > 1 (load-balanced causal split); experts divisible by EP and EP dividing
  * DP·CP (expert parallelism is carved out of the data-parallel ranks); global batch divisible
  * by micro-batch × DP; interleaving v dividing the layers of a stage, with PP > 1 and the
@@ -182,7 +183,15 @@ static void candidates(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp
 	 * call's arguments are evaluated is unspecified (a clang build read it unset). */
 	c->nep = divisors((int)fmax(1, m->experts), &c->ep);
 	c->nep = filter(c->ep, c->nep, &sp->knob[KNOB_EP]);
-	c->npp = divisors((int)m->layers, &c->pp);
+	/* PP: every size some split of the layers allows (plan_stage_splits: p dividing L or L
+	 * plus 1 to 4). */
+	c->pp = xmalloc(sizeof(int) * (size_t)(m->layers + 1));
+	c->npp = 0;
+	for (int p = 1; p <= (int)m->layers; p++) {
+		int split[PLAN_SPLITS][2];
+		if (plan_stage_splits(m, p, split, PLAN_SPLITS) > 0)
+			c->pp[c->npp++] = p;
+	}
 	c->npp = filter(c->pp, c->npp, &sp->knob[KNOB_PP]);
 	c->ndp = divisors(sp->batch, &c->dp);
 	c->nmicro = divisors(sp->batch, &c->micro);
@@ -234,7 +243,15 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 			long model_gpus = (long)tp * cp * pp;
 			if (model_gpus > hw->gpus)
 				continue;
-			PlanConfig c = {.tp = tp, .cp = cp, .ep = ep, .pp = pp, .batch = B};
+			int splits[PLAN_SPLITS][2];
+			int nsplit = plan_stage_splits(m, pp, splits, PLAN_SPLITS);
+			for (int i_sp = 0; i_sp < nsplit; i_sp++) {
+			bool even = pp == 1 || L % pp == 0;
+			PlanConfig c = {.tp = tp, .cp = cp, .ep = ep, .pp = pp, .batch = B,
+					.first = even ? 0 : splits[i_sp][0], .last = even ? 0 : splits[i_sp][1],
+					.flash = sp->flash, .overlap_dp = sp->overlap_dp,
+					.overlap_tp = sp->overlap_tp, .overlap_pp = sp->overlap_pp,
+					.overlap_ep = sp->overlap_ep, .capacity = sp->capacity};
 			double dense, expert;
 			plan_stage_params(m, &c, &dense, &expert);
 			for (int i_dp = 0; i_dp < cd.ndp; i_dp++) {
@@ -258,7 +275,9 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 					c.micro = b;
 					for (int i_v = 0; i_v < cd.nv; i_v++) {
 						int v = cd.v[i_v];
-						if ((L / pp) % v || (v > 1 && (pp == 1 || mb % pp)))
+						if (v > 1 && (pp == 1 || mb % pp))
+							continue;
+						if (even ? (L / pp) % v != 0 : !plan_uneven_interleave_ok(m, &c, v))
 							continue;
 						c.v = v;
 						for (int i_rc = 0; i_rc < nrc; i_rc++)
@@ -273,11 +292,17 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 								plan_layer(m, hw, &c, &layers[li]);
 								have[li] = true;
 							}
-							for (int o = 0; o < 2; o++) {
-								if (!(sp->dopt & (1u << o)) ||
-								    (o && dp * cp == 1 && (sp->dopt & 1u)))
+							/* o: 0 no sharding, 1 the distributed optimizer (ZeRO-1), 2 FSDP
+							 * (ZeRO-3: no pipeline, some data parallelism). */
+							for (int o = 0; o < 3; o++) {
+								if (o < 2 && (!(sp->dopt & (1u << o)) ||
+									      (o && dp * cp == 1 && (sp->dopt & 1u)) ||
+									      (!(sp->fsdp & 1u))))
 									continue;
-								c.dopt = o;
+								if (o == 2 && (!(sp->fsdp & 2u) || pp > 1 || dp * cp == 1))
+									continue;
+								c.dopt = o == 1;
+								c.fsdp = o == 2;
 								Top t = {.c = c};
 								double mem = plan_memory(m, &c, &layers[li], dense, expert, &t.k);
 								out->valid++;
@@ -295,6 +320,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 						}
 					}
 				}
+			}
 			}
 		}
 	}

@@ -1,0 +1,295 @@
+#!/usr/bin/env python3
+"""tests/launch.py CLUSTERC SOURCE_DIR — the files that start a plan, checked as their readers
+read them, on every example and spec of tests/megatron/ that has a workload:
+
+  * WORKLOAD.megatron.args: every line a flag of Megatron-LM's parser (tests/megatron/
+    arguments.txt, taken from megatron/training/arguments.py) with a value of its kind and
+    choices; the checks of Megatron-LM's validate_args that the plan can break (world size
+    divisible by TP x PP x CP, global batch by micro-batch x DP, layers per virtual stage,
+    --num-query-groups only with --group-query-attention, seq <= max positions, the
+    --moe-layer-freq pattern one entry a layer); and every architecture flag the declared model
+    needs (the model as parallelism/WORKLOAD.json gives it): RMSNorm, rope, SwiGLU, untied
+    embeddings, no bias, GQA groups, dropout, experts;
+  * WORKLOAD.rankfile: Open MPI's syntax `rank R=HOST slot=SOCKET:CORES`, ranks 0..N-1 in order
+    on the hostfile's hosts, sockets and cores inside the node's, no core given to two ranks of
+    one node (a bare `slot=K` is core K: the bug this replaces);
+  * WORKLOAD.launch.sh: parses (sh -n), and run as local rank k of each launcher (Slurm, Open
+    MPI, torchrun) exports CUDA_VISIBLE_DEVICES = the rank's GPU, LOCAL_RANK=0, RANK,
+    WORLD_SIZE; refuses a wrong world size;
+  * WORKLOAD.sbatch: parses (bash -n); nodes, tasks and the node list agree with the plan.
+"""
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+clusterc, root = sys.argv[1], sys.argv[2]
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print("FAIL:", msg)
+
+
+def load_flags():
+    flags = {}
+    for line in open(os.path.join(root, "tests/megatron/arguments.txt")):
+        line = line.split("#", 1)[0].split()
+        if line:
+            flags[line[0]] = (line[1], line[2:])
+    return flags
+
+
+FLAGS = load_flags()
+PATTERN = re.compile(r"[^,\d\[\]\(\)\+\*]")
+
+
+LAYOUT = re.compile(r"^[EtL|()*\d,m]+$")
+
+
+def expand_layout(text):
+    """Megatron's --pipeline-model-parallel-layout expanded: a list of stages, each a string of
+    E, t, m and L (PipelineParallelLayerLayout: X*N repeats X, (...)*N a group)."""
+    if not LAYOUT.match(text):
+        raise ValueError(text)
+    s = text.replace(",", "")
+    group = re.compile(r"\(([^()]*)\)\*(\d+)")
+    while "(" in s:
+        s2 = group.sub(lambda mo: mo[1] * int(mo[2]), s)
+        if s2 == s:
+            raise ValueError(text)
+        s = s2
+    s = re.sub(r"([EtmL])\*(\d+)", lambda mo: mo[1] * int(mo[2]), s)
+    return s.split("|")
+
+
+def parse_args(path):
+    """The args file as Megatron's argparse would see it: {flag: value or True}."""
+    args = {}
+    for n, line in enumerate(open(path), 1):
+        words = line.split()
+        if not words:
+            fail(f"{path}:{n}: an empty line")
+            continue
+        flag = words[0]
+        if flag not in FLAGS:
+            fail(f"{path}:{n}: {flag} is not a Megatron-LM flag (tests/megatron/arguments.txt)")
+            continue
+        if flag in args:
+            fail(f"{path}:{n}: {flag} given twice")
+        kind, choices = FLAGS[flag]
+        if kind == "flag":
+            if len(words) != 1:
+                fail(f"{path}:{n}: {flag} takes no value")
+            args[flag] = True
+            continue
+        if len(words) != 2:
+            fail(f"{path}:{n}: {flag} takes one value, has {len(words) - 1}")
+            continue
+        value = words[1]
+        try:
+            if kind == "int":
+                value = int(value)
+            elif kind == "float":
+                value = float(value)
+            elif kind == "choice" and value not in choices:
+                fail(f"{path}:{n}: {flag} {value}: not one of {choices}")
+            elif kind == "layout":
+                value = expand_layout(value)
+            elif kind == "pattern":
+                if PATTERN.search(value):
+                    fail(f"{path}:{n}: {flag} {value}: Megatron's _eval_pattern refuses it")
+                else:
+                    value = eval(value)  # digits, brackets, + and * only (checked above)
+        except ValueError:
+            fail(f"{path}:{n}: {flag} {value}: not a {kind}")
+        args[flag] = value
+    return args
+
+
+def check_args(path, plan):
+    a = parse_args(path)
+    m, p = plan["model"], plan["plan"]
+    tp, pp, cp = (a.get(f"--{k}-parallel-size", 1) for k in
+                  ("tensor-model", "pipeline-model", "context"))
+    world = p["gpus"]
+    if world % (tp * pp * cp):
+        fail(f"{path}: world size {world} not divisible by TP x PP x CP = {tp * pp * cp}")
+        return
+    dp = world // (tp * pp * cp)
+    if a.get("--global-batch-size", 0) % (a.get("--micro-batch-size", 1) * dp):
+        fail(f"{path}: global batch not divisible by micro-batch x DP {dp}")
+    L = a.get("--num-layers", 0)
+    first = a.get("--decoder-first-pipeline-num-layers")
+    last = a.get("--decoder-last-pipeline-num-layers")
+    layout = a.get("--pipeline-model-parallel-layout")
+    if layout is not None:
+        if first is not None or "--num-layers-per-virtual-pipeline-stage" in a:
+            fail(f"{path}: a layout with the first/last or virtual-stage flags")
+        if len(layout) % pp or len(layout) < pp:
+            fail(f"{path}: {len(layout)} layout stages, not a multiple of PP {pp}")
+        if "".join(layout).count("t") != L or not layout[0].startswith("E") or \
+                not layout[-1].endswith("L") or any(st.count("t") == 0 for st in layout):
+            fail(f"{path}: layout {layout} does not place {L} layers, E first and L last")
+        if len(layout) > pp:
+            v = len(layout) // pp
+            mb = a.get("--global-batch-size", 0) // (a.get("--micro-batch-size", 1) * dp)
+            if mb % pp:
+                fail(f"{path}: interleaving over {v} chunks with {mb} micro-batches, not a multiple of PP")
+    elif first is None and last is None:
+        if L % pp:
+            fail(f"{path}: {L} layers do not split over PP {pp}")
+    elif first is None or last is None or pp < 2 or \
+            (pp > 2 and (L - first - last) % (pp - 2)) or (pp == 2 and first + last != L) or \
+            "--num-layers-per-virtual-pipeline-stage" in a:
+        fail(f"{path}: first {first} and last {last} stage layers do not split {L} over PP {pp}")
+    if "--num-layers-per-virtual-pipeline-stage" in a:
+        v = a["--num-layers-per-virtual-pipeline-stage"]
+        if pp < 2 or (a["--num-layers"] // pp) % v:
+            fail(f"{path}: --num-layers-per-virtual-pipeline-stage {v} with PP {pp}")
+    if "--num-query-groups" in a and "--group-query-attention" not in a:
+        fail(f"{path}: --num-query-groups without --group-query-attention")
+    if a.get("--seq-length", 0) > a.get("--max-position-embeddings", 0):
+        fail(f"{path}: --seq-length above --max-position-embeddings")
+    if "--sequence-parallel" in a and tp == 1:
+        fail(f"{path}: --sequence-parallel with TP 1")
+    # What the declared model needs.
+    need = {"--num-layers": m["layers"], "--hidden-size": m["hidden"],
+            "--num-attention-heads": m["heads"], "--seq-length": m["seq"],
+            "--normalization": "RMSNorm" if m["norm"] == "rmsnorm" else "LayerNorm",
+            "--position-embedding-type": "rope" if m["position"] == "rope" else "learned_absolute",
+            "--attention-dropout": m["dropout"], "--hidden-dropout": m["dropout"]}
+    if m["experts"] > 1:
+        need.update({"--num-experts": m["experts"], "--moe-router-topk": m["top_k"],
+                     "--moe-ffn-hidden-size": m["expert_ffn"]})
+        if m["dense_layers"] > 0:
+            need["--moe-layer-freq"] = [0] * m["dense_layers"] + [1] * (m["layers"] - m["dense_layers"])
+    else:
+        need["--ffn-hidden-size"] = m["ffn"]
+    if m["query_groups"] != m["heads"]:
+        need.update({"--group-query-attention": True, "--num-query-groups": m["query_groups"]})
+    if m["activation"] == "swiglu":
+        need["--swiglu"] = True
+    if not m["tied_embeddings"]:
+        need["--untie-embeddings-and-output-weights"] = True
+    if not m["bias"]:
+        need["--disable-bias-linear"] = True
+    if m["position"] == "rope":
+        need["--rotary-base"] = m["rope_base"]
+    if m["head_dim"] * m["heads"] != m["hidden"]:
+        need["--kv-channels"] = m["head_dim"]
+    for flag, value in need.items():
+        if a.get(flag) != value:
+            fail(f"{path}: the model needs {flag} {value}, the file has {a.get(flag)}")
+    for flag in ("--swiglu", "--untie-embeddings-and-output-weights", "--disable-bias-linear",
+                 "--group-query-attention"):
+        if flag in a and flag not in need:
+            fail(f"{path}: {flag}, which the model does not declare")
+
+
+RANK = re.compile(r"^rank (\d+)=(\S+) slot=(\d+):(\d+)(?:-(\d+))?$")
+
+
+def check_rankfile(path, hostfile, plan):
+    hosts = []
+    for line in open(hostfile):
+        h, slots = line.split()
+        hosts += [h] * int(slots.split("=")[1])
+    bind = plan["placement"]["binding"]
+    sockets = 1 + max(b["socket"] for b in bind)
+    taken = {}
+    lines = open(path).read().splitlines()
+    if len(lines) != plan["plan"]["gpus"]:
+        fail(f"{path}: {len(lines)} ranks, the plan has {plan['plan']['gpus']}")
+    for n, line in enumerate(lines):
+        mo = RANK.match(line)
+        if not mo:
+            fail(f"{path}:{n + 1}: not Open MPI's `rank R=HOST slot=SOCKET:CORES`: {line}")
+            return
+        r, host, socket, lo = int(mo[1]), mo[2], int(mo[3]), int(mo[4])
+        hi = int(mo[5]) if mo[5] else lo
+        if r != n or n >= len(hosts) or host != hosts[n]:
+            fail(f"{path}:{n + 1}: rank {r} on {host}, the hostfile puts rank {n} elsewhere")
+        if socket >= sockets or hi < lo:
+            fail(f"{path}:{n + 1}: socket {socket} cores {lo}-{hi}")
+        for core in range(lo, hi + 1):
+            key = (host, socket, core)
+            if key in taken:
+                fail(f"{path}:{n + 1}: core {socket}:{core} of {host} already given to rank {taken[key]}")
+                return
+            taken[key] = r
+
+
+def run_wrapper(path, env, expect_rc=0):
+    full = {"PATH": "/usr/bin:/bin"}
+    full.update(env)
+    out = subprocess.run(["sh", path, "env"], env=full, capture_output=True, text=True)
+    if out.returncode != expect_rc:
+        fail(f"{path} with {env}: exit {out.returncode}, expected {expect_rc}: {out.stderr.strip()}")
+        return {}
+    return dict(l.split("=", 1) for l in out.stdout.splitlines() if "=" in l)
+
+
+def check_wrapper(path, plan):
+    if subprocess.run(["sh", "-n", path]).returncode:
+        fail(f"{path}: sh -n")
+        return
+    world = str(plan["plan"]["gpus"])
+    bind = plan["placement"]["binding"]
+    k = len(bind) - 1
+    launchers = [{"SLURM_LOCALID": str(k), "SLURM_PROCID": str(k), "SLURM_NTASKS": world},
+                 {"OMPI_COMM_WORLD_LOCAL_RANK": str(k), "OMPI_COMM_WORLD_RANK": str(k),
+                  "OMPI_COMM_WORLD_SIZE": world},
+                 {"LOCAL_RANK": str(k), "RANK": str(k), "WORLD_SIZE": world}]
+    for env in launchers:
+        got = run_wrapper(path, env)
+        want = {"CUDA_VISIBLE_DEVICES": str(bind[k]["gpu"]), "LOCAL_RANK": "0", "RANK": str(k),
+                "WORLD_SIZE": world}
+        for key, value in want.items():
+            if got and got.get(key) != value:
+                fail(f"{path} as local rank {k} ({sorted(env)[0]}): {key}={got.get(key)}, want {value}")
+    run_wrapper(path, {"SLURM_LOCALID": "0", "SLURM_PROCID": "0", "SLURM_NTASKS": world + "1"}, 64)
+    run_wrapper(path, {}, 64)
+
+
+def check_sbatch(path, plan, hostfile):
+    if subprocess.run(["bash", "-n", path]).returncode:
+        fail(f"{path}: bash -n")
+    text = open(path).read()
+    opts = dict(re.findall(r"^#SBATCH --([a-z-]+)=(\S+)$", text, re.M))
+    nodes = len(open(hostfile).read().splitlines())
+    if opts.get("nodes") != str(nodes) or opts.get("ntasks") != str(plan["plan"]["gpus"]):
+        fail(f"{path}: --nodes {opts.get('nodes')} --ntasks {opts.get('ntasks')}, the plan "
+             f"{nodes} nodes, {plan['plan']['gpus']} GPUs")
+    if "nodelist" not in opts or "exclusive" not in text:
+        fail(f"{path}: no --nodelist or --exclusive")
+    if "launch.sh" not in text or "megatron.args" not in text:
+        fail(f"{path}: does not run the wrapper on the Megatron-LM arguments")
+
+
+specs = sorted(glob.glob(os.path.join(root, "examples/*.cluster")) +
+               glob.glob(os.path.join(root, "tests/megatron/*.cluster")))
+checked = 0
+with tempfile.TemporaryDirectory() as tmp:
+    for spec in specs:
+        if "workload" not in open(spec).read():
+            continue
+        out = os.path.join(tmp, os.path.basename(spec))
+        r = subprocess.run([clusterc, "build", "-q", spec, "-o", out], capture_output=True, text=True)
+        if r.returncode:
+            fail(f"build {spec}: exit {r.returncode}: {r.stderr[:300]}")
+            continue
+        for js in sorted(glob.glob(os.path.join(out, "parallelism/*.json"))):
+            base = js[:-len(".json")]
+            plan = json.load(open(js))
+            check_args(base + ".megatron.args", plan)
+            check_rankfile(base + ".rankfile", base + ".hostfile", plan)
+            check_wrapper(base + ".launch.sh", plan)
+            check_sbatch(base + ".sbatch", plan, base + ".hostfile")
+            checked += 1
+print(f"launch: {checked} plans checked, {len(failures)} failures")
+sys.exit(1 if failures or checked == 0 else 0)
