@@ -441,6 +441,13 @@ typedef struct FabricInst {
 	int pod_endpoints;           /* endpoint ports of a full pod, per plane (3 tiers) */
 	bool tor;                    /* leaves stand in the server racks they serve (ToRs) */
 	int racks_per_leaf;          /* server racks one ToR serves */
+	bool by_port;                /* plane_assignment = by_port: a node's rail r on plane
+				      * r mod planes (port j of every NIC on plane j), else rails
+				      * q·R/P … (q+1)·R/P − 1 on plane q (docs/fabrics.md §1) */
+	int backup_ports;            /* down ports (at the link speed) every leaf keeps unwired */
+	int tors_per_rack;           /* ToRs: the ToRs of a server rack (set), one a plane; else 0 */
+	bool plane_form;             /* the spec gives plane_assignment or backup_ports_per_tor:
+				      * reports then show them (else as before) */
 	int *tor_first_leaf;         /* ToRs: each node group's first leaf (per plane), or -1 */
 	int tor_rack_nodes;          /* ToRs: the most nodes in one server rack of the fabric */
 	int planes, rails, tiers;    /* rails: NIC ports of a node on the fabric, all planes */

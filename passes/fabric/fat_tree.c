@@ -39,7 +39,9 @@
  *  - Leaf to pod spine (3 tiers): leaf l of pod p = l / P (P leaves a pod) sends up link u to
  *    pod spine (p, u), port l mod P. Pod spine (p, j) sends its up link v to core c = v mod C
  *    of core group j, port p·⌈(up₂ − c)/C⌉ + v div C (p·(up₂/C) + v div C when C divides up₂).
- * Ports count from 0; a leaf's down ports come first, then its up ports.
+ * Ports count from 0; a leaf's down ports come first, then its backup ports
+ * (backup_ports_per_tor, left unwired), then its up ports. A rail is the node's port index
+ * on the fabric (wire_plane_rail: by NIC or by port).
  *
  * Network racks: the leaves of one scalable unit together (a rail-optimized tree: the unit's
  * cables then stay inside its row), else a rack's worth of leaves (none for ToRs: place.c
@@ -96,11 +98,13 @@ static const char *bigger_tree(Design *d, const FabricInst *f, const Value *topo
 static bool tier_split(Design *d, FabricInst *f, Loc at, const char *word, int t, double od,
 		       double ou, int *down, int *up)
 {
+	/* A leaf's backup ports (backup_ports_per_tor) are not split: the rest of its ports are. */
+	int backup = t == 0 ? f->backup_ports : 0;
 	if (fabs(f->tier_speed[t] - f->tier_speed[t + 1]) <= 1e-9 * f->tier_speed[t])
-		return shape_split_ports(d, f, at, word, f->tier_radix[t], od, ou, down, up);
+		return shape_split_ports(d, f, at, word, f->tier_radix[t] - backup, od, ou, down, up);
 	const Part *m = f->tier_model[t];
 	int pd, pu, bd = f->tier_breakout[t], bu = f->tier_up_breakout[t];
-	if (!shape_split_ports(d, f, at, word, m->sw.ports, od, ou, &pd, &pu))
+	if (!shape_split_ports(d, f, at, word, m->sw.ports - (backup + bd - 1) / bd, od, ou, &pd, &pu))
 		return false;
 	*down = pd * bd, *up = pu * bu;
 	f->tier_radix[t] = m->sw.ports * (bd > bu ? bd : bu);
@@ -130,6 +134,8 @@ static void widen_radix(FabricInst *f, int t)
 static int ports_taken(const FabricInst *f, int t, int down, int up)
 {
 	int bd = f->tier_breakout[t], bu = t < 2 ? f->tier_up_breakout[t] : 1;
+	if (t == 0)
+		down += f->backup_ports; /* a leaf's backups sit beside its down links */
 	return (down + bd - 1) / bd + (up + bu - 1) / bu;
 }
 
@@ -242,7 +248,7 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 {
 	const Decl *fd = f->decl;
 	Loc at = topo->loc;
-	int k = f->radix, rpp = f->rails / f->planes;
+	int k = f->radix - f->backup_ports, rpp = f->rails / f->planes; /* one tier: no backups wired */
 	const Value *ov = field_value(fd, FLD_FABRIC_OVERSUBSCRIPTION);
 	Loc ov_at = ov ? ov->loc : fd->name_loc;
 	double od, ou;
@@ -541,7 +547,7 @@ void fat_tree_wire(Design *d, FabricInst *f, int fi)
 			SwitchInst *s = wire_add_switch(d, f, fi, ST_LEAF, pl, i);
 			if (f->rail_optimized) {
 				s->su = i / rpp;
-				s->rail = pl * rpp + i % rpp;
+				s->rail = wire_plane_rail(f, pl, i % rpp);
 			}
 			if (f->tiers == 3)
 				s->group = s->pod = i / f->pod_leaves;
@@ -581,7 +587,7 @@ void fat_tree_wire(Design *d, FabricInst *f, int fi)
 			} else {
 				leaf = e / f->down[0], port = e % f->down[0];
 			}
-			int rail = f->rail_optimized || f->tiers == 1 ? pl * rpp + ep->rail : -1;
+			int rail = f->rail_optimized || f->tiers == 1 ? wire_plane_rail(f, pl, ep->rail) : -1;
 			wire_add_link(d, ep->end, wire_switch_end(leaf0 + leaf, port), f->tier_speed[0], LT_NODE_LEAF, pl, rail, fi);
 		}
 		if (f->tiers == 2) {
@@ -589,7 +595,7 @@ void fat_tree_wire(Design *d, FabricInst *f, int fi)
 			for (int l = 0; l < f->per_plane[ST_LEAF]; l++) {
 				int rail = f->rail_optimized ? d->switches[leaf0 + l].rail : -1;
 				for (int u = 0; u < f->up[0]; u++)
-					wire_add_link(d, wire_switch_end(leaf0 + l, f->down[0] + u),
+					wire_add_link(d, wire_switch_end(leaf0 + l, f->down[0] + f->backup_ports + u),
 					     wire_switch_end(spine0 + u % S, l * per + u / S), f->tier_speed[1],
 					     LT_LEAF_SPINE, pl, rail, fi);
 			}
@@ -598,7 +604,7 @@ void fat_tree_wire(Design *d, FabricInst *f, int fi)
 			for (int l = 0; l < f->per_plane[ST_LEAF]; l++) {
 				int pod = l / P, rail = f->rail_optimized ? d->switches[leaf0 + l].rail : -1;
 				for (int u = 0; u < up; u++)
-					wire_add_link(d, wire_switch_end(leaf0 + l, f->down[0] + u), wire_switch_end(spine0 + pod * up + u, l % P),
+					wire_add_link(d, wire_switch_end(leaf0 + l, f->down[0] + f->backup_ports + u), wire_switch_end(spine0 + pod * up + u, l % P),
 					     f->tier_speed[1], LT_LEAF_SPINE, pl, rail, fi);
 			}
 			/* Core c of a group takes ⌈(up₂ − c)/C⌉ links from each pod (all alike when C
