@@ -298,6 +298,12 @@ build examples/meta-24k-roce.cluster -o "$tmp/meta"
 check_frr "$tmp/meta"
 check_db "$tmp/meta" 3
 
+# Alibaba HPN: two planes by NIC port, 52 switches, backup ports on the ToRs left out.
+build examples/alibaba-hpn.cluster -o "$tmp/hpn"
+[ "$(ls "$tmp/hpn/switches" | wc -l)" -eq 52 ] || err "alibaba-hpn: $(ls "$tmp/hpn/switches" | wc -l) switch directories, expected 52"
+check_frr "$tmp/hpn"
+check_db "$tmp/hpn" 2
+
 # A dragonfly of Ethernet routers: each its own ASN.
 build examples/dragonfly-1k.cluster -o "$tmp/df"
 check_frr "$tmp/df"
