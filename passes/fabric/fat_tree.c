@@ -254,6 +254,19 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 	double od, ou;
 	shape_ratio_at(ov, 0, &od, &ou);
 	f->rail_optimized = field_param_num(topo, PRM_FAT_TREE_RAIL_OPTIMIZED) != 0;
+	/* Backups at the link speed: the leaf's ports at that speed, less at least one down and
+	 * one up port (a lone tier has no up ports, but keeps one down port). */
+	int lanes = f->tier_breakout[0] > 0 ? f->tier_breakout[0] : 1;
+	int at_speed = f->tier_model[0] ? f->tier_model[0]->sw.ports * lanes : f->radix;
+	if (f->backup_ports > 0 && f->backup_ports > at_speed - 2) {
+		design_violation(d, field_value(fd, FLD_FABRIC_BACKUP_PORTS_PER_TOR)->loc, 1,
+				 f->switch_model->loc, "the switch is declared here",
+				 "%d backup ports leave no port of '%s' for links (%d ports of %s): use "
+				 "backup_ports_per_tor = %d or fewer",
+				 f->backup_ports, f->switch_model->name, at_speed,
+				 shape_gbps(d, f->tier_speed[0]), at_speed - 2 > 0 ? at_speed - 2 : 0);
+		return false;
+	}
 	/* Endpoints of one plane: every node's rails of the plane, then the extra devices. */
 	int extra_pp = (extra_ports + f->planes - 1) / f->planes;
 	int leaves = 0;
@@ -287,11 +300,15 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 					 (double)need / f->switch_model->sw.ports - 1, f->switch_model->loc,
 					 "the switch is declared here",
 					 "a ToR for %d racks of %d nodes needs %d down links of %s and %d up "
-					 "links of %s at %g:%g, %d ports; '%s' has %d: use %sa leaf switch "
+					 "links of %s at %g:%g%s, %d ports; '%s' has %d: use %sa leaf switch "
 					 "with %d ports",
 					 f->racks_per_leaf, f->tor_rack_nodes / f->racks_per_leaf, f->down[0],
 					 shape_gbps(d, f->tier_speed[0]), f->up[0],
-					 shape_gbps(d, f->tier_speed[1]), od, ou, need, f->switch_model->name,
+					 shape_gbps(d, f->tier_speed[1]), od, ou,
+					 f->backup_ports ? arena_printf(d->c->arena, " and %d backup ports",
+									f->backup_ports)
+							 : "",
+					 need, f->switch_model->name,
 					 f->switch_model->sw.ports, fix, need);
 			return false;
 		}
