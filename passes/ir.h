@@ -568,6 +568,11 @@ typedef struct SwitchPlan {
 	int first, nswitches;      /* the fabric's switches */
 	int first_link, nlinks;    /* the fabric's links */
 	uint32_t loopbacks, p2p;   /* the pools' first addresses */
+	int shares;                /* 1, or (planes by port) each plane its own share of the
+				    * pools: planes rounded up to a power of two */
+	uint32_t lo_share, pp_share; /* addresses in one plane's share of each pool */
+	int *slot;                 /* shares > 1: switch i's index among its plane's switches */
+	int *link_slot;            /* shares > 1: link k's index among its plane's links */
 	uint32_t asn0;             /* the first ASN */
 	int *asn_index;            /* switch i's ASN is asn0 + asn_index[i] */
 	int nasns;
