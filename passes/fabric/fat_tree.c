@@ -761,6 +761,17 @@ void fat_tree_sched(SchedTree *t, const Design *d, int fi, Arena *a)
 	if (f->planes > 1)
 		buf_printf(&b, ", %d planes alike: plane 1 is described", f->planes);
 	buf_puts(&b, ".\n");
+	if (f->planes > 1 && f->by_port)
+		buf_printf(&b, "# Planes by NIC port: port j of every NIC is on plane j (of %d)%s; every node is "
+			       "on each plane.\n",
+			   f->planes,
+			   !f->tor ? ""
+			   : f->racks_per_leaf > 1 ? arena_printf(a, ", %d ToRs per %d racks", f->tors_per_rack,
+								  f->racks_per_leaf)
+						   : arena_printf(a, ", %d ToRs a rack", f->tors_per_rack));
+	if (f->backup_ports > 0)
+		buf_printf(&b, "# Each leaf keeps %d backup port%s unwired.\n", f->backup_ports,
+			   plural(f->backup_ports));
 	if (rpp > 1)
 		buf_puts(&b, "# Slurm's tree wants each node under one leaf switch: a node is listed "
 			     "under the leaf\n# of its first (rail-0) port.\n");
