@@ -446,6 +446,9 @@ static void dump_switch_plans(const Design *d, FILE *out)
 			     "lanes %d mtu %d lossless %d ports %d\n",
 			sp->f->name, sp->nswitches, sp->nlinks, lo.s, pp.s, sp->asn0, sp->nasns, sp->lanes,
 			sp->mtu, sp->lossless, sp->port_start ? sp->port_start[sp->nswitches] : 0);
+		if (sp->shares > 1) /* each plane its own share of the pools */
+			fprintf(out, "  plane shares %d loopbacks %u addresses p2p %u addresses\n", sp->shares,
+				sp->lo_share, sp->pp_share);
 		buf_free(&lo);
 		buf_free(&pp);
 	}
