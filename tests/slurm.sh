@@ -148,6 +148,9 @@ build su1 examples/dgx-h100-superpod.cluster --scenario su1 && load su1 5 1
 # wanka: 3 tiers, 1,250 nodes; 40 rail-0 leaves, 320 spines, 192 cores (6 a core group: the
 # fewest that take every pod spine's 32 up links from 10 pods, docs/fabrics.md §2).
 build wanka examples/wanka.cluster && load wanka 552 2 8
+# Alibaba HPN: two planes by NIC port, plane 1 described; 2 rail-0 ToRs (one a segment) and
+# 10 aggregation switches.
+build hpn examples/alibaba-hpn.cluster && load hpn 12 1
 # 100,800 GPUs in GB200 NVL72 racks: a block per scale-up domain of 18 nodes.
 build big examples/scale-100k.cluster
 
