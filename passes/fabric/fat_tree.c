@@ -688,16 +688,26 @@ void fat_tree_check(Ctx *c, const Value *topo)
 	(void)c, (void)topo; /* the parameters' schema says all there is to check */
 }
 
+/* ", 2 planes by NIC port" (dual-ToR when the leaves are ToRs), only for planes by port. */
+static void by_port_words(const FabricInst *f, Buf *b)
+{
+	if (f->by_port && f->planes > 1)
+		buf_printf(b, ", %d planes by NIC port%s", f->planes,
+			   f->tor && f->planes == 2 ? " (dual-ToR)" : "");
+}
+
 void fat_tree_describe(const FabricInst *f, Buf *b)
 {
 	buf_printf(b, "Fat tree of %d tier%s%s", f->tiers, f->tiers == 1 ? "" : "s",
 		   f->rail_optimized ? ", rail-optimized" : "");
+	by_port_words(f, b);
 }
 
 void fat_tree_summary(const FabricInst *f, Buf *b)
 {
 	buf_printf(b, "%s, %d tier%s%s", f->family->name, f->tiers, f->tiers == 1 ? "" : "s",
 		   f->rail_optimized ? ", rail-optimized" : "");
+	by_port_words(f, b);
 }
 
 static const char *plural(int n)
