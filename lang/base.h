@@ -343,6 +343,7 @@ typedef enum {
 #define ROUTINGS(X) X(ECMP, "ecmp") X(ADAPTIVE, "adaptive") X(FTREE, "ftree") X(UPDN, "updn") \
 	X(MINIMAL, "minimal") X(UGAL, "ugal") X(DOR, "dor")
 #define LEAF_PLACEMENTS(X) X(NETWORK_RACK, "network_rack") X(SERVER_RACK, "server_rack")
+#define PLANE_ASSIGNMENTS(X) X(BY_NIC, "by_nic") X(BY_PORT, "by_port")
 #define PRECISIONS(X) X(BF16, "bf16") X(FP8, "fp8")
 #define RECOMPUTES(X) X(NONE, "none") X(SELECTIVE, "selective") X(FULL, "full")
 #define ACTIVATIONS(X) X(GELU, "gelu") X(SWIGLU, "swiglu")
@@ -356,6 +357,7 @@ typedef enum {
 	F(COOLING_TYPE, COOLING_TYPES, COOL) F(POWER_TYPE, POWER_TYPES, PWR)                  \
 	F(REDUNDANCY, REDUNDANCIES, RED) F(ROUTING, ROUTINGS, ROUTE)                          \
 	F(LEAF_PLACEMENT, LEAF_PLACEMENTS, LEAF)                                              \
+	F(PLANE_ASSIGNMENT, PLANE_ASSIGNMENTS, PLANE)                                         \
 	F(PRECISION, PRECISIONS, PREC) F(RECOMPUTE, RECOMPUTES, RC) F(ACTIVATION, ACTIVATIONS, ACT)     \
 	F(NORM, NORMS, NORM) F(POSITION, POSITIONS, POS)
 
@@ -389,6 +391,9 @@ typedef enum { ROUTINGS(X) ROUTE_COUNT } Routing;
 #undef X
 #define X(c, w) LEAF_##c,
 typedef enum { LEAF_PLACEMENTS(X) LEAF_COUNT } LeafPlacement;
+#undef X
+#define X(c, w) PLANE_##c,
+typedef enum { PLANE_ASSIGNMENTS(X) PLANE_COUNT } PlaneAssignment;
 #undef X
 #define X(c, w) PREC_##c,
 typedef enum { PRECISIONS(X) PREC_COUNT } Precision;

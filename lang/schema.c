@@ -94,6 +94,7 @@ static const char *const e_redundancy[] = {"n", "n_plus_1", "two_n", NULL};
 static const char *const e_routing[] = {"ecmp", "adaptive", "ftree", "updn", "minimal", "ugal",
 					"dor", NULL};
 static const char *const e_leaf_placement[] = {"network_rack", "server_rack", NULL};
+static const char *const e_plane_assignment[] = {"by_nic", "by_port", NULL};
 static const char *const e_precision[] = {"bf16", "fp8", NULL};
 static const char *const e_recompute[] = {"none", "selective", "full", NULL};
 static const char *const e_activation[] = {"gelu", "swiglu", NULL};

@@ -442,6 +442,13 @@ typedef struct FabricInst {
 	int pod_endpoints;           /* endpoint ports of a full pod, per plane (3 tiers) */
 	bool tor;                    /* leaves stand in the server racks they serve (ToRs) */
 	int racks_per_leaf;          /* server racks one ToR serves */
+	bool by_port;                /* plane_assignment = by_port: a node's rail r on plane
+				      * r mod planes (port j of every NIC on plane j), else rails
+				      * q·R/P … (q+1)·R/P − 1 on plane q (docs/fabrics.md §1) */
+	int backup_ports;            /* down ports (at the link speed) every leaf keeps unwired */
+	int tors_per_rack;           /* ToRs: the ToRs of a server rack (set), one a plane; else 0 */
+	bool plane_form;             /* the spec gives plane_assignment or backup_ports_per_tor:
+				      * reports then show them (else as before) */
 	int *tor_first_leaf;         /* ToRs: each node group's first leaf (per plane), or -1 */
 	int tor_rack_nodes;          /* ToRs: the most nodes in one server rack of the fabric */
 	int planes, rails, tiers;    /* rails: NIC ports of a node on the fabric, all planes */
@@ -562,6 +569,11 @@ typedef struct SwitchPlan {
 	int first, nswitches;      /* the fabric's switches */
 	int first_link, nlinks;    /* the fabric's links */
 	uint32_t loopbacks, p2p;   /* the pools' first addresses */
+	int shares;                /* 1, or (planes by port) each plane its own share of the
+				    * pools: planes rounded up to a power of two */
+	uint32_t lo_share, pp_share; /* addresses in one plane's share of each pool */
+	int *slot;                 /* shares > 1: switch i's index among its plane's switches */
+	int *link_slot;            /* shares > 1: link k's index among its plane's links */
 	uint32_t asn0;             /* the first ASN */
 	int *asn_index;            /* switch i's ASN is asn0 + asn_index[i] */
 	int nasns;

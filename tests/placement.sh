@@ -254,7 +254,7 @@ build() {
 build su1 examples/dgx-h100-superpod.cluster --scenario su1 &&
 	check examples/dgx-h100-superpod.cluster "$tmp/su1"
 build wanka examples/wanka.cluster && check examples/wanka.cluster "$tmp/wanka"
-for name in roce-spectrum4 dragonfly-1k torus-3d; do
+for name in roce-spectrum4 dragonfly-1k torus-3d alibaba-hpn; do
 	build "$name" "examples/$name.cluster" && check "examples/$name.cluster" "$tmp/$name"
 done
 build scale-100k examples/scale-100k.cluster && check examples/scale-100k.cluster "$tmp/scale-100k" racks

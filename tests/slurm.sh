@@ -1,7 +1,8 @@
 #!/bin/sh
 # slurm.sh CLUSTERC ROOT — the scheduler topology files read by the real tools:
 #  - slurm/topology.conf of the DGX H100 SuperPOD (one scalable unit) and of wanka (a 3-tier
-#    tree of 1,250 nodes), Meta 24K RoCE, CloudMatrix384 and the TPU v4 pod loads into the slurmctld Debian ships (22.05) on loopback, with
+#    tree of 1,250 nodes), Meta 24K RoCE, Alibaba HPN, CloudMatrix384 and the TPU v4 pod
+#    load into the slurmctld Debian ships (22.05) on loopback, with
 #    TopologyPlugin=topology/tree: no fatal error and no topology warning (nodes outside the
 #    tree, nodes under two leaves, no switch above every node); slurmctld logs and `scontrol
 #    show topology` shows one switch per SwitchName line; its top tier reaches every node;
@@ -154,6 +155,9 @@ build wanka examples/wanka.cluster && load wanka 552 2 8
 build meta examples/meta-24k-roce.cluster && load meta 1680 2 8
 build cm384 examples/cloudmatrix-384.cluster && load cm384 20 1
 build tpu examples/tpu-v4-pod.cluster && load tpu 65 1 4
+# Alibaba HPN: two planes by NIC port, plane 1 described; 2 rail-0 ToRs (one a segment) and
+# 10 aggregation switches.
+build hpn examples/alibaba-hpn.cluster && load hpn 12 1
 # 100,800 GPUs in GB200 NVL72 racks: a block per scale-up domain of 18 nodes.
 build big examples/scale-100k.cluster
 

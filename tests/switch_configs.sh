@@ -73,12 +73,13 @@ check_frr() {
 	done
 }
 
-# check_db DIR TIERS: the Python checks over every switch of a build.
+# check_db DIR TIERS [LANES]: the Python checks over every switch of a build (LANES: SerDes
+# lanes of one port of its switches, 8 for OSFP and QSFP-DD, 4 for QSFP112).
 check_db() {
-	python3 - "$1" "$2" <<'PY' || err "$1: config_db.json checks (above)"
+	python3 - "$1" "$2" "${3:-8}" <<'PY' || err "$1: config_db.json checks (above)"
 import functools, json, os, re, socket, sys
 
-out, tiers = sys.argv[1], int(sys.argv[2])
+out, tiers, lanes = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 root = os.path.join(out, "switches")
 problems = []
 def bad(msg):
@@ -181,8 +182,8 @@ for n, d in db.items():
     for p, v in ports.items():
         num = int(p[len("Ethernet"):])
         br = 2 if "subport" in v else 1
-        if num % (8 // br):
-            bad("%s: %s is not on a lane boundary of an 8-lane port split %d ways" % (n, p, br))
+        if num % (lanes // br):
+            bad("%s: %s is not on a lane boundary of a %d-lane port split %d ways" % (n, p, lanes, br))
 
 # BGP sessions: each end's entry, the /31 on both ends, the ASNs crossed, FRR the same.
 addrs = {n: set(ifs.values()) for n, ifs in iface.items()}
@@ -297,6 +298,19 @@ build examples/meta-24k-roce.cluster -o "$tmp/meta"
 [ "$(ls "$tmp/meta/switches" | wc -l)" -eq 1680 ] || err "meta-24k-roce: $(ls "$tmp/meta/switches" | wc -l) switch directories, expected 1680"
 check_frr "$tmp/meta"
 check_db "$tmp/meta" 3
+
+# Alibaba HPN: two planes by NIC port, 52 switches, backup ports on the ToRs left out.
+build examples/alibaba-hpn.cluster -o "$tmp/hpn"
+[ "$(ls "$tmp/hpn/switches" | wc -l)" -eq 52 ] || err "alibaba-hpn: $(ls "$tmp/hpn/switches" | wc -l) switch directories, expected 52"
+check_frr "$tmp/hpn"
+check_db "$tmp/hpn" 2 4
+# Each plane its own address plan: plane 1 in the first half of each pool, plane 2 in the second.
+grep -q 'bgp router-id 10.0.0.1$' "$tmp/hpn/switches/backend-p1-leaf-001/frr.conf" ||
+	err "alibaba-hpn: plane 1's first loopback should be 10.0.0.1"
+grep -q 'bgp router-id 10.0.128.1$' "$tmp/hpn/switches/backend-p2-leaf-001/frr.conf" ||
+	err "alibaba-hpn: plane 2's first loopback should be 10.0.128.1 (its half of 10.0.0.0/16)"
+grep -q '"Ethernet0|10.160.0.0/31"' "$tmp/hpn/switches/backend-p2-leaf-001/config_db.json" ||
+	err "alibaba-hpn: plane 2's first link should be 10.160.0.0/31 (its half of 10.128.0.0/10)"
 
 # A dragonfly of Ethernet routers: each its own ASN.
 build examples/dragonfly-1k.cluster -o "$tmp/df"

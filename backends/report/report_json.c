@@ -31,6 +31,9 @@
  *             switch_model, switches, link_gbps, radix, ports_used, down_ports, up_ports,
  *             oversubscription, uplink_gbps_per_endpoint}] (absent otherwise, so reports of
  *             the single-model form are as before)
+ *   fabrics[] with plane_assignment or backup_ports_per_tor set: plane_assignment (by_nic,
+ *             by_port), tors_per_rack (ToRs in a server rack, one a plane; null when the
+ *             leaves are in network racks), backup_ports_per_tor (after per_tier)
  *   scale_up                       after "fabrics": one object per kind of scale-up domain
  *                                  (node, domains, domain_accelerators, domain_nodes,
  *                                  bandwidth_gbps_per_accelerator, switches, links, then
@@ -268,6 +271,11 @@ static Json *fabric_json(const Design *d, int fi)
 		jw_set(o, "torus", torus_json(f));
 	if (fam->tree && f->per_tier)
 		per_tier_json(o, f);
+	if (f->plane_form) {
+		jw_set(o, "plane_assignment", jw_str(f->by_port ? "by_port" : "by_nic"));
+		jw_set(o, "tors_per_rack", f->tor ? jw_int(f->tors_per_rack) : jw_null());
+		jw_set(o, "backup_ports_per_tor", jw_int(f->backup_ports));
+	}
 	/* The family's own parameters (dragonfly p, a, h, g; torus dims). */
 	if (fam->shape_key) {
 		Json *sh = fam->shape_list ? jw_array() : jw_object();

@@ -356,6 +356,20 @@ static void fabric(Buf *b, const FabricInst *f)
 	count_row(b, "ECMP paths", f->ecmp);
 	count_row(b, "rails", f->rails);
 	count_row(b, "planes", f->planes);
+	if (f->plane_form) {
+		row_start(b, "plane assignment");
+		if (f->by_port && f->planes > 1) {
+			buf_puts(b, "by port: port j of every NIC on plane j");
+			if (f->tor && f->racks_per_leaf > 1)
+				buf_printf(b, ", %d ToRs per %d racks", f->tors_per_rack, f->racks_per_leaf);
+			else if (f->tor)
+				buf_printf(b, ", %d ToRs a rack", f->tors_per_rack);
+		} else {
+			buf_puts(b, f->by_port ? "by port" : "by NIC");
+		}
+		row_end(b, NULL);
+		count_row(b, "backup ports per ToR", f->backup_ports);
+	}
 	row_start(b, "scalable units");
 	if (tree && f->rail_optimized)
 		buf_printf(b, "%d of %d nodes", f->sus, f->su_nodes);

@@ -117,7 +117,8 @@ static bool upper_tiers(Design *d, FabricInst *f)
 	static const FieldId tree_only[] = {FLD_FABRIC_SPINE_SWITCH, FLD_FABRIC_CORE_SWITCH,
 					    FLD_FABRIC_SPINE_LINK, FLD_FABRIC_CORE_LINK,
 					    FLD_FABRIC_POD_LEAVES, FLD_FABRIC_POD_GPUS,
-					    FLD_FABRIC_RACKS_PER_LEAF};
+					    FLD_FABRIC_RACKS_PER_LEAF,
+					    FLD_FABRIC_BACKUP_PORTS_PER_TOR};
 	if (!f->family->tree) {
 		for (size_t i = 0; i < sizeof tree_only / sizeof *tree_only; i++) {
 			const Value *v = field_value(fd, tree_only[i]);
@@ -189,6 +190,10 @@ static void size_one(Design *d, FabricInst *f)
 	const Value *pv = field_value(fd, FLD_FABRIC_PLANES);
 	f->planes = pv && pv->kind == VAL_QTY ? shape_count(pv->q.v) : 1;
 	bool auto_planes = pv && pv->kind == VAL_AUTO;
+	f->by_port = field_enum(fd, FLD_FABRIC_PLANE_ASSIGNMENT) == PLANE_BY_PORT;
+	f->backup_ports = shape_count(field_num(fd, FLD_FABRIC_BACKUP_PORTS_PER_TOR));
+	f->plane_form = field_value(fd, FLD_FABRIC_PLANE_ASSIGNMENT) ||
+			field_value(fd, FLD_FABRIC_BACKUP_PORTS_PER_TOR);
 
 	/* Rails: the fabric NIC's ports on every node (the first group's count; every group must
 	 * agree). */
@@ -334,7 +339,19 @@ static void size_one(Design *d, FabricInst *f)
 	}
 	if (!ok)
 		return;
+	/* By port: port j of every NIC on plane j mod P, so each NIC's ports must deal evenly. */
+	if (f->by_port && f->planes > 1 && (f->nic->nic.ports % f->planes || f->nic_first % f->planes)) {
+		design_violation(d, at_field(fd, FLD_FABRIC_PLANE_ASSIGNMENT), 1, f->nic->loc,
+				 "the NIC is declared here",
+				 "plane_assignment = by_port puts port j of every NIC on plane j mod %d; "
+				 "'%s' has %d port%s%s: use plane_assignment = by_nic, or planes = %d",
+				 f->planes, f->nic->name, f->nic->nic.ports, f->nic->nic.ports == 1 ? "" : "s",
+				 f->nic_first % f->planes ? " and an earlier fabric takes some of them" : "",
+				 f->nic->nic.ports);
+		return;
+	}
 	f->sized = true;
+	f->tors_per_rack = f->tor ? f->planes : 0; /* each plane's ToR stands in the racks it serves */
 	if (!f->node_ports)
 		f->node_ports = f->rails / f->planes;
 	f->switches = f->links = 0;

@@ -76,6 +76,7 @@ int wire_node_ports(const Design *d, int n, const FabricInst *f, int *out, int m
 bool wire_group_on(const Design *d, const FabricInst *f, int g);
 /* The endpoints of one plane, in the order the layout numbers them. */
 int wire_plane_endpoints(Design *d, FabricInst *f, int plane, Endpoint *out);
+int wire_plane_rail(const FabricInst *f, int plane, int r);
 
 /* ---- sched.c: the scheduler's tree, as the families' sched hooks build it ---------------------- */
 

@@ -39,7 +39,9 @@
  *  - Leaf to pod spine (3 tiers): leaf l of pod p = l / P (P leaves a pod) sends up link u to
  *    pod spine (p, u), port l mod P. Pod spine (p, j) sends its up link v to core c = v mod C
  *    of core group j, port p·⌈(up₂ − c)/C⌉ + v div C (p·(up₂/C) + v div C when C divides up₂).
- * Ports count from 0; a leaf's down ports come first, then its up ports.
+ * Ports count from 0; a leaf's down ports come first, then its backup ports
+ * (backup_ports_per_tor, left unwired), then its up ports. A rail is the node's port index
+ * on the fabric (wire_plane_rail: by NIC or by port).
  *
  * Network racks: the leaves of one scalable unit together (a rail-optimized tree: the unit's
  * cables then stay inside its row), else a rack's worth of leaves (none for ToRs: place.c
@@ -96,11 +98,13 @@ static const char *bigger_tree(Design *d, const FabricInst *f, const Value *topo
 static bool tier_split(Design *d, FabricInst *f, Loc at, const char *word, int t, double od,
 		       double ou, int *down, int *up)
 {
+	/* A leaf's backup ports (backup_ports_per_tor) are not split: the rest of its ports are. */
+	int backup = t == 0 ? f->backup_ports : 0;
 	if (fabs(f->tier_speed[t] - f->tier_speed[t + 1]) <= 1e-9 * f->tier_speed[t])
-		return shape_split_ports(d, f, at, word, f->tier_radix[t], od, ou, down, up);
+		return shape_split_ports(d, f, at, word, f->tier_radix[t] - backup, od, ou, down, up);
 	const Part *m = f->tier_model[t];
 	int pd, pu, bd = f->tier_breakout[t], bu = f->tier_up_breakout[t];
-	if (!shape_split_ports(d, f, at, word, m->sw.ports, od, ou, &pd, &pu))
+	if (!shape_split_ports(d, f, at, word, m->sw.ports - (backup + bd - 1) / bd, od, ou, &pd, &pu))
 		return false;
 	*down = pd * bd, *up = pu * bu;
 	f->tier_radix[t] = m->sw.ports * (bd > bu ? bd : bu);
@@ -130,6 +134,8 @@ static void widen_radix(FabricInst *f, int t)
 static int ports_taken(const FabricInst *f, int t, int down, int up)
 {
 	int bd = f->tier_breakout[t], bu = t < 2 ? f->tier_up_breakout[t] : 1;
+	if (t == 0)
+		down += f->backup_ports; /* a leaf's backups sit beside its down links */
 	return (down + bd - 1) / bd + (up + bu - 1) / bu;
 }
 
@@ -242,12 +248,25 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 {
 	const Decl *fd = f->decl;
 	Loc at = topo->loc;
-	int k = f->radix, rpp = f->rails / f->planes;
+	int k = f->radix - f->backup_ports, rpp = f->rails / f->planes; /* one tier: no backups wired */
 	const Value *ov = field_value(fd, FLD_FABRIC_OVERSUBSCRIPTION);
 	Loc ov_at = ov ? ov->loc : fd->name_loc;
 	double od, ou;
 	shape_ratio_at(ov, 0, &od, &ou);
 	f->rail_optimized = field_param_num(topo, PRM_FAT_TREE_RAIL_OPTIMIZED) != 0;
+	/* Backups at the link speed: the leaf's ports at that speed, less at least one down and
+	 * one up port (a lone tier has no up ports, but keeps one down port). */
+	int lanes = f->tier_breakout[0] > 0 ? f->tier_breakout[0] : 1;
+	int at_speed = f->tier_model[0] ? f->tier_model[0]->sw.ports * lanes : f->radix;
+	if (f->backup_ports > 0 && f->backup_ports > at_speed - 2) {
+		design_violation(d, field_value(fd, FLD_FABRIC_BACKUP_PORTS_PER_TOR)->loc, 1,
+				 f->switch_model->loc, "the switch is declared here",
+				 "%d backup ports leave no port of '%s' for links (%d ports of %s): use "
+				 "backup_ports_per_tor = %d or fewer",
+				 f->backup_ports, f->switch_model->name, at_speed,
+				 shape_gbps(d, f->tier_speed[0]), at_speed - 2 > 0 ? at_speed - 2 : 0);
+		return false;
+	}
 	/* Endpoints of one plane: every node's rails of the plane, then the extra devices. */
 	int extra_pp = (extra_ports + f->planes - 1) / f->planes;
 	int leaves = 0;
@@ -281,11 +300,15 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 					 (double)need / f->switch_model->sw.ports - 1, f->switch_model->loc,
 					 "the switch is declared here",
 					 "a ToR for %d racks of %d nodes needs %d down links of %s and %d up "
-					 "links of %s at %g:%g, %d ports; '%s' has %d: use %sa leaf switch "
+					 "links of %s at %g:%g%s, %d ports; '%s' has %d: use %sa leaf switch "
 					 "with %d ports",
 					 f->racks_per_leaf, f->tor_rack_nodes / f->racks_per_leaf, f->down[0],
 					 shape_gbps(d, f->tier_speed[0]), f->up[0],
-					 shape_gbps(d, f->tier_speed[1]), od, ou, need, f->switch_model->name,
+					 shape_gbps(d, f->tier_speed[1]), od, ou,
+					 f->backup_ports ? arena_printf(d->c->arena, " and %d backup ports",
+									f->backup_ports)
+							 : "",
+					 need, f->switch_model->name,
 					 f->switch_model->sw.ports, fix, need);
 			return false;
 		}
@@ -541,7 +564,7 @@ void fat_tree_wire(Design *d, FabricInst *f, int fi)
 			SwitchInst *s = wire_add_switch(d, f, fi, ST_LEAF, pl, i);
 			if (f->rail_optimized) {
 				s->su = i / rpp;
-				s->rail = pl * rpp + i % rpp;
+				s->rail = wire_plane_rail(f, pl, i % rpp);
 			}
 			if (f->tiers == 3)
 				s->group = s->pod = i / f->pod_leaves;
@@ -581,7 +604,7 @@ void fat_tree_wire(Design *d, FabricInst *f, int fi)
 			} else {
 				leaf = e / f->down[0], port = e % f->down[0];
 			}
-			int rail = f->rail_optimized || f->tiers == 1 ? pl * rpp + ep->rail : -1;
+			int rail = f->rail_optimized || f->tiers == 1 ? wire_plane_rail(f, pl, ep->rail) : -1;
 			wire_add_link(d, ep->end, wire_switch_end(leaf0 + leaf, port), f->tier_speed[0], LT_NODE_LEAF, pl, rail, fi);
 		}
 		if (f->tiers == 2) {
@@ -589,7 +612,7 @@ void fat_tree_wire(Design *d, FabricInst *f, int fi)
 			for (int l = 0; l < f->per_plane[ST_LEAF]; l++) {
 				int rail = f->rail_optimized ? d->switches[leaf0 + l].rail : -1;
 				for (int u = 0; u < f->up[0]; u++)
-					wire_add_link(d, wire_switch_end(leaf0 + l, f->down[0] + u),
+					wire_add_link(d, wire_switch_end(leaf0 + l, f->down[0] + f->backup_ports + u),
 					     wire_switch_end(spine0 + u % S, l * per + u / S), f->tier_speed[1],
 					     LT_LEAF_SPINE, pl, rail, fi);
 			}
@@ -598,7 +621,7 @@ void fat_tree_wire(Design *d, FabricInst *f, int fi)
 			for (int l = 0; l < f->per_plane[ST_LEAF]; l++) {
 				int pod = l / P, rail = f->rail_optimized ? d->switches[leaf0 + l].rail : -1;
 				for (int u = 0; u < up; u++)
-					wire_add_link(d, wire_switch_end(leaf0 + l, f->down[0] + u), wire_switch_end(spine0 + pod * up + u, l % P),
+					wire_add_link(d, wire_switch_end(leaf0 + l, f->down[0] + f->backup_ports + u), wire_switch_end(spine0 + pod * up + u, l % P),
 					     f->tier_speed[1], LT_LEAF_SPINE, pl, rail, fi);
 			}
 			/* Core c of a group takes ⌈(up₂ − c)/C⌉ links from each pod (all alike when C
@@ -665,16 +688,26 @@ void fat_tree_check(Ctx *c, const Value *topo)
 	(void)c, (void)topo; /* the parameters' schema says all there is to check */
 }
 
+/* ", 2 planes by NIC port" (dual-ToR when the leaves are ToRs), only for planes by port. */
+static void by_port_words(const FabricInst *f, Buf *b)
+{
+	if (f->by_port && f->planes > 1)
+		buf_printf(b, ", %d planes by NIC port%s", f->planes,
+			   f->tor && f->planes == 2 ? " (dual-ToR)" : "");
+}
+
 void fat_tree_describe(const FabricInst *f, Buf *b)
 {
 	buf_printf(b, "Fat tree of %d tier%s%s", f->tiers, f->tiers == 1 ? "" : "s",
 		   f->rail_optimized ? ", rail-optimized" : "");
+	by_port_words(f, b);
 }
 
 void fat_tree_summary(const FabricInst *f, Buf *b)
 {
 	buf_printf(b, "%s, %d tier%s%s", f->family->name, f->tiers, f->tiers == 1 ? "" : "s",
 		   f->rail_optimized ? ", rail-optimized" : "");
+	by_port_words(f, b);
 }
 
 static const char *plural(int n)
@@ -738,6 +771,17 @@ void fat_tree_sched(SchedTree *t, const Design *d, int fi, Arena *a)
 	if (f->planes > 1)
 		buf_printf(&b, ", %d planes alike: plane 1 is described", f->planes);
 	buf_puts(&b, ".\n");
+	if (f->planes > 1 && f->by_port)
+		buf_printf(&b, "# Planes by NIC port: port j of every NIC is on plane j (of %d)%s; every node is "
+			       "on each plane.\n",
+			   f->planes,
+			   !f->tor ? ""
+			   : f->racks_per_leaf > 1 ? arena_printf(a, ", %d ToRs per %d racks", f->tors_per_rack,
+								  f->racks_per_leaf)
+						   : arena_printf(a, ", %d ToRs a rack", f->tors_per_rack));
+	if (f->backup_ports > 0)
+		buf_printf(&b, "# Each leaf keeps %d backup port%s unwired.\n", f->backup_ports,
+			   plural(f->backup_ports));
 	if (rpp > 1)
 		buf_puts(&b, "# Slurm's tree wants each node under one leaf switch: a node is listed "
 			     "under the leaf\n# of its first (rail-0) port.\n");

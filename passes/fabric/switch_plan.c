@@ -12,6 +12,12 @@
  *  - link k of the fabric (wiring order, from 0) has the /31 `p2p` + 2k: the upper end (the
  *    switch a host or a lower tier attaches to: LinkInst.z) takes the even address, the end
  *    nearer the endpoints (LinkInst.a) the odd one. A host's gateway is thus always .even.
+ * A fabric with its planes by port (plane_assignment given, more than one plane) gives each
+ * plane its own address plan: each pool is cut into equal aligned shares, a power of two of
+ * them, and plane q numbers its switches and links from 0 in share q (its switch i at
+ * `loopbacks` + q·share + i + 1, its link k at `p2p` + q·share + 2k), so every plane's
+ * addresses are one prefix of their own (Qian et al., SIGCOMM 2024: the two planes of HPN are
+ * routed apart). Other fabrics keep the one plan above, unchanged.
  * A pool too small for the fabric, or the two pools overlapping, is an error at the field.
  *
  * ASNs (RFC 7938 §5.2.1, with the 32-bit private ASNs of RFC 6996 counted up from the fabric's
@@ -103,22 +109,42 @@ static int check_pools(const Design *d, SwitchPlan *sp)
 	pool(f, FLD_FABRIC_P2P, &sp->p2p, &pp_len, &pp_loc, &pp);
 	uint64_t lo_size = (uint64_t)1 << (32 - lo_len), pp_size = (uint64_t)1 << (32 - pp_len);
 	uint64_t nsw = (uint64_t)sp->nswitches, nln = (uint64_t)sp->nlinks;
+	const char *per = "";
+	if (sp->shares > 1) {
+		/* Each plane in its share: the span up to the last plane's last address. */
+		sp->lo_share = (uint32_t)(lo_size / (uint64_t)sp->shares);
+		sp->pp_share = (uint32_t)(pp_size / (uint64_t)sp->shares) & ~1u;
+		uint64_t most_sw = 0, most_ln = 0;
+		for (int i = 0; i < sp->nswitches; i++)
+			most_sw = (uint64_t)sp->slot[i] + 1 > most_sw ? (uint64_t)sp->slot[i] + 1 : most_sw;
+		for (int k = 0; k < sp->nlinks; k++)
+			most_ln = (uint64_t)sp->link_slot[k] + 1 > most_ln ? (uint64_t)sp->link_slot[k] + 1 : most_ln;
+		int last = d->switches[sp->first + sp->nswitches - 1].plane;
+		if (most_sw + 1 <= sp->lo_share)
+			nsw = (uint64_t)last * sp->lo_share + most_sw;
+		else
+			nsw = (uint64_t)sp->shares * (most_sw + 1), per = " in planes of their own";
+		if (most_ln * 2 <= sp->pp_share)
+			nln = ((uint64_t)last * sp->pp_share) / 2 + most_ln;
+		else
+			nln = (uint64_t)sp->shares * most_ln, per = " in planes of their own";
+	}
 	if (nsw + 1 > lo_size) {
 		Diag *g = diag_error(c, lo_loc,
 				     "%sloopback pool %s holds %llu addresses; fabric '%s' has %d "
-				     "switches (a /%d or larger is needed: the first address is not "
+				     "switches%s (a /%d or larger is needed: the first address is not "
 				     "used)",
 				     the(f, FLD_FABRIC_LOOPBACKS), lo, (unsigned long long)lo_size - 1,
-				     f->name, sp->nswitches, prefix_for(nsw, 1));
+				     f->name, sp->nswitches, per, prefix_for(nsw, 1));
 		diag_set_code(g, "address");
 		errors++;
 	}
 	if (nln * 2 > pp_size) {
 		Diag *g = diag_error(c, pp_loc,
-				     "%slink pool %s holds %llu /31 subnets; fabric '%s' has %d links "
+				     "%slink pool %s holds %llu /31 subnets; fabric '%s' has %d links%s "
 				     "(a /%d or larger is needed)",
 				     the(f, FLD_FABRIC_P2P), pp, (unsigned long long)pp_size / 2,
-				     f->name, sp->nlinks, prefix_for(nln * 2, 0));
+				     f->name, sp->nlinks, per, prefix_for(nln * 2, 0));
 		diag_set_code(g, "address");
 		errors++;
 	}
@@ -229,7 +255,9 @@ static void plan_ports(Design *d, SwitchPlan *sp)
 	memcpy(fill, sp->port_start, sizeof(int) * (size_t)(n + 1));
 	for (int k = 0; k < sp->nlinks; k++) {
 		const LinkInst *l = &d->links[sp->first_link + k];
-		uint32_t net = sp->p2p + 2u * (uint32_t)k;
+		uint32_t net = sp->shares > 1 ? sp->p2p + (uint32_t)l->plane * sp->pp_share +
+							2u * (uint32_t)sp->link_slot[k]
+					      : sp->p2p + 2u * (uint32_t)k;
 		if (l->z.kind == END_SWITCH)
 			sp->ports[fill[l->z.dev - sp->first]++] =
 				(SwitchPort){l->z.port, sp->first_link + k, l->a, net, net + 1};
@@ -256,6 +284,21 @@ static int plan_fabric(Design *d, int fi, SwitchPlan *sp)
 	       d->links[sp->first_link + sp->nlinks].fabric == fi)
 		sp->nlinks++;
 	sp->lanes = model_lanes(f->switch_model);
+	sp->shares = 1;
+	if (f->plane_form && f->planes > 1 && sp->nswitches > 0) {
+		while (sp->shares < f->planes)
+			sp->shares *= 2;
+		int *seen = xmalloc(sizeof(int) * (size_t)(f->planes + 1));
+		memset(seen, 0, sizeof(int) * (size_t)(f->planes + 1));
+		sp->slot = arena_alloc(d->c->arena, sizeof(int) * (size_t)(sp->nswitches + 1));
+		for (int i = 0; i < sp->nswitches; i++)
+			sp->slot[i] = seen[d->switches[sp->first + i].plane]++;
+		memset(seen, 0, sizeof(int) * (size_t)(f->planes + 1));
+		sp->link_slot = arena_alloc(d->c->arena, sizeof(int) * (size_t)(sp->nlinks + 1));
+		for (int k = 0; k < sp->nlinks; k++)
+			sp->link_slot[k] = seen[d->links[sp->first_link + k].plane]++;
+		free(seen);
+	}
 	sp->asn_index = arena_alloc(d->c->arena, sizeof(int) * (size_t)(sp->nswitches + 1));
 	plan_asns(sp);
 	int errors = check_pools(d, sp); /* then the ASNs: diagnostics in a fixed order */
@@ -267,6 +310,29 @@ static int plan_fabric(Design *d, int fi, SwitchPlan *sp)
 	return errors;
 }
 
+/* The addresses a plan uses from the start of each pool: up to the last plane's last one
+ * (loopbacks: counted from the pool's first address, which is not used). */
+static uint64_t loopback_span(const SwitchPlan *sp)
+{
+	uint64_t n = (uint64_t)sp->nswitches + 1;
+	for (int i = 0; sp->shares > 1 && i < sp->nswitches; i++) {
+		uint64_t e = (uint64_t)sp->d->switches[sp->first + i].plane * sp->lo_share + sp->slot[i] + 2;
+		n = i == 0 || e > n ? e : n;
+	}
+	return n;
+}
+
+static uint64_t p2p_span(const SwitchPlan *sp)
+{
+	uint64_t n = (uint64_t)sp->nlinks * 2;
+	for (int k = 0; sp->shares > 1 && k < sp->nlinks; k++) {
+		uint64_t e = (uint64_t)sp->d->links[sp->first_link + k].plane * sp->pp_share +
+			     2 * (uint64_t)sp->link_slot[k] + 2;
+		n = k == 0 || e > n ? e : n;
+	}
+	return n;
+}
+
 /* Warns when the addresses of two fabrics overlap (a node on both would route badly). */
 static void warn_overlaps(const Design *d)
 {
@@ -276,10 +342,10 @@ static void warn_overlaps(const Design *d)
 			const SwitchPlan *b = &d->switch_plans[j];
 			if (!b->f)
 				continue;
-			uint64_t a0 = a->p2p, a1 = a->p2p + (uint64_t)a->nlinks * 2;
-			uint64_t b0 = b->p2p, b1 = b->p2p + (uint64_t)b->nlinks * 2;
-			uint64_t l0 = a->loopbacks + 1, l1 = l0 + (uint64_t)a->nswitches;
-			uint64_t m0 = b->loopbacks + 1, m1 = m0 + (uint64_t)b->nswitches;
+			uint64_t a0 = a->p2p, a1 = a->p2p + p2p_span(a);
+			uint64_t b0 = b->p2p, b1 = b->p2p + p2p_span(b);
+			uint64_t l0 = a->loopbacks + 1, l1 = a->loopbacks + loopback_span(a);
+			uint64_t m0 = b->loopbacks + 1, m1 = b->loopbacks + loopback_span(b);
 			if ((a0 < b1 && b0 < a1) || (l0 < m1 && m0 < l1) || (a0 < m1 && m0 < a1) ||
 			    (l0 < b1 && b0 < l1)) {
 				const Value *v = field_value(a->f->decl, FLD_FABRIC_P2P);
@@ -321,6 +387,9 @@ int switch_plan_fabrics(Design *d)
 
 uint32_t switch_plan_loopback(const SwitchPlan *sp, int i)
 {
+	if (sp->shares > 1)
+		return sp->loopbacks + (uint32_t)sp->d->switches[sp->first + i].plane * sp->lo_share +
+		       (uint32_t)sp->slot[i] + 1;
 	return sp->loopbacks + (uint32_t)i + 1;
 }
 

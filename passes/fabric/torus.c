@@ -313,7 +313,7 @@ bool torus_size(Design *d, FabricInst *f, const Value *topo, int nodes, int extr
 
 void torus_wire(Design *d, FabricInst *f, int fi)
 {
-	int rpp = f->rails / f->planes, per = f->per_node, pp = 2 * f->ndims;
+	int per = f->per_node, pp = 2 * f->ndims;
 	int total = f->dims[0] * f->dims[1] * f->dims[2];
 	int ports[FABRIC_MAX_RAILS], mp[FABRIC_MAX_RAILS];
 	bool ocs = f->per_plane[ST_OCS] > 0;
@@ -363,7 +363,8 @@ void torus_wire(Design *d, FabricInst *f, int fi)
 					continue; /* sizing makes X·Y·Z the position count; the verifier would say */
 				int m = at[pos / per], mq = pos % per;
 				wire_node_ports(d, m, f, mp, FABRIC_MAX_RAILS);
-				int ra = pl * rpp + q * pp + 2 * k, rz = pl * rpp + mq * pp + 2 * k + 1;
+				int ra = wire_plane_rail(f, pl, q * pp + 2 * k);
+				int rz = wire_plane_rail(f, pl, mq * pp + 2 * k + 1);
 				if (!ocs || c[k] % f->block[k] != f->block[k] - 1) {
 					wire_add_link(d, (End){END_NODE, n, ports[ra]}, (End){END_NODE, m, mp[rz]},
 						      f->link_speed, LT_TORUS, pl, ra, fi);

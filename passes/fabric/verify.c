@@ -120,6 +120,12 @@ static void use_end(Verifier *v, End e, int link)
 		}
 		if (v->sw_ports[v->sw_base[e.dev] + e.port]++)
 			fail(v, "port %d of %s carries two links (link %d)", e.port, s->name, link);
+		/* A leaf's backup ports (backup_ports_per_tor) follow its down ports, unwired. */
+		const FabricInst *sf = s->fabric >= 0 && s->fabric < d->nfabrics ? &d->fabrics[s->fabric] : NULL;
+		if (sf && s->tier == ST_LEAF && sf->family->tree && sf->backup_ports > 0 && sf->tiers > 1 &&
+		    e.port >= sf->down[0] && e.port < sf->down[0] + sf->backup_ports)
+			fail(v, "link %d takes port %d of %s, one of its %d backup ports", link, e.port,
+			     s->name, sf->backup_ports);
 		if (s->fabric != l->fabric || s->plane != l->plane)
 			fail(v, "link %d (%s, plane %d) goes to %s (%s, plane %d)", link,
 			     fabric_name(d, l->fabric), l->plane + 1, s->name, fabric_name(d, s->fabric),

@@ -44,7 +44,7 @@ SwitchInst *wire_add_switch(Design *d, FabricInst *f, int fi, SwitchTier t, int 
 	s->split = s->up_breakout = 0;
 	if (tiered && ti < 2 && ti < f->tiers - 1 &&
 	    fabs(f->tier_speed[ti] - f->tier_speed[ti + 1]) > 1e-9 * f->tier_speed[ti]) {
-		s->split = f->down[ti];
+		s->split = f->down[ti] + (ti == 0 ? f->backup_ports : 0); /* backups at the down lanes */
 		s->up_breakout = f->tier_up_breakout[ti];
 	}
 	s->rack = -1;
@@ -85,6 +85,14 @@ bool wire_group_on(const Design *d, const FabricInst *f, int g)
 	return false;
 }
 
+/* A node's rail (its index among the fabric's ports of the node) that is rail r of plane
+ * `plane`: by NIC, the plane's share in order; by port, every P-th from the plane's (port j of
+ * every NIC on plane j when the NICs have P ports). */
+int wire_plane_rail(const FabricInst *f, int plane, int r)
+{
+	return f->by_port ? r * f->planes + plane : plane * (f->rails / f->planes) + r;
+}
+
 /* The endpoints of one plane, in the order the layout numbers them. */
 int wire_plane_endpoints(Design *d, FabricInst *f, int plane, Endpoint *out)
 {
@@ -94,8 +102,11 @@ int wire_plane_endpoints(Design *d, FabricInst *f, int plane, Endpoint *out)
 		int np = wire_node_ports(d, n, f, ports, FABRIC_MAX_RAILS);
 		if (np == 0)
 			continue;
-		for (int r = 0; r < rpp && plane * rpp + r < np; r++)
-			out[k++] = (Endpoint){{END_NODE, n, ports[plane * rpp + r]}, r};
+		for (int r = 0; r < rpp; r++) {
+			int at = wire_plane_rail(f, plane, r);
+			if (at < np)
+				out[k++] = (Endpoint){{END_NODE, n, ports[at]}, r};
+		}
 	}
 	/* Extra devices' ports, dealt round-robin over the planes. */
 	int j = 0, in_plane = 0;

@@ -268,6 +268,9 @@ static void dump_design(const Design *d, const Dump *w)
 				f->block[0], f->block[1], f->block[2], f->blocks, f->per_node,
 				f->node_shape[0], f->node_shape[1], f->node_shape[2], f->twisted,
 				f->ocs_ports, f->board_links);
+		if (f->plane_form)
+			fprintf(out, "  plane_assignment %s tors_per_rack %d backup_ports_per_tor %d\n",
+				f->by_port ? "by_port" : "by_nic", f->tors_per_rack, f->backup_ports);
 		/* A tree in the per-tier form: each tier's hardware and shape (tier_used once wired). */
 		if (f->family->tree && f->per_tier) {
 			fprintf(out, "  leaves %s racks_per_leaf %d pods %d pod_leaves %d pod_endpoints %d\n",
@@ -443,6 +446,9 @@ static void dump_switch_plans(const Design *d, FILE *out)
 			     "lanes %d mtu %d lossless %d ports %d\n",
 			sp->f->name, sp->nswitches, sp->nlinks, lo.s, pp.s, sp->asn0, sp->nasns, sp->lanes,
 			sp->mtu, sp->lossless, sp->port_start ? sp->port_start[sp->nswitches] : 0);
+		if (sp->shares > 1) /* each plane its own share of the pools */
+			fprintf(out, "  plane shares %d loopbacks %u addresses p2p %u addresses\n", sp->shares,
+				sp->lo_share, sp->pp_share);
 		buf_free(&lo);
 		buf_free(&pp);
 	}

@@ -602,6 +602,73 @@ static void test_planes(void)
 	done(b);
 }
 
+/* Planes by NIC port (docs/fabrics.md §1): 8 dual-port NICs over 2 planes, port j of every
+ * NIC on plane j; and a leaf's backup ports off its split (§2). */
+static void test_planes_by_port(void)
+{
+	static const char *DUAL =
+		"switch qm { ports = 64; port_speed = 400 Gbps; breakout = 2; power = 750 W; "
+		"price = 30_000 USD }\n"
+		"nic d2 { speed = 200 Gbps; ports = 2; price = 1000 USD }\n"
+		"node nd { accelerators = 8 x g; nics = 8 x d2; power = 10.2 kW; height = 8 U\n"
+		"  price = 250_000 USD }";
+	Built *b = build_fabric(DUAL, "topology = fat_tree(tiers = 2, rail_optimized = true); "
+				      "switch = qm; planes = 2; plane_assignment = by_port; "
+				      "scalable_unit = 32",
+				count_of(32, "nd"));
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	const Design *d = &b->d;
+	const FabricInst *f = &d->fabrics[0];
+	CU_ASSERT_TRUE(f->by_port);
+	CU_ASSERT_EQUAL(f->per_plane[ST_LEAF], 8); /* 8 rails a plane: one NIC port each */
+	int node_links = 0;
+	for (int i = 0; i < d->nlinks; i++) {
+		const LinkInst *l = &d->links[i];
+		if (l->a.kind != END_NODE)
+			continue;
+		node_links++;
+		const PortInst *pt = &d->ports[l->a.port];
+		CU_ASSERT_EQUAL(pt->port, l->plane);              /* port j on plane j */
+		CU_ASSERT_EQUAL(l->rail, 2 * pt->nic_index + pt->port); /* the node's port index */
+		CU_ASSERT_EQUAL(d->switches[l->z.dev].rail, l->rail);
+	}
+	CU_ASSERT_EQUAL(node_links, 32 * 16);
+	done(b);
+
+	/* by_nic on the same nodes: plane 1 takes NICs 1-4, both ports. */
+	b = build_fabric(DUAL, "topology = fat_tree(tiers = 2, rail_optimized = true); "
+			       "switch = qm; planes = 2; scalable_unit = 32",
+			 count_of(32, "nd"));
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	for (int i = 0; i < b->d.nlinks; i++)
+		if (b->d.links[i].a.kind == END_NODE)
+			CU_ASSERT_EQUAL(b->d.ports[b->d.links[i].a.port].nic_index / 4, b->d.links[i].plane);
+	done(b);
+
+	/* Backups come off the leaf before the split: 64 - 4 ports at 1:1 are 30 down, 30 up, and
+	 * the up ports start after the backups. */
+	b = build_fabric(QM, "topology = fat_tree(tiers = 2); switch = qm; backup_ports_per_tor = 4",
+			 count_of(16, "n8"));
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	CU_ASSERT_EQUAL(b->d.fabrics[0].down[0], 30);
+	CU_ASSERT_EQUAL(b->d.fabrics[0].up[0], 30);
+	for (int i = 0; i < b->d.nlinks; i++) {
+		const LinkInst *l = &b->d.links[i];
+		if (l->tier == LT_LEAF_SPINE)
+			CU_ASSERT_TRUE(l->a.port >= 34);
+		if (l->tier == LT_NODE_LEAF)
+			CU_ASSERT_TRUE(l->z.port < 30);
+	}
+	done(b);
+
+	/* Single-port NICs cannot be dealt by port. */
+	b = build_fabric(QM, "topology = fat_tree(); switch = qm; planes = 2; plane_assignment = by_port",
+			 count_of(16, "n8"));
+	CU_ASSERT_EQUAL(b->p.unmet, 1);
+	CU_ASSERT_TRUE(violation_says(b, "plane_assignment = by_port", "'n400' has 1 port", NULL));
+	done(b);
+}
+
 /* ---- dragonfly ------------------------------------------------------------------------------ */
 
 static void test_dragonfly(void)
@@ -1560,6 +1627,7 @@ void suite_fabric(void)
 	CU_add_test(s, "limits", test_limits);
 	CU_add_test(s, "breakout", test_breakout);
 	CU_add_test(s, "planes", test_planes);
+	CU_add_test(s, "planes by port", test_planes_by_port);
 	CU_add_test(s, "dragonfly", test_dragonfly);
 	CU_add_test(s, "torus", test_torus);
 	CU_add_test(s, "torus of 2", test_torus_of_two);
