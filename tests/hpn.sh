@@ -13,7 +13,8 @@
 # left free, every NIC's two ports on two planes and two ToRs, no cable on a backup port; and
 # for scenario `pod`: 15,360 GPUs, 15 segments, 240 ToRs, 120 aggregation switches of 120
 # down links; for scenario `dual_tor_in_rack` (ToRs in the server racks, no rails): two ToRs
-# a set of 4 racks, each NIC on both.
+# a set of 4 racks, each NIC on both. The hosts' frontend NIC is on a second fabric of its own:
+# every host once.
 set -u
 clusterc=$1 root=$2
 cd "$root" || exit 2
@@ -49,8 +50,12 @@ if abs(leaf["oversubscription"] - 25.6 / 24) > 1e-3:
 # Every NIC's two ports: two planes, two ToRs; port j on plane j.
 ends = {}
 backup = set()
+fe = {}
 with open(out + "/cabling.csv") as fh:
     for row in csv.DictReader(fh):
+        if row["fabric"] != "backend":
+            fe.setdefault(row["tier"], []).append(row)
+            continue
         if row["tier"] == "node-leaf":
             m = re.match(r"nic(\d+)/p(\d+)$", row["a_port"])
             want("plane of %s:%s" % (row["a_device"], row["a_port"]), row["plane"], m.group(2))
@@ -66,6 +71,12 @@ if bad:
     fails.append("%d NICs not on two ToRs of two planes (first %r)" % (len(bad), bad[0]))
 if backup:
     fails.append("backup ports cabled: %s" % sorted(backup)[:3])
+# The frontend: the same hosts on a fabric of their own (one 400G NIC each), its own pools.
+g = r["fabrics"][1]
+want("second fabric", (g["name"], g["planes"]), ("frontend", 1))
+hosts = sorted(x["a_device"] for x in fe.get("node-leaf", []))
+want("hosts on the frontend, once each", (len(hosts), len(set(hosts))), (256, 256))
+want("frontend NIC port", sorted(set(x["a_port"] for x in fe.get("node-leaf", []))), ["nic9"])
 p = json.load(open(pod + "/report.json"))
 want("pod GPUs", p["totals"]["accelerators"], 15360)
 pf = p["fabrics"][0]
@@ -80,7 +91,7 @@ want("racks per ToR", t["racks_per_leaf"], 4)
 pair = {}
 with open(tor + "/cabling.csv") as fh:
     for row in csv.DictReader(fh):
-        if row["tier"] == "node-leaf":
+        if row["tier"] == "node-leaf" and row["fabric"] == "backend":
             pair.setdefault((row["a_device"], row["a_port"].split("/")[0]), []).append(row)
 bad = [k for k, v in pair.items()
        if len(v) != 2 or v[0]["z_device"] == v[1]["z_device"] or {v[0]["plane"], v[1]["plane"]} != {"1", "2"}]

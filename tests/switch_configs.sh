@@ -73,13 +73,15 @@ check_frr() {
 	done
 }
 
-# check_db DIR TIERS [LANES]: the Python checks over every switch of a build (LANES: SerDes
+# check_db DIR TIERS [LANES [FABRIC]]: the Python checks over every switch of a build, or of
+# FABRIC alone (its name the prefix of its switches' names) when a build has several (LANES: SerDes
 # lanes of one port of its switches, 8 for OSFP and QSFP-DD, 4 for QSFP112).
 check_db() {
-	python3 - "$1" "$2" "${3:-8}" <<'PY' || err "$1: config_db.json checks (above)"
+	python3 - "$1" "$2" "${3:-8}" "${4:-}" <<'PY' || err "$1: config_db.json checks (above)"
 import functools, json, os, re, socket, sys
 
 out, tiers, lanes = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+fabric = sys.argv[4]  # only the switches of this fabric (its name the prefix), when given
 root = os.path.join(out, "switches")
 problems = []
 def bad(msg):
@@ -105,7 +107,7 @@ def natsorted_everywhere(o, path):
             natsorted_everywhere(v, path + "/" + k)
 
 db, frr = {}, {}
-names = sorted(os.listdir(root))
+names = sorted(n for n in os.listdir(root) if not fabric or n.startswith(fabric + "-"))
 # The layout of a sample (the pure-Python encoder that indents is slow): the first and last
 # switch of each tier.
 sample = set()
@@ -301,9 +303,10 @@ check_db "$tmp/meta" 3
 
 # Alibaba HPN: two planes by NIC port, 52 switches, backup ports on the ToRs left out.
 build examples/alibaba-hpn.cluster -o "$tmp/hpn"
-[ "$(ls "$tmp/hpn/switches" | wc -l)" -eq 52 ] || err "alibaba-hpn: $(ls "$tmp/hpn/switches" | wc -l) switch directories, expected 52"
+# 52 backend switches (32 ToRs, 20 aggregation) and the frontend's 4
+[ "$(ls "$tmp/hpn/switches" | wc -l)" -eq 56 ] || err "alibaba-hpn: $(ls "$tmp/hpn/switches" | wc -l) switch directories, expected 56"
 check_frr "$tmp/hpn"
-check_db "$tmp/hpn" 2 4
+check_db "$tmp/hpn" 2 4 backend
 # Each plane its own address plan: plane 1 in the first half of each pool, plane 2 in the second.
 grep -q 'bgp router-id 10.0.0.1$' "$tmp/hpn/switches/backend-p1-leaf-001/frr.conf" ||
 	err "alibaba-hpn: plane 1's first loopback should be 10.0.0.1"
