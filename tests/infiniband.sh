@@ -9,7 +9,9 @@
 #    (LD_PRELOAD=libumad2sim.so) at a UFM appliance's HCA with the generated opensm.conf, sweeps
 #    the subnet once: it must discover every switch and HCA and route with the ftree engine
 #    (4 roots, 8 leaves, 248 compute nodes), not fall back to minhop; the same for the whole
-#    SuperPOD example (4 SU: 48 switches, 1,020 HCAs; 16 roots, 32 leaves, 1,016 compute nodes);
+#    SuperPOD example (4 SU: 48 switches, 1,020 HCAs; 16 roots, 32 leaves, 1,016 compute nodes),
+#    and for tests/infiniband/ib-pods.cluster, a 3-tier tree written per tier with explicit
+#    pods and ToRs in the server racks (64 switches, 128 HCAs; 6 roots, 22 leaves at rank 2);
 #  - two builds give byte-identical files.
 # ibsim and OpenSM are required: a machine that lacks them or cannot run them (no sockets) is a
 # FAIL that says why, never a silent pass. Everything runs under timeouts; ibsim and OpenSM are
@@ -153,7 +155,7 @@ fi
 # sweeps it once with IBDIR/opensm.conf from a UFM appliance's HCA; it must discover exactly the
 # .topo's nodes and route with ftree (ROOTS spines at rank 0, LEAVES leaves, CNS compute nodes).
 simulate() {
-	name=$1 ib=$2 n_sw=$3 n_ca=$4 n_cn=$5 n_root=$6 n_leaf=$7
+	name=$1 ib=$2 n_sw=$3 n_ca=$4 n_cn=$5 n_root=$6 n_leaf=$7 leaf_rank=${8:-1}
 	topo=$ib/compute.topo
 	sm=$tmp/sm-$name
 	mkdir "$sm"
@@ -179,7 +181,10 @@ simulate() {
 	fi
 
 	# The SM runs where the SuperPOD runs it: on a UFM appliance's HCA.
+	# (A design without UFM appliances, as ToRs in server racks allow none: its first HCA.)
 	sim_host=$(sed -n 's/^Ca\t[0-9]* "\(H-[0-9a-f]*\)".*ufm_appliance-1 .*/\1/p' "$topo" | head -1)
+	[ -n "$sim_host" ] || [ "${SIM_ANY_HCA:-0}" != 1 ] ||
+		sim_host=$(sed -n 's/^Ca\t[0-9]* "\(H-[0-9a-f]*\)".*/\1/p' "$topo" | head -1)
 	[ -n "$sim_host" ] || err "$topo: no UFM appliance HCA"
 	sed "s|/etc/opensm/|$ib/|" "$ib/opensm.conf" >"$sm/opensm.conf"
 	(cd "$sm" && SIM_HOST=$sim_host OSM_TMP_DIR=$sm OSM_CACHE_DIR=$sm LD_PRELOAD=$umad2sim \
@@ -217,7 +222,7 @@ simulate() {
 		err "$name: ftree did not see $n_ca CAs ($n_cn compute nodes) and $n_sw switches: $(grep 'Fabric has' "$log" | head -1)"
 	grep -q "Fabric has $n_root switches at rank 0 (roots)" "$log" ||
 		err "$name: ftree did not rank the $n_root spines as roots"
-	grep -q "Fabric has $n_leaf switches at rank 1 ($n_leaf of them leafs)" "$log" ||
+	grep -q "Fabric has $n_leaf switches at rank $leaf_rank ($n_leaf of them leafs)" "$log" ||
 		err "$name: ftree did not find $n_leaf leaf switches"
 	grep -q 'ftree tables configured on all switches' "$log" || err "$name: OpenSM did not route with ftree"
 	grep -qi 'falling back\|minhop tables configured' "$log" &&
@@ -241,4 +246,19 @@ simulate su1 "$ib" 12 252 248 4 8
 timeout 30 "$clusterc" build -q examples/dgx-h100-superpod.cluster --emit=infiniband -o "$tmp/pod" ||
 	{ echo "FAIL: build of the SuperPOD"; exit 1; }
 simulate superpod "$tmp/pod/infiniband" 48 1020 1016 16 32
-echo "infiniband: ok (ibsim: 12 switches, 252 HCAs; OpenSM ftree: 4 roots, 8 leaves, 248 CNs; the whole SuperPOD: 48 switches, 1020 HCAs, 16 roots, 32 leaves, 1016 CNs)"
+# Issue 15's shapes on an InfiniBand subnet (tests/infiniband/ib-pods.cluster): a 3-tier tree
+# written per tier, with explicit pods of 4 leaves and ToRs in the server racks (one per 2
+# racks): 22 ToRs, 36 spines in 6 pods, 6 cores; 128 HCAs, all compute nodes.
+timeout 30 "$clusterc" build -q tests/infiniband/ib-pods.cluster --emit=infiniband,report.json -o "$tmp/pods" ||
+	{ echo "FAIL: build of tests/infiniband/ib-pods.cluster"; exit 1; }
+python3 - "$tmp/pods/report.json" <<'PY' || err "ib-pods: not the per-tier shape the test expects"
+import json, sys
+f = json.load(open(sys.argv[1]))["fabrics"][0]
+want = {"leaf": 22, "spine": 36, "core": 6}
+got = {k: f["switches_by_tier"][k] for k in want}
+ok = got == want and f["pods"] == 6 and f["pod_leaves"] == 4 and f["leaf_placement"] == "server_rack"
+print("" if ok else "ib-pods: %r, pods %r of %r leaves, %r" % (got, f["pods"], f["pod_leaves"], f["leaf_placement"]))
+sys.exit(0 if ok else 1)
+PY
+SIM_ANY_HCA=1 simulate ib-pods "$tmp/pods/infiniband" 64 128 128 6 22 2
+echo "infiniband: ok (ibsim: 12 switches, 252 HCAs; OpenSM ftree: 4 roots, 8 leaves, 248 CNs; the whole SuperPOD: 48 switches, 1020 HCAs, 16 roots, 32 leaves, 1016 CNs; the per-tier tree with pods and ToRs: 64 switches, 128 HCAs, 6 roots, 22 leaves)"
