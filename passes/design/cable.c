@@ -313,6 +313,19 @@ static MemoSlot *memo_find(const Memo *m, double speed, double run, Spot a, Spot
 	}
 }
 
+/* The chosen medium, optics, length, price and power written into the link's cable. */
+static void cable_take(CableInst *c, const Choice *ch)
+{
+	c->cable = ch->cable->part;
+	c->optic_a = ch->optic_a ? ch->optic_a->part : NULL;
+	c->optic_z = ch->optic_z ? ch->optic_z->part : NULL;
+	c->length = ch->length;
+	c->price = ch->price;
+	c->power = ch->power;
+	c->media = ch->cable->media;
+	c->fiber = ch->cable->fiber;
+}
+
 static Choice choose_once(Memo *m, const Catalogue *cat, Weights w, double speed, double run,
 			  Spot a, Spot z)
 {
@@ -383,14 +396,7 @@ static void cable_scale_up(Design *d, const ScaleUpInst *s, Weights w, double he
 			}
 			continue;
 		}
-		c->cable = ch.cable->part;
-		c->optic_a = ch.optic_a ? ch.optic_a->part : NULL;
-		c->optic_z = ch.optic_z ? ch.optic_z->part : NULL;
-		c->length = ch.length;
-		c->price = ch.price;
-		c->power = ch.power;
-		c->media = ch.cable->media;
-		c->fiber = ch.cable->fiber;
+		cable_take(c, &ch);
 	}
 	free(memo.slot);
 }
@@ -446,14 +452,7 @@ int cable_fabrics(Design *d)
 				}
 				continue;
 			}
-			c->cable = ch.cable->part;
-			c->optic_a = ch.optic_a ? ch.optic_a->part : NULL;
-			c->optic_z = ch.optic_z ? ch.optic_z->part : NULL;
-			c->length = ch.length;
-			c->price = ch.price;
-			c->power = ch.power;
-			c->media = ch.cable->media;
-			c->fiber = ch.cable->fiber;
+			cable_take(c, &ch);
 		}
 		free(memo.slot);
 	}

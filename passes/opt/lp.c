@@ -121,15 +121,7 @@ void lp_term(Arena *a, LpExpr *e, int var, double coef)
 			return;
 		}
 	}
-	if (e->n == e->cap) {
-		int cap = e->cap ? e->cap * 2 : 8;
-		LpTerm *t = arena_alloc(a, sizeof(LpTerm) * (size_t)cap);
-		if (e->n)
-			memcpy(t, e->t, sizeof(LpTerm) * (size_t)e->n);
-		e->t = t;
-		e->cap = cap;
-	}
-	e->t[e->n++] = (LpTerm){var, coef};
+	lp_push(a, e, var, coef);
 }
 
 void lp_push(Arena *a, LpExpr *e, int var, double coef)
