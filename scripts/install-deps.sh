@@ -11,8 +11,9 @@ BUILD="gcc make cmake pkg-config flex bison libglpk-dev glpk-utils libgraphviz-d
 libyaml-dev libjansson-dev nettle-dev libcunit1-dev"
 # Tests: the real tools that read our artifacts (chromium reads report.html), python3 for the
 # tests that parse JSON and YAML artifacts (PyYAML, with libyaml's fast loader), clang for the
-# second build of the suite and the fuzz targets, valgrind for the memcheck sample.
-TEST="clang python3 python3-yaml valgrind ibsim-utils opensm frr slurmctld chromium"
+# second build of the suite and the fuzz targets, valgrind for the memcheck sample, GNU time
+# for the CPU-time bounds of the robustness test.
+TEST="time clang python3 python3-yaml valgrind ibsim-utils opensm frr slurmctld chromium"
 
 PACKAGES="$BUILD $TEST"
 if [ "${1:-}" = "--print" ]; then
