@@ -339,8 +339,9 @@ static int cmp_u32(const void *a, const void *b)
 }
 
 /* One prefix-list line per aligned block of the run of /31s [first, end) (numbered addr / 2),
- * the largest blocks first: a run of n /31s takes at most 2 log2 n lines. A block of one /31
- * is that /31; a larger one matches its /31s only (ge 31 le 31), never itself. */
+ * from the left, each the largest aligned block that fits: a run of n /31s takes at most
+ * 2 log2 n lines. A block of one /31 is that /31; a larger one matches its /31s only (ge 31
+ * le 31), never itself. */
 static void host_blocks(Buf *b, uint64_t first, uint64_t end, int *seq)
 {
 	while (first < end) {
@@ -378,7 +379,7 @@ static void fabric_policy(Writer *w)
 	}
 	int len = common_prefix(lo_min, lo_max);
 	char a[20];
-	put_addr(a, len ? lo_min & ~(UINT32_MAX >> len) : 0, len);
+	put_addr(a, len ? lo_min & UINT32_MAX << (32 - len) : 0, len);
 	buf_printf(b,
 		   "! Announced: the loopbacks and the hosts' subnets, never a fabric link "
 		   "(docs/switch-configs.md)\n"
