@@ -10,7 +10,10 @@
  * configuration generated for the HWSKU (`sonic-cfggen -H -k HWSKU --preset l3`), e.g. with
  * `config load`.
  *
- * frr.conf is the integrated FRR configuration, which SONiC uses as it is when
+ * frr.conf is the integrated FRR configuration: eBGP unnumbered (RFC 7938 §5.2), announcing the
+ * loopbacks and the hosts' subnets only, through one route-map on the redistribution and on every
+ * session, never a link between two switches (RFC 7938 §5.2.3: advertising the fabric's
+ * point-to-point links fills every FIB for no benefit). SONiC uses the file as it is when
  * docker_routing_config_mode is "split-unified" (sonic-buildimage
  * dockers/docker-fpm-frr/docker_init.sh: "split" expects separate bgpd.conf and zebra.conf and
  * removes frr.conf; "split-unified" keeps frr.conf; in both, bgpcfgd leaves FRR alone).
@@ -94,6 +97,7 @@ typedef struct Writer {
 	int cap;
 	int *cable_of;    /* Design.links index -> Design.cables index, or -1 */
 	int *count;       /* per fabric switch, zeroed: links to it (maximum-paths) */
+	Buf policy;       /* the fabric's prefix lists and route-map (fabric_policy) */
 } Writer;
 
 static const char *const type_names[ST_COUNT] = {
@@ -317,8 +321,104 @@ static int max_paths(Writer *w, const SwitchInst *s, int np)
 	return paths < 1 ? 1 : paths > 64 ? 64 : paths;
 }
 
-/* frr.conf: eBGP unnumbered (RFC 7938 §5.2; FRR "neighbor PEER interface"), one peer group,
- * hosts not peered but their /31 advertised with every connected route. */
+/* ---- frr.conf ------------------------------------------------------------------------------ */
+
+/* The length of the longest prefix that holds both a and b. */
+static int common_prefix(uint32_t a, uint32_t b)
+{
+	int len = 0;
+	while (len < 32 && ((a ^ b) >> (31 - len) & 1) == 0)
+		len++;
+	return len;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* One prefix-list line per aligned block of the run of /31s [first, end) (numbered addr / 2),
+ * from the left, each the largest aligned block that fits: a run of n /31s takes at most
+ * 2 log2 n lines. A block of one /31 is that /31; a larger one matches its /31s only (ge 31
+ * le 31), never itself. */
+static void host_blocks(Buf *b, uint64_t first, uint64_t end, int *seq)
+{
+	while (first < end) {
+		uint64_t size = 1;
+		int len = 31;
+		while (len > 0 && first % (size * 2) == 0 && first + size * 2 <= end) {
+			size *= 2;
+			len--;
+		}
+		char a[20];
+		put_addr(a, (uint32_t)(first * 2), len);
+		*seq += 10;
+		buf_printf(b, "ip prefix-list HOSTS seq %d permit %s%s\n", *seq, a,
+			   len < 31 ? " ge 31 le 31" : "");
+		first += size;
+	}
+}
+
+/* What the fabric announces, the same lines in each of its switches' frr.conf: the prefix list
+ * LOOPBACKS (the shortest prefix of the loopback pool that holds every switch's loopback, its
+ * /32s only), HOSTS (exactly the /31s of the links to hosts: the blocks of the sorted set, which
+ * at the pools' layout, host links numbered first, are a few lines), and the route-map
+ * ANNOUNCE that lets those through and nothing else. A link between two switches matches
+ * neither: its /31 is never announced (RFC 7938 §5.2.3), though the pools may overlap. */
+static void fabric_policy(Writer *w)
+{
+	const SwitchPlan *sp = w->sp;
+	Buf *b = &w->policy;
+	b->len = 0;
+	uint32_t lo_min = UINT32_MAX, lo_max = 0;
+	for (int i = 0; i < sp->nswitches; i++) {
+		uint32_t a = switch_plan_loopback(sp, i);
+		lo_min = a < lo_min ? a : lo_min;
+		lo_max = a > lo_max ? a : lo_max;
+	}
+	int len = common_prefix(lo_min, lo_max);
+	char a[20];
+	put_addr(a, len ? lo_min & UINT32_MAX << (32 - len) : 0, len);
+	buf_printf(b,
+		   "! Announced: the loopbacks and the hosts' subnets, never a fabric link "
+		   "(docs/switch-configs.md)\n"
+		   "ip prefix-list LOOPBACKS seq 10 permit %s%s\n",
+		   a, len < 32 ? " ge 32" : "");
+
+	int nports = sp->port_start[sp->nswitches], n = 0;
+	uint32_t *hosts = xmalloc(sizeof(uint32_t) * (size_t)(nports + 1));
+	for (int k = 0; k < nports; k++)
+		if (sp->ports[k].peer.kind != END_SWITCH)
+			hosts[n++] = sp->ports[k].addr >> 1;
+	qsort(hosts, (size_t)n, sizeof *hosts, cmp_u32);
+	int seq = 0;
+	for (int k = 0; k < n;) {
+		int j = k + 1;
+		while (j < n && hosts[j] <= hosts[j - 1] + 1)
+			j++;
+		host_blocks(b, hosts[k], (uint64_t)hosts[j - 1] + 1, &seq);
+		k = j;
+	}
+	free(hosts);
+	buf_puts(b, "!\n"
+		    "route-map ANNOUNCE permit 10\n"
+		    " match ip address prefix-list LOOPBACKS\n"
+		    "exit\n"
+		    "!\n");
+	if (seq)
+		buf_puts(b, "route-map ANNOUNCE permit 20\n"
+			    " match ip address prefix-list HOSTS\n"
+			    "exit\n"
+			    "!\n");
+	buf_puts(b, "route-map ANNOUNCE deny 30\n"
+		    "exit\n"
+		    "!\n");
+}
+
+/* frr.conf: eBGP unnumbered (RFC 7938 §5.2; FRR "neighbor PEER interface") in one peer group,
+ * hosts not peered; the loopback and the connected host subnets announced through ANNOUNCE,
+ * which every session's announcements pass too (fabric_policy). */
 static void frr_conf(Writer *w, int i, const SwitchInst *s, int np, const SwitchPort *ports)
 {
 	const SwitchPlan *sp = w->sp;
@@ -349,6 +449,7 @@ static void frr_conf(Writer *w, int i, const SwitchInst *s, int np, const Switch
 			   "suppress-ra\nexit\n!\n",
 			   w->pt[k].name, w->scratch.s);
 	}
+	buf_put(b, w->policy.s, w->policy.len);
 	buf_printf(b,
 		   "router bgp %u\n"
 		   " bgp router-id %s\n"
@@ -364,7 +465,8 @@ static void frr_conf(Writer *w, int i, const SwitchInst *s, int np, const Switch
 		   " !\n"
 		   " address-family ipv4 unicast\n"
 		   "  network %s/32\n"
-		   "  redistribute connected\n"
+		   "  redistribute connected route-map ANNOUNCE\n"
+		   "  neighbor FABRIC route-map ANNOUNCE out\n"
 		   "  maximum-paths %d\n"
 		   " exit-address-family\n"
 		   "exit\n"
@@ -439,6 +541,7 @@ int switch_configs_write(Output *o, const Design *d)
 		w.sp = sp;
 		w.count = xmalloc(sizeof(int) * (size_t)(sp->nswitches + 1));
 		memset(w.count, 0, sizeof(int) * (size_t)(sp->nswitches + 1));
+		fabric_policy(&w);
 		for (int i = 0; i < sp->nswitches && !errors; i++)
 			errors += write_switch(&w, i);
 		free(w.count);
@@ -446,6 +549,7 @@ int switch_configs_write(Output *o, const Design *d)
 	configdb_free(w.db);
 	buf_free(&w.text);
 	buf_free(&w.scratch);
+	buf_free(&w.policy);
 	free(w.pt);
 	free(w.cable_of);
 	return errors;
