@@ -126,12 +126,10 @@ static bool ib_fabric_is_infiniband(const FabricInst *f)
 /* Ports of one NIC of an extra device: those of its first NIC model, as wire.c counts them. */
 static int extra_nic_ports(const ExtraInst *x)
 {
-	const Part *t = x->type;
-	const PartCount *nics = t->kind == KIND_NODE ? t->node.nics : t->storage.nics;
-	int n = t->kind == KIND_NODE ? t->node.nnics : t->storage.nnics;
-	if (!n)
+	const Part *nic = ir_extra_nic(x);
+	if (!nic)
 		return x->nports > 0 ? x->nports : 1;
-	int p = nics[0].part->nic.ports;
+	int p = nic->nic.ports;
 	return p > 0 ? p : 1;
 }
 

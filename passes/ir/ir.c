@@ -75,26 +75,26 @@ static int nic_device_index(const Design *d, int port)
 	return k;
 }
 
+/* The RDMA device name before its number, for a NIC scheme that has one: "mlx5_", "bnxt_re". */
+static const char *rdma_prefix(int scheme)
+{
+	return scheme == PN_MLX5 ? "mlx5_" : scheme == PN_BNXT_RE ? "bnxt_re" : NULL;
+}
+
 static void nic_port_name(Buf *b, const Design *d, int port)
 {
 	const PortInst *p = &d->ports[port];
-	switch (p->nic->nic.port_names) {
-	case PN_MLX5:
-		buf_puts(b, "mlx5_");
+	const char *rdma = rdma_prefix(p->nic->nic.port_names);
+	if (rdma) {
+		buf_puts(b, rdma);
 		put_int(b, nic_device_index(d, port));
-		break;
-	case PN_BNXT_RE:
-		buf_puts(b, "bnxt_re");
-		put_int(b, nic_device_index(d, port));
-		break;
-	default:
-		buf_puts(b, "nic");
-		put_int(b, p->nic_index + 1);
-		if (p->nic->nic.ports > 1) {
-			buf_puts(b, "/p");
-			put_int(b, p->port + 1);
-		}
-		break;
+		return;
+	}
+	buf_puts(b, "nic");
+	put_int(b, p->nic_index + 1);
+	if (p->nic->nic.ports > 1) {
+		buf_puts(b, "/p");
+		put_int(b, p->port + 1);
 	}
 }
 
@@ -112,9 +112,9 @@ const Part *ir_extra_nic(const ExtraInst *x)
 static void extra_port_name(Buf *b, const ExtraInst *x, int port)
 {
 	const Part *nic = ir_extra_nic(x);
-	int scheme = nic ? nic->nic.port_names : PN_PLAIN;
-	buf_puts(b, scheme == PN_MLX5 ? "mlx5_" : scheme == PN_BNXT_RE ? "bnxt_re" : "p");
-	put_int(b, scheme == PN_PLAIN ? port + 1 : port);
+	const char *rdma = nic ? rdma_prefix(nic->nic.port_names) : NULL;
+	buf_puts(b, rdma ? rdma : "p");
+	put_int(b, rdma ? port : port + 1);
 }
 
 void ir_end_port(Buf *b, const Design *d, End e)
