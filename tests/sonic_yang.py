@@ -82,6 +82,14 @@ METADATA_TYPES = ("ToRRouter|LeafRouter|SpineChassisFrontendRouter|ChassisBacken
                   "BmcMgmtToRRouter|SonicHost|SonicDpu|not-provisioned")
 
 
+# sonic-port.yang's leaves: name, checker, its bounds or pattern.
+PORT_LEAVES = [
+    ("speed", integer, 1, 1600000), ("mtu", integer, 68, 9216), ("subport", integer, 0, 8),
+    ("index", integer, 0, 65535), ("alias", string, 1, 128), ("description", string, 0, 255),
+    ("admin_status", pattern, "up|down"), ("fec", pattern, "rs|fc|none|auto"),
+]
+
+
 def check_port(name, ports, lanes_seen):
     for key, e in ports.items():
         w = "%s PORT|%s" % (name, key)
@@ -98,22 +106,9 @@ def check_port(name, ports, lanes_seen):
                     if lane in lanes_seen:
                         bad("%s: lane %s is also %s's" % (w, lane, lanes_seen[lane]))
                     lanes_seen[lane] = key
-        if "speed" in e:
-            integer(w + " speed", e["speed"], 1, 1600000)
-        if "mtu" in e:
-            integer(w + " mtu", e["mtu"], 68, 9216)
-        if "subport" in e:
-            integer(w + " subport", e["subport"], 0, 8)
-        if "index" in e:
-            integer(w + " index", e["index"], 0, 65535)
-        if "alias" in e:
-            string(w + " alias", e["alias"], 1, 128)
-        if "description" in e:
-            string(w + " description", e["description"], 0, 255)
-        if "admin_status" in e:
-            pattern(w + " admin_status", e["admin_status"], "up|down")
-        if "fec" in e:
-            pattern(w + " fec", e["fec"], "rs|fc|none|auto")
+        for leaf, check, *bounds in PORT_LEAVES:
+            if leaf in e:
+                check("%s %s" % (w, leaf), e[leaf], *bounds)
 
 
 def check_interfaces(name, table, entries, ports, v4only):

@@ -158,46 +158,40 @@ FaceplatePort ir_faceplate(const SwitchInst *s, int port)
 	return f;
 }
 
+/* HEAD, n, then SEP1 m and SEP2 k for each of m and k that is not 0: "1/17/1/2", "sw17p1". */
+static void put_parts(Buf *b, const char *head, int n, char sep1, int m, char sep2, int k)
+{
+	buf_puts(b, head);
+	put_int(b, n);
+	if (m) {
+		buf_putc(b, sep1);
+		put_int(b, m);
+	}
+	if (k) {
+		buf_putc(b, sep2);
+		put_int(b, k);
+	}
+}
+
 void ir_switch_port_name(Buf *b, const SwitchInst *s, int port)
 {
 	FaceplatePort f = ir_faceplate(s, port);
 	int scheme = s->model ? s->model->sw.port_names : PN_PLAIN;
+	bool twin = s->model && s->model->sw.ports > s->model->sw.cages;
+	int split = f.ways > 1 ? f.lane + 1 : 0;
 	switch (scheme) {
 	case PN_SONIC:
 		buf_puts(b, "Ethernet");
 		put_int(b, f.name_lane);
 		break;
 	case PN_MLNX_OS:
-		buf_puts(b, "1/");
-		put_int(b, f.cage + 1);
-		if (s->model->sw.ports > s->model->sw.cages) {
-			buf_putc(b, '/');
-			put_int(b, f.port_in_cage + 1);
-		}
-		if (f.ways > 1) {
-			buf_putc(b, '/');
-			put_int(b, f.lane + 1);
-		}
+		put_parts(b, "1/", f.cage + 1, '/', twin ? f.port_in_cage + 1 : 0, '/', split);
 		break;
-	case PN_NVOS:
-		buf_puts(b, "sw");
-		put_int(b, f.cage + 1);
-		buf_putc(b, 'p');
-		put_int(b, f.port_in_cage + 1);
-		if (f.ways > 1) {
-			buf_putc(b, 's');
-			put_int(b, f.lane + 1);
-		}
-		break;
+	case PN_NVOS: put_parts(b, "sw", f.cage + 1, 'p', f.port_in_cage + 1, 's', split); break;
 	default: {
 		int phys, lane, ways;
 		ir_switch_port(s, port, &phys, &lane, &ways);
-		buf_putc(b, 'p');
-		put_int(b, phys + 1);
-		if (ways > 1) {
-			buf_putc(b, '/');
-			put_int(b, lane + 1);
-		}
+		put_parts(b, "p", phys + 1, '/', ways > 1 ? lane + 1 : 0, 0, 0);
 		break;
 	}
 	}

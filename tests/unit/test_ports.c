@@ -62,40 +62,39 @@ static void test_stdlib_port_maps(void)
 	const Part *th5 = part(d, "TH5_64x800G"), *qm = part(d, "QM9700"), *q3400 = part(d, "Q3400");
 	CU_ASSERT_FATAL(sn5600 && sn4600c && th5 && qm && q3400);
 
-	/* SN5600 split 2 x 400G: cage 17 is logical ports 32 and 33. */
-	CU_ASSERT_STRING_EQUAL(name_of(sn5600, 2, 32, &n), "Ethernet128");
-	CU_ASSERT_STRING_EQUAL(alias_of(sn5600, 2, 32, &n), "etp17a");
-	CU_ASSERT_STRING_EQUAL(name_of(sn5600, 2, 33, &n), "Ethernet132");
-	CU_ASSERT_STRING_EQUAL(alias_of(sn5600, 2, 33, &n), "etp17b");
-	FaceplatePort f = at(sn5600, 2, 33);
-	CU_ASSERT_EQUAL(f.first_asic_lane, 132);
-	CU_ASSERT_EQUAL(f.nlanes, 4);
-	CU_ASSERT_EQUAL(f.cage + 1, 17);
+	/* Each row: model, breakout, logical port; its name, alias, first ASIC lane and lanes (the
+	 * files at the top of this one). */
+	static const struct {
+		const char *model;
+		int breakout, port;
+		const char *name, *alias;
+		int first_lane, nlanes;
+	} rows[] = {
+		/* SN5600 split 2 x 400G: cage 17 is logical ports 32 and 33; unsplit, port 16. */
+		{"SN5600", 2, 32, "Ethernet128", "etp17a", 128, 4},
+		{"SN5600", 2, 33, "Ethernet132", "etp17b", 132, 4},
+		{"SN5600", 1, 16, "Ethernet128", "etp17", 128, 8},
+		/* SN4600C: names 4 a cage, ASIC lanes 8 a cage. */
+		{"SN4600C", 1, 1, "Ethernet4", "etp2", 8, 4},
+		{"SN4600C", 2, 1, "Ethernet2", "etp1b", 2, 2},
+		/* TH5 on the Arista 7060X6-64PE's lane map, split 2 x 400G. */
+		{"TH5_64x800G", 2, 0, "Ethernet0", "Ethernet1/1", 17, 4},
+		{"TH5_64x800G", 2, 1, "Ethernet4", "Ethernet1/5", 21, 4},
+		{"TH5_64x800G", 2, 2, "Ethernet8", "Ethernet2/1", 1, 4},
+	};
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		const Part *m = part(d, rows[i].model);
+		int br = rows[i].breakout, port = rows[i].port;
+		CU_ASSERT_STRING_EQUAL(name_of(m, br, port, &n), rows[i].name);
+		CU_ASSERT_STRING_EQUAL(alias_of(m, br, port, &n), rows[i].alias);
+		FaceplatePort f = at(m, br, port);
+		CU_ASSERT_EQUAL(f.first_asic_lane, rows[i].first_lane);
+		CU_ASSERT_EQUAL(f.nlanes, rows[i].nlanes);
+	}
+	CU_ASSERT_EQUAL(at(sn5600, 2, 33).cage + 1, 17);
 	CU_ASSERT_STRING_EQUAL(sn5600->sw.hwsku, "Mellanox-SN5600-O128");
-	/* Unsplit 800G: all 8 lanes, alias etp17. */
-	CU_ASSERT_STRING_EQUAL(name_of(sn5600, 1, 16, &n), "Ethernet128");
-	CU_ASSERT_STRING_EQUAL(alias_of(sn5600, 1, 16, &n), "etp17");
-	CU_ASSERT_EQUAL(at(sn5600, 1, 16).nlanes, 8);
-
-	/* SN4600C: names 4 a cage, ASIC lanes 8 a cage. */
-	CU_ASSERT_STRING_EQUAL(name_of(sn4600c, 1, 1, &n), "Ethernet4");
-	CU_ASSERT_STRING_EQUAL(alias_of(sn4600c, 1, 1, &n), "etp2");
-	CU_ASSERT_EQUAL(at(sn4600c, 1, 1).first_asic_lane, 8);
-	CU_ASSERT_EQUAL(at(sn4600c, 1, 1).nlanes, 4);
-	CU_ASSERT_STRING_EQUAL(name_of(sn4600c, 2, 1, &n), "Ethernet2");
-	CU_ASSERT_STRING_EQUAL(alias_of(sn4600c, 2, 1, &n), "etp1b");
-	CU_ASSERT_EQUAL(at(sn4600c, 2, 1).first_asic_lane, 2);
-
-	/* TH5 on the Arista 7060X6-64PE's lane map, split 2 x 400G. */
-	CU_ASSERT_STRING_EQUAL(name_of(th5, 2, 0, &n), "Ethernet0");
-	CU_ASSERT_EQUAL(at(th5, 2, 0).first_asic_lane, 17);
-	CU_ASSERT_STRING_EQUAL(alias_of(th5, 2, 0, &n), "Ethernet1/1");
-	CU_ASSERT_STRING_EQUAL(name_of(th5, 2, 1, &n), "Ethernet4");
-	CU_ASSERT_EQUAL(at(th5, 2, 1).first_asic_lane, 21);
-	CU_ASSERT_STRING_EQUAL(alias_of(th5, 2, 1, &n), "Ethernet1/5");
-	CU_ASSERT_STRING_EQUAL(name_of(th5, 2, 2, &n), "Ethernet8");
-	CU_ASSERT_EQUAL(at(th5, 2, 2).first_asic_lane, 1);
-	CU_ASSERT_STRING_EQUAL(alias_of(th5, 2, 2, &n), "Ethernet2/1");
+	CU_ASSERT_STRING_EQUAL(th5->sw.hwsku, "Arista-7060X6-64PE-O128S2");
+	CU_ASSERT_STRING_EQUAL(sn4600c->sw.hwsku, "Mellanox-SN4600C-C64");
 
 	/* QM9700: twin-port cages, then a split port. */
 	CU_ASSERT_STRING_EQUAL(name_of(qm, 1, 4, &n), "1/3/1");
