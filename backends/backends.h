@@ -390,6 +390,16 @@ void configdb_field_copy(ConfigDb *db, const char *name, size_t nn, const char *
 /* Appends the document to out as `config save` writes it, with a final newline, and empties
  * it for the next one. */
 void configdb_render(ConfigDb *db, Buf *out);
+/* SONiC's PORT entry of logical port `port` of switch s, named `name`, as the model's port
+ * map has it (lanes, index, alias: ir_faceplate), with the link's speed (bit/s), the MTU and
+ * a description; scratch is the caller's. */
+typedef struct ConfigDbPort {
+	const SwitchInst *s;
+	int port, mtu;
+	const char *name, *description;
+	double speed;
+} ConfigDbPort;
+void configdb_port(ConfigDb *db, int table, const ConfigDbPort *p, Buf *scratch);
 /* natsort's order: text and integer chunks compared in turn (Ethernet8 < Ethernet16). */
 int configdb_natcmp(const char *a, const char *b);
 int configdb_natcmp_chunks(const char *a, const char *b); /* the same, chunk by chunk */

@@ -349,6 +349,11 @@ typedef enum {
 #define ACTIVATIONS(X) X(GELU, "gelu") X(SWIGLU, "swiglu")
 #define NORMS(X) X(LAYERNORM, "layernorm") X(RMSNORM, "rmsnorm")
 #define POSITIONS(X) X(LEARNED, "learned") X(ROPE, "rope")
+/* How a switch or NIC model names its ports (passes/ir/ir.c, ir_end_port). */
+#define PORT_NAMINGS(X) X(PLAIN, "plain") X(SONIC, "sonic") X(MLNX_OS, "mlnx_os") \
+	X(NVOS, "nvos") X(MLX5, "mlx5") X(BNXT_RE, "bnxt_re")
+/* The front-panel alias SONiC's PORT table gives a port: NVIDIA's etp1a, Arista's Ethernet1/5. */
+#define PORT_ALIASES(X) X(ETP, "etp") X(EOS, "eos")
 
 /* ENUM_FAMILIES(F): F(FAMILY, words, CONSTANT_PREFIX) for every family above. */
 #define ENUM_FAMILIES(F)                                                                      \
@@ -359,7 +364,8 @@ typedef enum {
 	F(LEAF_PLACEMENT, LEAF_PLACEMENTS, LEAF)                                              \
 	F(PLANE_ASSIGNMENT, PLANE_ASSIGNMENTS, PLANE)                                         \
 	F(PRECISION, PRECISIONS, PREC) F(RECOMPUTE, RECOMPUTES, RC) F(ACTIVATION, ACTIVATIONS, ACT)     \
-	F(NORM, NORMS, NORM) F(POSITION, POSITIONS, POS)
+	F(NORM, NORMS, NORM) F(POSITION, POSITIONS, POS)                                      \
+	F(PORT_NAMING, PORT_NAMINGS, PN) F(PORT_ALIAS, PORT_ALIASES, PA)
 
 /* One C enum per family: FF_SXM ..., PROTO_INFINIBAND ..., CONN_OSFP ..., MEDIA_DAC ... */
 #define X(c, w) FF_##c,
@@ -409,6 +415,12 @@ typedef enum { NORMS(X) NORM_COUNT } Norm;
 #undef X
 #define X(c, w) POS_##c,
 typedef enum { POSITIONS(X) POS_COUNT } Position;
+#undef X
+#define X(c, w) PN_##c,
+typedef enum { PORT_NAMINGS(X) PN_COUNT } PortNaming;
+#undef X
+#define X(c, w) PA_##c,
+typedef enum { PORT_ALIASES(X) PA_COUNT } PortAlias;
 #undef X
 
 typedef struct EnumFamily {

@@ -100,6 +100,9 @@ static const char *const e_recompute[] = {"none", "selective", "full", NULL};
 static const char *const e_activation[] = {"gelu", "swiglu", NULL};
 static const char *const e_norm[] = {"layernorm", "rmsnorm", NULL};
 static const char *const e_position[] = {"learned", "rope", NULL};
+static const char *const e_switch_port_names[] = {"plain", "sonic", "mlnx_os", "nvos", NULL};
+static const char *const e_nic_port_names[] = {"plain", "mlx5", "bnxt_re", NULL};
+static const char *const e_port_alias[] = {"etp", "eos", NULL};
 
 const char *const hostname_placeholders[] = {"index", "index0", "rack", "row", "slot", "su",
 					     "domain", "cluster", "site", NULL};

@@ -58,6 +58,7 @@ struct Part {
 		int ports;
 		int protocol;         /* Protocol */
 		int cage;             /* Connector */
+		int port_names;       /* PortNaming: plain, mlx5 or bnxt_re */
 	} nic;
 	struct {
 		const char *asic;     /* NULL when not given */
@@ -68,6 +69,15 @@ struct Part {
 		int cage;             /* Connector */
 		int protocol;         /* Protocol */
 		bool sharp;           /* in_network_reduction */
+		int port_names;       /* PortNaming: plain, sonic, mlnx_os or nvos */
+		int port_alias;       /* PortAlias: SONiC's front-panel alias */
+		const char *hwsku;    /* SONiC HwSKU; the declaration name when not given */
+		int cage_lanes;       /* SerDes lanes of one cage (its type's: osfp 8, qsfp28 4) */
+		int port_lanes;       /* of one port at port_speed: a twin-port cage's halves */
+		int first_lane, lane_step; /* ASIC lane numbers: cage c starts at first_lane +
+					      * c * lane_step ... */
+		const int *lane_map;  /* ... or at lane_map[c] (NULL: not given) */
+		int nlane_map;
 	} sw;
 	struct {
 		int ports, spare;     /* fibre ports, and those of them never wired */
@@ -932,23 +942,34 @@ typedef struct Design {
 } Design;
 
 /* ir.c: the names artifacts print (ir.c says how): a floor row's letters as rack names use
- * them (0 is "A", 26 "AA"); a link end's device, port ("p17", "p9/2", "nic3", "nic3/p2") and
+ * them (0 is "A", 26 "AA"); a link end's device, port (its model's faceplate name:
+ * "Ethernet128", "1/17/1", "sw17p1", "mlx5_3", or "p17", "p9/2", "nic3", "nic3/p2") and
  * place; cable i's stable id ("C000001" for the first). */
 void ir_row_name(int row, char *buf, size_t size);
 const char *ir_end_device(const Design *d, End e);
 void ir_end_port(Buf *b, const Design *d, End e);
+const Part *ir_extra_nic(const ExtraInst *x); /* its first NIC model, or NULL */
 void ir_end_place(const Design *d, End e, int *rack, int *u);
 void ir_cable_id(Buf *b, int i);
 /* Logical port `port` of switch s as its physical port (from 0), lane (from 0) and the lanes
  * that port is split into: port / breakout, port % breakout, breakout; from s->split on, the
  * up ports at their own lane count, after the down ports' physical ports. */
 void ir_switch_port(const SwitchInst *s, int port, int *phys, int *lane, int *split_ways);
+/* Where logical port `port` of switch s sits on its model's faceplate: its cage (from 0), the
+ * port in that cage (from 0), and the lanes: the first ASIC SerDes lane and how many (SONiC's
+ * PORT lanes), and the offset of its first lane in the cage (which names a SONiC port). */
+typedef struct FaceplatePort {
+	int cage, port_in_cage, lane, ways; /* lane: the split lane (from 0) of `ways` */
+	int first_asic_lane, nlanes, cage_lane;
+	int name_lane;                      /* SONiC's Ethernet number: cage * its lanes + cage_lane */
+} FaceplatePort;
+FaceplatePort ir_faceplate(const SwitchInst *s, int port);
+void ir_switch_port_name(Buf *b, const SwitchInst *s, int port);  /* Ethernet8, 1/3/2 */
+void ir_switch_port_alias(Buf *b, const SwitchInst *s, int port); /* etp2a, Ethernet2/5 */
 
 /* switch_plan.c: the names and numbers the switch configurations use. */
 uint32_t switch_plan_loopback(const SwitchPlan *sp, int i);
 uint32_t switch_plan_asn(const SwitchPlan *sp, int i);
-void switch_plan_port_name(Buf *b, const SwitchPlan *sp, const SwitchInst *s, int port); /* Ethernet8 */
-void switch_plan_port_alias(Buf *b, const SwitchInst *s, int port);                      /* etp2a */
 void switch_plan_addr(Buf *b, uint32_t a);                                               /* 10.0.0.1 */
 
 #endif

@@ -47,7 +47,8 @@ want("ToR up links (400G)", (leaf["up_ports"], spine["link_gbps"]), (60, 400.0))
 want("ToR ports wired", leaf["ports_used"], 188)
 if abs(leaf["oversubscription"] - 25.6 / 24) > 1e-3:
     fails.append("ToR oversubscription %r, the paper's 25.6T:24T is 1.067" % leaf["oversubscription"])
-# Every NIC's two ports: two planes, two ToRs; port j on plane j.
+# Every NIC's two ports: two planes, two ToRs; port j on plane j. Host ports are their RDMA
+# devices (passes/ir/ir.c): the 2 x 200G NIC i (from 0) has mlx5_(2i) and mlx5_(2i+1).
 ends = {}
 backup = set()
 fe = {}
@@ -57,12 +58,13 @@ with open(out + "/cabling.csv") as fh:
             fe.setdefault(row["tier"], []).append(row)
             continue
         if row["tier"] == "node-leaf":
-            m = re.match(r"nic(\d+)/p(\d+)$", row["a_port"])
-            want("plane of %s:%s" % (row["a_device"], row["a_port"]), row["plane"], m.group(2))
-            ends.setdefault((row["a_device"], m.group(1)), []).append(row["z_device"])
+            k = int(re.match(r"mlx5_(\d+)$", row["a_port"]).group(1))
+            want("plane of %s:%s" % (row["a_device"], row["a_port"]), row["plane"], str(k % 2 + 1))
+            ends.setdefault((row["a_device"], k // 2), []).append(row["z_device"])
         for side in ("a", "z"):
             if "leaf" in row[side + "_device"]:
-                p = int(re.match(r"p(\d+)", row[side + "_port"]).group(1))
+                # SONiC's EthernetN, N the first lane: the physical port at 4 lanes a port
+                p = int(re.match(r"Ethernet(\d+)$", row[side + "_port"]).group(1)) // 4 + 1
                 if 65 <= p <= 68:  # 64 ports of 2 x 200G down, then 4 of backups, then 60 up
                     backup.add("%s:%s" % (row[side + "_device"], row[side + "_port"]))
 want("NICs cabled", len(ends), 256 * 8)
@@ -76,7 +78,8 @@ g = r["fabrics"][1]
 want("second fabric", (g["name"], g["planes"]), ("frontend", 1))
 hosts = sorted(x["a_device"] for x in fe.get("node-leaf", []))
 want("hosts on the frontend, once each", (len(hosts), len(set(hosts))), (256, 256))
-want("frontend NIC port", sorted(set(x["a_port"] for x in fe.get("node-leaf", []))), ["nic9"])
+# The ninth NIC, after eight of two ports: the host's 17th RDMA device.
+want("frontend NIC port", sorted(set(x["a_port"] for x in fe.get("node-leaf", []))), ["mlx5_16"])
 p = json.load(open(pod + "/report.json"))
 want("pod GPUs", p["totals"]["accelerators"], 15360)
 pf = p["fabrics"][0]
@@ -92,7 +95,8 @@ pair = {}
 with open(tor + "/cabling.csv") as fh:
     for row in csv.DictReader(fh):
         if row["tier"] == "node-leaf" and row["fabric"] == "backend":
-            pair.setdefault((row["a_device"], row["a_port"].split("/")[0]), []).append(row)
+            nic = int(re.match(r"mlx5_(\d+)$", row["a_port"]).group(1)) // 2
+            pair.setdefault((row["a_device"], nic), []).append(row)
 bad = [k for k, v in pair.items()
        if len(v) != 2 or v[0]["z_device"] == v[1]["z_device"] or {v[0]["plane"], v[1]["plane"]} != {"1", "2"}]
 if bad:

@@ -7,8 +7,13 @@
 #    and last switch of each tier) one file per vtysh as well;
 #  - every config_db.json parses, is laid out as SONiC's `config save` writes it (json.dump,
 #    indent 4, natural key order at every level) and has the RoCE tables when lossless;
-#  - every BGP_NEIGHBOR and the peer's own entry form a /31 configured on both ends, with
-#    each other's ASN; frr.conf peers over exactly those ports, with the same ASN and router-id;
+#  - every config_db.json passes tests/sonic_yang.py, the rules of the SONiC YANG models
+#    (mandatory lanes and speed, types, ranges, patterns, leafrefs to PORT), and the checker
+#    itself rejects a file that breaks them;
+#  - one BGP mode, eBGP unnumbered in frr.conf: no BGP_NEIGHBOR; every port to a switch a peer
+#    in frr.conf and no other, its DEVICE_NEIGHBOR and the peer's pointing at each other, the /31
+#    configured on both ends, the peer's loopback in DEVICE_NEIGHBOR_METADATA; frr.conf's ASN
+#    and router-id the switch's;
 #  - the ASN plan: every leaf its own, the spines of a plane or pod one, the cores of a plane
 #    one, all in the private range; loopbacks unique; no address used twice;
 #  - a pool too small, or the pools overlapping, fails the build with a diagnostic at the field
@@ -187,29 +192,26 @@ for n, d in db.items():
         if num % (lanes // br):
             bad("%s: %s is not on a lane boundary of a %d-lane port split %d ways" % (n, p, lanes, br))
 
-# BGP sessions: each end's entry, the /31 on both ends, the ASNs crossed, FRR the same.
-addrs = {n: set(ifs.values()) for n, ifs in iface.items()}
+# BGP sessions, eBGP unnumbered in frr.conf alone (one mode: no BGP_NEIGHBOR): every port to a
+# switch is a peer there and nothing else is; its DEVICE_NEIGHBOR and the peer's point at each
+# other; the /31 is configured on both ends; DEVICE_NEIGHBOR_METADATA has the peer's loopback.
 for n, d in db.items():
-    nbrs = d.get("BGP_NEIGHBOR", {})
-    mine = {a: p for p, a in iface[n].items()}
-    for peer_ip, e in nbrs.items():
-        local = e.get("local_addr")
-        if ipv4(local) ^ ipv4(peer_ip) != 1:
-            bad("%s: neighbor %s and local %s are not one /31" % (n, peer_ip, local))
-        if local not in mine:
-            bad("%s: local_addr %s is on no port" % (n, local))
-        peer = e.get("name")
-        if peer not in db:
-            bad("%s: neighbor %s is no switch of the build" % (n, peer))
-            continue
-        if int(e.get("asn", -1)) != asn[peer]:
-            bad("%s: neighbor %s asn %s, its bgp_asn is %d" % (n, peer, e.get("asn"), asn[peer]))
-        back = db[peer].get("BGP_NEIGHBOR", {}).get(local)
-        if not back or back.get("name") != n or back.get("local_addr") != peer_ip or \
-                int(back.get("asn", -1)) != asn[n]:
-            bad("%s: %s has no matching entry back for %s" % (n, peer, local))
-        if peer_ip not in addrs[peer]:
-            bad("%s: the peer address %s is on no port of %s" % (n, peer_ip, peer))
+    if d.get("BGP_NEIGHBOR"):
+        bad("%s: BGP_NEIGHBOR entries beside the unnumbered sessions" % n)
+    nbrs = d.get("DEVICE_NEIGHBOR", {})
+    to_switch = {p for p, e in nbrs.items() if e.get("name") in db}
+    for p in sorted(to_switch, key=nat):
+        peer, pport = nbrs[p]["name"], nbrs[p].get("port")
+        back = db[peer].get("DEVICE_NEIGHBOR", {}).get(pport, {})
+        if back.get("name") != n or back.get("port") != p:
+            bad("%s %s: %s %s does not point back (%s)" % (n, p, peer, pport, back))
+        a, b = iface[n].get(p), iface[peer].get(pport)
+        if not a or not b or ipv4(a) ^ ipv4(b) != 1:
+            bad("%s %s and %s %s: %s and %s are not one /31" % (n, p, peer, pport, a, b))
+        meta = d.get("DEVICE_NEIGHBOR_METADATA", {}).get(peer, {})
+        if peer in loopback and meta.get("lo_addr") != loopback[peer] + "/32":
+            bad("%s: DEVICE_NEIGHBOR_METADATA %s lo_addr %s, its loopback %s" %
+                (n, peer, meta.get("lo_addr"), loopback[peer]))
     conf = frr[n]
     m = re.search(r"^router bgp (\d+)$", conf, re.M)
     if not m or int(m.group(1)) != asn[n]:
@@ -219,10 +221,9 @@ for n, d in db.items():
     if "network %s/32\n" % loopback.get(n) not in conf:
         bad("%s: frr.conf does not announce its loopback" % n)
     peered = set(re.findall(r"^ neighbor (\S+) interface peer-group FABRIC$", conf, re.M))
-    want = {mine[e["local_addr"]] for e in nbrs.values() if e.get("local_addr") in mine}
-    if peered != want:
-        bad("%s: frr.conf peers on %s, BGP_NEIGHBOR ports are %s" %
-            (n, sorted(peered, key=nat)[:4], sorted(want, key=nat)[:4]))
+    if peered != to_switch:
+        bad("%s: frr.conf peers on %s, the ports to switches are %s" %
+            (n, sorted(peered, key=nat)[:4], sorted(to_switch, key=nat)[:4]))
     mp = re.search(r"^  maximum-paths (\d+)$", conf, re.M)
     if not mp or not 1 <= int(mp.group(1)) <= 64:
         bad("%s: maximum-paths %s" % (n, mp and mp.group(1)))
@@ -260,7 +261,8 @@ elif tiers == 3:
     # A pod's spines reach the same leaves: they, and only they, share an ASN.
     pod = {}
     for n in spines:
-        leaves = frozenset(e["name"] for e in db[n]["BGP_NEIGHBOR"].values() if tier(e["name"]) == "leaf")
+        leaves = frozenset(e["name"] for e in db[n]["DEVICE_NEIGHBOR"].values()
+                           if e["name"] in db and tier(e["name"]) == "leaf")
         pod.setdefault((plane(n), leaves), set()).add(asn[n])
     if any(len(v) != 1 for v in pod.values()):
         bad("the spines of one pod do not share one ASN")
@@ -270,6 +272,27 @@ if problems:
     print("  %d problems in %s" % (len(problems), out))
     sys.exit(1)
 PY
+}
+
+# yang DIR: every config_db.json of a build through the YANG models' rules.
+yang() {
+	python3 tests/sonic_yang.py "$1" || err "$1: config_db.json against the SONiC YANG models (above)"
+}
+
+# The checker rejects what the models reject: each mutation of one good file must fail it.
+# yang_rejects WHAT PYTHON-STATEMENT (on d, the parsed file; p, its first PORT).
+yang_rejects() {
+	rm -rf "$tmp/bad" && mkdir -p "$tmp/bad/switches/x" || return
+	cp "$tmp/roce/switches/compute-leaf-001/frr.conf" "$tmp/bad/switches/x/"
+	python3 - "$tmp/roce/switches/compute-leaf-001/config_db.json" "$tmp/bad/switches/x/config_db.json" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d["PORT"][next(iter(d["PORT"]))]
+exec(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"), indent=4)
+PY
+	python3 tests/sonic_yang.py "$tmp/bad" >"$tmp/bad.out" 2>&1 &&
+		err "sonic_yang.py accepts $1"
 }
 
 # build ARGS...: only the switch files (and the manifest), to keep the test short.
@@ -282,17 +305,38 @@ build examples/roce-spectrum4.cluster -o "$tmp/roce"
 [ "$(ls "$tmp/roce/switches" | wc -l)" -eq 96 ] || err "roce-spectrum4: $(ls "$tmp/roce/switches" | wc -l) switch directories, expected 96"
 check_frr "$tmp/roce"
 check_db "$tmp/roce" 2
+yang "$tmp/roce"
 grep -q '"pfc_enable": "3"' "$tmp/roce/switches/compute-leaf-001/config_db.json" ||
 	err "roce-spectrum4: no PFC on priority 3"
 grep -q '"Ethernet4|3"' "$tmp/roce/switches/compute-leaf-001/config_db.json" ||
 	err "roce-spectrum4: 400G halves of an 800G port should be Ethernet0 and Ethernet4"
 grep -q '"switches/compute-spine-032/frr.conf"' "$tmp/roce/manifest.json" ||
 	err "roce-spectrum4: the manifest does not list the switch files"
+# SN5600, split 2 x 400G: the first port of cage 17 as Mellanox-SN5600-O128/port_config.ini
+# (sonic-buildimage, read 2026-12) has it: Ethernet128, lanes 128-131, etp17a, index 17.
+python3 - "$tmp/roce/switches/compute-spine-001/config_db.json" <<'PY' || err "roce-spectrum4: Ethernet128 is not as the SN5600 port map has it"
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = d["PORT"]["Ethernet128"]
+assert (e["lanes"], e["alias"], e["index"], e["speed"]) == ("128,129,130,131", "etp17a", "17", "400000"), e
+assert d["DEVICE_METADATA"]["localhost"]["hwsku"] == "Mellanox-SN5600-O128"
+PY
+yang_rejects "a PORT without lanes" 'del p["lanes"]'
+yang_rejects "a PORT without speed" 'del p["speed"]'
+yang_rejects "a speed beyond 1,600,000" 'p["speed"] = "3200000"'
+yang_rejects "an MTU beyond 9216" 'p["mtu"] = "9300"'
+yang_rejects "fec \"rs528\"" 'p["fec"] = "rs528"'
+yang_rejects "a lane in two ports" 'd["PORT"]["Ethernet4"]["lanes"] = p["lanes"]'
+yang_rejects "an INTERFACE on no PORT" 'd["INTERFACE"]["Ethernet999|10.9.9.0/31"] = {}'
+yang_rejects "a DEVICE_NEIGHBOR on no PORT" 'd["DEVICE_NEIGHBOR"]["Ethernet0"]["local_port"] = "Ethernet999"'
+yang_rejects "a type not in the model" 'd["DEVICE_METADATA"]["localhost"]["type"] = "Leaf"'
+yang_rejects "BGP_NEIGHBOR beside unnumbered sessions" 'd["BGP_NEIGHBOR"] = {"10.0.0.1": {"asn": "65000"}}'
 
 # The flagship on Ethernet: three tiers, 480 switches, pods sharing spine ASNs.
 build examples/wanka.cluster --scenario roce -o "$tmp/wanka"
 check_frr "$tmp/wanka"
 check_db "$tmp/wanka" 3
+yang "$tmp/wanka"
 
 # Meta's 24K-GPU RoCE cluster: ToRs in the server racks, modular cluster and aggregation
 # switches of another model (1,680 switches).
@@ -300,6 +344,7 @@ build examples/meta-24k-roce.cluster -o "$tmp/meta"
 [ "$(ls "$tmp/meta/switches" | wc -l)" -eq 1680 ] || err "meta-24k-roce: $(ls "$tmp/meta/switches" | wc -l) switch directories, expected 1680"
 check_frr "$tmp/meta"
 check_db "$tmp/meta" 3
+yang "$tmp/meta"
 
 # Alibaba HPN: two planes by NIC port, 52 switches, backup ports on the ToRs left out.
 build examples/alibaba-hpn.cluster -o "$tmp/hpn"
@@ -307,6 +352,7 @@ build examples/alibaba-hpn.cluster -o "$tmp/hpn"
 [ "$(ls "$tmp/hpn/switches" | wc -l)" -eq 56 ] || err "alibaba-hpn: $(ls "$tmp/hpn/switches" | wc -l) switch directories, expected 56"
 check_frr "$tmp/hpn"
 check_db "$tmp/hpn" 2 4 backend
+yang "$tmp/hpn"
 # Each plane its own address plan: plane 1 in the first half of each pool, plane 2 in the second.
 grep -q 'bgp router-id 10.0.0.1$' "$tmp/hpn/switches/backend-p1-leaf-001/frr.conf" ||
 	err "alibaba-hpn: plane 1's first loopback should be 10.0.0.1"
@@ -319,6 +365,7 @@ grep -q '"Ethernet0|10.160.0.0/31"' "$tmp/hpn/switches/backend-p2-leaf-001/confi
 build examples/dragonfly-1k.cluster -o "$tmp/df"
 check_frr "$tmp/df"
 check_db "$tmp/df" 1
+yang "$tmp/df"
 
 # lossless = false: no RoCE tables.
 build examples/roce-spectrum4.cluster --set compute.lossless=false -o "$tmp/lossy"

@@ -25,10 +25,15 @@
  *
  * Choices: a device type's model and slug are its declaration's name as a slug ("DGX_H100"
  * becomes "dgx-h100"; a second declaration with the same slug gets "-2"). Interfaces are named
- * as cabling.csv names ports ("p17", "p9/2", "nic3", "nic3/p2"), the same strings in
- * interfaces.csv and cables.csv; their type is "other" (the physical types differ between
- * NetBox versions: InfiniBand NDR is one type in 3.x, split into 1X and 4X later) with the
- * speed in kbit/s. A cable's label is its cable_id in cabling.csv (C000001): NetBox shows both
+ * as cabling.csv names ports, by their model's faceplate names (ir.c: "Ethernet128", "1/17/1",
+ * "mlx5_3"), the same strings in interfaces.csv and cables.csv, with the speed in kbit/s. Their
+ * type is an InterfaceTypeChoices slug (netbox/dcim/choices.py, read 2026-12): Ethernet by speed
+ * and cage ("800gbase-x-osfp", "400gbase-x-osfp" for a 400G half of an 800G OSFP cage,
+ * "400gbase-x-qsfp112", "100gbase-x-qsfp28" ...); InfiniBand by generation and width, the
+ * generation from the device's full port speed (4X: 200G HDR, 400G NDR, 800G XDR) and 4X or
+ * 1X from the link's share of it ("infiniband-ndr-4x", "infiniband-xdr-4x"; the 4X types
+ * need a NetBox that has them, 4.x of 2025 on); "other" where NetBox has no type (a 2X split
+ * such as NDR200 or HDR100, a 200G port in an OSFP cage, NVLink). A cable's label is its cable_id in cabling.csv (C000001): NetBox shows both
  * ends already, and the id finds the row with the lengths and optics. Racks are 19" wide,
  * their facility_id "SITE-RACK".
  */
@@ -280,6 +285,64 @@ static const char *cable_type(const CableInst *c)
 	}
 }
 
+/* NetBox's Ethernet pluggable types (InterfaceTypeChoices, "Pluggable transceivers"): speed in
+ * Gb/s, cage, slug. NetBox spells QSFP28 (50GE) "50gbase-x-sfp28". */
+static const struct {
+	int gbps, cage;
+	const char *slug;
+} ethernet_types[] = {
+	{1600, CONN_OSFP, "1.6tbase-x-osfp1600"}, {800, CONN_OSFP, "800gbase-x-osfp"},
+	{800, CONN_QSFP_DD, "800gbase-x-qsfpdd"},  {400, CONN_OSFP, "400gbase-x-osfp"},
+	{400, CONN_QSFP_DD, "400gbase-x-qsfpdd"},  {400, CONN_QSFP112, "400gbase-x-qsfp112"},
+	{200, CONN_QSFP56, "200gbase-x-qsfp56"},   {200, CONN_QSFP_DD, "200gbase-x-qsfpdd"},
+	{100, CONN_QSFP28, "100gbase-x-qsfp28"},   {100, CONN_QSFP_DD, "100gbase-x-qsfpdd"},
+	{50, CONN_SFP56, "50gbase-x-sfp56"},       {50, CONN_QSFP28, "50gbase-x-sfp28"},
+	{25, CONN_SFP28, "25gbase-x-sfp28"},
+};
+
+/* InfiniBand 4X and 1X slugs by the 4X speed of the generation (Gb/s). */
+static const struct {
+	int gbps;
+	const char *x4, *x1;
+} infiniband_types[] = {
+	{200, "infiniband-hdr-4x", "infiniband-hdr"},
+	{400, "infiniband-ndr-4x", "infiniband-ndr"},
+	{800, "infiniband-xdr-4x", "infiniband-xdr"},
+};
+
+/* The NetBox type of end e of link l (see the top of the file). */
+static const char *interface_type(const Design *d, const LinkInst *l, End e)
+{
+	int cage, protocol;
+	double full;
+	if (e.kind == END_SWITCH && d->switches[e.dev].model) {
+		const Part *m = d->switches[e.dev].model;
+		cage = m->sw.cage, protocol = m->sw.protocol, full = m->sw.port_speed;
+	} else if (e.kind == END_NODE || (e.kind == END_EXTRA && ir_extra_nic(&d->extras[e.dev]))) {
+		const Part *m = e.kind == END_NODE ? d->ports[e.port].nic : ir_extra_nic(&d->extras[e.dev]);
+		cage = m->nic.cage, protocol = m->nic.protocol, full = m->nic.speed;
+	} else {
+		return "other";
+	}
+	if (protocol == PROTO_VPI && l->fabric >= 0)
+		protocol = d->fabrics[l->fabric].protocol;
+	int gbps = (int)llround(l->speed / 1e9);
+	if (protocol == PROTO_INFINIBAND) {
+		int lanes = (int)llround(4 * l->speed / full);
+		for (size_t i = 0; i < sizeof infiniband_types / sizeof infiniband_types[0]; i++)
+			if (llround(full / 1e9) == infiniband_types[i].gbps)
+				return lanes == 4 ? infiniband_types[i].x4
+				       : lanes == 1 ? infiniband_types[i].x1 : "other";
+		return "other";
+	}
+	if (protocol != PROTO_ETHERNET)
+		return "other";
+	for (size_t i = 0; i < sizeof ethernet_types / sizeof ethernet_types[0]; i++)
+		if (ethernet_types[i].gbps == gbps && ethernet_types[i].cage == cage)
+			return ethernet_types[i].slug;
+	return "other";
+}
+
 static int write_cables(Output *o, const Design *d, Buf *b)
 {
 	Buf pa = {0}, pz = {0};
@@ -297,7 +360,9 @@ static int write_cables(Output *o, const Design *d, Buf *b)
 			pa.len = 0;
 			ir_end_port(&pa, d, e);
 			text_csv_field(b, pa.s);
-			buf_puts(b, ",other,");
+			buf_putc(b, ',');
+			buf_puts(b, interface_type(d, l, e));
+			buf_putc(b, ',');
 			layout_int(b, llround(l->speed / 1e3));
 			buf_putc(b, '\n');
 		}

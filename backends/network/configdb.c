@@ -5,6 +5,10 @@
  * so Ethernet8 comes before Ethernet16) and dumps them with json.dump(indent=4), ASCII escapes
  * included; fields here are in natural order too. Every value is a string, as Redis stores it.
  *
+ * configdb_port writes a PORT entry as the switch model's port map has it (sonic-port.yang,
+ * revision 2026-04-11: lanes and speed mandatory, speed 1..1,600,000 Mb/s, mtu 68..9216,
+ * subport 0..8, fec rs|fc|none|auto).
+ *
  * Why not jansson (json.c): it sorts keys by strcmp only, and a 100,000-GPU fabric has
  * thousands of switches whose files must be written in well under a second (PRODUCT.md §8):
  * entries here are strings in one pool, and a table made in key order (most are) is not sorted
@@ -13,6 +17,7 @@
 #include "backends.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -371,4 +376,59 @@ void configdb_free(ConfigDb *db)
 	free(db->e);
 	free(db->e2);
 	free(db);
+}
+
+/* ---- PORT ------------------------------------------------------------------------------------ */
+
+/* FEC: RS(544,514) is mandatory on 200G and 400G PAM4 lanes (IEEE 802.3bs) and beyond, RS(528,514)
+ * on 100GBASE-CR4/SR4 (IEEE 802.3bj/bm clause 91); slower ports keep the platform's default. */
+static const char *port_fec(double speed)
+{
+	return speed >= 100e9 ? "rs" : NULL;
+}
+
+/* v (>= 0) in decimal at p, NUL-terminated; returns the end. */
+static char *dec(char *p, long long v)
+{
+	char tmp[24];
+	int n = 0;
+	do
+		tmp[n++] = (char)('0' + v % 10);
+	while ((v /= 10) > 0 && n < 23);
+	while (n)
+		*p++ = tmp[--n];
+	*p = 0;
+	return p;
+}
+
+void configdb_port(ConfigDb *db, int table, const ConfigDbPort *p, Buf *scratch)
+{
+	FaceplatePort f = ir_faceplate(p->s, p->port);
+	char buf[24], lanes[16 * 12];
+	configdb_entry_s(db, table, p->name);
+	configdb_field_s(db, "admin_status", "up");
+	scratch->len = 0;
+	ir_switch_port_alias(scratch, p->s, p->port);
+	configdb_field(db, "alias", scratch->s, scratch->len);
+	configdb_field_s(db, "description", p->description);
+	const char *fec = port_fec(p->speed);
+	if (fec)
+		configdb_field_s(db, "fec", fec);
+	dec(buf, f.cage + 1);
+	configdb_field_s(db, "index", buf);
+	char *at = lanes;
+	for (int i = 0; i < f.nlanes && i < 16; i++) {
+		if (i)
+			*at++ = ',';
+		at = dec(at, f.first_asic_lane + i);
+	}
+	configdb_field(db, "lanes", lanes, (size_t)(at - lanes));
+	dec(buf, p->mtu);
+	configdb_field_s(db, "mtu", buf);
+	dec(buf, llround(p->speed / 1e6));
+	configdb_field_s(db, "speed", buf);
+	if (f.ways > 1) {
+		dec(buf, f.lane + 1);
+		configdb_field_s(db, "subport", buf);
+	}
 }

@@ -44,8 +44,9 @@
  * OpenSM (opensm(8), "Fat-tree Routing Algorithm"): with a root GUID file the tree need not be
  * pure, only every compute node at the same rank; CA ports not in the compute-node file (fabric
  * managers, storage) are routed after the compute nodes. Node names are NodeDescriptions (64
- * bytes in the IBA) as rdma-ndd sets them on a host, "HOSTNAME mlx5_N" with N the NIC's place
- * in the node; characters the formats reserve ('"', '#', '=') become '_'.
+ * bytes in the IBA) as rdma-ndd sets them on a host, "HOSTNAME mlx5_N": a cluster node's HCA
+ * by its first port's name as cabling.csv has it (ir.c), another device's with N the NIC's
+ * place in it; characters the formats reserve ('"', '#', '=') become '_'.
  */
 #include "backends.h"
 
@@ -100,12 +101,13 @@ static uint64_t ib_guid(int kind, int fabric, int dev, int nic)
 	       (uint64_t)dev << 16 | (uint64_t)nic << 8;
 }
 
-/* A NodeDescription: printable ASCII without the characters the formats reserve. */
-static void ib_desc(char *out, const char *name, int nic)
+/* A NodeDescription, "NAME PORT" (PORT NULL: NAME alone): printable ASCII without the
+ * characters the formats reserve. */
+static void ib_desc(char *out, const char *name, const char *port)
 {
 	char buf[IB_DESC + 16];
-	if (nic >= 0)
-		snprintf(buf, sizeof buf, "%s mlx5_%d", name, nic);
+	if (port)
+		snprintf(buf, sizeof buf, "%s %s", name, port);
 	else
 		snprintf(buf, sizeof buf, "%s", name);
 	size_t i = 0;
@@ -124,12 +126,10 @@ static bool ib_fabric_is_infiniband(const FabricInst *f)
 /* Ports of one NIC of an extra device: those of its first NIC model, as wire.c counts them. */
 static int extra_nic_ports(const ExtraInst *x)
 {
-	const Part *t = x->type;
-	const PartCount *nics = t->kind == KIND_NODE ? t->node.nics : t->storage.nics;
-	int n = t->kind == KIND_NODE ? t->node.nnics : t->storage.nnics;
-	if (!n)
+	const Part *nic = ir_extra_nic(x);
+	if (!nic)
 		return x->nports > 0 ? x->nports : 1;
-	int p = nics[0].part->nic.ports;
+	int p = nic->nic.ports;
 	return p > 0 ? p : 1;
 }
 
@@ -213,7 +213,7 @@ static void ib_build(IbFabric *b, const Design *d, int fi)
 		const SwitchInst *s = &d->switches[f->first_switch + i];
 		int v = new_dev(b, IB_SWITCH, ib_guid(IB_SWITCH, fi, i + 1, 0), s->radix,
 				f->first_switch + i);
-		ib_desc(b->devs[v].desc, s->name, -1);
+		ib_desc(b->devs[v].desc, s->name, NULL);
 	}
 	/* The ports this fabric links: a node's NIC or an extra device's NIC is an HCA if any. */
 	char *node_used = xmalloc((size_t)d->nports + 1);
@@ -239,6 +239,7 @@ static void ib_build(IbFabric *b, const Design *d, int fi)
 	b->port_dev = xmalloc(sizeof(int) * (size_t)(d->nports + 1));
 	for (int i = 0; i < d->nports; i++)
 		b->port_dev[i] = -1;
+	Buf port = {0};
 	for (int n = 0; n < d->nnodes; n++) {
 		int end = n + 1 < d->nnodes ? d->nodes[n + 1].first_port : d->nports;
 		int dev = -1, nic = -1;
@@ -251,11 +252,15 @@ static void ib_build(IbFabric *b, const Design *d, int fi)
 				int np = pi->nic->nic.ports;
 				dev = new_dev(b, IB_NODE_HCA, ib_guid(IB_NODE_HCA, fi, n + 1, nic & 0xff),
 					      np, n);
-				ib_desc(b->devs[dev].desc, d->nodes[n].hostname, nic);
+				/* As its first port is named everywhere else (ir.c). */
+				port.len = 0;
+				ir_end_port(&port, d, (End){END_NODE, n, i});
+				ib_desc(b->devs[dev].desc, d->nodes[n].hostname, port.s);
 			}
 			b->port_dev[i] = dev;
 		}
 	}
+	buf_free(&port);
 	free(node_used);
 	for (int e = 0; e < f->nextras; e++) {
 		const ExtraInst *x = &d->extras[f->first_extra + e];
@@ -269,7 +274,9 @@ static void ib_build(IbFabric *b, const Design *d, int fi)
 				dev = new_dev(b, IB_EXTRA_HCA,
 					      ib_guid(IB_EXTRA_HCA, fi, f->first_extra + e + 1, nic & 0xff),
 					      np, f->first_extra + e);
-				ib_desc(b->devs[dev].desc, x->name, nic);
+				char mlx5[16];
+				snprintf(mlx5, sizeof mlx5, "mlx5_%d", nic);
+				ib_desc(b->devs[dev].desc, x->name, mlx5);
 			}
 			*slot = dev;
 		}

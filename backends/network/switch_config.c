@@ -26,10 +26,11 @@
 
 /* The tables written. */
 enum {
-	T_BGP_NEIGHBOR,
 	T_BUFFER_PG,
 	T_CABLE_LENGTH,
 	T_DEVICE_METADATA,
+	T_DEVICE_NEIGHBOR,
+	T_DEVICE_NEIGHBOR_METADATA,
 	T_DSCP_TO_TC_MAP,
 	T_INTERFACE,
 	T_LOOPBACK_INTERFACE,
@@ -43,7 +44,8 @@ enum {
 	T_COUNT
 };
 static const char *const table_names[T_COUNT] = {
-	"BGP_NEIGHBOR", "BUFFER_PG", "CABLE_LENGTH", "DEVICE_METADATA", "DSCP_TO_TC_MAP",
+	"BUFFER_PG", "CABLE_LENGTH", "DEVICE_METADATA", "DEVICE_NEIGHBOR",
+	"DEVICE_NEIGHBOR_METADATA", "DSCP_TO_TC_MAP",
 	"INTERFACE", "LOOPBACK_INTERFACE", "MAP_PFC_PRIORITY_TO_QUEUE", "PORT", "PORT_QOS_MAP",
 	"QUEUE", "TC_TO_PRIORITY_GROUP_MAP", "TC_TO_QUEUE_MAP", "WRED_PROFILE"};
 
@@ -80,9 +82,6 @@ static char *put_addr(char *p, uint32_t a, int len)
 
 typedef struct PortText {
 	char name[24];    /* Ethernet256 */
-	char addr[20];    /* 10.128.0.1 */
-	char peer[20];    /* the other end's address */
-	char peer_port[24]; /* a peer switch's port name, else "" */
 	int peer_switch;  /* the peer's switch index in the fabric, or -1 */
 } PortText;
 
@@ -96,7 +95,8 @@ typedef struct Writer {
 	PortText *pt;
 	int cap;
 	int *cable_of;    /* Design.links index -> Design.cables index, or -1 */
-	int *count;       /* per fabric switch, zeroed: links to it (maximum-paths) */
+	int *count;       /* per fabric switch, zeroed: links to it (maximum-paths), or whether
+			   * its DEVICE_NEIGHBOR_METADATA is written (config_db) */
 	Buf policy;       /* the fabric's prefix lists and route-map (fabric_policy) */
 } Writer;
 
@@ -107,30 +107,15 @@ static const char *const type_names[ST_COUNT] = {
 static const int tier_rank[ST_COUNT] = {[ST_LEAF] = 0, [ST_SPINE] = 1, [ST_CORE] = 2,
 					[ST_ROUTER] = 0, [ST_SCALE_UP] = 0};
 
-/* The peer as a port description: "compute-spine-01 Ethernet8", "h200-001 nic3". */
-static void describe_peer(Writer *w, End e, const char *peer_port)
+/* The peer as a port description, its device and port as cabling.csv names them (ir.c):
+ * "compute-spine-01 Ethernet8", "h200-001 mlx5_3". */
+static void describe_peer(Writer *w, End e)
 {
-	const Design *d = w->d;
 	Buf *b = &w->scratch;
 	b->len = 0;
-	switch (e.kind) {
-	case END_SWITCH:
-		buf_printf(b, "%s %s", d->switches[e.dev].name, peer_port);
-		break;
-	case END_NODE: {
-		const PortInst *p = &d->ports[e.port];
-		buf_printf(b, "%s nic%d", d->nodes[e.dev].hostname, p->nic_index + 1);
-		if (p->nic->nic.ports > 1)
-			buf_printf(b, "/p%d", p->port + 1);
-		break;
-	}
-	case END_EXTRA:
-		buf_printf(b, "%s p%d", d->extras[e.dev].name, e.port + 1);
-		break;
-	default:
-		buf_puts(b, "");
-		break;
-	}
+	buf_puts(b, ir_end_device(w->d, e));
+	buf_putc(b, ' ');
+	ir_end_port(b, w->d, e);
 }
 
 /* Lossless RoCE on priority 3 with ECN (sources in docs/switch-configs.md):
@@ -221,6 +206,33 @@ static void cable_length(Writer *w, int link, char *out)
 	p[1] = 0;
 }
 
+/* DEVICE_NEIGHBOR: who is at the other end of a port, named as cabling.csv names it. */
+static void neighbor(Writer *w, const char *port, End peer)
+{
+	ConfigDb *db = w->db;
+	configdb_entry_s(db, T_DEVICE_NEIGHBOR, port);
+	configdb_field_s(db, "local_port", port);
+	configdb_field_s(db, "name", ir_end_device(w->d, peer));
+	w->scratch.len = 0;
+	ir_end_port(&w->scratch, w->d, peer);
+	configdb_field(db, "port", w->scratch.s, w->scratch.len);
+}
+
+/* DEVICE_NEIGHBOR_METADATA of a peer switch (switch j of the fabric). There are no
+ * BGP_NEIGHBOR entries: the sessions are eBGP unnumbered, in frr.conf alone (docs/switch-configs.md,
+ * "One BGP mode"), so this table cannot turn into numbered sessions beside them. */
+static void neighbor_metadata(Writer *w, int sw, int j)
+{
+	ConfigDb *db = w->db;
+	const SwitchInst *peer = &w->d->switches[sw];
+	char lo[20];
+	put_addr(lo, switch_plan_loopback(w->sp, j), 32);
+	configdb_entry_s(db, T_DEVICE_NEIGHBOR_METADATA, peer->name);
+	configdb_field_s(db, "hwsku", peer->model->sw.hwsku);
+	configdb_field_s(db, "lo_addr", lo);
+	configdb_field_s(db, "type", type_names[peer->tier]);
+}
+
 static void config_db(Writer *w, int i, const SwitchInst *s, int np, const SwitchPort *ports)
 {
 	const SwitchPlan *sp = w->sp;
@@ -233,7 +245,7 @@ static void config_db(Writer *w, int i, const SwitchInst *s, int np, const Switc
 		configdb_field_s(db, "buffer_model", "dynamic");
 	configdb_field_s(db, "docker_routing_config_mode", "split-unified");
 	configdb_field_s(db, "hostname", s->name);
-	configdb_field_s(db, "hwsku", s->model->name);
+	configdb_field_s(db, "hwsku", s->model->sw.hwsku);
 	configdb_field_s(db, "type", type_names[s->tier]);
 
 	configdb_entry_s(db, T_LOOPBACK_INTERFACE, "Loopback0");
@@ -256,26 +268,10 @@ static void config_db(Writer *w, int i, const SwitchInst *s, int np, const Switc
 		const PortText *t = &w->pt[k];
 		const LinkInst *l = &w->d->links[p->link];
 		size_t nn = strlen(t->name);
-		configdb_entry(db, T_PORT, t->name, nn);
-		configdb_field_s(db, "admin_status", "up");
-		w->scratch.len = 0;
-		switch_plan_port_alias(&w->scratch, s, p->port);
-		configdb_field(db, "alias", w->scratch.s, w->scratch.len);
-		describe_peer(w, p->peer, t->peer_port);
-		configdb_field(db, "description", w->scratch.s, w->scratch.len);
-		/* RS(544,514) FEC is mandatory at 200G and 400G per IEEE 802.3bs (and beyond). */
-		if (l->speed >= 200e9)
-			configdb_field_s(db, "fec", "rs");
-		put_u32(buf, (uint32_t)sp->mtu)[0] = 0;
-		configdb_field_s(db, "mtu", buf);
-		put_u32(buf, (uint32_t)llround(l->speed / 1e6))[0] = 0;
-		configdb_field_s(db, "speed", buf);
-		int phys, lane, ways;
-		ir_switch_port(s, p->port, &phys, &lane, &ways);
-		if (ways > 1) {
-			put_u32(buf, (uint32_t)(lane + 1))[0] = 0;
-			configdb_field_s(db, "subport", buf);
-		}
+		describe_peer(w, p->peer);
+		ConfigDbPort cp = {s, p->port, sp->mtu, t->name, w->scratch.s, l->speed};
+		configdb_port(db, T_PORT, &cp, &w->text);
+		neighbor(w, t->name, p->peer);
 
 		configdb_entry(db, T_INTERFACE, t->name, nn);
 		memcpy(buf, t->name, nn);
@@ -283,17 +279,14 @@ static void config_db(Writer *w, int i, const SwitchInst *s, int np, const Switc
 		char *e = put_addr(buf + nn + 1, p->addr, 31);
 		configdb_entry(db, T_INTERFACE, buf, (size_t)(e - buf));
 
-		if (t->peer_switch >= 0) {
-			configdb_entry_s(db, T_BGP_NEIGHBOR, t->peer);
-			put_u32(buf, switch_plan_asn(sp, t->peer_switch))[0] = 0;
-			configdb_field_s(db, "asn", buf);
-			configdb_field_s(db, "local_addr", t->addr);
-			configdb_field_s(db, "name", w->d->switches[p->peer.dev].name);
-			configdb_field_s(db, "nhopself", "0");
-		}
+		if (t->peer_switch >= 0 && !w->count[t->peer_switch]++)
+			neighbor_metadata(w, sp->first + t->peer_switch, t->peer_switch);
 		if (sp->lossless)
 			roce_port(w, t->name);
 	}
+	for (int k = 0; k < np; k++)
+		if (w->pt[k].peer_switch >= 0)
+			w->count[w->pt[k].peer_switch] = 0;
 	w->text.len = 0;
 	configdb_render(db, &w->text);
 }
@@ -443,7 +436,7 @@ static void frr_conf(Writer *w, int i, const SwitchInst *s, int np, const Switch
 	for (int k = 0; k < np; k++) {
 		if (w->pt[k].peer_switch < 0)
 			continue;
-		describe_peer(w, ports[k].peer, w->pt[k].peer_port);
+		describe_peer(w, ports[k].peer);
 		buf_printf(b,
 			   "interface %s\n description %s\n ipv6 nd ra-interval 10\n no ipv6 nd "
 			   "suppress-ra\nexit\n!\n",
@@ -499,19 +492,10 @@ static int write_switch(Writer *w, int i)
 	for (int k = 0; k < np; k++) {
 		PortText *t = &w->pt[k];
 		w->scratch.len = 0;
-		switch_plan_port_name(&w->scratch, sp, s, ports[k].port);
+		ir_switch_port_name(&w->scratch, s, ports[k].port);
 		snprintf(t->name, sizeof t->name, "%s", w->scratch.s);
-		put_addr(t->addr, ports[k].addr, -1);
-		put_addr(t->peer, ports[k].peer_addr, -1);
 		bool to_switch = ports[k].peer.kind == END_SWITCH;
 		t->peer_switch = to_switch ? ports[k].peer.dev - sp->first : -1;
-		t->peer_port[0] = 0;
-		if (t->peer_switch >= 0) {
-			w->scratch.len = 0;
-			switch_plan_port_name(&w->scratch, sp, &w->d->switches[ports[k].peer.dev],
-					 ports[k].peer.port);
-			snprintf(t->peer_port, sizeof t->peer_port, "%s", w->scratch.s);
-		}
 	}
 	config_db(w, i, s, np, ports);
 	int errors = write_file(w, s->name, "config_db.json");

@@ -10,7 +10,8 @@
  *    is drawn device by device: a node per switch (label = its name; kind=switch, fabric, tier, plane, rail, su,
  *    pod, group, model), per cluster node on the fabric (by hostname; kind=node, model) and
  *    per extra device such as a fabric manager (by name; kind=extra, model), and an edge per
- *    link (fabric, tier, plane, rail, speed "400G"). A cluster node sits in the subgraph of the
+ *    link (fabric, tier, plane, rail, speed "400G", and a_port and z_port: its ends' faceplate
+ *    port names as cabling.csv gives them, ir.c). A cluster node sits in the subgraph of the
  *    first fabric it is on; later fabrics reuse it.
  *  - A larger fabric is drawn aggregated, and its subgraph and the graph say aggregated=true
  *    (topology_groups.c forms the groups): a node per group of switches of one tier, plane
@@ -55,7 +56,7 @@ enum { DETAIL_MAX = 400, DETAIL_LINKS = 512, SVG_MAX = 400 };
 #define EDGE_ATTRS(X) X(E_FABRIC, "fabric", "") X(E_TIER, "tier", "") X(E_PLANE, "plane", "") \
 	X(E_RAIL, "rail", "") X(E_SPEED, "speed", "") X(E_COUNT, "count", "") \
 	X(E_XLABEL, "xlabel", "") X(E_PENWIDTH, "penwidth", "1") \
-	X(E_CONSTRAINT, "constraint", "true")
+	X(E_CONSTRAINT, "constraint", "true") X(E_A_PORT, "a_port", "") X(E_Z_PORT, "z_port", "")
 #define GRAPH_ATTRS(X) X(G_LABEL, "label", "") X(G_AGGREGATED, "aggregated", "false") \
 	X(G_RANKDIR, "rankdir", "BT")
 
@@ -174,6 +175,7 @@ static void draw_detailed(Drawing *w, Agraph_t *sub, const FabricInst *f)
 	memset(extra, 0, sizeof *extra * (size_t)(f->nextras + 1));
 	for (int i = 0; i < f->switches; i++)
 		sw[i] = switch_node(w, sub, f, &d->switches[f->first_switch + i]);
+	Buf port = {0};
 	for (int i = f->first_link; i < f->first_link + f->links; i++) {
 		const LinkInst *l = &d->links[i];
 		Agnode_t *a = end_node(w, sub, f, sw, extra, l->a);
@@ -184,9 +186,16 @@ static void draw_detailed(Drawing *w, Agraph_t *sub, const FabricInst *f)
 		set_number(e, w->ea[E_PLANE], l->plane);
 		set_number(e, w->ea[E_RAIL], l->rail);
 		set_speed(e, w->ea[E_SPEED], l->speed);
+		port.len = 0;
+		ir_end_port(&port, d, l->a);
+		set(e, w->ea[E_A_PORT], port.s);
+		port.len = 0;
+		ir_end_port(&port, d, l->z);
+		set(e, w->ea[E_Z_PORT], port.s);
 		if (!topology_link_ranks(f, l))
 			set(e, w->ea[E_CONSTRAINT], "false");
 	}
+	buf_free(&port);
 	free(sw);
 	free(extra);
 }

@@ -114,6 +114,54 @@ static double req_num(const Decl *x, FieldId f)
 	return opt_num(x, f);
 }
 
+/* SerDes lanes of one cage of type `cage`: OSFP and QSFP-DD 8, QSFP112/56/28 4, SFP 1. */
+static int cage_lanes(int cage)
+{
+	switch (cage) {
+	case CONN_QSFP112:
+	case CONN_QSFP56:
+	case CONN_QSFP28: return 4;
+	case CONN_SFP56:
+	case CONN_SFP28:
+	case CONN_BACKPLANE: return 1;
+	default: return 8; /* osfp, qsfp_dd */
+	}
+}
+
+/* How a switch names its ports and numbers their lanes (ir.c, ir_faceplate). A twin-port
+ * cage's ports share its lanes. */
+static void switch_faceplate(Design *d, Part *pt, const Decl *x)
+{
+	/* The switch configurations are SONiC's: an Ethernet switch names its ports as SONiC does
+	 * unless it says otherwise. */
+	pt->sw.port_names = field_enum(x, FLD_SWITCH_PORT_NAMES);
+	if (pt->sw.port_names < 0)
+		pt->sw.port_names = pt->sw.protocol == PROTO_ETHERNET ? PN_SONIC : PN_PLAIN;
+	pt->sw.port_alias = field_enum(x, FLD_SWITCH_PORT_ALIAS);
+	const char *sku = field_str(x, FLD_SWITCH_HWSKU);
+	pt->sw.hwsku = sku ? sku : pt->name;
+	pt->sw.cage_lanes = cage_lanes(pt->sw.cage);
+	int per_cage = pt->sw.cages > 0 && pt->sw.ports > pt->sw.cages ? pt->sw.ports / pt->sw.cages
+								       : 1;
+	pt->sw.port_lanes = pt->sw.cage_lanes / per_cage > 0 ? pt->sw.cage_lanes / per_cage : 1;
+	pt->sw.first_lane = count_of(field_num(x, FLD_SWITCH_FIRST_LANE));
+	double step;
+	pt->sw.lane_step = field_num_set(x, FLD_SWITCH_LANE_STEP, &step) ? count_of(step)
+									 : pt->sw.cage_lanes;
+	/* A map describes the cages it has an entry for: one inherited by a model with another
+	 * cage count (a 128-cage variant of a 64-cage box) is not this model's, and is left. */
+	const Value *map = field_value(x, FLD_SWITCH_LANE_MAP);
+	if (map && map->kind == VAL_LIST && map->n > 0 && map->n == pt->sw.cages) {
+		int *v = arena_alloc(d->c->arena, sizeof(int) * (size_t)map->n);
+		int n = 0;
+		for (int i = 0; i < map->n; i++)
+			if (map->items[i] && map->items[i]->kind == VAL_QTY)
+				v[n++] = count_of(map->items[i]->q.v);
+		pt->sw.lane_map = v;
+		pt->sw.nlane_map = n;
+	}
+}
+
 static void lower_common(Design *d, Part *pt, const Decl *x)
 {
 	pt->complete = complete(x);
@@ -146,6 +194,7 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 		pt->nic.ports = count_of(field_num(x, FLD_NIC_PORTS));
 		pt->nic.protocol = field_enum(x, FLD_NIC_PROTOCOL);
 		pt->nic.cage = field_enum(x, FLD_NIC_CAGE);
+		pt->nic.port_names = field_enum(x, FLD_NIC_PORT_NAMES);
 		break;
 	case KIND_SWITCH: {
 		pt->vendor = field_str(x, FLD_SWITCH_VENDOR);
@@ -165,6 +214,7 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 		pt->sw.cage = field_enum(x, FLD_SWITCH_CAGE);
 		pt->sw.protocol = field_enum(x, FLD_SWITCH_PROTOCOL);
 		pt->sw.sharp = field_bool(x, FLD_SWITCH_IN_NETWORK_REDUCTION);
+		switch_faceplate(d, pt, x);
 		break;
 	}
 	case KIND_OCS: {

@@ -27,12 +27,7 @@
  * pod and the first core of a plane. Sharing an ASN among a tier is what keeps paths valley
  * free: a route that went up through a spine is never accepted by another spine of that tier.
  *
- * Port names follow SONiC, which names a port after its first SerDes lane: with 8 lanes per
- * cage (OSFP, QSFP-DD) port p is Ethernet(8p) and its halves when split by 2 are Ethernet(8p)
- * and Ethernet(8p+4); QSFP28/56/112 cages have 4 lanes, SFP cages 1. Twin-port cages (more
- * ports than cages) share their lanes. The alias is the front-panel name in NVIDIA's form,
- * etpN, with a letter per breakout lane (etp1a, etp1b): SONiC Configuration Database Manual,
- * PORT table, "2x100G port breakout" (sonic-buildimage src/sonic-yang-models/doc/Configuration.md).
+ * Port names are the switch model's faceplate names (passes/ir/ir.c, ir_switch_port_name).
  */
 #include "passes.h"
 
@@ -47,26 +42,6 @@ static const uint32_t PRIVATE32_FIRST = 4200000000u, PRIVATE32_LAST = 4294967294
 static bool is_ethernet(const FabricInst *f)
 {
 	return f->sized && f->protocol == PROTO_ETHERNET;
-}
-
-/* SerDes lanes of one logical port at port_speed (before breakout). */
-static int model_lanes(const Part *model)
-{
-	if (!model)
-		return 8;
-	int lanes;
-	switch (model->sw.cage) {
-	case CONN_QSFP112:
-	case CONN_QSFP56:
-	case CONN_QSFP28: lanes = 4; break;
-	case CONN_SFP56:
-	case CONN_SFP28: lanes = 1; break;
-	default: lanes = 8; break; /* osfp, qsfp_dd */
-	}
-	double ports = model->sw.ports, n = model->sw.cages;
-	if (ports > n && n > 0)
-		lanes = (int)(lanes * n / ports);
-	return lanes < 1 ? 1 : lanes;
 }
 
 /* A pool field: its prefix, and where to point a diagnostic (the value, else the fabric). */
@@ -283,7 +258,7 @@ static int plan_fabric(Design *d, int fi, SwitchPlan *sp)
 	while (sp->first_link + sp->nlinks < d->nlinks &&
 	       d->links[sp->first_link + sp->nlinks].fabric == fi)
 		sp->nlinks++;
-	sp->lanes = model_lanes(f->switch_model);
+	sp->lanes = f->switch_model ? f->switch_model->sw.port_lanes : 8;
 	sp->shares = 1;
 	if (f->plane_form && f->planes > 1 && sp->nswitches > 0) {
 		while (sp->shares < f->planes)
@@ -396,26 +371,6 @@ uint32_t switch_plan_loopback(const SwitchPlan *sp, int i)
 uint32_t switch_plan_asn(const SwitchPlan *sp, int i)
 {
 	return sp->asn0 + (uint32_t)sp->asn_index[i];
-}
-
-void switch_plan_port_name(Buf *b, const SwitchPlan *sp, const SwitchInst *s, int port)
-{
-	int phys, lane, br;
-	ir_switch_port(s, port, &phys, &lane, &br);
-	/* A tree's tiers may each have their own model: the switch's lanes, not the fabric's. */
-	int own = s->model && s->model != sp->f->switch_model ? model_lanes(s->model) : sp->lanes;
-	int lanes = own < br ? br : own;
-	buf_printf(b, "Ethernet%d", phys * lanes + lane * (lanes / br));
-}
-
-void switch_plan_port_alias(Buf *b, const SwitchInst *s, int port)
-{
-	int phys, lane, br;
-	ir_switch_port(s, port, &phys, &lane, &br);
-	if (br > 1)
-		buf_printf(b, "etp%d%c", phys + 1, 'a' + lane % 26);
-	else
-		buf_printf(b, "etp%d", phys + 1);
 }
 
 void switch_plan_addr(Buf *b, uint32_t a)

@@ -369,7 +369,7 @@ static void dump_instances(const Design *d, const Dump *w)
 		d->naccels, d->nports);
 }
 
-/* One end of a link as the cabling plan names it (ir.c): "gpu0001:nic3", "leaf-001:p9/2". */
+/* One end of a link as the cabling plan names it (ir.c): "gpu0001:mlx5_2", "leaf-001:Ethernet8". */
 static void dump_end(const Design *d, const End *e, FILE *out)
 {
 	if (e->kind == END_ACCEL) {

@@ -47,7 +47,7 @@ static void test_tables_well_formed(void)
 static void test_defaults(void)
 {
 	static const char *const computed[] = {
-		"switch.cages", "cable.speed", "cable.lengths", "node.accelerators", "node.nics",
+		"switch.cages", "switch.port_names", "switch.lane_step", "switch.lane_map", "cable.speed", "cable.lengths", "node.accelerators", "node.nics",
 		"node.power", "node.scale_up_domain", "node.scale_up_bandwidth",
 		"node.scale_up_switches", "node.scale_up_media", "storage.nics", "rack.nodes_per_rack", "site.pue",
 		"fabric.link", "fabric.spine_switch", "fabric.core_switch",
@@ -75,7 +75,7 @@ static void test_defaults(void)
 		CU_ASSERT(listed);
 		found++;
 	}
-	CU_ASSERT_EQUAL(found, 47);
+	CU_ASSERT_EQUAL(found, 50);
 	/* Literal defaults come back in base units and constants. */
 	CU_ASSERT_DOUBLE_EQUAL(field_schemas[FLD_SWITCH_HEIGHT].dflt.num, 0.04445, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(field_schemas[FLD_RACK_WIDTH].dflt.num, 0.6, 1e-12);
