@@ -302,9 +302,54 @@ typedef struct EndPick {
 	int k;
 } EndPick;
 
+/* The fibre of cable i under plan p: a splitter from a split module port to single-lane
+ * ends; else the straight fibre (also between two module ports split alike, whose lanes it
+ * carries together). */
 static const Medium *fibre_of(const Plan *p, int i, const EndPick *pick)
 {
-	return pick[2 * i].k > 1 || pick[2 * i + 1].k > 1 ? p->splitter : p->fibre;
+	return (pick[2 * i].k > 1) != (pick[2 * i + 1].k > 1) ? p->splitter : p->fibre;
+}
+
+/* The module port of cable i's end e (k lanes a port): the first cable of its lanes (by
+ * lane) into *first, how many into *legs. */
+static void module_port(const CageCtx *x, int i, int e, int k, int *first, int *legs)
+{
+	const CageRec *r = &x->cages[x->cage_of[2 * i + e]];
+	int port = end_spot(x, i, e)->lane / k;
+	*first = -1, *legs = 0;
+	for (int j = r->first; j < r->first + r->count; j++) {
+		int ii = (int)(x->byc[j] >> 1), ee = (int)(x->byc[j] & 1);
+		if (end_spot(x, ii, ee)->lane / k == port) {
+			*first = *first < 0 ? ii : *first;
+			(*legs)++;
+		}
+	}
+}
+
+/* Whether every lane of cable i's A-end module port goes to its Z-end module port, split the
+ * same way: one straight fibre then carries them all. */
+static bool ports_paired(const CageCtx *x, int i, const EndPick *pick)
+{
+	int ka = pick[2 * i].k, kz = pick[2 * i + 1].k;
+	if (ka != kz)
+		return false;
+	const CageRec *r = &x->cages[x->cage_of[2 * i]];
+	int port = x->a[i].lane / ka, far = x->cage_of[2 * i + 1], far_port = x->z[i].lane / kz;
+	for (int j = r->first; j < r->first + r->count; j++) {
+		int ii = (int)(x->byc[j] >> 1), ee = (int)(x->byc[j] & 1);
+		if (ee != 0 || x->a[ii].lane / ka != port)
+			continue;
+		if (x->cage_of[2 * ii + 1] != far || x->z[ii].lane / kz != far_port)
+			return false;
+	}
+	return true;
+}
+
+/* The head end of cable i's multi-lane fibre under pick (the split module port's end; A when
+ * both are split), or -1 for a fibre of its own. */
+static int fibre_head(int i, const EndPick *pick)
+{
+	return pick[2 * i].k > 1 ? 0 : pick[2 * i + 1].k > 1 ? 1 : -1;
 }
 
 /* The longest run of the links of cage r (of the module port of `lane` when k > 0). */
@@ -341,12 +386,6 @@ static bool optics_fit(CageCtx *x, const Group *g, const Medium *f, Plan *p, End
 			pick[2 * i + e] = (EndPick){o, lanes_per_port};
 		}
 		p->price += o->price, p->power += o->power;
-		if (lanes_per_port > 1) {
-			const Medium *s = splitter_for(x, f, lanes_per_port, run);
-			if (!s || (p->splitter && p->splitter != s))
-				return false;
-			p->splitter = s;
-		}
 	}
 	for (int k = 0; k < g->n; k++) {
 		int i = g->cables[k];
@@ -367,36 +406,33 @@ static bool optics_fit(CageCtx *x, const Group *g, const Medium *f, Plan *p, End
 			pick[2 * i + e] = (EndPick){o, 1};
 			p->price += o->price / o->ports, p->power += o->power / o->ports;
 		}
-		if (pick[2 * i].k > 1 && pick[2 * i + 1].k > 1)
-			return false; /* lanes of two split module ports: no fibre joins them */
 		if (!pick[2 * i].o && !pick[2 * i + 1].o)
 			return false; /* fibre between two OCS ports */
-		const Medium *fib = fibre_of(p, i, pick);
-		double len = cable_stocked(fib, x->c[i].run);
-		if (len < 0)
-			return false;
-		if (fib == f) {
-			p->price += f->price + f->price_per_m * len, p->power += f->power;
-		}
-	}
-	/* Splitters: one per split module port, as long as its longest leg. */
-	for (int k = 0; k < g->ncages; k++) {
-		const CageRec *r = &x->cages[g->cages[k]];
-		int kk = pick[x->byc[r->first]].k;
-		if (kk <= 1)
-			continue;
-		for (int j = r->first; j < r->first + r->count; j++) {
-			int i = (int)(x->byc[j] >> 1), e = (int)(x->byc[j] & 1);
-			int lane = end_spot(x, i, e)->lane;
-			bool first = j == r->first || end_spot(x, (int)(x->byc[j - 1] >> 1), (int)(x->byc[j - 1] & 1))->lane / kk != lane / kk;
-			if (!first)
-				continue;
-			double len = cable_stocked(p->splitter, cage_run(x, r, kk, lane));
+		int head = fibre_head(i, pick);
+		if (head < 0) {
+			double len = cable_stocked(f, x->c[i].run);
 			if (len < 0)
 				return false;
-			p->price += p->splitter->price + p->splitter->price_per_m * len;
-			p->power += p->splitter->power;
+			p->price += f->price + f->price_per_m * len, p->power += f->power;
+			continue;
 		}
+		/* Lanes of a split module port: to single-lane ends through one splitter, or
+		 * to a module port split alike through one straight fibre; else nothing joins
+		 * them (two split ports to different places). */
+		int kh = pick[2 * i + head].k, first, legs;
+		bool both = pick[2 * i + 1 - head].k > 1;
+		if (both && !ports_paired(x, i, pick))
+			return false;
+		const CageRec *r = &x->cages[x->cage_of[2 * i + head]];
+		double run = cage_run(x, r, kh, end_spot(x, i, head)->lane);
+		if (!both && !p->splitter)
+			p->splitter = splitter_for(x, f, kh, run);
+		const Medium *fib = both ? f : p->splitter;
+		if (!fib || (!both && fib->legs != kh) || cable_stocked(fib, run) < 0)
+			return false;
+		module_port(x, i, head, kh, &first, &legs);
+		if (first == i)
+			p->price += fib->price + fib->price_per_m * cable_stocked(fib, run), p->power += fib->power;
 	}
 	p->cost = weigh(x->w, p->price, p->power);
 	p->ok = true;
@@ -566,25 +602,19 @@ static bool choose_group(CageCtx *x, const Group *g, int base, EndPick *pick, En
 			*(e ? &c->module_z : &c->module_a) = counts;
 			if (o)
 				c->price += o->price / share, c->power += o->power / share;
-			if (pk->k > 1) {
-				/* A splitter's leg: the splitter is counted on the first leg of the
-				 * module port's lanes, at the longest leg's length. */
-				const CageRec *cr = &x->cages[r];
-				int lane = end_spot(x, i, e)->lane, first = -1, legs = 0;
-				for (int j = cr->first; j < cr->first + cr->count; j++) {
-					int ii = (int)(x->byc[j] >> 1), ee = (int)(x->byc[j] & 1);
-					if (end_spot(x, ii, ee)->lane / pk->k == lane / pk->k) {
-						first = first < 0 ? ii : first;
-						legs++;
-					}
-				}
-				c->assembly = base + first;
-				c->length = cable_stocked(fib, cage_run(x, cr, pk->k, lane));
-				double cost = fib->price + fib->price_per_m * c->length;
-				c->price += cost / legs, c->power += fib->power / legs;
-			}
 		}
-		if (best_pick[2 * i].k <= 1 && best_pick[2 * i + 1].k <= 1) {
+		int head = fibre_head(i, best_pick);
+		if (head >= 0) {
+			/* A leg of a multi-lane fibre: counted on the first leg of the module
+			 * port's lanes, at the longest leg's length. */
+			int kh = best_pick[2 * i + head].k, first, legs;
+			module_port(x, i, head, kh, &first, &legs);
+			const CageRec *cr = &x->cages[x->cage_of[2 * i + head]];
+			c->assembly = base + first;
+			c->length = cable_stocked(fib, cage_run(x, cr, kh, end_spot(x, i, head)->lane));
+			double cost = fib->price + fib->price_per_m * c->length;
+			c->price += cost / legs, c->power += fib->power / legs;
+		} else {
 			c->length = cable_stocked(fib, c->run);
 			c->price += fib->price + fib->price_per_m * c->length;
 			c->power += fib->power;
