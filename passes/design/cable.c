@@ -1,6 +1,6 @@
 /*
- * cable.c — a cable for every fabric link: its length from where its ends stand, and the
- * cheapest medium that reaches (docs/placement.md).
+ * cable.c — a cable for every fabric link: its length from where its ends stand, and its
+ * medium from the cage choice (cage.c; docs/placement.md).
  *
  * Length. Between racks: up from each device to the cable tray (the rack's height above the
  * device's U, plus the floor grid's tray height), along the tray (the distance between the racks
@@ -9,19 +9,10 @@
  * loop. The length is the run rounded up to a stocked length of the medium (its `lengths`, or
  * every whole metre up to its reach).
  *
- * Medium. Every cable and optic in scope (the fabric's `media`, else every one declared or
- * imported) that carries the link speed: a copper or active optical cable (DAC, ACC, AEC, AOC)
- * by itself, whose connector fits the cage of each switch end (assemblies come with whatever
- * NIC end the NIC needs), or a transceiver at each end (one that fits that end's cage, NIC or
- * switch; a twin-port one only in a switch's cage) with a fibre between them of the type both
- * transceivers drive and with the plug their receptacles take (MPO-12, duplex LC) — optic and
- * fibre chosen together. Among those that reach, the one that serves the spec's objective best
- * wins: each medium is weighed by what its price and its power add to the first objective
- * that cables change (objective_weights: capex counts the price, facility power and energy cost
- * the watts through the PUE, the tariff and the horizon), so `minimize tco` may buy a dearer
- * optic that draws less; without such an objective, the cheapest. Ties: the cheaper, then the
- * one drawing less power, then the one declared first. A twin-port transceiver serves two links:
- * a link is charged half of it. No medium that reaches is a requirement the design does not
+ * Media. The catalogue is every cable and optic in scope (the fabric's `media`, else every one
+ * declared or imported; a scale-up domain's node's scale_up_media). The media of the links are
+ * chosen per switch cage, jointly for the links that share one (cage.c): a cage takes one
+ * module or one assembly. No plan that serves a link is a requirement the design does not
  * meet; no medium in scope at all is a warning (the runs are measured, nothing is costed).
  */
 #include "cable.h"
@@ -75,20 +66,6 @@ static Catalogue catalogue(Design *d, const Value *list)
 		m->price = x->price;
 	}
 	return c;
-}
-
-double cable_stocked(const Medium *m, double run)
-{
-	if (run > m->reach + 1e-9)
-		return -1;
-	if (m->nlengths) {
-		for (int k = 0; k < m->nlengths; k++)
-			if (m->lengths[k] >= run - 1e-9)
-				return m->lengths[k];
-		return -1;
-	}
-	double whole = ceil(run - 1e-9);
-	return whole <= m->reach + 1e-9 ? whole : m->reach;
 }
 
 double cable_switch_cage(const SwitchInst *w, int port, int *cage, int *lane, int *lanes)

@@ -48,7 +48,7 @@ typedef struct Weights {
 } Weights;
 
 /* The stocked length a run is rounded up to, or -1 when the medium has none that long. */
-double cable_stocked(const Medium *m, double run);
+double cage_stocked(const Medium *m, double run);
 
 /* Every switch's cages as one range of ids: switch i's cage k is base[i] + k; slot[id] is -1
  * between calls of cage_choose (which uses it as scratch). */

@@ -65,6 +65,20 @@ typedef struct CageCtx {
 	struct GroupMemo *groups;
 } CageCtx;
 
+double cage_stocked(const Medium *m, double run)
+{
+	if (run > m->reach + 1e-9)
+		return -1;
+	if (m->nlengths) {
+		for (int k = 0; k < m->nlengths; k++)
+			if (m->lengths[k] >= run - 1e-9)
+				return m->lengths[k];
+		return -1;
+	}
+	double whole = ceil(run - 1e-9);
+	return whole <= m->reach + 1e-9 ? whole : m->reach;
+}
+
 static const Spot *end_spot(const CageCtx *x, int i, int e)
 {
 	return e ? &x->z[i] : &x->a[i];
@@ -180,7 +194,7 @@ static bool assembly_fits(const CageCtx *x, const Group *g, const Medium *m, dou
 		return false;
 	if (m->legs < 1 || m->ports % m->legs)
 		return false;
-	*len = cable_stocked(m, g->run);
+	*len = cage_stocked(m, g->run);
 	if (*len < 0)
 		return false;
 	int per_leg = m->ports / m->legs;
@@ -285,11 +299,11 @@ static const Medium *splitter_for(const CageCtx *x, const Medium *f, int k, doub
 	for (int j = 0; j < x->cat->n; j++) {
 		const Medium *s = &x->cat->m[j];
 		if (s->optic || s->media != MEDIA_FIBER || s->legs != k || s->fiber != f->fiber ||
-		    (s->plug >= 0 && f->plug >= 0 && s->plug != f->plug) || cable_stocked(s, run) < 0)
+		    (s->plug >= 0 && f->plug >= 0 && s->plug != f->plug) || cage_stocked(s, run) < 0)
 			continue;
-		double len = cable_stocked(s, run);
+		double len = cage_stocked(s, run);
 		if (!best || weigh(x->w, s->price + s->price_per_m * len, s->power) <
-				     weigh(x->w, best->price + best->price_per_m * cable_stocked(best, run), best->power))
+				     weigh(x->w, best->price + best->price_per_m * cage_stocked(best, run), best->power))
 			best = s;
 	}
 	return best;
@@ -373,7 +387,7 @@ static bool optics_fit(CageCtx *x, const Group *g, const Medium *f, Plan *p, End
 	*p = (Plan){.fibre = f};
 	for (int k = 0; k < g->ncages; k++) {
 		const CageRec *r = &x->cages[g->cages[k]];
-		double run = cage_run(x, r, 0, 0), len = cable_stocked(f, run);
+		double run = cage_run(x, r, 0, 0), len = cage_stocked(f, run);
 		/* The module whose port count leaves the cheapest fibres (a splitter's reach may
 		 * be shorter than the straight fibre's: NVIDIA's single-mode splitters, 50 m). */
 		const Medium *o = module_for(x, f, r->conn, r->lanes, r->room, false, g->speed,
@@ -394,13 +408,13 @@ static bool optics_fit(CageCtx *x, const Group *g, const Medium *f, Plan *p, End
 			if (x->cage_of[2 * i + e] >= 0)
 				continue;
 			if (s->ocs) {
-				if (cable_stocked(f, x->c[i].run) > s->reach + 1e-9)
+				if (cage_stocked(f, x->c[i].run) > s->reach + 1e-9)
 					return false;
 				pick[2 * i + e] = (EndPick){NULL, 0};
 				continue;
 			}
 			const Medium *o = module_for(x, f, s->cage, s->nic ? 1 : 0, s->room, s->nic, g->speed,
-						     cable_stocked(f, x->c[i].run));
+						     cage_stocked(f, x->c[i].run));
 			if (!o)
 				return false;
 			pick[2 * i + e] = (EndPick){o, 1};
@@ -410,7 +424,7 @@ static bool optics_fit(CageCtx *x, const Group *g, const Medium *f, Plan *p, End
 			return false; /* fibre between two OCS ports */
 		int head = fibre_head(i, pick);
 		if (head < 0) {
-			double len = cable_stocked(f, x->c[i].run);
+			double len = cage_stocked(f, x->c[i].run);
 			if (len < 0)
 				return false;
 			p->price += f->price + f->price_per_m * len, p->power += f->power;
@@ -428,11 +442,11 @@ static bool optics_fit(CageCtx *x, const Group *g, const Medium *f, Plan *p, End
 		if (!both && !p->splitter)
 			p->splitter = splitter_for(x, f, kh, run);
 		const Medium *fib = both ? f : p->splitter;
-		if (!fib || (!both && fib->legs != kh) || cable_stocked(fib, run) < 0)
+		if (!fib || (!both && fib->legs != kh) || cage_stocked(fib, run) < 0)
 			return false;
 		module_port(x, i, head, kh, &first, &legs);
 		if (first == i)
-			p->price += fib->price + fib->price_per_m * cable_stocked(fib, run), p->power += fib->power;
+			p->price += fib->price + fib->price_per_m * cage_stocked(fib, run), p->power += fib->power;
 	}
 	p->cost = weigh(x->w, p->price, p->power);
 	p->ok = true;
@@ -611,11 +625,11 @@ static bool choose_group(CageCtx *x, const Group *g, int base, EndPick *pick, En
 			module_port(x, i, head, kh, &first, &legs);
 			const CageRec *cr = &x->cages[x->cage_of[2 * i + head]];
 			c->assembly = base + first;
-			c->length = cable_stocked(fib, cage_run(x, cr, kh, end_spot(x, i, head)->lane));
+			c->length = cage_stocked(fib, cage_run(x, cr, kh, end_spot(x, i, head)->lane));
 			double cost = fib->price + fib->price_per_m * c->length;
 			c->price += cost / legs, c->power += fib->power / legs;
 		} else {
-			c->length = cable_stocked(fib, c->run);
+			c->length = cage_stocked(fib, c->run);
 			c->price += fib->price + fib->price_per_m * c->length;
 			c->power += fib->power;
 		}
