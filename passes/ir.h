@@ -91,7 +91,8 @@ struct Part {
 		int nlengths;
 		int fiber;            /* Fiber, or -1 */
 		int connector;        /* Connector, or -1 */
-		int breakout;
+		int breakout;         /* ends on the far side: legs of a breakout or splitter */
+		int ports;            /* logical ports of the head end (a twin-port end: 2) */
 		double price_per_m;
 	} cable;
 	struct {
@@ -557,7 +558,16 @@ typedef struct CableInst {
 	int media;           /* Media: dac, acc, aec, aoc or fiber; -1 when nothing reached */
 	int fiber;           /* Fiber for fibre and AOC, else -1 */
 	double run, length;  /* m: the run with slack, and the stocked length bought */
-	double price, power; /* report currency; W (a twin-port transceiver counts half a link) */
+	double price, power; /* report currency; W: this link's share of the parts it uses (a
+			      * module's over the links of its cage, an assembly's over its legs) */
+	/* Cages (cage.c): the switch cage of each end (from 0, -1 for a NIC or no cage) and the
+	 * port's lane in it; module_a/z: this cable is the one that counts the module in that
+	 * end's cage (its first link), so every module is counted once; assembly: the index in
+	 * Design.cables of the cable that counts the part `cable` (itself, or the first leg of
+	 * the breakout, twin-port cable or splitter fibre it is a leg of). */
+	int cage_a, cage_z, lane_a, lane_z;
+	bool module_a, module_z;
+	int assembly;
 } CableInst;
 
 /* ---- switch_plan.c: the layer-3 plan of an Ethernet fabric (addresses, ASNs, port names) ---- */

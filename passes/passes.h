@@ -72,6 +72,12 @@ int place_devices(Design *d);
 
 /* cable.c: the length and medium of every fabric link. */
 int cable_fabrics(Design *d);
+/* Switch w's logical port as its cage (from 0), its lane in the cage and the cage's lanes at
+ * the switch's split; returns the bit/s the cage carries. Not for optical circuit switches. */
+double cable_switch_cage(const SwitchInst *w, int port, int *cage, int *lane, int *lanes);
+/* verify_media.c: every cable physically possible: one module or one assembly a cage, every
+ * assembly's legs in one cage it fits, every part within its reach (exit 70 otherwise). */
+int verify_media(Design *d);
 
 /* ---- fabric/: the fabrics, sized, wired and proved ---------------------------------------------- */
 
@@ -149,6 +155,7 @@ int overflow_check(Design *d);
 	X(MOUNT, "mount")         /* place.c: devices at their rack units */                 \
 	X(VERIFY, "verify")       /* verify.c: the wiring proved */                          \
 	X(CABLE, "cable")         /* cable.c: every cable */                                 \
+	X(VERIFY_MEDIA, "verify-media") /* verify_media.c: the media proved */               \
 	X(COST, "cost")           /* model.c: the model with the cables */                   \
 	X(JUDGE, "judge")         /* design.c: requirements and objectives with the cables */ \
 	X(ADDRESS, "address")     /* switch_plan.c: layer-3 plans */                         \

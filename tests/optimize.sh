@@ -69,9 +69,10 @@ for want in rack48_cooling_cold_plate rack48_power_limit_40_kW require_line_102 
 	grep -q "$want" "$tmp/wanka/model.lp" || err "wanka model.lp: no $want"
 done
 
-# Media by objective: 64 nodes on two leaf switches a few racks away; per link the hungry
-# optic saves 100 USD and costs 2 x 10 W more, which over 10 years at PUE 1.1 and 0.10 USD/kWh
-# is 2 x 96.36 USD: capex takes the hungry optic, tco the frugal one.
+# Media by objective: 64 nodes on two leaf switches a few racks away; the switch cages take
+# the one twin-port module, and at each NIC the hungry single-port optic saves 50 USD and
+# costs 10 W more, which over 10 years at PUE 1.1 and 0.10 USD/kWh is 96.36 USD: capex takes
+# the hungry optic, tco the frugal one.
 cat >"$tmp/media.cluster" <<'EOF'
 import std.accelerators
 import std.network
@@ -86,6 +87,10 @@ optic frugal {
   speed = 400 Gbps; reach = 100 m; fiber = os2; connector = mpo12
   power = 5 W; price = 450 USD
 }
+optic twin {
+  speed = 400 Gbps; ports = 2; reach = 100 m; fiber = os2; connector = mpo12
+  power = 10 W; price = 600 USD
+}
 cable fibre { type = fiber; fiber = os2; speed = 400 Gbps; reach = 100 m; price = 20 USD }
 rack r { height = 48 U; power_limit = 100 kW; cooling = cold_plate }
 site s {
@@ -94,7 +99,7 @@ site s {
 }
 fabric compute {
   topology = fat_tree(tiers = 2); switch = QM9700; link = 400 Gbps
-  media = [hungry, frugal, fibre]
+  media = [hungry, frugal, twin, fibre]
 }
 cluster c { site = s; nodes = 64 x DGX_H100; rack = r; fabrics = [compute]; horizon = 10 y }
 EOF
@@ -144,7 +149,7 @@ r = json.load(open(sys.argv[1]))
 chosen = {d["field"]: d["chosen"] for d in r["decisions"]}
 o = r["optimizer"]
 sys.exit(not (chosen == {"power_limit": "40 kW", "cooling": "air"} and
-              r["totals"]["capex"] <= 3.05e9 and o["cable_estimate_per_link"] > 0))
+              r["totals"]["capex"] <= 3.15e9 and o["cable_estimate_per_link"] > 0))
 EOF
 	grep -q "decided again with every link" "$tmp/cm-$m/report.md" ||
 		err "$spec --search=$m: report.md does not say the choices were decided again"

@@ -51,7 +51,7 @@ check() {
 	cables=$(report "$dir" cables)
 	rows=$(($(wc -l <"$dir/cabling.csv") - 1))
 	[ "$rows" = "$cables" ] || err "$spec: cabling.csv has $rows rows, the report $cables cables"
-	head -1 "$dir/cabling.csv" | grep -q '^cable_id,label,a_site,a_row,a_rack,a_u,a_device,a_port,a_optic,z_site,z_row,z_rack,z_u,z_device,z_port,z_optic,media,fiber_type,cable_model,length_m,run_m,speed_gbps,fabric,tier,rail,plane$' ||
+	head -1 "$dir/cabling.csv" | grep -q '^cable_id,label,a_site,a_row,a_rack,a_u,a_device,a_port,a_optic,z_site,z_row,z_rack,z_u,z_device,z_port,z_optic,media,fiber_type,cable_model,length_m,run_m,speed_gbps,fabric,tier,rail,plane,a_cage,a_lane,z_cage,z_lane,assembly$' ||
 		err "$spec: cabling.csv header"
 	dups=$(tail -n +2 "$dir/cabling.csv" | cut -d, -f1 | sort | uniq -d | head -3)
 	[ -z "$dups" ] || err "$spec: cable ids used twice: $dups"
@@ -145,7 +145,18 @@ def fail(row, why):
     bad += 1
     if bad <= 5:
         print(f"FAIL: {spec}: {row['cable_id']} {row['label']}: {why}")
-for c in csv.DictReader(open(d + '/cabling.csv')):
+cables = list(csv.DictReader(open(d + '/cabling.csv')))
+# A switch cage's module is named on its first row only (tests/cages.py counts them): the
+# other rows of the cage take it from there.
+cage_module = {(c[e + '_device'], c[e + '_cage']): c[e + '_optic']
+               for c in cables for e in 'az' if c[e + '_cage'] and c[e + '_optic']}
+legs_run = {}
+for c in cables:
+    legs_run[c['assembly']] = max(legs_run.get(c['assembly'], 0), float(c['run_m']))
+for c in cables:
+    for e in 'az':
+        if c['media'] == 'fiber' and not c[e + '_optic'] and c[e + '_cage']:
+            c[e + '_optic'] = cage_module.get((c[e + '_device'], c[e + '_cage']), '')
     au, zu = int(c['a_u']), int(c['z_u'])
     if c['a_rack'] == c['z_rack']:
         run = abs(au - zu) * U
@@ -160,6 +171,9 @@ for c in csv.DictReader(open(d + '/cabling.csv')):
         if c['media']:
             fail(c, f"unknown cable {c['cable_model']}")
         continue
+    # The legs of one breakout, twin-port cable or splitter fibre are one part of one length:
+    # the stocked length of its longest leg's run.
+    run = max(run, legs_run[c['assembly']])
     if 'lengths' in cab:
         stock = sorted(metres(t) for t in cab['lengths'].strip('[]').split(','))
         want = next((l for l in stock if l >= run - 1e-9), None)

@@ -5,18 +5,23 @@
  *
  * Columns: cable_id (C000001 on, stable for the same design), label (what the cable tag says:
  * "A-device:port - Z-device:port"), then each end as site, row (letters), rack, U, device,
- * port and optic (the transceiver model, empty for copper and AOC), then media (dac, acc, aec,
+ * port and optic (the module in that end's cage, named on the cage's first link only, so the
+ * optics counted here are the BOM's; empty for copper and AOC), then media (dac, acc, aec,
  * aoc, fiber), fiber_type (om3/om4/om5/os2 for fibre and AOC), cable_model, length_m (the
  * stocked length bought), run_m (the computed run with slack, 2 decimals), speed_gbps,
  * fabric, tier (the link tier: node-leaf, leaf-spine ...), rail and plane (from 1; rail empty
- * when the link is not rail-aligned). Port names: layout.c. RFC 4180 fields, '\n' line ends.
+ * when the link is not rail-aligned), then each end's switch cage and lane in it (from 1,
+ * empty at a NIC; a cage takes one module or one assembly: cage.c), and assembly, the cable_id
+ * of the row that counts the part (its own, or the first leg of the breakout, twin-port cable
+ * or splitter fibre the row is a leg of: the BOM counts rows whose assembly is their
+ * cable_id). Port names: layout.c. RFC 4180 fields, '\n' line ends.
  */
 #include "backends.h"
 
 static const char header[] =
 	"cable_id,label,a_site,a_row,a_rack,a_u,a_device,a_port,a_optic,z_site,z_row,z_rack,z_u,"
 	"z_device,z_port,z_optic,media,fiber_type,cable_model,length_m,run_m,speed_gbps,fabric,"
-	"tier,rail,plane\n";
+	"tier,rail,plane,a_cage,a_lane,z_cage,z_lane,assembly\n";
 
 /* One end: site, row, rack, U, device, port, optic. */
 static void put_end(Buf *b, const Design *d, End e, const char *port, const Part *optic)
@@ -45,6 +50,17 @@ static void put_end(Buf *b, const Design *d, End e, const char *port, const Part
 	buf_putc(b, ',');
 }
 
+/* An end's switch cage and lane in it, from 1; empty for a NIC port or a device without cages. */
+static void put_cage(Buf *b, int cage, int lane)
+{
+	buf_putc(b, ',');
+	if (cage >= 0)
+		layout_int(b, cage + 1);
+	buf_putc(b, ',');
+	if (cage >= 0)
+		layout_int(b, lane + 1);
+}
+
 int cabling_csv_write(Output *o, const Design *d)
 {
 	FILE *f = output_file(o, "cabling.csv");
@@ -69,8 +85,8 @@ int cabling_csv_write(Output *o, const Design *d)
 		buf_putc(&b, ',');
 		text_csv_field(&b, label.s);
 		buf_putc(&b, ',');
-		put_end(&b, d, l->a, pa.s, c->optic_a);
-		put_end(&b, d, l->z, pz.s, c->optic_z);
+		put_end(&b, d, l->a, pa.s, c->module_a ? c->optic_a : NULL);
+		put_end(&b, d, l->z, pz.s, c->module_z ? c->optic_z : NULL);
 		text_csv_field(&b, c->media >= 0 ? enum_MEDIA.words[c->media] : "");
 		buf_putc(&b, ',');
 		text_csv_field(&b, c->fiber >= 0 ? enum_FIBER.words[c->fiber] : "");
@@ -91,6 +107,10 @@ int cabling_csv_write(Output *o, const Design *d)
 			layout_int(&b, l->rail + 1);
 		buf_putc(&b, ',');
 		layout_int(&b, l->plane + 1);
+		put_cage(&b, c->cage_a, c->lane_a);
+		put_cage(&b, c->cage_z, c->lane_z);
+		buf_putc(&b, ',');
+		ir_cable_id(&b, c->assembly);
 		buf_putc(&b, '\n');
 		layout_flush(f, &b, false);
 	}

@@ -123,8 +123,9 @@ static int key_index(CableKey *keys, int *n, const Part *part, double length)
 	return (*n)++;
 }
 
-/* Cables by model and length, transceivers by model (whole modules: a twin-port module serves two
- * ends), into cabling capex, network power and the BOM. */
+/* Cables by model and length, transceivers by model, each part once (cage.c marks the cable
+ * that counts a cage's module or a multi-leg assembly), into cabling capex, network power and
+ * the BOM. */
 static void cable_lines(Design *d, PtrVec *lines)
 {
 	int cap = 64, n = 0;
@@ -137,9 +138,10 @@ static void cable_lines(Design *d, PtrVec *lines)
 			cap *= 2;
 			keys = xrealloc(keys, sizeof(CableKey) * (size_t)cap);
 		}
-		int k = key_index(keys, &n, c->cable, c->length);
-		keys[k].count++;
-		const Part *ends[2] = {c->optic_a, c->optic_z};
+		/* Each part once: an assembly on its first leg, a cage's module on its first link. */
+		if (c->assembly == i)
+			keys[key_index(keys, &n, c->cable, c->length)].count++;
+		const Part *ends[2] = {c->module_a ? c->optic_a : NULL, c->module_z ? c->optic_z : NULL};
 		for (int e = 0; e < 2; e++)
 			if (ends[e])
 				keys[key_index(keys, &n, ends[e], 0)].count++;
@@ -151,7 +153,6 @@ static void cable_lines(Design *d, PtrVec *lines)
 		/* The BOM buys whole modules and whole cables; capex and power follow it. */
 		double qty = k->count;
 		if (k->part->kind == KIND_OPTIC) {
-			qty = ceil(k->count / k->part->optic.ports);
 			bom(d, lines, "optic", k->part, qty, "", unit_price, unit_power);
 		} else {
 			unit_price += k->part->cable.price_per_m * k->length;

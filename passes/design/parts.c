@@ -241,6 +241,7 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 		pt->cable.fiber = field_enum(x, FLD_CABLE_FIBER);
 		pt->cable.connector = field_enum(x, FLD_CABLE_CONNECTOR);
 		pt->cable.breakout = count_of(field_num(x, FLD_CABLE_BREAKOUT));
+		pt->cable.ports = count_of(field_num(x, FLD_CABLE_PORTS));
 		pt->cable.price_per_m = money_field(d, x, FLD_CABLE_PRICE_PER_M);
 		const Value *lens = field_value(x, FLD_CABLE_LENGTHS);
 		if (lens && lens->kind == VAL_LIST && lens->n > 0) {

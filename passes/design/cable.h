@@ -1,0 +1,67 @@
+/*
+ * cable.h — what cable.c (runs, the catalogue, the ends of a link) hands cage.c (the media of
+ * every cage, chosen jointly for the links that share it). Private to passes/design.
+ */
+#ifndef CLUSTERC_CABLE_H
+#define CLUSTERC_CABLE_H
+
+#include "passes.h"
+
+/* A cable or an optic of the catalogue, with the figures the choice reads. */
+typedef struct Medium {
+	const Part *part;
+	bool optic;          /* a transceiver (else a cable) */
+	int media;           /* cable: Media */
+	int fiber;           /* Fiber a transceiver drives or a fibre cable is, or -1 */
+	int cage;            /* Connector: the cage a transceiver or cable end fits, or -1 for any */
+	int plug;            /* Connector: a transceiver's receptacle, a fibre's plug, or -1 */
+	double speed, reach, price, price_per_m, power;
+	int ports;           /* logical ports of a module, or of an assembly's head end */
+	int legs;            /* an assembly's ends on the far side (its breakout), 1 for a module */
+	const double *lengths; /* stocked lengths, ascending */
+	int nlengths;
+} Medium;
+
+typedef struct Catalogue {
+	Medium *m;
+	int n;
+} Catalogue;
+
+/* Where an end of a link stands: its rack and U, and the cage of its port. */
+typedef struct Spot {
+	const RackInst *rack;
+	int u;
+	int cage; /* Connector, or -1 for a device whose cage is not modelled */
+	bool nic; /* a NIC's port: cables are sold with the NIC end it needs */
+	bool ocs; /* an optical circuit switch's port: bare fibre, no transceiver, within reach */
+	double reach; /* m an OCS end allows (INFINITY otherwise) */
+	int sw;       /* the switch, or -1 */
+	int cage_no;  /* the switch's cage (from 0) the port is in, or -1 */
+	int lane;     /* the port's lane in that cage (from 0) */
+	int lanes;    /* logical ports of that cage at the link speed; 1 for a NIC port */
+	double room;  /* bit/s the cage carries (its physical ports at port speed), 0 unknown */
+} Spot;
+
+/* What a medium adds to the objective: per unit of money and per watt. */
+typedef struct Weights {
+	double money, watt;
+} Weights;
+
+/* The stocked length a run is rounded up to, or -1 when the medium has none that long. */
+double cage_stocked(const Medium *m, double run);
+
+/* Every switch's cages as one range of ids: switch i's cage k is base[i] + k; slot[id] is -1
+ * between calls of cage_choose (which uses it as scratch). */
+typedef struct CageIndex {
+	int *base; /* nswitches + 1 */
+	int *slot;
+} CageIndex;
+
+/* Media for the n cables `c` of one fabric (or scale-up domain), whose links' ends are a[i] and
+ * z[i]; c[i] holds its link and run, and `first` is the index of c[0] in Design.cables. The
+ * links that share a switch cage are chosen together (cage.c). Returns the index into c of a
+ * cable that no medium in the catalogue serves, or -1 when every one is served. */
+int cage_choose(Design *d, const CageIndex *index, const Catalogue *cat, Weights w, CableInst *c,
+		const Spot *a, const Spot *z, int n, int first);
+
+#endif

@@ -1,0 +1,714 @@
+/*
+ * cage.c — the media of every switch cage, chosen once for all the links that share it
+ * (docs/placement.md, "Cages, modules and assemblies").
+ *
+ * A switch cage holds ports / cages physical ports (a QM9700's twin-port OSFP cage: 2), each
+ * split into lanes at the link speed (ir_switch_port), and takes exactly one part: a module
+ * (transceiver) that carries all its lanes, or the head of one assembly (a twin-port DAC, a
+ * 1:2 or 1:4 breakout). Two links in one cage therefore share a choice, and so do the links at
+ * the far ends of theirs: the links are grouped by union-find over the cages they meet, and
+ * each group gets one plan, the best of
+ *  - an assembly: one cable whose head (its `ports` lanes, as many as the cage has) fits one
+ *    cage that holds every link of the group, whose `breakout` legs each carry ports/breakout
+ *    lanes into a cage of exactly that many lanes, or into a NIC port (one lane; assemblies come
+ *    with the NIC end the NIC needs);
+ *  - optics over one fibre type: in every cage the best module of that fibre and plug that
+ *    fits it, whose ports x speed fit the cage and whose ports divide its lanes (k lanes a
+ *    module port); in every NIC port the best single-port module; between them a straight
+ *    fibre per link, or, where a module port carries k > 1 lanes to k single-lane ends, one
+ *    1:k splitter fibre for those k links (NVIDIA's MFP7E20/MFP7E40 for NDR200 from a twin-port
+ *    module). An optical circuit switch end takes the fibre alone, within its reach.
+ * Plans are weighed like single media were (what price and power add to the first objective
+ * the cables change; ties: the cheaper, then the one drawing less, then the one declared
+ * first). Every choice is physically possible by construction; verify_media (verify_media.c)
+ * proves it again on the result.
+ *
+ * Cost: the cages are found through a table of every switch's cages (CageIndex), O(n); a
+ * group's plan looks at each catalogue entry once per cage of the group, and the module that
+ * serves an end is remembered by what decides it (module_for), so a 100,000-GPU fabric (a few
+ * hundred thousand links, a catalogue of about twenty media) is chosen in linear time.
+ */
+#include "cable.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A cage met by the links of this call: the cables with an end in it, by lane. */
+typedef struct CageRec {
+	int conn;       /* Connector of the cage */
+	int lanes;
+	double room;
+	int first, count; /* into CageCtx.byc: (cable << 1 | end) of its links, by lane */
+	int group;
+} CageRec;
+
+typedef struct CageCtx {
+	const Catalogue *cat;
+	Weights w;
+	CableInst *c;
+	const Spot *a, *z;
+	int n;
+	long *byc;      /* sorted cage keys' members: cable << 1 | end */
+	int *cage_of;   /* per cable end (2i + e): its CageRec, or -1 */
+	CageRec *cages;
+	int ncages;
+	int *up;        /* union-find over cables */
+	const CageIndex *index;
+	const Design *d;
+	int *seen;      /* per accelerator, then per extra device: links that took a module */
+	struct ModuleMemo *memo;
+	const Medium **optics, **plans; /* the catalogue's modules; its cables (plans' parts) */
+	int noptics, nplans;
+	struct GroupMemo *groups;
+} CageCtx;
+
+double cage_stocked(const Medium *m, double run)
+{
+	if (run > m->reach + 1e-9)
+		return -1;
+	if (m->nlengths) {
+		for (int k = 0; k < m->nlengths; k++)
+			if (m->lengths[k] >= run - 1e-9)
+				return m->lengths[k];
+		return -1;
+	}
+	double whole = ceil(run - 1e-9);
+	return whole <= m->reach + 1e-9 ? whole : m->reach;
+}
+
+static const Spot *end_spot(const CageCtx *x, int i, int e)
+{
+	return e ? &x->z[i] : &x->a[i];
+}
+
+static int root(int *up, int v)
+{
+	while (up[v] != v) {
+		up[v] = up[up[v]];
+		v = up[v];
+	}
+	return v;
+}
+
+static double weigh(Weights w, double price, double power)
+{
+	return w.money * price + w.watt * power;
+}
+
+static bool fits(const Medium *m, int cage)
+{
+	return m->cage < 0 || cage < 0 || m->cage == cage;
+}
+
+/* The cages the cables meet (records in the order first met, each one's links by lane), and
+ * the cables united through them. */
+static void find_cages(CageCtx *x)
+{
+	x->cages = xmalloc(sizeof(CageRec) * (size_t)(2 * x->n + 1));
+	x->ncages = 0;
+	int *head = xmalloc(sizeof(int) * (size_t)(2 * x->n + 1)); /* a record's first cable */
+	int nk = 0;
+	for (int i = 0; i < x->n; i++) {
+		x->up[i] = i;
+		for (int e = 0; e < 2; e++) {
+			const Spot *s = end_spot(x, i, e);
+			x->cage_of[2 * i + e] = -1;
+			if (s->sw < 0 || s->cage_no < 0)
+				continue;
+			int id = x->index->base[s->sw] + s->cage_no;
+			assert(id < x->index->base[s->sw + 1]);
+			if (x->index->slot[id] < 0) {
+				x->index->slot[id] = x->ncages;
+				head[x->ncages] = i;
+				x->cages[x->ncages++] = (CageRec){s->cage, s->lanes, s->room, 0, 0, -1};
+			}
+			int r = x->index->slot[id];
+			x->cage_of[2 * i + e] = r;
+			x->cages[r].count++;
+			nk++;
+			int ra = root(x->up, head[r]), rb = root(x->up, i);
+			if (ra != rb)
+				x->up[rb > ra ? rb : ra] = rb > ra ? ra : rb;
+		}
+	}
+	/* Members by record (counting sort), then by lane inside each (a cage has a few). */
+	x->byc = xmalloc(sizeof(long) * (size_t)(nk + 1));
+	for (int r = 0, at = 0; r < x->ncages; r++)
+		x->cages[r].first = at, at += x->cages[r].count, head[r] = x->cages[r].first;
+	for (int i = 0; i < x->n; i++)
+		for (int e = 0; e < 2; e++) {
+			int r = x->cage_of[2 * i + e];
+			if (r < 0)
+				continue;
+			long m = (long)i << 1 | e;
+			int j = head[r]++;
+			for (; j > x->cages[r].first; j--) {
+				long p = x->byc[j - 1];
+				if (end_spot(x, (int)(p >> 1), (int)(p & 1))->lane <= end_spot(x, i, e)->lane)
+					break;
+				x->byc[j] = p;
+			}
+			x->byc[j] = m;
+			const Spot *s = end_spot(x, i, e);
+			x->index->slot[x->index->base[s->sw] + s->cage_no] = -1;
+		}
+	free(head);
+}
+
+/* A plan for one group of cables. */
+typedef struct Plan {
+	const Medium *assembly;         /* the assembly serving the whole group, or NULL */
+	const Medium *fibre, *splitter; /* optics: straight fibre, and the splitter where needed */
+	double length;                  /* the assembly's */
+	double cost, price, power;
+	bool ok;
+} Plan;
+
+static bool plan_better(const Plan *p, const Plan *best)
+{
+	if (!best->ok)
+		return true;
+	if (fabs(p->cost - best->cost) > 1e-9 * fmax(1e-9, fmax(fabs(p->cost), fabs(best->cost))))
+		return p->cost < best->cost;
+	if (fabs(p->price - best->price) > 1e-9 * fmax(1, best->price))
+		return p->price < best->price;
+	return p->power < best->power - 1e-12;
+}
+
+typedef struct Group {
+	const int *cables; /* ascending */
+	int n;
+	const int *cages;
+	int ncages;
+	double speed, run; /* the fastest link, the longest run */
+	bool ocs;          /* an end at an optical circuit switch */
+} Group;
+
+/* The one assembly `m` serves group g whole, or false. */
+static bool assembly_fits(const CageCtx *x, const Group *g, const Medium *m, double *len)
+{
+	if (m->optic || m->media == MEDIA_FIBER || g->ocs || m->speed < g->speed * (1 - 1e-9))
+		return false;
+	if (m->legs < 1 || m->ports % m->legs)
+		return false;
+	*len = cage_stocked(m, g->run);
+	if (*len < 0)
+		return false;
+	int per_leg = m->ports / m->legs;
+	int head = -1;
+	for (int k = 0; k < g->ncages; k++)
+		if (head < 0 || x->cages[g->cages[k]].count > x->cages[head].count)
+			head = g->cages[k];
+	if (head < 0) /* a link between two ends without cages */
+		return g->n == 1 && m->ports == 1 && m->legs == 1 && fits(m, x->a[g->cables[0]].nic ? -1 : x->a[g->cables[0]].cage) &&
+		       fits(m, x->z[g->cables[0]].nic ? -1 : x->z[g->cables[0]].cage);
+	const CageRec *h = &x->cages[head];
+	if (h->count != g->n || h->lanes != m->ports || !fits(m, h->conn))
+		return false;
+	/* Every far end: a cage of per_leg lanes holding only this group's links, or a NIC port
+	 * (or another end without a cage), one leg each. */
+	int legs = 0;
+	for (int k = 0; k < g->ncages; k++) {
+		const CageRec *r = &x->cages[g->cages[k]];
+		if (g->cages[k] == head)
+			continue;
+		if (r->lanes != per_leg || !fits(m, r->conn))
+			return false;
+		legs++;
+	}
+	for (int k = 0; k < g->n; k++) {
+		int i = g->cables[k];
+		for (int e = 0; e < 2; e++)
+			if (x->cage_of[2 * i + e] < 0) {
+				if (per_leg != 1 || !fits(m, end_spot(x, i, e)->nic ? -1 : end_spot(x, i, e)->cage))
+					return false;
+				legs++;
+			}
+	}
+	return legs <= m->legs;
+}
+
+/* The best module of fibre plan `f` for an end of `lanes` lanes (a NIC port: 1, single-port
+ * modules only) in a cage `conn` carrying `room` bit/s, over links of `speed` whose fibres are
+ * `len` m at most; NULL when none fits. */
+/* module_for's answers, remembered: a fabric has a few dozen distinct questions (cage kinds,
+ * fibre plans, stocked lengths) and hundreds of thousands of ends that ask them. A direct-
+ * mapped table: a collision only costs the answer again. */
+typedef struct ModuleMemo {
+	const Medium *f, *answer;
+	int conn, lanes;
+	bool nic, used;
+	double room, speed, len;
+} ModuleMemo;
+
+#define MODULE_MEMO 512
+
+static const Medium *module_search(const CageCtx *x, const Medium *f, int conn, int lanes,
+				   double room, bool nic, double speed, double len);
+
+static const Medium *module_for(CageCtx *x, const Medium *f, int conn, int lanes, double room,
+				bool nic, double speed, double len)
+{
+	uint64_t bits[3];
+	memcpy(&bits[0], &len, sizeof len);
+	memcpy(&bits[1], &speed, sizeof speed);
+	memcpy(&bits[2], &room, sizeof room);
+	uint64_t h = (uint64_t)(f - x->cat->m) * 0x9e3779b97f4a7c15u;
+	h ^= (uint64_t)(conn + 7) * 0xff51afd7ed558ccdu + (uint64_t)lanes * 31 + (uint64_t)nic;
+	h ^= bits[0] * 0xc4ceb9fe1a85ec53u ^ bits[1] * 131 ^ bits[2] * 8191;
+	h ^= h >> 29;
+	ModuleMemo *e = &x->memo[(h ^ h >> 31) % MODULE_MEMO];
+	if (e->used && e->f == f && e->conn == conn && e->lanes == lanes && e->nic == nic &&
+	    e->room == room && e->speed == speed && e->len == len)
+		return e->answer;
+	const Medium *o = module_search(x, f, conn, lanes, room, nic, speed, len);
+	*e = (ModuleMemo){f, o, conn, lanes, nic, true, room, speed, len};
+	return o;
+}
+
+static const Medium *module_search(const CageCtx *x, const Medium *f, int conn, int lanes,
+				   double room, bool nic, double speed, double len)
+{
+	const Medium *best = NULL;
+	for (int k = 0; k < x->noptics; k++) {
+		const Medium *o = x->optics[k];
+		if (!o->optic || o->fiber < 0 || o->fiber != f->fiber || o->reach < len - 1e-9 ||
+		    (o->plug >= 0 && f->plug >= 0 && o->plug != f->plug) || !fits(o, conn))
+			continue;
+		bool free_end = lanes == 0; /* no cage modelled: any module, its ports shared */
+		if (nic ? o->ports != 1 || o->speed < speed * (1 - 1e-9)
+		    : free_end ? o->speed < speed * (1 - 1e-9)
+			       : lanes % o->ports || o->speed < speed * (lanes / o->ports) * (1 - 1e-9) ||
+					 (room > 0 && o->ports * o->speed > room * (1 + 1e-9)))
+			continue;
+		double unit = free_end ? o->ports : 1;
+		if (!best || weigh(x->w, o->price, o->power) / unit <
+				     weigh(x->w, best->price, best->power) / (free_end ? best->ports : 1) - 1e-9)
+			best = o;
+	}
+	return best;
+}
+
+/* The splitter fibre of plan f's fibre type for 1:k, or NULL. */
+static const Medium *splitter_for(const CageCtx *x, const Medium *f, int k, double run)
+{
+	const Medium *best = NULL;
+	for (int j = 0; j < x->cat->n; j++) {
+		const Medium *s = &x->cat->m[j];
+		if (s->optic || s->media != MEDIA_FIBER || s->legs != k || s->fiber != f->fiber ||
+		    (s->plug >= 0 && f->plug >= 0 && s->plug != f->plug) || cage_stocked(s, run) < 0)
+			continue;
+		double len = cage_stocked(s, run);
+		if (!best || weigh(x->w, s->price + s->price_per_m * len, s->power) <
+				     weigh(x->w, best->price + best->price_per_m * cage_stocked(best, run), best->power))
+			best = s;
+	}
+	return best;
+}
+
+/* Per end of the group's cables: the module chosen under a fibre plan, and lanes per module
+ * port there (1 at a NIC; 0 at an OCS end, which takes no module). */
+typedef struct EndPick {
+	const Medium *o;
+	int k;
+} EndPick;
+
+/* The fibre of cable i under plan p: a splitter from a split module port to single-lane
+ * ends; else the straight fibre (also between two module ports split alike, whose lanes it
+ * carries together). */
+static const Medium *fibre_of(const Plan *p, int i, const EndPick *pick)
+{
+	return (pick[2 * i].k > 1) != (pick[2 * i + 1].k > 1) ? p->splitter : p->fibre;
+}
+
+/* The module port of cable i's end e (k lanes a port): the first cable of its lanes (by
+ * lane) into *first, how many into *legs. */
+static void module_port(const CageCtx *x, int i, int e, int k, int *first, int *legs)
+{
+	const CageRec *r = &x->cages[x->cage_of[2 * i + e]];
+	int port = end_spot(x, i, e)->lane / k;
+	*first = -1, *legs = 0;
+	for (int j = r->first; j < r->first + r->count; j++) {
+		int ii = (int)(x->byc[j] >> 1), ee = (int)(x->byc[j] & 1);
+		if (end_spot(x, ii, ee)->lane / k == port) {
+			*first = *first < 0 ? ii : *first;
+			(*legs)++;
+		}
+	}
+}
+
+/* Whether every lane of cable i's A-end module port goes to its Z-end module port, split the
+ * same way: one straight fibre then carries them all. */
+static bool ports_paired(const CageCtx *x, int i, const EndPick *pick)
+{
+	int ka = pick[2 * i].k, kz = pick[2 * i + 1].k;
+	if (ka != kz)
+		return false;
+	const CageRec *r = &x->cages[x->cage_of[2 * i]];
+	int port = x->a[i].lane / ka, far = x->cage_of[2 * i + 1], far_port = x->z[i].lane / kz;
+	for (int j = r->first; j < r->first + r->count; j++) {
+		int ii = (int)(x->byc[j] >> 1), ee = (int)(x->byc[j] & 1);
+		if (ee != 0 || x->a[ii].lane / ka != port)
+			continue;
+		if (x->cage_of[2 * ii + 1] != far || x->z[ii].lane / kz != far_port)
+			return false;
+	}
+	return true;
+}
+
+/* The head end of cable i's multi-lane fibre under pick (the split module port's end; A when
+ * both are split), or -1 for a fibre of its own. */
+static int fibre_head(int i, const EndPick *pick)
+{
+	return pick[2 * i].k > 1 ? 0 : pick[2 * i + 1].k > 1 ? 1 : -1;
+}
+
+/* The longest run of the links of cage r (of the module port of `lane` when k > 0). */
+static double cage_run(const CageCtx *x, const CageRec *r, int k, int lane)
+{
+	double run = 0;
+	for (int j = r->first; j < r->first + r->count; j++) {
+		int i = (int)(x->byc[j] >> 1), e = (int)(x->byc[j] & 1);
+		if (k == 0 || end_spot(x, i, e)->lane / k == lane / k)
+			run = fmax(run, x->c[i].run);
+	}
+	return run;
+}
+
+/* Plan `f` (a straight fibre) for group g: modules into pick[], cost into p; false when some
+ * end or link has no part that serves it. */
+static bool optics_fit(CageCtx *x, const Group *g, const Medium *f, Plan *p, EndPick *pick)
+{
+	if (f->optic || f->media != MEDIA_FIBER || f->legs != 1 || f->ports != 1)
+		return false;
+	*p = (Plan){.fibre = f};
+	for (int k = 0; k < g->ncages; k++) {
+		const CageRec *r = &x->cages[g->cages[k]];
+		double run = cage_run(x, r, 0, 0), len = cage_stocked(f, run);
+		/* The module whose port count leaves the cheapest fibres (a splitter's reach may
+		 * be shorter than the straight fibre's: NVIDIA's single-mode splitters, 50 m). */
+		const Medium *o = module_for(x, f, r->conn, r->lanes, r->room, false, g->speed,
+					     len < 0 ? f->reach : len);
+		if (!o || len < 0)
+			return false;
+		int lanes_per_port = r->lanes / o->ports;
+		for (int j = r->first; j < r->first + r->count; j++) {
+			int i = (int)(x->byc[j] >> 1), e = (int)(x->byc[j] & 1);
+			pick[2 * i + e] = (EndPick){o, lanes_per_port};
+		}
+		p->price += o->price, p->power += o->power;
+	}
+	for (int k = 0; k < g->n; k++) {
+		int i = g->cables[k];
+		for (int e = 0; e < 2; e++) {
+			const Spot *s = end_spot(x, i, e);
+			if (x->cage_of[2 * i + e] >= 0)
+				continue;
+			if (s->ocs) {
+				if (cage_stocked(f, x->c[i].run) > s->reach + 1e-9)
+					return false;
+				pick[2 * i + e] = (EndPick){NULL, 0};
+				continue;
+			}
+			const Medium *o = module_for(x, f, s->cage, s->nic ? 1 : 0, s->room, s->nic, g->speed,
+						     cage_stocked(f, x->c[i].run));
+			if (!o)
+				return false;
+			pick[2 * i + e] = (EndPick){o, 1};
+			p->price += o->price / o->ports, p->power += o->power / o->ports;
+		}
+		if (!pick[2 * i].o && !pick[2 * i + 1].o)
+			return false; /* fibre between two OCS ports */
+		int head = fibre_head(i, pick);
+		if (head < 0) {
+			double len = cage_stocked(f, x->c[i].run);
+			if (len < 0)
+				return false;
+			p->price += f->price + f->price_per_m * len, p->power += f->power;
+			continue;
+		}
+		/* Lanes of a split module port: to single-lane ends through one splitter, or
+		 * to a module port split alike through one straight fibre; else nothing joins
+		 * them (two split ports to different places). */
+		int kh = pick[2 * i + head].k, first, legs;
+		bool both = pick[2 * i + 1 - head].k > 1;
+		if (both && !ports_paired(x, i, pick))
+			return false;
+		const CageRec *r = &x->cages[x->cage_of[2 * i + head]];
+		double run = cage_run(x, r, kh, end_spot(x, i, head)->lane);
+		if (!both && !p->splitter)
+			p->splitter = splitter_for(x, f, kh, run);
+		const Medium *fib = both ? f : p->splitter;
+		if (!fib || (!both && fib->legs != kh) || cage_stocked(fib, run) < 0)
+			return false;
+		module_port(x, i, head, kh, &first, &legs);
+		if (first == i)
+			p->price += fib->price + fib->price_per_m * cage_stocked(fib, run), p->power += fib->power;
+	}
+	p->cost = weigh(x->w, p->price, p->power);
+	p->ok = true;
+	return true;
+}
+
+static End end_of_cable(const CageCtx *x, int i, int e)
+{
+	const LinkInst *l = &x->d->links[x->c[i].link];
+	return e ? l->z : l->a;
+}
+
+/* How many links of device end `e` (an accelerator's or an extra device's) took a module
+ * before this one. */
+static int free_seen(CageCtx *x, End e)
+{
+	int k = e.kind == END_ACCEL ? e.dev : e.kind == END_EXTRA ? x->d->naccels + e.dev : -1;
+	return k >= 0 ? x->seen[k]++ : 0;
+}
+
+/* Plans of small groups remembered: a group of a few cages and links (a leaf's twin-port cage
+ * and two nodes; two leaves' and two spines' cages) is decided by its cages, its ends and its
+ * runs alone, and a large fabric repeats a few thousand of them tens of thousands of times
+ * (runs come from rack coordinates and U). A direct-mapped table of such signatures. */
+#define GROUP_MEMO 4096
+#define GROUP_MEMO_MAX 8
+
+typedef struct GroupSig {
+	double speed, run[GROUP_MEMO_MAX], room[2][GROUP_MEMO_MAX], cage_room[GROUP_MEMO_MAX];
+	int n, ncages, cage[GROUP_MEMO_MAX]; /* conn << 16 | lanes << 8 | count */
+	int end[2][GROUP_MEMO_MAX];          /* (group cage + 1) << 20 | lane << 12 | nic << 11 | conn */
+} GroupSig;
+
+typedef struct GroupMemo {
+	bool used;
+	GroupSig sig;
+	Plan plan;
+	EndPick pick[2 * GROUP_MEMO_MAX];
+} GroupMemo;
+
+/* The signature of group g, or false when it is not one the memo keeps. */
+static bool group_sig(const CageCtx *x, const Group *g, GroupSig *sig)
+{
+	if (g->ncages > GROUP_MEMO_MAX || g->n > GROUP_MEMO_MAX || g->ocs)
+		return false;
+	memset(sig, 0, sizeof *sig);
+	sig->speed = g->speed, sig->n = g->n, sig->ncages = g->ncages;
+	for (int k = 0; k < g->ncages; k++) {
+		const CageRec *r = &x->cages[g->cages[k]];
+		sig->cage[k] = (r->conn + 2) << 16 | r->lanes << 8 | r->count;
+		sig->cage_room[k] = r->room;
+	}
+	for (int k = 0; k < g->n; k++) {
+		int i = g->cables[k];
+		sig->run[k] = x->c[i].run;
+		for (int e = 0; e < 2; e++) {
+			const Spot *s = end_spot(x, i, e);
+			int r = x->cage_of[2 * i + e], local = 0;
+			while (r >= 0 && g->cages[local] != r)
+				local++;
+			sig->end[e][k] = (r >= 0 ? local + 1 : 0) << 20 | (s->lane & 255) << 12 |
+					 s->nic << 11 | (s->cage + 2);
+			sig->room[e][k] = s->room;
+		}
+	}
+	return true;
+}
+
+static uint64_t sig_hash(const GroupSig *sig)
+{
+	/* Word by word (the signature is zeroed first, padding included). */
+	uint64_t h = 1469598103934665603u, w;
+	const unsigned char *p = (const unsigned char *)sig;
+	for (size_t k = 0; k + sizeof w <= sizeof *sig; k += sizeof w) {
+		memcpy(&w, p + k, sizeof w);
+		h = (h ^ w) * 1099511628211u;
+		h ^= h >> 32;
+	}
+	return h;
+}
+
+/* The best plan of group g into best and best_pick (by g's cables); false when none. */
+static bool best_plan(CageCtx *x, const Group *g, EndPick *pick, EndPick *best_pick, Plan *out)
+{
+	GroupSig sig;
+	GroupMemo *e = NULL;
+	if (group_sig(x, g, &sig)) {
+		e = &x->groups[sig_hash(&sig) % GROUP_MEMO];
+		if (e->used && memcmp(&e->sig, &sig, sizeof sig) == 0) {
+			for (int k = 0; k < g->n; k++) {
+				int i = g->cables[k];
+				best_pick[2 * i] = e->pick[2 * k], best_pick[2 * i + 1] = e->pick[2 * k + 1];
+			}
+			*out = e->plan;
+			return out->ok;
+		}
+	}
+	Plan best = {0};
+	for (int j = 0; j < x->nplans; j++) {
+		const Medium *m = x->plans[j];
+		double len;
+		Plan p = {0};
+		if (assembly_fits(x, g, m, &len)) {
+			double price = m->price + m->price_per_m * len;
+			p = (Plan){m, NULL, NULL, len, weigh(x->w, price, m->power), price, m->power, true};
+		} else if (!optics_fit(x, g, m, &p, pick)) {
+			continue;
+		}
+		if (plan_better(&p, &best)) {
+			best = p;
+			if (!p.assembly)
+				for (int k = 0; k < g->n; k++) {
+					int i = g->cables[k];
+					best_pick[2 * i] = pick[2 * i], best_pick[2 * i + 1] = pick[2 * i + 1];
+				}
+		}
+	}
+	if (e) {
+		e->used = true, e->sig = sig, e->plan = best;
+		for (int k = 0; k < g->n; k++) {
+			int i = g->cables[k];
+			e->pick[2 * k] = best_pick[2 * i], e->pick[2 * k + 1] = best_pick[2 * i + 1];
+		}
+	}
+	*out = best;
+	return best.ok;
+}
+
+/* The group's best plan, written into its cables; false when nothing serves it. */
+static bool choose_group(CageCtx *x, const Group *g, int base, EndPick *pick, EndPick *best_pick)
+{
+	Plan best;
+	if (!best_plan(x, g, pick, best_pick, &best))
+		return false;
+	for (int k = 0; k < g->n; k++) {
+		int i = g->cables[k];
+		CableInst *c = &x->c[i];
+		const Spot *sa = &x->a[i], *sz = &x->z[i];
+		c->cage_a = sa->cage_no, c->lane_a = sa->lane;
+		c->cage_z = sz->cage_no, c->lane_z = sz->lane;
+		if (best.assembly) {
+			const Medium *m = best.assembly;
+			c->cable = m->part, c->optic_a = c->optic_z = NULL;
+			c->length = best.length;
+			c->price = best.price / g->n, c->power = best.power / g->n;
+			c->media = m->media, c->fiber = m->fiber;
+			c->module_a = c->module_z = false;
+			c->assembly = base + g->cables[0];
+			continue;
+		}
+		const Medium *fib = fibre_of(&best, i, best_pick);
+		c->cable = fib->part, c->media = fib->media, c->fiber = fib->fiber;
+		c->price = c->power = 0;
+		c->assembly = base + i;
+		for (int e = 0; e < 2; e++) {
+			EndPick *pk = &best_pick[2 * i + e];
+			int r = x->cage_of[2 * i + e];
+			const Part *o = pk->o ? pk->o->part : NULL;
+			const Spot *sp = end_spot(x, i, e);
+			bool free_end = o && r < 0 && !sp->nic;
+			int share = r >= 0 ? x->cages[r].count : free_end ? o->optic.ports : 1;
+			/* The cage's module is counted on its first link (by lane); at an end without
+			 * a cage, a multi-port module on every ports-th link of its device. */
+			bool counts = o && (r >= 0 ? x->byc[x->cages[r].first] == ((long)i << 1 | e)
+					    : !free_end || free_seen(x, end_of_cable(x, i, e)) % o->optic.ports == 0);
+			*(e ? &c->optic_z : &c->optic_a) = o;
+			*(e ? &c->module_z : &c->module_a) = counts;
+			if (o)
+				c->price += o->price / share, c->power += o->power / share;
+		}
+		int head = fibre_head(i, best_pick);
+		if (head >= 0) {
+			/* A leg of a multi-lane fibre: counted on the first leg of the module
+			 * port's lanes, at the longest leg's length. */
+			int kh = best_pick[2 * i + head].k, first, legs;
+			module_port(x, i, head, kh, &first, &legs);
+			const CageRec *cr = &x->cages[x->cage_of[2 * i + head]];
+			c->assembly = base + first;
+			c->length = cage_stocked(fib, cage_run(x, cr, kh, end_spot(x, i, head)->lane));
+			double cost = fib->price + fib->price_per_m * c->length;
+			c->price += cost / legs, c->power += fib->power / legs;
+		} else {
+			c->length = cage_stocked(fib, c->run);
+			c->price += fib->price + fib->price_per_m * c->length;
+			c->power += fib->power;
+		}
+	}
+	return true;
+}
+
+int cage_choose(Design *d, const CageIndex *index, const Catalogue *cat, Weights w, CableInst *c,
+		const Spot *a, const Spot *z, int n, int first)
+{
+	CageCtx x = {cat, w, c, a, z, n, NULL, xmalloc(sizeof(int) * (size_t)(2 * n + 2)), NULL, 0,
+		 xmalloc(sizeof(int) * (size_t)(n + 1)), index, d,
+		 calloc((size_t)(d->naccels + d->nextras + 1), sizeof(int)),
+		 calloc(MODULE_MEMO, sizeof(ModuleMemo)), NULL, NULL, 0, 0,
+		 calloc(GROUP_MEMO, sizeof(GroupMemo))};
+	if (!x.seen || !x.memo || !x.groups)
+		die_oom();
+	x.optics = xmalloc(sizeof(Medium *) * (size_t)(cat->n + 1));
+	x.plans = xmalloc(sizeof(Medium *) * (size_t)(cat->n + 1));
+	for (int j = 0; j < cat->n; j++) {
+		if (cat->m[j].optic)
+			x.optics[x.noptics++] = &cat->m[j];
+		else
+			x.plans[x.nplans++] = &cat->m[j];
+	}
+	find_cages(&x);
+	/* Groups in the order of their first cable; their cables and cages by counting sort. */
+	int *gid = xmalloc(sizeof(int) * (size_t)(n + 1)), ngroups = 0;
+	for (int i = 0; i < n; i++) {
+		int r = root(x.up, i);
+		gid[i] = r == i ? ngroups++ : gid[r];
+	}
+	int *start = calloc((size_t)ngroups + 2, sizeof(int)), *cstart = calloc((size_t)ngroups + 2, sizeof(int));
+	int *members = xmalloc(sizeof(int) * (size_t)(n + 1));
+	int *cmembers = xmalloc(sizeof(int) * (size_t)(x.ncages + 1));
+	if (!start || !cstart)
+		die_oom();
+	for (int i = 0; i < n; i++)
+		start[gid[i] + 1]++;
+	for (int r = 0; r < x.ncages; r++) {
+		x.cages[r].group = gid[x.byc[x.cages[r].first] >> 1];
+		cstart[x.cages[r].group + 1]++;
+	}
+	for (int gi = 0; gi < ngroups; gi++)
+		start[gi + 1] += start[gi], cstart[gi + 1] += cstart[gi];
+	for (int i = 0; i < n; i++)
+		members[start[gid[i]]++] = i;
+	for (int r = 0; r < x.ncages; r++)
+		cmembers[cstart[x.cages[r].group]++] = r;
+	EndPick *pick = xmalloc(sizeof(EndPick) * (size_t)(2 * n + 2));
+	EndPick *best_pick = xmalloc(sizeof(EndPick) * (size_t)(2 * n + 2));
+	int bad = -1, from = 0, cfrom = 0;
+	for (int gi = 0; gi < ngroups; gi++) {
+		Group g = {members + from, start[gi] - from, cmembers + cfrom, cstart[gi] - cfrom, 0, 0, false};
+		for (int k = 0; k < g.n; k++) {
+			int i = g.cables[k];
+			g.speed = fmax(g.speed, d->links[c[i].link].speed);
+			g.run = fmax(g.run, c[i].run);
+			g.ocs |= a[i].ocs || z[i].ocs;
+		}
+		if (!choose_group(&x, &g, first, pick, best_pick) && bad < 0)
+			bad = g.cables[0];
+		from = start[gi], cfrom = cstart[gi];
+	}
+	free(pick);
+	free(best_pick);
+	free(members);
+	free(cmembers);
+	free(start);
+	free(cstart);
+	free(gid);
+	free(x.byc);
+	free(x.cages);
+	free(x.cage_of);
+	free(x.up);
+	free(x.seen);
+	free(x.memo);
+	free(x.optics);
+	free(x.plans);
+	free(x.groups);
+	return bad;
+}

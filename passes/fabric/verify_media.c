@@ -1,0 +1,193 @@
+/*
+ * verify_media.c — proof, after cabling, that every medium chosen can be built (cage.c chooses
+ * them so by construction; this pass checks the result independently, from the IR alone):
+ *  1. a switch cage takes one part: every cable with an end in it names the same module at
+ *     that end, counted (module_a/z) on exactly one of them; or all are legs of one assembly
+ *     and name no module there; never two kinds of media;
+ *  2. a module fits its cage: its ports divide the cage's lanes and its ports x speed fit the
+ *     cage's room; a module in a NIC port is single-port;
+ *  3. an assembly (a cable counted once for several legs) has at most `ports` legs, all of the
+ *     same part and length, with one end of every leg in one cage (its head), and a
+ *     multi-lane head only in a cage of exactly that many lanes: no single-port cable in a
+ *     twin-port cage, no breakout leg outside the lanes of its assembly's cage;
+ *  4. every part reaches: the run fits in the length bought, the length within the cable's
+ *     reach and within every module's at its ends.
+ * A failure is a bug in clusterc, not in the spec: an internal-error diagnostic (exit 70).
+ */
+#include "passes.h"
+
+#include <stdlib.h>
+
+typedef struct MediaCheck {
+	Design *d;
+	int failures;
+} MediaCheck;
+
+static void media_fail(MediaCheck *v, const CableInst *c, const char *what)
+{
+	if (v->failures++ >= 5)
+		return;
+	const LinkInst *l = &v->d->links[c->link];
+	Buf b = {0};
+	ir_end_port(&b, v->d, l->a);
+	diag_set_code(diag_error(v->d->p->c, NOLOC, "internal error: cable of %s:%s (link %d): %s",
+				 ir_end_device(v->d, l->a), b.s, c->link, what),
+		      "internal");
+	buf_free(&b);
+}
+
+static End end_of(const Design *d, const CableInst *c, int e)
+{
+	return e ? d->links[c->link].z : d->links[c->link].a;
+}
+
+/* What a cage has taken so far: the first cable with an end in it and that end. */
+typedef struct CageSeen {
+	int cable, end, counted;
+} CageSeen;
+
+/* 1 and 2: cable i's end e in a switch cage, against what the cage took before. */
+static void check_cage_end(MediaCheck *v, CageSeen *seen, int i, int e)
+{
+	const Design *d = v->d;
+	const CableInst *c = &d->cables[i];
+	const Part *o = e ? c->optic_z : c->optic_a;
+	seen->counted += e ? c->module_z : c->module_a;
+	if (seen->cable < 0) {
+		*seen = (CageSeen){i, e, seen->counted};
+		End end = end_of(d, c, e);
+		int cage, lane, lanes;
+		double room = cable_switch_cage(&d->switches[end.dev], end.port, &cage, &lane, &lanes);
+		if (o && (lanes % o->optic.ports || o->optic.ports * o->optic.speed > room * (1 + 1e-9)))
+			media_fail(v, c, "a module that does not fit its cage's lanes");
+		return;
+	}
+	const CableInst *c0 = &d->cables[seen->cable];
+	if (o != (seen->end ? c0->optic_z : c0->optic_a) || (!o && c->assembly != c0->assembly))
+		media_fail(v, c, "two kinds of media in one switch cage");
+}
+
+/* 3: the legs of every assembly counted on cable i. */
+static void check_assemblies(MediaCheck *v, const int *legs, const int *next)
+{
+	const Design *d = v->d;
+	for (int i = 0; i < d->ncables; i++) {
+		const CableInst *head = &d->cables[i];
+		if (head->assembly != i || !head->cable || legs[i] <= 1)
+			continue;
+		const Part *p = head->cable;
+		bool optics = head->optic_a || head->optic_z;
+		int ports = optics ? p->cable.breakout : p->cable.ports;
+		if (legs[i] > ports)
+			media_fail(v, head, "more legs than its assembly has");
+		/* One end of every leg in one cage: the head. */
+		for (int side = 0; side < 2; side++) {
+			bool one = true;
+			int cage0 = side ? head->cage_z : head->cage_a;
+			End e0 = end_of(d, head, side);
+			for (int k = i; k >= 0; k = next[k]) {
+				const CableInst *c = &d->cables[k];
+				End e = end_of(d, c, side);
+				one &= cage0 >= 0 && e.kind == e0.kind && e.dev == e0.dev &&
+				       (side ? c->cage_z : c->cage_a) == cage0;
+				if (c->cable != p || c->length != head->length)
+					media_fail(v, c, "legs of one assembly of different parts or lengths");
+			}
+			if (one)
+				goto headed;
+		}
+		media_fail(v, head, "breakout legs outside the lanes of one cage");
+headed:;
+	}
+}
+
+/* 3 (single legs) and 4: each cable by itself. */
+static void check_cable(MediaCheck *v, const CableInst *c)
+{
+	const Design *d = v->d;
+	if (c->run > c->length + 1e-9 || c->length > c->cable->cable.reach + 1e-9)
+		media_fail(v, c, "a run longer than the cable bought, or past its reach");
+	const Part *o[2] = {c->optic_a, c->optic_z};
+	for (int e = 0; e < 2; e++) {
+		End end = end_of(d, c, e);
+		if (o[e] && o[e]->optic.reach < c->length - 1e-9)
+			media_fail(v, c, "a module whose reach is shorter than its fibre");
+		if (o[e] && end.kind == END_NODE && o[e]->optic.ports != 1)
+			media_fail(v, c, "a multi-port module in a NIC port");
+		if (o[e] || end.kind != END_SWITCH || d->switches[end.dev].model->kind == KIND_OCS)
+			continue;
+		int cage, lane, lanes;
+		cable_switch_cage(&d->switches[end.dev], end.port, &cage, &lane, &lanes);
+		int head = c->cable->cable.ports, per_leg = head / c->cable->cable.breakout;
+		/* Its head here (lanes == ports) or one of its legs (lanes == ports / breakout). */
+		if (lanes != head && lanes != per_leg)
+			media_fail(v, c, "an assembly end in a cage of another lane count (a single-port "
+					 "cable in a twin-port cage)");
+	}
+}
+
+int verify_media(Design *d)
+{
+	int before = diag_errors(d->p->c);
+	MediaCheck v = {d, 0};
+	/* Every switch's cages as one range of ids. */
+	int *base = xmalloc(sizeof(int) * (size_t)(d->nswitches + 1)), total = 0;
+	for (int i = 0; i < d->nswitches; i++) {
+		const SwitchInst *w = &d->switches[i];
+		int cage = -1, lane, lanes;
+		if (w->model->kind != KIND_OCS && w->radix > 0)
+			cable_switch_cage(w, w->radix - 1, &cage, &lane, &lanes);
+		base[i] = total;
+		total += cage + 1;
+	}
+	base[d->nswitches] = total;
+	CageSeen *seen = xmalloc(sizeof(CageSeen) * (size_t)(total + 1));
+	for (int k = 0; k < total; k++)
+		seen[k] = (CageSeen){-1, 0, 0};
+	int *legs = calloc((size_t)d->ncables + 1, sizeof(int));
+	int *next = xmalloc(sizeof(int) * (size_t)(d->ncables + 1));
+	int *last = xmalloc(sizeof(int) * (size_t)(d->ncables + 1));
+	if (!legs)
+		die_oom();
+	for (int i = 0; i < d->ncables; i++) {
+		const CableInst *c = &d->cables[i];
+		next[i] = -1;
+		if (!c->cable)
+			continue;
+		check_cable(&v, c);
+		int a = c->assembly;
+		if (a < 0 || a > i || d->cables[a].assembly != a) {
+			media_fail(&v, c, "a leg of an assembly counted on no cable");
+			continue;
+		}
+		if (legs[a]++ > 0)
+			next[last[a]] = i;
+		last[a] = i;
+		for (int e = 0; e < 2; e++) {
+			int cage = e ? c->cage_z : c->cage_a;
+			End end = end_of(d, c, e);
+			if (cage < 0 || end.kind != END_SWITCH)
+				continue;
+			if (base[end.dev] + cage >= base[end.dev + 1])
+				media_fail(&v, c, "a cage past its switch's cages");
+			else
+				check_cage_end(&v, &seen[base[end.dev] + cage], i, e);
+		}
+	}
+	for (int k = 0; k < total; k++)
+		if (seen[k].cable >= 0) {
+			const CableInst *c0 = &d->cables[seen[k].cable];
+			if ((seen[k].end ? c0->optic_z : c0->optic_a) && seen[k].counted != 1)
+				media_fail(&v, c0, "a cage's module is not counted exactly once");
+		}
+	check_assemblies(&v, legs, next);
+	free(base);
+	free(seen);
+	free(legs);
+	free(next);
+	free(last);
+	int failures = diag_errors(d->p->c) - before;
+	if (failures)
+		d->p->internal_error = true;
+	return failures;
+}
