@@ -892,6 +892,7 @@ typedef struct Design {
 	int node_racks, network_racks; /* racks of nodes and storage; racks of switches */
 	struct CableInst *cables; /* one per fabric link (cable.c) */
 	int ncables;
+	const char **cable_ids;   /* by cable: its stable id (ir_name_cables); NULL before */
 	bool verify;             /* --verify: print what the verifier proved */
 	PtrVec violations;       /* Violation*, of the evaluation in force */
 	double objective[8];     /* the objectives' values, in the order written */
@@ -933,12 +934,19 @@ typedef struct Design {
 
 /* ir.c: the names artifacts print (ir.c says how): a floor row's letters as rack names use
  * them (0 is "A", 26 "AA"); a link end's device, port ("p17", "p9/2", "nic3", "nic3/p2") and
- * place; cable i's stable id ("C000001" for the first). */
+ * place; cable i's stable id ("C4F7K2M9XH4", from its two ends: ir_name_cables names them
+ * all, resolving digest collisions, and returns 0). */
 void ir_row_name(int row, char *buf, size_t size);
 const char *ir_end_device(const Design *d, End e);
 void ir_end_port(Buf *b, const Design *d, End e);
 void ir_end_place(const Design *d, End e, int *rack, int *u);
-void ir_cable_id(Buf *b, int i);
+int ir_name_cables(Design *d);
+void ir_cable_id(Buf *b, const Design *d, int i);
+/* The canonical text of cable i's two ends that its id digests: "device:port" of each end,
+ * the smaller first, joined by a space (replaces b's contents). */
+void ir_cable_key(Buf *b, const Design *d, int i);
+/* The id of a digest: "C" and `chars` Crockford base32 digits of its leading bits. */
+void ir_digest_id(const unsigned char digest[32], int chars, char *out);
 /* Logical port `port` of switch s as its physical port (from 0), lane (from 0) and the lanes
  * that port is split into: port / breakout, port % breakout, breakout; from s->split on, the
  * up ports at their own lane count, after the down ports' physical ports. */

@@ -149,6 +149,7 @@ int overflow_check(Design *d);
 	X(MOUNT, "mount")         /* place.c: devices at their rack units */                 \
 	X(VERIFY, "verify")       /* verify.c: the wiring proved */                          \
 	X(CABLE, "cable")         /* cable.c: every cable */                                 \
+	X(IDS, "ids")             /* ir.c: the cables' stable ids */                         \
 	X(COST, "cost")           /* model.c: the model with the cables */                   \
 	X(JUDGE, "judge")         /* design.c: requirements and objectives with the cables */ \
 	X(ADDRESS, "address")     /* switch_plan.c: layer-3 plans */                         \

@@ -28,7 +28,7 @@
  * as cabling.csv names ports ("p17", "p9/2", "nic3", "nic3/p2"), the same strings in
  * interfaces.csv and cables.csv; their type is "other" (the physical types differ between
  * NetBox versions: InfiniBand NDR is one type in 3.x, split into 1X and 4X later) with the
- * speed in kbit/s. A cable's label is its cable_id in cabling.csv (C000001): NetBox shows both
+ * speed in kbit/s. A cable's label is its cable_id in cabling.csv (C4F7K2M9XH4, ir.c): NetBox shows both
  * ends already, and the id finds the row with the lengths and optics. Racks are 19" wide,
  * their facility_id "SITE-RACK".
  */
@@ -329,7 +329,7 @@ static int write_cables(Output *o, const Design *d, Buf *b)
 		buf_putc(b, ',');
 		buf_puts(b, cable_type(c));
 		buf_puts(b, ",connected,");
-		ir_cable_id(b, i);
+		ir_cable_id(b, d, i);
 		buf_putc(b, ',');
 		layout_number(b, c->length, 2);
 		buf_puts(b, ",m\n");

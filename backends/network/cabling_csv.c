@@ -3,8 +3,8 @@
  * fabric link, cable.c), in link order. Scale-up links run in the racks' backplanes and are
  * not cables.
  *
- * Columns: cable_id (C000001 on, stable for the same design), label (what the cable tag says:
- * "A-device:port - Z-device:port"), then each end as site, row (letters), rack, U, device,
+ * Columns: cable_id (the stable id of ir.c: "C" and 10 base32 digits of the ends' digest,
+ * unchanged by edits elsewhere), label (what the cable tag says: "A-device:port - Z-device:port"), then each end as site, row (letters), rack, U, device,
  * port and optic (the transceiver model, empty for copper and AOC), then media (dac, acc, aec,
  * aoc, fiber), fiber_type (om3/om4/om5/os2 for fibre and AOC), cable_model, length_m (the
  * stocked length bought), run_m (the computed run with slack, 2 decimals), speed_gbps,
@@ -65,7 +65,7 @@ int cabling_csv_write(Output *o, const Design *d)
 		buf_puts(&label, ir_end_device(d, l->z));
 		buf_putc(&label, ':');
 		buf_put(&label, pz.s, pz.len);
-		ir_cable_id(&b, i);
+		ir_cable_id(&b, d, i);
 		buf_putc(&b, ',');
 		text_csv_field(&b, label.s);
 		buf_putc(&b, ',');
