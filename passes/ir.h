@@ -302,6 +302,8 @@ typedef struct ExtraInst {
 	int nports;          /* its NIC ports on the fabric */
 	double speed;
 	int rack, u;         /* where it stands (place.c) */
+	int appliance;       /* index into Design.appliances when it is one of cluster.storage's
+			      * (its name and place are the appliance's), else -1 */
 } ExtraInst;
 
 typedef struct SwitchInst {

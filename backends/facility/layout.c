@@ -59,7 +59,7 @@ int layout_devices(const Design *d, RackDevice **out)
 	}
 	for (int i = 0; i < d->nextras; i++) {
 		const ExtraInst *x = &d->extras[i];
-		if (x->rack < 0)
+		if (x->rack < 0 || x->appliance >= 0) /* an appliance is listed below */
 			continue;
 		v[k++] = (RackDevice){DEV_EXTRA, i, x->name, x->type, x->rack, x->u,
 				      x->type->height_u, x->type->power};

@@ -91,7 +91,9 @@ static void counted_parts(Design *d, PtrVec *lines, const PartCount *pc, int n, 
 	}
 }
 
-/* Devices on a fabric that are not nodes (fabric managers, gateways): network power and capex. */
+/* Devices on a fabric that are not nodes: fabric managers and gateways in network power and
+ * capex; storage appliances in storage's, and none that cluster.storage already buys (the
+ * fabric's endpoints are those appliances, parts.c). */
 static void fabric_extras(Design *d, PtrVec *lines)
 {
 	for (int i = 0; i < d->nfabrics; i++) {
@@ -100,10 +102,15 @@ static void fabric_extras(Design *d, PtrVec *lines)
 		for (int k = 0; ev && k < (ev->kind == VAL_LIST ? ev->n : 1); k++) {
 			const Value *cv = ev->kind == VAL_LIST ? ev->items[k] : ev;
 			const Part *dev = parts_of(d, cv->ref);
+			bool storage = dev->kind == KIND_STORAGE;
+			if (storage && parts_storage_declared(d, dev))
+				continue;
+			int cat = storage ? CAT_STORAGE : CAT_NETWORK;
 			double n = cv->count->q.v, unit_power = dev->power;
-			d->t.power_by_cat[CAT_NETWORK] += n * unit_power;
-			d->t.capex_by_cat[CAT_NETWORK] += n * dev->price;
-			bom(d, lines, "fabric device", dev, n, "", dev->price, unit_power);
+			d->t.power_by_cat[cat] += n * unit_power;
+			d->t.capex_by_cat[cat] += n * dev->price;
+			bom(d, lines, storage ? "storage" : "fabric device", dev, n, "", dev->price,
+			    unit_power);
 		}
 	}
 }
