@@ -221,12 +221,18 @@ typedef struct StorageInst {
 } StorageInst;
 
 enum { CAT_NODES, CAT_NETWORK, CAT_STORAGE, CAT_OTHER, CAT_CABLING, CAT_RACKS, CAT_COOLING,
-       CAT_POWER, CAT_COUNT };
+       CAT_POWER, CAT_SPARES, CAT_COUNT };
 extern const char *const ir_category_names[CAT_COUNT];
+
+enum { SPARE_SWITCHES, SPARE_OPTICS, SPARE_CABLES, SPARE_COUNT };
 
 /* The costed design, in base units (W, J, s) and the report currency. */
 typedef struct Totals {
 	double accelerators, nodes, racks, switches, cables, storage_units;
+	/* Spare parts on the shelf by kind (SPARE_*): the cluster's rate and the count bought. */
+	struct {
+		double rate, count;
+	} spares[SPARE_COUNT];
 	double cpus;                  /* host CPUs the nodes count (cpus); 0 when none does */
 	double it_power;              /* W at peak */
 	double power_by_cat[CAT_COUNT]; /* W at peak: nodes, network, storage, other */

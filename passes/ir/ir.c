@@ -331,4 +331,4 @@ const char *const ir_switch_tier_names[ST_COUNT] = {
 
 
 const char *const ir_category_names[CAT_COUNT] = {"nodes", "network", "storage", "other",
-					       "cabling", "racks", "cooling", "power"};
+					       "cabling", "racks", "cooling", "power", "spares"};
