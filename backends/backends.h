@@ -351,6 +351,9 @@ typedef struct RackDevice {
 /* Every device standing in a rack, sorted by rack and U, in *out (heap: free() it). Returns
  * the count. */
 int layout_devices(const Design *d, RackDevice **out);
+/* A link end's place as CSV fields, each followed by a comma: row letters, rack, U (three empty
+ * fields for an end without a rack), device (cabling.csv, pull-sheets.csv). */
+void layout_csv_place(Buf *b, const Design *d, End e);
 /* s lower-cased, runs of other characters than letters and digits as one '-' ("dgx-h100"). */
 void layout_slug(Buf *b, const char *s);
 /* x with at most `decimals` places, trailing zeros trimmed, no grouping ("2.5", "400");

@@ -74,6 +74,26 @@ int layout_devices(const Design *d, RackDevice **out)
 	return k;
 }
 
+void layout_csv_place(Buf *b, const Design *d, End e)
+{
+	int rack, u;
+	ir_end_place(d, e, &rack, &u);
+	if (rack >= 0) {
+		char row[16];
+		ir_row_name(d->racks[rack].row, row, sizeof row);
+		buf_puts(b, row);
+		buf_putc(b, ',');
+		text_csv_field(b, d->racks[rack].name);
+		buf_putc(b, ',');
+		layout_int(b, u);
+		buf_putc(b, ',');
+	} else {
+		buf_puts(b, ",,,");
+	}
+	text_csv_field(b, ir_end_device(d, e));
+	buf_putc(b, ',');
+}
+
 void layout_slug(Buf *b, const char *s)
 {
 	size_t start = b->len;

@@ -21,24 +21,9 @@ static const char header[] =
 /* One end: site, row, rack, U, device, port, optic. */
 static void put_end(Buf *b, const Design *d, End e, const char *port, const Part *optic)
 {
-	int rack, u;
-	ir_end_place(d, e, &rack, &u);
 	text_csv_field(b, d->site_name);
 	buf_putc(b, ',');
-	if (rack >= 0) {
-		char row[16];
-		ir_row_name(d->racks[rack].row, row, sizeof row);
-		buf_puts(b, row);
-		buf_putc(b, ',');
-		text_csv_field(b, d->racks[rack].name);
-		buf_putc(b, ',');
-		layout_int(b, u);
-		buf_putc(b, ',');
-	} else {
-		buf_puts(b, ",,,");
-	}
-	text_csv_field(b, ir_end_device(d, e));
-	buf_putc(b, ',');
+	layout_csv_place(b, d, e);
 	text_csv_field(b, port);
 	buf_putc(b, ',');
 	text_csv_field(b, optic ? optic->name : "");

@@ -117,22 +117,7 @@ static const char csv_header[] =
 /* row, rack, U, device, port of one end. */
 static void csv_end(Buf *b, const Design *d, End e, Buf *port)
 {
-	int rack, u;
-	ir_end_place(d, e, &rack, &u);
-	if (rack >= 0) {
-		char row[16];
-		ir_row_name(d->racks[rack].row, row, sizeof row);
-		buf_puts(b, row);
-		buf_putc(b, ',');
-		text_csv_field(b, d->racks[rack].name);
-		buf_putc(b, ',');
-		layout_int(b, u);
-		buf_putc(b, ',');
-	} else {
-		buf_puts(b, ",,,");
-	}
-	text_csv_field(b, ir_end_device(d, e));
-	buf_putc(b, ',');
+	layout_csv_place(b, d, e);
 	port->len = 0;
 	ir_end_port(port, d, e);
 	text_csv_field(b, port->s);
