@@ -955,6 +955,9 @@ void ir_cable_id(Buf *b, const Design *d, int i);
 void ir_cable_key(Buf *b, const Design *d, int i);
 /* The id of a digest: "C" and `chars` Crockford base32 digits of its leading bits. */
 void ir_digest_id(const unsigned char digest[32], int chars, char *out);
+/* The digits of each id of a run of n digests, sorted, that share their first 10 digits: the
+ * first keeps 10, each later one 2 more at a time until it differs from both neighbours. */
+void ir_run_id_chars(const unsigned char (*dg)[32], int n, int *chars);
 /* Logical port `port` of switch s as its physical port (from 0), lane (from 0) and the lanes
  * that port is split into: port / breakout, port % breakout, breakout; from s->split on, the
  * up ports at their own lane count, after the down ports' physical ports. */

@@ -256,30 +256,42 @@ static int common_digits(const unsigned char *a, const unsigned char *b)
 	return n;
 }
 
-/* Cables whose ids share their 10 digits, in digest order: the first keeps them, each later one
- * takes the digits that tell it from both neighbours (so from every other), in steps of 2. */
+void ir_run_id_chars(const unsigned char (*dg)[HASH_BYTES], int n, int *chars)
+{
+	for (int i = 0; i < n; i++) {
+		chars[i] = ID_CHARS;
+		if (i == 0)
+			continue;
+		int prev = common_digits(dg[i - 1], dg[i]);
+		int next = i + 1 < n ? common_digits(dg[i], dg[i + 1]) : 0;
+		int need = (prev > next ? prev : next) + 1;
+		while (chars[i] < need)
+			chars[i] += 2;
+		assert(chars[i] <= ID_MAX_CHARS); /* two ends are one key: the ends are unique */
+	}
+}
+
+/* Cables whose ids share their 10 digits: sorted by digest, their lengths from ir_run_id_chars. */
 static void name_colliding(Design *d, const CableLead *run, int n, Buf *key)
 {
 	Colliding *c = xmalloc(sizeof *c * (size_t)n);
+	unsigned char(*dg)[HASH_BYTES] = xmalloc(sizeof *dg * (size_t)n);
+	int *chars = xmalloc(sizeof *chars * (size_t)n);
 	for (int i = 0; i < n; i++) {
 		c[i].cable = run[i].cable;
 		cable_digest(d, c[i].cable, key, c[i].dg);
 	}
 	qsort(c, (size_t)n, sizeof *c, colliding_cmp);
+	for (int i = 0; i < n; i++)
+		memcpy(dg[i], c[i].dg, HASH_BYTES);
+	ir_run_id_chars((const unsigned char(*)[HASH_BYTES])dg, n, chars);
 	for (int i = 0; i < n; i++) {
-		int chars = ID_CHARS;
-		if (i > 0) {
-			int prev = common_digits(c[i - 1].dg, c[i].dg);
-			int next = i + 1 < n ? common_digits(c[i].dg, c[i + 1].dg) : 0;
-			int need = (prev > next ? prev : next) + 1;
-			while (chars < need)
-				chars += 2;
-			assert(chars <= ID_MAX_CHARS); /* two ends are one key: the ends are unique */
-		}
-		char *id = arena_alloc(d->c->arena, (size_t)chars + 2);
-		ir_digest_id(c[i].dg, chars, id);
+		char *id = arena_alloc(d->c->arena, (size_t)chars[i] + 2);
+		ir_digest_id(c[i].dg, chars[i], id);
 		d->cable_ids[c[i].cable] = id;
 	}
+	free(chars);
+	free(dg);
 	free(c);
 }
 

@@ -866,6 +866,21 @@ static void test_layout(void)
 	CU_ASSERT_STRING_EQUAL(id, "CQ9W1DFWF07");
 	ir_digest_id(dg, 12, id);
 	CU_ASSERT_STRING_EQUAL(id, "CQ9W1DFWF077Y");
+	/* A run of ids that share their 10 digits (docs/output.md, "Cable ids"): A = 0...; B
+	 * differs from A at bit 50 (digit 11, G); C shares 60 bits (12 digits) with B and differs at
+	 * bit 60. A keeps 10 digits, B and C need 13 to differ, so take 14 each. */
+	unsigned char run[3][HASH_BYTES] = {{0}};
+	run[1][6] = run[2][6] = 0x20; /* bit 50 */
+	run[2][7] = 0x08;             /* bit 60 */
+	int chars[3];
+	ir_run_id_chars((const unsigned char(*)[HASH_BYTES])run, 3, chars);
+	CU_ASSERT(chars[0] == 10 && chars[1] == 14 && chars[2] == 14);
+	char ids[3][64];
+	for (int i = 0; i < 3; i++)
+		ir_digest_id(run[i], chars[i], ids[i]);
+	CU_ASSERT_STRING_EQUAL(ids[0], "C0000000000");
+	CU_ASSERT_STRING_EQUAL(ids[1], "C0000000000G000");
+	CU_ASSERT_STRING_EQUAL(ids[2], "C0000000000G0G0");
 	char row[16];
 	ir_row_name(0, row, sizeof row);
 	CU_ASSERT_STRING_EQUAL(row, "A");
