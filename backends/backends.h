@@ -351,6 +351,9 @@ typedef struct RackDevice {
 /* Every device standing in a rack, sorted by rack and U, in *out (heap: free() it). Returns
  * the count. */
 int layout_devices(const Design *d, RackDevice **out);
+/* A link end's place as CSV fields, each followed by a comma: row letters, rack, U (three empty
+ * fields for an end without a rack), device (cabling.csv, pull-sheets.csv). */
+void layout_csv_place(Buf *b, const Design *d, End e);
 /* s lower-cased, runs of other characters than letters and digits as one '-' ("dgx-h100"). */
 void layout_slug(Buf *b, const char *s);
 /* x with at most `decimals` places, trailing zeros trimmed, no grouping ("2.5", "400");
@@ -367,6 +370,11 @@ int layout_rack_units(const Design *d);    /* the rack type's height in U */
 /* ---- cabling_csv.c, netbox.c, racks_csv.c, racks_svg.c, hostfile.c -------------------------- */
 
 int cabling_csv_write(Output *o, const Design *d);
+/* pull_sheets.c: pull-sheets.csv and pull-sheets.md; labels_csv.c: labels.csv. An end as they
+ * print it: "RACK U<n> DEVICE PORT" ("A01 U1 gpu0001 nic1"; device and port without a rack). */
+int pull_sheets_write(Output *o, const Design *d);
+int labels_csv_write(Output *o, const Design *d);
+void pull_end_text(Buf *b, const Design *d, End e);
 int netbox_write(Output *o, const Design *d);
 int racks_csv_write(Output *o, const Design *d);
 int racks_svg_write(Output *o, const Design *d);

@@ -78,6 +78,16 @@ const char *text_scenario(const Design *d)
  * characters and line breaks as spaces. */
 void text_md_cell(Buf *b, const char *s)
 {
+	/* Most cells (names, ports) need nothing escaped: one copy (pull sheets write millions). */
+	const char *p = s;
+	for (unsigned char c; p && (c = (unsigned char)*p) >= 0x20 && c != 0x7f && c != '|' &&
+			      c != '\\' && c != '`' && c != '[' && c != ']' && c != '<' && c != '>' &&
+			      c != '&';)
+		p++;
+	if (p && !*p) {
+		buf_put(b, s, (size_t)(p - s));
+		return;
+	}
 	for (; s && *s; s++) {
 		unsigned char c = (unsigned char)*s;
 		if (c == '|' || c == '\\' || c == '`' || c == '[' || c == ']') {

@@ -48,3 +48,11 @@ void hash_hex(const void *data, size_t n, char hex[HASH_HEX])
 	hash_update(h, data, n);
 	hash_finish(h, hex);
 }
+
+void hash_bytes(const void *data, size_t n, unsigned char out[HASH_BYTES])
+{
+	struct sha256_ctx ctx;
+	sha256_init(&ctx);
+	sha256_update(&ctx, n, data);
+	sha256_digest(&ctx, HASH_BYTES, out);
+}

@@ -21,4 +21,8 @@ void hash_free(Hash *h); /* releases h unfinished; NULL is fine */
 /* The digest of n bytes at data, in hex. */
 void hash_hex(const void *data, size_t n, char hex[HASH_HEX]);
 
+/* The digest of n bytes at data, as its HASH_BYTES bytes (no allocation: for many small keys). */
+enum { HASH_BYTES = 32 };
+void hash_bytes(const void *data, size_t n, unsigned char out[HASH_BYTES]);
+
 #endif

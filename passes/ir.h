@@ -232,12 +232,18 @@ typedef struct StorageInst {
 } StorageInst;
 
 enum { CAT_NODES, CAT_NETWORK, CAT_STORAGE, CAT_OTHER, CAT_CABLING, CAT_RACKS, CAT_COOLING,
-       CAT_POWER, CAT_COUNT };
+       CAT_POWER, CAT_SPARES, CAT_COUNT };
 extern const char *const ir_category_names[CAT_COUNT];
+
+enum { SPARE_SWITCHES, SPARE_OPTICS, SPARE_CABLES, SPARE_COUNT };
 
 /* The costed design, in base units (W, J, s) and the report currency. */
 typedef struct Totals {
 	double accelerators, nodes, racks, switches, cables, storage_units;
+	/* Spare parts on the shelf by kind (SPARE_*): the cluster's rate and the count bought. */
+	struct {
+		double rate, count;
+	} spares[SPARE_COUNT];
 	double cpus;                  /* host CPUs the nodes count (cpus); 0 when none does */
 	double it_power;              /* W at peak */
 	double power_by_cat[CAT_COUNT]; /* W at peak: nodes, network, storage, other */
@@ -313,6 +319,8 @@ typedef struct ExtraInst {
 	int nports;          /* its NIC ports on the fabric */
 	double speed;
 	int rack, u;         /* where it stands (place.c) */
+	int appliance;       /* index into Design.appliances when it is one of cluster.storage's
+			      * (its name and place are the appliance's), else -1 */
 } ExtraInst;
 
 typedef struct SwitchInst {
@@ -912,6 +920,7 @@ typedef struct Design {
 	int node_racks, network_racks; /* racks of nodes and storage; racks of switches */
 	struct CableInst *cables; /* one per fabric link (cable.c) */
 	int ncables;
+	const char **cable_ids;   /* by cable: its stable id (ir_name_cables); NULL before */
 	bool verify;             /* --verify: print what the verifier proved */
 	PtrVec violations;       /* Violation*, of the evaluation in force */
 	double objective[8];     /* the objectives' values, in the order written */
@@ -954,13 +963,23 @@ typedef struct Design {
 /* ir.c: the names artifacts print (ir.c says how): a floor row's letters as rack names use
  * them (0 is "A", 26 "AA"); a link end's device, port (its model's faceplate name:
  * "Ethernet128", "1/17/1", "sw17p1", "mlx5_3", or "p17", "p9/2", "nic3", "nic3/p2") and
- * place; cable i's stable id ("C000001" for the first). */
+ * place; cable i's stable id ("C4F7K2M9XH4", from its two ends: ir_name_cables names them
+ * all, resolving digest collisions, and returns 0). */
 void ir_row_name(int row, char *buf, size_t size);
 const char *ir_end_device(const Design *d, End e);
 void ir_end_port(Buf *b, const Design *d, End e);
 const Part *ir_extra_nic(const ExtraInst *x); /* its first NIC model, or NULL */
 void ir_end_place(const Design *d, End e, int *rack, int *u);
-void ir_cable_id(Buf *b, int i);
+int ir_name_cables(Design *d);
+void ir_cable_id(Buf *b, const Design *d, int i);
+/* The canonical text of cable i's two ends that its id digests: "device:port" of each end,
+ * the smaller first, joined by a space (replaces b's contents). */
+void ir_cable_key(Buf *b, const Design *d, int i);
+/* The id of a digest: "C" and `chars` Crockford base32 digits of its leading bits. */
+void ir_digest_id(const unsigned char digest[32], int chars, char *out);
+/* The digits of each id of a run of n digests, sorted, that share their first 10 digits: the
+ * first keeps 10, each later one 2 more at a time until it differs from both neighbours. */
+void ir_run_id_chars(const unsigned char (*dg)[32], int n, int *chars);
 /* Logical port `port` of switch s as its physical port (from 0), lane (from 0) and the lanes
  * that port is split into: port / breakout, port % breakout, breakout; from s->split on, the
  * up ports at their own lane count, after the down ports' physical ports. */

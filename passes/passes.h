@@ -50,6 +50,9 @@ void judge_weights(Design *d, double *per_money, double *per_watt);
 int parts_lower(Design *d);
 /* The Part of a declaration of a part kind (NULL for NULL). */
 const Part *parts_of(const Design *d, const Decl *decl);
+/* How many appliances of `part` cluster.storage declares (0: none): a fabric endpoint of such a
+ * part is one of them, bought once, under storage (docs/reports.md). */
+int parts_storage_declared(const Design *d, const Part *part);
 
 /* racks.c: how many nodes of each group fit a rack (U, power class, cooling limit, scale-up
  * domains kept whole), and so how many racks. Errors when a node fits no rack. */
@@ -156,6 +159,7 @@ int overflow_check(Design *d);
 	X(VERIFY, "verify")       /* verify.c: the wiring proved */                          \
 	X(CABLE, "cable")         /* cable.c: every cable */                                 \
 	X(VERIFY_MEDIA, "verify-media") /* verify_media.c: the media proved */               \
+	X(IDS, "ids")             /* ir.c: the cables' stable ids */                         \
 	X(COST, "cost")           /* model.c: the model with the cables */                   \
 	X(JUDGE, "judge")         /* design.c: requirements and objectives with the cables */ \
 	X(ADDRESS, "address")     /* switch_plan.c: layer-3 plans */                         \

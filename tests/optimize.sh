@@ -4,7 +4,7 @@
 #    report.json's optimizer section gives;
 #  - the MILP and --search=exhaustive make the same decisions at the same objective;
 #  - model.lp names its rows and columns after the spec (rack48_cooling_cold_plate,
-#    require_line_102 ...);
+#    require_wanka_facility_power_le_hall_b_power_budget ...);
 #  - cable media follow the objective: the same links get the cheap, power-hungry optic when
 #    capex is minimized and the dearer frugal one when the cost of ownership over 10 years is;
 #  - --time-limit and --search take only what they document (exit 64 otherwise).
@@ -64,8 +64,8 @@ done
 [ $solved -ge 2 ] || err "only $solved examples went through the MILP"
 
 # Names after the spec, in the flagship's model.
-for want in rack48_cooling_cold_plate rack48_power_limit_40_kW require_line_102 minimize_line_103 \
-	one_rack48_cooling floor_hall_b; do
+for want in rack48_cooling_cold_plate rack48_power_limit_40_kW require_wanka_facility_power_le_hall_b_power_budget \
+	minimize_wanka_capex_plus_5_y_times_wanka_energy_cost one_rack48_cooling floor_hall_b; do
 	grep -q "$want" "$tmp/wanka/model.lp" || err "wanka model.lp: no $want"
 done
 

@@ -59,7 +59,7 @@ int layout_devices(const Design *d, RackDevice **out)
 	}
 	for (int i = 0; i < d->nextras; i++) {
 		const ExtraInst *x = &d->extras[i];
-		if (x->rack < 0)
+		if (x->rack < 0 || x->appliance >= 0) /* an appliance is listed below */
 			continue;
 		v[k++] = (RackDevice){DEV_EXTRA, i, x->name, x->type, x->rack, x->u,
 				      x->type->height_u, x->type->power};
@@ -72,6 +72,26 @@ int layout_devices(const Design *d, RackDevice **out)
 	qsort(v, (size_t)k, sizeof *v, by_place);
 	*out = v;
 	return k;
+}
+
+void layout_csv_place(Buf *b, const Design *d, End e)
+{
+	int rack, u;
+	ir_end_place(d, e, &rack, &u);
+	if (rack >= 0) {
+		char row[16];
+		ir_row_name(d->racks[rack].row, row, sizeof row);
+		buf_puts(b, row);
+		buf_putc(b, ',');
+		text_csv_field(b, d->racks[rack].name);
+		buf_putc(b, ',');
+		layout_int(b, u);
+		buf_putc(b, ',');
+	} else {
+		buf_puts(b, ",,,");
+	}
+	text_csv_field(b, ir_end_device(d, e));
+	buf_putc(b, ',');
 }
 
 void layout_slug(Buf *b, const char *s)

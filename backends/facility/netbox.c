@@ -33,7 +33,7 @@
  * generation from the device's full port speed (4X: 200G HDR, 400G NDR, 800G XDR) and 4X or
  * 1X from the link's share of it ("infiniband-ndr-4x", "infiniband-xdr-4x"; the 4X types
  * need a NetBox that has them, 4.x of 2025 on); "other" where NetBox has no type (a 2X split
- * such as NDR200 or HDR100, a 200G port in an OSFP cage, NVLink). A cable's label is its cable_id in cabling.csv (C000001): NetBox shows both
+ * such as NDR200 or HDR100, a 200G port in an OSFP cage, NVLink). A cable's label is its cable_id in cabling.csv (C4F7K2M9XH4, ir.c): NetBox shows both
  * ends already, and the id finds the row with the lengths and optics. Racks are 19" wide,
  * their facility_id "SITE-RACK".
  */
@@ -394,7 +394,7 @@ static int write_cables(Output *o, const Design *d, Buf *b)
 		buf_putc(b, ',');
 		buf_puts(b, cable_type(c));
 		buf_puts(b, ",connected,");
-		ir_cable_id(b, i);
+		ir_cable_id(b, d, i);
 		buf_putc(b, ',');
 		layout_number(b, c->length, 2);
 		buf_puts(b, ",m\n");

@@ -3,9 +3,9 @@
  * fabric link, cable.c), in link order. Scale-up links run in the racks' backplanes and are
  * not cables.
  *
- * Columns: cable_id (C000001 on, stable for the same design), label (what the cable tag says:
- * "A-device:port - Z-device:port"), then each end as site, row (letters), rack, U, device,
- * port and optic (the module in that end's cage, named on the cage's first link only, so the
+ * Columns: cable_id (the stable id of ir.c: "C" and 10 base32 digits of the ends' digest,
+ * unchanged by edits elsewhere), label (what the cable tag says: "A-device:port -
+ * Z-device:port"), then each end as site, row (letters), rack, U, device, port and optic (the module in that end's cage, named on the cage's first link only, so the
  * optics counted here are the BOM's; empty for copper and AOC), then media (dac, acc, aec,
  * aoc, fiber), fiber_type (om3/om4/om5/os2 for fibre and AOC), cable_model, length_m (the
  * stocked length bought), run_m (the computed run with slack, 2 decimals), speed_gbps,
@@ -26,24 +26,9 @@ static const char header[] =
 /* One end: site, row, rack, U, device, port, optic. */
 static void put_end(Buf *b, const Design *d, End e, const char *port, const Part *optic)
 {
-	int rack, u;
-	ir_end_place(d, e, &rack, &u);
 	text_csv_field(b, d->site_name);
 	buf_putc(b, ',');
-	if (rack >= 0) {
-		char row[16];
-		ir_row_name(d->racks[rack].row, row, sizeof row);
-		buf_puts(b, row);
-		buf_putc(b, ',');
-		text_csv_field(b, d->racks[rack].name);
-		buf_putc(b, ',');
-		layout_int(b, u);
-		buf_putc(b, ',');
-	} else {
-		buf_puts(b, ",,,");
-	}
-	text_csv_field(b, ir_end_device(d, e));
-	buf_putc(b, ',');
+	layout_csv_place(b, d, e);
 	text_csv_field(b, port);
 	buf_putc(b, ',');
 	text_csv_field(b, optic ? optic->name : "");
@@ -81,7 +66,7 @@ int cabling_csv_write(Output *o, const Design *d)
 		buf_puts(&label, ir_end_device(d, l->z));
 		buf_putc(&label, ':');
 		buf_put(&label, pz.s, pz.len);
-		ir_cable_id(&b, i);
+		ir_cable_id(&b, d, i);
 		buf_putc(&b, ',');
 		text_csv_field(&b, label.s);
 		buf_putc(&b, ',');
@@ -110,7 +95,7 @@ int cabling_csv_write(Output *o, const Design *d)
 		put_cage(&b, c->cage_a, c->lane_a);
 		put_cage(&b, c->cage_z, c->lane_z);
 		buf_putc(&b, ',');
-		ir_cable_id(&b, c->assembly);
+		ir_cable_id(&b, d, c->assembly);
 		buf_putc(&b, '\n');
 		layout_flush(f, &b, false);
 	}

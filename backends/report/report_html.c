@@ -200,7 +200,7 @@ static const struct {
 } capex_cats[] = {
 	{CAT_NODES, "nodes"},     {CAT_NETWORK, "network"}, {CAT_CABLING, "cabling"},
 	{CAT_RACKS, "racks"},     {CAT_COOLING, "cooling"}, {CAT_POWER, "power"},
-	{CAT_STORAGE, "storage"}, {CAT_OTHER, "other"},
+	{CAT_STORAGE, "storage"}, {CAT_OTHER, "other"}, {CAT_SPARES, "spares"},
 };
 
 static void capex_chart(Buf *b, const Design *d)

@@ -119,6 +119,22 @@ static Json *capex_json(const Totals *t)
 	jw_set(o, "power", money(t->capex_by_cat[CAT_POWER]));
 	jw_set(o, "storage", money(t->capex_by_cat[CAT_STORAGE]));
 	jw_set(o, "other", money(t->capex_by_cat[CAT_OTHER]));
+	jw_set(o, "spares", money(t->capex_by_cat[CAT_SPARES]));
+	return o;
+}
+
+/* The spare parts bought: per kind the cluster's rate and the count (docs/reports.md). */
+static Json *spares_json(const Totals *t)
+{
+	static const char *const kinds[SPARE_COUNT] = {"switches", "optics", "cables"};
+	Json *o = jw_object();
+	for (int i = 0; i < SPARE_COUNT; i++) {
+		Json *k = jw_object();
+		jw_set(k, "rate", jw_real(t->spares[i].rate, RATIO_DECIMALS));
+		jw_set(k, "count", jw_int((long long)t->spares[i].count));
+		jw_set(o, kinds[i], k);
+	}
+	jw_set(o, "capex", money(t->capex_by_cat[CAT_SPARES]));
 	return o;
 }
 
@@ -440,6 +456,7 @@ static Json *report_json(const Design *d, const OptimizerReport *opt, const Arti
 	jw_set(r, "totals", totals_json(&d->t));
 	jw_set(r, "power_kw_by_category", power_json(&d->t));
 	jw_set(r, "capex_by_category", capex_json(&d->t));
+	jw_set(r, "spares", spares_json(&d->t));
 	jw_set(r, "fabrics", fabrics_json(d));
 	jw_set(r, "scale_up", scale_up_json(d));
 	jw_set(r, "optimizer", optimizer_json(opt));

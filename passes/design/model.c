@@ -91,7 +91,9 @@ static void counted_parts(Design *d, PtrVec *lines, const PartCount *pc, int n, 
 	}
 }
 
-/* Devices on a fabric that are not nodes (fabric managers, gateways): network power and capex. */
+/* Devices on a fabric that are not nodes: fabric managers and gateways in network power and
+ * capex; storage appliances in storage's, and none that cluster.storage already buys (the
+ * fabric's endpoints are those appliances, parts.c). */
 static void fabric_extras(Design *d, PtrVec *lines)
 {
 	for (int i = 0; i < d->nfabrics; i++) {
@@ -100,11 +102,37 @@ static void fabric_extras(Design *d, PtrVec *lines)
 		for (int k = 0; ev && k < (ev->kind == VAL_LIST ? ev->n : 1); k++) {
 			const Value *cv = ev->kind == VAL_LIST ? ev->items[k] : ev;
 			const Part *dev = parts_of(d, cv->ref);
+			bool storage = dev->kind == KIND_STORAGE;
+			if (storage && parts_storage_declared(d, dev))
+				continue;
+			int cat = storage ? CAT_STORAGE : CAT_NETWORK;
 			double n = cv->count->q.v, unit_power = dev->power;
-			d->t.power_by_cat[CAT_NETWORK] += n * unit_power;
-			d->t.capex_by_cat[CAT_NETWORK] += n * dev->price;
-			bom(d, lines, "fabric device", dev, n, "", dev->price, unit_power);
+			d->t.power_by_cat[cat] += n * unit_power;
+			d->t.capex_by_cat[cat] += n * dev->price;
+			bom(d, lines, storage ? "storage" : "fabric device", dev, n, "", dev->price,
+			    unit_power);
 		}
+	}
+}
+
+/* Spares of a BOM line of qty parts at the cluster's rate (field f), rounded up: their own
+ * line, capex category spares, no power (they stay on the shelf). model_name: the line's model
+ * text when it is not the part's name (a cable's length). */
+static void spare_line(Design *d, PtrVec *lines, const char *what, const Part *part,
+		       const char *model_name, double qty, int kind, double unit_price)
+{
+	static const FieldId rates[SPARE_COUNT] = {FLD_CLUSTER_SPARE_SWITCHES, FLD_CLUSTER_SPARE_OPTICS,
+						   FLD_CLUSTER_SPARE_CABLES};
+	double rate = field_num(d->cluster, rates[kind]);
+	double n = ceil(qty * rate - 1e-9);
+	if (n <= 0)
+		return;
+	d->t.capex_by_cat[CAT_SPARES] += n * unit_price;
+	d->t.spares[kind].count += n;
+	bom(d, lines, what, part, n, "", unit_price, 0);
+	if (model_name) {
+		BomLine *b = lines->v[lines->n - 1];
+		b->model = model_name;
 	}
 }
 
@@ -154,11 +182,15 @@ static void cable_lines(Design *d, PtrVec *lines)
 		double qty = k->count;
 		if (k->part->kind == KIND_OPTIC) {
 			bom(d, lines, "optic", k->part, qty, "", unit_price, unit_power);
+			spare_line(d, lines, "spare optic", k->part, NULL, qty, SPARE_OPTICS,
+				   unit_price);
 		} else {
 			unit_price += k->part->cable.price_per_m * k->length;
 			bom(d, lines, "cable", k->part, qty, "", unit_price, unit_power);
 			BomLine *b = lines->v[lines->n - 1];
 			b->model = arena_printf(d->c->arena, "%s %g m", k->part->name, k->length);
+			spare_line(d, lines, "spare cable", k->part, b->model, qty, SPARE_CABLES,
+				   unit_price);
 		}
 		d->t.capex_by_cat[CAT_CABLING] += qty * unit_price;
 		d->t.power_by_cat[CAT_NETWORK] += qty * unit_power;
@@ -172,6 +204,9 @@ int model_design(Design *d)
 	Totals *t = &d->t;
 	double horizon = t->horizon_years, racks = t->racks;
 	*t = (Totals){.horizon_years = horizon, .racks = racks};
+	t->spares[SPARE_SWITCHES].rate = field_num(d->cluster, FLD_CLUSTER_SPARE_SWITCHES);
+	t->spares[SPARE_OPTICS].rate = field_num(d->cluster, FLD_CLUSTER_SPARE_OPTICS);
+	t->spares[SPARE_CABLES].rate = field_num(d->cluster, FLD_CLUSTER_SPARE_CABLES);
 	PtrVec lines = {0};
 
 	for (int i = 0; i < d->ngroups; i++) {
@@ -240,6 +275,8 @@ int model_design(Design *d)
 			t->capex_by_cat[CAT_NETWORK] += counts[k] * unit_price;
 			bom(d, &lines, models[k]->kind == KIND_OCS ? "ocs" : "switch", models[k], counts[k],
 			    "", unit_price, unit_power);
+			spare_line(d, &lines, "spare switch", models[k], NULL, counts[k],
+				   SPARE_SWITCHES, unit_price);
 		}
 	}
 	for (int i = 0; i < d->nscaleups; i++) {

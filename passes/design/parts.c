@@ -70,6 +70,8 @@ static const char *description(const Decl *x, FieldId f)
 	return s ? s : "";
 }
 
+static int storage_endpoints_agree(Design *d);
+
 /* COUNT x NAME (or a list of them) as PartCounts, with Σ count and Σ count x per(part). */
 static const PartCount *counted(Design *d, const Decl *x, FieldId f, int *n, int *total)
 {
@@ -395,5 +397,46 @@ int parts_lower(Design *d)
 	int nst;
 	d->storage = counted(d, d->cluster, FLD_CLUSTER_STORAGE, &nst, NULL);
 	d->nstorage_kinds = nst;
-	return 0;
+	return storage_endpoints_agree(d);
+}
+
+int parts_storage_declared(const Design *d, const Part *part)
+{
+	int n = 0;
+	for (int i = 0; i < d->nstorage_kinds; i++)
+		if (d->storage[i].part == part)
+			n += d->storage[i].count;
+	return n;
+}
+
+/* Storage that a fabric lists among its endpoints and cluster.storage also declares is one set
+ * of appliances (wire.c gives the fabric's endpoints the appliances' names and places; model.c
+ * buys them once): a fabric that attaches more of them than the cluster has contradicts it. */
+static int storage_endpoints_agree(Design *d)
+{
+	const Value *fv = field_value(d->cluster, FLD_CLUSTER_FABRICS);
+	int errors = 0;
+	for (int i = 0; fv && fv->kind == VAL_LIST && i < fv->n; i++) {
+		const Decl *fd = fv->items[i]->ref;
+		const Value *ev = field_value(fd, FLD_FABRIC_ENDPOINTS);
+		for (int k = 0; ev && k < (ev->kind == VAL_LIST ? ev->n : 1); k++) {
+			const Value *cv = ev->kind == VAL_LIST ? ev->items[k] : ev;
+			const Part *dev = cv && cv->kind == VAL_COUNTED ? parts_of(d, cv->ref) : NULL;
+			if (!dev || dev->kind != KIND_STORAGE)
+				continue;
+			int have = parts_storage_declared(d, dev), want = (int)cv->count->q.v;
+			if (have == 0 || want <= have)
+				continue;
+			Diag *dg = diag_error(d->p->c, cv->loc,
+					      "fabric '%s' attaches %d x %s, but cluster '%s' has %d of them "
+					      "in its storage: the fabric's endpoints are those appliances, "
+					      "so it can attach at most %d (or declare more in the cluster)",
+					      fd->name, want, dev->name, d->cluster->name, have, have);
+			diag_set_code(dg, "storage-endpoints");
+			diag_note(dg, field_value(d->cluster, FLD_CLUSTER_STORAGE)->loc,
+				  "cluster '%s' declares its storage here", d->cluster->name);
+			errors++;
+		}
+	}
+	return errors;
 }

@@ -61,6 +61,8 @@ static int pack_count(const Design *d, int count, double h, double p, const Fabr
 		const Value *cv = ev->kind == VAL_LIST ? ev->items[i] : ev;
 		const Part *dev = parts_of(d, cv->ref);
 		double eh = dev->height, ep = dev->power;
+		if (dev->kind == KIND_STORAGE && parts_storage_declared(d, dev))
+			continue; /* the cluster's storage appliances, in storage racks */
 		for (int k = 0; k < (int)cv->count->q.v; k++) {
 			if (eh > usable + 1e-9 || ep > cap + 1e-6) {
 				*too_big = true;
@@ -448,6 +450,11 @@ int place_devices(Design *d)
 		}
 		for (int e = f->first_extra; g->with_extras && e < f->first_extra + f->nextras; e++) {
 			ExtraInst *x = &d->extras[e];
+			if (x->appliance >= 0) { /* it stands in its storage rack */
+				x->rack = d->appliances[x->appliance].rack;
+				x->u = d->appliances[x->appliance].u;
+				continue;
+			}
 			double eh = x->type->height, ep = x->type->power;
 			NEXT_IF_FULL(eh, ep);
 			x->rack = (int)(rk - d->racks);

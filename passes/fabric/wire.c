@@ -137,11 +137,21 @@ static void add_extras(Design *d)
 					ports += nics[k].count * nics[k].part->nic.ports;
 			if (ports == 0)
 				ports = 1;
+			/* Storage the cluster declares too: its appliances, in order (parts.c). */
+			int shared = dev->kind == KIND_STORAGE ? parts_storage_declared(d, dev) : 0;
+			int next = 0;
 			for (int u = 0; u < (int)cv->count->q.v; u++) {
 				ExtraInst *x = &d->extras[d->nextras++];
-				*x = (ExtraInst){dev, arena_printf(d->c->arena, "%s-%s-%d", f->decl->name,
-								   dev->name, u + 1),
-						 fi, ports, speed, -1, 0};
+				*x = (ExtraInst){dev, NULL, fi, ports, speed, -1, 0, -1};
+				while (shared && next < d->nappliances && d->appliances[next].type != dev)
+					next++;
+				if (shared && next < d->nappliances) {
+					x->appliance = next;
+					x->name = d->appliances[next++].name;
+				} else {
+					x->name = arena_printf(d->c->arena, "%s-%s-%d", f->decl->name, dev->name,
+							       u + 1);
+				}
 			}
 		}
 		f->nextras = d->nextras - f->first_extra;

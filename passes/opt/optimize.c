@@ -30,6 +30,7 @@
 #include "opt.h"
 #include "plan.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -438,11 +439,58 @@ static double normalise(LpExpr *e, double *rhs)
 	return big;
 }
 
-static const char *stmt_line(Opt *o, const char *what, Loc loc)
+/* A require's or an objective's row name, from what it says rather than where: `what` and the
+ * statement's expressions as written, comments left out, operators as words (<= le, >= ge, ==
+ * eq, < lt, > gt, + plus, - minus, * times, / per), every other run of signs one _, at most 64
+ * characters (lp.c adds _2, _3 ... to a name already taken, in statement order). So a comment
+ * or a blank line elsewhere leaves model.lp's names as they were (tests/identity.sh). */
+static const char *stmt_name(Opt *o, const char *what, Loc from, Loc to)
 {
-	int line, col;
-	src_linecol(loc.src, loc.off, &line, &col);
-	return arena_printf(o->a, "%s_line_%d", what, line);
+	static const struct {
+		const char *op, *word;
+	} words[] = {{"<=", "le"}, {">=", "ge"}, {"==", "eq"}, {"<", "lt"}, {">", "gt"},
+		     {"+", "plus"}, {"-", "minus"}, {"*", "times"}, {"/", "per"}};
+	enum { MAX_NAME = 64 };
+	char out[MAX_NAME + 16];
+	size_t n = strlen(what);
+	memcpy(out, what, n);
+	const char *s = from.src->text + from.off, *end = to.src->text + to.end;
+	bool gap = true; /* a _ is owed before the next word */
+	while (s < end && n < MAX_NAME) {
+		if (s[0] == '/' && s + 1 < end && (s[1] == '/' || s[1] == '*')) {
+			const char *stop = s[1] == '/' ? "\n" : "*/";
+			const char *e = strstr(s + 2, stop);
+			s = e && e < end ? e + strlen(stop) : end;
+			gap = true;
+			continue;
+		}
+		char ch = *s;
+		if (isalnum((unsigned char)ch) || ch == '_' || ch == '.') {
+			if (gap)
+				out[n++] = '_';
+			gap = false;
+			out[n++] = ch == '.' ? '_' : ch;
+			s++;
+			continue;
+		}
+		size_t k = 0;
+		while (k < sizeof words / sizeof words[0] && strncmp(s, words[k].op, strlen(words[k].op)))
+			k++;
+		if (k < sizeof words / sizeof words[0]) {
+			size_t w = strlen(words[k].word);
+			if (n + w + 1 > MAX_NAME)
+				break;
+			out[n++] = '_';
+			memcpy(out + n, words[k].word, w);
+			n += w;
+			s += strlen(words[k].op);
+		} else {
+			s++;
+		}
+		gap = true;
+	}
+	out[n] = 0;
+	return arena_printf(o->a, "%s", out);
 }
 
 /* A require line as a row (false when it is not linear in the attributes). */
@@ -460,7 +508,7 @@ static bool require_row(Opt *o, const Require *rq, int *row, bool elastic, int *
 	if (elastic) {
 		/* A slack in the direction that lets the row hold: e - s <= rhs, e + s >= rhs, and
 		 * for an equality both, e - s + s' = rhs (the second slack is the next variable). */
-		const char *name = stmt_line(o, "require", rq->loc);
+		const char *name = stmt_name(o, "require", rq->lhs->loc, rq->rhs->loc);
 		*slack = lp_var(o->m, arena_printf(o->a, "slack_%s", name), 'C', 0, INFINITY);
 		lp_term(o->a, &e, *slack, sense == 'G' ? 1 : -1);
 		if (sense == 'E')
@@ -468,7 +516,7 @@ static bool require_row(Opt *o, const Require *rq, int *row, bool elastic, int *
 						  INFINITY),
 				 1);
 	}
-	*row = lp_row(o->m, stmt_line(o, "require", rq->loc), &e, sense, rhs);
+	*row = lp_row(o->m, stmt_name(o, "require", rq->lhs->loc, rq->rhs->loc), &e, sense, rhs);
 	return true;
 }
 
@@ -571,7 +619,7 @@ static bool build(Opt *o, int elastic_rows, Slacks *sl)
 		if (!linear(o, ob->expr, coef, &k, 1))
 			return false;
 		LpExpr e = expand(o, coef, k);
-		lp_objective(o->m, stmt_line(o, ob->maximize ? "maximize" : "minimize", ob->loc), &e,
+		lp_objective(o->m, stmt_name(o, ob->maximize ? "maximize" : "minimize", ob->expr->loc, ob->expr->loc), &e,
 			     ob->maximize);
 	}
 	/* Ties: options in the order written. */

@@ -8,6 +8,7 @@
  */
 #include "backends.h"
 #include "passes.h"
+#include "hash.h"
 #include "unit_build.h"
 
 #include <CUnit/CUnit.h>
@@ -291,7 +292,7 @@ static void test_files(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 	static const char *const keys[] = {
 		"schema", "spec", "scenario", "currency", "totals", "power_kw_by_category",
-		"capex_by_category", "fabrics", "scale_up", "optimizer", "decisions", "workloads",
+		"capex_by_category", "spares", "fabrics", "scale_up", "optimizer", "decisions", "workloads",
 		"artifacts",
 	};
 	size_t k = 0;
@@ -853,12 +854,33 @@ static void test_layout(void)
 	layout_slug(&b, "DGX_H100");
 	buf_putc(&b, ' ');
 	layout_slug(&b, "generic (Broadcom Tomahawk 5 ODM)");
-	buf_putc(&b, ' ');
-	ir_cable_id(&b, 0);
-	buf_putc(&b, ' ');
-	ir_cable_id(&b, 1234566);
-	CU_ASSERT_STRING_EQUAL(b.s, "dgx-h100 generic-broadcom-tomahawk-5-odm C000001 C1234567");
+	CU_ASSERT_STRING_EQUAL(b.s, "dgx-h100 generic-broadcom-tomahawk-5-odm");
 	buf_free(&b);
+	/* A cable id is "C" and the Crockford base32 digits of a digest's leading bits: SHA-256 of
+	 * "abc" (FIPS 180-4 appendix B.1) is ba7816bf 8f01cfea ..., whose first 50 bits
+	 * 10111 01001 11100 00001 01101 01111 11100 01111 00000 00111 are Q9W1DFWF07. */
+	unsigned char dg[HASH_BYTES];
+	char id[64];
+	hash_bytes("abc", 3, dg);
+	ir_digest_id(dg, 10, id);
+	CU_ASSERT_STRING_EQUAL(id, "CQ9W1DFWF07");
+	ir_digest_id(dg, 12, id);
+	CU_ASSERT_STRING_EQUAL(id, "CQ9W1DFWF077Y");
+	/* A run of ids that share their 10 digits (docs/output.md, "Cable ids"): A = 0...; B
+	 * differs from A at bit 50 (digit 11, G); C shares 60 bits (12 digits) with B and differs at
+	 * bit 60. A keeps 10 digits, B and C need 13 to differ, so take 14 each. */
+	unsigned char run[3][HASH_BYTES] = {{0}};
+	run[1][6] = run[2][6] = 0x20; /* bit 50 */
+	run[2][7] = 0x08;             /* bit 60 */
+	int chars[3];
+	ir_run_id_chars((const unsigned char(*)[HASH_BYTES])run, 3, chars);
+	CU_ASSERT(chars[0] == 10 && chars[1] == 14 && chars[2] == 14);
+	char ids[3][64];
+	for (int i = 0; i < 3; i++)
+		ir_digest_id(run[i], chars[i], ids[i]);
+	CU_ASSERT_STRING_EQUAL(ids[0], "C0000000000");
+	CU_ASSERT_STRING_EQUAL(ids[1], "C0000000000G000");
+	CU_ASSERT_STRING_EQUAL(ids[2], "C0000000000G0G0");
 	char row[16];
 	ir_row_name(0, row, sizeof row);
 	CU_ASSERT_STRING_EQUAL(row, "A");

@@ -1,0 +1,290 @@
+/*
+ * pull_sheets.c — pull sheets for the cabling crew: pull-sheets.csv (one row per cable, in pull
+ * order) and pull-sheets.md (the same sheets to print, each with its totals). docs/output.md
+ * gives the columns.
+ *
+ * Sheets: a cable between two racks goes on the sheet of the row its A end stands in (the end
+ * nearer the endpoints, where cabling.csv starts it): "row-A"; a cable inside one rack on that
+ * rack's sheet: "rack-A01". Row sheets come first, in row order, then rack sheets in rack
+ * order. The order of pulls follows how cabling crews sequence a hall (the long runs that fill
+ * the overhead trays first, then the shorter ones on top, patching inside a rack last): on a
+ * row sheet the runs to another row, then the runs within the row, each longest first (ties:
+ * from rack, from U, the cable's link order); on a rack sheet bottom U first. Lengths are the
+ * stocked lengths bought (cabling.csv length_m). Trays are not modelled: a sheet is not split
+ * tray by tray.
+ */
+#include "backends.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { RUN_INTER_ROW, RUN_IN_ROW, RUN_IN_RACK, RUN_UNPLACED, RUN_COUNT };
+static const char *const run_names[RUN_COUNT] = {"inter-row", "in-row", "in-rack", "unplaced"};
+
+typedef struct Pull {
+	int cable;
+	int run;        /* RUN_* */
+	int sheet;      /* rows 0 .. R-1, then racks R .. R+K-1, then one for unplaced ends */
+	int from_rack, from_u;
+	double length;
+} Pull;
+
+static int pull_cmp(const void *x, const void *y)
+{
+	const Pull *a = x, *b = y;
+	if (a->sheet != b->sheet)
+		return a->sheet < b->sheet ? -1 : 1;
+	if (a->run != b->run)
+		return a->run < b->run ? -1 : 1;
+	if (a->run != RUN_IN_RACK && a->length != b->length)
+		return a->length > b->length ? -1 : 1;
+	if (a->from_rack != b->from_rack)
+		return a->from_rack < b->from_rack ? -1 : 1;
+	if (a->from_u != b->from_u)
+		return a->from_u < b->from_u ? -1 : 1;
+	return (a->cable > b->cable) - (a->cable < b->cable);
+}
+
+static int floor_rows(const Design *d)
+{
+	int rows = 0;
+	for (int r = 0; r < d->nracks; r++)
+		if (d->racks[r].row + 1 > rows)
+			rows = d->racks[r].row + 1;
+	return rows;
+}
+
+/* Every cable with its sheet and run, sorted in pull order (heap: free() it). */
+static Pull *pull_order(const Design *d, int rows)
+{
+	Pull *v = xmalloc(sizeof *v * (size_t)(d->ncables + 1));
+	for (int i = 0; i < d->ncables; i++) {
+		const CableInst *c = &d->cables[i];
+		const LinkInst *l = &d->links[c->link];
+		int ra, ua, rz, uz;
+		ir_end_place(d, l->a, &ra, &ua);
+		ir_end_place(d, l->z, &rz, &uz);
+		Pull *p = &v[i];
+		*p = (Pull){i, RUN_UNPLACED, rows + d->nracks, ra, ua, c->length};
+		if (ra < 0 || rz < 0)
+			continue;
+		if (ra == rz) {
+			p->run = RUN_IN_RACK;
+			p->sheet = rows + ra;
+		} else {
+			p->run = d->racks[ra].row == d->racks[rz].row ? RUN_IN_ROW : RUN_INTER_ROW;
+			p->sheet = d->racks[ra].row;
+		}
+	}
+	qsort(v, (size_t)d->ncables, sizeof *v, pull_cmp);
+	return v;
+}
+
+static void sheet_name(const Design *d, int rows, int sheet, Buf *b)
+{
+	char row[16];
+	if (sheet < rows) {
+		ir_row_name(sheet, row, sizeof row);
+		buf_puts(b, "row-");
+		buf_puts(b, row);
+	} else if (sheet < rows + d->nracks) {
+		buf_puts(b, "rack-");
+		buf_puts(b, d->racks[sheet - rows].name);
+	} else {
+		buf_puts(b, "unplaced");
+	}
+}
+
+void pull_end_text(Buf *b, const Design *d, End e)
+{
+	int rack, u;
+	ir_end_place(d, e, &rack, &u);
+	if (rack >= 0) {
+		buf_puts(b, d->racks[rack].name);
+		buf_puts(b, " U");
+		layout_int(b, u);
+		buf_putc(b, ' ');
+	}
+	buf_puts(b, ir_end_device(d, e));
+	buf_putc(b, ' ');
+	ir_end_port(b, d, e);
+}
+
+static const char csv_header[] =
+	"sheet,seq,cable_id,run,length_m,cable_model,media,a_optic,z_optic,from_row,from_rack,"
+	"from_u,from_device,from_port,to_row,to_rack,to_u,to_device,to_port,fabric,tier\n";
+
+/* row, rack, U, device, port of one end. */
+static void csv_end(Buf *b, const Design *d, End e, Buf *port)
+{
+	layout_csv_place(b, d, e);
+	port->len = 0;
+	ir_end_port(port, d, e);
+	text_csv_field(b, port->s);
+	buf_putc(b, ',');
+}
+
+static const char *part_name(const Part *p)
+{
+	return p ? p->name : "";
+}
+
+static void csv_row(Buf *b, const Design *d, const Pull *p, int seq, Buf *sheet, Buf *port)
+{
+	const CableInst *c = &d->cables[p->cable];
+	const LinkInst *l = &d->links[c->link];
+	text_csv_field(b, sheet->s);
+	buf_putc(b, ',');
+	layout_int(b, seq);
+	buf_putc(b, ',');
+	ir_cable_id(b, d, p->cable);
+	buf_putc(b, ',');
+	buf_puts(b, run_names[p->run]);
+	buf_putc(b, ',');
+	layout_number(b, c->length, 2);
+	buf_putc(b, ',');
+	text_csv_field(b, part_name(c->cable));
+	buf_putc(b, ',');
+	text_csv_field(b, c->media >= 0 ? enum_MEDIA.words[c->media] : "");
+	buf_putc(b, ',');
+	text_csv_field(b, part_name(c->optic_a));
+	buf_putc(b, ',');
+	text_csv_field(b, part_name(c->optic_z));
+	buf_putc(b, ',');
+	csv_end(b, d, l->a, port);
+	csv_end(b, d, l->z, port);
+	text_csv_field(b, l->fabric >= 0 ? d->fabrics[l->fabric].name : "");
+	buf_putc(b, ',');
+	buf_puts(b, ir_link_tier_names[l->tier]);
+	buf_putc(b, '\n');
+}
+
+/* A sheet's totals: cables and metres, and per part and length how many. */
+typedef struct PartTotal {
+	const Part *part;
+	double length;
+	int count;
+} PartTotal;
+
+static int part_total_cmp(const void *x, const void *y)
+{
+	const PartTotal *a = x, *b = y;
+	const char *na = part_name(a->part), *nb = part_name(b->part);
+	int c = strcmp(na, nb);
+	if (c)
+		return c;
+	return (a->length > b->length) - (a->length < b->length);
+}
+
+static void md_totals(Buf *b, const Design *d, const Pull *v, int n)
+{
+	PartTotal *t = xmalloc(sizeof *t * (size_t)(n + 1));
+	int nt = 0;
+	double metres = 0;
+	for (int i = 0; i < n; i++) {
+		const CableInst *c = &d->cables[v[i].cable];
+		metres += c->length;
+		int k = 0;
+		while (k < nt && !(t[k].part == c->cable && t[k].length == c->length))
+			k++;
+		if (k == nt)
+			t[nt++] = (PartTotal){c->cable, c->length, 0};
+		t[k].count++;
+	}
+	qsort(t, (size_t)nt, sizeof *t, part_total_cmp);
+	buf_puts(b, "Totals: ");
+	layout_int(b, n);
+	buf_puts(b, n == 1 ? " cable, " : " cables, ");
+	layout_number(b, metres, 2);
+	buf_puts(b, " m.\n\n| part | length m | cables |\n| --- | ---: | ---: |\n");
+	for (int k = 0; k < nt; k++) {
+		buf_puts(b, "| ");
+		text_md_cell(b, t[k].part ? t[k].part->name : "(none in scope)");
+		buf_puts(b, " | ");
+		layout_number(b, t[k].length, 2);
+		buf_puts(b, " | ");
+		layout_int(b, t[k].count);
+		buf_puts(b, " |\n");
+	}
+	free(t);
+}
+
+static void md_sheet(FILE *f, Buf *b, const Design *d, const Pull *v, int n, Buf *sheet,
+		     Buf *text)
+{
+	buf_puts(b, "\n## ");
+	buf_puts(b, sheet->s);
+	buf_puts(b, "\n\n");
+	md_totals(b, d, v, n);
+	buf_puts(b, "\n| # | cable | run | length m | part | from | to |\n"
+		    "| ---: | --- | --- | ---: | --- | --- | --- |\n");
+	for (int i = 0; i < n; i++) {
+		const CableInst *c = &d->cables[v[i].cable];
+		const LinkInst *l = &d->links[c->link];
+		buf_puts(b, "| ");
+		layout_int(b, i + 1);
+		buf_puts(b, " | ");
+		ir_cable_id(b, d, v[i].cable);
+		buf_puts(b, " | ");
+		buf_puts(b, run_names[v[i].run]);
+		buf_puts(b, " | ");
+		layout_number(b, c->length, 2);
+		buf_puts(b, " | ");
+		text_md_cell(b, part_name(c->cable));
+		buf_puts(b, " | ");
+		text->len = 0;
+		pull_end_text(text, d, l->a);
+		text_md_cell(b, text->s);
+		buf_puts(b, " | ");
+		text->len = 0;
+		pull_end_text(text, d, l->z);
+		text_md_cell(b, text->s);
+		buf_puts(b, " |\n");
+		layout_flush(f, b, false);
+	}
+}
+
+static const char md_intro[] =
+	"# Pull sheets\n\n"
+	"One sheet per floor row for the cables between racks (on the row of their A end) and one "
+	"per rack for the cables inside it. Pull in the order given: on a row sheet the runs to "
+	"other rows, then the runs within the row, each longest first; on a rack sheet from the "
+	"bottom U up. Ends are rack, U, device and port; lengths are the stocked lengths "
+	"(pull-sheets.csv has the same rows, docs/output.md).\n";
+
+int pull_sheets_write(Output *o, const Design *d)
+{
+	FILE *csv = output_file(o, "pull-sheets.csv");
+	if (!csv)
+		return 1;
+	FILE *md = output_file(o, "pull-sheets.md");
+	if (!md) {
+		output_close(o, csv);
+		return 1;
+	}
+	int rows = floor_rows(d);
+	Pull *v = pull_order(d, rows);
+	Buf b = {0}, m = {0}, sheet = {0}, port = {0};
+	buf_puts(&b, csv_header);
+	buf_puts(&m, md_intro);
+	for (int i = 0, end; i < d->ncables; i = end) {
+		for (end = i + 1; end < d->ncables && v[end].sheet == v[i].sheet; end++)
+			;
+		sheet.len = 0;
+		sheet_name(d, rows, v[i].sheet, &sheet);
+		for (int k = i; k < end; k++) {
+			csv_row(&b, d, &v[k], k - i + 1, &sheet, &port);
+			layout_flush(csv, &b, false);
+		}
+		md_sheet(md, &m, d, v + i, end - i, &sheet, &port);
+	}
+	layout_flush(csv, &b, true);
+	layout_flush(md, &m, true);
+	free(v);
+	buf_free(&b);
+	buf_free(&m);
+	buf_free(&sheet);
+	buf_free(&port);
+	int rc = output_close(o, csv);
+	return output_close(o, md) || rc;
+}
