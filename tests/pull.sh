@@ -8,7 +8,9 @@
 #   - the order: sheets row-* then rack-*, seq 1, 2, ... on each; on a row sheet the runs to
 #     other rows before the runs within the row, each longest first; on a rack sheet from
 #     the lowest U up;
-#   - pull-sheets.md gives each sheet's totals, equal to the CSV's (cables, metres, per part
+#   - the legs of an assembly (twin-port or breakout cable, splitter fibre) are one part: they
+#     follow one another, their assembly column is cabling.csv's, and totals count parts;
+#   - pull-sheets.md gives each sheet's totals, equal to the CSV's (parts, metres, per part
 #     and length), and one line per pull;
 #   - labels.csv has one tag per cable in cabling.csv's order: the id, "RACK U<n> DEVICE PORT"
 #     of each end, the length, and the one-line tag made of them.
@@ -47,6 +49,7 @@ for p in pull:
         for k in ("row", "rack", "u", "device", "port"):
             check(p[f"{end}_{k}"] == c[f"{src}_{k}"], f"{p['cable_id']}: {end}_{k} {p[end + '_' + k]!r}, cabling.csv {c[src + '_' + k]!r}")
     check(p["length_m"] == c["length_m"] and p["cable_model"] == c["cable_model"], f"{p['cable_id']}: length or part")
+    check(p["assembly"] == c["assembly"], f"{p['cable_id']}: assembly {p['assembly']!r}, cabling.csv {c['assembly']!r}")
     if c["a_rack"] == c["z_rack"]:
         want_sheet, want_run = "rack-" + c["a_rack"], "in-rack"
     else:
@@ -67,6 +70,12 @@ check(kinds == sorted(kinds, key=lambda k: k != "row"), "rack sheets before row 
 order = {"inter-row": 0, "in-row": 1, "in-rack": 2}
 for s, ps in sheets:
     check([int(p["seq"]) for p in ps] == list(range(1, len(ps) + 1)), f"{s}: seq is not 1..{len(ps)}")
+    seen, prev = set(), None
+    for p in ps:
+        a = p["assembly"]
+        check(a == prev or a not in seen, f"{s}: the legs of {a} are not together")
+        seen.add(a)
+        prev = a
     if s.startswith("row-"):
         key = [(order[p["run"]], -float(p["length_m"])) for p in ps]
     else:
@@ -80,10 +89,11 @@ for s, ps in sheets:
         continue
     body = body[1].split("\n## ", 1)[0]
     m = re.search(r"Totals: (\d+) cables?, ([\d.]+) m\.", body)
-    metres = sum(float(p["length_m"]) for p in ps)
-    check(m and int(m.group(1)) == len(ps) and abs(float(m.group(2)) - metres) < 0.01,
-          f"{s}: md totals {m and m.groups()}, csv {len(ps)} cables {metres:.2f} m")
-    parts = Counter((p["cable_model"], float(p["length_m"])) for p in ps)
+    heads = [p for p in ps if p["assembly"] == p["cable_id"]]
+    metres = sum(float(p["length_m"]) for p in heads)
+    check(m and int(m.group(1)) == len(heads) and abs(float(m.group(2)) - metres) < 0.01,
+          f"{s}: md totals {m and m.groups()}, csv {len(heads)} parts {metres:.2f} m")
+    parts = Counter((p["cable_model"], float(p["length_m"])) for p in heads)
     rows = re.findall(r"^\| ([^|]+) \| ([\d.]+) \| (\d+) \|$", body, re.M)
     check(Counter({(a.strip(), float(b)): int(c) for a, b, c in rows}) == parts, f"{s}: md per-part totals")
     lines = re.findall(r"^\| (\d+) \| (C[0-9A-Z]+) \|", body, re.M)

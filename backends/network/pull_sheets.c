@@ -12,6 +12,11 @@
  * from rack, from U, the cable's link order); on a rack sheet bottom U first. Lengths are the
  * stocked lengths bought (cabling.csv length_m). Trays are not modelled: a sheet is not split
  * tray by tray.
+ *
+ * An assembly with several legs (a twin-port or breakout cable, a splitter fibre: cage.c) is
+ * one part pulled once: its legs follow one another under its first leg's sheet, run and
+ * place, the `assembly` column names the first leg's id, and a sheet's totals count parts,
+ * not legs.
  */
 #include "backends.h"
 
@@ -23,6 +28,7 @@ static const char *const run_names[RUN_COUNT] = {"inter-row", "in-row", "in-rack
 
 typedef struct Pull {
 	int cable;
+	int head;       /* the cable that counts the part: itself, or its assembly's first leg */
 	int run;        /* RUN_* */
 	int sheet;      /* rows 0 .. R-1, then racks R .. R+K-1, then one for unplaced ends */
 	int from_rack, from_u;
@@ -42,6 +48,8 @@ static int pull_cmp(const void *x, const void *y)
 		return a->from_rack < b->from_rack ? -1 : 1;
 	if (a->from_u != b->from_u)
 		return a->from_u < b->from_u ? -1 : 1;
+	if (a->head != b->head)
+		return a->head < b->head ? -1 : 1;
 	return (a->cable > b->cable) - (a->cable < b->cable);
 }
 
@@ -59,13 +67,15 @@ static Pull *pull_order(const Design *d, int rows)
 {
 	Pull *v = xmalloc(sizeof *v * (size_t)(d->ncables + 1));
 	for (int i = 0; i < d->ncables; i++) {
-		const CableInst *c = &d->cables[i];
+		/* A leg is pulled with its assembly: the sheet, run and place of the first leg. */
+		int head = d->cables[i].assembly >= 0 ? d->cables[i].assembly : i;
+		const CableInst *c = &d->cables[head];
 		const LinkInst *l = &d->links[c->link];
 		int ra, ua, rz, uz;
 		ir_end_place(d, l->a, &ra, &ua);
 		ir_end_place(d, l->z, &rz, &uz);
 		Pull *p = &v[i];
-		*p = (Pull){i, RUN_UNPLACED, rows + d->nracks, ra, ua, c->length};
+		*p = (Pull){i, head, RUN_UNPLACED, rows + d->nracks, ra, ua, c->length};
 		if (ra < 0 || rz < 0)
 			continue;
 		if (ra == rz) {
@@ -111,7 +121,7 @@ void pull_end_text(Buf *b, const Design *d, End e)
 }
 
 static const char csv_header[] =
-	"sheet,seq,cable_id,run,length_m,cable_model,media,a_optic,z_optic,from_row,from_rack,"
+	"sheet,seq,cable_id,assembly,run,length_m,cable_model,media,a_optic,z_optic,from_row,from_rack,"
 	"from_u,from_device,from_port,to_row,to_rack,to_u,to_device,to_port,fabric,tier\n";
 
 /* row, rack, U, device, port of one end. */
@@ -138,6 +148,8 @@ static void csv_row(Buf *b, const Design *d, const Pull *p, int seq, Buf *sheet,
 	layout_int(b, seq);
 	buf_putc(b, ',');
 	ir_cable_id(b, d, p->cable);
+	buf_putc(b, ',');
+	ir_cable_id(b, d, p->head);
 	buf_putc(b, ',');
 	buf_puts(b, run_names[p->run]);
 	buf_putc(b, ',');
@@ -179,9 +191,12 @@ static int part_total_cmp(const void *x, const void *y)
 static void md_totals(Buf *b, const Design *d, const Pull *v, int n)
 {
 	PartTotal *t = xmalloc(sizeof *t * (size_t)(n + 1));
-	int nt = 0;
+	int nt = 0, parts = 0;
 	double metres = 0;
 	for (int i = 0; i < n; i++) {
+		if (v[i].cable != v[i].head)
+			continue; /* a further leg of an assembly counted at its first */
+		parts++;
 		const CableInst *c = &d->cables[v[i].cable];
 		metres += c->length;
 		int k = 0;
@@ -193,8 +208,8 @@ static void md_totals(Buf *b, const Design *d, const Pull *v, int n)
 	}
 	qsort(t, (size_t)nt, sizeof *t, part_total_cmp);
 	buf_puts(b, "Totals: ");
-	layout_int(b, n);
-	buf_puts(b, n == 1 ? " cable, " : " cables, ");
+	layout_int(b, parts);
+	buf_puts(b, parts == 1 ? " cable, " : " cables, ");
 	layout_number(b, metres, 2);
 	buf_puts(b, " m.\n\n| part | length m | cables |\n| --- | ---: | ---: |\n");
 	for (int k = 0; k < nt; k++) {
@@ -249,8 +264,10 @@ static const char md_intro[] =
 	"One sheet per floor row for the cables between racks (on the row of their A end) and one "
 	"per rack for the cables inside it. Pull in the order given: on a row sheet the runs to "
 	"other rows, then the runs within the row, each longest first; on a rack sheet from the "
-	"bottom U up. Ends are rack, U, device and port; lengths are the stocked lengths "
-	"(pull-sheets.csv has the same rows, docs/output.md).\n";
+	"bottom U up. Ends are rack, U, device and port; lengths are the stocked lengths. The legs "
+	"of one twin-port or breakout cable or splitter fibre follow one another: one part, pulled "
+	"once; the totals count parts (pull-sheets.csv has the same rows and an assembly column, "
+	"docs/output.md).\n";
 
 int pull_sheets_write(Output *o, const Design *d)
 {
