@@ -2,12 +2,7 @@
 # tests/facts.sh CLUSTERC SOURCE_DIR — a fact the IR holds is printed the same way by every
 # artifact that prints it (tests/facts/*.cluster say which).
 set -u
-clusterc=$1
-cd "$2" || exit 1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-err() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/lib.sh"
 
 # A rack's cap: power class 100 kW, cooling 60 kW -> 60 kW everywhere (it was 100 kW in
 # report.md and 60 kW in racks.csv).

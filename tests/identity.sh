@@ -11,12 +11,7 @@
 #   - the commented build's cabling.csv and model.lp are byte-identical to the plain build's;
 #   - no model.lp name carries a line number, and NetBox's cable labels are cabling.csv's ids.
 set -u
-clusterc=$1
-cd "$2" || exit 1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-err() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/lib.sh"
 
 src=examples/wanka.cluster
 grep -q '^  nodes          = 1250 x dgx_h100$' "$src" || { echo "FAIL: $src no longer has 1250 nodes"; exit 1; }

@@ -15,11 +15,7 @@
 #   - labels.csv has one tag per cable in cabling.csv's order: the id, "RACK U<n> DEVICE PORT"
 #     of each end, the length, and the one-line tag made of them.
 set -u
-clusterc=$1
-cd "$2" || exit 1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+. "$(dirname "$0")/lib.sh"
 for spec in examples/dgx-h100-superpod.cluster tests/infiniband/ib-pods.cluster; do
 	name=$(basename "$spec" .cluster)
 	"$clusterc" build -q "$spec" -o "$tmp/$name" --emit cabling.csv,pull-sheets,labels.csv ||

@@ -9,11 +9,7 @@
 #     which the categories' sum to the capex includes; report.json's spares give the rates
 #     and the counts of the BOM's lines.
 set -u
-clusterc=$1
-cd "$2" || exit 1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
+. "$(dirname "$0")/lib.sh"
 spec=examples/roce-spectrum4.cluster
 "$clusterc" build -q "$spec" -o "$tmp/default" --emit bom.csv,report.json || { echo "FAIL: build $spec"; exit 1; }
 "$clusterc" build -q "$spec" -o "$tmp/set" --emit bom.csv,report.json --set spx.spare_switches=0.1 \

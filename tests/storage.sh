@@ -9,12 +9,7 @@
 # The contradiction (a fabric attaching more than the cluster has) is a golden of
 # tests/build-errors (design-storage-endpoints).
 set -u
-clusterc=$1
-cd "$2" || exit 1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-err() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/lib.sh"
 for spec in shared fabric-only; do
 	"$clusterc" build -q "tests/storage/$spec.cluster" -o "$tmp/$spec" || err "$spec did not build"
 done
