@@ -108,6 +108,7 @@ static int build_once(Program *p, Design *d, const char *path, Timing timings[ST
 		STAGE(STAGE_VERIFY, verify_fabrics(d));
 		STOP_IF_ERRORS();
 		STAGE(STAGE_CABLE, cable_fabrics(d));
+		STAGE(STAGE_HEAT, heat_racks(d));
 		STAGE(STAGE_COST, model_design(d));
 		STAGE(STAGE_JUDGE, judge_design(d));
 		STAGE(STAGE_ADDRESS, switch_plan_fabrics(d));
