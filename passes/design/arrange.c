@@ -25,7 +25,6 @@
  */
 #include "passes.h"
 
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +33,7 @@
  * the whole-cost work allowed (evaluations x their size): about 0.1 s, so that 100,000 GPUs
  * place in well under a second (docs/performance.md). */
 enum { WINDOW = 1 };
-static const double LARGE_WORK = 1e7;
+static const double LARGE_WORK = 2e7;
 
 /* Sequence index of every entity (node racks 0 .. nracks-1, then the groups' middle racks)
  * for the keys given; group g's first rack at first[g]. */
@@ -154,14 +153,16 @@ static int best_key(const ArrangeProblem *p, const int *key, const int *seq, int
 	return best;
 }
 
-static long evals_left; /* whole-cost evaluations left to a large design's descent */
+static double work_left; /* a large design's descent: steps left (an evaluation of the whole
+			   * cost is nodes + groups + edges, a group's estimate nodes + groups) */
+static double eval_work;
 
 /* Moves group g to key k when that lowers the whole cost; the cost in force in *cost. */
 static bool try_key(const ArrangeProblem *p, int *key, int g, int k, double *cost)
 {
-	if (k == key[g] || !p->allowed[k] || evals_left <= 0)
+	if (k == key[g] || !p->allowed[k] || work_left <= 0)
 		return false;
-	evals_left--;
+	work_left -= eval_work;
 	int old = key[g];
 	key[g] = k;
 	double c = arrange_cost(p, key);
@@ -240,7 +241,8 @@ int arrange_optimise(ArrangeProblem *p, int *key, int max_sweeps, int *sweeps)
 	double eval = (double)(n + G + p->nedges);
 	bool scan = (n + 1) * eval <= budget;
 	bool pairs = scan && (double)(n + 1) * (n + 1) * eval * p->nedges <= 10 * budget;
-	evals_left = scan ? LONG_MAX : (long)(LARGE_WORK / eval) + 1;
+	work_left = scan ? INFINITY : LARGE_WORK;
+	eval_work = eval;
 	double cost = arrange_cost(p, key);
 	*sweeps = 0;
 	for (int sweep = 0; sweep < max_sweeps; sweep++) {
@@ -252,6 +254,9 @@ int arrange_optimise(ArrangeProblem *p, int *key, int max_sweeps, int *sweeps)
 				continue;
 			}
 			/* The others where they stand without g. */
+			if (work_left <= 0)
+				break;
+			work_left -= 2.0 * (n + G) + p->adj_start[g + 1] - p->adj_start[g];
 			layout(p, key, seq, first);
 			int k = best_key(p, key, seq, g, wx, wy, Fx, Fy);
 			/* The estimate leaves out the shift a move makes: its neighbours too, by the
@@ -272,7 +277,7 @@ int arrange_optimise(ArrangeProblem *p, int *key, int max_sweeps, int *sweeps)
 				moved++;
 		}
 		moves += moved;
-		if (!moved || evals_left <= 0)
+		if (!moved || work_left <= 0)
 			break;
 	}
 	free(racks);

@@ -9,9 +9,11 @@
  * in a rack is shed there as heat, so the same total is what the rack's cooling must remove.
  * The sum is checked against the rack's cap (the lower of its power class and its cooling's
  * limit: a switch rack's are the network rack's) and its cables against its rack type's
- * max_cables; either over is a requirement the design does not meet (exit 2). Placement
- * packed switch racks with every port at the most its media could draw (place.c), so the
- * check holds for them by construction; it proves it.
+ * max_cables; either over in a switch rack is a requirement the design does not meet (exit 2).
+ * Placement packed switch racks with every port at the most its media could draw (place.c),
+ * so the check holds for them by construction; it proves it. Node racks are packed by their
+ * devices' power alone (racks.c): one over its cap with its NICs' optics is a warning
+ * (`rack-power`), not yet a refusal.
  *
  * Runs. Σ of the cables' runs (slack included), all and per link tier, the longest, and the
  * same sum had the racks stood by the median rule: a cable between two racks runs
@@ -60,12 +62,21 @@ static void check_rack(Design *d, const RackInst *r)
 	const Decl *type = r->network ? d->net_rack : d->rack;
 	int max_cables = r->network ? d->net_rack_cables : d->rack_cables;
 	d->vsource = VS_NODES, d->vfabric = -1;
-	if (r->power > r->cap * (1 + 1e-9)) {
+	if (r->power > r->cap * (1 + 1e-9) && r->network) {
 		design_violation(d, type->name_loc, r->power / r->cap - 1, d->cluster->name_loc,
 				 "cluster built here",
 				 "rack %s draws %.1f kW with its optics (%.1f kW of them); rack '%s' "
 				 "allows %.1f kW",
 				 r->name, r->power / 1e3, r->optics_power / 1e3, type->name, r->cap / 1e3);
+	} else if (r->power > r->cap * (1 + 1e-9) && !d->quiet) {
+		/* Node racks are packed by their devices' power (racks.c): the optics in their NICs
+		 * and scale-up ports are not planned for yet, so this is said, not refused. */
+		Diag *dg = diag_warning(d->c, type->name_loc,
+					"rack %s draws %.1f kW with the optics in its nodes (%.1f kW of "
+					"them); rack '%s' allows %.1f kW",
+					r->name, r->power / 1e3, r->optics_power / 1e3, type->name,
+					r->cap / 1e3);
+		diag_set_code(dg, "rack-power");
 	}
 	if (max_cables && r->cables > max_cables) {
 		const Value *v = field_value(type, FLD_RACK_MAX_CABLES);
@@ -121,15 +132,16 @@ int heat_racks(Design *d)
 			pr->run_by_tier[l->tier] += c->run, pr->median_by_tier[l->tier] += median;
 		pr->longest = fmax(pr->longest, c->run);
 	}
-	int before = d->violations.n;
+	int before = d->violations.n, warned = 0;
 	pr->peak_rack_power = 0, pr->peak_rack_cables = 0;
 	for (int r = 0; r < d->nracks; r++) {
 		const RackInst *rk = &d->racks[r];
 		pr->peak_rack_power = fmax(pr->peak_rack_power, rk->power);
 		if (rk->cables > pr->peak_rack_cables)
 			pr->peak_rack_cables = rk->cables;
-		if (d->violations.n - before < 3) /* the first few say enough */
+		if (d->violations.n - before < 3 && warned < 3) /* the first few say enough */
 			check_rack(d, rk);
+		warned += !rk->network && rk->power > rk->cap * (1 + 1e-9);
 	}
 	pr->measured = d->ncables > 0;
 	return 0; /* what a rack cannot hold is a Violation, not an error of the pass */
