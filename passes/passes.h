@@ -84,6 +84,7 @@ typedef struct ArrangeProblem {
 	const int *group_racks;    /* racks of each group */
 	const bool *allowed;       /* [0, nracks]: keys a group may take */
 	int per_row;
+	bool serpentine;           /* odd rows run back (the default floor, place.c) */
 	double rack_pitch, row_pitch; /* m */
 	const ArrangeEdge *edges;
 	int nedges;

@@ -6,7 +6,8 @@
  * group (a unit's leaves, a pod's spines, the cores ...) stands as one block just before node
  * rack k, its key (0 ... nracks, k = nracks: after the last; keys inside a multi-rack scale-up
  * domain are not allowed). The sequence then fills the floor row after row, per_row racks a
- * row, so a key gives every rack its (x, y). The cost is Σ over edges of weight × the
+ * row (on the default floor, odd rows run back: serpentine), so a key gives every rack its
+ * (x, y). The cost is Σ over edges of weight × the
  * Manhattan distance between the two ends' racks (a group counts at its middle rack): the
  * horizontal part of every cable run, which is all a rack's position changes (the drops and
  * the slack do not move). The weights are the links between a group and a node rack or
@@ -63,6 +64,13 @@ static void layout(const ArrangeProblem *p, const int *key, int *seq, int *first
 }
 
 
+/* The position along its row of sequence index s (odd rows run back on a serpentine floor). */
+static int column(const ArrangeProblem *p, int s)
+{
+	int pos = s % p->per_row;
+	return p->serpentine && (s / p->per_row) % 2 ? p->per_row - 1 - pos : pos;
+}
+
 double arrange_cost(const ArrangeProblem *p, const int *key)
 {
 	int total = p->nracks + p->ngroups;
@@ -72,7 +80,7 @@ double arrange_cost(const ArrangeProblem *p, const int *key)
 	/* Each entity's coordinates once, not per edge. */
 	double *x = xmalloc(sizeof(double) * (size_t)(2 * total + 2)), *y = x + total + 1;
 	for (int i = 0; i < total; i++) {
-		x[i] = (seq[i] % p->per_row) * p->rack_pitch;
+		x[i] = column(p, seq[i]) * p->rack_pitch;
 		y[i] = (double)(seq[i] / p->per_row) * p->row_pitch;
 	}
 	double cost = 0;
@@ -118,7 +126,7 @@ static int best_key(const ArrangeProblem *p, const int *key, const int *seq, int
 		int other = x->a == me ? x->b : x->a;
 		if (other == me)
 			continue;
-		wx[seq[other] % p->per_row] += x->w;
+		wx[column(p, seq[other])] += x->w;
 		wy[seq[other] / p->per_row] += x->w;
 	}
 	deviations(wx, p->per_row, p->rack_pitch, Fx);
@@ -143,7 +151,7 @@ static int best_key(const ArrangeProblem *p, const int *key, const int *seq, int
 			continue;
 		int s = k + before[k] + ties[k] + (p->group_racks[g] - 1) / 2;
 		int row = s / p->per_row;
-		double c = Fx[s % p->per_row] + (row < rows ? Fy[row] : INFINITY);
+		double c = Fx[column(p, s)] + (row < rows ? Fy[row] : INFINITY);
 		if (c < best_cost - 1e-9 || (fabs(c - best_cost) <= 1e-9 && abs(k - key[g]) < abs(best - key[g]))) {
 			best_cost = c;
 			best = k;

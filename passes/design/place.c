@@ -412,8 +412,9 @@ static int key_of(const Design *d, const bool *ok, double home)
 	return k;
 }
 
-/* Without a floor grid: rows of DEFAULT_PER_ROW, or for a larger hall as many racks a row as
- * keep it near square — rows × row_pitch ≈ per_row × rack_pitch, so per_row = √(n × row_pitch
+/* Without a floor grid: rows of DEFAULT_PER_ROW, odd rows running back (serpentine, so racks
+ * next in order always stand side by side, also across a row's end), or for a larger hall as
+ * many racks a row as keep it near square — rows × row_pitch ≈ per_row × rack_pitch, so per_row = √(n × row_pitch
  * / rack_pitch) — so that a hundred thousand GPUs do not stand in a hall hundreds of metres
  * deep (issue 16). */
 static int default_per_row(int n, double rack_pitch, double row_pitch)
@@ -424,8 +425,8 @@ static int default_per_row(int n, double rack_pitch, double row_pitch)
 
 /* Rows and positions of the racks in sequence order; the gaps multi-rack domains leave. On
  * `report`, what the floor cannot hold is a Violation. Returns the positions taken. */
-static int stand(Design *d, RackInst **seq, int n, int per_row, double rack_pitch,
-		 double row_pitch, bool report)
+static int stand(Design *d, RackInst **seq, int n, int per_row, bool serpentine,
+		 double rack_pitch, double row_pitch, bool report)
 {
 	const Value *floor_v = field_value(d->site, FLD_SITE_FLOOR);
 	int at = 0;
@@ -447,7 +448,7 @@ static int stand(Design *d, RackInst **seq, int n, int per_row, double rack_pitc
 					 span, d->site->name, per_row);
 		}
 		r->row = at / per_row;
-		r->pos = at % per_row;
+		r->pos = serpentine && r->row % 2 ? per_row - 1 - at % per_row : at % per_row;
 		at++;
 		r->x = r->pos * rack_pitch;
 		r->y = r->row * row_pitch;
@@ -514,8 +515,8 @@ int place_racks(Design *d)
 		free(fnodes[fi]);
 	free(fnodes);
 	free(fcount);
-	ArrangeProblem pb = {d->nracks, G, group_racks, ok, per_row, rack_pitch, row_pitch, ex.e, ex.n,
-			     0, 0, NULL, NULL};
+	ArrangeProblem pb = {d->nracks, G, group_racks, ok, per_row, !grid, rack_pitch, row_pitch,
+			     ex.e, ex.n, 0, 0, NULL, NULL};
 	d->place = (PlaceReport){.per_row = per_row};
 	if (G > 0)
 		d->place.moves = arrange_optimise(&pb, key, ARRANGE_SWEEPS, &d->place.sweeps);
@@ -533,7 +534,7 @@ int place_racks(Design *d)
 		for (int gi = 0; gi < G; gi++)
 			for (int r = 0; r < group_racks[gi]; r++)
 				seq[at[d->nracks + gi] + r] = &racks[next], to[next++] = at[d->nracks + gi] + r;
-		int used = stand(d, seq, k, per_row, rack_pitch, row_pitch, pass == 1);
+		int used = stand(d, seq, k, per_row, !grid, rack_pitch, row_pitch, pass == 1);
 		for (int i = 0; i < k && !pass; i++)
 			racks[i].median_x = racks[i].x, racks[i].median_y = racks[i].y;
 		if (pass && grid && used > k) {

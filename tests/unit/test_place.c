@@ -49,8 +49,8 @@ static void instance(Instance *x, unsigned seed)
 			k--;
 		x->start[g] = k;
 	}
-	x->p = (ArrangeProblem){n, G, x->racks, x->ok, 4 + (int)(lcg(&s) % 3), 0.6, 2.4, x->e, ne,
-				0, 0, NULL, NULL};
+	x->p = (ArrangeProblem){n, G, x->racks, x->ok, 4 + (int)(lcg(&s) % 3), false, 0.6, 2.4, x->e,
+				ne, 0, 0, NULL, NULL};
 }
 
 /* The optimiser against the exact optimum (enumeration of every key assignment) on 200 random
@@ -106,7 +106,7 @@ static void test_arrange_cost_by_hand(void)
 	int racks[1] = {1};
 	bool ok[5] = {true, true, true, true, true};
 	ArrangeEdge e[2] = {{0, 4, 2}, {3, 4, 1}};
-	ArrangeProblem p = {4, 1, racks, ok, 3, 0.6, 2.4, e, 2, 0, 0, NULL, NULL};
+	ArrangeProblem p = {4, 1, racks, ok, 3, false, 0.6, 2.4, e, 2, 0, 0, NULL, NULL};
 	int key[1] = {2};
 	/* n0 at position 0: 2 × (2 × 0.6) = 2.4; n3 at position 4 = (1, row 1): 1 × (0.6 + 2.4). */
 	CU_ASSERT_DOUBLE_EQUAL(arrange_cost(&p, key), 2.4 + 3.0, 1e-9);
