@@ -346,6 +346,8 @@ typedef struct RackDevice {
 	const Part *model;
 	int rack, u, height_u; /* u: lowest rack unit, from 1 */
 	double power;        /* W at peak, as the rack's power counts it */
+	double optics;       /* W of the transceivers and active cable ends in its ports
+			      * (heat.c): the rack's power is Σ power + optics */
 } RackDevice;
 
 /* Every device standing in a rack, sorted by rack and U, in *out (heap: free() it). Returns

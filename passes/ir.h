@@ -208,10 +208,15 @@ typedef struct RackInst {
 	double power_limit;  /* W: the rack's power class (INFINITY when it has none) */
 	double cap;          /* W it may draw: the lower of its power class and what its cooling
 			      * removes (the one place this is decided: elaborate.c, place.c) */
-	double power;        /* W at peak of what it holds */
+	double power;        /* W at peak of what it holds: its devices, and once cabled (heat.c) the
+			      * transceivers and active cable ends plugged into them */
+	double optics_power; /* W of those transceivers and active ends (heat.c), part of power */
+	int cables;          /* cable ends in the rack (heat.c) */
 	double height_used;  /* m */
 	int row, pos;        /* place on the floor from 0 (a default grid when the site has none) */
 	double x, y;         /* m: centre of its footprint on the floor */
+	double median_x, median_y; /* m: where the median rule would stand it (arrange.c), for the
+				    * report's comparison of run lengths */
 	int first_node, nnodes;
 	int storage;         /* storage appliances it holds */
 	bool network;        /* a rack of switches (and fabric managers) */
@@ -517,7 +522,11 @@ typedef struct NetGroup {
 	int fabric, plane;
 	int first, count;    /* switch indices within the fabric, in wiring order */
 	bool with_extras;
-	double unit_h, unit_p; /* one switch's height (m) and power (W) */
+	double unit_h, unit_p; /* one switch's height (m) and power (W), optics at their most */
+	int unit_cables;     /* cables one switch may end (its ports wired, at most) */
+	int tier;            /* a tree's tier of its switches (0 leaf, 1 spine, 2 core), else 0 */
+	int pod;             /* a 3-tier tree's pod of its spines, else -1 */
+	bool central;        /* serves the whole fabric (spines, cores, managers, OCSes) */
 	int racks;           /* racks it takes */
 	int serve_lo, serve_hi; /* the nodes it serves, by fabric ordinal (serve_hi < 0: all) */
 	double home;         /* where among the node racks (a fractional rack index) */
@@ -557,6 +566,21 @@ typedef struct Violation {
  * part (racks of nodes, a fabric, a workload plan) cannot be built; the floor, the budget and
  * the require lines become rows of the model instead. */
 enum { VS_NODES, VS_FABRIC, VS_FLOOR, VS_REQUIREMENT, VS_CABLE, VS_PLAN };
+
+/* The floor and its cable runs, as the reports give them: the hall's extent, the runs with
+ * slack summed (all, and per link tier) as built and as the median rule would have stood the
+ * racks (arrange.c keeps both positions; heat.c sums the cables), the longest run. */
+typedef struct PlaceReport {
+	bool measured;           /* heat.c ran on cables */
+	int rows, per_row;       /* the floor as used */
+	double width, depth;     /* m: the extent of the racks on the floor */
+	double run, median_run;  /* m: Σ runs, as placed and by the median rule */
+	double run_by_tier[LT_COUNT], median_by_tier[LT_COUNT];
+	double longest;          /* m: the longest run */
+	double peak_rack_power;  /* W: the rack drawing most, optics included */
+	int peak_rack_cables;    /* cables of the rack with most */
+	int sweeps, moves;       /* the optimiser's passes over the groups, and groups it moved */
+} PlaceReport;
 
 /* A fabric link's cable: the medium, its stocked length, what it costs and draws. */
 typedef struct CableInst {
@@ -918,6 +942,18 @@ typedef struct Design {
 	int nnetgroups;
 	int netgroups_cap;    /* allocated; candidates reuse it (place_network_racks) */
 	int node_racks, network_racks; /* racks of nodes and storage; racks of switches */
+	/* The switch racks' type (racks.c): the cluster's network_rack, else std.racks'
+	 * rack48_network when in scope, else the rack type; its cooling, power class and cap (W)
+	 * and the cables its managers hold (0: no limit), and the node racks' (rack type's). */
+	Decl *net_rack, *net_cooling;
+	const Part *net_rack_type, *net_cooling_type;
+	double net_rack_limit, net_rack_cap;
+	int net_rack_cables, rack_cables;
+	int racks_for_cables;    /* switch racks the cable limit added (place.c) */
+	PlaceReport place;       /* the floor and the runs as reports give them (arrange.c, heat.c) */
+	/* W of the transceivers and active cable ends in each node's NICs, switch's and extra
+	 * device's ports, by index (heat.c; NULL before) */
+	double *optics_node, *optics_switch, *optics_extra;
 	struct CableInst *cables; /* one per fabric link (cable.c) */
 	int ncables;
 	const char **cable_ids;   /* by cable: its stable id (ir_name_cables); NULL before */

@@ -73,6 +73,48 @@ int place_network_racks(Design *d);
 int place_racks(Design *d);
 int place_devices(Design *d);
 
+/* ---- arrange.c: the network racks' positions, optimised (docs/placement.md §2) ---- */
+
+/* An edge of weight w (links) between entities a and b: node racks 0 .. nracks-1, then the
+ * network groups nracks .. nracks + ngroups - 1. */
+typedef struct ArrangeEdge {
+	int a, b;
+	double w;
+} ArrangeEdge;
+
+typedef struct ArrangeProblem {
+	int nracks, ngroups;
+	const int *group_racks;    /* racks of each group */
+	const bool *allowed;       /* [0, nracks]: keys a group may take */
+	int per_row;
+	bool serpentine;           /* odd rows run back (the default floor, place.c) */
+	double rack_pitch, row_pitch; /* m */
+	const ArrangeEdge *edges;
+	int nedges;
+	double scan_budget;        /* whole-cost scans when (keys) x (an evaluation) is under it;
+				    * 0: ARRANGE_SCAN_BUDGET, negative: never (arrange.c) */
+	/* arrange_optimise's own */
+	int total_group_racks, *adj_start, *adj;
+} ArrangeProblem;
+
+enum { ARRANGE_SWEEPS = 6, ARRANGE_SCAN_BUDGET = 200000 };
+
+/* The cost (Σ w × Manhattan distance, m) of the keys: group g before node rack key[g]. */
+double arrange_cost(const ArrangeProblem *p, const int *key);
+/* Improves key in place by coordinate descent; returns the groups moved, *sweeps the sweeps. */
+int arrange_optimise(ArrangeProblem *p, int *key, int max_sweeps, int *sweeps);
+/* The exact optimum by enumeration, keys into key; its cost. Small instances only. */
+double arrange_exact(const ArrangeProblem *p, int *key);
+/* Sequence positions: order[j] of node rack j, order[nracks + g] of group g's first rack. */
+void arrange_positions(const ArrangeProblem *p, const int *key, int *order);
+
+/* ---- heat.c: rack power and heat with the optics, cable density, the runs (after cable.c) -- */
+
+/* What the transceiver or active cable end at one end of cable c draws (W): the one place
+ * that reads a cable's media for the racks' power. */
+double heat_end_power(const CableInst *c, bool z_end);
+int heat_racks(Design *d);
+
 /* cable.c: the length and medium of every fabric link. */
 int cable_fabrics(Design *d);
 /* Switch w's logical port as its cage (from 0), its lane in the cage and the cage's lanes at
@@ -158,6 +200,7 @@ int overflow_check(Design *d);
 	X(MOUNT, "mount")         /* place.c: devices at their rack units */                 \
 	X(VERIFY, "verify")       /* verify.c: the wiring proved */                          \
 	X(CABLE, "cable")         /* cable.c: every cable */                                 \
+	X(HEAT, "heat")           /* heat.c: rack power with the optics, cables per rack */  \
 	X(VERIFY_MEDIA, "verify-media") /* verify_media.c: the media proved */               \
 	X(IDS, "ids")             /* ir.c: the cables' stable ids */                         \
 	X(COST, "cost")           /* model.c: the model with the cables */                   \

@@ -48,26 +48,27 @@ int layout_devices(const Design *d, RackDevice **out)
 		const NodeInst *n = &d->nodes[i];
 		const NodeGroup *g = &d->groups[n->group];
 		v[k++] = (RackDevice){DEV_NODE, i, n->hostname, n->type, n->rack, n->u,
-				      g->type->height_u, g->type->power};
+				      g->type->height_u, g->type->power, d->optics_node ? d->optics_node[i] : 0};
 	}
 	for (int i = 0; i < d->nswitches; i++) {
 		const SwitchInst *s = &d->switches[i];
 		if (s->rack < 0)
 			continue;
 		v[k++] = (RackDevice){s->tier == ST_SCALE_UP ? DEV_TRAY : DEV_SWITCH, i, s->name, s->model,
-				      s->rack, s->u, s->model->height_u, s->model->power};
+				      s->rack, s->u, s->model->height_u, s->model->power,
+				      d->optics_switch ? d->optics_switch[i] : 0};
 	}
 	for (int i = 0; i < d->nextras; i++) {
 		const ExtraInst *x = &d->extras[i];
 		if (x->rack < 0 || x->appliance >= 0) /* an appliance is listed below */
 			continue;
 		v[k++] = (RackDevice){DEV_EXTRA, i, x->name, x->type, x->rack, x->u,
-				      x->type->height_u, x->type->power};
+				      x->type->height_u, x->type->power, d->optics_extra ? d->optics_extra[i] : 0};
 	}
 	for (int i = 0; i < d->nappliances; i++) {
 		const StorageInst *x = &d->appliances[i];
 		v[k++] = (RackDevice){DEV_STORAGE, i, x->name, x->type, x->rack, x->u,
-				      x->type->height_u, x->type->power};
+				      x->type->height_u, x->type->power, 0};
 	}
 	qsort(v, (size_t)k, sizeof *v, by_place);
 	*out = v;

@@ -9,7 +9,9 @@
  * power class and what its cooling removes), repeated on each of its rows so that a rack's
  * power_kw sum can be checked against it; x_m and y_m, the centre of the rack's footprint on
  * the floor (along the row and across the rows, metres), from which cable runs are measured
- * (passes/cable.c). RFC 4180 fields, '\n' line ends.
+ * (passes/cable.c); optics_kw, what the transceivers and active cable ends in the device's
+ * ports draw (heat.c): a rack's power is the sum of power_kw and optics_kw over its rows, so
+ * its heat too. RFC 4180 fields, '\n' line ends.
  */
 #include "backends.h"
 
@@ -17,7 +19,7 @@
 #include <stdlib.h>
 
 static const char header[] =
-	"rack,row,position,u,height_u,device,kind,model,power_kw,cooling,limit_kw,x_m,y_m\n";
+	"rack,row,position,u,height_u,device,kind,model,power_kw,cooling,limit_kw,x_m,y_m,optics_kw\n";
 
 int racks_csv_write(Output *o, const Design *d)
 {
@@ -52,6 +54,8 @@ int racks_csv_write(Output *o, const Design *d)
 		layout_fixed(&b, r->x, 3);
 		buf_putc(&b, ',');
 		layout_fixed(&b, r->y, 3);
+		buf_putc(&b, ',');
+		layout_fixed(&b, x->optics / 1e3, 3);
 		buf_putc(&b, '\n');
 		layout_flush(f, &b, false);
 	}

@@ -42,6 +42,12 @@
  *                                  switch_chips, switch_chips_per_domain, inter_rack_links
  *                                  (cables) and backplane_links)
  *   totals.cpus                    host CPUs, when the nodes count them (cpus)
+ *   placement                      after "scale_up": the floor (rows, racks_per_row,
+ *                                  hall_width_m, hall_depth_m), the network racks (count,
+ *                                  type, cooling, cap, cable limit, racks the limit added),
+ *                                  optics and the peak rack (kW, cables), the runs (km, all
+ *                                  and by tier) against the median rule, the longest run and
+ *                                  the optimiser's sweeps and moves (docs/reports.md)
  *
  * Units are the ones the keys name: kW and kWh (3 decimals), money in the report currency
  * (2 decimals), t, days, ms, Tb/s and Gb/s (3 decimals); ratios have 4 decimals. Counts are
@@ -446,6 +452,56 @@ static Json *artifacts_json(const Artifact *list, int n)
 	return a;
 }
 
+static Json *km(double m)
+{
+	return jw_real(m / 1e3, KW_DECIMALS);
+}
+
+/* Runs per link tier (km), the tiers that have cables. */
+static Json *run_tiers_json(const double *by_tier)
+{
+	Json *o = jw_object();
+	for (int t = 0; t < LT_COUNT; t++)
+		if (by_tier[t] > 0)
+			jw_set(o, ir_link_tier_names[t], km(by_tier[t]));
+	return o;
+}
+
+/* The floor, the racks' power with their optics, and the cable runs against the median rule
+ * (docs/reports.md "placement"). */
+static Json *placement_json(const Design *d)
+{
+	const PlaceReport *p = &d->place;
+	Json *o = jw_object();
+	jw_set(o, "rows", jw_int(p->rows));
+	jw_set(o, "racks_per_row", jw_int(p->per_row));
+	jw_set(o, "hall_width_m", jw_real(p->width, KW_DECIMALS));
+	jw_set(o, "hall_depth_m", jw_real(p->depth, KW_DECIMALS));
+	jw_set(o, "network_racks", jw_int(d->network_racks));
+	jw_set(o, "network_rack", d->net_rack_type ? jw_str(d->net_rack_type->name) : jw_null());
+	jw_set(o, "network_rack_cooling", d->net_cooling_type ? jw_str(d->net_cooling_type->name) : jw_null());
+	jw_set(o, "network_rack_cap_kw", isfinite(d->net_rack_cap) ? kw(d->net_rack_cap) : jw_null());
+	jw_set(o, "max_cables_per_network_rack", d->net_rack_cables ? jw_int(d->net_rack_cables) : jw_null());
+	jw_set(o, "racks_added_for_cables", jw_int(d->racks_for_cables));
+	double optics = 0;
+	for (int r = 0; r < d->nracks; r++)
+		optics += d->racks[r].optics_power;
+	jw_set(o, "optics_in_racks_kw", kw(optics));
+	jw_set(o, "peak_rack_kw", kw(p->peak_rack_power));
+	jw_set(o, "peak_rack_cables", jw_int(p->peak_rack_cables));
+	jw_set(o, "total_run_km", p->measured ? km(p->run) : jw_null());
+	jw_set(o, "median_rule_run_km", p->measured ? km(p->median_run) : jw_null());
+	jw_set(o, "run_saving", p->measured && p->median_run > 0
+					? jw_real(1 - p->run / p->median_run, RATIO_DECIMALS)
+					: jw_null());
+	jw_set(o, "run_km_by_tier", run_tiers_json(p->run_by_tier));
+	jw_set(o, "median_rule_run_km_by_tier", run_tiers_json(p->median_by_tier));
+	jw_set(o, "longest_run_m", p->measured ? jw_real(p->longest, KW_DECIMALS) : jw_null());
+	jw_set(o, "optimizer_sweeps", jw_int(p->sweeps));
+	jw_set(o, "groups_moved", jw_int(p->moves));
+	return o;
+}
+
 static Json *report_json(const Design *d, const OptimizerReport *opt, const Artifact *list, int n)
 {
 	Json *r = jw_object();
@@ -459,6 +515,7 @@ static Json *report_json(const Design *d, const OptimizerReport *opt, const Arti
 	jw_set(r, "spares", spares_json(&d->t));
 	jw_set(r, "fabrics", fabrics_json(d));
 	jw_set(r, "scale_up", scale_up_json(d));
+	jw_set(r, "placement", placement_json(d));
 	jw_set(r, "optimizer", optimizer_json(opt));
 	jw_set(r, "decisions", decisions_json(d, opt));
 	jw_set(r, "workloads", workloads_json(d));

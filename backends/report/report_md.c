@@ -676,11 +676,59 @@ static void node_groups(Buf *b, const Design *d)
 	}
 }
 
+/* The floor, the optics and cables in the racks, and the runs against the median rule. */
+static void placement(Buf *b, const Design *d)
+{
+	const PlaceReport *p = &d->place;
+	double optics = 0;
+	for (int i = 0; i < d->nracks; i++)
+		optics += d->racks[i].optics_power;
+	buf_puts(b, "\nA rack's power (and heat) counts every device in it and the transceivers and "
+		    "active cable ends in their ports: ");
+	kw(b, optics);
+	buf_printf(b, " kW of optics in all; the rack drawing most draws ");
+	kw(b, p->peak_rack_power);
+	buf_printf(b, " kW. The rack with most cables ends %d", p->peak_rack_cables);
+	if (d->net_rack_cables)
+		buf_printf(b, "; a switch rack holds at most %d, which took %d more switch rack%s",
+			   d->net_rack_cables, d->racks_for_cables, d->racks_for_cables == 1 ? "" : "s");
+	buf_printf(b, ".\n\nFloor: %d rows of %d racks, ", p->rows, p->per_row);
+	text_number(b, p->width, 1, false);
+	buf_puts(b, " m × ");
+	text_number(b, p->depth, 1, false);
+	buf_puts(b, " m.");
+	if (!p->measured) {
+		buf_putc(b, '\n');
+		return;
+	}
+	buf_puts(b, " Cable runs: ");
+	text_number(b, p->run / 1e3, 1, true);
+	buf_puts(b, " km in all, ");
+	double saving = p->median_run > 0 ? 1 - p->run / p->median_run : 0;
+	text_number(b, fabs(saving) * 100, 1, false);
+	buf_printf(b, " %% %s than the median rule (", saving >= 0 ? "shorter" : "longer");
+	text_number(b, p->median_run / 1e3, 1, true);
+	buf_puts(b, " km); longest ");
+	text_number(b, p->longest, 1, false);
+	buf_puts(b, " m.\n\n| link tier | run (km) | median rule (km) |\n| --- | ---: | ---: |\n");
+	for (int t = 0; t < LT_COUNT; t++) {
+		if (p->run_by_tier[t] <= 0)
+			continue;
+		buf_printf(b, "| %s | ", ir_link_tier_names[t]);
+		text_number(b, p->run_by_tier[t] / 1e3, 3, true);
+		buf_puts(b, " | ");
+		text_number(b, p->median_by_tier[t] / 1e3, 3, true);
+		buf_puts(b, " |\n");
+	}
+}
+
 static void racks(Buf *b, const Design *d)
 {
 	buf_puts(b, "## Racks\n\n");
-	if (d->nracks)
+	if (d->nracks) {
 		rack_types(b, d);
+		placement(b, d);
+	}
 	else if (d->ngroups)
 		node_groups(b, d);
 	else

@@ -75,14 +75,15 @@ int design_validate(Design *d)
 	return d->violations.n;
 }
 
-/* A rack of the design's rack type and cooling: its power class, and its cap, the lower of
- * that and what its cooling can remove. Every rack's cap is decided here. */
+/* A rack of the design's rack type and cooling (a switch rack: the network rack's, racks.c):
+ * its power class, and its cap, the lower of that and what its cooling can remove. Every
+ * rack's cap is decided here. */
 void design_rack_init(const Design *d, RackInst *r)
 {
-	r->type = d->rack_type;
-	r->cooling = d->cooling_type;
-	r->power_limit = d->rack_limit;
-	r->cap = d->rack_cap;
+	r->type = r->network ? d->net_rack_type : d->rack_type;
+	r->cooling = r->network ? d->net_cooling_type : d->cooling_type;
+	r->power_limit = r->network ? d->net_rack_limit : d->rack_limit;
+	r->cap = r->network ? d->net_rack_cap : d->rack_cap;
 	r->group = -1;
 	r->domain = -1;
 }

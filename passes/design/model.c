@@ -311,9 +311,14 @@ int model_design(Design *d)
 		t->pue = d->cooling_type->cooling.pue / efficiency;
 	t->facility_power = t->it_power * t->pue;
 
+	/* Switch racks are of the network rack type (racks.c), when it is another. */
 	double rack_price = d->rack_type->price;
-	t->capex_by_cat[CAT_RACKS] = racks * rack_price;
-	bom(d, &lines, "rack", d->rack_type, racks, "", rack_price, 0);
+	const Part *net = d->net_rack_type ? d->net_rack_type : d->rack_type;
+	double net_racks = net != d->rack_type ? d->network_racks : 0;
+	t->capex_by_cat[CAT_RACKS] = (racks - net_racks) * rack_price + net_racks * net->price;
+	bom(d, &lines, "rack", d->rack_type, racks - net_racks, "", rack_price, 0);
+	if (net_racks > 0)
+		bom(d, &lines, "rack", net, net_racks, "", net->price, 0);
 
 	double kw = t->it_power / 1e3;
 	double cool_per_kw = d->cooling_type->cooling.capex_per_w * 1e3; /* per kW */

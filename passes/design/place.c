@@ -26,33 +26,44 @@ static const double RACK_UNIT = 0.04445;
 
 static double usable_height(const Design *d)
 {
-	return d->rack_type->height - d->rack_type->rack.reserved;
+	return d->net_rack_type->height - d->net_rack_type->rack.reserved;
 }
 
 static double rack_cap(const Design *d)
 {
-	return d->rack_cap;
+	return d->net_rack_cap;
 }
 
-/* Racks for `count` units of height h and power p, then the extra devices of a fabric. */
-static int pack_count(const Design *d, int count, double h, double p, const FabricInst *f,
-		      bool extras, bool *too_big)
+/* Whether a switch rack holding used_h, used_p and used_c takes one more unit of h, p, c. */
+static bool rack_takes(const Design *d, double used_h, double used_p, int used_c, double h,
+		       double p, int c)
 {
-	double usable = usable_height(d), cap = rack_cap(d);
-	int racks = 0;
-	double used_h = usable + 1, used_p = 0; /* "full": the first unit opens a rack */
+	return used_h + h <= usable_height(d) + 1e-9 && used_p + p <= rack_cap(d) + 1e-6 &&
+	       (!d->net_rack_cables || used_c + c <= d->net_rack_cables);
+}
+
+/* Racks for `count` units of height h, power p and c cables, then the extra devices of a
+ * fabric; *by_cables counts the racks the cable limit alone opened. */
+static int pack_count(const Design *d, int count, double h, double p, int c, const FabricInst *f,
+		      bool extras, bool *too_big, int *by_cables)
+{
+	int racks = 0, used_c = 0;
+	double used_h = usable_height(d) + 1, used_p = 0; /* "full": the first unit opens a rack */
 	*too_big = false;
 	for (int i = 0; i < count; i++) {
-		if (h > usable + 1e-9 || p > cap + 1e-6) {
+		if (!rack_takes(d, 0, 0, 0, h, p, c)) {
 			*too_big = true;
 			return racks;
 		}
-		if (used_h + h > usable + 1e-9 || used_p + p > cap + 1e-6) {
+		if (!rack_takes(d, used_h, used_p, used_c, h, p, c)) {
+			if (i > 0 && rack_takes(d, used_h, used_p, 0, h, p, 0))
+				(*by_cables)++;
 			racks++;
-			used_h = used_p = 0;
+			used_h = used_p = 0, used_c = 0;
 		}
 		used_h += h;
 		used_p += p;
+		used_c += c;
 	}
 	if (!extras || !f)
 		return racks;
@@ -64,13 +75,13 @@ static int pack_count(const Design *d, int count, double h, double p, const Fabr
 		if (dev->kind == KIND_STORAGE && parts_storage_declared(d, dev))
 			continue; /* the cluster's storage appliances, in storage racks */
 		for (int k = 0; k < (int)cv->count->q.v; k++) {
-			if (eh > usable + 1e-9 || ep > cap + 1e-6) {
+			if (!rack_takes(d, 0, 0, 0, eh, ep, 0)) {
 				*too_big = true;
 				return racks;
 			}
-			if (used_h + eh > usable + 1e-9 || used_p + ep > cap + 1e-6) {
+			if (!rack_takes(d, used_h, used_p, used_c, eh, ep, 0)) {
 				racks++;
-				used_h = used_p = 0;
+				used_h = used_p = 0, used_c = 0;
 			}
 			used_h += eh;
 			used_p += ep;
@@ -79,7 +90,47 @@ static int pack_count(const Design *d, int count, double h, double p, const Fabr
 	return racks;
 }
 
-static NetGroup *add_group(Design *d, int fabric, int plane, const RackGroupSpec *g)
+/* The most a port of fabric f at `speed` may draw in transceivers or an active cable end:
+ * among the media in scope that carry the speed, a transceiver's power per port (a twin-port
+ * module's half) or half an active cable's (its two ends). Switch racks are packed with every
+ * port at this bound, since media are chosen only once the racks stand (cable.c): heat.c then
+ * adds what the chosen media draw, which stays within it. */
+static double port_optics_bound(const Design *d, const FabricInst *f, double speed)
+{
+	const Value *list = field_value(f->decl, FLD_FABRIC_MEDIA);
+	bool listed = list && list->kind == VAL_LIST;
+	int n = listed ? list->n : d->nparts;
+	double most = 0;
+	for (int i = 0; i < n; i++) {
+		const Part *x = listed ? parts_of(d, list->items[i]->ref) : &d->parts[i];
+		if ((x->kind != KIND_CABLE && x->kind != KIND_OPTIC) || !x->complete)
+			continue;
+		bool optic = x->kind == KIND_OPTIC;
+		double carries = optic ? x->optic.speed : x->cable.speed;
+		double per_end = optic ? x->power / (x->optic.ports > 1 ? x->optic.ports : 1) : x->power / 2;
+		if (carries >= speed * (1 - 1e-9) && per_end > most)
+			most = per_end;
+	}
+	return most;
+}
+
+/* The tier of a tree's switch `first` (wiring order in a plane: leaves, spines, cores). */
+static int tier_of(const FabricInst *f, int first)
+{
+	if (!f->family->tree)
+		return 0;
+	return first < f->per_plane[ST_LEAF] ? 0 : first < f->per_plane[ST_LEAF] + f->per_plane[ST_SPINE] ? 1 : 2;
+}
+
+/* Cables one switch of tier t may end: its ports down and up (a tree), else its radix. */
+static int switch_cables(const FabricInst *f, int t)
+{
+	if (f->family->tree && f->down[t] + f->up[t] > 0)
+		return f->down[t] + f->up[t] + (t == 0 ? f->backup_ports : 0);
+	return f->tier_radix[t] > 0 ? f->tier_radix[t] : f->radix;
+}
+
+static NetGroup *add_group(Design *d, int fabric, int plane, const RackGroupSpec *g, int pod)
 {
 	NetGroup *n = &d->netgroups[d->nnetgroups++];
 	const FabricInst *f = &d->fabrics[fabric];
@@ -88,15 +139,69 @@ static NetGroup *add_group(Design *d, int fabric, int plane, const RackGroupSpec
 		per_plane += f->per_plane[t];
 	/* The model of the group's switches: a tree's tiers may each have their own. */
 	const Part *m = f->switch_model;
-	if (f->family->tree) {
-		int t = g->first < f->per_plane[ST_LEAF] ? 0
-			: g->first < f->per_plane[ST_LEAF] + f->per_plane[ST_SPINE] ? 1 : 2;
-		if (f->tier_model[t])
-			m = f->tier_model[t];
-	}
+	int t = tier_of(f, g->first);
+	if (f->family->tree && f->tier_model[t])
+		m = f->tier_model[t];
+	int cables = switch_cables(f, t);
+	double speed = f->tier_speed[t] > 0 ? f->tier_speed[t] : f->link_speed;
+	double optics = cables * port_optics_bound(d, f, speed);
 	*n = (NetGroup){fabric, plane, plane * per_plane + g->first, g->count, g->extras,
-			m->height, m->power, 0, g->serve_lo, g->serve_hi, 0, -1};
+			m->height, m->power + optics, cables, t, pod, g->serve_hi < 0, 0, g->serve_lo,
+			g->serve_hi, 0, -1};
 	return n;
+}
+
+/* The nodes under leaves [lo, hi) of a plane, by fabric ordinal: those the plane's leaf
+ * groups among `spec` give for them, else (ToRs: no leaf groups) the same share of nodes. */
+static void nodes_under(const FabricInst *f, const RackGroupSpec *spec, int n, int lo, int hi,
+			int *serve_lo, int *serve_hi)
+{
+	*serve_lo = -1, *serve_hi = -1;
+	for (int k = 0; k < n; k++) {
+		const RackGroupSpec *g = &spec[k];
+		if (g->serve_hi < 0 || g->first >= f->per_plane[ST_LEAF] || g->first < lo || g->first >= hi)
+			continue;
+		if (*serve_lo < 0 || g->serve_lo < *serve_lo)
+			*serve_lo = g->serve_lo;
+		if (g->serve_hi > *serve_hi)
+			*serve_hi = g->serve_hi;
+	}
+	if (*serve_lo < 0) {
+		int leaves = f->per_plane[ST_LEAF] > 0 ? f->per_plane[ST_LEAF] : 1;
+		long long nodes = f->rails > 0 ? f->endpoints / f->rails : 0; /* sized, not wired yet */
+		*serve_lo = (int)(nodes * lo / leaves);
+		*serve_hi = (int)(nodes * hi / leaves);
+	}
+}
+
+/* A 3-tier tree's central group (its spines, perhaps with its cores) as one group of spines
+ * per pod, serving the pod's nodes, then the cores (with the managers) serving all: pod
+ * spines stand with their pod (docs/placement.md). Other groups as they are. */
+static void add_groups(Design *d, int fi, int pl, const RackGroupSpec *spec, int n)
+{
+	const FabricInst *f = &d->fabrics[fi];
+	int leaves = f->per_plane[ST_LEAF], spines = f->per_plane[ST_SPINE];
+	int up = f->up[0];
+	for (int k = 0; k < n; k++) {
+		const RackGroupSpec *g = &spec[k];
+		bool central_spines = f->family->tree && f->tiers == 3 && f->pods > 1 && up > 0 &&
+				      spines == f->pods * up && g->serve_hi < 0 && g->first == leaves &&
+				      g->count >= spines;
+		if (!central_spines) {
+			add_group(d, fi, pl, g, -1);
+			continue;
+		}
+		for (int p = 0; p < f->pods; p++) {
+			RackGroupSpec s = {leaves + p * up, up, false, 0, 0};
+			nodes_under(f, spec, n, p * f->pod_leaves, (p + 1) * f->pod_leaves, &s.serve_lo,
+				    &s.serve_hi);
+			add_group(d, fi, pl, &s, p);
+		}
+		if (g->count > spines || g->extras) {
+			RackGroupSpec c = {leaves + spines, g->count - spines, g->extras, 0, -1};
+			add_group(d, fi, pl, &c, -1);
+		}
+	}
 }
 
 int place_network_racks(Design *d)
@@ -106,7 +211,7 @@ int place_network_racks(Design *d)
 	for (int i = 0; i < d->nfabrics; i++) {
 		const FabricInst *f = &d->fabrics[i];
 		if (f->sized)
-			bound += f->planes * (f->switches / f->planes + 2) + 1;
+			bound += f->planes * (f->switches / f->planes + 2 + f->pods) + 1;
 	}
 	/* The optimizer places thousands of candidates: their groups reuse one array. */
 	if (bound > d->netgroups_cap) {
@@ -121,8 +226,12 @@ int place_network_racks(Design *d)
 		FabricInst *f = &d->fabrics[fi];
 		if (!f->sized || !f->switch_model)
 			continue;
-		double h = f->switch_model->height, p = f->switch_model->power;
+		int c = switch_cables(f, 0);
+		double h = f->switch_model->height,
+		       p = f->switch_model->power + c * port_optics_bound(d, f, f->link_speed);
 		int fit = (int)fmin(floor(usable / h + 1e-9), p > 0 ? floor(cap / p + 1e-9) : 1e9);
+		if (d->net_rack_cables && c > 0 && d->net_rack_cables / c < fit)
+			fit = d->net_rack_cables / c;
 		if (fit < 1)
 			fit = 1;
 		/* A group per switch at most, and one for the extra devices. */
@@ -132,24 +241,25 @@ int place_network_racks(Design *d)
 		}
 		for (int pl = 0; pl < f->planes; pl++) {
 			int n = f->family->rack_groups(f, pl, fit, spec);
-			for (int k = 0; k < n; k++)
-				add_group(d, fi, pl, &spec[k]);
+			add_groups(d, fi, pl, spec, n);
 		}
 	}
 	free(spec);
 	d->network_racks = 0;
+	d->racks_for_cables = 0;
 	for (int i = 0; i < d->nnetgroups; i++) {
 		NetGroup *g = &d->netgroups[i];
 		bool too_big;
-		g->racks = pack_count(d, g->count, g->unit_h, g->unit_p, &d->fabrics[g->fabric],
-				      g->with_extras, &too_big);
+		g->racks = pack_count(d, g->count, g->unit_h, g->unit_p, g->unit_cables,
+				      &d->fabrics[g->fabric], g->with_extras, &too_big,
+				      &d->racks_for_cables);
 		if (too_big) {
 			const FabricInst *f = &d->fabrics[g->fabric];
 			d->vsource = VS_FABRIC, d->vfabric = g->fabric;
 			design_violation(d, f->decl->name_loc, 1, d->rack->name_loc, "the rack type",
-					 "a switch or device of fabric '%s' does not fit rack '%s' (height "
-					 "or power)",
-					 f->decl->name, d->rack->name);
+					 "a switch or device of fabric '%s' does not fit network rack '%s' "
+					 "(height, power with its optics, or cables)",
+					 f->decl->name, d->net_rack->name);
 			return d->violations.n - before;
 		}
 		d->network_racks += g->racks;
@@ -210,115 +320,125 @@ static double home_of(const Design *d, const int *nodes, int count, int lo, int 
 }
 
 
-typedef struct Slot {
-	double key;  /* home; node racks at their index + 0.5 so a group at home h comes before */
-	int order;   /* creation order, for ties */
-	int rack;    /* index into the old rack array */
-} Slot;
+/* The links between the groups and the node racks, as arrange.c weighs them (its header):
+ * a group serving nodes (a unit's leaves, a dragonfly group's routers, a pod's spines under
+ * ToRs) to those nodes' racks, by the node's ports on the plane; a tree's leaf group to the
+ * spines its leaves reach (a 3-tier tree: its pod's), up links each; a spine group to the
+ * cores, its up links; a central group with nothing else to the fabric's node racks. A
+ * dragonfly's global links reach every group alike and are left out. */
+typedef struct Edges {
+	ArrangeEdge *e;
+	int n, cap;
+} Edges;
 
-static int by_key(const void *a, const void *b)
+static void edge(Edges *x, int a, int b, double w)
 {
-	const Slot *x = a, *y = b;
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	return x->order - y->order;
+	if (w <= 0)
+		return;
+	if (x->n && x->e[x->n - 1].a == a && x->e[x->n - 1].b == b) {
+		x->e[x->n - 1].w += w; /* consecutive nodes of one rack */
+		return;
+	}
+	if (x->n == x->cap) {
+		x->cap = x->cap ? 2 * x->cap : 256;
+		x->e = xrealloc(x->e, sizeof(ArrangeEdge) * (size_t)x->cap);
+	}
+	x->e[x->n++] = (ArrangeEdge){a, b, w};
 }
 
-int place_racks(Design *d)
+static void node_edges(const Design *d, Edges *x, int me, const int *ord, int count, int lo, int hi,
+		       double w)
 {
-	Arena *a = d->p->c->arena;
-	int total = d->nracks + d->network_racks;
-	RackInst *racks = arena_alloc(a, sizeof(RackInst) * (size_t)(total + 1));
-	memcpy(racks, d->racks, sizeof(RackInst) * (size_t)d->nracks);
-	/* The network racks, group by group, each where its group serves. */
-	int k = d->nracks;
-	int **fnodes = xmalloc(sizeof(int *) * (size_t)(d->nfabrics + 1));
-	int *fcount = xmalloc(sizeof(int) * (size_t)(d->nfabrics + 1));
-	for (int fi = 0; fi < d->nfabrics; fi++)
-		fnodes[fi] = NULL;
-	for (int gi = 0; gi < d->nnetgroups; gi++) {
-		NetGroup *g = &d->netgroups[gi];
-		const FabricInst *f = &d->fabrics[g->fabric];
-		if (!fnodes[g->fabric])
-			fnodes[g->fabric] = fabric_nodes(d, f, &fcount[g->fabric]);
-		int count = fcount[g->fabric], *ord = fnodes[g->fabric];
-		g->home = g->serve_hi < 0 ? home_of(d, ord, count, 0, count)
-					  : home_of(d, ord, count, g->serve_lo, g->serve_hi);
-		for (int r = 0; r < g->racks; r++) {
-			RackInst *rk = &racks[k++];
-			*rk = (RackInst){.network = true, .first_node = -1};
-			design_rack_init(d, rk);
-			rk->group = gi;
-		}
-	}
-	for (int fi = 0; fi < d->nfabrics; fi++)
-		free(fnodes[fi]);
-	free(fnodes);
-	free(fcount);
-	/* Order: node racks in their order, each group's racks before the node rack at its home. */
-	Slot *slots = xmalloc(sizeof(Slot) * (size_t)(k + 1));
-	int n = 0, next = d->nracks;
-	for (int i = 0; i < d->nracks; i++)
-		slots[n] = (Slot){i + 0.5, n, i}, n++;
-	/* A network group never stands among the racks of one scale-up domain: its home moves to
-	 * the domain's first rack. */
-	int *domain_start = xmalloc(sizeof(int) * (size_t)(d->nracks + 1));
-	for (int i = 0; i < d->nracks; i++)
-		domain_start[i] = i > 0 && racks[i].domain >= 0 && racks[i].domain == racks[i - 1].domain
-					  ? domain_start[i - 1]
-					  : i;
-	for (int gi = 0; gi < d->nnetgroups; gi++) {
-		double home = floor(d->netgroups[gi].home);
-		if (home >= 0 && home < d->nracks)
-			home = domain_start[(int)home];
-		for (int r = 0; r < d->netgroups[gi].racks; r++)
-			slots[n] = (Slot){home, n, next++}, n++;
-	}
-	free(domain_start);
-	qsort(slots, (size_t)n, sizeof(Slot), by_key);
-	int *to = xmalloc(sizeof(int) * (size_t)(k + 1));
-	d->racks = arena_alloc(a, sizeof(RackInst) * (size_t)(k + 1));
-	for (int i = 0; i < n; i++) {
-		d->racks[i] = racks[slots[i].rack];
-		to[slots[i].rack] = i;
-	}
-	for (int i = 0; i < d->nnodes; i++)
-		d->nodes[i].rack = to[d->nodes[i].rack];
-	for (int i = 0; i < d->nappliances; i++)
-		d->appliances[i].rack = to[d->appliances[i].rack];
-	for (int gi = 0; gi < d->nnetgroups; gi++)
-		d->netgroups[gi].first_rack = -1;
-	for (int i = n - 1; i >= 0; i--)
-		if (d->racks[i].network)
-			d->netgroups[d->racks[i].group].first_rack = i;
-	d->nracks = n;
-	free(slots);
-	free(to);
+	for (int i = lo < 0 ? 0 : lo; i < (hi > count ? count : hi); i++)
+		edge(x, d->nodes[ord[i]].rack, me, w);
+}
 
-	/* Positions, coordinates and names. */
+static void group_edges(const Design *d, Edges *x, int gi, int *const *fnodes, const int *fcount)
+{
+	const NetGroup *g = &d->netgroups[gi];
+	const FabricInst *f = &d->fabrics[g->fabric];
+	int me = d->nracks + gi, per_plane = 0, count = fcount[g->fabric];
+	for (int t = 0; t < ST_COUNT; t++)
+		per_plane += f->per_plane[t];
+	double rpp = f->planes > 0 ? (double)f->rails / f->planes : 1;
+	int first = g->first - g->plane * per_plane, leaves = f->per_plane[ST_LEAF];
+	bool linked = false;
+	if (!g->central && g->serve_hi >= 0 && (g->tier == 0 || !f->family->tree || f->tor)) {
+		node_edges(d, x, me, fnodes[g->fabric], count, g->serve_lo, g->serve_hi, rpp);
+		linked = true;
+	}
+	for (int hi = 0; f->family->tree && hi < d->nnetgroups; hi++) {
+		const NetGroup *h = &d->netgroups[hi];
+		if (hi == gi || h->fabric != g->fabric || h->plane != g->plane)
+			continue;
+		int hfirst = h->first - h->plane * per_plane;
+		double w = 0;
+		if (g->tier == 0 && h->tier == 1 && f->tiers == 2 && f->per_plane[ST_SPINE] > 0) {
+			w = (double)g->count * f->up[0] * h->count / f->per_plane[ST_SPINE];
+		} else if (g->tier == 0 && h->tier == 1 && f->tiers == 3 && h->pod >= 0 && f->pod_leaves > 0) {
+			int lo = h->pod * f->pod_leaves, hi2 = lo + f->pod_leaves;
+			int a = first > lo ? first : lo, b = first + g->count < hi2 ? first + g->count : hi2;
+			w = b > a ? (double)(b - a) * h->count : 0;
+		} else if (g->tier == 1 && h->tier == 2) {
+			w = (double)g->count * f->up[1] * (hfirst >= leaves ? 1 : 0);
+		}
+		if (w > 0) {
+			edge(x, me, d->nracks + hi, w);
+			linked = true;
+		}
+		if ((g->tier == 2 && h->tier == 1) || (g->tier == 1 && h->tier == 0))
+			linked = true; /* the other end made the edge */
+	}
+	if (!linked)
+		node_edges(d, x, me, fnodes[g->fabric], count, 0, count, 1);
+}
+
+/* Whether a group may stand before node rack k: not inside a multi-rack scale-up domain. */
+static bool *allowed_keys(const Design *d, const RackInst *racks)
+{
+	bool *ok = xmalloc(sizeof(bool) * (size_t)(d->nracks + 1));
+	for (int k = 0; k <= d->nracks; k++)
+		ok[k] = k == 0 || k == d->nracks || racks[k].domain < 0 ||
+			racks[k].domain != racks[k - 1].domain;
+	return ok;
+}
+
+/* The key of a home (a fractional node-rack index): the node rack it falls before, moved to
+ * the start of a scale-up domain it would fall inside. */
+static int key_of(const Design *d, const bool *ok, double home)
+{
+	int k = (int)floor(home);
+	k = k < 0 ? 0 : k > d->nracks ? d->nracks : k;
+	while (!ok[k])
+		k--;
+	return k;
+}
+
+/* Without a floor grid: rows of DEFAULT_PER_ROW, odd rows running back (serpentine, so racks
+ * next in order always stand side by side, also across a row's end), or for a larger hall as
+ * many racks a row as keep it near square — rows × row_pitch ≈ per_row × rack_pitch, so per_row = √(n × row_pitch
+ * / rack_pitch) — so that a hundred thousand GPUs do not stand in a hall hundreds of metres
+ * deep (issue 16). */
+static int default_per_row(int n, double rack_pitch, double row_pitch)
+{
+	int square = (int)ceil(sqrt((double)n * row_pitch / rack_pitch) - 1e-9);
+	return square > DEFAULT_PER_ROW ? square : DEFAULT_PER_ROW;
+}
+
+/* Rows and positions of the racks in sequence order; the gaps multi-rack domains leave. On
+ * `report`, what the floor cannot hold is a Violation. Returns the positions taken. */
+static int stand(Design *d, RackInst **seq, int n, int per_row, bool serpentine,
+		 double rack_pitch, double row_pitch, bool report)
+{
 	const Value *floor_v = field_value(d->site, FLD_SITE_FLOOR);
-	bool grid = floor_v && floor_v->kind == VAL_CTOR;
-	/* Without a floor grid, rows of DEFAULT_PER_ROW at the grid's default pitches. */
-	int per_row = grid ? (int)field_param_num(floor_v, PRM_GRID_RACKS_PER_ROW) : DEFAULT_PER_ROW;
-	double rack_pitch = field_param_num(floor_v, PRM_GRID_RACK_PITCH);
-	double row_pitch = field_param_num(floor_v, PRM_GRID_ROW_PITCH);
-	/* The racks of a scale-up domain over several racks stand side by side in one row: when
-	 * they would run past the row's end, the domain starts the next row (the positions left
-	 * are empty). A domain longer than a row cannot. */
-	int longest = 0;
-	for (int i = 0; i < n; i++)
-		if (d->racks[i].domain_span > longest)
-			longest = d->racks[i].domain_span;
-	if (!grid && longest > per_row)
-		per_row = longest;
 	int at = 0;
 	bool reported = false;
 	for (int i = 0; i < n; i++) {
-		RackInst *r = &d->racks[i];
+		RackInst *r = seq[i];
 		int span = r->domain_span;
 		if (span > 1 && span <= per_row && at % per_row + span > per_row)
 			at += per_row - at % per_row;
-		if (span > per_row && !reported) {
+		if (span > per_row && report && !reported) {
 			reported = true;
 			d->vsource = VS_FLOOR, d->vfabric = -1;
 			design_violation(d, floor_v->loc, (double)span / per_row - 1, d->cluster->name_loc,
@@ -330,27 +450,141 @@ int place_racks(Design *d)
 					 span, d->site->name, per_row);
 		}
 		r->row = at / per_row;
-		r->pos = at % per_row;
+		r->pos = serpentine && r->row % 2 ? per_row - 1 - at % per_row : at % per_row;
 		at++;
 		r->x = r->pos * rack_pitch;
 		r->y = r->row * row_pitch;
+	}
+	return at;
+}
+
+/* The order of the racks: node racks in their order, each network group's racks as a block
+ * before the node rack of its key. The keys of the median rule (each group in the middle of
+ * the racks of the nodes it serves, spines and cores in the middle of all) are kept for the
+ * report's comparison (median_x, median_y); the racks stand at the keys arrange.c finds,
+ * started from the same rule with a pod's spines in the middle of their pod. */
+int place_racks(Design *d)
+{
+	Arena *a = d->p->c->arena;
+	int total = d->nracks + d->network_racks;
+	RackInst *racks = arena_alloc(a, sizeof(RackInst) * (size_t)(total + 1));
+	memcpy(racks, d->racks, sizeof(RackInst) * (size_t)d->nracks);
+	int k = d->nracks;
+	int **fnodes = xmalloc(sizeof(int *) * (size_t)(d->nfabrics + 1));
+	int *fcount = xmalloc(sizeof(int) * (size_t)(d->nfabrics + 1));
+	for (int fi = 0; fi < d->nfabrics; fi++)
+		fnodes[fi] = NULL;
+	int G = d->nnetgroups;
+	int *median = xmalloc(sizeof(int) * (size_t)(G + 1)), *key = xmalloc(sizeof(int) * (size_t)(G + 1));
+	int *group_racks = xmalloc(sizeof(int) * (size_t)(G + 1));
+	bool *ok = allowed_keys(d, racks);
+	for (int gi = 0; gi < G; gi++) {
+		NetGroup *g = &d->netgroups[gi];
+		const FabricInst *f = &d->fabrics[g->fabric];
+		if (!fnodes[g->fabric])
+			fnodes[g->fabric] = fabric_nodes(d, f, &fcount[g->fabric]);
+		int count = fcount[g->fabric], *ord = fnodes[g->fabric];
+		double all = home_of(d, ord, count, 0, count);
+		g->home = g->serve_hi < 0 ? all : home_of(d, ord, count, g->serve_lo, g->serve_hi);
+		median[gi] = key_of(d, ok, g->pod >= 0 ? all : g->home);
+		key[gi] = key_of(d, ok, g->home);
+		group_racks[gi] = g->racks;
+		for (int r = 0; r < g->racks; r++) {
+			RackInst *rk = &racks[k++];
+			*rk = (RackInst){.network = true, .first_node = -1};
+			design_rack_init(d, rk);
+			rk->group = gi;
+		}
+	}
+	const Value *floor_v = field_value(d->site, FLD_SITE_FLOOR);
+	bool grid = floor_v && floor_v->kind == VAL_CTOR;
+	double rack_pitch = field_param_num(floor_v, PRM_GRID_RACK_PITCH);
+	double row_pitch = field_param_num(floor_v, PRM_GRID_ROW_PITCH);
+	int per_row = grid ? (int)field_param_num(floor_v, PRM_GRID_RACKS_PER_ROW)
+			   : default_per_row(k, rack_pitch, row_pitch);
+	/* The racks of a scale-up domain over several racks stand side by side in one row. */
+	int longest = 0;
+	for (int i = 0; i < k; i++)
+		if (racks[i].domain_span > longest)
+			longest = racks[i].domain_span;
+	if (!grid && longest > per_row)
+		per_row = longest;
+
+	Edges ex = {0};
+	for (int gi = 0; gi < G; gi++)
+		group_edges(d, &ex, gi, fnodes, fcount);
+	for (int fi = 0; fi < d->nfabrics; fi++)
+		free(fnodes[fi]);
+	free(fnodes);
+	free(fcount);
+	ArrangeProblem pb = {d->nracks, G, group_racks, ok, per_row, !grid, rack_pitch, row_pitch,
+			     ex.e, ex.n, 0, 0, NULL, NULL};
+	d->place = (PlaceReport){.per_row = per_row};
+	if (G > 0)
+		d->place.moves = arrange_optimise(&pb, key, ARRANGE_SWEEPS, &d->place.sweeps);
+	free(ex.e);
+
+	/* The median rule's positions, then the racks' own. */
+	int *at = xmalloc(sizeof(int) * (size_t)(k + 1));
+	RackInst **seq = xmalloc(sizeof(RackInst *) * (size_t)(k + 1));
+	int *to = xmalloc(sizeof(int) * (size_t)(k + 1));
+	for (int pass = 0; pass < 2; pass++) {
+		arrange_positions(&pb, pass ? key : median, at);
+		int next = d->nracks;
+		for (int j = 0; j < d->nracks; j++)
+			seq[at[j]] = &racks[j], to[j] = at[j];
+		for (int gi = 0; gi < G; gi++)
+			for (int r = 0; r < group_racks[gi]; r++)
+				seq[at[d->nracks + gi] + r] = &racks[next], to[next++] = at[d->nracks + gi] + r;
+		int used = stand(d, seq, k, per_row, !grid, rack_pitch, row_pitch, pass == 1);
+		for (int i = 0; i < k && !pass; i++)
+			racks[i].median_x = racks[i].x, racks[i].median_y = racks[i].y;
+		if (pass && grid && used > k) {
+			/* Rows the gaps left: the floor must still hold them. */
+			int rows = (int)field_param_num(floor_v, PRM_GRID_ROWS);
+			int need = (used + per_row - 1) / per_row;
+			if (need > rows) {
+				d->vsource = VS_FLOOR, d->vfabric = -1;
+				design_violation(d, floor_v->loc, (double)need / rows - 1, d->cluster->name_loc,
+						 "cluster built here",
+						 "cluster '%s' needs %d rows of %d racks to keep each scale-up "
+						 "domain in one row; the floor of '%s' has %d",
+						 d->cluster->name, need, per_row, d->site->name, rows);
+			}
+		}
+		d->place.rows = (used + per_row - 1) / per_row;
+	}
+	free(median);
+	free(key);
+	free(group_racks);
+	free(ok);
+	free(at);
+
+	/* The racks in their order, and every index into them renumbered. */
+	d->racks = arena_alloc(a, sizeof(RackInst) * (size_t)(k + 1));
+	for (int i = 0; i < k; i++)
+		d->racks[i] = *seq[i];
+	for (int i = 0; i < d->nnodes; i++)
+		d->nodes[i].rack = to[d->nodes[i].rack];
+	for (int i = 0; i < d->nappliances; i++)
+		d->appliances[i].rack = to[d->appliances[i].rack];
+	for (int gi = 0; gi < G; gi++)
+		d->netgroups[gi].first_rack = -1;
+	for (int i = k - 1; i >= 0; i--)
+		if (d->racks[i].network)
+			d->netgroups[d->racks[i].group].first_rack = i;
+	d->nracks = k;
+	free(seq);
+	free(to);
+	double width = 0, depth = 0;
+	for (int i = 0; i < k; i++) {
+		RackInst *r = &d->racks[i];
 		char l[16];
 		ir_row_name(r->row, l, sizeof l);
 		r->name = grid ? arena_printf(a, "%s%02d", l, r->pos + 1) : arena_printf(a, "R%04d", i + 1);
+		width = fmax(width, r->x + rack_pitch), depth = fmax(depth, r->y + row_pitch);
 	}
-	if (grid && at > n) {
-		/* Rows the gaps left: the floor must still hold them. */
-		int rows = (int)field_param_num(floor_v, PRM_GRID_ROWS);
-		int used = (at + per_row - 1) / per_row;
-		if (used > rows) {
-			d->vsource = VS_FLOOR, d->vfabric = -1;
-			design_violation(d, floor_v->loc, (double)used / rows - 1, d->cluster->name_loc,
-					 "cluster built here",
-					 "cluster '%s' needs %d rows of %d racks to keep each scale-up domain "
-					 "in one row; the floor of '%s' has %d",
-					 d->cluster->name, used, per_row, d->site->name, rows);
-		}
-	}
+	d->place.width = width, d->place.depth = depth;
 	return 0; /* what the floor cannot hold is a Violation, not an error of the pass */
 }
 
@@ -422,47 +656,55 @@ static void place_tors(Design *d)
 	}
 }
 
+/* The next rack of group gi after rack r (back to its first when none: pack_count planned
+ * enough racks, so that does not happen). */
+static int next_group_rack(const Design *d, int gi, int r)
+{
+	while (++r < d->nracks && !(d->racks[r].network && d->racks[r].group == gi))
+		;
+	return r < d->nracks ? r : d->netgroups[gi].first_rack;
+}
+
+/* Switches and the fabric's devices into their group's racks, in wiring order, by the same
+ * rule pack_count planned them with: height, power with the optics at their bound, cables.
+ * A rack's power counts the devices; heat.c adds the optics chosen. */
 int place_devices(Design *d)
 {
-	double usable = usable_height(d), cap = rack_cap(d);
 	for (int gi = 0; gi < d->nnetgroups; gi++) {
 		const NetGroup *g = &d->netgroups[gi];
 		const FabricInst *f = &d->fabrics[g->fabric];
 		int r = g->first_rack;
 		if (r < 0)
 			continue;
-		RackInst *rk = &d->racks[r];
-#define NEXT_IF_FULL(h, p)                                                                   \
-	do {                                                                                 \
-		if (rk->height_used + (h) > usable + 1e-9 || rk->power + (p) > cap + 1e-6) {  \
-			while (++r < d->nracks && !(d->racks[r].network && d->racks[r].group == gi)) \
-				;                                                            \
-			rk = &d->racks[r < d->nracks ? r : g->first_rack];                   \
-		}                                                                            \
-	} while (0)
-		for (int i = 0; i < g->count; i++) {
-			SwitchInst *s = &d->switches[f->first_switch + g->first + i];
-			NEXT_IF_FULL(g->unit_h, g->unit_p);
-			s->rack = (int)(rk - d->racks);
-			s->u = 1 + (int)lround(rk->height_used / RACK_UNIT);
-			rk->height_used += g->unit_h;
-			rk->power += g->unit_p;
-		}
-		for (int e = f->first_extra; g->with_extras && e < f->first_extra + f->nextras; e++) {
-			ExtraInst *x = &d->extras[e];
-			if (x->appliance >= 0) { /* it stands in its storage rack */
+		double used_p = 0;
+		int used_c = 0;
+		for (int i = 0, e = f->first_extra; i < g->count + (g->with_extras ? f->nextras : 0); i++) {
+			bool sw = i < g->count;
+			SwitchInst *s = sw ? &d->switches[f->first_switch + g->first + i] : NULL;
+			ExtraInst *x = sw ? NULL : &d->extras[e++];
+			if (x && x->appliance >= 0) { /* it stands in its storage rack */
 				x->rack = d->appliances[x->appliance].rack;
 				x->u = d->appliances[x->appliance].u;
 				continue;
 			}
-			double eh = x->type->height, ep = x->type->power;
-			NEXT_IF_FULL(eh, ep);
-			x->rack = (int)(rk - d->racks);
-			x->u = 1 + (int)lround(rk->height_used / RACK_UNIT);
-			rk->height_used += eh;
-			rk->power += ep;
+			double h = sw ? g->unit_h : x->type->height, p = sw ? g->unit_p : x->type->power;
+			int c = sw ? g->unit_cables : 0;
+			RackInst *rk = &d->racks[r];
+			if (!rack_takes(d, rk->height_used, used_p, used_c, h, p, c)) {
+				r = next_group_rack(d, gi, r);
+				rk = &d->racks[r];
+				used_p = 0, used_c = 0;
+			}
+			int u = 1 + (int)lround(rk->height_used / RACK_UNIT);
+			if (sw)
+				s->rack = r, s->u = u;
+			else
+				x->rack = r, x->u = u;
+			rk->height_used += h;
+			rk->power += sw ? s->model->power : p;
+			used_p += p;
+			used_c += c;
 		}
-#undef NEXT_IF_FULL
 	}
 	place_scale_up_trays(d);
 	place_tors(d);

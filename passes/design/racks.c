@@ -317,6 +317,55 @@ static void plan_group(Design *d, NodeGroup *g, double usable, double cap, doubl
 	g->racks = (g->count + g->per_rack - 1) / g->per_rack;
 }
 
+/* The switch racks' type: the cluster's network_rack, else std.racks' rack48_network when the
+ * spec has it in scope, else the rack type (the first generation's behaviour, for specs that
+ * import no rack library). Its cap is the lower of its power class and what its own cooling
+ * removes; its max_cables bounds the cables of a switch rack (place.c packs under it). A
+ * network rack's power class and cooling must be fixed: the optimizer chooses only the node
+ * racks'. */
+static void plan_network_rack(Design *d)
+{
+	Decl *nr = field_value(d->cluster, FLD_CLUSTER_NETWORK_RACK) ? field_ref(d->cluster, FLD_CLUSTER_NETWORK_RACK)
+								       : NULL;
+	for (int i = 0; !nr && i < d->p->decls.n; i++) {
+		Decl *x = d->p->decls.v[i];
+		if (x->kind == KIND_RACK && strcmp(x->name, "rack48_network") == 0)
+			nr = x;
+	}
+	const Value *cool = nr ? field_value(nr, FLD_RACK_COOLING) : NULL;
+	double limit;
+	if (nr && nr != d->rack && (!cool || cool->kind != VAL_REF || (field_value(nr, FLD_RACK_POWER_LIMIT) &&
+									 !field_num_set(nr, FLD_RACK_POWER_LIMIT, &limit)))) {
+		spec_error(d, nr->name_loc, "network rack '%s' needs a fixed power_limit and cooling "
+					    "(the optimizer chooses only the node racks')",
+			   nr->name);
+		nr = NULL;
+	}
+	if (!nr || nr == d->rack) {
+		d->net_rack = d->rack, d->net_cooling = d->cooling;
+		d->net_rack_type = d->rack_type, d->net_cooling_type = d->cooling_type;
+		d->net_rack_limit = d->rack_limit, d->net_rack_cap = d->rack_cap;
+	} else {
+		d->net_rack = nr;
+		d->net_cooling = cool->ref;
+		d->net_rack_type = parts_of(d, nr);
+		d->net_cooling_type = parts_of(d, cool->ref);
+		if (!field_num_set(nr, FLD_RACK_POWER_LIMIT, &d->net_rack_limit))
+			d->net_rack_limit = INFINITY;
+		d->net_rack_cap = fmin(d->net_rack_limit, d->net_cooling_type->cooling.max_rack_power);
+	}
+	if (d->net_rack_type->height_u != d->rack_type->height_u) {
+		/* Runs (cable.c) and drawings take one rack height. */
+		spec_error(d, d->net_rack->name_loc, "network rack '%s' is %d U and rack '%s' %d U: "
+						     "give them one height",
+			   d->net_rack->name, d->net_rack_type->height_u, d->rack->name,
+			   d->rack_type->height_u);
+	}
+	double cables;
+	d->net_rack_cables = field_num_set(d->net_rack, FLD_RACK_MAX_CABLES, &cables) ? (int)cables : 0;
+	d->rack_cables = field_num_set(d->rack, FLD_RACK_MAX_CABLES, &cables) ? (int)cables : 0;
+}
+
 int racks_plan(Design *d)
 {
 	Ctx *c = d->p->c;
@@ -332,6 +381,7 @@ int racks_plan(Design *d)
 	double cap = fmin(limit_p, d->cooling_type->cooling.max_rack_power);
 	d->rack_limit = limit_p;
 	d->rack_cap = cap;
+	plan_network_rack(d);
 	/* ToRs in server racks (a fabric's leaf_placement = server_rack) take their U space and
 	 * power from every server rack, one per plane: a rack of a ToR serving several racks
 	 * keeps the room free too, so that racks of a group are alike. */

@@ -1,0 +1,343 @@
+/*
+ * arrange.c — where the network racks stand among the node racks: an optimisation of the
+ * total cable run over their positions (docs/placement.md §2).
+ *
+ * The model. The node racks keep their order (each leaf's nodes stay together); each network
+ * group (a unit's leaves, a pod's spines, the cores ...) stands as one block just before node
+ * rack k, its key (0 ... nracks, k = nracks: after the last; keys inside a multi-rack scale-up
+ * domain are not allowed). The sequence then fills the floor row after row, per_row racks a
+ * row (on the default floor, odd rows run back: serpentine), so a key gives every rack its
+ * (x, y). The cost is Σ over edges of weight × the
+ * Manhattan distance between the two ends' racks (a group counts at its middle rack): the
+ * horizontal part of every cable run, which is all a rack's position changes (the drops and
+ * the slack do not move). The weights are the links between a group and a node rack or
+ * another group, from the fabric's shape (place.c builds them).
+ *
+ * The method: coordinate descent. Group after group, the key that minimises the group's own
+ * edges' cost with everything else where it stands is found exactly: the cost is separable,
+ * F_x(position in row) + F_y(row), each a sum of weighted absolute deviations computed for
+ * every position and row at once from bucketed weights and prefix sums, so every allowed key
+ * is weighed in O(1), a group in O(nracks + its edges). The move is kept when the whole cost
+ * falls (moving a group shifts the racks between its old and new key by its length, which
+ * the group's own estimate leaves out). Sweeps repeat until none moves a group, at most
+ * ARRANGE_SWEEPS. Started from the median rule (each group in the middle of the racks it
+ * serves), it can only lower the cost. tests/unit/test_model.c measures it against the exact
+ * optimum, found by enumerating every assignment of keys on instances small enough to do so.
+ */
+#include "passes.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Keys each side of a group's estimated best weighed by the whole cost; and on a large design
+ * the whole-cost work allowed (evaluations x their size): about 0.1 s, so that 100,000 GPUs
+ * place in well under a second (docs/performance.md). */
+enum { WINDOW = 1 };
+static const double LARGE_WORK = 2e7;
+
+/* Sequence index of every entity (node racks 0 .. nracks-1, then the groups' middle racks)
+ * for the keys given; group g's first rack at first[g]. */
+static void layout(const ArrangeProblem *p, const int *key, int *seq, int *first)
+{
+	int n = p->nracks, G = p->ngroups;
+	/* Racks of groups at each key, then groups in key order (ties by index): a counting sort. */
+	int *at = xmalloc(sizeof(int) * (size_t)(n + 2));
+	for (int k = 0; k <= n + 1; k++)
+		at[k] = 0;
+	for (int g = 0; g < G; g++)
+		at[key[g] + 1] += p->group_racks[g];
+	for (int k = 1; k <= n + 1; k++)
+		at[k] += at[k - 1]; /* at[k]: racks of groups with key < k */
+	for (int j = 0; j < n; j++)
+		seq[j] = j + at[j + 1];
+	int *fill = xmalloc(sizeof(int) * (size_t)(n + 1));
+	for (int k = 0; k <= n; k++)
+		fill[k] = 0;
+	for (int g = 0; g < G; g++) {
+		first[g] = key[g] + at[key[g]] + fill[key[g]];
+		fill[key[g]] += p->group_racks[g];
+		seq[n + g] = first[g] + (p->group_racks[g] - 1) / 2;
+	}
+	free(fill);
+	free(at);
+}
+
+
+/* The position along its row of sequence index s (odd rows run back on a serpentine floor). */
+static int column(const ArrangeProblem *p, int s)
+{
+	int pos = s % p->per_row;
+	return p->serpentine && (s / p->per_row) % 2 ? p->per_row - 1 - pos : pos;
+}
+
+double arrange_cost(const ArrangeProblem *p, const int *key)
+{
+	int total = p->nracks + p->ngroups;
+	int *seq = xmalloc(sizeof(int) * (size_t)(total + 1));
+	int *first = xmalloc(sizeof(int) * (size_t)(p->ngroups + 1));
+	layout(p, key, seq, first);
+	/* Each entity's coordinates once, not per edge. */
+	double *x = xmalloc(sizeof(double) * (size_t)(2 * total + 2)), *y = x + total + 1;
+	for (int i = 0; i < total; i++) {
+		x[i] = column(p, seq[i]) * p->rack_pitch;
+		y[i] = (double)(seq[i] / p->per_row) * p->row_pitch;
+	}
+	double cost = 0;
+	for (int e = 0; e < p->nedges; e++) {
+		int a = p->edges[e].a, b = p->edges[e].b;
+		cost += p->edges[e].w * (fabs(x[a] - x[b]) + fabs(y[a] - y[b]));
+	}
+	free(x);
+	free(seq);
+	free(first);
+	return cost;
+}
+
+/* F[i] = Σ_b w[b] |i − b| × pitch for i in [0, m): two prefix sweeps. */
+static void deviations(const double *w, int m, double pitch, double *F)
+{
+	double left_w = 0, left_cost = 0;
+	for (int i = 0; i < m; i++) {
+		F[i] = left_cost;
+		left_w += w[i];
+		left_cost += left_w;
+	}
+	double right_w = 0, right_cost = 0;
+	for (int i = m - 1; i >= 0; i--) {
+		F[i] = (F[i] + right_cost) * pitch;
+		right_w += w[i];
+		right_cost += right_w;
+	}
+}
+
+/* Group g's best key with everything else where it stands, by its own edges. */
+static int best_key(const ArrangeProblem *p, const int *key, const int *seq, int g, double *wx,
+		    double *wy, double *Fx, double *Fy)
+{
+	int n = p->nracks, rows = (n + p->total_group_racks) / p->per_row + 2;
+	for (int i = 0; i < p->per_row; i++)
+		wx[i] = 0;
+	for (int r = 0; r < rows; r++)
+		wy[r] = 0;
+	int me = n + g;
+	for (int e = p->adj_start[g]; e < p->adj_start[g + 1]; e++) {
+		const ArrangeEdge *x = &p->edges[p->adj[e]];
+		int other = x->a == me ? x->b : x->a;
+		if (other == me)
+			continue;
+		wx[column(p, seq[other])] += x->w;
+		wy[seq[other] / p->per_row] += x->w;
+	}
+	deviations(wx, p->per_row, p->rack_pitch, Fx);
+	deviations(wy, rows, p->row_pitch, Fy);
+	/* Where g's middle rack lands at key k: k node racks and the other groups before it. */
+	int *before = xmalloc(sizeof(int) * (size_t)(2 * n + 4)), *ties = before + n + 2;
+	for (int k = 0; k <= n + 1; k++)
+		before[k] = ties[k] = 0;
+	for (int h = 0; h < p->ngroups; h++) {
+		if (h == g)
+			continue;
+		before[key[h] + 1] += p->group_racks[h];
+		if (h < g) /* groups at the same key stand in index order */
+			ties[key[h]] += p->group_racks[h];
+	}
+	for (int k = 1; k <= n + 1; k++)
+		before[k] += before[k - 1];
+	int best = key[g];
+	double best_cost = INFINITY;
+	for (int k = 0; k <= n; k++) {
+		if (!p->allowed[k])
+			continue;
+		int s = k + before[k] + ties[k] + (p->group_racks[g] - 1) / 2;
+		int row = s / p->per_row;
+		double c = Fx[column(p, s)] + (row < rows ? Fy[row] : INFINITY);
+		if (c < best_cost - 1e-9 || (fabs(c - best_cost) <= 1e-9 && abs(k - key[g]) < abs(best - key[g]))) {
+			best_cost = c;
+			best = k;
+		}
+	}
+	free(before);
+	return best;
+}
+
+static double work_left; /* a large design's descent: steps left (an evaluation of the whole
+			   * cost is nodes + groups + edges, a group's estimate nodes + groups) */
+static double eval_work;
+
+/* Moves group g to key k when that lowers the whole cost; the cost in force in *cost. */
+static bool try_key(const ArrangeProblem *p, int *key, int g, int k, double *cost)
+{
+	if (k == key[g] || !p->allowed[k] || work_left <= 0)
+		return false;
+	work_left -= eval_work;
+	int old = key[g];
+	key[g] = k;
+	double c = arrange_cost(p, key);
+	if (c < *cost - 1e-9 * fmax(1, *cost)) {
+		*cost = c;
+		return true;
+	}
+	key[g] = old;
+	return false;
+}
+
+/* Small instances: every key of group g weighed by the whole cost (exact for one group). */
+static bool scan_keys(const ArrangeProblem *p, int *key, int g, double *cost)
+{
+	bool moved = false;
+	for (int k = 0; k <= p->nracks; k++)
+		moved |= try_key(p, key, g, k, cost);
+	return moved;
+}
+
+/* Small instances: every pair of keys of two linked groups by the whole cost. */
+static bool scan_pair(const ArrangeProblem *p, int *key, int a, int b, double *cost)
+{
+	int best_a = key[a], best_b = key[b];
+	bool moved = false;
+	for (int ka = 0; ka <= p->nracks; ka++)
+		for (int kb = 0; kb <= p->nracks; kb++) {
+			if (!p->allowed[ka] || !p->allowed[kb])
+				continue;
+			key[a] = ka, key[b] = kb;
+			double c = arrange_cost(p, key);
+			if (c < *cost - 1e-9 * fmax(1, *cost))
+				*cost = c, best_a = ka, best_b = kb, moved = true;
+		}
+	key[a] = best_a, key[b] = best_b;
+	return moved;
+}
+
+int arrange_optimise(ArrangeProblem *p, int *key, int max_sweeps, int *sweeps)
+{
+	int n = p->nracks, G = p->ngroups, moves = 0;
+	p->total_group_racks = 0;
+	for (int g = 0; g < G; g++)
+		p->total_group_racks += p->group_racks[g];
+	/* Each group's edges. */
+	p->adj_start = xmalloc(sizeof(int) * (size_t)(G + 2));
+	p->adj = xmalloc(sizeof(int) * (size_t)(2 * p->nedges + 1));
+	for (int g = 0; g <= G + 1; g++)
+		p->adj_start[g] = 0;
+	for (int e = 0; e < p->nedges; e++) {
+		if (p->edges[e].a >= n)
+			p->adj_start[p->edges[e].a - n + 1]++;
+		if (p->edges[e].b >= n && p->edges[e].b != p->edges[e].a)
+			p->adj_start[p->edges[e].b - n + 1]++;
+	}
+	for (int g = 1; g <= G; g++)
+		p->adj_start[g] += p->adj_start[g - 1];
+	int *fill = xmalloc(sizeof(int) * (size_t)(G + 1));
+	memcpy(fill, p->adj_start, sizeof(int) * (size_t)(G + 1));
+	for (int e = 0; e < p->nedges; e++) {
+		if (p->edges[e].a >= n)
+			p->adj[fill[p->edges[e].a - n]++] = e;
+		if (p->edges[e].b >= n && p->edges[e].b != p->edges[e].a)
+			p->adj[fill[p->edges[e].b - n]++] = e;
+	}
+	free(fill);
+	int rows = (n + p->total_group_racks) / p->per_row + 2;
+	double *wx = xmalloc(sizeof(double) * (size_t)(p->per_row + rows) * 2);
+	double *wy = wx + p->per_row, *Fx = wy + rows, *Fy = Fx + p->per_row;
+	int *seq = xmalloc(sizeof(int) * (size_t)(n + G + 1));
+	int *first = xmalloc(sizeof(int) * (size_t)(G + 1));
+	int *racks = xmalloc(sizeof(int) * (size_t)(G + 1));
+	memcpy(racks, p->group_racks, sizeof(int) * (size_t)G);
+	/* Whole-cost scans where they are cheap: (keys) x (one evaluation) under SCAN_BUDGET. */
+	double budget = p->scan_budget ? p->scan_budget : ARRANGE_SCAN_BUDGET;
+	double eval = (double)(n + G + p->nedges);
+	bool scan = (n + 1) * eval <= budget;
+	bool pairs = scan && (double)(n + 1) * (n + 1) * eval * p->nedges <= 10 * budget;
+	work_left = scan ? INFINITY : LARGE_WORK;
+	eval_work = eval;
+	double cost = arrange_cost(p, key);
+	*sweeps = 0;
+	for (int sweep = 0; sweep < max_sweeps; sweep++) {
+		int moved = 0;
+		(*sweeps)++;
+		for (int g = 0; g < G; g++) {
+			if (scan) {
+				moved += scan_keys(p, key, g, &cost);
+				continue;
+			}
+			/* The others where they stand without g. */
+			if (work_left <= 0)
+				break;
+			work_left -= 2.0 * (n + G) + p->adj_start[g + 1] - p->adj_start[g];
+			layout(p, key, seq, first);
+			int k = best_key(p, key, seq, g, wx, wy, Fx, Fy);
+			/* The estimate leaves out the shift a move makes: its neighbours too, by the
+			 * whole cost. */
+			for (int dk = -WINDOW; dk <= WINDOW; dk++)
+				if (k + dk >= 0 && k + dk <= n)
+					moved += try_key(p, key, g, k + dk, &cost);
+		}
+		/* Joint moves: a group beside a group it is linked to (a move of one alone may not
+		 * pay where moving both does). */
+		for (int e = 0; e < p->nedges; e++) {
+			int a = p->edges[e].a - n, b = p->edges[e].b - n;
+			if (a < 0 || b < 0 || a == b)
+				continue;
+			if (pairs)
+				moved += scan_pair(p, key, a, b, &cost);
+			else if (try_key(p, key, b, key[a], &cost) || try_key(p, key, a, key[b], &cost))
+				moved++;
+		}
+		moves += moved;
+		if (!moved || work_left <= 0)
+			break;
+	}
+	free(racks);
+	free(wx);
+	free(seq);
+	free(first);
+	free(p->adj_start);
+	free(p->adj);
+	p->adj_start = p->adj = NULL;
+	return moves;
+}
+
+/* The exact optimum by enumeration (every allowed key for every group): for tests, on
+ * instances of a few groups and racks. */
+double arrange_exact(const ArrangeProblem *p, int *key)
+{
+	int G = p->ngroups, n = p->nracks;
+	int *k = xmalloc(sizeof(int) * (size_t)(G + 1));
+	for (int g = 0; g < G; g++)
+		k[g] = 0;
+	double best = INFINITY;
+	for (;;) {
+		bool ok = true;
+		for (int g = 0; g < G && ok; g++)
+			ok = p->allowed[k[g]];
+		if (ok) {
+			double c = arrange_cost(p, k);
+			if (c < best - 1e-9) {
+				best = c;
+				memcpy(key, k, sizeof(int) * (size_t)G);
+			}
+		}
+		int g = 0;
+		while (g < G && ++k[g] > n)
+			k[g++] = 0;
+		if (g == G)
+			break;
+	}
+	free(k);
+	return best;
+}
+
+void arrange_positions(const ArrangeProblem *p, const int *key, int *order)
+{
+	int n = p->nracks, G = p->ngroups;
+	int *seq = xmalloc(sizeof(int) * (size_t)(n + G + 1));
+	int *first = xmalloc(sizeof(int) * (size_t)(G + 1));
+	layout(p, key, seq, first);
+	for (int j = 0; j < n; j++)
+		order[j] = seq[j];
+	for (int g = 0; g < G; g++)
+		order[n + g] = first[g];
+	free(seq);
+	free(first);
+}
