@@ -274,7 +274,7 @@ static void ib_build(IbFabric *b, const Design *d, int fi)
 				dev = new_dev(b, IB_EXTRA_HCA,
 					      ib_guid(IB_EXTRA_HCA, fi, f->first_extra + e + 1, nic & 0xff),
 					      np, f->first_extra + e);
-				char mlx5[16];
+				char mlx5[24]; /* "mlx5_" and any int */
 				snprintf(mlx5, sizeof mlx5, "mlx5_%d", nic);
 				ib_desc(b->devs[dev].desc, x->name, mlx5);
 			}
