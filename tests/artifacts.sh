@@ -10,12 +10,7 @@
 #  - an output that cannot be written is an I/O error (74) leaving nothing behind;
 #  - --emit, --dump and --timings do what they say.
 set -u
-clusterc=$1 root=$2
-cd "$root" || exit 2
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-err() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/lib.sh"
 
 # Every file of the manifest exists with its size and hash, and nothing else is in the dir: the
 # manifest's (path, bytes, sha256) triples against the directory's, in one pass each.

@@ -15,12 +15,7 @@
 # and the placement rules: a domain's racks side by side in one row, never split by network
 # racks, switches in the racks racks.c planned.
 set -u
-clusterc=$1 root=$2
-cd "$root" || exit 2
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-err() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/lib.sh"
 export CLUSTERC_STDLIB="$root/stdlib"
 
 # json FILE EXPR: a value of report.json by a Python expression over r.

@@ -10,12 +10,7 @@
 #    tests/compare/errors), exit 1, nothing written;
 #  - options take only what they document (exit 64).
 set -u
-clusterc=$1 root=$2
-cd "$root" || exit 2
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-err() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/lib.sh"
 golden() { # golden FILE GOLDEN
 	if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
 		cp "$1" "$2"

@@ -10,12 +10,7 @@
 #  - the flagship's page is drawn into a PNG (HTML_SCREENSHOTS=DIR keeps it, to look at).
 # chromium is a test dependency (scripts/install-deps.sh): without it the test fails.
 set -u
-clusterc=$1 root=$2
-cd "$root" || exit 2
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-err() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/lib.sh"
 
 browser=$(command -v chromium || command -v chromium-browser)
 if [ -z "$browser" ]; then

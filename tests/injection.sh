@@ -10,12 +10,7 @@
 #  - import "/etc/passwd", a .cluster symlink to it, and a spec not named .cluster: no line of
 #    the file in any diagnostic.
 set -u
-clusterc=$1 root=$2
-cd "$root" || exit 2
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-err() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/lib.sh"
 esc=$(printf '\033')
 tab=$(printf '\t')
 

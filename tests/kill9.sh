@@ -12,12 +12,7 @@
 #
 # KILL9_ITERATIONS (default 16) sets the number of kills; KILL9_SEED the random sequence.
 set -u
-clusterc=$1 root=$2
-cd "$root" || exit 2
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-err() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/lib.sh"
 spec=examples/scale-100k.cluster
 iterations=${KILL9_ITERATIONS:-16}
 seed=${KILL9_SEED:-$$}

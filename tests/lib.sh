@@ -1,8 +1,8 @@
 # tests/lib.sh — the preamble of the shell tests run as `tests/NAME.sh CLUSTERC SOURCE_DIR`:
-# sourced after `set -u`, it sets $clusterc, enters the source tree, makes $tmp (removed on
-# exit), and counts failures in $fail through err().
-clusterc=$1
-cd "$2" || exit 1
+# sourced after `set -u`, it sets $clusterc and $root, enters the source tree, makes $tmp
+# (removed on exit), and counts failures in $fail through err().
+clusterc=$1 root=$2
+cd "$root" || exit 2
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 fail=0

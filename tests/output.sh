@@ -13,12 +13,7 @@
 #  - what a SIGKILL leaves (a temporary directory, the lock) is removed by the next run, and
 #    only what is provably ours: a look-alike directory without our token is left alone.
 set -u
-clusterc=$1 root=$2
-cd "$root" || exit 2
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-err() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/lib.sh"
 small=examples/seed-wanka-h100.cluster
 mid=examples/wanka.cluster
 big=examples/scale-100k.cluster

@@ -20,12 +20,7 @@
 #    (UPDATE_GOLDEN=1 rewrites them: review the diff).
 # The files are parsed with awk on ',': the test fails if a field needs CSV quoting.
 set -u
-clusterc=$1 root=$2
-cd "$root" || exit 2
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-err() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/lib.sh"
 
 # The number after "KEY": in report.json's first block that has it (totals, then by category).
 report() {

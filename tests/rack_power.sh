@@ -14,12 +14,7 @@
 #  - tests/placement/dragonfly-large.cluster (no floor grid, 16,512 GPUs): the hall near square
 #    (depth / width between 0.5 and 2) and no run longer than 120 m.
 set -u
-clusterc=$1 root=$2
-cd "$root" || exit 2
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-err() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/lib.sh"
 
 # placement KEY DIR: report.json's placement.KEY
 placement() {

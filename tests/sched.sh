@@ -6,12 +6,7 @@
 # in exactly one Slurm block (topology-block.conf and topology.yaml), no block below the base,
 # and Kueue levels that nest over the node labels. docs/schedulers.md, "Invariants".
 set -u
-clusterc=$1 root=$2
-cd "$root" || exit 2
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-err() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/lib.sh"
 
 if ! command -v python3 >/dev/null 2>&1 || ! python3 -c 'import yaml' 2>/dev/null; then
 	echo "FAIL: python3 with PyYAML is needed (Debian packages python3, python3-yaml)"

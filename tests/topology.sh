@@ -9,12 +9,7 @@
 #    100,000-GPU example's drawing in under 20 s;
 #  - two builds give byte-identical topology files.
 set -u
-clusterc=$1 root=$2
-cd "$root" || exit 2
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-err() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$(dirname "$0")/lib.sh"
 
 # expect_count WHAT WANT GOT
 expect_count() {
