@@ -23,7 +23,7 @@
 #include <string.h>
 
 static const double RACK_UNIT = 0.04445;
-static const double END_SLACK = 0.5, SLACK_SHARE = 0.10; /* m per end; share of the run */
+static const double END_SLACK = 0.5; /* m per end; the share of the run: cable.h */
 
 /* Every medium of a fabric: its media list, else every cable and optic declared in scope (a
  * declaration nothing uses may lack required figures: such parts are left out). */
@@ -137,18 +137,7 @@ static double run_between(Spot a, Spot z, double h, double tray)
 		double up_a = fmax(h - (a.u - 1) * RACK_UNIT, 0), up_z = fmax(h - (z.u - 1) * RACK_UNIT, 0);
 		run = up_a + tray + fabs(a.rack->x - z.rack->x) + fabs(a.rack->y - z.rack->y) + tray + up_z;
 	}
-	return run * (1 + SLACK_SHARE) + 2 * END_SLACK;
-}
-
-static const char *end_name(const Design *d, End e)
-{
-	switch (e.kind) {
-	case END_NODE: return d->nodes[e.dev].hostname;
-	case END_EXTRA: return d->extras[e.dev].name;
-	case END_SWITCH: return d->switches[e.dev].name;
-	case END_ACCEL: return d->nodes[d->accels[e.dev].node].hostname;
-	default: return "?";
-	}
+	return run * (1 + CABLE_SLACK_SHARE) + 2 * END_SLACK;
 }
 
 /* Every switch's cages, numbered (cage.c's scratch table starts empty). */
@@ -225,7 +214,7 @@ static void cable_scale_up(Design *d, const CageIndex *index, const ScaleUpInst 
 	design_violation(d, mv ? mv->loc : node->name_loc, 1, NOLOC, NULL,
 			 "no cable or optic in scope joins %s to %s, a scale-up link between racks "
 			 "(%.1f m at %s): declare or import one that reaches",
-			 end_name(d, l->a), end_name(d, l->z), bad->run, speed);
+			 ir_end_device(d, l->a), ir_end_device(d, l->z), bad->run, speed);
 }
 
 int cable_fabrics(Design *d)
@@ -264,7 +253,7 @@ int cable_fabrics(Design *d)
 		design_violation(d, f->decl->name_loc, 1, NOLOC, NULL,
 				 "no cable or optic in scope joins %s to %s (%.1f m at %s, cages %s "
 				 "and %s): declare or import one that reaches",
-				 end_name(d, l->a), end_name(d, l->z), bad->run, speed,
+				 ir_end_device(d, l->a), ir_end_device(d, l->z), bad->run, speed,
 				 a.cage >= 0 ? enum_CONNECTOR.words[a.cage] : "any",
 				 z.cage >= 0 ? enum_CONNECTOR.words[z.cage] : "any");
 	}

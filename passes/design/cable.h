@@ -7,6 +7,9 @@
 
 #include "passes.h"
 
+/* The share of a run added as slack (cable.c; heat.c moves runs by it). */
+#define CABLE_SLACK_SHARE 0.10
+
 /* A cable or an optic of the catalogue, with the figures the choice reads. */
 typedef struct Medium {
 	const Part *part;

@@ -23,11 +23,10 @@
  * (1 + slack share) × the change of the Manhattan distance between them further or shorter
  * (the drops and the end slack do not move; a cable inside one rack stays so).
  */
-#include "passes.h"
+#include "cable.h"
 
 #include <math.h>
 
-static const double SLACK_SHARE = 0.10; /* cable.c's share of the run added as slack */
 
 double heat_end_power(const CableInst *c, bool z_end)
 {
@@ -128,7 +127,7 @@ int heat_racks(Design *d)
 			const RackInst *a = &d->racks[ra], *z = &d->racks[rz];
 			double now = fabs(a->x - z->x) + fabs(a->y - z->y);
 			double then = fabs(a->median_x - z->median_x) + fabs(a->median_y - z->median_y);
-			median += (1 + SLACK_SHARE) * (then - now);
+			median += (1 + CABLE_SLACK_SHARE) * (then - now);
 		}
 		pr->run += c->run, pr->median_run += median;
 		if ((unsigned)l->tier < LT_COUNT)
