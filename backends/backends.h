@@ -335,7 +335,7 @@ void text_csv_field(Buf *b, const char *s);
 
 /* ---- layout.c: the placed design as the placement artifacts name it ------------------------ */
 
-typedef enum { DEV_NODE, DEV_SWITCH, DEV_EXTRA, DEV_STORAGE, DEV_TRAY, DEV_COUNT } DeviceKind;
+typedef enum { DEV_NODE, DEV_SWITCH, DEV_EXTRA, DEV_STORAGE, DEV_TRAY, DEV_PANEL, DEV_COUNT } DeviceKind;
 extern const char *const layout_device_kind_names[DEV_COUNT]; /* "node", "switch", "fabric device" ... */
 
 /* A device standing in a rack. */
@@ -376,6 +376,8 @@ int cabling_csv_write(Output *o, const Design *d);
  * print it: "RACK U<n> DEVICE PORT" ("A01 U1 gpu0001 nic1"; device and port without a rack). */
 int pull_sheets_write(Output *o, const Design *d);
 int labels_csv_write(Output *o, const Design *d);
+/* trunks_csv.c: trunks.csv, structured cabling's trunks between panels (when there are any). */
+int trunks_csv_write(Output *o, const Design *d);
 void pull_end_text(Buf *b, const Design *d, End e);
 int netbox_write(Output *o, const Design *d);
 int racks_csv_write(Output *o, const Design *d);

@@ -12,6 +12,8 @@ const Emitter emit_table[] = {
 	{"pull-sheets", "pull-sheets.csv and .md: what to pull, from where to where, in which order, "
 			"per row and per rack", pull_sheets_write},
 	{"labels.csv", "cable tags for a label printer: id, both ends, length", labels_csv_write},
+	{"trunks.csv", "structured cabling: trunks between patch panels, when a fabric has them",
+	 trunks_csv_write},
 	{"netbox", "NetBox bulk-import CSVs in netbox/", netbox_write},
 	{"racks.csv", "rack elevations as a table: every device, its U and power", racks_csv_write},
 	{"racks.svg", "rack elevations drawn", racks_svg_write},

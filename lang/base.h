@@ -302,6 +302,7 @@ const char *qty_format(Qty q, char *buf, size_t n);
 	X(OCS, "ocs", "an optical circuit switch: fibre ports joined by mirrors, any speed") \
 	X(CABLE, "cable", "a cable: copper DAC/ACC/AEC, active optical, or fibre")       \
 	X(OPTIC, "optic", "an optical transceiver module")                                \
+	X(PANEL, "panel", "a fibre patch panel: the ends of trunk cables in a rack")      \
 	X(COOLING, "cooling", "a cooling system")                                         \
 	X(POWER, "power", "a power distribution system: UPS or HVDC and its redundancy")  \
 	X(NODE, "node", "a server: accelerators, NICs, power, height, price")             \
@@ -334,7 +335,8 @@ typedef enum {
 	X(QSFP56, "qsfp56") X(QSFP28, "qsfp28") X(SFP56, "sfp56") X(SFP28, "sfp28")         \
 	X(BACKPLANE, "backplane") X(MPO8, "mpo8") X(MPO12, "mpo12") X(MPO16, "mpo16")       \
 	X(LC_DUPLEX, "lc_duplex") X(CS, "cs")
-#define MEDIA(X) X(DAC, "dac") X(ACC, "acc") X(AEC, "aec") X(AOC, "aoc") X(FIBER, "fiber")
+#define MEDIA(X) X(DAC, "dac") X(ACC, "acc") X(AEC, "aec") X(AOC, "aoc") X(FIBER, "fiber") \
+	X(TRUNK, "trunk")
 #define FIBERS(X) X(OM3, "om3") X(OM4, "om4") X(OM5, "om5") X(OS2, "os2")
 #define COOLING_TYPES(X) X(AIR, "air") X(REAR_DOOR, "rear_door") X(COLD_PLATE, "cold_plate") \
 	X(IMMERSION, "immersion")

@@ -81,7 +81,7 @@ static const char *const e_switch_protocol[] = {"infiniband", "ethernet", "nvlin
 static const char *const e_nic_protocol[] = {"infiniband", "ethernet", "vpi", NULL};
 static const char *const e_cage[] = {"osfp", "qsfp112", "qsfp_dd", "qsfp56", "qsfp28",
 				     "sfp56", "sfp28", "backplane", NULL};
-static const char *const e_cable_type[] = {"dac", "acc", "aec", "aoc", "fiber", NULL};
+static const char *const e_cable_type[] = {"dac", "acc", "aec", "aoc", "fiber", "trunk", NULL};
 static const char *const e_fiber[] = {"om3", "om4", "om5", "os2", NULL};
 static const char *const e_optical_connector[] = {"mpo8", "mpo12", "mpo16", "lc_duplex",
 						  "cs", NULL};

@@ -103,6 +103,10 @@ struct Part {
 		int cage;             /* Connector: the cage it plugs into */
 	} optic;
 	struct {
+		int ports;            /* adapters: links patched */
+		int connector;        /* Connector of its adapters */
+	} panel;
+	struct {
 		int type;             /* CoolingType */
 		double pue, max_rack_power, liquid_fraction;
 		double capex_per_w;   /* per W of IT load */
@@ -245,6 +249,7 @@ enum { SPARE_SWITCHES, SPARE_OPTICS, SPARE_CABLES, SPARE_COUNT };
 /* The costed design, in base units (W, J, s) and the report currency. */
 typedef struct Totals {
 	double accelerators, nodes, racks, switches, cables, storage_units;
+	double patch_panels, trunks; /* structured cabling (trunk.c) */
 	/* Spare parts on the shelf by kind (SPARE_*): the cluster's rate and the count bought. */
 	struct {
 		double rate, count;
@@ -600,7 +605,35 @@ typedef struct CableInst {
 	int cage_a, cage_z, lane_a, lane_z;
 	bool module_a, module_z;
 	int assembly;
+	/* Structured cabling (trunk.c): a fibre link between racks of different rows runs from its
+	 * A end by a patch cord (the part `cable`, cord_a m) to adapter port_a of panel_a in its
+	 * rack, through leg `leg` of trunk `trunk`, to adapter port_z of panel_z and by a cord of
+	 * cord_z m to its Z end. trunk = -1: a direct cable of `length`. */
+	int trunk, leg;
+	int panel_a, panel_z, port_a, port_z; /* indexes into Design.panels; adapters from 1 */
+	double cord_a, cord_z;
 } CableInst;
+
+/* A fibre patch panel (trunk.c): at the top of a rack, in its type's reserved space. */
+typedef struct PanelInst {
+	const char *name;    /* "<rack>-PP<slot>" (ir_panel_name) */
+	const Part *part;
+	int rack;            /* index into Design.racks */
+	int u;               /* lowest unit it occupies, from 1 */
+	int slot;            /* its place among its rack's panels, from 1, top down */
+	int used;            /* adapters in use */
+} PanelInst;
+
+/* A trunk cable between two racks' panels, carrying `legs` links (trunk.c). */
+typedef struct TrunkInst {
+	const Part *part;
+	int fabric;
+	int rack_a, rack_z;  /* rack_a < rack_z */
+	int seq;             /* 1, 2 ... among the trunks between the two racks */
+	int panel_a, panel_z, port_a, port_z; /* the first adapter of each end */
+	int legs;
+	double run, length;  /* m: the run with slack; the stocked length bought */
+} TrunkInst;
 
 /* ---- switch_plan.c: the layer-3 plan of an Ethernet fabric (addresses, ASNs, port names) ---- */
 
@@ -957,6 +990,10 @@ typedef struct Design {
 	struct CableInst *cables; /* one per fabric link (cable.c) */
 	int ncables;
 	const char **cable_ids;   /* by cable: its stable id (ir_name_cables); NULL before */
+	PanelInst *panels;        /* structured cabling (trunk.c) */
+	int npanels;
+	TrunkInst *trunks;
+	int ntrunks;
 	bool verify;             /* --verify: print what the verifier proved */
 	PtrVec violations;       /* Violation*, of the evaluation in force */
 	double objective[8];     /* the objectives' values, in the order written */
@@ -1008,6 +1045,9 @@ const Part *ir_extra_nic(const ExtraInst *x); /* its first NIC model, or NULL */
 void ir_end_place(const Design *d, End e, int *rack, int *u);
 int ir_name_cables(Design *d);
 void ir_cable_id(Buf *b, const Design *d, int i);
+/* Panel i's name ("B07-PP1") and trunk i's ("T1-B07-D02-1"): trunk.c's instances. */
+void ir_panel_name(Buf *b, const Design *d, int i);
+void ir_trunk_name(Buf *b, const Design *d, int i);
 /* The canonical text of cable i's two ends that its id digests: "device:port" of each end,
  * the smaller first, joined by a space (replaces b's contents). */
 void ir_cable_key(Buf *b, const Design *d, int i);

@@ -117,6 +117,8 @@ int heat_racks(Design *d);
 
 /* cable.c: the length and medium of every fabric link. */
 int cable_fabrics(Design *d);
+/* trunk.c: structured cabling: fibre links between rows through trunks and patch panels. */
+int trunk_fabrics(Design *d);
 /* Switch w's logical port as its cage (from 0), its lane in the cage and the cage's lanes at
  * the switch's split; returns the bit/s the cage carries. Not for optical circuit switches. */
 double cable_switch_cage(const SwitchInst *w, int port, int *cage, int *lane, int *lanes);
@@ -200,6 +202,7 @@ int overflow_check(Design *d);
 	X(MOUNT, "mount")         /* place.c: devices at their rack units */                 \
 	X(VERIFY, "verify")       /* verify.c: the wiring proved */                          \
 	X(CABLE, "cable")         /* cable.c: every cable */                                 \
+	X(TRUNK, "trunk")         /* trunk.c: structured cabling between rows */             \
 	X(HEAT, "heat")           /* heat.c: rack power with the optics, cables per rack */  \
 	X(VERIFY_MEDIA, "verify-media") /* verify_media.c: the media proved */               \
 	X(IDS, "ids")             /* ir.c: the cables' stable ids */                         \

@@ -108,6 +108,7 @@ static int build_once(Program *p, Design *d, const char *path, Timing timings[ST
 		STAGE(STAGE_VERIFY, verify_fabrics(d));
 		STOP_IF_ERRORS();
 		STAGE(STAGE_CABLE, cable_fabrics(d));
+		STAGE(STAGE_TRUNK, trunk_fabrics(d));
 		STAGE(STAGE_HEAT, heat_racks(d));
 		STAGE(STAGE_VERIFY_MEDIA, verify_media(d));
 		STOP_IF_ERRORS();

@@ -46,7 +46,7 @@ check() {
 	cables=$(report "$dir" cables)
 	rows=$(($(wc -l <"$dir/cabling.csv") - 1))
 	[ "$rows" = "$cables" ] || err "$spec: cabling.csv has $rows rows, the report $cables cables"
-	head -1 "$dir/cabling.csv" | grep -q '^cable_id,label,a_site,a_row,a_rack,a_u,a_device,a_port,a_optic,z_site,z_row,z_rack,z_u,z_device,z_port,z_optic,media,fiber_type,cable_model,length_m,run_m,speed_gbps,fabric,tier,rail,plane,a_cage,a_lane,z_cage,z_lane,assembly$' ||
+	head -1 "$dir/cabling.csv" | grep -q '^cable_id,label,a_site,a_row,a_rack,a_u,a_device,a_port,a_optic,z_site,z_row,z_rack,z_u,z_device,z_port,z_optic,media,fiber_type,cable_model,length_m,run_m,speed_gbps,fabric,tier,rail,plane,a_cage,a_lane,z_cage,z_lane,assembly,trunk,a_panel,a_panel_port,z_panel,z_panel_port,a_cord_m,z_cord_m$' ||
 		err "$spec: cabling.csv header"
 	dups=$(tail -n +2 "$dir/cabling.csv" | cut -d, -f1 | sort | uniq -d | head -3)
 	[ -z "$dups" ] || err "$spec: cable ids used twice: $dups"

@@ -25,7 +25,7 @@ int layout_rack_units(const Design *d)
 }
 
 const char *const layout_device_kind_names[DEV_COUNT] = {"node", "switch", "fabric device", "storage",
-						   "nvlink tray"};
+						   "nvlink tray", "patch panel"};
 
 static int by_place(const void *a, const void *b)
 {
@@ -42,7 +42,8 @@ static int by_place(const void *a, const void *b)
 int layout_devices(const Design *d, RackDevice **out)
 {
 	RackDevice *v = xmalloc(sizeof(RackDevice) *
-				(size_t)(d->nnodes + d->nswitches + d->nextras + d->nappliances + 1));
+				(size_t)(d->nnodes + d->nswitches + d->nextras + d->nappliances +
+					 d->npanels + 1));
 	int k = 0;
 	for (int i = 0; i < d->nnodes; i++) {
 		const NodeInst *n = &d->nodes[i];
@@ -69,6 +70,10 @@ int layout_devices(const Design *d, RackDevice **out)
 		const StorageInst *x = &d->appliances[i];
 		v[k++] = (RackDevice){DEV_STORAGE, i, x->name, x->type, x->rack, x->u,
 				      x->type->height_u, x->type->power, 0};
+	}
+	for (int i = 0; i < d->npanels; i++) {
+		const PanelInst *p = &d->panels[i];
+		v[k++] = (RackDevice){DEV_PANEL, i, p->name, p->part, p->rack, p->u, p->part->height_u, 0, 0};
 	}
 	qsort(v, (size_t)k, sizeof *v, by_place);
 	*out = v;

@@ -45,13 +45,13 @@
 
 /* Device roles: name (= slug) and colour (hex, as NetBox stores it). */
 enum { ROLE_NODE, ROLE_LEAF, ROLE_SPINE, ROLE_CORE, ROLE_ROUTER, ROLE_MANAGER, ROLE_NVLINK,
-       ROLE_STORAGE, ROLE_OCS, ROLE_COUNT };
+       ROLE_STORAGE, ROLE_OCS, ROLE_PANEL, ROLE_COUNT };
 static const char *const role_names[ROLE_COUNT] = {"gpu-node", "leaf", "spine", "core", "router",
 						   "fabric-manager", "nvlink-switch", "storage",
-						   "optical-circuit-switch"};
+						   "optical-circuit-switch", "patch-panel"};
 static const char *const role_colors[ROLE_COUNT] = {"4caf50", "2196f3", "3f51b5", "673ab7",
 						    "00bcd4", "ff9800", "9c27b0", "795548",
-						    "e91e63"};
+						    "e91e63", "9e9e9e"};
 
 static int role_of(const Design *d, const RackDevice *x)
 {
@@ -59,6 +59,7 @@ static int role_of(const Design *d, const RackDevice *x)
 	case DEV_NODE: return ROLE_NODE;
 	case DEV_TRAY: return ROLE_NVLINK;
 	case DEV_STORAGE: return ROLE_STORAGE;
+	case DEV_PANEL: return ROLE_PANEL;
 	case DEV_EXTRA: return x->model && x->model->kind == KIND_STORAGE ? ROLE_STORAGE : ROLE_MANAGER;
 	default:
 		switch (d->switches[x->index].tier) {

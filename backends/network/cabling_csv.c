@@ -14,14 +14,18 @@
  * empty at a NIC; a cage takes one module or one assembly: cage.c), and assembly, the cable_id
  * of the row that counts the part (its own, or the first leg of the breakout, twin-port cable
  * or splitter fibre the row is a leg of: the BOM counts rows whose assembly is their
- * cable_id). Port names: layout.c. RFC 4180 fields, '\n' line ends.
+ * cable_id). A link through a trunk (structured cabling, trunk.c) then names the trunk, each
+ * end's patch panel and adapter (from 1) and its patch cord's stocked length; its cable_model
+ * is the cord's, its length_m the channel (cord, trunk, cord); other rows leave these empty.
+ * Port names: layout.c. RFC 4180 fields, '\n' line ends.
  */
 #include "backends.h"
 
 static const char header[] =
 	"cable_id,label,a_site,a_row,a_rack,a_u,a_device,a_port,a_optic,z_site,z_row,z_rack,z_u,"
 	"z_device,z_port,z_optic,media,fiber_type,cable_model,length_m,run_m,speed_gbps,fabric,"
-	"tier,rail,plane,a_cage,a_lane,z_cage,z_lane,assembly\n";
+	"tier,rail,plane,a_cage,a_lane,z_cage,z_lane,assembly,trunk,a_panel,a_panel_port,z_panel,"
+	"z_panel_port,a_cord_m,z_cord_m\n";
 
 /* One end: site, row, rack, U, device, port, optic. */
 static void put_end(Buf *b, const Design *d, End e, const char *port, const Part *optic)
@@ -44,6 +48,29 @@ static void put_cage(Buf *b, int cage, int lane)
 	buf_putc(b, ',');
 	if (cage >= 0)
 		layout_int(b, lane + 1);
+}
+
+/* The trunk, panels, adapters and cords of a link through a trunk; empty fields otherwise. */
+static void put_trunk(Buf *b, const Design *d, const CableInst *c)
+{
+	if (c->trunk < 0) {
+		buf_puts(b, ",,,,,,,");
+		return;
+	}
+	buf_putc(b, ',');
+	ir_trunk_name(b, d, c->trunk);
+	buf_putc(b, ',');
+	ir_panel_name(b, d, c->panel_a);
+	buf_putc(b, ',');
+	layout_int(b, c->port_a);
+	buf_putc(b, ',');
+	ir_panel_name(b, d, c->panel_z);
+	buf_putc(b, ',');
+	layout_int(b, c->port_z);
+	buf_putc(b, ',');
+	layout_number(b, c->cord_a, 2);
+	buf_putc(b, ',');
+	layout_number(b, c->cord_z, 2);
 }
 
 int cabling_csv_write(Output *o, const Design *d)
@@ -78,7 +105,8 @@ int cabling_csv_write(Output *o, const Design *d)
 		buf_putc(&b, ',');
 		text_csv_field(&b, c->cable ? c->cable->name : "");
 		buf_putc(&b, ',');
-		layout_number(&b, c->length, 2);
+		layout_number(&b, c->trunk >= 0 ? c->cord_a + d->trunks[c->trunk].length + c->cord_z
+					       : c->length, 2);
 		buf_putc(&b, ',');
 		layout_fixed(&b, c->run, 2);
 		buf_putc(&b, ',');
@@ -96,6 +124,7 @@ int cabling_csv_write(Output *o, const Design *d)
 		put_cage(&b, c->cage_z, c->lane_z);
 		buf_putc(&b, ',');
 		ir_cable_id(&b, d, c->assembly);
+		put_trunk(&b, d, c);
 		buf_putc(&b, '\n');
 		layout_flush(f, &b, false);
 	}

@@ -6,7 +6,9 @@
  * Columns: cable_id (the stable id, passes/ir/ir.c), a_end and z_end (each "RACK U<n> DEVICE
  * PORT", as the pull sheets print them: "A01 U1 gpu0001 nic1"), length_m (stocked length),
  * cable_model, fabric, and tag: the one-line text for a single-line printer, "ID | A END |
- * Z END | LENGTH m". RFC 4180 fields, '\n' line ends (docs/output.md).
+ * Z END | LENGTH m". A link through a trunk gives its channel's length (cords and trunk); the
+ * trunks themselves follow the cables, their ends "RACK U<n> PANEL p<first adapter>+" (trunk.c).
+ * RFC 4180 fields, '\n' line ends (docs/output.md).
  */
 #include "backends.h"
 
@@ -31,7 +33,10 @@ int labels_csv_write(Output *o, const Design *d)
 		buf_puts(&tag, " | ");
 		buf_put(&tag, z.s, z.len);
 		buf_puts(&tag, " | ");
-		layout_number(&tag, c->length, 2);
+		/* A link through a trunk: its channel (two cords and the trunk's leg). */
+		double length = c->trunk >= 0 ? c->cord_a + d->trunks[c->trunk].length + c->cord_z
+					      : c->length;
+		layout_number(&tag, length, 2);
 		buf_puts(&tag, " m");
 		ir_cable_id(&b, d, i);
 		buf_putc(&b, ',');
@@ -39,11 +44,42 @@ int labels_csv_write(Output *o, const Design *d)
 		buf_putc(&b, ',');
 		text_csv_field(&b, z.s);
 		buf_putc(&b, ',');
-		layout_number(&b, c->length, 2);
+		layout_number(&b, length, 2);
 		buf_putc(&b, ',');
 		text_csv_field(&b, c->cable ? c->cable->name : "");
 		buf_putc(&b, ',');
 		text_csv_field(&b, l->fabric >= 0 ? d->fabrics[l->fabric].name : "");
+		buf_putc(&b, ',');
+		text_csv_field(&b, tag.s);
+		buf_putc(&b, '\n');
+		layout_flush(f, &b, false);
+	}
+	/* Structured cabling's trunks (trunk.c): a tag at each end, "RACK U<n> PANEL p<first>+". */
+	for (int i = 0; i < d->ntrunks; i++) {
+		const TrunkInst *t = &d->trunks[i];
+		a.len = z.len = tag.len = 0;
+		const int ends[2][3] = {{t->rack_a, t->panel_a, t->port_a}, {t->rack_z, t->panel_z, t->port_z}};
+		for (int e = 0; e < 2; e++) {
+			Buf *x = e ? &z : &a;
+			buf_printf(x, "%s U%d ", d->racks[ends[e][0]].name, d->panels[ends[e][1]].u);
+			ir_panel_name(x, d, ends[e][1]);
+			buf_printf(x, " p%d+", ends[e][2]);
+		}
+		ir_trunk_name(&tag, d, i);
+		buf_printf(&tag, " | %s | %s | ", a.s, z.s);
+		layout_number(&tag, t->length, 2);
+		buf_puts(&tag, " m");
+		ir_trunk_name(&b, d, i);
+		buf_putc(&b, ',');
+		text_csv_field(&b, a.s);
+		buf_putc(&b, ',');
+		text_csv_field(&b, z.s);
+		buf_putc(&b, ',');
+		layout_number(&b, t->length, 2);
+		buf_putc(&b, ',');
+		text_csv_field(&b, t->part->name);
+		buf_putc(&b, ',');
+		text_csv_field(&b, d->fabrics[t->fabric].name);
 		buf_putc(&b, ',');
 		text_csv_field(&b, tag.s);
 		buf_putc(&b, '\n');

@@ -17,17 +17,28 @@
  * one part pulled once: its legs follow one another under its first leg's sheet, run and
  * place, the `assembly` column names the first leg's id, and a sheet's totals count parts,
  * not legs.
+ *
+ * Structured cabling (trunk.c): a trunk is pulled first of all, on the row sheet of its first
+ * rack ("trunk" runs, longest first: cable_id and assembly are its name, its ends the panels
+ * and first adapters); a link through it is two patch cords, each on the rack sheet of its
+ * device's rack ("patch" runs, bottom U first), from the device's port to its panel adapter.
  */
 #include "backends.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { RUN_INTER_ROW, RUN_IN_ROW, RUN_IN_RACK, RUN_UNPLACED, RUN_COUNT };
-static const char *const run_names[RUN_COUNT] = {"inter-row", "in-row", "in-rack", "unplaced"};
+enum { RUN_TRUNK, RUN_INTER_ROW, RUN_IN_ROW, RUN_IN_RACK, RUN_PATCH, RUN_UNPLACED, RUN_COUNT };
+static const char *const run_names[RUN_COUNT] = {"trunk", "inter-row", "in-row", "in-rack", "patch",
+						 "unplaced"};
+
+/* What a row pulls: a cable, one of the two patch cords of a link through a trunk (its A or
+ * Z end to the panel in that end's rack), or a trunk. */
+enum { PULL_CABLE, PULL_CORD_A, PULL_CORD_Z, PULL_TRUNK };
 
 typedef struct Pull {
-	int cable;
+	int what;       /* PULL_* */
+	int cable;      /* the cable, or the trunk (PULL_TRUNK) */
 	int head;       /* the cable that counts the part: itself, or its assembly's first leg */
 	int run;        /* RUN_* */
 	int sheet;      /* rows 0 .. R-1, then racks R .. R+K-1, then one for unplaced ends */
@@ -42,7 +53,7 @@ static int pull_cmp(const void *x, const void *y)
 		return a->sheet < b->sheet ? -1 : 1;
 	if (a->run != b->run)
 		return a->run < b->run ? -1 : 1;
-	if (a->run != RUN_IN_RACK && a->length != b->length)
+	if (a->run != RUN_IN_RACK && a->run != RUN_PATCH && a->length != b->length)
 		return a->length > b->length ? -1 : 1;
 	if (a->from_rack != b->from_rack)
 		return a->from_rack < b->from_rack ? -1 : 1;
@@ -50,6 +61,8 @@ static int pull_cmp(const void *x, const void *y)
 		return a->from_u < b->from_u ? -1 : 1;
 	if (a->head != b->head)
 		return a->head < b->head ? -1 : 1;
+	if (a->what != b->what)
+		return a->what < b->what ? -1 : 1;
 	return (a->cable > b->cable) - (a->cable < b->cable);
 }
 
@@ -62,11 +75,42 @@ static int floor_rows(const Design *d)
 	return rows;
 }
 
-/* Every cable with its sheet and run, sorted in pull order (heap: free() it). */
-static Pull *pull_order(const Design *d, int rows)
+/* The pulls of structured cabling (trunk.c): each trunk on the row sheet of its first rack,
+ * each link's two cords on the rack sheets of their racks. Returns how many it added at v. */
+static int trunk_pulls(const Design *d, int rows, Pull *v)
 {
-	Pull *v = xmalloc(sizeof *v * (size_t)(d->ncables + 1));
+	int n = 0;
+	for (int i = 0; i < d->ntrunks; i++) {
+		const TrunkInst *t = &d->trunks[i];
+		v[n++] = (Pull){PULL_TRUNK, i, -1 - i, RUN_TRUNK, d->racks[t->rack_a].row, t->rack_a,
+				d->panels[t->panel_a].u, t->length};
+	}
 	for (int i = 0; i < d->ncables; i++) {
+		const CableInst *c = &d->cables[i];
+		if (c->trunk < 0)
+			continue;
+		const LinkInst *l = &d->links[c->link];
+		for (int e = 0; e < 2; e++) {
+			int r, u;
+			ir_end_place(d, e ? l->z : l->a, &r, &u);
+			v[n++] = (Pull){e ? PULL_CORD_Z : PULL_CORD_A, i, i, RUN_PATCH, rows + r, r, u,
+					e ? c->cord_z : c->cord_a};
+		}
+	}
+	return n;
+}
+
+/* Every pull with its sheet and run, sorted in pull order (heap: free() it); *count of them. */
+static Pull *pull_order(const Design *d, int rows, int *count)
+{
+	int cords = 0;
+	for (int i = 0; i < d->ncables; i++)
+		cords += d->cables[i].trunk >= 0;
+	Pull *v = xmalloc(sizeof *v * (size_t)(d->ncables + cords + d->ntrunks + 1));
+	int n = 0;
+	for (int i = 0; i < d->ncables; i++) {
+		if (d->cables[i].trunk >= 0)
+			continue; /* its cords and trunk: trunk_pulls */
 		/* A leg is pulled with its assembly: the sheet, run and place of the first leg. */
 		int head = d->cables[i].assembly >= 0 ? d->cables[i].assembly : i;
 		const CableInst *c = &d->cables[head];
@@ -74,8 +118,8 @@ static Pull *pull_order(const Design *d, int rows)
 		int ra, ua, rz, uz;
 		ir_end_place(d, l->a, &ra, &ua);
 		ir_end_place(d, l->z, &rz, &uz);
-		Pull *p = &v[i];
-		*p = (Pull){i, head, RUN_UNPLACED, rows + d->nracks, ra, ua, c->length};
+		Pull *p = &v[n++];
+		*p = (Pull){PULL_CABLE, i, head, RUN_UNPLACED, rows + d->nracks, ra, ua, c->length};
 		if (ra < 0 || rz < 0)
 			continue;
 		if (ra == rz) {
@@ -86,7 +130,9 @@ static Pull *pull_order(const Design *d, int rows)
 			p->sheet = d->racks[ra].row;
 		}
 	}
-	qsort(v, (size_t)d->ncables, sizeof *v, pull_cmp);
+	n += trunk_pulls(d, rows, v + n);
+	qsort(v, (size_t)n, sizeof *v, pull_cmp);
+	*count = n;
 	return v;
 }
 
@@ -139,36 +185,116 @@ static const char *part_name(const Part *p)
 	return p ? p->name : "";
 }
 
+/* row, rack, U, panel and adapter ("p5") of a panel end (structured cabling). */
+static void csv_panel(Buf *b, const Design *d, int panel, int adapter)
+{
+	const PanelInst *p = &d->panels[panel];
+	char row[16];
+	ir_row_name(d->racks[p->rack].row, row, sizeof row);
+	buf_puts(b, row);
+	buf_putc(b, ',');
+	text_csv_field(b, d->racks[p->rack].name);
+	buf_putc(b, ',');
+	layout_int(b, p->u);
+	buf_putc(b, ',');
+	text_csv_field(b, p->name);
+	buf_printf(b, ",p%d,", adapter);
+}
+
+/* A panel end as the printed sheet gives it: "A01 U48 A01-PP1 p5". */
+static void panel_text(Buf *b, const Design *d, int panel, int adapter)
+{
+	const PanelInst *p = &d->panels[panel];
+	buf_printf(b, "%s U%d %s p%d", d->racks[p->rack].name, p->u, p->name, adapter);
+}
+
+/* The id a pull goes by: the cable's, or the trunk's name. */
+static void pull_id(Buf *b, const Design *d, const Pull *p, int cable)
+{
+	if (p->what == PULL_TRUNK)
+		ir_trunk_name(b, d, p->cable);
+	else
+		ir_cable_id(b, d, cable);
+}
+
+static const Part *pull_part(const Design *d, const Pull *p)
+{
+	return p->what == PULL_TRUNK ? d->trunks[p->cable].part : d->cables[p->cable].cable;
+}
+
 static void csv_row(Buf *b, const Design *d, const Pull *p, int seq, Buf *sheet, Buf *port)
 {
-	const CableInst *c = &d->cables[p->cable];
-	const LinkInst *l = &d->links[c->link];
 	text_csv_field(b, sheet->s);
 	buf_putc(b, ',');
 	layout_int(b, seq);
 	buf_putc(b, ',');
-	ir_cable_id(b, d, p->cable);
+	pull_id(b, d, p, p->cable);
 	buf_putc(b, ',');
-	ir_cable_id(b, d, p->head);
+	pull_id(b, d, p, p->head);
 	buf_putc(b, ',');
 	buf_puts(b, run_names[p->run]);
 	buf_putc(b, ',');
-	layout_number(b, c->length, 2);
+	layout_number(b, p->length, 2);
 	buf_putc(b, ',');
-	text_csv_field(b, part_name(c->cable));
+	text_csv_field(b, part_name(pull_part(d, p)));
 	buf_putc(b, ',');
+	if (p->what == PULL_TRUNK) {
+		const TrunkInst *t = &d->trunks[p->cable];
+		buf_puts(b, "trunk,,,");
+		csv_panel(b, d, t->panel_a, t->port_a);
+		csv_panel(b, d, t->panel_z, t->port_z);
+		text_csv_field(b, d->fabrics[t->fabric].name);
+		buf_puts(b, ",\n");
+		return;
+	}
+	const CableInst *c = &d->cables[p->cable];
+	const LinkInst *l = &d->links[c->link];
 	text_csv_field(b, c->media >= 0 ? enum_MEDIA.words[c->media] : "");
 	buf_putc(b, ',');
-	text_csv_field(b, part_name(c->optic_a));
+	/* A cord plugs into the optic at its device end only. */
+	text_csv_field(b, part_name(p->what == PULL_CORD_Z ? NULL : c->optic_a));
 	buf_putc(b, ',');
-	text_csv_field(b, part_name(c->optic_z));
+	text_csv_field(b, part_name(p->what == PULL_CORD_A ? NULL : c->optic_z));
 	buf_putc(b, ',');
-	csv_end(b, d, l->a, port);
-	csv_end(b, d, l->z, port);
+	if (p->what == PULL_CORD_A) {
+		csv_end(b, d, l->a, port);
+		csv_panel(b, d, c->panel_a, c->port_a);
+	} else if (p->what == PULL_CORD_Z) {
+		csv_end(b, d, l->z, port);
+		csv_panel(b, d, c->panel_z, c->port_z);
+	} else {
+		csv_end(b, d, l->a, port);
+		csv_end(b, d, l->z, port);
+	}
 	text_csv_field(b, l->fabric >= 0 ? d->fabrics[l->fabric].name : "");
 	buf_putc(b, ',');
 	buf_puts(b, ir_link_tier_names[l->tier]);
 	buf_putc(b, '\n');
+}
+
+/* The two ends of a pull as the printed sheet gives them. */
+static void pull_ends(Buf *from, Buf *to, const Design *d, const Pull *p)
+{
+	if (p->what == PULL_TRUNK) {
+		const TrunkInst *t = &d->trunks[p->cable];
+		panel_text(from, d, t->panel_a, t->port_a);
+		buf_puts(from, "+");
+		panel_text(to, d, t->panel_z, t->port_z);
+		buf_puts(to, "+");
+		return;
+	}
+	const CableInst *c = &d->cables[p->cable];
+	const LinkInst *l = &d->links[c->link];
+	if (p->what == PULL_CORD_A) {
+		pull_end_text(from, d, l->a);
+		panel_text(to, d, c->panel_a, c->port_a);
+	} else if (p->what == PULL_CORD_Z) {
+		pull_end_text(from, d, l->z);
+		panel_text(to, d, c->panel_z, c->port_z);
+	} else {
+		pull_end_text(from, d, l->a);
+		pull_end_text(to, d, l->z);
+	}
 }
 
 /* A sheet's totals: cables and metres, and per part and length how many. */
@@ -194,16 +320,17 @@ static void md_totals(Buf *b, const Design *d, const Pull *v, int n)
 	int nt = 0, parts = 0;
 	double metres = 0;
 	for (int i = 0; i < n; i++) {
-		if (v[i].cable != v[i].head)
+		if (v[i].what == PULL_CABLE && v[i].cable != v[i].head)
 			continue; /* a further leg of an assembly counted at its first */
 		parts++;
-		const CableInst *c = &d->cables[v[i].cable];
-		metres += c->length;
+		const Part *part = pull_part(d, &v[i]);
+		double length = v[i].length;
+		metres += length;
 		int k = 0;
-		while (k < nt && !(t[k].part == c->cable && t[k].length == c->length))
+		while (k < nt && !(t[k].part == part && t[k].length == length))
 			k++;
 		if (k == nt)
-			t[nt++] = (PartTotal){c->cable, c->length, 0};
+			t[nt++] = (PartTotal){part, length, 0};
 		t[k].count++;
 	}
 	qsort(t, (size_t)nt, sizeof *t, part_total_cmp);
@@ -225,7 +352,7 @@ static void md_totals(Buf *b, const Design *d, const Pull *v, int n)
 }
 
 static void md_sheet(FILE *f, Buf *b, const Design *d, const Pull *v, int n, Buf *sheet,
-		     Buf *text)
+		     Buf *text, Buf *text2)
 {
 	buf_puts(b, "\n## ");
 	buf_puts(b, sheet->s);
@@ -234,26 +361,22 @@ static void md_sheet(FILE *f, Buf *b, const Design *d, const Pull *v, int n, Buf
 	buf_puts(b, "\n| # | cable | run | length m | part | from | to |\n"
 		    "| ---: | --- | --- | ---: | --- | --- | --- |\n");
 	for (int i = 0; i < n; i++) {
-		const CableInst *c = &d->cables[v[i].cable];
-		const LinkInst *l = &d->links[c->link];
 		buf_puts(b, "| ");
 		layout_int(b, i + 1);
 		buf_puts(b, " | ");
-		ir_cable_id(b, d, v[i].cable);
+		pull_id(b, d, &v[i], v[i].cable);
 		buf_puts(b, " | ");
 		buf_puts(b, run_names[v[i].run]);
 		buf_puts(b, " | ");
-		layout_number(b, c->length, 2);
+		layout_number(b, v[i].length, 2);
 		buf_puts(b, " | ");
-		text_md_cell(b, part_name(c->cable));
+		text_md_cell(b, part_name(pull_part(d, &v[i])));
 		buf_puts(b, " | ");
-		text->len = 0;
-		pull_end_text(text, d, l->a);
+		text->len = text2->len = 0;
+		pull_ends(text, text2, d, &v[i]);
 		text_md_cell(b, text->s);
 		buf_puts(b, " | ");
-		text->len = 0;
-		pull_end_text(text, d, l->z);
-		text_md_cell(b, text->s);
+		text_md_cell(b, text2->s);
 		buf_puts(b, " |\n");
 		layout_flush(f, b, false);
 	}
@@ -267,7 +390,9 @@ static const char md_intro[] =
 	"bottom U up. Ends are rack, U, device and port; lengths are the stocked lengths. The legs "
 	"of one twin-port or breakout cable or splitter fibre follow one another: one part, pulled "
 	"once; the totals count parts (pull-sheets.csv has the same rows and an assembly column, "
-	"docs/output.md).\n";
+	"docs/output.md). Where a fabric runs structured cabling, its trunks between patch panels "
+	"are pulled first, on their row's sheet, and each link through one is two patch cords on "
+	"the sheets of their racks, from the device to the panel.\n";
 
 int pull_sheets_write(Output *o, const Design *d)
 {
@@ -279,13 +404,13 @@ int pull_sheets_write(Output *o, const Design *d)
 		output_close(o, csv);
 		return 1;
 	}
-	int rows = floor_rows(d);
-	Pull *v = pull_order(d, rows);
-	Buf b = {0}, m = {0}, sheet = {0}, port = {0};
+	int rows = floor_rows(d), n;
+	Pull *v = pull_order(d, rows, &n);
+	Buf b = {0}, m = {0}, sheet = {0}, port = {0}, port2 = {0};
 	buf_puts(&b, csv_header);
 	buf_puts(&m, md_intro);
-	for (int i = 0, end; i < d->ncables; i = end) {
-		for (end = i + 1; end < d->ncables && v[end].sheet == v[i].sheet; end++)
+	for (int i = 0, end; i < n; i = end) {
+		for (end = i + 1; end < n && v[end].sheet == v[i].sheet; end++)
 			;
 		sheet.len = 0;
 		sheet_name(d, rows, v[i].sheet, &sheet);
@@ -293,7 +418,7 @@ int pull_sheets_write(Output *o, const Design *d)
 			csv_row(&b, d, &v[k], k - i + 1, &sheet, &port);
 			layout_flush(csv, &b, false);
 		}
-		md_sheet(md, &m, d, v + i, end - i, &sheet, &port);
+		md_sheet(md, &m, d, v + i, end - i, &sheet, &port, &port2);
 	}
 	layout_flush(csv, &b, true);
 	layout_flush(md, &m, true);
@@ -302,6 +427,7 @@ int pull_sheets_write(Output *o, const Design *d)
 	buf_free(&m);
 	buf_free(&sheet);
 	buf_free(&port);
+	buf_free(&port2);
 	int rc = output_close(o, csv);
 	return output_close(o, md) || rc;
 }

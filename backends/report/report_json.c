@@ -86,6 +86,8 @@ static Json *totals_json(const Totals *t)
 	jw_set(o, "racks", jw_count(t->racks));
 	jw_set(o, "switches", jw_count(t->switches));
 	jw_set(o, "cables", jw_count(t->cables));
+	jw_set(o, "patch_panels", jw_count(t->patch_panels));
+	jw_set(o, "trunks", jw_count(t->trunks));
 	jw_set(o, "it_power_kw", kw(t->it_power));
 	jw_set(o, "facility_power_kw", kw(t->facility_power));
 	jw_set(o, "pue", jw_real(t->pue, RATIO_DECIMALS));

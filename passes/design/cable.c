@@ -36,7 +36,9 @@ static Catalogue catalogue(Design *d, const Value *list)
 	c.m = arena_alloc(a, sizeof(Medium) * (size_t)(n + 1));
 	for (int i = 0; i < n; i++) {
 		const Part *x = listed ? parts_of(d, list->items[i]->ref) : &d->parts[i];
-		if ((x->kind != KIND_CABLE && x->kind != KIND_OPTIC) || !x->complete)
+		/* A trunk joins two panels, never two ports: not a link's medium (trunk.c). */
+		if ((x->kind != KIND_CABLE && x->kind != KIND_OPTIC) || !x->complete ||
+		    (x->kind == KIND_CABLE && x->cable.media == MEDIA_TRUNK))
 			continue;
 		Medium *m = &c.m[c.n++];
 		m->part = x;
@@ -82,7 +84,7 @@ double cable_switch_cage(const SwitchInst *w, int port, int *cage, int *lane, in
 	return per_cage * w->model->sw.port_speed;
 }
 
-static Spot spot(const Design *d, End e)
+Spot cable_spot(const Design *d, End e)
 {
 	Spot s = {NULL, 1, -1, false, false, INFINITY, -1, -1, 0, 1, 0};
 	switch (e.kind) {
@@ -128,7 +130,7 @@ static Spot spot(const Design *d, End e)
 }
 
 /* The run between two ends, slack included (m). */
-static double run_between(Spot a, Spot z, double h, double tray)
+double cable_run(Spot a, Spot z, double h, double tray)
 {
 	double run;
 	if (!a.rack || !z.rack || a.rack == z.rack) {
@@ -168,11 +170,12 @@ static int measure(Design *d, int first, int n, double height, double tray, Spot
 		const LinkInst *l = &d->links[li];
 		if (l->a.kind == END_NODE && l->z.kind == END_NODE && l->a.dev == l->z.dev)
 			continue; /* torus positions of one node: traces on its board */
-		a[k] = spot(d, l->a), z[k] = spot(d, l->z);
-		double run = run_between(a[k], z[k], height, tray);
+		a[k] = cable_spot(d, l->a), z[k] = cable_spot(d, l->z);
+		double run = cable_run(a[k], z[k], height, tray);
 		d->cables[d->ncables + k] = (CableInst){.link = li, .run = run, .length = ceil(run - 1e-9),
 							 .media = -1, .fiber = -1, .cage_a = -1, .cage_z = -1,
-							 .assembly = d->ncables + k};
+							 .assembly = d->ncables + k, .trunk = -1, .leg = -1,
+							 .panel_a = -1, .panel_z = -1};
 		k++;
 	}
 	return k;
@@ -246,7 +249,7 @@ int cable_fabrics(Design *d)
 		if (!bad)
 			continue;
 		const LinkInst *l = &d->links[bad->link];
-		Spot a = spot(d, l->a), z = spot(d, l->z);
+		Spot a = cable_spot(d, l->a), z = cable_spot(d, l->z);
 		d->vsource = VS_CABLE, d->vfabric = fi;
 		char speed[32];
 		qty_format((Qty){l->speed, dim_make(0, 0, -1, 0, 1, 0)}, speed, sizeof speed);

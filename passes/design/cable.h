@@ -45,6 +45,14 @@ typedef struct Spot {
 	double room;  /* bit/s the cage carries (its physical ports at port speed), 0 unknown */
 } Spot;
 
+/* Where an end of a link stands (cable.c). */
+Spot cable_spot(const Design *d, End e);
+
+/* The run between two ends (m), slack included: up to the tray over each rack (h: the rack's
+ * height; tray: the tray above it), along the floor, down; in one rack the distance between
+ * the two units (cable.c). */
+double cable_run(Spot a, Spot z, double h, double tray);
+
 /* What a medium adds to the objective: per unit of money and per watt. */
 typedef struct Weights {
 	double money, watt;

@@ -166,13 +166,29 @@ static void cable_lines(Design *d, PtrVec *lines)
 			cap *= 2;
 			keys = xrealloc(keys, sizeof(CableKey) * (size_t)cap);
 		}
-		/* Each part once: an assembly on its first leg, a cage's module on its first link. */
-		if (c->assembly == i)
+		/* Each part once: an assembly on its first leg, a cage's module on its first link;
+		 * a link through a trunk (trunk.c) buys two cords, the trunk is counted below. */
+		if (c->trunk >= 0) {
+			keys[key_index(keys, &n, c->cable, c->cord_a)].count++;
+			if (n + 3 > cap) {
+				cap *= 2;
+				keys = xrealloc(keys, sizeof(CableKey) * (size_t)cap);
+			}
+			keys[key_index(keys, &n, c->cable, c->cord_z)].count++;
+		} else if (c->assembly == i) {
 			keys[key_index(keys, &n, c->cable, c->length)].count++;
+		}
 		const Part *ends[2] = {c->module_a ? c->optic_a : NULL, c->module_z ? c->optic_z : NULL};
 		for (int e = 0; e < 2; e++)
 			if (ends[e])
 				keys[key_index(keys, &n, ends[e], 0)].count++;
+	}
+	for (int i = 0; i < d->ntrunks; i++) {
+		if (n + 1 > cap) {
+			cap *= 2;
+			keys = xrealloc(keys, sizeof(CableKey) * (size_t)cap);
+		}
+		keys[key_index(keys, &n, d->trunks[i].part, d->trunks[i].length)].count++;
 	}
 	for (int i = 0; i < n; i++) {
 		CableKey *k = &keys[i];
@@ -197,6 +213,25 @@ static void cable_lines(Design *d, PtrVec *lines)
 		d->t.cabling_power += qty * unit_power;
 	}
 	free(keys);
+	d->t.patch_panels = d->npanels;
+	d->t.trunks = d->ntrunks;
+	/* Patch panels by model (a fabric has one), in cabling (trunk.c). */
+	const Part **models = xmalloc(sizeof(Part *) * (size_t)(d->nfabrics + 1));
+	int *counts = xmalloc(sizeof(int) * (size_t)(d->nfabrics + 1)), nm = 0;
+	for (int i = 0; i < d->npanels; i++) {
+		int k = 0;
+		while (k < nm && models[k] != d->panels[i].part)
+			k++;
+		if (k == nm)
+			models[nm] = d->panels[i].part, counts[nm++] = 0;
+		counts[k]++;
+	}
+	for (int k = 0; k < nm; k++) {
+		bom(d, lines, "patch panel", models[k], counts[k], "", models[k]->price, 0);
+		d->t.capex_by_cat[CAT_CABLING] += counts[k] * models[k]->price;
+	}
+	free(models);
+	free(counts);
 }
 
 int model_design(Design *d)

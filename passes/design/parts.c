@@ -26,6 +26,7 @@ static bool is_part_kind(int kind)
 	case KIND_OCS:
 	case KIND_CABLE:
 	case KIND_OPTIC:
+	case KIND_PANEL:
 	case KIND_COOLING:
 	case KIND_POWER:
 	case KIND_NODE:
@@ -275,6 +276,14 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 		pt->optic.fiber = field_enum(x, FLD_OPTIC_FIBER);
 		pt->optic.connector = field_enum(x, FLD_OPTIC_CONNECTOR);
 		pt->optic.cage = field_enum(x, FLD_OPTIC_CAGE);
+		break;
+	case KIND_PANEL:
+		pt->vendor = field_str(x, FLD_PANEL_VENDOR);
+		pt->description = description(x, FLD_PANEL_DESCRIPTION);
+		pt->price = money_field(d, x, FLD_PANEL_PRICE);
+		pt->height = field_num(x, FLD_PANEL_HEIGHT);
+		pt->panel.ports = count_of(req_num(x, FLD_PANEL_PORTS));
+		pt->panel.connector = field_enum(x, FLD_PANEL_CONNECTOR);
 		break;
 	case KIND_COOLING:
 		pt->description = description(x, FLD_COOLING_DESCRIPTION);

@@ -42,6 +42,29 @@ static bool rack_takes(const Design *d, double used_h, double used_p, int used_c
 	       (!d->net_rack_cables || used_c + c <= d->net_rack_cables);
 }
 
+/* The patch panel of a fabric that runs structured cabling (trunk.c), or NULL. */
+static const Part *panel_of(const Design *d, const FabricInst *f)
+{
+	const Value *v = f ? field_value(f->decl, FLD_FABRIC_PATCH_PANEL) : NULL;
+	const Part *p = v ? parts_of(d, v->ref) : NULL;
+	return p && p->kind == KIND_PANEL && p->panel.ports > 0 ? p : NULL;
+}
+
+/* Rack space (m) a switch of fabric f keeps for patch panels per cable it ends: its share of a
+ * panel's adapters, at most one each; and one panel more a rack (keep), since panels are
+ * whole. */
+static double panel_share(const Design *d, const FabricInst *f)
+{
+	const Part *p = panel_of(d, f);
+	return p ? p->height / p->panel.ports : 0;
+}
+
+static double panel_keep(const Design *d, const FabricInst *f)
+{
+	const Part *p = panel_of(d, f);
+	return p ? p->height : 0;
+}
+
 /* Racks for `count` units of height h, power p and c cables, then the extra devices of a
  * fabric; *by_cables counts the racks the cable limit alone opened. */
 static int pack_count(const Design *d, int count, double h, double p, int c, const FabricInst *f,
@@ -50,13 +73,14 @@ static int pack_count(const Design *d, int count, double h, double p, int c, con
 	int racks = 0, used_c = 0;
 	double used_h = usable_height(d) + 1, used_p = 0; /* "full": the first unit opens a rack */
 	*too_big = false;
+	double keep = panel_keep(d, f);
 	for (int i = 0; i < count; i++) {
-		if (!rack_takes(d, 0, 0, 0, h, p, c)) {
+		if (!rack_takes(d, keep, 0, 0, h, p, c)) {
 			*too_big = true;
 			return racks;
 		}
-		if (!rack_takes(d, used_h, used_p, used_c, h, p, c)) {
-			if (i > 0 && rack_takes(d, used_h, used_p, 0, h, p, 0))
+		if (!rack_takes(d, used_h + keep, used_p, used_c, h, p, c)) {
+			if (i > 0 && rack_takes(d, used_h + keep, used_p, 0, h, p, 0))
 				(*by_cables)++;
 			racks++;
 			used_h = used_p = 0, used_c = 0;
@@ -79,7 +103,7 @@ static int pack_count(const Design *d, int count, double h, double p, int c, con
 				*too_big = true;
 				return racks;
 			}
-			if (!rack_takes(d, used_h, used_p, used_c, eh, ep, 0)) {
+			if (!rack_takes(d, used_h + keep, used_p, used_c, eh, ep, 0)) {
 				racks++;
 				used_h = used_p = 0, used_c = 0;
 			}
@@ -103,7 +127,8 @@ static double port_optics_bound(const Design *d, const FabricInst *f, double spe
 	double most = 0;
 	for (int i = 0; i < n; i++) {
 		const Part *x = listed ? parts_of(d, list->items[i]->ref) : &d->parts[i];
-		if ((x->kind != KIND_CABLE && x->kind != KIND_OPTIC) || !x->complete)
+		if ((x->kind != KIND_CABLE && x->kind != KIND_OPTIC) || !x->complete ||
+		    (x->kind == KIND_CABLE && x->cable.media == MEDIA_TRUNK))
 			continue;
 		bool optic = x->kind == KIND_OPTIC;
 		double carries = optic ? x->optic.speed : x->cable.speed;
@@ -146,7 +171,7 @@ static NetGroup *add_group(Design *d, int fabric, int plane, const RackGroupSpec
 	double speed = f->tier_speed[t] > 0 ? f->tier_speed[t] : f->link_speed;
 	double optics = cables * port_optics_bound(d, f, speed);
 	*n = (NetGroup){fabric, plane, plane * per_plane + g->first, g->count, g->extras,
-			m->height, m->power + optics, cables, t, pod, g->serve_hi < 0, 0, g->serve_lo,
+			m->height + cables * panel_share(d, f), m->power + optics, cables, t, pod, g->serve_hi < 0, 0, g->serve_lo,
 			g->serve_hi, 0, -1};
 	return n;
 }
@@ -227,7 +252,7 @@ int place_network_racks(Design *d)
 		if (!f->sized || !f->switch_model)
 			continue;
 		int c = switch_cables(f, 0);
-		double h = f->switch_model->height,
+		double h = f->switch_model->height + c * panel_share(d, f),
 		       p = f->switch_model->power + c * port_optics_bound(d, f, f->link_speed);
 		int fit = (int)fmin(floor(usable / h + 1e-9), p > 0 ? floor(cap / p + 1e-9) : 1e9);
 		if (d->net_rack_cables && c > 0 && d->net_rack_cables / c < fit)
@@ -676,7 +701,7 @@ int place_devices(Design *d)
 		int r = g->first_rack;
 		if (r < 0)
 			continue;
-		double used_p = 0;
+		double used_p = 0, used_share = 0; /* the panel space its switches keep (trunk.c) */
 		int used_c = 0;
 		for (int i = 0, e = f->first_extra; i < g->count + (g->with_extras ? f->nextras : 0); i++) {
 			bool sw = i < g->count;
@@ -690,11 +715,16 @@ int place_devices(Design *d)
 			double h = sw ? g->unit_h : x->type->height, p = sw ? g->unit_p : x->type->power;
 			int c = sw ? g->unit_cables : 0;
 			RackInst *rk = &d->racks[r];
-			if (!rack_takes(d, rk->height_used, used_p, used_c, h, p, c)) {
+			if (!rack_takes(d, rk->height_used + used_share + panel_keep(d, f), used_p, used_c,
+					h, p, c)) {
 				r = next_group_rack(d, gi, r);
 				rk = &d->racks[r];
-				used_p = 0, used_c = 0;
+				used_p = 0, used_c = 0, used_share = 0;
 			}
+			/* A switch mounts at its own height; its share of the panels stays free above. */
+			double share = sw ? c * panel_share(d, f) : 0;
+			used_share += share;
+			h -= share;
 			int u = 1 + (int)lround(rk->height_used / RACK_UNIT);
 			if (sw)
 				s->rack = r, s->u = u;

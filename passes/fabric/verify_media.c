@@ -11,7 +11,12 @@
  *     multi-lane head only in a cage of exactly that many lanes: no single-port cable in a
  *     twin-port cage, no breakout leg outside the lanes of its assembly's cage;
  *  4. every part reaches: the run fits in the length bought, the length within the cable's
- *     reach and within every module's at its ends.
+ *     reach and within every module's at its ends;
+ *  5. structured cabling (trunk.c): a trunk carries at most its part's legs, exactly the links
+ *     that name it, between panels in its two racks; each link's panels stand in the racks of
+ *     its ends; no panel adapter takes two links, none past the panel's; trunk, panel and cord
+ *     share one connector; a panel stands above its rack's devices, inside the rack (unless
+ *     the design already misses a requirement for want of room).
  * A failure is a bug in clusterc, not in the spec: an internal-error diagnostic (exit 70).
  */
 #include "passes.h"
@@ -126,6 +131,82 @@ static void check_cable(MediaCheck *v, const CableInst *c)
 	}
 }
 
+static void trunk_fail(MediaCheck *v, int t, const char *what)
+{
+	if (v->failures++ >= 5)
+		return;
+	Buf b = {0};
+	ir_trunk_name(&b, v->d, t);
+	diag_set_code(diag_error(v->d->p->c, NOLOC, "internal error: trunk %s: %s", b.s, what),
+		      "internal");
+	buf_free(&b);
+}
+
+/* 5: the trunks, panels and the links through them. */
+static void check_trunks(MediaCheck *v)
+{
+	const Design *d = v->d;
+	if (!d->ntrunks && !d->npanels)
+		return;
+	int *first = xmalloc(sizeof(int) * (size_t)(d->npanels + 1)), total = 0;
+	for (int p = 0; p < d->npanels; p++) {
+		first[p] = total;
+		total += d->panels[p].part->panel.ports;
+		const PanelInst *pi = &d->panels[p];
+		const RackInst *rk = &d->racks[pi->rack];
+		bool room = (pi->u - 1) * 0.04445 >= rk->height_used - 1e-6 &&
+			    pi->u + pi->part->height_u - 1 <= rk->type->height_u;
+		if (!room && d->violations.n == 0)
+			trunk_fail(v, 0, "a patch panel over its rack's devices or past its top");
+	}
+	bool *taken = calloc((size_t)total + 1, sizeof(bool));
+	int *carried = calloc((size_t)d->ntrunks + 1, sizeof(int));
+	if (!taken || !carried)
+		die_oom();
+	for (int i = 0; i < d->ncables; i++) {
+		const CableInst *c = &d->cables[i];
+		if (c->trunk < 0)
+			continue;
+		if (c->trunk >= d->ntrunks) {
+			media_fail(v, c, "a trunk past the design's");
+			continue;
+		}
+		const TrunkInst *t = &d->trunks[c->trunk];
+		carried[c->trunk]++;
+		const int panel[2] = {c->panel_a, c->panel_z}, port[2] = {c->port_a, c->port_z};
+		for (int e = 0; e < 2; e++) {
+			int r, u;
+			ir_end_place(d, end_of(d, c, e), &r, &u);
+			const PanelInst *p = &d->panels[panel[e]];
+			if (p->rack != r || (r != t->rack_a && r != t->rack_z))
+				media_fail(v, c, "a patch panel outside the rack of its end or its trunk");
+			if (port[e] < 1 || port[e] > p->part->panel.ports) {
+				media_fail(v, c, "an adapter past its panel's");
+				continue;
+			}
+			bool *slot = &taken[first[panel[e]] + port[e] - 1];
+			if (*slot)
+				media_fail(v, c, "a panel adapter that takes two links");
+			*slot = true;
+		}
+		if (!c->cable || c->cable->cable.connector != t->part->cable.connector ||
+		    d->panels[c->panel_a].part->panel.connector != t->part->cable.connector)
+			media_fail(v, c, "cord, panel and trunk of different connectors");
+	}
+	for (int t = 0; t < d->ntrunks; t++) {
+		const TrunkInst *tr = &d->trunks[t];
+		if (carried[t] != tr->legs || tr->legs < 1 || tr->legs > tr->part->cable.ports)
+			trunk_fail(v, t, "legs other than the links it carries, or past its part's");
+		if (d->panels[tr->panel_a].rack != tr->rack_a || d->panels[tr->panel_z].rack != tr->rack_z)
+			trunk_fail(v, t, "a first panel outside its rack");
+		if (tr->run > tr->length + 1e-9 && d->violations.n == 0)
+			trunk_fail(v, t, "a run longer than the trunk made");
+	}
+	free(first);
+	free(taken);
+	free(carried);
+}
+
 int verify_media(Design *d)
 {
 	int before = diag_errors(d->p->c);
@@ -181,6 +262,7 @@ int verify_media(Design *d)
 				media_fail(&v, c0, "a cage's module is not counted exactly once");
 		}
 	check_assemblies(&v, legs, next);
+	check_trunks(&v);
 	free(base);
 	free(seen);
 	free(legs);

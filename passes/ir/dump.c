@@ -165,6 +165,10 @@ static void dump_part(const Part *pt, FILE *out)
 			pt->optic.speed, pt->optic.ports, pt->optic.reach, word(&enum_FIBER, pt->optic.fiber),
 			word(&enum_CONNECTOR, pt->optic.connector), word(&enum_CONNECTOR, pt->optic.cage));
 		break;
+	case KIND_PANEL:
+		fprintf(out, " ports %d connector %s", pt->panel.ports,
+			word(&enum_CONNECTOR, pt->panel.connector));
+		break;
 	case KIND_COOLING:
 		fprintf(out, " type %s pue %.17g max_rack %.17g W capex %.17g /W",
 			word(&enum_COOLING_TYPE, pt->cooling.type), pt->cooling.pue,
@@ -428,8 +432,27 @@ static void dump_cables(const Design *d, const Dump *w)
 			i, c->link, word(&enum_MEDIA, c->media), word(&enum_FIBER, c->fiber),
 			c->cable ? c->cable->name : "-", c->optic_a ? c->optic_a->name : "-",
 			c->optic_z ? c->optic_z->name : "-", c->run, c->length, c->price, c->power);
+		if (c->trunk >= 0)
+			fprintf(w->out, "  trunk %d leg %d panel %d:%d %d:%d cords %.17g %.17g m\n",
+				c->trunk, c->leg, c->panel_a, c->port_a, c->panel_z, c->port_z,
+				c->cord_a, c->cord_z);
 	}
 	fprintf(w->out, "cables %d\n", d->ncables);
+	/* Structured cabling (trunk.c), when a fabric asks for it. */
+	for (int i = 0; i < d->npanels && shown(w, "panel", i, d->npanels); i++) {
+		const PanelInst *p = &d->panels[i];
+		fprintf(w->out, "panel %d %s rack %s u %d slot %d used %d of %d\n", i, p->part->name,
+			d->racks[p->rack].name, p->u, p->slot, p->used, p->part->panel.ports);
+	}
+	for (int i = 0; i < d->ntrunks && shown(w, "trunk", i, d->ntrunks); i++) {
+		const TrunkInst *t = &d->trunks[i];
+		fprintf(w->out, "trunk %d %s fabric %d racks %s %s seq %d panels %d:%d %d:%d legs %d "
+				"run %.17g m length %.17g m\n",
+			i, t->part->name, t->fabric, d->racks[t->rack_a].name, d->racks[t->rack_z].name,
+			t->seq, t->panel_a, t->port_a, t->panel_z, t->port_z, t->legs, t->run, t->length);
+	}
+	if (d->npanels || d->ntrunks)
+		fprintf(w->out, "panels %d\ntrunks %d\n", d->npanels, d->ntrunks);
 }
 
 /* Each Ethernet fabric's layer-3 plan: its pools, ASNs and ports in use. */

@@ -467,6 +467,22 @@ void ir_cable_id(Buf *b, const Design *d, int i)
 	buf_puts(b, d->cable_ids[i]);
 }
 
+/* Structured cabling's names (trunk.c) follow the racks, so edits elsewhere keep them: a
+ * panel "<rack>-PP<slot>" (slot 1 the top one), a trunk "T<fabric>-<rack>-<rack>-<seq>" (the
+ * fabric's ordinal from 1, so two fabrics' trunks between the same racks differ). */
+void ir_panel_name(Buf *b, const Design *d, int i)
+{
+	const PanelInst *p = &d->panels[i];
+	buf_printf(b, "%s-PP%d", d->racks[p->rack].name, p->slot);
+}
+
+void ir_trunk_name(Buf *b, const Design *d, int i)
+{
+	const TrunkInst *t = &d->trunks[i];
+	buf_printf(b, "T%d-%s-%s-%d", t->fabric + 1, d->racks[t->rack_a].name,
+		   d->racks[t->rack_z].name, t->seq);
+}
+
 const char *const ir_link_tier_names[LT_COUNT] = {
 #define X(t, s) s,
 	LINK_TIERS(X)

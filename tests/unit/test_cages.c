@@ -209,10 +209,113 @@ static void test_verifier(void)
 	unit_build_done(b);
 }
 
+/* A 1:8 breakout: 64 x 100G in 8 cages of 8 lanes (an SN5600-like split of 800G cages), nodes
+ * with eight single-port 100G NICs; an 8-lane head with eight legs serves every cage whose
+ * lanes all go down to NICs, eight links a part, and beats a module per NIC plus an 8-port
+ * module's share and a fibre. The leaf-spine cages take the 8-port module. */
+static const char spec8[] =
+	"import std.accelerators\n"
+	"import std.cooling\n"
+	"import std.racks\n"
+	"switch OCT64 {\n  ports = 64\n  port_speed = 100 Gbps\n  cages = 8\n  cage = osfp\n"
+	"  protocol = infiniband\n  power = 100 W\n  price = 1000 USD\n}\n"
+	"nic N100 {\n  speed = 100 Gbps\n  cage = osfp\n  protocol = infiniband\n  price = 100 USD\n}\n"
+	"node n8 {\n  accelerators = 8 x H100_SXM\n  nics = 8 x N100\n  power = 10 kW\n"
+	"  height = 8 U\n  price = 100_000 USD\n}\n"
+	"optic ONE100 {\n  speed = 100 Gbps\n  reach = 100 m\n  fiber = om4\n  connector = mpo12\n"
+	"  cage = osfp\n  price = 50 USD\n}\n"
+	"optic OCT_MOD {\n  speed = 100 Gbps\n  ports = 8\n  reach = 100 m\n  fiber = om4\n"
+	"  connector = mpo12\n  cage = osfp\n  price = 200 USD\n}\n"
+	"cable FIB {\n  type = fiber\n  reach = 100 m\n  fiber = om4\n  connector = mpo12\n"
+	"  price = 10 USD\n}\n"
+	"cable SPLIT8 {\n  type = dac\n  speed = 100 Gbps\n  reach = 100 m\n  connector = osfp\n"
+	"  ports = 8\n  breakout = 8\n  price = 80 USD\n}\n"
+	"site dc {\n  power_budget = 2 MW\n  electricity = 0.08 USD/kWh\n"
+	"  floor = grid(rows = 2, racks_per_row = 8)\n}\n"
+	"fabric compute {\n  topology = fat_tree(tiers = 2, rail_optimized = true)\n  switch = OCT64\n"
+	"  media = [ONE100, OCT_MOD, FIB, SPLIT8]\n}\n"
+	"cluster c {\n  site = dc\n  nodes = 8 x n8\n  rack = rack48_liquid\n  fabrics = [compute]\n}\n";
+
+static void test_breakout8(void)
+{
+	Built *b = unit_build(spec8, NULL, NULL, false);
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	const Design *d = &b->d;
+	int legs = 0, heads = 0, down = 0;
+	for (int i = 0; i < d->ncables; i++) {
+		const CableInst *c = &d->cables[i];
+		const LinkInst *l = &d->links[c->link];
+		if (l->tier != LT_NODE_LEAF)
+			continue;
+		down++;
+		if (!c->cable || strcmp(c->cable->name, "SPLIT8") != 0)
+			continue;
+		legs++;
+		heads += c->assembly == i;
+		const CableInst *h = &d->cables[c->assembly];
+		CU_ASSERT_EQUAL(d->links[h->link].z.dev, l->z.dev);
+		CU_ASSERT_EQUAL(h->cage_z, c->cage_z);
+	}
+	CU_ASSERT_EQUAL(down, 64);
+	CU_ASSERT_EQUAL(legs, 64);
+	CU_ASSERT_EQUAL(heads, 8);
+	CU_ASSERT_EQUAL(verify_media((Design *)d), 0);
+	unit_build_done(b);
+}
+
+/* verify_media on structured cabling (passes/design/trunk.c): the SuperPOD unit of
+ * tests/trunks passes as built; a panel adapter given to two links, a trunk that claims a
+ * leg more than the links naming it, and a link whose panel stands in another rack each fail. */
+static void test_trunk_verifier(void)
+{
+	Built *b = unit_build(NULL, CLUSTERC_SOURCE_DIR "/tests/trunks/superpod-trunks.cluster", NULL,
+			      false);
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	Design *d = &b->d;
+	CU_ASSERT_TRUE_FATAL(d->ntrunks > 0 && d->npanels > 0);
+	CU_ASSERT_EQUAL(verify_media(d), 0);
+	int first = -1, second = -1;
+	for (int i = 0; i < d->ncables && second < 0; i++)
+		if (d->cables[i].trunk >= 0 && first < 0)
+			first = i;
+		else if (d->cables[i].trunk >= 0)
+			second = i;
+	CU_ASSERT_TRUE_FATAL(second >= 0);
+	CableInst *x = &d->cables[first], *y = &d->cables[second];
+	d->quiet = true;
+	/* Two links on one adapter. */
+	int panel = y->panel_a, port = y->port_a;
+	y->panel_a = x->panel_a, y->port_a = x->port_a;
+	CU_ASSERT_TRUE(verify_media(d) > 0);
+	y->panel_a = panel, y->port_a = port;
+	b->p.internal_error = false;
+	CU_ASSERT_EQUAL(verify_media(d), 0);
+	/* A trunk that says it carries one leg more. */
+	d->trunks[x->trunk].legs++;
+	CU_ASSERT_TRUE(verify_media(d) > 0);
+	d->trunks[x->trunk].legs--;
+	b->p.internal_error = false;
+	/* A link's panel in a rack that is not its end's. */
+	int other = -1;
+	for (int p = 0; p < d->npanels && other < 0; p++)
+		if (d->panels[p].rack != d->panels[x->panel_a].rack &&
+		    d->panels[p].rack != d->panels[x->panel_z].rack)
+			other = p;
+	CU_ASSERT_TRUE_FATAL(other >= 0);
+	panel = x->panel_a;
+	x->panel_a = other;
+	CU_ASSERT_TRUE(verify_media(d) > 0);
+	x->panel_a = panel;
+	b->p.internal_error = false;
+	unit_build_done(b);
+}
+
 void suite_cages(void)
 {
 	CU_pSuite s = CU_add_suite("cages", NULL, NULL);
 	CU_add_test(s, "single-port cable never in a twin-port cage", test_single_port_not_in_twin_cage);
 	CU_add_test(s, "breakout legs in one cage", test_breakout);
+	CU_add_test(s, "1:8 breakout: eight legs in one cage", test_breakout8);
 	CU_add_test(s, "verifier catches two kinds of media", test_verifier);
+	CU_add_test(s, "verifier catches trunk and panel faults", test_trunk_verifier);
 }
