@@ -23,7 +23,7 @@ through = 0
 for r in rows:
     if not r["trunk"]:
         # A direct fibre between optics joins racks of one row (or stands in one rack).
-        if r["media"] == "fiber" and r["a_row"] != r["z_row"] and r["cable_model"].startswith("MPO12_OM4") and r["assembly"] == r["cable_id"]:
+        if r["media"] == "fiber" and r["a_row"] != r["z_row"] and r["cable_model"].startswith("MPO12_O") and r["assembly"] == r["cable_id"]:
             bad.append("direct fibre between rows: " + r["cable_id"])
         continue
     through += 1
@@ -46,6 +46,8 @@ for r in rows:
             bad.append("no cord at end %s of %s" % (e, r["cable_id"]))
     if {r["a_rack"], r["z_rack"]} != {t["a_rack"], t["z_rack"]}:
         bad.append("trunk %s does not join the link's racks" % r["trunk"])
+    if t["fiber_type"] != r["fiber_type"]:
+        bad.append("an %s link through an %s trunk: %s" % (r["fiber_type"], t["fiber_type"], r["cable_id"]))
     channel = float(r["a_cord_m"]) + float(t["length_m"]) + float(r["z_cord_m"])
     if abs(channel - float(r["length_m"])) > 0.01:
         bad.append("length_m is not the channel for " + r["cable_id"])
@@ -66,16 +68,19 @@ for rack, us in units.items():
     if us[-1][1] > 48:
         bad.append(rack + " past its top")
 # The BOM buys what the files list: trunks, panels, two cords a link through a trunk.
-def qty(part_prefix, kind):
-    return sum(int(float(b["quantity"])) for b in bom if b["part"] == kind and b["model"].startswith(part_prefix))
-if qty("MPO12_TRUNK_OM4", "cable") != len(trunks):
-    bad.append("BOM trunks %d, trunks.csv %d" % (qty("MPO12_TRUNK_OM4", "cable"), len(trunks)))
+def qty(model, kind):
+    return sum(int(float(b["quantity"])) for b in bom if b["part"] == kind and b["model"].split(" ")[0] == model)
+trunk_models = collections.Counter(t["trunk_model"] for t in trunks.values())
+for m, n in trunk_models.items():
+    if qty(m, "cable") != n:
+        bad.append("BOM %s %d, trunks.csv %d" % (m, qty(m, "cable"), n))
 if qty("MPO12_PANEL_1U", "patch panel") != len(panel_rack):
     bad.append("BOM panels %d, racks.csv %d" % (qty("MPO12_PANEL_1U", "patch panel"), len(panel_rack)))
-cords = qty("MPO12_OM4", "cable")
-direct = sum(1 for r in rows if r["cable_model"] == "MPO12_OM4" and not r["trunk"] and r["assembly"] == r["cable_id"])
-if cords != direct + 2 * through:
-    bad.append("BOM cords %d, expected %d direct + 2 x %d" % (cords, direct, through))
+for m in set(r["cable_model"] for r in rows if r["media"] == "fiber"):
+    direct = sum(1 for r in rows if r["cable_model"] == m and not r["trunk"] and r["assembly"] == r["cable_id"])
+    cords = sum(2 for r in rows if r["cable_model"] == m and r["trunk"])
+    if qty(m, "cable") != direct + cords:
+        bad.append("BOM %s %d, expected %d direct + %d cords" % (m, qty(m, "cable"), direct, cords))
 # Pull sheets: each trunk once, two patch cords a link through one.
 runs = collections.Counter(p["run"] for p in pulls)
 if runs["trunk"] != len(trunks) or runs["patch"] != 2 * through:
@@ -99,9 +104,18 @@ check "$out"
 # their panels (place.c), the plan holds.
 out=$tmp/su4
 "$clusterc" build -q examples/dgx-h100-superpod.cluster -o "$out" \
-	--set compute.patch_panel=MPO12_PANEL_1U --set compute.trunk=MPO12_TRUNK_OM4 ||
+	--set compute.patch_panel=MPO12_PANEL_1U --set 'compute.trunks=[MPO12_TRUNK_OM4, MPO12_TRUNK_OS2]' ||
 	err "build superpod with trunks"
 check "$out"
+
+# Rows 34 m apart: the direct runs fit the multimode optics, the channels through panels
+# (cords and trunk as bought) do not; those links get single-mode optics, cords and trunks.
+out=$tmp/far
+"$clusterc" build -q tests/trunks/superpod-trunks.cluster -o "$out" \
+	--set 'dc.floor=grid(rows = 4, racks_per_row = 6, row_pitch = 34 m)' || err "build 34 m rows"
+check "$out"
+grep -q ',MPO12_TRUNK_OS2,os2,' "$out/trunks.csv" || err "34 m rows: no single-mode trunk"
+grep -q ',MPO12_TRUNK_OM4,om4,' "$out/trunks.csv" || err "34 m rows: no multimode trunk left"
 
 # Without structured cabling nothing changes: no trunks.csv, empty trunk columns.
 out=$tmp/plain
@@ -117,7 +131,7 @@ PY
 out=$tmp/full
 "$clusterc" build -q examples/dgx-h100-superpod.cluster -o "$out" --set 'dgx_rack.nodes_per_rack=6' --set 'dgx_rack.reserved=0 U' \
 	--set 'dgx_rack.power_limit=80 kW' --set 'superpod_air.max_rack_power=80 kW' \
-	--set compute.patch_panel=MPO12_PANEL_1U --set compute.trunk=MPO12_TRUNK_OM4 2>"$tmp/full.err"
+	--set compute.patch_panel=MPO12_PANEL_1U --set 'compute.trunks=[MPO12_TRUNK_OM4, MPO12_TRUNK_OS2]' 2>"$tmp/full.err"
 rc=$?
 [ $rc -eq 2 ] || err "no room for panels: exit $rc, not 2"
 grep -q "needs 1 U for the patch panels of fabric 'compute', but its devices leave 0 U" "$tmp/full.err" ||

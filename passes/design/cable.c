@@ -220,6 +220,36 @@ static void cable_scale_up(Design *d, const CageIndex *index, const ScaleUpInst 
 			 ir_end_device(d, l->a), ir_end_device(d, l->z), bad->run, speed);
 }
 
+int cable_choose_again(Design *d, int fi)
+{
+	int first = -1, n = 0;
+	for (int i = 0; i < d->ncables; i++)
+		if (d->links[d->cables[i].link].fabric == fi) {
+			if (first < 0)
+				first = i;
+			n++;
+		}
+	if (n == 0)
+		return -1;
+	const FabricInst *f = &d->fabrics[fi];
+	Catalogue cat = catalogue(d, field_value(f->decl, FLD_FABRIC_MEDIA));
+	if (cat.n == 0)
+		return -1;
+	Weights w;
+	judge_weights(d, &w.money, &w.watt);
+	Spot *spots = xmalloc(sizeof(Spot) * (size_t)(2 * n + 2));
+	for (int k = 0; k < n; k++) {
+		const LinkInst *l = &d->links[d->cables[first + k].link];
+		spots[k] = cable_spot(d, l->a), spots[n + k] = cable_spot(d, l->z);
+	}
+	CageIndex index = cage_index(d);
+	int bad = cage_choose(d, &index, &cat, w, d->cables + first, spots, spots + n, n, first);
+	free(spots);
+	free(index.base);
+	free(index.slot);
+	return bad < 0 ? -1 : first + bad;
+}
+
 int cable_fabrics(Design *d)
 {
 	d->cables = arena_alloc(d->c->arena, sizeof(CableInst) * (size_t)(d->nlinks + 1));

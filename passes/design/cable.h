@@ -53,6 +53,11 @@ Spot cable_spot(const Design *d, End e);
  * the two units (cable.c). */
 double cable_run(Spot a, Spot z, double h, double tray);
 
+/* The media of fabric fi's cables chosen again for the runs they now hold (trunk.c: a link
+ * through a trunk must reach across its cords and trunk). Returns the index into Design.cables
+ * of a cable no medium serves, or -1. */
+int cable_choose_again(Design *d, int fi);
+
 /* What a medium adds to the objective: per unit of money and per watt. */
 typedef struct Weights {
 	double money, watt;

@@ -51,6 +51,8 @@ static double stocked(const Part *p, double run)
 /* A qualifying link: its cable, and its two racks in ascending order (the trunk's ends). */
 typedef struct Leg {
 	int cable, lo, hi;
+	int k;              /* the trunk's place in the fabric's list */
+	const Part *trunk;
 } Leg;
 
 static int leg_cmp(const void *x, const void *y)
@@ -60,6 +62,8 @@ static int leg_cmp(const void *x, const void *y)
 		return a->lo < b->lo ? -1 : 1;
 	if (a->hi != b->hi)
 		return a->hi < b->hi ? -1 : 1;
+	if (a->k != b->k)
+		return a->k < b->k ? -1 : 1;
 	return (a->cable > b->cable) - (a->cable < b->cable);
 }
 
@@ -73,7 +77,7 @@ typedef struct TrunkCtx {
 	Design *d;
 	const FabricInst *f;
 	int fi;
-	const Part *panel, *trunk;
+	const Part *panel;
 	RackPanels *rp;
 	bool *full;   /* racks already reported out of reserved space */
 } TrunkCtx;
@@ -142,59 +146,84 @@ static double cord(TrunkCtx *t, const CableInst *c, int u, int pu)
 	return len;
 }
 
-/* Whether the design's fabric fi asks for structured cabling; diagnoses a half-given pair and
- * parts of the wrong kind (errors: the spec is wrong, whatever the design). */
-static int fabric_parts(Design *d, const FabricInst *f, const Part **panel, const Part **trunk)
+/* Whether the design's fabric fi asks for structured cabling: its panel and its trunks (into
+ * *trunks, at most `cap`); diagnoses a half-given pair and parts of the wrong kind or connector
+ * (errors: the spec is wrong, whatever the design). */
+static int fabric_parts(Design *d, const FabricInst *f, const Part **panel, const Part **trunks,
+			int cap, int *ntrunks)
 {
 	const Value *pv = field_value(f->decl, FLD_FABRIC_PATCH_PANEL);
-	const Value *tv = field_value(f->decl, FLD_FABRIC_TRUNK);
+	const Value *tv = field_value(f->decl, FLD_FABRIC_TRUNKS);
 	*panel = pv ? parts_of(d, pv->ref) : NULL;
-	*trunk = tv ? parts_of(d, tv->ref) : NULL;
-	if (!*panel && !*trunk)
+	*ntrunks = 0;
+	int listed = tv && tv->kind == VAL_LIST ? tv->n : 0;
+	if (!*panel && !listed)
 		return 0;
-	if (!*panel || !*trunk) {
+	if (!*panel || !listed) {
 		diag_error(d->c, (pv ? pv : tv)->loc,
-			   "fabric '%s' names a %s but no %s: structured cabling needs both "
-			   "(patch_panel and trunk)",
-			   f->decl->name, pv ? "patch_panel" : "trunk", pv ? "trunk" : "patch_panel");
+			   "fabric '%s' names %s but no %s: structured cabling needs both "
+			   "(patch_panel and trunks)",
+			   f->decl->name, pv ? "a patch_panel" : "trunks", pv ? "trunks" : "patch_panel");
 		return 1;
 	}
-	if ((*trunk)->cable.media != MEDIA_TRUNK) {
-		Diag *dg = diag_error(d->c, tv->loc, "'%s' is a cable of type %s, not a trunk",
-				      (*trunk)->name, enum_MEDIA.words[(*trunk)->cable.media]);
-		diag_note(dg, (*trunk)->loc, "'%s' is declared here", (*trunk)->name);
-		return 1;
+	int errors = 0;
+	for (int i = 0; i < listed && *ntrunks < cap; i++) {
+		const Value *iv = tv->items[i];
+		const Part *t = parts_of(d, iv->ref);
+		if (t->cable.media != MEDIA_TRUNK) {
+			Diag *dg = diag_error(d->c, iv->loc, "'%s' is a cable of type %s, not a trunk",
+					      t->name, enum_MEDIA.words[t->cable.media]);
+			diag_note(dg, t->loc, "'%s' is declared here", t->name);
+			errors++;
+			continue;
+		}
+		if (t->cable.connector != (*panel)->panel.connector) {
+			Diag *dg = diag_error(d->c, iv->loc,
+					      "trunk '%s' ends in %s, but panel '%s' has %s adapters",
+					      t->name,
+					      t->cable.connector >= 0 ? enum_CONNECTOR.words[t->cable.connector]
+								      : "no connector",
+					      (*panel)->name, enum_CONNECTOR.words[(*panel)->panel.connector]);
+			diag_note(dg, pv->loc, "the panel is named here");
+			errors++;
+			continue;
+		}
+		trunks[(*ntrunks)++] = t;
 	}
-	if ((*trunk)->cable.connector != (*panel)->panel.connector) {
-		Diag *dg = diag_error(d->c, tv->loc,
-				      "trunk '%s' ends in %s, but panel '%s' has %s adapters",
-				      (*trunk)->name,
-				      (*trunk)->cable.connector >= 0
-					      ? enum_CONNECTOR.words[(*trunk)->cable.connector]
-					      : "no connector",
-				      (*panel)->name, enum_CONNECTOR.words[(*panel)->panel.connector]);
-		diag_note(dg, pv->loc, "the panel is named here");
-		return 1;
-	}
-	return 0;
+	return errors;
+}
+
+/* The trunk of the fabric's list a fibre cable would run through: the first of its fibre type
+ * and connector, or -1. */
+static int trunk_for(const Part *const *trunks, int n, const CableInst *c)
+{
+	for (int k = 0; k < n; k++)
+		if (trunks[k]->cable.fiber == c->fiber &&
+		    trunks[k]->cable.connector == c->cable->cable.connector)
+			return k;
+	return -1;
 }
 
 /* The links of fabric fi that go through trunks: straight fibre cords between two optics,
- * whose racks stand in different rows, of the panel's connector. */
-static int qualifying(const Design *d, int fi, const Part *panel, Leg *out)
+ * whose racks stand in different rows, for which the fabric lists a trunk of their fibre and
+ * plug. */
+static int qualifying(const Design *d, int fi, const Part *const *trunks, int ntrunks, Leg *out)
 {
 	int n = 0;
 	for (int i = 0; i < d->ncables; i++) {
 		const CableInst *c = &d->cables[i];
 		const LinkInst *l = &d->links[c->link];
 		if (l->fabric != fi || c->media != MEDIA_FIBER || !c->cable || c->assembly != i ||
-		    c->cable->cable.breakout != 1 || c->cable->cable.connector != panel->panel.connector)
+		    c->cable->cable.breakout != 1)
+			continue;
+		int k = trunk_for(trunks, ntrunks, c);
+		if (k < 0)
 			continue;
 		Spot a = cable_spot(d, l->a), z = cable_spot(d, l->z);
 		if (!a.rack || !z.rack || a.rack->row == z.rack->row)
 			continue;
 		int ra = (int)(a.rack - d->racks), rz = (int)(z.rack - d->racks);
-		out[n++] = (Leg){i, ra < rz ? ra : rz, ra < rz ? rz : ra};
+		out[n++] = (Leg){i, ra < rz ? ra : rz, ra < rz ? rz : ra, k, trunks[k]};
 	}
 	return n;
 }
@@ -203,16 +232,18 @@ static int qualifying(const Design *d, int fi, const Part *panel, Leg *out)
 static void lay(TrunkCtx *t, const Leg *legs, int n, double height, double tray)
 {
 	Design *d = t->d;
-	int per = t->trunk->cable.ports > 0 ? t->trunk->cable.ports : 1;
 	for (int i = 0, seq = 0; i < n;) {
+		const Part *trunk = legs[i].trunk;
+		int per = trunk->cable.ports > 0 ? trunk->cable.ports : 1;
 		if (i > 0 && (legs[i].lo != legs[i - 1].lo || legs[i].hi != legs[i - 1].hi))
 			seq = 0;
 		int end = i;
-		while (end < n && end - i < per && legs[end].lo == legs[i].lo && legs[end].hi == legs[i].hi)
+		while (end < n && end - i < per && legs[end].lo == legs[i].lo && legs[end].hi == legs[i].hi &&
+		       legs[end].k == legs[i].k)
 			end++;
 		int k = end - i;
 		TrunkInst *tr = &d->trunks[d->ntrunks];
-		*tr = (TrunkInst){t->trunk, t->fi, legs[i].lo, legs[i].hi, ++seq, -1, -1, 0, 0, k, 0, 0};
+		*tr = (TrunkInst){trunk, t->fi, legs[i].lo, legs[i].hi, ++seq, -1, -1, 0, 0, k, 0, 0};
 		/* The legs take the next adapters of each rack's panels, a leg an adapter (a trunk's
 		 * legs are single MPO plugs: they may land on two panels). */
 		int *pa_of = xmalloc(sizeof(int) * (size_t)(2 * k)), *po_of = pa_of + k;
@@ -226,9 +257,9 @@ static void lay(TrunkCtx *t, const Leg *legs, int n, double height, double tray)
 		const PanelInst *pa = &d->panels[tr->panel_a], *pz = &d->panels[tr->panel_z];
 		Spot sa = {.rack = &d->racks[tr->rack_a], .u = pa->u}, sz = {.rack = &d->racks[tr->rack_z], .u = pz->u};
 		tr->run = cable_run(sa, sz, height, tray);
-		tr->length = stocked(t->trunk, tr->run);
+		tr->length = stocked(trunk, tr->run);
 		if (tr->length < 0) {
-			unmet(t, "a trunk between panels", tr->run, t->trunk, t->trunk->cable.reach);
+			unmet(t, "a trunk between panels", tr->run, trunk, trunk->cable.reach);
 			tr->length = tr->run;
 		}
 		for (int j = i; j < end; j++) {
@@ -255,7 +286,7 @@ static void lay(TrunkCtx *t, const Leg *legs, int n, double height, double tray)
 			/* The link's share: two cords instead of one, a leg of the trunk. */
 			double per_m = c->cable->cable.price_per_m;
 			c->price += per_m * (c->cord_a + c->cord_z - c->length) + c->cable->price +
-				    (t->trunk->price + t->trunk->cable.price_per_m * tr->length) / k +
+				    (trunk->price + trunk->cable.price_per_m * tr->length) / k +
 				    2 * t->panel->price / t->panel->panel.ports;
 		}
 		free(pa_of);
@@ -263,6 +294,63 @@ static void lay(TrunkCtx *t, const Leg *legs, int n, double height, double tray)
 		d->ntrunks++;
 		i = end;
 	}
+}
+
+/* The channel a link through a trunk would have, at most: a cord from its device to the top
+ * of each rack and a trunk between the two tops, each rounded up as bought. */
+static double channel_bound(Design *d, const CableInst *c, const Part *trunk, double height,
+			    double tray)
+{
+	const LinkInst *l = &d->links[c->link];
+	Spot a = cable_spot(d, l->a), z = cable_spot(d, l->z);
+	Spot ta = {.rack = a.rack, .u = a.rack->type->height_u}, tz = {.rack = z.rack, .u = z.rack->type->height_u};
+	double sum = 0;
+	const Spot *ends[2][2] = {{&a, &ta}, {&z, &tz}};
+	for (int e = 0; e < 2; e++) {
+		double run = fabs((double)(ends[e][0]->u - ends[e][1]->u)) * RACK_UNIT *
+				     (1 + CABLE_SLACK_SHARE) + 2 * 0.5;
+		double len = stocked(c->cable, run);
+		sum += len < 0 ? run : len;
+	}
+	double run = cable_run(ta, tz, height, tray), len = stocked(trunk, run);
+	return sum + (len < 0 ? run : len);
+}
+
+/* Media chosen for the direct runs may not reach across a channel of cords and a trunk (the
+ * excess of each stocked length is fibre in the path too): the links whose channel would pass
+ * their optics' reach get their media chosen again for the channel (cage.c; the optics reaching
+ * further, single-mode where multimode falls short), their runs kept as measured. When nothing
+ * serves the channel, the first choice stands and lay() reports the link (exit 2). Returns
+ * whether the media were chosen again. */
+static bool reach_channels(Design *d, int fi, const Leg *legs, int n, double height, double tray)
+{
+	int over = 0;
+	double *saved = NULL;
+	int *which = NULL;
+	for (int k = 0; k < n; k++) {
+		CableInst *c = &d->cables[legs[k].cable];
+		double reach = fmin(c->optic_a ? c->optic_a->optic.reach : INFINITY,
+				    c->optic_z ? c->optic_z->optic.reach : INFINITY);
+		double channel = channel_bound(d, c, legs[k].trunk, height, tray);
+		if (channel <= reach + 1e-9)
+			continue;
+		if (!saved) {
+			saved = xmalloc(sizeof(double) * (size_t)n);
+			which = xmalloc(sizeof(int) * (size_t)n);
+		}
+		saved[over] = c->run, which[over++] = legs[k].cable;
+		c->run = channel;
+	}
+	if (!over)
+		return false;
+	bool served = cable_choose_again(d, fi) < 0;
+	for (int k = 0; k < over; k++)
+		d->cables[which[k]].run = saved[k];
+	if (!served)
+		cable_choose_again(d, fi);
+	free(saved);
+	free(which);
+	return true;
 }
 
 int trunk_fabrics(Design *d)
@@ -278,11 +366,14 @@ int trunk_fabrics(Design *d)
 	double height = d->rack_type->height;
 	for (int fi = 0; fi < d->nfabrics; fi++) {
 		const FabricInst *f = &d->fabrics[fi];
-		const Part *panel, *trunk;
-		if (!f->sized) {
+		const Part *panel;
+		int ntrunks;
+		if (!f->sized)
 			continue;
-		}
-		int e = fabric_parts(d, f, &panel, &trunk);
+		const Value *tv = field_value(f->decl, FLD_FABRIC_TRUNKS);
+		int cap = tv && tv->kind == VAL_LIST ? tv->n : 0;
+		const Part **trunks = arena_alloc(d->c->arena, sizeof(Part *) * (size_t)(cap + 1));
+		int e = fabric_parts(d, f, &panel, trunks, cap, &ntrunks);
 		errors += e;
 		if (e || !panel)
 			continue;
@@ -296,9 +387,11 @@ int trunk_fabrics(Design *d)
 			d->trunks = arena_alloc(d->c->arena, sizeof(TrunkInst) * (size_t)d->ncables);
 			d->panels = arena_alloc(d->c->arena, sizeof(PanelInst) * (size_t)(2 * d->ncables));
 		}
-		int n = qualifying(d, fi, panel, legs);
+		int n = qualifying(d, fi, trunks, ntrunks, legs);
+		if (reach_channels(d, fi, legs, n, height, tray))
+			n = qualifying(d, fi, trunks, ntrunks, legs); /* media chosen again */
 		qsort(legs, (size_t)n, sizeof(Leg), leg_cmp);
-		TrunkCtx t = {d, f, fi, panel, trunk, rp, full};
+		TrunkCtx t = {d, f, fi, panel, rp, full};
 		lay(&t, legs, n, height, tray);
 	}
 	free(legs);

@@ -58,7 +58,7 @@ static void test_defaults(void)
 		"workload.ep", "workload.micro_batch", "workload.interleave", "workload.recompute",
 		"workload.sequence_parallel", "workload.distributed_optimizer", "workload.fsdp", "workload.capacity_factor", "workload.overlap_dp",
 		"workload.overlap_tp", "workload.overlap_pp", "workload.overlap_ep", "rack.max_cables",
-		"cluster.network_rack", "fabric.patch_panel", "fabric.trunk", NULL};
+		"cluster.network_rack", "fabric.patch_panel", "fabric.trunks", NULL};
 	schema_init();
 	int found = 0;
 	for (int i = 0; i < FIELD_COUNT; i++) {
