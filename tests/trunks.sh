@@ -85,6 +85,30 @@ for m in set(r["cable_model"] for r in rows if r["media"] == "fiber"):
 runs = collections.Counter(p["run"] for p in pulls)
 if runs["trunk"] != len(trunks) or runs["patch"] != 2 * through:
     bad.append("pull sheets: %d trunks, %d patch cords" % (runs["trunk"], runs["patch"]))
+# NetBox: panels are devices with front ports p1.. on rear ports r1..; a link through a trunk
+# is three cables (cord, trunk leg between rear ports, cord), each port used once.
+nb = d + "/netbox/"
+devices = set(r["name"] for r in csv.DictReader(open(nb + "devices.csv")))
+fronts = set((r["device"], r["name"]) for r in csv.DictReader(open(nb + "front-ports.csv")))
+rears = set((r["device"], r["name"]) for r in csv.DictReader(open(nb + "rear-ports.csv")))
+if not set(panel_rack) <= devices:
+    bad.append("netbox: panels missing from devices.csv")
+used = collections.Counter()
+legs_nb = collections.Counter()
+for c in csv.DictReader(open(nb + "cables.csv")):
+    for side in "ab":
+        key = (c["side_%s_device" % side], c["side_%s_name" % side])
+        kind = c["side_%s_type" % side]
+        if kind == "dcim.frontport" and key not in fronts or kind == "dcim.rearport" and key not in rears:
+            bad.append("netbox: cable on an unknown panel port %s %s" % key)
+        if kind != "dcim.interface":
+            used[(kind,) + key] += 1
+    if c["side_a_type"] == "dcim.rearport":
+        legs_nb[c["label"]] += 1
+if any(n != 1 for n in used.values()):
+    bad.append("netbox: a panel port with two cables")
+if legs_nb != legs:
+    bad.append("netbox: trunk legs differ from cabling.csv")
 tot = report["totals"]
 if tot["trunks"] != len(trunks) or tot["patch_panels"] != len(panel_rack):
     bad.append("report.json totals")

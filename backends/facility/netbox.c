@@ -11,6 +11,9 @@
  *   devices.csv        name, role, device_type, site, location, rack, position, face, status,
  *                      manufacturer
  *   interfaces.csv     device, name, type, speed              every cabled port
+ *   rear-ports.csv     device, name, type, positions          patch panels' adapters (backs)
+ *   front-ports.csv    device, name, type, rear_port,         their fronts, p1 ... pN; both
+ *                      rear_port_position                     only with structured cabling
  *   cables.csv         side_a_device, side_a_type, side_a_name, side_b_device, side_b_type,
  *                      side_b_name, type, status, label, length, length_unit
  *
@@ -35,7 +38,10 @@
  * need a NetBox that has them, 4.x of 2025 on); "other" where NetBox has no type (a 2X split
  * such as NDR200 or HDR100, a 200G port in an OSFP cage, NVLink). A cable's label is its cable_id in cabling.csv (C4F7K2M9XH4, ir.c): NetBox shows both
  * ends already, and the id finds the row with the lengths and optics. Racks are 19" wide,
- * their facility_id "SITE-RACK".
+ * their facility_id "SITE-RACK". A link through a trunk (structured cabling, trunk.c) is three
+ * cables: a cord from its A end to the front port of its panel, the trunk's leg between the two
+ * panels' rear ports (labelled with the trunk's name, its length the trunk's), and a cord from
+ * the Z panel's front port; the cords carry the link's cable_id.
  */
 #include "backends.h"
 
@@ -344,6 +350,88 @@ static const char *interface_type(const Design *d, const LinkInst *l, End e)
 	return "other";
 }
 
+/* A fibre cable's NetBox type from its fibre (a trunk's legs, a patch cord). */
+static const char *fibre_type(int fiber)
+{
+	CableInst c = {.media = MEDIA_FIBER, .fiber = fiber};
+	return cable_type(&c);
+}
+
+/* Structured cabling (trunk.c) as NetBox models patch panels: each panel's adapters are front
+ * ports p1 ... pN, each backed by a rear port r1 ... rN of one position (RearPortImportForm:
+ * device, name, type, positions; FrontPortImportForm: device, name, type, rear_port,
+ * rear_port_position), type "mpo" (PortTypeChoices). Written only when there are panels. */
+static int write_panel_ports(Output *o, const Design *d, Buf *b)
+{
+	if (d->npanels == 0)
+		return 0;
+	int errors = 0;
+	for (int front = 0; front < 2; front++) {
+		FILE *f = output_file(o, front ? "netbox/front-ports.csv" : "netbox/rear-ports.csv");
+		if (!f)
+			return errors + 1;
+		buf_puts(b, front ? "device,name,type,rear_port,rear_port_position\n"
+				  : "device,name,type,positions\n");
+		for (int p = 0; p < d->npanels; p++) {
+			const PanelInst *x = &d->panels[p];
+			for (int k = 1; k <= x->part->panel.ports; k++) {
+				text_csv_field(b, x->name);
+				if (front)
+					buf_printf(b, ",p%d,mpo,r%d,1\n", k, k);
+				else
+					buf_printf(b, ",r%d,mpo,1\n", k);
+			}
+			layout_flush(f, b, false);
+		}
+		layout_flush(f, b, true);
+		errors += output_close(o, f);
+	}
+	return errors;
+}
+
+/* A link through a trunk as NetBox's three cables: the A end's cord to its panel's front port,
+ * the trunk's leg between the two panels' rear ports (labelled with the trunk's name), the Z
+ * panel's front port to the Z end by its cord. The cords carry the link's cable_id. */
+static void put_trunked(Buf *b, const Design *d, int i, const Buf *pa, const Buf *pz)
+{
+	const CableInst *c = &d->cables[i];
+	const LinkInst *l = &d->links[c->link];
+	const TrunkInst *t = &d->trunks[c->trunk];
+	const char *panel_a = d->panels[c->panel_a].name, *panel_z = d->panels[c->panel_z].name;
+	/* cord A */
+	text_csv_field(b, ir_end_device(d, l->a));
+	buf_puts(b, ",dcim.interface,");
+	text_csv_field(b, pa->s);
+	buf_putc(b, ',');
+	text_csv_field(b, panel_a);
+	buf_printf(b, ",dcim.frontport,p%d,%s,connected,", c->port_a, fibre_type(c->fiber));
+	ir_cable_id(b, d, i);
+	buf_putc(b, ',');
+	layout_number(b, c->cord_a, 2);
+	buf_puts(b, ",m\n");
+	/* the trunk's leg */
+	text_csv_field(b, panel_a);
+	buf_printf(b, ",dcim.rearport,r%d,", c->port_a);
+	text_csv_field(b, panel_z);
+	buf_printf(b, ",dcim.rearport,r%d,%s,connected,", c->port_z,
+		   fibre_type(t->part->cable.fiber));
+	ir_trunk_name(b, d, c->trunk);
+	buf_putc(b, ',');
+	layout_number(b, t->length, 2);
+	buf_puts(b, ",m\n");
+	/* cord Z */
+	text_csv_field(b, panel_z);
+	buf_printf(b, ",dcim.frontport,p%d,", c->port_z);
+	text_csv_field(b, ir_end_device(d, l->z));
+	buf_puts(b, ",dcim.interface,");
+	text_csv_field(b, pz->s);
+	buf_printf(b, ",%s,connected,", fibre_type(c->fiber));
+	ir_cable_id(b, d, i);
+	buf_putc(b, ',');
+	layout_number(b, c->cord_z, 2);
+	buf_puts(b, ",m\n");
+}
+
 static int write_cables(Output *o, const Design *d, Buf *b)
 {
 	Buf pa = {0}, pz = {0};
@@ -385,6 +473,11 @@ static int write_cables(Output *o, const Design *d, Buf *b)
 		pa.len = pz.len = 0;
 		ir_end_port(&pa, d, l->a);
 		ir_end_port(&pz, d, l->z);
+		if (c->trunk >= 0) {
+			put_trunked(b, d, i, &pa, &pz);
+			layout_flush(f, b, false);
+			continue;
+		}
 		text_csv_field(b, ir_end_device(d, l->a));
 		buf_puts(b, ",dcim.interface,");
 		text_csv_field(b, pa.s);
@@ -412,6 +505,7 @@ int netbox_write(Output *o, const Design *d)
 	Buf b = {0};
 	int errors = write_sites_racks(o, d, &b);
 	errors += write_devices(o, d, &b);
+	errors += write_panel_ports(o, d, &b);
 	errors += write_cables(o, d, &b);
 	buf_free(&b);
 	return errors;
