@@ -45,6 +45,8 @@ struct Part {
 	double power;             /* W per unit: a node's declared, else its parts' sum */
 	double height;            /* m of rack space (devices) or usable height (rack types) */
 	int height_u;             /* the same in whole rack units, at least 1 */
+	double failure_rate;      /* job interruptions per second in service (the schema's
+				   * failure_rate; 0 for kinds without one) */
 	struct {
 		int form_factor;      /* FormFactor */
 		double memory, memory_bw; /* B; B/s, NAN when not given */
@@ -52,6 +54,7 @@ struct Part {
 		double tdp;
 		double scale_up_bw;       /* bit/s per accelerator, both directions; NAN when absent */
 		double matmul_eff;
+		double memory_failure_rate; /* per second: its HBM's */
 	} accel;
 	struct {
 		double speed;         /* bit/s of one port */
@@ -132,11 +135,13 @@ struct Part {
 		double base_power;
 		bool price_includes_nics;
 		int scale_up_domain;  /* accelerators per scale-up domain */
+		double storage_bw;    /* B/s to the checkpoint storage, NAN when not given */
 		double scale_up_bw;   /* bit/s per accelerator: the node's, else its first
 				       * accelerator's; NAN when neither says */
 	} node;
 	struct {
 		double capacity, bandwidth; /* B; B/s, NAN when not given */
+		double write_bw;      /* B/s, the read bandwidth when not given */
 		const PartCount *nics;
 		int nnics;
 	} storage;
