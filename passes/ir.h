@@ -773,6 +773,67 @@ typedef struct PlanBind {
 	int gpu, socket, core_lo, core_hi;
 } PlanBind;
 
+/* ---- reliability.c: interruptions, checkpoints, goodput (docs/reliability.md) ------------- */
+
+/* The classes of parts whose failures interrupt a job, as reports list them. */
+#define REL_CLASSES(X)                                    \
+	X(ACCEL, "accelerator")   /* accelerator.afr */     \
+	X(MEMORY, "memory")       /* accelerator.memory_afr */ \
+	X(HOST, "host")           /* node.afr */            \
+	X(NIC, "nic")             /* nic.afr */             \
+	X(SWITCH, "switch")       /* switch.afr: fabric switches and scale-up trays */ \
+	X(CABLE, "cable")         /* cable.afr */           \
+	X(OPTIC, "optic")         /* optic.afr */
+typedef enum {
+#define X(id, name) REL_##id,
+	REL_CLASSES(X)
+#undef X
+	REL_COUNT
+} RelClass;
+extern const char *const reliability_class_names[REL_COUNT];
+
+/* The cluster's interruption rate: every part in service in series (Kokolis et al. 2024). */
+typedef struct ClusterReliability {
+	bool done;                /* the pass ran on a design with nodes */
+	double rate;              /* interruptions per second of a job on every accelerator */
+	double mtbf;              /* s: 1 / rate; INFINITY when nothing fails */
+	double by_class[REL_COUNT]; /* per second */
+	double network_rate;      /* per second: switches, cables and optics */
+	double accelerators;      /* in service */
+	bool cabled;              /* cables and optics counted (after the cable pass) */
+} ClusterReliability;
+
+/* A Monte Carlo of one training run under the closed form's assumptions (montecarlo.c). */
+typedef struct MonteCarlo {
+	int trials;
+	unsigned long long seed;
+	double mean, sd, ci95;    /* s of wall time; ci95: half-width of the mean's 95 % interval */
+	double p50, p90;          /* s */
+} MonteCarlo;
+
+/* A workload's job under failures: its rate, its checkpoint, the interval and the goodput. */
+typedef struct WorkloadReliability {
+	bool done;
+	double rate, mtbf;        /* per second; s (INFINITY when nothing fails) */
+	double per_day;           /* expected interruptions per day */
+	double ckpt_bytes;        /* the model state a checkpoint writes */
+	double bytes_per_param;   /* of that state */
+	int writer_nodes;         /* nodes that write a shard */
+	double write_bw, read_bw; /* B/s the checkpoint is written and read at; NAN: unknown */
+	double restore_bytes;     /* what a restart reads: the state once, or once per DP replica */
+	double write_time;        /* s: δ of Young and Daly */
+	double restore_time;      /* s */
+	double relaunch_time;     /* s: the workload's restart_time */
+	double restart;           /* s: R = relaunch + restore */
+	double interval;          /* s of compute between checkpoints: τ */
+	bool interval_set;        /* the workload's checkpoint_interval, else the optimum */
+	double young;             /* s: Young's first-order optimum, for reference */
+	double goodput;           /* failure-free time over the expected wall time; NAN: unknown */
+	double effective_time;    /* s */
+	double effective_energy;  /* J */
+	MonteCarlo mc;
+} WorkloadReliability;
+
 /* A workload's plan, placed on the elaborated design. */
 typedef struct WorkloadPlan {
 	const Decl *workload;
@@ -797,6 +858,7 @@ typedef struct WorkloadPlan {
 	 * socket it is pinned to. */
 	PlanBind *bind;
 	const char *first_host; /* MASTER_ADDR: rank 0's node */
+	WorkloadReliability rel; /* reliability.c */
 } WorkloadPlan;
 
 /* What the optimizer did, as the reports give it (decide.c, decide_report). Numbers that do
@@ -999,6 +1061,7 @@ typedef struct Design {
 	SwitchPlan *switch_plans; /* by fabric: the plan of each Ethernet fabric with switches
 				   * (SwitchPlan.f NULL for the others); NULL before the pass */
 	SchedTree *sched;        /* the scheduler's view (sched.c); NULL before the pass */
+	ClusterReliability reliability; /* reliability.c */
 } Design;
 
 /* ir.c: the names artifacts print (ir.c says how): a floor row's letters as rack names use

@@ -523,6 +523,29 @@ static void dump_plans(const Design *d, FILE *out)
 	fprintf(out, "plans %d\n", d->nplans);
 }
 
+/* The cluster's interruption rate by class of part, and each plan's job under failures. */
+static void dump_reliability(const Design *d, FILE *out)
+{
+	const ClusterReliability *c = &d->reliability;
+	if (!c->done)
+		return;
+	fprintf(out, "reliability rate %.17g /s mtbf %.17g s cabled %d", c->rate, c->mtbf, c->cabled);
+	for (int k = 0; k < REL_COUNT; k++)
+		fprintf(out, " %s %.17g", reliability_class_names[k], c->by_class[k]);
+	fputc('\n', out);
+	for (int i = 0; i < d->nplans; i++) {
+		const WorkloadReliability *r = &d->plans[i].rel;
+		if (!r->done)
+			continue;
+		fprintf(out, "reliability %s rate %.17g /s ckpt %.17g B write %.17g s restore %.17g s "
+			     "restart %.17g s interval %.17g s goodput %.17g effective %.17g s mc %d "
+			     "p50 %.17g p90 %.17g\n",
+			d->plans[i].name, r->rate, r->ckpt_bytes, r->write_time, r->restore_time,
+			r->restart, r->interval, r->goodput, r->effective_time, r->mc.trials, r->mc.p50,
+			r->mc.p90);
+	}
+}
+
 void dump_stage(const Program *p, const Design *d, Stage s, FILE *out, long max)
 {
 	if (s <= STAGE_CHECK || !d) {
@@ -547,5 +570,7 @@ void dump_stage(const Program *p, const Design *d, Stage s, FILE *out, long max)
 		dump_sched(d, &w);
 	if (s >= STAGE_PLAN)
 		dump_plans(d, out);
+	if (s >= STAGE_RELIABILITY)
+		dump_reliability(d, out);
 	dump_violations(d, out);
 }
