@@ -113,6 +113,8 @@ typedef struct CompareWorkload {
 	double energy_to_train;  /* J of facility energy */
 	double cost_to_train;    /* report currency (its energy) */
 	double mfu;
+	double goodput;          /* under failures (reliability.c); NAN when unknown */
+	double effective_time;   /* s: the expected wall time with failures */
 } CompareWorkload;
 
 /* One scenario built (or not). Quantities in base units (W, J, s); money in the report

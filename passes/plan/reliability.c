@@ -103,6 +103,16 @@ void reliability_cluster(const Design *d, ClusterReliability *out)
 			if (!strcmp(b->part, lines[k].line))
 				out->by_class[lines[k].cls] += b->quantity * b->model_part->failure_rate;
 	}
+	if (!out->cabled) {
+		/* Before the cable pass (a candidate of the choice search) the links are counted,
+		 * not yet cabled: each at the mean rate of the cable models in scope. */
+		double sum = 0;
+		int n = 0;
+		for (int i = 0; i < d->nparts; i++)
+			if (d->parts[i].kind == KIND_CABLE)
+				sum += d->parts[i].failure_rate, n++;
+		out->by_class[REL_CABLE] = n ? d->t.cables * sum / n : 0;
+	}
 	out->network_rate = out->by_class[REL_SWITCH] + out->by_class[REL_CABLE] + out->by_class[REL_OPTIC];
 	for (int k = 0; k < REL_COUNT; k++)
 		out->rate += out->by_class[k];
