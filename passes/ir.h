@@ -803,6 +803,56 @@ typedef struct ClusterReliability {
 	bool cabled;              /* cables and optics counted (after the cable pass) */
 } ClusterReliability;
 
+/* What one failure takes down (blast.c): the worst instance of each failure domain. */
+typedef struct BlastSwitchTier {
+	int fabric;               /* index into Design.fabrics */
+	int tier;                 /* SwitchTier */
+	int switches;             /* of the tier in the fabric */
+	int ports_cut;            /* endpoint ports cut off by its worst switch (their only link) */
+	double bisection_left;    /* bit/s of the fabric's bisection after that switch fails */
+} BlastSwitchTier;
+
+enum { BLAST_K = 4 };         /* degraded bisection after 1 .. BLAST_K top-tier failures */
+typedef struct BlastFabric {
+	int fabric;
+	int top_tier;             /* SwitchTier whose links carry the bisection, or -1 */
+	int top_switches;
+	double bisection;         /* bit/s as built */
+	double after[BLAST_K + 1]; /* after k of its top-tier switches fail, the worst first */
+	int planes;
+	double plane_bisection_left; /* after one plane fails (the fabric's share it carried) */
+	int plane_ports_cut;      /* endpoint ports on that plane */
+	int worst_tier;           /* the tier whose single failure cuts the most ports (then the
+				   * most bisection): the fabric's worst single failure */
+} BlastFabric;
+
+typedef struct BlastRadius {
+	bool done;
+	int node_gpus;            /* a node's accelerators */
+	int node_domain_gpus;     /* the scale-up domain one node's failure breaks (itself when the
+				   * domain is the node) */
+	const char *rack;         /* the rack whose failure takes most accelerators, or NULL */
+	int rack_gpus, rack_domains, rack_switches; /* what stands in it */
+	BlastSwitchTier *tiers;
+	int ntiers;
+	BlastFabric *fabrics;
+	int nfabrics;
+} BlastRadius;
+
+/* Spares sized to a target (reliability.c): the count whose Poisson tail holds. */
+typedef struct SpareSizing {
+	double target;            /* the probability a job keeps its size / a part is on the shelf */
+	double node_repair;       /* s */
+	double nodes_down;        /* mean nodes out at once: rate x repair (M/G/inf, Palm) */
+	int hot_nodes;            /* hot spare nodes */
+	double hot_power;         /* W at peak of them, racked and powered */
+	double hot_racks;         /* racks they fill at the node racks' density */
+	int shelf_nodes;          /* the spare nodes the cluster buys (cluster.spares) */
+	double restock;           /* s: the lead time cold spares cover */
+	int cold[REL_COUNT];      /* cold spares of switches, cables, optics (others 0) */
+	double cold_mean[REL_COUNT]; /* failures expected within the lead time */
+} SpareSizing;
+
 /* A Monte Carlo of one training run under the closed form's assumptions (montecarlo.c). */
 typedef struct MonteCarlo {
 	int trials;
@@ -1062,6 +1112,8 @@ typedef struct Design {
 				   * (SwitchPlan.f NULL for the others); NULL before the pass */
 	SchedTree *sched;        /* the scheduler's view (sched.c); NULL before the pass */
 	ClusterReliability reliability; /* reliability.c */
+	BlastRadius blast;       /* blast.c */
+	SpareSizing spare_sizing; /* reliability.c */
 } Design;
 
 /* ir.c: the names artifacts print (ir.c says how): a floor row's letters as rack names use

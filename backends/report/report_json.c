@@ -514,6 +514,59 @@ static Json *days(double s)
 	return jw_real(s / 86400, RATIO_DECIMALS);
 }
 
+/* What one failure takes down (blast.c): a node, the worst rack, a switch of each tier of each
+ * fabric, a plane, k top-tier switches. */
+static Json *blast_json(const Design *d)
+{
+	const BlastRadius *b = &d->blast;
+	if (!b->done)
+		return jw_null();
+	Json *o = jw_object();
+	Json *n = jw_object();
+	jw_set(n, "accelerators", jw_int(b->node_gpus));
+	jw_set(n, "scale_up_accelerators", jw_int(b->node_domain_gpus));
+	jw_set(o, "node", n);
+	Json *r = jw_object();
+	jw_set(r, "name", b->rack ? jw_str(b->rack) : jw_null());
+	jw_set(r, "accelerators", jw_int(b->rack_gpus));
+	jw_set(r, "scale_up_domains", jw_int(b->rack_domains));
+	jw_set(r, "switches", jw_int(b->rack_switches));
+	jw_set(o, "rack", r);
+	Json *fa = jw_array();
+	for (int i = 0; i < b->nfabrics; i++) {
+		const BlastFabric *f = &b->fabrics[i];
+		Json *x = jw_object();
+		jw_set(x, "fabric", jw_str(d->fabrics[f->fabric].name));
+		jw_set(x, "bisection_tbps", jw_real(f->bisection / 1e12, KW_DECIMALS));
+		Json *tiers = jw_array();
+		for (int k = 0; k < b->ntiers; k++) {
+			const BlastSwitchTier *t = &b->tiers[k];
+			if (t->fabric != f->fabric)
+				continue;
+			Json *y = jw_object();
+			jw_set(y, "tier", jw_str(ir_switch_tier_names[t->tier]));
+			jw_set(y, "switches", jw_int(t->switches));
+			jw_set(y, "endpoint_ports_cut", jw_int(t->ports_cut));
+			jw_set(y, "bisection_left_tbps", jw_real(t->bisection_left / 1e12, KW_DECIMALS));
+			jw_push(tiers, y);
+		}
+		jw_set(x, "switch", tiers);
+		jw_set(x, "worst_single_failure",
+		       f->worst_tier >= 0 ? jw_str(ir_switch_tier_names[f->worst_tier]) : jw_null());
+		jw_set(x, "top_tier", f->top_tier >= 0 ? jw_str(ir_switch_tier_names[f->top_tier]) : jw_null());
+		Json *after = jw_array();
+		for (int k = 1; k <= BLAST_K; k++)
+			jw_push(after, jw_real(f->after[k] / 1e12, KW_DECIMALS));
+		jw_set(x, "bisection_tbps_after_top_failures", after);
+		jw_set(x, "planes", jw_int(f->planes));
+		jw_set(x, "plane_bisection_left_tbps", jw_real(f->plane_bisection_left / 1e12, KW_DECIMALS));
+		jw_set(x, "plane_endpoint_ports_cut", jw_int(f->plane_ports_cut));
+		jw_push(fa, x);
+	}
+	jw_set(o, "fabrics", fa);
+	return o;
+}
+
 /* The design under failures (reliability.c, docs/reliability.md): the cluster's interruption
  * rate by class of part, and each plan's job, checkpoint, interval, goodput, Monte Carlo. */
 static Json *reliability_json(const Design *d)
@@ -568,6 +621,22 @@ static Json *reliability_json(const Design *d)
 		jw_push(a, w);
 	}
 	jw_set(o, "workloads", a);
+	const SpareSizing *sp = &d->spare_sizing;
+	Json *s = jw_object();
+	jw_set(s, "target", jw_real(sp->target, RATIO_DECIMALS));
+	jw_set(s, "node_repair_days", days(sp->node_repair));
+	jw_set(s, "nodes_down_mean", jw_real(sp->nodes_down, RATIO_DECIMALS));
+	jw_set(s, "hot_spare_nodes", jw_int(sp->hot_nodes));
+	jw_set(s, "hot_spare_power_kw", kw(sp->hot_power));
+	jw_set(s, "hot_spare_racks", jw_real(sp->hot_racks, RATIO_DECIMALS));
+	jw_set(s, "shelf_spare_nodes", jw_int(sp->shelf_nodes));
+	jw_set(s, "restock_days", days(sp->restock));
+	Json *cold = jw_object();
+	for (int k = REL_SWITCH; k <= REL_OPTIC; k++)
+		jw_set(cold, reliability_class_names[k], jw_int(sp->cold[k]));
+	jw_set(s, "cold_spares", cold);
+	jw_set(o, "spares", s);
+	jw_set(o, "blast_radius", blast_json(d));
 	return o;
 }
 

@@ -64,6 +64,108 @@ static void md_cluster(Buf *b, const ClusterReliability *c)
 	buf_putc(b, '\n');
 }
 
+/* The blast-radius table's rows: a failure domain, what it takes, the bisection left. */
+typedef struct BlastRow {
+	char what[160];
+	double gpus, ports, domains, bisection; /* NAN: does not apply */
+} BlastRow;
+
+static int blast_rows(const Design *d, BlastRow *rows, int max)
+{
+	const BlastRadius *b = &d->blast;
+	int n = 0;
+	if (!b->done || max < 2)
+		return 0;
+	rows[n++] = (BlastRow){"a node", b->node_gpus, NAN, 1, NAN};
+	if (b->rack) {
+		rows[n] = (BlastRow){"", b->rack_gpus, NAN, b->rack_domains, NAN};
+		snprintf(rows[n].what, sizeof rows[n].what, "the fullest rack (%s, %d switches)", b->rack,
+			 b->rack_switches);
+		n++;
+	}
+	for (int i = 0; i < b->nfabrics && n < max; i++) {
+		const BlastFabric *f = &b->fabrics[i];
+		const char *fname = d->fabrics[f->fabric].name;
+		for (int k = 0; k < b->ntiers && n < max; k++) {
+			const BlastSwitchTier *t = &b->tiers[k];
+			if (t->fabric != f->fabric)
+				continue;
+			rows[n] = (BlastRow){"", NAN, t->ports_cut, NAN, t->bisection_left};
+			snprintf(rows[n].what, sizeof rows[n].what, "a %s switch of %s%s",
+				 ir_switch_tier_names[t->tier], fname,
+				 t->tier == f->worst_tier ? " (its worst single failure)" : "");
+			n++;
+		}
+		if (f->planes > 1 && n < max) {
+			rows[n] = (BlastRow){"", NAN, f->plane_ports_cut, NAN, f->plane_bisection_left};
+			snprintf(rows[n].what, sizeof rows[n].what, "a plane of %s (of %d)", fname, f->planes);
+			n++;
+		}
+		if (f->top_tier >= 0 && n < max) {
+			rows[n] = (BlastRow){"", NAN, 0, NAN, f->after[BLAST_K]};
+			snprintf(rows[n].what, sizeof rows[n].what, "%d %s switches of %s", BLAST_K,
+				 ir_switch_tier_names[f->top_tier], fname);
+			n++;
+		}
+	}
+	return n;
+}
+
+static const char *const blast_heads[4] = {"accelerators lost", "endpoint ports cut off",
+					   "scale-up domains broken", "bisection left (Tb/s)"};
+
+static void blast_md(Buf *b, const Design *d)
+{
+	BlastRow rows[64];
+	int n = blast_rows(d, rows, 64);
+	if (n == 0)
+		return;
+	buf_puts(b, "### Blast radius\n\nWhat one failure takes down, the worst of each failure "
+		    "domain (power and cooling domains are not modelled yet):\n\n| failure |");
+	for (int k = 0; k < 4; k++)
+		buf_printf(b, " %s |", blast_heads[k]);
+	buf_puts(b, "\n| --- | ---: | ---: | ---: | ---: |\n");
+	for (int i = 0; i < n; i++) {
+		buf_puts(b, "| ");
+		text_md_cell(b, rows[i].what);
+		double v[4] = {rows[i].gpus, rows[i].ports, rows[i].domains, rows[i].bisection / 1e12};
+		for (int k = 0; k < 4; k++) {
+			buf_puts(b, " | ");
+			text_number(b, v[k], k == 3 ? 1 : 0, false);
+		}
+		buf_puts(b, " |\n");
+	}
+	buf_putc(b, '\n');
+}
+
+static void spares_md(Buf *b, const Design *d)
+{
+	const SpareSizing *sp = &d->spare_sizing;
+	buf_puts(b, "Spares for a ");
+	text_number(b, 100 * sp->target, 2, false);
+	buf_puts(b, " % target: ");
+	text_number(b, sp->hot_nodes, 0, false);
+	buf_puts(b, " hot spare nodes (");
+	text_number(b, sp->nodes_down, 2, true);
+	buf_puts(b, " out at once on average over a ");
+	text_number(b, sp->node_repair / 86400, 1, false);
+	buf_puts(b, "-day repair; ");
+	text_number(b, sp->hot_power / 1e3, 1, false);
+	buf_puts(b, " kW, ");
+	text_number(b, sp->hot_racks, 1, false);
+	buf_puts(b, " racks; the cluster buys ");
+	text_number(b, sp->shelf_nodes, 0, false);
+	buf_puts(b, " spare nodes), and for a ");
+	text_number(b, sp->restock / 86400, 0, false);
+	buf_puts(b, "-day restock ");
+	text_number(b, sp->cold[REL_SWITCH], 0, false);
+	buf_puts(b, " switches, ");
+	text_number(b, sp->cold[REL_CABLE], 0, false);
+	buf_puts(b, " cables and ");
+	text_number(b, sp->cold[REL_OPTIC], 0, false);
+	buf_puts(b, " optics on the shelf.\n\n");
+}
+
 void report_reliability_md(Buf *b, const Design *d)
 {
 	const ClusterReliability *c = &d->reliability;
@@ -71,6 +173,8 @@ void report_reliability_md(Buf *b, const Design *d)
 		return;
 	buf_puts(b, "## Reliability\n\n");
 	md_cluster(b, c);
+	spares_md(b, d);
+	blast_md(b, d);
 	if (d->nplans == 0)
 		return;
 	buf_puts(b, "Each workload's job under failures: its checkpoint (14 bytes a parameter), "
@@ -146,6 +250,27 @@ void report_reliability_html(Buf *b, const Design *d)
 		n++;
 	}
 	buf_puts(b, "</table>\n");
+	BlastRow rows[64];
+	int nb = blast_rows(d, rows, 64);
+	if (nb > 0) {
+		buf_puts(b, "<h3>Blast radius</h3>\n<table>\n<tr><th>failure</th>");
+		for (int k = 0; k < 4; k++)
+			buf_printf(b, "<th class=\"n\">%s</th>", blast_heads[k]);
+		buf_puts(b, "</tr>\n");
+		for (int i = 0; i < nb; i++) {
+			buf_puts(b, "<tr><td>");
+			esc(b, rows[i].what);
+			buf_puts(b, "</td>");
+			double v[4] = {rows[i].gpus, rows[i].ports, rows[i].domains, rows[i].bisection / 1e12};
+			for (int k = 0; k < 4; k++) {
+				buf_puts(b, "<td class=\"n\">");
+				text_number(b, v[k], k == 3 ? 1 : 0, false);
+				buf_puts(b, "</td>");
+			}
+			buf_puts(b, "</tr>\n");
+		}
+		buf_puts(b, "</table>\n");
+	}
 	static const ChartPanel panels[2] = {{"goodput", "%", 1, 0}, {"effective time to train", "days", 2, 0}};
 	ChartBars chart = {"Goodput and effective time to train by workload", labels, n, panels, 2,
 			   bars, 2, 0};

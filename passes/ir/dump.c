@@ -533,6 +533,30 @@ static void dump_reliability(const Design *d, FILE *out)
 	for (int k = 0; k < REL_COUNT; k++)
 		fprintf(out, " %s %.17g", reliability_class_names[k], c->by_class[k]);
 	fputc('\n', out);
+	const SpareSizing *sp = &d->spare_sizing;
+	fprintf(out, "spares target %.17g nodes_down %.17g hot %d power %.17g W racks %.17g shelf %d "
+		     "cold switch %d cable %d optic %d\n",
+		sp->target, sp->nodes_down, sp->hot_nodes, sp->hot_power, sp->hot_racks, sp->shelf_nodes,
+		sp->cold[REL_SWITCH], sp->cold[REL_CABLE], sp->cold[REL_OPTIC]);
+	const BlastRadius *b = &d->blast;
+	if (b->done) {
+		fprintf(out, "blast node %d domain %d rack %s gpus %d domains %d switches %d\n",
+			b->node_gpus, b->node_domain_gpus, b->rack ? b->rack : "-", b->rack_gpus,
+			b->rack_domains, b->rack_switches);
+		for (int i = 0; i < b->ntiers; i++)
+			fprintf(out, "blast fabric %d %s switches %d ports_cut %d bisection_left %.17g\n",
+				b->tiers[i].fabric, ir_switch_tier_names[b->tiers[i].tier],
+				b->tiers[i].switches, b->tiers[i].ports_cut, b->tiers[i].bisection_left);
+		for (int i = 0; i < b->nfabrics; i++) {
+			const BlastFabric *f = &b->fabrics[i];
+			fprintf(out, "blast fabric %d top %s", f->fabric,
+				f->top_tier >= 0 ? ir_switch_tier_names[f->top_tier] : "-");
+			for (int k = 0; k <= BLAST_K; k++)
+				fprintf(out, " %.17g", f->after[k]);
+			fprintf(out, " plane_left %.17g plane_ports %d\n", f->plane_bisection_left,
+				f->plane_ports_cut);
+		}
+	}
 	for (int i = 0; i < d->nplans; i++) {
 		const WorkloadReliability *r = &d->plans[i].rel;
 		if (!r->done)

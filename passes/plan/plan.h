@@ -144,6 +144,15 @@ void reliability_workload(Design *d, const Decl *w, const PlanModel *m, const Pl
  * of a workload; job_mtbf of a cluster) for the design in force; false when not one. */
 bool reliability_attribute(Design *d, const Decl *decl, FieldId id, double *out);
 
+/* The smallest s with P(Poisson(mean) <= s) >= target. */
+int reliability_poisson_quantile(double mean, double target);
+/* The spares a target asks (d->spare_sizing), after reliability_cluster. */
+void reliability_spares(const Design *d, SpareSizing *out);
+
+/* ---- blast.c: what one failure takes down --------------------------------------------------- */
+
+void blast_radius(Design *d, BlastRadius *out);
+
 /* ---- montecarlo.c: the training run simulated ---------------------------------------------- */
 
 /* trials runs of `work` s of compute under reliability_wall_factor's assumptions, seeded. */

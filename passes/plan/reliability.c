@@ -211,6 +211,60 @@ bool reliability_attribute(Design *d, const Decl *decl, FieldId id, double *out)
 	return true;
 }
 
+/* ---- spares --------------------------------------------------------------------------------- */
+
+/* Summing the Poisson probabilities in log space, so a large mean does not underflow. */
+int reliability_poisson_quantile(double mean, double target)
+{
+	if (!(mean > 0))
+		return 0;
+	double cdf = 0, lm = log(mean);
+	int limit = (int)(mean + 40 * sqrt(mean) + 40);
+	for (int k = 0; k <= limit; k++) {
+		cdf += exp(-mean + k * lm - lgamma(k + 1.0));
+		if (cdf >= target)
+			return k;
+	}
+	return limit;
+}
+
+/* Hot spare nodes: failed nodes are out for the repair time, so the number out at once is
+ * Poisson with mean rate x repair time whatever the repair time's distribution (the M/G/inf
+ * queue, Palm's theorem: C. Palm, "Intensitätsschwankungen im Fernsprechverkehr", Ericsson
+ * Technics 44, 1943); enough spares that it exceeds them with at most 1 - target keep a job on
+ * every node at its full size. Every interruption counts as a node out (an upper bound: many
+ * are restarts). Cold spares of switches, cables and optics: the failures within the restock
+ * time, Poisson with mean rate x restock, at the same target. */
+void reliability_spares(const Design *d, SpareSizing *out)
+{
+	const ClusterReliability *c = &d->reliability;
+	*out = (SpareSizing){.target = field_num(d->cluster, FLD_CLUSTER_SPARE_TARGET),
+			     .node_repair = field_num(d->cluster, FLD_CLUSTER_REPAIR_TIME),
+			     .restock = field_num(d->cluster, FLD_CLUSTER_RESTOCK_TIME)};
+	double node_rate = c->by_class[REL_ACCEL] + c->by_class[REL_MEMORY] + c->by_class[REL_HOST] +
+			   c->by_class[REL_NIC];
+	out->nodes_down = node_rate * out->node_repair;
+	out->hot_nodes = reliability_poisson_quantile(out->nodes_down, out->target);
+	/* Racked and powered like the cluster's largest node group. */
+	const NodeGroup *g = NULL;
+	for (int i = 0; i < d->ngroups; i++)
+		if (!g || d->groups[i].count * d->groups[i].type->node.accelerators >
+				  g->count * g->type->node.accelerators)
+			g = &d->groups[i];
+	if (g) {
+		out->hot_power = out->hot_nodes * g->type->power;
+		out->hot_racks = g->per_rack > 0 ? (double)out->hot_nodes / g->per_rack : 0;
+	}
+	for (int i = 0; i < d->nbom; i++)
+		if (!strcmp(d->bom[i].part, "spare node"))
+			out->shelf_nodes += (int)d->bom[i].quantity;
+	static const RelClass cold[] = {REL_SWITCH, REL_CABLE, REL_OPTIC};
+	for (size_t k = 0; k < sizeof cold / sizeof cold[0]; k++) {
+		out->cold_mean[cold[k]] = c->by_class[cold[k]] * out->restock;
+		out->cold[cold[k]] = reliability_poisson_quantile(out->cold_mean[cold[k]], out->target);
+	}
+}
+
 /* ---- the pass ------------------------------------------------------------------------------- */
 
 /* Trials of the Monte Carlo: enough for its mean to be within a fraction of a percent, at most
@@ -229,6 +283,9 @@ int reliability_plan(Design *d)
 	if (d->ngroups == 0)
 		return 0;
 	reliability_cluster(d, &d->reliability);
+	reliability_spares(d, &d->spare_sizing);
+	if (d->elaborated)
+		blast_radius(d, &d->blast);
 	for (int i = 0; i < d->nplans; i++) {
 		WorkloadPlan *wp = &d->plans[i];
 		WorkloadReliability *r = &wp->rel;

@@ -203,7 +203,47 @@ static void test_seed_claim(void)
 		1 / nodes / 3600);
 	CU_ASSERT(c->mtbf < 20 * 3600);
 	CU_ASSERT(c->mtbf > 4 * 3600);
+
+	/* Hot spares: 1,325 node interruptions a year over a 3-day repair leave 10.89 nodes out
+	 * on average; the 99 % quantile of Poisson(10.89) is 19 (P(<= 18) = 0.9838, P(<= 19) =
+	 * 0.9916). */
+	const SpareSizing *sp = &b->d.spare_sizing;
+	CLOSE(sp->nodes_down, 1250 * (0.152 + 8 * (0.0809 + 0.0297 + 0.0029)) * 3 / 365, 1e-9);
+	CU_ASSERT_EQUAL(sp->hot_nodes, 19);
+	CLOSE(sp->hot_power, 19 * 10.2e3, 1e-12);
+
+	/* Blast radius of its three-tier rail-optimized tree: a leaf serves 32 nodes one rail
+	 * each; a spine carries 1/320 of the spine-core links that hold the bisection. */
+	const BlastRadius *br = &b->d.blast;
+	CU_ASSERT(br->done);
+	CU_ASSERT_EQUAL(br->node_gpus, 8);
+	CU_ASSERT_EQUAL_FATAL(br->nfabrics, 1);
+	const BlastFabric *f = &br->fabrics[0];
+	CU_ASSERT_EQUAL(f->top_tier, ST_CORE);
+	CU_ASSERT_EQUAL(f->worst_tier, ST_LEAF);
+	for (int i = 0; i < br->ntiers; i++) {
+		const BlastSwitchTier *t = &br->tiers[i];
+		if (t->tier == ST_LEAF) {
+			CU_ASSERT_EQUAL(t->ports_cut, 32);
+			CLOSE(t->bisection_left, f->bisection, 1e-12);
+		}
+		if (t->tier == ST_SPINE)
+			CLOSE(t->bisection_left, f->bisection * (1 - 1.0 / 320), 1e-12);
+	}
+	for (int k = 1; k <= BLAST_K; k++)
+		CU_ASSERT(f->after[k] < f->after[k - 1]);
 	unit_build_done(b);
+}
+
+/* Poisson quantiles worked by hand: mean 2, P(<= 5) = 0.9834, P(<= 6) = 0.9955. */
+static void test_poisson(void)
+{
+	CU_ASSERT_EQUAL(reliability_poisson_quantile(2, 0.99), 6);
+	CU_ASSERT_EQUAL(reliability_poisson_quantile(2, 0.98), 5);
+	CU_ASSERT_EQUAL(reliability_poisson_quantile(0, 0.99), 0);
+	/* A large mean does not underflow: about mean + 2.33 sqrt(mean). */
+	int q = reliability_poisson_quantile(10000, 0.99);
+	CU_ASSERT(q > 10200 && q < 10260);
 }
 
 void suite_reliability(void)
@@ -214,4 +254,5 @@ void suite_reliability(void)
 	CU_add_test(s, "Monte Carlo within its interval of the closed form", test_montecarlo);
 	CU_add_test(s, "checkpoint size, bandwidth and goodput of a spec", test_checkpoint);
 	CU_add_test(s, "10,000 H100 fail more often than every 20 h", test_seed_claim);
+	CU_add_test(s, "Poisson quantiles of the spares", test_poisson);
 }
