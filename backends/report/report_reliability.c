@@ -207,6 +207,31 @@ void report_reliability_md(Buf *b, const Design *d)
 	buf_putc(b, '\n');
 }
 
+static void blast_html(Buf *b, const Design *d)
+{
+	BlastRow rows[64];
+	int nb = blast_rows(d, rows, 64);
+	if (nb > 0) {
+		buf_puts(b, "<h3>Blast radius</h3>\n<table>\n<tr><th>failure</th>");
+		for (int k = 0; k < 4; k++)
+			buf_printf(b, "<th class=\"n\">%s</th>", blast_heads[k]);
+		buf_puts(b, "</tr>\n");
+		for (int i = 0; i < nb; i++) {
+			buf_puts(b, "<tr><td>");
+			esc(b, rows[i].what);
+			buf_puts(b, "</td>");
+			double v[4] = {rows[i].gpus, rows[i].ports, rows[i].domains, rows[i].bisection / 1e12};
+			for (int k = 0; k < 4; k++) {
+				buf_puts(b, "<td class=\"n\">");
+				text_number(b, v[k], k == 3 ? 1 : 0, false);
+				buf_puts(b, "</td>");
+			}
+			buf_puts(b, "</tr>\n");
+		}
+		buf_puts(b, "</table>\n");
+	}
+}
+
 void report_reliability_html(Buf *b, const Design *d)
 {
 	const ClusterReliability *c = &d->reliability;
@@ -218,6 +243,7 @@ void report_reliability_html(Buf *b, const Design *d)
 	buf_puts(b, " h (");
 	text_number(b, c->rate * 86400, 2, true);
 	buf_puts(b, " times a day).</p>\n");
+	blast_html(b, d);
 	if (d->nplans == 0) {
 		buf_puts(b, "</section>\n");
 		return;
@@ -250,27 +276,6 @@ void report_reliability_html(Buf *b, const Design *d)
 		n++;
 	}
 	buf_puts(b, "</table>\n");
-	BlastRow rows[64];
-	int nb = blast_rows(d, rows, 64);
-	if (nb > 0) {
-		buf_puts(b, "<h3>Blast radius</h3>\n<table>\n<tr><th>failure</th>");
-		for (int k = 0; k < 4; k++)
-			buf_printf(b, "<th class=\"n\">%s</th>", blast_heads[k]);
-		buf_puts(b, "</tr>\n");
-		for (int i = 0; i < nb; i++) {
-			buf_puts(b, "<tr><td>");
-			esc(b, rows[i].what);
-			buf_puts(b, "</td>");
-			double v[4] = {rows[i].gpus, rows[i].ports, rows[i].domains, rows[i].bisection / 1e12};
-			for (int k = 0; k < 4; k++) {
-				buf_puts(b, "<td class=\"n\">");
-				text_number(b, v[k], k == 3 ? 1 : 0, false);
-				buf_puts(b, "</td>");
-			}
-			buf_puts(b, "</tr>\n");
-		}
-		buf_puts(b, "</table>\n");
-	}
 	static const ChartPanel panels[2] = {{"goodput", "%", 1, 0}, {"effective time to train", "days", 2, 0}};
 	ChartBars chart = {"Goodput and effective time to train by workload", labels, n, panels, 2,
 			   bars, 2, 0};
