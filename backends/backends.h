@@ -113,6 +113,8 @@ typedef struct CompareWorkload {
 	double energy_to_train;  /* J of facility energy */
 	double cost_to_train;    /* report currency (its energy) */
 	double mfu;
+	double goodput;          /* under failures (reliability.c); NAN when unknown */
+	double effective_time;   /* s: the expected wall time with failures */
 } CompareWorkload;
 
 /* One scenario built (or not). Quantities in base units (W, J, s); money in the report
@@ -181,6 +183,11 @@ int compare_md_write(Output *o, const Comparison *cmp);
  * small enough. For compare: the table and the Pareto scatter (obj[0] against obj[1]). No
  * scripts, no network: one file that reads in any browser. Each returns the number of errors. */
 int report_html_write(Output *o, const Design *d);
+
+/* ---- report_reliability.c: the reliability section of report.md and report.html ------------- */
+
+void report_reliability_md(Buf *b, const Design *d);
+void report_reliability_html(Buf *b, const Design *d);
 int report_html_compare_write(Output *o, const Comparison *cmp);
 
 /* ---- svgchart.c: charts as inline SVG text (report.html) ------------------------------------ */

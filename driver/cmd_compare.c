@@ -65,7 +65,9 @@ static void row_from_design(Arena *a, Design *d, CompareRow *r)
 	for (int i = 0; i < d->nplans; i++) {
 		const WorkloadPlan *wp = &d->plans[i];
 		r->w[i] = (CompareWorkload){wp->name, wp->r.best.gpus, wp->time_to_train,
-					    wp->energy, wp->energy_cost, wp->r.cost.mfu};
+					    wp->energy, wp->energy_cost, wp->r.cost.mfu,
+					    wp->rel.done ? wp->rel.goodput : NAN,
+					    wp->rel.done ? wp->rel.effective_time : NAN};
 	}
 	r->decisions = d->decisions.n;
 	r->chosen = arena_alloc(a, sizeof *r->chosen * (size_t)(d->decisions.n + 1));

@@ -45,6 +45,8 @@ struct Part {
 	double power;             /* W per unit: a node's declared, else its parts' sum */
 	double height;            /* m of rack space (devices) or usable height (rack types) */
 	int height_u;             /* the same in whole rack units, at least 1 */
+	double failure_rate;      /* job interruptions per second in service (the schema's
+				   * failure_rate; 0 for kinds without one) */
 	struct {
 		int form_factor;      /* FormFactor */
 		double memory, memory_bw; /* B; B/s, NAN when not given */
@@ -52,6 +54,7 @@ struct Part {
 		double tdp;
 		double scale_up_bw;       /* bit/s per accelerator, both directions; NAN when absent */
 		double matmul_eff;
+		double memory_failure_rate; /* per second: its HBM's */
 	} accel;
 	struct {
 		double speed;         /* bit/s of one port */
@@ -136,11 +139,13 @@ struct Part {
 		double base_power;
 		bool price_includes_nics;
 		int scale_up_domain;  /* accelerators per scale-up domain */
+		double storage_bw;    /* B/s to the checkpoint storage, NAN when not given */
 		double scale_up_bw;   /* bit/s per accelerator: the node's, else its first
 				       * accelerator's; NAN when neither says */
 	} node;
 	struct {
 		double capacity, bandwidth; /* B; B/s, NAN when not given */
+		double write_bw;      /* B/s, the read bandwidth when not given */
 		const PartCount *nics;
 		int nnics;
 	} storage;
@@ -801,6 +806,117 @@ typedef struct PlanBind {
 	int gpu, socket, core_lo, core_hi;
 } PlanBind;
 
+/* ---- reliability.c: interruptions, checkpoints, goodput (docs/reliability.md) ------------- */
+
+/* The classes of parts whose failures interrupt a job, as reports list them. */
+#define REL_CLASSES(X)                                    \
+	X(ACCEL, "accelerator")   /* accelerator.afr */     \
+	X(MEMORY, "memory")       /* accelerator.memory_afr */ \
+	X(HOST, "host")           /* node.afr */            \
+	X(NIC, "nic")             /* nic.afr */             \
+	X(SWITCH, "switch")       /* switch.afr: fabric switches and scale-up trays */ \
+	X(CABLE, "cable")         /* cable.afr */           \
+	X(OPTIC, "optic")         /* optic.afr */
+typedef enum {
+#define X(id, name) REL_##id,
+	REL_CLASSES(X)
+#undef X
+	REL_COUNT
+} RelClass;
+extern const char *const reliability_class_names[REL_COUNT];
+
+/* The cluster's interruption rate: every part in service in series (Kokolis et al. 2024). */
+typedef struct ClusterReliability {
+	bool done;                /* the pass ran on a design with nodes */
+	double rate;              /* interruptions per second of a job on every accelerator */
+	double mtbf;              /* s: 1 / rate; INFINITY when nothing fails */
+	double by_class[REL_COUNT]; /* per second */
+	double network_rate;      /* per second: switches, cables and optics */
+	double accelerators;      /* in service */
+	bool cabled;              /* cables and optics counted (after the cable pass) */
+} ClusterReliability;
+
+/* What one failure takes down (blast.c): the worst instance of each failure domain. */
+typedef struct BlastSwitchTier {
+	int fabric;               /* index into Design.fabrics */
+	int tier;                 /* SwitchTier */
+	int switches;             /* of the tier in the fabric */
+	int ports_cut;            /* endpoint ports cut off by its worst switch (their only link) */
+	double bisection_left;    /* bit/s of the fabric's bisection after that switch fails */
+} BlastSwitchTier;
+
+enum { BLAST_K = 4 };         /* degraded bisection after 1 .. BLAST_K top-tier failures */
+typedef struct BlastFabric {
+	int fabric;
+	int top_tier;             /* SwitchTier whose links carry the bisection, or -1 */
+	int top_switches;
+	double bisection;         /* bit/s as built */
+	double after[BLAST_K + 1]; /* after k of its top-tier switches fail, the worst first */
+	int planes;
+	double plane_bisection_left; /* after one plane fails (the fabric's share it carried) */
+	int plane_ports_cut;      /* endpoint ports on that plane */
+	int worst_tier;           /* the tier whose single failure cuts the most ports (then the
+				   * most bisection): the fabric's worst single failure */
+} BlastFabric;
+
+typedef struct BlastRadius {
+	bool done;
+	int node_gpus;            /* a node's accelerators */
+	int node_domain_gpus;     /* the scale-up domain one node's failure breaks (itself when the
+				   * domain is the node) */
+	const char *rack;         /* the rack whose failure takes most accelerators, or NULL */
+	int rack_gpus, rack_domains, rack_switches; /* what stands in it */
+	BlastSwitchTier *tiers;
+	int ntiers;
+	BlastFabric *fabrics;
+	int nfabrics;
+} BlastRadius;
+
+/* Spares sized to a target (reliability.c): the count whose Poisson tail holds. */
+typedef struct SpareSizing {
+	double target;            /* the probability a job keeps its size / a part is on the shelf */
+	double node_repair;       /* s */
+	double nodes_down;        /* mean nodes out at once: rate x repair (M/G/inf, Palm) */
+	int hot_nodes;            /* hot spare nodes */
+	double hot_power;         /* W at peak of them, racked and powered */
+	double hot_racks;         /* racks they fill at the node racks' density */
+	int shelf_nodes;          /* the spare nodes the cluster buys (cluster.spares) */
+	double restock;           /* s: the lead time cold spares cover */
+	int cold[REL_COUNT];      /* cold spares of switches, cables, optics (others 0) */
+	double cold_mean[REL_COUNT]; /* failures expected within the lead time */
+} SpareSizing;
+
+/* A Monte Carlo of one training run under the closed form's assumptions (montecarlo.c). */
+typedef struct MonteCarlo {
+	int trials;
+	unsigned long long seed;
+	double mean, sd, ci95;    /* s of wall time; ci95: half-width of the mean's 95 % interval */
+	double p50, p90;          /* s */
+} MonteCarlo;
+
+/* A workload's job under failures: its rate, its checkpoint, the interval and the goodput. */
+typedef struct WorkloadReliability {
+	bool done;
+	double rate, mtbf;        /* per second; s (INFINITY when nothing fails) */
+	double per_day;           /* expected interruptions per day */
+	double ckpt_bytes;        /* the model state a checkpoint writes */
+	double bytes_per_param;   /* of that state */
+	int writer_nodes;         /* nodes that write a shard */
+	double write_bw, read_bw; /* B/s the checkpoint is written and read at; NAN: unknown */
+	double restore_bytes;     /* what a restart reads: the state once, or once per DP replica */
+	double write_time;        /* s: δ of Young and Daly */
+	double restore_time;      /* s */
+	double relaunch_time;     /* s: the workload's restart_time */
+	double restart;           /* s: R = relaunch + restore */
+	double interval;          /* s of compute between checkpoints: τ */
+	bool interval_set;        /* the workload's checkpoint_interval, else the optimum */
+	double young;             /* s: Young's first-order optimum, for reference */
+	double goodput;           /* failure-free time over the expected wall time; NAN: unknown */
+	double effective_time;    /* s */
+	double effective_energy;  /* J */
+	MonteCarlo mc;
+} WorkloadReliability;
+
 /* A workload's plan, placed on the elaborated design. */
 typedef struct WorkloadPlan {
 	const Decl *workload;
@@ -825,6 +941,7 @@ typedef struct WorkloadPlan {
 	 * socket it is pinned to. */
 	PlanBind *bind;
 	const char *first_host; /* MASTER_ADDR: rank 0's node */
+	WorkloadReliability rel; /* reliability.c */
 } WorkloadPlan;
 
 /* What the optimizer did, as the reports give it (decide.c, decide_report). Numbers that do
@@ -1031,6 +1148,9 @@ typedef struct Design {
 	SwitchPlan *switch_plans; /* by fabric: the plan of each Ethernet fabric with switches
 				   * (SwitchPlan.f NULL for the others); NULL before the pass */
 	SchedTree *sched;        /* the scheduler's view (sched.c); NULL before the pass */
+	ClusterReliability reliability; /* reliability.c */
+	BlastRadius blast;       /* blast.c */
+	SpareSizing spare_sizing; /* reliability.c */
 } Design;
 
 /* ir.c: the names artifacts print (ir.c says how): a floor row's letters as rack names use

@@ -176,6 +176,9 @@ int decide_report(Design *d);
 /* plan.c: every workload's parallelism plan, its prediction and placement (plan.h); a
  * workload no plan fits is a Violation. */
 int plan_workloads(Design *d);
+/* reliability.c: the cluster's and every plan's interruption rate, checkpoint, interval and
+ * goodput, with a Monte Carlo of each run (docs/reliability.md). */
+int reliability_plan(Design *d);
 
 /* ---- design/overflow.c ---------------------------------------------------------------------- */
 
@@ -212,6 +215,7 @@ int overflow_check(Design *d);
 	X(SCHED, "sched")         /* sched.c: the design as schedulers see it */             \
 	X(REPORT, "report")       /* decide.c: the optimizer's result as reports give it */  \
 	X(PLAN, "plan")           /* plan.c: parallelism plans */                            \
+	X(RELIABILITY, "reliability") /* reliability.c: failures, checkpoints, goodput */    \
 	X(VALIDATE, "validate")   /* design.c: what the design misses, reported */         \
 	X(OVERFLOW, "overflow")   /* overflow.c: figures past the largest double */
 

@@ -63,7 +63,7 @@ check() {
 shots=${HTML_SCREENSHOTS:-$tmp}
 mkdir -p "$shots"
 rm -f "$shots/wanka.png"
-for spec in wanka:4 seed-wanka-h100:3 torus-3d:4; do
+for spec in wanka:5 seed-wanka-h100:3 torus-3d:4; do
 	name=${spec%:*} svgs=${spec#*:}
 	out=$tmp/$name
 	"$clusterc" build -q "examples/$name.cluster" -o "$out" || { err "build $name"; continue; }
@@ -74,6 +74,11 @@ for spec in wanka:4 seed-wanka-h100:3 torus-3d:4; do
 		check "$name" "$out/report.html" "$svgs" "$(json_capex "$out/report.json")"
 	fi
 done
+# The flagship's fifth chart: its workload's goodput (report_reliability.c), as report.json has it.
+goodput=$(python3 -c 'import json, sys
+print(f"{100 * json.load(open(sys.argv[1]))["reliability"]["workloads"][0]["goodput"]:.1f}")' "$tmp/wanka/report.json")
+grep -q 'Goodput and effective time to train' "$tmp/wanka.dom" || err "wanka: no goodput chart"
+grep -qF "$goodput" "$tmp/wanka.dom" || err "wanka: goodput $goodput % (from the JSON) not on the page"
 [ "$(head -c 4 "$shots/wanka.png" 2>/dev/null | od -An -c | tr -d ' ')" = '211PNG' ] ||
 	err "no PNG drawn of report.html"
 

@@ -51,6 +51,8 @@ static const struct {
 	{"energy_to_train", "energy to train (MWh)", 1 / 3.6e9, false, false},
 	{"cost_to_train", "energy cost to train", 1, false, true},
 	{"mfu", "MFU", 1, true, false},
+	{"effective_time_to_train", "effective time to train (days)", 1 / 86400.0, false, false},
+	{"goodput", "goodput", 1, true, false},
 };
 enum { NWKINDS = sizeof wkinds / sizeof wkinds[0] };
 
@@ -87,7 +89,8 @@ const char *compare_objective_names(void)
 {
 	return "capex, tco, annual_energy_cost, annual_energy, facility_power, it_power, "
 	       "accelerators, nodes, racks, switches, cables, or time_to_train:W, "
-	       "energy_to_train:W, cost_to_train:W, mfu:W for a workload W";
+	       "energy_to_train:W, cost_to_train:W, mfu:W, effective_time_to_train:W, goodput:W "
+	       "for a workload W";
 }
 
 const CompareWorkload *compare_workload(const CompareRow *r, const char *name)
@@ -117,6 +120,10 @@ double compare_value(const Comparison *cmp, const CompareRow *r, int k)
 		return w->energy_to_train;
 	if (!strncmp(name, "cost_to_train", n))
 		return w->cost_to_train;
+	if (!strncmp(name, "effective_time_to_train", n))
+		return w->effective_time;
+	if (!strncmp(name, "goodput", n))
+		return w->goodput;
 	return w->mfu;
 }
 
@@ -186,6 +193,8 @@ Json *compare_row_json(const CompareRow *r)
 		jw_set(x, "energy_to_train_mwh", jw_real(w->energy_to_train / 3.6e9, MWH));
 		jw_set(x, "energy_to_train_cost", jw_real(w->cost_to_train, MONEY));
 		jw_set(x, "mfu", jw_real(w->mfu, RATIO));
+		jw_set(x, "goodput", jw_real(w->goodput, RATIO));
+		jw_set(x, "effective_days", jw_real(w->effective_time / 86400, DAYS));
 		jw_push(ws, x);
 	}
 	jw_set(o, "workloads", ws);
@@ -232,7 +241,8 @@ void compare_row_read(Arena *a, const Json *o, CompareRow *r)
 			str_copy(a, x, "name"), jw_get_real(x, "gpus"),
 			jw_get_real(x, "time_to_train_days") * 86400,
 			jw_get_real(x, "energy_to_train_mwh") * 3.6e9,
-			jw_get_real(x, "energy_to_train_cost"), jw_get_real(x, "mfu")};
+			jw_get_real(x, "energy_to_train_cost"), jw_get_real(x, "mfu"),
+			jw_get_real(x, "goodput"), jw_get_real(x, "effective_days") * 86400};
 	}
 	const Json *ch = jw_get(o, "chosen");
 	r->decisions = (int)jw_len(ch);
@@ -285,9 +295,10 @@ int compare_csv_write(Output *o, const Comparison *cmp)
 		     "facility_power_kw,capex,annual_energy_kwh,annual_energy_cost,tco,tco_years,"
 		     "currency");
 	for (int j = 0; j < nw; j++)
-		for (int k = 0; k < 4; k++) {
+		for (int k = 0; k < 6; k++) {
 			static const char *const col[] = {"time_to_train_days", "energy_to_train_mwh",
-							  "energy_to_train_cost", "mfu"};
+							  "energy_to_train_cost", "mfu", "goodput",
+							  "effective_days"};
 			Buf h = {0};
 			buf_printf(&h, "%s.%s", wn[j], col[k]);
 			buf_putc(&b, ',');
@@ -319,6 +330,8 @@ int compare_csv_write(Output *o, const Comparison *cmp)
 			csv_num(&b, w ? w->energy_to_train / 3.6e9 : NAN, MWH);
 			csv_num(&b, w ? w->cost_to_train : NAN, MONEY);
 			csv_num(&b, w ? w->mfu : NAN, RATIO);
+			csv_num(&b, w ? w->goodput : NAN, RATIO);
+			csv_num(&b, w ? w->effective_time / 86400 : NAN, DAYS);
 		}
 		buf_putc(&b, ',');
 		text_csv_field(&b, r->sets);

@@ -48,6 +48,8 @@
  *                                  optics and the peak rack (kW, cables), the runs (km, all
  *                                  and by tier) against the median rule, the longest run and
  *                                  the optimiser's sweeps and moves (docs/reports.md)
+ *   reliability                    after "workloads": the design under failures, or null with
+ *                                  no nodes (docs/reliability.md, docs/reports.md)
  *
  * Units are the ones the keys name: kW and kWh (3 decimals), money in the report currency
  * (2 decimals), t, days, ms, Tb/s and Gb/s (3 decimals); ratios have 4 decimals. Counts are
@@ -504,6 +506,142 @@ static Json *placement_json(const Design *d)
 	return o;
 }
 
+static Json *hours(double s)
+{
+	return jw_real(s / 3600, RATIO_DECIMALS);
+}
+
+static Json *days(double s)
+{
+	return jw_real(s / 86400, RATIO_DECIMALS);
+}
+
+/* What one failure takes down (blast.c): a node, the worst rack, a switch of each tier of each
+ * fabric, a plane, k top-tier switches. */
+static Json *blast_json(const Design *d)
+{
+	const BlastRadius *b = &d->blast;
+	if (!b->done)
+		return jw_null();
+	Json *o = jw_object();
+	Json *n = jw_object();
+	jw_set(n, "accelerators", jw_int(b->node_gpus));
+	jw_set(n, "scale_up_accelerators", jw_int(b->node_domain_gpus));
+	jw_set(o, "node", n);
+	Json *r = jw_object();
+	jw_set(r, "name", b->rack ? jw_str(b->rack) : jw_null());
+	jw_set(r, "accelerators", jw_int(b->rack_gpus));
+	jw_set(r, "scale_up_domains", jw_int(b->rack_domains));
+	jw_set(r, "switches", jw_int(b->rack_switches));
+	jw_set(o, "rack", r);
+	Json *fa = jw_array();
+	for (int i = 0; i < b->nfabrics; i++) {
+		const BlastFabric *f = &b->fabrics[i];
+		Json *x = jw_object();
+		jw_set(x, "fabric", jw_str(d->fabrics[f->fabric].name));
+		jw_set(x, "bisection_tbps", jw_real(f->bisection / 1e12, KW_DECIMALS));
+		Json *tiers = jw_array();
+		for (int k = 0; k < b->ntiers; k++) {
+			const BlastSwitchTier *t = &b->tiers[k];
+			if (t->fabric != f->fabric)
+				continue;
+			Json *y = jw_object();
+			jw_set(y, "tier", jw_str(ir_switch_tier_names[t->tier]));
+			jw_set(y, "switches", jw_int(t->switches));
+			jw_set(y, "endpoint_ports_cut", jw_int(t->ports_cut));
+			jw_set(y, "bisection_left_tbps", jw_real(t->bisection_left / 1e12, KW_DECIMALS));
+			jw_push(tiers, y);
+		}
+		jw_set(x, "switch", tiers);
+		jw_set(x, "worst_single_failure",
+		       f->worst_tier >= 0 ? jw_str(ir_switch_tier_names[f->worst_tier]) : jw_null());
+		jw_set(x, "top_tier", f->top_tier >= 0 ? jw_str(ir_switch_tier_names[f->top_tier]) : jw_null());
+		Json *after = jw_array();
+		for (int k = 1; k <= BLAST_K; k++)
+			jw_push(after, jw_real(f->after[k] / 1e12, KW_DECIMALS));
+		jw_set(x, "bisection_tbps_after_top_failures", after);
+		jw_set(x, "planes", jw_int(f->planes));
+		jw_set(x, "plane_bisection_left_tbps", jw_real(f->plane_bisection_left / 1e12, KW_DECIMALS));
+		jw_set(x, "plane_endpoint_ports_cut", jw_int(f->plane_ports_cut));
+		jw_push(fa, x);
+	}
+	jw_set(o, "fabrics", fa);
+	return o;
+}
+
+/* The design under failures (reliability.c, docs/reliability.md): the cluster's interruption
+ * rate by class of part, and each plan's job, checkpoint, interval, goodput, Monte Carlo. */
+static Json *reliability_json(const Design *d)
+{
+	const ClusterReliability *c = &d->reliability;
+	if (!c->done)
+		return jw_null();
+	Json *o = jw_object();
+	jw_set(o, "job_mtbf_h", hours(c->mtbf));
+	jw_set(o, "interruptions_per_day", jw_real(c->rate * 86400, RATIO_DECIMALS));
+	Json *by = jw_object();
+	for (int k = 0; k < REL_COUNT; k++)
+		jw_set(by, reliability_class_names[k], jw_real(c->by_class[k] * 86400, RATIO_DECIMALS));
+	jw_set(o, "interruptions_per_day_by_part", by);
+	jw_set(o, "links_counted", jw_bool(c->cabled));
+	Json *a = jw_array();
+	for (int i = 0; i < d->nplans; i++) {
+		const WorkloadPlan *wp = &d->plans[i];
+		const WorkloadReliability *r = &wp->rel;
+		if (!r->done)
+			continue;
+		Json *w = jw_object();
+		jw_set(w, "name", jw_str(wp->name));
+		jw_set(w, "gpus", jw_int(wp->r.best.gpus));
+		jw_set(w, "job_mtbf_h", hours(r->mtbf));
+		jw_set(w, "interruptions_per_day", jw_real(r->per_day, RATIO_DECIMALS));
+		jw_set(w, "checkpoint_gb", jw_real(r->ckpt_bytes / 1e9, KW_DECIMALS));
+		jw_set(w, "checkpoint_bytes_per_parameter", jw_real(r->bytes_per_param, RATIO_DECIMALS));
+		jw_set(w, "checkpoint_writer_nodes", jw_int(r->writer_nodes));
+		jw_set(w, "checkpoint_write_gb_per_s", jw_real(r->write_bw / 1e9, KW_DECIMALS));
+		jw_set(w, "checkpoint_read_gb_per_s", jw_real(r->read_bw / 1e9, KW_DECIMALS));
+		jw_set(w, "checkpoint_write_s", jw_real(r->write_time, KW_DECIMALS));
+		jw_set(w, "restore_s", jw_real(r->restore_time, KW_DECIMALS));
+		jw_set(w, "restart_s", jw_real(r->restart, KW_DECIMALS));
+		jw_set(w, "checkpoint_interval_min", jw_real(r->interval / 60, KW_DECIMALS));
+		jw_set(w, "checkpoint_interval_set", jw_bool(r->interval_set));
+		jw_set(w, "young_interval_min", jw_real(r->young / 60, KW_DECIMALS));
+		jw_set(w, "goodput", jw_real(r->goodput, RATIO_DECIMALS));
+		jw_set(w, "time_to_train_days", days(wp->time_to_train));
+		jw_set(w, "effective_days", days(r->effective_time));
+		jw_set(w, "effective_energy_mwh", jw_real(r->effective_energy / 3.6e9, KWH_DECIMALS));
+		Json *mc = jw_object();
+		jw_set(mc, "trials", jw_int(r->mc.trials));
+		char seed[24];
+		snprintf(seed, sizeof seed, "%016llx", r->mc.seed);
+		jw_set(mc, "seed", jw_str(seed));
+		jw_set(mc, "mean_days", r->mc.trials ? days(r->mc.mean) : jw_null());
+		jw_set(mc, "ci95_days", r->mc.trials ? days(r->mc.ci95) : jw_null());
+		jw_set(mc, "p50_days", r->mc.trials ? days(r->mc.p50) : jw_null());
+		jw_set(mc, "p90_days", r->mc.trials ? days(r->mc.p90) : jw_null());
+		jw_set(w, "monte_carlo", mc);
+		jw_push(a, w);
+	}
+	jw_set(o, "workloads", a);
+	const SpareSizing *sp = &d->spare_sizing;
+	Json *s = jw_object();
+	jw_set(s, "target", jw_real(sp->target, RATIO_DECIMALS));
+	jw_set(s, "node_repair_days", days(sp->node_repair));
+	jw_set(s, "nodes_down_mean", jw_real(sp->nodes_down, RATIO_DECIMALS));
+	jw_set(s, "hot_spare_nodes", jw_int(sp->hot_nodes));
+	jw_set(s, "hot_spare_power_kw", kw(sp->hot_power));
+	jw_set(s, "hot_spare_racks", jw_real(sp->hot_racks, RATIO_DECIMALS));
+	jw_set(s, "shelf_spare_nodes", jw_int(sp->shelf_nodes));
+	jw_set(s, "restock_days", days(sp->restock));
+	Json *cold = jw_object();
+	for (int k = REL_SWITCH; k <= REL_OPTIC; k++)
+		jw_set(cold, reliability_class_names[k], jw_int(sp->cold[k]));
+	jw_set(s, "cold_spares", cold);
+	jw_set(o, "spares", s);
+	jw_set(o, "blast_radius", blast_json(d));
+	return o;
+}
+
 static Json *report_json(const Design *d, const OptimizerReport *opt, const Artifact *list, int n)
 {
 	Json *r = jw_object();
@@ -521,6 +659,7 @@ static Json *report_json(const Design *d, const OptimizerReport *opt, const Arti
 	jw_set(r, "optimizer", optimizer_json(opt));
 	jw_set(r, "decisions", decisions_json(d, opt));
 	jw_set(r, "workloads", workloads_json(d));
+	jw_set(r, "reliability", reliability_json(d));
 	jw_set(r, "artifacts", artifacts_json(list, n));
 	return r;
 }

@@ -105,6 +105,24 @@ static bool derived(Design *d, const Decl *decl, FieldId id, Qty *out, Loc loc, 
 			break;
 		*out = qty(v, DIM_NONE);
 		return true;
+	/* Reliability (reliability.c): the design in force under failures. */
+	case FLD_CLUSTER_JOB_MTBF:
+	case FLD_WORKLOAD_JOB_MTBF:
+	case FLD_WORKLOAD_EFFECTIVE_TIME_TO_TRAIN:
+		if (!reliability_attribute(d, decl, id, &v))
+			break;
+		*out = qty(v, dim_make(0, 0, 1, 0, 0, 0));
+		return true;
+	case FLD_WORKLOAD_EFFECTIVE_ENERGY_TO_TRAIN:
+		if (!reliability_attribute(d, decl, id, &v))
+			break;
+		*out = qty(v, dim_make(0, 0, 0, 1, 0, 0));
+		return true;
+	case FLD_WORKLOAD_GOODPUT:
+		if (!reliability_attribute(d, decl, id, &v))
+			break;
+		*out = qty(v, DIM_NONE);
+		return true;
 	default:
 		break;
 	}

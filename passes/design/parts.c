@@ -165,6 +165,33 @@ static void switch_faceplate(Design *d, Part *pt, const Decl *x)
 	}
 }
 
+/* What the reliability model reads (passes/plan/reliability.c): the failure rate of a part in
+ * service, per second, from its annualised rate (afr, per year of 8,760 h: PRODUCT §2); an accelerator's HBM apart; a node's storage bandwidth and an
+ * appliance's write bandwidth, bytes per second (NAN when not given). */
+static void lower_reliability(Part *pt, const Decl *x)
+{
+	const double YEAR_S = 365.0 * 24 * 3600;
+	static const struct {
+		int kind;
+		FieldId rate;
+	} rates[] = {{KIND_ACCELERATOR, FLD_ACCELERATOR_AFR}, {KIND_NIC, FLD_NIC_AFR},
+		     {KIND_SWITCH, FLD_SWITCH_AFR},           {KIND_CABLE, FLD_CABLE_AFR},
+		     {KIND_OPTIC, FLD_OPTIC_AFR},             {KIND_NODE, FLD_NODE_AFR}};
+	for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++)
+		if (rates[i].kind == x->kind)
+			pt->failure_rate = field_num(x, rates[i].rate) / YEAR_S;
+	if (x->kind == KIND_ACCELERATOR)
+		pt->accel.memory_failure_rate = field_num(x, FLD_ACCELERATOR_MEMORY_AFR) / YEAR_S;
+	if (x->kind == KIND_NODE)
+		pt->node.storage_bw = opt_num(x, FLD_NODE_STORAGE_BANDWIDTH) / 8;
+	if (x->kind == KIND_STORAGE) {
+		double w;
+		pt->storage.write_bw = field_num_set(x, FLD_STORAGE_WRITE_BANDWIDTH, &w)
+					       ? w / 8
+					       : pt->storage.bandwidth;
+	}
+}
+
 static void lower_common(Design *d, Part *pt, const Decl *x)
 {
 	pt->complete = complete(x);
@@ -327,6 +354,7 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 		break;
 	}
 	pt->height_u = pt->height > 0 ? units_of(pt->height) : 1;
+	lower_reliability(pt, x);
 }
 
 /* A node: its parts, and the power (declared, else accelerator TDPs + NIC power + base power),

@@ -546,6 +546,53 @@ static void dump_plans(const Design *d, FILE *out)
 	fprintf(out, "plans %d\n", d->nplans);
 }
 
+/* The cluster's interruption rate by class of part, and each plan's job under failures. */
+static void dump_reliability(const Design *d, FILE *out)
+{
+	const ClusterReliability *c = &d->reliability;
+	if (!c->done)
+		return;
+	fprintf(out, "reliability rate %.17g /s mtbf %.17g s cabled %d", c->rate, c->mtbf, c->cabled);
+	for (int k = 0; k < REL_COUNT; k++)
+		fprintf(out, " %s %.17g", reliability_class_names[k], c->by_class[k]);
+	fputc('\n', out);
+	const SpareSizing *sp = &d->spare_sizing;
+	fprintf(out, "spares target %.17g nodes_down %.17g hot %d power %.17g W racks %.17g shelf %d "
+		     "cold switch %d cable %d optic %d\n",
+		sp->target, sp->nodes_down, sp->hot_nodes, sp->hot_power, sp->hot_racks, sp->shelf_nodes,
+		sp->cold[REL_SWITCH], sp->cold[REL_CABLE], sp->cold[REL_OPTIC]);
+	const BlastRadius *b = &d->blast;
+	if (b->done) {
+		fprintf(out, "blast node %d domain %d rack %s gpus %d domains %d switches %d\n",
+			b->node_gpus, b->node_domain_gpus, b->rack ? b->rack : "-", b->rack_gpus,
+			b->rack_domains, b->rack_switches);
+		for (int i = 0; i < b->ntiers; i++)
+			fprintf(out, "blast fabric %d %s switches %d ports_cut %d bisection_left %.17g\n",
+				b->tiers[i].fabric, ir_switch_tier_names[b->tiers[i].tier],
+				b->tiers[i].switches, b->tiers[i].ports_cut, b->tiers[i].bisection_left);
+		for (int i = 0; i < b->nfabrics; i++) {
+			const BlastFabric *f = &b->fabrics[i];
+			fprintf(out, "blast fabric %d top %s", f->fabric,
+				f->top_tier >= 0 ? ir_switch_tier_names[f->top_tier] : "-");
+			for (int k = 0; k <= BLAST_K; k++)
+				fprintf(out, " %.17g", f->after[k]);
+			fprintf(out, " plane_left %.17g plane_ports %d\n", f->plane_bisection_left,
+				f->plane_ports_cut);
+		}
+	}
+	for (int i = 0; i < d->nplans; i++) {
+		const WorkloadReliability *r = &d->plans[i].rel;
+		if (!r->done)
+			continue;
+		fprintf(out, "reliability %s rate %.17g /s ckpt %.17g B write %.17g s restore %.17g s "
+			     "restart %.17g s interval %.17g s goodput %.17g effective %.17g s mc %d "
+			     "p50 %.17g p90 %.17g\n",
+			d->plans[i].name, r->rate, r->ckpt_bytes, r->write_time, r->restore_time,
+			r->restart, r->interval, r->goodput, r->effective_time, r->mc.trials, r->mc.p50,
+			r->mc.p90);
+	}
+}
+
 void dump_stage(const Program *p, const Design *d, Stage s, FILE *out, long max)
 {
 	if (s <= STAGE_CHECK || !d) {
@@ -570,5 +617,7 @@ void dump_stage(const Program *p, const Design *d, Stage s, FILE *out, long max)
 		dump_sched(d, &w);
 	if (s >= STAGE_PLAN)
 		dump_plans(d, out);
+	if (s >= STAGE_RELIABILITY)
+		dump_reliability(d, out);
 	dump_violations(d, out);
 }

@@ -296,6 +296,30 @@ static double train_steps(const Decl *w, const PlanModel *m, const PlanSpace *sp
 	return ceil(field_num(w, FLD_WORKLOAD_TOKENS) / ((double)sp->batch * m->seq));
 }
 
+/* The memoised search of workload w on the design in force (m, hw: its inputs). */
+static const PlanMemoEntry *memo_lookup(Design *d, const Decl *w, PlanModel *m, PlanHw *hw)
+{
+	PlanSpace sp;
+	bool ok = plan_inputs(d, w, m, hw, &sp);
+	if (!d->plan_memo)
+		d->plan_memo = arena_alloc(d->p->c->arena, sizeof(PlanMemo));
+	PlanMemo *memo = d->plan_memo;
+	/* The key: what the search reads (power, PUE and price only scale energy and cost). */
+	PlanHw key = *hw;
+	key.gpu_power = key.pue = key.price_per_j = 0;
+	if (2 * (memo->n + 1) > memo->cap)
+		memo_grow(d->p->c->arena, memo);
+	PlanMemoEntry *e = memo_slot(memo, w, &key);
+	if (!e->w) {
+		memo->n++;
+		*e = (PlanMemoEntry){.w = w, .hw = key};
+		if (ok)
+			plan_search(m, hw, &sp, &e->r);
+		e->steps = train_steps(w, m, &sp);
+	}
+	return e;
+}
+
 bool plan_attribute(Design *d, const Decl *w, FieldId id, double *out)
 {
 	static const FieldId ids[] = {FLD_WORKLOAD_TIME_TO_TRAIN, FLD_WORKLOAD_STEP_TIME,
@@ -309,24 +333,7 @@ bool plan_attribute(Design *d, const Decl *w, FieldId id, double *out)
 		return false;
 	PlanModel m;
 	PlanHw hw;
-	PlanSpace sp;
-	bool ok = plan_inputs(d, w, &m, &hw, &sp);
-	if (!d->plan_memo)
-		d->plan_memo = arena_alloc(d->p->c->arena, sizeof(PlanMemo));
-	PlanMemo *memo = d->plan_memo;
-	/* The key: what the search reads (power, PUE and price only scale energy and cost). */
-	PlanHw key = hw;
-	key.gpu_power = key.pue = key.price_per_j = 0;
-	if (2 * (memo->n + 1) > memo->cap)
-		memo_grow(d->p->c->arena, memo);
-	PlanMemoEntry *e = memo_slot(memo, w, &key);
-	if (!e->w) {
-		memo->n++;
-		*e = (PlanMemoEntry){.w = w, .hw = key};
-		if (ok)
-			plan_search(&m, &hw, &sp, &e->r);
-		e->steps = train_steps(w, &m, &sp);
-	}
+	const PlanMemoEntry *e = memo_lookup(d, w, &m, &hw);
 	const PlanResult *r = &e->r;
 	if (!r->found) {
 		*out = which == 4 ? 0 : PLAN_UNRUNNABLE;
@@ -336,6 +343,18 @@ bool plan_attribute(Design *d, const Decl *w, FieldId id, double *out)
 	double energy = r->best.gpus * hw.gpu_power * hw.pue * time;
 	double values[5] = {time, r->cost.step, energy, energy * hw.price_per_j, r->cost.mfu};
 	*out = values[which];
+	return true;
+}
+
+bool plan_best(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanConfig *best, double *time,
+	       double *energy)
+{
+	const PlanMemoEntry *e = memo_lookup(d, w, m, hw);
+	if (!e->r.found)
+		return false;
+	*best = e->r.best;
+	*time = e->steps * e->r.cost.step;
+	*energy = e->r.best.gpus * hw->gpu_power * hw->pue * *time;
 	return true;
 }
 

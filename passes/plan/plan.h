@@ -116,5 +116,47 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
  * when the attribute is not one of these. */
 #define PLAN_UNRUNNABLE 1e300
 bool plan_attribute(Design *d, const Decl *w, FieldId attribute, double *out);
+/* The best plan of a workload on the design in force (memoised with plan_attribute): its
+ * inputs, the plan, its failure-free time to train (s) and facility energy (J); false when no
+ * plan fits. */
+bool plan_best(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanConfig *best, double *time,
+	       double *energy);
+
+/* ---- reliability.c: interruptions, checkpoints, goodput (docs/reliability.md) --------------- */
+
+/* The closed forms, each citing its source where defined. */
+double reliability_young(double delta, double mtbf);
+double reliability_daly(double delta, double mtbf);
+/* Expected wall time over failure-free time for checkpoints every tau s of compute, each
+ * taking delta s, restarts taking r s, failures at rate 1/mtbf (Daly 2006, eq. 20). */
+double reliability_wall_factor(double tau, double delta, double r, double mtbf);
+/* The checkpoint's bytes per parameter: mixed-precision Adam without gradients. */
+#define RELIABILITY_STATE_BYTES 14.0
+/* The cluster's rates (d->reliability) from its parts in service. */
+void reliability_cluster(const Design *d, ClusterReliability *out);
+/* Interruptions per second of a job on gpus accelerators of nodes of type node. */
+double reliability_job_rate(const ClusterReliability *c, const Part *node, double gpus);
+/* A workload's job on its plan: rate, checkpoint, interval, goodput (no Monte Carlo). */
+void reliability_workload(Design *d, const Decl *w, const PlanModel *m, const PlanHw *hw,
+			  const PlanConfig *best, double time, double energy,
+			  WorkloadReliability *out);
+/* A derived attribute (job_mtbf, goodput, effective_time_to_train, effective_energy_to_train
+ * of a workload; job_mtbf of a cluster) for the design in force; false when not one. */
+bool reliability_attribute(Design *d, const Decl *decl, FieldId id, double *out);
+
+/* The smallest s with P(Poisson(mean) <= s) >= target. */
+int reliability_poisson_quantile(double mean, double target);
+/* The spares a target asks (d->spare_sizing), after reliability_cluster. */
+void reliability_spares(const Design *d, SpareSizing *out);
+
+/* ---- blast.c: what one failure takes down --------------------------------------------------- */
+
+void blast_radius(Design *d, BlastRadius *out);
+
+/* ---- montecarlo.c: the training run simulated ---------------------------------------------- */
+
+/* trials runs of `work` s of compute under reliability_wall_factor's assumptions, seeded. */
+void montecarlo_run(double work, double tau, double delta, double r, double mtbf, int trials,
+		    unsigned long long seed, MonteCarlo *out);
 
 #endif

@@ -288,9 +288,9 @@ static void assert_self_contained(const char *s)
 static void test_compare_page(void)
 {
 	Ctx *c = ctx_new((DiagOptions){.format = DIAG_TEXT});
-	CompareWorkload w[3] = {{"gpt3", 8192, 1.4 * 86400, 1e12, 237799.3, 0.33},
-				{"gpt3", 4096, 1.2 * 86400, 9e11, 200000, 0.35},
-				{"gpt3", 8192, 1.4 * 86400, 1e12, 137799.3, 0.33}};
+	CompareWorkload w[3] = {{"gpt3", 8192, 1.4 * 86400, 1e12, 237799.3, 0.33, 0.97, 1.45 * 86400},
+				{"gpt3", 4096, 1.2 * 86400, 9e11, 200000, 0.35, 0.98, 1.23 * 86400},
+				{"gpt3", 8192, 1.4 * 86400, 1e12, 137799.3, 0.33, 0.97, 1.45 * 86400}};
 	const char *chosen[] = {"rack48.power_limit = 80 kW", "rack48.cooling = cold_plate"};
 	CompareRow rows[4] = {
 		{.scenario = "base", .sets = "", .why = "", .accelerators = 10000, .nodes = 1250,

@@ -1,0 +1,304 @@
+/*
+ * reliability.c — the design under failures (docs/reliability.md): the interruption rate of the
+ * cluster and of each workload's job, the checkpoint its plan writes, the interval between
+ * checkpoints, the goodput it leaves and the effective time and energy to train.
+ *
+ * A synchronous job stops when any part it runs on fails: its parts are in series, so its
+ * interruption rate is the sum of theirs, linear in the nodes it spans (Kokolis et al.,
+ * "Revisiting Reliability in Large-Scale Machine Learning Research Clusters", arXiv
+ * 2410.21680, 2024). A part's rate is its annualised failure rate (afr; the stdlib cites
+ * each) over a year of 8,760 h. The job's nodes count whole (host, accelerators and their HBM,
+ * NICs); the network (switches, cables, optics) in proportion to the accelerators it spans.
+ *
+ * The checkpoint is the model state of mixed-precision Adam without the gradients: 2 bytes of
+ * 16-bit weights and 12 of fp32 master weights, momentum and variance a parameter
+ * (Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion Parameter
+ * Models", SC 2020, §3.1). With the distributed optimizer or FSDP every rank writes its shard,
+ * so every node of the job writes; otherwise one data-parallel replica's nodes write and, on a
+ * restart, every replica reads the whole state. It is written and read at the smaller of the
+ * storage appliances' bandwidth (write_bandwidth, bandwidth) and the writing nodes' own
+ * (node.storage_bandwidth); either may be absent, not both.
+ */
+#include "plan.h"
+
+#include <math.h>
+#include <string.h>
+
+const char *const reliability_class_names[REL_COUNT] = {
+#define X(id, name) name,
+	REL_CLASSES(X)
+#undef X
+};
+
+/* Young, "A first order approximation to the optimum checkpoint interval", Communications of
+ * the ACM 17(9):530-531, 1974: tau = sqrt(2 delta M). */
+double reliability_young(double delta, double mtbf)
+{
+	return sqrt(2 * delta * mtbf);
+}
+
+/* Daly, "A higher order estimate of the optimum checkpoint interval for restart dumps", Future
+ * Generation Computer Systems 22(3):303-312, 2006, eq. 37: for delta < 2M,
+ * tau = sqrt(2 delta M) [1 + (1/3) sqrt(delta / 2M) + (1/9) (delta / 2M)] - delta, else M. */
+double reliability_daly(double delta, double mtbf)
+{
+	if (!isfinite(mtbf))
+		return INFINITY; /* nothing fails: no checkpoint is needed */
+	if (delta >= 2 * mtbf)
+		return mtbf;
+	double x = delta / (2 * mtbf);
+	return sqrt(2 * delta * mtbf) * (1 + sqrt(x) / 3 + x / 9) - delta;
+}
+
+/* Daly 2006, eq. 20: with failures a Poisson process of mean time M, T_s of compute cut into
+ * segments of tau, each followed by a checkpoint of delta, and a restart of R after each
+ * failure (failures may strike during checkpoints and restarts too), the expected wall time is
+ * T_w = M e^(R/M) (e^((tau + delta)/M) - 1) T_s / tau. Returns T_w / T_s. */
+double reliability_wall_factor(double tau, double delta, double r, double mtbf)
+{
+	if (!isfinite(mtbf))
+		return isfinite(tau) && tau > 0 ? (tau + delta) / tau : 1;
+	if (!(tau > 0)) /* a checkpoint that costs nothing, taken continuously (delta = 0) */
+		return exp(r / mtbf);
+	return mtbf * exp(r / mtbf) * expm1((tau + delta) / mtbf) / tau;
+}
+
+/* ---- rates ---------------------------------------------------------------------------------- */
+
+static double node_rate(const Part *node, double *by_class, double n)
+{
+	double host = node->failure_rate, accel = 0, memory = 0, nic = 0;
+	for (int k = 0; k < node->node.naccels; k++) {
+		accel += node->node.accels[k].count * node->node.accels[k].part->failure_rate;
+		memory += node->node.accels[k].count * node->node.accels[k].part->accel.memory_failure_rate;
+	}
+	for (int k = 0; k < node->node.nnics; k++)
+		nic += node->node.nics[k].count * node->node.nics[k].part->failure_rate;
+	if (by_class) {
+		by_class[REL_HOST] += n * host;
+		by_class[REL_ACCEL] += n * accel;
+		by_class[REL_MEMORY] += n * memory;
+		by_class[REL_NIC] += n * nic;
+	}
+	return host + accel + memory + nic;
+}
+
+void reliability_cluster(const Design *d, ClusterReliability *out)
+{
+	*out = (ClusterReliability){.done = true, .cabled = d->ncables > 0};
+	for (int i = 0; i < d->ngroups; i++) {
+		node_rate(d->groups[i].type, out->by_class, d->groups[i].count);
+		out->accelerators += (double)d->groups[i].count * d->groups[i].type->node.accelerators;
+	}
+	/* The network in service: the BOM's lines of switches, scale-up trays, cables and optics
+	 * (not the spares on the shelf, whose lines are named "spare ..."). */
+	static const struct {
+		const char *line;
+		RelClass cls;
+	} lines[] = {{"switch", REL_SWITCH}, {"scale-up switch", REL_SWITCH}, {"cable", REL_CABLE},
+		     {"optic", REL_OPTIC}};
+	for (int i = 0; i < d->nbom; i++) {
+		const BomLine *b = &d->bom[i];
+		for (size_t k = 0; b->model_part && k < sizeof lines / sizeof lines[0]; k++)
+			if (!strcmp(b->part, lines[k].line))
+				out->by_class[lines[k].cls] += b->quantity * b->model_part->failure_rate;
+	}
+	if (!out->cabled) {
+		/* Before the cable pass (a candidate of the choice search) the links are counted,
+		 * not yet cabled: each at the mean rate of the cable models in scope. */
+		double sum = 0;
+		int n = 0;
+		for (int i = 0; i < d->nparts; i++)
+			if (d->parts[i].kind == KIND_CABLE)
+				sum += d->parts[i].failure_rate, n++;
+		out->by_class[REL_CABLE] = n ? d->t.cables * sum / n : 0;
+	}
+	out->network_rate = out->by_class[REL_SWITCH] + out->by_class[REL_CABLE] + out->by_class[REL_OPTIC];
+	for (int k = 0; k < REL_COUNT; k++)
+		out->rate += out->by_class[k];
+	out->mtbf = out->rate > 0 ? 1 / out->rate : INFINITY;
+}
+
+double reliability_job_rate(const ClusterReliability *c, const Part *node, double gpus)
+{
+	int per_node = node->node.accelerators > 0 ? node->node.accelerators : 1;
+	double nodes = ceil(gpus / per_node);
+	double share = c->accelerators > 0 ? fmin(1, gpus / c->accelerators) : 0;
+	return nodes * node_rate(node, NULL, 0) + c->network_rate * share;
+}
+
+/* ---- a workload ----------------------------------------------------------------------------- */
+
+/* The smaller of two bandwidths, either NAN (not limiting); NAN when both are. */
+static double bw_min(double a, double b)
+{
+	return isnan(a) ? b : isnan(b) ? a : fmin(a, b);
+}
+
+void reliability_workload(Design *d, const Decl *w, const PlanModel *m, const PlanHw *hw,
+			  const PlanConfig *best, double time, double energy,
+			  WorkloadReliability *out)
+{
+	*out = (WorkloadReliability){.done = true};
+	ClusterReliability c;
+	reliability_cluster(d, &c);
+	out->rate = reliability_job_rate(&c, hw->node, best->gpus);
+	out->mtbf = out->rate > 0 ? 1 / out->rate : INFINITY;
+	out->per_day = out->rate * 86400;
+
+	int per_node = hw->per_node > 0 ? hw->per_node : 1;
+	int nodes = (best->gpus + per_node - 1) / per_node;
+	bool sharded = best->dopt || best->fsdp;
+	int dp = best->dp > 0 ? best->dp : 1;
+	int writers = sharded ? best->gpus : best->gpus / dp;
+	out->writer_nodes = (writers + per_node - 1) / per_node;
+	out->bytes_per_param = RELIABILITY_STATE_BYTES;
+	out->ckpt_bytes = plan_params(m) * RELIABILITY_STATE_BYTES;
+	out->restore_bytes = sharded ? out->ckpt_bytes : out->ckpt_bytes * dp;
+
+	double store_w = NAN, store_r = NAN;
+	for (int i = 0; i < d->nstorage_kinds; i++) {
+		const Part *s = d->storage[i].part;
+		if (!isnan(s->storage.write_bw))
+			store_w = (isnan(store_w) ? 0 : store_w) + d->storage[i].count * s->storage.write_bw;
+		if (!isnan(s->storage.bandwidth))
+			store_r = (isnan(store_r) ? 0 : store_r) + d->storage[i].count * s->storage.bandwidth;
+	}
+	double node_bw = hw->node->node.storage_bw;
+	out->write_bw = bw_min(store_w, out->writer_nodes * node_bw);
+	out->read_bw = bw_min(store_r, nodes * node_bw);
+	out->write_time = out->ckpt_bytes / out->write_bw;
+	out->restore_time = out->restore_bytes / out->read_bw;
+	out->relaunch_time = field_num(w, FLD_WORKLOAD_RESTART_TIME);
+	out->restart = out->relaunch_time + out->restore_time;
+
+	double tau;
+	out->interval_set = field_num_set(w, FLD_WORKLOAD_CHECKPOINT_INTERVAL, &tau);
+	out->young = reliability_young(out->write_time, out->mtbf);
+	out->interval = out->interval_set ? tau : reliability_daly(out->write_time, out->mtbf);
+	double factor = reliability_wall_factor(out->interval, out->write_time, out->restart, out->mtbf);
+	out->goodput = 1 / factor;
+	out->effective_time = time * factor;
+	out->effective_energy = energy * factor;
+}
+
+bool reliability_attribute(Design *d, const Decl *decl, FieldId id, double *out)
+{
+	if (id == FLD_CLUSTER_JOB_MTBF) {
+		ClusterReliability c;
+		reliability_cluster(d, &c);
+		*out = c.mtbf;
+		return true;
+	}
+	if (id != FLD_WORKLOAD_JOB_MTBF && id != FLD_WORKLOAD_GOODPUT &&
+	    id != FLD_WORKLOAD_EFFECTIVE_TIME_TO_TRAIN && id != FLD_WORKLOAD_EFFECTIVE_ENERGY_TO_TRAIN)
+		return false;
+	PlanModel m;
+	PlanHw hw;
+	PlanConfig best;
+	double time, energy;
+	if (!plan_best(d, decl, &m, &hw, &best, &time, &energy)) {
+		/* No plan fits: the values of plan_attribute's unrunnable workload. */
+		*out = id == FLD_WORKLOAD_GOODPUT ? 0 : id == FLD_WORKLOAD_JOB_MTBF ? 0 : PLAN_UNRUNNABLE;
+		return true;
+	}
+	WorkloadReliability r;
+	reliability_workload(d, decl, &m, &hw, &best, time, energy, &r);
+	*out = id == FLD_WORKLOAD_JOB_MTBF		 ? r.mtbf
+	       : id == FLD_WORKLOAD_GOODPUT		 ? r.goodput
+	       : id == FLD_WORKLOAD_EFFECTIVE_TIME_TO_TRAIN ? r.effective_time
+							 : r.effective_energy;
+	return true;
+}
+
+/* ---- spares --------------------------------------------------------------------------------- */
+
+/* Summing the Poisson probabilities in log space, so a large mean does not underflow. */
+int reliability_poisson_quantile(double mean, double target)
+{
+	if (!(mean > 0))
+		return 0;
+	double cdf = 0, lm = log(mean);
+	int limit = (int)(mean + 40 * sqrt(mean) + 40);
+	for (int k = 0; k <= limit; k++) {
+		cdf += exp(-mean + k * lm - lgamma(k + 1.0));
+		if (cdf >= target)
+			return k;
+	}
+	return limit;
+}
+
+/* Hot spare nodes: failed nodes are out for the repair time, so the number out at once is
+ * Poisson with mean rate x repair time whatever the repair time's distribution (the M/G/inf
+ * queue, Palm's theorem: C. Palm, "Intensitätsschwankungen im Fernsprechverkehr", Ericsson
+ * Technics 44, 1943); enough spares that it exceeds them with at most 1 - target keep a job on
+ * every node at its full size. Every interruption counts as a node out (an upper bound: many
+ * are restarts). Cold spares of switches, cables and optics: the failures within the restock
+ * time, Poisson with mean rate x restock, at the same target. */
+void reliability_spares(const Design *d, SpareSizing *out)
+{
+	const ClusterReliability *c = &d->reliability;
+	*out = (SpareSizing){.target = field_num(d->cluster, FLD_CLUSTER_SPARE_TARGET),
+			     .node_repair = field_num(d->cluster, FLD_CLUSTER_REPAIR_TIME),
+			     .restock = field_num(d->cluster, FLD_CLUSTER_RESTOCK_TIME)};
+	double node_rate = c->by_class[REL_ACCEL] + c->by_class[REL_MEMORY] + c->by_class[REL_HOST] +
+			   c->by_class[REL_NIC];
+	out->nodes_down = node_rate * out->node_repair;
+	out->hot_nodes = reliability_poisson_quantile(out->nodes_down, out->target);
+	/* Racked and powered like the cluster's largest node group. */
+	const NodeGroup *g = NULL;
+	for (int i = 0; i < d->ngroups; i++)
+		if (!g || d->groups[i].count * d->groups[i].type->node.accelerators >
+				  g->count * g->type->node.accelerators)
+			g = &d->groups[i];
+	if (g) {
+		out->hot_power = out->hot_nodes * g->type->power;
+		out->hot_racks = g->per_rack > 0 ? (double)out->hot_nodes / g->per_rack : 0;
+	}
+	for (int i = 0; i < d->nbom; i++)
+		if (!strcmp(d->bom[i].part, "spare node"))
+			out->shelf_nodes += (int)d->bom[i].quantity;
+	static const RelClass cold[] = {REL_SWITCH, REL_CABLE, REL_OPTIC};
+	for (size_t k = 0; k < sizeof cold / sizeof cold[0]; k++) {
+		out->cold_mean[cold[k]] = c->by_class[cold[k]] * out->restock;
+		out->cold[cold[k]] = reliability_poisson_quantile(out->cold_mean[cold[k]], out->target);
+	}
+}
+
+/* ---- the pass ------------------------------------------------------------------------------- */
+
+/* Trials of the Monte Carlo: enough for its mean to be within a fraction of a percent, at most
+ * about 2e7 simulated failures in all, so a 100,000-GPU build stays fast. */
+static int mc_trials(double events)
+{
+	const double BUDGET = 2e7;
+	int trials = 2000;
+	if (events * trials > BUDGET)
+		trials = (int)fmax(200, BUDGET / events);
+	return trials;
+}
+
+int reliability_plan(Design *d)
+{
+	if (d->ngroups == 0)
+		return 0;
+	reliability_cluster(d, &d->reliability);
+	reliability_spares(d, &d->spare_sizing);
+	if (d->elaborated)
+		blast_radius(d, &d->blast);
+	for (int i = 0; i < d->nplans; i++) {
+		WorkloadPlan *wp = &d->plans[i];
+		WorkloadReliability *r = &wp->rel;
+		reliability_workload(d, wp->workload, &wp->model, &wp->hw, &wp->r.best,
+				     wp->time_to_train, wp->energy, r);
+		if (!isfinite(r->goodput) || !isfinite(r->mtbf) || !(r->interval > 0))
+			continue;
+		double events = wp->time_to_train / r->goodput / r->mtbf;
+		unsigned long long seed = 0x9e3779b97f4a7c15ull;
+		for (const char *s = wp->name; *s; s++)
+			seed = (seed ^ (unsigned char)*s) * 1099511628211ull;
+		montecarlo_run(wp->time_to_train, r->interval, r->write_time, r->restart, r->mtbf,
+			       mc_trials(events), seed, &r->mc);
+	}
+	return 0;
+}

@@ -1,0 +1,258 @@
+/*
+ * test_reliability.c — the reliability model (passes/plan/reliability.c, docs/reliability.md):
+ * Young's and Daly's intervals and Daly's expected wall time against numbers worked by hand;
+ * the Monte Carlo (montecarlo.c) within its confidence interval of the closed form, seeded,
+ * deterministic and fast; a spec's checkpoint at the bandwidth its storage and nodes allow;
+ * and the seed article's claim from the standard library's rates: 10,000 H100 fail more often
+ * than once every 20 h.
+ */
+#include "plan.h"
+#include "unit_build.h"
+
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+void suite_reliability(void);
+
+#define CLOSE(a, b, rel) CU_ASSERT(fabs((double)(a) - (double)(b)) <= (rel) * fabs((double)(b)))
+
+/* delta = 60 s, M = 3,600 s. Young: sqrt(2 x 60 x 3,600) = sqrt(432,000) = 657.267 s. Daly:
+ * delta / 2M = 1/120; sqrt(1/120) = 0.0912871; 1 + 0.0912871/3 + (1/120)/9 = 1.0313550;
+ * 657.267 x 1.0313550 - 60 = 617.876 s. delta >= 2M: tau = M. */
+static void test_intervals(void)
+{
+	CLOSE(reliability_young(60, 3600), 657.267, 1e-6);
+	CLOSE(reliability_daly(60, 3600), 617.876, 1e-6);
+	CU_ASSERT_EQUAL(reliability_daly(8000, 3600), 3600);
+	CU_ASSERT(isinf(reliability_daly(60, INFINITY)));
+	/* Daly's interval is shorter than Young's by about delta: the checkpoint's own time. */
+	CU_ASSERT(reliability_daly(60, 3600) < reliability_young(60, 3600));
+}
+
+/* tau = 600 s, delta = 60 s, R = 300 s, M = 3,600 s: T_w / T_s = M e^(R/M) (e^((tau+delta)/M) - 1)
+ * / tau = 6 x e^(1/12) x (e^(0.183333) - 1) = 6 x 1.0869040 x 0.2012151 = 1.312207. Without
+ * failures only the checkpoints cost: (600 + 60) / 600 = 1.1. The optimum of Daly's interval
+ * is a minimum of the wall time: 1 % either side costs more. */
+static void test_wall_factor(void)
+{
+	CLOSE(reliability_wall_factor(600, 60, 300, 3600), 1.312207, 1e-6);
+	CLOSE(reliability_wall_factor(600, 60, 300, INFINITY), 1.1, 1e-12);
+	double tau = reliability_daly(60, 3600);
+	double at = reliability_wall_factor(tau, 60, 300, 3600);
+	CU_ASSERT(at < reliability_wall_factor(tau * 0.99, 60, 300, 3600));
+	CU_ASSERT(at < reliability_wall_factor(tau * 1.01, 60, 300, 3600));
+}
+
+/* 100 segments of 600 s with the figures above: the closed form's 78,732.4 s within 3 standard
+ * errors of the simulated mean (the ci95's 1.96 is one standard error x 1.96); the median and
+ * 90th percentile bracket it; the same seed gives the same bits, another seed other ones; 2,000
+ * trials of a 30-day run with a failure every 2 h (about 390 failures a trial) in well under a
+ * second. */
+static void test_montecarlo(void)
+{
+	double work = 100 * 600.0;
+	double expect = work * reliability_wall_factor(600, 60, 300, 3600);
+	CLOSE(expect, 78732.4, 1e-6);
+	MonteCarlo a, b, c;
+	montecarlo_run(work, 600, 60, 300, 3600, 4000, 42, &a);
+	CU_ASSERT_EQUAL(a.trials, 4000);
+	CU_ASSERT(a.ci95 > 0);
+	CU_ASSERT(fabs(a.mean - expect) <= 3 * a.ci95 / 1.96);
+	CU_ASSERT(a.p50 < a.p90);
+	CU_ASSERT(a.p50 > work && a.p90 > expect);
+	montecarlo_run(work, 600, 60, 300, 3600, 4000, 42, &b);
+	CU_ASSERT(memcmp(&a, &b, sizeof a) == 0);
+	montecarlo_run(work, 600, 60, 300, 3600, 4000, 43, &c);
+	CU_ASSERT(a.mean != c.mean);
+	/* A last segment shorter than tau: 100.5 segments. */
+	montecarlo_run(work + 300, 600, 60, 300, 3600, 4000, 7, &c);
+	CU_ASSERT(fabs(c.mean - (work + 300) * reliability_wall_factor(600, 60, 300, 3600)) <=
+		  0.01 * c.mean);
+
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	double month = 30 * 86400.0, tau = reliability_daly(120, 7200);
+	montecarlo_run(month, tau, 120, 600, 7200, 2000, 1, &a);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	fprintf(stderr, "\n  Monte Carlo: 2,000 trials of a 30-day run, M = 2 h, in %.3f s; "
+			"mean %.4f d (closed form %.4f d), p50 %.4f d, p90 %.4f d\n",
+		s, a.mean / 86400, month * reliability_wall_factor(tau, 120, 600, 7200) / 86400,
+		a.p50 / 86400, a.p90 / 86400);
+	CU_ASSERT(s < 1);
+	CU_ASSERT(fabs(a.mean - month * reliability_wall_factor(tau, 120, 600, 7200)) <=
+		  3 * a.ci95 / 1.96);
+}
+
+/* 16 DGX H100 (128 GPUs) with two appliances that write 40 GB/s and read 80 GB/s each. */
+static const char *const SPEC =
+	"import std.servers\n"
+	"import std.racks\n"
+	"import std.network\n"
+	"storage fs {\n"
+	"  capacity        = 1 PB\n"
+	"  bandwidth       = 640 Gbps\n"
+	"  write_bandwidth = 320 Gbps\n"
+	"  power           = 5 kW\n"
+	"  height          = 4 U\n"
+	"  price           = 300_000 USD  // test figure\n"
+	"}\n"
+	"site s {\n"
+	"  power_budget = 5 MW\n"
+	"  electricity  = 0.08 USD/kWh  // test figure\n"
+	"}\n"
+	"fabric compute {\n"
+	"  topology         = fat_tree(tiers = 2, rail_optimized = true)\n"
+	"  switch           = QM9700\n"
+	"  link             = 400 Gbps\n"
+	"  oversubscription = 1:1\n"
+	"}\n"
+	"cluster c {\n"
+	"  site    = s\n"
+	"  nodes   = 16 x DGX_H100\n"
+	"  rack    = rack48_liquid\n"
+	"  fabrics = [compute]\n"
+	"  storage = 2 x fs\n"
+	"}\n"
+	"workload w {\n"
+	"  cluster      = c\n"
+	"  model        = transformer(layers = 32, hidden = 4096, heads = 32, seq = 2048, vocab = "
+	"32000)\n"
+	"  tokens       = 20e9\n"
+	"  global_batch = 512\n"
+	"  gpus         = 128\n"
+	"  %s\n"
+	"}\n";
+
+static Built *build_spec(const char *knobs)
+{
+	char text[2048];
+	snprintf(text, sizeof text, SPEC, knobs);
+	return unit_build(text, NULL, NULL, false);
+}
+
+static void test_checkpoint(void)
+{
+	Built *b = build_spec("distributed_optimizer = true");
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	CU_ASSERT_EQUAL_FATAL(b->d.nplans, 1);
+	const WorkloadPlan *wp = &b->d.plans[0];
+	const WorkloadReliability *r = &wp->rel;
+	CU_ASSERT(r->done);
+	/* 14 bytes a parameter (ZeRO, §3.1: 2 + 4 + 4 + 4, no gradients). */
+	CLOSE(r->ckpt_bytes, 14 * plan_params(&wp->model), 1e-12);
+	/* Sharded: all 16 nodes write, at min(2 x 40 GB/s, 16 x 50 GB/s) = 80 GB/s; a restart
+	 * reads the state once, at min(2 x 80, 16 x 50) = 160 GB/s. */
+	CU_ASSERT_EQUAL(r->writer_nodes, 16);
+	CLOSE(r->write_bw, 80e9, 1e-12);
+	CLOSE(r->read_bw, 160e9, 1e-12);
+	CLOSE(r->write_time, r->ckpt_bytes / 80e9, 1e-12);
+	CLOSE(r->restore_time, r->ckpt_bytes / 160e9, 1e-12);
+	/* The job's rate: 16 nodes x (15.2 % + 8 x (8.09 + 2.97 + 0.29) %) a year, plus the
+	 * whole cluster's network (it spans every accelerator). */
+	double year = 365.0 * 86400;
+	double nodes = 16 * (0.152 + 8 * (0.0809 + 0.0297 + 0.0029)) / year;
+	CLOSE(r->rate, nodes + b->d.reliability.network_rate, 1e-9);
+	CLOSE(b->d.reliability.rate, r->rate, 1e-9);
+	/* Goodput from the closed form with the default restart of 5 min plus the restore. */
+	CLOSE(r->restart, 300 + r->restore_time, 1e-12);
+	CLOSE(r->interval, reliability_daly(r->write_time, 1 / r->rate), 1e-12);
+	CLOSE(r->goodput,
+	      1 / reliability_wall_factor(r->interval, r->write_time, r->restart, 1 / r->rate), 1e-12);
+	CLOSE(r->effective_time, wp->time_to_train / r->goodput, 1e-12);
+	CU_ASSERT(r->goodput > 0.5 && r->goodput < 1);
+	CU_ASSERT(fabs(r->mc.mean - r->effective_time) <= 3 * r->mc.ci95 / 1.96 + 1e-9);
+	unit_build_done(b);
+
+	/* Not sharded: one data-parallel replica's nodes write, every replica reads. */
+	b = build_spec("distributed_optimizer = false\n  fsdp = false\n  checkpoint_interval = 1 h");
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	CU_ASSERT_EQUAL_FATAL(b->d.nplans, 1);
+	wp = &b->d.plans[0];
+	r = &wp->rel;
+	int dp = wp->r.best.dp;
+	CU_ASSERT_EQUAL(r->writer_nodes, (wp->r.best.gpus / dp + 7) / 8);
+	CLOSE(r->write_bw, fmin(80e9, r->writer_nodes * 50e9), 1e-12);
+	CLOSE(r->restore_bytes, r->ckpt_bytes * dp, 1e-12);
+	CU_ASSERT(r->interval_set);
+	CLOSE(r->interval, 3600, 1e-12);
+	unit_build_done(b);
+}
+
+/* The seed article (seed 003): at ten thousand cards the cluster's mean time between failures
+ * is under 20 hours. examples/wanka.cluster is 1,250 DGX H100 (10,000 H100) on an NDR fabric:
+ * from the standard library's rates (Dubey et al. 2024, table 5) its nodes alone fail
+ * 1,250 x (15.2 % + 8 x 11.35 %) = 1,325 times a year, once every 6.6 h; with its links about
+ * every 5.7 h. */
+static void test_seed_claim(void)
+{
+	Built *b = unit_build(NULL, CLUSTERC_SOURCE_DIR "/examples/wanka.cluster", NULL, false);
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	const ClusterReliability *c = &b->d.reliability;
+	CU_ASSERT(c->done && c->cabled);
+	CU_ASSERT_EQUAL(c->accelerators, 10000);
+	double year = 365.0 * 86400;
+	double nodes = c->by_class[REL_ACCEL] + c->by_class[REL_MEMORY] + c->by_class[REL_HOST] +
+		       c->by_class[REL_NIC];
+	CLOSE(nodes * year, 1250 * (0.152 + 8 * (0.0809 + 0.0297 + 0.0029)), 1e-9);
+	CU_ASSERT(c->by_class[REL_CABLE] > 0);
+	fprintf(stderr, "\n  10,000 H100 (wanka): MTBF %.2f h (nodes alone %.2f h)\n", c->mtbf / 3600,
+		1 / nodes / 3600);
+	CU_ASSERT(c->mtbf < 20 * 3600);
+	CU_ASSERT(c->mtbf > 4 * 3600);
+
+	/* Hot spares: 1,325 node interruptions a year over a 3-day repair leave 10.89 nodes out
+	 * on average; the 99 % quantile of Poisson(10.89) is 19 (P(<= 18) = 0.9838, P(<= 19) =
+	 * 0.9916). */
+	const SpareSizing *sp = &b->d.spare_sizing;
+	CLOSE(sp->nodes_down, 1250 * (0.152 + 8 * (0.0809 + 0.0297 + 0.0029)) * 3 / 365, 1e-9);
+	CU_ASSERT_EQUAL(sp->hot_nodes, 19);
+	CLOSE(sp->hot_power, 19 * 10.2e3, 1e-12);
+
+	/* Blast radius of its three-tier rail-optimized tree: a leaf serves 32 nodes one rail
+	 * each; a spine carries 1/320 of the spine-core links that hold the bisection. */
+	const BlastRadius *br = &b->d.blast;
+	CU_ASSERT(br->done);
+	CU_ASSERT_EQUAL(br->node_gpus, 8);
+	CU_ASSERT_EQUAL_FATAL(br->nfabrics, 1);
+	const BlastFabric *f = &br->fabrics[0];
+	CU_ASSERT_EQUAL(f->top_tier, ST_CORE);
+	CU_ASSERT_EQUAL(f->worst_tier, ST_LEAF);
+	for (int i = 0; i < br->ntiers; i++) {
+		const BlastSwitchTier *t = &br->tiers[i];
+		if (t->tier == ST_LEAF) {
+			CU_ASSERT_EQUAL(t->ports_cut, 32);
+			CLOSE(t->bisection_left, f->bisection, 1e-12);
+		}
+		if (t->tier == ST_SPINE)
+			CLOSE(t->bisection_left, f->bisection * (1 - 1.0 / 320), 1e-12);
+	}
+	for (int k = 1; k <= BLAST_K; k++)
+		CU_ASSERT(f->after[k] < f->after[k - 1]);
+	unit_build_done(b);
+}
+
+/* Poisson quantiles worked by hand: mean 2, P(<= 5) = 0.9834, P(<= 6) = 0.9955. */
+static void test_poisson(void)
+{
+	CU_ASSERT_EQUAL(reliability_poisson_quantile(2, 0.99), 6);
+	CU_ASSERT_EQUAL(reliability_poisson_quantile(2, 0.98), 5);
+	CU_ASSERT_EQUAL(reliability_poisson_quantile(0, 0.99), 0);
+	/* A large mean does not underflow: about mean + 2.33 sqrt(mean). */
+	int q = reliability_poisson_quantile(10000, 0.99);
+	CU_ASSERT(q > 10200 && q < 10260);
+}
+
+void suite_reliability(void)
+{
+	CU_pSuite s = CU_add_suite("reliability", NULL, NULL);
+	CU_add_test(s, "Young and Daly against hand-worked numbers", test_intervals);
+	CU_add_test(s, "Daly's wall time against hand-worked numbers", test_wall_factor);
+	CU_add_test(s, "Monte Carlo within its interval of the closed form", test_montecarlo);
+	CU_add_test(s, "checkpoint size, bandwidth and goodput of a spec", test_checkpoint);
+	CU_add_test(s, "10,000 H100 fail more often than every 20 h", test_seed_claim);
+	CU_add_test(s, "Poisson quantiles of the spares", test_poisson);
+}
