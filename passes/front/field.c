@@ -24,6 +24,8 @@ static int field_id(Field *f, int kind)
 	return f->id > 0 ? f->id - 1 : -1;
 }
 
+unsigned long long *field_reads;
+
 Field *field_get(const Decl *d, FieldId id)
 {
 	INVARIANT(id >= 0 && id < FIELD_COUNT, "a field id out of range");
@@ -31,8 +33,11 @@ Field *field_get(const Decl *d, FieldId id)
 		  "a field asked of a declaration of another kind");
 	for (; d; d = d->parent)
 		for (int i = d->nfields - 1; i >= 0; i--)
-			if (field_id(d->fields[i], d->kind) == (int)id)
+			if (field_id(d->fields[i], d->kind) == (int)id) {
+				if (field_reads)
+					*field_reads |= d->fields[i]->choices;
 				return d->fields[i];
+			}
 	return NULL;
 }
 

@@ -62,6 +62,8 @@ typedef struct Factor {
 	double *val;      /* njoint × natoms: the part's contribution to each atom */
 	double *racks;    /* njoint: racks */
 	int *var;         /* njoint: w variables, or -1 (one family: its x) */
+	int cap;          /* joint options the arrays hold */
+	unsigned long long mask; /* its families, a bit each */
 } Factor;
 
 typedef struct Opt {
@@ -79,6 +81,7 @@ typedef struct Opt {
 	int *row_of_req;  /* require index -> row, or -1 */
 	int floor_row, budget_row;
 	int evaluations;
+	bool work_model;  /* the workloads' factor needs the whole model (work_needs_model) */
 } Opt;
 
 /* ---- atoms ---------------------------------------------------------------------------------- */
@@ -178,31 +181,11 @@ static bool linear(Opt *o, const Expr *e, double *coef, double *k, double scale)
 
 /* ---- factors -------------------------------------------------------------------------------- */
 
-static int family_fabric(const Opt *o, int fam)
-{
-	const OpenChoice *c = o->opens->v[fam];
-	if (c->dec->decl->kind != KIND_FABRIC)
-		return -1;
-	for (int i = 0; i < o->d->nfabrics; i++)
-		if (o->d->fabrics[i].decl == c->dec->decl)
-			return i;
-	/* A fabric declaration not (yet) on the cluster: it matters to any factor. */
-	return -1;
-}
-
 static void add_factor(Opt *o, const char *name, int fabric)
 {
 	Factor *f = &o->factors[o->nfactors++];
 	*f = (Factor){.name = name, .fabric = fabric};
 	f->fams = arena_alloc(o->a, sizeof(int) * (size_t)(o->nfam + 1));
-	for (int i = 0; i < o->nfam; i++) {
-		int ff = family_fabric(o, i);
-		bool member = fabric == -2 || ff < 0 || ff == fabric;
-		if (fabric == -1 && ff >= 0)
-			member = false;
-		if (member)
-			f->fams[f->nfams++] = i;
-	}
 }
 
 /* Sets the factor's joint option j (the last family fastest); other families stay as they are. */
@@ -254,67 +237,162 @@ static double atom_value(Opt *o, int a)
 	return q.v;
 }
 
+/* A workload atom that reads the power, PUE or price (energy_to_train, cost_to_train): its
+ * factor needs the whole model, not the planner's inputs alone. */
+static bool work_needs_model(const Opt *o)
+{
+	for (int a = 0; a < o->natoms; a++)
+		if (o->atoms[a].kind == ATOM_WORK &&
+		    (!strcmp(o->atoms[a].e->member.field, "energy_to_train") ||
+		     !strcmp(o->atoms[a].e->member.field, "cost_to_train")))
+			return true;
+	return false;
+}
+
+/* The factor's part for the joint option in force, into v (natoms) and its racks; false when
+ * the part cannot be built. */
+static bool evaluate_part(Opt *o, const Factor *f, double *v, double *racks)
+{
+	Design *d = o->d;
+	bool ok;
+	if (f->fabric == -1) {
+		evaluate_with(o, 0);
+		ok = part_ok(o, f);
+		for (int a = 0; a < o->natoms; a++)
+			v[a] = o->atoms[a].kind == ATOM_TOTAL ? atom_value(o, a) : 0;
+		*racks = d->t.racks;
+	} else if (f->fabric >= 0) {
+		/* The fabric's part: the design with it, less the design without it; and the
+		 * fabric's own attributes whole. */
+		evaluate_with(o, 1ul << f->fabric);
+		ok = part_ok(o, f);
+		for (int a = 0; a < o->natoms; a++) {
+			const Atom *at = &o->atoms[a];
+			bool own = at->kind == ATOM_FABRIC && at->fabric == f->fabric;
+			v[a] = at->kind == ATOM_TOTAL || own ? atom_value(o, a) : 0;
+		}
+		*racks = d->t.racks;
+		/* The design without it is the nodes' part, tabulated already: its families
+		 * are read (the part depends on them), its evaluation is not repeated. Where
+		 * the nodes' part cannot be built its numbers are 0, and no design takes it. */
+		const Factor *nf = &o->factors[0];
+		field_note(nf->mask);
+		int j = 0;
+		for (int k = 0; k < nf->nfams; k++) {
+			const OpenChoice *c = o->opens->v[nf->fams[k]];
+			j = j * c->nopts + c->cur;
+		}
+		for (int a = 0; a < o->natoms; a++)
+			if (o->atoms[a].kind == ATOM_TOTAL)
+				v[a] -= nf->val[(size_t)j * o->natoms + a];
+		*racks -= nf->racks[j];
+	} else {
+		if (o->work_model) {
+			evaluate_with(o, ~0ul);
+		} else {
+			/* The planner's inputs alone: the node groups and the fabrics sized; what
+			 * packing the racks read counts only where sizing reads its results, and a
+			 * fabric's reads only where the planner reads the fabric (plan.c). */
+			d->violations.n = 0;
+			d->spec_errors = 0;
+			d->vsource = VS_NODES, d->vfabric = -1;
+			d->plan_only = true;
+			racks_plan(d);
+			fabric_size(d);
+			d->plan_only = false;
+			o->evaluations++;
+		}
+		for (int a = 0; a < o->natoms; a++)
+			v[a] = o->atoms[a].kind == ATOM_WORK ? atom_value(o, a) : 0;
+		/* Only the planner's violations are this part's: the racks' and the fabrics' are
+		 * their factors' (every design has them there too). */
+		ok = true;
+		for (int i = 0; i < d->violations.n; i++)
+			if (((const Violation *)d->violations.v[i])->source == VS_PLAN)
+				ok = false;
+		for (int a = 0; a < o->natoms; a++)
+			if (o->atoms[a].kind == ATOM_WORK && (!isfinite(v[a]) || v[a] >= PLAN_UNRUNNABLE))
+				ok = false; /* no plan fits */
+		*racks = 0;
+	}
+	/* A part whose value cannot be computed (no plan, a division by nothing) cannot be
+	 * chosen: the solver gets finite numbers only. */
+	for (int a = 0; a < o->natoms; a++)
+		if (!isfinite(v[a])) {
+			if (o->atoms[a].kind != ATOM_CONST)
+				ok = false;
+			v[a] = 0;
+		}
+	if (!ok) /* fixed to 0: its numbers never reach the solver */
+		for (int a = 0; a < o->natoms; a++)
+			v[a] = 0;
+	return ok;
+}
+
+/* The factor's families are the open choices its passes read (field_reads): every other one
+ * stays at its first option while the factor is tabulated, so a family the evaluations never
+ * read cannot change them. Starting from none, the joint options of the families read so far
+ * are evaluated; a read of another family adds it and starts again. When none is added, every
+ * evaluation read only the factor's families, so the part is a function of them alone. */
 static bool tabulate(Opt *o, Factor *f)
 {
-	double n = 1;
-	for (int k = 0; k < f->nfams; k++)
-		n *= ((OpenChoice *)o->opens->v[f->fams[k]])->nopts;
-	if (n > MAX_JOINT)
-		return false;
-	f->njoint = (int)n;
-	f->ok = arena_alloc(o->a, sizeof(bool) * (size_t)f->njoint);
-	f->val = arena_alloc(o->a, sizeof(double) * (size_t)(f->njoint * (o->natoms ? o->natoms : 1)));
-	f->racks = arena_alloc(o->a, sizeof(double) * (size_t)f->njoint);
-	f->var = arena_alloc(o->a, sizeof(int) * (size_t)f->njoint);
-	for (int j = 0; j < f->njoint; j++) {
-		set_joint(o, f, j);
-		double *v = &f->val[(size_t)j * o->natoms];
-		if (f->fabric == -1) {
-			evaluate_with(o, 0);
-			f->ok[j] = part_ok(o, f);
-			for (int a = 0; a < o->natoms; a++)
-				v[a] = o->atoms[a].kind == ATOM_TOTAL ? atom_value(o, a) : 0;
-			f->racks[j] = o->d->t.racks;
-		} else if (f->fabric >= 0) {
-			/* The fabric's part: the design with it, less the design without it; and
-			 * the fabric's own attributes whole. */
-			evaluate_with(o, 1ul << f->fabric);
-			f->ok[j] = part_ok(o, f);
-			for (int a = 0; a < o->natoms; a++) {
-				const Atom *at = &o->atoms[a];
-				bool own = at->kind == ATOM_FABRIC && at->fabric == f->fabric;
-				v[a] = at->kind == ATOM_TOTAL || own ? atom_value(o, a) : 0;
+	unsigned long long mask = 0, reads;
+	int base_ok = -1; /* the first option of every family, once evaluated */
+	double base_racks = 0, *base_val = arena_alloc(o->a, sizeof(double) * (size_t)(o->natoms + 1));
+	for (int i = 0; i < o->nfam; i++)
+		choice_set(o->opens->v[i], 0);
+	for (;;) {
+		f->nfams = 0;
+		double n = 1;
+		for (int i = 0; i < o->nfam; i++)
+			if (mask >> i & 1) {
+				f->fams[f->nfams++] = i;
+				n *= ((OpenChoice *)o->opens->v[i])->nopts;
 			}
-			f->racks[j] = o->d->t.racks;
-			evaluate_with(o, 0);
-			for (int a = 0; a < o->natoms; a++)
-				if (o->atoms[a].kind == ATOM_TOTAL)
-					v[a] -= atom_value(o, a);
-			f->racks[j] -= o->d->t.racks;
-		} else {
-			evaluate_with(o, ~0ul);
-			for (int a = 0; a < o->natoms; a++)
-				v[a] = o->atoms[a].kind == ATOM_WORK ? atom_value(o, a) : 0;
-			f->ok[j] = part_ok(o, f);
-			for (int a = 0; a < o->natoms; a++)
-				if (o->atoms[a].kind == ATOM_WORK &&
-				    (!isfinite(v[a]) || v[a] >= PLAN_UNRUNNABLE))
-					f->ok[j] = false; /* no plan fits */
-			f->racks[j] = 0;
+		if (n > MAX_JOINT)
+			return false;
+		if ((int)n > f->cap) {
+			f->cap = (int)n;
+			f->ok = arena_alloc(o->a, sizeof(bool) * (size_t)f->cap);
+			f->val = arena_alloc(o->a, sizeof(double) * (size_t)f->cap * (size_t)(o->natoms ? o->natoms : 1));
+			f->racks = arena_alloc(o->a, sizeof(double) * (size_t)f->cap);
+			f->var = arena_alloc(o->a, sizeof(int) * (size_t)f->cap);
 		}
-		/* A part whose value cannot be computed (no plan, a division by nothing) cannot be
-		 * chosen: the solver gets finite numbers only. */
-		for (int a = 0; a < o->natoms; a++)
-			if (!isfinite(v[a])) {
-				if (o->atoms[a].kind != ATOM_CONST)
-					f->ok[j] = false;
-				v[a] = 0;
+		f->njoint = (int)n;
+		bool grown = false;
+		for (int j = 0; j < f->njoint && !grown; j++) {
+			set_joint(o, f, j);
+			if (j == 0 && base_ok >= 0) {
+				/* every family at its first option: evaluated in the last round */
+				f->ok[0] = base_ok;
+				memcpy(f->val, base_val, sizeof(double) * (size_t)o->natoms);
+				f->racks[0] = base_racks;
+				continue;
 			}
-		if (!f->ok[j]) /* fixed to 0: its numbers never reach the solver */
-			for (int a = 0; a < o->natoms; a++)
-				v[a] = 0;
+			reads = 0;
+			field_reads = &reads;
+			f->ok[j] = evaluate_part(o, f, &f->val[(size_t)j * o->natoms], &f->racks[j]);
+			field_reads = NULL;
+			if (reads & ~mask) {
+				mask |= reads;
+				grown = true;
+				if (j == 0) {
+					base_ok = f->ok[0];
+					memcpy(base_val, f->val, sizeof(double) * (size_t)o->natoms);
+					base_racks = f->racks[0];
+				}
+				for (int i = 0; i < o->nfam; i++)
+					choice_set(o->opens->v[i], 0);
+			}
+		}
+		if (!grown) {
+			f->mask = mask;
+			if (o->d->p->c->verbose)
+				fprintf(stderr, "optimizer: factor %s: %d families, %d joint options\n",
+					f->name, f->nfams, f->njoint);
+			return true;
+		}
 	}
-	return true;
 }
 
 /* ---- the model ------------------------------------------------------------------------------ */
@@ -783,6 +861,13 @@ int optimize_choices(Design *d, PtrVec *opens, bool *fallback)
 		add_factor(&o, arena_printf(o.a, "fabric_%s", d->fabrics[f].decl->name), f);
 	if (work)
 		add_factor(&o, "workloads", -2);
+	if (o.nfam > 64) /* a bit each in the read sets */
+		return *fallback = true, 0;
+	o.work_model = work_needs_model(&o);
+	for (int i = 0; i < o.nfam; i++)
+		((OpenChoice *)opens->v[i])->dec->field->choices = 0;
+	for (int i = 0; i < o.nfam; i++)
+		((OpenChoice *)opens->v[i])->dec->field->choices |= 1ull << i;
 	d->quiet = true;
 	for (int f = 0; f < o.nfactors; f++) {
 		if (!tabulate(&o, &o.factors[f])) {
