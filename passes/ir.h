@@ -980,7 +980,8 @@ typedef struct Design {
 		 * the re-solves of what each choice saved), the candidate evaluations and planner
 		 * searches behind them */
 		double ms_passes, ms_build, ms_solve, ms_resolve;
-		int evaluations, searches;
+		int evaluations, resolves;
+		double searches, plans, plan_ms; /* the planner's searches while deciding */
 	} opt;                   /* what the optimizer did (solver NULL: it did not run) */
 	double built_objective;  /* the first objective on the design as built, cables included */
 	OptimizerReport report;  /* decide_report: what the optimizer did, as reports give it */

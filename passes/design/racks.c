@@ -221,7 +221,9 @@ static int topology_rack_nodes(const Design *d, Loc *loc)
 	for (int i = 0; fv && fv->kind == VAL_LIST && i < fv->n; i++) {
 		if (fv->items[i]->kind != VAL_REF)
 			continue;
-		const Value *topo = field_value(fv->items[i]->ref, FLD_FABRIC_TOPOLOGY);
+		/* rack_nodes reads no parameter that can be an open choice (a torus's dims and
+		 * block cannot be): the optimizer sees only the topology's kind read */
+		const Value *topo = field_value_shallow(fv->items[i]->ref, FLD_FABRIC_TOPOLOGY);
 		if (!topo || topo->kind != VAL_CTOR || topo->ctor->topology < 0)
 			continue;
 		int n = topology_families[topo->ctor->topology].rack_nodes(topo);

@@ -47,6 +47,17 @@ const Value *field_value(const Decl *d, FieldId id)
 	return f ? f->val : NULL;
 }
 
+const Value *field_value_shallow(const Decl *d, FieldId id)
+{
+	unsigned long long *sink = field_reads;
+	field_reads = NULL;
+	Field *f = field_get(d, id);
+	field_reads = sink;
+	if (f)
+		field_note(f->choices & ~f->param_choices);
+	return f ? f->val : NULL;
+}
+
 static bool value_num(const Value *v, double *out)
 {
 	if (!v)

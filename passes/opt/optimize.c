@@ -34,6 +34,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { MAX_JOINT = 100000 };
 
@@ -83,6 +84,13 @@ typedef struct Opt {
 	int evaluations;
 	bool work_model;  /* the workloads' factor needs the whole model (work_needs_model) */
 } Opt;
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
 
 /* ---- atoms ---------------------------------------------------------------------------------- */
 
@@ -864,10 +872,17 @@ int optimize_choices(Design *d, PtrVec *opens, bool *fallback)
 	if (o.nfam > 64) /* a bit each in the read sets */
 		return *fallback = true, 0;
 	o.work_model = work_needs_model(&o);
-	for (int i = 0; i < o.nfam; i++)
-		((OpenChoice *)opens->v[i])->dec->field->choices = 0;
-	for (int i = 0; i < o.nfam; i++)
-		((OpenChoice *)opens->v[i])->dec->field->choices |= 1ull << i;
+	for (int i = 0; i < o.nfam; i++) {
+		Field *fl = ((OpenChoice *)opens->v[i])->dec->field;
+		fl->choices = fl->param_choices = 0;
+	}
+	for (int i = 0; i < o.nfam; i++) {
+		const Decision *dec = ((OpenChoice *)opens->v[i])->dec;
+		dec->field->choices |= 1ull << i;
+		if (dec->param)
+			dec->field->param_choices |= 1ull << i;
+	}
+	double t0 = now_ms();
 	d->quiet = true;
 	for (int f = 0; f < o.nfactors; f++) {
 		if (!tabulate(&o, &o.factors[f])) {
@@ -877,12 +892,19 @@ int optimize_choices(Design *d, PtrVec *opens, bool *fallback)
 	}
 	d->quiet = false;
 
+	double t1 = now_ms();
+	d->opt.ms_passes = t1 - t0;
+	d->opt.evaluations = o.evaluations;
 	Slacks sl;
 	if (!build(&o, ELASTIC_NONE, &sl))
 		return *fallback = true, 0;
 	LpModel *main_model = o.m;
+	double t2 = now_ms();
+	d->opt.ms_build = t2 - t1;
 	LpResult r;
 	lp_solve(o.m, d->time_limit, &r);
+	double t3 = now_ms();
+	d->opt.ms_solve = t3 - t2;
 	d->opt.solver = "glpk";
 	d->opt.variables = r.nvars;
 	d->opt.constraints = r.nrows;
@@ -930,6 +952,7 @@ int optimize_choices(Design *d, PtrVec *opens, bool *fallback)
 		lp_get_bounds(o.m, ban, &lo, &hi);
 		lp_set_bounds(o.m, ban, 0, 0);
 		LpResult nr;
+		d->opt.resolves++;
 		if (lp_solve(o.m, d->time_limit, &nr)) {
 			int *alt = arena_alloc(o.a, sizeof(int) * (size_t)(o.nfam + 1));
 			chosen(&o, &nr, alt);
@@ -939,6 +962,7 @@ int optimize_choices(Design *d, PtrVec *opens, bool *fallback)
 		lp_set_bounds(o.m, ban, lo, hi);
 	}
 
+	d->opt.ms_resolve = now_ms() - t3;
 	for (int f = 0; f < o.nfam; f++) {
 		OpenChoice *oc = opens->v[f];
 		choice_set(oc, pick[f]);

@@ -324,8 +324,12 @@ bool plan_attribute(Design *d, const Decl *w, FieldId id, double *out)
 	if (!e->w) {
 		memo->n++;
 		*e = (PlanMemoEntry){.w = w, .hw = key};
-		if (ok)
+		if (ok) {
 			plan_search(&m, &hw, &sp, &e->r);
+			d->opt.searches++;
+			d->opt.plans += e->r.evaluated;
+			d->opt.plan_ms += e->r.ms;
+		}
 		e->steps = train_steps(w, &m, &sp);
 	}
 	const PlanResult *r = &e->r;
