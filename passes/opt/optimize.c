@@ -5,11 +5,12 @@
  * Families and factors. Every open choice is a family of options, exactly one chosen: a binary
  * x(F, i) per option, Σi x(F, i) = 1. The design's totals (capex, facility power, racks, energy
  * ...) are sums of parts, and each part depends on a few families only (a factor):
- *   NODES     the nodes, their racks, cooling and power plant, storage and other loads: the
- *             cluster's node and rack choices;
+ *   NODES     the nodes, their racks, cooling and power plant, storage and other loads;
  *   FABRIC f  fabric f's switches, fabric devices, network racks and their share of cooling and
- *             power: the same choices and fabric f's own (switch model, planes, tiers ...);
- *   WORK      the workloads' predictions (time to train ...): every choice.
+ *             power (the design with it alone, less the NODES part);
+ *   WORK      the workloads' predictions (time to train ...), on the planner's inputs alone.
+ * A factor's families are the open choices its passes read (factor.c: typed field access
+ * records each read of a field holding one), so a part is a function of its families alone.
  * For a factor over several families, a binary w(φ, o) per joint option o with marginal rows
  * Σ{o: o_F = i} w(φ, o) = x(F, i) makes w the indicator of the joint choice — exact, no big-M.
  * Each part's value for each joint option is computed by the same passes a build runs
@@ -27,8 +28,7 @@
  * needs it; both are reported (exit 2). For each choice, the best design with another option
  * there is solved too: what the choice saved.
  */
-#include "opt.h"
-#include "plan.h"
+#include "optimize.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -36,54 +36,6 @@
 #include <string.h>
 #include <time.h>
 
-enum { MAX_JOINT = 100000 };
-
-
-/* An attribute a require or objective reads: cluster totals (summed over factors), a workload's
- * prediction (the WORK factor's), or a constant (a settable field). */
-typedef enum { ATOM_TOTAL, ATOM_FABRIC, ATOM_WORK, ATOM_CONST } AtomKind;
-
-/* ATOM_FABRIC: an attribute of one fabric (its bisection, switches, diameter; the cluster's
- * bisection_bandwidth is its first fabric's), which is no sum over the parts: all of it is
- * that fabric's factor's, and the design without the fabric has none. */
-typedef struct Atom {
-	const Expr *e;    /* the MEMBER expression */
-	AtomKind kind;
-	double value;     /* ATOM_CONST */
-	int fabric;       /* ATOM_FABRIC: the cluster's fabric, from 0 */
-} Atom;
-
-typedef struct Factor {
-	const char *name;
-	int fabric;       /* -1 NODES, -2 WORK, else the fabric */
-	int *fams;
-	int nfams;
-	int njoint;
-	bool *ok;         /* njoint: the part can be built */
-	double *val;      /* njoint × natoms: the part's contribution to each atom */
-	double *racks;    /* njoint: racks */
-	int *var;         /* njoint: w variables, or -1 (one family: its x) */
-	int cap;          /* joint options the arrays hold */
-	unsigned long long mask; /* its families, a bit each */
-} Factor;
-
-typedef struct Opt {
-	Design *d;
-	Arena *a;
-	PtrVec *opens;    /* OpenChoice* */
-	int nfam;
-	Atom *atoms;
-	int natoms, cap_atoms;
-	int atom_racks, atom_facility; /* built-in atoms for the floor and the budget */
-	Factor *factors;
-	int nfactors;
-	int **x;          /* x[F][i]: variable of option i of family F */
-	LpModel *m;
-	int *row_of_req;  /* require index -> row, or -1 */
-	int floor_row, budget_row;
-	int evaluations;
-	bool work_model;  /* the workloads' factor needs the whole model (work_needs_model) */
-} Opt;
 
 static double now_ms(void)
 {
@@ -184,222 +136,6 @@ static bool linear(Opt *o, const Expr *e, double *coef, double *k, double scale)
 	}
 	default:
 		return false;
-	}
-}
-
-/* ---- factors -------------------------------------------------------------------------------- */
-
-static void add_factor(Opt *o, const char *name, int fabric)
-{
-	Factor *f = &o->factors[o->nfactors++];
-	*f = (Factor){.name = name, .fabric = fabric};
-	f->fams = arena_alloc(o->a, sizeof(int) * (size_t)(o->nfam + 1));
-}
-
-/* Sets the factor's joint option j (the last family fastest); other families stay as they are. */
-static void set_joint(Opt *o, const Factor *f, int j)
-{
-	for (int k = f->nfams - 1; k >= 0; k--) {
-		OpenChoice *c = o->opens->v[f->fams[k]];
-		choice_set(c, j % c->nopts);
-		j /= c->nopts;
-	}
-}
-
-/* The design with only the fabrics in `keep` (a bit per fabric; -1 all): planned, sized, placed,
- * costed. Returns false when it has violations from its own parts. */
-static void evaluate_with(Opt *o, unsigned long keep)
-{
-	Design *d = o->d;
-	d->violations.n = 0;
-	d->spec_errors = 0;
-	d->vsource = VS_NODES, d->vfabric = -1;
-	d->fabric_drop = ~keep;
-	d->model_candidate(d);
-	d->fabric_drop = 0;
-	o->evaluations++;
-}
-
-static bool part_ok(const Opt *o, const Factor *f)
-{
-	const Design *d = o->d;
-	if (d->spec_errors)
-		return false;
-	for (int i = 0; i < d->violations.n; i++) {
-		const Violation *v = d->violations.v[i];
-		if (f->fabric == -1 && v->source == VS_NODES)
-			return false;
-		if (f->fabric >= 0 && v->source == VS_FABRIC && v->fabric == f->fabric)
-			return false;
-		if (f->fabric == -2 && v->source == VS_PLAN)
-			return false;
-	}
-	return true;
-}
-
-static double atom_value(Opt *o, int a)
-{
-	Qty q = {NAN, DIM_NONE};
-	if (!judge_eval(o->d, o->atoms[a].e, &q, false))
-		return NAN;
-	return q.v;
-}
-
-/* A workload atom that reads the power, PUE or price (energy_to_train, cost_to_train): its
- * factor needs the whole model, not the planner's inputs alone. */
-static bool work_needs_model(const Opt *o)
-{
-	for (int a = 0; a < o->natoms; a++)
-		if (o->atoms[a].kind == ATOM_WORK &&
-		    (!strcmp(o->atoms[a].e->member.field, "energy_to_train") ||
-		     !strcmp(o->atoms[a].e->member.field, "cost_to_train")))
-			return true;
-	return false;
-}
-
-/* The factor's part for the joint option in force, into v (natoms) and its racks; false when
- * the part cannot be built. */
-static bool evaluate_part(Opt *o, const Factor *f, double *v, double *racks)
-{
-	Design *d = o->d;
-	bool ok;
-	if (f->fabric == -1) {
-		evaluate_with(o, 0);
-		ok = part_ok(o, f);
-		for (int a = 0; a < o->natoms; a++)
-			v[a] = o->atoms[a].kind == ATOM_TOTAL ? atom_value(o, a) : 0;
-		*racks = d->t.racks;
-	} else if (f->fabric >= 0) {
-		/* The fabric's part: the design with it, less the design without it; and the
-		 * fabric's own attributes whole. */
-		evaluate_with(o, 1ul << f->fabric);
-		ok = part_ok(o, f);
-		for (int a = 0; a < o->natoms; a++) {
-			const Atom *at = &o->atoms[a];
-			bool own = at->kind == ATOM_FABRIC && at->fabric == f->fabric;
-			v[a] = at->kind == ATOM_TOTAL || own ? atom_value(o, a) : 0;
-		}
-		*racks = d->t.racks;
-		/* The design without it is the nodes' part, tabulated already: its families
-		 * are read (the part depends on them), its evaluation is not repeated. Where
-		 * the nodes' part cannot be built its numbers are 0, and no design takes it. */
-		const Factor *nf = &o->factors[0];
-		field_note(nf->mask);
-		int j = 0;
-		for (int k = 0; k < nf->nfams; k++) {
-			const OpenChoice *c = o->opens->v[nf->fams[k]];
-			j = j * c->nopts + c->cur;
-		}
-		for (int a = 0; a < o->natoms; a++)
-			if (o->atoms[a].kind == ATOM_TOTAL)
-				v[a] -= nf->val[(size_t)j * o->natoms + a];
-		*racks -= nf->racks[j];
-	} else {
-		if (o->work_model) {
-			evaluate_with(o, ~0ul);
-		} else {
-			/* The planner's inputs alone: the node groups and the fabrics sized; what
-			 * packing the racks read counts only where sizing reads its results, and a
-			 * fabric's reads only where the planner reads the fabric (plan.c). */
-			d->violations.n = 0;
-			d->spec_errors = 0;
-			d->vsource = VS_NODES, d->vfabric = -1;
-			d->plan_only = true;
-			racks_plan(d);
-			fabric_size(d);
-			d->plan_only = false;
-			o->evaluations++;
-		}
-		for (int a = 0; a < o->natoms; a++)
-			v[a] = o->atoms[a].kind == ATOM_WORK ? atom_value(o, a) : 0;
-		/* Only the planner's violations are this part's: the racks' and the fabrics' are
-		 * their factors' (every design has them there too). */
-		ok = true;
-		for (int i = 0; i < d->violations.n; i++)
-			if (((const Violation *)d->violations.v[i])->source == VS_PLAN)
-				ok = false;
-		for (int a = 0; a < o->natoms; a++)
-			if (o->atoms[a].kind == ATOM_WORK && (!isfinite(v[a]) || v[a] >= PLAN_UNRUNNABLE))
-				ok = false; /* no plan fits */
-		*racks = 0;
-	}
-	/* A part whose value cannot be computed (no plan, a division by nothing) cannot be
-	 * chosen: the solver gets finite numbers only. */
-	for (int a = 0; a < o->natoms; a++)
-		if (!isfinite(v[a])) {
-			if (o->atoms[a].kind != ATOM_CONST)
-				ok = false;
-			v[a] = 0;
-		}
-	if (!ok) /* fixed to 0: its numbers never reach the solver */
-		for (int a = 0; a < o->natoms; a++)
-			v[a] = 0;
-	return ok;
-}
-
-/* The factor's families are the open choices its passes read (field_reads): every other one
- * stays at its first option while the factor is tabulated, so a family the evaluations never
- * read cannot change them. Starting from none, the joint options of the families read so far
- * are evaluated; a read of another family adds it and starts again. When none is added, every
- * evaluation read only the factor's families, so the part is a function of them alone. */
-static bool tabulate(Opt *o, Factor *f)
-{
-	unsigned long long mask = 0, reads;
-	int base_ok = -1; /* the first option of every family, once evaluated */
-	double base_racks = 0, *base_val = arena_alloc(o->a, sizeof(double) * (size_t)(o->natoms + 1));
-	for (int i = 0; i < o->nfam; i++)
-		choice_set(o->opens->v[i], 0);
-	for (;;) {
-		f->nfams = 0;
-		double n = 1;
-		for (int i = 0; i < o->nfam; i++)
-			if (mask >> i & 1) {
-				f->fams[f->nfams++] = i;
-				n *= ((OpenChoice *)o->opens->v[i])->nopts;
-			}
-		if (n > MAX_JOINT)
-			return false;
-		if ((int)n > f->cap) {
-			f->cap = (int)n;
-			f->ok = arena_alloc(o->a, sizeof(bool) * (size_t)f->cap);
-			f->val = arena_alloc(o->a, sizeof(double) * (size_t)f->cap * (size_t)(o->natoms ? o->natoms : 1));
-			f->racks = arena_alloc(o->a, sizeof(double) * (size_t)f->cap);
-			f->var = arena_alloc(o->a, sizeof(int) * (size_t)f->cap);
-		}
-		f->njoint = (int)n;
-		bool grown = false;
-		for (int j = 0; j < f->njoint && !grown; j++) {
-			set_joint(o, f, j);
-			if (j == 0 && base_ok >= 0) {
-				/* every family at its first option: evaluated in the last round */
-				f->ok[0] = base_ok;
-				memcpy(f->val, base_val, sizeof(double) * (size_t)o->natoms);
-				f->racks[0] = base_racks;
-				continue;
-			}
-			reads = 0;
-			field_reads = &reads;
-			f->ok[j] = evaluate_part(o, f, &f->val[(size_t)j * o->natoms], &f->racks[j]);
-			field_reads = NULL;
-			if (reads & ~mask) {
-				mask |= reads;
-				grown = true;
-				if (j == 0) {
-					base_ok = f->ok[0];
-					memcpy(base_val, f->val, sizeof(double) * (size_t)o->natoms);
-					base_racks = f->racks[0];
-				}
-				for (int i = 0; i < o->nfam; i++)
-					choice_set(o->opens->v[i], 0);
-			}
-		}
-		if (!grown) {
-			f->mask = mask;
-			if (o->d->p->c->verbose)
-				fprintf(stderr, "optimizer: factor %s: %d families, %d joint options\n",
-					f->name, f->nfams, f->njoint);
-			return true;
-		}
 	}
 }
 
@@ -864,14 +600,14 @@ int optimize_choices(Design *d, PtrVec *opens, bool *fallback)
 	for (int a = 0; a < o.natoms; a++)
 		work |= o.atoms[a].kind == ATOM_WORK;
 	o.factors = arena_alloc(o.a, sizeof(Factor) * (size_t)(d->nfabrics + 2));
-	add_factor(&o, "nodes", -1);
+	factor_add(&o, "nodes", -1);
 	for (int f = 0; f < d->nfabrics; f++)
-		add_factor(&o, arena_printf(o.a, "fabric_%s", d->fabrics[f].decl->name), f);
+		factor_add(&o, arena_printf(o.a, "fabric_%s", d->fabrics[f].decl->name), f);
 	if (work)
-		add_factor(&o, "workloads", -2);
+		factor_add(&o, "workloads", -2);
 	if (o.nfam > 64) /* a bit each in the read sets */
 		return *fallback = true, 0;
-	o.work_model = work_needs_model(&o);
+	o.work_model = factor_work_needs_model(&o);
 	for (int i = 0; i < o.nfam; i++) {
 		Field *fl = ((OpenChoice *)opens->v[i])->dec->field;
 		fl->choices = fl->param_choices = 0;
@@ -885,7 +621,7 @@ int optimize_choices(Design *d, PtrVec *opens, bool *fallback)
 	double t0 = now_ms();
 	d->quiet = true;
 	for (int f = 0; f < o.nfactors; f++) {
-		if (!tabulate(&o, &o.factors[f])) {
+		if (!factor_tabulate(&o, &o.factors[f])) {
 			d->quiet = false;
 			return *fallback = true, 0;
 		}
