@@ -175,7 +175,7 @@ bool factor_tabulate(Opt *o, Factor *f)
 		f->nfams = 0;
 		double n = 1;
 		for (int i = 0; i < o->nfam; i++)
-			if (mask >> i & 1) {
+			if (mask & factor_bit(i)) {
 				f->fams[f->nfams++] = i;
 				n *= ((OpenChoice *)o->opens->v[i])->nopts;
 			}

@@ -422,11 +422,16 @@ static bool build(Opt *o, int elastic_rows, Slacks *sl)
 		sl->req[i] = slack;
 		sl->eq[i] = rq->op == CMP_EQ;
 		if (slack >= 0) {
-			/* Relative: the slack over the size of the row's terms. */
+			/* Relative: the slack over the limit, the side that reads no attribute of the
+			 * design; when both do, over the larger side on the design in force. */
 			Qty l = {0}, r = {0};
 			judge_eval(d, rq->lhs, &l, false);
 			judge_eval(d, rq->rhs, &r, false);
 			double size = fmax(fmax(fabs(l.v), fabs(r.v)), 1e-12);
+			if (!check_reads_attribute(rq->rhs) && fabs(r.v) > 0)
+				size = fabs(r.v);
+			else if (!check_reads_attribute(rq->lhs) && fabs(l.v) > 0)
+				size = fabs(l.v);
 			lp_term(o->a, &slack_sum, slack, 1 / size);
 			if (sl->eq[i])
 				lp_term(o->a, &slack_sum, slack + 1, 1 / size);
@@ -534,7 +539,9 @@ static void explain_infeasible(Opt *o, int *pick)
 	Slacks sl;
 	build(o, ELASTIC_ALL, &sl);
 	LpResult r;
-	if (!lp_solve(o->m, d->time_limit, &r))
+	bool solved = lp_solve(o->m, d->time_limit, &r);
+	lp_release(o->m); /* each elastic model is solved once */
+	if (!solved)
 		return;
 	chosen(o, &r, pick);
 	d->relaxation = explain(o, &r, &sl);
@@ -544,7 +551,9 @@ static void explain_infeasible(Opt *o, int *pick)
 		if ((row == ELASTIC_FLOOR && !has_floor) || (row == ELASTIC_BUDGET && budget_stated(d)))
 			continue;
 		build(o, row, &sl);
-		if (!lp_solve(o->m, d->time_limit, &r))
+		solved = lp_solve(o->m, d->time_limit, &r);
+		lp_release(o->m);
+		if (!solved)
 			continue; /* this row alone cannot make it */
 		const char *one = explain(o, &r, &sl);
 		if (one && (!d->relaxation || strcmp(one, d->relaxation) != 0))
@@ -605,18 +614,19 @@ int optimize_choices(Design *d, PtrVec *opens, bool *fallback)
 		factor_add(&o, arena_printf(o.a, "fabric_%s", d->fabrics[f].decl->name), f);
 	if (work)
 		factor_add(&o, "workloads", -2);
-	if (o.nfam > 64) /* a bit each in the read sets */
-		return *fallback = true, 0;
 	o.work_model = factor_work_needs_model(&o);
-	for (int i = 0; i < o.nfam; i++) {
-		Field *fl = ((OpenChoice *)opens->v[i])->dec->field;
-		fl->choices = fl->param_choices = 0;
+	/* Each family's bit in the read sets (factor_bit); no field keeps one from an earlier
+	 * decision of the same program. */
+	for (int i = 0; i < d->p->decls.n; i++) {
+		Decl *decl = d->p->decls.v[i];
+		for (int j = 0; j < decl->nfields; j++)
+			decl->fields[j]->choices = decl->fields[j]->param_choices = 0;
 	}
 	for (int i = 0; i < o.nfam; i++) {
 		const Decision *dec = ((OpenChoice *)opens->v[i])->dec;
-		dec->field->choices |= 1ull << i;
+		dec->field->choices |= factor_bit(i);
 		if (dec->param)
-			dec->field->param_choices |= 1ull << i;
+			dec->field->param_choices |= factor_bit(i);
 	}
 	double t0 = now_ms();
 	d->quiet = true;
@@ -674,6 +684,7 @@ int optimize_choices(Design *d, PtrVec *opens, bool *fallback)
 			diag_set_code(dg, "internal");
 			d->p->internal_error = true;
 		}
+		lp_release(main_model);
 		return diag_errors(c) - before;
 	}
 
@@ -699,6 +710,7 @@ int optimize_choices(Design *d, PtrVec *opens, bool *fallback)
 	}
 
 	d->opt.ms_resolve = now_ms() - t3;
+	lp_release(main_model); /* no solve after these */
 	for (int f = 0; f < o.nfam; f++) {
 		OpenChoice *oc = opens->v[f];
 		choice_set(oc, pick[f]);

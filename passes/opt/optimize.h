@@ -55,6 +55,14 @@ typedef struct Opt {
 	bool work_model;  /* the workloads' factor needs the whole model (work_needs_model) */
 } Opt;
 
+/* Family i's bit in the read sets (Field.choices, field_reads): families past the 63rd share
+ * the last bit, so a read of one of them counts as a read of them all (more families in a
+ * factor than it needs, never fewer). */
+static inline unsigned long long factor_bit(int i)
+{
+	return 1ull << (i < 63 ? i : 63);
+}
+
 /* ---- factor.c ------------------------------------------------------------------------------- */
 
 /* Adds factor `name`: the nodes' (fabric -1), fabric `fabric`'s, or the workloads' (-2). */
