@@ -247,21 +247,25 @@ def svg(rows):
     return "\n".join(o) + "\n"
 
 
-def bench_choices(clusterc, out, repeat):
-    """The optimizer's case: bench/choices-8.cluster built for report.json alone; the decide
-    stage's and the whole build's time (minimum of `repeat`), and the size of the MILP."""
-    spec = os.path.join(HERE, "choices-8.cluster")
+def bench_choices(clusterc, out, repeat, name="choices-8"):
+    """An optimizer's case: bench/NAME.cluster built for report.json alone; the decide stage's
+    and the whole build's time (minimum of `repeat`), its split (--timings' `decide:` lines),
+    the size of the MILP, its status and gap."""
+    spec = os.path.join(HERE, name + ".cluster")
     env = dict(os.environ, CLUSTERC_STDLIB=os.path.join(HERE, "..", "stdlib"))
     best = None
     for k in range(repeat):
-        d = os.path.join(out, "choices-8-%d" % k)
+        d = os.path.join(out, "%s-%d" % (name, k))
         rmtree(d)
         p = subprocess.run([clusterc, "build", spec, "-o", d, "--emit=report.json", "--timings"],
                            capture_output=True, text=True, env=env)
         if p.returncode != 0:
             return {"status": "exit %d" % p.returncode}
         stages = {}
+        split = []
         for line in p.stdout.splitlines() + p.stderr.splitlines():
+            if line.startswith("decide: "):
+                split.append(line[len("decide: "):])
             f = line.split()
             if len(f) >= 2 and f[0] in ("decide", "total"):
                 try:
@@ -272,7 +276,8 @@ def bench_choices(clusterc, out, repeat):
             opt = json.load(fh).get("optimizer") or {}
         rmtree(d)
         run = {"status": "ok", "decide": stages.get("decide", 0), "total": stages.get("total", 0),
-               "variables": opt.get("variables", 0), "constraints": opt.get("constraints", 0)}
+               "variables": opt.get("variables", 0), "constraints": opt.get("constraints", 0),
+               "solve": opt.get("status", "?"), "gap": opt.get("gap"), "split": split}
         if best is None or run["decide"] < best["decide"]:
             best = run
     return best
@@ -310,13 +315,18 @@ def main(argv):
         f.write(svg(rows))
     print()
     print_summary(rows)
-    ch = bench_choices(clusterc, out, repeat)
-    if ch["status"] == "ok":
-        print("optimizer: bench/choices-8.cluster (8 open choices, 7,680 combinations; MILP %s x "
-              "%s): decide %.1f ms, build %.1f ms" % (format(ch["variables"], ","),
-                                                     ch["constraints"], ch["decide"], ch["total"]))
-    else:
-        print("optimizer: bench/choices-8.cluster failed (%s)" % ch["status"])
+    cases = [("choices-8", "8 open choices, 7,680 combinations"),
+             ("choices-20", "20 open choices, 2.09e12 combinations, 100,000 GPUs")]
+    for name, what in cases:
+        ch = bench_choices(clusterc, out, repeat, name)
+        if ch["status"] == "ok":
+            print("optimizer: bench/%s.cluster (%s; MILP %s x %s, %s, gap %s): decide %.1f ms, "
+                  "build %.1f ms" % (name, what, format(ch["variables"], ","), ch["constraints"],
+                                     ch["solve"], ch["gap"], ch["decide"], ch["total"]))
+            for line in ch["split"]:
+                print("  decide: " + line)
+        else:
+            print("optimizer: bench/%s.cluster failed (%s)" % (name, ch["status"]))
     print("bench: %s and %s" % (os.path.join(out, "bench.csv"), os.path.join(out, "bench.svg")))
     return 0 if all(r["status"] == "ok" for r in rows) else 1
 

@@ -208,6 +208,17 @@ int cmd_build(const Options *o, const char *path)
 		diag_render(c, stderr);
 	if (o->timings) {
 		print_timings(timings, emit_ms);
+		/* decide's split: the candidates' passes tabulated, the model built, solved and
+		 * solved again for what each choice saved; the planner's searches within. */
+		if (d.opt.solver && !strcmp(d.opt.solver, "glpk"))
+			fprintf(stderr, "decide: passes %.1f ms (%d evaluations), model build %.1f ms "
+					"(%d x %d), solve %.1f ms, re-solves %.1f ms (%d)\n",
+				d.opt.ms_passes, d.opt.evaluations, d.opt.ms_build, d.opt.variables,
+				d.opt.constraints, d.opt.ms_solve, d.opt.ms_resolve, d.opt.resolves);
+		if (d.opt.searches > 0)
+			fprintf(stderr, "decide: planner %.0f searches, %.0f plans in %.1f ms, %.3g plans/s\n",
+				d.opt.searches, d.opt.plans, d.opt.plan_ms,
+				d.opt.plan_ms > 0 ? d.opt.plans / (d.opt.plan_ms / 1e3) : 0);
 		/* The planner's search per workload: plans costed, its time, plans per second. */
 		for (int i = 0; i < d.nplans; i++) {
 			const PlanResult *r = &d.plans[i].r;

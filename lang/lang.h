@@ -105,6 +105,9 @@ typedef struct Field {
 	struct Value *val; /* the checked value, filled by passes/check.c */
 	int id;            /* 1 + its FieldId once typed access looked it up; -1: not a field */
 	bool overridden;   /* set by a scenario or --set rather than written here */
+	unsigned long long choices; /* the optimizer's open choices in this field (a bit each), read
+				     * through typed access while field_reads is set (passes/opt) */
+	unsigned long long param_choices; /* those of them in a constructor's parameters */
 } Field;
 
 typedef struct Decl {

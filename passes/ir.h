@@ -442,6 +442,8 @@ extern const TopologyFamily topology_families[TOPO_COUNT];
 
 typedef struct FabricInst {
 	Decl *decl;
+	unsigned long long reads;    /* the open choices its sizing read (field_reads), for the
+				      * optimizer's factors; 0 outside the optimizer */
 	const char *name;            /* the fabric's declaration */
 	Loc loc;                     /* its name in the source */
 	int routing;                 /* Routing, or -1 when the spec leaves it to the consumer */
@@ -1128,6 +1130,12 @@ typedef struct Design {
 		const char *solver, *status;
 		double objective, bound, gap, ms;
 		int variables, constraints;
+		/* --timings: decide's split, ms (the passes tabulated, the model built, its solve,
+		 * the re-solves of what each choice saved), the candidate evaluations and planner
+		 * searches behind them */
+		double ms_passes, ms_build, ms_solve, ms_resolve;
+		int evaluations, resolves;
+		double searches, plans, plan_ms; /* the planner's searches while deciding */
 	} opt;                   /* what the optimizer did (solver NULL: it did not run) */
 	double built_objective;  /* the first objective on the design as built, cables included */
 	OptimizerReport report;  /* decide_report: what the optimizer did, as reports give it */
@@ -1140,6 +1148,13 @@ typedef struct Design {
 	void (*model_candidate)(struct Design *d);
 	void (*judge_candidate)(struct Design *d);
 	unsigned long fabric_drop;
+	/* The optimizer's dependency tracking (field_reads, passes/opt/optimize.c): pack_reads, the
+	 * open choices racks_plan's packing (per_rack, racks, the rack limits) read; plan_only: a
+	 * candidate evaluated for the planner's inputs alone (racks_plan's packing reads kept in
+	 * pack_reads, noted only where a pass reads its results; each fabric's in its reads,
+	 * noted where plan.c reads the fabric). */
+	unsigned long long pack_reads;
+	bool plan_only;
 	int spec_errors;         /* mistakes in the spec found while planning (exit 1) */
 	double solve_ms;
 	WorkloadPlan *plans;     /* one per workload that a plan fits (plan.c) */

@@ -94,6 +94,18 @@ struct Value {
  * one, or (field_num) a default the schema does not write as a literal exits 70. */
 Field *field_get(const Decl *d, FieldId f);
 const Value *field_value(const Decl *d, FieldId f);
+/* While set, every typed read of a field ORs the field's open choices (Field.choices) into it:
+ * the optimizer learns which choices a part of the design depends on (passes/opt/optimize.c). */
+extern unsigned long long *field_reads;
+/* field_value for a caller that reads a constructor's kind but none of its parameters: only
+ * an open choice of the whole value counts as read. */
+const Value *field_value_shallow(const Decl *d, FieldId f);
+/* Adds choices to field_reads, when set: a pass reading a result that depends on them. */
+static inline void field_note(unsigned long long choices)
+{
+	if (field_reads)
+		*field_reads |= choices;
+}
 /* A number in base units (quantities, whole numbers, ratios as a/b, booleans as 0 or 1): the
  * value when set, else the schema's literal default. */
 double field_num(const Decl *d, FieldId f);

@@ -12,8 +12,9 @@ libyaml-dev libjansson-dev nettle-dev libcunit1-dev"
 # Tests: the real tools that read our artifacts (chromium reads report.html), python3 for the
 # tests that parse JSON and YAML artifacts (PyYAML, with libyaml's fast loader), clang for the
 # second build of the suite and the fuzz targets, valgrind for the memcheck sample, GNU time
-# for the CPU-time bounds of the robustness test.
-TEST="time clang python3 python3-yaml valgrind ibsim-utils opensm frr slurmctld chromium"
+# for the CPU-time bounds of the robustness test, COIN-OR's cbc for a second solver on the
+# optimizer's model.lp (tests/optimize.sh).
+TEST="time clang python3 python3-yaml valgrind ibsim-utils opensm frr slurmctld chromium coinor-cbc"
 
 PACKAGES="$BUILD $TEST"
 if [ "${1:-}" = "--print" ]; then

@@ -7,7 +7,10 @@
 #    require_wanka_facility_power_le_hall_b_power_budget ...);
 #  - cable media follow the objective: the same links get the cheap, power-hungry optic when
 #    capex is minimized and the dearer frugal one when the cost of ownership over 10 years is;
-#  - --time-limit and --search take only what they document (exit 64 otherwise).
+#  - --time-limit and --search take only what they document (exit 64 otherwise);
+#  - the factors over the choices each part reads agree with the exhaustive search
+#    (tests/optimize/factors.cluster); bench/choices-20.cluster (20 choices, 100,000 GPUs) is
+#    optimal with no gap, and glpsol and cbc solve its model.lp to the same objective.
 set -u
 clusterc=$1 root=$2
 fail=0
@@ -154,6 +157,68 @@ EOF
 	grep -q "decided again with every link" "$tmp/cm-$m/report.md" ||
 		err "$spec --search=$m: report.md does not say the choices were decided again"
 done
+
+# Factors (docs/optimization.md): the MILP over the choices each part reads agrees with the
+# exhaustive search, with the compute fabric's leaves free to stand in the server racks (then
+# the racks read its switch and planes, and every factor with the racks' choices grows by
+# them) and with them fixed in network racks (then the storage fabric's factor is its own
+# three choices and the racks' three, the workload's the node count and the compute fabric's
+# two).
+spec=$root/tests/optimize/factors.cluster
+for set in "" "compute.leaf_placement=network_rack"; do
+	args=""
+	[ -n "$set" ] && args="--set $set"
+	# shellcheck disable=SC2086
+	"$clusterc" build -v "$spec" $args -o "$tmp/fa" --emit report.json 2>"$tmp/fa.err" ||
+		{ err "factors ($set): exit $?"; cat "$tmp/fa.err"; continue; }
+	# shellcheck disable=SC2086
+	"$clusterc" build -q --search=exhaustive "$spec" $args -o "$tmp/fa-ex" --emit report.json ||
+		{ err "factors ($set): --search=exhaustive exit $?"; continue; }
+	decisions "$tmp/fa/report.json" >"$tmp/fa.milp"
+	decisions "$tmp/fa-ex/report.json" >"$tmp/fa.ex"
+	want=9
+	[ -n "$set" ] && want=8
+	[ "$(wc -l <"$tmp/fa.milp")" -eq $want ] || err "factors ($set): not $want decisions"
+	cmp -s "$tmp/fa.milp" "$tmp/fa.ex" ||
+		{ err "factors ($set): the MILP and the exhaustive search decide differently"; diff "$tmp/fa.milp" "$tmp/fa.ex"; }
+	close_to "$(json_number "$tmp/fa/report.json" objective)" "$(json_number "$tmp/fa-ex/report.json" objective)" ||
+		err "factors ($set): the MILP's objective is not the exhaustive search's"
+	if [ -n "$set" ]; then
+		for want in "nodes: 3 families" "fabric_compute: 5 families" "fabric_storage: 6 families" \
+			    "workloads: 3 families"; do
+			grep -q "factor $want" "$tmp/fa.err" || { err "factors ($set): no 'factor $want'"; cat "$tmp/fa.err"; }
+		done
+	else
+		grep -q "factor nodes: 6 families" "$tmp/fa.err" ||
+			{ err "factors: the racks did not read the compute fabric's switch and planes"; cat "$tmp/fa.err"; }
+	fi
+done
+
+# bench/choices-20.cluster: 20 open choices (2.09e12 designs) at 100,000 GPUs, optimal with no
+# gap, and glpsol and cbc (COIN-OR) solve its model.lp to the same objective.
+spec=$root/bench/choices-20.cluster
+if "$clusterc" build -q "$spec" -o "$tmp/c20" --emit report.json,model.lp 2>"$tmp/c20.err"; then
+	ours=$(json_number "$tmp/c20/report.json" objective)
+	grep -q '"status": "optimal"' "$tmp/c20/report.json" || err "choices-20: not optimal"
+	close_to "$(json_number "$tmp/c20/report.json" gap)" 0 || err "choices-20: a gap"
+	[ "$(decisions "$tmp/c20/report.json" | wc -l)" -eq 20 ] ||
+		err "choices-20: not 20 decisions"
+	glpsol --lp "$tmp/c20/model.lp" -o "$tmp/c20.sol" >"$tmp/c20.glpsol" 2>&1 || err "choices-20: glpsol failed"
+	grep -q "INTEGER OPTIMAL" "$tmp/c20.glpsol" || err "choices-20: glpsol found no proven optimum"
+	theirs=$(sed -n 's/^Objective: *[A-Za-z0-9_]* = \([-0-9.e+]*\).*/\1/p' "$tmp/c20.sol")
+	close_to "$theirs" "$ours" || err "choices-20: glpsol's objective $theirs, report.json's $ours"
+	if command -v cbc >/dev/null 2>&1; then
+		cbc "$tmp/c20/model.lp" solve solu "$tmp/c20.cbc" >"$tmp/c20.cbclog" 2>&1 || err "choices-20: cbc failed"
+		theirs=$(sed -n 's/^Optimal - objective value *\([-0-9.e+]*\).*/\1/p' "$tmp/c20.cbc")
+		[ -n "$theirs" ] || { err "choices-20: cbc found no optimum"; cat "$tmp/c20.cbclog"; }
+		[ -z "$theirs" ] || close_to "$theirs" "$ours" || err "choices-20: cbc's objective $theirs, report.json's $ours"
+	else
+		err "choices-20: cbc not found (Debian package coinor-cbc; scripts/install-deps.sh)"
+	fi
+else
+	err "choices-20: build exit $?"
+	cat "$tmp/c20.err"
+fi
 
 echo "optimize: $solved models solved by glpsol, $fail failed"
 [ $fail -eq 0 ]

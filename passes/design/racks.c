@@ -221,7 +221,9 @@ static int topology_rack_nodes(const Design *d, Loc *loc)
 	for (int i = 0; fv && fv->kind == VAL_LIST && i < fv->n; i++) {
 		if (fv->items[i]->kind != VAL_REF)
 			continue;
-		const Value *topo = field_value(fv->items[i]->ref, FLD_FABRIC_TOPOLOGY);
+		/* rack_nodes reads no parameter that can be an open choice (a torus's dims and
+		 * block cannot be): the optimizer sees only the topology's kind read */
+		const Value *topo = field_value_shallow(fv->items[i]->ref, FLD_FABRIC_TOPOLOGY);
 		if (!topo || topo->kind != VAL_CTOR || topo->ctor->topology < 0)
 			continue;
 		int n = topology_families[topo->ctor->topology].rack_nodes(topo);
@@ -366,10 +368,13 @@ static void plan_network_rack(Design *d)
 	d->rack_cables = field_num_set(d->rack, FLD_RACK_MAX_CABLES, &cables) ? (int)cables : 0;
 }
 
-int racks_plan(Design *d)
+/* The racks of the design in force; the open choices read go to `pack` (racks_plan), but for
+ * the node groups' models and counts, which go to `groups`. */
+static int plan_racks(Design *d, unsigned long long *groups, unsigned long long *pack)
 {
 	Ctx *c = d->p->c;
 	int before = d->spec_errors;
+	field_reads = pack;
 	d->rack = field_ref(d->cluster, FLD_CLUSTER_RACK);
 	d->cooling = field_ref(d->rack, FLD_RACK_COOLING);
 	d->rack_type = parts_of(d, d->rack);
@@ -388,9 +393,12 @@ int racks_plan(Design *d)
 	const Value *fv = field_value(d->cluster, FLD_CLUSTER_FABRICS);
 	for (int i = 0; fv && fv->kind == VAL_LIST && i < fv->n; i++) {
 		const Decl *fd = fv->items[i]->ref;
+		/* the placement first: a fabric's switch and planes matter here only with ToRs */
+		if (field_enum(fd, FLD_FABRIC_LEAF_PLACEMENT) != LEAF_SERVER_RACK)
+			continue;
 		const Value *sw = field_value(fd, FLD_FABRIC_SWITCH);
 		const Value *pl = field_value(fd, FLD_FABRIC_PLANES);
-		if (field_enum(fd, FLD_FABRIC_LEAF_PLACEMENT) != LEAF_SERVER_RACK || !sw || sw->kind != VAL_REF)
+		if (!sw || sw->kind != VAL_REF)
 			continue;
 		const Part *tor = parts_of(d, sw->ref);
 		double planes = pl && pl->kind == VAL_QTY ? pl->q.v : 1;
@@ -410,7 +418,9 @@ int racks_plan(Design *d)
 		}
 	}
 
+	field_reads = groups;
 	const Value *nodes = field_value(d->cluster, FLD_CLUSTER_NODES);
+	field_reads = pack;
 	int n = nodes->kind == VAL_LIST ? nodes->n : 1;
 	if (!d->groups || d->ngroups != n)
 		d->groups = arena_alloc(c->arena, sizeof(NodeGroup) * (size_t)n);
@@ -463,4 +473,19 @@ int racks_plan(Design *d)
 	d->t.racks = racks;
 
 	return d->spec_errors - before;
+}
+
+/* With the optimizer's tracking on (field_reads), what the groups' models and counts read goes
+ * to the caller's set; what the packing reads (rack type, power, cooling, nodes per rack, ToRs)
+ * to Design.pack_reads, and to the caller's set too unless the candidate is evaluated for the
+ * planner's inputs alone (plan_only), whose passes note it where they read a packing result. */
+int racks_plan(Design *d)
+{
+	unsigned long long *sink = field_reads, pack = 0;
+	int errors = plan_racks(d, sink, sink ? &pack : NULL);
+	field_reads = sink;
+	d->pack_reads = pack;
+	if (!d->plan_only)
+		field_note(pack);
+	return errors;
 }

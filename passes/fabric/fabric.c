@@ -384,12 +384,23 @@ int fabric_size(Design *d)
 	}
 	d->nfabrics = n;
 	int before = d->violations.n;
+	/* With the optimizer's tracking on, each fabric's reads are its own (FabricInst.reads);
+	 * a fabric the optimizer leaves out is not sized (nor read). */
+	unsigned long long *sink = field_reads;
 	for (int i = 0; i < n; i++) {
 		Decl *fd = fv->items[i]->ref;
-		d->fabrics[i] = (FabricInst){.decl = fd, .name = fd->name, .loc = fd->name_loc,
-					     .routing = field_enum(fd, FLD_FABRIC_ROUTING)};
+		if (d->fabric_drop & (1ul << i)) {
+			d->fabrics[i] = (FabricInst){.decl = fd, .name = fd->name, .loc = fd->name_loc};
+			continue;
+		}
+		d->fabrics[i] = (FabricInst){.decl = fd, .name = fd->name, .loc = fd->name_loc};
+		field_reads = sink ? &d->fabrics[i].reads : NULL;
+		d->fabrics[i].routing = field_enum(fd, FLD_FABRIC_ROUTING);
 		d->vsource = VS_FABRIC, d->vfabric = i;
 		size_one(d, &d->fabrics[i]);
+		field_reads = sink;
+		if (!d->plan_only)
+			field_note(d->fabrics[i].reads);
 	}
 	d->vsource = VS_NODES, d->vfabric = -1;
 	scale_up_size(d);

@@ -174,6 +174,7 @@ static int tor_leaves(Design *d, FabricInst *f, int extra_pp)
 	}
 	double npl = field_num(fd, FLD_FABRIC_RACKS_PER_LEAF);
 	int per = shape_count(npl), most_racks = 1;
+	field_note(d->pack_reads); /* the groups' racks: what packing them read */
 	for (int g = 0; g < d->ngroups; g++) {
 		int per_rack = d->groups[g].per_rack > 0 ? d->groups[g].per_rack : 1;
 		int racks = (d->groups[g].count + per_rack - 1) / per_rack;

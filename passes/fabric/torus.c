@@ -216,6 +216,8 @@ bool torus_size(Design *d, FabricInst *f, const Value *topo, int nodes, int extr
 		}
 	/* A block is one rack: the racks must hold one block's nodes each. */
 	if (bv)
+		field_note(d->pack_reads); /* the groups' racks: what packing them read */
+	if (bv)
 		for (int g = 0; g < d->ngroups; g++) {
 			int want_rack = block_positions / f->per_node;
 			if (d->groups[g].per_rack == want_rack || d->groups[g].per_rack == 0)

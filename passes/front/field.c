@@ -24,6 +24,8 @@ static int field_id(Field *f, int kind)
 	return f->id > 0 ? f->id - 1 : -1;
 }
 
+unsigned long long *field_reads;
+
 Field *field_get(const Decl *d, FieldId id)
 {
 	INVARIANT(id >= 0 && id < FIELD_COUNT, "a field id out of range");
@@ -31,14 +33,28 @@ Field *field_get(const Decl *d, FieldId id)
 		  "a field asked of a declaration of another kind");
 	for (; d; d = d->parent)
 		for (int i = d->nfields - 1; i >= 0; i--)
-			if (field_id(d->fields[i], d->kind) == (int)id)
+			if (field_id(d->fields[i], d->kind) == (int)id) {
+				if (field_reads)
+					*field_reads |= d->fields[i]->choices;
 				return d->fields[i];
+			}
 	return NULL;
 }
 
 const Value *field_value(const Decl *d, FieldId id)
 {
 	Field *f = field_get(d, id);
+	return f ? f->val : NULL;
+}
+
+const Value *field_value_shallow(const Decl *d, FieldId id)
+{
+	unsigned long long *sink = field_reads;
+	field_reads = NULL;
+	Field *f = field_get(d, id);
+	field_reads = sink;
+	if (f)
+		field_note(f->choices & ~f->param_choices);
 	return f ? f->val : NULL;
 }
 

@@ -27,6 +27,8 @@ struct LpModel {
 	NameTable names;
 	int *pos;     /* lp_merge's scratch: a variable's place in the expression + 1, else 0 */
 	int npos;
+	glp_prob *P;  /* the model loaded, kept for the next solve (lp_solve); NULL when none */
+	int P_level;  /* the objective P has */
 };
 
 typedef struct LpVar {
@@ -84,6 +86,7 @@ int lp_var(LpModel *m, const char *name, char kind, double lo, double hi)
 	LpVar *v = arena_alloc(m->c->arena, sizeof *v);
 	*v = (LpVar){lp_name(m, name), kind, lo, hi};
 	vec_push(m->c->arena, &m->vars, v);
+	lp_release(m);
 	return m->vars.n - 1;
 }
 
@@ -94,11 +97,33 @@ void lp_get_bounds(const LpModel *m, int var, double *lo, double *hi)
 	*hi = v->hi;
 }
 
+/* A column's bounds, as the model says (a binary's kind set apart). */
+static void col_bounds(glp_prob *P, int j, const LpVar *v)
+{
+	if (v->kind == 'B')
+		glp_set_col_bnds(P, j, v->lo == v->hi ? GLP_FX : GLP_DB, v->lo, v->lo == v->hi ? v->lo : v->hi);
+	else {
+		int type = isinf(v->hi) ? (isinf(v->lo) ? GLP_FR : GLP_LO)
+			   : v->lo == v->hi ? GLP_FX
+					    : GLP_DB;
+		glp_set_col_bnds(P, j, type, isinf(v->lo) ? 0 : v->lo, isinf(v->hi) ? 0 : v->hi);
+	}
+}
+
+void lp_release(LpModel *m)
+{
+	if (m->P)
+		glp_delete_prob(m->P);
+	m->P = NULL;
+}
+
 void lp_set_bounds(LpModel *m, int var, double lo, double hi)
 {
 	LpVar *v = m->vars.v[var];
 	v->lo = lo;
 	v->hi = hi;
+	if (m->P) /* the loaded model follows: the next solve starts from its last basis */
+		col_bounds(m->P, var + 1, v);
 }
 
 const char *lp_var_name(const LpModel *m, int var)
@@ -177,6 +202,7 @@ int lp_row(LpModel *m, const char *name, const LpExpr *e, char sense, double rhs
 	r->rhs = rhs - e->k; /* constants move to the right */
 	r->e.k = 0;
 	vec_push(m->c->arena, &m->rows, r);
+	lp_release(m);
 	return m->rows.n - 1;
 }
 
@@ -185,6 +211,7 @@ void lp_objective(LpModel *m, const char *name, const LpExpr *e, bool maximize)
 	LpObj *o = arena_alloc(m->c->arena, sizeof *o);
 	*o = (LpObj){lp_name(m, name), *e, maximize};
 	vec_push(m->c->arena, &m->objs, o);
+	lp_release(m);
 }
 
 /* GLPK's terminal output goes into a buffer (shown with -v). */
@@ -192,6 +219,15 @@ static int capture(void *info, const char *s)
 {
 	buf_puts(info, s);
 	return 1;
+}
+
+/* An objective kept as a row is divided by its largest coefficient, for GLPK's numerics. */
+static double keep_scale(const LpObj *o)
+{
+	double big = 0;
+	for (int t = 0; t < o->e.n; t++)
+		big = fmax(big, fabs(o->e.t[t].coef));
+	return big > 0 ? big : 1;
 }
 
 /* Loads the variables, the rows and the `level`-th objective; earlier objectives become rows
@@ -207,14 +243,7 @@ static glp_prob *load(const LpModel *m, int level, const double *fixed)
 		const LpVar *v = m->vars.v[j];
 		glp_set_col_name(P, j + 1, v->name);
 		glp_set_col_kind(P, j + 1, v->kind == 'B' ? GLP_BV : v->kind == 'I' ? GLP_IV : GLP_CV);
-		if (v->kind == 'B' && v->lo == v->hi) /* a binary fixed: its bounds say so */
-			glp_set_col_bnds(P, j + 1, GLP_FX, v->lo, v->hi);
-		else if (v->kind != 'B') {
-			int type = isinf(v->hi) ? (isinf(v->lo) ? GLP_FR : GLP_LO)
-				   : v->lo == v->hi ? GLP_FX
-						    : GLP_DB;
-			glp_set_col_bnds(P, j + 1, type, isinf(v->lo) ? 0 : v->lo, isinf(v->hi) ? 0 : v->hi);
-		}
+		col_bounds(P, j + 1, v); /* a binary fixed: its bounds say so */
 	}
 	int nrows = m->rows.n + level;
 	if (nrows)
@@ -241,10 +270,19 @@ static glp_prob *load(const LpModel *m, int level, const double *fixed)
 			const LpObj *o = m->objs.v[i - m->rows.n];
 			double v = fixed[i - m->rows.n] - o->e.k;
 			double slack = 1e-9 * fmax(1, fabs(v));
+			double sc = keep_scale(o);
 			glp_set_row_name(P, i + 1, arena_printf(m->c->arena, "keep_%s", o->name));
 			glp_set_row_bnds(P, i + 1, o->maximize ? GLP_LO : GLP_UP,
-					 o->maximize ? v - slack : v + slack, o->maximize ? v - slack : v + slack);
+					 (o->maximize ? v - slack : v + slack) / sc,
+					 (o->maximize ? v - slack : v + slack) / sc);
 			e = &o->e;
+			for (int t = 0; t < e->n; t++) {
+				k++;
+				ia[k] = i + 1;
+				ja[k] = e->t[t].var + 1;
+				ar[k] = e->t[t].coef / sc;
+			}
+			continue;
 		}
 		for (int t = 0; t < e->n; t++) {
 			k++;
@@ -308,6 +346,52 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+/* An objective's value at a solution, integer variables at their integers: the model's own
+ * arithmetic, whatever the scaling GLPK solved with. */
+static double objective_of(const LpObj *o, const double *x, const LpModel *m)
+{
+	double v = o->e.k;
+	for (int t = 0; t < o->e.n; t++) {
+		const LpVar *var = m->vars.v[o->e.t[t].var];
+		double xv = x[o->e.t[t].var];
+		v += o->e.t[t].coef * (var->kind == 'C' ? xv : round(xv));
+	}
+	return v;
+}
+
+/* Puts objective `level` on the loaded model: its coefficients for the last one's, the rows of
+ * the earlier objectives held at their optima, the later ones' free. */
+static void set_level(LpModel *m, int level, const double *fixed)
+{
+	glp_prob *P = m->P;
+	const LpObj *was = m->objs.v[m->P_level];
+	for (int t = 0; t < was->e.n; t++)
+		glp_set_obj_coef(P, was->e.t[t].var + 1, 0);
+	for (int l = 0; l + 1 < m->objs.n; l++) {
+		int row = m->rows.n + l + 1;
+		if (l >= level) {
+			glp_set_row_bnds(P, row, GLP_FR, 0, 0);
+			continue;
+		}
+		const LpObj *o = m->objs.v[l];
+		double v = fixed[l] - o->e.k;
+		double slack = 1e-9 * fmax(1, fabs(v));
+		double b = (o->maximize ? v - slack : v + slack) / keep_scale(o);
+		glp_set_row_bnds(P, row, o->maximize ? GLP_LO : GLP_UP, b, b);
+	}
+	const LpObj *o = m->objs.v[level];
+	glp_set_obj_name(P, o->name);
+	glp_set_obj_dir(P, o->maximize ? GLP_MAX : GLP_MIN);
+	glp_set_obj_coef(P, 0, o->e.k);
+	for (int t = 0; t < o->e.n; t++)
+		glp_set_obj_coef(P, o->e.t[t].var + 1, glp_get_obj_coef(P, o->e.t[t].var + 1) + o->e.t[t].coef);
+	m->P_level = level;
+}
+
+/* The model is loaded once, with a row for every objective but the last (free until its
+ * level is solved), and kept: each level, and each later solve after lp_set_bounds, starts
+ * the simplex from the last optimal basis and branches from that LP solution (GLPK's MIP
+ * presolve would copy and reduce the whole problem each time, the most of a solve). */
 bool lp_solve(LpModel *m, double time_limit_s, LpResult *r)
 {
 	*r = (LpResult){.status = LP_ERROR, .objective = NAN, .bound = NAN, .gap = NAN,
@@ -325,11 +409,47 @@ bool lp_solve(LpModel *m, double time_limit_s, LpResult *r)
 	double t0 = now_ms();
 	double *fixed = xmalloc(sizeof(double) * (size_t)m->objs.n);
 	r->x = arena_alloc(m->c->arena, sizeof(double) * (size_t)(m->vars.n + 1));
+	for (int l = 0; l < m->objs.n; l++)
+		fixed[l] = 0;
+	bool fresh = false; /* the warm start failed: this solve loads afresh, with presolve */
 	for (int level = 0; level < m->objs.n; level++) {
-		glp_prob *P = load(m, level, fixed);
+		glp_prob *P = NULL;
+		if (!fresh) {
+			if (!m->P) {
+				m->P = load(m, m->objs.n - 1, fixed);
+				m->P_level = m->objs.n - 1;
+				glp_scale_prob(m->P, GLP_SF_AUTO);
+			}
+			P = m->P;
+			set_level(m, level, fixed);
+			glp_smcp sp;
+			glp_init_smcp(&sp);
+			sp.msg_lev = GLP_MSG_OFF;
+			if (time_limit_s > 0) {
+				double left = time_limit_s * 1e3 - (now_ms() - t0);
+				sp.tm_lim = left > 1 ? (int)left : 1;
+			}
+			int src = glp_simplex(P, &sp);
+			int lst = glp_get_status(P);
+			if (src == 0 && (lst == GLP_NOFEAS || glp_get_prim_stat(P) == GLP_NOFEAS)) {
+				r->status = LP_INFEASIBLE;
+				break;
+			}
+			if (src == GLP_ETMLIM) {
+				r->status = LP_TIME_LIMIT;
+				break;
+			}
+			if (src != 0 || lst != GLP_OPT) {
+				/* Numerics (a singular basis): this level and the rest load afresh. */
+				fresh = true;
+				lp_release(m);
+			}
+		}
+		if (fresh)
+			P = load(m, level, fixed);
 		glp_iocp parm;
 		glp_init_iocp(&parm);
-		parm.presolve = GLP_ON;
+		parm.presolve = fresh ? GLP_ON : GLP_OFF;
 		parm.mip_gap = 0;
 		parm.msg_lev = GLP_MSG_ON;
 		double bound = NAN;
@@ -342,30 +462,30 @@ bool lp_solve(LpModel *m, double time_limit_s, LpResult *r)
 		int rc = glp_intopt(P, &parm);
 		int st = glp_mip_status(P);
 		bool timed_out = rc == GLP_ETMLIM || rc == GLP_EMIPGAP;
-		if (st == GLP_NOFEAS || rc == GLP_ENOPFS || rc == GLP_ENODFS) {
+		if (st == GLP_NOFEAS || rc == GLP_ENOPFS || rc == GLP_ENODFS)
 			r->status = LP_INFEASIBLE;
-			glp_delete_prob(P);
-			break;
-		}
-		if (st != GLP_OPT && st != GLP_FEAS) {
+		else if (st != GLP_OPT && st != GLP_FEAS)
 			r->status = timed_out ? LP_TIME_LIMIT : LP_ERROR;
+		else {
+			for (int j = 0; j < m->vars.n; j++)
+				r->x[j] = glp_mip_col_val(P, j + 1);
+			fixed[level] = objective_of(m->objs.v[level], r->x, m);
+			if (level == 0) {
+				r->objective = fixed[0];
+				/* The best bound: the relaxation's when stopped early, the objective
+				 * when proven. */
+				r->bound = st == GLP_OPT && !timed_out ? fixed[0] : bound;
+			}
+			r->status = st == GLP_OPT && !timed_out ? LP_OPTIMAL : LP_FEASIBLE;
+		}
+		if (fresh)
 			glp_delete_prob(P);
-			break;
-		}
-		fixed[level] = glp_mip_obj_val(P);
-		for (int j = 0; j < m->vars.n; j++)
-			r->x[j] = glp_mip_col_val(P, j + 1);
-		if (level == 0) {
-			r->objective = fixed[0];
-			/* The best bound: the relaxation's when stopped early, the objective when
-			 * proven. */
-			r->bound = st == GLP_OPT && !timed_out ? fixed[0] : bound;
-		}
-		r->status = st == GLP_OPT && !timed_out ? LP_OPTIMAL : LP_FEASIBLE;
-		glp_delete_prob(P);
 		if (r->status != LP_OPTIMAL)
 			break;
 	}
+	/* The next solve starts from scratch when this one did not end at an optimum. */
+	if (r->status != LP_OPTIMAL)
+		lp_release(m);
 	/* The relative gap as GLPK measures it: |objective - bound| / (|objective| + DBL_EPSILON). */
 	if (r->status == LP_OPTIMAL || r->status == LP_FEASIBLE)
 		r->gap = isnan(r->bound) ? NAN

@@ -67,6 +67,8 @@ const char *lp_var_name(const LpModel *m, int var);
 /* A variable's bounds, read and changed (a re-solve that bans an option fixes it at 0). */
 void lp_get_bounds(const LpModel *m, int var, double *lo, double *hi);
 void lp_set_bounds(LpModel *m, int var, double lo, double hi);
+/* Frees the solver's copy of the model that lp_solve keeps between solves. */
+void lp_release(LpModel *m);
 int lp_nvars(const LpModel *m);
 /* e += coef × var, merged with var's term when e has one (a scan of e: for short expressions). */
 void lp_term(Arena *a, LpExpr *e, int var, double coef);

@@ -5,11 +5,12 @@
  * Families and factors. Every open choice is a family of options, exactly one chosen: a binary
  * x(F, i) per option, Σi x(F, i) = 1. The design's totals (capex, facility power, racks, energy
  * ...) are sums of parts, and each part depends on a few families only (a factor):
- *   NODES     the nodes, their racks, cooling and power plant, storage and other loads: the
- *             cluster's node and rack choices;
+ *   NODES     the nodes, their racks, cooling and power plant, storage and other loads;
  *   FABRIC f  fabric f's switches, fabric devices, network racks and their share of cooling and
- *             power: the same choices and fabric f's own (switch model, planes, tiers ...);
- *   WORK      the workloads' predictions (time to train ...): every choice.
+ *             power (the design with it alone, less the NODES part);
+ *   WORK      the workloads' predictions (time to train ...), on the planner's inputs alone.
+ * A factor's families are the open choices its passes read (factor.c: typed field access
+ * records each read of a field holding one), so a part is a function of its families alone.
  * For a factor over several families, a binary w(φ, o) per joint option o with marginal rows
  * Σ{o: o_F = i} w(φ, o) = x(F, i) makes w the indicator of the joint choice — exact, no big-M.
  * Each part's value for each joint option is computed by the same passes a build runs
@@ -27,59 +28,21 @@
  * needs it; both are reported (exit 2). For each choice, the best design with another option
  * there is solved too: what the choice saved.
  */
-#include "opt.h"
-#include "plan.h"
+#include "optimize.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-enum { MAX_JOINT = 100000 };
 
-
-/* An attribute a require or objective reads: cluster totals (summed over factors), a workload's
- * prediction (the WORK factor's), or a constant (a settable field). */
-typedef enum { ATOM_TOTAL, ATOM_FABRIC, ATOM_WORK, ATOM_CONST } AtomKind;
-
-/* ATOM_FABRIC: an attribute of one fabric (its bisection, switches, diameter; the cluster's
- * bisection_bandwidth is its first fabric's), which is no sum over the parts: all of it is
- * that fabric's factor's, and the design without the fabric has none. */
-typedef struct Atom {
-	const Expr *e;    /* the MEMBER expression */
-	AtomKind kind;
-	double value;     /* ATOM_CONST */
-	int fabric;       /* ATOM_FABRIC: the cluster's fabric, from 0 */
-} Atom;
-
-typedef struct Factor {
-	const char *name;
-	int fabric;       /* -1 NODES, -2 WORK, else the fabric */
-	int *fams;
-	int nfams;
-	int njoint;
-	bool *ok;         /* njoint: the part can be built */
-	double *val;      /* njoint × natoms: the part's contribution to each atom */
-	double *racks;    /* njoint: racks */
-	int *var;         /* njoint: w variables, or -1 (one family: its x) */
-} Factor;
-
-typedef struct Opt {
-	Design *d;
-	Arena *a;
-	PtrVec *opens;    /* OpenChoice* */
-	int nfam;
-	Atom *atoms;
-	int natoms, cap_atoms;
-	int atom_racks, atom_facility; /* built-in atoms for the floor and the budget */
-	Factor *factors;
-	int nfactors;
-	int **x;          /* x[F][i]: variable of option i of family F */
-	LpModel *m;
-	int *row_of_req;  /* require index -> row, or -1 */
-	int floor_row, budget_row;
-	int evaluations;
-} Opt;
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
 
 /* ---- atoms ---------------------------------------------------------------------------------- */
 
@@ -174,147 +137,6 @@ static bool linear(Opt *o, const Expr *e, double *coef, double *k, double scale)
 	default:
 		return false;
 	}
-}
-
-/* ---- factors -------------------------------------------------------------------------------- */
-
-static int family_fabric(const Opt *o, int fam)
-{
-	const OpenChoice *c = o->opens->v[fam];
-	if (c->dec->decl->kind != KIND_FABRIC)
-		return -1;
-	for (int i = 0; i < o->d->nfabrics; i++)
-		if (o->d->fabrics[i].decl == c->dec->decl)
-			return i;
-	/* A fabric declaration not (yet) on the cluster: it matters to any factor. */
-	return -1;
-}
-
-static void add_factor(Opt *o, const char *name, int fabric)
-{
-	Factor *f = &o->factors[o->nfactors++];
-	*f = (Factor){.name = name, .fabric = fabric};
-	f->fams = arena_alloc(o->a, sizeof(int) * (size_t)(o->nfam + 1));
-	for (int i = 0; i < o->nfam; i++) {
-		int ff = family_fabric(o, i);
-		bool member = fabric == -2 || ff < 0 || ff == fabric;
-		if (fabric == -1 && ff >= 0)
-			member = false;
-		if (member)
-			f->fams[f->nfams++] = i;
-	}
-}
-
-/* Sets the factor's joint option j (the last family fastest); other families stay as they are. */
-static void set_joint(Opt *o, const Factor *f, int j)
-{
-	for (int k = f->nfams - 1; k >= 0; k--) {
-		OpenChoice *c = o->opens->v[f->fams[k]];
-		choice_set(c, j % c->nopts);
-		j /= c->nopts;
-	}
-}
-
-/* The design with only the fabrics in `keep` (a bit per fabric; -1 all): planned, sized, placed,
- * costed. Returns false when it has violations from its own parts. */
-static void evaluate_with(Opt *o, unsigned long keep)
-{
-	Design *d = o->d;
-	d->violations.n = 0;
-	d->spec_errors = 0;
-	d->vsource = VS_NODES, d->vfabric = -1;
-	d->fabric_drop = ~keep;
-	d->model_candidate(d);
-	d->fabric_drop = 0;
-	o->evaluations++;
-}
-
-static bool part_ok(const Opt *o, const Factor *f)
-{
-	const Design *d = o->d;
-	if (d->spec_errors)
-		return false;
-	for (int i = 0; i < d->violations.n; i++) {
-		const Violation *v = d->violations.v[i];
-		if (f->fabric == -1 && v->source == VS_NODES)
-			return false;
-		if (f->fabric >= 0 && v->source == VS_FABRIC && v->fabric == f->fabric)
-			return false;
-		if (f->fabric == -2 && v->source == VS_PLAN)
-			return false;
-	}
-	return true;
-}
-
-static double atom_value(Opt *o, int a)
-{
-	Qty q = {NAN, DIM_NONE};
-	if (!judge_eval(o->d, o->atoms[a].e, &q, false))
-		return NAN;
-	return q.v;
-}
-
-static bool tabulate(Opt *o, Factor *f)
-{
-	double n = 1;
-	for (int k = 0; k < f->nfams; k++)
-		n *= ((OpenChoice *)o->opens->v[f->fams[k]])->nopts;
-	if (n > MAX_JOINT)
-		return false;
-	f->njoint = (int)n;
-	f->ok = arena_alloc(o->a, sizeof(bool) * (size_t)f->njoint);
-	f->val = arena_alloc(o->a, sizeof(double) * (size_t)(f->njoint * (o->natoms ? o->natoms : 1)));
-	f->racks = arena_alloc(o->a, sizeof(double) * (size_t)f->njoint);
-	f->var = arena_alloc(o->a, sizeof(int) * (size_t)f->njoint);
-	for (int j = 0; j < f->njoint; j++) {
-		set_joint(o, f, j);
-		double *v = &f->val[(size_t)j * o->natoms];
-		if (f->fabric == -1) {
-			evaluate_with(o, 0);
-			f->ok[j] = part_ok(o, f);
-			for (int a = 0; a < o->natoms; a++)
-				v[a] = o->atoms[a].kind == ATOM_TOTAL ? atom_value(o, a) : 0;
-			f->racks[j] = o->d->t.racks;
-		} else if (f->fabric >= 0) {
-			/* The fabric's part: the design with it, less the design without it; and
-			 * the fabric's own attributes whole. */
-			evaluate_with(o, 1ul << f->fabric);
-			f->ok[j] = part_ok(o, f);
-			for (int a = 0; a < o->natoms; a++) {
-				const Atom *at = &o->atoms[a];
-				bool own = at->kind == ATOM_FABRIC && at->fabric == f->fabric;
-				v[a] = at->kind == ATOM_TOTAL || own ? atom_value(o, a) : 0;
-			}
-			f->racks[j] = o->d->t.racks;
-			evaluate_with(o, 0);
-			for (int a = 0; a < o->natoms; a++)
-				if (o->atoms[a].kind == ATOM_TOTAL)
-					v[a] -= atom_value(o, a);
-			f->racks[j] -= o->d->t.racks;
-		} else {
-			evaluate_with(o, ~0ul);
-			for (int a = 0; a < o->natoms; a++)
-				v[a] = o->atoms[a].kind == ATOM_WORK ? atom_value(o, a) : 0;
-			f->ok[j] = part_ok(o, f);
-			for (int a = 0; a < o->natoms; a++)
-				if (o->atoms[a].kind == ATOM_WORK &&
-				    (!isfinite(v[a]) || v[a] >= PLAN_UNRUNNABLE))
-					f->ok[j] = false; /* no plan fits */
-			f->racks[j] = 0;
-		}
-		/* A part whose value cannot be computed (no plan, a division by nothing) cannot be
-		 * chosen: the solver gets finite numbers only. */
-		for (int a = 0; a < o->natoms; a++)
-			if (!isfinite(v[a])) {
-				if (o->atoms[a].kind != ATOM_CONST)
-					f->ok[j] = false;
-				v[a] = 0;
-			}
-		if (!f->ok[j]) /* fixed to 0: its numbers never reach the solver */
-			for (int a = 0; a < o->natoms; a++)
-				v[a] = 0;
-	}
-	return true;
 }
 
 /* ---- the model ------------------------------------------------------------------------------ */
@@ -600,11 +422,16 @@ static bool build(Opt *o, int elastic_rows, Slacks *sl)
 		sl->req[i] = slack;
 		sl->eq[i] = rq->op == CMP_EQ;
 		if (slack >= 0) {
-			/* Relative: the slack over the size of the row's terms. */
+			/* Relative: the slack over the limit, the side that reads no attribute of the
+			 * design; when both do, over the larger side on the design in force. */
 			Qty l = {0}, r = {0};
 			judge_eval(d, rq->lhs, &l, false);
 			judge_eval(d, rq->rhs, &r, false);
 			double size = fmax(fmax(fabs(l.v), fabs(r.v)), 1e-12);
+			if (!check_reads_attribute(rq->rhs) && fabs(r.v) > 0)
+				size = fabs(r.v);
+			else if (!check_reads_attribute(rq->lhs) && fabs(l.v) > 0)
+				size = fabs(l.v);
 			lp_term(o->a, &slack_sum, slack, 1 / size);
 			if (sl->eq[i])
 				lp_term(o->a, &slack_sum, slack + 1, 1 / size);
@@ -712,7 +539,9 @@ static void explain_infeasible(Opt *o, int *pick)
 	Slacks sl;
 	build(o, ELASTIC_ALL, &sl);
 	LpResult r;
-	if (!lp_solve(o->m, d->time_limit, &r))
+	bool solved = lp_solve(o->m, d->time_limit, &r);
+	lp_release(o->m); /* each elastic model is solved once */
+	if (!solved)
 		return;
 	chosen(o, &r, pick);
 	d->relaxation = explain(o, &r, &sl);
@@ -722,7 +551,9 @@ static void explain_infeasible(Opt *o, int *pick)
 		if ((row == ELASTIC_FLOOR && !has_floor) || (row == ELASTIC_BUDGET && budget_stated(d)))
 			continue;
 		build(o, row, &sl);
-		if (!lp_solve(o->m, d->time_limit, &r))
+		solved = lp_solve(o->m, d->time_limit, &r);
+		lp_release(o->m);
+		if (!solved)
 			continue; /* this row alone cannot make it */
 		const char *one = explain(o, &r, &sl);
 		if (one && (!d->relaxation || strcmp(one, d->relaxation) != 0))
@@ -778,26 +609,48 @@ int optimize_choices(Design *d, PtrVec *opens, bool *fallback)
 	for (int a = 0; a < o.natoms; a++)
 		work |= o.atoms[a].kind == ATOM_WORK;
 	o.factors = arena_alloc(o.a, sizeof(Factor) * (size_t)(d->nfabrics + 2));
-	add_factor(&o, "nodes", -1);
+	factor_add(&o, "nodes", -1);
 	for (int f = 0; f < d->nfabrics; f++)
-		add_factor(&o, arena_printf(o.a, "fabric_%s", d->fabrics[f].decl->name), f);
+		factor_add(&o, arena_printf(o.a, "fabric_%s", d->fabrics[f].decl->name), f);
 	if (work)
-		add_factor(&o, "workloads", -2);
+		factor_add(&o, "workloads", -2);
+	o.work_model = factor_work_needs_model(&o);
+	/* Each family's bit in the read sets (factor_bit); no field keeps one from an earlier
+	 * decision of the same program. */
+	for (int i = 0; i < d->p->decls.n; i++) {
+		Decl *decl = d->p->decls.v[i];
+		for (int j = 0; j < decl->nfields; j++)
+			decl->fields[j]->choices = decl->fields[j]->param_choices = 0;
+	}
+	for (int i = 0; i < o.nfam; i++) {
+		const Decision *dec = ((OpenChoice *)opens->v[i])->dec;
+		dec->field->choices |= factor_bit(i);
+		if (dec->param)
+			dec->field->param_choices |= factor_bit(i);
+	}
+	double t0 = now_ms();
 	d->quiet = true;
 	for (int f = 0; f < o.nfactors; f++) {
-		if (!tabulate(&o, &o.factors[f])) {
+		if (!factor_tabulate(&o, &o.factors[f])) {
 			d->quiet = false;
 			return *fallback = true, 0;
 		}
 	}
 	d->quiet = false;
 
+	double t1 = now_ms();
+	d->opt.ms_passes = t1 - t0;
+	d->opt.evaluations = o.evaluations;
 	Slacks sl;
 	if (!build(&o, ELASTIC_NONE, &sl))
 		return *fallback = true, 0;
 	LpModel *main_model = o.m;
+	double t2 = now_ms();
+	d->opt.ms_build = t2 - t1;
 	LpResult r;
 	lp_solve(o.m, d->time_limit, &r);
+	double t3 = now_ms();
+	d->opt.ms_solve = t3 - t2;
 	d->opt.solver = "glpk";
 	d->opt.variables = r.nvars;
 	d->opt.constraints = r.nrows;
@@ -831,6 +684,7 @@ int optimize_choices(Design *d, PtrVec *opens, bool *fallback)
 			diag_set_code(dg, "internal");
 			d->p->internal_error = true;
 		}
+		lp_release(main_model);
 		return diag_errors(c) - before;
 	}
 
@@ -845,6 +699,7 @@ int optimize_choices(Design *d, PtrVec *opens, bool *fallback)
 		lp_get_bounds(o.m, ban, &lo, &hi);
 		lp_set_bounds(o.m, ban, 0, 0);
 		LpResult nr;
+		d->opt.resolves++;
 		if (lp_solve(o.m, d->time_limit, &nr)) {
 			int *alt = arena_alloc(o.a, sizeof(int) * (size_t)(o.nfam + 1));
 			chosen(&o, &nr, alt);
@@ -854,6 +709,8 @@ int optimize_choices(Design *d, PtrVec *opens, bool *fallback)
 		lp_set_bounds(o.m, ban, lo, hi);
 	}
 
+	d->opt.ms_resolve = now_ms() - t3;
+	lp_release(main_model); /* no solve after these */
 	for (int f = 0; f < o.nfam; f++) {
 		OpenChoice *oc = opens->v[f];
 		choice_set(oc, pick[f]);

@@ -157,6 +157,7 @@ static void read_fabric(const Design *d, const NodeGroup *g, PlanHw *hw)
 	hw->net_bw = 0;
 	for (int i = 0; i < d->nfabrics; i++) {
 		const FabricInst *f = &d->fabrics[i];
+		field_note(f->reads); /* which fabric is read depends on what each one's sizing read */
 		if (!f->sized || !f->family || !node_has_nic(g->type, f->nic) || f->rails <= 0)
 			continue;
 		hw->net_bw = f->link_speed * f->rails / hw->per_node / 8;
@@ -313,8 +314,12 @@ static const PlanMemoEntry *memo_lookup(Design *d, const Decl *w, PlanModel *m, 
 	if (!e->w) {
 		memo->n++;
 		*e = (PlanMemoEntry){.w = w, .hw = key};
-		if (ok)
+		if (ok) {
 			plan_search(m, hw, &sp, &e->r);
+			d->opt.searches++;
+			d->opt.plans += e->r.evaluated;
+			d->opt.plan_ms += e->r.ms;
+		}
 		e->steps = train_steps(w, m, &sp);
 	}
 	return e;
