@@ -49,6 +49,9 @@ int cmd_compare(const Options *o, const char *file);
 /* cmd_verify.c: clusterc verify DIR --discovered FILE... */
 int cmd_verify(const Options *o, const char *dir);
 
+/* cmd_diff.c: clusterc diff OLD_DIR NEW_DIR */
+int cmd_diff(const Options *o, const char *old_dir, const char *new_dir);
+
 /* cmd_fmt.c */
 int cmd_fmt(const Options *o, const char **files, int nfiles);
 int cmd_tokens(const Options *o, const char *file);

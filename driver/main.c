@@ -7,6 +7,7 @@
  *   clusterc fmt FILE... [--check]    canonical layout, comments kept
  *   clusterc schema                   the field tables of docs/language.md
  *   clusterc verify DIR --discovered FILE...  the fabric as found against DIR's plan
+ *   clusterc diff OLD_DIR NEW_DIR     what changed between two builds
  *
  * Global options may appear anywhere: --diagnostics=text|json, --color=auto|always|never,
  * -q, -v, --stdlib=DIR, --error-limit=N. `-` names standard input. Exit codes: 0 success,
@@ -77,6 +78,8 @@ static const char usage_text[] =
 	"  verify DIR --discovered FILE  compare a discovered fabric (ibnetdiscover output or\n"
 	"        [--fabric NAME]         lldpctl -f json) with the plan of build DIR: every\n"
 	"                                miswired, missing and extra cable; exit 2 on differences\n"
+	"  diff OLD_DIR NEW_DIR          what changed between two builds: capex, power and TCO,\n"
+	"                                devices, cables, ports, files, plans; exit 2 on changes\n"
 	"  schema                        print every declaration kind and its fields (Markdown)\n"
 	"  tokens FILE                   print the tokens of a file (for debugging)\n"
 	"\n"
@@ -344,12 +347,16 @@ int main(int argc, char **argv)
 		rc = nfiles != 1 ? usage_error("%s needs exactly one DIR (a build's output)", "verify")
 		     : !o.ndiscovered ? usage_error("%s needs --discovered FILE", "verify")
 				      : cmd_verify(&o, files[0]);
+	} else if (strcmp(o.command, "diff") == 0) {
+		rc = nfiles == 2 ? cmd_diff(&o, files[0], files[1])
+				 : usage_error("%s needs OLD_DIR and NEW_DIR (two builds' output)", "diff");
 	} else if (strcmp(o.command, "schema") == 0) {
 		schema_print_markdown(stdout);
 		rc = fflush(stdout) == 0 ? EXIT_OK : EXIT_IO;
 	} else {
-		const char *cmds[] = {"check", "build", "compare", "fmt", "schema", "tokens", "verify"};
-		const char *s = suggest(o.command, cmds, 7);
+		const char *cmds[] = {"check", "build", "compare", "fmt", "schema", "tokens", "verify",
+				      "diff"};
+		const char *s = suggest(o.command, cmds, 8);
 		if (s) {
 			fprintf(stderr, "clusterc: unknown command '%s'; did you mean '%s'?\n", o.command, s);
 			rc = EXIT_USAGE;

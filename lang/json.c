@@ -165,6 +165,19 @@ size_t jw_object_size(const Json *object)
 	return json_is_object(object) ? json_object_size(object) : 0;
 }
 
+bool jw_number(const Json *value, double *out)
+{
+	if (!json_is_number(value))
+		return false;
+	*out = json_number_value(value);
+	return true;
+}
+
+int jw_bool_value(const Json *value)
+{
+	return json_is_boolean(value) ? json_is_true(value) : -1;
+}
+
 bool jw_is_object(const Json *value)
 {
 	return json_is_object(value);

@@ -47,6 +47,10 @@ Json *jw_get(const Json *object, const char *key);
 size_t jw_object_size(const Json *object);
 const char *jw_object_key(const Json *object, size_t i, Json **value);
 bool jw_is_object(const Json *value);
+/* A number's value in *out (false when value is not a number); a boolean's (-1 when it is not
+ * one). */
+bool jw_number(const Json *value, double *out);
+int jw_bool_value(const Json *value);
 double jw_get_real(const Json *object, const char *key);
 const char *jw_get_str(const Json *object, const char *key);
 const char *jw_string(const Json *value);
