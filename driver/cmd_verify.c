@@ -270,6 +270,27 @@ static const char *peer_of(const Report *r, const char *key)
 	return f ? f->peer : NULL;
 }
 
+/* Whether discovery saw a device of one cable at least that the comparison takes; else an
+ * error (nothing could be verified: another subnet, another fabric, an empty file). */
+static bool nothing_seen(Ctx *c, const Options *o, const Plan *p, const NameTable *seen, bool ib)
+{
+	int candidates = 0;
+	for (int i = 0; i < p->n; i++) {
+		const PCable *pc = &p->cables[i];
+		if (pc->ib != ib || (o->fabric && strcmp(o->fabric, pc->fabric) != 0))
+			continue;
+		candidates++;
+		for (int s = 0; s < 2; s++)
+			if (table_get(seen, intern_cstr(c, ib ? pc->e[s].node : pc->e[s].device)))
+				return true;
+	}
+	Diag *d = diag_error(c, NOLOC, "%s: no device of the plan's %d %s cables%s%s was discovered",
+			     o->discovered[0], candidates, ib ? "InfiniBand" : "Ethernet",
+			     o->fabric ? " of fabric " : "", o->fabric ? o->fabric : "");
+	diag_set_code(d, "verify-nothing-seen");
+	return false;
+}
+
 int cmd_verify(const Options *o, const char *dir)
 {
 	Ctx *c = ctx_new(o->dopt);
@@ -296,6 +317,12 @@ int cmd_verify(const Options *o, const char *dir)
 	Report r = {c, &p, {0}, dv.format == DISC_IBNETDISCOVER, o->dopt.format == DIAG_JSON, jw_array()};
 	NameTable seen = {0};
 	fill_found(&r, &dv, &seen);
+	if (!nothing_seen(c, o, &p, &seen, r.ib)) {
+		diag_render(c, stderr);
+		jw_free(r.diffs);
+		ctx_free(c);
+		return EXIT_SPEC;
+	}
 	int counts[4] = {0}, planned = 0, unseen = 0; /* as planned, miswired, missing, extra */
 	for (int i = 0; i < p.n; i++) {
 		PCable *pc = &p.cables[i];

@@ -153,6 +153,9 @@ expect_error "LLDP that is not JSON" 1 'leaf9.json:2:[0-9]*: error: not JSON' \
 printf 'Switch\t4 "S-1" # "x"\n[1] "S-2"[1]\n' >"$tmp/dangling.topo"
 expect_error "a peer without a record" 1 'dangling.topo:2:5: error: no record describes node S-2' \
 	"$tmp/su1" --discovered "$tmp/dangling.topo"
+printf '# nothing\n' >"$tmp/empty.topo"
+expect_error "nothing discovered" 1 'no device of the plan.s 508 InfiniBand cables was discovered' \
+	"$tmp/su1" --discovered "$tmp/empty.topo"
 mkdir "$tmp/damaged"
 sed '3s/,compute,/,/' "$tmp/su1/wiring.csv" >"$tmp/damaged/wiring.csv"
 expect_error "a damaged wiring.csv" 1 'wiring.csv:3:1: error: this row has 17 fields' \
