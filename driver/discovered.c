@@ -15,8 +15,12 @@
  *    file is one device's, named after the file (leaf01.json), or an object of them by name
  *    ({"leaf01": {"lldp": ...}, ...}).
  *
+ *  - SONiC's LLDP table, `show lldp table` (a header "LocalPort RemoteDevice RemotePortID
+ *    Capability RemotePortDescr", rows aligned to it, dashed rules, "Total entries"), one
+ *    switch's, named after the file as above.
+ *
  * Which it is is the content's: a file whose first character that is not a space is '{' is
- * LLDP. A line the format does not allow is an error at its line and column.
+ * lldpctl's JSON, one with a line starting "LocalPort ... RemoteDevice" SONiC's table. A line the format does not allow is an error at its line and column.
  */
 #include "daytwo.h"
 
@@ -372,12 +376,85 @@ static int read_lldp(Ctx *c, const Source *s, Discovered *out)
 	return errors;
 }
 
+/* ---- SONiC's `show lldp table` ------------------------------------------------------------ */
+
+/* The header line of SONiC's table, or NULL: "LocalPort  RemoteDevice  RemotePortID ...". */
+static const char *sonic_header(const Source *s)
+{
+	for (const char *t = s->text; t && t < s->text + s->len; t = strchr(t, '\n'), t = t ? t + 1 : t)
+		if (strncmp(t, "LocalPort", 9) == 0 && strstr(t, "RemoteDevice"))
+			return t;
+	return NULL;
+}
+
+/* Columns at the header's offsets (the table is aligned to them); a field is the text from its
+ * column's start to the next's, trimmed. */
+static const char *column(Ctx *c, const char *line, size_t len, size_t from, size_t to)
+{
+	if (from >= len)
+		return "";
+	if (to > len)
+		to = len;
+	while (from < to && line[from] == ' ')
+		from++;
+	while (to > from && (line[to - 1] == ' ' || line[to - 1] == '\r'))
+		to--;
+	return intern(c, line + from, to - from);
+}
+
+static int read_sonic(Ctx *c, const Source *s, const char *header, Discovered *out)
+{
+	static const char *const names[] = {"LocalPort", "RemoteDevice", "RemotePortID", "Capability",
+					    "RemotePortDescr"};
+	size_t at[6];
+	const char *eol = strchr(header, '\n');
+	size_t hlen = eol ? (size_t)(eol - header) : strlen(header);
+	for (int i = 0; i < 5; i++) {
+		const char *f = strstr(header, names[i]);
+		if (!f || (size_t)(f - header) >= hlen) {
+			uint32_t off = (uint32_t)(header - s->text);
+			Diag *d = diag_error(c, (Loc){s, off, off + (uint32_t)hlen},
+					     "SONiC's LLDP table header lacks %s", names[i]);
+			diag_set_code(d, "lldp-format");
+			return 1;
+		}
+		at[i] = (size_t)(f - header);
+	}
+	at[5] = (size_t)-1;
+	const char *device = file_device(c, s->path);
+	out->nodes++;
+	int errors = 0;
+	for (const char *t = eol ? eol + 1 : NULL; t && t < s->text + s->len;) {
+		const char *e = strchr(t, '\n');
+		size_t len = e ? (size_t)(e - t) : strlen(t);
+		uint32_t off = (uint32_t)(t - s->text);
+		const char *next = e ? e + 1 : NULL;
+		if (len && t[0] != '-' && strncmp(t, "Total entries", 13) != 0 && t[0] != '\r') {
+			const char *lp = column(c, t, len, at[0], at[1]), *dev = column(c, t, len, at[1], at[2]);
+			const char *rp = column(c, t, len, at[2], at[3]), *descr = column(c, t, len, at[4], at[5]);
+			if (!*lp || !*dev || !*rp) {
+				Diag *d = diag_error(c, (Loc){s, off, off + (uint32_t)len},
+						     "expected LocalPort, RemoteDevice and RemotePortID in "
+						     "the header's columns");
+				diag_set_code(d, "lldp-format");
+				errors++;
+			} else {
+				add_link(c, out, (DiscEnd){device, lp, NULL, 0},
+					 (DiscEnd){dev, rp, *descr ? descr : NULL, 0}, (Loc){s, off, off + (uint32_t)len});
+			}
+		}
+		t = next;
+	}
+	return errors;
+}
+
 int discovered_read(Ctx *c, const Source *s, Discovered *out)
 {
 	uint32_t p = 0;
 	while (p < s->len && isspace((unsigned char)s->text[p]))
 		p++;
-	bool json = p < s->len && s->text[p] == '{';
+	const char *sonic = p < s->len && s->text[p] != '{' ? sonic_header(s) : NULL;
+	bool json = (p < s->len && s->text[p] == '{') || sonic;
 	DiscFormat f = json ? DISC_LLDP : DISC_IBNETDISCOVER;
 	if (out->nlinks && out->format != f) {
 		Diag *d = diag_error(c, (Loc){s, p, p + 1}, "this file is %s; the files before it were %s",
@@ -387,5 +464,6 @@ int discovered_read(Ctx *c, const Source *s, Discovered *out)
 		return 1;
 	}
 	out->format = f;
-	return json ? read_lldp(c, s, out) : read_ibnetdiscover(c, s, out);
+	return sonic ? read_sonic(c, s, sonic, out) : json ? read_lldp(c, s, out)
+						      : read_ibnetdiscover(c, s, out);
 }

@@ -9,7 +9,8 @@
 #    ids wiring.csv gives them; the fabric as planned in ibsim verifies clean;
 #  - LLDP: tables as `lldpctl -f json` and `-f json0` print them for tests/verify/roce-small
 #    (tests/verify/lldp.py): as planned, then with two host cables swapped, one missing and
-#    one unplanned neighbour, the text report pinned by tests/verify/lldp.out;
+#    one unplanned neighbour, the text report pinned by tests/verify/lldp.out; SONiC's `show
+#    lldp table`, one file per switch, with two cables swapped;
 #  - bad input: a damaged port line, LLDP that is not JSON and a damaged wiring.csv are errors
 #    at their file:line:col (exit 1); a missing file exit 74; no --discovered exit 64.
 # ibsim and ibnetdiscover are required (scripts/install-deps.sh installs them): a machine
@@ -122,6 +123,13 @@ for form in json json0; do
 	"$clusterc" verify "$tmp/eth" --discovered "$tmp/lldp.$form" >"$tmp/out" 2>&1 ||
 		err "LLDP $form as planned: exit $?: $(cat "$tmp/out")"
 done
+python3 $t/lldp.py "$tmp/eth/wiring.csv" "$tmp/sonic" sonic \
+	swap:compute-leaf-001:Ethernet0:compute-leaf-001:Ethernet4 || err "lldp.py sonic"
+"$clusterc" verify "$tmp/eth" --diagnostics=json --discovered "$tmp/sonic/compute-leaf-001.txt" \
+	--discovered "$tmp/sonic/compute-spine-001.txt" >"$tmp/sonic.json" 2>&1
+rc=$?
+[ "$rc" -eq 2 ] && grep -q '"miswired": 2' "$tmp/sonic.json" && grep -q '"as_planned": 70' "$tmp/sonic.json" ||
+	err "SONiC's LLDP table with two cables swapped: exit $rc, $(head -12 "$tmp/sonic.json")"
 python3 $t/lldp.py "$tmp/eth/wiring.csv" "$tmp/lldp.bad" json \
 	swap:compute-leaf-001:Ethernet0:compute-leaf-001:Ethernet4 drop:compute-leaf-001:Ethernet256 \
 	add:compute-leaf-001:Ethernet32:laptop:eth0 || err "lldp.py"

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""lldp.py WIRING OUT [json|json0] [OP...] -- the LLDP neighbour tables a fabric built as
-wiring.csv plans would show, as `lldpctl -f json` (or json0) prints them on each switch, in
-one object by switch name, for tests/verify.sh. Hosts report nothing (no lldpd), so each host
+"""lldp.py WIRING OUT [json|json0|sonic] [OP...] -- the LLDP neighbour tables a fabric built
+as wiring.csv plans would show, as `lldpctl -f json` (or json0) prints them on each switch, in
+one object by switch name, or (sonic) as SONiC's `show lldp table` prints it, one file per
+switch OUT/SWITCH.txt, for tests/verify.sh. Hosts report nothing (no lldpd), so each host
 link is seen from its switch only; switch-to-switch links from both ends. OPs, on the table
 as found:
 
@@ -35,6 +36,21 @@ def main():
             peer.pop(peer.pop(a))
         elif kind == 'add':
             peer[(x[0], x[1])] = (x[2], x[3])
+    if form == 'sonic':
+        import os
+        os.makedirs(out, exist_ok=True)
+        for sw in sorted(switches):
+            rows = [(port, pdev, pport, 'R', pport) for (dev, port), (pdev, pport) in sorted(peer.items()) if dev == sw]
+            head = ('LocalPort', 'RemoteDevice', 'RemotePortID', 'Capability', 'RemotePortDescr')
+            w = [max([len(head[i])] + [len(r[i]) for r in rows]) for i in range(5)]
+            line = lambda r: '  '.join(r[i].ljust(w[i]) for i in range(5)).rstrip()
+            with open(os.path.join(out, sw + '.txt'), 'w') as f:
+                f.write('Capability codes: (R) Router, (B) Bridge, (O) Other\n')
+                f.write(line(head) + '\n' + '  '.join('-' * w[i] for i in range(5)) + '\n')
+                for r in rows:
+                    f.write(line(r) + '\n')
+                f.write('-' * 50 + '\nTotal entries displayed:  %d\n' % len(rows))
+        return
     doc = {}
     for sw in sorted(switches):
         ifs = []
