@@ -11,6 +11,8 @@ const Emitter emit_table[] = {
 	{"cabling.csv", "one row per cable: ids, labels, both ends, media, lengths", cabling_csv_write},
 	{"pull-sheets", "pull-sheets.csv and .md: what to pull, from where to where, in which order, "
 			"per row and per rack", pull_sheets_write},
+	{"wiring.csv", "each cable's ends as ibnetdiscover or LLDP names them: the plan clusterc verify "
+		       "checks", wiring_csv_write},
 	{"labels.csv", "cable tags for a label printer: id, both ends, length", labels_csv_write},
 	{"trunks.csv", "structured cabling: trunks between patch panels, when a fabric has them",
 	 trunks_csv_write},

@@ -29,6 +29,9 @@ typedef struct Options {
 	const char *sweep;      /* compare --sweep FILE.yaml */
 	const char *objectives; /* compare --objectives A,B,... */
 	int jobs;               /* compare --jobs N: builds at once, 0 for one per core */
+	const char **discovered; /* verify --discovered FILE (repeatable) */
+	int ndiscovered;
+	const char *fabric;     /* verify --fabric NAME: only that fabric's cables */
 } Options;
 
 /* main.c: standard output and error flushed and free of write errors (see main.c). */
@@ -42,6 +45,12 @@ int cmd_build(const Options *o, const char *file);
 
 /* cmd_compare.c */
 int cmd_compare(const Options *o, const char *file);
+
+/* cmd_verify.c: clusterc verify DIR --discovered FILE... */
+int cmd_verify(const Options *o, const char *dir);
+
+/* cmd_diff.c: clusterc diff OLD_DIR NEW_DIR */
+int cmd_diff(const Options *o, const char *old_dir, const char *new_dir);
 
 /* cmd_fmt.c */
 int cmd_fmt(const Options *o, const char **files, int nfiles);

@@ -6,6 +6,8 @@
  *   clusterc compare FILE [-o DIR]    every scenario built; the comparison into DIR
  *   clusterc fmt FILE... [--check]    canonical layout, comments kept
  *   clusterc schema                   the field tables of docs/language.md
+ *   clusterc verify DIR --discovered FILE...  the fabric as found against DIR's plan
+ *   clusterc diff OLD_DIR NEW_DIR     what changed between two builds
  *
  * Global options may appear anywhere: --diagnostics=text|json, --color=auto|always|never,
  * -q, -v, --stdlib=DIR, --error-limit=N. `-` names standard input. Exit codes: 0 success,
@@ -73,6 +75,11 @@ static const char usage_text[] =
 	"        [--jobs N]              frontier is over; --jobs: builds at once (default: cores)\n"
 	"  fmt FILE... [--check]         rewrite files in canonical layout (comments kept);\n"
 	"                                with --check, only report files that would change\n"
+	"  verify DIR --discovered FILE  compare a discovered fabric (ibnetdiscover output or\n"
+	"        [--fabric NAME]         lldpctl -f json) with the plan of build DIR: every\n"
+	"                                miswired, missing and extra cable; exit 2 on differences\n"
+	"  diff OLD_DIR NEW_DIR          what changed between two builds: capex, power and TCO,\n"
+	"                                devices, cables, ports, files, plans; exit 2 on changes\n"
 	"  schema                        print every declaration kind and its fields (Markdown)\n"
 	"  tokens FILE                   print the tokens of a file (for debugging)\n"
 	"\n"
@@ -152,6 +159,7 @@ int main(int argc, char **argv)
 	const char *color = "auto";
 	const char *diagnostics = "text";
 	const char **files = xmalloc(sizeof(char *) * (size_t)(argc + 1));
+	const char **discovered = xmalloc(sizeof(char *) * (size_t)(argc + 1));
 	CliOverride *sets = xmalloc(sizeof(CliOverride) * (size_t)(argc + 1));
 	int nfiles = 0;
 	bool options_done = false;
@@ -263,6 +271,17 @@ int main(int argc, char **argv)
 				goto out;
 			}
 			o.jobs = (int)n;
+		} else if ((v = option_value(a, "--discovered")) || strcmp(a, "--discovered") == 0 ||
+			   (v = option_value(a, "--fabric")) || strcmp(a, "--fabric") == 0) {
+			bool fabric = strncmp(a, "--fabric", 8) == 0;
+			if (!v && ++i >= argc) {
+				rc = usage_error("%s needs a value", a);
+				goto out;
+			}
+			if (fabric)
+				o.fabric = v ? v : argv[i];
+			else
+				discovered[o.ndiscovered++] = v ? v : argv[i];
 		} else if ((v = option_value(a, "--scenario")) || strcmp(a, "--scenario") == 0) {
 			if (!v && ++i >= argc) {
 				rc = usage_error("%s needs a scenario name", a);
@@ -295,6 +314,7 @@ int main(int argc, char **argv)
 	o.dopt.color = o.dopt.format == DIAG_TEXT && want_color(color);
 	o.dopt.error_limit = o.error_limit;
 	o.sets = sets;
+	o.discovered = discovered;
 	o.stdlib = find_stdlib(&o);
 	if (o.fmt_check && o.command && strcmp(o.command, "fmt") != 0) {
 		rc = usage_error("%s is an option of fmt", "--check");
@@ -323,12 +343,20 @@ int main(int argc, char **argv)
 		rc = nfiles ? cmd_fmt(&o, files, nfiles) : usage_error("%s needs at least one FILE", "fmt");
 	} else if (strcmp(o.command, "tokens") == 0) {
 		rc = nfiles == 1 ? cmd_tokens(&o, files[0]) : usage_error("%s needs one FILE", "tokens");
+	} else if (strcmp(o.command, "verify") == 0) {
+		rc = nfiles != 1 ? usage_error("%s needs exactly one DIR (a build's output)", "verify")
+		     : !o.ndiscovered ? usage_error("%s needs --discovered FILE", "verify")
+				      : cmd_verify(&o, files[0]);
+	} else if (strcmp(o.command, "diff") == 0) {
+		rc = nfiles == 2 ? cmd_diff(&o, files[0], files[1])
+				 : usage_error("%s needs OLD_DIR and NEW_DIR (two builds' output)", "diff");
 	} else if (strcmp(o.command, "schema") == 0) {
 		schema_print_markdown(stdout);
 		rc = fflush(stdout) == 0 ? EXIT_OK : EXIT_IO;
 	} else {
-		const char *cmds[] = {"check", "build", "compare", "fmt", "schema", "tokens"};
-		const char *s = suggest(o.command, cmds, 6);
+		const char *cmds[] = {"check", "build", "compare", "fmt", "schema", "tokens", "verify",
+				      "diff"};
+		const char *s = suggest(o.command, cmds, 8);
 		if (s) {
 			fprintf(stderr, "clusterc: unknown command '%s'; did you mean '%s'?\n", o.command, s);
 			rc = EXIT_USAGE;
@@ -338,6 +366,7 @@ int main(int argc, char **argv)
 	}
 out:
 	free(files);
+	free(discovered);
 	free(sets);
 	return rc;
 }

@@ -148,6 +148,56 @@ Json *jw_parse(const char *text, size_t n)
 	return json_loadb(text, n, 0, &err);
 }
 
+Json *jw_parse_at(const char *text, size_t n, int *line, int *col, char *why, size_t why_size)
+{
+	json_error_t err;
+	json_t *j = json_loadb(text, n, 0, &err);
+	if (!j) {
+		*line = err.line > 0 ? err.line : 1;
+		*col = err.column > 0 ? err.column : 1;
+		snprintf(why, why_size, "%s", err.text);
+	}
+	return j;
+}
+
+size_t jw_object_size(const Json *object)
+{
+	return json_is_object(object) ? json_object_size(object) : 0;
+}
+
+bool jw_number(const Json *value, double *out)
+{
+	if (!json_is_number(value))
+		return false;
+	*out = json_number_value(value);
+	return true;
+}
+
+int jw_bool_value(const Json *value)
+{
+	return json_is_boolean(value) ? json_is_true(value) : -1;
+}
+
+bool jw_is_object(const Json *value)
+{
+	return json_is_object(value);
+}
+
+const char *jw_object_key(const Json *object, size_t i, Json **value)
+{
+	if (!json_is_object(object))
+		return NULL;
+	size_t k = 0;
+	for (void *it = json_object_iter((json_t *)object); it;
+	     it = json_object_iter_next((json_t *)object, it), k++) {
+		if (k == i) {
+			*value = json_object_iter_value(it);
+			return json_object_iter_key(it);
+		}
+	}
+	return NULL;
+}
+
 Json *jw_get(const Json *object, const char *key)
 {
 	return json_is_object(object) ? json_object_get(object, key) : NULL;

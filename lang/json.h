@@ -38,7 +38,19 @@ void jw_free(Json *j); /* releases a document without writing it */
 /* Reading: a document parsed from n bytes of text (NULL when it is not JSON; jw_free it), and
  * its parts, borrowed from it. Missing keys and other types read as NULL, NAN, false, 0. */
 Json *jw_parse(const char *text, size_t n);
+/* As jw_parse; on a syntax error NULL with the error's line and column (from 1) and jansson's
+ * words for it in why (why_size bytes). */
+Json *jw_parse_at(const char *text, size_t n, int *line, int *col, char *why, size_t why_size);
 Json *jw_get(const Json *object, const char *key);
+/* An object's members in the document's order: how many, and the i-th key (its value in
+ * *value); NULL past the end or when object is not an object. */
+size_t jw_object_size(const Json *object);
+const char *jw_object_key(const Json *object, size_t i, Json **value);
+bool jw_is_object(const Json *value);
+/* A number's value in *out (false when value is not a number); a boolean's (-1 when it is not
+ * one). */
+bool jw_number(const Json *value, double *out);
+int jw_bool_value(const Json *value);
 double jw_get_real(const Json *object, const char *key);
 const char *jw_get_str(const Json *object, const char *key);
 const char *jw_string(const Json *value);

@@ -1,0 +1,139 @@
+/*
+ * wiring_csv.c — wiring.csv, the plan as a discovery tool sees it: one row per fabric cable,
+ * in cabling.csv's order, each end with the name and port number that `ibnetdiscover` or LLDP
+ * reports for it, beside its place and faceplate port. `clusterc verify` reads it (the plan it
+ * checks a discovered topology against: docs/daytwo.md); `clusterc diff` and people read
+ * cabling.csv.
+ *
+ * Columns: cable_id, fabric, tier, protocol (infiniband or ethernet), then each end as rack,
+ * u, device, port (the faceplate name, as cabling.csv), alias (a switch port's alias, "etp2a";
+ * empty elsewhere), node and node_port. node is what discovery calls the device the end is on:
+ * on an InfiniBand fabric the NodeDescription (a switch's name; an HCA's "HOSTNAME mlx5_N",
+ * named after the NIC's first port as infiniband/FABRIC.topo names it, with the characters
+ * that format reserves as '_'); on an Ethernet fabric the device's name (its LLDP system
+ * name). node_port is the port's number on that node from 1: a switch's port; an HCA's port
+ * (as ibnetdiscover prints it in [brackets]); a server's port over all its NICs (Ethernet). RFC 4180 fields.
+ */
+#include "backends.h"
+
+static const char header[] =
+	"cable_id,fabric,tier,protocol,a_rack,a_u,a_device,a_port,a_alias,a_node,a_node_port,"
+	"z_rack,z_u,z_device,z_port,z_alias,z_node,z_node_port\n";
+
+enum { WIRING_DESC = 64 }; /* an InfiniBand NodeDescription's bytes (IBA) */
+
+/* The NodeDescription infiniband.c gives: printable ASCII, '"', '#' and '=' as '_', 63 bytes. */
+static void put_desc(Buf *b, const char *name, const char *port)
+{
+	Buf raw = {0};
+	buf_puts(&raw, name);
+	if (port) {
+		buf_putc(&raw, ' ');
+		buf_puts(&raw, port);
+	}
+	char out[WIRING_DESC];
+	size_t i = 0;
+	for (; i < raw.len && i < WIRING_DESC - 1; i++) {
+		unsigned char ch = (unsigned char)raw.s[i];
+		out[i] = ch < 0x20 || ch > 0x7e || ch == '"' || ch == '#' || ch == '=' ? '_' : (char)ch;
+	}
+	out[i] = 0;
+	buf_free(&raw);
+	text_csv_field(b, out);
+}
+
+/* Ports of one NIC of an extra device (as wire.c and infiniband.c count them). */
+static int extra_nic_ports(const ExtraInst *x)
+{
+	const Part *nic = ir_extra_nic(x);
+	if (!nic)
+		return x->nports > 0 ? x->nports : 1;
+	return nic->nic.ports > 0 ? nic->nic.ports : 1;
+}
+
+/* node and node_port of an end (see the top of the file). */
+static void put_node(Buf *b, const Design *d, End e, bool ib)
+{
+	Buf port = {0};
+	int number = e.port + 1;
+	if (!ib || e.kind == END_SWITCH) {
+		text_csv_field(b, ir_end_device(d, e));
+		if (e.kind == END_NODE) /* the device's ports counted over its NICs */
+			number = e.port - d->nodes[e.dev].first_port + 1;
+	} else if (e.kind == END_NODE) {
+		const PortInst *p = &d->ports[e.port];
+		int first = (int)(p - d->ports);
+		while (first > d->nodes[p->node].first_port && d->ports[first - 1].nic_index == p->nic_index)
+			first--;
+		ir_end_port(&port, d, (End){END_NODE, e.dev, first});
+		put_desc(b, d->nodes[e.dev].hostname, port.s);
+		number = p->port + 1;
+	} else if (e.kind == END_EXTRA) {
+		int np = extra_nic_ports(&d->extras[e.dev]);
+		buf_printf(&port, "mlx5_%d", e.port / np);
+		put_desc(b, d->extras[e.dev].name, port.s);
+		number = e.port % np + 1;
+	} else {
+		text_csv_field(b, ir_end_device(d, e));
+	}
+	buf_putc(b, ',');
+	layout_int(b, number);
+	buf_free(&port);
+}
+
+static void put_end(Buf *b, const Design *d, End e, bool ib, Buf *tmp)
+{
+	int rack, u;
+	ir_end_place(d, e, &rack, &u);
+	if (rack >= 0) {
+		text_csv_field(b, d->racks[rack].name);
+		buf_putc(b, ',');
+		layout_int(b, u);
+	} else {
+		buf_putc(b, ',');
+	}
+	buf_putc(b, ',');
+	text_csv_field(b, ir_end_device(d, e));
+	buf_putc(b, ',');
+	tmp->len = 0;
+	ir_end_port(tmp, d, e);
+	text_csv_field(b, tmp->s);
+	buf_putc(b, ',');
+	tmp->len = 0;
+	if (e.kind == END_SWITCH)
+		ir_switch_port_alias(tmp, &d->switches[e.dev], e.port);
+	text_csv_field(b, tmp->len ? tmp->s : "");
+	buf_putc(b, ',');
+	put_node(b, d, e, ib);
+}
+
+int wiring_csv_write(Output *o, const Design *d)
+{
+	FILE *f = output_file(o, "wiring.csv");
+	if (!f)
+		return 1;
+	Buf b = {0}, tmp = {0};
+	buf_puts(&b, header);
+	for (int i = 0; i < d->ncables; i++) {
+		const LinkInst *l = &d->links[d->cables[i].link];
+		if (l->fabric < 0)
+			continue;
+		const FabricInst *fab = &d->fabrics[l->fabric];
+		bool ib = fab->protocol == PROTO_INFINIBAND;
+		ir_cable_id(&b, d, i);
+		buf_putc(&b, ',');
+		text_csv_field(&b, fab->name);
+		buf_putc(&b, ',');
+		text_csv_field(&b, ir_link_tier_names[l->tier]);
+		buf_puts(&b, ib ? ",infiniband," : ",ethernet,");
+		put_end(&b, d, l->a, ib, &tmp);
+		buf_putc(&b, ',');
+		put_end(&b, d, l->z, ib, &tmp);
+		buf_putc(&b, '\n');
+		layout_flush(f, &b, false);
+	}
+	layout_flush(f, &b, true);
+	buf_free(&b);
+	buf_free(&tmp);
+	return output_close(o, f);
+}
