@@ -324,7 +324,7 @@ bool plan_attribute(Design *d, const Decl *w, FieldId id, double *out)
 		memo->n++;
 		*e = (PlanMemoEntry){.w = w, .hw = key};
 		if (ok)
-			plan_search(&m, &hw, &sp, &e->r);
+			plan_search_shared(&m, &hw, &sp, &e->r);
 		e->steps = train_steps(w, &m, &sp);
 	}
 	const PlanResult *r = &e->r;
@@ -561,7 +561,7 @@ int plan_workloads(Design *d)
 			}
 			continue;
 		}
-		plan_search(&wp->model, &wp->hw, &wp->space, &wp->r);
+		plan_search_shared(&wp->model, &wp->hw, &wp->space, &wp->r);
 		if (!wp->r.found) {
 			report_unplanned(d, w, wp);
 			continue;
