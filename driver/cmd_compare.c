@@ -541,7 +541,8 @@ int cmd_compare(const Options *o, const char *path)
 	/* Results shared by the rows' processes, looked up by every input (lang/share.c): the
 	 * points of a sweep mostly ask the planner, and the arrangement of the racks, the same
 	 * questions. Every row is the same as without. */
-	share_begin(SHARE_ENTRIES, SHARE_HEAP);
+	if (!getenv("CLUSTERC_NO_SHARE")) /* tests/compare.sh: the same rows without */
+		share_begin(SHARE_ENTRIES, SHARE_HEAP);
 	if (run_jobs(o, path, jobs, n, width) != 0) {
 		fprintf(stderr, "clusterc: cannot start a build: %s\n", strerror(errno));
 		rc = EXIT_INTERNAL;
