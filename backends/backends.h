@@ -45,6 +45,11 @@ FILE *output_file(Output *o, const char *relpath);
  * writer (a full disk) shows at output_artifacts() or output_commit(), which then fail. */
 int output_close(Output *o, FILE *f);
 
+/* Writes RELPATH (as output_file names it) with the bytes of b, made whole in memory, and takes
+ * them: b is left empty. No stdio and no copy: the writer thread writes them in one piece, and
+ * they are hashed on whichever thread has time. Returns the number of errors, as output_close. */
+int output_write_buf(Output *o, const char *relpath, Buf *b);
+
 /* Closes the files still open and sets *list to every file written so far, sorted by path.
  * Returns their count, or -1 after a diagnostic. The list stays valid until the next call to
  * output_file, output_artifacts, output_commit or output_abort. */

@@ -56,15 +56,18 @@ typedef struct Sink {
 	const char *what; /* what failed: "cannot create", "cannot write" ... */
 	uint64_t bytes;
 	Hash *sha;        /* SHA-256 of what was written */
+	bool hashed;      /* JOB_WHOLE: sha already holds the whole file's (hashed by the caller) */
 } Sink;
 
-typedef enum { JOB_OPEN, JOB_DATA, JOB_CLOSE } JobKind;
+/* JOB_WHOLE: a file in one piece (output_write_buf): open, write, close. */
+typedef enum { JOB_OPEN, JOB_DATA, JOB_CLOSE, JOB_WHOLE } JobKind;
 
 typedef struct Job {
 	struct Job *next;
 	JobKind kind;
 	Sink *sink;
 	size_t n;
+	char *owned; /* JOB_WHOLE: the n bytes, the job's (freed once written) */
 	char data[]; /* JOB_DATA: n bytes */
 } Job;
 
@@ -210,41 +213,64 @@ static bool make_dirs(Writer *w, Sink *s)
 	return true;
 }
 
+/* Writes n bytes to s's file, unless it failed; hashes them unless the caller did. */
+static void sink_data(Sink *s, const char *data, size_t n)
+{
+	for (size_t done = 0; s->fd >= 0 && !s->err && done < n;) {
+		ssize_t r = write(s->fd, data + done, n - done);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			s->err = r < 0 ? errno : EIO;
+			s->what = "cannot write";
+		}
+		done += r > 0 ? (size_t)r : 0;
+	}
+	if (!s->hashed)
+		hash_update(s->sha, data, n);
+	s->bytes += n;
+}
+
+static void sink_open(Writer *w, Sink *s)
+{
+	if (w->failed || outdir_interrupted()) {
+		s->err = -1;
+	} else if (make_dirs(w, s)) {
+		s->fd = open(s->full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (s->fd < 0) {
+			s->err = errno;
+			s->what = "cannot create";
+		}
+	}
+}
+
+static void sink_done(Sink *s)
+{
+	if (s->fd >= 0 && close(s->fd) != 0 && !s->err) {
+		s->err = errno;
+		s->what = "cannot write";
+	}
+	s->fd = -1;
+}
+
 static void run_job(Writer *w, Job *j)
 {
 	Sink *s = j->sink;
 	switch (j->kind) {
 	case JOB_OPEN:
-		if (w->failed || outdir_interrupted()) {
-			s->err = -1;
-		} else if (make_dirs(w, s)) {
-			s->fd = open(s->full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-			if (s->fd < 0) {
-				s->err = errno;
-				s->what = "cannot create";
-			}
-		}
+		sink_open(w, s);
 		break;
 	case JOB_DATA:
-		for (size_t done = 0; s->fd >= 0 && !s->err && done < j->n;) {
-			ssize_t r = write(s->fd, j->data + done, j->n - done);
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r <= 0) {
-				s->err = r < 0 ? errno : EIO;
-				s->what = "cannot write";
-			}
-			done += r > 0 ? (size_t)r : 0;
-		}
-		hash_update(s->sha, j->data, j->n);
-		s->bytes += j->n;
+		sink_data(s, j->data, j->n);
 		break;
 	case JOB_CLOSE:
-		if (s->fd >= 0 && close(s->fd) != 0 && !s->err) {
-			s->err = errno;
-			s->what = "cannot write";
-		}
-		s->fd = -1;
+		sink_done(s);
+		break;
+	case JOB_WHOLE:
+		sink_open(w, s);
+		sink_data(s, j->owned, j->n);
+		sink_done(s);
+		free(j->owned);
 		break;
 	}
 	if (s->err > 0)
@@ -445,7 +471,8 @@ static bool valid_relpath(const char *p)
 	return true;
 }
 
-FILE *output_file(Output *o, const char *relpath)
+/* A new file RELPATH: its Sink, and its entry in o->files (f NULL). NULL after a diagnostic. */
+static OutFile *new_file(Output *o, const char *relpath)
 {
 	const char *key = intern_cstr(o->c, relpath);
 	if (!valid_relpath(relpath) || strcmp(relpath, MANIFEST) == 0 ||
@@ -460,25 +487,64 @@ FILE *output_file(Output *o, const char *relpath)
 	Sink *s = xmalloc(sizeof *s);
 	*s = (Sink){.w = o->w, .full = join(o->tmp, relpath), .rel = strlen(o->tmp) + 1, .fd = -1};
 	s->sha = hash_new();
-	FILE *f = fopencookie(s, "w", (cookie_io_functions_t){.write = sink_write, .close = sink_close});
-	if (!f) {
-		char *shown = join(o->dir, relpath);
-		io_error(o, "cannot create", shown, errno);
-		free(shown);
-		free_sink(s);
-		o->failed = true;
-		return NULL;
-	}
-	setvbuf(f, NULL, _IOFBF, FILE_BUFFER);
-	writer_job(o->w, JOB_OPEN, s, NULL, 0);
 	if (o->nfiles == o->cap) {
 		o->cap = o->cap ? o->cap * 2 : 16;
 		o->files = xrealloc(o->files, sizeof *o->files * (size_t)o->cap);
 	}
 	OutFile *of = &o->files[o->nfiles++];
-	*of = (OutFile){.path = xstrdup(relpath), .f = f, .sink = s};
+	*of = (OutFile){.path = xstrdup(relpath), .sink = s};
 	table_put(o->c, &o->names, key, (void *)(intptr_t)o->nfiles);
+	return of;
+}
+
+FILE *output_file(Output *o, const char *relpath)
+{
+	OutFile *of = new_file(o, relpath);
+	if (!of)
+		return NULL;
+	Sink *s = of->sink;
+	FILE *f = fopencookie(s, "w", (cookie_io_functions_t){.write = sink_write, .close = sink_close});
+	if (!f) {
+		char *shown = join(o->dir, relpath);
+		io_error(o, "cannot create", shown, errno);
+		free(shown);
+		of->a.path = of->path; /* written as nothing: commit refuses */
+		s->err = -1;
+		o->failed = true;
+		return NULL;
+	}
+	setvbuf(f, NULL, _IOFBF, FILE_BUFFER);
+	writer_job(o->w, JOB_OPEN, s, NULL, 0);
+	of->f = f;
 	return f;
+}
+
+int output_write_buf(Output *o, const char *relpath, Buf *b)
+{
+	OutFile *of = new_file(o, relpath);
+	if (!of)
+		return 1;
+	of->a.path = of->path;
+	Writer *w = o->w;
+	Job *j = xmalloc(sizeof *j);
+	*j = (Job){.kind = JOB_WHOLE, .sink = of->sink, .n = b->len, .owned = b->s};
+	*b = (Buf){0};
+	if (!j->owned)
+		j->owned = xstrdup("");
+	/* Hashing on whichever thread has time: when the writer is behind (its queue over half
+	 * full), the caller hashes the file itself before it hands it over. Either way the same
+	 * bytes are hashed, so the manifest is the same. */
+	if (w->threaded) {
+		pthread_mutex_lock(&w->mu);
+		bool behind = w->queued > QUEUE_BYTES / 2;
+		pthread_mutex_unlock(&w->mu);
+		if (behind) {
+			hash_update(of->sink->sha, j->owned, j->n);
+			of->sink->hashed = true;
+		}
+	}
+	writer_push(w, j);
+	return 0;
 }
 
 /* Flushes and closes f; 0 or the errno of the first failed write. */

@@ -283,6 +283,64 @@ def bench_choices(clusterc, out, repeat, name="choices-8"):
     return best
 
 
+def bench_shape(clusterc, out, name, repeat):
+    """A many-switch shape (bench/NAME.cluster) built with every artifact, against the copy of
+    its output (cp -r + sync), each the minimum of `repeat`, every run into a new directory."""
+    spec = os.path.join(HERE, name + ".cluster")
+    env = dict(os.environ, CLUSTERC_STDLIB=os.path.join(HERE, "..", "stdlib"))
+    row, dirs = {"status": "ok"}, []
+    for r in range(repeat):
+        dest = os.path.join(out, "%s-%d" % (name, r))
+        rmtree(dest)
+        dirs.append(dest)
+        os.sync()
+        t0 = time.perf_counter()
+        rc = subprocess.call([clusterc, "build", "-q", spec, "-o", dest], env=env)
+        wall = (time.perf_counter() - t0) * 1e3
+        if rc != 0:
+            return {"status": "exit %d" % rc}, dirs
+        row["wall"] = min(row.get("wall", wall), wall)
+    row["bytes"], row["files"] = tree_size(dirs[0])
+    for r in range(repeat):
+        copy = os.path.join(out, "%s-copy-%d" % (name, r))
+        rmtree(copy)
+        dirs.append(copy)
+        os.sync()
+        t0 = time.perf_counter()
+        subprocess.check_call(["cp", "-r", dirs[0], copy])
+        os.sync()
+        c = (time.perf_counter() - t0) * 1e3
+        row["copy"] = min(row.get("copy", c), c)
+    row["ratio"] = row["wall"] / row["copy"] if row["copy"] > 0 else 0
+    return row, dirs
+
+
+def bench_sweep(clusterc, out, repeat, points=200, jobs=2):
+    """`clusterc compare --sweep` of examples/wanka.cluster over a grid of `points` points
+    (electricity x power budget: the same racks, fabric and workload at every point) on `jobs`
+    processes: points per second, the best of `repeat`."""
+    spec = os.path.join(HERE, "..", "examples", "wanka.cluster")
+    grid = os.path.join(out, "sweep-%d.yaml" % points)
+    with open(grid, "w") as f:
+        f.write("grid:\n  hall_b.electricity: [%s]\n  hall_b.power_budget: [%s]\n" % (
+            ", ".join("%.2f CNY/kWh" % (0.30 + 0.03 * i) for i in range(points // 10)),
+            ", ".join("%d MW" % (16 + i) for i in range(10))))
+    env = dict(os.environ, CLUSTERC_STDLIB=os.path.join(HERE, "..", "stdlib"))
+    best = None
+    for r in range(repeat):
+        d = os.path.join(out, "sweep-%d" % r)
+        rmtree(d)
+        t0 = time.perf_counter()
+        rc = subprocess.call([clusterc, "compare", spec, "--sweep", grid, "--jobs", str(jobs),
+                              "-o", d], env=env, stdout=subprocess.DEVNULL)
+        s = time.perf_counter() - t0
+        rmtree(d)
+        if rc != 0:
+            return {"status": "exit %d" % rc}
+        best = s if best is None else min(best, s)
+    return {"status": "ok", "points": points + 1, "s": best, "per_s": (points + 1) / best}
+
+
 def main(argv):
     if len(argv) < 2 or argv[1] in ("-h", "--help"):
         sys.stderr.write("usage: bench/run.sh CLUSTERC [GPUS ...]  (BENCH_OUT, BENCH_REPEAT, "
@@ -327,6 +385,29 @@ def main(argv):
                 print("  decide: " + line)
         else:
             print("optimizer: bench/%s.cluster failed (%s)" % (name, ch["status"]))
+    if os.environ.get("BENCH_SHAPES", "1") not in ("", "0"):
+        for name, what in (("fattree-k64", "k=64 3-tier fat tree (65,536 GPUs, 5,120 switches)"),
+                           ("dragonfly-262k", "dragonfly p=16 a=32 h=16 (262,656 GPUs, 16,416 routers)")):
+            row, dirs = bench_shape(clusterc, out, name, repeat)
+            if row["status"] == "ok":
+                print("shape: bench/%s.cluster, %s: build %.1f ms, %.1f MB in %s files, copy "
+                      "(cp -r + sync) %.1f ms, build / copy %.2f" % (
+                          name, what, row["wall"], row["bytes"] / 1e6, format(row["files"], ","),
+                          row["copy"], row["ratio"]))
+            else:
+                print("shape: bench/%s.cluster failed (%s)" % (name, row["status"]))
+            if not keep:
+                for d in dirs:
+                    rmtree(d)
+            os.sync()
+            time.sleep(settle)
+    npoints = int(os.environ.get("BENCH_SWEEP", "200"))
+    sw = bench_sweep(clusterc, out, repeat, max(10, npoints)) if npoints > 0 else {"status": "skipped"}
+    if sw["status"] == "ok":
+        print("sweep: compare --sweep of examples/wanka.cluster, %d points on 2 jobs: %.2f s, "
+              "%.1f points/s" % (sw["points"], sw["s"], sw["per_s"]))
+    else:
+        print("sweep: compare --sweep %s" % sw["status"])
     print("bench: %s and %s" % (os.path.join(out, "bench.csv"), os.path.join(out, "bench.svg")))
     return 0 if all(r["status"] == "ok" for r in rows) else 1
 

@@ -7,7 +7,9 @@
  * Each row is built in a process of its own, as many at once as there are cores (--jobs): a
  * build is single-threaded, and a process keeps one scenario's failure (or crash) from another.
  * The child sends its row back as JSON on a pipe; rows keep the order of the spec (or sweep)
- * whatever order they finish in, so the files are byte-identical from run to run.
+ * whatever order they finish in, so the files are byte-identical from run to run. The
+ * children share results by their inputs (lang/share.c: the planner's searches, the racks'
+ * arrangement): a point that asks what an earlier one asked reads the answer instead.
  *
  * Before anything is built the spec is checked, and every override of a sweep once, on its own:
  * an unknown path or a wrong value is an error at the sweep file's line (exit 1, nothing
@@ -21,6 +23,8 @@
 #include "driver.h"
 #include "plan.h"
 
+#include "share.h"
+
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
@@ -29,6 +33,11 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* What the rows' processes may share (lang/share.c): mapped without reserve, backed only as
+ * written (a planner result is about 3 kB, an arrangement some kB to MB). */
+enum { SHARE_ENTRIES = 1 << 16 };
+#define SHARE_HEAP ((size_t)1 << 30)
 
 /* A row to build. */
 typedef struct Job {
@@ -531,6 +540,11 @@ int cmd_compare(const Options *o, const char *path)
 	}
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	int width = o->jobs > 0 ? o->jobs : cores > 0 ? (int)cores : 1;
+	/* Results shared by the rows' processes, looked up by every input (lang/share.c): the
+	 * points of a sweep mostly ask the planner, and the arrangement of the racks, the same
+	 * questions. Every row is the same as without. */
+	if (!getenv("CLUSTERC_NO_SHARE")) /* tests/compare.sh: the same rows without */
+		share_begin(SHARE_ENTRIES, SHARE_HEAP);
 	if (run_jobs(o, path, jobs, n, width) != 0) {
 		fprintf(stderr, "clusterc: cannot start a build: %s\n", strerror(errno));
 		rc = EXIT_INTERNAL;

@@ -280,7 +280,7 @@ void vec_push(Arena *a, PtrVec *vec, void *p)
 }
 
 /* Makes room for n more bytes plus the NUL that keeps b->s a C string. */
-static void buf_reserve(Buf *b, size_t n)
+void buf_reserve(Buf *b, size_t n)
 {
 	if (n > SIZE_MAX / 2 - b->len)
 		die_oom();
@@ -295,23 +295,13 @@ static void buf_reserve(Buf *b, size_t n)
 }
 
 /* b->s is always NUL-terminated once anything was put; the buffer owns it until buf_free(). */
-void buf_put(Buf *b, const char *s, size_t n)
+void buf_put_grow(Buf *b, const char *s, size_t n)
 {
 	buf_reserve(b, n);
 	if (n)
 		memcpy(b->s + b->len, s, n);
 	b->len += n;
 	b->s[b->len] = '\0';
-}
-
-void buf_puts(Buf *b, const char *s)
-{
-	buf_put(b, s, strlen(s));
-}
-
-void buf_putc(Buf *b, char c)
-{
-	buf_put(b, &c, 1);
 }
 
 void buf_printf(Buf *b, const char *fmt, ...)

@@ -7,7 +7,7 @@ set -u
 clusterc=$1 root=$2
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
-BENCH_OUT=$tmp BENCH_REPEAT=1 BENCH_SETTLE=0 "$root/bench/run.sh" "$clusterc" 256 >"$tmp/log" 2>&1 ||
+BENCH_OUT=$tmp BENCH_REPEAT=1 BENCH_SETTLE=0 BENCH_SHAPES=0 BENCH_SWEEP=10 "$root/bench/run.sh" "$clusterc" 256 >"$tmp/log" 2>&1 ||
 	{ cat "$tmp/log"; echo "FAIL: bench/run.sh at 256 GPUs"; exit 1; }
 python3 - "$tmp/bench.csv" "$tmp/bench.svg" <<'PY'
 import csv, sys, xml.dom.minidom
@@ -22,4 +22,6 @@ svg = xml.dom.minidom.parse(sys.argv[2]).documentElement
 assert svg.tagName == "svg" and svg.getElementsByTagName("circle"), "bench.svg: no points"
 PY
 [ $? -eq 0 ] || { echo "FAIL: bench.csv or bench.svg"; exit 1; }
+grep -Eq '^sweep: .* 11 points on 2 jobs: .* points/s$' "$tmp/log" ||
+	{ cat "$tmp/log"; echo "FAIL: no sweep line (compare --sweep points/s)"; exit 1; }
 echo "bench: 1 row, ok"

@@ -138,6 +138,14 @@ EOF
 pareto_ok "$tmp/obj/comparison.json" || err "--objectives: the Pareto column is wrong"
 [ "$(($(wc -l <"$tmp/obj/comparison.csv") - 1))" = 3 ] || err "--scenarios b200,immersion: not 3 rows"
 
+# The rows' processes share planner searches and rack arrangements (lang/share.c): the same
+# sweep without sharing gives the same files, byte for byte.
+CLUSTERC_NO_SHARE=1 "$clusterc" compare -q examples/wanka.cluster --sweep examples/wanka-sweep.yaml \
+	-o "$tmp/sweep-alone" 2>/dev/null || err "compare --sweep without sharing: exit $?"
+for f in comparison.csv comparison.json comparison.md report.html; do
+	cmp -s "$tmp/sweep/$f" "$tmp/sweep-alone/$f" || err "sweep: $f differs with and without sharing"
+done
+
 # Mistakes in a sweep: diagnostics at the YAML's line and column, exit 1, nothing written.
 for y in tests/compare/errors/*.yaml; do
 	name=$(basename "$y" .yaml)

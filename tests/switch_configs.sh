@@ -5,8 +5,8 @@
 #    concatenated, one vtysh per 100 files (each file ends with `end`, which returns vtysh to
 #    the configuration node, so a file cannot lean on the one before), and a sample (the first
 #    and last switch of each tier) one file per vtysh as well;
-#  - every config_db.json parses, is laid out as SONiC's `config save` writes it (json.dump,
-#    indent 4, natural key order at every level) and has the RoCE tables when lossless;
+#  - every config_db.json parses, is compact as json.dumps(separators=(",", ":")) writes it,
+#    with natural key order at every level (the order of SONiC's `config save`) and has the RoCE tables when lossless;
 #  - every config_db.json passes tests/sonic_yang.py, the rules of the SONiC YANG models
 #    (mandatory lanes and speed, types, ranges, patterns, leafrefs to PORT), and the checker
 #    itself rejects a file that breaks them;
@@ -113,8 +113,7 @@ def natsorted_everywhere(o, path):
 
 db, frr = {}, {}
 names = sorted(n for n in os.listdir(root) if not fabric or n.startswith(fabric + "-"))
-# The layout of a sample (the pure-Python encoder that indents is slow): the first and last
-# switch of each tier.
+# The layout of a sample (the first and last switch of each tier).
 sample = set()
 for t in ("leaf", "spine", "core", "router"):
     of = [n for n in names if re.search("-%s-[0-9]+$" % t, n)]
@@ -127,8 +126,8 @@ for name in names:
     except ValueError as e:
         bad("%s: not JSON: %s" % (path, e))
         continue
-    if name in sample and json.dumps(d, indent=4) + "\n" != text:
-        bad("%s: not laid out as json.dump(indent=4) writes it" % path)
+    if name in sample and json.dumps(d, separators=(",", ":")) + "\n" != text:
+        bad("%s: not laid out as json.dumps(separators=(',', ':')) writes it" % path)
     natsorted_everywhere(d, name)
     db[name] = d
     frr[name] = open(os.path.join(root, name, "frr.conf")).read()
@@ -306,7 +305,7 @@ build examples/roce-spectrum4.cluster -o "$tmp/roce"
 check_frr "$tmp/roce"
 check_db "$tmp/roce" 2
 yang "$tmp/roce"
-grep -q '"pfc_enable": "3"' "$tmp/roce/switches/compute-leaf-001/config_db.json" ||
+grep -q '"pfc_enable":"3"' "$tmp/roce/switches/compute-leaf-001/config_db.json" ||
 	err "roce-spectrum4: no PFC on priority 3"
 grep -q '"Ethernet4|3"' "$tmp/roce/switches/compute-leaf-001/config_db.json" ||
 	err "roce-spectrum4: 400G halves of an 800G port should be Ethernet0 and Ethernet4"

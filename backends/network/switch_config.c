@@ -98,6 +98,7 @@ typedef struct Writer {
 	int *count;       /* per fabric switch, zeroed: links to it (maximum-paths), or whether
 			   * its DEVICE_NEIGHBOR_METADATA is written (config_db) */
 	Buf policy;       /* the fabric's prefix lists and route-map (fabric_policy) */
+	size_t last, last_frr; /* the size of the last config_db.json and frr.conf written */
 } Writer;
 
 static const char *const type_names[ST_COUNT] = {
@@ -288,6 +289,7 @@ static void config_db(Writer *w, int i, const SwitchInst *s, int np, const Switc
 		if (w->pt[k].peer_switch >= 0)
 			w->count[w->pt[k].peer_switch] = 0;
 	w->text.len = 0;
+	buf_reserve(&w->text, w->last); /* the text before went to the writer (write_file) */
 	configdb_render(db, &w->text);
 }
 
@@ -422,6 +424,7 @@ static void frr_conf(Writer *w, int i, const SwitchInst *s, int np, const Switch
 	for (int k = 0; k < np; k++)
 		peers += w->pt[k].peer_switch >= 0;
 	b->len = 0;
+	buf_reserve(b, w->last_frr);
 	buf_printf(b,
 		   "! %s: FRR configuration written by clusterc (docs/switch-configs.md)\n"
 		   "! eBGP unnumbered per RFC 7938 section 5.2: %d fabric sessions, %d host ports "
@@ -472,11 +475,7 @@ static int write_file(Writer *w, const char *name, const char *file)
 {
 	w->scratch.len = 0;
 	buf_printf(&w->scratch, "switches/%s/%s", name, file);
-	FILE *f = output_file(w->o, w->scratch.s);
-	if (!f)
-		return 1;
-	fwrite(w->text.s, 1, w->text.len, f);
-	return output_close(w->o, f);
+	return output_write_buf(w->o, w->scratch.s, &w->text);
 }
 
 static int write_switch(Writer *w, int i)
@@ -498,8 +497,10 @@ static int write_switch(Writer *w, int i)
 		t->peer_switch = to_switch ? ports[k].peer.dev - sp->first : -1;
 	}
 	config_db(w, i, s, np, ports);
+	w->last = w->text.len;
 	int errors = write_file(w, s->name, "config_db.json");
 	frr_conf(w, i, s, np, ports);
+	w->last_frr = w->text.len;
 	return errors + write_file(w, s->name, "frr.conf");
 }
 

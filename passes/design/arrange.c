@@ -25,6 +25,7 @@
  * optimum, found by enumerating every assignment of keys on instances small enough to do so.
  */
 #include "passes.h"
+#include "share.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -209,7 +210,7 @@ static bool scan_pair(const ArrangeProblem *p, int *key, int a, int b, double *c
 	return moved;
 }
 
-int arrange_optimise(ArrangeProblem *p, int *key, int max_sweeps, int *sweeps)
+static int optimise(ArrangeProblem *p, int *key, int max_sweeps, int *sweeps)
 {
 	int n = p->nracks, G = p->ngroups, moves = 0;
 	p->total_group_racks = 0;
@@ -300,6 +301,53 @@ int arrange_optimise(ArrangeProblem *p, int *key, int max_sweeps, int *sweeps)
 
 /* The exact optimum by enumeration (every allowed key for every group): for tests, on
  * instances of a few groups and racks. */
+static size_t put(unsigned char *k, size_t at, const void *v, size_t n)
+{
+	if (n)
+		memcpy(k + at, v, n);
+	return at + n;
+}
+
+/* The descent is a pure function of the problem and the starting keys: the processes of a
+ * comparison share it by those (lang/share.c), so the points of a sweep that leave the racks
+ * and the floor alone arrange them once. The same keys, moves and sweeps either way. */
+int arrange_optimise(ArrangeProblem *p, int *key, int max_sweeps, int *sweeps)
+{
+	int n = p->nracks, G = p->ngroups;
+	double shape[4] = {p->rack_pitch, p->row_pitch, p->scan_budget, 0};
+	int dims[5] = {n, G, p->per_row, p->serpentine, max_sweeps};
+	size_t size = sizeof dims + sizeof shape + sizeof(int) * (size_t)(2 * G) +
+		      sizeof(bool) * (size_t)(n + 1) + sizeof(ArrangeEdge) * (size_t)p->nedges;
+	unsigned char *k = xmalloc(size);
+	size_t at = put(k, 0, dims, sizeof dims);
+	at = put(k, at, shape, sizeof shape);
+	at = put(k, at, p->group_racks, sizeof(int) * (size_t)G);
+	at = put(k, at, p->allowed, sizeof(bool) * (size_t)(n + 1));
+	at = put(k, at, p->edges, sizeof(ArrangeEdge) * (size_t)p->nedges);
+	at = put(k, at, key, sizeof(int) * (size_t)G);
+	size_t got = 0;
+	const int *v = share_get("arrange", k, at, &got);
+	int moves;
+	if (v && got == sizeof(int) * (size_t)(G + 2)) {
+		memcpy(key, v, sizeof(int) * (size_t)G);
+		moves = v[G];
+		*sweeps = v[G + 1];
+		p->total_group_racks = 0;
+		for (int g = 0; g < G; g++)
+			p->total_group_racks += p->group_racks[g];
+	} else {
+		moves = optimise(p, key, max_sweeps, sweeps);
+		int *out = xmalloc(sizeof(int) * (size_t)(G + 2));
+		memcpy(out, key, sizeof(int) * (size_t)G);
+		out[G] = moves;
+		out[G + 1] = *sweeps;
+		share_put("arrange", k, at, out, sizeof(int) * (size_t)(G + 2));
+		free(out);
+	}
+	free(k);
+	return moves;
+}
+
 double arrange_exact(const ArrangeProblem *p, int *key)
 {
 	int G = p->ngroups, n = p->nracks;

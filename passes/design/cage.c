@@ -62,7 +62,9 @@ typedef struct CageCtx {
 	struct ModuleMemo *memo;
 	const Medium **optics, **plans; /* the catalogue's modules; its cables (plans' parts) */
 	int noptics, nplans;
-	struct GroupMemo *groups;
+	int *group_slot;            /* GROUP_MEMO: 1 + the index in groups of the signature there */
+	struct GroupMemo *groups;   /* the signatures remembered, as many as were met */
+	int ngroups, capgroups;
 } CageCtx;
 
 double cage_stocked(const Medium *m, double run)
@@ -470,7 +472,10 @@ static int free_seen(CageCtx *x, End e)
 /* Plans of small groups remembered: a group of a few cages and links (a leaf's twin-port cage
  * and two nodes; two leaves' and two spines' cages) is decided by its cages, its ends and its
  * runs alone, and a large fabric repeats a few thousand of them tens of thousands of times
- * (runs come from rack coordinates and U). A direct-mapped table of such signatures. */
+ * (runs come from rack coordinates and U). A direct-mapped table of such signatures: slots
+ * that index the entries, which are only as many as the signatures met (a table of whole
+ * entries was 4 MB of fresh pages each call, most of a small build's cabling in page faults
+ * on this VM; docs/performance.md). */
 #define GROUP_MEMO 4096
 #define GROUP_MEMO_MAX 8
 
@@ -481,7 +486,6 @@ typedef struct GroupSig {
 } GroupSig;
 
 typedef struct GroupMemo {
-	bool used;
 	GroupSig sig;
 	Plan plan;
 	EndPick pick[2 * GROUP_MEMO_MAX];
@@ -532,10 +536,11 @@ static uint64_t sig_hash(const GroupSig *sig)
 static bool best_plan(CageCtx *x, const Group *g, EndPick *pick, EndPick *best_pick, Plan *out)
 {
 	GroupSig sig;
-	GroupMemo *e = NULL;
+	int *slot = NULL;
 	if (group_sig(x, g, &sig)) {
-		e = &x->groups[sig_hash(&sig) % GROUP_MEMO];
-		if (e->used && memcmp(&e->sig, &sig, sizeof sig) == 0) {
+		slot = &x->group_slot[sig_hash(&sig) % GROUP_MEMO];
+		const GroupMemo *e = *slot ? &x->groups[*slot - 1] : NULL;
+		if (e && memcmp(&e->sig, &sig, sizeof sig) == 0) {
 			for (int k = 0; k < g->n; k++) {
 				int i = g->cables[k];
 				best_pick[2 * i] = e->pick[2 * k], best_pick[2 * i + 1] = e->pick[2 * k + 1];
@@ -564,8 +569,16 @@ static bool best_plan(CageCtx *x, const Group *g, EndPick *pick, EndPick *best_p
 				}
 		}
 	}
-	if (e) {
-		e->used = true, e->sig = sig, e->plan = best;
+	if (slot) {
+		if (!*slot) {
+			if (x->ngroups == x->capgroups) {
+				x->capgroups = x->capgroups ? 2 * x->capgroups : 64;
+				x->groups = xrealloc(x->groups, sizeof *x->groups * (size_t)x->capgroups);
+			}
+			*slot = ++x->ngroups;
+		}
+		GroupMemo *e = &x->groups[*slot - 1];
+		e->sig = sig, e->plan = best;
 		for (int k = 0; k < g->n; k++) {
 			int i = g->cables[k];
 			e->pick[2 * k] = best_pick[2 * i], e->pick[2 * k + 1] = best_pick[2 * i + 1];
@@ -644,8 +657,8 @@ int cage_choose(Design *d, const CageIndex *index, const Catalogue *cat, Weights
 		 xmalloc(sizeof(int) * (size_t)(n + 1)), index, d,
 		 calloc((size_t)(d->naccels + d->nextras + 1), sizeof(int)),
 		 calloc(MODULE_MEMO, sizeof(ModuleMemo)), NULL, NULL, 0, 0,
-		 calloc(GROUP_MEMO, sizeof(GroupMemo))};
-	if (!x.seen || !x.memo || !x.groups)
+		 calloc(GROUP_MEMO, sizeof(int)), NULL, 0, 0};
+	if (!x.seen || !x.memo || !x.group_slot)
 		die_oom();
 	x.optics = xmalloc(sizeof(Medium *) * (size_t)(cat->n + 1));
 	x.plans = xmalloc(sizeof(Medium *) * (size_t)(cat->n + 1));
@@ -709,6 +722,7 @@ int cage_choose(Design *d, const CageIndex *index, const Catalogue *cat, Weights
 	free(x.memo);
 	free(x.optics);
 	free(x.plans);
+	free(x.group_slot);
 	free(x.groups);
 	return bad;
 }

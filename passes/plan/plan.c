@@ -315,7 +315,7 @@ static const PlanMemoEntry *memo_lookup(Design *d, const Decl *w, PlanModel *m, 
 		memo->n++;
 		*e = (PlanMemoEntry){.w = w, .hw = key};
 		if (ok) {
-			plan_search(m, hw, &sp, &e->r);
+			plan_search_shared(m, hw, &sp, &e->r);
 			d->opt.searches++;
 			d->opt.plans += e->r.evaluated;
 			d->opt.plan_ms += e->r.ms;
@@ -585,7 +585,7 @@ int plan_workloads(Design *d)
 			}
 			continue;
 		}
-		plan_search(&wp->model, &wp->hw, &wp->space, &wp->r);
+		plan_search_shared(&wp->model, &wp->hw, &wp->space, &wp->r);
 		if (!wp->r.found) {
 			report_unplanned(d, w, wp);
 			continue;

@@ -892,7 +892,7 @@ static void test_layout(void)
 	CU_ASSERT_STRING_EQUAL(row, "AAA");
 }
 
-/* config_db.c: natsort's order, and the layout of `config save` (json.dump, indent 4). */
+/* config_db.c: natsort's order, and the compact layout (json.dumps(separators=(",", ":"))). */
 static void test_configdb(void)
 {
 	static const char *const sorted[] = {"", "10.0.0.2", "10.0.0.10", "10.0.1.0", "Ethernet",
@@ -941,25 +941,11 @@ static void test_configdb(void)
 	configdb_field_s(db, "hostname", "leaf-1");
 	Buf b = {0};
 	configdb_render(db, &b);
-	CU_ASSERT_STRING_EQUAL(b.s, "{\n"
-				    "    \"DEVICE_METADATA\": {\n"
-				    "        \"localhost\": {\n"
-				    "            \"hostname\": \"leaf-1\"\n"
-				    "        }\n"
-				    "    },\n"
-				    "    \"INTERFACE\": {\n"
-				    "        \"Ethernet8\": {}\n"
-				    "    },\n"
-				    "    \"PORT\": {\n"
-				    "        \"Ethernet8\": {\n"
-				    "            \"alias\": \"etp2\",\n"
-				    "            \"description\": \"h\\\"1\\u00e9\"\n"
-				    "        },\n"
-				    "        \"Ethernet16\": {\n"
-				    "            \"mtu\": \"9216\"\n"
-				    "        }\n"
-				    "    }\n"
-				    "}\n");
+	CU_ASSERT_STRING_EQUAL(b.s, "{\"DEVICE_METADATA\":{\"localhost\":{\"hostname\":\"leaf-1\"}},"
+				    "\"INTERFACE\":{\"Ethernet8\":{}},"
+				    "\"PORT\":{\"Ethernet8\":{\"alias\":\"etp2\","
+				    "\"description\":\"h\\\"1\\u00e9\"},"
+				    "\"Ethernet16\":{\"mtu\":\"9216\"}}}\n");
 	b.len = 0;
 	configdb_render(db, &b); /* emptied by the first */
 	CU_ASSERT_STRING_EQUAL(b.s, "{}\n");
@@ -972,7 +958,7 @@ void suite_backends(void)
 	CU_pSuite s = CU_add_suite("backends", scratch_init, scratch_free);
 	CU_add_test(s, "text and CSV fields", test_text);
 	CU_add_test(s, "placement files: numbers, slugs, rows", test_layout);
-	CU_add_test(s, "config_db.json: natural order, json.dump layout", test_configdb);
+	CU_add_test(s, "config_db.json: natural order, compact json.dumps layout", test_configdb);
 	CU_add_test(s, "files and report.json", test_files);
 	CU_add_test(s, "manifest sizes and hashes", test_manifest);
 	CU_add_test(s, "identical runs, identical bytes", test_deterministic);
