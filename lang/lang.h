@@ -105,6 +105,8 @@ typedef struct Field {
 	struct Value *val; /* the checked value, filled by passes/check.c */
 	int id;            /* 1 + its FieldId once typed access looked it up; -1: not a field */
 	bool overridden;   /* set by a scenario or --set rather than written here */
+	struct Field *replaced; /* an override's: the field in force before it (written here or
+				 * inherited), NULL when the field was unset */
 } Field;
 
 typedef struct Decl {

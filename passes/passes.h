@@ -61,6 +61,10 @@ int racks_plan(Design *d);
 /* model.c: the power, cost and energy model over the planned groups (docs/models.md). */
 int model_design(Design *d);
 
+/* finance.c: the financial model of the design as built: depreciation, net present cost,
+ * running costs, cost per GPU-hour, per PFLOP-day and per trained model (docs/models.md). */
+int finance_model(Design *d);
+
 /* elaborate.c: every node, accelerator, NIC port and rack as an instance with a stable id;
  * then (once the racks have their places) every node's hostname. */
 int elaborate_design(Design *d);
@@ -209,6 +213,7 @@ int overflow_check(Design *d);
 	X(SCHED, "sched")         /* sched.c: the design as schedulers see it */             \
 	X(REPORT, "report")       /* decide.c: the optimizer's result as reports give it */  \
 	X(PLAN, "plan")           /* plan.c: parallelism plans */                            \
+	X(FINANCE, "finance")     /* finance.c: the financial model */                       \
 	X(VALIDATE, "validate")   /* design.c: what the design misses, reported */         \
 	X(OVERFLOW, "overflow")   /* overflow.c: figures past the largest double */
 

@@ -30,6 +30,10 @@ static const struct {
 	{"tco", "TCO", 1, false, offsetof(CompareRow, tco)},
 	{"annual_energy_cost", "annual energy cost", 1, false,
 	 offsetof(CompareRow, annual_energy_cost)},
+	{"net_present_cost", "net present cost", 1, false, offsetof(CompareRow, net_present_cost)},
+	{"annual_cost", "equivalent annual cost", 1, false, offsetof(CompareRow, annual_cost)},
+	{"cost_per_gpu_hour", "cost per GPU-hour", 1, false, offsetof(CompareRow, per_gpu_hour)},
+	{"cost_per_pflop_day", "cost per PFLOP-day", 1, false, offsetof(CompareRow, per_pflop_day)},
 	{"annual_energy", "annual energy (MWh)", 1 / 3.6e9, false, offsetof(CompareRow, annual_energy)},
 	{"facility_power", "facility power (MW)", 1e-6, false, offsetof(CompareRow, facility_power)},
 	{"it_power", "IT power (MW)", 1e-6, false, offsetof(CompareRow, it_power)},
@@ -39,7 +43,7 @@ static const struct {
 	{"switches", "switches", 1, false, offsetof(CompareRow, switches)},
 	{"cables", "cables", 1, false, offsetof(CompareRow, cables)},
 };
-enum { NCOLUMNS = sizeof columns / sizeof columns[0] };
+enum { NCOLUMNS = sizeof columns / sizeof columns[0], NMONEY = 7 /* the first, in currency */ };
 
 /* Per-workload objectives, written KIND:WORKLOAD. */
 static const struct {
@@ -51,6 +55,7 @@ static const struct {
 	{"energy_to_train", "energy to train (MWh)", 1 / 3.6e9, false, false},
 	{"cost_to_train", "energy cost to train", 1, false, true},
 	{"mfu", "MFU", 1, true, false},
+	{"cost_per_trained_model", "cost per trained model", 1, false, true},
 };
 enum { NWKINDS = sizeof wkinds / sizeof wkinds[0] };
 
@@ -58,7 +63,7 @@ bool compare_objective(Arena *a, const char *name, const char *currency, Compare
 {
 	for (int i = 0; i < NCOLUMNS; i++)
 		if (!strcmp(name, columns[i].name)) {
-			bool money = i < 3;
+			bool money = i < NMONEY;
 			*out = (CompareObjective){
 				arena_strdup(a, name),
 				money ? arena_printf(a, "%s (%s)", columns[i].label, currency)
@@ -85,9 +90,11 @@ bool compare_objective(Arena *a, const char *name, const char *currency, Compare
 
 const char *compare_objective_names(void)
 {
-	return "capex, tco, annual_energy_cost, annual_energy, facility_power, it_power, "
+	return "capex, tco, annual_energy_cost, net_present_cost, annual_cost, cost_per_gpu_hour, "
+	       "cost_per_pflop_day, annual_energy, facility_power, it_power, "
 	       "accelerators, nodes, racks, switches, cables, or time_to_train:W, "
-	       "energy_to_train:W, cost_to_train:W, mfu:W for a workload W";
+	       "energy_to_train:W, cost_to_train:W, mfu:W, cost_per_trained_model:W for a "
+	       "workload W";
 }
 
 const CompareWorkload *compare_workload(const CompareRow *r, const char *name)
@@ -117,6 +124,8 @@ double compare_value(const Comparison *cmp, const CompareRow *r, int k)
 		return w->energy_to_train;
 	if (!strncmp(name, "cost_to_train", n))
 		return w->cost_to_train;
+	if (!strncmp(name, "cost_per_trained_model", n))
+		return w->cost_per_model;
 	return w->mfu;
 }
 
@@ -186,6 +195,7 @@ Json *compare_row_json(const CompareRow *r)
 		jw_set(x, "energy_to_train_mwh", jw_real(w->energy_to_train / 3.6e9, MWH));
 		jw_set(x, "energy_to_train_cost", jw_real(w->cost_to_train, MONEY));
 		jw_set(x, "mfu", jw_real(w->mfu, RATIO));
+		jw_set(x, "cost_per_trained_model", jw_real(w->cost_per_model, MONEY));
 		jw_push(ws, x);
 	}
 	jw_set(o, "workloads", ws);
@@ -193,6 +203,12 @@ Json *compare_row_json(const CompareRow *r)
 	for (int i = 0; i < r->decisions; i++)
 		jw_push(ch, jw_str(r->chosen[i]));
 	jw_set(o, "chosen", ch);
+	/* The financial model and the normalised figures (docs/reports.md), after the contract's. */
+	jw_set(o, "net_present_cost", jw_real(r->net_present_cost, MONEY));
+	jw_set(o, "equivalent_annual_cost", jw_real(r->annual_cost, MONEY));
+	jw_set(o, "cost_per_gpu_hour", jw_real(r->per_gpu_hour, RATIO));
+	jw_set(o, "cost_per_pflop_day", jw_real(r->per_pflop_day, MONEY));
+	jw_set(o, "peak_pflops", jw_real(r->peak_compute / 1e15, 3));
 	return o;
 }
 
@@ -232,8 +248,14 @@ void compare_row_read(Arena *a, const Json *o, CompareRow *r)
 			str_copy(a, x, "name"), jw_get_real(x, "gpus"),
 			jw_get_real(x, "time_to_train_days") * 86400,
 			jw_get_real(x, "energy_to_train_mwh") * 3.6e9,
-			jw_get_real(x, "energy_to_train_cost"), jw_get_real(x, "mfu")};
+			jw_get_real(x, "energy_to_train_cost"), jw_get_real(x, "mfu"),
+			jw_get_real(x, "cost_per_trained_model")};
 	}
+	r->net_present_cost = jw_get_real(o, "net_present_cost");
+	r->annual_cost = jw_get_real(o, "equivalent_annual_cost");
+	r->per_gpu_hour = jw_get_real(o, "cost_per_gpu_hour");
+	r->per_pflop_day = jw_get_real(o, "cost_per_pflop_day");
+	r->peak_compute = jw_get_real(o, "peak_pflops") * 1e15;
 	const Json *ch = jw_get(o, "chosen");
 	r->decisions = (int)jw_len(ch);
 	r->chosen = arena_alloc(a, sizeof *r->chosen * (size_t)(r->decisions + 1));
@@ -294,7 +316,17 @@ int compare_csv_write(Output *o, const Comparison *cmp)
 			text_csv_field(&b, h.s);
 			buf_free(&h);
 		}
-	buf_puts(&b, ",sets,chosen,why\n");
+	buf_puts(&b, ",sets,chosen,why,net_present_cost,equivalent_annual_cost,cost_per_gpu_hour,"
+		     "cost_per_pflop_day,peak_pflops,capex_per_gpu,capex_per_pflops");
+	for (int j = 0; j < nw; j++)
+		for (int k = 0; k < 2; k++) {
+			Buf h = {0};
+			buf_printf(&h, "%s.%s", wn[j], k ? "cost_per_trained_model" : "gpus");
+			buf_putc(&b, ',');
+			text_csv_field(&b, h.s);
+			buf_free(&h);
+		}
+	buf_putc(&b, '\n');
 	for (int i = 0; i < cmp->nrows; i++) {
 		const CompareRow *r = &cmp->rows[i];
 		text_csv_field(&b, r->scenario);
@@ -330,6 +362,19 @@ int compare_csv_write(Output *o, const Comparison *cmp)
 		buf_free(&ch);
 		buf_putc(&b, ',');
 		text_csv_field(&b, r->why);
+		/* The financial model and the normalised columns, after the first version's. */
+		csv_num(&b, r->net_present_cost, MONEY);
+		csv_num(&b, r->annual_cost, MONEY);
+		csv_num(&b, r->per_gpu_hour, RATIO);
+		csv_num(&b, r->per_pflop_day, MONEY);
+		csv_num(&b, r->peak_compute / 1e15, 3);
+		csv_num(&b, r->accelerators > 0 ? r->capex / r->accelerators : NAN, MONEY);
+		csv_num(&b, r->peak_compute > 0 ? r->capex / (r->peak_compute / 1e15) : NAN, MONEY);
+		for (int j = 0; j < nw; j++) {
+			const CompareWorkload *w = r->status == 0 ? compare_workload(r, wn[j]) : NULL;
+			csv_num(&b, w ? w->gpus : NAN, 0);
+			csv_num(&b, w ? w->cost_per_model : NAN, MONEY);
+		}
 		buf_putc(&b, '\n');
 	}
 	fwrite(b.s, 1, b.len, f);
@@ -409,15 +454,19 @@ int compare_md_write(Output *o, const Comparison *cmp)
 		       "energy per year at the site's utilization.\n\n",
 		   built, cmp->currency);
 	buf_puts(&b, "| scenario | accelerators | racks | switches | facility MW | capex | "
-		     "energy cost / year | TCO");
+		     "energy cost / year | TCO | capex / GPU | cost / GPU-h");
 	for (int j = 0; j < nw; j++) {
 		buf_puts(&b, " | ");
 		text_md_cell(&b, wn[j]);
-		buf_puts(&b, " days");
+		buf_puts(&b, " days | ");
+		text_md_cell(&b, wn[j]);
+		buf_puts(&b, " GPUs | ");
+		text_md_cell(&b, wn[j]);
+		buf_puts(&b, " cost / model");
 	}
-	buf_puts(&b, " | Pareto |\n|---|--:|--:|--:|--:|--:|--:|--:");
+	buf_puts(&b, " | Pareto |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|--:");
 	for (int j = 0; j < nw; j++)
-		buf_puts(&b, "|--:");
+		buf_puts(&b, "|--:|--:|--:");
 	buf_puts(&b, "|:-:|\n");
 	for (int i = 0; i < cmp->nrows; i++) {
 		const CompareRow *r = &cmp->rows[i];
@@ -425,7 +474,7 @@ int compare_md_write(Output *o, const Comparison *cmp)
 		text_md_cell(&b, r->scenario);
 		if (r->status != 0) {
 			buf_printf(&b, " | not built (exit %d)", r->status);
-			for (int j = 0; j < 7 + nw; j++)
+			for (int j = 0; j < 9 + 3 * nw; j++)
 				buf_puts(&b, " |");
 			buf_puts(&b, " |\n");
 			continue;
@@ -437,9 +486,14 @@ int compare_md_write(Output *o, const Comparison *cmp)
 		md_money(&b, r->capex);
 		md_money(&b, r->annual_energy_cost);
 		md_money(&b, r->tco);
+		md_money(&b, r->accelerators > 0 ? r->capex / r->accelerators : NAN);
+		md_num(&b, r->per_gpu_hour, 2);
 		for (int j = 0; j < nw; j++) {
 			const CompareWorkload *w = compare_workload(r, wn[j]);
-			md_num(&b, w ? w->time_to_train / 86400 : NAN, 1);
+			/* enough places that two rows the frontier tells apart print apart */
+			md_num(&b, w ? w->time_to_train / 86400 : NAN, DAYS);
+			md_num(&b, w ? w->gpus : NAN, 0);
+			md_money(&b, w ? w->cost_per_model : NAN);
 		}
 		buf_printf(&b, " | %s |\n", r->pareto ? "yes" : "");
 	}

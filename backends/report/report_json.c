@@ -519,6 +519,7 @@ static Json *report_json(const Design *d, const OptimizerReport *opt, const Arti
 	jw_set(r, "optimizer", optimizer_json(opt));
 	jw_set(r, "decisions", decisions_json(d, opt));
 	jw_set(r, "workloads", workloads_json(d));
+	jw_set(r, "finance", report_finance_json(d));
 	jw_set(r, "artifacts", artifacts_json(list, n));
 	return r;
 }

@@ -165,6 +165,14 @@ static bool attribute(Design *d, const Expr *e, Qty *out, bool report)
 		*out = qty(v->q.v, DIM_NONE);
 		return true;
 	}
+	/* An unset field reads its schema default when that is a figure without money
+	 * (cluster.horizon's 5 y): `capex + wanka.horizon * energy_cost` follows a sweep's horizon
+	 * whether or not the spec wrote one. */
+	if (!v && fs->dflt.literal && !fs->money_exp &&
+	    (fs->type == FT_QTY || fs->type == FT_REAL || fs->type == FT_INT)) {
+		*out = qty(fs->dflt.num, fs->type == FT_QTY ? fs->dim : DIM_NONE);
+		return true;
+	}
 	if (report) {
 		Diag *dg = diag_error(d->p->c, e->loc, "%s.%s is not set", decl->name, name);
 		diag_set_code(dg, "unset");

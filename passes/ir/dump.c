@@ -523,6 +523,20 @@ static void dump_plans(const Design *d, FILE *out)
 	fprintf(out, "plans %d\n", d->nplans);
 }
 
+static void dump_finance(const Design *d, FILE *out)
+{
+	const Finance *f = &d->fin;
+	if (!f->done)
+		return;
+	fprintf(out, "finance npv %.17g annual_opex %.17g annuity %.17g annual_cost %.17g\n", f->npv,
+		f->annual_opex, f->annuity_factor, f->annual_cost);
+	fprintf(out, " per_gpu_hour %.17g per_pflop_day %.17g book_value %.17g\n", f->per_gpu_hour,
+		f->per_pflop_day, f->book_value_at_horizon);
+	for (int i = 0; i < f->nworkloads; i++)
+		fprintf(out, " workload %s gpus %d gpu_hours %.17g cost %.17g\n", f->workloads[i].name,
+			f->workloads[i].gpus, f->workloads[i].gpu_hours, f->workloads[i].cost);
+}
+
 void dump_stage(const Program *p, const Design *d, Stage s, FILE *out, long max)
 {
 	if (s <= STAGE_CHECK || !d) {
@@ -547,5 +561,7 @@ void dump_stage(const Program *p, const Design *d, Stage s, FILE *out, long max)
 		dump_sched(d, &w);
 	if (s >= STAGE_PLAN)
 		dump_plans(d, out);
+	if (s >= STAGE_FINANCE)
+		dump_finance(d, out);
 	dump_violations(d, out);
 }
