@@ -161,6 +161,11 @@ typedef struct Diag {
 	int nranges;
 	DiagNote notes[8];
 	int nnotes;
+	/* An unmet requirement's numbers (JSON only: "quantity"): the value the design has and
+	 * the limit it misses, in `unit` (base units: "W", "bit/s", "s", a currency). */
+	bool has_quantity;
+	double value, limit;
+	const char *unit;
 } Diag;
 
 typedef struct DiagOptions {
@@ -175,6 +180,7 @@ void diag_note(Diag *d, Loc loc, const char *fmt, ...) PRINTF_LIKE(3, 4);
 void diag_range(Diag *d, Loc loc);
 void diag_set_code(Diag *d, const char *code);
 void diag_set_suggestion(Diag *d, const char *name);
+void diag_set_quantity(Diag *d, double value, double limit, const char *unit); /* unit copied */
 int diag_errors(const Ctx *c);
 bool diag_limit_reached(const Ctx *c);
 void diag_render(Ctx *c, FILE *out); /* prints the collected diagnostics and forgets them */

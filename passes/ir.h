@@ -177,6 +177,9 @@ typedef struct Decision {
 	int ncandidates;      /* options considered */
 	double next_best;     /* objective of the best design with another option here, or NAN */
 	const char *next_best_text;
+	Loc loc;              /* the choice as written (decide_report) */
+	double chosen_value;  /* the option in force in base units, NAN when not a number */
+	const char *chosen_unit; /* those units ("W"), NULL when not a number */
 } Decision;
 
 /* One group of identical nodes, as the cluster's nodes field lists them. */
@@ -601,6 +604,9 @@ typedef struct Violation {
 	bool requirement;  /* the power budget or a require line: re-evaluated with the cables */
 	int source;        /* what found it (VS_...), for the optimizer */
 	int fabric;        /* the fabric concerned, or -1 */
+	bool has_quantity; /* value and limit known (design_violation_quantity) */
+	double value, limit; /* what the design has, the limit it misses, in unit */
+	const char *unit;  /* base units: "W", "bit/s", "s", "J", "USD", or NULL */
 } Violation;
 
 /* Where a Violation comes from: the optimizer keeps a candidate out of its model when its own

@@ -16,6 +16,11 @@
 int design_init(Design *d, Program *p);
 /* A rack of the design's type and cooling, its power class and cap set; nothing in it yet. */
 void design_rack_init(const Design *d, RackInst *r);
+/* The numbers of the violation just added: value, limit, in base units of dim (report.json,
+ * --diagnostics=json "quantity"). */
+void design_violation_quantity(Design *d, double value, double limit, Dim dim);
+/* A dimension's base units as text: "W", "bit/s", "J", "s", "CNY", "J/bit"; "" for none. */
+const char *design_base_unit(Arena *a, Dim dim);
 void design_violation(Design *d, Loc loc, double excess, Loc note_loc, const char *note,
 		      const char *fmt, ...) PRINTF_LIKE(6, 7);
 /* Every Violation of the design kept as an exit-2 diagnostic. */

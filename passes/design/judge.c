@@ -323,6 +323,7 @@ static int evaluate_requirements_into(Design *d)
 				 d->cluster->name_loc, "cluster built here",
 				 "cluster '%s' needs %s of facility power at peak; site '%s' allows %s",
 				 d->cluster->name, need, d->site->name, have);
+		design_violation_quantity(d, d->t.facility_power, budget->q.v, budget->q.dim);
 	}
 	for (int i = 0; i < d->p->requires.n; i++) {
 		const Require *rq = &((Stmt *)d->p->requires.v[i])->require;
@@ -348,6 +349,7 @@ static int evaluate_requirements_into(Design *d)
 					    : arena_printf(d->p->c->arena, "%s (%s)", expr_text(rq->rhs), rs);
 		design_violation(d, rq->loc, excess, NOLOC, NULL, "requirement not met: %s is %s, %s %s",
 				 expr_text(rq->lhs), ls, rel, right);
+		design_violation_quantity(d, l.v >= PLAN_UNRUNNABLE ? NAN : l.v, r.v, r.dim);
 	}
 	return d->violations.n - before;
 }

@@ -349,6 +349,18 @@ static void test_finance(void)
 	CU_ASSERT_DOUBLE_EQUAL(b->d.fin.npv, b->d.t.tco, 1e-6);
 	CU_ASSERT_DOUBLE_EQUAL(b->d.fin.annuity_factor, 2.5, 1e-12);
 	done(b);
+	/* An unmet requirement carries its numbers: value, limit and unit. */
+	char req[4200];
+	snprintf(req, sizeof req, PRICED, "price = 250_000 USD", "");
+	strcat(req, "require c.capex <= 1_000_000 USD\n");
+	b = unit_build(req, NULL, NULL, false);
+	CU_ASSERT_EQUAL_FATAL(b->d.violations.n, 1);
+	const Violation *v = b->d.violations.v[0];
+	CU_ASSERT_TRUE(v->has_quantity);
+	CU_ASSERT_DOUBLE_EQUAL(v->value, 2500000, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(v->limit, 1000000, 1e-6);
+	CU_ASSERT_STRING_EQUAL(v->unit, "USD");
+	done(b);
 }
 
 void suite_model(void)
