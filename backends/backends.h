@@ -104,6 +104,12 @@ const char *text_scenario(const Design *d);
  * before output_commit(). Returns the number of errors. */
 int report_json_write(Output *o, const Design *d);
 
+/* ---- report_finance.c: the financial model in report.json and report.md ---------------------- */
+
+/* report.json's "finance" object (docs/reports.md); report.md's "Finance" section. */
+Json *report_finance_json(const Design *d);
+void report_finance_md(Buf *b, const Design *d);
+
 /* ---- report_md.c: report.md, the report for people ----------------------------------------- */
 
 int report_md_write(Output *o, const Design *d);
@@ -120,6 +126,7 @@ typedef struct CompareWorkload {
 	double mfu;
 	double goodput;          /* under failures (reliability.c); NAN when unknown */
 	double effective_time;   /* s: the expected wall time with failures */
+	double cost_per_model;   /* report currency: its GPU-hours at the cost per GPU-hour */
 } CompareWorkload;
 
 /* One scenario built (or not). Quantities in base units (W, J, s); money in the report
@@ -132,6 +139,8 @@ typedef struct CompareRow {
 	double accelerators, nodes, racks, switches, cables;
 	double it_power, facility_power;       /* W at peak */
 	double capex, annual_energy, annual_energy_cost, tco, tco_years;
+	/* The financial model (report.json's finance): report currency; FLOP/s */
+	double net_present_cost, annual_cost, per_gpu_hour, per_pflop_day, peak_compute;
 	CompareWorkload *w;      /* nw of them, in the spec's workload order */
 	int nw;
 	int decisions;           /* the open choices it made ... */

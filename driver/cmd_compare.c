@@ -69,6 +69,11 @@ static void row_from_design(Arena *a, Design *d, CompareRow *r)
 	r->annual_energy_cost = t->annual_energy_cost;
 	r->tco = t->tco;
 	r->tco_years = t->horizon_years;
+	r->net_present_cost = d->fin.done ? d->fin.npv : NAN;
+	r->annual_cost = d->fin.done ? d->fin.annual_cost : NAN;
+	r->per_gpu_hour = d->fin.done ? d->fin.per_gpu_hour : NAN;
+	r->per_pflop_day = d->fin.done ? d->fin.per_pflop_day : NAN;
+	r->peak_compute = t->peak_compute;
 	r->nw = d->nplans;
 	r->w = arena_alloc(a, sizeof *r->w * (size_t)(d->nplans + 1));
 	for (int i = 0; i < d->nplans; i++) {
@@ -76,7 +81,8 @@ static void row_from_design(Arena *a, Design *d, CompareRow *r)
 		r->w[i] = (CompareWorkload){wp->name, wp->r.best.gpus, wp->time_to_train,
 					    wp->energy, wp->energy_cost, wp->r.cost.mfu,
 					    wp->rel.done ? wp->rel.goodput : NAN,
-					    wp->rel.done ? wp->rel.effective_time : NAN};
+					    wp->rel.done ? wp->rel.effective_time : NAN,
+					    i < d->fin.nworkloads ? d->fin.workloads[i].cost : NAN};
 	}
 	r->decisions = d->decisions.n;
 	r->chosen = arena_alloc(a, sizeof *r->chosen * (size_t)(d->decisions.n + 1));
@@ -132,6 +138,8 @@ static void build_row(const Options *o, const char *path, const Job *job, int fd
 		r.accelerators = r.nodes = r.racks = r.switches = r.cables = NAN;
 		r.it_power = r.facility_power = r.capex = r.annual_energy = NAN;
 		r.annual_energy_cost = r.tco = r.tco_years = NAN;
+		r.net_present_cost = r.annual_cost = r.per_gpu_hour = r.per_pflop_day = NAN;
+		r.peak_compute = NAN;
 	}
 	char *diags = NULL;
 	size_t ndiags = 0;

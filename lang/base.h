@@ -189,6 +189,11 @@ typedef struct Diag {
 	int nranges;
 	DiagNote notes[8];
 	int nnotes;
+	/* An unmet requirement's numbers (JSON only: "quantity"): the value the design has and
+	 * the limit it misses, in `unit` (base units: "W", "bit/s", "s", a currency). */
+	bool has_quantity;
+	double value, limit;
+	const char *unit;
 } Diag;
 
 typedef struct DiagOptions {
@@ -203,6 +208,7 @@ void diag_note(Diag *d, Loc loc, const char *fmt, ...) PRINTF_LIKE(3, 4);
 void diag_range(Diag *d, Loc loc);
 void diag_set_code(Diag *d, const char *code);
 void diag_set_suggestion(Diag *d, const char *name);
+void diag_set_quantity(Diag *d, double value, double limit, const char *unit); /* unit copied */
 int diag_errors(const Ctx *c);
 bool diag_limit_reached(const Ctx *c);
 void diag_render(Ctx *c, FILE *out); /* prints the collected diagnostics and forgets them */
@@ -384,6 +390,8 @@ typedef enum {
 	X(NVOS, "nvos") X(MLX5, "mlx5") X(BNXT_RE, "bnxt_re")
 /* The front-panel alias SONiC's PORT table gives a port: NVIDIA's etp1a, Arista's Ethernet1/5. */
 #define PORT_ALIASES(X) X(ETP, "etp") X(EOS, "eos")
+/* How capex is written off (passes/design/finance.c). */
+#define DEPRECIATIONS(X) X(STRAIGHT_LINE, "straight_line") X(DECLINING_BALANCE, "declining_balance")
 
 /* ENUM_FAMILIES(F): F(FAMILY, words, CONSTANT_PREFIX) for every family above. */
 #define ENUM_FAMILIES(F)                                                                      \
@@ -395,7 +403,8 @@ typedef enum {
 	F(PLANE_ASSIGNMENT, PLANE_ASSIGNMENTS, PLANE)                                         \
 	F(PRECISION, PRECISIONS, PREC) F(RECOMPUTE, RECOMPUTES, RC) F(ACTIVATION, ACTIVATIONS, ACT)     \
 	F(NORM, NORMS, NORM) F(POSITION, POSITIONS, POS)                                      \
-	F(PORT_NAMING, PORT_NAMINGS, PN) F(PORT_ALIAS, PORT_ALIASES, PA)
+	F(PORT_NAMING, PORT_NAMINGS, PN) F(PORT_ALIAS, PORT_ALIASES, PA)                      \
+	F(DEPRECIATION, DEPRECIATIONS, DEP)
 
 /* One C enum per family: FF_SXM ..., PROTO_INFINIBAND ..., CONN_OSFP ..., MEDIA_DAC ... */
 #define X(c, w) FF_##c,
@@ -451,6 +460,9 @@ typedef enum { PORT_NAMINGS(X) PN_COUNT } PortNaming;
 #undef X
 #define X(c, w) PA_##c,
 typedef enum { PORT_ALIASES(X) PA_COUNT } PortAlias;
+#undef X
+#define X(c, w) DEP_##c,
+typedef enum { DEPRECIATIONS(X) DEP_COUNT } Depreciation;
 #undef X
 
 typedef struct EnumFamily {

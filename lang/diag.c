@@ -130,6 +130,17 @@ void diag_set_code(Diag *d, const char *code)
 		d->code = code ? arena_strdup(box->arena, code) : NULL;
 }
 
+void diag_set_quantity(Diag *d, double value, double limit, const char *unit)
+{
+	DiagBox *box = (DiagBox *)d;
+	if (!d || !box->arena)
+		return;
+	d->has_quantity = true;
+	d->value = value;
+	d->limit = limit;
+	d->unit = unit ? arena_strdup(box->arena, unit) : NULL;
+}
+
 void diag_set_suggestion(Diag *d, const char *name)
 {
 	DiagBox *box = (DiagBox *)d;
@@ -481,6 +492,13 @@ static Json *json_diag(const Diag *d)
 		jw_push(notes, n);
 	}
 	jw_set(o, "notes", notes);
+	if (d->has_quantity) { /* only on the diagnostics that carry numbers: unmet requirements */
+		Json *q = jw_object();
+		jw_set(q, "value", jw_real(d->value, 6));
+		jw_set(q, "limit", jw_real(d->limit, 6));
+		jw_set(q, "unit", jw_str(d->unit));
+		jw_set(o, "quantity", q);
+	}
 	return o;
 }
 

@@ -108,6 +108,8 @@ typedef struct Field {
 	unsigned long long choices; /* the optimizer's open choices in this field (a bit each), read
 				     * through typed access while field_reads is set (passes/opt) */
 	unsigned long long param_choices; /* those of them in a constructor's parameters */
+	struct Field *replaced; /* an override's: the field in force before it (written here or
+				 * inherited), NULL when the field was unset */
 } Field;
 
 typedef struct Decl {

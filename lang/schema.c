@@ -103,6 +103,7 @@ static const char *const e_position[] = {"learned", "rope", NULL};
 static const char *const e_switch_port_names[] = {"plain", "sonic", "mlnx_os", "nvos", NULL};
 static const char *const e_nic_port_names[] = {"plain", "mlx5", "bnxt_re", NULL};
 static const char *const e_port_alias[] = {"etp", "eos", NULL};
+static const char *const e_depreciation[] = {"straight_line", "declining_balance", NULL};
 
 const char *const hostname_placeholders[] = {"index", "index0", "rack", "row", "slot", "su",
 					     "domain", "cluster", "site", NULL};

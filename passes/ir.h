@@ -29,6 +29,9 @@ typedef struct PartCount {
 	int count;
 } PartCount;
 
+/* Where a node's price comes from (Part.node.price_basis; report.json's price_basis). */
+enum { NODE_PRICE_BUNDLE, NODE_PRICE_PARTS };
+
 /* Counts in Parts are ints; a count the spec writes past this is kept as PART_COUNT_MAX + 1. */
 #define PART_COUNT_MAX (1 << 24)
 
@@ -138,6 +141,15 @@ struct Part {
 		double memory, local_storage, weight; /* NAN when not given */
 		double base_power;
 		bool price_includes_nics;
+		/* The price (Part.price) and where it comes from (parts.c, docs/models.md):
+		 * NODE_PRICE_BUNDLE the spec's price, plus price_adjust when an override changed
+		 * the parts under a price written for others; NODE_PRICE_PARTS chassis_price +
+		 * accelerators + NICs (when price_includes_nics) + cpus x cpu_price. */
+		int price_basis;
+		double bundle_price;  /* as written, NAN on a price from parts */
+		double price_adjust;  /* the changed parts' price difference, 0 when none */
+		double chassis_price; /* NAN when not given */
+		double accel_price, nic_price, cpu_price; /* the parts' share: Σ count x price */
 		int scale_up_domain;  /* accelerators per scale-up domain */
 		double storage_bw;    /* B/s to the checkpoint storage, NAN when not given */
 		double scale_up_bw;   /* bit/s per accelerator: the node's, else its first
@@ -174,6 +186,9 @@ typedef struct Decision {
 	int ncandidates;      /* options considered */
 	double next_best;     /* objective of the best design with another option here, or NAN */
 	const char *next_best_text;
+	Loc loc;              /* the choice as written (decide_report) */
+	double chosen_value;  /* the option in force in base units, NAN when not a number */
+	const char *chosen_unit; /* those units ("W"), NULL when not a number */
 } Decision;
 
 /* One group of identical nodes, as the cluster's nodes field lists them. */
@@ -276,6 +291,35 @@ typedef struct Totals {
 	double power_capacity;        /* W of power plant installed (redundancy included) */
 	double cabling_power;         /* W of the cables' and transceivers' share of network power */
 } Totals;
+
+/* The financial model of the design as built (finance.c; docs/models.md, "Finance"): report
+ * currency, years of 365 days; NAN where it does not apply (no accelerators). */
+typedef struct FinanceWorkload {
+	const char *name;     /* a workload a plan fits */
+	int gpus;             /* the GPUs its plan uses */
+	double gpu_hours;     /* gpus x time to train */
+	double cost;          /* gpu_hours x cost per GPU-hour: its share of the cluster's cost */
+} FinanceWorkload;
+
+typedef struct Finance {
+	bool done;                    /* the pass ran */
+	double cost_of_capital;       /* per year */
+	int depreciation;             /* DEP_* */
+	int depreciation_years;       /* whole years; the schedule's length */
+	double *depreciation_by_year; /* [depreciation_years] */
+	double book_value_at_horizon; /* capex less what was written off within the horizon */
+	double hardware_capex;        /* what support is a share of */
+	double annual_energy_cost, annual_support, annual_staff, annual_space, annual_opex;
+	double annuity_factor;        /* years: the present value of 1 a year over the horizon */
+	double opex_pv;               /* annual_opex x annuity_factor */
+	double npv;                   /* net present cost: capex + opex_pv */
+	double annual_cost;           /* equivalent annual cost: npv / annuity_factor */
+	double utilization;           /* the cluster's */
+	double gpu_hours_per_year, pflop_days_per_year; /* delivered, at the utilization */
+	double per_gpu_hour, per_pflop_day;
+	FinanceWorkload *workloads;
+	int nworkloads;
+} Finance;
 
 typedef struct BomLine {
 	const char *part;    /* node, nic, switch, rack, cooling plant ... */
@@ -572,6 +616,9 @@ typedef struct Violation {
 	bool requirement;  /* the power budget or a require line: re-evaluated with the cables */
 	int source;        /* what found it (VS_...), for the optimizer */
 	int fabric;        /* the fabric concerned, or -1 */
+	bool has_quantity; /* value and limit known (design_violation_quantity) */
+	double value, limit; /* what the design has, the limit it misses, in unit */
+	const char *unit;  /* base units: "W", "bit/s", "s", "J", "USD", or NULL */
 } Violation;
 
 /* Where a Violation comes from: the optimizer keeps a candidate out of its model when its own
@@ -1072,6 +1119,7 @@ typedef struct Design {
 	const char **domain_names;
 	int ndomains;
 	Totals t;
+	Finance fin;             /* the financial model (finance.c); fin.done false before */
 	double probe_money, probe_watts; /* added to the network's capex and power (objective_weights) */
 	/* Before the cables exist, each fabric link is counted at this cabling capex and power: the
 	 * design's own per-link figures once built (pipeline.c decides again with them when the

@@ -16,6 +16,11 @@
 int design_init(Design *d, Program *p);
 /* A rack of the design's type and cooling, its power class and cap set; nothing in it yet. */
 void design_rack_init(const Design *d, RackInst *r);
+/* The numbers of the violation just added: value, limit, in base units of dim (report.json,
+ * --diagnostics=json "quantity"). */
+void design_violation_quantity(Design *d, double value, double limit, Dim dim);
+/* A dimension's base units as text: "W", "bit/s", "J", "s", "CNY", "J/bit"; "" for none. */
+const char *design_base_unit(Arena *a, Dim dim);
 void design_violation(Design *d, Loc loc, double excess, Loc note_loc, const char *note,
 		      const char *fmt, ...) PRINTF_LIKE(6, 7);
 /* Every Violation of the design kept as an exit-2 diagnostic. */
@@ -60,6 +65,10 @@ int racks_plan(Design *d);
 
 /* model.c: the power, cost and energy model over the planned groups (docs/models.md). */
 int model_design(Design *d);
+
+/* finance.c: the financial model of the design as built: depreciation, net present cost,
+ * running costs, cost per GPU-hour, per PFLOP-day and per trained model (docs/models.md). */
+int finance_model(Design *d);
 
 /* elaborate.c: every node, accelerator, NIC port and rack as an instance with a stable id;
  * then (once the racks have their places) every node's hostname. */
@@ -216,6 +225,7 @@ int overflow_check(Design *d);
 	X(REPORT, "report")       /* decide.c: the optimizer's result as reports give it */  \
 	X(PLAN, "plan")           /* plan.c: parallelism plans */                            \
 	X(RELIABILITY, "reliability") /* reliability.c: failures, checkpoints, goodput */    \
+	X(FINANCE, "finance")     /* finance.c: the financial model */                       \
 	X(VALIDATE, "validate")   /* design.c: what the design misses, reported */         \
 	X(OVERFLOW, "overflow")   /* overflow.c: figures past the largest double */
 

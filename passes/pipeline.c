@@ -121,6 +121,7 @@ static int build_once(Program *p, Design *d, const char *path, Timing timings[ST
 	}
 	STAGE(STAGE_PLAN, plan_workloads(d));
 	STAGE(STAGE_RELIABILITY, reliability_plan(d));
+	STAGE(STAGE_FINANCE, finance_model(d));
 	STAGE(STAGE_VALIDATE, design_validate(d));
 	if (errors == p->unmet) /* overflow is judged on a design with no other spec errors */
 		STAGE(STAGE_OVERFLOW, overflow_check(d));

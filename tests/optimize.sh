@@ -68,7 +68,7 @@ done
 
 # Names after the spec, in the flagship's model.
 for want in rack48_cooling_cold_plate rack48_power_limit_40_kW require_wanka_facility_power_le_hall_b_power_budget \
-	minimize_wanka_capex_plus_5_y_times_wanka_energy_cost one_rack48_cooling floor_hall_b; do
+	minimize_wanka_capex_plus_wanka_horizon_times_wanka_energy_cost one_rack48_cooling floor_hall_b; do
 	grep -q "$want" "$tmp/wanka/model.lp" || err "wanka model.lp: no $want"
 done
 

@@ -30,6 +30,10 @@ static const struct {
 	{"tco", "TCO", 1, false, offsetof(CompareRow, tco)},
 	{"annual_energy_cost", "annual energy cost", 1, false,
 	 offsetof(CompareRow, annual_energy_cost)},
+	{"net_present_cost", "net present cost", 1, false, offsetof(CompareRow, net_present_cost)},
+	{"annual_cost", "equivalent annual cost", 1, false, offsetof(CompareRow, annual_cost)},
+	{"cost_per_gpu_hour", "cost per GPU-hour", 1, false, offsetof(CompareRow, per_gpu_hour)},
+	{"cost_per_pflop_day", "cost per PFLOP-day", 1, false, offsetof(CompareRow, per_pflop_day)},
 	{"annual_energy", "annual energy (MWh)", 1 / 3.6e9, false, offsetof(CompareRow, annual_energy)},
 	{"facility_power", "facility power (MW)", 1e-6, false, offsetof(CompareRow, facility_power)},
 	{"it_power", "IT power (MW)", 1e-6, false, offsetof(CompareRow, it_power)},
@@ -39,7 +43,7 @@ static const struct {
 	{"switches", "switches", 1, false, offsetof(CompareRow, switches)},
 	{"cables", "cables", 1, false, offsetof(CompareRow, cables)},
 };
-enum { NCOLUMNS = sizeof columns / sizeof columns[0] };
+enum { NCOLUMNS = sizeof columns / sizeof columns[0], NMONEY = 7 /* the first, in currency */ };
 
 /* Per-workload objectives, written KIND:WORKLOAD. */
 static const struct {
@@ -53,6 +57,7 @@ static const struct {
 	{"mfu", "MFU", 1, true, false},
 	{"effective_time_to_train", "effective time to train (days)", 1 / 86400.0, false, false},
 	{"goodput", "goodput", 1, true, false},
+	{"cost_per_trained_model", "cost per trained model", 1, false, true},
 };
 enum { NWKINDS = sizeof wkinds / sizeof wkinds[0] };
 
@@ -60,7 +65,7 @@ bool compare_objective(Arena *a, const char *name, const char *currency, Compare
 {
 	for (int i = 0; i < NCOLUMNS; i++)
 		if (!strcmp(name, columns[i].name)) {
-			bool money = i < 3;
+			bool money = i < NMONEY;
 			*out = (CompareObjective){
 				arena_strdup(a, name),
 				money ? arena_printf(a, "%s (%s)", columns[i].label, currency)
@@ -87,10 +92,11 @@ bool compare_objective(Arena *a, const char *name, const char *currency, Compare
 
 const char *compare_objective_names(void)
 {
-	return "capex, tco, annual_energy_cost, annual_energy, facility_power, it_power, "
+	return "capex, tco, annual_energy_cost, net_present_cost, annual_cost, cost_per_gpu_hour, "
+	       "cost_per_pflop_day, annual_energy, facility_power, it_power, "
 	       "accelerators, nodes, racks, switches, cables, or time_to_train:W, "
-	       "energy_to_train:W, cost_to_train:W, mfu:W, effective_time_to_train:W, goodput:W "
-	       "for a workload W";
+	       "energy_to_train:W, cost_to_train:W, mfu:W, effective_time_to_train:W, goodput:W, "
+	       "cost_per_trained_model:W for a workload W";
 }
 
 const CompareWorkload *compare_workload(const CompareRow *r, const char *name)
@@ -124,6 +130,8 @@ double compare_value(const Comparison *cmp, const CompareRow *r, int k)
 		return w->effective_time;
 	if (!strncmp(name, "goodput", n))
 		return w->goodput;
+	if (!strncmp(name, "cost_per_trained_model", n))
+		return w->cost_per_model;
 	return w->mfu;
 }
 
@@ -195,6 +203,7 @@ Json *compare_row_json(const CompareRow *r)
 		jw_set(x, "mfu", jw_real(w->mfu, RATIO));
 		jw_set(x, "goodput", jw_real(w->goodput, RATIO));
 		jw_set(x, "effective_days", jw_real(w->effective_time / 86400, DAYS));
+		jw_set(x, "cost_per_trained_model", jw_real(w->cost_per_model, MONEY));
 		jw_push(ws, x);
 	}
 	jw_set(o, "workloads", ws);
@@ -202,6 +211,12 @@ Json *compare_row_json(const CompareRow *r)
 	for (int i = 0; i < r->decisions; i++)
 		jw_push(ch, jw_str(r->chosen[i]));
 	jw_set(o, "chosen", ch);
+	/* The financial model and the normalised figures (docs/reports.md), after the contract's. */
+	jw_set(o, "net_present_cost", jw_real(r->net_present_cost, MONEY));
+	jw_set(o, "equivalent_annual_cost", jw_real(r->annual_cost, MONEY));
+	jw_set(o, "cost_per_gpu_hour", jw_real(r->per_gpu_hour, RATIO));
+	jw_set(o, "cost_per_pflop_day", jw_real(r->per_pflop_day, MONEY));
+	jw_set(o, "peak_pflops", jw_real(r->peak_compute / 1e15, 3));
 	return o;
 }
 
@@ -242,8 +257,14 @@ void compare_row_read(Arena *a, const Json *o, CompareRow *r)
 			jw_get_real(x, "time_to_train_days") * 86400,
 			jw_get_real(x, "energy_to_train_mwh") * 3.6e9,
 			jw_get_real(x, "energy_to_train_cost"), jw_get_real(x, "mfu"),
-			jw_get_real(x, "goodput"), jw_get_real(x, "effective_days") * 86400};
+			jw_get_real(x, "goodput"), jw_get_real(x, "effective_days") * 86400,
+			jw_get_real(x, "cost_per_trained_model")};
 	}
+	r->net_present_cost = jw_get_real(o, "net_present_cost");
+	r->annual_cost = jw_get_real(o, "equivalent_annual_cost");
+	r->per_gpu_hour = jw_get_real(o, "cost_per_gpu_hour");
+	r->per_pflop_day = jw_get_real(o, "cost_per_pflop_day");
+	r->peak_compute = jw_get_real(o, "peak_pflops") * 1e15;
 	const Json *ch = jw_get(o, "chosen");
 	r->decisions = (int)jw_len(ch);
 	r->chosen = arena_alloc(a, sizeof *r->chosen * (size_t)(r->decisions + 1));
@@ -305,7 +326,17 @@ int compare_csv_write(Output *o, const Comparison *cmp)
 			text_csv_field(&b, h.s);
 			buf_free(&h);
 		}
-	buf_puts(&b, ",sets,chosen,why\n");
+	buf_puts(&b, ",sets,chosen,why,net_present_cost,equivalent_annual_cost,cost_per_gpu_hour,"
+		     "cost_per_pflop_day,peak_pflops,capex_per_gpu,capex_per_pflops");
+	for (int j = 0; j < nw; j++)
+		for (int k = 0; k < 2; k++) {
+			Buf h = {0};
+			buf_printf(&h, "%s.%s", wn[j], k ? "cost_per_trained_model" : "gpus");
+			buf_putc(&b, ',');
+			text_csv_field(&b, h.s);
+			buf_free(&h);
+		}
+	buf_putc(&b, '\n');
 	for (int i = 0; i < cmp->nrows; i++) {
 		const CompareRow *r = &cmp->rows[i];
 		text_csv_field(&b, r->scenario);
@@ -343,6 +374,19 @@ int compare_csv_write(Output *o, const Comparison *cmp)
 		buf_free(&ch);
 		buf_putc(&b, ',');
 		text_csv_field(&b, r->why);
+		/* The financial model and the normalised columns, after the first version's. */
+		csv_num(&b, r->net_present_cost, MONEY);
+		csv_num(&b, r->annual_cost, MONEY);
+		csv_num(&b, r->per_gpu_hour, RATIO);
+		csv_num(&b, r->per_pflop_day, MONEY);
+		csv_num(&b, r->peak_compute / 1e15, 3);
+		csv_num(&b, r->accelerators > 0 ? r->capex / r->accelerators : NAN, MONEY);
+		csv_num(&b, r->peak_compute > 0 ? r->capex / (r->peak_compute / 1e15) : NAN, MONEY);
+		for (int j = 0; j < nw; j++) {
+			const CompareWorkload *w = r->status == 0 ? compare_workload(r, wn[j]) : NULL;
+			csv_num(&b, w ? w->gpus : NAN, 0);
+			csv_num(&b, w ? w->cost_per_model : NAN, MONEY);
+		}
 		buf_putc(&b, '\n');
 	}
 	fwrite(b.s, 1, b.len, f);
@@ -422,15 +466,19 @@ int compare_md_write(Output *o, const Comparison *cmp)
 		       "energy per year at the site's utilization.\n\n",
 		   built, cmp->currency);
 	buf_puts(&b, "| scenario | accelerators | racks | switches | facility MW | capex | "
-		     "energy cost / year | TCO");
+		     "energy cost / year | TCO | capex / GPU | cost / GPU-h");
 	for (int j = 0; j < nw; j++) {
 		buf_puts(&b, " | ");
 		text_md_cell(&b, wn[j]);
-		buf_puts(&b, " days");
+		buf_puts(&b, " days | ");
+		text_md_cell(&b, wn[j]);
+		buf_puts(&b, " GPUs | ");
+		text_md_cell(&b, wn[j]);
+		buf_puts(&b, " cost / model");
 	}
-	buf_puts(&b, " | Pareto |\n|---|--:|--:|--:|--:|--:|--:|--:");
+	buf_puts(&b, " | Pareto |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|--:");
 	for (int j = 0; j < nw; j++)
-		buf_puts(&b, "|--:");
+		buf_puts(&b, "|--:|--:|--:");
 	buf_puts(&b, "|:-:|\n");
 	for (int i = 0; i < cmp->nrows; i++) {
 		const CompareRow *r = &cmp->rows[i];
@@ -438,7 +486,7 @@ int compare_md_write(Output *o, const Comparison *cmp)
 		text_md_cell(&b, r->scenario);
 		if (r->status != 0) {
 			buf_printf(&b, " | not built (exit %d)", r->status);
-			for (int j = 0; j < 7 + nw; j++)
+			for (int j = 0; j < 9 + 3 * nw; j++)
 				buf_puts(&b, " |");
 			buf_puts(&b, " |\n");
 			continue;
@@ -450,9 +498,14 @@ int compare_md_write(Output *o, const Comparison *cmp)
 		md_money(&b, r->capex);
 		md_money(&b, r->annual_energy_cost);
 		md_money(&b, r->tco);
+		md_money(&b, r->accelerators > 0 ? r->capex / r->accelerators : NAN);
+		md_num(&b, r->per_gpu_hour, 2);
 		for (int j = 0; j < nw; j++) {
 			const CompareWorkload *w = compare_workload(r, wn[j]);
-			md_num(&b, w ? w->time_to_train / 86400 : NAN, 1);
+			/* enough places that two rows the frontier tells apart print apart */
+			md_num(&b, w ? w->time_to_train / 86400 : NAN, DAYS);
+			md_num(&b, w ? w->gpus : NAN, 0);
+			md_money(&b, w ? w->cost_per_model : NAN);
 		}
 		buf_printf(&b, " | %s |\n", r->pareto ? "yes" : "");
 	}

@@ -11,7 +11,10 @@
  *   capex_by_category.power, .storage, .other
  *   decisions                      after "optimizer": what was chosen for each open choice,
  *                                  from how many options, the runner-up when known and
- *                                  what the choice saved against it (objective units)
+ *                                  what the choice saved against it (objective units), where
+ *                                  the choice is written and the option in base units
+ *   finance                        after "workloads": node prices and the financial model
+ *                                  (report_finance.c)
  *   optimizer.cable_estimate_per_link, cable_estimate_w_per_link: the cabling capex and power
  *                                  per link the choices were decided again with, or null
  *   optimizer.design_objective     the first objective on the design as built, cables
@@ -438,6 +441,17 @@ static Json *decisions_json(const Design *d, const OptimizerReport *opt)
 		jw_set(o, "next_best_objective", jw_real(x->next_best, 6));
 		jw_set(o, "next_best", jw_str(x->next_best_text));
 		jw_set(o, "saved", jw_real(saved(x, opt), 6));
+		/* Where the choice is written (docs/reports.md), and the option as a number in
+		 * base units when it is one. */
+		Loc at = x->loc;
+		int line = 0, col = 0;
+		if (at.src)
+			src_linecol(at.src, at.off, &line, &col);
+		jw_set(o, "file", at.src ? jw_str(at.src->path) : jw_null());
+		jw_set(o, "line", at.src ? jw_int(line) : jw_null());
+		jw_set(o, "column", at.src ? jw_int(col) : jw_null());
+		jw_set(o, "chosen_value", jw_real(x->chosen_value, 6));
+		jw_set(o, "chosen_unit", jw_str(x->chosen_unit));
 		jw_push(a, o);
 	}
 	return a;
@@ -660,6 +674,7 @@ static Json *report_json(const Design *d, const OptimizerReport *opt, const Arti
 	jw_set(r, "decisions", decisions_json(d, opt));
 	jw_set(r, "workloads", workloads_json(d));
 	jw_set(r, "reliability", reliability_json(d));
+	jw_set(r, "finance", report_finance_json(d));
 	jw_set(r, "artifacts", artifacts_json(list, n));
 	return r;
 }

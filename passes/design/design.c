@@ -37,6 +37,43 @@ void design_violation(Design *d, Loc loc, double excess, Loc note_loc, const cha
 	vec_push(d->p->c->arena, &d->violations, v);
 }
 
+/* A dimension's base units as text: "W" for power, "bit/s", "J", "s", "CNY", "CNY/s", else
+ * the base units with exponents ("m^2", "J/bit"). */
+const char *design_base_unit(Arena *a, Dim dim)
+{
+	static const char *const names[] = {"m", "kg", "s", "J", "bit", "FLOP"};
+	if (dim_eq(dim, dim_make(0, 0, -1, 1, 0, 0)))
+		return "W";
+	Buf num = {0}, den = {0};
+	for (int i = 0; i < DIM_COUNT; i++) {
+		int e = dim.e[i];
+		if (!e)
+			continue;
+		const char *n = i < DIM_FIRST_CURRENCY ? names[i] : currency_name(i - DIM_FIRST_CURRENCY);
+		Buf *b = e > 0 ? &num : &den;
+		int k = e > 0 ? e : -e;
+		buf_printf(b, "%s%s", b->len ? "*" : "", n);
+		if (k > 1)
+			buf_printf(b, "^%d", k);
+	}
+	const char *s = arena_printf(a, "%s%s%s", num.len ? num.s : "1", den.len ? "/" : "",
+				     den.len ? den.s : "");
+	buf_free(&num);
+	buf_free(&den);
+	return dim_is_none(dim) ? "" : s;
+}
+
+void design_violation_quantity(Design *d, double value, double limit, Dim dim)
+{
+	if (!d->violations.n)
+		return;
+	Violation *v = d->violations.v[d->violations.n - 1];
+	v->has_quantity = true;
+	v->value = value;
+	v->limit = limit;
+	v->unit = design_base_unit(d->p->c->arena, dim);
+}
+
 int design_validate(Design *d)
 {
 	/* When choices were open, say which design the numbers are of. */
@@ -58,6 +95,8 @@ int design_validate(Design *d)
 		Violation *v = d->violations.v[i];
 		Diag *dg = diag_error(d->p->c, v->loc, "%s", v->msg);
 		diag_set_code(dg, "unmet");
+		if (v->has_quantity)
+			diag_set_quantity(dg, v->value, v->limit, v->unit);
 		if (v->note)
 			diag_note(dg, v->note_loc, "%s", v->note);
 		if (which && i == 0)

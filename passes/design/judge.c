@@ -183,6 +183,14 @@ static bool attribute(Design *d, const Expr *e, Qty *out, bool report)
 		*out = qty(v->q.v, DIM_NONE);
 		return true;
 	}
+	/* An unset field reads its schema default when that is a figure without money
+	 * (cluster.horizon's 5 y): `capex + wanka.horizon * energy_cost` follows a sweep's horizon
+	 * whether or not the spec wrote one. */
+	if (!v && fs->dflt.literal && !fs->money_exp &&
+	    (fs->type == FT_QTY || fs->type == FT_REAL || fs->type == FT_INT)) {
+		*out = qty(fs->dflt.num, fs->type == FT_QTY ? fs->dim : DIM_NONE);
+		return true;
+	}
 	if (report) {
 		Diag *dg = diag_error(d->p->c, e->loc, "%s.%s is not set", decl->name, name);
 		diag_set_code(dg, "unset");
@@ -333,6 +341,7 @@ static int evaluate_requirements_into(Design *d)
 				 d->cluster->name_loc, "cluster built here",
 				 "cluster '%s' needs %s of facility power at peak; site '%s' allows %s",
 				 d->cluster->name, need, d->site->name, have);
+		design_violation_quantity(d, d->t.facility_power, budget->q.v, budget->q.dim);
 	}
 	for (int i = 0; i < d->p->requires.n; i++) {
 		const Require *rq = &((Stmt *)d->p->requires.v[i])->require;
@@ -358,6 +367,7 @@ static int evaluate_requirements_into(Design *d)
 					    : arena_printf(d->p->c->arena, "%s (%s)", expr_text(rq->rhs), rs);
 		design_violation(d, rq->loc, excess, NOLOC, NULL, "requirement not met: %s is %s, %s %s",
 				 expr_text(rq->lhs), ls, rel, right);
+		design_violation_quantity(d, l.v >= PLAN_UNRUNNABLE ? NAN : l.v, r.v, r.dim);
 	}
 	return d->violations.n - before;
 }

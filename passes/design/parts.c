@@ -340,8 +340,7 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 	case KIND_NODE:
 		pt->vendor = field_str(x, FLD_NODE_VENDOR);
 		pt->description = description(x, FLD_NODE_DESCRIPTION);
-		pt->price = money_field(d, x, FLD_NODE_PRICE);
-		pt->height = req_num(x, FLD_NODE_HEIGHT);
+		pt->height = req_num(x, FLD_NODE_HEIGHT); /* price: lower_node, from its parts */
 		break;
 	case KIND_STORAGE:
 		pt->vendor = field_str(x, FLD_STORAGE_VENDOR);
@@ -355,6 +354,78 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 	}
 	pt->height_u = pt->height > 0 ? units_of(pt->height) : 1;
 	lower_reliability(pt, x);
+}
+
+/* Σ count x price of the parts a COUNT x PART value (or a list of them) names. */
+static double value_parts_price(const Design *d, const Value *v)
+{
+	double sum = 0;
+	int items = v && v->kind == VAL_LIST ? v->n : v && v->kind == VAL_COUNTED ? 1 : 0;
+	for (int i = 0; i < items; i++) {
+		const Value *cv = v->kind == VAL_LIST ? v->items[i] : v;
+		if (cv && cv->kind == VAL_COUNTED && cv->ref && cv->count && cv->count->kind == VAL_QTY)
+			sum += cv->count->q.v * d->part_of[cv->ref->index]->price;
+	}
+	return sum;
+}
+
+/* The field an override replaced, back to the one the spec wrote (NULL: unset there). */
+static const Field *written(const Field *f)
+{
+	while (f && f->overridden)
+		f = f->replaced;
+	return f;
+}
+
+/* A node's price (docs/models.md, "Node prices"): from its parts (chassis_price + Σ
+ * accelerators + Σ NICs when price_includes_nics + cpus x cpu_price) unless the spec gives a
+ * bundle price; a bundle price written for other parts than those an override put in force
+ * (a scenario's `dgx.accelerators = 8 x H200_SXM` under a price written for 8 x H100) follows
+ * them: the new parts' price less the replaced ones' is added. */
+static void node_price(Design *d, Part *pt, const Decl *x)
+{
+	double accel = 0, nic = 0;
+	for (int i = 0; i < pt->node.naccels; i++)
+		accel += pt->node.accels[i].count * pt->node.accels[i].part->price;
+	for (int i = 0; i < pt->node.nnics; i++)
+		nic += pt->node.nics[i].count * pt->node.nics[i].part->price;
+	double cpu_each = money_field(d, x, FLD_NODE_CPU_PRICE);
+	pt->node.accel_price = accel;
+	pt->node.nic_price = pt->node.price_includes_nics ? nic : 0;
+	pt->node.cpu_price = pt->node.cpus * cpu_each;
+	pt->node.chassis_price = field_value(x, FLD_NODE_CHASSIS_PRICE)
+					 ? money_field(d, x, FLD_NODE_CHASSIS_PRICE)
+					 : NAN;
+	pt->node.price_adjust = 0;
+	const Field *price = field_get(x, FLD_NODE_PRICE);
+	if (!price) {
+		pt->node.price_basis = NODE_PRICE_PARTS;
+		pt->node.bundle_price = NAN;
+		double chassis = isnan(pt->node.chassis_price) ? 0 : pt->node.chassis_price;
+		pt->price = chassis + accel + pt->node.nic_price + pt->node.cpu_price;
+		return;
+	}
+	pt->node.price_basis = NODE_PRICE_BUNDLE;
+	pt->node.bundle_price = money_field(d, x, FLD_NODE_PRICE);
+	if (!price->overridden) {
+		const Field *a = field_get(x, FLD_NODE_ACCELERATORS);
+		if (a && a->overridden) {
+			const Field *w = written(a);
+			pt->node.price_adjust += accel - value_parts_price(d, w ? w->val : NULL);
+		}
+		const Field *n = field_get(x, FLD_NODE_NICS);
+		if (n && n->overridden && pt->node.price_includes_nics) {
+			const Field *w = written(n);
+			pt->node.price_adjust += nic - value_parts_price(d, w ? w->val : NULL);
+		}
+		const Field *c = field_get(x, FLD_NODE_CPUS);
+		if (c && c->overridden) {
+			const Field *w = written(c);
+			double was = w && w->val && w->val->kind == VAL_QTY ? w->val->q.v : 0;
+			pt->node.price_adjust += (pt->node.cpus - was) * cpu_each;
+		}
+	}
+	pt->price = pt->node.bundle_price + pt->node.price_adjust;
 }
 
 /* A node: its parts, and the power (declared, else accelerator TDPs + NIC power + base power),
@@ -389,6 +460,7 @@ static void lower_node(Design *d, Part *pt, const Decl *x)
 	pt->node.local_storage = opt_num(x, FLD_NODE_LOCAL_STORAGE) / 8;
 	pt->node.weight = opt_num(x, FLD_NODE_WEIGHT);
 	pt->node.price_includes_nics = field_bool(x, FLD_NODE_PRICE_INCLUDES_NICS);
+	node_price(d, pt, x);
 	double dom;
 	pt->node.scale_up_domain = field_num_set(x, FLD_NODE_SCALE_UP_DOMAIN, &dom)
 					   ? count_of(dom)

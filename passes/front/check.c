@@ -762,6 +762,11 @@ static void check_fields(Checker *k, Decl *d)
 		if (!fs || (fs->flags & F_READONLY))
 			continue; /* reported by resolve */
 		check_value(k, f->value, fs, &f->val);
+		/* The parts an override replaced in a node with a bundle price: parts.c prices the
+		 * difference. A field replaced in this declaration is checked here; an inherited
+		 * one was checked with its own declaration. */
+		for (Field *r = f->replaced; d->kind == KIND_NODE && r && !r->val; r = r->replaced)
+			check_value(k, r->value, fs, &r->val);
 		if (diag_limit_reached(k->c))
 			return;
 	}
@@ -834,6 +839,15 @@ static void check_required(Checker *k, Decl *d)
 		if (d->parent)
 			diag_note(dg, d->parent->name_loc, "'%s' inherits from '%s', which does not set it either",
 				  d->name, d->parent->name);
+	}
+	/* A node's price is a bundle (price) or follows its parts from chassis_price: one of the
+	 * two, which no single field's flags can say. */
+	if (d->kind == KIND_NODE && !decl_field(d, "price") && !decl_field(d, "chassis_price")) {
+		Diag *dg = diag_error(k->c, d->name_loc,
+				      "node '%s' needs 'price' (the bundle's) or 'chassis_price' (the "
+				      "price then follows its accelerators, NICs and CPUs)",
+				      d->name);
+		diag_set_code(dg, "missing-field");
 	}
 }
 
@@ -996,8 +1010,49 @@ bool check_reads_attribute(const Expr *e)
 	}
 }
 
+/* A fixed duration multiplying an attribute (`5 y * wanka.energy_cost`) while the cluster's
+ * horizon is another (a sweep or scenario set it): the sum keeps its 5 y. A warning, with the
+ * expression that follows the horizon. */
+static void check_horizon(Checker *k, const Expr *e)
+{
+	switch (e->kind) {
+	case EXPR_PAREN:
+	case EXPR_NEG: check_horizon(k, e->inner); return;
+	case EXPR_ADD:
+	case EXPR_SUB:
+	case EXPR_DIV: check_horizon(k, e->bin.l), check_horizon(k, e->bin.r); return;
+	case EXPR_MUL: break;
+	default: return;
+	}
+	const Expr *lit = e->bin.l->kind == EXPR_NUMBER ? e->bin.l : e->bin.r;
+	const Expr *other = lit == e->bin.l ? e->bin.r : e->bin.l;
+	Qty q;
+	const Decl *cl = NULL;
+	for (int i = 0; i < k->p->decls.n && !cl; i++)
+		if (((const Decl *)k->p->decls.v[i])->kind == KIND_CLUSTER)
+			cl = k->p->decls.v[i];
+	if (lit->kind != EXPR_NUMBER || !check_reads_attribute(other) || !cl ||
+	    !eval_qty(k->p, lit, &q) || !dim_eq(q.dim, dim_make(0, 0, 1, 0, 0, 0))) {
+		check_horizon(k, e->bin.l), check_horizon(k, e->bin.r);
+		return;
+	}
+	const Value *h = decl_value(cl, "horizon");
+	const FieldSchema *fs = schema_field(KIND_CLUSTER, "horizon");
+	double horizon = h && h->kind == VAL_QTY ? h->q.v : fs->dflt.num;
+	if (fabs(q.v - horizon) <= 1e-9 * horizon)
+		return;
+	static const double YEAR_S = 365.0 * 24 * 3600;
+	Diag *d = diag_warning(k->c, lit->loc,
+			       "a fixed %g y here, but %s.horizon is %g y: write %s.horizon to follow it",
+			       q.v / YEAR_S, cl->name, horizon / YEAR_S, cl->name);
+	diag_set_code(d, "fixed-horizon");
+	diag_set_suggestion(d, arena_printf(k->c->arena, "%s.horizon", cl->name));
+}
+
 static void check_require(Checker *k, const Require *rq)
 {
+	check_horizon(k, rq->lhs);
+	check_horizon(k, rq->rhs);
 	Dim l, r;
 	bool okl = eval_expr_dim(k->p, rq->lhs, &l);
 	bool okr = eval_expr_dim(k->p, rq->rhs, &r);
@@ -1025,6 +1080,7 @@ static void check_require(Checker *k, const Require *rq)
 
 static void check_objective(Checker *k, const Objective *ob)
 {
+	check_horizon(k, ob->expr);
 	Dim d;
 	if (!eval_expr_dim(k->p, ob->expr, &d))
 		return;

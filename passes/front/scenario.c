@@ -15,6 +15,7 @@
 
 static void replace_field(Program *p, Decl *d, Field *nf)
 {
+	nf->replaced = decl_field(d, nf->name); /* a bundle price follows its parts (parts.c) */
 	for (int i = 0; i < d->nfields; i++) {
 		if (d->fields[i]->name == nf->name) {
 			d->fields[i] = nf;

@@ -591,6 +591,18 @@ static void dump_reliability(const Design *d, FILE *out)
 			r->restart, r->interval, r->goodput, r->effective_time, r->mc.trials, r->mc.p50,
 			r->mc.p90);
 	}
+static void dump_finance(const Design *d, FILE *out)
+{
+	const Finance *f = &d->fin;
+	if (!f->done)
+		return;
+	fprintf(out, "finance npv %.17g annual_opex %.17g annuity %.17g annual_cost %.17g\n", f->npv,
+		f->annual_opex, f->annuity_factor, f->annual_cost);
+	fprintf(out, " per_gpu_hour %.17g per_pflop_day %.17g book_value %.17g\n", f->per_gpu_hour,
+		f->per_pflop_day, f->book_value_at_horizon);
+	for (int i = 0; i < f->nworkloads; i++)
+		fprintf(out, " workload %s gpus %d gpu_hours %.17g cost %.17g\n", f->workloads[i].name,
+			f->workloads[i].gpus, f->workloads[i].gpu_hours, f->workloads[i].cost);
 }
 
 void dump_stage(const Program *p, const Design *d, Stage s, FILE *out, long max)
@@ -619,5 +631,7 @@ void dump_stage(const Program *p, const Design *d, Stage s, FILE *out, long max)
 		dump_plans(d, out);
 	if (s >= STAGE_RELIABILITY)
 		dump_reliability(d, out);
+	if (s >= STAGE_FINANCE)
+		dump_finance(d, out);
 	dump_violations(d, out);
 }

@@ -187,6 +187,14 @@ int decide_choices(Design *d)
 int decide_report(Design *d)
 {
 	bool timings = d->timings;
+	/* Each decision's place in the spec and its number, for report.json. */
+	for (int i = 0; i < d->decisions.n; i++) {
+		Decision *x = d->decisions.v[i];
+		x->loc = x->choice ? x->choice->loc : NOLOC;
+		bool num = x->chosen && x->chosen->kind == VAL_QTY;
+		x->chosen_value = num ? x->chosen->q.v : NAN;
+		x->chosen_unit = num ? design_base_unit(d->c->arena, x->chosen->q.dim) : NULL;
+	}
 	OptimizerReport r = {.solver = "enumeration", .status = "optimal", .objective = NAN,
 			     .bound = NAN, .gap = NAN, .cable_money = NAN, .cable_watts = NAN};
 	if (d->decisions.n == 0)

@@ -94,6 +94,29 @@ static int atom_of(Opt *o, const Expr *e)
 	return o->natoms++;
 }
 
+/* Whether an expression reads only numbers and attributes that no choice changes (a settable
+ * field such as cluster.horizon: ATOM_CONST), so a product with it stays linear. */
+static bool constant(Opt *o, const Expr *e)
+{
+	switch (e->kind) {
+	case EXPR_NUMBER: return true;
+	case EXPR_MEMBER: {
+		const Expr *base = e->member.base;
+		const Decl *decl = base->kind == EXPR_NAME ? table_get(&o->d->p->names, base->name) : NULL;
+		const FieldSchema *fs = decl && decl->kind >= 0 ? schema_field(decl->kind, e->member.field)
+								 : NULL;
+		return fs && !(fs->flags & F_CHOOSABLE) && o->atoms[atom_of(o, e)].kind == ATOM_CONST;
+	}
+	case EXPR_PAREN:
+	case EXPR_NEG: return constant(o, e->inner);
+	case EXPR_ADD:
+	case EXPR_SUB:
+	case EXPR_MUL:
+	case EXPR_DIV: return constant(o, e->bin.l) && constant(o, e->bin.r);
+	default: return false;
+	}
+}
+
 /* A linear form over the atoms: coef[atom] and a constant. False when the expression is not
  * linear in them (a product of two attributes). */
 static bool linear(Opt *o, const Expr *e, double *coef, double *k, double scale)
@@ -124,10 +147,10 @@ static bool linear(Opt *o, const Expr *e, double *coef, double *k, double scale)
 		       linear(o, e->bin.r, coef, k, e->kind == EXPR_ADD ? scale : -scale);
 	case EXPR_MUL:
 	case EXPR_DIV: {
-		/* One side must be a constant: evaluate it without atoms. */
-		const Expr *cst = e->kind == EXPR_MUL && !check_reads_attribute(e->bin.l) ? e->bin.l : e->bin.r;
+		/* One side must be a constant: numbers, and fields no choice changes. */
+		const Expr *cst = e->kind == EXPR_MUL && constant(o, e->bin.l) ? e->bin.l : e->bin.r;
 		const Expr *var = cst == e->bin.l ? e->bin.r : e->bin.l;
-		if (check_reads_attribute(cst))
+		if (!constant(o, cst))
 			return false;
 		Qty q;
 		if (!judge_eval(o->d, cst, &q, false) || (e->kind == EXPR_DIV && q.v == 0))

@@ -14,7 +14,7 @@ void suite_compare(void);
 
 static CompareWorkload work(const char *name, double days)
 {
-	return (CompareWorkload){name, 1024, days * 86400, 1e9, 100, 0.4, 0.95, days * 86400 / 0.95};
+	return (CompareWorkload){name, 1024, days * 86400, 1e9, 100, 0.4, 0.95, days * 86400 / 0.95, 1000};
 }
 
 static CompareRow row(const char *name, double capex, double energy_cost, CompareWorkload *w)

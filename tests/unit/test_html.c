@@ -9,6 +9,7 @@
 #include "unit_build.h"
 
 #include <CUnit/CUnit.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,10 +33,20 @@ static int count(const char *s, const char *what)
 	return n;
 }
 
+/* "nan" as a word of its own, not inside one ("finance", "maintenance": a checkout at
+ * /work/wt-finance puts it in every page's spec path). */
+static const char *nan_word(const char *s)
+{
+	for (const char *p = s; (p = strstr(p, "nan")); p += 3)
+		if ((p == s || !isalpha((unsigned char)p[-1])) && !isalpha((unsigned char)p[3]))
+			return p;
+	return NULL;
+}
+
 /* Nothing a browser would show as a broken number. */
 static void assert_clean_numbers(const char *s)
 {
-	CU_ASSERT_PTR_NULL(strstr(s, "nan"));
+	CU_ASSERT_PTR_NULL(nan_word(s));
 	CU_ASSERT_PTR_NULL(strstr(s, "NaN"));
 	CU_ASSERT_PTR_NULL(strstr(s, "inf"));
 	CU_ASSERT_PTR_NULL(strstr(s, "\"-0\""));
@@ -288,9 +299,9 @@ static void assert_self_contained(const char *s)
 static void test_compare_page(void)
 {
 	Ctx *c = ctx_new((DiagOptions){.format = DIAG_TEXT});
-	CompareWorkload w[3] = {{"gpt3", 8192, 1.4 * 86400, 1e12, 237799.3, 0.33, 0.97, 1.45 * 86400},
-				{"gpt3", 4096, 1.2 * 86400, 9e11, 200000, 0.35, 0.98, 1.23 * 86400},
-				{"gpt3", 8192, 1.4 * 86400, 1e12, 137799.3, 0.33, 0.97, 1.45 * 86400}};
+	CompareWorkload w[3] = {{"gpt3", 8192, 1.4 * 86400, 1e12, 237799.3, 0.33, 0.97, 1.45 * 86400, 2e6},
+				{"gpt3", 4096, 1.2 * 86400, 9e11, 200000, 0.35, 0.98, 1.23 * 86400, 1.5e6},
+				{"gpt3", 8192, 1.4 * 86400, 1e12, 137799.3, 0.33, 0.97, 1.45 * 86400, 2e6}};
 	const char *chosen[] = {"rack48.power_limit = 80 kW", "rack48.cooling = cold_plate"};
 	CompareRow rows[4] = {
 		{.scenario = "base", .sets = "", .why = "", .accelerators = 10000, .nodes = 1250,

@@ -262,6 +262,107 @@ static void test_violations(void)
 	done(b);
 }
 
+
+/* A node's price from its parts, a bundle price, and a bundle under an override of its
+ * accelerators (docs/models.md, "Node prices"). */
+static const char *PRICED =
+	"accelerator g { memory = 80 GB; bf16 = 1000 TFLOPS; tdp = 700 W; price = 20_000 USD }\n"
+	"accelerator g2 { memory = 141 GB; bf16 = 1000 TFLOPS; tdp = 700 W; price = 26_000 USD }\n"
+	"nic n400 { speed = 400 Gbps; power = 20 W; price = 1000 USD }\n"
+	"node n { accelerators = 8 x g; nics = 8 x n400; base_power = 2 kW; height = 8 U; %s }\n"
+	"cooling air { type = air; pue = 1.5; max_rack_power = 100 kW }\n"
+	"rack r { height = 48 U; power_limit = 100 kW; cooling = air }\n"
+	"site s { power_budget = 10 MW; electricity = 0.10 USD/kWh }\n"
+	"cluster c { site = s; nodes = 10 x n; rack = r; %s }\n"
+	"scenario big { n.accelerators = 8 x g2 }\n"
+	"scenario priced { n.accelerators = 8 x g2; n.price = 300_000 USD }\n";
+
+static double node_price(const char *node, const char *cluster, const char *scenario, int *basis)
+{
+	char spec[4096];
+	snprintf(spec, sizeof spec, PRICED, node, cluster);
+	Built *b = unit_build(spec, NULL, scenario, false);
+	CU_ASSERT_EQUAL(b->errors, 0);
+	double price = b->errors ? NAN : b->d.groups[0].type->price;
+	*basis = b->errors ? -1 : b->d.groups[0].type->node.price_basis;
+	done(b);
+	return price;
+}
+
+static void test_node_prices(void)
+{
+	int basis;
+	/* From parts: 30,000 + 8 x 20,000 + 8 x 1,000 + 2 x 5,000. */
+	CU_ASSERT_DOUBLE_EQUAL(node_price("chassis_price = 30_000 USD; cpus = 2; cpu_price = 5_000 USD",
+					  "", NULL, &basis), 208000, 1e-6);
+	CU_ASSERT_EQUAL(basis, NODE_PRICE_PARTS);
+	/* A bundle as written, and under 8 x g2: + 8 x 6,000. */
+	CU_ASSERT_DOUBLE_EQUAL(node_price("price = 250_000 USD", "", NULL, &basis), 250000, 1e-6);
+	CU_ASSERT_EQUAL(basis, NODE_PRICE_BUNDLE);
+	CU_ASSERT_DOUBLE_EQUAL(node_price("price = 250_000 USD", "", "big", &basis), 298000, 1e-6);
+	/* An override of the price itself is taken as written. */
+	CU_ASSERT_DOUBLE_EQUAL(node_price("price = 250_000 USD", "", "priced", &basis), 300000, 1e-6);
+	/* From parts, a scenario's parts are simply the parts: 8 x 26,000 + 8,000. */
+	CU_ASSERT_DOUBLE_EQUAL(node_price("chassis_price = 0 USD", "", "big", &basis), 216000, 1e-6);
+}
+
+/* The financial model on a hand-computed case: capex 2,500,000 (10 nodes of 250,000), energy
+ * 10 x 7.6 kW x 1.5 x 8,760 h x 0.10 USD, a 3-year horizon at 10 %. */
+static void test_finance(void)
+{
+	int basis;
+	(void)basis;
+	char spec[4096];
+	snprintf(spec, sizeof spec, PRICED, "price = 250_000 USD",
+		 "horizon = 3 y; cost_of_capital = 10 %; support = 8 %; staff_cost = 100_000 USD/y\n"
+		 "  space_cost = 5_000 USD/y; depreciation = declining_balance; depreciation_period = 4 y\n"
+		 "  utilization = 50 %");
+	Built *b = unit_build(spec, NULL, NULL, false);
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	const Finance *f = &b->d.fin;
+	const Totals *t = &b->d.t;
+	CU_ASSERT_TRUE(f->done);
+	CU_ASSERT_DOUBLE_EQUAL(t->capex, 2500000, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(f->hardware_capex, 2500000, 1e-6);
+	/* annuity factor at 10 % over 3 years: 1/1.1 + 1/1.21 + 1/1.331 = 2.48685... */
+	CU_ASSERT_DOUBLE_EQUAL(f->annuity_factor, 1 / 1.1 + 1 / 1.21 + 1 / 1.331, 1e-12);
+	double opex = t->annual_energy_cost + 0.08 * 2500000 + 100000 + 5000 * t->racks;
+	CU_ASSERT_DOUBLE_EQUAL(f->annual_opex, opex, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(f->npv, 2500000 + opex * f->annuity_factor, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(f->annual_cost * f->annuity_factor, f->npv, 1e-6);
+	/* 80 GPUs x 8,760 h x 50 %; 80 PFLOP/s... 8 PFLOP/s x 365 d x 50 %. */
+	CU_ASSERT_DOUBLE_EQUAL(f->gpu_hours_per_year, 80 * 8760 * 0.5, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(f->per_gpu_hour, f->annual_cost / (80 * 8760 * 0.5), 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(f->per_pflop_day, f->annual_cost / (80 * 365 * 0.5), 1e-9);
+	/* Double declining over 4 years: 1,250,000, 625,000, then straight line 312,500 twice. */
+	CU_ASSERT_EQUAL_FATAL(f->depreciation_years, 4);
+	CU_ASSERT_DOUBLE_EQUAL(f->depreciation_by_year[0], 1250000, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(f->depreciation_by_year[1], 625000, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(f->depreciation_by_year[2], 312500, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(f->depreciation_by_year[3], 312500, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(f->book_value_at_horizon, 312500, 1e-6);
+	done(b);
+	/* The defaults: the net present cost is the TCO. */
+	snprintf(spec, sizeof spec, PRICED, "price = 250_000 USD", "horizon = 2.5 y");
+	b = unit_build(spec, NULL, NULL, false);
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	CU_ASSERT_DOUBLE_EQUAL(b->d.fin.npv, b->d.t.tco, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(b->d.fin.annuity_factor, 2.5, 1e-12);
+	done(b);
+	/* An unmet requirement carries its numbers: value, limit and unit. */
+	char req[4200];
+	snprintf(req, sizeof req, PRICED, "price = 250_000 USD", "");
+	strcat(req, "require c.capex <= 1_000_000 USD\n");
+	b = unit_build(req, NULL, NULL, false);
+	CU_ASSERT_EQUAL_FATAL(b->d.violations.n, 1);
+	const Violation *v = b->d.violations.v[0];
+	CU_ASSERT_TRUE(v->has_quantity);
+	CU_ASSERT_DOUBLE_EQUAL(v->value, 2500000, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(v->limit, 1000000, 1e-6);
+	CU_ASSERT_STRING_EQUAL(v->unit, "USD");
+	done(b);
+}
+
 void suite_model(void)
 {
 	CU_pSuite s = CU_add_suite("model", NULL, NULL);
@@ -272,4 +373,6 @@ void suite_model(void)
 	CU_add_test(s, "spares", test_spares);
 	CU_add_test(s, "choices", test_choices);
 	CU_add_test(s, "violations", test_violations);
+	CU_add_test(s, "node prices follow their parts", test_node_prices);
+	CU_add_test(s, "finance", test_finance);
 }
