@@ -591,6 +591,8 @@ static void dump_reliability(const Design *d, FILE *out)
 			r->restart, r->interval, r->goodput, r->effective_time, r->mc.trials, r->mc.p50,
 			r->mc.p90);
 	}
+}
+
 static void dump_finance(const Design *d, FILE *out)
 {
 	const Finance *f = &d->fin;
