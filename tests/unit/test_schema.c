@@ -58,7 +58,7 @@ static void test_defaults(void)
 		"workload.ep", "workload.micro_batch", "workload.interleave", "workload.recompute",
 		"workload.sequence_parallel", "workload.distributed_optimizer", "workload.fsdp", "workload.capacity_factor", "workload.overlap_dp",
 		"workload.overlap_tp", "workload.overlap_pp", "workload.overlap_ep", "rack.max_cables",
-		"cluster.network_rack", NULL};
+		"cluster.network_rack", "power.chain", NULL};
 	schema_init();
 	int found = 0;
 	for (int i = 0; i < FIELD_COUNT; i++) {
@@ -76,7 +76,7 @@ static void test_defaults(void)
 		CU_ASSERT(listed);
 		found++;
 	}
-	CU_ASSERT_EQUAL(found, 52);
+	CU_ASSERT_EQUAL(found, 53);
 	/* Literal defaults come back in base units and constants. */
 	CU_ASSERT_DOUBLE_EQUAL(field_schemas[FLD_SWITCH_HEIGHT].dflt.num, 0.04445, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(field_schemas[FLD_RACK_WIDTH].dflt.num, 0.6, 1e-12);
