@@ -339,6 +339,8 @@ const char *qty_format(Qty q, char *buf, size_t n);
 	X(PANEL, "panel", "a fibre patch panel: the ends of trunk cables in a rack")      \
 	X(COOLING, "cooling", "a cooling system")                                         \
 	X(POWER, "power", "a power distribution system: UPS or HVDC and its redundancy")  \
+	X(POWER_STAGE, "power_stage", "a stage of a power chain: transformer, UPS, HVDC, PDU, " \
+	  "busway or rack feed")                                                          \
 	X(NODE, "node", "a server: accelerators, NICs, power, height, price")             \
 	X(STORAGE, "storage", "a storage appliance attached to the cluster")              \
 	X(RACK, "rack", "a rack type: height, power class, cooling")                      \
@@ -375,7 +377,10 @@ typedef enum {
 #define COOLING_TYPES(X) X(AIR, "air") X(REAR_DOOR, "rear_door") X(COLD_PLATE, "cold_plate") \
 	X(IMMERSION, "immersion")
 #define POWER_TYPES(X) X(AC_UPS, "ac_ups") X(HVDC, "hvdc")
-#define REDUNDANCIES(X) X(N, "n") X(N_PLUS_1, "n_plus_1") X(TWO_N, "two_n")
+#define REDUNDANCIES(X) X(N, "n") X(N_PLUS_1, "n_plus_1") X(TWO_N, "two_n") X(BLOCK, "block")
+/* The stages of a power chain, from the utility to the rack (passes/design/power_chain.c). */
+#define POWER_STAGES(X) X(UTILITY, "utility") X(TRANSFORMER, "transformer") X(UPS, "ups") \
+	X(HVDC, "hvdc") X(PDU, "pdu") X(BUSWAY, "busway") X(RACK_FEED, "rack_feed")
 #define ROUTINGS(X) X(ECMP, "ecmp") X(ADAPTIVE, "adaptive") X(FTREE, "ftree") X(UPDN, "updn") \
 	X(MINIMAL, "minimal") X(UGAL, "ugal") X(DOR, "dor")
 #define LEAF_PLACEMENTS(X) X(NETWORK_RACK, "network_rack") X(SERVER_RACK, "server_rack")
@@ -399,6 +404,7 @@ typedef enum {
 	F(CONNECTOR, CONNECTORS, CONN) F(MEDIA, MEDIA, MEDIA) F(FIBER, FIBERS, FIBER)         \
 	F(COOLING_TYPE, COOLING_TYPES, COOL) F(POWER_TYPE, POWER_TYPES, PWR)                  \
 	F(REDUNDANCY, REDUNDANCIES, RED) F(ROUTING, ROUTINGS, ROUTE)                          \
+	F(POWER_STAGE, POWER_STAGES, PS)                                                      \
 	F(LEAF_PLACEMENT, LEAF_PLACEMENTS, LEAF)                                              \
 	F(PLANE_ASSIGNMENT, PLANE_ASSIGNMENTS, PLANE)                                         \
 	F(PRECISION, PRECISIONS, PREC) F(RECOMPUTE, RECOMPUTES, RC) F(ACTIVATION, ACTIVATIONS, ACT)     \
@@ -430,6 +436,9 @@ typedef enum { POWER_TYPES(X) PWR_COUNT } PowerType;
 #undef X
 #define X(c, w) RED_##c,
 typedef enum { REDUNDANCIES(X) RED_COUNT } Redundancy;
+#undef X
+#define X(c, w) PS_##c,
+typedef enum { POWER_STAGES(X) PS_COUNT } PowerStage;
 #undef X
 #define X(c, w) ROUTE_##c,
 typedef enum { ROUTINGS(X) ROUTE_COUNT } Routing;

@@ -90,7 +90,9 @@ static const char *const e_connector[] = {"osfp", "qsfp112", "qsfp_dd", "qsfp56"
 					  "lc_duplex", "cs", NULL};
 static const char *const e_cooling_type[] = {"air", "rear_door", "cold_plate", "immersion", NULL};
 static const char *const e_power_type[] = {"ac_ups", "hvdc", NULL};
-static const char *const e_redundancy[] = {"n", "n_plus_1", "two_n", NULL};
+static const char *const e_redundancy[] = {"n", "n_plus_1", "two_n", "block", NULL};
+static const char *const e_power_stage[] = {"utility", "transformer", "ups", "hvdc", "pdu",
+					    "busway", "rack_feed", NULL};
 static const char *const e_routing[] = {"ecmp", "adaptive", "ftree", "updn", "minimal", "ugal",
 					"dor", NULL};
 static const char *const e_leaf_placement[] = {"network_rack", "server_rack", NULL};

@@ -121,9 +121,19 @@ struct Part {
 		int type;             /* PowerType */
 		int redundancy;       /* Redundancy */
 		int module_count;
-		double efficiency;
+		double efficiency;    /* its own (1 by default), apart from its chain's */
 		double capex_per_w;   /* per W installed */
+		const Part **chain;   /* its stages, utility first (power_stage parts); NULL: none */
+		int nchain;
 	} power_sys;
+	struct {
+		int stage;            /* PowerStage */
+		int redundancy;       /* Redundancy */
+		int module_count;
+		double efficiency;
+		double unit_capacity; /* W of one unit, NAN when not given */
+		double capex_per_w;   /* per W installed */
+	} stage;
 	struct {
 		const PartCount *accels; /* in the order the node lists them */
 		int naccels;
@@ -235,6 +245,11 @@ typedef struct RackInst {
 	double power;        /* W at peak of what it holds: its devices, and once cabled (heat.c) the
 			      * transceivers and active cable ends plugged into them */
 	double optics_power; /* W of those transceivers and active ends (heat.c), part of power */
+	/* Its feeds (power_chain.c, when the power system's chain has a rack_feed stage): how
+	 * many, one's rating (W) and what one carries at peak when the redundancy has lost the
+	 * most it allows (2N: one side carries all). feeds 0: no rack feed stage. */
+	int feeds;
+	double feed_rating, feed_failure_load;
 	int cables;          /* cable ends in the rack (heat.c) */
 	double height_used;  /* m */
 	int row, pos;        /* place on the floor from 0 (a default grid when the site has none) */
@@ -290,6 +305,8 @@ typedef struct Totals {
 	double peak_compute;          /* FLOP/s dense BF16 */
 	double power_capacity;        /* W of power plant installed (redundancy included) */
 	double cabling_power;         /* W of the cables' and transceivers' share of network power */
+	double power_efficiency;      /* utility to IT: the power system's, times its chain's */
+	double power_losses;          /* W at peak lost in the power chain (0 without one) */
 } Totals;
 
 /* The financial model of the design as built (finance.c; docs/models.md, "Finance"): report
@@ -320,6 +337,19 @@ typedef struct Finance {
 	FinanceWorkload *workloads;
 	int nworkloads;
 } Finance;
+/* One stage of the power system's chain as sized for the design (power_chain.c): the load it
+ * delivers and draws at peak, its loss, the capacity installed (redundancy included, whole
+ * units when the stage gives a unit's rating) and its capex. */
+typedef struct PowerStageInst {
+	const Part *stage;
+	double load;          /* W delivered to the stage below (the racks, for the last) */
+	double input;         /* W drawn from the stage above: load / efficiency */
+	double loss;          /* W: input - load */
+	double installed;     /* W installed */
+	double units;         /* units installed, 0 when the stage gives no unit rating */
+	double failure_load;  /* W on one unit that survives the failure its redundancy allows */
+	double capex;         /* report currency */
+} PowerStageInst;
 
 typedef struct BomLine {
 	const char *part;    /* node, nic, switch, rack, cooling plant ... */
@@ -1127,6 +1157,8 @@ typedef struct Design {
 	double cable_hint_money, cable_hint_watts;
 	BomLine *bom;
 	int nbom;
+	PowerStageInst *stages;  /* the power system's chain as sized (power_chain.c), utility first */
+	int nstages;
 	bool elaborated;         /* instances exist (not only the aggregate model) */
 	FabricInst *fabrics;     /* one per cluster.fabrics entry, sized by fabric.c */
 	int nfabrics;

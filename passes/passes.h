@@ -65,6 +65,18 @@ int racks_plan(Design *d);
 
 /* model.c: the power, cost and energy model over the planned groups (docs/models.md). */
 int model_design(Design *d);
+/* power_chain.c: the power system's chain sized for the load at peak (model_design calls it
+ * for every candidate: Design.stages, Totals.power_efficiency and power_losses), and every
+ * rack's feeds in their failure case (the stage after cost; an undersized feed is a
+ * Violation). power_chain_factor: installed capacity over load for a Redundancy with m
+ * modules; power_chain_stage: one stage sized for the load it delivers; power_chain_feeds_of:
+ * feeds a rack has under a rack feed stage, and the share of the rack one carries in the
+ * failure its redundancy allows. */
+int power_chain_size(Design *d);
+int power_chain_feeds(Design *d);
+double power_chain_factor(int redundancy, int m);
+void power_chain_stage(const Part *st, double load, PowerStageInst *out);
+int power_chain_feeds_of(const Part *st, double *failure_share);
 
 /* finance.c: the financial model of the design as built: depreciation, net present cost,
  * running costs, cost per GPU-hour, per PFLOP-day and per trained model (docs/models.md). */
@@ -219,6 +231,7 @@ int overflow_check(Design *d);
 	X(VERIFY_MEDIA, "verify-media") /* verify_media.c: the media proved */               \
 	X(IDS, "ids")             /* ir.c: the cables' stable ids */                         \
 	X(COST, "cost")           /* model.c: the model with the cables */                   \
+	X(FEEDS, "feeds")         /* power_chain.c: each rack's feeds in their failure case */ \
 	X(JUDGE, "judge")         /* design.c: requirements and objectives with the cables */ \
 	X(ADDRESS, "address")     /* switch_plan.c: layer-3 plans */                         \
 	X(SCHED, "sched")         /* sched.c: the design as schedulers see it */             \

@@ -114,6 +114,7 @@ static int build_once(Program *p, Design *d, const char *path, Timing timings[ST
 		STOP_IF_ERRORS();
 		STAGE(STAGE_IDS, ir_name_cables(d));
 		STAGE(STAGE_COST, model_design(d));
+		STAGE(STAGE_FEEDS, power_chain_feeds(d));
 		STAGE(STAGE_JUDGE, judge_design(d));
 		STAGE(STAGE_ADDRESS, switch_plan_fabrics(d));
 		STAGE(STAGE_SCHED, sched_plan(d));

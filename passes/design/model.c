@@ -10,7 +10,8 @@
  * Average IT power = nodes × utilization + the rest (network, storage and other loads run
  * flat; utilization is the cluster's, 1 by default: the seed article's peak draw).
  * Facility power = IT power × PUE, where PUE is the site's when it gives one, else the rack
- * cooling's divided by the power system's efficiency (UPS or HVDC losses).
+ * cooling's divided by the power system's efficiency (UPS or HVDC losses): its own times its
+ * chain's stages' (power_chain.c, which sizes and costs each stage).
  * Annual energy = average IT power × PUE × 8,760 h; its cost at the site's electricity price;
  * carbon at the site's grid intensity.
  * Capex by category: nodes (prices, spares on the shelf included), network (switches, NICs
@@ -60,19 +61,11 @@ static void cpu_line(Design *d, PtrVec *lines, const Part *node, double n)
 	vec_push(d->c->arena, lines, b);
 }
 
-/* Redundancy multiplies the power plant installed for the IT load. */
+/* Redundancy multiplies the power plant installed for the IT load (power_chain.c). */
 static double redundancy_factor(const Part *power)
 {
-	if (!power)
-		return 1;
-	switch (power->power_sys.redundancy) {
-	case RED_TWO_N: return 2;
-	case RED_N_PLUS_1: {
-		double m = power->power_sys.module_count;
-		return (m + 1) / m;
-	}
-	default: return 1;
-	}
+	return power ? power_chain_factor(power->power_sys.redundancy, power->power_sys.module_count)
+		     : 1;
 }
 
 /* Each counted part (COUNT x NAME, or a list) times a multiplier, into the BOM and totals. */
@@ -341,9 +334,10 @@ int model_design(Design *d)
 	double utilization = field_num(d->cluster, FLD_CLUSTER_UTILIZATION);
 	t->avg_it_power = t->it_power - t->power_by_cat[CAT_NODES] * (1 - utilization);
 
-	double efficiency = d->power_sys ? d->power_sys->power_sys.efficiency : 1;
+	/* The power system's efficiency times its chain's, each stage sized (power_chain.c). */
+	power_chain_size(d);
 	if (!field_num_set(d->site, FLD_SITE_PUE, &t->pue))
-		t->pue = d->cooling_type->cooling.pue / efficiency;
+		t->pue = d->cooling_type->cooling.pue / t->power_efficiency;
 	t->facility_power = t->it_power * t->pue;
 
 	/* Switch racks are of the network rack type (racks.c), when it is another. */
@@ -366,6 +360,13 @@ int model_design(Design *d)
 		t->capex_by_cat[CAT_POWER] = t->power_capacity / 1e3 * power_per_kw;
 		bom(d, &lines, "power plant", d->power_sys, power_per_kw > 0 ? t->power_capacity / 1e3 : 0,
 		    "kW", power_per_kw, 0);
+	}
+	for (int k = 0; k < d->nstages; k++) {
+		const PowerStageInst *s = &d->stages[k];
+		double per_kw = s->stage->stage.capex_per_w * 1e3;
+		t->capex_by_cat[CAT_POWER] += s->capex;
+		bom(d, &lines, "power plant", s->stage, per_kw > 0 ? s->installed / 1e3 : 0, "kW", per_kw,
+		    0);
 	}
 
 	t->capex = 0;

@@ -29,6 +29,7 @@ static bool is_part_kind(int kind)
 	case KIND_PANEL:
 	case KIND_COOLING:
 	case KIND_POWER:
+	case KIND_POWER_STAGE:
 	case KIND_NODE:
 	case KIND_STORAGE:
 	case KIND_RACK: return true;
@@ -328,6 +329,15 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 		pt->power_sys.efficiency = field_num(x, FLD_POWER_EFFICIENCY);
 		pt->power_sys.capex_per_w = money_field(d, x, FLD_POWER_CAPEX_PER_KW);
 		break;
+	case KIND_POWER_STAGE:
+		pt->description = description(x, FLD_POWER_STAGE_DESCRIPTION);
+		pt->stage.stage = field_enum(x, FLD_POWER_STAGE_STAGE);
+		pt->stage.redundancy = field_enum(x, FLD_POWER_STAGE_REDUNDANCY);
+		pt->stage.module_count = count_of(field_num(x, FLD_POWER_STAGE_MODULE_COUNT));
+		pt->stage.efficiency = field_num(x, FLD_POWER_STAGE_EFFICIENCY);
+		pt->stage.unit_capacity = opt_num(x, FLD_POWER_STAGE_UNIT_CAPACITY);
+		pt->stage.capex_per_w = money_field(d, x, FLD_POWER_STAGE_CAPEX_PER_KW);
+		break;
 	case KIND_RACK:
 		pt->description = description(x, FLD_RACK_DESCRIPTION);
 		pt->price = money_field(d, x, FLD_RACK_PRICE);
@@ -495,7 +505,15 @@ int parts_lower(Design *d)
 		Part *pt = &d->parts[i];
 		if (pt->kind == KIND_NODE)
 			lower_node(d, pt, pt->decl);
-		else if (pt->kind == KIND_STORAGE) {
+		else if (pt->kind == KIND_POWER) {
+			const Value *v = field_value(pt->decl, FLD_POWER_CHAIN);
+			int k = v && v->kind == VAL_LIST ? v->n : 0;
+			const Part **chain = arena_alloc(d->c->arena, sizeof(Part *) * (size_t)(k + 1));
+			for (int j = 0; j < k; j++)
+				chain[j] = parts_of(d, v->items[j]->ref);
+			pt->power_sys.chain = k ? chain : NULL;
+			pt->power_sys.nchain = k;
+		} else if (pt->kind == KIND_STORAGE) {
 			int total;
 			pt->storage.nics = counted(d, pt->decl, FLD_STORAGE_NICS, &pt->storage.nnics, &total);
 		}

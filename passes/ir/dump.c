@@ -179,6 +179,15 @@ static void dump_part(const Part *pt, FILE *out)
 			word(&enum_POWER_TYPE, pt->power_sys.type),
 			word(&enum_REDUNDANCY, pt->power_sys.redundancy), pt->power_sys.module_count,
 			pt->power_sys.efficiency, pt->power_sys.capex_per_w);
+		for (int k = 0; k < pt->power_sys.nchain; k++)
+			fprintf(out, "%s%s", k ? " " : " chain ", pt->power_sys.chain[k]->name);
+		break;
+	case KIND_POWER_STAGE:
+		fprintf(out, " stage %s redundancy %s modules %d efficiency %.17g unit %.17g W capex "
+			     "%.17g /W",
+			word(&enum_POWER_STAGE, pt->stage.stage), word(&enum_REDUNDANCY, pt->stage.redundancy),
+			pt->stage.module_count, pt->stage.efficiency, pt->stage.unit_capacity,
+			pt->stage.capex_per_w);
 		break;
 	case KIND_NODE:
 		dump_counts(out, "accelerators", pt->node.accels, pt->node.naccels);
@@ -226,6 +235,18 @@ static void dump_totals(const Design *d, FILE *out)
 		fprintf(out, "annual_carbon %.17g kg\n", t->annual_carbon);
 	for (int i = 0; i < d->nobjectives; i++)
 		fprintf(out, "objective %d %.17g\n", i, d->objective[i]);
+	if (d->nstages)
+		fprintf(out, "power_efficiency %.17g\npower_losses %.17g W\n", t->power_efficiency,
+			t->power_losses);
+	for (int k = 0; k < d->nstages; k++) {
+		const PowerStageInst *s = &d->stages[k];
+		fprintf(out, "stage %s load %.17g W input %.17g W installed %.17g W units %.17g "
+			     "failure %.17g W capex %.17g",
+			s->stage->name, s->load, s->input, s->installed, s->units, s->failure_load,
+			s->capex);
+		dump_loc(out, s->stage->loc);
+		fputc('\n', out);
+	}
 }
 
 static void dump_design(const Design *d, const Dump *w)
@@ -337,6 +358,9 @@ static void dump_instances(const Design *d, const Dump *w)
 			r->power, r->power_limit, r->cap, r->height_used);
 		if (r->network)
 			fprintf(out, " network %d", r->group);
+		if (r->feeds)
+			fprintf(out, " feeds %d rating %.17g W failure %.17g W", r->feeds, r->feed_rating,
+				r->feed_failure_load);
 		if (r->domain >= 0)
 			fprintf(out, " domain %s share %d%s", d->domain_names[r->domain], r->domain_slot,
 				r->scale_up_switches ? " switches" : "");
