@@ -105,7 +105,10 @@ void share_put(const char *space, const void *key, size_t nkey, const void *val,
 	if (!table || 4 * ((size_t)atomic_load(&table->used) + 1) > 3 * (size_t)table->cap)
 		return;
 	size_t ns = strlen(space) + 1;
-	size_t need = (ns + nkey + nval + 15) & ~(size_t)15;
+	/* The value starts on a 16-byte boundary of the heap, so that readers may take it as the
+	 * array of ints or doubles it was (the heap itself starts 8-aligned after the entries). */
+	size_t voff = (ns + nkey + 15) & ~(size_t)15;
+	size_t need = (voff + nval + 15) & ~(size_t)15;
 	size_t off = atomic_fetch_add(&table->top, need);
 	if (off + need > table->heap)
 		return;
@@ -121,11 +124,11 @@ void share_put(const char *space, const void *key, size_t nkey, const void *val,
 			if (nkey)
 				memcpy(at + ns, key, nkey);
 			if (nval)
-				memcpy(at + ns + nkey, val, nval);
+				memcpy(at + voff, val, nval);
 			e->hash = h;
 			e->key = off;
 			e->nkey = ns + nkey;
-			e->val = off + ns + nkey;
+			e->val = off + voff;
 			e->nval = nval;
 			atomic_store_explicit(&e->state, 2, memory_order_release);
 			return;
