@@ -534,6 +534,11 @@ int cmd_diff(const Options *o, const char *old_dir, const char *new_dir)
 	int errors = load_side(c, old_dir, &a, &io);
 	errors += load_side(c, new_dir, &b, &io);
 	if (errors || diag_errors(c)) {
+		/* What either side loaded before the other failed. */
+		jw_free(a.report);
+		jw_free(b.report);
+		jw_free(a.manifest);
+		jw_free(b.manifest);
 		diag_render(c, stderr);
 		ctx_free(c);
 		return io ? EXIT_IO : EXIT_SPEC;
