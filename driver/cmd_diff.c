@@ -526,6 +526,14 @@ static void report_section(Diff *df, const Json *or, const Json *nr)
 	buf_free(&text);
 }
 
+/* The JSON documents a side holds (its CSV tables live in the context's arena). */
+static void side_free(Side *s)
+{
+	jw_free(s->report);
+	jw_free(s->manifest);
+	s->report = s->manifest = NULL;
+}
+
 int cmd_diff(const Options *o, const char *old_dir, const char *new_dir)
 {
 	Ctx *c = ctx_new(o->dopt);
@@ -535,10 +543,8 @@ int cmd_diff(const Options *o, const char *old_dir, const char *new_dir)
 	errors += load_side(c, new_dir, &b, &io);
 	if (errors || diag_errors(c)) {
 		/* What either side loaded before the other failed. */
-		jw_free(a.report);
-		jw_free(b.report);
-		jw_free(a.manifest);
-		jw_free(b.manifest);
+		side_free(&a);
+		side_free(&b);
 		diag_render(c, stderr);
 		ctx_free(c);
 		return io ? EXIT_IO : EXIT_SPEC;
@@ -564,10 +570,8 @@ int cmd_diff(const Options *o, const char *old_dir, const char *new_dir)
 		jw_free(df.doc);
 		printf("%d change%s\n", df.changes, df.changes == 1 ? "" : "s");
 	}
-	jw_free(a.report);
-	jw_free(b.report);
-	jw_free(a.manifest);
-	jw_free(b.manifest);
+	side_free(&a);
+	side_free(&b);
 	diag_render(c, stderr);
 	ctx_free(c);
 	if (!driver_streams_ok())
