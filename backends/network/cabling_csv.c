@@ -60,11 +60,11 @@ static void put_trunk(Buf *b, const Design *d, const CableInst *c)
 	buf_putc(b, ',');
 	ir_trunk_name(b, d, c->trunk);
 	buf_putc(b, ',');
-	ir_panel_name(b, d, c->panel_a);
+	buf_puts(b, d->panels[c->panel_a].name);
 	buf_putc(b, ',');
 	layout_int(b, c->port_a);
 	buf_putc(b, ',');
-	ir_panel_name(b, d, c->panel_z);
+	buf_puts(b, d->panels[c->panel_z].name);
 	buf_putc(b, ',');
 	layout_int(b, c->port_z);
 	buf_putc(b, ',');

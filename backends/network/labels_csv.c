@@ -62,7 +62,7 @@ int labels_csv_write(Output *o, const Design *d)
 		for (int e = 0; e < 2; e++) {
 			Buf *x = e ? &z : &a;
 			buf_printf(x, "%s U%d ", d->racks[ends[e][0]].name, d->panels[ends[e][1]].u);
-			ir_panel_name(x, d, ends[e][1]);
+			buf_puts(x, d->panels[ends[e][1]].name);
 			buf_printf(x, " p%d+", ends[e][2]);
 		}
 		ir_trunk_name(&tag, d, i);

@@ -26,7 +26,7 @@ static void put_end(Buf *b, const Design *d, int rack, int panel, int port)
 	buf_putc(b, ',');
 	text_csv_field(b, d->racks[rack].name);
 	buf_putc(b, ',');
-	ir_panel_name(b, d, panel);
+	buf_puts(b, d->panels[panel].name);
 	buf_putc(b, ',');
 	layout_int(b, d->panels[panel].u);
 	buf_putc(b, ',');

@@ -702,6 +702,7 @@ int place_devices(Design *d)
 		if (r < 0)
 			continue;
 		double used_p = 0, used_share = 0; /* the panel space its switches keep (trunk.c) */
+		double keep = panel_keep(d, f), share_per_cable = panel_share(d, f);
 		int used_c = 0;
 		for (int i = 0, e = f->first_extra; i < g->count + (g->with_extras ? f->nextras : 0); i++) {
 			bool sw = i < g->count;
@@ -715,14 +716,13 @@ int place_devices(Design *d)
 			double h = sw ? g->unit_h : x->type->height, p = sw ? g->unit_p : x->type->power;
 			int c = sw ? g->unit_cables : 0;
 			RackInst *rk = &d->racks[r];
-			if (!rack_takes(d, rk->height_used + used_share + panel_keep(d, f), used_p, used_c,
-					h, p, c)) {
+			if (!rack_takes(d, rk->height_used + used_share + keep, used_p, used_c, h, p, c)) {
 				r = next_group_rack(d, gi, r);
 				rk = &d->racks[r];
 				used_p = 0, used_c = 0, used_share = 0;
 			}
 			/* A switch mounts at its own height; its share of the panels stays free above. */
-			double share = sw ? c * panel_share(d, f) : 0;
+			double share = sw ? c * share_per_cable : 0;
 			used_share += share;
 			h -= share;
 			int u = 1 + (int)lround(rk->height_used / RACK_UNIT);

@@ -34,18 +34,11 @@
 
 static const double RACK_UNIT = 0.04445;
 
-/* A stocked length of a cable part for a run, or -1 when none is long enough. */
+/* A stocked length of a cable part for a run, or -1 when none is long enough (cage.c's rule). */
 static double stocked(const Part *p, double run)
 {
-	if (run > p->cable.reach + 1e-9)
-		return -1;
-	for (int k = 0; k < p->cable.nlengths; k++)
-		if (p->cable.lengths[k] >= run - 1e-9)
-			return p->cable.lengths[k];
-	if (p->cable.nlengths)
-		return -1;
-	double whole = ceil(run - 1e-9);
-	return whole <= p->cable.reach + 1e-9 ? whole : p->cable.reach;
+	Medium m = {.reach = p->cable.reach, .lengths = p->cable.lengths, .nlengths = p->cable.nlengths};
+	return cage_stocked(&m, run);
 }
 
 /* A qualifying link: its cable, and its two racks in ascending order (the trunk's ends). */
@@ -137,7 +130,7 @@ static void unmet(TrunkCtx *t, const char *what, double run, const Part *part, d
 /* A cord from a device at unit u to its rack's panel at unit pu. */
 static double cord(TrunkCtx *t, const CableInst *c, int u, int pu)
 {
-	double run = fabs((double)(u - pu)) * RACK_UNIT * (1 + CABLE_SLACK_SHARE) + 2 * 0.5;
+	double run = cable_run((Spot){.u = u}, (Spot){.u = pu}, 0, 0); /* in one rack */
 	double len = stocked(c->cable, run);
 	if (len < 0) {
 		unmet(t, "a patch cord to a panel", run, c->cable, c->cable->cable.reach);
@@ -307,8 +300,7 @@ static double channel_bound(Design *d, const CableInst *c, const Part *trunk, do
 	double sum = 0;
 	const Spot *ends[2][2] = {{&a, &ta}, {&z, &tz}};
 	for (int e = 0; e < 2; e++) {
-		double run = fabs((double)(ends[e][0]->u - ends[e][1]->u)) * RACK_UNIT *
-				     (1 + CABLE_SLACK_SHARE) + 2 * 0.5;
+		double run = cable_run((Spot){.u = ends[e][0]->u}, (Spot){.u = ends[e][1]->u}, 0, 0);
 		double len = stocked(c->cable, run);
 		sum += len < 0 ? run : len;
 	}
