@@ -20,15 +20,9 @@ set -u
 clusterc=$1 root=$2
 cd "$root" || exit 2
 tmp=$(mktemp -d) || exit 2
-ibsim_pid=""
-cleanup() {
-	[ -n "$ibsim_pid" ] && kill "$ibsim_pid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
 fail=0
 err() { echo "FAIL: $*"; fail=$((fail + 1)); }
+. "$root/tests/ibsim.sh"
 
 # expect WHAT WANT GOT
 expect() {
@@ -136,20 +130,7 @@ diff -r "$ib" "$tmp/again/infiniband" >/dev/null || err "two builds give differe
 
 # ---- ibsim and OpenSM -----------------------------------------------------------------------
 
-umad2sim=""
-for f in /usr/lib/*/umad2sim/libumad2sim.so /usr/lib/umad2sim/libumad2sim.so \
-	/usr/local/lib/umad2sim/libumad2sim.so; do
-	[ -f "$f" ] && { umad2sim=$f; break; }
-done
-missing=""
-command -v ibsim >/dev/null 2>&1 || missing="$missing ibsim"
-command -v opensm >/dev/null 2>&1 || missing="$missing opensm"
-[ -n "$umad2sim" ] || missing="$missing libumad2sim.so"
-if [ -n "$missing" ]; then
-	echo "FAIL: cannot run the InfiniBand simulation: missing$missing" \
-		"(Debian packages ibsim-utils and opensm: scripts/install-deps.sh)"
-	exit 1
-fi
+ibsim_require opensm
 
 # simulate NAME IBDIR SWITCHES CAS CNS ROOTS LEAVES: ibsim loads IBDIR/compute.topo, OpenSM
 # sweeps it once with IBDIR/opensm.conf from a UFM appliance's HCA; it must discover exactly the
@@ -160,25 +141,7 @@ simulate() {
 	sm=$tmp/sm-$name
 	mkdir "$sm"
 	sed -n 's/^\(switch\|ca\)guid=0x\([0-9a-f]*\).*/\2/p' "$topo" | sort >"$sm/node.guids"
-	# A socket name of our own (ibsim and umad2sim meet in the abstract Unix namespace).
-	IBSIM_SOCKNAME=clusterc-ib-$$-$name
-	export IBSIM_SOCKNAME
-	sizes=$(sed -n 's/^#   ibsim -s \(-N [0-9]* -S [0-9]* -P [0-9]*\) .*/\1/p' "$topo")
-	[ -n "$sizes" ] || err "$topo: no ibsim command line in its header"
-	# shellcheck disable=SC2086
-	timeout 55 ibsim -s -n $sizes "$topo" >"$sm/ibsim.log" 2>&1 &
-	ibsim_pid=$!
-	ready=0
-	for _ in $(seq 1 100); do
-		grep -q 'Network simulator ready' "$sm/ibsim.log" && { ready=1; break; }
-		kill -0 "$ibsim_pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	if [ "$ready" -ne 1 ]; then
-		echo "FAIL: $name: ibsim did not load $topo (or cannot run here):"
-		grep -v 'parse_port_link_width_and_speed\|encode_trap128' "$sm/ibsim.log" | tail -5
-		exit 1
-	fi
+	ibsim_start "$name" "$topo" "$sm/ibsim.log"
 
 	# The SM runs where the SuperPOD runs it: on a UFM appliance's HCA.
 	# (A design without UFM appliances, as ToRs in server racks allow none: its first HCA.)
@@ -190,9 +153,7 @@ simulate() {
 	(cd "$sm" && SIM_HOST=$sim_host OSM_TMP_DIR=$sm OSM_CACHE_DIR=$sm LD_PRELOAD=$umad2sim \
 		timeout 30 opensm -F "$sm/opensm.conf" -o -f "$sm/opensm.log" >"$sm/opensm.out" 2>&1)
 	rc=$?
-	kill "$ibsim_pid" 2>/dev/null
-	wait "$ibsim_pid" 2>/dev/null
-	ibsim_pid=""
+	ibsim_stop
 	log=$sm/opensm.log
 	if [ "$rc" -ne 0 ] || [ ! -s "$log" ]; then
 		if [ "$rc" -eq 124 ]; then

@@ -17,9 +17,7 @@
 # without them is a FAIL that says why.
 set -u
 . "$(dirname "$0")/lib.sh"
-ibsim_pid=""
-trap '[ -n "$ibsim_pid" ] && kill "$ibsim_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-trap 'exit 1' INT TERM HUP
+. tests/ibsim.sh
 t=tests/verify
 
 timeout 30 "$clusterc" build -q examples/dgx-h100-superpod.cluster --scenario su1 \
@@ -55,44 +53,14 @@ $want"
 
 # ---- ibsim + ibnetdiscover ---------------------------------------------------------------------
 
-umad2sim=""
-for f in /usr/lib/*/umad2sim/libumad2sim.so /usr/lib/umad2sim/libumad2sim.so; do
-	[ -f "$f" ] && { umad2sim=$f; break; }
-done
-missing=""
-command -v ibsim >/dev/null 2>&1 || missing="$missing ibsim"
-command -v ibnetdiscover >/dev/null 2>&1 || missing="$missing ibnetdiscover"
-[ -n "$umad2sim" ] || missing="$missing libumad2sim.so"
-if [ -n "$missing" ]; then
-	echo "FAIL: cannot run the InfiniBand simulation: missing$missing (Debian packages" \
-		"ibsim-utils and infiniband-diags: scripts/install-deps.sh)"
-	exit 1
-fi
+ibsim_require ibnetdiscover
 
 # discover NAME TOPO: ibsim loads TOPO, ibnetdiscover writes what it finds to $tmp/NAME.found.
 discover() {
-	IBSIM_SOCKNAME=clusterc-verify-$$-$1
-	export IBSIM_SOCKNAME
-	sizes=$(sed -n 's/^#   ibsim -s \(-N [0-9]* -S [0-9]* -P [0-9]*\) .*/\1/p' "$2")
-	# shellcheck disable=SC2086
-	timeout 55 ibsim -s -n $sizes "$2" >"$tmp/$1.ibsim.log" 2>&1 &
-	ibsim_pid=$!
-	ready=0
-	for _ in $(seq 1 100); do
-		grep -q 'Network simulator ready' "$tmp/$1.ibsim.log" && { ready=1; break; }
-		kill -0 "$ibsim_pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	if [ "$ready" -ne 1 ]; then
-		echo "FAIL: $1: ibsim did not load $2 (or cannot run here):"
-		tail -5 "$tmp/$1.ibsim.log"
-		exit 1
-	fi
+	ibsim_start "$1" "$2" "$tmp/$1.ibsim.log"
 	LD_PRELOAD=$umad2sim timeout 30 ibnetdiscover >"$tmp/$1.found" 2>"$tmp/$1.err" ||
 		{ echo "FAIL: $1: ibnetdiscover failed:"; tail -5 "$tmp/$1.err"; exit 1; }
-	kill "$ibsim_pid" 2>/dev/null
-	wait "$ibsim_pid" 2>/dev/null
-	ibsim_pid=""
+	ibsim_stop
 }
 
 discover planned "$topo"
