@@ -211,6 +211,9 @@ typedef struct NodeGroup {
 	int domain_racks;    /* racks of one domain's nodes: its type's scale_up_racks (1) */
 	int switch_racks;    /* racks of its own for one domain's switches (0: with the nodes) */
 	int first_node, first_domain; /* its first node and scale-up domain (elaborate.c) */
+	/* Hot spare nodes among count (spares.c): added to the spec's count when the domain is the
+	 * node; trays reserved inside the domains (domain_spares each) when it spans nodes. */
+	int spares, domain_spares;
 	Loc loc;             /* its entry in cluster.nodes */
 } NodeGroup;
 
@@ -222,6 +225,7 @@ typedef struct NodeInst {
 	int u;               /* lowest rack unit it occupies, from 1 at the bottom */
 	int domain;          /* scale-up domain, from 0: index into Design.domain_names */
 	int first_accel, first_port;
+	bool spare;          /* a hot spare (spares.c): racked, powered, cabled, in no plan */
 } NodeInst;
 
 typedef struct AccelInst {
@@ -284,6 +288,7 @@ enum { SPARE_SWITCHES, SPARE_OPTICS, SPARE_CABLES, SPARE_COUNT };
 /* The costed design, in base units (W, J, s) and the report currency. */
 typedef struct Totals {
 	double accelerators, nodes, racks, switches, cables, storage_units;
+	double hot_spares;            /* of the nodes, the hot spares (spares.c) */
 	double patch_panels, trunks; /* structured cabling (trunk.c) */
 	/* Spare parts on the shelf by kind (SPARE_*): the cluster's rate and the count bought. */
 	struct {
@@ -956,9 +961,13 @@ typedef struct SpareSizing {
 	double target;            /* the probability a job keeps its size / a part is on the shelf */
 	double node_repair;       /* s */
 	double nodes_down;        /* mean nodes out at once: rate x repair (M/G/inf, Palm) */
-	int hot_nodes;            /* hot spare nodes */
+	int hot_nodes;            /* hot spare nodes the target asks (in a design whose domains
+				   * span nodes, per domain: its quantile x the domains) */
 	double hot_power;         /* W at peak of them, racked and powered */
 	double hot_racks;         /* racks they fill at the node racks' density */
+	int installed;            /* hot spares the design has (cluster.hot_spares, spares.c) */
+	double coverage;          /* the probability they cover the nodes out (per domain when
+				   * the domains span nodes) */
 	int shelf_nodes;          /* the spare nodes the cluster buys (cluster.spares) */
 	double restock;           /* s: the lead time cold spares cover */
 	int cold[REL_COUNT];      /* cold spares of switches, cables, optics (others 0) */
@@ -1013,7 +1022,9 @@ typedef struct WorkloadPlan {
 	double matmul_curve[6][2]; /* Calculon's efficiency curve of the matrix engine: [GFLOP of
 				    * one multiply, efficiency], largest first */
 	int first_node;         /* the first node of the placement */
-	int nodes;              /* nodes used */
+	int nodes;              /* nodes used ... */
+	int *hosts;             /* ... these, by index into Design.nodes, in rank order: the
+				 * group's first nodes that are no hot spare */
 	int ranks_per_node;     /* ranks on a full node (the last may hold fewer) */
 	/* The binding of local rank k (k < ranks_per_node): the GPU it drives (the only one in
 	 * its CUDA_VISIBLE_DEVICES), the socket and the physical cores [core_lo, core_hi] of that

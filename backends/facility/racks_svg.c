@@ -32,7 +32,7 @@ enum {
 };
 
 static const char *const kind_fill[DEV_COUNT] = {"#a5d6a7", "#90caf9", "#ffcc80", "#bcaaa4",
-						 "#ce93d8", "#e0e0e0"};
+						 "#ce93d8", "#e0e0e0", "#fff59d"};
 
 /* s escaped for XML; when longer than max characters, its end after an ellipsis (the end of a
  * device name is what tells it from its neighbours: "...nvl0001-sw3"). */

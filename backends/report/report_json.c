@@ -88,6 +88,7 @@ static Json *totals_json(const Totals *t)
 	Json *o = jw_object();
 	jw_set(o, "accelerators", jw_count(t->accelerators));
 	jw_set(o, "nodes", jw_count(t->nodes));
+	jw_set(o, "hot_spare_nodes", jw_count(t->hot_spares));
 	jw_set(o, "racks", jw_count(t->racks));
 	jw_set(o, "switches", jw_count(t->switches));
 	jw_set(o, "cables", jw_count(t->cables));
@@ -645,6 +646,8 @@ static Json *reliability_json(const Design *d)
 	jw_set(s, "hot_spare_nodes", jw_int(sp->hot_nodes));
 	jw_set(s, "hot_spare_power_kw", kw(sp->hot_power));
 	jw_set(s, "hot_spare_racks", jw_real(sp->hot_racks, RATIO_DECIMALS));
+	jw_set(s, "hot_spare_nodes_installed", jw_int(sp->installed));
+	jw_set(s, "hot_spare_coverage", jw_real(sp->coverage, RATIO_DECIMALS));
 	jw_set(s, "shelf_spare_nodes", jw_int(sp->shelf_nodes));
 	jw_set(s, "restock_days", days(sp->restock));
 	Json *cold = jw_object();

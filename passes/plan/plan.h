@@ -153,6 +153,7 @@ bool reliability_attribute(Design *d, const Decl *decl, FieldId id, double *out)
 
 /* The smallest s with P(Poisson(mean) <= s) >= target. */
 int reliability_poisson_quantile(double mean, double target);
+double reliability_poisson_cdf(double mean, int k); /* P(N <= k), N Poisson of the mean */
 /* The spares a target asks (d->spare_sizing), after reliability_cluster. */
 void reliability_spares(const Design *d, SpareSizing *out);
 
