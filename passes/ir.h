@@ -282,6 +282,8 @@ typedef struct StorageInst {
 enum { CAT_NODES, CAT_NETWORK, CAT_STORAGE, CAT_OTHER, CAT_CABLING, CAT_RACKS, CAT_COOLING,
        CAT_POWER, CAT_SPARES, CAT_COUNT };
 extern const char *const ir_category_names[CAT_COUNT];
+extern const char *const ir_power_stage_names[PS_COUNT]; /* "utility", "ups", "rack_feed" ... */
+extern const char *const ir_redundancy_names[RED_COUNT]; /* "n", "n_plus_1", "two_n", "block" */
 
 enum { SPARE_SWITCHES, SPARE_OPTICS, SPARE_CABLES, SPARE_COUNT };
 
@@ -920,6 +922,22 @@ typedef struct ClusterReliability {
 	bool cabled;              /* cables and optics counted (after the cable pass) */
 } ClusterReliability;
 
+/* What losing a set of devices takes (blast.c, blast_racks and blast_devices): the racks, the
+ * accelerators standing in them (hot spares apart), the hot spare nodes, the scale-up domains a
+ * lost node breaks, the switches lost, the endpoint ports elsewhere whose only link ends on a
+ * lost switch, and the plans that must restart: those with a node lost or cut off (a NIC port
+ * down stops a synchronous job as a node does). */
+typedef struct BlastLoss {
+	int racks;
+	int gpus;
+	int spare_nodes;
+	int domains;
+	int switches;
+	int ports_cut;
+	bool *plans;              /* [Design.nplans]: the plan loses GPUs; NULL when none does */
+	int nplans;               /* plans that must restart */
+} BlastLoss;
+
 /* What one failure takes down (blast.c): the worst instance of each failure domain. */
 typedef struct BlastSwitchTier {
 	int fabric;               /* index into Design.fabrics */
@@ -927,7 +945,19 @@ typedef struct BlastSwitchTier {
 	int switches;             /* of the tier in the fabric */
 	int ports_cut;            /* endpoint ports cut off by its worst switch (their only link) */
 	double bisection_left;    /* bit/s of the fabric's bisection after that switch fails */
+	int worst;                /* that switch (index into Design.switches) ... */
+	BlastLoss loss;           /* ... and what it takes */
 } BlastSwitchTier;
+
+/* A power stage's unit failing (blast.c): with redundancy that allows for it (n_plus_1, two_n,
+ * block) nothing; under n, the racks it feeds. */
+typedef struct BlastPower {
+	const Part *stage;        /* the power_stage */
+	int units;                /* units installed (rack feeds: per rack), 0: one path */
+	bool tolerated;           /* the redundancy carries the load without it */
+	int share;                /* racks one unit feeds, the worst consecutive ones on the floor */
+	BlastLoss loss;
+} BlastPower;
 
 enum { BLAST_K = 4 };         /* degraded bisection after 1 .. BLAST_K top-tier failures */
 typedef struct BlastFabric {
@@ -939,6 +969,7 @@ typedef struct BlastFabric {
 	int planes;
 	double plane_bisection_left; /* after one plane fails (the fabric's share it carried) */
 	int plane_ports_cut;      /* endpoint ports on that plane */
+	BlastLoss plane_loss;     /* the plans the plane's loss stops (its first plane's) */
 	int worst_tier;           /* the tier whose single failure cuts the most ports (then the
 				   * most bisection): the fabric's worst single failure */
 } BlastFabric;
@@ -950,6 +981,11 @@ typedef struct BlastRadius {
 				   * domain is the node) */
 	const char *rack;         /* the rack whose failure takes most accelerators, or NULL */
 	int rack_gpus, rack_domains, rack_switches; /* what stands in it */
+	BlastLoss node_loss, rack_loss; /* the worst node's (in the most plans) and that rack's */
+	int row;                  /* the floor row whose loss takes most accelerators, or -1 */
+	BlastLoss row_loss;
+	BlastPower *power;        /* the power chain's stages, utility first */
+	int npower;
 	BlastSwitchTier *tiers;
 	int ntiers;
 	BlastFabric *fabrics;
