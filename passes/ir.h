@@ -290,7 +290,8 @@ enum { SPARE_SWITCHES, SPARE_OPTICS, SPARE_CABLES, SPARE_COUNT };
 /* The costed design, in base units (W, J, s) and the report currency. */
 typedef struct Totals {
 	double accelerators, nodes, racks, switches, cables, storage_units;
-	double hot_spares;            /* of the nodes, the hot spares (spares.c) */
+	double hot_spares;            /* of the nodes, the hot spares (spares.c) ... */
+	double spare_accelerators, spare_compute; /* ... their accelerators and FLOP/s */
 	double patch_panels, trunks; /* structured cabling (trunk.c) */
 	/* Spare parts on the shelf by kind (SPARE_*): the cluster's rate and the count bought. */
 	struct {

@@ -1,8 +1,10 @@
 /*
  * report_reliability.c — the design under failures as report.md and report.html give it
  * (docs/reliability.md): the cluster's interruption rate by class of part, each workload's
- * job, checkpoint, interval, goodput and the Monte Carlo's spread; report.html adds a goodput
- * chart. Everything printed is a field of the IR (reliability.c).
+ * job, checkpoint, interval, goodput and the Monte Carlo's spread, the spares, and the blast
+ * radius of each failure domain with the plans it stops; report.html adds a goodput chart.
+ * Both formats' tables go through one writer (tab_open, tab_row, tab_close). Everything
+ * printed is a field of the IR (reliability.c, blast.c).
  */
 #include "backends.h"
 

@@ -262,8 +262,12 @@ int model_design(Design *d)
 			bom(d, &lines, "spare node", node, spares, "", unit_price, 0);
 		}
 
-		for (int k = 0; k < node->node.naccels; k++)
-			t->peak_compute += n * node->node.accels[k].count * node->node.accels[k].part->accel.bf16;
+		t->spare_accelerators += g->spares * node->node.accelerators;
+		for (int k = 0; k < node->node.naccels; k++) {
+			double flops = node->node.accels[k].count * node->node.accels[k].part->accel.bf16;
+			t->peak_compute += n * flops;
+			t->spare_compute += g->spares * flops;
+		}
 		bool nics_apart = !node->node.price_includes_nics;
 		/* NIC power is part of the node's; their price only when bought apart. */
 		counted_parts(d, &lines, node->node.nics, node->node.nnics, n, "nic", -1, CAT_NETWORK,
