@@ -368,9 +368,37 @@ static void test_power_blast(void)
 	CU_ASSERT_EQUAL(l.gpus, 8 * in_r0);
 	CU_ASSERT_EQUAL(l.nplans, 1);
 	CU_ASSERT(l.plans && l.plans[0]);
-	/* The built design's chain has no stage under N (std.power's default is 2N): nothing. */
-	for (int k = 0; k < d->blast.npower; k++)
-		CU_ASSERT(d->blast.power[k].tolerated == (d->blast.power[k].loss.racks == 0));
+	unit_build_done(b);
+
+	/* The same cluster on std.power's ac_ups_n: its UPS stage (500 kW modules, n) sized for
+	 * the load in whole modules; one module takes ceil(racks / modules) racks, the worst ones,
+	 * and the plan restarts; the 2N stages take nothing. */
+	char text[4096], spliced[4200];
+	snprintf(text, sizeof text, SPEC, "", "distributed_optimizer = true");
+	const char *at = strstr(text, "site s {\n");
+	CU_ASSERT_FATAL(at != NULL);
+	at += strlen("site s {\n");
+	snprintf(spliced, sizeof spliced, "import std.power\n%.*s  power = ac_ups_n\n%s",
+		 (int)(at - text), text, at);
+	b = unit_build(spliced, NULL, NULL, false);
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	d = &b->d;
+	CU_ASSERT_FATAL(d->blast.npower == d->nstages && d->nstages == 5);
+	int n_stages = 0;
+	for (int k = 0; k < d->blast.npower; k++) {
+		const BlastPower *p = &d->blast.power[k];
+		if (p->tolerated) {
+			CU_ASSERT(p->loss.racks == 0 && p->loss.gpus == 0 && p->loss.nplans == 0);
+			continue;
+		}
+		n_stages++;
+		CU_ASSERT_EQUAL(p->stage->stage.stage, PS_UPS);
+		CU_ASSERT_EQUAL(p->units, (int)d->stages[k].units);
+		CU_ASSERT_EQUAL(p->share, (d->nracks + p->units - 1) / p->units);
+		CU_ASSERT_EQUAL(p->loss.racks, p->share);
+		CU_ASSERT(p->loss.gpus > 0 && p->loss.nplans == 1);
+	}
+	CU_ASSERT_EQUAL(n_stages, 1);
 	unit_build_done(b);
 }
 
