@@ -59,10 +59,11 @@ done
 #   - racks.csv: 19 rows of kind "hot spare node", at most one in a scalable unit (hostnames
 #     in node order: SU = node index / 32), each its SU's last node (the 40th SU holds 21); netbox/devices.csv gives
 #     them role gpu-node-hot-spare;
-#   - the plan's hostfile and rankfile name no spare.
+#   - the plan's hostfile and rankfile name no spare; the cluster's hostfile lists the 1,250
+#     nodes in service.
 "$clusterc" build -q examples/wanka.cluster -o "$tmp/w0" --emit report.json || { echo "FAIL: build wanka"; exit 1; }
 "$clusterc" build -q examples/wanka.cluster -o "$tmp/w19" --set wanka.hot_spares=19 \
-	--emit report.json,bom.csv,racks.csv,netbox,parallelism || { echo "FAIL: build wanka with hot spares"; exit 1; }
+	--emit report.json,bom.csv,racks.csv,netbox,parallelism,hostfile || { echo "FAIL: build wanka with hot spares"; exit 1; }
 python3 - "$tmp/w0" "$tmp/w19" <<'PY' || fail=$((fail + 1))
 import csv, json, math, sys
 d0, d = sys.argv[1], sys.argv[2]
@@ -100,6 +101,8 @@ for f in ("hostfile", "rankfile"):
     for line in open(d + "/parallelism/gpt3_175b." + f):
         plan.update(w.split("=")[-1] for w in line.split() if w.startswith("gpu") or "=gpu" in w)
 check(plan and not (plan & set(names)), f"the plan names a spare: {sorted(plan & set(names))[:3]}")
+hosts = [l.split()[0] for l in open(d + "/hostfile")]
+check(len(hosts) == 1250 and not (set(hosts) & set(names)), f"hostfile: {len(hosts)} hosts")
 print(f"hot spares: 19 in SUs {sus[:5]}..., coverage {sp['hot_spare_coverage']}")
 sys.exit(1 if bad else 0)
 PY
