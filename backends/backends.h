@@ -356,7 +356,8 @@ void text_csv_field(Buf *b, const char *s);
 
 /* ---- layout.c: the placed design as the placement artifacts name it ------------------------ */
 
-typedef enum { DEV_NODE, DEV_SWITCH, DEV_EXTRA, DEV_STORAGE, DEV_TRAY, DEV_PANEL, DEV_COUNT } DeviceKind;
+typedef enum { DEV_NODE, DEV_SWITCH, DEV_EXTRA, DEV_STORAGE, DEV_TRAY, DEV_PANEL, DEV_SPARE,
+	       DEV_COUNT } DeviceKind; /* DEV_SPARE: a hot spare node (NodeInst.spare) */
 extern const char *const layout_device_kind_names[DEV_COUNT]; /* "node", "switch", "fabric device" ... */
 
 /* A device standing in a rack. */

@@ -211,6 +211,9 @@ typedef struct NodeGroup {
 	int domain_racks;    /* racks of one domain's nodes: its type's scale_up_racks (1) */
 	int switch_racks;    /* racks of its own for one domain's switches (0: with the nodes) */
 	int first_node, first_domain; /* its first node and scale-up domain (elaborate.c) */
+	/* Hot spare nodes among count (spares.c): added to the spec's count when the domain is the
+	 * node; trays reserved inside the domains (domain_spares each) when it spans nodes. */
+	int spares, domain_spares;
 	Loc loc;             /* its entry in cluster.nodes */
 } NodeGroup;
 
@@ -222,6 +225,7 @@ typedef struct NodeInst {
 	int u;               /* lowest rack unit it occupies, from 1 at the bottom */
 	int domain;          /* scale-up domain, from 0: index into Design.domain_names */
 	int first_accel, first_port;
+	bool spare;          /* a hot spare (spares.c): racked, powered, cabled, in no plan */
 } NodeInst;
 
 typedef struct AccelInst {
@@ -278,12 +282,16 @@ typedef struct StorageInst {
 enum { CAT_NODES, CAT_NETWORK, CAT_STORAGE, CAT_OTHER, CAT_CABLING, CAT_RACKS, CAT_COOLING,
        CAT_POWER, CAT_SPARES, CAT_COUNT };
 extern const char *const ir_category_names[CAT_COUNT];
+extern const char *const ir_power_stage_names[PS_COUNT]; /* "utility", "ups", "rack_feed" ... */
+extern const char *const ir_redundancy_names[RED_COUNT]; /* "n", "n_plus_1", "two_n", "block" */
 
 enum { SPARE_SWITCHES, SPARE_OPTICS, SPARE_CABLES, SPARE_COUNT };
 
 /* The costed design, in base units (W, J, s) and the report currency. */
 typedef struct Totals {
 	double accelerators, nodes, racks, switches, cables, storage_units;
+	double hot_spares;            /* of the nodes, the hot spares (spares.c) ... */
+	double spare_accelerators, spare_compute; /* ... their accelerators and FLOP/s */
 	double patch_panels, trunks; /* structured cabling (trunk.c) */
 	/* Spare parts on the shelf by kind (SPARE_*): the cluster's rate and the count bought. */
 	struct {
@@ -915,6 +923,22 @@ typedef struct ClusterReliability {
 	bool cabled;              /* cables and optics counted (after the cable pass) */
 } ClusterReliability;
 
+/* What losing a set of devices takes (blast.c, blast_racks and blast_devices): the racks, the
+ * accelerators standing in them (hot spares apart), the hot spare nodes, the scale-up domains a
+ * lost node breaks, the switches lost, the endpoint ports elsewhere whose only link ends on a
+ * lost switch, and the plans that must restart: those with a node lost or cut off (a NIC port
+ * down stops a synchronous job as a node does). */
+typedef struct BlastLoss {
+	int racks;
+	int gpus;
+	int spare_nodes;
+	int domains;
+	int switches;
+	int ports_cut;
+	bool *plans;              /* [Design.nplans]: the plan loses GPUs; NULL when none does */
+	int nplans;               /* plans that must restart */
+} BlastLoss;
+
 /* What one failure takes down (blast.c): the worst instance of each failure domain. */
 typedef struct BlastSwitchTier {
 	int fabric;               /* index into Design.fabrics */
@@ -922,7 +946,19 @@ typedef struct BlastSwitchTier {
 	int switches;             /* of the tier in the fabric */
 	int ports_cut;            /* endpoint ports cut off by its worst switch (their only link) */
 	double bisection_left;    /* bit/s of the fabric's bisection after that switch fails */
+	int worst;                /* that switch (index into Design.switches) ... */
+	BlastLoss loss;           /* ... and what it takes */
 } BlastSwitchTier;
+
+/* A power stage's unit failing (blast.c): with redundancy that allows for it (n_plus_1, two_n,
+ * block) nothing; under n, the racks it feeds. */
+typedef struct BlastPower {
+	const Part *stage;        /* the power_stage */
+	int units;                /* units installed (rack feeds: per rack), 0: one path */
+	bool tolerated;           /* the redundancy carries the load without it */
+	int share;                /* racks one unit feeds, the worst consecutive ones on the floor */
+	BlastLoss loss;
+} BlastPower;
 
 enum { BLAST_K = 4 };         /* degraded bisection after 1 .. BLAST_K top-tier failures */
 typedef struct BlastFabric {
@@ -934,6 +970,7 @@ typedef struct BlastFabric {
 	int planes;
 	double plane_bisection_left; /* after one plane fails (the fabric's share it carried) */
 	int plane_ports_cut;      /* endpoint ports on that plane */
+	BlastLoss plane_loss;     /* the plans the plane's loss stops (its first plane's) */
 	int worst_tier;           /* the tier whose single failure cuts the most ports (then the
 				   * most bisection): the fabric's worst single failure */
 } BlastFabric;
@@ -945,6 +982,11 @@ typedef struct BlastRadius {
 				   * domain is the node) */
 	const char *rack;         /* the rack whose failure takes most accelerators, or NULL */
 	int rack_gpus, rack_domains, rack_switches; /* what stands in it */
+	BlastLoss node_loss, rack_loss; /* the worst node's (in the most plans) and that rack's */
+	int row;                  /* the floor row whose loss takes most accelerators, or -1 */
+	BlastLoss row_loss;
+	BlastPower *power;        /* the power chain's stages, utility first */
+	int npower;
 	BlastSwitchTier *tiers;
 	int ntiers;
 	BlastFabric *fabrics;
@@ -956,9 +998,13 @@ typedef struct SpareSizing {
 	double target;            /* the probability a job keeps its size / a part is on the shelf */
 	double node_repair;       /* s */
 	double nodes_down;        /* mean nodes out at once: rate x repair (M/G/inf, Palm) */
-	int hot_nodes;            /* hot spare nodes */
+	int hot_nodes;            /* hot spare nodes the target asks (in a design whose domains
+				   * span nodes, per domain: its quantile x the domains) */
 	double hot_power;         /* W at peak of them, racked and powered */
 	double hot_racks;         /* racks they fill at the node racks' density */
+	int installed;            /* hot spares the design has (cluster.hot_spares, spares.c) */
+	double coverage;          /* the probability they cover the nodes out (per domain when
+				   * the domains span nodes) */
 	int shelf_nodes;          /* the spare nodes the cluster buys (cluster.spares) */
 	double restock;           /* s: the lead time cold spares cover */
 	int cold[REL_COUNT];      /* cold spares of switches, cables, optics (others 0) */
@@ -1013,7 +1059,9 @@ typedef struct WorkloadPlan {
 	double matmul_curve[6][2]; /* Calculon's efficiency curve of the matrix engine: [GFLOP of
 				    * one multiply, efficiency], largest first */
 	int first_node;         /* the first node of the placement */
-	int nodes;              /* nodes used */
+	int nodes;              /* nodes used ... */
+	int *hosts;             /* ... these, by index into Design.nodes, in rank order: the
+				 * group's first nodes that are no hot spare */
 	int ranks_per_node;     /* ranks on a full node (the last may hold fewer) */
 	/* The binding of local rank k (k < ranks_per_node): the GPU it drives (the only one in
 	 * its CUDA_VISIBLE_DEVICES), the socket and the physical cores [core_lo, core_hi] of that

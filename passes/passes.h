@@ -63,6 +63,16 @@ int parts_storage_declared(const Design *d, const Part *part);
  * domains kept whole), and so how many racks. Errors when a node fits no rack. */
 int racks_plan(Design *d);
 
+/* spares.c: hot spare nodes (cluster.hot_spares). spares_group: the group that takes them
+ * (the most accelerators), -1 for none; spares_size: a group's spares for `want` asked (added
+ * to its count when its domain is the node); spares_place: which of `count` nodes in order are the `spares`, spread
+ * evenly over units of `unit` nodes (0: one unit), the group starting `offset` nodes into its
+ * first unit, the last nodes of each unit; spares_mark: NodeInst.spare for every node. */
+int spares_group(const Design *d);
+void spares_size(NodeGroup *g, int want);
+void spares_place(int count, int spares, int unit, int offset, bool *spare);
+void spares_mark(Design *d);
+
 /* model.c: the power, cost and energy model over the planned groups (docs/models.md). */
 int model_design(Design *d);
 /* power_chain.c: the power system's chain sized for the load at peak (model_design calls it

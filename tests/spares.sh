@@ -50,5 +50,61 @@ print(f"{d}: {counts} spares, {total:.2f}")
 sys.exit(1 if bad else 0)
 PY
 done
+# Hot spares as hardware (cluster.hot_spares, docs/reliability.md): examples/wanka.cluster with 19
+# (1,250 + 19 DGX H100 in 40 scalable units of 32) against the same spec without:
+#   - report.json: 19 more nodes and 152 more accelerators, totals.hot_spare_nodes 19, the
+#     same switches (the SUs hold them), IT power up by 19 x 10.2 kW, capex by 19 nodes' price
+#     or more; reliability.spares installed 19 with the coverage P(Poisson(10.89) <= 19);
+#   - bom.csv: "node" 1,250 and "hot spare node" 19 at the node's price and power;
+#   - racks.csv: 19 rows of kind "hot spare node", at most one in a scalable unit (hostnames
+#     in node order: SU = node index / 32), each its SU's last node (the 40th SU holds 21); netbox/devices.csv gives
+#     them role gpu-node-hot-spare;
+#   - the plan's hostfile and rankfile name no spare; the cluster's hostfile lists the 1,250
+#     nodes in service.
+"$clusterc" build -q examples/wanka.cluster -o "$tmp/w0" --emit report.json || { echo "FAIL: build wanka"; exit 1; }
+"$clusterc" build -q examples/wanka.cluster -o "$tmp/w19" --set wanka.hot_spares=19 \
+	--emit report.json,bom.csv,racks.csv,netbox,parallelism,hostfile || { echo "FAIL: build wanka with hot spares"; exit 1; }
+python3 - "$tmp/w0" "$tmp/w19" <<'PY' || fail=$((fail + 1))
+import csv, json, math, sys
+d0, d = sys.argv[1], sys.argv[2]
+bad = 0
+def check(ok, what):
+    global bad
+    if not ok:
+        print(f"FAIL: hot spares: {what}"); bad += 1
+r0, r = json.load(open(d0 + "/report.json")), json.load(open(d + "/report.json"))
+t0, t = r0["totals"], r["totals"]
+check(t["nodes"] == t0["nodes"] + 19 and t["accelerators"] == t0["accelerators"] + 152, f"nodes {t['nodes']}")
+check(t["hot_spare_nodes"] == 19 and t0["hot_spare_nodes"] == 0, "totals.hot_spare_nodes")
+check(t["switches"] == t0["switches"], f"switches {t0['switches']} -> {t['switches']}")
+check(t["it_power_kw"] - t0["it_power_kw"] >= 19 * 10.2 - 1e-6, f"IT power {t0['it_power_kw']} -> {t['it_power_kw']}")
+check(t["capex"] - t0["capex"] >= 19 * 2_000_000 - 1, "capex")
+sp = r["reliability"]["spares"]
+mean = sp["nodes_down_mean"]
+cdf = sum(math.exp(-mean + k * math.log(mean) - math.lgamma(k + 1)) for k in range(20))
+check(sp["hot_spare_nodes_installed"] == 19 and abs(sp["hot_spare_coverage"] - cdf) < 1e-4, f"spares {sp}")
+bom = {l["part"]: l for l in csv.DictReader(open(d + "/bom.csv", newline=""))}
+check(float(bom["node"]["quantity"]) == 1250 and float(bom["hot spare node"]["quantity"]) == 19, "bom lines")
+check(bom["hot spare node"]["unit_price"] == bom["node"]["unit_price"], "hot spare price")
+rows = [x for x in csv.DictReader(open(d + "/racks.csv", newline="")) if x["kind"] == "hot spare node"]
+names = sorted(x["device"] for x in rows)
+check(len(names) == 19, f"{len(names)} hot spare rows in racks.csv")
+idx = [int(n[3:]) - 1 for n in names]  # gpu{index:04}
+sus = [i // 32 for i in idx]
+check(len(set(sus)) == 19, f"spares share a scalable unit: {sus}")
+check(all(i % 32 == 31 or i == 1268 for i in idx), f"spares not their SU's last node: {idx}")
+roles = {x["name"]: x["role"] for x in csv.DictReader(open(d + "/netbox/devices.csv", newline=""))}
+check(all(roles[n] == "gpu-node-hot-spare" for n in names), "NetBox roles")
+check(sum(1 for v in roles.values() if v == "gpu-node") == 1250, "NetBox gpu-node count")
+plan = set()
+for f in ("hostfile", "rankfile"):
+    for line in open(d + "/parallelism/gpt3_175b." + f):
+        plan.update(w.split("=")[-1] for w in line.split() if w.startswith("gpu") or "=gpu" in w)
+check(plan and not (plan & set(names)), f"the plan names a spare: {sorted(plan & set(names))[:3]}")
+hosts = [l.split()[0] for l in open(d + "/hostfile")]
+check(len(hosts) == 1250 and not (set(hosts) & set(names)), f"hostfile: {len(hosts)} hosts")
+print(f"hot spares: 19 in SUs {sus[:5]}..., coverage {sp['hot_spare_coverage']}")
+sys.exit(1 if bad else 0)
+PY
 echo "spares: $fail failed"
 [ "$fail" -eq 0 ]

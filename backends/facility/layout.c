@@ -25,7 +25,7 @@ int layout_rack_units(const Design *d)
 }
 
 const char *const layout_device_kind_names[DEV_COUNT] = {"node", "switch", "fabric device", "storage",
-						   "nvlink tray", "patch panel"};
+						   "nvlink tray", "patch panel", "hot spare node"};
 
 static int by_place(const void *a, const void *b)
 {
@@ -48,7 +48,7 @@ int layout_devices(const Design *d, RackDevice **out)
 	for (int i = 0; i < d->nnodes; i++) {
 		const NodeInst *n = &d->nodes[i];
 		const NodeGroup *g = &d->groups[n->group];
-		v[k++] = (RackDevice){DEV_NODE, i, n->hostname, n->type, n->rack, n->u,
+		v[k++] = (RackDevice){n->spare ? DEV_SPARE : DEV_NODE, i, n->hostname, n->type, n->rack, n->u,
 				      g->type->height_u, g->type->power, d->optics_node ? d->optics_node[i] : 0};
 	}
 	for (int i = 0; i < d->nswitches; i++) {

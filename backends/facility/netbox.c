@@ -51,18 +51,20 @@
 
 /* Device roles: name (= slug) and colour (hex, as NetBox stores it). */
 enum { ROLE_NODE, ROLE_LEAF, ROLE_SPINE, ROLE_CORE, ROLE_ROUTER, ROLE_MANAGER, ROLE_NVLINK,
-       ROLE_STORAGE, ROLE_OCS, ROLE_PANEL, ROLE_COUNT };
+       ROLE_STORAGE, ROLE_OCS, ROLE_PANEL, ROLE_SPARE, ROLE_COUNT };
 static const char *const role_names[ROLE_COUNT] = {"gpu-node", "leaf", "spine", "core", "router",
 						   "fabric-manager", "nvlink-switch", "storage",
-						   "optical-circuit-switch", "patch-panel"};
+						   "optical-circuit-switch", "patch-panel",
+						   "gpu-node-hot-spare"};
 static const char *const role_colors[ROLE_COUNT] = {"4caf50", "2196f3", "3f51b5", "673ab7",
 						    "00bcd4", "ff9800", "9c27b0", "795548",
-						    "e91e63", "9e9e9e"};
+						    "e91e63", "9e9e9e", "ffeb3b"};
 
 static int role_of(const Design *d, const RackDevice *x)
 {
 	switch (x->kind) {
 	case DEV_NODE: return ROLE_NODE;
+	case DEV_SPARE: return ROLE_SPARE;
 	case DEV_TRAY: return ROLE_NVLINK;
 	case DEV_STORAGE: return ROLE_STORAGE;
 	case DEV_PANEL: return ROLE_PANEL;

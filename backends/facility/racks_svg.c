@@ -32,7 +32,7 @@ enum {
 };
 
 static const char *const kind_fill[DEV_COUNT] = {"#a5d6a7", "#90caf9", "#ffcc80", "#bcaaa4",
-						 "#ce93d8", "#e0e0e0"};
+						 "#ce93d8", "#e0e0e0", "#fff59d"};
 
 /* s escaped for XML; when longer than max characters, its end after an ellipsis (the end of a
  * device name is what tells it from its neighbours: "...nvl0001-sw3"). */
@@ -210,7 +210,16 @@ int racks_svg_write(Output *o, const Design *d)
 	e.reserved = e.units - (int)floor(usable / 0.04445 + 1e-6);
 	e.reserved = e.reserved < 0 ? 0 : e.reserved;
 	int line_h = HEAD_H + e.units * U_PX + FOOT_H;
+	/* The legend: the kinds the design has, 90 px each. */
+	bool used[DEV_COUNT] = {false};
+	int nused = 0;
+	for (int i = 0; i < n; i++)
+		used[v[i].kind] = true;
+	for (int k = 0; k < DEV_COUNT; k++)
+		nused += used[k];
 	int width = 2 * MARGIN + AXIS_W + per_line * (RACK_W + GAP);
+	if (width < 2 * MARGIN + nused * 90)
+		width = 2 * MARGIN + nused * 90;
 	int height = 2 * MARGIN + TOP_H + lines * line_h;
 
 	Buf b = {0};
@@ -242,11 +251,14 @@ int racks_svg_write(Output *o, const Design *d)
 	else
 		buf_puts(&b, "Every rack, in floor order.");
 	buf_puts(&b, "</text>\n");
-	for (int k = 0; k < DEV_COUNT; k++)
-		buf_printf(&b, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\" "
-			       "stroke=\"#555\"/><text x=\"%d\" y=\"%d\">%s</text>\n",
-			   MARGIN + k * 90, MARGIN + 34, kind_fill[k], MARGIN + k * 90 + 14, MARGIN + 42,
-			   layout_device_kind_names[k]);
+	for (int k = 0, at = 0; k < DEV_COUNT; k++)
+		if (used[k]) {
+			buf_printf(&b, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\" "
+				       "stroke=\"#555\"/><text x=\"%d\" y=\"%d\">%s</text>\n",
+				   MARGIN + at * 90, MARGIN + 34, kind_fill[k], MARGIN + at * 90 + 14,
+				   MARGIN + 42, layout_device_kind_names[k]);
+			at++;
+		}
 	int y = MARGIN + TOP_H;
 	for (int k = 0; k < lines; k++) {
 		int i = line[k];

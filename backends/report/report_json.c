@@ -88,6 +88,7 @@ static Json *totals_json(const Totals *t)
 	Json *o = jw_object();
 	jw_set(o, "accelerators", jw_count(t->accelerators));
 	jw_set(o, "nodes", jw_count(t->nodes));
+	jw_set(o, "hot_spare_nodes", jw_count(t->hot_spares));
 	jw_set(o, "racks", jw_count(t->racks));
 	jw_set(o, "switches", jw_count(t->switches));
 	jw_set(o, "cables", jw_count(t->cables));
@@ -530,8 +531,49 @@ static Json *days(double s)
 	return jw_real(s / 86400, RATIO_DECIMALS);
 }
 
+/* The plans a loss stops, by name in plan order. */
+static Json *plans_json(const Design *d, const BlastLoss *l)
+{
+	Json *a = jw_array();
+	for (int p = 0; l->plans && p < d->nplans; p++)
+		if (l->plans[p])
+			jw_push(a, jw_str(d->plans[p].name));
+	return a;
+}
+
+/* A set of racks lost (blast_racks): what it takes. */
+static void loss_json(Json *o, const Design *d, const BlastLoss *l)
+{
+	jw_set(o, "racks_lost", jw_int(l->racks));
+	jw_set(o, "accelerators_lost", jw_int(l->gpus));
+	jw_set(o, "hot_spare_nodes_lost", jw_int(l->spare_nodes));
+	jw_set(o, "scale_up_domains_broken", jw_int(l->domains));
+	jw_set(o, "switches_lost", jw_int(l->switches));
+	jw_set(o, "endpoint_ports_cut", jw_int(l->ports_cut));
+	jw_set(o, "plans_restarting", plans_json(d, l));
+}
+
+/* The power chain's stages (blast.c): what one unit's failure takes. */
+static Json *blast_power_json(const Design *d)
+{
+	const BlastRadius *b = &d->blast;
+	Json *a = jw_array();
+	for (int k = 0; k < b->npower; k++) {
+		const BlastPower *p = &b->power[k];
+		Json *x = jw_object();
+		jw_set(x, "stage", jw_str(p->stage->name));
+		jw_set(x, "kind", jw_str(ir_power_stage_names[p->stage->stage.stage]));
+		jw_set(x, "redundancy", jw_str(ir_redundancy_names[p->stage->stage.redundancy]));
+		jw_set(x, "units", jw_int(p->units));
+		jw_set(x, "tolerated", jw_bool(p->tolerated));
+		loss_json(x, d, &p->loss);
+		jw_push(a, x);
+	}
+	return a;
+}
+
 /* What one failure takes down (blast.c): a node, the worst rack, a switch of each tier of each
- * fabric, a plane, k top-tier switches. */
+ * fabric, a plane, k top-tier switches, the worst floor row, a unit of each power stage. */
 static Json *blast_json(const Design *d)
 {
 	const BlastRadius *b = &d->blast;
@@ -541,13 +583,25 @@ static Json *blast_json(const Design *d)
 	Json *n = jw_object();
 	jw_set(n, "accelerators", jw_int(b->node_gpus));
 	jw_set(n, "scale_up_accelerators", jw_int(b->node_domain_gpus));
+	jw_set(n, "plans_restarting", plans_json(d, &b->node_loss));
 	jw_set(o, "node", n);
 	Json *r = jw_object();
 	jw_set(r, "name", b->rack ? jw_str(b->rack) : jw_null());
 	jw_set(r, "accelerators", jw_int(b->rack_gpus));
 	jw_set(r, "scale_up_domains", jw_int(b->rack_domains));
 	jw_set(r, "switches", jw_int(b->rack_switches));
+	jw_set(r, "plans_restarting", plans_json(d, &b->rack_loss));
 	jw_set(o, "rack", r);
+	Json *row = jw_null();
+	if (b->row >= 0) {
+		char name[16];
+		ir_row_name(b->row, name, sizeof name);
+		row = jw_object();
+		jw_set(row, "name", jw_str(name));
+		loss_json(row, d, &b->row_loss);
+	}
+	jw_set(o, "row", row);
+	jw_set(o, "power", blast_power_json(d));
 	Json *fa = jw_array();
 	for (int i = 0; i < b->nfabrics; i++) {
 		const BlastFabric *f = &b->fabrics[i];
@@ -564,6 +618,7 @@ static Json *blast_json(const Design *d)
 			jw_set(y, "switches", jw_int(t->switches));
 			jw_set(y, "endpoint_ports_cut", jw_int(t->ports_cut));
 			jw_set(y, "bisection_left_tbps", jw_real(t->bisection_left / 1e12, KW_DECIMALS));
+			jw_set(y, "plans_restarting", plans_json(d, &t->loss));
 			jw_push(tiers, y);
 		}
 		jw_set(x, "switch", tiers);
@@ -577,6 +632,7 @@ static Json *blast_json(const Design *d)
 		jw_set(x, "planes", jw_int(f->planes));
 		jw_set(x, "plane_bisection_left_tbps", jw_real(f->plane_bisection_left / 1e12, KW_DECIMALS));
 		jw_set(x, "plane_endpoint_ports_cut", jw_int(f->plane_ports_cut));
+		jw_set(x, "plane_plans_restarting", plans_json(d, &f->plane_loss));
 		jw_push(fa, x);
 	}
 	jw_set(o, "fabrics", fa);
@@ -645,6 +701,8 @@ static Json *reliability_json(const Design *d)
 	jw_set(s, "hot_spare_nodes", jw_int(sp->hot_nodes));
 	jw_set(s, "hot_spare_power_kw", kw(sp->hot_power));
 	jw_set(s, "hot_spare_racks", jw_real(sp->hot_racks, RATIO_DECIMALS));
+	jw_set(s, "hot_spare_nodes_installed", jw_int(sp->installed));
+	jw_set(s, "hot_spare_coverage", jw_real(sp->coverage, RATIO_DECIMALS));
 	jw_set(s, "shelf_spare_nodes", jw_int(sp->shelf_nodes));
 	jw_set(s, "restock_days", days(sp->restock));
 	Json *cold = jw_object();

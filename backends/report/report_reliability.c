@@ -1,8 +1,10 @@
 /*
  * report_reliability.c — the design under failures as report.md and report.html give it
  * (docs/reliability.md): the cluster's interruption rate by class of part, each workload's
- * job, checkpoint, interval, goodput and the Monte Carlo's spread; report.html adds a goodput
- * chart. Everything printed is a field of the IR (reliability.c).
+ * job, checkpoint, interval, goodput and the Monte Carlo's spread, the spares, and the blast
+ * radius of each failure domain with the plans it stops; report.html adds a goodput chart.
+ * Both formats' tables go through one writer (tab_open, tab_row, tab_close). Everything
+ * printed is a field of the IR (reliability.c, blast.c).
  */
 #include "backends.h"
 
@@ -30,6 +32,7 @@ static const char *const heads[COLS] = {
 	"restore (s)", "interval (min)", "goodput", "time to train (days)", "effective (days)",
 	"p50 (days)", "p90 (days)"};
 static const int decimals[COLS] = {0, 2, 2, 1, 1, 1, 1, 4, 2, 2, 2, 2};
+static const bool keep[COLS] = {false, true, true, true, true, true, true, true, true, true, true, true};
 
 static void row_values(const WorkloadPlan *wp, double *v)
 {
@@ -64,78 +67,194 @@ static void md_cluster(Buf *b, const ClusterReliability *c)
 	buf_putc(b, '\n');
 }
 
-/* The blast-radius table's rows: a failure domain, what it takes, the bisection left. */
+/* ---- tables: one writer for report.md and report.html ------------------------------------ */
+
+typedef enum { TAB_MD, TAB_HTML } TabFormat;
+
+/* A table: a first text column, numeric columns, an optional last text column. */
+typedef struct Tab {
+	TabFormat fmt;
+	const char *first;          /* the first column's head */
+	const char *const *heads;   /* the numeric columns' */
+	const int *decimals;        /* per numeric column */
+	const bool *keep;           /* keep_decimals per numeric column, or NULL */
+	int n;
+	const char *last;           /* the last text column's head, or NULL */
+} Tab;
+
+static void cell_text(Buf *b, TabFormat fmt, const char *s)
+{
+	if (fmt == TAB_MD)
+		text_md_cell(b, s);
+	else
+		esc(b, s);
+}
+
+static void tab_open(Buf *b, const Tab *t)
+{
+	if (t->fmt == TAB_MD) {
+		buf_printf(b, "| %s |", t->first);
+		for (int k = 0; k < t->n; k++)
+			buf_printf(b, " %s |", t->heads[k]);
+		if (t->last)
+			buf_printf(b, " %s |", t->last);
+		buf_puts(b, "\n| --- |");
+		for (int k = 0; k < t->n; k++)
+			buf_puts(b, " ---: |");
+		buf_puts(b, t->last ? " --- |\n" : "\n");
+		return;
+	}
+	buf_printf(b, "<table>\n<tr><th>%s</th>", t->first);
+	for (int k = 0; k < t->n; k++)
+		buf_printf(b, "<th class=\"n\">%s</th>", t->heads[k]);
+	if (t->last)
+		buf_printf(b, "<th>%s</th>", t->last);
+	buf_puts(b, "</tr>\n");
+}
+
+static void tab_row(Buf *b, const Tab *t, const char *first, const double *v, const char *last)
+{
+	bool md = t->fmt == TAB_MD;
+	buf_puts(b, md ? "| " : "<tr><td>");
+	cell_text(b, t->fmt, first);
+	for (int k = 0; k < t->n; k++) {
+		buf_puts(b, md ? " | " : "</td><td class=\"n\">");
+		text_number(b, v[k], t->decimals[k], t->keep && t->keep[k]);
+	}
+	if (t->last) {
+		buf_puts(b, md ? " | " : "</td><td>");
+		cell_text(b, t->fmt, last);
+	}
+	buf_puts(b, md ? " |\n" : "</td></tr>\n");
+}
+
+static void tab_close(Buf *b, const Tab *t)
+{
+	buf_puts(b, t->fmt == TAB_MD ? "\n" : "</table>\n");
+}
+
+/* ---- blast radius --------------------------------------------------------------------------- */
+
+/* The blast-radius table's rows: a failure domain, what it takes, the bisection left, the
+ * plans that must restart. */
 typedef struct BlastRow {
 	char what[160];
-	double gpus, ports, domains, bisection; /* NAN: does not apply */
+	double v[4];              /* accelerators, ports, domains, bisection (Tb/s); NAN: n/a */
+	const BlastLoss *loss;    /* its plans, or NULL */
 } BlastRow;
+
+static BlastRow row_of(const char *what, double gpus, double ports, double domains,
+		       double bisection, const BlastLoss *loss)
+{
+	BlastRow r = {.v = {gpus, ports, domains, bisection / 1e12}, .loss = loss};
+	snprintf(r.what, sizeof r.what, "%s", what);
+	return r;
+}
+
+/* A loss's plans as a cell: their names, comma separated, "none" when it stops none. */
+static void plans_cell(Buf *out, const Design *d, const BlastLoss *l)
+{
+	int n = 0;
+	for (int p = 0; l && l->plans && p < d->nplans; p++)
+		if (l->plans[p])
+			buf_printf(out, "%s%s", n++ ? ", " : "", d->plans[p].name);
+	if (n == 0)
+		buf_puts(out, l ? "none" : "-");
+}
+
+static int blast_power_rows(const Design *d, BlastRow *rows, int n, int max)
+{
+	const BlastRadius *b = &d->blast;
+	for (int k = 0; k < b->npower && n < max; k++) {
+		const BlastPower *p = &b->power[k];
+		const Part *st = p->stage;
+		char what[160];
+		char racks[48];
+		snprintf(racks, sizeof racks, ": %d rack%s", p->loss.racks, p->loss.racks == 1 ? "" : "s");
+		snprintf(what, sizeof what, "a unit of %s (%s, %s%s)", st->name,
+			 ir_power_stage_names[st->stage.stage], ir_redundancy_names[st->stage.redundancy],
+			 p->tolerated ? ": carried by the others" : racks);
+		rows[n++] = row_of(what, p->loss.gpus, p->loss.ports_cut, p->loss.domains, NAN, &p->loss);
+	}
+	return n;
+}
 
 static int blast_rows(const Design *d, BlastRow *rows, int max)
 {
 	const BlastRadius *b = &d->blast;
 	int n = 0;
-	if (!b->done || max < 2)
+	if (!b->done || max < 3)
 		return 0;
-	rows[n++] = (BlastRow){"a node", b->node_gpus, NAN, 1, NAN};
+	rows[n++] = row_of("a node", b->node_gpus, NAN, 1, NAN, &b->node_loss);
 	if (b->rack) {
-		rows[n] = (BlastRow){"", b->rack_gpus, NAN, b->rack_domains, NAN};
-		snprintf(rows[n].what, sizeof rows[n].what, "the fullest rack (%s, %d switches)", b->rack,
-			 b->rack_switches);
-		n++;
+		char what[160];
+		snprintf(what, sizeof what, "the fullest rack (%s, %d switches)", b->rack, b->rack_switches);
+		rows[n++] = row_of(what, b->rack_gpus, NAN, b->rack_domains, NAN, &b->rack_loss);
+	}
+	if (b->row >= 0) {
+		char name[16], what[160];
+		ir_row_name(b->row, name, sizeof name);
+		snprintf(what, sizeof what, "the fullest row (%s, %d racks, %d switches)", name,
+			 b->row_loss.racks, b->row_loss.switches);
+		rows[n++] = row_of(what, b->row_loss.gpus, b->row_loss.ports_cut, b->row_loss.domains,
+				   NAN, &b->row_loss);
 	}
 	for (int i = 0; i < b->nfabrics && n < max; i++) {
 		const BlastFabric *f = &b->fabrics[i];
 		const char *fname = d->fabrics[f->fabric].name;
+		char what[160];
 		for (int k = 0; k < b->ntiers && n < max; k++) {
 			const BlastSwitchTier *t = &b->tiers[k];
 			if (t->fabric != f->fabric)
 				continue;
-			rows[n] = (BlastRow){"", NAN, t->ports_cut, NAN, t->bisection_left};
-			snprintf(rows[n].what, sizeof rows[n].what, "a %s switch of %s%s",
-				 ir_switch_tier_names[t->tier], fname,
+			snprintf(what, sizeof what, "a %s switch of %s%s", ir_switch_tier_names[t->tier], fname,
 				 t->tier == f->worst_tier ? " (its worst single failure)" : "");
-			n++;
+			rows[n++] = row_of(what, NAN, t->ports_cut, NAN, t->bisection_left, &t->loss);
 		}
 		if (f->planes > 1 && n < max) {
-			rows[n] = (BlastRow){"", NAN, f->plane_ports_cut, NAN, f->plane_bisection_left};
-			snprintf(rows[n].what, sizeof rows[n].what, "a plane of %s (of %d)", fname, f->planes);
-			n++;
+			snprintf(what, sizeof what, "a plane of %s (of %d)", fname, f->planes);
+			rows[n++] = row_of(what, NAN, f->plane_ports_cut, NAN, f->plane_bisection_left,
+					   &f->plane_loss);
 		}
 		if (f->top_tier >= 0 && n < max) {
-			rows[n] = (BlastRow){"", NAN, 0, NAN, f->after[BLAST_K]};
-			snprintf(rows[n].what, sizeof rows[n].what, "%d %s switches of %s", BLAST_K,
+			snprintf(what, sizeof what, "%d %s switches of %s", BLAST_K,
 				 ir_switch_tier_names[f->top_tier], fname);
-			n++;
+			rows[n++] = row_of(what, NAN, 0, NAN, f->after[BLAST_K], NULL);
 		}
 	}
-	return n;
+	return blast_power_rows(d, rows, n, max);
 }
 
 static const char *const blast_heads[4] = {"accelerators lost", "endpoint ports cut off",
 					   "scale-up domains broken", "bisection left (Tb/s)"};
+static const int blast_decimals[4] = {0, 0, 0, 1};
 
-static void blast_md(Buf *b, const Design *d)
+static void blast_table(Buf *b, const Design *d, TabFormat fmt)
 {
 	BlastRow rows[64];
 	int n = blast_rows(d, rows, 64);
 	if (n == 0)
 		return;
-	buf_puts(b, "### Blast radius\n\nWhat one failure takes down, the worst of each failure "
-		    "domain (power and cooling domains are not modelled yet):\n\n| failure |");
-	for (int k = 0; k < 4; k++)
-		buf_printf(b, " %s |", blast_heads[k]);
-	buf_puts(b, "\n| --- | ---: | ---: | ---: | ---: |\n");
+	Tab t = {fmt, "failure", blast_heads, blast_decimals, NULL, 4, "plans that must restart"};
+	tab_open(b, &t);
+	Buf plans = {0};
 	for (int i = 0; i < n; i++) {
-		buf_puts(b, "| ");
-		text_md_cell(b, rows[i].what);
-		double v[4] = {rows[i].gpus, rows[i].ports, rows[i].domains, rows[i].bisection / 1e12};
-		for (int k = 0; k < 4; k++) {
-			buf_puts(b, " | ");
-			text_number(b, v[k], k == 3 ? 1 : 0, false);
-		}
-		buf_puts(b, " |\n");
+		plans.len = 0;
+		plans_cell(&plans, d, rows[i].loss);
+		tab_row(b, &t, rows[i].what, rows[i].v, plans.s);
 	}
-	buf_putc(b, '\n');
+	buf_free(&plans);
+	tab_close(b, &t);
+}
+
+static void blast_md(Buf *b, const Design *d)
+{
+	if (!d->blast.done)
+		return;
+	buf_puts(b, "### Blast radius\n\nWhat one failure takes down, the worst of each failure "
+		    "domain, and the plans it stops (a power unit: what its redundancy leaves; "
+		    "cooling domains are not modelled yet):\n\n");
+	blast_table(b, d, TAB_MD);
 }
 
 static void spares_md(Buf *b, const Design *d)
@@ -153,9 +272,13 @@ static void spares_md(Buf *b, const Design *d)
 	text_number(b, sp->hot_power / 1e3, 1, false);
 	buf_puts(b, " kW, ");
 	text_number(b, sp->hot_racks, 1, false);
-	buf_puts(b, " racks; the cluster buys ");
+	buf_puts(b, " racks; the design installs ");
+	text_number(b, sp->installed, 0, false);
+	buf_puts(b, ", which cover the nodes out with probability ");
+	text_number(b, 100 * sp->coverage, 2, false);
+	buf_puts(b, " %; the cluster buys ");
 	text_number(b, sp->shelf_nodes, 0, false);
-	buf_puts(b, " spare nodes), and for a ");
+	buf_puts(b, " spare nodes for the shelf), and for a ");
 	text_number(b, sp->restock / 86400, 0, false);
 	buf_puts(b, "-day restock ");
 	text_number(b, sp->cold[REL_SWITCH], 0, false);
@@ -164,6 +287,25 @@ static void spares_md(Buf *b, const Design *d)
 	buf_puts(b, " cables and ");
 	text_number(b, sp->cold[REL_OPTIC], 0, false);
 	buf_puts(b, " optics on the shelf.\n\n");
+}
+
+/* Each workload's job under failures, a row each; returns the rows. */
+static int workload_table(Buf *b, const Design *d, TabFormat fmt)
+{
+	Tab t = {fmt, "workload", heads, decimals, keep, COLS, NULL};
+	tab_open(b, &t);
+	int n = 0;
+	for (int i = 0; i < d->nplans; i++) {
+		const WorkloadPlan *wp = &d->plans[i];
+		if (!wp->rel.done)
+			continue;
+		double v[COLS];
+		row_values(wp, v);
+		tab_row(b, &t, wp->name, v, NULL);
+		n++;
+	}
+	tab_close(b, &t);
+	return n;
 }
 
 void report_reliability_md(Buf *b, const Design *d)
@@ -181,55 +323,8 @@ void report_reliability_md(Buf *b, const Design *d)
 		    "the interval between checkpoints (Daly 2006, unless the workload sets it), the "
 		    "goodput and the effective time to train (Daly's expected wall time, restarts "
 		    "included), and the spread of a seeded Monte Carlo of the run "
-		    "(docs/reliability.md).\n\n| workload |");
-	for (int k = 0; k < COLS; k++)
-		buf_printf(b, " %s |", heads[k]);
-	buf_puts(b, "\n| --- |");
-	for (int k = 0; k < COLS; k++)
-		buf_puts(b, " ---: |");
-	buf_putc(b, '\n');
-	for (int i = 0; i < d->nplans; i++) {
-		const WorkloadPlan *wp = &d->plans[i];
-		if (!wp->rel.done)
-			continue;
-		double v[COLS];
-		row_values(wp, v);
-		buf_puts(b, "| ");
-		text_md_cell(b, wp->name);
-		buf_puts(b, " |");
-		for (int k = 0; k < COLS; k++) {
-			buf_putc(b, ' ');
-			text_number(b, v[k], decimals[k], k > 0);
-			buf_puts(b, " |");
-		}
-		buf_putc(b, '\n');
-	}
-	buf_putc(b, '\n');
-}
-
-static void blast_html(Buf *b, const Design *d)
-{
-	BlastRow rows[64];
-	int nb = blast_rows(d, rows, 64);
-	if (nb > 0) {
-		buf_puts(b, "<h3>Blast radius</h3>\n<table>\n<tr><th>failure</th>");
-		for (int k = 0; k < 4; k++)
-			buf_printf(b, "<th class=\"n\">%s</th>", blast_heads[k]);
-		buf_puts(b, "</tr>\n");
-		for (int i = 0; i < nb; i++) {
-			buf_puts(b, "<tr><td>");
-			esc(b, rows[i].what);
-			buf_puts(b, "</td>");
-			double v[4] = {rows[i].gpus, rows[i].ports, rows[i].domains, rows[i].bisection / 1e12};
-			for (int k = 0; k < 4; k++) {
-				buf_puts(b, "<td class=\"n\">");
-				text_number(b, v[k], k == 3 ? 1 : 0, false);
-				buf_puts(b, "</td>");
-			}
-			buf_puts(b, "</tr>\n");
-		}
-		buf_puts(b, "</table>\n");
-	}
+		    "(docs/reliability.md).\n\n");
+	workload_table(b, d, TAB_MD);
 }
 
 void report_reliability_html(Buf *b, const Design *d)
@@ -243,15 +338,15 @@ void report_reliability_html(Buf *b, const Design *d)
 	buf_puts(b, " h (");
 	text_number(b, c->rate * 86400, 2, true);
 	buf_puts(b, " times a day).</p>\n");
-	blast_html(b, d);
+	if (d->blast.done) {
+		buf_puts(b, "<h3>Blast radius</h3>\n");
+		blast_table(b, d, TAB_HTML);
+	}
 	if (d->nplans == 0) {
 		buf_puts(b, "</section>\n");
 		return;
 	}
-	buf_puts(b, "<table>\n<tr><th>workload</th>");
-	for (int k = 0; k < COLS; k++)
-		buf_printf(b, "<th class=\"n\">%s</th>", heads[k]);
-	buf_puts(b, "</tr>\n");
+	workload_table(b, d, TAB_HTML);
 	int n = 0;
 	const char **labels = xmalloc(sizeof(char *) * (size_t)(d->nplans + 1));
 	double *bars = xmalloc(sizeof(double) * 2 * (size_t)(d->nplans + 1));
@@ -259,23 +354,11 @@ void report_reliability_html(Buf *b, const Design *d)
 		const WorkloadPlan *wp = &d->plans[i];
 		if (!wp->rel.done)
 			continue;
-		double v[COLS];
-		row_values(wp, v);
-		buf_puts(b, "<tr><td>");
-		esc(b, wp->name);
-		buf_puts(b, "</td>");
-		for (int k = 0; k < COLS; k++) {
-			buf_puts(b, "<td class=\"n\">");
-			text_number(b, v[k], decimals[k], k > 0);
-			buf_puts(b, "</td>");
-		}
-		buf_puts(b, "</tr>\n");
 		labels[n] = wp->name;
 		bars[2 * n] = 100 * wp->rel.goodput;
 		bars[2 * n + 1] = wp->rel.effective_time / 86400;
 		n++;
 	}
-	buf_puts(b, "</table>\n");
 	static const ChartPanel panels[2] = {{"goodput", "%", 1, 0}, {"effective time to train", "days", 2, 0}};
 	ChartBars chart = {"Goodput and effective time to train by workload", labels, n, panels, 2,
 			   bars, 2, 0};

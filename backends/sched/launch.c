@@ -26,7 +26,7 @@
 
 static const char *host(const Design *d, const WorkloadPlan *wp, int i)
 {
-	return d->nodes[wp->first_node + i].hostname;
+	return d->nodes[wp->hosts[i]].hostname;
 }
 
 /* A buffer flushed to f once past 1 MiB (a 100,000-GPU rankfile is 4 MB). */

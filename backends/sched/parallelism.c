@@ -155,7 +155,7 @@ static Json *hardware_json(const PlanHw *hw)
 
 static const char *host(const Design *d, const WorkloadPlan *wp, int i)
 {
-	return d->nodes[wp->first_node + i].hostname;
+	return d->nodes[wp->hosts[i]].hostname;
 }
 
 static int write_json(Output *o, const Design *d, const WorkloadPlan *wp, const char *path)

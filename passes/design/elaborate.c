@@ -321,6 +321,7 @@ int elaborate_design(Design *d)
 	d->nnodes = n;
 	d->nracks = nracks;
 	name_domains(d, domain);
+	spares_mark(d);
 	d->elaborated = true;
 	return diag_errors(c) - before;
 }

@@ -13,8 +13,10 @@
  *                      values": PV = C_t / (1 + r)^t, and the annuity formula of ch. 2)
  *   annual cost      = net present cost / A: the equivalent annual cost (Brealey, Myers and
  *                      Allen, ch. 6): the level payment over the horizon worth the same
- *   per GPU-hour     = annual cost / (accelerators × 8,760 h × utilization)
- *   per PFLOP-day    = annual cost / (dense BF16 peak in PFLOP/s × 365 d × utilization)
+ *   per GPU-hour     = annual cost / (accelerators in service × 8,760 h × utilization): the
+ *                      hot spares deliver none
+ *   per PFLOP-day    = annual cost / (dense BF16 peak in service in PFLOP/s × 365 d ×
+ *                      utilization)
  *   per trained model (per workload) = its plan's GPUs × time to train × per GPU-hour
  *   depreciation     straight line: capex / L a year over L = depreciation_period whole years;
  *                    declining balance: double declining (2 / L of the book value a year),
@@ -99,8 +101,9 @@ int finance_model(Design *d)
 	f->annual_cost = f->annuity_factor > 0 ? f->npv / f->annuity_factor : NAN;
 
 	f->utilization = field_num(d->cluster, FLD_CLUSTER_UTILIZATION);
-	f->gpu_hours_per_year = t->accelerators * HOURS_PER_YEAR * f->utilization;
-	f->pflop_days_per_year = t->peak_compute / 1e15 * 365 * f->utilization;
+	/* Hot spares deliver no GPU-hours: the accelerators in service do. */
+	f->gpu_hours_per_year = (t->accelerators - t->spare_accelerators) * HOURS_PER_YEAR * f->utilization;
+	f->pflop_days_per_year = (t->peak_compute - t->spare_compute) / 1e15 * 365 * f->utilization;
 	f->per_gpu_hour = f->gpu_hours_per_year > 0 ? f->annual_cost / f->gpu_hours_per_year : NAN;
 	f->per_pflop_day = f->pflop_days_per_year > 0 ? f->annual_cost / f->pflop_days_per_year : NAN;
 

@@ -246,19 +246,28 @@ int model_design(Design *d)
 		t->power_by_cat[CAT_NODES] += n * node->power;
 		double unit_price = node->price;
 		t->capex_by_cat[CAT_NODES] += n * unit_price;
-		bom(d, &lines, "node", node, n, "", unit_price, node->power);
+		/* Hot spares (spares.c) are nodes racked, powered and cabled: counted above, a BOM
+		 * line of their own. */
+		t->hot_spares += g->spares;
+		bom(d, &lines, "node", node, n - g->spares, "", unit_price, node->power);
+		if (g->spares > 0)
+			bom(d, &lines, "hot spare node", node, g->spares, "", unit_price, node->power);
 		cpu_line(d, &lines, node, n);
 		t->cpus += n * node->node.cpus;
 		/* Spares (cluster.spares, a share of the nodes): whole nodes bought and kept on the
 		 * shelf, neither racked, wired nor powered. The epsilon keeps 1,250 x 2 % at 25. */
-		double spares = ceil(n * field_num(d->cluster, FLD_CLUSTER_SPARES) - 1e-9);
+		double spares = ceil((n - g->spares) * field_num(d->cluster, FLD_CLUSTER_SPARES) - 1e-9);
 		if (spares > 0) {
 			t->capex_by_cat[CAT_NODES] += spares * unit_price;
 			bom(d, &lines, "spare node", node, spares, "", unit_price, 0);
 		}
 
-		for (int k = 0; k < node->node.naccels; k++)
-			t->peak_compute += n * node->node.accels[k].count * node->node.accels[k].part->accel.bf16;
+		t->spare_accelerators += g->spares * node->node.accelerators;
+		for (int k = 0; k < node->node.naccels; k++) {
+			double flops = node->node.accels[k].count * node->node.accels[k].part->accel.bf16;
+			t->peak_compute += n * flops;
+			t->spare_compute += g->spares * flops;
+		}
 		bool nics_apart = !node->node.price_includes_nics;
 		/* NIC power is part of the node's; their price only when bought apart. */
 		counted_parts(d, &lines, node->node.nics, node->node.nnics, n, "nic", -1, CAT_NETWORK,

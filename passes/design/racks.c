@@ -449,6 +449,14 @@ static int plan_racks(Design *d, unsigned long long *groups, unsigned long long 
 		NodeGroup *g = &d->groups[i];
 		*g = (NodeGroup){.type = parts_of(d, cv->ref), .count = (int)cv->count->q.v,
 				 .loc = cv->loc};
+	}
+	/* Hot spares (spares.c): nodes added to the largest group when its domain is the node,
+	 * trays reserved inside its domains when a domain spans nodes. */
+	int sg = spares_group(d);
+	for (int i = 0; i < n; i++) {
+		NodeGroup *g = &d->groups[i];
+		if (i == sg)
+			spares_size(g, (int)field_num(d->cluster, FLD_CLUSTER_HOT_SPARES));
 		plan_group(d, g, usable, cap, limit_p);
 		racks += g->racks;
 	}

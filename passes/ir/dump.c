@@ -261,6 +261,8 @@ static void dump_design(const Design *d, const Dump *w)
 			     "height %.17g m",
 			g->type->name, g->count, g->per_rack, g->racks, g->domain_nodes, g->type->power,
 			g->type->height);
+		if (g->spares > 0)
+			fprintf(out, " hot_spares %d domain_spares %d", g->spares, g->domain_spares);
 		dump_loc(out, g->loc);
 		fputc('\n', out);
 	}
@@ -373,6 +375,8 @@ static void dump_instances(const Design *d, const Dump *w)
 		fprintf(out, "node %d %s type %s rack %s u %d domain %d accels %d ports %d", i,
 			n->hostname ? n->hostname : "-", n->type->name, r->name ? r->name : "-", n->u,
 			n->domain, n->first_accel, n->first_port);
+		if (n->spare)
+			fputs(" hot_spare", out);
 		dump_loc(out, d->groups[n->group].loc);
 		fputc('\n', out);
 	}
@@ -571,6 +575,17 @@ static void dump_plans(const Design *d, FILE *out)
 }
 
 /* The cluster's interruption rate by class of part, and each plan's job under failures. */
+/* A loss of blast.c: its counts and the plans it stops, by index. */
+static void dump_loss(FILE *out, const Design *d, const char *what, const BlastLoss *l)
+{
+	fprintf(out, "blast loss %s racks %d gpus %d spares %d domains %d switches %d ports_cut %d plans",
+		what, l->racks, l->gpus, l->spare_nodes, l->domains, l->switches, l->ports_cut);
+	for (int p = 0; l->plans && p < d->nplans; p++)
+		if (l->plans[p])
+			fprintf(out, " %d", p);
+	fputc('\n', out);
+}
+
 static void dump_reliability(const Design *d, FILE *out)
 {
 	const ClusterReliability *c = &d->reliability;
@@ -585,6 +600,7 @@ static void dump_reliability(const Design *d, FILE *out)
 		     "cold switch %d cable %d optic %d\n",
 		sp->target, sp->nodes_down, sp->hot_nodes, sp->hot_power, sp->hot_racks, sp->shelf_nodes,
 		sp->cold[REL_SWITCH], sp->cold[REL_CABLE], sp->cold[REL_OPTIC]);
+	fprintf(out, "spares installed %d coverage %.17g\n", sp->installed, sp->coverage);
 	const BlastRadius *b = &d->blast;
 	if (b->done) {
 		fprintf(out, "blast node %d domain %d rack %s gpus %d domains %d switches %d\n",
@@ -602,6 +618,13 @@ static void dump_reliability(const Design *d, FILE *out)
 				fprintf(out, " %.17g", f->after[k]);
 			fprintf(out, " plane_left %.17g plane_ports %d\n", f->plane_bisection_left,
 				f->plane_ports_cut);
+		}
+		if (b->row >= 0)
+			dump_loss(out, d, "row", &b->row_loss);
+		for (int k = 0; k < b->npower; k++) {
+			fprintf(out, "blast power %s units %d tolerated %d share %d\n", b->power[k].stage->name,
+				b->power[k].units, b->power[k].tolerated, b->power[k].share);
+			dump_loss(out, d, b->power[k].stage->name, &b->power[k].loss);
 		}
 	}
 	for (int i = 0; i < d->nplans; i++) {

@@ -495,5 +495,17 @@ const char *const ir_switch_tier_names[ST_COUNT] = {
 };
 
 
+const char *const ir_power_stage_names[PS_COUNT] = {
+#define X(c, w) w,
+	POWER_STAGES(X)
+#undef X
+};
+
+const char *const ir_redundancy_names[RED_COUNT] = {
+#define X(c, w) w,
+	REDUNDANCIES(X)
+#undef X
+};
+
 const char *const ir_category_names[CAT_COUNT] = {"nodes", "network", "storage", "other",
 					       "cabling", "racks", "cooling", "power", "spares"};

@@ -9,12 +9,113 @@
  * tiers, spine-core in three, global links in a dragonfly); with traffic spread over them
  * (ECMP, adaptive routing) losing a switch removes its share of those links:
  * bisection x (1 - its top links / all top links). A switch below the top keeps the bisection
- * but cuts its endpoints off. Power and cooling domains (PDU, feed, CDU) are not in the IR yet.
+ * but cuts its endpoints off.
+ *
+ * Every domain's loss is counted one way (blast_devices): the accelerators of the nodes lost, the
+ * scale-up domains they or a lost NVLink tray break, the endpoint ports whose only link ends on a
+ * lost switch, and the plans that must restart: a synchronous job stops when one of its nodes
+ * is lost or loses a NIC port (Kokolis et al. 2024: a job is its parts in series). A domain that
+ * is a set of racks (a rack, a floor row, what a power unit feeds; later a CDU's loop or a
+ * zone) goes through blast_racks. The power chain's stages (power_chain.c): a unit's failure
+ * that the stage's redundancy allows for (n_plus_1, two_n, block) takes nothing; under n, a
+ * unit takes its share of the racks, ceil(racks / units) (a stage without a unit rating is one
+ * path: every rack), placed the worst way, the consecutive racks on the floor holding the most
+ * accelerators; a rack feed under n takes its rack. A paralleled N system may drop more (an
+ * overloaded bus trips): the share is a lower bound.
  */
 #include "plan.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The plans with a node in `hit` (by node index): out->plans and out->nplans. */
+static void loss_plans(const Design *d, const bool *hit, BlastLoss *out)
+{
+	out->plans = NULL, out->nplans = 0;
+	if (d->nplans == 0)
+		return;
+	out->plans = arena_alloc(d->p->c->arena, sizeof(bool) * (size_t)d->nplans);
+	for (int p = 0; p < d->nplans; p++) {
+		const WorkloadPlan *wp = &d->plans[p];
+		out->plans[p] = false;
+		for (int i = 0; wp->hosts && i < wp->nodes; i++)
+			if (hit[wp->hosts[i]]) {
+				out->plans[p] = true, out->nplans++;
+				break;
+			}
+	}
+}
+
+void blast_devices(const Design *d, const bool *node_lost, const bool *switch_lost, BlastLoss *out)
+{
+	*out = (BlastLoss){0};
+	bool *hit = xmalloc(sizeof(bool) * (size_t)(d->nnodes + 1));
+	bool *dom = xmalloc(sizeof(bool) * (size_t)(d->ndomains + 1));
+	memset(dom, 0, sizeof(bool) * (size_t)(d->ndomains + 1));
+	for (int i = 0; i < d->nnodes; i++) {
+		const NodeInst *n = &d->nodes[i];
+		hit[i] = node_lost[i];
+		if (!node_lost[i])
+			continue;
+		if (n->spare)
+			out->spare_nodes++;
+		else
+			out->gpus += n->type->node.accelerators;
+		if (n->domain >= 0 && n->domain < d->ndomains)
+			dom[n->domain] = true;
+	}
+	for (int i = 0; i < d->nswitches; i++)
+		out->switches += switch_lost[i];
+	for (int i = 0; i < d->nlinks; i++) {
+		const LinkInst *l = &d->links[i];
+		if (l->z.kind != END_SWITCH || !switch_lost[l->z.dev])
+			continue;
+		if (l->a.kind == END_NODE && !node_lost[l->a.dev])
+			out->ports_cut++, hit[l->a.dev] = true;
+		else if (l->a.kind == END_EXTRA)
+			out->ports_cut++;
+		else if (l->a.kind == END_ACCEL) { /* a lost NVLink tray breaks its domain */
+			int node = d->accels[l->a.dev].node;
+			hit[node] = true;
+			if (d->nodes[node].domain >= 0 && d->nodes[node].domain < d->ndomains)
+				dom[d->nodes[node].domain] = true;
+		}
+	}
+	for (int k = 0; k < d->ndomains; k++)
+		out->domains += dom[k];
+	loss_plans(d, hit, out);
+	free(hit), free(dom);
+}
+
+void blast_racks(const Design *d, const bool *rack_lost, BlastLoss *out)
+{
+	bool *node_lost = xmalloc(sizeof(bool) * (size_t)(d->nnodes + 1));
+	bool *switch_lost = xmalloc(sizeof(bool) * (size_t)(d->nswitches + 1));
+	for (int i = 0; i < d->nnodes; i++)
+		node_lost[i] = d->nodes[i].rack >= 0 && rack_lost[d->nodes[i].rack];
+	for (int i = 0; i < d->nswitches; i++)
+		switch_lost[i] = d->switches[i].rack >= 0 && rack_lost[d->switches[i].rack];
+	blast_devices(d, node_lost, switch_lost, out);
+	for (int r = 0; r < d->nracks; r++)
+		out->racks += rack_lost[r];
+	free(node_lost), free(switch_lost);
+}
+
+/* One device lost: node i (switch < 0) or switch s. */
+static void blast_one(const Design *d, int node, int sw, BlastLoss *out)
+{
+	bool *nl = xmalloc(sizeof(bool) * (size_t)(d->nnodes + 1));
+	bool *sl = xmalloc(sizeof(bool) * (size_t)(d->nswitches + 1));
+	memset(nl, 0, sizeof(bool) * (size_t)(d->nnodes + 1));
+	memset(sl, 0, sizeof(bool) * (size_t)(d->nswitches + 1));
+	if (node >= 0)
+		nl[node] = true;
+	if (sw >= 0)
+		sl[sw] = true;
+	blast_devices(d, nl, sl, out);
+	free(nl), free(sl);
+}
 
 static int cmp_desc(const void *a, const void *b)
 {
@@ -55,8 +156,143 @@ static void blast_nodes(const Design *d, BlastRadius *b)
 	if (worst >= 0) {
 		b->rack = d->racks[worst].name;
 		b->rack_gpus = gpus[worst], b->rack_domains = doms[worst], b->rack_switches = sws[worst];
+		bool *lost = xmalloc(sizeof(bool) * (size_t)(d->nracks + 1));
+		for (int r = 0; r < d->nracks; r++)
+			lost[r] = r == worst;
+		blast_racks(d, lost, &b->rack_loss);
+		free(lost);
 	}
 	free(gpus), free(doms), free(last), free(sws);
+	/* The worst node: the one in the most plans (the first on ties). */
+	int *in = xmalloc(sizeof(int) * (size_t)(d->nnodes + 1));
+	memset(in, 0, sizeof(int) * (size_t)(d->nnodes + 1));
+	for (int p = 0; p < d->nplans; p++)
+		for (int i = 0; d->plans[p].hosts && i < d->plans[p].nodes; i++)
+			in[d->plans[p].hosts[i]]++;
+	int node = d->nnodes > 0 ? 0 : -1;
+	for (int i = 1; i < d->nnodes; i++)
+		if (in[i] > in[node])
+			node = i;
+	if (node >= 0)
+		blast_one(d, node, -1, &b->node_loss);
+	free(in);
+}
+
+/* Accelerators in service (hot spares apart) per rack. */
+static int *rack_gpus(const Design *d)
+{
+	int *g = xmalloc(sizeof(int) * (size_t)(d->nracks + 1));
+	memset(g, 0, sizeof(int) * (size_t)(d->nracks + 1));
+	for (int i = 0; i < d->nnodes; i++)
+		if (d->nodes[i].rack >= 0 && !d->nodes[i].spare)
+			g[d->nodes[i].rack] += d->nodes[i].type->node.accelerators;
+	return g;
+}
+
+/* The floor row whose racks hold the most accelerators (the first on ties). */
+static void blast_row(const Design *d, BlastRadius *b)
+{
+	int rows = 0;
+	for (int r = 0; r < d->nracks; r++)
+		if (d->racks[r].row + 1 > rows)
+			rows = d->racks[r].row + 1;
+	b->row = -1;
+	if (rows <= 0)
+		return;
+	int *g = rack_gpus(d);
+	long *sum = xmalloc(sizeof(long) * (size_t)rows);
+	memset(sum, 0, sizeof(long) * (size_t)rows);
+	for (int r = 0; r < d->nracks; r++)
+		if (d->racks[r].row >= 0)
+			sum[d->racks[r].row] += g[r];
+	int worst = 0;
+	for (int k = 1; k < rows; k++)
+		if (sum[k] > sum[worst])
+			worst = k;
+	bool *lost = xmalloc(sizeof(bool) * (size_t)(d->nracks + 1));
+	for (int r = 0; r < d->nracks; r++)
+		lost[r] = d->racks[r].row == worst;
+	b->row = worst;
+	blast_racks(d, lost, &b->row_loss);
+	free(g), free(sum), free(lost);
+}
+
+typedef struct FloorKey {
+	long key;
+	int rack;
+} FloorKey;
+
+static int by_floor(const void *a, const void *b)
+{
+	const FloorKey *x = a, *y = b;
+	return (x->key > y->key) - (x->key < y->key);
+}
+
+int blast_window(const int *gpus, int n, int share)
+{
+	if (share <= 0 || n <= 0)
+		return -1;
+	if (share >= n)
+		return 0;
+	long sum = 0, best = -1;
+	int at = 0;
+	for (int i = 0; i < n; i++) {
+		sum += gpus[i];
+		if (i >= share)
+			sum -= gpus[i - share];
+		if (i >= share - 1 && sum > best)
+			best = sum, at = i - share + 1;
+	}
+	return at;
+}
+
+/* The racks `share` consecutive in floor order that hold the most accelerators, lost. */
+static void lose_window(const Design *d, int share, BlastLoss *out)
+{
+	int n = d->nracks;
+	FloorKey *order = xmalloc(sizeof(FloorKey) * (size_t)(n + 1));
+	for (int r = 0; r < n; r++)
+		order[r] = (FloorKey){(long)d->racks[r].row * 1000000L + d->racks[r].pos, r};
+	qsort(order, (size_t)n, sizeof *order, by_floor);
+	int *g = rack_gpus(d);
+	int *in_order = xmalloc(sizeof(int) * (size_t)(n + 1));
+	for (int k = 0; k < n; k++)
+		in_order[k] = g[order[k].rack];
+	int at = blast_window(in_order, n, share);
+	bool *lost = xmalloc(sizeof(bool) * (size_t)(n + 1));
+	memset(lost, 0, sizeof(bool) * (size_t)(n + 1));
+	for (int k = at; at >= 0 && k < n && k < at + share; k++)
+		lost[order[k].rack] = true;
+	blast_racks(d, lost, out);
+	free(order), free(g), free(in_order), free(lost);
+}
+
+int blast_power_share(int redundancy, bool rack_feed, int units, int racks)
+{
+	if (redundancy != RED_N || racks <= 0)
+		return 0;
+	if (rack_feed)
+		return 1;
+	return units > 0 ? (racks + units - 1) / units : racks;
+}
+
+/* Each stage of the power chain: what one unit's failure takes. */
+static void blast_power(const Design *d, BlastRadius *b)
+{
+	b->npower = d->nstages;
+	b->power = arena_alloc(d->p->c->arena, sizeof(BlastPower) * (size_t)(d->nstages + 1));
+	for (int k = 0; k < d->nstages; k++) {
+		const PowerStageInst *s = &d->stages[k];
+		const Part *st = s->stage;
+		bool feed = st->stage.stage == PS_RACK_FEED;
+		double share_of_rack;
+		BlastPower *p = &b->power[k];
+		*p = (BlastPower){.stage = st, .tolerated = st->stage.redundancy != RED_N};
+		p->units = feed ? power_chain_feeds_of(st, &share_of_rack) : (int)lround(s->units);
+		p->share = blast_power_share(st->stage.redundancy, feed, p->units, d->nracks);
+		if (p->share > 0)
+			lose_window(d, p->share, &p->loss);
+	}
 }
 
 /* The tier of switch-to-switch links highest in the fabric, -1 when it has none. */
@@ -105,7 +341,7 @@ static void blast_fabric(const Design *d, int f, BlastRadius *b)
 	int worst_ports = -1;
 	double worst_left = 0;
 	for (int t = 0; t < ST_COUNT; t++) {
-		BlastSwitchTier bt = {.fabric = f, .tier = t, .bisection_left = bf.bisection};
+		BlastSwitchTier bt = {.fabric = f, .tier = t, .bisection_left = bf.bisection, .worst = -1};
 		int *shares = xmalloc(sizeof(int) * (size_t)(n + 1));
 		int ns = 0;
 		for (int i = 0; i < n; i++) {
@@ -113,8 +349,8 @@ static void blast_fabric(const Design *d, int f, BlastRadius *b)
 			if (s->fabric != f || (int)s->tier != t)
 				continue;
 			bt.switches++;
-			if (ports[i] > bt.ports_cut)
-				bt.ports_cut = ports[i];
+			if (ports[i] > bt.ports_cut || bt.worst < 0)
+				bt.ports_cut = ports[i], bt.worst = i;
 			double left = top_total > 0 ? bf.bisection * (1 - top[i] / top_total) : bf.bisection;
 			if (left < bt.bisection_left)
 				bt.bisection_left = left;
@@ -146,6 +382,7 @@ static void blast_fabric(const Design *d, int f, BlastRadius *b)
 		if (bt.ports_cut > worst_ports ||
 		    (bt.ports_cut == worst_ports && bt.bisection_left < worst_left))
 			worst_ports = bt.ports_cut, worst_left = bt.bisection_left, bf.worst_tier = t;
+		blast_one(d, -1, bt.worst, &bt.loss);
 		b->tiers[b->ntiers++] = bt;
 	}
 	if (bf.top_tier < 0)
@@ -156,6 +393,13 @@ static void blast_fabric(const Design *d, int f, BlastRadius *b)
 			if (plane_ports[p] > bf.plane_ports_cut)
 				bf.plane_ports_cut = plane_ports[p];
 		bf.plane_bisection_left = bf.bisection * (fi->planes - 1) / fi->planes;
+		bool *nl = xmalloc(sizeof(bool) * (size_t)(d->nnodes + 1));
+		bool *sl = xmalloc(sizeof(bool) * (size_t)(n + 1));
+		memset(nl, 0, sizeof(bool) * (size_t)(d->nnodes + 1));
+		for (int i = 0; i < n; i++)
+			sl[i] = d->switches[i].fabric == f && d->switches[i].plane == 0;
+		blast_devices(d, nl, sl, &bf.plane_loss);
+		free(nl), free(sl);
 	} else {
 		bf.plane_ports_cut = 0;
 		for (int p = 0; p < fi->planes; p++)
@@ -175,4 +419,6 @@ void blast_radius(Design *d, BlastRadius *b)
 	for (int f = 0; f < d->nfabrics; f++)
 		if (d->fabrics[f].switches > 0)
 			blast_fabric(d, f, b);
+	blast_row(d, b);
+	blast_power(d, b);
 }

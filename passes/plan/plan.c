@@ -25,6 +25,7 @@
  */
 #include "plan.h"
 
+#include <assert.h>
 #include <math.h>
 #include <string.h>
 
@@ -131,17 +132,11 @@ static unsigned mask_of(const Decl *w, FieldId field, int n)
 	return mask ? mask : (1u << n) - 1;
 }
 
-/* The node group the workload runs on: the one with the most accelerators (the first on ties). */
+/* The node group the workload runs on: the one with the most accelerators (the first on ties),
+ * the group that holds the hot spares (spares.c). */
 static int plan_group(const Design *d)
 {
-	int best = -1;
-	double most = 0;
-	for (int i = 0; i < d->ngroups; i++) {
-		double n = (double)d->groups[i].count * d->groups[i].type->node.accelerators;
-		if (n > most)
-			most = n, best = i;
-	}
-	return best;
+	return spares_group(d);
 }
 
 static bool node_has_nic(const Part *node, const Part *nic)
@@ -162,7 +157,7 @@ static void read_fabric(const Design *d, const NodeGroup *g, PlanHw *hw)
 			continue;
 		hw->net_bw = f->link_speed * f->rails / hw->per_node / 8;
 		hw->tree = f->family->tree;
-		int nodes = g->count, rpp = f->rails / (f->planes > 0 ? f->planes : 1);
+		int nodes = g->count - g->spares, rpp = f->rails / (f->planes > 0 ? f->planes : 1);
 		hw->leaf_nodes = f->tiers <= 1 ? nodes
 				 : f->rail_optimized && f->su_nodes > 0 ? f->su_nodes
 				 : (f->down[0] / (rpp > 0 ? rpp : 1) > 0 ? f->down[0] / (rpp > 0 ? rpp : 1) : 1);
@@ -197,8 +192,9 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	hw->accel = a;
 	hw->node = g->type;
 	hw->per_node = g->type->node.accelerators;
-	hw->gpus = g->count * hw->per_node;
-	hw->domain = g->domain_nodes * hw->per_node;
+	/* The hot spares are in no plan: a domain's reserved trays neither (spares.c). */
+	hw->gpus = (g->count - g->spares) * hw->per_node;
+	hw->domain = (g->domain_nodes - g->domain_spares) * hw->per_node;
 	hw->peak16 = a->accel.bf16;
 	bool fp8 = field_enum(w, FLD_WORKLOAD_PRECISION) == PREC_FP8;
 	hw->peak = fp8 ? (isnan(a->accel.fp8) ? 0 : a->accel.fp8) : hw->peak16;
@@ -549,6 +545,19 @@ static PlanBind *plan_bind(Arena *ar, const Part *node, int ranks)
 
 /* ---- the pass ------------------------------------------------------------------------------- */
 
+/* The nodes a plan of `nodes` runs on, in order: group g's first that are no hot spare
+ * (spares.c), in the design's arena. */
+static int *plan_hosts(Design *d, const NodeGroup *g, int nodes)
+{
+	int *hosts = arena_alloc(d->c->arena, sizeof(int) * (size_t)(nodes + 1));
+	int n = 0;
+	for (int k = 0; k < g->count && n < nodes; k++)
+		if (!d->nodes[g->first_node + k].spare)
+			hosts[n++] = g->first_node + k;
+	assert(n == nodes);
+	return hosts;
+}
+
 int plan_workloads(Design *d)
 {
 	Ctx *c = d->p->c;
@@ -608,12 +617,13 @@ int plan_workloads(Design *d)
 				fmax(0.01, plan_matmul_efficiency(&wp->hw, side, side, side));
 		}
 		int gi = plan_group(d);
-		for (int k = 0; k < gi; k++)
-			wp->first_node += d->groups[k].count;
+		wp->first_node = d->groups[gi].first_node;
 		wp->nodes = (r->best.gpus + wp->hw.per_node - 1) / wp->hw.per_node;
+		wp->hosts = plan_hosts(d, &d->groups[gi], wp->nodes);
+		wp->first_node = wp->hosts[0];
 		wp->ranks_per_node = r->best.gpus < wp->hw.per_node ? r->best.gpus : wp->hw.per_node;
 		wp->bind = plan_bind(c->arena, wp->hw.node, wp->ranks_per_node);
-		wp->first_host = d->nodes[wp->first_node].hostname;
+		wp->first_host = d->nodes[wp->hosts[0]].hostname;
 		d->nplans++;
 	}
 	return diag_errors(c) - before;

@@ -153,12 +153,26 @@ bool reliability_attribute(Design *d, const Decl *decl, FieldId id, double *out)
 
 /* The smallest s with P(Poisson(mean) <= s) >= target. */
 int reliability_poisson_quantile(double mean, double target);
+double reliability_poisson_cdf(double mean, int k); /* P(N <= k), N Poisson of the mean */
 /* The spares a target asks (d->spare_sizing), after reliability_cluster. */
 void reliability_spares(const Design *d, SpareSizing *out);
 
 /* ---- blast.c: what one failure takes down --------------------------------------------------- */
 
 void blast_radius(Design *d, BlastRadius *out);
+/* What losing these nodes and switches takes (node_lost[nnodes], switch_lost[nswitches]), and
+ * losing these racks (rack_lost[nracks]: the nodes and switches standing in them): every
+ * failure domain that is a set of racks (a rack, a row, a power unit's racks, a CDU's, a
+ * zone's) goes through blast_racks. out->plans is in the design's arena. */
+void blast_devices(const Design *d, const bool *node_lost, const bool *switch_lost, BlastLoss *out);
+void blast_racks(const Design *d, const bool *rack_lost, BlastLoss *out);
+/* The racks a unit of a power stage takes when it fails: 0 when its redundancy allows for the
+ * failure, 1 for a rack feed under n, else ceil(racks / units) (units 0: one path, every
+ * rack). */
+int blast_power_share(int redundancy, bool rack_feed, int units, int racks);
+/* The first of the `share` consecutive entries of gpus[n] with the largest sum (the first on
+ * ties), -1 when share or n is 0. */
+int blast_window(const int *gpus, int n, int share);
 
 /* ---- montecarlo.c: the training run simulated ---------------------------------------------- */
 

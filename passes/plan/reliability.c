@@ -86,9 +86,11 @@ static double node_rate(const Part *node, double *by_class, double n)
 void reliability_cluster(const Design *d, ClusterReliability *out)
 {
 	*out = (ClusterReliability){.done = true, .cabled = d->ncables > 0};
+	/* The nodes in service: a hot spare's failure interrupts no job. */
 	for (int i = 0; i < d->ngroups; i++) {
-		node_rate(d->groups[i].type, out->by_class, d->groups[i].count);
-		out->accelerators += (double)d->groups[i].count * d->groups[i].type->node.accelerators;
+		double n = d->groups[i].count - d->groups[i].spares;
+		node_rate(d->groups[i].type, out->by_class, n);
+		out->accelerators += n * d->groups[i].type->node.accelerators;
 	}
 	/* The network in service: the BOM's lines of switches, scale-up trays, cables and optics
 	 * (not the spares on the shelf, whose lines are named "spare ..."). */
@@ -213,6 +215,17 @@ bool reliability_attribute(Design *d, const Decl *decl, FieldId id, double *out)
 
 /* ---- spares --------------------------------------------------------------------------------- */
 
+/* P(N <= k) for N Poisson of the mean, summed in log space. */
+double reliability_poisson_cdf(double mean, int k)
+{
+	if (!(mean > 0))
+		return 1;
+	double cdf = 0, lm = log(mean);
+	for (int j = 0; j <= k; j++)
+		cdf += exp(-mean + j * lm - lgamma(j + 1.0));
+	return fmin(1, cdf);
+}
+
 /* Summing the Poisson probabilities in log space, so a large mean does not underflow. */
 int reliability_poisson_quantile(double mean, double target)
 {
@@ -233,25 +246,34 @@ int reliability_poisson_quantile(double mean, double target)
  * queue, Palm's theorem: C. Palm, "Intensitätsschwankungen im Fernsprechverkehr", Ericsson
  * Technics 44, 1943); enough spares that it exceeds them with at most 1 - target keep a job on
  * every node at its full size. Every interruption counts as a node out (an upper bound: many
- * are restarts). Cold spares of switches, cables and optics: the failures within the restock
- * time, Poisson with mean rate x restock, at the same target. */
+ * are restarts). A spare inside a scale-up domain over several nodes replaces only that
+ * domain's trays (spares.c): there the count is per domain, each domain's quantile, and the
+ * target holds per domain. Cold spares of switches, cables and optics: the failures within the
+ * restock time, Poisson with mean rate x restock, at the same target. */
 void reliability_spares(const Design *d, SpareSizing *out)
 {
 	const ClusterReliability *c = &d->reliability;
 	*out = (SpareSizing){.target = field_num(d->cluster, FLD_CLUSTER_SPARE_TARGET),
 			     .node_repair = field_num(d->cluster, FLD_CLUSTER_REPAIR_TIME),
 			     .restock = field_num(d->cluster, FLD_CLUSTER_RESTOCK_TIME)};
-	double node_rate = c->by_class[REL_ACCEL] + c->by_class[REL_MEMORY] + c->by_class[REL_HOST] +
+	double nodes_rate = c->by_class[REL_ACCEL] + c->by_class[REL_MEMORY] + c->by_class[REL_HOST] +
 			   c->by_class[REL_NIC];
-	out->nodes_down = node_rate * out->node_repair;
+	out->nodes_down = nodes_rate * out->node_repair;
 	out->hot_nodes = reliability_poisson_quantile(out->nodes_down, out->target);
-	/* Racked and powered like the cluster's largest node group. */
-	const NodeGroup *g = NULL;
 	for (int i = 0; i < d->ngroups; i++)
-		if (!g || d->groups[i].count * d->groups[i].type->node.accelerators >
-				  g->count * g->type->node.accelerators)
-			g = &d->groups[i];
-	if (g) {
+		out->installed += d->groups[i].spares;
+	out->coverage = reliability_poisson_cdf(out->nodes_down, out->installed);
+	/* Racked and powered like the group that holds the spares. */
+	int gi = spares_group(d);
+	if (gi >= 0) {
+		const NodeGroup *g = &d->groups[gi];
+		if (g->domain_nodes > 1) {
+			int domains = g->count / g->domain_nodes;
+			double per_domain = node_rate(g->type, NULL, 0) * (g->domain_nodes - g->domain_spares) *
+					    out->node_repair;
+			out->hot_nodes = domains * reliability_poisson_quantile(per_domain, out->target);
+			out->coverage = reliability_poisson_cdf(per_domain, g->domain_spares);
+		}
 		out->hot_power = out->hot_nodes * g->type->power;
 		out->hot_racks = g->per_rack > 0 ? (double)out->hot_nodes / g->per_rack : 0;
 	}

@@ -116,6 +116,7 @@ static const char *const SPEC =
 	"  rack    = rack48_liquid\n"
 	"  fabrics = [compute]\n"
 	"  storage = 2 x fs\n"
+	"  %s\n"
 	"}\n"
 	"workload w {\n"
 	"  cluster      = c\n"
@@ -127,11 +128,16 @@ static const char *const SPEC =
 	"  %s\n"
 	"}\n";
 
-static Built *build_spec(const char *knobs)
+static Built *build_spec2(const char *cluster_knobs, const char *knobs)
 {
 	char text[2048];
-	snprintf(text, sizeof text, SPEC, knobs);
+	snprintf(text, sizeof text, SPEC, cluster_knobs, knobs);
 	return unit_build(text, NULL, NULL, false);
+}
+
+static Built *build_spec(const char *knobs)
+{
+	return build_spec2("", knobs);
 }
 
 static void test_checkpoint(void)
@@ -235,6 +241,167 @@ static void test_seed_claim(void)
 	unit_build_done(b);
 }
 
+/* Which nodes are hot spares (spares.c), worked by hand. */
+static int count_true(const bool *v, int n)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		k += v[i];
+	return k;
+}
+
+static void test_spares_place(void)
+{
+	/* wanka with 19 spares: 1,269 nodes in 40 scalable units of 32; unit u takes
+	 * floor((u+1) 19 / 40) - floor(u 19 / 40): units 2, 4, 6 ... its last node (95, 159 ...),
+	 * never two in one unit. */
+	static bool s[1300];
+	spares_place(1269, 19, 32, 0, s);
+	CU_ASSERT_EQUAL(count_true(s, 1269), 19);
+	CU_ASSERT(!s[31] && !s[63] && s[95] && s[159] && !s[94]);
+	for (int u = 0; u < 40; u++)
+		CU_ASSERT(count_true(s + 32 * u, u == 39 ? 1269 - 32 * 39 : 32) <= 1);
+	/* 10 nodes, 4 spares, units of 4 (4, 4, 2): shares 1, 1, 2 -> nodes 3, 7, 8, 9. */
+	spares_place(10, 4, 4, 0, s);
+	CU_ASSERT(s[3] && s[7] && s[8] && s[9] && count_true(s, 10) == 4);
+	/* 9 nodes, 5 spares (4, 4, 1): shares 1, 2, 2; the last unit holds 1, the other from the
+	 * end on a free node: 3, 6, 7, 8 and 5. */
+	spares_place(9, 5, 4, 0, s);
+	CU_ASSERT(s[3] && s[5] && s[6] && s[7] && s[8] && count_true(s, 9) == 5);
+	/* A group starting 2 nodes into a unit of 4: units [0, 2), [2, 6), [6, 8); shares 0, 1,
+	 * 1 -> nodes 5 and 7. */
+	spares_place(8, 2, 4, 2, s);
+	CU_ASSERT(s[5] && s[7] && count_true(s, 8) == 2);
+	/* No unit: the group's last nodes. */
+	spares_place(6, 2, 0, 0, s);
+	CU_ASSERT(s[4] && s[5] && count_true(s, 6) == 2);
+
+	/* The count: HGX nodes add to the group; NVL72 trays (4 GPUs, domains of 72 = 18 trays)
+	 * are reserved in every domain, rounded up, at most 17 a domain. */
+	Part hgx = {.name = "hgx"}, nvl = {.name = "nvl"};
+	hgx.node.accelerators = 8, hgx.node.scale_up_domain = 8;
+	nvl.node.accelerators = 4, nvl.node.scale_up_domain = 72;
+	NodeGroup g = {.type = &hgx, .count = 1250};
+	spares_size(&g, 19);
+	CU_ASSERT(g.spares == 19 && g.count == 1269 && g.domain_spares == 0);
+	g = (NodeGroup){.type = &nvl, .count = 180};
+	spares_size(&g, 15);
+	CU_ASSERT(g.spares == 20 && g.domain_spares == 2 && g.count == 180);
+	spares_size(&g, 500);
+	CU_ASSERT(g.spares == 170 && g.domain_spares == 17);
+	spares_size(&g, 0);
+	CU_ASSERT(g.spares == 0 && g.domain_spares == 0);
+}
+
+/* A spec's hot spares: 16 DGX H100 and 3 hot spares are 19 nodes racked, powered and priced,
+ * a BOM line of their own; the plan of 128 GPUs runs on the 16 others, and the cluster's rate
+ * counts those 16 only. */
+static void test_spares_design(void)
+{
+	Built *b = build_spec2("hot_spares = 3", "distributed_optimizer = true");
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	const Design *d = &b->d;
+	CU_ASSERT_EQUAL(d->nnodes, 19);
+	CU_ASSERT_EQUAL(d->t.nodes, 19);
+	CU_ASSERT_EQUAL(d->t.hot_spares, 3);
+	int spare = 0;
+	for (int i = 0; i < d->nnodes; i++)
+		spare += d->nodes[i].spare;
+	CU_ASSERT_EQUAL(spare, 3);
+	double node_w = d->groups[0].type->power;
+	CLOSE(d->t.power_by_cat[CAT_NODES], 19 * node_w, 1e-12);
+	double hot = 0, plain = 0;
+	for (int i = 0; i < d->nbom; i++) {
+		if (!strcmp(d->bom[i].part, "hot spare node"))
+			hot += d->bom[i].quantity;
+		if (!strcmp(d->bom[i].part, "node"))
+			plain += d->bom[i].quantity;
+	}
+	CU_ASSERT(hot == 3 && plain == 16);
+	CU_ASSERT_EQUAL_FATAL(d->nplans, 1);
+	const WorkloadPlan *wp = &d->plans[0];
+	CU_ASSERT_EQUAL(wp->nodes, 16);
+	for (int i = 0; i < wp->nodes; i++)
+		CU_ASSERT(!d->nodes[wp->hosts[i]].spare);
+	CU_ASSERT_EQUAL(d->reliability.accelerators, 128);
+	CU_ASSERT_EQUAL(d->spare_sizing.installed, 3);
+	CLOSE(d->spare_sizing.coverage, reliability_poisson_cdf(d->spare_sizing.nodes_down, 3), 1e-12);
+	unit_build_done(b);
+}
+
+/* The power chain's blast: a unit under 2N, N+1 or block takes nothing; under N its share of
+ * the racks, ceil(264 / 29) = 10 (wanka on ac_ups_n: 29 UPS modules of 500 kW); a stage
+ * without a unit rating is one path, every rack; a rack feed under N its own rack. The worst
+ * window of racks: the consecutive ones with the most accelerators, the first on ties. */
+static void test_power_blast(void)
+{
+	CU_ASSERT_EQUAL(blast_power_share(RED_TWO_N, false, 4, 264), 0);
+	CU_ASSERT_EQUAL(blast_power_share(RED_N_PLUS_1, false, 7, 264), 0);
+	CU_ASSERT_EQUAL(blast_power_share(RED_BLOCK, false, 4, 264), 0);
+	CU_ASSERT_EQUAL(blast_power_share(RED_N, false, 29, 264), 10);
+	CU_ASSERT_EQUAL(blast_power_share(RED_N, false, 0, 264), 264);
+	CU_ASSERT_EQUAL(blast_power_share(RED_N, true, 2, 264), 1);
+	CU_ASSERT_EQUAL(blast_power_share(RED_TWO_N, true, 2, 264), 0);
+	const int gpus[6] = {8, 0, 16, 16, 0, 8};
+	CU_ASSERT_EQUAL(blast_window(gpus, 6, 2), 2);
+	CU_ASSERT_EQUAL(blast_window(gpus, 6, 3), 1);
+	CU_ASSERT_EQUAL(blast_window(gpus, 6, 1), 2);
+	CU_ASSERT_EQUAL(blast_window(gpus, 6, 6), 0);
+	CU_ASSERT_EQUAL(blast_window(gpus, 6, 0), -1);
+
+	/* A design's racks lost: the accelerators are the nodes' standing in them, every plan on
+	 * one of them restarts; no rack lost, nothing. */
+	Built *b = build_spec("distributed_optimizer = true");
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	const Design *d = &b->d;
+	bool lost[64] = {false};
+	CU_ASSERT_FATAL(d->nracks < 64);
+	BlastLoss l;
+	blast_racks(d, lost, &l);
+	CU_ASSERT(l.racks == 0 && l.gpus == 0 && l.nplans == 0 && l.switches == 0);
+	int r0 = d->nodes[0].rack, in_r0 = 0;
+	for (int i = 0; i < d->nnodes; i++)
+		in_r0 += d->nodes[i].rack == r0;
+	lost[r0] = true;
+	blast_racks(d, lost, &l);
+	CU_ASSERT_EQUAL(l.racks, 1);
+	CU_ASSERT_EQUAL(l.gpus, 8 * in_r0);
+	CU_ASSERT_EQUAL(l.nplans, 1);
+	CU_ASSERT(l.plans && l.plans[0]);
+	unit_build_done(b);
+
+	/* The same cluster on std.power's ac_ups_n: its UPS stage (500 kW modules, n) sized for
+	 * the load in whole modules; one module takes ceil(racks / modules) racks, the worst ones,
+	 * and the plan restarts; the 2N stages take nothing. */
+	char text[4096], spliced[4200];
+	snprintf(text, sizeof text, SPEC, "", "distributed_optimizer = true");
+	const char *at = strstr(text, "site s {\n");
+	CU_ASSERT_FATAL(at != NULL);
+	at += strlen("site s {\n");
+	snprintf(spliced, sizeof spliced, "import std.power\n%.*s  power = ac_ups_n\n%s",
+		 (int)(at - text), text, at);
+	b = unit_build(spliced, NULL, NULL, false);
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	d = &b->d;
+	CU_ASSERT_FATAL(d->blast.npower == d->nstages && d->nstages == 5);
+	int n_stages = 0;
+	for (int k = 0; k < d->blast.npower; k++) {
+		const BlastPower *p = &d->blast.power[k];
+		if (p->tolerated) {
+			CU_ASSERT(p->loss.racks == 0 && p->loss.gpus == 0 && p->loss.nplans == 0);
+			continue;
+		}
+		n_stages++;
+		CU_ASSERT_EQUAL(p->stage->stage.stage, PS_UPS);
+		CU_ASSERT_EQUAL(p->units, (int)d->stages[k].units);
+		CU_ASSERT_EQUAL(p->share, (d->nracks + p->units - 1) / p->units);
+		CU_ASSERT_EQUAL(p->loss.racks, p->share);
+		CU_ASSERT(p->loss.gpus > 0 && p->loss.nplans == 1);
+	}
+	CU_ASSERT_EQUAL(n_stages, 1);
+	unit_build_done(b);
+}
+
 /* Poisson quantiles worked by hand: mean 2, P(<= 5) = 0.9834, P(<= 6) = 0.9955. */
 static void test_poisson(void)
 {
@@ -255,4 +422,7 @@ void suite_reliability(void)
 	CU_add_test(s, "checkpoint size, bandwidth and goodput of a spec", test_checkpoint);
 	CU_add_test(s, "10,000 H100 fail more often than every 20 h", test_seed_claim);
 	CU_add_test(s, "Poisson quantiles of the spares", test_poisson);
+	CU_add_test(s, "hot spares placed per unit and per domain", test_spares_place);
+	CU_add_test(s, "a spec's hot spares: counted, racked, out of the plans", test_spares_design);
+	CU_add_test(s, "power blast: shares of racks by redundancy, the worst window", test_power_blast);
 }
