@@ -395,6 +395,8 @@ int layout_rack_units(const Design *d);    /* the rack type's height in U */
 int cabling_csv_write(Output *o, const Design *d);
 /* wiring_csv.c: wiring.csv, each cable's ends as discovery names them (clusterc verify). */
 int wiring_csv_write(Output *o, const Design *d);
+/* lock.c: clusterc.lock, what `build --from` reads back (docs/daytwo.md). */
+int lock_write(Output *o, const Design *d);
 /* pull_sheets.c: pull-sheets.csv and pull-sheets.md; labels_csv.c: labels.csv. An end as they
  * print it: "RACK U<n> DEVICE PORT" ("A01 U1 gpu0001 nic1"; device and port without a rack). */
 int pull_sheets_write(Output *o, const Design *d);
