@@ -108,6 +108,10 @@ int report_json_write(Output *o, const Design *d);
 
 /* report.json's "finance" object (docs/reports.md); report.md's "Finance" section. */
 Json *report_finance_json(const Design *d);
+/* expansion.c: a build grown from an earlier one (--from): its change plan in expansion/, and
+ * report.json's `expansion` section. Nothing for other builds. */
+int expansion_write(Output *o, const Design *d);
+Json *expansion_json(const Design *d);
 void report_finance_md(Buf *b, const Design *d);
 
 /* ---- report_md.c: report.md, the report for people ----------------------------------------- */

@@ -16,14 +16,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-enum { LOCK_COLS = 15 };
+enum { LOCK_COLS = 17 };
 
 static const char *const lock_cols[LOCK_COLS] = {
 	"record", "name", "kind", "model", "fabric", "tier", "rack", "row", "pos", "u",
-	"a_device", "a_port", "z_device", "z_port", "detail"};
+	"a_device", "a_port", "a_port_name", "z_device", "z_port", "z_port_name", "detail"};
 
 enum { C_RECORD, C_NAME, C_KIND, C_MODEL, C_FABRIC, C_TIER, C_RACK, C_ROW, C_POS, C_U,
-       C_A_DEVICE, C_A_PORT, C_Z_DEVICE, C_Z_PORT, C_DETAIL };
+       C_A_DEVICE, C_A_PORT, C_A_PORT_NAME, C_Z_DEVICE, C_Z_PORT, C_Z_PORT_NAME, C_DETAIL };
 
 /* Field col of row r as a whole number >= 0 (an error at it otherwise). */
 static bool lock_int(Ctx *c, const CsvTable *t, int r, int col, int *out)
@@ -107,7 +107,8 @@ static bool lock_row(Ctx *c, const CsvTable *t, int r, Prior *p, int caps[4])
 	if (!strcmp(rec, "cable")) {
 		GROW(p->cables, p->ncables, caps[3]);
 		PriorCable *x = &p->cables[p->ncables++];
-		*x = (PriorCable){f[C_NAME], f[C_FABRIC], f[C_TIER], f[C_A_DEVICE], f[C_Z_DEVICE], 0, 0};
+		*x = (PriorCable){f[C_NAME], f[C_FABRIC], f[C_TIER], f[C_A_DEVICE], f[C_Z_DEVICE], 0, 0,
+				  f[C_A_PORT_NAME], f[C_Z_PORT_NAME]};
 		return lock_name(c, t, r, C_NAME) && lock_name(c, t, r, C_FABRIC) &&
 		       lock_name(c, t, r, C_A_DEVICE) && lock_name(c, t, r, C_Z_DEVICE) &&
 		       lock_int(c, t, r, C_A_PORT, &x->a_port) && lock_int(c, t, r, C_Z_PORT, &x->z_port);

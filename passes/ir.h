@@ -1139,6 +1139,7 @@ typedef struct PriorCable {
 	const char *id, *fabric, *tier;
 	const char *a, *z;   /* device names */
 	int a_port, z_port;
+	const char *a_port_name, *z_port_name; /* faceplate names (1/17/1, mlx5_0) */
 } PriorCable;
 
 typedef struct Prior {

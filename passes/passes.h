@@ -41,8 +41,8 @@ int expand_plan(Design *d);
 /* ---- opt/rewire.c: the fewest cables moved when a Clos fabric grows (Zhao et al., NSDI 2019) */
 
 /* Links between na lower and nb upper switches: per pair (i·nb + j) the bounds of the new
- * count and the prior build's count; each lower switch's links (row) and upper switch's (col)
- * in the new plan. */
+ * count and the prior build's count; each lower switch's links (row, exactly) and the ports
+ * each upper switch has for them (col, at most). */
 typedef struct RewireProblem {
 	int na, nb;
 	const int *lo, *hi, *old;

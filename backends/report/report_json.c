@@ -675,6 +675,8 @@ static Json *report_json(const Design *d, const OptimizerReport *opt, const Arti
 	jw_set(r, "workloads", workloads_json(d));
 	jw_set(r, "reliability", reliability_json(d));
 	jw_set(r, "finance", report_finance_json(d));
+	if (d->expansion.done)
+		jw_set(r, "expansion", expansion_json(d));
 	jw_set(r, "artifacts", artifacts_json(list, n));
 	return r;
 }

@@ -169,7 +169,8 @@ static bool prior_pair(const PortMap *m, const Tier *x, const PriorCable *c, int
 	return *i >= 0 && *j >= 0;
 }
 
-/* The problem: the new plan's counts give the rows, columns and each pair's balance bounds. */
+/* The problem: the new plan's counts give the rows and each pair's balance bounds, the upper
+ * switches' free ports the columns. */
 static void tier_problem(Design *d, const FabricInst *f, const PortMap *m, const Tier *x,
 			 LinkTier t, RewireProblem *pb)
 {
@@ -187,7 +188,18 @@ static void tier_problem(Design *d, const FabricInst *f, const PortMap *m, const
 	for (int k = 0; k < x->n; k++) {
 		const LinkInst *l = &d->links[x->li[k]];
 		int i = x->lo_of[l->a.dev - m->first], j = x->up_of[l->z.dev - m->first];
-		cnt[i * x->nb + j]++, row[i]++, col[j]++;
+		cnt[i * x->nb + j]++, row[i]++;
+	}
+	/* An upper switch's ports for the tier: its radix less what the other tiers use. */
+	for (int s = 0; s < m->n; s++) {
+		int j = x->up_of[s];
+		if (j < 0)
+			continue;
+		col[j] = d->switches[m->first + s].radix;
+		for (int q = 0; q < d->switches[m->first + s].radix; q++) {
+			int o = m->occ[m->base[s] + q];
+			col[j] -= o >= 0 && d->links[o].tier != t;
+		}
 	}
 	for (int i = 0; i < x->na; i++) {
 		int reach = 0;

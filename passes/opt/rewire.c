@@ -9,13 +9,14 @@
  * not link by link but as link counts x_ij between lower switch i and upper switch j, free
  * within what keeps the fabric balanced; an integer program picks the counts that keep the
  * most existing links. We apply their block-level formulation at switch granularity, with
- * their balance constraints: every lower switch spreads its up links as evenly as the new
- * plan does (⌊u_i / |B_i|⌋ ≤ x_ij ≤ ⌈u_i / |B_i|⌉ over the upper switches B_i it reaches), and
- * every upper switch takes as many links as the new plan gives it. With o_ij the prior
- * build's links between the pair (both switches named alike in both builds):
+ * their balance constraint on the lower switches: each spreads its up links as evenly as the
+ * new plan does (⌊u_i / |B_i|⌋ ≤ x_ij ≤ ⌈u_i / |B_i|⌉ over the upper switches B_i it reaches);
+ * an upper switch takes at most the ports it has for the tier (col_j: its radix less the
+ * ports the other tiers use). With o_ij the prior build's links between the pair (both
+ * switches named alike in both builds):
  *
  *     maximise Σ k_ij   subject to   k_ij ≤ x_ij,  k_ij ≤ o_ij,
- *                                     Σ_j x_ij = row_i,  Σ_i x_ij = col_j,  lo_ij ≤ x_ij ≤ hi_ij,
+ *                                     Σ_j x_ij = row_i,  Σ_i x_ij ≤ col_j,  lo_ij ≤ x_ij ≤ hi_ij,
  *
  * x integer, k continuous (at an optimum k_ij = min(x_ij, o_ij)). The cables moved are then
  * Σ o_ij − Σ k_ij: a prior link between a pair whose count shrank keeps its lower end and has
@@ -91,7 +92,7 @@ int rewire_counts(Ctx *c, const RewireProblem *p, RewireResult *r)
 				}
 				if (sum.n)
 					lp_row(m, arena_printf(a, "%s_%d", side ? "upper" : "lower", s), &sum,
-					       'E', (side ? p->col[s] : p->row[s]) - fixed);
+					       side ? 'L' : 'E', (side ? p->col[s] : p->row[s]) - fixed);
 			}
 		lp_objective(m, "kept", &obj, true);
 		LpResult res;
