@@ -11,7 +11,8 @@
 
 /* ---- design/expand*.c: growing from an earlier build (--from, docs/daytwo.md) ---------------- */
 
-/* A name and what it names, sorted by name for expand_find (the first of equal names). */
+/* expand_names.c: a name and what it names, sorted by name for expand_find (the first of equal
+ * names). */
 typedef struct ExpandName {
 	const char *name;
 	int index;
@@ -34,7 +35,7 @@ ExpandDevice *expand_devices(const Design *d, int *n);
 int expand_keep(Design *d);
 /* expand_wire.c: fabric fi's endpoint ports back where they were, and its switch-to-switch
  * links with the fewest moved (rewire.c). */
-void expand_keep_fabric(Design *d, int fi);
+void expand_wire_fabric(Design *d, int fi);
 /* expand_plan.c: the change plan against the prior build (Design.expansion). */
 int expand_plan(Design *d);
 

@@ -299,7 +299,7 @@ static void rewire_tier(Design *d, const FabricInst *f, int fi, LinkTier t, Port
 	tier_free(&x);
 }
 
-void expand_keep_fabric(Design *d, int fi)
+void expand_wire_fabric(Design *d, int fi)
 {
 	const FabricInst *f = &d->fabrics[fi];
 	PortMap m;
