@@ -185,15 +185,75 @@ static const char *const step_titles[CHANGE_COUNT] = {
 	"Install the new devices (uncabled)", "Remove cables", "Relocate devices",
 	"Move cables (one end stays plugged)", "Add cables", "Remove devices"};
 
+/* "DEVICE:PORT" of a new cable's end, as Markdown text. */
+static void md_end(Buf *b, const Design *d, End e, Buf *tmp)
+{
+	text_md_cell(b, ir_end_device(d, e));
+	buf_putc(b, ':');
+	tmp->len = 0;
+	ir_end_port(tmp, d, e);
+	text_md_cell(b, tmp->s);
+}
+
+static void md_prior_end(Buf *b, const char *device, const char *port)
+{
+	text_md_cell(b, device);
+	buf_putc(b, ':');
+	text_md_cell(b, port);
+}
+
+/* One step of plan.md, after its number. */
+static void md_step(Buf *b, const Design *d, const Change *c, Buf *tmp)
+{
+	const Prior *p = d->prior;
+	if (!is_cable(c)) {
+		const PriorDevice *x = c->prior_device >= 0 ? &p->devices[c->prior_device] : NULL;
+		text_md_cell(b, c->device ? c->device : x->name);
+		if (c->device) {
+			buf_puts(b, " (");
+			text_md_cell(b, c->model);
+			buf_printf(b, ") at U%d", c->u);
+		}
+		if (x && c->kind == CHANGE_RELOCATE) {
+			buf_puts(b, ", from ");
+			text_md_cell(b, x->rack);
+			buf_printf(b, " U%d", x->u);
+		}
+		return;
+	}
+	const PriorCable *pc = c->prior_cable >= 0 ? &p->cables[c->prior_cable] : NULL;
+	if (c->cable < 0) {
+		text_md_cell(b, pc->id);
+		buf_putc(b, ' ');
+		md_prior_end(b, pc->a, pc->a_port_name);
+		buf_puts(b, " - ");
+		md_prior_end(b, pc->z, pc->z_port_name);
+		return;
+	}
+	const LinkInst *l = &d->links[d->cables[c->cable].link];
+	buf_printf(b, "%s ", d->cable_ids[c->cable]);
+	md_end(b, d, l->a, tmp);
+	buf_puts(b, " - ");
+	md_end(b, d, l->z, tmp);
+	if (pc) {
+		buf_puts(b, " (was ");
+		text_md_cell(b, pc->id);
+		buf_puts(b, ", from ");
+		md_prior_end(b, c->moved_a ? pc->a : pc->z, c->moved_a ? pc->a_port_name : pc->z_port_name);
+		buf_putc(b, ')');
+	}
+}
+
 static int write_md(Output *o, const Design *d)
 {
 	FILE *f = output_file(o, "expansion/plan.md");
 	if (!f)
 		return 1;
 	const Expansion *e = &d->expansion;
-	Buf b = {0};
-	buf_printf(&b, "# Expansion from %s\n\n", d->prior->dir);
-	buf_printf(&b, "%d devices to install, %d to relocate, %d to remove; %d cables to add, %d "
+	Buf b = {0}, tmp = {0};
+	buf_puts(&b, "# Expansion from ");
+	text_md_cell(&b, d->prior->dir);
+	buf_printf(&b, "\n\n%d devices to install, %d to relocate, %d to remove; %d cables to add, %d "
 		       "to move, %d to remove; %d cables and %d devices stay as they are.\n",
 		   e->count[CHANGE_INSTALL], e->count[CHANGE_RELOCATE], e->count[CHANGE_REMOVE_DEVICE],
 		   e->count[CHANGE_ADD_CABLE], e->count[CHANGE_MOVE_CABLE], e->count[CHANGE_REMOVE_CABLE],
@@ -210,42 +270,18 @@ static int write_md(Output *o, const Design *d)
 		}
 		if (!rack || strcmp(rack, r)) {
 			rack = r;
-			buf_printf(&b, "\n### Rack %s\n\n", r);
+			buf_puts(&b, "\n### Rack ");
+			text_md_cell(&b, r);
+			buf_puts(&b, "\n\n");
 		}
 		buf_printf(&b, "%d. ", i + 1);
-		if (!is_cable(c)) {
-			const PriorDevice *x = c->prior_device >= 0 ? &d->prior->devices[c->prior_device] : NULL;
-			buf_printf(&b, "%s", c->device ? c->device : x->name);
-			if (c->device)
-				buf_printf(&b, " (%s) at U%d", c->model, c->u);
-			if (x && c->kind == CHANGE_RELOCATE)
-				buf_printf(&b, ", from %s U%d", x->rack, x->u);
-		} else if (c->cable >= 0) {
-			buf_printf(&b, "%s ", d->cable_ids[c->cable]);
-			Buf t = {0};
-			const LinkInst *l = &d->links[d->cables[c->cable].link];
-			buf_printf(&b, "%s:", ir_end_device(d, l->a));
-			ir_end_port(&t, d, l->a);
-			buf_printf(&b, "%s - %s:", t.s, ir_end_device(d, l->z));
-			t.len = 0;
-			ir_end_port(&t, d, l->z);
-			buf_puts(&b, t.s);
-			buf_free(&t);
-			if (c->prior_cable >= 0) {
-				const PriorCable *pc = &d->prior->cables[c->prior_cable];
-				buf_printf(&b, " (was %s, from %s:%s)", pc->id, c->moved_a ? pc->a : pc->z,
-					   c->moved_a ? pc->a_port_name : pc->z_port_name);
-			}
-		} else {
-			const PriorCable *pc = &d->prior->cables[c->prior_cable];
-			buf_printf(&b, "%s %s:%s - %s:%s", pc->id, pc->a, pc->a_port_name, pc->z,
-				   pc->z_port_name);
-		}
+		md_step(&b, d, c, &tmp);
 		buf_putc(&b, '\n');
 		layout_flush(f, &b, false);
 	}
 	layout_flush(f, &b, true);
 	buf_free(&b);
+	buf_free(&tmp);
 	return output_close(o, f);
 }
 

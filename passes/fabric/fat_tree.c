@@ -169,6 +169,7 @@ static int grown_leaves(Design *d, FabricInst *f, int nodes, int extra_pp, int l
 	const Decl *fd = f->decl;
 	double g;
 	f->grow_nodes = nodes;
+	f->grows = false;
 	if (!field_num_set(fd, FLD_FABRIC_GROW_TO, &g))
 		return leaves;
 	Loc at = field_value(fd, FLD_FABRIC_GROW_TO)->loc;
@@ -188,6 +189,7 @@ static int grown_leaves(Design *d, FabricInst *f, int nodes, int extra_pp, int l
 		return -1;
 	}
 	f->grow_nodes = grow;
+	f->grows = true;
 	if (f->rail_optimized)
 		return su_count(grow, f->su_nodes, extra_pp, rpp) * rpp;
 	return (grow * rpp + extra_pp + f->down[0] - 1) / f->down[0];
