@@ -108,6 +108,10 @@ int report_json_write(Output *o, const Design *d);
 
 /* report.json's "finance" object (docs/reports.md); report.md's "Finance" section. */
 Json *report_finance_json(const Design *d);
+/* expansion.c: a build grown from an earlier one (--from): its change plan in expansion/, and
+ * report.json's `expansion` section. Nothing for other builds. */
+int expansion_write(Output *o, const Design *d);
+Json *expansion_json(const Design *d);
 void report_finance_md(Buf *b, const Design *d);
 
 /* ---- report_md.c: report.md, the report for people ----------------------------------------- */
@@ -396,6 +400,8 @@ int layout_rack_units(const Design *d);    /* the rack type's height in U */
 int cabling_csv_write(Output *o, const Design *d);
 /* wiring_csv.c: wiring.csv, each cable's ends as discovery names them (clusterc verify). */
 int wiring_csv_write(Output *o, const Design *d);
+/* lock.c: clusterc.lock, what `build --from` reads back (docs/daytwo.md). */
+int lock_write(Output *o, const Design *d);
 /* pull_sheets.c: pull-sheets.csv and pull-sheets.md; labels_csv.c: labels.csv. An end as they
  * print it: "RACK U<n> DEVICE PORT" ("A01 U1 gpu0001 nic1"; device and port without a rack). */
 int pull_sheets_write(Output *o, const Design *d);

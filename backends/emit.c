@@ -13,6 +13,10 @@ const Emitter emit_table[] = {
 			"per row and per rack", pull_sheets_write},
 	{"wiring.csv", "each cable's ends as ibnetdiscover or LLDP names them: the plan clusterc verify "
 		       "checks", wiring_csv_write},
+	{"clusterc.lock", "every fabric's shape, rack, device and cable by name and port: what "
+			  "`build --from` grows from", lock_write},
+	{"expansion", "a build grown with --from: the change plan in expansion/ (cables to add, move "
+		      "and remove, devices to install, in pull order)", expansion_write},
 	{"labels.csv", "cable tags for a label printer: id, both ends, length", labels_csv_write},
 	{"trunks.csv", "structured cabling: trunks between patch panels, when a fabric has them",
 	 trunks_csv_write},

@@ -180,6 +180,15 @@ int cmd_build(const Options *o, const char *path)
 		     .dump = dump, .dump_max = o->dump_max, .dump_out = stdout};
 	Design d = {.verify = o->verify, .time_limit = o->time_limit, .exhaustive = o->exhaustive,
 		    .timings = o->timings};
+	if (o->from) {
+		int from_rc;
+		d.prior = lock_read(c, o->from, &from_rc);
+		if (!d.prior) {
+			diag_render(c, stderr);
+			ctx_free(c);
+			return from_rc;
+		}
+	}
 	Timing timings[STAGE_COUNT] = {{0}};
 	int errors = pipeline_build(&p, &d, path, timings);
 	int rc;

@@ -32,6 +32,7 @@ typedef struct Options {
 	const char **discovered; /* verify --discovered FILE (repeatable) */
 	int ndiscovered;
 	const char *fabric;     /* verify --fabric NAME: only that fabric's cables */
+	const char *from;       /* build --from OLD_DIR: grow from that build (docs/daytwo.md) */
 } Options;
 
 /* main.c: standard output and error flushed and free of write errors (see main.c). */
@@ -42,6 +43,10 @@ int cmd_check(const Options *o, const char **files, int nfiles);
 
 /* cmd_build.c */
 int cmd_build(const Options *o, const char *file);
+
+/* lock_read.c: OLD_DIR/clusterc.lock as the Prior the passes keep; NULL after a diagnostic,
+ * *rc the exit status (74 no such build, 1 a damaged lock). */
+const Prior *lock_read(Ctx *c, const char *dir, int *rc);
 
 /* cmd_compare.c */
 int cmd_compare(const Options *o, const char *file);

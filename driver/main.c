@@ -67,6 +67,8 @@ static const char usage_text[] =
 	"  build FILE [-o DIR]           the whole pipeline; artifacts into DIR (default ./out)\n"
 	"        [--scenario NAME] [--set DECL.FIELD=VALUE]... [--emit LIST] [--force]\n"
 	"        [--timings] [--dump=PASS [--dump-max=N]] [--time-limit SECONDS]\n"
+	"        [--from OLD_DIR]        grow from an earlier build: keep its names, places,\n"
+	"                                ports and cables; the change plan in DIR/expansion/\n"
 	"        [--search=milp|exhaustive]\n"
 	"  compare FILE [-o DIR]         build the base design and every scenario; comparison.csv,\n"
 	"        [--scenarios A,B,...]   .json, .md and report.html with the Pareto frontier\n"
@@ -232,6 +234,12 @@ int main(int argc, char **argv)
 						 v ? v : argv[i]);
 				goto out;
 			}
+		} else if ((v = option_value(a, "--from")) || strcmp(a, "--from") == 0) {
+			if (!v && ++i >= argc) {
+				rc = usage_error("%s needs the directory of an earlier build", a);
+				goto out;
+			}
+			o.from = v ? v : argv[i];
 		} else if ((v = option_value(a, "--diagnostics"))) {
 			diagnostics = v;
 		} else if ((v = option_value(a, "--color")) || (v = option_value(a, "--colour"))) {

@@ -581,6 +581,10 @@ typedef struct FabricInst {
 	int links_per_plane[LT_COUNT];
 	int pods, pod_leaves, core_groups, core_per_group; /* 3-tier shape */
 	int spine_links;             /* links from a leaf to each spine (2-tier) */
+	int grow_nodes;              /* nodes the tree is sized for: grow_to, else the nodes now */
+	bool grows;                  /* the spec gives grow_to */
+	int reserved[3];             /* ports of each spine (1) and core (2) kept free for the
+				      * leaves and pods grow_to plans (docs/daytwo.md); 0 without */
 	int dims[3], ndims;          /* torus */
 	int block[3], blocks;        /* a torus's block (one rack's positions) and how many; the
 				      * whole torus, 1, when it has none */
@@ -1158,6 +1162,94 @@ typedef struct SchedTree {
  * its leaf has none that high. */
 const SchedSwitch *sched_ancestor(const SchedTree *t, int node, int tier);
 
+/* ---- day two: the build a new one grows from (`build --from OLD_DIR`, docs/daytwo.md) ------- */
+
+/* What OLD_DIR/clusterc.lock says (driver/lock_read.c reads it; passes/design/expand.c keeps
+ * it): the fabrics' shapes, the racks' places, every device's place and every cable's two
+ * ends by device name and port number (a node's port among its own from 0, a switch's logical
+ * port, an extra device's port). Each entry keeps the place of its line for diagnostics. */
+typedef struct PriorFabric {
+	const char *name, *family, *switch_model;
+	int rails, planes, tiers, su_nodes;
+	Loc loc;
+} PriorFabric;
+
+typedef struct PriorRack {
+	const char *name;
+	int row, pos;
+} PriorRack;
+
+typedef struct PriorDevice {
+	const char *name, *kind, *model, *rack;
+	int u;
+} PriorDevice;
+
+typedef struct PriorCable {
+	const char *id, *fabric, *tier;
+	const char *a, *z;   /* device names */
+	int a_port, z_port;
+	const char *a_port_name, *z_port_name; /* faceplate names (1/17/1, mlx5_0) */
+} PriorCable;
+
+typedef struct Prior {
+	const char *dir;     /* OLD_DIR as given */
+	const char *cluster;
+	Loc cluster_loc;     /* the lock's cluster line */
+	PriorFabric *fabrics;
+	int nfabrics;
+	PriorRack *racks;
+	int nracks;
+	PriorDevice *devices;
+	int ndevices;
+	PriorCable *cables;
+	int ncables;
+} Prior;
+
+/* The change plan against the prior build (expand.c): each step a device to install, remove or
+ * relocate, or a cable to add, move (one end re-plugged: from the old place of that end) or
+ * remove. Cables to remove and move carry the prior's ends; added and moved ones a new cable. */
+#define CHANGE_KINDS(X)                                                                  \
+	X(INSTALL, "install")             /* a new device into its rack, uncabled */      \
+	X(REMOVE_CABLE, "remove-cable")   /* a cable the new build has not */             \
+	X(RELOCATE, "relocate")           /* a device to its new rack or U */             \
+	X(MOVE_CABLE, "move-cable")       /* one end re-plugged, the other kept */        \
+	X(ADD_CABLE, "add-cable")                                                        \
+	X(REMOVE_DEVICE, "remove-device") /* a device the new build has not, uncabled by then */
+
+typedef enum {
+#define X(id, s) CHANGE_##id,
+	CHANGE_KINDS(X)
+#undef X
+	CHANGE_COUNT
+} ChangeKind;
+extern const char *const ir_change_kind_names[CHANGE_COUNT];
+
+typedef struct Change {
+	uint8_t kind;        /* ChangeKind */
+	int cable;           /* index into Design.cables (add, move), or -1 */
+	int prior_cable;     /* index into Prior.cables (remove, move), or -1 */
+	int prior_device;    /* index into Prior.devices (relocate, remove device), or -1 */
+	const char *device;  /* install, relocate: the device's name, kind and model (racks.csv's
+			      * words) and its new rack (index) and U */
+	const char *device_kind, *model;
+	int rack, u;
+	bool moved_a;        /* a move: the A end is the one re-plugged (else Z) */
+} Change;
+
+typedef struct Expansion {
+	bool done;           /* the build grew from a prior one */
+	Change *changes;     /* in pull order: the steps in ChangeKind's order, then by rack (floor
+			      * order), U and name */
+	int nchanges;
+	int count[CHANGE_COUNT];
+	int kept_cables, kept_devices;
+	int racks_kept, racks_new;
+	/* The minimal rewiring (passes/opt/rewire.c): cables between switches the prior build had
+	 * that the new topology cannot keep, as the ILP found it, and its size */
+	int rewire_moves, rewire_variables, rewire_constraints;
+	const char *rewire_status; /* "optimal", or "none" when no count was free to choose */
+} Expansion;
+
 typedef struct Design {
 	Program *p;
 	Ctx *c;
@@ -1294,6 +1386,8 @@ typedef struct Design {
 	ClusterReliability reliability; /* reliability.c */
 	BlastRadius blast;       /* blast.c */
 	SpareSizing spare_sizing; /* reliability.c */
+	const Prior *prior;      /* build --from OLD_DIR: the build this one grows from, or NULL */
+	Expansion expansion;     /* expand.c: what keeping it took and the change plan */
 } Design;
 
 /* ir.c: the names artifacts print (ir.c says how): a floor row's letters as rack names use

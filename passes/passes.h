@@ -9,6 +9,58 @@
 #include "ir.h"
 
 
+/* ---- design/expand*.c: growing from an earlier build (--from, docs/daytwo.md) ---------------- */
+
+/* expand_names.c: a name and what it names, sorted by name for expand_find (the first of equal
+ * names). */
+typedef struct ExpandName {
+	const char *name;
+	int index;
+} ExpandName;
+void expand_sort_names(ExpandName *v, int n);
+int expand_find(const ExpandName *v, int n, const char *name);
+
+/* A device standing in a rack: its name, kind (END_NODE, END_SWITCH, END_EXTRA or
+ * EXPAND_END_STORAGE) and index, and where its rack and U are kept. */
+enum { EXPAND_END_STORAGE = 9 };
+typedef struct ExpandDevice {
+	const char *name;
+	End e;
+	int *rack, *u;
+} ExpandDevice;
+/* Every device standing in a rack (heap: free() it), *n of them. */
+ExpandDevice *expand_devices(const Design *d, int *n);
+
+/* expand.c: the keep stage (compatibility, racks, then each fabric's ports and cables). */
+int expand_keep(Design *d);
+/* expand_wire.c: fabric fi's endpoint ports back where they were, and its switch-to-switch
+ * links with the fewest moved (rewire.c). */
+void expand_wire_fabric(Design *d, int fi);
+/* expand_plan.c: the change plan against the prior build (Design.expansion). */
+int expand_plan(Design *d);
+
+/* ---- opt/rewire.c: the fewest cables moved when a Clos fabric grows (Zhao et al., NSDI 2019) */
+
+/* Links between na lower and nb upper switches: per pair (i·nb + j) the bounds of the new
+ * count and the prior build's count; each lower switch's links (row, exactly) and the ports
+ * each upper switch has for them (col, at most). */
+typedef struct RewireProblem {
+	int na, nb;
+	const int *lo, *hi, *old;
+	const int *row, *col;
+} RewireProblem;
+
+typedef struct RewireResult {
+	int *x;             /* the new count of each pair (the arena's) */
+	int kept, moved, old_total; /* prior links kept, moved (old_total − kept) */
+	int variables, constraints;
+	const char *status; /* "optimal"; "none" when every count was fixed; "infeasible" */
+} RewireResult;
+
+/* The counts that keep the most prior links (rewire.c gives the integer program). Returns 1
+ * when GLPK finds no solution (the new plan is one, so a bug), else 0. */
+int rewire_counts(Ctx *c, const RewireProblem *p, RewireResult *r);
+
 /* ---- design/: the design's frame, its parts and model, its instances and their places -------- */
 
 /* design.c: the design's frame (cluster, site, currency; every price in use convertible),
@@ -234,12 +286,14 @@ int overflow_check(Design *d);
 	X(NAMES, "names")         /* elaborate.c: hostnames */                               \
 	X(WIRE, "wire")           /* wire.c: every link */                                   \
 	X(MOUNT, "mount")         /* place.c: devices at their rack units */                 \
+	X(KEEP, "keep")           /* expand.c: what --from's build allows kept, kept */      \
 	X(VERIFY, "verify")       /* verify.c: the wiring proved */                          \
 	X(CABLE, "cable")         /* cable.c: every cable */                                 \
 	X(TRUNK, "trunk")         /* trunk.c: structured cabling between rows */             \
 	X(HEAT, "heat")           /* heat.c: rack power with the optics, cables per rack */  \
 	X(VERIFY_MEDIA, "verify-media") /* verify_media.c: the media proved */               \
 	X(IDS, "ids")             /* ir.c: the cables' stable ids */                         \
+	X(CHANGES, "changes")     /* expand_plan.c: the change plan against --from's build */ \
 	X(COST, "cost")           /* model.c: the model with the cables */                   \
 	X(FEEDS, "feeds")         /* power_chain.c: each rack's feeds in their failure case */ \
 	X(JUDGE, "judge")         /* design.c: requirements and objectives with the cables */ \

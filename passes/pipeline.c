@@ -105,6 +105,7 @@ static int build_once(Program *p, Design *d, const char *path, Timing timings[ST
 	if (d->violations.n == 0) {
 		STAGE(STAGE_WIRE, wire_fabrics(d));
 		STAGE(STAGE_MOUNT, place_devices(d));
+		STAGE(STAGE_KEEP, expand_keep(d));
 		STAGE(STAGE_VERIFY, verify_fabrics(d));
 		STOP_IF_ERRORS();
 		STAGE(STAGE_CABLE, cable_fabrics(d));
@@ -113,6 +114,7 @@ static int build_once(Program *p, Design *d, const char *path, Timing timings[ST
 		STAGE(STAGE_VERIFY_MEDIA, verify_media(d));
 		STOP_IF_ERRORS();
 		STAGE(STAGE_IDS, ir_name_cables(d));
+		STAGE(STAGE_CHANGES, expand_plan(d));
 		STAGE(STAGE_COST, model_design(d));
 		STAGE(STAGE_FEEDS, power_chain_feeds(d));
 		STAGE(STAGE_JUDGE, judge_design(d));

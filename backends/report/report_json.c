@@ -297,6 +297,13 @@ static Json *fabric_json(const Design *d, int fi)
 	jw_set(o, "switches", jw_int(f->switches));
 	jw_set(o, "links", jw_int(f->links));
 	jw_set(o, "ports_used_by_tier", ports_used_json(d, fi));
+	if (f->grows) { /* grow_to: the size planned and the ports kept for it (docs/daytwo.md) */
+		jw_set(o, "grow_to", jw_int(f->grow_nodes));
+		Json *r = jw_object();
+		jw_set(r, "spine", jw_int(f->reserved[1]));
+		jw_set(r, "core", jw_int(f->reserved[2]));
+		jw_set(o, "reserved_ports_by_tier", r);
+	}
 	if (f->ndims)
 		jw_set(o, "torus", torus_json(f));
 	if (fam->tree && f->per_tier)
@@ -733,6 +740,8 @@ static Json *report_json(const Design *d, const OptimizerReport *opt, const Arti
 	jw_set(r, "workloads", workloads_json(d));
 	jw_set(r, "reliability", reliability_json(d));
 	jw_set(r, "finance", report_finance_json(d));
+	if (d->expansion.done)
+		jw_set(r, "expansion", expansion_json(d));
 	jw_set(r, "artifacts", artifacts_json(list, n));
 	return r;
 }

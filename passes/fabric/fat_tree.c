@@ -149,6 +149,52 @@ static int up_for(const FabricInst *f, int t, int down, double od, double ou)
 	return up < 1 ? 1 : up;
 }
 
+/* Scalable units of su nodes for `nodes` nodes, the extra ports (extra_pp a plane) taking the
+ * free slots of the last units, spread over the rpp rails. */
+static int su_count(int nodes, int su, int extra_pp, int rpp)
+{
+	int sus = (nodes + su - 1) / su;
+	if (sus < 1)
+		sus = 1;
+	while ((extra_pp + rpp - 1) / rpp > sus * su - nodes)
+		sus++;
+	return sus;
+}
+
+/* Leaves a plane of the tree has at its planned final size (grow_to nodes, docs/daytwo.md):
+ * the spines and cores are sized and wired for them, so that the leaves still to come find
+ * their ports free. `leaves` when the fabric plans no growth; -1 after a Violation. */
+static int grown_leaves(Design *d, FabricInst *f, int nodes, int extra_pp, int leaves)
+{
+	const Decl *fd = f->decl;
+	double g;
+	f->grow_nodes = nodes;
+	f->grows = false;
+	if (!field_num_set(fd, FLD_FABRIC_GROW_TO, &g))
+		return leaves;
+	Loc at = field_value(fd, FLD_FABRIC_GROW_TO)->loc;
+	int grow = shape_count(g), rpp = f->rails / f->planes;
+	if (grow < nodes) {
+		design_violation(d, at, (double)nodes / grow - 1, fd->name_loc, NULL,
+				 "grow_to = %d is less than the %d nodes '%s' links now: use grow_to "
+				 "= %d or more, or drop it",
+				 grow, nodes, fd->name, nodes);
+		return -1;
+	}
+	if (f->tor) {
+		design_violation(d, at, 1, field_value(fd, FLD_FABRIC_LEAF_PLACEMENT)->loc,
+				 "the leaves are in the server racks",
+				 "grow_to is not modelled for ToRs in the server racks yet: use "
+				 "leaf_placement = network_rack, or drop grow_to");
+		return -1;
+	}
+	f->grow_nodes = grow;
+	f->grows = true;
+	if (f->rail_optimized)
+		return su_count(grow, f->su_nodes, extra_pp, rpp) * rpp;
+	return (grow * rpp + extra_pp + f->down[0] - 1) / f->down[0];
+}
+
 /* ToRs in the server racks (leaf_placement = server_rack): one leaf per `racks_per_leaf`
  * racks of each node group on the fabric, serving exactly the nodes of those racks; a leaf's
  * down ports are the rails of the most nodes one serves. Leaves per plane, or -1 after a
@@ -272,6 +318,7 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 	int extra_pp = (extra_ports + f->planes - 1) / f->planes;
 	int leaves = 0;
 	f->tor = false;
+	f->reserved[0] = f->reserved[1] = f->reserved[2] = 0;
 	const Value *rpl = field_value(fd, FLD_FABRIC_RACKS_PER_LEAF);
 	if (rpl && field_enum(fd, FLD_FABRIC_LEAF_PLACEMENT) != LEAF_SERVER_RACK) {
 		design_violation(d, rpl->loc, 1, fd->name_loc, NULL,
@@ -336,23 +383,15 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 			su = down;
 		}
 		f->su_nodes = su;
-		/* Extra ports take the free slots of the last units, spread over the rails. */
-		int sus = (nodes + su - 1) / su;
-		if (sus < 1)
-			sus = 1;
-		for (;;) {
-			int free_per_rail = sus * su - nodes;
-			int need_per_rail = (extra_pp + rpp - 1) / rpp;
-			if (need_per_rail <= free_per_rail)
-				break;
-			sus++;
-		}
-		f->sus = sus;
-		leaves = sus * rpp;
+		f->sus = su_count(nodes, su, extra_pp, rpp);
+		leaves = f->sus * rpp;
 	} else {
 		int e = nodes * rpp + extra_pp;
 		leaves = (e + down - 1) / down;
 	}
+	int grown = grown_leaves(d, f, nodes, extra_pp, leaves);
+	if (grown < 0)
+		return false;
 	f->endpoints = (nodes * rpp + extra_pp) * f->planes;
 	f->links_per_plane[LT_NODE_LEAF] = nodes * rpp + extra_pp;
 
@@ -399,7 +438,7 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 	 * the spec asks for (pod_leaves) has pods, so three tiers. */
 	int k1 = f->tier_radix[1];
 	const Part *spine_model = f->tier_model[1];
-	int spines = shape_divisor_at_least(up, (int)(((long)leaves * up + k1 - 1) / k1));
+	int spines = shape_divisor_at_least(up, (int)(((long)grown * up + k1 - 1) / k1));
 	double pod_asked;
 	bool pod_set = field_num_set(fd, FLD_FABRIC_POD_LEAVES, &pod_asked);
 	if (field_value(fd, FLD_FABRIC_POD_GPUS) && !pod_leaves_of_gpus(d, f, down, &pod_asked, &pod_set))
@@ -434,6 +473,7 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 		f->spine_links = up / spines;
 		f->links_per_plane[LT_LEAF_SPINE] = leaves * up;
 		f->down[1] = leaves * up / spines; /* spine ports used */
+		f->reserved[1] = (grown - leaves) * up / spines; /* kept for the leaves to come */
 		f->diameter = leaves > 1 ? 2 : 0;
 		f->ecmp = spines;
 		f->up_per_endpoint[0] = (double)leaves * up * f->tier_speed[1] / per_plane_endpoints;
@@ -499,6 +539,7 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 		return false;
 	}
 	int pods = (leaves + pod_leaves - 1) / pod_leaves;
+	int grown_pods = (grown + pod_leaves - 1) / pod_leaves; /* the cores' share: grow_to's */
 	/* Cores per group: the fewest whose ports take every pod spine's up links, spread round
 	 * robin (up link v to core v mod C), so core c takes ⌈(up₂ − c)/C⌉ links from each pod
 	 * and the busiest pods·⌈up₂/C⌉. A divisor of up₂ gives every core the same share; a
@@ -507,14 +548,14 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 	int k2 = f->tier_radix[2];
 	const Part *core_model = f->tier_model[2];
 	int per_group = 0;
-	for (int c = 1; pods <= k2 && c <= up2 && !per_group; c++)
-		if ((long)pods * ((up2 + c - 1) / c) <= k2)
+	for (int c = 1; grown_pods <= k2 && c <= up2 && !per_group; c++)
+		if ((long)grown_pods * ((up2 + c - 1) / c) <= k2)
 			per_group = c;
 	if (per_group == 0) {
 		/* At most k pods: k·P leaves, so k·P·down endpoints (k·P/R units of S nodes). */
 		long max_leaves = (long)k2 * pod_leaves;
 		long max_ep = f->rail_optimized ? max_leaves / rpp * f->su_nodes : max_leaves * down;
-		design_violation(d, at, (double)pods / k2 - 1, fd->name_loc, NULL,
+		design_violation(d, at, (double)grown_pods / k2 - 1, fd->name_loc, NULL,
 				 "a 3-tier fat tree of '%s' (%d ports at %s) holds at most %ld leaves "
 				 "(%ld %s per plane); '%s' needs %d leaves for %d %s: use %s",
 				 core_model->name, k2, shape_gbps(d, f->tier_speed[2]), max_leaves, max_ep,
@@ -528,6 +569,9 @@ bool fat_tree_size(Design *d, FabricInst *f, const Value *topo, int nodes, int e
 		return false;
 	f->tiers = 3;
 	f->pods = pods;
+	/* A core's ports of the pods to come (grow_to): the busiest core's share of each. */
+	f->reserved[2] = (grown_pods - pods) * ((up2 + per_group - 1) / per_group);
+	f->reserved[1] = 0;
 	f->pod_leaves = pod_leaves;
 	f->core_groups = up;
 	f->core_per_group = per_group;

@@ -654,6 +654,28 @@ static void dump_finance(const Design *d, FILE *out)
 			f->workloads[i].gpus, f->workloads[i].gpu_hours, f->workloads[i].cost);
 }
 
+/* A build grown with --from: what the keep stage kept and rewired, then the change plan. */
+static void dump_expansion(const Design *d, const Dump *w)
+{
+	const Expansion *e = &d->expansion;
+	if (!e->done)
+		return;
+	fprintf(w->out, "expansion from %s racks_kept %d racks_new %d rewire %s moves %d variables %d\n",
+		d->prior->dir, e->racks_kept, e->racks_new, e->rewire_status, e->rewire_moves,
+		e->rewire_variables);
+	if (!e->changes)
+		return;
+	fprintf(w->out, " kept cables %d devices %d\n", e->kept_cables, e->kept_devices);
+	for (int i = 0; i < e->nchanges && (w->max <= 0 || i < w->max); i++) {
+		const Change *c = &e->changes[i];
+		fprintf(w->out, " %s %s\n", ir_change_kind_names[c->kind],
+			c->device ? c->device
+			: c->cable >= 0 ? d->cable_ids[c->cable]
+			: c->prior_cable >= 0 ? d->prior->cables[c->prior_cable].id
+					       : d->prior->devices[c->prior_device].name);
+	}
+}
+
 void dump_stage(const Program *p, const Design *d, Stage s, FILE *out, long max)
 {
 	if (s <= STAGE_CHECK || !d) {
@@ -672,6 +694,8 @@ void dump_stage(const Program *p, const Design *d, Stage s, FILE *out, long max)
 		dump_wiring(d, &w);
 	if (s >= STAGE_CABLE && d->cables)
 		dump_cables(d, &w);
+	if (s >= STAGE_KEEP)
+		dump_expansion(d, &w);
 	if (s >= STAGE_ADDRESS)
 		dump_switch_plans(d, out);
 	if (s >= STAGE_SCHED && d->sched)

@@ -488,6 +488,11 @@ const char *const ir_link_tier_names[LT_COUNT] = {
 	LINK_TIERS(X)
 #undef X
 };
+const char *const ir_change_kind_names[CHANGE_COUNT] = {
+#define X(t, s) s,
+	CHANGE_KINDS(X)
+#undef X
+};
 const char *const ir_switch_tier_names[ST_COUNT] = {
 #define X(t, s) s,
 	SWITCH_TIERS(X)

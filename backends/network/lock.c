@@ -1,0 +1,126 @@
+/*
+ * lock.c — clusterc.lock: what a later build needs to grow from this one (`clusterc build SPEC
+ * --from DIR`, docs/daytwo.md): the shape of every fabric, the place of every rack and device
+ * and both ends of every fabric cable, by name and port number. driver/lock_read.c reads it
+ * back; passes/design/expand.c keeps what the new spec allows of it.
+ *
+ * One RFC 4180 table, a row per record, the columns a record does not use empty:
+ *   record,name,kind,model,fabric,tier,rack,row,pos,u,a_device,a_port,a_port_name,z_device,
+ *   z_port,z_port_name,detail
+ *   lock     the format ("clusterc.lock/1"), first
+ *   cluster  the cluster's name; detail: the spec as given
+ *   fabric   name, kind (its topology family), model (its leaf switch); detail "rails=R
+ *            planes=P tiers=T su=S" (su 0: not rail-optimized)
+ *   rack     name, kind (node or network), row and pos on the floor from 0
+ *   device   name, kind and model as racks.csv gives them, rack and u
+ *   cable    name (its id), fabric, tier, and each end's device, port number (a node's port
+ *            among its own from 0, a switch's logical port, an extra device's port) and
+ *            port name (the faceplate name every artifact prints: 1/17/1, mlx5_0)
+ * Rows come in that order, racks in floor order, devices by rack and U, cables as cabling.csv.
+ */
+#include "backends.h"
+
+#include <stdlib.h>
+
+static const char header[] =
+	"record,name,kind,model,fabric,tier,rack,row,pos,u,a_device,a_port,a_port_name,z_device,z_port,"
+	"z_port_name,detail\n";
+
+/* A record's first fields up to `name`, then `empty` empty fields. */
+static void put_head(Buf *b, const char *record, const char *name, int empty)
+{
+	buf_puts(b, record);
+	buf_putc(b, ',');
+	text_csv_field(b, name);
+	for (int i = 0; i < empty; i++)
+		buf_putc(b, ',');
+}
+
+/* An end's device, its port number and name (see the top of the file). */
+static void put_end(Buf *b, const Design *d, End e, Buf *tmp)
+{
+	text_csv_field(b, ir_end_device(d, e));
+	buf_putc(b, ',');
+	layout_int(b, e.kind == END_NODE ? e.port - d->nodes[e.dev].first_port : e.port);
+	buf_putc(b, ',');
+	tmp->len = 0;
+	ir_end_port(tmp, d, e);
+	text_csv_field(b, tmp->s);
+}
+
+static void put_fabrics(Buf *b, const Design *d)
+{
+	for (int i = 0; i < d->nfabrics; i++) {
+		const FabricInst *f = &d->fabrics[i];
+		if (!f->sized || !f->family)
+			continue;
+		put_head(b, "fabric", f->name, 1);
+		text_csv_field(b, f->family->name);
+		buf_putc(b, ',');
+		text_csv_field(b, f->switch_model ? f->switch_model->name : "");
+		buf_puts(b, ",,,,,,,,,,,,,");
+		buf_printf(b, "rails=%d planes=%d tiers=%d su=%d\n", f->rails, f->planes, f->tiers,
+			   f->rail_optimized ? f->su_nodes : 0);
+	}
+}
+
+static void put_racks(Buf *b, const Design *d, FILE *f)
+{
+	for (int i = 0; i < d->nracks; i++) {
+		const RackInst *r = &d->racks[i];
+		put_head(b, "rack", r->name, 1);
+		buf_puts(b, r->network ? "network" : "node");
+		buf_printf(b, ",,,,,%d,%d,,,,,,,,\n", r->row, r->pos);
+		layout_flush(f, b, false);
+	}
+	RackDevice *v;
+	int n = layout_devices(d, &v);
+	for (int i = 0; i < n; i++) {
+		put_head(b, "device", v[i].name, 1);
+		text_csv_field(b, layout_device_kind_names[v[i].kind]);
+		buf_putc(b, ',');
+		text_csv_field(b, v[i].model ? v[i].model->name : "");
+		buf_puts(b, ",,,");
+		text_csv_field(b, d->racks[v[i].rack].name);
+		buf_printf(b, ",,,%d,,,,,,,\n", v[i].u);
+		layout_flush(f, b, false);
+	}
+	free(v);
+}
+
+int lock_write(Output *o, const Design *d)
+{
+	FILE *f = output_file(o, "clusterc.lock");
+	if (!f)
+		return 1;
+	Buf b = {0}, tmp = {0};
+	buf_puts(&b, header);
+	put_head(&b, "lock", "clusterc.lock/1", 15);
+	buf_puts(&b, "\n");
+	put_head(&b, "cluster", d->cluster_name, 15);
+	text_csv_field(&b, d->spec_path);
+	buf_putc(&b, '\n');
+	put_fabrics(&b, d);
+	put_racks(&b, d, f);
+	for (int i = 0; i < d->ncables; i++) {
+		const LinkInst *l = &d->links[d->cables[i].link];
+		if (l->fabric < 0)
+			continue;
+		buf_puts(&b, "cable,");
+		ir_cable_id(&b, d, i);
+		buf_puts(&b, ",,,");
+		text_csv_field(&b, d->fabrics[l->fabric].name);
+		buf_putc(&b, ',');
+		text_csv_field(&b, ir_link_tier_names[l->tier]);
+		buf_puts(&b, ",,,,,");
+		put_end(&b, d, l->a, &tmp);
+		buf_putc(&b, ',');
+		put_end(&b, d, l->z, &tmp);
+		buf_puts(&b, ",\n");
+		layout_flush(f, &b, false);
+	}
+	layout_flush(f, &b, true);
+	buf_free(&b);
+	buf_free(&tmp);
+	return output_close(o, f);
+}
