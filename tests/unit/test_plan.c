@@ -364,14 +364,24 @@ static const char *ACC_H100 =
 	"fabric f { topology = fat_tree(tiers = 3, rail_optimized = true); "
 	"switch = QM9700; link = 400 Gbps }\n";
 
+/* GB200 NVL72: 18 trays of 4 GPUs a domain, 120 kW a rack (std.servers). */
+static const char *ACC_NVL72 =
+	"import std.accelerators\nimport std.network\nimport std.cooling\nimport std.servers\n"
+	"import std.models\n"
+	"rack r { height = 48 U; power_limit = 140 kW; cooling = cold_plate }\n"
+	"site s { power_budget = 100 MW; electricity = 0.1 USD/kWh }\n"
+	"fabric f { topology = fat_tree(tiers = 3, rail_optimized = true); "
+	"switch = QM9700; link = 400 Gbps }\n";
+
 typedef enum { ACC_STEP_S, ACC_MFU, ACC_HW_TFLOPS, ACC_TOKENS } AccMetric;
+typedef enum { ON_A100, ON_DGX, ON_NVL72 } AccCluster; /* DGX_A100, ACC_H100, ACC_NVL72 */
 
 /* A published run: where it ran, the model, the plan as published (what it does not give is
  * searched), the figure measured, and whether that figure set a constant of std.accelerators
  * (its matmul_efficiency: "fit") or only checks the model ("check"). */
 typedef struct Published {
 	const char *what;
-	const char *prelude; /* declarations; the node type is `node` */
+	AccCluster on;       /* the declarations; the node type is `node` */
 	const char *node;
 	const char *model;
 	const char *plan;
@@ -421,72 +431,80 @@ typedef struct Published {
 
 static const Published PUBLISHED[] = {
 	/* A100: Korthikanti et al. set A100_SXM_80GB's matmul_efficiency. */
-	{"Korthikanti T5 22B, 8 A100, full recompute", NULL, "dgx_a100", GPT_A100(48, 6144, 64),
+	{"Korthikanti T5 22B, 8 A100, full recompute", ON_A100, "dgx_a100", GPT_A100(48, 6144, 64),
 	 "tp = 8; pp = 1; micro_batch = 4; " KORTHIKANTI_FULL, 8, 4, ACC_STEP_S, 1.42, true},
-	{"Korthikanti T5 22B, 8 A100, SP + selective", NULL, "dgx_a100", GPT_A100(48, 6144, 64),
+	{"Korthikanti T5 22B, 8 A100, SP + selective", ON_A100, "dgx_a100", GPT_A100(48, 6144, 64),
 	 "tp = 8; pp = 1; micro_batch = 4; " KORTHIKANTI_SP, 8, 4, ACC_STEP_S, 1.10, true},
-	{"Korthikanti T5 175B, 64 A100, full recompute", NULL, "dgx_a100", GPT_A100(96, 12288, 96),
+	{"Korthikanti T5 175B, 64 A100, full recompute", ON_A100, "dgx_a100", GPT_A100(96, 12288, 96),
 	 "tp = 8; pp = 8; micro_batch = 1; " KORTHIKANTI_FULL, 64, 64, ACC_STEP_S, 18.13, true},
-	{"Korthikanti T5 175B, 64 A100, SP + selective", NULL, "dgx_a100", GPT_A100(96, 12288, 96),
+	{"Korthikanti T5 175B, 64 A100, SP + selective", ON_A100, "dgx_a100", GPT_A100(96, 12288, 96),
 	 "tp = 8; pp = 8; micro_batch = 1; " KORTHIKANTI_SP, 64, 64, ACC_STEP_S, 13.75, true},
-	{"Korthikanti T5 530B, 280 A100, full recompute", NULL, "dgx_a100",
+	{"Korthikanti T5 530B, 280 A100, full recompute", ON_A100, "dgx_a100",
 	 GPT_A100(105, 20480, 128), "tp = 8; pp = 35; micro_batch = 1; " KORTHIKANTI_FULL, 280, 280,
 	 ACC_STEP_S, 49.05, true},
-	{"Korthikanti T5 530B, 280 A100, SP + selective", NULL, "dgx_a100",
+	{"Korthikanti T5 530B, 280 A100, SP + selective", ON_A100, "dgx_a100",
 	 GPT_A100(105, 20480, 128), "tp = 8; pp = 35; micro_batch = 1; " KORTHIKANTI_SP, 280, 280,
 	 ACC_STEP_S, 37.83, true},
-	{"Korthikanti T5 1T, 512 A100, full recompute", NULL, "dgx_a100", GPT_A100(128, 25600, 160),
+	{"Korthikanti T5 1T, 512 A100, full recompute", ON_A100, "dgx_a100", GPT_A100(128, 25600, 160),
 	 "tp = 8; pp = 64; micro_batch = 1; " KORTHIKANTI_FULL, 512, 512, ACC_STEP_S, 94.42, true},
-	{"Korthikanti T5 1T, 512 A100, SP + selective", NULL, "dgx_a100", GPT_A100(128, 25600, 160),
+	{"Korthikanti T5 1T, 512 A100, SP + selective", ON_A100, "dgx_a100", GPT_A100(128, 25600, 160),
 	 "tp = 8; pp = 64; micro_batch = 1; " KORTHIKANTI_SP, 512, 512, ACC_STEP_S, 71.49, true},
 	/* A100 checks. */
-	{"Narayanan T1 145.6B, 1,536 A100, TFLOP/s", NULL, "dgx_a100", GPT_A100(80, 12288, 96),
+	{"Narayanan T1 145.6B, 1,536 A100, TFLOP/s", ON_A100, "dgx_a100", GPT_A100(80, 12288, 96),
 	 "tp = 8; pp = 8; " NARAYANAN, 1536, 2304, ACC_HW_TFLOPS, 148, false},
-	{"Narayanan T1 310.1B, 1,920 A100, TFLOP/s", NULL, "dgx_a100", GPT_A100(96, 16384, 128),
+	{"Narayanan T1 310.1B, 1,920 A100, TFLOP/s", ON_A100, "dgx_a100", GPT_A100(96, 16384, 128),
 	 "tp = 8; pp = 16; " NARAYANAN, 1920, 2160, ACC_HW_TFLOPS, 155, false},
-	{"Narayanan T1 529.6B, 2,520 A100, TFLOP/s", NULL, "dgx_a100", GPT_A100(105, 20480, 128),
+	{"Narayanan T1 529.6B, 2,520 A100, TFLOP/s", ON_A100, "dgx_a100", GPT_A100(105, 20480, 128),
 	 "tp = 8; pp = 35; " NARAYANAN, 2520, 2520, ACC_HW_TFLOPS, 163, false},
-	{"Narayanan T1 1T, 3,072 A100, TFLOP/s", NULL, "dgx_a100", GPT_A100(128, 25600, 160),
+	{"Narayanan T1 1T, 3,072 A100, TFLOP/s", ON_A100, "dgx_a100", GPT_A100(128, 25600, 160),
 	 "tp = 8; pp = 64; " NARAYANAN, 3072, 3072, ACC_HW_TFLOPS, 163, false},
-	{"MT-NLG 530B, 2,240 A100, s/step", NULL, "dgx_a100", GPT_A100(105, 20480, 128),
+	{"MT-NLG 530B, 2,240 A100, s/step", ON_A100, "dgx_a100", GPT_A100(105, 20480, 128),
 	 "tp = 8; pp = 35; micro_batch = 1; interleave = 1; " NARAYANAN, 2240, 1920, ACC_STEP_S,
 	 60.1, false},
-	{"MT-NLG 530B, 2,800 A100, s/step", NULL, "dgx_a100", GPT_A100(105, 20480, 128),
+	{"MT-NLG 530B, 2,800 A100, s/step", ON_A100, "dgx_a100", GPT_A100(105, 20480, 128),
 	 "tp = 8; pp = 35; micro_batch = 1; interleave = 1; " NARAYANAN, 2800, 1920, ACC_STEP_S,
 	 50.2, false},
-	{"MT-NLG 530B, 3,360 A100, s/step", NULL, "dgx_a100", GPT_A100(105, 20480, 128),
+	{"MT-NLG 530B, 3,360 A100, s/step", ON_A100, "dgx_a100", GPT_A100(105, 20480, 128),
 	 "tp = 8; pp = 35; micro_batch = 1; interleave = 1; " NARAYANAN, 3360, 1920, ACC_STEP_S,
 	 44.4, false},
 	/* H100: Megatron-Bridge's runs set H100_SXM's matmul_efficiency. */
-	{"Megatron-Bridge Llama 3 70B, 64 H100 FP8, tok/s/GPU", "ACC_H100", "DGX_H100", "llama3_70b",
+	{"Megatron-Bridge Llama 3 70B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", "llama3_70b",
 	 "precision = fp8; tp = 4; pp = 8; cp = 1; interleave = 5; micro_batch = 1", 64, 128,
 	 ACC_TOKENS, 1602, true},
-	{"Megatron-Bridge Llama 3.1 405B, 1,024 H100 FP8, tok/s/GPU", "ACC_H100", "DGX_H100", LLAMA405,
+	{"Megatron-Bridge Llama 3.1 405B, 1,024 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", LLAMA405,
 	 "precision = fp8; tp = 8; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 1024, 512,
 	 ACC_TOKENS, 292, true},
 	/* H100 checks. */
-	{"Megatron-Bridge Llama 3 8B, 8 H100 FP8 FSDP, tok/s/GPU", "ACC_H100", "DGX_H100", "llama3_8b",
+	{"Megatron-Bridge Llama 3 8B, 8 H100 FP8 FSDP, tok/s/GPU", ON_DGX, "DGX_H100", "llama3_8b",
 	 "precision = fp8; tp = 1; pp = 1; cp = 1; fsdp = true; micro_batch = 1", 8, 128, ACC_TOKENS,
 	 14451, false},
-	{"Llama 3 T4 405B, 8,192 H100, MFU", "ACC_H100", "DGX_H100", LLAMA405,
+	{"Llama 3 T4 405B, 8,192 H100, MFU", ON_DGX, "DGX_H100", LLAMA405,
 	 "tp = 8; cp = 1; pp = 16", 8192, 2048, ACC_MFU, 0.43, true},
-	{"Llama 3 T4 405B, 16,384 H100, MFU", "ACC_H100", "DGX_H100", LLAMA405,
+	{"Llama 3 T4 405B, 16,384 H100, MFU", ON_DGX, "DGX_H100", LLAMA405,
 	 "tp = 8; cp = 1; pp = 16", 16384, 2048, ACC_MFU, 0.41, false},
-	{"Llama 3 T4 405B, 16,384 H100, seq 131,072, MFU", "ACC_H100", "DGX_H100", LLAMA405_128K,
+	{"Llama 3 T4 405B, 16,384 H100, seq 131,072, MFU", ON_DGX, "DGX_H100", LLAMA405_128K,
 	 "tp = 8; cp = 16; pp = 16", 16384, 128, ACC_MFU, 0.38, false},
-	{"Nemotron-4 T2 340B, 1,536 H100, s/step", "ACC_H100", "DGX_H100", NEMOTRON4,
+	{"Nemotron-4 T2 340B, 1,536 H100, s/step", ON_DGX, "DGX_H100", NEMOTRON4,
 	 "tp = 8; pp = 12; cp = 1", 1536, 768, ACC_STEP_S, 10.3, false},
-	{"Nemotron-4 T2 340B, 3,072 H100, s/step", "ACC_H100", "DGX_H100", NEMOTRON4,
+	{"Nemotron-4 T2 340B, 3,072 H100, s/step", ON_DGX, "DGX_H100", NEMOTRON4,
 	 "tp = 8; pp = 12; cp = 1", 3072, 1536, ACC_STEP_S, 10.3, false},
-	{"Nemotron-4 T2 340B, 6,144 H100, s/step", "ACC_H100", "DGX_H100", NEMOTRON4,
+	{"Nemotron-4 T2 340B, 6,144 H100, s/step", ON_DGX, "DGX_H100", NEMOTRON4,
 	 "tp = 8; pp = 12; cp = 1", 6144, 2304, ACC_STEP_S, 8.0, false},
 	/* B200: Megatron-Bridge's 405B run sets B200's matmul_efficiency; its 8B run checks. */
-	{"Megatron-Bridge Llama 3.1 405B, 128 B200 FP8, tok/s/GPU", "ACC_H100", "DGX_B200", LLAMA405,
+	{"Megatron-Bridge Llama 3.1 405B, 128 B200 FP8, tok/s/GPU", ON_DGX, "DGX_B200", LLAMA405,
 	 "precision = fp8; tp = 4; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 128, 64,
 	 ACC_TOKENS, 661, true},
-	{"Megatron-Bridge Llama 3 8B, 8 B200 FP8, tok/s/GPU", "ACC_H100", "DGX_B200", "llama3_8b",
+	{"Megatron-Bridge Llama 3 8B, 8 B200 FP8, tok/s/GPU", ON_DGX, "DGX_B200", "llama3_8b",
 	 "precision = fp8; tp = 1; pp = 1; cp = 1; micro_batch = 2", 8, 128, ACC_TOKENS, 30624,
 	 false},
+	/* GB200 (B200's constants, not fitted): the 25.11 summary's NVL72 run; and the 26.02
+	 * container's H100 run at batch 1,536 (docs/performance-summary-archive.md, read 2026-12). */
+	{"Megatron-Bridge Llama 3.1 405B, 256 GB200 FP8, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
+	 LLAMA405, "precision = fp8; tp = 4; pp = 16; cp = 1; interleave = 4; micro_batch = 1", 256,
+	 1536, ACC_TOKENS, 813, false},
+	{"Megatron-Bridge 26.02 Llama 3.1 405B, 1,024 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100",
+	 LLAMA405, "precision = fp8; tp = 8; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 1024,
+	 1536, ACC_TOKENS, 311, false},
 };
 
 enum { ACC_ROWS = sizeof PUBLISHED / sizeof PUBLISHED[0] + 1 };
@@ -534,12 +552,14 @@ static void test_accuracy(void)
 	accuracy_n = 0;
 	for (size_t i = 0; i < sizeof PUBLISHED / sizeof PUBLISHED[0]; i++) {
 		const Published *r = &PUBLISHED[i];
-		const char *prelude = r->prelude ? ACC_H100 : DGX_A100;
+		const char *prelude = r->on == ON_A100 ? DGX_A100 : r->on == ON_NVL72 ? ACC_NVL72 : ACC_H100;
+		/* Whole NVL72 domains of 18 trays; else 8 GPUs a node. */
+		int nodes = r->on == ON_NVL72 ? (r->gpus + 71) / 72 * 18 : (r->gpus + 7) / 8;
 		snprintf(spec, sizeof spec,
 			 "%scluster c { site = s; nodes = %d x %s; rack = r; fabrics = [f] }\n"
 			 "workload w {\n  cluster = c\n  model = %s\n  tokens = 1e12\n"
 			 "  global_batch = %d\n  gpus = %d\n  %s\n}\n",
-			 prelude, (r->gpus + 7) / 8, r->node, r->model, r->batch, r->gpus, r->plan);
+			 prelude, nodes, r->node, r->model, r->batch, r->gpus, r->plan);
 		Built *b = build(spec);
 		const WorkloadPlan *wp = plan_of(b, "w");
 		CU_ASSERT_FATAL(b->errors == 0 && wp != NULL && wp->r.found);
