@@ -482,11 +482,12 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 			       collective(hw, t, t, COLL_ALL_GATHER, act_bytes))
 			: 2 * collective(hw, t, t, COLL_ALL_REDUCE, act_bytes);
 	/* CP (ring attention): each rank passes its K and V chunk around the ring, cp − 1 steps;
-	 * backward passes K, V and their gradients. Overlapped with the core (Megatron-Core). */
+	 * backward passes K, V and their gradients. Overlapped with the core (Megatron-Core),
+	 * as the other overlaps: at most OVERLAP_MAX of it hidden, at OVERLAP_COST. */
 	double kv = tokens * 2 * g * d * 2 / t;
 	double cp_f = c->cp > 1 ? collective(hw, (double)t * c->cp, c->cp, COLL_RING_PASS, kv) : 0;
-	o->cp_f = fmax(0, cp_f - core);
-	o->cp_b = fmax(0, 2 * cp_f - 2 * core);
+	o->cp_f = exposed(cp_f, core, true);
+	o->cp_b = exposed(2 * cp_f, 2 * core, true);
 	/* EP: dispatch and combine all-to-all of the routed tokens, per pass. In fp8 the dispatch
 	 * goes in fp8 and the combine in BF16 (DeepSeek-AI 2024, §3.3.4); else both in BF16. */
 	/* Padded to capacity, the all-to-all carries cf x the routed tokens. */
