@@ -57,6 +57,9 @@ struct Part {
 		double tdp;
 		double scale_up_bw;       /* bit/s per accelerator, both directions; NAN when absent */
 		double matmul_eff;
+		double fp8_matmul_eff;    /* the same at the FP8 peak */
+		double scale_up_eff;      /* fraction of scale_up_bw a collective attains */
+		bool scale_up_reduction;  /* NVLink SHARP (NVLS) in the domain's switches */
 		double memory_failure_rate; /* per second: its HBM's */
 	} accel;
 	struct {
@@ -65,6 +68,7 @@ struct Part {
 		int protocol;         /* Protocol */
 		int cage;             /* Connector */
 		int port_names;       /* PortNaming: plain, mlx5 or bnxt_re */
+		double collective_eff; /* fraction of speed a collective attains */
 	} nic;
 	struct {
 		const char *asic;     /* NULL when not given */
@@ -804,7 +808,10 @@ typedef struct PlanHw {
 	int pod_nodes;       /* nodes whose traffic turns below the core (3 tiers), else all */
 	double oversub[2];   /* down:up bandwidth at the leaf and at the spine */
 	double cross_bw;     /* dragonfly, torus: bytes/s per accelerator across the bisection */
+	double su_eff;       /* fraction of su_bw a collective attains (the accelerator's) */
+	double net_eff;      /* fraction of net_bw a collective attains (the fabric NIC's) */
 	bool sharp;          /* the fabric's switches reduce in the network (SHARP) */
+	bool nvls;           /* the scale-up domain's switches reduce (NVLink SHARP) */
 	int fabric_tiers;    /* switch tiers an all-reduce climbs (SHARP's latency) */
 	double gpu_power;    /* W: the node's power over its accelerators */
 	double pue;

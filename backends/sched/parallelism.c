@@ -142,6 +142,10 @@ static Json *hardware_json(const PlanHw *hw)
 	jw_set(o, "hbm_tbps", num(hw->hbm_bw / 1e12, 3));
 	jw_set(o, "scale_up_gbytes_per_s", num(hw->su_bw / 1e9, 3));
 	jw_set(o, "fabric_gbytes_per_s", num(hw->net_bw / 1e9, 3));
+	jw_set(o, "scale_up_efficiency", num(hw->su_eff, 4));
+	jw_set(o, "fabric_efficiency", num(hw->net_eff, 4));
+	jw_set(o, "scale_up_reduction", jw_bool(hw->nvls));
+	jw_set(o, "in_network_reduction", jw_bool(hw->sharp));
 	jw_set(o, "leaf_nodes", jw_int(hw->leaf_nodes));
 	jw_set(o, "pod_nodes", jw_int(hw->pod_nodes));
 	Json *ov = jw_array();

@@ -215,6 +215,13 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 		pt->accel.tdp = pt->power;
 		pt->accel.scale_up_bw = opt_num(x, FLD_ACCELERATOR_SCALE_UP_BANDWIDTH);
 		pt->accel.matmul_eff = field_num(x, FLD_ACCELERATOR_MATMUL_EFFICIENCY);
+		double fp8_eff;
+		pt->accel.fp8_matmul_eff =
+			field_num_set(x, FLD_ACCELERATOR_FP8_MATMUL_EFFICIENCY, &fp8_eff)
+				? fp8_eff
+				: pt->accel.matmul_eff;
+		pt->accel.scale_up_eff = field_num(x, FLD_ACCELERATOR_SCALE_UP_EFFICIENCY);
+		pt->accel.scale_up_reduction = field_bool(x, FLD_ACCELERATOR_SCALE_UP_REDUCTION);
 		break;
 	case KIND_NIC:
 		pt->vendor = field_str(x, FLD_NIC_VENDOR);
@@ -226,6 +233,7 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 		pt->nic.protocol = field_enum(x, FLD_NIC_PROTOCOL);
 		pt->nic.cage = field_enum(x, FLD_NIC_CAGE);
 		pt->nic.port_names = field_enum(x, FLD_NIC_PORT_NAMES);
+		pt->nic.collective_eff = field_num(x, FLD_NIC_COLLECTIVE_EFFICIENCY);
 		break;
 	case KIND_SWITCH: {
 		pt->vendor = field_str(x, FLD_SWITCH_VENDOR);

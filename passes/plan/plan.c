@@ -166,6 +166,7 @@ static void read_fabric(const Design *d, const NodeGroup *g, PlanHw *hw)
 		hw->oversub[1] = f->tiers > 2 && f->oversub[1] > 0 ? f->oversub[1] : 1;
 		double gpus = (double)nodes * hw->per_node;
 		hw->cross_bw = gpus > 1 ? f->bisection / 8 / (gpus / 2) : hw->net_bw;
+		hw->net_eff = f->nic->nic.collective_eff;
 		hw->sharp = f->family->tree && f->switch_model && f->switch_model->sw.sharp;
 		hw->fabric_tiers = f->tiers > 0 ? f->tiers : 1;
 		return;
@@ -199,13 +200,15 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	bool fp8 = field_enum(w, FLD_WORKLOAD_PRECISION) == PREC_FP8;
 	hw->peak = fp8 ? (isnan(a->accel.fp8) ? 0 : a->accel.fp8) : hw->peak16;
 	hw->elem_bytes = fp8 ? 1 : 2;
-	hw->eff_large = a->accel.matmul_eff;
+	hw->eff_large = fp8 ? a->accel.fp8_matmul_eff : a->accel.matmul_eff;
 	hw->hbm = a->accel.memory;
 	hw->hbm_usable = fmax(0, hw->hbm - PLAN_HBM_RESERVE_BYTES);
 	/* Without a declared HBM bandwidth, the A100's ops:byte ratio (312 TFLOPS / 2.04 TB/s). */
 	hw->hbm_bw = isnan(a->accel.memory_bw) ? hw->peak16 / 153 : a->accel.memory_bw;
 	double su = isnan(g->type->node.scale_up_bw) ? 0 : g->type->node.scale_up_bw;
 	hw->su_bw = su / 8 / 2; /* quoted for both directions together */
+	hw->su_eff = a->accel.scale_up_eff;
+	hw->nvls = a->accel.scale_up_reduction;
 	if (hw->su_bw <= 0)
 		hw->domain = 1;
 	read_fabric(d, g, hw);

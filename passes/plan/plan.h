@@ -60,6 +60,9 @@ bool plan_uneven_interleave_ok(const PlanModel *m, const PlanConfig *c, int v);
 int plan_stage_splits(const PlanModel *m, int pp, int (*out)[2], int max);
 double plan_inflight_layers(const PlanModel *m, const PlanConfig *c, int microbatches);
 double plan_layer_activation_bytes(const PlanModel *m, const PlanConfig *c, bool moe);
+/* The part of it FP8 training keeps in one byte rather than two (the FP8 linear layers'
+ * inputs, Transformer Engine). */
+double plan_fp8_activation_saving(const PlanModel *m, const PlanConfig *c, bool moe);
 double plan_state_bytes_per_param(bool dopt, double dp_group);
 double plan_matmul_efficiency(const PlanHw *hw, double m, double n, double k);
 double plan_group_bandwidth(const PlanHw *hw, double span_gpus);

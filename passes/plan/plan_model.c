@@ -22,9 +22,11 @@
 
 /*
  * Constants of the hardware model, each an assumption stated in docs/parallelism.md:
- * - collective bandwidth as a fraction of the link's per-direction rate: 0.6 inside the
- *   scale-up domain, 0.9 on the fabric (the NVLink and InfiniBand efficiencies of Calculon's
- *   A100 system description, Isaev et al., SC'23, systems/a100_80g.json);
+ * - collective bandwidth as a fraction of the link's per-direction rate is the part's own:
+ *   the accelerator's scale_up_efficiency inside the scale-up domain, the fabric NIC's
+ *   collective_efficiency on the fabric (std.accelerators and std.network give each its
+ *   measurement; the schema's defaults, 0.6 and 0.9, are the NVLink and InfiniBand
+ *   efficiencies of Calculon's A100 system description, Isaev et al., SC'23);
  * - latency per collective step: 1 µs in the domain, 2 µs on the fabric (Calculon's), the
  *   steps those of the ring or tree algorithm (plan_collective);
  * - memory-bound kernels stream at 0.8 of the HBM bandwidth (Calculon's A100 memory curve:
@@ -32,9 +34,14 @@
  * - the Adam step touches 32 bytes per parameter of the shard a GPU updates (fp32 gradient,
  *   master weight, two moments read and written, the bf16 weight written).
  */
-static const double SU_EFF = 0.6, NET_EFF = 0.9;
 static const double SU_ALPHA = 1e-6, NET_ALPHA = 2e-6;
 static const double TREE_BW = 0.9;
+/* An all-reduce reduced in the switches (NVLink SHARP in the domain, SHARP on the fabric)
+ * moves the buffer once each way at this fraction of the collective bandwidth: on 8 H100 NCCL's
+ * NVLS all-reduce peaks at an algorithm bandwidth of about 275 GB/s where its ring moves
+ * 370 GB/s on the wire (S. Jeaugey, NVIDIA, NVIDIA/nccl-tests issue 212, 2024-05-06). The
+ * fabric's SHARP is taken at the same ratio (no published figure of the same form). */
+static const double INNET_EFF = 275.0 / 370.0;
 /* Communication overlapped with compute still costs compute: its kernels occupy SMs and HBM
  * bandwidth (NCCL runs on SMs; Transformer Engine's userbuffers overlap takes some of them).
  * Charged as this fraction of the overlapped time (an assumption, docs/parallelism.md), so an
@@ -271,6 +278,24 @@ double plan_layer_activation_bytes(const PlanModel *m, const PlanConfig *c, bool
 	return tokens * ((drop ? 10 : 8) * h / r_div + (split + core) / t);
 }
 
+/* What FP8 saves of plan_layer_activation_bytes: Transformer Engine keeps the input of each
+ * FP8 linear layer for its weight-gradient GEMM as the FP8 copy it cast for the forward (NVIDIA
+ * Transformer Engine, transformer_engine/pytorch/module/linear.py and layernorm_linear.py,
+ * which save the casted input when fp8 is on), so the inputs of the QKV and first FFN
+ * multiplies (h a token, split by SP), of the output projection (a·d) and of the second FFN
+ * multiply (F; per routed and shared expert) take one byte rather than two. Nothing with
+ * full recomputation, which keeps only the layer's BF16 input. */
+double plan_fp8_activation_saving(const PlanModel *m, const PlanConfig *c, bool moe)
+{
+	if (c->recompute == RC_FULL)
+		return 0;
+	double h = m->hidden, ad = m->heads * m->head_dim;
+	double tokens = (double)c->micro * m->seq / c->cp, t = c->tp;
+	double cf = c->capacity > 0 ? c->capacity : 1;
+	double fc2 = moe ? (cf * m->top_k + m->shared) * m->expert_ffn : m->ffn;
+	return tokens * (2 * h / (c->sp ? t : 1) + (ad + fc2) / t);
+}
+
 /* Bytes per parameter of weights, gradients and Adam state with BF16 weights and FP32 gradient
  * accumulation: 2 + 4 + 12 = 18; the distributed optimizer shards the 12 bytes of FP32 master
  * weights and moments over the data-parallel group: 6 + 12/d (Megatron-LM,
@@ -347,15 +372,15 @@ static double gemm(const PlanHw *hw, double peak, double batch, double m, double
 double plan_group_bandwidth(const PlanHw *hw, double span)
 {
 	if (span <= hw->domain)
-		return hw->su_bw * SU_EFF;
+		return hw->su_bw * hw->su_eff;
 	double nodes = ceil(span / hw->per_node), bw = hw->net_bw;
 	if (!hw->tree)
-		return fmin(bw, hw->cross_bw) * NET_EFF;
+		return fmin(bw, hw->cross_bw) * hw->net_eff;
 	if (nodes > hw->leaf_nodes)
 		bw /= hw->oversub[0];
 	if (nodes > hw->pod_nodes)
 		bw /= hw->oversub[1];
-	return bw * NET_EFF;
+	return bw * hw->net_eff;
 }
 
 /* A collective of n ranks over `span` GPUs on `bytes` per rank, latency and bandwidth terms
@@ -379,11 +404,14 @@ double plan_collective(const PlanHw *hw, double span, double n, PlanColl kind, d
 		double tree = 2 * ceil(log2(n)) * alpha + vol / TREE_BW;
 		double best = fmin(ring, tree);
 		/* In-network reduction (NVIDIA SHARP; Graham et al., "Scalable Hierarchical
-		 * Aggregation Protocol", COMHPC 2016): each rank sends its buffer up the tree once
-		 * and receives the result once, bytes / bw, the latency of a climb and descent
-		 * of the fabric's tiers. Only for groups on the fabric. */
-		if (hw->sharp && span > hw->domain)
-			best = fmin(best, 2 * hw->fabric_tiers * alpha + bytes / bw);
+		 * Aggregation Protocol", COMHPC 2016; NVLink SHARP inside the domain, NCCL's NVLS
+		 * algorithm): each rank sends its buffer into the switches once and receives the
+		 * result once, the latency of a climb and descent (the fabric's tiers; one switch
+		 * in the domain). NCCL takes it where it is enabled and faster. */
+		bool inside = span <= hw->domain;
+		if (inside ? hw->nvls : hw->sharp)
+			best = fmin(best, 2 * (inside ? 1 : hw->fabric_tiers) * alpha +
+						  bytes / (bw * INNET_EFF));
 		return best;
 	}
 	case COLL_RING_PASS: return (n - 1) * (alpha + bytes / bw);
@@ -435,7 +463,8 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	PlanConfig none = *c;
 	none.recompute = RC_NONE;
 	o->work = plan_layer_activation_bytes(m, &none, moe);
-	o->act = plan_layer_activation_bytes(m, c, moe);
+	o->act = plan_layer_activation_bytes(m, c, moe) -
+		 (hw->elem_bytes < 2 ? plan_fp8_activation_saving(m, c, moe) : 0);
 	/* FlashAttention fuses the softmax (and its dropout) into the core: no s x s tensor goes
 	 * through HBM. */
 	double core_bytes = c->flash ? 0 : tokens * (m->dropout > 0 ? 5 : 2) * a * s / t;
@@ -453,11 +482,12 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 			       collective(hw, t, t, COLL_ALL_GATHER, act_bytes))
 			: 2 * collective(hw, t, t, COLL_ALL_REDUCE, act_bytes);
 	/* CP (ring attention): each rank passes its K and V chunk around the ring, cp − 1 steps;
-	 * backward passes K, V and their gradients. Overlapped with the core (Megatron-Core). */
+	 * backward passes K, V and their gradients. Overlapped with the core (Megatron-Core),
+	 * as the other overlaps: at most OVERLAP_MAX of it hidden, at OVERLAP_COST. */
 	double kv = tokens * 2 * g * d * 2 / t;
 	double cp_f = c->cp > 1 ? collective(hw, (double)t * c->cp, c->cp, COLL_RING_PASS, kv) : 0;
-	o->cp_f = fmax(0, cp_f - core);
-	o->cp_b = fmax(0, 2 * cp_f - 2 * core);
+	o->cp_f = exposed(cp_f, core, true);
+	o->cp_b = exposed(2 * cp_f, 2 * core, true);
 	/* EP: dispatch and combine all-to-all of the routed tokens, per pass. In fp8 the dispatch
 	 * goes in fp8 and the combine in BF16 (DeepSeek-AI 2024, §3.3.4); else both in BF16. */
 	/* Padded to capacity, the all-to-all carries cf x the routed tokens. */

@@ -196,7 +196,13 @@ static void candidates(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp
 	c->ndp = divisors(sp->batch, &c->dp);
 	c->nmicro = divisors(sp->batch, &c->micro);
 	c->nmicro = filter(c->micro, c->nmicro, &sp->knob[KNOB_MICRO]);
-	c->nv = divisors((int)m->layers, &c->v);
+	/* Interleaving divides a stage's layers: the model's with even stages, the middle
+	 * stages' ⌈L/p⌉ with uneven ones (Llama 3.1 405B's 126 layers run PP 8 with 8 chunks
+	 * of 2), so every count up to L is a candidate; the loop stops past the stage's. */
+	c->v = xmalloc(sizeof(int) * (size_t)(m->layers > 1 ? m->layers : 1));
+	c->nv = 0;
+	for (int v = 1; v <= (int)m->layers; v++)
+		c->v[c->nv++] = v;
 	c->nv = filter(c->v, c->nv, &sp->knob[KNOB_V]);
 }
 
@@ -275,8 +281,8 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 					c.micro = b;
 					for (int i_v = 0; i_v < cd.nv; i_v++) {
 						int v = cd.v[i_v];
-						if (v > 1 && (pp == 1 || mb % pp))
-							continue;
+						if (v > (L + pp - 1) / pp || (v > 1 && (pp == 1 || mb % pp)))
+							break;
 						if (even ? (L / pp) % v != 0 : !plan_uneven_interleave_ok(m, &c, v))
 							continue;
 						c.v = v;

@@ -157,6 +157,7 @@ static void test_bubble_and_efficiency(void)
 	CU_ASSERT(plan_matmul_efficiency(&hw, 2048, 2048, 128) < 0.75);
 	/* Bandwidth by level: the domain, a leaf, then the oversubscribed tiers. */
 	hw.per_node = 8, hw.domain = 8, hw.su_bw = 300e9, hw.net_bw = 25e9, hw.tree = true;
+	hw.su_eff = 0.6, hw.net_eff = 0.9;
 	hw.leaf_nodes = 4, hw.pod_nodes = 16, hw.oversub[0] = 2, hw.oversub[1] = 4;
 	double b1 = plan_group_bandwidth(&hw, 8), b2 = plan_group_bandwidth(&hw, 32);
 	double b3 = plan_group_bandwidth(&hw, 64), b4 = plan_group_bandwidth(&hw, 256);
@@ -175,12 +176,28 @@ static void test_bubble_and_efficiency(void)
 	      2 * (n2 - 1) * alpha + 2 * (n2 - 1) / n2 * big / bw, 1e-12);
 	CLOSE(plan_collective(&hw, 2048, 4, COLL_RING_PASS, big), 3 * (alpha + big / bw), 1e-12);
 	CU_ASSERT(plan_collective(&hw, 2048, 1, COLL_ALL_REDUCE, big) == 0);
-	/* SHARP: the buffer up and down the fabric once, 2 x tiers steps; not inside the domain. */
+	/* SHARP: the buffer up and down the fabric once, 2 x tiers steps, at 275/370 of the
+	 * collective bandwidth (NCCL's NVLS measurement); not inside the domain. */
+	double innet = 275.0 / 370.0;
 	hw.sharp = true, hw.fabric_tiers = 3;
-	CLOSE(plan_collective(&hw, 2048, n2, COLL_ALL_REDUCE, big), 2 * 3 * alpha + big / bw, 1e-12);
+	CLOSE(plan_collective(&hw, 2048, n2, COLL_ALL_REDUCE, big), 2 * 3 * alpha + big / (bw * innet),
+	      1e-12);
+	double ring8 = 2 * 7 * 1e-6 + 2 * 7.0 / 8 * big / b1;
 	CLOSE(plan_collective(&hw, 8, 8, COLL_ALL_REDUCE, big),
-	      fmin(2 * 7 * 1e-6 + 2 * 7.0 / 8 * big / b1, 2 * 3 * 1e-6 + 2 * 7.0 / 8 * big / b1 / 0.9), 1e-12);
-	hw.sharp = false;
+	      fmin(ring8, 2 * 3 * 1e-6 + 2 * 7.0 / 8 * big / b1 / 0.9), 1e-12);
+	/* NVLink SHARP (NVLS) inside the domain: one switch, the buffer in and out once. */
+	hw.nvls = true;
+	CLOSE(plan_collective(&hw, 8, 8, COLL_ALL_REDUCE, big), 2 * 1e-6 + big / (b1 * innet), 1e-12);
+	CU_ASSERT(plan_collective(&hw, 8, 8, COLL_ALL_REDUCE, big) < ring8);
+	/* Reduce-scatter and all-gather stay on the ring. */
+	CLOSE(plan_collective(&hw, 8, 8, COLL_ALL_GATHER, big), 7 * 1e-6 + 7.0 / 8 * big / b1, 1e-12);
+	/* Each level's efficiency is the part's: the domain's the accelerator's, the fabric's
+	 * the NIC's. */
+	CLOSE(b1, 300e9 * 0.6, 1e-12);
+	hw.su_eff = 0.82, hw.net_eff = 0.8;
+	CLOSE(plan_group_bandwidth(&hw, 8), 300e9 * 0.82, 1e-12);
+	CLOSE(plan_group_bandwidth(&hw, 32), 25e9 * 0.8, 1e-12);
+	hw.sharp = false, hw.nvls = false;
 }
 
 
@@ -296,7 +313,7 @@ static void test_fidelity(void)
 		const Row *r = &table1[i];
 		char spec[4096];
 		/* The published plan: its TP, PP, GPUs and batch, full recomputation, no sequence
-		 * parallelism nor distributed optimizer (2021); micro-batch and interleaving are not
+		 * parallelism nor distributed optimizer, gradients reduced after the backward (2021); micro-batch and interleaving are not
 		 * in the table, so the planner picks them. Then the planner's own plan on as many
 		 * GPUs. */
 		snprintf(spec, sizeof spec,
@@ -306,7 +323,7 @@ static void test_fidelity(void)
 			 "  global_batch = %d\n  gpus = %d\n  tp = %d\n  pp = %d\n  cp = 1\n"
 			 "  recompute = full\n  sequence_parallel = false\n  distributed_optimizer = false\n"
 			 "  flash_attention = false\n  overlap_tp = false\n  overlap_pp = false\n"
-			 "  overlap_dp = true\n}\n"
+			 "  overlap_dp = false\n}\n"
 			 "workload chosen {\n  cluster = c\n  model = transformer(layers = %d, "
 			 "hidden = %d, heads = %d, seq = 2048, vocab = 51200)\n  tokens = 1e9\n"
 			 "  global_batch = %d\n  gpus = %d\n}\n",
@@ -337,59 +354,218 @@ static void test_fidelity(void)
 
 /* ---- accuracy: published runs, the published plan, the measured figure ---------------------- */
 
-/* Llama 3.1 405B on Meta's H100 cluster (Llama Team, AI @ Meta, "The Llama 3 Herd of Models",
- * 2024, https://arxiv.org/abs/2407.21783, Table 4): GPUs, TP, CP, PP, DP, sequence, sequences
- * a step (16M tokens), BF16 MFU. Not used to set any constant of the model. */
-static const struct {
-	int gpus, tp, cp, pp, dp, seq, batch;
-	double mfu;
-} LLAMA3_TABLE4[] = {
-	{8192, 8, 1, 16, 64, 8192, 2048, 0.43},
-	{16384, 8, 1, 16, 128, 8192, 2048, 0.41},
-	{16384, 8, 16, 16, 8, 131072, 128, 0.38},
+/* The clusters the runs ran on: DGX A100 on HDR (Selene, as the fidelity test), DGX H100 and
+ * DGX B200 on a 3-tier NDR fat tree (std.servers). */
+static const char *ACC_H100 =
+	"import std.accelerators\nimport std.network\nimport std.cooling\nimport std.servers\n"
+	"import std.models\n"
+	"rack r { height = 48 U; power_limit = 100 kW; cooling = cold_plate }\n"
+	"site s { power_budget = 100 MW; electricity = 0.1 USD/kWh }\n"
+	"fabric f { topology = fat_tree(tiers = 3, rail_optimized = true); "
+	"switch = QM9700; link = 400 Gbps }\n";
+
+/* GB200 NVL72: 18 trays of 4 GPUs a domain, 120 kW a rack (std.servers). */
+static const char *ACC_NVL72 =
+	"import std.accelerators\nimport std.network\nimport std.cooling\nimport std.servers\n"
+	"import std.models\n"
+	"rack r { height = 48 U; power_limit = 140 kW; cooling = cold_plate }\n"
+	"site s { power_budget = 100 MW; electricity = 0.1 USD/kWh }\n"
+	"fabric f { topology = fat_tree(tiers = 3, rail_optimized = true); "
+	"switch = QM9700; link = 400 Gbps }\n";
+
+typedef enum { ACC_STEP_S, ACC_MFU, ACC_HW_TFLOPS, ACC_TOKENS } AccMetric;
+typedef enum { ON_A100, ON_DGX, ON_NVL72 } AccCluster; /* DGX_A100, ACC_H100, ACC_NVL72 */
+
+/* A published run: where it ran, the model, the plan as published (what it does not give is
+ * searched), the figure measured, and whether that figure set a constant of std.accelerators
+ * (its matmul_efficiency: "fit") or only checks the model ("check"). */
+typedef struct Published {
+	const char *what;
+	AccCluster on;       /* the declarations; the node type is `node` */
+	const char *node;
+	const char *model;
+	const char *plan;
+	int gpus, batch;
+	AccMetric metric;
+	double published;
+	bool fit;
+} Published;
+
+/* Korthikanti et al., "Reducing Activation Recomputation in Large Transformer Models", MLSys
+ * 2023 (arXiv 2205.05198, 2022), Table 3 (the models and plans: TP 8, micro-batch 4 for 22B
+ * and 1 for the others, sequence 2,048, vocabulary 51,200) and Table 5 (iteration time on
+ * Selene's A100 80GB: full recomputation, then sequence parallelism with selective
+ * recomputation). Interleaving is not given: searched. */
+#define KORTHIKANTI_FULL \
+	"recompute = full; sequence_parallel = false; distributed_optimizer = false; " \
+	"flash_attention = false; overlap_tp = false; overlap_pp = false; overlap_dp = true; cp = 1"
+#define KORTHIKANTI_SP \
+	"recompute = selective; sequence_parallel = true; distributed_optimizer = false; " \
+	"flash_attention = false; overlap_tp = false; overlap_pp = false; overlap_dp = true; cp = 1"
+#define GPT_A100(l, h, a) \
+	"transformer(layers = " #l ", hidden = " #h ", heads = " #a ", seq = 2048, vocab = 51200)"
+/* Narayanan et al., SC'21, Table 1 (as the fidelity test; 2021 software: full recomputation,
+ * no SP, unfused attention) and Smith et al., "Using DeepSpeed and Megatron to Train
+ * Megatron-Turing NLG 530B", arXiv 2201.11990 (2022), §2.3 (280, 350 and 420 DGX A100, batch
+ * 1,920, TP 8 PP 35, DeepSpeed's 1F1B pipeline without interleaving: 60.1, 50.2 and 44.4 s
+ * an iteration, 126, 121 and 113 teraFLOP/s per GPU). */
+#define NARAYANAN \
+	"cp = 1; recompute = full; sequence_parallel = false; distributed_optimizer = false; " \
+	"flash_attention = false; overlap_tp = false; overlap_pp = false; overlap_dp = false"
+/* Llama 3.1 405B (Llama Team, AI @ Meta, "The Llama 3 Herd of Models", arXiv 2407.21783,
+ * 2024, Table 4: BF16 MFU on H100 at 16M tokens a step). */
+#define LLAMA405 "llama3_405b"
+#define LLAMA405_128K \
+	"transformer(layers = 126, hidden = 16384, heads = 128, query_groups = 8, ffn = 53248, " \
+	"seq = 131072, vocab = 128256, activation = swiglu, tied_embeddings = false, dropout = 0)"
+/* Nemotron-4 340B (NVIDIA, "Nemotron-4 340B Technical Report", arXiv 2406.11704, 2024, §2.2
+ * and Table 2: 96 layers, hidden 18,432, 96 heads, 8 KV heads, squared-ReLU FFN 73,728,
+ * sequence 4,096, vocabulary 256,000, untied; BF16 on 768 DGX H100, TP 8 PP 12 interleaved,
+ * the batch ramp's three stages: 10.3, 10.3 and 8.0 s an iteration). */
+#define NEMOTRON4 \
+	"transformer(layers = 96, hidden = 18432, heads = 96, query_groups = 8, ffn = 73728, " \
+	"seq = 4096, vocab = 256000, tied_embeddings = false, bias = false, dropout = 0)"
+/* NVIDIA Megatron-Bridge performance summary, 25.11 NeMo container (November 2025;
+ * github.com/NVIDIA-NeMo/Megatron-Bridge, docs/performance-summary.md, read 2026-12): tokens
+ * per second per GPU of Llama 3 on DGX H100 and DGX B200, FP8 with current scaling. */
+
+static const Published PUBLISHED[] = {
+	/* A100: Korthikanti et al. set A100_SXM_80GB's matmul_efficiency. */
+	{"Korthikanti T5 22B, 8 A100, full recompute", ON_A100, "dgx_a100", GPT_A100(48, 6144, 64),
+	 "tp = 8; pp = 1; micro_batch = 4; " KORTHIKANTI_FULL, 8, 4, ACC_STEP_S, 1.42, true},
+	{"Korthikanti T5 22B, 8 A100, SP + selective", ON_A100, "dgx_a100", GPT_A100(48, 6144, 64),
+	 "tp = 8; pp = 1; micro_batch = 4; " KORTHIKANTI_SP, 8, 4, ACC_STEP_S, 1.10, true},
+	{"Korthikanti T5 175B, 64 A100, full recompute", ON_A100, "dgx_a100", GPT_A100(96, 12288, 96),
+	 "tp = 8; pp = 8; micro_batch = 1; " KORTHIKANTI_FULL, 64, 64, ACC_STEP_S, 18.13, true},
+	{"Korthikanti T5 175B, 64 A100, SP + selective", ON_A100, "dgx_a100", GPT_A100(96, 12288, 96),
+	 "tp = 8; pp = 8; micro_batch = 1; " KORTHIKANTI_SP, 64, 64, ACC_STEP_S, 13.75, true},
+	{"Korthikanti T5 530B, 280 A100, full recompute", ON_A100, "dgx_a100",
+	 GPT_A100(105, 20480, 128), "tp = 8; pp = 35; micro_batch = 1; " KORTHIKANTI_FULL, 280, 280,
+	 ACC_STEP_S, 49.05, true},
+	{"Korthikanti T5 530B, 280 A100, SP + selective", ON_A100, "dgx_a100",
+	 GPT_A100(105, 20480, 128), "tp = 8; pp = 35; micro_batch = 1; " KORTHIKANTI_SP, 280, 280,
+	 ACC_STEP_S, 37.83, true},
+	{"Korthikanti T5 1T, 512 A100, full recompute", ON_A100, "dgx_a100", GPT_A100(128, 25600, 160),
+	 "tp = 8; pp = 64; micro_batch = 1; " KORTHIKANTI_FULL, 512, 512, ACC_STEP_S, 94.42, true},
+	{"Korthikanti T5 1T, 512 A100, SP + selective", ON_A100, "dgx_a100", GPT_A100(128, 25600, 160),
+	 "tp = 8; pp = 64; micro_batch = 1; " KORTHIKANTI_SP, 512, 512, ACC_STEP_S, 71.49, true},
+	/* A100 checks. */
+	{"Narayanan T1 145.6B, 1,536 A100, TFLOP/s", ON_A100, "dgx_a100", GPT_A100(80, 12288, 96),
+	 "tp = 8; pp = 8; " NARAYANAN, 1536, 2304, ACC_HW_TFLOPS, 148, false},
+	{"Narayanan T1 310.1B, 1,920 A100, TFLOP/s", ON_A100, "dgx_a100", GPT_A100(96, 16384, 128),
+	 "tp = 8; pp = 16; " NARAYANAN, 1920, 2160, ACC_HW_TFLOPS, 155, false},
+	{"Narayanan T1 529.6B, 2,520 A100, TFLOP/s", ON_A100, "dgx_a100", GPT_A100(105, 20480, 128),
+	 "tp = 8; pp = 35; " NARAYANAN, 2520, 2520, ACC_HW_TFLOPS, 163, false},
+	{"Narayanan T1 1T, 3,072 A100, TFLOP/s", ON_A100, "dgx_a100", GPT_A100(128, 25600, 160),
+	 "tp = 8; pp = 64; " NARAYANAN, 3072, 3072, ACC_HW_TFLOPS, 163, false},
+	{"MT-NLG 530B, 2,240 A100, s/step", ON_A100, "dgx_a100", GPT_A100(105, 20480, 128),
+	 "tp = 8; pp = 35; micro_batch = 1; interleave = 1; " NARAYANAN, 2240, 1920, ACC_STEP_S,
+	 60.1, false},
+	{"MT-NLG 530B, 2,800 A100, s/step", ON_A100, "dgx_a100", GPT_A100(105, 20480, 128),
+	 "tp = 8; pp = 35; micro_batch = 1; interleave = 1; " NARAYANAN, 2800, 1920, ACC_STEP_S,
+	 50.2, false},
+	{"MT-NLG 530B, 3,360 A100, s/step", ON_A100, "dgx_a100", GPT_A100(105, 20480, 128),
+	 "tp = 8; pp = 35; micro_batch = 1; interleave = 1; " NARAYANAN, 3360, 1920, ACC_STEP_S,
+	 44.4, false},
+	/* H100: Megatron-Bridge's runs set H100_SXM's matmul_efficiency. */
+	{"Megatron-Bridge Llama 3 70B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", "llama3_70b",
+	 "precision = fp8; tp = 4; pp = 8; cp = 1; interleave = 5; micro_batch = 1", 64, 128,
+	 ACC_TOKENS, 1602, true},
+	{"Megatron-Bridge Llama 3.1 405B, 1,024 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", LLAMA405,
+	 "precision = fp8; tp = 8; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 1024, 512,
+	 ACC_TOKENS, 292, true},
+	/* H100 checks. */
+	{"Megatron-Bridge Llama 3 8B, 8 H100 FP8 FSDP, tok/s/GPU", ON_DGX, "DGX_H100", "llama3_8b",
+	 "precision = fp8; tp = 1; pp = 1; cp = 1; fsdp = true; micro_batch = 1", 8, 128, ACC_TOKENS,
+	 14451, false},
+	{"Llama 3 T4 405B, 8,192 H100, MFU", ON_DGX, "DGX_H100", LLAMA405,
+	 "tp = 8; cp = 1; pp = 16", 8192, 2048, ACC_MFU, 0.43, true},
+	{"Llama 3 T4 405B, 16,384 H100, MFU", ON_DGX, "DGX_H100", LLAMA405,
+	 "tp = 8; cp = 1; pp = 16", 16384, 2048, ACC_MFU, 0.41, false},
+	{"Llama 3 T4 405B, 16,384 H100, seq 131,072, MFU", ON_DGX, "DGX_H100", LLAMA405_128K,
+	 "tp = 8; cp = 16; pp = 16", 16384, 128, ACC_MFU, 0.38, false},
+	{"Nemotron-4 T2 340B, 1,536 H100, s/step", ON_DGX, "DGX_H100", NEMOTRON4,
+	 "tp = 8; pp = 12; cp = 1", 1536, 768, ACC_STEP_S, 10.3, false},
+	{"Nemotron-4 T2 340B, 3,072 H100, s/step", ON_DGX, "DGX_H100", NEMOTRON4,
+	 "tp = 8; pp = 12; cp = 1", 3072, 1536, ACC_STEP_S, 10.3, false},
+	{"Nemotron-4 T2 340B, 6,144 H100, s/step", ON_DGX, "DGX_H100", NEMOTRON4,
+	 "tp = 8; pp = 12; cp = 1", 6144, 2304, ACC_STEP_S, 8.0, false},
+	/* B200: Megatron-Bridge's 405B run sets B200's matmul_efficiency; its 8B run checks. */
+	{"Megatron-Bridge Llama 3.1 405B, 128 B200 FP8, tok/s/GPU", ON_DGX, "DGX_B200", LLAMA405,
+	 "precision = fp8; tp = 4; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 128, 64,
+	 ACC_TOKENS, 661, true},
+	{"Megatron-Bridge Llama 3 8B, 8 B200 FP8, tok/s/GPU", ON_DGX, "DGX_B200", "llama3_8b",
+	 "precision = fp8; tp = 1; pp = 1; cp = 1; micro_batch = 2", 8, 128, ACC_TOKENS, 30624,
+	 false},
+	/* GB200 (B200's constants, not fitted): the 25.11 summary's NVL72 run; and the 26.02
+	 * container's H100 run at batch 1,536 (docs/performance-summary-archive.md, read 2026-12). */
+	{"Megatron-Bridge Llama 3.1 405B, 256 GB200 FP8, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
+	 LLAMA405, "precision = fp8; tp = 4; pp = 16; cp = 1; interleave = 4; micro_batch = 1", 256,
+	 1536, ACC_TOKENS, 813, false},
+	{"Megatron-Bridge 26.02 Llama 3.1 405B, 1,024 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100",
+	 LLAMA405, "precision = fp8; tp = 8; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 1024,
+	 1536, ACC_TOKENS, 311, false},
 };
 
-/* Errors of every published figure this suite reproduces, for the mean and the maximum. */
-static double accuracy_errors[16];
+enum { ACC_ROWS = sizeof PUBLISHED / sizeof PUBLISHED[0] + 1 };
+
+/* Errors of every published figure this suite reproduces, and which set a constant. */
+static double accuracy_errors[ACC_ROWS];
+static bool accuracy_fit[ACC_ROWS];
 static int accuracy_n;
 
-static void accuracy_note(const char *what, double predicted, double published)
+static void accuracy_note(const char *what, double predicted, double published, bool fit)
 {
 	double e = predicted / published - 1;
-	if (accuracy_n < 16)
-		accuracy_errors[accuracy_n++] = e;
-	printf("\n  %-52s published %8.3f, predicted %8.3f (%+.1f %%)", what, published, predicted,
-	       100 * e);
+	if (accuracy_n < ACC_ROWS)
+		accuracy_fit[accuracy_n] = fit, accuracy_errors[accuracy_n++] = e;
+	printf("\n  %-5s %-58s published %9.3f, predicted %9.3f (%+.1f %%)", fit ? "fit" : "check",
+	       what, published, predicted, 100 * e);
+}
+
+/* The figure a row publishes, from the plan's prediction. */
+static double accuracy_predicted(const WorkloadPlan *wp, AccMetric metric)
+{
+	switch (metric) {
+	case ACC_STEP_S: return wp->r.cost.step;
+	case ACC_MFU: return wp->r.cost.mfu;
+	case ACC_HW_TFLOPS: return wp->r.cost.tflops_per_gpu;
+	default: return wp->r.cost.tokens_per_s / wp->r.best.gpus;
+	}
+}
+
+/* Mean and largest absolute error of the rows that did (fit) or did not set a constant. */
+static void accuracy_summary(bool fit, double *mean, double *worst)
+{
+	double sum = 0;
+	int n = 0;
+	*worst = 0;
+	for (int i = 0; i < accuracy_n; i++)
+		if (accuracy_fit[i] == fit)
+			sum += fabs(accuracy_errors[i]), n++, *worst = fmax(*worst, fabs(accuracy_errors[i]));
+	*mean = n ? sum / n : 0;
 }
 
 static void test_accuracy(void)
 {
-	for (size_t i = 0; i < sizeof LLAMA3_TABLE4 / sizeof LLAMA3_TABLE4[0]; i++) {
-		char spec[2048];
+	static char spec[8192];
+	accuracy_n = 0;
+	for (size_t i = 0; i < sizeof PUBLISHED / sizeof PUBLISHED[0]; i++) {
+		const Published *r = &PUBLISHED[i];
+		const char *prelude = r->on == ON_A100 ? DGX_A100 : r->on == ON_NVL72 ? ACC_NVL72 : ACC_H100;
+		/* Whole NVL72 domains of 18 trays; else 8 GPUs a node. */
+		int nodes = r->on == ON_NVL72 ? (r->gpus + 71) / 72 * 18 : (r->gpus + 7) / 8;
 		snprintf(spec, sizeof spec,
-			 "import std.accelerators\nimport std.network\nimport std.cooling\n"
-			 "import std.servers\nimport std.models\n"
-			 "rack r { height = 48 U; power_limit = 100 kW; cooling = cold_plate }\n"
-			 "site s { power_budget = 100 MW; electricity = 0.1 USD/kWh }\n"
-			 "fabric f { topology = fat_tree(tiers = 3, rail_optimized = true); "
-			 "switch = QM9700; link = 400 Gbps }\n"
-			 "cluster c { site = s; nodes = %d x DGX_H100; rack = r; fabrics = [f] }\n"
-			 "workload w {\n  cluster = c\n  model = transformer(layers = 126, hidden = 16384, "
-			 "heads = 128, query_groups = 8, ffn = 53248, seq = %d, vocab = 128256, "
-			 "activation = swiglu, tied_embeddings = false, dropout = 0)\n  tokens = 15e12\n"
-			 "  global_batch = %d\n  gpus = %d\n  tp = %d\n  cp = %d\n  pp = %d\n}\n",
-			 LLAMA3_TABLE4[i].gpus / 8, LLAMA3_TABLE4[i].seq, LLAMA3_TABLE4[i].batch,
-			 LLAMA3_TABLE4[i].gpus, LLAMA3_TABLE4[i].tp, LLAMA3_TABLE4[i].cp,
-			 LLAMA3_TABLE4[i].pp);
+			 "%scluster c { site = s; nodes = %d x %s; rack = r; fabrics = [f] }\n"
+			 "workload w {\n  cluster = c\n  model = %s\n  tokens = 1e12\n"
+			 "  global_batch = %d\n  gpus = %d\n  %s\n}\n",
+			 prelude, nodes, r->node, r->model, r->batch, r->gpus, r->plan);
 		Built *b = build(spec);
 		const WorkloadPlan *wp = plan_of(b, "w");
-		CU_ASSERT_FATAL(wp != NULL && wp->r.found);
-		char what[96];
-		snprintf(what, sizeof what, "Llama 3 Table 4: %d GPUs TP %d CP %d PP %d, MFU",
-			 LLAMA3_TABLE4[i].gpus, LLAMA3_TABLE4[i].tp, LLAMA3_TABLE4[i].cp,
-			 LLAMA3_TABLE4[i].pp);
-		accuracy_note(what, wp->r.cost.mfu, LLAMA3_TABLE4[i].mfu);
-		CU_ASSERT(fabs(wp->r.cost.mfu / LLAMA3_TABLE4[i].mfu - 1) <= 0.25);
+		CU_ASSERT_FATAL(b->errors == 0 && wp != NULL && wp->r.found);
+		double predicted = accuracy_predicted(wp, r->metric);
+		accuracy_note(r->what, predicted, r->published, r->fit);
+		CU_ASSERT(fabs(predicted / r->published - 1) <= 0.25);
 		done(b);
 	}
 	/* DeepSeek-V3 (examples/deepseek-v3.cluster): 2.788M H800 GPU-hours (DeepSeek-AI,
@@ -398,14 +574,24 @@ static void test_accuracy(void)
 	const WorkloadPlan *wp = plan_of(b, "pretrain");
 	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
 	double hours = wp->time_to_train / 3600 * wp->r.best.gpus / 1e6;
-	accuracy_note("DeepSeek-V3: 2,048 H800, M GPU-hours", hours, 2.788);
+	accuracy_note("DeepSeek-V3 T1, 2,048 H800 FP8, M GPU-hours", hours, 2.788, false);
 	CU_ASSERT(fabs(hours / 2.788 - 1) <= 0.25);
 	done(b);
-	double sum = 0, worst = 0;
+	double fit_mean, fit_max, mean, worst;
+	accuracy_summary(true, &fit_mean, &fit_max);
+	accuracy_summary(false, &mean, &worst);
+	/* Regression bounds at what the model reaches today (docs/parallelism.md, "Accuracy"):
+	 * the fitted rows within 4 % on average, the held-out ones within 15 %; the goal, 5 %
+	 * held out, is not met. */
+	CU_ASSERT(fit_mean <= 0.04);
+	CU_ASSERT(mean <= 0.15);
+	int fitted = 0;
 	for (int i = 0; i < accuracy_n; i++)
-		sum += fabs(accuracy_errors[i]), worst = fmax(worst, fabs(accuracy_errors[i]));
-	printf("\n  accuracy: %d published figures, mean error %.1f %%, max %.1f %%\n", accuracy_n,
-	       100 * sum / accuracy_n, 100 * worst);
+		fitted += accuracy_fit[i];
+	printf("\n  accuracy: %d published figures; %d held out (check): mean error %.1f %%, max "
+	       "%.1f %%; %d fitted: mean %.1f %%, max %.1f %%\n",
+	       accuracy_n, accuracy_n - fitted, 100 * mean, 100 * worst, fitted, 100 * fit_mean,
+	       100 * fit_max);
 }
 
 /* ---- speed ---------------------------------------------------------------------------------- */
