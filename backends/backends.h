@@ -108,6 +108,8 @@ int report_json_write(Output *o, const Design *d);
 
 /* report.json's "finance" object (docs/reports.md); report.md's "Finance" section. */
 Json *report_finance_json(const Design *d);
+Json *report_sensitivity_json(const Sensitivity *s);
+void report_sensitivity_read(Arena *a, const Json *o, Sensitivity *s);
 void report_finance_md(Buf *b, const Design *d);
 
 /* ---- report_md.c: report.md, the report for people ----------------------------------------- */
@@ -141,6 +143,7 @@ typedef struct CompareRow {
 	double capex, annual_energy, annual_energy_cost, tco, tco_years;
 	/* The financial model (report.json's finance): report currency; FLOP/s */
 	double net_present_cost, annual_cost, per_gpu_hour, per_pflop_day, peak_compute;
+	Sensitivity sens;        /* the tornado of the financial model (finance.c) */
 	CompareWorkload *w;      /* nw of them, in the spec's workload order */
 	int nw;
 	int decisions;           /* the open choices it made ... */
@@ -203,6 +206,20 @@ int report_html_write(Output *o, const Design *d);
 void report_reliability_md(Buf *b, const Design *d);
 void report_reliability_html(Buf *b, const Design *d);
 int report_html_compare_write(Output *o, const Comparison *cmp);
+
+/* report_html.c's page and table helpers, for compare_html.c: the page with more style rules
+ * (or NULL), a section with its heading, key figures, header and data cells (escaped). */
+void html_esc(Buf *b, const char *s);
+void html_page_start(Buf *b, const char *title, const char *more_css);
+void html_page_end(Buf *b, const char *what);
+void html_section(Buf *b, const char *id, const char *heading);
+void html_kpi(Buf *b, const char *label, const char *value, const char *unit);
+void html_kpi_number(Buf *b, const char *label, double v, int decimals, const char *unit);
+void html_kpi_money(Buf *b, const char *label, double v, const char *cur);
+void html_th(Buf *b, const char *s, bool num);
+void html_td(Buf *b, const char *s);
+void html_td_number(Buf *b, double v, int decimals);
+void html_td_money(Buf *b, double v);
 
 /* ---- svgchart.c: charts as inline SVG text (report.html) ------------------------------------ */
 
@@ -272,10 +289,11 @@ void chart_columns(Buf *b, const ChartColumns *c);
 
 /* A labelled point of a scatter. */
 typedef struct ChartPoint {
-	const char *label;
+	const char *label;  /* beside the point where it has room (else none) */
 	double x, y;        /* not finite: not drawn */
 	bool mark;          /* highlighted (Pareto-optimal) */
 	bool front;         /* on the step line */
+	const char *tip;    /* its tooltip, or NULL for the label */
 } ChartPoint;
 
 typedef struct ChartScatter {
@@ -288,6 +306,22 @@ typedef struct ChartScatter {
 	int width, height;   /* px; 0 for the defaults (1000 x 420) */
 } ChartScatter;
 void chart_scatter(Buf *b, const ChartScatter *c);
+
+/* A tornado diagram: per input, a bar from the value as designed (a line across) to the value
+ * at the input's low end and one to its high end, in the order given (the caller sorts them,
+ * widest swing first). */
+typedef struct ChartTornado {
+	const char *title;             /* the chart's accessible name */
+	const char *unit;              /* after each value, or NULL */
+	int decimals;                  /* of values (text_number) */
+	double base;                   /* the metric as designed */
+	const char *const *labels;     /* n: the inputs and their ranges */
+	const double *low, *high;      /* n: the metric at each input's low and high end */
+	int n;
+	const char *low_legend, *high_legend;
+	int width;                     /* px; 0 for the default (1000) */
+} ChartTornado;
+void chart_tornado(Buf *b, const ChartTornado *c);
 
 /* ---- topology.c: topology.dot and topology.svg, the fabric graph (Graphviz) ----------------- */
 

@@ -74,6 +74,8 @@ static void row_from_design(Arena *a, Design *d, CompareRow *r)
 	r->per_gpu_hour = d->fin.done ? d->fin.per_gpu_hour : NAN;
 	r->per_pflop_day = d->fin.done ? d->fin.per_pflop_day : NAN;
 	r->peak_compute = t->peak_compute;
+	if (d->fin.done)
+		r->sens = d->fin.sens;
 	r->nw = d->nplans;
 	r->w = arena_alloc(a, sizeof *r->w * (size_t)(d->nplans + 1));
 	for (int i = 0; i < d->nplans; i++) {

@@ -217,6 +217,7 @@ Json *compare_row_json(const CompareRow *r)
 	jw_set(o, "cost_per_gpu_hour", jw_real(r->per_gpu_hour, RATIO));
 	jw_set(o, "cost_per_pflop_day", jw_real(r->per_pflop_day, MONEY));
 	jw_set(o, "peak_pflops", jw_real(r->peak_compute / 1e15, 3));
+	jw_set(o, "sensitivity", report_sensitivity_json(&r->sens));
 	return o;
 }
 
@@ -265,6 +266,7 @@ void compare_row_read(Arena *a, const Json *o, CompareRow *r)
 	r->per_gpu_hour = jw_get_real(o, "cost_per_gpu_hour");
 	r->per_pflop_day = jw_get_real(o, "cost_per_pflop_day");
 	r->peak_compute = jw_get_real(o, "peak_pflops") * 1e15;
+	report_sensitivity_read(a, jw_get(o, "sensitivity"), &r->sens);
 	const Json *ch = jw_get(o, "chosen");
 	r->decisions = (int)jw_len(ch);
 	r->chosen = arena_alloc(a, sizeof *r->chosen * (size_t)(r->decisions + 1));
