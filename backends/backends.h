@@ -88,6 +88,12 @@ void text_number(Buf *b, double x, int decimals, bool keep_decimals);
  * "1,234.50"). */
 void text_money(Buf *b, double x);
 
+/* The unit a quantity in base units `base` ("bit/s", "W", "J", "s", "CNY") is shown in
+ * ("Tbit/s", "kW", "kWh", "days", "CNY"), with the factor from base and the places; "" for
+ * none. text_quantity prints v (base units) so: "51.2 Tbit/s". */
+const char *text_display_unit(const char *base, double *scale, int *decimals);
+void text_quantity(Buf *b, double v, const char *base_unit);
+
 /* s as the text of a Markdown table cell: '|' escaped, line breaks as spaces; NULL is empty. */
 void text_md_cell(Buf *b, const char *s);
 
@@ -108,6 +114,12 @@ int report_json_write(Output *o, const Design *d);
 
 /* report.json's "finance" object (docs/reports.md); report.md's "Finance" section. */
 Json *report_finance_json(const Design *d);
+/* report.json's pieces a comparison's rows carry too: a location as "file", "line", "column"
+ * (null without one), the open choices as report.json's "decisions", the unmet requirements
+ * of a build that failed (its "unmet" diagnostics) with value, limit and unit. */
+void report_json_loc(Json *o, Loc at);
+Json *report_decisions_json(const Design *d, const OptimizerReport *opt);
+Json *report_violations_json(const Ctx *c);
 Json *report_sensitivity_json(const Sensitivity *s);
 void report_sensitivity_read(Arena *a, const Json *o, Sensitivity *s);
 void report_finance_md(Buf *b, const Design *d);
@@ -144,6 +156,10 @@ typedef struct CompareRow {
 	/* The financial model (report.json's finance): report currency; FLOP/s */
 	double net_present_cost, annual_cost, per_gpu_hour, per_pflop_day, peak_compute;
 	Sensitivity sens;        /* the tornado of the financial model (finance.c) */
+	/* Machine-readable: the requirements it misses (a row not built) and the open choices it
+	 * made, each with its numbers, unit and place in the spec (docs/reports.md); JSON arrays
+	 * the row owns (compare_row_free), or NULL for none. */
+	Json *violations, *decisions_json;
 	CompareWorkload *w;      /* nw of them, in the spec's workload order */
 	int nw;
 	int decisions;           /* the open choices it made ... */
@@ -178,10 +194,13 @@ const char *compare_objective_names(void); /* for messages: every name an object
 
 /* A row as JSON (comparison.json's rows[] entries) and back; strings copied into a. */
 Json *compare_row_json(const CompareRow *r);
+void compare_row_free(CompareRow *r);
 void compare_row_read(Arena *a, const Json *o, CompareRow *r);
 
 /* Value of objective k for row r, in base units (NAN when the row did not build). */
 double compare_value(const Comparison *cmp, const CompareRow *r, int k);
+/* The built row best on objective k (the first of equals), or -1 when none has a value. */
+int compare_best(const Comparison *cmp, int k);
 /* The workloads of every row, in order of first sight (heap: free() the array), and a row's
  * outcome for one of them (NULL when it has none). */
 int compare_workloads(const Comparison *cmp, const char ***out);

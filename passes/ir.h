@@ -1056,6 +1056,7 @@ typedef struct OptimizerReport {
 	bool maximize;           /* the first objective is maximized */
 	double cable_money, cable_watts; /* per link, when the choices were decided again with the
 					  * cables counted (pipeline.c); NAN otherwise */
+	const char *objective_unit; /* the first objective's base units ("CNY", "bit/s"), or NULL */
 } OptimizerReport;
 
 /* The optimizer's model (passes/opt/lp.c). */

@@ -149,23 +149,6 @@ enum { NW_COLS = sizeof w_cols / sizeof w_cols[0] };
 
 /* ---- at a glance -------------------------------------------------------------------------- */
 
-/* The built row best on objective k (the first of equals), or -1. */
-static int best_on(const Comparison *cmp, int k)
-{
-	int best = -1;
-	for (int i = 0; i < cmp->nrows; i++) {
-		if (cmp->rows[i].status)
-			continue;
-		double v = compare_value(cmp, &cmp->rows[i], k);
-		if (!isfinite(v))
-			continue;
-		double bv = best >= 0 ? compare_value(cmp, &cmp->rows[best], k) : NAN;
-		if (best < 0 || (cmp->obj[k].maximize ? v > bv : v < bv))
-			best = i;
-	}
-	return best;
-}
-
 static void row_ref(Buf *b, const Comparison *cmp, int i)
 {
 	buf_printf(b, "#%d <code>", i + 1);
@@ -217,7 +200,7 @@ static void glance(Buf *b, const Comparison *cmp)
 	html_th(b, "against the base design", false);
 	buf_puts(b, "</tr>\n");
 	for (int k = 0; k < cmp->nobj; k++) {
-		int i = best_on(cmp, k);
+		int i = compare_best(cmp, k);
 		buf_puts(b, "<tr><td>");
 		html_esc(b, cmp->obj[k].label);
 		buf_puts(b, cmp->obj[k].maximize ? " (higher is better)" : " (lower is better)");
@@ -553,7 +536,7 @@ static void tornado(Buf *b, const Comparison *cmp, int i)
 
 static void sensitivity(Buf *b, const Comparison *cmp)
 {
-	int best = best_on(cmp, 0);
+	int best = compare_best(cmp, 0);
 	bool any = (cmp->rows[0].status == 0 && cmp->rows[0].sens.n) ||
 		   (best >= 0 && cmp->rows[best].sens.n);
 	if (!any)

@@ -98,9 +98,10 @@ Json *report_finance_json(const Design *d)
 Json *report_sensitivity_json(const Sensitivity *s)
 {
 	Json *o = jw_object();
+	int places = s->workload ? 2 : 4; /* money; a GPU-hour's cost as cost_per_gpu_hour */
 	jw_set(o, "metric", jw_str(s->workload ? "cost_per_trained_model" : "cost_per_gpu_hour"));
 	jw_set(o, "workload", jw_str(s->workload));
-	jw_set(o, "as_designed", money(s->base));
+	jw_set(o, "as_designed", jw_real(s->base, places));
 	Json *a = jw_array();
 	for (int i = 0; i < s->n; i++) {
 		const SensFactor *f = &s->f[i];
@@ -109,8 +110,8 @@ Json *report_sensitivity_json(const Sensitivity *s)
 		jw_set(x, "input_unit", jw_str(f->kind == SENS_UTILIZATION ? "ratio" : "multiple"));
 		jw_set(x, "low_input", jw_real(f->low_input, 4));
 		jw_set(x, "high_input", jw_real(f->high_input, 4));
-		jw_set(x, "at_low", money(f->low));
-		jw_set(x, "at_high", money(f->high));
+		jw_set(x, "at_low", jw_real(f->low, places));
+		jw_set(x, "at_high", jw_real(f->high, places));
 		jw_push(a, x);
 	}
 	jw_set(o, "inputs", a);
