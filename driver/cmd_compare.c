@@ -594,6 +594,12 @@ int cmd_compare(const Options *o, const char *path)
 		if (!jobs[i].sets_text)
 			jobs[i].sets_text = "";
 	}
+	if ((o->submit && !o->slurm) || (!!o->slurm + !!o->shard_n + !!o->merge) > 1) {
+		fprintf(stderr, "clusterc: --submit goes with --slurm; --slurm, --shard and --merge "
+				"one at a time\n");
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	if (o->slurm || o->shard_n || o->merge) {
 		if (strcmp(path, "-") == 0) {
 			fprintf(stderr, "clusterc: --slurm, --shard and --merge read the spec from a "

@@ -6,7 +6,8 @@
 #  - on a real Slurm: slurmctld and slurmd (Debian 22.05) started on loopback as the current
 #    user (auth/none, a private port, one node of 2 CPUs), `--submit` hands the array and the
 #    merge to sbatch; the merge's files equal the local run's byte for byte;
-#  - a merge with a shard missing fails (exit 74) and writes nothing.
+#  - a merge with a shard missing fails (exit 74) and writes nothing; options that do not go
+#    together are exit 64.
 # Only when the daemons cannot start does the Slurm part skip, saying why.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -31,6 +32,14 @@ same() { # same DIR LABEL: DIR's files equal the local run's
 	err "local compare: exit $?"
 rows=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['rows']))" "$tmp/local/comparison.json")
 [ "$rows" = 201 ] || err "the local run has $rows rows, not 201"
+
+# Options that do not go together (exit 64).
+"$clusterc" compare -q examples/wanka.cluster --submit -o "$tmp/u" 2>/dev/null
+[ $? = 64 ] || err "--submit without --slurm is not exit 64"
+"$clusterc" compare -q examples/wanka.cluster --shard 2/2 -o "$tmp/u" 2>/dev/null
+[ $? = 64 ] || err "--shard 2/2 is not exit 64"
+"$clusterc" compare -q - --sweep $sweep --slurm "$tmp/u" <examples/wanka.cluster 2>/dev/null
+[ $? = 64 ] || err "--slurm of standard input is not exit 64"
 
 # The scripts run by sh, as Slurm would run them.
 "$clusterc" compare -q examples/wanka.cluster --sweep $sweep --slurm "$tmp/sh" -o "$tmp/sh-out" ||
