@@ -88,6 +88,12 @@ void text_number(Buf *b, double x, int decimals, bool keep_decimals);
  * "1,234.50"). */
 void text_money(Buf *b, double x);
 
+/* The unit a quantity in base units `base` ("bit/s", "W", "J", "s", "CNY") is shown in
+ * ("Tbit/s", "kW", "kWh", "days", "CNY"), with the factor from base and the places; "" for
+ * none. text_quantity prints v (base units) so: "51.2 Tbit/s". */
+const char *text_display_unit(const char *base, double *scale, int *decimals);
+void text_quantity(Buf *b, double v, const char *base_unit);
+
 /* s as the text of a Markdown table cell: '|' escaped, line breaks as spaces; NULL is empty. */
 void text_md_cell(Buf *b, const char *s);
 
@@ -112,6 +118,14 @@ Json *report_finance_json(const Design *d);
  * report.json's `expansion` section. Nothing for other builds. */
 int expansion_write(Output *o, const Design *d);
 Json *expansion_json(const Design *d);
+/* report.json's pieces a comparison's rows carry too: a location as "file", "line", "column"
+ * (null without one), the open choices as report.json's "decisions", the unmet requirements
+ * of a build that failed (its "unmet" diagnostics) with value, limit and unit. */
+void report_json_loc(Json *o, Loc at);
+Json *report_decisions_json(const Design *d, const OptimizerReport *opt);
+Json *report_violations_json(const Ctx *c);
+Json *report_sensitivity_json(const Sensitivity *s);
+void report_sensitivity_read(Arena *a, const Json *o, Sensitivity *s);
 void report_finance_md(Buf *b, const Design *d);
 
 /* ---- report_md.c: report.md, the report for people ----------------------------------------- */
@@ -145,6 +159,11 @@ typedef struct CompareRow {
 	double capex, annual_energy, annual_energy_cost, tco, tco_years;
 	/* The financial model (report.json's finance): report currency; FLOP/s */
 	double net_present_cost, annual_cost, per_gpu_hour, per_pflop_day, peak_compute;
+	Sensitivity sens;        /* the tornado of the financial model (finance.c) */
+	/* Machine-readable: the requirements it misses (a row not built) and the open choices it
+	 * made, each with its numbers, unit and place in the spec (docs/reports.md); JSON arrays
+	 * the row owns (compare_row_free), or NULL for none. */
+	Json *violations, *decisions_json;
 	CompareWorkload *w;      /* nw of them, in the spec's workload order */
 	int nw;
 	int decisions;           /* the open choices it made ... */
@@ -179,10 +198,13 @@ const char *compare_objective_names(void); /* for messages: every name an object
 
 /* A row as JSON (comparison.json's rows[] entries) and back; strings copied into a. */
 Json *compare_row_json(const CompareRow *r);
+void compare_row_free(CompareRow *r);
 void compare_row_read(Arena *a, const Json *o, CompareRow *r);
 
 /* Value of objective k for row r, in base units (NAN when the row did not build). */
 double compare_value(const Comparison *cmp, const CompareRow *r, int k);
+/* The built row best on objective k (the first of equals), or -1 when none has a value. */
+int compare_best(const Comparison *cmp, int k);
 /* The workloads of every row, in order of first sight (heap: free() the array), and a row's
  * outcome for one of them (NULL when it has none). */
 int compare_workloads(const Comparison *cmp, const char ***out);
@@ -207,6 +229,20 @@ int report_html_write(Output *o, const Design *d);
 void report_reliability_md(Buf *b, const Design *d);
 void report_reliability_html(Buf *b, const Design *d);
 int report_html_compare_write(Output *o, const Comparison *cmp);
+
+/* report_html.c's page and table helpers, for compare_html.c: the page with more style rules
+ * (or NULL), a section with its heading, key figures, header and data cells (escaped). */
+void html_esc(Buf *b, const char *s);
+void html_page_start(Buf *b, const char *title, const char *more_css);
+void html_page_end(Buf *b, const char *what);
+void html_section(Buf *b, const char *id, const char *heading);
+void html_kpi(Buf *b, const char *label, const char *value, const char *unit);
+void html_kpi_number(Buf *b, const char *label, double v, int decimals, const char *unit);
+void html_kpi_money(Buf *b, const char *label, double v, const char *cur);
+void html_th(Buf *b, const char *s, bool num);
+void html_td(Buf *b, const char *s);
+void html_td_number(Buf *b, double v, int decimals);
+void html_td_money(Buf *b, double v);
 
 /* ---- svgchart.c: charts as inline SVG text (report.html) ------------------------------------ */
 
@@ -276,10 +312,11 @@ void chart_columns(Buf *b, const ChartColumns *c);
 
 /* A labelled point of a scatter. */
 typedef struct ChartPoint {
-	const char *label;
+	const char *label;  /* beside the point where it has room (else none) */
 	double x, y;        /* not finite: not drawn */
 	bool mark;          /* highlighted (Pareto-optimal) */
 	bool front;         /* on the step line */
+	const char *tip;    /* its tooltip, or NULL for the label */
 } ChartPoint;
 
 typedef struct ChartScatter {
@@ -292,6 +329,22 @@ typedef struct ChartScatter {
 	int width, height;   /* px; 0 for the defaults (1000 x 420) */
 } ChartScatter;
 void chart_scatter(Buf *b, const ChartScatter *c);
+
+/* A tornado diagram: per input, a bar from the value as designed (a line across) to the value
+ * at the input's low end and one to its high end, in the order given (the caller sorts them,
+ * widest swing first). */
+typedef struct ChartTornado {
+	const char *title;             /* the chart's accessible name */
+	const char *unit;              /* after each value, or NULL */
+	int decimals;                  /* of values (text_number) */
+	double base;                   /* the metric as designed */
+	const char *const *labels;     /* n: the inputs and their ranges */
+	const double *low, *high;      /* n: the metric at each input's low and high end */
+	int n;
+	const char *low_legend, *high_legend;
+	int width;                     /* px; 0 for the default (1000) */
+} ChartTornado;
+void chart_tornado(Buf *b, const ChartTornado *c);
 
 /* ---- topology.c: topology.dot and topology.svg, the fabric graph (Graphviz) ----------------- */
 

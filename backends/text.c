@@ -149,3 +149,36 @@ void text_csv_field(Buf *b, const char *s)
 	}
 	buf_putc(b, '"');
 }
+
+/* A quantity in base units as people read it: bandwidth in Tbit/s, power in kW, energy in kWh,
+ * time in days, money (a currency's code) with two places, else the base units. */
+const char *text_display_unit(const char *base, double *scale, int *decimals)
+{
+	static const struct {
+		const char *base, *shown;
+		double scale;
+		int decimals;
+	} units[] = {{"bit/s", "Tbit/s", 1e-12, 3}, {"W", "kW", 1e-3, 3}, {"J", "kWh", 1 / 3.6e6, 3},
+		     {"s", "days", 1 / 86400.0, 4}, {"B", "TB", 1e-12, 3}, {"FLOP/s", "PFLOP/s", 1e-15, 3}};
+	*scale = 1;
+	*decimals = 2;
+	if (!base)
+		return "";
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (!strcmp(base, units[i].base)) {
+			*scale = units[i].scale;
+			*decimals = units[i].decimals;
+			return units[i].shown;
+		}
+	return base;
+}
+
+void text_quantity(Buf *b, double v, const char *base_unit)
+{
+	double scale;
+	int decimals;
+	const char *u = text_display_unit(base_unit, &scale, &decimals);
+	text_number(b, v * scale, decimals, false);
+	if (*u)
+		buf_printf(b, " %s", u);
+}

@@ -21,6 +21,7 @@ here: 2-6 s of system time instead of 1 s at 100,000 GPUs). See docs/performance
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -341,6 +342,94 @@ def bench_sweep(clusterc, out, repeat, points=200, jobs=2):
     return {"status": "ok", "points": points + 1, "s": best, "per_s": (points + 1) / best}
 
 
+SLURM_CONF = """ClusterName=clusterc
+SlurmctldHost=localhost
+SlurmctldPort={port}
+SlurmdPort={port1}
+SlurmUser={user}
+SlurmdUser={user}
+AuthType=auth/none
+CredType=cred/none
+StateSaveLocation={d}/state
+SlurmdSpoolDir={d}/spool
+SlurmctldPidFile={d}/slurmctld.pid
+SlurmdPidFile={d}/slurmd.pid
+SlurmctldLogFile={d}/slurmctld.log
+SlurmdLogFile={d}/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+MailProg=/bin/true
+MpiDefault=none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+ReturnToService=2
+NodeName=node0 NodeHostname={host} NodeAddr=127.0.0.1 CPUs={cpus} State=UNKNOWN
+PartitionName=all Nodes=ALL Default=YES State=UP MaxTime=INFINITE
+"""
+
+
+def bench_sweep_slurm(clusterc, out, points=200):
+    """The same sweep as bench_sweep through `compare --slurm --submit` on a slurmctld and a
+    slurmd started on loopback (as tests/compare_slurm.sh starts them): submission to the
+    merge's end, points per second; the merge's files equal a local run's."""
+    import getpass, shutil, socket
+    if not all(shutil.which(t) for t in ("slurmctld", "slurmd", "sbatch", "scontrol", "sinfo")):
+        return {"status": "skipped (slurmctld, slurmd or slurm-client not installed)"}
+    d = os.path.join(out, "slurm")
+    rmtree(d)
+    for sub in ("state", "spool"):
+        os.makedirs(os.path.join(d, sub))
+    port = 20000 + (os.getpid() * 7) % 20000
+    conf = os.path.join(d, "slurm.conf")
+    with open(conf, "w") as f:
+        f.write(SLURM_CONF.format(port=port, port1=port + 1, user=getpass.getuser(), d=d,
+                                  host=socket.gethostname(), cpus=os.cpu_count() or 1))
+    env = dict(os.environ, SLURM_CONF=conf, CLUSTERC_STDLIB=os.path.join(HERE, "..", "stdlib"))
+    log = open(os.path.join(d, "daemons.out"), "w")
+    daemons = [subprocess.Popen(["slurmctld", "-D", "-c", "-f", conf], env=env, stdout=log, stderr=log),
+               subprocess.Popen(["slurmd", "-D", "-N", "node0", "-f", conf], env=env, stdout=log, stderr=log)]
+    try:
+        for _ in range(80):
+            r = subprocess.run(["sinfo", "-h", "-o", "%T"], env=env, capture_output=True, text=True)
+            if "idle" in r.stdout:
+                break
+            time.sleep(0.25)
+        else:
+            return {"status": "skipped (the daemons did not come up: %s)" % os.path.join(d, "daemons.out")}
+        grid = os.path.join(out, "sweep-%d.yaml" % points)
+        spec = os.path.join(HERE, "..", "examples", "wanka.cluster")
+        local, merged = os.path.join(d, "local"), os.path.join(d, "merged")
+        subprocess.call([clusterc, "compare", "-q", spec, "--sweep", grid, "-o", local], env=env,
+                        stderr=subprocess.DEVNULL)
+        t0 = time.perf_counter()
+        r = subprocess.run([clusterc, "compare", spec, "--sweep", grid, "--slurm", os.path.join(d, "jobs"),
+                            "-o", merged, "--submit"], env=env, capture_output=True, text=True)
+        m = re.search(r"merge job (\d+)", r.stdout)
+        if r.returncode != 0 or not m:
+            return {"status": "submit failed: %s" % (r.stdout + r.stderr).strip()}
+        state = ""
+        while True:
+            q = subprocess.run(["scontrol", "show", "job", m.group(1)], env=env, capture_output=True, text=True)
+            st = re.search(r"JobState=(\w+)", q.stdout)
+            state = st.group(1) if st else state
+            if state in ("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY"):
+                break
+            time.sleep(0.2)
+        s = time.perf_counter() - t0
+        if state != "COMPLETED":
+            return {"status": "the merge job ended %s" % state}
+        same = all(open(os.path.join(local, f), "rb").read() == open(os.path.join(merged, f), "rb").read()
+                   for f in ("comparison.csv", "comparison.json", "comparison.md", "report.html"))
+        return {"status": "ok", "points": points + 1, "s": s, "per_s": (points + 1) / s, "same": same}
+    finally:
+        for p in daemons:
+            p.terminate()
+            p.wait()
+        log.close()
+        rmtree(d)
+
+
 def main(argv):
     if len(argv) < 2 or argv[1] in ("-h", "--help"):
         sys.stderr.write("usage: bench/run.sh CLUSTERC [GPUS ...]  (BENCH_OUT, BENCH_REPEAT, "
@@ -408,6 +497,14 @@ def main(argv):
               "%.1f points/s" % (sw["points"], sw["s"], sw["per_s"]))
     else:
         print("sweep: compare --sweep %s" % sw["status"])
+    sl = bench_sweep_slurm(clusterc, out, max(10, npoints)) if npoints > 0 else {"status": "skipped"}
+    if sl["status"] == "ok":
+        print("sweep: compare --slurm --submit, the same %d points on a loopback slurmd of %d CPUs: "
+              "%.2f s from submission to the merge's end, %.1f points/s; files %s a local run's" % (
+                  sl["points"], os.cpu_count() or 1, sl["s"], sl["per_s"],
+                  "equal" if sl["same"] else "DIFFER FROM"))
+    else:
+        print("sweep: compare --slurm %s" % sl["status"])
     print("bench: %s and %s" % (os.path.join(out, "bench.csv"), os.path.join(out, "bench.svg")))
     return 0 if all(r["status"] == "ok" for r in rows) else 1
 

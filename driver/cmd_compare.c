@@ -24,6 +24,7 @@
 #include "plan.h"
 
 #include "share.h"
+#include "compare_slurm.h"
 
 #include <errno.h>
 #include <math.h>
@@ -74,6 +75,8 @@ static void row_from_design(Arena *a, Design *d, CompareRow *r)
 	r->per_gpu_hour = d->fin.done ? d->fin.per_gpu_hour : NAN;
 	r->per_pflop_day = d->fin.done ? d->fin.per_pflop_day : NAN;
 	r->peak_compute = t->peak_compute;
+	if (d->fin.done)
+		r->sens = d->fin.sens;
 	r->nw = d->nplans;
 	r->w = arena_alloc(a, sizeof *r->w * (size_t)(d->nplans + 1));
 	for (int i = 0; i < d->nplans; i++) {
@@ -127,7 +130,9 @@ static void build_row(const Options *o, const char *path, const Job *job, int fd
 	r.status = build_status(&p, errors);
 	if (r.status == EXIT_OK) {
 		row_from_design(c->arena, &d, &r);
+		r.decisions_json = report_decisions_json(&d, d.report.solver ? &d.report : NULL);
 	} else {
+		r.violations = report_violations_json(c);
 		for (int i = 0; i < c->diags.n; i++) {
 			const Diag *g = c->diags.v[i];
 			if (g->level == DIAG_ERROR) {
@@ -151,6 +156,7 @@ static void build_row(const Options *o, const char *path, const Job *job, int fd
 	fclose(mem);
 	Json *root = jw_object();
 	jw_set(root, "row", compare_row_json(&r));
+	compare_row_free(&r);
 	jw_set(root, "currency", jw_str(r.status == EXIT_OK ? currency_name(d.currency) : NULL));
 	jw_set(root, "diagnostics", jw_strn(diags, ndiags));
 	free(diags);
@@ -238,6 +244,42 @@ static int run_jobs(const Options *o, const char *path, Job *jobs, int n, int wi
 	}
 	free(pf);
 	free(who);
+	return rc;
+}
+
+/* --shard I/N: the rows I mod N built and their output written to -o FILE, unparsed. */
+static int run_shard(const Options *o, const char *path, Job *jobs, int n, int width)
+{
+	if (!o->output) {
+		fprintf(stderr, "clusterc: --shard needs -o FILE (where its rows go)\n");
+		return EXIT_USAGE;
+	}
+	int m = 0;
+	Job *mine = xmalloc(sizeof(Job) * (size_t)(n / o->shard_n + 2));
+	int *index = xmalloc(sizeof(int) * (size_t)(n / o->shard_n + 2));
+	for (int i = o->shard_i; i < n; i += o->shard_n) {
+		index[m] = i;
+		mine[m++] = jobs[i];
+	}
+	int rc = run_jobs(o, path, mine, m, width) != 0 ? EXIT_INTERNAL : EXIT_OK;
+	Buf **outs = xmalloc(sizeof(Buf *) * (size_t)(m + 1));
+	for (int k = 0; k < m; k++) {
+		outs[k] = &mine[k].out;
+		/* a build that crashed sent no row: the merge would report it as a local run does,
+		 * but it cannot tell from here; it is this task that fails */
+		if (!WIFEXITED(mine[k].wstatus) || WEXITSTATUS(mine[k].wstatus) != 0 || !mine[k].out.len) {
+			fprintf(stderr, "clusterc: row %d (%s): its build ended without a result\n",
+				index[k], mine[k].name);
+			rc = EXIT_INTERNAL;
+		}
+	}
+	if (rc == EXIT_OK && shard_write(o->output, index, outs, m) != 0)
+		rc = EXIT_IO;
+	for (int k = 0; k < m; k++)
+		buf_free(&mine[k].out);
+	free(outs);
+	free(index);
+	free(mine);
 	return rc;
 }
 
@@ -452,14 +494,18 @@ static int check_sweep(const Options *o, const char *path, Ctx *c, Program *base
 			vec_push(c->arena, &seen, (void *)x->text);
 			Ctx *vc = ctx_new(o->dopt);
 			vc->stdlib_dir = o->stdlib;
-			vec_push(c->arena, checks, vc);
 			Program p = {.c = vc, .sets = with_sets(vc, o, x, 1), .nsets = o->nsets + 1,
 				     .dump = -1};
 			if (stdin_source)
 				p.input = src_from_text(vc, stdin_source->path, stdin_source->text,
 							stdin_source->len);
-			if (pipeline_front(&p, path, NULL) == 0)
+			/* A context that found nothing is freed at once: kept, the checks of a
+			 * 10,000-point sweep held a parse of the spec each (gigabytes). */
+			if (pipeline_front(&p, path, NULL) == 0) {
+				ctx_free(vc);
 				continue;
+			}
+			vec_push(c->arena, checks, vc);
 			/* Its errors join the others, once each: a path's mistake shows in every
 			 * override of that path. */
 			for (int m = 0; m < vc->diags.n; m++) {
@@ -493,6 +539,8 @@ int cmd_compare(const Options *o, const char *path)
 	PtrVec checks = {0}; /* the contexts of check_sweep: their diagnostics are rendered with c's */
 	int rc = EXIT_OK;
 	bool rendered = false; /* the diagnostics so far went out before the commit */
+	CompareRow *cmp_rows = NULL; /* the rows read, for their JSON (compare_row_free) */
+	int cmp_nrows = 0;
 	int errors = pipeline_front(&p, path, NULL);
 	if (errors || p.usage_error) {
 		rc = p.io_error ? EXIT_IO : p.usage_error ? EXIT_USAGE : EXIT_SPEC;
@@ -546,6 +594,33 @@ int cmd_compare(const Options *o, const char *path)
 		if (!jobs[i].sets_text)
 			jobs[i].sets_text = "";
 	}
+	if ((o->submit && !o->slurm) || (!!o->slurm + !!o->shard_n + !!o->merge) > 1) {
+		fprintf(stderr, "clusterc: --submit goes with --slurm; --slurm, --shard and --merge "
+				"one at a time\n");
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (o->slurm || o->shard_n || o->merge) {
+		if (strcmp(path, "-") == 0) {
+			fprintf(stderr, "clusterc: --slurm, --shard and --merge read the spec from a "
+					"file, not standard input\n");
+			rc = EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (o->slurm) {
+		int tasks = 0;
+		if (sweep_slurm_write(o, path, n, o->slurm, &tasks) != 0) {
+			rc = EXIT_IO;
+			goto out;
+		}
+		if (!o->quiet)
+			printf("%s/compare.sbatch: %d rows in %d tasks; %s/merge.sbatch: the comparison "
+			       "into %s/\n", o->slurm, n, tasks, o->slurm, o->output ? o->output : "compare");
+		if (o->submit && sweep_slurm_submit(o->slurm, o->quiet) != 0)
+			rc = EXIT_INTERNAL;
+		goto out;
+	}
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	int width = o->jobs > 0 ? o->jobs : cores > 0 ? (int)cores : 1;
 	/* Results shared by the rows' processes, looked up by every input (lang/share.c): the
@@ -553,13 +628,32 @@ int cmd_compare(const Options *o, const char *path)
 	 * questions. Every row is the same as without. */
 	if (!getenv("CLUSTERC_NO_SHARE")) /* tests/compare.sh: the same rows without */
 		share_begin(SHARE_ENTRIES, SHARE_HEAP);
-	if (run_jobs(o, path, jobs, n, width) != 0) {
+	if (o->shard_n) {
+		rc = run_shard(o, path, jobs, n, width);
+		goto out;
+	}
+	if (o->merge) {
+		Buf *outs = xmalloc(sizeof(Buf) * (size_t)n);
+		memset(outs, 0, sizeof(Buf) * (size_t)n);
+		if (shard_read_dir(o->merge, outs, n) != 0) {
+			for (int i = 0; i < n; i++)
+				buf_free(&outs[i]);
+			free(outs);
+			rc = EXIT_IO;
+			goto out;
+		}
+		for (int i = 0; i < n; i++)
+			jobs[i].out = outs[i], jobs[i].wstatus = 0; /* as a build that exited 0 */
+		free(outs);
+	} else if (run_jobs(o, path, jobs, n, width) != 0) {
 		fprintf(stderr, "clusterc: cannot start a build: %s\n", strerror(errno));
 		rc = EXIT_INTERNAL;
 		goto out;
 	}
 	Comparison cmp = {.spec = p.root->src->path, .sweep = o->sweep, .nrows = n};
 	cmp.rows = arena_alloc(c->arena, sizeof *cmp.rows * (size_t)n);
+	cmp_rows = cmp.rows;
+	cmp_nrows = n;
 	int built = 0;
 	for (int i = 0; i < n; i++) {
 		const char *cur = NULL;
@@ -626,6 +720,8 @@ int cmd_compare(const Options *o, const char *path)
 		goto out;
 	}
 out:
+	for (int i = 0; cmp_rows && i < cmp_nrows; i++)
+		compare_row_free(&cmp_rows[i]);
 	if (rendered && c->diags.n == 0)
 		; /* nothing new since */
 	else if (o->dopt.format == DIAG_JSON)

@@ -29,6 +29,10 @@ typedef struct Options {
 	const char *sweep;      /* compare --sweep FILE.yaml */
 	const char *objectives; /* compare --objectives A,B,... */
 	int jobs;               /* compare --jobs N: builds at once, 0 for one per core */
+	const char *slurm;      /* compare --slurm DIR: write the Slurm job array there */
+	bool submit;            /* compare --submit: and hand it to sbatch */
+	int shard_i, shard_n;   /* compare --shard I/N: build rows I mod N into -o FILE */
+	const char *merge;      /* compare --merge DIR: the rows from DIR's shards */
 	const char **discovered; /* verify --discovered FILE (repeatable) */
 	int ndiscovered;
 	const char *fabric;     /* verify --fabric NAME: only that fabric's cables */

@@ -75,6 +75,9 @@ static const char usage_text[] =
 	"        [--sweep FILE.yaml]     (default DIR ./compare); --sweep: a grid or list of\n"
 	"        [--objectives A,B,...]  overrides as the scenarios; --objectives: what the\n"
 	"        [--jobs N]              frontier is over; --jobs: builds at once (default: cores)\n"
+	"        [--slurm DIR [--submit]] a Slurm job array of shards and a merge into -o DIR;\n"
+	"        [--shard I/N] [--merge D] what its tasks run: rows I mod N into -o FILE, and\n"
+	"                                the comparison from the shards in D\n"
 	"  fmt FILE... [--check]         rewrite files in canonical layout (comments kept);\n"
 	"                                with --check, only report files that would change\n"
 	"  verify DIR --discovered FILE  compare a discovered fabric (ibnetdiscover output or\n"
@@ -265,6 +268,29 @@ int main(int argc, char **argv)
 					    : strncmp(a, "--sweep", 7) == 0     ? &o.sweep
 										: &o.objectives;
 			*slot = v ? v : argv[i];
+		} else if (strcmp(a, "--submit") == 0) {
+			o.submit = true;
+		} else if ((v = option_value(a, "--slurm")) || strcmp(a, "--slurm") == 0 ||
+			   (v = option_value(a, "--merge")) || strcmp(a, "--merge") == 0 ||
+			   (v = option_value(a, "--shard")) || strcmp(a, "--shard") == 0) {
+			if (!v && ++i >= argc) {
+				rc = usage_error("%s needs a value", a);
+				goto out;
+			}
+			const char *val = v ? v : argv[i];
+			if (strncmp(a, "--shard", 7) == 0) {
+				int si, sn, used = 0;
+				if (sscanf(val, "%d/%d%n", &si, &sn, &used) != 2 || val[used] ||
+				    sn < 1 || sn > 100000 || si < 0 || si >= sn) {
+					rc = usage_error("--shard needs I/N with 0 <= I < N, not '%s'", val);
+					goto out;
+				}
+				o.shard_i = si, o.shard_n = sn;
+			} else if (strncmp(a, "--slurm", 7) == 0) {
+				o.slurm = val;
+			} else {
+				o.merge = val;
+			}
 		} else if ((v = option_value(a, "--jobs")) || strcmp(a, "--jobs") == 0 ||
 			   strcmp(a, "-j") == 0) {
 			if (!v && ++i >= argc) {

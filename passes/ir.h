@@ -330,6 +330,25 @@ typedef struct FinanceWorkload {
 	double cost;          /* gpu_hours x cost per GPU-hour: its share of the cluster's cost */
 } FinanceWorkload;
 
+/* One input of the tornado (finance.c, finance_sensitivity): the metric with that input at its
+ * low and at its high end, every other input as designed. */
+typedef enum { SENS_PRICES, SENS_ELECTRICITY, SENS_UTILIZATION, SENS_FAILURES, SENS_COUNT } SensKind;
+typedef struct SensFactor {
+	SensKind kind;
+	double low_input, high_input; /* a multiple of the design's (prices, electricity, failure
+				       * rates), or the utilization itself */
+	double low, high;             /* the metric at the low and at the high input */
+} SensFactor;
+
+/* The tornado: the cost per trained model of `workload`, failures included (its effective time
+ * to train), or the cost per GPU-hour when no workload has a plan (workload NULL). */
+typedef struct Sensitivity {
+	const char *workload;
+	double base;                  /* the metric as designed */
+	SensFactor f[SENS_COUNT];
+	int n;                        /* failure rates only for a workload under failures */
+} Sensitivity;
+
 typedef struct Finance {
 	bool done;                    /* the pass ran */
 	double cost_of_capital;       /* per year */
@@ -348,7 +367,10 @@ typedef struct Finance {
 	double per_gpu_hour, per_pflop_day;
 	FinanceWorkload *workloads;
 	int nworkloads;
+	Sensitivity sens;
 } Finance;
+extern const char *const sens_kind_names[SENS_COUNT];  /* JSON keys: "prices", ... */
+extern const char *const sens_kind_labels[SENS_COUNT]; /* for people: "hardware prices", ... */
 /* One stage of the power system's chain as sized for the design (power_chain.c): the load it
  * delivers and draws at peak, its loss, the capacity installed (redundancy included, whole
  * units when the stage gives a unit's rating) and its capex. */
@@ -1093,6 +1115,7 @@ typedef struct OptimizerReport {
 	bool maximize;           /* the first objective is maximized */
 	double cable_money, cable_watts; /* per link, when the choices were decided again with the
 					  * cables counted (pipeline.c); NAN otherwise */
+	const char *objective_unit; /* the first objective's base units ("CNY", "bit/s"), or NULL */
 } OptimizerReport;
 
 /* The optimizer's model (passes/opt/lp.c). */

@@ -14,7 +14,7 @@ libyaml-dev libjansson-dev nettle-dev libcunit1-dev"
 # second build of the suite and the fuzz targets, valgrind for the memcheck sample, GNU time
 # for the CPU-time bounds of the robustness test, COIN-OR's cbc for a second solver on the
 # optimizer's model.lp (tests/optimize.sh).
-TEST="time clang python3 python3-yaml valgrind ibsim-utils opensm infiniband-diags frr slurmctld chromium coinor-cbc"
+TEST="time clang python3 python3-yaml valgrind ibsim-utils opensm infiniband-diags frr slurmctld slurmd chromium coinor-cbc"
 
 PACKAGES="$BUILD $TEST"
 if [ "${1:-}" = "--print" ]; then

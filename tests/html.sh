@@ -88,9 +88,9 @@ grep -qF "$goodput" "$tmp/wanka.dom" || err "wanka: goodput $goodput % (from the
 cmp -s "$tmp/wanka/report.html" "$tmp/wanka.again/report.html" ||
 	err "wanka: two builds give different report.html"
 
-# compare: the Pareto scatter and the bars.
+# compare: the scatter, the tornados of the base and of the row best on capex, the bars
 if "$clusterc" compare -q examples/wanka.cluster -o "$tmp/compare" 2>"$tmp/compare.err"; then
-	check compare "$tmp/compare/report.html" 2 "$(json_capex "$tmp/compare/comparison.json")"
+	check compare "$tmp/compare/report.html" 4 "$(json_capex "$tmp/compare/comparison.json")"
 	grep -q 'class="front"' "$tmp/compare.dom" || err "compare: no Pareto frontier drawn"
 else
 	err "compare wanka"

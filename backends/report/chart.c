@@ -415,6 +415,78 @@ void chart_columns(Buf *b, const ChartColumns *c)
 	buf_puts(b, "</svg>\n");
 }
 
+/* ---- tornado ------------------------------------------------------------------------------ */
+
+void chart_tornado(Buf *b, const ChartTornado *c)
+{
+	int width = c->width > 0 ? c->width : WIDTH;
+	double label_w = 0;
+	for (int i = 0; i < c->n; i++)
+		label_w = fmax(label_w, text_px(c->labels[i]));
+	label_w = fmin(label_w, 300) + 2 * PAD;
+	const double room = 96; /* a value's text beside its bar's end */
+	double left = label_w + room, right = width - room;
+	double lo = c->base, hi = c->base;
+	for (int i = 0; i < c->n; i++) {
+		if (isfinite(c->low[i]))
+			lo = fmin(lo, c->low[i]), hi = fmax(hi, c->low[i]);
+		if (isfinite(c->high[i]))
+			lo = fmin(lo, c->high[i]), hi = fmax(hi, c->high[i]);
+	}
+	if (!(hi > lo))
+		hi = lo + 1;
+	int head_h = 22, height = head_h + c->n * ROW_H + 24;
+	open_svg(b, width, height, c->title);
+	double bx = left + (right - left) * (c->base - lo) / (hi - lo);
+	for (int i = 0; i < c->n; i++) {
+		double y = head_h + i * ROW_H;
+		for (int end = 0; end < 2; end++) {
+			double v = end ? c->high[i] : c->low[i];
+			if (!isfinite(v))
+				continue;
+			double x = left + (right - left) * (v - lo) / (hi - lo);
+			buf_puts(b, "<rect");
+			attr(b, "x", fmin(x, bx));
+			attr(b, "y", y + (ROW_H - BAR_H) / 2.0);
+			attr(b, "width", fmax(fabs(x - bx), 1));
+			attr(b, "height", BAR_H);
+			buf_printf(b, " class=\"s%d\"><title>", end);
+			chart_escape(b, end ? c->high_legend : c->low_legend);
+			buf_puts(b, "</title></rect>\n");
+			Buf t = {0};
+			text_number(&t, v, c->decimals, false);
+			if (c->unit)
+				buf_printf(&t, " %s", c->unit);
+			/* beyond the bar's far end; a bar that ends at the line has its text on the
+			 * side its other bar leaves free */
+			bool after = v > c->base || (v == c->base && end);
+			text(b, after ? x + 5 : x - 5, y + ROW_H / 2.0 + 4, "tick", after ? NULL : "end", t.s);
+			buf_free(&t);
+		}
+		text(b, label_w - PAD, y + ROW_H / 2.0 + 4, NULL, "end", c->labels[i]);
+	}
+	line(b, bx, head_h - 4, bx, head_h + c->n * ROW_H + 4, "limitline");
+	Buf t = {0};
+	buf_puts(&t, "as designed: ");
+	text_number(&t, c->base, c->decimals, false);
+	if (c->unit)
+		buf_printf(&t, " %s", c->unit);
+	text(b, bx, head_h + c->n * ROW_H + 18, NULL, "middle", t.s);
+	buf_free(&t);
+	/* the legend: which colour is which end */
+	double x = PAD;
+	for (int end = 0; end < 2; end++) {
+		const char *s = end ? c->high_legend : c->low_legend;
+		buf_puts(b, "<rect");
+		attr(b, "x", x);
+		attr(b, "y", 5);
+		buf_printf(b, " width=\"12\" height=\"12\" class=\"s%d\"/>\n", end);
+		text(b, x + 16, 15, NULL, NULL, s);
+		x += 40 + text_px(s);
+	}
+	buf_puts(b, "</svg>\n");
+}
+
 /* ---- scatter ------------------------------------------------------------------------------ */
 
 typedef struct Axis {
@@ -544,7 +616,7 @@ void chart_scatter(Buf *b, const ChartScatter *c)
 			attr(b, "cx", x);
 			attr(b, "cy", y);
 			buf_printf(b, " r=\"5\" class=\"pt%s\"><title>", p->mark ? " mark" : "");
-			chart_escape(b, p->label);
+			chart_escape(b, p->tip ? p->tip : p->label);
 			buf_puts(b, "</title></circle>\n");
 			boxes[nb++] = (Box){x - 5, y - 5, x + 5, y + 5};
 		}
@@ -555,13 +627,15 @@ void chart_scatter(Buf *b, const ChartScatter *c)
 				continue;
 			double x = axis_pos(&ax, p->x, left, right), y = axis_pos(&ay, p->y, bottom, top);
 			double w = text_px(p->label);
-			/* right above, right below, left above, left below: the first free place
-			 * inside the plot, else the first inside it */
-			static const double dx[] = {8, 8, -8, -8}, dy[] = {-7, 16, -7, 16};
-			Box box = {0}, fallback = {0};
-			bool placed = false, inside = false;
-			for (int k = 0; k < 4 && !placed; k++) {
-				double x0 = dx[k] > 0 ? x + dx[k] : x + dx[k] - w;
+			/* Right, left, above, below, then the diagonals: the first place inside the
+			 * plot that covers no point and no label placed before. Where none is free
+			 * the point goes unlabelled (its tooltip names it): labels never collide. */
+			static const double dx[] = {8, -8, 0, 0, 8, -8, 8, -8},
+					    dy[] = {4, 4, -9, 19, -7, -7, 16, 16};
+			Box box = {0};
+			bool placed = false;
+			for (int k = 0; k < 8 && !placed; k++) {
+				double x0 = k >= 2 && k < 4 ? x - w / 2 : dx[k] > 0 ? x + dx[k] : x + dx[k] - w;
 				Box t = {x0, y + dy[k] - 12, x0 + w, y + dy[k] + 2};
 				if (t.x0 < left || t.x1 > right + 12 || t.y0 < 0 || t.y1 > bottom)
 					continue;
@@ -570,14 +644,9 @@ void chart_scatter(Buf *b, const ChartScatter *c)
 					placed = !overlaps(&t, &boxes[j]);
 				if (placed)
 					box = t;
-				else if (!inside)
-					fallback = t;
-				inside = true;
 			}
 			if (!placed)
-				box = inside ? fallback
-				      : x + 8 + w > right ? (Box){x - 8 - w, y - 19, x - 8, y - 5}
-							  : (Box){x + 8, y - 19, x + 8 + w, y - 5};
+				continue;
 			boxes[nb++] = box;
 			text(b, box.x0, box.y1 - 2, p->mark ? "mark" : NULL, NULL, p->label);
 		}

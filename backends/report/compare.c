@@ -158,6 +158,23 @@ static bool dominates(const Comparison *cmp, const CompareRow *a, const CompareR
 	return better;
 }
 
+/* The built row best on objective k (the first of equals), or -1. */
+int compare_best(const Comparison *cmp, int k)
+{
+	int best = -1;
+	for (int i = 0; i < cmp->nrows; i++) {
+		if (cmp->rows[i].status)
+			continue;
+		double v = compare_value(cmp, &cmp->rows[i], k);
+		if (!isfinite(v))
+			continue;
+		double bv = best >= 0 ? compare_value(cmp, &cmp->rows[best], k) : NAN;
+		if (best < 0 || (cmp->obj[k].maximize ? v > bv : v < bv))
+			best = i;
+	}
+	return best;
+}
+
 void compare_pareto(Comparison *cmp)
 {
 	for (int i = 0; i < cmp->nrows; i++) {
@@ -217,7 +234,19 @@ Json *compare_row_json(const CompareRow *r)
 	jw_set(o, "cost_per_gpu_hour", jw_real(r->per_gpu_hour, RATIO));
 	jw_set(o, "cost_per_pflop_day", jw_real(r->per_pflop_day, MONEY));
 	jw_set(o, "peak_pflops", jw_real(r->peak_compute / 1e15, 3));
+	jw_set(o, "sensitivity", report_sensitivity_json(&r->sens));
+	jw_set(o, "violations", r->violations ? jw_copy(r->violations) : jw_array());
+	jw_set(o, "decisions", r->decisions_json ? jw_copy(r->decisions_json) : jw_array());
 	return o;
+}
+
+void compare_row_free(CompareRow *r)
+{
+	if (r->violations)
+		jw_free(r->violations);
+	if (r->decisions_json)
+		jw_free(r->decisions_json);
+	r->violations = r->decisions_json = NULL;
 }
 
 static const char *str_copy(Arena *a, const Json *o, const char *key)
@@ -265,6 +294,10 @@ void compare_row_read(Arena *a, const Json *o, CompareRow *r)
 	r->per_gpu_hour = jw_get_real(o, "cost_per_gpu_hour");
 	r->per_pflop_day = jw_get_real(o, "cost_per_pflop_day");
 	r->peak_compute = jw_get_real(o, "peak_pflops") * 1e15;
+	report_sensitivity_read(a, jw_get(o, "sensitivity"), &r->sens);
+	const Json *v = jw_get(o, "violations"), *dj = jw_get(o, "decisions");
+	r->violations = v && jw_len(v) ? jw_copy(v) : NULL;
+	r->decisions_json = dj && jw_len(dj) ? jw_copy(dj) : NULL;
 	const Json *ch = jw_get(o, "chosen");
 	r->decisions = (int)jw_len(ch);
 	r->chosen = arena_alloc(a, sizeof *r->chosen * (size_t)(r->decisions + 1));
@@ -445,6 +478,43 @@ static void md_money(Buf *b, double x)
 		buf_putc(b, '-');
 }
 
+/* The best row on each objective and how far it is from the base design (row 1). */
+static void md_glance(Buf *b, const Comparison *cmp)
+{
+	buf_puts(b, "\n## At a glance\n\n| objective | best scenario | its value | against the base |\n"
+		    "|---|---|--:|--:|\n");
+	const CompareRow *base = cmp->rows[0].status == 0 ? &cmp->rows[0] : NULL;
+	for (int k = 0; k < cmp->nobj; k++) {
+		int i = compare_best(cmp, k);
+		buf_puts(b, "| ");
+		text_md_cell(b, cmp->obj[k].label);
+		buf_puts(b, cmp->obj[k].maximize ? " (higher is better) | " : " (lower is better) | ");
+		if (i < 0) {
+			buf_puts(b, "none built | | |\n");
+			continue;
+		}
+		double v = compare_value(cmp, &cmp->rows[i], k) * cmp->obj[k].scale;
+		buf_printf(b, "#%d ", i + 1);
+		text_md_cell(b, cmp->rows[i].scenario);
+		buf_puts(b, " | ");
+		text_number(b, v, 4, false);
+		buf_puts(b, " | ");
+		double bv = base ? compare_value(cmp, base, k) * cmp->obj[k].scale : NAN;
+		if (isfinite(bv) && isfinite(v)) {
+			buf_puts(b, v >= bv ? "+" : "-");
+			text_number(b, fabs(v - bv), 4, false);
+			if (bv != 0) {
+				buf_puts(b, " (");
+				text_number(b, 100 * fabs(v - bv) / fabs(bv), 1, false);
+				buf_puts(b, " %)");
+			}
+		} else {
+			buf_putc(b, '-');
+		}
+		buf_puts(b, " |\n");
+	}
+}
+
 int compare_md_write(Output *o, const Comparison *cmp)
 {
 	FILE *f = output_file(o, "comparison.md");
@@ -465,8 +535,10 @@ int compare_md_write(Output *o, const Comparison *cmp)
 	buf_printf(&b, ", %d built. Money in %s (indicative prices); power at peak; "
 		       "energy per year at the site's utilization.\n\n",
 		   built, cmp->currency);
-	buf_puts(&b, "| scenario | accelerators | racks | switches | facility MW | capex | "
-		     "energy cost / year | TCO | capex / GPU | cost / GPU-h");
+	const char *cur = cmp->currency;
+	buf_printf(&b, "| scenario | accelerators | racks | switches | facility MW | capex (%s) | "
+		       "energy cost / year (%s) | TCO (%s) | capex / GPU (%s) | cost / GPU-h (%s)",
+		   cur, cur, cur, cur, cur);
 	for (int j = 0; j < nw; j++) {
 		buf_puts(&b, " | ");
 		text_md_cell(&b, wn[j]);
@@ -474,7 +546,7 @@ int compare_md_write(Output *o, const Comparison *cmp)
 		text_md_cell(&b, wn[j]);
 		buf_puts(&b, " GPUs | ");
 		text_md_cell(&b, wn[j]);
-		buf_puts(&b, " cost / model");
+		buf_printf(&b, " cost / model (%s)", cur);
 	}
 	buf_puts(&b, " | Pareto |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|--:");
 	for (int j = 0; j < nw; j++)
@@ -509,6 +581,7 @@ int compare_md_write(Output *o, const Comparison *cmp)
 		}
 		buf_printf(&b, " | %s |\n", r->pareto ? "yes" : "");
 	}
+	md_glance(&b, cmp);
 	buf_puts(&b, "\nPareto: no other scenario is at least as good on every one of ");
 	for (int k = 0; k < cmp->nobj; k++)
 		buf_printf(&b, "%s%s (%s)", k == 0 ? "" : k == cmp->nobj - 1 ? " and " : ", ",

@@ -7,6 +7,7 @@
 #include "backends.h"
 
 #include <math.h>
+#include <string.h>
 
 static const char *const basis_names[] = {"bundle", "parts"};
 static const char *const depreciation_names[] = {"straight_line", "declining_balance"};
@@ -88,7 +89,52 @@ Json *report_finance_json(const Design *d)
 		jw_push(w, x);
 	}
 	jw_set(o, "workloads", w);
+	jw_set(o, "sensitivity", report_sensitivity_json(&f->sens));
 	return o;
+}
+
+/* The tornado's numbers (docs/reports.md, finance.sensitivity): the metric as designed and at
+ * both ends of each input's range, in the report currency. */
+Json *report_sensitivity_json(const Sensitivity *s)
+{
+	Json *o = jw_object();
+	int places = s->workload ? 2 : 4; /* money; a GPU-hour's cost as cost_per_gpu_hour */
+	jw_set(o, "metric", jw_str(s->workload ? "cost_per_trained_model" : "cost_per_gpu_hour"));
+	jw_set(o, "workload", jw_str(s->workload));
+	jw_set(o, "as_designed", jw_real(s->base, places));
+	Json *a = jw_array();
+	for (int i = 0; i < s->n; i++) {
+		const SensFactor *f = &s->f[i];
+		Json *x = jw_object();
+		jw_set(x, "input", jw_str(sens_kind_names[f->kind]));
+		jw_set(x, "input_unit", jw_str(f->kind == SENS_UTILIZATION ? "ratio" : "multiple"));
+		jw_set(x, "low_input", jw_real(f->low_input, 4));
+		jw_set(x, "high_input", jw_real(f->high_input, 4));
+		jw_set(x, "at_low", jw_real(f->low, places));
+		jw_set(x, "at_high", jw_real(f->high, places));
+		jw_push(a, x);
+	}
+	jw_set(o, "inputs", a);
+	return o;
+}
+
+/* report_sensitivity_json read back (a comparison's row): keys it lacks leave s->n 0. */
+void report_sensitivity_read(Arena *a, const Json *o, Sensitivity *s)
+{
+	*s = (Sensitivity){.base = jw_get_real(o, "as_designed")};
+	const char *w = jw_get_str(o, "workload");
+	s->workload = w ? arena_strdup(a, w) : NULL;
+	const Json *in = jw_get(o, "inputs");
+	for (size_t i = 0; i < jw_len(in) && s->n < SENS_COUNT; i++) {
+		const Json *x = jw_at(in, i);
+		const char *name = jw_get_str(x, "input");
+		for (int k = 0; k < SENS_COUNT; k++)
+			if (name && !strcmp(name, sens_kind_names[k]))
+				s->f[s->n++] = (SensFactor){(SensKind)k, jw_get_real(x, "low_input"),
+							    jw_get_real(x, "high_input"),
+							    jw_get_real(x, "at_low"),
+							    jw_get_real(x, "at_high")};
+	}
 }
 
 static void row(Buf *b, const char *label, double v, const char *unit)

@@ -8,9 +8,7 @@
  * each rack's cap (a column per rack up to RACK_COLUMNS racks; beyond, how many racks draw
  * what share of their cap), the workloads' plans, the open choices decided, the fabrics and
  * their drawing (topology.svg's, inline, when small enough to read at the page's width).
- * For `clusterc compare`: a row per scenario (its key numbers, whether it is Pareto-optimal,
- * why it did not build), the scatter of the first objective against the second with the
- * Pareto frontier as a step line, and capex and energy cost per scenario.
+ * `clusterc compare`'s page is compare_html.c's, with the helpers of this file (html_*).
  *
  * Deterministic like every artifact: no date, no solve time, no pointer; every number goes
  * through text.c or svgchart.c.
@@ -66,93 +64,94 @@ static const char page_css[] =
 
 /* ---- the page ----------------------------------------------------------------------------- */
 
-static void esc(Buf *b, const char *s)
+void html_esc(Buf *b, const char *s)
 {
 	chart_escape(b, s);
 }
 
-static void page_start(Buf *b, const char *title)
+void html_page_start(Buf *b, const char *title, const char *more_css)
 {
 	buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		    "<title>");
-	esc(b, title);
+	html_esc(b, title);
 	buf_puts(b, "</title>\n<style>\n");
 	buf_puts(b, page_css);
 	buf_puts(b, chart_css);
+	buf_puts(b, more_css ? more_css : "");
 	buf_puts(b, "</style>\n</head>\n<body>\n<header>\n<h1>");
-	esc(b, title);
+	html_esc(b, title);
 	buf_puts(b, "</h1>\n");
 }
 
-static void page_end(Buf *b, const char *what)
+void html_page_end(Buf *b, const char *what)
 {
 	buf_puts(b, "<footer>Written by clusterc. ");
 	buf_puts(b, what);
 	buf_puts(b, "</footer>\n</body>\n</html>\n");
 }
 
-static void section(Buf *b, const char *id, const char *heading)
+void html_section(Buf *b, const char *id, const char *heading)
 {
 	buf_printf(b, "<section id=\"%s\">\n<h2>", id);
-	esc(b, heading);
+	html_esc(b, heading);
 	buf_puts(b, "</h2>\n");
 }
 
 /* A key figure: label and the value the caller has formatted. */
-static void kpi(Buf *b, const char *label, const char *value, const char *unit)
+void html_kpi(Buf *b, const char *label, const char *value, const char *unit)
 {
 	buf_puts(b, "<div><dt>");
-	esc(b, label);
+	html_esc(b, label);
 	buf_puts(b, "</dt><dd>");
-	esc(b, value);
+	html_esc(b, value);
 	if (unit && *unit) {
 		buf_puts(b, " <span class=\"u\">");
-		esc(b, unit);
+		html_esc(b, unit);
 		buf_puts(b, "</span>");
 	}
 	buf_puts(b, "</dd></div>\n");
 }
 
-static void kpi_number(Buf *b, const char *label, double v, int decimals, const char *unit)
+void html_kpi_number(Buf *b, const char *label, double v, int decimals, const char *unit)
 {
 	Buf t = {0};
 	text_number(&t, v, decimals, false);
-	kpi(b, label, t.s, unit);
+	html_kpi(b, label, t.s, unit);
 	buf_free(&t);
 }
 
-static void kpi_money(Buf *b, const char *label, double v, const char *cur)
+void html_kpi_money(Buf *b, const char *label, double v, const char *cur)
 {
 	Buf t = {0};
 	text_money(&t, v);
-	kpi(b, label, t.s, cur);
+	html_kpi(b, label, t.s, cur);
 	buf_free(&t);
 }
 
 /* Table cells: text, a number (right-aligned), money. */
-static void th(Buf *b, const char *s, bool num)
+void html_th(Buf *b, const char *s, bool num)
 {
 	buf_puts(b, num ? "<th class=\"n\">" : "<th>");
-	esc(b, s);
+	html_esc(b, s);
 	buf_puts(b, "</th>");
 }
 
-static void td(Buf *b, const char *s)
+void html_td(Buf *b, const char *s)
 {
 	buf_puts(b, "<td>");
-	esc(b, s);
+	html_esc(b, s);
 	buf_puts(b, "</td>");
 }
 
-static void td_number(Buf *b, double v, int decimals)
+void html_td_number(Buf *b, double v, int decimals)
 {
 	buf_puts(b, "<td class=\"n\">");
 	text_number(b, v, decimals, false);
 	buf_puts(b, "</td>");
 }
 
-static void td_money(Buf *b, double v)
+void html_td_money(Buf *b, double v)
 {
 	buf_puts(b, "<td class=\"n\">");
 	text_money(b, v);
@@ -165,31 +164,31 @@ static void summary(Buf *b, const Design *d)
 {
 	const Totals *t = &d->t;
 	const char *cur = currency_name(d->currency);
-	section(b, "summary", "Summary");
+	html_section(b, "summary", "Summary");
 	buf_puts(b, "<dl class=\"kpis\">\n");
-	kpi_number(b, "Accelerators", t->accelerators, 0, NULL);
-	kpi_number(b, "Nodes", t->nodes, 0, NULL);
-	kpi_number(b, "Racks", t->racks, 0, NULL);
+	html_kpi_number(b, "Accelerators", t->accelerators, 0, NULL);
+	html_kpi_number(b, "Nodes", t->nodes, 0, NULL);
+	html_kpi_number(b, "Racks", t->racks, 0, NULL);
 	if (t->switches > 0)
-		kpi_number(b, "Switches", t->switches, 0, NULL);
+		html_kpi_number(b, "Switches", t->switches, 0, NULL);
 	if (t->cables > 0)
-		kpi_number(b, "Cables", t->cables, 0, NULL);
+		html_kpi_number(b, "Cables", t->cables, 0, NULL);
 	if (t->storage_units > 0)
-		kpi_number(b, "Storage units", t->storage_units, 0, NULL);
-	kpi_number(b, "IT power (peak)", t->it_power / 1e3, 3, "kW");
-	kpi_number(b, "Facility power (peak)", t->facility_power / 1e3, 3, "kW");
-	kpi_number(b, "PUE", t->pue, 3, NULL);
-	kpi_money(b, "Capex", t->capex, cur);
-	kpi_number(b, "Energy per year", t->annual_energy / J_PER_KWH, 0, "kWh");
-	kpi_money(b, "Energy cost per year", t->annual_energy_cost, cur);
+		html_kpi_number(b, "Storage units", t->storage_units, 0, NULL);
+	html_kpi_number(b, "IT power (peak)", t->it_power / 1e3, 3, "kW");
+	html_kpi_number(b, "Facility power (peak)", t->facility_power / 1e3, 3, "kW");
+	html_kpi_number(b, "PUE", t->pue, 3, NULL);
+	html_kpi_money(b, "Capex", t->capex, cur);
+	html_kpi_number(b, "Energy per year", t->annual_energy / J_PER_KWH, 0, "kWh");
+	html_kpi_money(b, "Energy cost per year", t->annual_energy_cost, cur);
 	Buf label = {0};
 	buf_puts(&label, "TCO over ");
 	text_number(&label, t->horizon_years, 2, false);
 	buf_puts(&label, t->horizon_years == 1 ? " year" : " years");
-	kpi_money(b, label.s, t->tco, cur);
+	html_kpi_money(b, label.s, t->tco, cur);
 	buf_free(&label);
 	if (!isnan(t->annual_carbon))
-		kpi_number(b, "Carbon per year", t->annual_carbon / 1e3, 1, "t CO2e");
+		html_kpi_number(b, "Carbon per year", t->annual_carbon / 1e3, 1, "t CO2e");
 	buf_puts(b, "</dl>\n</section>\n");
 }
 
@@ -216,7 +215,7 @@ static void capex_chart(Buf *b, const Design *d)
 		labels[n] = capex_cats[i].name;
 		v[n++] = x;
 	}
-	section(b, "capex", "Capex by category");
+	html_section(b, "capex", "Capex by category");
 	buf_puts(b, "<p>Total ");
 	text_money(b, t->capex);
 	buf_printf(b, " %s.</p>\n", currency_name(d->currency));
@@ -249,7 +248,7 @@ static void power_chart(Buf *b, const Design *d)
 		labels[n] = rows[i].name;
 		v[n++] = rows[i].w / 1e3;
 	}
-	section(b, "power", "Power by category (peak)");
+	html_section(b, "power", "Power by category (peak)");
 	buf_puts(b, "<p>Facility ");
 	text_number(b, t->facility_power / 1e3, 3, false);
 	buf_puts(b, " kW, IT ");
@@ -338,7 +337,7 @@ static void rack_kw_histogram(Buf *b, const Design *d, const double *w)
 
 static void rack_chart(Buf *b, const Design *d)
 {
-	section(b, "racks", "Power per rack");
+	html_section(b, "racks", "Power per rack");
 	if (d->nracks == 0) {
 		buf_puts(b, "<p class=\"note\">No rack is placed (the design was costed from its "
 			    "node groups only).</p>\n</section>\n");
@@ -361,7 +360,7 @@ static void rack_chart(Buf *b, const Design *d)
 	double flim = f->cap;
 	buf_printf(b, "<p>%d rack%s (%d of nodes, %d of network). The fullest, <code>", d->nracks,
 		   d->nracks == 1 ? "" : "s", d->node_racks, d->network_racks);
-	esc(b, f->name);
+	html_esc(b, f->name);
 	buf_puts(b, "</code>, draws ");
 	text_number(b, w[fullest] / 1e3, 3, false);
 	buf_puts(b, " kW");
@@ -403,43 +402,43 @@ static void bill(Buf *b, const Design *d)
 {
 	if (!d->nbom)
 		return;
-	section(b, "bom", "Bill of materials");
+	html_section(b, "bom", "Bill of materials");
 	buf_puts(b, "<div class=\"scroll\"><table>\n<tr>");
-	th(b, "part", false);
-	th(b, "model", false);
-	th(b, "quantity", true);
+	html_th(b, "part", false);
+	html_th(b, "model", false);
+	html_th(b, "quantity", true);
 	Buf h = {0};
 	buf_printf(&h, "unit price (%s)", currency_name(d->currency));
-	th(b, h.s, true);
+	html_th(b, h.s, true);
 	h.len = 0;
 	buf_printf(&h, "total (%s)", currency_name(d->currency));
-	th(b, h.s, true);
+	html_th(b, h.s, true);
 	buf_free(&h);
-	th(b, "power (kW)", true);
+	html_th(b, "power (kW)", true);
 	buf_puts(b, "</tr>\n");
 	double total = 0, power = 0;
 	for (int i = 0; i < d->nbom; i++) {
 		const BomLine *l = &d->bom[i];
 		buf_puts(b, "<tr>");
-		td(b, l->part);
-		td(b, l->model);
+		html_td(b, l->part);
+		html_td(b, l->model);
 		buf_puts(b, "<td class=\"n\">");
 		text_number(b, l->quantity, 3, false);
 		if (l->unit && *l->unit) {
 			buf_putc(b, ' ');
-			esc(b, l->unit);
+			html_esc(b, l->unit);
 		}
 		buf_puts(b, "</td>");
-		td_money(b, l->unit_price);
-		td_money(b, l->total);
-		td_number(b, l->power / 1e3, 3);
+		html_td_money(b, l->unit_price);
+		html_td_money(b, l->total);
+		html_td_number(b, l->power / 1e3, 3);
 		buf_puts(b, "</tr>\n");
 		total += l->total;
 		power += l->power;
 	}
 	buf_puts(b, "<tr class=\"total\"><td>total</td><td></td><td></td><td></td>");
-	td_money(b, total);
-	td_number(b, power / 1e3, 3);
+	html_td_money(b, total);
+	html_td_number(b, power / 1e3, 3);
 	buf_puts(b, "</tr>\n</table></div>\n<p class=\"note\">Prices are indicative: the "
 		    "standard library's and the spec's. The same lines are in <code>bom.csv</code>."
 		    "</p>\n</section>\n");
@@ -449,37 +448,37 @@ static void workloads(Buf *b, const Design *d)
 {
 	if (!d->nplans)
 		return;
-	section(b, "workloads", "Workloads");
+	html_section(b, "workloads", "Workloads");
 	buf_puts(b, "<table>\n<tr>");
 	static const char *const head[] = {"workload", "GPUs", "TP", "PP", "DP", "CP", "EP",
 					   "micro-batch", "step (s)", "MFU", "time to train (days)",
 					   "energy (MWh)"};
 	for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
-		th(b, head[i], i > 0);
+		html_th(b, head[i], i > 0);
 	Buf cost = {0};
 	buf_printf(&cost, "energy cost (%s)", currency_name(d->currency));
-	th(b, cost.s, true);
+	html_th(b, cost.s, true);
 	buf_free(&cost);
 	buf_puts(b, "</tr>\n");
 	for (int i = 0; i < d->nplans; i++) {
 		const WorkloadPlan *wp = &d->plans[i];
 		const PlanConfig *c = &wp->r.best;
 		buf_puts(b, "<tr>");
-		td(b, wp->name);
-		td_number(b, c->gpus, 0);
-		td_number(b, c->tp, 0);
-		td_number(b, c->pp, 0);
-		td_number(b, c->dp, 0);
-		td_number(b, c->cp, 0);
-		td_number(b, c->ep, 0);
-		td_number(b, c->micro, 0);
-		td_number(b, wp->r.cost.step, 3);
+		html_td(b, wp->name);
+		html_td_number(b, c->gpus, 0);
+		html_td_number(b, c->tp, 0);
+		html_td_number(b, c->pp, 0);
+		html_td_number(b, c->dp, 0);
+		html_td_number(b, c->cp, 0);
+		html_td_number(b, c->ep, 0);
+		html_td_number(b, c->micro, 0);
+		html_td_number(b, wp->r.cost.step, 3);
 		buf_puts(b, "<td class=\"n\">");
 		text_number(b, 100 * wp->r.cost.mfu, 1, true);
 		buf_puts(b, "%</td>");
-		td_number(b, wp->time_to_train / 86400, 2);
-		td_number(b, wp->energy / 3.6e9, 1);
-		td_money(b, wp->energy_cost);
+		html_td_number(b, wp->time_to_train / 86400, 2);
+		html_td_number(b, wp->energy / 3.6e9, 1);
+		html_td_money(b, wp->energy_cost);
 		buf_puts(b, "</tr>\n");
 	}
 	buf_puts(b, "</table>\n<p class=\"note\">The plans in full, their alternatives and the "
@@ -488,12 +487,12 @@ static void workloads(Buf *b, const Design *d)
 
 static void decisions(Buf *b, const Design *d, const OptimizerReport *opt)
 {
-	section(b, "decisions", "Decisions");
+	html_section(b, "decisions", "Decisions");
 	if (opt) {
 		buf_puts(b, "<p>Solver ");
-		esc(b, opt->solver ? opt->solver : "none");
+		html_esc(b, opt->solver ? opt->solver : "none");
 		buf_puts(b, ": ");
-		esc(b, opt->status ? opt->status : "unknown");
+		html_esc(b, opt->status ? opt->status : "unknown");
 		if (isfinite(opt->objective)) {
 			buf_puts(b, ", objective ");
 			text_number(b, opt->objective, 2, false);
@@ -511,11 +510,11 @@ static void decisions(Buf *b, const Design *d, const OptimizerReport *opt)
 		return;
 	}
 	buf_puts(b, "<table>\n<tr>");
-	th(b, "choice", false);
-	th(b, "chosen", false);
-	th(b, "options considered", true);
-	th(b, "next best (objective)", false);
-	th(b, "saved", true);
+	html_th(b, "choice", false);
+	html_th(b, "chosen", false);
+	html_th(b, "options considered", true);
+	html_th(b, "next best (objective)", false);
+	html_th(b, "saved", true);
 	buf_puts(b, "</tr>\n");
 	for (int i = 0; i < d->decisions.n; i++) {
 		const Decision *x = d->decisions.v[i];
@@ -526,15 +525,15 @@ static void decisions(Buf *b, const Design *d, const OptimizerReport *opt)
 		if (x->in_count)
 			buf_puts(&t, " (count)");
 		buf_puts(b, "<tr><td><code>");
-		esc(b, t.s);
+		html_esc(b, t.s);
 		buf_puts(b, "</code></td>");
 		t.len = 0;
 		buf_puts(&t, x->chosen_text ? x->chosen_text : "-");
-		td(b, t.s ? t.s : "");
+		html_td(b, t.s ? t.s : "");
 		buf_free(&t);
 		buf_printf(b, "<td class=\"n\">%d</td><td>", x->ncandidates);
 		if (x->next_best_text)
-			esc(b, x->next_best_text);
+			html_esc(b, x->next_best_text);
 		if (isfinite(x->next_best)) {
 			buf_puts(b, x->next_best_text ? " (" : "(");
 			text_number(b, x->next_best, 2, false);
@@ -591,24 +590,24 @@ static void fabrics(Buf *b, Output *o, const Design *d)
 		n += d->fabrics[i].sized && d->fabrics[i].family;
 	if (!n)
 		return;
-	section(b, "fabrics", "Fabrics");
+	html_section(b, "fabrics", "Fabrics");
 	buf_puts(b, "<table>\n<tr>");
 	static const char *const head[] = {"fabric", "topology", "switch", "switches", "links",
 					   "endpoint ports", "bisection (Tb/s)", "oversubscription",
 					   "diameter (hops)"};
 	for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
-		th(b, head[i], i > 2);
+		html_th(b, head[i], i > 2);
 	buf_puts(b, "</tr>\n");
 	for (int i = 0; i < d->nfabrics; i++) {
 		const FabricInst *f = &d->fabrics[i];
 		if (!f->sized || !f->family)
 			continue;
 		buf_puts(b, "<tr><td><code>");
-		esc(b, f->name);
+		html_esc(b, f->name);
 		buf_puts(b, "</code></td><td>");
 		Buf shape = {0};
 		f->family->summary(f, &shape);
-		esc(b, shape.s ? shape.s : "");
+		html_esc(b, shape.s ? shape.s : "");
 		buf_free(&shape);
 		buf_puts(b, "</td>");
 		bool tiers = f->family->tree && f->per_tier; /* every tier's switch and ratio */
@@ -616,16 +615,16 @@ static void fabrics(Buf *b, Output *o, const Design *d)
 			buf_puts(b, "<td>");
 			for (int t = 0; t < f->tiers && t < 3; t++) {
 				buf_puts(b, t ? " / " : "");
-				esc(b, f->tier_model[t]->name);
+				html_esc(b, f->tier_model[t]->name);
 			}
 			buf_puts(b, "</td>");
 		} else {
-			td(b, f->switches > 0 && f->switch_model ? f->switch_model->name : "-");
+			html_td(b, f->switches > 0 && f->switch_model ? f->switch_model->name : "-");
 		}
-		td_number(b, f->switches, 0);
-		td_number(b, f->links, 0);
-		td_number(b, f->endpoints, 0);
-		td_number(b, f->bisection / 1e12, 3);
+		html_td_number(b, f->switches, 0);
+		html_td_number(b, f->links, 0);
+		html_td_number(b, f->endpoints, 0);
+		html_td_number(b, f->bisection / 1e12, 3);
 		buf_puts(b, "<td class=\"n\">");
 		if (tiers && f->tiers > 1) {
 			for (int t = 0; t < f->tiers - 1 && t < 2; t++) {
@@ -638,7 +637,7 @@ static void fabrics(Buf *b, Output *o, const Design *d)
 			text_number(b, f->family->tree && f->tiers > 1 ? f->oversub[0] : 1, 2, false);
 			buf_puts(b, ":1</td>");
 		}
-		td_number(b, f->diameter, 0);
+		html_td_number(b, f->diameter, 0);
 		buf_puts(b, "</tr>\n");
 	}
 	buf_puts(b, "</table>\n");
@@ -658,15 +657,15 @@ int report_html_write(Output *o, const Design *d)
 	buf_puts(&title, " (scenario ");
 	buf_puts(&title, text_scenario(d));
 	buf_puts(&title, ")");
-	page_start(&b, title.s);
+	html_page_start(&b, title.s, NULL);
 	buf_free(&title);
 	if (d->cluster_name) {
 		buf_puts(&b, "<p class=\"sub\">Cluster <code>");
-		esc(&b, d->cluster_name);
+		html_esc(&b, d->cluster_name);
 		buf_puts(&b, "</code>");
 		if (d->site_name) {
 			buf_puts(&b, " at site <code>");
-			esc(&b, d->site_name);
+			html_esc(&b, d->site_name);
 			buf_puts(&b, "</code>");
 		}
 		buf_printf(&b, "; amounts in %s, power at peak.</p>\n", currency_name(d->currency));
@@ -681,275 +680,8 @@ int report_html_write(Output *o, const Design *d)
 	decisions(&b, d, opt);
 	bill(&b, d);
 	fabrics(&b, o, d);
-	page_end(&b, "The same numbers are in report.json (for programs) and report.md, the bill "
+	html_page_end(&b, "The same numbers are in report.json (for programs) and report.md, the bill "
 		     "of materials in bom.csv, every rack's devices in racks.csv.");
-	fwrite(b.s, 1, b.len, f);
-	buf_free(&b);
-	return output_close(o, f);
-}
-
-/* ---- compare ------------------------------------------------------------------------------ */
-
-static void compare_table(Buf *b, const Comparison *cmp)
-{
-	const char **wn;
-	int nw = compare_workloads(cmp, &wn);
-	bool any_sets = false;
-	for (int i = 0; i < cmp->nrows; i++)
-		any_sets |= cmp->rows[i].sets && cmp->rows[i].sets[0];
-	section(b, "table", "Scenarios");
-	buf_puts(b, "<div class=\"scroll\"><table>\n<tr>");
-	th(b, "#", true);
-	th(b, "scenario", false);
-	if (any_sets)
-		th(b, "overrides", false);
-	static const char *const head[] = {"accelerators", "racks", "switches", "facility (MW)"};
-	for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
-		th(b, head[i], true);
-	static const char *const money[] = {"capex", "energy / year", "TCO"};
-	for (size_t i = 0; i < sizeof money / sizeof money[0]; i++) {
-		Buf t = {0};
-		buf_printf(&t, "%s (%s)", money[i], cmp->currency ? cmp->currency : "");
-		th(b, t.s, true);
-		buf_free(&t);
-	}
-	for (int j = 0; j < nw; j++) {
-		Buf t = {0};
-		buf_printf(&t, "%s (days)", wn[j]);
-		th(b, t.s, true);
-		buf_free(&t);
-	}
-	th(b, "Pareto", false);
-	buf_puts(b, "</tr>\n");
-	int cols = 9 + nw; /* scenario, 7 numbers, the workloads, Pareto (overrides aside) */
-	for (int i = 0; i < cmp->nrows; i++) {
-		const CompareRow *r = &cmp->rows[i];
-		buf_puts(b, r->status ? "<tr class=\"failed\">" : "<tr>");
-		buf_printf(b, "<td class=\"num\">%d</td><td><code>", i + 1);
-		esc(b, r->scenario);
-		buf_puts(b, "</code></td>");
-		if (any_sets) {
-			buf_puts(b, "<td><code>");
-			esc(b, r->sets ? r->sets : "");
-			buf_puts(b, "</code></td>");
-		}
-		if (r->status) {
-			buf_printf(b, "<td colspan=\"%d\" class=\"why\">not built (exit %d): ", cols - 1,
-				   r->status);
-			esc(b, r->why);
-			buf_puts(b, "</td></tr>\n");
-			continue;
-		}
-		td_number(b, r->accelerators, 0);
-		td_number(b, r->racks, 0);
-		td_number(b, r->switches, 0);
-		td_number(b, r->facility_power / 1e6, 2);
-		td_money(b, r->capex);
-		td_money(b, r->annual_energy_cost);
-		td_money(b, r->tco);
-		for (int j = 0; j < nw; j++) {
-			const CompareWorkload *w = compare_workload(r, wn[j]);
-			td_number(b, w ? w->time_to_train / 86400 : NAN, 1);
-		}
-		buf_puts(b, r->pareto ? "<td class=\"star\">&#9733; yes</td>" : "<td></td>");
-		buf_puts(b, "</tr>\n");
-	}
-	buf_puts(b, "</table></div>\n<p class=\"note\">Pareto: no other scenario is at least as good on "
-		    "every one of ");
-	for (int k = 0; k < cmp->nobj; k++) {
-		buf_puts(b, k == 0 ? "" : k == cmp->nobj - 1 ? " and " : ", ");
-		esc(b, cmp->obj[k].label);
-		buf_puts(b, cmp->obj[k].maximize ? " (higher is better)" : " (lower is better)");
-	}
-	buf_puts(b, " and better on one.</p>\n</section>\n");
-	free(wn);
-}
-
-/* Whether row a is at least as good as row b on objectives 0 and 1 and better on one. */
-static bool dominates2(const Comparison *cmp, const double *x, const double *y, int a, int b)
-{
-	double ax = cmp->obj[0].maximize ? -x[a] : x[a], bx = cmp->obj[0].maximize ? -x[b] : x[b];
-	double ay = cmp->obj[1].maximize ? -y[a] : y[a], by = cmp->obj[1].maximize ? -y[b] : y[b];
-	return ax <= bx && ay <= by && (ax < bx || ay < by);
-}
-
-/* A log axis when the values span more than two decades. */
-static bool wants_log(const double *v, int n)
-{
-	double lo = INFINITY, hi = 0;
-	for (int i = 0; i < n; i++)
-		if (isfinite(v[i])) {
-			lo = fmin(lo, v[i]);
-			hi = fmax(hi, v[i]);
-		}
-	return lo > 0 && isfinite(lo) && hi / lo > 100;
-}
-
-static void compare_scatter(Buf *b, const Comparison *cmp)
-{
-	section(b, "pareto", "Pareto front");
-	if (cmp->nobj < 2) {
-		buf_puts(b, "<p class=\"note\">One objective only: nothing to plot against it.</p>\n"
-			    "</section>\n");
-		return;
-	}
-	int n = cmp->nrows;
-	ChartPoint *p = xmalloc(sizeof(ChartPoint) * (size_t)(n + 1));
-	char (*numbers)[16] = xmalloc(sizeof *numbers * (size_t)(n + 1));
-	for (int i = 0; i < n; i++)
-		snprintf(numbers[i], sizeof numbers[i], "#%d", i + 1);
-	double *x = xmalloc(sizeof(double) * (size_t)(n + 1)),
-	       *y = xmalloc(sizeof(double) * (size_t)(n + 1));
-	int drawn = 0;
-	for (int i = 0; i < n; i++) {
-		const CompareRow *r = &cmp->rows[i];
-		x[i] = compare_value(cmp, r, 0) * cmp->obj[0].scale;
-		y[i] = compare_value(cmp, r, 1) * cmp->obj[1].scale;
-		/* Names on the frontier; the others by their number in the table, or a crowded
-		 * chart is unreadable. */
-		p[i] = (ChartPoint){r->pareto ? r->scenario : numbers[i], x[i], y[i], r->pareto, false};
-		drawn += isfinite(x[i]) && isfinite(y[i]);
-	}
-	/* The step line: the points no other beats on both axes (with more than two objectives a
-	 * Pareto point can be beaten on these two). */
-	for (int i = 0; i < n; i++) {
-		if (!isfinite(x[i]) || !isfinite(y[i]))
-			continue;
-		p[i].front = true;
-		for (int j = 0; j < n && p[i].front; j++)
-			if (j != i && isfinite(x[j]) && isfinite(y[j]) && dominates2(cmp, x, y, j, i))
-				p[i].front = false;
-	}
-	Buf title = {0};
-	buf_puts(&title, cmp->obj[1].label);
-	buf_puts(&title, " against ");
-	buf_puts(&title, cmp->obj[0].label);
-	buf_puts(b, "<p>Each built scenario at its ");
-	esc(b, cmp->obj[0].label);
-	buf_puts(b, " (across) and ");
-	esc(b, cmp->obj[1].label);
-	buf_printf(b, " (up); filled and named: Pareto-optimal%s; the others by their number in "
-		      "the table. The dashed line is the frontier of these two objectives.</p>\n",
-		   cmp->nobj > 2 ? " over all the objectives" : "");
-	ChartScatter c = {title.s, cmp->obj[0].label, cmp->obj[1].label, p, n,
-			  wants_log(x, n), wants_log(y, n), cmp->obj[0].maximize,
-			  "Pareto-optimal", "dominated", 0, 0};
-	if (drawn)
-		chart_scatter(b, &c);
-	else
-		buf_puts(b, "<p class=\"note\">No scenario built: nothing to plot.</p>\n");
-	buf_free(&title);
-	free(p);
-	free(numbers);
-	free(x);
-	free(y);
-	buf_puts(b, "</section>\n");
-}
-
-/* "#3 electricity=0.35 CNY/kWh, cool…": a bar's label, short enough for the chart's margin
- * (at most 30 characters, cut at a UTF-8 boundary); malloc'ed. */
-static char *short_label(int i, const char *name)
-{
-	Buf t = {0};
-	buf_printf(&t, "#%d %s", i + 1, name);
-	if (t.len > 30) {
-		size_t cut = 29;
-		while (cut > 0 && (t.s[cut] & 0xC0) == 0x80)
-			cut--;
-		t.len = cut;
-		buf_puts(&t, "\xe2\x80\xa6");
-	}
-	return t.s;
-}
-
-static void compare_bars(Buf *b, const Comparison *cmp)
-{
-	const char **labels = xmalloc(sizeof(char *) * (size_t)(cmp->nrows + 1));
-	double *v = xmalloc(sizeof(double) * (size_t)(2 * cmp->nrows + 1));
-	int n = 0;
-	for (int i = 0; i < cmp->nrows; i++) {
-		const CompareRow *r = &cmp->rows[i];
-		if (r->status)
-			continue;
-		labels[n] = short_label(i, r->scenario);
-		v[2 * n] = r->capex;
-		v[2 * n + 1] = r->annual_energy_cost;
-		n++;
-	}
-	section(b, "money", "Capex and energy cost");
-	if (n) {
-		ChartPanel p[2] = {{"capex", cmp->currency, -1, 0},
-				   {"energy cost per year", cmp->currency, -1, 0}};
-		ChartBars c = {"Capex and annual energy cost per scenario", labels, n, p, 2, v, 0, 0};
-		chart_hbars(b, &c);
-	} else {
-		buf_puts(b, "<p class=\"note\">No scenario built.</p>\n");
-	}
-	buf_puts(b, "</section>\n");
-	for (int i = 0; i < n; i++)
-		free((char *)labels[i]);
-	free(labels);
-	free(v);
-}
-
-static void compare_choices(Buf *b, const Comparison *cmp)
-{
-	bool any = false;
-	for (int i = 0; i < cmp->nrows; i++)
-		any |= cmp->rows[i].status == 0 && cmp->rows[i].decisions > 0;
-	if (!any)
-		return;
-	section(b, "choices", "Choices made");
-	buf_puts(b, "<table>\n<tr>");
-	th(b, "scenario", false);
-	th(b, "open choices decided", false);
-	buf_puts(b, "</tr>\n");
-	for (int i = 0; i < cmp->nrows; i++) {
-		const CompareRow *r = &cmp->rows[i];
-		if (r->status || !r->decisions)
-			continue;
-		buf_puts(b, "<tr><td><code>");
-		esc(b, r->scenario);
-		buf_puts(b, "</code></td><td>");
-		for (int k = 0; k < r->decisions; k++) {
-			buf_puts(b, k ? ", <code>" : "<code>");
-			esc(b, r->chosen[k]);
-			buf_puts(b, "</code>");
-		}
-		buf_puts(b, "</td></tr>\n");
-	}
-	buf_puts(b, "</table>\n</section>\n");
-}
-
-int report_html_compare_write(Output *o, const Comparison *cmp)
-{
-	FILE *f = output_file(o, "report.html");
-	if (!f)
-		return 1;
-	Buf b = {0}, title = {0};
-	buf_puts(&title, "clusterc comparison: ");
-	buf_puts(&title, cmp->spec ? cmp->spec : "");
-	page_start(&b, title.s);
-	buf_free(&title);
-	int built = 0;
-	for (int i = 0; i < cmp->nrows; i++)
-		built += cmp->rows[i].status == 0;
-	buf_printf(&b, "<p class=\"sub\">%d scenario%s", cmp->nrows, cmp->nrows == 1 ? "" : "s");
-	if (cmp->sweep) {
-		buf_puts(&b, " from the sweep <code>");
-		esc(&b, cmp->sweep);
-		buf_puts(&b, "</code>");
-	}
-	buf_printf(&b, ", %d built. Money in ", built);
-	esc(&b, cmp->currency ? cmp->currency : "");
-	buf_puts(&b, " (indicative prices); power at peak; energy per year at the site's "
-		     "utilization.</p>\n</header>\n");
-	compare_table(&b, cmp);
-	compare_scatter(&b, cmp);
-	compare_bars(&b, cmp);
-	compare_choices(&b, cmp);
-	page_end(&b, "The same numbers are in comparison.json (for programs), comparison.csv and "
-		     "comparison.md.");
 	fwrite(b.s, 1, b.len, f);
 	buf_free(&b);
 	return output_close(o, f);

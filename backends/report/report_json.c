@@ -410,7 +410,7 @@ static Json *workloads_json(const Design *d)
 static Json *optimizer_json(const OptimizerReport *opt)
 {
 	static const OptimizerReport none = {"none", "not_run", NAN, NAN, NAN, 0, 0, 0, NAN, false,
-					     NAN, NAN};
+					     NAN, NAN, NULL};
 	if (!opt)
 		opt = &none;
 	Json *o = jw_object();
@@ -425,6 +425,13 @@ static Json *optimizer_json(const OptimizerReport *opt)
 	jw_set(o, "design_objective", jw_real(opt->design_objective, 6));
 	jw_set(o, "cable_estimate_per_link", jw_real(opt->cable_money, 2));
 	jw_set(o, "cable_estimate_w_per_link", jw_real(opt->cable_watts, 3));
+	/* The objective's units: base ("bit/s"), and as report.md shows it ("Tbit/s"). */
+	double scale;
+	int places;
+	const char *shown = text_display_unit(opt->objective_unit, &scale, &places);
+	jw_set(o, "objective_unit", jw_str(opt->objective_unit));
+	jw_set(o, "objective_shown", jw_real(opt->objective * scale, places));
+	jw_set(o, "objective_shown_unit", opt->objective_unit ? jw_str(shown) : jw_null());
 	return o;
 }
 
@@ -436,7 +443,37 @@ static double saved(const Decision *x, const OptimizerReport *opt)
 	return opt->maximize ? opt->objective - x->next_best : x->next_best - opt->objective;
 }
 
-static Json *decisions_json(const Design *d, const OptimizerReport *opt)
+void report_json_loc(Json *o, Loc at)
+{
+	int line = 0, col = 0;
+	if (at.src)
+		src_linecol(at.src, at.off, &line, &col);
+	jw_set(o, "file", at.src ? jw_str(at.src->path) : jw_null());
+	jw_set(o, "line", at.src ? jw_int(line) : jw_null());
+	jw_set(o, "column", at.src ? jw_int(col) : jw_null());
+}
+
+/* The requirements a design misses, from its diagnostics (code "unmet"): the message, the
+ * value the design has and the limit it misses in base units, where the requirement is. */
+Json *report_violations_json(const Ctx *c)
+{
+	Json *a = jw_array();
+	for (int i = 0; i < c->diags.n; i++) {
+		const Diag *g = c->diags.v[i];
+		if (g->level != DIAG_ERROR || !g->code || strcmp(g->code, "unmet") != 0)
+			continue;
+		Json *o = jw_object();
+		jw_set(o, "message", jw_str(g->msg));
+		jw_set(o, "value", g->has_quantity ? jw_real(g->value, 6) : jw_null());
+		jw_set(o, "limit", g->has_quantity ? jw_real(g->limit, 6) : jw_null());
+		jw_set(o, "unit", g->has_quantity ? jw_str(g->unit) : jw_null());
+		report_json_loc(o, g->loc);
+		jw_push(a, o);
+	}
+	return a;
+}
+
+Json *report_decisions_json(const Design *d, const OptimizerReport *opt)
 {
 	Json *a = jw_array();
 	for (int i = 0; i < d->decisions.n; i++) {
@@ -451,15 +488,11 @@ static Json *decisions_json(const Design *d, const OptimizerReport *opt)
 		jw_set(o, "saved", jw_real(saved(x, opt), 6));
 		/* Where the choice is written (docs/reports.md), and the option as a number in
 		 * base units when it is one. */
-		Loc at = x->loc;
-		int line = 0, col = 0;
-		if (at.src)
-			src_linecol(at.src, at.off, &line, &col);
-		jw_set(o, "file", at.src ? jw_str(at.src->path) : jw_null());
-		jw_set(o, "line", at.src ? jw_int(line) : jw_null());
-		jw_set(o, "column", at.src ? jw_int(col) : jw_null());
+		report_json_loc(o, x->loc);
 		jw_set(o, "chosen_value", jw_real(x->chosen_value, 6));
 		jw_set(o, "chosen_unit", jw_str(x->chosen_unit));
+		/* the units of next_best_objective and saved: the first objective's */
+		jw_set(o, "objective_unit", jw_str(opt ? opt->objective_unit : NULL));
 		jw_push(a, o);
 	}
 	return a;
@@ -736,7 +769,7 @@ static Json *report_json(const Design *d, const OptimizerReport *opt, const Arti
 	jw_set(r, "scale_up", scale_up_json(d));
 	jw_set(r, "placement", placement_json(d));
 	jw_set(r, "optimizer", optimizer_json(opt));
-	jw_set(r, "decisions", decisions_json(d, opt));
+	jw_set(r, "decisions", report_decisions_json(d, opt));
 	jw_set(r, "workloads", workloads_json(d));
 	jw_set(r, "reliability", reliability_json(d));
 	jw_set(r, "finance", report_finance_json(d));

@@ -440,11 +440,11 @@ static void decisions(Buf *b, const Design *d, const OptimizerReport *opt)
 			   opt->status ? opt->status : "unknown");
 		if (isfinite(opt->objective)) {
 			buf_puts(b, ", objective ");
-			text_number(b, opt->objective, 2, false);
+			text_quantity(b, opt->objective, opt->objective_unit);
 		}
 		if (isfinite(opt->bound)) {
 			buf_puts(b, ", bound ");
-			text_number(b, opt->bound, 2, false);
+			text_quantity(b, opt->bound, opt->objective_unit);
 		}
 		if (isfinite(opt->gap)) {
 			buf_puts(b, ", gap ");
@@ -458,7 +458,7 @@ static void decisions(Buf *b, const Design *d, const OptimizerReport *opt)
 			/* The choices are made before the cables exist (docs/optimization.md). */
 			buf_puts(b, " The objective leaves out the cables, which are chosen after "
 				    "placement; the design as built, cables included, comes to ");
-			text_number(b, opt->design_objective, 2, false);
+			text_quantity(b, opt->design_objective, opt->objective_unit);
 			buf_putc(b, '.');
 		}
 		if (isfinite(opt->cable_money)) {
@@ -496,16 +496,16 @@ static void decisions(Buf *b, const Design *d, const OptimizerReport *opt)
 			text_md_cell(b, x->next_best_text);
 		if (isfinite(x->next_best)) {
 			buf_puts(b, x->next_best_text ? " (" : "(");
-			text_number(b, x->next_best, 2, false);
+			text_quantity(b, x->next_best, opt ? opt->objective_unit : NULL);
 			buf_putc(b, ')');
 		} else if (!x->next_best_text) {
 			buf_putc(b, '-');
 		}
 		buf_puts(b, " | ");
 		if (opt && isfinite(x->next_best) && isfinite(opt->objective))
-			text_number(b, opt->maximize ? opt->objective - x->next_best
-						     : x->next_best - opt->objective,
-				    2, false);
+			text_quantity(b, opt->maximize ? opt->objective - x->next_best
+						       : x->next_best - opt->objective,
+				      opt->objective_unit);
 		else
 			buf_putc(b, '-');
 		buf_puts(b, " |\n");

@@ -24,11 +24,24 @@
  *                    (IRS Publication 946, "How To Depreciate Property", ch. 4: the 200 %
  *                    declining balance method with the switch to straight line)
  *
+ * Sensitivity (the tornado of the reports, finance_sensitivity): the metric a buyer compares
+ * designs on, the cost per trained model of the first workload a plan fits with failures
+ * included (its GPUs x effective time to train x cost per GPU-hour), else the cost per
+ * GPU-hour, recomputed with one input moved to each end of its range and every other input as
+ * designed: hardware prices (all capex and the support that is a share of it) and the
+ * electricity price 0.8x and 1.2x, the utilization 0.15 lower and higher (within 0.05..1:
+ * energy follows the nodes' share, model.c), the failure rates 0.5x and 2x (the checkpoint
+ * interval re-optimised by Daly's formula unless the workload fixes it, reliability.c). The
+ * ranges are the report's convention, not estimates of any market: a spread a quote or an
+ * AFR table commonly carries, stated beside every chart. One-at-a-time sensitivity as a
+ * tornado diagram: R. T. Clemen, Making Hard Decisions, 2nd ed., Duxbury 1996, ch. 5.
+ *
  * The model reads the totals model.c computed and the plans plan.c made; it changes neither:
  * capex, energy and the TCO stay what report.json's contract says they are. Defaults (no cost
  * of capital, support, staff nor space) give a net present cost equal to the TCO.
  */
 #include "passes.h"
+#include "plan.h"
 
 #include <math.h>
 
@@ -64,6 +77,84 @@ static double annuity(double rate, double years)
 		a += w / pow(1 + rate, t);
 	}
 	return a;
+}
+
+const char *const sens_kind_names[SENS_COUNT] = {"prices", "electricity", "utilization",
+						 "failure_rates"};
+const char *const sens_kind_labels[SENS_COUNT] = {"hardware prices", "electricity price",
+						  "utilization", "failure rates"};
+
+/* The inputs finance_sensitivity moves, as multiples of the design's (utilization: itself). */
+typedef struct SensInputs {
+	double prices, electricity, utilization, failures;
+} SensInputs;
+
+/* The tornado's metric at the inputs x: see the file's comment. */
+static double sens_metric(const Design *d, const WorkloadPlan *wp, SensInputs x)
+{
+	const Finance *f = &d->fin;
+	const Totals *t = &d->t;
+	double nodes_power = t->power_by_cat[CAT_NODES];
+	double avg = t->avg_it_power + nodes_power * (x.utilization - f->utilization);
+	double energy = t->avg_it_power > 0 ? f->annual_energy_cost * x.electricity * avg / t->avg_it_power
+					    : f->annual_energy_cost * x.electricity;
+	double opex = energy + f->annual_support * x.prices + f->annual_staff + f->annual_space;
+	double a = f->annuity_factor;
+	double hours = t->accelerators * HOURS_PER_YEAR * x.utilization;
+	if (!(a > 0) || !(hours > 0))
+		return NAN;
+	double per_gpu_hour = (t->capex * x.prices + opex * a) / a / hours;
+	if (!wp)
+		return per_gpu_hour;
+	double time = wp->time_to_train;
+	const WorkloadReliability *r = &wp->rel;
+	if (r->done && isfinite(r->goodput)) {
+		double mtbf = r->mtbf / x.failures;
+		double tau = r->interval_set ? r->interval : reliability_daly(r->write_time, mtbf);
+		time *= reliability_wall_factor(tau, r->write_time, r->restart, mtbf);
+	}
+	return wp->r.best.gpus * time / 3600 * per_gpu_hour;
+}
+
+static void finance_sensitivity(Design *d)
+{
+	Finance *f = &d->fin;
+	const WorkloadPlan *wp = NULL;
+	for (int i = 0; i < d->nplans && !wp; i++)
+		if (d->plans[i].r.best.gpus > 0 && isfinite(d->plans[i].time_to_train))
+			wp = &d->plans[i];
+	Sensitivity *sv = &f->sens;
+	sv->workload = wp ? wp->name : NULL;
+	const SensInputs as_designed = {1, 1, f->utilization, 1};
+	sv->base = sens_metric(d, wp, as_designed);
+	sv->n = 0;
+	if (!isfinite(sv->base))
+		return;
+	bool failures = wp && wp->rel.done && isfinite(wp->rel.goodput) && isfinite(wp->rel.mtbf);
+	for (int k = 0; k < SENS_COUNT; k++) {
+		if (k == SENS_FAILURES && !failures)
+			continue;
+		SensFactor *s = &sv->f[sv->n++];
+		*s = (SensFactor){.kind = (SensKind)k};
+		SensInputs lo = as_designed, hi = as_designed;
+		switch (k) {
+		case SENS_PRICES:
+			s->low_input = lo.prices = 0.8, s->high_input = hi.prices = 1.2;
+			break;
+		case SENS_ELECTRICITY:
+			s->low_input = lo.electricity = 0.8, s->high_input = hi.electricity = 1.2;
+			break;
+		case SENS_UTILIZATION:
+			s->low_input = lo.utilization = fmax(0.05, f->utilization - 0.15);
+			s->high_input = hi.utilization = fmin(1, f->utilization + 0.15);
+			break;
+		default:
+			s->low_input = lo.failures = 0.5, s->high_input = hi.failures = 2;
+			break;
+		}
+		s->low = sens_metric(d, wp, lo);
+		s->high = sens_metric(d, wp, hi);
+	}
 }
 
 int finance_model(Design *d)
@@ -116,5 +207,6 @@ int finance_model(Design *d)
 		w->gpu_hours = w->gpus * wp->time_to_train / 3600;
 		w->cost = w->gpu_hours * f->per_gpu_hour;
 	}
+	finance_sensitivity(d);
 	return 0;
 }

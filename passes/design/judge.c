@@ -307,6 +307,8 @@ void judge_objectives(Design *d)
 		const Objective *ob = &((Stmt *)d->p->objectives.v[i])->objective;
 		Qty q = {NAN, DIM_NONE};
 		judge_eval(d, ob->expr, &q, false);
+		if (i == 0)
+			d->objective_unit = design_base_unit(d->p->c->arena, q.dim);
 		d->objective[d->nobjectives++] = ob->maximize ? -q.v : q.v;
 	}
 }

@@ -200,6 +200,8 @@ typedef struct GridDim {
 	YrNode **vals;
 	int n;
 	bool scenario;
+	CliOverride *ovr;  /* [n]: each value's override, made once for every point it is in */
+	bool *made;
 } GridDim;
 
 static void read_grid(Sweeper *w, YrNode *g)
@@ -211,6 +213,7 @@ static void read_grid(Sweeper *w, YrNode *g)
 	int before = w->errors;
 	int nd = g->n;
 	GridDim *dims = arena_alloc(w->c->arena, sizeof *dims * (size_t)(nd + 1));
+	memset(dims, 0, sizeof *dims * (size_t)(nd + 1));
 	nd = 0;
 	double points = 1;
 	PAIRS(g, pr) {
@@ -227,6 +230,9 @@ static void read_grid(Sweeper *w, YrNode *g)
 		}
 		int n = v->kind == YR_SEQUENCE ? v->n : 1;
 		dm->vals = arena_alloc(w->c->arena, sizeof *dm->vals * (size_t)(n + 1));
+		dm->ovr = arena_alloc(w->c->arena, sizeof *dm->ovr * (size_t)(n + 1));
+		dm->made = arena_alloc(w->c->arena, sizeof *dm->made * (size_t)(n + 1));
+		memset(dm->made, 0, sizeof *dm->made * (size_t)(n + 1));
 		if (v->kind == YR_SEQUENCE) {
 			ITEMS(v, it) {
 				YrNode *x = v->values[it];
@@ -279,7 +285,13 @@ static void read_grid(Sweeper *w, YrNode *g)
 			const char *vs = v->text;
 			buf_printf(&name, "%s=%s", strrchr(ks, '.') + 1, vs);
 			buf_printf(&sets, "%s%s=%s", sets.len ? "; " : "", ks, vs);
-			point_add(w, p, make_override(w, dm->key, v), nd);
+			/* One override per value, shared by the points: each holds a masked copy
+			 * of the sweep file, and a copy per point grew as points x file size. */
+			if (!dm->made[idx[j]]) {
+				dm->ovr[idx[j]] = make_override(w, dm->key, v);
+				dm->made[idx[j]] = true;
+			}
+			point_add(w, p, dm->ovr[idx[j]], nd);
 		}
 		p->name = clean_name(w, name.s ? name.s : "");
 		p->sets_text = arena_strdup(w->c->arena, sets.s ? sets.s : "");

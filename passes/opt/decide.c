@@ -200,6 +200,7 @@ int decide_report(Design *d)
 	if (d->decisions.n == 0)
 		r.solver = "none", r.status = "fixed";
 	r.design_objective = d->built_objective;
+	r.objective_unit = d->objective_unit;
 	bool hinted = d->cable_hint_money > 0 || d->cable_hint_watts > 0;
 	r.cable_money = hinted ? d->cable_hint_money : NAN;
 	r.cable_watts = hinted ? d->cable_hint_watts : NAN;

@@ -225,7 +225,7 @@ static const char *last_message(const Ctx *c)
 }
 
 static const OptimizerReport opt = {"glpk", "optimal", 4.7e6, 4.7e6, 0, 12, 7, 0, 4.75e6, false,
-					    NAN, NAN};
+					    NAN, NAN, "CNY"};
 
 /* Writes every artifact of fx into dir; returns the error count. */
 static int build(Fixture *fx, const char *dir, bool force)
@@ -279,7 +279,7 @@ static void test_files(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(md, "# clusterc report: examples/test.cluster (scenario default)\n"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(md, "| Capex | 4,123,456.50 CNY |"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(md, "| Energy per year | 206,210 kWh |"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(md, "| rack48.power_limit | 40 kW | 2 | 80 kW (4,800,000) |"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(md, "| rack48.power_limit | 40 kW | 2 | 80 kW (4,800,000 CNY) |"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(md, "| rack48 | cold_plate | 1 | 2 | 21.4 | 40 |"));
 
 	char *json_path = path2(out, "report.json");

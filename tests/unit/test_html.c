@@ -177,9 +177,9 @@ static char *columns(void)
 static char *scatter(bool xmax)
 {
 	ChartPoint p[] = {
-		{"b200", 2.69e9, 5.7e7, true, true},   {"base", 3.09e9, 8.2e7, false, false},
-		{"a<b", 3.09e9, 4.8e7, true, true},    {"failed", NAN, NAN, false, false},
-		{"dear", 3.09e9, 1.23e8, false, false}, {"same", 3.09e9, 8.2e7, false, false},
+		{"b200", 2.69e9, 5.7e7, true, true, NULL},   {"base", 3.09e9, 8.2e7, false, false, NULL},
+		{"a<b", 3.09e9, 4.8e7, true, true, NULL},    {"failed", NAN, NAN, false, false, NULL},
+		{"dear", 3.09e9, 1.23e8, false, false, NULL}, {"same", 3.09e9, 8.2e7, false, false, NULL},
 	};
 	ChartScatter c = {"capex against energy", "capex (CNY)", "energy (CNY)", p, 6, false,
 			  false, xmax, "Pareto-optimal", "dominated", 0, 0};
@@ -301,7 +301,7 @@ static void test_compare_page(void)
 	Ctx *c = ctx_new((DiagOptions){.format = DIAG_TEXT});
 	CompareWorkload w[3] = {{"gpt3", 8192, 1.4 * 86400, 1e12, 237799.3, 0.33, 0.97, 1.45 * 86400, 2e6},
 				{"gpt3", 4096, 1.2 * 86400, 9e11, 200000, 0.35, 0.98, 1.23 * 86400, 1.5e6},
-				{"gpt3", 8192, 1.4 * 86400, 1e12, 137799.3, 0.33, 0.97, 1.45 * 86400, 2e6}};
+				{"gpt3", 8192, 1.41 * 86400, 1e12, 137799.3, 0.33, 0.97, 1.45 * 86400, 2e6}};
 	const char *chosen[] = {"rack48.power_limit = 80 kW", "rack48.cooling = cold_plate"};
 	CompareRow rows[4] = {
 		{.scenario = "base", .sets = "", .why = "", .accelerators = 10000, .nodes = 1250,
@@ -333,7 +333,11 @@ static void test_compare_page(void)
 	CU_ASSERT_EQUAL(count(s, "&#9733; yes"), 2);
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "not built (exit 2): requirement not met: facility_power "
 					 "&gt; &lt;budget&gt; &amp; more"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(s, "<td class=\"n\">3,087,677,074.20</td>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "<td class=\"n\">3,087.7</td>")); /* M CNY */
+	/* 1.4 and 1.41 days: the column keeps the two places that tell them apart */
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "<td class=\"n\">1.40</td>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "<td class=\"n\">1.41</td>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "<td class=\"n\">1.20</td>"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "hall_b.electricity=0.35 CNY/kWh"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "rack48.cooling = cold_plate"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "class=\"front\""));
