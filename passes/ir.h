@@ -400,6 +400,8 @@ typedef struct CoolingGroup {
 	int nunits;
 	double power, avg_power; /* W of cooling at peak, over a year */
 	double capex;         /* its plant's and the cooling's own per-kW capex */
+	bool linear;          /* sized without whole units: the planned switch racks' group while
+			       * the optimizer explores candidates (cooling_plant.c says why) */
 } CoolingGroup;
 
 typedef struct BomLine {

@@ -8,8 +8,13 @@
  * The unit of sizing is a CoolingGroup: the racks of one cooling. Once the racks exist they
  * are grouped by RackInst.cooling (every rack states its own, so racks of several coolings —
  * zones — each get their plant); before that, while the optimizer explores candidates, the
- * planned node racks (the rack type's cooling) and switch racks (the network rack's) are the
- * groups. Every watt a rack draws is shed there as heat (heat.c); the IT load no rack holds
+ * planned node racks (the rack type's cooling) and switch racks (the network rack's) are two
+ * groups, even of one cooling. The switch racks' group is then sized linearly (installed =
+ * load x the redundancy's factor, as without a capacity): the optimizer tabulates each fabric's
+ * part as the design with it less the design without it (passes/opt/factor.c), which adds up
+ * only when a fabric's share of the plant is linear in its heat; whole units of one group
+ * shared by two fabrics would not. The node racks' group, the same in every such evaluation,
+ * keeps whole units. Every watt a rack draws is shed there as heat (heat.c); the IT load no rack holds
  * (the cluster's other_power) is cooled with the node racks.
  *
  * A unit carries the group's heat (serves all), its liquid share (liquid: heat x the
@@ -64,7 +69,7 @@ double cooling_plant_load(const Part *unit, const Part *cooling, double heat)
 	}
 }
 
-void cooling_plant_unit(const Part *unit, double load, double avg_load, int racks,
+void cooling_plant_unit(const Part *unit, double load, double avg_load, int racks, bool whole,
 			double free_share, CoolingUnitInst *out)
 {
 	*out = (CoolingUnitInst){.unit = unit, .load = load};
@@ -72,8 +77,8 @@ void cooling_plant_unit(const Part *unit, double load, double avg_load, int rack
 		return;
 	double cap = unit->cunit.capacity;
 	int per = unit->cunit.racks_per_unit;
-	double k = cap > 0 ? fmax(1, ceil(load / cap - 1e-9)) : 0;
-	if (per > 0)
+	double k = cap > 0 && whole ? fmax(1, ceil(load / cap - 1e-9)) : 0;
+	if (per > 0 && whole)
 		k = fmax(k, ceil((double)racks / per - 1e-9));
 	if (k > 0) {
 		out->units = redundant_units(unit->cunit.redundancy, unit->cunit.module_count, k);
@@ -106,18 +111,18 @@ static void size_group(Design *d, CoolingGroup *g, double free_share)
 		const Part *u = c->cooling.plant[k];
 		CoolingUnitInst *ui = &g->units[k];
 		cooling_plant_unit(u, cooling_plant_load(u, c, g->heat), cooling_plant_load(u, c, g->avg_heat),
-				   g->racks, free_share, ui);
+				   g->racks, !g->linear, free_share, ui);
 		g->power += ui->power;
 		g->avg_power += ui->avg_power;
 		g->capex += ui->capex;
 	}
 }
 
-/* The group of cooling c, added when new. */
-static CoolingGroup *group_of(Design *d, const Part *c, int *cap)
+/* The group of cooling c (linear: the planned switch racks'), added when new. */
+static CoolingGroup *group_of(Design *d, const Part *c, bool linear, int *cap)
 {
 	for (int i = 0; i < d->ncool_groups; i++)
-		if (d->cool_groups[i].cooling == c)
+		if (d->cool_groups[i].cooling == c && d->cool_groups[i].linear == linear)
 			return &d->cool_groups[i];
 	if (d->ncool_groups == *cap) {
 		*cap = *cap ? *cap * 2 : 4;
@@ -127,7 +132,7 @@ static CoolingGroup *group_of(Design *d, const Part *c, int *cap)
 		d->cool_groups = ng;
 	}
 	CoolingGroup *g = &d->cool_groups[d->ncool_groups++];
-	*g = (CoolingGroup){.cooling = c};
+	*g = (CoolingGroup){.cooling = c, .linear = linear};
 	return g;
 }
 
@@ -141,7 +146,7 @@ static void fill_groups(Design *d)
 	if (d->elaborated && d->nracks) {
 		for (int i = 0; i < d->nracks; i++) {
 			const RackInst *r = &d->racks[i];
-			CoolingGroup *g = group_of(d, r->cooling, &cap);
+			CoolingGroup *g = group_of(d, r->cooling, false, &cap);
 			g->racks++;
 			g->heat += r->power;
 			in_racks += r->power;
@@ -149,17 +154,17 @@ static void fill_groups(Design *d)
 	} else {
 		const Part *net = d->net_cooling_type ? d->net_cooling_type : d->cooling_type;
 		double net_heat = d->network_racks > 0 ? d->t.power_by_cat[CAT_NETWORK] : 0;
-		CoolingGroup *g = group_of(d, d->cooling_type, &cap);
+		CoolingGroup *g = group_of(d, d->cooling_type, false, &cap);
 		g->racks += (int)(d->t.racks - d->network_racks);
 		if (d->network_racks > 0) {
-			CoolingGroup *n = group_of(d, net, &cap);
+			CoolingGroup *n = group_of(d, net, true, &cap);
 			n->racks += d->network_racks;
 			n->heat += net_heat;
 			in_racks = net_heat;
 		}
 	}
 	/* What no rack holds is cooled with the node racks. */
-	group_of(d, d->cooling_type, &cap)->heat += fmax(0, d->t.it_power - in_racks);
+	group_of(d, d->cooling_type, false, &cap)->heat += fmax(0, d->t.it_power - in_racks);
 }
 
 int cooling_plant_size(Design *d)

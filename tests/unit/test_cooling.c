@@ -34,41 +34,49 @@ static void test_unit_sizing(void)
 	/* 600 kW units: ceil(2000 / 600) = 4; N: 4, N+1: 5, 2N: 8, block of 3 (any one down):
 	 * 3 x ceil(4 / 2) = 6. */
 	Part p = unit(CU_CDU, HS_ALL, 600e3, RED_N, 1, 0.02, 0.2);
-	cooling_plant_unit(&p, 2000e3, 1500e3, 10, 0, &u);
+	cooling_plant_unit(&p, 2000e3, 1500e3, 10, true, 0, &u);
 	CU_ASSERT_DOUBLE_EQUAL(u.units, 4, 0);
 	CU_ASSERT_DOUBLE_EQUAL(u.installed, 2400e3, 1e-6);
 	CU_ASSERT_DOUBLE_EQUAL(u.power, 40e3, 1e-6);       /* 2 % of 2,000 kW */
 	CU_ASSERT_DOUBLE_EQUAL(u.avg_power, 30e3, 1e-6);   /* 2 % of 1,500 kW */
 	CU_ASSERT_DOUBLE_EQUAL(u.capex, 2400e3 * 0.2, 1e-6);
 	p.cunit.redundancy = RED_N_PLUS_1;
-	cooling_plant_unit(&p, 2000e3, 2000e3, 10, 0, &u);
+	cooling_plant_unit(&p, 2000e3, 2000e3, 10, true, 0, &u);
 	CU_ASSERT_DOUBLE_EQUAL(u.units, 5, 0);
 	p.cunit.redundancy = RED_TWO_N;
-	cooling_plant_unit(&p, 2000e3, 2000e3, 10, 0, &u);
+	cooling_plant_unit(&p, 2000e3, 2000e3, 10, true, 0, &u);
 	CU_ASSERT_DOUBLE_EQUAL(u.units, 8, 0);
 	CU_ASSERT_DOUBLE_EQUAL(u.installed, 4800e3, 1e-6);
 	p.cunit.redundancy = RED_BLOCK, p.cunit.module_count = 3;
-	cooling_plant_unit(&p, 2000e3, 2000e3, 10, 0, &u);
+	cooling_plant_unit(&p, 2000e3, 2000e3, 10, true, 0, &u);
 	CU_ASSERT_DOUBLE_EQUAL(u.units, 6, 0);
 	/* A CDU per row of 10 racks: 55 racks need 6, more than the 4 the heat needs. */
 	p.cunit.redundancy = RED_N, p.cunit.racks_per_unit = 10;
-	cooling_plant_unit(&p, 2000e3, 2000e3, 55, 0, &u);
+	cooling_plant_unit(&p, 2000e3, 2000e3, 55, true, 0, &u);
 	CU_ASSERT_DOUBLE_EQUAL(u.units, 6, 0);
 	CU_ASSERT_DOUBLE_EQUAL(u.installed, 3600e3, 1e-6);
+	/* Sized linearly (the switch racks' share while choices are explored): the load times
+	 * the redundancy's factor, N+1 of 4: 5/4, whatever the capacity. */
+	p = unit(CU_CDU, HS_ALL, 600e3, RED_N_PLUS_1, 4, 0.02, 0.2);
+	cooling_plant_unit(&p, 2000e3, 2000e3, 55, false, 0, &u);
+	CU_ASSERT_DOUBLE_EQUAL(u.units, 0, 0);
+	CU_ASSERT_DOUBLE_EQUAL(u.installed, 2500e3, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(u.capex, 2500e3 * 0.2, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(u.power, 40e3, 1e-6);
 	/* Without a capacity: the load times the redundancy's factor (2N: twice). */
 	p = unit(CU_DRY_COOLER, HS_ALL, NAN, RED_TWO_N, 1, 0.03, 0);
-	cooling_plant_unit(&p, 2000e3, 2000e3, 10, 0, &u);
+	cooling_plant_unit(&p, 2000e3, 2000e3, 10, true, 0, &u);
 	CU_ASSERT_DOUBLE_EQUAL(u.units, 0, 0);
 	CU_ASSERT_DOUBLE_EQUAL(u.installed, 4000e3, 1e-6);
 	/* A chiller stops in the free-cooling hours: a quarter of the year free, 3/4 of its
 	 * power over the year; the dry cooler above runs all year. */
 	p = unit(CU_CHILLER, HS_ALL, 1000e3, RED_N_PLUS_1, 1, 0.2, 0);
-	cooling_plant_unit(&p, 2000e3, 2000e3, 10, 0.25, &u);
+	cooling_plant_unit(&p, 2000e3, 2000e3, 10, true, 0.25, &u);
 	CU_ASSERT_DOUBLE_EQUAL(u.power, 400e3, 1e-6);
 	CU_ASSERT_DOUBLE_EQUAL(u.avg_power, 300e3, 1e-6);
 	CU_ASSERT_DOUBLE_EQUAL(u.units, 3, 0);
 	/* Nothing to carry: nothing installed. */
-	cooling_plant_unit(&p, 0, 0, 10, 0, &u);
+	cooling_plant_unit(&p, 0, 0, 10, true, 0, &u);
 	CU_ASSERT_DOUBLE_EQUAL(u.units, 0, 0);
 	CU_ASSERT_DOUBLE_EQUAL(u.power, 0, 0);
 	/* The heat a unit carries: a cooling with 75 % of it in liquid. */
