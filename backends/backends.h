@@ -128,6 +128,14 @@ Json *report_sensitivity_json(const Sensitivity *s);
 void report_sensitivity_read(Arena *a, const Json *o, Sensitivity *s);
 void report_finance_md(Buf *b, const Design *d);
 
+/* ---- report_facility.c: the facility in report.json, report.md and report.html ------------- */
+
+/* report.json's "facility" object (docs/reports.md); the "Facility" section of report.md and
+ * report.html: the PUE and its parts, the power chain, the cooling plant, heat reuse. */
+Json *report_facility_json(const Design *d);
+void report_facility_md(Buf *b, const Design *d);
+void report_facility_html(Buf *b, const Design *d);
+
 /* ---- report_md.c: report.md, the report for people ----------------------------------------- */
 
 int report_md_write(Output *o, const Design *d);
@@ -463,6 +471,12 @@ int labels_csv_write(Output *o, const Design *d);
 int trunks_csv_write(Output *o, const Design *d);
 void pull_end_text(Buf *b, const Design *d, End e);
 int netbox_write(Output *o, const Design *d);
+/* netbox_power.c: netbox/power-panels.csv and power-feeds.csv (netbox_write calls it); the
+ * amperage of a feed rated `rating` W at `volts`, three-phase or not, at 80 % utilization. */
+int netbox_power_write(Output *o, const Design *d);
+int netbox_power_amperage(double rating, double volts, bool three_phase);
+/* one_line.c: facility/one-line.svg, the power chain from the utility to the racks. */
+int one_line_write(Output *o, const Design *d);
 int racks_csv_write(Output *o, const Design *d);
 int racks_svg_write(Output *o, const Design *d);
 int hostfile_write(Output *o, const Design *d);

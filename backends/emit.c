@@ -21,6 +21,7 @@ const Emitter emit_table[] = {
 	{"trunks.csv", "structured cabling: trunks between patch panels, when a fabric has them",
 	 trunks_csv_write},
 	{"netbox", "NetBox bulk-import CSVs in netbox/", netbox_write},
+	{"one-line", "the power one-line diagram: facility/one-line.svg", one_line_write},
 	{"racks.csv", "rack elevations as a table: every device, its U and power", racks_csv_write},
 	{"racks.svg", "rack elevations drawn", racks_svg_write},
 	{"hostfile", "MPI hostfile: one node a line with its accelerators as slots", hostfile_write},

@@ -338,6 +338,8 @@ const char *qty_format(Qty q, char *buf, size_t n);
 	X(OPTIC, "optic", "an optical transceiver module")                                \
 	X(PANEL, "panel", "a fibre patch panel: the ends of trunk cables in a rack")      \
 	X(COOLING, "cooling", "a cooling system")                                         \
+	X(COOLING_UNIT, "cooling_unit", "a component of a cooling plant: CDU, pump loop, "  \
+	  "chiller, dry cooler, cooling tower or air handler")                            \
 	X(POWER, "power", "a power distribution system: UPS or HVDC and its redundancy")  \
 	X(POWER_STAGE, "power_stage", "a stage of a power chain: transformer, UPS, HVDC, PDU, " \
 	  "busway or rack feed")                                                          \
@@ -381,6 +383,10 @@ typedef enum {
 /* The stages of a power chain, from the utility to the rack (passes/design/power_chain.c). */
 #define POWER_STAGES(X) X(UTILITY, "utility") X(TRANSFORMER, "transformer") X(UPS, "ups") \
 	X(HVDC, "hvdc") X(PDU, "pdu") X(BUSWAY, "busway") X(RACK_FEED, "rack_feed")
+/* The components of a cooling plant (passes/design/cooling_plant.c) and the heat each carries. */
+#define COOLING_UNITS(X) X(CDU, "cdu") X(PUMP, "pump") X(CHILLER, "chiller") \
+	X(DRY_COOLER, "dry_cooler") X(COOLING_TOWER, "cooling_tower") X(AIR_HANDLER, "air_handler")
+#define HEAT_SHARES(X) X(ALL, "all") X(LIQUID, "liquid") X(AIR, "air")
 #define ROUTINGS(X) X(ECMP, "ecmp") X(ADAPTIVE, "adaptive") X(FTREE, "ftree") X(UPDN, "updn") \
 	X(MINIMAL, "minimal") X(UGAL, "ugal") X(DOR, "dor")
 #define LEAF_PLACEMENTS(X) X(NETWORK_RACK, "network_rack") X(SERVER_RACK, "server_rack")
@@ -405,6 +411,7 @@ typedef enum {
 	F(COOLING_TYPE, COOLING_TYPES, COOL) F(POWER_TYPE, POWER_TYPES, PWR)                  \
 	F(REDUNDANCY, REDUNDANCIES, RED) F(ROUTING, ROUTINGS, ROUTE)                          \
 	F(POWER_STAGE, POWER_STAGES, PS)                                                      \
+	F(COOLING_UNIT, COOLING_UNITS, CU) F(HEAT_SHARE, HEAT_SHARES, HS)                     \
 	F(LEAF_PLACEMENT, LEAF_PLACEMENTS, LEAF)                                              \
 	F(PLANE_ASSIGNMENT, PLANE_ASSIGNMENTS, PLANE)                                         \
 	F(PRECISION, PRECISIONS, PREC) F(RECOMPUTE, RECOMPUTES, RC) F(ACTIVATION, ACTIVATIONS, ACT)     \
@@ -439,6 +446,12 @@ typedef enum { REDUNDANCIES(X) RED_COUNT } Redundancy;
 #undef X
 #define X(c, w) PS_##c,
 typedef enum { POWER_STAGES(X) PS_COUNT } PowerStage;
+#undef X
+#define X(c, w) CU_##c,
+typedef enum { COOLING_UNITS(X) CU_COUNT } CoolingUnit;
+#undef X
+#define X(c, w) HS_##c,
+typedef enum { HEAT_SHARES(X) HS_COUNT } HeatShare;
 #undef X
 #define X(c, w) ROUTE_##c,
 typedef enum { ROUTINGS(X) ROUTE_COUNT } Routing;

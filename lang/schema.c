@@ -91,6 +91,9 @@ static const char *const e_connector[] = {"osfp", "qsfp112", "qsfp_dd", "qsfp56"
 static const char *const e_cooling_type[] = {"air", "rear_door", "cold_plate", "immersion", NULL};
 static const char *const e_power_type[] = {"ac_ups", "hvdc", NULL};
 static const char *const e_redundancy[] = {"n", "n_plus_1", "two_n", "block", NULL};
+static const char *const e_cooling_unit[] = {"cdu", "pump", "chiller", "dry_cooler",
+					     "cooling_tower", "air_handler", NULL};
+static const char *const e_heat_share[] = {"all", "liquid", "air", NULL};
 static const char *const e_power_stage[] = {"utility", "transformer", "ups", "hvdc", "pdu",
 					    "busway", "rack_feed", NULL};
 static const char *const e_routing[] = {"ecmp", "adaptive", "ftree", "updn", "minimal", "ugal",

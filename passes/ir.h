@@ -118,9 +118,22 @@ struct Part {
 	} panel;
 	struct {
 		int type;             /* CoolingType */
-		double pue, max_rack_power, liquid_fraction;
-		double capex_per_w;   /* per W of IT load */
+		double pue;           /* its partial PUE, NAN when its plant gives it */
+		double max_rack_power, liquid_fraction;
+		double capex_per_w;   /* per W of IT load, apart from its plant */
+		const Part **plant;   /* its cooling units (cooling_unit parts); NULL: none */
+		int nplant;
 	} cooling;
+	struct {
+		int unit;             /* CoolingUnit */
+		int serves;           /* HeatShare */
+		double capacity;      /* W of heat one unit removes, NAN when not given */
+		int racks_per_unit;   /* 0: no limit */
+		int redundancy;       /* Redundancy */
+		int module_count;
+		double power_ratio;   /* W electric per W of heat carried */
+		double capex_per_w;   /* per W of heat capacity installed */
+	} cunit;
 	struct {
 		int type;             /* PowerType */
 		int redundancy;       /* Redundancy */
@@ -319,6 +332,17 @@ typedef struct Totals {
 	double cabling_power;         /* W of the cables' and transceivers' share of network power */
 	double power_efficiency;      /* utility to IT: the power system's, times its chain's */
 	double power_losses;          /* W at peak lost in the power chain (0 without one) */
+	/* The cooling plant (cooling_plant.c): its power at peak (the design day, chillers on)
+	 * and over a year, the partial PUEs they give, the annual PUE (pue is the peak's, of
+	 * facility power; annual_energy counts the annual one; both the site's pue when it
+	 * gives one), the heat reused a year (J) and its credit (report currency a year, off
+	 * annual_energy_cost, which is net of it). */
+	double cooling_power, cooling_avg_power;
+	double cooling_ppue, cooling_ppue_annual;
+	double pue_annual;
+	double free_cooling_share;    /* of the year's hours without chillers */
+	double heat_reused, heat_credit;
+	double annual_energy_gross_cost; /* the electricity's, before the credit */
 } Totals;
 
 /* The financial model of the design as built (finance.c; docs/models.md, "Finance"): report
@@ -384,6 +408,35 @@ typedef struct PowerStageInst {
 	double failure_load;  /* W on one unit that survives the failure its redundancy allows */
 	double capex;         /* report currency */
 } PowerStageInst;
+
+/* One unit of a cooling plant as sized for one cooling group (cooling_plant.c): the heat it
+ * carries, the units and capacity installed, its power at peak and over a year, its capex. */
+typedef struct CoolingUnitInst {
+	const Part *unit;
+	double load;          /* W of heat at peak */
+	double units;         /* installed, 0 when the unit gives no capacity nor racks per unit */
+	double installed;     /* W of heat capacity installed (redundancy included) */
+	double power;         /* W electric at peak (the design day: chillers run) */
+	double avg_power;     /* W electric over a year (chillers off in free-cooling hours) */
+	double capex;         /* report currency */
+} CoolingUnitInst;
+
+/* The racks that share one cooling, and the plant that cools them (cooling_plant.c): the
+ * unit the plant is sized for. Built from the racks once they exist (Design.racks, grouped by
+ * RackInst.cooling), before that from the planned node and switch racks. */
+typedef struct CoolingGroup {
+	const Part *cooling;
+	int racks;
+	double heat;          /* W at peak: what its racks draw (every watt is shed as heat) */
+	double avg_heat;      /* W over a year */
+	double liquid_heat;   /* W at peak carried by liquid: heat x liquid_fraction */
+	CoolingUnitInst *units; /* one per unit of the cooling's plant, in its order */
+	int nunits;
+	double power, avg_power; /* W of cooling at peak, over a year */
+	double capex;         /* its plant's and the cooling's own per-kW capex */
+	bool linear;          /* sized without whole units: the planned switch racks' group while
+			       * the optimizer explores candidates (cooling_plant.c says why) */
+} CoolingGroup;
 
 typedef struct BomLine {
 	const char *part;    /* node, nic, switch, rack, cooling plant ... */
@@ -1329,6 +1382,9 @@ typedef struct Design {
 	int nbom;
 	PowerStageInst *stages;  /* the power system's chain as sized (power_chain.c), utility first */
 	int nstages;
+	CoolingGroup *cool_groups; /* the cooling plant by group of racks with one cooling
+				    * (cooling_plant.c), in the order the racks first name them */
+	int ncool_groups;
 	bool elaborated;         /* instances exist (not only the aggregate model) */
 	FabricInst *fabrics;     /* one per cluster.fabrics entry, sized by fabric.c */
 	int nfabrics;

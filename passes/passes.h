@@ -139,6 +139,18 @@ int power_chain_feeds(Design *d);
 double power_chain_factor(int redundancy, int m);
 void power_chain_stage(const Part *st, double load, PowerStageInst *out);
 int power_chain_feeds_of(const Part *st, double *failure_share);
+/* cooling_plant.c: the cooling plant of each group of racks with one cooling, sized for its
+ * heat (model_design calls it for every candidate: Design.cool_groups, Totals.cooling_power,
+ * cooling_avg_power and the partial PUEs), and the heat reused and its credit
+ * (cooling_plant_reuse, after the energy). cooling_plant_load: the heat a unit carries of a
+ * group's `heat` under cooling; cooling_plant_unit: one unit sized for its load at peak and
+ * over a year, for `racks` racks, chillers off for free_share of the year; whole: in whole
+ * units (else linearly: installed = load x the redundancy's factor). */
+int cooling_plant_size(Design *d);
+void cooling_plant_reuse(Design *d);
+double cooling_plant_load(const Part *unit, const Part *cooling, double heat);
+void cooling_plant_unit(const Part *unit, double load, double avg_load, int racks, bool whole,
+			double free_share, CoolingUnitInst *out);
 
 /* finance.c: the financial model of the design as built: depreciation, net present cost,
  * running costs, cost per GPU-hour, per PFLOP-day and per trained model (docs/models.md). */

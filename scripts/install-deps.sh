@@ -13,8 +13,9 @@ libyaml-dev libjansson-dev nettle-dev libcunit1-dev"
 # tests that parse JSON and YAML artifacts (PyYAML, with libyaml's fast loader), clang for the
 # second build of the suite and the fuzz targets, valgrind for the memcheck sample, GNU time
 # for the CPU-time bounds of the robustness test, COIN-OR's cbc for a second solver on the
-# optimizer's model.lp (tests/optimize.sh).
-TEST="time clang python3 python3-yaml valgrind ibsim-utils opensm infiniband-diags frr slurmctld slurmd chromium coinor-cbc"
+# optimizer's model.lp (tests/optimize.sh), xmllint and rsvg-convert for facility/one-line.svg
+# (tests/artifacts.sh).
+TEST="time clang python3 python3-yaml valgrind ibsim-utils opensm infiniband-diags frr slurmctld slurmd chromium coinor-cbc librsvg2-bin libxml2-utils"
 
 PACKAGES="$BUILD $TEST"
 if [ "${1:-}" = "--print" ]; then

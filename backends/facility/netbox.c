@@ -16,6 +16,8 @@
  *                      rear_port_position                     only with structured cabling
  *   cables.csv         side_a_device, side_a_type, side_a_name, side_b_device, side_b_type,
  *                      side_b_name, type, status, label, length, length_unit
+ *   power-panels.csv,  the power chain's panels and rack feeds (netbox_power.c)
+ *   power-feeds.csv
  *
  * Field names are those of NetBox's import forms (netbox/dcim/forms/bulk_import.py:
  * RackImportForm, DeviceImportForm — role, manufacturer and device_type are looked up by name,
@@ -509,6 +511,7 @@ int netbox_write(Output *o, const Design *d)
 	errors += write_devices(o, d, &b);
 	errors += write_panel_ports(o, d, &b);
 	errors += write_cables(o, d, &b);
+	errors += netbox_power_write(o, d);
 	buf_free(&b);
 	return errors;
 }

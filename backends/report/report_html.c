@@ -677,6 +677,7 @@ int report_html_write(Output *o, const Design *d)
 	rack_chart(&b, d);
 	workloads(&b, d);
 	report_reliability_html(&b, d);
+	report_facility_html(&b, d);
 	decisions(&b, d, opt);
 	bill(&b, d);
 	fabrics(&b, o, d);

@@ -53,6 +53,9 @@
  *                                  the optimiser's sweeps and moves (docs/reports.md)
  *   reliability                    after "workloads": the design under failures, or null with
  *                                  no nodes (docs/reliability.md, docs/reports.md)
+ *   facility                       after "finance": the PUE and its parts, the power chain's
+ *                                  stages, the cooling plant, heat reuse, the zones
+ *                                  (report_facility.c)
  *
  * Units are the ones the keys name: kW and kWh (3 decimals), money in the report currency
  * (2 decimals), t, days, ms, Tb/s and Gb/s (3 decimals); ratios have 4 decimals. Counts are
@@ -773,6 +776,7 @@ static Json *report_json(const Design *d, const OptimizerReport *opt, const Arti
 	jw_set(r, "workloads", workloads_json(d));
 	jw_set(r, "reliability", reliability_json(d));
 	jw_set(r, "finance", report_finance_json(d));
+	jw_set(r, "facility", report_facility_json(d));
 	if (d->expansion.done)
 		jw_set(r, "expansion", expansion_json(d));
 	jw_set(r, "artifacts", artifacts_json(list, n));

@@ -762,6 +762,7 @@ int report_md_write(Output *o, const Design *d)
 	workloads(&b, d);
 	report_reliability_md(&b, d);
 	report_finance_md(&b, d);
+	report_facility_md(&b, d);
 	racks(&b, d);
 	fwrite(b.s, 1, b.len, f);
 	buf_free(&b);

@@ -9,14 +9,17 @@
  *   other    the cluster's other_power
  * Average IT power = nodes × utilization + the rest (network, storage and other loads run
  * flat; utilization is the cluster's, 1 by default: the seed article's peak draw).
- * Facility power = IT power × PUE, where PUE is the site's when it gives one, else the rack
- * cooling's divided by the power system's efficiency (UPS or HVDC losses): its own times its
- * chain's stages' (power_chain.c, which sizes and costs each stage).
- * Annual energy = average IT power × PUE × 8,760 h; its cost at the site's electricity price;
- * carbon at the site's grid intensity.
+ * Facility power = IT power × PUE, where PUE is the site's when it gives one, else the cooling
+ * plant's partial PUE at peak (cooling_plant.c: each group of racks with one cooling, its
+ * units' power on the design day) divided by the power system's efficiency (UPS or HVDC
+ * losses): its own times its chain's stages' (power_chain.c, which sizes and costs each stage).
+ * Annual energy = average IT power × annual PUE (the plant's power over a year: chillers off in
+ * the site's free-cooling hours) × 8,760 h; its cost at the site's electricity price, less the
+ * credit for heat reused; carbon at the site's grid intensity.
  * Capex by category: nodes (prices, spares on the shelf included), network (switches, NICs
  * priced apart from their nodes, scale-up switch trays), cabling (cables and whole
- * transceivers), storage, racks (count × price), cooling (capex per kW of IT load), power
+ * transceivers), storage, racks (count × price), cooling (each cooling plant's units per kW
+ * installed and the cooling's own capex per kW of the heat it cools), power
  * (capex per kW of installed capacity: IT load × 2 for 2N, × (m+1)/m for N+1) — plant per kW
  * after Turner and Seader, "Dollars per kW plus Dollars per Square Foot" (Uptime Institute,
  * 2006).
@@ -227,6 +230,28 @@ static void cable_lines(Design *d, PtrVec *lines)
 	free(counts);
 }
 
+/* The cooling plant of each group (cooling_plant.c) into cooling capex and the BOM: the
+ * cooling's own per kW of the heat it cools, then each unit (whole units when it has a size,
+ * else kW installed). */
+static void cooling_lines(Design *d, PtrVec *lines)
+{
+	d->t.capex_by_cat[CAT_COOLING] = 0;
+	for (int i = 0; i < d->ncool_groups; i++) {
+		const CoolingGroup *g = &d->cool_groups[i];
+		double kw = g->heat / 1e3, per_kw = g->cooling->cooling.capex_per_w * 1e3;
+		d->t.capex_by_cat[CAT_COOLING] += g->capex;
+		bom(d, lines, "cooling plant", g->cooling, per_kw > 0 ? kw : 0, "kW", per_kw, 0);
+		for (int k = 0; k < g->nunits; k++) {
+			const CoolingUnitInst *u = &g->units[k];
+			if (u->units > 0)
+				bom(d, lines, "cooling unit", u->unit, u->units, "", u->capex / u->units, 0);
+			else
+				bom(d, lines, "cooling unit", u->unit, u->installed / 1e3, "kW",
+				    u->unit->cunit.capex_per_w * 1e3, 0);
+		}
+	}
+}
+
 int model_design(Design *d)
 {
 	Totals *t = &d->t;
@@ -343,10 +368,16 @@ int model_design(Design *d)
 	double utilization = field_num(d->cluster, FLD_CLUSTER_UTILIZATION);
 	t->avg_it_power = t->it_power - t->power_by_cat[CAT_NODES] * (1 - utilization);
 
-	/* The power system's efficiency times its chain's, each stage sized (power_chain.c). */
+	/* The power system's efficiency times its chain's, each stage sized (power_chain.c); the
+	 * cooling plant of each group of racks with one cooling (cooling_plant.c). */
 	power_chain_size(d);
-	if (!field_num_set(d->site, FLD_SITE_PUE, &t->pue))
-		t->pue = d->cooling_type->cooling.pue / t->power_efficiency;
+	cooling_plant_size(d);
+	if (field_num_set(d->site, FLD_SITE_PUE, &t->pue)) {
+		t->pue_annual = t->pue;
+	} else {
+		t->pue = t->cooling_ppue / t->power_efficiency;
+		t->pue_annual = t->cooling_ppue_annual / t->power_efficiency;
+	}
 	t->facility_power = t->it_power * t->pue;
 
 	/* Switch racks are of the network rack type (racks.c), when it is another. */
@@ -358,10 +389,7 @@ int model_design(Design *d)
 	if (net_racks > 0)
 		bom(d, &lines, "rack", net, net_racks, "", net->price, 0);
 
-	double kw = t->it_power / 1e3;
-	double cool_per_kw = d->cooling_type->cooling.capex_per_w * 1e3; /* per kW */
-	t->capex_by_cat[CAT_COOLING] = kw * cool_per_kw;
-	bom(d, &lines, "cooling plant", d->cooling_type, cool_per_kw > 0 ? kw : 0, "kW", cool_per_kw, 0);
+	cooling_lines(d, &lines);
 
 	t->power_capacity = t->it_power * redundancy_factor(d->power_sys);
 	if (d->power_sys) {
@@ -382,8 +410,10 @@ int model_design(Design *d)
 	for (int k = 0; k < CAT_COUNT; k++)
 		t->capex += t->capex_by_cat[k];
 
-	t->annual_energy = t->avg_it_power * t->pue * YEAR;
-	t->annual_energy_cost = t->annual_energy * d->electricity;
+	t->annual_energy = t->avg_it_power * t->pue_annual * YEAR;
+	t->annual_energy_gross_cost = t->annual_energy * d->electricity;
+	cooling_plant_reuse(d);
+	t->annual_energy_cost = t->annual_energy_gross_cost - t->heat_credit;
 	t->tco = t->capex + t->annual_energy_cost * t->horizon_years;
 	double ci;
 	t->annual_carbon = field_num_set(d->site, FLD_SITE_CARBON_INTENSITY, &ci) ? t->annual_energy * ci : NAN;

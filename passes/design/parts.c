@@ -28,6 +28,7 @@ static bool is_part_kind(int kind)
 	case KIND_OPTIC:
 	case KIND_PANEL:
 	case KIND_COOLING:
+	case KIND_COOLING_UNIT:
 	case KIND_POWER:
 	case KIND_POWER_STAGE:
 	case KIND_NODE:
@@ -95,6 +96,19 @@ static const PartCount *counted(Design *d, const Decl *x, FieldId f, int *n, int
 		(*n)++;
 	}
 	return pc;
+}
+
+/* A list of references (a power system's chain, a cooling's plant) as Parts, in its order;
+ * NULL when empty. */
+static const Part **part_list(Design *d, const Decl *x, FieldId f, int *n)
+{
+	const Value *v = field_value(x, f);
+	int k = v && v->kind == VAL_LIST ? v->n : 0;
+	const Part **list = arena_alloc(d->c->arena, sizeof(Part *) * (size_t)(k + 1));
+	for (int j = 0; j < k; j++)
+		list[j] = parts_of(d, v->items[j]->ref);
+	*n = k;
+	return k ? list : NULL;
 }
 
 /* The fields every kind has, then its own. Parts a node names are lowered before it
@@ -324,10 +338,21 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 	case KIND_COOLING:
 		pt->description = description(x, FLD_COOLING_DESCRIPTION);
 		pt->cooling.type = field_enum(x, FLD_COOLING_TYPE);
-		pt->cooling.pue = req_num(x, FLD_COOLING_PUE);
+		pt->cooling.pue = opt_num(x, FLD_COOLING_PUE);
 		pt->cooling.max_rack_power = req_num(x, FLD_COOLING_MAX_RACK_POWER);
 		pt->cooling.liquid_fraction = field_num(x, FLD_COOLING_LIQUID_FRACTION);
 		pt->cooling.capex_per_w = money_field(d, x, FLD_COOLING_CAPEX_PER_KW);
+		break;
+	case KIND_COOLING_UNIT:
+		pt->description = description(x, FLD_COOLING_UNIT_DESCRIPTION);
+		pt->cunit.unit = field_enum(x, FLD_COOLING_UNIT_UNIT);
+		pt->cunit.serves = field_enum(x, FLD_COOLING_UNIT_SERVES);
+		pt->cunit.capacity = opt_num(x, FLD_COOLING_UNIT_CAPACITY);
+		pt->cunit.racks_per_unit = count_of(opt_num(x, FLD_COOLING_UNIT_RACKS_PER_UNIT));
+		pt->cunit.redundancy = field_enum(x, FLD_COOLING_UNIT_REDUNDANCY);
+		pt->cunit.module_count = count_of(field_num(x, FLD_COOLING_UNIT_MODULE_COUNT));
+		pt->cunit.power_ratio = field_num(x, FLD_COOLING_UNIT_POWER_RATIO);
+		pt->cunit.capex_per_w = money_field(d, x, FLD_COOLING_UNIT_CAPEX_PER_KW);
 		break;
 	case KIND_POWER:
 		pt->description = description(x, FLD_POWER_DESCRIPTION);
@@ -513,15 +538,10 @@ int parts_lower(Design *d)
 		Part *pt = &d->parts[i];
 		if (pt->kind == KIND_NODE)
 			lower_node(d, pt, pt->decl);
-		else if (pt->kind == KIND_POWER) {
-			const Value *v = field_value(pt->decl, FLD_POWER_CHAIN);
-			int k = v && v->kind == VAL_LIST ? v->n : 0;
-			const Part **chain = arena_alloc(d->c->arena, sizeof(Part *) * (size_t)(k + 1));
-			for (int j = 0; j < k; j++)
-				chain[j] = parts_of(d, v->items[j]->ref);
-			pt->power_sys.chain = k ? chain : NULL;
-			pt->power_sys.nchain = k;
-		} else if (pt->kind == KIND_STORAGE) {
+		else if (pt->kind == KIND_POWER)
+			pt->power_sys.chain = part_list(d, pt->decl, FLD_POWER_CHAIN, &pt->power_sys.nchain);
+		else if (pt->kind == KIND_COOLING)
+			pt->cooling.plant = part_list(d, pt->decl, FLD_COOLING_PLANT, &pt->cooling.nplant); else if (pt->kind == KIND_STORAGE) {
 			int total;
 			pt->storage.nics = counted(d, pt->decl, FLD_STORAGE_NICS, &pt->storage.nnics, &total);
 		}

@@ -849,6 +849,17 @@ static void check_required(Checker *k, Decl *d)
 				      d->name);
 		diag_set_code(dg, "missing-field");
 	}
+	/* A cooling's power is its plant's, or its partial PUE when it lists no plant. */
+	if (d->kind == KIND_COOLING && !decl_field(d, "pue")) {
+		const Value *plant = decl_value(d, "plant");
+		if (!plant || plant->kind != VAL_LIST || plant->n == 0) {
+			Diag *dg = diag_error(k->c, d->name_loc,
+					      "cooling '%s' needs 'plant' (its CDUs, chillers ... whose "
+					      "power gives its PUE) or 'pue' (a partial PUE)",
+					      d->name);
+			diag_set_code(dg, "missing-field");
+		}
+	}
 }
 
 static double int_param(const Value *ctor, const char *name, double def)
@@ -929,6 +940,18 @@ static void check_consistency(Checker *k, Decl *d)
 			Diag *dg = diag_error(k->c, r->loc, "the reserved space leaves no room in a rack of "
 							    "this height");
 			diag_set_code(dg, "inconsistent");
+		}
+	}
+	if (d->kind == KIND_SITE) {
+		/* A year has 8,760 hours; a share of the heat is at most all of it. */
+		static const char *const bounded[] = {"free_cooling_hours", "heat_reuse"};
+		static const double most[] = {8760, 1};
+		for (int i = 0; i < 2; i++) {
+			const Value *v = decl_value(d, bounded[i]);
+			if (v && v->kind == VAL_QTY && v->q.v > most[i]) {
+				Diag *dg = diag_error(k->c, v->loc, "'%s' is at most %g", bounded[i], most[i]);
+				diag_set_code(dg, "out-of-range");
+			}
 		}
 	}
 	if (d->kind == KIND_NODE && !decl_value(d, "cpus")) {

@@ -173,6 +173,16 @@ static void dump_part(const Part *pt, FILE *out)
 		fprintf(out, " type %s pue %.17g max_rack %.17g W capex %.17g /W",
 			word(&enum_COOLING_TYPE, pt->cooling.type), pt->cooling.pue,
 			pt->cooling.max_rack_power, pt->cooling.capex_per_w);
+		for (int k = 0; k < pt->cooling.nplant; k++)
+			fprintf(out, "%s%s", k ? " " : " plant ", pt->cooling.plant[k]->name);
+		break;
+	case KIND_COOLING_UNIT:
+		fprintf(out, " unit %s serves %s capacity %.17g W racks %d redundancy %s modules %d "
+			     "power_ratio %.17g capex %.17g /W",
+			word(&enum_COOLING_UNIT, pt->cunit.unit), word(&enum_HEAT_SHARE, pt->cunit.serves),
+			pt->cunit.capacity, pt->cunit.racks_per_unit,
+			word(&enum_REDUNDANCY, pt->cunit.redundancy), pt->cunit.module_count,
+			pt->cunit.power_ratio, pt->cunit.capex_per_w);
 		break;
 	case KIND_POWER:
 		fprintf(out, " type %s redundancy %s modules %d efficiency %.17g capex %.17g /W",
@@ -246,6 +256,27 @@ static void dump_totals(const Design *d, FILE *out)
 			s->capex);
 		dump_loc(out, s->stage->loc);
 		fputc('\n', out);
+	}
+	if (d->ncool_groups)
+		fprintf(out, "cooling_power %.17g W avg %.17g W ppue %.17g annual %.17g pue_annual %.17g "
+			     "free_share %.17g heat_reused %.17g J credit %.17g\n",
+			t->cooling_power, t->cooling_avg_power, t->cooling_ppue, t->cooling_ppue_annual,
+			t->pue_annual, t->free_cooling_share, t->heat_reused, t->heat_credit);
+	for (int i = 0; i < d->ncool_groups; i++) {
+		const CoolingGroup *g = &d->cool_groups[i];
+		fprintf(out, "cooling_group %s racks %d heat %.17g W avg %.17g W liquid %.17g W power "
+			     "%.17g W avg %.17g W capex %.17g\n",
+			g->cooling->name, g->racks, g->heat, g->avg_heat, g->liquid_heat, g->power,
+			g->avg_power, g->capex);
+		for (int k = 0; k < g->nunits; k++) {
+			const CoolingUnitInst *u = &g->units[k];
+			fprintf(out, "  unit %s load %.17g W units %.17g installed %.17g W power %.17g W avg "
+				     "%.17g W capex %.17g",
+				u->unit->name, u->load, u->units, u->installed, u->power, u->avg_power,
+				u->capex);
+			dump_loc(out, u->unit->loc);
+			fputc('\n', out);
+		}
 	}
 }
 

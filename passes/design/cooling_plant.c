@@ -1,0 +1,200 @@
+/*
+ * cooling_plant.c — the cooling plant as designers build it: for each group of racks that
+ * share one cooling, the units of that cooling's plant (cooling_unit declarations: CDUs, pump
+ * loops, chillers, dry coolers, cooling towers, air handlers), each sized for the heat it
+ * carries, with its power and capex; the partial PUE follows from their power and the site's
+ * climate instead of being a constant.
+ *
+ * The unit of sizing is a CoolingGroup: the racks of one cooling. Once the racks exist they
+ * are grouped by RackInst.cooling (every rack states its own, so racks of several coolings —
+ * zones — each get their plant); before that, while the optimizer explores candidates, the
+ * planned node racks (the rack type's cooling) and switch racks (the network rack's) are two
+ * groups, even of one cooling. The switch racks' group is then sized linearly (installed =
+ * load x the redundancy's factor, as without a capacity): the optimizer tabulates each fabric's
+ * part as the design with it less the design without it (passes/opt/factor.c), which adds up
+ * only when a fabric's share of the plant is linear in its heat; whole units of one group
+ * shared by two fabrics would not. The node racks' group, the same in every such evaluation,
+ * keeps whole units. Every watt a rack draws is shed there as heat (heat.c); the IT load no rack holds
+ * (the cluster's other_power) is cooled with the node racks.
+ *
+ * A unit carries the group's heat (serves all), its liquid share (liquid: heat x the
+ * cooling's liquid_fraction, what the CDUs and warm-water loop take) or the rest (air). It is
+ * sized as power_chain.c sizes a stage:
+ *
+ *   k = ceil(load / capacity), at least ceil(racks / racks_per_unit) when the unit says so
+ *   n: k units   n_plus_1: k + 1   two_n: 2 k   block (m blocks, any one down): m ceil(k / (m-1))
+ *
+ * installed = units x capacity (without a capacity, load x the redundancy's factor), capex =
+ * installed kW x capex per kW. Its power is load x power_ratio (kW electric per kW of heat,
+ * 1 / COP for a chiller): spare units stand by or share the load at the same total. Over a
+ * year the heat is the racks' average (IT power x utilization) and a chiller runs only outside
+ * the site's free-cooling hours (its economiser — the dry coolers or towers listed with it —
+ * carries the heat then, at their own power, all year): ASHRAE 90.4-2019's annualised
+ * mechanical load component counts the hours of economiser operation the same way. The design
+ * day (facility power) has no free cooling.
+ *
+ * A cooling without a plant keeps its partial PUE: power = heat x (pue - 1), at peak and over
+ * the year alike. The plant's partial PUE is (IT + cooling) / IT (The Green Grid, White Paper
+ * 49, 2012); model.c divides it by the power chain's efficiency for the hall's PUE.
+ *
+ * Heat reuse (site heat_reuse, heat_price): that share of the year's IT heat is sold or used
+ * (district heating, as the seed articles mention) and credited off the energy cost; ERE =
+ * (facility energy - reused energy) / IT energy (The Green Grid, White Paper 29, 2010).
+ */
+#include "passes.h"
+
+#include <math.h>
+#include <string.h>
+
+static const double HOURS_PER_YEAR = 8760;
+
+/* Units installed for k units' worth of load under a redundancy of m modules. */
+static double redundant_units(int redundancy, int m, double k)
+{
+	switch (redundancy) {
+	case RED_N_PLUS_1: return k + 1;
+	case RED_TWO_N: return 2 * k;
+	case RED_BLOCK: return m > 1 ? m * ceil(k / (m - 1) - 1e-9) : 2 * k;
+	default: return k;
+	}
+}
+
+double cooling_plant_load(const Part *unit, const Part *cooling, double heat)
+{
+	double lf = fmin(1, fmax(0, cooling->cooling.liquid_fraction));
+	switch (unit->cunit.serves) {
+	case HS_LIQUID: return heat * lf;
+	case HS_AIR: return heat * (1 - lf);
+	default: return heat;
+	}
+}
+
+void cooling_plant_unit(const Part *unit, double load, double avg_load, int racks, bool whole,
+			double free_share, CoolingUnitInst *out)
+{
+	*out = (CoolingUnitInst){.unit = unit, .load = load};
+	if (load <= 0)
+		return;
+	double cap = unit->cunit.capacity;
+	int per = unit->cunit.racks_per_unit;
+	double k = cap > 0 && whole ? fmax(1, ceil(load / cap - 1e-9)) : 0;
+	if (per > 0 && whole)
+		k = fmax(k, ceil((double)racks / per - 1e-9));
+	if (k > 0) {
+		out->units = redundant_units(unit->cunit.redundancy, unit->cunit.module_count, k);
+		out->installed = cap > 0 ? out->units * cap : load * out->units / k;
+	} else {
+		out->installed = load * power_chain_factor(unit->cunit.redundancy, unit->cunit.module_count);
+	}
+	out->capex = out->installed * unit->cunit.capex_per_w;
+	out->power = load * unit->cunit.power_ratio;
+	double runs = unit->cunit.unit == CU_CHILLER ? 1 - free_share : 1;
+	out->avg_power = avg_load * unit->cunit.power_ratio * runs;
+}
+
+/* Size group g's plant for its heat. */
+static void size_group(Design *d, CoolingGroup *g, double free_share)
+{
+	const Part *c = g->cooling;
+	g->liquid_heat = g->heat * fmin(1, fmax(0, c->cooling.liquid_fraction));
+	g->power = g->avg_power = 0;
+	g->capex = g->heat * c->cooling.capex_per_w;
+	g->nunits = c->cooling.nplant;
+	g->units = g->nunits ? arena_alloc(d->c->arena, sizeof(CoolingUnitInst) * (size_t)g->nunits) : NULL;
+	if (!g->nunits) { /* its partial PUE, as declared */
+		double extra = isnan(c->cooling.pue) ? 0 : c->cooling.pue - 1;
+		g->power = g->heat * extra;
+		g->avg_power = g->avg_heat * extra;
+		return;
+	}
+	for (int k = 0; k < g->nunits; k++) {
+		const Part *u = c->cooling.plant[k];
+		CoolingUnitInst *ui = &g->units[k];
+		cooling_plant_unit(u, cooling_plant_load(u, c, g->heat), cooling_plant_load(u, c, g->avg_heat),
+				   g->racks, !g->linear, free_share, ui);
+		g->power += ui->power;
+		g->avg_power += ui->avg_power;
+		g->capex += ui->capex;
+	}
+}
+
+/* The group of cooling c (linear: the planned switch racks'), added when new. */
+static CoolingGroup *group_of(Design *d, const Part *c, bool linear, int *cap)
+{
+	for (int i = 0; i < d->ncool_groups; i++)
+		if (d->cool_groups[i].cooling == c && d->cool_groups[i].linear == linear)
+			return &d->cool_groups[i];
+	if (d->ncool_groups == *cap) {
+		*cap = *cap ? *cap * 2 : 4;
+		CoolingGroup *ng = arena_alloc(d->c->arena, sizeof(CoolingGroup) * (size_t)*cap);
+		if (d->ncool_groups)
+			memcpy(ng, d->cool_groups, sizeof(CoolingGroup) * (size_t)d->ncool_groups);
+		d->cool_groups = ng;
+	}
+	CoolingGroup *g = &d->cool_groups[d->ncool_groups++];
+	*g = (CoolingGroup){.cooling = c, .linear = linear};
+	return g;
+}
+
+/* The groups and their heat at peak: from the racks once they exist, else from the plan. */
+static void fill_groups(Design *d)
+{
+	int cap = 0;
+	d->ncool_groups = 0;
+	d->cool_groups = NULL;
+	double in_racks = 0;
+	if (d->elaborated && d->nracks) {
+		for (int i = 0; i < d->nracks; i++) {
+			const RackInst *r = &d->racks[i];
+			CoolingGroup *g = group_of(d, r->cooling, false, &cap);
+			g->racks++;
+			g->heat += r->power;
+			in_racks += r->power;
+		}
+	} else {
+		const Part *net = d->net_cooling_type ? d->net_cooling_type : d->cooling_type;
+		double net_heat = d->network_racks > 0 ? d->t.power_by_cat[CAT_NETWORK] : 0;
+		CoolingGroup *g = group_of(d, d->cooling_type, false, &cap);
+		g->racks += (int)(d->t.racks - d->network_racks);
+		if (d->network_racks > 0) {
+			CoolingGroup *n = group_of(d, net, true, &cap);
+			n->racks += d->network_racks;
+			n->heat += net_heat;
+			in_racks = net_heat;
+		}
+	}
+	/* What no rack holds is cooled with the node racks. */
+	group_of(d, d->cooling_type, false, &cap)->heat += fmax(0, d->t.it_power - in_racks);
+}
+
+int cooling_plant_size(Design *d)
+{
+	Totals *t = &d->t;
+	fill_groups(d);
+	double free_hours = field_num(d->site, FLD_SITE_FREE_COOLING_HOURS);
+	t->free_cooling_share = fmin(1, fmax(0, free_hours / HOURS_PER_YEAR));
+	double avg_share = t->it_power > 0 ? t->avg_it_power / t->it_power : 0;
+	t->cooling_power = t->cooling_avg_power = 0;
+	for (int i = 0; i < d->ncool_groups; i++) {
+		CoolingGroup *g = &d->cool_groups[i];
+		g->avg_heat = g->heat * avg_share;
+		size_group(d, g, t->free_cooling_share);
+		t->cooling_power += g->power;
+		t->cooling_avg_power += g->avg_power;
+	}
+	t->cooling_ppue = t->it_power > 0 ? 1 + t->cooling_power / t->it_power : 1;
+	t->cooling_ppue_annual = t->avg_it_power > 0 ? 1 + t->cooling_avg_power / t->avg_it_power : 1;
+	return 0;
+}
+
+/* s of a year of 365 days, as model.c counts energy. */
+static const double YEAR = 365.0 * 24 * 3600;
+
+void cooling_plant_reuse(Design *d)
+{
+	Totals *t = &d->t;
+	double share = fmin(1, field_num(d->site, FLD_SITE_HEAT_REUSE));
+	double price = money_field(d, d->site, FLD_SITE_HEAT_PRICE);
+	t->heat_reused = share * t->avg_it_power * YEAR;
+	t->heat_credit = t->heat_reused * price;
+}
