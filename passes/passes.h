@@ -63,6 +63,15 @@ int parts_storage_declared(const Design *d, const Part *part);
  * domains kept whole), and so how many racks. Errors when a node fits no rack. */
 int racks_plan(Design *d);
 
+/* zone.c: the rack zones for the choices in force (Design.zones; the implicit one without zone
+ * declarations), the first zone's rack type and cooling as the design's; the zone holding a
+ * node or storage model (a spec error at loc when none does); the zones' IT power, the racks',
+ * fit-out and cooling capex into the totals and BOM lines, returning the cooling's partial PUE
+ * weighted by each zone's IT power. */
+void zones_plan(Design *d);
+int zone_of(Design *d, const Decl *model, Loc loc);
+double zone_costs(Design *d, PtrVec *lines);
+
 /* model.c: the power, cost and energy model over the planned groups (docs/models.md). */
 int model_design(Design *d);
 /* power_chain.c: the power system's chain sized for the load at peak (model_design calls it

@@ -336,23 +336,12 @@ int model_design(Design *d)
 
 	/* The power system's efficiency times its chain's, each stage sized (power_chain.c). */
 	power_chain_size(d);
+	/* Racks, fit-out and cooling plant zone by zone (zone.c): the cooling's partial PUE is
+	 * each zone's weighted by its IT power. */
+	double cooling_pue = zone_costs(d, &lines);
 	if (!field_num_set(d->site, FLD_SITE_PUE, &t->pue))
-		t->pue = d->cooling_type->cooling.pue / t->power_efficiency;
+		t->pue = cooling_pue / t->power_efficiency;
 	t->facility_power = t->it_power * t->pue;
-
-	/* Switch racks are of the network rack type (racks.c), when it is another. */
-	double rack_price = d->rack_type->price;
-	const Part *net = d->net_rack_type ? d->net_rack_type : d->rack_type;
-	double net_racks = net != d->rack_type ? d->network_racks : 0;
-	t->capex_by_cat[CAT_RACKS] = (racks - net_racks) * rack_price + net_racks * net->price;
-	bom(d, &lines, "rack", d->rack_type, racks - net_racks, "", rack_price, 0);
-	if (net_racks > 0)
-		bom(d, &lines, "rack", net, net_racks, "", net->price, 0);
-
-	double kw = t->it_power / 1e3;
-	double cool_per_kw = d->cooling_type->cooling.capex_per_w * 1e3; /* per kW */
-	t->capex_by_cat[CAT_COOLING] = kw * cool_per_kw;
-	bom(d, &lines, "cooling plant", d->cooling_type, cool_per_kw > 0 ? kw : 0, "kW", cool_per_kw, 0);
 
 	t->power_capacity = t->it_power * redundancy_factor(d->power_sys);
 	if (d->power_sys) {
