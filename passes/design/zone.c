@@ -164,6 +164,8 @@ void zones_plan(Design *d)
 	d->net_zone = 0;
 	if (d->zoned)
 		check_holds(d);
+	if (d->net_zone < 0) /* no zone holds a fabric: their switch racks in the first zone */
+		d->net_zone = 0;
 	/* The rack type of the first zone stands for the design where one is asked (drawings'
 	 * rack height, runs' drops: every zone's rack has that height). */
 	const ZoneInst *z0 = &d->zones[0];

@@ -59,7 +59,9 @@ static void test_defaults(void)
 		"workload.sequence_parallel", "workload.distributed_optimizer", "workload.fsdp", "workload.capacity_factor", "workload.overlap_dp",
 		"workload.overlap_tp", "workload.overlap_pp", "workload.overlap_ep", "rack.max_cables",
 		"cluster.network_rack", "fabric.patch_panel", "fabric.trunks", "storage.write_bandwidth",
-		"workload.checkpoint_interval", "node.price", "cluster.depreciation_period", "power.chain", NULL};
+		"workload.checkpoint_interval", "node.price", "cluster.depreciation_period", "power.chain",
+		"zone.cooling", "zone.power_limit", "zone.nodes_per_rack", "zone.floor", "zone.floor_loading",
+		"cluster.rack", "cluster.zones", NULL};
 	schema_init();
 	int found = 0;
 	for (int i = 0; i < FIELD_COUNT; i++) {
@@ -77,7 +79,7 @@ static void test_defaults(void)
 		CU_ASSERT(listed);
 		found++;
 	}
-	CU_ASSERT_EQUAL(found, 59);
+	CU_ASSERT_EQUAL(found, 66);
 	/* Literal defaults come back in base units and constants. */
 	CU_ASSERT_DOUBLE_EQUAL(field_schemas[FLD_SWITCH_HEIGHT].dflt.num, 0.04445, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(field_schemas[FLD_RACK_WIDTH].dflt.num, 0.6, 1e-12);
