@@ -688,6 +688,7 @@ typedef struct Violation {
 	bool requirement;  /* the power budget or a require line: re-evaluated with the cables */
 	int source;        /* what found it (VS_...), for the optimizer */
 	int fabric;        /* the fabric concerned, or -1 */
+	int zone;          /* the zone whose racks it is about (racks.c), or -1 */
 	bool has_quantity; /* value and limit known (design_violation_quantity) */
 	double value, limit; /* what the design has, the limit it misses, in unit */
 	const char *unit;  /* base units: "W", "bit/s", "s", "J", "USD", or NULL */
@@ -1248,6 +1249,7 @@ typedef struct Design {
 	int combinations;        /* designs the choice search evaluated */
 	bool quiet;              /* exploring choices: record, do not report */
 	int vsource, vfabric;    /* what the violations made now come from (VS_..., fabric) */
+	int vzone;               /* ... and 1 + the zone whose racks are planned, 0 for none */
 	LpModel *lp;             /* the optimizer's model, for model.lp; NULL when none ran */
 	double time_limit;       /* s for the optimizer, 0 for none (--time-limit) */
 	bool exhaustive;         /* decide by exhaustive search, not the MILP (tests, cross-checks) */

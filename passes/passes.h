@@ -68,7 +68,7 @@ int racks_plan(Design *d);
  * node or storage model (a spec error at loc when none does); the zones' IT power, the racks',
  * fit-out and cooling capex into the totals and BOM lines, returning the cooling's partial PUE
  * weighted by each zone's IT power. */
-void zones_plan(Design *d);
+void zone_plan(Design *d);
 int zone_of(Design *d, const Decl *model, Loc loc);
 double zone_costs(Design *d, PtrVec *lines);
 

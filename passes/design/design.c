@@ -32,6 +32,7 @@ void design_violation(Design *d, Loc loc, double excess, Loc note_loc, const cha
 	v->excess = excess;
 	v->source = d->vsource;
 	v->fabric = d->vfabric;
+	v->zone = d->vzone - 1;
 	v->note_loc = note_loc;
 	v->note = note;
 	vec_push(d->p->c->arena, &d->violations, v);

@@ -422,7 +422,7 @@ static int plan_racks(Design *d, unsigned long long *groups, unsigned long long 
 	Ctx *c = d->p->c;
 	int before = d->spec_errors;
 	field_reads = pack;
-	zones_plan(d);
+	zone_plan(d);
 	plan_network_rack(d);
 	/* ToRs in server racks (a fabric's leaf_placement = server_rack) take their U space and
 	 * power from every server rack, one per plane: a rack of a ToR serving several racks
@@ -489,7 +489,9 @@ static int plan_racks(Design *d, unsigned long long *groups, unsigned long long 
 		NodeGroup *g = &d->groups[i];
 		*g = (NodeGroup){.type = parts_of(d, cv->ref), .count = (int)cv->count->q.v,
 				 .zone = zone_of(d, cv->ref, cv->loc), .loc = cv->loc};
+		d->vzone = g->zone + 1;
 		plan_group(d, g, &d->zones[g->zone]);
+		d->vzone = 0;
 		racks += g->racks;
 		d->zones[g->zone].racks += g->racks;
 		d->zones[g->zone].nodes += g->count;

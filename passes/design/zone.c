@@ -11,7 +11,7 @@
  * has one implicit zone, "main", built from the cluster's rack type and network rack exactly
  * as the first generation did.
  *
- * zones_plan (racks.c calls it first) resolves every zone for the choices in force; zone_of
+ * zone_plan (racks.c calls it first) resolves every zone for the choices in force; zone_of
  * finds the zone of a node or storage model; zone_costs (model.c) gives each zone its IT power
  * and the design its cooling capex, the partial PUE weighted by each zone's IT power, and the
  * racks' and fit-out capex, zone by zone.
@@ -142,7 +142,7 @@ static void check_holds(Design *d)
 	}
 }
 
-void zones_plan(Design *d)
+void zone_plan(Design *d)
 {
 	Ctx *c = d->p->c;
 	const Value *zv = field_value(d->cluster, FLD_CLUSTER_ZONES);
