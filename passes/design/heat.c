@@ -16,7 +16,12 @@
  * Placement packed switch racks with every port at the most its media could draw (place.c),
  * so the check holds for them by construction; it proves it. Node racks are packed by their
  * devices' power alone (racks.c): one over its cap with its NICs' optics is a warning
- * (`rack-power`), not yet a refusal.
+ * (`rack-power`), not yet a refusal. With rack zones both are said at the rack's zone.
+ *
+ * Mass. A rack weighs its type's `weight` and its nodes' (NAN when one is unknown: switch,
+ * storage and tray racks go unweighed); over its footprint it must stay under its zone's floor
+ * loading (the zone's, else the site's) and under its type's max_weight, else a Violation at
+ * that limit, its note at the zone (docs/placement.md, "Zones").
  *
  * Runs. Σ of the cables' runs (slack included), all and per link tier, the longest, and the
  * same sum had the racks stood by the median rule: a cable between two racks runs

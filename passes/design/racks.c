@@ -9,6 +9,9 @@
  * domains, switch trays included. Storage appliances get racks of their own by the same rule.
  * A node or domain that fits no rack, a nodes_per_rack beyond the limits and more racks than
  * the floor has positions are requirements the design does not meet (Violations, exit 2).
+ * With rack zones (zone.c) each group is packed under its zone's rack type, cooling, power
+ * class and nodes per rack, and under its floor loading: (loading × footprint − the empty
+ * rack's weight) / a node's weight, when both weights are known.
  */
 #include "passes.h"
 
