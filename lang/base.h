@@ -348,6 +348,8 @@ const char *qty_format(Qty q, char *buf, size_t n);
 	X(RACK, "rack", "a rack type: height, power class, cooling")                      \
 	X(SITE, "site", "a data hall: power budget, electricity, floor grid")             \
 	X(FABRIC, "fabric", "a network fabric: topology, switch, link speed")            \
+	X(ZONE, "zone", "a rack zone: an area of the hall with its own rack type, cooling, " \
+	  "power class and floor, and what stands in it")                                 \
 	X(CLUSTER, "cluster", "the cluster: what is built, where, on which fabrics")      \
 	X(MODEL, "model", "a neural network architecture")                                \
 	X(WORKLOAD, "workload", "a training job run on a cluster")

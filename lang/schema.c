@@ -28,6 +28,7 @@
 #define D_INTENSITY {.e = {[DIM_MASS] = 1, [DIM_ENERGY] = -1}}
 #define D_PER_LENGTH {.e = {[DIM_LENGTH] = -1}}
 #define D_MASS_RATE {.e = {[DIM_MASS] = 1, [DIM_TIME] = -1}}
+#define D_AREAL_MASS {.e = {[DIM_MASS] = 1, [DIM_LENGTH] = -2}}
 
 /* Each helper is the member list of one FieldSchema (schema.def wraps it in braces with its
  * id); dimensions are passed as the D_ names above (single tokens, so the commas inside them

@@ -192,6 +192,7 @@ struct Part {
 		double reserved;      /* m kept for PDUs and patch panels */
 		double width, depth;  /* m */
 		double max_weight;    /* kg, NAN when not given */
+		double weight;        /* kg of the empty rack (0 when not given) */
 	} rack;
 };
 
@@ -218,6 +219,44 @@ typedef struct Decision {
 	const char *chosen_unit; /* those units ("W"), NULL when not a number */
 } Decision;
 
+/* A rack zone (zone.c): an area of the hall with its own rack type, cooling and power class,
+ * its own rows, and what stands in it. A spec without zone declarations has one implicit zone,
+ * "main": the cluster's rack type for the nodes and storage, its network rack for the
+ * switches (racks.c), the first generation's design. */
+typedef struct ZoneInst {
+	const char *name;        /* the declaration's; "main" for the implicit zone */
+	Decl *decl;              /* NULL: the implicit zone */
+	Loc loc;                 /* its name (the cluster's, for the implicit zone) */
+	Decl *rack, *cooling;    /* the rack type and the cooling in force (the zone's own cooling
+				  * before its rack type's) */
+	const Part *rack_type, *cooling_type;
+	double limit, cap;       /* W: power class (INFINITY: none) and the lower of it and what the
+				  * cooling removes */
+	double usable, node_cap; /* m and W of a rack left for nodes and storage (ToRs taken) */
+	int nodes_per_rack;      /* the zone's or its rack type's, 0: as many as fit */
+	Loc npr_loc;             /* where that is written */
+	bool network;            /* the fabrics' switch racks stand here */
+	/* Its floor (place.c): the zone's grid, else the site's pitches and row length. */
+	bool own_floor;          /* the zone gives floor = grid(...) */
+	int floor_rows, per_row; /* rows its grid has (0: as many as it takes), racks a row */
+	double rack_pitch, row_pitch; /* m */
+	double floor_loading;    /* kg/m^2: the zone's, else the site's; NAN when neither says */
+	double fit_out;          /* report currency */
+	/* What stands in it: racks of nodes and storage (racks.c), switch racks
+	 * (place_network_racks), IT power at peak of all of them (model.c, before optics). */
+	int racks, network_racks;
+	int nodes;               /* nodes standing in it (racks.c) */
+	double it_power;
+	double cooling_capex;    /* its cooling plant: IT kW x the cooling's capex per kW (model.c) */
+	/* Placed (place.c): its first row and rows, where its rows start and its extent (m), its
+	 * floor area (m^2: rows x per_row positions at its pitches). */
+	int first_row, rows;
+	double y0, width, depth, area;
+	/* Checked (heat.c): its heaviest rack (kg, with its devices; NAN when a mass is unknown)
+	 * and the load on the floor under it (kg/m^2), its densest rack (W, optics included). */
+	double peak_rack_mass, peak_floor_load, peak_rack_power;
+} ZoneInst;
+
 /* One group of identical nodes, as the cluster's nodes field lists them. */
 typedef struct NodeGroup {
 	const Part *type;    /* its power and height are the node's (parts.c) */
@@ -231,6 +270,7 @@ typedef struct NodeGroup {
 	/* Hot spare nodes among count (spares.c): added to the spec's count when the domain is the
 	 * node; trays reserved inside the domains (domain_spares each) when it spans nodes. */
 	int spares, domain_spares;
+	int zone;            /* index into Design.zones (racks.c) */
 	Loc loc;             /* its entry in cluster.nodes */
 } NodeGroup;
 
@@ -280,6 +320,8 @@ typedef struct RackInst {
 	int first_node, nnodes;
 	int storage;         /* storage appliances it holds */
 	bool network;        /* a rack of switches (and fabric managers) */
+	int zone;            /* index into Design.zones: its type, cooling and limits are the zone's */
+	double mass;         /* kg of the rack and what it holds (heat.c); NAN when a mass is unknown */
 	int group;           /* the network group it belongs to, or -1 */
 	/* A scale-up domain over several racks (elaborate.c): the domain (index into
 	 * Design.domain_names) or -1; the rack's share of it: node racks 0 .. domain_racks - 1,
@@ -425,6 +467,7 @@ typedef struct CoolingUnitInst {
  * unit the plant is sized for. Built from the racks once they exist (Design.racks, grouped by
  * RackInst.cooling), before that from the planned node and switch racks. */
 typedef struct CoolingGroup {
+	int zone;             /* index into Design.zones */
 	const Part *cooling;
 	int racks;
 	double heat;          /* W at peak: what its racks draw (every watt is shed as heat) */
@@ -737,6 +780,7 @@ typedef struct Violation {
 	bool requirement;  /* the power budget or a require line: re-evaluated with the cables */
 	int source;        /* what found it (VS_...), for the optimizer */
 	int fabric;        /* the fabric concerned, or -1 */
+	int zone;          /* the zone whose racks it is about (racks.c), or -1 */
 	bool has_quantity; /* value and limit known (design_violation_quantity) */
 	double value, limit; /* what the design has, the limit it misses, in unit */
 	const char *unit;  /* base units: "W", "bit/s", "s", "J", "USD", or NULL */
@@ -1348,11 +1392,16 @@ typedef struct Design {
 	const Part *rack_type, *cooling_type, *power_sys; /* the Parts of rack, cooling, power */
 	const PartCount *storage; /* cluster.storage: appliances and their counts */
 	int nstorage_kinds;
+	int *storage_zone;       /* by cluster.storage entry: its zone (racks.c) */
 	double electricity;      /* report currency per J */
 	double rack_limit, rack_cap; /* W: the rack type's power class (INFINITY for none) and the
 				      * lower of it and its cooling's limit, for the choices in force
 				      * (racks.c; design_rack_init gives them to every rack) */
 	int currency;            /* report currency (index into currency_names) */
+	ZoneInst *zones;         /* the rack zones (zone.c), in the cluster's order; at least one */
+	int nzones;
+	int net_zone;            /* the zone of the switch racks */
+	bool zoned;              /* the cluster declares zones (else the implicit one) */
 	PtrVec decisions;        /* Decision* */
 	NodeGroup *groups;
 	int ngroups;
@@ -1427,6 +1476,7 @@ typedef struct Design {
 	int combinations;        /* designs the choice search evaluated */
 	bool quiet;              /* exploring choices: record, do not report */
 	int vsource, vfabric;    /* what the violations made now come from (VS_..., fabric) */
+	int vzone;               /* ... and 1 + the zone whose racks are planned, 0 for none */
 	LpModel *lp;             /* the optimizer's model, for model.lp; NULL when none ran */
 	double time_limit;       /* s for the optimizer, 0 for none (--time-limit) */
 	bool exhaustive;         /* decide by exhaustive search, not the MILP (tests, cross-checks) */

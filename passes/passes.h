@@ -124,6 +124,13 @@ int spares_group(const Design *d);
 void spares_size(NodeGroup *g, int want);
 void spares_place(int count, int spares, int unit, int offset, bool *spare);
 void spares_mark(Design *d);
+/* zone.c: the rack zones for the choices in force (Design.zones; the implicit one without zone
+ * declarations), the first zone's rack type and cooling as the design's; the zone holding a
+ * node or storage model (a spec error at loc when none does); the zones' IT power, the racks'
+ * and fit-out capex into the totals and BOM lines (their cooling plant: cooling_plant.c). */
+void zone_plan(Design *d);
+int zone_of(Design *d, const Decl *model, Loc loc);
+void zone_costs(Design *d, PtrVec *lines);
 
 /* model.c: the power, cost and energy model over the planned groups (docs/models.md). */
 int model_design(Design *d);

@@ -14,8 +14,8 @@ set -u
 . "$(dirname "$0")/lib.sh"
 
 src=examples/wanka.cluster
-grep -q '^  nodes          = 1250 x dgx_h100$' "$src" || { echo "FAIL: $src no longer has 1250 nodes"; exit 1; }
-sed 's/^  nodes          = 1250 x dgx_h100$/  nodes          = 1248 x dgx_h100/' "$src" >"$tmp/drop.cluster"
+grep -q '^  nodes          = \[1000 x dgx_h100, 250 x dgx_h100_tank\]$' "$src" || { echo "FAIL: $src no longer has 1250 nodes"; exit 1; }
+sed 's/^  nodes          = \[1000 x dgx_h100, 250 x dgx_h100_tank\]$/  nodes          = [998 x dgx_h100, 250 x dgx_h100_tank]/' "$src" >"$tmp/drop.cluster"
 { echo '// a comment line added above everything'; sed 's|^require |// and one above the require\nrequire |' "$src"; } >"$tmp/comment.cluster"
 grep -c '^//' "$tmp/comment.cluster" | grep -q '^[2-9]' || err "the comment lines were not added"
 "$clusterc" build -q "$src" -o "$tmp/a" || err "$src did not build"

@@ -125,14 +125,29 @@ def row_number(s):
     for ch in s:
         n = n * 26 + ord(ch) - 64
     return n - 1
-racks, kind = {}, {}
+# Rack zones with a grid of their own: their racks at its rack pitch; the rows of a zoned
+# hall stand one after another, each further back than the last (docs/placement.md, "Zones").
+zone_pitch = {}
+for m in re.finditer(r'^zone (\w+) \{(.*?)^\}', text, re.M | re.S):
+    g = re.search(r'grid\(([^)]*)\)', m.group(2))
+    p = g and re.search(r'rack_pitch\s*=\s*([0-9_.]+\s*k?m)', g.group(1))
+    if p:
+        zone_pitch[m.group(1)] = metres(p.group(1))
+racks, kind, row_y = {}, {}, {}
 for r in csv.DictReader(open(d + '/racks.csv')):
     x, y = float(r['x_m']), float(r['y_m'])
     racks[r['rack']] = (x, y)
     kind[r['device']] = r['kind']
-    if r['row'] and (abs(x - (int(r['position']) - 1) * rack_pitch) > 0.001 or
-                     abs(y - row_number(r['row']) * row_pitch) > 0.001):
+    zoned = r['zone'] != 'main'
+    pitch = zone_pitch.get(r['zone'], rack_pitch)
+    if r['row'] and (abs(x - (int(r['position']) - 1) * pitch) > 0.001 or
+                     (not zoned and abs(y - row_number(r['row']) * row_pitch) > 0.001)):
         sys.exit(f"rack {r['rack']} at ({x}, {y}) m, not at its row and position's pitches")
+    if r['row'] and zoned:
+        row_y.setdefault(row_number(r['row']), set()).add(y)
+ys = [row_y[k] for k in sorted(row_y)]
+if any(len(v) != 1 for v in ys) or any(min(b) <= max(a) for a, b in zip(ys, ys[1:])):
+    sys.exit("the rows of a zoned hall do not stand one behind the other")
 H = int(next(csv.DictReader(open(d + '/netbox/racks.csv')))['u_height']) * U
 bad = 0
 def fail(row, why):

@@ -3,7 +3,9 @@
  * view, or POST to the REST API), one file per object type, in the order they must be imported:
  *
  *   sites.csv          name, slug, status
- *   locations.csv      site, name, slug, status               one location per floor row
+ *   locations.csv      site, name, slug, status               one location per floor row;
+ *                      with zones: site, parent, name, slug, status, a location per zone
+ *                      ("Zone NAME", zone-slug) and its rows' parent
  *   racks.csv          name, site, location, status, width, u_height, facility_id
  *   manufacturers.csv  name, slug                             the models' vendors
  *   device-roles.csv   name, slug, color
@@ -172,6 +174,14 @@ static void row_location(Buf *b, int row)
 	buf_printf(b, "Row %s", l);
 }
 
+/* A zone's NetBox location: "Zone NAME" (valid until the next call). */
+static const char *zone_location(const Design *d, int z)
+{
+	static char buf[256];
+	snprintf(buf, sizeof buf, "Zone %s", d->zones[z].name);
+	return buf;
+}
+
 static int write_sites_racks(Output *o, const Design *d, Buf *b)
 {
 	const char *site = d->site_name;
@@ -182,7 +192,18 @@ static int write_sites_racks(Output *o, const Design *d, Buf *b)
 	buf_printf(b, ",%s,active\n", site_slug);
 	errors += put_file(o, "netbox/sites.csv", b);
 
-	buf_puts(b, "site,name,slug,status\n");
+	/* Zones: a location each, the parent of its rows' (NetBox nests locations). */
+	buf_puts(b, d->zoned ? "site,parent,name,slug,status\n" : "site,name,slug,status\n");
+	for (int z = 0; d->zoned && z < d->nzones; z++) {
+		if (d->zones[z].rows == 0)
+			continue;
+		char *zs = slug_of(d->zones[z].name);
+		text_csv_field(b, site);
+		buf_puts(b, ",,");
+		text_csv_field(b, zone_location(d, z));
+		buf_printf(b, ",zone-%s,active\n", zs);
+		free(zs);
+	}
 	for (int r = 0, last = -1; r < d->nracks; r++) {
 		if (d->racks[r].row == last)
 			continue;
@@ -190,6 +211,10 @@ static int write_sites_racks(Output *o, const Design *d, Buf *b)
 		char l[16];
 		ir_row_name(last, l, sizeof l);
 		text_csv_field(b, site);
+		if (d->zoned) {
+			buf_putc(b, ',');
+			text_csv_field(b, zone_location(d, d->racks[r].zone));
+		}
 		buf_printf(b, ",Row %s,row-", l);
 		for (const char *p = l; *p; p++)
 			buf_putc(b, (char)(*p - 'A' + 'a'));

@@ -11,7 +11,8 @@
  * the floor (along the row and across the rows, metres), from which cable runs are measured
  * (passes/cable.c); optics_kw, what the transceivers and active cable ends in the device's
  * ports draw (heat.c): a rack's power is the sum of power_kw and optics_kw over its rows, so
- * its heat too. RFC 4180 fields, '\n' line ends.
+ * its heat too; zone, the rack zone it stands in ("main" for a cluster without zones:
+ * passes/design/zone.c). RFC 4180 fields, '\n' line ends.
  */
 #include "backends.h"
 
@@ -19,7 +20,8 @@
 #include <stdlib.h>
 
 static const char header[] =
-	"rack,row,position,u,height_u,device,kind,model,power_kw,cooling,limit_kw,x_m,y_m,optics_kw\n";
+	"rack,row,position,u,height_u,device,kind,model,power_kw,cooling,limit_kw,x_m,y_m,optics_kw,"
+	"zone\n";
 
 int racks_csv_write(Output *o, const Design *d)
 {
@@ -56,6 +58,8 @@ int racks_csv_write(Output *o, const Design *d)
 		layout_fixed(&b, r->y, 3);
 		buf_putc(&b, ',');
 		layout_fixed(&b, x->optics / 1e3, 3);
+		buf_putc(&b, ',');
+		text_csv_field(&b, d->zones[r->zone].name);
 		buf_putc(&b, '\n');
 		layout_flush(f, &b, false);
 	}

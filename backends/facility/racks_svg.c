@@ -3,7 +3,8 @@
  * rack a column of its rack units (U 1 at the bottom), each device a box over the units it
  * takes, labelled with its name (and model when it is 2 U or taller) and coloured by kind; the
  * rack type's reserved units at the top greyed; under each rack its power at peak against its
- * cap (the lower of its power class and its cooling's limit), red when over.
+ * cap (the lower of its power class and its cooling's limit), red when over. With rack zones
+ * each row's title names its zone, rack type and cooling.
  *
  * Large designs: the first MAX_DRAWN racks in floor order, then one rack of each content
  * pattern (the same devices kinds and models at the same U) not among them, on a line of its
@@ -262,9 +263,16 @@ int racks_svg_write(Output *o, const Design *d)
 	int y = MARGIN + TOP_H;
 	for (int k = 0; k < lines; k++) {
 		int i = line[k];
-		char title[64], row[16];
-		ir_row_name(d->racks[drawn[i]].row, row, sizeof row);
-		if (i < nfirst)
+		char title[192], row[16];
+		const RackInst *r0 = &d->racks[drawn[i]];
+		const ZoneInst *z = &d->zones[r0->zone];
+		ir_row_name(r0->row, row, sizeof row);
+		if (i < nfirst && d->zoned)
+			/* the zone's rack type and cooling as its node racks have them (a switch
+			 * rack's are the network rack's: the zone's too, with zones) */
+			snprintf(title, sizeof title, "Row %s \xc2\xb7 zone %s: %s, %s", row, z->name,
+				 r0->type->name, r0->cooling ? r0->cooling->name : "-");
+		else if (i < nfirst)
 			snprintf(title, sizeof title, "Row %s", row);
 		else
 			snprintf(title, sizeof title, "Other content patterns (one rack of each)");

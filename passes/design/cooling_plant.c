@@ -118,12 +118,14 @@ static void size_group(Design *d, CoolingGroup *g, double free_share)
 	}
 }
 
-/* The group of cooling c (linear: the planned switch racks'), added when new. */
-static CoolingGroup *group_of(Design *d, const Part *c, bool linear, int *cap)
+/* The group of zone z's racks of cooling c (linear: the planned switch racks'), added when new. */
+static CoolingGroup *group_of(Design *d, int z, const Part *c, bool linear, int *cap)
 {
-	for (int i = 0; i < d->ncool_groups; i++)
-		if (d->cool_groups[i].cooling == c && d->cool_groups[i].linear == linear)
-			return &d->cool_groups[i];
+	for (int i = 0; i < d->ncool_groups; i++) {
+		CoolingGroup *g = &d->cool_groups[i];
+		if (g->zone == z && g->cooling == c && g->linear == linear)
+			return g;
+	}
 	if (d->ncool_groups == *cap) {
 		*cap = *cap ? *cap * 2 : 4;
 		CoolingGroup *ng = arena_alloc(d->c->arena, sizeof(CoolingGroup) * (size_t)*cap);
@@ -132,11 +134,12 @@ static CoolingGroup *group_of(Design *d, const Part *c, bool linear, int *cap)
 		d->cool_groups = ng;
 	}
 	CoolingGroup *g = &d->cool_groups[d->ncool_groups++];
-	*g = (CoolingGroup){.cooling = c, .linear = linear};
+	*g = (CoolingGroup){.zone = z, .cooling = c, .linear = linear};
 	return g;
 }
 
-/* The groups and their heat at peak: from the racks once they exist, else from the plan. */
+/* The groups and their heat at peak: from the racks once they exist, else from the plan, zone
+ * by zone (zone.c gives each zone its IT power, the network's to the switch racks' zone). */
 static void fill_groups(Design *d)
 {
 	int cap = 0;
@@ -146,25 +149,30 @@ static void fill_groups(Design *d)
 	if (d->elaborated && d->nracks) {
 		for (int i = 0; i < d->nracks; i++) {
 			const RackInst *r = &d->racks[i];
-			CoolingGroup *g = group_of(d, r->cooling, false, &cap);
+			CoolingGroup *g = group_of(d, r->zone, r->cooling, false, &cap);
 			g->racks++;
 			g->heat += r->power;
 			in_racks += r->power;
 		}
-	} else {
-		const Part *net = d->net_cooling_type ? d->net_cooling_type : d->cooling_type;
-		double net_heat = d->network_racks > 0 ? d->t.power_by_cat[CAT_NETWORK] : 0;
-		CoolingGroup *g = group_of(d, d->cooling_type, false, &cap);
-		g->racks += (int)(d->t.racks - d->network_racks);
-		if (d->network_racks > 0) {
-			CoolingGroup *n = group_of(d, net, true, &cap);
-			n->racks += d->network_racks;
-			n->heat += net_heat;
-			in_racks = net_heat;
-		}
+		/* What no rack holds is cooled with the first zone's racks. */
+		group_of(d, 0, d->zones[0].cooling_type, false, &cap)->heat +=
+			fmax(0, d->t.it_power - in_racks);
+		return;
 	}
-	/* What no rack holds is cooled with the node racks. */
-	group_of(d, d->cooling_type, false, &cap)->heat += fmax(0, d->t.it_power - in_racks);
+	for (int i = 0; i < d->nzones; i++) {
+		const ZoneInst *z = &d->zones[i];
+		double heat = z->it_power;
+		if (i == d->net_zone && d->network_racks > 0) {
+			const Part *net = d->net_cooling_type ? d->net_cooling_type : z->cooling_type;
+			CoolingGroup *n = group_of(d, i, net, true, &cap);
+			n->racks += d->network_racks;
+			n->heat += d->t.power_by_cat[CAT_NETWORK];
+			heat -= d->t.power_by_cat[CAT_NETWORK];
+		}
+		CoolingGroup *g = group_of(d, i, z->cooling_type, false, &cap);
+		g->racks += z->racks;
+		g->heat += fmax(0, heat);
+	}
 }
 
 int cooling_plant_size(Design *d)

@@ -32,6 +32,7 @@ void design_violation(Design *d, Loc loc, double excess, Loc note_loc, const cha
 	v->excess = excess;
 	v->source = d->vsource;
 	v->fabric = d->vfabric;
+	v->zone = d->vzone - 1;
 	v->note_loc = note_loc;
 	v->note = note;
 	vec_push(d->p->c->arena, &d->violations, v);
@@ -114,15 +115,19 @@ int design_validate(Design *d)
 	return d->violations.n;
 }
 
-/* A rack of the design's rack type and cooling (a switch rack: the network rack's, racks.c):
+/* A rack of its zone's rack type and cooling (a switch rack: the network rack's, racks.c):
  * its power class, and its cap, the lower of that and what its cooling can remove. Every
  * rack's cap is decided here. */
 void design_rack_init(const Design *d, RackInst *r)
 {
-	r->type = r->network ? d->net_rack_type : d->rack_type;
-	r->cooling = r->network ? d->net_cooling_type : d->cooling_type;
-	r->power_limit = r->network ? d->net_rack_limit : d->rack_limit;
-	r->cap = r->network ? d->net_rack_cap : d->rack_cap;
+	if (r->network)
+		r->zone = d->net_zone;
+	const ZoneInst *z = &d->zones[r->zone];
+	r->type = r->network ? d->net_rack_type : z->rack_type;
+	r->cooling = r->network ? d->net_cooling_type : z->cooling_type;
+	r->power_limit = r->network ? d->net_rack_limit : z->limit;
+	r->cap = r->network ? d->net_rack_cap : z->cap;
+	r->mass = NAN;
 	r->group = -1;
 	r->domain = -1;
 }

@@ -86,10 +86,11 @@ static void expand(Buf *b, const char *t, const Subst *s)
 	}
 }
 
-/* A node or storage rack; place.c gives it its place and name. */
-static RackInst *new_rack(Design *d, int *nracks)
+/* A node or storage rack of a zone; place.c gives it its place and name. */
+static RackInst *new_rack(Design *d, int *nracks, int zone)
 {
 	RackInst *r = &d->racks[(*nracks)++];
+	r->zone = zone;
 	design_rack_init(d, r);
 	r->row = r->pos = -1;
 	return r;
@@ -201,7 +202,7 @@ int elaborate_design(Design *d)
 				 * node racks, so no link runs further than half the domain. */
 				if (multi && share == g->domain_racks / 2)
 					for (int s = 0; s < g->switch_racks; s++) {
-						RackInst *sr = new_rack(d, &nracks);
+						RackInst *sr = new_rack(d, &nracks, g->zone);
 						sr->first_node = -1;
 						sr->scale_up_switches = true;
 						sr->domain = domain;
@@ -209,7 +210,7 @@ int elaborate_design(Design *d)
 						if (share == 0 && s == 0)
 							sr->domain_span = g->domain_racks + g->switch_racks;
 					}
-				r = new_rack(d, &nracks);
+				r = new_rack(d, &nracks, g->zone);
 				r->first_node = n;
 				if (multi) {
 					r->domain = domain;
@@ -297,7 +298,8 @@ int elaborate_design(Design *d)
 	for (int i = 0; i < d->nstorage_kinds; i++) {
 		const Part *unit = d->storage[i].part;
 		double h = unit->height, p = unit->power;
-		double usable = d->rack_type->height - d->rack_type->rack.reserved;
+		const ZoneInst *z = &d->zones[d->storage_zone[i]];
+		double usable = z->rack_type->height - z->rack_type->rack.reserved;
 		int number = 0; /* this model's appliances in earlier entries */
 		for (int e = 0; e < i; e++)
 			if (d->storage[e].part == unit)
@@ -307,7 +309,7 @@ int elaborate_design(Design *d)
 			if (!r || r->height_used + h > usable + 1e-9 || r->power + p > r->cap + 1e-6) {
 				if (nracks >= d->node_racks)
 					break;
-				r = new_rack(d, &nracks);
+				r = new_rack(d, &nracks, d->storage_zone[i]);
 				r->first_node = n;
 			}
 			StorageInst *x = &d->appliances[d->nappliances++];

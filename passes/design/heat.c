@@ -16,7 +16,12 @@
  * Placement packed switch racks with every port at the most its media could draw (place.c),
  * so the check holds for them by construction; it proves it. Node racks are packed by their
  * devices' power alone (racks.c): one over its cap with its NICs' optics is a warning
- * (`rack-power`), not yet a refusal.
+ * (`rack-power`), not yet a refusal. With rack zones both are said at the rack's zone.
+ *
+ * Mass. A rack weighs its type's `weight` and its nodes' (NAN when one is unknown: switch,
+ * storage and tray racks go unweighed); over its footprint it must stay under its zone's floor
+ * loading (the zone's, else the site's) and under its type's max_weight, else a Violation at
+ * that limit, its note at the zone (docs/placement.md, "Zones").
  *
  * Runs. Σ of the cables' runs (slack included), all and per link tier, the longest, and the
  * same sum had the racks stood by the median rule: a cable between two racks runs
@@ -59,24 +64,82 @@ static int end_rack(Design *d, End e, double **optics)
 	}
 }
 
+/* The mass of rack r: its type's empty weight and its nodes'; NAN when one of them gives none
+ * (switches, storage and scale-up trays have no mass field: their racks go unweighed). */
+static double rack_mass(const Design *d, const RackInst *r)
+{
+	if (r->network || r->storage || r->scale_up_switches || r->first_node < 0)
+		return NAN;
+	double m = r->type->rack.weight;
+	for (int i = r->first_node; i < r->first_node + r->nnodes; i++)
+		m += d->nodes[i].type->node.weight;
+	const NodeGroup *g = &d->groups[d->nodes[r->first_node].group];
+	return g->type->node.ntrays && g->domain_nodes > 1 ? NAN : m;
+}
+
+/* Where a zone's racks are said to stand, for a diagnostic's note. */
+static const char *zone_note(const Design *d, const ZoneInst *z)
+{
+	return d->zoned ? arena_printf(d->c->arena, "zone '%s' declared here: its racks stand there",
+				       z->name)
+			: "cluster built here";
+}
+
+/* The rack's mass over its footprint against the floor loading of its zone (its own, else the
+ * site's): a Violation at that loading, the note at the zone. Also the rack type's static load
+ * rating. */
+static void check_floor(Design *d, const RackInst *r, const ZoneInst *z)
+{
+	if (!isfinite(r->mass))
+		return;
+	double area = r->type->rack.width * r->type->rack.depth;
+	double load = r->mass / area;
+	if (isfinite(z->floor_loading) && load > z->floor_loading * (1 + 1e-9)) {
+		const Value *v = z->decl ? field_value(z->decl, FLD_ZONE_FLOOR_LOADING) : NULL;
+		if (!v)
+			v = field_value(d->site, FLD_SITE_FLOOR_LOADING);
+		design_violation(d, v->loc, load / z->floor_loading - 1, z->loc, zone_note(d, z),
+				 "rack %s weighs %.0f kg on its %.2f m^2 footprint (%.0f kg/m^2); the floor "
+				 "%s carries %.0f kg/m^2",
+				 r->name, r->mass, area, load,
+				 d->zoned ? arena_printf(d->c->arena, "of zone '%s'", z->name)
+					  : arena_printf(d->c->arena, "of '%s'", d->site->name),
+				 z->floor_loading);
+		design_violation_quantity(d, load, z->floor_loading, dim_make(-2, 1, 0, 0, 0, 0));
+	}
+	double rating = r->type->rack.max_weight;
+	if (isfinite(rating) && r->mass > rating * (1 + 1e-9)) {
+		const Value *v = field_value(r->type->decl, FLD_RACK_MAX_WEIGHT);
+		design_violation(d, v->loc, r->mass / rating - 1, z->loc, zone_note(d, z),
+				 "rack %s weighs %.0f kg with its nodes; rack '%s' is rated for %.0f kg",
+				 r->name, r->mass, r->type->name, rating);
+		design_violation_quantity(d, r->mass, rating, dim_make(0, 1, 0, 0, 0, 0));
+	}
+}
+
 static void check_rack(Design *d, const RackInst *r)
 {
-	const Decl *type = r->network ? d->net_rack : d->rack;
+	const ZoneInst *z = &d->zones[r->zone];
+	const Decl *type = r->network ? d->net_rack : z->rack;
 	int max_cables = r->network ? d->net_rack_cables : d->rack_cables;
+	/* In a zoned design the zone says where the limit is set (its power class, its cooling);
+	 * without zones, the rack type. */
+	Loc at = d->zoned ? z->loc : type->name_loc;
+	const char *in = d->zoned ? arena_printf(d->c->arena, " in zone '%s'", z->name) : "";
 	d->vsource = VS_NODES, d->vfabric = -1;
 	if (r->power > r->cap * (1 + 1e-9) && r->network) {
-		design_violation(d, type->name_loc, r->power / r->cap - 1, d->cluster->name_loc,
+		design_violation(d, at, r->power / r->cap - 1, d->cluster->name_loc,
 				 "cluster built here",
-				 "rack %s draws %.1f kW with its optics (%.1f kW of them); rack '%s' "
+				 "rack %s draws %.1f kW with its optics (%.1f kW of them); rack '%s'%s "
 				 "allows %.1f kW",
-				 r->name, r->power / 1e3, r->optics_power / 1e3, type->name, r->cap / 1e3);
+				 r->name, r->power / 1e3, r->optics_power / 1e3, type->name, in, r->cap / 1e3);
 	} else if (r->power > r->cap * (1 + 1e-9) && !d->quiet) {
 		/* Node racks are packed by their devices' power (racks.c): the optics in their NICs
 		 * and scale-up ports are not planned for yet, so this is said, not refused. */
-		Diag *dg = diag_warning(d->c, type->name_loc,
+		Diag *dg = diag_warning(d->c, at,
 					"rack %s draws %.1f kW with the optics in its nodes (%.1f kW of "
-					"them); rack '%s' allows %.1f kW",
-					r->name, r->power / 1e3, r->optics_power / 1e3, type->name,
+					"them); rack '%s'%s allows %.1f kW",
+					r->name, r->power / 1e3, r->optics_power / 1e3, type->name, in,
 					r->cap / 1e3);
 		diag_set_code(dg, "rack-power");
 	}
@@ -87,6 +150,7 @@ static void check_rack(Design *d, const RackInst *r)
 				 "rack %s ends %d cables; rack '%s' holds %d", r->name, r->cables,
 				 type->name, max_cables);
 	}
+	check_floor(d, r, z);
 }
 
 int heat_racks(Design *d)
@@ -136,8 +200,18 @@ int heat_racks(Design *d)
 	}
 	int before = d->violations.n, warned = 0;
 	pr->peak_rack_power = 0, pr->peak_rack_cables = 0;
+	for (int z = 0; z < d->nzones; z++)
+		d->zones[z].peak_rack_power = 0, d->zones[z].peak_rack_mass = NAN,
+		d->zones[z].peak_floor_load = NAN;
 	for (int r = 0; r < d->nracks; r++) {
-		const RackInst *rk = &d->racks[r];
+		RackInst *rk = &d->racks[r];
+		ZoneInst *z = &d->zones[rk->zone];
+		rk->mass = rack_mass(d, rk);
+		z->peak_rack_power = fmax(z->peak_rack_power, rk->power);
+		if (isfinite(rk->mass) && !(rk->mass <= z->peak_rack_mass)) {
+			z->peak_rack_mass = rk->mass;
+			z->peak_floor_load = rk->mass / (rk->type->rack.width * rk->type->rack.depth);
+		}
 		pr->peak_rack_power = fmax(pr->peak_rack_power, rk->power);
 		if (rk->cables > pr->peak_rack_cables)
 			pr->peak_rack_cables = rk->cables;

@@ -236,10 +236,13 @@ static void cable_lines(Design *d, PtrVec *lines)
 static void cooling_lines(Design *d, PtrVec *lines)
 {
 	d->t.capex_by_cat[CAT_COOLING] = 0;
+	for (int i = 0; i < d->nzones; i++)
+		d->zones[i].cooling_capex = 0;
 	for (int i = 0; i < d->ncool_groups; i++) {
 		const CoolingGroup *g = &d->cool_groups[i];
 		double kw = g->heat / 1e3, per_kw = g->cooling->cooling.capex_per_w * 1e3;
 		d->t.capex_by_cat[CAT_COOLING] += g->capex;
+		d->zones[g->zone].cooling_capex += g->capex;
 		bom(d, lines, "cooling plant", g->cooling, per_kw > 0 ? kw : 0, "kW", per_kw, 0);
 		for (int k = 0; k < g->nunits; k++) {
 			const CoolingUnitInst *u = &g->units[k];
@@ -371,6 +374,9 @@ int model_design(Design *d)
 	/* The power system's efficiency times its chain's, each stage sized (power_chain.c); the
 	 * cooling plant of each group of racks with one cooling (cooling_plant.c). */
 	power_chain_size(d);
+	/* Racks and fit-out zone by zone, each zone's IT power (zone.c); the cooling plant of each
+	 * zone's groups of racks with one cooling (cooling_plant.c), its capex into the zones. */
+	zone_costs(d, &lines);
 	cooling_plant_size(d);
 	if (field_num_set(d->site, FLD_SITE_PUE, &t->pue)) {
 		t->pue_annual = t->pue;
@@ -379,16 +385,6 @@ int model_design(Design *d)
 		t->pue_annual = t->cooling_ppue_annual / t->power_efficiency;
 	}
 	t->facility_power = t->it_power * t->pue;
-
-	/* Switch racks are of the network rack type (racks.c), when it is another. */
-	double rack_price = d->rack_type->price;
-	const Part *net = d->net_rack_type ? d->net_rack_type : d->rack_type;
-	double net_racks = net != d->rack_type ? d->network_racks : 0;
-	t->capex_by_cat[CAT_RACKS] = (racks - net_racks) * rack_price + net_racks * net->price;
-	bom(d, &lines, "rack", d->rack_type, racks - net_racks, "", rack_price, 0);
-	if (net_racks > 0)
-		bom(d, &lines, "rack", net, net_racks, "", net->price, 0);
-
 	cooling_lines(d, &lines);
 
 	t->power_capacity = t->it_power * redundancy_factor(d->power_sys);

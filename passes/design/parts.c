@@ -379,6 +379,7 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 		pt->rack.width = field_num(x, FLD_RACK_WIDTH);
 		pt->rack.depth = field_num(x, FLD_RACK_DEPTH);
 		pt->rack.max_weight = opt_num(x, FLD_RACK_MAX_WEIGHT);
+		pt->rack.weight = field_num(x, FLD_RACK_WEIGHT);
 		break;
 	case KIND_NODE:
 		pt->vendor = field_str(x, FLD_NODE_VENDOR);

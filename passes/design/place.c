@@ -311,6 +311,19 @@ int place_network_racks(Design *d)
 					 d->cluster->name, racks, split, d->site->name, cap_racks, rows,
 					 per_row);
 	}
+	/* A zone with its own grid holds its racks (the switch racks in theirs). */
+	d->zones[d->net_zone].network_racks = d->network_racks;
+	for (int i = 0; d->zoned && i < d->nzones; i++) {
+		const ZoneInst *z = &d->zones[i];
+		int racks = z->racks + z->network_racks, cap_racks = z->floor_rows * z->per_row;
+		if (!z->own_floor || racks <= cap_racks)
+			continue;
+		d->vsource = VS_FLOOR, d->vfabric = -1;
+		design_violation(d, field_value(z->decl, FLD_ZONE_FLOOR)->loc,
+				 (double)racks / cap_racks - 1, d->cluster->name_loc, "cluster built here",
+				 "zone '%s' needs %d racks; its floor has %d positions (%d rows of %d)",
+				 z->name, racks, cap_racks, z->floor_rows, z->per_row);
+	}
 	d->vsource = VS_NODES, d->vfabric = -1;
 	return d->violations.n - before;
 }
@@ -422,10 +435,42 @@ static void group_edges(const Design *d, Edges *x, int gi, int *const *fnodes, c
 static bool *allowed_keys(const Design *d, const RackInst *racks)
 {
 	bool *ok = xmalloc(sizeof(bool) * (size_t)(d->nracks + 1));
+	/* Zones: the switch racks stand in their zone's rows, among its node racks when it has
+	 * some, else where the cluster lists the zone (node racks are in zone order: zone_order). */
+	int lo = 0, hi = d->nracks;
+	if (d->zoned) {
+		lo = 0;
+		while (lo < d->nracks && racks[lo].zone < d->net_zone)
+			lo++;
+		hi = lo;
+		while (hi < d->nracks && racks[hi].zone == d->net_zone)
+			hi++;
+	}
 	for (int k = 0; k <= d->nracks; k++)
-		ok[k] = k == 0 || k == d->nracks || racks[k].domain < 0 ||
-			racks[k].domain != racks[k - 1].domain;
+		ok[k] = k >= lo && k <= hi &&
+			(k == 0 || k == d->nracks || racks[k].domain < 0 || racks[k].domain != racks[k - 1].domain);
+	if (!ok[lo] && !ok[hi])
+		ok[lo] = true; /* a zone inside one multi-rack domain cannot be: keep a key */
 	return ok;
+}
+
+/* Zones: the node and storage racks in the order of their zones (stable: each group's racks
+ * stay together), every index into them renumbered. */
+static void zone_order(Design *d)
+{
+	int n = d->nracks, *to = xmalloc(sizeof(int) * (size_t)(n + 1));
+	RackInst *sorted = arena_alloc(d->p->c->arena, sizeof(RackInst) * (size_t)(n + 1));
+	int k = 0;
+	for (int z = 0; z < d->nzones; z++)
+		for (int i = 0; i < n; i++)
+			if (d->racks[i].zone == z)
+				to[i] = k, sorted[k++] = d->racks[i];
+	for (int i = 0; i < d->nnodes; i++)
+		d->nodes[i].rack = to[d->nodes[i].rack];
+	for (int i = 0; i < d->nappliances; i++)
+		d->appliances[i].rack = to[d->appliances[i].rack];
+	d->racks = sorted;
+	free(to);
 }
 
 /* The key of a home (a fractional node-rack index): the node rack it falls before, moved to
@@ -434,9 +479,12 @@ static int key_of(const Design *d, const bool *ok, double home)
 {
 	int k = (int)floor(home);
 	k = k < 0 ? 0 : k > d->nracks ? d->nracks : k;
-	while (!ok[k])
-		k--;
-	return k;
+	int j = k;
+	while (j >= 0 && !ok[j])
+		j--;
+	while (j < 0 && !ok[++k]) /* before a zone's first allowed key: its first */
+		;
+	return j >= 0 ? j : k;
 }
 
 /* Without a floor grid: rows of DEFAULT_PER_ROW, odd rows running back (serpentine, so racks
@@ -483,6 +531,55 @@ static int stand(Design *d, RackInst **seq, int n, int per_row, bool serpentine,
 	return at;
 }
 
+/* Zones (docs/placement.md, "Zones"): each zone's racks in rows of their own, at its own
+ * row length and pitches (its grid, else the hall's), the zones one after another across the
+ * hall in sequence order; a row's centre lies a row pitch from the last (half of each zone's
+ * pitch between two zones). A rack's x and y are where its cables start, so runs between zones
+ * come out at their real length (cable.c). A zone's rows beyond its grid's were refused with
+ * its racks (place_network_racks). Returns the rows taken. */
+static int stand_zoned(Design *d, RackInst **seq, int n, int hall_per_row, bool serpentine,
+		       double hall_pitch, double hall_row_pitch)
+{
+	for (int z = 0; z < d->nzones; z++)
+		d->zones[z].rows = 0, d->zones[z].first_row = -1, d->zones[z].width = 0;
+	int row = -1, col = 0, per_row = hall_per_row, zone = -1;
+	double y = 0, pitch = hall_row_pitch;
+	for (int i = 0; i < n; i++) {
+		RackInst *r = seq[i];
+		ZoneInst *z = &d->zones[r->zone];
+		int zr = z->per_row > 0 ? z->per_row : hall_per_row;
+		int span = r->domain_span;
+		bool new_row = r->zone != zone || col >= per_row ||
+			       (span > 1 && span <= zr && col + span > zr);
+		if (new_row) {
+			double next = z->row_pitch > 0 ? z->row_pitch : hall_row_pitch;
+			y += row < 0 ? 0 : r->zone != zone ? (pitch + next) / 2 : next;
+			pitch = next;
+			row++, col = 0;
+			if (r->zone != zone && z->first_row < 0)
+				z->first_row = row, z->y0 = y;
+			z->rows++;
+			zone = r->zone, per_row = zr;
+		}
+		double rp = z->rack_pitch > 0 ? z->rack_pitch : hall_pitch;
+		r->row = row;
+		r->pos = serpentine && !z->own_floor && row % 2 ? per_row - 1 - col : col;
+		r->x = r->pos * rp;
+		r->y = y;
+		col++;
+		z->width = fmax(z->width, (per_row)*rp);
+		z->depth = y + pitch - z->y0;
+	}
+	for (int z = 0; z < d->nzones; z++) {
+		ZoneInst *zi = &d->zones[z];
+		int zr = zi->per_row > 0 ? zi->per_row : hall_per_row;
+		double rp = zi->rack_pitch > 0 ? zi->rack_pitch : hall_pitch;
+		double rw = zi->row_pitch > 0 ? zi->row_pitch : hall_row_pitch;
+		zi->area = zi->rows * zr * rp * rw;
+	}
+	return row + 1;
+}
+
 /* The order of the racks: node racks in their order, each network group's racks as a block
  * before the node rack of its key. The keys of the median rule (each group in the middle of
  * the racks of the nodes it serves, spines and cores in the middle of all) are kept for the
@@ -491,6 +588,8 @@ static int stand(Design *d, RackInst **seq, int n, int per_row, bool serpentine,
 int place_racks(Design *d)
 {
 	Arena *a = d->p->c->arena;
+	if (d->zoned)
+		zone_order(d);
 	int total = d->nracks + d->network_racks;
 	RackInst *racks = arena_alloc(a, sizeof(RackInst) * (size_t)(total + 1));
 	memcpy(racks, d->racks, sizeof(RackInst) * (size_t)d->nracks);
@@ -561,6 +660,12 @@ int place_racks(Design *d)
 		for (int gi = 0; gi < G; gi++)
 			for (int r = 0; r < group_racks[gi]; r++)
 				seq[at[d->nracks + gi] + r] = &racks[next], to[next++] = at[d->nracks + gi] + r;
+		if (d->zoned) {
+			d->place.rows = stand_zoned(d, seq, k, per_row, !grid, rack_pitch, row_pitch);
+			for (int i = 0; i < k && !pass; i++)
+				racks[i].median_x = racks[i].x, racks[i].median_y = racks[i].y;
+			continue;
+		}
 		int used = stand(d, seq, k, per_row, !grid, rack_pitch, row_pitch, pass == 1);
 		for (int i = 0; i < k && !pass; i++)
 			racks[i].median_x = racks[i].x, racks[i].median_y = racks[i].y;
@@ -606,8 +711,12 @@ int place_racks(Design *d)
 		RackInst *r = &d->racks[i];
 		char l[16];
 		ir_row_name(r->row, l, sizeof l);
-		r->name = grid ? arena_printf(a, "%s%02d", l, r->pos + 1) : arena_printf(a, "R%04d", i + 1);
-		width = fmax(width, r->x + rack_pitch), depth = fmax(depth, r->y + row_pitch);
+		bool letters = grid || (d->zoned && d->zones[r->zone].own_floor);
+		r->name = letters ? arena_printf(a, "%s%02d", l, r->pos + 1) : arena_printf(a, "R%04d", i + 1);
+		const ZoneInst *z = &d->zones[r->zone];
+		double rp = d->zoned && z->rack_pitch > 0 ? z->rack_pitch : rack_pitch;
+		double rw = d->zoned && z->row_pitch > 0 ? z->row_pitch : row_pitch;
+		width = fmax(width, r->x + rp), depth = fmax(depth, r->y + rw);
 	}
 	d->place.width = width, d->place.depth = depth;
 	return 0; /* what the floor cannot hold is a Violation, not an error of the pass */

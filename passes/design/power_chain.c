@@ -92,11 +92,14 @@ static void size_feeds(Design *d, const Part *st, PowerStageInst *s)
 {
 	double share;
 	int feeds = power_chain_feeds_of(st, &share);
-	double node = feed_rating(st, d->rack_limit, d->rack_cap);
+	/* Each zone's racks at its own power class (zone.c): the class chosen per zone is what
+	 * that zone's feeds cost. */
+	double rated = 0;
+	for (int i = 0; i < d->nzones; i++)
+		rated += d->zones[i].racks * feed_rating(st, d->zones[i].limit, d->zones[i].cap);
 	const Part *net_type = d->net_rack_type ? d->net_rack_type : d->rack_type;
-	double net = net_type ? feed_rating(st, d->net_rack_limit, d->net_rack_cap) : node;
-	double node_racks = d->t.racks - d->network_racks, installed = 0;
-	installed = feeds * (node_racks * node + d->network_racks * net);
+	double net = net_type ? feed_rating(st, d->net_rack_limit, d->net_rack_cap) : 0;
+	double installed = feeds * (rated + d->network_racks * net);
 	if (installed <= 0) /* no rating anywhere: the load with its redundancy */
 		return;
 	s->installed = installed;

@@ -9,9 +9,13 @@
  * domains, switch trays included. Storage appliances get racks of their own by the same rule.
  * A node or domain that fits no rack, a nodes_per_rack beyond the limits and more racks than
  * the floor has positions are requirements the design does not meet (Violations, exit 2).
+ * With rack zones (zone.c) each group is packed under its zone's rack type, cooling, power
+ * class and nodes per rack, and under its floor loading: (loading × footprint − the empty
+ * rack's weight) / a node's weight, when both weights are known.
  */
 #include "passes.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
@@ -49,26 +53,52 @@ static int fits(double usable, double cap, double h, double p)
 	return by_u < by_p ? by_u : by_p;
 }
 
-static void no_fit(Design *d, const NodeGroup *g, const char *what, double dom_u, double dom_p,
-		   double usable, double cap, double limit_p, const Value *limit_v, const char *hint)
+/* Where the zone's power class is written: the zone's own, else its rack type's (NULL: none). */
+static const Value *limit_value(const ZoneInst *z)
 {
-	const Decl *rack = d->rack;
+	const Value *v = z->decl ? field_value(z->decl, FLD_ZONE_POWER_LIMIT) : NULL;
+	return v ? v : field_value(z->rack, FLD_RACK_POWER_LIMIT);
+}
+
+/* What of g does not fit a rack of zone z: too high, or drawing more than the zone's racks
+ * allow (the note at the limit: its power class, or what its cooling removes). */
+static void no_fit(Design *d, const NodeGroup *g, const ZoneInst *z, const char *what, double dom_u,
+		   double dom_p, const char *hint)
+{
+	const Decl *rack = z->rack;
+	double usable = z->usable, cap = z->node_cap;
+	const char *in = d->zoned ? arena_printf(d->p->c->arena, " in zone '%s'", z->name) : "";
 	if (dom_u > usable + 1e-9) {
 		design_violation(d, g->loc, dom_u / usable - 1, rack->name_loc, "rack type declared here",
-				 "%s is %.0f U high; rack '%s' has %.0f U usable%s", what, dom_u / 0.04445,
-				 rack->name, usable / 0.04445, hint);
+				 "%s is %.0f U high; rack '%s'%s has %.0f U usable%s", what, dom_u / 0.04445,
+				 rack->name, in, usable / 0.04445, hint);
 	} else {
-		bool cooling_limits = cap < limit_p;
-		const Value *cool_v = field_value(d->cooling, FLD_COOLING_MAX_RACK_POWER);
+		bool cooling_limits = cap < z->limit;
+		const Value *cool_v = field_value(z->cooling, FLD_COOLING_MAX_RACK_POWER);
+		const Value *limit_v = limit_value(z);
 		Loc note = cooling_limits && cool_v ? cool_v->loc : limit_v ? limit_v->loc : rack->name_loc;
 		design_violation(d, g->loc, dom_p / cap - 1, note,
 				 cooling_limits ? arena_printf(d->p->c->arena, "the most cooling '%s' can "
 									       "remove from a rack",
-							       d->cooling->name)
+							       z->cooling->name)
 						: "the rack's power class",
-				 "%s draws %s; rack '%s' allows %s%s", what, fmt_qty(d, dom_p, power_dim()),
-				 rack->name, fmt_qty(d, cap, power_dim()), hint);
+				 "%s draws %s; rack '%s'%s allows %s%s", what, fmt_qty(d, dom_p, power_dim()),
+				 rack->name, in, fmt_qty(d, cap, power_dim()), hint);
 	}
+}
+
+/* Scale-up domains of `per` nodes of `node` a rack of zone z holds under the zone's floor
+ * loading: (loading x footprint - the empty rack's weight) / a domain's weight; INT_MAX when
+ * the zone gives no loading or a weight is unknown (a domain with switch trays, which have
+ * none). */
+static int mass_fit(const ZoneInst *z, const Part *node, int per)
+{
+	double w = node->node.weight;
+	if (!isfinite(z->floor_loading) || !isfinite(w) || w <= 0 || (per > 1 && node->node.ntrays))
+		return INT_MAX;
+	double room = z->floor_loading * z->rack_type->rack.width * z->rack_type->rack.depth -
+		      z->rack_type->rack.weight;
+	return (int)floor(room / (per * w) + 1e-9);
 }
 
 /* The k-th switch of one scale-up domain, in the order the node lists them. */
@@ -106,8 +136,9 @@ static void trays_between(const Part *node, int lo, int hi, double *u, double *p
  * switches over scale_up_switch_racks racks of their own or, when there are none, over the
  * node racks. Each rack's share must fit the rack type; a rack holds one domain's share
  * only, so the domain's racks stand together (place.c keeps them in one row). */
-static void plan_multi_rack(Design *d, NodeGroup *g, double usable, double cap, double limit_p)
+static void plan_multi_rack(Design *d, NodeGroup *g, const ZoneInst *z)
 {
+	double usable = z->usable, cap = z->node_cap;
 	Ctx *c = d->p->c;
 	const Part *node = g->type;
 	int R = node->node.scale_up_racks, S = node->node.scale_up_switch_racks;
@@ -185,18 +216,16 @@ static void plan_multi_rack(Design *d, NodeGroup *g, double usable, double cap, 
 		worst_u = fmax(worst_u, per * node->height + tu);
 		worst_p = fmax(worst_p, per * node->power + tp);
 	}
-	const Value *npr = field_value(d->rack, FLD_RACK_NODES_PER_RACK);
-	if (npr && npr->kind == VAL_QTY && (int)npr->q.v != per)
-		spec_error(d, npr->loc, "nodes_per_rack %d; '%s' stands %d nodes in each of a "
-					"scale-up domain's %d racks",
-			   (int)npr->q.v, node->name, per, R);
+	if (z->nodes_per_rack > 0 && z->nodes_per_rack != per)
+		spec_error(d, z->npr_loc, "nodes_per_rack %d; '%s' stands %d nodes in each of a "
+					  "scale-up domain's %d racks",
+			   z->nodes_per_rack, node->name, per, R);
 	if (fits(usable, cap, worst_u, worst_p) < 1) {
 		const char *what = arena_printf(c->arena, "one rack's share of a scale-up domain (%d "
 							  "'%s' nodes%s)",
 						per, node->name,
 						S == 0 && T ? " and their switches" : "");
-		no_fit(d, g, what, worst_u, worst_p, usable, cap, limit_p,
-		       field_value(d->rack, FLD_RACK_POWER_LIMIT), "");
+		no_fit(d, g, z, what, worst_u, worst_p, "");
 	}
 	for (int s = 0; s < S; s++) {
 		double tu, tp;
@@ -205,8 +234,7 @@ static void plan_multi_rack(Design *d, NodeGroup *g, double usable, double cap, 
 			const char *what = arena_printf(c->arena, "one switch rack of a '%s' scale-up "
 								  "domain (%d switches)",
 							node->name, T / S);
-			no_fit(d, g, what, tu, tp, usable, cap, limit_p,
-			       field_value(d->rack, FLD_RACK_POWER_LIMIT), "");
+			no_fit(d, g, z, what, tu, tp, "");
 			break;
 		}
 	}
@@ -235,8 +263,9 @@ static int topology_rack_nodes(const Design *d, Loc *loc)
 	return 0;
 }
 
-static void plan_group(Design *d, NodeGroup *g, double usable, double cap, double limit_p)
+static void plan_group(Design *d, NodeGroup *g, const ZoneInst *z)
 {
+	double usable = z->usable, cap = z->node_cap;
 	Ctx *c = d->p->c;
 	const Part *node = g->type;
 	int accels = node->node.accelerators;
@@ -256,7 +285,7 @@ static void plan_group(Design *d, NodeGroup *g, double usable, double cap, doubl
 	g->switch_racks = 0;
 	if (node->node.scale_up_racks > 1 || node->node.scale_up_switch_racks > 0) {
 		if (g->domain_nodes > 1) {
-			plan_multi_rack(d, g, usable, cap, limit_p);
+			plan_multi_rack(d, g, z);
 			return;
 		}
 		const Value *v = field_value(node->decl, node->node.scale_up_racks > 1
@@ -275,11 +304,10 @@ static void plan_group(Design *d, NodeGroup *g, double usable, double cap, doubl
 	double dom_u = g->domain_nodes * node->height + sw_u;
 	double dom_p = g->domain_nodes * node->power + sw_p;
 	int domains = fits(usable, cap, dom_u, dom_p);
-	const Value *npr = field_value(d->rack, FLD_RACK_NODES_PER_RACK);
-	Loc want_loc = npr ? npr->loc : NOLOC;
-	int want = npr && npr->kind == VAL_QTY ? (int)npr->q.v : topology_rack_nodes(d, &want_loc);
+	Loc want_loc = z->npr_loc;
+	int want = z->nodes_per_rack > 0 ? z->nodes_per_rack : topology_rack_nodes(d, &want_loc);
 	if (want > 0) {
-		const char *what = npr && npr->kind == VAL_QTY
+		const char *what = z->nodes_per_rack > 0
 					   ? arena_printf(c->arena, "nodes_per_rack %d", want)
 					   : arena_printf(c->arena, "a torus block of %d nodes", want);
 		if (want % g->domain_nodes) {
@@ -289,26 +317,31 @@ static void plan_group(Design *d, NodeGroup *g, double usable, double cap, doubl
 			double need_p = want / g->domain_nodes * dom_p, need_u = want / g->domain_nodes * dom_u;
 			bool by_u = need_u > usable + 1e-9;
 			design_violation(d, want_loc, by_u ? need_u / usable - 1 : need_p / cap - 1,
-					 d->rack->name_loc, "rack type declared here",
+					 z->rack->name_loc, "rack type declared here",
 					 "%d '%s' nodes in a rack need %s; rack '%s' allows %s", want,
 					 node->name,
 					 by_u ? arena_printf(c->arena, "%.0f U", need_u / 0.04445)
 					      : fmt_qty(d, need_p, power_dim()),
-					 d->rack->name,
+					 z->rack->name,
 					 by_u ? arena_printf(c->arena, "%.0f U", usable / 0.04445)
 					      : fmt_qty(d, cap, power_dim()));
 		} else {
 			domains = want / g->domain_nodes;
 		}
 	}
+	/* Under the zone's floor loading too, when the node and rack weights are known (the
+	 * racks of a forced nodes_per_rack are weighed by heat.c instead: a rack over the floor's
+	 * rating is then a Violation at the zone). */
+	int by_mass = mass_fit(z, node, g->domain_nodes);
+	if (want <= 0 && by_mass >= 1 && by_mass < domains)
+		domains = by_mass;
 	if (domains <= 0) {
 		const char *what =
 			g->domain_nodes > 1
 				? arena_printf(c->arena, "one scale-up domain of %d '%s' nodes",
 					       g->domain_nodes, node->name)
 				: arena_printf(c->arena, "each '%s' node", node->name);
-		no_fit(d, g, what, dom_u, dom_p, usable, cap, limit_p,
-		       field_value(d->rack, FLD_RACK_POWER_LIMIT),
+		no_fit(d, g, z, what, dom_u, dom_p,
 		       g->domain_nodes > 1 ? " (scale_up_racks spreads a domain over racks)" : "");
 		domains = 1;
 	}
@@ -327,6 +360,23 @@ static void plan_group(Design *d, NodeGroup *g, double usable, double cap, doubl
  * racks'. */
 static void plan_network_rack(Design *d)
 {
+	if (d->zoned) {
+		/* The zone holding the fabrics gives the switch racks their type, cooling and
+		 * class: chosen like any zone's. */
+		const ZoneInst *z = &d->zones[d->net_zone];
+		const Value *nv = field_value(d->cluster, FLD_CLUSTER_NETWORK_RACK);
+		if (nv)
+			spec_error(d, nv->loc, "network_rack is for a cluster without zones: with zones, "
+					       "the switch racks are the racks of the zone that holds the "
+					       "fabrics");
+		d->net_rack = z->rack, d->net_cooling = z->cooling;
+		d->net_rack_type = z->rack_type, d->net_cooling_type = z->cooling_type;
+		d->net_rack_limit = z->limit, d->net_rack_cap = z->cap;
+		double cables;
+		d->net_rack_cables = field_num_set(d->net_rack, FLD_RACK_MAX_CABLES, &cables) ? (int)cables : 0;
+		d->rack_cables = field_num_set(d->rack, FLD_RACK_MAX_CABLES, &cables) ? (int)cables : 0;
+		return;
+	}
 	Decl *nr = field_value(d->cluster, FLD_CLUSTER_NETWORK_RACK) ? field_ref(d->cluster, FLD_CLUSTER_NETWORK_RACK)
 								       : NULL;
 	for (int i = 0; !nr && i < d->p->decls.n; i++) {
@@ -375,17 +425,7 @@ static int plan_racks(Design *d, unsigned long long *groups, unsigned long long 
 	Ctx *c = d->p->c;
 	int before = d->spec_errors;
 	field_reads = pack;
-	d->rack = field_ref(d->cluster, FLD_CLUSTER_RACK);
-	d->cooling = field_ref(d->rack, FLD_RACK_COOLING);
-	d->rack_type = parts_of(d, d->rack);
-	d->cooling_type = parts_of(d, d->cooling);
-	double usable = d->rack_type->height - d->rack_type->rack.reserved;
-	double limit_p;
-	if (!field_num_set(d->rack, FLD_RACK_POWER_LIMIT, &limit_p))
-		limit_p = INFINITY;
-	double cap = fmin(limit_p, d->cooling_type->cooling.max_rack_power);
-	d->rack_limit = limit_p;
-	d->rack_cap = cap;
+	zone_plan(d);
 	plan_network_rack(d);
 	/* ToRs in server racks (a fabric's leaf_placement = server_rack) take their U space and
 	 * power from every server rack, one per plane: a rack of a ToR serving several racks
@@ -402,19 +442,22 @@ static int plan_racks(Design *d, unsigned long long *groups, unsigned long long 
 			continue;
 		const Part *tor = parts_of(d, sw->ref);
 		double planes = pl && pl->kind == VAL_QTY ? pl->q.v : 1;
-		usable -= planes * tor->height;
-		cap -= planes * tor->power;
-		if (usable <= 1e-9 || cap <= 1e-6) {
+		for (int zi = 0; zi < d->nzones; zi++) {
+			ZoneInst *z = &d->zones[zi];
+			z->usable -= planes * tor->height;
+			z->node_cap -= planes * tor->power;
+			if (z->usable > 1e-9 && z->node_cap > 1e-6)
+				continue;
 			const Value *lp = field_value(fd, FLD_FABRIC_LEAF_PLACEMENT);
-			design_violation(d, lp ? lp->loc : fd->name_loc, 1, d->rack->name_loc,
+			design_violation(d, lp ? lp->loc : fd->name_loc, 1, z->rack->name_loc,
 					 "rack type declared here",
 					 "%.0f ToR%s of '%s' (%.0f U, %s each) leave%s no room for nodes in "
 					 "rack '%s': use leaf_placement = network_rack, or a larger rack",
 					 planes, planes == 1 ? "" : "s", tor->name, tor->height / 0.04445,
 					 fmt_qty(d, tor->power, power_dim()), planes == 1 ? "s" : "",
-					 d->rack->name);
-			usable = usable > 1e-9 ? usable : 1e-9;
-			cap = cap > 1e-6 ? cap : 1e-6;
+					 z->rack->name);
+			z->usable = z->usable > 1e-9 ? z->usable : 1e-9;
+			z->node_cap = z->node_cap > 1e-6 ? z->node_cap : 1e-6;
 		}
 	}
 
@@ -448,7 +491,7 @@ static int plan_racks(Design *d, unsigned long long *groups, unsigned long long 
 		const Value *cv = nodes->kind == VAL_LIST ? nodes->items[i] : nodes;
 		NodeGroup *g = &d->groups[i];
 		*g = (NodeGroup){.type = parts_of(d, cv->ref), .count = (int)cv->count->q.v,
-				 .loc = cv->loc};
+				 .zone = zone_of(d, cv->ref, cv->loc), .loc = cv->loc};
 	}
 	/* Hot spares (spares.c): nodes added to the largest group when its domain is the node,
 	 * trays reserved inside its domains when a domain spans nodes. */
@@ -457,11 +500,19 @@ static int plan_racks(Design *d, unsigned long long *groups, unsigned long long 
 		NodeGroup *g = &d->groups[i];
 		if (i == sg)
 			spares_size(g, (int)field_num(d->cluster, FLD_CLUSTER_HOT_SPARES));
-		plan_group(d, g, usable, cap, limit_p);
+		d->vzone = g->zone + 1;
+		plan_group(d, g, &d->zones[g->zone]);
+		d->vzone = 0;
 		racks += g->racks;
+		d->zones[g->zone].racks += g->racks;
+		d->zones[g->zone].nodes += g->count;
 	}
 	const Value *st = field_value(d->cluster, FLD_CLUSTER_STORAGE);
-	for (int i = 0; st && i < (st->kind == VAL_LIST ? st->n : 1); i++) {
+	int nst = st ? (st->kind == VAL_LIST ? st->n : 1) : 0;
+	if (!d->storage_zone)
+		d->storage_zone = arena_alloc(c->arena, sizeof(int) * (size_t)(d->nstorage_kinds + nst + 1));
+	memset(d->storage_zone, 0, sizeof(int) * (size_t)(nst + 1));
+	for (int i = 0; i < nst; i++) {
 		const Value *sv = st->kind == VAL_LIST ? st->items[i] : st;
 		if (sv->count->q.v > CLUSTER_MAX_NODES) {
 			spec_error(d, sv->loc, "cluster '%s' has %.0f '%s' storage units; clusterc "
@@ -470,13 +521,16 @@ static int plan_racks(Design *d, unsigned long long *groups, unsigned long long 
 			return d->spec_errors - before;
 		}
 		const Part *unit = parts_of(d, sv->ref);
-		int per = fits(usable, cap, unit->height, unit->power);
+		ZoneInst *z = &d->zones[d->storage_zone[i] = zone_of(d, sv->ref, sv->loc)];
+		int per = fits(z->usable, z->node_cap, unit->height, unit->power);
 		if (per <= 0) {
-			design_violation(d, sv->loc, 1, d->rack->name_loc, "rack type declared here",
-					 "storage '%s' does not fit rack '%s'", sv->ref->name, d->rack->name);
+			design_violation(d, sv->loc, 1, z->rack->name_loc, "rack type declared here",
+					 "storage '%s' does not fit rack '%s'", sv->ref->name, z->rack->name);
 			per = 1;
 		}
-		racks += ((int)sv->count->q.v + per - 1) / per;
+		int sr = ((int)sv->count->q.v + per - 1) / per;
+		racks += sr;
+		z->racks += sr;
 	}
 	d->t.racks = racks;
 

@@ -967,6 +967,27 @@ static void check_consistency(Checker *k, Decl *d)
 			}
 		}
 	}
+	/* A cluster without zones stands its nodes in racks of `rack`; with zones, each zone
+	 * names its own (a zone's rack is required by the schema). */
+	if (d->kind == KIND_CLUSTER && !decl_field(d, "rack") && !decl_field(d, "zones")) {
+		Diag *dg = diag_error(k->c, d->name_loc, "cluster '%s' needs 'rack' (the rack type) "
+							 "or 'zones' (rack zones, each with its own)",
+				      d->name);
+		diag_set_code(dg, "missing-field");
+	}
+	/* Block redundancy ("m make m-1") needs two blocks at least: with one, a failure leaves
+	 * nothing to carry the load (power_chain.c would size it as 2N by accident). */
+	const Value *red = d->kind == KIND_POWER_STAGE ? decl_value(d, "redundancy") : NULL;
+	if (red && red->kind == VAL_ENUM && red->s && !strcmp(red->s, "block")) {
+		const Value *m = decl_value(d, "module_count");
+		if (!m || (m->kind == VAL_QTY && m->q.v < 2)) {
+			Diag *dg = diag_error(k->c, m ? m->loc : red->loc,
+					      "block redundancy needs module_count of 2 or more (blocks, any "
+					      "one of which may fail); '%s' has %s",
+					      d->name, m ? "1" : "the default 1");
+			diag_set_code(dg, "out-of-range");
+		}
+	}
 	if (d->kind == KIND_WORKLOAD) {
 		const Field *f = decl_field(d, "model");
 		if (f && f->val && f->val->kind == VAL_CTOR)

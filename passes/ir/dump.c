@@ -286,6 +286,16 @@ static void dump_design(const Design *d, const Dump *w)
 	fprintf(out, "rack_type %s cooling %s power %s cap %.17g W\n",
 		d->rack_type ? d->rack_type->name : "-", d->cooling_type ? d->cooling_type->name : "-",
 		d->power_sys ? d->power_sys->name : "-", d->rack_cap);
+	/* Zones (zone.c), when the cluster declares them: the implicit zone is the line above. */
+	for (int i = 0; d->zoned && i < d->nzones; i++) {
+		const ZoneInst *z = &d->zones[i];
+		fprintf(out, "zone %s rack %s cooling %s limit %.17g W cap %.17g W racks %d nodes %d "
+			     "network %d",
+			z->name, z->rack_type->name, z->cooling_type->name, z->limit, z->cap, z->racks,
+			z->nodes, i == d->net_zone);
+		dump_loc(out, z->loc);
+		fputc('\n', out);
+	}
 	for (int i = 0; i < d->ngroups; i++) {
 		const NodeGroup *g = &d->groups[i];
 		fprintf(out, "group %s count %d per_rack %d racks %d domain_nodes %d power %.17g W "
@@ -294,6 +304,8 @@ static void dump_design(const Design *d, const Dump *w)
 			g->type->height);
 		if (g->spares > 0)
 			fprintf(out, " hot_spares %d domain_spares %d", g->spares, g->domain_spares);
+		if (d->zoned)
+			fprintf(out, " zone %s", d->zones[g->zone].name);
 		dump_loc(out, g->loc);
 		fputc('\n', out);
 	}

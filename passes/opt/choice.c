@@ -2,7 +2,8 @@
  * choice.c — the open choices of a spec: every one_of, integer range and auto in a field this
  * version decides, its options, and the design with an option in force.
  *
- * The choices modelled are the rack's power class, cooling and nodes per rack, the cluster's
+ * The choices modelled are the rack's power class, cooling and nodes per rack (a zone's own
+ * rack type, power class, cooling and nodes per rack too), the cluster's
  * rack type and node counts, and a fabric's switch model, planes, oversubscription and
  * topology parameters; `auto` tiers, planes and dragonfly groups are left to fabric sizing,
  * which takes the smallest shape that holds the endpoints. Choices in fields this version
@@ -25,6 +26,10 @@ static bool modelled(FieldId f)
 	case FLD_RACK_POWER_LIMIT:
 	case FLD_RACK_COOLING:
 	case FLD_RACK_NODES_PER_RACK:
+	case FLD_ZONE_RACK:
+	case FLD_ZONE_COOLING:
+	case FLD_ZONE_POWER_LIMIT:
+	case FLD_ZONE_NODES_PER_RACK:
 	case FLD_CLUSTER_RACK:
 	case FLD_CLUSTER_NODES:
 	case FLD_FABRIC_SWITCH:

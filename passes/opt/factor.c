@@ -1,6 +1,6 @@
 /*
  * factor.c — the optimizer's factors tabulated (docs/optimization.md, "Factors"): each part of
- * the design (the nodes', each fabric's, the workloads') evaluated by the candidate's passes
+ * the design (the nodes', each zone's own choices', each fabric's, the workloads') evaluated by the candidate's passes
  * for every joint option of the open choices it reads, and only those (typed field access
  * records the reads: field_reads). optimize.c builds the model from the tables.
  */
@@ -42,6 +42,15 @@ static void evaluate_with(Opt *o, unsigned long keep)
 	o->evaluations++;
 }
 
+/* Whether zone z has a factor of its own (its racks' violations are that factor's). */
+static bool zone_factored(const Opt *o, int z)
+{
+	for (int k = 0; z >= 0 && k < o->nzone_factors; k++)
+		if (o->factors[o->first_zone_factor + k].zone == z)
+			return true;
+	return false;
+}
+
 static bool part_ok(const Opt *o, const Factor *f)
 {
 	const Design *d = o->d;
@@ -49,7 +58,9 @@ static bool part_ok(const Opt *o, const Factor *f)
 		return false;
 	for (int i = 0; i < d->violations.n; i++) {
 		const Violation *v = d->violations.v[i];
-		if (f->fabric == -1 && v->source == VS_NODES)
+		if (f->fabric == -1 && v->source == VS_NODES && !zone_factored(o, v->zone))
+			return false;
+		if (f->fabric == -3 && v->source == VS_NODES && v->zone == f->zone)
 			return false;
 		if (f->fabric >= 0 && v->source == VS_FABRIC && v->fabric == f->fabric)
 			return false;
@@ -79,18 +90,38 @@ bool factor_work_needs_model(const Opt *o)
 	return false;
 }
 
+/* Takes factor pf's part at its joint option in force (already tabulated) off v and racks,
+ * noting its families as read (the part depends on them). */
+static void less_part(Opt *o, const Factor *pf, double *v, double *racks)
+{
+	field_note(pf->mask);
+	int j = 0;
+	for (int k = 0; k < pf->nfams; k++) {
+		const OpenChoice *c = o->opens->v[pf->fams[k]];
+		j = j * c->nopts + c->cur;
+	}
+	for (int a = 0; a < o->natoms; a++)
+		if (o->atoms[a].kind == ATOM_TOTAL)
+			v[a] -= pf->val[(size_t)j * o->natoms + a];
+	*racks -= pf->racks[j];
+}
+
 /* The factor's part for the joint option in force, into v (natoms) and its racks; false when
  * the part cannot be built. */
 static bool evaluate_part(Opt *o, const Factor *f, double *v, double *racks)
 {
 	Design *d = o->d;
 	bool ok;
-	if (f->fabric == -1) {
+	if (f->fabric == -1 || f->fabric == -3) {
 		evaluate_with(o, 0);
 		ok = part_ok(o, f);
 		for (int a = 0; a < o->natoms; a++)
 			v[a] = o->atoms[a].kind == ATOM_TOTAL ? atom_value(o, a) : 0;
 		*racks = d->t.racks;
+		/* A zone's part: the design with its options, less the nodes' part (every zone at
+		 * its first option there). */
+		if (f->fabric == -3)
+			less_part(o, &o->factors[0], v, racks);
 	} else if (f->fabric >= 0) {
 		/* The fabric's part: the design with it, less the design without it; and the
 		 * fabric's own attributes whole. */
@@ -105,17 +136,9 @@ static bool evaluate_part(Opt *o, const Factor *f, double *v, double *racks)
 		/* The design without it is the nodes' part, tabulated already: its families
 		 * are read (the part depends on them), its evaluation is not repeated. Where
 		 * the nodes' part cannot be built its numbers are 0, and no design takes it. */
-		const Factor *nf = &o->factors[0];
-		field_note(nf->mask);
-		int j = 0;
-		for (int k = 0; k < nf->nfams; k++) {
-			const OpenChoice *c = o->opens->v[nf->fams[k]];
-			j = j * c->nopts + c->cur;
-		}
-		for (int a = 0; a < o->natoms; a++)
-			if (o->atoms[a].kind == ATOM_TOTAL)
-				v[a] -= nf->val[(size_t)j * o->natoms + a];
-		*racks -= nf->racks[j];
+		less_part(o, &o->factors[0], v, racks);
+		for (int k = 0; k < o->nzone_factors; k++)
+			less_part(o, &o->factors[o->first_zone_factor + k], v, racks);
 	} else {
 		if (o->work_model) {
 			evaluate_with(o, ~0ul);
@@ -203,6 +226,7 @@ bool factor_tabulate(Opt *o, Factor *f)
 			field_reads = &reads;
 			f->ok[j] = evaluate_part(o, f, &f->val[(size_t)j * o->natoms], &f->racks[j]);
 			field_reads = NULL;
+			reads &= ~f->exclude; /* held at their first option: other factors' */
 			if (reads & ~mask) {
 				mask |= reads;
 				grown = true;

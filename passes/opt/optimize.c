@@ -595,6 +595,41 @@ static double evaluated_objective(const Design *d)
 	return max ? -d->objective[0] : d->objective[0];
 }
 
+/* A factor per zone with choices of its own (zone.cooling, power_limit, nodes_per_rack,
+ * rack): the zone's part of the design is a function of its own choices (zone.c: each zone's
+ * racks, feeds and cooling plant, its load through its own partial PUE), so the nodes' factor
+ * holds every zone at its first option and each zone's factor tabulates its options alone
+ * (docs/optimization.md, "Factors"). Only with at most 63 families, each with a bit of its
+ * own (factor_bit). */
+static void add_zone_factors(Opt *o)
+{
+	Design *d = o->d;
+	o->first_zone_factor = o->nfactors;
+	o->nzone_factors = 0;
+	if (!d->zoned || o->nfam > 63)
+		return;
+	unsigned long long all = 0;
+	for (int z = 0; z < d->nzones; z++) {
+		unsigned long long own = 0;
+		for (int i = 0; i < o->nfam; i++)
+			if (((OpenChoice *)o->opens->v[i])->dec->decl == d->zones[z].decl)
+				own |= factor_bit(i);
+		if (!own)
+			continue;
+		factor_add(o, arena_printf(o->a, "zone_%s", d->zones[z].name), -3);
+		Factor *f = &o->factors[o->nfactors - 1];
+		f->zone = z;
+		f->exclude = own; /* for now its own: turned into the others' below */
+		all |= own;
+		o->nzone_factors++;
+	}
+	o->factors[0].exclude = all;
+	for (int k = 0; k < o->nzone_factors; k++) {
+		Factor *f = &o->factors[o->first_zone_factor + k];
+		f->exclude = all & ~f->exclude;
+	}
+}
+
 int optimize_choices(Design *d, PtrVec *opens, bool *fallback)
 {
 	Ctx *c = d->p->c;
@@ -631,8 +666,9 @@ int optimize_choices(Design *d, PtrVec *opens, bool *fallback)
 	bool work = false;
 	for (int a = 0; a < o.natoms; a++)
 		work |= o.atoms[a].kind == ATOM_WORK;
-	o.factors = arena_alloc(o.a, sizeof(Factor) * (size_t)(d->nfabrics + 2));
+	o.factors = arena_alloc(o.a, sizeof(Factor) * (size_t)(d->nfabrics + d->nzones + 2));
 	factor_add(&o, "nodes", -1);
+	add_zone_factors(&o);
 	for (int f = 0; f < d->nfabrics; f++)
 		factor_add(&o, arena_printf(o.a, "fabric_%s", d->fabrics[f].decl->name), f);
 	if (work)

@@ -25,7 +25,10 @@ typedef struct Atom {
 
 typedef struct Factor {
 	const char *name;
-	int fabric;       /* -1 NODES, -2 WORK, else the fabric */
+	int fabric;       /* -1 NODES, -2 WORK, -3 a ZONE's, else the fabric */
+	int zone;         /* a zone's factor: the zone (Design.zones) */
+	unsigned long long exclude; /* families whose reads it ignores: held at their first
+				     * option, they are other factors' (the zones' own choices) */
 	int *fams;
 	int nfams;
 	int njoint;
@@ -47,6 +50,7 @@ typedef struct Opt {
 	int atom_racks, atom_facility; /* built-in atoms for the floor and the budget */
 	Factor *factors;
 	int nfactors;
+	int first_zone_factor, nzone_factors; /* the zones' factors, after the nodes' */
 	int **x;          /* x[F][i]: variable of option i of family F */
 	LpModel *m;
 	int *row_of_req;  /* require index -> row, or -1 */

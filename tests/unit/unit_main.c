@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define SUITES(X) X(units) X(diag) X(lexer) X(schema) X(model) X(backends) X(fmt) X(fabric) X(plan) X(k8s) X(slurm) X(optimize) X(html) X(compare) X(ports) X(cages) X(place) X(reliability) X(power) X(cooling) X(rewire)
+#define SUITES(X) X(units) X(diag) X(lexer) X(schema) X(model) X(backends) X(fmt) X(fabric) X(plan) X(k8s) X(slurm) X(optimize) X(html) X(compare) X(ports) X(cages) X(place) X(reliability) X(power) X(zones) X(cooling) X(rewire)
 
 #define X(name) void suite_##name(void);
 SUITES(X)
