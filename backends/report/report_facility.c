@@ -183,22 +183,48 @@ static Json *reuse_json(const Design *d)
 	return o;
 }
 
-/* The zones: one implicit zone, every rack, until the spec declares zones. */
+/* The rack zones (docs/reports.md, facility.zones): one object each, in the cluster's order;
+ * the implicit zone "main" of a cluster without zones. Its cooling's partial PUE is its plant's
+ * (the groups of its racks, cooling_plant.c). */
 static Json *zones_json(const Design *d)
 {
-	Json *a = jw_array(), *z = jw_object();
-	double power = 0;
-	for (int i = 0; i < d->nracks; i++)
-		power += d->racks[i].power;
-	jw_set(z, "name", jw_str(d->cluster_name));
-	jw_set(z, "implicit", jw_bool(true));
-	jw_set(z, "rack_type", jw_str(d->rack_type ? d->rack_type->name : NULL));
-	jw_set(z, "cooling", jw_str(d->cooling_type ? d->cooling_type->name : NULL));
-	jw_set(z, "power_limit_kw", isfinite(d->rack_limit) ? kw(d->rack_limit) : jw_null());
-	jw_set(z, "racks", jw_int(d->nracks));
-	jw_set(z, "network_racks", jw_int(d->network_racks));
-	jw_set(z, "rack_power_kw", kw(power));
-	jw_push(a, z);
+	Json *a = jw_array();
+	for (int i = 0; i < d->nzones; i++) {
+		const ZoneInst *z = &d->zones[i];
+		Json *o = jw_object();
+		char row[16];
+		jw_set(o, "name", jw_str(z->name));
+		jw_set(o, "declared", jw_bool(z->decl != NULL));
+		jw_set(o, "rack", jw_str(z->rack_type->name));
+		jw_set(o, "cooling", jw_str(z->cooling_type->name));
+		jw_set(o, "power_class_kw", isfinite(z->limit) ? kw(z->limit) : jw_null());
+		jw_set(o, "rack_cap_kw", isfinite(z->cap) ? kw(z->cap) : jw_null());
+		jw_set(o, "holds_network", jw_bool(i == d->net_zone));
+		jw_set(o, "nodes", jw_int(z->nodes));
+		jw_set(o, "racks", jw_int(z->racks + z->network_racks));
+		jw_set(o, "network_racks", jw_int(z->network_racks));
+		jw_set(o, "it_power_kw", kw(z->it_power));
+		double heat = 0, power = 0;
+		for (int k = 0; k < d->ncool_groups; k++)
+			if (d->cool_groups[k].zone == i)
+				heat += d->cool_groups[k].heat, power += d->cool_groups[k].power;
+		jw_set(o, "cooling_pue", heat > 0 ? ratio(1 + power / heat) : jw_null());
+		jw_set(o, "cooling_capex", money(z->cooling_capex));
+		jw_set(o, "fit_out", money(z->fit_out));
+		if (z->first_row >= 0)
+			ir_row_name(z->first_row, row, sizeof row);
+		jw_set(o, "first_row", z->first_row >= 0 ? jw_str(row) : jw_null());
+		jw_set(o, "rows", jw_int(z->rows));
+		jw_set(o, "floor_area_m2", jw_real(z->area, 3));
+		jw_set(o, "floor_loading_kg_per_m2",
+		       isfinite(z->floor_loading) ? jw_real(z->floor_loading, 3) : jw_null());
+		jw_set(o, "peak_rack_kw", kw(z->peak_rack_power));
+		jw_set(o, "peak_rack_kg",
+		       isfinite(z->peak_rack_mass) ? jw_real(z->peak_rack_mass, 3) : jw_null());
+		jw_set(o, "peak_floor_load_kg_per_m2",
+		       isfinite(z->peak_floor_load) ? jw_real(z->peak_floor_load, 3) : jw_null());
+		jw_push(a, o);
+	}
 	return a;
 }
 

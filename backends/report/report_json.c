@@ -51,9 +51,6 @@
  *                                  optics and the peak rack (kW, cables), the runs (km, all
  *                                  and by tier) against the median rule, the longest run and
  *                                  the optimiser's sweeps and moves (docs/reports.md)
- *   zones                          after "placement": the rack zones, one object each
- *                                  (docs/reports.md "zones"); the implicit "main" without
- *                                  zone declarations
  *   reliability                    after "workloads": the design under failures, or null with
  *                                  no nodes (docs/reliability.md, docs/reports.md)
  *   facility                       after "finance": the PUE and its parts, the power chain's
@@ -567,46 +564,6 @@ static Json *placement_json(const Design *d)
 	return o;
 }
 
-/* The rack zones (docs/reports.md "zones"): one object each, in the cluster's order; the
- * implicit zone "main" of a cluster without zones. */
-static Json *zones_json(const Design *d)
-{
-	Json *a = jw_array();
-	for (int i = 0; i < d->nzones; i++) {
-		const ZoneInst *z = &d->zones[i];
-		Json *o = jw_object();
-		char row[16];
-		jw_set(o, "name", jw_str(z->name));
-		jw_set(o, "declared", jw_bool(z->decl != NULL));
-		jw_set(o, "rack", jw_str(z->rack_type->name));
-		jw_set(o, "cooling", jw_str(z->cooling_type->name));
-		jw_set(o, "power_class_kw", isfinite(z->limit) ? kw(z->limit) : jw_null());
-		jw_set(o, "rack_cap_kw", isfinite(z->cap) ? kw(z->cap) : jw_null());
-		jw_set(o, "holds_network", jw_bool(i == d->net_zone));
-		jw_set(o, "nodes", jw_int(z->nodes));
-		jw_set(o, "racks", jw_int(z->racks + z->network_racks));
-		jw_set(o, "network_racks", jw_int(z->network_racks));
-		jw_set(o, "it_power_kw", kw(z->it_power));
-		jw_set(o, "cooling_pue", jw_real(z->cooling_type->cooling.pue, RATIO_DECIMALS));
-		jw_set(o, "cooling_capex", money(z->cooling_capex));
-		jw_set(o, "fit_out", money(z->fit_out));
-		if (z->first_row >= 0)
-			ir_row_name(z->first_row, row, sizeof row);
-		jw_set(o, "first_row", z->first_row >= 0 ? jw_str(row) : jw_null());
-		jw_set(o, "rows", jw_int(z->rows));
-		jw_set(o, "floor_area_m2", jw_real(z->area, KW_DECIMALS));
-		jw_set(o, "floor_loading_kg_per_m2",
-		       isfinite(z->floor_loading) ? jw_real(z->floor_loading, KW_DECIMALS) : jw_null());
-		jw_set(o, "peak_rack_kw", kw(z->peak_rack_power));
-		jw_set(o, "peak_rack_kg",
-		       isfinite(z->peak_rack_mass) ? jw_real(z->peak_rack_mass, KW_DECIMALS) : jw_null());
-		jw_set(o, "peak_floor_load_kg_per_m2",
-		       isfinite(z->peak_floor_load) ? jw_real(z->peak_floor_load, KW_DECIMALS) : jw_null());
-		jw_push(a, o);
-	}
-	return a;
-}
-
 static Json *hours(double s)
 {
 	return jw_real(s / 3600, RATIO_DECIMALS);
@@ -814,7 +771,6 @@ static Json *report_json(const Design *d, const OptimizerReport *opt, const Arti
 	jw_set(r, "fabrics", fabrics_json(d));
 	jw_set(r, "scale_up", scale_up_json(d));
 	jw_set(r, "placement", placement_json(d));
-	jw_set(r, "zones", zones_json(d));
 	jw_set(r, "optimizer", optimizer_json(opt));
 	jw_set(r, "decisions", report_decisions_json(d, opt));
 	jw_set(r, "workloads", workloads_json(d));

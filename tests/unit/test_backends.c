@@ -292,7 +292,7 @@ static void test_files(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
 	static const char *const keys[] = {
 		"schema", "spec", "scenario", "currency", "totals", "power_kw_by_category",
-		"capex_by_category", "spares", "fabrics", "scale_up", "placement", "zones", "optimizer", "decisions", "workloads",
+		"capex_by_category", "spares", "fabrics", "scale_up", "placement", "optimizer", "decisions", "workloads",
 		"reliability", "finance", "facility", "artifacts",
 	};
 	size_t k = 0;
