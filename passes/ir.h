@@ -1090,6 +1090,17 @@ typedef struct BlastPower {
 	BlastLoss loss;
 } BlastPower;
 
+/* A cooling unit failing (blast.c): a unit of a zone's cooling plant (a CDU, a pump, a chiller
+ * ...); with redundancy that allows for it nothing, under n its share of the group's racks. */
+typedef struct BlastCooling {
+	int group;                /* index into Design.cool_groups */
+	const Part *unit;         /* the cooling_unit */
+	int units;                /* installed in the group, 0: one path */
+	bool tolerated;
+	int share;                /* racks one unit cools, the worst consecutive ones of its group */
+	BlastLoss loss;
+} BlastCooling;
+
 enum { BLAST_K = 4 };         /* degraded bisection after 1 .. BLAST_K top-tier failures */
 typedef struct BlastFabric {
 	int fabric;
@@ -1117,6 +1128,10 @@ typedef struct BlastRadius {
 	BlastLoss row_loss;
 	BlastPower *power;        /* the power chain's stages, utility first */
 	int npower;
+	BlastCooling *cooling;    /* each cooling group's units, in the groups' and plants' order */
+	int ncooling;
+	int zone;                 /* of a zoned cluster, the zone whose loss takes most, or -1 */
+	BlastLoss zone_loss;
 	BlastSwitchTier *tiers;
 	int ntiers;
 	BlastFabric *fabrics;

@@ -615,8 +615,31 @@ static Json *blast_power_json(const Design *d)
 	return a;
 }
 
+/* The cooling plant's units (blast.c): what one unit's failure takes, per zone and cooling. */
+static Json *blast_cooling_json(const Design *d)
+{
+	const BlastRadius *b = &d->blast;
+	Json *a = jw_array();
+	for (int k = 0; k < b->ncooling; k++) {
+		const BlastCooling *c = &b->cooling[k];
+		const CoolingGroup *g = &d->cool_groups[c->group];
+		Json *x = jw_object();
+		jw_set(x, "zone", jw_str(d->zones[g->zone].name));
+		jw_set(x, "cooling", jw_str(g->cooling->name));
+		jw_set(x, "unit", jw_str(c->unit->name));
+		jw_set(x, "kind", jw_str(enum_COOLING_UNIT.words[c->unit->cunit.unit]));
+		jw_set(x, "redundancy", jw_str(ir_redundancy_names[c->unit->cunit.redundancy]));
+		jw_set(x, "units", jw_int(c->units));
+		jw_set(x, "tolerated", jw_bool(c->tolerated));
+		loss_json(x, d, &c->loss);
+		jw_push(a, x);
+	}
+	return a;
+}
+
 /* What one failure takes down (blast.c): a node, the worst rack, a switch of each tier of each
- * fabric, a plane, k top-tier switches, the worst floor row, a unit of each power stage. */
+ * fabric, a plane, k top-tier switches, the worst floor row, a unit of each power stage and
+ * of each cooling plant, the worst zone. */
 static Json *blast_json(const Design *d)
 {
 	const BlastRadius *b = &d->blast;
@@ -645,6 +668,14 @@ static Json *blast_json(const Design *d)
 	}
 	jw_set(o, "row", row);
 	jw_set(o, "power", blast_power_json(d));
+	jw_set(o, "cooling", blast_cooling_json(d));
+	Json *zone = jw_null();
+	if (b->zone >= 0) {
+		zone = jw_object();
+		jw_set(zone, "name", jw_str(d->zones[b->zone].name));
+		loss_json(zone, d, &b->zone_loss);
+	}
+	jw_set(o, "zone", zone);
 	Json *fa = jw_array();
 	for (int i = 0; i < b->nfabrics; i++) {
 		const BlastFabric *f = &b->fabrics[i];

@@ -179,6 +179,30 @@ static int blast_power_rows(const Design *d, BlastRow *rows, int n, int max)
 	return n;
 }
 
+static int blast_cooling_rows(const Design *d, BlastRow *rows, int n, int max)
+{
+	const BlastRadius *b = &d->blast;
+	for (int k = 0; k < b->ncooling && n < max; k++) {
+		const BlastCooling *c = &b->cooling[k];
+		const CoolingGroup *g = &d->cool_groups[c->group];
+		char what[160], racks[48];
+		snprintf(racks, sizeof racks, ": %d rack%s", c->loss.racks, c->loss.racks == 1 ? "" : "s");
+		snprintf(what, sizeof what, "a unit of %s (%s of %s in %s, %s%s)", c->unit->name,
+			 enum_COOLING_UNIT.words[c->unit->cunit.unit], g->cooling->name,
+			 d->zones[g->zone].name, ir_redundancy_names[c->unit->cunit.redundancy],
+			 c->tolerated ? ": carried by the others" : racks);
+		rows[n++] = row_of(what, c->loss.gpus, c->loss.ports_cut, c->loss.domains, NAN, &c->loss);
+	}
+	if (b->zone >= 0 && n < max) {
+		char what[160];
+		snprintf(what, sizeof what, "the fullest zone (%s, %d racks, %d switches)",
+			 d->zones[b->zone].name, b->zone_loss.racks, b->zone_loss.switches);
+		rows[n++] = row_of(what, b->zone_loss.gpus, b->zone_loss.ports_cut, b->zone_loss.domains,
+				   NAN, &b->zone_loss);
+	}
+	return n;
+}
+
 static int blast_rows(const Design *d, BlastRow *rows, int max)
 {
 	const BlastRadius *b = &d->blast;
@@ -222,7 +246,8 @@ static int blast_rows(const Design *d, BlastRow *rows, int max)
 			rows[n++] = row_of(what, NAN, 0, NAN, f->after[BLAST_K], NULL);
 		}
 	}
-	return blast_power_rows(d, rows, n, max);
+	n = blast_power_rows(d, rows, n, max);
+	return blast_cooling_rows(d, rows, n, max);
 }
 
 static const char *const blast_heads[4] = {"accelerators lost", "endpoint ports cut off",
@@ -252,8 +277,8 @@ static void blast_md(Buf *b, const Design *d)
 	if (!d->blast.done)
 		return;
 	buf_puts(b, "### Blast radius\n\nWhat one failure takes down, the worst of each failure "
-		    "domain, and the plans it stops (a power unit: what its redundancy leaves; "
-		    "cooling domains are not modelled yet):\n\n");
+		    "domain, and the plans it stops (a power or cooling unit: what its redundancy "
+		    "leaves):\n\n");
 	blast_table(b, d, TAB_MD);
 }
 

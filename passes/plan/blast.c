@@ -15,13 +15,17 @@
  * scale-up domains they or a lost NVLink tray break, the endpoint ports whose only link ends on a
  * lost switch, and the plans that must restart: a synchronous job stops when one of its nodes
  * is lost or loses a NIC port (Kokolis et al. 2024: a job is its parts in series). A domain that
- * is a set of racks (a rack, a floor row, what a power unit feeds; later a CDU's loop or a
- * zone) goes through blast_racks. The power chain's stages (power_chain.c): a unit's failure
+ * is a set of racks (a rack, a floor row, what a power unit feeds, what a cooling unit cools,
+ * a zone) goes through blast_racks. The power chain's stages (power_chain.c): a unit's failure
  * that the stage's redundancy allows for (n_plus_1, two_n, block) takes nothing; under n, a
  * unit takes its share of the racks, ceil(racks / units) (a stage without a unit rating is one
  * path: every rack), placed the worst way, the consecutive racks on the floor holding the most
  * accelerators; a rack feed under n takes its rack. A paralleled N system may drop more (an
- * overloaded bus trips): the share is a lower bound.
+ * overloaded bus trips): the share is a lower bound. The cooling plant's units
+ * (cooling_plant.c) alike, within their group (a zone's racks of one cooling): under n a unit
+ * cools its racks_per_unit racks when it has that limit, else ceil(group racks / units); the
+ * racks it leaves without cooling are lost (shut down before they overheat). A zone (of a
+ * cluster with several) is lost whole: the one holding the most accelerators.
  */
 #include "plan.h"
 
@@ -246,21 +250,23 @@ int blast_window(const int *gpus, int n, int share)
 	return at;
 }
 
-/* The racks `share` consecutive in floor order that hold the most accelerators, lost. */
-static void lose_window(const Design *d, int share, BlastLoss *out)
+/* The racks `share` consecutive in floor order among those `in` (NULL: all) that hold the most
+ * accelerators, lost. */
+static void lose_window(const Design *d, const bool *in, int share, BlastLoss *out)
 {
-	int n = d->nracks;
-	FloorKey *order = xmalloc(sizeof(FloorKey) * (size_t)(n + 1));
-	for (int r = 0; r < n; r++)
-		order[r] = (FloorKey){(long)d->racks[r].row * 1000000L + d->racks[r].pos, r};
+	int n = 0;
+	FloorKey *order = xmalloc(sizeof(FloorKey) * (size_t)(d->nracks + 1));
+	for (int r = 0; r < d->nracks; r++)
+		if (!in || in[r])
+			order[n++] = (FloorKey){(long)d->racks[r].row * 1000000L + d->racks[r].pos, r};
 	qsort(order, (size_t)n, sizeof *order, by_floor);
 	int *g = rack_gpus(d);
 	int *in_order = xmalloc(sizeof(int) * (size_t)(n + 1));
 	for (int k = 0; k < n; k++)
 		in_order[k] = g[order[k].rack];
 	int at = blast_window(in_order, n, share);
-	bool *lost = xmalloc(sizeof(bool) * (size_t)(n + 1));
-	memset(lost, 0, sizeof(bool) * (size_t)(n + 1));
+	bool *lost = xmalloc(sizeof(bool) * (size_t)(d->nracks + 1));
+	memset(lost, 0, sizeof(bool) * (size_t)(d->nracks + 1));
 	for (int k = at; at >= 0 && k < n && k < at + share; k++)
 		lost[order[k].rack] = true;
 	blast_racks(d, lost, out);
@@ -291,8 +297,59 @@ static void blast_power(const Design *d, BlastRadius *b)
 		p->units = feed ? power_chain_feeds_of(st, &share_of_rack) : (int)lround(s->units);
 		p->share = blast_power_share(st->stage.redundancy, feed, p->units, d->nracks);
 		if (p->share > 0)
-			lose_window(d, p->share, &p->loss);
+			lose_window(d, NULL, p->share, &p->loss);
 	}
+}
+
+/* Each unit of each cooling group's plant: what one unit's failure takes. */
+static void blast_cooling(const Design *d, BlastRadius *b)
+{
+	int n = 0;
+	for (int i = 0; i < d->ncool_groups; i++)
+		n += d->cool_groups[i].nunits;
+	b->cooling = arena_alloc(d->p->c->arena, sizeof(BlastCooling) * (size_t)(n + 1));
+	bool *in = xmalloc(sizeof(bool) * (size_t)(d->nracks + 1));
+	for (int i = 0; i < d->ncool_groups; i++) {
+		const CoolingGroup *g = &d->cool_groups[i];
+		for (int r = 0; r < d->nracks; r++)
+			in[r] = d->racks[r].zone == g->zone && d->racks[r].cooling == g->cooling;
+		for (int k = 0; k < g->nunits; k++) {
+			const CoolingUnitInst *u = &g->units[k];
+			const Part *up = u->unit;
+			BlastCooling *c = &b->cooling[b->ncooling++];
+			*c = (BlastCooling){.group = i, .unit = up, .units = (int)lround(u->units),
+					    .tolerated = up->cunit.redundancy != RED_N};
+			c->share = c->tolerated || g->racks <= 0 ? 0
+				   : up->cunit.racks_per_unit > 0 ? up->cunit.racks_per_unit
+				   : blast_power_share(RED_N, false, c->units, g->racks);
+			if (c->share > 0)
+				lose_window(d, in, c->share, &c->loss);
+		}
+	}
+	free(in);
+}
+
+/* Of a cluster with several zones, the zone whose racks hold the most accelerators, lost. */
+static void blast_zone(const Design *d, BlastRadius *b)
+{
+	b->zone = -1;
+	if (d->nzones < 2)
+		return;
+	int *g = rack_gpus(d);
+	long best = -1;
+	for (int z = 0; z < d->nzones; z++) {
+		long sum = 0;
+		for (int r = 0; r < d->nracks; r++)
+			if (d->racks[r].zone == z)
+				sum += g[r];
+		if (sum > best)
+			best = sum, b->zone = z;
+	}
+	bool *lost = xmalloc(sizeof(bool) * (size_t)(d->nracks + 1));
+	for (int r = 0; r < d->nracks; r++)
+		lost[r] = d->racks[r].zone == b->zone;
+	blast_racks(d, lost, &b->zone_loss);
+	free(g), free(lost);
 }
 
 /* The tier of switch-to-switch links highest in the fabric, -1 when it has none. */
@@ -421,4 +478,6 @@ void blast_radius(Design *d, BlastRadius *b)
 			blast_fabric(d, f, b);
 	blast_row(d, b);
 	blast_power(d, b);
+	blast_cooling(d, b);
+	blast_zone(d, b);
 }
