@@ -363,7 +363,8 @@ int model_design(Design *d)
 	 * cooling plant of each group of racks with one cooling (cooling_plant.c). */
 	power_chain_size(d);
 	cooling_plant_size(d);
-	if (field_num_set(d->site, FLD_SITE_PUE, &t->pue)) {
+	t->pue_from_site = field_num_set(d->site, FLD_SITE_PUE, &t->pue);
+	if (t->pue_from_site) {
 		t->pue_annual = t->pue;
 	} else {
 		t->pue = t->cooling_ppue / t->power_efficiency;
