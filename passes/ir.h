@@ -382,6 +382,7 @@ typedef struct Totals {
 	double cooling_power, cooling_avg_power;
 	double cooling_ppue, cooling_ppue_annual;
 	double pue_annual;
+	bool pue_from_site;           /* the site's pue stands in for the derived one */
 	double free_cooling_share;    /* of the year's hours without chillers */
 	double heat_reused, heat_credit;
 	double annual_energy_gross_cost; /* the electricity's, before the credit */

@@ -34,12 +34,6 @@ static Json *ratio(double x)
 
 /* ---- the figures both forms share ---------------------------------------------------------- */
 
-/* Whether the site's pue stands in for the derived one. */
-static bool site_pue(const Design *d)
-{
-	return d->ncool_groups == 0 || fabs(d->t.pue * d->t.power_efficiency - d->t.cooling_ppue) > 1e-9;
-}
-
 /* Facility energy less the heat reused, over IT energy (ERE, The Green Grid WP 29). */
 static double ere(const Totals *t)
 {
@@ -69,7 +63,7 @@ static Json *pue_json(const Design *d)
 {
 	const Totals *t = &d->t;
 	Json *o = jw_object();
-	jw_set(o, "source", jw_str(site_pue(d) ? "site" : "plant"));
+	jw_set(o, "source", jw_str(d->t.pue_from_site ? "site" : "plant"));
 	jw_set(o, "it_kw", kw(t->it_power));
 	jw_set(o, "cooling_kw", kw(t->cooling_power));
 	jw_set(o, "power_losses_kw", kw(t->facility_power - t->it_power - t->cooling_power));
@@ -369,7 +363,7 @@ static void summary(Buf *b, const Design *d)
 	buf_puts(b, " at peak, ");
 	text_number(b, t->pue_annual, 3, true);
 	buf_puts(b, " over the year");
-	if (site_pue(d)) {
+	if (d->t.pue_from_site) {
 		buf_puts(b, " (the site's pue).");
 	} else {
 		buf_puts(b, ": IT ");

@@ -378,7 +378,8 @@ int model_design(Design *d)
 	 * zone's groups of racks with one cooling (cooling_plant.c), its capex into the zones. */
 	zone_costs(d, &lines);
 	cooling_plant_size(d);
-	if (field_num_set(d->site, FLD_SITE_PUE, &t->pue)) {
+	t->pue_from_site = field_num_set(d->site, FLD_SITE_PUE, &t->pue);
+	if (t->pue_from_site) {
 		t->pue_annual = t->pue;
 	} else {
 		t->pue = t->cooling_ppue / t->power_efficiency;
