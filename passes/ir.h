@@ -1372,6 +1372,8 @@ typedef struct Change {
 	int cable;           /* index into Design.cables (add, move), or -1 */
 	int prior_cable;     /* index into Prior.cables (remove, move), or -1 */
 	int prior_device;    /* index into Prior.devices (relocate, remove device), or -1 */
+	int prior_a, prior_z; /* a prior cable's (remove, move) ends' devices in Prior.devices, or
+			       * -1 (a device the prior build did not rack) */
 	const char *device;  /* install, relocate: the device's name, kind and model (racks.csv's
 			      * words) and its new rack (index) and U */
 	const char *device_kind, *model;

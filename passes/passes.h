@@ -54,7 +54,8 @@ typedef struct RewireResult {
 	int *x;             /* the new count of each pair (the arena's) */
 	int kept, moved, old_total; /* prior links kept, moved (old_total − kept) */
 	int variables, constraints;
-	const char *status; /* "optimal"; "none" when every count was fixed; "infeasible" */
+	const char *status; /* "optimal"; "none" when no program was needed (every count fixed, or
+			     * the prior counts a plan); "infeasible" */
 } RewireResult;
 
 /* The counts that keep the most prior links (rewire.c gives the integer program). Returns 1

@@ -18,15 +18,6 @@
 
 #include <string.h>
 
-/* The prior device called name: its rack and U, or NULL. */
-static const PriorDevice *prior_device(const Prior *p, const char *name)
-{
-	for (int i = 0; i < p->ndevices; i++)
-		if (!strcmp(p->devices[i].name, name))
-			return &p->devices[i];
-	return NULL;
-}
-
 /* rack,u,device,port of a new cable's end. */
 static void new_end(Buf *b, const Design *d, End e, Buf *tmp)
 {
@@ -44,10 +35,10 @@ static void new_end(Buf *b, const Design *d, End e, Buf *tmp)
 	text_csv_field(b, tmp->s);
 }
 
-/* rack,u,device,port of a prior cable's end. */
-static void prior_end(Buf *b, const Prior *p, const char *device, const char *port)
+/* rack,u,device,port of a prior cable's end (its device dev in Prior.devices, or -1). */
+static void prior_end(Buf *b, const Prior *p, int dev, const char *device, const char *port)
 {
-	const PriorDevice *x = prior_device(p, device);
+	const PriorDevice *x = dev >= 0 ? &p->devices[dev] : NULL;
 	text_csv_field(b, x ? x->rack : "");
 	buf_putc(b, ',');
 	if (x)
@@ -79,7 +70,8 @@ static void cable_row(Buf *b, const Design *d, const Change *c, int step, Buf *t
 		buf_putc(b, ',');
 		if (pc) { /* the re-plugged end, where it was */
 			bool a = c->moved_a;
-			prior_end(b, p, a ? pc->a : pc->z, a ? pc->a_port_name : pc->z_port_name);
+			prior_end(b, p, a ? c->prior_a : c->prior_z, a ? pc->a : pc->z,
+				  a ? pc->a_port_name : pc->z_port_name);
 		} else {
 			buf_puts(b, ",,,");
 		}
@@ -92,9 +84,9 @@ static void cable_row(Buf *b, const Design *d, const Change *c, int step, Buf *t
 		buf_putc(b, ',');
 		text_csv_field(b, pc->tier);
 		buf_putc(b, ',');
-		prior_end(b, p, pc->a, pc->a_port_name);
+		prior_end(b, p, c->prior_a, pc->a, pc->a_port_name);
 		buf_putc(b, ',');
-		prior_end(b, p, pc->z, pc->z_port_name);
+		prior_end(b, p, c->prior_z, pc->z, pc->z_port_name);
 		buf_puts(b, ",,,,,,");
 	}
 	buf_putc(b, '\n');
@@ -175,10 +167,8 @@ static const char *change_rack(const Design *d, const Change *c)
 		return rack >= 0 ? d->racks[rack].name : "-";
 	}
 	const Prior *p = d->prior;
-	const char *name = c->prior_device >= 0 ? p->devices[c->prior_device].name
-						: p->cables[c->prior_cable].a;
-	const PriorDevice *x = prior_device(p, name);
-	return x ? x->rack : "-";
+	int dev = c->prior_device >= 0 ? c->prior_device : c->prior_a;
+	return dev >= 0 ? p->devices[dev].rack : "-";
 }
 
 static const char *const step_titles[CHANGE_COUNT] = {

@@ -57,7 +57,9 @@ static Sorted *add(Plan *p, ChangeKind kind, const char *name)
 			die_oom();
 	}
 	Sorted *s = &p->v[p->n++];
-	*s = (Sorted){{(uint8_t)kind, -1, -1, -1, NULL, NULL, NULL, -1, 0, false}, 0, 0, 0, name};
+	*s = (Sorted){.c = {.kind = (uint8_t)kind, .cable = -1, .prior_cable = -1, .prior_device = -1,
+			    .prior_a = -1, .prior_z = -1, .rack = -1},
+		      .name = name};
 	return s;
 }
 
@@ -77,6 +79,15 @@ static void prior_place(Sorted *s, const Plan *p, const char *device)
 	s->row = r < 0 ? -1 : pr->racks[r].row;
 	s->pos = r < 0 ? -1 : pr->racks[r].pos;
 	s->u = k < 0 ? 0 : pr->devices[k].u;
+}
+
+/* A prior cable's ends' devices, for the files that print where they were. */
+static void prior_ends(Sorted *s, const Plan *p, int c)
+{
+	const Prior *pr = p->d->prior;
+	s->c.prior_cable = c;
+	s->c.prior_a = expand_find(p->prior_dev, pr->ndevices, pr->cables[c].a);
+	s->c.prior_z = expand_find(p->prior_dev, pr->ndevices, pr->cables[c].z);
 }
 
 /* ---- devices ----------------------------------------------------------------------------------- */
@@ -182,9 +193,11 @@ static void plan_cables(Plan *p)
 		if (c < 0 && (c = prior_at(p, kz[i], &side)) >= 0)
 			moved_a = true; /* the Z end stays: the A end is re-plugged */
 		Sorted *s = add(p, c >= 0 ? CHANGE_MOVE_CABLE : CHANGE_ADD_CABLE, d->cable_ids[i]);
-		s->c.cable = i, s->c.prior_cable = c, s->c.moved_a = moved_a;
-		if (c >= 0)
+		s->c.cable = i, s->c.moved_a = moved_a;
+		if (c >= 0) {
+			prior_ends(s, p, c);
 			p->prior_matched[c] = true;
+		}
 		End worked = moved_a || c < 0 ? l->a : l->z;
 		int rack, u;
 		ir_end_place(d, worked, &rack, &u);
@@ -193,7 +206,7 @@ static void plan_cables(Plan *p)
 	for (int c = 0; c < pr->ncables; c++)
 		if (!p->prior_matched[c]) {
 			Sorted *s = add(p, CHANGE_REMOVE_CABLE, pr->cables[c].id);
-			s->c.prior_cable = c;
+			prior_ends(s, p, c);
 			prior_place(s, p, pr->cables[c].a);
 		}
 	free(matched);

@@ -22,7 +22,8 @@
  * Σ o_ij − Σ k_ij: a prior link between a pair whose count shrank keeps its lower end and has
  * its upper end re-plugged. Pairs whose count is fixed (lo = hi) are constants: the model has a
  * variable only where the count is free, none at all when the new plan divides evenly (a
- * SuperPOD's 32 up links over 16 spines: 2 each), and GLPK is not called then.
+ * SuperPOD's 32 up links over 16 spines: 2 each), and GLPK is not called then; nor when the
+ * prior counts are themselves a plan the constraints allow (they keep every link).
  */
 #include "opt.h"
 
@@ -44,6 +45,31 @@ static void fixed_counts(const RewireProblem *p, RewireResult *r)
 	}
 }
 
+/* Whether the prior counts are themselves a plan the constraints allow: then they keep every
+ * prior link, and no program is needed (a build grown from one of the same shape). */
+static bool prior_fits(const RewireProblem *p)
+{
+	for (int i = 0; i < p->na; i++) {
+		int s = 0;
+		for (int j = 0; j < p->nb; j++) {
+			int e = i * p->nb + j;
+			if (p->old[e] < p->lo[e] || p->old[e] > p->hi[e])
+				return false;
+			s += p->old[e];
+		}
+		if (s != p->row[i])
+			return false;
+	}
+	for (int j = 0; j < p->nb; j++) {
+		int s = 0;
+		for (int i = 0; i < p->na; i++)
+			s += p->old[i * p->nb + j];
+		if (s > p->col[j])
+			return false;
+	}
+	return true;
+}
+
 int rewire_counts(Ctx *c, const RewireProblem *p, RewireResult *r)
 {
 	Arena *a = c->arena;
@@ -52,6 +78,11 @@ int rewire_counts(Ctx *c, const RewireProblem *p, RewireResult *r)
 	r->variables = r->constraints = 0;
 	r->status = "none";
 	fixed_counts(p, r);
+	if (prior_fits(p)) {
+		memcpy(r->x, p->old, sizeof(int) * (size_t)n);
+		r->kept = r->old_total, r->moved = 0;
+		return 0;
+	}
 	int *xv = arena_alloc(a, sizeof(int) * (size_t)(n + 1));
 	int *kv = arena_alloc(a, sizeof(int) * (size_t)(n + 1));
 	LpModel *m = NULL;

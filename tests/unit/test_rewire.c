@@ -65,6 +65,14 @@ static void test_by_hand(void)
 	p.col = roomy;
 	CU_ASSERT_EQUAL(rewire_counts(c, &p, &r), 0);
 	CU_ASSERT_EQUAL(r.kept, 4); /* the bounds still cap a pair at 2 */
+	/* Prior counts that are a plan already: kept whole, no program. */
+	int fits[] = {2, 1, 1, 2};
+	p.old = fits;
+	CU_ASSERT_EQUAL(rewire_counts(c, &p, &r), 0);
+	CU_ASSERT_STRING_EQUAL(r.status, "none");
+	CU_ASSERT_EQUAL(r.kept, 6);
+	CU_ASSERT_EQUAL(r.moved, 0);
+	CU_ASSERT_EQUAL(r.x[1], 1);
 	/* Counts the bounds fix: no program at all. */
 	int flo[] = {2, 2}, fold[] = {4, 0}, frow[] = {4}, fcol[] = {2, 2};
 	RewireProblem q = {1, 2, flo, flo, fold, frow, fcol};
