@@ -402,6 +402,55 @@ static void test_power_blast(void)
 	unit_build_done(b);
 }
 
+/* The cooling plant's blast: the same cluster on a cold-plate cooling whose CDU (one per two
+ * racks, no redundant unit) is its only unit: one CDU takes its two racks, the worst pair on the
+ * floor, and the plan restarts; on std.cooling's cold_plate (every unit n_plus_1) nothing. A
+ * cluster of one zone has no zone row. */
+static void test_cooling_blast(void)
+{
+	char text[4096], spliced[4800];
+	snprintf(text, sizeof text, SPEC, "", "distributed_optimizer = true");
+	const char *at = strstr(text, "  rack    = rack48_liquid\n");
+	CU_ASSERT_FATAL(at != NULL);
+	snprintf(spliced, sizeof spliced,
+		 "import std.cooling\n"
+		 "cooling_unit cdu_pair {\n  unit = cdu\n  serves = liquid\n  capacity = 1000 kW\n"
+		 "  racks_per_unit = 2\n  redundancy = n\n  power_ratio = 0.015\n"
+		 "  capex_per_kw = 250 USD/kW  // test figure\n}\n"
+		 "cooling cp_n : cold_plate {\n  plant = [cdu_pair]\n}\n"
+		 "rack r_n : rack48_liquid {\n  cooling = cp_n\n}\n"
+		 "%.*s  rack    = r_n\n%s",
+		 (int)(at - text), text, at + strlen("  rack    = rack48_liquid\n"));
+	Built *b = unit_build(spliced, NULL, NULL, false);
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	const Design *d = &b->d;
+	CU_ASSERT_EQUAL(d->blast.zone, -1);
+	int cdus = 0;
+	for (int k = 0; k < d->blast.ncooling; k++) {
+		const BlastCooling *c = &d->blast.cooling[k];
+		if (c->unit->cunit.unit != CU_CDU)
+			continue;
+		cdus++;
+		const CoolingGroup *g = &d->cool_groups[c->group];
+		CU_ASSERT_STRING_EQUAL(g->cooling->name, "cp_n");
+		CU_ASSERT(!c->tolerated);
+		CU_ASSERT_EQUAL(c->share, 2);
+		CU_ASSERT_EQUAL(c->units, (g->racks + 1) / 2);
+		CU_ASSERT_EQUAL(c->loss.racks, 2);
+		CU_ASSERT(c->loss.gpus >= 8 && c->loss.nplans == 1);
+	}
+	CU_ASSERT_EQUAL(cdus, 1);
+	unit_build_done(b);
+
+	b = build_spec("distributed_optimizer = true");
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	d = &b->d;
+	CU_ASSERT(d->blast.ncooling > 0);
+	for (int k = 0; k < d->blast.ncooling; k++)
+		CU_ASSERT(d->blast.cooling[k].tolerated && d->blast.cooling[k].loss.racks == 0);
+	unit_build_done(b);
+}
+
 /* Poisson quantiles worked by hand: mean 2, P(<= 5) = 0.9834, P(<= 6) = 0.9955. */
 static void test_poisson(void)
 {
@@ -425,4 +474,5 @@ void suite_reliability(void)
 	CU_add_test(s, "hot spares placed per unit and per domain", test_spares_place);
 	CU_add_test(s, "a spec's hot spares: counted, racked, out of the plans", test_spares_design);
 	CU_add_test(s, "power blast: shares of racks by redundancy, the worst window", test_power_blast);
+	CU_add_test(s, "cooling blast: a CDU without redundancy takes its racks", test_cooling_blast);
 }
