@@ -705,6 +705,7 @@ typedef struct FabricInst {
 	int pods, pod_leaves, core_groups, core_per_group; /* 3-tier shape */
 	int spine_links;             /* links from a leaf to each spine (2-tier) */
 	int grow_nodes;              /* nodes the tree is sized for: grow_to, else the nodes now */
+	int grow_from;               /* the nodes it links now */
 	bool grows;                  /* the spec gives grow_to */
 	int reserved[3];             /* ports of each spine (1) and core (2) kept free for the
 				      * leaves and pods grow_to plans (docs/daytwo.md); 0 without */

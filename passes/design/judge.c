@@ -325,6 +325,36 @@ int judge_design(Design *d)
 	return 0;
 }
 
+/* A fabric that plans growth (grow_to, docs/daytwo.md) keeps the site's headroom for it: the
+ * nodes still to come, at the cluster's mean node power (with its scale-up trays' share) and
+ * the facility's PUE, must fit the power budget too, or the planned final size could not be
+ * powered without a new site. */
+static void growth_headroom(Design *d, const Value *budget)
+{
+	const Totals *t = &d->t;
+	if (t->nodes <= 0)
+		return;
+	for (int i = 0; i < d->nfabrics; i++) {
+		const FabricInst *f = &d->fabrics[i];
+		if (!f->sized || !f->grows || f->grow_nodes <= f->grow_from)
+			continue;
+		double per_node = (t->it_power - t->power_by_cat[CAT_NETWORK] - t->power_by_cat[CAT_STORAGE] -
+				   t->power_by_cat[CAT_OTHER]) / t->nodes;
+		double final = t->facility_power + (f->grow_nodes - f->grow_from) * per_node * t->pue;
+		if (final <= budget->q.v * (1 + 1e-9))
+			continue;
+		char need[64], have[64];
+		qty_format((Qty){final, budget->q.dim}, need, sizeof need);
+		qty_format(budget->q, have, sizeof have);
+		design_violation(d, field_value(f->decl, FLD_FABRIC_GROW_TO)->loc, final / budget->q.v - 1,
+				 budget->loc, "the site's budget",
+				 "grown to %d nodes (fabric '%s''s grow_to), cluster '%s' would need %s "
+				 "of facility power at peak; site '%s' allows %s",
+				 f->grow_nodes, f->name, d->cluster->name, need, d->site->name, have);
+		design_violation_quantity(d, final, budget->q.v, budget->q.dim);
+	}
+}
+
 static int evaluate_requirements_into(Design *d)
 {
 	int before = d->violations.n;
@@ -345,6 +375,8 @@ static int evaluate_requirements_into(Design *d)
 				 d->cluster->name, need, d->site->name, have);
 		design_violation_quantity(d, d->t.facility_power, budget->q.v, budget->q.dim);
 	}
+	if (budget && !stated)
+		growth_headroom(d, budget);
 	for (int i = 0; i < d->p->requires.n; i++) {
 		const Require *rq = &((Stmt *)d->p->requires.v[i])->require;
 		Qty l, r;

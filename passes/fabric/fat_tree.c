@@ -168,7 +168,7 @@ static int grown_leaves(Design *d, FabricInst *f, int nodes, int extra_pp, int l
 {
 	const Decl *fd = f->decl;
 	double g;
-	f->grow_nodes = nodes;
+	f->grow_nodes = f->grow_from = nodes;
 	f->grows = false;
 	if (!field_num_set(fd, FLD_FABRIC_GROW_TO, &g))
 		return leaves;
