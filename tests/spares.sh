@@ -55,14 +55,18 @@ done
 #   - report.json: 19 more nodes and 152 more accelerators, totals.hot_spare_nodes 19, the
 #     same switches (the SUs hold them), IT power up by 19 x 10.2 kW, capex by 19 nodes' price
 #     or more; reliability.spares installed 19 with the coverage P(Poisson(10.89) <= 19);
-#   - bom.csv: "node" 1,250 and "hot spare node" 19 at the node's price and power;
+#   - bom.csv: "node" 1,250 (the hall's 1,000 and the tank row's 250) and "hot spare node" 19
+#     at the node's price and power;
 #   - racks.csv: 19 rows of kind "hot spare node", at most one in a scalable unit (hostnames
-#     in node order: SU = node index / 32), each its SU's last node (the 40th SU holds 21); netbox/devices.csv gives
+#     in node order: SU = node index / 32), each its SU's last node of the hall's group;
+#     netbox/devices.csv gives
 #     them role gpu-node-hot-spare;
 #   - the plan's hostfile and rankfile name no spare; the cluster's hostfile lists the 1,250
 #     nodes in service.
-"$clusterc" build -q examples/wanka.cluster -o "$tmp/w0" --emit report.json || { echo "FAIL: build wanka"; exit 1; }
-"$clusterc" build -q examples/wanka.cluster -o "$tmp/w19" --set wanka.hot_spares=19 \
+# Both at 17 MW: the 19 spares' 194 kW take wanka past its hall's 16 MW.
+"$clusterc" build -q examples/wanka.cluster -o "$tmp/w0" --set hall_b.power_budget=17MW \
+	--emit report.json || { echo "FAIL: build wanka"; exit 1; }
+"$clusterc" build -q examples/wanka.cluster -o "$tmp/w19" --set wanka.hot_spares=19 --set hall_b.power_budget=17MW \
 	--emit report.json,bom.csv,racks.csv,netbox,parallelism,hostfile || { echo "FAIL: build wanka with hot spares"; exit 1; }
 python3 - "$tmp/w0" "$tmp/w19" <<'PY' || fail=$((fail + 1))
 import csv, json, math, sys
@@ -83,8 +87,10 @@ sp = r["reliability"]["spares"]
 mean = sp["nodes_down_mean"]
 cdf = sum(math.exp(-mean + k * math.log(mean) - math.lgamma(k + 1)) for k in range(20))
 check(sp["hot_spare_nodes_installed"] == 19 and abs(sp["hot_spare_coverage"] - cdf) < 1e-4, f"spares {sp}")
-bom = {l["part"]: l for l in csv.DictReader(open(d + "/bom.csv", newline=""))}
-check(float(bom["node"]["quantity"]) == 1250 and float(bom["hot spare node"]["quantity"]) == 19, "bom lines")
+lines = list(csv.DictReader(open(d + "/bom.csv", newline="")))
+bom = {l["part"]: l for l in lines}
+nodes = sum(float(l["quantity"]) for l in lines if l["part"] == "node")  # the hall's and the tanks'
+check(nodes == 1250 and float(bom["hot spare node"]["quantity"]) == 19, "bom lines")
 check(bom["hot spare node"]["unit_price"] == bom["node"]["unit_price"], "hot spare price")
 rows = [x for x in csv.DictReader(open(d + "/racks.csv", newline="")) if x["kind"] == "hot spare node"]
 names = sorted(x["device"] for x in rows)
@@ -92,7 +98,9 @@ check(len(names) == 19, f"{len(names)} hot spare rows in racks.csv")
 idx = [int(n[3:]) - 1 for n in names]  # gpu{index:04}
 sus = [i // 32 for i in idx]
 check(len(set(sus)) == 19, f"spares share a scalable unit: {sus}")
-check(all(i % 32 == 31 or i == 1268 for i in idx), f"spares not their SU's last node: {idx}")
+# The hall's group (1,000 + 19 nodes, node indices 0-1018) takes them; its last SU is shared
+# with the tank row's group, so its spare is the group's last node there.
+check(all(i % 32 == 31 or i == 1018 for i in idx), f"spares not their SU's last node: {idx}")
 roles = {x["name"]: x["role"] for x in csv.DictReader(open(d + "/netbox/devices.csv", newline=""))}
 check(all(roles[n] == "gpu-node-hot-spare" for n in names), "NetBox roles")
 check(sum(1 for v in roles.values() if v == "gpu-node") == 1250, "NetBox gpu-node count")
