@@ -57,6 +57,7 @@ static void no_fit(Design *d, const NodeGroup *g, const char *what, double dom_u
 		design_violation(d, g->loc, dom_u / usable - 1, rack->name_loc, "rack type declared here",
 				 "%s is %.0f U high; rack '%s' has %.0f U usable%s", what, dom_u / 0.04445,
 				 rack->name, usable / 0.04445, hint);
+		design_violation_quantity(d, dom_u, usable, dim_make(1, 0, 0, 0, 0, 0));
 	} else {
 		bool cooling_limits = cap < limit_p;
 		const Value *cool_v = field_value(d->cooling, FLD_COOLING_MAX_RACK_POWER);
@@ -68,6 +69,7 @@ static void no_fit(Design *d, const NodeGroup *g, const char *what, double dom_u
 						: "the rack's power class",
 				 "%s draws %s; rack '%s' allows %s%s", what, fmt_qty(d, dom_p, power_dim()),
 				 rack->name, fmt_qty(d, cap, power_dim()), hint);
+		design_violation_quantity(d, dom_p, cap, power_dim());
 	}
 }
 
