@@ -236,21 +236,21 @@ int report_html_write(Output *o, const Design *d);
 
 void report_reliability_md(Buf *b, const Design *d);
 void report_reliability_html(Buf *b, const Design *d);
-int report_html_compare_write(Output *o, const Comparison *cmp);
+int compare_html_write(Output *o, const Comparison *cmp);
 
 /* report_html.c's page and table helpers, for compare_html.c: the page with more style rules
  * (or NULL), a section with its heading, key figures, header and data cells (escaped). */
-void html_esc(Buf *b, const char *s);
-void html_page_start(Buf *b, const char *title, const char *more_css);
-void html_page_end(Buf *b, const char *what);
-void html_section(Buf *b, const char *id, const char *heading);
-void html_kpi(Buf *b, const char *label, const char *value, const char *unit);
-void html_kpi_number(Buf *b, const char *label, double v, int decimals, const char *unit);
-void html_kpi_money(Buf *b, const char *label, double v, const char *cur);
-void html_th(Buf *b, const char *s, bool num);
-void html_td(Buf *b, const char *s);
-void html_td_number(Buf *b, double v, int decimals);
-void html_td_money(Buf *b, double v);
+void report_html_esc(Buf *b, const char *s);
+void report_html_page_start(Buf *b, const char *title, const char *more_css);
+void report_html_page_end(Buf *b, const char *what);
+void report_html_section(Buf *b, const char *id, const char *heading);
+void report_html_kpi(Buf *b, const char *label, const char *value, const char *unit);
+void report_html_kpi_number(Buf *b, const char *label, double v, int decimals, const char *unit);
+void report_html_kpi_money(Buf *b, const char *label, double v, const char *cur);
+void report_html_th(Buf *b, const char *s, bool num);
+void report_html_td(Buf *b, const char *s);
+void report_html_td_number(Buf *b, double v, int decimals);
+void report_html_td_money(Buf *b, double v);
 
 /* ---- svgchart.c: charts as inline SVG text (report.html) ------------------------------------ */
 

@@ -273,7 +273,7 @@ static int run_shard(const Options *o, const char *path, Job *jobs, int n, int w
 			rc = EXIT_INTERNAL;
 		}
 	}
-	if (rc == EXIT_OK && shard_write(o->output, index, outs, m) != 0)
+	if (rc == EXIT_OK && compare_slurm_shard_write(o->output, index, outs, m) != 0)
 		rc = EXIT_IO;
 	for (int k = 0; k < m; k++)
 		buf_free(&mine[k].out);
@@ -610,14 +610,14 @@ int cmd_compare(const Options *o, const char *path)
 	}
 	if (o->slurm) {
 		int tasks = 0;
-		if (sweep_slurm_write(o, path, n, o->slurm, &tasks) != 0) {
+		if (compare_slurm_write(o, path, n, o->slurm, &tasks) != 0) {
 			rc = EXIT_IO;
 			goto out;
 		}
 		if (!o->quiet)
 			printf("%s/compare.sbatch: %d rows in %d tasks; %s/merge.sbatch: the comparison "
 			       "into %s/\n", o->slurm, n, tasks, o->slurm, o->output ? o->output : "compare");
-		if (o->submit && sweep_slurm_submit(o->slurm, o->quiet) != 0)
+		if (o->submit && compare_slurm_submit(o->slurm, o->quiet) != 0)
 			rc = EXIT_INTERNAL;
 		goto out;
 	}
@@ -635,7 +635,7 @@ int cmd_compare(const Options *o, const char *path)
 	if (o->merge) {
 		Buf *outs = xmalloc(sizeof(Buf) * (size_t)n);
 		memset(outs, 0, sizeof(Buf) * (size_t)n);
-		if (shard_read_dir(o->merge, outs, n) != 0) {
+		if (compare_slurm_shard_read(o->merge, outs, n) != 0) {
 			for (int i = 0; i < n; i++)
 				buf_free(&outs[i]);
 			free(outs);
@@ -687,7 +687,7 @@ int cmd_compare(const Options *o, const char *path)
 	int werr = compare_csv_write(out, &cmp);
 	werr += compare_json_write(out, &cmp);
 	werr += compare_md_write(out, &cmp);
-	werr += report_html_compare_write(out, &cmp);
+	werr += compare_html_write(out, &cmp);
 	if (werr) {
 		output_abort(out);
 		rc = EXIT_IO;

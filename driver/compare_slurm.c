@@ -27,7 +27,7 @@
 
 /* ---- shards ------------------------------------------------------------------------------- */
 
-int shard_write(const char *path, const int *index, Buf *const *out, int n)
+int compare_slurm_shard_write(const char *path, const int *index, Buf *const *out, int n)
 {
 	Buf tmp = {0};
 	buf_printf(&tmp, "%s.tmp%ld", path, (long)getpid());
@@ -55,7 +55,7 @@ int shard_write(const char *path, const int *index, Buf *const *out, int n)
 }
 
 /* One shard file's frames into out[index]. Returns -1 (said why) when it is not one. */
-static int shard_read(const char *path, Buf *out, bool *have, int n)
+static int shard_read_file(const char *path, Buf *out, bool *have, int n)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f) {
@@ -95,7 +95,7 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int shard_read_dir(const char *dir, Buf *out, int n)
+int compare_slurm_shard_read(const char *dir, Buf *out, int n)
 {
 	DIR *d = opendir(dir);
 	if (!d) {
@@ -124,7 +124,7 @@ int shard_read_dir(const char *dir, Buf *out, int n)
 	int rc = 0;
 	for (size_t i = 0; i < nn; i++) {
 		if (rc == 0)
-			rc = shard_read(names[i], out, have, n);
+			rc = shard_read_file(names[i], out, have, n);
 		free(names[i]);
 	}
 	free(names);
@@ -211,7 +211,7 @@ static int write_file(const char *path, const char *text)
 	return 0;
 }
 
-int sweep_slurm_write(const Options *o, const char *spec, int nrows, const char *dir, int *tasks)
+int compare_slurm_write(const Options *o, const char *spec, int nrows, const char *dir, int *tasks)
 {
 	char self[PATH_MAX];
 	ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -310,7 +310,7 @@ static int sbatch(const char *dependency, const char *script, char *id, size_t i
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 && id[0] ? 0 : -1;
 }
 
-int sweep_slurm_submit(const char *dir, bool quiet)
+int compare_slurm_submit(const char *dir, bool quiet)
 {
 	Buf pa = {0}, pm = {0}, dep = {0};
 	buf_printf(&pa, "%s/compare.sbatch", dir);

@@ -59,6 +59,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			fprintf(stderr, "a row is not stable:\n%s\n---\n%s\n", t2, t3);
 			abort();
 		}
+		compare_row_free(&first);
+		compare_row_free(&again);
 		jw_free(back);
 		jw_free(back2);
 		free(t1);
@@ -89,12 +91,14 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	int werr = compare_csv_write(o, &cmp);
 	werr += compare_json_write(o, &cmp);
 	werr += compare_md_write(o, &cmp);
-	werr += report_html_compare_write(o, &cmp);
+	werr += compare_html_write(o, &cmp);
 	if (werr || output_commit(o)) {
 		fprintf(stderr, "the comparison's files could not be written\n");
 		abort();
 	}
 	fuzz_check_output(out, 1);
+	for (int i = 0; i < n; i++)
+		compare_row_free(&rows[i]);
 	diag_render(c, fuzz_sink());
 	ctx_free(c);
 	return 0;

@@ -436,8 +436,8 @@ typedef struct Finance {
 	int nworkloads;
 	Sensitivity sens;
 } Finance;
-extern const char *const sens_kind_names[SENS_COUNT];  /* JSON keys: "prices", ... */
-extern const char *const sens_kind_labels[SENS_COUNT]; /* for people: "hardware prices", ... */
+extern const char *const finance_sens_names[SENS_COUNT];  /* JSON keys: "prices", ... */
+extern const char *const finance_sens_labels[SENS_COUNT]; /* for people: "hardware prices", ... */
 /* One stage of the power system's chain as sized for the design (power_chain.c): the load it
  * delivers and draws at peak, its loss, the capacity installed (redundancy included, whole
  * units when the stage gives a unit's rating) and its capex. */

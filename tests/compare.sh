@@ -171,5 +171,32 @@ grep -q "did you mean 'h200'" "$tmp/opt.err" || err "--scenarios h20 suggests no
 [ $? = 74 ] || err "a missing sweep file is not exit 74"
 [ -e "$tmp/x" ] && err "a failed compare wrote its directory"
 
+# Machine-readable numbers: the row not built carries its unmet requirement with value, limit,
+# unit and place; a built row its decisions with theirs; a rack over its power limit and a floor
+# too small carry theirs in the JSON diagnostics of build.
+python3 - "$tmp/all/comparison.json" <<'EOF' || err "violations or decisions lack their numbers (above)"
+import json, sys
+rows = {r["scenario"]: r for r in json.load(open(sys.argv[1]))["rows"]}
+v = rows["air_only"]["violations"]
+assert len(v) == 1 and v[0]["unit"] == "W" and v[0]["value"] > v[0]["limit"] > 0, v
+assert v[0]["file"] == "examples/wanka.cluster" and v[0]["line"] > 0 and v[0]["column"] > 0, v
+d = rows["base"]["decisions"]
+assert any(x["field"] == "power_limit" and x["chosen_unit"] == "W" and x["chosen_value"] > 0
+           and x["line"] > 0 for x in d), d
+assert all(x["objective_unit"] == "CNY" for x in d), d
+EOF
+for set in "rack48.power_limit=5 kW:W" \
+	"hall_b.floor=grid(rows = 2, racks_per_row = 10, rack_pitch = 0.6 m, row_pitch = 2.4 m):"; do
+	"$clusterc" build -q examples/wanka.cluster --set "${set%:*}" --diagnostics=json \
+		-o "$tmp/unmet" 2>"$tmp/unmet.json"
+	python3 - "$tmp/unmet.json" "${set##*:}" <<'EOF' || err "--set ${set%:*}: the unmet requirement has no numbers"
+import json, sys
+d = json.load(open(sys.argv[1]))["diagnostics"]
+q = [x["quantity"] for x in d if x.get("code") == "unmet" and "quantity" in x and
+     x["quantity"]["unit"] == sys.argv[2]]
+assert q and q[0]["value"] > q[0]["limit"] > 0, d
+EOF
+done
+
 echo "compare: $fail failed"
 [ $fail = 0 ]

@@ -152,7 +152,7 @@ enum { NW_COLS = sizeof w_cols / sizeof w_cols[0] };
 static void row_ref(Buf *b, const Comparison *cmp, int i)
 {
 	buf_printf(b, "#%d <code>", i + 1);
-	html_esc(b, cmp->rows[i].scenario);
+	report_html_esc(b, cmp->rows[i].scenario);
 	buf_puts(b, "</code>");
 }
 
@@ -191,18 +191,18 @@ static void obj_text(Buf *b, const Comparison *cmp, int k, double v, bool *milli
 
 static void glance(Buf *b, const Comparison *cmp)
 {
-	html_section(b, "glance", "At a glance");
+	report_html_section(b, "glance", "At a glance");
 	const CompareRow *base = cmp->rows[0].status == 0 ? &cmp->rows[0] : NULL;
 	buf_puts(b, "<table class=\"cmp\">\n<tr>");
-	html_th(b, "objective", false);
-	html_th(b, "best scenario", false);
-	html_th(b, "its value", true);
-	html_th(b, "against the base design", false);
+	report_html_th(b, "objective", false);
+	report_html_th(b, "best scenario", false);
+	report_html_th(b, "its value", true);
+	report_html_th(b, "against the base design", false);
 	buf_puts(b, "</tr>\n");
 	for (int k = 0; k < cmp->nobj; k++) {
 		int i = compare_best(cmp, k);
 		buf_puts(b, "<tr><td>");
-		html_esc(b, cmp->obj[k].label);
+		report_html_esc(b, cmp->obj[k].label);
 		buf_puts(b, cmp->obj[k].maximize ? " (higher is better)" : " (lower is better)");
 		buf_puts(b, "</td><td class=\"name\">");
 		if (i < 0) {
@@ -238,23 +238,23 @@ static void frontier_deltas(Buf *b, const Comparison *cmp, const char **wn, int 
 		return;
 	const char *cur = cmp->currency ? cmp->currency : "";
 	buf_puts(b, "<h3>The frontier against the base design</h3>\n<table class=\"cmp\">\n<tr>");
-	html_th(b, "scenario", false);
+	report_html_th(b, "scenario", false);
 	Buf h = {0};
 	buf_printf(&h, "capex (M %s)", cur);
-	html_th(b, h.s, false);
+	report_html_th(b, h.s, false);
 	h.len = 0;
 	buf_printf(&h, "energy / year (M %s)", cur);
-	html_th(b, h.s, false);
+	report_html_th(b, h.s, false);
 	h.len = 0;
 	buf_printf(&h, "net present cost (M %s)", cur);
-	html_th(b, h.s, false);
+	report_html_th(b, h.s, false);
 	h.len = 0;
 	buf_printf(&h, "cost / GPU-hour (%s)", cur);
-	html_th(b, h.s, false);
+	report_html_th(b, h.s, false);
 	for (int j = 0; j < nw; j++) {
 		h.len = 0;
 		buf_printf(&h, "%s time to train (days)", wn[j]);
-		html_th(b, h.s, false);
+		report_html_th(b, h.s, false);
 	}
 	buf_free(&h);
 	buf_puts(b, "</tr>\n");
@@ -292,7 +292,7 @@ static void col_head(Buf *b, const Col *c, const char *name, const char *cur)
 		buf_printf(&t, c->head, name, cur);
 	else
 		buf_printf(&t, c->head, cur);
-	html_th(b, t.s, true);
+	report_html_th(b, t.s, true);
 	buf_free(&t);
 }
 
@@ -306,27 +306,27 @@ static void compare_table(Buf *b, const Comparison *cmp, const char **wn, int nw
 		for (int c = 0; c < NW_COLS; c++)
 			wdec[j * NW_COLS + c] = column_decimals(cmp, w_cols[c].get, wn[j], w_cols[c].lo,
 								w_cols[c].hi);
-	html_section(b, "table", "Scenarios");
+	report_html_section(b, "table", "Scenarios");
 	buf_puts(b, "<table class=\"cmp\">\n<tr>");
-	html_th(b, "#", true);
-	html_th(b, "scenario", false);
+	report_html_th(b, "#", true);
+	report_html_th(b, "scenario", false);
 	for (int c = 0; c < NROW_COLS; c++)
 		col_head(b, &row_cols[c], NULL, cur);
 	for (int j = 0; j < nw; j++)
 		for (int c = 0; c < NW_COLS; c++)
 			col_head(b, &w_cols[c], wn[j], cur);
-	html_th(b, "Pareto", false);
+	report_html_th(b, "Pareto", false);
 	buf_puts(b, "</tr>\n");
 	for (int i = 0; i < cmp->nrows; i++) {
 		const CompareRow *r = &cmp->rows[i];
 		buf_puts(b, r->status ? "<tr class=\"failed\">" : "<tr>");
 		buf_printf(b, "<td class=\"n\">%d</td><td class=\"name\"><code>", i + 1);
-		html_esc(b, r->scenario);
+		report_html_esc(b, r->scenario);
 		buf_puts(b, "</code></td>");
 		if (r->status) {
 			buf_printf(b, "<td colspan=\"%d\" class=\"why\">not built (exit %d): ",
 				   NROW_COLS + NW_COLS * nw + 1, r->status);
-			html_esc(b, r->why);
+			report_html_esc(b, r->why);
 			buf_puts(b, "</td></tr>\n");
 			continue;
 		}
@@ -343,7 +343,7 @@ static void compare_table(Buf *b, const Comparison *cmp, const char **wn, int nw
 		    "every one of ");
 	for (int k = 0; k < cmp->nobj; k++) {
 		buf_puts(b, k == 0 ? "" : k == cmp->nobj - 1 ? " and " : ", ");
-		html_esc(b, cmp->obj[k].label);
+		report_html_esc(b, cmp->obj[k].label);
 		buf_puts(b, cmp->obj[k].maximize ? " (higher is better)" : " (lower is better)");
 	}
 	buf_printf(b, " and better on one. M and k: millions and thousands of %s. Each column "
@@ -359,7 +359,7 @@ static void compare_table(Buf *b, const Comparison *cmp, const char **wn, int nw
 			if (!cmp->rows[i].sets || !cmp->rows[i].sets[0])
 				continue;
 			buf_printf(b, "<tr><td class=\"n\">%d</td><td class=\"name\"><code>", i + 1);
-			html_esc(b, cmp->rows[i].sets);
+			report_html_esc(b, cmp->rows[i].sets);
 			buf_puts(b, "</code></td></tr>\n");
 		}
 		buf_puts(b, "</table></details>\n");
@@ -391,7 +391,7 @@ static bool wants_log(const double *v, int n)
 
 static void compare_scatter(Buf *b, const Comparison *cmp)
 {
-	html_section(b, "pareto", "Pareto front");
+	report_html_section(b, "pareto", "Pareto front");
 	if (cmp->nobj < 2) {
 		buf_puts(b, "<p class=\"note\">One objective only: nothing to plot against it.</p>\n"
 			    "</section>\n");
@@ -452,9 +452,9 @@ static void compare_scatter(Buf *b, const Comparison *cmp)
 	buf_puts(&title, " against ");
 	buf_puts(&title, cmp->obj[0].label);
 	buf_puts(b, "<p>Each built scenario at its ");
-	html_esc(b, cmp->obj[0].label);
+	report_html_esc(b, cmp->obj[0].label);
 	buf_puts(b, " (across) and ");
-	html_esc(b, cmp->obj[1].label);
+	report_html_esc(b, cmp->obj[1].label);
 	buf_printf(b, " (up); filled: Pareto-optimal%s, labelled by name or by its number in the "
 		      "table where the label has room%s. The dashed line is the frontier of these "
 		      "two objectives.",
@@ -509,10 +509,10 @@ static void tornado(Buf *b, const Comparison *cmp, int i)
 	for (int k = 0; k < s->n; k++) {
 		const SensFactor *f = &s->f[order[k]];
 		if (f->kind == SENS_UTILIZATION)
-			snprintf(text[k], sizeof text[k], "%s %.2f to %.2f", sens_kind_labels[f->kind],
+			snprintf(text[k], sizeof text[k], "%s %.2f to %.2f", finance_sens_labels[f->kind],
 				 f->low_input, f->high_input);
 		else
-			snprintf(text[k], sizeof text[k], "%s x%g to x%g", sens_kind_labels[f->kind],
+			snprintf(text[k], sizeof text[k], "%s x%g to x%g", finance_sens_labels[f->kind],
 				 f->low_input, f->high_input);
 		labels[k] = text[k];
 		lo[k] = f->low;
@@ -526,7 +526,7 @@ static void tornado(Buf *b, const Comparison *cmp, int i)
 	buf_puts(b, "<h3>");
 	row_ref(b, cmp, i);
 	buf_puts(b, ": ");
-	html_esc(b, t.s);
+	report_html_esc(b, t.s);
 	buf_printf(b, " (%s)</h3>\n", cmp->currency ? cmp->currency : "");
 	ChartTornado c = {t.s, cmp->currency, s->workload ? 0 : 4, s->base, labels, lo, hi, s->n,
 			  "at the low end of the input", "at the high end", 1240};
@@ -541,7 +541,7 @@ static void sensitivity(Buf *b, const Comparison *cmp)
 		   (best >= 0 && cmp->rows[best].sens.n);
 	if (!any)
 		return;
-	html_section(b, "sensitivity", "Sensitivity");
+	report_html_section(b, "sensitivity", "Sensitivity");
 	buf_puts(b, "<p>How the cost moves when one input moves and every other stays as designed: "
 		    "hardware prices and electricity 20 % down and up, utilization 0.15 down and up, "
 		    "failure rates halved and doubled (docs/models.md, \"Sensitivity\"). The widest "
@@ -582,7 +582,7 @@ static void compare_bars(Buf *b, const Comparison *cmp)
 		v[2 * n + 1] = r->annual_energy_cost;
 		n++;
 	}
-	html_section(b, "money", "Capex and energy cost");
+	report_html_section(b, "money", "Capex and energy cost");
 	if (n) {
 		ChartPanel p[2] = {{"capex", cmp->currency, -1, 0},
 				   {"energy cost per year", cmp->currency, -1, 0}};
@@ -605,21 +605,21 @@ static void compare_choices(Buf *b, const Comparison *cmp)
 		any |= cmp->rows[i].status == 0 && cmp->rows[i].decisions > 0;
 	if (!any)
 		return;
-	html_section(b, "choices", "Choices made");
+	report_html_section(b, "choices", "Choices made");
 	buf_puts(b, "<table>\n<tr>");
-	html_th(b, "scenario", false);
-	html_th(b, "open choices decided", false);
+	report_html_th(b, "scenario", false);
+	report_html_th(b, "open choices decided", false);
 	buf_puts(b, "</tr>\n");
 	for (int i = 0; i < cmp->nrows; i++) {
 		const CompareRow *r = &cmp->rows[i];
 		if (r->status || !r->decisions)
 			continue;
 		buf_puts(b, "<tr><td><code>");
-		html_esc(b, r->scenario);
+		report_html_esc(b, r->scenario);
 		buf_puts(b, "</code></td><td>");
 		for (int k = 0; k < r->decisions; k++) {
 			buf_puts(b, k ? ", <code>" : "<code>");
-			html_esc(b, r->chosen[k]);
+			report_html_esc(b, r->chosen[k]);
 			buf_puts(b, "</code>");
 		}
 		buf_puts(b, "</td></tr>\n");
@@ -627,7 +627,7 @@ static void compare_choices(Buf *b, const Comparison *cmp)
 	buf_puts(b, "</table>\n</section>\n");
 }
 
-int report_html_compare_write(Output *o, const Comparison *cmp)
+int compare_html_write(Output *o, const Comparison *cmp)
 {
 	FILE *f = output_file(o, "report.html");
 	if (!f)
@@ -635,7 +635,7 @@ int report_html_compare_write(Output *o, const Comparison *cmp)
 	Buf b = {0}, title = {0};
 	buf_puts(&title, "clusterc comparison: ");
 	buf_puts(&title, cmp->spec ? cmp->spec : "");
-	html_page_start(&b, title.s, compare_css);
+	report_html_page_start(&b, title.s, compare_css);
 	buf_free(&title);
 	int built = 0;
 	for (int i = 0; i < cmp->nrows; i++)
@@ -643,11 +643,11 @@ int report_html_compare_write(Output *o, const Comparison *cmp)
 	buf_printf(&b, "<p class=\"sub\">%d scenario%s", cmp->nrows, cmp->nrows == 1 ? "" : "s");
 	if (cmp->sweep) {
 		buf_puts(&b, " from the sweep <code>");
-		html_esc(&b, cmp->sweep);
+		report_html_esc(&b, cmp->sweep);
 		buf_puts(&b, "</code>");
 	}
 	buf_printf(&b, ", %d built. Money in ", built);
-	html_esc(&b, cmp->currency ? cmp->currency : "");
+	report_html_esc(&b, cmp->currency ? cmp->currency : "");
 	buf_puts(&b, " (indicative prices); power at peak; energy per year at the site's "
 		     "utilization.</p>\n</header>\n");
 	const char **wn;
@@ -660,7 +660,7 @@ int report_html_compare_write(Output *o, const Comparison *cmp)
 	compare_bars(&b, cmp);
 	compare_choices(&b, cmp);
 	free(wn);
-	html_page_end(&b, "The same numbers are in comparison.json (for programs), comparison.csv and "
+	report_html_page_end(&b, "The same numbers are in comparison.json (for programs), comparison.csv and "
 			  "comparison.md.");
 	fwrite(b.s, 1, b.len, f);
 	buf_free(&b);

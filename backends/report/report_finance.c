@@ -106,7 +106,7 @@ Json *report_sensitivity_json(const Sensitivity *s)
 	for (int i = 0; i < s->n; i++) {
 		const SensFactor *f = &s->f[i];
 		Json *x = jw_object();
-		jw_set(x, "input", jw_str(sens_kind_names[f->kind]));
+		jw_set(x, "input", jw_str(finance_sens_names[f->kind]));
 		jw_set(x, "input_unit", jw_str(f->kind == SENS_UTILIZATION ? "ratio" : "multiple"));
 		jw_set(x, "low_input", jw_real(f->low_input, 4));
 		jw_set(x, "high_input", jw_real(f->high_input, 4));
@@ -129,7 +129,7 @@ void report_sensitivity_read(Arena *a, const Json *o, Sensitivity *s)
 		const Json *x = jw_at(in, i);
 		const char *name = jw_get_str(x, "input");
 		for (int k = 0; k < SENS_COUNT; k++)
-			if (name && !strcmp(name, sens_kind_names[k]))
+			if (name && !strcmp(name, finance_sens_names[k]))
 				s->f[s->n++] = (SensFactor){(SensKind)k, jw_get_real(x, "low_input"),
 							    jw_get_real(x, "high_input"),
 							    jw_get_real(x, "at_low"),

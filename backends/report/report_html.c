@@ -64,94 +64,94 @@ static const char page_css[] =
 
 /* ---- the page ----------------------------------------------------------------------------- */
 
-void html_esc(Buf *b, const char *s)
+void report_html_esc(Buf *b, const char *s)
 {
 	chart_escape(b, s);
 }
 
-void html_page_start(Buf *b, const char *title, const char *more_css)
+void report_html_page_start(Buf *b, const char *title, const char *more_css)
 {
 	buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		    "<title>");
-	html_esc(b, title);
+	report_html_esc(b, title);
 	buf_puts(b, "</title>\n<style>\n");
 	buf_puts(b, page_css);
 	buf_puts(b, chart_css);
 	buf_puts(b, more_css ? more_css : "");
 	buf_puts(b, "</style>\n</head>\n<body>\n<header>\n<h1>");
-	html_esc(b, title);
+	report_html_esc(b, title);
 	buf_puts(b, "</h1>\n");
 }
 
-void html_page_end(Buf *b, const char *what)
+void report_html_page_end(Buf *b, const char *what)
 {
 	buf_puts(b, "<footer>Written by clusterc. ");
 	buf_puts(b, what);
 	buf_puts(b, "</footer>\n</body>\n</html>\n");
 }
 
-void html_section(Buf *b, const char *id, const char *heading)
+void report_html_section(Buf *b, const char *id, const char *heading)
 {
 	buf_printf(b, "<section id=\"%s\">\n<h2>", id);
-	html_esc(b, heading);
+	report_html_esc(b, heading);
 	buf_puts(b, "</h2>\n");
 }
 
 /* A key figure: label and the value the caller has formatted. */
-void html_kpi(Buf *b, const char *label, const char *value, const char *unit)
+void report_html_kpi(Buf *b, const char *label, const char *value, const char *unit)
 {
 	buf_puts(b, "<div><dt>");
-	html_esc(b, label);
+	report_html_esc(b, label);
 	buf_puts(b, "</dt><dd>");
-	html_esc(b, value);
+	report_html_esc(b, value);
 	if (unit && *unit) {
 		buf_puts(b, " <span class=\"u\">");
-		html_esc(b, unit);
+		report_html_esc(b, unit);
 		buf_puts(b, "</span>");
 	}
 	buf_puts(b, "</dd></div>\n");
 }
 
-void html_kpi_number(Buf *b, const char *label, double v, int decimals, const char *unit)
+void report_html_kpi_number(Buf *b, const char *label, double v, int decimals, const char *unit)
 {
 	Buf t = {0};
 	text_number(&t, v, decimals, false);
-	html_kpi(b, label, t.s, unit);
+	report_html_kpi(b, label, t.s, unit);
 	buf_free(&t);
 }
 
-void html_kpi_money(Buf *b, const char *label, double v, const char *cur)
+void report_html_kpi_money(Buf *b, const char *label, double v, const char *cur)
 {
 	Buf t = {0};
 	text_money(&t, v);
-	html_kpi(b, label, t.s, cur);
+	report_html_kpi(b, label, t.s, cur);
 	buf_free(&t);
 }
 
 /* Table cells: text, a number (right-aligned), money. */
-void html_th(Buf *b, const char *s, bool num)
+void report_html_th(Buf *b, const char *s, bool num)
 {
 	buf_puts(b, num ? "<th class=\"n\">" : "<th>");
-	html_esc(b, s);
+	report_html_esc(b, s);
 	buf_puts(b, "</th>");
 }
 
-void html_td(Buf *b, const char *s)
+void report_html_td(Buf *b, const char *s)
 {
 	buf_puts(b, "<td>");
-	html_esc(b, s);
+	report_html_esc(b, s);
 	buf_puts(b, "</td>");
 }
 
-void html_td_number(Buf *b, double v, int decimals)
+void report_html_td_number(Buf *b, double v, int decimals)
 {
 	buf_puts(b, "<td class=\"n\">");
 	text_number(b, v, decimals, false);
 	buf_puts(b, "</td>");
 }
 
-void html_td_money(Buf *b, double v)
+void report_html_td_money(Buf *b, double v)
 {
 	buf_puts(b, "<td class=\"n\">");
 	text_money(b, v);
@@ -164,31 +164,31 @@ static void summary(Buf *b, const Design *d)
 {
 	const Totals *t = &d->t;
 	const char *cur = currency_name(d->currency);
-	html_section(b, "summary", "Summary");
+	report_html_section(b, "summary", "Summary");
 	buf_puts(b, "<dl class=\"kpis\">\n");
-	html_kpi_number(b, "Accelerators", t->accelerators, 0, NULL);
-	html_kpi_number(b, "Nodes", t->nodes, 0, NULL);
-	html_kpi_number(b, "Racks", t->racks, 0, NULL);
+	report_html_kpi_number(b, "Accelerators", t->accelerators, 0, NULL);
+	report_html_kpi_number(b, "Nodes", t->nodes, 0, NULL);
+	report_html_kpi_number(b, "Racks", t->racks, 0, NULL);
 	if (t->switches > 0)
-		html_kpi_number(b, "Switches", t->switches, 0, NULL);
+		report_html_kpi_number(b, "Switches", t->switches, 0, NULL);
 	if (t->cables > 0)
-		html_kpi_number(b, "Cables", t->cables, 0, NULL);
+		report_html_kpi_number(b, "Cables", t->cables, 0, NULL);
 	if (t->storage_units > 0)
-		html_kpi_number(b, "Storage units", t->storage_units, 0, NULL);
-	html_kpi_number(b, "IT power (peak)", t->it_power / 1e3, 3, "kW");
-	html_kpi_number(b, "Facility power (peak)", t->facility_power / 1e3, 3, "kW");
-	html_kpi_number(b, "PUE", t->pue, 3, NULL);
-	html_kpi_money(b, "Capex", t->capex, cur);
-	html_kpi_number(b, "Energy per year", t->annual_energy / J_PER_KWH, 0, "kWh");
-	html_kpi_money(b, "Energy cost per year", t->annual_energy_cost, cur);
+		report_html_kpi_number(b, "Storage units", t->storage_units, 0, NULL);
+	report_html_kpi_number(b, "IT power (peak)", t->it_power / 1e3, 3, "kW");
+	report_html_kpi_number(b, "Facility power (peak)", t->facility_power / 1e3, 3, "kW");
+	report_html_kpi_number(b, "PUE", t->pue, 3, NULL);
+	report_html_kpi_money(b, "Capex", t->capex, cur);
+	report_html_kpi_number(b, "Energy per year", t->annual_energy / J_PER_KWH, 0, "kWh");
+	report_html_kpi_money(b, "Energy cost per year", t->annual_energy_cost, cur);
 	Buf label = {0};
 	buf_puts(&label, "TCO over ");
 	text_number(&label, t->horizon_years, 2, false);
 	buf_puts(&label, t->horizon_years == 1 ? " year" : " years");
-	html_kpi_money(b, label.s, t->tco, cur);
+	report_html_kpi_money(b, label.s, t->tco, cur);
 	buf_free(&label);
 	if (!isnan(t->annual_carbon))
-		html_kpi_number(b, "Carbon per year", t->annual_carbon / 1e3, 1, "t CO2e");
+		report_html_kpi_number(b, "Carbon per year", t->annual_carbon / 1e3, 1, "t CO2e");
 	buf_puts(b, "</dl>\n</section>\n");
 }
 
@@ -215,7 +215,7 @@ static void capex_chart(Buf *b, const Design *d)
 		labels[n] = capex_cats[i].name;
 		v[n++] = x;
 	}
-	html_section(b, "capex", "Capex by category");
+	report_html_section(b, "capex", "Capex by category");
 	buf_puts(b, "<p>Total ");
 	text_money(b, t->capex);
 	buf_printf(b, " %s.</p>\n", currency_name(d->currency));
@@ -248,7 +248,7 @@ static void power_chart(Buf *b, const Design *d)
 		labels[n] = rows[i].name;
 		v[n++] = rows[i].w / 1e3;
 	}
-	html_section(b, "power", "Power by category (peak)");
+	report_html_section(b, "power", "Power by category (peak)");
 	buf_puts(b, "<p>Facility ");
 	text_number(b, t->facility_power / 1e3, 3, false);
 	buf_puts(b, " kW, IT ");
@@ -337,7 +337,7 @@ static void rack_kw_histogram(Buf *b, const Design *d, const double *w)
 
 static void rack_chart(Buf *b, const Design *d)
 {
-	html_section(b, "racks", "Power per rack");
+	report_html_section(b, "racks", "Power per rack");
 	if (d->nracks == 0) {
 		buf_puts(b, "<p class=\"note\">No rack is placed (the design was costed from its "
 			    "node groups only).</p>\n</section>\n");
@@ -360,7 +360,7 @@ static void rack_chart(Buf *b, const Design *d)
 	double flim = f->cap;
 	buf_printf(b, "<p>%d rack%s (%d of nodes, %d of network). The fullest, <code>", d->nracks,
 		   d->nracks == 1 ? "" : "s", d->node_racks, d->network_racks);
-	html_esc(b, f->name);
+	report_html_esc(b, f->name);
 	buf_puts(b, "</code>, draws ");
 	text_number(b, w[fullest] / 1e3, 3, false);
 	buf_puts(b, " kW");
@@ -402,43 +402,43 @@ static void bill(Buf *b, const Design *d)
 {
 	if (!d->nbom)
 		return;
-	html_section(b, "bom", "Bill of materials");
+	report_html_section(b, "bom", "Bill of materials");
 	buf_puts(b, "<div class=\"scroll\"><table>\n<tr>");
-	html_th(b, "part", false);
-	html_th(b, "model", false);
-	html_th(b, "quantity", true);
+	report_html_th(b, "part", false);
+	report_html_th(b, "model", false);
+	report_html_th(b, "quantity", true);
 	Buf h = {0};
 	buf_printf(&h, "unit price (%s)", currency_name(d->currency));
-	html_th(b, h.s, true);
+	report_html_th(b, h.s, true);
 	h.len = 0;
 	buf_printf(&h, "total (%s)", currency_name(d->currency));
-	html_th(b, h.s, true);
+	report_html_th(b, h.s, true);
 	buf_free(&h);
-	html_th(b, "power (kW)", true);
+	report_html_th(b, "power (kW)", true);
 	buf_puts(b, "</tr>\n");
 	double total = 0, power = 0;
 	for (int i = 0; i < d->nbom; i++) {
 		const BomLine *l = &d->bom[i];
 		buf_puts(b, "<tr>");
-		html_td(b, l->part);
-		html_td(b, l->model);
+		report_html_td(b, l->part);
+		report_html_td(b, l->model);
 		buf_puts(b, "<td class=\"n\">");
 		text_number(b, l->quantity, 3, false);
 		if (l->unit && *l->unit) {
 			buf_putc(b, ' ');
-			html_esc(b, l->unit);
+			report_html_esc(b, l->unit);
 		}
 		buf_puts(b, "</td>");
-		html_td_money(b, l->unit_price);
-		html_td_money(b, l->total);
-		html_td_number(b, l->power / 1e3, 3);
+		report_html_td_money(b, l->unit_price);
+		report_html_td_money(b, l->total);
+		report_html_td_number(b, l->power / 1e3, 3);
 		buf_puts(b, "</tr>\n");
 		total += l->total;
 		power += l->power;
 	}
 	buf_puts(b, "<tr class=\"total\"><td>total</td><td></td><td></td><td></td>");
-	html_td_money(b, total);
-	html_td_number(b, power / 1e3, 3);
+	report_html_td_money(b, total);
+	report_html_td_number(b, power / 1e3, 3);
 	buf_puts(b, "</tr>\n</table></div>\n<p class=\"note\">Prices are indicative: the "
 		    "standard library's and the spec's. The same lines are in <code>bom.csv</code>."
 		    "</p>\n</section>\n");
@@ -448,37 +448,37 @@ static void workloads(Buf *b, const Design *d)
 {
 	if (!d->nplans)
 		return;
-	html_section(b, "workloads", "Workloads");
+	report_html_section(b, "workloads", "Workloads");
 	buf_puts(b, "<table>\n<tr>");
 	static const char *const head[] = {"workload", "GPUs", "TP", "PP", "DP", "CP", "EP",
 					   "micro-batch", "step (s)", "MFU", "time to train (days)",
 					   "energy (MWh)"};
 	for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
-		html_th(b, head[i], i > 0);
+		report_html_th(b, head[i], i > 0);
 	Buf cost = {0};
 	buf_printf(&cost, "energy cost (%s)", currency_name(d->currency));
-	html_th(b, cost.s, true);
+	report_html_th(b, cost.s, true);
 	buf_free(&cost);
 	buf_puts(b, "</tr>\n");
 	for (int i = 0; i < d->nplans; i++) {
 		const WorkloadPlan *wp = &d->plans[i];
 		const PlanConfig *c = &wp->r.best;
 		buf_puts(b, "<tr>");
-		html_td(b, wp->name);
-		html_td_number(b, c->gpus, 0);
-		html_td_number(b, c->tp, 0);
-		html_td_number(b, c->pp, 0);
-		html_td_number(b, c->dp, 0);
-		html_td_number(b, c->cp, 0);
-		html_td_number(b, c->ep, 0);
-		html_td_number(b, c->micro, 0);
-		html_td_number(b, wp->r.cost.step, 3);
+		report_html_td(b, wp->name);
+		report_html_td_number(b, c->gpus, 0);
+		report_html_td_number(b, c->tp, 0);
+		report_html_td_number(b, c->pp, 0);
+		report_html_td_number(b, c->dp, 0);
+		report_html_td_number(b, c->cp, 0);
+		report_html_td_number(b, c->ep, 0);
+		report_html_td_number(b, c->micro, 0);
+		report_html_td_number(b, wp->r.cost.step, 3);
 		buf_puts(b, "<td class=\"n\">");
 		text_number(b, 100 * wp->r.cost.mfu, 1, true);
 		buf_puts(b, "%</td>");
-		html_td_number(b, wp->time_to_train / 86400, 2);
-		html_td_number(b, wp->energy / 3.6e9, 1);
-		html_td_money(b, wp->energy_cost);
+		report_html_td_number(b, wp->time_to_train / 86400, 2);
+		report_html_td_number(b, wp->energy / 3.6e9, 1);
+		report_html_td_money(b, wp->energy_cost);
 		buf_puts(b, "</tr>\n");
 	}
 	buf_puts(b, "</table>\n<p class=\"note\">The plans in full, their alternatives and the "
@@ -487,12 +487,12 @@ static void workloads(Buf *b, const Design *d)
 
 static void decisions(Buf *b, const Design *d, const OptimizerReport *opt)
 {
-	html_section(b, "decisions", "Decisions");
+	report_html_section(b, "decisions", "Decisions");
 	if (opt) {
 		buf_puts(b, "<p>Solver ");
-		html_esc(b, opt->solver ? opt->solver : "none");
+		report_html_esc(b, opt->solver ? opt->solver : "none");
 		buf_puts(b, ": ");
-		html_esc(b, opt->status ? opt->status : "unknown");
+		report_html_esc(b, opt->status ? opt->status : "unknown");
 		if (isfinite(opt->objective)) {
 			buf_puts(b, ", objective ");
 			text_number(b, opt->objective, 2, false);
@@ -510,11 +510,11 @@ static void decisions(Buf *b, const Design *d, const OptimizerReport *opt)
 		return;
 	}
 	buf_puts(b, "<table>\n<tr>");
-	html_th(b, "choice", false);
-	html_th(b, "chosen", false);
-	html_th(b, "options considered", true);
-	html_th(b, "next best (objective)", false);
-	html_th(b, "saved", true);
+	report_html_th(b, "choice", false);
+	report_html_th(b, "chosen", false);
+	report_html_th(b, "options considered", true);
+	report_html_th(b, "next best (objective)", false);
+	report_html_th(b, "saved", true);
 	buf_puts(b, "</tr>\n");
 	for (int i = 0; i < d->decisions.n; i++) {
 		const Decision *x = d->decisions.v[i];
@@ -525,15 +525,15 @@ static void decisions(Buf *b, const Design *d, const OptimizerReport *opt)
 		if (x->in_count)
 			buf_puts(&t, " (count)");
 		buf_puts(b, "<tr><td><code>");
-		html_esc(b, t.s);
+		report_html_esc(b, t.s);
 		buf_puts(b, "</code></td>");
 		t.len = 0;
 		buf_puts(&t, x->chosen_text ? x->chosen_text : "-");
-		html_td(b, t.s ? t.s : "");
+		report_html_td(b, t.s ? t.s : "");
 		buf_free(&t);
 		buf_printf(b, "<td class=\"n\">%d</td><td>", x->ncandidates);
 		if (x->next_best_text)
-			html_esc(b, x->next_best_text);
+			report_html_esc(b, x->next_best_text);
 		if (isfinite(x->next_best)) {
 			buf_puts(b, x->next_best_text ? " (" : "(");
 			text_number(b, x->next_best, 2, false);
@@ -590,24 +590,24 @@ static void fabrics(Buf *b, Output *o, const Design *d)
 		n += d->fabrics[i].sized && d->fabrics[i].family;
 	if (!n)
 		return;
-	html_section(b, "fabrics", "Fabrics");
+	report_html_section(b, "fabrics", "Fabrics");
 	buf_puts(b, "<table>\n<tr>");
 	static const char *const head[] = {"fabric", "topology", "switch", "switches", "links",
 					   "endpoint ports", "bisection (Tb/s)", "oversubscription",
 					   "diameter (hops)"};
 	for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
-		html_th(b, head[i], i > 2);
+		report_html_th(b, head[i], i > 2);
 	buf_puts(b, "</tr>\n");
 	for (int i = 0; i < d->nfabrics; i++) {
 		const FabricInst *f = &d->fabrics[i];
 		if (!f->sized || !f->family)
 			continue;
 		buf_puts(b, "<tr><td><code>");
-		html_esc(b, f->name);
+		report_html_esc(b, f->name);
 		buf_puts(b, "</code></td><td>");
 		Buf shape = {0};
 		f->family->summary(f, &shape);
-		html_esc(b, shape.s ? shape.s : "");
+		report_html_esc(b, shape.s ? shape.s : "");
 		buf_free(&shape);
 		buf_puts(b, "</td>");
 		bool tiers = f->family->tree && f->per_tier; /* every tier's switch and ratio */
@@ -615,16 +615,16 @@ static void fabrics(Buf *b, Output *o, const Design *d)
 			buf_puts(b, "<td>");
 			for (int t = 0; t < f->tiers && t < 3; t++) {
 				buf_puts(b, t ? " / " : "");
-				html_esc(b, f->tier_model[t]->name);
+				report_html_esc(b, f->tier_model[t]->name);
 			}
 			buf_puts(b, "</td>");
 		} else {
-			html_td(b, f->switches > 0 && f->switch_model ? f->switch_model->name : "-");
+			report_html_td(b, f->switches > 0 && f->switch_model ? f->switch_model->name : "-");
 		}
-		html_td_number(b, f->switches, 0);
-		html_td_number(b, f->links, 0);
-		html_td_number(b, f->endpoints, 0);
-		html_td_number(b, f->bisection / 1e12, 3);
+		report_html_td_number(b, f->switches, 0);
+		report_html_td_number(b, f->links, 0);
+		report_html_td_number(b, f->endpoints, 0);
+		report_html_td_number(b, f->bisection / 1e12, 3);
 		buf_puts(b, "<td class=\"n\">");
 		if (tiers && f->tiers > 1) {
 			for (int t = 0; t < f->tiers - 1 && t < 2; t++) {
@@ -637,7 +637,7 @@ static void fabrics(Buf *b, Output *o, const Design *d)
 			text_number(b, f->family->tree && f->tiers > 1 ? f->oversub[0] : 1, 2, false);
 			buf_puts(b, ":1</td>");
 		}
-		html_td_number(b, f->diameter, 0);
+		report_html_td_number(b, f->diameter, 0);
 		buf_puts(b, "</tr>\n");
 	}
 	buf_puts(b, "</table>\n");
@@ -657,15 +657,15 @@ int report_html_write(Output *o, const Design *d)
 	buf_puts(&title, " (scenario ");
 	buf_puts(&title, text_scenario(d));
 	buf_puts(&title, ")");
-	html_page_start(&b, title.s, NULL);
+	report_html_page_start(&b, title.s, NULL);
 	buf_free(&title);
 	if (d->cluster_name) {
 		buf_puts(&b, "<p class=\"sub\">Cluster <code>");
-		html_esc(&b, d->cluster_name);
+		report_html_esc(&b, d->cluster_name);
 		buf_puts(&b, "</code>");
 		if (d->site_name) {
 			buf_puts(&b, " at site <code>");
-			html_esc(&b, d->site_name);
+			report_html_esc(&b, d->site_name);
 			buf_puts(&b, "</code>");
 		}
 		buf_printf(&b, "; amounts in %s, power at peak.</p>\n", currency_name(d->currency));
@@ -681,7 +681,7 @@ int report_html_write(Output *o, const Design *d)
 	decisions(&b, d, opt);
 	bill(&b, d);
 	fabrics(&b, o, d);
-	html_page_end(&b, "The same numbers are in report.json (for programs) and report.md, the bill "
+	report_html_page_end(&b, "The same numbers are in report.json (for programs) and report.md, the bill "
 		     "of materials in bom.csv, every rack's devices in racks.csv.");
 	fwrite(b.s, 1, b.len, f);
 	buf_free(&b);

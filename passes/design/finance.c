@@ -79,9 +79,9 @@ static double annuity(double rate, double years)
 	return a;
 }
 
-const char *const sens_kind_names[SENS_COUNT] = {"prices", "electricity", "utilization",
+const char *const finance_sens_names[SENS_COUNT] = {"prices", "electricity", "utilization",
 						 "failure_rates"};
-const char *const sens_kind_labels[SENS_COUNT] = {"hardware prices", "electricity price",
+const char *const finance_sens_labels[SENS_COUNT] = {"hardware prices", "electricity price",
 						  "utilization", "failure rates"};
 
 /* The inputs finance_sensitivity moves, as multiples of the design's (utilization: itself). */

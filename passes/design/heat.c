@@ -133,6 +133,7 @@ static void check_rack(Design *d, const RackInst *r)
 				 "rack %s draws %.1f kW with its optics (%.1f kW of them); rack '%s'%s "
 				 "allows %.1f kW",
 				 r->name, r->power / 1e3, r->optics_power / 1e3, type->name, in, r->cap / 1e3);
+		design_violation_quantity(d, r->power, r->cap, dim_make(0, 0, -1, 1, 0, 0));
 	} else if (r->power > r->cap * (1 + 1e-9) && !d->quiet) {
 		/* Node racks are packed by their devices' power (racks.c): the optics in their NICs
 		 * and scale-up ports are not planned for yet, so this is said, not refused. */
@@ -149,6 +150,7 @@ static void check_rack(Design *d, const RackInst *r)
 				 d->cluster->name_loc, "cluster built here",
 				 "rack %s ends %d cables; rack '%s' holds %d", r->name, r->cables,
 				 type->name, max_cables);
+		design_violation_quantity(d, r->cables, max_cables, DIM_NONE);
 	}
 	check_floor(d, r, z);
 }

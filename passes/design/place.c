@@ -310,6 +310,8 @@ int place_network_racks(Design *d)
 					 "(%.0f rows of %.0f)",
 					 d->cluster->name, racks, split, d->site->name, cap_racks, rows,
 					 per_row);
+		if (racks > cap_racks)
+			design_violation_quantity(d, racks, cap_racks, DIM_NONE);
 	}
 	/* A zone with its own grid holds its racks (the switch racks in theirs). */
 	d->zones[d->net_zone].network_racks = d->network_racks;

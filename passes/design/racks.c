@@ -72,6 +72,7 @@ static void no_fit(Design *d, const NodeGroup *g, const ZoneInst *z, const char 
 		design_violation(d, g->loc, dom_u / usable - 1, rack->name_loc, "rack type declared here",
 				 "%s is %.0f U high; rack '%s'%s has %.0f U usable%s", what, dom_u / 0.04445,
 				 rack->name, in, usable / 0.04445, hint);
+		design_violation_quantity(d, dom_u, usable, dim_make(1, 0, 0, 0, 0, 0));
 	} else {
 		bool cooling_limits = cap < z->limit;
 		const Value *cool_v = field_value(z->cooling, FLD_COOLING_MAX_RACK_POWER);
@@ -84,6 +85,7 @@ static void no_fit(Design *d, const NodeGroup *g, const ZoneInst *z, const char 
 						: "the rack's power class",
 				 "%s draws %s; rack '%s'%s allows %s%s", what, fmt_qty(d, dom_p, power_dim()),
 				 rack->name, in, fmt_qty(d, cap, power_dim()), hint);
+		design_violation_quantity(d, dom_p, cap, power_dim());
 	}
 }
 

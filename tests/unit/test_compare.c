@@ -121,11 +121,26 @@ static void test_row_json(void)
 	CU_ASSERT_DOUBLE_EQUAL(back.w[0].time_to_train, 12.5 * 86400, 1e-3);
 	CU_ASSERT_EQUAL(back.decisions, 1);
 	CU_ASSERT_STRING_EQUAL(back.chosen[0], "rack.cooling = air");
-	/* A row not built: its numbers are null and read back as NaN. */
+	/* A row not built: its numbers are null and read back as NaN; its unmet requirements
+	 * travel with their numbers, unit and place. */
 	CompareRow bad = {.scenario = "y", .sets = "", .why = "no", .status = 2, .capex = NAN};
+	bad.violations = jw_array();
+	Json *v = jw_object();
+	jw_set(v, "message", jw_str("over budget"));
+	jw_set(v, "value", jw_real(1.9e7, 6));
+	jw_set(v, "limit", jw_real(1.6e7, 6));
+	jw_set(v, "unit", jw_str("W"));
+	jw_set(v, "line", jw_int(103));
+	jw_push(bad.violations, v);
 	j = compare_row_json(&bad);
+	compare_row_free(&bad);
 	compare_row_read(a, j, &back);
 	jw_free(j);
+	CU_ASSERT_EQUAL(jw_len(back.violations), 1);
+	CU_ASSERT_DOUBLE_EQUAL(jw_get_real(jw_at(back.violations, 0), "limit"), 1.6e7, 1e-6);
+	CU_ASSERT_STRING_EQUAL(jw_get_str(jw_at(back.violations, 0), "unit"), "W");
+	CU_ASSERT_PTR_NULL(back.decisions_json);
+	compare_row_free(&back);
 	CU_ASSERT_EQUAL(back.status, 2);
 	CU_ASSERT(isnan(back.capex));
 	CU_ASSERT_STRING_EQUAL(back.why, "no");

@@ -271,7 +271,7 @@ static char *page(Ctx *c, const Comparison *cmp, const Design *d)
 	snprintf(dir, sizeof dir, "%s/out", base);
 	Output *o = output_open(c, dir, false);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
-	CU_ASSERT_EQUAL(cmp ? report_html_compare_write(o, cmp) : report_html_write(o, d), 0);
+	CU_ASSERT_EQUAL(cmp ? compare_html_write(o, cmp) : report_html_write(o, d), 0);
 	CU_ASSERT_EQUAL(output_commit(o), 0);
 	snprintf(file, sizeof file, "%s/report.html", dir);
 	char *text = slurp(file);
