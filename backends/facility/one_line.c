@@ -25,18 +25,6 @@ enum {
 	GAP = 40,       /* between sides */
 };
 
-static void put_text(Buf *b, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': buf_puts(b, "&amp;"); break;
-		case '<': buf_puts(b, "&lt;"); break;
-		case '>': buf_puts(b, "&gt;"); break;
-		default: buf_putc(b, *s); break;
-		}
-	}
-}
-
 /* b emptied, its memory kept. */
 static void reset(Buf *b)
 {
@@ -49,7 +37,7 @@ static void text_line(Buf *b, int x, int y, int size, const char *weight, const 
 {
 	buf_printf(b, "<text x=\"%d\" y=\"%d\" font-size=\"%d\"%s%s%s>", x, y, size,
 		   weight ? " font-weight=\"" : "", weight ? weight : "", weight ? "\"" : "");
-	put_text(b, s);
+	chart_escape(b, s);
 	buf_puts(b, "</text>\n");
 }
 

@@ -260,18 +260,6 @@ static void cell_num(Table *t, double x, int decimals)
 	buf_free(&b);
 }
 
-static void esc(Buf *b, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': buf_puts(b, "&lt;"); break;
-		case '>': buf_puts(b, "&gt;"); break;
-		case '&': buf_puts(b, "&amp;"); break;
-		default: buf_putc(b, *s);
-		}
-	}
-}
-
 static void table_write(Buf *b, Table *t, bool html)
 {
 	if (html) {
@@ -294,7 +282,7 @@ static void table_write(Buf *b, Table *t, bool html)
 		for (int c = 0; c < t->cols; c++, s += strlen(s) + 1) {
 			if (html) {
 				buf_puts(b, t->num[c] ? "<td class=\"n\">" : "<td>");
-				esc(b, s);
+				chart_escape(b, s);
 				buf_puts(b, "</td>");
 			} else {
 				buf_putc(b, ' ');

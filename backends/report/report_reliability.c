@@ -11,20 +11,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* An HTML text node: the few characters HTML reserves escaped. */
-static void esc(Buf *b, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': buf_puts(b, "&lt;"); break;
-		case '>': buf_puts(b, "&gt;"); break;
-		case '&': buf_puts(b, "&amp;"); break;
-		case '"': buf_puts(b, "&quot;"); break;
-		default: buf_putc(b, *s);
-		}
-	}
-}
-
 /* The values of one workload's row, in the order of `heads`. */
 enum { COLS = 12 };
 static const char *const heads[COLS] = {
@@ -87,7 +73,7 @@ static void cell_text(Buf *b, TabFormat fmt, const char *s)
 	if (fmt == TAB_MD)
 		text_md_cell(b, s);
 	else
-		esc(b, s);
+		chart_escape(b, s);
 }
 
 static void tab_open(Buf *b, const Tab *t)

@@ -20,22 +20,6 @@
 #include <stdarg.h>
 #include <string.h>
 
-/* A mistake in the spec that planning finds (exit 1); silent while choices are explored, as
- * the final evaluation of the design kept reports it. */
-static void spec_error(Design *d, Loc loc, const char *fmt, ...) PRINTF_LIKE(3, 4);
-static void spec_error(Design *d, Loc loc, const char *fmt, ...)
-{
-	d->spec_errors++;
-	if (d->quiet)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	char *msg = arena_vprintf(d->p->c->arena, fmt, ap);
-	va_end(ap);
-	Diag *dg = diag_error(d->p->c, loc, "%s", msg);
-	diag_set_code(dg, "inconsistent");
-}
-
 static char *fmt_qty(Design *d, double v, Dim dim)
 {
 	char buf[64];
@@ -152,18 +136,18 @@ static void plan_multi_rack(Design *d, NodeGroup *g, const ZoneInst *z)
 	Loc rloc = rv ? rv->loc : node->loc, sloc = sv ? sv->loc : node->loc;
 	bool ok = true;
 	if (g->domain_nodes % R) {
-		spec_error(d, rloc, "a scale-up domain of %d '%s' nodes does not divide evenly over "
+		design_spec_error(d, rloc, "a scale-up domain of %d '%s' nodes does not divide evenly over "
 				    "%d racks",
 			   g->domain_nodes, node->name, R);
 		ok = false;
 	}
 	if (S > 0 && T % S) {
-		spec_error(d, sloc, "the %d scale-up switches of a '%s' domain do not divide evenly "
+		design_spec_error(d, sloc, "the %d scale-up switches of a '%s' domain do not divide evenly "
 				    "over %d switch racks",
 			   T, node->name, S);
 		ok = false;
 	} else if (S == 0 && T % R) {
-		spec_error(d, rloc, "the %d scale-up switches of a '%s' domain do not divide evenly "
+		design_spec_error(d, rloc, "the %d scale-up switches of a '%s' domain do not divide evenly "
 				    "over its %d racks; give them racks of their own "
 				    "(scale_up_switch_racks)",
 			   T, node->name, R);
@@ -190,13 +174,13 @@ static void plan_multi_rack(Design *d, NodeGroup *g, const ZoneInst *z)
 			break;
 		}
 	if (S > 0 && T == 0) {
-		spec_error(d, sloc, "'%s' asks for %d scale-up switch racks but lists no "
+		design_spec_error(d, sloc, "'%s' asks for %d scale-up switch racks but lists no "
 				    "scale_up_switches",
 			   node->name, S);
 		ok = false;
 	}
 	if (g->count % g->domain_nodes)
-		spec_error(d, g->loc, "%d '%s' nodes do not fill whole scale-up domains of %d",
+		design_spec_error(d, g->loc, "%d '%s' nodes do not fill whole scale-up domains of %d",
 			   g->count, node->name, g->domain_nodes);
 	int domains = (g->count + g->domain_nodes - 1) / g->domain_nodes;
 	if (!ok) { /* a spec error stops the build: plan one domain a rack meanwhile */
@@ -219,7 +203,7 @@ static void plan_multi_rack(Design *d, NodeGroup *g, const ZoneInst *z)
 		worst_p = fmax(worst_p, per * node->power + tp);
 	}
 	if (z->nodes_per_rack > 0 && z->nodes_per_rack != per)
-		spec_error(d, z->npr_loc, "nodes_per_rack %d; '%s' stands %d nodes in each of a "
+		design_spec_error(d, z->npr_loc, "nodes_per_rack %d; '%s' stands %d nodes in each of a "
 					  "scale-up domain's %d racks",
 			   z->nodes_per_rack, node->name, per, R);
 	if (fits(usable, cap, worst_u, worst_p) < 1) {
@@ -275,7 +259,7 @@ static void plan_group(Design *d, NodeGroup *g, const ZoneInst *z)
 	g->domain_nodes = 1;
 	if (accels > 0 && domain > accels) {
 		if (domain % accels) {
-			spec_error(d, field_value(node->decl, FLD_NODE_SCALE_UP_DOMAIN)->loc,
+			design_spec_error(d, field_value(node->decl, FLD_NODE_SCALE_UP_DOMAIN)->loc,
 				   "a scale-up domain of %d accelerators is not a whole number of '%s' "
 				   "nodes (%d accelerators each)",
 				   domain, node->name, accels);
@@ -293,7 +277,7 @@ static void plan_group(Design *d, NodeGroup *g, const ZoneInst *z)
 		const Value *v = field_value(node->decl, node->node.scale_up_racks > 1
 								 ? FLD_NODE_SCALE_UP_RACKS
 								 : FLD_NODE_SCALE_UP_SWITCH_RACKS);
-		spec_error(d, v->loc, "'%s' spreads a scale-up domain over racks, but its domain is "
+		design_spec_error(d, v->loc, "'%s' spreads a scale-up domain over racks, but its domain is "
 				      "the node itself: set scale_up_domain to more accelerators than "
 				      "the node's %d",
 			   node->name, accels);
@@ -313,7 +297,7 @@ static void plan_group(Design *d, NodeGroup *g, const ZoneInst *z)
 					   ? arena_printf(c->arena, "nodes_per_rack %d", want)
 					   : arena_printf(c->arena, "a torus block of %d nodes", want);
 		if (want % g->domain_nodes) {
-			spec_error(d, want_loc, "%s does not hold whole scale-up domains of %d '%s' nodes",
+			design_spec_error(d, want_loc, "%s does not hold whole scale-up domains of %d '%s' nodes",
 				   what, g->domain_nodes, node->name);
 		} else if (want / g->domain_nodes > domains && domains > 0) {
 			double need_p = want / g->domain_nodes * dom_p, need_u = want / g->domain_nodes * dom_u;
@@ -349,7 +333,7 @@ static void plan_group(Design *d, NodeGroup *g, const ZoneInst *z)
 	}
 	g->per_rack = domains * g->domain_nodes;
 	if (g->count % g->domain_nodes)
-		spec_error(d, g->loc, "%d '%s' nodes do not fill whole scale-up domains of %d",
+		design_spec_error(d, g->loc, "%d '%s' nodes do not fill whole scale-up domains of %d",
 			   g->count, node->name, g->domain_nodes);
 	g->racks = (g->count + g->per_rack - 1) / g->per_rack;
 }
@@ -368,7 +352,7 @@ static void plan_network_rack(Design *d)
 		const ZoneInst *z = &d->zones[d->net_zone];
 		const Value *nv = field_value(d->cluster, FLD_CLUSTER_NETWORK_RACK);
 		if (nv)
-			spec_error(d, nv->loc, "network_rack is for a cluster without zones: with zones, "
+			design_spec_error(d, nv->loc, "network_rack is for a cluster without zones: with zones, "
 					       "the switch racks are the racks of the zone that holds the "
 					       "fabrics");
 		d->net_rack = z->rack, d->net_cooling = z->cooling;
@@ -390,7 +374,7 @@ static void plan_network_rack(Design *d)
 	double limit;
 	if (nr && nr != d->rack && (!cool || cool->kind != VAL_REF || (field_value(nr, FLD_RACK_POWER_LIMIT) &&
 									 !field_num_set(nr, FLD_RACK_POWER_LIMIT, &limit)))) {
-		spec_error(d, nr->name_loc, "network rack '%s' needs a fixed power_limit and cooling "
+		design_spec_error(d, nr->name_loc, "network rack '%s' needs a fixed power_limit and cooling "
 					    "(the optimizer chooses only the node racks')",
 			   nr->name);
 		nr = NULL;
@@ -410,7 +394,7 @@ static void plan_network_rack(Design *d)
 	}
 	if (d->net_rack_type->height_u != d->rack_type->height_u) {
 		/* Runs (cable.c) and drawings take one rack height. */
-		spec_error(d, d->net_rack->name_loc, "network rack '%s' is %d U and rack '%s' %d U: "
+		design_spec_error(d, d->net_rack->name_loc, "network rack '%s' is %d U and rack '%s' %d U: "
 						     "give them one height",
 			   d->net_rack->name, d->net_rack_type->height_u, d->rack->name,
 			   d->rack_type->height_u);
@@ -479,7 +463,7 @@ static int plan_racks(Design *d, unsigned long long *groups, unsigned long long 
 		all_nodes += cv->count->q.v;
 		all_accel += cv->count->q.v * parts_of(d, cv->ref)->node.accelerators;
 		if (all_nodes > CLUSTER_MAX_NODES || all_accel > CLUSTER_MAX_ACCELERATORS) {
-			spec_error(d, cv->loc, "cluster '%s' has %.0f nodes with %.0f accelerators; "
+			design_spec_error(d, cv->loc, "cluster '%s' has %.0f nodes with %.0f accelerators; "
 					       "clusterc designs clusters of up to %d nodes and %d "
 					       "accelerators",
 				   d->cluster->name, all_nodes, all_accel, CLUSTER_MAX_NODES,
@@ -517,7 +501,7 @@ static int plan_racks(Design *d, unsigned long long *groups, unsigned long long 
 	for (int i = 0; i < nst; i++) {
 		const Value *sv = st->kind == VAL_LIST ? st->items[i] : st;
 		if (sv->count->q.v > CLUSTER_MAX_NODES) {
-			spec_error(d, sv->loc, "cluster '%s' has %.0f '%s' storage units; clusterc "
+			design_spec_error(d, sv->loc, "cluster '%s' has %.0f '%s' storage units; clusterc "
 					       "designs up to %d of each",
 				   d->cluster->name, sv->count->q.v, sv->ref->name, CLUSTER_MAX_NODES);
 			return d->spec_errors - before;

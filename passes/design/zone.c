@@ -22,20 +22,6 @@
 #include <stdarg.h>
 #include <string.h>
 
-static void zone_error(Design *d, Loc loc, const char *fmt, ...) PRINTF_LIKE(3, 4);
-static void zone_error(Design *d, Loc loc, const char *fmt, ...)
-{
-	d->spec_errors++;
-	if (d->quiet)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	char *msg = arena_vprintf(d->p->c->arena, fmt, ap);
-	va_end(ap);
-	Diag *dg = diag_error(d->p->c, loc, "%s", msg);
-	diag_set_code(dg, "inconsistent");
-}
-
 /* Rack type, cooling and limits of z: the zone's own cooling, power class and nodes per rack
  * before its rack type's. */
 static void resolve_rack(Design *d, ZoneInst *z, Decl *rack, const Decl *over)
@@ -105,7 +91,7 @@ int zone_of(Design *d, const Decl *model, Loc loc)
 	}
 	if (best >= 0)
 		return best;
-	zone_error(d, loc, "%s '%s' stands in no zone: list it in the holds of one of cluster "
+	design_spec_error(d, loc, "%s '%s' stands in no zone: list it in the holds of one of cluster "
 			   "'%s''s zones",
 		   decl_kind_name(model->kind), model->name, d->cluster->name);
 	return 0;
@@ -126,14 +112,14 @@ static void check_holds(Design *d)
 				const Value *hj = field_value(d->zones[j].decl, FLD_ZONE_HOLDS);
 				for (int m = 0; m < (j < i ? hj->n : k); m++)
 					if (hj->items[m]->kind == VAL_REF && hj->items[m]->ref == it->ref)
-						zone_error(d, it->loc, "'%s' is held by zone '%s' already: each "
+						design_spec_error(d, it->loc, "'%s' is held by zone '%s' already: each "
 								       "model and fabric stands in one zone",
 							   it->ref->name, d->zones[j].name);
 			}
 			if (it->ref->kind != KIND_FABRIC)
 				continue;
 			if (d->net_zone >= 0 && d->net_zone != i)
-				zone_error(d, it->loc, "fabric '%s' in zone '%s' and another in zone '%s': "
+				design_spec_error(d, it->loc, "fabric '%s' in zone '%s' and another in zone '%s': "
 						       "every fabric's switch racks stand in one zone",
 					   it->ref->name, d->zones[i].name, d->zones[d->net_zone].name);
 			else
@@ -175,7 +161,7 @@ void zone_plan(Design *d)
 	for (int i = 1; i < d->nzones; i++) {
 		const ZoneInst *z = &d->zones[i];
 		if (z->rack_type->height_u != z0->rack_type->height_u)
-			zone_error(d, field_value(z->decl, FLD_ZONE_RACK)->loc,
+			design_spec_error(d, field_value(z->decl, FLD_ZONE_RACK)->loc,
 				   "zone '%s' has %d U racks ('%s') and zone '%s' %d U ('%s'): give "
 				   "every zone's racks one height (cable runs and drawings take one)",
 				   z->name, z->rack_type->height_u, z->rack->name, z0->name,
