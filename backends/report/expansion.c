@@ -173,8 +173,8 @@ static const char *change_rack(const Design *d, const Change *c)
 
 static const char *const step_titles[CHANGE_COUNT] = {
 	"Install the new devices (uncabled)", "Remove cables", "Relocate devices",
-	"Move cables (one end stays plugged): first unplug the moving end of every cable below, then "
-	"plug each into its new port (a new port may be one another move frees)",
+	("Move cables (one end stays plugged): first unplug the moving end of every cable below, "
+	 "then plug each into its new port (a new port may be one another move frees)"),
 	"Add cables", "Remove devices"};
 
 /* "DEVICE:PORT" of a new cable's end, as Markdown text. */
