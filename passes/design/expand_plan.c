@@ -246,7 +246,8 @@ int expand_plan(Design *d)
 	memset(p.prior_matched, 0, sizeof(bool) * (size_t)(pr->ncables + 1));
 	plan_devices(&p);
 	plan_cables(&p);
-	qsort(p.v, (size_t)p.n, sizeof *p.v, sorted_cmp);
+	if (p.n > 0) /* qsort of no elements may not be given p.v = NULL */
+		qsort(p.v, (size_t)p.n, sizeof *p.v, sorted_cmp);
 	Expansion *e = &d->expansion;
 	e->changes = arena_alloc(a, sizeof(Change) * (size_t)(p.n + 1));
 	for (int i = 0; i < p.n; i++) {

@@ -256,12 +256,14 @@ static void test_cooling_choice(void)
 		 "cluster c { site = s; nodes = 100 x n; rack = r }\n");
 	Built *b = unit_build(spec, NULL, NULL, false);
 	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
-	const Part *milp = b->d.cooling_type;
+	/* By name: each build has parts of its own (under the sanitizers at other addresses). */
+	char milp[64];
+	snprintf(milp, sizeof milp, "%s", b->d.cooling_type->name);
 	double objective = b->d.objective[0];
 	unit_build_done(b);
 	b = unit_build(spec, NULL, NULL, true);
 	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
-	CU_ASSERT_PTR_EQUAL(b->d.cooling_type, milp);
+	CU_ASSERT_STRING_EQUAL(b->d.cooling_type->name, milp);
 	CU_ASSERT_DOUBLE_EQUAL(b->d.objective[0], objective, 1e-6 * objective);
 	CU_ASSERT_STRING_NOT_EQUAL(b->d.cooling_type->name, "air");
 	unit_build_done(b);
