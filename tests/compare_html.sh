@@ -15,11 +15,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-browser=$(command -v chromium || command -v chromium-browser)
-if [ -z "$browser" ]; then
-	echo "FAIL: chromium is not installed (apt-get install chromium; make test installs it)"
-	exit 1
-fi
+need_browser
 "$clusterc" compare -q examples/wanka.cluster --sweep tests/compare_html/sweep120.yaml \
 	-o "$tmp/big" 2>"$tmp/big.err" || err "compare of 120 points: exit $?"
 python3 tests/compare_html.py "$browser" "$tmp/big/report.html" "$tmp/shot" ||

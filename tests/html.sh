@@ -12,11 +12,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-browser=$(command -v chromium || command -v chromium-browser)
-if [ -z "$browser" ]; then
-	echo "FAIL: chromium is not installed (apt-get install chromium; make test installs it)"
-	exit 1
-fi
+need_browser
 # A profile of its own, no first-run work, no GPU, no sandbox (containers, root), one process
 # (a second less to start).
 chrome() {

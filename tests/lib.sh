@@ -7,3 +7,13 @@ tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 err() { echo "FAIL: $*"; fail=$((fail + 1)); }
+
+# need_browser: $browser, headless Chromium for the HTML tests; a FAIL without it (a test
+# dependency: scripts/install-deps.sh installs it).
+need_browser() {
+	browser=$(command -v chromium || command -v chromium-browser)
+	if [ -z "$browser" ]; then
+		echo "FAIL: chromium is not installed (apt-get install chromium; make test installs it)"
+		exit 1
+	fi
+}

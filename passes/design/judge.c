@@ -334,12 +334,12 @@ static void growth_headroom(Design *d, const Value *budget)
 	const Totals *t = &d->t;
 	if (t->nodes <= 0)
 		return;
+	double per_node = (t->it_power - t->power_by_cat[CAT_NETWORK] - t->power_by_cat[CAT_STORAGE] -
+			   t->power_by_cat[CAT_OTHER]) / t->nodes;
 	for (int i = 0; i < d->nfabrics; i++) {
 		const FabricInst *f = &d->fabrics[i];
 		if (!f->sized || !f->grows || f->grow_nodes <= f->grow_from)
 			continue;
-		double per_node = (t->it_power - t->power_by_cat[CAT_NETWORK] - t->power_by_cat[CAT_STORAGE] -
-				   t->power_by_cat[CAT_OTHER]) / t->nodes;
 		double final = t->facility_power + (f->grow_nodes - f->grow_from) * per_node * t->pue;
 		if (final <= budget->q.v * (1 + 1e-9))
 			continue;

@@ -230,6 +230,17 @@ static double keep_scale(const LpObj *o)
 	return big > 0 ? big : 1;
 }
 
+/* The objective of a level: its name, direction, constant and coefficients (added to what a
+ * column carries already). */
+static void set_objective(glp_prob *P, const LpObj *o)
+{
+	glp_set_obj_name(P, o->name);
+	glp_set_obj_dir(P, o->maximize ? GLP_MAX : GLP_MIN);
+	glp_set_obj_coef(P, 0, o->e.k);
+	for (int t = 0; t < o->e.n; t++)
+		glp_set_obj_coef(P, o->e.t[t].var + 1, glp_get_obj_coef(P, o->e.t[t].var + 1) + o->e.t[t].coef);
+}
+
 /* Loads the variables, the rows and the `level`-th objective; earlier objectives become rows
  * holding their optimum values. */
 static glp_prob *load(const LpModel *m, int level, const double *fixed)
@@ -296,12 +307,7 @@ static glp_prob *load(const LpModel *m, int level, const double *fixed)
 	free(ia);
 	free(ja);
 	free(ar);
-	const LpObj *o = m->objs.v[level];
-	glp_set_obj_name(P, o->name);
-	glp_set_obj_dir(P, o->maximize ? GLP_MAX : GLP_MIN);
-	glp_set_obj_coef(P, 0, o->e.k);
-	for (int t = 0; t < o->e.n; t++)
-		glp_set_obj_coef(P, o->e.t[t].var + 1, glp_get_obj_coef(P, o->e.t[t].var + 1) + o->e.t[t].coef);
+	set_objective(P, m->objs.v[level]);
 	return P;
 }
 
@@ -379,12 +385,7 @@ static void set_level(LpModel *m, int level, const double *fixed)
 		double b = (o->maximize ? v - slack : v + slack) / keep_scale(o);
 		glp_set_row_bnds(P, row, o->maximize ? GLP_LO : GLP_UP, b, b);
 	}
-	const LpObj *o = m->objs.v[level];
-	glp_set_obj_name(P, o->name);
-	glp_set_obj_dir(P, o->maximize ? GLP_MAX : GLP_MIN);
-	glp_set_obj_coef(P, 0, o->e.k);
-	for (int t = 0; t < o->e.n; t++)
-		glp_set_obj_coef(P, o->e.t[t].var + 1, glp_get_obj_coef(P, o->e.t[t].var + 1) + o->e.t[t].coef);
+	set_objective(P, m->objs.v[level]);
 	m->P_level = level;
 }
 
