@@ -48,6 +48,9 @@ struct Part {
 	double power;             /* W per unit: a node's declared, else its parts' sum */
 	double height;            /* m of rack space (devices) or usable height (rack types) */
 	int height_u;             /* the same in whole rack units, at least 1 */
+	double weight;            /* kg of one node, switch, OCS, storage appliance or patch panel;
+				   * NAN when not given (other kinds: NAN; a rack type's is
+				   * rack.weight) */
 	double failure_rate;      /* job interruptions per second in service (the schema's
 				   * failure_rate; 0 for kinds without one) */
 	struct {
@@ -123,6 +126,8 @@ struct Part {
 		double capex_per_w;   /* per W of IT load, apart from its plant */
 		const Part **plant;   /* its cooling units (cooling_unit parts); NULL: none */
 		int nplant;
+		double supply_temp;   /* deg C of the warmest supply it takes, NAN when not given */
+		double approach;      /* K the supply stays above the outdoor wet-bulb (economiser) */
 	} cooling;
 	struct {
 		int unit;             /* CoolingUnit */
@@ -383,7 +388,8 @@ typedef struct Totals {
 	double cooling_ppue, cooling_ppue_annual;
 	double pue_annual;
 	bool pue_from_site;           /* the site's pue stands in for the derived one */
-	double free_cooling_share;    /* of the year's hours without chillers */
+	double free_cooling_share;    /* of the year's hours without chillers: the site's, else the
+				       * groups' (derived from the wet-bulb) weighted by their heat */
 	double heat_reused, heat_credit;
 	double annual_energy_gross_cost; /* the electricity's, before the credit */
 } Totals;
@@ -478,6 +484,7 @@ typedef struct CoolingGroup {
 	int nunits;
 	double power, avg_power; /* W of cooling at peak, over a year */
 	double capex;         /* its plant's and the cooling's own per-kW capex */
+	double free_share;    /* of the year's hours its chillers are off (cooling_free_share) */
 	bool linear;          /* sized without whole units: the planned switch racks' group while
 			       * the optimizer explores candidates (cooling_plant.c says why) */
 } CoolingGroup;

@@ -159,6 +159,9 @@ int power_chain_feeds_of(const Part *st, double *failure_share);
  * units (else linearly: installed = load x the redundancy's factor). */
 int cooling_plant_size(Design *d);
 void cooling_plant_reuse(Design *d);
+/* The share of the year a cooling's chillers are off at `site`: its free_cooling_hours, else
+ * derived from its wet-bulb figures and the cooling's supply_temperature and approach. */
+double cooling_free_share(const Decl *site, const Part *cooling);
 double cooling_plant_load(const Part *unit, const Part *cooling, double heat);
 void cooling_plant_unit(const Part *unit, double load, double avg_load, int racks, bool whole,
 			double free_share, CoolingUnitInst *out);

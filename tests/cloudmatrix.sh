@@ -100,6 +100,16 @@ node tray576 : gb200_nvl72_tray {
 site s { power_budget = 10 MW; electricity = 0.08 USD/kWh; floor = grid(rows = 2, racks_per_row = 10) }
 cluster c { site = s; nodes = 144 x tray576; rack = gb200_nvl72_rack }
 EOF
+# Its racks draw 137.8 kW with the optics of their links between racks (18.1 kW), over the
+# NVL72 rack's 132 kW: a requirement not met (exit 2, said at the rack type: no zones) ...
+"$clusterc" build -q "$tmp/nvl576.cluster" -o "$tmp/nvl576-over" 2>"$tmp/nvl576.err"
+rc=$?
+[ $rc -eq 2 ] || err "nvl576 in 132 kW racks: exit $rc, want 2"
+grep -q "error: rack A01 draws 137.8 kW with its optics (18.1 kW of them); rack 'gb200_nvl72_rack' allows 132.0 kW" \
+	"$tmp/nvl576.err" || err "nvl576 in 132 kW racks: no rack-power error"
+# ... so the domain stands in racks of the GB300 class (140 kW: cold_plate's most).
+sed -i 's/^cluster c .*$/rack r140 : gb200_nvl72_rack { power_limit = 140 kW }\ncluster c { site = s; nodes = 144 x tray576; rack = r140 }/' \
+	"$tmp/nvl576.cluster"
 "$clusterc" build -q "$tmp/nvl576.cluster" -o "$tmp/nvl576" || err "build nvl576"
 r=$tmp/nvl576/report.json
 if [ -f "$r" ]; then

@@ -128,5 +128,66 @@ ok = ok and h["ere"] < fb["pue_annual"]
 sys.exit(0 if ok else 1)
 EOF
 
+
+# Switch racks are weighed (issue 17): tests/build-errors/zone-switch-floor.cluster on a floor
+# that carries them, its network zone's heaviest rack 150 kg empty + 8 switches x 40 kg.
+"$clusterc" build -q --set 'net.floor_loading = 800 kg/m^2' tests/build-errors/zone-switch-floor.cluster \
+	-o "$tmp/swmass" || err "build zone-switch-floor on an 800 kg/m^2 floor"
+python3 - "$tmp/swmass/report.json" <<'EOF' || err "switch racks' mass"
+import json, sys
+z = {z["name"]: z for z in json.load(open(sys.argv[1]))["facility"]["zones"]}["net"]
+ok = z["network_racks"] == 2 and z["peak_rack_kg"] == 150 + 8 * 40
+ok = ok and abs(z["peak_floor_load_kg_per_m2"] - 470 / 0.72) < 0.01
+sys.exit(0 if ok else print(z) or 1)
+EOF
+
+# Node racks are packed with their NICs' optics (issue 17): zone-rack-optics.cluster without its
+# forced nodes_per_rack stands 3 nodes a rack (3 x (9.9 kW + 8 x 15 W) = 30.06 kW; 4 would be
+# 40.08 kW over 40 kW), 32 nodes in 11 racks, none over its cap once cabled.
+sed '/^  nodes_per_rack = 4$/d' tests/build-errors/zone-rack-optics.cluster >"$tmp/optics.cluster"
+"$clusterc" build -q "$tmp/optics.cluster" -o "$tmp/optics" || err "build zone-rack-optics unforced"
+python3 - "$tmp/optics/report.json" <<'EOF' || err "node racks packed with their optics"
+import json, sys
+z = {z["name"]: z for z in json.load(open(sys.argv[1]))["facility"]["zones"]}["hall"]
+ok = z["racks"] == 11 and abs(z["peak_rack_kw"] - 3 * (9.9 + 0.12)) < 0.01
+sys.exit(0 if ok else print(z) or 1)
+EOF
+
+# Free-cooling hours from the wet-bulb (issue 17; docs/models.md): mean 10 C, 0.4 % design
+# 23.26 C, so sigma = 13.26 / 2.652 = 5.0. Cold plate at W32 with a 7 K approach: Phi(3.0) =
+# 0.998650, 8,748.2 h; air at 18 C with 4 K: Phi(0.8) = 0.788145, 6,904.1 h. The chillers run the
+# other hours: 0.135 % and 21.19 % of the year.
+cat >"$tmp/wetbulb.cluster" <<'EOF'
+import std.accelerators
+import std.servers
+import std.racks
+cooling_unit chiller { unit = chiller; capacity = 1 MW; power_ratio = 0.2 }
+cooling warm { type = cold_plate; max_rack_power = 100 kW; liquid_fraction = 1; plant = [chiller]
+               supply_temperature = 32; approach = 7 }
+cooling cool { type = air; max_rack_power = 40 kW; plant = [chiller]
+               supply_temperature = 18; approach = 4 }
+rack r_warm : rack48_liquid { cooling = warm; power_limit = 100 kW }
+rack r_cool : rack48_air { cooling = cool; power_limit = 40 kW }
+site s { power_budget = 5 MW; electricity = 0.10 USD/kWh; wet_bulb_mean = 10; wet_bulb_design = 23.26 }
+node a : DGX_H100 {}
+node b : DGX_H100 {}
+zone hot { rack = r_warm; holds = [a] }
+zone cold { rack = r_cool; holds = [b] }
+cluster c { site = s; nodes = [8 x a, 8 x b]; zones = [hot, cold] }
+EOF
+"$clusterc" build -q "$tmp/wetbulb.cluster" -o "$tmp/wetbulb" || err "build wetbulb"
+python3 - "$tmp/wetbulb/report.json" <<'EOF' || err "free-cooling hours from the wet-bulb"
+import json, sys
+r = json.load(open(sys.argv[1]))
+plant, t = r["facility"]["cooling_plant"], r["totals"]
+hours = {g["cooling"]: g["free_cooling_hours"] for g in plant}
+ok = abs(hours["warm"] - 8748.17) < 0.1 and abs(hours["cool"] - 6904.15) < 0.1
+for g in plant:
+    u = g["units"][0]  # the chiller runs outside the free-cooling hours only
+    want = u["power_kw"] * t["average_it_power_kw"] / t["it_power_kw"] * (1 - g["free_cooling_hours"] / 8760)
+    ok = ok and abs(u["average_power_kw"] - want) < 0.01
+sys.exit(0 if ok else print(hours, plant) or 1)
+EOF
+
 echo "facility: $fail failed"
 [ $fail -eq 0 ]

@@ -148,6 +148,7 @@ static Json *plant_json(const Design *d)
 		jw_set(o, "cooling", jw_str(g->cooling->name));
 		jw_set(o, "type", jw_str(enum_COOLING_TYPE.words[g->cooling->cooling.type]));
 		jw_set(o, "racks", jw_int(g->racks));
+		jw_set(o, "free_cooling_hours", jw_real(g->free_share * 8760, 1));
 		jw_set(o, "heat_kw", kw(g->heat));
 		jw_set(o, "liquid_heat_kw", kw(g->liquid_heat));
 		jw_set(o, "air_heat_kw", kw(g->heat - g->liquid_heat));

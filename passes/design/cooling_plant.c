@@ -33,6 +33,26 @@
  * mechanical load component counts the hours of economiser operation the same way. The design
  * day (facility power) has no free cooling.
  *
+ * Free-cooling hours. The site's free_cooling_hours, when given, hold for every cooling. Else
+ * each cooling's follow from the climate: the economiser alone (a cooling tower or adiabatic
+ * cooler, then the heat exchangers) delivers wet-bulb + approach, so the chillers can stay off
+ * in every hour whose outdoor wet-bulb is at most supply_temperature - approach (ASHRAE TC 9.9,
+ * "Thermal Guidelines for Data Processing Environments", 5th ed. 2021, liquid cooling classes
+ * W17-W45+: the W class is the warmest facility water supply, and with warm water "chiller-less"
+ * operation follows from the site's wet-bulb; The Green Grid, White Paper 46, "Updated Air-Side
+ * Free Cooling Maps", 2012, counts the hours below such a threshold). The site gives two
+ * figures of its climate (ASHRAE Handbook Fundamentals, ch. 14, climatic design conditions):
+ * the annual mean wet-bulb mu and the 0.4 % design wet-bulb (exceeded 35 of the 8,760 hours).
+ * Taking the hourly wet-bulb as normal — an approximation; a site with bin hours gives
+ * free_cooling_hours instead — its spread is sigma = (design - mu) / z(0.996), z = 2.652,
+ * and the share of the year is
+ *
+ *   free share = Phi((supply - approach - mu) / sigma),  Phi(x) = erfc(-x / sqrt 2) / 2.
+ *
+ * E.g. mu = 10, design = 23.26 (sigma = 5.0), cold plate at W32 with a 7 K approach: Phi(3) =
+ * 0.99865, 8,748 h; an air economiser at 18 C with 4 K: Phi(0.8) = 0.7881, 6,904 h. A cooling
+ * without supply_temperature, or a site without both figures, has none (0 h).
+ *
  * A cooling without a plant keeps its partial PUE: power = heat x (pue - 1), at peak and over
  * the year alike. The plant's partial PUE is (IT + cooling) / IT (The Green Grid, White Paper
  * 49, 2012); model.c divides it by the power chain's efficiency for the hall's PUE.
@@ -47,6 +67,22 @@
 #include <string.h>
 
 static const double HOURS_PER_YEAR = 8760;
+
+double cooling_free_share(const Decl *site, const Part *cooling)
+{
+	double hours, mu, design;
+	if (field_num_set(site, FLD_SITE_FREE_COOLING_HOURS, &hours))
+		return fmin(1, fmax(0, hours / HOURS_PER_YEAR));
+	if (!field_num_set(site, FLD_SITE_WET_BULB_MEAN, &mu) ||
+	    !field_num_set(site, FLD_SITE_WET_BULB_DESIGN, &design) || !cooling ||
+	    isnan(cooling->cooling.supply_temp))
+		return 0;
+	double limit = cooling->cooling.supply_temp - cooling->cooling.approach;
+	double sigma = (design - mu) / 2.652; /* z of the 99.6th percentile */
+	if (!(sigma > 0))
+		return limit >= mu ? 1 : 0;
+	return 0.5 * erfc(-(limit - mu) / (sigma * sqrt(2.0)));
+}
 
 /* Units installed for k units' worth of load under a redundancy of m modules. */
 static double redundant_units(int redundancy, int m, double k)
@@ -93,8 +129,9 @@ void cooling_plant_unit(const Part *unit, double load, double avg_load, int rack
 }
 
 /* Size group g's plant for its heat. */
-static void size_group(Design *d, CoolingGroup *g, double free_share)
+static void size_group(Design *d, CoolingGroup *g)
 {
+	double free_share = g->free_share;
 	const Part *c = g->cooling;
 	g->liquid_heat = g->heat * fmin(1, fmax(0, c->cooling.liquid_fraction));
 	g->power = g->avg_power = 0;
@@ -179,17 +216,20 @@ int cooling_plant_size(Design *d)
 {
 	Totals *t = &d->t;
 	fill_groups(d);
-	double free_hours = field_num(d->site, FLD_SITE_FREE_COOLING_HOURS);
-	t->free_cooling_share = fmin(1, fmax(0, free_hours / HOURS_PER_YEAR));
 	double avg_share = t->it_power > 0 ? t->avg_it_power / t->it_power : 0;
 	t->cooling_power = t->cooling_avg_power = 0;
+	double heat = 0, free_heat = 0;
 	for (int i = 0; i < d->ncool_groups; i++) {
 		CoolingGroup *g = &d->cool_groups[i];
 		g->avg_heat = g->heat * avg_share;
-		size_group(d, g, t->free_cooling_share);
+		g->free_share = cooling_free_share(d->site, g->cooling);
+		heat += g->heat, free_heat += g->heat * g->free_share;
+		size_group(d, g);
 		t->cooling_power += g->power;
 		t->cooling_avg_power += g->avg_power;
 	}
+	t->free_cooling_share = heat > 0 ? free_heat / heat
+				 : cooling_free_share(d->site, d->zones[0].cooling_type);
 	t->cooling_ppue = t->it_power > 0 ? 1 + t->cooling_power / t->it_power : 1;
 	t->cooling_ppue_annual = t->avg_it_power > 0 ? 1 + t->cooling_avg_power / t->avg_it_power : 1;
 	return 0;

@@ -12,16 +12,17 @@
  * in a rack is shed there as heat, so the same total is what the rack's cooling must remove.
  * The sum is checked against the rack's cap (the lower of its power class and its cooling's
  * limit: a switch rack's are the network rack's) and its cables against its rack type's
- * max_cables; either over in a switch rack is a requirement the design does not meet (exit 2).
- * Placement packed switch racks with every port at the most its media could draw (place.c),
- * so the check holds for them by construction; it proves it. Node racks are packed by their
- * devices' power alone (racks.c): one over its cap with its NICs' optics is a warning
- * (`rack-power`), not yet a refusal. With rack zones both are said at the rack's zone.
+ * max_cables; either over is a requirement the design does not meet (exit 2), said at the
+ * rack's zone. Placement packed switch racks with every port at the most its media could draw
+ * (place.c), node and storage racks with every NIC port so (racks.c, and a server-rack ToR's
+ * cages), so the check holds by construction unless the spec forced the packing
+ * (nodes_per_rack, a torus block); it proves it.
  *
- * Mass. A rack weighs its type's `weight` and its nodes' (NAN when one is unknown: switch,
- * storage and tray racks go unweighed); over its footprint it must stay under its zone's floor
- * loading (the zone's, else the site's) and under its type's max_weight, else a Violation at
- * that limit, its note at the zone (docs/placement.md, "Zones").
+ * Mass. A rack weighs its type's `weight` and every device's in it: nodes, switches, scale-up
+ * trays, OCSes, fabric managers, storage, patch panels (NAN when one is unknown: that rack goes
+ * unweighed); over its footprint it must stay under its zone's floor loading (the zone's, else
+ * the site's) and under its type's max_weight, else a Violation at that limit, its note at the
+ * zone (docs/placement.md, "Zones"). Switch and storage racks are checked as node racks are.
  *
  * Runs. Σ of the cables' runs (slack included), all and per link tier, the longest, and the
  * same sum had the racks stood by the median rule: a cable between two racks runs
@@ -64,17 +65,29 @@ static int end_rack(Design *d, End e, double **optics)
 	}
 }
 
-/* The mass of rack r: its type's empty weight and its nodes'; NAN when one of them gives none
- * (switches, storage and scale-up trays have no mass field: their racks go unweighed). */
-static double rack_mass(const Design *d, const RackInst *r)
+/* Every rack's mass: its type's empty weight and that of every device standing in it — nodes,
+ * switches (scale-up trays and OCSes among them), fabric managers and other endpoints,
+ * storage appliances, patch panels. NAN when one of them gives no weight: that rack goes
+ * unweighed. Cables are not weighed (no part gives a cable's mass). */
+static void rack_masses(Design *d)
 {
-	if (r->network || r->storage || r->scale_up_switches || r->first_node < 0)
-		return NAN;
-	double m = r->type->rack.weight;
-	for (int i = r->first_node; i < r->first_node + r->nnodes; i++)
-		m += d->nodes[i].type->node.weight;
-	const NodeGroup *g = &d->groups[d->nodes[r->first_node].group];
-	return g->type->node.ntrays && g->domain_nodes > 1 ? NAN : m;
+	for (int r = 0; r < d->nracks; r++)
+		d->racks[r].mass = d->racks[r].type->rack.weight;
+	for (int i = 0; i < d->nnodes; i++)
+		if (d->nodes[i].rack >= 0)
+			d->racks[d->nodes[i].rack].mass += d->nodes[i].type->weight;
+	for (int i = 0; i < d->nswitches; i++)
+		if (d->switches[i].rack >= 0)
+			d->racks[d->switches[i].rack].mass += d->switches[i].model->weight;
+	for (int i = 0; i < d->nextras; i++) /* an appliance is weighed below, once */
+		if (d->extras[i].rack >= 0 && d->extras[i].appliance < 0)
+			d->racks[d->extras[i].rack].mass += d->extras[i].type->weight;
+	for (int i = 0; i < d->nappliances; i++)
+		if (d->appliances[i].rack >= 0)
+			d->racks[d->appliances[i].rack].mass += d->appliances[i].type->weight;
+	for (int i = 0; i < d->npanels; i++)
+		if (d->panels[i].rack >= 0)
+			d->racks[d->panels[i].rack].mass += d->panels[i].part->weight;
 }
 
 /* Where a zone's racks are said to stand, for a diagnostic's note. */
@@ -111,7 +124,7 @@ static void check_floor(Design *d, const RackInst *r, const ZoneInst *z)
 	if (isfinite(rating) && r->mass > rating * (1 + 1e-9)) {
 		const Value *v = field_value(r->type->decl, FLD_RACK_MAX_WEIGHT);
 		design_violation(d, v->loc, r->mass / rating - 1, z->loc, zone_note(d, z),
-				 "rack %s weighs %.0f kg with its nodes; rack '%s' is rated for %.0f kg",
+				 "rack %s weighs %.0f kg with what it holds; rack '%s' is rated for %.0f kg",
 				 r->name, r->mass, r->type->name, rating);
 		design_violation_quantity(d, r->mass, rating, dim_make(0, 1, 0, 0, 0, 0));
 	}
@@ -127,22 +140,12 @@ static void check_rack(Design *d, const RackInst *r)
 	Loc at = d->zoned ? z->loc : type->name_loc;
 	const char *in = d->zoned ? arena_printf(d->c->arena, " in zone '%s'", z->name) : "";
 	d->vsource = VS_NODES, d->vfabric = -1;
-	if (r->power > r->cap * (1 + 1e-9) && r->network) {
-		design_violation(d, at, r->power / r->cap - 1, d->cluster->name_loc,
-				 "cluster built here",
+	if (r->power > r->cap * (1 + 1e-9)) {
+		design_violation(d, at, r->power / r->cap - 1, z->loc, zone_note(d, z),
 				 "rack %s draws %.1f kW with its optics (%.1f kW of them); rack '%s'%s "
 				 "allows %.1f kW",
 				 r->name, r->power / 1e3, r->optics_power / 1e3, type->name, in, r->cap / 1e3);
 		design_violation_quantity(d, r->power, r->cap, dim_make(0, 0, -1, 1, 0, 0));
-	} else if (r->power > r->cap * (1 + 1e-9) && !d->quiet) {
-		/* Node racks are packed by their devices' power (racks.c): the optics in their NICs
-		 * and scale-up ports are not planned for yet, so this is said, not refused. */
-		Diag *dg = diag_warning(d->c, at,
-					"rack %s draws %.1f kW with the optics in its nodes (%.1f kW of "
-					"them); rack '%s'%s allows %.1f kW",
-					r->name, r->power / 1e3, r->optics_power / 1e3, type->name, in,
-					r->cap / 1e3);
-		diag_set_code(dg, "rack-power");
 	}
 	if (max_cables && r->cables > max_cables) {
 		const Value *v = field_value(type, FLD_RACK_MAX_CABLES);
@@ -200,15 +203,15 @@ int heat_racks(Design *d)
 			pr->run_by_tier[l->tier] += c->run, pr->median_by_tier[l->tier] += median;
 		pr->longest = fmax(pr->longest, c->run);
 	}
-	int before = d->violations.n, warned = 0;
+	int before = d->violations.n;
 	pr->peak_rack_power = 0, pr->peak_rack_cables = 0;
 	for (int z = 0; z < d->nzones; z++)
 		d->zones[z].peak_rack_power = 0, d->zones[z].peak_rack_mass = NAN,
 		d->zones[z].peak_floor_load = NAN;
+	rack_masses(d);
 	for (int r = 0; r < d->nracks; r++) {
 		RackInst *rk = &d->racks[r];
 		ZoneInst *z = &d->zones[rk->zone];
-		rk->mass = rack_mass(d, rk);
 		z->peak_rack_power = fmax(z->peak_rack_power, rk->power);
 		if (isfinite(rk->mass) && !(rk->mass <= z->peak_rack_mass)) {
 			z->peak_rack_mass = rk->mass;
@@ -217,9 +220,8 @@ int heat_racks(Design *d)
 		pr->peak_rack_power = fmax(pr->peak_rack_power, rk->power);
 		if (rk->cables > pr->peak_rack_cables)
 			pr->peak_rack_cables = rk->cables;
-		if (d->violations.n - before < 3 && warned < 3) /* the first few say enough */
+		if (d->violations.n - before < 3) /* the first few say enough */
 			check_rack(d, rk);
-		warned += !rk->network && rk->power > rk->cap * (1 + 1e-9);
 	}
 	pr->measured = d->ncables > 0;
 	return 0; /* what a rack cannot hold is a Violation, not an error of the pass */

@@ -212,6 +212,7 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 	pt->complete = complete(x);
 	pt->decl = x;
 	pt->kind = x->kind;
+	pt->weight = NAN;
 	pt->name = x->name;
 	pt->loc = x->name_loc;
 	switch (x->kind) {
@@ -255,6 +256,7 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 		pt->price = money_field(d, x, FLD_SWITCH_PRICE);
 		pt->power = req_num(x, FLD_SWITCH_POWER);
 		pt->height = field_num(x, FLD_SWITCH_HEIGHT);
+		pt->weight = opt_num(x, FLD_SWITCH_WEIGHT);
 		pt->sw.asic = field_str(x, FLD_SWITCH_ASIC);
 		pt->sw.ports = count_of(req_num(x, FLD_SWITCH_PORTS));
 		double cages;
@@ -276,6 +278,7 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 		pt->price = money_field(d, x, FLD_OCS_PRICE);
 		pt->power = req_num(x, FLD_OCS_POWER);
 		pt->height = field_num(x, FLD_OCS_HEIGHT);
+		pt->weight = opt_num(x, FLD_OCS_WEIGHT);
 		pt->ocs.ports = count_of(req_num(x, FLD_OCS_PORTS));
 		pt->ocs.spare = count_of(field_num(x, FLD_OCS_SPARE_PORTS));
 		double reach;
@@ -332,6 +335,7 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 		pt->description = description(x, FLD_PANEL_DESCRIPTION);
 		pt->price = money_field(d, x, FLD_PANEL_PRICE);
 		pt->height = field_num(x, FLD_PANEL_HEIGHT);
+		pt->weight = opt_num(x, FLD_PANEL_WEIGHT);
 		pt->panel.ports = count_of(req_num(x, FLD_PANEL_PORTS));
 		pt->panel.connector = field_enum(x, FLD_PANEL_CONNECTOR);
 		break;
@@ -342,6 +346,8 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 		pt->cooling.max_rack_power = req_num(x, FLD_COOLING_MAX_RACK_POWER);
 		pt->cooling.liquid_fraction = field_num(x, FLD_COOLING_LIQUID_FRACTION);
 		pt->cooling.capex_per_w = money_field(d, x, FLD_COOLING_CAPEX_PER_KW);
+		pt->cooling.supply_temp = opt_num(x, FLD_COOLING_SUPPLY_TEMPERATURE);
+		pt->cooling.approach = field_num(x, FLD_COOLING_APPROACH);
 		break;
 	case KIND_COOLING_UNIT:
 		pt->description = description(x, FLD_COOLING_UNIT_DESCRIPTION);
@@ -392,6 +398,7 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 		pt->price = money_field(d, x, FLD_STORAGE_PRICE);
 		pt->power = req_num(x, FLD_STORAGE_POWER);
 		pt->height = req_num(x, FLD_STORAGE_HEIGHT);
+		pt->weight = opt_num(x, FLD_STORAGE_WEIGHT);
 		pt->storage.capacity = req_num(x, FLD_STORAGE_CAPACITY) / 8;
 		pt->storage.bandwidth = opt_num(x, FLD_STORAGE_BANDWIDTH) / 8;
 		break;
@@ -502,7 +509,7 @@ static void lower_node(Design *d, Part *pt, const Decl *x)
 	pt->node.scale_up_switch_racks = count_of(field_num(x, FLD_NODE_SCALE_UP_SWITCH_RACKS));
 	pt->node.memory = opt_num(x, FLD_NODE_MEMORY) / 8;
 	pt->node.local_storage = opt_num(x, FLD_NODE_LOCAL_STORAGE) / 8;
-	pt->node.weight = opt_num(x, FLD_NODE_WEIGHT);
+	pt->node.weight = pt->weight = opt_num(x, FLD_NODE_WEIGHT);
 	pt->node.price_includes_nics = field_bool(x, FLD_NODE_PRICE_INCLUDES_NICS);
 	node_price(d, pt, x);
 	double dom;

@@ -11,7 +11,10 @@
  * the floor has positions are requirements the design does not meet (Violations, exit 2).
  * With rack zones (zone.c) each group is packed under its zone's rack type, cooling, power
  * class and nodes per rack, and under its floor loading: (loading × footprint − the empty
- * rack's weight) / a node's weight, when both weights are known.
+ * rack's weight) / a node's weight, when both weights are known. A node's power counts the
+ * optics its NICs may carry (nic_optics: every port of a NIC a fabric attaches at the most a
+ * transceiver or active cable end of that fabric's media draws), and a server-rack ToR its
+ * cages so: heat.c's check of each rack with the optics chosen then holds by construction.
  */
 #include "passes.h"
 
@@ -35,6 +38,60 @@ static int fits(double usable, double cap, double h, double p)
 	int by_u = h > 0 ? (int)floor(usable / h + 1e-9) : 1 << 30;
 	int by_p = p > 0 ? (int)floor(cap / p + 1e-9) : 1 << 30;
 	return by_u < by_p ? by_u : by_p;
+}
+
+/* The most one port at `speed` may draw in a transceiver or an active cable end among fabric
+ * fd's media (its media list, else every part in scope): a transceiver that plugs into `cage`
+ * (-1: any) counted whole, since a NIC's module is counted on its own link (heat.c), or half an
+ * active cable (its two ends). Racks are packed with their ports at this bound because the
+ * media are chosen once the racks stand (cable.c); heat.c adds what the chosen ones draw. */
+static double port_bound(const Design *d, const Decl *fd, double speed, int cage)
+{
+	const Value *list = field_value(fd, FLD_FABRIC_MEDIA);
+	bool listed = list && list->kind == VAL_LIST;
+	int n = listed ? list->n : d->nparts;
+	double most = 0;
+	for (int i = 0; i < n; i++) {
+		const Part *x = listed ? parts_of(d, list->items[i]->ref) : &d->parts[i];
+		if (!x || (x->kind != KIND_CABLE && x->kind != KIND_OPTIC) || !x->complete ||
+		    (x->kind == KIND_CABLE && x->cable.media == MEDIA_TRUNK))
+			continue;
+		bool optic = x->kind == KIND_OPTIC;
+		if (optic && cage >= 0 && x->optic.cage != cage)
+			continue;
+		double carries = optic ? x->optic.speed : x->cable.speed;
+		double end = optic ? x->power : x->power / 2;
+		if (carries >= speed * (1 - 1e-9) && end > most)
+			most = end;
+	}
+	return most;
+}
+
+/* W of transceivers and active cable ends the NICs of a node (or storage appliance) may carry
+ * on the cluster's fabrics: each NIC model a fabric attaches (its `nic`, else the device's
+ * first), all its ports at the most that fabric's media draw at its link speed (the largest
+ * when several fabrics share the model). NICs no fabric attaches carry none here. */
+static double nic_optics(const Design *d, const PartCount *nics, int nnics)
+{
+	const Value *fv = field_value(d->cluster, FLD_CLUSTER_FABRICS);
+	double sum = 0;
+	for (int k = 0; k < nnics; k++) {
+		const Part *nic = nics[k].part;
+		double most = 0;
+		for (int i = 0; fv && fv->kind == VAL_LIST && i < fv->n; i++) {
+			const Decl *fd = fv->items[i]->ref;
+			const Value *nv = field_value(fd, FLD_FABRIC_NIC);
+			const Part *on = nv && nv->kind == VAL_REF ? parts_of(d, nv->ref) : nics[0].part;
+			if (on != nic)
+				continue;
+			double speed;
+			if (!field_num_set(fd, FLD_FABRIC_LINK, &speed))
+				speed = nic->nic.speed;
+			most = fmax(most, port_bound(d, fd, speed, nic->nic.cage));
+		}
+		sum += nics[k].count * nic->nic.ports * most;
+	}
+	return sum;
 }
 
 /* Where the zone's power class is written: the zone's own, else its rack type's (NULL: none). */
@@ -288,7 +345,8 @@ static void plan_group(Design *d, NodeGroup *g, const ZoneInst *z)
 		sw_p += node->node.trays[i].count * node->node.trays[i].part->power;
 	}
 	double dom_u = g->domain_nodes * node->height + sw_u;
-	double dom_p = g->domain_nodes * node->power + sw_p;
+	double optics = nic_optics(d, node->node.nics, node->node.nnics);
+	double dom_p = g->domain_nodes * (node->power + optics) + sw_p;
 	int domains = fits(usable, cap, dom_u, dom_p);
 	Loc want_loc = z->npr_loc;
 	int want = z->nodes_per_rack > 0 ? z->nodes_per_rack : topology_rack_nodes(d, &want_loc);
@@ -307,7 +365,11 @@ static void plan_group(Design *d, NodeGroup *g, const ZoneInst *z)
 					 "%d '%s' nodes in a rack need %s; rack '%s' allows %s", want,
 					 node->name,
 					 by_u ? arena_printf(c->arena, "%.0f U", need_u / 0.04445)
-					      : fmt_qty(d, need_p, power_dim()),
+					 : optics > 0
+						 ? arena_printf(c->arena, "%s with the optics their NICs may carry (%s a node)",
+								fmt_qty(d, need_p, power_dim()),
+								fmt_qty(d, optics, power_dim()))
+						 : fmt_qty(d, need_p, power_dim()),
 					 z->rack->name,
 					 by_u ? arena_printf(c->arena, "%.0f U", usable / 0.04445)
 					      : fmt_qty(d, cap, power_dim()));
@@ -430,8 +492,12 @@ static int plan_racks(Design *d, unsigned long long *groups, unsigned long long 
 		double planes = pl && pl->kind == VAL_QTY ? pl->q.v : 1;
 		for (int zi = 0; zi < d->nzones; zi++) {
 			ZoneInst *z = &d->zones[zi];
+			/* the ToR's cages at the most a transceiver in them draws, as for nodes */
+			double tor_optics = tor->kind == KIND_SWITCH
+						    ? tor->sw.cages * port_bound(d, fd, 0, tor->sw.cage)
+						    : 0;
 			z->usable -= planes * tor->height;
-			z->node_cap -= planes * tor->power;
+			z->node_cap -= planes * (tor->power + tor_optics);
 			if (z->usable > 1e-9 && z->node_cap > 1e-6)
 				continue;
 			const Value *lp = field_value(fd, FLD_FABRIC_LEAF_PLACEMENT);
@@ -508,7 +574,8 @@ static int plan_racks(Design *d, unsigned long long *groups, unsigned long long 
 		}
 		const Part *unit = parts_of(d, sv->ref);
 		ZoneInst *z = &d->zones[d->storage_zone[i] = zone_of(d, sv->ref, sv->loc)];
-		int per = fits(z->usable, z->node_cap, unit->height, unit->power);
+		int per = fits(z->usable, z->node_cap, unit->height,
+			       unit->power + nic_optics(d, unit->storage.nics, unit->storage.nnics));
 		if (per <= 0) {
 			design_violation(d, sv->loc, 1, z->rack->name_loc, "rack type declared here",
 					 "storage '%s' does not fit rack '%s'", sv->ref->name, z->rack->name);

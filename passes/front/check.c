@@ -945,6 +945,22 @@ static void check_consistency(Checker *k, Decl *d)
 	if (d->kind == KIND_SITE) {
 		/* A year has 8,760 hours; a share of the heat is at most all of it. */
 		static const char *const bounded[] = {"free_cooling_hours", "heat_reuse"};
+		/* The 0.4 % design wet-bulb is above the annual mean. */
+		const Value *mean = decl_value(d, "wet_bulb_mean"), *design = decl_value(d, "wet_bulb_design");
+		if (mean && design && mean->kind == VAL_QTY && design->kind == VAL_QTY &&
+		    design->q.v <= mean->q.v) {
+			Diag *dg = diag_error(k->c, design->loc, "the design wet-bulb (exceeded 35 hours a "
+								 "year) must be above the annual mean %g",
+					      mean->q.v);
+			diag_set_code(dg, "inconsistent");
+		} else if (!mean != !design) {
+			const Value *v = mean ? mean : design;
+			Diag *dg = diag_error(k->c, v->loc, "'%s' needs '%s' too: the free-cooling hours "
+							    "follow from both",
+					      mean ? "wet_bulb_mean" : "wet_bulb_design",
+					      mean ? "wet_bulb_design" : "wet_bulb_mean");
+			diag_set_code(dg, "missing-field");
+		}
 		static const double most[] = {8760, 1};
 		for (int i = 0; i < 2; i++) {
 			const Value *v = decl_value(d, bounded[i]);
