@@ -9,12 +9,15 @@
  * are grouped by RackInst.cooling (every rack states its own, so racks of several coolings —
  * zones — each get their plant); before that, while the optimizer explores candidates, the
  * planned node racks (the rack type's cooling) and switch racks (the network rack's) are two
- * groups, even of one cooling. The switch racks' group is then sized linearly (installed =
- * load x the redundancy's factor, as without a capacity): the optimizer tabulates each fabric's
- * part as the design with it less the design without it (passes/opt/factor.c), which adds up
- * only when a fabric's share of the plant is linear in its heat; whole units of one group
- * shared by two fabrics would not. The node racks' group, the same in every such evaluation,
- * keeps whole units. Every watt a rack draws is shed there as heat (heat.c); the IT load no rack holds
+ * groups, even of one cooling. The switch racks' group is sized linearly (installed = load x
+ * the redundancy's factor, as without a capacity): the optimizer tabulates each fabric's part
+ * as the design with it less the design without it (passes/opt/factor.c), which adds up only
+ * when a fabric's share of the plant is linear in its heat; whole units of one group shared by
+ * two fabrics would not. The node racks' group, the same in every such evaluation, keeps whole
+ * units. The racks as built are grouped the same way — each zone's switch racks a linear group
+ * of their own — so the design as built costs its plant as the optimizer did: a network zone of
+ * a few switch racks is charged its heat's share of the plant, not whole chillers of its own
+ * (tests/optimize/zones.cluster pins it: the MILP's objective is the built design's capex). Every watt a rack draws is shed there as heat (heat.c); the IT load no rack holds
  * (the cluster's other_power) is cooled with the node racks.
  *
  * A unit carries the group's heat (serves all), its liquid share (liquid: heat x the
@@ -186,7 +189,9 @@ static void fill_groups(Design *d)
 	if (d->elaborated && d->nracks) {
 		for (int i = 0; i < d->nracks; i++) {
 			const RackInst *r = &d->racks[i];
-			CoolingGroup *g = group_of(d, r->zone, r->cooling, false, &cap);
+			/* Switch racks as planned: linear, so the design as built costs what the
+			 * optimizer's factors did. */
+			CoolingGroup *g = group_of(d, r->zone, r->cooling, r->network, &cap);
 			g->racks++;
 			g->heat += r->power;
 			in_racks += r->power;
