@@ -4,7 +4,8 @@
  * takes, labelled with its name (and model when it is 2 U or taller) and coloured by kind; the
  * rack type's reserved units at the top greyed; under each rack its power at peak against its
  * cap (the lower of its power class and its cooling's limit), red when over. With rack zones
- * each row's title names its zone, rack type and cooling.
+ * each row's title names its zone, rack type and cooling, and each zone's other content
+ * patterns are drawn on lines of their own that name it.
  *
  * Large designs: the first MAX_DRAWN racks in floor order, then one rack of each content
  * pattern (the same devices kinds and models at the same U) not among them, on a line of its
@@ -186,9 +187,12 @@ int racks_svg_write(Output *o, const Design *d)
 	for (int r = 0; r < d->nracks; r++) {
 		uint64_t s = pattern(v, first[r], first[r + 1]);
 		bool seen = false;
+		/* with zones, a pattern is drawn once in each zone that has it */
 		for (int k = 0; r >= nfirst && k < ndrawn && !seen; k++)
-			seen = sig[k] == s && same_pattern(v, first[drawn[k]], first[drawn[k] + 1],
-							   first[r], first[r + 1]);
+			seen = sig[k] == s &&
+			       (!d->zoned || d->racks[drawn[k]].zone == d->racks[r].zone) &&
+			       same_pattern(v, first[drawn[k]], first[drawn[k] + 1], first[r],
+					    first[r + 1]);
 		if (r < nfirst || !seen) {
 			sig[ndrawn] = s;
 			drawn[ndrawn++] = r;
@@ -200,7 +204,8 @@ int racks_svg_write(Output *o, const Design *d)
 	for (int i = 0; i < ndrawn; i++) {
 		int run = lines ? i - line[lines - 1] : 0;
 		if (i == 0 || i == nfirst || run == PER_LINE ||
-		    (i < nfirst && d->racks[drawn[i]].row != d->racks[drawn[i - 1]].row))
+		    (i < nfirst && d->racks[drawn[i]].row != d->racks[drawn[i - 1]].row) ||
+		    (i > nfirst && d->zoned && d->racks[drawn[i]].zone != d->racks[drawn[i - 1]].zone))
 			line[lines++] = i;
 		run = i - line[lines - 1] + 1;
 		per_line = run > per_line ? run : per_line;
@@ -274,6 +279,10 @@ int racks_svg_write(Output *o, const Design *d)
 				 r0->type->name, r0->cooling ? r0->cooling->name : "-");
 		else if (i < nfirst)
 			snprintf(title, sizeof title, "Row %s", row);
+		else if (d->zoned)
+			snprintf(title, sizeof title,
+				 "Zone %s: other content patterns (one rack of each): %s, %s", z->name,
+				 r0->type->name, r0->cooling ? r0->cooling->name : "-");
 		else
 			snprintf(title, sizeof title, "Other content patterns (one rack of each)");
 		y += draw_line(&e, title, drawn + i, line[k + 1] - i, y);
