@@ -11,6 +11,7 @@
 #include <CUnit/CUnit.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 void suite_cooling(void);
 
@@ -269,6 +270,52 @@ static void test_cooling_choice(void)
 	unit_build_done(b);
 }
 
+/* Free-cooling hours from the climate, by hand (docs/models.md): mean wet-bulb 10 C, 0.4 %
+ * design 23.26 C, so sigma = 13.26 / 2.652 = 5.0.
+ *   warm  W32, 7 K approach:  z = (32 - 7 - 10) / 5 = 3.0,  Phi = 0.998650, 8,748.2 h
+ *   cool  18 C, 4 K:          z = (18 - 4 - 10) / 5 = 0.8,  Phi = 0.788145, 6,904.1 h
+ *   cold  12 C, 4 K:          z = (12 - 4 - 10) / 5 = -0.4, Phi = 0.344578, 3,018.5 h
+ *   none  no supply_temperature: 0
+ * A site's free_cooling_hours holds for every cooling instead. */
+#define CLIMATE(SITE)                                                                        \
+	("accelerator g { memory = 80 GB; bf16 = 1000 TFLOPS; tdp = 700 W }\n"                     \
+	 "node n { accelerators = 8 x g; power = 10 kW; height = 8 U; price = 100_000 USD }\n"    \
+	 "cooling warm { type = cold_plate; pue = 1.1; max_rack_power = 100 kW\n"                 \
+	 "  supply_temperature = 32; approach = 7 }\n"                                             \
+	 "cooling cool { type = air; pue = 1.3; max_rack_power = 40 kW; supply_temperature = 18\n" \
+	 "  approach = 4 }\n"                                                                       \
+	 "cooling cold { type = air; pue = 1.3; max_rack_power = 40 kW; supply_temperature = 12\n" \
+	 "  approach = 4 }\n"                                                                       \
+	 "cooling none { type = air; pue = 1.3; max_rack_power = 40 kW }\n"                       \
+	 "rack r { height = 48 U; power_limit = 40 kW; cooling = warm }\n"                        \
+	 "site s { power_budget = 2 MW; electricity = 0.10 USD/kWh; " SITE " }\n"                 \
+	 "cluster c { site = s; nodes = 8 x n; rack = r }\n")
+
+static void test_wet_bulb(void)
+{
+	Built *b = unit_build(CLIMATE("wet_bulb_mean = 10; wet_bulb_design = 23.26"), NULL, NULL, false);
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	const Design *d = &b->d;
+	const char *names[] = {"warm", "cool", "cold", "none"};
+	const double share[] = {0.998650, 0.788145, 0.344578, 0};
+	for (int k = 0; k < 4; k++) {
+		const Part *c = NULL;
+		for (int i = 0; i < d->nparts; i++)
+			if (d->parts[i].kind == KIND_COOLING && !strcmp(d->parts[i].name, names[k]))
+				c = &d->parts[i];
+		CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+		CU_ASSERT_DOUBLE_EQUAL(cooling_free_share(d->site, c), share[k], 1e-6);
+	}
+	CU_ASSERT_DOUBLE_EQUAL(d->t.free_cooling_share, 0.998650, 1e-6); /* every rack is warm */
+	unit_build_done(b);
+	/* The site's hours stand in for the wet-bulb's. */
+	b = unit_build(CLIMATE("free_cooling_hours = 2190; wet_bulb_mean = 10; wet_bulb_design = 23.26"),
+		       NULL, NULL, false);
+	CU_ASSERT_EQUAL(b->errors, 0);
+	CU_ASSERT_DOUBLE_EQUAL(b->d.t.free_cooling_share, 0.25, 1e-12);
+	unit_build_done(b);
+}
+
 void suite_cooling(void)
 {
 	CU_pSuite s = CU_add_suite("cooling", NULL, NULL);
@@ -277,4 +324,5 @@ void suite_cooling(void)
 	CU_add_test(s, "std.cooling against published PUEs", test_published_pue);
 	CU_add_test(s, "switch racks of their own cooling", test_two_groups);
 	CU_add_test(s, "cooling as a choice", test_cooling_choice);
+	CU_add_test(s, "free-cooling hours from the wet-bulb by hand", test_wet_bulb);
 }
