@@ -167,6 +167,8 @@ typedef struct CompareRow {
 	double capex, annual_energy, annual_energy_cost, tco, tco_years;
 	/* The financial model (report.json's finance): report currency; FLOP/s */
 	double net_present_cost, annual_cost, per_gpu_hour, per_pflop_day, peak_compute;
+	double job_mtbf;         /* s: a job on every accelerator (reliability.c); NAN unknown,
+				  * INFINITY when nothing fails */
 	Sensitivity sens;        /* the tornado of the financial model (finance.c) */
 	/* Machine-readable: the requirements it misses (a row not built) and the open choices it
 	 * made, each with its numbers, unit and place in the spec (docs/reports.md); JSON arrays

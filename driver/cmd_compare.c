@@ -75,6 +75,7 @@ static void row_from_design(Arena *a, Design *d, CompareRow *r)
 	r->per_gpu_hour = d->fin.done ? d->fin.per_gpu_hour : NAN;
 	r->per_pflop_day = d->fin.done ? d->fin.per_pflop_day : NAN;
 	r->peak_compute = t->peak_compute;
+	r->job_mtbf = d->reliability.done ? d->reliability.mtbf : NAN;
 	if (d->fin.done)
 		r->sens = d->fin.sens;
 	r->nw = d->nplans;
@@ -144,7 +145,7 @@ static void build_row(const Options *o, const char *path, const Job *job, int fd
 		r.it_power = r.facility_power = r.capex = r.annual_energy = NAN;
 		r.annual_energy_cost = r.tco = r.tco_years = NAN;
 		r.net_present_cost = r.annual_cost = r.per_gpu_hour = r.per_pflop_day = NAN;
-		r.peak_compute = NAN;
+		r.peak_compute = r.job_mtbf = NAN;
 	}
 	char *diags = NULL;
 	size_t ndiags = 0;

@@ -52,7 +52,9 @@ struct Part {
 				   * NAN when not given (other kinds: NAN; a rack type's is
 				   * rack.weight) */
 	double failure_rate;      /* job interruptions per second in service (the schema's
-				   * failure_rate; 0 for kinds without one) */
+				   * failure_rate; 0 for kinds without one); of a power_stage or
+				   * cooling_unit, one unit's failures per second */
+	double mttr;              /* s: a power_stage's or cooling_unit's mean time to repair */
 	struct {
 		int form_factor;      /* FormFactor */
 		double memory, memory_bw; /* B; B/s, NAN when not given */
@@ -1042,7 +1044,9 @@ typedef struct PlanBind {
 	X(NIC, "nic")             /* nic.afr */             \
 	X(SWITCH, "switch")       /* switch.afr: fabric switches and scale-up trays */ \
 	X(CABLE, "cable")         /* cable.afr */           \
-	X(OPTIC, "optic")         /* optic.afr */
+	X(OPTIC, "optic")         /* optic.afr */           \
+	X(POWER, "power")         /* power_stage.afr: the racks a stage loses */ \
+	X(COOLING, "cooling")     /* cooling_unit.afr: the racks a plant loses */
 typedef enum {
 #define X(id, name) REL_##id,
 	REL_CLASSES(X)
@@ -1058,6 +1062,8 @@ typedef struct ClusterReliability {
 	double mtbf;              /* s: 1 / rate; INFINITY when nothing fails */
 	double by_class[REL_COUNT]; /* per second */
 	double network_rate;      /* per second: switches, cables and optics */
+	double unit_failures[REL_COUNT]; /* per second, power and cooling: failures of the plant's
+				   * units, redundant or not (what cold spares cover) */
 	double accelerators;      /* in service */
 	bool cabled;              /* cables and optics counted (after the cable pass) */
 } ClusterReliability;
@@ -1087,6 +1093,7 @@ typedef struct BlastSwitchTier {
 	double bisection_left;    /* bit/s of the fabric's bisection after that switch fails */
 	int worst;                /* that switch (index into Design.switches) ... */
 	BlastLoss loss;           /* ... and what it takes */
+	double rate;              /* per second: failures of the tier's switches */
 } BlastSwitchTier;
 
 /* A power stage's unit failing (blast.c): with redundancy that allows for it (n_plus_1, two_n,
@@ -1097,6 +1104,8 @@ typedef struct BlastPower {
 	bool tolerated;           /* the redundancy carries the load without it */
 	int share;                /* racks one unit feeds, the worst consecutive ones on the floor */
 	BlastLoss loss;
+	double rate;              /* per second: events that lose racks (reliability_plant_event) */
+	int event_racks;          /* racks one such event takes */
 } BlastPower;
 
 /* A cooling unit failing (blast.c): a unit of a zone's cooling plant (a CDU, a pump, a chiller
@@ -1108,6 +1117,8 @@ typedef struct BlastCooling {
 	bool tolerated;
 	int share;                /* racks one unit cools, the worst consecutive ones of its group */
 	BlastLoss loss;
+	double rate;              /* per second: events that lose racks (reliability_plant_event) */
+	int event_racks;          /* racks one such event takes */
 } BlastCooling;
 
 enum { BLAST_K = 4 };         /* degraded bisection after 1 .. BLAST_K top-tier failures */
@@ -1133,6 +1144,7 @@ typedef struct BlastRadius {
 	const char *rack;         /* the rack whose failure takes most accelerators, or NULL */
 	int rack_gpus, rack_domains, rack_switches; /* what stands in it */
 	BlastLoss node_loss, rack_loss; /* the worst node's (in the most plans) and that rack's */
+	double node_rate;         /* per second: interruptions by the nodes in service, any one */
 	int row;                  /* the floor row whose loss takes most accelerators, or -1 */
 	BlastLoss row_loss;
 	BlastPower *power;        /* the power chain's stages, utility first */

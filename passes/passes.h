@@ -128,6 +128,10 @@ int spares_group(const Design *d);
 void spares_size(NodeGroup *g, int want);
 void spares_place(int count, int spares, int unit, int offset, bool *spare);
 void spares_mark(Design *d);
+/* A warning at cluster.hot_spares when the spares held inside multi-node scale-up domains are
+ * not the count asked (rounded up to a multiple of the domains, or capped at all but one tray
+ * of each). */
+void spares_check(Design *d);
 /* zone.c: the rack zones for the choices in force (Design.zones; the implicit one without zone
  * declarations), the first zone's rack type and cooling as the design's; the zone holding a
  * node or storage model (a spec error at loc when none does); the zones' IT power, the racks'

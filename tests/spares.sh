@@ -114,5 +114,17 @@ check(len(hosts) == 1250 and not (set(hosts) & set(names)), f"hostfile: {len(hos
 print(f"hot spares: 19 in SUs {sus[:5]}..., coverage {sp['hot_spare_coverage']}")
 sys.exit(1 if bad else 0)
 PY
+# Hot spares inside NVL72 domains (examples/scale-100k.cluster, 1,400 domains of 18 trays): 5 asked
+# are 1 tray in each domain, 1,400 in all; a located warning at the field says so, none when the
+# count is a multiple of the domains (2,800: 2 a domain).
+"$clusterc" build -q examples/scale-100k.cluster -o "$tmp/nvl5" --set frontier.hot_spares=5 \
+	--emit report.json 2>"$tmp/nvl5.err" || { echo "FAIL: build scale-100k with hot spares"; exit 1; }
+grep -q '^--set:1:21: warning: hot_spares = 5 installs 1400: .* 1400 scale-up domains of gb200_nvl72_tray.*(1 of its 18 trays), so the count is rounded up' "$tmp/nvl5.err" ||
+	{ echo "FAIL: no located warning for 5 hot spares rounded up to 1,400"; cat "$tmp/nvl5.err"; fail=$((fail + 1)); }
+"$clusterc" build -q examples/scale-100k.cluster -o "$tmp/nvl2800" --set frontier.hot_spares=2800 \
+	--emit report.json 2>"$tmp/nvl2800.err" || { echo "FAIL: build scale-100k with 2,800 hot spares"; exit 1; }
+if grep -q "hot_spares" "$tmp/nvl2800.err"; then
+	echo "FAIL: a warning for 2,800 hot spares on 1,400 domains"; fail=$((fail + 1))
+fi
 echo "spares: $fail failed"
 [ "$fail" -eq 0 ]

@@ -42,6 +42,7 @@ static const struct {
 	{"racks", "racks", 1, false, offsetof(CompareRow, racks)},
 	{"switches", "switches", 1, false, offsetof(CompareRow, switches)},
 	{"cables", "cables", 1, false, offsetof(CompareRow, cables)},
+	{"job_mtbf", "job MTBF (h)", 1 / 3600.0, true, offsetof(CompareRow, job_mtbf)},
 };
 enum { NCOLUMNS = sizeof columns / sizeof columns[0], NMONEY = 7 /* the first, in currency */ };
 
@@ -94,7 +95,7 @@ const char *compare_objective_names(void)
 {
 	return "capex, tco, annual_energy_cost, net_present_cost, annual_cost, cost_per_gpu_hour, "
 	       "cost_per_pflop_day, annual_energy, facility_power, it_power, "
-	       "accelerators, nodes, racks, switches, cables, or time_to_train:W, "
+	       "accelerators, nodes, racks, switches, cables, job_mtbf, or time_to_train:W, "
 	       "energy_to_train:W, cost_to_train:W, mfu:W, effective_time_to_train:W, goodput:W, "
 	       "cost_per_trained_model:W for a workload W";
 }
@@ -234,6 +235,7 @@ Json *compare_row_json(const CompareRow *r)
 	jw_set(o, "cost_per_gpu_hour", jw_real(r->per_gpu_hour, RATIO));
 	jw_set(o, "cost_per_pflop_day", jw_real(r->per_pflop_day, MONEY));
 	jw_set(o, "peak_pflops", jw_real(r->peak_compute / 1e15, 3));
+	jw_set(o, "job_mtbf_h", jw_real(r->job_mtbf / 3600, RATIO));
 	jw_set(o, "sensitivity", report_sensitivity_json(&r->sens));
 	jw_set(o, "violations", r->violations ? jw_copy(r->violations) : jw_array());
 	jw_set(o, "decisions", r->decisions_json ? jw_copy(r->decisions_json) : jw_array());
@@ -294,6 +296,7 @@ void compare_row_read(Arena *a, const Json *o, CompareRow *r)
 	r->per_gpu_hour = jw_get_real(o, "cost_per_gpu_hour");
 	r->per_pflop_day = jw_get_real(o, "cost_per_pflop_day");
 	r->peak_compute = jw_get_real(o, "peak_pflops") * 1e15;
+	r->job_mtbf = jw_get_real(o, "job_mtbf_h") * 3600;
 	report_sensitivity_read(a, jw_get(o, "sensitivity"), &r->sens);
 	const Json *v = jw_get(o, "violations"), *dj = jw_get(o, "decisions");
 	r->violations = v && jw_len(v) ? jw_copy(v) : NULL;
@@ -369,7 +372,7 @@ int compare_csv_write(Output *o, const Comparison *cmp)
 			text_csv_field(&b, h.s);
 			buf_free(&h);
 		}
-	buf_putc(&b, '\n');
+	buf_puts(&b, ",job_mtbf_h\n");
 	for (int i = 0; i < cmp->nrows; i++) {
 		const CompareRow *r = &cmp->rows[i];
 		text_csv_field(&b, r->scenario);
@@ -420,6 +423,8 @@ int compare_csv_write(Output *o, const Comparison *cmp)
 			csv_num(&b, w ? w->gpus : NAN, 0);
 			csv_num(&b, w ? w->cost_per_model : NAN, MONEY);
 		}
+		/* The cluster's job MTBF, after the columns of earlier versions. */
+		csv_num(&b, r->job_mtbf / 3600, RATIO);
 		buf_putc(&b, '\n');
 	}
 	fwrite(b.s, 1, b.len, f);

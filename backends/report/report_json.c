@@ -584,6 +584,10 @@ static Json *plans_json(const Design *d, const BlastLoss *l)
 	return a;
 }
 
+/* A year of 365 days, as passes/design/parts.c reads an afr. */
+static const double YEAR_S = 365.0 * 86400;
+enum { EVENT_DECIMALS = 6 }; /* a redundant stage fails once in 10^4 to 10^6 years */
+
 /* A set of racks lost (blast_racks): what it takes. */
 static void loss_json(Json *o, const Design *d, const BlastLoss *l)
 {
@@ -610,6 +614,8 @@ static Json *blast_power_json(const Design *d)
 		jw_set(x, "units", jw_int(p->units));
 		jw_set(x, "tolerated", jw_bool(p->tolerated));
 		loss_json(x, d, &p->loss);
+		jw_set(x, "events_per_year", jw_real(p->rate * YEAR_S, EVENT_DECIMALS));
+		jw_set(x, "racks_per_event", jw_int(p->event_racks));
 		jw_push(a, x);
 	}
 	return a;
@@ -632,6 +638,8 @@ static Json *blast_cooling_json(const Design *d)
 		jw_set(x, "units", jw_int(c->units));
 		jw_set(x, "tolerated", jw_bool(c->tolerated));
 		loss_json(x, d, &c->loss);
+		jw_set(x, "events_per_year", jw_real(c->rate * YEAR_S, EVENT_DECIMALS));
+		jw_set(x, "racks_per_event", jw_int(c->event_racks));
 		jw_push(a, x);
 	}
 	return a;
@@ -650,6 +658,7 @@ static Json *blast_json(const Design *d)
 	jw_set(n, "accelerators", jw_int(b->node_gpus));
 	jw_set(n, "scale_up_accelerators", jw_int(b->node_domain_gpus));
 	jw_set(n, "plans_restarting", plans_json(d, &b->node_loss));
+	jw_set(n, "events_per_year", jw_real(b->node_rate * YEAR_S, EVENT_DECIMALS));
 	jw_set(o, "node", n);
 	Json *r = jw_object();
 	jw_set(r, "name", b->rack ? jw_str(b->rack) : jw_null());
@@ -693,6 +702,7 @@ static Json *blast_json(const Design *d)
 			jw_set(y, "endpoint_ports_cut", jw_int(t->ports_cut));
 			jw_set(y, "bisection_left_tbps", jw_real(t->bisection_left / 1e12, KW_DECIMALS));
 			jw_set(y, "plans_restarting", plans_json(d, &t->loss));
+			jw_set(y, "events_per_year", jw_real(t->rate * YEAR_S, EVENT_DECIMALS));
 			jw_push(tiers, y);
 		}
 		jw_set(x, "switch", tiers);
@@ -780,7 +790,7 @@ static Json *reliability_json(const Design *d)
 	jw_set(s, "shelf_spare_nodes", jw_int(sp->shelf_nodes));
 	jw_set(s, "restock_days", days(sp->restock));
 	Json *cold = jw_object();
-	for (int k = REL_SWITCH; k <= REL_OPTIC; k++)
+	for (int k = REL_SWITCH; k < REL_COUNT; k++) /* switch, cable, optic, power, cooling */
 		jw_set(cold, reliability_class_names[k], jw_int(sp->cold[k]));
 	jw_set(s, "cold_spares", cold);
 	jw_set(o, "spares", s);

@@ -125,14 +125,18 @@ static void tab_close(Buf *b, const Tab *t)
  * plans that must restart. */
 typedef struct BlastRow {
 	char what[160];
-	double v[4];              /* accelerators, ports, domains, bisection (Tb/s); NAN: n/a */
+	double v[5];              /* accelerators, ports, domains, bisection (Tb/s), events a
+				   * year; NAN: n/a */
 	const BlastLoss *loss;    /* its plans, or NULL */
 } BlastRow;
 
+/* A year of 365 days, as passes/design/parts.c reads an afr. */
+static const double YEAR_S = 365.0 * 86400;
+
 static BlastRow row_of(const char *what, double gpus, double ports, double domains,
-		       double bisection, const BlastLoss *loss)
+		       double bisection, double rate, const BlastLoss *loss)
 {
-	BlastRow r = {.v = {gpus, ports, domains, bisection / 1e12}, .loss = loss};
+	BlastRow r = {.v = {gpus, ports, domains, bisection / 1e12, rate * YEAR_S}, .loss = loss};
 	snprintf(r.what, sizeof r.what, "%s", what);
 	return r;
 }
@@ -160,7 +164,8 @@ static int blast_power_rows(const Design *d, BlastRow *rows, int n, int max)
 		snprintf(what, sizeof what, "a unit of %s (%s, %s%s)", st->name,
 			 ir_power_stage_names[st->stage.stage], ir_redundancy_names[st->stage.redundancy],
 			 p->tolerated ? ": carried by the others" : racks);
-		rows[n++] = row_of(what, p->loss.gpus, p->loss.ports_cut, p->loss.domains, NAN, &p->loss);
+		rows[n++] = row_of(what, p->loss.gpus, p->loss.ports_cut, p->loss.domains, NAN, p->rate,
+				   &p->loss);
 	}
 	return n;
 }
@@ -177,14 +182,15 @@ static int blast_cooling_rows(const Design *d, BlastRow *rows, int n, int max)
 			 enum_COOLING_UNIT.words[c->unit->cunit.unit], g->cooling->name,
 			 d->zones[g->zone].name, ir_redundancy_names[c->unit->cunit.redundancy],
 			 c->tolerated ? ": carried by the others" : racks);
-		rows[n++] = row_of(what, c->loss.gpus, c->loss.ports_cut, c->loss.domains, NAN, &c->loss);
+		rows[n++] = row_of(what, c->loss.gpus, c->loss.ports_cut, c->loss.domains, NAN, c->rate,
+				   &c->loss);
 	}
 	if (b->zone >= 0 && n < max) {
 		char what[160];
 		snprintf(what, sizeof what, "the fullest zone (%s, %d racks, %d switches)",
 			 d->zones[b->zone].name, b->zone_loss.racks, b->zone_loss.switches);
 		rows[n++] = row_of(what, b->zone_loss.gpus, b->zone_loss.ports_cut, b->zone_loss.domains,
-				   NAN, &b->zone_loss);
+				   NAN, NAN, &b->zone_loss);
 	}
 	return n;
 }
@@ -195,11 +201,11 @@ static int blast_rows(const Design *d, BlastRow *rows, int max)
 	int n = 0;
 	if (!b->done || max < 3)
 		return 0;
-	rows[n++] = row_of("a node", b->node_gpus, NAN, 1, NAN, &b->node_loss);
+	rows[n++] = row_of("a node", b->node_gpus, NAN, 1, NAN, b->node_rate, &b->node_loss);
 	if (b->rack) {
 		char what[160];
 		snprintf(what, sizeof what, "the fullest rack (%s, %d switches)", b->rack, b->rack_switches);
-		rows[n++] = row_of(what, b->rack_gpus, NAN, b->rack_domains, NAN, &b->rack_loss);
+		rows[n++] = row_of(what, b->rack_gpus, NAN, b->rack_domains, NAN, NAN, &b->rack_loss);
 	}
 	if (b->row >= 0) {
 		char name[16], what[160];
@@ -207,7 +213,7 @@ static int blast_rows(const Design *d, BlastRow *rows, int max)
 		snprintf(what, sizeof what, "the fullest row (%s, %d racks, %d switches)", name,
 			 b->row_loss.racks, b->row_loss.switches);
 		rows[n++] = row_of(what, b->row_loss.gpus, b->row_loss.ports_cut, b->row_loss.domains,
-				   NAN, &b->row_loss);
+				   NAN, NAN, &b->row_loss);
 	}
 	for (int i = 0; i < b->nfabrics && n < max; i++) {
 		const BlastFabric *f = &b->fabrics[i];
@@ -219,26 +225,27 @@ static int blast_rows(const Design *d, BlastRow *rows, int max)
 				continue;
 			snprintf(what, sizeof what, "a %s switch of %s%s", ir_switch_tier_names[t->tier], fname,
 				 t->tier == f->worst_tier ? " (its worst single failure)" : "");
-			rows[n++] = row_of(what, NAN, t->ports_cut, NAN, t->bisection_left, &t->loss);
+			rows[n++] = row_of(what, NAN, t->ports_cut, NAN, t->bisection_left, t->rate, &t->loss);
 		}
 		if (f->planes > 1 && n < max) {
 			snprintf(what, sizeof what, "a plane of %s (of %d)", fname, f->planes);
-			rows[n++] = row_of(what, NAN, f->plane_ports_cut, NAN, f->plane_bisection_left,
+			rows[n++] = row_of(what, NAN, f->plane_ports_cut, NAN, f->plane_bisection_left, NAN,
 					   &f->plane_loss);
 		}
 		if (f->top_tier >= 0 && n < max) {
 			snprintf(what, sizeof what, "%d %s switches of %s", BLAST_K,
 				 ir_switch_tier_names[f->top_tier], fname);
-			rows[n++] = row_of(what, NAN, 0, NAN, f->after[BLAST_K], NULL);
+			rows[n++] = row_of(what, NAN, 0, NAN, f->after[BLAST_K], NAN, NULL);
 		}
 	}
 	n = blast_power_rows(d, rows, n, max);
 	return blast_cooling_rows(d, rows, n, max);
 }
 
-static const char *const blast_heads[4] = {"accelerators lost", "endpoint ports cut off",
-					   "scale-up domains broken", "bisection left (Tb/s)"};
-static const int blast_decimals[4] = {0, 0, 0, 1};
+static const char *const blast_heads[5] = {"accelerators lost", "endpoint ports cut off",
+					   "scale-up domains broken", "bisection left (Tb/s)",
+					   "events a year"};
+static const int blast_decimals[5] = {0, 0, 0, 1, 6};
 
 static void blast_table(Buf *b, const Design *d, TabFormat fmt)
 {
@@ -246,7 +253,7 @@ static void blast_table(Buf *b, const Design *d, TabFormat fmt)
 	int n = blast_rows(d, rows, 64);
 	if (n == 0)
 		return;
-	Tab t = {fmt, "failure", blast_heads, blast_decimals, NULL, 4, "plans that must restart"};
+	Tab t = {fmt, "failure", blast_heads, blast_decimals, NULL, 5, "plans that must restart"};
 	tab_open(b, &t);
 	Buf plans = {0};
 	for (int i = 0; i < n; i++) {
@@ -264,7 +271,9 @@ static void blast_md(Buf *b, const Design *d)
 		return;
 	buf_puts(b, "### Blast radius\n\nWhat one failure takes down, the worst of each failure "
 		    "domain, and the plans it stops (a power or cooling unit: what its redundancy "
-		    "leaves):\n\n");
+		    "leaves), and how often it happens: events a year of any node, any switch of the "
+		    "tier, a unit of a stage or plant under n, two of its units down at once within "
+		    "the repair time under redundancy (docs/reliability.md):\n\n");
 	blast_table(b, d, TAB_MD);
 }
 
@@ -297,7 +306,15 @@ static void spares_md(Buf *b, const Design *d)
 	text_number(b, sp->cold[REL_CABLE], 0, false);
 	buf_puts(b, " cables and ");
 	text_number(b, sp->cold[REL_OPTIC], 0, false);
-	buf_puts(b, " optics on the shelf.\n\n");
+	buf_puts(b, " optics on the shelf");
+	if (sp->cold[REL_POWER] > 0 || sp->cold[REL_COOLING] > 0) {
+		buf_puts(b, ", with ");
+		text_number(b, sp->cold[REL_POWER], 0, false);
+		buf_puts(b, " units of the power chain and ");
+		text_number(b, sp->cold[REL_COOLING], 0, false);
+		buf_puts(b, " of the cooling plant (UPS modules, PDUs, CDUs, pumps ...)");
+	}
+	buf_puts(b, ".\n\n");
 }
 
 /* Each workload's job under failures, a row each; returns the rows. */

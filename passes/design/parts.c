@@ -191,10 +191,15 @@ static void lower_reliability(Part *pt, const Decl *x)
 		FieldId rate;
 	} rates[] = {{KIND_ACCELERATOR, FLD_ACCELERATOR_AFR}, {KIND_NIC, FLD_NIC_AFR},
 		     {KIND_SWITCH, FLD_SWITCH_AFR},           {KIND_CABLE, FLD_CABLE_AFR},
-		     {KIND_OPTIC, FLD_OPTIC_AFR},             {KIND_NODE, FLD_NODE_AFR}};
+		     {KIND_OPTIC, FLD_OPTIC_AFR},             {KIND_NODE, FLD_NODE_AFR},
+		     {KIND_POWER_STAGE, FLD_POWER_STAGE_AFR}, {KIND_COOLING_UNIT, FLD_COOLING_UNIT_AFR}};
 	for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++)
 		if (rates[i].kind == x->kind)
 			pt->failure_rate = field_num(x, rates[i].rate) / YEAR_S;
+	if (x->kind == KIND_POWER_STAGE)
+		pt->mttr = field_num(x, FLD_POWER_STAGE_MTTR);
+	if (x->kind == KIND_COOLING_UNIT)
+		pt->mttr = field_num(x, FLD_COOLING_UNIT_MTTR);
 	if (x->kind == KIND_ACCELERATOR)
 		pt->accel.memory_failure_rate = field_num(x, FLD_ACCELERATOR_MEMORY_AFR) / YEAR_S;
 	if (x->kind == KIND_NODE)

@@ -146,3 +146,23 @@ void spares_mark(Design *d)
 		free(spare);
 	}
 }
+
+void spares_check(Design *d)
+{
+	int gi = spares_group(d);
+	if (gi < 0 || d->quiet)
+		return;
+	const NodeGroup *g = &d->groups[gi];
+	int want = (int)field_num(d->cluster, FLD_CLUSTER_HOT_SPARES);
+	if (g->domain_nodes <= 1 || want <= 0 || g->spares == want)
+		return;
+	const Value *v = field_value(d->cluster, FLD_CLUSTER_HOT_SPARES);
+	int domains = g->domain_nodes > 0 ? g->count / g->domain_nodes : 0;
+	Diag *dg = diag_warning(d->c, v ? v->loc : d->cluster->name_loc,
+				"hot_spares = %d installs %d: the spares are trays held inside each of the "
+				"%d scale-up domains of %s, the same number in each (%d of its %d trays)%s",
+				want, g->spares, domains, g->type->name, g->domain_spares, g->domain_nodes,
+				g->spares > want ? ", so the count is rounded up to a multiple of the domains"
+						 : ", at most all but one tray of each");
+	diag_set_code(dg, "hot-spares-rounded");
+}

@@ -180,6 +180,9 @@ static void blast_nodes(const Design *d, BlastRadius *b)
 	if (node >= 0)
 		blast_one(d, node, -1, &b->node_loss);
 	free(in);
+	for (int i = 0; i < d->ngroups; i++)
+		b->node_rate += (d->groups[i].count - d->groups[i].spares) *
+				reliability_node_rate(d->groups[i].type);
 }
 
 /* Accelerators in service (hot spares apart) per rack. */
@@ -226,10 +229,35 @@ typedef struct FloorKey {
 	int rack;
 } FloorKey;
 
+/* Floor order, racks in index order on ties (racks of different zones may share a row and
+ * position). */
 static int by_floor(const void *a, const void *b)
 {
 	const FloorKey *x = a, *y = b;
-	return (x->key > y->key) - (x->key < y->key);
+	if (x->key != y->key)
+		return (x->key > y->key) - (x->key < y->key);
+	return (x->rack > y->rack) - (x->rack < y->rack);
+}
+
+/* Every rack in floor order and the accelerators in service in each, computed once for all the
+ * power and cooling units' windows. */
+typedef struct Floor {
+	FloorKey *order;          /* [nracks] */
+	int *gpus;                /* [nracks], by rack index */
+} Floor;
+
+static void floor_init(const Design *d, Floor *f)
+{
+	f->order = xmalloc(sizeof(FloorKey) * (size_t)(d->nracks + 1));
+	for (int r = 0; r < d->nracks; r++)
+		f->order[r] = (FloorKey){(long)d->racks[r].row * 1000000L + d->racks[r].pos, r};
+	qsort(f->order, (size_t)d->nracks, sizeof *f->order, by_floor);
+	f->gpus = rack_gpus(d);
+}
+
+static void floor_free(Floor *f)
+{
+	free(f->order), free(f->gpus);
 }
 
 int blast_window(const int *gpus, int n, int share)
@@ -252,25 +280,23 @@ int blast_window(const int *gpus, int n, int share)
 
 /* The racks `share` consecutive in floor order among those `in` (NULL: all) that hold the most
  * accelerators, lost. */
-static void lose_window(const Design *d, const bool *in, int share, BlastLoss *out)
+static void lose_window(const Design *d, const Floor *f, const bool *in, int share, BlastLoss *out)
 {
 	int n = 0;
-	FloorKey *order = xmalloc(sizeof(FloorKey) * (size_t)(d->nracks + 1));
-	for (int r = 0; r < d->nracks; r++)
+	int *racks = xmalloc(sizeof(int) * (size_t)(d->nracks + 1));
+	int *in_order = xmalloc(sizeof(int) * (size_t)(d->nracks + 1));
+	for (int k = 0; k < d->nracks; k++) {
+		int r = f->order[k].rack;
 		if (!in || in[r])
-			order[n++] = (FloorKey){(long)d->racks[r].row * 1000000L + d->racks[r].pos, r};
-	qsort(order, (size_t)n, sizeof *order, by_floor);
-	int *g = rack_gpus(d);
-	int *in_order = xmalloc(sizeof(int) * (size_t)(n + 1));
-	for (int k = 0; k < n; k++)
-		in_order[k] = g[order[k].rack];
+			racks[n] = r, in_order[n++] = f->gpus[r];
+	}
 	int at = blast_window(in_order, n, share);
 	bool *lost = xmalloc(sizeof(bool) * (size_t)(d->nracks + 1));
 	memset(lost, 0, sizeof(bool) * (size_t)(d->nracks + 1));
 	for (int k = at; at >= 0 && k < n && k < at + share; k++)
-		lost[order[k].rack] = true;
+		lost[racks[k]] = true;
 	blast_racks(d, lost, out);
-	free(order), free(g), free(in_order), free(lost);
+	free(racks), free(in_order), free(lost);
 }
 
 int blast_power_share(int redundancy, bool rack_feed, int units, int racks)
@@ -282,8 +308,9 @@ int blast_power_share(int redundancy, bool rack_feed, int units, int racks)
 	return units > 0 ? (racks + units - 1) / units : racks;
 }
 
-/* Each stage of the power chain: what one unit's failure takes. */
-static void blast_power(const Design *d, BlastRadius *b)
+/* Each stage of the power chain: what one unit's failure takes, and how often the stage loses
+ * racks (reliability_plant_event). */
+static void blast_power(const Design *d, const Floor *f, BlastRadius *b)
 {
 	b->npower = d->nstages;
 	b->power = arena_alloc(d->p->c->arena, sizeof(BlastPower) * (size_t)(d->nstages + 1));
@@ -297,12 +324,16 @@ static void blast_power(const Design *d, BlastRadius *b)
 		p->units = feed ? power_chain_feeds_of(st, &share_of_rack) : (int)lround(s->units);
 		p->share = blast_power_share(st->stage.redundancy, feed, p->units, d->nracks);
 		if (p->share > 0)
-			lose_window(d, NULL, p->share, &p->loss);
+			lose_window(d, f, NULL, p->share, &p->loss);
+		PlantEvent e;
+		reliability_plant_event(st->stage.redundancy, feed, p->units, st->stage.module_count, 0,
+					st->failure_rate, st->mttr, s->load > 0 ? d->nracks : 0, &e);
+		p->rate = e.rate, p->event_racks = e.racks;
 	}
 }
 
 /* Each unit of each cooling group's plant: what one unit's failure takes. */
-static void blast_cooling(const Design *d, BlastRadius *b)
+static void blast_cooling(const Design *d, const Floor *f, BlastRadius *b)
 {
 	int n = 0;
 	for (int i = 0; i < d->ncool_groups; i++)
@@ -323,7 +354,12 @@ static void blast_cooling(const Design *d, BlastRadius *b)
 				   : up->cunit.racks_per_unit > 0 ? up->cunit.racks_per_unit
 				   : blast_power_share(RED_N, false, c->units, g->racks);
 			if (c->share > 0)
-				lose_window(d, in, c->share, &c->loss);
+				lose_window(d, f, in, c->share, &c->loss);
+			PlantEvent e;
+			reliability_plant_event(up->cunit.redundancy, false, c->units, up->cunit.module_count,
+						up->cunit.racks_per_unit, up->failure_rate, up->mttr,
+						u->load > 0 ? g->racks : 0, &e);
+			c->rate = e.rate, c->event_racks = e.racks;
 		}
 	}
 	free(in);
@@ -406,6 +442,7 @@ static void blast_fabric(const Design *d, int f, BlastRadius *b)
 			if (s->fabric != f || (int)s->tier != t)
 				continue;
 			bt.switches++;
+			bt.rate += s->model ? s->model->failure_rate : 0;
 			if (ports[i] > bt.ports_cut || bt.worst < 0)
 				bt.ports_cut = ports[i], bt.worst = i;
 			double left = top_total > 0 ? bf.bisection * (1 - top[i] / top_total) : bf.bisection;
@@ -477,7 +514,10 @@ void blast_radius(Design *d, BlastRadius *b)
 		if (d->fabrics[f].switches > 0)
 			blast_fabric(d, f, b);
 	blast_row(d, b);
-	blast_power(d, b);
-	blast_cooling(d, b);
+	Floor f;
+	floor_init(d, &f);
+	blast_power(d, &f, b);
+	blast_cooling(d, &f, b);
+	floor_free(&f);
 	blast_zone(d, b);
 }

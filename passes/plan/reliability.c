@@ -83,6 +83,14 @@ static double node_rate(const Part *node, double *by_class, double n)
 	return host + accel + memory + nic;
 }
 
+static void plant_rates(const Design *d, double gpus, double *power, double *cooling,
+			double *unit_power, double *unit_cooling);
+
+double reliability_node_rate(const Part *node)
+{
+	return node_rate(node, NULL, 0);
+}
+
 void reliability_cluster(const Design *d, ClusterReliability *out)
 {
 	*out = (ClusterReliability){.done = true, .cabled = d->ncables > 0};
@@ -116,9 +124,133 @@ void reliability_cluster(const Design *d, ClusterReliability *out)
 		out->by_class[REL_CABLE] = n ? d->t.cables * sum / n : 0;
 	}
 	out->network_rate = out->by_class[REL_SWITCH] + out->by_class[REL_CABLE] + out->by_class[REL_OPTIC];
+	/* The power chain and the cooling plants: what a job on every accelerator meets. */
+	plant_rates(d, 0, &out->by_class[REL_POWER], &out->by_class[REL_COOLING],
+		    &out->unit_failures[REL_POWER], &out->unit_failures[REL_COOLING]);
 	for (int k = 0; k < REL_COUNT; k++)
 		out->rate += out->by_class[k];
 	out->mtbf = out->rate > 0 ? 1 / out->rate : INFINITY;
+}
+
+/* ---- the plant ------------------------------------------------------------------------------ */
+
+/* Two repairable units in parallel, each failing at lambda and repaired in r, fail together at
+ * lambda1 lambda2 (r1 + r2) / (1 + lambda1 r1 + lambda2 r2) (R. Billinton and R. N. Allan,
+ * "Reliability Evaluation of Engineering Systems", 2nd ed., Plenum 1992, ch. 9, the parallel
+ * reduction of repairable components; IEEE Std 493-2007 ch. 2 uses the same): for identical
+ * units 2 lambda^2 r / (1 + 2 lambda r), about 2 lambda^2 r when lambda r << 1. */
+static double pair_rate(double lambda, double r)
+{
+	return 2 * lambda * lambda * r / (1 + 2 * lambda * r);
+}
+
+static int ceil_div(int a, int b)
+{
+	return b > 0 ? (a + b - 1) / b : a;
+}
+
+void reliability_plant_event(int redundancy, bool rack_feed, int units, int module_count, int per,
+			     double lambda, double mttr, int racks, PlantEvent *out)
+{
+	*out = (PlantEvent){0};
+	if (racks <= 0)
+		return;
+	int m = module_count > 0 ? module_count : 1;
+	int u = units;
+	if (u <= 0) /* no unit rating: one path (per side) */
+		u = redundancy == RED_TWO_N ? 2 : redundancy == RED_N_PLUS_1 ? m + 1
+		    : redundancy == RED_BLOCK ? m : 1;
+	out->units = rack_feed ? (double)u * racks : u;
+	if (redundancy == RED_N) {
+		out->racks = rack_feed ? 1 : per > 0 ? (per < racks ? per : racks) : ceil_div(racks, units > 0 ? u : 1);
+		out->rate = out->units * lambda;
+		return;
+	}
+	/* Pairs that cannot both be down: a two_n stage's units side by side, any two of the
+	 * others. */
+	double pairs = redundancy == RED_TWO_N ? u / 2.0 : u * (u - 1) / 2.0;
+	if (rack_feed) {
+		out->racks = 1;
+		out->rate = racks * pairs * pair_rate(lambda, mttr);
+		return;
+	}
+	int share = redundancy == RED_TWO_N    ? ceil_div(racks, u / 2)
+		    : redundancy == RED_N_PLUS_1 ? ceil_div(racks, u - 1)
+						 : ceil_div(racks, m);
+	if (per > 0 && per < share)
+		share = per;
+	out->racks = share < racks ? share : racks;
+	out->rate = pairs * pair_rate(lambda, mttr);
+}
+
+double reliability_plant_hit(double job_racks, int event_racks, int racks)
+{
+	if (racks <= 0 || event_racks <= 0)
+		return 0;
+	double r = job_racks < 1 ? 1 : job_racks;
+	return fmin(1, (r + event_racks - 1) / racks);
+}
+
+/* Accelerators in service (hot spares apart). */
+static double in_service(const Design *d)
+{
+	double n = 0;
+	for (int i = 0; i < d->ngroups; i++)
+		n += (d->groups[i].count - d->groups[i].spares) * d->groups[i].type->node.accelerators;
+	return n;
+}
+
+/* The plant's events and the failures of its units (into unit_power and unit_cooling, either
+ * may be NULL). */
+static void plant_rates(const Design *d, double gpus, double *power, double *cooling,
+			double *unit_power, double *unit_cooling)
+{
+	double pw = 0, cl = 0, upw = 0, ucl = 0;
+	int racks = d->nracks > 0 ? d->nracks : (int)lround(d->t.racks);
+	double all = in_service(d);
+	double share = gpus > 0 && all > 0 ? fmin(1, gpus / all) : 1;
+	for (int k = 0; k < d->nstages && racks > 0; k++) {
+		const PowerStageInst *s = &d->stages[k];
+		const Part *st = s->stage;
+		if (!(st->failure_rate > 0) || !(s->load > 0))
+			continue;
+		bool feed = st->stage.stage == PS_RACK_FEED;
+		double fs;
+		int units = feed ? power_chain_feeds_of(st, &fs) : (int)lround(s->units);
+		PlantEvent e;
+		reliability_plant_event(st->stage.redundancy, feed, units, st->stage.module_count, 0,
+					st->failure_rate, st->mttr, racks, &e);
+		pw += e.rate * reliability_plant_hit(share * racks, e.racks, racks);
+		upw += e.units * st->failure_rate;
+	}
+	for (int i = 0; i < d->ncool_groups; i++) {
+		const CoolingGroup *g = &d->cool_groups[i];
+		for (int k = 0; k < g->nunits && g->racks > 0; k++) {
+			const CoolingUnitInst *ui = &g->units[k];
+			const Part *up = ui->unit;
+			if (!(up->failure_rate > 0) || !(ui->load > 0))
+				continue;
+			PlantEvent e;
+			reliability_plant_event(up->cunit.redundancy, false, (int)lround(ui->units),
+						up->cunit.module_count, up->cunit.racks_per_unit,
+						up->failure_rate, up->mttr, g->racks, &e);
+			cl += e.rate * reliability_plant_hit(share * g->racks, e.racks, g->racks);
+			ucl += e.units * up->failure_rate;
+		}
+	}
+	if (power)
+		*power = pw;
+	if (cooling)
+		*cooling = cl;
+	if (unit_power)
+		*unit_power = upw;
+	if (unit_cooling)
+		*unit_cooling = ucl;
+}
+
+void reliability_plant(const Design *d, double gpus, double *power, double *cooling)
+{
+	plant_rates(d, gpus, power, cooling, NULL, NULL);
 }
 
 double reliability_job_rate(const ClusterReliability *c, const Part *node, double gpus)
@@ -144,7 +276,9 @@ void reliability_workload(Design *d, const Decl *w, const PlanModel *m, const Pl
 	*out = (WorkloadReliability){.done = true};
 	ClusterReliability c;
 	reliability_cluster(d, &c);
-	out->rate = reliability_job_rate(&c, hw->node, best->gpus);
+	double power, cooling;
+	reliability_plant(d, best->gpus, &power, &cooling);
+	out->rate = reliability_job_rate(&c, hw->node, best->gpus) + power + cooling;
 	out->mtbf = out->rate > 0 ? 1 / out->rate : INFINITY;
 	out->per_day = out->rate * 86400;
 
@@ -280,10 +414,14 @@ void reliability_spares(const Design *d, SpareSizing *out)
 	for (int i = 0; i < d->nbom; i++)
 		if (!strcmp(d->bom[i].part, "spare node"))
 			out->shelf_nodes += (int)d->bom[i].quantity;
-	static const RelClass cold[] = {REL_SWITCH, REL_CABLE, REL_OPTIC};
+	/* The plant's cold spares (UPS modules, rectifiers, CDUs ...): every unit's failure, the
+	 * redundant ones too (a spare restores the redundancy). */
+	static const RelClass cold[] = {REL_SWITCH, REL_CABLE, REL_OPTIC, REL_POWER, REL_COOLING};
 	for (size_t k = 0; k < sizeof cold / sizeof cold[0]; k++) {
-		out->cold_mean[cold[k]] = c->by_class[cold[k]] * out->restock;
-		out->cold[cold[k]] = reliability_poisson_quantile(out->cold_mean[cold[k]], out->target);
+		RelClass cls = cold[k];
+		double rate = cls == REL_POWER || cls == REL_COOLING ? c->unit_failures[cls] : c->by_class[cls];
+		out->cold_mean[cls] = rate * out->restock;
+		out->cold[cls] = reliability_poisson_quantile(out->cold_mean[cls], out->target);
 	}
 }
 
@@ -306,8 +444,10 @@ int reliability_plan(Design *d)
 		return 0;
 	reliability_cluster(d, &d->reliability);
 	reliability_spares(d, &d->spare_sizing);
-	if (d->elaborated)
+	if (d->elaborated) {
+		spares_check(d);
 		blast_radius(d, &d->blast);
+	}
 	for (int i = 0; i < d->nplans; i++) {
 		WorkloadPlan *wp = &d->plans[i];
 		WorkloadReliability *r = &wp->rel;

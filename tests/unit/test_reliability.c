@@ -161,7 +161,9 @@ static void test_checkpoint(void)
 	 * whole cluster's network (it spans every accelerator). */
 	double year = 365.0 * 86400;
 	double nodes = 16 * (0.152 + 8 * (0.0809 + 0.0297 + 0.0029)) / year;
-	CLOSE(r->rate, nodes + b->d.reliability.network_rate, 1e-9);
+	const ClusterReliability *cr = &b->d.reliability;
+	CLOSE(r->rate, nodes + cr->network_rate + cr->by_class[REL_POWER] + cr->by_class[REL_COOLING],
+	      1e-9);
 	CLOSE(b->d.reliability.rate, r->rate, 1e-9);
 	/* Goodput from the closed form with the default restart of 5 min plus the restore. */
 	CLOSE(r->restart, 300 + r->restore_time, 1e-12);
@@ -451,6 +453,105 @@ static void test_cooling_blast(void)
 	unit_build_done(b);
 }
 
+/* The plant's events (reliability_plant_event), worked by hand with a year of 8,760 h:
+ *  - n, 29 UPS modules at 3 % a year on 264 racks: 29 x 0.03 = 0.87 events a year, each
+ *    ceil(264 / 29) = 10 racks; a stage without a unit rating under n is one path: its afr,
+ *    every rack;
+ *  - two_n, 4 modules (2 pairs side by side) at 3 %, repaired in 8 h = 9.1324e-4 y: a pair
+ *    fails at 2 lambda^2 r / (1 + 2 lambda r) = 1.64384e-6 / 1.0000548 = 1.64375e-6, two pairs
+ *    3.28749e-6 a year, each taking one pair's ceil(264 / 2) = 132 racks;
+ *  - n_plus_1, 7 units at 10 %, 24 h = 2.73973e-3 y: 21 pairs of 5.47945e-5 / 1.000548 =
+ *    5.47645e-5: 1.150055e-3 a year, each ceil(264 / 6) = 44 racks (what 5 cannot carry);
+ *    with racks_per_unit 2, 2 racks;
+ *  - block, 8 units in 4 blocks at 5 %, 24 h: 28 pairs of 1.36986e-5 / 1.000274 = 1.36949e-5:
+ *    3.83457e-4 a year, a block's ceil(264 / 4) = 66 racks;
+ *  - rack feeds A and B (two_n, 2 a rack) at 1 %, 4 h = 4.56621e-4 y: 264 racks x 9.13242e-8 /
+ *    1.0000091 = 2.41094e-5 a year, a rack each; under n, 2 feeds a rack: 264 x 2 x 0.01.
+ * The share a job meets: on 100 of 264 racks, events of 10 racks: (100 + 10 - 1) / 264 =
+ * 0.412879; on every rack, all; on half a rack, its rack's 1 / 264. */
+static void test_plant_events(void)
+{
+	const double year = 365.0 * 86400, h = 3600;
+	PlantEvent e;
+	reliability_plant_event(RED_N, false, 29, 1, 0, 0.03 / year, 8 * h, 264, &e);
+	CLOSE(e.rate * year, 0.87, 1e-12);
+	CU_ASSERT_EQUAL(e.racks, 10);
+	reliability_plant_event(RED_N, false, 0, 1, 0, 0.03 / year, 8 * h, 264, &e);
+	CLOSE(e.rate * year, 0.03, 1e-12);
+	CU_ASSERT_EQUAL(e.racks, 264);
+	reliability_plant_event(RED_TWO_N, false, 4, 1, 0, 0.03 / year, 8 * h, 264, &e);
+	CLOSE(e.rate * year, 3.28749e-6, 1e-5);
+	CU_ASSERT_EQUAL(e.racks, 132);
+	reliability_plant_event(RED_N_PLUS_1, false, 7, 6, 0, 0.1 / year, 24 * h, 264, &e);
+	CLOSE(e.rate * year, 1.150055e-3, 1e-5);
+	CU_ASSERT_EQUAL(e.racks, 44);
+	reliability_plant_event(RED_N_PLUS_1, false, 7, 6, 2, 0.1 / year, 24 * h, 264, &e);
+	CU_ASSERT_EQUAL(e.racks, 2);
+	reliability_plant_event(RED_BLOCK, false, 8, 4, 0, 0.05 / year, 24 * h, 264, &e);
+	CLOSE(e.rate * year, 3.83457e-4, 1e-5);
+	CU_ASSERT_EQUAL(e.racks, 66);
+	reliability_plant_event(RED_TWO_N, true, 2, 1, 0, 0.01 / year, 4 * h, 264, &e);
+	CLOSE(e.rate * year, 2.41094e-5, 1e-5);
+	CU_ASSERT_EQUAL(e.racks, 1);
+	reliability_plant_event(RED_N, true, 2, 1, 0, 0.01 / year, 4 * h, 264, &e);
+	CLOSE(e.rate * year, 264 * 2 * 0.01, 1e-12);
+	CU_ASSERT_EQUAL(e.racks, 1);
+	/* Redundant units are rarer than the single ones by orders of magnitude; no racks, none. */
+	reliability_plant_event(RED_N, false, 29, 1, 0, 0.03 / year, 8 * h, 0, &e);
+	CU_ASSERT(e.rate == 0 && e.racks == 0);
+	CLOSE(reliability_plant_hit(100, 10, 264), 109.0 / 264, 1e-12);
+	CU_ASSERT_EQUAL(reliability_plant_hit(264, 10, 264), 1);
+	CLOSE(reliability_plant_hit(0.5, 1, 264), 1.0 / 264, 1e-12);
+	CU_ASSERT_EQUAL(reliability_plant_hit(100, 0, 264), 0);
+}
+
+/* A spec on std.power's ac_ups_n: the UPS stage's modules (n) count in the cluster's rate at
+ * modules x 3 %, the blast table's row gives the same events, a job on part of the cluster meets
+ * its share of them; the cold spares cover every unit's failures over the restock time. */
+static void test_plant_rates(void)
+{
+	char text[4096], spliced[4200];
+	snprintf(text, sizeof text, SPEC, "", "distributed_optimizer = true");
+	const char *at = strstr(text, "site s {\n");
+	CU_ASSERT_FATAL(at != NULL);
+	at += strlen("site s {\n");
+	snprintf(spliced, sizeof spliced, "import std.power\n%.*s  power = ac_ups_n\n%s",
+		 (int)(at - text), text, at);
+	Built *b = unit_build(spliced, NULL, NULL, false);
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	const Design *d = &b->d;
+	const double year = 365.0 * 86400;
+	const BlastPower *ups = NULL;
+	double redundant = 0;
+	for (int k = 0; k < d->blast.npower; k++) {
+		if (d->blast.power[k].stage->stage.stage == PS_UPS)
+			ups = &d->blast.power[k];
+		else
+			redundant += d->blast.power[k].rate;
+	}
+	CU_ASSERT_FATAL(ups != NULL);
+	CU_ASSERT(ups->units >= 1);
+	CLOSE(ups->rate * year, ups->units * 0.03, 1e-9);
+	CU_ASSERT_EQUAL(ups->event_racks, ups->share);
+	/* The cluster's rate: the UPS modules and the 2N stages' overlaps. */
+	CLOSE(d->reliability.by_class[REL_POWER], ups->rate + redundant, 1e-9);
+	CU_ASSERT(redundant < 1e-3 * ups->rate);
+	/* A job on 64 of the 128 GPUs spans half the racks: each stage's events at the share
+	 * reliability_plant_hit gives, less than the whole cluster's. */
+	double power, expect = 0;
+	reliability_plant(d, 64, &power, NULL);
+	for (int k = 0; k < d->blast.npower; k++)
+		expect += d->blast.power[k].rate *
+			  reliability_plant_hit(d->nracks * 0.5, d->blast.power[k].event_racks, d->nracks);
+	CLOSE(power, expect, 1e-12);
+	CU_ASSERT(power < d->reliability.by_class[REL_POWER]);
+	/* Cold spares: every unit's failures, the UPS modules' included, over 30 days. */
+	const SpareSizing *sp = &d->spare_sizing;
+	CU_ASSERT(d->reliability.unit_failures[REL_POWER] >= ups->units * 0.03 / year);
+	CLOSE(sp->cold_mean[REL_POWER], d->reliability.unit_failures[REL_POWER] * 30 * 86400, 1e-12);
+	unit_build_done(b);
+}
+
 /* Poisson quantiles worked by hand: mean 2, P(<= 5) = 0.9834, P(<= 6) = 0.9955. */
 static void test_poisson(void)
 {
@@ -471,6 +572,8 @@ void suite_reliability(void)
 	CU_add_test(s, "checkpoint size, bandwidth and goodput of a spec", test_checkpoint);
 	CU_add_test(s, "10,000 H100 fail more often than every 20 h", test_seed_claim);
 	CU_add_test(s, "Poisson quantiles of the spares", test_poisson);
+	CU_add_test(s, "plant events against hand-worked numbers", test_plant_events);
+	CU_add_test(s, "plant rates of a spec: cluster, job, blast row, cold spares", test_plant_rates);
 	CU_add_test(s, "hot spares placed per unit and per domain", test_spares_place);
 	CU_add_test(s, "a spec's hot spares: counted, racked, out of the plans", test_spares_design);
 	CU_add_test(s, "power blast: shares of racks by redundancy, the worst window", test_power_blast);
