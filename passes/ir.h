@@ -905,6 +905,10 @@ typedef struct PlanModel {
 	bool bias;           /* biases in the linear layers */
 	double dropout;      /* probability; 0: no dropout masks kept */
 	double route_nodes;  /* a token's experts on at most this many nodes; 0: any */
+	/* Multi-head Latent Attention (DeepSeek-AI, "DeepSeek-V2", arXiv 2405.04434, §2.1): keys
+	 * and values from a kv_lora-wide latent, queries from a q_lora-wide one (0: directly),
+	 * query/key heads of head_dim + rope_dim, value heads of v_dim. kv_lora 0: standard. */
+	double kv_lora, q_lora, rope_dim, v_dim;
 	double params;       /* parameters in all (plan_params) */
 } PlanModel;
 

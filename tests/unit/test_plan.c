@@ -94,6 +94,20 @@ static void test_flops(void)
 	PlanModel dn = e;
 	dn.experts = 1, dn.dense_layers = 2;
 	CLOSE(plan_model_flops(&e, 1) - plan_model_flops(&dn, 1), 3 * 4 * 2 * 64.0, 1e-12);
+
+	/* Multi-head Latent Attention by hand: g's model with d 4, a rotary part r 2, value heads
+	 * dv 3, a KV latent of 4, queries projected directly. Per token and layer: Q 2·8·2·6 =
+	 * 192, KV down 2·8·(4 + 2) = 96, KV up 2·4·2·(4 + 3) = 112, output 2·2·3·8 = 96, core
+	 * 2·4·(2·6 + 2·3) = 144, FFN 768: 1,408; two layers 2,816, logits 160; × 3 × 4 tokens. */
+	PlanModel mla = g;
+	mla.groups = 2, mla.kv_lora = 4, mla.rope_dim = 2, mla.v_dim = 3;
+	CLOSE(plan_model_flops(&mla, 1), 35712, 1e-12);
+	/* DeepSeek-V3 (std.models, its report's §4.2): 671B parameters. */
+	PlanModel ds = {.layers = 61, .hidden = 7168, .heads = 128, .head_dim = 128, .groups = 128,
+			.ffn = 18432, .seq = 4096, .vocab = 129280, .mats = 3, .experts = 256,
+			.top_k = 8, .expert_ffn = 2048, .shared = 1, .dense_layers = 3, .dropout = 0,
+			.kv_lora = 512, .q_lora = 1536, .rope_dim = 64, .v_dim = 128};
+	CLOSE(plan_params(&ds), 671e9, 1e-3);
 }
 
 static void test_memory(void)
@@ -565,6 +579,12 @@ static void test_accuracy(void)
 		CU_ASSERT_FATAL(b->errors == 0 && wp != NULL && wp->r.found);
 		double predicted = accuracy_predicted(wp, r->metric);
 		accuracy_note(r->what, predicted, r->published, r->fit);
+		if (getenv("ACC_DEBUG")) {
+			const PlanConfig *c = &wp->r.best; const PlanCost *k = &wp->r.cost;
+			printf("\n     tp%d pp%d dp%d cp%d ep%d mb%d v%d rc%d sp%d dopt%d fsdp%d f%d/l%d m=%d | step %.3f comp %.3f re %.3f tp %.3f cp %.3f ep %.3f pp %.3f bub %.3f dp %.3f opt %.3f mem %.1f ov dp%d tp%d pp%d mfu %.3f",
+			       c->tp, c->pp, c->dp, c->cp, c->ep, c->micro, c->v, c->recompute, c->sp, c->dopt, c->fsdp, c->first, c->last, k->microbatches,
+			       k->step, k->compute, k->recompute, k->tp_comm, k->cp_comm, k->ep_comm, k->pp_comm, k->bubble, k->dp_comm, k->optimizer, k->mem/1e9, k->overlap_dp, k->overlap_tp, k->overlap_pp, k->mfu);
+		}
 		CU_ASSERT(fabs(predicted / r->published - 1) <= 0.25);
 		done(b);
 	}
