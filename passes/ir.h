@@ -949,6 +949,8 @@ typedef struct PlanConfig {
 			      * hold (layers - first - last) / (pp - 2) each (plan_stage_layers) */
 	int batch;           /* global batch, sequences */
 	int recompute;       /* PLAN_RC_* */
+	int rc_layers;       /* full recompute of only this many layers of each virtual stage
+			      * (Megatron-LM --recompute-method block); 0: all of them */
 	bool sp, dopt;       /* sequence parallelism, distributed optimizer */
 	bool flash;          /* fused causal attention (FlashAttention) */
 	bool fsdp;           /* weights, gradients and optimizer sharded over DP (ZeRO-3) */

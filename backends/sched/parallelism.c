@@ -53,6 +53,8 @@ static Json *config_json(const PlanConfig *c, const PlanCost *k)
 	jw_set(o, "last_stage_layers", jw_int(k->last_stage_layers));
 	jw_set(o, "layers_per_virtual_stage", jw_int(k->virtual_stage_layers));
 	jw_set(o, "recompute", jw_str(enum_RECOMPUTE.words[c->recompute]));
+	if (c->recompute == RC_FULL && c->rc_layers > 0)
+		jw_set(o, "recompute_layers", jw_int(c->rc_layers));
 	jw_set(o, "sequence_parallel", jw_bool(c->sp));
 	jw_set(o, "distributed_optimizer", jw_bool(c->dopt));
 	jw_set(o, "fsdp", jw_bool(c->fsdp));
@@ -286,6 +288,9 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 	fprintf(f, "--micro-batch-size %d\n--global-batch-size %d\n", c->micro, c->batch);
 	if (c->recompute == RC_SELECTIVE)
 		fprintf(f, "--recompute-granularity selective\n");
+	else if (c->recompute == RC_FULL && c->rc_layers > 0)
+		fprintf(f, "--recompute-granularity full\n--recompute-method block\n"
+			   "--recompute-num-layers %d\n", c->rc_layers);
 	else if (c->recompute == RC_FULL)
 		fprintf(f, "--recompute-granularity full\n--recompute-method uniform\n"
 			   "--recompute-num-layers 1\n");

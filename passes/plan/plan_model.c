@@ -555,9 +555,45 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	}
 }
 
+double plan_chunk_layers(const PlanModel *m, const PlanConfig *c)
+{
+	double first, mid, last;
+	stage_layers(m, c, &first, &mid, &last);
+	return fmax(mid, first) / (c->v > 0 ? c->v : 1);
+}
+
+/* Block recomputation (Megatron-LM, --recompute-method block --recompute-num-layers k:
+ * megatron/core/transformer/transformer_block.py, _checkpointed_forward, recomputes the first
+ * k layers of each virtual stage and keeps the others' activations): a fraction f = k/n of the
+ * layers costs as under full recomputation, the rest as without. The working set of one
+ * recomputed layer stays (plan_memory). */
+void plan_layer_blend(const PlanLayer *none, const PlanLayer *full, double f, PlanLayer *out)
+{
+	PlanLayer o = *full;
+	o.re = f * full->re;
+	o.tp = f * full->tp + (1 - f) * none->tp;
+	o.cp = f * full->cp + (1 - f) * none->cp;
+	o.ep = f * full->ep + (1 - f) * none->ep;
+	o.act = f * full->act + (1 - f) * none->act;
+	*out = o;
+}
+
 /* Per-layer costs, averaged over the dense and MoE layers by their counts. */
 void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanLayer *out)
 {
+	if (c->recompute == RC_FULL && c->rc_layers > 0) {
+		double n = plan_chunk_layers(m, c);
+		if (c->rc_layers < n) {
+			PlanConfig one = *c;
+			PlanLayer none, full;
+			one.rc_layers = 0;
+			plan_layer(m, hw, &one, &full);
+			one.recompute = RC_NONE;
+			plan_layer(m, hw, &one, &none);
+			plan_layer_blend(&none, &full, c->rc_layers / n, out);
+			return;
+		}
+	}
 	double nd = n_dense(m), nm = m->layers - nd;
 	LayerTimes dl = {0}, ml = {0};
 	if (nd > 0)
@@ -716,6 +752,9 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 
 	o->model_flops = plan_model_flops(m, c->batch);
 	o->hw_flops = plan_hw_flops(m, c->batch, c->recompute);
+	if (c->recompute == RC_FULL && c->rc_layers > 0) /* block: k of n layers recomputed */
+		o->hw_flops = o->model_flops + fmin(1, c->rc_layers / plan_chunk_layers(m, c)) *
+						       (o->hw_flops - o->model_flops);
 	o->mfu = o->model_flops / (o->step * c->gpus * hw->peak);
 	o->tokens_per_s = c->batch * m->seq / o->step;
 	o->tflops_per_gpu = o->hw_flops / (o->step * c->gpus) / 1e12;

@@ -217,6 +217,46 @@ static void cands_free(Cands *c)
 	free(c->v);
 }
 
+/* A fully recomputed plan that fits, tried with only the first k of each virtual stage's n
+ * layers recomputed (Megatron-LM --recompute-method block; plan_layer_blend), k the fewest
+ * that fit: memory is linear in k, from the plan without recomputation (k = 0, with the
+ * recomputed layer's working set) to this one (k = n). Nothing when no recomputation fits
+ * (that plan is searched itself) or only k = n does. */
+static void block_recompute(const PlanModel *m, const PlanHw *hw, const PlanConfig *full,
+			    double dense, double expert, double usable, const PlanLayer *lf,
+			    PlanLayer *layers, bool *have, size_t li_none, Top *tops, int *ntops,
+			    PlanResult *out)
+{
+	double n = round(plan_chunk_layers(m, full));
+	if (n < 2)
+		return;
+	if (!have[li_none]) {
+		PlanConfig none = *full;
+		none.recompute = RC_NONE;
+		plan_layer(m, hw, &none, &layers[li_none]);
+		have[li_none] = true;
+	}
+	PlanLayer bl;
+	PlanCost k0, k1;
+	plan_layer_blend(&layers[li_none], lf, 0, &bl);
+	double a = plan_memory(m, full, &bl, dense, expert, &k0);
+	double b = plan_memory(m, full, lf, dense, expert, &k1);
+	if (a <= usable || a <= b)
+		return;
+	for (int k = (int)fmax(1, ceil((a - usable) / (a - b) * n - 1e-9)); k < n; k++) {
+		Top t = {.c = *full};
+		t.c.rc_layers = k;
+		plan_layer_blend(&layers[li_none], lf, k / n, &bl);
+		out->valid++;
+		if (plan_memory(m, &t.c, &bl, dense, expert, &t.k) > usable)
+			continue;
+		plan_time(m, hw, &t.c, &bl, dense, expert, &t.k);
+		out->fit++;
+		keep(tops, ntops, &t);
+		return;
+	}
+}
+
 void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, PlanResult *out)
 {
 	double t0 = now_ms();
@@ -322,6 +362,10 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 								plan_time(m, hw, &c, &layers[li], dense, expert, &t.k);
 								out->fit++;
 								keep(tops, &ntops, &t);
+								if (c.recompute == RC_FULL && (sp->recompute & (1u << RC_NONE)))
+									block_recompute(m, hw, &c, dense, expert, usable, &layers[li],
+											layers, have, ((size_t)i_b * RC_COUNT + RC_NONE) * 2 + (size_t)s,
+											tops, &ntops, out);
 							}
 						}
 					}

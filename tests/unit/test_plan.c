@@ -581,8 +581,8 @@ static void test_accuracy(void)
 		accuracy_note(r->what, predicted, r->published, r->fit);
 		if (getenv("ACC_DEBUG")) {
 			const PlanConfig *c = &wp->r.best; const PlanCost *k = &wp->r.cost;
-			printf("\n     tp%d pp%d dp%d cp%d ep%d mb%d v%d rc%d sp%d dopt%d fsdp%d f%d/l%d m=%d | step %.3f comp %.3f re %.3f tp %.3f cp %.3f ep %.3f pp %.3f bub %.3f dp %.3f opt %.3f mem %.1f ov dp%d tp%d pp%d mfu %.3f",
-			       c->tp, c->pp, c->dp, c->cp, c->ep, c->micro, c->v, c->recompute, c->sp, c->dopt, c->fsdp, c->first, c->last, k->microbatches,
+			printf("\n     tp%d pp%d dp%d cp%d ep%d mb%d v%d rc%d k%d sp%d dopt%d fsdp%d f%d/l%d m=%d | step %.3f comp %.3f re %.3f tp %.3f cp %.3f ep %.3f pp %.3f bub %.3f dp %.3f opt %.3f mem %.1f ov dp%d tp%d pp%d mfu %.3f",
+			       c->tp, c->pp, c->dp, c->cp, c->ep, c->micro, c->v, c->recompute, c->rc_layers, c->sp, c->dopt, c->fsdp, c->first, c->last, k->microbatches,
 			       k->step, k->compute, k->recompute, k->tp_comm, k->cp_comm, k->ep_comm, k->pp_comm, k->bubble, k->dp_comm, k->optimizer, k->mem/1e9, k->overlap_dp, k->overlap_tp, k->overlap_pp, k->mfu);
 		}
 		CU_ASSERT(fabs(predicted / r->published - 1) <= 0.25);
