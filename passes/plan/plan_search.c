@@ -224,29 +224,19 @@ static void cands_free(Cands *c)
  * (that plan is searched itself) or only k = n does. */
 static void block_recompute(const PlanModel *m, const PlanHw *hw, const PlanConfig *full,
 			    double dense, double expert, double usable, const PlanLayer *lf,
-			    PlanLayer *layers, bool *have, size_t li_none, Top *tops, int *ntops,
-			    PlanResult *out)
+			    double mem_full, double mem_none, const PlanLayer *none, Top *tops,
+			    int *ntops, PlanResult *out)
 {
 	double n = round(plan_chunk_layers(m, full));
-	if (n < 2)
+	/* k = 0: the plan without recomputation and the recomputed layer's working set. */
+	double a = mem_none + lf->work, b = mem_full;
+	if (n < 2 || a <= usable || a <= b)
 		return;
-	if (!have[li_none]) {
-		PlanConfig none = *full;
-		none.recompute = RC_NONE;
-		plan_layer(m, hw, &none, &layers[li_none]);
-		have[li_none] = true;
-	}
 	PlanLayer bl;
-	PlanCost k0, k1;
-	plan_layer_blend(&layers[li_none], lf, 0, &bl);
-	double a = plan_memory(m, full, &bl, dense, expert, &k0);
-	double b = plan_memory(m, full, lf, dense, expert, &k1);
-	if (a <= usable || a <= b)
-		return;
 	for (int k = (int)fmax(1, ceil((a - usable) / (a - b) * n - 1e-9)); k < n; k++) {
 		Top t = {.c = *full};
 		t.c.rc_layers = k;
-		plan_layer_blend(&layers[li_none], lf, k / n, &bl);
+		plan_layer_blend(none, lf, k / n, &bl);
 		out->valid++;
 		if (plan_memory(m, &t.c, &bl, dense, expert, &t.k) > usable)
 			continue;
@@ -326,6 +316,10 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 						if (even ? (L / pp) % v != 0 : !plan_uneven_interleave_ok(m, &c, v))
 							continue;
 						c.v = v;
+						/* The memory of each (SP, sharding) plan without recomputation, which
+						 * the recompute loop meets first (RECOMPUTES' order): block
+						 * recomputation is tried where it did not fit. 0: not searched. */
+						double none_mem[2][3] = {{0}};
 						for (int i_rc = 0; i_rc < nrc; i_rc++)
 						for (int s = 0; s < 2; s++) {
 							if (!(sp->sp & (1u << s)) || (s && tp == 1 && (sp->sp & 1u)) ||
@@ -352,6 +346,8 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 								Top t = {.c = c};
 								double mem = plan_memory(m, &c, &layers[li], dense, expert, &t.k);
 								out->valid++;
+								if (c.recompute == RC_NONE)
+									none_mem[s][o] = mem;
 								if (mem < least) {
 									least = mem;
 									out->least = c;
@@ -362,9 +358,10 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 								plan_time(m, hw, &c, &layers[li], dense, expert, &t.k);
 								out->fit++;
 								keep(tops, &ntops, &t);
-								if (c.recompute == RC_FULL && (sp->recompute & (1u << RC_NONE)))
+								if (c.recompute == RC_FULL && none_mem[s][o] > usable)
 									block_recompute(m, hw, &c, dense, expert, usable, &layers[li],
-											layers, have, ((size_t)i_b * RC_COUNT + RC_NONE) * 2 + (size_t)s,
+											mem, none_mem[s][o],
+											&layers[((size_t)i_b * RC_COUNT + RC_NONE) * 2 + (size_t)s],
 											tops, &ntops, out);
 							}
 						}

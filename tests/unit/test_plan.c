@@ -601,10 +601,10 @@ static void test_accuracy(void)
 	accuracy_summary(true, &fit_mean, &fit_max);
 	accuracy_summary(false, &mean, &worst);
 	/* Regression bounds at what the model reaches today (docs/parallelism.md, "Accuracy"):
-	 * the fitted rows within 4 % on average, the held-out ones within 15 %; the goal, 5 %
+	 * the fitted rows within 4 % on average, the held-out ones within 11.5 %; the goal, 5 %
 	 * held out, is not met. */
 	CU_ASSERT(fit_mean <= 0.04);
-	CU_ASSERT(mean <= 0.15);
+	CU_ASSERT(mean <= 0.115);
 	int fitted = 0;
 	for (int i = 0; i < accuracy_n; i++)
 		fitted += accuracy_fit[i];
@@ -726,6 +726,56 @@ static void test_overlap(void)
 	done(b);
 }
 
+/* Block recomputation: Llama 3.1 405B at TP 8 PP 16 on 8,192 H100 (Llama 3's plan) does not
+ * fit without recomputation; the search recomputes the fewest layers of each virtual stage that
+ * fit (k of n), which is faster than recomputing all, and the arguments say so. The blend is
+ * exact at its ends. */
+static void test_block_recompute(void)
+{
+	static char spec[4096];
+	snprintf(spec, sizeof spec,
+		 "%scluster c { site = s; nodes = 1024 x DGX_H100; rack = r; fabrics = [f] }\n"
+		 "workload w { cluster = c; model = llama3_405b; tokens = 1e12; global_batch = 2048; "
+		 "gpus = 8192; tp = 8; cp = 1; pp = 16 }\n",
+		 ACC_H100);
+	Built *b = build(spec);
+	const WorkloadPlan *wp = plan_of(b, "w");
+	CU_ASSERT_FATAL(b->errors == 0 && wp != NULL && wp->r.found);
+	PlanConfig c = wp->r.best;
+	double n = plan_chunk_layers(&wp->model, &c);
+	CU_ASSERT(c.recompute == RC_FULL && c.rc_layers >= 1 && c.rc_layers < n);
+	CU_ASSERT(wp->r.cost.mem <= wp->hw.hbm_usable);
+	PlanCost blk, all, none;
+	plan_evaluate(&wp->model, &wp->hw, &c, &blk);
+	CLOSE(blk.step, wp->r.cost.step, 1e-12);
+	PlanConfig a = c;
+	a.rc_layers = 0;
+	plan_evaluate(&wp->model, &wp->hw, &a, &all);
+	CU_ASSERT(all.step > blk.step && all.mem < blk.mem && all.recompute > blk.recompute);
+	CU_ASSERT(blk.hw_flops < all.hw_flops && blk.hw_flops > blk.model_flops);
+	a.recompute = RC_NONE;
+	plan_evaluate(&wp->model, &wp->hw, &a, &none);
+	CU_ASSERT(none.mem > wp->hw.hbm_usable);
+	/* One layer fewer recomputed does not fit (k is the fewest). */
+	a = c;
+	a.rc_layers = c.rc_layers - 1;
+	if (a.rc_layers > 0) {
+		plan_evaluate(&wp->model, &wp->hw, &a, &none);
+		CU_ASSERT(none.mem > wp->hw.hbm_usable);
+	}
+	done(b);
+
+	PlanLayer x = {.re = 1, .tp = 3, .cp = 6, .ep = 9, .act = 2, .work = 7, .fwd = 5};
+	PlanLayer y = {.re = 0, .tp = 2, .cp = 4, .ep = 6, .act = 10, .work = 7, .fwd = 5}, o;
+	plan_layer_blend(&y, &x, 0.25, &o);
+	CLOSE(o.re, 0.25, 1e-12);
+	CLOSE(o.tp, 2.25, 1e-12);
+	CLOSE(o.cp, 4.5, 1e-12);
+	CLOSE(o.ep, 6.75, 1e-12);
+	CLOSE(o.act, 8, 1e-12);
+	CLOSE(o.work, 7, 1e-12);
+}
+
 /* At long sequence full recomputation with FlashAttention needs less memory than selective
  * (the working layer has no s x s tensor); the causal core costs half the unfused one, and
  * selective recomputation costs nothing more than none. */
@@ -822,6 +872,7 @@ void suite_plan(void)
 	CU_add_test(s, "FSDP (ZeRO-3)", test_fsdp);
 	CU_add_test(s, "MoE capacity factor", test_capacity_factor);
 	CU_add_test(s, "FlashAttention with the causal mask", test_flash_attention);
+	CU_add_test(s, "block recomputation", test_block_recompute);
 	CU_add_test(s, "fidelity: Narayanan et al. Table 1 on DGX A100", test_fidelity);
 	CU_add_test(s, "accuracy: published runs", test_accuracy);
 	CU_add_test(s, "speed: 16,384 GPUs", test_speed);
