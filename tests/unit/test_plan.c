@@ -427,7 +427,9 @@ typedef struct Published {
 	"cp = 1; recompute = full; sequence_parallel = false; distributed_optimizer = false; " \
 	"flash_attention = false; overlap_tp = false; overlap_pp = false; overlap_dp = false"
 /* Llama 3.1 405B (Llama Team, AI @ Meta, "The Llama 3 Herd of Models", arXiv 2407.21783,
- * 2024, Table 4: BF16 MFU on H100 at 16M tokens a step). */
+ * 2024, Table 4: BF16 MFU on H100 at 16M tokens a step; §3.3.2: the 8K sequences trained
+ * without activation checkpointing, which the model's memory does not fit, so the search's
+ * recomputation is the least that fits: block recomputation of one layer a virtual stage). */
 #define LLAMA405 "llama3_405b"
 #define LLAMA405_128K \
 	"transformer(layers = 126, hidden = 16384, heads = 128, query_groups = 8, ffn = 53248, " \
