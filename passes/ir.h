@@ -914,6 +914,10 @@ typedef struct PlanModel {
 	bool bias;           /* biases in the linear layers */
 	double dropout;      /* probability; 0: no dropout masks kept */
 	double route_nodes;  /* a token's experts on at most this many nodes; 0: any */
+	/* Multi-head Latent Attention (DeepSeek-AI, "DeepSeek-V2", arXiv 2405.04434, §2.1): keys
+	 * and values from a kv_lora-wide latent, queries from a q_lora-wide one (0: directly),
+	 * query/key heads of head_dim + rope_dim, value heads of v_dim. kv_lora 0: standard. */
+	double kv_lora, q_lora, rope_dim, v_dim;
 	double params;       /* parameters in all (plan_params) */
 } PlanModel;
 
@@ -954,6 +958,8 @@ typedef struct PlanConfig {
 			      * hold (layers - first - last) / (pp - 2) each (plan_stage_layers) */
 	int batch;           /* global batch, sequences */
 	int recompute;       /* PLAN_RC_* */
+	int rc_layers;       /* full recompute of only this many layers of each virtual stage
+			      * (Megatron-LM --recompute-method block); 0: all of them */
 	bool sp, dopt;       /* sequence parallelism, distributed optimizer */
 	bool flash;          /* fused causal attention (FlashAttention) */
 	bool fsdp;           /* weights, gradients and optimizer sharded over DP (ZeRO-3) */

@@ -182,11 +182,18 @@ def check_args(path, plan):
         need["--rotary-base"] = m["rope_base"]
     if m["head_dim"] * m["heads"] != m["hidden"]:
         need["--kv-channels"] = m["head_dim"]
+    mla = m.get("mla")
+    if mla:
+        need.update({"--multi-latent-attention": True, "--kv-lora-rank": mla["kv_lora_rank"],
+                     "--qk-head-dim": m["head_dim"], "--qk-pos-emb-head-dim": mla["rope_head_dim"],
+                     "--v-head-dim": mla["v_head_dim"]})
+        if mla["q_lora_rank"] > 0:
+            need["--q-lora-rank"] = mla["q_lora_rank"]
     for flag, value in need.items():
         if a.get(flag) != value:
             fail(f"{path}: the model needs {flag} {value}, the file has {a.get(flag)}")
     for flag in ("--swiglu", "--untie-embeddings-and-output-weights", "--disable-bias-linear",
-                 "--group-query-attention"):
+                 "--group-query-attention", "--multi-latent-attention"):
         if flag in a and flag not in need:
             fail(f"{path}: {flag}, which the model does not declare")
 

@@ -53,6 +53,8 @@ static Json *config_json(const PlanConfig *c, const PlanCost *k)
 	jw_set(o, "last_stage_layers", jw_int(k->last_stage_layers));
 	jw_set(o, "layers_per_virtual_stage", jw_int(k->virtual_stage_layers));
 	jw_set(o, "recompute", jw_str(enum_RECOMPUTE.words[c->recompute]));
+	if (c->recompute == RC_FULL && c->rc_layers > 0)
+		jw_set(o, "recompute_layers", jw_int(c->rc_layers));
 	jw_set(o, "sequence_parallel", jw_bool(c->sp));
 	jw_set(o, "distributed_optimizer", jw_bool(c->dopt));
 	jw_set(o, "fsdp", jw_bool(c->fsdp));
@@ -122,6 +124,14 @@ static Json *model_json(const WorkloadPlan *wp)
 	jw_set(o, "tied_embeddings", jw_bool(m->tied));
 	jw_set(o, "bias", jw_bool(m->bias));
 	jw_set(o, "dropout", num(m->dropout, 4));
+	if (m->kv_lora > 0) {
+		Json *mla = jw_object();
+		jw_set(mla, "kv_lora_rank", jw_count(m->kv_lora));
+		jw_set(mla, "q_lora_rank", jw_count(m->q_lora));
+		jw_set(mla, "rope_head_dim", jw_count(m->rope_dim));
+		jw_set(mla, "v_head_dim", jw_count(m->v_dim));
+		jw_set(o, "mla", mla);
+	}
 	return o;
 }
 
@@ -231,6 +241,9 @@ static int write_json(Output *o, const Design *d, const WorkloadPlan *wp, const 
 	if (wp->model.experts > 1)
 		jw_push(notes, jw_str("MoE given to Calculon as one dense FFN of the active experts "
 				      "(top_k + shared) x expert_ffn; its all-to-all is not modelled there"));
+	if (wp->model.kv_lora > 0)
+		jw_push(notes, jw_str("multi-head latent attention given to Calculon as multi-head "
+				      "attention of head_dim"));
 	if (wp->model.groups != wp->model.heads && wp->model.groups != 1)
 		jw_push(notes, jw_str("grouped-query attention given to Calculon as multi-head attention"));
 	if (c->cp > 1)
@@ -275,6 +288,9 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 	fprintf(f, "--micro-batch-size %d\n--global-batch-size %d\n", c->micro, c->batch);
 	if (c->recompute == RC_SELECTIVE)
 		fprintf(f, "--recompute-granularity selective\n");
+	else if (c->recompute == RC_FULL && c->rc_layers > 0)
+		fprintf(f, "--recompute-granularity full\n--recompute-method block\n"
+			   "--recompute-num-layers %d\n", c->rc_layers);
 	else if (c->recompute == RC_FULL)
 		fprintf(f, "--recompute-granularity full\n--recompute-method uniform\n"
 			   "--recompute-num-layers 1\n");
@@ -302,6 +318,13 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 		fprintf(f, "--kv-channels %.0f\n", m->head_dim);
 	if (m->groups != m->heads)
 		fprintf(f, "--group-query-attention\n--num-query-groups %.0f\n", m->groups);
+	if (m->kv_lora > 0) {
+		fprintf(f, "--multi-latent-attention\n--kv-lora-rank %.0f\n--qk-head-dim %.0f\n"
+			   "--qk-pos-emb-head-dim %.0f\n--v-head-dim %.0f\n",
+			m->kv_lora, m->head_dim, m->rope_dim, m->v_dim);
+		if (m->q_lora > 0)
+			fprintf(f, "--q-lora-rank %.0f\n", m->q_lora);
+	}
 	fprintf(f, "--normalization %s\n", m->norm == NORM_RMSNORM ? "RMSNorm" : "LayerNorm");
 	if (m->position == POS_ROPE)
 		fprintf(f, "--position-embedding-type rope\n--rotary-base %.0f\n", m->rope_base);

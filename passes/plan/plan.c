@@ -88,6 +88,13 @@ static void read_model(const Value *mv, PlanModel *m)
 	m->bias = mparam(mv, PRM_MODEL_BIAS, 1) != 0;
 	m->dropout = mparam(mv, PRM_MODEL_DROPOUT, 0.1);
 	m->route_nodes = mparam(mv, PRM_MODEL_ROUTE_NODES, 0);
+	m->kv_lora = mparam(mv, PRM_MODEL_KV_LORA_RANK, 0);
+	m->q_lora = mparam(mv, PRM_MODEL_Q_LORA_RANK, 0);
+	m->rope_dim = m->kv_lora > 0 ? mparam(mv, PRM_MODEL_ROPE_HEAD_DIM, 64) : 0;
+	m->v_dim = mparam(mv, PRM_MODEL_V_HEAD_DIM, m->head_dim);
+	/* MLA up-projects a key and a value for every head: as many key/value heads as heads. */
+	if (m->kv_lora > 0)
+		m->groups = m->heads;
 }
 
 /* What a workload allows for a whole-number knob. */

@@ -72,6 +72,11 @@ typedef enum {
 /* Seconds of one collective of n ranks spanning span_gpus consecutive GPUs on bytes a rank. */
 double plan_collective(const PlanHw *hw, double span_gpus, double n, PlanColl kind, double bytes);
 void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanLayer *out);
+/* Full recomputation of k of a virtual stage's n layers (--recompute-method block): the layer
+ * costs without recomputation and with full recomputation weighted k/n and 1 − k/n. */
+void plan_layer_blend(const PlanLayer *none, const PlanLayer *full, double f, PlanLayer *out);
+/* Layers of one virtual stage of the middle stages (the chunk block recomputation counts in). */
+double plan_chunk_layers(const PlanModel *m, const PlanConfig *c);
 /* Parameters one GPU of the biggest pipeline stage holds: dense (replicated over DP and CP)
  * and expert (replicated over DP·CP/EP). */
 void plan_stage_params(const PlanModel *m, const PlanConfig *c, double *dense, double *expert);

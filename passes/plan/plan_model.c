@@ -81,18 +81,49 @@ static int n_dense(const PlanModel *m)
 
 /* ---- FLOPs (Narayanan et al., SC'21, §5.1 and appendix, generalised) ------------------------ */
 
-/* Forward FLOPs per token of one layer's attention: the Q, K, V projections (GQA: g key/value
- * heads of size d), the output projection, and the core (QKᵀ and AV over all s keys, as the
- * paper counts it; causal masking is not credited). MHA with d = h/a gives 8h² + 4sh. */
+/* The attention's widths per token: queries q = a·dq, keys k = g·dq, values v = g·dv and the
+ * output projection's input o = a·dv, with dq = dv = d (GQA: g key/value heads) or, under
+ * Multi-head Latent Attention, dq = d + r (the decoupled rotary part) and dv the value head
+ * with g = a (DeepSeek-AI, "DeepSeek-V2", arXiv 2405.04434, §2.1.2-2.1.3). */
+typedef struct AttnDims {
+	double q, k, v, o, dq, dv;
+} AttnDims;
+
+static AttnDims attn_dims(const PlanModel *m)
+{
+	bool mla = m->kv_lora > 0;
+	double dq = m->head_dim + (mla ? m->rope_dim : 0), dv = mla ? m->v_dim : m->head_dim;
+	return (AttnDims){m->heads * dq, m->groups * dq, m->groups * dv, m->heads * dv, dq, dv};
+}
+
+/* The attention's matrix weights one GPU of a TP group of t holds: the Q, K, V and output
+ * projections split by TP; MLA's down-projections to the latents (h × q_lora, h × (kv_lora +
+ * r), the rotary key shared by the heads) replicated, as Megatron-Core builds them, and its
+ * up-projections (q_lora × q, kv_lora × a·(d + dv)) split. */
+static double attn_matrices(const PlanModel *m, double t)
+{
+	AttnDims x = attn_dims(m);
+	double h = m->hidden;
+	if (m->kv_lora <= 0)
+		return (h * (x.q + x.k + x.v) + x.o * h) / t;
+	double ql = m->q_lora, kl = m->kv_lora;
+	double down = (ql > 0 ? h * ql : 0) + h * (kl + m->rope_dim);
+	double up = (ql > 0 ? ql : h) * x.q + kl * m->heads * (m->head_dim + x.dv);
+	return down + (up + x.o * h) / t;
+}
+
+/* Forward FLOPs per token of one layer's attention: the projections, and the core (QKᵀ over dq
+ * and AV over dv, all s keys, as the paper counts it; causal masking is not credited). MHA with
+ * d = h/a gives 8h² + 4sh. */
 static double attn_proj(const PlanModel *m)
 {
-	double h = m->hidden, ad = m->heads * m->head_dim, gd = m->groups * m->head_dim;
-	return 2 * h * (ad + 2 * gd) + 2 * ad * h;
+	return 2 * attn_matrices(m, 1);
 }
 
 static double attn_core(const PlanModel *m)
 {
-	return 4 * m->seq * m->heads * m->head_dim;
+	AttnDims x = attn_dims(m);
+	return 2 * m->seq * (x.q + x.o);
 }
 
 /* FFN: mats matrices of h × F (GeLU 2: 16h² for F = 4h; SwiGLU 3); MoE: k routed and S shared
@@ -141,8 +172,9 @@ double plan_hw_flops(const PlanModel *m, double batch, int recompute)
  * twice when untied (Llama 3.1 405B at 405.9e9). Biases are left out (under 0.01 %). */
 double plan_params(const PlanModel *m)
 {
-	double h = m->hidden, ad = m->heads * m->head_dim, gd = m->groups * m->head_dim;
-	double attn = h * (ad + 2 * gd) + ad * h + 4 * h;
+	double h = m->hidden;
+	/* The matrices, two norms (weight and bias) and MLA's latent norms. */
+	double attn = attn_matrices(m, 1) + 4 * h + (m->kv_lora > 0 ? m->q_lora + m->kv_lora : 0);
 	double nd = n_dense(m), nm = m->layers - nd;
 	double moe = (m->experts + m->shared) * m->mats * h * m->expert_ffn + h * m->experts;
 	return nd * (attn + m->mats * h * m->ffn) + nm * (attn + moe) +
@@ -253,7 +285,8 @@ double plan_inflight_layers(const PlanModel *m, const PlanConfig *c, int microba
  * paper's sbh(34 + 5as/h), and sbh(10 + 24/t + 5as/ht) under TP. */
 double plan_layer_activation_bytes(const PlanModel *m, const PlanConfig *c, bool moe)
 {
-	double h = m->hidden, ad = m->heads * m->head_dim, gd = m->groups * m->head_dim;
+	double h = m->hidden;
+	AttnDims x = attn_dims(m);
 	double tokens = (double)c->micro * m->seq / c->cp, t = c->tp;
 	double r_div = c->sp ? t : 1;
 	if (c->recompute == RC_FULL)
@@ -264,7 +297,9 @@ double plan_layer_activation_bytes(const PlanModel *m, const PlanConfig *c, bool
 	double cf = c->capacity > 0 ? c->capacity : 1;
 	double mlp = moe ? (cf * m->top_k + m->shared) * mlp_per * m->expert_ffn + cf * 2 * h * m->top_k
 			 : mlp_per * m->ffn;
-	double split = 2 * (ad + gd) + 2 * gd + 2 * ad + mlp;
+	double split = 2 * (x.q + x.k) + 2 * x.v + 2 * x.o + mlp;
+	/* MLA keeps its latents (the up-projections' inputs), on every TP rank. */
+	double latent = m->kv_lora > 0 ? 2 * (m->q_lora + m->kv_lora + m->rope_dim) : 0;
 	/* Without dropout there are no masks (h each after attention and MLP; as in the core)
 	 * and the core's AV multiply reads the softmax output itself (no 2as dropout output). */
 	bool drop = m->dropout > 0;
@@ -275,7 +310,7 @@ double plan_layer_activation_bytes(const PlanModel *m, const PlanConfig *c, bool
 	 * nothing left to drop. */
 	if (c->flash)
 		core = 4 * m->heads;
-	return tokens * ((drop ? 10 : 8) * h / r_div + (split + core) / t);
+	return tokens * ((drop ? 10 : 8) * h / r_div + latent + (split + core) / t);
 }
 
 /* What FP8 saves of plan_layer_activation_bytes: Transformer Engine keeps the input of each
@@ -289,7 +324,7 @@ double plan_fp8_activation_saving(const PlanModel *m, const PlanConfig *c, bool 
 {
 	if (c->recompute == RC_FULL)
 		return 0;
-	double h = m->hidden, ad = m->heads * m->head_dim;
+	double h = m->hidden, ad = attn_dims(m).o;
 	double tokens = (double)c->micro * m->seq / c->cp, t = c->tp;
 	double cf = c->capacity > 0 ? c->capacity : 1;
 	double fc2 = moe ? (cf * m->top_k + m->shared) * m->expert_ffn : m->ffn;
@@ -312,8 +347,8 @@ double plan_state_bytes_per_param(bool dopt, double dp_group)
  * experts by EP and TP (expert tensor parallelism = TP); routers are replicated. */
 void plan_stage_params(const PlanModel *m, const PlanConfig *c, double *dense, double *expert)
 {
-	double h = m->hidden, ad = m->heads * m->head_dim, gd = m->groups * m->head_dim, t = c->tp;
-	double attn = h * (ad + 2 * gd) + ad * h + 4 * h;
+	double h = m->hidden, t = c->tp;
+	double attn = attn_matrices(m, t) + 4 * h / t;
 	double nd = n_dense(m), first, mid, last;
 	stage_layers(m, c, &first, &mid, &last);
 	double shared = m->shared * m->mats * h * m->expert_ffn;
@@ -329,7 +364,7 @@ void plan_stage_params(const PlanModel *m, const PlanConfig *c, double *dense, d
 		double stage = c->pp == 1 ? m->layers : n[which];
 		double dl = fmax(0, fmin(lo[which] + stage, nd) - lo[which]), ml = stage - dl;
 		double e = which == 2 ? 0 : c->pp == 1 ? (m->tied ? emb : 2 * emb) : emb;
-		double dn = stage * attn / t + dl * m->mats * h * m->ffn / t +
+		double dn = stage * attn + dl * m->mats * h * m->ffn / t +
 			    ml * (shared / t + h * m->experts) + e;
 		double ex = ml * routed / t;
 		if (dn + ex > best_d + best_e)
@@ -432,11 +467,21 @@ typedef struct LayerTimes {
 static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, bool moe,
 			LayerTimes *o)
 {
-	double h = m->hidden, d = m->head_dim, a = m->heads, g = m->groups, t = c->tp;
+	double h = m->hidden, a = m->heads, t = c->tp;
 	double s = m->seq, sl = s / c->cp, b = c->micro, tokens = b * sl, pk = hw->peak;
+	AttnDims x = attn_dims(m);
 	/* Matmuls: QKV, the core (per head, BF16), the output projection, the FFN or experts. */
-	double mm = gemm(hw, pk, 1, tokens, (a + 2 * g) * d / t, h) + gemm(hw, pk, 1, tokens, h, a * d / t);
-	double core = gemm(hw, hw->peak16, b * a / t, sl, s, d) + gemm(hw, hw->peak16, b * a / t, sl, d, s);
+	double mm = gemm(hw, pk, 1, tokens, (x.q + x.k + x.v) / t, h) + gemm(hw, pk, 1, tokens, h, x.o / t);
+	if (m->kv_lora > 0) {
+		/* MLA: the down-projections (replicated), then the up-projections (split). */
+		double ql = m->q_lora, kl = m->kv_lora;
+		mm = gemm(hw, pk, 1, tokens, kl + m->rope_dim, h) +
+		     gemm(hw, pk, 1, tokens, a * (m->head_dim + x.dv) / t, kl) +
+		     (ql > 0 ? gemm(hw, pk, 1, tokens, ql, h) + gemm(hw, pk, 1, tokens, x.q / t, ql)
+			     : gemm(hw, pk, 1, tokens, x.q / t, h)) +
+		     gemm(hw, pk, 1, tokens, h, x.o / t);
+	}
+	double core = gemm(hw, hw->peak16, b * a / t, sl, s, x.dq) + gemm(hw, hw->peak16, b * a / t, sl, x.dv, s);
 	/* FlashAttention with the causal mask skips the blocks above the diagonal: half the
 	 * core's multiplies (Dao, "FlashAttention-2", ICLR 2024, §3.1.1 and §4.1, which counts
 	 * causal attention at half the FLOPs). Model FLOPs (MFU) still count all s keys, as
@@ -484,7 +529,7 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	/* CP (ring attention): each rank passes its K and V chunk around the ring, cp − 1 steps;
 	 * backward passes K, V and their gradients. Overlapped with the core (Megatron-Core),
 	 * as the other overlaps: at most OVERLAP_MAX of it hidden, at OVERLAP_COST. */
-	double kv = tokens * 2 * g * d * 2 / t;
+	double kv = tokens * (x.k + x.v) * 2 / t;
 	double cp_f = c->cp > 1 ? collective(hw, (double)t * c->cp, c->cp, COLL_RING_PASS, kv) : 0;
 	o->cp_f = exposed(cp_f, core, true);
 	o->cp_b = exposed(2 * cp_f, 2 * core, true);
@@ -510,9 +555,45 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	}
 }
 
+double plan_chunk_layers(const PlanModel *m, const PlanConfig *c)
+{
+	double first, mid, last;
+	stage_layers(m, c, &first, &mid, &last);
+	return fmax(mid, first) / (c->v > 0 ? c->v : 1);
+}
+
+/* Block recomputation (Megatron-LM, --recompute-method block --recompute-num-layers k:
+ * megatron/core/transformer/transformer_block.py, _checkpointed_forward, recomputes the first
+ * k layers of each virtual stage and keeps the others' activations): a fraction f = k/n of the
+ * layers costs as under full recomputation, the rest as without. The working set of one
+ * recomputed layer stays (plan_memory). */
+void plan_layer_blend(const PlanLayer *none, const PlanLayer *full, double f, PlanLayer *out)
+{
+	PlanLayer o = *full;
+	o.re = f * full->re;
+	o.tp = f * full->tp + (1 - f) * none->tp;
+	o.cp = f * full->cp + (1 - f) * none->cp;
+	o.ep = f * full->ep + (1 - f) * none->ep;
+	o.act = f * full->act + (1 - f) * none->act;
+	*out = o;
+}
+
 /* Per-layer costs, averaged over the dense and MoE layers by their counts. */
 void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanLayer *out)
 {
+	if (c->recompute == RC_FULL && c->rc_layers > 0) {
+		double n = plan_chunk_layers(m, c);
+		if (c->rc_layers < n) {
+			PlanConfig one = *c;
+			PlanLayer none, full;
+			one.rc_layers = 0;
+			plan_layer(m, hw, &one, &full);
+			one.recompute = RC_NONE;
+			plan_layer(m, hw, &one, &none);
+			plan_layer_blend(&none, &full, c->rc_layers / n, out);
+			return;
+		}
+	}
 	double nd = n_dense(m), nm = m->layers - nd;
 	LayerTimes dl = {0}, ml = {0};
 	if (nd > 0)
@@ -671,6 +752,9 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 
 	o->model_flops = plan_model_flops(m, c->batch);
 	o->hw_flops = plan_hw_flops(m, c->batch, c->recompute);
+	if (c->recompute == RC_FULL && c->rc_layers > 0) /* block: k of n layers recomputed */
+		o->hw_flops = o->model_flops + fmin(1, c->rc_layers / plan_chunk_layers(m, c)) *
+						       (o->hw_flops - o->model_flops);
 	o->mfu = o->model_flops / (o->step * c->gpus * hw->peak);
 	o->tokens_per_s = c->batch * m->seq / o->step;
 	o->tflops_per_gpu = o->hw_flops / (o->step * c->gpus) / 1e12;

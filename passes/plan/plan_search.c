@@ -217,6 +217,36 @@ static void cands_free(Cands *c)
 	free(c->v);
 }
 
+/* A fully recomputed plan that fits, tried with only the first k of each virtual stage's n
+ * layers recomputed (Megatron-LM --recompute-method block; plan_layer_blend), k the fewest
+ * that fit: memory is linear in k, from the plan without recomputation (k = 0, with the
+ * recomputed layer's working set) to this one (k = n). Nothing when no recomputation fits
+ * (that plan is searched itself) or only k = n does. */
+static void block_recompute(const PlanModel *m, const PlanHw *hw, const PlanConfig *full,
+			    double dense, double expert, double usable, const PlanLayer *lf,
+			    double mem_full, double mem_none, const PlanLayer *none, Top *tops,
+			    int *ntops, PlanResult *out)
+{
+	double n = round(plan_chunk_layers(m, full));
+	/* k = 0: the plan without recomputation and the recomputed layer's working set. */
+	double a = mem_none + lf->work, b = mem_full;
+	if (n < 2 || a <= usable || a <= b)
+		return;
+	PlanLayer bl;
+	for (int k = (int)fmax(1, ceil((a - usable) / (a - b) * n - 1e-9)); k < n; k++) {
+		Top t = {.c = *full};
+		t.c.rc_layers = k;
+		plan_layer_blend(none, lf, k / n, &bl);
+		out->valid++;
+		if (plan_memory(m, &t.c, &bl, dense, expert, &t.k) > usable)
+			continue;
+		plan_time(m, hw, &t.c, &bl, dense, expert, &t.k);
+		out->fit++;
+		keep(tops, ntops, &t);
+		return;
+	}
+}
+
 void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, PlanResult *out)
 {
 	double t0 = now_ms();
@@ -286,6 +316,10 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 						if (even ? (L / pp) % v != 0 : !plan_uneven_interleave_ok(m, &c, v))
 							continue;
 						c.v = v;
+						/* The memory of each (SP, sharding) plan without recomputation, which
+						 * the recompute loop meets first (RECOMPUTES' order): block
+						 * recomputation is tried where it did not fit. 0: not searched. */
+						double none_mem[2][3] = {{0}};
 						for (int i_rc = 0; i_rc < nrc; i_rc++)
 						for (int s = 0; s < 2; s++) {
 							if (!(sp->sp & (1u << s)) || (s && tp == 1 && (sp->sp & 1u)) ||
@@ -312,6 +346,8 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 								Top t = {.c = c};
 								double mem = plan_memory(m, &c, &layers[li], dense, expert, &t.k);
 								out->valid++;
+								if (c.recompute == RC_NONE)
+									none_mem[s][o] = mem;
 								if (mem < least) {
 									least = mem;
 									out->least = c;
@@ -322,6 +358,11 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 								plan_time(m, hw, &c, &layers[li], dense, expert, &t.k);
 								out->fit++;
 								keep(tops, &ntops, &t);
+								if (c.recompute == RC_FULL && none_mem[s][o] > usable)
+									block_recompute(m, hw, &c, dense, expert, usable, &layers[li],
+											mem, none_mem[s][o],
+											&layers[((size_t)i_b * RC_COUNT + RC_NONE) * 2 + (size_t)s],
+											tops, &ntops, out);
 							}
 						}
 					}

@@ -94,6 +94,20 @@ static void test_flops(void)
 	PlanModel dn = e;
 	dn.experts = 1, dn.dense_layers = 2;
 	CLOSE(plan_model_flops(&e, 1) - plan_model_flops(&dn, 1), 3 * 4 * 2 * 64.0, 1e-12);
+
+	/* Multi-head Latent Attention by hand: g's model with d 4, a rotary part r 2, value heads
+	 * dv 3, a KV latent of 4, queries projected directly. Per token and layer: Q 2·8·2·6 =
+	 * 192, KV down 2·8·(4 + 2) = 96, KV up 2·4·2·(4 + 3) = 112, output 2·2·3·8 = 96, core
+	 * 2·4·(2·6 + 2·3) = 144, FFN 768: 1,408; two layers 2,816, logits 160; × 3 × 4 tokens. */
+	PlanModel mla = g;
+	mla.groups = 2, mla.kv_lora = 4, mla.rope_dim = 2, mla.v_dim = 3;
+	CLOSE(plan_model_flops(&mla, 1), 35712, 1e-12);
+	/* DeepSeek-V3 (std.models, its report's §4.2): 671B parameters. */
+	PlanModel ds = {.layers = 61, .hidden = 7168, .heads = 128, .head_dim = 128, .groups = 128,
+			.ffn = 18432, .seq = 4096, .vocab = 129280, .mats = 3, .experts = 256,
+			.top_k = 8, .expert_ffn = 2048, .shared = 1, .dense_layers = 3, .dropout = 0,
+			.kv_lora = 512, .q_lora = 1536, .rope_dim = 64, .v_dim = 128};
+	CLOSE(plan_params(&ds), 671e9, 1e-3);
 }
 
 static void test_memory(void)
@@ -413,7 +427,9 @@ typedef struct Published {
 	"cp = 1; recompute = full; sequence_parallel = false; distributed_optimizer = false; " \
 	"flash_attention = false; overlap_tp = false; overlap_pp = false; overlap_dp = false"
 /* Llama 3.1 405B (Llama Team, AI @ Meta, "The Llama 3 Herd of Models", arXiv 2407.21783,
- * 2024, Table 4: BF16 MFU on H100 at 16M tokens a step). */
+ * 2024, Table 4: BF16 MFU on H100 at 16M tokens a step; §3.3.2: the 8K sequences trained
+ * without activation checkpointing, which the model's memory does not fit, so the search's
+ * recomputation is the least that fits: block recomputation of one layer a virtual stage). */
 #define LLAMA405 "llama3_405b"
 #define LLAMA405_128K \
 	"transformer(layers = 126, hidden = 16384, heads = 128, query_groups = 8, ffn = 53248, " \
@@ -565,6 +581,12 @@ static void test_accuracy(void)
 		CU_ASSERT_FATAL(b->errors == 0 && wp != NULL && wp->r.found);
 		double predicted = accuracy_predicted(wp, r->metric);
 		accuracy_note(r->what, predicted, r->published, r->fit);
+		if (getenv("ACC_DEBUG")) {
+			const PlanConfig *c = &wp->r.best; const PlanCost *k = &wp->r.cost;
+			printf("\n     tp%d pp%d dp%d cp%d ep%d mb%d v%d rc%d k%d sp%d dopt%d fsdp%d f%d/l%d m=%d | step %.3f comp %.3f re %.3f tp %.3f cp %.3f ep %.3f pp %.3f bub %.3f dp %.3f opt %.3f mem %.1f ov dp%d tp%d pp%d mfu %.3f",
+			       c->tp, c->pp, c->dp, c->cp, c->ep, c->micro, c->v, c->recompute, c->rc_layers, c->sp, c->dopt, c->fsdp, c->first, c->last, k->microbatches,
+			       k->step, k->compute, k->recompute, k->tp_comm, k->cp_comm, k->ep_comm, k->pp_comm, k->bubble, k->dp_comm, k->optimizer, k->mem/1e9, k->overlap_dp, k->overlap_tp, k->overlap_pp, k->mfu);
+		}
 		CU_ASSERT(fabs(predicted / r->published - 1) <= 0.25);
 		done(b);
 	}
@@ -581,10 +603,10 @@ static void test_accuracy(void)
 	accuracy_summary(true, &fit_mean, &fit_max);
 	accuracy_summary(false, &mean, &worst);
 	/* Regression bounds at what the model reaches today (docs/parallelism.md, "Accuracy"):
-	 * the fitted rows within 4 % on average, the held-out ones within 15 %; the goal, 5 %
+	 * the fitted rows within 4 % on average, the held-out ones within 11.5 %; the goal, 5 %
 	 * held out, is not met. */
 	CU_ASSERT(fit_mean <= 0.04);
-	CU_ASSERT(mean <= 0.15);
+	CU_ASSERT(mean <= 0.115);
 	int fitted = 0;
 	for (int i = 0; i < accuracy_n; i++)
 		fitted += accuracy_fit[i];
@@ -706,6 +728,56 @@ static void test_overlap(void)
 	done(b);
 }
 
+/* Block recomputation: Llama 3.1 405B at TP 8 PP 16 on 8,192 H100 (Llama 3's plan) does not
+ * fit without recomputation; the search recomputes the fewest layers of each virtual stage that
+ * fit (k of n), which is faster than recomputing all, and the arguments say so. The blend is
+ * exact at its ends. */
+static void test_block_recompute(void)
+{
+	static char spec[4096];
+	snprintf(spec, sizeof spec,
+		 "%scluster c { site = s; nodes = 1024 x DGX_H100; rack = r; fabrics = [f] }\n"
+		 "workload w { cluster = c; model = llama3_405b; tokens = 1e12; global_batch = 2048; "
+		 "gpus = 8192; tp = 8; cp = 1; pp = 16 }\n",
+		 ACC_H100);
+	Built *b = build(spec);
+	const WorkloadPlan *wp = plan_of(b, "w");
+	CU_ASSERT_FATAL(b->errors == 0 && wp != NULL && wp->r.found);
+	PlanConfig c = wp->r.best;
+	double n = plan_chunk_layers(&wp->model, &c);
+	CU_ASSERT(c.recompute == RC_FULL && c.rc_layers >= 1 && c.rc_layers < n);
+	CU_ASSERT(wp->r.cost.mem <= wp->hw.hbm_usable);
+	PlanCost blk, all, none;
+	plan_evaluate(&wp->model, &wp->hw, &c, &blk);
+	CLOSE(blk.step, wp->r.cost.step, 1e-12);
+	PlanConfig a = c;
+	a.rc_layers = 0;
+	plan_evaluate(&wp->model, &wp->hw, &a, &all);
+	CU_ASSERT(all.step > blk.step && all.mem < blk.mem && all.recompute > blk.recompute);
+	CU_ASSERT(blk.hw_flops < all.hw_flops && blk.hw_flops > blk.model_flops);
+	a.recompute = RC_NONE;
+	plan_evaluate(&wp->model, &wp->hw, &a, &none);
+	CU_ASSERT(none.mem > wp->hw.hbm_usable);
+	/* One layer fewer recomputed does not fit (k is the fewest). */
+	a = c;
+	a.rc_layers = c.rc_layers - 1;
+	if (a.rc_layers > 0) {
+		plan_evaluate(&wp->model, &wp->hw, &a, &none);
+		CU_ASSERT(none.mem > wp->hw.hbm_usable);
+	}
+	done(b);
+
+	PlanLayer x = {.re = 1, .tp = 3, .cp = 6, .ep = 9, .act = 2, .work = 7, .fwd = 5};
+	PlanLayer y = {.re = 0, .tp = 2, .cp = 4, .ep = 6, .act = 10, .work = 7, .fwd = 5}, o;
+	plan_layer_blend(&y, &x, 0.25, &o);
+	CLOSE(o.re, 0.25, 1e-12);
+	CLOSE(o.tp, 2.25, 1e-12);
+	CLOSE(o.cp, 4.5, 1e-12);
+	CLOSE(o.ep, 6.75, 1e-12);
+	CLOSE(o.act, 8, 1e-12);
+	CLOSE(o.work, 7, 1e-12);
+}
+
 /* At long sequence full recomputation with FlashAttention needs less memory than selective
  * (the working layer has no s x s tensor); the causal core costs half the unfused one, and
  * selective recomputation costs nothing more than none. */
@@ -802,6 +874,7 @@ void suite_plan(void)
 	CU_add_test(s, "FSDP (ZeRO-3)", test_fsdp);
 	CU_add_test(s, "MoE capacity factor", test_capacity_factor);
 	CU_add_test(s, "FlashAttention with the causal mask", test_flash_attention);
+	CU_add_test(s, "block recomputation", test_block_recompute);
 	CU_add_test(s, "fidelity: Narayanan et al. Table 1 on DGX A100", test_fidelity);
 	CU_add_test(s, "accuracy: published runs", test_accuracy);
 	CU_add_test(s, "speed: 16,384 GPUs", test_speed);

@@ -54,6 +54,7 @@ static void test_defaults(void)
 		"fabric.spine_link", "fabric.core_link", "fabric.protocol", "fabric.nic", "fabric.rails", "fabric.endpoints",
 		"fabric.media", "cluster.fabrics", "cluster.storage", "cluster.currency",
 		"cluster.exchange_rates", "model.head_dim", "model.query_groups", "model.ffn",
+		"model.v_head_dim",
 		"model.expert_ffn", "workload.gpus", "workload.tp", "workload.pp", "workload.cp",
 		"workload.ep", "workload.micro_batch", "workload.interleave", "workload.recompute",
 		"workload.sequence_parallel", "workload.distributed_optimizer", "workload.fsdp", "workload.capacity_factor", "workload.overlap_dp",
