@@ -126,7 +126,7 @@ static void build_row(const Options *o, const char *path, const Job *job, Buf *r
 		     .dump = -1};
 	if (stdin_source)
 		p.input = src_from_text(c, stdin_source->path, stdin_source->text, stdin_source->len);
-	Design d = {.time_limit = o->time_limit, .exhaustive = o->exhaustive};
+	Design d = {.time_limit = o->time_limit, .exhaustive = o->exhaustive, .numbers_only = true};
 	int errors = pipeline_build(&p, &d, path, NULL);
 	CompareRow r = {.scenario = job->name, .sets = job->sets_text, .why = ""};
 	r.status = build_status(&p, errors);

@@ -1499,6 +1499,9 @@ typedef struct Design {
 	LpModel *lp;             /* the optimizer's model, for model.lp; NULL when none ran */
 	double time_limit;       /* s for the optimizer, 0 for none (--time-limit) */
 	bool exhaustive;         /* decide by exhaustive search, not the MILP (tests, cross-checks) */
+	bool numbers_only;       /* no artifact will be written (a row of `compare`): the passes that
+				  * only feed artifacts (the cables' ids, the schedulers' tree) are
+				  * skipped */
 	const char *relaxation;  /* when infeasible: the smallest change that would work */
 	const char *relaxation_alternatives; /* and single changes that would work too */
 	struct {

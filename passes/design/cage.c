@@ -699,8 +699,10 @@ int cage_choose(Design *d, const CageIndex *index, const Catalogue *cat, Weights
 		Group g = {members + from, start[gi] - from, cmembers + cfrom, cstart[gi] - cfrom, 0, 0, false};
 		for (int k = 0; k < g.n; k++) {
 			int i = g.cables[k];
-			g.speed = fmax(g.speed, d->links[c[i].link].speed);
-			g.run = fmax(g.run, c[i].run);
+			/* fmax's result without its call (neither is ever NaN here) */
+			double speed = d->links[c[i].link].speed;
+			g.speed = speed > g.speed ? speed : g.speed;
+			g.run = c[i].run > g.run ? c[i].run : g.run;
 			g.ocs |= a[i].ocs || z[i].ocs;
 		}
 		if (!choose_group(&x, &g, first, pick, best_pick) && bad < 0)
