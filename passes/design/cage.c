@@ -521,15 +521,19 @@ static bool group_sig(const CageCtx *x, const Group *g, GroupSig *sig)
 
 static uint64_t sig_hash(const GroupSig *sig)
 {
-	/* Word by word (the signature is zeroed first, padding included). */
-	uint64_t h = 1469598103934665603u, w;
+	/* Word by word (the signature is zeroed first, padding included), in four interleaved
+	 * chains so that their multiplications overlap; the hash only picks a slot (a different
+	 * signature there is recomputed), so any mixing that spreads them serves. */
+	uint64_t h[4] = {1469598103934665603u, 0x9e3779b97f4a7c15u, 0xff51afd7ed558ccdu,
+			 0xc4ceb9fe1a85ec53u}, w;
 	const unsigned char *p = (const unsigned char *)sig;
-	for (size_t k = 0; k + sizeof w <= sizeof *sig; k += sizeof w) {
+	size_t k = 0;
+	for (int lane = 0; k + sizeof w <= sizeof *sig; k += sizeof w, lane = (lane + 1) & 3) {
 		memcpy(&w, p + k, sizeof w);
-		h = (h ^ w) * 1099511628211u;
-		h ^= h >> 32;
+		h[lane] = (h[lane] ^ w) * 1099511628211u;
+		h[lane] ^= h[lane] >> 32;
 	}
-	return h;
+	return (h[0] ^ (h[1] * 31) ^ (h[2] * 1021) ^ (h[3] * 65599)) * 0x9e3779b97f4a7c15u;
 }
 
 /* The best plan of group g into best and best_pick (by g's cables); false when none. */
