@@ -1448,6 +1448,7 @@ typedef struct Design {
 	double cable_hint_money, cable_hint_watts;
 	BomLine *bom;
 	int nbom;
+	int bom_cap;             /* lines allocated; the optimizer's candidates reuse them (model.c) */
 	PowerStageInst *stages;  /* the power system's chain as sized (power_chain.c), utility first */
 	int nstages;
 	CoolingGroup *cool_groups; /* the cooling plant by group of racks with one cooling
