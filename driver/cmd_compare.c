@@ -4,12 +4,14 @@
  * row each, in comparison.csv, comparison.json, comparison.md and report.html, with the
  * scenarios no other beats on every objective marked as the Pareto frontier.
  *
- * Each row is built in a process of its own, as many at once as there are cores (--jobs): a
- * build is single-threaded, and a process keeps one scenario's failure (or crash) from another.
- * The child sends its row back as JSON on a pipe; rows keep the order of the spec (or sweep)
- * whatever order they finish in, so the files are byte-identical from run to run. The
- * children share results by their inputs (lang/share.c: the planner's searches, the racks'
- * arrangement): a point that asks what an earlier one asked reads the answer instead.
+ * The rows are built by worker processes, as many at once as there are cores (--jobs): a build
+ * is single-threaded, and a process keeps one scenario's crash from the others' (a worker that
+ * dies takes only the row it was building; another takes the rest). A worker builds row after
+ * row, each handed to it when it is free, and sends each back as JSON on a pipe; rows keep the
+ * order of the spec (or sweep) whatever order they finish in and whichever worker built them,
+ * so the files are byte-identical from run to run and for any --jobs. The workers share
+ * results by their inputs (lang/share.c: the planner's searches, the racks' arrangement): a
+ * point that asks what an earlier one asked reads the answer instead.
  *
  * Before anything is built the spec is checked, and every override of a sweep once, on its own:
  * an unknown path or a wrong value is an error at the sweep file's line (exit 1, nothing
@@ -32,6 +34,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -47,9 +50,7 @@ typedef struct Job {
 	CliOverride *sets;      /* the command line's --set, then the point's */
 	int nsets;
 	const char *sets_text;
-	pid_t pid;
-	int fd;
-	Buf out;                /* what the child sent */
+	Buf out;                /* what its worker sent */
 	int wstatus;
 } Job;
 
@@ -116,8 +117,9 @@ static int build_status(const Program *p, int errors)
 /* Standard input, read once by the parent: the children build from its copy. */
 static const Source *stdin_source;
 
-/* Runs in the child: builds the job's design and writes {"row", "currency", "diagnostics"}. */
-static void build_row(const Options *o, const char *path, const Job *job, int fd)
+/* Runs in a worker: builds the job's design and puts {"row", "currency", "diagnostics"} into
+ * *res. Everything the build allocated is freed: a worker builds many rows. */
+static void build_row(const Options *o, const char *path, const Job *job, Buf *res)
 {
 	Ctx *c = ctx_new(o->dopt);
 	c->stdlib_dir = o->stdlib;
@@ -125,7 +127,7 @@ static void build_row(const Options *o, const char *path, const Job *job, int fd
 		     .dump = -1};
 	if (stdin_source)
 		p.input = src_from_text(c, stdin_source->path, stdin_source->text, stdin_source->len);
-	Design d = {.time_limit = o->time_limit, .exhaustive = o->exhaustive};
+	Design d = {.time_limit = o->time_limit, .exhaustive = o->exhaustive, .numbers_only = true};
 	int errors = pipeline_build(&p, &d, path, NULL);
 	CompareRow r = {.scenario = job->name, .sets = job->sets_text, .why = ""};
 	r.status = build_status(&p, errors);
@@ -161,88 +163,237 @@ static void build_row(const Options *o, const char *path, const Job *job, int fd
 	jw_set(root, "currency", jw_str(r.status == EXIT_OK ? currency_name(d.currency) : NULL));
 	jw_set(root, "diagnostics", jw_strn(diags, ndiags));
 	free(diags);
-	FILE *f = fdopen(fd, "w");
-	if (!f)
-		_exit(EXIT_IO);
-	jw_write(f, root);
-	if (fclose(f) != 0)
-		_exit(EXIT_IO);
+	char *text = NULL;
+	size_t ntext = 0;
+	mem = open_memstream(&text, &ntext);
+	if (!mem)
+		die_oom();
+	jw_write(mem, root); /* and frees it */
+	if (fclose(mem) != 0)
+		die_oom();
+	buf_put(res, text, ntext);
+	free(text);
+	ctx_free(c);
+}
+
+/* ---- the workers: one process per job slot, many rows each ---------------------------------- */
+
+/* A worker is a process forked once that builds the rows it is handed, one at a time: it reads
+ * a row's index (an int) from its command pipe and answers on its result pipe with the row's
+ * length (a uint64_t) and text. Forking once per worker rather than once per row spares each
+ * row the fork, the exit and the page faults of a fresh heap (docs/performance.md, issue 23);
+ * the malloc heap stays mapped and the arena's chunks are kept (arena_keep_chunks) from one row
+ * to the next. A worker that dies (a crash, an exit from a broken invariant) takes only the
+ * row it was building: that row says why, as a row's own process did, and a new worker takes
+ * the rows left. */
+typedef struct Worker {
+	pid_t pid;
+	int cmd, res; /* to it, from it; -1 when closed */
+	int job;      /* the row it builds, or -1 */
+	Buf in;       /* what it sent of that row so far */
+} Worker;
+
+static bool write_all(int fd, const void *p, size_t n)
+{
+	const char *s = p;
+	while (n > 0) {
+		ssize_t w = write(fd, s, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		s += w, n -= (size_t)w;
+	}
+	return true;
+}
+
+static bool read_all(int fd, void *p, size_t n)
+{
+	char *s = p;
+	while (n > 0) {
+		ssize_t r = read(fd, s, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return false;
+		s += r, n -= (size_t)r;
+	}
+	return true;
+}
+
+/* The worker's loop, in the child: rows until its command pipe closes. */
+static void worker_main(const Options *o, const char *path, const Job *jobs, int n, int cmd,
+			int res)
+{
+	arena_tune_heap();
+	arena_keep_chunks(true);
+	Buf out = {0};
+	int i;
+	while (read_all(cmd, &i, sizeof i)) {
+		if (i < 0 || i >= n)
+			_exit(EXIT_INTERNAL);
+		out.len = 0;
+		build_row(o, path, &jobs[i], &out);
+		uint64_t len = out.len;
+		if (!write_all(res, &len, sizeof len) || !write_all(res, out.s, out.len))
+			_exit(EXIT_IO);
+	}
 	_exit(0);
 }
 
-/* ---- the parent: the jobs, a few at a time ------------------------------------------------- */
-
-static int start(const Options *o, const char *path, Job *j)
+static int worker_start(const Options *o, const char *path, const Job *jobs, int n, Worker *w,
+			const Worker *all, int nall)
 {
-	int fds[2];
-	if (pipe(fds) != 0)
+	int to[2], from[2];
+	if (pipe(to) != 0)
 		return -1;
+	if (pipe(from) != 0) {
+		close(to[0]);
+		close(to[1]);
+		return -1;
+	}
 	fflush(stdout);
 	fflush(stderr);
 	pid_t pid = fork();
 	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
+		close(to[0]), close(to[1]), close(from[0]), close(from[1]);
 		return -1;
 	}
 	if (pid == 0) {
-		close(fds[0]);
-		build_row(o, path, j, fds[1]);
+		close(to[1]);
+		close(from[0]);
+		/* The other workers' pipes are not this one's: held open here, a dead worker's
+		 * end would never read as closed. */
+		for (int k = 0; k < nall; k++) {
+			if (all[k].cmd >= 0)
+				close(all[k].cmd);
+			if (all[k].res >= 0)
+				close(all[k].res);
+		}
+		worker_main(o, path, jobs, n, to[0], from[1]);
 	}
-	close(fds[1]);
-	j->pid = pid;
-	j->fd = fds[0];
+	close(to[0]);
+	close(from[1]);
+	*w = (Worker){.pid = pid, .cmd = to[1], .res = from[0], .job = -1};
 	return 0;
 }
 
-/* Builds every job, at most `width` at once. Returns -1 when a process cannot be started. */
+/* Hands the worker row `i`; false when it cannot take it (it is gone). */
+static bool worker_give(Worker *w, int i)
+{
+	w->job = i;
+	w->in.len = 0;
+	return write_all(w->cmd, &i, sizeof i);
+}
+
+/* Builds every job, at most `width` at once, and leaves each one's text in jobs[i].out and a
+ * status in jobs[i].wstatus (as an exit 0 when the row came, else the worker's end). Returns
+ * -1 when a process cannot be started. */
 static int run_jobs(const Options *o, const char *path, Job *jobs, int n, int width)
 {
-	int next = 0, running = 0, done = 0;
+	if (width > n)
+		width = n;
+	if (width < 1)
+		width = 1;
+	Worker *ws = xmalloc(sizeof *ws * (size_t)width);
+	for (int k = 0; k < width; k++)
+		ws[k] = (Worker){.pid = -1, .cmd = -1, .res = -1, .job = -1};
 	struct pollfd *pf = xmalloc(sizeof *pf * (size_t)(width + 1));
 	int *who = xmalloc(sizeof *who * (size_t)(width + 1));
-	int rc = 0;
+	int next = 0, done = 0, rc = 0;
 	while (done < n) {
-		while (running < width && next < n) {
-			if (start(o, path, &jobs[next]) != 0) {
-				rc = -1;
-				n = next; /* wait for those started, start no more */
-				break;
+		/* Every idle worker gets a row; a slot without a worker starts one while rows are
+		 * left (at first, and after a worker died). */
+		for (int k = 0; k < width && next < n; k++) {
+			Worker *w = &ws[k];
+			if (w->pid < 0) {
+				if (rc != 0 || worker_start(o, path, jobs, n, w, ws, width) != 0) {
+					rc = -1;
+					continue;
+				}
 			}
-			next++, running++;
+			if (w->job < 0 && w->cmd >= 0) {
+				if (!worker_give(w, next))
+					close(w->cmd), w->cmd = -1; /* its end will show why */
+				next++;
+			}
 		}
-		if (running == 0)
-			break;
+		if (next < n && rc != 0) {
+			n = next; /* wait for those started, start no more */
+			if (done >= n)
+				break;
+		}
+		/* No rows left to hand out: idle workers are told so (their pipe closes). */
+		for (int k = 0; k < width; k++)
+			if (next >= n && ws[k].job < 0 && ws[k].cmd >= 0)
+				close(ws[k].cmd), ws[k].cmd = -1;
 		int np = 0;
-		for (int i = 0; i < next; i++)
-			if (jobs[i].fd >= 0 && jobs[i].pid > 0) {
-				pf[np] = (struct pollfd){.fd = jobs[i].fd, .events = POLLIN};
-				who[np++] = i;
+		for (int k = 0; k < width; k++)
+			if (ws[k].res >= 0) {
+				pf[np] = (struct pollfd){.fd = ws[k].res, .events = POLLIN};
+				who[np++] = k;
 			}
+		if (np == 0)
+			break;
 		if (poll(pf, (nfds_t)np, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			die_oom();
 		}
-		for (int k = 0; k < np; k++) {
-			if (!(pf[k].revents & (POLLIN | POLLHUP | POLLERR)))
+		for (int q = 0; q < np; q++) {
+			if (!(pf[q].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
-			Job *j = &jobs[who[k]];
+			Worker *w = &ws[who[q]];
 			char chunk[65536];
-			ssize_t got = read(j->fd, chunk, sizeof chunk);
+			ssize_t got = read(w->res, chunk, sizeof chunk);
 			if (got < 0 && errno == EINTR)
 				continue;
 			if (got > 0) {
-				buf_put(&j->out, chunk, (size_t)got);
+				buf_put(&w->in, chunk, (size_t)got);
+				uint64_t len;
+				if (w->job >= 0 && w->in.len >= sizeof len) {
+					memcpy(&len, w->in.s, sizeof len);
+					if (w->in.len - sizeof len >= len) {
+						Job *j = &jobs[w->job];
+						buf_put(&j->out, w->in.s + sizeof len, (size_t)len);
+						j->wstatus = 0; /* as a process that exited 0 */
+						done++;
+						w->job = -1;
+						w->in.len = 0;
+					}
+				}
 				continue;
 			}
-			close(j->fd);
-			j->fd = -1;
-			while (waitpid(j->pid, &j->wstatus, 0) < 0 && errno == EINTR)
+			/* The worker is gone: after its last row, or while building one. */
+			close(w->res);
+			w->res = -1;
+			if (w->cmd >= 0)
+				close(w->cmd), w->cmd = -1;
+			int status = 0;
+			while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
 				;
-			running--, done++;
+			if (w->job >= 0) {
+				Job *j = &jobs[w->job];
+				j->wstatus = WIFEXITED(status) && WEXITSTATUS(status) == 0
+						     ? (EXIT_INTERNAL << 8) /* gone without the row */
+						     : status;
+				done++;
+			}
+			w->job = -1;
+			w->pid = -1;
 		}
 	}
+	for (int k = 0; k < width; k++) {
+		if (ws[k].cmd >= 0)
+			close(ws[k].cmd);
+		if (ws[k].res >= 0) {
+			close(ws[k].res);
+			while (waitpid(ws[k].pid, NULL, 0) < 0 && errno == EINTR)
+				;
+		}
+		buf_free(&ws[k].in);
+	}
+	free(ws);
 	free(pf);
 	free(who);
 	return rc;
@@ -591,7 +742,6 @@ int cmd_compare(const Options *o, const char *path)
 	if (rc)
 		goto out;
 	for (int i = 0; i < n; i++) {
-		jobs[i].fd = -1;
 		if (!jobs[i].sets_text)
 			jobs[i].sets_text = "";
 	}

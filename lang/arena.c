@@ -38,6 +38,7 @@ typedef struct Chunk {
 	struct Chunk *next;
 	size_t size;   /* usable bytes after the header */
 	size_t mapped; /* the length of its own mapping, or 0 when it came from calloc */
+	size_t dirty;  /* bytes of mem written (handed out) so far: what a reuse zeroes */
 	_Alignas(ALIGN) unsigned char mem[];
 } Chunk;
 
@@ -100,16 +101,36 @@ Arena *arena_new(void)
 	return a;
 }
 
+/* Chunks of one huge page kept by arena_free for the next arena (arena_keep_chunks): a process
+ * that compiles many designs one after another (a worker of `clusterc compare`) would otherwise
+ * map, fault in and zero its chunks again for each (docs/performance.md). At most KEEP_CHUNKS. */
+enum { KEEP_CHUNKS = 256 };
+static bool keep_chunks;
+static Chunk *kept;
+static int nkept;
+
+void arena_keep_chunks(bool on)
+{
+	keep_chunks = on;
+}
+
 void arena_free(Arena *a)
 {
 	if (!a)
 		return;
+	if (a->chunks)
+		a->chunks->dirty = (size_t)(a->cur - a->chunks->mem);
 	for (Chunk *ch = a->chunks, *next; ch; ch = next) {
 		next = ch->next;
-		if (ch->mapped)
+		if (keep_chunks && ch->mapped == CHUNK_BYTES && nkept < KEEP_CHUNKS) {
+			ch->next = kept;
+			kept = ch;
+			nkept++;
+		} else if (ch->mapped) {
 			munmap(ch, ch->mapped);
-		else
+		} else {
 			free(ch);
+		}
 	}
 	for (size_t i = 0; i < a->nblocks; i++)
 		free(a->blocks[i]);
@@ -128,6 +149,15 @@ static Chunk *chunk_new(size_t size)
 	if (size > SIZE_MAX - sizeof(Chunk) - 2 * (size_t)HUGE_PAGE)
 		die_oom();
 	size_t total = sizeof(Chunk) + size;
+	if (kept && total == CHUNK_BYTES) {
+		Chunk *ch = kept;
+		kept = ch->next;
+		nkept--;
+		memset(ch->mem, 0, ch->dirty < ch->size ? ch->dirty : ch->size);
+		ch->next = NULL;
+		ch->dirty = 0;
+		return ch;
+	}
 	if (total >= HUGE_PAGE) {
 		size_t len = (total + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
 		char *p = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
@@ -200,6 +230,7 @@ void *arena_alloc(Arena *a, size_t n)
 	if (rounded > BIG_REQUEST) {
 		/* A dedicated chunk goes behind the current one, which keeps its free space. */
 		Chunk *ch = chunk_new(rounded);
+		ch->dirty = ch->size;
 		if (a->chunks) {
 			ch->next = a->chunks->next;
 			a->chunks->next = ch;
@@ -211,6 +242,8 @@ void *arena_alloc(Arena *a, size_t n)
 	}
 	if ((size_t)(a->end - a->cur) < rounded) {
 		Chunk *ch = chunk_new(CHUNK_BYTES - sizeof(Chunk));
+		if (a->chunks)
+			a->chunks->dirty = (size_t)(a->cur - a->chunks->mem);
 		ch->next = a->chunks;
 		a->chunks = ch;
 		a->cur = ch->mem;

@@ -59,6 +59,7 @@ typedef struct Arena Arena;
 Arena *arena_new(void);           /* pass-through mode when CLUSTERC_ARENA=malloc or ASan build */
 void arena_free(Arena *a);        /* frees every block; NULL is fine */
 void arena_tune_heap(void);       /* malloc's heap in huge pages, for a large build (arena.c) */
+void arena_keep_chunks(bool on);  /* freed chunks kept for the next arena (a compare worker) */
 void *arena_alloc(Arena *a, size_t n); /* zeroed, aligned for any type; never NULL */
 char *arena_strndup(Arena *a, const char *s, size_t n);
 char *arena_strdup(Arena *a, const char *s);

@@ -1473,6 +1473,7 @@ typedef struct Design {
 	double cable_hint_money, cable_hint_watts;
 	BomLine *bom;
 	int nbom;
+	int bom_cap;             /* lines allocated; the optimizer's candidates reuse them (model.c) */
 	PowerStageInst *stages;  /* the power system's chain as sized (power_chain.c), utility first */
 	int nstages;
 	CoolingGroup *cool_groups; /* the cooling plant by group of racks with one cooling
@@ -1524,6 +1525,9 @@ typedef struct Design {
 	LpModel *lp;             /* the optimizer's model, for model.lp; NULL when none ran */
 	double time_limit;       /* s for the optimizer, 0 for none (--time-limit) */
 	bool exhaustive;         /* decide by exhaustive search, not the MILP (tests, cross-checks) */
+	bool numbers_only;       /* no artifact will be written (a row of `compare`): the passes that
+				  * only feed artifacts (the cables' ids, the schedulers' tree) are
+				  * skipped */
 	const char *relaxation;  /* when infeasible: the smallest change that would work */
 	const char *relaxation_alternatives; /* and single changes that would work too */
 	struct {

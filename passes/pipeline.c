@@ -113,13 +113,17 @@ static int build_once(Program *p, Design *d, const char *path, Timing timings[ST
 		STAGE(STAGE_HEAT, heat_racks(d));
 		STAGE(STAGE_VERIFY_MEDIA, verify_media(d));
 		STOP_IF_ERRORS();
-		STAGE(STAGE_IDS, ir_name_cables(d));
+		/* The cables' ids and the schedulers' tree feed the artifacts, the dump and a
+		 * build --from's changes only, and say nothing: a row of `compare` goes without. */
+		if (!d->numbers_only || d->prior)
+			STAGE(STAGE_IDS, ir_name_cables(d));
 		STAGE(STAGE_CHANGES, expand_plan(d));
 		STAGE(STAGE_COST, model_design(d));
 		STAGE(STAGE_FEEDS, power_chain_feeds(d));
 		STAGE(STAGE_JUDGE, judge_design(d));
 		STAGE(STAGE_ADDRESS, switch_plan_fabrics(d));
-		STAGE(STAGE_SCHED, sched_plan(d));
+		if (!d->numbers_only)
+			STAGE(STAGE_SCHED, sched_plan(d));
 		STAGE(STAGE_REPORT, decide_report(d));
 	}
 	STAGE(STAGE_PLAN, plan_workloads(d));

@@ -521,15 +521,19 @@ static bool group_sig(const CageCtx *x, const Group *g, GroupSig *sig)
 
 static uint64_t sig_hash(const GroupSig *sig)
 {
-	/* Word by word (the signature is zeroed first, padding included). */
-	uint64_t h = 1469598103934665603u, w;
+	/* Word by word (the signature is zeroed first, padding included), in four interleaved
+	 * chains so that their multiplications overlap; the hash only picks a slot (a different
+	 * signature there is recomputed), so any mixing that spreads them serves. */
+	uint64_t h[4] = {1469598103934665603u, 0x9e3779b97f4a7c15u, 0xff51afd7ed558ccdu,
+			 0xc4ceb9fe1a85ec53u}, w;
 	const unsigned char *p = (const unsigned char *)sig;
-	for (size_t k = 0; k + sizeof w <= sizeof *sig; k += sizeof w) {
+	size_t k = 0;
+	for (int lane = 0; k + sizeof w <= sizeof *sig; k += sizeof w, lane = (lane + 1) & 3) {
 		memcpy(&w, p + k, sizeof w);
-		h = (h ^ w) * 1099511628211u;
-		h ^= h >> 32;
+		h[lane] = (h[lane] ^ w) * 1099511628211u;
+		h[lane] ^= h[lane] >> 32;
 	}
-	return h;
+	return (h[0] ^ (h[1] * 31) ^ (h[2] * 1021) ^ (h[3] * 65599)) * 0x9e3779b97f4a7c15u;
 }
 
 /* The best plan of group g into best and best_pick (by g's cables); false when none. */
@@ -699,8 +703,10 @@ int cage_choose(Design *d, const CageIndex *index, const Catalogue *cat, Weights
 		Group g = {members + from, start[gi] - from, cmembers + cfrom, cstart[gi] - cfrom, 0, 0, false};
 		for (int k = 0; k < g.n; k++) {
 			int i = g.cables[k];
-			g.speed = fmax(g.speed, d->links[c[i].link].speed);
-			g.run = fmax(g.run, c[i].run);
+			/* fmax's result without its call (neither is ever NaN here) */
+			double speed = d->links[c[i].link].speed;
+			g.speed = speed > g.speed ? speed : g.speed;
+			g.run = c[i].run > g.run ? c[i].run : g.run;
 			g.ocs |= a[i].ocs || z[i].ocs;
 		}
 		if (!choose_group(&x, &g, first, pick, best_pick) && bad < 0)

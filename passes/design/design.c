@@ -164,7 +164,7 @@ int design_init(Design *d, Program *p)
 		      .scenario_name = p->scenario ? p->scenario : "default", .verify = d->verify, .time_limit = d->time_limit,
 		      .exhaustive = d->exhaustive, .timings = d->timings, .built_objective = NAN,
 		      .cable_hint_money = d->cable_hint_money, .cable_hint_watts = d->cable_hint_watts,
-		      .prior = d->prior};
+		      .prior = d->prior, .numbers_only = d->numbers_only};
 	int before = diag_errors(c);
 	/* check.c allows one cluster per spec. */
 	for (int i = 0; i < p->decls.n && !d->cluster; i++)

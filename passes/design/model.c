@@ -36,32 +36,48 @@
 
 static const double YEAR = 365.0 * 24 * 3600; /* s */
 
-static void bom(Design *d, PtrVec *lines, const char *part, const Part *model, double qty,
+/* The BOM's lines while they are made: malloc'd scratch, copied into the arena once at the end
+ * (the optimizer runs model_design for every candidate, tens of thousands at times: in the
+ * arena, each candidate's lines and their growing list stayed until the end of the build;
+ * docs/performance.md). */
+typedef struct Lines {
+	BomLine *v;
+	int n, cap;
+} Lines;
+
+static BomLine *push_line(Lines *lines)
+{
+	if (lines->n == lines->cap) {
+		lines->cap = lines->cap ? 2 * lines->cap : 64;
+		lines->v = xrealloc(lines->v, sizeof *lines->v * (size_t)lines->cap);
+	}
+	return &lines->v[lines->n++];
+}
+
+static void bom(Design *d, Lines *lines, const char *part, const Part *model, double qty,
 		const char *unit, double unit_price, double unit_power)
 {
+	(void)d;
 	if (qty <= 0)
 		return;
-	BomLine *b = arena_alloc(d->c->arena, sizeof *b);
-	*b = (BomLine){part, model, model ? model->name : part, model ? model->description : "", qty,
-		       unit, unit_price, qty * unit_price, unit_power, qty * unit_power};
-	vec_push(d->c->arena, lines, b);
+	*push_line(lines) = (BomLine){part, model, model ? model->name : part,
+				       model ? model->description : "", qty, unit, unit_price,
+				       qty * unit_price, unit_power, qty * unit_power};
 }
 
 /* A node's counted CPUs (cpus, cpu_model): a BOM line for procurement's count, priced and
  * powered inside the node. */
-static void cpu_line(Design *d, PtrVec *lines, const Part *node, double n)
+static void cpu_line(Design *d, Lines *lines, const Part *node, double n)
 {
 	if (node->node.cpus <= 0 || n <= 0)
 		return;
-	BomLine *b = arena_alloc(d->c->arena, sizeof *b);
 	const char *model = node->node.cpu_model ? node->node.cpu_model : "CPU";
 	const char *desc = node->node.cpu_cores > 0
 				   ? arena_printf(d->c->arena, "%d cores; in node '%s' (price and power)",
 						  node->node.cpu_cores, node->name)
 				   : arena_printf(d->c->arena, "in node '%s' (price and power)",
 						  node->name);
-	*b = (BomLine){"cpu", NULL, model, desc, n * node->node.cpus, "", 0, 0, 0, 0};
-	vec_push(d->c->arena, lines, b);
+	*push_line(lines) = (BomLine){"cpu", NULL, model, desc, n * node->node.cpus, "", 0, 0, 0, 0};
 }
 
 /* Redundancy multiplies the power plant installed for the IT load (power_chain.c). */
@@ -72,7 +88,7 @@ static double redundancy_factor(const Part *power)
 }
 
 /* Each counted part (COUNT x NAME, or a list) times a multiplier, into the BOM and totals. */
-static void counted_parts(Design *d, PtrVec *lines, const PartCount *pc, int n, double times,
+static void counted_parts(Design *d, Lines *lines, const PartCount *pc, int n, double times,
 			  const char *part, int cat_power, int cat_capex, bool priced)
 {
 	for (int i = 0; i < n; i++) {
@@ -90,7 +106,7 @@ static void counted_parts(Design *d, PtrVec *lines, const PartCount *pc, int n, 
 /* Devices on a fabric that are not nodes: fabric managers and gateways in network power and
  * capex; storage appliances in storage's, and none that cluster.storage already buys (the
  * fabric's endpoints are those appliances, parts.c). */
-static void fabric_extras(Design *d, PtrVec *lines)
+static void fabric_extras(Design *d, Lines *lines)
 {
 	for (int i = 0; i < d->nfabrics; i++) {
 		const FabricInst *f = &d->fabrics[i];
@@ -114,7 +130,7 @@ static void fabric_extras(Design *d, PtrVec *lines)
 /* Spares of a BOM line of qty parts at the cluster's rate (field f), rounded up: their own
  * line, capex category spares, no power (they stay on the shelf). model_name: the line's model
  * text when it is not the part's name (a cable's length). */
-static void spare_line(Design *d, PtrVec *lines, const char *what, const Part *part,
+static void spare_line(Design *d, Lines *lines, const char *what, const Part *part,
 		       const char *model_name, double qty, int kind, double unit_price)
 {
 	static const FieldId rates[SPARE_COUNT] = {FLD_CLUSTER_SPARE_SWITCHES, FLD_CLUSTER_SPARE_OPTICS,
@@ -127,7 +143,7 @@ static void spare_line(Design *d, PtrVec *lines, const char *what, const Part *p
 	d->t.spares[kind].count += n;
 	bom(d, lines, what, part, n, "", unit_price, 0);
 	if (model_name) {
-		BomLine *b = lines->v[lines->n - 1];
+		BomLine *b = &lines->v[lines->n - 1];
 		b->model = model_name;
 	}
 }
@@ -150,7 +166,7 @@ static int key_index(CableKey *keys, int *n, const Part *part, double length)
 /* Cables by model and length, transceivers by model, each part once (cage.c marks the cable
  * that counts a cage's module or a multi-leg assembly), into cabling capex, network power and
  * the BOM. */
-static void cable_lines(Design *d, PtrVec *lines)
+static void cable_lines(Design *d, Lines *lines)
 {
 	int cap = 64, n = 0;
 	CableKey *keys = xmalloc(sizeof(CableKey) * (size_t)cap);
@@ -199,7 +215,7 @@ static void cable_lines(Design *d, PtrVec *lines)
 		} else {
 			unit_price += k->part->cable.price_per_m * k->length;
 			bom(d, lines, "cable", k->part, qty, "", unit_price, unit_power);
-			BomLine *b = lines->v[lines->n - 1];
+			BomLine *b = &lines->v[lines->n - 1];
 			b->model = arena_printf(d->c->arena, "%s %g m", k->part->name, k->length);
 			spare_line(d, lines, "spare cable", k->part, b->model, qty, SPARE_CABLES,
 				   unit_price);
@@ -233,7 +249,7 @@ static void cable_lines(Design *d, PtrVec *lines)
 /* The cooling plant of each group (cooling_plant.c) into cooling capex and the BOM: the
  * cooling's own per kW of the heat it cools, then each unit (whole units when it has a size,
  * else kW installed). */
-static void cooling_lines(Design *d, PtrVec *lines)
+static void cooling_lines(Design *d, Lines *lines)
 {
 	d->t.capex_by_cat[CAT_COOLING] = 0;
 	for (int i = 0; i < d->nzones; i++)
@@ -263,7 +279,7 @@ int model_design(Design *d)
 	t->spares[SPARE_SWITCHES].rate = field_num(d->cluster, FLD_CLUSTER_SPARE_SWITCHES);
 	t->spares[SPARE_OPTICS].rate = field_num(d->cluster, FLD_CLUSTER_SPARE_OPTICS);
 	t->spares[SPARE_CABLES].rate = field_num(d->cluster, FLD_CLUSTER_SPARE_CABLES);
-	PtrVec lines = {0};
+	Lines lines = {0};
 
 	for (int i = 0; i < d->ngroups; i++) {
 		const NodeGroup *g = &d->groups[i];
@@ -376,7 +392,10 @@ int model_design(Design *d)
 	power_chain_size(d);
 	/* Racks and fit-out zone by zone, each zone's IT power (zone.c); the cooling plant of each
 	 * zone's groups of racks with one cooling (cooling_plant.c), its capex into the zones. */
-	zone_costs(d, &lines);
+	PtrVec zone_lines = {0}; /* zone.c's, a few, from the line they start (it merges only those) */
+	zone_costs(d, &zone_lines);
+	for (int i = 0; i < zone_lines.n; i++)
+		*push_line(&lines) = *(BomLine *)zone_lines.v[i];
 	cooling_plant_size(d);
 	t->pue_from_site = field_num_set(d->site, FLD_SITE_PUE, &t->pue);
 	if (t->pue_from_site) {
@@ -415,9 +434,17 @@ int model_design(Design *d)
 	double ci;
 	t->annual_carbon = field_num_set(d->site, FLD_SITE_CARBON_INTENSITY, &ci) ? t->annual_energy * ci : NAN;
 
-	d->bom = (BomLine *)arena_alloc(d->c->arena, sizeof(BomLine) * (size_t)(lines.n + 1));
-	for (int i = 0; i < lines.n; i++)
-		d->bom[i] = *(BomLine *)lines.v[i];
+	/* The array of the last call is reused when it has room: nothing keeps it once it is
+	 * replaced, and the optimizer models a design per candidate. */
+	if (!d->bom || d->bom_cap < lines.n + 1) {
+		d->bom_cap = lines.n + 16;
+		d->bom = (BomLine *)arena_alloc(d->c->arena, sizeof(BomLine) * (size_t)d->bom_cap);
+	} else {
+		memset(d->bom, 0, sizeof(BomLine) * (size_t)d->bom_cap);
+	}
+	if (lines.n)
+		memcpy(d->bom, lines.v, sizeof(BomLine) * (size_t)lines.n);
 	d->nbom = lines.n;
+	free(lines.v);
 	return 0;
 }
