@@ -73,6 +73,12 @@ Buf *output_memo(Output *o, bool **ok, bool *fresh);
 /* DIR as given to output_open (trailing slashes removed). */
 const char *output_dir(const Output *o);
 
+/* Whether the artifacts were named (`build --emit LIST`) rather than left to the default set:
+ * a family written on demand only (switch_configs_write beyond SWITCH_FILES_DEFAULT_MAX
+ * switches) is written when named. False until output_set_named(o, true). */
+void output_set_named(Output *o, bool named);
+bool output_named(const Output *o);
+
 /* ---- text.c: numbers and values as text ---------------------------------------------------- */
 
 /* x rounded to `decimals` places in fixed notation without grouping ("2000000.00", "0.350");
@@ -522,8 +528,15 @@ void configdb_stringn(Buf *b, const char *s, size_t n);
 /* ---- switch_config.c: switches/NAME/config_db.json (SONiC) and frr.conf (FRR) ----------------- */
 
 /* Writes both files for every switch of every Ethernet fabric. Returns the errors (pools or
- * ASN ranges too small for a fabric: diagnostics at the spec's fields, nothing written). */
+ * ASN ranges too small for a fabric: diagnostics at the spec's fields, nothing written).
+ * On demand beyond SWITCH_FILES_DEFAULT_MAX switches: a build with the default artifacts
+ * writes none of them then, `--emit switches` (output_named) all (docs/output.md). */
+enum { SWITCH_FILES_DEFAULT_MAX = 1024 };
 int switch_configs_write(Output *o, const Design *d);
+
+/* The switches whose files switch_configs_write leaves out of a default build: their count
+ * when there are more than SWITCH_FILES_DEFAULT_MAX, else 0. */
+int switch_configs_deferred(const Design *d);
 
 /* ---- infiniband.c: infiniband/, the subnets of InfiniBand fabrics -------------------------- */
 

@@ -109,6 +109,7 @@ struct Output {
 	Writer *w;       /* NULL until the temporary directory exists */
 	Buf memo;        /* output_memo's text ... */
 	bool memo_set, memo_ok;
+	bool named;      /* the artifacts were named (--emit), not the default set */
 };
 
 static Diag *io_error(Output *o, const char *what, const char *path, int err)
@@ -453,6 +454,16 @@ Output *output_open(Ctx *c, const char *dir, bool force)
 const char *output_dir(const Output *o)
 {
 	return o->dir;
+}
+
+void output_set_named(Output *o, bool named)
+{
+	o->named = named;
+}
+
+bool output_named(const Output *o)
+{
+	return o->named;
 }
 
 /* Relative, '/'-separated, no empty, "." or ".." part: a name inside the directory. */

@@ -40,6 +40,9 @@ COLUMNS = [
     ("emit", ["emit"]),
 ]
 HERE = os.path.dirname(os.path.abspath(__file__))
+# BENCH_EMIT: an --emit list for the sizes' builds (default: none, the default artifacts; beyond
+# 1,024 switches those leave the per-switch files out, docs/switch-configs.md).
+EMIT = ["--emit", os.environ["BENCH_EMIT"]] if os.environ.get("BENCH_EMIT") else []
 
 
 def spec_text(gpus):
@@ -104,8 +107,8 @@ def bench_size(clusterc, out, gpus, repeat):
         os.sync()
         with open(log, "w") as err:
             t0 = time.perf_counter()
-            rc = subprocess.call([clusterc, "build", "-q", "--timings", spec, "-o", dest],
-                                 stderr=err)
+            rc = subprocess.call([clusterc, "build", "-q", "--timings", spec, "-o", dest] +
+                                 EMIT, stderr=err)
             wall = (time.perf_counter() - t0) * 1e3
         if rc != 0:
             with open(log) as f:
@@ -284,9 +287,10 @@ def bench_choices(clusterc, out, repeat, name="choices-8"):
     return best
 
 
-def bench_shape(clusterc, out, name, repeat):
-    """A many-switch shape (bench/NAME.cluster) built with every artifact, against the copy of
-    its output (cp -r + sync), each the minimum of `repeat`, every run into a new directory."""
+def bench_shape(clusterc, out, name, repeat, emit=None):
+    """A many-switch shape (bench/NAME.cluster) built with the default artifacts (or `emit`, an
+    --emit list), against the copy of its output (cp -r + sync), each the minimum of `repeat`,
+    every run into a new directory."""
     spec = os.path.join(HERE, name + ".cluster")
     env = dict(os.environ, CLUSTERC_STDLIB=os.path.join(HERE, "..", "stdlib"))
     row, dirs = {"status": "ok"}, []
@@ -296,7 +300,8 @@ def bench_shape(clusterc, out, name, repeat):
         dirs.append(dest)
         os.sync()
         t0 = time.perf_counter()
-        rc = subprocess.call([clusterc, "build", "-q", spec, "-o", dest], env=env)
+        rc = subprocess.call([clusterc, "build", "-q", spec, "-o", dest] +
+                             (["--emit", emit] if emit else []), env=env)
         wall = (time.perf_counter() - t0) * 1e3
         if rc != 0:
             return {"status": "exit %d" % rc}, dirs
@@ -483,19 +488,24 @@ def main(argv):
     if os.environ.get("BENCH_SHAPES", "1") not in ("", "0"):
         for name, what in (("fattree-k64", "k=64 3-tier fat tree (65,536 GPUs, 5,120 switches)"),
                            ("dragonfly-262k", "dragonfly p=16 a=32 h=16 (262,656 GPUs, 16,416 routers)")):
-            row, dirs = bench_shape(clusterc, out, name, repeat)
-            if row["status"] == "ok":
-                print("shape: bench/%s.cluster, %s: build %.1f ms, %.1f MB in %s files, copy "
-                      "(cp -r + sync) %.1f ms, build / copy %.2f" % (
-                          name, what, row["wall"], row["bytes"] / 1e6, format(row["files"], ","),
-                          row["copy"], row["ratio"]))
-            else:
-                print("shape: bench/%s.cluster failed (%s)" % (name, row["status"]))
-            if not keep:
-                for d in dirs:
-                    rmtree(d)
-            os.sync()
-            time.sleep(settle)
+            # The default artifacts (the per-switch files on demand beyond 1,024 switches),
+            # then those files alone (--emit switches).
+            for emit in (None, "switches"):
+                row, dirs = bench_shape(clusterc, out, name, repeat, emit)
+                label = "" if emit is None else ", --emit " + emit
+                if row["status"] == "ok":
+                    print("shape: bench/%s.cluster%s, %s: build %.1f ms, %.1f MB in %s files, "
+                          "copy (cp -r + sync) %.1f ms, build / copy %.2f" % (
+                              name, label, what, row["wall"], row["bytes"] / 1e6,
+                              format(row["files"], ","), row["copy"], row["ratio"]))
+                else:
+                    print("shape: bench/%s.cluster%s failed (%s)" % (name, label, row["status"]))
+                sys.stdout.flush()
+                if not keep:
+                    for d in dirs:
+                        rmtree(d)
+                os.sync()
+                time.sleep(settle)
     npoints = int(os.environ.get("BENCH_SWEEP", "200"))
     sw = bench_sweep(clusterc, out, repeat, max(10, npoints)) if npoints > 0 else {"status": "skipped"}
     if sw["status"] == "ok":

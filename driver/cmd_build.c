@@ -81,7 +81,7 @@ static void print_timings(const Timing *t, double emit_ms)
 		(double)ru.ru_maxrss / 1024);
 }
 
-static void print_summary(const Design *d, const char *dir)
+static void print_summary(const Design *d, const char *dir, bool named)
 {
 	const Totals *t = &d->t;
 	char it[64], fac[64];
@@ -115,6 +115,10 @@ static void print_summary(const Design *d, const char *dir)
 		printf("; MFU %.1f%%, %.3g days to train\n", 100 * wp->r.cost.mfu,
 		       wp->time_to_train / 86400);
 	}
+	int deferred = named ? 0 : switch_configs_deferred(d);
+	if (deferred)
+		printf("  switches/: the configurations of %d switches are written on demand "
+		       "(--emit switches)\n", deferred);
 	buf_free(&capex);
 	buf_free(&energy);
 	buf_free(&tco);
@@ -129,6 +133,7 @@ static int write_artifacts(const Options *o, Design *d, const char *dir, bool *r
 	if (!out)
 		return c->output_busy ? EXIT_BUSY : EXIT_IO;
 	int errors = 0;
+	output_set_named(out, o->emit != NULL);
 	for (int i = 0; emit_table[i].name; i++)
 		if (emit_wanted(o->emit, emit_table[i].name))
 			errors += emit_table[i].write(out, d);
@@ -137,7 +142,7 @@ static int write_artifacts(const Options *o, Design *d, const char *dir, bool *r
 		return EXIT_IO;
 	}
 	if (!o->quiet && o->dopt.format == DIAG_TEXT)
-		print_summary(d, dir);
+		print_summary(d, dir, o->emit != NULL);
 	diag_render(c, stderr);
 	*rendered = true;
 	if (!driver_streams_ok()) {

@@ -366,6 +366,26 @@ check_frr "$tmp/df"
 check_db "$tmp/df" 1
 yang "$tmp/df"
 
+# Beyond 1,024 switches the files are written on demand: a default build leaves them out and
+# says so, --emit switches writes every one (the same dragonfly grown to 65 groups of 16 routers).
+sed -e 's/dragonfly(p = 4, a = 8, h = 4)/dragonfly(p = 2, a = 16, h = 4)/' \
+	-e 's/132 x hgx_h100/260 x hgx_h100/' -e 's/power_budget = 3 MW/power_budget = 6 MW/' \
+	-e 's/rows = 6, racks_per_row = 20/rows = 12, racks_per_row = 20/' \
+	examples/dragonfly-1k.cluster >"$tmp/df1040.cluster"
+"$clusterc" build "$tmp/df1040.cluster" -o "$tmp/big" >"$tmp/big.out" 2>&1 ||
+	err "the 1,040-router dragonfly: $(head -3 "$tmp/big.out")"
+[ -e "$tmp/big/switches" ] && err "a default build of 1,040 switches wrote switches/"
+grep -q 'switches/: the configurations of 1040 switches are written on demand (--emit switches)' \
+	"$tmp/big.out" || err "the summary does not say the switch files are on demand: $(cat "$tmp/big.out")"
+[ -s "$tmp/big/report.json" ] || err "the default build of 1,040 switches wrote no report.json"
+build "$tmp/df1040.cluster" -o "$tmp/bigsw"
+n=$(ls "$tmp/bigsw/switches" | wc -l)
+[ "$n" -eq 1040 ] || err "--emit switches wrote $n switch directories of 1,040"
+check_db "$tmp/bigsw" 1
+"$clusterc" build -q --emit report.json "$tmp/df1040.cluster" -o "$tmp/bigjson" 2>/dev/null &&
+	[ ! -e "$tmp/bigjson/switches" ] || err "--emit report.json wrote switches/"
+rm -rf "$tmp/big" "$tmp/bigsw" "$tmp/bigjson"
+
 # lossless = false: no RoCE tables.
 build examples/roce-spectrum4.cluster --set compute.lossless=false -o "$tmp/lossy"
 grep -q -e PORT_QOS_MAP -e WRED_PROFILE "$tmp/lossy/switches/compute-leaf-001/config_db.json" &&

@@ -453,7 +453,8 @@ int ir_name_cables(Design *d)
 			name_colliding(d, all + i, (int)(end - i), &key);
 			continue;
 		}
-		char *id = ids + (ID_CHARS + 2) * i;
+		/* at the cable's index: the backends read them in cable order */
+		char *id = ids + (ID_CHARS + 2) * (size_t)all[i].cable;
 		lead_id(all[i].lead, ID_CHARS, id);
 		d->cable_ids[all[i].cable] = id;
 	}
