@@ -1,7 +1,7 @@
 #!/bin/sh
 # kill9.sh CLUSTERC ROOT — SIGKILL at random points of a 100,000-GPU build (docs/output.md).
 #
-# Two variants of examples/scale-100k.cluster, every artifact (--emit all: its 2,004 switches'
+# Two variants of examples/scale-100k.cluster, every artifact (--emit all: its 4,008 switches'
 # files are on demand) (hostnames "gb{index:05}" and "gpu{index:06}":
 # nearly every file differs, most in size) are built in turn into one DIR and each build is
 # killed after a random delay, uniform over a whole build's time. After every kill DIR must be
