@@ -36,8 +36,8 @@ const Emitter emit_table[] = {
 	 report_html_write},
 	{"topology.dot", "the fabric graph", topology_dot_write},
 	{"topology.svg", "the fabric drawing, when small enough", topology_svg_write},
-	{"switches", "SONiC config_db.json and FRR frr.conf of every Ethernet switch (beyond 1,024 "
-		     "switches only when named)", switch_configs_write},
+	{"switches", ("SONiC config_db.json and FRR frr.conf of every Ethernet switch (beyond 1,024 "
+		      "switches only when named)"), switch_configs_write},
 	{"model.lp", "the optimizer's model in CPLEX LP format, when choices were open", model_lp_write},
 	{"report.json", "the machine-readable report (written last)", report_json_write},
 	{NULL, NULL, NULL},

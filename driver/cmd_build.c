@@ -28,10 +28,11 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* --emit LIST: which artifacts; NULL means all. */
+/* --emit LIST: which artifacts; NULL means the default set (every one, but those written on
+ * demand: switch_configs_write), "all" every one named. */
 static bool emit_wanted(const char *list, const char *name)
 {
-	if (!list)
+	if (!list || strcmp(list, "all") == 0)
 		return true;
 	size_t n = strlen(name);
 	for (const char *s = list; *s;) {
@@ -47,6 +48,8 @@ static bool emit_wanted(const char *list, const char *name)
 static const char *emit_unknown(const char *list)
 {
 	static char bad[64];
+	if (list && strcmp(list, "all") == 0)
+		return NULL;
 	for (const char *s = list; s && *s;) {
 		const char *end = strchr(s, ',');
 		size_t len = end ? (size_t)(end - s) : strlen(s);

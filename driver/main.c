@@ -66,6 +66,8 @@ static const char usage_text[] =
 	"        [--scenario NAME] [--set DECL.FIELD=VALUE]...\n"
 	"  build FILE [-o DIR]           the whole pipeline; artifacts into DIR (default ./out)\n"
 	"        [--scenario NAME] [--set DECL.FIELD=VALUE]... [--emit LIST] [--force]\n"
+	"        [--emit all]            every artifact, the per-switch files of a fabric\n"
+	"                                beyond 1,024 switches included (by default on demand)\n"
 	"        [--timings] [--dump=PASS [--dump-max=N]] [--time-limit SECONDS]\n"
 	"        [--from OLD_DIR]        grow from an earlier build: keep its names, places,\n"
 	"                                ports and cables; the change plan in DIR/expansion/\n"

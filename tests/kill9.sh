@@ -1,7 +1,8 @@
 #!/bin/sh
 # kill9.sh CLUSTERC ROOT — SIGKILL at random points of a 100,000-GPU build (docs/output.md).
 #
-# Two variants of examples/scale-100k.cluster (hostnames "gb{index:05}" and "gpu{index:06}":
+# Two variants of examples/scale-100k.cluster, every artifact (--emit all: its 4,008 switches'
+# files are on demand) (hostnames "gb{index:05}" and "gpu{index:06}":
 # nearly every file differs, most in size) are built in turn into one DIR and each build is
 # killed after a random delay, uniform over a whole build's time. After every kill DIR must be
 # the output before the kill or the one the killed build was making: its manifest.json one of
@@ -46,10 +47,10 @@ litter() { (cd "$tmp" && ls -A | grep -E '^\.out\.(tmp-|old-|lock)' || true); }
 awk -v s="$seed" 'BEGIN { srand(s); for (i = 0; i < 65536; i++) printf "%c", int(rand() * 256) }' >"$tmp/rand"
 
 # The two variants, whole, and how long a build takes.
-"$clusterc" build -q "$spec" --set "$(variant b)" -o "$dir" || { echo "FAIL: build b"; exit 1; }
+"$clusterc" build -q --emit all "$spec" --set "$(variant b)" -o "$dir" || { echo "FAIL: build b"; exit 1; }
 cp "$dir/manifest.json" "$tmp/manifest.b"
 t0=$(date +%s%N) # a rebuild, as in the loop: the previous output is removed after the swap
-"$clusterc" build -q "$spec" --set "$(variant a)" -o "$dir" || { echo "FAIL: build a"; exit 1; }
+"$clusterc" build -q --emit all "$spec" --set "$(variant a)" -o "$dir" || { echo "FAIL: build a"; exit 1; }
 t1=$(date +%s%N)
 cp "$dir/manifest.json" "$tmp/manifest.a"
 cmp -s "$tmp/manifest.a" "$tmp/manifest.b" && { echo "FAIL: the variants are the same"; exit 1; }
@@ -61,7 +62,7 @@ i=0 olds=0 news=0
 for delay in $delays; do
 	i=$((i + 1))
 	next=$([ $((i % 2)) -eq 1 ] && echo b || echo a)
-	"$clusterc" build -q "$spec" --set "$(variant $next)" -o "$dir" 2>"$tmp/err" &
+	"$clusterc" build -q --emit all "$spec" --set "$(variant $next)" -o "$dir" 2>"$tmp/err" &
 	pid=$!
 	sleep "$delay"
 	kill -s KILL $pid 2>/dev/null
@@ -87,7 +88,7 @@ for delay in $delays; do
 done
 echo "kill -9: $i kills (seed $seed; a build takes ${ms} ms): DIR old $olds times, new $news times"
 before=$(litter | tr '\n' ' ')
-"$clusterc" build -q "$spec" --set "$(variant a)" -o "$dir" || err "the build after the kills (left: $before)"
+"$clusterc" build -q --emit all "$spec" --set "$(variant a)" -o "$dir" || err "the build after the kills (left: $before)"
 cmp -s "$dir/manifest.json" "$tmp/manifest.a" || err "the last build is not variant a"
 matches "$dir" 0 || err "the last build is not whole"
 [ -z "$(litter)" ] || err "the build after the kills left $(litter | tr '\n' ' ')"

@@ -384,7 +384,12 @@ n=$(ls "$tmp/bigsw/switches" | wc -l)
 check_db "$tmp/bigsw" 1
 "$clusterc" build -q --emit report.json "$tmp/df1040.cluster" -o "$tmp/bigjson" 2>/dev/null &&
 	[ ! -e "$tmp/bigjson/switches" ] || err "--emit report.json wrote switches/"
-rm -rf "$tmp/big" "$tmp/bigsw" "$tmp/bigjson"
+"$clusterc" build -q --emit all "$tmp/df1040.cluster" -o "$tmp/bigall" 2>/dev/null ||
+	err "--emit all of the 1,040-router dragonfly failed"
+n=$(ls "$tmp/bigall/switches" 2>/dev/null | wc -l)
+[ "$n" -eq 1040 ] && [ -s "$tmp/bigall/cabling.csv" ] ||
+	err "--emit all wrote $n switch directories of 1,040, or no cabling.csv"
+rm -rf "$tmp/big" "$tmp/bigsw" "$tmp/bigjson" "$tmp/bigall"
 
 # lossless = false: no RoCE tables.
 build examples/roce-spectrum4.cluster --set compute.lossless=false -o "$tmp/lossy"
