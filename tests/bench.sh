@@ -22,6 +22,6 @@ svg = xml.dom.minidom.parse(sys.argv[2]).documentElement
 assert svg.tagName == "svg" and svg.getElementsByTagName("circle"), "bench.svg: no points"
 PY
 [ $? -eq 0 ] || { echo "FAIL: bench.csv or bench.svg"; exit 1; }
-grep -Eq '^sweep: .* 11 points on 2 jobs: .* points/s$' "$tmp/log" ||
+grep -Eq '^sweep: .* 11 points on 2 jobs: .* points/s \(CPU [0-9.]+ s, [0-9.]+ ms a point\)$' "$tmp/log" ||
 	{ cat "$tmp/log"; echo "FAIL: no sweep line (compare --sweep points/s)"; exit 1; }
 echo "bench: 1 row, ok"
