@@ -1110,7 +1110,7 @@ typedef struct BlastPower {
 	bool tolerated;           /* the redundancy carries the load without it */
 	int share;                /* racks one unit feeds, the worst consecutive ones on the floor */
 	BlastLoss loss;
-	double rate;              /* per second: events that lose racks (reliability_plant_event) */
+	double rate;              /* per second: events that lose racks (blast_plant_event) */
 	int event_racks;          /* racks one such event takes */
 } BlastPower;
 
@@ -1123,7 +1123,7 @@ typedef struct BlastCooling {
 	bool tolerated;
 	int share;                /* racks one unit cools, the worst consecutive ones of its group */
 	BlastLoss loss;
-	double rate;              /* per second: events that lose racks (reliability_plant_event) */
+	double rate;              /* per second: events that lose racks (blast_plant_event) */
 	int event_racks;          /* racks one such event takes */
 } BlastCooling;
 

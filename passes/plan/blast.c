@@ -26,6 +26,11 @@
  * cools its racks_per_unit racks when it has that limit, else ceil(group racks / units); the
  * racks it leaves without cooling are lost (shut down before they overheat). A zone (of a
  * cluster with several) is lost whole: the one holding the most accelerators.
+ *
+ * Each domain also says how often it happens (events a year in the report): any node in
+ * service, any switch of a tier, and a power stage's or cooling unit's events that lose racks
+ * (blast_plant_event: a unit's failure under n, two units down within the repair time under
+ * redundancy); reliability.c counts the same events in the jobs' interruption rates.
  */
 #include "plan.h"
 
@@ -180,9 +185,6 @@ static void blast_nodes(const Design *d, BlastRadius *b)
 	if (node >= 0)
 		blast_one(d, node, -1, &b->node_loss);
 	free(in);
-	for (int i = 0; i < d->ngroups; i++)
-		b->node_rate += (d->groups[i].count - d->groups[i].spares) *
-				reliability_node_rate(d->groups[i].type);
 }
 
 /* Accelerators in service (hot spares apart) per rack. */
@@ -299,6 +301,65 @@ static void lose_window(const Design *d, const Floor *f, const bool *in, int sha
 	free(racks), free(in_order), free(lost);
 }
 
+/* ---- the plant's events (docs/reliability.md "The plant") -------------------------------- */
+
+/* Two repairable units in parallel, each failing at lambda and repaired in r, fail together at
+ * lambda1 lambda2 (r1 + r2) / (1 + lambda1 r1 + lambda2 r2) (R. Billinton and R. N. Allan,
+ * "Reliability Evaluation of Engineering Systems", 2nd ed., Plenum 1992, ch. 9, the parallel
+ * reduction of repairable components; IEEE Std 493-2007 ch. 2 uses the same): for identical
+ * units 2 lambda^2 r / (1 + 2 lambda r), about 2 lambda^2 r when lambda r << 1. */
+static double pair_rate(double lambda, double r)
+{
+	return 2 * lambda * lambda * r / (1 + 2 * lambda * r);
+}
+
+static int ceil_div(int a, int b)
+{
+	return b > 0 ? (a + b - 1) / b : a;
+}
+
+void blast_plant_event(int redundancy, bool rack_feed, int units, int module_count, int per,
+			     double lambda, double mttr, int racks, PlantEvent *out)
+{
+	*out = (PlantEvent){0};
+	if (racks <= 0)
+		return;
+	int m = module_count > 0 ? module_count : 1;
+	int u = units;
+	if (u <= 0) /* no unit rating: one path (per side) */
+		u = redundancy == RED_TWO_N ? 2 : redundancy == RED_N_PLUS_1 ? m + 1
+		    : redundancy == RED_BLOCK ? m : 1;
+	out->units = rack_feed ? (double)u * racks : u;
+	if (redundancy == RED_N) {
+		out->racks = rack_feed ? 1 : per > 0 ? (per < racks ? per : racks) : ceil_div(racks, u);
+		out->rate = out->units * lambda;
+		return;
+	}
+	/* Pairs that cannot both be down: a two_n stage's units side by side, any two of the
+	 * others. */
+	double pairs = redundancy == RED_TWO_N ? u / 2.0 : u * (u - 1) / 2.0;
+	if (rack_feed) {
+		out->racks = 1;
+		out->rate = racks * pairs * pair_rate(lambda, mttr);
+		return;
+	}
+	int share = redundancy == RED_TWO_N    ? ceil_div(racks, u / 2)
+		    : redundancy == RED_N_PLUS_1 ? ceil_div(racks, u - 1)
+						 : ceil_div(racks, m);
+	if (per > 0 && per < share)
+		share = per;
+	out->racks = share < racks ? share : racks;
+	out->rate = pairs * pair_rate(lambda, mttr);
+}
+
+double blast_plant_hit(double job_racks, int event_racks, int racks)
+{
+	if (racks <= 0 || event_racks <= 0)
+		return 0;
+	double r = job_racks < 1 ? 1 : job_racks;
+	return fmin(1, (r + event_racks - 1) / racks);
+}
+
 int blast_power_share(int redundancy, bool rack_feed, int units, int racks)
 {
 	if (redundancy != RED_N || racks <= 0)
@@ -309,7 +370,7 @@ int blast_power_share(int redundancy, bool rack_feed, int units, int racks)
 }
 
 /* Each stage of the power chain: what one unit's failure takes, and how often the stage loses
- * racks (reliability_plant_event). */
+ * racks (blast_plant_event). */
 static void blast_power(const Design *d, const Floor *f, BlastRadius *b)
 {
 	b->npower = d->nstages;
@@ -326,7 +387,7 @@ static void blast_power(const Design *d, const Floor *f, BlastRadius *b)
 		if (p->share > 0)
 			lose_window(d, f, NULL, p->share, &p->loss);
 		PlantEvent e;
-		reliability_plant_event(st->stage.redundancy, feed, p->units, st->stage.module_count, 0,
+		blast_plant_event(st->stage.redundancy, feed, p->units, st->stage.module_count, 0,
 					st->failure_rate, st->mttr, s->load > 0 ? d->nracks : 0, &e);
 		p->rate = e.rate, p->event_racks = e.racks;
 	}
@@ -356,7 +417,7 @@ static void blast_cooling(const Design *d, const Floor *f, BlastRadius *b)
 			if (c->share > 0)
 				lose_window(d, f, in, c->share, &c->loss);
 			PlantEvent e;
-			reliability_plant_event(up->cunit.redundancy, false, c->units, up->cunit.module_count,
+			blast_plant_event(up->cunit.redundancy, false, c->units, up->cunit.module_count,
 						up->cunit.racks_per_unit, up->failure_rate, up->mttr,
 						u->load > 0 ? g->racks : 0, &e);
 			c->rate = e.rate, c->event_racks = e.racks;

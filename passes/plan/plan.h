@@ -162,30 +162,6 @@ bool reliability_attribute(Design *d, const Decl *decl, FieldId id, double *out)
 /* The smallest s with P(Poisson(mean) <= s) >= target. */
 int reliability_poisson_quantile(double mean, double target);
 double reliability_poisson_cdf(double mean, int k); /* P(N <= k), N Poisson of the mean */
-/* Interruptions per second one node of this type causes: host, accelerators, HBM, NICs. */
-double reliability_node_rate(const Part *node);
-/* A unit of the power or cooling plant (docs/reliability.md "The plant"): how often its stage
- * loses racks, and how many one such event takes. Under n every unit's failure does (rate
- * units x lambda, its share of the racks: ceil(racks / units), a rack feed its rack, `per`
- * racks when the unit serves at most that many); with redundancy only a second failure
- * while the first is repaired: each pair that cannot both be down fails at
- * 2 lambda^2 r / (1 + 2 lambda r) (two repairable units in parallel), the pairs being a
- * two_n stage's units side by side (units / 2, a rack feed's per rack) and any two units of
- * an n_plus_1 or block stage; the racks lost are then one pair's share (two_n), what the
- * N surviving units cannot carry, ceil(racks / (units - 1)) (n_plus_1), or one block's,
- * ceil(racks / module_count) (block). units 0: no unit rating, one path (two_n: two, n_plus_1:
- * module_count + 1, block: module_count). lambda per second, mttr s; rate per second. */
-typedef struct PlantEvent {
-	double rate;              /* per second */
-	int racks;                /* racks one event takes */
-	double units;             /* units counted */
-} PlantEvent;
-void reliability_plant_event(int redundancy, bool rack_feed, int units, int module_count, int per,
-			     double lambda, double mttr, int racks, PlantEvent *out);
-/* The share of a stage's events a job on `job_racks` consecutive racks of `racks` meets, each
- * event taking `event_racks` consecutive racks: min(1, (job_racks + event_racks - 1) / racks)
- * (job_racks at least 1). */
-double reliability_plant_hit(double job_racks, int event_racks, int racks);
 /* Interruptions per second of a job on `gpus` of the design's accelerators by its power chain
  * and cooling plants (into power and cooling, either may be NULL); gpus <= 0: every one. */
 void reliability_plant(const Design *d, double gpus, double *power, double *cooling);
@@ -210,6 +186,28 @@ int blast_power_share(int redundancy, bool rack_feed, int units, int racks);
  * ties), -1 when share or n is 0. */
 int blast_window(const int *gpus, int n, int share);
 
+/* A unit of the power or cooling plant (docs/reliability.md "The plant"): how often its stage
+ * loses racks, and how many one such event takes. Under n every unit's failure does (rate
+ * units x lambda, its share of the racks: ceil(racks / units), a rack feed its rack, `per`
+ * racks when the unit serves at most that many); with redundancy only a second failure
+ * while the first is repaired: each pair that cannot both be down fails at
+ * 2 lambda^2 r / (1 + 2 lambda r) (two repairable units in parallel), the pairs being a
+ * two_n stage's units side by side (units / 2, a rack feed's per rack) and any two units of
+ * an n_plus_1 or block stage; the racks lost are then one pair's share (two_n), what the
+ * N surviving units cannot carry, ceil(racks / (units - 1)) (n_plus_1), or one block's,
+ * ceil(racks / module_count) (block). units 0: no unit rating, one path (two_n: two, n_plus_1:
+ * module_count + 1, block: module_count). lambda per second, mttr s; rate per second. */
+typedef struct PlantEvent {
+	double rate;              /* per second */
+	int racks;                /* racks one event takes */
+	double units;             /* units counted */
+} PlantEvent;
+void blast_plant_event(int redundancy, bool rack_feed, int units, int module_count, int per,
+		       double lambda, double mttr, int racks, PlantEvent *out);
+/* The share of a stage's events a job on `job_racks` consecutive racks of `racks` meets, each
+ * event taking `event_racks` consecutive racks: min(1, (job_racks + event_racks - 1) / racks)
+ * (job_racks at least 1). */
+double blast_plant_hit(double job_racks, int event_racks, int racks);
 /* ---- montecarlo.c: the training run simulated ---------------------------------------------- */
 
 /* trials runs of `work` s of compute under reliability_wall_factor's assumptions, seeded. */

@@ -8,7 +8,10 @@
  * "Revisiting Reliability in Large-Scale Machine Learning Research Clusters", arXiv
  * 2410.21680, 2024). A part's rate is its annualised failure rate (afr; the stdlib cites
  * each) over a year of 8,760 h. The job's nodes count whole (host, accelerators and their HBM,
- * NICs); the network (switches, cables, optics) in proportion to the accelerators it spans.
+ * NICs); the network (switches, cables, optics) in proportion to the accelerators it spans; the
+ * power chain's and cooling plants' units where their failure stops racks (a unit under n; two
+ * redundant units down within the repair time), at the share of those events that reach the
+ * racks the job spans (blast.c's blast_plant_event, blast_plant_hit).
  *
  * The checkpoint is the model state of mixed-precision Adam without the gradients: 2 bytes of
  * 16-bit weights and 12 of fp32 master weights, momentum and variance a parameter
@@ -86,11 +89,6 @@ static double node_rate(const Part *node, double *by_class, double n)
 static void plant_rates(const Design *d, double gpus, double *power, double *cooling,
 			double *unit_power, double *unit_cooling);
 
-double reliability_node_rate(const Part *node)
-{
-	return node_rate(node, NULL, 0);
-}
-
 void reliability_cluster(const Design *d, ClusterReliability *out)
 {
 	*out = (ClusterReliability){.done = true, .cabled = d->ncables > 0};
@@ -134,63 +132,6 @@ void reliability_cluster(const Design *d, ClusterReliability *out)
 
 /* ---- the plant ------------------------------------------------------------------------------ */
 
-/* Two repairable units in parallel, each failing at lambda and repaired in r, fail together at
- * lambda1 lambda2 (r1 + r2) / (1 + lambda1 r1 + lambda2 r2) (R. Billinton and R. N. Allan,
- * "Reliability Evaluation of Engineering Systems", 2nd ed., Plenum 1992, ch. 9, the parallel
- * reduction of repairable components; IEEE Std 493-2007 ch. 2 uses the same): for identical
- * units 2 lambda^2 r / (1 + 2 lambda r), about 2 lambda^2 r when lambda r << 1. */
-static double pair_rate(double lambda, double r)
-{
-	return 2 * lambda * lambda * r / (1 + 2 * lambda * r);
-}
-
-static int ceil_div(int a, int b)
-{
-	return b > 0 ? (a + b - 1) / b : a;
-}
-
-void reliability_plant_event(int redundancy, bool rack_feed, int units, int module_count, int per,
-			     double lambda, double mttr, int racks, PlantEvent *out)
-{
-	*out = (PlantEvent){0};
-	if (racks <= 0)
-		return;
-	int m = module_count > 0 ? module_count : 1;
-	int u = units;
-	if (u <= 0) /* no unit rating: one path (per side) */
-		u = redundancy == RED_TWO_N ? 2 : redundancy == RED_N_PLUS_1 ? m + 1
-		    : redundancy == RED_BLOCK ? m : 1;
-	out->units = rack_feed ? (double)u * racks : u;
-	if (redundancy == RED_N) {
-		out->racks = rack_feed ? 1 : per > 0 ? (per < racks ? per : racks) : ceil_div(racks, units > 0 ? u : 1);
-		out->rate = out->units * lambda;
-		return;
-	}
-	/* Pairs that cannot both be down: a two_n stage's units side by side, any two of the
-	 * others. */
-	double pairs = redundancy == RED_TWO_N ? u / 2.0 : u * (u - 1) / 2.0;
-	if (rack_feed) {
-		out->racks = 1;
-		out->rate = racks * pairs * pair_rate(lambda, mttr);
-		return;
-	}
-	int share = redundancy == RED_TWO_N    ? ceil_div(racks, u / 2)
-		    : redundancy == RED_N_PLUS_1 ? ceil_div(racks, u - 1)
-						 : ceil_div(racks, m);
-	if (per > 0 && per < share)
-		share = per;
-	out->racks = share < racks ? share : racks;
-	out->rate = pairs * pair_rate(lambda, mttr);
-}
-
-double reliability_plant_hit(double job_racks, int event_racks, int racks)
-{
-	if (racks <= 0 || event_racks <= 0)
-		return 0;
-	double r = job_racks < 1 ? 1 : job_racks;
-	return fmin(1, (r + event_racks - 1) / racks);
-}
-
 /* Accelerators in service (hot spares apart). */
 static double in_service(const Design *d)
 {
@@ -218,9 +159,9 @@ static void plant_rates(const Design *d, double gpus, double *power, double *coo
 		double fs;
 		int units = feed ? power_chain_feeds_of(st, &fs) : (int)lround(s->units);
 		PlantEvent e;
-		reliability_plant_event(st->stage.redundancy, feed, units, st->stage.module_count, 0,
+		blast_plant_event(st->stage.redundancy, feed, units, st->stage.module_count, 0,
 					st->failure_rate, st->mttr, racks, &e);
-		pw += e.rate * reliability_plant_hit(share * racks, e.racks, racks);
+		pw += e.rate * blast_plant_hit(share * racks, e.racks, racks);
 		upw += e.units * st->failure_rate;
 	}
 	for (int i = 0; i < d->ncool_groups; i++) {
@@ -231,10 +172,10 @@ static void plant_rates(const Design *d, double gpus, double *power, double *coo
 			if (!(up->failure_rate > 0) || !(ui->load > 0))
 				continue;
 			PlantEvent e;
-			reliability_plant_event(up->cunit.redundancy, false, (int)lround(ui->units),
+			blast_plant_event(up->cunit.redundancy, false, (int)lround(ui->units),
 						up->cunit.module_count, up->cunit.racks_per_unit,
 						up->failure_rate, up->mttr, g->racks, &e);
-			cl += e.rate * reliability_plant_hit(share * g->racks, e.racks, g->racks);
+			cl += e.rate * blast_plant_hit(share * g->racks, e.racks, g->racks);
 			ucl += e.units * up->failure_rate;
 		}
 	}
@@ -447,6 +388,9 @@ int reliability_plan(Design *d)
 	if (d->elaborated) {
 		spares_check(d);
 		blast_radius(d, &d->blast);
+		/* Any node in service failing: the cluster's rate of its nodes' classes. */
+		const double *c = d->reliability.by_class;
+		d->blast.node_rate = c[REL_ACCEL] + c[REL_MEMORY] + c[REL_HOST] + c[REL_NIC];
 	}
 	for (int i = 0; i < d->nplans; i++) {
 		WorkloadPlan *wp = &d->plans[i];

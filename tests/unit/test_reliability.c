@@ -453,7 +453,7 @@ static void test_cooling_blast(void)
 	unit_build_done(b);
 }
 
-/* The plant's events (reliability_plant_event), worked by hand with a year of 8,760 h:
+/* The plant's events (blast_plant_event), worked by hand with a year of 8,760 h:
  *  - n, 29 UPS modules at 3 % a year on 264 racks: 29 x 0.03 = 0.87 events a year, each
  *    ceil(264 / 29) = 10 racks; a stage without a unit rating under n is one path: its afr,
  *    every rack;
@@ -473,36 +473,36 @@ static void test_plant_events(void)
 {
 	const double year = 365.0 * 86400, h = 3600;
 	PlantEvent e;
-	reliability_plant_event(RED_N, false, 29, 1, 0, 0.03 / year, 8 * h, 264, &e);
+	blast_plant_event(RED_N, false, 29, 1, 0, 0.03 / year, 8 * h, 264, &e);
 	CLOSE(e.rate * year, 0.87, 1e-12);
 	CU_ASSERT_EQUAL(e.racks, 10);
-	reliability_plant_event(RED_N, false, 0, 1, 0, 0.03 / year, 8 * h, 264, &e);
+	blast_plant_event(RED_N, false, 0, 1, 0, 0.03 / year, 8 * h, 264, &e);
 	CLOSE(e.rate * year, 0.03, 1e-12);
 	CU_ASSERT_EQUAL(e.racks, 264);
-	reliability_plant_event(RED_TWO_N, false, 4, 1, 0, 0.03 / year, 8 * h, 264, &e);
+	blast_plant_event(RED_TWO_N, false, 4, 1, 0, 0.03 / year, 8 * h, 264, &e);
 	CLOSE(e.rate * year, 3.28749e-6, 1e-5);
 	CU_ASSERT_EQUAL(e.racks, 132);
-	reliability_plant_event(RED_N_PLUS_1, false, 7, 6, 0, 0.1 / year, 24 * h, 264, &e);
+	blast_plant_event(RED_N_PLUS_1, false, 7, 6, 0, 0.1 / year, 24 * h, 264, &e);
 	CLOSE(e.rate * year, 1.150055e-3, 1e-5);
 	CU_ASSERT_EQUAL(e.racks, 44);
-	reliability_plant_event(RED_N_PLUS_1, false, 7, 6, 2, 0.1 / year, 24 * h, 264, &e);
+	blast_plant_event(RED_N_PLUS_1, false, 7, 6, 2, 0.1 / year, 24 * h, 264, &e);
 	CU_ASSERT_EQUAL(e.racks, 2);
-	reliability_plant_event(RED_BLOCK, false, 8, 4, 0, 0.05 / year, 24 * h, 264, &e);
+	blast_plant_event(RED_BLOCK, false, 8, 4, 0, 0.05 / year, 24 * h, 264, &e);
 	CLOSE(e.rate * year, 3.83457e-4, 1e-5);
 	CU_ASSERT_EQUAL(e.racks, 66);
-	reliability_plant_event(RED_TWO_N, true, 2, 1, 0, 0.01 / year, 4 * h, 264, &e);
+	blast_plant_event(RED_TWO_N, true, 2, 1, 0, 0.01 / year, 4 * h, 264, &e);
 	CLOSE(e.rate * year, 2.41094e-5, 1e-5);
 	CU_ASSERT_EQUAL(e.racks, 1);
-	reliability_plant_event(RED_N, true, 2, 1, 0, 0.01 / year, 4 * h, 264, &e);
+	blast_plant_event(RED_N, true, 2, 1, 0, 0.01 / year, 4 * h, 264, &e);
 	CLOSE(e.rate * year, 264 * 2 * 0.01, 1e-12);
 	CU_ASSERT_EQUAL(e.racks, 1);
 	/* Redundant units are rarer than the single ones by orders of magnitude; no racks, none. */
-	reliability_plant_event(RED_N, false, 29, 1, 0, 0.03 / year, 8 * h, 0, &e);
+	blast_plant_event(RED_N, false, 29, 1, 0, 0.03 / year, 8 * h, 0, &e);
 	CU_ASSERT(e.rate == 0 && e.racks == 0);
-	CLOSE(reliability_plant_hit(100, 10, 264), 109.0 / 264, 1e-12);
-	CU_ASSERT_EQUAL(reliability_plant_hit(264, 10, 264), 1);
-	CLOSE(reliability_plant_hit(0.5, 1, 264), 1.0 / 264, 1e-12);
-	CU_ASSERT_EQUAL(reliability_plant_hit(100, 0, 264), 0);
+	CLOSE(blast_plant_hit(100, 10, 264), 109.0 / 264, 1e-12);
+	CU_ASSERT_EQUAL(blast_plant_hit(264, 10, 264), 1);
+	CLOSE(blast_plant_hit(0.5, 1, 264), 1.0 / 264, 1e-12);
+	CU_ASSERT_EQUAL(blast_plant_hit(100, 0, 264), 0);
 }
 
 /* A spec on std.power's ac_ups_n: the UPS stage's modules (n) count in the cluster's rate at
@@ -537,12 +537,12 @@ static void test_plant_rates(void)
 	CLOSE(d->reliability.by_class[REL_POWER], ups->rate + redundant, 1e-9);
 	CU_ASSERT(redundant < 1e-3 * ups->rate);
 	/* A job on 64 of the 128 GPUs spans half the racks: each stage's events at the share
-	 * reliability_plant_hit gives, less than the whole cluster's. */
+	 * blast_plant_hit gives, less than the whole cluster's. */
 	double power, expect = 0;
 	reliability_plant(d, 64, &power, NULL);
 	for (int k = 0; k < d->blast.npower; k++)
 		expect += d->blast.power[k].rate *
-			  reliability_plant_hit(d->nracks * 0.5, d->blast.power[k].event_racks, d->nracks);
+			  blast_plant_hit(d->nracks * 0.5, d->blast.power[k].event_racks, d->nracks);
 	CLOSE(power, expect, 1e-12);
 	CU_ASSERT(power < d->reliability.by_class[REL_POWER]);
 	/* Cold spares: every unit's failures, the UPS modules' included, over 30 days. */
