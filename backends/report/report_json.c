@@ -800,7 +800,24 @@ static Json *reliability_json(const Design *d)
 	return o;
 }
 
-static Json *report_json(const Design *d, const OptimizerReport *opt, const Artifact *list, int n)
+/* The families a default build leaves to be named (--emit): an automation pipeline learns here,
+ * not only from the summary on stdout, that switches/ was not written and how to get it. */
+static Json *on_demand_json(const Output *o, const Design *d)
+{
+	Json *a = jw_array();
+	int deferred = output_named(o) ? 0 : switch_configs_deferred(d);
+	if (deferred) {
+		Json *e = jw_object();
+		jw_set(e, "name", jw_str("switches"));
+		jw_set(e, "switches", jw_int(deferred));
+		jw_set(e, "emit", jw_str("--emit switches"));
+		jw_push(a, e);
+	}
+	return a;
+}
+
+static Json *report_json(const Output *o, const Design *d, const OptimizerReport *opt,
+			 const Artifact *list, int n)
 {
 	Json *r = jw_object();
 	jw_set(r, "schema", jw_str(REPORT_SCHEMA));
@@ -823,6 +840,7 @@ static Json *report_json(const Design *d, const OptimizerReport *opt, const Arti
 	if (d->expansion.done)
 		jw_set(r, "expansion", expansion_json(d));
 	jw_set(r, "artifacts", artifacts_json(list, n));
+	jw_set(r, "artifacts_on_demand", on_demand_json(o, d));
 	return r;
 }
 
@@ -833,7 +851,7 @@ int report_json_write(Output *o, const Design *d)
 	int n = output_artifacts(o, &list);
 	if (n < 0)
 		return 1;
-	Json *root = report_json(d, opt, list, n);
+	Json *root = report_json(o, d, opt, list, n);
 	FILE *f = output_file(o, "report.json");
 	if (!f) {
 		jw_free(root);
