@@ -196,9 +196,17 @@ static void fill_groups(Design *d)
 			g->heat += r->power;
 			in_racks += r->power;
 		}
-		/* What no rack holds is cooled with the first zone's racks. */
+		/* What no rack holds is cooled with the first zone's racks; the watts judge_weights
+		 * probes the network with, with the switch racks (linear): a watt's marginal cost is
+		 * then their plant's rate, not a whole unit's step. */
+		double probe = d->probe_watts;
 		group_of(d, 0, d->zones[0].cooling_type, false, &cap)->heat +=
-			fmax(0, d->t.it_power - in_racks);
+			fmax(0, d->t.it_power - in_racks - probe);
+		if (probe > 0) {
+			const ZoneInst *nz = &d->zones[d->net_zone];
+			const Part *net = d->net_cooling_type ? d->net_cooling_type : nz->cooling_type;
+			group_of(d, d->net_zone, net, true, &cap)->heat += probe;
+		}
 		return;
 	}
 	for (int i = 0; i < d->nzones; i++) {

@@ -42,10 +42,11 @@ static int fits(double usable, double cap, double h, double p)
 
 /* The most one port at `speed` may draw in a transceiver or an active cable end among fabric
  * fd's media (its media list, else every part in scope): a transceiver that plugs into `cage`
- * (-1: any) counted whole, since a NIC's module is counted on its own link (heat.c), or half an
- * active cable (its two ends). Racks are packed with their ports at this bound because the
- * media are chosen once the racks stand (cable.c); heat.c adds what the chosen ones draw. */
-static double port_bound(const Design *d, const Decl *fd, double speed, int cage)
+ * (-1: any) counted whole, since a NIC's module is counted on its own link (heat.c) — at a NIC
+ * (`nic`) only a single-port one, as cage.c's module_search takes there —, or half an active
+ * cable (its two ends). Racks are packed with their ports at this bound because the media are
+ * chosen once the racks stand (cable.c); heat.c adds what the chosen ones draw. */
+static double port_bound(const Design *d, const Decl *fd, double speed, int cage, bool nic)
 {
 	const Value *list = field_value(fd, FLD_FABRIC_MEDIA);
 	bool listed = list && list->kind == VAL_LIST;
@@ -57,7 +58,7 @@ static double port_bound(const Design *d, const Decl *fd, double speed, int cage
 		    (x->kind == KIND_CABLE && x->cable.media == MEDIA_TRUNK))
 			continue;
 		bool optic = x->kind == KIND_OPTIC;
-		if (optic && cage >= 0 && x->optic.cage != cage)
+		if (optic && ((cage >= 0 && x->optic.cage != cage) || (nic && x->optic.ports != 1)))
 			continue;
 		double carries = optic ? x->optic.speed : x->cable.speed;
 		double end = optic ? x->power : x->power / 2;
@@ -87,7 +88,7 @@ static double nic_optics(const Design *d, const PartCount *nics, int nnics)
 			double speed;
 			if (!field_num_set(fd, FLD_FABRIC_LINK, &speed))
 				speed = nic->nic.speed;
-			most = fmax(most, port_bound(d, fd, speed, nic->nic.cage));
+			most = fmax(most, port_bound(d, fd, speed, nic->nic.cage, true));
 		}
 		sum += nics[k].count * nic->nic.ports * most;
 	}
@@ -132,8 +133,8 @@ static void no_fit(Design *d, const NodeGroup *g, const ZoneInst *z, const char 
 
 /* Scale-up domains of `per` nodes of `node` a rack of zone z holds under the zone's floor
  * loading: (loading x footprint - the empty rack's weight) / a domain's weight; INT_MAX when
- * the zone gives no loading or a weight is unknown (a domain with switch trays, which have
- * none). */
+ * the zone gives no loading or a weight is unknown, or for a domain with switch trays (their
+ * racks are weighed, trays included, by heat.c's check). */
 static int mass_fit(const ZoneInst *z, const Part *node, int per)
 {
 	double w = node->node.weight;
@@ -494,7 +495,7 @@ static int plan_racks(Design *d, unsigned long long *groups, unsigned long long 
 			ZoneInst *z = &d->zones[zi];
 			/* the ToR's cages at the most a transceiver in them draws, as for nodes */
 			double tor_optics = tor->kind == KIND_SWITCH
-						    ? tor->sw.cages * port_bound(d, fd, 0, tor->sw.cage)
+						    ? tor->sw.cages * port_bound(d, fd, 0, tor->sw.cage, false)
 						    : 0;
 			z->usable -= planes * tor->height;
 			z->node_cap -= planes * (tor->power + tor_optics);
