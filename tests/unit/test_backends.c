@@ -293,7 +293,7 @@ static void test_files(void)
 	static const char *const keys[] = {
 		"schema", "spec", "scenario", "currency", "totals", "power_kw_by_category",
 		"capex_by_category", "spares", "fabrics", "scale_up", "placement", "optimizer", "decisions", "workloads",
-		"reliability", "finance", "facility", "artifacts",
+		"reliability", "finance", "facility", "artifacts", "artifacts_on_demand",
 	};
 	size_t k = 0;
 	for (void *it = json_object_iter(r); it; it = json_object_iter_next(r, it), k++)
