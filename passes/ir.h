@@ -35,6 +35,12 @@ enum { NODE_PRICE_BUNDLE, NODE_PRICE_PARTS };
 /* Counts in Parts are ints; a count the spec writes past this is kept as PART_COUNT_MAX + 1. */
 #define PART_COUNT_MAX (1 << 24)
 
+/* The year of rates and energies (PRODUCT §2: 8,760 h, as lang/units.c's `y`), in hours and in
+ * seconds, and the joules of a kWh, which passes and backends convert with: one definition each. */
+#define HOURS_PER_YEAR 8760.0
+#define SECONDS_PER_YEAR (HOURS_PER_YEAR * 3600)
+#define J_PER_KWH 3.6e6
+
 struct Part {
 	const struct Decl *decl;  /* the declaration (the passes' way back to the spec) */
 	bool complete;            /* every required field set (always, for a part in use) */

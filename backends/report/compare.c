@@ -205,7 +205,7 @@ Json *compare_row_json(const CompareRow *r)
 	jw_set(o, "it_power_kw", jw_real(r->it_power / 1e3, KW));
 	jw_set(o, "facility_power_kw", jw_real(r->facility_power / 1e3, KW));
 	jw_set(o, "capex", jw_real(r->capex, MONEY));
-	jw_set(o, "annual_energy_kwh", jw_real(r->annual_energy / 3.6e6, KWH));
+	jw_set(o, "annual_energy_kwh", jw_real(r->annual_energy / J_PER_KWH, KWH));
 	jw_set(o, "annual_energy_cost", jw_real(r->annual_energy_cost, MONEY));
 	jw_set(o, "tco", jw_real(r->tco, MONEY));
 	jw_set(o, "tco_years", jw_real(r->tco_years, 3));
@@ -274,7 +274,7 @@ void compare_row_read(Arena *a, const Json *o, CompareRow *r)
 	r->it_power = jw_get_real(o, "it_power_kw") * 1e3;
 	r->facility_power = jw_get_real(o, "facility_power_kw") * 1e3;
 	r->capex = jw_get_real(o, "capex");
-	r->annual_energy = jw_get_real(o, "annual_energy_kwh") * 3.6e6;
+	r->annual_energy = jw_get_real(o, "annual_energy_kwh") * J_PER_KWH;
 	r->annual_energy_cost = jw_get_real(o, "annual_energy_cost");
 	r->tco = jw_get_real(o, "tco");
 	r->tco_years = jw_get_real(o, "tco_years");
@@ -385,7 +385,7 @@ int compare_csv_write(Output *o, const Comparison *cmp)
 		csv_num(&b, r->it_power / 1e3, KW);
 		csv_num(&b, r->facility_power / 1e3, KW);
 		csv_num(&b, r->capex, MONEY);
-		csv_num(&b, r->annual_energy / 3.6e6, KWH);
+		csv_num(&b, r->annual_energy / J_PER_KWH, KWH);
 		csv_num(&b, r->annual_energy_cost, MONEY);
 		csv_num(&b, r->tco, MONEY);
 		csv_num(&b, r->tco_years, 3);

@@ -14,8 +14,6 @@
 #include <math.h>
 #include <string.h>
 
-static const double J_PER_KWH = 3.6e6;
-static const double YEAR = 365.0 * 24 * 3600;
 
 static Json *kw(double w)
 {
@@ -37,7 +35,7 @@ static Json *ratio(double x)
 /* Facility energy less the heat reused, over IT energy (ERE, The Green Grid WP 29). */
 static double ere(const Totals *t)
 {
-	double it = t->avg_it_power * YEAR;
+	double it = t->avg_it_power * SECONDS_PER_YEAR;
 	return it > 0 ? (t->annual_energy - t->heat_reused) / it : NAN;
 }
 
@@ -72,7 +70,7 @@ static Json *pue_json(const Design *d)
 	jw_set(o, "power_efficiency", ratio(t->power_efficiency));
 	jw_set(o, "average_it_kw", kw(t->avg_it_power));
 	jw_set(o, "average_cooling_kw", kw(t->cooling_avg_power));
-	jw_set(o, "free_cooling_hours", jw_real(t->free_cooling_share * 8760, 1));
+	jw_set(o, "free_cooling_hours", jw_real(t->free_cooling_share * HOURS_PER_YEAR, 1));
 	return o;
 }
 
@@ -148,7 +146,7 @@ static Json *plant_json(const Design *d)
 		jw_set(o, "cooling", jw_str(g->cooling->name));
 		jw_set(o, "type", jw_str(enum_COOLING_TYPE.words[g->cooling->cooling.type]));
 		jw_set(o, "racks", jw_int(g->racks));
-		jw_set(o, "free_cooling_hours", jw_real(g->free_share * 8760, 1));
+		jw_set(o, "free_cooling_hours", jw_real(g->free_share * HOURS_PER_YEAR, 1));
 		jw_set(o, "heat_kw", kw(g->heat));
 		jw_set(o, "liquid_heat_kw", kw(g->liquid_heat));
 		jw_set(o, "air_heat_kw", kw(g->heat - g->liquid_heat));
@@ -170,7 +168,8 @@ static Json *reuse_json(const Design *d)
 {
 	const Totals *t = &d->t;
 	Json *o = jw_object();
-	jw_set(o, "share", ratio(t->avg_it_power > 0 ? t->heat_reused / (t->avg_it_power * YEAR) : 0));
+	double it_energy = t->avg_it_power * SECONDS_PER_YEAR;
+	jw_set(o, "share", ratio(it_energy > 0 ? t->heat_reused / it_energy : 0));
 	jw_set(o, "reused_kwh_per_year", jw_real(t->heat_reused / J_PER_KWH, 3));
 	jw_set(o, "credit_per_year", money(t->heat_credit));
 	jw_set(o, "gross_energy_cost", money(t->annual_energy_gross_cost));
@@ -362,7 +361,7 @@ static void summary(Buf *b, const Design *d)
 		buf_puts(b, " kW (partial PUE ");
 		text_number(b, t->cooling_ppue, 3, true);
 		buf_puts(b, "; ");
-		text_number(b, t->free_cooling_share * 8760, 0, false);
+		text_number(b, t->free_cooling_share * HOURS_PER_YEAR, 0, false);
 		buf_puts(b, " h of free cooling a year), power chain efficiency ");
 		text_number(b, t->power_efficiency, 4, true);
 		buf_puts(b, ".");

@@ -15,7 +15,6 @@
  */
 #include "backends.h"
 
-
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +26,6 @@ enum {
 	INLINE_MAX = 256 << 10,
 	INLINE_WIDTH = 2500,   /* pt */
 };
-
-static const double J_PER_KWH = 3.6e6;
 
 /* The page's one style sheet: light, readable, printable; no web font (system ones only). */
 static const char page_css[] =

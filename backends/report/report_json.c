@@ -65,7 +65,6 @@
  */
 #include "backends.h"
 
-
 #include <math.h>
 #include <string.h>
 
@@ -73,8 +72,6 @@ enum { KW_DECIMALS = 3, KWH_DECIMALS = 3, MONEY_DECIMALS = 2, RATIO_DECIMALS = 4
        TBPS_DECIMALS = 3, GBPS_DECIMALS = 3 };
 
 #define REPORT_SCHEMA "clusterc.report/1"
-
-static const double J_PER_KWH = 3.6e6;
 
 static Json *kw(double watts)
 {
@@ -154,7 +151,6 @@ static Json *spares_json(const Totals *t)
 	jw_set(o, "capex", money(t->capex_by_cat[CAT_SPARES]));
 	return o;
 }
-
 
 static Json *by_tier_json(const int *tiers, const char *const *names, const int *counts)
 {
@@ -587,7 +583,6 @@ static Json *plans_json(const Design *d, const BlastLoss *l)
 }
 
 /* A year of 365 days, as passes/design/parts.c reads an afr. */
-static const double YEAR_S = 365.0 * 86400;
 enum { EVENT_DECIMALS = 6 }; /* a redundant stage fails once in 10^4 to 10^6 years */
 
 /* A set of racks lost (blast_racks): what it takes. */
@@ -616,7 +611,7 @@ static Json *blast_power_json(const Design *d)
 		jw_set(x, "units", jw_int(p->units));
 		jw_set(x, "tolerated", jw_bool(p->tolerated));
 		loss_json(x, d, &p->loss);
-		jw_set(x, "events_per_year", jw_real(p->rate * YEAR_S, EVENT_DECIMALS));
+		jw_set(x, "events_per_year", jw_real(p->rate * SECONDS_PER_YEAR, EVENT_DECIMALS));
 		jw_set(x, "racks_per_event", jw_int(p->event_racks));
 		jw_push(a, x);
 	}
@@ -640,7 +635,7 @@ static Json *blast_cooling_json(const Design *d)
 		jw_set(x, "units", jw_int(c->units));
 		jw_set(x, "tolerated", jw_bool(c->tolerated));
 		loss_json(x, d, &c->loss);
-		jw_set(x, "events_per_year", jw_real(c->rate * YEAR_S, EVENT_DECIMALS));
+		jw_set(x, "events_per_year", jw_real(c->rate * SECONDS_PER_YEAR, EVENT_DECIMALS));
 		jw_set(x, "racks_per_event", jw_int(c->event_racks));
 		jw_push(a, x);
 	}
@@ -660,7 +655,7 @@ static Json *blast_json(const Design *d)
 	jw_set(n, "accelerators", jw_int(b->node_gpus));
 	jw_set(n, "scale_up_accelerators", jw_int(b->node_domain_gpus));
 	jw_set(n, "plans_restarting", plans_json(d, &b->node_loss));
-	jw_set(n, "events_per_year", jw_real(b->node_rate * YEAR_S, EVENT_DECIMALS));
+	jw_set(n, "events_per_year", jw_real(b->node_rate * SECONDS_PER_YEAR, EVENT_DECIMALS));
 	jw_set(o, "node", n);
 	Json *r = jw_object();
 	jw_set(r, "name", b->rack ? jw_str(b->rack) : jw_null());
@@ -704,7 +699,7 @@ static Json *blast_json(const Design *d)
 			jw_set(y, "endpoint_ports_cut", jw_int(t->ports_cut));
 			jw_set(y, "bisection_left_tbps", jw_real(t->bisection_left / 1e12, KW_DECIMALS));
 			jw_set(y, "plans_restarting", plans_json(d, &t->loss));
-			jw_set(y, "events_per_year", jw_real(t->rate * YEAR_S, EVENT_DECIMALS));
+			jw_set(y, "events_per_year", jw_real(t->rate * SECONDS_PER_YEAR, EVENT_DECIMALS));
 			jw_push(tiers, y);
 		}
 		jw_set(x, "switch", tiers);

@@ -9,12 +9,9 @@
  */
 #include "backends.h"
 
-
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const double J_PER_KWH = 3.6e6;
 
 static void kw(Buf *b, double watts)
 {

@@ -131,12 +131,12 @@ typedef struct BlastRow {
 } BlastRow;
 
 /* A year of 365 days, as passes/design/parts.c reads an afr. */
-static const double YEAR_S = 365.0 * 86400;
 
 static BlastRow row_of(const char *what, double gpus, double ports, double domains,
 		       double bisection, double rate, const BlastLoss *loss)
 {
-	BlastRow r = {.v = {gpus, ports, domains, bisection / 1e12, rate * YEAR_S}, .loss = loss};
+	BlastRow r = {.v = {gpus, ports, domains, bisection / 1e12, rate * SECONDS_PER_YEAR},
+		      .loss = loss};
 	snprintf(r.what, sizeof r.what, "%s", what);
 	return r;
 }

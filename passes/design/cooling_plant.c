@@ -69,8 +69,6 @@
 #include <math.h>
 #include <string.h>
 
-static const double HOURS_PER_YEAR = 8760;
-
 double cooling_free_share(const Decl *site, const Part *cooling)
 {
 	double hours, mu, design;
@@ -249,13 +247,12 @@ int cooling_plant_size(Design *d)
 }
 
 /* s of a year of 365 days, as model.c counts energy. */
-static const double YEAR = 365.0 * 24 * 3600;
 
 void cooling_plant_reuse(Design *d)
 {
 	Totals *t = &d->t;
 	double share = fmin(1, field_num(d->site, FLD_SITE_HEAT_REUSE));
 	double price = money_field(d, d->site, FLD_SITE_HEAT_PRICE);
-	t->heat_reused = share * t->avg_it_power * YEAR;
+	t->heat_reused = share * t->avg_it_power * SECONDS_PER_YEAR;
 	t->heat_credit = t->heat_reused * price;
 }

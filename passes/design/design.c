@@ -16,7 +16,6 @@
 #include <stdarg.h>
 #include <string.h>
 
-static const double YEAR = 365.0 * 24 * 3600; /* s; the year of PRODUCT §2: 8,760 h */
 
 
 
@@ -184,7 +183,7 @@ int design_init(Design *d, Program *p)
 	const Value *pw = field_value(d->site, FLD_SITE_POWER);
 	d->power = pw && pw->kind == VAL_REF ? pw->ref : NULL;
 	const Value *h = field_value(d->cluster, FLD_CLUSTER_HORIZON);
-	d->t.horizon_years = h && h->kind == VAL_QTY ? h->q.v / YEAR : 5;
+	d->t.horizon_years = h && h->kind == VAL_QTY ? h->q.v / SECONDS_PER_YEAR : 5;
 	check_currencies(d);
 	d->electricity = money_field(d, d->site, FLD_SITE_ELECTRICITY);
 	return diag_errors(c) - before;

@@ -45,8 +45,6 @@
 
 #include <math.h>
 
-static const double YEAR = 365.0 * 24 * 3600; /* s: the year of model.c and judge.c */
-static const double HOURS_PER_YEAR = 8760;
 enum { SCHEDULE_YEARS_MAX = 100 }; /* longer schedules are written off in their 100th year */
 
 /* The schedule of capex written off each year (whole years, years[0] the first). */
@@ -167,8 +165,8 @@ int finance_model(Design *d)
 	f->depreciation = field_enum(d->cluster, FLD_CLUSTER_DEPRECIATION);
 	double period;
 	if (!field_num_set(d->cluster, FLD_CLUSTER_DEPRECIATION_PERIOD, &period))
-		period = years * YEAR;
-	int dy = (int)ceil(period / YEAR - 1e-9);
+		period = years * SECONDS_PER_YEAR;
+	int dy = (int)ceil(period / SECONDS_PER_YEAR - 1e-9);
 	f->depreciation_years = dy < 1 ? 1 : dy > SCHEDULE_YEARS_MAX ? SCHEDULE_YEARS_MAX : dy;
 	f->depreciation_by_year = arena_alloc(d->c->arena, sizeof(double) * (size_t)f->depreciation_years);
 	depreciate(t->capex, f->depreciation, f->depreciation_years, f->depreciation_by_year);
@@ -183,8 +181,8 @@ int finance_model(Design *d)
 		f->hardware_capex += t->capex_by_cat[hardware[i]];
 	f->annual_energy_cost = t->annual_energy_cost;
 	f->annual_support = field_num(d->cluster, FLD_CLUSTER_SUPPORT) * f->hardware_capex;
-	f->annual_staff = money_field(d, d->cluster, FLD_CLUSTER_STAFF_COST) * YEAR;
-	f->annual_space = money_field(d, d->cluster, FLD_CLUSTER_SPACE_COST) * YEAR * t->racks;
+	f->annual_staff = money_field(d, d->cluster, FLD_CLUSTER_STAFF_COST) * SECONDS_PER_YEAR;
+	f->annual_space = money_field(d, d->cluster, FLD_CLUSTER_SPACE_COST) * SECONDS_PER_YEAR * t->racks;
 	f->annual_opex = f->annual_energy_cost + f->annual_support + f->annual_staff + f->annual_space;
 	f->annuity_factor = annuity(f->cost_of_capital, years);
 	f->opex_pv = f->annual_opex * f->annuity_factor;

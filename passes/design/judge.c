@@ -12,7 +12,6 @@
 #include <math.h>
 #include <string.h>
 
-static const double YEAR = 365.0 * 24 * 3600; /* s; the year of PRODUCT §2: 8,760 h */
 
 /* ---- attributes ----------------------------------------------------------------------------- */
 
@@ -41,7 +40,7 @@ static bool derived(Design *d, const Decl *decl, FieldId id, Qty *out, Loc loc, 
 	switch (id) {
 	case FLD_CLUSTER_CAPEX: *out = qty(t->capex, money); return true;
 	case FLD_CLUSTER_ENERGY_COST:
-		*out = qty(t->annual_energy_cost / YEAR, dim_mul(money, per_time));
+		*out = qty(t->annual_energy_cost / SECONDS_PER_YEAR, dim_mul(money, per_time));
 		return true;
 	case FLD_CLUSTER_TCO: *out = qty(t->tco, money); return true;
 	case FLD_CLUSTER_ANNUAL_ENERGY: *out = qty(t->annual_energy, dim_make(0, 0, 0, 1, 0, 0)); return true;
@@ -54,7 +53,7 @@ static bool derived(Design *d, const Decl *decl, FieldId id, Qty *out, Loc loc, 
 	case FLD_CLUSTER_CARBON:
 		if (isnan(t->annual_carbon))
 			break;
-		*out = qty(t->annual_carbon / YEAR, dim_make(0, 1, -1, 0, 0, 0));
+		*out = qty(t->annual_carbon / SECONDS_PER_YEAR, dim_make(0, 1, -1, 0, 0, 0));
 		return true;
 	case FLD_CLUSTER_SWITCH_COUNT: *out = qty(t->switches, DIM_NONE); return true;
 	case FLD_CLUSTER_CABLE_COUNT: *out = qty(t->cables, DIM_NONE); return true;

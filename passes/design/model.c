@@ -34,7 +34,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const double YEAR = 365.0 * 24 * 3600; /* s */
 
 /* The BOM's lines while they are made: malloc'd scratch, copied into the arena once at the end
  * (the optimizer runs model_design for every candidate, tens of thousands at times: in the
@@ -426,7 +425,7 @@ int model_design(Design *d)
 	for (int k = 0; k < CAT_COUNT; k++)
 		t->capex += t->capex_by_cat[k];
 
-	t->annual_energy = t->avg_it_power * t->pue_annual * YEAR;
+	t->annual_energy = t->avg_it_power * t->pue_annual * SECONDS_PER_YEAR;
 	t->annual_energy_gross_cost = t->annual_energy * d->electricity;
 	cooling_plant_reuse(d);
 	t->annual_energy_cost = t->annual_energy_gross_cost - t->heat_credit;

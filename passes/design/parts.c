@@ -185,7 +185,6 @@ static void switch_faceplate(Design *d, Part *pt, const Decl *x)
  * appliance's write bandwidth, bytes per second (NAN when not given). */
 static void lower_reliability(Part *pt, const Decl *x)
 {
-	const double YEAR_S = 365.0 * 24 * 3600;
 	static const struct {
 		int kind;
 		FieldId rate;
@@ -195,13 +194,13 @@ static void lower_reliability(Part *pt, const Decl *x)
 		     {KIND_POWER_STAGE, FLD_POWER_STAGE_AFR}, {KIND_COOLING_UNIT, FLD_COOLING_UNIT_AFR}};
 	for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++)
 		if (rates[i].kind == x->kind)
-			pt->failure_rate = field_num(x, rates[i].rate) / YEAR_S;
+			pt->failure_rate = field_num(x, rates[i].rate) / SECONDS_PER_YEAR;
 	if (x->kind == KIND_POWER_STAGE)
 		pt->mttr = field_num(x, FLD_POWER_STAGE_MTTR);
 	if (x->kind == KIND_COOLING_UNIT)
 		pt->mttr = field_num(x, FLD_COOLING_UNIT_MTTR);
 	if (x->kind == KIND_ACCELERATOR)
-		pt->accel.memory_failure_rate = field_num(x, FLD_ACCELERATOR_MEMORY_AFR) / YEAR_S;
+		pt->accel.memory_failure_rate = field_num(x, FLD_ACCELERATOR_MEMORY_AFR) / SECONDS_PER_YEAR;
 	if (x->kind == KIND_NODE)
 		pt->node.storage_bw = opt_num(x, FLD_NODE_STORAGE_BANDWIDTH) / 8;
 	if (x->kind == KIND_STORAGE) {

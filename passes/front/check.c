@@ -1101,10 +1101,9 @@ static void check_horizon(Checker *k, const Expr *e)
 	double horizon = h && h->kind == VAL_QTY ? h->q.v : fs->dflt.num;
 	if (fabs(q.v - horizon) <= 1e-9 * horizon)
 		return;
-	static const double YEAR_S = 365.0 * 24 * 3600;
 	Diag *d = diag_warning(k->c, lit->loc,
 			       "a fixed %g y here, but %s.horizon is %g y: write %s.horizon to follow it",
-			       q.v / YEAR_S, cl->name, horizon / YEAR_S, cl->name);
+			       q.v / SECONDS_PER_YEAR, cl->name, horizon / SECONDS_PER_YEAR, cl->name);
 	diag_set_code(d, "fixed-horizon");
 	diag_set_suggestion(d, arena_printf(k->c->arena, "%s.horizon", cl->name));
 }
