@@ -217,16 +217,8 @@ static bool make_dirs(Writer *w, Sink *s)
 /* Writes n bytes to s's file, unless it failed; hashes them unless the caller did. */
 static void sink_data(Sink *s, const char *data, size_t n)
 {
-	for (size_t done = 0; s->fd >= 0 && !s->err && done < n;) {
-		ssize_t r = write(s->fd, data + done, n - done);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			s->err = r < 0 ? errno : EIO;
-			s->what = "cannot write";
-		}
-		done += r > 0 ? (size_t)r : 0;
-	}
+	if (s->fd >= 0 && !s->err && (s->err = fd_write_all(s->fd, data, n, -1)) != 0)
+		s->what = "cannot write";
 	if (!s->hashed)
 		hash_update(s->sha, data, n);
 	s->bytes += n;

@@ -353,31 +353,15 @@ def bench_sweep(clusterc, out, repeat, points=200, jobs=2):
             "cpu_s": best[1]}
 
 
-SLURM_CONF = """ClusterName=clusterc
-SlurmctldHost=localhost
-SlurmctldPort={port}
-SlurmdPort={port1}
-SlurmUser={user}
-SlurmdUser={user}
-AuthType=auth/none
-CredType=cred/none
-StateSaveLocation={d}/state
-SlurmdSpoolDir={d}/spool
-SlurmctldPidFile={d}/slurmctld.pid
-SlurmdPidFile={d}/slurmd.pid
-SlurmctldLogFile={d}/slurmctld.log
-SlurmdLogFile={d}/slurmd.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-MailProg=/bin/true
-MpiDefault=none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_CPU
-ReturnToService=2
-NodeName=node0 NodeHostname={host} NodeAddr=127.0.0.1 CPUs={cpus} State=UNKNOWN
-PartitionName=all Nodes=ALL Default=YES State=UP MaxTime=INFINITE
-"""
+def slurm_conf(**fill):
+    """scripts/slurm-loopback.conf.in with its @NAMES@ filled in (tests/compare_slurm.sh uses it
+    too)."""
+    with open(os.path.join(HERE, "..", "scripts", "slurm-loopback.conf.in")) as f:
+        text = f.read()
+    for k, v in fill.items():
+        text = text.replace("@%s@" % k.upper(), str(v))
+    return text
+
 
 
 def bench_sweep_slurm(clusterc, out, points=200):
@@ -394,8 +378,8 @@ def bench_sweep_slurm(clusterc, out, points=200):
     port = 20000 + (os.getpid() * 7) % 20000
     conf = os.path.join(d, "slurm.conf")
     with open(conf, "w") as f:
-        f.write(SLURM_CONF.format(port=port, port1=port + 1, user=getpass.getuser(), d=d,
-                                  host=socket.gethostname(), cpus=os.cpu_count() or 1))
+        f.write(slurm_conf(port=port, port1=port + 1, user=getpass.getuser(), dir=d,
+                           host=socket.gethostname(), cpus=os.cpu_count() or 1))
     env = dict(os.environ, SLURM_CONF=conf, CLUSTERC_STDLIB=os.path.join(HERE, "..", "stdlib"))
     log = open(os.path.join(d, "daemons.out"), "w")
     daemons = [subprocess.Popen(["slurmctld", "-D", "-c", "-f", conf], env=env, stdout=log, stderr=log),

@@ -195,30 +195,12 @@ typedef struct Worker {
 
 static bool write_all(int fd, const void *p, size_t n)
 {
-	const char *s = p;
-	while (n > 0) {
-		ssize_t w = write(fd, s, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return false;
-		s += w, n -= (size_t)w;
-	}
-	return true;
+	return fd_write_all(fd, p, n, -1) == 0;
 }
 
 static bool read_all(int fd, void *p, size_t n)
 {
-	char *s = p;
-	while (n > 0) {
-		ssize_t r = read(fd, s, n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return false;
-		s += r, n -= (size_t)r;
-	}
-	return true;
+	return fd_read_all(fd, p, n, -1) == n;
 }
 
 /* The worker's loop, in the child: rows until its command pipe closes. */

@@ -32,20 +32,6 @@ static int fmt_error(const char *path, const char *what, int err)
 	return EXIT_IO;
 }
 
-/* Writes n bytes at offset 0 of fd; 0 or an errno. */
-static int write_at_start(int fd, const char *text, size_t n)
-{
-	for (size_t done = 0; done < n;) {
-		ssize_t r = pwrite(fd, text + done, n - done, (off_t)done);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return r < 0 ? errno : EIO;
-		done += (size_t)r;
-	}
-	return 0;
-}
-
 /* The directory of real (a canonical path) with its '/', and its last component. */
 static void split_path(const char *real, char **dir, const char **base)
 {
@@ -82,16 +68,7 @@ static void report_leftover(const char *real)
 static char *read_back(int fd, size_t size, size_t *len)
 {
 	char *buf = xmalloc(size + 1);
-	size_t n = 0;
-	while (n < size) {
-		ssize_t r = pread(fd, buf + n, size - n, (off_t)n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-	}
-	*len = n;
+	*len = fd_read_all(fd, buf, size, 0);
 	return buf;
 }
 
@@ -123,7 +100,7 @@ static int rewrite_in_place(const char *path, const char *text, size_t len)
 	 * against SIGKILL, still against everything else). */
 	int cfd = copy ? mkstemp(copy) : -1;
 	if (cfd >= 0) {
-		int err = write_at_start(cfd, text, len);
+		int err = fd_write_all(cfd, text, len, 0);
 		if (!err && fsync(cfd) != 0)
 			err = errno;
 		close(cfd);
@@ -147,14 +124,14 @@ static int rewrite_in_place(const char *path, const char *text, size_t len)
 	sigaddset(&hold, SIGHUP);
 	sigaddset(&hold, SIGTSTP);
 	sigprocmask(SIG_BLOCK, &hold, &was);
-	int err = write_at_start(fd, text, len);
+	int err = fd_write_all(fd, text, len, 0);
 	if (!err && ftruncate(fd, (off_t)len) != 0)
 		err = errno;
 	if (!err && fsync(fd) != 0 && errno != EINVAL)
 		err = errno;
 	if (err) {
 		/* Put the old text back; the copy stays when that fails too. */
-		bool back = write_at_start(fd, old, oldlen) == 0 && ftruncate(fd, (off_t)oldlen) == 0;
+		bool back = fd_write_all(fd, old, oldlen, 0) == 0 && ftruncate(fd, (off_t)oldlen) == 0;
 		if (back && copy)
 			unlink(copy);
 		else if (copy)

@@ -115,15 +115,7 @@ static char *read_small(const char *path, size_t most, size_t *len)
 	char *buf = NULL;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size <= most) {
 		buf = xmalloc((size_t)st.st_size + 1);
-		size_t n = 0;
-		while (n < (size_t)st.st_size) {
-			ssize_t r = read(fd, buf + n, (size_t)st.st_size - n);
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r <= 0)
-				break;
-			n += (size_t)r;
-		}
+		size_t n = fd_read_all(fd, buf, (size_t)st.st_size, -1);
 		buf[n] = 0;
 		*len = n;
 	}

@@ -71,32 +71,8 @@ fi
 s=$tmp/slurm
 mkdir -p "$s/state" "$s/spool"
 port=$((20000 + ($$ * 7) % 20000))
-cat >"$s/slurm.conf" <<CONF
-ClusterName=clusterc
-SlurmctldHost=localhost
-SlurmctldPort=$port
-SlurmdPort=$((port + 1))
-SlurmUser=$(id -un)
-SlurmdUser=$(id -un)
-AuthType=auth/none
-CredType=cred/none
-StateSaveLocation=$s/state
-SlurmdSpoolDir=$s/spool
-SlurmctldPidFile=$s/slurmctld.pid
-SlurmdPidFile=$s/slurmd.pid
-SlurmctldLogFile=$s/slurmctld.log
-SlurmdLogFile=$s/slurmd.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-MailProg=/bin/true
-MpiDefault=none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_CPU
-ReturnToService=2
-NodeName=node0 NodeHostname=$(hostname) NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN
-PartitionName=all Nodes=ALL Default=YES State=UP MaxTime=INFINITE
-CONF
+sed -e "s|@PORT@|$port|; s|@PORT1@|$((port + 1))|; s|@USER@|$(id -un)|; s|@DIR@|$s|g" \
+	-e "s|@HOST@|$(hostname)|; s|@CPUS@|2|" "$root/scripts/slurm-loopback.conf.in" >"$s/slurm.conf"
 export SLURM_CONF=$s/slurm.conf
 slurmctld -D -c -f "$SLURM_CONF" >"$s/slurmctld.out" 2>&1 &
 daemons="$!"

@@ -47,15 +47,7 @@ static void put_text(Buf *b, const char *s, size_t max)
 		while ((*s & 0xc0) == 0x80) /* not in the middle of a UTF-8 sequence */
 			s++;
 	}
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': buf_puts(b, "&amp;"); break;
-		case '<': buf_puts(b, "&lt;"); break;
-		case '>': buf_puts(b, "&gt;"); break;
-		case '"': buf_puts(b, "&quot;"); break;
-		default: buf_putc(b, *s); break;
-		}
-	}
+	chart_escape(b, s);
 }
 
 /* What a rack holds, without names: U, height, kind and model of each device. */
