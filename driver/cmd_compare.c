@@ -320,7 +320,9 @@ static int run_jobs(const Options *o, const char *path, Job *jobs, int n, int wi
 		if (poll(pf, (nfds_t)np, -1) < 0) {
 			if (errno == EINTR)
 				continue;
-			die_oom();
+			if (errno == ENOMEM)
+				die_oom();
+			die_invariant(__FILE__, __LINE__, "poll() on the workers' pipes failed");
 		}
 		for (int q = 0; q < np; q++) {
 			if (!(pf[q].revents & (POLLIN | POLLHUP | POLLERR)))
