@@ -553,7 +553,7 @@ int compare_md_write(Output *o, const Comparison *cmp)
 		text_md_cell(&b, wn[j]);
 		buf_printf(&b, " cost / model (%s)", cur);
 	}
-	buf_puts(&b, " | Pareto |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|--:");
+	buf_puts(&b, " | Pareto |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:");
 	for (int j = 0; j < nw; j++)
 		buf_puts(&b, "|--:|--:|--:");
 	buf_puts(&b, "|:-:|\n");
@@ -563,7 +563,7 @@ int compare_md_write(Output *o, const Comparison *cmp)
 		text_md_cell(&b, r->scenario);
 		if (r->status != 0) {
 			buf_printf(&b, " | not built (exit %d)", r->status);
-			for (int j = 0; j < 9 + 3 * nw; j++)
+			for (int j = 0; j < 10 + 3 * nw; j++)
 				buf_puts(&b, " |");
 			buf_puts(&b, " |\n");
 			continue;
@@ -577,6 +577,8 @@ int compare_md_write(Output *o, const Comparison *cmp)
 		md_money(&b, r->tco);
 		md_money(&b, r->accelerators > 0 ? r->capex / r->accelerators : NAN);
 		md_num(&b, r->per_gpu_hour, 2);
+		/* a job on every accelerator; "-" when nothing fails (the JSON's null) */
+		md_num(&b, r->job_mtbf / 3600, 2);
 		for (int j = 0; j < nw; j++) {
 			const CompareWorkload *w = compare_workload(r, wn[j]);
 			/* enough places that two rows the frontier tells apart print apart */

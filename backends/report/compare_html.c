@@ -106,6 +106,8 @@ static double v_per_pflops(const CompareRow *r, const void *a)
 	return r->peak_compute > 0 ? r->capex / (r->peak_compute / 1e15) / 1e6 : NAN;
 }
 static double v_gpu_hour(const CompareRow *r, const void *a) { (void)a; return r->per_gpu_hour; }
+/* A job on every accelerator (report.json's reliability.job_mtbf_h); NAN when nothing fails. */
+static double v_mtbf(const CompareRow *r, const void *a) { (void)a; return r->job_mtbf / 3600; }
 
 static const CompareWorkload *wl(const CompareRow *r, const void *name)
 {
@@ -137,6 +139,7 @@ static const Col row_cols[] = {
 	{"energy / year (M %s)", v_energy, 1, 2, 8},
 	{"net present cost (M %s)", v_npc, 1, 1, 8},
 	{"cost / GPU-hour (%s)", v_gpu_hour, 1, 2, 4},
+	{"job MTBF (h)", v_mtbf, 1, 2, 4},
 };
 enum { NROW_COLS = sizeof row_cols / sizeof row_cols[0] };
 

@@ -186,6 +186,9 @@ static void summary(Buf *b, const Design *d)
 	buf_free(&label);
 	if (!isnan(t->annual_carbon))
 		report_html_kpi_number(b, "Carbon per year", t->annual_carbon / 1e3, 1, "t CO2e");
+	/* report.json's reliability.job_mtbf_h: a job on every accelerator (docs/reliability.md) */
+	if (d->reliability.done && isfinite(d->reliability.mtbf))
+		report_html_kpi_number(b, "Job MTBF (all accelerators)", d->reliability.mtbf / 3600, 2, "h");
 	buf_puts(b, "</dl>\n</section>\n");
 }
 

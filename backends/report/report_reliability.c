@@ -232,10 +232,12 @@ static int blast_rows(const Design *d, BlastRow *rows, int max)
 			rows[n++] = row_of(what, NAN, f->plane_ports_cut, NAN, f->plane_bisection_left, NAN,
 					   &f->plane_loss);
 		}
-		if (f->top_tier >= 0 && n < max) {
-			snprintf(what, sizeof what, "%d %s switches of %s", BLAST_K,
-				 ir_switch_tier_names[f->top_tier], fname);
-			rows[n++] = row_of(what, NAN, 0, NAN, f->after[BLAST_K], NAN, NULL);
+		/* The degraded bisection after 1 .. BLAST_K of the top tier's switches fail, the
+		 * worst first (report.json's bisection_tbps_after_top_failures). */
+		for (int k = 1; f->top_tier >= 0 && k <= BLAST_K && n < max; k++) {
+			snprintf(what, sizeof what, "%d %s switch%s of %s down (the worst first)", k,
+				 ir_switch_tier_names[f->top_tier], k == 1 ? "" : "es", fname);
+			rows[n++] = row_of(what, NAN, 0, NAN, f->after[k], NAN, NULL);
 		}
 	}
 	n = blast_power_rows(d, rows, n, max);
@@ -249,8 +251,8 @@ static const int blast_decimals[5] = {0, 0, 0, 1, 6};
 
 static void blast_table(Buf *b, const Design *d, TabFormat fmt)
 {
-	BlastRow rows[64];
-	int n = blast_rows(d, rows, 64);
+	BlastRow rows[128];
+	int n = blast_rows(d, rows, 128);
 	if (n == 0)
 		return;
 	Tab t = {fmt, "failure", blast_heads, blast_decimals, NULL, 5, "plans that must restart"};

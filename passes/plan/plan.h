@@ -151,9 +151,10 @@ double reliability_wall_factor(double tau, double delta, double r, double mtbf);
 void reliability_cluster(const Design *d, ClusterReliability *out);
 /* Interruptions per second of a job on gpus accelerators of nodes of type node. */
 double reliability_job_rate(const ClusterReliability *c, const Part *node, double gpus);
-/* A workload's job on its plan: rate, checkpoint, interval, goodput (no Monte Carlo). */
-void reliability_workload(Design *d, const Decl *w, const PlanModel *m, const PlanHw *hw,
-			  const PlanConfig *best, double time, double energy,
+/* A workload's job on its plan: rate, checkpoint, interval, goodput (no Monte Carlo); c: the
+ * cluster's rates (reliability_cluster) of this same design. */
+void reliability_workload(Design *d, const ClusterReliability *c, const Decl *w, const PlanModel *m,
+			  const PlanHw *hw, const PlanConfig *best, double time, double energy,
 			  WorkloadReliability *out);
 /* A derived attribute (job_mtbf, goodput, effective_time_to_train, effective_energy_to_train
  * of a workload; job_mtbf of a cluster) for the design in force; false when not one. */

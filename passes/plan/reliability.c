@@ -86,50 +86,6 @@ static double node_rate(const Part *node, double *by_class, double n)
 	return host + accel + memory + nic;
 }
 
-static void plant_rates(const Design *d, double gpus, double *power, double *cooling,
-			double *unit_power, double *unit_cooling);
-
-void reliability_cluster(const Design *d, ClusterReliability *out)
-{
-	*out = (ClusterReliability){.done = true, .cabled = d->ncables > 0};
-	/* The nodes in service: a hot spare's failure interrupts no job. */
-	for (int i = 0; i < d->ngroups; i++) {
-		double n = d->groups[i].count - d->groups[i].spares;
-		node_rate(d->groups[i].type, out->by_class, n);
-		out->accelerators += n * d->groups[i].type->node.accelerators;
-	}
-	/* The network in service: the BOM's lines of switches, scale-up trays, cables and optics
-	 * (not the spares on the shelf, whose lines are named "spare ..."). */
-	static const struct {
-		const char *line;
-		RelClass cls;
-	} lines[] = {{"switch", REL_SWITCH}, {"scale-up switch", REL_SWITCH}, {"cable", REL_CABLE},
-		     {"optic", REL_OPTIC}};
-	for (int i = 0; i < d->nbom; i++) {
-		const BomLine *b = &d->bom[i];
-		for (size_t k = 0; b->model_part && k < sizeof lines / sizeof lines[0]; k++)
-			if (!strcmp(b->part, lines[k].line))
-				out->by_class[lines[k].cls] += b->quantity * b->model_part->failure_rate;
-	}
-	if (!out->cabled) {
-		/* Before the cable pass (a candidate of the choice search) the links are counted,
-		 * not yet cabled: each at the mean rate of the cable models in scope. */
-		double sum = 0;
-		int n = 0;
-		for (int i = 0; i < d->nparts; i++)
-			if (d->parts[i].kind == KIND_CABLE)
-				sum += d->parts[i].failure_rate, n++;
-		out->by_class[REL_CABLE] = n ? d->t.cables * sum / n : 0;
-	}
-	out->network_rate = out->by_class[REL_SWITCH] + out->by_class[REL_CABLE] + out->by_class[REL_OPTIC];
-	/* The power chain and the cooling plants: what a job on every accelerator meets. */
-	plant_rates(d, 0, &out->by_class[REL_POWER], &out->by_class[REL_COOLING],
-		    &out->unit_failures[REL_POWER], &out->unit_failures[REL_COOLING]);
-	for (int k = 0; k < REL_COUNT; k++)
-		out->rate += out->by_class[k];
-	out->mtbf = out->rate > 0 ? 1 / out->rate : INFINITY;
-}
-
 /* ---- the plant ------------------------------------------------------------------------------ */
 
 /* Accelerators in service (hot spares apart). */
@@ -189,6 +145,47 @@ static void plant_rates(const Design *d, double gpus, double *power, double *coo
 		*unit_cooling = ucl;
 }
 
+void reliability_cluster(const Design *d, ClusterReliability *out)
+{
+	*out = (ClusterReliability){.done = true, .cabled = d->ncables > 0};
+	/* The nodes in service: a hot spare's failure interrupts no job. */
+	for (int i = 0; i < d->ngroups; i++) {
+		double n = d->groups[i].count - d->groups[i].spares;
+		node_rate(d->groups[i].type, out->by_class, n);
+		out->accelerators += n * d->groups[i].type->node.accelerators;
+	}
+	/* The network in service: the BOM's lines of switches, scale-up trays, cables and optics
+	 * (not the spares on the shelf, whose lines are named "spare ..."). */
+	static const struct {
+		const char *line;
+		RelClass cls;
+	} lines[] = {{"switch", REL_SWITCH}, {"scale-up switch", REL_SWITCH}, {"cable", REL_CABLE},
+		     {"optic", REL_OPTIC}};
+	for (int i = 0; i < d->nbom; i++) {
+		const BomLine *b = &d->bom[i];
+		for (size_t k = 0; b->model_part && k < sizeof lines / sizeof lines[0]; k++)
+			if (!strcmp(b->part, lines[k].line))
+				out->by_class[lines[k].cls] += b->quantity * b->model_part->failure_rate;
+	}
+	if (!out->cabled) {
+		/* Before the cable pass (a candidate of the choice search) the links are counted,
+		 * not yet cabled: each at the mean rate of the cable models in scope. */
+		double sum = 0;
+		int n = 0;
+		for (int i = 0; i < d->nparts; i++)
+			if (d->parts[i].kind == KIND_CABLE)
+				sum += d->parts[i].failure_rate, n++;
+		out->by_class[REL_CABLE] = n ? d->t.cables * sum / n : 0;
+	}
+	out->network_rate = out->by_class[REL_SWITCH] + out->by_class[REL_CABLE] + out->by_class[REL_OPTIC];
+	/* The power chain and the cooling plants: what a job on every accelerator meets. */
+	plant_rates(d, 0, &out->by_class[REL_POWER], &out->by_class[REL_COOLING],
+		    &out->unit_failures[REL_POWER], &out->unit_failures[REL_COOLING]);
+	for (int k = 0; k < REL_COUNT; k++)
+		out->rate += out->by_class[k];
+	out->mtbf = out->rate > 0 ? 1 / out->rate : INFINITY;
+}
+
 void reliability_plant(const Design *d, double gpus, double *power, double *cooling)
 {
 	plant_rates(d, gpus, power, cooling, NULL, NULL);
@@ -210,16 +207,14 @@ static double bw_min(double a, double b)
 	return isnan(a) ? b : isnan(b) ? a : fmin(a, b);
 }
 
-void reliability_workload(Design *d, const Decl *w, const PlanModel *m, const PlanHw *hw,
-			  const PlanConfig *best, double time, double energy,
+void reliability_workload(Design *d, const ClusterReliability *c, const Decl *w, const PlanModel *m,
+			  const PlanHw *hw, const PlanConfig *best, double time, double energy,
 			  WorkloadReliability *out)
 {
 	*out = (WorkloadReliability){.done = true};
-	ClusterReliability c;
-	reliability_cluster(d, &c);
 	double power, cooling;
 	reliability_plant(d, best->gpus, &power, &cooling);
-	out->rate = reliability_job_rate(&c, hw->node, best->gpus) + power + cooling;
+	out->rate = reliability_job_rate(c, hw->node, best->gpus) + power + cooling;
 	out->mtbf = out->rate > 0 ? 1 / out->rate : INFINITY;
 	out->per_day = out->rate * 86400;
 
@@ -279,8 +274,12 @@ bool reliability_attribute(Design *d, const Decl *decl, FieldId id, double *out)
 		*out = id == FLD_WORKLOAD_GOODPUT ? 0 : id == FLD_WORKLOAD_JOB_MTBF ? 0 : PLAN_UNRUNNABLE;
 		return true;
 	}
+	/* The design in force may be an optimizer's candidate, whose d->reliability (set by the
+	 * pass, after plan) is not its own: its rates are computed afresh. */
+	ClusterReliability c;
+	reliability_cluster(d, &c);
 	WorkloadReliability r;
-	reliability_workload(d, decl, &m, &hw, &best, time, energy, &r);
+	reliability_workload(d, &c, decl, &m, &hw, &best, time, energy, &r);
 	*out = id == FLD_WORKLOAD_JOB_MTBF		 ? r.mtbf
 	       : id == FLD_WORKLOAD_GOODPUT		 ? r.goodput
 	       : id == FLD_WORKLOAD_EFFECTIVE_TIME_TO_TRAIN ? r.effective_time
@@ -395,8 +394,9 @@ int reliability_plan(Design *d)
 	for (int i = 0; i < d->nplans; i++) {
 		WorkloadPlan *wp = &d->plans[i];
 		WorkloadReliability *r = &wp->rel;
-		reliability_workload(d, wp->workload, &wp->model, &wp->hw, &wp->r.best,
-				     wp->time_to_train, wp->energy, r);
+		/* d->reliability was set above from this very design: every workload reuses it. */
+		reliability_workload(d, &d->reliability, wp->workload, &wp->model, &wp->hw,
+				     &wp->r.best, wp->time_to_train, wp->energy, r);
 		if (!isfinite(r->goodput) || !isfinite(r->mtbf) || !(r->interval > 0))
 			continue;
 		double events = wp->time_to_train / r->goodput / r->mtbf;

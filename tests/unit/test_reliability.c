@@ -506,7 +506,8 @@ static void test_plant_events(void)
 }
 
 /* A spec on std.power's ac_ups_n: the UPS stage's modules (n) count in the cluster's rate at
- * modules x 3 %, the blast table's row gives the same events, a job on part of the cluster meets
+ * modules x its afr (1 % a year: PREP's UPS row, std.power's header), the blast table's row
+ * gives the same events, a job on part of the cluster meets
  * its share of them; the cold spares cover every unit's failures over the restock time. */
 static void test_plant_rates(void)
 {
@@ -531,7 +532,9 @@ static void test_plant_rates(void)
 	}
 	CU_ASSERT_FATAL(ups != NULL);
 	CU_ASSERT(ups->units >= 1);
-	CLOSE(ups->rate * year, ups->units * 0.03, 1e-9);
+	CLOSE(ups->stage->failure_rate * year, 0.01, 1e-12);
+	CLOSE(ups->stage->mttr, 2 * 3600.0, 1e-9);
+	CLOSE(ups->rate * year, ups->units * 0.01, 1e-9);
 	CU_ASSERT_EQUAL(ups->event_racks, ups->share);
 	/* The cluster's rate: the UPS modules and the 2N stages' overlaps. */
 	CLOSE(d->reliability.by_class[REL_POWER], ups->rate + redundant, 1e-9);
@@ -547,7 +550,7 @@ static void test_plant_rates(void)
 	CU_ASSERT(power < d->reliability.by_class[REL_POWER]);
 	/* Cold spares: every unit's failures, the UPS modules' included, over 30 days. */
 	const SpareSizing *sp = &d->spare_sizing;
-	CU_ASSERT(d->reliability.unit_failures[REL_POWER] >= ups->units * 0.03 / year);
+	CU_ASSERT(d->reliability.unit_failures[REL_POWER] >= ups->units * 0.01 / year);
 	CLOSE(sp->cold_mean[REL_POWER], d->reliability.unit_failures[REL_POWER] * 30 * 86400, 1e-12);
 	unit_build_done(b);
 }
