@@ -813,7 +813,7 @@ static int cage_choose_now(const Design *d, const CageIndex *index, const Catalo
  * and power that choose_group reads), and per cable its link and run, the link's speed and its
  * ends' kinds and devices (free_seen), and every field of its two Spots that the choice reads
  * (all but the rack and the U, which only the run, already in the key, came from). Keys compare
- * whole (the hash only picks the candidates). The weight per watt is not in the key: a result
+ * whole (a hash of their head only picks the candidates). The weight per watt is not in the key: a result
  * serves the watt it was chosen at and any other at which each of its comparisons comes out
  * the same by a wide margin (WattRange above), and only what the weights decide depends on
  * them (prices, powers and lengths are the parts'). The electricity price of a sweep moves that
@@ -930,20 +930,21 @@ static size_t memo_key(const Design *d, const CageIndex *index, const Catalogue 
 	return len;
 }
 
-/* The key's hash, word by word in four interleaved chains (it only picks the candidates). */
+/* The hash that picks the candidates: the length and the head of the key (the weights, the
+ * cage index, the catalogue and the first cables); memcmp decides. Hashing the whole key (3 MB
+ * for the flagship's fabric) cost as much as comparing it with the one or two kept. */
 static uint64_t memo_hash(const unsigned char *p, size_t n)
 {
-	uint64_t h[4] = {1469598103934665603u, 0x9e3779b97f4a7c15u, 0xff51afd7ed558ccdu,
-			 0xc4ceb9fe1a85ec53u}, w;
-	size_t k = 0;
-	for (int lane = 0; k + sizeof w <= n; k += sizeof w, lane = (lane + 1) & 3) {
+	uint64_t h = 1469598103934665603u ^ n, w;
+	size_t end = n < 4096 ? n : 4096, k = 0;
+	for (; k + sizeof w <= end; k += sizeof w) {
 		memcpy(&w, p + k, sizeof w);
-		h[lane] = (h[lane] ^ w) * 1099511628211u;
-		h[lane] ^= h[lane] >> 32;
+		h = (h ^ w) * 1099511628211u;
+		h ^= h >> 32;
 	}
-	for (; k < n; k++)
-		h[0] = (h[0] ^ p[k]) * 1099511628211u;
-	return (h[0] ^ (h[1] * 31) ^ (h[2] * 1021) ^ (h[3] * 65599) ^ n) * 0x9e3779b97f4a7c15u;
+	for (; k < end; k++)
+		h = (h ^ p[k]) * 1099511628211u;
+	return h;
 }
 
 static const Part *part_at(const Design *d, int32_t i)
