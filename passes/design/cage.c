@@ -979,7 +979,7 @@ int cage_choose(Design *d, const CageIndex *index, const Catalogue *cat, Weights
 {
 	if (!memo_on)
 		return cage_choose_now(d, index, cat, w, c, a, z, n, first, NULL, NULL);
-	bool ok = true;
+	bool ok = isfinite(w.money) && isfinite(w.watt); /* else chosen, never kept nor served */
 	size_t nkey = memo_key(d, index, cat, w, c, a, z, n, first, &ok);
 	uint64_t hash = memo_hash(scratch, nkey);
 	Key *same = NULL; /* a key equal to this one, kept for an other watt */
