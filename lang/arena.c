@@ -108,6 +108,13 @@ enum { KEEP_CHUNKS = 256 };
 static bool keep_chunks;
 static Chunk *kept;
 static int nkept;
+/* And the larger chunks of single big requests (a design's links, cables, ports: MiBs each),
+ * which were mapped, faulted in, zeroed by the kernel and unmapped again for every row: kept
+ * up to KEEP_BIG_BYTES, and handed to the next request they hold (the smallest that does),
+ * zeroed over what was written of them. */
+#define KEEP_BIG_BYTES ((size_t)512 << 20)
+static Chunk *kept_big;
+static size_t kept_big_bytes;
 
 void arena_keep_chunks(bool on)
 {
@@ -126,6 +133,11 @@ void arena_free(Arena *a)
 			ch->next = kept;
 			kept = ch;
 			nkept++;
+		} else if (keep_chunks && ch->mapped > CHUNK_BYTES &&
+			   kept_big_bytes + ch->mapped <= KEEP_BIG_BYTES) {
+			ch->next = kept_big;
+			kept_big = ch;
+			kept_big_bytes += ch->mapped;
 		} else if (ch->mapped) {
 			munmap(ch, ch->mapped);
 		} else {
@@ -157,6 +169,21 @@ static Chunk *chunk_new(size_t size)
 		ch->next = NULL;
 		ch->dirty = 0;
 		return ch;
+	}
+	if (kept_big && total > CHUNK_BYTES) {
+		Chunk **best = NULL;
+		for (Chunk **at = &kept_big; *at; at = &(*at)->next)
+			if ((*at)->size >= size && (!best || (*at)->size < (*best)->size))
+				best = at;
+		if (best) {
+			Chunk *ch = *best;
+			*best = ch->next;
+			kept_big_bytes -= ch->mapped;
+			memset(ch->mem, 0, ch->dirty < ch->size ? ch->dirty : ch->size);
+			ch->next = NULL;
+			ch->dirty = 0;
+			return ch;
+		}
 	}
 	if (total >= HUGE_PAGE) {
 		size_t len = (total + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
@@ -230,7 +257,7 @@ void *arena_alloc(Arena *a, size_t n)
 	if (rounded > BIG_REQUEST) {
 		/* A dedicated chunk goes behind the current one, which keeps its free space. */
 		Chunk *ch = chunk_new(rounded);
-		ch->dirty = ch->size;
+		ch->dirty = rounded; /* all that is ever written of it */
 		if (a->chunks) {
 			ch->next = a->chunks->next;
 			a->chunks->next = ch;

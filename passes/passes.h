@@ -230,6 +230,9 @@ int heat_racks(Design *d);
 
 /* cable.c: the length and medium of every fabric link. */
 int cable_fabrics(Design *d);
+/* cage.c: remember the media chosen for a fabric, by everything the choice reads, for the next
+ * design built in this process with the same inputs (a compare worker, many rows each). */
+void cage_memo_keep(bool on);
 /* trunk.c: structured cabling: fibre links between rows through trunks and patch panels. */
 int trunk_fabrics(Design *d);
 /* Switch w's logical port as its cage (from 0), its lane in the cage and the cage's lanes at

@@ -146,6 +146,58 @@ for f in comparison.csv comparison.json comparison.md report.html; do
 	cmp -s "$tmp/sweep/$f" "$tmp/sweep-alone/$f" || err "sweep: $f differs with and without sharing"
 done
 
+# A worker remembers the media it chose by everything the choice reads (passes/design/cage.c)
+# and serves later rows from it: on one worker, a sweep of tests/compare/memo.cluster whose
+# points differ in exactly those inputs (the weight per watt, through the electricity price, on
+# both sides of a module's break-even; the runs, through the tray height) gives every row as
+# its own `clusterc build` does, and the same files as without the memo.
+"$clusterc" compare -q tests/compare/memo.cluster --sweep tests/compare/memo-sweep.yaml --jobs 1 \
+	-o "$tmp/memo" 2>/dev/null || err "compare memo.cluster: exit $?"
+CLUSTERC_NO_SHARE=1 "$clusterc" compare -q tests/compare/memo.cluster --sweep tests/compare/memo-sweep.yaml \
+	--jobs 1 -o "$tmp/memo-alone" 2>/dev/null || err "compare memo.cluster without sharing: exit $?"
+for f in comparison.csv comparison.json comparison.md report.html; do
+	cmp -s "$tmp/memo/$f" "$tmp/memo-alone/$f" || err "memo sweep: $f differs with and without the memo"
+done
+python3 - "$tmp/memo/comparison.json" >"$tmp/memo.points" <<'EOF' || err "memo sweep: unexpected rows"
+import json, sys
+rows = json.load(open(sys.argv[1]))["rows"]
+by = {r["scenario"]: r for r in rows}
+# The break-even is crossed (the frugal module at 3 USD/kWh, not at 0.50) and the runs move.
+if not by["electricity=3 USD/kWh"]["capex"] > by["electricity=0.50 USD/kWh"]["capex"]:
+    sys.exit("the media do not change with the electricity price")
+if not by["high_tray"]["capex"] > by["electricity=0.08 USD/kWh"]["capex"]:
+    sys.exit("the cables do not change with the tray height")
+for r in rows:
+    if r["status"] != 0:
+        sys.exit(f"{r['scenario']}: status {r['status']}")
+    print(r["scenario"] + "\t" + (r.get("sets") or ""))
+EOF
+i=0
+while IFS="$(printf '\t')" read -r name sets; do
+	i=$((i + 1))
+	set --
+	old_ifs=$IFS
+	IFS=';'
+	for s in $sets; do
+		set -- "$@" --set "$(echo "$s" | sed 's/^ *//')"
+	done
+	IFS=$old_ifs
+	"$clusterc" build -q tests/compare/memo.cluster "$@" -o "$tmp/memo-b$i" --emit report.json \
+		2>/dev/null || err "memo: build of $name: exit $?"
+	python3 - "$tmp/memo/comparison.json" "$tmp/memo-b$i/report.json" "$name" <<'EOF' ||
+import json, sys
+cmp, rep, name = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
+row = next(r for r in cmp["rows"] if r["scenario"] == name)
+t = rep["totals"]
+for k in ("accelerators", "nodes", "racks", "switches", "cables", "it_power_kw",
+          "facility_power_kw", "capex", "annual_energy_kwh", "annual_energy_cost", "tco"):
+    if row[k] != t[k]:
+        sys.exit(f"{name}: {k} is {row[k]} in the comparison, {t[k]} in report.json")
+EOF
+		err "memo: row $name differs from its build"
+done <"$tmp/memo.points"
+[ "$i" = 9 ] || err "memo: $i rows checked, not 9"
+
 # Mistakes in a sweep: diagnostics at the YAML's line and column, exit 1, nothing written.
 for y in tests/compare/errors/*.yaml; do
 	name=$(basename "$y" .yaml)

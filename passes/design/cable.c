@@ -84,62 +84,78 @@ double cable_switch_cage(const SwitchInst *w, int port, int *cage, int *lane, in
 	return per_cage * w->model->sw.port_speed;
 }
 
-Spot cable_spot(const Design *d, End e)
+/* Written field by field where it is kept: a Spot built on the stack and copied out was read
+ * back whole before its narrow stores had landed (a stalled store-to-load forward per end,
+ * most of the time measure() took; perf, docs/performance.md). */
+static void spot_into(const Design *d, End e, Spot *sp)
 {
-	Spot s = {NULL, 1, -1, false, false, INFINITY, -1, -1, 0, 1, 0};
+	Spot *restrict s = sp;
+	s->rack = NULL, s->u = 1, s->cage = -1, s->nic = false, s->ocs = false;
+	s->reach = INFINITY, s->sw = -1, s->cage_no = -1, s->lane = 0, s->lanes = 1, s->room = 0;
 	switch (e.kind) {
 	case END_NODE: {
 		const NodeInst *n = &d->nodes[e.dev];
-		s.rack = &d->racks[n->rack];
-		s.u = n->u;
-		s.cage = d->ports[e.port].nic->nic.cage;
-		s.nic = true;
-		s.room = d->ports[e.port].nic->nic.speed;
+		s->rack = &d->racks[n->rack];
+		s->u = n->u;
+		s->cage = d->ports[e.port].nic->nic.cage;
+		s->nic = true;
+		s->room = d->ports[e.port].nic->nic.speed;
 		break;
 	}
 	case END_EXTRA: {
 		const ExtraInst *x = &d->extras[e.dev];
-		s.rack = x->rack >= 0 ? &d->racks[x->rack] : NULL;
-		s.u = x->u;
+		s->rack = x->rack >= 0 ? &d->racks[x->rack] : NULL;
+		s->u = x->u;
 		break;
 	}
 	case END_SWITCH: {
 		const SwitchInst *w = &d->switches[e.dev];
-		s.rack = w->rack >= 0 ? &d->racks[w->rack] : NULL;
-		s.u = w->u;
-		s.ocs = w->model->kind == KIND_OCS;
-		s.cage = s.ocs ? CONN_COUNT : w->model->sw.cage; /* no cage: fits nothing else */
-		s.reach = s.ocs ? w->model->ocs.reach : INFINITY;
-		if (s.ocs)
+		s->rack = w->rack >= 0 ? &d->racks[w->rack] : NULL;
+		s->u = w->u;
+		s->ocs = w->model->kind == KIND_OCS;
+		s->cage = s->ocs ? CONN_COUNT : w->model->sw.cage; /* no cage: fits nothing else */
+		s->reach = s->ocs ? w->model->ocs.reach : INFINITY;
+		if (s->ocs)
 			break;
-		s.sw = e.dev;
-		s.room = cable_switch_cage(w, e.port, &s.cage_no, &s.lane, &s.lanes);
+		s->sw = e.dev;
+		s->room = cable_switch_cage(w, e.port, &s->cage_no, &s->lane, &s->lanes);
 		break;
 	}
 	case END_ACCEL: {
 		/* A node's scale-up port: its cage is not modelled (any fits). */
 		const NodeInst *n = &d->nodes[d->accels[e.dev].node];
-		s.rack = &d->racks[n->rack];
-		s.u = n->u;
+		s->rack = &d->racks[n->rack];
+		s->u = n->u;
 		break;
 	}
 	default:
 		break;
 	}
+}
+
+Spot cable_spot(const Design *d, End e)
+{
+	Spot s;
+	spot_into(d, e, &s);
 	return s;
 }
 
 /* The run between two ends, slack included (m). */
-double cable_run(Spot a, Spot z, double h, double tray)
+static double run_between(const Spot *a, const Spot *z, double h, double tray)
 {
 	double run;
-	if (!a.rack || !z.rack || a.rack == z.rack) {
-		run = fabs((double)(a.u - z.u)) * RACK_UNIT;
+	if (!a->rack || !z->rack || a->rack == z->rack) {
+		run = fabs((double)(a->u - z->u)) * RACK_UNIT;
 	} else {
-		double up_a = fmax(h - (a.u - 1) * RACK_UNIT, 0), up_z = fmax(h - (z.u - 1) * RACK_UNIT, 0);
-		run = up_a + tray + fabs(a.rack->x - z.rack->x) + fabs(a.rack->y - z.rack->y) + tray + up_z;
+		double up_a = fmax(h - (a->u - 1) * RACK_UNIT, 0), up_z = fmax(h - (z->u - 1) * RACK_UNIT, 0);
+		run = up_a + tray + fabs(a->rack->x - z->rack->x) + fabs(a->rack->y - z->rack->y) + tray + up_z;
 	}
 	return run * (1 + CABLE_SLACK_SHARE) + 2 * END_SLACK;
+}
+
+double cable_run(Spot a, Spot z, double h, double tray)
+{
+	return run_between(&a, &z, h, tray);
 }
 
 /* Every switch's cages, numbered (cage.c's scratch table starts empty). */
@@ -170,8 +186,8 @@ static int measure(Design *d, int first, int n, double height, double tray, Spot
 		const LinkInst *l = &d->links[li];
 		if (l->a.kind == END_NODE && l->z.kind == END_NODE && l->a.dev == l->z.dev)
 			continue; /* torus positions of one node: traces on its board */
-		a[k] = cable_spot(d, l->a), z[k] = cable_spot(d, l->z);
-		double run = cable_run(a[k], z[k], height, tray);
+		spot_into(d, l->a, &a[k]), spot_into(d, l->z, &z[k]);
+		double run = run_between(&a[k], &z[k], height, tray);
 		d->cables[d->ncables + k] = (CableInst){.link = li, .run = run, .length = ceil(run - 1e-9),
 							 .media = -1, .fiber = -1, .cage_a = -1, .cage_z = -1,
 							 .assembly = d->ncables + k, .trunk = -1, .leg = -1,

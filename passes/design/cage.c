@@ -36,6 +36,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The weights per watt at which every choice of one call would come out the same (the memo
+ * below): a choice compares two weighs, money * dp + watt * dw against -off, and came out
+ * s * (money * dp + watt * dw + off) > 0 (s = 1 also for a >= 0 that held). It comes out the
+ * same at any watt' of the sign sigma (u = sigma * watt' >= 0) where that holds by a margin
+ * far beyond the rounding of either side: s * (money * dp + watt' * dw + off) > MARGIN *
+ * (|money| * P + |watt'| * W + 1 + |off|), P and W the sums of the magnitudes compared; a
+ * condition linear in u, so the u kept is an interval (lo, hi). A choice between two weighs
+ * of the very same operands is the same at any watt (the same expression, bit for bit) and
+ * keeps nothing; a tie that is not that pins the call to its own watt. */
+typedef struct WattRange {
+	double money;
+	int sigma;
+	double lo, hi;
+	bool pinned;
+} WattRange;
+
 /* A cage met by the links of this call: the cables with an end in it, by lane. */
 typedef struct CageRec {
 	int conn;       /* Connector of the cage */
@@ -65,6 +81,8 @@ typedef struct CageCtx {
 	int *group_slot;            /* GROUP_MEMO: 1 + the index in groups of the signature there */
 	struct GroupMemo *groups;   /* the signatures remembered, as many as were met */
 	int ngroups, capgroups;
+	unsigned char *written;     /* per cable: 1 once choose_group wrote its medium (the memo) */
+	WattRange *range;           /* the watts per unit weight with the same choices (the memo) */
 } CageCtx;
 
 double cage_stocked(const Medium *m, double run)
@@ -98,6 +116,26 @@ static int root(int *up, int v)
 static double weigh(Weights w, double price, double power)
 {
 	return w.money * price + w.watt * power;
+}
+
+#define WATT_MARGIN 1e-6
+
+static void range_keep(WattRange *r, double dp, double dw, double P, double W, double off, int s)
+{
+	if (!r)
+		return;
+	if (!isfinite(dp) || !isfinite(dw) || !isfinite(P) || !isfinite(W)) {
+		r->pinned = true;
+		return;
+	}
+	double A = s * r->sigma * dw - WATT_MARGIN * W;
+	double B = WATT_MARGIN * (fabs(r->money) * P + 1 + fabs(off)) - s * (r->money * dp + off);
+	if (A > 0)
+		r->lo = fmax(r->lo, B / A);
+	else if (A < 0)
+		r->hi = fmin(r->hi, B / A);
+	else if (!(B < 0))
+		r->pinned = true;
 }
 
 static bool fits(const Medium *m, int cage)
@@ -169,12 +207,19 @@ typedef struct Plan {
 	bool ok;
 } Plan;
 
-static bool plan_better(const Plan *p, const Plan *best)
+static bool plan_better(const CageCtx *x, const Plan *p, const Plan *best)
 {
 	if (!best->ok)
 		return true;
-	if (fabs(p->cost - best->cost) > 1e-9 * fmax(1e-9, fmax(fabs(p->cost), fabs(best->cost))))
-		return p->cost < best->cost;
+	if (fabs(p->cost - best->cost) > 1e-9 * fmax(1e-9, fmax(fabs(p->cost), fabs(best->cost)))) {
+		bool r = p->cost < best->cost;
+		range_keep(x->range, p->price - best->price, p->power - best->power,
+			   fabs(p->price) + fabs(best->price), fabs(p->power) + fabs(best->power), 0,
+			   r ? -1 : 1);
+		return r;
+	}
+	if (x->range && (p->price != best->price || p->power != best->power))
+		x->range->pinned = true;
 	if (fabs(p->price - best->price) > 1e-9 * fmax(1, best->price))
 		return p->price < best->price;
 	return p->power < best->power - 1e-12;
@@ -286,10 +331,23 @@ static const Medium *module_search(const CageCtx *x, const Medium *f, int conn, 
 			       : lanes % o->ports || o->speed < speed * (lanes / o->ports) * (1 - 1e-9) ||
 					 (room > 0 && o->ports * o->speed > room * (1 + 1e-9)))
 			continue;
-		double unit = free_end ? o->ports : 1;
-		if (!best || weigh(x->w, o->price, o->power) / unit <
-				     weigh(x->w, best->price, best->power) / (free_end ? best->ports : 1) - 1e-9)
+		double unit = free_end ? o->ports : 1, best_unit = best && free_end ? best->ports : 1;
+		if (!best)
 			best = o;
+		else if (weigh(x->w, o->price, o->power) / unit <
+			 weigh(x->w, best->price, best->power) / best_unit - 1e-9) {
+			if (o->price != best->price || o->power != best->power || unit != best_unit)
+				range_keep(x->range, o->price / unit - best->price / best_unit,
+					   o->power / unit - best->power / best_unit,
+					   fabs(o->price / unit) + fabs(best->price / best_unit),
+					   fabs(o->power / unit) + fabs(best->power / best_unit), 1e-9, -1);
+			best = o;
+		} else if (o->price != best->price || o->power != best->power || unit != best_unit) {
+			range_keep(x->range, o->price / unit - best->price / best_unit,
+				   o->power / unit - best->power / best_unit,
+				   fabs(o->price / unit) + fabs(best->price / best_unit),
+				   fabs(o->power / unit) + fabs(best->power / best_unit), 1e-9, 1);
+		}
 	}
 	return best;
 }
@@ -304,8 +362,17 @@ static const Medium *splitter_for(const CageCtx *x, const Medium *f, int k, doub
 		    (s->plug >= 0 && f->plug >= 0 && s->plug != f->plug) || cage_stocked(s, run) < 0)
 			continue;
 		double len = cage_stocked(s, run);
-		if (!best || weigh(x->w, s->price + s->price_per_m * len, s->power) <
-				     weigh(x->w, best->price + best->price_per_m * cage_stocked(best, run), best->power))
+		if (!best) {
+			best = s;
+			continue;
+		}
+		double ps = s->price + s->price_per_m * len;
+		double pb = best->price + best->price_per_m * cage_stocked(best, run);
+		bool r = weigh(x->w, ps, s->power) < weigh(x->w, pb, best->power);
+		if (ps != pb || s->power != best->power)
+			range_keep(x->range, ps - pb, s->power - best->power, fabs(ps) + fabs(pb),
+				   fabs(s->power) + fabs(best->power), 0, r ? -1 : 1);
+		if (r)
 			best = s;
 	}
 	return best;
@@ -564,7 +631,7 @@ static bool best_plan(CageCtx *x, const Group *g, EndPick *pick, EndPick *best_p
 		} else if (!optics_fit(x, g, m, &p, pick)) {
 			continue;
 		}
-		if (plan_better(&p, &best)) {
+		if (plan_better(x, &p, &best)) {
 			best = p;
 			if (!p.assembly)
 				for (int k = 0; k < g->n; k++) {
@@ -602,6 +669,8 @@ static bool choose_group(CageCtx *x, const Group *g, int base, EndPick *pick, En
 		int i = g->cables[k];
 		CableInst *c = &x->c[i];
 		const Spot *sa = &x->a[i], *sz = &x->z[i];
+		if (x->written)
+			x->written[i] = 1;
 		c->cage_a = sa->cage_no, c->lane_a = sa->lane;
 		c->cage_z = sz->cage_no, c->lane_z = sz->lane;
 		if (best.assembly) {
@@ -654,14 +723,15 @@ static bool choose_group(CageCtx *x, const Group *g, int base, EndPick *pick, En
 	return true;
 }
 
-int cage_choose(Design *d, const CageIndex *index, const Catalogue *cat, Weights w, CableInst *c,
-		const Spot *a, const Spot *z, int n, int first)
+static int cage_choose_now(const Design *d, const CageIndex *index, const Catalogue *cat, Weights w,
+			   CableInst *c, const Spot *a, const Spot *z, int n, int first,
+			   unsigned char *written, WattRange *range)
 {
 	CageCtx x = {cat, w, c, a, z, n, NULL, xmalloc(sizeof(int) * (size_t)(2 * n + 2)), NULL, 0,
 		 xmalloc(sizeof(int) * (size_t)(n + 1)), index, d,
 		 calloc((size_t)(d->naccels + d->nextras + 1), sizeof(int)),
 		 calloc(MODULE_MEMO, sizeof(ModuleMemo)), NULL, NULL, 0, 0,
-		 calloc(GROUP_MEMO, sizeof(int)), NULL, 0, 0};
+		 calloc(GROUP_MEMO, sizeof(int)), NULL, 0, 0, written, range};
 	if (!x.seen || !x.memo || !x.group_slot)
 		die_oom();
 	x.optics = xmalloc(sizeof(Medium *) * (size_t)(cat->n + 1));
@@ -730,5 +800,252 @@ int cage_choose(Design *d, const CageIndex *index, const Catalogue *cat, Weights
 	free(x.plans);
 	free(x.group_slot);
 	free(x.groups);
+	return bad;
+}
+
+/* ---- the memo across designs (a compare worker; docs/performance.md) ------------------------
+ *
+ * The points of a sweep mostly cable the same fabrics: a worker of `clusterc compare`
+ * (cage_memo_keep) remembers each call's result by everything the choice reads, and a later
+ * call with the same inputs copies it instead of choosing again. The key holds, word for word:
+ * the weight per unit of money, n and first, the cage index, every medium of the catalogue (its
+ * part's index, every figure of Medium, its stocked lengths, and the part's optic.ports, price
+ * and power that choose_group reads), and per cable its link and run, the link's speed and its
+ * ends' kinds and devices (free_seen), and every field of its two Spots that the choice reads
+ * (all but the rack and the U, which only the run, already in the key, came from). Keys compare
+ * whole (a hash of their head only picks the candidates). The weight per watt is not in the key: a result
+ * serves the watt it was chosen at and any other at which each of its comparisons comes out
+ * the same by a wide margin (WattRange above), and only what the weights decide depends on
+ * them (prices, powers and lengths are the parts'). The electricity price of a sweep moves that
+ * weight, and the media rarely change with it. The result is the fields choose_group writes,
+ * per cable that it wrote, with the parts as indexes into Design.parts, and the cable no medium
+ * serves. */
+
+typedef struct KeyCable {
+	double run, speed, reach[2], room[2];
+	int32_t link, kinds, dev[2], cage[2], sw[2], cage_no[2], lane[2], lanes[2];
+} KeyCable; /* no padding: 6 doubles, 14 int32_t */
+
+typedef struct KeyMedium {
+	double speed, reach, price, price_per_m, power, part_price, part_power;
+	int32_t part, optic, media, fiber, cage, plug, ports, legs, nlengths, optic_ports;
+} KeyMedium; /* 7 doubles, 10 int32_t */
+
+typedef struct OutCable {
+	double length, price, power;
+	int32_t cable, optic_a, optic_z, media, fiber, cage_a, cage_z, lane_a, lane_z, assembly;
+	unsigned char module_a, module_z, written;
+} OutCable;
+
+typedef struct Key {
+	uint64_t hash;
+	unsigned char *bytes;
+	size_t n;
+	int users;
+} Key;
+
+typedef struct CageMemo {
+	Key *key;        /* NULL: an empty slot */
+	double watt;     /* the weight per watt it was chosen at */
+	WattRange range; /* and the others it serves */
+	OutCable *out;
+	int n, bad;
+} CageMemo;
+
+/* At most this many results, and this many bytes of keys and results, per process: the
+ * oldest goes first. */
+enum { CAGE_MEMOS = 64 };
+#define CAGE_MEMO_BYTES ((size_t)256 << 20)
+
+static bool memo_on;
+static CageMemo memos[CAGE_MEMOS];
+static int nmemos, memo_next;
+static size_t memo_bytes;
+static unsigned char *scratch; /* the key being built, kept from call to call */
+static size_t scratch_cap;
+
+void cage_memo_keep(bool on)
+{
+	memo_on = on;
+}
+
+static void *key_room(size_t *len, size_t more)
+{
+	if (*len + more > scratch_cap) {
+		scratch_cap = 2 * (*len + more);
+		scratch = xrealloc(scratch, scratch_cap);
+	}
+	void *at = scratch + *len;
+	*len += more;
+	return at;
+}
+
+/* The index of part p in Design.parts, or -2 when it is not there (then nothing is kept). */
+static int32_t part_index(const Design *d, const Part *p)
+{
+	if (!p)
+		return -1;
+	return p >= d->parts && p < d->parts + d->nparts ? (int32_t)(p - d->parts) : -2;
+}
+
+static size_t memo_key(const Design *d, const CageIndex *index, const Catalogue *cat, Weights w,
+		       const CableInst *c, const Spot *a, const Spot *z, int n, int first,
+		       bool *ok)
+{
+	size_t len = 0;
+	memcpy(key_room(&len, sizeof w.money), &w.money, sizeof w.money);
+	int32_t head[6] = {n, first, cat->n, d->nswitches, d->naccels, d->nextras};
+	memcpy(key_room(&len, sizeof head), head, sizeof head);
+	size_t nb = sizeof(int) * (size_t)(d->nswitches + 1);
+	memcpy(key_room(&len, nb), index->base, nb);
+	for (int j = 0; j < cat->n; j++) {
+		const Medium *m = &cat->m[j];
+		KeyMedium k = {m->speed, m->reach, m->price, m->price_per_m, m->power,
+			       m->part ? m->part->price : 0, m->part ? m->part->power : 0,
+			       part_index(d, m->part), m->optic, m->media, m->fiber, m->cage, m->plug,
+			       m->ports, m->legs, m->nlengths,
+			       m->optic && m->part ? m->part->optic.ports : 0};
+		*ok = *ok && k.part != -2;
+		memcpy(key_room(&len, sizeof k), &k, sizeof k);
+		if (m->nlengths > 0) {
+			size_t nl = sizeof(double) * (size_t)m->nlengths;
+			memcpy(key_room(&len, nl), m->lengths, nl);
+		}
+	}
+	KeyCable *kc = key_room(&len, sizeof(KeyCable) * (size_t)n);
+	for (int i = 0; i < n; i++) {
+		const LinkInst *l = &d->links[c[i].link];
+		const Spot *s[2] = {&a[i], &z[i]};
+		KeyCable *k = &kc[i];
+		k->run = c[i].run, k->speed = l->speed, k->link = c[i].link;
+		k->kinds = l->a.kind | l->z.kind << 8 | s[0]->nic << 16 | s[0]->ocs << 17 |
+			   s[1]->nic << 18 | s[1]->ocs << 19;
+		k->dev[0] = l->a.dev, k->dev[1] = l->z.dev;
+		for (int e = 0; e < 2; e++) {
+			k->reach[e] = s[e]->reach, k->room[e] = s[e]->room;
+			k->cage[e] = s[e]->cage, k->sw[e] = s[e]->sw, k->cage_no[e] = s[e]->cage_no;
+			k->lane[e] = s[e]->lane, k->lanes[e] = s[e]->lanes;
+		}
+	}
+	return len;
+}
+
+/* The hash that picks the candidates: the length and the head of the key (the weights, the
+ * cage index, the catalogue and the first cables); memcmp decides. Hashing the whole key (3 MB
+ * for the flagship's fabric) cost as much as comparing it with the one or two kept. */
+static uint64_t memo_hash(const unsigned char *p, size_t n)
+{
+	uint64_t h = 1469598103934665603u ^ n, w;
+	size_t end = n < 4096 ? n : 4096, k = 0;
+	for (; k + sizeof w <= end; k += sizeof w) {
+		memcpy(&w, p + k, sizeof w);
+		h = (h ^ w) * 1099511628211u;
+		h ^= h >> 32;
+	}
+	for (; k < end; k++)
+		h = (h ^ p[k]) * 1099511628211u;
+	return h;
+}
+
+static const Part *part_at(const Design *d, int32_t i)
+{
+	return i >= 0 ? &d->parts[i] : NULL;
+}
+
+static bool memo_serves(const CageMemo *m, double watt)
+{
+	if (watt == m->watt)
+		return true;
+	double u = m->range.sigma * watt;
+	return !m->range.pinned && u >= 0 && m->range.lo < u && u < m->range.hi;
+}
+
+static void memo_evict(void)
+{
+	CageMemo *m = &memos[memo_next];
+	memo_bytes -= sizeof(OutCable) * (size_t)m->n;
+	if (--m->key->users == 0) {
+		memo_bytes -= m->key->n;
+		free(m->key->bytes);
+		free(m->key);
+	}
+	free(m->out);
+	*m = (CageMemo){0};
+	nmemos--;
+}
+
+int cage_choose(Design *d, const CageIndex *index, const Catalogue *cat, Weights w, CableInst *c,
+		const Spot *a, const Spot *z, int n, int first)
+{
+	if (!memo_on)
+		return cage_choose_now(d, index, cat, w, c, a, z, n, first, NULL, NULL);
+	bool ok = isfinite(w.money) && isfinite(w.watt); /* else chosen, never kept nor served */
+	size_t nkey = memo_key(d, index, cat, w, c, a, z, n, first, &ok);
+	uint64_t hash = memo_hash(scratch, nkey);
+	Key *same = NULL; /* a key equal to this one, kept for an other watt */
+	for (int k = 0; ok && k < CAGE_MEMOS; k++) {
+		const CageMemo *m = &memos[k];
+		if (!m->key || m->key->hash != hash || m->key->n != nkey ||
+		    (m->key != same && memcmp(m->key->bytes, scratch, nkey)))
+			continue;
+		same = m->key;
+		if (!memo_serves(m, w.watt))
+			continue;
+		for (int i = 0; i < n; i++) {
+			const OutCable *o = &m->out[i];
+			if (!o->written)
+				continue;
+			CableInst *ci = &c[i];
+			ci->length = o->length, ci->price = o->price, ci->power = o->power;
+			ci->cable = part_at(d, o->cable);
+			ci->optic_a = part_at(d, o->optic_a), ci->optic_z = part_at(d, o->optic_z);
+			ci->media = o->media, ci->fiber = o->fiber;
+			ci->cage_a = o->cage_a, ci->cage_z = o->cage_z;
+			ci->lane_a = o->lane_a, ci->lane_z = o->lane_z;
+			ci->assembly = o->assembly;
+			ci->module_a = o->module_a, ci->module_z = o->module_z;
+		}
+		return m->bad;
+	}
+	unsigned char *written = calloc((size_t)n + 1, 1);
+	if (!written)
+		die_oom();
+	WattRange range = {w.money, w.watt < 0 ? -1 : 1, -INFINITY, INFINITY, false};
+	int bad = cage_choose_now(d, index, cat, w, c, a, z, n, first, written, &range);
+	size_t bytes = (same ? 0 : nkey) + sizeof(OutCable) * (size_t)n;
+	OutCable *out = ok && bytes <= CAGE_MEMO_BYTES ? xmalloc(sizeof(OutCable) * (size_t)(n + 1)) : NULL;
+	for (int i = 0; out && i < n; i++) {
+		const CableInst *ci = &c[i];
+		out[i] = (OutCable){ci->length, ci->price, ci->power, part_index(d, ci->cable),
+				    part_index(d, ci->optic_a), part_index(d, ci->optic_z), ci->media,
+				    ci->fiber, ci->cage_a, ci->cage_z, ci->lane_a, ci->lane_z,
+				    ci->assembly, ci->module_a, ci->module_z, written[i]};
+		if (written[i] && (out[i].cable == -2 || out[i].optic_a == -2 || out[i].optic_z == -2)) {
+			free(out);
+			out = NULL;
+		}
+	}
+	free(written);
+	if (!out)
+		return bad;
+	if (same)
+		same->users++; /* held while the oldest go */
+	while (nmemos > 0 && (nmemos == CAGE_MEMOS || memo_bytes + bytes > CAGE_MEMO_BYTES)) {
+		while (!memos[memo_next].key)
+			memo_next = (memo_next + 1) % CAGE_MEMOS;
+		memo_evict();
+	}
+	while (memos[memo_next].key)
+		memo_next = (memo_next + 1) % CAGE_MEMOS;
+	Key *key = same;
+	if (!key) {
+		key = xmalloc(sizeof *key);
+		*key = (Key){hash, xmalloc(nkey), nkey, 1};
+		memcpy(key->bytes, scratch, nkey);
+	}
+	memos[memo_next] = (CageMemo){key, w.watt, range, out, n, bad};
+	memo_bytes += bytes;
+	nmemos++;
+	memo_next = (memo_next + 1) % CAGE_MEMOS;
 	return bad;
 }
