@@ -534,6 +534,12 @@ static const Published PUBLISHED[] = {
 	{"Megatron-Bridge 26.02 Llama 3.1 405B, 1,024 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100",
 	 LLAMA405, "precision = fp8; grad_reduce_bf16 = true; tp = 8; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 1024,
 	 1536, ACC_TOKENS, 311, false},
+	/* The 25.11 summary's GB200 8B run (its recipe as the B200's: TP 1, micro-batch 2). (Its
+	 * 25.09 DeepSeek-V3 run on H100, PP 8 with VP 4, splits 61 layers by a custom
+	 * --pipeline-model-parallel-layout the planner's uneven stages cannot express: not a row.) */
+	{"Megatron-Bridge Llama 3 8B, 8 GB200 FP8, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
+	 "llama3_8b", "precision = fp8; grad_reduce_bf16 = true; tp = 1; pp = 1; cp = 1; micro_batch = 2",
+	 8, 128, ACC_TOKENS, 31508, false},
 };
 
 enum { ACC_ROWS = sizeof PUBLISHED / sizeof PUBLISHED[0] + 1 };
