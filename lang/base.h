@@ -402,6 +402,8 @@ typedef enum {
 #define PLANE_ASSIGNMENTS(X) X(BY_NIC, "by_nic") X(BY_PORT, "by_port")
 #define PRECISIONS(X) X(BF16, "bf16") X(FP8, "fp8")
 #define RECOMPUTES(X) X(NONE, "none") X(SELECTIVE, "selective") X(FULL, "full")
+/* How context-parallel ranks exchange K and V (Megatron-LM --cp-comm-type). */
+#define CP_COMMS(X) X(P2P, "p2p") X(ALL_GATHER, "all_gather") X(A2A, "a2a")
 #define ACTIVATIONS(X) X(GELU, "gelu") X(SWIGLU, "swiglu")
 #define NORMS(X) X(LAYERNORM, "layernorm") X(RMSNORM, "rmsnorm")
 #define POSITIONS(X) X(LEARNED, "learned") X(ROPE, "rope")
@@ -424,6 +426,7 @@ typedef enum {
 	F(LEAF_PLACEMENT, LEAF_PLACEMENTS, LEAF)                                              \
 	F(PLANE_ASSIGNMENT, PLANE_ASSIGNMENTS, PLANE)                                         \
 	F(PRECISION, PRECISIONS, PREC) F(RECOMPUTE, RECOMPUTES, RC) F(ACTIVATION, ACTIVATIONS, ACT)     \
+	F(CP_COMM, CP_COMMS, CPC)                                                             \
 	F(NORM, NORMS, NORM) F(POSITION, POSITIONS, POS)                                      \
 	F(PORT_NAMING, PORT_NAMINGS, PN) F(PORT_ALIAS, PORT_ALIASES, PA)                      \
 	F(DEPRECIATION, DEPRECIATIONS, DEP)
@@ -476,6 +479,9 @@ typedef enum { PRECISIONS(X) PREC_COUNT } Precision;
 #undef X
 #define X(c, w) RC_##c,
 typedef enum { RECOMPUTES(X) RC_COUNT } Recompute;
+#undef X
+#define X(c, w) CPC_##c,
+typedef enum { CP_COMMS(X) CPC_COUNT } CpComm;
 #undef X
 #define X(c, w) ACT_##c,
 typedef enum { ACTIVATIONS(X) ACT_COUNT } Activation;

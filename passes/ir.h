@@ -69,6 +69,7 @@ struct Part {
 		double scale_up_bw;       /* bit/s per accelerator, both directions; NAN when absent */
 		double matmul_eff;
 		double fp8_matmul_eff;    /* the same at the FP8 peak */
+		bool fp8_tn_only;         /* FP8 GEMMs K-major only: a transposed weight copy kept */
 		double scale_up_eff;      /* fraction of scale_up_bw a collective attains */
 		bool scale_up_reduction;  /* NVLink SHARP (NVLS) in the domain's switches */
 		double memory_failure_rate; /* per second: its HBM's */
@@ -934,6 +935,9 @@ typedef struct PlanHw {
 	double peak;         /* dense FLOP/s at the workload's precision */
 	double peak16;       /* dense BF16 FLOP/s (attention core and output layer stay in BF16) */
 	double eff_large;    /* fraction of peak a large matrix multiply attains (matmul_efficiency) */
+	double eff16;        /* the same of a BF16 multiply (matmul_efficiency; = eff_large in BF16) */
+	double fp8_cache;    /* bytes a weight's FP8 copies take in an FP8 run: 1, 2 when
+			      * fp8_tn_only (the transpose too); 0 in BF16 */
 	double elem_bytes;   /* bytes of a matmul operand: 2 (bf16) or 1 (fp8) */
 	double hbm;          /* bytes of HBM */
 	double hbm_usable;   /* bytes a plan may fill (HBM less PLAN_HBM_RESERVE_BYTES) */
@@ -969,11 +973,15 @@ typedef struct PlanConfig {
 	bool sp, dopt;       /* sequence parallelism, distributed optimizer */
 	bool flash;          /* fused causal attention (FlashAttention) */
 	bool fsdp;           /* weights, gradients and optimizer sharded over DP (ZeRO-3) */
+	bool grad16;         /* gradients accumulated and reduced in BF16 (--grad-reduce-in-bf16) */
 	double capacity;     /* MoE capacity factor, experts' input padded to it; 0: dropless */
 	/* The overlap knobs the workload allows: bit 0 off, bit 1 on, for the data-parallel
 	 * collectives, the tensor-parallel ones (with SP) and the pipeline's sends (interleaved);
 	 * plan_time takes the faster allowed setting of each (PlanCost.overlap_*). 0: off. */
 	unsigned overlap_dp, overlap_tp, overlap_pp, overlap_ep;
+	/* The CP communication types allowed, bit CPC_x (PlanCost.cp_type: the fastest of them,
+	 * plan_layer); 0: p2p. */
+	unsigned cp_comm;
 } PlanConfig;
 
 /* What the model predicts for one plan. Times are per step on the slowest pipeline stage and
@@ -996,6 +1004,7 @@ typedef struct PlanCost {
 						    * stages' layers (the others hold
 						    * virtual_stage_layers) */
 	bool overlap_dp, overlap_tp, overlap_pp, overlap_ep; /* the overlap the plan's time assumes */
+	int cp_type;         /* CPC_x: how the CP ranks exchange K and V (p2p without CP) */
 } PlanCost;
 
 /* The values a workload allows for one whole-number knob: any (searched), or a list (a fixed
@@ -1021,6 +1030,8 @@ typedef struct PlanSpace {
 	unsigned fsdp;       /* bit 0: off allowed, bit 1: on allowed */
 	double capacity;     /* the workload's capacity_factor; 0: dropless */
 	unsigned overlap_dp, overlap_tp, overlap_pp, overlap_ep; /* bit 0: off, bit 1: on allowed */
+	unsigned cp_comm;    /* bit CPC_x allowed */
+	bool grad16;         /* the workload's grad_reduce_bf16 */
 } PlanSpace;
 
 enum { PLAN_ALTERNATIVES = 5 };

@@ -60,6 +60,10 @@ static Json *config_json(const PlanConfig *c, const PlanCost *k)
 	jw_set(o, "fsdp", jw_bool(c->fsdp));
 	jw_set(o, "capacity_factor", c->capacity > 0 ? num(c->capacity, 4) : jw_null());
 	jw_set(o, "flash_attention", jw_bool(c->flash));
+	if (c->cp > 1)
+		jw_set(o, "cp_comm", jw_str(enum_CP_COMM.words[k->cp_type]));
+	if (c->grad16)
+		jw_set(o, "grad_reduce_bf16", jw_bool(true));
 	jw_set(o, "overlap_dp", jw_bool(k->overlap_dp));
 	jw_set(o, "overlap_tp", jw_bool(k->overlap_tp));
 	jw_set(o, "overlap_pp", jw_bool(k->overlap_pp));
@@ -296,6 +300,11 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 			   "--recompute-num-layers 1\n");
 	if (c->dopt)
 		fprintf(f, "--use-distributed-optimizer\n");
+	if (c->grad16)
+		fprintf(f, "--grad-reduce-in-bf16\n");
+	if (c->cp > 1)
+		fprintf(f, "--cp-comm-type %s\n",
+			(const char *[]){"p2p", "allgather", "a2a"}[k->cp_type]);
 	if (c->fsdp)
 		fprintf(f, "--use-torch-fsdp2\n");
 	if (k->overlap_dp && c->dopt)

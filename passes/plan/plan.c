@@ -208,6 +208,8 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	hw->peak = fp8 ? (isnan(a->accel.fp8) ? 0 : a->accel.fp8) : hw->peak16;
 	hw->elem_bytes = fp8 ? 1 : 2;
 	hw->eff_large = fp8 ? a->accel.fp8_matmul_eff : a->accel.matmul_eff;
+	hw->eff16 = a->accel.matmul_eff;
+	hw->fp8_cache = fp8 ? (a->accel.fp8_tn_only ? 2 : 1) : 0;
 	hw->hbm = a->accel.memory;
 	hw->hbm_usable = fmax(0, hw->hbm - PLAN_HBM_RESERVE_BYTES);
 	/* Without a declared HBM bandwidth, the A100's ops:byte ratio (312 TFLOPS / 2.04 TB/s). */
@@ -245,6 +247,8 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	sp->overlap_tp = mask_of(w, FLD_WORKLOAD_OVERLAP_TP, 2);
 	sp->overlap_pp = mask_of(w, FLD_WORKLOAD_OVERLAP_PP, 2);
 	sp->overlap_ep = mask_of(w, FLD_WORKLOAD_OVERLAP_EP, 2);
+	sp->cp_comm = mask_of(w, FLD_WORKLOAD_CP_COMM, CPC_COUNT);
+	sp->grad16 = field_bool(w, FLD_WORKLOAD_GRAD_REDUCE_BF16);
 	return hw->per_node > 0 && hw->peak > 0;
 }
 

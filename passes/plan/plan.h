@@ -31,6 +31,8 @@ typedef struct PlanLayer {
 	double out_time;         /* s: the output layer and loss, forward + backward (last stage) */
 	double out_mem;          /* bytes: its logits (fp32) */
 	double pp_bytes;         /* bytes sent to the next stage per micro-batch */
+	int cp_type;             /* CPC_x: the fastest CP exchange c->cp_comm allows */
+	double fp8_cache;        /* bytes a parameter of the FP8 weight copies kept for the step */
 } PlanLayer;
 
 /* HBM a plan may not fill: the CUDA context with the cuBLAS and cuDNN workspaces (about
@@ -43,6 +45,7 @@ typedef struct PlanLayer {
 
 double plan_params(const PlanModel *m);
 double plan_model_flops(const PlanModel *m, double batch);
+double plan_model_flops_causal(const PlanModel *m, double batch);
 double plan_hw_flops(const PlanModel *m, double batch, int recompute);
 double plan_bubble_fraction(int pp, int v, int microbatches);
 /* Layers of the stages between the first and the last: (L − first − last)/(p − 2); the first
@@ -88,6 +91,11 @@ double plan_memory(const PlanModel *m, const PlanConfig *c, const PlanLayer *l, 
 		   double expert, PlanCost *o);
 void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const PlanLayer *l,
 	       double dense, double expert, PlanCost *o);
+/* plan_memory's two parts: the stage's state (weights, gradients and their FP8 copies into
+ * *weights and *grads) and the activations with `inflight` layer-micro-batches in flight. */
+double plan_state_memory(const PlanModel *m, const PlanConfig *c, double dense, double expert,
+			 double fp8_cache, double *weights, double *grads);
+double plan_act_memory(const PlanConfig *c, const PlanLayer *l, double inflight);
 void plan_cost(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const PlanLayer *l,
 	       double dense, double expert, PlanCost *out);
 

@@ -154,6 +154,14 @@ double plan_model_flops(const PlanModel *m, double batch)
 	return 3 * batch * m->seq * (layers_fwd_per_token(m) + 2 * m->hidden * m->vocab);
 }
 
+/* Model FLOPs with the causal mask credited: the attention core's QKᵀ and AV over the s(s+1)/2
+ * unmasked scores only, about half (the count of FlashAttention-2, Dao 2024 §4.1, and of
+ * Megatron-Bridge's model TFLOP/s; Llama 3's MFU, docs/parallelism.md "Accuracy"). */
+double plan_model_flops_causal(const PlanModel *m, double batch)
+{
+	return plan_model_flops(m, batch) - 3 * batch * m->seq * m->layers * attn_core(m) / 2;
+}
+
 /* Hardware FLOPs: full recomputation repeats every layer's forward (Narayanan et al.'s
  * 96·B·s·l·h²·(1 + s/6h + V/16lh)); selective repeats only the attention core (Korthikanti et
  * al. 2022, §5). */
@@ -381,20 +389,45 @@ void plan_stage_params(const PlanModel *m, const PlanConfig *c, double *dense, d
  * below the ridge point peak·eff/HBM bandwidth (the roofline, Williams, Waterman and Patterson,
  * CACM 2009; NVIDIA, "Matrix Multiplication Background User's Guide": GEMMs below the
  * ops:byte ratio are memory-bound). Operands of elem_bytes, a BF16 result. */
-double plan_matmul_efficiency(const PlanHw *hw, double m, double n, double k)
+static double roofline(const PlanHw *hw, double peak, double eff, double elem, double m, double n,
+		       double k)
 {
-	double bytes = hw->elem_bytes * (m * k + k * n) + 2 * m * n;
+	double bytes = elem * (m * k + k * n) + 2 * m * n;
 	double intensity = 2 * m * n * k / bytes;
-	double ridge = hw->peak * hw->eff_large / hw->hbm_bw;
-	return hw->eff_large * (intensity < ridge ? intensity / ridge : 1);
+	double ridge = peak * eff / hw->hbm_bw;
+	return eff * (intensity < ridge ? intensity / ridge : 1);
 }
 
-static double gemm(const PlanHw *hw, double peak, double batch, double m, double n, double k)
+double plan_matmul_efficiency(const PlanHw *hw, double m, double n, double k)
+{
+	return roofline(hw, hw->peak, hw->eff_large, hw->elem_bytes, m, n, k);
+}
+
+/* The accelerator's large-matrix efficiency in BF16: in an FP8 run the multiplies Transformer
+ * Engine leaves in BF16 (the attention core; the output layer, which Megatron-Core builds as a
+ * plain ColumnParallelLinear, megatron/core/models/gpt/gpt_model.py) run at BF16's peak and
+ * BF16's efficiency, not FP8's. */
+static double eff16(const PlanHw *hw)
+{
+	return hw->eff16 > 0 ? hw->eff16 : hw->eff_large;
+}
+
+/* Seconds of `batch` m×k by k×n multiplies at the workload's precision (FP8 or BF16). */
+static double gemm(const PlanHw *hw, double batch, double m, double n, double k)
 {
 	if (batch <= 0 || m <= 0 || n <= 0 || k <= 0)
 		return 0;
 	double eff = plan_matmul_efficiency(hw, m, n, k);
-	return batch * 2 * m * n * k / (peak * eff);
+	return batch * 2 * m * n * k / (hw->peak * eff);
+}
+
+/* The same in BF16 whatever the workload's precision. */
+static double gemm16(const PlanHw *hw, double batch, double m, double n, double k)
+{
+	if (batch <= 0 || m <= 0 || n <= 0 || k <= 0)
+		return 0;
+	double eff = roofline(hw, hw->peak16, eff16(hw), 2, m, n, k);
+	return batch * 2 * m * n * k / (hw->peak16 * eff);
 }
 
 /* Per-direction bandwidth (bytes/s, collective efficiency applied) of a group of `span`
@@ -460,7 +493,8 @@ static double collective(const PlanHw *hw, double span, double n, PlanColl kind,
 }
 
 typedef struct LayerTimes {
-	double fwd, core, core_mem, core_bwd_extra, tp, cp_f, cp_b, ep, act, work;
+	double fwd, core, core_mem, core_bwd_extra, tp, ep, act, work;
+	double cp_f[CPC_COUNT], cp_b[CPC_COUNT]; /* by CP exchange; INFINITY: not allowed */
 } LayerTimes;
 
 /* One layer (dense or MoE) of one micro-batch on one GPU. */
@@ -468,38 +502,43 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 			LayerTimes *o)
 {
 	double h = m->hidden, a = m->heads, t = c->tp;
-	double s = m->seq, sl = s / c->cp, b = c->micro, tokens = b * sl, pk = hw->peak;
+	double s = m->seq, sl = s / c->cp, b = c->micro, tokens = b * sl;
 	AttnDims x = attn_dims(m);
 	/* Matmuls: QKV, the core (per head, BF16), the output projection, the FFN or experts. */
-	double mm = gemm(hw, pk, 1, tokens, (x.q + x.k + x.v) / t, h) + gemm(hw, pk, 1, tokens, h, x.o / t);
+	double mm = gemm(hw, 1, tokens, (x.q + x.k + x.v) / t, h) + gemm(hw, 1, tokens, h, x.o / t);
 	if (m->kv_lora > 0) {
 		/* MLA: the down-projections (replicated), then the up-projections (split). */
 		double ql = m->q_lora, kl = m->kv_lora;
-		mm = gemm(hw, pk, 1, tokens, kl + m->rope_dim, h) +
-		     gemm(hw, pk, 1, tokens, a * (m->head_dim + x.dv) / t, kl) +
-		     (ql > 0 ? gemm(hw, pk, 1, tokens, ql, h) + gemm(hw, pk, 1, tokens, x.q / t, ql)
-			     : gemm(hw, pk, 1, tokens, x.q / t, h)) +
-		     gemm(hw, pk, 1, tokens, h, x.o / t);
+		mm = gemm(hw, 1, tokens, kl + m->rope_dim, h) +
+		     gemm(hw, 1, tokens, a * (m->head_dim + x.dv) / t, kl) +
+		     (ql > 0 ? gemm(hw, 1, tokens, ql, h) + gemm(hw, 1, tokens, x.q / t, ql)
+			     : gemm(hw, 1, tokens, x.q / t, h)) +
+		     gemm(hw, 1, tokens, h, x.o / t);
 	}
-	double core = gemm(hw, hw->peak16, b * a / t, sl, s, x.dq) + gemm(hw, hw->peak16, b * a / t, sl, x.dv, s);
+	double core = gemm16(hw, b * a / t, sl, s, x.dq) + gemm16(hw, b * a / t, sl, x.dv, s);
 	/* FlashAttention with the causal mask skips the blocks above the diagonal: half the
 	 * core's multiplies (Dao, "FlashAttention-2", ICLR 2024, §3.1.1 and §4.1, which counts
 	 * causal attention at half the FLOPs). Model FLOPs (MFU) still count all s keys, as
-	 * Narayanan et al. and Korthikanti et al. do, so MFU stays comparable with theirs. */
+	 * Narayanan et al. and Korthikanti et al. do, so MFU stays comparable with theirs.
+	 * Fused, the core keeps its s x s scores in on-chip SRAM and reads Q, K, V and writes O
+	 * once (Dao et al., NeurIPS 2022, §3.2, Theorem 2), so it is compute-bound: its two
+	 * multiplies at BF16's large-matrix efficiency, not at the roofline of multiplies that
+	 * write an s x s result to HBM (FlashAttention-2 reaches 50-73 % of the A100's peak
+	 * forward and backward, Dao 2024 §4.1, as large GEMMs do). */
 	if (c->flash)
-		core /= 2;
+		core = 2 * b * a / t * sl * s * (x.dq + x.dv) / (hw->peak16 * eff16(hw)) / 2;
 	if (!moe) {
-		mm += gemm(hw, pk, 1, tokens, (m->mats - 1) * m->ffn / t, h) +
-		      gemm(hw, pk, 1, tokens, h, m->ffn / t);
+		mm += gemm(hw, 1, tokens, (m->mats - 1) * m->ffn / t, h) +
+		      gemm(hw, 1, tokens, h, m->ffn / t);
 	} else {
 		/* Tokens per local expert when routing balances: tokens·k·e/E (each of E/e experts). */
 		double fe = m->expert_ffn, local = m->experts / c->ep;
 		double cf = c->capacity > 0 ? c->capacity : 1;
 		double te = cf * tokens * m->top_k * c->ep / m->experts;
-		mm += gemm(hw, pk, local, te, (m->mats - 1) * fe / t, h) + gemm(hw, pk, local, te, h, fe / t);
-		mm += gemm(hw, pk, m->shared, tokens, (m->mats - 1) * fe / t, h) +
-		      gemm(hw, pk, m->shared, tokens, h, fe / t);
-		mm += gemm(hw, pk, 1, tokens, m->experts, h);
+		mm += gemm(hw, local, te, (m->mats - 1) * fe / t, h) + gemm(hw, local, te, h, fe / t);
+		mm += gemm(hw, m->shared, tokens, (m->mats - 1) * fe / t, h) +
+		      gemm(hw, m->shared, tokens, h, fe / t);
+		mm += gemm(hw, 1, tokens, m->experts, h);
 	}
 	/* Memory-bound kernels (norms, activations, softmax, dropout, residuals): each tensor the
 	 * layer produces is written by one kernel and read by the next, so forward moves twice the
@@ -526,13 +565,45 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 		: c->sp ? 2 * (collective(hw, t, t, COLL_REDUCE_SCATTER, act_bytes) +
 			       collective(hw, t, t, COLL_ALL_GATHER, act_bytes))
 			: 2 * collective(hw, t, t, COLL_ALL_REDUCE, act_bytes);
-	/* CP (ring attention): each rank passes its K and V chunk around the ring, cp − 1 steps;
-	 * backward passes K, V and their gradients. Overlapped with the core (Megatron-Core),
-	 * as the other overlaps: at most OVERLAP_MAX of it hidden, at OVERLAP_COST. */
-	double kv = tokens * (x.k + x.v) * 2 / t;
-	double cp_f = c->cp > 1 ? collective(hw, (double)t * c->cp, c->cp, COLL_RING_PASS, kv) : 0;
-	o->cp_f = exposed(cp_f, core, true);
-	o->cp_b = exposed(2 * cp_f, 2 * core, true);
+	/* CP: the exchange of K and V between the cp ranks of a sequence, each of the types
+	 * Megatron-LM offers (--cp-comm-type) that the plan allows (none but p2p without CP). */
+	for (int k = 0; k < CPC_COUNT; k++)
+		o->cp_f[k] = o->cp_b[k] = INFINITY;
+	unsigned cpc = c->cp_comm ? c->cp_comm : 1u << CPC_P2P;
+	double kv = tokens * (x.k + x.v) * 2 / t, span_cp = (double)t * c->cp;
+	if (c->cp <= 1) {
+		o->cp_f[CPC_P2P] = o->cp_b[CPC_P2P] = 0;
+	} else {
+		/* p2p (ring attention; Liu, Zaharia and Abbeel, arXiv 2310.01889): each rank passes
+		 * its K and V chunk around the ring, cp − 1 steps; backward passes K, V and their
+		 * gradients. Overlapped with the core (Megatron-Core), as the other overlaps: at
+		 * most OVERLAP_MAX of it hidden, at OVERLAP_COST. */
+		if (cpc & (1u << CPC_P2P)) {
+			double ring = collective(hw, span_cp, c->cp, COLL_RING_PASS, kv);
+			o->cp_f[CPC_P2P] = exposed(ring, core, true);
+			o->cp_b[CPC_P2P] = exposed(2 * ring, 2 * core, true);
+		}
+		/* all_gather (Llama Team 2024, §3.3.2): K and V of the whole sequence all-gathered
+		 * before the local queries' attention, the gather exposed on the critical path (GQA
+		 * keeps it small); backward gathers them again and reduce-scatters their gradients
+		 * (Transformer Engine's AttnFuncWithCPAndKVAllGather keeps only the local chunk). */
+		if (cpc & (1u << CPC_ALL_GATHER)) {
+			double ag = collective(hw, span_cp, c->cp, COLL_ALL_GATHER, kv * c->cp);
+			o->cp_f[CPC_ALL_GATHER] = ag;
+			o->cp_b[CPC_ALL_GATHER] =
+				ag + collective(hw, span_cp, c->cp, COLL_REDUCE_SCATTER, kv * c->cp);
+		}
+		/* a2a (DeepSpeed-Ulysses; Jacobs et al., arXiv 2309.14509, §3.1): Q, K and V
+		 * all-to-all'ed from sequence to head shards before the attention and its output
+		 * back after, as many in backward; exposed. Each rank needs whole query and
+		 * key/value heads: the TP rank's heads and groups divisible by cp. */
+		double hpr = m->heads / t, gpr = (m->kv_lora > 0 ? m->heads : m->groups) / t;
+		if ((cpc & (1u << CPC_A2A)) && fmod(hpr, c->cp) == 0 && fmod(gpr, c->cp) == 0) {
+			double qkvo = tokens * (x.q + x.k + x.v + x.o) * 2 / t;
+			o->cp_f[CPC_A2A] = o->cp_b[CPC_A2A] =
+				collective(hw, span_cp, c->cp, COLL_ALL_TO_ALL, qkvo);
+		}
+	}
 	/* EP: dispatch and combine all-to-all of the routed tokens, per pass. In fp8 the dispatch
 	 * goes in fp8 and the combine in BF16 (DeepSeek-AI 2024, §3.3.4); else both in BF16. */
 	/* Padded to capacity, the all-to-all carries cf x the routed tokens. */
@@ -614,45 +685,88 @@ void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanL
 	double passes = c->recompute == RC_FULL ? 3 : 2;
 	out->tp = passes * tp;
 	out->ep = passes * ep;
-	out->cp = wd * (dl.cp_f + dl.cp_b) + wm * (ml.cp_f + ml.cp_b) +
-		  (c->recompute == RC_FULL ? wd * dl.cp_f + wm * ml.cp_f : 0);
+	/* The fastest CP exchange allowed (full recomputation repeats its forward). */
+	out->cp = INFINITY;
+	out->cp_type = CPC_P2P;
+	for (int k = 0; k < CPC_COUNT; k++) {
+		double f = (nd > 0 ? wd * dl.cp_f[k] : 0) + (nm > 0 ? wm * ml.cp_f[k] : 0);
+		double b = (nd > 0 ? wd * dl.cp_b[k] : 0) + (nm > 0 ? wm * ml.cp_b[k] : 0);
+		double cp = f + b + (c->recompute == RC_FULL ? f : 0);
+		if (cp < out->cp)
+			out->cp = cp, out->cp_type = k;
+	}
 	out->act = wd * dl.act + wm * ml.act;
 	out->work = fmax(dl.work, ml.work);
 	/* The output layer and the loss on the last stage: its matmul forward and backward (BF16)
 	 * and the FP32 logits it keeps (4·tokens·V/t bytes, written and read twice). */
 	double tokens = (double)c->micro * m->seq / c->cp;
 	out->out_mem = 4 * tokens * m->vocab / c->tp;
-	out->out_time = 3 * gemm(hw, hw->peak16, 1, tokens, m->vocab / c->tp, m->hidden) +
+	out->out_time = 3 * gemm16(hw, 1, tokens, m->vocab / c->tp, m->hidden) +
 			4 * out->out_mem / (hw->hbm_bw * HBM_EFF);
 	/* What a stage sends the next per micro-batch: its output, split over the TP group (the
 	 * scatter-gather of Narayanan et al. §4.1, or the SP shard). */
 	out->pp_bytes = tokens * m->hidden * 2 / c->tp;
+	/* FP8: Transformer Engine casts each linear layer's weight to FP8 at the step's first
+	 * micro-batch and keeps the cast for the others (Megatron-Core's TELinear passes
+	 * is_first_microbatch unless --disable-parameter-transpose-cache; NVIDIA Transformer
+	 * Engine, transformer_engine/pytorch/module/linear.py, the weight workspace): a byte a
+	 * parameter more, two where the FP8 GEMMs take K-major operands only and the backward
+	 * needs the transpose too (Hopper; TE's is_non_tn_fp8_gemm_supported() is false before
+	 * Blackwell). */
+	out->fp8_cache = hw->fp8_cache;
 }
 
-/* Memory per GPU (bytes): weights, gradients and optimizer state of the stage's parameters,
- * activations of the micro-batches in flight, the full-recompute working layer and the
- * logits. Fills the memory fields of o and returns the total. */
-double plan_memory(const PlanModel *m, const PlanConfig *c, const PlanLayer *l, double dense,
-		   double expert, PlanCost *o)
+/* The stage's weights, gradients and optimizer state per GPU (bytes; plan_memory), its weights
+ * and gradients into *weights and *grads; fp8_cache is PlanLayer.fp8_cache. */
+double plan_state_memory(const PlanModel *m, const PlanConfig *c, double dense, double expert,
+			 double fp8_cache, double *weights, double *grads)
 {
-	int mb = c->batch / (c->dp * c->micro);
 	double n = (double)c->dp * c->cp, ne = n / c->ep;
-	o->mem_weights = 2 * (dense + expert);
-	o->mem_grads = 4 * (dense + expert);
-	o->mem_states = dense * plan_state_bytes_per_param(c->dopt, n) +
-			expert * plan_state_bytes_per_param(c->dopt, ne);
+	/* Gradients accumulated and reduced in FP32, or in BF16 (grad_reduce_bf16: Megatron-LM
+	 * --grad-reduce-in-bf16, Megatron-Core's DDP grad_reduce_in_fp32 = False: the gradient
+	 * buffer takes the parameters' BF16), 2 bytes a parameter fewer. */
+	double gb = c->grad16 ? 2 : 4;
+	double w = 2 * (dense + expert), g = gb * (dense + expert);
+	double states = dense * plan_state_bytes_per_param(c->dopt, n) +
+			expert * plan_state_bytes_per_param(c->dopt, ne) - (4 - gb) * (dense + expert);
 	if (c->fsdp) {
 		/* ZeRO-3 (Rajbhandari et al., SC'20, §5.3): every byte of state sharded, 18/n a
 		 * parameter, plus the gathered layers: BF16 weights of the layer running and the
 		 * one prefetched, and the FP32 gradients of the one in backward. */
 		double layer = (dense + expert) / m->layers;
-		o->mem_weights = 2 * (dense / n + expert / ne) + 2 * 2 * layer;
-		o->mem_grads = 4 * (dense / n + expert / ne) + 4 * layer;
-		o->mem_states = 18 * (dense / n + expert / ne) + 8 * layer;
+		w = 2 * (dense / n + expert / ne) + 2 * 2 * layer;
+		g = gb * (dense / n + expert / ne) + gb * layer;
+		states = (14 + gb) * (dense / n + expert / ne) + (4 + gb) * layer;
 	}
+	/* The FP8 weight copies (PlanLayer.fp8_cache) of the stage's layers, or of the gathered
+	 * ones under FSDP; the embedding's share, which stays BF16, is counted too (an
+	 * overestimate of at most V·h/t on an end stage). */
+	double cached = fp8_cache * (c->fsdp ? 2 * (dense + expert) / m->layers : dense + expert);
+	*weights = w + cached;
+	*grads = g;
+	return states + cached;
+}
+
+/* Activations per GPU (bytes; plan_memory) with `inflight` layer-micro-batches in flight
+ * (plan_inflight_layers). */
+double plan_act_memory(const PlanConfig *c, const PlanLayer *l, double inflight)
+{
+	return l->act * inflight + (c->recompute == RC_FULL ? l->work : 0) + l->out_mem;
+}
+
+/* Memory per GPU (bytes): weights, gradients and optimizer state of the stage's parameters,
+ * activations of the micro-batches in flight, the full-recompute working layer and the
+ * logits. Fills the memory fields of o and returns the total. The search adds the same two
+ * parts itself (plan_state_memory once per sharding, plan_inflight_layers once per
+ * interleaving), the same sum bit for bit. */
+double plan_memory(const PlanModel *m, const PlanConfig *c, const PlanLayer *l, double dense,
+		   double expert, PlanCost *o)
+{
+	int mb = c->batch / (c->dp * c->micro);
+	o->mem_states = plan_state_memory(m, c, dense, expert, l->fp8_cache, &o->mem_weights,
+					  &o->mem_grads);
 	o->mem_optim = o->mem_states - o->mem_weights - o->mem_grads;
-	o->mem_act = l->act * plan_inflight_layers(m, c, mb) +
-		     (c->recompute == RC_FULL ? l->work : 0) + l->out_mem;
+	o->mem_act = plan_act_memory(c, l, plan_inflight_layers(m, c, mb));
 	o->mem = o->mem_states + o->mem_act;
 	return o->mem;
 }
@@ -663,6 +777,7 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 {
 	int mb = c->batch / (c->dp * c->micro);
 	double span = (double)c->tp * c->cp * c->dp; /* one pipeline stage of every replica */
+	double gb = c->grad16 ? 2 : 4;               /* bytes of a reduced gradient (plan_memory) */
 	/* Point-to-point to the next stage: forward activations and backward gradients of each
 	 * of the v chunks; not overlapped (Megatron's 1F1B sends between its computations). */
 	double pp_t = c->pp > 1 ? 2 * c->v * (NET_ALPHA + l->pp_bytes / plan_group_bandwidth(hw, 2 * span)) : 0;
@@ -702,14 +817,15 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	if (c->fsdp) {
 		double ag = collective(hw, span, n, COLL_ALL_GATHER, 2 * dense) +
 			    collective(hw, span, ne, COLL_ALL_GATHER, 2 * expert);
-		double rs = collective(hw, span, n, COLL_REDUCE_SCATTER, 4 * dense) +
-			    collective(hw, span, ne, COLL_REDUCE_SCATTER, 4 * expert);
+		double rs = collective(hw, span, n, COLL_REDUCE_SCATTER, gb * dense) +
+			    collective(hw, span, ne, COLL_REDUCE_SCATTER, gb * expert);
 		double f = m->layers * l->fwd, bk = m->layers * l->bwd;
 		o->overlap_dp = overlap_on(n > 1 ? c->overlap_dp : 1u, 2 * ag + rs, f + bk);
 		fsdp_t = exposed(ag, f, o->overlap_dp) + exposed(ag + rs, bk, o->overlap_dp);
 		per_mb += fsdp_t;
 	}
 	o->microbatches = mb;
+	o->cp_type = l->cp_type;
 	o->virtual_stage_layers = c->first > 0 ? (int)(mid / c->v) : (int)(m->layers / (c->pp * c->v));
 	o->first_stage_layers = (int)first, o->mid_stage_layers = (int)mid;
 	o->last_stage_layers = (int)last;
@@ -733,15 +849,15 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	if (c->fsdp) {
 		dp = mb * fsdp_t; /* in the micro-batches' time already: reported, not added */
 	} else if (c->dopt) {
-		double rs = collective(hw, span, n, COLL_REDUCE_SCATTER, 4 * dense) +
-			    collective(hw, span, ne, COLL_REDUCE_SCATTER, 4 * expert);
+		double rs = collective(hw, span, n, COLL_REDUCE_SCATTER, gb * dense) +
+			    collective(hw, span, ne, COLL_REDUCE_SCATTER, gb * expert);
 		double ag = collective(hw, span, n, COLL_ALL_GATHER, 2 * dense) +
 			    collective(hw, span, ne, COLL_ALL_GATHER, 2 * expert);
 		o->overlap_dp = overlap_on(odp, rs + ag, bwd + fwd);
 		dp = o->overlap_dp ? exposed(rs, bwd, true) + exposed(ag, fwd, true) : rs + ag;
 	} else {
-		double ar = collective(hw, span, n, COLL_ALL_REDUCE, 4 * dense) +
-			    collective(hw, span, ne, COLL_ALL_REDUCE, 4 * expert);
+		double ar = collective(hw, span, n, COLL_ALL_REDUCE, gb * dense) +
+			    collective(hw, span, ne, COLL_ALL_REDUCE, gb * expert);
 		o->overlap_dp = overlap_on(odp, ar, bwd);
 		dp = exposed(ar, bwd, o->overlap_dp);
 	}

@@ -287,7 +287,8 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 					.first = even ? 0 : splits[i_sp][0], .last = even ? 0 : splits[i_sp][1],
 					.flash = sp->flash, .overlap_dp = sp->overlap_dp,
 					.overlap_tp = sp->overlap_tp, .overlap_pp = sp->overlap_pp,
-					.overlap_ep = sp->overlap_ep, .capacity = sp->capacity};
+					.overlap_ep = sp->overlap_ep, .capacity = sp->capacity,
+					.cp_comm = sp->cp_comm, .grad16 = sp->grad16};
 			double dense, expert;
 			plan_stage_params(m, &c, &dense, &expert);
 			for (int i_dp = 0; i_dp < cd.ndp; i_dp++) {
@@ -300,6 +301,15 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 					continue;
 				c.dp = dp;
 				c.gpus = (int)gpus;
+				/* The stage's state memory by sharding (o below), the same for every
+				 * micro-batch, interleaving and recomputation. */
+				double states[3];
+				for (int o = 0; o < 3; o++) {
+					double w, g;
+					c.dopt = o == 1;
+					c.fsdp = o == 2;
+					states[o] = plan_state_memory(m, &c, dense, expert, hw->fp8_cache, &w, &g);
+				}
 				int local = B / dp;
 				for (int i_b = 0; i_b < cd.nmicro; i_b++) {
 					int b = cd.micro[i_b];
@@ -316,6 +326,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 						if (even ? (L / pp) % v != 0 : !plan_uneven_interleave_ok(m, &c, v))
 							continue;
 						c.v = v;
+						double inflight = plan_inflight_layers(m, &c, mb);
 						/* The memory of each (SP, sharding) plan without recomputation, which
 						 * the recompute loop meets first (RECOMPUTES' order): block
 						 * recomputation is tried where it did not fit. 0: not searched. */
@@ -332,6 +343,10 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 								plan_layer(m, hw, &c, &layers[li]);
 								have[li] = true;
 							}
+							/* No CP exchange the plan allows works (a2a alone, heads
+							 * not divisible by cp). */
+							if (!(layers[li].cp < INFINITY))
+								continue;
 							/* o: 0 no sharding, 1 the distributed optimizer (ZeRO-1), 2 FSDP
 							 * (ZeRO-3: no pipeline, some data parallelism). */
 							for (int o = 0; o < 3; o++) {
@@ -343,18 +358,21 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 									continue;
 								c.dopt = o == 1;
 								c.fsdp = o == 2;
-								Top t = {.c = c};
-								double mem = plan_memory(m, &c, &layers[li], dense, expert, &t.k);
+								/* plan_memory's sum from its two parts (the same bits);
+								 * the whole cost, zeroed first, only for the plans that
+								 * fit (zeroing every plan's was half the search's time). */
+								double mem = states[o] + plan_act_memory(&c, &layers[li], inflight);
 								out->valid++;
 								if (c.recompute == RC_NONE)
 									none_mem[s][o] = mem;
 								if (mem < least) {
 									least = mem;
-									out->least = c;
-									out->least_cost = t.k;
+									out->least = c; /* its cost: plan_evaluate below */
 								}
 								if (mem > usable)
 									continue;
+								Top t = {.c = c};
+								plan_memory(m, &c, &layers[li], dense, expert, &t.k);
 								plan_time(m, hw, &c, &layers[li], dense, expert, &t.k);
 								out->fit++;
 								keep(tops, &ntops, &t);

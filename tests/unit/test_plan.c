@@ -86,6 +86,8 @@ static void test_flops(void)
 		       .seq = 4, .vocab = 10, .mats = 3, .experts = 1, .top_k = 1, .expert_ffn = 16,
 		       .dense_layers = 2, .tied = true, .dropout = 0.1};
 	CLOSE(plan_model_flops(&g, 1), 32640, 1e-12);
+	/* The causal count credits half the core: 3 x 4 tokens x 2 layers x 128 / 2 = 1,536 less. */
+	CLOSE(plan_model_flops_causal(&g, 1), 32640 - 1536, 1e-12);
 	/* MoE (GeLU), every layer MoE: 4 experts of 8, top-2: FFN per token 2·2·8·8·2 = 512 and
 	 * the router 2·8·4 = 64, instead of 2·2·8·16 = 512: 64 more per token and layer. */
 	PlanModel e = g;
@@ -387,7 +389,9 @@ static const char *ACC_NVL72 =
 	"fabric f { topology = fat_tree(tiers = 3, rail_optimized = true); "
 	"switch = QM9700; link = 400 Gbps }\n";
 
-typedef enum { ACC_STEP_S, ACC_MFU, ACC_HW_TFLOPS, ACC_TOKENS } AccMetric;
+/* ACC_MFU counts the attention over all s keys (Narayanan et al.); ACC_MFU_CAUSAL over the
+ * unmasked half (plan_model_flops_causal). */
+typedef enum { ACC_STEP_S, ACC_MFU, ACC_MFU_CAUSAL, ACC_HW_TFLOPS, ACC_TOKENS } AccMetric;
 typedef enum { ON_A100, ON_DGX, ON_NVL72 } AccCluster; /* DGX_A100, ACC_H100, ACC_NVL72 */
 
 /* A published run: where it ran, the model, the plan as published (what it does not give is
@@ -429,7 +433,13 @@ typedef struct Published {
 /* Llama 3.1 405B (Llama Team, AI @ Meta, "The Llama 3 Herd of Models", arXiv 2407.21783,
  * 2024, Table 4: BF16 MFU on H100 at 16M tokens a step; §3.3.2: the 8K sequences trained
  * without activation checkpointing, which the model's memory does not fit, so the search's
- * recomputation is the least that fits: block recomputation of one layer a virtual stage). */
+ * recomputation is the least that fits: block recomputation of one layer a virtual stage;
+ * context parallelism by all-gather, cp_comm = all_gather). The paper does not say how its
+ * MFU counts the causal attention; read as the unmasked half (ACC_MFU_CAUSAL), the table is
+ * self-consistent: at 128K the attention core is 57 % of all-keys FLOPs and 40 % of causal
+ * ones, and the published MFU falls only from 41 % to 38 % on the same 16,384 GPUs, where
+ * counting all keys would need the step's time per token to grow 2.3-fold for 1.6 times the
+ * FLOPs executed (docs/parallelism.md, "Accuracy"). */
 #define LLAMA405 "llama3_405b"
 #define LLAMA405_128K \
 	"transformer(layers = 126, hidden = 16384, heads = 128, query_groups = 8, ffn = 53248, " \
@@ -443,7 +453,10 @@ typedef struct Published {
 	"seq = 4096, vocab = 256000, tied_embeddings = false, bias = false, dropout = 0)"
 /* NVIDIA Megatron-Bridge performance summary, 25.11 NeMo container (November 2025;
  * github.com/NVIDIA-NeMo/Megatron-Bridge, docs/performance-summary.md, read 2026-12): tokens
- * per second per GPU of Llama 3 on DGX H100 and DGX B200, FP8 with current scaling. */
+ * per second per GPU of Llama 3 on DGX H100 and DGX B200, FP8 with current scaling. The
+ * recipes behind it (scripts/performance/configs/llama/llama3_llm_pretrain.py and
+ * llama31_llm_pretrain.py, set_llama3_common_configs) reduce gradients in BF16
+ * (ddp.grad_reduce_in_fp32 = False): grad_reduce_bf16. */
 
 static const Published PUBLISHED[] = {
 	/* A100: Korthikanti et al. set A100_SXM_80GB's matmul_efficiency. */
@@ -485,21 +498,21 @@ static const Published PUBLISHED[] = {
 	 44.4, false},
 	/* H100: Megatron-Bridge's runs set H100_SXM's matmul_efficiency. */
 	{"Megatron-Bridge Llama 3 70B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", "llama3_70b",
-	 "precision = fp8; tp = 4; pp = 8; cp = 1; interleave = 5; micro_batch = 1", 64, 128,
+	 "precision = fp8; grad_reduce_bf16 = true; tp = 4; pp = 8; cp = 1; interleave = 5; micro_batch = 1", 64, 128,
 	 ACC_TOKENS, 1602, true},
 	{"Megatron-Bridge Llama 3.1 405B, 1,024 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", LLAMA405,
-	 "precision = fp8; tp = 8; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 1024, 512,
+	 "precision = fp8; grad_reduce_bf16 = true; tp = 8; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 1024, 512,
 	 ACC_TOKENS, 292, true},
 	/* H100 checks. */
 	{"Megatron-Bridge Llama 3 8B, 8 H100 FP8 FSDP, tok/s/GPU", ON_DGX, "DGX_H100", "llama3_8b",
-	 "precision = fp8; tp = 1; pp = 1; cp = 1; fsdp = true; micro_batch = 1", 8, 128, ACC_TOKENS,
+	 "precision = fp8; grad_reduce_bf16 = true; tp = 1; pp = 1; cp = 1; fsdp = true; micro_batch = 1", 8, 128, ACC_TOKENS,
 	 14451, false},
 	{"Llama 3 T4 405B, 8,192 H100, MFU", ON_DGX, "DGX_H100", LLAMA405,
-	 "tp = 8; cp = 1; pp = 16", 8192, 2048, ACC_MFU, 0.43, true},
+	 "tp = 8; cp = 1; pp = 16", 8192, 2048, ACC_MFU_CAUSAL, 0.43, true},
 	{"Llama 3 T4 405B, 16,384 H100, MFU", ON_DGX, "DGX_H100", LLAMA405,
-	 "tp = 8; cp = 1; pp = 16", 16384, 2048, ACC_MFU, 0.41, false},
+	 "tp = 8; cp = 1; pp = 16", 16384, 2048, ACC_MFU_CAUSAL, 0.41, false},
 	{"Llama 3 T4 405B, 16,384 H100, seq 131,072, MFU", ON_DGX, "DGX_H100", LLAMA405_128K,
-	 "tp = 8; cp = 16; pp = 16", 16384, 128, ACC_MFU, 0.38, false},
+	 "tp = 8; cp = 16; pp = 16; cp_comm = all_gather", 16384, 128, ACC_MFU_CAUSAL, 0.38, false},
 	{"Nemotron-4 T2 340B, 1,536 H100, s/step", ON_DGX, "DGX_H100", NEMOTRON4,
 	 "tp = 8; pp = 12; cp = 1", 1536, 768, ACC_STEP_S, 10.3, false},
 	{"Nemotron-4 T2 340B, 3,072 H100, s/step", ON_DGX, "DGX_H100", NEMOTRON4,
@@ -508,19 +521,25 @@ static const Published PUBLISHED[] = {
 	 "tp = 8; pp = 12; cp = 1", 6144, 2304, ACC_STEP_S, 8.0, false},
 	/* B200: Megatron-Bridge's 405B run sets B200's matmul_efficiency; its 8B run checks. */
 	{"Megatron-Bridge Llama 3.1 405B, 128 B200 FP8, tok/s/GPU", ON_DGX, "DGX_B200", LLAMA405,
-	 "precision = fp8; tp = 4; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 128, 64,
+	 "precision = fp8; grad_reduce_bf16 = true; tp = 4; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 128, 64,
 	 ACC_TOKENS, 661, true},
 	{"Megatron-Bridge Llama 3 8B, 8 B200 FP8, tok/s/GPU", ON_DGX, "DGX_B200", "llama3_8b",
-	 "precision = fp8; tp = 1; pp = 1; cp = 1; micro_batch = 2", 8, 128, ACC_TOKENS, 30624,
+	 "precision = fp8; grad_reduce_bf16 = true; tp = 1; pp = 1; cp = 1; micro_batch = 2", 8, 128, ACC_TOKENS, 30624,
 	 false},
 	/* GB200 (B200's constants, not fitted): the 25.11 summary's NVL72 run; and the 26.02
 	 * container's H100 run at batch 1,536 (docs/performance-summary-archive.md, read 2026-12). */
 	{"Megatron-Bridge Llama 3.1 405B, 256 GB200 FP8, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
-	 LLAMA405, "precision = fp8; tp = 4; pp = 16; cp = 1; interleave = 4; micro_batch = 1", 256,
+	 LLAMA405, "precision = fp8; grad_reduce_bf16 = true; tp = 4; pp = 16; cp = 1; interleave = 4; micro_batch = 1", 256,
 	 1536, ACC_TOKENS, 813, false},
 	{"Megatron-Bridge 26.02 Llama 3.1 405B, 1,024 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100",
-	 LLAMA405, "precision = fp8; tp = 8; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 1024,
+	 LLAMA405, "precision = fp8; grad_reduce_bf16 = true; tp = 8; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 1024,
 	 1536, ACC_TOKENS, 311, false},
+	/* The 25.11 summary's GB200 8B run (its recipe as the B200's: TP 1, micro-batch 2). (Its
+	 * 25.09 DeepSeek-V3 run on H100, PP 8 with VP 4, splits 61 layers by a custom
+	 * --pipeline-model-parallel-layout the planner's uneven stages cannot express: not a row.) */
+	{"Megatron-Bridge Llama 3 8B, 8 GB200 FP8, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
+	 "llama3_8b", "precision = fp8; grad_reduce_bf16 = true; tp = 1; pp = 1; cp = 1; micro_batch = 2",
+	 8, 128, ACC_TOKENS, 31508, false},
 };
 
 enum { ACC_ROWS = sizeof PUBLISHED / sizeof PUBLISHED[0] + 1 };
@@ -545,6 +564,9 @@ static double accuracy_predicted(const WorkloadPlan *wp, AccMetric metric)
 	switch (metric) {
 	case ACC_STEP_S: return wp->r.cost.step;
 	case ACC_MFU: return wp->r.cost.mfu;
+	case ACC_MFU_CAUSAL:
+		return wp->r.cost.mfu * plan_model_flops_causal(&wp->model, wp->r.best.batch) /
+		       plan_model_flops(&wp->model, wp->r.best.batch);
 	case ACC_HW_TFLOPS: return wp->r.cost.tflops_per_gpu;
 	default: return wp->r.cost.tokens_per_s / wp->r.best.gpus;
 	}
@@ -603,10 +625,10 @@ static void test_accuracy(void)
 	accuracy_summary(true, &fit_mean, &fit_max);
 	accuracy_summary(false, &mean, &worst);
 	/* Regression bounds at what the model reaches today (docs/parallelism.md, "Accuracy"):
-	 * the fitted rows within 4 % on average, the held-out ones within 11.5 %; the goal, 5 %
+	 * the fitted rows within 3.5 % on average, the held-out ones within 10.5 %; the goal, 5 %
 	 * held out, is not met. */
-	CU_ASSERT(fit_mean <= 0.04);
-	CU_ASSERT(mean <= 0.115);
+	CU_ASSERT(fit_mean <= 0.035);
+	CU_ASSERT(mean <= 0.105);
 	int fitted = 0;
 	for (int i = 0; i < accuracy_n; i++)
 		fitted += accuracy_fit[i];
@@ -778,6 +800,71 @@ static void test_block_recompute(void)
 	CLOSE(o.work, 7, 1e-12);
 }
 
+/* Context parallelism's exchange (--cp-comm-type): p2p a ring under the core, all_gather the
+ * whole sequence's K and V gathered (and in backward gathered again and their gradients
+ * reduce-scattered), exposed; a2a Q, K, V and the output all-to-all'ed, only where each rank
+ * keeps whole heads; the fastest allowed is taken and written to the arguments. BF16
+ * gradients and the FP8 weight copies by hand. */
+static void test_cp_grad_fp8(void)
+{
+	Built *b = small("tp = 8\n  cp = 2\n  pp = 1\n  micro_batch = 1\n  recompute = none\n"
+			 "  sequence_parallel = true");
+	const WorkloadPlan *wp = plan_of(b, "w");
+	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
+	const PlanModel *m = &wp->model;
+	const PlanHw *hw = &wp->hw;
+	PlanConfig c = wp->r.best;
+	PlanLayer l;
+	double tokens = m->seq / 2, kv = tokens * 2 * 8 * 128 * 2 / 8; /* K and V: 8 groups of 128 */
+	c.cp_comm = 1u << CPC_ALL_GATHER;
+	plan_layer(m, hw, &c, &l);
+	double ag = plan_collective(hw, 16, 2, COLL_ALL_GATHER, 2 * kv);
+	double rs = plan_collective(hw, 16, 2, COLL_REDUCE_SCATTER, 2 * kv);
+	CLOSE(l.cp, ag + ag + rs, 1e-12);
+	CU_ASSERT(l.cp_type == CPC_ALL_GATHER);
+	double gathered = l.cp;
+	c.cp_comm = (1u << CPC_P2P) | (1u << CPC_ALL_GATHER);
+	plan_layer(m, hw, &c, &l);
+	CU_ASSERT(l.cp <= gathered && l.cp > 0);
+	/* a2a: one key/value group a TP rank cannot split over 2 CP ranks: nothing allowed. */
+	c.cp_comm = 1u << CPC_A2A;
+	plan_layer(m, hw, &c, &l);
+	CU_ASSERT(!(l.cp < INFINITY));
+	c.tp = 1, c.sp = false;
+	plan_layer(m, hw, &c, &l);
+	double qkvo = tokens * (4096 + 2 * 1024 + 4096) * 2;
+	CLOSE(l.cp, 2 * plan_collective(hw, 2, 2, COLL_ALL_TO_ALL, qkvo), 1e-12);
+	CU_ASSERT(l.cp_type == CPC_A2A);
+	done(b);
+	/* Fixed to all_gather, the arguments say so. */
+	b = small("tp = 8\n  cp = 2\n  cp_comm = all_gather");
+	wp = plan_of(b, "w");
+	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
+	CU_ASSERT(wp->r.cost.cp_type == CPC_ALL_GATHER);
+	done(b);
+
+	/* BF16 gradients: 2 bytes a parameter less; FP8 weight copies: fp8_cache bytes more. */
+	b = small("tp = 2\n  pp = 2\n  cp = 1\n  distributed_optimizer = true");
+	wp = plan_of(b, "w");
+	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
+	c = wp->r.best;
+	double dense, expert;
+	plan_stage_params(&wp->model, &c, &dense, &expert);
+	PlanCost f32, b16;
+	plan_evaluate(&wp->model, &wp->hw, &c, &f32);
+	c.grad16 = true;
+	plan_evaluate(&wp->model, &wp->hw, &c, &b16);
+	CLOSE(f32.mem_states - b16.mem_states, 2 * (dense + expert), 1e-9);
+	CLOSE(f32.mem_grads / b16.mem_grads, 2, 1e-12);
+	CU_ASSERT(b16.dp_comm < f32.dp_comm);
+	PlanHw h8 = wp->hw;
+	h8.fp8_cache = 2;
+	PlanCost fp8;
+	plan_evaluate(&wp->model, &h8, &c, &fp8);
+	CLOSE(fp8.mem_weights - b16.mem_weights, 2 * (dense + expert), 1e-9);
+	done(b);
+}
+
 /* At long sequence full recomputation with FlashAttention needs less memory than selective
  * (the working layer has no s x s tensor); the causal core costs half the unfused one, and
  * selective recomputation costs nothing more than none. */
@@ -874,6 +961,7 @@ void suite_plan(void)
 	CU_add_test(s, "FSDP (ZeRO-3)", test_fsdp);
 	CU_add_test(s, "MoE capacity factor", test_capacity_factor);
 	CU_add_test(s, "FlashAttention with the causal mask", test_flash_attention);
+	CU_add_test(s, "CP exchange, BF16 gradients, FP8 weight copies", test_cp_grad_fp8);
 	CU_add_test(s, "block recomputation", test_block_recompute);
 	CU_add_test(s, "fidelity: Narayanan et al. Table 1 on DGX A100", test_fidelity);
 	CU_add_test(s, "accuracy: published runs", test_accuracy);
