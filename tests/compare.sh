@@ -120,6 +120,10 @@ pareto_ok "$tmp/all/comparison.json" || err "wanka: the Pareto column is wrong"
 	2>"$tmp/sweep.err" || err "compare --sweep: exit $?"
 golden "$tmp/sweep/comparison.csv" tests/compare/wanka-sweep.comparison.csv
 rows=$(($(wc -l <"$tmp/sweep/comparison.csv") - 1))
+# Every line of each of comparison.md's tables has as many cells as its header (a column added to the
+# rows and not the header, or the other way round, shows here).
+awk -F'|' '!/^\|/ { n = 0 } /^\|/ { if (!n) n = NF; else if (NF != n) { print FILENAME ":" FNR ": " NF - 2 " cells, header " n - 2; bad = 1 } }
+	END { exit bad }' "$tmp/sweep/comparison.md" || err "comparison.md: a row's cells do not match its header"
 [ "$rows" = 15 ] || err "the sweep gave $rows rows, not 15"
 pareto_ok "$tmp/sweep/comparison.json" || err "sweep: the Pareto column is wrong"
 # The grid's electricity price reaches the energy cost: dearer power, dearer energy.

@@ -542,7 +542,8 @@ int compare_md_write(Output *o, const Comparison *cmp)
 		   built, cmp->currency);
 	const char *cur = cmp->currency;
 	buf_printf(&b, "| scenario | accelerators | racks | switches | facility MW | capex (%s) | "
-		       "energy cost / year (%s) | TCO (%s) | capex / GPU (%s) | cost / GPU-h (%s)",
+		       "energy cost / year (%s) | TCO (%s) | capex / GPU (%s) | cost / GPU-h (%s) | "
+		       "job MTBF (h)",
 		   cur, cur, cur, cur, cur);
 	for (int j = 0; j < nw; j++) {
 		buf_puts(&b, " | ");
