@@ -195,12 +195,12 @@ typedef struct Worker {
 
 static bool write_all(int fd, const void *p, size_t n)
 {
-	return fd_write_all(fd, p, n, -1) == 0;
+	return fdio_write_all(fd, p, n, -1) == 0;
 }
 
 static bool read_all(int fd, void *p, size_t n)
 {
-	return fd_read_all(fd, p, n, -1) == n;
+	return fdio_read_all(fd, p, n, -1) == n;
 }
 
 /* The worker's loop, in the child: rows until its command pipe closes. */

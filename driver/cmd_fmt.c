@@ -68,7 +68,7 @@ static void report_leftover(const char *real)
 static char *read_back(int fd, size_t size, size_t *len)
 {
 	char *buf = xmalloc(size + 1);
-	*len = fd_read_all(fd, buf, size, 0);
+	*len = fdio_read_all(fd, buf, size, 0);
 	return buf;
 }
 
@@ -100,7 +100,7 @@ static int rewrite_in_place(const char *path, const char *text, size_t len)
 	 * against SIGKILL, still against everything else). */
 	int cfd = copy ? mkstemp(copy) : -1;
 	if (cfd >= 0) {
-		int err = fd_write_all(cfd, text, len, 0);
+		int err = fdio_write_all(cfd, text, len, 0);
 		if (!err && fsync(cfd) != 0)
 			err = errno;
 		close(cfd);
@@ -124,14 +124,14 @@ static int rewrite_in_place(const char *path, const char *text, size_t len)
 	sigaddset(&hold, SIGHUP);
 	sigaddset(&hold, SIGTSTP);
 	sigprocmask(SIG_BLOCK, &hold, &was);
-	int err = fd_write_all(fd, text, len, 0);
+	int err = fdio_write_all(fd, text, len, 0);
 	if (!err && ftruncate(fd, (off_t)len) != 0)
 		err = errno;
 	if (!err && fsync(fd) != 0 && errno != EINVAL)
 		err = errno;
 	if (err) {
 		/* Put the old text back; the copy stays when that fails too. */
-		bool back = fd_write_all(fd, old, oldlen, 0) == 0 && ftruncate(fd, (off_t)oldlen) == 0;
+		bool back = fdio_write_all(fd, old, oldlen, 0) == 0 && ftruncate(fd, (off_t)oldlen) == 0;
 		if (back && copy)
 			unlink(copy);
 		else if (copy)

@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <unistd.h>
 
-int fd_write_all(int fd, const void *p, size_t n, long long at)
+int fdio_write_all(int fd, const void *p, size_t n, long long at)
 {
 	const char *s = p;
 	for (size_t done = 0; done < n;) {
@@ -23,7 +23,7 @@ int fd_write_all(int fd, const void *p, size_t n, long long at)
 	return 0;
 }
 
-size_t fd_read_all(int fd, void *p, size_t n, long long at)
+size_t fdio_read_all(int fd, void *p, size_t n, long long at)
 {
 	char *s = p;
 	size_t done = 0;

@@ -115,7 +115,7 @@ static char *read_small(const char *path, size_t most, size_t *len)
 	char *buf = NULL;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size <= most) {
 		buf = xmalloc((size_t)st.st_size + 1);
-		size_t n = fd_read_all(fd, buf, (size_t)st.st_size, -1);
+		size_t n = fdio_read_all(fd, buf, (size_t)st.st_size, -1);
 		buf[n] = 0;
 		*len = n;
 	}
