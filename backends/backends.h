@@ -69,6 +69,13 @@ void output_abort(Output *o);
  * Graphviz for topology.svg and report.html): the Output keeps it until it ends. *fresh is true
  * the first time, when the caller makes it and sets **ok to whether it could. */
 Buf *output_memo(Output *o, bool **ok, bool *fresh);
+/* The cable ends' text table of this output (ends.c), NULL until set; set once, freed with o. */
+/* Writes b's bytes to f, a stream of output_file's, by handing their storage to the writer
+ * (no copy); b is left empty, with room as before unless `last` (then as {0}). A stream not
+ * output_file's gets them through fwrite. */
+void output_give(FILE *f, Buf *b, bool last);
+void *output_ends(Output *o);
+void output_set_ends(Output *o, void *table, void (*free_table)(void *));
 
 /* DIR as given to output_open (trailing slashes removed). */
 const char *output_dir(const Output *o);
@@ -426,6 +433,8 @@ int bom_csv_write(Output *o, const Design *d);
 
 /* RFC 4180: s as one CSV field, quoted when it holds a comma, quote, CR or LF. */
 void text_csv_field(Buf *b, const char *s);
+/* Whether text_csv_field copies s as it is (no quotes, no formula guard); *len its length. */
+bool text_csv_plain(const char *s, size_t *len);
 
 /* ---- layout.c: the placed design as the placement artifacts name it ------------------------ */
 
@@ -458,7 +467,8 @@ void layout_slug(Buf *b, const char *s);
 void layout_number(Buf *b, double x, int decimals);
 void layout_fixed(Buf *b, double x, int decimals);
 void layout_int(Buf *b, long long v);
-/* Writes b to f and empties it once it holds 1 MiB, or whenever force. */
+/* Writes b to f and empties it once it holds 1 MiB, or whenever force (output_give: without a
+ * copy; after force b is {0}, ready for more). */
 void layout_flush(FILE *f, Buf *b, bool force);
 
 int layout_units(double height);          /* a height in whole rack units, at least 1 */
@@ -478,6 +488,27 @@ int labels_csv_write(Output *o, const Design *d);
 /* trunks_csv.c: trunks.csv, structured cabling's trunks between panels (when there are any). */
 int trunks_csv_write(Output *o, const Design *d);
 void pull_end_text(Buf *b, const Design *d, End e);
+
+/* ---- ends.c: each cable's ends as text, made once for every writer of a row per cable ---- */
+
+typedef struct EndText {
+	const char *device; /* ir_end_device's */
+	const char *port;   /* ir_end_port's, NUL-terminated */
+	const char *place;  /* "ROW,RACK," as layout_csv_place writes them; NULL without a rack */
+	uint32_t device_len, port_len, place_len;
+	int rack, u;        /* ir_end_place's */
+	bool plain;         /* device and port are plain CSV cells: text_csv_field copies them */
+} EndText;
+
+/* 2 a cable, in cable order: [2 i] the A end of d->cables[i], [2 i + 1] its Z end. Made on
+ * the first call, kept with o. */
+const EndText *cable_ends(Output *o, const Design *d);
+/* The device, the port as CSV cells (text_csv_field's bytes); layout_csv_place's cells; and
+ * pull_end_text's "RACK U<n> DEVICE PORT". */
+void end_csv_device(Buf *b, const EndText *e);
+void end_csv_port(Buf *b, const EndText *e);
+void end_csv_place(Buf *b, const EndText *e);
+void end_pull_text(Buf *b, const Design *d, const EndText *e);
 int netbox_write(Output *o, const Design *d);
 /* netbox_power.c: netbox/power-panels.csv and power-feeds.csv (netbox_write calls it); the
  * amperage of a feed rated `rating` W at `volts`, three-phase or not, at 80 % utilization. */

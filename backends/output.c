@@ -59,15 +59,16 @@ typedef struct Sink {
 	bool hashed;      /* JOB_WHOLE: sha already holds the whole file's (hashed by the caller) */
 } Sink;
 
-/* JOB_WHOLE: a file in one piece (output_write_buf): open, write, close. */
-typedef enum { JOB_OPEN, JOB_DATA, JOB_CLOSE, JOB_WHOLE } JobKind;
+/* JOB_WHOLE: a file in one piece (output_write_buf): open, write, close. JOB_GIVEN: bytes
+ * handed over with their storage (output_give), written and freed without a copy. */
+typedef enum { JOB_OPEN, JOB_DATA, JOB_CLOSE, JOB_WHOLE, JOB_GIVEN } JobKind;
 
 typedef struct Job {
 	struct Job *next;
 	JobKind kind;
 	Sink *sink;
 	size_t n;
-	char *owned; /* JOB_WHOLE: the n bytes, the job's (freed once written) */
+	char *owned; /* JOB_WHOLE, JOB_GIVEN: the n bytes, the job's (freed once written) */
 	char data[]; /* JOB_DATA: n bytes */
 } Job;
 
@@ -110,6 +111,8 @@ struct Output {
 	Buf memo;        /* output_memo's text ... */
 	bool memo_set, memo_ok;
 	bool named;      /* the artifacts were named (--emit), not the default set */
+	void *ends;      /* output_ends' table, and how to free it */
+	void (*free_ends)(void *);
 };
 
 static Diag *io_error(Output *o, const char *what, const char *path, int err)
@@ -151,12 +154,15 @@ static bool make_parents(Output *o)
 
 static void writer_stop(Writer *w);
 static void free_sink(Sink *s);
+static void stream_forget(FILE *f);
 
 static void output_free(Output *o)
 {
 	for (int i = 0; i < o->nfiles; i++)
-		if (o->files[i].f)
+		if (o->files[i].f) {
+			stream_forget(o->files[i].f);
 			fclose(o->files[i].f);
+		}
 	writer_stop(o->w); /* before the files' sinks and the directory go */
 	for (int i = 0; i < o->nfiles; i++) {
 		free_sink(o->files[i].sink);
@@ -170,6 +176,8 @@ static void output_free(Output *o)
 	free(o->prefix);
 	free(o->base);
 	buf_free(&o->memo);
+	if (o->free_ends)
+		o->free_ends(o->ends);
 	free(o);
 }
 
@@ -179,6 +187,17 @@ Buf *output_memo(Output *o, bool **ok, bool *fresh)
 	o->memo_set = true;
 	*ok = &o->memo_ok;
 	return &o->memo;
+}
+
+void *output_ends(Output *o)
+{
+	return o->ends;
+}
+
+void output_set_ends(Output *o, void *table, void (*free_table)(void *))
+{
+	o->ends = table;
+	o->free_ends = free_table;
 }
 
 /* ---- the writer ------------------------------------------------------------------------- */
@@ -271,6 +290,10 @@ static void run_job(Writer *w, Job *j)
 		sink_open(w, s);
 		sink_data(s, j->owned, j->n);
 		sink_done(s);
+		free(j->owned);
+		break;
+	case JOB_GIVEN:
+		sink_data(s, j->owned, j->n);
 		free(j->owned);
 		break;
 	}
@@ -409,6 +432,58 @@ static int sink_close(void *cookie)
 	return 0;
 }
 
+/* The streams output_file made and not yet closed, so that output_give finds a stream's Sink
+ * (stdio hides the cookie). A few are open at once; per thread, as the streams are. */
+enum { OPEN_STREAMS = 16 };
+static _Thread_local struct {
+	FILE *f;
+	Sink *s;
+} open_streams[OPEN_STREAMS];
+
+static void stream_register(FILE *f, Sink *s)
+{
+	for (int i = 0; i < OPEN_STREAMS; i++)
+		if (!open_streams[i].f) {
+			open_streams[i].f = f;
+			open_streams[i].s = s;
+			return;
+		}
+	/* More open at once: those are written through stdio (output_give's fallback). */
+}
+
+static void stream_forget(FILE *f)
+{
+	for (int i = 0; i < OPEN_STREAMS; i++)
+		if (open_streams[i].f == f)
+			open_streams[i].f = NULL;
+}
+
+void output_give(FILE *f, Buf *b, bool last)
+{
+	Sink *s = NULL;
+	for (int i = 0; i < OPEN_STREAMS && !s; i++)
+		if (open_streams[i].f == f)
+			s = open_streams[i].s;
+	if (!b->len)
+		return;
+	if (!s || fflush(f) != 0) { /* not ours (or failed: its close says so) */
+		fwrite(b->s, 1, b->len, f);
+		b->len = 0;
+		return;
+	}
+	/* What stdio held went out first (fflush); now b's bytes, their storage and all. */
+	Job *j = xmalloc(sizeof *j);
+	*j = (Job){.kind = JOB_GIVEN, .sink = s, .n = b->len, .owned = b->s};
+	size_t cap = b->cap;
+	*b = (Buf){0};
+	if (!last) { /* the same room again, so the text does not grow into it step by step */
+		b->s = xmalloc(cap);
+		b->cap = cap;
+		b->s[0] = 0;
+	}
+	writer_push(s->w, j);
+}
+
 static void free_sink(Sink *s)
 {
 	if (s) {
@@ -527,6 +602,7 @@ FILE *output_file(Output *o, const char *relpath)
 	setvbuf(f, NULL, _IOFBF, FILE_BUFFER);
 	writer_job(o->w, JOB_OPEN, s, NULL, 0);
 	of->f = f;
+	stream_register(f, s);
 	return f;
 }
 
@@ -577,6 +653,7 @@ static int close_file(Output *o, OutFile *of)
 {
 	FILE *f = of->f;
 	of->f = NULL;
+	stream_forget(f);
 	int err = finish_stream(f); /* the sink itself never fails */
 	of->a.path = of->path;
 	if (err) {
