@@ -69,13 +69,13 @@ void output_abort(Output *o);
  * Graphviz for topology.svg and report.html): the Output keeps it until it ends. *fresh is true
  * the first time, when the caller makes it and sets **ok to whether it could. */
 Buf *output_memo(Output *o, bool **ok, bool *fresh);
-/* The cable ends' text table of this output (ends.c), NULL until set; set once, freed with o. */
 /* Writes b's bytes to f, a stream of output_file's, by handing their storage to the writer
  * (no copy); b is left empty, with room as before unless `last` (then as {0}). A stream not
  * output_file's gets them through fwrite. */
 void output_give(FILE *f, Buf *b, bool last);
+/* The cable ends' text table of this output (ends.c, in the design's arena), NULL until set. */
 void *output_ends(Output *o);
-void output_set_ends(Output *o, void *table, void (*free_table)(void *));
+void output_set_ends(Output *o, void *table);
 
 /* DIR as given to output_open (trailing slashes removed). */
 const char *output_dir(const Output *o);
@@ -493,22 +493,27 @@ void pull_end_text(Buf *b, const Design *d, End e);
 
 typedef struct EndText {
 	const char *device; /* ir_end_device's */
-	const char *port;   /* ir_end_port's, NUL-terminated */
-	const char *place;  /* "ROW,RACK," as layout_csv_place writes them; NULL without a rack */
-	uint32_t device_len, port_len, place_len;
+	const char *port;   /* ir_end_port's */
 	int rack, u;        /* ir_end_place's */
+	uint16_t device_len, port_len; /* when plain */
 	bool plain;         /* device and port are plain CSV cells: text_csv_field copies them */
 } EndText;
 
-/* 2 a cable, in cable order: [2 i] the A end of d->cables[i], [2 i + 1] its Z end. Made on
- * the first call, kept with o. */
-const EndText *cable_ends(Output *o, const Design *d);
+typedef struct EndTable {
+	const EndText *ends;     /* 2 a cable, in cable order: [2 i] the A end of d->cables[i],
+				  * [2 i + 1] its Z end */
+	const char **place;      /* a rack's "ROW,RACK," as layout_csv_place writes them */
+	const uint32_t *place_len;
+} EndTable;
+
+/* Made on the first call (in the design's arena), kept with o. */
+const EndTable *ends_table(Output *o, const Design *d);
 /* The device, the port as CSV cells (text_csv_field's bytes); layout_csv_place's cells; and
  * pull_end_text's "RACK U<n> DEVICE PORT". */
-void end_csv_device(Buf *b, const EndText *e);
-void end_csv_port(Buf *b, const EndText *e);
-void end_csv_place(Buf *b, const EndText *e);
-void end_pull_text(Buf *b, const Design *d, const EndText *e);
+void ends_csv_device(Buf *b, const EndText *e);
+void ends_csv_port(Buf *b, const EndText *e);
+void ends_csv_place(Buf *b, const EndTable *t, const EndText *e);
+void ends_pull_text(Buf *b, const Design *d, const EndText *e);
 int netbox_write(Output *o, const Design *d);
 /* netbox_power.c: netbox/power-panels.csv and power-feeds.csv (netbox_write calls it); the
  * amperage of a feed rated `rating` W at `volts`, three-phase or not, at 80 % utilization. */

@@ -41,7 +41,7 @@
 
 /* FILE_BUFFER: stdio's buffer, so fewer blocks; JOB_MAX: larger writes are split, so the
  * writer starts early; QUEUE_BYTES: what the backends may run ahead of the writer. */
-enum { FILE_BUFFER = 1 << 16, JOB_MAX = 1 << 20, QUEUE_BYTES = 16 << 20 };
+enum { FILE_BUFFER = 1 << 16, JOB_MAX = 1 << 20, QUEUE_BYTES = 16 << 20, SPARES = 32 };
 
 typedef struct Writer Writer;
 
@@ -69,6 +69,7 @@ typedef struct Job {
 	Sink *sink;
 	size_t n;
 	char *owned; /* JOB_WHOLE, JOB_GIVEN: the n bytes, the job's (freed once written) */
+	size_t cap;  /* JOB_GIVEN: owned's size, so the writer can keep it as a spare */
 	char data[]; /* JOB_DATA: n bytes */
 } Job;
 
@@ -84,6 +85,13 @@ struct Writer {
 	bool asleep, full;  /* the writer waits for jobs; the caller for room (so wake-ups, costly
 			     * in a virtual machine, happen only when someone waits) */
 	char *made;         /* the writer's: the directory of the last file created, made */
+	/* Buffers output_give handed over, written and kept for the next (under mu): memory
+	 * already mapped, as a fresh one costs a page fault per 4 KiB (docs/performance.md). */
+	struct {
+		char *s;
+		size_t cap;
+	} spare[SPARES];
+	int nspare;
 	bool failed;        /* the writer's: a file failed, so the later ones are not written */
 };
 
@@ -111,8 +119,7 @@ struct Output {
 	Buf memo;        /* output_memo's text ... */
 	bool memo_set, memo_ok;
 	bool named;      /* the artifacts were named (--emit), not the default set */
-	void *ends;      /* output_ends' table, and how to free it */
-	void (*free_ends)(void *);
+	void *ends;      /* output_ends' table (the arena's) */
 };
 
 static Diag *io_error(Output *o, const char *what, const char *path, int err)
@@ -176,8 +183,6 @@ static void output_free(Output *o)
 	free(o->prefix);
 	free(o->base);
 	buf_free(&o->memo);
-	if (o->free_ends)
-		o->free_ends(o->ends);
 	free(o);
 }
 
@@ -194,10 +199,9 @@ void *output_ends(Output *o)
 	return o->ends;
 }
 
-void output_set_ends(Output *o, void *table, void (*free_table)(void *))
+void output_set_ends(Output *o, void *table)
 {
 	o->ends = table;
-	o->free_ends = free_table;
 }
 
 /* ---- the writer ------------------------------------------------------------------------- */
@@ -294,6 +298,15 @@ static void run_job(Writer *w, Job *j)
 		break;
 	case JOB_GIVEN:
 		sink_data(s, j->owned, j->n);
+		if (w->threaded)
+			pthread_mutex_lock(&w->mu);
+		if (j->cap && w->nspare < SPARES) {
+			w->spare[w->nspare].s = j->owned;
+			w->spare[w->nspare++].cap = j->cap;
+			j->owned = NULL;
+		}
+		if (w->threaded)
+			pthread_mutex_unlock(&w->mu);
 		free(j->owned);
 		break;
 	}
@@ -413,6 +426,8 @@ static void writer_stop(Writer *w)
 	pthread_cond_destroy(&w->room);
 	pthread_cond_destroy(&w->idle);
 	free(w->made);
+	for (int i = 0; i < w->nspare; i++)
+		free(w->spare[i].s);
 	free(w);
 }
 
@@ -472,16 +487,28 @@ void output_give(FILE *f, Buf *b, bool last)
 		return;
 	}
 	/* What stdio held went out first (fflush); now b's bytes, their storage and all. */
+	Writer *w = s->w;
 	Job *j = xmalloc(sizeof *j);
-	*j = (Job){.kind = JOB_GIVEN, .sink = s, .n = b->len, .owned = b->s};
+	*j = (Job){.kind = JOB_GIVEN, .sink = s, .n = b->len, .owned = b->s, .cap = b->cap};
 	size_t cap = b->cap;
 	*b = (Buf){0};
-	if (!last) { /* the same room again, so the text does not grow into it step by step */
-		b->s = xmalloc(cap);
-		b->cap = cap;
+	if (!last) { /* room again, so the text does not grow into it step by step: a spare */
+		if (w->threaded)
+			pthread_mutex_lock(&w->mu);
+		if (w->nspare) {
+			w->nspare--;
+			b->s = w->spare[w->nspare].s;
+			b->cap = w->spare[w->nspare].cap;
+		}
+		if (w->threaded)
+			pthread_mutex_unlock(&w->mu);
+		if (!b->s) {
+			b->s = xmalloc(cap);
+			b->cap = cap;
+		}
 		b->s[0] = 0;
 	}
-	writer_push(s->w, j);
+	writer_push(w, j);
 }
 
 static void free_sink(Sink *s)

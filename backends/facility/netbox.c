@@ -430,7 +430,7 @@ static void put_trunked(Buf *b, const Design *d, int i, const EndText *pa, const
 	/* cord A */
 	text_csv_field(b, ir_end_device(d, l->a));
 	buf_puts(b, ",dcim.interface,");
-	end_csv_port(b, pa);
+	ends_csv_port(b, pa);
 	buf_putc(b, ',');
 	text_csv_field(b, panel_a);
 	buf_printf(b, ",dcim.frontport,p%d,%s,connected,", c->port_a, fibre_type(c->fiber));
@@ -453,7 +453,7 @@ static void put_trunked(Buf *b, const Design *d, int i, const EndText *pa, const
 	buf_printf(b, ",dcim.frontport,p%d,", c->port_z);
 	text_csv_field(b, ir_end_device(d, l->z));
 	buf_puts(b, ",dcim.interface,");
-	end_csv_port(b, pz);
+	ends_csv_port(b, pz);
 	buf_printf(b, ",%s,connected,", fibre_type(c->fiber));
 	ir_cable_id(b, d, i);
 	buf_putc(b, ',');
@@ -467,16 +467,16 @@ static int write_cables(Output *o, const Design *d, Buf *b)
 	FILE *f = output_file(o, "netbox/interfaces.csv");
 	if (!f)
 		return 1;
-	const EndText *ends = cable_ends(o, d);
+	const EndText *ends = ends_table(o, d)->ends;
 	buf_puts(b, "device,name,type,speed\n");
 	for (int i = 0; i < d->ncables; i++) {
 		const LinkInst *l = &d->links[d->cables[i].link];
 		for (int side = 0; side < 2; side++) {
 			End e = side ? l->z : l->a;
 			const EndText *x = &ends[2 * (size_t)i + (size_t)side];
-			end_csv_device(b, x);
+			ends_csv_device(b, x);
 			buf_putc(b, ',');
-			end_csv_port(b, x);
+			ends_csv_port(b, x);
 			buf_putc(b, ',');
 			buf_puts(b, interface_type(d, l, e));
 			buf_putc(b, ',');
@@ -501,13 +501,13 @@ static int write_cables(Output *o, const Design *d, Buf *b)
 			layout_flush(f, b, false);
 			continue;
 		}
-		end_csv_device(b, pa);
+		ends_csv_device(b, pa);
 		buf_puts(b, ",dcim.interface,");
-		end_csv_port(b, pa);
+		ends_csv_port(b, pa);
 		buf_putc(b, ',');
-		end_csv_device(b, pz);
+		ends_csv_device(b, pz);
 		buf_puts(b, ",dcim.interface,");
-		end_csv_port(b, pz);
+		ends_csv_port(b, pz);
 		buf_putc(b, ',');
 		buf_puts(b, cable_type(c));
 		buf_puts(b, ",connected,");

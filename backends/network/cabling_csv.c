@@ -28,11 +28,12 @@ static const char header[] =
 	"z_panel_port,a_cord_m,z_cord_m\n";
 
 /* One end: site, row, rack, U, device, port, optic (site: the design's, as a CSV cell). */
-static void put_end(Buf *b, const Buf *site, const EndText *e, const Part *optic)
+static void put_end(Buf *b, const Buf *site, const EndTable *t, const EndText *e,
+		    const Part *optic)
 {
 	buf_put(b, site->s, site->len);
-	end_csv_place(b, e);
-	end_csv_port(b, e);
+	ends_csv_place(b, t, e);
+	ends_csv_port(b, e);
 	buf_putc(b, ',');
 	if (optic)
 		text_csv_field(b, optic->name);
@@ -78,7 +79,8 @@ int cabling_csv_write(Output *o, const Design *d)
 	FILE *f = output_file(o, "cabling.csv");
 	if (!f)
 		return 1;
-	const EndText *ends = cable_ends(o, d);
+	const EndTable *t = ends_table(o, d);
+	const EndText *ends = t->ends;
 	Buf b = {0}, label = {0}, site = {0};
 	text_csv_field(&site, d->site_name);
 	buf_putc(&site, ',');
@@ -102,8 +104,8 @@ int cabling_csv_write(Output *o, const Design *d)
 		if (lb == &label)
 			text_csv_field(&b, label.s);
 		buf_putc(&b, ',');
-		put_end(&b, &site, a, c->module_a ? c->optic_a : NULL);
-		put_end(&b, &site, z, c->module_z ? c->optic_z : NULL);
+		put_end(&b, &site, t, a, c->module_a ? c->optic_a : NULL);
+		put_end(&b, &site, t, z, c->module_z ? c->optic_z : NULL);
 		text_csv_field(&b, c->media >= 0 ? enum_MEDIA.words[c->media] : "");
 		buf_putc(&b, ',');
 		text_csv_field(&b, c->fiber >= 0 ? enum_FIBER.words[c->fiber] : "");

@@ -39,11 +39,11 @@ static void put_head(Buf *b, const char *record, const char *name, int empty)
 /* An end's device, its port number and name (see the top of the file). */
 static void put_end(Buf *b, const Design *d, End e, const EndText *x)
 {
-	end_csv_device(b, x);
+	ends_csv_device(b, x);
 	buf_putc(b, ',');
 	layout_int(b, e.kind == END_NODE ? e.port - d->nodes[e.dev].first_port : e.port);
 	buf_putc(b, ',');
-	end_csv_port(b, x);
+	ends_csv_port(b, x);
 }
 
 static void put_fabrics(Buf *b, const Design *d)
@@ -100,7 +100,7 @@ int lock_write(Output *o, const Design *d)
 	buf_putc(&b, '\n');
 	put_fabrics(&b, d);
 	put_racks(&b, d, f);
-	const EndText *ends = cable_ends(o, d);
+	const EndText *ends = ends_table(o, d)->ends;
 	for (int i = 0; i < d->ncables; i++) {
 		const LinkInst *l = &d->links[d->cables[i].link];
 		if (l->fabric < 0)

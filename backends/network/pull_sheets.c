@@ -171,10 +171,10 @@ static const char csv_header[] =
 	"from_u,from_device,from_port,to_row,to_rack,to_u,to_device,to_port,fabric,tier\n";
 
 /* row, rack, U, device, port of one end. */
-static void csv_end(Buf *b, const EndText *e)
+static void csv_end(Buf *b, const EndTable *et, const EndText *e)
 {
-	end_csv_place(b, e);
-	end_csv_port(b, e);
+	ends_csv_place(b, et, e);
+	ends_csv_port(b, e);
 	buf_putc(b, ',');
 }
 
@@ -220,7 +220,7 @@ static const Part *pull_part(const Design *d, const Pull *p)
 	return p->what == PULL_TRUNK ? d->trunks[p->cable].part : d->cables[p->cable].cable;
 }
 
-static void csv_row(Buf *b, const Design *d, const EndText *ends, const Pull *p, int seq,
+static void csv_row(Buf *b, const Design *d, const EndTable *et, const Pull *p, int seq,
 		    Buf *sheet)
 {
 	text_csv_field(b, sheet->s);
@@ -255,16 +255,16 @@ static void csv_row(Buf *b, const Design *d, const EndText *ends, const Pull *p,
 	buf_putc(b, ',');
 	text_csv_field(b, part_name(p->what == PULL_CORD_A ? NULL : c->optic_z));
 	buf_putc(b, ',');
-	const EndText *a = &ends[2 * (size_t)p->cable], *z = a + 1;
+	const EndText *a = &et->ends[2 * (size_t)p->cable], *z = a + 1;
 	if (p->what == PULL_CORD_A) {
-		csv_end(b, a);
+		csv_end(b, et, a);
 		csv_panel(b, d, c->panel_a, c->port_a);
 	} else if (p->what == PULL_CORD_Z) {
-		csv_end(b, z);
+		csv_end(b, et, z);
 		csv_panel(b, d, c->panel_z, c->port_z);
 	} else {
-		csv_end(b, a);
-		csv_end(b, z);
+		csv_end(b, et, a);
+		csv_end(b, et, z);
 	}
 	text_csv_field(b, l->fabric >= 0 ? d->fabrics[l->fabric].name : "");
 	buf_putc(b, ',');
@@ -286,14 +286,14 @@ static void pull_ends(Buf *from, Buf *to, const Design *d, const EndText *ends, 
 	const CableInst *c = &d->cables[p->cable];
 	const EndText *a = &ends[2 * (size_t)p->cable], *z = a + 1;
 	if (p->what == PULL_CORD_A) {
-		end_pull_text(from, d, a);
+		ends_pull_text(from, d, a);
 		panel_text(to, d, c->panel_a, c->port_a);
 	} else if (p->what == PULL_CORD_Z) {
-		end_pull_text(from, d, z);
+		ends_pull_text(from, d, z);
 		panel_text(to, d, c->panel_z, c->port_z);
 	} else {
-		end_pull_text(from, d, a);
-		end_pull_text(to, d, z);
+		ends_pull_text(from, d, a);
+		ends_pull_text(to, d, z);
 	}
 }
 
@@ -406,7 +406,7 @@ int pull_sheets_write(Output *o, const Design *d)
 	}
 	int rows = floor_rows(d), n;
 	Pull *v = pull_order(d, rows, &n);
-	const EndText *ends = cable_ends(o, d);
+	const EndTable *et = ends_table(o, d);
 	Buf b = {0}, m = {0}, sheet = {0}, port = {0}, port2 = {0};
 	buf_puts(&b, csv_header);
 	buf_puts(&m, md_intro);
@@ -416,10 +416,10 @@ int pull_sheets_write(Output *o, const Design *d)
 		sheet.len = 0;
 		sheet_name(d, rows, v[i].sheet, &sheet);
 		for (int k = i; k < end; k++) {
-			csv_row(&b, d, ends, &v[k], k - i + 1, &sheet);
+			csv_row(&b, d, et, &v[k], k - i + 1, &sheet);
 			layout_flush(csv, &b, false);
 		}
-		md_sheet(md, &m, d, ends, v + i, end - i, &sheet, &port, &port2);
+		md_sheet(md, &m, d, et->ends, v + i, end - i, &sheet, &port, &port2);
 	}
 	layout_flush(csv, &b, true);
 	layout_flush(md, &m, true);

@@ -52,12 +52,12 @@ static int extra_nic_ports(const ExtraInst *x)
 }
 
 /* node and node_port of an end (see the top of the file). */
-static void put_node(Buf *b, const Design *d, End e, bool ib)
+static void put_node(Buf *b, const Design *d, End e, const EndText *x, bool ib)
 {
 	Buf port = {0};
 	int number = e.port + 1;
 	if (!ib || e.kind == END_SWITCH) {
-		text_csv_field(b, ir_end_device(d, e));
+		ends_csv_device(b, x);
 		if (e.kind == END_NODE) /* the device's ports counted over its NICs */
 			number = e.port - d->nodes[e.dev].first_port + 1;
 	} else if (e.kind == END_NODE) {
@@ -74,7 +74,7 @@ static void put_node(Buf *b, const Design *d, End e, bool ib)
 		put_desc(b, d->extras[e.dev].name, port.s);
 		number = e.port % np + 1;
 	} else {
-		text_csv_field(b, ir_end_device(d, e));
+		ends_csv_device(b, x);
 	}
 	buf_putc(b, ',');
 	layout_int(b, number);
@@ -91,16 +91,16 @@ static void put_end(Buf *b, const Design *d, End e, const EndText *x, bool ib, B
 		buf_putc(b, ',');
 	}
 	buf_putc(b, ',');
-	end_csv_device(b, x);
+	ends_csv_device(b, x);
 	buf_putc(b, ',');
-	end_csv_port(b, x);
+	ends_csv_port(b, x);
 	buf_putc(b, ',');
 	tmp->len = 0;
 	if (e.kind == END_SWITCH)
 		ir_switch_port_alias(tmp, &d->switches[e.dev], e.port);
 	text_csv_field(b, tmp->len ? tmp->s : "");
 	buf_putc(b, ',');
-	put_node(b, d, e, ib);
+	put_node(b, d, e, x, ib);
 }
 
 int wiring_csv_write(Output *o, const Design *d)
@@ -108,7 +108,7 @@ int wiring_csv_write(Output *o, const Design *d)
 	FILE *f = output_file(o, "wiring.csv");
 	if (!f)
 		return 1;
-	const EndText *ends = cable_ends(o, d);
+	const EndText *ends = ends_table(o, d)->ends;
 	Buf b = {0}, tmp = {0};
 	buf_puts(&b, header);
 	for (int i = 0; i < d->ncables; i++) {
