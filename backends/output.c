@@ -41,7 +41,10 @@
 
 /* FILE_BUFFER: stdio's buffer, so fewer blocks; JOB_MAX: larger writes are split, so the
  * writer starts early; QUEUE_BYTES: what the backends may run ahead of the writer. */
-enum { FILE_BUFFER = 1 << 16, JOB_MAX = 1 << 20, QUEUE_BYTES = 16 << 20, SPARES = 32 };
+enum { FILE_BUFFER = 1 << 16, JOB_MAX = 1 << 20, QUEUE_BYTES = 16 << 20 };
+/* output_give: the room of a buffer it hands back (layout_flush gives at 1 MiB, so one a little
+ * larger is never outgrown by a row), and how many given buffers the writer keeps. */
+enum { GIVE_ROOM = (1 << 20) + (1 << 16), SPARES = 8 };
 
 typedef struct Writer Writer;
 
@@ -300,7 +303,7 @@ static void run_job(Writer *w, Job *j)
 		sink_data(s, j->owned, j->n);
 		if (w->threaded)
 			pthread_mutex_lock(&w->mu);
-		if (j->cap && w->nspare < SPARES) {
+		if (j->cap == GIVE_ROOM && w->nspare < SPARES) {
 			w->spare[w->nspare].s = j->owned;
 			w->spare[w->nspare++].cap = j->cap;
 			j->owned = NULL;
@@ -490,7 +493,6 @@ void output_give(FILE *f, Buf *b, bool last)
 	Writer *w = s->w;
 	Job *j = xmalloc(sizeof *j);
 	*j = (Job){.kind = JOB_GIVEN, .sink = s, .n = b->len, .owned = b->s, .cap = b->cap};
-	size_t cap = b->cap;
 	*b = (Buf){0};
 	if (!last) { /* room again, so the text does not grow into it step by step: a spare */
 		if (w->threaded)
@@ -503,8 +505,8 @@ void output_give(FILE *f, Buf *b, bool last)
 		if (w->threaded)
 			pthread_mutex_unlock(&w->mu);
 		if (!b->s) {
-			b->s = xmalloc(cap);
-			b->cap = cap;
+			b->s = xmalloc(GIVE_ROOM);
+			b->cap = GIVE_ROOM;
 		}
 		b->s[0] = 0;
 	}
