@@ -500,13 +500,14 @@ typedef struct EndText {
 } EndText;
 
 typedef struct EndTable {
+	const Design *d;         /* the design it was made of */
 	const EndText *ends;     /* 2 a cable, in cable order: [2 i] the A end of d->cables[i],
 				  * [2 i + 1] its Z end */
 	const char **place;      /* a rack's "ROW,RACK," as layout_csv_place writes them */
 	const uint32_t *place_len;
 } EndTable;
 
-/* Made on the first call (in the design's arena), kept with o. */
+/* Made on the first call for d (in its arena), kept with o. */
 const EndTable *ends_table(Output *o, const Design *d);
 /* The device, the port as CSV cells (text_csv_field's bytes); layout_csv_place's cells; and
  * pull_end_text's "RACK U<n> DEVICE PORT". */

@@ -13,8 +13,10 @@
  * creating, writing and hashing them costs the kernel and nettle about as much as the
  * backends spend making the text. So the files are written on a second thread, the writer:
  * each file is a stdio stream over a Sink (fopencookie) whose blocks go, copied, into a
- * bounded queue (QUEUE_BYTES); the writer takes them in order, makes the file's directories
- * (once per directory run), creates it, writes each block and hashes it with nettle's SHA-256
+ * bounded queue (QUEUE_BYTES) — or, from layout_flush, the text's own buffer, handed over
+ * whole without a copy and handed back once written (output_give); the writer takes them in
+ * order, makes the file's directories (once per directory run), creates it, writes each
+ * block and hashes it with nettle's SHA-256 (SHA-NI where the CPU has it)
  * on the way, so nothing is read back. The bytes written, and their order, are the same as
  * with one thread; should the thread not start, the jobs run on the caller's thread.
  *

@@ -19,7 +19,7 @@
 const EndTable *ends_table(Output *o, const Design *d)
 {
 	EndTable *t = output_ends(o);
-	if (t)
+	if (t && t->d == d)
 		return t;
 	Arena *a = d->c->arena;
 	t = arena_alloc(a, sizeof *t);
@@ -60,6 +60,7 @@ const EndTable *ends_table(Output *o, const Design *d)
 		}
 	}
 	buf_free(&text);
+	t->d = d;
 	t->ends = ends;
 	t->place = place;
 	t->place_len = place_len;
