@@ -69,10 +69,6 @@ void output_abort(Output *o);
  * Graphviz for topology.svg and report.html): the Output keeps it until it ends. *fresh is true
  * the first time, when the caller makes it and sets **ok to whether it could. */
 Buf *output_memo(Output *o, bool **ok, bool *fresh);
-/* Writes b's bytes to f, a stream of output_file's, by handing their storage to the writer
- * (no copy); b is left empty, with room as before unless `last` (then as {0}). A stream not
- * output_file's gets them through fwrite. */
-void output_give(FILE *f, Buf *b, bool last);
 /* The cable ends' text table of this output (ends.c, in the design's arena), NULL until set. */
 void *output_ends(Output *o);
 void output_set_ends(Output *o, void *table);
@@ -467,8 +463,7 @@ void layout_slug(Buf *b, const char *s);
 void layout_number(Buf *b, double x, int decimals);
 void layout_fixed(Buf *b, double x, int decimals);
 void layout_int(Buf *b, long long v);
-/* Writes b to f and empties it once it holds 1 MiB, or whenever force (output_give: without a
- * copy; after force b is {0}, ready for more). */
+/* Writes b to f and empties it once it holds 1 MiB, or whenever force. */
 void layout_flush(FILE *f, Buf *b, bool force);
 
 int layout_units(double height);          /* a height in whole rack units, at least 1 */

@@ -13,10 +13,8 @@
  * creating, writing and hashing them costs the kernel and nettle about as much as the
  * backends spend making the text. So the files are written on a second thread, the writer:
  * each file is a stdio stream over a Sink (fopencookie) whose blocks go, copied, into a
- * bounded queue (QUEUE_BYTES) — or, from layout_flush, the text's own buffer, handed over
- * whole without a copy and handed back once written (output_give); the writer takes them in
- * order, makes the file's directories (once per directory run), creates it, writes each
- * block and hashes it with nettle's SHA-256 (SHA-NI where the CPU has it)
+ * bounded queue (QUEUE_BYTES); the writer takes them in order, makes the file's directories
+ * (once per directory run), creates it, writes each block and hashes it with nettle's SHA-256
  * on the way, so nothing is read back. The bytes written, and their order, are the same as
  * with one thread; should the thread not start, the jobs run on the caller's thread.
  *
@@ -44,9 +42,6 @@
 /* FILE_BUFFER: stdio's buffer, so fewer blocks; JOB_MAX: larger writes are split, so the
  * writer starts early; QUEUE_BYTES: what the backends may run ahead of the writer. */
 enum { FILE_BUFFER = 1 << 16, JOB_MAX = 1 << 20, QUEUE_BYTES = 16 << 20 };
-/* output_give: the room of a buffer it hands back (layout_flush gives at 1 MiB, so one a little
- * larger is never outgrown by a row), and how many given buffers the writer keeps. */
-enum { GIVE_ROOM = (1 << 20) + (1 << 16), SPARES = 8 };
 
 typedef struct Writer Writer;
 
@@ -64,17 +59,15 @@ typedef struct Sink {
 	bool hashed;      /* JOB_WHOLE: sha already holds the whole file's (hashed by the caller) */
 } Sink;
 
-/* JOB_WHOLE: a file in one piece (output_write_buf): open, write, close. JOB_GIVEN: bytes
- * handed over with their storage (output_give), written and freed without a copy. */
-typedef enum { JOB_OPEN, JOB_DATA, JOB_CLOSE, JOB_WHOLE, JOB_GIVEN } JobKind;
+/* JOB_WHOLE: a file in one piece (output_write_buf): open, write, close. */
+typedef enum { JOB_OPEN, JOB_DATA, JOB_CLOSE, JOB_WHOLE } JobKind;
 
 typedef struct Job {
 	struct Job *next;
 	JobKind kind;
 	Sink *sink;
 	size_t n;
-	char *owned; /* JOB_WHOLE, JOB_GIVEN: the n bytes, the job's (freed once written) */
-	size_t cap;  /* JOB_GIVEN: owned's size, so the writer can keep it as a spare */
+	char *owned; /* JOB_WHOLE: the n bytes, the job's (freed once written) */
 	char data[]; /* JOB_DATA: n bytes */
 } Job;
 
@@ -90,13 +83,6 @@ struct Writer {
 	bool asleep, full;  /* the writer waits for jobs; the caller for room (so wake-ups, costly
 			     * in a virtual machine, happen only when someone waits) */
 	char *made;         /* the writer's: the directory of the last file created, made */
-	/* Buffers output_give handed over, written and kept for the next (under mu): memory
-	 * already mapped, as a fresh one costs a page fault per 4 KiB (docs/performance.md). */
-	struct {
-		char *s;
-		size_t cap;
-	} spare[SPARES];
-	int nspare;
 	bool failed;        /* the writer's: a file failed, so the later ones are not written */
 };
 
@@ -166,15 +152,12 @@ static bool make_parents(Output *o)
 
 static void writer_stop(Writer *w);
 static void free_sink(Sink *s);
-static void stream_forget(FILE *f);
 
 static void output_free(Output *o)
 {
 	for (int i = 0; i < o->nfiles; i++)
-		if (o->files[i].f) {
-			stream_forget(o->files[i].f);
+		if (o->files[i].f)
 			fclose(o->files[i].f);
-		}
 	writer_stop(o->w); /* before the files' sinks and the directory go */
 	for (int i = 0; i < o->nfiles; i++) {
 		free_sink(o->files[i].sink);
@@ -301,19 +284,6 @@ static void run_job(Writer *w, Job *j)
 		sink_done(s);
 		free(j->owned);
 		break;
-	case JOB_GIVEN:
-		sink_data(s, j->owned, j->n);
-		if (w->threaded)
-			pthread_mutex_lock(&w->mu);
-		if (j->cap == GIVE_ROOM && w->nspare < SPARES) {
-			w->spare[w->nspare].s = j->owned;
-			w->spare[w->nspare++].cap = j->cap;
-			j->owned = NULL;
-		}
-		if (w->threaded)
-			pthread_mutex_unlock(&w->mu);
-		free(j->owned);
-		break;
 	}
 	if (s->err > 0)
 		w->failed = true;
@@ -431,8 +401,6 @@ static void writer_stop(Writer *w)
 	pthread_cond_destroy(&w->room);
 	pthread_cond_destroy(&w->idle);
 	free(w->made);
-	for (int i = 0; i < w->nspare; i++)
-		free(w->spare[i].s);
 	free(w);
 }
 
@@ -450,69 +418,6 @@ static int sink_close(void *cookie)
 	Sink *s = cookie;
 	writer_job(s->w, JOB_CLOSE, s, NULL, 0);
 	return 0;
-}
-
-/* The streams output_file made and not yet closed, so that output_give finds a stream's Sink
- * (stdio hides the cookie). A few are open at once; per thread, as the streams are. */
-enum { OPEN_STREAMS = 16 };
-static _Thread_local struct {
-	FILE *f;
-	Sink *s;
-} open_streams[OPEN_STREAMS];
-
-static void stream_register(FILE *f, Sink *s)
-{
-	for (int i = 0; i < OPEN_STREAMS; i++)
-		if (!open_streams[i].f) {
-			open_streams[i].f = f;
-			open_streams[i].s = s;
-			return;
-		}
-	/* More open at once: those are written through stdio (output_give's fallback). */
-}
-
-static void stream_forget(FILE *f)
-{
-	for (int i = 0; i < OPEN_STREAMS; i++)
-		if (open_streams[i].f == f)
-			open_streams[i].f = NULL;
-}
-
-void output_give(FILE *f, Buf *b, bool last)
-{
-	Sink *s = NULL;
-	for (int i = 0; i < OPEN_STREAMS && !s; i++)
-		if (open_streams[i].f == f)
-			s = open_streams[i].s;
-	if (!b->len)
-		return;
-	if (!s || fflush(f) != 0) { /* not ours (or failed: its close says so) */
-		fwrite(b->s, 1, b->len, f);
-		b->len = 0;
-		return;
-	}
-	/* What stdio held went out first (fflush); now b's bytes, their storage and all. */
-	Writer *w = s->w;
-	Job *j = xmalloc(sizeof *j);
-	*j = (Job){.kind = JOB_GIVEN, .sink = s, .n = b->len, .owned = b->s, .cap = b->cap};
-	*b = (Buf){0};
-	if (!last) { /* room again, so the text does not grow into it step by step: a spare */
-		if (w->threaded)
-			pthread_mutex_lock(&w->mu);
-		if (w->nspare) {
-			w->nspare--;
-			b->s = w->spare[w->nspare].s;
-			b->cap = w->spare[w->nspare].cap;
-		}
-		if (w->threaded)
-			pthread_mutex_unlock(&w->mu);
-		if (!b->s) {
-			b->s = xmalloc(GIVE_ROOM);
-			b->cap = GIVE_ROOM;
-		}
-		b->s[0] = 0;
-	}
-	writer_push(w, j);
 }
 
 static void free_sink(Sink *s)
@@ -633,7 +538,6 @@ FILE *output_file(Output *o, const char *relpath)
 	setvbuf(f, NULL, _IOFBF, FILE_BUFFER);
 	writer_job(o->w, JOB_OPEN, s, NULL, 0);
 	of->f = f;
-	stream_register(f, s);
 	return f;
 }
 
@@ -684,7 +588,6 @@ static int close_file(Output *o, OutFile *of)
 {
 	FILE *f = of->f;
 	of->f = NULL;
-	stream_forget(f);
 	int err = finish_stream(f); /* the sink itself never fails */
 	of->a.path = of->path;
 	if (err) {
