@@ -69,6 +69,9 @@ void output_abort(Output *o);
  * Graphviz for topology.svg and report.html): the Output keeps it until it ends. *fresh is true
  * the first time, when the caller makes it and sets **ok to whether it could. */
 Buf *output_memo(Output *o, bool **ok, bool *fresh);
+/* The cable ends' text table of this output (ends.c, in the design's arena), NULL until set. */
+void *output_ends(Output *o);
+void output_set_ends(Output *o, void *table);
 
 /* DIR as given to output_open (trailing slashes removed). */
 const char *output_dir(const Output *o);
@@ -426,6 +429,8 @@ int bom_csv_write(Output *o, const Design *d);
 
 /* RFC 4180: s as one CSV field, quoted when it holds a comma, quote, CR or LF. */
 void text_csv_field(Buf *b, const char *s);
+/* Whether text_csv_field copies s as it is (no quotes, no formula guard); *len its length. */
+bool text_csv_plain(const char *s, size_t *len);
 
 /* ---- layout.c: the placed design as the placement artifacts name it ------------------------ */
 
@@ -478,6 +483,33 @@ int labels_csv_write(Output *o, const Design *d);
 /* trunks_csv.c: trunks.csv, structured cabling's trunks between panels (when there are any). */
 int trunks_csv_write(Output *o, const Design *d);
 void pull_end_text(Buf *b, const Design *d, End e);
+
+/* ---- ends.c: each cable's ends as text, made once for every writer of a row per cable ---- */
+
+typedef struct EndText {
+	const char *device; /* ir_end_device's */
+	const char *port;   /* ir_end_port's */
+	int rack, u;        /* ir_end_place's */
+	uint16_t device_len, port_len; /* when plain */
+	bool plain;         /* device and port are plain CSV cells: text_csv_field copies them */
+} EndText;
+
+typedef struct EndTable {
+	const Design *d;         /* the design it was made of */
+	const EndText *ends;     /* 2 a cable, in cable order: [2 i] the A end of d->cables[i],
+				  * [2 i + 1] its Z end */
+	const char **place;      /* a rack's "ROW,RACK," as layout_csv_place writes them */
+	const uint32_t *place_len;
+} EndTable;
+
+/* Made on the first call for d (in its arena), kept with o. */
+const EndTable *ends_table(Output *o, const Design *d);
+/* The device, the port as CSV cells (text_csv_field's bytes); layout_csv_place's cells; and
+ * pull_end_text's "RACK U<n> DEVICE PORT". */
+void ends_csv_device(Buf *b, const EndText *e);
+void ends_csv_port(Buf *b, const EndText *e);
+void ends_csv_place(Buf *b, const EndTable *t, const EndText *e);
+void ends_pull_text(Buf *b, const Design *d, const EndText *e);
 int netbox_write(Output *o, const Design *d);
 /* netbox_power.c: netbox/power-panels.csv and power-feeds.csv (netbox_write calls it); the
  * amperage of a feed rated `rating` W at `volts`, three-phase or not, at 80 % utilization. */

@@ -110,6 +110,7 @@ struct Output {
 	Buf memo;        /* output_memo's text ... */
 	bool memo_set, memo_ok;
 	bool named;      /* the artifacts were named (--emit), not the default set */
+	void *ends;      /* output_ends' table (the arena's) */
 };
 
 static Diag *io_error(Output *o, const char *what, const char *path, int err)
@@ -179,6 +180,16 @@ Buf *output_memo(Output *o, bool **ok, bool *fresh)
 	o->memo_set = true;
 	*ok = &o->memo_ok;
 	return &o->memo;
+}
+
+void *output_ends(Output *o)
+{
+	return o->ends;
+}
+
+void output_set_ends(Output *o, void *table)
+{
+	o->ends = table;
 }
 
 /* ---- the writer ------------------------------------------------------------------------- */

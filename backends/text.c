@@ -131,6 +131,17 @@ void text_md_code(Buf *b, const char *s)
 static const bool csv_stop[256] = {[0] = true, [','] = true, ['"'] = true, ['\r'] = true,
 				   ['\n'] = true};
 
+bool text_csv_plain(const char *s, size_t *len)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t n = 0;
+	while (!csv_stop[p[n]])
+		n++;
+	*len = n;
+	return !p[n] && *p != '=' && *p != '+' && *p != '-' && *p != '@' && *p != '\t' &&
+	       *p != '\r';
+}
+
 void text_csv_field(Buf *b, const char *s)
 {
 	if (!s)

@@ -6,7 +6,10 @@ For each size (GPUs; default 1000 10000 100000 1000000) it writes a spec from te
 records the wall time of each stage, peak memory, bytes and files written, links and the
 parallelism planner's plans per second; then the time to merely copy the same bytes
 (`cp -r` of the output, then `sync`), so the ratio to the I/O limit shows. Each build and each
-copy runs BENCH_REPEAT times (default 3); every column keeps its minimum.
+copy runs BENCH_REPEAT times (default 3); every column keeps its minimum, and the build's and the
+copy's wall and CPU times (user + system of the child, which a loaded machine inflates less
+than the wall) are printed as minimum and median. BENCH_CHOICES=0 skips the optimizer's cases,
+BENCH_SHAPES=0 the many-switch shapes, BENCH_SWEEP=0 the sweeps.
 
 Writes OUT/bench.csv and OUT/bench.svg (time and memory against GPUs, log-log) and prints a
 table per size and a summary. OUT is $BENCH_OUT, default bench/out beside this script.
@@ -32,10 +35,11 @@ import time
 COLUMNS = [
     ("parse", ["load"]),
     ("check", ["resolve", "overrides", "check"]),
-    ("elaborate", ["design", "parts", "elaborate", "names"]),
-    ("synthesize", ["wire", "verify", "address", "sched"]),
-    ("optimize", ["decide", "report", "validate", "overflow"]),
-    ("place_cable", ["place", "mount", "cable", "cost", "judge"]),
+    ("elaborate", ["design", "parts", "elaborate", "names", "ids", "changes"]),
+    ("synthesize", ["wire", "keep", "verify", "address", "sched"]),
+    ("optimize", ["decide", "report", "validate", "overflow", "reliability", "finance"]),
+    ("place_cable", ["place", "mount", "cable", "trunk", "heat", "verify-media", "cost", "feeds",
+                     "judge"]),
     ("plan", ["plan"]),
     ("emit", ["emit"]),
 ]
@@ -76,6 +80,24 @@ def parse_timings(path):
     return ms, rss
 
 
+def timed(argv, **kw):
+    """Runs argv; (exit status, wall ms, CPU ms: the child's user + system time)."""
+    r0 = os.times()
+    t0 = time.perf_counter()
+    rc = subprocess.call(argv, **kw)
+    wall = (time.perf_counter() - t0) * 1e3
+    r1 = os.times()
+    cpu = ((r1.children_user - r0.children_user) + (r1.children_system - r0.children_system)) * 1e3
+    return rc, wall, cpu
+
+
+def spread(v):
+    """'min / median' of a list of ms."""
+    v = sorted(v)
+    med = v[len(v) // 2] if len(v) % 2 else (v[len(v) // 2 - 1] + v[len(v) // 2]) / 2
+    return "%.1f / %.1f" % (v[0], med)
+
+
 def tree_size(path):
     nbytes = nfiles = 0
     for root, _, files in os.walk(path):
@@ -106,10 +128,10 @@ def bench_size(clusterc, out, gpus, repeat):
         log = os.path.join(out, "timings-%d.txt" % gpus)
         os.sync()
         with open(log, "w") as err:
-            t0 = time.perf_counter()
-            rc = subprocess.call([clusterc, "build", "-q", "--timings", spec, "-o", dest] +
-                                 EMIT, stderr=err)
-            wall = (time.perf_counter() - t0) * 1e3
+            rc, wall, cpu = timed([clusterc, "build", "-q", "--timings", spec, "-o", dest] +
+                                  EMIT, stderr=err)
+        row.setdefault("walls", []).append(wall)
+        row.setdefault("cpus", []).append(cpu)
         if rc != 0:
             with open(log) as f:
                 first = next((l.strip() for l in f if "error" in l), "exit %d" % rc)
@@ -143,10 +165,14 @@ def bench_size(clusterc, out, gpus, repeat):
         dirs.append(copy)
         os.sync()
         t0 = time.perf_counter()
-        subprocess.check_call(["cp", "-r", first, copy])
+        rc, _, ccpu = timed(["cp", "-r", first, copy])
+        if rc != 0:
+            raise subprocess.CalledProcessError(rc, "cp")
         os.sync()
         c = (time.perf_counter() - t0) * 1e3
         row["copy"] = min(row.get("copy", c), c)
+        row.setdefault("copies", []).append(c)
+        row.setdefault("copy_cpus", []).append(ccpu)
     row["ratio"] = row["wall"] / row["copy"] if row["copy"] > 0 else 0
     return row, dirs
 
@@ -181,6 +207,8 @@ def print_size(row):
     print("  peak RSS %.1f MiB; %.1f MB in %s files; copy (cp -r + sync) %.1f ms; build / copy %.2f"
           % (row["peak_rss_mib"], row["bytes"] / 1e6, format(row["files"], ","), row["copy"],
              row["ratio"]))
+    print("  min / median ms: build wall %s, CPU %s; copy wall %s, CPU %s" % (
+        spread(row["walls"]), spread(row["cpus"]), spread(row["copies"]), spread(row["copy_cpus"])))
     print("  planner: %s plans in %.1f ms = %.2f M plans/s" % (
         format(row["plans_evaluated"], ","), row["plan"], row["plans_per_s"] / 1e6))
 
@@ -299,13 +327,13 @@ def bench_shape(clusterc, out, name, repeat, emit=None):
         rmtree(dest)
         dirs.append(dest)
         os.sync()
-        t0 = time.perf_counter()
-        rc = subprocess.call([clusterc, "build", "-q", spec, "-o", dest] +
-                             (["--emit", emit] if emit else []), env=env)
-        wall = (time.perf_counter() - t0) * 1e3
+        rc, wall, cpu = timed([clusterc, "build", "-q", spec, "-o", dest] +
+                              (["--emit", emit] if emit else []), env=env)
         if rc != 0:
             return {"status": "exit %d" % rc}, dirs
         row["wall"] = min(row.get("wall", wall), wall)
+        row.setdefault("walls", []).append(wall)
+        row.setdefault("cpus", []).append(cpu)
     row["bytes"], row["files"] = tree_size(dirs[0])
     for r in range(repeat):
         copy = os.path.join(out, "%s-copy-%d" % (name, r))
@@ -313,10 +341,14 @@ def bench_shape(clusterc, out, name, repeat, emit=None):
         dirs.append(copy)
         os.sync()
         t0 = time.perf_counter()
-        subprocess.check_call(["cp", "-r", dirs[0], copy])
+        rc, _, ccpu = timed(["cp", "-r", dirs[0], copy])
+        if rc != 0:
+            raise subprocess.CalledProcessError(rc, "cp")
         os.sync()
         c = (time.perf_counter() - t0) * 1e3
         row["copy"] = min(row.get("copy", c), c)
+        row.setdefault("copies", []).append(c)
+        row.setdefault("copy_cpus", []).append(ccpu)
     row["ratio"] = row["wall"] / row["copy"] if row["copy"] > 0 else 0
     return row, dirs
 
@@ -462,6 +494,8 @@ def main(argv):
     print_summary(rows)
     cases = [("choices-8", "8 open choices, 7,680 combinations"),
              ("choices-20", "20 open choices, 2.09e12 combinations, 100,000 GPUs")]
+    if os.environ.get("BENCH_CHOICES", "1") in ("", "0"):
+        cases = []
     for name, what in cases:
         ch = bench_choices(clusterc, out, repeat, name)
         if ch["status"] == "ok":
@@ -485,6 +519,9 @@ def main(argv):
                           "copy (cp -r + sync) %.1f ms, build / copy %.2f" % (
                               name, label, what, row["wall"], row["bytes"] / 1e6,
                               format(row["files"], ","), row["copy"], row["ratio"]))
+                    print("  min / median ms: build wall %s, CPU %s; copy wall %s, CPU %s" % (
+                        spread(row["walls"]), spread(row["cpus"]), spread(row["copies"]),
+                        spread(row["copy_cpus"])))
                 else:
                     print("shape: bench/%s.cluster%s failed (%s)" % (name, label, row["status"]))
                 sys.stdout.flush()

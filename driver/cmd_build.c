@@ -21,6 +21,9 @@
 #include <sys/resource.h>
 #include <time.h>
 
+/* Where emit's split (--timings) keeps the commit, after the emitters (emit.c: 24). */
+enum { EMIT_SPLIT_COMMIT = 32 };
+
 static double now_ms(void)
 {
 	struct timespec ts;
@@ -129,7 +132,8 @@ static void print_summary(const Design *d, const char *dir, bool named)
 
 /* Writes the artifacts, then the summary and the diagnostics so far (*rendered), and replaces
  * DIR only once standard output and error took them. */
-static int write_artifacts(const Options *o, Design *d, const char *dir, bool *rendered)
+static int write_artifacts(const Options *o, Design *d, const char *dir, bool *rendered,
+			   double *split)
 {
 	Ctx *c = d->p->c;
 	Output *out = output_open(c, dir, o->force);
@@ -138,8 +142,12 @@ static int write_artifacts(const Options *o, Design *d, const char *dir, bool *r
 	int errors = 0;
 	output_set_named(out, o->emit != NULL);
 	for (int i = 0; emit_table[i].name; i++)
-		if (emit_wanted(o->emit, emit_table[i].name))
+		if (emit_wanted(o->emit, emit_table[i].name)) {
+			double t0 = now_ms();
 			errors += emit_table[i].write(out, d);
+			if (i < EMIT_SPLIT_COMMIT)
+				split[i] = now_ms() - t0;
+		}
 	if (errors) {
 		output_abort(out);
 		return EXIT_IO;
@@ -152,7 +160,10 @@ static int write_artifacts(const Options *o, Design *d, const char *dir, bool *r
 		output_abort(out);
 		return EXIT_IO;
 	}
-	return output_commit(out) ? EXIT_IO : EXIT_OK;
+	double t0 = now_ms();
+	int rc = output_commit(out) ? EXIT_IO : EXIT_OK;
+	split[EMIT_SPLIT_COMMIT] = now_ms() - t0;
+	return rc;
 }
 
 int cmd_build(const Options *o, const char *path)
@@ -212,12 +223,12 @@ int cmd_build(const Options *o, const char *path)
 		rc = EXIT_UNMET;
 	else
 		rc = EXIT_OK;
-	double emit_ms = 0;
+	double emit_ms = 0, split[EMIT_SPLIT_COMMIT + 1] = {0};
 	bool rendered = false;
 	if (rc == EXIT_OK) {
 		const char *dir = o->output ? o->output : "out";
 		double t0 = now_ms();
-		rc = write_artifacts(o, &d, dir, &rendered);
+		rc = write_artifacts(o, &d, dir, &rendered, split);
 		emit_ms = now_ms() - t0;
 	}
 	/* What replacing DIR had to say (rare: the JSON form then has a second document). */
@@ -225,6 +236,13 @@ int cmd_build(const Options *o, const char *path)
 		diag_render(c, stderr);
 	if (o->timings) {
 		print_timings(timings, emit_ms);
+		/* emit's split: each backend's time on the main thread (making its text, and
+		 * waiting when the writer's queue is full), then the commit (the writer's last
+		 * files and hashes, the manifest, the swap). */
+		for (int i = 0; i <= EMIT_SPLIT_COMMIT; i++)
+			if (split[i] > 0)
+				fprintf(stderr, "emit: %-14s %10.3f ms\n",
+					i < EMIT_SPLIT_COMMIT ? emit_table[i].name : "(commit)", split[i]);
 		/* decide's split: the candidates' passes tabulated, the model built, solved and
 		 * solved again for what each choice saved; the planner's searches within. */
 		if (d.opt.solver && !strcmp(d.opt.solver, "glpk"))

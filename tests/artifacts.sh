@@ -118,6 +118,7 @@ grep -q "^switch 0 compute-.* model QM9700 fabric compute tier leaf .* at std/ne
 "$clusterc" build -q --timings examples/seed-wanka-h100.cluster -o "$tmp/t" 2>"$tmp/t.txt" || err "--timings"
 grep -q "^stage  *ms  *arena MiB  *peak MiB$" "$tmp/t.txt" && grep -q "^elaborate  *[0-9.]*  *[0-9.]*  *[0-9.]*$" "$tmp/t.txt" &&
 	grep -q "^peak RSS" "$tmp/t.txt" || err "--timings table: time, arena and peak memory per stage"
+grep -q "^emit: cabling.csv  *[0-9.]* ms$" "$tmp/t.txt" || err "--timings: emit's split per artifact"
 "$clusterc" build -q --timings examples/wanka.cluster -o "$tmp/tw" 2>"$tmp/tw.txt" || err "--timings wanka"
 grep -q "^plan gpt3_175b: [0-9]* plans in [0-9.]* ms, [0-9.e+]* plans/s$" "$tmp/tw.txt" ||
 	err "--timings: the planner's plans per second"

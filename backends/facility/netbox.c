@@ -421,7 +421,7 @@ static int write_panel_ports(Output *o, const Design *d, Buf *b)
 /* A link through a trunk as NetBox's three cables: the A end's cord to its panel's front port,
  * the trunk's leg between the two panels' rear ports (labelled with the trunk's name), the Z
  * panel's front port to the Z end by its cord. The cords carry the link's cable_id. */
-static void put_trunked(Buf *b, const Design *d, int i, const Buf *pa, const Buf *pz)
+static void put_trunked(Buf *b, const Design *d, int i, const EndText *pa, const EndText *pz)
 {
 	const CableInst *c = &d->cables[i];
 	const LinkInst *l = &d->links[c->link];
@@ -430,7 +430,7 @@ static void put_trunked(Buf *b, const Design *d, int i, const Buf *pa, const Buf
 	/* cord A */
 	text_csv_field(b, ir_end_device(d, l->a));
 	buf_puts(b, ",dcim.interface,");
-	text_csv_field(b, pa->s);
+	ends_csv_port(b, pa);
 	buf_putc(b, ',');
 	text_csv_field(b, panel_a);
 	buf_printf(b, ",dcim.frontport,p%d,%s,connected,", c->port_a, fibre_type(c->fiber));
@@ -453,7 +453,7 @@ static void put_trunked(Buf *b, const Design *d, int i, const Buf *pa, const Buf
 	buf_printf(b, ",dcim.frontport,p%d,", c->port_z);
 	text_csv_field(b, ir_end_device(d, l->z));
 	buf_puts(b, ",dcim.interface,");
-	text_csv_field(b, pz->s);
+	ends_csv_port(b, pz);
 	buf_printf(b, ",%s,connected,", fibre_type(c->fiber));
 	ir_cable_id(b, d, i);
 	buf_putc(b, ',');
@@ -463,21 +463,20 @@ static void put_trunked(Buf *b, const Design *d, int i, const Buf *pa, const Buf
 
 static int write_cables(Output *o, const Design *d, Buf *b)
 {
-	Buf pa = {0}, pz = {0};
 	int errors = 0;
 	FILE *f = output_file(o, "netbox/interfaces.csv");
 	if (!f)
 		return 1;
+	const EndText *ends = ends_table(o, d)->ends;
 	buf_puts(b, "device,name,type,speed\n");
 	for (int i = 0; i < d->ncables; i++) {
 		const LinkInst *l = &d->links[d->cables[i].link];
 		for (int side = 0; side < 2; side++) {
 			End e = side ? l->z : l->a;
-			text_csv_field(b, ir_end_device(d, e));
+			const EndText *x = &ends[2 * (size_t)i + (size_t)side];
+			ends_csv_device(b, x);
 			buf_putc(b, ',');
-			pa.len = 0;
-			ir_end_port(&pa, d, e);
-			text_csv_field(b, pa.s);
+			ends_csv_port(b, x);
 			buf_putc(b, ',');
 			buf_puts(b, interface_type(d, l, e));
 			buf_putc(b, ',');
@@ -490,30 +489,25 @@ static int write_cables(Output *o, const Design *d, Buf *b)
 	errors += output_close(o, f);
 
 	f = output_file(o, "netbox/cables.csv");
-	if (!f) {
-		buf_free(&pa);
+	if (!f)
 		return errors + 1;
-	}
 	buf_puts(b, "side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,side_b_name,"
 		    "type,status,label,length,length_unit\n");
 	for (int i = 0; i < d->ncables; i++) {
 		const CableInst *c = &d->cables[i];
-		const LinkInst *l = &d->links[c->link];
-		pa.len = pz.len = 0;
-		ir_end_port(&pa, d, l->a);
-		ir_end_port(&pz, d, l->z);
+		const EndText *pa = &ends[2 * (size_t)i], *pz = pa + 1;
 		if (c->trunk >= 0) {
-			put_trunked(b, d, i, &pa, &pz);
+			put_trunked(b, d, i, pa, pz);
 			layout_flush(f, b, false);
 			continue;
 		}
-		text_csv_field(b, ir_end_device(d, l->a));
+		ends_csv_device(b, pa);
 		buf_puts(b, ",dcim.interface,");
-		text_csv_field(b, pa.s);
+		ends_csv_port(b, pa);
 		buf_putc(b, ',');
-		text_csv_field(b, ir_end_device(d, l->z));
+		ends_csv_device(b, pz);
 		buf_puts(b, ",dcim.interface,");
-		text_csv_field(b, pz.s);
+		ends_csv_port(b, pz);
 		buf_putc(b, ',');
 		buf_puts(b, cable_type(c));
 		buf_puts(b, ",connected,");
@@ -524,8 +518,6 @@ static int write_cables(Output *o, const Design *d, Buf *b)
 		layout_flush(f, b, false);
 	}
 	layout_flush(f, b, true);
-	buf_free(&pa);
-	buf_free(&pz);
 	return errors + output_close(o, f);
 }
 

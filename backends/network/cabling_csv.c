@@ -27,15 +27,16 @@ static const char header[] =
 	"tier,rail,plane,a_cage,a_lane,z_cage,z_lane,assembly,trunk,a_panel,a_panel_port,z_panel,"
 	"z_panel_port,a_cord_m,z_cord_m\n";
 
-/* One end: site, row, rack, U, device, port, optic. */
-static void put_end(Buf *b, const Design *d, End e, const char *port, const Part *optic)
+/* One end: site, row, rack, U, device, port, optic (site: the design's, as a CSV cell). */
+static void put_end(Buf *b, const Buf *site, const EndTable *t, const EndText *e,
+		    const Part *optic)
 {
-	text_csv_field(b, d->site_name);
+	buf_put(b, site->s, site->len);
+	ends_csv_place(b, t, e);
+	ends_csv_port(b, e);
 	buf_putc(b, ',');
-	layout_csv_place(b, d, e);
-	text_csv_field(b, port);
-	buf_putc(b, ',');
-	text_csv_field(b, optic ? optic->name : "");
+	if (optic)
+		text_csv_field(b, optic->name);
 	buf_putc(b, ',');
 }
 
@@ -78,27 +79,33 @@ int cabling_csv_write(Output *o, const Design *d)
 	FILE *f = output_file(o, "cabling.csv");
 	if (!f)
 		return 1;
-	Buf b = {0}, pa = {0}, pz = {0}, label = {0};
+	const EndTable *t = ends_table(o, d);
+	const EndText *ends = t->ends;
+	Buf b = {0}, label = {0}, site = {0};
+	text_csv_field(&site, d->site_name);
+	buf_putc(&site, ',');
 	buf_puts(&b, header);
 	for (int i = 0; i < d->ncables; i++) {
 		const CableInst *c = &d->cables[i];
 		const LinkInst *l = &d->links[c->link];
-		pa.len = pz.len = label.len = 0;
-		ir_end_port(&pa, d, l->a);
-		ir_end_port(&pz, d, l->z);
-		buf_puts(&label, ir_end_device(d, l->a));
-		buf_putc(&label, ':');
-		buf_put(&label, pa.s, pa.len);
-		buf_puts(&label, " - ");
-		buf_puts(&label, ir_end_device(d, l->z));
-		buf_putc(&label, ':');
-		buf_put(&label, pz.s, pz.len);
+		const EndText *a = &ends[2 * (size_t)i], *z = a + 1;
 		ir_cable_id(&b, d, i);
 		buf_putc(&b, ',');
-		text_csv_field(&b, label.s);
+		/* The label "A-device:port - Z-device:port": a plain cell when its four parts are. */
+		Buf *lb = a->plain && z->plain ? &b : &label;
+		label.len = 0;
+		buf_put(lb, a->device, a->device_len);
+		buf_putc(lb, ':');
+		buf_put(lb, a->port, a->port_len);
+		buf_put(lb, " - ", 3);
+		buf_put(lb, z->device, z->device_len);
+		buf_putc(lb, ':');
+		buf_put(lb, z->port, z->port_len);
+		if (lb == &label)
+			text_csv_field(&b, label.s);
 		buf_putc(&b, ',');
-		put_end(&b, d, l->a, pa.s, c->module_a ? c->optic_a : NULL);
-		put_end(&b, d, l->z, pz.s, c->module_z ? c->optic_z : NULL);
+		put_end(&b, &site, t, a, c->module_a ? c->optic_a : NULL);
+		put_end(&b, &site, t, z, c->module_z ? c->optic_z : NULL);
 		text_csv_field(&b, c->media >= 0 ? enum_MEDIA.words[c->media] : "");
 		buf_putc(&b, ',');
 		text_csv_field(&b, c->fiber >= 0 ? enum_FIBER.words[c->fiber] : "");
@@ -130,8 +137,7 @@ int cabling_csv_write(Output *o, const Design *d)
 	}
 	layout_flush(f, &b, true);
 	buf_free(&b);
-	buf_free(&pa);
-	buf_free(&pz);
 	buf_free(&label);
+	buf_free(&site);
 	return output_close(o, f);
 }

@@ -19,14 +19,15 @@ int labels_csv_write(Output *o, const Design *d)
 	FILE *f = output_file(o, "labels.csv");
 	if (!f)
 		return 1;
+	const EndText *cends = ends_table(o, d)->ends;
 	Buf b = {0}, a = {0}, z = {0}, tag = {0};
 	buf_puts(&b, header);
 	for (int i = 0; i < d->ncables; i++) {
 		const CableInst *c = &d->cables[i];
 		const LinkInst *l = &d->links[c->link];
 		a.len = z.len = tag.len = 0;
-		pull_end_text(&a, d, l->a);
-		pull_end_text(&z, d, l->z);
+		ends_pull_text(&a, d, &cends[2 * (size_t)i]);
+		ends_pull_text(&z, d, &cends[2 * (size_t)i + 1]);
 		ir_cable_id(&tag, d, i);
 		buf_puts(&tag, " | ");
 		buf_put(&tag, a.s, a.len);

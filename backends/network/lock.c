@@ -37,15 +37,13 @@ static void put_head(Buf *b, const char *record, const char *name, int empty)
 }
 
 /* An end's device, its port number and name (see the top of the file). */
-static void put_end(Buf *b, const Design *d, End e, Buf *tmp)
+static void put_end(Buf *b, const Design *d, End e, const EndText *x)
 {
-	text_csv_field(b, ir_end_device(d, e));
+	ends_csv_device(b, x);
 	buf_putc(b, ',');
 	layout_int(b, e.kind == END_NODE ? e.port - d->nodes[e.dev].first_port : e.port);
 	buf_putc(b, ',');
-	tmp->len = 0;
-	ir_end_port(tmp, d, e);
-	text_csv_field(b, tmp->s);
+	ends_csv_port(b, x);
 }
 
 static void put_fabrics(Buf *b, const Design *d)
@@ -102,6 +100,7 @@ int lock_write(Output *o, const Design *d)
 	buf_putc(&b, '\n');
 	put_fabrics(&b, d);
 	put_racks(&b, d, f);
+	const EndText *ends = ends_table(o, d)->ends;
 	for (int i = 0; i < d->ncables; i++) {
 		const LinkInst *l = &d->links[d->cables[i].link];
 		if (l->fabric < 0)
@@ -113,9 +112,9 @@ int lock_write(Output *o, const Design *d)
 		buf_putc(&b, ',');
 		text_csv_field(&b, ir_link_tier_names[l->tier]);
 		buf_puts(&b, ",,,,,");
-		put_end(&b, d, l->a, &tmp);
+		put_end(&b, d, l->a, &ends[2 * (size_t)i]);
 		buf_putc(&b, ',');
-		put_end(&b, d, l->z, &tmp);
+		put_end(&b, d, l->z, &ends[2 * (size_t)i + 1]);
 		buf_puts(&b, ",\n");
 		layout_flush(f, &b, false);
 	}

@@ -171,12 +171,10 @@ static const char csv_header[] =
 	"from_u,from_device,from_port,to_row,to_rack,to_u,to_device,to_port,fabric,tier\n";
 
 /* row, rack, U, device, port of one end. */
-static void csv_end(Buf *b, const Design *d, End e, Buf *port)
+static void csv_end(Buf *b, const EndTable *et, const EndText *e)
 {
-	layout_csv_place(b, d, e);
-	port->len = 0;
-	ir_end_port(port, d, e);
-	text_csv_field(b, port->s);
+	ends_csv_place(b, et, e);
+	ends_csv_port(b, e);
 	buf_putc(b, ',');
 }
 
@@ -222,7 +220,8 @@ static const Part *pull_part(const Design *d, const Pull *p)
 	return p->what == PULL_TRUNK ? d->trunks[p->cable].part : d->cables[p->cable].cable;
 }
 
-static void csv_row(Buf *b, const Design *d, const Pull *p, int seq, Buf *sheet, Buf *port)
+static void csv_row(Buf *b, const Design *d, const EndTable *et, const Pull *p, int seq,
+		    Buf *sheet)
 {
 	text_csv_field(b, sheet->s);
 	buf_putc(b, ',');
@@ -256,15 +255,16 @@ static void csv_row(Buf *b, const Design *d, const Pull *p, int seq, Buf *sheet,
 	buf_putc(b, ',');
 	text_csv_field(b, part_name(p->what == PULL_CORD_A ? NULL : c->optic_z));
 	buf_putc(b, ',');
+	const EndText *a = &et->ends[2 * (size_t)p->cable], *z = a + 1;
 	if (p->what == PULL_CORD_A) {
-		csv_end(b, d, l->a, port);
+		csv_end(b, et, a);
 		csv_panel(b, d, c->panel_a, c->port_a);
 	} else if (p->what == PULL_CORD_Z) {
-		csv_end(b, d, l->z, port);
+		csv_end(b, et, z);
 		csv_panel(b, d, c->panel_z, c->port_z);
 	} else {
-		csv_end(b, d, l->a, port);
-		csv_end(b, d, l->z, port);
+		csv_end(b, et, a);
+		csv_end(b, et, z);
 	}
 	text_csv_field(b, l->fabric >= 0 ? d->fabrics[l->fabric].name : "");
 	buf_putc(b, ',');
@@ -273,7 +273,7 @@ static void csv_row(Buf *b, const Design *d, const Pull *p, int seq, Buf *sheet,
 }
 
 /* The two ends of a pull as the printed sheet gives them. */
-static void pull_ends(Buf *from, Buf *to, const Design *d, const Pull *p)
+static void pull_ends(Buf *from, Buf *to, const Design *d, const EndText *ends, const Pull *p)
 {
 	if (p->what == PULL_TRUNK) {
 		const TrunkInst *t = &d->trunks[p->cable];
@@ -284,16 +284,16 @@ static void pull_ends(Buf *from, Buf *to, const Design *d, const Pull *p)
 		return;
 	}
 	const CableInst *c = &d->cables[p->cable];
-	const LinkInst *l = &d->links[c->link];
+	const EndText *a = &ends[2 * (size_t)p->cable], *z = a + 1;
 	if (p->what == PULL_CORD_A) {
-		pull_end_text(from, d, l->a);
+		ends_pull_text(from, d, a);
 		panel_text(to, d, c->panel_a, c->port_a);
 	} else if (p->what == PULL_CORD_Z) {
-		pull_end_text(from, d, l->z);
+		ends_pull_text(from, d, z);
 		panel_text(to, d, c->panel_z, c->port_z);
 	} else {
-		pull_end_text(from, d, l->a);
-		pull_end_text(to, d, l->z);
+		ends_pull_text(from, d, a);
+		ends_pull_text(to, d, z);
 	}
 }
 
@@ -351,8 +351,8 @@ static void md_totals(Buf *b, const Design *d, const Pull *v, int n)
 	free(t);
 }
 
-static void md_sheet(FILE *f, Buf *b, const Design *d, const Pull *v, int n, Buf *sheet,
-		     Buf *text, Buf *text2)
+static void md_sheet(FILE *f, Buf *b, const Design *d, const EndText *ends, const Pull *v, int n,
+		     Buf *sheet, Buf *text, Buf *text2)
 {
 	buf_puts(b, "\n## ");
 	buf_puts(b, sheet->s);
@@ -373,7 +373,7 @@ static void md_sheet(FILE *f, Buf *b, const Design *d, const Pull *v, int n, Buf
 		text_md_cell(b, part_name(pull_part(d, &v[i])));
 		buf_puts(b, " | ");
 		text->len = text2->len = 0;
-		pull_ends(text, text2, d, &v[i]);
+		pull_ends(text, text2, d, ends, &v[i]);
 		text_md_cell(b, text->s);
 		buf_puts(b, " | ");
 		text_md_cell(b, text2->s);
@@ -406,6 +406,7 @@ int pull_sheets_write(Output *o, const Design *d)
 	}
 	int rows = floor_rows(d), n;
 	Pull *v = pull_order(d, rows, &n);
+	const EndTable *et = ends_table(o, d);
 	Buf b = {0}, m = {0}, sheet = {0}, port = {0}, port2 = {0};
 	buf_puts(&b, csv_header);
 	buf_puts(&m, md_intro);
@@ -415,10 +416,10 @@ int pull_sheets_write(Output *o, const Design *d)
 		sheet.len = 0;
 		sheet_name(d, rows, v[i].sheet, &sheet);
 		for (int k = i; k < end; k++) {
-			csv_row(&b, d, &v[k], k - i + 1, &sheet, &port);
+			csv_row(&b, d, et, &v[k], k - i + 1, &sheet);
 			layout_flush(csv, &b, false);
 		}
-		md_sheet(md, &m, d, v + i, end - i, &sheet, &port, &port2);
+		md_sheet(md, &m, d, et->ends, v + i, end - i, &sheet, &port, &port2);
 	}
 	layout_flush(csv, &b, true);
 	layout_flush(md, &m, true);

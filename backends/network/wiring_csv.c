@@ -52,12 +52,12 @@ static int extra_nic_ports(const ExtraInst *x)
 }
 
 /* node and node_port of an end (see the top of the file). */
-static void put_node(Buf *b, const Design *d, End e, bool ib)
+static void put_node(Buf *b, const Design *d, End e, const EndText *x, bool ib)
 {
 	Buf port = {0};
 	int number = e.port + 1;
 	if (!ib || e.kind == END_SWITCH) {
-		text_csv_field(b, ir_end_device(d, e));
+		ends_csv_device(b, x);
 		if (e.kind == END_NODE) /* the device's ports counted over its NICs */
 			number = e.port - d->nodes[e.dev].first_port + 1;
 	} else if (e.kind == END_NODE) {
@@ -74,37 +74,33 @@ static void put_node(Buf *b, const Design *d, End e, bool ib)
 		put_desc(b, d->extras[e.dev].name, port.s);
 		number = e.port % np + 1;
 	} else {
-		text_csv_field(b, ir_end_device(d, e));
+		ends_csv_device(b, x);
 	}
 	buf_putc(b, ',');
 	layout_int(b, number);
 	buf_free(&port);
 }
 
-static void put_end(Buf *b, const Design *d, End e, bool ib, Buf *tmp)
+static void put_end(Buf *b, const Design *d, End e, const EndText *x, bool ib, Buf *tmp)
 {
-	int rack, u;
-	ir_end_place(d, e, &rack, &u);
-	if (rack >= 0) {
-		text_csv_field(b, d->racks[rack].name);
+	if (x->rack >= 0) {
+		text_csv_field(b, d->racks[x->rack].name);
 		buf_putc(b, ',');
-		layout_int(b, u);
+		layout_int(b, x->u);
 	} else {
 		buf_putc(b, ',');
 	}
 	buf_putc(b, ',');
-	text_csv_field(b, ir_end_device(d, e));
+	ends_csv_device(b, x);
 	buf_putc(b, ',');
-	tmp->len = 0;
-	ir_end_port(tmp, d, e);
-	text_csv_field(b, tmp->s);
+	ends_csv_port(b, x);
 	buf_putc(b, ',');
 	tmp->len = 0;
 	if (e.kind == END_SWITCH)
 		ir_switch_port_alias(tmp, &d->switches[e.dev], e.port);
 	text_csv_field(b, tmp->len ? tmp->s : "");
 	buf_putc(b, ',');
-	put_node(b, d, e, ib);
+	put_node(b, d, e, x, ib);
 }
 
 int wiring_csv_write(Output *o, const Design *d)
@@ -112,6 +108,7 @@ int wiring_csv_write(Output *o, const Design *d)
 	FILE *f = output_file(o, "wiring.csv");
 	if (!f)
 		return 1;
+	const EndText *ends = ends_table(o, d)->ends;
 	Buf b = {0}, tmp = {0};
 	buf_puts(&b, header);
 	for (int i = 0; i < d->ncables; i++) {
@@ -126,9 +123,9 @@ int wiring_csv_write(Output *o, const Design *d)
 		buf_putc(&b, ',');
 		text_csv_field(&b, ir_link_tier_names[l->tier]);
 		buf_puts(&b, ib ? ",infiniband," : ",ethernet,");
-		put_end(&b, d, l->a, ib, &tmp);
+		put_end(&b, d, l->a, &ends[2 * (size_t)i], ib, &tmp);
 		buf_putc(&b, ',');
-		put_end(&b, d, l->z, ib, &tmp);
+		put_end(&b, d, l->z, &ends[2 * (size_t)i + 1], ib, &tmp);
 		buf_putc(&b, '\n');
 		layout_flush(f, &b, false);
 	}

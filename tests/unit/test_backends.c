@@ -14,6 +14,7 @@
 #include <CUnit/CUnit.h>
 #include <dirent.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <nettle/sha2.h>
 #include <stdlib.h>
@@ -591,6 +592,33 @@ static void test_text(void)
 		Buf c = {0};
 		text_csv_field(&c, cells[i][0]);
 		CU_ASSERT_STRING_EQUAL(c.s ? c.s : "", cells[i][1]);
+		/* text_csv_plain (ends.c's shortcut) says yes exactly when the cell is copied. */
+		size_t len;
+		bool plain = text_csv_plain(cells[i][0], &len);
+		CU_ASSERT_EQUAL(plain, !strcmp(cells[i][0], cells[i][1]));
+		if (plain)
+			CU_ASSERT_EQUAL(len, strlen(cells[i][0]));
+		buf_free(&c);
+	}
+	const char *more[] = {"a\nb", "a\"b", "a,b", "a\rb", "gpu0001", "Ethernet256", "-x", "x"};
+	for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) {
+		Buf c = {0};
+		text_csv_field(&c, more[i]);
+		size_t len;
+		CU_ASSERT_EQUAL(text_csv_plain(more[i], &len), !strcmp(c.s ? c.s : "", more[i]));
+		buf_free(&c);
+	}
+	/* layout_int writes in place two digits a step: every length, the signs, the extremes. */
+	const long long ints[] = {0, 7, 10, 99, 100, 101, 999, 1000, 65535, 1234567890123LL, -1, -10,
+				  -100, LLONG_MAX, LLONG_MIN};
+	for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+		Buf c = {0};
+		char want[32];
+		snprintf(want, sizeof want, "%lld", ints[i]);
+		buf_puts(&c, "x");
+		layout_int(&c, ints[i]);
+		CU_ASSERT_STRING_EQUAL(c.s + 1, want);
+		CU_ASSERT_EQUAL(c.len, 1 + strlen(want));
 		buf_free(&c);
 	}
 	/* Numbers stay numbers: they are never written through text_csv_field. */
