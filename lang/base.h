@@ -72,9 +72,9 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 NORETURN void die_oom(void);
 /* All n bytes, resuming after EINTR and short counts (fdio.c); at < 0 moves through the file
- * offset (write/read), else from offset at (pwrite/pread). fdio_write_all gives 0 or an errno (EIO
- * for a write that moved nothing); fdio_read_all gives the bytes read, fewer at end of file or on an
- * error (errno then says which). */
+ * offset (write/read), else from offset at (pwrite/pread). fdio_write_all gives 0 or an errno
+ * (EIO for a write that moved nothing); fdio_read_all gives the bytes read, fewer at end of file
+ * or on an error (errno then says which). */
 int fdio_write_all(int fd, const void *p, size_t n, long long at);
 size_t fdio_read_all(int fd, void *p, size_t n, long long at);
 /* A broken invariant of clusterc itself, never a user's mistake: says where and exits 70. On in
