@@ -58,21 +58,8 @@ for sc in base b200 two_tier; do
 	if [ $sc = base ]; then set --; else set -- --scenario $sc; fi
 	"$clusterc" build -q examples/wanka.cluster "$@" -o "$tmp/b-$sc" --emit report.json ||
 		err "build --scenario $sc failed"
-	python3 - "$tmp/all/comparison.json" "$tmp/b-$sc/report.json" $sc <<'EOF' || err "row $sc differs from its build"
-import json, sys
-cmp, rep, name = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
-row = next(r for r in cmp["rows"] if r["scenario"] == name)
-t = rep["totals"]
-for k in ("accelerators", "nodes", "racks", "switches", "cables", "it_power_kw",
-          "facility_power_kw", "capex", "annual_energy_kwh", "annual_energy_cost", "tco"):
-    if row[k] != t[k]:
-        sys.exit(f"{name}: {k} is {row[k]} in the comparison, {t[k]} in report.json")
-for w in rep["workloads"]:
-    x = next(x for x in row["workloads"] if x["name"] == w["name"])
-    for k in ("time_to_train_days", "energy_to_train_mwh", "energy_to_train_cost", "mfu"):
-        if x[k] != w[k]:
-            sys.exit(f"{name}: {w['name']}.{k} is {x[k]} in the comparison, {w[k]} in report.json")
-EOF
+	python3 "$root/tests/compare_row.py" "$tmp/all/comparison.json" "$tmp/b-$sc/report.json" $sc ||
+		err "row $sc differs from its build"
 done
 
 # The Pareto column against a dominance check of its own.
@@ -188,16 +175,7 @@ while IFS="$(printf '\t')" read -r name sets; do
 	IFS=$old_ifs
 	"$clusterc" build -q tests/compare/memo.cluster "$@" -o "$tmp/memo-b$i" --emit report.json \
 		2>/dev/null || err "memo: build of $name: exit $?"
-	python3 - "$tmp/memo/comparison.json" "$tmp/memo-b$i/report.json" "$name" <<'EOF' ||
-import json, sys
-cmp, rep, name = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
-row = next(r for r in cmp["rows"] if r["scenario"] == name)
-t = rep["totals"]
-for k in ("accelerators", "nodes", "racks", "switches", "cables", "it_power_kw",
-          "facility_power_kw", "capex", "annual_energy_kwh", "annual_energy_cost", "tco"):
-    if row[k] != t[k]:
-        sys.exit(f"{name}: {k} is {row[k]} in the comparison, {t[k]} in report.json")
-EOF
+	python3 "$root/tests/compare_row.py" "$tmp/memo/comparison.json" "$tmp/memo-b$i/report.json" "$name" ||
 		err "memo: row $name differs from its build"
 done <"$tmp/memo.points"
 [ "$i" = 9 ] || err "memo: $i rows checked, not 9"

@@ -12,15 +12,6 @@
 
 /* ---- plan_model.c: the analytical model --------------------------------------------------- */
 
-
-
-
-
-
-
-
-
-
 /* Per-layer costs of one micro-batch on one GPU for a (tp, cp, ep, micro, recompute, sp):
  * what the search reuses across pipeline and data-parallel sizes. */
 typedef struct PlanLayer {
@@ -101,16 +92,6 @@ void plan_cost(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 
 /* ---- plan_search.c: the exhaustive search --------------------------------------------------- */
 
-
-
-
-
-
-
-
-
-
-
 bool plan_set_allows(const PlanSet *s, double x);
 /* Megatron-LM's constraints on TP (heads, query groups, FFN sizes; inside the scale-up domain)
  * and CP (sequence divisible by 2·CP). */
@@ -126,8 +107,6 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 void plan_search_shared(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, PlanResult *out);
 
 /* ---- plan.c: the pass ----------------------------------------------------------------------- */
-
-
 
 /* Reads a workload's model and knobs and the design's hardware: false (after a spec error
  * when report) when the cluster has no accelerators to plan on. */
