@@ -225,7 +225,7 @@ static void worker_main(const Options *o, const char *path, const Job *jobs, int
 }
 
 static int worker_start(const Options *o, const char *path, const Job *jobs, int n, Worker *w,
-			const Worker *all, int nall)
+			Worker *all, int nall)
 {
 	int to[2], from[2];
 	if (pipe(to) != 0)
@@ -252,7 +252,9 @@ static int worker_start(const Options *o, const char *path, const Job *jobs, int
 				close(all[k].cmd);
 			if (all[k].res >= 0)
 				close(all[k].res);
+			buf_free(&all[k].in);
 		}
+		free(all); /* the parent's table (run_jobs), this worker's copy of it */
 		worker_main(o, path, jobs, n, to[0], from[1]);
 	}
 	close(to[0]);
@@ -278,11 +280,14 @@ static int run_jobs(const Options *o, const char *path, Job *jobs, int n, int wi
 		width = n;
 	if (width < 1)
 		width = 1;
-	Worker *ws = xmalloc(sizeof *ws * (size_t)width);
+	/* One block for the workers, the poll set and who each entry is: a worker inherits it at
+	 * fork and frees it (worker_start), since it ends in _exit() below this frame. */
+	size_t nw = (size_t)width, np1 = nw + 1;
+	Worker *ws = xmalloc(sizeof *ws * nw + sizeof(struct pollfd) * np1 + sizeof(int) * np1);
+	struct pollfd *pf = (struct pollfd *)(ws + nw);
+	int *who = (int *)(pf + np1);
 	for (int k = 0; k < width; k++)
 		ws[k] = (Worker){.pid = -1, .cmd = -1, .res = -1, .job = -1};
-	struct pollfd *pf = xmalloc(sizeof *pf * (size_t)(width + 1));
-	int *who = xmalloc(sizeof *who * (size_t)(width + 1));
 	int next = 0, done = 0, rc = 0;
 	while (done < n) {
 		/* Every idle worker gets a row; a slot without a worker starts one while rows are
@@ -378,9 +383,7 @@ static int run_jobs(const Options *o, const char *path, Job *jobs, int n, int wi
 		}
 		buf_free(&ws[k].in);
 	}
-	free(ws);
-	free(pf);
-	free(who);
+	free(ws); /* and pf and who, in its block */
 	return rc;
 }
 
