@@ -49,7 +49,7 @@ const EndTable *ends_table(Output *o, const Design *d)
 			x->port = arena_strndup(a, text.s ? text.s : "", text.len);
 			x->device = ir_end_device(d, e);
 			size_t dlen, plen;
-			x->plain = text_csv_plain(x->device, &dlen) & text_csv_plain(x->port, &plen) &&
+			x->plain = text_csv_plain(x->device, &dlen) && text_csv_plain(x->port, &plen) &&
 				   dlen < UINT16_MAX && plen < UINT16_MAX;
 			x->device_len = (uint16_t)(x->plain ? dlen : 0);
 			x->port_len = (uint16_t)(x->plain ? plen : 0);
