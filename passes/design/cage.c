@@ -912,6 +912,10 @@ static size_t memo_key(const Design *d, const CageIndex *index, const Catalogue 
 			memcpy(key_room(&len, nl), m->lengths, nl);
 		}
 	}
+	/* The cables' records aligned for their doubles (the catalogue's part may end on any
+	 * 4 bytes), the padding zeroed: the key is compared byte for byte. */
+	size_t pad = (_Alignof(KeyCable) - len % _Alignof(KeyCable)) % _Alignof(KeyCable);
+	memset(key_room(&len, pad), 0, pad);
 	KeyCable *kc = key_room(&len, sizeof(KeyCable) * (size_t)n);
 	for (int i = 0; i < n; i++) {
 		const LinkInst *l = &d->links[c[i].link];
