@@ -472,30 +472,33 @@ static void test_cooling_blast(void)
 static void test_plant_events(void)
 {
 	const double year = 365.0 * 86400, h = 3600;
+	/* Each case: the stage, its failures a year and repair hours, and the events a year (NAN:
+	 * not checked) within a tolerance, with the racks each stops. */
+	static const struct {
+		int redundancy;
+		bool rack_feed;
+		int units, modules, per;
+		double afr, mttr_h, rate, tol;
+		int racks;
+	} cases[] = {
+		{RED_N, false, 29, 1, 0, 0.03, 8, 0.87, 1e-12, 10},
+		{RED_N, false, 0, 1, 0, 0.03, 8, 0.03, 1e-12, 264},
+		{RED_TWO_N, false, 4, 1, 0, 0.03, 8, 3.28749e-6, 1e-5, 132},
+		{RED_N_PLUS_1, false, 7, 6, 0, 0.1, 24, 1.150055e-3, 1e-5, 44},
+		{RED_N_PLUS_1, false, 7, 6, 2, 0.1, 24, NAN, 0, 2},
+		{RED_BLOCK, false, 8, 4, 0, 0.05, 24, 3.83457e-4, 1e-5, 66},
+		{RED_TWO_N, true, 2, 1, 0, 0.01, 4, 2.41094e-5, 1e-5, 1},
+		{RED_N, true, 2, 1, 0, 0.01, 4, 264 * 2 * 0.01, 1e-12, 1},
+	};
 	PlantEvent e;
-	blast_plant_event(RED_N, false, 29, 1, 0, 0.03 / year, 8 * h, 264, &e);
-	CLOSE(e.rate * year, 0.87, 1e-12);
-	CU_ASSERT_EQUAL(e.racks, 10);
-	blast_plant_event(RED_N, false, 0, 1, 0, 0.03 / year, 8 * h, 264, &e);
-	CLOSE(e.rate * year, 0.03, 1e-12);
-	CU_ASSERT_EQUAL(e.racks, 264);
-	blast_plant_event(RED_TWO_N, false, 4, 1, 0, 0.03 / year, 8 * h, 264, &e);
-	CLOSE(e.rate * year, 3.28749e-6, 1e-5);
-	CU_ASSERT_EQUAL(e.racks, 132);
-	blast_plant_event(RED_N_PLUS_1, false, 7, 6, 0, 0.1 / year, 24 * h, 264, &e);
-	CLOSE(e.rate * year, 1.150055e-3, 1e-5);
-	CU_ASSERT_EQUAL(e.racks, 44);
-	blast_plant_event(RED_N_PLUS_1, false, 7, 6, 2, 0.1 / year, 24 * h, 264, &e);
-	CU_ASSERT_EQUAL(e.racks, 2);
-	blast_plant_event(RED_BLOCK, false, 8, 4, 0, 0.05 / year, 24 * h, 264, &e);
-	CLOSE(e.rate * year, 3.83457e-4, 1e-5);
-	CU_ASSERT_EQUAL(e.racks, 66);
-	blast_plant_event(RED_TWO_N, true, 2, 1, 0, 0.01 / year, 4 * h, 264, &e);
-	CLOSE(e.rate * year, 2.41094e-5, 1e-5);
-	CU_ASSERT_EQUAL(e.racks, 1);
-	blast_plant_event(RED_N, true, 2, 1, 0, 0.01 / year, 4 * h, 264, &e);
-	CLOSE(e.rate * year, 264 * 2 * 0.01, 1e-12);
-	CU_ASSERT_EQUAL(e.racks, 1);
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		blast_plant_event(cases[k].redundancy, cases[k].rack_feed, cases[k].units,
+				  cases[k].modules, cases[k].per, cases[k].afr / year, cases[k].mttr_h * h,
+				  264, &e);
+		if (!isnan(cases[k].rate))
+			CLOSE(e.rate * year, cases[k].rate, cases[k].tol);
+		CU_ASSERT_EQUAL(e.racks, cases[k].racks);
+	}
 	/* Redundant units are rarer than the single ones by orders of magnitude; no racks, none. */
 	blast_plant_event(RED_N, false, 29, 1, 0, 0.03 / year, 8 * h, 0, &e);
 	CU_ASSERT(e.rate == 0 && e.racks == 0);
