@@ -386,10 +386,14 @@ int reliability_plan(Design *d)
 	reliability_spares(d, &d->spare_sizing);
 	if (d->elaborated) {
 		spares_check(d);
-		blast_radius(d, &d->blast);
-		/* Any node in service failing: the cluster's rate of its nodes' classes. */
-		const double *c = d->reliability.by_class;
-		d->blast.node_rate = c[REL_ACCEL] + c[REL_MEMORY] + c[REL_HOST] + c[REL_NIC];
+		/* What one failure takes down, and (below) the training run simulated, are read by
+		 * the reports and the dump only: a row of `compare` (numbers_only) goes without. */
+		if (!d->numbers_only) {
+			blast_radius(d, &d->blast);
+			/* Any node in service failing: the cluster's rate of its nodes' classes. */
+			const double *c = d->reliability.by_class;
+			d->blast.node_rate = c[REL_ACCEL] + c[REL_MEMORY] + c[REL_HOST] + c[REL_NIC];
+		}
 	}
 	for (int i = 0; i < d->nplans; i++) {
 		WorkloadPlan *wp = &d->plans[i];
@@ -397,7 +401,7 @@ int reliability_plan(Design *d)
 		/* d->reliability was set above from this very design: every workload reuses it. */
 		reliability_workload(d, &d->reliability, wp->workload, &wp->model, &wp->hw,
 				     &wp->r.best, wp->time_to_train, wp->energy, r);
-		if (!isfinite(r->goodput) || !isfinite(r->mtbf) || !(r->interval > 0))
+		if (d->numbers_only || !isfinite(r->goodput) || !isfinite(r->mtbf) || !(r->interval > 0))
 			continue;
 		double events = wp->time_to_train / r->goodput / r->mtbf;
 		unsigned long long seed = 0x9e3779b97f4a7c15ull;
