@@ -117,15 +117,54 @@ static int build_status(const Program *p, int errors)
 /* Standard input, read once by the parent: the children build from its copy. */
 static const Source *stdin_source;
 
+/* A worker parses the spec (and the standard library it imports) once: the first row's
+ * compilation is kept (row_ctx) with a mark of it as the parse left it (row_mark, row_parsed),
+ * and every later row's load stage (load_kept, Program.load) takes the compilation back to that
+ * mark instead of reading and parsing the files again (docs/performance.md, issue 23). Resolve,
+ * the overrides, check and the later passes write into the program; the rewind takes all of it
+ * back, byte for byte, so each row starts from what a parse of its own would have made. Off with
+ * CLUSTERC_NO_SHARE (tests/compare.sh: the same files either way). */
+static bool keep_parse;
+static Ctx *row_ctx;
+static CtxMark *row_mark;
+static Program row_parsed;
+
+static int load_kept(Program *p, const char *path)
+{
+	if (!row_mark) {
+		int errors = load_program(p, path);
+		if (errors == 0 && diag_errors(p->c) == 0 && !p->io_error && !p->usage_error &&
+		    !p->internal_error) {
+			row_mark = ctx_mark(p->c);
+			row_parsed = *p;
+		}
+		return errors;
+	}
+	ctx_rewind(p->c, row_mark);
+	Program row = *p;
+	*p = row_parsed;
+	p->scenario = row.scenario;
+	p->sets = row.sets;
+	p->nsets = row.nsets;
+	p->dump = row.dump;
+	p->dump_max = row.dump_max;
+	p->dump_out = row.dump_out;
+	return 0;
+}
+
 /* Runs in a worker: builds the job's design and puts {"row", "currency", "diagnostics"} into
- * *res. Everything the build allocated is freed: a worker builds many rows. */
+ * *res. Everything the build allocated is freed (or, with the parse kept, given back by the next
+ * row's rewind): a worker builds many rows. */
 static void build_row(const Options *o, const char *path, const Job *job, Buf *res)
 {
-	Ctx *c = ctx_new(o->dopt);
-	c->stdlib_dir = o->stdlib;
+	Ctx *c = row_ctx;
+	if (!c) {
+		c = ctx_new(o->dopt);
+		c->stdlib_dir = o->stdlib;
+	}
 	Program p = {.c = c, .scenario = job->scenario, .sets = job->sets, .nsets = job->nsets,
-		     .dump = -1};
-	if (stdin_source)
+		     .dump = -1, .load = keep_parse ? load_kept : NULL};
+	if (stdin_source && !row_ctx)
 		p.input = src_from_text(c, stdin_source->path, stdin_source->text, stdin_source->len);
 	Design d = {.time_limit = o->time_limit, .exhaustive = o->exhaustive, .numbers_only = true};
 	int errors = pipeline_build(&p, &d, path, NULL);
@@ -173,7 +212,10 @@ static void build_row(const Options *o, const char *path, const Job *job, Buf *r
 		die_oom();
 	buf_put(res, text, ntext);
 	free(text);
-	ctx_free(c);
+	if (row_mark && !row_ctx)
+		row_ctx = c; /* the first row's: the mark is of it */
+	else if (c != row_ctx)
+		ctx_free(c);
 }
 
 /* ---- the workers: one process per job slot, many rows each ---------------------------------- */
@@ -210,6 +252,7 @@ static void worker_main(const Options *o, const char *path, const Job *jobs, int
 	arena_tune_heap();
 	arena_keep_chunks(true);
 	cage_memo_keep(!getenv("CLUSTERC_NO_SHARE"));
+	keep_parse = !getenv("CLUSTERC_NO_SHARE");
 	Buf out = {0};
 	int i;
 	while (read_all(cmd, &i, sizeof i)) {

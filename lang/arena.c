@@ -49,6 +49,7 @@ struct Arena {
 	unsigned char *end;
 	size_t bytes;       /* handed out, rounded to ALIGN */
 	void **blocks;      /* pass-through: every block, freed by arena_free */
+	size_t *sizes;      /* ... and its size (arena_mark copies them) */
 	size_t nblocks, capblocks;
 };
 
@@ -121,6 +122,26 @@ void arena_keep_chunks(bool on)
 	keep_chunks = on;
 }
 
+/* A chunk no arena uses any more: kept for the next (arena_keep_chunks), else unmapped or freed.
+ * ch->dirty says how much of it was written. */
+static void chunk_release(Chunk *ch)
+{
+	if (keep_chunks && ch->mapped == CHUNK_BYTES && nkept < KEEP_CHUNKS) {
+		ch->next = kept;
+		kept = ch;
+		nkept++;
+	} else if (keep_chunks && ch->mapped > CHUNK_BYTES &&
+		   kept_big_bytes + ch->mapped <= KEEP_BIG_BYTES) {
+		ch->next = kept_big;
+		kept_big = ch;
+		kept_big_bytes += ch->mapped;
+	} else if (ch->mapped) {
+		munmap(ch, ch->mapped);
+	} else {
+		free(ch);
+	}
+}
+
 void arena_free(Arena *a)
 {
 	if (!a)
@@ -129,24 +150,12 @@ void arena_free(Arena *a)
 		a->chunks->dirty = (size_t)(a->cur - a->chunks->mem);
 	for (Chunk *ch = a->chunks, *next; ch; ch = next) {
 		next = ch->next;
-		if (keep_chunks && ch->mapped == CHUNK_BYTES && nkept < KEEP_CHUNKS) {
-			ch->next = kept;
-			kept = ch;
-			nkept++;
-		} else if (keep_chunks && ch->mapped > CHUNK_BYTES &&
-			   kept_big_bytes + ch->mapped <= KEEP_BIG_BYTES) {
-			ch->next = kept_big;
-			kept_big = ch;
-			kept_big_bytes += ch->mapped;
-		} else if (ch->mapped) {
-			munmap(ch, ch->mapped);
-		} else {
-			free(ch);
-		}
+		chunk_release(ch);
 	}
 	for (size_t i = 0; i < a->nblocks; i++)
 		free(a->blocks[i]);
 	free(a->blocks);
+	free(a->sizes);
 	free(a);
 }
 
@@ -216,10 +225,12 @@ static void *passthrough_alloc(Arena *a, size_t n)
 	if (a->nblocks == a->capblocks) {
 		a->capblocks = a->capblocks ? 2 * a->capblocks : 256;
 		a->blocks = xrealloc(a->blocks, a->capblocks * sizeof *a->blocks);
+		a->sizes = xrealloc(a->sizes, a->capblocks * sizeof *a->sizes);
 	}
 	void *p = calloc(1, n ? n : 1);
 	if (!p)
 		die_oom();
+	a->sizes[a->nblocks] = n;
 	a->blocks[a->nblocks++] = p;
 	return p;
 }
@@ -321,6 +332,115 @@ char *arena_printf(Arena *a, const char *fmt, ...)
 size_t arena_bytes(const Arena *a)
 {
 	return a ? a->bytes : 0;
+}
+
+/* ---- marks: an arena taken back to what it held (a compare worker's front end, loaded once) --
+ *
+ * arena_mark copies every byte handed out so far (the chunks' written part, or the pass-through
+ * blocks); arena_rewind gives back every chunk or block allocated since, writes the copied bytes
+ * back over whatever the later passes changed in them, and zeroes what was handed out since in
+ * the chunk then current. The arena is then byte for byte what it was at the mark, so the
+ * structures in it (a parsed program that resolve, the overrides and check write into) are as
+ * the mark found them, at the same addresses. Only the arena's memory: what points out of it
+ * (the interner's table, ctx.c) is the caller's to restore. */
+struct ArenaMark {
+	int n;              /* chunks (or blocks) at the mark, in list order */
+	Chunk **chunks;
+	size_t *used;       /* bytes written of each: the copy's */
+	unsigned char *copy; /* their bytes, one after the other */
+	size_t cur, end;    /* the current chunk's free space then, as offsets into its mem */
+	size_t bytes;
+};
+
+ArenaMark *arena_mark(const Arena *a)
+{
+	ArenaMark *m = xmalloc(sizeof *m);
+	memset(m, 0, sizeof *m);
+	m->bytes = a->bytes;
+	size_t total = 0;
+	if (a->passthrough) {
+		m->n = (int)a->nblocks;
+		m->used = xmalloc(sizeof *m->used * (a->nblocks + 1));
+		for (size_t i = 0; i < a->nblocks; i++)
+			total += m->used[i] = a->sizes[i];
+		m->copy = xmalloc(total + 1);
+		total = 0;
+		for (size_t i = 0; i < a->nblocks; i++) {
+			memcpy(m->copy + total, a->blocks[i], m->used[i]);
+			total += m->used[i];
+		}
+		return m;
+	}
+	for (const Chunk *ch = a->chunks; ch; ch = ch->next)
+		m->n++;
+	m->chunks = xmalloc(sizeof *m->chunks * (size_t)(m->n + 1));
+	m->used = xmalloc(sizeof *m->used * (size_t)(m->n + 1));
+	int i = 0;
+	for (Chunk *ch = a->chunks; ch; ch = ch->next, i++) {
+		m->chunks[i] = ch;
+		m->used[i] = ch == a->chunks ? (size_t)(a->cur - ch->mem) : ch->dirty;
+		total += m->used[i];
+	}
+	if (a->chunks) {
+		m->cur = (size_t)(a->cur - a->chunks->mem);
+		m->end = (size_t)(a->end - a->chunks->mem);
+	}
+	m->copy = xmalloc(total + 1);
+	total = 0;
+	for (i = 0; i < m->n; i++) {
+		memcpy(m->copy + total, m->chunks[i]->mem, m->used[i]);
+		total += m->used[i];
+	}
+	return m;
+}
+
+void arena_rewind(Arena *a, const ArenaMark *m)
+{
+	a->bytes = m->bytes;
+	size_t total = 0;
+	if (a->passthrough) {
+		for (size_t i = (size_t)m->n; i < a->nblocks; i++)
+			free(a->blocks[i]);
+		a->nblocks = (size_t)m->n;
+		for (size_t i = 0; i < a->nblocks; i++) {
+			memcpy(a->blocks[i], m->copy + total, m->used[i]);
+			total += m->used[i];
+		}
+		return;
+	}
+	if (a->chunks)
+		a->chunks->dirty = (size_t)(a->cur - a->chunks->mem);
+	for (Chunk *ch = a->chunks, *next; ch; ch = next) {
+		next = ch->next;
+		bool marked = false;
+		for (int i = 0; i < m->n && !marked; i++)
+			marked = m->chunks[i] == ch;
+		if (!marked)
+			chunk_release(ch);
+	}
+	for (int i = 0; i < m->n; i++) {
+		Chunk *ch = m->chunks[i];
+		/* Only the chunk current at the mark can have been handed out from since. */
+		if (i == 0 && ch->dirty > m->used[0])
+			memset(ch->mem + m->used[0], 0, ch->dirty - m->used[0]);
+		memcpy(ch->mem, m->copy + total, m->used[i]);
+		total += m->used[i];
+		ch->next = i + 1 < m->n ? m->chunks[i + 1] : NULL;
+		ch->dirty = m->used[i];
+	}
+	a->chunks = m->n ? m->chunks[0] : NULL;
+	a->cur = a->chunks ? a->chunks->mem + m->cur : NULL;
+	a->end = a->chunks ? a->chunks->mem + m->end : NULL;
+}
+
+void arena_mark_free(ArenaMark *m)
+{
+	if (!m)
+		return;
+	free(m->chunks);
+	free(m->used);
+	free(m->copy);
+	free(m);
 }
 
 /* Doubles the storage when full; the old storage stays in the arena, unused. */

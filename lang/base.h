@@ -66,6 +66,12 @@ char *arena_strdup(Arena *a, const char *s);
 char *arena_printf(Arena *a, const char *fmt, ...) PRINTF_LIKE(2, 3);
 char *arena_vprintf(Arena *a, const char *fmt, va_list ap);
 size_t arena_bytes(const Arena *a); /* bytes handed out, for --timings */
+/* A copy of what the arena holds, and the arena taken back to it: every byte handed out before
+ * the mark as it was then, nothing handed out since (arena.c; a compare worker's front end). */
+typedef struct ArenaMark ArenaMark;
+ArenaMark *arena_mark(const Arena *a);
+void arena_rewind(Arena *a, const ArenaMark *m);
+void arena_mark_free(ArenaMark *m); /* NULL is fine */
 
 void *xmalloc(size_t n);            /* malloc that exits 70 on exhaustion */
 void *xrealloc(void *p, size_t n);
@@ -245,6 +251,13 @@ struct Ctx {
 
 Ctx *ctx_new(DiagOptions dopt);
 void ctx_free(Ctx *c);
+/* A compilation as it stands (its arena, interner, diagnostics and sources), and c taken back to
+ * it: everything made since forgotten, everything changed since in the arena as it was (ctx.c).
+ * Pointers into the arena made before the mark stay valid; later ones do not. */
+typedef struct CtxMark CtxMark;
+CtxMark *ctx_mark(const Ctx *c);
+void ctx_rewind(Ctx *c, const CtxMark *m);
+void ctx_mark_free(CtxMark *m); /* NULL is fine */
 
 /* ---- outdir.c: the output directory's protocol (docs/output.md) --------------------------- */
 

@@ -32,6 +32,7 @@ struct Interner {
 
 struct Interner *interner_new(void);
 void interner_free(struct Interner *in);
+void interner_copy(struct Interner *to, const struct Interner *from);
 
 enum { INITIAL_SLOTS = 1024 };
 
@@ -59,6 +60,18 @@ void interner_free(struct Interner *in)
 		return;
 	free(in->slots);
 	free(in);
+}
+
+/* `to` made what `from` is, slot for slot (ctx_mark, ctx_rewind); to from interner_new. */
+void interner_copy(struct Interner *to, const struct Interner *from)
+{
+	if (to->cap != from->cap) {
+		free(to->slots);
+		to->slots = zeroed_slots(from->cap);
+		to->cap = from->cap;
+	}
+	memcpy(to->slots, from->slots, sizeof *to->slots * from->cap);
+	to->count = from->count;
 }
 
 static uint64_t hash_bytes(const char *s, size_t n)

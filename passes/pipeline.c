@@ -52,7 +52,7 @@ static double peak_mib(void)
 int pipeline_front(Program *p, const char *path, Timing timings[STAGE_COUNT])
 {
 	int errors = 0;
-	STAGE(STAGE_LOAD, load_program(p, path));
+	STAGE(STAGE_LOAD, p->load ? p->load(p, path) : load_program(p, path));
 	STOP_IF_ERRORS();
 	STAGE(STAGE_RESOLVE, resolve_program(p));
 	STAGE(STAGE_OVERRIDES, scenario_apply(p));

@@ -52,6 +52,9 @@ typedef struct Program {
 	FILE *dump_out;
 	bool io_error;    /* the root file could not be read (exit 74) */
 	bool usage_error; /* a command-line value was wrong, e.g. an unknown scenario (exit 64) */
+	/* The load stage when set (else load_program): a compare worker's, which parses the spec
+	 * once and then gives each row the program as that parse left it (driver/cmd_compare.c). */
+	int (*load)(struct Program *p, const char *path);
 } Program;
 
 
