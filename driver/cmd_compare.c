@@ -117,32 +117,36 @@ static int build_status(const Program *p, int errors)
 /* Standard input, read once by the parent: the children build from its copy. */
 static const Source *stdin_source;
 
-/* A worker parses the spec (and the standard library it imports) once: the first row's
- * compilation is kept (row_ctx) with a mark of it as the parse left it (row_mark, row_parsed),
- * and every later row's load stage (load_kept, Program.load) takes the compilation back to that
- * mark instead of reading and parsing the files again (docs/performance.md, issue 23). Resolve,
- * the overrides, check and the later passes write into the program; the rewind takes all of it
- * back, byte for byte, so each row starts from what a parse of its own would have made. Off with
- * CLUSTERC_NO_SHARE (tests/compare.sh: the same files either way). */
+/* The spec (and the standard library it imports) is parsed once per `compare`: the first
+ * compilation that loads it with keep_parse on is kept (parsed_ctx) with a mark of it as the
+ * parse left it (parsed_mark, parsed), and every later load stage in it (load_kept, through
+ * Program.load) takes the compilation back to that mark instead of reading and parsing the
+ * files again (docs/performance.md, issue 23). The parent's checks of a sweep's overrides make
+ * it; the workers, forked after, inherit it (a worker that finds none makes its own on its first
+ * row). Resolve, the overrides, check and the later passes write into the program; the rewind
+ * takes all of it back, byte for byte, so each row starts from what a parse of its own would
+ * have made. Off with CLUSTERC_NO_SHARE (tests/compare.sh: the same files either way). */
 static bool keep_parse;
-static Ctx *row_ctx;
-static CtxMark *row_mark;
-static Program row_parsed;
+static Ctx *parsed_ctx;
+static CtxMark *parsed_mark;
+static Program parsed;
 
 static int load_kept(Program *p, const char *path)
 {
-	if (!row_mark) {
+	if (!parsed_mark) {
 		int errors = load_program(p, path);
 		if (errors == 0 && diag_errors(p->c) == 0 && !p->io_error && !p->usage_error &&
 		    !p->internal_error) {
-			row_mark = ctx_mark(p->c);
-			row_parsed = *p;
+			parsed_ctx = p->c;
+			parsed_mark = ctx_mark(p->c);
+			parsed = *p;
 		}
 		return errors;
 	}
-	ctx_rewind(p->c, row_mark);
+	INVARIANT(p->c == parsed_ctx, "a kept parse loaded into another compilation");
+	ctx_rewind(p->c, parsed_mark);
 	Program row = *p;
-	*p = row_parsed;
+	*p = parsed;
 	p->scenario = row.scenario;
 	p->sets = row.sets;
 	p->nsets = row.nsets;
@@ -152,20 +156,38 @@ static int load_kept(Program *p, const char *path)
 	return 0;
 }
 
+/* A compilation for one more load of the spec: the kept one when there is one, else a new one
+ * (which load_kept keeps when keep_parse is on). */
+static Ctx *parse_ctx(const Options *o, Program *p)
+{
+	Ctx *c = parsed_ctx;
+	if (!c) {
+		c = ctx_new(o->dopt);
+		c->stdlib_dir = o->stdlib;
+	}
+	*p = (Program){.c = c, .dump = -1, .load = keep_parse ? load_kept : NULL};
+	if (stdin_source && !parsed_ctx)
+		p->input = src_from_text(c, stdin_source->path, stdin_source->text, stdin_source->len);
+	return c;
+}
+
+/* Done with a compilation of parse_ctx: freed unless kept. */
+static void parse_done(Ctx *c)
+{
+	if (c != parsed_ctx)
+		ctx_free(c);
+}
+
 /* Runs in a worker: builds the job's design and puts {"row", "currency", "diagnostics"} into
  * *res. Everything the build allocated is freed (or, with the parse kept, given back by the next
  * row's rewind): a worker builds many rows. */
 static void build_row(const Options *o, const char *path, const Job *job, Buf *res)
 {
-	Ctx *c = row_ctx;
-	if (!c) {
-		c = ctx_new(o->dopt);
-		c->stdlib_dir = o->stdlib;
-	}
-	Program p = {.c = c, .scenario = job->scenario, .sets = job->sets, .nsets = job->nsets,
-		     .dump = -1, .load = keep_parse ? load_kept : NULL};
-	if (stdin_source && !row_ctx)
-		p.input = src_from_text(c, stdin_source->path, stdin_source->text, stdin_source->len);
+	Program p;
+	Ctx *c = parse_ctx(o, &p);
+	p.scenario = job->scenario;
+	p.sets = job->sets;
+	p.nsets = job->nsets;
 	Design d = {.time_limit = o->time_limit, .exhaustive = o->exhaustive, .numbers_only = true};
 	int errors = pipeline_build(&p, &d, path, NULL);
 	CompareRow r = {.scenario = job->name, .sets = job->sets_text, .why = ""};
@@ -212,10 +234,7 @@ static void build_row(const Options *o, const char *path, const Job *job, Buf *r
 		die_oom();
 	buf_put(res, text, ntext);
 	free(text);
-	if (row_mark && !row_ctx)
-		row_ctx = c; /* the first row's: the mark is of it */
-	else if (c != row_ctx)
-		ctx_free(c);
+	parse_done(c);
 }
 
 /* ---- the workers: one process per job slot, many rows each ---------------------------------- */
@@ -252,7 +271,6 @@ static void worker_main(const Options *o, const char *path, const Job *jobs, int
 	arena_tune_heap();
 	arena_keep_chunks(true);
 	cage_memo_keep(!getenv("CLUSTERC_NO_SHARE"));
-	keep_parse = !getenv("CLUSTERC_NO_SHARE");
 	Buf out = {0};
 	int i;
 	while (read_all(cmd, &i, sizeof i)) {
@@ -675,18 +693,28 @@ static int check_sweep(const Options *o, const char *path, Ctx *c, Program *base
 			if (dup)
 				continue;
 			vec_push(c->arena, &seen, (void *)x->text);
-			Ctx *vc = ctx_new(o->dopt);
-			vc->stdlib_dir = o->stdlib;
-			Program p = {.c = vc, .sets = with_sets(vc, o, x, 1), .nsets = o->nsets + 1,
-				     .dump = -1};
-			if (stdin_source)
-				p.input = src_from_text(vc, stdin_source->path, stdin_source->text,
-							stdin_source->len);
-			/* A context that found nothing is freed at once: kept, the checks of a
-			 * 10,000-point sweep held a parse of the spec each (gigabytes). */
+			Program p;
+			Ctx *vc = parse_ctx(o, &p);
+			p.sets = with_sets(c, o, x, 1); /* not in vc's arena: its load rewinds it */
+			p.nsets = o->nsets + 1;
+			/* A context that found nothing is freed at once (or kept for the next check,
+			 * load_kept): kept, the checks of a 10,000-point sweep held a parse of the
+			 * spec each (gigabytes). One that found something is kept with its
+			 * diagnostics: a fresh one when the parse is kept, which the next check
+			 * rewinds. */
 			if (pipeline_front(&p, path, NULL) == 0) {
-				ctx_free(vc);
+				parse_done(vc);
 				continue;
+			}
+			if (vc == parsed_ctx) {
+				vc = ctx_new(o->dopt);
+				vc->stdlib_dir = o->stdlib;
+				p = (Program){.c = vc, .sets = with_sets(vc, o, x, 1),
+					      .nsets = o->nsets + 1, .dump = -1};
+				if (stdin_source)
+					p.input = src_from_text(vc, stdin_source->path,
+								stdin_source->text, stdin_source->len);
+				pipeline_front(&p, path, NULL);
 			}
 			vec_push(c->arena, checks, vc);
 			/* Its errors join the others, once each: a path's mistake shows in every
@@ -744,6 +772,7 @@ int cmd_compare(const Options *o, const char *path)
 	if ((rc = pick_objectives(c, o, &p, "?", &objs)) != 0)
 		goto out;
 	objs = (PtrVec){0};
+	keep_parse = !getenv("CLUSTERC_NO_SHARE");
 	if (o->sweep && check_sweep(o, path, c, &p, &sweep, &checks)) {
 		rc = EXIT_SPEC;
 		goto out;
@@ -913,6 +942,9 @@ out:
 	jw_free(child_diags);
 	for (int i = 0; i < checks.n; i++)
 		ctx_free(checks.v[i]);
+	ctx_mark_free(parsed_mark);
+	ctx_free(parsed_ctx);
+	parsed_mark = NULL, parsed_ctx = NULL;
 	ctx_free(c);
 	if (!driver_streams_ok() && rc == EXIT_OK)
 		rc = EXIT_IO;
