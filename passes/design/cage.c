@@ -888,9 +888,11 @@ static int32_t part_index(const Design *d, const Part *p)
 	return p >= d->parts && p < d->parts + d->nparts ? (int32_t)(p - d->parts) : -2;
 }
 
+/* The key's head: everything but the cables' records, which follow it (key_cables), aligned
+ * for their doubles (the catalogue's part may end on any 4 bytes), the padding zeroed: the key is
+ * compared byte for byte. Returns its length, padding included. */
 static size_t memo_key(const Design *d, const CageIndex *index, const Catalogue *cat, Weights w,
-		       const CableInst *c, const Spot *a, const Spot *z, int n, int first,
-		       bool *ok)
+		       int n, int first, bool *ok)
 {
 	size_t len = 0;
 	memcpy(key_room(&len, sizeof w.money), &w.money, sizeof w.money);
@@ -912,15 +914,18 @@ static size_t memo_key(const Design *d, const CageIndex *index, const Catalogue 
 			memcpy(key_room(&len, nl), m->lengths, nl);
 		}
 	}
-	/* The cables' records aligned for their doubles (the catalogue's part may end on any
-	 * 4 bytes), the padding zeroed: the key is compared byte for byte. */
 	size_t pad = (_Alignof(KeyCable) - len % _Alignof(KeyCable)) % _Alignof(KeyCable);
 	memset(key_room(&len, pad), 0, pad);
-	KeyCable *kc = key_room(&len, sizeof(KeyCable) * (size_t)n);
-	for (int i = 0; i < n; i++) {
+	return len;
+}
+
+/* The records of cables [from, to) into k[0 .. to - from). */
+static void key_cables(const Design *d, const CableInst *c, const Spot *a, const Spot *z, int from,
+		       int to, KeyCable *k)
+{
+	for (int i = from; i < to; i++, k++) {
 		const LinkInst *l = &d->links[c[i].link];
 		const Spot *s[2] = {&a[i], &z[i]};
-		KeyCable *k = &kc[i];
 		k->run = c[i].run, k->speed = l->speed, k->link = c[i].link;
 		k->kinds = l->a.kind | l->z.kind << 8 | s[0]->nic << 16 | s[0]->ocs << 17 |
 			   s[1]->nic << 18 | s[1]->ocs << 19;
@@ -931,12 +936,28 @@ static size_t memo_key(const Design *d, const CageIndex *index, const Catalogue 
 			k->lane[e] = s[e]->lane, k->lanes[e] = s[e]->lanes;
 		}
 	}
-	return len;
+}
+
+/* Whether the cables' records equal kept ones (`kept`, n of them), made a batch at a time on
+ * the stack and compared there: the 3 MB of the flagship's records are then neither written out
+ * nor read back, only the kept copy is read. */
+enum { KEY_BATCH = 64 };
+static bool cables_equal(const Design *d, const CableInst *c, const Spot *a, const Spot *z, int n,
+			 const unsigned char *kept)
+{
+	KeyCable batch[KEY_BATCH];
+	for (int i = 0; i < n; i += KEY_BATCH) {
+		int to = i + KEY_BATCH < n ? i + KEY_BATCH : n;
+		key_cables(d, c, a, z, i, to, batch);
+		if (memcmp(batch, kept + sizeof(KeyCable) * (size_t)i, sizeof(KeyCable) * (size_t)(to - i)))
+			return false;
+	}
+	return true;
 }
 
 /* The hash that picks the candidates: the length and the head of the key (the weights, the
- * cage index, the catalogue and the first cables); memcmp decides. Hashing the whole key (3 MB
- * for the flagship's fabric) cost as much as comparing it with the one or two kept. */
+ * cage index and the catalogue, at most 4 kB of them); the comparison decides. Hashing the whole
+ * key (3 MB for the flagship's fabric) cost as much as comparing it with the one or two kept. */
 static uint64_t memo_hash(const unsigned char *p, size_t n)
 {
 	uint64_t h = 1469598103934665603u ^ n, w;
@@ -984,13 +1005,15 @@ int cage_choose(Design *d, const CageIndex *index, const Catalogue *cat, Weights
 	if (!memo_on)
 		return cage_choose_now(d, index, cat, w, c, a, z, n, first, NULL, NULL);
 	bool ok = isfinite(w.money) && isfinite(w.watt); /* else chosen, never kept nor served */
-	size_t nkey = memo_key(d, index, cat, w, c, a, z, n, first, &ok);
-	uint64_t hash = memo_hash(scratch, nkey);
+	size_t nhead = memo_key(d, index, cat, w, n, first, &ok);
+	size_t nkey = nhead + sizeof(KeyCable) * (size_t)n;
+	uint64_t hash = memo_hash(scratch, nhead) ^ nkey;
 	Key *same = NULL; /* a key equal to this one, kept for an other watt */
 	for (int k = 0; ok && k < CAGE_MEMOS; k++) {
 		const CageMemo *m = &memos[k];
 		if (!m->key || m->key->hash != hash || m->key->n != nkey ||
-		    (m->key != same && memcmp(m->key->bytes, scratch, nkey)))
+		    (m->key != same && (memcmp(m->key->bytes, scratch, nhead) ||
+					!cables_equal(d, c, a, z, n, m->key->bytes + nhead))))
 			continue;
 		same = m->key;
 		if (!memo_serves(m, w.watt))
@@ -1011,6 +1034,10 @@ int cage_choose(Design *d, const CageIndex *index, const Catalogue *cat, Weights
 		}
 		return m->bad;
 	}
+	/* Not served: the whole key, as the choice found its inputs, for keeping. */
+	size_t len = nhead;
+	if (ok)
+		key_cables(d, c, a, z, 0, n, key_room(&len, sizeof(KeyCable) * (size_t)n));
 	unsigned char *written = calloc((size_t)n + 1, 1);
 	if (!written)
 		die_oom();
