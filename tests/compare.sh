@@ -129,8 +129,10 @@ EOF
 pareto_ok "$tmp/obj/comparison.json" || err "--objectives: the Pareto column is wrong"
 [ "$(($(wc -l <"$tmp/obj/comparison.csv") - 1))" = 3 ] || err "--scenarios b200,immersion: not 3 rows"
 
-# The rows' processes share planner searches and rack arrangements (lang/share.c): the same
-# sweep without sharing gives the same files, byte for byte.
+# The rows' processes share planner searches and rack arrangements (lang/share.c), and the
+# spec's parse (each row and each check of an override rewinds to it, driver/cmd_compare.c): the
+# same sweep (its scenarios and overrides in one worker after another) without sharing gives the
+# same files, byte for byte.
 CLUSTERC_NO_SHARE=1 "$clusterc" compare -q examples/wanka.cluster --sweep examples/wanka-sweep.yaml \
 	-o "$tmp/sweep-alone" 2>/dev/null || err "compare --sweep without sharing: exit $?"
 for f in comparison.csv comparison.json comparison.md report.html; do

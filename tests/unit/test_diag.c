@@ -519,6 +519,70 @@ static void test_arena_intern(void)
 	ctx_free(c);
 }
 
+/* ctx_mark and ctx_rewind (a compare worker's kept parse): after a rewind every byte handed out
+ * before the mark is as it was then, whatever was written into it since; what was handed out
+ * since is gone and comes back zeroed; the interner and the diagnostics are as at the mark. With
+ * the chunks kept for reuse (a worker's arenas) and without, twice over. */
+static void test_ctx_mark(void)
+{
+	for (int keep = 0; keep < 2; keep++) {
+		arena_keep_chunks(keep);
+		Ctx *c = new_ctx(DIAG_TEXT, 0);
+		char *word = arena_strdup(c->arena, "before the mark");
+		unsigned char *block = arena_alloc(c->arena, 4000);
+		memset(block, 0x5a, 4000);
+		unsigned char *early_big = arena_alloc(c->arena, 1 << 20); /* a chunk of its own */
+		early_big[(1 << 20) - 1] = 7;
+		const char *alpha = intern_cstr(c, "alpha");
+		size_t bytes = arena_bytes(c->arena);
+		CtxMark *m = ctx_mark(c);
+		for (int round = 0; round < 2; round++) {
+			/* What a row does: writes into the program, allocates chunks, big blocks,
+			 * names (the interner's table grows), diagnostics. */
+			strcpy(word, "AFTER THE MARK!");
+			memset(block, 0xee, 4000);
+			early_big[(1 << 20) - 1] = 9;
+			for (int i = 0; i < 5000; i++)
+				memset(arena_alloc(c->arena, 1000), 0xaa, 1000);
+			memset(arena_alloc(c->arena, 3 << 20), 0xbb, 3 << 20);
+			for (int i = 0; i < 20000; i++) {
+				char name[32];
+				snprintf(name, sizeof name, "row%05d", i);
+				intern_cstr(c, name);
+			}
+			diag_error(c, NOLOC, "a row's mistake");
+			CU_ASSERT_EQUAL(c->nerrors, 1);
+
+			ctx_rewind(c, m);
+			CU_ASSERT_STRING_EQUAL(word, "before the mark");
+			int same = 1;
+			for (int i = 0; i < 4000; i++)
+				same &= block[i] == 0x5a;
+			CU_ASSERT_TRUE(same);
+			CU_ASSERT_EQUAL(early_big[(1 << 20) - 1], 7);
+			CU_ASSERT_EQUAL(arena_bytes(c->arena), bytes);
+			CU_ASSERT_EQUAL(c->nerrors, 0);
+			CU_ASSERT_EQUAL(c->diags.n, 0);
+			CU_ASSERT_PTR_EQUAL(intern_cstr(c, "alpha"), alpha);
+			const char *fresh = intern_cstr(c, "row00042"); /* forgotten: made again */
+			CU_ASSERT_STRING_EQUAL(fresh, "row00042");
+			int zero = 1;
+			for (int i = 0; i < 3000; i++) {
+				unsigned char *p = arena_alloc(c->arena, 1000);
+				for (int k = 0; k < 1000; k++)
+					zero &= p[k] == 0;
+			}
+			unsigned char *big = arena_alloc(c->arena, 3 << 20);
+			for (int k = 0; k < (3 << 20); k += 4093)
+				zero &= big[k] == 0;
+			CU_ASSERT_TRUE(zero);
+		}
+		ctx_mark_free(m);
+		ctx_free(c);
+	}
+	arena_keep_chunks(false);
+}
+
 void suite_diag(void); /* called by the unit test runner */
 
 void suite_diag(void)
@@ -537,4 +601,5 @@ void suite_diag(void)
 	CU_add_test(s, "source lines", test_source_lines);
 	CU_add_test(s, "source loading", test_source_load);
 	CU_add_test(s, "arena and interner", test_arena_intern);
+	CU_add_test(s, "compilation marked and rewound", test_ctx_mark);
 }
