@@ -141,6 +141,36 @@ static void test_memory(void)
 	c.recompute = RC_SELECTIVE;
 	CLOSE(plan_layer_activation_bytes(&m, &c, false), s * b * h * (10 + 24 / t) + 4 * s * b * a / t, 1e-12);
 	c.flash = false;
+	/* Megatron-LM's own estimator (megatron/training/theoretical_memory_usage.py,
+	 * compute_activation_memory, "Table 2 of arXiv 2205.05198"; read 2026-12) takes a layer
+	 * as sbh(18 + 4F/h)/t with SP and selective recomputation — the 34 above for F = 4h — and
+	 * as sbh(10 + 24/t) without SP (compute_activation_memory_without_sp), with K and V as wide
+	 * as Q and two MLP matrices (its "TODO: ... query_projection_size"). For Llama 3.1 405B
+	 * (GQA with 8 groups, SwiGLU, no dropout, FlashAttention, SP, TP 8) the model here differs
+	 * from it by exactly those terms: no dropout masks (−2h), K and V of g·d wide (2(g·d − h)
+	 * each), SwiGLU's gate (+2F) and FlashAttention's logsumexp (+4a): 2.5 % more. */
+	PlanModel l3 = {.layers = 126, .hidden = 16384, .heads = 128, .head_dim = 128, .groups = 8,
+			.ffn = 53248, .seq = 8192, .vocab = 128256, .mats = 3, .experts = 1,
+			.top_k = 1, .expert_ffn = 53248, .dense_layers = 126, .dropout = 0};
+	PlanConfig lc = {.tp = 8, .cp = 1, .micro = 1, .sp = true, .flash = true,
+			 .recompute = RC_NONE};
+	double h3 = 16384, f3 = 53248, gd = 8 * 128, tok3 = 8192;
+	double l3_act = plan_layer_activation_bytes(&l3, &lc, false);
+	double megatron = tok3 * (18 * h3 + 4 * f3) / 8;
+	CLOSE(l3_act - megatron, tok3 * (-2 * h3 + 2 * 2 * (gd - h3) + 2 * f3 + 4 * 128) / 8, 1e-9);
+	CLOSE(l3_act / megatron, 520704.0 / 507904.0, 1e-12);
+	/* Its Table 4 plan (Llama Team 2024: TP 8, PP 16 with 7-layer end stages, DP 64, 32
+	 * micro-batches) keeps 8 layers x 15 micro-batches on the second stage with 1F1B, 64.0 GB
+	 * at 533 MB a layer, and x (1 + 15/64) interleaved by 4, 79.0 GB, before its 19.7 GB of
+	 * weights, gradients and optimizer state: no 80 GB GPU holds it without recomputation,
+	 * by Megatron's estimator either (its L x p layer-micro-batches: 65.5 GB; interleaved,
+	 * 80.9 GB), though the paper trained it without (docs/parallelism.md, "Accuracy"). */
+	PlanConfig l3p = {.tp = 8, .pp = 16, .v = 1, .first = 7, .last = 7};
+	CLOSE(plan_inflight_layers(&l3, &l3p, 32), 8 * 15, 1e-12);
+	l3p.v = 4;
+	CLOSE(plan_inflight_layers(&l3, &l3p, 32), 8 * 15 * (1 + 15.0 / 64), 1e-12);
+	CLOSE(8 * 15 * l3_act, 64.0e9, 1e-3);
+	CLOSE(126 * megatron, 65.5e9, 1e-3);
 	/* Megatron-LM's distributed optimizer: 18 bytes per parameter, or 6 + 12/d. */
 	CLOSE(plan_state_bytes_per_param(false, 64), 18, 1e-12);
 	CLOSE(plan_state_bytes_per_param(true, 64), 6 + 12.0 / 64, 1e-12);
@@ -625,9 +655,9 @@ static void test_accuracy(void)
 	accuracy_summary(true, &fit_mean, &fit_max);
 	accuracy_summary(false, &mean, &worst);
 	/* Regression bounds at what the model reaches today (docs/parallelism.md, "Accuracy"):
-	 * the fitted rows within 3.5 % on average, the held-out ones within 10.5 %; the goal, 5 %
+	 * the fitted rows within 3.0 % on average, the held-out ones within 10.5 %; the goal, 5 %
 	 * held out, is not met. */
-	CU_ASSERT(fit_mean <= 0.035);
+	CU_ASSERT(fit_mean <= 0.030);
 	CU_ASSERT(mean <= 0.105);
 	int fitted = 0;
 	for (int i = 0; i < accuracy_n; i++)
