@@ -575,6 +575,10 @@ void configdb_stringn(Buf *b, const char *s, size_t n);
  * writes none of them then, `--emit switches` (output_named) all (docs/output.md). */
 enum { SWITCH_FILES_DEFAULT_MAX = 1024 };
 int switch_configs_write(Output *o, const Design *d);
+/* The same files, a share of them: of the switches in writing order (fabric by fabric), share
+ * k of n writes the k-th n-th, so shares 0 to n - 1 one after another write what
+ * switch_configs_write does (emit.c runs them on several threads). */
+int switch_configs_write_share(Output *o, const Design *d, int share, int nshares);
 
 /* The switches whose files switch_configs_write leaves out of a default build: their count
  * when there are more than SWITCH_FILES_DEFAULT_MAX, else 0. */

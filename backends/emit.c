@@ -86,25 +86,54 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* The writers shared by the threads: the queue of those any thread may run (EMIT_FIRST ones
- * first, then table order), each one's part, errors and time. */
+/* Writers that can also write a share of their files (share k of n, the shares in order
+ * writing what the whole does): the largest, run as several pieces so that they fill every
+ * thread rather than one. */
+typedef int (*ShareWriter)(Output *o, const Design *d, int share, int nshares);
+static const struct {
+	ArtifactWriter whole;
+	ShareWriter share;
+} shares[] = {{switch_configs_write, switch_configs_write_share}};
+
+static ShareWriter share_writer(ArtifactWriter w)
+{
+	for (size_t i = 0; i < sizeof shares / sizeof *shares; i++)
+		if (shares[i].whole == w)
+			return shares[i].share;
+	return NULL;
+}
+
+/* One piece of work: a writer, or a share of one, into its own part of the Output. */
+typedef struct Piece {
+	int emitter;
+	int share, nshares; /* nshares 0: the whole writer */
+	Output *part;
+	int errors;
+	double ms;
+} Piece;
+
+enum { SHARES_PER_THREAD = 2, PIECES_MAX = EMIT_MAX * 4 };
+
+/* What the threads share: the pieces in table order and the queue of those any thread may run
+ * (EMIT_FIRST ones first, then table order). */
 typedef struct Run {
 	const Design *d;
 	pthread_mutex_t mu;
-	int queue[EMIT_MAX], nqueue, next; /* next: the first not taken (under mu) */
-	Output *part[EMIT_MAX];
-	int errors[EMIT_MAX];
-	double *ms;
+	Piece piece[PIECES_MAX];
+	int npieces;
+	int queue[PIECES_MAX], nqueue, next; /* next: the first not taken (under mu) */
 } Run;
 
-static void run_one(Run *r, int i)
+static void run_piece(Run *r, Piece *p)
 {
 	double t0 = now_ms();
-	r->errors[i] = emit_table[i].write(r->part[i], r->d);
-	r->ms[i] = now_ms() - t0;
+	const Emitter *e = &emit_table[p->emitter];
+	p->errors = p->nshares ? share_writer(e->write)(p->part, r->d, p->share, p->nshares)
+			       : e->write(p->part, r->d);
+	p->ms = now_ms() - t0;
 }
 
-/* Takes writers off the queue until it is empty. */
+/* Takes pieces off the queue until it is empty. */
 static void drain(Run *r)
 {
 	for (;;) {
@@ -113,7 +142,7 @@ static void drain(Run *r)
 		pthread_mutex_unlock(&r->mu);
 		if (k < 0)
 			return;
-		run_one(r, k);
+		run_piece(r, &r->piece[k]);
 	}
 }
 
@@ -137,40 +166,55 @@ int emit_write(Output *o, const Design *d, const bool *wanted, int threads, doub
 			}
 		return errors;
 	}
-	Run r = {.d = d, .ms = ms};
-	pthread_mutex_init(&r.mu, NULL);
+	Run *r = xmalloc(sizeof *r);
+	*r = (Run){.d = d};
+	pthread_mutex_init(&r->mu, NULL);
 	bool ends = false;
 	int n = 0;
+	int nshares = threads * SHARES_PER_THREAD;
+	if (nshares > PIECES_MAX - EMIT_MAX)
+		nshares = PIECES_MAX - EMIT_MAX;
 	for (int i = 0; emit_table[i].name; i++, n++) {
-		if (!wanted[i] || (emit_table[i].flags & EMIT_LAST))
+		const Emitter *e = &emit_table[i];
+		if (!wanted[i] || (e->flags & EMIT_LAST))
 			continue;
-		ends |= (emit_table[i].flags & EMIT_ENDS) != 0;
-		r.part[i] = output_part(o);
+		ends |= (e->flags & EMIT_ENDS) != 0;
+		ms[i] = 0;
+		bool split = !(e->flags & EMIT_MAIN) && share_writer(e->write);
+		for (int k = 0; k < (split ? nshares : 1); k++)
+			r->piece[r->npieces++] = (Piece){.emitter = i, .share = k,
+							  .nshares = split ? nshares : 0,
+							  .part = output_part(o)};
 	}
 	for (int pass = 0; pass < 2; pass++) /* EMIT_FIRST ones, then the others */
-		for (int i = 0; i < n; i++)
-			if (r.part[i] && !(emit_table[i].flags & EMIT_MAIN) &&
-			    ((emit_table[i].flags & EMIT_FIRST) != 0) == (pass == 0))
-				r.queue[r.nqueue++] = i;
+		for (int k = 0; k < r->npieces; k++) {
+			unsigned flags = emit_table[r->piece[k].emitter].flags;
+			if (!(flags & EMIT_MAIN) && ((flags & EMIT_FIRST) != 0) == (pass == 0))
+				r->queue[r->nqueue++] = k;
+		}
 	if (ends) /* the table the writers of a row per cable share, before they start */
 		ends_table(o, d);
 	/* threads - 1 more threads (fewer when there is less to share out); should one not start,
 	 * the others and this one take its share. */
 	pthread_t tid[THREADS_MAX];
 	int started = 0;
-	while (started < threads - 1 && started < r.nqueue &&
-	       pthread_create(&tid[started], NULL, worker, &r) == 0)
+	while (started < threads - 1 && started < r->nqueue &&
+	       pthread_create(&tid[started], NULL, worker, r) == 0)
 		started++;
-	for (int i = 0; i < n; i++) /* this thread's own, in table order */
-		if (r.part[i] && (emit_table[i].flags & EMIT_MAIN))
-			run_one(&r, i);
-	drain(&r);
+	for (int k = 0; k < r->npieces; k++) /* this thread's own, in table order */
+		if (emit_table[r->piece[k].emitter].flags & EMIT_MAIN)
+			run_piece(r, &r->piece[k]);
+	drain(r);
 	for (int t = 0; t < started; t++)
 		pthread_join(tid[t], NULL);
-	pthread_mutex_destroy(&r.mu);
-	for (int i = 0; i < n; i++)
-		if (r.part[i])
-			errors += r.errors[i] + output_join(o, r.part[i]);
+	pthread_mutex_destroy(&r->mu);
+	/* In table order: the files, and anything said, as one thread would have them. */
+	for (int k = 0; k < r->npieces; k++) {
+		Piece *p = &r->piece[k];
+		errors += p->errors + output_join(o, p->part);
+		ms[p->emitter] += p->ms; /* a writer in shares: the time of all of them */
+	}
+	free(r);
 	for (int i = 0; i < n; i++) /* report.json: what the others wrote, so after them */
 		if (wanted[i] && (emit_table[i].flags & EMIT_LAST)) {
 			double t0 = now_ms();
