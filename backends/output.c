@@ -271,6 +271,8 @@ static bool make_dirs(Writer *w, Sink *s)
 /* Writes n bytes to s's file, unless it failed; hashes them unless the caller did. */
 static void sink_data(Sink *s, const char *data, size_t n)
 {
+	if (s->w->failed && !s->err)
+		s->err = -1; /* another file, open at the same time, failed first */
 	if (s->fd >= 0 && !s->err && (s->err = fdio_write_all(s->fd, data, n, -1)) != 0)
 		s->what = "cannot write";
 	if (!s->hashed)
