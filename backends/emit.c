@@ -15,6 +15,7 @@
  */
 #include "backends.h"
 
+#include <assert.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
@@ -175,6 +176,7 @@ int emit_write(Output *o, const Design *d, const bool *wanted, int threads, doub
 	if (nshares > PIECES_MAX - EMIT_MAX)
 		nshares = PIECES_MAX - EMIT_MAX;
 	for (int i = 0; emit_table[i].name; i++, n++) {
+		assert(i < EMIT_MAX);
 		const Emitter *e = &emit_table[i];
 		if (!wanted[i] || (e->flags & EMIT_LAST))
 			continue;
