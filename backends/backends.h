@@ -65,6 +65,16 @@ int output_commit(Output *o);
 /* Removes the temporary directory and frees o; DIR is left exactly as it was. NULL is fine. */
 void output_abort(Output *o);
 
+/* A part of o for a writer on another thread (emit.c): output_file, output_write_buf,
+ * output_close, output_memo, output_ends and output_named work on it as on o, from one thread
+ * at a time, any thread; its files go to o's writer. It says nothing: its diagnostics are
+ * said, and its files added to o's list, by output_join (on o's thread, once the part's writer
+ * has returned), which frees it; parts joined in a fixed order give the list, the manifest and
+ * the diagnostics of one thread. output_artifacts, output_commit and output_abort are o's
+ * alone. output_join returns the errors it found (a path two parts both wrote). */
+Output *output_part(Output *o);
+int output_join(Output *o, Output *part);
+
 /* One piece of text two artifacts of a build share, made once (the fabric drawing, laid out by
  * Graphviz for topology.svg and report.html): the Output keeps it until it ends. *fresh is true
  * the first time, when the caller makes it and sets **ok to whether it could. */
@@ -565,6 +575,10 @@ void configdb_stringn(Buf *b, const char *s, size_t n);
  * writes none of them then, `--emit switches` (output_named) all (docs/output.md). */
 enum { SWITCH_FILES_DEFAULT_MAX = 1024 };
 int switch_configs_write(Output *o, const Design *d);
+/* The same files, a share of them: of the switches in writing order (fabric by fabric), share
+ * k of n writes the k-th n-th, so shares 0 to n - 1 one after another write what
+ * switch_configs_write does (emit.c runs them on several threads). */
+int switch_configs_write_share(Output *o, const Design *d, int share, int nshares);
 
 /* The switches whose files switch_configs_write leaves out of a default build: their count
  * when there are more than SWITCH_FILES_DEFAULT_MAX, else 0. */
@@ -614,12 +628,32 @@ int model_lp_write(Output *o, const Design *d);
  * pass's). */
 typedef int (*ArtifactWriter)(Output *o, const Design *d);
 
+/* What emit_write needs to know of a writer to run it beside others (emit.c):
+ * EMIT_MAIN: on the calling thread, one after another in table order: it uses Graphviz's
+ *   cgraph or GLPK (not known to be thread-safe), says diagnostics or allocates in the
+ *   design's arena (the Ctx is one thread's);
+ * EMIT_ENDS: reads the cable ends' table (ends.c), made before the threads start;
+ * EMIT_FIRST: among the largest, so started first (the others fill the other threads);
+ * EMIT_LAST: after every other writer, alone (report.json lists what they wrote). */
+enum { EMIT_MAIN = 1, EMIT_ENDS = 2, EMIT_FIRST = 4, EMIT_LAST = 8 };
+
 typedef struct Emitter {
 	const char *name; /* the --emit name: a file ("bom.csv") or a group ("switches") */
 	const char *what;
 	ArtifactWriter write;
+	unsigned flags;   /* EMIT_* */
 } Emitter;
 extern const Emitter emit_table[]; /* ends with a NULL name */
+enum { EMIT_MAX = 32 };            /* at least the entries of emit_table */
+
+/* Runs the writers of emit_table whose wanted[i] is true into o: on `threads` threads
+ * (emit_threads() when 0; 1: one after another on the caller's thread, in table order), the
+ * output the same whatever their number. Sets ms[i] to writer i's time (on its thread) and
+ * returns the errors. */
+int emit_write(Output *o, const Design *d, const bool *wanted, int threads, double *ms);
+/* The threads emit_write uses by default: $CLUSTERC_THREADS when set (1 to 64), else the
+ * processors online, at most 8. */
+int emit_threads(void);
 
 /* text.c: s as a Markdown code span, literal whatever it holds (a fence longer than any run of
  * backticks in it; control characters as spaces): "`s`" for most text. */

@@ -2,43 +2,226 @@
  * emit.c — the artifacts `clusterc build` can write, in the order it writes them: one entry
  * per --emit name, each a writer of one signature (backends.h). report.json stays last: it
  * lists every file written before it. To add a backend, add its entry here (and its file to
- * CMakeLists.txt).
+ * CMakeLists.txt), with the flags that say how it may run beside the others.
+ *
+ * The writers only read the finished Design, so emit_write runs them on several threads
+ * (docs/performance.md, "Emitter, on both cores"): each writer renders into its own part of
+ * the Output (output_part), on whichever thread takes it, and the parts are joined in table
+ * order once every writer has returned, so the files, manifest.json and the diagnostics are
+ * those of one thread. What the writers share is made before the threads start (the cable
+ * ends' table, ends.c) or kept on the calling thread (EMIT_MAIN: Graphviz's cgraph, GLPK, the
+ * diagnostics and the design's arena, none of them made for threads). report.json comes last,
+ * alone. CLUSTERC_THREADS=1 runs them one after another on the caller's thread, as before.
  */
 #include "backends.h"
 
+#include <assert.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
 const Emitter emit_table[] = {
-	{"bom.csv", "bill of materials", bom_csv_write},
-	{"cabling.csv", "one row per cable: ids, labels, both ends, media, lengths", cabling_csv_write},
+	{"bom.csv", "bill of materials", bom_csv_write, 0},
+	{"cabling.csv", "one row per cable: ids, labels, both ends, media, lengths",
+	 cabling_csv_write, EMIT_ENDS},
 	{"pull-sheets", "pull-sheets.csv and .md: what to pull, from where to where, in which order, "
-			"per row and per rack", pull_sheets_write},
+			"per row and per rack", pull_sheets_write, EMIT_ENDS},
 	{"wiring.csv", "each cable's ends as ibnetdiscover or LLDP names them: the plan clusterc verify "
-		       "checks", wiring_csv_write},
+		       "checks", wiring_csv_write, EMIT_ENDS},
 	{"clusterc.lock", "every fabric's shape, rack, device and cable by name and port: what "
-			  "`build --from` grows from", lock_write},
+			  "`build --from` grows from", lock_write, EMIT_ENDS},
 	{"expansion", "a build grown with --from: the change plan in expansion/ (cables to add, move "
-		      "and remove, devices to install, in pull order)", expansion_write},
-	{"labels.csv", "cable tags for a label printer: id, both ends, length", labels_csv_write},
+		      "and remove, devices to install, in pull order)", expansion_write, 0},
+	{"labels.csv", "cable tags for a label printer: id, both ends, length", labels_csv_write,
+	 EMIT_ENDS},
 	{"trunks.csv", "structured cabling: trunks between patch panels, when a fabric has them",
-	 trunks_csv_write},
-	{"netbox", "NetBox bulk-import CSVs in netbox/", netbox_write},
-	{"one-line", "the power one-line diagram: facility/one-line.svg", one_line_write},
-	{"racks.csv", "rack elevations as a table: every device, its U and power", racks_csv_write},
-	{"racks.svg", "rack elevations drawn", racks_svg_write},
-	{"hostfile", "MPI hostfile: one node a line with its accelerators as slots", hostfile_write},
-	{"slurm", "Slurm topology/tree, topology/block and topology.yaml in slurm/", slurm_write},
-	{"k8s", "Kubernetes node topology labels and a Kueue Topology in k8s/", k8s_write},
+	 trunks_csv_write, 0},
+	{"netbox", "NetBox bulk-import CSVs in netbox/", netbox_write, EMIT_ENDS},
+	{"one-line", "the power one-line diagram: facility/one-line.svg", one_line_write, 0},
+	{"racks.csv", "rack elevations as a table: every device, its U and power", racks_csv_write, 0},
+	{"racks.svg", "rack elevations drawn", racks_svg_write, 0},
+	{"hostfile", "MPI hostfile: one node a line with its accelerators as slots", hostfile_write, 0},
+	{"slurm", "Slurm topology/tree, topology/block and topology.yaml in slurm/", slurm_write, 0},
+	/* libyaml's emitter reports through the Ctx (yamlio.c) */
+	{"k8s", "Kubernetes node topology labels and a Kueue Topology in k8s/", k8s_write, EMIT_MAIN},
+	/* names in the design's arena, warnings */
 	{"infiniband", "InfiniBand fabrics: ibnetdiscover/ibsim topology, node-name map, OpenSM "
-		       "fat-tree settings in infiniband/", infiniband_write},
+		       "fat-tree settings in infiniband/", infiniband_write, EMIT_MAIN},
 	{"parallelism", "each workload's plan, Megatron-LM flags, rankfile, hostfile and Calculon "
-			"inputs in parallelism/", parallelism_write},
-	{"report.md", "the report for people", report_md_write},
+			"inputs in parallelism/", parallelism_write, 0},
+	{"report.md", "the report for people", report_md_write, 0},
+	/* the fabric drawing, laid out by Graphviz (topology.c) */
 	{"report.html", "the report for people as one page with charts (no script, no network)",
-	 report_html_write},
-	{"topology.dot", "the fabric graph", topology_dot_write},
-	{"topology.svg", "the fabric drawing, when small enough", topology_svg_write},
+	 report_html_write, EMIT_MAIN},
+	{"topology.dot", "the fabric graph", topology_dot_write, EMIT_MAIN},
+	{"topology.svg", "the fabric drawing, when small enough", topology_svg_write, EMIT_MAIN},
 	{"switches", ("SONiC config_db.json and FRR frr.conf of every Ethernet switch (beyond 1,024 "
-		      "switches only when named)"), switch_configs_write},
-	{"model.lp", "the optimizer's model in CPLEX LP format, when choices were open", model_lp_write},
-	{"report.json", "the machine-readable report (written last)", report_json_write},
-	{NULL, NULL, NULL},
+		      "switches only when named)"), switch_configs_write, EMIT_FIRST},
+	/* GLPK */
+	{"model.lp", "the optimizer's model in CPLEX LP format, when choices were open",
+	 model_lp_write, EMIT_MAIN},
+	{"report.json", "the machine-readable report (written last)", report_json_write, EMIT_LAST},
+	{NULL, NULL, NULL, 0},
 };
+
+enum { THREADS_MAX = 64, THREADS_DEFAULT_MAX = 8 };
+
+int emit_threads(void)
+{
+	const char *e = getenv("CLUSTERC_THREADS");
+	if (e && *e) {
+		char *end;
+		long n = strtol(e, &end, 10);
+		if (!*end && n >= 1)
+			return n > THREADS_MAX ? THREADS_MAX : (int)n;
+	}
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > THREADS_DEFAULT_MAX ? THREADS_DEFAULT_MAX : (int)n;
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Writers that can also write a share of their files (share k of n, the shares in order
+ * writing what the whole does): the largest, run as several pieces so that they fill every
+ * thread rather than one. */
+typedef int (*ShareWriter)(Output *o, const Design *d, int share, int nshares);
+static const struct {
+	ArtifactWriter whole;
+	ShareWriter share;
+} shares[] = {{switch_configs_write, switch_configs_write_share}};
+
+static ShareWriter share_writer(ArtifactWriter w)
+{
+	for (size_t i = 0; i < sizeof shares / sizeof *shares; i++)
+		if (shares[i].whole == w)
+			return shares[i].share;
+	return NULL;
+}
+
+/* One piece of work: a writer, or a share of one, into its own part of the Output. */
+typedef struct Piece {
+	int emitter;
+	int share, nshares; /* nshares 0: the whole writer */
+	Output *part;
+	int errors;
+	double ms;
+} Piece;
+
+enum { SHARES_PER_THREAD = 2, PIECES_MAX = EMIT_MAX * 4 };
+
+/* What the threads share: the pieces in table order and the queue of those any thread may run
+ * (EMIT_FIRST ones first, then table order). */
+typedef struct Run {
+	const Design *d;
+	pthread_mutex_t mu;
+	Piece piece[PIECES_MAX];
+	int npieces;
+	int queue[PIECES_MAX], nqueue, next; /* next: the first not taken (under mu) */
+} Run;
+
+static void run_piece(Run *r, Piece *p)
+{
+	double t0 = now_ms();
+	const Emitter *e = &emit_table[p->emitter];
+	p->errors = p->nshares ? share_writer(e->write)(p->part, r->d, p->share, p->nshares)
+			       : e->write(p->part, r->d);
+	p->ms = now_ms() - t0;
+}
+
+/* Takes pieces off the queue until it is empty. */
+static void drain(Run *r)
+{
+	for (;;) {
+		pthread_mutex_lock(&r->mu);
+		int k = r->next < r->nqueue ? r->queue[r->next++] : -1;
+		pthread_mutex_unlock(&r->mu);
+		if (k < 0)
+			return;
+		run_piece(r, &r->piece[k]);
+	}
+}
+
+static void *worker(void *arg)
+{
+	drain(arg);
+	return NULL;
+}
+
+int emit_write(Output *o, const Design *d, const bool *wanted, int threads, double *ms)
+{
+	if (threads <= 0)
+		threads = emit_threads();
+	int errors = 0;
+	if (threads == 1) {
+		for (int i = 0; emit_table[i].name; i++)
+			if (wanted[i]) {
+				double t0 = now_ms();
+				errors += emit_table[i].write(o, d);
+				ms[i] = now_ms() - t0;
+			}
+		return errors;
+	}
+	Run *r = xmalloc(sizeof *r);
+	*r = (Run){.d = d};
+	pthread_mutex_init(&r->mu, NULL);
+	bool ends = false;
+	int n = 0;
+	int nshares = threads * SHARES_PER_THREAD;
+	if (nshares > PIECES_MAX - EMIT_MAX)
+		nshares = PIECES_MAX - EMIT_MAX;
+	for (int i = 0; emit_table[i].name; i++, n++) {
+		assert(i < EMIT_MAX);
+		const Emitter *e = &emit_table[i];
+		if (!wanted[i] || (e->flags & EMIT_LAST))
+			continue;
+		ends |= (e->flags & EMIT_ENDS) != 0;
+		ms[i] = 0;
+		bool split = !(e->flags & EMIT_MAIN) && share_writer(e->write);
+		for (int k = 0; k < (split ? nshares : 1); k++)
+			r->piece[r->npieces++] = (Piece){.emitter = i, .share = k,
+							  .nshares = split ? nshares : 0,
+							  .part = output_part(o)};
+	}
+	for (int pass = 0; pass < 2; pass++) /* EMIT_FIRST ones, then the others */
+		for (int k = 0; k < r->npieces; k++) {
+			unsigned flags = emit_table[r->piece[k].emitter].flags;
+			if (!(flags & EMIT_MAIN) && ((flags & EMIT_FIRST) != 0) == (pass == 0))
+				r->queue[r->nqueue++] = k;
+		}
+	if (ends) /* the table the writers of a row per cable share, before they start */
+		ends_table(o, d);
+	/* threads - 1 more threads (fewer when there is less to share out); should one not start,
+	 * the others and this one take its share. */
+	pthread_t tid[THREADS_MAX];
+	int started = 0;
+	while (started < threads - 1 && started < r->nqueue &&
+	       pthread_create(&tid[started], NULL, worker, r) == 0)
+		started++;
+	for (int k = 0; k < r->npieces; k++) /* this thread's own, in table order */
+		if (emit_table[r->piece[k].emitter].flags & EMIT_MAIN)
+			run_piece(r, &r->piece[k]);
+	drain(r);
+	for (int t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
+	pthread_mutex_destroy(&r->mu);
+	/* In table order: the files, and anything said, as one thread would have them. */
+	for (int k = 0; k < r->npieces; k++) {
+		Piece *p = &r->piece[k];
+		errors += p->errors + output_join(o, p->part);
+		ms[p->emitter] += p->ms; /* a writer in shares: the time of all of them */
+	}
+	free(r);
+	for (int i = 0; i < n; i++) /* report.json: what the others wrote, so after them */
+		if (wanted[i] && (emit_table[i].flags & EMIT_LAST)) {
+			double t0 = now_ms();
+			errors += emit_table[i].write(o, d);
+			ms[i] = now_ms() - t0;
+		}
+	return errors;
+}

@@ -18,6 +18,13 @@
  * on the way, so nothing is read back. The bytes written, and their order, are the same as
  * with one thread; should the thread not start, the jobs run on the caller's thread.
  *
+ * Artifacts rendered on several threads at once (emit.c) each write into a part of the Output
+ * (output_part): its own list of files, the same writer, whose queue takes the jobs of every
+ * part's thread (each job names its file, so their interleaving changes nothing written).
+ * output_join adds a part's files to the Output's list after its earlier parts', in the order
+ * of emit.c's table, so the list, the diagnostics and everything made of them are those of one
+ * thread. A part says nothing itself: its diagnostics wait in the part until it is joined.
+ *
  * Errors: the writer records the first failure of each file (creating its directory or
  * itself, a write, the close: a full disk whatever the backend called); output_artifacts and
  * output_commit wait for the writer and report them, and the commit then refuses. After a
@@ -80,8 +87,9 @@ struct Writer {
 	Job *head, *tail;
 	size_t queued;      /* bytes of data in the queue */
 	bool busy, quit;
-	bool asleep, full;  /* the writer waits for jobs; the caller for room (so wake-ups, costly
-			     * in a virtual machine, happen only when someone waits) */
+	bool asleep;        /* the writer waits for jobs; */
+	int full;           /* and this many callers (the threads of parts) for room: wake-ups,
+			     * costly in a virtual machine, happen only when someone waits */
 	char *made;         /* the writer's: the directory of the last file created, made */
 	bool failed;        /* the writer's: a file failed, so the later ones are not written */
 };
@@ -93,8 +101,18 @@ typedef struct OutFile {
 	Artifact a;
 } OutFile;
 
+/* A diagnostic of a part, said when it is joined: "what 'path': strerror" of code io, or an
+ * internal error. */
+typedef struct Held {
+	char *text;
+	bool io;
+} Held;
+
 struct Output {
-	Ctx *c;
+	Ctx *c;       /* NULL in a part: it says nothing until joined */
+	Output *root; /* a part's Output (output_part), NULL for an Output itself */
+	Held *held;   /* a part's diagnostics, in order */
+	int nheld;
 	char *dir;    /* as given, trailing '/' removed */
 	char *prefix; /* DIR's parent with its '/' ("a/b/", "/"), or "" */
 	char *base;   /* DIR's last component */
@@ -113,11 +131,34 @@ struct Output {
 	void *ends;      /* output_ends' table (the arena's) */
 };
 
-static Diag *io_error(Output *o, const char *what, const char *path, int err)
+/* A part keeps the text for output_join; an Output says it. */
+static void hold(Output *o, char *text, bool io)
 {
+	o->held = xrealloc(o->held, sizeof *o->held * (size_t)(o->nheld + 1));
+	o->held[o->nheld++] = (Held){text, io};
+}
+
+static void io_error(Output *o, const char *what, const char *path, int err)
+{
+	if (o->root) {
+		Buf b = {0};
+		buf_printf(&b, "%s '%s': %s", what, path, strerror(err));
+		hold(o, b.s, true);
+		return;
+	}
 	Diag *d = diag_error(o->c, NOLOC, "%s '%s': %s", what, path, strerror(err));
 	diag_set_code(d, "io");
-	return d;
+}
+
+static void internal_error(Output *o, const char *fmt, const char *path)
+{
+	if (o->root) {
+		Buf b = {0};
+		buf_printf(&b, fmt, path);
+		hold(o, b.s, false);
+	} else {
+		diag_error(o->c, NOLOC, fmt, path);
+	}
 }
 
 static char *join(const char *a, const char *b)
@@ -176,6 +217,8 @@ static void output_free(Output *o)
 
 Buf *output_memo(Output *o, bool **ok, bool *fresh)
 {
+	if (o->root)
+		o = o->root;
 	*fresh = !o->memo_set;
 	o->memo_set = true;
 	*ok = &o->memo_ok;
@@ -184,12 +227,12 @@ Buf *output_memo(Output *o, bool **ok, bool *fresh)
 
 void *output_ends(Output *o)
 {
-	return o->ends;
+	return o->root ? o->root->ends : o->ends;
 }
 
 void output_set_ends(Output *o, void *table)
 {
-	o->ends = table;
+	(o->root ? o->root : o)->ends = table;
 }
 
 /* ---- the writer ------------------------------------------------------------------------- */
@@ -228,6 +271,8 @@ static bool make_dirs(Writer *w, Sink *s)
 /* Writes n bytes to s's file, unless it failed; hashes them unless the caller did. */
 static void sink_data(Sink *s, const char *data, size_t n)
 {
+	if (s->w->failed && !s->err)
+		s->err = -1; /* another file, open at the same time, failed first */
 	if (s->fd >= 0 && !s->err && (s->err = fdio_write_all(s->fd, data, n, -1)) != 0)
 		s->what = "cannot write";
 	if (!s->hashed)
@@ -310,7 +355,7 @@ static void *writer_main(void *arg)
 		w->busy = false;
 		w->queued -= done;
 		if (w->full)
-			pthread_cond_signal(&w->room);
+			pthread_cond_broadcast(&w->room);
 		if (!w->head)
 			pthread_cond_broadcast(&w->idle);
 	}
@@ -341,9 +386,9 @@ static void writer_push(Writer *w, Job *j)
 	}
 	pthread_mutex_lock(&w->mu);
 	while (w->queued && w->queued + j->n > QUEUE_BYTES) {
-		w->full = true;
+		w->full++;
 		pthread_cond_wait(&w->room, &w->mu);
-		w->full = false;
+		w->full--;
 	}
 	if (w->tail)
 		w->tail->next = j;
@@ -488,13 +533,13 @@ static bool valid_relpath(const char *p)
 /* A new file RELPATH: its Sink, and its entry in o->files (f NULL). NULL after a diagnostic. */
 static OutFile *new_file(Output *o, const char *relpath)
 {
-	const char *key = intern_cstr(o->c, relpath);
+	/* A part leaves the names to output_join (the Output's table is the main thread's). */
+	const char *key = o->root ? NULL : intern_cstr(o->c, relpath);
 	if (!valid_relpath(relpath) || strcmp(relpath, MANIFEST) == 0 ||
 	    strcmp(relpath, OUTDIR_TOKEN) == 0 ||
-	    table_get(&o->names, key)) {
+	    (key && table_get(&o->names, key))) {
 		/* A backend's bug, not the user's: say so rather than overwrite. */
-		diag_error(o->c, NOLOC, "internal error: artifact path '%s' is invalid or taken",
-			   relpath);
+		internal_error(o, "internal error: artifact path '%s' is invalid or taken", relpath);
 		o->failed = true;
 		return NULL;
 	}
@@ -507,7 +552,8 @@ static OutFile *new_file(Output *o, const char *relpath)
 	}
 	OutFile *of = &o->files[o->nfiles++];
 	*of = (OutFile){.path = xstrdup(relpath), .sink = s};
-	table_put(o->c, &o->names, key, (void *)(intptr_t)o->nfiles);
+	if (key)
+		table_put(o->c, &o->names, key, (void *)(intptr_t)o->nfiles);
 	return of;
 }
 
@@ -621,9 +667,49 @@ int output_close(Output *o, FILE *f)
 	for (int i = o->nfiles - 1; i >= 0; i--)
 		if (o->files[i].f == f)
 			return close_file(o, &o->files[i]);
-	diag_error(o->c, NOLOC, "internal error: output_close of a file it did not open");
+	internal_error(o, "internal error: output_close of a file it did not open%s", "");
 	o->failed = true;
 	return 1;
+}
+
+Output *output_part(Output *o)
+{
+	Output *p = xmalloc(sizeof *p);
+	*p = (Output){.root = o, .dir = o->dir, .tmp = o->tmp, .w = o->w, .named = o->named};
+	return p;
+}
+
+int output_join(Output *o, Output *p)
+{
+	int errors = 0;
+	for (int i = 0; i < p->nheld; i++) {
+		Diag *d = diag_error(o->c, NOLOC, "%s", p->held[i].text);
+		if (p->held[i].io)
+			diag_set_code(d, "io");
+		free(p->held[i].text); /* an error its writer counted */
+	}
+	for (int i = 0; i < p->nfiles; i++) {
+		const char *key = intern_cstr(o->c, p->files[i].path);
+		bool taken = table_get(&o->names, key) != NULL;
+		if (taken) {
+			internal_error(o, "internal error: artifact path '%s' is invalid or taken",
+				       p->files[i].path);
+			o->failed = true;
+			errors++;
+		}
+		if (o->nfiles == o->cap) {
+			o->cap = o->cap ? o->cap * 2 : 16;
+			o->files = xrealloc(o->files, sizeof *o->files * (size_t)o->cap);
+		}
+		o->files[o->nfiles++] = p->files[i]; /* its sink and stream go with it */
+		if (!taken)
+			table_put(o->c, &o->names, key, (void *)(intptr_t)o->nfiles);
+	}
+	o->failed |= p->failed;
+	free(p->files);
+	free(p->held);
+	free(p);
+	return errors;
 }
 
 static int by_path(const void *a, const void *b)

@@ -22,7 +22,7 @@
 #include <time.h>
 
 /* Where emit's split (--timings) keeps the commit, after the emitters (emit.c: 24). */
-enum { EMIT_SPLIT_COMMIT = 32 };
+enum { EMIT_SPLIT_COMMIT = EMIT_MAX };
 
 static double now_ms(void)
 {
@@ -139,15 +139,11 @@ static int write_artifacts(const Options *o, Design *d, const char *dir, bool *r
 	Output *out = output_open(c, dir, o->force);
 	if (!out)
 		return c->output_busy ? EXIT_BUSY : EXIT_IO;
-	int errors = 0;
 	output_set_named(out, o->emit != NULL);
-	for (int i = 0; emit_table[i].name; i++)
-		if (emit_wanted(o->emit, emit_table[i].name)) {
-			double t0 = now_ms();
-			errors += emit_table[i].write(out, d);
-			if (i < EMIT_SPLIT_COMMIT)
-				split[i] = now_ms() - t0;
-		}
+	bool wanted[EMIT_MAX] = {false};
+	for (int i = 0; emit_table[i].name && i < EMIT_MAX; i++)
+		wanted[i] = emit_wanted(o->emit, emit_table[i].name);
+	int errors = emit_write(out, d, wanted, 0, split); /* on emit_threads() threads */
 	if (errors) {
 		output_abort(out);
 		return EXIT_IO;
@@ -236,8 +232,9 @@ int cmd_build(const Options *o, const char *path)
 		diag_render(c, stderr);
 	if (o->timings) {
 		print_timings(timings, emit_ms);
-		/* emit's split: each backend's time on the main thread (making its text, and
-		 * waiting when the writer's queue is full), then the commit (the writer's last
+		/* emit's split: each backend's time on the thread that ran it (making its text,
+		 * and waiting when the writer's queue is full; with several threads, the times
+		 * overlap and add up to more than emit's), then the commit (the writer's last
 		 * files and hashes, the manifest, the swap). */
 		for (int i = 0; i <= EMIT_SPLIT_COMMIT; i++)
 			if (split[i] > 0)

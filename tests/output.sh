@@ -11,7 +11,9 @@
 #    directory and lock and dies of the signal, DIR is the old output; an ignored SIGHUP
 #    (nohup) is left ignored;
 #  - what a SIGKILL leaves (a temporary directory, the lock) is removed by the next run, and
-#    only what is provably ours: a look-alike directory without our token is left alone.
+#    only what is provably ours: a look-alike directory without our token is left alone;
+#  - the artifacts rendered on 1, 3 and 8 threads (CLUSTERC_THREADS): the same files, summary
+#    and diagnostics, the switches' files written in shares among them.
 set -u
 . "$(dirname "$0")/lib.sh"
 small=examples/seed-wanka-h100.cluster
@@ -178,6 +180,24 @@ printf 'node n { power = 1 kW + 1 Gbps }\n' >"$tmp/bad.cluster"
 CLUSTERC_NO_RENAME_EXCHANGE=1 "$clusterc" build -q "$small" -o "$fb" 2>"$tmp/e" || err "the build after the crash"
 grep -q "put back from" "$tmp/e" || err "the previous output was not put back: $(cat "$tmp/e")"
 whole "$fb" && [ -z "$(litter "$fb")" ] || err "after the repair: $fb incomplete or $(litter "$fb")"
+
+# ---- threads ------------------------------------------------------------------------------
+# Every artifact (the switches' files of 400 switches, InfiniBand, model.lp, the drawing) on
+# one thread and on several: the same bytes, the same summary and diagnostics.
+here=$PWD
+for spec in examples/meta-24k-roce.cluster examples/dgx-h100-superpod.cluster "$mid"; do
+	name=$(basename "$spec" .cluster)
+	for t in 1 3 8; do
+		mkdir -p "$tmp/t$t"
+		(cd "$tmp/t$t" && CLUSTERC_THREADS=$t "$clusterc" build --emit all "$here/$spec" -o "$name" \
+			>"$name.out" 2>"$name.err"; echo $? >"$name.rc")
+	done
+	for t in 3 8; do
+		diff -r "$tmp/t1" "$tmp/t$t" >/dev/null || err "$name on $t threads differs from one thread"
+	done
+	[ "$(cat "$tmp/t1/$name.rc")" = 0 ] || err "$name did not build: $(cat "$tmp/t1/$name.err")"
+	rm -rf "$tmp/t1" "$tmp/t3" "$tmp/t8"
+done
 
 [ $fail -eq 0 ] && echo "output protocol: all checks passed"
 exit $((fail > 0))

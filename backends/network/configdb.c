@@ -136,23 +136,20 @@ int configdb_natcmp(const char *a, const char *b)
 	return (unsigned char)a[i] < (unsigned char)b[i] ? -1 : 1;
 }
 
-static const char *const *sort_tables;
-
-static int by_table_name(const void *x, const void *y)
-{
-	return configdb_natcmp(sort_tables[*(const int *)x], sort_tables[*(const int *)y]);
-}
-
 ConfigDb *configdb_new(const char *const *tables, int ntables)
 {
 	ConfigDb *db = xmalloc(sizeof *db);
 	*db = (ConfigDb){.tables = tables, .ntables = ntables};
 	db->order = xmalloc(sizeof(int) * (size_t)(ntables + 1));
 	db->rank = xmalloc(sizeof(int) * (size_t)(ntables + 1));
-	for (int t = 0; t < ntables; t++)
-		db->order[t] = t;
-	sort_tables = tables;
-	qsort(db->order, (size_t)ntables, sizeof(int), by_table_name);
+	/* The tables by name (a few dozen: insertion, which needs no state shared with a
+	 * comparison function, as switch_config.c makes documents on several threads). */
+	for (int t = 0; t < ntables; t++) {
+		int k = t;
+		for (; k > 0 && configdb_natcmp(tables[db->order[k - 1]], tables[t]) > 0; k--)
+			db->order[k] = db->order[k - 1];
+		db->order[k] = t;
+	}
 	for (int r = 0; r < ntables; r++)
 		db->rank[db->order[r]] = r;
 	return db;

@@ -519,12 +519,21 @@ int switch_configs_deferred(const Design *d)
 
 int switch_configs_write(Output *o, const Design *d)
 {
+	return switch_configs_write_share(o, d, 0, 1);
+}
+
+int switch_configs_write_share(Output *o, const Design *d, int share, int nshares)
+{
 	int errors = 0;
 	bool any = false;
 	if (!output_named(o) && switch_configs_deferred(d))
 		return 0;
+	long total = 0; /* the switches of every fabric, numbered in writing order */
 	for (int fi = 0; d->switch_plans && fi < d->nfabrics; fi++)
-		any |= d->switch_plans[fi].f != NULL;
+		if (d->switch_plans[fi].f)
+			total += d->switch_plans[fi].nswitches;
+	long lo = total * share / nshares, hi = total * (share + 1) / nshares, first = 0;
+	any = hi > lo;
 	Writer w = {.o = o, .d = d, .db = configdb_new(table_names, T_COUNT)};
 	if (any) {
 		w.cable_of = xmalloc(sizeof(int) * (size_t)(d->nlinks + 1));
@@ -538,11 +547,17 @@ int switch_configs_write(Output *o, const Design *d)
 		const SwitchPlan *sp = &d->switch_plans[fi];
 		if (!sp->f)
 			continue;
+		/* this fabric's switches [first, first + nswitches) of the share's [lo, hi) */
+		int from = (int)(lo > first ? lo - first : 0);
+		int to = (int)(hi - first < sp->nswitches ? hi - first : sp->nswitches);
+		first += sp->nswitches;
+		if (from >= to)
+			continue;
 		w.sp = sp;
 		w.count = xmalloc(sizeof(int) * (size_t)(sp->nswitches + 1));
 		memset(w.count, 0, sizeof(int) * (size_t)(sp->nswitches + 1));
 		fabric_policy(&w);
-		for (int i = 0; i < sp->nswitches && !errors; i++)
+		for (int i = from; i < to && !errors; i++)
 			errors += write_switch(&w, i);
 		free(w.count);
 	}
