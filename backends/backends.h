@@ -387,6 +387,81 @@ int topology_svg_write(Output *o, const Design *d);
  * once per Output: topology.svg and report.html share it. */
 bool topology_svg_render(Output *o, const Design *d, Buf *out);
 
+/* ---- topology_dot.c: the fabric graph as data, and topology.dot written from it ------------ */
+
+/* The attributes of the drawing's nodes, edges and graphs: enum constant, name, default. */
+#define TOPO_NODE_ATTRS(X) X(TOPO_N_LABEL, "label", "\\N") X(TOPO_N_KIND, "kind", "") \
+	X(TOPO_N_FABRIC, "fabric", "") X(TOPO_N_TIER, "tier", "") X(TOPO_N_PLANE, "plane", "") \
+	X(TOPO_N_RAIL, "rail", "") X(TOPO_N_SU, "su", "") X(TOPO_N_POD, "pod", "") \
+	X(TOPO_N_GROUP, "group", "") X(TOPO_N_SLICE, "slice", "") X(TOPO_N_BLOCK, "block", "") \
+	X(TOPO_N_MODEL, "model", "") X(TOPO_N_COUNT, "count", "") X(TOPO_N_SHAPE, "shape", "ellipse")
+#define TOPO_EDGE_ATTRS(X) X(TOPO_E_FABRIC, "fabric", "") X(TOPO_E_TIER, "tier", "") \
+	X(TOPO_E_PLANE, "plane", "") X(TOPO_E_RAIL, "rail", "") X(TOPO_E_SPEED, "speed", "") \
+	X(TOPO_E_COUNT, "count", "") X(TOPO_E_XLABEL, "xlabel", "") \
+	X(TOPO_E_PENWIDTH, "penwidth", "1") X(TOPO_E_CONSTRAINT, "constraint", "true") \
+	X(TOPO_E_A_PORT, "a_port", "") X(TOPO_E_Z_PORT, "z_port", "")
+#define TOPO_GRAPH_ATTRS(X) X(TOPO_G_LABEL, "label", "") \
+	X(TOPO_G_AGGREGATED, "aggregated", "false") X(TOPO_G_RANKDIR, "rankdir", "BT")
+#define TOPO_ATTR_ENUM(e, name, def) e,
+enum { TOPO_NODE_ATTRS(TOPO_ATTR_ENUM) TOPO_N_ATTRS };
+enum { TOPO_EDGE_ATTRS(TOPO_ATTR_ENUM) TOPO_E_ATTRS };
+enum { TOPO_GRAPH_ATTRS(TOPO_ATTR_ENUM) TOPO_G_ATTRS };
+#undef TOPO_ATTR_ENUM
+/* Their names and defaults, in enum order: [i][0] the name, [i][1] the default. */
+extern const char *const topology_node_attrs[TOPO_N_ATTRS][2];
+extern const char *const topology_edge_attrs[TOPO_E_ATTRS][2];
+extern const char *const topology_graph_attrs[TOPO_G_ATTRS][2];
+
+/* A subgraph: one fabric, with the nodes drawn in it (indices, in creation order). */
+typedef struct TopologySub {
+	int name;                 /* a string of the scene */
+	int attr[TOPO_G_ATTRS];   /* its own attributes: strings, or -1 */
+	int *nodes, nnodes, cap;
+} TopologySub;
+
+/* What topology.dot and topology.svg show, as Graphviz's graph would hold it: the graph named
+ * after the cluster, a subgraph per fabric, nodes and edges in creation order, every attribute
+ * a string (an index into the scene's strings, each distinct string once; -1: the default).
+ * All on the heap, released by topology_scene_free. */
+typedef struct TopologyScene {
+	Buf pool;               /* the strings' bytes, each NUL-terminated */
+	uint32_t *str_off, *str_len;
+	int nstr, str_cap;
+	int *str_slots;         /* hash of the strings: index or -1 */
+	size_t str_nslots;
+	int name;               /* the graph's name */
+	int graph_attr[TOPO_G_ATTRS]; /* the graph's attributes (label: the name) */
+	TopologySub *subs;
+	int nsubs;
+	int *node_name, *node_sub, *node_attr; /* node_attr: TOPO_N_ATTRS a node */
+	int nnodes, node_cap;
+	int *node_slots;        /* hash of the node names: index or -1 */
+	size_t node_nslots;
+	int *edge_ends, *edge_attr; /* edge_ends: tail, head; edge_attr: TOPO_E_ATTRS an edge */
+	int nedges, edge_cap;
+	int drawn;              /* nodes drawn (one drawn again under its name counts again) */
+	int node_def[TOPO_N_ATTRS], edge_def[TOPO_E_ATTRS]; /* the defaults' strings */
+} TopologyScene;
+
+/* The scene of d's fabrics. Gives up, returning false (sc still to be freed), once more than
+ * max_drawn nodes would be drawn; true otherwise. */
+bool topology_scene_build(TopologyScene *sc, const Design *d, int max_drawn);
+void topology_scene_free(TopologyScene *sc);
+static inline const char *topology_scene_str(const TopologyScene *sc, int s)
+{
+	return sc->pool.s + sc->str_off[s];
+}
+/* Appends topology.dot's text to out: byte for byte what Graphviz 2.43's agwrite writes for
+ * the same graph (cgraph's write.c: layout, order, quoting). With f, hands out's bytes to f
+ * whenever more than a few hundred kB are pending, and at the end. */
+void topology_scene_dot(const TopologyScene *sc, Buf *out, FILE *f);
+/* s as agwrite quotes an identifier or value (cgraph's _agstrcanon), appended to out. */
+void topology_dot_canon(Buf *out, const char *s, size_t n);
+/* For the unit tests: whether topology_dot_canon and Graphviz's agcanonStr agree on s, and
+ * whether topology.dot of d is agwrite's text (topology.c, which has Graphviz). */
+bool topology_dot_canon_agrees(const char *s);
+bool topology_dot_agrees(const Design *d);
+
 /* ---- topology_groups.c: what the fabric drawing shows (no Graphviz) ------------------------- */
 
 /* The devices the drawing of fabric f shows: switches, extra devices and the nodes it links. */
@@ -431,6 +506,11 @@ typedef struct TopologyGroups {
 /* Groups the devices of fabric f and counts its links per pair of groups. The arrays are on
  * the heap: topology_groups_free releases them. */
 void topology_group(const Design *d, const FabricInst *f, TopologyGroups *out);
+/* The same, but it stops once there are more than max_groups groups (before counting the
+ * links per pair, the costly part) and returns false then: out holds the groups found so far,
+ * and no pairs. */
+bool topology_group_within(const Design *d, const FabricInst *f, int max_groups,
+			   TopologyGroups *out);
 void topology_groups_free(TopologyGroups *g);
 
 /* ---- bom_csv.c: bom.csv, the bill of materials --------------------------------------------- */

@@ -981,12 +981,102 @@ static void test_configdb(void)
 	configdb_free(db);
 }
 
+/* ---- topology.dot: written directly, agwrite's bytes ---------------------------------------- */
+
+/* topology_dot_canon against Graphviz's own quoting: the words agwrite quotes (keywords, signs,
+ * numbers, escapes, non-ASCII) and random strings of the characters that matter, long enough
+ * to be broken across lines (agwrite breaks strings of 128 characters and more). */
+static void test_dot_canon(void)
+{
+	static const char *const words[] = {
+		"", "a", "node", "NODE", "Edge", "graph", "subgraph", "strict", "digraph", "nodes",
+		"1", "-1", "-", ".", "1.5", "1.5.2", ".5", "-.5", "5.", "1-2", "400G", "5.00",
+		"\\N", "a\"b", "\"", "x_y", "x-y", "x.y", "compute/nodes/group1", "1/17/1",
+		"32 router switches\\ngroup 1", "leaf-spine", "caf\xc3\xa9", "\xc3\xa9t\xc3\xa9",
+		"a b", "_", "0", "00", "-0", "--1", "1e5"};
+	for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+		if (!topology_dot_canon_agrees(words[i]))
+			CU_FAIL(words[i]);
+	static const char alphabet[] = "aZ09_-.\"\\/ :\xc3\xa9";
+	unsigned seed = 12345;
+	char s[400];
+	int failed = 0;
+	for (int k = 0; k < 3000 && failed < 3; k++) {
+		seed = seed * 1103515245u + 12345u;
+		size_t n = 1 + (seed >> 8) % (k % 3 ? 20 : 390);
+		for (size_t i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			s[i] = alphabet[(seed >> 16) % (sizeof alphabet - 1)];
+		}
+		s[n] = '\0';
+		if (!topology_dot_canon_agrees(s)) {
+			failed++;
+			CU_FAIL(s);
+		}
+	}
+}
+
+/* The same spec as tests/placement/two-fabrics-one-nic.cluster, with hostnames that are the
+ * compute fabric's leaf switches' names: Graphviz makes one node of a name, so the drawing
+ * has the hosts compute-leaf-001 to -008 as those switches, in both subgraphs. */
+static const char clash_spec[] =
+	"import std.accelerators\nimport std.network\nimport std.cooling\nimport std.racks\n"
+	"import std.servers\n"
+	"node gpu_box : DGX_H100 {\n  nics = 10 x CX7_400G\n}\n"
+	"site dc {\n  power_budget = 2 MW\n  electricity = 0.08 USD/kWh\n"
+	"  floor = grid(rows = 4, racks_per_row = 12)\n}\n"
+	"fabric compute {\n  topology = fat_tree(tiers = 2, rail_optimized = true)\n"
+	"  switch = QM9700\n  rails = 8\n}\n"
+	"fabric storage {\n  topology = fat_tree(tiers = 2)\n  switch = SN5600\n}\n"
+	"cluster c {\n  site = dc\n  nodes = 32 x gpu_box\n  rack = rack48_air\n"
+	"  fabrics = [compute, storage]\n  hostname = \"compute-leaf-{index:03}\"\n}\n";
+
+/* topology.dot as written is what agwrite writes of Graphviz's graph of the same scene:
+ * device by device (one fabric, two sharing hosts, names that clash) and aggregated (fat
+ * trees, a torus with loops, OCS blocks, a dragonfly). */
+static void test_dot_agwrite(void)
+{
+	static const struct {
+		const char *path, *scenario;
+	} specs[] = {
+		{"examples/dgx-h100-superpod.cluster", "su1"},
+		{"examples/dgx-h100-superpod.cluster", "su2"},
+		{"tests/placement/two-fabrics-one-nic.cluster", NULL},
+		{"examples/torus-3d.cluster", NULL},
+		{"examples/tpu-v4-pod.cluster", NULL},
+		{"examples/dragonfly-1k.cluster", NULL},
+		{"examples/roce-spectrum4.cluster", NULL},
+		{NULL, NULL},
+	};
+	for (int i = 0; i < (int)(sizeof specs / sizeof *specs); i++) {
+		char path[512];
+		if (specs[i].path)
+			snprintf(path, sizeof path, "%s/%s", CLUSTERC_SOURCE_DIR, specs[i].path);
+		Built *b = unit_build(specs[i].path ? NULL : clash_spec, specs[i].path ? path : NULL,
+				      specs[i].scenario, false);
+		CU_ASSERT_EQUAL(b->errors, 0);
+		if (!topology_dot_agrees(&b->d))
+			CU_FAIL(specs[i].path ? specs[i].path : "the clashing names");
+		if (!specs[i].path) {
+			/* The clash is real: a host and a switch of one name. */
+			CU_ASSERT_STRING_EQUAL(b->d.nodes[0].hostname, "compute-leaf-001");
+			TopologyScene sc;
+			CU_ASSERT_TRUE(topology_scene_build(&sc, &b->d, 100000));
+			CU_ASSERT_TRUE(sc.drawn > sc.nnodes);
+			topology_scene_free(&sc);
+		}
+		unit_build_done(b);
+	}
+}
+
 void suite_backends(void)
 {
 	CU_pSuite s = CU_add_suite("backends", scratch_init, scratch_free);
 	CU_add_test(s, "text and CSV fields", test_text);
 	CU_add_test(s, "placement files: numbers, slugs, rows", test_layout);
 	CU_add_test(s, "config_db.json: natural order, compact json.dumps layout", test_configdb);
+	CU_add_test(s, "topology.dot: quoting as Graphviz quotes", test_dot_canon);
+	CU_add_test(s, "topology.dot: agwrite's bytes", test_dot_agwrite);
 	CU_add_test(s, "files and report.json", test_files);
 	CU_add_test(s, "manifest sizes and hashes", test_manifest);
 	CU_add_test(s, "identical runs, identical bytes", test_deterministic);
