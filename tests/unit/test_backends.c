@@ -994,13 +994,15 @@ static void test_dot_canon(void)
 		"\\N", "a\"b", "\"", "x_y", "x-y", "x.y", "compute/nodes/group1", "1/17/1",
 		"32 router switches\\ngroup 1", "leaf-spine", "caf\xc3\xa9", "\xc3\xa9t\xc3\xa9",
 		"a b", "_", "0", "00", "-0", "--1", "1e5"};
+	int failed = 0;
 	for (size_t i = 0; i < sizeof words / sizeof *words; i++)
-		if (!topology_dot_canon_agrees(words[i]))
+		if (!topology_dot_canon_agrees(words[i])) {
+			failed++;
 			CU_FAIL(words[i]);
+		}
 	static const char alphabet[] = "aZ09_-.\"\\/ :\xc3\xa9";
 	unsigned seed = 12345;
 	char s[400];
-	int failed = 0;
 	for (int k = 0; k < 3000 && failed < 3; k++) {
 		seed = seed * 1103515245u + 12345u;
 		size_t n = 1 + (seed >> 8) % (k % 3 ? 20 : 390);
@@ -1014,6 +1016,7 @@ static void test_dot_canon(void)
 			CU_FAIL(s);
 		}
 	}
+	CU_ASSERT_EQUAL(failed, 0);
 }
 
 /* The same spec as tests/placement/two-fabrics-one-nic.cluster, with hostnames that are the
