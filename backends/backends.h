@@ -731,8 +731,7 @@ enum { EMIT_MAX = 32 };            /* at least the entries of emit_table */
  * output the same whatever their number. Sets ms[i] to writer i's time (on its thread) and
  * returns the errors. */
 int emit_write(Output *o, const Design *d, const bool *wanted, int threads, double *ms);
-/* The threads emit_write uses by default: $CLUSTERC_THREADS when set (1 to 64), else the
- * processors online, at most 8. */
+/* The threads emit_write uses by default: $CLUSTERC_THREADS when set (1 to 64), else 1. */
 int emit_threads(void);
 
 /* text.c: s as a Markdown code span, literal whatever it holds (a fence longer than any run of
