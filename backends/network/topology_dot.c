@@ -605,28 +605,40 @@ static void sort_attrs(const char *const (*attrs)[2], int n, int *order)
 	}
 }
 
-/* A dictionary line (write_dict): `NAME [a=x,` ... `];` at level, for the n values given
- * (strings, -1 to skip) in the order given. */
-static void put_dict(DotWriter *w, int level, const char *name, const char *const (*attrs)[2],
-		     const int *order, const int *value, int n)
+/* The attributes of one list that are set (def NULL: those not empty; else those that differ
+ * from def), after the opening: `name [` indented, or a tab and `[` when name is NULL.
+ * Returns how many were written. */
+static int put_list(DotWriter *w, int level, const char *name, const char *const (*attrs)[2],
+		    const int *order, const int *value, const int *def, int n)
 {
 	int cnt = 0;
 	for (int k = 0; k < n; k++) {
 		int a = order[k];
-		if (value[a] < 0 || w->sc->str_len[value[a]] == 0)
+		if (value[a] < 0 || (def ? value[a] == def[a] : w->sc->str_len[value[a]] == 0))
 			continue;
-		if (cnt++ == 0) {
+		if (cnt++ > 0) {
+			put(w, ",\n");
+			indent(w, level + 1);
+		} else if (name) {
 			indent(w, level);
 			put(w, name);
 			put(w, " [");
 		} else {
-			put(w, ",\n");
-			indent(w, level + 1);
+			put(w, "\t[");
 		}
 		put(w, attrs[a][0]);
 		put(w, "=");
 		put_str(w, value[a]);
 	}
+	return cnt;
+}
+
+/* A dictionary line (write_dict): `NAME [a=x,` ... `];` at level, for the n values given
+ * (strings, -1 to skip) in the order given. */
+static void put_dict(DotWriter *w, int level, const char *name, const char *const (*attrs)[2],
+		     const int *order, const int *value, int n)
+{
+	int cnt = put_list(w, level, name, attrs, order, value, NULL, n);
 	if (cnt > 1) {
 		put(w, "\n");
 		indent(w, level);
@@ -639,22 +651,7 @@ static void put_dict(DotWriter *w, int level, const char *name, const char *cons
 static void put_attrs(DotWriter *w, int level, const char *const (*attrs)[2], const int *order,
 		      const int *value, const int *def, int n)
 {
-	int cnt = 0;
-	for (int k = 0; k < n; k++) {
-		int a = order[k];
-		if (value[a] < 0 || value[a] == def[a])
-			continue;
-		if (cnt++ == 0) {
-			put(w, "\t[");
-		} else {
-			put(w, ",\n");
-			indent(w, level + 1);
-		}
-		put(w, attrs[a][0]);
-		put(w, "=");
-		put_str(w, value[a]);
-	}
-	if (cnt > 0)
+	if (put_list(w, level, NULL, attrs, order, value, def, n) > 0)
 		put(w, "]");
 }
 

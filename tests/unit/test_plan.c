@@ -145,7 +145,8 @@ static void test_memory(void)
 	 * compute_activation_memory, "Table 2 of arXiv 2205.05198"; read 2026-12) takes a layer
 	 * as sbh(18 + 4F/h)/t with SP and selective recomputation — the 34 above for F = 4h — and
 	 * as sbh(10 + 24/t) without SP (compute_activation_memory_without_sp), with K and V as wide
-	 * as Q and two MLP matrices (its "TODO: ... query_projection_size"). For Llama 3.1 405B
+	 * as Q and two MLP matrices (a simplification its source marks as open, beside
+	 * query_projection_size). For Llama 3.1 405B
 	 * (GQA with 8 groups, SwiGLU, no dropout, FlashAttention, SP, TP 8) the model here differs
 	 * from it by exactly those terms: no dropout masks (−2h), K and V of g·d wide (2(g·d − h)
 	 * each), SwiGLU's gate (+2F) and FlashAttention's logsumexp (+4a): 2.5 % more. */
