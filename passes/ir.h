@@ -973,6 +973,8 @@ typedef struct PlanConfig {
 	bool sp, dopt;       /* sequence parallelism, distributed optimizer */
 	bool flash;          /* fused causal attention (FlashAttention) */
 	bool fsdp;           /* weights, gradients and optimizer sharded over DP (ZeRO-3) */
+	bool zero2;          /* gradients sharded with the optimizer state, the weights whole
+			      * (ZeRO-2; dopt is set too) */
 	bool grad16;         /* gradients accumulated and reduced in BF16 (--grad-reduce-in-bf16) */
 	double capacity;     /* MoE capacity factor, experts' input padded to it; 0: dropless */
 	/* The overlap knobs the workload allows: bit 0 off, bit 1 on, for the data-parallel
@@ -1028,6 +1030,7 @@ typedef struct PlanSpace {
 	int min_cp_tokens;   /* CP is searched down to this many tokens per rank (when not fixed) */
 	bool flash;          /* the workload's flash_attention */
 	unsigned fsdp;       /* bit 0: off allowed, bit 1: on allowed */
+	unsigned zero2;      /* shard_gradients: bit 0 off allowed, bit 1 on allowed */
 	double capacity;     /* the workload's capacity_factor; 0: dropless */
 	unsigned overlap_dp, overlap_tp, overlap_pp, overlap_ep; /* bit 0: off, bit 1: on allowed */
 	unsigned cp_comm;    /* bit CPC_x allowed */

@@ -132,8 +132,12 @@ def check_args(path, plan):
             fail(f"{path}: a layout with the first/last or virtual-stage flags")
         if len(layout) % pp or len(layout) < pp:
             fail(f"{path}: {len(layout)} layout stages, not a multiple of PP {pp}")
+        # A stage without layers only as the embedding alone first or the loss alone last
+        # (Llama 3's layout; Megatron-LM's own DeepSeek-V3 layout ends in "|L").
         if "".join(layout).count("t") != L or not layout[0].startswith("E") or \
-                not layout[-1].endswith("L") or any(st.count("t") == 0 for st in layout):
+                not layout[-1].endswith("L") or \
+                any(st.count("t") == 0 and not (i == 0 and st == "E") and
+                    not (i == len(layout) - 1 and st == "L") for i, st in enumerate(layout)):
             fail(f"{path}: layout {layout} does not place {L} layers, E first and L last")
         if len(layout) > pp:
             v = len(layout) // pp
@@ -157,6 +161,13 @@ def check_args(path, plan):
         fail(f"{path}: --seq-length above --max-position-embeddings")
     if "--sequence-parallel" in a and tp == 1:
         fail(f"{path}: --sequence-parallel with TP 1")
+    # validate_args: Megatron-FSDP only with its checkpoint format; its sharding strategies
+    # (optim_grads: ZeRO-2) only under it.
+    if "--use-megatron-fsdp" in a and a.get("--ckpt-format") != "fsdp_dtensor":
+        fail(f"{path}: --use-megatron-fsdp without --ckpt-format fsdp_dtensor")
+    if a.get("--data-parallel-sharding-strategy", "no_shard") != "no_shard" and \
+            "--use-megatron-fsdp" not in a:
+        fail(f"{path}: --data-parallel-sharding-strategy without --use-megatron-fsdp")
     # What the declared model needs.
     need = {"--num-layers": m["layers"], "--hidden-size": m["hidden"],
             "--num-attention-heads": m["heads"], "--seq-length": m["seq"],

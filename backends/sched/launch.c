@@ -112,7 +112,10 @@ static int write_wrapper(Output *o, const WorkloadPlan *wp, const char *path)
 		"export CUDA_VISIBLE_DEVICES=$gpu LOCAL_RANK=0 RANK=$rank WORLD_SIZE=$world\n"
 		"export MASTER_ADDR=${MASTER_ADDR:-%s} MASTER_PORT=${MASTER_PORT:-6000}\n",
 		w, wp->ranks_per_node, wp->first_host);
-	if (c->tp > 1 || c->sp)
+	/* Megatron-FSDP (ZeRO-2 here) asserts the opposite: validate_args in
+	 * megatron/training/arguments.py, "FSDP always requires CUDA_DEVICE_MAX_CONNECTIONS value
+	 * large than one", and warns with TP or CP. */
+	if ((c->tp > 1 || c->sp) && !c->zero2)
 		fprintf(f, "# Megatron-LM requires one CUDA connection with tensor or sequence parallelism\n"
 			   "export CUDA_DEVICE_MAX_CONNECTIONS=1\n");
 	if (wp->hw.sharp)

@@ -58,6 +58,7 @@ static Json *config_json(const PlanConfig *c, const PlanCost *k)
 	jw_set(o, "sequence_parallel", jw_bool(c->sp));
 	jw_set(o, "distributed_optimizer", jw_bool(c->dopt));
 	jw_set(o, "fsdp", jw_bool(c->fsdp));
+	jw_set(o, "shard_gradients", jw_bool(c->zero2));
 	jw_set(o, "capacity_factor", c->capacity > 0 ? num(c->capacity, 4) : jw_null());
 	jw_set(o, "flash_attention", jw_bool(c->flash));
 	if (c->cp > 1)
@@ -282,10 +283,15 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 			c->first, c->last);
 	if (c->first > 0 && c->v > 1) {
 		/* pp x v virtual stages in order: E (embedding) and the first chunk, the middle
-		 * chunks, the last chunk and L (loss); `|` between stages, t a decoder layer. */
-		fprintf(f, "--pipeline-model-parallel-layout Et*%d|(t*%d|)*%dt*%dL\n",
-			k->first_chunk_layers, k->virtual_stage_layers, c->pp * c->v - 2,
-			k->last_chunk_layers);
+		 * chunks, the last chunk and L (loss); `|` between stages, t a decoder layer. An end
+		 * chunk without layers is the embedding or the loss alone (Llama 3's layout). */
+		fprintf(f, "--pipeline-model-parallel-layout E");
+		if (k->first_chunk_layers > 0)
+			fprintf(f, "t*%d", k->first_chunk_layers);
+		fprintf(f, "|(t*%d|)*%d", k->virtual_stage_layers, c->pp * c->v - 2);
+		if (k->last_chunk_layers > 0)
+			fprintf(f, "t*%d", k->last_chunk_layers);
+		fprintf(f, "L\n");
 	}
 	if (c->sp)
 		fprintf(f, "--sequence-parallel\n");
@@ -307,6 +313,12 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 			(const char *[]){"p2p", "allgather", "a2a"}[k->cp_type]);
 	if (c->fsdp)
 		fprintf(f, "--use-torch-fsdp2\n");
+	/* ZeRO-2: Megatron-FSDP's optim_grads (NVIDIA/Megatron-LM, docs/discussions/
+	 * megatron-fsdp-user-guide: --use-megatron-fsdp with --use-distributed-optimizer, written
+	 * above, and its checkpoint format; arguments.py's validate_args asserts fsdp_dtensor). */
+	if (c->zero2)
+		fprintf(f, "--use-megatron-fsdp\n--data-parallel-sharding-strategy optim_grads\n"
+			   "--ckpt-format fsdp_dtensor\n");
 	if (k->overlap_dp && c->dopt)
 		fprintf(f, "--overlap-param-gather\n");
 	if (k->overlap_dp)

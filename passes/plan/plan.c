@@ -241,6 +241,7 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	sp->min_cp_tokens = 1024;
 	sp->flash = field_bool(w, FLD_WORKLOAD_FLASH_ATTENTION);
 	sp->fsdp = mask_of(w, FLD_WORKLOAD_FSDP, 2);
+	sp->zero2 = mask_of(w, FLD_WORKLOAD_SHARD_GRADIENTS, 2);
 	double cf;
 	sp->capacity = field_num_set(w, FLD_WORKLOAD_CAPACITY_FACTOR, &cf) ? cf : 0;
 	sp->overlap_dp = mask_of(w, FLD_WORKLOAD_OVERLAP_DP, 2);
@@ -386,7 +387,8 @@ static const char *plan_text(Design *d, const PlanConfig *c)
 					 : "",
 			    c->dp, c->cp, c->ep, c->micro, c->v,
 			    enum_RECOMPUTE.words[c->recompute], c->sp ? ", sequence parallel" : "",
-			    c->dopt ? ", distributed optimizer" : c->fsdp ? ", FSDP" : "");
+			    c->zero2 ? ", gradients and optimizer sharded (ZeRO-2)"
+			    : c->dopt ? ", distributed optimizer" : c->fsdp ? ", FSDP" : "");
 }
 
 static Loc field_loc(const Decl *w, FieldId field)

@@ -29,9 +29,9 @@ typedef struct PlanLayer {
 /* HBM a plan may not fill: the CUDA context with the cuBLAS and cuDNN workspaces (about
  * 0.5-1 GB a process) and the NCCL buffers of the TP, CP, EP, DP and PP communicators (4 MiB
  * a channel and peer by default, NCCL_BUFFSIZE; about 1 GB in all). An assumption, stated in
- * docs/parallelism.md. The capacity itself is the vendor's, in decimal GB: 80 GB is 80e9
- * bytes, below the 80 GiB (85.9e9) the H100's five 16 GiB stacks hold and the 85.5e9 CUDA
- * reports, and that difference (6 %) covers the allocator's fragmentation. */
+ * docs/parallelism.md. The capacity itself is what the device reports (std.accelerators: the
+ * H100's 81,559 MiB as nvidia-smi gives it, 85.5e9 bytes, its "80 GB" being 80 GiB of HBM3
+ * less what the driver keeps), not the marketing figure read as decimal. */
 #define PLAN_HBM_RESERVE_BYTES 2e9
 
 double plan_params(const PlanModel *m);
@@ -53,6 +53,8 @@ enum { PLAN_SPLITS = 3 };
 bool plan_uneven_interleave_ok(const PlanModel *m, const PlanConfig *c, int v);
 int plan_stage_splits(const PlanModel *m, int pp, int (*out)[2], int max);
 double plan_inflight_layers(const PlanModel *m, const PlanConfig *c, int microbatches);
+/* The same of the last stage, whose logits come on top (plan_act_memory). */
+double plan_last_inflight_layers(const PlanModel *m, const PlanConfig *c, int microbatches);
 double plan_layer_activation_bytes(const PlanModel *m, const PlanConfig *c, bool moe);
 /* The part of it FP8 training keeps in one byte rather than two (the FP8 linear layers'
  * inputs, Transformer Engine). */
@@ -83,10 +85,12 @@ double plan_memory(const PlanModel *m, const PlanConfig *c, const PlanLayer *l, 
 void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const PlanLayer *l,
 	       double dense, double expert, PlanCost *o);
 /* plan_memory's two parts: the stage's state (weights, gradients and their FP8 copies into
- * *weights and *grads) and the activations with `inflight` layer-micro-batches in flight. */
+ * *weights and *grads) and the activations with `inflight` layer-micro-batches in flight on
+ * the first stages and `inflight_last` on the last (which holds the logits). */
 double plan_state_memory(const PlanModel *m, const PlanConfig *c, double dense, double expert,
 			 double fp8_cache, double *weights, double *grads);
-double plan_act_memory(const PlanConfig *c, const PlanLayer *l, double inflight);
+double plan_act_memory(const PlanConfig *c, const PlanLayer *l, double inflight,
+		       double inflight_last);
 void plan_cost(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const PlanLayer *l,
 	       double dense, double expert, PlanCost *out);
 

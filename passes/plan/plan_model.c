@@ -244,7 +244,11 @@ int plan_stage_splits(const PlanModel *m, int pp, int (*out)[2], int max)
 /* Interleaving with uneven stages (Llama Team 2024, §3.3.2, runs 126 layers at PP 16 with
  * interleaving): the pp·v virtual stages are the first chunk (first − (v−1)·mid/v layers and
  * the embedding), mid/v layers each, and the last chunk (last − (v−1)·mid/v and the loss), so
- * that every GPU holds the split's layers. */
+ * that every GPU holds the split's layers. The end chunks may hold no layer: the first virtual
+ * stage the embedding alone and the last the output layer and loss alone, Llama 3's layout
+ * (ibid.: the first and last stages each one layer short, so at interleaving 8 every virtual
+ * stage is one item; Megatron-LM's --pipeline-model-parallel-layout takes such stages, as in
+ * its DeepSeek-V3 layout "...|L"). */
 bool plan_uneven_interleave_ok(const PlanModel *m, const PlanConfig *c, int v)
 {
 	double first, mid, last;
@@ -254,7 +258,7 @@ bool plan_uneven_interleave_ok(const PlanModel *m, const PlanConfig *c, int v)
 	if (c->pp < 3 || fmod(mid, v) != 0)
 		return false;
 	double chunk = mid / v;
-	return first - (v - 1) * chunk >= 1 && last - (v - 1) * chunk >= 1;
+	return first - (v - 1) * chunk >= 0 && last - (v - 1) * chunk >= 0;
 }
 
 /* Layer-micro-batches of activations a stage holds at its peak: in 1F1B stage i keeps min(p − i,
@@ -277,6 +281,23 @@ double plan_inflight_layers(const PlanModel *m, const PlanConfig *c, int microba
 		held = fmax(held, mid * second * extra);
 	}
 	return held;
+}
+
+/* Layer-micro-batches the last stage holds at its peak: in 1F1B one micro-batch of its `last`
+ * layers (stage p − 1 keeps min(p − i, m) = 1 in flight); interleaved, Megatron-LM's warm-up
+ * of (v − 1)·p chunks and the one running (megatron/core/pipeline_parallel/schedules.py,
+ * get_pp_rank_microbatches: (p − rank − 1)·2 + (v − 1)·p warm-up micro-batch chunks), each of
+ * last/v layers. The logits of one micro-batch come on top of it (plan_act_memory). Without a
+ * pipeline, the model's layers (plan_inflight_layers). */
+double plan_last_inflight_layers(const PlanModel *m, const PlanConfig *c, int microbatches)
+{
+	int pp = c->pp, v = c->v > 0 ? c->v : 1;
+	if (pp <= 1)
+		return m->layers;
+	double first, mid, last;
+	stage_layers(m, c, &first, &mid, &last);
+	double chunks = fmin((double)(v - 1) * pp + 1, (double)microbatches * v);
+	return last * chunks / v;
 }
 
 /* ---- memory --------------------------------------------------------------------------------- */
@@ -342,7 +363,7 @@ double plan_fp8_activation_saving(const PlanModel *m, const PlanConfig *c, bool 
 /* Bytes per parameter of weights, gradients and Adam state with BF16 weights and FP32 gradient
  * accumulation: 2 + 4 + 12 = 18; the distributed optimizer shards the 12 bytes of FP32 master
  * weights and moments over the data-parallel group: 6 + 12/d (Megatron-LM,
- * docs/source/distrib_optimizer.md). */
+ * docs/source/distrib_optimizer.md). Gradients sharded too (ZeRO-2) are plan_state_memory's. */
 double plan_state_bytes_per_param(bool dopt, double dp_group)
 {
 	return dopt ? 6 + 12 / dp_group : 18;
@@ -737,6 +758,17 @@ double plan_state_memory(const PlanModel *m, const PlanConfig *c, double dense, 
 		w = 2 * (dense / n + expert / ne) + 2 * 2 * layer;
 		g = gb * (dense / n + expert / ne) + gb * layer;
 		states = (14 + gb) * (dense / n + expert / ne) + (4 + gb) * layer;
+	} else if (c->zero2) {
+		/* ZeRO-2 (Rajbhandari et al., SC'20, §5.2: P_os+g): the BF16 weights whole, the
+		 * gradients and the optimizer state sharded, 2 + (gb + 12)/n a parameter, plus the
+		 * full gradients of the layer whose backward is running and of the one being
+		 * reduce-scattered (2 · gb a parameter of one of the stage's layers). Llama 3's data
+		 * parallelism (Llama Team 2024, §3.3.2: FSDP sharding optimizer states and
+		 * gradients, the weights not resharded after the forward). */
+		double layer = (dense + expert) / fmax(1, m->layers / c->pp);
+		w = 2 * (dense + expert);
+		g = gb * (dense / n + expert / ne) + 2 * gb * layer;
+		states = w + g + 12 * (dense / n + expert / ne);
 	}
 	/* The FP8 weight copies (PlanLayer.fp8_cache) of the stage's layers, or of the gathered
 	 * ones under FSDP; the embedding's share, which stays BF16, is counted too (an
@@ -747,11 +779,16 @@ double plan_state_memory(const PlanModel *m, const PlanConfig *c, double dense, 
 	return states + cached;
 }
 
-/* Activations per GPU (bytes; plan_memory) with `inflight` layer-micro-batches in flight
- * (plan_inflight_layers). */
-double plan_act_memory(const PlanConfig *c, const PlanLayer *l, double inflight)
+/* Activations per GPU (bytes; plan_memory) of the stage that holds most: `inflight`
+ * layer-micro-batches in flight on the first stages (plan_inflight_layers), or
+ * `inflight_last` on the last with the FP32 logits of the micro-batch in its output layer
+ * (plan_last_inflight_layers; without a pipeline both are the model's layers, so the logits
+ * add). Full recomputation's working layer on either. */
+double plan_act_memory(const PlanConfig *c, const PlanLayer *l, double inflight,
+		       double inflight_last)
 {
-	return l->act * inflight + (c->recompute == RC_FULL ? l->work : 0) + l->out_mem;
+	return fmax(l->act * inflight, l->act * inflight_last + l->out_mem) +
+	       (c->recompute == RC_FULL ? l->work : 0);
 }
 
 /* Memory per GPU (bytes): weights, gradients and optimizer state of the stage's parameters,
@@ -766,7 +803,8 @@ double plan_memory(const PlanModel *m, const PlanConfig *c, const PlanLayer *l, 
 	o->mem_states = plan_state_memory(m, c, dense, expert, l->fp8_cache, &o->mem_weights,
 					  &o->mem_grads);
 	o->mem_optim = o->mem_states - o->mem_weights - o->mem_grads;
-	o->mem_act = plan_act_memory(c, l, plan_inflight_layers(m, c, mb));
+	o->mem_act = plan_act_memory(c, l, plan_inflight_layers(m, c, mb),
+				     plan_last_inflight_layers(m, c, mb));
 	o->mem = o->mem_states + o->mem_act;
 	return o->mem;
 }
@@ -824,6 +862,22 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 		fsdp_t = exposed(ag, f, o->overlap_dp) + exposed(ag + rs, bk, o->overlap_dp);
 		per_mb += fsdp_t;
 	}
+	/* ZeRO-2: with the gradients sharded there is no whole gradient to accumulate into, so
+	 * each micro-batch's gradients are reduce-scattered as its backward produces them
+	 * (Rajbhandari et al. §5.2; DeepSpeed's stage 2 reduces every micro-step; Megatron-FSDP's
+	 * optim_grads forces --overlap-grad-reduce), under the micro-batch's backward when
+	 * overlap_dp is on; the updated BF16 weights are all-gathered once a step, as with the
+	 * distributed optimizer (below). So a plan is never faster with ZeRO-2 than with ZeRO-1
+	 * (the same reduce-scatter under the same backward, m times), which the search uses. */
+	double z2_t = 0;
+	if (c->zero2) {
+		double rs = collective(hw, span, n, COLL_REDUCE_SCATTER, gb * dense) +
+			    collective(hw, span, ne, COLL_REDUCE_SCATTER, gb * expert);
+		double bk = stage * l->bwd;
+		o->overlap_dp = overlap_on(n > 1 ? c->overlap_dp : 1u, rs, bk);
+		z2_t = exposed(rs, bk, o->overlap_dp);
+		per_mb += z2_t;
+	}
 	o->microbatches = mb;
 	o->cp_type = l->cp_type;
 	o->virtual_stage_layers = c->first > 0 ? (int)(mid / c->v) : (int)(m->layers / (c->pp * c->v));
@@ -844,10 +898,15 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	 * all-gathered with the distributed optimizer. Overlapped with the backward (reduce) and
 	 * forward (gather) of one micro-batch on the stage (Megatron-Core's overlap-grad-reduce
 	 * and overlap-param-gather); what is left is exposed. */
-	double bwd = stage * l->bwd, fwd = stage * l->fwd, dp = 0;
+	double bwd = stage * l->bwd, fwd = stage * l->fwd, dp = 0, dp_added = 0;
 	unsigned odp = n > 1 ? c->overlap_dp : 1u;
 	if (c->fsdp) {
 		dp = mb * fsdp_t; /* in the micro-batches' time already: reported, not added */
+	} else if (c->zero2) {
+		double ag = collective(hw, span, n, COLL_ALL_GATHER, 2 * dense) +
+			    collective(hw, span, ne, COLL_ALL_GATHER, 2 * expert);
+		dp_added = exposed(ag, fwd, o->overlap_dp);
+		dp = mb * z2_t + dp_added; /* the reduce-scatters are in the micro-batches' time */
 	} else if (c->dopt) {
 		double rs = collective(hw, span, n, COLL_REDUCE_SCATTER, gb * dense) +
 			    collective(hw, span, ne, COLL_REDUCE_SCATTER, gb * expert);
@@ -861,10 +920,12 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 		o->overlap_dp = overlap_on(odp, ar, bwd);
 		dp = exposed(ar, bwd, o->overlap_dp);
 	}
+	if (!c->fsdp && !c->zero2)
+		dp_added = dp;
 	o->dp_comm = dp;
 	double shard = c->dopt || c->fsdp ? dense / n + expert / ne : dense + expert;
 	o->optimizer = ADAM_BYTES * shard / (hw->hbm_bw * HBM_EFF);
-	o->step = mb * per_mb + o->bubble + (c->fsdp ? 0 : o->dp_comm) + o->optimizer;
+	o->step = mb * per_mb + o->bubble + dp_added + o->optimizer;
 
 	o->model_flops = plan_model_flops(m, c->batch);
 	o->hw_flops = plan_hw_flops(m, c->batch, c->recompute);

@@ -303,11 +303,12 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 				c.gpus = (int)gpus;
 				/* The stage's state memory by sharding (o below), the same for every
 				 * micro-batch, interleaving and recomputation. */
-				double states[3];
-				for (int o = 0; o < 3; o++) {
+				double states[4];
+				for (int o = 0; o < 4; o++) {
 					double w, g;
-					c.dopt = o == 1;
+					c.dopt = o == 1 || o == 3;
 					c.fsdp = o == 2;
+					c.zero2 = o == 3;
 					states[o] = plan_state_memory(m, &c, dense, expert, hw->fp8_cache, &w, &g);
 				}
 				int local = B / dp;
@@ -327,10 +328,11 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 							continue;
 						c.v = v;
 						double inflight = plan_inflight_layers(m, &c, mb);
+						double inflight_last = plan_last_inflight_layers(m, &c, mb);
 						/* The memory of each (SP, sharding) plan without recomputation, which
 						 * the recompute loop meets first (RECOMPUTES' order): block
 						 * recomputation is tried where it did not fit. 0: not searched. */
-						double none_mem[2][3] = {{0}};
+						double none_mem[2][4] = {{0}};
 						for (int i_rc = 0; i_rc < nrc; i_rc++)
 						for (int s = 0; s < 2; s++) {
 							if (!(sp->sp & (1u << s)) || (s && tp == 1 && (sp->sp & 1u)) ||
@@ -348,23 +350,36 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 							if (!(layers[li].cp < INFINITY))
 								continue;
 							/* o: 0 no sharding, 1 the distributed optimizer (ZeRO-1), 2 FSDP
-							 * (ZeRO-3: no pipeline, some data parallelism). */
-							for (int o = 0; o < 3; o++) {
+							 * (ZeRO-3: no pipeline, some data parallelism), 3 the gradients
+							 * sharded too (ZeRO-2, some data parallelism). */
+							/* The distributed optimizer's memory of this plan: ZeRO-2 is
+							 * never faster (plan_time), so it is costed only where ZeRO-1
+							 * does not fit, or where the workload asks for it. */
+							double dopt_mem = INFINITY;
+							for (int o = 0; o < 4; o++) {
 								if (o < 2 && (!(sp->dopt & (1u << o)) ||
 									      (o && dp * cp == 1 && (sp->dopt & 1u)) ||
-									      (!(sp->fsdp & 1u))))
+									      (!(sp->fsdp & 1u)) || !(sp->zero2 & 1u)))
 									continue;
-								if (o == 2 && (!(sp->fsdp & 2u) || pp > 1 || dp * cp == 1))
+								if (o == 2 && (!(sp->fsdp & 2u) || pp > 1 || dp * cp == 1 ||
+									       !(sp->zero2 & 1u)))
 									continue;
-								c.dopt = o == 1;
+								if (o == 3 && (!(sp->zero2 & 2u) || !(sp->dopt & 2u) ||
+									       !(sp->fsdp & 1u) || dp * cp == 1 ||
+									       ((sp->zero2 & 1u) && dopt_mem <= usable)))
+									continue;
+								c.dopt = o == 1 || o == 3;
 								c.fsdp = o == 2;
+								c.zero2 = o == 3;
 								/* plan_memory's sum from its two parts (the same bits);
 								 * the whole cost, zeroed first, only for the plans that
 								 * fit (zeroing every plan's was half the search's time). */
-								double mem = states[o] + plan_act_memory(&c, &layers[li], inflight);
+								double mem = states[o] + plan_act_memory(&c, &layers[li], inflight, inflight_last);
 								out->valid++;
 								if (c.recompute == RC_NONE)
 									none_mem[s][o] = mem;
+								if (o == 1)
+									dopt_mem = mem;
 								if (mem < least) {
 									least = mem;
 									out->least = c; /* its cost: plan_evaluate below */
