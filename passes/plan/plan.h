@@ -89,8 +89,17 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
  * the first stages and `inflight_last` on the last (which holds the logits). */
 double plan_state_memory(const PlanModel *m, const PlanConfig *c, double dense, double expert,
 			 double fp8_cache, double *weights, double *grads);
-double plan_act_memory(const PlanConfig *c, const PlanLayer *l, double inflight,
-		       double inflight_last);
+/* Activations per GPU (bytes) of the stage that holds most: `inflight` layer-micro-batches
+ * on the first stages (plan_inflight_layers), or `inflight_last` on the last with the FP32
+ * logits of the micro-batch in its output layer (plan_last_inflight_layers; without a
+ * pipeline both are the model's layers, so the logits add). Full recomputation's working
+ * layer on either. Inline: the search's innermost loop calls it for every plan. */
+static inline double plan_act_memory(const PlanConfig *c, const PlanLayer *l, double inflight,
+				     double inflight_last)
+{
+	double first = l->act * inflight, last = l->act * inflight_last + l->out_mem;
+	return (first > last ? first : last) + (c->recompute == RC_FULL ? l->work : 0);
+}
 void plan_cost(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const PlanLayer *l,
 	       double dense, double expert, PlanCost *out);
 

@@ -779,18 +779,6 @@ double plan_state_memory(const PlanModel *m, const PlanConfig *c, double dense, 
 	return states + cached;
 }
 
-/* Activations per GPU (bytes; plan_memory) of the stage that holds most: `inflight`
- * layer-micro-batches in flight on the first stages (plan_inflight_layers), or
- * `inflight_last` on the last with the FP32 logits of the micro-batch in its output layer
- * (plan_last_inflight_layers; without a pipeline both are the model's layers, so the logits
- * add). Full recomputation's working layer on either. */
-double plan_act_memory(const PlanConfig *c, const PlanLayer *l, double inflight,
-		       double inflight_last)
-{
-	return fmax(l->act * inflight, l->act * inflight_last + l->out_mem) +
-	       (c->recompute == RC_FULL ? l->work : 0);
-}
-
 /* Memory per GPU (bytes): weights, gradients and optimizer state of the stage's parameters,
  * activations of the micro-batches in flight, the full-recompute working layer and the
  * logits. Fills the memory fields of o and returns the total. The search adds the same two

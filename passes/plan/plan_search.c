@@ -291,6 +291,10 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 					.cp_comm = sp->cp_comm, .grad16 = sp->grad16};
 			double dense, expert;
 			plan_stage_params(m, &c, &dense, &expert);
+			/* The layers of the stage plan_time runs at (at least): a lower bound on a
+			 * step, with the layer's compute. */
+			double stage_lb = pp > 1 ? fmax(plan_mid_layers(m, &c), even ? (double)L / pp : c.first)
+						 : (double)L;
 			for (int i_dp = 0; i_dp < cd.ndp; i_dp++) {
 				int dp = cd.dp[i_dp];
 				long gpus = model_gpus * dp;
@@ -386,11 +390,19 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 								}
 								if (mem > usable)
 									continue;
-								Top t = {.c = c};
-								plan_memory(m, &c, &layers[li], dense, expert, &t.k);
-								plan_time(m, hw, &c, &layers[li], dense, expert, &t.k);
 								out->fit++;
-								keep(tops, &ntops, &t);
+								/* Timed only when it could be kept: every step is at least
+								 * its micro-batches' compute on its longest stage, and a
+								 * plan slower than the last kept cannot enter (keep). */
+								const PlanLayer *pl = &layers[li];
+								if (ntops <= PLAN_ALTERNATIVES ||
+								    mb * stage_lb * (pl->fwd + pl->bwd) <=
+									    tops[PLAN_ALTERNATIVES].k.step * (1 + 1e-6)) {
+									Top t = {.c = c};
+									plan_memory(m, &c, pl, dense, expert, &t.k);
+									plan_time(m, hw, &c, pl, dense, expert, &t.k);
+									keep(tops, &ntops, &t);
+								}
 								if (c.recompute == RC_FULL && none_mem[s][o] > usable)
 									block_recompute(m, hw, &c, dense, expert, usable, &layers[li],
 											mem, none_mem[s][o],
