@@ -477,9 +477,10 @@ typedef struct Published {
  * last stages one layer short (the uneven split 7 + 14 x 8 + 7) with an embedding-only first
  * and loss-only last virtual stage at interleaving 8. Planned so it fits (test_llama3_as_run)
  * but it is not the accuracy row's plan: with ZeRO-2's reduce-scatter every micro-batch it
- * comes out 8.9 % slow at the H100's 0.64 and would refit that to 0.74, which puts
- * Nemotron-4 22 % fast (docs/parallelism.md, "Where the model still misses"); the row keeps
- * the search's fastest plan that fits, block recomputation of one layer a virtual stage. */
+ * comes out 12.0 % slow at the H100's 0.64, 3.8 s of exposed data-parallel traffic that no
+ * efficiency removes (docs/parallelism.md, "Llama 3's fit row planned as it ran"); the row
+ * keeps the search's fastest plan that fits, block recomputation of one layer a virtual
+ * stage. */
 #define LLAMA3_8K "recompute = none; shard_gradients = true"
 #define LLAMA405_128K \
 	"transformer(layers = 126, hidden = 16384, heads = 128, query_groups = 8, ffn = 53248, " \
@@ -665,10 +666,10 @@ static void test_accuracy(void)
 	accuracy_summary(true, &fit_mean, &fit_max);
 	accuracy_summary(false, &mean, &worst);
 	/* Regression bounds at what the model reaches today (docs/parallelism.md, "Accuracy"):
-	 * the fitted rows within 3.0 % on average, the held-out ones within 10.5 %; the goal, 5 %
+	 * the fitted rows within 2.6 % on average, the held-out ones within 9.8 %; the goal, 5 %
 	 * held out, is not met. */
-	CU_ASSERT(fit_mean <= 0.030);
-	CU_ASSERT(mean <= 0.105);
+	CU_ASSERT(fit_mean <= 0.026);
+	CU_ASSERT(mean <= 0.098);
 	int fitted = 0;
 	for (int i = 0; i < accuracy_n; i++)
 		fitted += accuracy_fit[i];
