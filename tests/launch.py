@@ -161,8 +161,8 @@ def check_args(path, plan):
         fail(f"{path}: --seq-length above --max-position-embeddings")
     if "--sequence-parallel" in a and tp == 1:
         fail(f"{path}: --sequence-parallel with TP 1")
-    # validate_args: Megatron-FSDP only with its checkpoint format; its sharding strategies
-    # (optim_grads: ZeRO-2) only under it.
+    # validate_args: Megatron-FSDP only with its checkpoint format; and its sharding strategies
+    # (optim_grads: ZeRO-2), which Megatron-LM reads only under it.
     if "--use-megatron-fsdp" in a and a.get("--ckpt-format") != "fsdp_dtensor":
         fail(f"{path}: --use-megatron-fsdp without --ckpt-format fsdp_dtensor")
     if a.get("--data-parallel-sharding-strategy", "no_shard") != "no_shard" and \
@@ -307,6 +307,10 @@ with tempfile.TemporaryDirectory() as tmp:
             check_args(base + ".megatron.args", plan)
             check_rankfile(base + ".rankfile", base + ".hostfile", plan)
             check_wrapper(base + ".launch.sh", plan)
+            # validate_args: Megatron-FSDP asserts CUDA_DEVICE_MAX_CONNECTIONS is not 1.
+            if "--use-megatron-fsdp" in open(base + ".megatron.args").read().split() and \
+                    "CUDA_DEVICE_MAX_CONNECTIONS=1" in open(base + ".launch.sh").read():
+                fail(f"{base}.launch.sh: CUDA_DEVICE_MAX_CONNECTIONS=1 with Megatron-FSDP")
             check_sbatch(base + ".sbatch", plan, base + ".hostfile")
             checked += 1
 print(f"launch: {checked} plans checked, {len(failures)} failures")
