@@ -614,6 +614,10 @@ static void dump_plans(const Design *d, FILE *out)
 				c->dopt);
 			if (c->first > 0)
 				fprintf(out, " stages %d+%d", c->first, c->last);
+			if (c->zero2)
+				fprintf(out, " zero2");
+			if (c->fsdp)
+				fprintf(out, " fsdp");
 			if (c->recompute == RC_FULL && c->rc_layers > 0)
 				fprintf(out, " block %d", c->rc_layers);
 			fprintf(out, " step %.17g s mem %.17g B mfu %.17g\n", o->step, o->mem, o->mfu);

@@ -293,8 +293,8 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 			plan_stage_params(m, &c, &dense, &expert);
 			/* The layers of the stage plan_time runs at (at least): a lower bound on a
 			 * step, with the layer's compute. */
-			double stage_lb = pp > 1 ? fmax(plan_mid_layers(m, &c), even ? (double)L / pp : c.first)
-						 : (double)L;
+			double mid = plan_mid_layers(m, &c);
+			double stage_lb = pp > 1 ? fmax(mid, even ? (double)L / pp : c.first) : (double)L;
 			for (int i_dp = 0; i_dp < cd.ndp; i_dp++) {
 				int dp = cd.dp[i_dp];
 				long gpus = model_gpus * dp;
