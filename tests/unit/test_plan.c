@@ -683,7 +683,8 @@ static void test_accuracy(void)
  * 8,192 H100 (Llama Team 2024, arXiv 2407.21783, §3.3.2 and Table 4: TP 8, PP 16, DP 64,
  * batch 2,048 of 8,192 tokens): it fits only with the gradients sharded, the embedding-only
  * first and loss-only last virtual stages (interleaving 8 over 7 + 14 x 8 + 7 layers, one a
- * chunk) and the HBM the H100 reports (81,559 MiB); with the distributed optimizer alone, or
+ * chunk) and the HBM the H100 reports (81,559 MiB by nvidia-smi: NVIDIA/nccl issue 1264, 2024;
+ * std.accelerators); with the distributed optimizer alone, or
  * interleaving 4, nothing fits. The last stage's logits are not the first stage's. */
 static void test_llama3_as_run(void)
 {
