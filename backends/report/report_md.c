@@ -528,7 +528,11 @@ static void plan_shape(Buf *b, const PlanConfig *c)
 		buf_printf(b, ", %s recompute", enum_RECOMPUTE.words[c->recompute]);
 	if (c->sp)
 		buf_puts(b, ", sequence parallel");
-	if (c->dopt)
+	if (c->fsdp)
+		buf_puts(b, ", FSDP (weights, gradients and optimizer sharded)");
+	else if (c->zero2)
+		buf_puts(b, ", distributed optimizer and gradients (ZeRO-2)");
+	else if (c->dopt)
 		buf_puts(b, ", distributed optimizer");
 }
 
