@@ -75,6 +75,8 @@ static double atom_value(Opt *o, int a)
 	Qty q = {NAN, DIM_NONE};
 	if (!judge_eval(o->d, o->atoms[a].e, &q, false))
 		return NAN;
+	if (o->atoms[a].rate) /* the rate: 1 / mtbf, 0 when nothing fails */
+		return q.v > 0 ? 1 / q.v : NAN;
 	return q.v;
 }
 
