@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """optimize_reliability.py CLUSTERC ROOT — the optimizer on reliability's attributes (issue 18).
 
-tests/optimize/reliability.cluster (bench/choices-8.cluster's cluster, 384 designs) with each
+tests/optimize/reliability.cluster (bench/choices-8.cluster's cluster, 192 designs) with each
 objective and require below appended, built with the MILP and with --search=exhaustive:
 
 - both exit as expected (0, or 2 with the require's violation and, from the MILP, the
@@ -71,6 +71,10 @@ CASES = [
     ("maximize-job-mtbf", ["require llama70b.time_to_train <= 40 d", "maximize planner.job_mtbf"], 0,
      lambda r: r["workloads"][0]["time_to_train_days"] <= 40),
     ("minimize-job-mtbf", ["minimize planner.job_mtbf"], 0, None),
+    # the energy times the failures' wall factor: the workloads' factor on the whole model
+    ("effective-energy", ["minimize llama70b.effective_energy_to_train"], 0, None),
+    ("workload-job-mtbf", ["require llama70b.time_to_train <= 30 d", "maximize llama70b.job_mtbf"], 0,
+     lambda r: r["workloads"][0]["time_to_train_days"] <= 30),
     ("job-mtbf-capex", ["require planner.job_mtbf >= 20 h", "minimize planner.capex"], 0,
      lambda r: r["reliability"]["job_mtbf_h"] >= 20),
     ("job-mtbf-unmet", ["require planner.job_mtbf >= 100 h", "minimize llama70b.effective_time_to_train"], 2, None),
@@ -105,7 +109,7 @@ with tempfile.TemporaryDirectory() as tmp:
             fail(f"{name}: the MILP's objective {om}, the exhaustive search's {oe}")
         if check and not check(r_m):
             fail(f"{name}: the design kept breaks what was required")
-        if "job_mtbf" in lines[-1]:
+        if "planner.job_mtbf" in lines[-1]:
             # the objective in seconds of mtbf: within the plant's share of the built value
             built = r_m["reliability"]["job_mtbf_h"] * H
             if not close(om, built, 1e-3):
