@@ -185,7 +185,8 @@ static int rate_atom(Opt *o, const Expr *e)
  * rate >= 1/X (the senses flip), X <= mtbf is rate <= 1/X. Sets coef, k (the row reads
  * coef·atoms + k SENSE 0), the sense and the limit X; false when the require is not of that
  * form (it then reads no rate atom, or is not linear: the exhaustive search decides). */
-static bool rate_form(Opt *o, const Require *rq, double *coef, double *k, char *sense, double *limit)
+static bool rate_form(Opt *o, const Require *rq, double *coef, double *k, char *sense,
+		      double *limit)
 {
 	int a = rate_atom(o, rq->lhs);
 	bool left = a >= 0;
@@ -209,7 +210,8 @@ static bool rate_form(Opt *o, const Require *rq, double *coef, double *k, char *
 
 /* A require as a linear row over the atoms (coef·atoms + k SENSE 0); *limit is the mtbf limit
  * of a rate row, else NAN. False when it is not linear. */
-static bool require_form(Opt *o, const Require *rq, double *coef, double *k, char *sense, double *limit)
+static bool require_form(Opt *o, const Require *rq, double *coef, double *k, char *sense,
+			 double *limit)
 {
 	*limit = NAN;
 	if (rate_atom(o, rq->lhs) >= 0 || rate_atom(o, rq->rhs) >= 0)
@@ -220,7 +222,8 @@ static bool require_form(Opt *o, const Require *rq, double *coef, double *k, cha
 
 /* An objective as a linear form and its direction: `maximize cluster.job_mtbf` (the attribute
  * alone) is the least rate, `minimize` the greatest, the same argmin; *rate says so. */
-static bool objective_form(Opt *o, const Objective *ob, double *coef, double *k, bool *maximize, bool *rate)
+static bool objective_form(Opt *o, const Objective *ob, double *coef, double *k, bool *maximize,
+			   bool *rate)
 {
 	int a = rate_atom(o, ob->expr);
 	*rate = a >= 0;
@@ -416,7 +419,8 @@ static const char *stmt_name(Opt *o, const char *what, Loc from, Loc to)
 }
 
 /* A require line as a row (false when it is not linear in the attributes). */
-static bool require_row(Opt *o, const Require *rq, int *row, bool elastic, int *slack, double *limit)
+static bool require_row(Opt *o, const Require *rq, int *row, bool elastic, int *slack,
+			double *limit)
 {
 	double *coef = arena_alloc(o->a, sizeof(double) * (size_t)(o->natoms + 64));
 	double k = 0;

@@ -152,8 +152,8 @@ static void plant_rates(const Design *d, double gpus, double *power, double *coo
  * an OCS is not a switch line), the scale-up trays of every domain over several nodes, and the
  * links model.c counts as cables (fabric links but board traces, a multi-rack domain's links
  * between racks) at the mean rate of the cable models in scope but trunks: which cable a link
- * takes is the cable pass's. Each fabric's reads are noted (field_note), as plan.c does where it reads a
- * fabric: a rate read here depends on the choices that fabric's sizing read. */
+ * takes is the cable pass's. Each fabric's reads are noted (field_note), as plan.c does where
+ * it reads a fabric: a rate read here depends on the choices that fabric's sizing read. */
 static void network_sized(const Design *d, double *by_class)
 {
 	double links = 0;

@@ -253,7 +253,8 @@ static void test_seed_claim(void)
 	double mtbf;
 	CU_ASSERT(reliability_attribute(&b->d, b->d.cluster, FLD_CLUSTER_JOB_MTBF, &mtbf));
 	b->d.ncables = ncables;
-	CLOSE(year / mtbf, 1250 * (0.152 + 8 * (0.0809 + 0.0297 + 0.0029)) + 832 * 0.05 + 30480 * 0.0051, 1e-9);
+	CLOSE(year / mtbf,
+	      1250 * (0.152 + 8 * (0.0809 + 0.0297 + 0.0029)) + 832 * 0.05 + 30480 * 0.0051, 1e-9);
 	double built;
 	CU_ASSERT(reliability_attribute(&b->d, b->d.cluster, FLD_CLUSTER_JOB_MTBF, &built));
 	CLOSE(built, c->mtbf, 1e-12);
