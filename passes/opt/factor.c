@@ -75,16 +75,20 @@ static double atom_value(Opt *o, int a)
 	Qty q = {NAN, DIM_NONE};
 	if (!judge_eval(o->d, o->atoms[a].e, &q, false))
 		return NAN;
+	if (o->atoms[a].rate) /* the rate: 1 / mtbf, 0 when nothing fails */
+		return q.v > 0 ? 1 / q.v : NAN;
 	return q.v;
 }
 
-/* A workload atom that reads the power, PUE or price (energy_to_train, cost_to_train): its
- * factor needs the whole model, not the planner's inputs alone. */
+/* A workload atom that reads the power, PUE or price (energy_to_train, cost_to_train, and
+ * effective_energy_to_train, the energy times the failures' wall factor): its factor needs the
+ * whole model, not the planner's inputs alone. */
 bool factor_work_needs_model(const Opt *o)
 {
 	for (int a = 0; a < o->natoms; a++)
 		if (o->atoms[a].kind == ATOM_WORK &&
 		    (!strcmp(o->atoms[a].e->member.field, "energy_to_train") ||
+		     !strcmp(o->atoms[a].e->member.field, "effective_energy_to_train") ||
 		     !strcmp(o->atoms[a].e->member.field, "cost_to_train")))
 			return true;
 	return false;

@@ -31,6 +31,7 @@
 #include "optimize.h"
 
 #include <ctype.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,7 +72,7 @@ static int atom_of(Opt *o, const Expr *e)
 		o->cap_atoms = cap;
 	}
 	Atom *at = &o->atoms[o->natoms];
-	*at = (Atom){e, ATOM_CONST, 0, -1};
+	*at = (Atom){.e = e, .kind = ATOM_CONST, .fabric = -1};
 	const Expr *base = e->member.base;
 	const Decl *decl = base->kind == EXPR_NAME ? table_get(&o->d->p->names, base->name) : NULL;
 	const FieldSchema *fs = decl && decl->kind >= 0 ? schema_field(decl->kind, e->member.field) : NULL;
@@ -80,6 +81,10 @@ static int atom_of(Opt *o, const Expr *e)
 	if (at->kind == ATOM_TOTAL && decl->kind == KIND_CLUSTER &&
 	    !strcmp(e->member.field, "bisection_bandwidth"))
 		at->kind = ATOM_FABRIC, at->fabric = 0;
+	/* The cluster's job_mtbf: its parts' rates add (a job is its parts in series,
+	 * docs/reliability.md), its mtbf does not; the factors tabulate the rate. */
+	if (at->kind == ATOM_TOTAL && decl->kind == KIND_CLUSTER && !strcmp(e->member.field, "job_mtbf"))
+		at->rate = true;
 	if (at->kind == ATOM_TOTAL && decl->kind == KIND_FABRIC) {
 		const Value *fv = field_value(o->d->cluster, FLD_CLUSTER_FABRICS);
 		for (int i = 0; fv && fv->kind == VAL_LIST && i < fv->n; i++)
@@ -131,6 +136,8 @@ static bool linear(Opt *o, const Expr *e, double *coef, double *k, double scale)
 	}
 	case EXPR_MEMBER: {
 		int i = atom_of(o, e);
+		if (o->atoms[i].rate)
+			return false; /* an mtbf is no sum: only rate_form takes it */
 		if (o->atoms[i].kind == ATOM_CONST)
 			*k += scale * o->atoms[i].value;
 		else
@@ -160,6 +167,79 @@ static bool linear(Opt *o, const Expr *e, double *coef, double *k, double scale)
 	default:
 		return false;
 	}
+}
+
+/* The rate atom an expression is, alone (in parentheses or not), or -1. */
+static int rate_atom(Opt *o, const Expr *e)
+{
+	while (e->kind == EXPR_PAREN)
+		e = e->inner;
+	if (e->kind != EXPR_MEMBER)
+		return -1;
+	int a = atom_of(o, e);
+	return o->atoms[a].rate ? a : -1;
+}
+
+/* A require on cluster.job_mtbf, written as the attribute alone against a positive constant X
+ * (either side), as a row on its rate, exactly: mtbf >= X is rate <= 1/X, mtbf <= X is
+ * rate >= 1/X (the senses flip), X <= mtbf is rate <= 1/X. Sets coef, k (the row reads
+ * coef·atoms + k SENSE 0), the sense and the limit X; false when the require is not of that
+ * form (it then reads no rate atom, or is not linear: the exhaustive search decides). */
+static bool rate_form(Opt *o, const Require *rq, double *coef, double *k, char *sense,
+		      double *limit)
+{
+	int a = rate_atom(o, rq->lhs);
+	bool left = a >= 0;
+	if (!left)
+		a = rate_atom(o, rq->rhs);
+	if (a < 0)
+		return false;
+	const Expr *other = left ? rq->rhs : rq->lhs;
+	Qty q;
+	if (!constant(o, other) || !judge_eval(o->d, other, &q, false) || !(q.v > 0) || !isfinite(q.v))
+		return false;
+	char as_written = rq->op == CMP_LE || rq->op == CMP_LT ? 'L' : rq->op == CMP_EQ ? 'E' : 'G';
+	char flipped = as_written == 'L' ? 'G' : as_written == 'G' ? 'L' : 'E';
+	/* mtbf on the left: mtbf OP X, rate flip(OP) 1/X; on the right: X OP mtbf, rate OP 1/X */
+	*sense = left ? flipped : as_written;
+	coef[a] = 1;
+	*k = -1 / q.v;
+	*limit = q.v;
+	return true;
+}
+
+/* A require as a linear row over the atoms (coef·atoms + k SENSE 0); *limit is the mtbf limit
+ * of a rate row, else NAN. False when it is not linear. */
+static bool require_form(Opt *o, const Require *rq, double *coef, double *k, char *sense,
+			 double *limit)
+{
+	*limit = NAN;
+	if (rate_atom(o, rq->lhs) >= 0 || rate_atom(o, rq->rhs) >= 0)
+		return rate_form(o, rq, coef, k, sense, limit);
+	*sense = rq->op == CMP_LE || rq->op == CMP_LT ? 'L' : rq->op == CMP_EQ ? 'E' : 'G';
+	return linear(o, rq->lhs, coef, k, 1) && linear(o, rq->rhs, coef, k, -1);
+}
+
+/* An objective as a linear form and its direction: `maximize cluster.job_mtbf` (the attribute
+ * alone) is the least rate, `minimize` the greatest, the same argmin; *rate says so. */
+static bool objective_form(Opt *o, const Objective *ob, double *coef, double *k, bool *maximize,
+			   bool *rate)
+{
+	int a = rate_atom(o, ob->expr);
+	*rate = a >= 0;
+	*maximize = ob->maximize;
+	if (a >= 0) {
+		coef[a] = 1;
+		*maximize = !ob->maximize;
+		return true;
+	}
+	return linear(o, ob->expr, coef, k, 1);
+}
+
+/* A rate objective's value in the mtbf units the user wrote. */
+static double as_mtbf(double rate)
+{
+	return rate > 0 ? 1 / rate : rate == 0 ? INFINITY : NAN;
 }
 
 /* ---- the model ------------------------------------------------------------------------------ */
@@ -339,17 +419,18 @@ static const char *stmt_name(Opt *o, const char *what, Loc from, Loc to)
 }
 
 /* A require line as a row (false when it is not linear in the attributes). */
-static bool require_row(Opt *o, const Require *rq, int *row, bool elastic, int *slack)
+static bool require_row(Opt *o, const Require *rq, int *row, bool elastic, int *slack,
+			double *limit)
 {
 	double *coef = arena_alloc(o->a, sizeof(double) * (size_t)(o->natoms + 64));
 	double k = 0;
-	if (!linear(o, rq->lhs, coef, &k, 1) || !linear(o, rq->rhs, coef, &k, -1))
+	char sense;
+	if (!require_form(o, rq, coef, &k, &sense, limit))
 		return false;
 	LpExpr e = expand(o, coef, k);
 	double rhs = 0;
 	if (!elastic) /* the elastic model keeps the rows in their units: its slacks are read */
 		normalise(&e, &rhs);
-	char sense = rq->op == CMP_LE || rq->op == CMP_LT ? 'L' : rq->op == CMP_EQ ? 'E' : 'G';
 	if (elastic) {
 		/* A slack in the direction that lets the row hold: e - s <= rhs, e + s >= rhs, and
 		 * for an equality both, e - s + s' = rhs (the second slack is the next variable). */
@@ -407,6 +488,7 @@ static bool build(Opt *o, int elastic_rows, Slacks *sl)
 	int nreq = d->p->requires.n;
 	sl->req = arena_alloc(o->a, sizeof(int) * (size_t)(nreq + 1));
 	sl->eq = arena_alloc(o->a, sizeof(bool) * (size_t)(nreq + 1));
+	o->req_mtbf = arena_alloc(o->a, sizeof(double) * (size_t)(nreq + 1));
 	sl->floor = sl->budget = -1;
 	LpExpr slack_sum = {0};
 
@@ -440,7 +522,7 @@ static bool build(Opt *o, int elastic_rows, Slacks *sl)
 	for (int i = 0; i < nreq; i++) {
 		const Require *rq = &((Stmt *)d->p->requires.v[i])->require;
 		int row, slack = -1;
-		if (!require_row(o, rq, &row, relaxed(elastic_rows, i), &slack))
+		if (!require_row(o, rq, &row, relaxed(elastic_rows, i), &slack, &o->req_mtbf[i]))
 			return false;
 		sl->req[i] = slack;
 		sl->eq[i] = rq->op == CMP_EQ;
@@ -451,7 +533,9 @@ static bool build(Opt *o, int elastic_rows, Slacks *sl)
 			judge_eval(d, rq->lhs, &l, false);
 			judge_eval(d, rq->rhs, &r, false);
 			double size = fmax(fmax(fabs(l.v), fabs(r.v)), 1e-12);
-			if (!check_reads_attribute(rq->rhs) && fabs(r.v) > 0)
+			if (!isnan(o->req_mtbf[i]))
+				size = 1 / o->req_mtbf[i]; /* a rate row: its slack is a rate */
+			else if (!check_reads_attribute(rq->rhs) && fabs(r.v) > 0)
 				size = fabs(r.v);
 			else if (!check_reads_attribute(rq->lhs) && fabs(l.v) > 0)
 				size = fabs(l.v);
@@ -466,11 +550,14 @@ static bool build(Opt *o, int elastic_rows, Slacks *sl)
 		const Objective *ob = &((Stmt *)d->p->objectives.v[i])->objective;
 		double *coef = arena_alloc(o->a, sizeof(double) * (size_t)(o->natoms + 64));
 		double k = 0;
-		if (!linear(o, ob->expr, coef, &k, 1))
+		bool max, rate;
+		if (!objective_form(o, ob, coef, &k, &max, &rate))
 			return false;
+		if (i == 0)
+			o->obj_rate = rate;
 		LpExpr e = expand(o, coef, k);
 		lp_objective(o->m, stmt_name(o, ob->maximize ? "maximize" : "minimize", ob->expr->loc, ob->expr->loc), &e,
-			     ob->maximize);
+			     max);
 	}
 	/* Ties: options in the order written. */
 	LpExpr order = {0};
@@ -531,6 +618,23 @@ static const char *explain(Opt *o, const LpResult *r, const Slacks *sl)
 		judge_eval(d, rq->rhs, &rhs, false);
 		int line, col;
 		src_linecol(rq->loc.src, rq->loc.off, &line, &col);
+		if (!isnan(o->req_mtbf[i])) {
+			/* A rate row (rate_form): its slack moves the rate's limit 1/X, so the mtbf's
+			 * limit becomes 1 / (1/X + s) where the rate must stay below it (mtbf >= X),
+			 * 1 / (1/X - s) where above (mtbf <= X). */
+			double x = o->req_mtbf[i], lim = 1 / x;
+			Qty side = {0};
+			judge_eval(d, rate_atom(o, rq->lhs) >= 0 ? rq->rhs : rq->lhs, &side, false);
+			bool lower = (rate_atom(o, rq->lhs) >= 0) == (rq->op == CMP_GE || rq->op == CMP_GT);
+			if (rq->op == CMP_EQ)
+				lower = up_by > 1e-9;
+			double s = lower ? up_by : (rq->op == CMP_EQ ? down_by : up_by);
+			double to = lower ? 1 / (lim + s) : lim - s > 0 ? 1 / (lim - s) : INFINITY;
+			qty_format((Qty){round_out(to, !lower), side.dim}, q, sizeof q);
+			buf_printf(&b, "%srelax the require at %s:%d to %s", b.len ? " and " : "",
+				   rq->loc.src->path, line, q);
+			continue;
+		}
 		/* The slack moves the left side's limit: up for <= (and an equality's upward slack),
 		 * down for >=. */
 		bool up = rq->op == CMP_LE || rq->op == CMP_LT || (rq->op == CMP_EQ && up_by > 1e-9);
@@ -653,12 +757,16 @@ int optimize_choices(Design *d, PtrVec *opens, bool *fallback)
 		const Require *rq = &((Stmt *)d->p->requires.v[i])->require;
 		memset(scratch, 0, sizeof(double) * 1024);
 		k = 0;
-		*fallback = !linear(&o, rq->lhs, scratch, &k, 1) || !linear(&o, rq->rhs, scratch, &k, -1);
+		char sense;
+		double limit;
+		*fallback = !require_form(&o, rq, scratch, &k, &sense, &limit);
 	}
 	for (int i = 0; i < d->p->objectives.n && !*fallback; i++) {
 		memset(scratch, 0, sizeof(double) * 1024);
 		k = 0;
-		*fallback = !linear(&o, ((Stmt *)d->p->objectives.v[i])->objective.expr, scratch, &k, 1);
+		bool max, rate;
+		*fallback = !objective_form(&o, &((Stmt *)d->p->objectives.v[i])->objective, scratch, &k,
+					    &max, &rate);
 	}
 	if (*fallback || o.natoms > 1000 || d->nfabrics > 60)
 		return *fallback = true, 0;
@@ -723,6 +831,12 @@ int optimize_choices(Design *d, PtrVec *opens, bool *fallback)
 		d->opt.objective = r.objective;
 		d->opt.bound = r.bound;
 		d->opt.gap = r.gap;
+		if (o.obj_rate) {
+			/* solved on the rate: reported as the mtbf the objective names */
+			d->opt.objective = as_mtbf(r.objective);
+			d->opt.bound = as_mtbf(r.bound);
+			d->opt.gap = fabs(d->opt.objective - d->opt.bound) / (fabs(d->opt.objective) + DBL_EPSILON);
+		}
 		chosen(&o, &r, pick);
 	} else if (r.status == LP_INFEASIBLE) {
 		/* The smallest relaxation that would work, and the design that needs it. */
@@ -762,7 +876,7 @@ int optimize_choices(Design *d, PtrVec *opens, bool *fallback)
 		if (lp_solve(o.m, d->time_limit, &nr)) {
 			int *alt = arena_alloc(o.a, sizeof(int) * (size_t)(o.nfam + 1));
 			chosen(&o, &nr, alt);
-			oc->dec->next_best = nr.objective;
+			oc->dec->next_best = o.obj_rate ? as_mtbf(nr.objective) : nr.objective;
 			oc->dec->next_best_text = oc->texts[alt[f]];
 		}
 		lp_set_bounds(o.m, ban, lo, hi);

@@ -21,6 +21,10 @@ typedef struct Atom {
 	AtomKind kind;
 	double value;     /* ATOM_CONST */
 	int fabric;       /* ATOM_FABRIC: the cluster's fabric, from 0 */
+	bool rate;        /* ATOM_TOTAL tabulated as its inverse: cluster.job_mtbf, whose rate
+			   * (1 / mtbf) is the sum over the parts (nodes, each fabric), the mtbf
+			   * no sum; a require or objective reads it alone against a constant
+			   * (optimize.c, rate_form) */
 } Atom;
 
 typedef struct Factor {
@@ -57,6 +61,8 @@ typedef struct Opt {
 	int floor_row, budget_row;
 	int evaluations;
 	bool work_model;  /* the workloads' factor needs the whole model (work_needs_model) */
+	bool obj_rate;    /* the first objective is cluster.job_mtbf, solved as its rate */
+	double *req_mtbf; /* per require: the mtbf limit of a rate row (rate_form), else NAN */
 } Opt;
 
 /* Family i's bit in the read sets (Field.choices, field_reads): families past the 63rd share

@@ -145,7 +145,52 @@ static void plant_rates(const Design *d, double gpus, double *power, double *coo
 		*unit_cooling = ucl;
 }
 
-void reliability_cluster(const Design *d, ClusterReliability *out)
+/* The network in service of a design not yet cabled (a candidate of the choice search): what
+ * the fabrics' and the scale-up domains' own sizing holds, read afresh, never d->bom (model.c
+ * builds it, and the optimizer's factored evaluations do not all run it: it may be another
+ * candidate's). Switches as model.c's "switch" lines count them (each tree tier at its model;
+ * an OCS is not a switch line), the scale-up trays of every domain over several nodes, and the
+ * links model.c counts as cables (fabric links but board traces, a multi-rack domain's links
+ * between racks) at the mean rate of the cable models in scope but trunks: which cable a link
+ * takes is the cable pass's. Each fabric's reads are noted (field_note), as plan.c does where
+ * it reads a fabric: a rate read here depends on the choices that fabric's sizing read. */
+static void network_sized(const Design *d, double *by_class)
+{
+	double links = 0;
+	for (int i = 0; i < d->nfabrics; i++) {
+		const FabricInst *f = &d->fabrics[i];
+		field_note(f->reads);
+		links += f->links - f->board_links;
+		if (!f->switch_model || f->switches == 0)
+			continue;
+		for (int st = 0; st < ST_COUNT; st++) {
+			int ti = st == ST_SPINE ? 1 : st == ST_CORE ? 2 : 0;
+			const Part *m = f->family && f->family->tree && f->tier_model[ti] ? f->tier_model[ti]
+											  : f->switch_model;
+			if (f->by_tier[st] && m->kind != KIND_OCS)
+				by_class[REL_SWITCH] += f->by_tier[st] * m->failure_rate;
+		}
+	}
+	for (int i = 0; i < d->ngroups; i++) {
+		const NodeGroup *g = &d->groups[i];
+		const Part *node = g->type;
+		for (int k = 0; g->domain_nodes > 1 && k < node->node.ntrays; k++)
+			by_class[REL_SWITCH] += node->node.trays[k].count * ((double)g->count / g->domain_nodes) *
+						node->node.trays[k].part->failure_rate;
+	}
+	for (int i = 0; i < d->nscaleups; i++)
+		links += d->scaleups[i].cables;
+	double sum = 0;
+	int n = 0;
+	for (int i = 0; i < d->nparts; i++) /* a trunk carries links between panels: no link's cable */
+		if (d->parts[i].kind == KIND_CABLE && d->parts[i].cable.media != MEDIA_TRUNK)
+			sum += d->parts[i].failure_rate, n++;
+	by_class[REL_CABLE] = n ? links * sum / n : 0;
+}
+
+/* The cluster's rates: the nodes in service and the network, and the plant's events when
+ * `plant` (the design as built; a candidate's value goes without them, docs/reliability.md). */
+static void cluster_rates(const Design *d, bool plant, ClusterReliability *out)
 {
 	*out = (ClusterReliability){.done = true, .cabled = d->ncables > 0};
 	/* The nodes in service: a hot spare's failure interrupts no job. */
@@ -154,36 +199,37 @@ void reliability_cluster(const Design *d, ClusterReliability *out)
 		node_rate(d->groups[i].type, out->by_class, n);
 		out->accelerators += n * d->groups[i].type->node.accelerators;
 	}
-	/* The network in service: the BOM's lines of switches, scale-up trays, cables and optics
-	 * (not the spares on the shelf, whose lines are named "spare ..."). */
-	static const struct {
-		const char *line;
-		RelClass cls;
-	} lines[] = {{"switch", REL_SWITCH}, {"scale-up switch", REL_SWITCH}, {"cable", REL_CABLE},
-		     {"optic", REL_OPTIC}};
-	for (int i = 0; i < d->nbom; i++) {
-		const BomLine *b = &d->bom[i];
-		for (size_t k = 0; b->model_part && k < sizeof lines / sizeof lines[0]; k++)
-			if (!strcmp(b->part, lines[k].line))
-				out->by_class[lines[k].cls] += b->quantity * b->model_part->failure_rate;
-	}
-	if (!out->cabled) {
-		/* Before the cable pass (a candidate of the choice search) the links are counted,
-		 * not yet cabled: each at the mean rate of the cable models in scope. */
-		double sum = 0;
-		int n = 0;
-		for (int i = 0; i < d->nparts; i++)
-			if (d->parts[i].kind == KIND_CABLE)
-				sum += d->parts[i].failure_rate, n++;
-		out->by_class[REL_CABLE] = n ? d->t.cables * sum / n : 0;
+	if (out->cabled) {
+		/* The network in service as built: the BOM's lines of switches, scale-up trays,
+		 * cables and optics (not the spares on the shelf, whose lines are named "spare
+		 * ..."). */
+		static const struct {
+			const char *line;
+			RelClass cls;
+		} lines[] = {{"switch", REL_SWITCH}, {"scale-up switch", REL_SWITCH}, {"cable", REL_CABLE},
+			     {"optic", REL_OPTIC}};
+		for (int i = 0; i < d->nbom; i++) {
+			const BomLine *b = &d->bom[i];
+			for (size_t k = 0; b->model_part && k < sizeof lines / sizeof lines[0]; k++)
+				if (!strcmp(b->part, lines[k].line))
+					out->by_class[lines[k].cls] += b->quantity * b->model_part->failure_rate;
+		}
+	} else {
+		network_sized(d, out->by_class);
 	}
 	out->network_rate = out->by_class[REL_SWITCH] + out->by_class[REL_CABLE] + out->by_class[REL_OPTIC];
 	/* The power chain and the cooling plants: what a job on every accelerator meets. */
-	plant_rates(d, 0, &out->by_class[REL_POWER], &out->by_class[REL_COOLING],
-		    &out->unit_failures[REL_POWER], &out->unit_failures[REL_COOLING]);
+	if (plant)
+		plant_rates(d, 0, &out->by_class[REL_POWER], &out->by_class[REL_COOLING],
+			    &out->unit_failures[REL_POWER], &out->unit_failures[REL_COOLING]);
 	for (int k = 0; k < REL_COUNT; k++)
 		out->rate += out->by_class[k];
 	out->mtbf = out->rate > 0 ? 1 / out->rate : INFINITY;
+}
+
+void reliability_cluster(const Design *d, ClusterReliability *out)
+{
+	cluster_rates(d, true, out);
 }
 
 void reliability_plant(const Design *d, double gpus, double *power, double *cooling)
@@ -207,13 +253,15 @@ static double bw_min(double a, double b)
 	return isnan(a) ? b : isnan(b) ? a : fmin(a, b);
 }
 
-void reliability_workload(Design *d, const ClusterReliability *c, const Decl *w, const PlanModel *m,
-			  const PlanHw *hw, const PlanConfig *best, double time, double energy,
-			  WorkloadReliability *out)
+/* A workload's job, the plant's events counted when `plant` (the design as built). */
+static void workload_rates(Design *d, const ClusterReliability *c, bool plant, const Decl *w,
+			   const PlanModel *m, const PlanHw *hw, const PlanConfig *best, double time,
+			   double energy, WorkloadReliability *out)
 {
 	*out = (WorkloadReliability){.done = true};
-	double power, cooling;
-	reliability_plant(d, best->gpus, &power, &cooling);
+	double power = 0, cooling = 0;
+	if (plant)
+		reliability_plant(d, best->gpus, &power, &cooling);
 	out->rate = reliability_job_rate(c, hw->node, best->gpus) + power + cooling;
 	out->mtbf = out->rate > 0 ? 1 / out->rate : INFINITY;
 	out->per_day = out->rate * 86400;
@@ -254,11 +302,25 @@ void reliability_workload(Design *d, const ClusterReliability *c, const Decl *w,
 	out->effective_energy = energy * factor;
 }
 
+void reliability_workload(Design *d, const ClusterReliability *c, const Decl *w, const PlanModel *m,
+			  const PlanHw *hw, const PlanConfig *best, double time, double energy,
+			  WorkloadReliability *out)
+{
+	workload_rates(d, c, true, w, m, hw, best, time, energy, out);
+}
+
+/* The design in force may be an optimizer's candidate, whose d->reliability (set by the pass,
+ * after plan) is not its own: its rates are computed afresh. A candidate (not yet cabled) counts
+ * what its own passes computed, the nodes and the network as sized, and not the plant: the
+ * power chain's and cooling plants' units follow the whole design's power, which no factor of
+ * the optimizer holds (docs/optimization.md, "Factors"), so the choice search weighs nodes and
+ * network, and every require is judged again on the design as built, plant included. */
 bool reliability_attribute(Design *d, const Decl *decl, FieldId id, double *out)
 {
+	bool built = d->ncables > 0;
 	if (id == FLD_CLUSTER_JOB_MTBF) {
 		ClusterReliability c;
-		reliability_cluster(d, &c);
+		cluster_rates(d, built, &c);
 		*out = c.mtbf;
 		return true;
 	}
@@ -274,12 +336,10 @@ bool reliability_attribute(Design *d, const Decl *decl, FieldId id, double *out)
 		*out = id == FLD_WORKLOAD_GOODPUT ? 0 : id == FLD_WORKLOAD_JOB_MTBF ? 0 : PLAN_UNRUNNABLE;
 		return true;
 	}
-	/* The design in force may be an optimizer's candidate, whose d->reliability (set by the
-	 * pass, after plan) is not its own: its rates are computed afresh. */
 	ClusterReliability c;
-	reliability_cluster(d, &c);
+	cluster_rates(d, built, &c);
 	WorkloadReliability r;
-	reliability_workload(d, &c, decl, &m, &hw, &best, time, energy, &r);
+	workload_rates(d, &c, built, decl, &m, &hw, &best, time, energy, &r);
 	*out = id == FLD_WORKLOAD_JOB_MTBF		 ? r.mtbf
 	       : id == FLD_WORKLOAD_GOODPUT		 ? r.goodput
 	       : id == FLD_WORKLOAD_EFFECTIVE_TIME_TO_TRAIN ? r.effective_time

@@ -240,6 +240,28 @@ static void test_seed_claim(void)
 	}
 	for (int k = 1; k <= BLAST_K; k++)
 		CU_ASSERT(f->after[k] < f->after[k - 1]);
+
+	/* The same design as a candidate of the choice search (not cabled): the nodes, the sized
+	 * fabric's 832 QM9700 (5 % each) and its 30,480 links at the cable models' 0.51 % (every
+	 * cable of std.network but the trunks), no optics, no plant: 1,250 x (15.2 % + 8 x 11.35 %)
+	 * + 832 x 5 % + 30,480 x 0.51 % = 1,325.0 + 41.6 + 155.448 = 1,522.048 a year. As built the
+	 * BOM's cables and the plant's 0.0043 events a year (wanka's N+1 and 2N plants) add to it. */
+	CU_ASSERT_EQUAL(b->d.fabrics[0].switches, 832);
+	CU_ASSERT_EQUAL(b->d.fabrics[0].links - b->d.fabrics[0].board_links, 30480);
+	int ncables = b->d.ncables;
+	b->d.ncables = 0;
+	double mtbf;
+	CU_ASSERT(reliability_attribute(&b->d, b->d.cluster, FLD_CLUSTER_JOB_MTBF, &mtbf));
+	b->d.ncables = ncables;
+	CLOSE(year / mtbf,
+	      1250 * (0.152 + 8 * (0.0809 + 0.0297 + 0.0029)) + 832 * 0.05 + 30480 * 0.0051, 1e-9);
+	double built;
+	CU_ASSERT(reliability_attribute(&b->d, b->d.cluster, FLD_CLUSTER_JOB_MTBF, &built));
+	CLOSE(built, c->mtbf, 1e-12);
+	double plant = (c->by_class[REL_POWER] + c->by_class[REL_COOLING]) * year;
+	CU_ASSERT(plant > 0.004 && plant < 0.005);
+	fprintf(stderr, "  as a candidate %.6f h, as built %.6f h (the plant %.2g of the rate)\n",
+		mtbf / 3600, built / 3600, plant / (year / built));
 	unit_build_done(b);
 }
 
