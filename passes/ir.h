@@ -1272,6 +1272,8 @@ typedef struct OptimizerReport {
 	double solve_ms;
 	double design_objective; /* the first objective on the design as built (cables included) */
 	bool maximize;           /* the first objective is maximized */
+	bool plant_left_out;     /* the first objective reads a reliability attribute, which a
+				  * candidate computes without the plant (docs/reliability.md) */
 	double cable_money, cable_watts; /* per link, when the choices were decided again with the
 					  * cables counted (pipeline.c); NAN otherwise */
 	const char *objective_unit; /* the first objective's base units ("CNY", "bit/s"), or NULL */

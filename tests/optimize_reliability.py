@@ -126,6 +126,21 @@ with tempfile.TemporaryDirectory() as tmp:
         if free["reliability"]["workloads"][0]["goodput"] >= 0.986:
             fail("the fastest design already meets goodput >= 0.986: the require binds nothing")
 
+    # report.md says what the objective leaves out: the plant too when it reads a reliability
+    # attribute (a candidate's rates go without it), the cables alone when it does not.
+    for name, lines, plant in (("md-effective", ["minimize llama70b.effective_time_to_train"], True),
+                               ("md-capex", ["minimize planner.capex"], False)):
+        path = os.path.join(tmp, name + ".cluster")
+        with open(path, "w") as f:
+            f.write(base + "\n".join(lines) + "\n")
+        out = os.path.join(tmp, name)
+        subprocess.run([clusterc, "build", "-q", path, "-o", out, "--emit", "report.md"],
+                       capture_output=True, text=True)
+        md = open(os.path.join(out, "report.md")).read() if os.path.exists(os.path.join(out, "report.md")) else ""
+        said = "the failures of the power and cooling plant" in md
+        if "The objective leaves out the cables" not in md or said != plant:
+            fail(f"{name}: report.md does not say what the objective leaves out (plant {plant})")
+
     # Not the attribute alone: no rate row, the exhaustive search decides, the same design.
     rc, err, r = build(tmp, "scaled", ["require 2 * planner.job_mtbf >= 24 h",
                                         "minimize llama70b.effective_time_to_train"], "milp")

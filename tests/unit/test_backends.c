@@ -225,8 +225,10 @@ static const char *last_message(const Ctx *c)
 	return c->diags.n ? ((const Diag *)c->diags.v[c->diags.n - 1])->msg : "";
 }
 
-static const OptimizerReport opt = {"glpk", "optimal", 4.7e6, 4.7e6, 0, 12, 7, 0, 4.75e6, false,
-					    NAN, NAN, "CNY"};
+static const OptimizerReport opt = {.solver = "glpk", .status = "optimal", .objective = 4.7e6,
+				    .bound = 4.7e6, .gap = 0, .variables = 12, .constraints = 7,
+				    .design_objective = 4.75e6, .cable_money = NAN, .cable_watts = NAN,
+				    .objective_unit = "CNY"};
 
 /* Writes every artifact of fx into dir; returns the error count. */
 static int build(Fixture *fx, const char *dir, bool force)
