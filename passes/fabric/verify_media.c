@@ -19,7 +19,7 @@
  *     the design already misses a requirement for want of room).
  * A failure is a bug in clusterc, not in the spec: an internal-error diagnostic (exit 70).
  */
-#include "passes.h"
+#include "verify_memo.h"
 
 #include <stdlib.h>
 
@@ -207,8 +207,92 @@ static void check_trunks(MediaCheck *v)
 	free(carried);
 }
 
+/* The inputs of the checks above (the memo, verify_memo.c): all they read but the names and
+ * places that only a failure prints. Every part they read through a pointer is one of
+ * Design.parts (else the key is bad and nothing is kept), so the key holds the pointers and,
+ * per part, every figure read of it: kind, height in units, the switch's ports, cages and port
+ * speed, the cable's reach, connector, breakout and ports, the module's speed, reach and ports,
+ * the panel's adapters and connector. Then the counts; per switch its model, radix, breakout,
+ * split and up breakout (its cages, cable_switch_cage), rack and unit; per cable its link's
+ * ends (kind, device, port), its cable and modules, which module it counts, its assembly,
+ * cages, run and length, trunk, panels and adapters; per node, extra device and accelerator
+ * the rack and unit (ir_end_place, for the trunks); whether the design misses a requirement;
+ * per panel its part, rack and unit; per rack its type and height used; per trunk its part,
+ * racks, first panels, legs, run and length. */
+static void part_ref(const Design *d, KeySink *s, const Part *p)
+{
+	if (p && (p < d->parts || p >= d->parts + d->nparts))
+		s->bad = true;
+	key_put_ptr(s, p);
+}
+
+static void media_key(const Design *d, KeySink *s)
+{
+	key_put_ptr(s, d->parts), key_put(s, d->nparts);
+	for (int i = 0; i < d->nparts; i++) {
+		const Part *p = &d->parts[i];
+		key_put(s, p->kind), key_put(s, p->height_u);
+		key_put(s, p->sw.ports), key_put(s, p->sw.cages), key_put_double(s, p->sw.port_speed);
+		key_put_double(s, p->cable.reach), key_put(s, p->cable.connector);
+		key_put(s, p->cable.breakout), key_put(s, p->cable.ports);
+		key_put_double(s, p->optic.speed), key_put_double(s, p->optic.reach);
+		key_put(s, p->optic.ports), key_put(s, p->panel.ports), key_put(s, p->panel.connector);
+	}
+	key_put(s, d->nswitches), key_put(s, d->ncables), key_put(s, d->nnodes);
+	key_put(s, d->nextras), key_put(s, d->naccels), key_put(s, d->npanels);
+	key_put(s, d->nracks), key_put(s, d->ntrunks), key_put(s, d->violations.n > 0);
+	for (int i = 0; i < d->nswitches && !s->differs; i++) {
+		const SwitchInst *w = &d->switches[i];
+		part_ref(d, s, w->model);
+		key_put(s, w->radix), key_put(s, w->breakout), key_put(s, w->split);
+		key_put(s, w->up_breakout), key_put(s, w->rack), key_put(s, w->u);
+	}
+	for (int i = 0; i < d->ncables && !s->differs; i++) {
+		const CableInst *c = &d->cables[i];
+		const LinkInst *l = &d->links[c->link];
+		key_put(s, (int32_t)((uint32_t)l->a.kind | (uint32_t)l->z.kind << 8 |
+				     (uint32_t)c->module_a << 16 | (uint32_t)c->module_z << 24));
+		key_put(s, l->a.dev), key_put(s, l->a.port), key_put(s, l->z.dev);
+		key_put(s, l->z.port);
+		part_ref(d, s, c->cable), part_ref(d, s, c->optic_a), part_ref(d, s, c->optic_z);
+		key_put(s, c->link), key_put(s, c->assembly), key_put(s, c->cage_a);
+		key_put(s, c->cage_z), key_put_double(s, c->run), key_put_double(s, c->length);
+		key_put(s, c->trunk), key_put(s, c->panel_a), key_put(s, c->panel_z);
+		key_put(s, c->port_a), key_put(s, c->port_z);
+	}
+	if (!d->ntrunks && !d->npanels)
+		return;
+	for (int i = 0; i < d->nnodes && !s->differs; i++)
+		key_put(s, d->nodes[i].rack), key_put(s, d->nodes[i].u);
+	for (int i = 0; i < d->nextras; i++)
+		key_put(s, d->extras[i].rack), key_put(s, d->extras[i].u);
+	for (int i = 0; i < d->naccels && !s->differs; i++)
+		key_put(s, d->accels[i].node);
+	for (int i = 0; i < d->npanels; i++) {
+		const PanelInst *p = &d->panels[i];
+		part_ref(d, s, p->part);
+		key_put(s, p->rack), key_put(s, p->u);
+	}
+	for (int i = 0; i < d->nracks; i++) {
+		part_ref(d, s, d->racks[i].type);
+		key_put_double(s, d->racks[i].height_used);
+	}
+	for (int i = 0; i < d->ntrunks; i++) {
+		const TrunkInst *t = &d->trunks[i];
+		part_ref(d, s, t->part);
+		key_put(s, t->rack_a), key_put(s, t->rack_z), key_put(s, t->panel_a);
+		key_put(s, t->panel_z), key_put(s, t->legs), key_put_double(s, t->run);
+		key_put_double(s, t->length);
+	}
+}
+
+static VerifyMemo memo;
+
 int verify_media(Design *d)
 {
+	bool memo_on = verify_memo_on(d);
+	if (memo_on && verify_memo_clean(&memo, d, media_key))
+		return 0;
 	int before = diag_errors(d->p->c);
 	MediaCheck v = {d, 0};
 	/* Every switch's cages as one range of ids. */
@@ -271,5 +355,7 @@ int verify_media(Design *d)
 	int failures = diag_errors(d->p->c) - before;
 	if (failures)
 		d->p->internal_error = true;
+	else if (memo_on)
+		verify_memo_keep_clean(&memo, d, media_key);
 	return failures;
 }
