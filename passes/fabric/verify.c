@@ -289,10 +289,11 @@ static void verify_key(const Design *d, KeySink *s)
 	key_put(s, d->nfabrics), key_put(s, d->nscaleups), key_put(s, d->ngroups);
 	for (int i = 0; i < d->nlinks && !s->differs; i++) {
 		const LinkInst *l = &d->links[i];
-		key_put(s, (int32_t)((uint32_t)l->a.kind | (uint32_t)l->z.kind << 8 |
+		key_room(s, 6);
+		key_raw(s, (int32_t)((uint32_t)l->a.kind | (uint32_t)l->z.kind << 8 |
 				     (uint32_t)l->tier << 16 | (uint32_t)l->plane << 24));
-		key_put(s, l->a.dev), key_put(s, l->a.port), key_put(s, l->z.dev);
-		key_put(s, l->z.port), key_put(s, l->fabric);
+		key_raw(s, l->a.dev), key_raw(s, l->a.port), key_raw(s, l->z.dev);
+		key_raw(s, l->z.port), key_raw(s, l->fabric);
 	}
 	for (int i = 0; i < d->nswitches && !s->differs; i++) {
 		const SwitchInst *w = &d->switches[i];

@@ -209,21 +209,29 @@ static void check_trunks(MediaCheck *v)
 
 /* The inputs of the checks above (the memo, verify_memo.c): all they read but the names and
  * places that only a failure prints. Every part they read through a pointer is one of
- * Design.parts (else the key is bad and nothing is kept), so the key holds the pointers and,
- * per part, every figure read of it: kind, height in units, the switch's ports, cages and port
- * speed, the cable's reach, connector, breakout and ports, the module's speed, reach and ports,
- * the panel's adapters and connector. Then the counts; per switch its model, radix, breakout,
- * split and up breakout (its cages, cable_switch_cage), rack and unit; per cable its link's
- * ends (kind, device, port), its cable and modules, which module it counts, its assembly,
- * cages, run and length, trunk, panels and adapters; per node, extra device and accelerator
- * the rack and unit (ir_end_place, for the trunks); whether the design misses a requirement;
- * per panel its part, rack and unit; per rack its type and height used; per trunk its part,
- * racks, first panels, legs, run and length. */
+ * Design.parts (else the key is bad and nothing is kept), so the key holds its index there
+ * and, per part, every figure read of it: kind, height in units, the switch's ports, cages and
+ * port speed, the cable's reach, connector, breakout and ports, the module's speed, reach and
+ * ports, the panel's adapters and connector. Then the counts and whether the design misses a
+ * requirement; per switch its model, radix, breakout, split and up breakout (its cages,
+ * cable_switch_cage), rack and unit; per cable its link's ends (kind, device, port), its cable
+ * and modules, which module it counts, its assembly, cages, run and length. With structured
+ * cabling (check_trunks, which reads nothing else) also per cable its trunk, panels and
+ * adapters, per node, extra device and accelerator the rack and unit (ir_end_place), per panel
+ * its part, rack and unit, per rack its type and height used, per trunk its part, racks, first
+ * panels, legs, run and length. */
+static inline int32_t part_at(const Design *d, KeySink *s, const Part *p)
+{
+	if (!p)
+		return -1;
+	if (p < d->parts || p >= d->parts + d->nparts)
+		s->bad = true;
+	return (int32_t)(p - d->parts);
+}
+
 static void part_ref(const Design *d, KeySink *s, const Part *p)
 {
-	if (p && (p < d->parts || p >= d->parts + d->nparts))
-		s->bad = true;
-	key_put_ptr(s, p);
+	key_put(s, part_at(d, s, p));
 }
 
 static void media_key(const Design *d, KeySink *s)
@@ -247,20 +255,24 @@ static void media_key(const Design *d, KeySink *s)
 		key_put(s, w->radix), key_put(s, w->breakout), key_put(s, w->split);
 		key_put(s, w->up_breakout), key_put(s, w->rack), key_put(s, w->u);
 	}
+	bool trunks = d->ntrunks || d->npanels; /* else check_trunks reads nothing */
 	for (int i = 0; i < d->ncables && !s->differs; i++) {
 		const CableInst *c = &d->cables[i];
 		const LinkInst *l = &d->links[c->link];
-		key_put(s, (int32_t)((uint32_t)l->a.kind | (uint32_t)l->z.kind << 8 |
+		key_room(s, 24);
+		key_raw(s, (int32_t)((uint32_t)l->a.kind | (uint32_t)l->z.kind << 8 |
 				     (uint32_t)c->module_a << 16 | (uint32_t)c->module_z << 24));
-		key_put(s, l->a.dev), key_put(s, l->a.port), key_put(s, l->z.dev);
-		key_put(s, l->z.port);
-		part_ref(d, s, c->cable), part_ref(d, s, c->optic_a), part_ref(d, s, c->optic_z);
-		key_put(s, c->link), key_put(s, c->assembly), key_put(s, c->cage_a);
-		key_put(s, c->cage_z), key_put_double(s, c->run), key_put_double(s, c->length);
-		key_put(s, c->trunk), key_put(s, c->panel_a), key_put(s, c->panel_z);
-		key_put(s, c->port_a), key_put(s, c->port_z);
+		key_raw(s, l->a.dev), key_raw(s, l->a.port), key_raw(s, l->z.dev);
+		key_raw(s, l->z.port), key_raw(s, part_at(d, s, c->cable));
+		key_raw(s, part_at(d, s, c->optic_a)), key_raw(s, part_at(d, s, c->optic_z));
+		key_raw(s, c->link), key_raw(s, c->assembly), key_raw(s, c->cage_a);
+		key_raw(s, c->cage_z), key_raw_double(s, c->run), key_raw_double(s, c->length);
+		if (trunks) {
+			key_raw(s, c->trunk), key_raw(s, c->panel_a), key_raw(s, c->panel_z);
+			key_raw(s, c->port_a), key_raw(s, c->port_z);
+		}
 	}
-	if (!d->ntrunks && !d->npanels)
+	if (!trunks)
 		return;
 	for (int i = 0; i < d->nnodes && !s->differs; i++)
 		key_put(s, d->nodes[i].rack), key_put(s, d->nodes[i].u);

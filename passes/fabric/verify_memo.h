@@ -45,6 +45,27 @@ static inline void key_put(KeySink *s, int32_t x)
 		key_flush(s);
 }
 
+/* Room for n more words in the block (n <= SINK_BLOCK), then key_raw for each without a check:
+ * the big per-link and per-cable loops. */
+static inline void key_room(KeySink *s, int n)
+{
+	if (s->nb + n > SINK_BLOCK)
+		key_flush(s);
+}
+
+static inline void key_raw(KeySink *s, int32_t x)
+{
+	s->block[s->nb++] = x;
+}
+
+static inline void key_raw_double(KeySink *s, double x)
+{
+	uint64_t u;
+	memcpy(&u, &x, sizeof u);
+	s->block[s->nb++] = (int32_t)(uint32_t)u;
+	s->block[s->nb++] = (int32_t)(uint32_t)(u >> 32);
+}
+
 static inline void key_put_ptr(KeySink *s, const void *p)
 {
 	uint64_t u = (uint64_t)(uintptr_t)p;
