@@ -62,7 +62,8 @@ bool verify_memo_clean(VerifyMemo *m, const Design *d, VerifyKeyFn fn)
 		int k = (m->hit + t) % VERIFY_MEMOS; /* the last one that served first */
 		if (!m->kept[k].key)
 			continue;
-		*s = (KeySink){.cand = &m->kept[k]};
+		s->cand = &m->kept[k]; /* the block is not zeroed: only what is put is read */
+		s->pos = 0, s->nb = 0, s->differs = s->bad = false;
 		fn(d, s);
 		key_flush(s);
 		if (!s->differs && !s->bad && s->pos == m->kept[k].n) {
@@ -78,7 +79,8 @@ bool verify_memo_clean(VerifyMemo *m, const Design *d, VerifyKeyFn fn)
 void verify_memo_keep_clean(VerifyMemo *m, const Design *d, VerifyKeyFn fn)
 {
 	KeySink *s = xmalloc(sizeof *s);
-	*s = (KeySink){0};
+	s->cand = NULL;
+	s->pos = 0, s->nb = 0, s->differs = s->bad = false;
 	scratch_n = 0;
 	fn(d, s);
 	key_flush(s);
