@@ -35,7 +35,7 @@ bool verify_memo_on(const Design *d)
 	return memo_on && !d->verify;
 }
 
-void key_flush(KeySink *s)
+void verify_memo_flush(KeySink *s)
 {
 	size_t nb = (size_t)s->nb;
 	if (s->cand) {
@@ -65,7 +65,7 @@ bool verify_memo_clean(VerifyMemo *m, const Design *d, VerifyKeyFn fn)
 		s->cand = &m->kept[k]; /* the block is not zeroed: only what is put is read */
 		s->pos = 0, s->nb = 0, s->differs = s->bad = false;
 		fn(d, s);
-		key_flush(s);
+		verify_memo_flush(s);
 		if (!s->differs && !s->bad && s->pos == m->kept[k].n) {
 			m->hit = k;
 			hit = true;
@@ -83,7 +83,7 @@ void verify_memo_keep_clean(VerifyMemo *m, const Design *d, VerifyKeyFn fn)
 	s->pos = 0, s->nb = 0, s->differs = s->bad = false;
 	scratch_n = 0;
 	fn(d, s);
-	key_flush(s);
+	verify_memo_flush(s);
 	if (!s->bad) {
 		VerifyKept *k = &m->kept[m->next];
 		m->next = (m->next + 1) % VERIFY_MEMOS;

@@ -36,13 +36,13 @@ typedef struct KeySink {
 
 typedef void (*VerifyKeyFn)(const Design *d, KeySink *s);
 
-void key_flush(KeySink *s);
+void verify_memo_flush(KeySink *s);
 
 static inline void key_put(KeySink *s, int32_t x)
 {
 	s->block[s->nb++] = x;
 	if (s->nb == SINK_BLOCK)
-		key_flush(s);
+		verify_memo_flush(s);
 }
 
 /* Room for n more words in the block (n <= SINK_BLOCK), then key_raw for each without a check:
@@ -50,7 +50,7 @@ static inline void key_put(KeySink *s, int32_t x)
 static inline void key_room(KeySink *s, int n)
 {
 	if (s->nb + n > SINK_BLOCK)
-		key_flush(s);
+		verify_memo_flush(s);
 }
 
 static inline void key_raw(KeySink *s, int32_t x)
