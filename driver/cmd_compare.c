@@ -271,6 +271,7 @@ static void worker_main(const Options *o, const char *path, const Job *jobs, int
 	arena_tune_heap();
 	arena_keep_chunks(true);
 	cage_memo_keep(!getenv("CLUSTERC_NO_SHARE"));
+	verify_memo_keep(!getenv("CLUSTERC_NO_SHARE"));
 	Buf out = {0};
 	int i;
 	while (read_all(cmd, &i, sizeof i)) {

@@ -306,8 +306,26 @@ char *arena_strdup(Arena *a, const char *s)
 	return arena_strndup(a, s, strlen(s));
 }
 
+/* Printed once where the string will stand when it fits the current chunk's free space (its
+ * names, thousands a build): the bytes and their place are those of the two passes below, which
+ * measure, allocate and print. A string that does not fit leaves the free space zeroed again. */
 char *arena_vprintf(Arena *a, const char *fmt, va_list ap)
 {
+	if (!a->passthrough && a->cur && a->end > a->cur) {
+		size_t room = (size_t)(a->end - a->cur);
+		va_list ap1;
+		va_copy(ap1, ap);
+		int n = vsnprintf((char *)a->cur, room, fmt, ap1);
+		va_end(ap1);
+		size_t rounded = n >= 0 ? ((size_t)n + 1 + ALIGN - 1) & ~(size_t)(ALIGN - 1) : 0;
+		if (n >= 0 && rounded <= room && rounded <= BIG_REQUEST) {
+			char *p = (char *)a->cur;
+			a->cur += rounded;
+			a->bytes += rounded;
+			return p;
+		}
+		memset(a->cur, 0, n < 0 ? room : ((size_t)n + 1 < room ? (size_t)n + 1 : room));
+	}
 	va_list ap2;
 	va_copy(ap2, ap);
 	int n = vsnprintf(NULL, 0, fmt, ap2);

@@ -267,6 +267,12 @@ int wire_node_ports(const Design *d, int n, const FabricInst *f, int *out, int m
  * connected, every fabric connected (the metrics are sizing's, fabric.c). A failure is a bug
  * in clusterc (exit 70). */
 int verify_fabrics(Design *d);
+/* verify_memo.c: remember the inputs of each clean verification (verify_fabrics, verify_media)
+ * for the next design built in this process (a compare worker, many rows each): the same inputs
+ * are not verified again. */
+void verify_memo_keep(bool on);
+/* How many verifications the memo has spared this process (for the tests). */
+long verify_memo_hits(void);
 
 /* sched.c: the design as workload schedulers see it (Design.sched): a tree of switches over
  * the nodes, the blocks of nodes that communicate best, the levels of node labels that nest;

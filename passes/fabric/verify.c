@@ -13,9 +13,10 @@
  * A failure is a bug in clusterc, not in the spec: an internal-error diagnostic (exit 70).
  * With --verify, what was proved is printed.
  */
-#include "passes.h"
+#include "verify_memo.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -271,8 +272,70 @@ static void verify_fabric(Verifier *v, int fi)
 	}
 }
 
+/* The inputs of the checks above (the memo, verify_memo.c): all they read but the names, which
+ * only a failure prints. The counts of every array below; per link its ends (kind, device,
+ * port), tier, plane and fabric; per switch its radix, fabric, plane, tier, ports used, group
+ * and rack; per fabric whether it is sized, its family (a static table: its address is its
+ * content), backup ports, tiers, first tier's down ports, first link, switches and links
+ * counted, node ports, planes, rails, extra devices, its NIC part and which of the node's NICs
+ * it starts from (wire_node_ports compares the ports' NICs with it by address: the address is
+ * what is read); per NIC port its node and NIC; per node its first port and rack; per extra
+ * device its ports; with scale-up domains, per accelerator its node, per group its first node
+ * and count, per domain its group, nodes, switches and links. */
+static void verify_key(const Design *d, KeySink *s)
+{
+	key_put(s, d->nswitches), key_put(s, d->nports), key_put(s, d->nextras);
+	key_put(s, d->naccels), key_put(s, d->nnodes), key_put(s, d->nlinks);
+	key_put(s, d->nfabrics), key_put(s, d->nscaleups), key_put(s, d->ngroups);
+	for (int i = 0; i < d->nlinks && !s->differs; i++) {
+		const LinkInst *l = &d->links[i];
+		key_room(s, 6);
+		key_raw(s, (int32_t)((uint32_t)l->a.kind | (uint32_t)l->z.kind << 8 |
+				     (uint32_t)l->tier << 16 | (uint32_t)l->plane << 24));
+		key_raw(s, l->a.dev), key_raw(s, l->a.port), key_raw(s, l->z.dev);
+		key_raw(s, l->z.port), key_raw(s, l->fabric);
+	}
+	for (int i = 0; i < d->nswitches && !s->differs; i++) {
+		const SwitchInst *w = &d->switches[i];
+		key_put(s, w->radix), key_put(s, w->fabric), key_put(s, w->plane);
+		key_put(s, (int32_t)w->tier), key_put(s, w->used), key_put(s, w->group);
+		key_put(s, w->rack);
+	}
+	for (int i = 0; i < d->nfabrics; i++) {
+		const FabricInst *f = &d->fabrics[i];
+		key_put(s, f->sized), key_put_ptr(s, f->family), key_put(s, f->backup_ports);
+		key_put(s, f->tiers), key_put(s, f->down[0]), key_put(s, f->first_link);
+		key_put(s, f->switches), key_put(s, f->links), key_put(s, f->node_ports);
+		key_put(s, f->planes), key_put(s, f->rails), key_put(s, f->first_extra);
+		key_put(s, f->nextras), key_put_ptr(s, f->nic), key_put(s, f->nic_first);
+	}
+	for (int i = 0; i < d->nports && !s->differs; i++)
+		key_put(s, d->ports[i].node), key_put_ptr(s, d->ports[i].nic);
+	for (int i = 0; i < d->nnodes && !s->differs; i++)
+		key_put(s, d->nodes[i].first_port), key_put(s, d->nodes[i].rack);
+	for (int i = 0; i < d->nextras; i++)
+		key_put(s, d->extras[i].nports);
+	if (d->nscaleups > 0) {
+		for (int i = 0; i < d->naccels && !s->differs; i++)
+			key_put(s, d->accels[i].node);
+		for (int i = 0; i < d->ngroups; i++)
+			key_put(s, d->groups[i].first_node), key_put(s, d->groups[i].count);
+		for (int i = 0; i < d->nscaleups; i++) {
+			const ScaleUpInst *u = &d->scaleups[i];
+			key_put(s, u->group), key_put(s, u->first_link), key_put(s, u->cables);
+			key_put(s, u->domain_nodes), key_put(s, u->first_switch);
+			key_put(s, u->nswitches);
+		}
+	}
+}
+
+static VerifyMemo memo;
+
 int verify_fabrics(Design *d)
 {
+	bool memo_on = verify_memo_on(d);
+	if (memo_on && verify_memo_clean(&memo, d, verify_key))
+		return 0;
 	int before = diag_errors(d->p->c);
 	Verifier v = {.d = d};
 	v.sw_base = xmalloc(sizeof(int) * (size_t)(d->nswitches + 1));
@@ -317,5 +380,7 @@ int verify_fabrics(Design *d)
 	int failures = diag_errors(d->p->c) - before;
 	if (failures)
 		d->p->internal_error = true;
+	else if (memo_on)
+		verify_memo_keep_clean(&memo, d, verify_key);
 	return failures;
 }

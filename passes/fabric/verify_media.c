@@ -19,7 +19,7 @@
  *     the design already misses a requirement for want of room).
  * A failure is a bug in clusterc, not in the spec: an internal-error diagnostic (exit 70).
  */
-#include "passes.h"
+#include "verify_memo.h"
 
 #include <stdlib.h>
 
@@ -207,8 +207,104 @@ static void check_trunks(MediaCheck *v)
 	free(carried);
 }
 
+/* The inputs of the checks above (the memo, verify_memo.c): all they read but the names and
+ * places that only a failure prints. Every part they read through a pointer is one of
+ * Design.parts (else the key is bad and nothing is kept), so the key holds its index there
+ * and, per part, every figure read of it: kind, height in units, the switch's ports, cages and
+ * port speed, the cable's reach, connector, breakout and ports, the module's speed, reach and
+ * ports, the panel's adapters and connector. Then the counts and whether the design misses a
+ * requirement; per switch its model, radix, breakout, split and up breakout (its cages,
+ * cable_switch_cage), rack and unit; per cable its link's ends (kind, device, port), its cable
+ * and modules, which module it counts, its assembly, cages, run and length. With structured
+ * cabling (check_trunks, which reads nothing else) also per cable its trunk, panels and
+ * adapters, per node, extra device and accelerator the rack and unit (ir_end_place), per panel
+ * its part, rack and unit, per rack its type and height used, per trunk its part, racks, first
+ * panels, legs, run and length. */
+static inline int32_t part_at(const Design *d, KeySink *s, const Part *p)
+{
+	if (!p)
+		return -1;
+	if (p < d->parts || p >= d->parts + d->nparts)
+		s->bad = true;
+	return (int32_t)(p - d->parts);
+}
+
+static void part_ref(const Design *d, KeySink *s, const Part *p)
+{
+	key_put(s, part_at(d, s, p));
+}
+
+static void media_key(const Design *d, KeySink *s)
+{
+	key_put_ptr(s, d->parts), key_put(s, d->nparts);
+	for (int i = 0; i < d->nparts; i++) {
+		const Part *p = &d->parts[i];
+		key_put(s, p->kind), key_put(s, p->height_u);
+		key_put(s, p->sw.ports), key_put(s, p->sw.cages), key_put_double(s, p->sw.port_speed);
+		key_put_double(s, p->cable.reach), key_put(s, p->cable.connector);
+		key_put(s, p->cable.breakout), key_put(s, p->cable.ports);
+		key_put_double(s, p->optic.speed), key_put_double(s, p->optic.reach);
+		key_put(s, p->optic.ports), key_put(s, p->panel.ports), key_put(s, p->panel.connector);
+	}
+	key_put(s, d->nswitches), key_put(s, d->ncables), key_put(s, d->nnodes);
+	key_put(s, d->nextras), key_put(s, d->naccels), key_put(s, d->npanels);
+	key_put(s, d->nracks), key_put(s, d->ntrunks), key_put(s, d->violations.n > 0);
+	for (int i = 0; i < d->nswitches && !s->differs; i++) {
+		const SwitchInst *w = &d->switches[i];
+		part_ref(d, s, w->model);
+		key_put(s, w->radix), key_put(s, w->breakout), key_put(s, w->split);
+		key_put(s, w->up_breakout), key_put(s, w->rack), key_put(s, w->u);
+	}
+	bool trunks = d->ntrunks || d->npanels; /* else check_trunks reads nothing */
+	for (int i = 0; i < d->ncables && !s->differs; i++) {
+		const CableInst *c = &d->cables[i];
+		const LinkInst *l = &d->links[c->link];
+		key_room(s, 24);
+		key_raw(s, (int32_t)((uint32_t)l->a.kind | (uint32_t)l->z.kind << 8 |
+				     (uint32_t)c->module_a << 16 | (uint32_t)c->module_z << 24));
+		key_raw(s, l->a.dev), key_raw(s, l->a.port), key_raw(s, l->z.dev);
+		key_raw(s, l->z.port), key_raw(s, part_at(d, s, c->cable));
+		key_raw(s, part_at(d, s, c->optic_a)), key_raw(s, part_at(d, s, c->optic_z));
+		key_raw(s, c->link), key_raw(s, c->assembly), key_raw(s, c->cage_a);
+		key_raw(s, c->cage_z), key_raw_double(s, c->run), key_raw_double(s, c->length);
+		if (trunks) {
+			key_raw(s, c->trunk), key_raw(s, c->panel_a), key_raw(s, c->panel_z);
+			key_raw(s, c->port_a), key_raw(s, c->port_z);
+		}
+	}
+	if (!trunks)
+		return;
+	for (int i = 0; i < d->nnodes && !s->differs; i++)
+		key_put(s, d->nodes[i].rack), key_put(s, d->nodes[i].u);
+	for (int i = 0; i < d->nextras; i++)
+		key_put(s, d->extras[i].rack), key_put(s, d->extras[i].u);
+	for (int i = 0; i < d->naccels && !s->differs; i++)
+		key_put(s, d->accels[i].node);
+	for (int i = 0; i < d->npanels; i++) {
+		const PanelInst *p = &d->panels[i];
+		part_ref(d, s, p->part);
+		key_put(s, p->rack), key_put(s, p->u);
+	}
+	for (int i = 0; i < d->nracks; i++) {
+		part_ref(d, s, d->racks[i].type);
+		key_put_double(s, d->racks[i].height_used);
+	}
+	for (int i = 0; i < d->ntrunks; i++) {
+		const TrunkInst *t = &d->trunks[i];
+		part_ref(d, s, t->part);
+		key_put(s, t->rack_a), key_put(s, t->rack_z), key_put(s, t->panel_a);
+		key_put(s, t->panel_z), key_put(s, t->legs), key_put_double(s, t->run);
+		key_put_double(s, t->length);
+	}
+}
+
+static VerifyMemo memo;
+
 int verify_media(Design *d)
 {
+	bool memo_on = verify_memo_on(d);
+	if (memo_on && verify_memo_clean(&memo, d, media_key))
+		return 0;
 	int before = diag_errors(d->p->c);
 	MediaCheck v = {d, 0};
 	/* Every switch's cages as one range of ids. */
@@ -271,5 +367,7 @@ int verify_media(Design *d)
 	int failures = diag_errors(d->p->c) - before;
 	if (failures)
 		d->p->internal_error = true;
+	else if (memo_on)
+		verify_memo_keep_clean(&memo, d, media_key);
 	return failures;
 }

@@ -310,6 +310,19 @@ static void test_trunk_verifier(void)
 	unit_build_done(b);
 }
 
+/* The two above with the memo of a compare worker on (passes/fabric/verify_memo.c): a design
+ * proved clean is proved again from the memo, and every change still fails, so the memo's key
+ * holds what each changes. */
+static void test_verifier_memo(void)
+{
+	verify_memo_keep(true);
+	long hits = verify_memo_hits();
+	test_verifier();
+	test_trunk_verifier();
+	CU_ASSERT_TRUE(verify_memo_hits() > hits);
+	verify_memo_keep(false);
+}
+
 void suite_cages(void)
 {
 	CU_pSuite s = CU_add_suite("cages", NULL, NULL);
@@ -318,4 +331,5 @@ void suite_cages(void)
 	CU_add_test(s, "1:8 breakout: eight legs in one cage", test_breakout8);
 	CU_add_test(s, "verifier catches two kinds of media", test_verifier);
 	CU_add_test(s, "verifier catches trunk and panel faults", test_trunk_verifier);
+	CU_add_test(s, "the verifiers' memo keys what they read", test_verifier_memo);
 }

@@ -479,6 +479,32 @@ static void test_arena_intern(void)
 	CU_ASSERT(arena_bytes(c->arena) >= before + (3u << 20));
 	CU_ASSERT_STRING_EQUAL(arena_printf(c->arena, "%s-%04d", "gpu", 7), "gpu-0007");
 	CU_ASSERT_STRING_EQUAL(arena_strndup(c->arena, "abcdef", 3), "abc");
+	/* Printed in place (arena.c): strings of 4,000 bytes past several chunks' ends, each
+	 * aligned where an allocation would stand, and the memory handed out after them zeroed;
+	 * then every byte of the chunks kept and handed out again zeroed too (a string that did
+	 * not fit a chunk's rest was printed there first, then zeroed again: a kept chunk is
+	 * zeroed only as far as it was used). */
+	arena_keep_chunks(true);
+	bool same = true, zero = true;
+	Arena *a = arena_new();
+	for (int i = 0; i < 1500; i++) {
+		char *t = arena_printf(a, "%04000d", i);
+		same &= strlen(t) == 4000 && atoi(t) == i && (uintptr_t)t % 16 == 0;
+		const unsigned char *after = arena_alloc(a, 8192 + 16 * (size_t)(i % 7));
+		for (int k = 0; k < 8192; k++)
+			zero &= after[k] == 0;
+	}
+	arena_free(a);
+	a = arena_new();
+	for (int i = 0; i < 24 * 16384; i++) { /* 24 MiB, to every chunk's end: every one kept */
+		const unsigned char *p = arena_alloc(a, 64);
+		for (int k = 0; k < 64; k++)
+			zero &= p[k] == 0;
+	}
+	arena_free(a);
+	arena_keep_chunks(false);
+	CU_ASSERT(same);
+	CU_ASSERT(zero);
 
 	PtrVec v = {0};
 	for (intptr_t i = 0; i < 1000; i++)

@@ -1016,6 +1016,18 @@ static void test_verifier(void)
 	done(b);
 }
 
+/* The same with the memo of a compare worker on (passes/fabric/verify_memo.c): the untouched
+ * design is proved again from the memo, and every change above still fails, so the memo's key
+ * holds what each changes (the links' ends, the counts, the fabric's links counted). */
+static void test_verifier_memo(void)
+{
+	verify_memo_keep(true);
+	long hits = verify_memo_hits();
+	test_verifier();
+	CU_ASSERT_TRUE(verify_memo_hits() > hits);
+	verify_memo_keep(false);
+}
+
 /* ---- metrics against the wired graph ---------------------------------------------------- */
 
 /* Diameter (switch hops between the switches endpoints hang from) and, for trees, the
@@ -1640,6 +1652,7 @@ void suite_fabric(void)
 	CU_add_test(s, "extra endpoints over planes", test_extras_over_planes);
 	CU_add_test(s, "suggestions", test_suggestions);
 	CU_add_test(s, "verifier", test_verifier);
+	CU_add_test(s, "verifier, with the memo", test_verifier_memo);
 	CU_add_test(s, "metrics", test_metrics);
 	CU_add_test(s, "core groups", test_core_groups);
 	CU_add_test(s, "per-tier hardware", test_per_tier);
