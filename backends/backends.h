@@ -629,6 +629,14 @@ void configdb_field_copy(ConfigDb *db, const char *name, size_t nn, const char *
 /* Appends the document to out as `config save` writes it, with a final newline, and empties
  * it for the next one. */
 void configdb_render(ConfigDb *db, Buf *out);
+/* Tables the same in many documents, rendered once: configdb_render_tables appends each
+ * table's entries ("key":{...} pairs, comma-separated, no braces around them), span[t] the
+ * offset and length of table t's in out (0, 0: none; span has room for every table), and
+ * empties the document; configdb_table_text puts such text into another document as the
+ * whole of table `table` (no entries of its own there), text[0..n) the caller's until that
+ * document is rendered. The bytes are those of the entries made one by one. */
+void configdb_render_tables(ConfigDb *db, Buf *out, size_t (*span)[2]);
+void configdb_table_text(ConfigDb *db, int table, const char *text, size_t n);
 /* SONiC's PORT entry of logical port `port` of switch s, named `name`, as the model's port
  * map has it (lanes, index, alias: ir_faceplate), with the link's speed (bit/s), the MTU and
  * a description; scratch is the caller's. */

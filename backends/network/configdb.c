@@ -43,6 +43,8 @@ typedef struct ConfigDbEntry {
 	size_t key_off;   /* the key as given, NUL-terminated */
 	size_t body_off, body_len; /* its fields as JSON text: "name":"value",... */
 	const char *key;  /* resolved when written */
+	const char *text; /* a table given whole (configdb_table_text): its entries' text, the
+			   * caller's; the entry has no key and no fields */
 } ConfigDbEntry;
 
 /* One config_db.json being built. Keys, and the fields of each entry already as JSON text,
@@ -164,10 +166,17 @@ void configdb_entry(ConfigDb *db, int table, const char *key, size_t n)
 	size_t off = db->pool.len;
 	put(&db->pool, key, n);
 	put(&db->pool, "", 1);
-	db->e[db->ne++] = (ConfigDbEntry){table, 0, off, db->pool.len, 0, NULL};
+	db->e[db->ne++] = (ConfigDbEntry){table, 0, off, db->pool.len, 0, NULL, NULL};
 #ifndef NDEBUG
 	db->last_name = NULL;
 #endif
+}
+
+void configdb_table_text(ConfigDb *db, int table, const char *text, size_t n)
+{
+	configdb_entry(db, table, "", 0);
+	db->e[db->ne - 1].text = text;
+	db->e[db->ne - 1].body_len = n;
 }
 
 void configdb_entry_s(ConfigDb *db, int table, const char *key)
@@ -338,29 +347,59 @@ static void sort_entries(ConfigDb *db)
 	free(start);
 }
 
-/* The document, compact (json.dumps(separators=(",", ":"))), and a final newline. */
-void configdb_render(ConfigDb *db, Buf *out)
+/* The entries, sorted: each "key":{fields}, comma-separated, a table given whole as its text.
+ * With the tables' names and braces around each table's; or, span not NULL, each table's
+ * entries alone, one after the other, span[t] their offset and length in out (0, 0 for a
+ * table without entries). */
+static void render_entries(ConfigDb *db, Buf *out, size_t (*span)[2])
 {
 	sort_entries(db);
-	buf_putc(out, '{');
+	if (span)
+		memset(span, 0, sizeof *span * (size_t)db->ntables);
 	for (int i = 0; i < db->ne; i++) {
 		const ConfigDbEntry *e = &db->e[i];
 		if (i == 0 || e->table != e[-1].table) {
-			if (i)
-				put(out, "},", 2);
-			configdb_string(out, db->tables[e->table]);
-			put(out, ":{", 2);
+			if (span) {
+				if (i)
+					span[e[-1].table][1] = out->len - span[e[-1].table][0];
+				span[e->table][0] = out->len;
+			} else {
+				if (i)
+					put(out, "},", 2);
+				configdb_string(out, db->tables[e->table]);
+				put(out, ":{", 2);
+			}
 		} else {
 			put(out, ",", 1);
+		}
+		if (e->text) {
+			assert(i + 1 == db->ne || e[1].table != e->table);
+			put(out, e->text, e->body_len);
+			continue;
 		}
 		configdb_stringn(out, e->key, e->body_off - e->key_off - 1);
 		put(out, ":{", 2);
 		put(out, db->pool.s + e->body_off, e->body_len);
 		put(out, "}", 1);
 	}
-	put(out, db->ne ? "}}\n" : "}\n", db->ne ? 3 : 2);
+	if (span && db->ne)
+		span[db->e[db->ne - 1].table][1] = out->len - span[db->e[db->ne - 1].table][0];
 	db->ne = 0;
 	db->pool.len = 0;
+}
+
+/* The document, compact (json.dumps(separators=(",", ":"))), and a final newline. */
+void configdb_render(ConfigDb *db, Buf *out)
+{
+	bool any = db->ne > 0;
+	buf_putc(out, '{');
+	render_entries(db, out, NULL);
+	put(out, any ? "}}\n" : "}\n", any ? 3 : 2);
+}
+
+void configdb_render_tables(ConfigDb *db, Buf *out, size_t (*span)[2])
+{
+	render_entries(db, out, span);
 }
 
 void configdb_free(ConfigDb *db)

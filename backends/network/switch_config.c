@@ -99,6 +99,12 @@ typedef struct Writer {
 			   * its DEVICE_NEIGHBOR_METADATA is written (config_db) */
 	Buf policy;       /* the fabric's prefix lists and route-map (fabric_policy) */
 	size_t last, last_frr; /* the size of the last config_db.json and frr.conf written */
+	/* The RoCE tables rendered once for switches of one set of port names (roce_template):
+	 * the names, '\n'-separated, and the tables' text, span[t] where table t's is in it. */
+	ConfigDb *tdb;
+	Buf tkey, tkey_new, ttext;
+	size_t tspan[T_COUNT][2];
+	bool tset;
 } Writer;
 
 static const char *const type_names[ST_COUNT] = {
@@ -130,9 +136,8 @@ static void describe_peer(Writer *w, End e)
  *  - BUFFER_PG profile "NULL" for the lossless group: SONiC's dynamic buffer model sizes its
  *    headroom from the port's speed, cable length (CABLE_LENGTH, from the cable plan) and MTU
  *    (Configuration.md, BUFFER_PG; the model is DEVICE_METADATA buffer_model "dynamic"). */
-static void roce_tables(Writer *w)
+static void roce_tables(ConfigDb *db)
 {
-	ConfigDb *db = w->db;
 	static const char *const digits[64] = {
 		"0",  "1",  "2",  "3",  "4",  "5",  "6",  "7",  "8",  "9",  "10", "11", "12",
 		"13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25",
@@ -169,9 +174,8 @@ static void roce_tables(Writer *w)
 }
 
 /* The per-port RoCE entries: PORT_QOS_MAP, QUEUE 3 and BUFFER_PG 3. */
-static void roce_port(Writer *w, const char *name)
+static void roce_port(ConfigDb *db, const char *name)
 {
-	ConfigDb *db = w->db;
 	char key[40];
 	size_t n = strlen(name);
 	configdb_entry(db, T_PORT_QOS_MAP, name, n);
@@ -189,6 +193,33 @@ static void roce_port(Writer *w, const char *name)
 	configdb_field_s(db, "wred_profile", "ROCE_LOSSLESS");
 	configdb_entry(db, T_BUFFER_PG, key, n + 2);
 	configdb_field_s(db, "profile", "NULL");
+}
+
+/* The tables of roce_tables and roce_port: the same text in every switch with the same port
+ * names (a fabric's switches of one role), so rendered once for them (configdb_table_text)
+ * rather than entry by entry in each; the bytes are the same (docs/performance.md,
+ * "Emitter, fourth pass"). */
+static void roce_template(Writer *w, int np)
+{
+	Buf *key = &w->tkey_new;
+	key->len = 0;
+	for (int k = 0; k < np; k++) {
+		buf_puts(key, w->pt[k].name);
+		buf_putc(key, '\n');
+	}
+	if (w->tset && key->len == w->tkey.len && memcmp(key->s, w->tkey.s, key->len) == 0)
+		return;
+	Buf t = w->tkey;
+	w->tkey = *key;
+	*key = t;
+	if (!w->tdb)
+		w->tdb = configdb_new(table_names, T_COUNT);
+	roce_tables(w->tdb);
+	for (int k = 0; k < np; k++)
+		roce_port(w->tdb, w->pt[k].name);
+	w->ttext.len = 0;
+	configdb_render_tables(w->tdb, &w->ttext, w->tspan);
+	w->tset = true;
 }
 
 /* The cable's stocked length in whole metres, as CABLE_LENGTH writes it ("5m"). */
@@ -255,7 +286,10 @@ static void config_db(Writer *w, int i, const SwitchInst *s, int np, const Switc
 	configdb_entry(db, T_LOOPBACK_INTERFACE, buf, n);
 
 	if (sp->lossless) {
-		roce_tables(w);
+		roce_template(w, np);
+		for (int t = 0; t < T_COUNT; t++)
+			if (w->tspan[t][1])
+				configdb_table_text(db, t, w->ttext.s + w->tspan[t][0], w->tspan[t][1]);
 		configdb_entry_s(db, T_CABLE_LENGTH, "AZURE");
 		for (int k = 0; k < np; k++) {
 			cable_length(w, ports[k].link, buf);
@@ -282,8 +316,6 @@ static void config_db(Writer *w, int i, const SwitchInst *s, int np, const Switc
 
 		if (t->peer_switch >= 0 && !w->count[t->peer_switch]++)
 			neighbor_metadata(w, sp->first + t->peer_switch, t->peer_switch);
-		if (sp->lossless)
-			roce_port(w, t->name);
 	}
 	for (int k = 0; k < np; k++)
 		if (w->pt[k].peer_switch >= 0)
@@ -440,10 +472,11 @@ static void frr_conf(Writer *w, int i, const SwitchInst *s, int np, const Switch
 		if (w->pt[k].peer_switch < 0)
 			continue;
 		describe_peer(w, ports[k].peer);
-		buf_printf(b,
-			   "interface %s\n description %s\n ipv6 nd ra-interval 10\n no ipv6 nd "
-			   "suppress-ra\nexit\n!\n",
-			   w->pt[k].name, w->scratch.s);
+		buf_puts(b, "interface ");
+		buf_puts(b, w->pt[k].name);
+		buf_puts(b, "\n description ");
+		buf_put(b, w->scratch.s, w->scratch.len);
+		buf_puts(b, "\n ipv6 nd ra-interval 10\n no ipv6 nd suppress-ra\nexit\n!\n");
 	}
 	buf_put(b, w->policy.s, w->policy.len);
 	buf_printf(b,
@@ -455,8 +488,11 @@ static void frr_conf(Writer *w, int i, const SwitchInst *s, int np, const Switch
 		   " neighbor FABRIC remote-as external\n",
 		   switch_plan_asn(sp, i), lo);
 	for (int k = 0; k < np; k++)
-		if (w->pt[k].peer_switch >= 0)
-			buf_printf(b, " neighbor %s interface peer-group FABRIC\n", w->pt[k].name);
+		if (w->pt[k].peer_switch >= 0) {
+			buf_puts(b, " neighbor ");
+			buf_puts(b, w->pt[k].name);
+			buf_puts(b, " interface peer-group FABRIC\n");
+		}
 	buf_printf(b,
 		   " !\n"
 		   " address-family ipv4 unicast\n"
@@ -474,7 +510,10 @@ static void frr_conf(Writer *w, int i, const SwitchInst *s, int np, const Switch
 static int write_file(Writer *w, const char *name, const char *file)
 {
 	w->scratch.len = 0;
-	buf_printf(&w->scratch, "switches/%s/%s", name, file);
+	buf_puts(&w->scratch, "switches/");
+	buf_puts(&w->scratch, name);
+	buf_putc(&w->scratch, '/');
+	buf_puts(&w->scratch, file);
 	return output_write_buf(w->o, w->scratch.s, &w->text);
 }
 
@@ -492,7 +531,9 @@ static int write_switch(Writer *w, int i)
 		PortText *t = &w->pt[k];
 		w->scratch.len = 0;
 		ir_switch_port_name(&w->scratch, s, ports[k].port);
-		snprintf(t->name, sizeof t->name, "%s", w->scratch.s);
+		size_t n = w->scratch.len < sizeof t->name - 1 ? w->scratch.len : sizeof t->name - 1;
+		memcpy(t->name, w->scratch.s, n);
+		t->name[n] = 0;
 		bool to_switch = ports[k].peer.kind == END_SWITCH;
 		t->peer_switch = to_switch ? ports[k].peer.dev - sp->first : -1;
 	}
@@ -562,6 +603,10 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 		free(w.count);
 	}
 	configdb_free(w.db);
+	configdb_free(w.tdb);
+	buf_free(&w.tkey);
+	buf_free(&w.tkey_new);
+	buf_free(&w.ttext);
 	buf_free(&w.text);
 	buf_free(&w.scratch);
 	buf_free(&w.policy);
