@@ -647,6 +647,16 @@ typedef struct ConfigDbPort {
 	double speed;
 } ConfigDbPort;
 void configdb_port(ConfigDb *db, int table, const ConfigDbPort *p, Buf *scratch);
+/* The same in parts, for ports whose fields but the description are those of many switches:
+ * configdb_port_text appends the fields before the description and those after it as JSON
+ * text (p->description unused), configdb_port_entry makes the entry from them. */
+void configdb_port_text(const ConfigDbPort *p, Buf *scratch, Buf *before, Buf *after);
+void configdb_port_entry(ConfigDb *db, int table, const char *name, const char *before,
+			 size_t nb, const char *description, size_t nd, const char *after,
+			 size_t na);
+/* Fields of the last entry already as JSON text ("a":"b","c":"d"), in natural order with the
+ * others. */
+void configdb_fields_text(ConfigDb *db, const char *text, size_t n);
 /* natsort's order: text and integer chunks compared in turn (Ethernet8 < Ethernet16). */
 int configdb_natcmp(const char *a, const char *b);
 int configdb_natcmp_chunks(const char *a, const char *b); /* the same, chunk by chunk */

@@ -231,6 +231,19 @@ void configdb_field_s(ConfigDb *db, const char *name, const char *value)
 	configdb_field(db, name, value, strlen(value));
 }
 
+void configdb_fields_text(ConfigDb *db, const char *text, size_t n)
+{
+	assert(db->ne > 0 && n > 0);
+	ConfigDbEntry *e = &db->e[db->ne - 1];
+	if (e->n++)
+		put(&db->pool, ",", 1);
+	put(&db->pool, text, n);
+	e->body_len = db->pool.len - e->body_off;
+#ifndef NDEBUG
+	db->last_name = NULL;
+#endif
+}
+
 /* A field whose name is not a literal (a port of CABLE_LENGTH, a DSCP of a map). */
 void configdb_field_copy(ConfigDb *db, const char *name, size_t nn, const char *value, size_t nv)
 {
@@ -437,34 +450,64 @@ static char *dec(char *p, long long v)
 	return p;
 }
 
-void configdb_port(ConfigDb *db, int table, const ConfigDbPort *p, Buf *scratch)
+/* "name":"value" (both plain: ours) after a comma unless b is empty from `start`. */
+static void port_field(Buf *b, size_t start, const char *name, const char *value, size_t n)
+{
+	if (b->len > start)
+		put(b, ",", 1);
+	put(b, "\"", 1);
+	put(b, name, strlen(name));
+	put(b, "\":", 2);
+	configdb_stringn(b, value, n);
+}
+
+void configdb_port_text(const ConfigDbPort *p, Buf *scratch, Buf *before, Buf *after)
 {
 	FaceplatePort f = ir_faceplate(p->s, p->port);
 	char buf[24], lanes[16 * 12];
-	configdb_entry_s(db, table, p->name);
-	configdb_field_s(db, "admin_status", "up");
+	size_t b0 = before->len, a0 = after->len;
+	port_field(before, b0, "admin_status", "up", 2);
 	scratch->len = 0;
 	ir_switch_port_alias(scratch, p->s, p->port);
-	configdb_field(db, "alias", scratch->s, scratch->len);
-	configdb_field_s(db, "description", p->description);
+	port_field(before, b0, "alias", scratch->s, scratch->len);
 	const char *fec = port_fec(p->speed);
 	if (fec)
-		configdb_field_s(db, "fec", fec);
-	dec(buf, f.cage + 1);
-	configdb_field_s(db, "index", buf);
+		port_field(after, a0, "fec", fec, strlen(fec));
+	char *e = dec(buf, f.cage + 1);
+	port_field(after, a0, "index", buf, (size_t)(e - buf));
 	char *at = lanes;
 	for (int i = 0; i < f.nlanes && i < 16; i++) {
 		if (i)
 			*at++ = ',';
 		at = dec(at, f.first_asic_lane + i);
 	}
-	configdb_field(db, "lanes", lanes, (size_t)(at - lanes));
-	dec(buf, p->mtu);
-	configdb_field_s(db, "mtu", buf);
-	dec(buf, llround(p->speed / 1e6));
-	configdb_field_s(db, "speed", buf);
+	port_field(after, a0, "lanes", lanes, (size_t)(at - lanes));
+	e = dec(buf, p->mtu);
+	port_field(after, a0, "mtu", buf, (size_t)(e - buf));
+	e = dec(buf, llround(p->speed / 1e6));
+	port_field(after, a0, "speed", buf, (size_t)(e - buf));
 	if (f.ways > 1) {
-		dec(buf, f.lane + 1);
-		configdb_field_s(db, "subport", buf);
+		e = dec(buf, f.lane + 1);
+		port_field(after, a0, "subport", buf, (size_t)(e - buf));
 	}
+}
+
+void configdb_port_entry(ConfigDb *db, int table, const char *name, const char *before,
+			 size_t nb, const char *description, size_t nd, const char *after,
+			 size_t na)
+{
+	configdb_entry_s(db, table, name);
+	configdb_fields_text(db, before, nb);
+	configdb_field(db, "description", description, nd);
+	configdb_fields_text(db, after, na);
+}
+
+void configdb_port(ConfigDb *db, int table, const ConfigDbPort *p, Buf *scratch)
+{
+	Buf before = {0}, after = {0};
+	configdb_port_text(p, scratch, &before, &after);
+	configdb_port_entry(db, table, p->name, before.s, before.len, p->description,
+			    strlen(p->description), after.s, after.len);
+	buf_free(&before);
+	buf_free(&after);
 }

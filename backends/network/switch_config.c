@@ -99,11 +99,14 @@ typedef struct Writer {
 			   * its DEVICE_NEIGHBOR_METADATA is written (config_db) */
 	Buf policy;       /* the fabric's prefix lists and route-map (fabric_policy) */
 	size_t last, last_frr; /* the size of the last config_db.json and frr.conf written */
-	/* The RoCE tables rendered once for switches of one set of port names (roce_template):
-	 * the names, '\n'-separated, and the tables' text, span[t] where table t's is in it. */
+	/* What switches of one kind share, made once for them (port_template): its key, the
+	 * RoCE tables' text (tspan[t]: where table t's is in ttext), and each port's PORT fields
+	 * before and after its description (tport[k]: offset and length in tbefore, tafter). */
 	ConfigDb *tdb;
-	Buf tkey, tkey_new, ttext;
+	Buf tkey, tkey_new, ttext, tbefore, tafter;
 	size_t tspan[T_COUNT][2];
+	size_t (*tport)[4];
+	int tcap;
 	bool tset;
 } Writer;
 
@@ -195,15 +198,26 @@ static void roce_port(ConfigDb *db, const char *name)
 	configdb_field_s(db, "profile", "NULL");
 }
 
-/* The tables of roce_tables and roce_port: the same text in every switch with the same port
- * names (a fabric's switches of one role), so rendered once for them (configdb_table_text)
- * rather than entry by entry in each; the bytes are the same (docs/performance.md,
- * "Emitter, fourth pass"). */
-static void roce_template(Writer *w, int np)
+/* What the config_db.json of switches of one kind share (a fabric's switches of one role):
+ * the tables of roce_tables and roce_port, and the fields of each PORT entry but its
+ * description. They depend on the switch's model, breakout and split, the fabric's MTU and
+ * whether it is lossless, and each port's number, name and speed: with all of those the same
+ * as the last switch's, the text made for it serves again; the bytes are those made entry by
+ * entry (docs/performance.md, "Emitter, fourth pass"). */
+static void port_template(Writer *w, const SwitchInst *s, int np, const SwitchPort *ports)
 {
+	const SwitchPlan *sp = w->sp;
 	Buf *key = &w->tkey_new;
 	key->len = 0;
+	struct {
+		const void *model;
+		int breakout, split, up_breakout, mtu, lossless, np;
+	} head = {s->model, s->breakout, s->split, s->up_breakout, sp->mtu, sp->lossless, np};
+	buf_put(key, (const char *)&head, sizeof head);
 	for (int k = 0; k < np; k++) {
+		double speed = w->d->links[ports[k].link].speed;
+		buf_put(key, (const char *)&ports[k].port, sizeof ports[k].port);
+		buf_put(key, (const char *)&speed, sizeof speed);
 		buf_puts(key, w->pt[k].name);
 		buf_putc(key, '\n');
 	}
@@ -214,11 +228,34 @@ static void roce_template(Writer *w, int np)
 	*key = t;
 	if (!w->tdb)
 		w->tdb = configdb_new(table_names, T_COUNT);
-	roce_tables(w->tdb);
-	for (int k = 0; k < np; k++)
-		roce_port(w->tdb, w->pt[k].name);
 	w->ttext.len = 0;
-	configdb_render_tables(w->tdb, &w->ttext, w->tspan);
+	memset(w->tspan, 0, sizeof w->tspan);
+	if (sp->lossless) {
+		roce_tables(w->tdb);
+		for (int k = 0; k < np; k++)
+			roce_port(w->tdb, w->pt[k].name);
+		configdb_render_tables(w->tdb, &w->ttext, w->tspan);
+	}
+	if (np > w->tcap) {
+		w->tcap = np;
+		w->tport = xrealloc(w->tport, sizeof *w->tport * (size_t)np);
+	}
+	w->tbefore.len = w->tafter.len = 0;
+	for (int k = 0; k < np; k++) {
+		ConfigDbPort cp = {s, ports[k].port, sp->mtu, w->pt[k].name, "",
+				   w->d->links[ports[k].link].speed};
+		size_t b0 = w->tbefore.len, a0 = w->tafter.len;
+		Buf one_b = {0}, one_a = {0};
+		configdb_port_text(&cp, &w->scratch, &one_b, &one_a);
+		buf_put(&w->tbefore, one_b.s, one_b.len);
+		buf_put(&w->tafter, one_a.s, one_a.len);
+		buf_free(&one_b);
+		buf_free(&one_a);
+		w->tport[k][0] = b0;
+		w->tport[k][1] = w->tbefore.len - b0;
+		w->tport[k][2] = a0;
+		w->tport[k][3] = w->tafter.len - a0;
+	}
 	w->tset = true;
 }
 
@@ -285,8 +322,8 @@ static void config_db(Writer *w, int i, const SwitchInst *s, int np, const Switc
 	size_t n = (size_t)(put_addr(buf + 10, switch_plan_loopback(sp, i), 32) - buf);
 	configdb_entry(db, T_LOOPBACK_INTERFACE, buf, n);
 
+	port_template(w, s, np, ports);
 	if (sp->lossless) {
-		roce_template(w, np);
 		for (int t = 0; t < T_COUNT; t++)
 			if (w->tspan[t][1])
 				configdb_table_text(db, t, w->ttext.s + w->tspan[t][0], w->tspan[t][1]);
@@ -301,11 +338,11 @@ static void config_db(Writer *w, int i, const SwitchInst *s, int np, const Switc
 	for (int k = 0; k < np; k++) {
 		const SwitchPort *p = &ports[k];
 		const PortText *t = &w->pt[k];
-		const LinkInst *l = &w->d->links[p->link];
 		size_t nn = strlen(t->name);
 		describe_peer(w, p->peer);
-		ConfigDbPort cp = {s, p->port, sp->mtu, t->name, w->scratch.s, l->speed};
-		configdb_port(db, T_PORT, &cp, &w->text);
+		const size_t *tp = w->tport[k];
+		configdb_port_entry(db, T_PORT, t->name, w->tbefore.s + tp[0], tp[1], w->scratch.s,
+				    w->scratch.len, w->tafter.s + tp[2], tp[3]);
 		neighbor(w, t->name, p->peer);
 
 		configdb_entry(db, T_INTERFACE, t->name, nn);
@@ -607,6 +644,9 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 	buf_free(&w.tkey);
 	buf_free(&w.tkey_new);
 	buf_free(&w.ttext);
+	buf_free(&w.tbefore);
+	buf_free(&w.tafter);
+	free(w.tport);
 	buf_free(&w.text);
 	buf_free(&w.scratch);
 	buf_free(&w.policy);
