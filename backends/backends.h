@@ -704,6 +704,9 @@ int slurm_write(Output *o, const Design *d);
 /* k8s/node-labels.yaml and k8s/kueue-topology.yaml, through libyaml (the one file that
  * includes it). Returns the number of errors. */
 int k8s_write(Output *o, const Design *d);
+/* A YAML scalar as lang/yamlio.c's yw_str has libyaml write it, for text without '"', '\\' or
+ * control characters (k8s.c writes node-labels.yaml directly). */
+void k8s_scalar(Buf *b, const char *s);
 
 /* ---- parallelism.c: parallelism/WORKLOAD.{json,megatron.args,rankfile,hostfile,calculon/} -- */
 
