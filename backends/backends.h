@@ -629,6 +629,14 @@ void configdb_field_copy(ConfigDb *db, const char *name, size_t nn, const char *
 /* Appends the document to out as `config save` writes it, with a final newline, and empties
  * it for the next one. */
 void configdb_render(ConfigDb *db, Buf *out);
+/* Tables the same in many documents, rendered once: configdb_render_tables appends each
+ * table's entries ("key":{...} pairs, comma-separated, no braces around them), span[t] the
+ * offset and length of table t's in out (0, 0: none; span has room for every table), and
+ * empties the document; configdb_table_text puts such text into another document as the
+ * whole of table `table` (no entries of its own there), text[0..n) the caller's until that
+ * document is rendered. The bytes are those of the entries made one by one. */
+void configdb_render_tables(ConfigDb *db, Buf *out, size_t (*span)[2]);
+void configdb_table_text(ConfigDb *db, int table, const char *text, size_t n);
 /* SONiC's PORT entry of logical port `port` of switch s, named `name`, as the model's port
  * map has it (lanes, index, alias: ir_faceplate), with the link's speed (bit/s), the MTU and
  * a description; scratch is the caller's. */
@@ -639,6 +647,16 @@ typedef struct ConfigDbPort {
 	double speed;
 } ConfigDbPort;
 void configdb_port(ConfigDb *db, int table, const ConfigDbPort *p, Buf *scratch);
+/* The same in parts, for ports whose fields but the description are those of many switches:
+ * configdb_port_text appends the fields before the description and those after it as JSON
+ * text (p->description unused), configdb_port_entry makes the entry from them. */
+void configdb_port_text(const ConfigDbPort *p, Buf *scratch, Buf *before, Buf *after);
+void configdb_port_entry(ConfigDb *db, int table, const char *name, const char *before,
+			 size_t nb, const char *description, size_t nd, const char *after,
+			 size_t na);
+/* Fields of the last entry already as JSON text ("a":"b","c":"d"), in natural order with the
+ * others. */
+void configdb_fields_text(ConfigDb *db, const char *text, size_t n);
 /* natsort's order: text and integer chunks compared in turn (Ethernet8 < Ethernet16). */
 int configdb_natcmp(const char *a, const char *b);
 int configdb_natcmp_chunks(const char *a, const char *b); /* the same, chunk by chunk */
@@ -686,6 +704,9 @@ int slurm_write(Output *o, const Design *d);
 /* k8s/node-labels.yaml and k8s/kueue-topology.yaml, through libyaml (the one file that
  * includes it). Returns the number of errors. */
 int k8s_write(Output *o, const Design *d);
+/* A YAML scalar as lang/yamlio.c's yw_str has libyaml write it, for text without '"', '\\' or
+ * control characters (k8s.c writes node-labels.yaml directly). */
+void k8s_scalar(Buf *b, const char *s);
 
 /* ---- parallelism.c: parallelism/WORKLOAD.{json,megatron.args,rankfile,hostfile,calculon/} -- */
 

@@ -136,6 +136,11 @@ static bool plain_ok(const char *s)
 	return true;
 }
 
+bool yw_plain(const char *s)
+{
+	return plain_ok(s);
+}
+
 void yw_str(Yw *y, const char *s)
 {
 	yaml_event_t ev;

@@ -70,6 +70,9 @@ void yw_doc(Yw *y);
 void yw_doc_end(Yw *y);
 /* Whether nothing has failed so far. */
 bool yw_ok(const Yw *y);
+/* Whether yw_str writes s plain (else double-quoted): for writers that write the same text
+ * directly (k8s.c's node labels). */
+bool yw_plain(const char *s);
 /* Ends the stream and releases y; false after a diagnostic. */
 bool yw_close(Yw *y);
 

@@ -74,6 +74,25 @@ static void put_trunk(Buf *b, const Design *d, const CableInst *c)
 	layout_number(b, c->cord_z, 2);
 }
 
+/* Cells that repeat from row to row, made once for each run of rows that share them: the
+ * medium, fibre type and part ("media,fiber_type,cable_model,"), and the fabric and tier
+ * ("fabric,tier,"). */
+typedef struct Repeat {
+	const void *k1;
+	int k2, k3;
+	bool set;
+	Buf text;
+} Repeat;
+
+static bool repeat_same(Repeat *r, const void *k1, int k2, int k3)
+{
+	if (r->set && r->k1 == k1 && r->k2 == k2 && r->k3 == k3)
+		return true;
+	r->set = true, r->k1 = k1, r->k2 = k2, r->k3 = k3;
+	r->text.len = 0;
+	return false;
+}
+
 int cabling_csv_write(Output *o, const Design *d)
 {
 	FILE *f = output_file(o, "cabling.csv");
@@ -82,6 +101,7 @@ int cabling_csv_write(Output *o, const Design *d)
 	const EndTable *t = ends_table(o, d);
 	const EndText *ends = t->ends;
 	Buf b = {0}, label = {0}, site = {0};
+	Repeat medium = {0}, fabric = {0};
 	text_csv_field(&site, d->site_name);
 	buf_putc(&site, ',');
 	buf_puts(&b, header);
@@ -106,12 +126,16 @@ int cabling_csv_write(Output *o, const Design *d)
 		buf_putc(&b, ',');
 		put_end(&b, &site, t, a, c->module_a ? c->optic_a : NULL);
 		put_end(&b, &site, t, z, c->module_z ? c->optic_z : NULL);
-		text_csv_field(&b, c->media >= 0 ? enum_MEDIA.words[c->media] : "");
-		buf_putc(&b, ',');
-		text_csv_field(&b, c->fiber >= 0 ? enum_FIBER.words[c->fiber] : "");
-		buf_putc(&b, ',');
-		text_csv_field(&b, c->cable ? c->cable->name : "");
-		buf_putc(&b, ',');
+		if (!repeat_same(&medium, c->cable, c->media, c->fiber)) {
+			Buf *m = &medium.text;
+			text_csv_field(m, c->media >= 0 ? enum_MEDIA.words[c->media] : "");
+			buf_putc(m, ',');
+			text_csv_field(m, c->fiber >= 0 ? enum_FIBER.words[c->fiber] : "");
+			buf_putc(m, ',');
+			text_csv_field(m, c->cable ? c->cable->name : "");
+			buf_putc(m, ',');
+		}
+		buf_put(&b, medium.text.s, medium.text.len);
 		layout_number(&b, c->trunk >= 0 ? c->cord_a + d->trunks[c->trunk].length + c->cord_z
 					       : c->length, 2);
 		buf_putc(&b, ',');
@@ -119,10 +143,14 @@ int cabling_csv_write(Output *o, const Design *d)
 		buf_putc(&b, ',');
 		layout_number(&b, l->speed / 1e9, 3);
 		buf_putc(&b, ',');
-		text_csv_field(&b, l->fabric >= 0 ? d->fabrics[l->fabric].name : "");
-		buf_putc(&b, ',');
-		text_csv_field(&b, ir_link_tier_names[l->tier]);
-		buf_putc(&b, ',');
+		if (!repeat_same(&fabric, NULL, l->fabric, l->tier)) {
+			Buf *m = &fabric.text;
+			text_csv_field(m, l->fabric >= 0 ? d->fabrics[l->fabric].name : "");
+			buf_putc(m, ',');
+			text_csv_field(m, ir_link_tier_names[l->tier]);
+			buf_putc(m, ',');
+		}
+		buf_put(&b, fabric.text.s, fabric.text.len);
 		if (l->rail >= 0)
 			layout_int(&b, l->rail + 1);
 		buf_putc(&b, ',');
@@ -139,5 +167,7 @@ int cabling_csv_write(Output *o, const Design *d)
 	buf_free(&b);
 	buf_free(&label);
 	buf_free(&site);
+	buf_free(&medium.text);
+	buf_free(&fabric.text);
 	return output_close(o, f);
 }

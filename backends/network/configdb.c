@@ -43,6 +43,8 @@ typedef struct ConfigDbEntry {
 	size_t key_off;   /* the key as given, NUL-terminated */
 	size_t body_off, body_len; /* its fields as JSON text: "name":"value",... */
 	const char *key;  /* resolved when written */
+	const char *text; /* a table given whole (configdb_table_text): its entries' text, the
+			   * caller's; the entry has no key and no fields */
 } ConfigDbEntry;
 
 /* One config_db.json being built. Keys, and the fields of each entry already as JSON text,
@@ -164,10 +166,17 @@ void configdb_entry(ConfigDb *db, int table, const char *key, size_t n)
 	size_t off = db->pool.len;
 	put(&db->pool, key, n);
 	put(&db->pool, "", 1);
-	db->e[db->ne++] = (ConfigDbEntry){table, 0, off, db->pool.len, 0, NULL};
+	db->e[db->ne++] = (ConfigDbEntry){table, 0, off, db->pool.len, 0, NULL, NULL};
 #ifndef NDEBUG
 	db->last_name = NULL;
 #endif
+}
+
+void configdb_table_text(ConfigDb *db, int table, const char *text, size_t n)
+{
+	configdb_entry(db, table, "", 0);
+	db->e[db->ne - 1].text = text;
+	db->e[db->ne - 1].body_len = n;
 }
 
 void configdb_entry_s(ConfigDb *db, int table, const char *key)
@@ -220,6 +229,19 @@ void configdb_field(ConfigDb *db, const char *name, const char *value, size_t n)
 void configdb_field_s(ConfigDb *db, const char *name, const char *value)
 {
 	configdb_field(db, name, value, strlen(value));
+}
+
+void configdb_fields_text(ConfigDb *db, const char *text, size_t n)
+{
+	assert(db->ne > 0 && n > 0);
+	ConfigDbEntry *e = &db->e[db->ne - 1];
+	if (e->n++)
+		put(&db->pool, ",", 1);
+	put(&db->pool, text, n);
+	e->body_len = db->pool.len - e->body_off;
+#ifndef NDEBUG
+	db->last_name = NULL;
+#endif
 }
 
 /* A field whose name is not a literal (a port of CABLE_LENGTH, a DSCP of a map). */
@@ -338,29 +360,59 @@ static void sort_entries(ConfigDb *db)
 	free(start);
 }
 
-/* The document, compact (json.dumps(separators=(",", ":"))), and a final newline. */
-void configdb_render(ConfigDb *db, Buf *out)
+/* The entries, sorted: each "key":{fields}, comma-separated, a table given whole as its text.
+ * With the tables' names and braces around each table's; or, span not NULL, each table's
+ * entries alone, one after the other, span[t] their offset and length in out (0, 0 for a
+ * table without entries). */
+static void render_entries(ConfigDb *db, Buf *out, size_t (*span)[2])
 {
 	sort_entries(db);
-	buf_putc(out, '{');
+	if (span)
+		memset(span, 0, sizeof *span * (size_t)db->ntables);
 	for (int i = 0; i < db->ne; i++) {
 		const ConfigDbEntry *e = &db->e[i];
 		if (i == 0 || e->table != e[-1].table) {
-			if (i)
-				put(out, "},", 2);
-			configdb_string(out, db->tables[e->table]);
-			put(out, ":{", 2);
+			if (span) {
+				if (i)
+					span[e[-1].table][1] = out->len - span[e[-1].table][0];
+				span[e->table][0] = out->len;
+			} else {
+				if (i)
+					put(out, "},", 2);
+				configdb_string(out, db->tables[e->table]);
+				put(out, ":{", 2);
+			}
 		} else {
 			put(out, ",", 1);
+		}
+		if (e->text) {
+			assert(i + 1 == db->ne || e[1].table != e->table);
+			put(out, e->text, e->body_len);
+			continue;
 		}
 		configdb_stringn(out, e->key, e->body_off - e->key_off - 1);
 		put(out, ":{", 2);
 		put(out, db->pool.s + e->body_off, e->body_len);
 		put(out, "}", 1);
 	}
-	put(out, db->ne ? "}}\n" : "}\n", db->ne ? 3 : 2);
+	if (span && db->ne)
+		span[db->e[db->ne - 1].table][1] = out->len - span[db->e[db->ne - 1].table][0];
 	db->ne = 0;
 	db->pool.len = 0;
+}
+
+/* The document, compact (json.dumps(separators=(",", ":"))), and a final newline. */
+void configdb_render(ConfigDb *db, Buf *out)
+{
+	bool any = db->ne > 0;
+	buf_putc(out, '{');
+	render_entries(db, out, NULL);
+	put(out, any ? "}}\n" : "}\n", any ? 3 : 2);
+}
+
+void configdb_render_tables(ConfigDb *db, Buf *out, size_t (*span)[2])
+{
+	render_entries(db, out, span);
 }
 
 void configdb_free(ConfigDb *db)
@@ -398,34 +450,64 @@ static char *dec(char *p, long long v)
 	return p;
 }
 
-void configdb_port(ConfigDb *db, int table, const ConfigDbPort *p, Buf *scratch)
+/* "name":"value" (both plain: ours) after a comma unless b is empty from `start`. */
+static void port_field(Buf *b, size_t start, const char *name, const char *value, size_t n)
+{
+	if (b->len > start)
+		put(b, ",", 1);
+	put(b, "\"", 1);
+	put(b, name, strlen(name));
+	put(b, "\":", 2);
+	configdb_stringn(b, value, n);
+}
+
+void configdb_port_text(const ConfigDbPort *p, Buf *scratch, Buf *before, Buf *after)
 {
 	FaceplatePort f = ir_faceplate(p->s, p->port);
 	char buf[24], lanes[16 * 12];
-	configdb_entry_s(db, table, p->name);
-	configdb_field_s(db, "admin_status", "up");
+	size_t b0 = before->len, a0 = after->len;
+	port_field(before, b0, "admin_status", "up", 2);
 	scratch->len = 0;
 	ir_switch_port_alias(scratch, p->s, p->port);
-	configdb_field(db, "alias", scratch->s, scratch->len);
-	configdb_field_s(db, "description", p->description);
+	port_field(before, b0, "alias", scratch->s, scratch->len);
 	const char *fec = port_fec(p->speed);
 	if (fec)
-		configdb_field_s(db, "fec", fec);
-	dec(buf, f.cage + 1);
-	configdb_field_s(db, "index", buf);
+		port_field(after, a0, "fec", fec, strlen(fec));
+	char *e = dec(buf, f.cage + 1);
+	port_field(after, a0, "index", buf, (size_t)(e - buf));
 	char *at = lanes;
 	for (int i = 0; i < f.nlanes && i < 16; i++) {
 		if (i)
 			*at++ = ',';
 		at = dec(at, f.first_asic_lane + i);
 	}
-	configdb_field(db, "lanes", lanes, (size_t)(at - lanes));
-	dec(buf, p->mtu);
-	configdb_field_s(db, "mtu", buf);
-	dec(buf, llround(p->speed / 1e6));
-	configdb_field_s(db, "speed", buf);
+	port_field(after, a0, "lanes", lanes, (size_t)(at - lanes));
+	e = dec(buf, p->mtu);
+	port_field(after, a0, "mtu", buf, (size_t)(e - buf));
+	e = dec(buf, llround(p->speed / 1e6));
+	port_field(after, a0, "speed", buf, (size_t)(e - buf));
 	if (f.ways > 1) {
-		dec(buf, f.lane + 1);
-		configdb_field_s(db, "subport", buf);
+		e = dec(buf, f.lane + 1);
+		port_field(after, a0, "subport", buf, (size_t)(e - buf));
 	}
+}
+
+void configdb_port_entry(ConfigDb *db, int table, const char *name, const char *before,
+			 size_t nb, const char *description, size_t nd, const char *after,
+			 size_t na)
+{
+	configdb_entry_s(db, table, name);
+	configdb_fields_text(db, before, nb);
+	configdb_field(db, "description", description, nd);
+	configdb_fields_text(db, after, na);
+}
+
+void configdb_port(ConfigDb *db, int table, const ConfigDbPort *p, Buf *scratch)
+{
+	Buf before = {0}, after = {0};
+	configdb_port_text(p, scratch, &before, &after);
+	configdb_port_entry(db, table, p->name, before.s, before.len, p->description,
+			    strlen(p->description), after.s, after.len);
+	buf_free(&before);
+	buf_free(&after);
 }

@@ -20,38 +20,53 @@ int labels_csv_write(Output *o, const Design *d)
 	if (!f)
 		return 1;
 	const EndText *cends = ends_table(o, d)->ends;
-	Buf b = {0}, a = {0}, z = {0}, tag = {0};
+	Buf b = {0}, a = {0}, z = {0}, tag = {0}, len = {0};
 	buf_puts(&b, header);
 	for (int i = 0; i < d->ncables; i++) {
 		const CableInst *c = &d->cables[i];
 		const LinkInst *l = &d->links[c->link];
-		a.len = z.len = tag.len = 0;
+		a.len = z.len = len.len = 0;
 		ends_pull_text(&a, d, &cends[2 * (size_t)i]);
 		ends_pull_text(&z, d, &cends[2 * (size_t)i + 1]);
-		ir_cable_id(&tag, d, i);
-		buf_puts(&tag, " | ");
-		buf_put(&tag, a.s, a.len);
-		buf_puts(&tag, " | ");
-		buf_put(&tag, z.s, z.len);
-		buf_puts(&tag, " | ");
 		/* A link through a trunk: its channel (two cords and the trunk's leg). */
 		double length = c->trunk >= 0 ? c->cord_a + d->trunks[c->trunk].length + c->cord_z
 					      : c->length;
-		layout_number(&tag, length, 2);
-		buf_puts(&tag, " m");
+		layout_number(&len, length, 2);
+		/* Each end scanned once: a plain cell is copied as it is, and the tag (which starts
+		 * with the cable id, never a formula) is plain when neither end holds a byte CSV
+		 * quotes, so it is written straight into the row. */
+		size_t na, nz;
+		bool pa = text_csv_plain(a.s, &na), pz = text_csv_plain(z.s, &nz);
 		ir_cable_id(&b, d, i);
 		buf_putc(&b, ',');
-		text_csv_field(&b, a.s);
+		if (pa)
+			buf_put(&b, a.s, a.len);
+		else
+			text_csv_field(&b, a.s);
 		buf_putc(&b, ',');
-		text_csv_field(&b, z.s);
+		if (pz)
+			buf_put(&b, z.s, z.len);
+		else
+			text_csv_field(&b, z.s);
 		buf_putc(&b, ',');
-		layout_number(&b, length, 2);
+		buf_put(&b, len.s, len.len);
 		buf_putc(&b, ',');
 		text_csv_field(&b, c->cable ? c->cable->name : "");
 		buf_putc(&b, ',');
 		text_csv_field(&b, l->fabric >= 0 ? d->fabrics[l->fabric].name : "");
 		buf_putc(&b, ',');
-		text_csv_field(&b, tag.s);
+		Buf *t = na == a.len && nz == z.len ? &b : &tag;
+		tag.len = 0;
+		ir_cable_id(t, d, i);
+		buf_put(t, " | ", 3);
+		buf_put(t, a.s, a.len);
+		buf_put(t, " | ", 3);
+		buf_put(t, z.s, z.len);
+		buf_put(t, " | ", 3);
+		buf_put(t, len.s, len.len);
+		buf_put(t, " m", 2);
+		if (t == &tag)
+			text_csv_field(&b, tag.s);
 		buf_putc(&b, '\n');
 		layout_flush(f, &b, false);
 	}
@@ -91,5 +106,6 @@ int labels_csv_write(Output *o, const Design *d)
 	buf_free(&a);
 	buf_free(&z);
 	buf_free(&tag);
+	buf_free(&len);
 	return output_close(o, f);
 }

@@ -220,11 +220,11 @@ static const Part *pull_part(const Design *d, const Pull *p)
 	return p->what == PULL_TRUNK ? d->trunks[p->cable].part : d->cables[p->cable].cable;
 }
 
+/* cell: the sheet's name as a CSV cell and its comma, made once a sheet. */
 static void csv_row(Buf *b, const Design *d, const EndTable *et, const Pull *p, int seq,
-		    Buf *sheet)
+		    const Buf *cell)
 {
-	text_csv_field(b, sheet->s);
-	buf_putc(b, ',');
+	buf_put(b, cell->s, cell->len);
 	layout_int(b, seq);
 	buf_putc(b, ',');
 	pull_id(b, d, p, p->cable);
@@ -407,7 +407,7 @@ int pull_sheets_write(Output *o, const Design *d)
 	int rows = floor_rows(d), n;
 	Pull *v = pull_order(d, rows, &n);
 	const EndTable *et = ends_table(o, d);
-	Buf b = {0}, m = {0}, sheet = {0}, port = {0}, port2 = {0};
+	Buf b = {0}, m = {0}, sheet = {0}, cell = {0}, port = {0}, port2 = {0};
 	buf_puts(&b, csv_header);
 	buf_puts(&m, md_intro);
 	for (int i = 0, end; i < n; i = end) {
@@ -415,8 +415,11 @@ int pull_sheets_write(Output *o, const Design *d)
 			;
 		sheet.len = 0;
 		sheet_name(d, rows, v[i].sheet, &sheet);
+		cell.len = 0;
+		text_csv_field(&cell, sheet.s);
+		buf_putc(&cell, ',');
 		for (int k = i; k < end; k++) {
-			csv_row(&b, d, et, &v[k], k - i + 1, &sheet);
+			csv_row(&b, d, et, &v[k], k - i + 1, &cell);
 			layout_flush(csv, &b, false);
 		}
 		md_sheet(md, &m, d, et->ends, v + i, end - i, &sheet, &port, &port2);
@@ -427,6 +430,7 @@ int pull_sheets_write(Output *o, const Design *d)
 	buf_free(&b);
 	buf_free(&m);
 	buf_free(&sheet);
+	buf_free(&cell);
 	buf_free(&port);
 	buf_free(&port2);
 	int rc = output_close(o, csv);

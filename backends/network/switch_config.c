@@ -99,6 +99,15 @@ typedef struct Writer {
 			   * its DEVICE_NEIGHBOR_METADATA is written (config_db) */
 	Buf policy;       /* the fabric's prefix lists and route-map (fabric_policy) */
 	size_t last, last_frr; /* the size of the last config_db.json and frr.conf written */
+	/* What switches of one kind share, made once for them (port_template): its key, the
+	 * RoCE tables' text (tspan[t]: where table t's is in ttext), and each port's PORT fields
+	 * before and after its description (tport[k]: offset and length in tbefore, tafter). */
+	ConfigDb *tdb;
+	Buf tkey, tkey_new, ttext, tbefore, tafter;
+	size_t tspan[T_COUNT][2];
+	size_t (*tport)[4];
+	int tcap;
+	bool tset;
 } Writer;
 
 static const char *const type_names[ST_COUNT] = {
@@ -130,9 +139,8 @@ static void describe_peer(Writer *w, End e)
  *  - BUFFER_PG profile "NULL" for the lossless group: SONiC's dynamic buffer model sizes its
  *    headroom from the port's speed, cable length (CABLE_LENGTH, from the cable plan) and MTU
  *    (Configuration.md, BUFFER_PG; the model is DEVICE_METADATA buffer_model "dynamic"). */
-static void roce_tables(Writer *w)
+static void roce_tables(ConfigDb *db)
 {
-	ConfigDb *db = w->db;
 	static const char *const digits[64] = {
 		"0",  "1",  "2",  "3",  "4",  "5",  "6",  "7",  "8",  "9",  "10", "11", "12",
 		"13", "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25",
@@ -169,9 +177,8 @@ static void roce_tables(Writer *w)
 }
 
 /* The per-port RoCE entries: PORT_QOS_MAP, QUEUE 3 and BUFFER_PG 3. */
-static void roce_port(Writer *w, const char *name)
+static void roce_port(ConfigDb *db, const char *name)
 {
-	ConfigDb *db = w->db;
 	char key[40];
 	size_t n = strlen(name);
 	configdb_entry(db, T_PORT_QOS_MAP, name, n);
@@ -189,6 +196,67 @@ static void roce_port(Writer *w, const char *name)
 	configdb_field_s(db, "wred_profile", "ROCE_LOSSLESS");
 	configdb_entry(db, T_BUFFER_PG, key, n + 2);
 	configdb_field_s(db, "profile", "NULL");
+}
+
+/* What the config_db.json of switches of one kind share (a fabric's switches of one role):
+ * the tables of roce_tables and roce_port, and the fields of each PORT entry but its
+ * description. They depend on the switch's model, breakout and split, the fabric's MTU and
+ * whether it is lossless, and each port's number, name and speed: with all of those the same
+ * as the last switch's, the text made for it serves again; the bytes are those made entry by
+ * entry (docs/performance.md, "Emitter, fourth pass"). */
+static void port_template(Writer *w, const SwitchInst *s, int np, const SwitchPort *ports)
+{
+	const SwitchPlan *sp = w->sp;
+	Buf *key = &w->tkey_new;
+	key->len = 0;
+	struct {
+		const void *model;
+		int breakout, split, up_breakout, mtu, lossless, np;
+	} head = {s->model, s->breakout, s->split, s->up_breakout, sp->mtu, sp->lossless, np};
+	buf_put(key, (const char *)&head, sizeof head);
+	for (int k = 0; k < np; k++) {
+		double speed = w->d->links[ports[k].link].speed;
+		buf_put(key, (const char *)&ports[k].port, sizeof ports[k].port);
+		buf_put(key, (const char *)&speed, sizeof speed);
+		buf_puts(key, w->pt[k].name);
+		buf_putc(key, '\n');
+	}
+	if (w->tset && key->len == w->tkey.len && memcmp(key->s, w->tkey.s, key->len) == 0)
+		return;
+	Buf t = w->tkey;
+	w->tkey = *key;
+	*key = t;
+	if (!w->tdb)
+		w->tdb = configdb_new(table_names, T_COUNT);
+	w->ttext.len = 0;
+	memset(w->tspan, 0, sizeof w->tspan);
+	if (sp->lossless) {
+		roce_tables(w->tdb);
+		for (int k = 0; k < np; k++)
+			roce_port(w->tdb, w->pt[k].name);
+		configdb_render_tables(w->tdb, &w->ttext, w->tspan);
+	}
+	if (np > w->tcap) {
+		w->tcap = np;
+		w->tport = xrealloc(w->tport, sizeof *w->tport * (size_t)np);
+	}
+	w->tbefore.len = w->tafter.len = 0;
+	for (int k = 0; k < np; k++) {
+		ConfigDbPort cp = {s, ports[k].port, sp->mtu, w->pt[k].name, "",
+				   w->d->links[ports[k].link].speed};
+		size_t b0 = w->tbefore.len, a0 = w->tafter.len;
+		Buf one_b = {0}, one_a = {0};
+		configdb_port_text(&cp, &w->scratch, &one_b, &one_a);
+		buf_put(&w->tbefore, one_b.s, one_b.len);
+		buf_put(&w->tafter, one_a.s, one_a.len);
+		buf_free(&one_b);
+		buf_free(&one_a);
+		w->tport[k][0] = b0;
+		w->tport[k][1] = w->tbefore.len - b0;
+		w->tport[k][2] = a0;
+		w->tport[k][3] = w->tafter.len - a0;
+	}
+	w->tset = true;
 }
 
 /* The cable's stocked length in whole metres, as CABLE_LENGTH writes it ("5m"). */
@@ -254,8 +322,11 @@ static void config_db(Writer *w, int i, const SwitchInst *s, int np, const Switc
 	size_t n = (size_t)(put_addr(buf + 10, switch_plan_loopback(sp, i), 32) - buf);
 	configdb_entry(db, T_LOOPBACK_INTERFACE, buf, n);
 
+	port_template(w, s, np, ports);
 	if (sp->lossless) {
-		roce_tables(w);
+		for (int t = 0; t < T_COUNT; t++)
+			if (w->tspan[t][1])
+				configdb_table_text(db, t, w->ttext.s + w->tspan[t][0], w->tspan[t][1]);
 		configdb_entry_s(db, T_CABLE_LENGTH, "AZURE");
 		for (int k = 0; k < np; k++) {
 			cable_length(w, ports[k].link, buf);
@@ -267,11 +338,11 @@ static void config_db(Writer *w, int i, const SwitchInst *s, int np, const Switc
 	for (int k = 0; k < np; k++) {
 		const SwitchPort *p = &ports[k];
 		const PortText *t = &w->pt[k];
-		const LinkInst *l = &w->d->links[p->link];
 		size_t nn = strlen(t->name);
 		describe_peer(w, p->peer);
-		ConfigDbPort cp = {s, p->port, sp->mtu, t->name, w->scratch.s, l->speed};
-		configdb_port(db, T_PORT, &cp, &w->text);
+		const size_t *tp = w->tport[k];
+		configdb_port_entry(db, T_PORT, t->name, w->tbefore.s + tp[0], tp[1], w->scratch.s,
+				    w->scratch.len, w->tafter.s + tp[2], tp[3]);
 		neighbor(w, t->name, p->peer);
 
 		configdb_entry(db, T_INTERFACE, t->name, nn);
@@ -282,8 +353,6 @@ static void config_db(Writer *w, int i, const SwitchInst *s, int np, const Switc
 
 		if (t->peer_switch >= 0 && !w->count[t->peer_switch]++)
 			neighbor_metadata(w, sp->first + t->peer_switch, t->peer_switch);
-		if (sp->lossless)
-			roce_port(w, t->name);
 	}
 	for (int k = 0; k < np; k++)
 		if (w->pt[k].peer_switch >= 0)
@@ -440,10 +509,11 @@ static void frr_conf(Writer *w, int i, const SwitchInst *s, int np, const Switch
 		if (w->pt[k].peer_switch < 0)
 			continue;
 		describe_peer(w, ports[k].peer);
-		buf_printf(b,
-			   "interface %s\n description %s\n ipv6 nd ra-interval 10\n no ipv6 nd "
-			   "suppress-ra\nexit\n!\n",
-			   w->pt[k].name, w->scratch.s);
+		buf_puts(b, "interface ");
+		buf_puts(b, w->pt[k].name);
+		buf_puts(b, "\n description ");
+		buf_put(b, w->scratch.s, w->scratch.len);
+		buf_puts(b, "\n ipv6 nd ra-interval 10\n no ipv6 nd suppress-ra\nexit\n!\n");
 	}
 	buf_put(b, w->policy.s, w->policy.len);
 	buf_printf(b,
@@ -455,8 +525,11 @@ static void frr_conf(Writer *w, int i, const SwitchInst *s, int np, const Switch
 		   " neighbor FABRIC remote-as external\n",
 		   switch_plan_asn(sp, i), lo);
 	for (int k = 0; k < np; k++)
-		if (w->pt[k].peer_switch >= 0)
-			buf_printf(b, " neighbor %s interface peer-group FABRIC\n", w->pt[k].name);
+		if (w->pt[k].peer_switch >= 0) {
+			buf_puts(b, " neighbor ");
+			buf_puts(b, w->pt[k].name);
+			buf_puts(b, " interface peer-group FABRIC\n");
+		}
 	buf_printf(b,
 		   " !\n"
 		   " address-family ipv4 unicast\n"
@@ -474,7 +547,10 @@ static void frr_conf(Writer *w, int i, const SwitchInst *s, int np, const Switch
 static int write_file(Writer *w, const char *name, const char *file)
 {
 	w->scratch.len = 0;
-	buf_printf(&w->scratch, "switches/%s/%s", name, file);
+	buf_puts(&w->scratch, "switches/");
+	buf_puts(&w->scratch, name);
+	buf_putc(&w->scratch, '/');
+	buf_puts(&w->scratch, file);
 	return output_write_buf(w->o, w->scratch.s, &w->text);
 }
 
@@ -492,7 +568,9 @@ static int write_switch(Writer *w, int i)
 		PortText *t = &w->pt[k];
 		w->scratch.len = 0;
 		ir_switch_port_name(&w->scratch, s, ports[k].port);
-		snprintf(t->name, sizeof t->name, "%s", w->scratch.s);
+		size_t n = w->scratch.len < sizeof t->name - 1 ? w->scratch.len : sizeof t->name - 1;
+		memcpy(t->name, w->scratch.s, n);
+		t->name[n] = 0;
 		bool to_switch = ports[k].peer.kind == END_SWITCH;
 		t->peer_switch = to_switch ? ports[k].peer.dev - sp->first : -1;
 	}
@@ -562,6 +640,13 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 		free(w.count);
 	}
 	configdb_free(w.db);
+	configdb_free(w.tdb);
+	buf_free(&w.tkey);
+	buf_free(&w.tkey_new);
+	buf_free(&w.ttext);
+	buf_free(&w.tbefore);
+	buf_free(&w.tafter);
+	free(w.tport);
 	buf_free(&w.text);
 	buf_free(&w.scratch);
 	buf_free(&w.policy);

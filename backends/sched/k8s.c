@@ -31,10 +31,18 @@
  * Deterministic: nodes in node order, labels and levels in a fixed order, flavors in the order
  * of the first node of each model. Scalars are plain when YAML reads them as strings, else
  * double-quoted; no line folding.
+ *
+ * node-labels.yaml is one document per node (32,832 on the 262k dragonfly), so it is written
+ * directly, as the text libyaml's emitter made of the same events through yamlio.c (block
+ * style, indent 2, "---" before each document, quoting by yw_plain): its scalars are label
+ * values and object names, which hold nothing a double-quoted scalar escapes, and the keys
+ * are ours (tests/unit/test_k8s.c compares the two). The few documents of
+ * kueue-topology.yaml still go through libyaml.
  */
 #include "backends.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define TIER_LABEL "fabric.topograph.run/tier-"
@@ -72,6 +80,29 @@ static const char *object_name(Arena *a, const char *s)
 	return *v ? v : "x";
 }
 
+/* A scalar as yw_str writes it: plain, or double-quoted (s holds no '"', '\\' or control
+ * character: label values and object names, our keys). */
+void k8s_scalar(Buf *b, const char *s)
+{
+	if (yw_plain(s)) {
+		buf_puts(b, s);
+		return;
+	}
+	buf_putc(b, '"');
+	buf_puts(b, s);
+	buf_putc(b, '"');
+}
+
+/* "INDENTkey: value\n" */
+static void pair(Buf *b, const char *indent, const char *key, const char *value)
+{
+	buf_puts(b, indent);
+	k8s_scalar(b, key);
+	buf_put(b, ": ", 2);
+	k8s_scalar(b, value);
+	buf_putc(b, '\n');
+}
+
 static int write_labels(Output *o, const Design *d, const SchedTree *t, Arena *a)
 {
 	FILE *f = output_file(o, "k8s/node-labels.yaml");
@@ -94,41 +125,57 @@ static int write_labels(Output *o, const Design *d, const SchedTree *t, Arena *a
 		      "# (https://github.com/NVIDIA/topograph, docs/engines/k8s.md).\n", f);
 	if (t->multi_node_domains)
 		fputs("# " DOMAIN_LABEL ": the node's scale-up (NVLink) domain.\n", f);
-	Yw *y = yw_open(d->c, f);
-	char tier[sizeof TIER_LABEL + 12], row[16];
+	char row[16];
 	const char *region = label_value(a, d->site_name);
-	for (int n = 0; n < d->nnodes && yw_ok(y); n++) {
+	/* Neighbouring nodes share their row, model and switches: their label values are made
+	 * once for each run of them. */
+	int last_row = -1;
+	const Part *last_type = NULL;
+	const char *zone = NULL, *type = NULL;
+	const SchedSwitch **last_sw = xmalloc(sizeof *last_sw * (size_t)(t->label_tiers + 1));
+	const char **sw_value = xmalloc(sizeof *sw_value * (size_t)(t->label_tiers + 1));
+	const char **tier = xmalloc(sizeof *tier * (size_t)(t->label_tiers + 1));
+	for (int k = 0; k < t->label_tiers; k++)
+		last_sw[k] = NULL, sw_value[k] = NULL, tier[k] = arena_printf(a, TIER_LABEL "%d", k);
+	Buf b = {0};
+	for (int n = 0; n < d->nnodes; n++) {
 		const NodeInst *ni = &d->nodes[n];
-		yw_doc(y);
-		yw_map(y);
-		yw_pair(y, "apiVersion", "v1");
-		yw_pair(y, "kind", "Node");
-		yw_str(y, "metadata");
-		yw_map(y);
-		yw_pair(y, "name", object_name(a, ni->hostname));
-		yw_str(y, "labels");
-		yw_map(y);
-		yw_pair(y, "topology.kubernetes.io/region", region);
-		ir_row_name(d->racks[ni->rack].row, row, sizeof row);
-		yw_pair(y, "topology.kubernetes.io/zone",
-		       label_value(a, arena_printf(a, "%s-row-%s", d->site_name, row)));
-		yw_pair(y, "node.kubernetes.io/instance-type", label_value(a, ni->type->name));
+		buf_puts(&b, "---\napiVersion: v1\nkind: Node\nmetadata:\n");
+		pair(&b, "  ", "name", object_name(a, ni->hostname));
+		buf_puts(&b, "  labels:\n");
+		pair(&b, "    ", "topology.kubernetes.io/region", region);
+		int r = d->racks[ni->rack].row;
+		if (r != last_row || !zone) {
+			ir_row_name(r, row, sizeof row);
+			zone = label_value(a, arena_printf(a, "%s-row-%s", d->site_name, row));
+			last_row = r;
+		}
+		pair(&b, "    ", "topology.kubernetes.io/zone", zone);
+		if (ni->type != last_type || !type) {
+			type = label_value(a, ni->type->name);
+			last_type = ni->type;
+		}
+		pair(&b, "    ", "node.kubernetes.io/instance-type", type);
 		for (int k = 0; k < t->label_tiers; k++) {
 			const SchedSwitch *s = sched_ancestor(t, n, k);
 			if (!s)
 				continue;
-			snprintf(tier, sizeof tier, TIER_LABEL "%d", k);
-			yw_pair(y, tier, label_value(a, s->name));
+			if (s != last_sw[k] || !sw_value[k]) {
+				sw_value[k] = label_value(a, s->name);
+				last_sw[k] = s;
+			}
+			pair(&b, "    ", tier[k], sw_value[k]);
 		}
 		if (t->multi_node_domains)
-			yw_pair(y, DOMAIN_LABEL, label_value(a, d->domain_names[ni->domain]));
-		yw_map_end(y);
-		yw_map_end(y);
-		yw_map_end(y);
-		yw_doc_end(y);
+			pair(&b, "    ", DOMAIN_LABEL, label_value(a, d->domain_names[ni->domain]));
+		layout_flush(f, &b, false);
 	}
-	int errors = !yw_close(y);
-	return errors + output_close(o, f);
+	layout_flush(f, &b, true);
+	buf_free(&b);
+	free(last_sw);
+	free(sw_value);
+	free(tier);
+	return output_close(o, f);
 }
 
 /* The node label of a level: fabric.topograph.run/tier-N or the accelerator domain. */

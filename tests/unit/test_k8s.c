@@ -14,7 +14,10 @@
  *    nodes carry;
  *  - slurm/topology.yaml: the "tree" topology (the cluster default) with Slurm's listed
  *    switches and the "block" topology with its sizes;
- *  - two writes of the same design are byte-identical.
+ *  - two writes of the same design are byte-identical;
+ *  - node-labels.yaml, written directly, is the text libyaml's emitter makes of the same
+ *    events through lang/yamlio.c (as k8s.c wrote it before), and k8s_scalar quotes as
+ *    yw_str does (numbers, booleans, nulls, a digit or a dot first).
  */
 #include "backends.h"
 #include "passes.h"
@@ -319,6 +322,91 @@ static void check_slurm_yaml(Written *w)
 	docs_free(&ds);
 }
 
+/* The events of node-labels.yaml's documents through libyaml (yamlio.c), with the values
+ * read back from the file: the text must be the file's, comments aside. */
+static void check_labels_libyaml(Written *w)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/k8s/node-labels.yaml", w->out);
+	size_t n = 0;
+	char *text = slurp(path, &n);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+	const char *docs = strstr(text, "\n---\n");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(docs);
+	docs++;
+	Docs ds;
+	load_docs(&ds, w->out, "k8s/node-labels.yaml");
+	char *made = NULL;
+	size_t nmade = 0;
+	FILE *f = open_memstream(&made, &nmade);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	Yw *y = yw_open(w->p.c, f);
+	for (int k = 0; k < ds.n; k++) {
+		yaml_document_t *d = &ds.doc[k];
+		yaml_node_t *r = root(d);
+		yw_doc(y);
+		yw_map(y);
+		yw_pair(y, "apiVersion", get_str(d, r, "apiVersion"));
+		yw_pair(y, "kind", get_str(d, r, "kind"));
+		yw_str(y, "metadata");
+		yw_map(y);
+		yaml_node_t *md = get(d, r, "metadata");
+		yw_pair(y, "name", get_str(d, md, "name"));
+		yw_str(y, "labels");
+		yw_map(y);
+		yaml_node_t *labels = get(d, md, "labels");
+		for (yaml_node_pair_t *p = labels->data.mapping.pairs.start;
+		     p < labels->data.mapping.pairs.top; p++)
+			yw_pair(y, (const char *)yaml_document_get_node(d, p->key)->data.scalar.value,
+				(const char *)yaml_document_get_node(d, p->value)->data.scalar.value);
+		yw_map_end(y);
+		yw_map_end(y);
+		yw_map_end(y);
+		yw_doc_end(y);
+	}
+	CU_ASSERT_TRUE(yw_close(y));
+	fclose(f);
+	CU_ASSERT_EQUAL(nmade, (size_t)(text + n - docs));
+	CU_ASSERT_TRUE(nmade == (size_t)(text + n - docs) && memcmp(made, docs, nmade) == 0);
+	free(made);
+	docs_free(&ds);
+	free(text);
+}
+
+/* k8s_scalar against libyaml, one pair a document. */
+static void test_scalar(void)
+{
+	static const char *const values[] = {
+		"gpu0001", "0gpu", "1234", "1e3", "0x1f", "true", "True", "y", "N", "null", "Null",
+		"off", "on", "yes", "no", "x", "a.b-c_d", ".hidden", "-lead", "_under", "row-A",
+		"compute-leaf-0001", "b.c/d", "inf", ".inf", "nan", "1.5", "A", "tilde", "~"};
+	Ctx *c = ctx_new((DiagOptions){0});
+	for (size_t i = 0; i < sizeof values / sizeof *values; i++) {
+		char *made = NULL;
+		size_t n = 0;
+		FILE *f = open_memstream(&made, &n);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		Yw *y = yw_open(c, f);
+		yw_doc(y);
+		yw_map(y);
+		yw_pair(y, "topology.kubernetes.io/zone", values[i]);
+		yw_map_end(y);
+		yw_doc_end(y);
+		CU_ASSERT_TRUE(yw_close(y));
+		fclose(f);
+		Buf b = {0};
+		buf_puts(&b, "---\n");
+		k8s_scalar(&b, "topology.kubernetes.io/zone");
+		buf_puts(&b, ": ");
+		k8s_scalar(&b, values[i]);
+		buf_putc(&b, '\n');
+		CU_ASSERT_STRING_EQUAL(b.s, made);
+		buf_free(&b);
+		free(made);
+	}
+	ctx_free(c);
+}
+
 /* The same design written again gives the same bytes. */
 static void check_again(Written *w)
 {
@@ -351,6 +439,7 @@ static void check_example(const char *example, const char *scenario, bool multi_
 	if (w.ok) {
 		CU_ASSERT_EQUAL(w.t->multi_node_domains, multi_node_domains);
 		check_labels(&w);
+		check_labels_libyaml(&w);
 		check_kueue(&w);
 		check_slurm_yaml(&w);
 		check_again(&w);
@@ -379,4 +468,5 @@ void suite_k8s(void)
 	CU_add_test(s, "SuperPOD: labels, Kueue, topology.yaml", test_superpod);
 	CU_add_test(s, "NVL72: the accelerator domain level", test_nvl72);
 	CU_add_test(s, "dragonfly: groups as a tier", test_dragonfly);
+	CU_add_test(s, "scalars quoted as libyaml's emitter quotes them", test_scalar);
 }
