@@ -1056,18 +1056,30 @@ static void check_consistency(Checker *k, Decl *d)
 	}
 }
 
-bool check_reads_attribute(const Expr *e)
+bool check_reads_member(const Expr *e, bool (*member)(const Expr *))
 {
 	switch (e->kind) {
-	case EXPR_MEMBER: return true;
+	case EXPR_MEMBER: return member(e);
 	case EXPR_PAREN:
-	case EXPR_NEG: return check_reads_attribute(e->inner);
+	case EXPR_NEG: return check_reads_member(e->inner, member);
 	case EXPR_ADD:
 	case EXPR_SUB:
 	case EXPR_MUL:
-	case EXPR_DIV: return check_reads_attribute(e->bin.l) || check_reads_attribute(e->bin.r);
+	case EXPR_DIV:
+		return check_reads_member(e->bin.l, member) || check_reads_member(e->bin.r, member);
 	default: return false;
 	}
+}
+
+static bool any_member(const Expr *e)
+{
+	(void)e;
+	return true;
+}
+
+bool check_reads_attribute(const Expr *e)
+{
+	return check_reads_member(e, any_member);
 }
 
 /* A fixed duration multiplying an attribute (`5 y * wanka.energy_cost`) while the cluster's

@@ -180,22 +180,12 @@ int decide_choices(Design *d)
 	return diag_errors(c) - before;
 }
 
-/* Whether an expression reads a reliability attribute (job_mtbf, goodput, effective_*): the
- * optimizer's candidates weigh it without the power and cooling plant's events. */
-static bool reads_reliability(const Expr *e)
+/* A reliability attribute (job_mtbf, goodput, effective_*): the optimizer's candidates weigh it
+ * without the power and cooling plant's events. */
+static bool reliability_member(const Expr *e)
 {
-	switch (e->kind) {
-	case EXPR_MEMBER:
-		return !strcmp(e->member.field, "job_mtbf") || !strcmp(e->member.field, "goodput") ||
-		       !strncmp(e->member.field, "effective_", 10);
-	case EXPR_PAREN:
-	case EXPR_NEG: return reads_reliability(e->inner);
-	case EXPR_ADD:
-	case EXPR_SUB:
-	case EXPR_MUL:
-	case EXPR_DIV: return reads_reliability(e->bin.l) || reads_reliability(e->bin.r);
-	default: return false;
-	}
+	return !strcmp(e->member.field, "job_mtbf") || !strcmp(e->member.field, "goodput") ||
+	       !strncmp(e->member.field, "effective_", 10);
 }
 
 /* What the optimizer did, as the reports give it: the MILP's result, or the exhaustive search's
@@ -224,7 +214,8 @@ int decide_report(Design *d)
 	r.cable_watts = hinted ? d->cable_hint_watts : NAN;
 	r.maximize = d->p->objectives.n && ((Stmt *)d->p->objectives.v[0])->objective.maximize;
 	r.plant_left_out = d->p->objectives.n &&
-			   reads_reliability(((Stmt *)d->p->objectives.v[0])->objective.expr);
+			   check_reads_member(((Stmt *)d->p->objectives.v[0])->objective.expr,
+					      reliability_member);
 	if (d->opt.solver && !strcmp(d->opt.solver, "glpk")) {
 		r.solver = "glpk";
 		r.status = d->opt.status;
