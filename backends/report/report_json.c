@@ -410,9 +410,10 @@ static Json *workloads_json(const Design *d)
 
 static Json *optimizer_json(const OptimizerReport *opt)
 {
-	static const OptimizerReport none = {.solver = "none", .status = "not_run", .objective = NAN,
-					     .bound = NAN, .gap = NAN, .design_objective = NAN,
-					     .cable_money = NAN, .cable_watts = NAN};
+	static const OptimizerReport none = {.solver = "none", .status = "not_run",
+					     .objective = NAN, .bound = NAN, .gap = NAN,
+					     .design_objective = NAN, .cable_money = NAN,
+					     .cable_watts = NAN};
 	if (!opt)
 		opt = &none;
 	Json *o = jw_object();

@@ -453,13 +453,15 @@ static void decisions(Buf *b, const Design *d, const OptimizerReport *opt)
 			   opt->constraints == 1 ? "" : "s");
 		if (isfinite(opt->objective) && isfinite(opt->design_objective)) {
 			/* The choices are made before the cables exist (docs/optimization.md). */
-			buf_puts(b, opt->plant_left_out
-					    ? " The objective leaves out the cables, which are chosen after "
-					      "placement, and the failures of the power and cooling plant, "
-					      "which depend on the whole design; the design as built, both "
-					      "included, comes to "
-					    : " The objective leaves out the cables, which are chosen after "
-					      "placement; the design as built, cables included, comes to ");
+			buf_puts(b, " The objective leaves out the cables, which are chosen after "
+				    "placement");
+			/* A reliability attribute's candidates go without the plant. */
+			if (opt->plant_left_out)
+				buf_puts(b, ", and the failures of the power and cooling plant, "
+					    "which depend on the whole design; the design as "
+					    "built, both included, comes to ");
+			else
+				buf_puts(b, "; the design as built, cables included, comes to ");
 			text_quantity(b, opt->design_objective, opt->objective_unit);
 			buf_putc(b, '.');
 		}
