@@ -1605,6 +1605,10 @@ void ir_row_name(int row, char *buf, size_t size);
 const char *ir_end_device(const Design *d, End e);
 void ir_end_port(Buf *b, const Design *d, End e);
 const Part *ir_extra_nic(const ExtraInst *x); /* its first NIC model, or NULL */
+/* The switch model of fabric f's tier t: a tree's tier its own model where the spec gives one
+ * (FabricInst.tier_model: leaf 0, spine 1, core 2), else the fabric's switch; a dragonfly's
+ * routers the fabric's switch. */
+const Part *ir_tier_model(const FabricInst *f, SwitchTier t);
 void ir_end_place(const Design *d, End e, int *rack, int *u);
 int ir_name_cables(Design *d);
 void ir_cable_id(Buf *b, const Design *d, int i);

@@ -74,19 +74,31 @@ static bool str_equal(const TopologyScene *sc, int id, const char *s, size_t n)
 	return sc->str_len[id] == n && memcmp(sc->pool.s + sc->str_off[id], s, n) == 0;
 }
 
+/* An open-addressing table of indexes (-1 empty), its size a power of two: doubled (first
+ * when empty) and emptied, for the caller to put every entry back with slot_put. */
+static void slots_grow(int **slots, size_t *nslots, size_t first)
+{
+	free(*slots);
+	*nslots = *nslots ? 2 * *nslots : first;
+	*slots = xmalloc(sizeof **slots * *nslots);
+	memset(*slots, 0xff, sizeof **slots * *nslots);
+}
+
+/* Puts index i at the first free slot from hash h (linear probing). */
+static void slot_put(int *slots, size_t nslots, size_t h, int i)
+{
+	size_t j = h & (nslots - 1);
+	while (slots[j] >= 0)
+		j = (j + 1) & (nslots - 1);
+	slots[j] = i;
+}
+
 static void str_rehash(TopologyScene *sc)
 {
-	free(sc->str_slots);
-	sc->str_nslots = sc->str_nslots ? 2 * sc->str_nslots : 1024;
-	sc->str_slots = xmalloc(sizeof *sc->str_slots * sc->str_nslots);
-	memset(sc->str_slots, 0xff, sizeof *sc->str_slots * sc->str_nslots);
-	for (int i = 0; i < sc->nstr; i++) {
-		size_t j = str_hash(topology_scene_str(sc, i), sc->str_len[i]) &
-			   (sc->str_nslots - 1);
-		while (sc->str_slots[j] >= 0)
-			j = (j + 1) & (sc->str_nslots - 1);
-		sc->str_slots[j] = i;
-	}
+	slots_grow(&sc->str_slots, &sc->str_nslots, 1024);
+	for (int i = 0; i < sc->nstr; i++)
+		slot_put(sc->str_slots, sc->str_nslots,
+			 str_hash(topology_scene_str(sc, i), sc->str_len[i]), i);
 }
 
 /* The string s[0..n), interned: equal strings, equal indices. */
@@ -147,16 +159,9 @@ static void sub_add(TopologySub *s, int node)
 
 static void node_rehash(TopologyScene *sc)
 {
-	free(sc->node_slots);
-	sc->node_nslots = sc->node_nslots ? 2 * sc->node_nslots : 256;
-	sc->node_slots = xmalloc(sizeof *sc->node_slots * sc->node_nslots);
-	memset(sc->node_slots, 0xff, sizeof *sc->node_slots * sc->node_nslots);
-	for (int i = 0; i < sc->nnodes; i++) {
-		size_t j = (size_t)sc->node_name[i] * 0x9E3779B1u & (sc->node_nslots - 1);
-		while (sc->node_slots[j] >= 0)
-			j = (j + 1) & (sc->node_nslots - 1);
-		sc->node_slots[j] = i;
-	}
+	slots_grow(&sc->node_slots, &sc->node_nslots, 256);
+	for (int i = 0; i < sc->nnodes; i++)
+		slot_put(sc->node_slots, sc->node_nslots, (size_t)sc->node_name[i] * 0x9E3779B1u, i);
 }
 
 /* The node named name in subgraph sub, as Graphviz's agnode(sub, name, 1) gives it: the node

@@ -338,9 +338,7 @@ int model_design(Design *d)
 		for (int st = 0; st < ST_COUNT; st++) {
 			if (!f->by_tier[st])
 				continue;
-			int ti = st == ST_SPINE ? 1 : st == ST_CORE ? 2 : 0;
-			const Part *m = f->family && f->family->tree && f->tier_model[ti] ? f->tier_model[ti]
-											  : f->switch_model;
+			const Part *m = ir_tier_model(f, (SwitchTier)st);
 			int k = 0;
 			while (k < nm && models[k] != m)
 				k++;

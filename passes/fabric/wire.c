@@ -32,7 +32,7 @@ SwitchInst *wire_add_switch(Design *d, FabricInst *f, int fi, SwitchTier t, int 
 					       index + 1);
 	int ti = t == ST_SPINE ? 1 : t == ST_CORE ? 2 : 0; /* a tree's tier; a dragonfly's routers: 0 */
 	bool tiered = f->family->tree && f->tier_model[ti];
-	s->model = tiered ? f->tier_model[ti] : f->switch_model;
+	s->model = ir_tier_model(f, t);
 	s->fabric = fi;
 	s->tier = t;
 	s->plane = plane;

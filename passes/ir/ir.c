@@ -60,6 +60,12 @@ void ir_row_name(int row, char *buf, size_t size)
 	buf[j] = 0;
 }
 
+const Part *ir_tier_model(const FabricInst *f, SwitchTier t)
+{
+	int ti = t == ST_SPINE ? 1 : t == ST_CORE ? 2 : 0;
+	return f->family && f->family->tree && f->tier_model[ti] ? f->tier_model[ti] : f->switch_model;
+}
+
 const char *ir_end_device(const Design *d, End e)
 {
 	switch (e.kind) {

@@ -164,9 +164,7 @@ static void network_sized(const Design *d, double *by_class)
 		if (!f->switch_model || f->switches == 0)
 			continue;
 		for (int st = 0; st < ST_COUNT; st++) {
-			int ti = st == ST_SPINE ? 1 : st == ST_CORE ? 2 : 0;
-			const Part *m = f->family && f->family->tree && f->tier_model[ti] ? f->tier_model[ti]
-											  : f->switch_model;
+			const Part *m = ir_tier_model(f, (SwitchTier)st);
 			if (f->by_tier[st] && m->kind != KIND_OCS)
 				by_class[REL_SWITCH] += f->by_tier[st] * m->failure_rate;
 		}
