@@ -976,6 +976,8 @@ typedef struct PlanConfig {
 	bool zero2;          /* gradients sharded with the optimizer state, the weights whole
 			      * (ZeRO-2; dopt is set too) */
 	bool grad16;         /* gradients accumulated and reduced in BF16 (--grad-reduce-in-bf16) */
+	bool opt16;          /* Adam's moments in BF16, the FP32 master weights as 16-bit
+			      * remainders of the BF16 weights: 6 bytes a parameter, not 12 */
 	double capacity;     /* MoE capacity factor, experts' input padded to it; 0: dropless */
 	/* The overlap knobs the workload allows: bit 0 off, bit 1 on, for the data-parallel
 	 * collectives, the tensor-parallel ones (with SP) and the pipeline's sends (interleaved);
@@ -1035,6 +1037,7 @@ typedef struct PlanSpace {
 	unsigned overlap_dp, overlap_tp, overlap_pp, overlap_ep; /* bit 0: off, bit 1: on allowed */
 	unsigned cp_comm;    /* bit CPC_x allowed */
 	bool grad16;         /* the workload's grad_reduce_bf16 */
+	bool opt16;          /* the workload's optimizer_bf16 */
 } PlanSpace;
 
 enum { PLAN_ALTERNATIVES = 5 };

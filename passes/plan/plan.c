@@ -250,6 +250,7 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	sp->overlap_ep = mask_of(w, FLD_WORKLOAD_OVERLAP_EP, 2);
 	sp->cp_comm = mask_of(w, FLD_WORKLOAD_CP_COMM, CPC_COUNT);
 	sp->grad16 = field_bool(w, FLD_WORKLOAD_GRAD_REDUCE_BF16);
+	sp->opt16 = field_bool(w, FLD_WORKLOAD_OPTIMIZER_BF16);
 	return hw->per_node > 0 && hw->peak > 0;
 }
 

@@ -60,6 +60,7 @@ double plan_layer_activation_bytes(const PlanModel *m, const PlanConfig *c, bool
  * inputs, Transformer Engine). */
 double plan_fp8_activation_saving(const PlanModel *m, const PlanConfig *c, bool moe);
 double plan_state_bytes_per_param(bool dopt, double dp_group);
+double plan_optimizer_bytes(const PlanConfig *c);
 double plan_matmul_efficiency(const PlanHw *hw, double m, double n, double k);
 double plan_group_bandwidth(const PlanHw *hw, double span_gpus);
 typedef enum {

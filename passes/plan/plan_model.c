@@ -369,6 +369,17 @@ double plan_state_bytes_per_param(bool dopt, double dp_group)
 	return dopt ? 6 + 12 / dp_group : 18;
 }
 
+/* Bytes a parameter of the optimizer's own state: FP32 master weights and two FP32 moments, 12;
+ * with optimizer_bf16, 6: the moments in BF16 and of each master weight only the 16 bits its
+ * BF16 weight does not hold (Megatron-Core OptimizerConfig: use_precision_aware_optimizer,
+ * exp_avg_dtype = exp_avg_sq_dtype = bf16, store_param_remainders, which defaults to true;
+ * apex DistributedFusedAdam with dtype = bf16 and store_param_remainders, NeMo's
+ * `optim.dtype: bf16`). */
+double plan_optimizer_bytes(const PlanConfig *c)
+{
+	return c->opt16 ? 6 : 12;
+}
+
 /* The parameters one GPU holds on the pipeline stage that holds most: the first (its layers
  * and the embedding) or the last (its layers and the output layer: a copy of the embedding
  * when tied, Megatron-LM keeping both in step by an all-reduce), both on one GPU without a
@@ -748,8 +759,10 @@ double plan_state_memory(const PlanModel *m, const PlanConfig *c, double dense, 
 	 * buffer takes the parameters' BF16), 2 bytes a parameter fewer. */
 	double gb = c->grad16 ? 2 : 4;
 	double w = 2 * (dense + expert), g = gb * (dense + expert);
+	double ob = plan_optimizer_bytes(c);
 	double states = dense * plan_state_bytes_per_param(c->dopt, n) +
-			expert * plan_state_bytes_per_param(c->dopt, ne) - (4 - gb) * (dense + expert);
+			expert * plan_state_bytes_per_param(c->dopt, ne) - (4 - gb) * (dense + expert) -
+			(12 - ob) * (c->dopt ? dense / n + expert / ne : dense + expert);
 	if (c->fsdp) {
 		/* ZeRO-3 (Rajbhandari et al., SC'20, §5.3): every byte of state sharded, 18/n a
 		 * parameter, plus the gathered layers: BF16 weights of the layer running and the
@@ -757,7 +770,7 @@ double plan_state_memory(const PlanModel *m, const PlanConfig *c, double dense, 
 		double layer = (dense + expert) / m->layers;
 		w = 2 * (dense / n + expert / ne) + 2 * 2 * layer;
 		g = gb * (dense / n + expert / ne) + gb * layer;
-		states = (14 + gb) * (dense / n + expert / ne) + (4 + gb) * layer;
+		states = (2 + ob + gb) * (dense / n + expert / ne) + (4 + gb) * layer;
 	} else if (c->zero2) {
 		/* ZeRO-2 (Rajbhandari et al., SC'20, §5.2: P_os+g): the BF16 weights whole, the
 		 * gradients and the optimizer state sharded, 2 + (gb + 12)/n a parameter, plus the
@@ -768,7 +781,7 @@ double plan_state_memory(const PlanModel *m, const PlanConfig *c, double dense, 
 		double layer = (dense + expert) / fmax(1, m->layers / c->pp);
 		w = 2 * (dense + expert);
 		g = gb * (dense / n + expert / ne) + 2 * gb * layer;
-		states = w + g + 12 * (dense / n + expert / ne);
+		states = w + g + ob * (dense / n + expert / ne);
 	}
 	/* The FP8 weight copies (PlanLayer.fp8_cache) of the stage's layers, or of the gathered
 	 * ones under FSDP; the embedding's share, which stays BF16, is counted too (an

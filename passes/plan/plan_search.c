@@ -288,7 +288,8 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 					.flash = sp->flash, .overlap_dp = sp->overlap_dp,
 					.overlap_tp = sp->overlap_tp, .overlap_pp = sp->overlap_pp,
 					.overlap_ep = sp->overlap_ep, .capacity = sp->capacity,
-					.cp_comm = sp->cp_comm, .grad16 = sp->grad16};
+					.cp_comm = sp->cp_comm, .grad16 = sp->grad16,
+					.opt16 = sp->opt16};
 			double dense, expert;
 			plan_stage_params(m, &c, &dense, &expert);
 			/* The layers of the stage plan_time runs at (at least): a lower bound on a

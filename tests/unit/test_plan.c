@@ -492,6 +492,46 @@ typedef struct Published {
 #define NEMOTRON4 \
 	"transformer(layers = 96, hidden = 18432, heads = 96, query_groups = 8, ffn = 73728, " \
 	"seq = 4096, vocab = 256000, tied_embeddings = false, bias = false, dropout = 0)"
+/* NVIDIA DGX Cloud Benchmarking recipes (github.com/NVIDIA/dgxc-benchmarking, read 2026-12):
+ * BF16 pre-training on DGX H100 with the NeMo Framework (Megatron-Core, Transformer Engine),
+ * seconds a step at each GPU count, weak-scaled (the batch grows with the GPUs; the last
+ * step's time). Each row takes the table header's plan (TP, PP, CP, VP, micro-batch 1) and
+ * the precision of gradients and optimizer state the recipe's own config sets; the rest
+ * (recomputation, SP, distributed optimizer, overlaps) is searched, as for the other rows. The
+ * split was decided before the rows were first run: the smallest scale of each of three
+ * models fits the H100's BF16 efficiency (with Llama 3's row above); their 2,048-GPU runs and
+ * the whole of Llama 3.1 405B, a model no fit row has, check. */
+#define DGXC_H100 "micro_batch = 1"
+/* nemo_megatron/README_175b.md (commit 0b71cfd): GPT-3 175B, TP 4, PP 8, VP 12, sequence 2,048;
+ * 8.309 s on 128 GPUs at batch 256, 8.49 s on 2,048 at 4,096. nemo_megatron/gpt3_175b_hydra.yaml:
+ * GPT-2 BPE vocabulary (51,200 padded), dropout 0.1, distributed_fused_adam with
+ * grad_sync_dtype: bf16. */
+#define DGXC_GPT3 \
+	"tp = 4; pp = 8; cp = 1; interleave = 12; grad_reduce_bf16 = true; " DGXC_H100
+/* nemotron/README_340b.md (commit 143b90d, 24.11 container): Nemotron-4 340B, TP 8, PP 8, VP
+ * 12; 4.61 s on 128 GPUs at batch 32, 4.84 s on 2,048 at 512. nemotron/nemotron4-340b-synth.yaml
+ * (and NeMo-Framework-Launcher's nemotron/nemotron_340b.yaml, which the README names):
+ * grad_sync_dtype: bf16 and the optimizer's dtype: bf16 (apex DistributedFusedAdam: "datatype
+ * for optimizer state"), optimizer_bf16. */
+#define DGXC_NEMOTRON \
+	"tp = 8; pp = 8; cp = 1; interleave = 12; grad_reduce_bf16 = true; optimizer_bf16 = true; " \
+	DGXC_H100
+/* llama3.1/README_70b.md (commit 143b90d, 24.09 container): Llama 3.1 70B, TP 4, PP 4, CP 2, VP
+ * 5; 14.72 s on 64 GPUs at batch 128, 14.98 s on 2,048 at 4,096. NeMo-Framework-Launcher's
+ * llama/llama3_1_70b.yaml: distributed_fused_adam with no grad_sync_dtype, so FP32 (apex's
+ * default, its dtype). */
+#define DGXC_LLAMA70 "tp = 4; pp = 4; cp = 2; interleave = 5; " DGXC_H100
+/* llama3.1/README_405b.md (commit 143b90d, 24.09 container): Llama 3.1 405B, TP 8, PP 9, CP 2,
+ * VP 7; 17.20 s on 576 GPUs at batch 252, 17.62 s on 2,304 at 1,008. The recipe's model is
+ * NeMo-Framework-Launcher's llama/llama3_1_405b.yaml: 16 query groups (not the released
+ * model's 8), FP32 gradient reduction as the 70B's; and "Llama3.1 405B uses the
+ * GPT2BPETokenizer as a proxy" (the README): 50,257 tokens padded to a multiple of 128 x TP =
+ * 1,024, 51,200. */
+#define DGXC_LLAMA405 "tp = 8; pp = 9; cp = 2; interleave = 7; " DGXC_H100
+#define DGXC_LLAMA405_MODEL \
+	"transformer(layers = 126, hidden = 16384, heads = 128, query_groups = 16, ffn = 53248, " \
+	"seq = 8192, vocab = 51200, activation = swiglu, norm = rmsnorm, position = rope, " \
+	"tied_embeddings = false, bias = false, dropout = 0)"
 /* NVIDIA Megatron-Bridge performance summary, 25.11 NeMo container (November 2025;
  * github.com/NVIDIA-NeMo/Megatron-Bridge, docs/performance-summary.md, read 2026-12): tokens
  * per second per GPU of Llama 3 on DGX H100 and DGX B200, FP8 with current scaling. The
@@ -560,6 +600,24 @@ static const Published PUBLISHED[] = {
 	 "tp = 8; pp = 12; cp = 1", 3072, 1536, ACC_STEP_S, 10.3, false},
 	{"Nemotron-4 T2 340B, 6,144 H100, s/step", ON_DGX, "DGX_H100", NEMOTRON4,
 	 "tp = 8; pp = 12; cp = 1", 6144, 2304, ACC_STEP_S, 8.0, false},
+	/* H100 BF16, DGX Cloud Benchmarking (DGXC_H100 above): the smallest scales fit. */
+	{"DGXC GPT-3 175B, 128 H100 BF16, s/step", ON_DGX, "DGX_H100", GPT_A100(96, 12288, 96),
+	 DGXC_GPT3, 128, 256, ACC_STEP_S, 8.309, true},
+	{"DGXC Nemotron-4 340B, 128 H100 BF16, s/step", ON_DGX, "DGX_H100", NEMOTRON4, DGXC_NEMOTRON,
+	 128, 32, ACC_STEP_S, 4.61, true},
+	{"DGXC Llama 3.1 70B, 64 H100 BF16, s/step", ON_DGX, "DGX_H100", "llama3_70b", DGXC_LLAMA70,
+	 64, 128, ACC_STEP_S, 14.72, true},
+	/* H100 BF16 checks: the largest scales, and Llama 3.1 405B. */
+	{"DGXC GPT-3 175B, 2,048 H100 BF16, s/step", ON_DGX, "DGX_H100", GPT_A100(96, 12288, 96),
+	 DGXC_GPT3, 2048, 4096, ACC_STEP_S, 8.49, false},
+	{"DGXC Nemotron-4 340B, 2,048 H100 BF16, s/step", ON_DGX, "DGX_H100", NEMOTRON4,
+	 DGXC_NEMOTRON, 2048, 512, ACC_STEP_S, 4.84, false},
+	{"DGXC Llama 3.1 70B, 2,048 H100 BF16, s/step", ON_DGX, "DGX_H100", "llama3_70b",
+	 DGXC_LLAMA70, 2048, 4096, ACC_STEP_S, 14.98, false},
+	{"DGXC Llama 3.1 405B, 576 H100 BF16, s/step", ON_DGX, "DGX_H100", DGXC_LLAMA405_MODEL,
+	 DGXC_LLAMA405, 576, 252, ACC_STEP_S, 17.20, false},
+	{"DGXC Llama 3.1 405B, 2,304 H100 BF16, s/step", ON_DGX, "DGX_H100", DGXC_LLAMA405_MODEL,
+	 DGXC_LLAMA405, 2304, 1008, ACC_STEP_S, 17.62, false},
 	/* B200: Megatron-Bridge's 405B run sets B200's matmul_efficiency; its 8B run checks. */
 	{"Megatron-Bridge Llama 3.1 405B, 128 B200 FP8, tok/s/GPU", ON_DGX, "DGX_B200", LLAMA405,
 	 "precision = fp8; grad_reduce_bf16 = true; tp = 4; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 128, 64,
@@ -666,10 +724,10 @@ static void test_accuracy(void)
 	accuracy_summary(true, &fit_mean, &fit_max);
 	accuracy_summary(false, &mean, &worst);
 	/* Regression bounds at what the model reaches today (docs/parallelism.md, "Accuracy"):
-	 * the fitted rows within 2.6 % on average, the held-out ones within 9.8 %; the goal, 5 %
+	 * the fitted rows within 2.6 % on average, the held-out ones within 7.8 %; the goal, 5 %
 	 * held out, is not met. */
 	CU_ASSERT(fit_mean <= 0.026);
-	CU_ASSERT(mean <= 0.098);
+	CU_ASSERT(mean <= 0.078);
 	int fitted = 0;
 	for (int i = 0; i < accuracy_n; i++)
 		fitted += accuracy_fit[i];
@@ -943,6 +1001,22 @@ static void test_cp_grad_fp8(void)
 	PlanCost fp8;
 	plan_evaluate(&wp->model, &h8, &c, &fp8);
 	CLOSE(fp8.mem_weights - b16.mem_weights, 2 * (dense + expert), 1e-9);
+	/* BF16 optimizer state (optimizer_bf16): 6 of the 12 bytes a parameter of master weights
+	 * and moments, sharded over the DP·CP group with the distributed optimizer, whole
+	 * without it; weights and gradients unchanged; the launch arguments say so. */
+	double n = (double)c.dp * c.cp;
+	PlanCost o16;
+	c.opt16 = true;
+	plan_evaluate(&wp->model, &wp->hw, &c, &o16);
+	CLOSE(b16.mem_optim - o16.mem_optim, 6 * (dense + expert) / n, 1e-9);
+	CLOSE(b16.mem_optim / o16.mem_optim, 2, 1e-12);
+	CLOSE(o16.mem_weights, b16.mem_weights, 1e-12);
+	CLOSE(o16.mem_grads, b16.mem_grads, 1e-12);
+	c.dopt = false;
+	plan_evaluate(&wp->model, &wp->hw, &c, &o16);
+	c.opt16 = false;
+	plan_evaluate(&wp->model, &wp->hw, &c, &b16);
+	CLOSE(b16.mem_optim - o16.mem_optim, 6 * (dense + expert), 1e-9);
 	done(b);
 }
 
