@@ -75,8 +75,8 @@ static double atom_value(Opt *o, int a)
 	Qty q = {NAN, DIM_NONE};
 	if (!judge_eval(o->d, o->atoms[a].e, &q, false))
 		return NAN;
-	if (o->atoms[a].rate) /* the rate: 1 / mtbf, 0 when nothing fails */
-		return q.v > 0 ? 1 / q.v : NAN;
+	if (o->atoms[a].rate) /* the rate: interruptions a year, 0 when nothing fails */
+		return q.v > 0 ? RATE_UNIT / q.v : NAN;
 	return q.v;
 }
 

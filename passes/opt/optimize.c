@@ -181,8 +181,8 @@ static int rate_atom(Opt *o, const Expr *e)
 }
 
 /* A require on cluster.job_mtbf, written as the attribute alone against a positive constant X
- * (either side), as a row on its rate, exactly: mtbf >= X is rate <= 1/X, mtbf <= X is
- * rate >= 1/X (the senses flip), X <= mtbf is rate <= 1/X. Sets coef, k (the row reads
+ * (either side), as a row on its rate (RATE_UNIT / the mtbf), exactly: mtbf >= X is rate <= 1/X,
+ * mtbf <= X is rate >= 1/X (the senses flip), X <= mtbf is rate <= 1/X. Sets coef, k (the row reads
  * coef·atoms + k SENSE 0), the sense and the limit X; false when the require is not of that
  * form (it then reads no rate atom, or is not linear: the exhaustive search decides). */
 static bool rate_form(Opt *o, const Require *rq, double *coef, double *k, char *sense,
@@ -203,7 +203,7 @@ static bool rate_form(Opt *o, const Require *rq, double *coef, double *k, char *
 	/* mtbf on the left: mtbf OP X, rate flip(OP) 1/X; on the right: X OP mtbf, rate OP 1/X */
 	*sense = left ? flipped : as_written;
 	coef[a] = 1;
-	*k = -1 / q.v;
+	*k = -RATE_UNIT / q.v;
 	*limit = q.v;
 	return true;
 }
@@ -239,7 +239,7 @@ static bool objective_form(Opt *o, const Objective *ob, double *coef, double *k,
 /* A rate objective's value in the mtbf units the user wrote. */
 static double as_mtbf(double rate)
 {
-	return rate > 0 ? 1 / rate : rate == 0 ? INFINITY : NAN;
+	return rate > 0 ? RATE_UNIT / rate : rate == 0 ? INFINITY : NAN;
 }
 
 /* ---- the model ------------------------------------------------------------------------------ */
@@ -534,7 +534,7 @@ static bool build(Opt *o, int elastic_rows, Slacks *sl)
 			judge_eval(d, rq->rhs, &r, false);
 			double size = fmax(fmax(fabs(l.v), fabs(r.v)), 1e-12);
 			if (!isnan(o->req_mtbf[i]))
-				size = 1 / o->req_mtbf[i]; /* a rate row: its slack is a rate */
+				size = RATE_UNIT / o->req_mtbf[i]; /* a rate row: its slack is a rate */
 			else if (!check_reads_attribute(rq->rhs) && fabs(r.v) > 0)
 				size = fabs(r.v);
 			else if (!check_reads_attribute(rq->lhs) && fabs(l.v) > 0)
@@ -622,7 +622,7 @@ static const char *explain(Opt *o, const LpResult *r, const Slacks *sl)
 			/* A rate row (rate_form): its slack moves the rate's limit 1/X, so the mtbf's
 			 * limit becomes 1 / (1/X + s) where the rate must stay below it (mtbf >= X),
 			 * 1 / (1/X - s) where above (mtbf <= X). */
-			double x = o->req_mtbf[i], lim = 1 / x;
+			double x = o->req_mtbf[i] / RATE_UNIT, lim = 1 / x;
 			Qty side = {0};
 			judge_eval(d, rate_atom(o, rq->lhs) >= 0 ? rq->rhs : rq->lhs, &side, false);
 			bool lower = (rate_atom(o, rq->lhs) >= 0) == (rq->op == CMP_GE || rq->op == CMP_GT);
@@ -630,6 +630,7 @@ static const char *explain(Opt *o, const LpResult *r, const Slacks *sl)
 				lower = up_by > 1e-9;
 			double s = lower ? up_by : (rq->op == CMP_EQ ? down_by : up_by);
 			double to = lower ? 1 / (lim + s) : lim - s > 0 ? 1 / (lim - s) : INFINITY;
+			to *= RATE_UNIT;
 			qty_format((Qty){round_out(to, !lower), side.dim}, q, sizeof q);
 			buf_printf(&b, "%srelax the require at %s:%d to %s", b.len ? " and " : "",
 				   rq->loc.src->path, line, q);

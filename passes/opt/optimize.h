@@ -22,10 +22,16 @@ typedef struct Atom {
 	double value;     /* ATOM_CONST */
 	int fabric;       /* ATOM_FABRIC: the cluster's fabric, from 0 */
 	bool rate;        /* ATOM_TOTAL tabulated as its inverse: cluster.job_mtbf, whose rate
-			   * (1 / mtbf) is the sum over the parts (nodes, each fabric), the mtbf
-			   * no sum; a require or objective reads it alone against a constant
+			   * (RATE_UNIT / mtbf) is the sum over the parts (nodes, each fabric), the
+			   * mtbf no sum; a require or objective reads it alone against a constant
 			   * (optimize.c, rate_form) */
 } Atom;
+
+/* A rate atom's unit: interruptions a year, not a second. Per second a cluster's rate is
+ * 1e-9..1e-4 and the options' differences smaller still, under GLPK's branch-and-bound
+ * tolerance (a node is pruned unless it improves the incumbent by 1e-6 * (1 + |objective|),
+ * glpios01.c ios_is_hopeful): `maximize C.job_mtbf` kept a worse design. */
+#define RATE_UNIT SECONDS_PER_YEAR
 
 typedef struct Factor {
 	const char *name;
