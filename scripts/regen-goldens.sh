@@ -6,7 +6,7 @@
 set -u
 cd "$(dirname "$0")/.."
 build=${1:-build}
-c=$PWD/$build/clusterc
+case $build in /*) c=$build/clusterc ;; *) c=$PWD/$build/clusterc ;; esac
 export CLUSTERC_STDLIB=$PWD/stdlib NO_COLOR= UPDATE_GOLDEN=1
 scripts/update-docs.sh "$c"
 for m in diag:diag json:diag-json build:build-errors fmt:fmt; do
