@@ -158,10 +158,10 @@ double cable_run(Spot a, Spot z, double h, double tray)
 	return run_between(&a, &z, h, tray);
 }
 
-/* Every switch's cages, numbered (cage.c's scratch table starts empty). */
-static CageIndex cage_index(const Design *d)
+/* Every switch's cages, numbered (cage.c's scratch table starts empty), in scratch arena s. */
+static CageIndex cage_index(const Design *d, Arena *s)
 {
-	CageIndex ix = {xmalloc(sizeof(int) * (size_t)(d->nswitches + 1)), NULL};
+	CageIndex ix = {arena_alloc(s, sizeof(int) * (size_t)(d->nswitches + 1)), NULL};
 	int total = 0;
 	for (int i = 0; i < d->nswitches; i++) {
 		const SwitchInst *w = &d->switches[i];
@@ -172,7 +172,7 @@ static CageIndex cage_index(const Design *d)
 		total += cage + 1;
 	}
 	ix.base[d->nswitches] = total;
-	ix.slot = xmalloc(sizeof(int) * (size_t)(total + 1));
+	ix.slot = arena_alloc(s, sizeof(int) * (size_t)(total + 1));
 	memset(ix.slot, 0xff, sizeof(int) * (size_t)(total + 1));
 	return ix;
 }
@@ -253,16 +253,15 @@ int cable_choose_again(Design *d, int fi)
 		return -1;
 	Weights w;
 	judge_weights(d, &w.money, &w.watt);
-	Spot *spots = xmalloc(sizeof(Spot) * (size_t)(2 * n + 2));
+	Arena *s = arena_new();
+	Spot *spots = arena_alloc(s, sizeof(Spot) * (size_t)(2 * n + 2));
 	for (int k = 0; k < n; k++) {
 		const LinkInst *l = &d->links[d->cables[first + k].link];
 		spots[k] = cable_spot(d, l->a), spots[n + k] = cable_spot(d, l->z);
 	}
-	CageIndex index = cage_index(d);
+	CageIndex index = cage_index(d, s);
 	int bad = cage_choose(d, &index, &cat, w, d->cables + first, spots, spots + n, n, first);
-	free(spots);
-	free(index.base);
-	free(index.slot);
+	arena_free(s);
 	return bad < 0 ? -1 : first + bad;
 }
 
@@ -274,8 +273,13 @@ int cable_fabrics(Design *d)
 	double height = d->rack_type->height;
 	Weights w;
 	judge_weights(d, &w.money, &w.watt);
-	Spot *spots = xmalloc(sizeof(Spot) * (size_t)(2 * d->nlinks + 2));
-	CageIndex index = cage_index(d);
+	/* The spots and the cage index from an arena of their own, freed on return (kept in a
+	 * compare worker): huge pages, zeroed, where the dragonfly's 75 MB of spots took some
+	 * 18,000 page faults of 4 KiB through malloc (docs/performance.md, "Cable stage, fifth
+	 * pass"). */
+	Arena *s = arena_new();
+	Spot *spots = arena_alloc(s, sizeof(Spot) * (size_t)(2 * d->nlinks + 2));
+	CageIndex index = cage_index(d, s);
 	for (int fi = 0; fi < d->nfabrics; fi++) {
 		const FabricInst *f = &d->fabrics[fi];
 		if (!f->sized)
@@ -308,9 +312,7 @@ int cable_fabrics(Design *d)
 	}
 	for (int si = 0; si < d->nscaleups; si++)
 		cable_scale_up(d, &index, &d->scaleups[si], w, height, tray, spots);
-	free(spots);
-	free(index.base);
-	free(index.slot);
+	arena_free(s);
 	/* A link no medium reaches is a Violation, which validate reports (exit 2): not an error
 	 * of this pass, which would make it exit 1. */
 	return 0;

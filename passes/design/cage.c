@@ -138,6 +138,14 @@ static void range_keep(WattRange *r, double dp, double dw, double P, double W, d
 		r->pinned = true;
 }
 
+/* n zeroed records of `each` bytes from scratch arena s (die_oom past SIZE_MAX). */
+static void *table(Arena *s, size_t each, size_t n)
+{
+	if (n && each > SIZE_MAX / n)
+		die_oom();
+	return arena_alloc(s, each * n);
+}
+
 static bool fits(const Medium *m, int cage)
 {
 	return m->cage < 0 || cage < 0 || m->cage == cage;
@@ -145,11 +153,11 @@ static bool fits(const Medium *m, int cage)
 
 /* The cages the cables meet (records in the order first met, each one's links by lane), and
  * the cables united through them. */
-static void find_cages(CageCtx *x)
+static void find_cages(CageCtx *x, Arena *mem)
 {
-	x->cages = xmalloc(sizeof(CageRec) * (size_t)(2 * x->n + 1));
+	x->cages = table(mem, sizeof(CageRec), 2 * (size_t)x->n + 1);
 	x->ncages = 0;
-	int *head = xmalloc(sizeof(int) * (size_t)(2 * x->n + 1)); /* a record's first cable */
+	int *head = table(mem, sizeof(int), 2 * (size_t)x->n + 1); /* a record's first cable */
 	int nk = 0;
 	for (int i = 0; i < x->n; i++) {
 		x->up[i] = i;
@@ -175,7 +183,7 @@ static void find_cages(CageCtx *x)
 		}
 	}
 	/* Members by record (counting sort), then by lane inside each (a cage has a few). */
-	x->byc = xmalloc(sizeof(long) * (size_t)(nk + 1));
+	x->byc = table(mem, sizeof(long), (size_t)nk + 1);
 	for (int r = 0, at = 0; r < x->ncages; r++)
 		x->cages[r].first = at, at += x->cages[r].count, head[r] = x->cages[r].first;
 	for (int i = 0; i < x->n; i++)
@@ -192,10 +200,9 @@ static void find_cages(CageCtx *x)
 				x->byc[j] = p;
 			}
 			x->byc[j] = m;
-			const Spot *s = end_spot(x, i, e);
-			x->index->slot[x->index->base[s->sw] + s->cage_no] = -1;
+			const Spot *sp = end_spot(x, i, e);
+			x->index->slot[x->index->base[sp->sw] + sp->cage_no] = -1;
 		}
-	free(head);
 }
 
 /* A plan for one group of cables. */
@@ -727,33 +734,35 @@ static int cage_choose_now(const Design *d, const CageIndex *index, const Catalo
 			   CableInst *c, const Spot *a, const Spot *z, int n, int first,
 			   unsigned char *written, WattRange *range)
 {
-	CageCtx x = {cat, w, c, a, z, n, NULL, xmalloc(sizeof(int) * (size_t)(2 * n + 2)), NULL, 0,
-		 xmalloc(sizeof(int) * (size_t)(n + 1)), index, d,
-		 calloc((size_t)(d->naccels + d->nextras + 1), sizeof(int)),
-		 calloc(MODULE_MEMO, sizeof(ModuleMemo)), NULL, NULL, 0, 0,
-		 calloc(GROUP_MEMO, sizeof(int)), NULL, 0, 0, written, range};
-	if (!x.seen || !x.memo || !x.group_slot)
-		die_oom();
-	x.optics = xmalloc(sizeof(Medium *) * (size_t)(cat->n + 1));
-	x.plans = xmalloc(sizeof(Medium *) * (size_t)(cat->n + 1));
+	/* Every table of the call from an arena of its own, freed (or kept, in a compare worker)
+	 * on return: zeroed memory in huge pages, where the dragonfly's 650,000 links took some
+	 * 20,000 page faults of 4 KiB through malloc (docs/performance.md, "Cable stage, fifth
+	 * pass"). */
+	Arena *s = arena_new();
+	CageCtx x = {cat, w, c, a, z, n, NULL, table(s, sizeof(int), 2 * (size_t)n + 2), NULL, 0,
+		 table(s, sizeof(int), (size_t)n + 1), index, d,
+		 table(s, sizeof(int), (size_t)(d->naccels + d->nextras + 1)),
+		 table(s, sizeof(ModuleMemo), MODULE_MEMO), NULL, NULL, 0, 0,
+		 table(s, sizeof(int), GROUP_MEMO), NULL, 0, 0, written, range};
+	x.optics = table(s, sizeof(Medium *), (size_t)cat->n + 1);
+	x.plans = table(s, sizeof(Medium *), (size_t)cat->n + 1);
 	for (int j = 0; j < cat->n; j++) {
 		if (cat->m[j].optic)
 			x.optics[x.noptics++] = &cat->m[j];
 		else
 			x.plans[x.nplans++] = &cat->m[j];
 	}
-	find_cages(&x);
+	find_cages(&x, s);
 	/* Groups in the order of their first cable; their cables and cages by counting sort. */
-	int *gid = xmalloc(sizeof(int) * (size_t)(n + 1)), ngroups = 0;
+	int *gid = table(s, sizeof(int), (size_t)n + 1), ngroups = 0;
 	for (int i = 0; i < n; i++) {
 		int r = root(x.up, i);
 		gid[i] = r == i ? ngroups++ : gid[r];
 	}
-	int *start = calloc((size_t)ngroups + 2, sizeof(int)), *cstart = calloc((size_t)ngroups + 2, sizeof(int));
-	int *members = xmalloc(sizeof(int) * (size_t)(n + 1));
-	int *cmembers = xmalloc(sizeof(int) * (size_t)(x.ncages + 1));
-	if (!start || !cstart)
-		die_oom();
+	int *start = table(s, sizeof(int), (size_t)ngroups + 2);
+	int *cstart = table(s, sizeof(int), (size_t)ngroups + 2);
+	int *members = table(s, sizeof(int), (size_t)n + 1);
+	int *cmembers = table(s, sizeof(int), (size_t)x.ncages + 1);
 	for (int i = 0; i < n; i++)
 		start[gid[i] + 1]++;
 	for (int r = 0; r < x.ncages; r++) {
@@ -766,8 +775,8 @@ static int cage_choose_now(const Design *d, const CageIndex *index, const Catalo
 		members[start[gid[i]]++] = i;
 	for (int r = 0; r < x.ncages; r++)
 		cmembers[cstart[x.cages[r].group]++] = r;
-	EndPick *pick = xmalloc(sizeof(EndPick) * (size_t)(2 * n + 2));
-	EndPick *best_pick = xmalloc(sizeof(EndPick) * (size_t)(2 * n + 2));
+	EndPick *pick = table(s, sizeof(EndPick), 2 * (size_t)n + 2);
+	EndPick *best_pick = table(s, sizeof(EndPick), 2 * (size_t)n + 2);
 	int bad = -1, from = 0, cfrom = 0;
 	for (int gi = 0; gi < ngroups; gi++) {
 		Group g = {members + from, start[gi] - from, cmembers + cfrom, cstart[gi] - cfrom, 0, 0, false};
@@ -783,23 +792,8 @@ static int cage_choose_now(const Design *d, const CageIndex *index, const Catalo
 			bad = g.cables[0];
 		from = start[gi], cfrom = cstart[gi];
 	}
-	free(pick);
-	free(best_pick);
-	free(members);
-	free(cmembers);
-	free(start);
-	free(cstart);
-	free(gid);
-	free(x.byc);
-	free(x.cages);
-	free(x.cage_of);
-	free(x.up);
-	free(x.seen);
-	free(x.memo);
-	free(x.optics);
-	free(x.plans);
-	free(x.group_slot);
 	free(x.groups);
+	arena_free(s);
 	return bad;
 }
 
