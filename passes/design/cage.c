@@ -138,14 +138,6 @@ static void range_keep(WattRange *r, double dp, double dw, double P, double W, d
 		r->pinned = true;
 }
 
-/* n zeroed records of `each` bytes from scratch arena s (die_oom past SIZE_MAX). */
-static void *table(Arena *s, size_t each, size_t n)
-{
-	if (n && each > SIZE_MAX / n)
-		die_oom();
-	return arena_alloc(s, each * n);
-}
-
 static bool fits(const Medium *m, int cage)
 {
 	return m->cage < 0 || cage < 0 || m->cage == cage;
@@ -153,11 +145,11 @@ static bool fits(const Medium *m, int cage)
 
 /* The cages the cables meet (records in the order first met, each one's links by lane), and
  * the cables united through them. */
-static void find_cages(CageCtx *x, Arena *mem)
+static void find_cages(CageCtx *x, Tables *t)
 {
-	x->cages = table(mem, sizeof(CageRec), 2 * (size_t)x->n + 1);
+	x->cages = tables_get(t, sizeof(CageRec), 2 * (size_t)x->n + 1, false);
 	x->ncages = 0;
-	int *head = table(mem, sizeof(int), 2 * (size_t)x->n + 1); /* a record's first cable */
+	int *head = tables_get(t, sizeof(int), 2 * (size_t)x->n + 1, false); /* a record's first cable */
 	int nk = 0;
 	for (int i = 0; i < x->n; i++) {
 		x->up[i] = i;
@@ -183,7 +175,7 @@ static void find_cages(CageCtx *x, Arena *mem)
 		}
 	}
 	/* Members by record (counting sort), then by lane inside each (a cage has a few). */
-	x->byc = table(mem, sizeof(long), (size_t)nk + 1);
+	x->byc = tables_get(t, sizeof(long), (size_t)nk + 1, false);
 	for (int r = 0, at = 0; r < x->ncages; r++)
 		x->cages[r].first = at, at += x->cages[r].count, head[r] = x->cages[r].first;
 	for (int i = 0; i < x->n; i++)
@@ -734,35 +726,34 @@ static int cage_choose_now(const Design *d, const CageIndex *index, const Catalo
 			   CableInst *c, const Spot *a, const Spot *z, int n, int first,
 			   unsigned char *written, WattRange *range)
 {
-	/* Every table of the call from an arena of its own, freed (or kept, in a compare worker)
-	 * on return: zeroed memory in huge pages, where the dragonfly's 650,000 links took some
-	 * 20,000 page faults of 4 KiB through malloc (docs/performance.md, "Cable stage, fifth
-	 * pass"). */
-	Arena *s = arena_new();
-	CageCtx x = {cat, w, c, a, z, n, NULL, table(s, sizeof(int), 2 * (size_t)n + 2), NULL, 0,
-		 table(s, sizeof(int), (size_t)n + 1), index, d,
-		 table(s, sizeof(int), (size_t)(d->naccels + d->nextras + 1)),
-		 table(s, sizeof(ModuleMemo), MODULE_MEMO), NULL, NULL, 0, 0,
-		 table(s, sizeof(int), GROUP_MEMO), NULL, 0, 0, written, range};
-	x.optics = table(s, sizeof(Medium *), (size_t)cat->n + 1);
-	x.plans = table(s, sizeof(Medium *), (size_t)cat->n + 1);
+	/* Every table of the call (some 170 bytes a cable) in huge pages when they are large
+	 * (Tables, cable.h). */
+	Tables s;
+	tables_init(&s, (size_t)n * 170);
+	CageCtx x = {cat, w, c, a, z, n, NULL, tables_get(&s, sizeof(int), 2 * (size_t)n + 2, false),
+		 NULL, 0, tables_get(&s, sizeof(int), (size_t)n + 1, false), index, d,
+		 tables_get(&s, sizeof(int), (size_t)(d->naccels + d->nextras + 1), true),
+		 tables_get(&s, sizeof(ModuleMemo), MODULE_MEMO, true), NULL, NULL, 0, 0,
+		 tables_get(&s, sizeof(int), GROUP_MEMO, true), NULL, 0, 0, written, range};
+	x.optics = tables_get(&s, sizeof(Medium *), (size_t)cat->n + 1, false);
+	x.plans = tables_get(&s, sizeof(Medium *), (size_t)cat->n + 1, false);
 	for (int j = 0; j < cat->n; j++) {
 		if (cat->m[j].optic)
 			x.optics[x.noptics++] = &cat->m[j];
 		else
 			x.plans[x.nplans++] = &cat->m[j];
 	}
-	find_cages(&x, s);
+	find_cages(&x, &s);
 	/* Groups in the order of their first cable; their cables and cages by counting sort. */
-	int *gid = table(s, sizeof(int), (size_t)n + 1), ngroups = 0;
+	int *gid = tables_get(&s, sizeof(int), (size_t)n + 1, false), ngroups = 0;
 	for (int i = 0; i < n; i++) {
 		int r = root(x.up, i);
 		gid[i] = r == i ? ngroups++ : gid[r];
 	}
-	int *start = table(s, sizeof(int), (size_t)ngroups + 2);
-	int *cstart = table(s, sizeof(int), (size_t)ngroups + 2);
-	int *members = table(s, sizeof(int), (size_t)n + 1);
-	int *cmembers = table(s, sizeof(int), (size_t)x.ncages + 1);
+	int *start = tables_get(&s, sizeof(int), (size_t)ngroups + 2, true);
+	int *cstart = tables_get(&s, sizeof(int), (size_t)ngroups + 2, true);
+	int *members = tables_get(&s, sizeof(int), (size_t)n + 1, false);
+	int *cmembers = tables_get(&s, sizeof(int), (size_t)x.ncages + 1, false);
 	for (int i = 0; i < n; i++)
 		start[gid[i] + 1]++;
 	for (int r = 0; r < x.ncages; r++) {
@@ -775,8 +766,8 @@ static int cage_choose_now(const Design *d, const CageIndex *index, const Catalo
 		members[start[gid[i]]++] = i;
 	for (int r = 0; r < x.ncages; r++)
 		cmembers[cstart[x.cages[r].group]++] = r;
-	EndPick *pick = table(s, sizeof(EndPick), 2 * (size_t)n + 2);
-	EndPick *best_pick = table(s, sizeof(EndPick), 2 * (size_t)n + 2);
+	EndPick *pick = tables_get(&s, sizeof(EndPick), 2 * (size_t)n + 2, false);
+	EndPick *best_pick = tables_get(&s, sizeof(EndPick), 2 * (size_t)n + 2, false);
 	int bad = -1, from = 0, cfrom = 0;
 	for (int gi = 0; gi < ngroups; gi++) {
 		Group g = {members + from, start[gi] - from, cmembers + cfrom, cstart[gi] - cfrom, 0, 0, false};
@@ -793,7 +784,7 @@ static int cage_choose_now(const Design *d, const CageIndex *index, const Catalo
 		from = start[gi], cfrom = cstart[gi];
 	}
 	free(x.groups);
-	arena_free(s);
+	tables_free(&s);
 	return bad;
 }
 
