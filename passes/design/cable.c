@@ -105,18 +105,29 @@ double cable_switch_cage(const SwitchInst *w, int port, int *cage, int *lane, in
 	 * the switch's lanes at the link speed (ir_switch_port). */
 	int phys, l, ways;
 	ir_switch_port(w, port, &phys, &l, &ways);
-	int per_cage = w->model->sw.cages > 0 ? w->model->sw.ports / w->model->sw.cages : 1;
+	const Part *m = w->model;
+	int per_cage = m->sw.cages > 0 && m->sw.ports != m->sw.cages ? m->sw.ports / m->sw.cages : 1;
 	per_cage = per_cage > 0 ? per_cage : 1;
-	*cage = phys / per_cage;
-	*lane = (phys % per_cage) * ways + l;
+	/* Without a division where the cage holds one port or a power of two of them (every
+	 * switch in the library): two per end were most of this function's time in a sweep. */
+	if (per_cage == 1) {
+		*cage = phys, *lane = l;
+	} else if ((per_cage & (per_cage - 1)) == 0 && phys >= 0) {
+		int shift = __builtin_ctz((unsigned)per_cage);
+		*cage = phys >> shift;
+		*lane = (phys & (per_cage - 1)) * ways + l;
+	} else {
+		*cage = phys / per_cage;
+		*lane = (phys % per_cage) * ways + l;
+	}
 	*lanes = per_cage * ways;
-	return per_cage * w->model->sw.port_speed;
+	return per_cage * m->sw.port_speed;
 }
 
 /* Written field by field where it is kept: a Spot built on the stack and copied out was read
  * back whole before its narrow stores had landed (a stalled store-to-load forward per end,
  * most of the time measure() took; perf, docs/performance.md). */
-static void spot_into(const Design *d, End e, Spot *sp)
+static inline void spot_into(const Design *d, End e, Spot *sp)
 {
 	Spot *restrict s = sp;
 	s->rack = NULL, s->u = 1, s->cage = -1, s->nic = false, s->ocs = false;
@@ -170,13 +181,15 @@ Spot cable_spot(const Design *d, End e)
 }
 
 /* The run between two ends, slack included (m). */
-static double run_between(const Spot *a, const Spot *z, double h, double tray)
+static inline double run_between(const Spot *a, const Spot *z, double h, double tray)
 {
 	double run;
 	if (!a->rack || !z->rack || a->rack == z->rack) {
 		run = fabs((double)(a->u - z->u)) * RACK_UNIT;
 	} else {
-		double up_a = fmax(h - (a->u - 1) * RACK_UNIT, 0), up_z = fmax(h - (z->u - 1) * RACK_UNIT, 0);
+		/* fmax(x, 0) without its call: x is never NaN, and a -0 is added to positive terms */
+		double up_a = h - (a->u - 1) * RACK_UNIT, up_z = h - (z->u - 1) * RACK_UNIT;
+		up_a = up_a > 0 ? up_a : 0, up_z = up_z > 0 ? up_z : 0;
 		run = up_a + tray + fabs(a->rack->x - z->rack->x) + fabs(a->rack->y - z->rack->y) + tray + up_z;
 	}
 	return run * (1 + CABLE_SLACK_SHARE) + 2 * END_SLACK;
@@ -217,10 +230,14 @@ static int measure(Design *d, int first, int n, double height, double tray, Spot
 			continue; /* torus positions of one node: traces on its board */
 		spot_into(d, l->a, &a[k]), spot_into(d, l->z, &z[k]);
 		double run = run_between(&a[k], &z[k], height, tray);
-		d->cables[d->ncables + k] = (CableInst){.link = li, .run = run, .length = ceil(run - 1e-9),
-							 .media = -1, .fiber = -1, .cage_a = -1, .cage_z = -1,
-							 .assembly = d->ncables + k, .trunk = -1, .leg = -1,
-							 .panel_a = -1, .panel_z = -1};
+		/* The fields that are not zero, stored one by one into the arena's zeroed memory:
+		 * the whole record built and copied was a stalled store-to-load forward per cable
+		 * (perf, docs/performance.md, "Cable stage, fifth pass"). */
+		CableInst *restrict c = &d->cables[d->ncables + k];
+		c->link = li, c->run = run, c->length = ceil(run - 1e-9);
+		c->media = c->fiber = c->cage_a = c->cage_z = -1;
+		c->assembly = d->ncables + k;
+		c->trunk = c->leg = c->panel_a = c->panel_z = -1;
 		k++;
 	}
 	return k;
@@ -297,6 +314,7 @@ int cable_choose_again(Design *d, int fi)
 
 int cable_fabrics(Design *d)
 {
+	/* zeroed (arena_alloc): measure() stores only the fields that are not zero */
 	d->cables = arena_alloc(d->c->arena, sizeof(CableInst) * (size_t)(d->nlinks + 1));
 	d->ncables = 0;
 	double tray = field_param_num(field_value(d->site, FLD_SITE_FLOOR), PRM_GRID_TRAY_HEIGHT);
