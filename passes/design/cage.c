@@ -72,6 +72,8 @@ typedef struct CageCtx {
 	CageRec *cages;
 	int ncages;
 	int *up;        /* union-find over cables */
+	int *loc;       /* per cable: its place in its group (g->cables[loc[i]] == i), which
+			 * indexes the group's EndPick tables */
 	const CageIndex *index;
 	const Design *d;
 	int *seen;      /* per accelerator, then per extra device: links that took a module */
@@ -378,18 +380,19 @@ static const Medium *splitter_for(const CageCtx *x, const Medium *f, int k, doub
 }
 
 /* Per end of the group's cables: the module chosen under a fibre plan, and lanes per module
- * port there (1 at a NIC; 0 at an OCS end, which takes no module). */
+ * port there (1 at a NIC; 0 at an OCS end, which takes no module). The tables of them hold one
+ * group: cable i's ends at 2 * loc[i] and 2 * loc[i] + 1. */
 typedef struct EndPick {
 	const Medium *o;
 	int k;
 } EndPick;
 
-/* The fibre of cable i under plan p: a splitter from a split module port to single-lane
+/* The fibre of the cable at place k of its group under plan p: a splitter from a split module port to single-lane
  * ends; else the straight fibre (also between two module ports split alike, whose lanes it
  * carries together). */
-static const Medium *fibre_of(const Plan *p, int i, const EndPick *pick)
+static const Medium *fibre_of(const Plan *p, int k, const EndPick *pick)
 {
-	return (pick[2 * i].k > 1) != (pick[2 * i + 1].k > 1) ? p->splitter : p->fibre;
+	return (pick[2 * k].k > 1) != (pick[2 * k + 1].k > 1) ? p->splitter : p->fibre;
 }
 
 /* The module port of cable i's end e (k lanes a port): the first cable of its lanes (by
@@ -412,7 +415,7 @@ static void module_port(const CageCtx *x, int i, int e, int k, int *first, int *
  * same way: one straight fibre then carries them all. */
 static bool ports_paired(const CageCtx *x, int i, const EndPick *pick)
 {
-	int ka = pick[2 * i].k, kz = pick[2 * i + 1].k;
+	int ka = pick[2 * x->loc[i]].k, kz = pick[2 * x->loc[i] + 1].k;
 	if (ka != kz)
 		return false;
 	const CageRec *r = &x->cages[x->cage_of[2 * i]];
@@ -427,11 +430,11 @@ static bool ports_paired(const CageCtx *x, int i, const EndPick *pick)
 	return true;
 }
 
-/* The head end of cable i's multi-lane fibre under pick (the split module port's end; A when
+/* The head end of the multi-lane fibre of the cable at place k of its group under pick (the split module port's end; A when
  * both are split), or -1 for a fibre of its own. */
-static int fibre_head(int i, const EndPick *pick)
+static int fibre_head(int k, const EndPick *pick)
 {
-	return pick[2 * i].k > 1 ? 0 : pick[2 * i + 1].k > 1 ? 1 : -1;
+	return pick[2 * k].k > 1 ? 0 : pick[2 * k + 1].k > 1 ? 1 : -1;
 }
 
 /* The longest run of the links of cage r (of the module port of `lane` when k > 0). */
@@ -465,12 +468,12 @@ static bool optics_fit(CageCtx *x, const Group *g, const Medium *f, Plan *p, End
 		int lanes_per_port = r->lanes / o->ports;
 		for (int j = r->first; j < r->first + r->count; j++) {
 			int i = (int)(x->byc[j] >> 1), e = (int)(x->byc[j] & 1);
-			pick[2 * i + e] = (EndPick){o, lanes_per_port};
+			pick[2 * x->loc[i] + e] = (EndPick){o, lanes_per_port};
 		}
 		p->price += o->price, p->power += o->power;
 	}
 	for (int k = 0; k < g->n; k++) {
-		int i = g->cables[k];
+		int i = g->cables[k]; /* x->loc[i] == k */
 		for (int e = 0; e < 2; e++) {
 			const Spot *s = end_spot(x, i, e);
 			if (x->cage_of[2 * i + e] >= 0)
@@ -478,19 +481,19 @@ static bool optics_fit(CageCtx *x, const Group *g, const Medium *f, Plan *p, End
 			if (s->ocs) {
 				if (cage_stocked(f, x->c[i].run) > s->reach + 1e-9)
 					return false;
-				pick[2 * i + e] = (EndPick){NULL, 0};
+				pick[2 * k + e] = (EndPick){NULL, 0};
 				continue;
 			}
 			const Medium *o = module_for(x, f, s->cage, s->nic ? 1 : 0, s->room, s->nic, g->speed,
 						     cage_stocked(f, x->c[i].run));
 			if (!o)
 				return false;
-			pick[2 * i + e] = (EndPick){o, 1};
+			pick[2 * k + e] = (EndPick){o, 1};
 			p->price += o->price / o->ports, p->power += o->power / o->ports;
 		}
-		if (!pick[2 * i].o && !pick[2 * i + 1].o)
+		if (!pick[2 * k].o && !pick[2 * k + 1].o)
 			return false; /* fibre between two OCS ports */
-		int head = fibre_head(i, pick);
+		int head = fibre_head(k, pick);
 		if (head < 0) {
 			double len = cage_stocked(f, x->c[i].run);
 			if (len < 0)
@@ -501,8 +504,8 @@ static bool optics_fit(CageCtx *x, const Group *g, const Medium *f, Plan *p, End
 		/* Lanes of a split module port: to single-lane ends through one splitter, or
 		 * to a module port split alike through one straight fibre; else nothing joins
 		 * them (two split ports to different places). */
-		int kh = pick[2 * i + head].k, first, legs;
-		bool both = pick[2 * i + 1 - head].k > 1;
+		int kh = pick[2 * k + head].k, first, legs;
+		bool both = pick[2 * k + 1 - head].k > 1;
 		if (both && !ports_paired(x, i, pick))
 			return false;
 		const CageRec *r = &x->cages[x->cage_of[2 * i + head]];
@@ -611,10 +614,7 @@ static bool best_plan(CageCtx *x, const Group *g, EndPick *pick, EndPick *best_p
 		slot = &x->group_slot[sig_hash(&sig) % GROUP_MEMO];
 		const GroupMemo *e = *slot ? &x->groups[*slot - 1] : NULL;
 		if (e && memcmp(&e->sig, &sig, sizeof sig) == 0) {
-			for (int k = 0; k < g->n; k++) {
-				int i = g->cables[k];
-				best_pick[2 * i] = e->pick[2 * k], best_pick[2 * i + 1] = e->pick[2 * k + 1];
-			}
+			memcpy(best_pick, e->pick, sizeof *best_pick * 2 * (size_t)g->n);
 			*out = e->plan;
 			return out->ok;
 		}
@@ -633,10 +633,7 @@ static bool best_plan(CageCtx *x, const Group *g, EndPick *pick, EndPick *best_p
 		if (plan_better(x, &p, &best)) {
 			best = p;
 			if (!p.assembly)
-				for (int k = 0; k < g->n; k++) {
-					int i = g->cables[k];
-					best_pick[2 * i] = pick[2 * i], best_pick[2 * i + 1] = pick[2 * i + 1];
-				}
+				memcpy(best_pick, pick, sizeof *best_pick * 2 * (size_t)g->n);
 		}
 	}
 	if (slot) {
@@ -649,10 +646,7 @@ static bool best_plan(CageCtx *x, const Group *g, EndPick *pick, EndPick *best_p
 		}
 		GroupMemo *e = &x->groups[*slot - 1];
 		e->sig = sig, e->plan = best;
-		for (int k = 0; k < g->n; k++) {
-			int i = g->cables[k];
-			e->pick[2 * k] = best_pick[2 * i], e->pick[2 * k + 1] = best_pick[2 * i + 1];
-		}
+		memcpy(e->pick, best_pick, sizeof *best_pick * 2 * (size_t)g->n);
 	}
 	*out = best;
 	return best.ok;
@@ -682,12 +676,12 @@ static bool choose_group(CageCtx *x, const Group *g, int base, EndPick *pick, En
 			c->assembly = base + g->cables[0];
 			continue;
 		}
-		const Medium *fib = fibre_of(&best, i, best_pick);
+		const Medium *fib = fibre_of(&best, k, best_pick);
 		c->cable = fib->part, c->media = fib->media, c->fiber = fib->fiber;
 		c->price = c->power = 0;
 		c->assembly = base + i;
 		for (int e = 0; e < 2; e++) {
-			EndPick *pk = &best_pick[2 * i + e];
+			EndPick *pk = &best_pick[2 * k + e];
 			int r = x->cage_of[2 * i + e];
 			const Part *o = pk->o ? pk->o->part : NULL;
 			const Spot *sp = end_spot(x, i, e);
@@ -702,11 +696,11 @@ static bool choose_group(CageCtx *x, const Group *g, int base, EndPick *pick, En
 			if (o)
 				c->price += o->price / share, c->power += o->power / share;
 		}
-		int head = fibre_head(i, best_pick);
+		int head = fibre_head(k, best_pick);
 		if (head >= 0) {
 			/* A leg of a multi-lane fibre: counted on the first leg of the module
 			 * port's lanes, at the longest leg's length. */
-			int kh = best_pick[2 * i + head].k, first, legs;
+			int kh = best_pick[2 * k + head].k, first, legs;
 			module_port(x, i, head, kh, &first, &legs);
 			const CageRec *cr = &x->cages[x->cage_of[2 * i + head]];
 			c->assembly = base + first;
@@ -730,11 +724,13 @@ static int cage_choose_now(const Design *d, const CageIndex *index, const Catalo
 	 * (Tables, cable.h). */
 	Tables s;
 	tables_init(&s, (size_t)n * 170);
-	CageCtx x = {cat, w, c, a, z, n, NULL, tables_get(&s, sizeof(int), 2 * (size_t)n + 2, false),
-		 NULL, 0, tables_get(&s, sizeof(int), (size_t)n + 1, false), index, d,
-		 tables_get(&s, sizeof(int), (size_t)(d->naccels + d->nextras + 1), true),
-		 tables_get(&s, sizeof(ModuleMemo), MODULE_MEMO, true), NULL, NULL, 0, 0,
-		 tables_get(&s, sizeof(int), GROUP_MEMO, true), NULL, 0, 0, written, range};
+	CageCtx x = {.cat = cat, .w = w, .c = c, .a = a, .z = z, .n = n,
+		     .cage_of = tables_get(&s, sizeof(int), 2 * (size_t)n + 2, false),
+		     .up = tables_get(&s, sizeof(int), (size_t)n + 1, false), .index = index, .d = d,
+		     .seen = tables_get(&s, sizeof(int), (size_t)(d->naccels + d->nextras + 1), true),
+		     .memo = tables_get(&s, sizeof(ModuleMemo), MODULE_MEMO, true),
+		     .group_slot = tables_get(&s, sizeof(int), GROUP_MEMO, true),
+		     .written = written, .range = range};
 	x.optics = tables_get(&s, sizeof(Medium *), (size_t)cat->n + 1, false);
 	x.plans = tables_get(&s, sizeof(Medium *), (size_t)cat->n + 1, false);
 	for (int j = 0; j < cat->n; j++) {
@@ -766,8 +762,17 @@ static int cage_choose_now(const Design *d, const CageIndex *index, const Catalo
 		members[start[gid[i]]++] = i;
 	for (int r = 0; r < x.ncages; r++)
 		cmembers[cstart[x.cages[r].group]++] = r;
-	EndPick *pick = tables_get(&s, sizeof(EndPick), 2 * (size_t)n + 2, false);
-	EndPick *best_pick = tables_get(&s, sizeof(EndPick), 2 * (size_t)n + 2, false);
+	/* gid's last use is above: it holds each cable's place in its group from here */
+	int most = 0;
+	x.loc = gid;
+	for (int gi = 0, at = 0; gi < ngroups; gi++) {
+		for (int k = at; k < start[gi]; k++)
+			x.loc[members[k]] = k - at;
+		most = start[gi] - at > most ? start[gi] - at : most;
+		at = start[gi];
+	}
+	EndPick *pick = tables_get(&s, sizeof(EndPick), 2 * (size_t)most + 2, false);
+	EndPick *best_pick = tables_get(&s, sizeof(EndPick), 2 * (size_t)most + 2, false);
 	int bad = -1, from = 0, cfrom = 0;
 	for (int gi = 0; gi < ngroups; gi++) {
 		Group g = {members + from, start[gi] - from, cmembers + cfrom, cstart[gi] - cfrom, 0, 0, false};
