@@ -126,17 +126,19 @@ double cable_switch_cage(const SwitchInst *w, int port, int *cage, int *lane, in
 
 /* Written field by field where it is kept: a Spot built on the stack and copied out was read
  * back whole before its narrow stores had landed (a stalled store-to-load forward per end,
- * most of the time measure() took; perf, docs/performance.md). */
-static inline void spot_into(const Design *d, End e, Spot *sp)
+ * most of the time measure() took; perf, docs/performance.md). The rack and U, which only
+ * the run reads, go to *rack and *u. */
+static inline void spot_into(const Design *d, End e, CageEnd *sp, const RackInst **rack, int *u)
 {
-	Spot *restrict s = sp;
-	s->rack = NULL, s->u = 1, s->cage = -1, s->nic = false, s->ocs = false;
+	CageEnd *restrict s = sp;
+	*rack = NULL, *u = 1;
+	s->cage = -1, s->nic = false, s->ocs = false;
 	s->reach = INFINITY, s->sw = -1, s->cage_no = -1, s->lane = 0, s->lanes = 1, s->room = 0;
 	switch (e.kind) {
 	case END_NODE: {
 		const NodeInst *n = &d->nodes[e.dev];
-		s->rack = &d->racks[n->rack];
-		s->u = n->u;
+		*rack = &d->racks[n->rack];
+		*u = n->u;
 		s->cage = d->ports[e.port].nic->nic.cage;
 		s->nic = true;
 		s->room = d->ports[e.port].nic->nic.speed;
@@ -144,28 +146,30 @@ static inline void spot_into(const Design *d, End e, Spot *sp)
 	}
 	case END_EXTRA: {
 		const ExtraInst *x = &d->extras[e.dev];
-		s->rack = x->rack >= 0 ? &d->racks[x->rack] : NULL;
-		s->u = x->u;
+		*rack = x->rack >= 0 ? &d->racks[x->rack] : NULL;
+		*u = x->u;
 		break;
 	}
 	case END_SWITCH: {
 		const SwitchInst *w = &d->switches[e.dev];
-		s->rack = w->rack >= 0 ? &d->racks[w->rack] : NULL;
-		s->u = w->u;
+		*rack = w->rack >= 0 ? &d->racks[w->rack] : NULL;
+		*u = w->u;
 		s->ocs = w->model->kind == KIND_OCS;
 		s->cage = s->ocs ? CONN_COUNT : w->model->sw.cage; /* no cage: fits nothing else */
 		s->reach = s->ocs ? w->model->ocs.reach : INFINITY;
 		if (s->ocs)
 			break;
 		s->sw = e.dev;
-		s->room = cable_switch_cage(w, e.port, &s->cage_no, &s->lane, &s->lanes);
+		int cage_no, lane, lanes;
+		s->room = cable_switch_cage(w, e.port, &cage_no, &lane, &lanes);
+		s->cage_no = cage_no, s->lane = lane, s->lanes = lanes;
 		break;
 	}
 	case END_ACCEL: {
 		/* A node's scale-up port: its cage is not modelled (any fits). */
 		const NodeInst *n = &d->nodes[d->accels[e.dev].node];
-		s->rack = &d->racks[n->rack];
-		s->u = n->u;
+		*rack = &d->racks[n->rack];
+		*u = n->u;
 		break;
 	}
 	default:
@@ -176,28 +180,29 @@ static inline void spot_into(const Design *d, End e, Spot *sp)
 Spot cable_spot(const Design *d, End e)
 {
 	Spot s;
-	spot_into(d, e, &s);
+	spot_into(d, e, &s.end, &s.rack, &s.u);
 	return s;
 }
 
-/* The run between two ends, slack included (m). */
-static inline double run_between(const Spot *a, const Spot *z, double h, double tray)
+/* The run between two ends (rack and U each), slack included (m). */
+static inline double run_between(const RackInst *ra, int ua, const RackInst *rz, int uz, double h,
+				 double tray)
 {
 	double run;
-	if (!a->rack || !z->rack || a->rack == z->rack) {
-		run = fabs((double)(a->u - z->u)) * RACK_UNIT;
+	if (!ra || !rz || ra == rz) {
+		run = fabs((double)(ua - uz)) * RACK_UNIT;
 	} else {
 		/* fmax(x, 0) without its call: x is never NaN, and a -0 is added to positive terms */
-		double up_a = h - (a->u - 1) * RACK_UNIT, up_z = h - (z->u - 1) * RACK_UNIT;
+		double up_a = h - (ua - 1) * RACK_UNIT, up_z = h - (uz - 1) * RACK_UNIT;
 		up_a = up_a > 0 ? up_a : 0, up_z = up_z > 0 ? up_z : 0;
-		run = up_a + tray + fabs(a->rack->x - z->rack->x) + fabs(a->rack->y - z->rack->y) + tray + up_z;
+		run = up_a + tray + fabs(ra->x - rz->x) + fabs(ra->y - rz->y) + tray + up_z;
 	}
 	return run * (1 + CABLE_SLACK_SHARE) + 2 * END_SLACK;
 }
 
 double cable_run(Spot a, Spot z, double h, double tray)
 {
-	return run_between(&a, &z, h, tray);
+	return run_between(a.rack, a.u, z.rack, z.u, h, tray);
 }
 
 /* Every switch's cages, numbered (cage.c's scratch table starts empty), in tables t. */
@@ -221,15 +226,17 @@ static CageIndex cage_index(const Design *d, Tables *t)
 
 /* The links [first, first + n) of d->links that get cables, measured: their runs and ends into
  * new cables of d->cables (cage_choose picks their media). Returns how many it added. */
-static int measure(Design *d, int first, int n, double height, double tray, Spot *a, Spot *z)
+static int measure(Design *d, int first, int n, double height, double tray, CageEnd *a, CageEnd *z)
 {
 	int k = 0;
 	for (int li = first; li < first + n; li++) {
 		const LinkInst *l = &d->links[li];
 		if (l->a.kind == END_NODE && l->z.kind == END_NODE && l->a.dev == l->z.dev)
 			continue; /* torus positions of one node: traces on its board */
-		spot_into(d, l->a, &a[k]), spot_into(d, l->z, &z[k]);
-		double run = run_between(&a[k], &z[k], height, tray);
+		const RackInst *ra, *rz;
+		int ua, uz;
+		spot_into(d, l->a, &a[k], &ra, &ua), spot_into(d, l->z, &z[k], &rz, &uz);
+		double run = run_between(ra, ua, rz, uz, height, tray);
 		/* The fields that are not zero, stored one by one into the arena's zeroed memory:
 		 * the whole record built and copied was a stalled store-to-load forward per cable
 		 * (perf, docs/performance.md, "Cable stage, fifth pass"). */
@@ -245,7 +252,7 @@ static int measure(Design *d, int first, int n, double height, double tray, Spot
 
 /* Cables for links [first, first + n) from `cat`; the first link no medium serves, or NULL. */
 static const CableInst *cable_links(Design *d, const CageIndex *index, const Catalogue *cat,
-				    Weights w, int first, int n, double height, double tray, Spot *spots)
+				    Weights w, int first, int n, double height, double tray, CageEnd *spots)
 {
 	int k = measure(d, first, n, height, tray, spots, spots + n);
 	int base = d->ncables;
@@ -259,7 +266,7 @@ static const CableInst *cable_links(Design *d, const CageIndex *index, const Cat
 /* The links of a multi-rack scale-up domain between its racks: cables like a fabric's, from
  * the node's scale_up_media (else every medium in scope). */
 static void cable_scale_up(Design *d, const CageIndex *index, const ScaleUpInst *s, Weights w,
-			   double height, double tray, Spot *spots)
+			   double height, double tray, CageEnd *spots)
 {
 	if (!s->cables)
 		return;
@@ -300,11 +307,11 @@ int cable_choose_again(Design *d, int fi)
 	Weights w;
 	judge_weights(d, &w.money, &w.watt);
 	Tables t;
-	tables_init(&t, sizeof(Spot) * (size_t)(2 * n + 2));
-	Spot *spots = tables_get(&t, sizeof(Spot), 2 * (size_t)n + 2, false);
+	tables_init(&t, sizeof(CageEnd) * (size_t)(2 * n + 2));
+	CageEnd *spots = tables_get(&t, sizeof(CageEnd), 2 * (size_t)n + 2, false);
 	for (int k = 0; k < n; k++) {
 		const LinkInst *l = &d->links[d->cables[first + k].link];
-		spots[k] = cable_spot(d, l->a), spots[n + k] = cable_spot(d, l->z);
+		spots[k] = cable_spot(d, l->a).end, spots[n + k] = cable_spot(d, l->z).end;
 	}
 	CageIndex index = cage_index(d, &t);
 	int bad = cage_choose(d, &index, &cat, w, d->cables + first, spots, spots + n, n, first);
@@ -321,10 +328,10 @@ int cable_fabrics(Design *d)
 	double height = d->rack_type->height;
 	Weights w;
 	judge_weights(d, &w.money, &w.watt);
-	/* The spots (75 MB on the dragonfly) in huge pages when they are large (Tables). */
+	/* The ends' cages (52 MB on the dragonfly) in huge pages when they are large (Tables). */
 	Tables t;
-	tables_init(&t, sizeof(Spot) * (size_t)(2 * d->nlinks + 2));
-	Spot *spots = tables_get(&t, sizeof(Spot), 2 * (size_t)d->nlinks + 2, false);
+	tables_init(&t, sizeof(CageEnd) * (size_t)(2 * d->nlinks + 2));
+	CageEnd *spots = tables_get(&t, sizeof(CageEnd), 2 * (size_t)d->nlinks + 2, false);
 	CageIndex index = cage_index(d, &t);
 	for (int fi = 0; fi < d->nfabrics; fi++) {
 		const FabricInst *f = &d->fabrics[fi];
@@ -353,8 +360,8 @@ int cable_fabrics(Design *d)
 				 "no cable or optic in scope joins %s to %s (%.1f m at %s, cages %s "
 				 "and %s): declare or import one that reaches",
 				 ir_end_device(d, l->a), ir_end_device(d, l->z), bad->run, speed,
-				 a.cage >= 0 ? enum_CONNECTOR.words[a.cage] : "any",
-				 z.cage >= 0 ? enum_CONNECTOR.words[z.cage] : "any");
+				 a.end.cage >= 0 ? enum_CONNECTOR.words[a.end.cage] : "any",
+				 z.end.cage >= 0 ? enum_CONNECTOR.words[z.end.cage] : "any");
 	}
 	for (int si = 0; si < d->nscaleups; si++)
 		cable_scale_up(d, &index, &d->scaleups[si], w, height, tray, spots);

@@ -65,7 +65,7 @@ typedef struct CageCtx {
 	const Catalogue *cat;
 	Weights w;
 	CableInst *c;
-	const Spot *a, *z;
+	const CageEnd *a, *z;
 	int n;
 	long *byc;      /* sorted cage keys' members: cable << 1 | end */
 	int *cage_of;   /* per cable end (2i + e): its CageRec, or -1 */
@@ -101,7 +101,7 @@ double cage_stocked(const Medium *m, double run)
 	return whole <= m->reach + 1e-9 ? whole : m->reach;
 }
 
-static const Spot *end_spot(const CageCtx *x, int i, int e)
+static const CageEnd *end_spot(const CageCtx *x, int i, int e)
 {
 	return e ? &x->z[i] : &x->a[i];
 }
@@ -156,7 +156,7 @@ static void find_cages(CageCtx *x, Tables *t)
 	for (int i = 0; i < x->n; i++) {
 		x->up[i] = i;
 		for (int e = 0; e < 2; e++) {
-			const Spot *s = end_spot(x, i, e);
+			const CageEnd *s = end_spot(x, i, e);
 			x->cage_of[2 * i + e] = -1;
 			if (s->sw < 0 || s->cage_no < 0)
 				continue;
@@ -194,7 +194,7 @@ static void find_cages(CageCtx *x, Tables *t)
 				x->byc[j] = p;
 			}
 			x->byc[j] = m;
-			const Spot *sp = end_spot(x, i, e);
+			const CageEnd *sp = end_spot(x, i, e);
 			x->index->slot[x->index->base[sp->sw] + sp->cage_no] = -1;
 		}
 }
@@ -387,9 +387,9 @@ typedef struct EndPick {
 	int k;
 } EndPick;
 
-/* The fibre of the cable at place k of its group under plan p: a splitter from a split module port to single-lane
- * ends; else the straight fibre (also between two module ports split alike, whose lanes it
- * carries together). */
+/* The fibre of the cable at place k of its group under plan p: a splitter from a split module
+ * port to single-lane ends; else the straight fibre (also between two module ports split
+ * alike, whose lanes it carries together). */
 static const Medium *fibre_of(const Plan *p, int k, const EndPick *pick)
 {
 	return (pick[2 * k].k > 1) != (pick[2 * k + 1].k > 1) ? p->splitter : p->fibre;
@@ -430,8 +430,8 @@ static bool ports_paired(const CageCtx *x, int i, const EndPick *pick)
 	return true;
 }
 
-/* The head end of the multi-lane fibre of the cable at place k of its group under pick (the split module port's end; A when
- * both are split), or -1 for a fibre of its own. */
+/* The head end of the multi-lane fibre of the cable at place k of its group under pick (the
+ * split module port's end; A when both are split), or -1 for a fibre of its own. */
 static int fibre_head(int k, const EndPick *pick)
 {
 	return pick[2 * k].k > 1 ? 0 : pick[2 * k + 1].k > 1 ? 1 : -1;
@@ -475,7 +475,7 @@ static bool optics_fit(CageCtx *x, const Group *g, const Medium *f, Plan *p, End
 	for (int k = 0; k < g->n; k++) {
 		int i = g->cables[k]; /* x->loc[i] == k */
 		for (int e = 0; e < 2; e++) {
-			const Spot *s = end_spot(x, i, e);
+			const CageEnd *s = end_spot(x, i, e);
 			if (x->cage_of[2 * i + e] >= 0)
 				continue;
 			if (s->ocs) {
@@ -576,7 +576,7 @@ static bool group_sig(const CageCtx *x, const Group *g, GroupSig *sig)
 		int i = g->cables[k];
 		sig->run[k] = x->c[i].run;
 		for (int e = 0; e < 2; e++) {
-			const Spot *s = end_spot(x, i, e);
+			const CageEnd *s = end_spot(x, i, e);
 			int r = x->cage_of[2 * i + e], local = 0;
 			while (r >= 0 && g->cages[local] != r)
 				local++;
@@ -661,7 +661,7 @@ static bool choose_group(CageCtx *x, const Group *g, int base, EndPick *pick, En
 	for (int k = 0; k < g->n; k++) {
 		int i = g->cables[k];
 		CableInst *c = &x->c[i];
-		const Spot *sa = &x->a[i], *sz = &x->z[i];
+		const CageEnd *sa = &x->a[i], *sz = &x->z[i];
 		if (x->written)
 			x->written[i] = 1;
 		c->cage_a = sa->cage_no, c->lane_a = sa->lane;
@@ -684,7 +684,7 @@ static bool choose_group(CageCtx *x, const Group *g, int base, EndPick *pick, En
 			EndPick *pk = &best_pick[2 * k + e];
 			int r = x->cage_of[2 * i + e];
 			const Part *o = pk->o ? pk->o->part : NULL;
-			const Spot *sp = end_spot(x, i, e);
+			const CageEnd *sp = end_spot(x, i, e);
 			bool free_end = o && r < 0 && !sp->nic;
 			int share = r >= 0 ? x->cages[r].count : free_end ? o->optic.ports : 1;
 			/* The cage's module is counted on its first link (by lane); at an end without
@@ -717,7 +717,7 @@ static bool choose_group(CageCtx *x, const Group *g, int base, EndPick *pick, En
 }
 
 static int cage_choose_now(const Design *d, const CageIndex *index, const Catalogue *cat, Weights w,
-			   CableInst *c, const Spot *a, const Spot *z, int n, int first,
+			   CableInst *c, const CageEnd *a, const CageEnd *z, int n, int first,
 			   unsigned char *written, WattRange *range)
 {
 	/* Every table of the call (some 170 bytes a cable) in huge pages when they are large
@@ -801,8 +801,8 @@ static int cage_choose_now(const Design *d, const CageIndex *index, const Catalo
  * the weight per unit of money, n and first, the cage index, every medium of the catalogue (its
  * part's index, every figure of Medium, its stocked lengths, and the part's optic.ports, price
  * and power that choose_group reads), and per cable its link and run, the link's speed and its
- * ends' kinds and devices (free_seen), and every field of its two Spots that the choice reads
- * (all but the rack and the U, which only the run, already in the key, came from). Keys compare
+ * ends' kinds and devices (free_seen), and every field of its two CageEnds (the ends' racks
+ * and U are not there: only the run, already in the key, came from them). Keys compare
  * whole (a hash of their head only picks the candidates). The weight per watt is not in the key: a result
  * serves the watt it was chosen at and any other at which each of its comparisons comes out
  * the same by a wide margin (WattRange above), and only what the weights decide depends on
@@ -910,12 +910,12 @@ static size_t memo_key(const Design *d, const CageIndex *index, const Catalogue 
 }
 
 /* The records of cables [from, to) into k[0 .. to - from). */
-static void key_cables(const Design *d, const CableInst *c, const Spot *a, const Spot *z, int from,
-		       int to, KeyCable *k)
+static void key_cables(const Design *d, const CableInst *c, const CageEnd *a, const CageEnd *z,
+		       int from, int to, KeyCable *k)
 {
 	for (int i = from; i < to; i++, k++) {
 		const LinkInst *l = &d->links[c[i].link];
-		const Spot *s[2] = {&a[i], &z[i]};
+		const CageEnd *s[2] = {&a[i], &z[i]};
 		k->run = c[i].run, k->speed = l->speed, k->link = c[i].link;
 		k->kinds = l->a.kind | l->z.kind << 8 | s[0]->nic << 16 | s[0]->ocs << 17 |
 			   s[1]->nic << 18 | s[1]->ocs << 19;
@@ -932,8 +932,8 @@ static void key_cables(const Design *d, const CableInst *c, const Spot *a, const
  * the stack and compared there: the 3 MB of the flagship's records are then neither written out
  * nor read back, only the kept copy is read. */
 enum { KEY_BATCH = 64 };
-static bool cables_equal(const Design *d, const CableInst *c, const Spot *a, const Spot *z, int n,
-			 const unsigned char *kept)
+static bool cables_equal(const Design *d, const CableInst *c, const CageEnd *a, const CageEnd *z,
+			 int n, const unsigned char *kept)
 {
 	KeyCable batch[KEY_BATCH];
 	for (int i = 0; i < n; i += KEY_BATCH) {
@@ -990,7 +990,7 @@ static void memo_evict(void)
 }
 
 int cage_choose(Design *d, const CageIndex *index, const Catalogue *cat, Weights w, CableInst *c,
-		const Spot *a, const Spot *z, int n, int first)
+		const CageEnd *a, const CageEnd *z, int n, int first)
 {
 	if (!memo_on)
 		return cage_choose_now(d, index, cat, w, c, a, z, n, first, NULL, NULL);
