@@ -25,35 +25,6 @@
 static const double RACK_UNIT = 0.04445;
 static const double END_SLACK = 0.5; /* m per end; the share of the run: cable.h */
 
-void tables_init(Tables *t, size_t total)
-{
-	t->arena = total >= TABLES_HUGE ? arena_new() : NULL;
-	t->n = 0;
-}
-
-void *tables_get(Tables *t, size_t each, size_t n, bool zero)
-{
-	if (n && each > (SIZE_MAX - 64) / n)
-		die_oom();
-	if (t->arena)
-		return arena_alloc(t->arena, each * n);
-	if (t->n == TABLES_MAX)
-		die_invariant(__FILE__, __LINE__, "more scratch tables than TABLES_MAX");
-	size_t bytes = each * n;
-	void *p = zero ? calloc(bytes ? bytes : 1, 1) : malloc(bytes ? bytes : 1);
-	if (!p)
-		die_oom();
-	return t->block[t->n++] = p;
-}
-
-void tables_free(Tables *t)
-{
-	arena_free(t->arena);
-	for (int i = 0; i < t->n; i++)
-		free(t->block[i]);
-	t->arena = NULL, t->n = 0;
-}
-
 /* Every medium of a fabric: its media list, else every cable and optic declared in scope (a
  * declaration nothing uses may lack required figures: such parts are left out). */
 static Catalogue catalogue(Design *d, const Value *list)
@@ -206,9 +177,9 @@ double cable_run(Spot a, Spot z, double h, double tray)
 }
 
 /* Every switch's cages, numbered (cage.c's scratch table starts empty), in tables t. */
-static CageIndex cage_index(const Design *d, Tables *t)
+static CageIndex cage_index(const Design *d, CageTables *t)
 {
-	CageIndex ix = {tables_get(t, sizeof(int), (size_t)d->nswitches + 1, false), NULL};
+	CageIndex ix = {cage_tables_get(t, sizeof(int), (size_t)d->nswitches + 1, false), NULL};
 	int total = 0;
 	for (int i = 0; i < d->nswitches; i++) {
 		const SwitchInst *w = &d->switches[i];
@@ -219,7 +190,7 @@ static CageIndex cage_index(const Design *d, Tables *t)
 		total += cage + 1;
 	}
 	ix.base[d->nswitches] = total;
-	ix.slot = tables_get(t, sizeof(int), (size_t)total + 1, false);
+	ix.slot = cage_tables_get(t, sizeof(int), (size_t)total + 1, false);
 	memset(ix.slot, 0xff, sizeof(int) * (size_t)(total + 1));
 	return ix;
 }
@@ -306,16 +277,16 @@ int cable_choose_again(Design *d, int fi)
 		return -1;
 	Weights w;
 	judge_weights(d, &w.money, &w.watt);
-	Tables t;
-	tables_init(&t, sizeof(CageEnd) * (size_t)(2 * n + 2));
-	CageEnd *spots = tables_get(&t, sizeof(CageEnd), 2 * (size_t)n + 2, false);
+	CageTables t;
+	cage_tables_init(&t, sizeof(CageEnd) * (size_t)(2 * n + 2));
+	CageEnd *spots = cage_tables_get(&t, sizeof(CageEnd), 2 * (size_t)n + 2, false);
 	for (int k = 0; k < n; k++) {
 		const LinkInst *l = &d->links[d->cables[first + k].link];
 		spots[k] = cable_spot(d, l->a).end, spots[n + k] = cable_spot(d, l->z).end;
 	}
 	CageIndex index = cage_index(d, &t);
 	int bad = cage_choose(d, &index, &cat, w, d->cables + first, spots, spots + n, n, first);
-	tables_free(&t);
+	cage_tables_free(&t);
 	return bad < 0 ? -1 : first + bad;
 }
 
@@ -328,10 +299,10 @@ int cable_fabrics(Design *d)
 	double height = d->rack_type->height;
 	Weights w;
 	judge_weights(d, &w.money, &w.watt);
-	/* The ends' cages (52 MB on the dragonfly) in huge pages when they are large (Tables). */
-	Tables t;
-	tables_init(&t, sizeof(CageEnd) * (size_t)(2 * d->nlinks + 2));
-	CageEnd *spots = tables_get(&t, sizeof(CageEnd), 2 * (size_t)d->nlinks + 2, false);
+	/* The ends' cages (52 MB on the dragonfly) in huge pages when they are large (CageTables). */
+	CageTables t;
+	cage_tables_init(&t, sizeof(CageEnd) * (size_t)(2 * d->nlinks + 2));
+	CageEnd *spots = cage_tables_get(&t, sizeof(CageEnd), 2 * (size_t)d->nlinks + 2, false);
 	CageIndex index = cage_index(d, &t);
 	for (int fi = 0; fi < d->nfabrics; fi++) {
 		const FabricInst *f = &d->fabrics[fi];
@@ -365,7 +336,7 @@ int cable_fabrics(Design *d)
 	}
 	for (int si = 0; si < d->nscaleups; si++)
 		cable_scale_up(d, &index, &d->scaleups[si], w, height, tray, spots);
-	tables_free(&t);
+	cage_tables_free(&t);
 	/* A link no medium reaches is a Violation, which validate reports (exit 2): not an error
 	 * of this pass, which would make it exit 1. */
 	return 0;

@@ -51,24 +51,24 @@ typedef struct Spot {
 	CageEnd end;
 } Spot;
 
-/* The scratch tables of one call of the cable stage (cable.c): from an arena of their own when
- * they come to TABLES_HUGE bytes or more together (huge pages, zeroed, freed or kept by
+/* The scratch tables of one call of the cable stage (cage.c): from an arena of their own when
+ * they come to CAGE_TABLES_HUGE bytes or more together (huge pages, zeroed, freed or kept by
  * arena_free: the dragonfly's 650,000 links faulted in some 40,000 pages of 4 KiB through
  * malloc), else from malloc, whose heap a compare worker keeps from row to row (an arena's kept
  * chunks would be zeroed again for every row). docs/performance.md, "Cable stage, fifth pass". */
-#define TABLES_HUGE ((size_t)8 << 20)
-enum { TABLES_MAX = 24 };
-typedef struct Tables {
+#define CAGE_TABLES_HUGE ((size_t)8 << 20)
+enum { CAGE_TABLES_MAX = 24 };
+typedef struct CageTables {
 	Arena *arena; /* or NULL: malloc */
-	void *block[TABLES_MAX];
+	void *block[CAGE_TABLES_MAX];
 	int n;
-} Tables;
+} CageTables;
 
-/* Tables for a call that will ask for about `total` bytes. */
-void tables_init(Tables *t, size_t total);
+/* CageTables for a call that will ask for about `total` bytes. */
+void cage_tables_init(CageTables *t, size_t total);
 /* n records of `each` bytes, zeroed when `zero` (always, from the arena). */
-void *tables_get(Tables *t, size_t each, size_t n, bool zero);
-void tables_free(Tables *t);
+void *cage_tables_get(CageTables *t, size_t each, size_t n, bool zero);
+void cage_tables_free(CageTables *t);
 
 /* Where an end of a link stands (cable.c). */
 Spot cable_spot(const Design *d, End e);

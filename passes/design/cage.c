@@ -87,6 +87,35 @@ typedef struct CageCtx {
 	WattRange *range;           /* the watts per unit weight with the same choices (the memo) */
 } CageCtx;
 
+void cage_tables_init(CageTables *t, size_t total)
+{
+	t->arena = total >= CAGE_TABLES_HUGE ? arena_new() : NULL;
+	t->n = 0;
+}
+
+void *cage_tables_get(CageTables *t, size_t each, size_t n, bool zero)
+{
+	if (n && each > (SIZE_MAX - 64) / n)
+		die_oom();
+	if (t->arena)
+		return arena_alloc(t->arena, each * n);
+	if (t->n == CAGE_TABLES_MAX)
+		die_invariant(__FILE__, __LINE__, "more scratch tables than CAGE_TABLES_MAX");
+	size_t bytes = each * n;
+	void *p = zero ? calloc(bytes ? bytes : 1, 1) : malloc(bytes ? bytes : 1);
+	if (!p)
+		die_oom();
+	return t->block[t->n++] = p;
+}
+
+void cage_tables_free(CageTables *t)
+{
+	arena_free(t->arena);
+	for (int i = 0; i < t->n; i++)
+		free(t->block[i]);
+	t->arena = NULL, t->n = 0;
+}
+
 double cage_stocked(const Medium *m, double run)
 {
 	if (run > m->reach + 1e-9)
@@ -147,11 +176,11 @@ static bool fits(const Medium *m, int cage)
 
 /* The cages the cables meet (records in the order first met, each one's links by lane), and
  * the cables united through them. */
-static void find_cages(CageCtx *x, Tables *t)
+static void find_cages(CageCtx *x, CageTables *t)
 {
-	x->cages = tables_get(t, sizeof(CageRec), 2 * (size_t)x->n + 1, false);
+	x->cages = cage_tables_get(t, sizeof(CageRec), 2 * (size_t)x->n + 1, false);
 	x->ncages = 0;
-	int *head = tables_get(t, sizeof(int), 2 * (size_t)x->n + 1, false); /* a record's first cable */
+	int *head = cage_tables_get(t, sizeof(int), 2 * (size_t)x->n + 1, false); /* a record's first */
 	int nk = 0;
 	for (int i = 0; i < x->n; i++) {
 		x->up[i] = i;
@@ -177,7 +206,7 @@ static void find_cages(CageCtx *x, Tables *t)
 		}
 	}
 	/* Members by record (counting sort), then by lane inside each (a cage has a few). */
-	x->byc = tables_get(t, sizeof(long), (size_t)nk + 1, false);
+	x->byc = cage_tables_get(t, sizeof(long), (size_t)nk + 1, false);
 	for (int r = 0, at = 0; r < x->ncages; r++)
 		x->cages[r].first = at, at += x->cages[r].count, head[r] = x->cages[r].first;
 	for (int i = 0; i < x->n; i++)
@@ -721,18 +750,18 @@ static int cage_choose_now(const Design *d, const CageIndex *index, const Catalo
 			   unsigned char *written, WattRange *range)
 {
 	/* Every table of the call (some 170 bytes a cable) in huge pages when they are large
-	 * (Tables, cable.h). */
-	Tables s;
-	tables_init(&s, (size_t)n * 170);
+	 * (CageTables, cable.h). */
+	CageTables s;
+	cage_tables_init(&s, (size_t)n * 170);
 	CageCtx x = {.cat = cat, .w = w, .c = c, .a = a, .z = z, .n = n,
-		     .cage_of = tables_get(&s, sizeof(int), 2 * (size_t)n + 2, false),
-		     .up = tables_get(&s, sizeof(int), (size_t)n + 1, false), .index = index, .d = d,
-		     .seen = tables_get(&s, sizeof(int), (size_t)(d->naccels + d->nextras + 1), true),
-		     .memo = tables_get(&s, sizeof(ModuleMemo), MODULE_MEMO, true),
-		     .group_slot = tables_get(&s, sizeof(int), GROUP_MEMO, true),
+		     .cage_of = cage_tables_get(&s, sizeof(int), 2 * (size_t)n + 2, false),
+		     .up = cage_tables_get(&s, sizeof(int), (size_t)n + 1, false), .index = index, .d = d,
+		     .seen = cage_tables_get(&s, sizeof(int), (size_t)(d->naccels + d->nextras + 1), true),
+		     .memo = cage_tables_get(&s, sizeof(ModuleMemo), MODULE_MEMO, true),
+		     .group_slot = cage_tables_get(&s, sizeof(int), GROUP_MEMO, true),
 		     .written = written, .range = range};
-	x.optics = tables_get(&s, sizeof(Medium *), (size_t)cat->n + 1, false);
-	x.plans = tables_get(&s, sizeof(Medium *), (size_t)cat->n + 1, false);
+	x.optics = cage_tables_get(&s, sizeof(Medium *), (size_t)cat->n + 1, false);
+	x.plans = cage_tables_get(&s, sizeof(Medium *), (size_t)cat->n + 1, false);
 	for (int j = 0; j < cat->n; j++) {
 		if (cat->m[j].optic)
 			x.optics[x.noptics++] = &cat->m[j];
@@ -741,15 +770,15 @@ static int cage_choose_now(const Design *d, const CageIndex *index, const Catalo
 	}
 	find_cages(&x, &s);
 	/* Groups in the order of their first cable; their cables and cages by counting sort. */
-	int *gid = tables_get(&s, sizeof(int), (size_t)n + 1, false), ngroups = 0;
+	int *gid = cage_tables_get(&s, sizeof(int), (size_t)n + 1, false), ngroups = 0;
 	for (int i = 0; i < n; i++) {
 		int r = root(x.up, i);
 		gid[i] = r == i ? ngroups++ : gid[r];
 	}
-	int *start = tables_get(&s, sizeof(int), (size_t)ngroups + 2, true);
-	int *cstart = tables_get(&s, sizeof(int), (size_t)ngroups + 2, true);
-	int *members = tables_get(&s, sizeof(int), (size_t)n + 1, false);
-	int *cmembers = tables_get(&s, sizeof(int), (size_t)x.ncages + 1, false);
+	int *start = cage_tables_get(&s, sizeof(int), (size_t)ngroups + 2, true);
+	int *cstart = cage_tables_get(&s, sizeof(int), (size_t)ngroups + 2, true);
+	int *members = cage_tables_get(&s, sizeof(int), (size_t)n + 1, false);
+	int *cmembers = cage_tables_get(&s, sizeof(int), (size_t)x.ncages + 1, false);
 	for (int i = 0; i < n; i++)
 		start[gid[i] + 1]++;
 	for (int r = 0; r < x.ncages; r++) {
@@ -771,8 +800,8 @@ static int cage_choose_now(const Design *d, const CageIndex *index, const Catalo
 		most = start[gi] - at > most ? start[gi] - at : most;
 		at = start[gi];
 	}
-	EndPick *pick = tables_get(&s, sizeof(EndPick), 2 * (size_t)most + 2, false);
-	EndPick *best_pick = tables_get(&s, sizeof(EndPick), 2 * (size_t)most + 2, false);
+	EndPick *pick = cage_tables_get(&s, sizeof(EndPick), 2 * (size_t)most + 2, false);
+	EndPick *best_pick = cage_tables_get(&s, sizeof(EndPick), 2 * (size_t)most + 2, false);
 	int bad = -1, from = 0, cfrom = 0;
 	for (int gi = 0; gi < ngroups; gi++) {
 		Group g = {members + from, start[gi] - from, cmembers + cfrom, cstart[gi] - cfrom, 0, 0, false};
@@ -789,7 +818,7 @@ static int cage_choose_now(const Design *d, const CageIndex *index, const Catalo
 		from = start[gi], cfrom = cstart[gi];
 	}
 	free(x.groups);
-	tables_free(&s);
+	cage_tables_free(&s);
 	return bad;
 }
 
