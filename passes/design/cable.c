@@ -76,27 +76,40 @@ double cable_switch_cage(const SwitchInst *w, int port, int *cage, int *lane, in
 	 * the switch's lanes at the link speed (ir_switch_port). */
 	int phys, l, ways;
 	ir_switch_port(w, port, &phys, &l, &ways);
-	int per_cage = w->model->sw.cages > 0 ? w->model->sw.ports / w->model->sw.cages : 1;
+	const Part *m = w->model;
+	int per_cage = m->sw.cages > 0 && m->sw.ports != m->sw.cages ? m->sw.ports / m->sw.cages : 1;
 	per_cage = per_cage > 0 ? per_cage : 1;
-	*cage = phys / per_cage;
-	*lane = (phys % per_cage) * ways + l;
+	/* Without a division where the cage holds one port or a power of two of them (every
+	 * switch in the library): two per end were most of this function's time in a sweep. */
+	if (per_cage == 1) {
+		*cage = phys, *lane = l;
+	} else if ((per_cage & (per_cage - 1)) == 0 && phys >= 0) {
+		int shift = __builtin_ctz((unsigned)per_cage);
+		*cage = phys >> shift;
+		*lane = (phys & (per_cage - 1)) * ways + l;
+	} else {
+		*cage = phys / per_cage;
+		*lane = (phys % per_cage) * ways + l;
+	}
 	*lanes = per_cage * ways;
-	return per_cage * w->model->sw.port_speed;
+	return per_cage * m->sw.port_speed;
 }
 
 /* Written field by field where it is kept: a Spot built on the stack and copied out was read
  * back whole before its narrow stores had landed (a stalled store-to-load forward per end,
- * most of the time measure() took; perf, docs/performance.md). */
-static void spot_into(const Design *d, End e, Spot *sp)
+ * most of the time measure() took; perf, docs/performance.md). The rack and U, which only
+ * the run reads, go to *rack and *u. */
+static inline void spot_into(const Design *d, End e, CageEnd *sp, const RackInst **rack, int *u)
 {
-	Spot *restrict s = sp;
-	s->rack = NULL, s->u = 1, s->cage = -1, s->nic = false, s->ocs = false;
+	CageEnd *restrict s = sp;
+	*rack = NULL, *u = 1;
+	s->cage = -1, s->nic = false, s->ocs = false;
 	s->reach = INFINITY, s->sw = -1, s->cage_no = -1, s->lane = 0, s->lanes = 1, s->room = 0;
 	switch (e.kind) {
 	case END_NODE: {
 		const NodeInst *n = &d->nodes[e.dev];
-		s->rack = &d->racks[n->rack];
-		s->u = n->u;
+		*rack = &d->racks[n->rack];
+		*u = n->u;
 		s->cage = d->ports[e.port].nic->nic.cage;
 		s->nic = true;
 		s->room = d->ports[e.port].nic->nic.speed;
@@ -104,28 +117,30 @@ static void spot_into(const Design *d, End e, Spot *sp)
 	}
 	case END_EXTRA: {
 		const ExtraInst *x = &d->extras[e.dev];
-		s->rack = x->rack >= 0 ? &d->racks[x->rack] : NULL;
-		s->u = x->u;
+		*rack = x->rack >= 0 ? &d->racks[x->rack] : NULL;
+		*u = x->u;
 		break;
 	}
 	case END_SWITCH: {
 		const SwitchInst *w = &d->switches[e.dev];
-		s->rack = w->rack >= 0 ? &d->racks[w->rack] : NULL;
-		s->u = w->u;
+		*rack = w->rack >= 0 ? &d->racks[w->rack] : NULL;
+		*u = w->u;
 		s->ocs = w->model->kind == KIND_OCS;
 		s->cage = s->ocs ? CONN_COUNT : w->model->sw.cage; /* no cage: fits nothing else */
 		s->reach = s->ocs ? w->model->ocs.reach : INFINITY;
 		if (s->ocs)
 			break;
 		s->sw = e.dev;
-		s->room = cable_switch_cage(w, e.port, &s->cage_no, &s->lane, &s->lanes);
+		int cage_no, lane, lanes;
+		s->room = cable_switch_cage(w, e.port, &cage_no, &lane, &lanes);
+		s->cage_no = cage_no, s->lane = lane, s->lanes = lanes;
 		break;
 	}
 	case END_ACCEL: {
 		/* A node's scale-up port: its cage is not modelled (any fits). */
 		const NodeInst *n = &d->nodes[d->accels[e.dev].node];
-		s->rack = &d->racks[n->rack];
-		s->u = n->u;
+		*rack = &d->racks[n->rack];
+		*u = n->u;
 		break;
 	}
 	default:
@@ -136,32 +151,35 @@ static void spot_into(const Design *d, End e, Spot *sp)
 Spot cable_spot(const Design *d, End e)
 {
 	Spot s;
-	spot_into(d, e, &s);
+	spot_into(d, e, &s.end, &s.rack, &s.u);
 	return s;
 }
 
-/* The run between two ends, slack included (m). */
-static double run_between(const Spot *a, const Spot *z, double h, double tray)
+/* The run between two ends (rack and U each), slack included (m). */
+static inline double run_between(const RackInst *ra, int ua, const RackInst *rz, int uz, double h,
+				 double tray)
 {
 	double run;
-	if (!a->rack || !z->rack || a->rack == z->rack) {
-		run = fabs((double)(a->u - z->u)) * RACK_UNIT;
+	if (!ra || !rz || ra == rz) {
+		run = fabs((double)(ua - uz)) * RACK_UNIT;
 	} else {
-		double up_a = fmax(h - (a->u - 1) * RACK_UNIT, 0), up_z = fmax(h - (z->u - 1) * RACK_UNIT, 0);
-		run = up_a + tray + fabs(a->rack->x - z->rack->x) + fabs(a->rack->y - z->rack->y) + tray + up_z;
+		/* fmax(x, 0) without its call: x is never NaN, and a -0 is added to positive terms */
+		double up_a = h - (ua - 1) * RACK_UNIT, up_z = h - (uz - 1) * RACK_UNIT;
+		up_a = up_a > 0 ? up_a : 0, up_z = up_z > 0 ? up_z : 0;
+		run = up_a + tray + fabs(ra->x - rz->x) + fabs(ra->y - rz->y) + tray + up_z;
 	}
 	return run * (1 + CABLE_SLACK_SHARE) + 2 * END_SLACK;
 }
 
 double cable_run(Spot a, Spot z, double h, double tray)
 {
-	return run_between(&a, &z, h, tray);
+	return run_between(a.rack, a.u, z.rack, z.u, h, tray);
 }
 
-/* Every switch's cages, numbered (cage.c's scratch table starts empty). */
-static CageIndex cage_index(const Design *d)
+/* Every switch's cages, numbered (cage.c's scratch table starts empty), in tables t. */
+static CageIndex cage_index(const Design *d, CageTables *t)
 {
-	CageIndex ix = {xmalloc(sizeof(int) * (size_t)(d->nswitches + 1)), NULL};
+	CageIndex ix = {cage_tables_get(t, sizeof(int), (size_t)d->nswitches + 1, false), NULL};
 	int total = 0;
 	for (int i = 0; i < d->nswitches; i++) {
 		const SwitchInst *w = &d->switches[i];
@@ -172,26 +190,32 @@ static CageIndex cage_index(const Design *d)
 		total += cage + 1;
 	}
 	ix.base[d->nswitches] = total;
-	ix.slot = xmalloc(sizeof(int) * (size_t)(total + 1));
+	ix.slot = cage_tables_get(t, sizeof(int), (size_t)total + 1, false);
 	memset(ix.slot, 0xff, sizeof(int) * (size_t)(total + 1));
 	return ix;
 }
 
 /* The links [first, first + n) of d->links that get cables, measured: their runs and ends into
  * new cables of d->cables (cage_choose picks their media). Returns how many it added. */
-static int measure(Design *d, int first, int n, double height, double tray, Spot *a, Spot *z)
+static int measure(Design *d, int first, int n, double height, double tray, CageEnd *a, CageEnd *z)
 {
 	int k = 0;
 	for (int li = first; li < first + n; li++) {
 		const LinkInst *l = &d->links[li];
 		if (l->a.kind == END_NODE && l->z.kind == END_NODE && l->a.dev == l->z.dev)
 			continue; /* torus positions of one node: traces on its board */
-		spot_into(d, l->a, &a[k]), spot_into(d, l->z, &z[k]);
-		double run = run_between(&a[k], &z[k], height, tray);
-		d->cables[d->ncables + k] = (CableInst){.link = li, .run = run, .length = ceil(run - 1e-9),
-							 .media = -1, .fiber = -1, .cage_a = -1, .cage_z = -1,
-							 .assembly = d->ncables + k, .trunk = -1, .leg = -1,
-							 .panel_a = -1, .panel_z = -1};
+		const RackInst *ra, *rz;
+		int ua, uz;
+		spot_into(d, l->a, &a[k], &ra, &ua), spot_into(d, l->z, &z[k], &rz, &uz);
+		double run = run_between(ra, ua, rz, uz, height, tray);
+		/* The fields that are not zero, stored one by one into the arena's zeroed memory:
+		 * the whole record built and copied was a stalled store-to-load forward per cable
+		 * (perf, docs/performance.md, "Cable stage, fifth pass"). */
+		CableInst *restrict c = &d->cables[d->ncables + k];
+		c->link = li, c->run = run, c->length = ceil(run - 1e-9);
+		c->media = c->fiber = c->cage_a = c->cage_z = -1;
+		c->assembly = d->ncables + k;
+		c->trunk = c->leg = c->panel_a = c->panel_z = -1;
 		k++;
 	}
 	return k;
@@ -199,7 +223,7 @@ static int measure(Design *d, int first, int n, double height, double tray, Spot
 
 /* Cables for links [first, first + n) from `cat`; the first link no medium serves, or NULL. */
 static const CableInst *cable_links(Design *d, const CageIndex *index, const Catalogue *cat,
-				    Weights w, int first, int n, double height, double tray, Spot *spots)
+				    Weights w, int first, int n, double height, double tray, CageEnd *spots)
 {
 	int k = measure(d, first, n, height, tray, spots, spots + n);
 	int base = d->ncables;
@@ -213,7 +237,7 @@ static const CableInst *cable_links(Design *d, const CageIndex *index, const Cat
 /* The links of a multi-rack scale-up domain between its racks: cables like a fabric's, from
  * the node's scale_up_media (else every medium in scope). */
 static void cable_scale_up(Design *d, const CageIndex *index, const ScaleUpInst *s, Weights w,
-			   double height, double tray, Spot *spots)
+			   double height, double tray, CageEnd *spots)
 {
 	if (!s->cables)
 		return;
@@ -253,29 +277,33 @@ int cable_choose_again(Design *d, int fi)
 		return -1;
 	Weights w;
 	judge_weights(d, &w.money, &w.watt);
-	Spot *spots = xmalloc(sizeof(Spot) * (size_t)(2 * n + 2));
+	CageTables t;
+	cage_tables_init(&t, sizeof(CageEnd) * (size_t)(2 * n + 2));
+	CageEnd *spots = cage_tables_get(&t, sizeof(CageEnd), 2 * (size_t)n + 2, false);
 	for (int k = 0; k < n; k++) {
 		const LinkInst *l = &d->links[d->cables[first + k].link];
-		spots[k] = cable_spot(d, l->a), spots[n + k] = cable_spot(d, l->z);
+		spots[k] = cable_spot(d, l->a).end, spots[n + k] = cable_spot(d, l->z).end;
 	}
-	CageIndex index = cage_index(d);
+	CageIndex index = cage_index(d, &t);
 	int bad = cage_choose(d, &index, &cat, w, d->cables + first, spots, spots + n, n, first);
-	free(spots);
-	free(index.base);
-	free(index.slot);
+	cage_tables_free(&t);
 	return bad < 0 ? -1 : first + bad;
 }
 
 int cable_fabrics(Design *d)
 {
+	/* zeroed (arena_alloc): measure() stores only the fields that are not zero */
 	d->cables = arena_alloc(d->c->arena, sizeof(CableInst) * (size_t)(d->nlinks + 1));
 	d->ncables = 0;
 	double tray = field_param_num(field_value(d->site, FLD_SITE_FLOOR), PRM_GRID_TRAY_HEIGHT);
 	double height = d->rack_type->height;
 	Weights w;
 	judge_weights(d, &w.money, &w.watt);
-	Spot *spots = xmalloc(sizeof(Spot) * (size_t)(2 * d->nlinks + 2));
-	CageIndex index = cage_index(d);
+	/* The ends' cages (52 MB on the dragonfly) in huge pages when they are large (CageTables). */
+	CageTables t;
+	cage_tables_init(&t, sizeof(CageEnd) * (size_t)(2 * d->nlinks + 2));
+	CageEnd *spots = cage_tables_get(&t, sizeof(CageEnd), 2 * (size_t)d->nlinks + 2, false);
+	CageIndex index = cage_index(d, &t);
 	for (int fi = 0; fi < d->nfabrics; fi++) {
 		const FabricInst *f = &d->fabrics[fi];
 		if (!f->sized)
@@ -303,14 +331,12 @@ int cable_fabrics(Design *d)
 				 "no cable or optic in scope joins %s to %s (%.1f m at %s, cages %s "
 				 "and %s): declare or import one that reaches",
 				 ir_end_device(d, l->a), ir_end_device(d, l->z), bad->run, speed,
-				 a.cage >= 0 ? enum_CONNECTOR.words[a.cage] : "any",
-				 z.cage >= 0 ? enum_CONNECTOR.words[z.cage] : "any");
+				 a.end.cage >= 0 ? enum_CONNECTOR.words[a.end.cage] : "any",
+				 z.end.cage >= 0 ? enum_CONNECTOR.words[z.end.cage] : "any");
 	}
 	for (int si = 0; si < d->nscaleups; si++)
 		cable_scale_up(d, &index, &d->scaleups[si], w, height, tray, spots);
-	free(spots);
-	free(index.base);
-	free(index.slot);
+	cage_tables_free(&t);
 	/* A link no medium reaches is a Violation, which validate reports (exit 2): not an error
 	 * of this pass, which would make it exit 1. */
 	return 0;

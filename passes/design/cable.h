@@ -30,20 +30,45 @@ typedef struct Catalogue {
 	int n;
 } Catalogue;
 
-/* Where an end of a link stands: its rack and U, and the cage of its port. */
-typedef struct Spot {
-	const RackInst *rack;
-	int u;
-	int cage; /* Connector, or -1 for a device whose cage is not modelled */
-	bool nic; /* a NIC's port: cables are sold with the NIC end it needs */
-	bool ocs; /* an optical circuit switch's port: bare fibre, no transceiver, within reach */
+/* The cage of a link's end, what the choice of media reads (cage.c): 40 bytes, kept for both
+ * ends of every link of a fabric at once (the dragonfly's 1.3 million ends). */
+typedef struct CageEnd {
 	double reach; /* m an OCS end allows (INFINITY otherwise) */
+	double room;  /* bit/s the cage carries (its physical ports at port speed), 0 unknown */
+	int cage;     /* Connector, or -1 for a device whose cage is not modelled */
 	int sw;       /* the switch, or -1 */
 	int cage_no;  /* the switch's cage (from 0) the port is in, or -1 */
 	int lane;     /* the port's lane in that cage (from 0) */
 	int lanes;    /* logical ports of that cage at the link speed; 1 for a NIC port */
-	double room;  /* bit/s the cage carries (its physical ports at port speed), 0 unknown */
+	bool nic;     /* a NIC's port: cables are sold with the NIC end it needs */
+	bool ocs;     /* an optical circuit switch's port: bare fibre, no transceiver, within reach */
+} CageEnd;
+
+/* Where an end of a link stands: its rack and U, and the cage of its port. */
+typedef struct Spot {
+	const RackInst *rack;
+	int u;
+	CageEnd end;
 } Spot;
+
+/* The scratch tables of one call of the cable stage (cage.c): from an arena of their own when
+ * they come to CAGE_TABLES_HUGE bytes or more together (huge pages, zeroed, freed or kept by
+ * arena_free: the dragonfly's 650,000 links faulted in some 40,000 pages of 4 KiB through
+ * malloc), else from malloc, whose heap a compare worker keeps from row to row (an arena's kept
+ * chunks would be zeroed again for every row). docs/performance.md, "Cable stage, fifth pass". */
+#define CAGE_TABLES_HUGE ((size_t)8 << 20)
+enum { CAGE_TABLES_MAX = 24 };
+typedef struct CageTables {
+	Arena *arena; /* or NULL: malloc */
+	void *block[CAGE_TABLES_MAX];
+	int n;
+} CageTables;
+
+/* CageTables for a call that will ask for about `total` bytes. */
+void cage_tables_init(CageTables *t, size_t total);
+/* n records of `each` bytes, zeroed when `zero` (always, from the arena). */
+void *cage_tables_get(CageTables *t, size_t each, size_t n, bool zero);
+void cage_tables_free(CageTables *t);
 
 /* Where an end of a link stands (cable.c). */
 Spot cable_spot(const Design *d, End e);
@@ -78,6 +103,6 @@ typedef struct CageIndex {
  * links that share a switch cage are chosen together (cage.c). Returns the index into c of a
  * cable that no medium in the catalogue serves, or -1 when every one is served. */
 int cage_choose(Design *d, const CageIndex *index, const Catalogue *cat, Weights w, CableInst *c,
-		const Spot *a, const Spot *z, int n, int first);
+		const CageEnd *a, const CageEnd *z, int n, int first);
 
 #endif

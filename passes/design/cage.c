@@ -65,13 +65,15 @@ typedef struct CageCtx {
 	const Catalogue *cat;
 	Weights w;
 	CableInst *c;
-	const Spot *a, *z;
+	const CageEnd *a, *z;
 	int n;
 	long *byc;      /* sorted cage keys' members: cable << 1 | end */
 	int *cage_of;   /* per cable end (2i + e): its CageRec, or -1 */
 	CageRec *cages;
 	int ncages;
 	int *up;        /* union-find over cables */
+	int *loc;       /* per cable: its place in its group (g->cables[loc[i]] == i), which
+			 * indexes the group's EndPick tables */
 	const CageIndex *index;
 	const Design *d;
 	int *seen;      /* per accelerator, then per extra device: links that took a module */
@@ -84,6 +86,35 @@ typedef struct CageCtx {
 	unsigned char *written;     /* per cable: 1 once choose_group wrote its medium (the memo) */
 	WattRange *range;           /* the watts per unit weight with the same choices (the memo) */
 } CageCtx;
+
+void cage_tables_init(CageTables *t, size_t total)
+{
+	t->arena = total >= CAGE_TABLES_HUGE ? arena_new() : NULL;
+	t->n = 0;
+}
+
+void *cage_tables_get(CageTables *t, size_t each, size_t n, bool zero)
+{
+	if (n && each > (SIZE_MAX - 64) / n)
+		die_oom();
+	if (t->arena)
+		return arena_alloc(t->arena, each * n);
+	if (t->n == CAGE_TABLES_MAX)
+		die_invariant(__FILE__, __LINE__, "more scratch tables than CAGE_TABLES_MAX");
+	size_t bytes = each * n;
+	void *p = zero ? calloc(bytes ? bytes : 1, 1) : malloc(bytes ? bytes : 1);
+	if (!p)
+		die_oom();
+	return t->block[t->n++] = p;
+}
+
+void cage_tables_free(CageTables *t)
+{
+	arena_free(t->arena);
+	for (int i = 0; i < t->n; i++)
+		free(t->block[i]);
+	t->arena = NULL, t->n = 0;
+}
 
 double cage_stocked(const Medium *m, double run)
 {
@@ -99,7 +130,7 @@ double cage_stocked(const Medium *m, double run)
 	return whole <= m->reach + 1e-9 ? whole : m->reach;
 }
 
-static const Spot *end_spot(const CageCtx *x, int i, int e)
+static const CageEnd *end_spot(const CageCtx *x, int i, int e)
 {
 	return e ? &x->z[i] : &x->a[i];
 }
@@ -145,16 +176,16 @@ static bool fits(const Medium *m, int cage)
 
 /* The cages the cables meet (records in the order first met, each one's links by lane), and
  * the cables united through them. */
-static void find_cages(CageCtx *x)
+static void find_cages(CageCtx *x, CageTables *t)
 {
-	x->cages = xmalloc(sizeof(CageRec) * (size_t)(2 * x->n + 1));
+	x->cages = cage_tables_get(t, sizeof(CageRec), 2 * (size_t)x->n + 1, false);
 	x->ncages = 0;
-	int *head = xmalloc(sizeof(int) * (size_t)(2 * x->n + 1)); /* a record's first cable */
+	int *head = cage_tables_get(t, sizeof(int), 2 * (size_t)x->n + 1, false); /* a record's first */
 	int nk = 0;
 	for (int i = 0; i < x->n; i++) {
 		x->up[i] = i;
 		for (int e = 0; e < 2; e++) {
-			const Spot *s = end_spot(x, i, e);
+			const CageEnd *s = end_spot(x, i, e);
 			x->cage_of[2 * i + e] = -1;
 			if (s->sw < 0 || s->cage_no < 0)
 				continue;
@@ -175,7 +206,7 @@ static void find_cages(CageCtx *x)
 		}
 	}
 	/* Members by record (counting sort), then by lane inside each (a cage has a few). */
-	x->byc = xmalloc(sizeof(long) * (size_t)(nk + 1));
+	x->byc = cage_tables_get(t, sizeof(long), (size_t)nk + 1, false);
 	for (int r = 0, at = 0; r < x->ncages; r++)
 		x->cages[r].first = at, at += x->cages[r].count, head[r] = x->cages[r].first;
 	for (int i = 0; i < x->n; i++)
@@ -192,10 +223,9 @@ static void find_cages(CageCtx *x)
 				x->byc[j] = p;
 			}
 			x->byc[j] = m;
-			const Spot *s = end_spot(x, i, e);
-			x->index->slot[x->index->base[s->sw] + s->cage_no] = -1;
+			const CageEnd *sp = end_spot(x, i, e);
+			x->index->slot[x->index->base[sp->sw] + sp->cage_no] = -1;
 		}
-	free(head);
 }
 
 /* A plan for one group of cables. */
@@ -379,18 +409,19 @@ static const Medium *splitter_for(const CageCtx *x, const Medium *f, int k, doub
 }
 
 /* Per end of the group's cables: the module chosen under a fibre plan, and lanes per module
- * port there (1 at a NIC; 0 at an OCS end, which takes no module). */
+ * port there (1 at a NIC; 0 at an OCS end, which takes no module). The tables of them hold one
+ * group: cable i's ends at 2 * loc[i] and 2 * loc[i] + 1. */
 typedef struct EndPick {
 	const Medium *o;
 	int k;
 } EndPick;
 
-/* The fibre of cable i under plan p: a splitter from a split module port to single-lane
- * ends; else the straight fibre (also between two module ports split alike, whose lanes it
- * carries together). */
-static const Medium *fibre_of(const Plan *p, int i, const EndPick *pick)
+/* The fibre of the cable at place k of its group under plan p: a splitter from a split module
+ * port to single-lane ends; else the straight fibre (also between two module ports split
+ * alike, whose lanes it carries together). */
+static const Medium *fibre_of(const Plan *p, int k, const EndPick *pick)
 {
-	return (pick[2 * i].k > 1) != (pick[2 * i + 1].k > 1) ? p->splitter : p->fibre;
+	return (pick[2 * k].k > 1) != (pick[2 * k + 1].k > 1) ? p->splitter : p->fibre;
 }
 
 /* The module port of cable i's end e (k lanes a port): the first cable of its lanes (by
@@ -413,7 +444,7 @@ static void module_port(const CageCtx *x, int i, int e, int k, int *first, int *
  * same way: one straight fibre then carries them all. */
 static bool ports_paired(const CageCtx *x, int i, const EndPick *pick)
 {
-	int ka = pick[2 * i].k, kz = pick[2 * i + 1].k;
+	int ka = pick[2 * x->loc[i]].k, kz = pick[2 * x->loc[i] + 1].k;
 	if (ka != kz)
 		return false;
 	const CageRec *r = &x->cages[x->cage_of[2 * i]];
@@ -428,11 +459,11 @@ static bool ports_paired(const CageCtx *x, int i, const EndPick *pick)
 	return true;
 }
 
-/* The head end of cable i's multi-lane fibre under pick (the split module port's end; A when
- * both are split), or -1 for a fibre of its own. */
-static int fibre_head(int i, const EndPick *pick)
+/* The head end of the multi-lane fibre of the cable at place k of its group under pick (the
+ * split module port's end; A when both are split), or -1 for a fibre of its own. */
+static int fibre_head(int k, const EndPick *pick)
 {
-	return pick[2 * i].k > 1 ? 0 : pick[2 * i + 1].k > 1 ? 1 : -1;
+	return pick[2 * k].k > 1 ? 0 : pick[2 * k + 1].k > 1 ? 1 : -1;
 }
 
 /* The longest run of the links of cage r (of the module port of `lane` when k > 0). */
@@ -466,32 +497,32 @@ static bool optics_fit(CageCtx *x, const Group *g, const Medium *f, Plan *p, End
 		int lanes_per_port = r->lanes / o->ports;
 		for (int j = r->first; j < r->first + r->count; j++) {
 			int i = (int)(x->byc[j] >> 1), e = (int)(x->byc[j] & 1);
-			pick[2 * i + e] = (EndPick){o, lanes_per_port};
+			pick[2 * x->loc[i] + e] = (EndPick){o, lanes_per_port};
 		}
 		p->price += o->price, p->power += o->power;
 	}
 	for (int k = 0; k < g->n; k++) {
-		int i = g->cables[k];
+		int i = g->cables[k]; /* x->loc[i] == k */
 		for (int e = 0; e < 2; e++) {
-			const Spot *s = end_spot(x, i, e);
+			const CageEnd *s = end_spot(x, i, e);
 			if (x->cage_of[2 * i + e] >= 0)
 				continue;
 			if (s->ocs) {
 				if (cage_stocked(f, x->c[i].run) > s->reach + 1e-9)
 					return false;
-				pick[2 * i + e] = (EndPick){NULL, 0};
+				pick[2 * k + e] = (EndPick){NULL, 0};
 				continue;
 			}
 			const Medium *o = module_for(x, f, s->cage, s->nic ? 1 : 0, s->room, s->nic, g->speed,
 						     cage_stocked(f, x->c[i].run));
 			if (!o)
 				return false;
-			pick[2 * i + e] = (EndPick){o, 1};
+			pick[2 * k + e] = (EndPick){o, 1};
 			p->price += o->price / o->ports, p->power += o->power / o->ports;
 		}
-		if (!pick[2 * i].o && !pick[2 * i + 1].o)
+		if (!pick[2 * k].o && !pick[2 * k + 1].o)
 			return false; /* fibre between two OCS ports */
-		int head = fibre_head(i, pick);
+		int head = fibre_head(k, pick);
 		if (head < 0) {
 			double len = cage_stocked(f, x->c[i].run);
 			if (len < 0)
@@ -502,8 +533,8 @@ static bool optics_fit(CageCtx *x, const Group *g, const Medium *f, Plan *p, End
 		/* Lanes of a split module port: to single-lane ends through one splitter, or
 		 * to a module port split alike through one straight fibre; else nothing joins
 		 * them (two split ports to different places). */
-		int kh = pick[2 * i + head].k, first, legs;
-		bool both = pick[2 * i + 1 - head].k > 1;
+		int kh = pick[2 * k + head].k, first, legs;
+		bool both = pick[2 * k + 1 - head].k > 1;
 		if (both && !ports_paired(x, i, pick))
 			return false;
 		const CageRec *r = &x->cages[x->cage_of[2 * i + head]];
@@ -574,7 +605,7 @@ static bool group_sig(const CageCtx *x, const Group *g, GroupSig *sig)
 		int i = g->cables[k];
 		sig->run[k] = x->c[i].run;
 		for (int e = 0; e < 2; e++) {
-			const Spot *s = end_spot(x, i, e);
+			const CageEnd *s = end_spot(x, i, e);
 			int r = x->cage_of[2 * i + e], local = 0;
 			while (r >= 0 && g->cages[local] != r)
 				local++;
@@ -612,10 +643,7 @@ static bool best_plan(CageCtx *x, const Group *g, EndPick *pick, EndPick *best_p
 		slot = &x->group_slot[sig_hash(&sig) % GROUP_MEMO];
 		const GroupMemo *e = *slot ? &x->groups[*slot - 1] : NULL;
 		if (e && memcmp(&e->sig, &sig, sizeof sig) == 0) {
-			for (int k = 0; k < g->n; k++) {
-				int i = g->cables[k];
-				best_pick[2 * i] = e->pick[2 * k], best_pick[2 * i + 1] = e->pick[2 * k + 1];
-			}
+			memcpy(best_pick, e->pick, sizeof *best_pick * 2 * (size_t)g->n);
 			*out = e->plan;
 			return out->ok;
 		}
@@ -634,10 +662,7 @@ static bool best_plan(CageCtx *x, const Group *g, EndPick *pick, EndPick *best_p
 		if (plan_better(x, &p, &best)) {
 			best = p;
 			if (!p.assembly)
-				for (int k = 0; k < g->n; k++) {
-					int i = g->cables[k];
-					best_pick[2 * i] = pick[2 * i], best_pick[2 * i + 1] = pick[2 * i + 1];
-				}
+				memcpy(best_pick, pick, sizeof *best_pick * 2 * (size_t)g->n);
 		}
 	}
 	if (slot) {
@@ -650,10 +675,7 @@ static bool best_plan(CageCtx *x, const Group *g, EndPick *pick, EndPick *best_p
 		}
 		GroupMemo *e = &x->groups[*slot - 1];
 		e->sig = sig, e->plan = best;
-		for (int k = 0; k < g->n; k++) {
-			int i = g->cables[k];
-			e->pick[2 * k] = best_pick[2 * i], e->pick[2 * k + 1] = best_pick[2 * i + 1];
-		}
+		memcpy(e->pick, best_pick, sizeof *best_pick * 2 * (size_t)g->n);
 	}
 	*out = best;
 	return best.ok;
@@ -668,7 +690,7 @@ static bool choose_group(CageCtx *x, const Group *g, int base, EndPick *pick, En
 	for (int k = 0; k < g->n; k++) {
 		int i = g->cables[k];
 		CableInst *c = &x->c[i];
-		const Spot *sa = &x->a[i], *sz = &x->z[i];
+		const CageEnd *sa = &x->a[i], *sz = &x->z[i];
 		if (x->written)
 			x->written[i] = 1;
 		c->cage_a = sa->cage_no, c->lane_a = sa->lane;
@@ -683,15 +705,15 @@ static bool choose_group(CageCtx *x, const Group *g, int base, EndPick *pick, En
 			c->assembly = base + g->cables[0];
 			continue;
 		}
-		const Medium *fib = fibre_of(&best, i, best_pick);
+		const Medium *fib = fibre_of(&best, k, best_pick);
 		c->cable = fib->part, c->media = fib->media, c->fiber = fib->fiber;
 		c->price = c->power = 0;
 		c->assembly = base + i;
 		for (int e = 0; e < 2; e++) {
-			EndPick *pk = &best_pick[2 * i + e];
+			EndPick *pk = &best_pick[2 * k + e];
 			int r = x->cage_of[2 * i + e];
 			const Part *o = pk->o ? pk->o->part : NULL;
-			const Spot *sp = end_spot(x, i, e);
+			const CageEnd *sp = end_spot(x, i, e);
 			bool free_end = o && r < 0 && !sp->nic;
 			int share = r >= 0 ? x->cages[r].count : free_end ? o->optic.ports : 1;
 			/* The cage's module is counted on its first link (by lane); at an end without
@@ -703,11 +725,11 @@ static bool choose_group(CageCtx *x, const Group *g, int base, EndPick *pick, En
 			if (o)
 				c->price += o->price / share, c->power += o->power / share;
 		}
-		int head = fibre_head(i, best_pick);
+		int head = fibre_head(k, best_pick);
 		if (head >= 0) {
 			/* A leg of a multi-lane fibre: counted on the first leg of the module
 			 * port's lanes, at the longest leg's length. */
-			int kh = best_pick[2 * i + head].k, first, legs;
+			int kh = best_pick[2 * k + head].k, first, legs;
 			module_port(x, i, head, kh, &first, &legs);
 			const CageRec *cr = &x->cages[x->cage_of[2 * i + head]];
 			c->assembly = base + first;
@@ -724,36 +746,39 @@ static bool choose_group(CageCtx *x, const Group *g, int base, EndPick *pick, En
 }
 
 static int cage_choose_now(const Design *d, const CageIndex *index, const Catalogue *cat, Weights w,
-			   CableInst *c, const Spot *a, const Spot *z, int n, int first,
+			   CableInst *c, const CageEnd *a, const CageEnd *z, int n, int first,
 			   unsigned char *written, WattRange *range)
 {
-	CageCtx x = {cat, w, c, a, z, n, NULL, xmalloc(sizeof(int) * (size_t)(2 * n + 2)), NULL, 0,
-		 xmalloc(sizeof(int) * (size_t)(n + 1)), index, d,
-		 calloc((size_t)(d->naccels + d->nextras + 1), sizeof(int)),
-		 calloc(MODULE_MEMO, sizeof(ModuleMemo)), NULL, NULL, 0, 0,
-		 calloc(GROUP_MEMO, sizeof(int)), NULL, 0, 0, written, range};
-	if (!x.seen || !x.memo || !x.group_slot)
-		die_oom();
-	x.optics = xmalloc(sizeof(Medium *) * (size_t)(cat->n + 1));
-	x.plans = xmalloc(sizeof(Medium *) * (size_t)(cat->n + 1));
+	/* Every table of the call (some 170 bytes a cable) in huge pages when they are large
+	 * (CageTables, cable.h). */
+	CageTables s;
+	cage_tables_init(&s, (size_t)n * 170);
+	CageCtx x = {.cat = cat, .w = w, .c = c, .a = a, .z = z, .n = n,
+		     .cage_of = cage_tables_get(&s, sizeof(int), 2 * (size_t)n + 2, false),
+		     .up = cage_tables_get(&s, sizeof(int), (size_t)n + 1, false), .index = index, .d = d,
+		     .seen = cage_tables_get(&s, sizeof(int), (size_t)(d->naccels + d->nextras + 1), true),
+		     .memo = cage_tables_get(&s, sizeof(ModuleMemo), MODULE_MEMO, true),
+		     .group_slot = cage_tables_get(&s, sizeof(int), GROUP_MEMO, true),
+		     .written = written, .range = range};
+	x.optics = cage_tables_get(&s, sizeof(Medium *), (size_t)cat->n + 1, false);
+	x.plans = cage_tables_get(&s, sizeof(Medium *), (size_t)cat->n + 1, false);
 	for (int j = 0; j < cat->n; j++) {
 		if (cat->m[j].optic)
 			x.optics[x.noptics++] = &cat->m[j];
 		else
 			x.plans[x.nplans++] = &cat->m[j];
 	}
-	find_cages(&x);
+	find_cages(&x, &s);
 	/* Groups in the order of their first cable; their cables and cages by counting sort. */
-	int *gid = xmalloc(sizeof(int) * (size_t)(n + 1)), ngroups = 0;
+	int *gid = cage_tables_get(&s, sizeof(int), (size_t)n + 1, false), ngroups = 0;
 	for (int i = 0; i < n; i++) {
 		int r = root(x.up, i);
 		gid[i] = r == i ? ngroups++ : gid[r];
 	}
-	int *start = calloc((size_t)ngroups + 2, sizeof(int)), *cstart = calloc((size_t)ngroups + 2, sizeof(int));
-	int *members = xmalloc(sizeof(int) * (size_t)(n + 1));
-	int *cmembers = xmalloc(sizeof(int) * (size_t)(x.ncages + 1));
-	if (!start || !cstart)
-		die_oom();
+	int *start = cage_tables_get(&s, sizeof(int), (size_t)ngroups + 2, true);
+	int *cstart = cage_tables_get(&s, sizeof(int), (size_t)ngroups + 2, true);
+	int *members = cage_tables_get(&s, sizeof(int), (size_t)n + 1, false);
+	int *cmembers = cage_tables_get(&s, sizeof(int), (size_t)x.ncages + 1, false);
 	for (int i = 0; i < n; i++)
 		start[gid[i] + 1]++;
 	for (int r = 0; r < x.ncages; r++) {
@@ -766,8 +791,17 @@ static int cage_choose_now(const Design *d, const CageIndex *index, const Catalo
 		members[start[gid[i]]++] = i;
 	for (int r = 0; r < x.ncages; r++)
 		cmembers[cstart[x.cages[r].group]++] = r;
-	EndPick *pick = xmalloc(sizeof(EndPick) * (size_t)(2 * n + 2));
-	EndPick *best_pick = xmalloc(sizeof(EndPick) * (size_t)(2 * n + 2));
+	/* gid's last use is above: it holds each cable's place in its group from here */
+	int most = 0;
+	x.loc = gid;
+	for (int gi = 0, at = 0; gi < ngroups; gi++) {
+		for (int k = at; k < start[gi]; k++)
+			x.loc[members[k]] = k - at;
+		most = start[gi] - at > most ? start[gi] - at : most;
+		at = start[gi];
+	}
+	EndPick *pick = cage_tables_get(&s, sizeof(EndPick), 2 * (size_t)most + 2, false);
+	EndPick *best_pick = cage_tables_get(&s, sizeof(EndPick), 2 * (size_t)most + 2, false);
 	int bad = -1, from = 0, cfrom = 0;
 	for (int gi = 0; gi < ngroups; gi++) {
 		Group g = {members + from, start[gi] - from, cmembers + cfrom, cstart[gi] - cfrom, 0, 0, false};
@@ -783,23 +817,8 @@ static int cage_choose_now(const Design *d, const CageIndex *index, const Catalo
 			bad = g.cables[0];
 		from = start[gi], cfrom = cstart[gi];
 	}
-	free(pick);
-	free(best_pick);
-	free(members);
-	free(cmembers);
-	free(start);
-	free(cstart);
-	free(gid);
-	free(x.byc);
-	free(x.cages);
-	free(x.cage_of);
-	free(x.up);
-	free(x.seen);
-	free(x.memo);
-	free(x.optics);
-	free(x.plans);
-	free(x.group_slot);
 	free(x.groups);
+	cage_tables_free(&s);
 	return bad;
 }
 
@@ -811,8 +830,8 @@ static int cage_choose_now(const Design *d, const CageIndex *index, const Catalo
  * the weight per unit of money, n and first, the cage index, every medium of the catalogue (its
  * part's index, every figure of Medium, its stocked lengths, and the part's optic.ports, price
  * and power that choose_group reads), and per cable its link and run, the link's speed and its
- * ends' kinds and devices (free_seen), and every field of its two Spots that the choice reads
- * (all but the rack and the U, which only the run, already in the key, came from). Keys compare
+ * ends' kinds and devices (free_seen), and every field of its two CageEnds (the ends' racks
+ * and U are not there: only the run, already in the key, came from them). Keys compare
  * whole (a hash of their head only picks the candidates). The weight per watt is not in the key: a result
  * serves the watt it was chosen at and any other at which each of its comparisons comes out
  * the same by a wide margin (WattRange above), and only what the weights decide depends on
@@ -920,12 +939,12 @@ static size_t memo_key(const Design *d, const CageIndex *index, const Catalogue 
 }
 
 /* The records of cables [from, to) into k[0 .. to - from). */
-static void key_cables(const Design *d, const CableInst *c, const Spot *a, const Spot *z, int from,
-		       int to, KeyCable *k)
+static void key_cables(const Design *d, const CableInst *c, const CageEnd *a, const CageEnd *z,
+		       int from, int to, KeyCable *k)
 {
 	for (int i = from; i < to; i++, k++) {
 		const LinkInst *l = &d->links[c[i].link];
-		const Spot *s[2] = {&a[i], &z[i]};
+		const CageEnd *s[2] = {&a[i], &z[i]};
 		k->run = c[i].run, k->speed = l->speed, k->link = c[i].link;
 		k->kinds = l->a.kind | l->z.kind << 8 | s[0]->nic << 16 | s[0]->ocs << 17 |
 			   s[1]->nic << 18 | s[1]->ocs << 19;
@@ -942,8 +961,8 @@ static void key_cables(const Design *d, const CableInst *c, const Spot *a, const
  * the stack and compared there: the 3 MB of the flagship's records are then neither written out
  * nor read back, only the kept copy is read. */
 enum { KEY_BATCH = 64 };
-static bool cables_equal(const Design *d, const CableInst *c, const Spot *a, const Spot *z, int n,
-			 const unsigned char *kept)
+static bool cables_equal(const Design *d, const CableInst *c, const CageEnd *a, const CageEnd *z,
+			 int n, const unsigned char *kept)
 {
 	KeyCable batch[KEY_BATCH];
 	for (int i = 0; i < n; i += KEY_BATCH) {
@@ -1000,7 +1019,7 @@ static void memo_evict(void)
 }
 
 int cage_choose(Design *d, const CageIndex *index, const Catalogue *cat, Weights w, CableInst *c,
-		const Spot *a, const Spot *z, int n, int first)
+		const CageEnd *a, const CageEnd *z, int n, int first)
 {
 	if (!memo_on)
 		return cage_choose_now(d, index, cat, w, c, a, z, n, first, NULL, NULL);
