@@ -247,6 +247,9 @@ int cmd_build(const Options *o, const char *path)
 					"(%d x %d), solve %.1f ms, re-solves %.1f ms (%d)\n",
 				d.opt.ms_passes, d.opt.evaluations, d.opt.ms_build, d.opt.variables,
 				d.opt.constraints, d.opt.ms_solve, d.opt.ms_resolve, d.opt.resolves);
+		for (int i = 0; i < d.nnogoods; i++)
+			fprintf(stderr, "decide: round %d rejected at cabling in %.1f ms: %s\n", i + 1,
+				d.nogoods[i].ms, d.nogoods[i].text);
 		if (d.opt.searches > 0)
 			fprintf(stderr, "decide: planner %.0f searches, %.0f plans in %.1f ms, %.3g plans/s\n",
 				d.opt.searches, d.opt.plans, d.opt.plan_ms,

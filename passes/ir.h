@@ -224,6 +224,7 @@ typedef struct Decision {
 	const Value *chosen;  /* the option in force */
 	const char *chosen_text; /* how it reads: "80 kW", "cold_plate", "1024" (always set once
 				  * decided) */
+	int chosen_index;     /* the option's position among those written, from 0 */
 	bool in_count;        /* the choice is the count of a COUNT x NAME */
 	int ncandidates;      /* options considered */
 	double next_best;     /* objective of the best design with another option here, or NAN */
@@ -1280,7 +1281,21 @@ typedef struct OptimizerReport {
 	double cable_money, cable_watts; /* per link, when the choices were decided again with the
 					  * cables counted (pipeline.c); NAN otherwise */
 	const char *objective_unit; /* the first objective's base units ("CNY", "bit/s"), or NULL */
+	int rejected;            /* designs the cable stage rejected, decided again without them */
+	const char *const *rejected_text; /* what each excluded and why (CableNogood.text) */
 } OptimizerReport;
+
+/* A design the cable stage rejected, as the decision excludes it: the options (by family, the
+ * open choices in the order choice_collect finds them, and option index) that may not all be
+ * chosen together again (decide.c). */
+typedef struct CableNogood {
+	int n;
+	const int *fam, *opt;
+	bool whole;        /* every choice of the design (its runs were too long); else the options
+			    * that make the failing link's ends, whatever the runs */
+	const char *text;  /* what is excluded and why, for the reports */
+	double ms;         /* the round's build, up to the cable stage's verdict (--timings) */
+} CableNogood;
 
 /* The optimizer's model (passes/opt/lp.c). */
 typedef struct LpModel LpModel;
@@ -1496,6 +1511,11 @@ typedef struct Design {
 	 * design's own per-link figures once built (pipeline.c decides again with them when the
 	 * cables broke a requirement the decision met; docs/optimization.md). 0: not counted. */
 	double cable_hint_money, cable_hint_watts;
+	/* The kept designs the cable stage rejected, a link no medium in scope joins: each a
+	 * no-good the decision then excludes (pipeline.c, decide.c; docs/optimization.md). They
+	 * survive the fresh parse of each round. */
+	const CableNogood *nogoods;
+	int nnogoods;
 	BomLine *bom;
 	int nbom;
 	int bom_cap;             /* lines allocated; the optimizer's candidates reuse them (model.c) */

@@ -230,6 +230,10 @@ int heat_racks(Design *d);
 
 /* cable.c: the length and medium of every fabric link. */
 int cable_fabrics(Design *d);
+/* cable.c: whether fabric fi's cables (as cable_fabrics left them) could all be served were
+ * every run as short as a stocked length allows: the same ends, cages, lanes and speeds. False:
+ * no length would do, the failure is the ends' (decide.c's no-good after a cable failure). */
+bool cable_fabric_joins_short(Design *d, int fi);
 /* cage.c: remember the media chosen for a fabric, by everything the choice reads, for the next
  * design built in this process with the same inputs (a compare worker, many rows each). */
 void cage_memo_keep(bool on);
@@ -292,6 +296,11 @@ int decide_choices(Design *d);
 /* What the optimizer did, as the reports give it (Design.report): after the design is judged
  * as built. */
 int decide_report(Design *d);
+/* decide.c: the kept design's cable stage found links of a fabric no medium in scope joins (its
+ * only violations): what to exclude when deciding again (*out); false when it cannot say. The
+ * options that make the links' ends when no length would do (cable_fabric_joins_short), else the
+ * whole design (docs/optimization.md). */
+bool decide_cable_nogood(Design *d, CableNogood *out);
 
 /* ---- plan/: parallelism ---------------------------------------------------------------------- */
 

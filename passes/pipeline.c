@@ -160,22 +160,66 @@ static bool decide_again(const Program *p, const Design *d, int errors)
 	return true;
 }
 
+/* The choices do not weigh which media reach (docs/optimization.md). When the only violations
+ * of the kept design are links no medium in scope joins, the options responsible are excluded
+ * (decide_cable_nogood) and the choices decided again, from a fresh parse: at most
+ * MAX_CABLE_ROUNDS times. Not when the exclusion would leave a family no option: the design
+ * stands, its violation reported. */
+enum { MAX_CABLE_ROUNDS = 4 };
+
+static bool leaves_an_option(const Design *d, const CableNogood *ng)
+{
+	if (ng->n != 1)
+		return true;
+	const Decision *x = d->decisions.v[ng->fam[0]];
+	int banned = 1;
+	for (int g = 0; g < d->nnogoods; g++)
+		banned += d->nogoods[g].n == 1 && d->nogoods[g].fam[0] == ng->fam[0];
+	return banned < x->ncandidates;
+}
+
+static bool reject_at_cabling(const Program *p, Design *d, int errors, CableNogood *ng)
+{
+	if (errors != p->unmet || !errors || d->decisions.n == 0 || d->nnogoods >= MAX_CABLE_ROUNDS)
+		return false;
+	if (d->opt.status && !strcmp(d->opt.status, "infeasible"))
+		return false;
+	return decide_cable_nogood(d, ng) && leaves_an_option(d, ng);
+}
+
 int pipeline_build(Program *p, Design *d, const char *path, Timing timings[STAGE_COUNT])
 {
 	Ctx *c = p->c;
 	int ndiags = c->diags.n, nerrors = c->nerrors, nwarnings = c->nwarnings;
 	Program first = *p;
 	Design fresh = *d;
-	int errors = build_once(p, d, path, timings);
-	if (!decide_again(p, d, errors))
-		return errors;
-	double money = d->t.capex_by_cat[CAT_CABLING] / d->t.cables;
-	double watts = d->t.cabling_power / d->t.cables;
-	c->diags.n = ndiags, c->nerrors = nerrors, c->nwarnings = nwarnings;
-	*p = first;
-	p->dump = -1; /* printed by the first attempt */
-	*d = fresh;
-	d->cable_hint_money = money > 0 ? money : 0;
-	d->cable_hint_watts = watts > 0 ? watts : 0;
-	return build_once(p, d, path, timings);
+	CableNogood *nogoods = NULL;
+	int nnogoods = 0;
+	for (;;) {
+		double t0 = now_ms();
+		int errors = build_once(p, d, path, timings);
+		CableNogood ng;
+		bool reject = reject_at_cabling(p, d, errors, &ng);
+		bool again = !reject && decide_again(p, d, errors);
+		if (!reject && !again)
+			return errors;
+		double money = again ? d->t.capex_by_cat[CAT_CABLING] / d->t.cables : 0;
+		double watts = again ? d->t.cabling_power / d->t.cables : 0;
+		double hint_money = d->cable_hint_money, hint_watts = d->cable_hint_watts;
+		if (reject) {
+			ng.ms = now_ms() - t0;
+			CableNogood *grown = arena_alloc(c->arena, sizeof *grown * (size_t)(nnogoods + 1));
+			if (nnogoods)
+				memcpy(grown, nogoods, sizeof *grown * (size_t)nnogoods);
+			grown[nnogoods++] = ng;
+			nogoods = grown;
+		}
+		c->diags.n = ndiags, c->nerrors = nerrors, c->nwarnings = nwarnings;
+		*p = first;
+		p->dump = -1; /* printed by the first attempt */
+		*d = fresh;
+		d->nogoods = nogoods, d->nnogoods = nnogoods;
+		d->cable_hint_money = again ? (money > 0 ? money : 0) : hint_money;
+		d->cable_hint_watts = again ? (watts > 0 ? watts : 0) : hint_watts;
+	}
 }

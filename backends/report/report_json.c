@@ -17,6 +17,8 @@
  *                                  (report_finance.c)
  *   optimizer.cable_estimate_per_link, cable_estimate_w_per_link: the cabling capex and power
  *                                  per link the choices were decided again with, or null
+ *   optimizer.rejected_at_cabling  the designs the cable stage rejected, what each round
+ *                                  excluded and why ([] when none; docs/optimization.md)
  *   optimizer.design_objective     the first objective on the design as built, cables
  *                                  included (the model's objective leaves them out)
  *   fabrics[].oversubscription_by_tier, ecmp_paths, rails, link_gbps, radix, breakout,
@@ -428,6 +430,10 @@ static Json *optimizer_json(const OptimizerReport *opt)
 	jw_set(o, "design_objective", jw_real(opt->design_objective, 6));
 	jw_set(o, "cable_estimate_per_link", jw_real(opt->cable_money, 2));
 	jw_set(o, "cable_estimate_w_per_link", jw_real(opt->cable_watts, 3));
+	Json *rej = jw_array();
+	for (int i = 0; i < opt->rejected; i++)
+		jw_push(rej, jw_str(opt->rejected_text[i]));
+	jw_set(o, "rejected_at_cabling", rej);
 	/* The objective's units: base ("bit/s"), and as report.md shows it ("Tbit/s"). */
 	double scale;
 	int places;

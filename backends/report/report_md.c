@@ -474,6 +474,16 @@ static void decisions(Buf *b, const Design *d, const OptimizerReport *opt)
 			text_number(b, opt->cable_watts, 2, false);
 			buf_puts(b, " W of cabling, the first design's own.");
 		}
+		/* Designs the cable stage rejected, each excluded before deciding again. */
+		if (opt->rejected > 0) {
+			buf_printf(b, " %d design%s rejected at cabling:", opt->rejected,
+				   opt->rejected == 1 ? "" : "s");
+			for (int i = 0; i < opt->rejected; i++) {
+				buf_puts(b, i ? "; " : " ");
+				buf_puts(b, opt->rejected_text[i]);
+			}
+			buf_puts(b, ".");
+		}
 		buf_puts(b, "\n\n");
 	}
 	if (!d->decisions.n) {

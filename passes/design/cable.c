@@ -290,6 +290,42 @@ int cable_choose_again(Design *d, int fi)
 	return bad < 0 ? -1 : first + bad;
 }
 
+/* Fabric fi's cables again, every run 0 (each medium then at its shortest stocked length): a
+ * copy, the design's own cables left as they are. */
+bool cable_fabric_joins_short(Design *d, int fi)
+{
+	int n = 0;
+	for (int i = 0; i < d->ncables; i++)
+		n += d->links[d->cables[i].link].fabric == fi;
+	const FabricInst *f = &d->fabrics[fi];
+	Catalogue cat = catalogue(d, field_value(f->decl, FLD_FABRIC_MEDIA));
+	if (n == 0 || cat.n == 0)
+		return true;
+	CableInst *c = xmalloc(sizeof(CableInst) * (size_t)n);
+	Spot *spots = xmalloc(sizeof(Spot) * (size_t)(2 * n));
+	int k = 0, first = -1;
+	for (int i = 0; i < d->ncables; i++) {
+		const LinkInst *l = &d->links[d->cables[i].link];
+		if (l->fabric != fi)
+			continue;
+		first = first < 0 ? i : first;
+		c[k] = (CableInst){.link = d->cables[i].link, .run = 0, .length = 0, .media = -1,
+				   .fiber = -1, .cage_a = -1, .cage_z = -1, .assembly = i, .trunk = -1,
+				   .leg = -1, .panel_a = -1, .panel_z = -1};
+		spots[k] = cable_spot(d, l->a), spots[n + k] = cable_spot(d, l->z);
+		k++;
+	}
+	Weights w;
+	judge_weights(d, &w.money, &w.watt);
+	CageIndex index = cage_index(d);
+	int bad = cage_choose(d, &index, &cat, w, c, spots, spots + n, n, first);
+	free(index.base);
+	free(index.slot);
+	free(spots);
+	free(c);
+	return bad < 0;
+}
+
 int cable_fabrics(Design *d)
 {
 	/* zeroed (arena_alloc): measure() stores only the fields that are not zero */

@@ -92,11 +92,20 @@ int design_validate(Design *d)
 		for (int i = 0; i < d->violations.n; i++)
 			if (((const Violation *)d->violations.v[i])->source != VS_CABLE)
 				cables_only = false;
+		/* After rounds that excluded designs the cable stage rejected (pipeline.c), the
+		 * count says the rounds are spent, or that no other option was left. */
+		const char *rounds = d->nnogoods
+					     ? arena_printf(d->p->c->arena,
+							    " (%d design%s rejected at cabling before "
+							    "this one were excluded and the choices "
+							    "decided again; --timings lists them)",
+							    d->nnogoods, d->nnogoods == 1 ? "" : "s")
+					     : "";
 		which = cables_only ? arena_printf(d->p->c->arena,
 						   "the open choices are decided before the cables, "
-						   "which the optimizer does not weigh; the design "
+						   "which the optimizer does not weigh%s; the design "
 						   "kept, of the %d explored, has %s",
-						   d->combinations, b.s)
+						   rounds, d->combinations, b.s)
 				    : arena_printf(d->p->c->arena,
 						   "no design the open choices allow meets the "
 						   "requirements; the closest of the %d explored, "
@@ -176,6 +185,7 @@ int design_init(Design *d, Program *p)
 		      .scenario_name = p->scenario ? p->scenario : "default", .verify = d->verify, .time_limit = d->time_limit,
 		      .exhaustive = d->exhaustive, .timings = d->timings, .built_objective = NAN,
 		      .cable_hint_money = d->cable_hint_money, .cable_hint_watts = d->cable_hint_watts,
+		      .nogoods = d->nogoods, .nnogoods = d->nnogoods,
 		      .prior = d->prior, .numbers_only = d->numbers_only};
 	int before = diag_errors(c);
 	/* check.c allows one cluster per spec. */

@@ -45,6 +45,22 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+/* Whether the options in force are a design the cable stage rejected (a no-good of
+ * decide_cable_nogood: all its options chosen together). */
+static bool rejected_at_cabling(const Design *d, const PtrVec *opens)
+{
+	for (int g = 0; g < d->nnogoods; g++) {
+		const CableNogood *ng = &d->nogoods[g];
+		bool all = ng->n > 0;
+		for (int k = 0; k < ng->n && all; k++)
+			all = ng->fam[k] < opens->n &&
+			      ((const OpenChoice *)opens->v[ng->fam[k]])->cur == ng->opt[k];
+		if (all)
+			return true;
+	}
+	return false;
+}
+
 /* Objectives and requirements must be computable by this version: say so once, up front. */
 static int check_computable(Design *d)
 {
@@ -131,6 +147,9 @@ int decide_choices(Design *d)
 			choice_set(o, (int)(rest % o->nopts));
 			rest /= o->nopts;
 		}
+		/* A design the cable stage rejected is no candidate, not even the least bad. */
+		if (rejected_at_cabling(d, &opens))
+			continue;
 		bool ok = choice_evaluate(d);
 		d->combinations++;
 		if (ok) {
@@ -161,6 +180,7 @@ int decide_choices(Design *d)
 		choice_set(o, pick);
 		o->dec->chosen = o->opts[pick];
 		o->dec->chosen_text = o->texts[pick];
+		o->dec->chosen_index = pick;
 		/* What the choice saved: the best objective with any other option here. */
 		double next = INFINITY;
 		int next_i = -1;
@@ -178,6 +198,93 @@ int decide_choices(Design *d)
 	choice_evaluate(d);
 	d->solve_ms = now_ms() - t0;
 	return diag_errors(c) - before;
+}
+
+/* The open decision of decl's field f (no constructor parameter; Field.id is 1 + FieldId), or -1. */
+static int decision_of(const Design *d, const Decl *decl, FieldId f)
+{
+	for (int i = 0; i < d->decisions.n; i++) {
+		const Decision *x = d->decisions.v[i];
+		if (x->decl == decl && x->field && x->field->id == 1 + (int)f && !x->param)
+			return i;
+	}
+	return -1;
+}
+
+bool decide_cable_nogood(Design *d, CableNogood *out)
+{
+	Arena *a = d->p->c->arena;
+	const Violation *v = NULL;
+	for (int i = 0; i < d->violations.n; i++) {
+		const Violation *w = d->violations.v[i];
+		if (w->source != VS_CABLE)
+			return false;
+		if (!v && w->fabric >= 0 && w->fabric < d->nfabrics)
+			v = w;
+	}
+	if (!v || d->decisions.n == 0)
+		return false;
+	int fi = v->fabric;
+	const FabricInst *f = &d->fabrics[fi];
+	/* The ends of the links left without a medium: the fabric's own switch model (its
+	 * `switch` field, not a tier's spine_switch or core_switch), a node's NIC. */
+	bool sw = false, node = false, other = false;
+	for (int i = 0; i < d->ncables; i++) {
+		const CableInst *c = &d->cables[i];
+		const LinkInst *l = &d->links[c->link];
+		if (l->fabric != fi || c->cable || c->optic_a || c->optic_z)
+			continue;
+		const End ends[2] = {l->a, l->z};
+		for (int e = 0; e < 2; e++) {
+			if (ends[e].kind == END_SWITCH && d->switches[ends[e].dev].model == f->switch_model)
+				sw = true;
+			else if (ends[e].kind == END_NODE)
+				node = true;
+			else if (ends[e].kind != END_SWITCH)
+				other = true;
+		}
+	}
+	int *fam = arena_alloc(a, sizeof(int) * (size_t)(d->decisions.n + 1));
+	int *opt = arena_alloc(a, sizeof(int) * (size_t)(d->decisions.n + 1));
+	int n = 0;
+	/* Proven: no length would do, so every design with these ends fails the same way (as far
+	 * as the links' lanes meet their cages as here). Otherwise the run was too long for every
+	 * medium that fits the ends: a design with the same ends and shorter runs may be cabled,
+	 * and excluding the ends over-excludes it (docs/optimization.md). */
+	bool proven = !other && !cable_fabric_joins_short(d, fi);
+	bool whole = other;
+	if (!whole) {
+		int ds = sw ? decision_of(d, f->decl, FLD_FABRIC_SWITCH) : -1;
+		int dn = node ? decision_of(d, d->cluster, FLD_CLUSTER_NODES) : -1;
+		if (ds >= 0)
+			fam[n++] = ds;
+		if (dn >= 0)
+			fam[n++] = dn;
+		whole = n == 0; /* the ends are fixed: only the design itself is known bad */
+	}
+	if (whole) {
+		n = 0;
+		for (int i = 0; i < d->decisions.n; i++)
+			fam[n++] = i;
+	}
+	Buf b = {0};
+	if (whole)
+		buf_puts(&b, "the design with ");
+	for (int k = 0; k < n; k++) {
+		const Decision *x = d->decisions.v[fam[k]];
+		opt[k] = x->chosen_index;
+		buf_printf(&b, "%s%s.%s = %s", k ? ", " : "", x->name, x->field_name, x->chosen_text);
+	}
+	/* The cable stage's own words, up to its advice. */
+	const char *msg = v->msg, *cut = strstr(msg, "): declare");
+	int len = cut ? (int)(cut - msg) + 1 : (int)strlen(msg);
+	buf_printf(&b, ": %.*s%s", len, msg,
+		   proven ? ", nor would at any length"
+			  : whole ? "" : ", beyond the reach of every medium that fits its ends");
+	*out = (CableNogood){.n = n, .fam = fam, .opt = opt, .whole = whole,
+			     .text = arena_strdup(a, b.s)};
+	buf_free(&b);
+	return true;
 }
 
 /* A reliability attribute (job_mtbf, goodput, effective_*): the optimizer's candidates weigh it
@@ -213,6 +320,13 @@ int decide_report(Design *d)
 	r.cable_money = hinted ? d->cable_hint_money : NAN;
 	r.cable_watts = hinted ? d->cable_hint_watts : NAN;
 	r.maximize = d->p->objectives.n && ((Stmt *)d->p->objectives.v[0])->objective.maximize;
+	if (d->nnogoods) {
+		const char **t = arena_alloc(d->c->arena, sizeof(char *) * (size_t)d->nnogoods);
+		for (int i = 0; i < d->nnogoods; i++)
+			t[i] = d->nogoods[i].text;
+		r.rejected = d->nnogoods;
+		r.rejected_text = t;
+	}
 	r.plant_left_out = d->p->objectives.n &&
 			   check_reads_member(((Stmt *)d->p->objectives.v[0])->objective.expr,
 					      reliability_member);

@@ -559,6 +559,22 @@ static bool build(Opt *o, int elastic_rows, Slacks *sl)
 		lp_objective(o->m, stmt_name(o, ob->maximize ? "maximize" : "minimize", ob->expr->loc, ob->expr->loc), &e,
 			     max);
 	}
+	/* The designs the cable stage rejected (decide_cable_nogood): not all of a no-good's
+	 * options again, Σ x(F, i) over its k options <= k - 1. Never relaxed. */
+	for (int g = 0; g < d->nnogoods; g++) {
+		const CableNogood *ng = &d->nogoods[g];
+		LpExpr e = {0};
+		bool valid = ng->n > 0;
+		for (int k = 0; k < ng->n && valid; k++) {
+			valid = ng->fam[k] < o->nfam &&
+				ng->opt[k] < ((const OpenChoice *)o->opens->v[ng->fam[k]])->nopts;
+			if (valid)
+				lp_term(o->a, &e, o->x[ng->fam[k]][ng->opt[k]], 1);
+		}
+		if (valid)
+			lp_row(o->m, arena_printf(o->a, "rejected_at_cabling_%d", g + 1), &e, 'L',
+			       ng->n - 1);
+	}
 	/* Ties: options in the order written. */
 	LpExpr order = {0};
 	for (int f = 0; f < o->nfam; f++) {
@@ -890,6 +906,7 @@ int optimize_choices(Design *d, PtrVec *opens, bool *fallback)
 		choice_set(oc, pick[f]);
 		oc->dec->chosen = oc->opts[pick[f]];
 		oc->dec->chosen_text = oc->texts[pick[f]];
+		oc->dec->chosen_index = pick[f];
 		oc->dec->ncandidates = oc->nopts;
 	}
 	choice_evaluate(d);
