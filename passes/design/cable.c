@@ -302,7 +302,9 @@ bool cable_fabric_joins_short(Design *d, int fi)
 	if (n == 0 || cat.n == 0)
 		return true;
 	CableInst *c = xmalloc(sizeof(CableInst) * (size_t)n);
-	Spot *spots = xmalloc(sizeof(Spot) * (size_t)(2 * n));
+	CageTables t;
+	cage_tables_init(&t, sizeof(CageEnd) * (size_t)(2 * n + 2));
+	CageEnd *spots = cage_tables_get(&t, sizeof(CageEnd), 2 * (size_t)n + 2, false);
 	int k = 0, first = -1;
 	for (int i = 0; i < d->ncables; i++) {
 		const LinkInst *l = &d->links[d->cables[i].link];
@@ -312,16 +314,14 @@ bool cable_fabric_joins_short(Design *d, int fi)
 		c[k] = (CableInst){.link = d->cables[i].link, .run = 0, .length = 0, .media = -1,
 				   .fiber = -1, .cage_a = -1, .cage_z = -1, .assembly = i, .trunk = -1,
 				   .leg = -1, .panel_a = -1, .panel_z = -1};
-		spots[k] = cable_spot(d, l->a), spots[n + k] = cable_spot(d, l->z);
+		spots[k] = cable_spot(d, l->a).end, spots[n + k] = cable_spot(d, l->z).end;
 		k++;
 	}
 	Weights w;
 	judge_weights(d, &w.money, &w.watt);
-	CageIndex index = cage_index(d);
+	CageIndex index = cage_index(d, &t);
 	int bad = cage_choose(d, &index, &cat, w, c, spots, spots + n, n, first);
-	free(index.base);
-	free(index.slot);
-	free(spots);
+	cage_tables_free(&t);
 	free(c);
 	return bad < 0;
 }
