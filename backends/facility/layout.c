@@ -207,7 +207,7 @@ void layout_fixed(Buf *b, double x, int decimals)
 
 void layout_flush(FILE *f, Buf *b, bool force)
 {
-	if (b->len && (force || b->len >= (1u << 20))) {
+	if (b->len && (force || b->len >= (1u << 20)) && !output_put(f, b, !force)) {
 		fwrite(b->s, 1, b->len, f);
 		b->len = 0;
 	}
