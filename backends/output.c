@@ -694,15 +694,13 @@ int output_write_buf(Output *o, const char *relpath, Buf *b)
 	*b = (Buf){0};
 	if (!j->owned)
 		j->owned = xstrdup("");
-	/* Hashing on whichever thread has time: when the queue has no room for the file (the
-	 * caller would wait for the writer), the caller hashes it itself before it hands it over;
-	 * otherwise the writer does, beside the caller. Before, the caller took it over from half
-	 * a queue, and then hashed a tenth of its own time at 100,000 GPUs with every artifact
-	 * while the writer had time to spare (docs/performance.md, "Emitter, fifth pass"). Either
-	 * way the same bytes are hashed, so the manifest is the same. */
+	/* Hashing on whichever thread has time: when the writer is behind (its queue over half
+	 * full), the caller hashes the file itself before it hands it over. Either way the same
+	 * bytes are hashed, so the manifest is the same. (Hashing only when the queue has no room
+	 * was tried: docs/performance.md, "Emitter, fifth pass".) */
 	if (w->threaded) {
 		pthread_mutex_lock(&w->mu);
-		bool behind = w->queued && w->queued + j->n > QUEUE_BYTES;
+		bool behind = w->queued > QUEUE_BYTES / 2;
 		pthread_mutex_unlock(&w->mu);
 		if (behind) {
 			hash_update(of->sink->sha, j->owned, j->n);
