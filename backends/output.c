@@ -15,7 +15,9 @@
  * each file is a stdio stream over a Sink (fopencookie) whose blocks go, copied, into a
  * bounded queue (QUEUE_BYTES); the writer takes them in order, makes the file's directories
  * (once per directory run), creates it, writes each block and hashes it with nettle's SHA-256
- * on the way, so nothing is read back. The bytes written, and their order, are the same as
+ * on the way, so nothing is read back. Blocks made whole in a Buf (layout_flush) go without the
+ * copy (output_put), their buffers handed back for reuse once written; files made whole in
+ * memory likewise (output_write_buf). The bytes written, and their order, are the same as
  * with one thread; should the thread not start, the jobs run on the caller's thread.
  *
  * Artifacts rendered on several threads at once (emit.c) each write into a part of the Output
@@ -49,6 +51,9 @@
 /* FILE_BUFFER: stdio's buffer, so fewer blocks; JOB_MAX: larger writes are split, so the
  * writer starts early; QUEUE_BYTES: what the backends may run ahead of the writer. */
 enum { FILE_BUFFER = 1 << 16, JOB_MAX = 1 << 20, QUEUE_BYTES = 16 << 20 };
+/* SPARES, SPARE_MAX: how many buffers of output_put the writer keeps for reuse, and up to
+ * which size (a fresh buffer costs a page fault every 4 KiB when first written). */
+enum { SPARES = 6, SPARE_MAX = 4 << 20 };
 
 typedef struct Writer Writer;
 
@@ -66,15 +71,18 @@ typedef struct Sink {
 	bool hashed;      /* JOB_WHOLE: sha already holds the whole file's (hashed by the caller) */
 } Sink;
 
-/* JOB_WHOLE: a file in one piece (output_write_buf): open, write, close. */
-typedef enum { JOB_OPEN, JOB_DATA, JOB_CLOSE, JOB_WHOLE } JobKind;
+/* JOB_WHOLE: a file in one piece (output_write_buf): open, write, close. JOB_TAKEN: a block of
+ * an open file handed over whole (output_put), its buffer recycled once written. */
+typedef enum { JOB_OPEN, JOB_DATA, JOB_CLOSE, JOB_WHOLE, JOB_TAKEN } JobKind;
 
 typedef struct Job {
 	struct Job *next;
 	JobKind kind;
 	Sink *sink;
 	size_t n;
-	char *owned; /* JOB_WHOLE: the n bytes, the job's (freed once written) */
+	char *owned; /* JOB_WHOLE, JOB_TAKEN: the n bytes, the job's (freed or recycled once
+		      * written) */
+	size_t cap;  /* JOB_TAKEN: owned's size */
 	char data[]; /* JOB_DATA: n bytes */
 } Job;
 
@@ -91,6 +99,11 @@ struct Writer {
 	int full;           /* and this many callers (the threads of parts) for room: wake-ups,
 			     * costly in a virtual machine, happen only when someone waits */
 	char *made;         /* the writer's: the directory of the last file created, made */
+	struct {            /* JOB_TAKEN's buffers, written, for output_put to hand out again */
+		char *s;
+		size_t cap;
+	} spare[SPARES];
+	int nspare;
 	bool failed;        /* the writer's: a file failed, so the later ones are not written */
 };
 
@@ -192,13 +205,16 @@ static bool make_parents(Output *o)
 }
 
 static void writer_stop(Writer *w);
+static void stream_unlist(FILE *f);
 static void free_sink(Sink *s);
 
 static void output_free(Output *o)
 {
 	for (int i = 0; i < o->nfiles; i++)
-		if (o->files[i].f)
+		if (o->files[i].f) {
+			stream_unlist(o->files[i].f);
 			fclose(o->files[i].f);
+		}
 	writer_stop(o->w); /* before the files' sinks and the directory go */
 	for (int i = 0; i < o->nfiles; i++) {
 		free_sink(o->files[i].sink);
@@ -321,6 +337,21 @@ static void run_job(Writer *w, Job *j)
 		sink_done(s);
 		free(j->owned);
 		break;
+	case JOB_TAKEN:
+		sink_data(s, j->owned, j->n);
+		if (j->cap <= SPARE_MAX) {
+			if (w->threaded)
+				pthread_mutex_lock(&w->mu);
+			if (w->nspare < SPARES) {
+				w->spare[w->nspare].s = j->owned;
+				w->spare[w->nspare++].cap = j->cap;
+				j->owned = NULL;
+			}
+			if (w->threaded)
+				pthread_mutex_unlock(&w->mu);
+		}
+		free(j->owned);
+		break;
 	}
 	if (s->err > 0)
 		w->failed = true;
@@ -438,6 +469,8 @@ static void writer_stop(Writer *w)
 	pthread_cond_destroy(&w->room);
 	pthread_cond_destroy(&w->idle);
 	free(w->made);
+	for (int i = 0; i < w->nspare; i++)
+		free(w->spare[i].s);
 	free(w);
 }
 
@@ -557,6 +590,75 @@ static OutFile *new_file(Output *o, const char *relpath)
 	return of;
 }
 
+/* The streams of output_file still open, on any thread, for output_put: which Sink a FILE
+ * writes to (stdio does not tell). A stream beyond STREAMS is not listed; output_put then
+ * leaves its blocks to stdio. */
+enum { STREAMS = 64 };
+static pthread_mutex_t streams_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+	FILE *f;
+	Sink *s;
+} streams[STREAMS];
+
+static void stream_list(FILE *f, Sink *s)
+{
+	pthread_mutex_lock(&streams_mu);
+	for (int i = 0; i < STREAMS; i++)
+		if (!streams[i].f) {
+			streams[i].f = f;
+			streams[i].s = s;
+			break;
+		}
+	pthread_mutex_unlock(&streams_mu);
+}
+
+/* Before f is closed (its address may then be another stream's). */
+static void stream_unlist(FILE *f)
+{
+	pthread_mutex_lock(&streams_mu);
+	for (int i = 0; i < STREAMS; i++)
+		if (streams[i].f == f)
+			streams[i].f = NULL;
+	pthread_mutex_unlock(&streams_mu);
+}
+
+bool output_put(FILE *f, Buf *b, bool more)
+{
+	Sink *s = NULL;
+	pthread_mutex_lock(&streams_mu);
+	for (int i = 0; i < STREAMS && !s; i++)
+		if (streams[i].f == f)
+			s = streams[i].s;
+	pthread_mutex_unlock(&streams_mu);
+	if (!s || !b->len || fflush(f) != 0) /* what stdio holds of f goes first */
+		return false;
+	Writer *w = s->w;
+	Job *j = xmalloc(sizeof *j);
+	*j = (Job){.kind = JOB_TAKEN, .sink = s, .n = b->len, .owned = b->s, .cap = b->cap};
+	size_t cap = b->cap;
+	*b = (Buf){0};
+	if (!more) {
+		writer_push(w, j);
+		return true;
+	}
+	if (w->threaded)
+		pthread_mutex_lock(&w->mu);
+	if (w->nspare) {
+		w->nspare--;
+		b->s = w->spare[w->nspare].s;
+		b->cap = w->spare[w->nspare].cap;
+	}
+	if (w->threaded)
+		pthread_mutex_unlock(&w->mu);
+	writer_push(w, j);
+	if (!b->s) { /* the same size again, not grown to it piece by piece */
+		b->s = xmalloc(cap);
+		b->cap = cap;
+	}
+	b->s[0] = 0;
+	return true;
+}
+
 FILE *output_file(Output *o, const char *relpath)
 {
 	OutFile *of = new_file(o, relpath);
@@ -576,6 +678,7 @@ FILE *output_file(Output *o, const char *relpath)
 	setvbuf(f, NULL, _IOFBF, FILE_BUFFER);
 	writer_job(o->w, JOB_OPEN, s, NULL, 0);
 	of->f = f;
+	stream_list(f, s);
 	return f;
 }
 
@@ -593,7 +696,8 @@ int output_write_buf(Output *o, const char *relpath, Buf *b)
 		j->owned = xstrdup("");
 	/* Hashing on whichever thread has time: when the writer is behind (its queue over half
 	 * full), the caller hashes the file itself before it hands it over. Either way the same
-	 * bytes are hashed, so the manifest is the same. */
+	 * bytes are hashed, so the manifest is the same. (Hashing only when the queue has no room
+	 * was tried: docs/performance.md, "Emitter, fifth pass".) */
 	if (w->threaded) {
 		pthread_mutex_lock(&w->mu);
 		bool behind = w->queued > QUEUE_BYTES / 2;
@@ -626,6 +730,7 @@ static int close_file(Output *o, OutFile *of)
 {
 	FILE *f = of->f;
 	of->f = NULL;
+	stream_unlist(f);
 	int err = finish_stream(f); /* the sink itself never fails */
 	of->a.path = of->path;
 	if (err) {

@@ -76,16 +76,24 @@ const char *text_scenario(const Design *d)
 /* Shown as written: '|', '\\', '`', '[' and ']' backslash-escaped, '<', '>' and '&' as HTML
  * entities, so no markup, link or raw HTML in a spec's text gets through (issue 22); control
  * characters and line breaks as spaces. */
+/* The bytes that end text_md_cell's scan of a plain cell: the end, the control characters and
+ * DEL (each shown as a space), and what is escaped. */
+#define C8(c) [c] = true, [c + 1] = true, [c + 2] = true, [c + 3] = true, [c + 4] = true, \
+	      [c + 5] = true, [c + 6] = true, [c + 7] = true
+static const bool md_stop[256] = {C8(0), C8(8), C8(16), C8(24), [0x7f] = true, ['|'] = true,
+				  ['\\'] = true, ['`'] = true, ['['] = true, [']'] = true,
+				  ['<'] = true, ['>'] = true, ['&'] = true};
+#undef C8
+
 void text_md_cell(Buf *b, const char *s)
 {
-	/* Most cells (names, ports) need nothing escaped: one copy (pull sheets write millions). */
-	const char *p = s;
-	for (unsigned char c; p && (c = (unsigned char)*p) >= 0x20 && c != 0x7f && c != '|' &&
-			      c != '\\' && c != '`' && c != '[' && c != ']' && c != '<' && c != '>' &&
-			      c != '&';)
+	/* Most cells (names, ports) need nothing escaped: one copy (pull sheets write millions),
+	 * the scan by table (md_stop). */
+	const unsigned char *p = (const unsigned char *)s;
+	while (p && !md_stop[*p])
 		p++;
 	if (p && !*p) {
-		buf_put(b, s, (size_t)(p - s));
+		buf_put(b, s, (size_t)((const char *)p - s));
 		return;
 	}
 	for (; s && *s; s++) {

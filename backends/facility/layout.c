@@ -123,37 +123,36 @@ void layout_slug(Buf *b, const char *s)
 
 void layout_int(Buf *b, long long v)
 {
-	/* Written in place, two digits a step: these fill tens of millions of CSV cells. */
+	/* Written in place, two digits a step, straight into the buffer once its length is
+	 * known: these fill tens of millions of CSV cells. */
 	static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930"
 				       "31323334353637383940414243444546474849505152535455565758596061"
 				       "62636465666768697071727374757677787980818283848586878889909192"
 				       "93949596979899";
-	/* The digits end at tmp + 24; the 16 bytes from the first are copied at once. */
-	char tmp[40] = {0};
-	int k = 24;
+	if (b->cap - b->len <= 21) /* a sign, 20 digits and the NUL */
+		buf_reserve(b, 21);
+	char *p = b->s + b->len;
 	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-	while (u >= 100) {
+	if (v < 0)
+		*p++ = '-';
+	int n = 1;
+	for (unsigned long long t = u; t >= 10; t /= 10)
+		n++;
+	char *e = p + n;
+	for (char *q = e; u >= 100;) {
 		unsigned r = (unsigned)(u % 100);
 		u /= 100;
-		tmp[--k] = pairs[2 * r + 1];
-		tmp[--k] = pairs[2 * r];
+		*--q = pairs[2 * r + 1];
+		*--q = pairs[2 * r];
 	}
 	if (u >= 10) {
-		tmp[--k] = pairs[2 * u + 1];
-		tmp[--k] = pairs[2 * u];
+		p[0] = pairs[2 * u];
+		p[1] = pairs[2 * u + 1];
 	} else {
-		tmp[--k] = (char)('0' + u);
+		p[0] = (char)('0' + u);
 	}
-	if (v < 0)
-		tmp[--k] = '-';
-	size_t n = 24 - (size_t)k;
-	if (n <= 16 && b->cap - b->len > 16) {
-		memcpy(b->s + b->len, tmp + k, 16);
-		b->len += n;
-		b->s[b->len] = 0;
-	} else {
-		buf_put(b, tmp + k, n);
-	}
+	*e = 0;
+	b->len = (size_t)(e - b->s);
 }
 
 /* x rounded to `decimals` places (at most 6) without printf: these numbers fill millions of
@@ -208,7 +207,7 @@ void layout_fixed(Buf *b, double x, int decimals)
 
 void layout_flush(FILE *f, Buf *b, bool force)
 {
-	if (b->len && (force || b->len >= (1u << 20))) {
+	if (b->len && (force || b->len >= (1u << 20)) && !output_put(f, b, !force)) {
 		fwrite(b->s, 1, b->len, f);
 		b->len = 0;
 	}

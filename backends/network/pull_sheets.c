@@ -220,9 +220,44 @@ static const Part *pull_part(const Design *d, const Pull *p)
 	return p->what == PULL_TRUNK ? d->trunks[p->cable].part : d->cables[p->cable].cable;
 }
 
+/* A cell that repeats from row to row (a part, medium, optic or fabric by name): escaped once
+ * for each run of rows with the same name (the same string: names are the design's). */
+typedef struct Cell {
+	const char *key;
+	bool set;
+	Buf text;
+} Cell;
+
+typedef struct Cells {
+	Cell part, media, optic_a, optic_z, fabric; /* pull-sheets.csv's */
+	Cell md_part;                               /* pull-sheets.md's */
+} Cells;
+
+static void cell_put(Buf *b, Cell *c, const char *s, bool md)
+{
+	if (!c->set || c->key != s) {
+		c->set = true;
+		c->key = s;
+		c->text.len = 0;
+		if (md)
+			text_md_cell(&c->text, s);
+		else
+			text_csv_field(&c->text, s);
+	}
+	if (c->text.len)
+		buf_put(b, c->text.s, c->text.len);
+}
+
+static void cells_free(Cells *c)
+{
+	Cell *all[] = {&c->part, &c->media, &c->optic_a, &c->optic_z, &c->fabric, &c->md_part};
+	for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+		buf_free(&all[i]->text);
+}
+
 /* cell: the sheet's name as a CSV cell and its comma, made once a sheet. */
 static void csv_row(Buf *b, const Design *d, const EndTable *et, const Pull *p, int seq,
-		    const Buf *cell)
+		    const Buf *cell, Cells *cells)
 {
 	buf_put(b, cell->s, cell->len);
 	layout_int(b, seq);
@@ -235,7 +270,7 @@ static void csv_row(Buf *b, const Design *d, const EndTable *et, const Pull *p, 
 	buf_putc(b, ',');
 	layout_number(b, p->length, 2);
 	buf_putc(b, ',');
-	text_csv_field(b, part_name(pull_part(d, p)));
+	cell_put(b, &cells->part, part_name(pull_part(d, p)), false);
 	buf_putc(b, ',');
 	if (p->what == PULL_TRUNK) {
 		const TrunkInst *t = &d->trunks[p->cable];
@@ -248,12 +283,12 @@ static void csv_row(Buf *b, const Design *d, const EndTable *et, const Pull *p, 
 	}
 	const CableInst *c = &d->cables[p->cable];
 	const LinkInst *l = &d->links[c->link];
-	text_csv_field(b, c->media >= 0 ? enum_MEDIA.words[c->media] : "");
+	cell_put(b, &cells->media, c->media >= 0 ? enum_MEDIA.words[c->media] : "", false);
 	buf_putc(b, ',');
 	/* A cord plugs into the optic at its device end only. */
-	text_csv_field(b, part_name(p->what == PULL_CORD_Z ? NULL : c->optic_a));
+	cell_put(b, &cells->optic_a, part_name(p->what == PULL_CORD_Z ? NULL : c->optic_a), false);
 	buf_putc(b, ',');
-	text_csv_field(b, part_name(p->what == PULL_CORD_A ? NULL : c->optic_z));
+	cell_put(b, &cells->optic_z, part_name(p->what == PULL_CORD_A ? NULL : c->optic_z), false);
 	buf_putc(b, ',');
 	const EndText *a = &et->ends[2 * (size_t)p->cable], *z = a + 1;
 	if (p->what == PULL_CORD_A) {
@@ -266,7 +301,7 @@ static void csv_row(Buf *b, const Design *d, const EndTable *et, const Pull *p, 
 		csv_end(b, et, a);
 		csv_end(b, et, z);
 	}
-	text_csv_field(b, l->fabric >= 0 ? d->fabrics[l->fabric].name : "");
+	cell_put(b, &cells->fabric, l->fabric >= 0 ? d->fabrics[l->fabric].name : "", false);
 	buf_putc(b, ',');
 	buf_puts(b, ir_link_tier_names[l->tier]);
 	buf_putc(b, '\n');
@@ -352,7 +387,7 @@ static void md_totals(Buf *b, const Design *d, const Pull *v, int n)
 }
 
 static void md_sheet(FILE *f, Buf *b, const Design *d, const EndText *ends, const Pull *v, int n,
-		     Buf *sheet, Buf *text, Buf *text2)
+		     Buf *sheet, Buf *text, Buf *text2, Cells *cells)
 {
 	buf_puts(b, "\n## ");
 	buf_puts(b, sheet->s);
@@ -370,7 +405,7 @@ static void md_sheet(FILE *f, Buf *b, const Design *d, const EndText *ends, cons
 		buf_puts(b, " | ");
 		layout_number(b, v[i].length, 2);
 		buf_puts(b, " | ");
-		text_md_cell(b, part_name(pull_part(d, &v[i])));
+		cell_put(b, &cells->md_part, part_name(pull_part(d, &v[i])), true);
 		buf_puts(b, " | ");
 		text->len = text2->len = 0;
 		pull_ends(text, text2, d, ends, &v[i]);
@@ -408,6 +443,7 @@ int pull_sheets_write(Output *o, const Design *d)
 	Pull *v = pull_order(d, rows, &n);
 	const EndTable *et = ends_table(o, d);
 	Buf b = {0}, m = {0}, sheet = {0}, cell = {0}, port = {0}, port2 = {0};
+	Cells cells = {0};
 	buf_puts(&b, csv_header);
 	buf_puts(&m, md_intro);
 	for (int i = 0, end; i < n; i = end) {
@@ -419,10 +455,10 @@ int pull_sheets_write(Output *o, const Design *d)
 		text_csv_field(&cell, sheet.s);
 		buf_putc(&cell, ',');
 		for (int k = i; k < end; k++) {
-			csv_row(&b, d, et, &v[k], k - i + 1, &cell);
+			csv_row(&b, d, et, &v[k], k - i + 1, &cell, &cells);
 			layout_flush(csv, &b, false);
 		}
-		md_sheet(md, &m, d, et->ends, v + i, end - i, &sheet, &port, &port2);
+		md_sheet(md, &m, d, et->ends, v + i, end - i, &sheet, &port, &port2, &cells);
 	}
 	layout_flush(csv, &b, true);
 	layout_flush(md, &m, true);
@@ -433,6 +469,7 @@ int pull_sheets_write(Output *o, const Design *d)
 	buf_free(&cell);
 	buf_free(&port);
 	buf_free(&port2);
+	cells_free(&cells);
 	int rc = output_close(o, csv);
 	return output_close(o, md) || rc;
 }

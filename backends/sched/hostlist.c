@@ -19,9 +19,14 @@
  */
 #include "backends.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* isdigit without the locale's table: a digit is 0-9 in every locale (C11 7.4.1.5). */
+static inline bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
 
 /* More digits than this and the name is a single host (Slurm's number is an unsigned long). */
 enum { HOSTLIST_MAX_DIGITS = 18 };
@@ -37,7 +42,7 @@ typedef struct Host {
 static Host host_parse(const char *name)
 {
 	size_t n = strlen(name), i = n;
-	while (i > 0 && isdigit((unsigned char)name[i - 1]))
+	while (i > 0 && is_digit(name[i - 1]))
 		i--;
 	Host h = {.name = name, .plen = i};
 	if (i == n || n - i > HOSTLIST_MAX_DIGITS) {
@@ -58,7 +63,7 @@ static int digits_right(const char **pa, const char **pb)
 	const char *a = *pa, *b = *pb;
 	int bias = 0;
 	for (;; a++, b++) {
-		bool da = isdigit((unsigned char)*a), db = isdigit((unsigned char)*b);
+		bool da = is_digit(*a), db = is_digit(*b);
 		if (!da || !db) {
 			*pa = a, *pb = b;
 			return !da && !db ? bias : !da ? -1 : 1;
@@ -73,7 +78,7 @@ static int digits_left(const char **pa, const char **pb)
 {
 	const char *a = *pa, *b = *pb;
 	for (;; a++, b++) {
-		bool da = isdigit((unsigned char)*a), db = isdigit((unsigned char)*b);
+		bool da = is_digit(*a), db = is_digit(*b);
 		if (!da || !db) {
 			*pa = a, *pb = b;
 			return !da && !db ? 0 : !da ? -1 : 1;
@@ -88,7 +93,7 @@ static int natcmp(const char *a, size_t na, const char *b, size_t nb)
 {
 	const char *ea = a + na, *eb = b + nb;
 	while (a < ea || b < eb) {
-		if (a < ea && b < eb && isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+		if (a < ea && b < eb && is_digit(*a) && is_digit(*b)) {
 			/* Prefixes end before their trailing digits, so a digit run never crosses
 			 * the end of either prefix. */
 			int r = *a == '0' || *b == '0' ? digits_left(&a, &b) : digits_right(&a, &b);
@@ -169,11 +174,22 @@ static bool bracketed_together(const Range *a, const Range *b)
 	return !a->h->single && !b->h->single && same_prefix(a->h, b->h);
 }
 
+/* num zero-padded to width, as "%0*llu" prints it, without printf (slurm's topology files
+ * print tens of thousands of these; num has at most HOSTLIST_MAX_DIGITS digits). */
+static void number_put(Buf *b, unsigned long long num, int width)
+{
+	for (int pad = padding(num, width); pad > 0; pad--)
+		buf_putc(b, '0');
+	layout_int(b, (long long)num);
+}
+
 static void range_put(Buf *b, const Range *r)
 {
-	buf_printf(b, "%0*llu", r->h->width, r->lo);
-	if (r->hi > r->lo)
-		buf_printf(b, "-%0*llu", r->h->width, r->hi);
+	number_put(b, r->lo, r->h->width);
+	if (r->hi > r->lo) {
+		buf_putc(b, '-');
+		number_put(b, r->hi, r->h->width);
+	}
 }
 
 void hostlist_ranged(Buf *b, const char *const *names, int n)
@@ -186,7 +202,13 @@ void hostlist_ranged(Buf *b, const char *const *names, int n)
 	Range *r = xmalloc(sizeof *r * (size_t)n);
 	for (int i = 0; i < n; i++)
 		v[i] = host_parse(names[i]);
-	host_sort(v, v + n, n);
+	/* Most lists come sorted (a switch's children, a rack's nodes): then the stable sort
+	 * would leave them as they are, and one pass says so. */
+	int in_order = 1;
+	while (in_order < n && host_cmp(&v[in_order], &v[in_order - 1]) >= 0)
+		in_order++;
+	if (in_order < n)
+		host_sort(v, v + n, n);
 	int nr = 0;
 	for (int i = 0; i < n; i++) {
 		Range *last = nr ? &r[nr - 1] : NULL;
