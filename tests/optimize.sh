@@ -14,26 +14,13 @@
 #  - the MILP's objective is the design's as built over two zones and two fabrics with whole
 #    power and cooling units (tests/optimize/zones.cluster).
 set -u
-clusterc=$1 root=$2
-fail=0
-err() { echo "FAIL: $*"; fail=$((fail + 1)); }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 
 if ! command -v glpsol >/dev/null 2>&1; then
 	echo "FAIL: glpsol not found (Debian package glpk-utils)"
 	exit 1
 fi
 
-# A number out of report.json: the first "key": value.
-json_number() { sed -n "s/.*\"$2\": \\(-\\{0,1\\}[0-9.e+-]*\\).*/\\1/p" "$1" | head -1; }
-# The decisions as "declaration.field=chosen" lines.
-decisions() {
-	awk '/"decisions": \[/ { on = 1 } on && /"declaration"/ { split($0, a, "\""); d = a[4] }
-	     on && /"field"/ { split($0, a, "\""); f = a[4] }
-	     on && /"chosen"/ { split($0, a, "\""); print d "." f "=" a[4] }
-	     on && /^  \]/ { on = 0 }' "$1"
-}
 # |a - b| <= 1e-6 |b|
 close_to() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b; exit !(d <= 1e-6 * (m > 1 ? m : 1)) }'; }
 

@@ -11,20 +11,8 @@
 #  - with Q3400 the only switch, excluding it would leave no option: the design stands and its
 #    link is reported, located, exit 2.
 set -u
-clusterc=$1 root=$2
-fail=0
-err() { echo "FAIL: $*"; fail=$((fail + 1)); }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 spec=$root/tests/optimize/cable-rejected.cluster
-
-decisions() {
-	awk '/"decisions": \[/ { on = 1 } on && /"declaration"/ { split($0, a, "\""); d = a[4] }
-	     on && /"field"/ { split($0, a, "\""); f = a[4] }
-	     on && /"chosen"/ { split($0, a, "\""); print d "." f "=" a[4] }
-	     on && /^  \]/ { on = 0 }' "$1"
-}
-json_number() { sed -n "s/.*\"$2\": \\(-\\{0,1\\}[0-9.e+-]*\\).*/\\1/p" "$1" | head -1; }
 
 for m in milp exhaustive; do
 	"$clusterc" build -q --search=$m "$spec" -o "$tmp/$m" --emit report.json,report.md 2>"$tmp/$m.err"
