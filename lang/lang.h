@@ -277,6 +277,10 @@ enum {
 	F_FRACTION = 1 << 4,   /* in (0, 1] */
 	F_ATLEAST1 = 1 << 5,   /* >= 1 (PUE) */
 	F_READONLY = 1 << 6,   /* a derived attribute: readable in require/minimize, not settable */
+	F_RELIABILITY = 1 << 7, /* an attribute of failures, checkpoints and restarts (the
+				 * optimizer's candidates weigh it without the plant's events) */
+	F_READS_POWER = 1 << 8, /* an attribute that reads the facility's power, PUE or price (a
+				 * workload's: its factor needs the whole model) */
 };
 
 typedef enum { CTOR_NONE, CTOR_TOPOLOGY, CTOR_FLOOR, CTOR_MODEL } CtorFamily;

@@ -188,8 +188,8 @@ int eval_currency(const Decl *cluster);
 /* Whether an expression reads an attribute (DECL.FIELD) anywhere in it. */
 bool check_reads_attribute(const Expr *e);
 /* Whether a member the expression reads (through parentheses, signs and arithmetic) is one
- * `member` accepts. */
-bool check_reads_member(const Expr *e, bool (*member)(const Expr *));
+ * `member` accepts (called with ctx). */
+bool check_reads_member(const Expr *e, bool (*member)(const Expr *, const void *), const void *ctx);
 
 /* An IPv4 prefix "a.b.c.d/len", the address on its network boundary. */
 bool check_parse_cidr(const char *s, uint32_t *net, int *len);

@@ -1056,30 +1056,31 @@ static void check_consistency(Checker *k, Decl *d)
 	}
 }
 
-bool check_reads_member(const Expr *e, bool (*member)(const Expr *))
+bool check_reads_member(const Expr *e, bool (*member)(const Expr *, const void *), const void *ctx)
 {
 	switch (e->kind) {
-	case EXPR_MEMBER: return member(e);
+	case EXPR_MEMBER: return member(e, ctx);
 	case EXPR_PAREN:
-	case EXPR_NEG: return check_reads_member(e->inner, member);
+	case EXPR_NEG: return check_reads_member(e->inner, member, ctx);
 	case EXPR_ADD:
 	case EXPR_SUB:
 	case EXPR_MUL:
 	case EXPR_DIV:
-		return check_reads_member(e->bin.l, member) || check_reads_member(e->bin.r, member);
+		return check_reads_member(e->bin.l, member, ctx) ||
+		       check_reads_member(e->bin.r, member, ctx);
 	default: return false;
 	}
 }
 
-static bool any_member(const Expr *e)
+static bool any_member(const Expr *e, const void *ctx)
 {
-	(void)e;
+	(void)e, (void)ctx;
 	return true;
 }
 
 bool check_reads_attribute(const Expr *e)
 {
-	return check_reads_member(e, any_member);
+	return check_reads_member(e, any_member, NULL);
 }
 
 /* A fixed duration multiplying an attribute (`5 y * wanka.energy_cost`) while the cluster's

@@ -287,12 +287,15 @@ bool decide_cable_nogood(Design *d, CableNogood *out)
 	return true;
 }
 
-/* A reliability attribute (job_mtbf, goodput, effective_*): the optimizer's candidates weigh it
- * without the power and cooling plant's events. */
-static bool reliability_member(const Expr *e)
+/* A reliability attribute (F_RELIABILITY in lang/schema.def: job_mtbf, goodput, effective_*) of
+ * program ctx: the optimizer's candidates weigh it without the power and cooling plant's events. */
+static bool reliability_member(const Expr *e, const void *ctx)
 {
-	return !strcmp(e->member.field, "job_mtbf") || !strcmp(e->member.field, "goodput") ||
-	       !strncmp(e->member.field, "effective_", 10);
+	const Program *p = ctx;
+	const Expr *base = e->member.base;
+	const Decl *decl = base->kind == EXPR_NAME ? table_get(&p->names, base->name) : NULL;
+	const FieldSchema *fs = decl && decl->kind >= 0 ? schema_field(decl->kind, e->member.field) : NULL;
+	return fs && (fs->flags & F_RELIABILITY);
 }
 
 /* What the optimizer did, as the reports give it: the MILP's result, or the exhaustive search's
@@ -329,7 +332,7 @@ int decide_report(Design *d)
 	}
 	r.plant_left_out = d->p->objectives.n &&
 			   check_reads_member(((Stmt *)d->p->objectives.v[0])->objective.expr,
-					      reliability_member);
+					      reliability_member, d->p);
 	if (d->opt.solver && !strcmp(d->opt.solver, "glpk")) {
 		r.solver = "glpk";
 		r.status = d->opt.status;

@@ -80,16 +80,13 @@ static double atom_value(Opt *o, int a)
 	return q.v;
 }
 
-/* A workload atom that reads the power, PUE or price (energy_to_train, cost_to_train, and
- * effective_energy_to_train, the energy times the failures' wall factor): its factor needs the
- * whole model, not the planner's inputs alone. */
+/* A workload atom that reads the power, PUE or price (F_READS_POWER in lang/schema.def:
+ * energy_to_train, cost_to_train, and effective_energy_to_train, the energy times the failures'
+ * wall factor): its factor needs the whole model, not the planner's inputs alone. */
 bool factor_work_needs_model(const Opt *o)
 {
 	for (int a = 0; a < o->natoms; a++)
-		if (o->atoms[a].kind == ATOM_WORK &&
-		    (!strcmp(o->atoms[a].e->member.field, "energy_to_train") ||
-		     !strcmp(o->atoms[a].e->member.field, "effective_energy_to_train") ||
-		     !strcmp(o->atoms[a].e->member.field, "cost_to_train")))
+		if (o->atoms[a].kind == ATOM_WORK && (o->atoms[a].flags & F_READS_POWER))
 			return true;
 	return false;
 }

@@ -76,8 +76,10 @@ static int atom_of(Opt *o, const Expr *e)
 	const Expr *base = e->member.base;
 	const Decl *decl = base->kind == EXPR_NAME ? table_get(&o->d->p->names, base->name) : NULL;
 	const FieldSchema *fs = decl && decl->kind >= 0 ? schema_field(decl->kind, e->member.field) : NULL;
-	if (decl && fs && (fs->flags & F_READONLY))
+	if (decl && fs && (fs->flags & F_READONLY)) {
 		at->kind = decl->kind == KIND_WORKLOAD ? ATOM_WORK : ATOM_TOTAL;
+		at->flags = fs->flags;
+	}
 	if (at->kind == ATOM_TOTAL && decl->kind == KIND_CLUSTER &&
 	    !strcmp(e->member.field, "bisection_bandwidth"))
 		at->kind = ATOM_FABRIC, at->fabric = 0;

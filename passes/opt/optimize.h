@@ -21,6 +21,7 @@ typedef struct Atom {
 	AtomKind kind;
 	double value;     /* ATOM_CONST */
 	int fabric;       /* ATOM_FABRIC: the cluster's fabric, from 0 */
+	unsigned flags;   /* the attribute's schema flags (F_READS_POWER ...), 0 for a constant */
 	bool rate;        /* ATOM_TOTAL tabulated as its inverse: cluster.job_mtbf, whose rate
 			   * (RATE_UNIT / mtbf) is the sum over the parts (nodes, each fabric), the
 			   * mtbf no sum; a require or objective reads it alone against a constant
