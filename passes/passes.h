@@ -234,6 +234,9 @@ int cable_fabrics(Design *d);
  * every run as short as a stocked length allows: the same ends, cages, lanes and speeds. False:
  * no length would do, the failure is the ends' (decide.c's no-good after a cable failure). */
 bool cable_fabric_joins_short(Design *d, int fi);
+/* The advice that ends the cable stage's violation for a link no medium joins: decide.c quotes
+ * the violation without it. */
+#define CABLE_NO_MEDIUM_ADVICE ": declare or import one that reaches"
 /* cage.c: remember the media chosen for a fabric, by everything the choice reads, for the next
  * design built in this process with the same inputs (a compare worker, many rows each). */
 void cage_memo_keep(bool on);

@@ -187,6 +187,9 @@ int eval_currency(const Decl *cluster);
 
 /* Whether an expression reads an attribute (DECL.FIELD) anywhere in it. */
 bool check_reads_attribute(const Expr *e);
+/* The schema field a member expression `DECL.FIELD` reads, and its declaration into *decl when
+ * decl is not NULL; NULL when DECL names no declaration or FIELD is none of its kind's. */
+const FieldSchema *check_member_field(const Program *p, const Expr *e, const Decl **decl);
 /* Whether a member the expression reads (through parentheses, signs and arithmetic) is one
  * `member` accepts (called with ctx). */
 bool check_reads_member(const Expr *e, bool (*member)(const Expr *, const void *), const void *ctx);

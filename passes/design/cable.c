@@ -256,17 +256,22 @@ static void cable_scale_up(Design *d, const CageIndex *index, const ScaleUpInst 
 	const Value *mv = field_value(node, FLD_NODE_SCALE_UP_MEDIA);
 	design_violation(d, mv ? mv->loc : node->name_loc, 1, NOLOC, NULL,
 			 "no cable or optic in scope joins %s to %s, a scale-up link between racks "
-			 "(%.1f m at %s): declare or import one that reaches",
+			 "(%.1f m at %s)" CABLE_NO_MEDIUM_ADVICE,
 			 ir_end_device(d, l->a), ir_end_device(d, l->z), bad->run, speed);
 }
 
-int cable_choose_again(Design *d, int fi)
+/* Media for fabric fi's cables (contiguous in d->cables from *first) chosen again, into the
+ * design's cables or, at_shortest, into a copy whose runs are all 0 (each medium then at its
+ * shortest stocked length; the design's cables left as they are). Returns the index among the
+ * fabric's cables of one no medium serves, -1 when every one is (or there is none). */
+static int choose_fabric(Design *d, int fi, bool at_shortest, int *first)
 {
-	int first = -1, n = 0;
+	int n = 0;
+	*first = -1;
 	for (int i = 0; i < d->ncables; i++)
 		if (d->links[d->cables[i].link].fabric == fi) {
-			if (first < 0)
-				first = i;
+			if (*first < 0)
+				*first = i;
 			n++;
 		}
 	if (n == 0)
@@ -280,50 +285,34 @@ int cable_choose_again(Design *d, int fi)
 	CageTables t;
 	cage_tables_init(&t, sizeof(CageEnd) * (size_t)(2 * n + 2));
 	CageEnd *spots = cage_tables_get(&t, sizeof(CageEnd), 2 * (size_t)n + 2, false);
+	CableInst *c = at_shortest ? xmalloc(sizeof(CableInst) * (size_t)n) : d->cables + *first;
 	for (int k = 0; k < n; k++) {
-		const LinkInst *l = &d->links[d->cables[first + k].link];
+		int i = *first + k;
+		const LinkInst *l = &d->links[d->cables[i].link];
 		spots[k] = cable_spot(d, l->a).end, spots[n + k] = cable_spot(d, l->z).end;
+		if (at_shortest)
+			c[k] = (CableInst){.link = d->cables[i].link, .run = 0, .length = 0, .media = -1,
+					   .fiber = -1, .cage_a = -1, .cage_z = -1, .assembly = i,
+					   .trunk = -1, .leg = -1, .panel_a = -1, .panel_z = -1};
 	}
 	CageIndex index = cage_index(d, &t);
-	int bad = cage_choose(d, &index, &cat, w, d->cables + first, spots, spots + n, n, first);
+	int bad = cage_choose(d, &index, &cat, w, c, spots, spots + n, n, *first);
 	cage_tables_free(&t);
+	if (at_shortest)
+		free(c);
+	return bad;
+}
+
+int cable_choose_again(Design *d, int fi)
+{
+	int first, bad = choose_fabric(d, fi, false, &first);
 	return bad < 0 ? -1 : first + bad;
 }
 
-/* Fabric fi's cables again, every run 0 (each medium then at its shortest stocked length): a
- * copy, the design's own cables left as they are. */
 bool cable_fabric_joins_short(Design *d, int fi)
 {
-	int n = 0;
-	for (int i = 0; i < d->ncables; i++)
-		n += d->links[d->cables[i].link].fabric == fi;
-	const FabricInst *f = &d->fabrics[fi];
-	Catalogue cat = catalogue(d, field_value(f->decl, FLD_FABRIC_MEDIA));
-	if (n == 0 || cat.n == 0)
-		return true;
-	CableInst *c = xmalloc(sizeof(CableInst) * (size_t)n);
-	CageTables t;
-	cage_tables_init(&t, sizeof(CageEnd) * (size_t)(2 * n + 2));
-	CageEnd *spots = cage_tables_get(&t, sizeof(CageEnd), 2 * (size_t)n + 2, false);
-	int k = 0, first = -1;
-	for (int i = 0; i < d->ncables; i++) {
-		const LinkInst *l = &d->links[d->cables[i].link];
-		if (l->fabric != fi)
-			continue;
-		first = first < 0 ? i : first;
-		c[k] = (CableInst){.link = d->cables[i].link, .run = 0, .length = 0, .media = -1,
-				   .fiber = -1, .cage_a = -1, .cage_z = -1, .assembly = i, .trunk = -1,
-				   .leg = -1, .panel_a = -1, .panel_z = -1};
-		spots[k] = cable_spot(d, l->a).end, spots[n + k] = cable_spot(d, l->z).end;
-		k++;
-	}
-	Weights w;
-	judge_weights(d, &w.money, &w.watt);
-	CageIndex index = cage_index(d, &t);
-	int bad = cage_choose(d, &index, &cat, w, c, spots, spots + n, n, first);
-	cage_tables_free(&t);
-	free(c);
-	return bad < 0;
+	int first;
+	return choose_fabric(d, fi, true, &first) < 0;
 }
 
 int cable_fabrics(Design *d)
@@ -365,7 +354,7 @@ int cable_fabrics(Design *d)
 		qty_format((Qty){l->speed, dim_make(0, 0, -1, 0, 1, 0)}, speed, sizeof speed);
 		design_violation(d, f->decl->name_loc, 1, NOLOC, NULL,
 				 "no cable or optic in scope joins %s to %s (%.1f m at %s, cages %s "
-				 "and %s): declare or import one that reaches",
+				 "and %s)" CABLE_NO_MEDIUM_ADVICE,
 				 ir_end_device(d, l->a), ir_end_device(d, l->z), bad->run, speed,
 				 a.end.cage >= 0 ? enum_CONNECTOR.words[a.end.cage] : "any",
 				 z.end.cage >= 0 ? enum_CONNECTOR.words[z.end.cage] : "any");

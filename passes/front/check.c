@@ -1056,6 +1056,15 @@ static void check_consistency(Checker *k, Decl *d)
 	}
 }
 
+const FieldSchema *check_member_field(const Program *p, const Expr *e, const Decl **decl)
+{
+	const Expr *base = e->member.base;
+	const Decl *dc = base->kind == EXPR_NAME ? table_get(&p->names, base->name) : NULL;
+	if (decl)
+		*decl = dc;
+	return dc && dc->kind >= 0 ? schema_field(dc->kind, e->member.field) : NULL;
+}
+
 bool check_reads_member(const Expr *e, bool (*member)(const Expr *, const void *), const void *ctx)
 {
 	switch (e->kind) {

@@ -275,9 +275,11 @@ bool decide_cable_nogood(Design *d, CableNogood *out)
 		opt[k] = x->chosen_index;
 		buf_printf(&b, "%s%s.%s = %s", k ? ", " : "", x->name, x->field_name, x->chosen_text);
 	}
-	/* The cable stage's own words, up to its advice. */
-	const char *msg = v->msg, *cut = strstr(msg, "): declare");
-	int len = cut ? (int)(cut - msg) + 1 : (int)strlen(msg);
+	/* The cable stage's own words, without its advice. */
+	const char *msg = v->msg;
+	int len = (int)strlen(msg), advice = (int)strlen(CABLE_NO_MEDIUM_ADVICE);
+	if (len >= advice && !strcmp(msg + len - advice, CABLE_NO_MEDIUM_ADVICE))
+		len -= advice;
 	buf_printf(&b, ": %.*s%s", len, msg,
 		   proven ? ", nor would at any length"
 			  : whole ? "" : ", beyond the reach of every medium that fits its ends");
@@ -291,10 +293,7 @@ bool decide_cable_nogood(Design *d, CableNogood *out)
  * program ctx: the optimizer's candidates weigh it without the power and cooling plant's events. */
 static bool reliability_member(const Expr *e, const void *ctx)
 {
-	const Program *p = ctx;
-	const Expr *base = e->member.base;
-	const Decl *decl = base->kind == EXPR_NAME ? table_get(&p->names, base->name) : NULL;
-	const FieldSchema *fs = decl && decl->kind >= 0 ? schema_field(decl->kind, e->member.field) : NULL;
+	const FieldSchema *fs = check_member_field(ctx, e, NULL);
 	return fs && (fs->flags & F_RELIABILITY);
 }
 

@@ -73,10 +73,9 @@ static int atom_of(Opt *o, const Expr *e)
 	}
 	Atom *at = &o->atoms[o->natoms];
 	*at = (Atom){.e = e, .kind = ATOM_CONST, .fabric = -1};
-	const Expr *base = e->member.base;
-	const Decl *decl = base->kind == EXPR_NAME ? table_get(&o->d->p->names, base->name) : NULL;
-	const FieldSchema *fs = decl && decl->kind >= 0 ? schema_field(decl->kind, e->member.field) : NULL;
-	if (decl && fs && (fs->flags & F_READONLY)) {
+	const Decl *decl;
+	const FieldSchema *fs = check_member_field(o->d->p, e, &decl);
+	if (fs && (fs->flags & F_READONLY)) {
 		at->kind = decl->kind == KIND_WORKLOAD ? ATOM_WORK : ATOM_TOTAL;
 		at->flags = fs->flags;
 	}
@@ -108,10 +107,7 @@ static bool constant(Opt *o, const Expr *e)
 	switch (e->kind) {
 	case EXPR_NUMBER: return true;
 	case EXPR_MEMBER: {
-		const Expr *base = e->member.base;
-		const Decl *decl = base->kind == EXPR_NAME ? table_get(&o->d->p->names, base->name) : NULL;
-		const FieldSchema *fs = decl && decl->kind >= 0 ? schema_field(decl->kind, e->member.field)
-								 : NULL;
+		const FieldSchema *fs = check_member_field(o->d->p, e, NULL);
 		return fs && !(fs->flags & F_CHOOSABLE) && o->atoms[atom_of(o, e)].kind == ATOM_CONST;
 	}
 	case EXPR_PAREN:
