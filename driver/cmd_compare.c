@@ -38,11 +38,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* What the rows' processes may share (lang/share.c): mapped without reserve, backed only as
- * written (a planner result is about 3 kB, an arrangement some kB to MB). */
-enum { SHARE_ENTRIES = 1 << 16 };
-#define SHARE_HEAP ((size_t)1 << 30)
-
 /* A row to build. */
 typedef struct Job {
 	const char *name;
@@ -838,8 +833,7 @@ int cmd_compare(const Options *o, const char *path)
 	/* Results shared by the rows' processes, looked up by every input (lang/share.c): the
 	 * points of a sweep mostly ask the planner, and the arrangement of the racks, the same
 	 * questions. Every row is the same as without. */
-	if (!getenv("CLUSTERC_NO_SHARE")) /* tests/compare.sh: the same rows without */
-		share_begin(SHARE_ENTRIES, SHARE_HEAP);
+	share_start(); /* tests/compare.sh: the same rows without (CLUSTERC_NO_SHARE) */
 	if (o->shard_n) {
 		rc = run_shard(o, path, jobs, n, width);
 		goto out;

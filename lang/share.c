@@ -20,6 +20,7 @@
 
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -53,6 +54,13 @@ bool share_begin(int entries, size_t heap)
 	table->cap = entries;
 	table->heap = heap;
 	return true;
+}
+
+bool share_start(void)
+{
+	if (getenv("CLUSTERC_NO_SHARE"))
+		return false;
+	return share_begin(1 << 16, (size_t)1 << 30);
 }
 
 static unsigned char *heap_at(size_t off)

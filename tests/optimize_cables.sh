@@ -8,6 +8,7 @@
 #    (golden tests/optimize/cable-rejected.md-line);
 #  - the same decisions and objective by --search=exhaustive, which skips the same no-good: the
 #    best design among those the exclusion leaves (every Q3400 design is proven uncablable);
+#  - the same files without the planner searches kept across rounds (CLUSTERC_NO_SHARE);
 #  - with Q3400 the only switch, excluding it would leave no option: the design stands and its
 #    link is reported, located, exit 2.
 set -u
@@ -35,6 +36,12 @@ if [ -s "$tmp/milp.dec" ] && [ -s "$tmp/exhaustive.dec" ]; then
 	awk -v a="$a" -v b="$b" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 1e-6 * b) }' ||
 		err "objective: MILP $a, exhaustive $b"
 fi
+
+# The second round reads the first round's planner searches (lang/share.c); without them the
+# same files, byte for byte.
+CLUSTERC_NO_SHARE=1 "$clusterc" build -q --search=milp "$spec" -o "$tmp/noshare" --emit report.json,report.md \
+	2>"$tmp/noshare.err" || err "CLUSTERC_NO_SHARE: exit $?"
+diff -r "$tmp/milp" "$tmp/noshare" >/dev/null || err "the build differs without the shared planner searches"
 
 # Q3400 alone: nothing left to decide instead; the located diagnostic, exit 2.
 sed 's/switch        = one_of(QM9700, Q3400)/switch        = one_of(Q3400)/' "$spec" >"$tmp/only.cluster"

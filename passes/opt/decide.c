@@ -12,6 +12,7 @@
  * misses them by least is kept and its violations are reported (exit 2).
  */
 #include "opt.h"
+#include "share.h"
 
 #include <math.h>
 #include <string.h>
@@ -88,6 +89,12 @@ int decide_choices(Design *d)
 	choice_collect(d, &opens);
 	if (diag_errors(c) > before)
 		return diag_errors(c) - before;
+	/* The planner's searches by their inputs (lang/share.c), kept for the whole build: when the
+	 * cable stage rejects the design kept and the choices are decided again from a fresh parse
+	 * (passes/pipeline.c), the second round asks the planner the first round's questions. In a
+	 * `clusterc compare` the table is the rows' already. */
+	if (opens.n > 0)
+		share_start();
 	/* Every attribute the requirements and objectives read must be one the model computes. */
 	if (opens.n > 0) {
 		for (int i = 0; i < opens.n; i++)
