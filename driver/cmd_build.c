@@ -250,10 +250,11 @@ int cmd_build(const Options *o, const char *path)
 		for (int i = 0; i < d.nnogoods; i++)
 			fprintf(stderr, "decide: round %d rejected at cabling in %.1f ms: %s\n", i + 1,
 				d.nogoods[i].ms, d.nogoods[i].text);
-		if (d.opt.searches > 0)
-			fprintf(stderr, "decide: planner %.0f searches, %.0f plans in %.1f ms, %.3g plans/s\n",
+		if (d.opt.searches > 0 || d.opt.shared > 0)
+			fprintf(stderr, "decide: planner %.0f searches, %.0f plans in %.1f ms, %.3g plans/s"
+					"; %.0f read from an earlier round or row\n",
 				d.opt.searches, d.opt.plans, d.opt.plan_ms,
-				d.opt.plan_ms > 0 ? d.opt.plans / (d.opt.plan_ms / 1e3) : 0);
+				d.opt.plan_ms > 0 ? d.opt.plans / (d.opt.plan_ms / 1e3) : 0, d.opt.shared);
 		/* The planner's search per workload: plans costed, its time, plans per second. */
 		for (int i = 0; i < d.nplans; i++) {
 			const PlanResult *r = &d.plans[i].r;

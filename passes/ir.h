@@ -1585,6 +1585,7 @@ typedef struct Design {
 		double ms_passes, ms_build, ms_solve, ms_resolve;
 		int evaluations, resolves;
 		double searches, plans, plan_ms; /* the planner's searches while deciding */
+		double shared;   /* and those read instead from an earlier round's or row's (share.c) */
 	} opt;                   /* what the optimizer did (solver NULL: it did not run) */
 	double built_objective;  /* the first objective on the design as built, cables included */
 	OptimizerReport report;  /* decide_report: what the optimizer did, as reports give it */

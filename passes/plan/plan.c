@@ -327,10 +327,13 @@ static const PlanMemoEntry *memo_lookup(Design *d, const Decl *w, PlanModel *m, 
 		memo->n++;
 		*e = (PlanMemoEntry){.w = w, .hw = key};
 		if (ok) {
-			plan_search_shared(m, hw, &sp, &e->r);
-			d->opt.searches++;
-			d->opt.plans += e->r.evaluated;
-			d->opt.plan_ms += e->r.ms;
+			if (plan_search_shared(m, hw, &sp, &e->r)) {
+				d->opt.shared++;
+			} else {
+				d->opt.searches++;
+				d->opt.plans += e->r.evaluated;
+				d->opt.plan_ms += e->r.ms;
+			}
 		}
 		e->steps = train_steps(w, m, &sp);
 	}

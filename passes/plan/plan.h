@@ -113,12 +113,13 @@ bool plan_tp_ok(const PlanModel *m, const PlanHw *hw, int tp);
 bool plan_cp_ok(const PlanModel *m, int cp);
 void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, PlanResult *out);
 
-/* ---- plan_share.c: searches shared between the processes of one compare ------------------- */
+/* ---- plan_share.c: searches shared between rows and rounds ---------------------------------- */
 
-/* plan_search, looked up first by every input it reads among the results the processes of a
- * comparison share (lang/share.c), and stored there after; plan_search itself when nothing is
- * shared. The result is the same either way. */
-void plan_search_shared(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, PlanResult *out);
+/* plan_search, looked up first by every input it reads among the results shared by the processes
+ * of a comparison or the rounds of a build's decisions (lang/share.c), and stored there after;
+ * plan_search itself when nothing is shared. The result is the same either way; true when it was
+ * read, not searched. */
+bool plan_search_shared(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, PlanResult *out);
 
 /* ---- plan.c: the pass ----------------------------------------------------------------------- */
 

@@ -24,7 +24,7 @@ static size_t put(unsigned char *k, size_t at, const void *v, size_t n)
 	return at + n;
 }
 
-void plan_search_shared(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, PlanResult *out)
+bool plan_search_shared(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, PlanResult *out)
 {
 	size_t size = sizeof *m + sizeof *hw + sizeof *sp;
 	for (int i = 0; i < KNOB_COUNT; i++)
@@ -46,11 +46,13 @@ void plan_search_shared(const PlanModel *m, const PlanHw *hw, const PlanSpace *s
 			n = put(key, n, sp->knob[i].vals, sizeof(double) * (size_t)sp->knob[i].n);
 	size_t got = 0;
 	const void *r = share_get("plan", key, n, &got);
-	if (r && got == sizeof *out) {
+	bool read = r && got == sizeof *out;
+	if (read) {
 		memcpy(out, r, sizeof *out);
 	} else {
 		plan_search(m, hw, sp, out);
 		share_put("plan", key, n, out, sizeof *out);
 	}
 	free(key);
+	return read;
 }
