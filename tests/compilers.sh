@@ -1,9 +1,12 @@
 #!/bin/sh
-# compilers.sh REFERENCE CLUSTERC ROOT — the same bytes whichever compiler built clusterc: the
-# artifacts of every example and of every spec under tests/artifacts, tests/placement and
-# tests/optimize, the comparison of the flagship and its sweep, and the diagnostics (text and
-# JSON) of every golden diagnostic input, from REFERENCE (the gcc build) and from CLUSTERC
-# (the clang build), compared byte for byte. C leaves the order of evaluation of a call's
+# compilers.sh REFERENCE CLUSTERC ROOT — the same bytes whichever compiler built clusterc: every
+# artifact (--emit all) of every example and of every spec the tests that read artifacts build
+# (tests/artifacts, placement, optimize, cages, frr, infiniband, sched, storage, trunks, facts),
+# the comparison of the flagship and its sweep, and the diagnostics (text and JSON) of every
+# golden diagnostic input, from REFERENCE (the gcc build) and from CLUSTERC (the clang build),
+# compared byte for byte. So the readers of those files (vtysh, slurmctld, OpenSM, chromium,
+# dot and the checkers in Python) run once, on the gcc build's: the clang build's are the same
+# bytes (docs/testing.md, "Three builds"). C leaves the order of evaluation of a call's
 # arguments unspecified (STYLE.md, rule 16): where the code depends on it, this is where the
 # two compilers part.
 set -u
@@ -15,11 +18,13 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 err() { echo "FAIL: $*"; fail=$((fail + 1)); }
 n=0
-for spec in examples/*.cluster tests/artifacts/*.cluster tests/placement/*.cluster tests/optimize/*.cluster; do
+for spec in examples/*.cluster tests/artifacts/*.cluster tests/placement/*.cluster tests/optimize/*.cluster \
+	tests/cages/*.cluster tests/frr/*.cluster tests/infiniband/*.cluster tests/sched/*.cluster \
+	tests/storage/*.cluster tests/trunks/*.cluster tests/facts/*.cluster; do
 	name=$(basename "$spec" .cluster)
-	"$ref" build -q "$spec" -o "$tmp/ref" 2>"$tmp/ref.err"
+	"$ref" build -q --emit all "$spec" -o "$tmp/ref" 2>"$tmp/ref.err"
 	a=$?
-	"$clusterc" build -q "$spec" -o "$tmp/new" 2>"$tmp/new.err"
+	"$clusterc" build -q --emit all "$spec" -o "$tmp/new" 2>"$tmp/new.err"
 	b=$?
 	[ $a -eq $b ] || err "$spec: exit $a with the reference, $b with this build"
 	cmp -s "$tmp/ref.err" "$tmp/new.err" || err "$spec: the diagnostics differ"
@@ -29,7 +34,8 @@ for spec in examples/*.cluster tests/artifacts/*.cluster tests/placement/*.clust
 	rm -rf "$tmp/ref" "$tmp/new"
 	n=$((n + 1))
 done
-for args in "examples/wanka.cluster" "examples/wanka.cluster --sweep examples/wanka-sweep.yaml"; do
+for args in "examples/wanka.cluster" "examples/wanka.cluster --sweep examples/wanka-sweep.yaml" \
+	"examples/wanka.cluster --sweep tests/compare_html/sweep120.yaml"; do
 	# shellcheck disable=SC2086
 	"$ref" compare -q $args -o "$tmp/ref" 2>"$tmp/ref.err"
 	# shellcheck disable=SC2086
@@ -52,5 +58,5 @@ for spec in tests/diag/*.cluster tests/build-errors/*.cluster; do
 	done
 	d=$((d + 1))
 done
-[ $fail -eq 0 ] && echo "compilers: $n builds, 2 comparisons and $d diagnostics the same with both"
+[ $fail -eq 0 ] && echo "compilers: $n builds, 3 comparisons and $d diagnostics the same with both"
 exit $((fail > 0))
