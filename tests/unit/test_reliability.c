@@ -245,7 +245,11 @@ static void test_seed_claim(void)
 	 * fabric's 832 QM9700 (5 % each) and its 30,480 links at the cable models' 0.51 % (every
 	 * cable of std.network but the trunks), no optics, no plant: 1,250 x (15.2 % + 8 x 11.35 %)
 	 * + 832 x 5 % + 30,480 x 0.51 % = 1,325.0 + 41.6 + 155.448 = 1,522.048 a year. As built the
-	 * BOM's cables and the plant's 0.0043 events a year (wanka's N+1 and 2N plants) add to it. */
+	 * BOM's cables and the plant's 0.0126 events a year (wanka's N+1 and 2N plants) add to it,
+	 * more than half of them the chillers' pairs: std.cooling's chiller_1500 at 92 % a year and
+	 * 12 h (OREDA-2009 as a plant availability calculation quotes it, std.cooling's header); the
+	 * hall's cold plates' air share has 3 of them (chiller_1500_air), 3 pairs of
+	 * 2 x 0.92^2 x (12 / 8,760) / (1 + 2 x 0.92 x 12 / 8,760) = 2.313074e-3: 6.93922e-3 a year. */
 	CU_ASSERT_EQUAL(b->d.fabrics[0].switches, 832);
 	CU_ASSERT_EQUAL(b->d.fabrics[0].links - b->d.fabrics[0].board_links, 30480);
 	int ncables = b->d.ncables;
@@ -259,7 +263,19 @@ static void test_seed_claim(void)
 	CU_ASSERT(reliability_attribute(&b->d, b->d.cluster, FLD_CLUSTER_JOB_MTBF, &built));
 	CLOSE(built, c->mtbf, 1e-12);
 	double plant = (c->by_class[REL_POWER] + c->by_class[REL_COOLING]) * year;
-	CU_ASSERT(plant > 0.004 && plant < 0.005);
+	CU_ASSERT(plant > 0.012 && plant < 0.013);
+	int chillers = 0;
+	for (int k = 0; k < b->d.blast.ncooling; k++) {
+		const BlastCooling *bc = &b->d.blast.cooling[k];
+		if (strcmp(bc->unit->name, "chiller_1500_air") != 0)
+			continue;
+		chillers++;
+		CU_ASSERT_EQUAL(bc->units, 3);
+		CLOSE(bc->unit->failure_rate * year, 0.92, 1e-12);
+		CLOSE(bc->unit->mttr, 12 * 3600.0, 1e-9);
+		CLOSE(bc->rate * year, 6.93922e-3, 1e-5);
+	}
+	CU_ASSERT_EQUAL(chillers, 1);
 	fprintf(stderr, "  as a candidate %.6f h, as built %.6f h (the plant %.2g of the rate)\n",
 		mtbf / 3600, built / 3600, plant / (year / built));
 	unit_build_done(b);
@@ -547,13 +563,15 @@ static void test_plant_rates(void)
 	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
 	const Design *d = &b->d;
 	const double year = 365.0 * 86400;
-	const BlastPower *ups = NULL;
+	const BlastPower *ups = NULL, *pdu = NULL;
 	double redundant = 0;
 	for (int k = 0; k < d->blast.npower; k++) {
 		if (d->blast.power[k].stage->stage.stage == PS_UPS)
 			ups = &d->blast.power[k];
 		else
 			redundant += d->blast.power[k].rate;
+		if (d->blast.power[k].stage->stage.stage == PS_PDU)
+			pdu = &d->blast.power[k];
 	}
 	CU_ASSERT_FATAL(ups != NULL);
 	CU_ASSERT(ups->units >= 1);
@@ -561,9 +579,17 @@ static void test_plant_rates(void)
 	CLOSE(ups->stage->mttr, 2 * 3600.0, 1e-9);
 	CLOSE(ups->rate * year, ups->units * 0.01, 1e-9);
 	CU_ASSERT_EQUAL(ups->event_racks, ups->share);
-	/* The cluster's rate: the UPS modules and the 2N stages' overlaps. */
+	/* The cluster's rate: the UPS modules and the 2N stages' overlaps. The floor PDUs (pdu_ac,
+	 * no unit rating: its two paths, one pair) at 40 % a year and 6 h (J. Dean, Google, 2008, as
+	 * std.power's header cites it): 2 x 0.4^2 x (6 / 8,760) / (1 + 2 x 0.4 x 6 / 8,760) =
+	 * 2.190581e-4 a year; the other 2N stages' overlaps are orders of magnitude rarer. */
+	CU_ASSERT_FATAL(pdu != NULL);
+	CLOSE(pdu->stage->failure_rate * year, 0.4, 1e-12);
+	CLOSE(pdu->stage->mttr, 6 * 3600.0, 1e-9);
+	CLOSE(pdu->rate * year, 2.190581e-4, 1e-6);
 	CLOSE(d->reliability.by_class[REL_POWER], ups->rate + redundant, 1e-9);
-	CU_ASSERT(redundant < 1e-3 * ups->rate);
+	CU_ASSERT(redundant - pdu->rate < 1e-3 * ups->rate);
+	CU_ASSERT(redundant < 0.05 * ups->rate);
 	/* A job on 64 of the 128 GPUs spans half the racks: each stage's events at the share
 	 * blast_plant_hit gives, less than the whole cluster's. */
 	double power, expect = 0;
