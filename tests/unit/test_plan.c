@@ -558,7 +558,11 @@ typedef struct Published {
  * per second per GPU of Llama 3 on DGX H100 and DGX B200, FP8 with current scaling. The
  * recipes behind it (scripts/performance/configs/llama/llama3_llm_pretrain.py and
  * llama31_llm_pretrain.py, set_llama3_common_configs) reduce gradients in BF16
- * (ddp.grad_reduce_in_fp32 = False): grad_reduce_bf16. */
+ * (ddp.grad_reduce_in_fp32 = False): grad_reduce_bf16; and their FP8 with current scaling is
+ * scripts/performance/utils/precision.py's get_precision_config("fp8_cs"):
+ * bf16_with_fp8_current_scaling_mixed (src/megatron/bridge/training/mixed_precision.py:
+ * fp8_param_gather = True) with its BF16 first and last layers turned off: fp8_params. */
+#define MB_FP8 "precision = fp8; grad_reduce_bf16 = true; fp8_params = true; "
 
 static const Published PUBLISHED[] = {
 	/* A100: Korthikanti et al. set A100_SXM_80GB's matmul_efficiency. */
@@ -600,14 +604,14 @@ static const Published PUBLISHED[] = {
 	 44.4, false},
 	/* H100: Megatron-Bridge's runs set H100_SXM's matmul_efficiency. */
 	{"Megatron-Bridge Llama 3 70B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", "llama3_70b",
-	 "precision = fp8; grad_reduce_bf16 = true; tp = 4; pp = 8; cp = 1; interleave = 5; micro_batch = 1", 64, 128,
+	 MB_FP8 "tp = 4; pp = 8; cp = 1; interleave = 5; micro_batch = 1", 64, 128,
 	 ACC_TOKENS, 1602, true},
 	{"Megatron-Bridge Llama 3.1 405B, 1,024 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", LLAMA405,
-	 "precision = fp8; grad_reduce_bf16 = true; tp = 8; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 1024, 512,
+	 MB_FP8 "tp = 8; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 1024, 512,
 	 ACC_TOKENS, 292, true},
 	/* H100 checks. */
 	{"Megatron-Bridge Llama 3 8B, 8 H100 FP8 FSDP, tok/s/GPU", ON_DGX, "DGX_H100", "llama3_8b",
-	 "precision = fp8; grad_reduce_bf16 = true; tp = 1; pp = 1; cp = 1; fsdp = true; micro_batch = 1", 8, 128, ACC_TOKENS,
+	 MB_FP8 "tp = 1; pp = 1; cp = 1; fsdp = true; micro_batch = 1", 8, 128, ACC_TOKENS,
 	 14451, false},
 	{"Llama 3 T4 405B, 8,192 H100, MFU", ON_DGX, "DGX_H100", LLAMA405,
 	 "tp = 8; cp = 1; pp = 16", 8192, 2048, ACC_MFU_CAUSAL, 0.43, true},
@@ -674,24 +678,24 @@ static const Published PUBLISHED[] = {
 	 FP8 DGXC_NEMOTRON15, 2048, 8192, ACC_STEP_S, 2.12, false},
 	/* B200: Megatron-Bridge's 405B run sets B200's matmul_efficiency; its 8B run checks. */
 	{"Megatron-Bridge Llama 3.1 405B, 128 B200 FP8, tok/s/GPU", ON_DGX, "DGX_B200", LLAMA405,
-	 "precision = fp8; grad_reduce_bf16 = true; tp = 4; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 128, 64,
+	 MB_FP8 "tp = 4; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 128, 64,
 	 ACC_TOKENS, 661, true},
 	{"Megatron-Bridge Llama 3 8B, 8 B200 FP8, tok/s/GPU", ON_DGX, "DGX_B200", "llama3_8b",
-	 "precision = fp8; grad_reduce_bf16 = true; tp = 1; pp = 1; cp = 1; micro_batch = 2", 8, 128, ACC_TOKENS, 30624,
+	 MB_FP8 "tp = 1; pp = 1; cp = 1; micro_batch = 2", 8, 128, ACC_TOKENS, 30624,
 	 false},
 	/* GB200 (B200's constants, not fitted): the 25.11 summary's NVL72 run; and the 26.02
 	 * container's H100 run at batch 1,536 (docs/performance-summary-archive.md, read 2026-12). */
 	{"Megatron-Bridge Llama 3.1 405B, 256 GB200 FP8, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
-	 LLAMA405, "precision = fp8; grad_reduce_bf16 = true; tp = 4; pp = 16; cp = 1; interleave = 4; micro_batch = 1", 256,
+	 LLAMA405, MB_FP8 "tp = 4; pp = 16; cp = 1; interleave = 4; micro_batch = 1", 256,
 	 1536, ACC_TOKENS, 813, false},
 	{"Megatron-Bridge 26.02 Llama 3.1 405B, 1,024 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100",
-	 LLAMA405, "precision = fp8; grad_reduce_bf16 = true; tp = 8; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 1024,
+	 LLAMA405, MB_FP8 "tp = 8; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 1024,
 	 1536, ACC_TOKENS, 311, false},
 	/* The 25.11 summary's GB200 8B run (its recipe as the B200's: TP 1, micro-batch 2). (Its
 	 * 25.09 DeepSeek-V3 run on H100, PP 8 with VP 4, splits 61 layers by a custom
 	 * --pipeline-model-parallel-layout the planner's uneven stages cannot express: not a row.) */
 	{"Megatron-Bridge Llama 3 8B, 8 GB200 FP8, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
-	 "llama3_8b", "precision = fp8; grad_reduce_bf16 = true; tp = 1; pp = 1; cp = 1; micro_batch = 2",
+	 "llama3_8b", MB_FP8 "tp = 1; pp = 1; cp = 1; micro_batch = 2",
 	 8, 128, ACC_TOKENS, 31508, false},
 };
 
