@@ -545,8 +545,9 @@ typedef struct Published {
  * mcore_distributed_optim without grad_sync_dtype, so FP32 gradients). The split was written
  * down before any of these rows was first run: every one checks (the FP8 efficiency rests on
  * the Megatron-Bridge rows, and the two new models have no fit row). Every FP8 recipe keeps
- * its weights in FP8 (fp8_params: llama3.1/configure.sh and nemotron/configure.sh pass
- * +model.fp8_params=$FP8_ENABLED, nemo_megatron/gpt3_175b_hydra.yaml has fp8_params: true). */
+ * its weights in FP8 (fp8_params: llama3.1/configure.sh at 143b90d and nemotron/configure.sh
+ * at 35a9aec pass +model.fp8_params=$FP8_ENABLED, nemo_megatron/gpt3_175b_hydra.yaml at 35a9aec
+ * has fp8_params: true; read 2026-12). */
 #define FP8 "precision = fp8; fp8_params = true; "
 #define DGXC_LLAMA8 "tp = 1; pp = 1; cp = 2; " DGXC_H100
 #define DGXC_NEMOTRON15 "tp = 4; pp = 1; cp = 1; micro_batch = 4"
@@ -559,9 +560,10 @@ typedef struct Published {
  * recipes behind it (scripts/performance/configs/llama/llama3_llm_pretrain.py and
  * llama31_llm_pretrain.py, set_llama3_common_configs) reduce gradients in BF16
  * (ddp.grad_reduce_in_fp32 = False): grad_reduce_bf16; and their FP8 with current scaling is
- * scripts/performance/utils/precision.py's get_precision_config("fp8_cs"):
- * bf16_with_fp8_current_scaling_mixed (src/megatron/bridge/training/mixed_precision.py:
- * fp8_param_gather = True) with its BF16 first and last layers turned off: fp8_params. */
+ * get_precision_config("fp8_cs") of scripts/performance/utils/precision.py (commit 84fba28,
+ * read 2026-12): bf16_with_fp8_current_scaling_mixed (src/megatron/bridge/training/
+ * mixed_precision.py: fp8_param_gather = True) with its BF16 first and last layers turned
+ * off: fp8_params. */
 #define MB_FP8 "precision = fp8; grad_reduce_bf16 = true; fp8_params = true; "
 
 static const Published PUBLISHED[] = {
