@@ -979,6 +979,8 @@ typedef struct PlanConfig {
 	bool grad16;         /* gradients accumulated and reduced in BF16 (--grad-reduce-in-bf16) */
 	bool opt16;          /* Adam's moments in BF16, the FP32 master weights as 16-bit
 			      * remainders of the BF16 weights: 6 bytes a parameter, not 12 */
+	bool fp8p;           /* the weights in FP8 only, gathered in FP8 (--fp8-param-gather;
+			      * fp8 precision only) */
 	double capacity;     /* MoE capacity factor, experts' input padded to it; 0: dropless */
 	/* The overlap knobs the workload allows: bit 0 off, bit 1 on, for the data-parallel
 	 * collectives, the tensor-parallel ones (with SP) and the pipeline's sends (interleaved);
@@ -988,6 +990,13 @@ typedef struct PlanConfig {
 	 * plan_layer); 0: p2p. */
 	unsigned cp_comm;
 } PlanConfig;
+
+/* FP8 parameters in effect: fp8_params (fp8 precision) where Megatron-LM takes
+ * --fp8-param-gather, with the distributed optimizer or FSDP (arguments.py's validate_args). */
+static inline bool plan_fp8_params(const PlanConfig *c)
+{
+	return c->fp8p && (c->dopt || c->fsdp);
+}
 
 /* What the model predicts for one plan. Times are per step on the slowest pipeline stage and
  * add up: step = compute + recompute + tp + cp + ep + pp + bubble + dp + optimizer. */
@@ -1039,6 +1048,7 @@ typedef struct PlanSpace {
 	unsigned cp_comm;    /* bit CPC_x allowed */
 	bool grad16;         /* the workload's grad_reduce_bf16 */
 	bool opt16;          /* the workload's optimizer_bf16 */
+	bool fp8p;           /* the workload's fp8_params, under precision = fp8 */
 } PlanSpace;
 
 enum { PLAN_ALTERNATIVES = 5 };

@@ -67,6 +67,8 @@ static Json *config_json(const PlanConfig *c, const PlanCost *k)
 		jw_set(o, "grad_reduce_bf16", jw_bool(true));
 	if (c->opt16)
 		jw_set(o, "optimizer_bf16", jw_bool(true));
+	if (plan_fp8_params(c))
+		jw_set(o, "fp8_params", jw_bool(true));
 	jw_set(o, "overlap_dp", jw_bool(k->overlap_dp));
 	jw_set(o, "overlap_tp", jw_bool(k->overlap_tp));
 	jw_set(o, "overlap_pp", jw_bool(k->overlap_pp));
@@ -313,6 +315,8 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 	if (c->opt16)
 		fprintf(f, "--use-precision-aware-optimizer\n--exp-avg-dtype bf16\n"
 			   "--exp-avg-sq-dtype bf16\n");
+	if (plan_fp8_params(c))
+		fprintf(f, "--fp8-param-gather\n");
 	if (c->cp > 1)
 		fprintf(f, "--cp-comm-type %s\n",
 			(const char *[]){"p2p", "allgather", "a2a"}[k->cp_type]);

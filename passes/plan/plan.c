@@ -251,6 +251,7 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	sp->cp_comm = mask_of(w, FLD_WORKLOAD_CP_COMM, CPC_COUNT);
 	sp->grad16 = field_bool(w, FLD_WORKLOAD_GRAD_REDUCE_BF16);
 	sp->opt16 = field_bool(w, FLD_WORKLOAD_OPTIMIZER_BF16);
+	sp->fp8p = hw->fp8_cache > 0 && field_bool(w, FLD_WORKLOAD_FP8_PARAMS);
 	return hw->per_node > 0 && hw->peak > 0;
 }
 

@@ -787,6 +787,23 @@ double plan_state_memory(const PlanModel *m, const PlanConfig *c, double dense, 
 	 * ones under FSDP; the embedding's share, which stays BF16, is counted too (an
 	 * overestimate of at most V·h/t on an end stage). */
 	double cached = fp8_cache * (c->fsdp ? 2 * (dense + expert) / m->layers : dense + expert);
+	if (plan_fp8_params(c) && fp8_cache > 0) {
+		/* FP8 parameters (fp8_params: Megatron-LM --fp8-param-gather, Transformer Engine's
+		 * fp8_model_init; NeMo's fp8_params, which NVIDIA's DGX Cloud FP8 recipes set): the
+		 * weight is its FP8 copy (with its transpose on Hopper), so the BF16 weight's 2 bytes
+		 * a parameter go; under FSDP the shards are FP8 too (1 byte) and the gathered layers
+		 * are the copies counted above. The master weights stay FP32 in the optimizer. (The
+		 * embedding and output layer stay BF16: under by at most V·h/t bytes where the copy
+		 * is one byte.) */
+		if (c->fsdp) {
+			double layer = (dense + expert) / m->layers, shard = dense / n + expert / ne;
+			states -= shard + 2 * 2 * layer;
+			w -= shard + 2 * 2 * layer;
+		} else {
+			states -= w;
+			w = 0;
+		}
+	}
 	*weights = w + cached;
 	*grads = g;
 	return states + cached;
@@ -817,6 +834,9 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	int mb = c->batch / (c->dp * c->micro);
 	double span = (double)c->tp * c->cp * c->dp; /* one pipeline stage of every replica */
 	double gb = c->grad16 ? 2 : 4;               /* bytes of a reduced gradient (plan_memory) */
+	/* Bytes of a gathered weight: BF16, or FP8 with fp8_params (--fp8-param-gather: "perform
+	 * the param all-gather in fp8", Megatron-LM arguments.py). */
+	double wb = plan_fp8_params(c) && l->fp8_cache > 0 ? 1 : 2;
 	/* Point-to-point to the next stage: forward activations and backward gradients of each
 	 * of the v chunks; not overlapped (Megatron's 1F1B sends between its computations). */
 	double pp_t = c->pp > 1 ? 2 * c->v * (NET_ALPHA + l->pp_bytes / plan_group_bandwidth(hw, 2 * span)) : 0;
@@ -854,8 +874,8 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	double n = (double)c->dp * c->cp, ne = n / c->ep;
 	double fsdp_t = 0;
 	if (c->fsdp) {
-		double ag = collective(hw, span, n, COLL_ALL_GATHER, 2 * dense) +
-			    collective(hw, span, ne, COLL_ALL_GATHER, 2 * expert);
+		double ag = collective(hw, span, n, COLL_ALL_GATHER, wb * dense) +
+			    collective(hw, span, ne, COLL_ALL_GATHER, wb * expert);
 		double rs = collective(hw, span, n, COLL_REDUCE_SCATTER, gb * dense) +
 			    collective(hw, span, ne, COLL_REDUCE_SCATTER, gb * expert);
 		double f = m->layers * l->fwd, bk = m->layers * l->bwd;
@@ -904,15 +924,15 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	if (c->fsdp) {
 		dp = mb * fsdp_t; /* in the micro-batches' time already: reported, not added */
 	} else if (c->zero2) {
-		double ag = collective(hw, span, n, COLL_ALL_GATHER, 2 * dense) +
-			    collective(hw, span, ne, COLL_ALL_GATHER, 2 * expert);
+		double ag = collective(hw, span, n, COLL_ALL_GATHER, wb * dense) +
+			    collective(hw, span, ne, COLL_ALL_GATHER, wb * expert);
 		dp_added = exposed(ag, fwd, o->overlap_dp);
 		dp = mb * z2_t + dp_added; /* the reduce-scatters are in the micro-batches' time */
 	} else if (c->dopt) {
 		double rs = collective(hw, span, n, COLL_REDUCE_SCATTER, gb * dense) +
 			    collective(hw, span, ne, COLL_REDUCE_SCATTER, gb * expert);
-		double ag = collective(hw, span, n, COLL_ALL_GATHER, 2 * dense) +
-			    collective(hw, span, ne, COLL_ALL_GATHER, 2 * expert);
+		double ag = collective(hw, span, n, COLL_ALL_GATHER, wb * dense) +
+			    collective(hw, span, ne, COLL_ALL_GATHER, wb * expert);
 		o->overlap_dp = overlap_on(odp, rs + ag, bwd + fwd);
 		dp = o->overlap_dp ? exposed(rs, bwd, true) + exposed(ag, fwd, true) : rs + ag;
 	} else {

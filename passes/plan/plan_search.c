@@ -289,7 +289,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 					.overlap_tp = sp->overlap_tp, .overlap_pp = sp->overlap_pp,
 					.overlap_ep = sp->overlap_ep, .capacity = sp->capacity,
 					.cp_comm = sp->cp_comm, .grad16 = sp->grad16,
-					.opt16 = sp->opt16};
+					.opt16 = sp->opt16, .fp8p = sp->fp8p};
 			double dense, expert;
 			plan_stage_params(m, &c, &dense, &expert);
 			/* The layers of the stage plan_time runs at (at least): a lower bound on a

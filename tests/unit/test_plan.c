@@ -532,12 +532,39 @@ typedef struct Published {
 	"transformer(layers = 126, hidden = 16384, heads = 128, query_groups = 16, ffn = 53248, " \
 	"seq = 8192, vocab = 51200, activation = swiglu, norm = rmsnorm, position = rope, " \
 	"tied_embeddings = false, bias = false, dropout = 0)"
+/* The same tables' FP8 runs (the second table of each README above; NeMo's fp8 = fp8_hybrid =
+ * true, Transformer Engine's delayed scaling), at the same plans and with the same precision of
+ * gradients and optimizer state as the BF16 rows; and two models no other row has, from the
+ * same repository: llama3.1/README_8b.md (commit 143b90d, 24.09 container; Llama 3.1 8B, TP 1,
+ * PP 1, CP 2, micro-batch 1, batch 128 on 8 GPUs to 2,048 on 128; BF16 12.91 and 13.10 s, FP8
+ * 9.67 and 9.82 s; NeMo-Framework-Launcher's llama/llama3_1_8b.yaml, FP32 gradients as the
+ * 70B's) and nemotron/README_15b.md (commit 0b71cfd; Nemotron-4 15B, TP 4, PP 1, micro-batch
+ * 4, batch 4 a GPU, 16 to 2,048 GPUs; BF16 2.812 and 2.887 s, FP8 2.039 and 2.12 s;
+ * nemotron/nemotron4-15b-synth.yaml: 32 layers, hidden 6,144, 48 heads, 8 query groups,
+ * squared-ReLU FFN 24,576, sequence 4,096, vocabulary 256,000 untied, no dropout or bias,
+ * mcore_distributed_optim without grad_sync_dtype, so FP32 gradients). The split was written
+ * down before any of these rows was first run: every one checks (the FP8 efficiency rests on
+ * the Megatron-Bridge rows, and the two new models have no fit row). Every FP8 recipe keeps
+ * its weights in FP8 (fp8_params: llama3.1/configure.sh at 143b90d and nemotron/configure.sh
+ * at 35a9aec pass +model.fp8_params=$FP8_ENABLED, nemo_megatron/gpt3_175b_hydra.yaml at 35a9aec
+ * has fp8_params: true; read 2026-12). */
+#define FP8 "precision = fp8; fp8_params = true; "
+#define DGXC_LLAMA8 "tp = 1; pp = 1; cp = 2; " DGXC_H100
+#define DGXC_NEMOTRON15 "tp = 4; pp = 1; cp = 1; micro_batch = 4"
+#define NEMOTRON4_15B \
+	"transformer(layers = 32, hidden = 6144, heads = 48, query_groups = 8, ffn = 24576, " \
+	"seq = 4096, vocab = 256000, tied_embeddings = false, bias = false, dropout = 0)"
 /* NVIDIA Megatron-Bridge performance summary, 25.11 NeMo container (November 2025;
  * github.com/NVIDIA-NeMo/Megatron-Bridge, docs/performance-summary.md, read 2026-12): tokens
  * per second per GPU of Llama 3 on DGX H100 and DGX B200, FP8 with current scaling. The
  * recipes behind it (scripts/performance/configs/llama/llama3_llm_pretrain.py and
  * llama31_llm_pretrain.py, set_llama3_common_configs) reduce gradients in BF16
- * (ddp.grad_reduce_in_fp32 = False): grad_reduce_bf16. */
+ * (ddp.grad_reduce_in_fp32 = False): grad_reduce_bf16; and their FP8 with current scaling is
+ * get_precision_config("fp8_cs") of scripts/performance/utils/precision.py (commit 84fba28,
+ * read 2026-12): bf16_with_fp8_current_scaling_mixed (src/megatron/bridge/training/
+ * mixed_precision.py: fp8_param_gather = True) with its BF16 first and last layers turned
+ * off: fp8_params. */
+#define MB_FP8 "precision = fp8; grad_reduce_bf16 = true; fp8_params = true; "
 
 static const Published PUBLISHED[] = {
 	/* A100: Korthikanti et al. set A100_SXM_80GB's matmul_efficiency. */
@@ -579,14 +606,14 @@ static const Published PUBLISHED[] = {
 	 44.4, false},
 	/* H100: Megatron-Bridge's runs set H100_SXM's matmul_efficiency. */
 	{"Megatron-Bridge Llama 3 70B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", "llama3_70b",
-	 "precision = fp8; grad_reduce_bf16 = true; tp = 4; pp = 8; cp = 1; interleave = 5; micro_batch = 1", 64, 128,
+	 MB_FP8 "tp = 4; pp = 8; cp = 1; interleave = 5; micro_batch = 1", 64, 128,
 	 ACC_TOKENS, 1602, true},
 	{"Megatron-Bridge Llama 3.1 405B, 1,024 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", LLAMA405,
-	 "precision = fp8; grad_reduce_bf16 = true; tp = 8; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 1024, 512,
+	 MB_FP8 "tp = 8; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 1024, 512,
 	 ACC_TOKENS, 292, true},
 	/* H100 checks. */
 	{"Megatron-Bridge Llama 3 8B, 8 H100 FP8 FSDP, tok/s/GPU", ON_DGX, "DGX_H100", "llama3_8b",
-	 "precision = fp8; grad_reduce_bf16 = true; tp = 1; pp = 1; cp = 1; fsdp = true; micro_batch = 1", 8, 128, ACC_TOKENS,
+	 MB_FP8 "tp = 1; pp = 1; cp = 1; fsdp = true; micro_batch = 1", 8, 128, ACC_TOKENS,
 	 14451, false},
 	{"Llama 3 T4 405B, 8,192 H100, MFU", ON_DGX, "DGX_H100", LLAMA405,
 	 "tp = 8; cp = 1; pp = 16", 8192, 2048, ACC_MFU_CAUSAL, 0.43, true},
@@ -618,26 +645,59 @@ static const Published PUBLISHED[] = {
 	 DGXC_LLAMA405, 576, 252, ACC_STEP_S, 17.20, false},
 	{"DGXC Llama 3.1 405B, 2,304 H100 BF16, s/step", ON_DGX, "DGX_H100", DGXC_LLAMA405_MODEL,
 	 DGXC_LLAMA405, 2304, 1008, ACC_STEP_S, 17.62, false},
+	/* H100 FP8 and two new models, DGX Cloud Benchmarking (above): all check. */
+	{"DGXC GPT-3 175B, 128 H100 FP8, s/step", ON_DGX, "DGX_H100", GPT_A100(96, 12288, 96),
+	 FP8 DGXC_GPT3, 128, 256, ACC_STEP_S, 5.626, false},
+	{"DGXC GPT-3 175B, 2,048 H100 FP8, s/step", ON_DGX, "DGX_H100", GPT_A100(96, 12288, 96),
+	 FP8 DGXC_GPT3, 2048, 4096, ACC_STEP_S, 5.96, false},
+	{"DGXC Nemotron-4 340B, 128 H100 FP8, s/step", ON_DGX, "DGX_H100", NEMOTRON4,
+	 FP8 DGXC_NEMOTRON, 128, 32, ACC_STEP_S, 3.16, false},
+	{"DGXC Nemotron-4 340B, 2,048 H100 FP8, s/step", ON_DGX, "DGX_H100", NEMOTRON4,
+	 FP8 DGXC_NEMOTRON, 2048, 512, ACC_STEP_S, 3.49, false},
+	{"DGXC Llama 3.1 70B, 64 H100 FP8, s/step", ON_DGX, "DGX_H100", "llama3_70b",
+	 FP8 DGXC_LLAMA70, 64, 128, ACC_STEP_S, 11.01, false},
+	{"DGXC Llama 3.1 70B, 2,048 H100 FP8, s/step", ON_DGX, "DGX_H100", "llama3_70b",
+	 FP8 DGXC_LLAMA70, 2048, 4096, ACC_STEP_S, 11.39, false},
+	{"DGXC Llama 3.1 405B, 576 H100 FP8, s/step", ON_DGX, "DGX_H100", DGXC_LLAMA405_MODEL,
+	 FP8 DGXC_LLAMA405, 576, 252, ACC_STEP_S, 11.24, false},
+	{"DGXC Llama 3.1 405B, 2,304 H100 FP8, s/step", ON_DGX, "DGX_H100", DGXC_LLAMA405_MODEL,
+	 FP8 DGXC_LLAMA405, 2304, 1008, ACC_STEP_S, 12.35, false},
+	{"DGXC Llama 3.1 8B, 8 H100 BF16, s/step", ON_DGX, "DGX_H100", "llama3_8b", DGXC_LLAMA8,
+	 8, 128, ACC_STEP_S, 12.91, false},
+	{"DGXC Llama 3.1 8B, 128 H100 BF16, s/step", ON_DGX, "DGX_H100", "llama3_8b", DGXC_LLAMA8,
+	 128, 2048, ACC_STEP_S, 13.10, false},
+	{"DGXC Llama 3.1 8B, 8 H100 FP8, s/step", ON_DGX, "DGX_H100", "llama3_8b",
+	 FP8 DGXC_LLAMA8, 8, 128, ACC_STEP_S, 9.67, false},
+	{"DGXC Llama 3.1 8B, 128 H100 FP8, s/step", ON_DGX, "DGX_H100", "llama3_8b",
+	 FP8 DGXC_LLAMA8, 128, 2048, ACC_STEP_S, 9.82, false},
+	{"DGXC Nemotron-4 15B, 16 H100 BF16, s/step", ON_DGX, "DGX_H100", NEMOTRON4_15B,
+	 DGXC_NEMOTRON15, 16, 64, ACC_STEP_S, 2.812, false},
+	{"DGXC Nemotron-4 15B, 2,048 H100 BF16, s/step", ON_DGX, "DGX_H100", NEMOTRON4_15B,
+	 DGXC_NEMOTRON15, 2048, 8192, ACC_STEP_S, 2.887, false},
+	{"DGXC Nemotron-4 15B, 16 H100 FP8, s/step", ON_DGX, "DGX_H100", NEMOTRON4_15B,
+	 FP8 DGXC_NEMOTRON15, 16, 64, ACC_STEP_S, 2.039, false},
+	{"DGXC Nemotron-4 15B, 2,048 H100 FP8, s/step", ON_DGX, "DGX_H100", NEMOTRON4_15B,
+	 FP8 DGXC_NEMOTRON15, 2048, 8192, ACC_STEP_S, 2.12, false},
 	/* B200: Megatron-Bridge's 405B run sets B200's matmul_efficiency; its 8B run checks. */
 	{"Megatron-Bridge Llama 3.1 405B, 128 B200 FP8, tok/s/GPU", ON_DGX, "DGX_B200", LLAMA405,
-	 "precision = fp8; grad_reduce_bf16 = true; tp = 4; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 128, 64,
+	 MB_FP8 "tp = 4; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 128, 64,
 	 ACC_TOKENS, 661, true},
 	{"Megatron-Bridge Llama 3 8B, 8 B200 FP8, tok/s/GPU", ON_DGX, "DGX_B200", "llama3_8b",
-	 "precision = fp8; grad_reduce_bf16 = true; tp = 1; pp = 1; cp = 1; micro_batch = 2", 8, 128, ACC_TOKENS, 30624,
+	 MB_FP8 "tp = 1; pp = 1; cp = 1; micro_batch = 2", 8, 128, ACC_TOKENS, 30624,
 	 false},
 	/* GB200 (B200's constants, not fitted): the 25.11 summary's NVL72 run; and the 26.02
 	 * container's H100 run at batch 1,536 (docs/performance-summary-archive.md, read 2026-12). */
 	{"Megatron-Bridge Llama 3.1 405B, 256 GB200 FP8, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
-	 LLAMA405, "precision = fp8; grad_reduce_bf16 = true; tp = 4; pp = 16; cp = 1; interleave = 4; micro_batch = 1", 256,
+	 LLAMA405, MB_FP8 "tp = 4; pp = 16; cp = 1; interleave = 4; micro_batch = 1", 256,
 	 1536, ACC_TOKENS, 813, false},
 	{"Megatron-Bridge 26.02 Llama 3.1 405B, 1,024 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100",
-	 LLAMA405, "precision = fp8; grad_reduce_bf16 = true; tp = 8; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 1024,
+	 LLAMA405, MB_FP8 "tp = 8; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 1024,
 	 1536, ACC_TOKENS, 311, false},
 	/* The 25.11 summary's GB200 8B run (its recipe as the B200's: TP 1, micro-batch 2). (Its
 	 * 25.09 DeepSeek-V3 run on H100, PP 8 with VP 4, splits 61 layers by a custom
 	 * --pipeline-model-parallel-layout the planner's uneven stages cannot express: not a row.) */
 	{"Megatron-Bridge Llama 3 8B, 8 GB200 FP8, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
-	 "llama3_8b", "precision = fp8; grad_reduce_bf16 = true; tp = 1; pp = 1; cp = 1; micro_batch = 2",
+	 "llama3_8b", MB_FP8 "tp = 1; pp = 1; cp = 1; micro_batch = 2",
 	 8, 128, ACC_TOKENS, 31508, false},
 };
 
@@ -724,10 +784,10 @@ static void test_accuracy(void)
 	accuracy_summary(true, &fit_mean, &fit_max);
 	accuracy_summary(false, &mean, &worst);
 	/* Regression bounds at what the model reaches today (docs/parallelism.md, "Accuracy"):
-	 * the fitted rows within 2.6 % on average, the held-out ones within 7.8 %; the goal, 5 %
+	 * the fitted rows within 2.6 % on average, the held-out ones within 5.8 %; the goal, 5 %
 	 * held out, is not met. */
 	CU_ASSERT(fit_mean <= 0.026);
-	CU_ASSERT(mean <= 0.078);
+	CU_ASSERT(mean <= 0.058);
 	int fitted = 0;
 	for (int i = 0; i < accuracy_n; i++)
 		fitted += accuracy_fit[i];
@@ -1001,6 +1061,24 @@ static void test_cp_grad_fp8(void)
 	PlanCost fp8;
 	plan_evaluate(&wp->model, &h8, &c, &fp8);
 	CLOSE(fp8.mem_weights - b16.mem_weights, 2 * (dense + expert), 1e-9);
+	/* FP8 parameters (fp8_params, --fp8-param-gather): the copies are the weights, the BF16
+	 * weights' 2 bytes a parameter go and the distributed optimizer gathers 1 byte a
+	 * parameter, not 2; Megatron-LM takes it only with the distributed optimizer or FSDP. */
+	PlanCost p8;
+	c.fp8p = true;
+	plan_evaluate(&wp->model, &h8, &c, &p8);
+	CLOSE(fp8.mem_weights - p8.mem_weights, 2 * (dense + expert), 1e-9);
+	CLOSE(fp8.mem_states - p8.mem_states, 2 * (dense + expert), 1e-9);
+	CLOSE(p8.mem_grads, fp8.mem_grads, 1e-12);
+	CU_ASSERT(p8.dp_comm < fp8.dp_comm);
+	c.dopt = false;
+	PlanCost ddp8, ddp;
+	plan_evaluate(&wp->model, &h8, &c, &ddp8);
+	c.fp8p = false;
+	plan_evaluate(&wp->model, &h8, &c, &ddp);
+	CLOSE(ddp8.mem, ddp.mem, 1e-12);
+	CLOSE(ddp8.dp_comm, ddp.dp_comm, 1e-12);
+	c.dopt = true;
 	/* BF16 optimizer state (optimizer_bf16): 6 of the 12 bytes a parameter of master weights
 	 * and moments, sharded over the DP·CP group with the distributed optimizer, whole
 	 * without it; weights and gradients unchanged; the launch arguments say so. */
@@ -1125,7 +1203,7 @@ void suite_plan(void)
 	CU_add_test(s, "FSDP (ZeRO-3)", test_fsdp);
 	CU_add_test(s, "MoE capacity factor", test_capacity_factor);
 	CU_add_test(s, "FlashAttention with the causal mask", test_flash_attention);
-	CU_add_test(s, "CP exchange, BF16 gradients, FP8 weight copies", test_cp_grad_fp8);
+	CU_add_test(s, "CP exchange, BF16 gradients, FP8 weight copies and parameters", test_cp_grad_fp8);
 	CU_add_test(s, "block recomputation", test_block_recompute);
 	CU_add_test(s, "fidelity: Narayanan et al. Table 1 on DGX A100", test_fidelity);
 	CU_add_test(s, "accuracy: published runs", test_accuracy);
