@@ -40,6 +40,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -56,6 +57,7 @@ enum { FILE_BUFFER = 1 << 16, JOB_MAX = 1 << 20, QUEUE_BYTES = 16 << 20 };
 enum { SPARES = 6, SPARE_MAX = 4 << 20 };
 
 typedef struct Writer Writer;
+typedef struct Job Job;
 
 /* One file on its way: made by output_file, then the writer's alone until output_wait(). */
 typedef struct Sink {
@@ -68,23 +70,30 @@ typedef struct Sink {
 	const char *what; /* what failed: "cannot create", "cannot write" ... */
 	uint64_t bytes;
 	Hash *sha;        /* SHA-256 of what was written */
-	bool hashed;      /* JOB_WHOLE: sha already holds the whole file's (hashed by the caller) */
+	/* The blocks queued and not yet hashed, in order (Job.hnext), and whether a thread is
+	 * hashing some of them now: under hmu (hash_claim). */
+	pthread_mutex_t hmu;
+	Job *hhead, *htail;
+	bool hbusy;
 } Sink;
 
 /* JOB_WHOLE: a file in one piece (output_write_buf): open, write, close. JOB_TAKEN: a block of
  * an open file handed over whole (output_put), its buffer recycled once written. */
 typedef enum { JOB_OPEN, JOB_DATA, JOB_CLOSE, JOB_WHOLE, JOB_TAKEN } JobKind;
 
-typedef struct Job {
-	struct Job *next;
+struct Job {
+	Job *next;
 	JobKind kind;
 	Sink *sink;
+	Job *hnext;        /* the next of the sink's blocks to hash (Sink.hhead) */
+	bool claimed;      /* a thread has taken it from that list to hash it (under hmu) */
+	_Atomic int refs;  /* a block is freed when written and hashed, by whichever is last */
 	size_t n;
 	char *owned; /* JOB_WHOLE, JOB_TAKEN: the n bytes, the job's (freed or recycled once
 		      * written) */
 	size_t cap;  /* JOB_TAKEN: owned's size */
 	char data[]; /* JOB_DATA: n bytes */
-} Job;
+};
 
 /* The queue between the backends (the caller's thread) and the writer thread. */
 struct Writer {
@@ -284,16 +293,88 @@ static bool make_dirs(Writer *w, Sink *s)
 	return true;
 }
 
-/* Writes n bytes to s's file, unless it failed; hashes them unless the caller did. */
+/* Writes n bytes to s's file, unless it failed (hash_claim hashes them). */
 static void sink_data(Sink *s, const char *data, size_t n)
 {
 	if (s->w->failed && !s->err)
 		s->err = -1; /* another file, open at the same time, failed first */
 	if (s->fd >= 0 && !s->err && (s->err = fdio_write_all(s->fd, data, n, -1)) != 0)
 		s->what = "cannot write";
-	if (!s->hashed)
-		hash_update(s->sha, data, n);
 	s->bytes += n;
+}
+
+static const char *job_bytes(const Job *j)
+{
+	return j->kind == JOB_DATA ? j->data : j->owned;
+}
+
+/* Lets go of j, which a block's writing and hashing each hold: the last frees it, and a
+ * JOB_TAKEN's buffer goes to the spares (output_put) when there is room. */
+static void job_release(Writer *w, Job *j)
+{
+	if (atomic_fetch_sub_explicit(&j->refs, 1, memory_order_acq_rel) != 1)
+		return;
+	if (j->kind == JOB_TAKEN && j->cap <= SPARE_MAX) {
+		if (w->threaded)
+			pthread_mutex_lock(&w->mu);
+		if (w->nspare < SPARES) {
+			w->spare[w->nspare].s = j->owned;
+			w->spare[w->nspare++].cap = j->cap;
+			j->owned = NULL;
+		}
+		if (w->threaded)
+			pthread_mutex_unlock(&w->mu);
+	}
+	if (j->kind != JOB_DATA)
+		free(j->owned);
+	free(j);
+}
+
+/* Hashing on whichever thread has time (docs/performance.md, "Emitter, sixth pass"). Each
+ * block of a file is hashed once, in the file's order, by the writer after it wrote it or by
+ * the caller (the thread making the file) before it queues it; whoever hashes takes from the
+ * sink's list every block before it as well (hash_claim), so the order holds whoever does it.
+ * The caller hashes when the writer is behind (its queue over half full): the writer makes the
+ * files and writes them too, and should not be the one thread everything waits for. Either way
+ * the same bytes are hashed in the same order, so manifest.json is the same. Hashing whole
+ * files only when the queue had no room was tried: "Emitter, fifth pass".
+ *
+ * hash_claim hashes s's listed blocks up to and including j (j NULL: all of them) unless they
+ * are taken already or another thread is hashing s's: then that thread has (or will have) the
+ * ones up to j, as it takes every block listed before the last it hashes. */
+static void hash_claim(Writer *w, Sink *s, Job *j)
+{
+	pthread_mutex_lock(&s->hmu);
+	if (s->hbusy || (j && j->claimed)) {
+		pthread_mutex_unlock(&s->hmu);
+		return;
+	}
+	Job *chain = s->hhead, *end = NULL;
+	for (Job *k = chain; k; k = k->hnext) {
+		k->claimed = true;
+		end = k;
+		if (k == j)
+			break;
+	}
+	if (!end) {
+		pthread_mutex_unlock(&s->hmu);
+		return;
+	}
+	s->hhead = end->hnext;
+	if (!s->hhead)
+		s->htail = NULL;
+	end->hnext = NULL;
+	s->hbusy = true;
+	pthread_mutex_unlock(&s->hmu);
+	for (Job *k = chain; k;) {
+		Job *next = k->hnext;
+		hash_update(s->sha, job_bytes(k), k->n);
+		job_release(w, k);
+		k = next;
+	}
+	pthread_mutex_lock(&s->hmu);
+	s->hbusy = false;
+	pthread_mutex_unlock(&s->hmu);
 }
 
 static void sink_open(Writer *w, Sink *s)
@@ -318,15 +399,13 @@ static void sink_done(Sink *s)
 	s->fd = -1;
 }
 
+/* Runs j and lets go of it (it may be freed). */
 static void run_job(Writer *w, Job *j)
 {
 	Sink *s = j->sink;
 	switch (j->kind) {
 	case JOB_OPEN:
 		sink_open(w, s);
-		break;
-	case JOB_DATA:
-		sink_data(s, j->data, j->n);
 		break;
 	case JOB_CLOSE:
 		sink_done(s);
@@ -335,26 +414,17 @@ static void run_job(Writer *w, Job *j)
 		sink_open(w, s);
 		sink_data(s, j->owned, j->n);
 		sink_done(s);
-		free(j->owned);
 		break;
+	case JOB_DATA:
 	case JOB_TAKEN:
-		sink_data(s, j->owned, j->n);
-		if (j->cap <= SPARE_MAX) {
-			if (w->threaded)
-				pthread_mutex_lock(&w->mu);
-			if (w->nspare < SPARES) {
-				w->spare[w->nspare].s = j->owned;
-				w->spare[w->nspare++].cap = j->cap;
-				j->owned = NULL;
-			}
-			if (w->threaded)
-				pthread_mutex_unlock(&w->mu);
-		}
-		free(j->owned);
+		sink_data(s, job_bytes(j), j->n);
 		break;
 	}
 	if (s->err > 0)
 		w->failed = true;
+	if (j->kind != JOB_OPEN && j->kind != JOB_CLOSE)
+		hash_claim(w, s, j); /* unless the caller did */
+	job_release(w, j);
 }
 
 static void *writer_main(void *arg)
@@ -377,9 +447,8 @@ static void *writer_main(void *arg)
 		size_t done = 0;
 		while (j) {
 			Job *next = j->next;
-			run_job(w, j);
 			done += j->n;
-			free(j);
+			run_job(w, j);
 			j = next;
 		}
 		pthread_mutex_lock(&w->mu);
@@ -412,7 +481,6 @@ static void writer_push(Writer *w, Job *j)
 	j->next = NULL;
 	if (!w->threaded) {
 		run_job(w, j);
-		free(j);
 		return;
 	}
 	pthread_mutex_lock(&w->mu);
@@ -432,12 +500,40 @@ static void writer_push(Writer *w, Job *j)
 	pthread_mutex_unlock(&w->mu);
 }
 
+/* Lists j, a block of its sink's, to be hashed, and hashes the sink's listed blocks (j too)
+ * here, on the caller's thread, when the writer is behind (hash_claim). Then queues it. */
+static void writer_block(Writer *w, Job *j)
+{
+	Sink *s = j->sink;
+	atomic_init(&j->refs, 2); /* written, hashed */
+	pthread_mutex_lock(&s->hmu);
+	if (s->htail)
+		s->htail->hnext = j;
+	else
+		s->hhead = j;
+	s->htail = j;
+	pthread_mutex_unlock(&s->hmu);
+	if (w->threaded) {
+		pthread_mutex_lock(&w->mu);
+		bool behind = w->queued > QUEUE_BYTES / 2;
+		pthread_mutex_unlock(&w->mu);
+		if (behind)
+			hash_claim(w, s, j);
+	}
+	writer_push(w, j);
+}
+
 static void writer_job(Writer *w, JobKind kind, Sink *s, const char *data, size_t n)
 {
 	Job *j = xmalloc(sizeof *j + n);
 	*j = (Job){.kind = kind, .sink = s, .n = n};
 	if (n)
 		memcpy(j->data, data, n);
+	if (kind == JOB_DATA) {
+		writer_block(w, j);
+		return;
+	}
+	atomic_init(&j->refs, 1);
 	writer_push(w, j);
 }
 
@@ -495,6 +591,7 @@ static void free_sink(Sink *s)
 	if (s) {
 		free(s->full);
 		hash_free(s->sha);
+		pthread_mutex_destroy(&s->hmu);
 	}
 	free(s);
 }
@@ -579,6 +676,7 @@ static OutFile *new_file(Output *o, const char *relpath)
 	Sink *s = xmalloc(sizeof *s);
 	*s = (Sink){.w = o->w, .full = join(o->tmp, relpath), .rel = strlen(o->tmp) + 1, .fd = -1};
 	s->sha = hash_new();
+	pthread_mutex_init(&s->hmu, NULL);
 	if (o->nfiles == o->cap) {
 		o->cap = o->cap ? o->cap * 2 : 16;
 		o->files = xrealloc(o->files, sizeof *o->files * (size_t)o->cap);
@@ -638,7 +736,7 @@ bool output_put(FILE *f, Buf *b, bool more)
 	size_t cap = b->cap;
 	*b = (Buf){0};
 	if (!more) {
-		writer_push(w, j);
+		writer_block(w, j);
 		return true;
 	}
 	if (w->threaded)
@@ -650,7 +748,7 @@ bool output_put(FILE *f, Buf *b, bool more)
 	}
 	if (w->threaded)
 		pthread_mutex_unlock(&w->mu);
-	writer_push(w, j);
+	writer_block(w, j);
 	if (!b->s) { /* the same size again, not grown to it piece by piece */
 		b->s = xmalloc(cap);
 		b->cap = cap;
@@ -694,20 +792,7 @@ int output_write_buf(Output *o, const char *relpath, Buf *b)
 	*b = (Buf){0};
 	if (!j->owned)
 		j->owned = xstrdup("");
-	/* Hashing on whichever thread has time: when the writer is behind (its queue over half
-	 * full), the caller hashes the file itself before it hands it over. Either way the same
-	 * bytes are hashed, so the manifest is the same. (Hashing only when the queue has no room
-	 * was tried: docs/performance.md, "Emitter, fifth pass".) */
-	if (w->threaded) {
-		pthread_mutex_lock(&w->mu);
-		bool behind = w->queued > QUEUE_BYTES / 2;
-		pthread_mutex_unlock(&w->mu);
-		if (behind) {
-			hash_update(of->sink->sha, j->owned, j->n);
-			of->sink->hashed = true;
-		}
-	}
-	writer_push(w, j);
+	writer_block(w, j);
 	return 0;
 }
 
