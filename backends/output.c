@@ -70,11 +70,7 @@ typedef struct Sink {
 	const char *what; /* what failed: "cannot create", "cannot write" ... */
 	uint64_t bytes;
 	Hash *sha;        /* SHA-256 of what was written */
-	/* The blocks queued and not yet hashed, in order (Job.hnext), and whether a thread is
-	 * hashing some of them now: under hmu (hash_claim). */
-	pthread_mutex_t hmu;
-	Job *hhead, *htail;
-	bool hbusy;
+	bool hashing;     /* a thread is hashing one of its blocks (under the writer's mu) */
 } Sink;
 
 /* JOB_WHOLE: a file in one piece (output_write_buf): open, write, close. JOB_TAKEN: a block of
@@ -82,12 +78,11 @@ typedef struct Sink {
 typedef enum { JOB_OPEN, JOB_DATA, JOB_CLOSE, JOB_WHOLE, JOB_TAKEN } JobKind;
 
 struct Job {
-	Job *next;
+	Job *next;         /* in the queue of jobs to run */
+	Job *hnext;        /* in the queue of blocks to hash */
 	JobKind kind;
 	Sink *sink;
-	Job *hnext;        /* the next of the sink's blocks to hash (Sink.hhead) */
-	bool claimed;      /* a thread has taken it from that list to hash it (under hmu) */
-	_Atomic int refs;  /* a block is freed when written and hashed, by whichever is last */
+	_Atomic int refs;  /* a block is freed once written and hashed, by whichever is last */
 	size_t n;
 	char *owned; /* JOB_WHOLE, JOB_TAKEN: the n bytes, the job's (freed or recycled once
 		      * written) */
@@ -102,7 +97,9 @@ struct Writer {
 	pthread_mutex_t mu;
 	pthread_cond_t more, room, idle;
 	Job *head, *tail;
-	size_t queued;      /* bytes of data in the queue */
+	Job *hhead, *htail; /* the blocks to hash, in the order they were queued */
+	int hashing;        /* blocks being hashed now, on any thread */
+	size_t queued;      /* bytes of the blocks queued and not yet both written and hashed */
 	bool busy, quit;
 	bool asleep;        /* the writer waits for jobs; */
 	int full;           /* and this many callers (the threads of parts) for room: wake-ups,
@@ -293,7 +290,7 @@ static bool make_dirs(Writer *w, Sink *s)
 	return true;
 }
 
-/* Writes n bytes to s's file, unless it failed (hash_claim hashes them). */
+/* Writes n bytes to s's file, unless it failed (hash_run hashes them). */
 static void sink_data(Sink *s, const char *data, size_t n)
 {
 	if (s->w->failed && !s->err)
@@ -308,73 +305,82 @@ static const char *job_bytes(const Job *j)
 	return j->kind == JOB_DATA ? j->data : j->owned;
 }
 
-/* Lets go of j, which a block's writing and hashing each hold: the last frees it, and a
- * JOB_TAKEN's buffer goes to the spares (output_put) when there is room. */
-static void job_release(Writer *w, Job *j)
+/* Lets go of j, which a block's writing and hashing each hold: the last frees it (a JOB_TAKEN's
+ * buffer goes to the spares for output_put when there is room) and makes room in the queue.
+ * locked: the caller holds w->mu. */
+static void job_release(Writer *w, Job *j, bool locked)
 {
 	if (atomic_fetch_sub_explicit(&j->refs, 1, memory_order_acq_rel) != 1)
 		return;
-	if (j->kind == JOB_TAKEN && j->cap <= SPARE_MAX) {
-		if (w->threaded)
-			pthread_mutex_lock(&w->mu);
-		if (w->nspare < SPARES) {
-			w->spare[w->nspare].s = j->owned;
-			w->spare[w->nspare++].cap = j->cap;
-			j->owned = NULL;
-		}
-		if (w->threaded)
-			pthread_mutex_unlock(&w->mu);
+	if (w->threaded && !locked)
+		pthread_mutex_lock(&w->mu);
+	w->queued -= j->n;
+	if (j->kind == JOB_TAKEN && j->cap <= SPARE_MAX && w->nspare < SPARES) {
+		w->spare[w->nspare].s = j->owned;
+		w->spare[w->nspare++].cap = j->cap;
+		j->owned = NULL;
 	}
+	/* Callers waiting for room are woken once a quarter of the queue is free (or all of it),
+	 * not for every file of a few kB. */
+	if (w->full && (w->queued <= QUEUE_BYTES - QUEUE_BYTES / 4 || !w->queued))
+		pthread_cond_broadcast(&w->room);
+	if (w->threaded && !locked)
+		pthread_mutex_unlock(&w->mu);
 	if (j->kind != JOB_DATA)
 		free(j->owned);
 	free(j);
 }
 
-/* Hashing on whichever thread has time (docs/performance.md, "Emitter, sixth pass"). Each
- * block of a file is hashed once, in the file's order, by the writer after it wrote it or by
- * the caller (the thread making the file) before it queues it; whoever hashes takes from the
- * sink's list every block before it as well (hash_claim), so the order holds whoever does it.
- * The caller hashes when the writer is behind (its queue over half full): the writer makes the
- * files and writes them too, and should not be the one thread everything waits for. Either way
- * the same bytes are hashed in the same order, so manifest.json is the same. Hashing whole
- * files only when the queue had no room was tried: "Emitter, fifth pass".
- *
- * hash_claim hashes s's listed blocks up to and including j (j NULL: all of them) unless they
- * are taken already or another thread is hashing s's: then that thread has (or will have) the
- * ones up to j, as it takes every block listed before the last it hashes. */
-static void hash_claim(Writer *w, Sink *s, Job *j)
+/* Hashing on whichever thread is free (docs/performance.md, "Emitter, sixth pass"). Every
+ * block queued to be written (JOB_DATA, JOB_WHOLE, JOB_TAKEN) is also queued to be hashed, in
+ * the same order (Writer.hhead), and is freed once it is both written and hashed. The writer
+ * thread writes first and hashes when it has nothing to write; a thread that queues a block and
+ * finds no room hashes queued blocks instead of waiting, and so does output_artifacts waiting for
+ * the writer at the end. So neither thread waits while the other has hashing to do, and the
+ * writer, which also makes the files, is not the one thread everything waits for. The blocks of
+ * one file are hashed one after the other in their order: hash_take gives out the first block
+ * of a file no thread is hashing now, which is the file's first one not yet hashed. The same
+ * bytes are hashed in the same order whoever hashes them, so manifest.json is the same. (Hashing
+ * whole files on the caller's thread when the writer's queue was over half full, the rule
+ * before, left the writer with most of the hashing of large files; hashing them only when the
+ * queue had no room was tried: "Emitter, fifth pass".) */
+
+/* Under w->mu: the first queued block whose file no thread is hashing now, taken from the
+ * queue to hash (hash_run), or NULL. */
+static Job *hash_take(Writer *w)
 {
-	pthread_mutex_lock(&s->hmu);
-	if (s->hbusy || (j && j->claimed)) {
-		pthread_mutex_unlock(&s->hmu);
-		return;
+	for (Job *j = w->hhead, *prev = NULL; j; prev = j, j = j->hnext) {
+		if (j->sink->hashing)
+			continue;
+		if (prev)
+			prev->hnext = j->hnext;
+		else
+			w->hhead = j->hnext;
+		if (w->htail == j)
+			w->htail = prev;
+		j->hnext = NULL;
+		j->sink->hashing = true;
+		w->hashing++;
+		return j;
 	}
-	Job *chain = s->hhead, *end = NULL;
-	for (Job *k = chain; k; k = k->hnext) {
-		k->claimed = true;
-		end = k;
-		if (k == j)
-			break;
-	}
-	if (!end) {
-		pthread_mutex_unlock(&s->hmu);
-		return;
-	}
-	s->hhead = end->hnext;
-	if (!s->hhead)
-		s->htail = NULL;
-	end->hnext = NULL;
-	s->hbusy = true;
-	pthread_mutex_unlock(&s->hmu);
-	for (Job *k = chain; k;) {
-		Job *next = k->hnext;
-		hash_update(s->sha, job_bytes(k), k->n);
-		job_release(w, k);
-		k = next;
-	}
-	pthread_mutex_lock(&s->hmu);
-	s->hbusy = false;
-	pthread_mutex_unlock(&s->hmu);
+	return NULL;
+}
+
+/* Hashes a block of hash_take's (without w->mu, which it takes after). */
+static void hash_run(Writer *w, Job *j)
+{
+	hash_update(j->sink->sha, job_bytes(j), j->n);
+	pthread_mutex_lock(&w->mu);
+	j->sink->hashing = false;
+	w->hashing--;
+	if (w->asleep) /* the writer may wait for this file's next block, or to quit */
+		pthread_cond_signal(&w->more);
+	if (w->full && w->hhead) /* callers waiting for room may hash it */
+		pthread_cond_broadcast(&w->room);
+	if (!w->head && !w->busy && !w->hhead && !w->hashing)
+		pthread_cond_broadcast(&w->idle);
+	job_release(w, j, true);
+	pthread_mutex_unlock(&w->mu);
 }
 
 static void sink_open(Writer *w, Sink *s)
@@ -422,9 +428,7 @@ static void run_job(Writer *w, Job *j)
 	}
 	if (s->err > 0)
 		w->failed = true;
-	if (j->kind != JOB_OPEN && j->kind != JOB_CLOSE)
-		hash_claim(w, s, j); /* unless the caller did */
-	job_release(w, j);
+	job_release(w, j, false);
 }
 
 static void *writer_main(void *arg)
@@ -432,32 +436,35 @@ static void *writer_main(void *arg)
 	Writer *w = arg;
 	pthread_mutex_lock(&w->mu);
 	for (;;) {
-		while (!w->head && !w->quit) {
-			w->asleep = true;
-			pthread_cond_wait(&w->more, &w->mu);
-			w->asleep = false;
+		if (w->head) { /* the whole queue at once */
+			Job *j = w->head;
+			w->head = w->tail = NULL;
+			w->busy = true;
+			pthread_mutex_unlock(&w->mu);
+			while (j) {
+				Job *next = j->next;
+				run_job(w, j);
+				j = next;
+			}
+			pthread_mutex_lock(&w->mu);
+			w->busy = false;
+			continue;
 		}
-		if (!w->head)
-			break; /* quit, and nothing left */
-		/* The whole queue at once, then one lock to account for it. */
-		Job *j = w->head;
-		w->head = w->tail = NULL;
-		w->busy = true;
-		pthread_mutex_unlock(&w->mu);
-		size_t done = 0;
-		while (j) {
-			Job *next = j->next;
-			done += j->n;
-			run_job(w, j);
-			j = next;
+		Job *h = hash_take(w); /* nothing to write: hash */
+		if (h) {
+			pthread_mutex_unlock(&w->mu);
+			hash_run(w, h);
+			pthread_mutex_lock(&w->mu);
+			continue;
 		}
-		pthread_mutex_lock(&w->mu);
-		w->busy = false;
-		w->queued -= done;
-		if (w->full)
-			pthread_cond_broadcast(&w->room);
-		if (!w->head)
+		if (!w->hhead && !w->hashing) {
 			pthread_cond_broadcast(&w->idle);
+			if (w->quit)
+				break; /* and nothing left */
+		}
+		w->asleep = true;
+		pthread_cond_wait(&w->more, &w->mu);
+		w->asleep = false;
 	}
 	pthread_mutex_unlock(&w->mu);
 	return NULL;
@@ -475,16 +482,31 @@ static Writer *writer_start(void)
 	return w;
 }
 
-/* Queues j (the writer's from now on), waiting while the queue is full. */
+/* Queues j (the writer's from now on) to be run and, a block, hashed; while the queue is
+ * full, hashes queued blocks or else waits. */
 static void writer_push(Writer *w, Job *j)
 {
-	j->next = NULL;
+	bool block = j->kind == JOB_DATA || j->kind == JOB_WHOLE || j->kind == JOB_TAKEN;
+	j->next = j->hnext = NULL;
+	atomic_init(&j->refs, block ? 2 : 1); /* written (run), hashed */
 	if (!w->threaded) {
+		const Sink *s = j->sink;
+		if (block)
+			hash_update(s->sha, job_bytes(j), j->n);
 		run_job(w, j);
+		if (block)
+			job_release(w, j, false);
 		return;
 	}
 	pthread_mutex_lock(&w->mu);
 	while (w->queued && w->queued + j->n > QUEUE_BYTES) {
+		Job *h = hash_take(w);
+		if (h) {
+			pthread_mutex_unlock(&w->mu);
+			hash_run(w, h);
+			pthread_mutex_lock(&w->mu);
+			continue;
+		}
 		w->full++;
 		pthread_cond_wait(&w->room, &w->mu);
 		w->full--;
@@ -494,33 +516,17 @@ static void writer_push(Writer *w, Job *j)
 	else
 		w->head = j;
 	w->tail = j;
+	if (block) {
+		if (w->htail)
+			w->htail->hnext = j;
+		else
+			w->hhead = j;
+		w->htail = j;
+	}
 	w->queued += j->n;
 	if (w->asleep)
 		pthread_cond_signal(&w->more);
 	pthread_mutex_unlock(&w->mu);
-}
-
-/* Lists j, a block of its sink's, to be hashed, and hashes the sink's listed blocks (j too)
- * here, on the caller's thread, when the writer is behind (hash_claim). Then queues it. */
-static void writer_block(Writer *w, Job *j)
-{
-	Sink *s = j->sink;
-	atomic_init(&j->refs, 2); /* written, hashed */
-	pthread_mutex_lock(&s->hmu);
-	if (s->htail)
-		s->htail->hnext = j;
-	else
-		s->hhead = j;
-	s->htail = j;
-	pthread_mutex_unlock(&s->hmu);
-	if (w->threaded) {
-		pthread_mutex_lock(&w->mu);
-		bool behind = w->queued > QUEUE_BYTES / 2;
-		pthread_mutex_unlock(&w->mu);
-		if (behind)
-			hash_claim(w, s, j);
-	}
-	writer_push(w, j);
 }
 
 static void writer_job(Writer *w, JobKind kind, Sink *s, const char *data, size_t n)
@@ -529,22 +535,26 @@ static void writer_job(Writer *w, JobKind kind, Sink *s, const char *data, size_
 	*j = (Job){.kind = kind, .sink = s, .n = n};
 	if (n)
 		memcpy(j->data, data, n);
-	if (kind == JOB_DATA) {
-		writer_block(w, j);
-		return;
-	}
-	atomic_init(&j->refs, 1);
 	writer_push(w, j);
 }
 
-/* Returns once every job queued so far has run: their sinks are the caller's again. */
+/* Returns once every job queued so far has run and every block is hashed (helping with the
+ * hashing meanwhile): their sinks are the caller's again. */
 static void writer_wait(Writer *w)
 {
 	if (!w || !w->threaded)
 		return;
 	pthread_mutex_lock(&w->mu);
-	while (w->head || w->busy)
+	while (w->head || w->busy || w->hhead || w->hashing) {
+		Job *h = hash_take(w);
+		if (h) {
+			pthread_mutex_unlock(&w->mu);
+			hash_run(w, h);
+			pthread_mutex_lock(&w->mu);
+			continue;
+		}
 		pthread_cond_wait(&w->idle, &w->mu);
+	}
 	pthread_mutex_unlock(&w->mu);
 }
 
@@ -591,7 +601,6 @@ static void free_sink(Sink *s)
 	if (s) {
 		free(s->full);
 		hash_free(s->sha);
-		pthread_mutex_destroy(&s->hmu);
 	}
 	free(s);
 }
@@ -676,7 +685,6 @@ static OutFile *new_file(Output *o, const char *relpath)
 	Sink *s = xmalloc(sizeof *s);
 	*s = (Sink){.w = o->w, .full = join(o->tmp, relpath), .rel = strlen(o->tmp) + 1, .fd = -1};
 	s->sha = hash_new();
-	pthread_mutex_init(&s->hmu, NULL);
 	if (o->nfiles == o->cap) {
 		o->cap = o->cap ? o->cap * 2 : 16;
 		o->files = xrealloc(o->files, sizeof *o->files * (size_t)o->cap);
@@ -736,7 +744,7 @@ bool output_put(FILE *f, Buf *b, bool more)
 	size_t cap = b->cap;
 	*b = (Buf){0};
 	if (!more) {
-		writer_block(w, j);
+		writer_push(w, j);
 		return true;
 	}
 	if (w->threaded)
@@ -748,7 +756,7 @@ bool output_put(FILE *f, Buf *b, bool more)
 	}
 	if (w->threaded)
 		pthread_mutex_unlock(&w->mu);
-	writer_block(w, j);
+	writer_push(w, j);
 	if (!b->s) { /* the same size again, not grown to it piece by piece */
 		b->s = xmalloc(cap);
 		b->cap = cap;
@@ -792,7 +800,7 @@ int output_write_buf(Output *o, const char *relpath, Buf *b)
 	*b = (Buf){0};
 	if (!j->owned)
 		j->owned = xstrdup("");
-	writer_block(w, j);
+	writer_push(w, j);
 	return 0;
 }
 
