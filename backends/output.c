@@ -14,8 +14,10 @@
  * backends spend making the text. So the files are written on a second thread, the writer:
  * each file is a stdio stream over a Sink (fopencookie) whose blocks go, copied, into a
  * bounded queue (QUEUE_BYTES); the writer takes them in order, makes the file's directories
- * (once per directory run), creates it, writes each block and hashes it with nettle's SHA-256
- * on the way, so nothing is read back. Blocks made whole in a Buf (layout_flush) go without the
+ * (once per directory run), creates it and writes each block. Every block is hashed with
+ * nettle's SHA-256 from memory, so nothing is read back, on whichever thread is free (the
+ * writer when it has nothing to write, a caller that finds the queue full, the end: hash_take
+ * below). Blocks made whole in a Buf (layout_flush) go without the
  * copy (output_put), their buffers handed back for reuse once written; files made whole in
  * memory likewise (output_write_buf). The bytes written, and their order, are the same as
  * with one thread; should the thread not start, the jobs run on the caller's thread.
