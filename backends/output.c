@@ -14,8 +14,10 @@
  * backends spend making the text. So the files are written on a second thread, the writer:
  * each file is a stdio stream over a Sink (fopencookie) whose blocks go, copied, into a
  * bounded queue (QUEUE_BYTES); the writer takes them in order, makes the file's directories
- * (once per directory run), creates it, writes each block and hashes it with nettle's SHA-256
- * on the way, so nothing is read back. Blocks made whole in a Buf (layout_flush) go without the
+ * (once per directory run), creates it and writes each block. Every block is hashed with
+ * nettle's SHA-256 from memory, so nothing is read back, on whichever thread is free (the
+ * writer when it has nothing to write, a caller that finds the queue full, the end: hash_take
+ * below). Blocks made whole in a Buf (layout_flush) go without the
  * copy (output_put), their buffers handed back for reuse once written; files made whole in
  * memory likewise (output_write_buf). The bytes written, and their order, are the same as
  * with one thread; should the thread not start, the jobs run on the caller's thread.
@@ -40,6 +42,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -56,6 +59,7 @@ enum { FILE_BUFFER = 1 << 16, JOB_MAX = 1 << 20, QUEUE_BYTES = 16 << 20 };
 enum { SPARES = 6, SPARE_MAX = 4 << 20 };
 
 typedef struct Writer Writer;
+typedef struct Job Job;
 
 /* One file on its way: made by output_file, then the writer's alone until output_wait(). */
 typedef struct Sink {
@@ -68,23 +72,25 @@ typedef struct Sink {
 	const char *what; /* what failed: "cannot create", "cannot write" ... */
 	uint64_t bytes;
 	Hash *sha;        /* SHA-256 of what was written */
-	bool hashed;      /* JOB_WHOLE: sha already holds the whole file's (hashed by the caller) */
+	bool hashing;     /* a thread is hashing one of its blocks (under the writer's mu) */
 } Sink;
 
 /* JOB_WHOLE: a file in one piece (output_write_buf): open, write, close. JOB_TAKEN: a block of
  * an open file handed over whole (output_put), its buffer recycled once written. */
 typedef enum { JOB_OPEN, JOB_DATA, JOB_CLOSE, JOB_WHOLE, JOB_TAKEN } JobKind;
 
-typedef struct Job {
-	struct Job *next;
+struct Job {
+	Job *next;         /* in the queue of jobs to run */
+	Job *hnext;        /* in the queue of blocks to hash */
 	JobKind kind;
 	Sink *sink;
+	_Atomic int refs;  /* a block is freed once written and hashed, by whichever is last */
 	size_t n;
 	char *owned; /* JOB_WHOLE, JOB_TAKEN: the n bytes, the job's (freed or recycled once
 		      * written) */
 	size_t cap;  /* JOB_TAKEN: owned's size */
 	char data[]; /* JOB_DATA: n bytes */
-} Job;
+};
 
 /* The queue between the backends (the caller's thread) and the writer thread. */
 struct Writer {
@@ -93,7 +99,9 @@ struct Writer {
 	pthread_mutex_t mu;
 	pthread_cond_t more, room, idle;
 	Job *head, *tail;
-	size_t queued;      /* bytes of data in the queue */
+	Job *hhead, *htail; /* the blocks to hash, in the order they were queued */
+	int hashing;        /* blocks being hashed now, on any thread */
+	size_t queued;      /* bytes of the blocks queued and not yet both written and hashed */
 	bool busy, quit;
 	bool asleep;        /* the writer waits for jobs; */
 	int full;           /* and this many callers (the threads of parts) for room: wake-ups,
@@ -284,16 +292,97 @@ static bool make_dirs(Writer *w, Sink *s)
 	return true;
 }
 
-/* Writes n bytes to s's file, unless it failed; hashes them unless the caller did. */
+/* Writes n bytes to s's file, unless it failed (hash_run hashes them). */
 static void sink_data(Sink *s, const char *data, size_t n)
 {
 	if (s->w->failed && !s->err)
 		s->err = -1; /* another file, open at the same time, failed first */
 	if (s->fd >= 0 && !s->err && (s->err = fdio_write_all(s->fd, data, n, -1)) != 0)
 		s->what = "cannot write";
-	if (!s->hashed)
-		hash_update(s->sha, data, n);
 	s->bytes += n;
+}
+
+static const char *job_bytes(const Job *j)
+{
+	return j->kind == JOB_DATA ? j->data : j->owned;
+}
+
+/* Lets go of j, which a block's writing and hashing each hold: the last frees it (a JOB_TAKEN's
+ * buffer goes to the spares for output_put when there is room) and makes room in the queue.
+ * locked: the caller holds w->mu. */
+static void job_release(Writer *w, Job *j, bool locked)
+{
+	if (atomic_fetch_sub_explicit(&j->refs, 1, memory_order_acq_rel) != 1)
+		return;
+	if (w->threaded && !locked)
+		pthread_mutex_lock(&w->mu);
+	w->queued -= j->n;
+	if (j->kind == JOB_TAKEN && j->cap <= SPARE_MAX && w->nspare < SPARES) {
+		w->spare[w->nspare].s = j->owned;
+		w->spare[w->nspare++].cap = j->cap;
+		j->owned = NULL;
+	}
+	/* Callers waiting for room are woken once a quarter of the queue is free (or all of it),
+	 * not for every file of a few kB. */
+	if (w->full && (w->queued <= QUEUE_BYTES - QUEUE_BYTES / 4 || !w->queued))
+		pthread_cond_broadcast(&w->room);
+	if (w->threaded && !locked)
+		pthread_mutex_unlock(&w->mu);
+	if (j->kind != JOB_DATA)
+		free(j->owned);
+	free(j);
+}
+
+/* Hashing on whichever thread is free (docs/performance.md, "Emitter, sixth pass"). Every
+ * block queued to be written (JOB_DATA, JOB_WHOLE, JOB_TAKEN) is also queued to be hashed, in
+ * the same order (Writer.hhead), and is freed once it is both written and hashed. The writer
+ * thread writes first and hashes when it has nothing to write; a thread that queues a block and
+ * finds no room hashes queued blocks instead of waiting, and so does output_artifacts waiting for
+ * the writer at the end. So neither thread waits while the other has hashing to do, and the
+ * writer, which also makes the files, is not the one thread everything waits for. The blocks of
+ * one file are hashed one after the other in their order: hash_take gives out the first block
+ * of a file no thread is hashing now, which is the file's first one not yet hashed. The same
+ * bytes are hashed in the same order whoever hashes them, so manifest.json is the same. (Hashing
+ * whole files on the caller's thread when the writer's queue was over half full, the rule
+ * before, left the writer with most of the hashing of large files; hashing them only when the
+ * queue had no room was tried: "Emitter, fifth pass".) */
+
+/* Under w->mu: the first queued block whose file no thread is hashing now, taken from the
+ * queue to hash (hash_run), or NULL. */
+static Job *hash_take(Writer *w)
+{
+	for (Job *j = w->hhead, *prev = NULL; j; prev = j, j = j->hnext) {
+		if (j->sink->hashing)
+			continue;
+		if (prev)
+			prev->hnext = j->hnext;
+		else
+			w->hhead = j->hnext;
+		if (w->htail == j)
+			w->htail = prev;
+		j->hnext = NULL;
+		j->sink->hashing = true;
+		w->hashing++;
+		return j;
+	}
+	return NULL;
+}
+
+/* Hashes a block of hash_take's (without w->mu, which it takes after). */
+static void hash_run(Writer *w, Job *j)
+{
+	hash_update(j->sink->sha, job_bytes(j), j->n);
+	pthread_mutex_lock(&w->mu);
+	j->sink->hashing = false;
+	w->hashing--;
+	if (w->asleep) /* the writer may wait for this file's next block, or to quit */
+		pthread_cond_signal(&w->more);
+	if (w->full && w->hhead) /* callers waiting for room may hash it */
+		pthread_cond_broadcast(&w->room);
+	if (!w->head && !w->busy && !w->hhead && !w->hashing)
+		pthread_cond_broadcast(&w->idle);
+	job_release(w, j, true);
+	pthread_mutex_unlock(&w->mu);
 }
 
 static void sink_open(Writer *w, Sink *s)
@@ -318,15 +407,13 @@ static void sink_done(Sink *s)
 	s->fd = -1;
 }
 
+/* Runs j and lets go of it (it may be freed). */
 static void run_job(Writer *w, Job *j)
 {
 	Sink *s = j->sink;
 	switch (j->kind) {
 	case JOB_OPEN:
 		sink_open(w, s);
-		break;
-	case JOB_DATA:
-		sink_data(s, j->data, j->n);
 		break;
 	case JOB_CLOSE:
 		sink_done(s);
@@ -335,26 +422,15 @@ static void run_job(Writer *w, Job *j)
 		sink_open(w, s);
 		sink_data(s, j->owned, j->n);
 		sink_done(s);
-		free(j->owned);
 		break;
+	case JOB_DATA:
 	case JOB_TAKEN:
-		sink_data(s, j->owned, j->n);
-		if (j->cap <= SPARE_MAX) {
-			if (w->threaded)
-				pthread_mutex_lock(&w->mu);
-			if (w->nspare < SPARES) {
-				w->spare[w->nspare].s = j->owned;
-				w->spare[w->nspare++].cap = j->cap;
-				j->owned = NULL;
-			}
-			if (w->threaded)
-				pthread_mutex_unlock(&w->mu);
-		}
-		free(j->owned);
+		sink_data(s, job_bytes(j), j->n);
 		break;
 	}
 	if (s->err > 0)
 		w->failed = true;
+	job_release(w, j, false);
 }
 
 static void *writer_main(void *arg)
@@ -362,33 +438,35 @@ static void *writer_main(void *arg)
 	Writer *w = arg;
 	pthread_mutex_lock(&w->mu);
 	for (;;) {
-		while (!w->head && !w->quit) {
-			w->asleep = true;
-			pthread_cond_wait(&w->more, &w->mu);
-			w->asleep = false;
+		if (w->head) { /* the whole queue at once */
+			Job *j = w->head;
+			w->head = w->tail = NULL;
+			w->busy = true;
+			pthread_mutex_unlock(&w->mu);
+			while (j) {
+				Job *next = j->next;
+				run_job(w, j);
+				j = next;
+			}
+			pthread_mutex_lock(&w->mu);
+			w->busy = false;
+			continue;
 		}
-		if (!w->head)
-			break; /* quit, and nothing left */
-		/* The whole queue at once, then one lock to account for it. */
-		Job *j = w->head;
-		w->head = w->tail = NULL;
-		w->busy = true;
-		pthread_mutex_unlock(&w->mu);
-		size_t done = 0;
-		while (j) {
-			Job *next = j->next;
-			run_job(w, j);
-			done += j->n;
-			free(j);
-			j = next;
+		Job *h = hash_take(w); /* nothing to write: hash */
+		if (h) {
+			pthread_mutex_unlock(&w->mu);
+			hash_run(w, h);
+			pthread_mutex_lock(&w->mu);
+			continue;
 		}
-		pthread_mutex_lock(&w->mu);
-		w->busy = false;
-		w->queued -= done;
-		if (w->full)
-			pthread_cond_broadcast(&w->room);
-		if (!w->head)
+		if (!w->hhead && !w->hashing) {
 			pthread_cond_broadcast(&w->idle);
+			if (w->quit)
+				break; /* and nothing left */
+		}
+		w->asleep = true;
+		pthread_cond_wait(&w->more, &w->mu);
+		w->asleep = false;
 	}
 	pthread_mutex_unlock(&w->mu);
 	return NULL;
@@ -406,17 +484,31 @@ static Writer *writer_start(void)
 	return w;
 }
 
-/* Queues j (the writer's from now on), waiting while the queue is full. */
+/* Queues j (the writer's from now on) to be run and, a block, hashed; while the queue is
+ * full, hashes queued blocks or else waits. */
 static void writer_push(Writer *w, Job *j)
 {
-	j->next = NULL;
+	bool block = j->kind == JOB_DATA || j->kind == JOB_WHOLE || j->kind == JOB_TAKEN;
+	j->next = j->hnext = NULL;
+	atomic_init(&j->refs, block ? 2 : 1); /* written (run), hashed */
 	if (!w->threaded) {
+		const Sink *s = j->sink;
+		if (block)
+			hash_update(s->sha, job_bytes(j), j->n);
 		run_job(w, j);
-		free(j);
+		if (block)
+			job_release(w, j, false);
 		return;
 	}
 	pthread_mutex_lock(&w->mu);
 	while (w->queued && w->queued + j->n > QUEUE_BYTES) {
+		Job *h = hash_take(w);
+		if (h) {
+			pthread_mutex_unlock(&w->mu);
+			hash_run(w, h);
+			pthread_mutex_lock(&w->mu);
+			continue;
+		}
 		w->full++;
 		pthread_cond_wait(&w->room, &w->mu);
 		w->full--;
@@ -426,6 +518,13 @@ static void writer_push(Writer *w, Job *j)
 	else
 		w->head = j;
 	w->tail = j;
+	if (block) {
+		if (w->htail)
+			w->htail->hnext = j;
+		else
+			w->hhead = j;
+		w->htail = j;
+	}
 	w->queued += j->n;
 	if (w->asleep)
 		pthread_cond_signal(&w->more);
@@ -441,14 +540,23 @@ static void writer_job(Writer *w, JobKind kind, Sink *s, const char *data, size_
 	writer_push(w, j);
 }
 
-/* Returns once every job queued so far has run: their sinks are the caller's again. */
+/* Returns once every job queued so far has run and every block is hashed (helping with the
+ * hashing meanwhile): their sinks are the caller's again. */
 static void writer_wait(Writer *w)
 {
 	if (!w || !w->threaded)
 		return;
 	pthread_mutex_lock(&w->mu);
-	while (w->head || w->busy)
+	while (w->head || w->busy || w->hhead || w->hashing) {
+		Job *h = hash_take(w);
+		if (h) {
+			pthread_mutex_unlock(&w->mu);
+			hash_run(w, h);
+			pthread_mutex_lock(&w->mu);
+			continue;
+		}
 		pthread_cond_wait(&w->idle, &w->mu);
+	}
 	pthread_mutex_unlock(&w->mu);
 }
 
@@ -694,19 +802,6 @@ int output_write_buf(Output *o, const char *relpath, Buf *b)
 	*b = (Buf){0};
 	if (!j->owned)
 		j->owned = xstrdup("");
-	/* Hashing on whichever thread has time: when the writer is behind (its queue over half
-	 * full), the caller hashes the file itself before it hands it over. Either way the same
-	 * bytes are hashed, so the manifest is the same. (Hashing only when the queue has no room
-	 * was tried: docs/performance.md, "Emitter, fifth pass".) */
-	if (w->threaded) {
-		pthread_mutex_lock(&w->mu);
-		bool behind = w->queued > QUEUE_BYTES / 2;
-		pthread_mutex_unlock(&w->mu);
-		if (behind) {
-			hash_update(of->sink->sha, j->owned, j->n);
-			of->sink->hashed = true;
-		}
-	}
 	writer_push(w, j);
 	return 0;
 }

@@ -108,6 +108,13 @@ typedef struct Writer {
 	size_t (*tport)[4];
 	int tcap;
 	bool tset;
+	/* Port names by port number for switches of nmodel, nbreakout, nsplit and nup (a name
+	 * depends on nothing else, ir_switch_port_name): nname[port] once made (nmade). */
+	const void *nmodel;
+	int nbreakout, nsplit, nup;
+	char (*nname)[24];
+	bool *nmade;
+	int ncap;
 } Writer;
 
 static const char *const type_names[ST_COUNT] = {
@@ -564,13 +571,41 @@ static int write_switch(Writer *w, int i)
 		w->cap = np;
 		w->pt = xrealloc(w->pt, sizeof *w->pt * (size_t)np);
 	}
+	if (s->model != w->nmodel || s->breakout != w->nbreakout || s->split != w->nsplit ||
+	    s->up_breakout != w->nup) {
+		w->nmodel = s->model;
+		w->nbreakout = s->breakout;
+		w->nsplit = s->split;
+		w->nup = s->up_breakout;
+		if (w->ncap)
+			memset(w->nmade, 0, sizeof *w->nmade * (size_t)w->ncap);
+	}
 	for (int k = 0; k < np; k++) {
 		PortText *t = &w->pt[k];
-		w->scratch.len = 0;
-		ir_switch_port_name(&w->scratch, s, ports[k].port);
-		size_t n = w->scratch.len < sizeof t->name - 1 ? w->scratch.len : sizeof t->name - 1;
-		memcpy(t->name, w->scratch.s, n);
-		t->name[n] = 0;
+		int port = ports[k].port;
+		if (port >= 0 && port >= w->ncap) {
+			int cap = w->ncap ? w->ncap : 64;
+			while (cap <= port)
+				cap *= 2;
+			w->nname = xrealloc(w->nname, sizeof *w->nname * (size_t)cap);
+			w->nmade = xrealloc(w->nmade, sizeof *w->nmade * (size_t)cap);
+			memset(w->nmade + w->ncap, 0, sizeof *w->nmade * (size_t)(cap - w->ncap));
+			w->ncap = cap;
+		}
+		if (port >= 0 && w->nmade[port]) {
+			memcpy(t->name, w->nname[port], sizeof t->name);
+		} else {
+			w->scratch.len = 0;
+			ir_switch_port_name(&w->scratch, s, port);
+			size_t n = w->scratch.len < sizeof t->name - 1 ? w->scratch.len
+								 : sizeof t->name - 1;
+			memcpy(t->name, w->scratch.s, n);
+			t->name[n] = 0;
+			if (port >= 0) {
+				memcpy(w->nname[port], t->name, sizeof t->name);
+				w->nmade[port] = true;
+			}
+		}
 		bool to_switch = ports[k].peer.kind == END_SWITCH;
 		t->peer_switch = to_switch ? ports[k].peer.dev - sp->first : -1;
 	}
@@ -647,6 +682,8 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 	buf_free(&w.tbefore);
 	buf_free(&w.tafter);
 	free(w.tport);
+	free(w.nname);
+	free(w.nmade);
 	buf_free(&w.text);
 	buf_free(&w.scratch);
 	buf_free(&w.policy);
