@@ -115,7 +115,7 @@ static int build_once(Program *p, Design *d, const char *path, Timing timings[ST
 		STOP_IF_ERRORS();
 		/* The cables' ids and the schedulers' tree feed the artifacts, the dump and a
 		 * build --from's changes only, and say nothing: a row of `compare` goes without. */
-		if (!d->numbers_only || d->prior)
+		if (ir_cables_named(d))
 			STAGE(STAGE_IDS, ir_name_cables(d));
 		STAGE(STAGE_CHANGES, expand_plan(d));
 		STAGE(STAGE_COST, model_design(d));
@@ -198,6 +198,7 @@ int pipeline_build(Program *p, Design *d, const char *path, Timing timings[STAGE
 	for (;;) {
 		double t0 = now_ms();
 		int errors = build_once(p, d, path, timings);
+		ir_cable_leads_end(); /* a build that stopped before the ids stage */
 		CableNogood ng;
 		bool reject = reject_at_cabling(p, d, errors, &ng);
 		bool again = !reject && decide_again(p, d, errors);
