@@ -54,12 +54,12 @@ typedef struct WattRange {
 
 /* A cage met by the links of this call: the cables with an end in it, by lane. */
 typedef struct CageRec {
-	double room;
 	int first, count; /* into CageCtx.byc: (cable << 1 | end) of its links, by lane */
 	int group;
+	int lanes;
 	int16_t conn;     /* Connector of the cage */
-	int16_t lanes;
-} CageRec; /* 24 bytes: one for each of the 525,000 cages of the 262k dragonfly */
+} CageRec; /* 20 bytes, one for each of the 525,000 cages of the 262k dragonfly; the bit/s it
+	    * carries are its ends' (cage_room) */
 
 typedef struct CageCtx {
 	const Catalogue *cat;
@@ -135,6 +135,13 @@ static const CageEnd *end_spot(const CageCtx *x, int i, int e)
 	return e ? &x->z[i] : &x->a[i];
 }
 
+/* The bit/s cage r carries: its first end's (every end of a cage has the cage's). */
+static double cage_room(const CageCtx *x, const CageRec *r)
+{
+	int m = x->byc[r->first];
+	return end_spot(x, m >> 1, m & 1)->room;
+}
+
 static int root(int *up, int v)
 {
 	while (up[v] != v) {
@@ -194,7 +201,7 @@ static void find_cages(CageCtx *x, CageTables *t)
 			if (x->index->slot[id] < 0) {
 				x->index->slot[id] = x->ncages;
 				head[x->ncages] = i;
-				x->cages[x->ncages++] = (CageRec){.room = s->room, .group = -1, .conn = s->cage, .lanes = s->lanes};
+				x->cages[x->ncages++] = (CageRec){.group = -1, .lanes = s->lanes, .conn = s->cage};
 			}
 			int r = x->index->slot[id];
 			x->cage_of[2 * i + e] = r;
@@ -490,7 +497,7 @@ static bool optics_fit(CageCtx *x, const Group *g, const Medium *f, Plan *p, End
 		double run = cage_run(x, r, 0, 0), len = cage_stocked(f, run);
 		/* The module whose port count leaves the cheapest fibres (a splitter's reach may
 		 * be shorter than the straight fibre's: NVIDIA's single-mode splitters, 50 m). */
-		const Medium *o = module_for(x, f, r->conn, r->lanes, r->room, false, g->speed,
+		const Medium *o = module_for(x, f, r->conn, r->lanes, cage_room(x, r), false, g->speed,
 					     len < 0 ? f->reach : len);
 		if (!o || len < 0)
 			return false;
@@ -599,7 +606,7 @@ static bool group_sig(const CageCtx *x, const Group *g, GroupSig *sig)
 	for (int k = 0; k < g->ncages; k++) {
 		const CageRec *r = &x->cages[g->cages[k]];
 		sig->cage[k] = (r->conn + 2) << 16 | r->lanes << 8 | r->count;
-		sig->cage_room[k] = r->room;
+		sig->cage_room[k] = cage_room(x, r);
 	}
 	for (int k = 0; k < g->n; k++) {
 		int i = g->cables[k];
