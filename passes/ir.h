@@ -1645,6 +1645,16 @@ const Part *ir_extra_nic(const ExtraInst *x); /* its first NIC model, or NULL */
 const Part *ir_tier_model(const FabricInst *f, SwitchTier t);
 void ir_end_place(const Design *d, End e, int *rack, int *u);
 int ir_name_cables(Design *d);
+/* Whether the build names its cables (the ids stage runs): not a row of `compare`, unless it
+ * has a prior design to compare with. */
+bool ir_cables_named(const Design *d);
+/* The cables' digests begun on a thread of their own, for ir_name_cables, once d->cables holds
+ * every cable's link (cable.c, before the media are chosen); nothing for a small design. The
+ * passes until the ids stage must leave the design's names, ports, links and cables' links as
+ * they are. ir_cable_leads_end waits for that thread and drops its work (a build that stops
+ * before the ids stage); ir_name_cables ends it too. */
+void ir_cable_leads_start(const Design *d);
+void ir_cable_leads_end(void);
 void ir_cable_id(Buf *b, const Design *d, int i);
 /* Panel i's name ("B07-PP1") and trunk i's ("T1-B07-D02-1"): trunk.c's instances. */
 void ir_panel_name(Buf *b, const Design *d, int i);

@@ -97,6 +97,10 @@ static int build_once(Program *p, Design *d, const char *path, Timing timings[ST
 	d->judge_candidate = judge_candidate;
 	STAGE(STAGE_DECIDE, decide_choices(d));
 	STOP_IF_ERRORS();
+	/* The memory of the instances, links and cables faulted in on the other core while the
+	 * passes run (arena.c; pipeline_build ends it). */
+	if (d->violations.n == 0)
+		arena_prefault(cable_memory_ahead(d));
 	STAGE(STAGE_ELABORATE, elaborate_design(d));
 	STAGE(STAGE_PLACE, place_racks(d));
 	STAGE(STAGE_NAMES, elaborate_names(d));
@@ -115,7 +119,7 @@ static int build_once(Program *p, Design *d, const char *path, Timing timings[ST
 		STOP_IF_ERRORS();
 		/* The cables' ids and the schedulers' tree feed the artifacts, the dump and a
 		 * build --from's changes only, and say nothing: a row of `compare` goes without. */
-		if (!d->numbers_only || d->prior)
+		if (ir_cables_named(d))
 			STAGE(STAGE_IDS, ir_name_cables(d));
 		STAGE(STAGE_CHANGES, expand_plan(d));
 		STAGE(STAGE_COST, model_design(d));
@@ -198,6 +202,8 @@ int pipeline_build(Program *p, Design *d, const char *path, Timing timings[STAGE
 	for (;;) {
 		double t0 = now_ms();
 		int errors = build_once(p, d, path, timings);
+		arena_prefault_end();
+		ir_cable_leads_end(); /* a build that stopped before the ids stage */
 		CableNogood ng;
 		bool reject = reject_at_cabling(p, d, errors, &ng);
 		bool again = !reject && decide_again(p, d, errors);

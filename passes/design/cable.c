@@ -195,15 +195,27 @@ static CageIndex cage_index(const Design *d, CageTables *t)
 	return ix;
 }
 
-/* The links [first, first + n) of d->links that get cables, measured: their runs and ends into
- * new cables of d->cables (cage_choose picks their media). Returns how many it added. */
-static int measure(Design *d, int first, int n, double height, double tray, CageEnd *a, CageEnd *z)
+/* A cable for each of the links [first, first + n) of d->links that get one, appended to
+ * d->cables with its link alone (measure() does the rest). Returns how many it added. */
+static int list_cables(Design *d, int first, int n)
 {
 	int k = 0;
 	for (int li = first; li < first + n; li++) {
 		const LinkInst *l = &d->links[li];
 		if (l->a.kind == END_NODE && l->z.kind == END_NODE && l->a.dev == l->z.dev)
 			continue; /* torus positions of one node: traces on its board */
+		d->cables[d->ncables + k++].link = li;
+	}
+	d->ncables += k;
+	return k;
+}
+
+/* Cables [base, base + n) measured: their runs, and their ends' cages into a[] and z[] (from 0). */
+static void measure(Design *d, int base, int n, double height, double tray, CageEnd *a, CageEnd *z)
+{
+	for (int k = 0; k < n; k++) {
+		CableInst *restrict c = &d->cables[base + k];
+		const LinkInst *l = &d->links[c->link];
 		const RackInst *ra, *rz;
 		int ua, uz;
 		spot_into(d, l->a, &a[k], &ra, &ua), spot_into(d, l->z, &z[k], &rz, &uz);
@@ -211,44 +223,43 @@ static int measure(Design *d, int first, int n, double height, double tray, Cage
 		/* The fields that are not zero, stored one by one into the arena's zeroed memory:
 		 * the whole record built and copied was a stalled store-to-load forward per cable
 		 * (perf, docs/performance.md, "Cable stage, fifth pass"). */
-		CableInst *restrict c = &d->cables[d->ncables + k];
-		c->link = li, c->run = run, c->length = ceil(run - 1e-9);
+		c->run = run, c->length = ceil(run - 1e-9);
 		c->media = c->fiber = c->cage_a = c->cage_z = -1;
-		c->assembly = d->ncables + k;
+		c->assembly = base + k;
 		c->trunk = c->leg = c->panel_a = c->panel_z = -1;
-		k++;
 	}
-	return k;
 }
 
-/* Cables for links [first, first + n) from `cat`; the first link no medium serves, or NULL. */
+/* The cables of one fabric or scale-up domain: d->cables[base, base + n). */
+typedef struct CableRange {
+	int base, n;
+} CableRange;
+
+/* Media for cables r, measured, from `cat`; the first cable no medium serves, or NULL. */
 static const CableInst *cable_links(Design *d, const CageIndex *index, const Catalogue *cat,
-				    Weights w, int first, int n, double height, double tray, CageEnd *spots)
+				    Weights w, CableRange r, double height, double tray, CageEnd *spots)
 {
-	int k = measure(d, first, n, height, tray, spots, spots + n);
-	int base = d->ncables;
-	d->ncables += k;
-	if (cat->n == 0 || k == 0)
+	measure(d, r.base, r.n, height, tray, spots, spots + r.n);
+	if (cat->n == 0 || r.n == 0)
 		return NULL;
-	int bad = cage_choose(d, index, cat, w, d->cables + base, spots, spots + n, k, base);
-	return bad >= 0 ? &d->cables[base + bad] : NULL;
+	int bad = cage_choose(d, index, cat, w, d->cables + r.base, spots, spots + r.n, r.n, r.base);
+	return bad >= 0 ? &d->cables[r.base + bad] : NULL;
 }
 
 /* The links of a multi-rack scale-up domain between its racks: cables like a fabric's, from
  * the node's scale_up_media (else every medium in scope). */
 static void cable_scale_up(Design *d, const CageIndex *index, const ScaleUpInst *s, Weights w,
-			   double height, double tray, CageEnd *spots)
+			   CableRange r, double height, double tray, CageEnd *spots)
 {
 	if (!s->cables)
 		return;
 	const Decl *node = s->node->decl;
 	Catalogue cat = catalogue(d, field_value(node, FLD_NODE_SCALE_UP_MEDIA));
-	const CableInst *bad =
-		cable_links(d, index, &cat, w, s->first_link, s->cables, height, tray, spots);
+	const CableInst *bad = cable_links(d, index, &cat, w, r, height, tray, spots);
 	if (!bad && cat.n > 0)
 		return;
 	if (!bad)
-		bad = &d->cables[d->ncables - 1];
+		bad = &d->cables[r.base + r.n - 1];
 	const LinkInst *l = &d->links[bad->link];
 	d->vsource = VS_CABLE, d->vfabric = -1;
 	char speed[32];
@@ -315,6 +326,27 @@ bool cable_fabric_joins_short(Design *d, int fi)
 	return choose_fabric(d, fi, true, &first) < 0;
 }
 
+/* Below this many links a build's memory is not faulted in ahead: the thread and the bytes
+ * ahead would cost more than the faults (a 10,000-GPU build touches some 30 MB in all). */
+enum { AHEAD_LINKS = 1 << 16 };
+
+size_t cable_memory_ahead(const Design *d)
+{
+	long links = 0;
+	for (int i = 0; i < d->nfabrics; i++)
+		links += d->fabrics[i].sized ? d->fabrics[i].links : 0;
+	for (int i = 0; i < d->nscaleups; i++)
+		links += d->scaleups[i].cables;
+	if (links < AHEAD_LINKS)
+		return 0;
+	/* Per link, what wire and cable write whole: its LinkInst and CableInst, its two ends'
+	 * CageEnd, and cage_choose's tables by cable (cage_of: two ints; up, loc, members: one
+	 * each). Less than the passes from elaborate to cable take in chunks (the dragonfly:
+	 * 246 MB, 380 bytes a link; this, 276), so what is faulted in ahead is used. */
+	size_t each = sizeof(LinkInst) + sizeof(CableInst) + 2 * sizeof(CageEnd) + 5 * sizeof(int);
+	return each * (size_t)links;
+}
+
 int cable_fabrics(Design *d)
 {
 	/* zeroed (arena_alloc): measure() stores only the fields that are not zero */
@@ -329,6 +361,21 @@ int cable_fabrics(Design *d)
 	cage_tables_init(&t, sizeof(CageEnd) * (size_t)(2 * d->nlinks + 2));
 	CageEnd *spots = cage_tables_get(&t, sizeof(CageEnd), 2 * (size_t)d->nlinks + 2, false);
 	CageIndex index = cage_index(d, &t);
+	/* Every cable's link first: the cables' ids are then made on a thread of their own while
+	 * the media are chosen (ir_cable_leads_start). */
+	CableRange *range = xmalloc(sizeof *range * (size_t)(d->nfabrics + d->nscaleups + 1));
+	for (int fi = 0; fi < d->nfabrics; fi++) {
+		const FabricInst *f = &d->fabrics[fi];
+		range[fi].base = d->ncables;
+		range[fi].n = f->sized ? list_cables(d, f->first_link, f->links) : 0;
+	}
+	for (int si = 0; si < d->nscaleups; si++) {
+		const ScaleUpInst *s = &d->scaleups[si];
+		CableRange *r = &range[d->nfabrics + si];
+		r->base = d->ncables;
+		r->n = s->cables ? list_cables(d, s->first_link, s->cables) : 0;
+	}
+	ir_cable_leads_start(d);
 	for (int fi = 0; fi < d->nfabrics; fi++) {
 		const FabricInst *f = &d->fabrics[fi];
 		if (!f->sized)
@@ -343,8 +390,7 @@ int cable_fabrics(Design *d)
 						f->decl->name, f->links);
 			diag_set_code(dg, "no-media");
 		}
-		const CableInst *bad =
-			cable_links(d, &index, &cat, w, f->first_link, f->links, height, tray, spots);
+		const CableInst *bad = cable_links(d, &index, &cat, w, range[fi], height, tray, spots);
 		if (!bad)
 			continue;
 		const LinkInst *l = &d->links[bad->link];
@@ -360,7 +406,9 @@ int cable_fabrics(Design *d)
 				 z.end.cage >= 0 ? enum_CONNECTOR.words[z.end.cage] : "any");
 	}
 	for (int si = 0; si < d->nscaleups; si++)
-		cable_scale_up(d, &index, &d->scaleups[si], w, height, tray, spots);
+		cable_scale_up(d, &index, &d->scaleups[si], w, range[d->nfabrics + si], height, tray,
+			       spots);
+	free(range);
 	cage_tables_free(&t);
 	/* A link no medium reaches is a Violation, which validate reports (exit 2): not an error
 	 * of this pass, which would make it exit 1. */

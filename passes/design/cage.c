@@ -54,12 +54,12 @@ typedef struct WattRange {
 
 /* A cage met by the links of this call: the cables with an end in it, by lane. */
 typedef struct CageRec {
-	int conn;       /* Connector of the cage */
-	int lanes;
-	double room;
 	int first, count; /* into CageCtx.byc: (cable << 1 | end) of its links, by lane */
 	int group;
-} CageRec;
+	int lanes;
+	int16_t conn;     /* Connector of the cage */
+} CageRec; /* 20 bytes, one for each of the 525,000 cages of the 262k dragonfly; the bit/s it
+	    * carries are its ends' (cage_room) */
 
 typedef struct CageCtx {
 	const Catalogue *cat;
@@ -67,7 +67,7 @@ typedef struct CageCtx {
 	CableInst *c;
 	const CageEnd *a, *z;
 	int n;
-	long *byc;      /* sorted cage keys' members: cable << 1 | end */
+	int *byc;       /* sorted cage keys' members: cable << 1 | end (a cable count is an int) */
 	int *cage_of;   /* per cable end (2i + e): its CageRec, or -1 */
 	CageRec *cages;
 	int ncages;
@@ -135,6 +135,13 @@ static const CageEnd *end_spot(const CageCtx *x, int i, int e)
 	return e ? &x->z[i] : &x->a[i];
 }
 
+/* The bit/s cage r carries: its first end's (every end of a cage has the cage's). */
+static double cage_room(const CageCtx *x, const CageRec *r)
+{
+	int m = x->byc[r->first];
+	return end_spot(x, m >> 1, m & 1)->room;
+}
+
 static int root(int *up, int v)
 {
 	while (up[v] != v) {
@@ -194,7 +201,7 @@ static void find_cages(CageCtx *x, CageTables *t)
 			if (x->index->slot[id] < 0) {
 				x->index->slot[id] = x->ncages;
 				head[x->ncages] = i;
-				x->cages[x->ncages++] = (CageRec){s->cage, s->lanes, s->room, 0, 0, -1};
+				x->cages[x->ncages++] = (CageRec){.group = -1, .lanes = s->lanes, .conn = s->cage};
 			}
 			int r = x->index->slot[id];
 			x->cage_of[2 * i + e] = r;
@@ -206,7 +213,7 @@ static void find_cages(CageCtx *x, CageTables *t)
 		}
 	}
 	/* Members by record (counting sort), then by lane inside each (a cage has a few). */
-	x->byc = cage_tables_get(t, sizeof(long), (size_t)nk + 1, false);
+	x->byc = cage_tables_get(t, sizeof(int), (size_t)nk + 1, false);
 	for (int r = 0, at = 0; r < x->ncages; r++)
 		x->cages[r].first = at, at += x->cages[r].count, head[r] = x->cages[r].first;
 	for (int i = 0; i < x->n; i++)
@@ -214,11 +221,11 @@ static void find_cages(CageCtx *x, CageTables *t)
 			int r = x->cage_of[2 * i + e];
 			if (r < 0)
 				continue;
-			long m = (long)i << 1 | e;
+			int m = i << 1 | e;
 			int j = head[r]++;
 			for (; j > x->cages[r].first; j--) {
-				long p = x->byc[j - 1];
-				if (end_spot(x, (int)(p >> 1), (int)(p & 1))->lane <= end_spot(x, i, e)->lane)
+				int p = x->byc[j - 1];
+				if (end_spot(x, p >> 1, p & 1)->lane <= end_spot(x, i, e)->lane)
 					break;
 				x->byc[j] = p;
 			}
@@ -432,7 +439,7 @@ static void module_port(const CageCtx *x, int i, int e, int k, int *first, int *
 	int port = end_spot(x, i, e)->lane / k;
 	*first = -1, *legs = 0;
 	for (int j = r->first; j < r->first + r->count; j++) {
-		int ii = (int)(x->byc[j] >> 1), ee = (int)(x->byc[j] & 1);
+		int ii = x->byc[j] >> 1, ee = x->byc[j] & 1;
 		if (end_spot(x, ii, ee)->lane / k == port) {
 			*first = *first < 0 ? ii : *first;
 			(*legs)++;
@@ -450,7 +457,7 @@ static bool ports_paired(const CageCtx *x, int i, const EndPick *pick)
 	const CageRec *r = &x->cages[x->cage_of[2 * i]];
 	int port = x->a[i].lane / ka, far = x->cage_of[2 * i + 1], far_port = x->z[i].lane / kz;
 	for (int j = r->first; j < r->first + r->count; j++) {
-		int ii = (int)(x->byc[j] >> 1), ee = (int)(x->byc[j] & 1);
+		int ii = x->byc[j] >> 1, ee = x->byc[j] & 1;
 		if (ee != 0 || x->a[ii].lane / ka != port)
 			continue;
 		if (x->cage_of[2 * ii + 1] != far || x->z[ii].lane / kz != far_port)
@@ -471,7 +478,7 @@ static double cage_run(const CageCtx *x, const CageRec *r, int k, int lane)
 {
 	double run = 0;
 	for (int j = r->first; j < r->first + r->count; j++) {
-		int i = (int)(x->byc[j] >> 1), e = (int)(x->byc[j] & 1);
+		int i = x->byc[j] >> 1, e = x->byc[j] & 1;
 		if (k == 0 || end_spot(x, i, e)->lane / k == lane / k)
 			run = fmax(run, x->c[i].run);
 	}
@@ -490,13 +497,13 @@ static bool optics_fit(CageCtx *x, const Group *g, const Medium *f, Plan *p, End
 		double run = cage_run(x, r, 0, 0), len = cage_stocked(f, run);
 		/* The module whose port count leaves the cheapest fibres (a splitter's reach may
 		 * be shorter than the straight fibre's: NVIDIA's single-mode splitters, 50 m). */
-		const Medium *o = module_for(x, f, r->conn, r->lanes, r->room, false, g->speed,
+		const Medium *o = module_for(x, f, r->conn, r->lanes, cage_room(x, r), false, g->speed,
 					     len < 0 ? f->reach : len);
 		if (!o || len < 0)
 			return false;
 		int lanes_per_port = r->lanes / o->ports;
 		for (int j = r->first; j < r->first + r->count; j++) {
-			int i = (int)(x->byc[j] >> 1), e = (int)(x->byc[j] & 1);
+			int i = x->byc[j] >> 1, e = x->byc[j] & 1;
 			pick[2 * x->loc[i] + e] = (EndPick){o, lanes_per_port};
 		}
 		p->price += o->price, p->power += o->power;
@@ -599,7 +606,7 @@ static bool group_sig(const CageCtx *x, const Group *g, GroupSig *sig)
 	for (int k = 0; k < g->ncages; k++) {
 		const CageRec *r = &x->cages[g->cages[k]];
 		sig->cage[k] = (r->conn + 2) << 16 | r->lanes << 8 | r->count;
-		sig->cage_room[k] = r->room;
+		sig->cage_room[k] = cage_room(x, r);
 	}
 	for (int k = 0; k < g->n; k++) {
 		int i = g->cables[k];
@@ -718,7 +725,7 @@ static bool choose_group(CageCtx *x, const Group *g, int base, EndPick *pick, En
 			int share = r >= 0 ? x->cages[r].count : free_end ? o->optic.ports : 1;
 			/* The cage's module is counted on its first link (by lane); at an end without
 			 * a cage, a multi-port module on every ports-th link of its device. */
-			bool counts = o && (r >= 0 ? x->byc[x->cages[r].first] == ((long)i << 1 | e)
+			bool counts = o && (r >= 0 ? x->byc[x->cages[r].first] == (i << 1 | e)
 					    : !free_end || free_seen(x, end_of_cable(x, i, e)) % o->optic.ports == 0);
 			*(e ? &c->optic_z : &c->optic_a) = o;
 			*(e ? &c->module_z : &c->module_a) = counts;

@@ -30,6 +30,7 @@
 
 #include <assert.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -439,49 +440,95 @@ static void name_colliding(Design *d, const CableLead *run, int n, Buf *key)
 	free(c);
 }
 
-/* The digests' leads of cables [from, to): read-only on the design, so two threads share it. */
-typedef struct LeadJob {
-	const Design *d;
-	CableLead *all;
-	size_t from, to;
-} LeadJob;
+/* The digests' leads, made in batches of LEADS_BATCH cables by whichever thread takes the next
+ * batch: from the cable stage on, a thread of its own (ir_cable_leads_start: the cables' links
+ * are known once their runs are measured, before their media are chosen), then the ids stage's
+ * too, which waits for the last batch. A SHA-256 of each cable's key is most of this pass
+ * (650,000 of them on the 262k dragonfly), and the cable stage leaves the second core idle.
+ * Read-only on the design, whose names, ports and links no pass between changes; each cable's
+ * lead is its own, so the result does not depend on who made it. One design at a time. */
+enum { LEADS_BATCH = 4096 };
+/* From this many cables a thread is worth its start. */
+enum { LEADS_THREADED = 1 << 17 };
 
-static void *leads_of(void *arg)
+static struct {
+	const Design *d;  /* the design whose leads are being made, or NULL */
+	CableLead *all;   /* by cable */
+	size_t n;
+	atomic_size_t next; /* the first cable of the next batch */
+	pthread_t thread;
+	bool running;
+} leads;
+
+static void *leads_work(void *arg)
 {
-	const LeadJob *j = arg;
+	(void)arg;
 	Buf key = {0};
-	for (size_t i = j->from; i < j->to; i++) {
-		unsigned char dg[HASH_BYTES];
-		cable_digest(j->d, (int)i, &key, dg);
-		j->all[i] = (CableLead){digest_lead(dg), (int)i};
+	for (size_t from; (from = atomic_fetch_add(&leads.next, LEADS_BATCH)) < leads.n;) {
+		size_t to = from + LEADS_BATCH < leads.n ? from + LEADS_BATCH : leads.n;
+		for (size_t i = from; i < to; i++) {
+			unsigned char dg[HASH_BYTES];
+			cable_digest(leads.d, (int)i, &key, dg);
+			leads.all[i] = (CableLead){digest_lead(dg), (int)i};
+		}
 	}
 	buf_free(&key);
 	return NULL;
 }
 
-/* From this many cables the second half's digests are made on a thread of their own (a
- * SHA-256 of each cable's key: most of this pass, 650,000 of them on the 262k dragonfly). Each
- * cable's lead is its own, so the result does not depend on the split. */
-enum { LEADS_THREADED = 1 << 17 };
+bool ir_cables_named(const Design *d)
+{
+	return !d->numbers_only || d->prior;
+}
+
+/* The leads of d's cables begun: on a thread of its own when there are enough of them. */
+static void leads_begin(const Design *d)
+{
+	ir_cable_leads_end();
+	leads.d = d, leads.n = (size_t)d->ncables;
+	leads.all = xmalloc(sizeof *leads.all * (leads.n + 1));
+	atomic_store(&leads.next, 0);
+	if (leads.n >= LEADS_THREADED)
+		leads.running = pthread_create(&leads.thread, NULL, leads_work, NULL) == 0;
+}
+
+void ir_cable_leads_start(const Design *d)
+{
+	if (ir_cables_named(d) && d->ncables >= LEADS_THREADED)
+		leads_begin(d);
+}
+
+void ir_cable_leads_end(void)
+{
+	if (!leads.d)
+		return;
+	atomic_store(&leads.next, leads.n); /* no batch left to start */
+	if (leads.running)
+		pthread_join(leads.thread, NULL);
+	free(leads.all);
+	leads.d = NULL, leads.all = NULL, leads.running = false;
+}
+
+/* Every cable's lead, by cable: made with the thread begun for this design and these cables
+ * (its batches shared, then joined), else begun here. The caller frees it. */
+static CableLead *cable_leads(const Design *d)
+{
+	if (leads.d != d || leads.n != (size_t)d->ncables)
+		leads_begin(d);
+	leads_work(NULL);
+	if (leads.running)
+		pthread_join(leads.thread, NULL);
+	CableLead *all = leads.all;
+	leads.d = NULL, leads.all = NULL, leads.running = false;
+	return all;
+}
 
 int ir_name_cables(Design *d)
 {
 	size_t n = (size_t)d->ncables;
 	d->cable_ids = arena_alloc(d->c->arena, sizeof(char *) * (n + 1));
-	CableLead *all = xmalloc(sizeof *all * (n + 1));
+	CableLead *all = cable_leads(d);
 	Buf key = {0};
-	LeadJob half[2] = {{d, all, 0, n}, {d, all, n, n}};
-	pthread_t helper;
-	bool threaded = false;
-	if (n >= LEADS_THREADED) {
-		half[0].to = half[1].from = n / 2;
-		threaded = pthread_create(&helper, NULL, leads_of, &half[1]) == 0;
-	}
-	leads_of(&half[0]);
-	if (threaded)
-		pthread_join(helper, NULL);
-	else
-		leads_of(&half[1]);
 	sort_leads(all, n);
 	char *ids = arena_alloc(d->c->arena, (ID_CHARS + 2) * (n + 1));
 	for (size_t i = 0, end; i < n; i = end) {
