@@ -17,8 +17,6 @@
  */
 #include "lang.h"
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,102 +159,6 @@ void arena_free(Arena *a)
 	free(a);
 }
 
-/* ---- memory faulted in ahead (arena_prefault) ---------------------------------------------
- *
- * On the development VM, memory a process touches for the first time is dear even in huge
- * pages: the host backs the guest's pages as they are touched, and the guest hands freed pages
- * back to it (virtio-balloon free page reporting, about 2 s after they are freed), so a build's
- * fresh memory faults in at 0.3-1.4 GB/s, against about 10 GB/s for pages the guest freed a
- * moment before (docs/performance.md, "Stages before emit, sixth pass"). Which of the two a
- * build meets depended on what ran just before it: the 262k dragonfly's cable stage took 120 ms
- * or 370-490 ms. A large build asks for its next `bytes` of chunks up front: one region, which
- * a thread of its own faults in front to back (MADV_POPULATE_WRITE: pages not yet there are
- * mapped, zeroed; pages already there, and their contents, are left alone) while the passes
- * run on the other core; chunk_new takes its chunks from the front of the region. The thread
- * never writes a byte, so whichever of the two touches a page first, the page holds what the
- * passes wrote. A chunk taken from the region is unmapped like any other when it is freed. */
-#ifdef MADV_POPULATE_WRITE
-enum { AHEAD_STEP = HUGE_PAGE }; /* faulted in one huge page a call: a stop waits for one */
-static struct {
-	char *base, *end;
-	_Atomic(char *) cur;  /* the next chunk's start */
-	atomic_bool stop;
-	pthread_t thread;
-	bool running;
-} ahead;
-
-#ifndef CLUSTERC_ARENA_PASSTHROUGH
-static void *ahead_fault(void *arg)
-{
-	(void)arg;
-	/* An error (ENOMEM: a chunk taken, used and unmapped already) only means that there is
-	 * nothing left to do there; pages already there cost a look at the page table. */
-	for (char *p = ahead.base; p < ahead.end && !atomic_load(&ahead.stop); p += AHEAD_STEP)
-		madvise(p, AHEAD_STEP, MADV_POPULATE_WRITE);
-	return NULL;
-}
-#endif
-#endif
-
-void arena_prefault(size_t bytes)
-{
-#if defined(MADV_POPULATE_WRITE) && !defined(CLUSTERC_ARENA_PASSTHROUGH)
-	arena_prefault_end();
-	const char *mode = getenv("CLUSTERC_ARENA");
-	bytes = (bytes + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
-	if (keep_chunks || bytes < 4 * (size_t)HUGE_PAGE || (mode && strcmp(mode, "malloc") == 0))
-		return;
-	char *p = mmap(NULL, bytes + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return;
-	char *q = (char *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
-	if (q > p)
-		munmap(p, (size_t)(q - p));
-	if (p + HUGE_PAGE > q)
-		munmap(q + bytes, (size_t)(p + HUGE_PAGE - q));
-	madvise(q, bytes, MADV_HUGEPAGE);
-	ahead.base = q, ahead.end = q + bytes;
-	atomic_store(&ahead.cur, q);
-	atomic_store(&ahead.stop, false);
-	ahead.running = pthread_create(&ahead.thread, NULL, ahead_fault, NULL) == 0;
-#else
-	(void)bytes;
-#endif
-}
-
-void arena_prefault_end(void)
-{
-#ifdef MADV_POPULATE_WRITE
-	if (!ahead.base)
-		return;
-	atomic_store(&ahead.stop, true);
-	if (ahead.running)
-		pthread_join(ahead.thread, NULL);
-	char *cur = atomic_load(&ahead.cur);
-	if (cur < ahead.end)
-		munmap(cur, (size_t)(ahead.end - cur));
-	ahead.base = ahead.end = NULL;
-	atomic_store(&ahead.cur, NULL);
-	ahead.running = false;
-#endif
-}
-
-/* `len` bytes (whole huge pages) from the front of the region faulted in ahead, or NULL. */
-static Chunk *ahead_take(size_t len)
-{
-#ifdef MADV_POPULATE_WRITE
-	char *cur = atomic_load(&ahead.cur);
-	do {
-		if (!cur || (size_t)(ahead.end - cur) < len)
-			return NULL;
-	} while (!atomic_compare_exchange_weak(&ahead.cur, &cur, cur + len));
-	return (Chunk *)cur;
-#else
-	(void)len;
-	return NULL;
-#endif
-}
-
 /* Chunks of a huge page or more are mapped on huge-page boundaries and marked for transparent
  * huge pages (where the kernel has them: Debian's default is on request, "madvise"), so one
  * page fault maps 2 MiB rather than 4 KiB. Faults are dear in a virtual machine: on the 2-core
@@ -294,12 +196,6 @@ static Chunk *chunk_new(size_t size)
 	}
 	if (total >= HUGE_PAGE) {
 		size_t len = (total + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
-		Chunk *ahead_ch = ahead_take(len);
-		if (ahead_ch) {
-			ahead_ch->size = len - sizeof(Chunk);
-			ahead_ch->mapped = len;
-			return ahead_ch;
-		}
 		char *p = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 			       -1, 0);
 		if (p != MAP_FAILED) {

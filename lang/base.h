@@ -60,10 +60,6 @@ Arena *arena_new(void);           /* pass-through mode when CLUSTERC_ARENA=mallo
 void arena_free(Arena *a);        /* frees every block; NULL is fine */
 void arena_tune_heap(void);       /* malloc's heap in huge pages, for a large build (arena.c) */
 void arena_keep_chunks(bool on);  /* freed chunks kept for the next arena (a compare worker) */
-/* The next `bytes` of chunks faulted in ahead on a thread of its own (a large build, arena.c);
- * arena_prefault_end stops it and unmaps what was not taken. */
-void arena_prefault(size_t bytes);
-void arena_prefault_end(void);
 void *arena_alloc(Arena *a, size_t n); /* zeroed, aligned for any type; never NULL */
 char *arena_strndup(Arena *a, const char *s, size_t n);
 char *arena_strdup(Arena *a, const char *s);

@@ -230,9 +230,6 @@ int heat_racks(Design *d);
 
 /* cable.c: the length and medium of every fabric link. */
 int cable_fabrics(Design *d);
-/* cable.c: the bytes of chunks the passes from elaborate to cable will surely take (at least),
- * for arena_prefault; 0 for a design too small to gain from it. */
-size_t cable_memory_ahead(const Design *d);
 /* cable.c: whether fabric fi's cables (as cable_fabrics left them) could all be served were
  * every run as short as a stocked length allows: the same ends, cages, lanes and speeds. False:
  * no length would do, the failure is the ends' (decide.c's no-good after a cable failure). */

@@ -97,10 +97,6 @@ static int build_once(Program *p, Design *d, const char *path, Timing timings[ST
 	d->judge_candidate = judge_candidate;
 	STAGE(STAGE_DECIDE, decide_choices(d));
 	STOP_IF_ERRORS();
-	/* The memory of the instances, links and cables faulted in on the other core while the
-	 * passes run (arena.c; pipeline_build ends it). */
-	if (d->violations.n == 0)
-		arena_prefault(cable_memory_ahead(d));
 	STAGE(STAGE_ELABORATE, elaborate_design(d));
 	STAGE(STAGE_PLACE, place_racks(d));
 	STAGE(STAGE_NAMES, elaborate_names(d));
@@ -202,7 +198,6 @@ int pipeline_build(Program *p, Design *d, const char *path, Timing timings[STAGE
 	for (;;) {
 		double t0 = now_ms();
 		int errors = build_once(p, d, path, timings);
-		arena_prefault_end();
 		ir_cable_leads_end(); /* a build that stopped before the ids stage */
 		CableNogood ng;
 		bool reject = reject_at_cabling(p, d, errors, &ng);

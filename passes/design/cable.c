@@ -326,27 +326,6 @@ bool cable_fabric_joins_short(Design *d, int fi)
 	return choose_fabric(d, fi, true, &first) < 0;
 }
 
-/* Below this many links a build's memory is not faulted in ahead: the thread and the bytes
- * ahead would cost more than the faults (a 10,000-GPU build touches some 30 MB in all). */
-enum { AHEAD_LINKS = 1 << 16 };
-
-size_t cable_memory_ahead(const Design *d)
-{
-	long links = 0;
-	for (int i = 0; i < d->nfabrics; i++)
-		links += d->fabrics[i].sized ? d->fabrics[i].links : 0;
-	for (int i = 0; i < d->nscaleups; i++)
-		links += d->scaleups[i].cables;
-	if (links < AHEAD_LINKS)
-		return 0;
-	/* Per link, what wire and cable write whole: its LinkInst and CableInst, its two ends'
-	 * CageEnd, and cage_choose's tables by cable (cage_of: two ints; up, loc, members: one
-	 * each). Less than the passes from elaborate to cable take in chunks (the dragonfly:
-	 * 246 MB, 380 bytes a link; this, 276), so what is faulted in ahead is used. */
-	size_t each = sizeof(LinkInst) + sizeof(CableInst) + 2 * sizeof(CageEnd) + 5 * sizeof(int);
-	return each * (size_t)links;
-}
-
 int cable_fabrics(Design *d)
 {
 	/* zeroed (arena_alloc): measure() stores only the fields that are not zero */
