@@ -11,11 +11,11 @@
 # a build without --force must take DIR as its own (the ownership token survived), give a
 # whole output (every hash) and leave nothing beside it.
 #
-# KILL9_ITERATIONS (default 10) sets the number of kills; KILL9_SEED the random sequence.
+# KILL9_ITERATIONS (default 8) sets the number of kills; KILL9_SEED the random sequence.
 set -u
 . "$(dirname "$0")/lib.sh"
 spec=examples/scale-100k.cluster
-iterations=${KILL9_ITERATIONS:-10}
+iterations=${KILL9_ITERATIONS:-8}
 seed=${KILL9_SEED:-$$}
 dir=$tmp/out
 
