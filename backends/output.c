@@ -385,6 +385,19 @@ static void hash_run(Writer *w, Job *j)
 	pthread_mutex_unlock(&w->mu);
 }
 
+/* Under w->mu: hashes one queued block, if a file's next one is free to hash, with the lock let
+ * go meanwhile (a caller waiting for room, or for the writer at the end); false when none is. */
+static bool hash_one(Writer *w)
+{
+	Job *h = hash_take(w);
+	if (!h)
+		return false;
+	pthread_mutex_unlock(&w->mu);
+	hash_run(w, h);
+	pthread_mutex_lock(&w->mu);
+	return true;
+}
+
 static void sink_open(Writer *w, Sink *s)
 {
 	if (w->failed || outdir_interrupted()) {
@@ -502,13 +515,8 @@ static void writer_push(Writer *w, Job *j)
 	}
 	pthread_mutex_lock(&w->mu);
 	while (w->queued && w->queued + j->n > QUEUE_BYTES) {
-		Job *h = hash_take(w);
-		if (h) {
-			pthread_mutex_unlock(&w->mu);
-			hash_run(w, h);
-			pthread_mutex_lock(&w->mu);
+		if (hash_one(w))
 			continue;
-		}
 		w->full++;
 		pthread_cond_wait(&w->room, &w->mu);
 		w->full--;
@@ -548,13 +556,8 @@ static void writer_wait(Writer *w)
 		return;
 	pthread_mutex_lock(&w->mu);
 	while (w->head || w->busy || w->hhead || w->hashing) {
-		Job *h = hash_take(w);
-		if (h) {
-			pthread_mutex_unlock(&w->mu);
-			hash_run(w, h);
-			pthread_mutex_lock(&w->mu);
+		if (hash_one(w))
 			continue;
-		}
 		pthread_cond_wait(&w->idle, &w->mu);
 	}
 	pthread_mutex_unlock(&w->mu);
