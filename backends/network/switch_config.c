@@ -109,11 +109,11 @@ typedef struct Writer {
 	int tcap;
 	bool tset;
 	/* Port names by port number for switches of nmodel, nbreakout, nsplit and nup (a name
-	 * depends on nothing else, ir_switch_port_name): nname[port] once made (nmade). */
+	 * depends on nothing else, ir_switch_port_name): nname[port], empty until made (a port's
+	 * name never is). */
 	const void *nmodel;
 	int nbreakout, nsplit, nup;
 	char (*nname)[24];
-	bool *nmade;
 	int ncap;
 } Writer;
 
@@ -578,7 +578,7 @@ static int write_switch(Writer *w, int i)
 		w->nsplit = s->split;
 		w->nup = s->up_breakout;
 		if (w->ncap)
-			memset(w->nmade, 0, sizeof *w->nmade * (size_t)w->ncap);
+			memset(w->nname, 0, sizeof *w->nname * (size_t)w->ncap);
 	}
 	for (int k = 0; k < np; k++) {
 		PortText *t = &w->pt[k];
@@ -588,11 +588,10 @@ static int write_switch(Writer *w, int i)
 			while (cap <= port)
 				cap *= 2;
 			w->nname = xrealloc(w->nname, sizeof *w->nname * (size_t)cap);
-			w->nmade = xrealloc(w->nmade, sizeof *w->nmade * (size_t)cap);
-			memset(w->nmade + w->ncap, 0, sizeof *w->nmade * (size_t)(cap - w->ncap));
+			memset(w->nname + w->ncap, 0, sizeof *w->nname * (size_t)(cap - w->ncap));
 			w->ncap = cap;
 		}
-		if (port >= 0 && w->nmade[port]) {
+		if (port >= 0 && w->nname[port][0]) {
 			memcpy(t->name, w->nname[port], sizeof t->name);
 		} else {
 			w->scratch.len = 0;
@@ -601,10 +600,8 @@ static int write_switch(Writer *w, int i)
 								 : sizeof t->name - 1;
 			memcpy(t->name, w->scratch.s, n);
 			t->name[n] = 0;
-			if (port >= 0) {
+			if (port >= 0)
 				memcpy(w->nname[port], t->name, sizeof t->name);
-				w->nmade[port] = true;
-			}
 		}
 		bool to_switch = ports[k].peer.kind == END_SWITCH;
 		t->peer_switch = to_switch ? ports[k].peer.dev - sp->first : -1;
@@ -683,7 +680,6 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 	buf_free(&w.tafter);
 	free(w.tport);
 	free(w.nname);
-	free(w.nmade);
 	buf_free(&w.text);
 	buf_free(&w.scratch);
 	buf_free(&w.policy);

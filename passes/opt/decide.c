@@ -93,10 +93,9 @@ int decide_choices(Design *d)
 	 * cable stage rejects the design kept and the choices are decided again from a fresh parse
 	 * (passes/pipeline.c), the second round asks the planner the first round's questions. In a
 	 * `clusterc compare` the table is the rows' already. */
-	if (opens.n > 0)
-		share_start();
 	/* Every attribute the requirements and objectives read must be one the model computes. */
 	if (opens.n > 0) {
+		share_start();
 		for (int i = 0; i < opens.n; i++)
 			choice_set(opens.v[i], 0);
 		d->quiet = true;
