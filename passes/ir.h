@@ -61,6 +61,8 @@ struct Part {
 				   * failure_rate; 0 for kinds without one); of a power_stage or
 				   * cooling_unit, one unit's failures per second */
 	double mttr;              /* s: a power_stage's or cooling_unit's mean time to repair */
+	double ccf_beta;          /* a power_stage's or cooling_unit's common-cause share of its
+				   * failures (beta factor, 0..1) */
 	struct {
 		int form_factor;      /* FormFactor */
 		double memory, memory_bw; /* B; B/s, NAN when not given */
@@ -1144,8 +1146,12 @@ typedef struct BlastPower {
 	bool tolerated;           /* the redundancy carries the load without it */
 	int share;                /* racks one unit feeds, the worst consecutive ones on the floor */
 	BlastLoss loss;
-	double rate;              /* per second: events that lose racks (blast_plant_event) */
+	double rate;              /* per second: events that lose racks (blast_plant_event), the
+				   * independent failures' */
 	int event_racks;          /* racks one such event takes */
+	double ccf_rate;          /* per second: common-cause events (beta factor) of its redundant
+				   * groups */
+	int ccf_racks;            /* racks one such event takes */
 } BlastPower;
 
 /* A cooling unit failing (blast.c): a unit of a zone's cooling plant (a CDU, a pump, a chiller
@@ -1157,8 +1163,12 @@ typedef struct BlastCooling {
 	bool tolerated;
 	int share;                /* racks one unit cools, the worst consecutive ones of its group */
 	BlastLoss loss;
-	double rate;              /* per second: events that lose racks (blast_plant_event) */
+	double rate;              /* per second: events that lose racks (blast_plant_event), the
+				   * independent failures' */
 	int event_racks;          /* racks one such event takes */
+	double ccf_rate;          /* per second: common-cause events (beta factor) of its redundant
+				   * groups */
+	int ccf_racks;            /* racks one such event takes */
 } BlastCooling;
 
 enum { BLAST_K = 4 };         /* degraded bisection after 1 .. BLAST_K top-tier failures */

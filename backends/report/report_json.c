@@ -619,8 +619,12 @@ static Json *blast_power_json(const Design *d)
 		jw_set(x, "units", jw_int(p->units));
 		jw_set(x, "tolerated", jw_bool(p->tolerated));
 		loss_json(x, d, &p->loss);
-		jw_set(x, "events_per_year", jw_real(p->rate * SECONDS_PER_YEAR, EVENT_DECIMALS));
+		jw_set(x, "events_per_year",
+		       jw_real((p->rate + p->ccf_rate) * SECONDS_PER_YEAR, EVENT_DECIMALS));
 		jw_set(x, "racks_per_event", jw_int(p->event_racks));
+		jw_set(x, "common_cause_events_per_year",
+		       jw_real(p->ccf_rate * SECONDS_PER_YEAR, EVENT_DECIMALS));
+		jw_set(x, "racks_per_common_cause_event", jw_int(p->ccf_racks));
 		jw_push(a, x);
 	}
 	return a;
@@ -643,8 +647,12 @@ static Json *blast_cooling_json(const Design *d)
 		jw_set(x, "units", jw_int(c->units));
 		jw_set(x, "tolerated", jw_bool(c->tolerated));
 		loss_json(x, d, &c->loss);
-		jw_set(x, "events_per_year", jw_real(c->rate * SECONDS_PER_YEAR, EVENT_DECIMALS));
+		jw_set(x, "events_per_year",
+		       jw_real((c->rate + c->ccf_rate) * SECONDS_PER_YEAR, EVENT_DECIMALS));
 		jw_set(x, "racks_per_event", jw_int(c->event_racks));
+		jw_set(x, "common_cause_events_per_year",
+		       jw_real(c->ccf_rate * SECONDS_PER_YEAR, EVENT_DECIMALS));
+		jw_set(x, "racks_per_common_cause_event", jw_int(c->ccf_racks));
 		jw_push(a, x);
 	}
 	return a;

@@ -164,8 +164,8 @@ static int blast_power_rows(const Design *d, BlastRow *rows, int n, int max)
 		snprintf(what, sizeof what, "a unit of %s (%s, %s%s)", st->name,
 			 ir_power_stage_names[st->stage.stage], ir_redundancy_names[st->stage.redundancy],
 			 p->tolerated ? ": carried by the others" : racks);
-		rows[n++] = row_of(what, p->loss.gpus, p->loss.ports_cut, p->loss.domains, NAN, p->rate,
-				   &p->loss);
+		rows[n++] = row_of(what, p->loss.gpus, p->loss.ports_cut, p->loss.domains, NAN,
+				   p->rate + p->ccf_rate, &p->loss);
 	}
 	return n;
 }
@@ -182,8 +182,8 @@ static int blast_cooling_rows(const Design *d, BlastRow *rows, int n, int max)
 			 enum_COOLING_UNIT.words[c->unit->cunit.unit], g->cooling->name,
 			 d->zones[g->zone].name, ir_redundancy_names[c->unit->cunit.redundancy],
 			 c->tolerated ? ": carried by the others" : racks);
-		rows[n++] = row_of(what, c->loss.gpus, c->loss.ports_cut, c->loss.domains, NAN, c->rate,
-				   &c->loss);
+		rows[n++] = row_of(what, c->loss.gpus, c->loss.ports_cut, c->loss.domains, NAN,
+				   c->rate + c->ccf_rate, &c->loss);
 	}
 	if (b->zone >= 0 && n < max) {
 		char what[160];

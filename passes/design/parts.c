@@ -195,10 +195,14 @@ static void lower_reliability(Part *pt, const Decl *x)
 	for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++)
 		if (rates[i].kind == x->kind)
 			pt->failure_rate = field_num(x, rates[i].rate) / SECONDS_PER_YEAR;
-	if (x->kind == KIND_POWER_STAGE)
+	if (x->kind == KIND_POWER_STAGE) {
 		pt->mttr = field_num(x, FLD_POWER_STAGE_MTTR);
-	if (x->kind == KIND_COOLING_UNIT)
+		pt->ccf_beta = field_num(x, FLD_POWER_STAGE_CCF_BETA);
+	}
+	if (x->kind == KIND_COOLING_UNIT) {
 		pt->mttr = field_num(x, FLD_COOLING_UNIT_MTTR);
+		pt->ccf_beta = field_num(x, FLD_COOLING_UNIT_CCF_BETA);
+	}
 	if (x->kind == KIND_ACCELERATOR)
 		pt->accel.memory_failure_rate = field_num(x, FLD_ACCELERATOR_MEMORY_AFR) / SECONDS_PER_YEAR;
 	if (x->kind == KIND_NODE)

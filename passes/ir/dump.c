@@ -184,7 +184,8 @@ static void dump_part(const Part *pt, FILE *out)
 			word(&enum_REDUNDANCY, pt->cunit.redundancy), pt->cunit.module_count,
 			pt->cunit.power_ratio, pt->cunit.capex_per_w);
 		/* the unit's failure rate (afr / year, passes/design/parts.c) and its repair time */
-		fprintf(out, " rate %.17g /s mttr %.17g s", pt->failure_rate, pt->mttr);
+		fprintf(out, " rate %.17g /s mttr %.17g s beta %.17g", pt->failure_rate, pt->mttr,
+			pt->ccf_beta);
 		break;
 	case KIND_POWER:
 		fprintf(out, " type %s redundancy %s modules %d efficiency %.17g capex %.17g /W",
@@ -200,7 +201,8 @@ static void dump_part(const Part *pt, FILE *out)
 			word(&enum_POWER_STAGE, pt->stage.stage), word(&enum_REDUNDANCY, pt->stage.redundancy),
 			pt->stage.module_count, pt->stage.efficiency, pt->stage.unit_capacity,
 			pt->stage.capex_per_w);
-		fprintf(out, " rate %.17g /s mttr %.17g s", pt->failure_rate, pt->mttr);
+		fprintf(out, " rate %.17g /s mttr %.17g s beta %.17g", pt->failure_rate, pt->mttr,
+			pt->ccf_beta);
 		break;
 	case KIND_NODE:
 		dump_counts(out, "accelerators", pt->node.accels, pt->node.naccels);

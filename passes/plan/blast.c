@@ -30,7 +30,8 @@
  * Each domain also says how often it happens (events a year in the report): any node in
  * service, any switch of a tier, and a power stage's or cooling unit's events that lose racks
  * (blast_plant_event: a unit's failure under n, two units down within the repair time under
- * redundancy); reliability.c counts the same events in the jobs' interruption rates.
+ * redundancy, and with redundancy a redundant group's common-cause failures, the beta-factor
+ * model); reliability.c counts the same events in the jobs' interruption rates.
  */
 #include "plan.h"
 
@@ -319,7 +320,7 @@ static int ceil_div(int a, int b)
 }
 
 void blast_plant_event(int redundancy, bool rack_feed, int units, int module_count, int per,
-			     double lambda, double mttr, int racks, PlantEvent *out)
+			     double lambda, double mttr, double beta, int racks, PlantEvent *out)
 {
 	*out = (PlantEvent){0};
 	if (racks <= 0)
@@ -335,21 +336,41 @@ void blast_plant_event(int redundancy, bool rack_feed, int units, int module_cou
 		out->rate = out->units * lambda;
 		return;
 	}
+	/* The beta-factor model (IEC 61508-6:2010 annex D; A. Mosleh, D. M. Rasmuson and F. M.
+	 * Marshall, "Guidelines on modeling common-cause failures in probabilistic risk
+	 * assessment", NUREG/CR-5485, 1998): a share beta of each unit's failures is common to
+	 * its redundant group and takes the group whole, at beta lambda for the group; the rest,
+	 * (1 - beta) lambda a unit, are independent. The groups: a two_n stage's pairs side by
+	 * side (units / 2), a rack's feeds A and B (one a rack), every unit of an n_plus_1 or
+	 * block stage (one group). */
+	double b = beta > 0 ? fmin(beta, 1) : 0;
+	double li = (1 - b) * lambda;
 	/* Pairs that cannot both be down: a two_n stage's units side by side, any two of the
 	 * others. */
 	double pairs = redundancy == RED_TWO_N ? u / 2.0 : u * (u - 1) / 2.0;
 	if (rack_feed) {
 		out->racks = 1;
-		out->rate = racks * pairs * pair_rate(lambda, mttr);
+		out->rate = racks * pairs * pair_rate(li, mttr);
+		out->ccf_racks = 1;
+		out->ccf_rate = racks * pairs * b * lambda;
 		return;
 	}
+	if (redundancy == RED_TWO_N) {
+		out->ccf_racks = ceil_div(racks, u / 2); /* the pair's share, as below */
+		out->ccf_rate = pairs * b * lambda;
+	} else {
+		out->ccf_racks = racks;
+		out->ccf_rate = b * lambda;
+	}
+	if (out->ccf_racks > racks)
+		out->ccf_racks = racks;
 	int share = redundancy == RED_TWO_N    ? ceil_div(racks, u / 2)
 		    : redundancy == RED_N_PLUS_1 ? ceil_div(racks, u - 1)
 						 : ceil_div(racks, m);
 	if (per > 0 && per < share)
 		share = per;
 	out->racks = share < racks ? share : racks;
-	out->rate = pairs * pair_rate(lambda, mttr);
+	out->rate = pairs * pair_rate(li, mttr);
 }
 
 double blast_plant_hit(double job_racks, int event_racks, int racks)
@@ -388,8 +409,10 @@ static void blast_power(const Design *d, const Floor *f, BlastRadius *b)
 			lose_window(d, f, NULL, p->share, &p->loss);
 		PlantEvent e;
 		blast_plant_event(st->stage.redundancy, feed, p->units, st->stage.module_count, 0,
-					st->failure_rate, st->mttr, s->load > 0 ? d->nracks : 0, &e);
+					st->failure_rate, st->mttr, st->ccf_beta, s->load > 0 ? d->nracks : 0,
+					&e);
 		p->rate = e.rate, p->event_racks = e.racks;
+		p->ccf_rate = e.ccf_rate, p->ccf_racks = e.ccf_racks;
 	}
 }
 
@@ -419,8 +442,9 @@ static void blast_cooling(const Design *d, const Floor *f, BlastRadius *b)
 			PlantEvent e;
 			blast_plant_event(up->cunit.redundancy, false, c->units, up->cunit.module_count,
 						up->cunit.racks_per_unit, up->failure_rate, up->mttr,
-						u->load > 0 ? g->racks : 0, &e);
+						up->ccf_beta, u->load > 0 ? g->racks : 0, &e);
 			c->rate = e.rate, c->event_racks = e.racks;
+			c->ccf_rate = e.ccf_rate, c->ccf_racks = e.ccf_racks;
 		}
 	}
 	free(in);

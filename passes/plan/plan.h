@@ -201,12 +201,20 @@ int blast_window(const int *gpus, int n, int share);
  * ceil(racks / module_count) (block). units 0: no unit rating, one path (two_n: two, n_plus_1:
  * module_count + 1, block: module_count). lambda per second, mttr s; rate per second. */
 typedef struct PlantEvent {
-	double rate;              /* per second */
+	double rate;              /* per second: the independent failures' events */
 	int racks;                /* racks one event takes */
 	double units;             /* units counted */
+	double ccf_rate;          /* per second: common-cause events (with redundancy only) */
+	int ccf_racks;            /* racks one common-cause event takes */
 } PlantEvent;
+/* beta is the common-cause share of a unit's failures (the beta-factor model: IEC 61508-6:2010
+ * annex D; NUREG/CR-5485, 1998): with redundancy the independent failures are (1 - beta)
+ * lambda a unit, and each redundant group (a two_n stage's pair side by side, a rack's feeds A
+ * and B, all the units of an n_plus_1 or block stage) fails whole at beta lambda, taking every
+ * rack the group serves (a pair's share, a rack, all the racks). Under n beta changes nothing
+ * (a unit's failure stops its racks either way). */
 void blast_plant_event(int redundancy, bool rack_feed, int units, int module_count, int per,
-		       double lambda, double mttr, int racks, PlantEvent *out);
+		       double lambda, double mttr, double beta, int racks, PlantEvent *out);
 /* The share of a stage's events a job on `job_racks` consecutive racks of `racks` meets, each
  * event taking `event_racks` consecutive racks: min(1, (job_racks + event_racks - 1) / racks)
  * (job_racks at least 1). */

@@ -116,8 +116,9 @@ static void plant_rates(const Design *d, double gpus, double *power, double *coo
 		int units = feed ? power_chain_feeds_of(st, &fs) : (int)lround(s->units);
 		PlantEvent e;
 		blast_plant_event(st->stage.redundancy, feed, units, st->stage.module_count, 0,
-					st->failure_rate, st->mttr, racks, &e);
-		pw += e.rate * blast_plant_hit(share * racks, e.racks, racks);
+					st->failure_rate, st->mttr, st->ccf_beta, racks, &e);
+		pw += e.rate * blast_plant_hit(share * racks, e.racks, racks) +
+		      e.ccf_rate * blast_plant_hit(share * racks, e.ccf_racks, racks);
 		upw += e.units * st->failure_rate;
 	}
 	for (int i = 0; i < d->ncool_groups; i++) {
@@ -130,8 +131,9 @@ static void plant_rates(const Design *d, double gpus, double *power, double *coo
 			PlantEvent e;
 			blast_plant_event(up->cunit.redundancy, false, (int)lround(ui->units),
 						up->cunit.module_count, up->cunit.racks_per_unit,
-						up->failure_rate, up->mttr, g->racks, &e);
-			cl += e.rate * blast_plant_hit(share * g->racks, e.racks, g->racks);
+						up->failure_rate, up->mttr, up->ccf_beta, g->racks, &e);
+			cl += e.rate * blast_plant_hit(share * g->racks, e.racks, g->racks) +
+			      e.ccf_rate * blast_plant_hit(share * g->racks, e.ccf_racks, g->racks);
 			ucl += e.units * up->failure_rate;
 		}
 	}

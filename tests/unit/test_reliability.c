@@ -263,7 +263,13 @@ static void test_seed_claim(void)
 	CU_ASSERT(reliability_attribute(&b->d, b->d.cluster, FLD_CLUSTER_JOB_MTBF, &built));
 	CLOSE(built, c->mtbf, 1e-12);
 	double plant = (c->by_class[REL_POWER] + c->by_class[REL_COOLING]) * year;
-	CU_ASSERT(plant > 0.012 && plant < 0.013);
+	CU_ASSERT(plant > 0.17 && plant < 0.19);
+	double rows = 0;
+	for (int k = 0; k < b->d.blast.npower; k++)
+		rows += b->d.blast.power[k].rate + b->d.blast.power[k].ccf_rate;
+	for (int k = 0; k < b->d.blast.ncooling; k++)
+		rows += b->d.blast.cooling[k].rate + b->d.blast.cooling[k].ccf_rate;
+	CLOSE(plant, rows * year, 1e-9);
 	int chillers = 0;
 	for (int k = 0; k < b->d.blast.ncooling; k++) {
 		const BlastCooling *bc = &b->d.blast.cooling[k];
@@ -273,7 +279,8 @@ static void test_seed_claim(void)
 		CU_ASSERT_EQUAL(bc->units, 3);
 		CLOSE(bc->unit->failure_rate * year, 0.92, 1e-12);
 		CLOSE(bc->unit->mttr, 12 * 3600.0, 1e-9);
-		CLOSE(bc->rate * year, 6.93922e-3, 1e-5);
+		CLOSE(bc->rate * year, 6.263435e-3, 1e-6);
+		CLOSE(bc->ccf_rate * year, 0.046, 1e-12);
 	}
 	CU_ASSERT_EQUAL(chillers, 1);
 	fprintf(stderr, "  as a candidate %.6f h, as built %.6f h (the plant %.2g of the rate)\n",
@@ -506,7 +513,22 @@ static void test_cooling_blast(void)
  *  - rack feeds A and B (two_n, 2 a rack) at 1 %, 4 h = 4.56621e-4 y: 264 racks x 9.13242e-8 /
  *    1.0000091 = 2.41094e-5 a year, a rack each; under n, 2 feeds a rack: 264 x 2 x 0.01.
  * The share a job meets: on 100 of 264 racks, events of 10 racks: (100 + 10 - 1) / 264 =
- * 0.412879; on every rack, all; on half a rack, its rack's 1 / 264. */
+ * 0.412879; on every rack, all; on half a rack, its rack's 1 / 264.
+ * With a common-cause share beta (the beta-factor model, IEC 61508-6:2010 annex D), the
+ * independent failures are (1 - beta) lambda and each redundant group fails whole at
+ * beta lambda:
+ *  - two_n, the 4 modules above, beta 2 %: (1 - 0.02) x 3 % = 2.94 %: a pair 2 x 0.0294^2 x
+ *    9.1324e-4 / (1 + 2 x 0.0294 x 9.1324e-4) = 1.57873e-6 / 1.0000537 = 1.57865e-6, two
+ *    3.15731e-6 a year; common cause: 2 pairs x 0.02 x 0.03 = 1.2e-3 a year, a pair's 132
+ *    racks each;
+ *  - n_plus_1, the 7 units above, beta 5 %: 21 pairs at 9.5 %: 21 x 2 x 0.095^2 x 2.73973e-3
+ *    / (1 + 2 x 0.095 x 2.73973e-3) = 1.037953e-3 a year; common cause: 0.05 x 0.1 = 5e-3 a
+ *    year, all 264 racks (the whole group down);
+ *  - block, the 8 units above, beta 5 %: common cause 0.05 x 0.05 = 2.5e-3 a year, 264 racks;
+ *  - rack feeds A and B, beta 2 %: 264 racks x 2 x 0.0098^2 x 4.56621e-4 / (1 + 2 x 0.0098 x
+ *    4.56621e-4) = 2.31546e-5 a year; common cause: 264 x 0.02 x 0.01 = 0.0528 a year, a rack
+ *    each;
+ *  - under n, beta changes nothing: 29 x 0.03 = 0.87 a year, no common-cause events. */
 static void test_plant_events(void)
 {
 	const double year = 365.0 * 86400, h = 3600;
@@ -532,14 +554,39 @@ static void test_plant_events(void)
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
 		blast_plant_event(cases[k].redundancy, cases[k].rack_feed, cases[k].units,
 				  cases[k].modules, cases[k].per, cases[k].afr / year, cases[k].mttr_h * h,
-				  264, &e);
+				  0, 264, &e);
 		if (!isnan(cases[k].rate))
 			CLOSE(e.rate * year, cases[k].rate, cases[k].tol);
 		CU_ASSERT_EQUAL(e.racks, cases[k].racks);
+		CU_ASSERT_EQUAL(e.ccf_rate, 0);
+	}
+	/* The same with a common-cause share: the independent events, the common-cause ones and
+	 * the racks each takes. */
+	static const struct {
+		int redundancy;
+		bool rack_feed;
+		int units, modules;
+		double afr, mttr_h, beta, rate, ccf;
+		int racks, ccf_racks;
+	} ccf[] = {
+		{RED_TWO_N, false, 4, 1, 0.03, 8, 0.02, 3.15731e-6, 1.2e-3, 132, 132},
+		{RED_N_PLUS_1, false, 7, 6, 0.1, 24, 0.05, 1.037953e-3, 5e-3, 44, 264},
+		{RED_BLOCK, false, 8, 4, 0.05, 24, 0.05, NAN, 2.5e-3, 66, 264},
+		{RED_TWO_N, true, 2, 1, 0.01, 4, 0.02, 2.31546e-5, 0.0528, 1, 1},
+		{RED_N, false, 29, 1, 0.03, 8, 0.05, 0.87, 0, 10, 0},
+	};
+	for (size_t k = 0; k < sizeof ccf / sizeof ccf[0]; k++) {
+		blast_plant_event(ccf[k].redundancy, ccf[k].rack_feed, ccf[k].units, ccf[k].modules, 0,
+				  ccf[k].afr / year, ccf[k].mttr_h * h, ccf[k].beta, 264, &e);
+		if (!isnan(ccf[k].rate))
+			CLOSE(e.rate * year, ccf[k].rate, 1e-5);
+		CLOSE(e.ccf_rate * year, ccf[k].ccf, 1e-12);
+		CU_ASSERT_EQUAL(e.racks, ccf[k].racks);
+		CU_ASSERT_EQUAL(e.ccf_racks, ccf[k].ccf_racks);
 	}
 	/* Redundant units are rarer than the single ones by orders of magnitude; no racks, none. */
-	blast_plant_event(RED_N, false, 29, 1, 0, 0.03 / year, 8 * h, 0, &e);
-	CU_ASSERT(e.rate == 0 && e.racks == 0);
+	blast_plant_event(RED_N, false, 29, 1, 0, 0.03 / year, 8 * h, 0.05, 0, &e);
+	CU_ASSERT(e.rate == 0 && e.racks == 0 && e.ccf_rate == 0);
 	CLOSE(blast_plant_hit(100, 10, 264), 109.0 / 264, 1e-12);
 	CU_ASSERT_EQUAL(blast_plant_hit(264, 10, 264), 1);
 	CLOSE(blast_plant_hit(0.5, 1, 264), 1.0 / 264, 1e-12);
@@ -569,7 +616,7 @@ static void test_plant_rates(void)
 		if (d->blast.power[k].stage->stage.stage == PS_UPS)
 			ups = &d->blast.power[k];
 		else
-			redundant += d->blast.power[k].rate;
+			redundant += d->blast.power[k].rate + d->blast.power[k].ccf_rate;
 		if (d->blast.power[k].stage->stage.stage == PS_PDU)
 			pdu = &d->blast.power[k];
 	}
@@ -579,24 +626,31 @@ static void test_plant_rates(void)
 	CLOSE(ups->stage->mttr, 2 * 3600.0, 1e-9);
 	CLOSE(ups->rate * year, ups->units * 0.01, 1e-9);
 	CU_ASSERT_EQUAL(ups->event_racks, ups->share);
-	/* The cluster's rate: the UPS modules and the 2N stages' overlaps. The floor PDUs (pdu_ac,
-	 * no unit rating: its two paths, one pair) at 40 % a year and 6 h (J. Dean, Google, 2008, as
-	 * std.power's header cites it): 2 x 0.4^2 x (6 / 8,760) / (1 + 2 x 0.4 x 6 / 8,760) =
-	 * 2.190581e-4 a year; the other 2N stages' overlaps are orders of magnitude rarer. */
+	/* The cluster's rate: the UPS modules (n: beta changes nothing) and the 2N stages' overlaps
+	 * and common causes. The floor PDUs (pdu_ac, no unit rating: its two paths, one pair) at
+	 * 40 % a year and 6 h (J. Dean, Google, 2008, as std.power's header cites it), beta 2 %:
+	 * independently at 0.98 x 0.4 = 0.392 a year, 2 x 0.392^2 x (6 / 8,760) /
+	 * (1 + 2 x 0.392 x 6 / 8,760) = 2.104986e-4 / 1.000537 = 2.103857e-4 a year; both at once
+	 * from a common cause 0.02 x 0.4 = 8e-3 a year, every rack (one pair). The other 2N stages'
+	 * overlaps are orders of magnitude rarer; their common causes (the transformers', the
+	 * rack feeds') are not. */
 	CU_ASSERT_FATAL(pdu != NULL);
 	CLOSE(pdu->stage->failure_rate * year, 0.4, 1e-12);
 	CLOSE(pdu->stage->mttr, 6 * 3600.0, 1e-9);
-	CLOSE(pdu->rate * year, 2.190581e-4, 1e-6);
+	CLOSE(pdu->rate * year, 2.103857e-4, 1e-6);
+	CLOSE(pdu->ccf_rate * year, 8e-3, 1e-12);
+	CU_ASSERT_EQUAL(pdu->ccf_racks, d->nracks);
 	CLOSE(d->reliability.by_class[REL_POWER], ups->rate + redundant, 1e-9);
-	CU_ASSERT(redundant - pdu->rate < 1e-3 * ups->rate);
-	CU_ASSERT(redundant < 0.05 * ups->rate);
+	CU_ASSERT(ups->ccf_rate == 0);
 	/* A job on 64 of the 128 GPUs spans half the racks: each stage's events at the share
 	 * blast_plant_hit gives, less than the whole cluster's. */
 	double power, expect = 0;
 	reliability_plant(d, 64, &power, NULL);
 	for (int k = 0; k < d->blast.npower; k++)
 		expect += d->blast.power[k].rate *
-			  blast_plant_hit(d->nracks * 0.5, d->blast.power[k].event_racks, d->nracks);
+				  blast_plant_hit(d->nracks * 0.5, d->blast.power[k].event_racks, d->nracks) +
+			  d->blast.power[k].ccf_rate *
+				  blast_plant_hit(d->nracks * 0.5, d->blast.power[k].ccf_racks, d->nracks);
 	CLOSE(power, expect, 1e-12);
 	CU_ASSERT(power < d->reliability.by_class[REL_POWER]);
 	/* Cold spares: every unit's failures, the UPS modules' included, over 30 days. */
