@@ -627,8 +627,8 @@ static void test_plant_rates(void)
 	CLOSE(ups->rate * year, ups->units * 0.01, 1e-9);
 	CU_ASSERT_EQUAL(ups->event_racks, ups->share);
 	/* The cluster's rate: the UPS modules (n: beta changes nothing) and the 2N stages' overlaps
-	 * and common causes. The floor PDUs (pdu_ac, no unit rating: its two paths, one pair) at
-	 * 40 % a year and 6 h (J. Dean, Google, 2008, as std.power's header cites it), beta 2 %:
+	 * and common causes. The floor PDUs (pdu_ac, 450 kW units: one a side for this floor's
+	 * load, one pair) at 40 % a year and 6 h (J. Dean, Google, 2008, as std.power's header cites it), beta 2 %:
 	 * independently at 0.98 x 0.4 = 0.392 a year, 2 x 0.392^2 x (6 / 8,760) /
 	 * (1 + 2 x 0.392 x 6 / 8,760) = 2.104986e-4 / 1.000537 = 2.103857e-4 a year; both at once
 	 * from a common cause 0.02 x 0.4 = 8e-3 a year, every rack (one pair). The other 2N stages'
@@ -637,6 +637,7 @@ static void test_plant_rates(void)
 	CU_ASSERT_FATAL(pdu != NULL);
 	CLOSE(pdu->stage->failure_rate * year, 0.4, 1e-12);
 	CLOSE(pdu->stage->mttr, 6 * 3600.0, 1e-9);
+	CU_ASSERT_EQUAL(pdu->units, 2);
 	CLOSE(pdu->rate * year, 2.103857e-4, 1e-6);
 	CLOSE(pdu->ccf_rate * year, 8e-3, 1e-12);
 	CU_ASSERT_EQUAL(pdu->ccf_racks, d->nracks);
