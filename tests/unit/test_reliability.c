@@ -270,6 +270,14 @@ static void test_seed_claim(void)
 	for (int k = 0; k < b->d.blast.ncooling; k++)
 		rows += b->d.blast.cooling[k].rate + b->d.blast.cooling[k].ccf_rate;
 	CLOSE(plant, rows * year, 1e-9);
+	/* A check, not a fit: the cooling plants' common causes stop a group of racks at the
+	 * order of J. Dean's "~0.5 overheating (power down most machines in <5 mins ...)" a year
+	 * in a ~1,800-machine Google cluster's first year (slide 8 of "Handling Large Datasets at
+	 * Google", 2008; docs/reliability.md "A check against a fleet"): within a factor of 10. */
+	double cooling_ccf = 0;
+	for (int k = 0; k < b->d.blast.ncooling; k++)
+		cooling_ccf += b->d.blast.cooling[k].ccf_rate * year;
+	CU_ASSERT(cooling_ccf > 0.5 / 10 && cooling_ccf < 0.5 * 10);
 	int chillers = 0;
 	for (int k = 0; k < b->d.blast.ncooling; k++) {
 		const BlastCooling *bc = &b->d.blast.cooling[k];
