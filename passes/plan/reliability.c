@@ -10,8 +10,9 @@
  * each) over a year of 8,760 h. The job's nodes count whole (host, accelerators and their HBM,
  * NICs); the network (switches, cables, optics) in proportion to the accelerators it spans; the
  * power chain's and cooling plants' units where their failure stops racks (a unit under n; two
- * redundant units down within the repair time), at the share of those events that reach the
- * racks the job spans (blast.c's blast_plant_event, blast_plant_hit).
+ * redundant units down within the repair time; a redundant group's common-cause failures, the
+ * beta-factor model, each taking the group's racks), at the share of those events that reach
+ * the racks the job spans (blast.c's blast_plant_event, blast_plant_hit).
  *
  * The checkpoint is the model state of mixed-precision Adam without the gradients: 2 bytes of
  * 16-bit weights and 12 of fp32 master weights, momentum and variance a parameter
