@@ -348,20 +348,18 @@ void blast_plant_event(int redundancy, bool rack_feed, int units, int module_cou
 	/* Pairs that cannot both be down: a two_n stage's units side by side, any two of the
 	 * others. */
 	double pairs = redundancy == RED_TWO_N ? u / 2.0 : u * (u - 1) / 2.0;
+	/* The redundant groups: a two_n stage's pairs, else all its units. */
+	double groups = redundancy == RED_TWO_N ? u / 2.0 : 1;
 	if (rack_feed) {
 		out->racks = 1;
 		out->rate = racks * pairs * pair_rate(li, mttr);
 		out->ccf_racks = 1;
-		out->ccf_rate = racks * pairs * b * lambda;
+		out->ccf_rate = racks * groups * b * lambda;
 		return;
 	}
-	if (redundancy == RED_TWO_N) {
-		out->ccf_racks = ceil_div(racks, u / 2); /* the pair's share, as below */
-		out->ccf_rate = pairs * b * lambda;
-	} else {
-		out->ccf_racks = racks;
-		out->ccf_rate = b * lambda;
-	}
+	out->ccf_rate = groups * b * lambda;
+	out->ccf_racks = redundancy == RED_TWO_N ? ceil_div(racks, u / 2) /* a pair's share */
+						 : racks;
 	if (out->ccf_racks > racks)
 		out->ccf_racks = racks;
 	int share = redundancy == RED_TWO_N    ? ceil_div(racks, u / 2)

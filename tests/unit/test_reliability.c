@@ -536,6 +536,9 @@ static void test_cooling_blast(void)
  *  - rack feeds A and B, beta 2 %: 264 racks x 2 x 0.0098^2 x 4.56621e-4 / (1 + 2 x 0.0098 x
  *    4.56621e-4) = 2.31546e-5 a year; common cause: 264 x 0.02 x 0.01 = 0.0528 a year, a rack
  *    each;
+ *  - three rack feeds a rack, n_plus_1, beta 2 %: 264 racks x 3 pairs x 8.77070e-8 =
+ *    6.94639e-5 a year; common cause: one group a rack (all three), 264 x 0.02 x 0.01 =
+ *    0.0528 a year, a rack each;
  *  - under n, beta changes nothing: 29 x 0.03 = 0.87 a year, no common-cause events. */
 static void test_plant_events(void)
 {
@@ -581,6 +584,7 @@ static void test_plant_events(void)
 		{RED_N_PLUS_1, false, 7, 6, 0.1, 24, 0.05, 1.037953e-3, 5e-3, 44, 264},
 		{RED_BLOCK, false, 8, 4, 0.05, 24, 0.05, NAN, 2.5e-3, 66, 264},
 		{RED_TWO_N, true, 2, 1, 0.01, 4, 0.02, 2.31546e-5, 0.0528, 1, 1},
+		{RED_N_PLUS_1, true, 3, 2, 0.01, 4, 0.02, 6.94639e-5, 0.0528, 1, 1},
 		{RED_N, false, 29, 1, 0.03, 8, 0.05, 0.87, 0, 10, 0},
 	};
 	for (size_t k = 0; k < sizeof ccf / sizeof ccf[0]; k++) {
