@@ -222,6 +222,16 @@ static void test_bubble_and_efficiency(void)
 	CLOSE(plan_collective(&hw, 2048, n2, COLL_ALL_REDUCE, big),
 	      2 * (n2 - 1) * alpha + 2 * (n2 - 1) / n2 * big / bw, 1e-12);
 	CLOSE(plan_collective(&hw, 2048, 4, COLL_RING_PASS, big), 3 * (alpha + big / bw), 1e-12);
+	/* A group with r ranks in each node (here 64 ranks of TP 2 over 128 GPUs: 4 a node)
+	 * reduces over the r NICs of a node at once (NCCL's rings, one a NIC; nccl-tests issue
+	 * 119), at most at the domain's bandwidth; an all-to-all or a ring pass at a GPU's own. */
+	double b128 = plan_group_bandwidth(&hw, 128), n3 = 64;
+	CLOSE(plan_collective(&hw, 128, n3, COLL_ALL_GATHER, big),
+	      (n3 - 1) * alpha + (n3 - 1) / n3 * big / (4 * b128), 1e-12);
+	CLOSE(plan_collective(&hw, 128, n3, COLL_ALL_TO_ALL, big),
+	      (n3 - 1) * alpha + (n3 - 1) / n3 * big / b128, 1e-12);
+	CLOSE(plan_collective(&hw, 16, 16, COLL_REDUCE_SCATTER, big),
+	      15 * alpha + 15.0 / 16 * big / (300e9 * 0.6), 1e-12);
 	CU_ASSERT(plan_collective(&hw, 2048, 1, COLL_ALL_REDUCE, big) == 0);
 	/* SHARP: the buffer up and down the fabric once, 2 x tiers steps, at 275/370 of the
 	 * collective bandwidth (NCCL's NVLS measurement); not inside the domain. */
@@ -699,6 +709,51 @@ static const Published PUBLISHED[] = {
 	{"Megatron-Bridge Llama 3 8B, 8 GB200 FP8, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
 	 "llama3_8b", MB_FP8 "tp = 1; pp = 1; cp = 1; micro_batch = 2",
 	 8, 128, ACC_TOKENS, 31508, false},
+	/* The rest of the Megatron-Bridge summaries' dense FP8 rows on the systems std.servers has
+	 * (DGX H100, DGX B200, GB200 NVL72): docs/performance-summary-archive.md (commit 0a25f91,
+	 * read 2026-12), the 25.09, 25.11 and 26.02 containers' tables, every Llama row whose
+	 * precision is FP8 with current scaling (25.11's FP8-CS; 26.02's FP8, listed apart from its
+	 * MXFP8 and NVFP4; 25.09's table gives no precision column and puts the MXFP8 variant in
+	 * parentheses, so its plain figures are the current-scaling ones). Left out: GB300 and B300
+	 * (no std.servers entry), MXFP8 and NVFP4 (block-scaled formats the model does not have),
+	 * the MoE rows (as above). Each takes the table's plan and the recipe settings of the 25.11
+	 * rows (MB_FP8); "FSDP 64" is Megatron-FSDP over all 64 GPUs (fsdp). The split was written
+	 * down before these rows were first run: every one checks (no constant is refitted). */
+	{"Megatron-Bridge Llama 3 70B, 64 GB200 FP8 FSDP, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
+	 "llama3_70b", MB_FP8 "tp = 1; pp = 1; cp = 1; fsdp = true; micro_batch = 2", 64, 256,
+	 ACC_TOKENS, 4312, false},
+	{"MB 26.02 Llama 3 70B, 64 GB200 FP8 FSDP, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
+	 "llama3_70b", MB_FP8 "tp = 1; pp = 1; cp = 1; fsdp = true; micro_batch = 2", 64, 256,
+	 ACC_TOKENS, 4040, false},
+	{"MB 26.02 Llama 3 70B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", "llama3_70b",
+	 MB_FP8 "tp = 4; pp = 8; cp = 1; interleave = 5; micro_batch = 1", 64, 256,
+	 ACC_TOKENS, 1621, false},
+	{"MB 26.02 Llama 3.1 405B, 256 GB200 FP8, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
+	 LLAMA405, MB_FP8 "tp = 4; pp = 16; cp = 1; interleave = 4; micro_batch = 1", 256, 1536,
+	 ACC_TOKENS, 793, false},
+	{"MB 25.09 Llama 3 8B, 8 GB200 FP8, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
+	 "llama3_8b", MB_FP8 "tp = 1; pp = 1; cp = 1; micro_batch = 2", 8, 128, ACC_TOKENS, 31357,
+	 false},
+	{"MB 25.09 Llama 3 70B, 64 GB200 FP8 FSDP, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
+	 "llama3_70b", MB_FP8 "tp = 1; pp = 1; cp = 1; fsdp = true; micro_batch = 2", 64, 128,
+	 ACC_TOKENS, 3986, false},
+	{"MB 25.09 Llama 3.1 405B, 128 GB200 FP8 FSDP, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
+	 LLAMA405, MB_FP8 "tp = 2; pp = 1; cp = 1; fsdp = true; micro_batch = 1", 128, 64,
+	 ACC_TOKENS, 729, false},
+	{"MB 25.09 Llama 3 8B, 8 B200 FP8, tok/s/GPU", ON_DGX, "DGX_B200", "llama3_8b",
+	 MB_FP8 "tp = 1; pp = 1; cp = 1; micro_batch = 2", 8, 128, ACC_TOKENS, 29994, false},
+	{"MB 25.09 Llama 3.1 405B, 128 B200 FP8, tok/s/GPU", ON_DGX, "DGX_B200", LLAMA405,
+	 MB_FP8 "tp = 4; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 128, 64,
+	 ACC_TOKENS, 664, false},
+	{"MB 25.09 Llama 3 8B, 8 H100 FP8 FSDP, tok/s/GPU", ON_DGX, "DGX_H100", "llama3_8b",
+	 MB_FP8 "tp = 1; pp = 1; cp = 1; fsdp = true; micro_batch = 1", 8, 128, ACC_TOKENS,
+	 14079, false},
+	{"MB 25.09 Llama 3 70B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", "llama3_70b",
+	 MB_FP8 "tp = 4; pp = 8; cp = 1; interleave = 5; micro_batch = 1", 64, 128,
+	 ACC_TOKENS, 1619, false},
+	{"MB 25.09 Llama 3.1 405B, 1,024 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", LLAMA405,
+	 MB_FP8 "tp = 8; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 1024, 512,
+	 ACC_TOKENS, 302, false},
 };
 
 enum { ACC_ROWS = sizeof PUBLISHED / sizeof PUBLISHED[0] + 1 };
@@ -784,10 +839,10 @@ static void test_accuracy(void)
 	accuracy_summary(true, &fit_mean, &fit_max);
 	accuracy_summary(false, &mean, &worst);
 	/* Regression bounds at what the model reaches today (docs/parallelism.md, "Accuracy"):
-	 * the fitted rows within 2.6 % on average, the held-out ones within 5.8 %; the goal, 5 %
+	 * the fitted rows within 2.6 % on average, the held-out ones within 5.7 %; the goal, 5 %
 	 * held out, is not met. */
 	CU_ASSERT(fit_mean <= 0.026);
-	CU_ASSERT(mean <= 0.058);
+	CU_ASSERT(mean <= 0.057);
 	int fitted = 0;
 	for (int i = 0; i < accuracy_n; i++)
 		fitted += accuracy_fit[i];
