@@ -575,6 +575,14 @@ typedef struct Published {
  * mixed_precision.py: fp8_param_gather = True) with its BF16 first and last layers turned
  * off: fp8_params. */
 #define MB_FP8 "precision = fp8; grad_reduce_bf16 = true; fp8_params = true; "
+/* NeMo 24.07's models (the rows below say where each comes from). */
+#define LLAMA2(l, h, a, g, f) \
+	"transformer(layers = " #l ", hidden = " #h ", heads = " #a ", query_groups = " #g \
+	", ffn = " #f ", seq = 4096, vocab = 32000, activation = swiglu, norm = rmsnorm, " \
+	"position = rope, tied_embeddings = false, bias = false, dropout = 0)"
+#define NEMOTRON_NEMO(l, h, a, f) \
+	"transformer(layers = " #l ", hidden = " #h ", heads = " #a ", ffn = " #f \
+	", seq = 4096, vocab = 256000, tied_embeddings = false, bias = false, dropout = 0)"
 
 static const Published PUBLISHED[] = {
 	/* A100: Korthikanti et al. set A100_SXM_80GB's matmul_efficiency. */
@@ -754,6 +762,66 @@ static const Published PUBLISHED[] = {
 	{"MB 25.09 Llama 3.1 405B, 1,024 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", LLAMA405,
 	 MB_FP8 "tp = 8; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 1024, 512,
 	 ACC_TOKENS, 302, false},
+	/* NeMo's performance summary for the 24.07 container, FP8 pre-training on DGX H100
+	 * (github.com/NVIDIA/NeMo, docs/source/performance/performance_summary.md at 070a0bb, read
+	 * 2026-12): the whole table, twelve rows, tokens per second per GPU at the plan each gives
+	 * (GBS, MBS, TP, PP, CP, VP). Its recipes are not in the file: what it does not give takes
+	 * the suite's defaults (FP32 gradient reduction, BF16 weights beside their FP8 copies),
+	 * except Nemotron-4 340B, whose NeMo-Framework-Launcher config
+	 * (nemotron/nemotron_340b.yaml, as DGXC_NEMOTRON) sets BF16 gradients and optimizer state;
+	 * the rest is searched. The
+	 * models: GPT-3 5B and 20B as NeMo-Framework-Launcher's gpt3/5b.yaml and 20b.yaml (24
+	 * layers, hidden 4,096, 32 heads; 44, 6,144, 48; FFN 4h, sequence 2,048, GPT-2 BPE,
+	 * dropout 0.1); Llama 2 (Touvron et al., arXiv 2307.09288, Table 1, and the released
+	 * configs: 7B 32 layers, hidden 4,096, 32 heads, FFN 11,008; 13B 40, 5,120, 40, 13,824; 70B
+	 * 80, 8,192, 64 heads, 8 KV groups, 28,672; vocabulary 32,000, sequence 4,096); Nemotron 8B
+	 * and 22B as the launcher's nemotron/nemotron_8b.yaml and nemotron_22b.yaml (32 layers,
+	 * hidden 4,096, 32 heads, FFN 16,384; 40, 6,144, 48, 24,576; squared ReLU, no bias or
+	 * dropout, untied; the tokenizer left to the user: Nemotron-4's 256,000). The split was
+	 * written down before the rows were first run: all check. */
+	{"NeMo 24.07 GPT-3 5B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", GPT_A100(24, 4096, 32),
+	 "precision = fp8; tp = 1; pp = 1; cp = 1; micro_batch = 4", 64, 2048, ACC_TOKENS, 22521,
+	 false},
+	{"NeMo 24.07 GPT-3 20B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", GPT_A100(44, 6144, 48),
+	 "precision = fp8; tp = 2; pp = 1; cp = 1; micro_batch = 2", 64, 256, ACC_TOKENS, 5851,
+	 false},
+	{"NeMo 24.07 GPT-3 175B, 128 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100",
+	 GPT_A100(96, 12288, 96),
+	 "precision = fp8; tp = 4; pp = 8; cp = 1; interleave = 6; micro_batch = 1", 128, 256,
+	 ACC_TOKENS, 726, false},
+	{"NeMo 24.07 GPT-3 175B, 512 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100",
+	 GPT_A100(96, 12288, 96),
+	 "precision = fp8; tp = 4; pp = 8; cp = 1; interleave = 6; micro_batch = 2", 512, 2048,
+	 ACC_TOKENS, 782, false},
+	{"NeMo 24.07 Llama 2 7B, 8 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100",
+	 LLAMA2(32, 4096, 32, 32, 11008),
+	 "precision = fp8; tp = 1; pp = 1; cp = 1; micro_batch = 1", 8, 128, ACC_TOKENS, 16847,
+	 false},
+	{"NeMo 24.07 Llama 2 13B, 16 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100",
+	 LLAMA2(40, 5120, 40, 40, 13824),
+	 "precision = fp8; tp = 1; pp = 4; cp = 1; interleave = 10; micro_batch = 1", 16, 128,
+	 ACC_TOKENS, 8646, false},
+	{"NeMo 24.07 Llama 2 70B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100",
+	 LLAMA2(80, 8192, 64, 8, 28672),
+	 "precision = fp8; tp = 4; pp = 4; cp = 1; interleave = 20; micro_batch = 1", 64, 128,
+	 ACC_TOKENS, 1707, false},
+	{"NeMo 24.07 Nemotron 8B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100",
+	 NEMOTRON_NEMO(32, 4096, 32, 16384),
+	 "precision = fp8; tp = 2; pp = 1; cp = 1; micro_batch = 4", 64, 256, ACC_TOKENS, 12701,
+	 false},
+	{"NeMo 24.07 Nemotron 22B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100",
+	 NEMOTRON_NEMO(40, 6144, 48, 24576),
+	 "precision = fp8; tp = 2; pp = 4; cp = 1; interleave = 10; micro_batch = 2", 64, 256,
+	 ACC_TOKENS, 4256, false},
+	{"NeMo 24.07 Nemotron-4 340B, 128 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", NEMOTRON4,
+	 "precision = fp8; grad_reduce_bf16 = true; optimizer_bf16 = true; tp = 8; pp = 8; "
+	 "cp = 1; interleave = 12; micro_batch = 1", 128, 32, ACC_TOKENS, 322, false},
+	{"NeMo 24.07 Llama 3 8B, 8 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", "llama3_8b",
+	 "precision = fp8; tp = 1; pp = 1; cp = 2; micro_batch = 1", 8, 128, ACC_TOKENS, 12036,
+	 false},
+	{"NeMo 24.07 Llama 3 70B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", "llama3_70b",
+	 "precision = fp8; tp = 4; pp = 4; cp = 2; interleave = 5; micro_batch = 1", 64, 128,
+	 ACC_TOKENS, 1533, false},
 };
 
 enum { ACC_ROWS = sizeof PUBLISHED / sizeof PUBLISHED[0] + 1 };
