@@ -490,13 +490,25 @@ double plan_group_bandwidth(const PlanHw *hw, double span)
  *   volume, taken at 0.9 of the ring's bandwidth (an assumption: NCCL picks the tree for small
  *   messages and the ring for large ones, which this minimum reproduces);
  * - reduce-scatter, all-gather and all-to-all: n − 1 steps and (n−1)/n of the buffer;
- * - a ring pass (context parallelism's K,V chunks): n − 1 steps of α plus the whole chunk. */
+ * - a ring pass (context parallelism's K,V chunks): n − 1 steps of α plus the whole chunk.
+ * A reduction or gather whose group leaves the domain with r > 1 of its ranks in each domain
+ * crosses the fabric on every NIC of those r ranks: NCCL lays one ring (channel) through each
+ * of them, chained inside the domain over NVLink, so every rank's share of the buffer leaves
+ * the domain 1/r of the time and the collective runs at the lesser of the domain's bandwidth
+ * and r times the fabric's per-GPU one. S. Jeaugey (NVIDIA), NVIDIA/nccl-tests issue 119
+ * (2022-11-17): 24 A100 on 3 servers of 8 GPUs and 4 HDR NICs reach an all-reduce bus
+ * bandwidth of 96 GB/s, "24GB/s ... per 200G NIC ..., so in your case 96GB/s is the target",
+ * the node's four NICs together where each GPU's share is 12 GB/s. An all-to-all or a ring
+ * pass sends each rank's own data over its own NIC: the per-GPU bandwidth. */
 double plan_collective(const PlanHw *hw, double span, double n, PlanColl kind, double bytes)
 {
 	if (n <= 1 || bytes <= 0)
 		return 0;
 	double alpha = span <= hw->domain ? SU_ALPHA : NET_ALPHA;
 	double bw = plan_group_bandwidth(hw, span);
+	double r = span > hw->domain ? fmin(n, n * hw->domain / span) : 1;
+	if (r > 1 && kind != COLL_ALL_TO_ALL && kind != COLL_RING_PASS)
+		bw = fmin(hw->su_bw * hw->su_eff, r * bw);
 	switch (kind) {
 	case COLL_ALL_REDUCE: {
 		double vol = 2 * (n - 1) / n * bytes / bw;

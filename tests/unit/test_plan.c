@@ -222,6 +222,16 @@ static void test_bubble_and_efficiency(void)
 	CLOSE(plan_collective(&hw, 2048, n2, COLL_ALL_REDUCE, big),
 	      2 * (n2 - 1) * alpha + 2 * (n2 - 1) / n2 * big / bw, 1e-12);
 	CLOSE(plan_collective(&hw, 2048, 4, COLL_RING_PASS, big), 3 * (alpha + big / bw), 1e-12);
+	/* A group with r ranks in each node (here 64 ranks of TP 2 over 128 GPUs: 4 a node)
+	 * reduces over the r NICs of a node at once (NCCL's rings, one a NIC; nccl-tests issue
+	 * 119), at most at the domain's bandwidth; an all-to-all or a ring pass at a GPU's own. */
+	double b128 = plan_group_bandwidth(&hw, 128), n3 = 64;
+	CLOSE(plan_collective(&hw, 128, n3, COLL_ALL_GATHER, big),
+	      (n3 - 1) * alpha + (n3 - 1) / n3 * big / (4 * b128), 1e-12);
+	CLOSE(plan_collective(&hw, 128, n3, COLL_ALL_TO_ALL, big),
+	      (n3 - 1) * alpha + (n3 - 1) / n3 * big / b128, 1e-12);
+	CLOSE(plan_collective(&hw, 16, 16, COLL_REDUCE_SCATTER, big),
+	      15 * alpha + 15.0 / 16 * big / (300e9 * 0.6), 1e-12);
 	CU_ASSERT(plan_collective(&hw, 2048, 1, COLL_ALL_REDUCE, big) == 0);
 	/* SHARP: the buffer up and down the fabric once, 2 x tiers steps, at 275/370 of the
 	 * collective bandwidth (NCCL's NVLS measurement); not inside the domain. */
@@ -565,6 +575,14 @@ typedef struct Published {
  * mixed_precision.py: fp8_param_gather = True) with its BF16 first and last layers turned
  * off: fp8_params. */
 #define MB_FP8 "precision = fp8; grad_reduce_bf16 = true; fp8_params = true; "
+/* NeMo 24.07's models (the rows below say where each comes from). */
+#define LLAMA2(l, h, a, g, f) \
+	"transformer(layers = " #l ", hidden = " #h ", heads = " #a ", query_groups = " #g \
+	", ffn = " #f ", seq = 4096, vocab = 32000, activation = swiglu, norm = rmsnorm, " \
+	"position = rope, tied_embeddings = false, bias = false, dropout = 0)"
+#define NEMOTRON_NEMO(l, h, a, f) \
+	"transformer(layers = " #l ", hidden = " #h ", heads = " #a ", ffn = " #f \
+	", seq = 4096, vocab = 256000, tied_embeddings = false, bias = false, dropout = 0)"
 
 static const Published PUBLISHED[] = {
 	/* A100: Korthikanti et al. set A100_SXM_80GB's matmul_efficiency. */
@@ -699,6 +717,111 @@ static const Published PUBLISHED[] = {
 	{"Megatron-Bridge Llama 3 8B, 8 GB200 FP8, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
 	 "llama3_8b", MB_FP8 "tp = 1; pp = 1; cp = 1; micro_batch = 2",
 	 8, 128, ACC_TOKENS, 31508, false},
+	/* The rest of the Megatron-Bridge summaries' dense FP8 rows on the systems std.servers has
+	 * (DGX H100, DGX B200, GB200 NVL72): docs/performance-summary-archive.md (commit 0a25f91,
+	 * read 2026-12), the 25.09, 25.11 and 26.02 containers' tables, every Llama row whose
+	 * precision is FP8 with current scaling (25.11's FP8-CS; 26.02's FP8, listed apart from its
+	 * MXFP8 and NVFP4; 25.09's table gives no precision column and puts the MXFP8 variant in
+	 * parentheses, so its plain figures are the current-scaling ones). Left out: GB300 and B300
+	 * (no std.servers entry), MXFP8 and NVFP4 (block-scaled formats the model does not have),
+	 * the MoE rows (as above). Each takes the table's plan and the recipe settings of the 25.11
+	 * rows (MB_FP8); "FSDP 64" is Megatron-FSDP over all 64 GPUs (fsdp). The split was written
+	 * down before these rows were first run: every one checks (no constant is refitted). */
+	{"Megatron-Bridge Llama 3 70B, 64 GB200 FP8 FSDP, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
+	 "llama3_70b", MB_FP8 "tp = 1; pp = 1; cp = 1; fsdp = true; micro_batch = 2", 64, 256,
+	 ACC_TOKENS, 4312, false},
+	{"MB 26.02 Llama 3 70B, 64 GB200 FP8 FSDP, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
+	 "llama3_70b", MB_FP8 "tp = 1; pp = 1; cp = 1; fsdp = true; micro_batch = 2", 64, 256,
+	 ACC_TOKENS, 4040, false},
+	{"MB 26.02 Llama 3 70B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", "llama3_70b",
+	 MB_FP8 "tp = 4; pp = 8; cp = 1; interleave = 5; micro_batch = 1", 64, 256,
+	 ACC_TOKENS, 1621, false},
+	{"MB 26.02 Llama 3.1 405B, 256 GB200 FP8, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
+	 LLAMA405, MB_FP8 "tp = 4; pp = 16; cp = 1; interleave = 4; micro_batch = 1", 256, 1536,
+	 ACC_TOKENS, 793, false},
+	{"MB 25.09 Llama 3 8B, 8 GB200 FP8, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
+	 "llama3_8b", MB_FP8 "tp = 1; pp = 1; cp = 1; micro_batch = 2", 8, 128, ACC_TOKENS, 31357,
+	 false},
+	{"MB 25.09 Llama 3 70B, 64 GB200 FP8 FSDP, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
+	 "llama3_70b", MB_FP8 "tp = 1; pp = 1; cp = 1; fsdp = true; micro_batch = 2", 64, 128,
+	 ACC_TOKENS, 3986, false},
+	{"MB 25.09 Llama 3.1 405B, 128 GB200 FP8 FSDP, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
+	 LLAMA405, MB_FP8 "tp = 2; pp = 1; cp = 1; fsdp = true; micro_batch = 1", 128, 64,
+	 ACC_TOKENS, 729, false},
+	{"MB 25.09 Llama 3 8B, 8 B200 FP8, tok/s/GPU", ON_DGX, "DGX_B200", "llama3_8b",
+	 MB_FP8 "tp = 1; pp = 1; cp = 1; micro_batch = 2", 8, 128, ACC_TOKENS, 29994, false},
+	{"MB 25.09 Llama 3.1 405B, 128 B200 FP8, tok/s/GPU", ON_DGX, "DGX_B200", LLAMA405,
+	 MB_FP8 "tp = 4; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 128, 64,
+	 ACC_TOKENS, 664, false},
+	{"MB 25.09 Llama 3 8B, 8 H100 FP8 FSDP, tok/s/GPU", ON_DGX, "DGX_H100", "llama3_8b",
+	 MB_FP8 "tp = 1; pp = 1; cp = 1; fsdp = true; micro_batch = 1", 8, 128, ACC_TOKENS,
+	 14079, false},
+	{"MB 25.09 Llama 3 70B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", "llama3_70b",
+	 MB_FP8 "tp = 4; pp = 8; cp = 1; interleave = 5; micro_batch = 1", 64, 128,
+	 ACC_TOKENS, 1619, false},
+	{"MB 25.09 Llama 3.1 405B, 1,024 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", LLAMA405,
+	 MB_FP8 "tp = 8; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 1024, 512,
+	 ACC_TOKENS, 302, false},
+	/* NeMo's performance summary for the 24.07 container, FP8 pre-training on DGX H100
+	 * (github.com/NVIDIA/NeMo, docs/source/performance/performance_summary.md at 070a0bb, read
+	 * 2026-12): the whole table, twelve rows, tokens per second per GPU at the plan each gives
+	 * (GBS, MBS, TP, PP, CP, VP). Its recipes are not in the file: what it does not give takes
+	 * the suite's defaults (FP32 gradient reduction, BF16 weights beside their FP8 copies),
+	 * except Nemotron-4 340B, whose NeMo-Framework-Launcher config
+	 * (nemotron/nemotron_340b.yaml, as DGXC_NEMOTRON) sets BF16 gradients and optimizer state;
+	 * the rest is searched. The
+	 * models: GPT-3 5B and 20B as NeMo-Framework-Launcher's gpt3/5b.yaml and 20b.yaml (24
+	 * layers, hidden 4,096, 32 heads; 44, 6,144, 48; FFN 4h, sequence 2,048, GPT-2 BPE,
+	 * dropout 0.1); Llama 2 (Touvron et al., arXiv 2307.09288, Table 1, and the released
+	 * configs: 7B 32 layers, hidden 4,096, 32 heads, FFN 11,008; 13B 40, 5,120, 40, 13,824; 70B
+	 * 80, 8,192, 64 heads, 8 KV groups, 28,672; vocabulary 32,000, sequence 4,096); Nemotron 8B
+	 * and 22B as the launcher's nemotron/nemotron_8b.yaml and nemotron_22b.yaml (32 layers,
+	 * hidden 4,096, 32 heads, FFN 16,384; 40, 6,144, 48, 24,576; squared ReLU, no bias or
+	 * dropout, untied; the tokenizer left to the user: Nemotron-4's 256,000). The split was
+	 * written down before the rows were first run: all check. */
+	{"NeMo 24.07 GPT-3 5B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", GPT_A100(24, 4096, 32),
+	 "precision = fp8; tp = 1; pp = 1; cp = 1; micro_batch = 4", 64, 2048, ACC_TOKENS, 22521,
+	 false},
+	{"NeMo 24.07 GPT-3 20B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", GPT_A100(44, 6144, 48),
+	 "precision = fp8; tp = 2; pp = 1; cp = 1; micro_batch = 2", 64, 256, ACC_TOKENS, 5851,
+	 false},
+	{"NeMo 24.07 GPT-3 175B, 128 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100",
+	 GPT_A100(96, 12288, 96),
+	 "precision = fp8; tp = 4; pp = 8; cp = 1; interleave = 6; micro_batch = 1", 128, 256,
+	 ACC_TOKENS, 726, false},
+	{"NeMo 24.07 GPT-3 175B, 512 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100",
+	 GPT_A100(96, 12288, 96),
+	 "precision = fp8; tp = 4; pp = 8; cp = 1; interleave = 6; micro_batch = 2", 512, 2048,
+	 ACC_TOKENS, 782, false},
+	{"NeMo 24.07 Llama 2 7B, 8 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100",
+	 LLAMA2(32, 4096, 32, 32, 11008),
+	 "precision = fp8; tp = 1; pp = 1; cp = 1; micro_batch = 1", 8, 128, ACC_TOKENS, 16847,
+	 false},
+	{"NeMo 24.07 Llama 2 13B, 16 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100",
+	 LLAMA2(40, 5120, 40, 40, 13824),
+	 "precision = fp8; tp = 1; pp = 4; cp = 1; interleave = 10; micro_batch = 1", 16, 128,
+	 ACC_TOKENS, 8646, false},
+	{"NeMo 24.07 Llama 2 70B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100",
+	 LLAMA2(80, 8192, 64, 8, 28672),
+	 "precision = fp8; tp = 4; pp = 4; cp = 1; interleave = 20; micro_batch = 1", 64, 128,
+	 ACC_TOKENS, 1707, false},
+	{"NeMo 24.07 Nemotron 8B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100",
+	 NEMOTRON_NEMO(32, 4096, 32, 16384),
+	 "precision = fp8; tp = 2; pp = 1; cp = 1; micro_batch = 4", 64, 256, ACC_TOKENS, 12701,
+	 false},
+	{"NeMo 24.07 Nemotron 22B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100",
+	 NEMOTRON_NEMO(40, 6144, 48, 24576),
+	 "precision = fp8; tp = 2; pp = 4; cp = 1; interleave = 10; micro_batch = 2", 64, 256,
+	 ACC_TOKENS, 4256, false},
+	{"NeMo 24.07 Nemotron-4 340B, 128 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", NEMOTRON4,
+	 "precision = fp8; grad_reduce_bf16 = true; optimizer_bf16 = true; tp = 8; pp = 8; "
+	 "cp = 1; interleave = 12; micro_batch = 1", 128, 32, ACC_TOKENS, 322, false},
+	{"NeMo 24.07 Llama 3 8B, 8 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", "llama3_8b",
+	 "precision = fp8; tp = 1; pp = 1; cp = 2; micro_batch = 1", 8, 128, ACC_TOKENS, 12036,
+	 false},
+	{"NeMo 24.07 Llama 3 70B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", "llama3_70b",
+	 "precision = fp8; tp = 4; pp = 4; cp = 2; interleave = 5; micro_batch = 1", 64, 128,
+	 ACC_TOKENS, 1533, false},
 };
 
 enum { ACC_ROWS = sizeof PUBLISHED / sizeof PUBLISHED[0] + 1 };
@@ -784,10 +907,10 @@ static void test_accuracy(void)
 	accuracy_summary(true, &fit_mean, &fit_max);
 	accuracy_summary(false, &mean, &worst);
 	/* Regression bounds at what the model reaches today (docs/parallelism.md, "Accuracy"):
-	 * the fitted rows within 2.6 % on average, the held-out ones within 5.8 %; the goal, 5 %
+	 * the fitted rows within 2.6 % on average, the held-out ones within 5.7 %; the goal, 5 %
 	 * held out, is not met. */
 	CU_ASSERT(fit_mean <= 0.026);
-	CU_ASSERT(mean <= 0.058);
+	CU_ASSERT(mean <= 0.057);
 	int fitted = 0;
 	for (int i = 0; i < accuracy_n; i++)
 		fitted += accuracy_fit[i];
