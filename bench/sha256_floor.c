@@ -99,7 +99,10 @@ static void hash_batch(void)
 		perror("sha256_floor");
 		exit(1);
 	}
-	/* A byte of every page read, before the clocks: see main. */
+	/* A byte of every page read, before the clocks: in this VM (PVM) the first time the
+	 * process touches a page the kernel has just filled (read) costs it about 6 us, which made
+	 * whichever library hashed a batch first up to 3x slower; a build hashes pages it has
+	 * written itself. */
 	volatile unsigned char sink = 0;
 	for (size_t k = 0; k < used; k += 4096)
 		sink ^= buf[k];
@@ -137,7 +140,6 @@ static int one(const char *path, const struct stat *st, int type, struct FTW *ft
 			perror("sha256_floor");
 			return 1;
 		}
-		memset(buf, 0, cap); /* mapped: see main */
 	}
 	int fd = open(path, O_RDONLY);
 	if (fd < 0) {
@@ -178,16 +180,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 #endif
-	/* The buffer written from this process before any read: in this VM (PVM) a page the
-	 * kernel filled (read) still costs the process a trap to the hypervisor the first time it
-	 * touches it itself, 6-20 us a page, which whichever library hashed a batch first paid
-	 * (3x its time); a build hashes the pages it has just written. */
 	cap = BATCH;
 	if (!(buf = malloc(cap))) {
 		perror("sha256_floor");
 		return 1;
 	}
-	memset(buf, 0, cap);
 	/* Each library's first call, untimed: libcrypto's finds its provider and the CPU's
 	 * features then (tens of ms), which no build repeats per file. */
 	file = malloc(sizeof *file);
