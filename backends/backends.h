@@ -50,12 +50,12 @@ int output_close(Output *o, FILE *f);
  * they are hashed on whichever thread has time. Returns the number of errors, as output_close. */
 int output_write_buf(Output *o, const char *relpath, Buf *b);
 
-/* Hands the bytes of b, the next of f's (a stream of output_file, still open), to the writer
- * thread without a copy, after what stdio holds of f; b is left empty, and with `more` given an
- * empty buffer of the same size (one the writer is done with, when it has one). False, b
- * untouched, when f is not such a stream or b is empty: then write b yourself. layout_flush's
- * way. */
-bool output_put(FILE *f, Buf *b, bool more);
+/* Hands the bytes of b, the next of f's (a stream of output_file(o, ...), still open), to the
+ * writer thread without a copy, after what stdio holds of f; b is left empty, and with `more`
+ * given an empty buffer of the same size (one the writer is done with, when it has one). False,
+ * b untouched, when f is not such a stream of o or b is empty: then write b yourself.
+ * layout_flush's way. */
+bool output_put(Output *o, FILE *f, Buf *b, bool more);
 
 /* Closes the files still open and sets *list to every file written so far, sorted by path.
  * Returns their count, or -1 after a diagnostic. The list stays valid until the next call to
@@ -561,8 +561,8 @@ void layout_number(Buf *b, double x, int decimals);
 void layout_fixed(Buf *b, double x, int decimals);
 void layout_int(Buf *b, long long v);
 /* Writes b to f and empties it once it holds 1 MiB, or whenever force (with output_put when f
- * is the Output's: no copy). */
-void layout_flush(FILE *f, Buf *b, bool force);
+ * is a stream of o's: no copy). */
+void layout_flush(Output *o, FILE *f, Buf *b, bool force);
 
 int layout_units(double height);          /* a height in whole rack units, at least 1 */
 int layout_rack_units(const Design *d);    /* the rack type's height in U */

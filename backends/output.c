@@ -213,16 +213,13 @@ static bool make_parents(Output *o)
 }
 
 static void writer_stop(Writer *w);
-static void stream_unlist(FILE *f);
 static void free_sink(Sink *s);
 
 static void output_free(Output *o)
 {
 	for (int i = 0; i < o->nfiles; i++)
-		if (o->files[i].f) {
-			stream_unlist(o->files[i].f);
+		if (o->files[i].f)
 			fclose(o->files[i].f);
-		}
 	writer_stop(o->w); /* before the files' sinks and the directory go */
 	for (int i = 0; i < o->nfiles; i++) {
 		free_sink(o->files[i].sink);
@@ -701,46 +698,20 @@ static OutFile *new_file(Output *o, const char *relpath)
 	return of;
 }
 
-/* The streams of output_file still open, on any thread, for output_put: which Sink a FILE
- * writes to (stdio does not tell). A stream beyond STREAMS is not listed; output_put then
- * leaves its blocks to stdio. */
-enum { STREAMS = 64 };
-static pthread_mutex_t streams_mu = PTHREAD_MUTEX_INITIALIZER;
-static struct {
-	FILE *f;
-	Sink *s;
-} streams[STREAMS];
-
-static void stream_list(FILE *f, Sink *s)
+/* The sink of f, a stream of o's output_file still open, or NULL (output_put). Searched from
+ * the last file, as output_close does: a writer's open streams are its latest files. o is one
+ * thread's (an Output, or a part on its thread), so nothing here is shared. */
+static Sink *stream_sink(const Output *o, const FILE *f)
 {
-	pthread_mutex_lock(&streams_mu);
-	for (int i = 0; i < STREAMS; i++)
-		if (!streams[i].f) {
-			streams[i].f = f;
-			streams[i].s = s;
-			break;
-		}
-	pthread_mutex_unlock(&streams_mu);
+	for (int i = o->nfiles - 1; i >= 0; i--)
+		if (o->files[i].f == f)
+			return o->files[i].sink;
+	return NULL;
 }
 
-/* Before f is closed (its address may then be another stream's). */
-static void stream_unlist(FILE *f)
+bool output_put(Output *o, FILE *f, Buf *b, bool more)
 {
-	pthread_mutex_lock(&streams_mu);
-	for (int i = 0; i < STREAMS; i++)
-		if (streams[i].f == f)
-			streams[i].f = NULL;
-	pthread_mutex_unlock(&streams_mu);
-}
-
-bool output_put(FILE *f, Buf *b, bool more)
-{
-	Sink *s = NULL;
-	pthread_mutex_lock(&streams_mu);
-	for (int i = 0; i < STREAMS && !s; i++)
-		if (streams[i].f == f)
-			s = streams[i].s;
-	pthread_mutex_unlock(&streams_mu);
+	Sink *s = stream_sink(o, f);
 	if (!s || !b->len || fflush(f) != 0) /* what stdio holds of f goes first */
 		return false;
 	Writer *w = s->w;
@@ -789,7 +760,6 @@ FILE *output_file(Output *o, const char *relpath)
 	setvbuf(f, NULL, _IOFBF, FILE_BUFFER);
 	writer_job(o->w, JOB_OPEN, s, NULL, 0);
 	of->f = f;
-	stream_list(f, s);
 	return f;
 }
 
@@ -828,7 +798,6 @@ static int close_file(Output *o, OutFile *of)
 {
 	FILE *f = of->f;
 	of->f = NULL;
-	stream_unlist(f);
 	int err = finish_stream(f); /* the sink itself never fails */
 	of->a.path = of->path;
 	if (err) {

@@ -99,13 +99,17 @@ def spread(v):
 
 
 def sha256_ms(out, path):
-    """The CPU ms nettle's SHA-256 takes over every file under path, one core (sha256_floor.c,
-    compiled into out on first use), or None with the reason on stderr."""
+    """(nettle, libcrypto): the CPU ms SHA-256 takes over every file under path, one core, with
+    each library (sha256_floor.c, compiled into out on first use; libcrypto's None without
+    libssl-dev), each the least of two runs; None with the reason on stderr."""
     tool = os.path.join(out, "sha256_floor")
     src = os.path.join(HERE, "sha256_floor.c")
     if not os.path.exists(tool) or os.path.getmtime(tool) < os.path.getmtime(src):
         cc = os.environ.get("CC", "cc")
-        rc = subprocess.call([cc, "-O2", "-o", tool, src, "-lnettle"])
+        rc = subprocess.call([cc, "-O2", "-o", tool, src, "-lnettle", "-lcrypto"],
+                             stderr=subprocess.DEVNULL)
+        if rc != 0:
+            rc = subprocess.call([cc, "-O2", "-DNO_LIBCRYPTO", "-o", tool, src, "-lnettle"])
         if rc != 0:
             sys.stderr.write("bench: cannot compile %s (needs nettle-dev): no floor\n" % src)
             return None
@@ -115,28 +119,87 @@ def sha256_ms(out, path):
         if r.returncode != 0:
             sys.stderr.write("bench: %s failed: %s" % (tool, r.stderr))
             return None
-        ms = float(r.stdout.split()[2])
-        best = ms if best is None else min(best, ms)
+        w = r.stdout.split()
+        ms = (float(w[2]), None if w[3] == "-" else float(w[3]))
+        best = ms if best is None else (min(best[0], ms[0]),
+                                        None if ms[1] is None else min(best[1], ms[1]))
     return best
 
 
-def floor_of(row, before_emit):
-    """The 2-core floor of a build (docs/performance.md, "Emitter, sixth pass"): the stages
+def parse_cpu(path):
+    """--timings' `cpu:` line: {before, emit_user, emit_sys} in ms (before: user + system of
+    the stages before emit, every thread's), or {} from a binary that does not print it."""
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"cpu: before emit user ([0-9.]+) ms, system ([0-9.]+) ms; emit user "
+                         r"([0-9.]+) ms, system ([0-9.]+) ms", line)
+            if m:
+                v = [float(x) for x in m.groups()]
+                return {"cpu_before": v[0] + v[1], "emit_user": v[2], "emit_sys": v[3]}
+    return {}
+
+
+def floor_of(row, before_emit, bar):
+    """The 2-core floor of a build (docs/performance.md, "The floor, per case"): the stages
     before emit (one core, nothing to write yet), then the same bytes as cp writes them (its
     CPU: the kernel's copy into the page cache, the files' creation) and hashed for
-    manifest.json, shared by both cores; making the text is not counted. Sets row["floor"]."""
+    manifest.json, shared by both cores; making the text is not counted. Sets row["floor"]
+    (nettle's SHA-256) and row["floor_lc"] (libcrypto's), and row["bar"]: `bar` x the copy."""
+    row["bar"] = bar * row["copy"] if row.get("copy") else None
+    row["bar_x"] = bar
     if row.get("sha") is None or not row.get("copy_cpus"):
         return
-    row["floor"] = before_emit + (min(row["copy_cpus"]) + row["sha"]) / 2
+    copy = min(row["copy_cpus"])
+    row["floor"] = before_emit + (copy + row["sha"][0]) / 2
+    if row["sha"][1] is not None:
+        row["floor_lc"] = before_emit + (copy + row["sha"][1]) / 2
 
 
 def floor_line(row):
     if row.get("floor") is None:
         return "  floor: not measured"
-    return ("  floor: cp -r CPU %.1f ms + SHA-256 %.1f ms (nettle, one core, the same bytes), halved on "
-            "2 cores, after %.1f ms of stages before emit = %.1f ms; build / floor %.2f" % (
-                min(row["copy_cpus"]), row["sha"], row.get("before_emit", 0), row["floor"],
-                row["wall"] / row["floor"]))
+    nettle, lc = row["sha"]
+    lines = ["  floor: cp -r CPU %.1f ms + SHA-256 %.1f ms (nettle, one core, the same bytes), halved "
+             "on 2 cores, after %.1f ms of stages before emit = %.1f ms; build / floor %.2f" % (
+                 min(row["copy_cpus"]), nettle, row.get("before_emit", 0), row["floor"],
+                 row["wall"] / row["floor"])]
+    if lc is not None:
+        lines.append("  floor with libcrypto's SHA-256: %.1f ms (%.2fx nettle's speed) = %.1f ms; "
+                     "build / floor %.2f" % (lc, nettle / lc if lc > 0 else 0, row["floor_lc"],
+                                             row["wall"] / row["floor_lc"]))
+    if row.get("emit_user") is not None:
+        lines.append("  CPU (min of the builds): before emit %.1f ms; emit %.1f ms = generation %.1f "
+                     "(user less nettle's SHA-256) + SHA-256 %.1f + write %.1f (system)" % (
+                         row["cpu_before"], row["emit_user"] + row["emit_sys"],
+                         row["emit_user"] - nettle, nettle, row["emit_sys"]))
+    if row.get("cpu_before") is not None:
+        # The same on CPU times alone, which a loaded machine inflates far less than wall
+        # times: the stages before emit as their CPU, the copy's wall as its CPU (cp -r on one
+        # core into tmpfs waits for nothing).
+        copy = min(row["copy_cpus"])
+        f = [row["cpu_before"] + (copy + h) / 2 for h in (nettle, lc) if h is not None]
+        bar = row["bar_x"] * copy
+        lines.append("  floor on CPU times: %.1f + (%.1f + %.1f) / 2 = %.1f ms%s; bar %.1fx the copy's "
+                     "CPU = %.1f ms: %s" % (
+                         row["cpu_before"], copy, nettle, f[0],
+                         "" if len(f) < 2 else " (libcrypto %.1f ms)" % f[1], row["bar_x"], bar,
+                         ", ".join("%s the floor with %s" % ("above" if bar >= x else "below", n)
+                                   for x, n in zip(f, ("nettle", "libcrypto")))))
+        # cp reads every byte as well as writing it: the build's own writing is its system time
+        # in emit. And the build's whole emit CPU, halved, is where it stands with its text.
+        own = row["cpu_before"] + (row["emit_sys"] + nettle) / 2
+        whole = row["cpu_before"] + (row["emit_user"] + row["emit_sys"]) / 2
+        lines.append("  with the build's own write (emit's system time) for cp's CPU: %.1f ms, bar %s "
+                     "it; with all of emit's CPU halved: %.1f ms, bar %s it" % (
+                         own, "above" if bar >= own else "below", whole,
+                         "above" if bar >= whole else "below"))
+    if row.get("bar"):
+        def side(f):
+            return "above" if row["bar"] >= f else "below"
+        lines.append("  bar %.1fx copy = %.1f ms: %s the floor with nettle%s" % (
+            row["bar_x"], row["bar"], side(row["floor"]),
+            "" if lc is None else ", %s it with libcrypto" % side(row["floor_lc"])))
+    return "\n".join(lines)
 
 
 def tree_size(path):
@@ -158,7 +221,7 @@ def bench_size(clusterc, out, gpus, repeat):
     spec = os.path.join(out, "bench-%d.cluster" % gpus)
     with open(spec, "w") as f:
         f.write(text)
-    row = {"gpus": gpus, "nodes": nodes, "status": "ok"}
+    row = {"gpus": gpus, "nodes": nodes, "status": "ok", "load": os.getloadavg()[0]}
     best = {}
     dirs = []
     for r in range(repeat):
@@ -180,6 +243,7 @@ def bench_size(clusterc, out, gpus, repeat):
             sys.stderr.write("bench: %d GPUs: %s (see %s)\n" % (gpus, row["status"], log))
             return row, dirs
         ms, rss = parse_timings(log)
+        cpu_split = parse_cpu(log)
         cols = {name: sum(ms.pop(s, 0.0) for s in stages) for name, stages in COLUMNS}
         cols["other"] = sum(ms.values())
         for s in ms:
@@ -188,6 +252,7 @@ def bench_size(clusterc, out, gpus, repeat):
         cols["before_emit"] = cols["total"] - cols["emit"]
         cols["wall"] = wall
         cols["peak_rss_mib"] = rss
+        cols.update(cpu_split)
         for k, v in cols.items():
             best[k] = min(best.get(k, v), v)
     row.update(best)
@@ -217,7 +282,7 @@ def bench_size(clusterc, out, gpus, repeat):
         row.setdefault("copy_cpus", []).append(ccpu)
     row["ratio"] = row["wall"] / row["copy"] if row["copy"] > 0 else 0
     row["sha"] = sha256_ms(out, first)
-    floor_of(row, row["before_emit"])
+    floor_of(row, row["before_emit"], 1.3)
     return row, dirs
 
 
@@ -251,8 +316,9 @@ def print_size(row):
     print("  peak RSS %.1f MiB; %.1f MB in %s files; copy (cp -r + sync) %.1f ms; build / copy %.2f"
           % (row["peak_rss_mib"], row["bytes"] / 1e6, format(row["files"], ","), row["copy"],
              row["ratio"]))
-    print("  min / median ms: build wall %s, CPU %s; copy wall %s, CPU %s" % (
-        spread(row["walls"]), spread(row["cpus"]), spread(row["copies"]), spread(row["copy_cpus"])))
+    print("  min / median ms: build wall %s, CPU %s; copy wall %s, CPU %s; load %.1f at the start" % (
+        spread(row["walls"]), spread(row["cpus"]), spread(row["copies"]), spread(row["copy_cpus"]),
+        row["load"]))
     print(floor_line(row))
     print("  planner: %s plans in %.1f ms = %.2f M plans/s" % (
         format(row["plans_evaluated"], ","), row["plan"], row["plans_per_s"] / 1e6))
@@ -366,7 +432,7 @@ def bench_shape(clusterc, out, name, repeat, emit=None):
     every run into a new directory."""
     spec = os.path.join(HERE, name + ".cluster")
     env = dict(os.environ, CLUSTERC_STDLIB=os.path.join(HERE, "..", "stdlib"))
-    row, dirs = {"status": "ok"}, []
+    row, dirs = {"status": "ok", "load": os.getloadavg()[0]}, []
     for r in range(repeat):
         dest = os.path.join(out, "%s-%d" % (name, r))
         rmtree(dest)
@@ -381,6 +447,8 @@ def bench_shape(clusterc, out, name, repeat, emit=None):
         ms, _ = parse_timings(log)
         before = sum(v for k, v in ms.items() if k != "emit")
         row["before_emit"] = min(row.get("before_emit", before), before)
+        for k, v in parse_cpu(log).items():
+            row[k] = min(row.get(k, v), v)
         row["wall"] = min(row.get("wall", wall), wall)
         row.setdefault("walls", []).append(wall)
         row.setdefault("cpus", []).append(cpu)
@@ -401,7 +469,7 @@ def bench_shape(clusterc, out, name, repeat, emit=None):
         row.setdefault("copy_cpus", []).append(ccpu)
     row["ratio"] = row["wall"] / row["copy"] if row["copy"] > 0 else 0
     row["sha"] = sha256_ms(out, dirs[0])
-    floor_of(row, row["before_emit"])
+    floor_of(row, row["before_emit"], 1.5)
     return row, dirs
 
 
@@ -571,9 +639,10 @@ def main(argv):
                           "copy (cp -r + sync) %.1f ms, build / copy %.2f" % (
                               name, label, what, row["wall"], row["bytes"] / 1e6,
                               format(row["files"], ","), row["copy"], row["ratio"]))
-                    print("  min / median ms: build wall %s, CPU %s; copy wall %s, CPU %s" % (
-                        spread(row["walls"]), spread(row["cpus"]), spread(row["copies"]),
-                        spread(row["copy_cpus"])))
+                    print("  min / median ms: build wall %s, CPU %s; copy wall %s, CPU %s; load %.1f "
+                          "at the start" % (spread(row["walls"]), spread(row["cpus"]),
+                                            spread(row["copies"]), spread(row["copy_cpus"]),
+                                            row["load"]))
                     print(floor_line(row))
                 else:
                     print("shape: bench/%s.cluster%s failed (%s)" % (name, label, row["status"]))

@@ -31,6 +31,16 @@ static double now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+/* The process's CPU time so far, every thread's, ms: user and system (--timings' `cpu:` line,
+ * which bench.py's floor reads: docs/performance.md). */
+static void cpu_ms(double *user, double *sys)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	*user = (double)ru.ru_utime.tv_sec * 1e3 + (double)ru.ru_utime.tv_usec / 1e3;
+	*sys = (double)ru.ru_stime.tv_sec * 1e3 + (double)ru.ru_stime.tv_usec / 1e3;
+}
+
 /* --emit LIST: which artifacts; NULL means the default set (every one, but those written on
  * demand: switch_configs_write), "all" every one named. */
 static bool emit_wanted(const char *list, const char *name)
@@ -220,18 +230,27 @@ int cmd_build(const Options *o, const char *path)
 	else
 		rc = EXIT_OK;
 	double emit_ms = 0, split[EMIT_SPLIT_COMMIT + 1] = {0};
+	double user0, sys0;
+	cpu_ms(&user0, &sys0);
+	double user1 = user0, sys1 = sys0;
 	bool rendered = false;
 	if (rc == EXIT_OK) {
 		const char *dir = o->output ? o->output : "out";
 		double t0 = now_ms();
 		rc = write_artifacts(o, &d, dir, &rendered, split);
 		emit_ms = now_ms() - t0;
+		cpu_ms(&user1, &sys1);
 	}
 	/* What replacing DIR had to say (rare: the JSON form then has a second document). */
 	if (!rendered || c->diags.n)
 		diag_render(c, stderr);
 	if (o->timings) {
 		print_timings(timings, emit_ms);
+		/* CPU, every thread's: before emit (the stages and the ids' thread), and emit's
+		 * user time (making the text, hashing it) and system time (creating and writing
+		 * the files). */
+		fprintf(stderr, "cpu: before emit user %.1f ms, system %.1f ms; emit user %.1f ms, "
+			"system %.1f ms\n", user0, sys0, user1 - user0, sys1 - sys0);
 		/* emit's split: each backend's time on the thread that ran it (making its text,
 		 * and waiting when the writer's queue is full; with several threads, the times
 		 * overlap and add up to more than emit's), then the commit (the writer's last

@@ -1319,6 +1319,7 @@ typedef struct CableNogood {
 
 /* The optimizer's model (passes/opt/lp.c). */
 typedef struct LpModel LpModel;
+typedef struct CableLeads CableLeads; /* ir.c: the cables' ids in the making (Design.leads) */
 /* The model with its first objective in CPLEX LP format, at path. */
 bool lp_write(const LpModel *m, const char *path);
 
@@ -1574,6 +1575,9 @@ typedef struct Design {
 	struct CableInst *cables; /* one per fabric link (cable.c) */
 	int ncables;
 	const char **cable_ids;   /* by cable: its stable id (ir_name_cables); NULL before */
+	CableLeads *leads;        /* ir.c: the ids' digests in the making on a thread of their own,
+				   * from the cable stage until the ids stage or pipeline_build ends
+				   * them (ir_cable_leads_start, _end); NULL else */
 	PanelInst *panels;        /* structured cabling (trunk.c) */
 	int npanels;
 	TrunkInst *trunks;
@@ -1663,8 +1667,8 @@ bool ir_cables_named(const Design *d);
  * passes until the ids stage must leave the design's names, ports, links and cables' links as
  * they are. ir_cable_leads_end waits for that thread and drops its work (a build that stops
  * before the ids stage); ir_name_cables ends it too. */
-void ir_cable_leads_start(const Design *d);
-void ir_cable_leads_end(void);
+void ir_cable_leads_start(Design *d);
+void ir_cable_leads_end(Design *d);
 void ir_cable_id(Buf *b, const Design *d, int i);
 /* Panel i's name ("B07-PP1") and trunk i's ("T1-B07-D02-1"): trunk.c's instances. */
 void ir_panel_name(Buf *b, const Design *d, int i);

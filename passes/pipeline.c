@@ -198,7 +198,7 @@ int pipeline_build(Program *p, Design *d, const char *path, Timing timings[STAGE
 	for (;;) {
 		double t0 = now_ms();
 		int errors = build_once(p, d, path, timings);
-		ir_cable_leads_end(); /* a build that stopped before the ids stage */
+		ir_cable_leads_end(d); /* a build that stopped before the ids stage */
 		CableNogood ng;
 		bool reject = reject_at_cabling(p, d, errors, &ng);
 		bool again = !reject && decide_again(p, d, errors);

@@ -24,4 +24,10 @@ PY
 [ $? -eq 0 ] || { echo "FAIL: bench.csv or bench.svg"; exit 1; }
 grep -Eq '^sweep: .* 11 points on 2 jobs: .* points/s \(CPU [0-9.]+ s, [0-9.]+ ms a point\)$' "$tmp/log" ||
 	{ cat "$tmp/log"; echo "FAIL: no sweep line (compare --sweep points/s)"; exit 1; }
+# The floor's lines (docs/performance.md): nettle's SHA-256 always; the build's CPU split from
+# --timings' cpu: line; the bar against each floor (libcrypto's too when libssl-dev is there).
+grep -Eq '^  floor: cp -r CPU [0-9.]+ ms \+ SHA-256 [0-9.]+ ms \(nettle' "$tmp/log" &&
+	grep -Eq '^  CPU \(min of the builds\): before emit [0-9.]+ ms; emit [0-9.]+ ms = generation -?[0-9.]+ .* \+ SHA-256 [0-9.]+ \+ write [0-9.]+ \(system\)$' "$tmp/log" &&
+	grep -Eq '^  bar 1.3x copy = [0-9.]+ ms: (above|below) the floor with nettle' "$tmp/log" ||
+	{ cat "$tmp/log"; echo "FAIL: no floor, CPU split or bar line"; exit 1; }
 echo "bench: 1 row, ok"

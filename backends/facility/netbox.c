@@ -163,7 +163,7 @@ static int put_file(Output *o, const char *relpath, Buf *b)
 	FILE *f = output_file(o, relpath);
 	if (!f)
 		return 1;
-	layout_flush(f, b, true);
+	layout_flush(o, f, b, true);
 	return output_close(o, f);
 }
 
@@ -290,9 +290,9 @@ static int write_devices(Output *o, const Design *d, Buf *b)
 			buf_printf(b, ",%d,front,active,", x->u);
 			text_csv_field(b, c.makers[c.types[type[i]].maker].name);
 			buf_putc(b, '\n');
-			layout_flush(f, b, false);
+			layout_flush(o, f, b, false);
 		}
-		layout_flush(f, b, true);
+		layout_flush(o, f, b, true);
 		errors += output_close(o, f);
 	}
 	catalog_free(&c);
@@ -410,9 +410,9 @@ static int write_panel_ports(Output *o, const Design *d, Buf *b)
 				else
 					buf_printf(b, ",r%d,mpo,1\n", k);
 			}
-			layout_flush(f, b, false);
+			layout_flush(o, f, b, false);
 		}
-		layout_flush(f, b, true);
+		layout_flush(o, f, b, true);
 		errors += output_close(o, f);
 	}
 	return errors;
@@ -483,9 +483,9 @@ static int write_cables(Output *o, const Design *d, Buf *b)
 			layout_int(b, llround(l->speed / 1e3));
 			buf_putc(b, '\n');
 		}
-		layout_flush(f, b, false);
+		layout_flush(o, f, b, false);
 	}
-	layout_flush(f, b, true);
+	layout_flush(o, f, b, true);
 	errors += output_close(o, f);
 
 	f = output_file(o, "netbox/cables.csv");
@@ -498,7 +498,7 @@ static int write_cables(Output *o, const Design *d, Buf *b)
 		const EndText *pa = &ends[2 * (size_t)i], *pz = pa + 1;
 		if (c->trunk >= 0) {
 			put_trunked(b, d, i, pa, pz);
-			layout_flush(f, b, false);
+			layout_flush(o, f, b, false);
 			continue;
 		}
 		ends_csv_device(b, pa);
@@ -515,9 +515,9 @@ static int write_cables(Output *o, const Design *d, Buf *b)
 		buf_putc(b, ',');
 		layout_number(b, c->length, 2);
 		buf_puts(b, ",m\n");
-		layout_flush(f, b, false);
+		layout_flush(o, f, b, false);
 	}
-	layout_flush(f, b, true);
+	layout_flush(o, f, b, true);
 	return errors + output_close(o, f);
 }
 

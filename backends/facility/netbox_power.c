@@ -56,7 +56,7 @@ static int put(Output *o, const char *path, Buf *b)
 	FILE *f = output_file(o, path);
 	if (!f)
 		return 1;
-	layout_flush(f, b, true);
+	layout_flush(o, f, b, true);
 	return output_close(o, f);
 }
 

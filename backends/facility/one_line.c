@@ -160,7 +160,7 @@ int one_line_write(Output *o, const Design *d)
 		buf_free(&b);
 		return 1;
 	}
-	layout_flush(f, &b, true);
+	layout_flush(o, f, &b, true);
 	buf_free(&b);
 	return output_close(o, f);
 }

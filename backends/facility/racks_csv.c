@@ -61,9 +61,9 @@ int racks_csv_write(Output *o, const Design *d)
 		buf_putc(&b, ',');
 		text_csv_field(&b, d->zones[r->zone].name);
 		buf_putc(&b, '\n');
-		layout_flush(f, &b, false);
+		layout_flush(o, f, &b, false);
 	}
-	layout_flush(f, &b, true);
+	layout_flush(o, f, &b, true);
 	buf_free(&b);
 	free(v);
 	return output_close(o, f);

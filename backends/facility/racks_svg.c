@@ -278,10 +278,10 @@ int racks_svg_write(Output *o, const Design *d)
 		else
 			snprintf(title, sizeof title, "Other content patterns (one rack of each)");
 		y += draw_line(&e, title, drawn + i, line[k + 1] - i, y);
-		layout_flush(f, &b, false);
+		layout_flush(o, f, &b, false);
 	}
 	buf_puts(&b, "</svg>\n");
-	layout_flush(f, &b, true);
+	layout_flush(o, f, &b, true);
 	buf_free(&b);
 	free(line);
 	free(drawn);

@@ -161,9 +161,9 @@ int cabling_csv_write(Output *o, const Design *d)
 		ir_cable_id(&b, d, c->assembly);
 		put_trunk(&b, d, c);
 		buf_putc(&b, '\n');
-		layout_flush(f, &b, false);
+		layout_flush(o, f, &b, false);
 	}
-	layout_flush(f, &b, true);
+	layout_flush(o, f, &b, true);
 	buf_free(&b);
 	buf_free(&label);
 	buf_free(&site);

@@ -68,7 +68,7 @@ int labels_csv_write(Output *o, const Design *d)
 		if (t == &tag)
 			text_csv_field(&b, tag.s);
 		buf_putc(&b, '\n');
-		layout_flush(f, &b, false);
+		layout_flush(o, f, &b, false);
 	}
 	/* Structured cabling's trunks (trunk.c): a tag at each end, "RACK U<n> PANEL p<first>+". */
 	for (int i = 0; i < d->ntrunks; i++) {
@@ -99,9 +99,9 @@ int labels_csv_write(Output *o, const Design *d)
 		buf_putc(&b, ',');
 		text_csv_field(&b, tag.s);
 		buf_putc(&b, '\n');
-		layout_flush(f, &b, false);
+		layout_flush(o, f, &b, false);
 	}
-	layout_flush(f, &b, true);
+	layout_flush(o, f, &b, true);
 	buf_free(&b);
 	buf_free(&a);
 	buf_free(&z);

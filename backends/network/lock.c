@@ -62,14 +62,14 @@ static void put_fabrics(Buf *b, const Design *d)
 	}
 }
 
-static void put_racks(Buf *b, const Design *d, FILE *f)
+static void put_racks(Output *o, Buf *b, const Design *d, FILE *f)
 {
 	for (int i = 0; i < d->nracks; i++) {
 		const RackInst *r = &d->racks[i];
 		put_head(b, "rack", r->name, 1);
 		buf_puts(b, r->network ? "network" : "node");
 		buf_printf(b, ",,,,,%d,%d,,,,,,,,\n", r->row, r->pos);
-		layout_flush(f, b, false);
+		layout_flush(o, f, b, false);
 	}
 	RackDevice *v;
 	int n = layout_devices(d, &v);
@@ -81,7 +81,7 @@ static void put_racks(Buf *b, const Design *d, FILE *f)
 		buf_puts(b, ",,,");
 		text_csv_field(b, d->racks[v[i].rack].name);
 		buf_printf(b, ",,,%d,,,,,,,\n", v[i].u);
-		layout_flush(f, b, false);
+		layout_flush(o, f, b, false);
 	}
 	free(v);
 }
@@ -99,7 +99,7 @@ int lock_write(Output *o, const Design *d)
 	text_csv_field(&b, d->spec_path);
 	buf_putc(&b, '\n');
 	put_fabrics(&b, d);
-	put_racks(&b, d, f);
+	put_racks(o, &b, d, f);
 	const EndText *ends = ends_table(o, d)->ends;
 	for (int i = 0; i < d->ncables; i++) {
 		const LinkInst *l = &d->links[d->cables[i].link];
@@ -116,9 +116,9 @@ int lock_write(Output *o, const Design *d)
 		buf_putc(&b, ',');
 		put_end(&b, d, l->z, &ends[2 * (size_t)i + 1]);
 		buf_puts(&b, ",\n");
-		layout_flush(f, &b, false);
+		layout_flush(o, f, &b, false);
 	}
-	layout_flush(f, &b, true);
+	layout_flush(o, f, &b, true);
 	buf_free(&b);
 	buf_free(&tmp);
 	return output_close(o, f);

@@ -386,8 +386,8 @@ static void md_totals(Buf *b, const Design *d, const Pull *v, int n)
 	free(t);
 }
 
-static void md_sheet(FILE *f, Buf *b, const Design *d, const EndText *ends, const Pull *v, int n,
-		     Buf *sheet, Buf *text, Buf *text2, Cells *cells)
+static void md_sheet(Output *o, FILE *f, Buf *b, const Design *d, const EndText *ends,
+		     const Pull *v, int n, Buf *sheet, Buf *text, Buf *text2, Cells *cells)
 {
 	buf_puts(b, "\n## ");
 	buf_puts(b, sheet->s);
@@ -413,7 +413,7 @@ static void md_sheet(FILE *f, Buf *b, const Design *d, const EndText *ends, cons
 		buf_puts(b, " | ");
 		text_md_cell(b, text2->s);
 		buf_puts(b, " |\n");
-		layout_flush(f, b, false);
+		layout_flush(o, f, b, false);
 	}
 }
 
@@ -456,12 +456,12 @@ int pull_sheets_write(Output *o, const Design *d)
 		buf_putc(&cell, ',');
 		for (int k = i; k < end; k++) {
 			csv_row(&b, d, et, &v[k], k - i + 1, &cell, &cells);
-			layout_flush(csv, &b, false);
+			layout_flush(o, csv, &b, false);
 		}
-		md_sheet(md, &m, d, et->ends, v + i, end - i, &sheet, &port, &port2, &cells);
+		md_sheet(o, md, &m, d, et->ends, v + i, end - i, &sheet, &port, &port2, &cells);
 	}
-	layout_flush(csv, &b, true);
-	layout_flush(md, &m, true);
+	layout_flush(o, csv, &b, true);
+	layout_flush(o, md, &m, true);
 	free(v);
 	buf_free(&b);
 	buf_free(&m);

@@ -61,9 +61,9 @@ int trunks_csv_write(Output *o, const Design *d)
 		buf_putc(&b, ',');
 		layout_fixed(&b, t->run, 2);
 		buf_putc(&b, '\n');
-		layout_flush(f, &b, false);
+		layout_flush(o, f, &b, false);
 	}
-	layout_flush(f, &b, true);
+	layout_flush(o, f, &b, true);
 	buf_free(&b);
 	return output_close(o, f);
 }

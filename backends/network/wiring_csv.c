@@ -127,9 +127,9 @@ int wiring_csv_write(Output *o, const Design *d)
 		buf_putc(&b, ',');
 		put_end(&b, d, l->z, &ends[2 * (size_t)i + 1], ib, &tmp);
 		buf_putc(&b, '\n');
-		layout_flush(f, &b, false);
+		layout_flush(o, f, &b, false);
 	}
-	layout_flush(f, &b, true);
+	layout_flush(o, f, &b, true);
 	buf_free(&b);
 	buf_free(&tmp);
 	return output_close(o, f);

@@ -144,11 +144,11 @@ static int write_csvs(Output *o, const Design *d)
 			cable_row(&c, d, &e->changes[i], i + 1, &tmp);
 		else
 			device_row(&v, d, &e->changes[i], i + 1);
-		layout_flush(fc, &c, false);
-		layout_flush(fd, &v, false);
+		layout_flush(o, fc, &c, false);
+		layout_flush(o, fd, &v, false);
 	}
-	layout_flush(fc, &c, true);
-	layout_flush(fd, &v, true);
+	layout_flush(o, fc, &c, true);
+	layout_flush(o, fd, &v, true);
 	buf_free(&c);
 	buf_free(&v);
 	buf_free(&tmp);
@@ -269,9 +269,9 @@ static int write_md(Output *o, const Design *d)
 		buf_printf(&b, "%d. ", i + 1);
 		md_step(&b, d, c, &tmp);
 		buf_putc(&b, '\n');
-		layout_flush(f, &b, false);
+		layout_flush(o, f, &b, false);
 	}
-	layout_flush(f, &b, true);
+	layout_flush(o, f, &b, true);
 	buf_free(&b);
 	buf_free(&tmp);
 	return output_close(o, f);

@@ -17,9 +17,9 @@ int hostfile_write(Output *o, const Design *d)
 		if (n->spare)
 			continue;
 		buf_printf(&b, "%s slots=%d\n", n->hostname, n->type->node.accelerators);
-		layout_flush(f, &b, false);
+		layout_flush(o, f, &b, false);
 	}
-	layout_flush(f, &b, true);
+	layout_flush(o, f, &b, true);
 	buf_free(&b);
 	return output_close(o, f);
 }

@@ -168,9 +168,9 @@ static int write_labels(Output *o, const Design *d, const SchedTree *t, Arena *a
 		}
 		if (t->multi_node_domains)
 			pair(&b, "    ", DOMAIN_LABEL, label_value(a, d->domain_names[ni->domain]));
-		layout_flush(f, &b, false);
+		layout_flush(o, f, &b, false);
 	}
-	layout_flush(f, &b, true);
+	layout_flush(o, f, &b, true);
 	buf_free(&b);
 	free(last_sw);
 	free(sw_value);

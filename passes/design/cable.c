@@ -210,6 +210,18 @@ static int list_cables(Design *d, int first, int n)
 	return k;
 }
 
+/* c, zeroed, made a cable of nothing yet: no medium, fibre, cage, trunk or panel, counting its
+ * own part (assembly, its index in d->cables). Its link, run and length are the caller's. The
+ * fields that are not zero, stored one by one into the zeroed memory: the whole record built
+ * and copied was a stalled store-to-load forward per cable in measure() (perf,
+ * docs/performance.md, "Cable stage, fifth pass"). */
+static inline void cable_blank(CableInst *restrict c, int assembly)
+{
+	c->media = c->fiber = c->cage_a = c->cage_z = -1;
+	c->assembly = assembly;
+	c->trunk = c->leg = c->panel_a = c->panel_z = -1;
+}
+
 /* Cables [base, base + n) measured: their runs, and their ends' cages into a[] and z[] (from 0). */
 static void measure(Design *d, int base, int n, double height, double tray, CageEnd *a, CageEnd *z)
 {
@@ -220,13 +232,8 @@ static void measure(Design *d, int base, int n, double height, double tray, Cage
 		int ua, uz;
 		spot_into(d, l->a, &a[k], &ra, &ua), spot_into(d, l->z, &z[k], &rz, &uz);
 		double run = run_between(ra, ua, rz, uz, height, tray);
-		/* The fields that are not zero, stored one by one into the arena's zeroed memory:
-		 * the whole record built and copied was a stalled store-to-load forward per cable
-		 * (perf, docs/performance.md, "Cable stage, fifth pass"). */
 		c->run = run, c->length = ceil(run - 1e-9);
-		c->media = c->fiber = c->cage_a = c->cage_z = -1;
-		c->assembly = base + k;
-		c->trunk = c->leg = c->panel_a = c->panel_z = -1;
+		cable_blank(c, base + k);
 	}
 }
 
@@ -296,15 +303,19 @@ static int choose_fabric(Design *d, int fi, bool at_shortest, int *first)
 	CageTables t;
 	cage_tables_init(&t, sizeof(CageEnd) * (size_t)(2 * n + 2));
 	CageEnd *spots = cage_tables_get(&t, sizeof(CageEnd), 2 * (size_t)n + 2, false);
-	CableInst *c = at_shortest ? xmalloc(sizeof(CableInst) * (size_t)n) : d->cables + *first;
+	CableInst *c = d->cables + *first;
+	if (at_shortest) {
+		c = xmalloc(sizeof(CableInst) * (size_t)n);
+		memset(c, 0, sizeof(CableInst) * (size_t)n); /* runs and lengths 0 */
+	}
 	for (int k = 0; k < n; k++) {
 		int i = *first + k;
 		const LinkInst *l = &d->links[d->cables[i].link];
 		spots[k] = cable_spot(d, l->a).end, spots[n + k] = cable_spot(d, l->z).end;
-		if (at_shortest)
-			c[k] = (CableInst){.link = d->cables[i].link, .run = 0, .length = 0, .media = -1,
-					   .fiber = -1, .cage_a = -1, .cage_z = -1, .assembly = i,
-					   .trunk = -1, .leg = -1, .panel_a = -1, .panel_z = -1};
+		if (at_shortest) {
+			c[k].link = d->cables[i].link;
+			cable_blank(&c[k], i);
+		}
 	}
 	CageIndex index = cage_index(d, &t);
 	int bad = cage_choose(d, &index, &cat, w, c, spots, spots + n, n, *first);

@@ -446,30 +446,31 @@ static void name_colliding(Design *d, const CableLead *run, int n, Buf *key)
  * too, which waits for the last batch. A SHA-256 of each cable's key is most of this pass
  * (650,000 of them on the 262k dragonfly), and the cable stage leaves the second core idle.
  * Read-only on the design, whose names, ports and links no pass between changes; each cable's
- * lead is its own, so the result does not depend on who made it. One design at a time. */
+ * lead is its own, so the result does not depend on who made it. The work in progress is the
+ * design's (Design.leads), from the cable stage until the ids stage or pipeline_build ends it. */
 enum { LEADS_BATCH = 4096 };
 /* From this many cables a thread is worth its start. */
 enum { LEADS_THREADED = 1 << 17 };
 
-static struct {
-	const Design *d;  /* the design whose leads are being made, or NULL */
-	CableLead *all;   /* by cable */
+struct CableLeads {
+	const Design *d;
+	CableLead *all;     /* by cable */
 	size_t n;
 	atomic_size_t next; /* the first cable of the next batch */
 	pthread_t thread;
 	bool running;
-} leads;
+};
 
 static void *leads_work(void *arg)
 {
-	(void)arg;
+	CableLeads *w = arg;
 	Buf key = {0};
-	for (size_t from; (from = atomic_fetch_add(&leads.next, LEADS_BATCH)) < leads.n;) {
-		size_t to = from + LEADS_BATCH < leads.n ? from + LEADS_BATCH : leads.n;
+	for (size_t from; (from = atomic_fetch_add(&w->next, LEADS_BATCH)) < w->n;) {
+		size_t to = from + LEADS_BATCH < w->n ? from + LEADS_BATCH : w->n;
 		for (size_t i = from; i < to; i++) {
 			unsigned char dg[HASH_BYTES];
-			cable_digest(leads.d, (int)i, &key, dg);
-			leads.all[i] = (CableLead){digest_lead(dg), (int)i};
+			cable_digest(w->d, (int)i, &key, dg);
+			w->all[i] = (CableLead){digest_lead(dg), (int)i};
 		}
 	}
 	buf_free(&key);
@@ -481,46 +482,55 @@ bool ir_cables_named(const Design *d)
 	return !d->numbers_only || d->prior;
 }
 
-/* The leads of d's cables begun: on a thread of its own when there are enough of them. */
-static void leads_begin(const Design *d)
+/* The leads of d's cables begun (d->leads): on a thread of its own when there are enough. */
+static void leads_begin(Design *d)
 {
-	ir_cable_leads_end();
-	leads.d = d, leads.n = (size_t)d->ncables;
-	leads.all = xmalloc(sizeof *leads.all * (leads.n + 1));
-	atomic_store(&leads.next, 0);
-	if (leads.n >= LEADS_THREADED)
-		leads.running = pthread_create(&leads.thread, NULL, leads_work, NULL) == 0;
+	ir_cable_leads_end(d);
+	CableLeads *w = xmalloc(sizeof *w);
+	*w = (CableLeads){.d = d, .n = (size_t)d->ncables};
+	w->all = xmalloc(sizeof *w->all * (w->n + 1));
+	atomic_init(&w->next, 0);
+	if (w->n >= LEADS_THREADED)
+		w->running = pthread_create(&w->thread, NULL, leads_work, w) == 0;
+	d->leads = w;
 }
 
-void ir_cable_leads_start(const Design *d)
+/* Joins w's thread, if it runs, and frees w; its leads are returned (the caller's to free). */
+static CableLead *leads_join(CableLeads *w)
+{
+	if (w->running)
+		pthread_join(w->thread, NULL);
+	CableLead *all = w->all;
+	free(w);
+	return all;
+}
+
+void ir_cable_leads_start(Design *d)
 {
 	if (ir_cables_named(d) && d->ncables >= LEADS_THREADED)
 		leads_begin(d);
 }
 
-void ir_cable_leads_end(void)
+void ir_cable_leads_end(Design *d)
 {
-	if (!leads.d)
+	CableLeads *w = d->leads;
+	if (!w)
 		return;
-	atomic_store(&leads.next, leads.n); /* no batch left to start */
-	if (leads.running)
-		pthread_join(leads.thread, NULL);
-	free(leads.all);
-	leads.d = NULL, leads.all = NULL, leads.running = false;
+	d->leads = NULL;
+	atomic_store(&w->next, w->n); /* no batch left to start */
+	free(leads_join(w));
 }
 
 /* Every cable's lead, by cable: made with the thread begun for this design and these cables
  * (its batches shared, then joined), else begun here. The caller frees it. */
-static CableLead *cable_leads(const Design *d)
+static CableLead *cable_leads(Design *d)
 {
-	if (leads.d != d || leads.n != (size_t)d->ncables)
+	if (!d->leads || d->leads->n != (size_t)d->ncables)
 		leads_begin(d);
-	leads_work(NULL);
-	if (leads.running)
-		pthread_join(leads.thread, NULL);
-	CableLead *all = leads.all;
-	leads.d = NULL, leads.all = NULL, leads.running = false;
-	return all;
+	CableLeads *w = d->leads;
+	d->leads = NULL;
+	leads_work(w);
+	return leads_join(w);
 }
 
 int ir_name_cables(Design *d)
