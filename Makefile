@@ -11,6 +11,9 @@ FUZZ_BUILD  ?= build-fuzz
 # faster than a disk for a 100,000-GPU build), else into /tmp.
 TEST_TMPDIR ?= $(shell [ -d /dev/shm ] && [ -w /dev/shm ] && echo /dev/shm || echo /tmp)
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+# Tests at once: one more than the cores, so that a test waiting on a daemon (slurmctld, OpenSM,
+# FRR) or a timer leaves its core to another (docs/testing.md, "Three builds").
+TEST_JOBS  ?= $(shell echo $$(( $(JOBS) + 1 )))
 FUZZ_SECONDS ?= 600
 FLAGSHIP   ?= examples/wanka.cluster
 BENCH_SIZES ?= 1000 10000 100000 1000000
@@ -30,7 +33,7 @@ run: build
 	./$(BUILD)/clusterc build $(FLAGSHIP) -o out
 
 test: build
-	TMPDIR=$(TEST_TMPDIR) ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	TMPDIR=$(TEST_TMPDIR) ctest --test-dir $(BUILD) --output-on-failure -j $(TEST_JOBS)
 	@$(MAKE) --no-print-directory clang-test
 	@$(MAKE) --no-print-directory asan-test
 
@@ -49,14 +52,14 @@ clang-test: build
 		-DCLUSTERC_REFERENCE=$(abspath $(BUILD))/clusterc >/dev/null
 	@cmake --build $(CLANG_BUILD) -j $(JOBS)
 	TMPDIR=$(TEST_TMPDIR) DETERMINISM_RUNS=$(CLANG_DETERMINISM) \
-		ctest --test-dir $(CLANG_BUILD) --output-on-failure -j $(JOBS) $(CLANG_CTEST_ARGS)
+		ctest --test-dir $(CLANG_BUILD) --output-on-failure -j $(TEST_JOBS) $(CLANG_CTEST_ARGS)
 
 asan-test: deps
 	@cmake -S . -B $(ASAN_BUILD) -DCLUSTERC_TESTS=ON -DCLUSTERC_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
 	TMPDIR=$(TEST_TMPDIR) ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-		ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS) $(ASAN_CTEST_ARGS)
+		ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(TEST_JOBS) $(ASAN_CTEST_ARGS)
 
 # Coverage-guided fuzzing with libFuzzer (docs/testing.md): every target in turn, each for
 # FUZZ_SECONDS, or only those of FUZZ_TARGET (scripts/fuzz.sh has their seeds and options).

@@ -1,7 +1,7 @@
 #!/bin/sh
 # determinism.sh CLUSTERC ROOT — identical input, identical bytes, run after run: every example
 # (and every spec of tests/artifacts and tests/placement, among them two fabrics sharing a NIC)
-# built DETERMINISM_RUNS times (default 8), each a fresh process with its own address space
+# built DETERMINISM_RUNS times (default 6), each a fresh process with its own address space
 # layout (ASLR must be on: the test says so otherwise), JOBS at a time. Every build's
 # manifest.json, which holds the size and sha256 of every file, must be the same as the
 # first's; a file whose hash differs is named. Each output is removed once its manifest is
@@ -11,7 +11,7 @@ clusterc=$1 root=$2
 cd "$root" || exit 2
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
-runs=${DETERMINISM_RUNS:-8}
+runs=${DETERMINISM_RUNS:-6}
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 fail=0
 err() { echo "FAIL: $*"; fail=$((fail + 1)); }

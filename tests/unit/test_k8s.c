@@ -454,6 +454,8 @@ static void test_superpod(void)
 
 static void test_nvl72(void)
 {
+	if (unit_sanitized())
+		return;
 	check_example("scale-100k.cluster", NULL, true);
 }
 

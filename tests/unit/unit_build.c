@@ -65,3 +65,9 @@ void unit_remove_tree(const char *path)
 		closedir(d);
 	rmdir(path);
 }
+
+bool unit_sanitized(void)
+{
+	const char *v = getenv("CLUSTERC_SANITIZED");
+	return v && strcmp(v, "1") == 0;
+}
