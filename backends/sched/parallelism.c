@@ -264,6 +264,9 @@ static int write_json(Output *o, const Design *d, const WorkloadPlan *wp, const 
 	if (c->cp > 1)
 		jw_push(notes, jw_str("Calculon has no context parallelism: exe.json runs TP x PP x DP "
 				      "processes, CP folded out"));
+	if (c->offload > 0)
+		jw_push(notes, jw_str("Calculon offloads every layer's activations or none: the plan's "
+				      "offload of some layers is not in exe.json"));
 	jw_set(root, "calculon_notes", notes);
 	FILE *f = output_file(o, path);
 	if (!f) {
@@ -533,8 +536,9 @@ static int write_calculon(Output *o, const Design *d, const WorkloadPlan *wp, co
 	jw_set(exe, "seq_par_ag_redo", jw_bool(false));
 	jw_set(exe, "data_par_overlap", jw_bool(c->dp > 1));
 	jw_set(exe, "weight_offload", jw_bool(false));
-	/* Calculon offloads all of a layer's activations or none: on when any layer's are. */
-	jw_set(exe, "activations_offload", jw_bool(c->offload > 0));
+	/* Calculon offloads every layer's activations or none, to a second memory (mem2) its
+	 * system would need: a plan's offload of k layers is not given to it (calculon_notes). */
+	jw_set(exe, "activations_offload", jw_bool(false));
 	jw_set(exe, "optimizer_offload", jw_bool(false));
 	jw_set(exe, "training", jw_bool(true));
 	path.len = 0;

@@ -920,10 +920,10 @@ static void test_accuracy(void)
 	accuracy_summary(true, &fit_mean, &fit_max);
 	accuracy_summary(false, &mean, &worst);
 	/* Regression bounds at what the model reaches today (docs/parallelism.md, "Accuracy"):
-	 * the fitted rows within 2.6 % on average, the held-out ones within 5.7 %; the goal, 5 %
+	 * the fitted rows within 2.6 % on average, the held-out ones within 5.4 %; the goal, 5 %
 	 * held out, is not met. */
 	CU_ASSERT(fit_mean <= 0.026);
-	CU_ASSERT(mean <= 0.057);
+	CU_ASSERT(mean <= 0.054);
 	int fitted = 0;
 	for (int i = 0; i < accuracy_n; i++)
 		fitted += accuracy_fit[i];
@@ -1110,6 +1110,18 @@ static void test_offload_search(void)
 			break;
 		}
 		r[i] = wp->r;
+		if (getenv("ACC_DEBUG")) {
+			PlanConfig o = wp->r.best;
+			PlanLayer l;
+			o.recompute = RC_NONE, o.rc_layers = 0, o.offload = 35;
+			plan_layer(&wp->model, &wp->hw, &o, &l);
+			PlanCost k;
+			plan_evaluate(&wp->model, &wp->hw, &o, &k);
+			printf("\n  %s: offload %d rc %d k %d step %.3f; at 35 offloaded: act %.3g B, fwd %.4f "
+			       "bwd %.4f s, exposed %.3f s a step, step %.3f", nodes[i], wp->r.best.offload,
+			       wp->r.best.recompute, wp->r.best.rc_layers, wp->r.cost.step, l.act, l.fwd,
+			       l.bwd, k.offload_comm, k.step);
+		}
 		mem[i] = wp->r.cost.mem;
 		host[i] = wp->r.cost.mem_host;
 		CU_ASSERT(mem[i] <= wp->hw.hbm_usable);
