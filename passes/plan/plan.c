@@ -472,6 +472,28 @@ static const char *explain_invalid(Design *d, const Decl *w, const PlanModel *m,
 		return arena_printf(ar, "ep = %g does not divide the model's %g experts", ep->vals[0],
 				    m->experts);
 	}
+	/* A fixed activation offload: only without a pipeline or recomputation, fewer layers than
+	 * the model's, on an accelerator with a host link (plan_offload_ok). */
+	if (sp->offload > 0) {
+		const PlanSet *pps = &sp->knob[KNOB_PP];
+		bool pp1 = plan_set_allows(pps, 1), none = sp->recompute & (1u << RC_NONE);
+		if (sp->offload >= m->layers || !pp1 || !none || hw->host_bw <= 0) {
+			*at = field_loc(w, FLD_WORKLOAD_OFFLOAD_LAYERS);
+			const char *cfg = " (megatron/core/transformer/transformer_config.py)";
+			return arena_printf(
+				ar, "offload_layers = %d %s", sp->offload,
+				sp->offload >= m->layers
+					? arena_printf(ar, "is not fewer than the model's %g layers%s",
+						       m->layers, cfg)
+				: !pp1	? arena_printf(ar, "needs pp = 1: Megatron-Core has no CPU "
+							   "offloading with a pipeline%s", cfg)
+				: !none ? arena_printf(ar, "needs recompute = none: Megatron-Core's CPU "
+							   "offloading does not work with "
+							   "recomputation%s", cfg)
+					: arena_printf(ar, "needs a link to host memory: accelerator '%s' "
+							   "has no host_bandwidth", hw->accel->name));
+		}
+	}
 	const PlanSet *g = &sp->knob[KNOB_GPUS];
 	if (!g->any && !g->range && g->n > 0 && g->vals[0] > hw->gpus) {
 		*at = field_loc(w, FLD_WORKLOAD_GPUS);
