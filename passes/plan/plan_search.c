@@ -394,6 +394,8 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 							 * never faster (plan_time), so it is costed only where ZeRO-1
 							 * does not fit, or where the workload asks for it. */
 							double dopt_mem = INFINITY;
+							/* The activations' memory, the same for every sharding. */
+							const double act_mem = plan_act_memory(&c, &layers[li], inflight, inflight_last);
 							for (int o = 0; o < 4; o++) {
 								if (o < 2 && (!(sp->dopt & (1u << o)) ||
 									      (o && dp * cp == 1 && (sp->dopt & 1u)) ||
@@ -412,7 +414,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 								/* plan_memory's sum from its two parts (the same bits);
 								 * the whole cost, zeroed first, only for the plans that
 								 * fit (zeroing every plan's was half the search's time). */
-								double mem = states[o] + plan_act_memory(&c, &layers[li], inflight, inflight_last);
+								double mem = states[o] + act_mem;
 								out->valid++;
 								if (c.recompute == RC_NONE)
 									none_mem[s][o] = mem;
