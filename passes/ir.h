@@ -74,6 +74,7 @@ struct Part {
 		bool fp8_tn_only;         /* FP8 GEMMs K-major only: a transposed weight copy kept */
 		double scale_up_eff;      /* fraction of scale_up_bw a collective attains */
 		bool scale_up_reduction;  /* NVLink SHARP (NVLS) in the domain's switches */
+		double host_bw;           /* B/s to the host's memory, one direction; 0: none */
 		double memory_failure_rate; /* per second: its HBM's */
 	} accel;
 	struct {
@@ -945,6 +946,8 @@ typedef struct PlanHw {
 	double hbm;          /* bytes of HBM */
 	double hbm_usable;   /* bytes a plan may fill (HBM less PLAN_HBM_RESERVE_BYTES) */
 	double hbm_bw;       /* bytes/s */
+	double host_bw;      /* bytes/s to host memory, one direction (0: no offload) */
+	double host_mem;     /* bytes of host memory an accelerator's share of its node */
 	int gpus;            /* accelerators the cluster has for the workload */
 	int per_node;        /* accelerators per node */
 	int domain;          /* accelerators per scale-up (NVLink) domain */
@@ -984,6 +987,8 @@ typedef struct PlanConfig {
 	bool fp8p;           /* the weights in FP8 only, gathered in FP8 (--fp8-param-gather;
 			      * fp8 precision only) */
 	double capacity;     /* MoE capacity factor, experts' input padded to it; 0: dropless */
+	int offload;         /* layers whose activations go to host memory (Megatron-LM
+			      * --cpu-offloading-num-layers; pp 1, no recomputation); 0: none */
 	/* The overlap knobs the workload allows: bit 0 off, bit 1 on, for the data-parallel
 	 * collectives, the tensor-parallel ones (with SP) and the pipeline's sends (interleaved);
 	 * plan_time takes the faster allowed setting of each (PlanCost.overlap_*). 0: off. */
@@ -1001,12 +1006,14 @@ static inline bool plan_fp8_params(const PlanConfig *c)
 }
 
 /* What the model predicts for one plan. Times are per step on the slowest pipeline stage and
- * add up: step = compute + recompute + tp + cp + ep + pp + bubble + dp + optimizer. */
+ * add up: step = compute + recompute + tp + cp + ep + pp + offload + bubble + dp + optimizer. */
 typedef struct PlanCost {
 	double step;
 	double compute, recompute, tp_comm, cp_comm, ep_comm, pp_comm, bubble, dp_comm, optimizer;
 	double mem, mem_states, mem_act; /* bytes per GPU: total, weights+grads+optimizer, rest */
 	double mem_weights, mem_grads, mem_optim;
+	double mem_host;     /* bytes per GPU in host memory: the offloaded activations */
+	double offload_comm; /* s per step of offload copies not hidden under compute */
 	double model_flops;  /* per step, without recomputation (for MFU) */
 	double hw_flops;     /* per step, with recomputation */
 	double mfu;
@@ -1046,6 +1053,7 @@ typedef struct PlanSpace {
 	unsigned fsdp;       /* bit 0: off allowed, bit 1: on allowed */
 	unsigned zero2;      /* shard_gradients: bit 0 off allowed, bit 1 on allowed */
 	double capacity;     /* the workload's capacity_factor; 0: dropless */
+	int offload;         /* the workload's offload_layers; -1: searched */
 	unsigned overlap_dp, overlap_tp, overlap_pp, overlap_ep; /* bit 0: off, bit 1: on allowed */
 	unsigned cp_comm;    /* bit CPC_x allowed */
 	bool grad16;         /* the workload's grad_reduce_bf16 */

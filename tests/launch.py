@@ -28,6 +28,7 @@ import tempfile
 
 clusterc, root = sys.argv[1], sys.argv[2]
 failures = []
+offloads = []  # the args files with --cpu-offloading-num-layers
 
 
 def fail(msg):
@@ -168,6 +169,14 @@ def check_args(path, plan):
     if a.get("--data-parallel-sharding-strategy", "no_shard") != "no_shard" and \
             "--use-megatron-fsdp" not in a:
         fail(f"{path}: --data-parallel-sharding-strategy without --use-megatron-fsdp")
+    # Megatron-Core's TransformerConfig (__post_init__): CPU offloading of 0 to num_layers - 1
+    # layers, without a pipeline and without recomputation.
+    if "--cpu-offloading-num-layers" in a:
+        k = a["--cpu-offloading-num-layers"]
+        if not 0 < k < L or pp != 1 or "--recompute-granularity" in a:
+            fail(f"{path}: --cpu-offloading-num-layers {k} with {L} layers, PP {pp}"
+                 + (", recomputation" if "--recompute-granularity" in a else ""))
+        offloads.append(path)
     # What the declared model needs.
     need = {"--num-layers": m["layers"], "--hidden-size": m["hidden"],
             "--num-attention-heads": m["heads"], "--seq-length": m["seq"],
@@ -313,5 +322,8 @@ with tempfile.TemporaryDirectory() as tmp:
                 fail(f"{base}.launch.sh: CUDA_DEVICE_MAX_CONNECTIONS=1 with Megatron-FSDP")
             check_sbatch(base + ".sbatch", plan, base + ".hostfile")
             checked += 1
+# tests/megatron/gb200-offload.cluster: the planner offloads there by itself.
+if not any("gb200-offload" in p for p in offloads):
+    fail("gb200-offload.cluster: no --cpu-offloading-num-layers")
 print(f"launch: {checked} plans checked, {len(failures)} failures")
 sys.exit(1 if failures or checked == 0 else 0)

@@ -395,6 +395,8 @@ static Json *workloads_json(const Design *d)
 		jw_set(o, "recompute", jw_str(enum_RECOMPUTE.words[c->recompute]));
 		if (c->recompute == RC_FULL && c->rc_layers > 0)
 			jw_set(o, "recompute_layers", jw_int(c->rc_layers));
+		if (c->offload > 0)
+			jw_set(o, "offload_layers", jw_int(c->offload));
 		jw_set(o, "sequence_parallel", jw_bool(c->sp));
 		jw_set(o, "distributed_optimizer", jw_bool(c->dopt));
 		jw_set(o, "nodes", jw_int(wp->nodes));

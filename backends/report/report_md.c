@@ -543,6 +543,8 @@ static void plan_shape(Buf *b, const PlanConfig *c)
 			   c->rc_layers > 1 ? "s" : "");
 	else if (c->recompute != RC_NONE)
 		buf_printf(b, ", %s recompute", enum_RECOMPUTE.words[c->recompute]);
+	if (c->offload > 0)
+		buf_printf(b, ", %d layers' activations offloaded to host memory", c->offload);
 	if (c->sp)
 		buf_puts(b, ", sequence parallel");
 	if (c->fsdp)
@@ -616,6 +618,13 @@ static void workloads(Buf *b, const Design *d)
 		for (size_t j = 0; j < sizeof parts / sizeof parts[0]; j++)
 			ms_cell(b, parts[j], k->step);
 		buf_puts(b, "\n\n");
+		if (k->mem_host > 0) {
+			buf_printf(b, "The activations of %d layers go to host memory (", c->offload);
+			text_number(b, k->mem_host / 1073741824.0, 1, true);
+			buf_puts(b, " GiB a GPU); their copies add ");
+			text_number(b, k->offload_comm * 1e3, 1, true);
+			buf_puts(b, " ms a step not hidden under compute.\n\n");
+		}
 		if (wp->r.nalt == 0)
 			continue;
 		buf_puts(b, "| runner-up | step time | why it lost |\n| --- | ---: | --- |\n");

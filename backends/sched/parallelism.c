@@ -55,6 +55,8 @@ static Json *config_json(const PlanConfig *c, const PlanCost *k)
 	jw_set(o, "recompute", jw_str(enum_RECOMPUTE.words[c->recompute]));
 	if (c->recompute == RC_FULL && c->rc_layers > 0)
 		jw_set(o, "recompute_layers", jw_int(c->rc_layers));
+	if (c->offload > 0)
+		jw_set(o, "offload_layers", jw_int(c->offload));
 	jw_set(o, "sequence_parallel", jw_bool(c->sp));
 	jw_set(o, "distributed_optimizer", jw_bool(c->dopt));
 	jw_set(o, "fsdp", jw_bool(c->fsdp));
@@ -93,6 +95,8 @@ static Json *prediction_json(const PlanCost *k)
 	jw_set(mem, "gradients", num(k->mem_grads / GIB, 3));
 	jw_set(mem, "optimizer", num(k->mem_optim / GIB, 3));
 	jw_set(mem, "activations", num(k->mem_act / GIB, 3));
+	if (k->mem_host > 0)
+		jw_set(mem, "activations_on_host", num(k->mem_host / GIB, 3));
 	jw_set(o, "memory_gib", mem);
 	Json *t = jw_object();
 	jw_set(t, "compute", num(k->compute, 6));
@@ -101,6 +105,8 @@ static Json *prediction_json(const PlanCost *k)
 	jw_set(t, "context_parallel", num(k->cp_comm, 6));
 	jw_set(t, "expert_parallel", num(k->ep_comm, 6));
 	jw_set(t, "pipeline_p2p", num(k->pp_comm, 6));
+	if (k->mem_host > 0)
+		jw_set(t, "offload_exposed", num(k->offload_comm, 6));
 	jw_set(t, "pipeline_bubble", num(k->bubble, 6));
 	jw_set(t, "data_parallel_exposed", num(k->dp_comm, 6));
 	jw_set(t, "optimizer", num(k->optimizer, 6));
@@ -258,6 +264,9 @@ static int write_json(Output *o, const Design *d, const WorkloadPlan *wp, const 
 	if (c->cp > 1)
 		jw_push(notes, jw_str("Calculon has no context parallelism: exe.json runs TP x PP x DP "
 				      "processes, CP folded out"));
+	if (c->offload > 0)
+		jw_push(notes, jw_str("Calculon offloads every layer's activations or none: the plan's "
+				      "offload of some layers is not in exe.json"));
 	jw_set(root, "calculon_notes", notes);
 	FILE *f = output_file(o, path);
 	if (!f) {
@@ -308,6 +317,10 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 	else if (c->recompute == RC_FULL)
 		fprintf(f, "--recompute-granularity full\n--recompute-method uniform\n"
 			   "--recompute-num-layers 1\n");
+	/* Activation offload: Megatron-LM's arguments.py (commit 000c4ac) declares
+	 * --cpu-offloading-num-layers alone (the number of layers offloaded; 0 is off). */
+	if (c->offload > 0)
+		fprintf(f, "--cpu-offloading-num-layers %d\n", c->offload);
 	if (c->dopt)
 		fprintf(f, "--use-distributed-optimizer\n");
 	if (c->grad16)
@@ -523,6 +536,8 @@ static int write_calculon(Output *o, const Design *d, const WorkloadPlan *wp, co
 	jw_set(exe, "seq_par_ag_redo", jw_bool(false));
 	jw_set(exe, "data_par_overlap", jw_bool(c->dp > 1));
 	jw_set(exe, "weight_offload", jw_bool(false));
+	/* Calculon offloads every layer's activations or none, to a second memory (mem2) its
+	 * system would need: a plan's offload of k layers is not given to it (calculon_notes). */
 	jw_set(exe, "activations_offload", jw_bool(false));
 	jw_set(exe, "optimizer_offload", jw_bool(false));
 	jw_set(exe, "training", jw_bool(true));

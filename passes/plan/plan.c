@@ -214,6 +214,10 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	hw->hbm_usable = fmax(0, hw->hbm - PLAN_HBM_RESERVE_BYTES);
 	/* Without a declared HBM bandwidth, the A100's ops:byte ratio (312 TFLOPS / 2.04 TB/s). */
 	hw->hbm_bw = isnan(a->accel.memory_bw) ? hw->peak16 / 153 : a->accel.memory_bw;
+	/* Activation offload (plan_model.c): the link to the host and the accelerator's share of
+	 * its node's memory. */
+	hw->host_bw = a->accel.host_bw;
+	hw->host_mem = isnan(g->type->node.memory) ? 0 : g->type->node.memory / hw->per_node;
 	double su = isnan(g->type->node.scale_up_bw) ? 0 : g->type->node.scale_up_bw;
 	hw->su_bw = su / 8 / 2; /* quoted for both directions together */
 	hw->su_eff = a->accel.scale_up_eff;
@@ -244,6 +248,8 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	sp->zero2 = mask_of(w, FLD_WORKLOAD_SHARD_GRADIENTS, 2);
 	double cf;
 	sp->capacity = field_num_set(w, FLD_WORKLOAD_CAPACITY_FACTOR, &cf) ? cf : 0;
+	double off;
+	sp->offload = field_num_set(w, FLD_WORKLOAD_OFFLOAD_LAYERS, &off) ? (int)off : -1;
 	sp->overlap_dp = mask_of(w, FLD_WORKLOAD_OVERLAP_DP, 2);
 	sp->overlap_tp = mask_of(w, FLD_WORKLOAD_OVERLAP_TP, 2);
 	sp->overlap_pp = mask_of(w, FLD_WORKLOAD_OVERLAP_PP, 2);
@@ -385,7 +391,7 @@ static const char *plan_text(Design *d, const PlanConfig *c)
 {
 	return arena_printf(d->p->c->arena,
 			    "TP %d PP %d%s DP %d CP %d EP %d, micro-batch %d, interleave %d, %s "
-			    "recompute%s%s",
+			    "recompute%s%s%s",
 			    c->tp, c->pp,
 			    c->first > 0 ? arena_printf(d->p->c->arena, " (first stage %d layers, last %d)",
 							c->first, c->last)
@@ -393,7 +399,11 @@ static const char *plan_text(Design *d, const PlanConfig *c)
 			    c->dp, c->cp, c->ep, c->micro, c->v,
 			    enum_RECOMPUTE.words[c->recompute], c->sp ? ", sequence parallel" : "",
 			    c->zero2 ? ", gradients and optimizer sharded (ZeRO-2)"
-			    : c->dopt ? ", distributed optimizer" : c->fsdp ? ", FSDP" : "");
+			    : c->dopt ? ", distributed optimizer" : c->fsdp ? ", FSDP" : "",
+			    c->offload > 0 ? arena_printf(d->p->c->arena,
+							  ", %d layers' activations offloaded to host",
+							  c->offload)
+					   : "");
 }
 
 static Loc field_loc(const Decl *w, FieldId field)
@@ -461,6 +471,28 @@ static const char *explain_invalid(Design *d, const Decl *w, const PlanModel *m,
 		*at = field_loc(w, FLD_WORKLOAD_EP);
 		return arena_printf(ar, "ep = %g does not divide the model's %g experts", ep->vals[0],
 				    m->experts);
+	}
+	/* A fixed activation offload: only without a pipeline or recomputation, fewer layers than
+	 * the model's, on an accelerator with a host link (plan_offload_ok). */
+	if (sp->offload > 0) {
+		const PlanSet *pps = &sp->knob[KNOB_PP];
+		bool pp1 = plan_set_allows(pps, 1), none = sp->recompute & (1u << RC_NONE);
+		if (sp->offload >= m->layers || !pp1 || !none || hw->host_bw <= 0) {
+			*at = field_loc(w, FLD_WORKLOAD_OFFLOAD_LAYERS);
+			const char *cfg = " (megatron/core/transformer/transformer_config.py)";
+			return arena_printf(
+				ar, "offload_layers = %d %s", sp->offload,
+				sp->offload >= m->layers
+					? arena_printf(ar, "is not fewer than the model's %g layers%s",
+						       m->layers, cfg)
+				: !pp1	? arena_printf(ar, "needs pp = 1: Megatron-Core has no CPU "
+							   "offloading with a pipeline%s", cfg)
+				: !none ? arena_printf(ar, "needs recompute = none: Megatron-Core's CPU "
+							   "offloading does not work with "
+							   "recomputation%s", cfg)
+					: arena_printf(ar, "needs a link to host memory: accelerator '%s' "
+							   "has no host_bandwidth", hw->accel->name));
+		}
 	}
 	const PlanSet *g = &sp->knob[KNOB_GPUS];
 	if (!g->any && !g->range && g->n > 0 && g->vals[0] > hw->gpus) {

@@ -99,10 +99,20 @@ static inline double plan_act_memory(const PlanConfig *c, const PlanLayer *l, do
 				     double inflight_last)
 {
 	double first = l->act * inflight, last = l->act * inflight_last + l->out_mem;
-	return (first > last ? first : last) + (c->recompute == RC_FULL ? l->work : 0);
+	/* Offloaded layers' activations leave HBM but for one layer's double buffer (the copy
+	 * being written out, or the next layer's prefetched back; plan_offload). */
+	double off = c->offload > 1 ? (c->offload - 1) * l->act : 0;
+	return (first > last ? first : last) - off + (c->recompute == RC_FULL ? l->work : 0);
 }
 void plan_cost(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const PlanLayer *l,
 	       double dense, double expert, PlanCost *out);
+/* Activation offload to host memory (Megatron-LM --cpu-offloading-num-layers): whether c may
+ * offload k layers (no pipeline, no recomputation, 0 < k < layers, a host link), and the
+ * seconds of one micro-batch's copies out (forward) and back (backward) not hidden under the
+ * compute (0 for k = 0). */
+bool plan_offload_ok(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, int k);
+double plan_offload_exposed(const PlanModel *m, const PlanHw *hw, const PlanConfig *c,
+			    const PlanLayer *l);
 
 /* ---- plan_search.c: the exhaustive search --------------------------------------------------- */
 

@@ -835,8 +835,42 @@ double plan_memory(const PlanModel *m, const PlanConfig *c, const PlanLayer *l, 
 	o->mem_optim = o->mem_states - o->mem_weights - o->mem_grads;
 	o->mem_act = plan_act_memory(c, l, plan_inflight_layers(m, c, mb),
 				     plan_last_inflight_layers(m, c, mb));
+	o->mem_host = c->offload > 0 ? c->offload * l->act : 0;
 	o->mem = o->mem_states + o->mem_act;
 	return o->mem;
+}
+
+/* ---- activation offload (Megatron-LM --cpu-offloading-num-layers) ---------------------------- */
+
+/* Megatron-Core's TransformerConfig refuses CPU offloading with a pipeline ("Currently there is
+ * no support for Pipeline parallelism with CPU offloading") and with recomputation ("CPU
+ * offloading does not work when activation recomputation is enabled"), and takes 0 to
+ * num_layers − 1 layers (megatron/core/transformer/transformer_config.py, __post_init__). */
+bool plan_offload_ok(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, int k)
+{
+	return k == 0 || (k > 0 && k < (int)m->layers && c->pp == 1 && c->v == 1 &&
+			  c->recompute == RC_NONE && hw->host_bw > 0);
+}
+
+/* Transformer Engine's offload (transformer_engine/pytorch/cpu_offload.py,
+ * AsyncDoubleBufferGroupOffloadHandler, which Megatron-Core's get_cpu_offload_context builds):
+ * the k offloaded layers are spread evenly over the L (layer_window_map: layer i's copy must be
+ * done by layer (L div k)·(i + 1) − 1), each layer's saved activations copied to pinned host
+ * memory on a side stream while the next layers compute, and reloaded in the backward one
+ * layer ahead into a prefetch buffer: "D2h and h2d copying are completely hidden behind
+ * computation if computation time of a layer is longer than host-device communication time"
+ * (its docstring). So each copy of a layer's activations, act / host_bw, runs under the
+ * L div k layers of its window, forward going out and backward coming back; only what exceeds
+ * them is exposed. The copy engines use no SMs; the HBM bandwidth they take is not charged
+ * (a copy at 450 GB/s is under 6 % of the B200's HBM). */
+double plan_offload_exposed(const PlanModel *m, const PlanHw *hw, const PlanConfig *c,
+			    const PlanLayer *l)
+{
+	if (c->offload <= 0 || hw->host_bw <= 0)
+		return 0;
+	double copy = l->act / hw->host_bw;
+	double window = floor(m->layers / c->offload);
+	return c->offload * (fmax(0, copy - window * l->fwd) + fmax(0, copy - window * l->bwd));
 }
 
 /* Time per step and what follows from it (MFU, tokens/s, FLOP/s per GPU). */
@@ -879,6 +913,8 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	if (c->pp > 1 && fmax(mid, first) * per_layer > stage * per_layer + tail)
 		stage = fmax(mid, first), tail = 0;
 	double per_mb = stage * per_layer + tail + pp_t;
+	double off_t = plan_offload_exposed(m, hw, c, l);
+	per_mb += off_t;
 	/* FSDP gathers each layer's weights before its forward and again before its backward and
 	 * reduce-scatters its gradients after, every micro-batch (ZeRO-3: 1.5 x the data-parallel
 	 * volume per pass; Rajbhandari et al. §7.2.2), the next layer's under the current one's
@@ -924,6 +960,7 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	o->cp_comm = mb * stage * l->cp;
 	o->ep_comm = mb * stage * ep;
 	o->pp_comm = mb * pp_t;
+	o->offload_comm = mb * off_t;
 	o->bubble_fraction = plan_bubble_fraction(c->pp, c->v, mb);
 	o->bubble = o->bubble_fraction * mb * per_mb;
 	/* Data parallelism over the DP × CP group (CP ranks hold the same weights), experts over

@@ -247,6 +247,35 @@ static void block_recompute(const PlanModel *m, const PlanHw *hw, const PlanConf
 	}
 }
 
+/* A plan without recomputation or pipeline that does not fit, tried with the fewest layers'
+ * activations offloaded to host memory that make it fit (plan_offload_ok): HBM falls by one
+ * layer's activations a layer offloaded past the first (plan_act_memory) and the exposed copies
+ * only grow with the layers offloaded (plan_offload_exposed), so the fewest is the fastest.
+ * Nothing when that many would not leave a layer on the GPU or do not fit in the host's
+ * memory. */
+static void offload_fit(const PlanModel *m, const PlanHw *hw, const PlanConfig *none,
+			double dense, double expert, double usable, const PlanLayer *l, double mem,
+			Top *tops, int *ntops, PlanResult *out)
+{
+	if (!(l->act > 0))
+		return;
+	double k = 1 + ceil((mem - usable) / l->act - 1e-9);
+	if (k < 2)
+		k = 2;
+	if (k >= m->layers || k * l->act > hw->host_mem)
+		return;
+	Top t = {.c = *none};
+	t.c.offload = (int)k;
+	if (!plan_offload_ok(m, hw, &t.c, t.c.offload))
+		return;
+	out->valid++;
+	if (plan_memory(m, &t.c, l, dense, expert, &t.k) > usable)
+		return;
+	plan_time(m, hw, &t.c, l, dense, expert, &t.k);
+	out->fit++;
+	keep(tops, ntops, &t);
+}
+
 void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, PlanResult *out)
 {
 	double t0 = now_ms();
@@ -289,7 +318,8 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 					.overlap_tp = sp->overlap_tp, .overlap_pp = sp->overlap_pp,
 					.overlap_ep = sp->overlap_ep, .capacity = sp->capacity,
 					.cp_comm = sp->cp_comm, .grad16 = sp->grad16,
-					.opt16 = sp->opt16, .fp8p = sp->fp8p};
+					.opt16 = sp->opt16, .fp8p = sp->fp8p,
+					.offload = sp->offload > 0 ? sp->offload : 0};
 			double dense, expert;
 			plan_stage_params(m, &c, &dense, &expert);
 			/* The layers of the stage plan_time runs at (at least): a lower bound on a
@@ -346,6 +376,9 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 							size_t li = ((size_t)i_b * RC_COUNT + (size_t)rcs[i_rc]) * 2 + (size_t)s;
 							c.recompute = rcs[i_rc];
 							c.sp = s;
+							/* A pinned offload: only where Megatron-Core takes it. */
+							if (c.offload && !plan_offload_ok(m, hw, &c, c.offload))
+								continue;
 							if (!have[li]) {
 								plan_layer(m, hw, &c, &layers[li]);
 								have[li] = true;
@@ -361,6 +394,8 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 							 * never faster (plan_time), so it is costed only where ZeRO-1
 							 * does not fit, or where the workload asks for it. */
 							double dopt_mem = INFINITY;
+							/* The activations' memory, the same for every sharding. */
+							const double act_mem = plan_act_memory(&c, &layers[li], inflight, inflight_last);
 							for (int o = 0; o < 4; o++) {
 								if (o < 2 && (!(sp->dopt & (1u << o)) ||
 									      (o && dp * cp == 1 && (sp->dopt & 1u)) ||
@@ -379,7 +414,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 								/* plan_memory's sum from its two parts (the same bits);
 								 * the whole cost, zeroed first, only for the plans that
 								 * fit (zeroing every plan's was half the search's time). */
-								double mem = states[o] + plan_act_memory(&c, &layers[li], inflight, inflight_last);
+								double mem = states[o] + act_mem;
 								out->valid++;
 								if (c.recompute == RC_NONE)
 									none_mem[s][o] = mem;
@@ -389,7 +424,16 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 									least = mem;
 									out->least = c; /* its cost: plan_evaluate below */
 								}
-								if (mem > usable)
+								if (mem > usable) {
+									/* The search's offload: where nothing else fits
+									 * without recomputation and pipeline. */
+									if (sp->offload < 0 && pp == 1 && v == 1 &&
+									    c.recompute == RC_NONE && hw->host_bw > 0)
+										offload_fit(m, hw, &c, dense, expert, usable,
+											    &layers[li], mem, tops, &ntops, out);
+									continue;
+								}
+								if (c.offload && c.offload * layers[li].act > hw->host_mem)
 									continue;
 								out->fit++;
 								/* Timed only when it could be kept: every step is at least

@@ -584,6 +584,19 @@ typedef struct Published {
 	"transformer(layers = " #l ", hidden = " #h ", heads = " #a ", ffn = " #f \
 	", seq = 4096, vocab = 256000, tied_embeddings = false, bias = false, dropout = 0)"
 
+/* The GB200 Megatron-FSDP recipes offload activations to the Grace CPU's memory, the rows set
+ * it from them (offload_layers): NVIDIA-NeMo/Megatron-Bridge,
+ * scripts/performance/configs/llama/llama3_workload_base_configs.py (commit 00919dc, read
+ * 2026-12), LLAMA3_70B_PRETRAIN_CONFIG_GB200_FP8_CS_V1 and _V2 (batch 128 and 256):
+ * micro_batch_size=2, use_megatron_fsdp=True, cpu_offloading_num_layers=40; and
+ * llama31_workload_base_configs.py (commit 0013c9a), LLAMA31_405B_PRETRAIN_CONFIG_GB200_FP8_CS_V1:
+ * 128 GPUs, TP 2, use_megatron_fsdp=True, cpu_offloading_num_layers=92. (The files as read;
+ * the 25.09 container's copies were not found, so its rows take the same.) */
+#define MB_70B_GB200_FSDP \
+	"tp = 1; pp = 1; cp = 1; fsdp = true; micro_batch = 2; offload_layers = 40"
+#define MB_405B_GB200_FSDP \
+	"tp = 2; pp = 1; cp = 1; fsdp = true; micro_batch = 1; offload_layers = 92"
+
 static const Published PUBLISHED[] = {
 	/* A100: Korthikanti et al. set A100_SXM_80GB's matmul_efficiency. */
 	{"Korthikanti T5 22B, 8 A100, full recompute", ON_A100, "dgx_a100", GPT_A100(48, 6144, 64),
@@ -728,10 +741,10 @@ static const Published PUBLISHED[] = {
 	 * rows (MB_FP8); "FSDP 64" is Megatron-FSDP over all 64 GPUs (fsdp). The split was written
 	 * down before these rows were first run: every one checks (no constant is refitted). */
 	{"Megatron-Bridge Llama 3 70B, 64 GB200 FP8 FSDP, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
-	 "llama3_70b", MB_FP8 "tp = 1; pp = 1; cp = 1; fsdp = true; micro_batch = 2", 64, 256,
+	 "llama3_70b", MB_FP8 MB_70B_GB200_FSDP, 64, 256,
 	 ACC_TOKENS, 4312, false},
 	{"MB 26.02 Llama 3 70B, 64 GB200 FP8 FSDP, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
-	 "llama3_70b", MB_FP8 "tp = 1; pp = 1; cp = 1; fsdp = true; micro_batch = 2", 64, 256,
+	 "llama3_70b", MB_FP8 MB_70B_GB200_FSDP, 64, 256,
 	 ACC_TOKENS, 4040, false},
 	{"MB 26.02 Llama 3 70B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", "llama3_70b",
 	 MB_FP8 "tp = 4; pp = 8; cp = 1; interleave = 5; micro_batch = 1", 64, 256,
@@ -743,10 +756,10 @@ static const Published PUBLISHED[] = {
 	 "llama3_8b", MB_FP8 "tp = 1; pp = 1; cp = 1; micro_batch = 2", 8, 128, ACC_TOKENS, 31357,
 	 false},
 	{"MB 25.09 Llama 3 70B, 64 GB200 FP8 FSDP, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
-	 "llama3_70b", MB_FP8 "tp = 1; pp = 1; cp = 1; fsdp = true; micro_batch = 2", 64, 128,
+	 "llama3_70b", MB_FP8 MB_70B_GB200_FSDP, 64, 128,
 	 ACC_TOKENS, 3986, false},
 	{"MB 25.09 Llama 3.1 405B, 128 GB200 FP8 FSDP, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
-	 LLAMA405, MB_FP8 "tp = 2; pp = 1; cp = 1; fsdp = true; micro_batch = 1", 128, 64,
+	 LLAMA405, MB_FP8 MB_405B_GB200_FSDP, 128, 64,
 	 ACC_TOKENS, 729, false},
 	{"MB 25.09 Llama 3 8B, 8 B200 FP8, tok/s/GPU", ON_DGX, "DGX_B200", "llama3_8b",
 	 MB_FP8 "tp = 1; pp = 1; cp = 1; micro_batch = 2", 8, 128, ACC_TOKENS, 29994, false},
@@ -887,9 +900,9 @@ static void test_accuracy(void)
 		accuracy_note(r->what, predicted, r->published, r->fit);
 		if (getenv("ACC_DEBUG")) {
 			const PlanConfig *c = &wp->r.best; const PlanCost *k = &wp->r.cost;
-			printf("\n     tp%d pp%d dp%d cp%d ep%d mb%d v%d rc%d k%d sp%d dopt%d fsdp%d z2%d f%d/l%d m=%d | step %.3f comp %.3f re %.3f tp %.3f cp %.3f ep %.3f pp %.3f bub %.3f dp %.3f opt %.3f mem %.1f ov dp%d tp%d pp%d mfu %.3f",
+			printf("\n     tp%d pp%d dp%d cp%d ep%d mb%d v%d rc%d k%d sp%d dopt%d fsdp%d z2%d f%d/l%d m=%d | step %.3f comp %.3f re %.3f tp %.3f cp %.3f ep %.3f pp %.3f bub %.3f dp %.3f opt %.3f mem %.1f ov dp%d tp%d pp%d mfu %.3f off%d %.3f host %.1f",
 			       c->tp, c->pp, c->dp, c->cp, c->ep, c->micro, c->v, c->recompute, c->rc_layers, c->sp, c->dopt, c->fsdp, c->zero2, c->first, c->last, k->microbatches,
-			       k->step, k->compute, k->recompute, k->tp_comm, k->cp_comm, k->ep_comm, k->pp_comm, k->bubble, k->dp_comm, k->optimizer, k->mem/1e9, k->overlap_dp, k->overlap_tp, k->overlap_pp, k->mfu);
+			       k->step, k->compute, k->recompute, k->tp_comm, k->cp_comm, k->ep_comm, k->pp_comm, k->bubble, k->dp_comm, k->optimizer, k->mem/1e9, k->overlap_dp, k->overlap_tp, k->overlap_pp, k->mfu, c->offload, k->offload_comm, k->mem_host/1e9);
 		}
 		CU_ASSERT(fabs(predicted / r->published - 1) <= 0.25);
 		done(b);
@@ -907,10 +920,10 @@ static void test_accuracy(void)
 	accuracy_summary(true, &fit_mean, &fit_max);
 	accuracy_summary(false, &mean, &worst);
 	/* Regression bounds at what the model reaches today (docs/parallelism.md, "Accuracy"):
-	 * the fitted rows within 2.6 % on average, the held-out ones within 5.7 %; the goal, 5 %
+	 * the fitted rows within 2.6 % on average, the held-out ones within 5.4 %; the goal, 5 %
 	 * held out, is not met. */
 	CU_ASSERT(fit_mean <= 0.026);
-	CU_ASSERT(mean <= 0.057);
+	CU_ASSERT(mean <= 0.054);
 	int fitted = 0;
 	for (int i = 0; i < accuracy_n; i++)
 		fitted += accuracy_fit[i];
@@ -1026,6 +1039,103 @@ static void test_fsdp(void)
 	b = small("fsdp = true\n  pp = 2");
 	CU_ASSERT(b->d.nplans == 0 || !plan_of(b, "w"));
 	done(b);
+}
+
+/* Activation offload (Megatron-LM --cpu-offloading-num-layers; plan_model.c): by hand, each
+ * offloaded layer past the first takes its activations out of HBM and puts them in host
+ * memory, and its copies run under the compute of its window of L div k layers, forward out
+ * and backward in, only the excess exposed. */
+static void test_offload_arithmetic(void)
+{
+	PlanModel m = {.layers = 8};
+	PlanHw hw = {.host_bw = 64e9, .host_mem = 100e9};
+	PlanConfig c = {.pp = 1, .v = 1, .tp = 1, .cp = 1, .recompute = RC_NONE, .offload = 4};
+	PlanLayer l = {.fwd = 0.005, .bwd = 0.010, .act = 1e9, .out_mem = 0.5e9};
+	/* PCIe: a copy of 1 GB takes 15.625 ms; window 2 layers: 10 ms forward, 20 ms backward. */
+	CLOSE(plan_offload_exposed(&m, &hw, &c, &l), 4 * (0.015625 - 0.010), 1e-12);
+	/* NVLink-C2C's 450 GB/s: 2.2 ms, hidden. */
+	hw.host_bw = 450e9;
+	CU_ASSERT(plan_offload_exposed(&m, &hw, &c, &l) == 0);
+	/* One layer a window (k = 8 > L - 1 is refused; k = 7: window 1): 2.2 ms under 5 ms. */
+	c.offload = 7;
+	hw.host_bw = 64e9;
+	CLOSE(plan_offload_exposed(&m, &hw, &c, &l), 7 * ((0.015625 - 0.005) + (0.015625 - 0.010)),
+	      1e-12);
+	/* HBM: 8 layers in flight and the logits, 8.5 GB; offloading 4 leaves 4 and one buffer. */
+	c.offload = 0;
+	CLOSE(plan_act_memory(&c, &l, 8, 8), 8.5e9, 1e-12);
+	c.offload = 4;
+	CLOSE(plan_act_memory(&c, &l, 8, 8), 5.5e9, 1e-12);
+	c.offload = 1; /* one layer out, one buffer: nothing saved */
+	CLOSE(plan_act_memory(&c, &l, 8, 8), 8.5e9, 1e-12);
+	/* Where Megatron-Core takes it: no pipeline, no recomputation, fewer than L layers. */
+	CU_ASSERT(plan_offload_ok(&m, &hw, &c, 7));
+	CU_ASSERT(!plan_offload_ok(&m, &hw, &c, 8));
+	c.recompute = RC_SELECTIVE;
+	CU_ASSERT(!plan_offload_ok(&m, &hw, &c, 4));
+	c.recompute = RC_NONE, c.pp = 2;
+	CU_ASSERT(!plan_offload_ok(&m, &hw, &c, 4));
+	c.pp = 1, hw.host_bw = 0;
+	CU_ASSERT(!plan_offload_ok(&m, &hw, &c, 4));
+}
+
+/* The search offloads only where it pays: Llama 3 70B on 64 GB200 at TP 1, micro-batch 2 with
+ * Megatron-FSDP (Megatron-Bridge's GB200 recipe) fits only with recomputation or offload. Over
+ * NVLink-C2C the copies hide under the compute and offload wins; the same GPU behind PCIe Gen5
+ * x16 (64 GB/s) would expose them and recomputes instead; and with too little host memory
+ * there is nowhere to offload to. Pinned, the workload's count is kept. */
+static void test_offload_search(void)
+{
+	static char spec[8192];
+	const char *nodes[] = {"gb200_nvl72_tray", "tray_pcie", "tray_small"};
+	PlanResult r[3];
+	double mem[3], host[3];
+	for (int i = 0; i < 4; i++) {
+		snprintf(spec, sizeof spec,
+			 "%saccelerator GB200_PCIE : GB200 { host_bandwidth = 64 GB/s }\n"
+			 "node tray_pcie : gb200_nvl72_tray { accelerators = 4 x GB200_PCIE }\n"
+			 "node tray_small : gb200_nvl72_tray { memory = 64 GB }\n"
+			 "cluster c { site = s; nodes = 18 x %s; rack = r; fabrics = [f] }\n"
+			 "workload w {\n  cluster = c\n  model = llama3_70b\n  tokens = 1e12\n"
+			 "  global_batch = 256\n  gpus = 64\n  precision = fp8; grad_reduce_bf16 = true\n"
+			 "  tp = 1; pp = 1; cp = 1; fsdp = true; micro_batch = 2%s\n}\n",
+			 ACC_NVL72, nodes[i < 3 ? i : 0], i == 3 ? "; offload_layers = 40" : "");
+		Built *b = build(spec);
+		const WorkloadPlan *wp = plan_of(b, "w");
+		CU_ASSERT_FATAL(b->errors == 0 && wp != NULL && wp->r.found);
+		if (i == 3) {
+			CU_ASSERT(wp->r.best.offload == 40 && wp->r.best.recompute == RC_NONE);
+			CLOSE(wp->r.cost.mem_host, 40 * host[0] / r[0].best.offload, 1e-9);
+			done(b);
+			break;
+		}
+		r[i] = wp->r;
+		if (getenv("ACC_DEBUG")) {
+			PlanConfig o = wp->r.best;
+			PlanLayer l;
+			o.recompute = RC_NONE, o.rc_layers = 0, o.offload = 35;
+			plan_layer(&wp->model, &wp->hw, &o, &l);
+			PlanCost k;
+			plan_evaluate(&wp->model, &wp->hw, &o, &k);
+			printf("\n  %s: offload %d rc %d k %d step %.3f; at 35 offloaded: act %.3g B, fwd %.4f "
+			       "bwd %.4f s, exposed %.3f s a step, step %.3f", nodes[i], wp->r.best.offload,
+			       wp->r.best.recompute, wp->r.best.rc_layers, wp->r.cost.step, l.act, l.fwd,
+			       l.bwd, k.offload_comm, k.step);
+		}
+		mem[i] = wp->r.cost.mem;
+		host[i] = wp->r.cost.mem_host;
+		CU_ASSERT(mem[i] <= wp->hw.hbm_usable);
+		CU_ASSERT(host[i] <= wp->hw.host_mem);
+		done(b);
+	}
+	/* C2C: offloaded, no recomputation, the copies hidden. */
+	CU_ASSERT(r[0].best.offload > 0 && r[0].best.recompute == RC_NONE);
+	CU_ASSERT(r[0].cost.offload_comm == 0 && host[0] > 0);
+	/* PCIe and the small host: recomputation, nothing offloaded, and slower. */
+	for (int i = 1; i < 3; i++) {
+		CU_ASSERT(r[i].best.offload == 0 && r[i].best.recompute != RC_NONE && host[i] == 0);
+		CU_ASSERT(r[i].cost.step > r[0].cost.step);
+	}
 }
 
 /* A capacity factor pads the experts' input: their GEMMs, the all-to-all and the routed
@@ -1324,6 +1434,8 @@ void suite_plan(void)
 	CU_add_test(s, "uneven pipeline stages", test_uneven_stages);
 	CU_add_test(s, "overlap knobs", test_overlap);
 	CU_add_test(s, "FSDP (ZeRO-3)", test_fsdp);
+	CU_add_test(s, "activation offload: arithmetic", test_offload_arithmetic);
+	CU_add_test(s, "activation offload: the search", test_offload_search);
 	CU_add_test(s, "MoE capacity factor", test_capacity_factor);
 	CU_add_test(s, "FlashAttention with the causal mask", test_flash_attention);
 	CU_add_test(s, "CP exchange, BF16 gradients, FP8 weight copies and parameters", test_cp_grad_fp8);
