@@ -107,10 +107,26 @@ static inline double plan_act_memory(const PlanConfig *c, const PlanLayer *l, do
 void plan_cost(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const PlanLayer *l,
 	       double dense, double expert, PlanCost *out);
 /* Activation offload to host memory (Megatron-LM --cpu-offloading-num-layers): whether c may
- * offload k layers (no pipeline, no recomputation, 0 < k < layers, a host link), and the
- * seconds of one micro-batch's copies out (forward) and back (backward) not hidden under the
- * compute (0 for k = 0). */
-bool plan_offload_ok(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, int k);
+ * offload k layers. Megatron-Core's TransformerConfig refuses CPU offloading with a pipeline
+ * ("Currently there is no support for Pipeline parallelism with CPU offloading") and with
+ * recomputation ("CPU offloading does not work when activation recomputation is enabled"), and
+ * takes 0 to num_layers − 1 layers (megatron/core/transformer/transformer_config.py,
+ * __post_init__); the accelerator needs a host link. Inline: the search asks it of every plan
+ * that does not fit. */
+static inline bool plan_offload_ok(const PlanModel *m, const PlanHw *hw, const PlanConfig *c,
+				   int k)
+{
+	return k == 0 || (k > 0 && k < (int)m->layers && c->pp == 1 && c->v == 1 &&
+			  c->recompute == RC_NONE && hw->host_bw > 0);
+}
+/* Whether k offloaded layers' activations exceed the host's memory (the accelerator's share
+ * of its node's). */
+static inline bool plan_offload_over_host(const PlanHw *hw, const PlanLayer *l, double k)
+{
+	return k * l->act > hw->host_mem;
+}
+/* The seconds of one micro-batch's copies out (forward) and back (backward) not hidden under
+ * the compute (0 for k = 0). */
 double plan_offload_exposed(const PlanModel *m, const PlanHw *hw, const PlanConfig *c,
 			    const PlanLayer *l);
 

@@ -536,6 +536,14 @@ static double collective(const PlanHw *hw, double span, double n, PlanColl kind,
 	return plan_collective(hw, span, n, kind, bytes);
 }
 
+/* One collective over a stage's parameters at `per` bytes each: the dense ones over the n
+ * ranks that hold them, the experts' over the ne of their expert-parallel group. */
+static double params_collective(const PlanHw *hw, double span, double n, double ne, PlanColl kind,
+				double per, double dense, double expert)
+{
+	return collective(hw, span, n, kind, per * dense) + collective(hw, span, ne, kind, per * expert);
+}
+
 typedef struct LayerTimes {
 	double fwd, core, core_mem, core_bwd_extra, tp, ep, act, work;
 	double cp_f[CPC_COUNT], cp_b[CPC_COUNT]; /* by CP exchange; INFINITY: not allowed */
@@ -842,16 +850,6 @@ double plan_memory(const PlanModel *m, const PlanConfig *c, const PlanLayer *l, 
 
 /* ---- activation offload (Megatron-LM --cpu-offloading-num-layers) ---------------------------- */
 
-/* Megatron-Core's TransformerConfig refuses CPU offloading with a pipeline ("Currently there is
- * no support for Pipeline parallelism with CPU offloading") and with recomputation ("CPU
- * offloading does not work when activation recomputation is enabled"), and takes 0 to
- * num_layers − 1 layers (megatron/core/transformer/transformer_config.py, __post_init__). */
-bool plan_offload_ok(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, int k)
-{
-	return k == 0 || (k > 0 && k < (int)m->layers && c->pp == 1 && c->v == 1 &&
-			  c->recompute == RC_NONE && hw->host_bw > 0);
-}
-
 /* Transformer Engine's offload (transformer_engine/pytorch/cpu_offload.py,
  * AsyncDoubleBufferGroupOffloadHandler, which Megatron-Core's get_cpu_offload_context builds):
  * the k offloaded layers are spread evenly over the L (layer_window_map: layer i's copy must be
@@ -922,10 +920,8 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	double n = (double)c->dp * c->cp, ne = n / c->ep;
 	double fsdp_t = 0;
 	if (c->fsdp) {
-		double ag = collective(hw, span, n, COLL_ALL_GATHER, wb * dense) +
-			    collective(hw, span, ne, COLL_ALL_GATHER, wb * expert);
-		double rs = collective(hw, span, n, COLL_REDUCE_SCATTER, gb * dense) +
-			    collective(hw, span, ne, COLL_REDUCE_SCATTER, gb * expert);
+		double ag = params_collective(hw, span, n, ne, COLL_ALL_GATHER, wb, dense, expert);
+		double rs = params_collective(hw, span, n, ne, COLL_REDUCE_SCATTER, gb, dense, expert);
 		double f = m->layers * l->fwd, bk = m->layers * l->bwd;
 		o->overlap_dp = overlap_on(n > 1 ? c->overlap_dp : 1u, 2 * ag + rs, f + bk);
 		fsdp_t = exposed(ag, f, o->overlap_dp) + exposed(ag + rs, bk, o->overlap_dp);
@@ -940,8 +936,7 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	 * (the same reduce-scatter under the same backward, m times), which the search uses. */
 	double z2_t = 0;
 	if (c->zero2) {
-		double rs = collective(hw, span, n, COLL_REDUCE_SCATTER, gb * dense) +
-			    collective(hw, span, ne, COLL_REDUCE_SCATTER, gb * expert);
+		double rs = params_collective(hw, span, n, ne, COLL_REDUCE_SCATTER, gb, dense, expert);
 		double bk = stage * l->bwd;
 		o->overlap_dp = overlap_on(n > 1 ? c->overlap_dp : 1u, rs, bk);
 		z2_t = exposed(rs, bk, o->overlap_dp);
@@ -973,20 +968,16 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	if (c->fsdp) {
 		dp = mb * fsdp_t; /* in the micro-batches' time already: reported, not added */
 	} else if (c->zero2) {
-		double ag = collective(hw, span, n, COLL_ALL_GATHER, wb * dense) +
-			    collective(hw, span, ne, COLL_ALL_GATHER, wb * expert);
+		double ag = params_collective(hw, span, n, ne, COLL_ALL_GATHER, wb, dense, expert);
 		dp_added = exposed(ag, fwd, o->overlap_dp);
 		dp = mb * z2_t + dp_added; /* the reduce-scatters are in the micro-batches' time */
 	} else if (c->dopt) {
-		double rs = collective(hw, span, n, COLL_REDUCE_SCATTER, gb * dense) +
-			    collective(hw, span, ne, COLL_REDUCE_SCATTER, gb * expert);
-		double ag = collective(hw, span, n, COLL_ALL_GATHER, wb * dense) +
-			    collective(hw, span, ne, COLL_ALL_GATHER, wb * expert);
+		double rs = params_collective(hw, span, n, ne, COLL_REDUCE_SCATTER, gb, dense, expert);
+		double ag = params_collective(hw, span, n, ne, COLL_ALL_GATHER, wb, dense, expert);
 		o->overlap_dp = overlap_on(odp, rs + ag, bwd + fwd);
 		dp = o->overlap_dp ? exposed(rs, bwd, true) + exposed(ag, fwd, true) : rs + ag;
 	} else {
-		double ar = collective(hw, span, n, COLL_ALL_REDUCE, gb * dense) +
-			    collective(hw, span, ne, COLL_ALL_REDUCE, gb * expert);
+		double ar = params_collective(hw, span, n, ne, COLL_ALL_REDUCE, gb, dense, expert);
 		o->overlap_dp = overlap_on(odp, ar, bwd);
 		dp = exposed(ar, bwd, o->overlap_dp);
 	}

@@ -262,7 +262,7 @@ static void offload_fit(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	double k = 1 + ceil((mem - usable) / l->act - 1e-9);
 	if (k < 2)
 		k = 2;
-	if (k >= m->layers || k * l->act > hw->host_mem)
+	if (k >= m->layers || plan_offload_over_host(hw, l, k))
 		return;
 	Top t = {.c = *none};
 	t.c.offload = (int)k;
@@ -427,13 +427,12 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 								if (mem > usable) {
 									/* The search's offload: where nothing else fits
 									 * without recomputation and pipeline. */
-									if (sp->offload < 0 && pp == 1 && v == 1 &&
-									    c.recompute == RC_NONE && hw->host_bw > 0)
+									if (sp->offload < 0 && plan_offload_ok(m, hw, &c, 2))
 										offload_fit(m, hw, &c, dense, expert, usable,
 											    &layers[li], mem, tops, &ntops, out);
 									continue;
 								}
-								if (c.offload && c.offload * layers[li].act > hw->host_mem)
+								if (c.offload && plan_offload_over_host(hw, &layers[li], c.offload))
 									continue;
 								out->fit++;
 								/* Timed only when it could be kept: every step is at least
