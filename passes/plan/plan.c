@@ -472,22 +472,25 @@ static const char *explain_invalid(Design *d, const Decl *w, const PlanModel *m,
 		return arena_printf(ar, "ep = %g does not divide the model's %g experts", ep->vals[0],
 				    m->experts);
 	}
-	/* A fixed activation offload: only without a pipeline or recomputation, fewer layers than
-	 * the model's, on an accelerator with a host link (plan_offload_ok). */
+	/* A fixed activation offload: the first rule it breaks (plan_offload_why) over the plans the
+	 * workload allows (does its PP allow 1, its recomputation none). */
 	if (sp->offload > 0) {
-		const PlanSet *pps = &sp->knob[KNOB_PP];
-		bool pp1 = plan_set_allows(pps, 1), none = sp->recompute & (1u << RC_NONE);
-		if (sp->offload >= m->layers || !pp1 || !none || hw->host_bw <= 0) {
+		OffloadWhy why = plan_offload_why(m, hw, sp->offload,
+						  plan_set_allows(&sp->knob[KNOB_PP], 1),
+						  sp->recompute & (1u << RC_NONE));
+		if (why != OFFLOAD_OK) {
 			*at = field_loc(w, FLD_WORKLOAD_OFFLOAD_LAYERS);
 			const char *cfg = " (megatron/core/transformer/transformer_config.py)";
 			return arena_printf(
 				ar, "offload_layers = %d %s", sp->offload,
-				sp->offload >= m->layers
+				why == OFFLOAD_TOO_MANY
 					? arena_printf(ar, "is not fewer than the model's %g layers%s",
 						       m->layers, cfg)
-				: !pp1	? arena_printf(ar, "needs pp = 1: Megatron-Core has no CPU "
+				: why == OFFLOAD_PIPELINE
+					? arena_printf(ar, "needs pp = 1: Megatron-Core has no CPU "
 							   "offloading with a pipeline%s", cfg)
-				: !none ? arena_printf(ar, "needs recompute = none: Megatron-Core's CPU "
+				: why == OFFLOAD_RECOMPUTE
+					? arena_printf(ar, "needs recompute = none: Megatron-Core's CPU "
 							   "offloading does not work with "
 							   "recomputation%s", cfg)
 					: arena_printf(ar, "needs a link to host memory: accelerator '%s' "

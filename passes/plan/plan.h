@@ -113,11 +113,30 @@ void plan_cost(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
  * takes 0 to num_layers − 1 layers (megatron/core/transformer/transformer_config.py,
  * __post_init__); the accelerator needs a host link. Inline: the search asks it of every plan
  * that does not fit. */
+typedef enum {
+	OFFLOAD_OK,
+	OFFLOAD_TOO_MANY,  /* k not fewer than the model's layers */
+	OFFLOAD_PIPELINE,  /* a pipeline (or interleaving) */
+	OFFLOAD_RECOMPUTE, /* recomputation */
+	OFFLOAD_NO_LINK,   /* the accelerator has no host link */
+} OffloadWhy;
+/* The first of those rules k > 0 offloaded layers break, for a plan without a pipeline (pp1)
+ * and without recomputation (none) or not: the one statement of them, which the search asks
+ * through plan_offload_ok and the diagnostic of a fixed offload_layers names. */
+static inline OffloadWhy plan_offload_why(const PlanModel *m, const PlanHw *hw, int k, bool pp1,
+					  bool none)
+{
+	return k >= (int)m->layers ? OFFLOAD_TOO_MANY
+	       : !pp1		   ? OFFLOAD_PIPELINE
+	       : !none		   ? OFFLOAD_RECOMPUTE
+	       : hw->host_bw <= 0  ? OFFLOAD_NO_LINK
+				   : OFFLOAD_OK;
+}
 static inline bool plan_offload_ok(const PlanModel *m, const PlanHw *hw, const PlanConfig *c,
 				   int k)
 {
-	return k == 0 || (k > 0 && k < (int)m->layers && c->pp == 1 && c->v == 1 &&
-			  c->recompute == RC_NONE && hw->host_bw > 0);
+	return k == 0 || (k > 0 && plan_offload_why(m, hw, k, c->pp == 1 && c->v == 1,
+						    c->recompute == RC_NONE) == OFFLOAD_OK);
 }
 /* Whether k offloaded layers' activations exceed the host's memory (the accelerator's share
  * of its node's). */

@@ -11,13 +11,12 @@
  */
 #include "backends.h"
 #include "passes.h"
+#include "unit_build.h"
 
 #include <CUnit/CUnit.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* unit_build.h's; this file keeps a Built of its own. */
-bool unit_sanitized(void);
 
 void suite_slurm(void);
 
@@ -72,30 +71,19 @@ static void test_hostlist(void)
 
 /* ---- the scheduler's view ---------------------------------------------------------------------- */
 
-typedef struct Built {
-	Program p;
-	Design d;
-	bool ok;
-} Built;
-
-static void build(Built *b, const char *example, const char *scenario, const char *set)
+/* An example built (unit_build.h), its scheduler view asserted made; built_ok says whether. */
+static Built *build(const char *example, const char *scenario)
 {
-	static CliOverride sets[1];
-	sets[0].text = set;
-	memset(b, 0, sizeof *b);
-	Ctx *c = ctx_new((DiagOptions){.format = DIAG_TEXT});
-	c->stdlib_dir = CLUSTERC_SOURCE_DIR "/stdlib";
-	b->p = (Program){.c = c, .dump = -1, .scenario = scenario, .sets = sets, .nsets = set ? 1 : 0};
 	char path[512];
 	snprintf(path, sizeof path, "%s/examples/%s", CLUSTERC_SOURCE_DIR, example);
-	b->ok = pipeline_build(&b->p, &b->d, path, NULL) == 0;
-	CU_ASSERT_TRUE(b->ok && b->d.sched);
-	b->ok = b->ok && b->d.sched;
+	Built *b = unit_build(NULL, path, scenario, false);
+	CU_ASSERT_TRUE(b->errors == 0 && b->d.sched);
+	return b;
 }
 
-static void built_free(Built *b)
+static bool built_ok(const Built *b)
 {
-	ctx_free(b->p.c);
+	return b->errors == 0 && b->d.sched;
 }
 
 /* Switches Slurm's tree lists, and how many of them are at a tier. */
@@ -114,13 +102,12 @@ static int kept_blocks(const SchedTree *t)
 
 static void test_superpod(void)
 {
-	Built b;
-	build(&b, "dgx-h100-superpod.cluster", "su1", NULL);
-	if (!b.ok) {
-		built_free(&b);
+	Built *b = build("dgx-h100-superpod.cluster", "su1");
+	if (!built_ok(b)) {
+		unit_build_done(b);
 		return;
 	}
-	const SchedTree *t = b.d.sched;
+	const SchedTree *t = b->d.sched;
 	CU_ASSERT_EQUAL(t->fabric->family->kind, TOPO_FAT_TREE);
 	CU_ASSERT_EQUAL(t->tiers, 2);
 	CU_ASSERT_EQUAL(t->nsw, 12);          /* 8 leaves (one per rail) and 4 spines */
@@ -131,7 +118,7 @@ static void test_superpod(void)
 	CU_ASSERT_PTR_NOT_NULL(t->sw[1].omitted);
 	CU_ASSERT_EQUAL(t->off_fabric, 0);
 	CU_ASSERT_EQUAL(t->gbps, 400);
-	for (int n = 0; n < b.d.nnodes; n++) {
+	for (int n = 0; n < b->d.nnodes; n++) {
 		CU_ASSERT_EQUAL(t->leaf[n], 0);
 		const SchedSwitch *up = sched_ancestor(t, n, 1);
 		CU_ASSERT_PTR_NOT_NULL_FATAL(up);
@@ -142,24 +129,23 @@ static void test_superpod(void)
 	CU_ASSERT_STRING_EQUAL(t->block[0].name, "compute-su001");
 	CU_ASSERT_EQUAL(t->block_base, 31);
 	CU_ASSERT_EQUAL(t->block_levels, 1);
-	built_free(&b);
+	unit_build_done(b);
 }
 
 static void test_three_tiers(void)
 {
-	Built b;
-	build(&b, "wanka.cluster", NULL, NULL);
-	if (!b.ok) {
-		built_free(&b);
+	Built *b = build("wanka.cluster", NULL);
+	if (!built_ok(b)) {
+		unit_build_done(b);
 		return;
 	}
-	const SchedTree *t = b.d.sched;
+	const SchedTree *t = b->d.sched;
 	CU_ASSERT_EQUAL(t->tiers, 3);
 	CU_ASSERT_EQUAL(listed(t, 0), 40);    /* a rail-0 leaf per scalable unit */
 	CU_ASSERT_EQUAL(listed(t, 1), 320);
 	CU_ASSERT_EQUAL(listed(t, 2), 192); /* 32 core groups of 6 (docs/fabrics.md §2) */
 	/* Every node reaches a core through its leaf and a spine. */
-	for (int n = 0; n < b.d.nnodes; n++)
+	for (int n = 0; n < b->d.nnodes; n++)
 		CU_ASSERT_PTR_NOT_NULL(sched_ancestor(t, n, 2));
 	/* 39 units of 32 nodes and one of 2: the base is 32, the small unit joins the unit before
 	 * it (its neighbour of the same kind), which then holds 34 nodes. */
@@ -169,25 +155,24 @@ static void test_three_tiers(void)
 	CU_ASSERT_EQUAL(t->block[39].nnode, 2);
 	CU_ASSERT_EQUAL(t->block[38].own, 32);
 	CU_ASSERT_EQUAL(t->block[38].nnode, 34);
-	CU_ASSERT_EQUAL(t->block[38].node[33], b.d.nnodes - 1);
-	CU_ASSERT_EQUAL(t->block_of[b.d.nnodes - 1], 38);
+	CU_ASSERT_EQUAL(t->block[38].node[33], b->d.nnodes - 1);
+	CU_ASSERT_EQUAL(t->block_of[b->d.nnodes - 1], 38);
 	CU_ASSERT_STRING_EQUAL(t->block_unit, "scalable unit");
 	CU_ASSERT_EQUAL(t->block_base, 32);
 	CU_ASSERT_EQUAL(t->block_levels, 6); /* 1, 2 ... 32 of 39 blocks */
-	built_free(&b);
+	unit_build_done(b);
 }
 
 static void test_scale_up_blocks(void)
 {
 	if (unit_sanitized())
 		return;
-	Built b;
-	build(&b, "scale-100k.cluster", NULL, NULL);
-	if (!b.ok) {
-		built_free(&b);
+	Built *b = build("scale-100k.cluster", NULL);
+	if (!built_ok(b)) {
+		unit_build_done(b);
 		return;
 	}
-	const SchedTree *t = b.d.sched;
+	const SchedTree *t = b->d.sched;
 	CU_ASSERT_TRUE(t->multi_node_domains);
 	CU_ASSERT_STRING_EQUAL(t->block_unit, "scale-up domain");
 	CU_ASSERT_EQUAL(t->nblock, 1400);
@@ -207,42 +192,41 @@ static void test_scale_up_blocks(void)
 	CU_ASSERT_EQUAL(t->level[1].split, 22);
 	CU_ASSERT_EQUAL(t->level[2].split, 350);
 	CU_ASSERT_EQUAL(t->level[2].of, 1400);
-	CU_ASSERT_STRING_EQUAL(b.d.domain_names[b.d.nodes[0].domain], "gb200_nvl72_tray-nvl0001");
-	CU_ASSERT_STRING_EQUAL(b.d.domain_names[b.d.nodes[18].domain], "gb200_nvl72_tray-nvl0002");
-	built_free(&b);
+	CU_ASSERT_STRING_EQUAL(b->d.domain_names[b->d.nodes[0].domain], "gb200_nvl72_tray-nvl0001");
+	CU_ASSERT_STRING_EQUAL(b->d.domain_names[b->d.nodes[18].domain], "gb200_nvl72_tray-nvl0002");
+	unit_build_done(b);
 }
 
 static void test_direct(void)
 {
-	Built b;
-	build(&b, "dragonfly-1k.cluster", NULL, NULL);
-	if (b.ok) {
-		const SchedTree *t = b.d.sched;
+	Built *b = build("dragonfly-1k.cluster", NULL);
+	if (built_ok(b)) {
+		const SchedTree *t = b->d.sched;
 		CU_ASSERT_EQUAL(t->fabric->family->kind, TOPO_DRAGONFLY);
 		CU_ASSERT_EQUAL(t->tiers, 3); /* routers, groups, the top */
 		CU_ASSERT_EQUAL(listed(t, 2), 1);
-		CU_ASSERT_EQUAL(listed(t, 1), b.d.fabrics[0].df_g);
+		CU_ASSERT_EQUAL(listed(t, 1), b->d.fabrics[0].df_g);
 		CU_ASSERT_STRING_EQUAL(t->block_unit, "dragonfly group");
-		for (int n = 0; n < b.d.nnodes; n++)
+		for (int n = 0; n < b->d.nnodes; n++)
 			CU_ASSERT_PTR_NOT_NULL(sched_ancestor(t, n, 2));
 	}
-	built_free(&b);
-	build(&b, "torus-3d.cluster", NULL, NULL);
-	if (b.ok) {
-		const SchedTree *t = b.d.sched;
+	unit_build_done(b);
+	b = build("torus-3d.cluster", NULL);
+	if (built_ok(b)) {
+		const SchedTree *t = b->d.sched;
 		CU_ASSERT_EQUAL(t->fabric->family->kind, TOPO_TORUS);
 		CU_ASSERT_EQUAL(t->tiers, 2); /* racks, the top */
 		int racks = 0;
-		for (int r = 0; r < b.d.nracks; r++)
-			racks += b.d.racks[r].nnodes > 0;
+		for (int r = 0; r < b->d.nracks; r++)
+			racks += b->d.racks[r].nnodes > 0;
 		CU_ASSERT_EQUAL(listed(t, 0), racks);
 		CU_ASSERT_EQUAL(listed(t, 1), 1);
 		int nodes = 0;
 		for (int s = 0; s < t->nsw; s++)
 			nodes += t->sw[s].nnode;
-		CU_ASSERT_EQUAL(nodes, b.d.nnodes);
+		CU_ASSERT_EQUAL(nodes, b->d.nnodes);
 	}
-	built_free(&b);
+	unit_build_done(b);
 }
 
 /* Every node in exactly one kept block, no kept block below the base, in every example (and
@@ -316,19 +300,18 @@ static void test_every_node_in_one_block(void)
 	/* The last, 100,000 GPUs, not in the sanitizer build (unit_sanitized). */
 	size_t n = sizeof examples / sizeof *examples - (unit_sanitized() ? 1 : 0);
 	for (size_t i = 0; i < n; i++) {
-		Built b;
-		build(&b, examples[i], NULL, NULL);
-		if (b.ok)
-			check_blocks(&b.d), check_levels(&b.d);
-		if (b.ok && i + 1 == sizeof examples / sizeof *examples) {
-			const SchedTree *t = b.d.sched;
+		Built *b = build(examples[i], NULL);
+		if (built_ok(b))
+			check_blocks(&b->d), check_levels(&b->d);
+		if (built_ok(b) && i + 1 == sizeof examples / sizeof *examples) {
+			const SchedTree *t = b->d.sched;
 			const SchedBlock *last = &t->block[t->nblock - 1];
 			CU_ASSERT_EQUAL(last->nnode, 4);
 			CU_ASSERT_STRING_EQUAL(last->what, "scalable unit");
 			CU_ASSERT_STRING_EQUAL(t->block[last->into].what, "scalable unit");
 			CU_ASSERT_STRING_EQUAL(t->block_unit, "scale-up domain or a scalable unit");
 		}
-		built_free(&b);
+		unit_build_done(b);
 	}
 }
 
