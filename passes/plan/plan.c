@@ -209,6 +209,8 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	hw->elem_bytes = fp8 ? 1 : 2;
 	hw->eff_large = fp8 ? a->accel.fp8_matmul_eff : a->accel.matmul_eff;
 	hw->eff16 = a->accel.matmul_eff;
+	hw->attn_eff = a->accel.attention_eff;
+	hw->attn_bwd_eff = a->accel.attention_bwd_eff;
 	hw->fp8_cache = fp8 ? (a->accel.fp8_tn_only ? 2 : 1) : 0;
 	hw->hbm = a->accel.memory;
 	hw->hbm_usable = fmax(0, hw->hbm - PLAN_HBM_RESERVE_BYTES);

@@ -920,10 +920,12 @@ static void test_accuracy(void)
 	accuracy_summary(true, &fit_mean, &fit_max);
 	accuracy_summary(false, &mean, &worst);
 	/* Regression bounds at what the model reaches today (docs/parallelism.md, "Accuracy"):
-	 * the fitted rows within 2.6 % on average, the held-out ones within 5.4 %; the goal, 5 %
-	 * held out, is not met. */
-	CU_ASSERT(fit_mean <= 0.026);
-	CU_ASSERT(mean <= 0.054);
+	 * the fitted rows within 2.7 % on average (2.61 %: the fused attention's efficiencies are
+	 * measured kernels', not fitted, and the refit minimises the rows' squared error, not
+	 * their mean absolute one, which was 2.57 % before), the held-out ones within 5.3 %
+	 * (5.29 %); the goal, 5 % held out, is not met. */
+	CU_ASSERT(fit_mean <= 0.027);
+	CU_ASSERT(mean <= 0.053);
 	int fitted = 0;
 	for (int i = 0; i < accuracy_n; i++)
 		fitted += accuracy_fit[i];
@@ -1360,6 +1362,47 @@ static void test_flash_attention(void)
 	done(b);
 }
 
+/* The fused core at the accelerator's own attention efficiencies, by hand: one layer of 8 heads
+ * of 128 at sequence 4,096, micro-batch 1, no TP, on a BF16 part of 989 TFLOP/s. Its causal
+ * forward is 2·a·s·s·(d + d)/2 = 2·8·4096²·256/2 FLOPs, 34.36 GFLOP: 34.36e9/(989e12·0.53) s
+ * at attention_efficiency 0.53 instead of /(989e12·0.62) at matmul_efficiency 0.62; its
+ * backward 2.5 times the FLOPs at attention_backward_efficiency 0.52. Everything else in the
+ * layer is the same, so the differences are the core's alone. */
+static void test_attention_efficiency(void)
+{
+	PlanModel m = {.layers = 1, .hidden = 1024, .heads = 8, .head_dim = 128, .groups = 8,
+		       .ffn = 4096, .seq = 4096, .vocab = 32000, .mats = 2, .experts = 1,
+		       .top_k = 1, .expert_ffn = 4096, .dense_layers = 1, .dropout = 0};
+	PlanConfig c = {.tp = 1, .cp = 1, .ep = 1, .micro = 1, .flash = true,
+			.recompute = RC_NONE};
+	PlanHw base = {.peak = 989e12, .peak16 = 989e12, .eff_large = 0.62, .eff16 = 0.62,
+		       .elem_bytes = 2, .hbm_bw = 3.35e12};
+	PlanHw own = base;
+	own.attn_eff = 0.53, own.attn_bwd_eff = 0.52;
+	PlanLayer lb, lo;
+	plan_layer(&m, &base, &c, &lb);
+	plan_layer(&m, &own, &c, &lo);
+	double flops = 2.0 * 8 * 4096 * 4096 * 256 / 2;
+	CLOSE(flops, 34.359738368e9, 1e-12);
+	double fwd_b = flops / (989e12 * 0.62), fwd_o = flops / (989e12 * 0.53);
+	CLOSE(lo.fwd - lb.fwd, fwd_o - fwd_b, 1e-9);
+	/* Backward: 2.5 forwards' FLOPs at the backward's efficiency (5 multiplies to 2). */
+	double bwd_b = 2.5 * flops / (989e12 * 0.62), bwd_o = 2.5 * flops / (989e12 * 0.52);
+	CLOSE(lo.bwd - lb.bwd, bwd_o - bwd_b, 1e-9);
+	/* Unset, the backward takes the forward's efficiency and the forward BF16's. */
+	PlanHw fwd_only = base;
+	fwd_only.attn_eff = 0.53;
+	PlanLayer lf;
+	plan_layer(&m, &fwd_only, &c, &lf);
+	CLOSE(lf.bwd - lb.bwd, 2.5 * (fwd_o - fwd_b), 1e-9);
+	/* Unfused (flash_attention = false) the core keeps the roofline at matmul_efficiency. */
+	c.flash = false;
+	plan_layer(&m, &base, &c, &lb);
+	plan_layer(&m, &own, &c, &lo);
+	CLOSE(lo.fwd, lb.fwd, 1e-12);
+	CLOSE(lo.bwd, lb.bwd, 1e-12);
+}
+
 static void test_uneven_stages(void)
 {
 	PlanModel m = gpt(126, 16384, 128);
@@ -1438,6 +1481,7 @@ void suite_plan(void)
 	CU_add_test(s, "activation offload: the search", test_offload_search);
 	CU_add_test(s, "MoE capacity factor", test_capacity_factor);
 	CU_add_test(s, "FlashAttention with the causal mask", test_flash_attention);
+	CU_add_test(s, "attention at the accelerator's own efficiency", test_attention_efficiency);
 	CU_add_test(s, "CP exchange, BF16 gradients, FP8 weight copies and parameters", test_cp_grad_fp8);
 	CU_add_test(s, "block recomputation", test_block_recompute);
 	CU_add_test(s, "fidelity: Narayanan et al. Table 1 on DGX A100", test_fidelity);
