@@ -584,6 +584,33 @@ typedef struct Published {
 	"transformer(layers = " #l ", hidden = " #h ", heads = " #a ", ffn = " #f \
 	", seq = 4096, vocab = 256000, tied_embeddings = false, bias = false, dropout = 0)"
 
+/* Megatron-Bridge's MoE rows (MB_MOE): every Mixture-of-Experts row of its performance
+ * summaries (docs/performance-summary.md at 00b7660 and docs/performance-summary-archive.md at
+ * 0a25f91, read 2026-12: the 25.09, 25.11 and 26.02 containers) on DGX H100, DGX B200 and
+ * GB200 NVL72 in BF16 or FP8 with current scaling, at each table's GPUs, GBS, MBS, TP, PP, VP
+ * and EP (CP 1), tokens per second per GPU. All are held out (check): the split was written
+ * down before their first run. The tables say "we force-balance the token distribution among
+ * experts and all benchmarks are token-dropless" (25.11, 26.02), as the model takes routing;
+ * 25.09's "(tokendrop)" rows run Megatron-Bridge's apply_moe_token_drop, whose defaults are
+ * moe_expert_capacity_factor = 1.0 with moe_pad_expert_input_to_capacity = True
+ * (src/megatron/bridge/training/utils/moe_token_drop.py): capacity_factor = 1. 25.09's table
+ * has no precision column: its figures outside the parentheses are FP8 with current scaling,
+ * the parenthesised ones the block-scaled variant (its note), as for the dense 25.09 rows.
+ * Precision as the dense rows' (MB_FP8); BF16 is bf16_mixed, grad_reduce_in_fp32 = True
+ * (megatron/bridge/training/mixed_precision.py), the suite's default. Left out, each for a
+ * reason that is not its error: GPT-OSS 120B (every system), whose layers alternate full and
+ * 128-token banded attention with attention sinks (OpenAI, gpt-oss model card, 2025), which
+ * the model cannot express; DeepSeek-V3 (every row), whose recipe splits the 61 layers by a
+ * fixed layout the uneven stages here cannot express, 4 + 14 x 4 + 1 at PP 4 VP 4 or PP 16
+ * (megatron/bridge/recipes/deepseek/deepseek_v3.py, _get_deepseek_v3_pipeline_layout);
+ * FP8-MX and NVFP4 (block-scaled formats the model does not have); GB300 and B300 (no
+ * std.servers entry). The Qwen3 235B recipe on H100 overlaps the all-to-all with compute
+ * (scripts/performance/configs/qwen/qwen3_workload_base_configs.py at 01b2977,
+ * QWEN3_235B_A22B_PRETRAIN_CONFIG_H100_FP8_CS_V1 and _V2, the 25.11 and 26.02 tables' plans and
+ * batches: moe_a2a_overlap=True); the other knobs are searched. */
+#define MB_TOKEN_DROP "capacity_factor = 1"
+#define MB_QWEN235_H100 "overlap_ep = true"
+
 /* The GB200 Megatron-FSDP recipes offload activations to the Grace CPU's memory, the rows set
  * it from them (offload_layers): NVIDIA-NeMo/Megatron-Bridge,
  * scripts/performance/configs/llama/llama3_workload_base_configs.py (commit 00919dc, read
@@ -835,6 +862,43 @@ static const Published PUBLISHED[] = {
 	{"NeMo 24.07 Llama 3 70B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", "llama3_70b",
 	 "precision = fp8; tp = 4; pp = 4; cp = 2; interleave = 5; micro_batch = 1", 64, 128,
 	 ACC_TOKENS, 1533, false},
+	/* Megatron-Bridge's MoE rows (MB_MOE above): all check, the split written before their
+	 * first run. */
+	{"MB 25.11 Qwen3 235B, 256 GB200 BF16, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
+	 "qwen3_235b_a22b", "tp = 1; pp = 8; cp = 1; interleave = 3; ep = 32; micro_batch = 1",
+	 256, 8192, ACC_TOKENS, 4916, false},
+	{"MB 25.11 Qwen3 30B, 16 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", "qwen3_30b_a3b",
+	 MB_FP8 "tp = 1; pp = 2; cp = 1; interleave = 24; ep = 8; micro_batch = 2", 16, 512,
+	 ACC_TOKENS, 5275, false},
+	{"MB 25.11 Qwen3 235B, 256 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", "qwen3_235b_a22b",
+	 MB_FP8 "tp = 2; pp = 8; cp = 1; interleave = 4; ep = 32; micro_batch = 1; " MB_QWEN235_H100,
+	 256, 2048, ACC_TOKENS, 1575, false},
+	{"MB 26.02 Qwen3 30B, 16 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", "qwen3_30b_a3b",
+	 MB_FP8 "tp = 1; pp = 2; cp = 1; interleave = 12; ep = 8; micro_batch = 1", 16, 1024,
+	 ACC_TOKENS, 5113, false},
+	{"MB 26.02 Qwen3 235B, 256 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", "qwen3_235b_a22b",
+	 MB_FP8 "tp = 2; pp = 8; cp = 1; interleave = 4; ep = 32; micro_batch = 1; " MB_QWEN235_H100,
+	 256, 8192, ACC_TOKENS, 1633, false},
+	{"MB 25.09 Qwen3 30B, 8 GB200 FP8 token drop, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
+	 "qwen3_30b_a3b", MB_FP8 "tp = 1; pp = 1; cp = 1; ep = 8; micro_batch = 4; " MB_TOKEN_DROP,
+	 8, 512, ACC_TOKENS, 22775, false},
+	{"MB 25.09 Qwen3 235B, 64 GB200 FP8 token drop, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
+	 "qwen3_235b_a22b", MB_FP8 "tp = 2; pp = 1; cp = 1; ep = 64; micro_batch = 1; " MB_TOKEN_DROP,
+	 64, 1024, ACC_TOKENS, 4452, false},
+	{"MB 25.09 Qwen3 30B, 8 B200 FP8 token drop, tok/s/GPU", ON_DGX, "DGX_B200", "qwen3_30b_a3b",
+	 MB_FP8 "tp = 1; pp = 1; cp = 1; ep = 8; micro_batch = 1; " MB_TOKEN_DROP, 8, 512,
+	 ACC_TOKENS, 18066, false},
+	{"MB 25.09 Qwen3 235B, 64 B200 FP8 token drop, tok/s/GPU", ON_DGX, "DGX_B200",
+	 "qwen3_235b_a22b",
+	 MB_FP8 "tp = 1; pp = 8; cp = 1; interleave = 2; ep = 8; micro_batch = 1; " MB_TOKEN_DROP,
+	 64, 1024, ACC_TOKENS, 4104, false},
+	{"MB 25.09 Qwen3 30B, 16 H100 FP8 token drop, tok/s/GPU", ON_DGX, "DGX_H100", "qwen3_30b_a3b",
+	 MB_FP8 "tp = 1; pp = 2; cp = 1; interleave = 24; ep = 8; micro_batch = 2; " MB_TOKEN_DROP,
+	 16, 512, ACC_TOKENS, 10494, false},
+	{"MB 25.09 Qwen3 235B, 256 H100 FP8 token drop, tok/s/GPU", ON_DGX, "DGX_H100",
+	 "qwen3_235b_a22b",
+	 MB_FP8 "tp = 2; pp = 8; cp = 1; interleave = 4; ep = 32; micro_batch = 1; " MB_TOKEN_DROP,
+	 256, 2048, ACC_TOKENS, 1204, false},
 };
 
 enum { ACC_ROWS = sizeof PUBLISHED / sizeof PUBLISHED[0] + 1 };
