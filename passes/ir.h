@@ -1058,6 +1058,8 @@ typedef struct PlanSpace {
 	unsigned zero2;      /* shard_gradients: bit 0 off allowed, bit 1 on allowed */
 	double capacity;     /* the workload's capacity_factor; 0: dropless */
 	int offload;         /* the workload's offload_layers; -1: searched */
+	int first_layers;    /* the workload's pipeline_first_layers; 0: searched */
+	int last_layers;     /* the workload's pipeline_last_layers; 0: searched */
 	unsigned overlap_dp, overlap_tp, overlap_pp, overlap_ep; /* bit 0: off, bit 1: on allowed */
 	unsigned cp_comm;    /* bit CPC_x allowed */
 	bool grad16;         /* the workload's grad_reduce_bf16 */

@@ -241,6 +241,37 @@ int plan_stage_splits(const PlanModel *m, int pp, int (*out)[2], int max)
 	return n;
 }
 
+/* A pipeline layout the workload fixes (Megatron-LM --decoder-first-pipeline-num-layers and
+ * --decoder-last-pipeline-num-layers, megatron/training/arguments.py: "the remaining layers
+ * are evenly distributed" over the other stages): the first and/or last stage's layers given,
+ * the middle stages share the rest evenly (at least one layer each), an unset end taking a
+ * middle stage's share. DeepSeek-V3's recipes split 61 layers 16 + 16 + 16 + 13 at PP 4
+ * (Megatron-Bridge, megatron/bridge/recipes/deepseek/deepseek_v3.py): first 16, last 13,
+ * which the searched splits (ends at most two layers short) do not reach. Without fixed
+ * values, plan_stage_splits. */
+int plan_splits(const PlanModel *m, int pp, int first, int last, int (*out)[2], int max)
+{
+	if (first <= 0 && last <= 0)
+		return plan_stage_splits(m, pp, out, max);
+	int L = (int)m->layers;
+	if (pp < 2 || max < 1)
+		return 0;
+	int ends = (first > 0) + (last > 0), rest = L - (first > 0 ? first : 0) - (last > 0 ? last : 0);
+	int others = pp - ends; /* the stages sharing the rest */
+	if (others == 0) {
+		if (rest != 0)
+			return 0;
+		out[0][0] = first, out[0][1] = last;
+		return 1;
+	}
+	if (rest < others || rest % others)
+		return 0;
+	int share = rest / others;
+	out[0][0] = first > 0 ? first : share;
+	out[0][1] = last > 0 ? last : share;
+	return 1;
+}
+
 /* Interleaving with uneven stages (Llama Team 2024, §3.3.2, runs 126 layers at PP 16 with
  * interleaving): the pp·v virtual stages are the first chunk (first − (v−1)·mid/v layers and
  * the embedding), mid/v layers each, and the last chunk (last − (v−1)·mid/v and the loss), so

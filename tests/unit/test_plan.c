@@ -1477,6 +1477,48 @@ static void test_attention_efficiency(void)
 	CLOSE(lo.bwd, lb.bwd, 1e-12);
 }
 
+/* A pipeline layout the workload fixes (pipeline_first_layers, pipeline_last_layers): the
+ * other stages share the rest evenly, as Megatron-LM's --decoder-first/last-pipeline-num-layers
+ * do. DeepSeek-V3's 61 layers in Megatron-Bridge's recipe: 16 + 16 + 16 + 13 at PP 4 (and at
+ * PP 4 VP 4 the chunks 4 + 14 x 4 + 1), 4 + 14 x 4 + 1 at PP 16. */
+static void test_fixed_pipeline_layout(void)
+{
+	PlanModel m = gpt(61, 7168, 128);
+	int sp[PLAN_SPLITS][2];
+	CU_ASSERT_EQUAL(plan_splits(&m, 4, 16, 13, sp, PLAN_SPLITS), 1);
+	CU_ASSERT(sp[0][0] == 16 && sp[0][1] == 13);
+	CU_ASSERT_EQUAL(plan_splits(&m, 16, 4, 1, sp, PLAN_SPLITS), 1); /* 56 = 14 x 4 */
+	CU_ASSERT(sp[0][0] == 4 && sp[0][1] == 1);
+	/* One end fixed: the other takes a middle stage's share, (61 − 16)/3 = 15. */
+	CU_ASSERT_EQUAL(plan_splits(&m, 4, 16, 0, sp, PLAN_SPLITS), 1);
+	CU_ASSERT(sp[0][0] == 16 && sp[0][1] == 15);
+	CU_ASSERT_EQUAL(plan_splits(&m, 4, 0, 16, sp, PLAN_SPLITS), 1);
+	CU_ASSERT(sp[0][0] == 15 && sp[0][1] == 16);
+	/* The rest not shared evenly (61 − 16 − 14 = 31 over 2), or nothing left for the middle,
+	 * or PP 1: none; PP 2 takes exactly first + last = L. */
+	CU_ASSERT_EQUAL(plan_splits(&m, 4, 16, 14, sp, PLAN_SPLITS), 0);
+	CU_ASSERT_EQUAL(plan_splits(&m, 4, 30, 30, sp, PLAN_SPLITS), 0);
+	CU_ASSERT_EQUAL(plan_splits(&m, 1, 30, 31, sp, PLAN_SPLITS), 0);
+	CU_ASSERT_EQUAL(plan_splits(&m, 2, 30, 31, sp, PLAN_SPLITS), 1);
+	CU_ASSERT_EQUAL(plan_splits(&m, 2, 30, 30, sp, PLAN_SPLITS), 0);
+	/* Unset, the searched splits (the ends at most two layers short of the middle). */
+	CU_ASSERT_EQUAL(plan_splits(&m, 4, 0, 0, sp, PLAN_SPLITS),
+			plan_stage_splits(&m, 4, sp, PLAN_SPLITS));
+	/* Planned: the fixed ends are the plan's, the layout of its chunks written for
+	 * Megatron-LM (4, 14 x 4, 1 at PP 4 VP 4). */
+	Built *b = small_model("transformer(layers = 61, hidden = 4096, heads = 32, query_groups = 8, "
+			       "ffn = 14336, seq = 4096, vocab = 128256, activation = swiglu)",
+			       "pp = 4\n  interleave = 4\n  pipeline_first_layers = 16\n"
+			       "  pipeline_last_layers = 13");
+	const WorkloadPlan *wp = plan_of(b, "w");
+	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
+	CU_ASSERT(wp->r.best.pp == 4 && wp->r.best.v == 4);
+	CU_ASSERT(wp->r.best.first == 16 && wp->r.best.last == 13);
+	CU_ASSERT(wp->r.cost.first_chunk_layers == 4 && wp->r.cost.virtual_stage_layers == 4 &&
+		  wp->r.cost.last_chunk_layers == 1);
+	done(b);
+}
+
 static void test_uneven_stages(void)
 {
 	PlanModel m = gpt(126, 16384, 128);
@@ -1556,6 +1598,7 @@ void suite_plan(void)
 	CU_add_test(s, "MoE capacity factor", test_capacity_factor);
 	CU_add_test(s, "FlashAttention with the causal mask", test_flash_attention);
 	CU_add_test(s, "attention at the accelerator's own efficiency", test_attention_efficiency);
+	CU_add_test(s, "a pipeline layout the workload fixes", test_fixed_pipeline_layout);
 	CU_add_test(s, "CP exchange, BF16 gradients, FP8 weight copies and parameters", test_cp_grad_fp8);
 	CU_add_test(s, "block recomputation", test_block_recompute);
 	CU_add_test(s, "fidelity: Narayanan et al. Table 1 on DGX A100", test_fidelity);

@@ -61,7 +61,8 @@ static void test_defaults(void)
 		"workload.overlap_tp", "workload.overlap_pp", "workload.overlap_ep", "workload.cp_comm", "rack.max_cables",
 		"cluster.network_rack", "fabric.patch_panel", "fabric.trunks", "storage.write_bandwidth",
 		"workload.checkpoint_interval", "node.price", "accelerator.fp8_matmul_efficiency", "accelerator.attention_efficiency",
-		"accelerator.attention_backward_efficiency", "cluster.depreciation_period", "power.chain", "cooling.pue", "cooling.plant",
+		"accelerator.attention_backward_efficiency", "workload.pipeline_first_layers",
+		"workload.pipeline_last_layers", "cluster.depreciation_period", "power.chain", "cooling.pue", "cooling.plant",
 		"cooling_unit.racks_per_unit", "zone.cooling", "zone.power_limit", "zone.nodes_per_rack", "zone.floor", "zone.floor_loading",
 		"cluster.rack", "cluster.zones", "site.free_cooling_hours", NULL};
 	schema_init();
@@ -81,7 +82,7 @@ static void test_defaults(void)
 		CU_ASSERT(listed);
 		found++;
 	}
-	CU_ASSERT_EQUAL(found, 77);
+	CU_ASSERT_EQUAL(found, 79);
 	/* Literal defaults come back in base units and constants. */
 	CU_ASSERT_DOUBLE_EQUAL(field_schemas[FLD_SWITCH_HEIGHT].dflt.num, 0.04445, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(field_schemas[FLD_RACK_WIDTH].dflt.num, 0.6, 1e-12);
