@@ -600,10 +600,10 @@ typedef struct Published {
  * (megatron/bridge/training/mixed_precision.py), the suite's default. Left out, each for a
  * reason that is not its error: GPT-OSS 120B (every system), whose layers alternate full and
  * 128-token banded attention with attention sinks (OpenAI, gpt-oss model card, 2025), which
- * the model cannot express; DeepSeek-V3 (every row), whose recipe splits the 61 layers by a
- * fixed layout the uneven stages here cannot express, 4 + 14 x 4 + 1 at PP 4 VP 4 or PP 16
- * (megatron/bridge/recipes/deepseek/deepseek_v3.py, _get_deepseek_v3_pipeline_layout);
- * FP8-MX and NVFP4 (block-scaled formats the model does not have); GB300 and B300 (no
+ * the model cannot express; DeepSeek-V3 at first (its recipe's fixed layout, 4 + 14 x 4 + 1
+ * at PP 4 VP 4 or PP 16, megatron/bridge/recipes/deepseek/deepseek_v3.py,
+ * _get_deepseek_v3_pipeline_layout, which the searched splits cannot reach; three of its rows
+ * came in with pipeline_first_layers and pipeline_last_layers: MB_DSV3 below); FP8-MX and NVFP4 (block-scaled formats the model does not have); GB300 and B300 (no
  * std.servers entry). Written down as rows before the first run but found by it not to be
  * plannable: the three Qwen3 235B rows on H100 (TP 2, EP 32 over 256 GPUs at PP 8: DP 16) and
  * 25.09's on 64 GB200 (TP 2, EP 64 at PP 1: DP 32). Their EP groups span the TP ranks, which
@@ -612,7 +612,7 @@ typedef struct Published {
  * BASE_QWEN3_235B_A22B_CONFIG) and the planner does not (EP divides DP x CP; expert tensor
  * parallelism other than TP is in docs/parallelism.md's Limits). Their figures: 1,575, 1,633
  * and 1,204 tokens/s a GPU on H100 (25.11, 26.02, 25.09), 4,452 on GB200. The other knobs are
- * searched. The planner is far too fast on every MoE row (+52 to +272 % at the first run, the
+ * searched. The planner is far too fast on every MoE row (+32 to +272 % at the first run, the
  * small-expert Qwen3 30B most): an open gap (docs/parallelism.md, "Where the model still
  * misses"), so these rows are bounded at MB_MOE_BOUND, a regression bound at the first run's
  * largest error, not the suite's 25 %. */
@@ -1014,12 +1014,12 @@ static void test_accuracy(void)
 	/* Regression bounds at what the model reaches today (docs/parallelism.md, "Accuracy"):
 	 * the fitted rows within 2.7 % on average (2.61 %: the fused attention's efficiencies are
 	 * measured kernels', not fitted, and the refit minimises the rows' squared error, not
-	 * their mean absolute one, which was 2.57 % before); the held-out ones within 19 % (18.9
-	 * %: the seven MoE rows, +52 to +272 %, an open gap of the model, MB_MOE above, raise it
-	 * from 5.3 %), and those without the MoE rows within 5.3 % (5.29 %); the goal, 5 % held
+	 * their mean absolute one, which was 2.57 % before); the held-out ones within 21 % (21.0
+	 * %: the ten MoE rows, +32 to +272 %, an open gap of the model, MB_MOE above, raise it
+	 * from 5.3 %), and those without the MoE rows within 5.3 % (5.28 %); the goal, 5 % held
 	 * out, is not met. */
 	CU_ASSERT(fit_mean <= 0.027);
-	CU_ASSERT(mean <= 0.19);
+	CU_ASSERT(mean <= 0.21);
 	CU_ASSERT(dense_mean <= 0.053);
 	int fitted = 0;
 	for (int i = 0; i < accuracy_n; i++)
