@@ -71,6 +71,8 @@ struct Part {
 		double scale_up_bw;       /* bit/s per accelerator, both directions; NAN when absent */
 		double matmul_eff;
 		double fp8_matmul_eff;    /* the same at the FP8 peak */
+		double attention_eff;     /* fused attention's forward, of the BF16 peak */
+		double attention_bwd_eff; /* its backward */
 		bool fp8_tn_only;         /* FP8 GEMMs K-major only: a transposed weight copy kept */
 		double scale_up_eff;      /* fraction of scale_up_bw a collective attains */
 		bool scale_up_reduction;  /* NVLink SHARP (NVLS) in the domain's switches */
@@ -940,6 +942,8 @@ typedef struct PlanHw {
 	double peak16;       /* dense BF16 FLOP/s (attention core and output layer stay in BF16) */
 	double eff_large;    /* fraction of peak a large matrix multiply attains (matmul_efficiency) */
 	double eff16;        /* the same of a BF16 multiply (matmul_efficiency; = eff_large in BF16) */
+	double attn_eff;     /* fused attention's forward, of peak16 (attention_efficiency) */
+	double attn_bwd_eff; /* its backward (attention_backward_efficiency) */
 	double fp8_cache;    /* bytes a weight's FP8 copies take in an FP8 run: 1, 2 when
 			      * fp8_tn_only (the transpose too); 0 in BF16 */
 	double elem_bytes;   /* bytes of a matmul operand: 2 (bf16) or 1 (fp8) */
@@ -1054,6 +1058,8 @@ typedef struct PlanSpace {
 	unsigned zero2;      /* shard_gradients: bit 0 off allowed, bit 1 on allowed */
 	double capacity;     /* the workload's capacity_factor; 0: dropless */
 	int offload;         /* the workload's offload_layers; -1: searched */
+	int first_layers;    /* the workload's pipeline_first_layers; 0: searched */
+	int last_layers;     /* the workload's pipeline_last_layers; 0: searched */
 	unsigned overlap_dp, overlap_tp, overlap_pp, overlap_ep; /* bit 0: off, bit 1: on allowed */
 	unsigned cp_comm;    /* bit CPC_x allowed */
 	bool grad16;         /* the workload's grad_reduce_bf16 */

@@ -243,6 +243,14 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 			field_num_set(x, FLD_ACCELERATOR_FP8_MATMUL_EFFICIENCY, &fp8_eff)
 				? fp8_eff
 				: pt->accel.matmul_eff;
+		double att;
+		pt->accel.attention_eff =
+			field_num_set(x, FLD_ACCELERATOR_ATTENTION_EFFICIENCY, &att) ? att
+										 : pt->accel.matmul_eff;
+		pt->accel.attention_bwd_eff =
+			field_num_set(x, FLD_ACCELERATOR_ATTENTION_BACKWARD_EFFICIENCY, &att)
+				? att
+				: pt->accel.attention_eff;
 		pt->accel.fp8_tn_only = field_bool(x, FLD_ACCELERATOR_FP8_TN_ONLY);
 		pt->accel.scale_up_eff = field_num(x, FLD_ACCELERATOR_SCALE_UP_EFFICIENCY);
 		pt->accel.scale_up_reduction = field_bool(x, FLD_ACCELERATOR_SCALE_UP_REDUCTION);

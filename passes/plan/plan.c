@@ -209,6 +209,8 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	hw->elem_bytes = fp8 ? 1 : 2;
 	hw->eff_large = fp8 ? a->accel.fp8_matmul_eff : a->accel.matmul_eff;
 	hw->eff16 = a->accel.matmul_eff;
+	hw->attn_eff = a->accel.attention_eff;
+	hw->attn_bwd_eff = a->accel.attention_bwd_eff;
 	hw->fp8_cache = fp8 ? (a->accel.fp8_tn_only ? 2 : 1) : 0;
 	hw->hbm = a->accel.memory;
 	hw->hbm_usable = fmax(0, hw->hbm - PLAN_HBM_RESERVE_BYTES);
@@ -250,6 +252,9 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	sp->capacity = field_num_set(w, FLD_WORKLOAD_CAPACITY_FACTOR, &cf) ? cf : 0;
 	double off;
 	sp->offload = field_num_set(w, FLD_WORKLOAD_OFFLOAD_LAYERS, &off) ? (int)off : -1;
+	double fl, ll;
+	sp->first_layers = field_num_set(w, FLD_WORKLOAD_PIPELINE_FIRST_LAYERS, &fl) ? (int)fl : 0;
+	sp->last_layers = field_num_set(w, FLD_WORKLOAD_PIPELINE_LAST_LAYERS, &ll) ? (int)ll : 0;
 	sp->overlap_dp = mask_of(w, FLD_WORKLOAD_OVERLAP_DP, 2);
 	sp->overlap_tp = mask_of(w, FLD_WORKLOAD_OVERLAP_TP, 2);
 	sp->overlap_pp = mask_of(w, FLD_WORKLOAD_OVERLAP_PP, 2);
@@ -451,8 +456,30 @@ static const char *explain_invalid(Design *d, const Decl *w, const PlanModel *m,
 	}
 	const PlanSet *pp = &sp->knob[KNOB_PP];
 	int split[PLAN_SPLITS][2];
+	/* A fixed pipeline layout: some pipeline size the workload allows must take it, the
+	 * other stages sharing the rest evenly (plan_splits). */
+	if (sp->first_layers > 0 || sp->last_layers > 0) {
+		bool any = false;
+		for (int p = 2; p <= (int)m->layers && !any; p++)
+			any = plan_set_allows(pp, p) &&
+			      plan_splits(m, p, sp->first_layers, sp->last_layers, split, PLAN_SPLITS) > 0;
+		if (!any) {
+			bool f = sp->first_layers > 0, l = sp->last_layers > 0;
+			*at = field_loc(w, f ? FLD_WORKLOAD_PIPELINE_FIRST_LAYERS
+					     : FLD_WORKLOAD_PIPELINE_LAST_LAYERS);
+			return arena_printf(
+				ar, "%s%s%s: no pipeline size the workload allows takes %s: the other "
+				    "stages share the model's remaining layers evenly, at least one each "
+				    "(Megatron-LM --decoder-first/last-pipeline-num-layers)",
+				f ? arena_printf(ar, "pipeline_first_layers = %d", sp->first_layers) : "",
+				f && l ? ", " : "",
+				l ? arena_printf(ar, "pipeline_last_layers = %d", sp->last_layers) : "",
+				f && l ? "them" : "it");
+		}
+	}
 	if (!pp->any && !pp->range && pp->n > 0 &&
-	    plan_stage_splits(m, (int)pp->vals[0], split, PLAN_SPLITS) == 0) {
+	    plan_splits(m, (int)pp->vals[0], sp->first_layers, sp->last_layers, split,
+			PLAN_SPLITS) == 0) {
 		*at = field_loc(w, FLD_WORKLOAD_PP);
 		return arena_printf(ar, "pp = %g cannot split the model's %g layers: PP divides the "
 					"layers, or the layers plus 1 to 4 (the first and last stages up to "

@@ -52,6 +52,9 @@ enum { PLAN_SPLITS = 3 };
  * last chunk (Megatron-LM's --pipeline-model-parallel-layout; plan_stage_layout). */
 bool plan_uneven_interleave_ok(const PlanModel *m, const PlanConfig *c, int v);
 int plan_stage_splits(const PlanModel *m, int pp, int (*out)[2], int max);
+/* The same with the workload's fixed first and last stages (pipeline_first_layers,
+ * pipeline_last_layers; 0: not fixed): the one split they give at pp, or none. */
+int plan_splits(const PlanModel *m, int pp, int first, int last, int (*out)[2], int max);
 double plan_inflight_layers(const PlanModel *m, const PlanConfig *c, int microbatches);
 /* The same of the last stage, whose logits come on top (plan_act_memory). */
 double plan_last_inflight_layers(const PlanModel *m, const PlanConfig *c, int microbatches);

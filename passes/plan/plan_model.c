@@ -241,6 +241,37 @@ int plan_stage_splits(const PlanModel *m, int pp, int (*out)[2], int max)
 	return n;
 }
 
+/* A pipeline layout the workload fixes (Megatron-LM --decoder-first-pipeline-num-layers and
+ * --decoder-last-pipeline-num-layers, megatron/training/arguments.py: "the remaining layers
+ * are evenly distributed" over the other stages): the first and/or last stage's layers given,
+ * the middle stages share the rest evenly (at least one layer each), an unset end taking a
+ * middle stage's share. DeepSeek-V3's recipes split 61 layers 16 + 16 + 16 + 13 at PP 4
+ * (Megatron-Bridge, megatron/bridge/recipes/deepseek/deepseek_v3.py): first 16, last 13,
+ * which the searched splits (ends at most two layers short) do not reach. Without fixed
+ * values, plan_stage_splits. */
+int plan_splits(const PlanModel *m, int pp, int first, int last, int (*out)[2], int max)
+{
+	if (first <= 0 && last <= 0)
+		return plan_stage_splits(m, pp, out, max);
+	int L = (int)m->layers;
+	if (pp < 2 || max < 1)
+		return 0;
+	int ends = (first > 0) + (last > 0), rest = L - (first > 0 ? first : 0) - (last > 0 ? last : 0);
+	int others = pp - ends; /* the stages sharing the rest */
+	if (others == 0) {
+		if (rest != 0)
+			return 0;
+		out[0][0] = first, out[0][1] = last;
+		return 1;
+	}
+	if (rest < others || rest % others)
+		return 0;
+	int share = rest / others;
+	out[0][0] = first > 0 ? first : share;
+	out[0][1] = last > 0 ? last : share;
+	return 1;
+}
+
 /* Interleaving with uneven stages (Llama Team 2024, §3.3.2, runs 126 layers at PP 16 with
  * interleaving): the pp·v virtual stages are the first chunk (first − (v−1)·mid/v layers and
  * the embedding), mid/v layers each, and the last chunk (last − (v−1)·mid/v and the loss), so
@@ -444,6 +475,19 @@ static double eff16(const PlanHw *hw)
 	return hw->eff16 > 0 ? hw->eff16 : hw->eff_large;
 }
 
+/* The fused attention kernel's shares of the BF16 peak, forward and backward (the
+ * accelerator's attention_efficiency and attention_backward_efficiency; a PlanHw built by hand
+ * without them: BF16's large-matrix efficiency). */
+static double attn_eff(const PlanHw *hw)
+{
+	return hw->attn_eff > 0 ? hw->attn_eff : eff16(hw);
+}
+
+static double attn_bwd_eff(const PlanHw *hw)
+{
+	return hw->attn_bwd_eff > 0 ? hw->attn_bwd_eff : attn_eff(hw);
+}
+
 /* Seconds of `batch` m×k by k×n multiplies at the workload's precision (FP8 or BF16). */
 static double gemm(const PlanHw *hw, double batch, double m, double n, double k)
 {
@@ -575,10 +619,13 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	 * Fused, the core keeps its s x s scores in on-chip SRAM and reads Q, K, V and writes O
 	 * once (Dao et al., NeurIPS 2022, §3.2, Theorem 2), so it is compute-bound: its two
 	 * multiplies at BF16's large-matrix efficiency, not at the roofline of multiplies that
-	 * write an s x s result to HBM (FlashAttention-2 reaches 50-73 % of the A100's peak
-	 * forward and backward, Dao 2024 §4.1, as large GEMMs do). */
+	 * write an s x s result to HBM. It runs at the accelerator's own attention_efficiency,
+	 * the fused kernel's measured share of the BF16 peak (the FLOPs counted as here, the
+	 * causal mask's half: Shah et al., "FlashAttention-3", arXiv 2407.08608, §4.1; on Hopper
+	 * and later Transformer Engine runs cuDNN's fused attention, TE's get_attention_backend
+	 * "give FusedAttention preference on Hopper+"); unset, BF16's matmul_efficiency. */
 	if (c->flash)
-		core = 2 * b * a / t * sl * s * (x.dq + x.dv) / (hw->peak16 * eff16(hw)) / 2;
+		core = 2 * b * a / t * sl * s * (x.dq + x.dv) / (hw->peak16 * attn_eff(hw)) / 2;
 	if (!moe) {
 		mm += gemm(hw, 1, tokens, (m->mats - 1) * m->ffn / t, h) +
 		      gemm(hw, 1, tokens, h, m->ffn / t);
@@ -608,8 +655,10 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	o->core = core;
 	o->core_mem = 2 * core_bytes / (hw->hbm_bw * HBM_EFF);
 	/* Its backward recomputes QKᵀ and the softmax from the statistics: 5 multiplies where
-	 * the forward has 2, 2.5 x the forward rather than 2 x (Dao 2024, §3.1.2). */
-	o->core_bwd_extra = c->flash ? 0.5 * core : 0;
+	 * the forward has 2, 2.5 x the forward's FLOPs rather than 2 x (Dao 2024, §3.1.2), at the
+	 * backward kernel's own efficiency: 2.5·core·(forward eff / backward eff) in all, of
+	 * which the 2·core every layer's backward already counts (plan_layer) is not repeated. */
+	o->core_bwd_extra = c->flash ? core * (2.5 * attn_eff(hw) / attn_bwd_eff(hw) - 2) : 0;
 	/* TP: two all-reduces of the layer's output per pass (or, with SP, two reduce-scatters and
 	 * two all-gathers: the same volume; Korthikanti et al. §4.2.2). */
 	double act_bytes = tokens * h * 2;

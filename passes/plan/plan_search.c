@@ -189,7 +189,7 @@ static void candidates(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp
 	c->npp = 0;
 	for (int p = 1; p <= (int)m->layers; p++) {
 		int split[PLAN_SPLITS][2];
-		if (plan_stage_splits(m, p, split, PLAN_SPLITS) > 0)
+		if (plan_splits(m, p, sp->first_layers, sp->last_layers, split, PLAN_SPLITS) > 0)
 			c->pp[c->npp++] = p;
 	}
 	c->npp = filter(c->pp, c->npp, &sp->knob[KNOB_PP]);
@@ -309,9 +309,11 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 			if (model_gpus > hw->gpus)
 				continue;
 			int splits[PLAN_SPLITS][2];
-			int nsplit = plan_stage_splits(m, pp, splits, PLAN_SPLITS);
+			int nsplit = plan_splits(m, pp, sp->first_layers, sp->last_layers, splits,
+						 PLAN_SPLITS);
 			for (int i_sp = 0; i_sp < nsplit; i_sp++) {
-			bool even = pp == 1 || L % pp == 0;
+			bool even = pp == 1 || (L % pp == 0 && splits[i_sp][0] == L / pp &&
+						splits[i_sp][1] == L / pp);
 			PlanConfig c = {.tp = tp, .cp = cp, .ep = ep, .pp = pp, .batch = B,
 					.first = even ? 0 : splits[i_sp][0], .last = even ? 0 : splits[i_sp][1],
 					.flash = sp->flash, .overlap_dp = sp->overlap_dp,

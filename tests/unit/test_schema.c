@@ -60,7 +60,9 @@ static void test_defaults(void)
 		"workload.sequence_parallel", "workload.distributed_optimizer", "workload.fsdp", "workload.shard_gradients", "workload.offload_layers", "workload.capacity_factor", "workload.overlap_dp",
 		"workload.overlap_tp", "workload.overlap_pp", "workload.overlap_ep", "workload.cp_comm", "rack.max_cables",
 		"cluster.network_rack", "fabric.patch_panel", "fabric.trunks", "storage.write_bandwidth",
-		"workload.checkpoint_interval", "node.price", "accelerator.fp8_matmul_efficiency", "cluster.depreciation_period", "power.chain", "cooling.pue", "cooling.plant",
+		"workload.checkpoint_interval", "node.price", "accelerator.fp8_matmul_efficiency", "accelerator.attention_efficiency",
+		"accelerator.attention_backward_efficiency", "workload.pipeline_first_layers",
+		"workload.pipeline_last_layers", "cluster.depreciation_period", "power.chain", "cooling.pue", "cooling.plant",
 		"cooling_unit.racks_per_unit", "zone.cooling", "zone.power_limit", "zone.nodes_per_rack", "zone.floor", "zone.floor_loading",
 		"cluster.rack", "cluster.zones", "site.free_cooling_hours", NULL};
 	schema_init();
@@ -80,7 +82,7 @@ static void test_defaults(void)
 		CU_ASSERT(listed);
 		found++;
 	}
-	CU_ASSERT_EQUAL(found, 75);
+	CU_ASSERT_EQUAL(found, 79);
 	/* Literal defaults come back in base units and constants. */
 	CU_ASSERT_DOUBLE_EQUAL(field_schemas[FLD_SWITCH_HEIGHT].dflt.num, 0.04445, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(field_schemas[FLD_RACK_WIDTH].dflt.num, 0.6, 1e-12);
