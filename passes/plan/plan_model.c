@@ -588,8 +588,39 @@ static double params_collective(const PlanHw *hw, double span, double n, double 
 	return collective(hw, span, n, kind, per * dense) + collective(hw, span, ne, kind, per * expert);
 }
 
+/* HBM bytes one forward of an MoE layer's token permutations moves beyond what the layer's
+ * activation traffic counts (2 x plan_layer_activation_bytes: each tensor written once and read
+ * once, the dispatched tokens' cf·k rows a token among them). Megatron-Core's all-to-all
+ * dispatcher, which the Megatron arguments select (--moe-token-dispatcher-type alltoall;
+ * megatron/core/transformer/moe/token_dispatcher.py, MoEAlltoAllTokenDispatcher, with
+ * moe_utils.py's permute, unpermute and sort_chunks_by_idxs), per layer and micro-batch:
+ * - permutation 1 (dispatch_preprocess) gathers each token's k routed copies (cf·k rows of h a
+ *   token with a capacity factor) into expert order before the all-to-all: it reads the
+ *   layer's tokens (counted here, T·h) and writes the copies (the dispatched tokens, which the
+ *   activation traffic counts);
+ * - permutation 2 (dispatch_postprocess, when a rank holds more than one expert) sorts the
+ *   all-to-all's output from (source rank, expert) to (expert, source rank) order
+ *   (sort_chunks_by_idxs; padded to capacity, a transpose and contiguous copy): it reads and
+ *   writes the cf·k·T rows;
+ * - unpermutation 2 (combine_preprocess), the inverse sort of the experts' output: the same;
+ * - unpermutation 1 (combine_postprocess) reads the combined cf·k·T rows (the experts' output,
+ *   which the activation traffic counts) and writes their weighted sum, T·h.
+ * In all 2·T·h + (local experts > 1 ? 4·cf·k·T·h : 0) elements of BF16 (the dispatcher
+ * permutes the hidden states; Transformer Engine casts to FP8 inside the grouped linear
+ * layers). Backward runs the inverse kernels on the gradients: the same bytes, once
+ * (plan_layer). T: the micro-batch's tokens on the rank (b·s/cp), as the all-to-all counts. */
+double plan_moe_permute_bytes(const PlanModel *m, const PlanConfig *c)
+{
+	if (m->experts <= 1)
+		return 0;
+	double tokens = (double)c->micro * m->seq / c->cp, h = m->hidden;
+	double cf = c->capacity > 0 ? c->capacity : 1, local = m->experts / c->ep;
+	return 2 * h * (2 * tokens + (local > 1 ? 4 * cf * m->top_k * tokens : 0));
+}
+
 typedef struct LayerTimes {
 	double fwd, core, core_mem, core_bwd_extra, tp, ep, act, work;
+	double perm; /* s of the MoE token permutations, in fwd and once in backward */
 	double cp_f[CPC_COUNT], cp_b[CPC_COUNT]; /* by CP exchange; INFINITY: not allowed */
 } LayerTimes;
 
@@ -638,6 +669,7 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 		mm += gemm(hw, m->shared, tokens, (m->mats - 1) * fe / t, h) +
 		      gemm(hw, m->shared, tokens, h, fe / t);
 		mm += gemm(hw, 1, tokens, m->experts, h);
+		o->perm = plan_moe_permute_bytes(m, c) / (hw->hbm_bw * HBM_EFF);
 	}
 	/* Memory-bound kernels (norms, activations, softmax, dropout, residuals): each tensor the
 	 * layer produces is written by one kernel and read by the next, so forward moves twice the
@@ -651,7 +683,7 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	/* FlashAttention fuses the softmax (and its dropout) into the core: no s x s tensor goes
 	 * through HBM. */
 	double core_bytes = c->flash ? 0 : tokens * (m->dropout > 0 ? 5 : 2) * a * s / t;
-	o->fwd = mm + core + 2 * o->work / (hw->hbm_bw * HBM_EFF);
+	o->fwd = mm + core + 2 * o->work / (hw->hbm_bw * HBM_EFF) + o->perm;
 	o->core = core;
 	o->core_mem = 2 * core_bytes / (hw->hbm_bw * HBM_EFF);
 	/* Its backward recomputes QKᵀ and the softmax from the statistics: 5 multiplies where
@@ -778,7 +810,9 @@ void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanL
 	double core = wd * (dl.core + dl.core_mem) + wm * (ml.core + ml.core_mem);
 	*out = (PlanLayer){0};
 	out->fwd = fwd;
-	out->bwd = 2 * fwd + wd * dl.core_bwd_extra + wm * ml.core_bwd_extra;
+	/* The permutations' backward runs the same copies on the gradients once (the inverse
+	 * kernels: plan_moe_permute_bytes), not twice as the layer's other memory-bound work. */
+	out->bwd = 2 * fwd + wd * dl.core_bwd_extra + wm * ml.core_bwd_extra - wm * ml.perm;
 	out->re = c->recompute == RC_FULL	       ? fwd
 		  : c->recompute == RC_SELECTIVE && !c->flash ? core
 							       : 0;

@@ -613,9 +613,9 @@ typedef struct Published {
  * parallelism other than TP is in docs/parallelism.md's Limits). Their figures: 1,575, 1,633
  * and 1,204 tokens/s a GPU on H100 (25.11, 26.02, 25.09), 4,452 on GB200. The other knobs are
  * searched. The planner is far too fast on every MoE row (+32 to +272 % at the first run, the
- * small-expert Qwen3 30B most): an open gap (docs/parallelism.md, "Where the model still
- * misses"), so these rows are bounded at MB_MOE_BOUND, a regression bound at the first run's
- * largest error, not the suite's 25 %. */
+ * small-expert Qwen3 30B most; +27 to +239 % with the token permutations counted): an open gap
+ * (docs/parallelism.md, "Where the model still misses"), so these rows are bounded at
+ * MB_MOE_BOUND, a regression bound at today's largest error, not the suite's 25 %. */
 #define MB_TOKEN_DROP "capacity_factor = 1"
 /* DeepSeek-V3's rows (added after the fixed pipeline layout; their split, all held out,
  * written in the commit that added them, before their first run): its recipe's layout
@@ -627,7 +627,7 @@ typedef struct Published {
  * 1,024 H100 (PP 8 VP 4), whose layout the recipe's map as read has no entry for. */
 #define MB_DSV3_PP4 "pipeline_first_layers = 16; pipeline_last_layers = 13"
 #define MB_DSV3_PP16 "pipeline_first_layers = 4; pipeline_last_layers = 1"
-#define MB_MOE_BOUND 2.75
+#define MB_MOE_BOUND 2.40
 
 /* The GB200 Megatron-FSDP recipes offload activations to the Grace CPU's memory, the rows set
  * it from them (offload_layers): NVIDIA-NeMo/Megatron-Bridge,
@@ -1014,13 +1014,14 @@ static void test_accuracy(void)
 	/* Regression bounds at what the model reaches today (docs/parallelism.md, "Accuracy"):
 	 * the fitted rows within 2.7 % on average (2.61 %: the fused attention's efficiencies are
 	 * measured kernels', not fitted, and the refit minimises the rows' squared error, not
-	 * their mean absolute one, which was 2.57 % before); the held-out ones within 21 % (21.0
-	 * %: the ten MoE rows, +32 to +272 %, an open gap of the model, MB_MOE above, raise it
-	 * from 5.3 %), and those without the MoE rows within 5.3 % (5.28 %); the goal, 5 % held
-	 * out, is not met. */
+	 * their mean absolute one, which was 2.57 % before); the held-out ones within 19 % (18.9
+	 * %: the ten MoE rows, +27 to +239 %, an open gap of the model, MB_MOE above, raise it
+	 * from 5.3 %), and those without the MoE rows within 5.4 % (5.32 %: DeepSeek-V3's
+	 * GPU-hours, −1.3 % before the MoE token permutations were counted, +3.3 % with them);
+	 * the goal, 5 % held out, is not met. */
 	CU_ASSERT(fit_mean <= 0.027);
-	CU_ASSERT(mean <= 0.21);
-	CU_ASSERT(dense_mean <= 0.053);
+	CU_ASSERT(mean <= 0.19);
+	CU_ASSERT(dense_mean <= 0.054);
 	int fitted = 0;
 	for (int i = 0; i < accuracy_n; i++)
 		fitted += accuracy_fit[i];
@@ -1255,6 +1256,41 @@ static void test_capacity_factor(void)
 	CU_ASSERT(padded.ep > 1.4 * none.ep);
 	CU_ASSERT(padded.act > none.act);
 	done(b);
+}
+
+/* The MoE token permutations around the all-to-all (plan_moe_permute_bytes), by hand: 8 experts,
+ * top-2, hidden 2,048, a micro-batch of 2,048 tokens. EP 8 (one expert a rank): no sort by local
+ * expert, only permutation 1's read of the tokens and unpermutation 1's write of their sum,
+ * 2·T·h·2 B = 2·2048·2048·2 = 16,777,216 B. EP 2 (four local experts): the sort and unsort read
+ * and write the k·T rows too, + 4·2·2048·2048·2 = 67,108,864 B, 83,886,080 B in all; at capacity
+ * 1.5 the sorted rows are 1.5 x: 16,777,216 + 100,663,296 = 117,440,512 B. The layer's forward
+ * takes them at HBM speed, its backward once more (the inverse kernels). */
+static void test_moe_permute(void)
+{
+	Built *b = small_model("moe(layers = 4, hidden = 2048, heads = 16, seq = 2048, vocab = 32000, "
+			       "activation = swiglu, experts = 8, top_k = 2, expert_ffn = 4096)",
+			       "ep = 8\n  tp = 1\n  pp = 1\n  cp = 1\n  micro_batch = 1");
+	const WorkloadPlan *wp = plan_of(b, "w");
+	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
+	PlanConfig c = wp->r.best;
+	CU_ASSERT_DOUBLE_EQUAL(plan_moe_permute_bytes(&wp->model, &c), 16777216, 0.5);
+	c.ep = 2;
+	CU_ASSERT_DOUBLE_EQUAL(plan_moe_permute_bytes(&wp->model, &c), 83886080, 0.5);
+	c.capacity = 1.5;
+	CU_ASSERT_DOUBLE_EQUAL(plan_moe_permute_bytes(&wp->model, &c), 117440512, 0.5);
+	/* Forward + backward: twice the bytes more than the same layer without them would take;
+	 * a dense model has none (every layer of this one is MoE). */
+	PlanLayer l;
+	c.flash = false; /* no fused attention's own backward term */
+	plan_layer(&wp->model, &wp->hw, &c, &l);
+	double perm = 117440512 / (wp->hw.hbm_bw * 0.8);
+	CU_ASSERT(l.fwd > perm && l.bwd > 2 * l.fwd - perm - 1e-12 && l.bwd < 2 * l.fwd - perm + 1e-12);
+	done(b);
+	Built *d = small("tp = 1");
+	const WorkloadPlan *dp = plan_of(d, "w");
+	CU_ASSERT_FATAL(dp != NULL && dp->r.found);
+	CU_ASSERT(plan_moe_permute_bytes(&dp->model, &dp->r.best) == 0);
+	done(d);
 }
 
 /* Overlap knobs: each searched (the faster setting taken); fixing one off can only slow the
@@ -1618,6 +1654,7 @@ void suite_plan(void)
 	CU_add_test(s, "activation offload: arithmetic", test_offload_arithmetic);
 	CU_add_test(s, "activation offload: the search", test_offload_search);
 	CU_add_test(s, "MoE capacity factor", test_capacity_factor);
+	CU_add_test(s, "MoE token permutations (Megatron-Core all-to-all dispatcher)", test_moe_permute);
 	CU_add_test(s, "FlashAttention with the causal mask", test_flash_attention);
 	CU_add_test(s, "attention at the accelerator's own efficiency", test_attention_efficiency);
 	CU_add_test(s, "a pipeline layout the workload fixes", test_fixed_pipeline_layout);
