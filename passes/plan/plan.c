@@ -250,6 +250,7 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	sp->zero2 = mask_of(w, FLD_WORKLOAD_SHARD_GRADIENTS, 2);
 	double cf;
 	sp->capacity = field_num_set(w, FLD_WORKLOAD_CAPACITY_FACTOR, &cf) ? cf : 0;
+	sp->fold = field_bool(w, FLD_WORKLOAD_PARALLEL_FOLDING);
 	double off;
 	sp->offload = field_num_set(w, FLD_WORKLOAD_OFFLOAD_LAYERS, &off) ? (int)off : -1;
 	double fl, ll;

@@ -617,6 +617,15 @@ typedef struct Published {
  * (docs/parallelism.md, "Where the model still misses"), so these rows are bounded at
  * MB_MOE_BOUND, a regression bound at today's largest error, not the suite's 25 %. */
 #define MB_TOKEN_DROP "capacity_factor = 1"
+/* The four Qwen3 235B rows whose EP spans the TP ranks, plannable with parallel folding
+ * (parallel_folding: expert TP 1, EP dividing TP x CP x DP; the recipes'
+ * expert_tensor_parallel_size=1, qwen3_workload_base_configs.py at 01b2977,
+ * BASE_QWEN3_235B_A22B_CONFIG). Their split, written before their first run: all four held
+ * out (check); none fit; no constant set from them. The 25.11 and 26.02 H100 recipes overlap
+ * the all-to-all (QWEN3_235B_A22B_PRETRAIN_CONFIG_H100_FP8_CS_V1 and _V2: moe_a2a_overlap=True,
+ * as read for planner9's rows); the other knobs searched. */
+#define MB_FOLD "parallel_folding = true"
+#define MB_QWEN235_H100 "overlap_ep = true"
 /* DeepSeek-V3's rows (added after the fixed pipeline layout; their split, all held out,
  * written in the commit that added them, before their first run): its recipe's layout
  * (megatron/bridge/recipes/deepseek/deepseek_v3.py, _get_deepseek_v3_pipeline_layout: at PP 4
@@ -916,6 +925,22 @@ static const Published PUBLISHED[] = {
 	{"MB 25.09 Qwen3 30B, 16 H100 FP8 token drop, tok/s/GPU", ON_DGX, "DGX_H100", "qwen3_30b_a3b",
 	 MB_FP8 "tp = 1; pp = 2; cp = 1; interleave = 24; ep = 8; micro_batch = 2; " MB_TOKEN_DROP,
 	 16, 512, ACC_TOKENS, 10494, false},
+	/* Qwen3 235B with parallel folding (MB_FOLD above): all check, the split written before
+	 * their first run. */
+	{"MB 25.11 Qwen3 235B, 256 H100 FP8 folded, tok/s/GPU", ON_DGX, "DGX_H100", "qwen3_235b_a22b",
+	 MB_FP8 "tp = 2; pp = 8; cp = 1; interleave = 4; ep = 32; micro_batch = 1; " MB_QWEN235_H100
+	 "; " MB_FOLD, 256, 2048, ACC_TOKENS, 1575, false},
+	{"MB 26.02 Qwen3 235B, 256 H100 FP8 folded, tok/s/GPU", ON_DGX, "DGX_H100", "qwen3_235b_a22b",
+	 MB_FP8 "tp = 2; pp = 8; cp = 1; interleave = 4; ep = 32; micro_batch = 1; " MB_QWEN235_H100
+	 "; " MB_FOLD, 256, 8192, ACC_TOKENS, 1633, false},
+	{"MB 25.09 Qwen3 235B, 64 GB200 FP8 token drop folded, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
+	 "qwen3_235b_a22b",
+	 MB_FP8 "tp = 2; pp = 1; cp = 1; ep = 64; micro_batch = 1; " MB_TOKEN_DROP "; " MB_FOLD, 64,
+	 1024, ACC_TOKENS, 4452, false},
+	{"MB 25.09 Qwen3 235B, 256 H100 FP8 token drop folded, tok/s/GPU", ON_DGX, "DGX_H100",
+	 "qwen3_235b_a22b",
+	 MB_FP8 "tp = 2; pp = 8; cp = 1; interleave = 4; ep = 32; micro_batch = 1; " MB_TOKEN_DROP
+	 "; " MB_FOLD, 256, 2048, ACC_TOKENS, 1204, false},
 };
 
 enum { ACC_ROWS = sizeof PUBLISHED / sizeof PUBLISHED[0] + 1 };
