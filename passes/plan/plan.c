@@ -538,8 +538,11 @@ static const char *explain_invalid(Design *d, const Decl *w, const PlanModel *m,
 	return arena_printf(ar, "no combination of the values the workload allows meets Megatron-LM's "
 				"constraints on %d '%s' accelerators: TP x PP x CP x DP GPUs, the global "
 				"batch of %d divisible by micro-batch x DP, interleaving dividing the "
-				"layers of a stage and needing micro-batches in multiples of PP",
-			    hw->gpus, hw->accel->name, sp->batch);
+				"layers of a stage and needing micro-batches in multiples of PP%s",
+			    hw->gpus, hw->accel->name, sp->batch,
+			    m->experts <= 1 ? ""
+			    : sp->fold	    ? ", EP dividing TP x CP x DP (parallel_folding)"
+					    : ", EP dividing CP x DP (TP x CP x DP with parallel_folding)");
 }
 
 static void report_unplanned(Design *d, const Decl *w, WorkloadPlan *wp)

@@ -605,12 +605,12 @@ typedef struct Published {
  * _get_deepseek_v3_pipeline_layout, which the searched splits cannot reach; three of its rows
  * came in with pipeline_first_layers and pipeline_last_layers: MB_DSV3 below); FP8-MX and NVFP4 (block-scaled formats the model does not have); GB300 and B300 (no
  * std.servers entry). Written down as rows before the first run but found by it not to be
- * plannable: the three Qwen3 235B rows on H100 (TP 2, EP 32 over 256 GPUs at PP 8: DP 16) and
+ * plannable until parallel folding (MB_FOLD below; they are rows again, "folded"): the three Qwen3 235B rows on H100 (TP 2, EP 32 over 256 GPUs at PP 8: DP 16) and
  * 25.09's on 64 GB200 (TP 2, EP 64 at PP 1: DP 32). Their EP groups span the TP ranks, which
  * Megatron-Core allows with the recipes' expert_tensor_parallel_size=1 ("MoE parallel
  * folding": EP x ETP divides TP x CP x DP; qwen3_workload_base_configs.py at 01b2977,
- * BASE_QWEN3_235B_A22B_CONFIG) and the planner does not (EP divides DP x CP; expert tensor
- * parallelism other than TP is in docs/parallelism.md's Limits). Their figures: 1,575, 1,633
+ * BASE_QWEN3_235B_A22B_CONFIG) and the planner did not (EP dividing DP x CP) before the
+ * workload's parallel_folding. Their figures: 1,575, 1,633
  * and 1,204 tokens/s a GPU on H100 (25.11, 26.02, 25.09), 4,452 on GB200. The other knobs are
  * searched. The planner is far too fast on every MoE row (+32 to +272 % at the first run, the
  * small-expert Qwen3 30B most; +27 to +239 % with the token permutations counted): an open gap
@@ -1039,13 +1039,13 @@ static void test_accuracy(void)
 	/* Regression bounds at what the model reaches today (docs/parallelism.md, "Accuracy"):
 	 * the fitted rows within 2.7 % on average (2.61 %: the fused attention's efficiencies are
 	 * measured kernels', not fitted, and the refit minimises the rows' squared error, not
-	 * their mean absolute one, which was 2.57 % before); the held-out ones within 19 % (18.9
-	 * %: the ten MoE rows, +27 to +239 %, an open gap of the model, MB_MOE above, raise it
-	 * from 5.3 %), and those without the MoE rows within 5.4 % (5.32 %: DeepSeek-V3's
+	 * their mean absolute one, which was 2.57 % before); the held-out ones within 21.2 % (21.1
+	 * %: the fourteen MoE rows, +27 to +239 %, an open gap of the model, MB_MOE above, raise
+	 * it from 5.3 %), and those without the MoE rows within 5.4 % (5.32 %: DeepSeek-V3's
 	 * GPU-hours, −1.3 % before the MoE token permutations were counted, +3.3 % with them);
 	 * the goal, 5 % held out, is not met. */
 	CU_ASSERT(fit_mean <= 0.027);
-	CU_ASSERT(mean <= 0.19);
+	CU_ASSERT(mean <= 0.212);
 	CU_ASSERT(dense_mean <= 0.054);
 	int fitted = 0;
 	for (int i = 0; i < accuracy_n; i++)
@@ -1316,6 +1316,39 @@ static void test_moe_permute(void)
 	CU_ASSERT_FATAL(dp != NULL && dp->r.found);
 	CU_ASSERT(plan_moe_permute_bytes(&dp->model, &dp->r.best) == 0);
 	done(d);
+}
+
+/* Parallel folding (parallel_folding; Megatron-Core's --expert-tensor-parallel-size 1), by
+ * hand: 8 experts of 3 x 2,048 x 4,096 (SwiGLU), top-2, 4 MoE layers, TP 2 and EP 8 on 8 H100.
+ * EP 8 does not divide CP x DP = 4, only TP x CP x DP = 8: the plan exists folded. Each rank
+ * holds one whole expert a layer, 4 x 25,165,824 = 100,663,296 parameters (split by TP 2
+ * without folding: 50,331,648); it routes its own SP shard, 1,024 of the micro-batch's 2,048
+ * tokens, so its permutations move 2·2048·2·1024 = 8,388,608 B (16,777,216 gathered over TP);
+ * and the MoE block has no TP collectives: half the layer's. */
+static void test_parallel_folding(void)
+{
+	Built *b = small_model("moe(layers = 4, hidden = 2048, heads = 16, seq = 2048, vocab = 32000, "
+			       "activation = swiglu, experts = 8, top_k = 2, expert_ffn = 4096)",
+			       "gpus = 8\n  ep = 8\n  tp = 2\n  pp = 1\n  cp = 1\n  micro_batch = 1\n"
+			       "  parallel_folding = true");
+	const WorkloadPlan *wp = plan_of(b, "w");
+	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
+	PlanConfig c = wp->r.best;
+	CU_ASSERT(c.fold && c.ep == 8 && c.tp == 2 && c.dp == 4 && c.sp);
+	double dense, expert;
+	plan_stage_params(&wp->model, &c, &dense, &expert);
+	CU_ASSERT_DOUBLE_EQUAL(expert, 100663296, 0.5);
+	CU_ASSERT_DOUBLE_EQUAL(plan_moe_permute_bytes(&wp->model, &c), 8388608, 0.5);
+	PlanLayer folded, split;
+	plan_layer(&wp->model, &wp->hw, &c, &folded);
+	c.fold = false;
+	plan_stage_params(&wp->model, &c, &dense, &expert);
+	CU_ASSERT_DOUBLE_EQUAL(expert, 50331648, 0.5);
+	CU_ASSERT_DOUBLE_EQUAL(plan_moe_permute_bytes(&wp->model, &c), 16777216, 0.5);
+	plan_layer(&wp->model, &wp->hw, &c, &split);
+	CU_ASSERT(split.tp > 0);
+	CU_ASSERT_DOUBLE_EQUAL(folded.tp, split.tp / 2, 1e-12);
+	done(b);
 }
 
 /* Overlap knobs: each searched (the faster setting taken); fixing one off can only slow the
@@ -1680,6 +1713,7 @@ void suite_plan(void)
 	CU_add_test(s, "activation offload: the search", test_offload_search);
 	CU_add_test(s, "MoE capacity factor", test_capacity_factor);
 	CU_add_test(s, "MoE token permutations (Megatron-Core all-to-all dispatcher)", test_moe_permute);
+	CU_add_test(s, "MoE parallel folding (expert TP 1, EP across TP)", test_parallel_folding);
 	CU_add_test(s, "FlashAttention with the causal mask", test_flash_attention);
 	CU_add_test(s, "attention at the accelerator's own efficiency", test_attention_efficiency);
 	CU_add_test(s, "a pipeline layout the workload fixes", test_fixed_pipeline_layout);
