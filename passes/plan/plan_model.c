@@ -440,7 +440,8 @@ double plan_optimizer_bytes(const PlanConfig *c)
  * and the embedding) or the last (its layers and the output layer: a copy of the embedding
  * when tied, Megatron-LM keeping both in step by an all-reduce), both on one GPU without a
  * pipeline (the embedding once when tied). Attention, dense FFNs, shared experts and norms are split by TP; routed
- * experts by EP and TP (expert tensor parallelism = TP); routers are replicated. */
+ * experts by EP and TP (expert tensor parallelism = TP), or by EP alone when folded
+ * (expert_tp); routers are replicated. */
 void plan_stage_params(const PlanModel *m, const PlanConfig *c, double *dense, double *expert)
 {
 	double h = m->hidden, t = c->tp;
