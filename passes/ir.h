@@ -991,6 +991,8 @@ typedef struct PlanConfig {
 	bool fp8p;           /* the weights in FP8 only, gathered in FP8 (--fp8-param-gather;
 			      * fp8 precision only) */
 	double capacity;     /* MoE capacity factor, experts' input padded to it; 0: dropless */
+	bool fold;           /* MoE parallel folding: expert tensor parallelism 1, the expert-
+			      * parallel group across the TP ranks (--expert-tensor-parallel-size 1) */
 	int offload;         /* layers whose activations go to host memory (Megatron-LM
 			      * --cpu-offloading-num-layers; pp 1, no recomputation); 0: none */
 	/* The overlap knobs the workload allows: bit 0 off, bit 1 on, for the data-parallel
@@ -1057,6 +1059,7 @@ typedef struct PlanSpace {
 	unsigned fsdp;       /* bit 0: off allowed, bit 1: on allowed */
 	unsigned zero2;      /* shard_gradients: bit 0 off allowed, bit 1 on allowed */
 	double capacity;     /* the workload's capacity_factor; 0: dropless */
+	bool fold;           /* the workload's parallel_folding */
 	int offload;         /* the workload's offload_layers; -1: searched */
 	int first_layers;    /* the workload's pipeline_first_layers; 0: searched */
 	int last_layers;     /* the workload's pipeline_last_layers; 0: searched */

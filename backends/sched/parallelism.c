@@ -62,6 +62,8 @@ static Json *config_json(const PlanConfig *c, const PlanCost *k)
 	jw_set(o, "fsdp", jw_bool(c->fsdp));
 	jw_set(o, "shard_gradients", jw_bool(c->zero2));
 	jw_set(o, "capacity_factor", c->capacity > 0 ? num(c->capacity, 4) : jw_null());
+	if (c->fold)
+		jw_set(o, "parallel_folding", jw_bool(true));
 	jw_set(o, "flash_attention", jw_bool(c->flash));
 	if (c->cp > 1)
 		jw_set(o, "cp_comm", jw_str(enum_CP_COMM.words[k->cp_type]));
@@ -392,6 +394,9 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 		if (c->capacity > 0)
 			fprintf(f, "--moe-expert-capacity-factor %g\n--moe-pad-expert-input-to-capacity\n",
 				c->capacity);
+		/* Parallel folding: the experts whole, EP across the TP ranks. */
+		if (c->fold)
+			fprintf(f, "--expert-tensor-parallel-size 1\n");
 	}
 	fprintf(f, "--attention-backend %s\n", c->flash ? "flash" : "unfused");
 	fprintf(f, "--bf16\n");

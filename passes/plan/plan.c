@@ -250,6 +250,7 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	sp->zero2 = mask_of(w, FLD_WORKLOAD_SHARD_GRADIENTS, 2);
 	double cf;
 	sp->capacity = field_num_set(w, FLD_WORKLOAD_CAPACITY_FACTOR, &cf) ? cf : 0;
+	sp->fold = field_bool(w, FLD_WORKLOAD_PARALLEL_FOLDING);
 	double off;
 	sp->offload = field_num_set(w, FLD_WORKLOAD_OFFLOAD_LAYERS, &off) ? (int)off : -1;
 	double fl, ll;
@@ -540,8 +541,11 @@ static const char *explain_invalid(Design *d, const Decl *w, const PlanModel *m,
 	return arena_printf(ar, "no combination of the values the workload allows meets Megatron-LM's "
 				"constraints on %d '%s' accelerators: TP x PP x CP x DP GPUs, the global "
 				"batch of %d divisible by micro-batch x DP, interleaving dividing the "
-				"layers of a stage and needing micro-batches in multiples of PP",
-			    hw->gpus, hw->accel->name, sp->batch);
+				"layers of a stage and needing micro-batches in multiples of PP%s",
+			    hw->gpus, hw->accel->name, sp->batch,
+			    m->experts <= 1 ? ""
+			    : sp->fold	    ? ", EP dividing TP x CP x DP (parallel_folding)"
+					    : ", EP dividing CP x DP (TP x CP x DP with parallel_folding)");
 }
 
 static void report_unplanned(Design *d, const Decl *w, WorkloadPlan *wp)

@@ -71,6 +71,9 @@ typedef enum {
 } PlanColl;
 /* Seconds of one collective of n ranks spanning span_gpus consecutive GPUs on bytes a rank. */
 double plan_collective(const PlanHw *hw, double span_gpus, double n, PlanColl kind, double bytes);
+/* HBM bytes of one forward of an MoE layer's token permutations around the all-to-all that its
+ * activation traffic does not count (Megatron-Core's all-to-all dispatcher); 0 for a dense model. */
+double plan_moe_permute_bytes(const PlanModel *m, const PlanConfig *c);
 void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanLayer *out);
 /* Full recomputation of k of a virtual stage's n layers (--recompute-method block): the layer
  * costs without recomputation and with full recomputation weighted k/n and 1 − k/n. */

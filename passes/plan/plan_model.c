@@ -79,6 +79,31 @@ static int n_dense(const PlanModel *m)
 	return m->experts > 1 ? (int)m->dense_layers : (int)m->layers;
 }
 
+/* Megatron-Core's parallel folding (NVIDIA, "Scalable Training of Mixture-of-Experts Models
+ * with Megatron Core", arXiv 2603.07685, 2026, §3; --expert-tensor-parallel-size 1): the
+ * experts whole on each rank (expert TP 1) and the expert-parallel group laid over the
+ * attention's TP × CP × DP ranks, TP innermost; without it, expert TP = TP and EP divides
+ * CP × DP. Each rank then routes its own sequence-parallel shard of the tokens, T/t (Megatron
+ * requires SP for MoE under TP), where with expert TP = TP the dispatcher gathers the TP
+ * group's T tokens and each rank computes its slice of every expert for all of them. */
+static double expert_tp(const PlanConfig *c)
+{
+	return c->fold ? 1 : c->tp;
+}
+
+/* The ranks holding the same experts (their data-parallel group): TP × CP × DP / EP folded,
+ * CP × DP / EP without. */
+static double expert_dp(const PlanConfig *c)
+{
+	return (double)c->dp * c->cp * (c->fold ? c->tp : 1) / c->ep;
+}
+
+/* Tokens a rank routes per micro-batch: T (the TP group's, gathered) or T/t folded. */
+static double routed_tokens(const PlanConfig *c, double tokens)
+{
+	return c->fold ? tokens / c->tp : tokens;
+}
+
 /* ---- FLOPs (Narayanan et al., SC'21, §5.1 and appendix, generalised) ------------------------ */
 
 /* The attention's widths per token: queries q = a·dq, keys k = g·dq, values v = g·dv and the
@@ -415,7 +440,8 @@ double plan_optimizer_bytes(const PlanConfig *c)
  * and the embedding) or the last (its layers and the output layer: a copy of the embedding
  * when tied, Megatron-LM keeping both in step by an all-reduce), both on one GPU without a
  * pipeline (the embedding once when tied). Attention, dense FFNs, shared experts and norms are split by TP; routed
- * experts by EP and TP (expert tensor parallelism = TP); routers are replicated. */
+ * experts by EP and TP (expert tensor parallelism = TP), or by EP alone when folded
+ * (expert_tp); routers are replicated. */
 void plan_stage_params(const PlanModel *m, const PlanConfig *c, double *dense, double *expert)
 {
 	double h = m->hidden, t = c->tp;
@@ -437,7 +463,7 @@ void plan_stage_params(const PlanModel *m, const PlanConfig *c, double *dense, d
 		double e = which == 2 ? 0 : c->pp == 1 ? (m->tied ? emb : 2 * emb) : emb;
 		double dn = stage * attn + dl * m->mats * h * m->ffn / t +
 			    ml * (shared / t + h * m->experts) + e;
-		double ex = ml * routed / t;
+		double ex = ml * routed / expert_tp(c);
 		if (dn + ex > best_d + best_e)
 			best_d = dn, best_e = ex;
 	}
@@ -588,8 +614,39 @@ static double params_collective(const PlanHw *hw, double span, double n, double 
 	return collective(hw, span, n, kind, per * dense) + collective(hw, span, ne, kind, per * expert);
 }
 
+/* HBM bytes one forward of an MoE layer's token permutations moves beyond what the layer's
+ * activation traffic counts (2 x plan_layer_activation_bytes: each tensor written once and read
+ * once, the dispatched tokens' cf·k rows a token among them). Megatron-Core's all-to-all
+ * dispatcher, which the Megatron arguments select (--moe-token-dispatcher-type alltoall;
+ * megatron/core/transformer/moe/token_dispatcher.py, MoEAlltoAllTokenDispatcher, with
+ * moe_utils.py's permute, unpermute and sort_chunks_by_idxs), per layer and micro-batch:
+ * - permutation 1 (dispatch_preprocess) gathers each token's k routed copies (cf·k rows of h a
+ *   token with a capacity factor) into expert order before the all-to-all: it reads the
+ *   layer's tokens (counted here, T·h) and writes the copies (the dispatched tokens, which the
+ *   activation traffic counts);
+ * - permutation 2 (dispatch_postprocess, when a rank holds more than one expert) sorts the
+ *   all-to-all's output from (source rank, expert) to (expert, source rank) order
+ *   (sort_chunks_by_idxs; padded to capacity, a transpose and contiguous copy): it reads and
+ *   writes the cf·k·T rows;
+ * - unpermutation 2 (combine_preprocess), the inverse sort of the experts' output: the same;
+ * - unpermutation 1 (combine_postprocess) reads the combined cf·k·T rows (the experts' output,
+ *   which the activation traffic counts) and writes their weighted sum, T·h.
+ * In all 2·T·h + (local experts > 1 ? 4·cf·k·T·h : 0) elements of BF16 (the dispatcher
+ * permutes the hidden states; Transformer Engine casts to FP8 inside the grouped linear
+ * layers). Backward runs the inverse kernels on the gradients: the same bytes, once
+ * (plan_layer). T: the micro-batch's tokens on the rank (b·s/cp), as the all-to-all counts. */
+double plan_moe_permute_bytes(const PlanModel *m, const PlanConfig *c)
+{
+	if (m->experts <= 1)
+		return 0;
+	double tokens = routed_tokens(c, (double)c->micro * m->seq / c->cp), h = m->hidden;
+	double cf = c->capacity > 0 ? c->capacity : 1, local = m->experts / c->ep;
+	return 2 * h * (2 * tokens + (local > 1 ? 4 * cf * m->top_k * tokens : 0));
+}
+
 typedef struct LayerTimes {
 	double fwd, core, core_mem, core_bwd_extra, tp, ep, act, work;
+	double perm; /* s of the MoE token permutations, in fwd and once in backward */
 	double cp_f[CPC_COUNT], cp_b[CPC_COUNT]; /* by CP exchange; INFINITY: not allowed */
 } LayerTimes;
 
@@ -631,13 +688,14 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 		      gemm(hw, 1, tokens, h, m->ffn / t);
 	} else {
 		/* Tokens per local expert when routing balances: tokens·k·e/E (each of E/e experts). */
-		double fe = m->expert_ffn, local = m->experts / c->ep;
+		double fe = m->expert_ffn, local = m->experts / c->ep, et = expert_tp(c);
 		double cf = c->capacity > 0 ? c->capacity : 1;
-		double te = cf * tokens * m->top_k * c->ep / m->experts;
-		mm += gemm(hw, local, te, (m->mats - 1) * fe / t, h) + gemm(hw, local, te, h, fe / t);
+		double te = cf * routed_tokens(c, tokens) * m->top_k * c->ep / m->experts;
+		mm += gemm(hw, local, te, (m->mats - 1) * fe / et, h) + gemm(hw, local, te, h, fe / et);
 		mm += gemm(hw, m->shared, tokens, (m->mats - 1) * fe / t, h) +
 		      gemm(hw, m->shared, tokens, h, fe / t);
 		mm += gemm(hw, 1, tokens, m->experts, h);
+		o->perm = plan_moe_permute_bytes(m, c) / (hw->hbm_bw * HBM_EFF);
 	}
 	/* Memory-bound kernels (norms, activations, softmax, dropout, residuals): each tensor the
 	 * layer produces is written by one kernel and read by the next, so forward moves twice the
@@ -651,7 +709,7 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	/* FlashAttention fuses the softmax (and its dropout) into the core: no s x s tensor goes
 	 * through HBM. */
 	double core_bytes = c->flash ? 0 : tokens * (m->dropout > 0 ? 5 : 2) * a * s / t;
-	o->fwd = mm + core + 2 * o->work / (hw->hbm_bw * HBM_EFF);
+	o->fwd = mm + core + 2 * o->work / (hw->hbm_bw * HBM_EFF) + o->perm;
 	o->core = core;
 	o->core_mem = 2 * core_bytes / (hw->hbm_bw * HBM_EFF);
 	/* Its backward recomputes QKᵀ and the softmax from the statistics: 5 multiplies where
@@ -708,8 +766,14 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	/* EP: dispatch and combine all-to-all of the routed tokens, per pass. In fp8 the dispatch
 	 * goes in fp8 and the combine in BF16 (DeepSeek-AI 2024, §3.3.4); else both in BF16. */
 	/* Padded to capacity, the all-to-all carries cf x the routed tokens. */
-	double routed = (c->capacity > 0 ? c->capacity : 1) * tokens * m->top_k * h;
-	double span_ep = (double)t * c->cp * c->ep;
+	double routed = (c->capacity > 0 ? c->capacity : 1) * routed_tokens(c, tokens) * m->top_k * h;
+	/* Folded, the EP group is ep consecutive GPUs (TP innermost, then EP). */
+	double span_ep = c->fold ? (double)c->ep : (double)t * c->cp * c->ep;
+	/* Folded, the MoE block has no TP collectives (the experts are whole and the tokens stay
+	 * in their SP shard): of the layer's two reduce-scatter/all-gather pairs only the
+	 * attention's is left. */
+	if (moe && c->fold)
+		o->tp /= 2;
 	o->ep = moe && c->ep > 1
 			? collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, routed * hw->elem_bytes) +
 				  collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, routed * 2)
@@ -719,7 +783,8 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	 * the experts inside each node. */
 	double M = m->route_nodes;
 	if (moe && c->ep > 1 && M > 0 && M < m->top_k && span_ep > hw->domain) {
-		double across = tokens * M * h, inside = (double)hw->domain / t;
+		double across = routed_tokens(c, tokens) * M * h;
+		double inside = c->fold ? (double)hw->domain : (double)hw->domain / t;
 		o->ep = collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, across * hw->elem_bytes) +
 			collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, across * 2) +
 			collective(hw, hw->domain, inside, COLL_ALL_TO_ALL, routed * hw->elem_bytes) +
@@ -778,7 +843,9 @@ void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanL
 	double core = wd * (dl.core + dl.core_mem) + wm * (ml.core + ml.core_mem);
 	*out = (PlanLayer){0};
 	out->fwd = fwd;
-	out->bwd = 2 * fwd + wd * dl.core_bwd_extra + wm * ml.core_bwd_extra;
+	/* The permutations' backward runs the same copies on the gradients once (the inverse
+	 * kernels: plan_moe_permute_bytes), not twice as the layer's other memory-bound work. */
+	out->bwd = 2 * fwd + wd * dl.core_bwd_extra + wm * ml.core_bwd_extra - wm * ml.perm;
 	out->re = c->recompute == RC_FULL	       ? fwd
 		  : c->recompute == RC_SELECTIVE && !c->flash ? core
 							       : 0;
@@ -822,7 +889,7 @@ void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanL
 double plan_state_memory(const PlanModel *m, const PlanConfig *c, double dense, double expert,
 			 double fp8_cache, double *weights, double *grads)
 {
-	double n = (double)c->dp * c->cp, ne = n / c->ep;
+	double n = (double)c->dp * c->cp, ne = expert_dp(c);
 	/* Gradients accumulated and reduced in FP32, or in BF16 (grad_reduce_bf16: Megatron-LM
 	 * --grad-reduce-in-bf16, Megatron-Core's DDP grad_reduce_in_fp32 = False: the gradient
 	 * buffer takes the parameters' BF16), 2 bytes a parameter fewer. */
@@ -966,7 +1033,7 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	 * reduce-scatters its gradients after, every micro-batch (ZeRO-3: 1.5 x the data-parallel
 	 * volume per pass; Rajbhandari et al. §7.2.2), the next layer's under the current one's
 	 * compute when overlap_dp is on. */
-	double n = (double)c->dp * c->cp, ne = n / c->ep;
+	double n = (double)c->dp * c->cp, ne = expert_dp(c);
 	double fsdp_t = 0;
 	if (c->fsdp) {
 		double ag = params_collective(hw, span, n, ne, COLL_ALL_GATHER, wb, dense, expert);

@@ -319,6 +319,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 					.flash = sp->flash, .overlap_dp = sp->overlap_dp,
 					.overlap_tp = sp->overlap_tp, .overlap_pp = sp->overlap_pp,
 					.overlap_ep = sp->overlap_ep, .capacity = sp->capacity,
+					.fold = sp->fold,
 					.cp_comm = sp->cp_comm, .grad16 = sp->grad16,
 					.opt16 = sp->opt16, .fp8p = sp->fp8p,
 					.offload = sp->offload > 0 ? sp->offload : 0};
@@ -334,7 +335,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 				if (gpus > hw->gpus)
 					break;
 				if (!plan_set_allows(&sp->knob[KNOB_GPUS], (double)gpus) ||
-				    ((long)dp * cp) % ep)
+				    ((long)dp * cp * (sp->fold ? tp : 1)) % ep)
 					continue;
 				c.dp = dp;
 				c.gpus = (int)gpus;

@@ -605,18 +605,27 @@ typedef struct Published {
  * _get_deepseek_v3_pipeline_layout, which the searched splits cannot reach; three of its rows
  * came in with pipeline_first_layers and pipeline_last_layers: MB_DSV3 below); FP8-MX and NVFP4 (block-scaled formats the model does not have); GB300 and B300 (no
  * std.servers entry). Written down as rows before the first run but found by it not to be
- * plannable: the three Qwen3 235B rows on H100 (TP 2, EP 32 over 256 GPUs at PP 8: DP 16) and
+ * plannable until parallel folding (MB_FOLD below; they are rows again, "folded"): the three Qwen3 235B rows on H100 (TP 2, EP 32 over 256 GPUs at PP 8: DP 16) and
  * 25.09's on 64 GB200 (TP 2, EP 64 at PP 1: DP 32). Their EP groups span the TP ranks, which
  * Megatron-Core allows with the recipes' expert_tensor_parallel_size=1 ("MoE parallel
  * folding": EP x ETP divides TP x CP x DP; qwen3_workload_base_configs.py at 01b2977,
- * BASE_QWEN3_235B_A22B_CONFIG) and the planner does not (EP divides DP x CP; expert tensor
- * parallelism other than TP is in docs/parallelism.md's Limits). Their figures: 1,575, 1,633
+ * BASE_QWEN3_235B_A22B_CONFIG) and the planner did not (EP dividing DP x CP) before the
+ * workload's parallel_folding. Their figures: 1,575, 1,633
  * and 1,204 tokens/s a GPU on H100 (25.11, 26.02, 25.09), 4,452 on GB200. The other knobs are
  * searched. The planner is far too fast on every MoE row (+32 to +272 % at the first run, the
- * small-expert Qwen3 30B most): an open gap (docs/parallelism.md, "Where the model still
- * misses"), so these rows are bounded at MB_MOE_BOUND, a regression bound at the first run's
- * largest error, not the suite's 25 %. */
+ * small-expert Qwen3 30B most; +27 to +239 % with the token permutations counted): an open gap
+ * (docs/parallelism.md, "Where the model still misses"), so these rows are bounded at
+ * MB_MOE_BOUND, a regression bound at today's largest error, not the suite's 25 %. */
 #define MB_TOKEN_DROP "capacity_factor = 1"
+/* The four Qwen3 235B rows whose EP spans the TP ranks, plannable with parallel folding
+ * (parallel_folding: expert TP 1, EP dividing TP x CP x DP; the recipes'
+ * expert_tensor_parallel_size=1, qwen3_workload_base_configs.py at 01b2977,
+ * BASE_QWEN3_235B_A22B_CONFIG). Their split, written before their first run: all four held
+ * out (check); none fit; no constant set from them. The 25.11 and 26.02 H100 recipes overlap
+ * the all-to-all (QWEN3_235B_A22B_PRETRAIN_CONFIG_H100_FP8_CS_V1 and _V2: moe_a2a_overlap=True,
+ * as read for planner9's rows); the other knobs searched. */
+#define MB_FOLD "parallel_folding = true"
+#define MB_QWEN235_H100 "overlap_ep = true"
 /* DeepSeek-V3's rows (added after the fixed pipeline layout; their split, all held out,
  * written in the commit that added them, before their first run): its recipe's layout
  * (megatron/bridge/recipes/deepseek/deepseek_v3.py, _get_deepseek_v3_pipeline_layout: at PP 4
@@ -627,7 +636,7 @@ typedef struct Published {
  * 1,024 H100 (PP 8 VP 4), whose layout the recipe's map as read has no entry for. */
 #define MB_DSV3_PP4 "pipeline_first_layers = 16; pipeline_last_layers = 13"
 #define MB_DSV3_PP16 "pipeline_first_layers = 4; pipeline_last_layers = 1"
-#define MB_MOE_BOUND 2.75
+#define MB_MOE_BOUND 2.40
 
 /* The GB200 Megatron-FSDP recipes offload activations to the Grace CPU's memory, the rows set
  * it from them (offload_layers): NVIDIA-NeMo/Megatron-Bridge,
@@ -916,6 +925,22 @@ static const Published PUBLISHED[] = {
 	{"MB 25.09 Qwen3 30B, 16 H100 FP8 token drop, tok/s/GPU", ON_DGX, "DGX_H100", "qwen3_30b_a3b",
 	 MB_FP8 "tp = 1; pp = 2; cp = 1; interleave = 24; ep = 8; micro_batch = 2; " MB_TOKEN_DROP,
 	 16, 512, ACC_TOKENS, 10494, false},
+	/* Qwen3 235B with parallel folding (MB_FOLD above): all check, the split written before
+	 * their first run. */
+	{"MB 25.11 Qwen3 235B, 256 H100 FP8 folded, tok/s/GPU", ON_DGX, "DGX_H100", "qwen3_235b_a22b",
+	 MB_FP8 "tp = 2; pp = 8; cp = 1; interleave = 4; ep = 32; micro_batch = 1; " MB_QWEN235_H100
+	 "; " MB_FOLD, 256, 2048, ACC_TOKENS, 1575, false},
+	{"MB 26.02 Qwen3 235B, 256 H100 FP8 folded, tok/s/GPU", ON_DGX, "DGX_H100", "qwen3_235b_a22b",
+	 MB_FP8 "tp = 2; pp = 8; cp = 1; interleave = 4; ep = 32; micro_batch = 1; " MB_QWEN235_H100
+	 "; " MB_FOLD, 256, 8192, ACC_TOKENS, 1633, false},
+	{"MB 25.09 Qwen3 235B, 64 GB200 FP8 token drop folded, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
+	 "qwen3_235b_a22b",
+	 MB_FP8 "tp = 2; pp = 1; cp = 1; ep = 64; micro_batch = 1; " MB_TOKEN_DROP "; " MB_FOLD, 64,
+	 1024, ACC_TOKENS, 4452, false},
+	{"MB 25.09 Qwen3 235B, 256 H100 FP8 token drop folded, tok/s/GPU", ON_DGX, "DGX_H100",
+	 "qwen3_235b_a22b",
+	 MB_FP8 "tp = 2; pp = 8; cp = 1; interleave = 4; ep = 32; micro_batch = 1; " MB_TOKEN_DROP
+	 "; " MB_FOLD, 256, 2048, ACC_TOKENS, 1204, false},
 };
 
 enum { ACC_ROWS = sizeof PUBLISHED / sizeof PUBLISHED[0] + 1 };
@@ -1014,13 +1039,14 @@ static void test_accuracy(void)
 	/* Regression bounds at what the model reaches today (docs/parallelism.md, "Accuracy"):
 	 * the fitted rows within 2.7 % on average (2.61 %: the fused attention's efficiencies are
 	 * measured kernels', not fitted, and the refit minimises the rows' squared error, not
-	 * their mean absolute one, which was 2.57 % before); the held-out ones within 21 % (21.0
-	 * %: the ten MoE rows, +32 to +272 %, an open gap of the model, MB_MOE above, raise it
-	 * from 5.3 %), and those without the MoE rows within 5.3 % (5.28 %); the goal, 5 % held
-	 * out, is not met. */
+	 * their mean absolute one, which was 2.57 % before); the held-out ones within 21.2 % (21.1
+	 * %: the fourteen MoE rows, +27 to +239 %, an open gap of the model, MB_MOE above, raise
+	 * it from 5.3 %), and those without the MoE rows within 5.4 % (5.32 %: DeepSeek-V3's
+	 * GPU-hours, −1.3 % before the MoE token permutations were counted, +3.3 % with them);
+	 * the goal, 5 % held out, is not met. */
 	CU_ASSERT(fit_mean <= 0.027);
-	CU_ASSERT(mean <= 0.21);
-	CU_ASSERT(dense_mean <= 0.053);
+	CU_ASSERT(mean <= 0.212);
+	CU_ASSERT(dense_mean <= 0.054);
 	int fitted = 0;
 	for (int i = 0; i < accuracy_n; i++)
 		fitted += accuracy_fit[i];
@@ -1254,6 +1280,74 @@ static void test_capacity_factor(void)
 	CU_ASSERT(padded.fwd > none.fwd);
 	CU_ASSERT(padded.ep > 1.4 * none.ep);
 	CU_ASSERT(padded.act > none.act);
+	done(b);
+}
+
+/* The MoE token permutations around the all-to-all (plan_moe_permute_bytes), by hand: 8 experts,
+ * top-2, hidden 2,048, a micro-batch of 2,048 tokens. EP 8 (one expert a rank): no sort by local
+ * expert, only permutation 1's read of the tokens and unpermutation 1's write of their sum,
+ * 2·T·h·2 B = 2·2048·2048·2 = 16,777,216 B. EP 2 (four local experts): the sort and unsort read
+ * and write the k·T rows too, + 4·2·2048·2048·2 = 67,108,864 B, 83,886,080 B in all; at capacity
+ * 1.5 the sorted rows are 1.5 x: 16,777,216 + 100,663,296 = 117,440,512 B. The layer's forward
+ * takes them at HBM speed, its backward once more (the inverse kernels). */
+static void test_moe_permute(void)
+{
+	Built *b = small_model("moe(layers = 4, hidden = 2048, heads = 16, seq = 2048, vocab = 32000, "
+			       "activation = swiglu, experts = 8, top_k = 2, expert_ffn = 4096)",
+			       "ep = 8\n  tp = 1\n  pp = 1\n  cp = 1\n  micro_batch = 1");
+	const WorkloadPlan *wp = plan_of(b, "w");
+	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
+	PlanConfig c = wp->r.best;
+	CU_ASSERT_DOUBLE_EQUAL(plan_moe_permute_bytes(&wp->model, &c), 16777216, 0.5);
+	c.ep = 2;
+	CU_ASSERT_DOUBLE_EQUAL(plan_moe_permute_bytes(&wp->model, &c), 83886080, 0.5);
+	c.capacity = 1.5;
+	CU_ASSERT_DOUBLE_EQUAL(plan_moe_permute_bytes(&wp->model, &c), 117440512, 0.5);
+	/* Forward + backward: twice the bytes more than the same layer without them would take;
+	 * a dense model has none (every layer of this one is MoE). */
+	PlanLayer l;
+	c.flash = false; /* no fused attention's own backward term */
+	plan_layer(&wp->model, &wp->hw, &c, &l);
+	double perm = 117440512 / (wp->hw.hbm_bw * 0.8);
+	CU_ASSERT(l.fwd > perm && l.bwd > 2 * l.fwd - perm - 1e-12 && l.bwd < 2 * l.fwd - perm + 1e-12);
+	done(b);
+	Built *d = small("tp = 1");
+	const WorkloadPlan *dp = plan_of(d, "w");
+	CU_ASSERT_FATAL(dp != NULL && dp->r.found);
+	CU_ASSERT(plan_moe_permute_bytes(&dp->model, &dp->r.best) == 0);
+	done(d);
+}
+
+/* Parallel folding (parallel_folding; Megatron-Core's --expert-tensor-parallel-size 1), by
+ * hand: 8 experts of 3 x 2,048 x 4,096 (SwiGLU), top-2, 4 MoE layers, TP 2 and EP 8 on 8 H100.
+ * EP 8 does not divide CP x DP = 4, only TP x CP x DP = 8: the plan exists folded. Each rank
+ * holds one whole expert a layer, 4 x 25,165,824 = 100,663,296 parameters (split by TP 2
+ * without folding: 50,331,648); it routes its own SP shard, 1,024 of the micro-batch's 2,048
+ * tokens, so its permutations move 2·2048·2·1024 = 8,388,608 B (16,777,216 gathered over TP);
+ * and the MoE block has no TP collectives: half the layer's. */
+static void test_parallel_folding(void)
+{
+	Built *b = small_model("moe(layers = 4, hidden = 2048, heads = 16, seq = 2048, vocab = 32000, "
+			       "activation = swiglu, experts = 8, top_k = 2, expert_ffn = 4096)",
+			       "gpus = 8\n  ep = 8\n  tp = 2\n  pp = 1\n  cp = 1\n  micro_batch = 1\n"
+			       "  parallel_folding = true");
+	const WorkloadPlan *wp = plan_of(b, "w");
+	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
+	PlanConfig c = wp->r.best;
+	CU_ASSERT(c.fold && c.ep == 8 && c.tp == 2 && c.dp == 4 && c.sp);
+	double dense, expert;
+	plan_stage_params(&wp->model, &c, &dense, &expert);
+	CU_ASSERT_DOUBLE_EQUAL(expert, 100663296, 0.5);
+	CU_ASSERT_DOUBLE_EQUAL(plan_moe_permute_bytes(&wp->model, &c), 8388608, 0.5);
+	PlanLayer folded, split;
+	plan_layer(&wp->model, &wp->hw, &c, &folded);
+	c.fold = false;
+	plan_stage_params(&wp->model, &c, &dense, &expert);
+	CU_ASSERT_DOUBLE_EQUAL(expert, 50331648, 0.5);
+	CU_ASSERT_DOUBLE_EQUAL(plan_moe_permute_bytes(&wp->model, &c), 16777216, 0.5);
+	plan_layer(&wp->model, &wp->hw, &c, &split);
+	CU_ASSERT(split.tp > 0);
+	CU_ASSERT_DOUBLE_EQUAL(folded.tp, split.tp / 2, 1e-12);
 	done(b);
 }
 
@@ -1618,6 +1712,8 @@ void suite_plan(void)
 	CU_add_test(s, "activation offload: arithmetic", test_offload_arithmetic);
 	CU_add_test(s, "activation offload: the search", test_offload_search);
 	CU_add_test(s, "MoE capacity factor", test_capacity_factor);
+	CU_add_test(s, "MoE token permutations (Megatron-Core all-to-all dispatcher)", test_moe_permute);
+	CU_add_test(s, "MoE parallel folding (expert TP 1, EP across TP)", test_parallel_folding);
 	CU_add_test(s, "FlashAttention with the causal mask", test_flash_attention);
 	CU_add_test(s, "attention at the accelerator's own efficiency", test_attention_efficiency);
 	CU_add_test(s, "a pipeline layout the workload fixes", test_fixed_pipeline_layout);
