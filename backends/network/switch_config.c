@@ -21,6 +21,7 @@
 #include "backends.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,11 +65,26 @@ static char *put_u32(char *p, uint32_t v)
 	return p;
 }
 
+/* The decimal digits of 0..255 and their count, for put_addr (made once; a 100,000-GPU build
+ * writes some 800,000 addresses). */
+static char octets[256][4];
+static uint8_t octet_len[256];
+static pthread_once_t octets_once = PTHREAD_ONCE_INIT;
+
+static void octets_make(void)
+{
+	for (uint32_t v = 0; v < 256; v++)
+		octet_len[v] = (uint8_t)(put_u32(octets[v], v) - octets[v]);
+}
+
 /* "a.b.c.d" (or with "/len") into p; returns the end, NUL-terminated. */
 static char *put_addr(char *p, uint32_t a, int len)
 {
+	pthread_once(&octets_once, octets_make);
 	for (int i = 3; i >= 0; i--) {
-		p = put_u32(p, a >> (8 * i) & 255);
+		uint32_t o = a >> (8 * i) & 255;
+		memcpy(p, octets[o], 4);
+		p += octet_len[o];
 		if (i)
 			*p++ = '.';
 	}
@@ -82,6 +98,7 @@ static char *put_addr(char *p, uint32_t a, int len)
 
 typedef struct PortText {
 	char name[24];    /* Ethernet256 */
+	size_t len;       /* of name */
 	int peer_switch;  /* the peer's switch index in the fabric, or -1 */
 } PortText;
 
@@ -91,7 +108,13 @@ typedef struct Writer {
 	const Design *d;
 	const SwitchPlan *sp;
 	ConfigDb *db;
-	Buf text, scratch;
+	Buf text, scratch, peer;
+	const EndTable *ends; /* the cable ends' table, when made (ends.c), or NULL */
+	Buf tab[4];       /* port_tables' */
+	ConfigDb *mdb;    /* neighbor_metadata's: a peer's fields rendered once a fabric */
+	Buf meta;
+	size_t (*meta_at)[2];
+	size_t mspan[T_COUNT][2];
 	PortText *pt;
 	int cap;
 	int *cable_of;    /* Design.links index -> Design.cables index, or -1 */
@@ -108,6 +131,7 @@ typedef struct Writer {
 	size_t (*tport)[4];
 	int tcap;
 	bool tset;
+	bool tsorted;     /* the ports' names are in natural order (port_names_ordered) */
 	/* Port names by port number for switches of nmodel, nbreakout, nsplit and nup (a name
 	 * depends on nothing else, ir_switch_port_name): nname[port], empty until made (a port's
 	 * name never is). */
@@ -124,15 +148,50 @@ static const char *const type_names[ST_COUNT] = {
 static const int tier_rank[ST_COUNT] = {[ST_LEAF] = 0, [ST_SPINE] = 1, [ST_CORE] = 2,
 					[ST_ROUTER] = 0, [ST_SCALE_UP] = 0};
 
+static bool same_end(End a, End b)
+{
+	return a.kind == b.kind && a.dev == b.dev && a.port == b.port;
+}
+
+/* The peer's device and port as cabling.csv names them (ir.c): taken from the cable ends'
+ * table when the writers of a row per cable made it (ends.c; with every artifact), else
+ * formatted, the port into w->peer. */
+static void peer_text(Writer *w, const SwitchPort *p, const char **dev, size_t *ndev,
+		      const char **port, size_t *nport)
+{
+	int c = w->ends && p->link >= 0 ? w->cable_of[p->link] : -1;
+	if (c >= 0) {
+		const LinkInst *l = &w->d->links[p->link];
+		int side = same_end(l->z, p->peer) ? 1 : same_end(l->a, p->peer) ? 0 : -1;
+		if (side >= 0) {
+			const EndText *x = &w->ends->ends[2 * (size_t)c + (size_t)side];
+			*dev = x->device;
+			*port = x->port;
+			*ndev = x->plain ? x->device_len : strlen(x->device);
+			*nport = x->plain ? x->port_len : strlen(x->port);
+			return;
+		}
+	}
+	*dev = ir_end_device(w->d, p->peer);
+	*ndev = strlen(*dev);
+	w->peer.len = 0;
+	ir_end_port(&w->peer, w->d, p->peer);
+	*port = w->peer.s ? w->peer.s : "";
+	*nport = w->peer.len;
+}
+
 /* The peer as a port description, its device and port as cabling.csv names them (ir.c):
  * "compute-spine-01 Ethernet8", "h200-001 mlx5_3". */
-static void describe_peer(Writer *w, End e)
+static void describe_peer(Writer *w, const SwitchPort *p)
 {
+	const char *dev, *port;
+	size_t ndev, nport;
+	peer_text(w, p, &dev, &ndev, &port, &nport);
 	Buf *b = &w->scratch;
 	b->len = 0;
-	buf_puts(b, ir_end_device(w->d, e));
+	buf_put(b, dev, ndev);
 	buf_putc(b, ' ');
-	ir_end_port(b, w->d, e);
+	buf_put(b, port, nport);
 }
 
 /* Lossless RoCE on priority 3 with ECN (sources in docs/switch-configs.md):
@@ -205,6 +264,33 @@ static void roce_port(ConfigDb *db, const char *name)
 	configdb_field_s(db, "profile", "NULL");
 }
 
+/* Whether the ports' names are letters and a number (no leading zero), the same letters in all
+ * and the numbers rising ("Ethernet0", "Ethernet8" ...): then their natural order is the
+ * ports' order, and so is that of "NAME" and "NAME|ADDRESS" keys (INTERFACE), as the number
+ * decides between two ports and a key's end comes before more text (configdb_natcmp). */
+static bool port_names_ordered(const PortText *pt, int np)
+{
+	size_t letters = 0;
+	unsigned long long last = 0;
+	for (int k = 0; k < np; k++) {
+		const char *n = pt[k].name;
+		size_t a = 0;
+		while ((n[a] >= 'A' && n[a] <= 'Z') || (n[a] >= 'a' && n[a] <= 'z'))
+			a++;
+		if (a == 0 || (k && (a != letters || memcmp(n, pt[0].name, a) != 0)))
+			return false;
+		letters = a;
+		size_t e = a;
+		unsigned long long v = 0;
+		while (n[e] >= '0' && n[e] <= '9' && e - a < 18)
+			v = v * 10 + (unsigned)(n[e++] - '0');
+		if (e == a || n[e] || (n[a] == '0' && e - a > 1) || (k && v <= last))
+			return false;
+		last = v;
+	}
+	return true;
+}
+
 /* What the config_db.json of switches of one kind share (a fabric's switches of one role):
  * the tables of roce_tables and roce_port, and the fields of each PORT entry but its
  * description. They depend on the switch's model, breakout and split, the fabric's MTU and
@@ -263,6 +349,7 @@ static void port_template(Writer *w, const SwitchInst *s, int np, const SwitchPo
 		w->tport[k][2] = a0;
 		w->tport[k][3] = w->tafter.len - a0;
 	}
+	w->tsorted = port_names_ordered(w->pt, np);
 	w->tset = true;
 }
 
@@ -283,15 +370,16 @@ static void cable_length(Writer *w, int link, char *out)
 }
 
 /* DEVICE_NEIGHBOR: who is at the other end of a port, named as cabling.csv names it. */
-static void neighbor(Writer *w, const char *port, End peer)
+static void neighbor(Writer *w, const char *port, const SwitchPort *p)
 {
 	ConfigDb *db = w->db;
+	const char *dev, *pport;
+	size_t ndev, npport;
+	peer_text(w, p, &dev, &ndev, &pport, &npport);
 	configdb_entry_s(db, T_DEVICE_NEIGHBOR, port);
 	configdb_field_s(db, "local_port", port);
-	configdb_field_s(db, "name", ir_end_device(w->d, peer));
-	w->scratch.len = 0;
-	ir_end_port(&w->scratch, w->d, peer);
-	configdb_field(db, "port", w->scratch.s, w->scratch.len);
+	configdb_field(db, "name", dev, ndev);
+	configdb_field(db, "port", pport, npport);
 }
 
 /* DEVICE_NEIGHBOR_METADATA of a peer switch (switch j of the fabric). There are no
@@ -301,13 +389,131 @@ static void neighbor_metadata(Writer *w, int sw, int j)
 {
 	ConfigDb *db = w->db;
 	const SwitchInst *peer = &w->d->switches[sw];
-	char lo[20];
-	put_addr(lo, switch_plan_loopback(w->sp, j), 32);
 	configdb_entry_s(db, T_DEVICE_NEIGHBOR_METADATA, peer->name);
-	configdb_field_s(db, "hwsku", peer->model->sw.hwsku);
-	configdb_field_s(db, "lo_addr", lo);
-	configdb_field_s(db, "type", type_names[peer->tier]);
+	/* The fields depend on the peer alone: made once a fabric for each (meta_at[j]: offset
+	 * and length in meta; a peer is the neighbour of many switches). */
+	size_t *at = w->meta_at[j];
+	if (!at[1]) {
+		ConfigDb *m = w->mdb;
+		char lo[20];
+		put_addr(lo, switch_plan_loopback(w->sp, j), 32);
+		configdb_entry(m, T_DEVICE_NEIGHBOR_METADATA, "", 0);
+		configdb_field_s(m, "hwsku", peer->model->sw.hwsku);
+		configdb_field_s(m, "lo_addr", lo);
+		configdb_field_s(m, "type", type_names[peer->tier]);
+		w->scratch.len = 0;
+		configdb_render_tables(m, &w->scratch, w->mspan);
+		/* the entry as rendered: "":{FIELDS} */
+		size_t off = w->mspan[T_DEVICE_NEIGHBOR_METADATA][0] + 4;
+		size_t len = w->mspan[T_DEVICE_NEIGHBOR_METADATA][1] - 5;
+		at[0] = w->meta.len;
+		at[1] = len;
+		buf_put(&w->meta, w->scratch.s + off, len);
+	}
+	configdb_fields_text(db, w->meta.s + at[0], at[1]);
 }
+
+/* buf_put without the call when there is room (a 100,000-GPU build puts some 20 million pieces
+ * into these tables); the buffer stays NUL-terminated. */
+static inline void put(Buf *b, const char *s, size_t n)
+{
+	if (b->cap - b->len > n) {
+		memcpy(b->s + b->len, s, n);
+		b->len += n;
+		b->s[b->len] = 0;
+	} else {
+		buf_put(b, s, n);
+	}
+}
+
+/* s (n bytes, nothing JSON escapes: a port name port_names_ordered passed, an address) as a
+ * JSON string: configdb_stringn's bytes without its scan. */
+static inline void quoted(Buf *b, const char *s, size_t n)
+{
+	if (b->cap - b->len > n + 2) {
+		char *at = b->s + b->len;
+		at[0] = '"';
+		memcpy(at + 1, s, n);
+		at[n + 1] = '"';
+		at[n + 2] = 0;
+		b->len += n + 2;
+	} else {
+		configdb_stringn(b, s, n);
+	}
+}
+
+/* The tables with an entry per port and nothing else (PORT, DEVICE_NEIGHBOR, INTERFACE, and
+ * CABLE_LENGTH's one entry with a field a port), rendered here entry after entry in the ports'
+ * order, which port_template found to be their keys' natural order: the text ConfigDb makes
+ * of the same entries (configdb_render), without collecting, checking and copying them again
+ * (docs/performance.md, "Emitter, seventh pass"). w->tab[0..3]: CABLE_LENGTH, DEVICE_NEIGHBOR,
+ * INTERFACE, PORT, each its entries' text for configdb_table_text. */
+static void port_tables(Writer *w, int np, const SwitchPort *ports)
+{
+	Buf *cl = &w->tab[0], *nb = &w->tab[1], *in = &w->tab[2], *po = &w->tab[3];
+	for (int t = 0; t < 4; t++)
+		w->tab[t].len = 0;
+	char buf[64];
+	if (w->sp->lossless) {
+		put(cl, "\"AZURE\":{", 9);
+		for (int k = 0; k < np; k++) {
+			if (k)
+				put(cl, ",", 1);
+			quoted(cl, w->pt[k].name, w->pt[k].len);
+			put(cl, ":", 1);
+			cable_length(w, ports[k].link, buf);
+			quoted(cl, buf, strlen(buf));
+		}
+		put(cl, "}", 1);
+	}
+	for (int k = 0; k < np; k++) {
+		const SwitchPort *p = &ports[k];
+		const char *name = w->pt[k].name;
+		size_t nn = w->pt[k].len;
+		const char *dev, *pport;
+		size_t ndev, npport;
+		peer_text(w, p, &dev, &ndev, &pport, &npport);
+		if (k) {
+			put(po, ",", 1);
+			put(nb, ",", 1);
+			put(in, ",", 1);
+		}
+		/* PORT: the template's fields before and after the description */
+		const size_t *tp = w->tport[k];
+		quoted(po, name, nn);
+		put(po, ":{", 2);
+		put(po, w->tbefore.s + tp[0], tp[1]);
+		put(po, ",\"description\":", 15);
+		Buf *d = &w->scratch;
+		d->len = 0;
+		put(d, dev, ndev);
+		put(d, " ", 1);
+		put(d, pport, npport);
+		configdb_stringn(po, d->s, d->len);
+		put(po, ",", 1);
+		put(po, w->tafter.s + tp[2], tp[3]);
+		put(po, "}", 1);
+		/* DEVICE_NEIGHBOR */
+		quoted(nb, name, nn);
+		put(nb, ":{\"local_port\":", 15);
+		quoted(nb, name, nn);
+		put(nb, ",\"name\":", 8);
+		configdb_stringn(nb, dev, ndev);
+		put(nb, ",\"port\":", 8);
+		configdb_stringn(nb, pport, npport);
+		put(nb, "}", 1);
+		/* INTERFACE: the port, then its address */
+		quoted(in, name, nn);
+		put(in, ":{},", 4);
+		memcpy(buf, name, nn);
+		buf[nn] = '|';
+		char *e = put_addr(buf + nn + 1, p->addr, 31);
+		quoted(in, buf, (size_t)(e - buf));
+		put(in, ":{}", 3);
+	}
+}
+
+static void per_port(Writer *w, int np, const SwitchPort *ports, char *buf);
 
 static void config_db(Writer *w, int i, const SwitchInst *s, int np, const SwitchPort *ports)
 {
@@ -330,6 +536,39 @@ static void config_db(Writer *w, int i, const SwitchInst *s, int np, const Switc
 	configdb_entry(db, T_LOOPBACK_INTERFACE, buf, n);
 
 	port_template(w, s, np, ports);
+	if (w->tsorted && np > 0) {
+		port_tables(w, np, ports);
+		if (sp->lossless)
+			for (int t = 0; t < T_COUNT; t++)
+				if (w->tspan[t][1])
+					configdb_table_text(db, t, w->ttext.s + w->tspan[t][0],
+							    w->tspan[t][1]);
+		static const int own[4] = {T_CABLE_LENGTH, T_DEVICE_NEIGHBOR, T_INTERFACE, T_PORT};
+		for (int t = 0; t < 4; t++)
+			if (w->tab[t].len)
+				configdb_table_text(db, own[t], w->tab[t].s, w->tab[t].len);
+		for (int k = 0; k < np; k++) {
+			int j = w->pt[k].peer_switch;
+			if (j >= 0 && !w->count[j]++)
+				neighbor_metadata(w, sp->first + j, j);
+		}
+	} else {
+		per_port(w, np, ports, buf);
+	}
+	for (int k = 0; k < np; k++)
+		if (w->pt[k].peer_switch >= 0)
+			w->count[w->pt[k].peer_switch] = 0;
+	w->text.len = 0;
+	buf_reserve(&w->text, w->last); /* the text before went to the writer (write_file) */
+	configdb_render(db, &w->text);
+}
+
+/* The entries of every port, one by one, for ConfigDb to sort (port names port_template could
+ * not vouch for the order of). */
+static void per_port(Writer *w, int np, const SwitchPort *ports, char *buf)
+{
+	const SwitchPlan *sp = w->sp;
+	ConfigDb *db = w->db;
 	if (sp->lossless) {
 		for (int t = 0; t < T_COUNT; t++)
 			if (w->tspan[t][1])
@@ -346,11 +585,11 @@ static void config_db(Writer *w, int i, const SwitchInst *s, int np, const Switc
 		const SwitchPort *p = &ports[k];
 		const PortText *t = &w->pt[k];
 		size_t nn = strlen(t->name);
-		describe_peer(w, p->peer);
+		describe_peer(w, p);
 		const size_t *tp = w->tport[k];
 		configdb_port_entry(db, T_PORT, t->name, w->tbefore.s + tp[0], tp[1], w->scratch.s,
 				    w->scratch.len, w->tafter.s + tp[2], tp[3]);
-		neighbor(w, t->name, p->peer);
+		neighbor(w, t->name, p);
 
 		configdb_entry(db, T_INTERFACE, t->name, nn);
 		memcpy(buf, t->name, nn);
@@ -361,12 +600,6 @@ static void config_db(Writer *w, int i, const SwitchInst *s, int np, const Switc
 		if (t->peer_switch >= 0 && !w->count[t->peer_switch]++)
 			neighbor_metadata(w, sp->first + t->peer_switch, t->peer_switch);
 	}
-	for (int k = 0; k < np; k++)
-		if (w->pt[k].peer_switch >= 0)
-			w->count[w->pt[k].peer_switch] = 0;
-	w->text.len = 0;
-	buf_reserve(&w->text, w->last); /* the text before went to the writer (write_file) */
-	configdb_render(db, &w->text);
 }
 
 /* ECMP width: the links up to higher tiers (all switch links of a dragonfly router); at the
@@ -515,7 +748,7 @@ static void frr_conf(Writer *w, int i, const SwitchInst *s, int np, const Switch
 	for (int k = 0; k < np; k++) {
 		if (w->pt[k].peer_switch < 0)
 			continue;
-		describe_peer(w, ports[k].peer);
+		describe_peer(w, &ports[k]);
 		buf_puts(b, "interface ");
 		buf_puts(b, w->pt[k].name);
 		buf_puts(b, "\n description ");
@@ -593,6 +826,7 @@ static int write_switch(Writer *w, int i)
 		}
 		if (port >= 0 && w->nname[port][0]) {
 			memcpy(t->name, w->nname[port], sizeof t->name);
+			t->len = strlen(t->name);
 		} else {
 			w->scratch.len = 0;
 			ir_switch_port_name(&w->scratch, s, port);
@@ -600,6 +834,7 @@ static int write_switch(Writer *w, int i)
 								 : sizeof t->name - 1;
 			memcpy(t->name, w->scratch.s, n);
 			t->name[n] = 0;
+			t->len = n;
 			if (port >= 0)
 				memcpy(w->nname[port], t->name, sizeof t->name);
 		}
@@ -645,6 +880,8 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 	long lo = total * share / nshares, hi = total * (share + 1) / nshares, first = 0;
 	any = hi > lo;
 	Writer w = {.o = o, .d = d, .db = configdb_new(table_names, T_COUNT)};
+	const EndTable *ends = output_ends(o);
+	w.ends = ends && ends->d == d ? ends : NULL;
 	if (any) {
 		w.cable_of = xmalloc(sizeof(int) * (size_t)(d->nlinks + 1));
 		for (int i = 0; i < d->nlinks; i++)
@@ -666,10 +903,16 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 		w.sp = sp;
 		w.count = xmalloc(sizeof(int) * (size_t)(sp->nswitches + 1));
 		memset(w.count, 0, sizeof(int) * (size_t)(sp->nswitches + 1));
+		w.meta_at = xmalloc(sizeof *w.meta_at * (size_t)(sp->nswitches + 1));
+		memset(w.meta_at, 0, sizeof *w.meta_at * (size_t)(sp->nswitches + 1));
+		w.meta.len = 0;
+		if (!w.mdb)
+			w.mdb = configdb_new(table_names, T_COUNT);
 		fabric_policy(&w);
 		for (int i = from; i < to && !errors; i++)
 			errors += write_switch(&w, i);
 		free(w.count);
+		free(w.meta_at);
 	}
 	configdb_free(w.db);
 	configdb_free(w.tdb);
@@ -682,6 +925,11 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 	free(w.nname);
 	buf_free(&w.text);
 	buf_free(&w.scratch);
+	buf_free(&w.peer);
+	for (int t = 0; t < 4; t++)
+		buf_free(&w.tab[t]);
+	configdb_free(w.mdb);
+	buf_free(&w.meta);
 	buf_free(&w.policy);
 	free(w.pt);
 	free(w.cable_of);
