@@ -110,7 +110,11 @@ typedef struct Writer {
 	ConfigDb *db;
 	Buf text, scratch, peer;
 	const EndTable *ends; /* the cable ends' table, when made (ends.c), or NULL */
-	Buf tab[4];       /* port_tables' */
+	Buf tab[5];       /* port_tables' and metadata_table's */
+	int *rank;        /* peer_ranks': the fabric's switches' order by name */
+	int rank_state;   /* 0: not made for this fabric, 1: made, -1: names tie */
+	uint64_t *peers;  /* metadata_table's */
+	int npeers_cap;
 	ConfigDb *mdb;    /* neighbor_metadata's: a peer's fields rendered once a fabric */
 	Buf meta;
 	size_t (*meta_at)[2];
@@ -385,13 +389,12 @@ static void neighbor(Writer *w, const char *port, const SwitchPort *p)
 /* DEVICE_NEIGHBOR_METADATA of a peer switch (switch j of the fabric). There are no
  * BGP_NEIGHBOR entries: the sessions are eBGP unnumbered, in frr.conf alone (docs/switch-configs.md,
  * "One BGP mode"), so this table cannot turn into numbered sessions beside them. */
-static void neighbor_metadata(Writer *w, int sw, int j)
+/* The fields of peer j's DEVICE_NEIGHBOR_METADATA entry, which depend on the peer alone: made
+ * once a fabric for each (meta_at[j]: offset and length in meta; a peer is the neighbour of
+ * many switches). */
+static size_t *metadata_fields(Writer *w, int sw, int j)
 {
-	ConfigDb *db = w->db;
 	const SwitchInst *peer = &w->d->switches[sw];
-	configdb_entry_s(db, T_DEVICE_NEIGHBOR_METADATA, peer->name);
-	/* The fields depend on the peer alone: made once a fabric for each (meta_at[j]: offset
-	 * and length in meta; a peer is the neighbour of many switches). */
 	size_t *at = w->meta_at[j];
 	if (!at[1]) {
 		ConfigDb *m = w->mdb;
@@ -410,7 +413,14 @@ static void neighbor_metadata(Writer *w, int sw, int j)
 		at[1] = len;
 		buf_put(&w->meta, w->scratch.s + off, len);
 	}
-	configdb_fields_text(db, w->meta.s + at[0], at[1]);
+	return at;
+}
+
+static void neighbor_metadata(Writer *w, int sw, int j)
+{
+	configdb_entry_s(w->db, T_DEVICE_NEIGHBOR_METADATA, w->d->switches[sw].name);
+	size_t *at = metadata_fields(w, sw, j);
+	configdb_fields_text(w->db, w->meta.s + at[0], at[1]);
 }
 
 /* buf_put without the call when there is room (a 100,000-GPU build puts some 20 million pieces
@@ -515,6 +525,79 @@ static void port_tables(Writer *w, int np, const SwitchPort *ports)
 
 static void per_port(Writer *w, int np, const SwitchPort *ports, char *buf);
 
+typedef struct Named {
+	const char *name;
+	int j;
+} Named;
+
+static int by_name(const void *x, const void *y)
+{
+	return configdb_natcmp(((const Named *)x)->name, ((const Named *)y)->name);
+}
+
+/* The fabric's switches ranked by the natural order of their names (w->rank[j]), made once a
+ * fabric; false when two names are equal in that order (then ConfigDb's sort decides, as it
+ * would between them). */
+static bool peer_ranks(Writer *w)
+{
+	const SwitchPlan *sp = w->sp;
+	if (w->rank_state)
+		return w->rank_state > 0;
+	int n = sp->nswitches;
+	Named *v = xmalloc(sizeof *v * (size_t)(n + 1));
+	for (int j = 0; j < n; j++)
+		v[j] = (Named){w->d->switches[sp->first + j].name, j};
+	qsort(v, (size_t)n, sizeof *v, by_name);
+	w->rank_state = 1;
+	for (int r = 0; r < n; r++) {
+		w->rank[v[r].j] = r;
+		if (r && configdb_natcmp(v[r - 1].name, v[r].name) >= 0)
+			w->rank_state = -1;
+	}
+	free(v);
+	return w->rank_state > 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* DEVICE_NEIGHBOR_METADATA: an entry for each peer switch, in the natural order of their names
+ * (peer_ranks), as table text; the same bytes as neighbor_metadata's entries after ConfigDb's
+ * sort. */
+static void metadata_table(Writer *w, int np)
+{
+	const SwitchPlan *sp = w->sp;
+	if (np > w->npeers_cap) {
+		w->npeers_cap = np;
+		w->peers = xrealloc(w->peers, sizeof *w->peers * (size_t)np);
+	}
+	int n = 0;
+	for (int k = 0; k < np; k++) {
+		int j = w->pt[k].peer_switch;
+		if (j >= 0 && !w->count[j]++)
+			w->peers[n++] = (uint64_t)w->rank[j] << 32 | (uint32_t)j;
+	}
+	if (!n)
+		return;
+	qsort(w->peers, (size_t)n, sizeof *w->peers, cmp_u64);
+	Buf *b = &w->tab[4];
+	b->len = 0;
+	for (int i = 0; i < n; i++) {
+		int j = (int)(uint32_t)w->peers[i];
+		size_t *at = metadata_fields(w, sp->first + j, j);
+		if (i)
+			put(b, ",", 1);
+		configdb_string(b, w->d->switches[sp->first + j].name);
+		put(b, ":{", 2);
+		put(b, w->meta.s + at[0], at[1]);
+		put(b, "}", 1);
+	}
+	configdb_table_text(w->db, T_DEVICE_NEIGHBOR_METADATA, b->s, b->len);
+}
+
 static void config_db(Writer *w, int i, const SwitchInst *s, int np, const SwitchPort *ports)
 {
 	const SwitchPlan *sp = w->sp;
@@ -547,10 +630,14 @@ static void config_db(Writer *w, int i, const SwitchInst *s, int np, const Switc
 		for (int t = 0; t < 4; t++)
 			if (w->tab[t].len)
 				configdb_table_text(db, own[t], w->tab[t].s, w->tab[t].len);
-		for (int k = 0; k < np; k++) {
-			int j = w->pt[k].peer_switch;
-			if (j >= 0 && !w->count[j]++)
-				neighbor_metadata(w, sp->first + j, j);
+		if (peer_ranks(w)) {
+			metadata_table(w, np);
+		} else {
+			for (int k = 0; k < np; k++) {
+				int j = w->pt[k].peer_switch;
+				if (j >= 0 && !w->count[j]++)
+					neighbor_metadata(w, sp->first + j, j);
+			}
 		}
 	} else {
 		per_port(w, np, ports, buf);
@@ -906,6 +993,8 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 		w.meta_at = xmalloc(sizeof *w.meta_at * (size_t)(sp->nswitches + 1));
 		memset(w.meta_at, 0, sizeof *w.meta_at * (size_t)(sp->nswitches + 1));
 		w.meta.len = 0;
+		w.rank = xmalloc(sizeof *w.rank * (size_t)(sp->nswitches + 1));
+		w.rank_state = 0;
 		if (!w.mdb)
 			w.mdb = configdb_new(table_names, T_COUNT);
 		fabric_policy(&w);
@@ -913,6 +1002,7 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 			errors += write_switch(&w, i);
 		free(w.count);
 		free(w.meta_at);
+		free(w.rank);
 	}
 	configdb_free(w.db);
 	configdb_free(w.tdb);
@@ -926,8 +1016,9 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 	buf_free(&w.text);
 	buf_free(&w.scratch);
 	buf_free(&w.peer);
-	for (int t = 0; t < 4; t++)
+	for (int t = 0; t < 5; t++)
 		buf_free(&w.tab[t]);
+	free(w.peers);
 	configdb_free(w.mdb);
 	buf_free(&w.meta);
 	buf_free(&w.policy);
