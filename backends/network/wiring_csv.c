@@ -16,6 +16,8 @@
  */
 #include "backends.h"
 
+#include <string.h>
+
 static const char header[] =
 	"cable_id,fabric,tier,protocol,a_rack,a_u,a_device,a_port,a_alias,a_node,a_node_port,"
 	"z_rack,z_u,z_device,z_port,z_alias,z_node,z_node_port\n";
@@ -81,11 +83,14 @@ static void put_node(Buf *b, const Design *d, End e, const EndText *x, bool ib)
 	buf_free(&port);
 }
 
-static void put_end(Buf *b, const Design *d, End e, const EndText *x, bool ib, Buf *tmp)
+static void put_end(Buf *b, const Design *d, const EndTable *t, End e, const EndText *x,
+		    bool ib, Buf *tmp)
 {
 	if (x->rack >= 0) {
-		text_csv_field(b, d->racks[x->rack].name);
-		buf_putc(b, ',');
+		/* the rack's cell and its comma: the ends' table's "ROW,RACK," past the row (letters) */
+		const char *place = t->place[x->rack];
+		const char *cell = (const char *)memchr(place, ',', t->place_len[x->rack]) + 1;
+		buf_put(b, cell, t->place_len[x->rack] - (size_t)(cell - place));
 		layout_int(b, x->u);
 	} else {
 		buf_putc(b, ',');
@@ -108,8 +113,10 @@ int wiring_csv_write(Output *o, const Design *d)
 	FILE *f = output_file(o, "wiring.csv");
 	if (!f)
 		return 1;
-	const EndText *ends = ends_table(o, d)->ends;
-	Buf b = {0}, tmp = {0};
+	const EndTable *t = ends_table(o, d);
+	const EndText *ends = t->ends;
+	Buf b = {0}, tmp = {0}, cells = {0};
+	int cells_fabric = -1, cells_tier = -1; /* what cells holds: "fabric,tier,protocol," */
 	buf_puts(&b, header);
 	for (int i = 0; i < d->ncables; i++) {
 		const LinkInst *l = &d->links[d->cables[i].link];
@@ -119,18 +126,25 @@ int wiring_csv_write(Output *o, const Design *d)
 		bool ib = fab->protocol == PROTO_INFINIBAND;
 		ir_cable_id(&b, d, i);
 		buf_putc(&b, ',');
-		text_csv_field(&b, fab->name);
+		if (l->fabric != cells_fabric || l->tier != cells_tier) { /* once a run of rows */
+			cells_fabric = l->fabric;
+			cells_tier = l->tier;
+			cells.len = 0;
+			text_csv_field(&cells, fab->name);
+			buf_putc(&cells, ',');
+			text_csv_field(&cells, ir_link_tier_names[l->tier]);
+			buf_puts(&cells, ib ? ",infiniband," : ",ethernet,");
+		}
+		buf_put(&b, cells.s, cells.len);
+		put_end(&b, d, t, l->a, &ends[2 * (size_t)i], ib, &tmp);
 		buf_putc(&b, ',');
-		text_csv_field(&b, ir_link_tier_names[l->tier]);
-		buf_puts(&b, ib ? ",infiniband," : ",ethernet,");
-		put_end(&b, d, l->a, &ends[2 * (size_t)i], ib, &tmp);
-		buf_putc(&b, ',');
-		put_end(&b, d, l->z, &ends[2 * (size_t)i + 1], ib, &tmp);
+		put_end(&b, d, t, l->z, &ends[2 * (size_t)i + 1], ib, &tmp);
 		buf_putc(&b, '\n');
 		layout_flush(o, f, &b, false);
 	}
 	layout_flush(o, f, &b, true);
 	buf_free(&b);
 	buf_free(&tmp);
+	buf_free(&cells);
 	return output_close(o, f);
 }
