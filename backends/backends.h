@@ -559,7 +559,27 @@ void layout_slug(Buf *b, const char *s);
  * layout_fixed keeps them ("9.40"); layout_int a whole number. Nothing for NaN or infinity. */
 void layout_number(Buf *b, double x, int decimals);
 void layout_fixed(Buf *b, double x, int decimals);
-void layout_int(Buf *b, long long v);
+void layout_int_any(Buf *b, long long v);
+/* layout_int: 0..99 (most U positions, sequence numbers, lanes, rails and planes) in place
+ * here, the rest by layout_int_any. */
+static inline void layout_int(Buf *b, long long v)
+{
+	if (v >= 0 && v < 100 && b->cap - b->len > 2) {
+		char *p = b->s + b->len;
+		if (v < 10) {
+			p[0] = (char)('0' + v);
+			p[1] = 0;
+			b->len += 1;
+		} else {
+			p[0] = (char)('0' + v / 10);
+			p[1] = (char)('0' + v % 10);
+			p[2] = 0;
+			b->len += 2;
+		}
+		return;
+	}
+	layout_int_any(b, v);
+}
 /* Writes b to f and empties it once it holds 1 MiB, or whenever force (with output_put when f
  * is a stream of o's: no copy). */
 void layout_flush(Output *o, FILE *f, Buf *b, bool force);
