@@ -131,7 +131,31 @@ static Pull *pull_order(const Design *d, int rows, int *count)
 		}
 	}
 	n += trunk_pulls(d, rows, v + n);
-	qsort(v, (size_t)n, sizeof *v, pull_cmp);
+	/* By sheet first (counting: sheets are few, the pulls many), then each sheet's pulls by
+	 * pull_cmp, a total order (the cable decides last), so the order is the one qsort of the
+	 * whole gives, with fewer comparisons. */
+	int nsheets = rows + d->nracks + 1;
+	int *start = xmalloc(sizeof *start * (size_t)(2 * nsheets + 2)), *next = start + nsheets + 1;
+	memset(start, 0, sizeof *start * (size_t)(nsheets + 1));
+	for (int i = 0; i < n; i++)
+		start[v[i].sheet + 1]++;
+	for (int s = 0; s < nsheets; s++)
+		start[s + 1] += start[s];
+	memcpy(next, start, sizeof *start * (size_t)(nsheets + 1));
+	for (int s = 0; s < nsheets; s++) /* in place: each swap puts one pull in its sheet */
+		while (next[s] < start[s + 1]) {
+			Pull x = v[next[s]];
+			if (x.sheet == s) {
+				next[s]++;
+				continue;
+			}
+			v[next[s]] = v[next[x.sheet]];
+			v[next[x.sheet]++] = x;
+		}
+	for (int s = 0; s < nsheets; s++)
+		if (start[s + 1] - start[s] > 1)
+			qsort(v + start[s], (size_t)(start[s + 1] - start[s]), sizeof *v, pull_cmp);
+	free(start);
 	*count = n;
 	return v;
 }
