@@ -110,7 +110,9 @@ typedef struct Writer {
 	ConfigDb *db;
 	Buf text, scratch, peer;
 	const EndTable *ends; /* the cable ends' table, when made (ends.c), or NULL */
-	Buf tab[5];       /* port_tables' and metadata_table's */
+	Buf small;        /* config_db_direct's: the small tables ConfigDb renders */
+	size_t dspan[T_COUNT][2];
+	bool tables_ordered; /* tables_ordered() */
 	int *rank;        /* peer_ranks': the fabric's switches' order by name */
 	int rank_state;   /* 0: not made for this fabric, 1: made, -1: names tie */
 	uint64_t *peers;  /* metadata_table's */
@@ -452,74 +454,70 @@ static inline void quoted(Buf *b, const char *s, size_t n)
 	}
 }
 
-/* The tables with an entry per port and nothing else (PORT, DEVICE_NEIGHBOR, INTERFACE, and
- * CABLE_LENGTH's one entry with a field a port), rendered here entry after entry in the ports'
+/* A table with an entry per port and nothing else (PORT, DEVICE_NEIGHBOR, INTERFACE, and
+ * CABLE_LENGTH's one entry with a field a port) into out, entry after entry in the ports'
  * order, which port_template found to be their keys' natural order: the text ConfigDb makes
- * of the same entries (configdb_render), without collecting, checking and copying them again
- * (docs/performance.md, "Emitter, seventh pass"). w->tab[0..3]: CABLE_LENGTH, DEVICE_NEIGHBOR,
- * INTERFACE, PORT, each its entries' text for configdb_table_text. */
-static void port_tables(Writer *w, int np, const SwitchPort *ports)
+ * of the same entries (configdb_render), without collecting, sorting and copying them
+ * (docs/performance.md, "Emitter, seventh pass"). */
+static void port_table(Writer *w, int t, Buf *out, int np, const SwitchPort *ports)
 {
-	Buf *cl = &w->tab[0], *nb = &w->tab[1], *in = &w->tab[2], *po = &w->tab[3];
-	for (int t = 0; t < 4; t++)
-		w->tab[t].len = 0;
 	char buf[64];
-	if (w->sp->lossless) {
-		put(cl, "\"AZURE\":{", 9);
+	if (t == T_CABLE_LENGTH) {
+		put(out, "\"AZURE\":{", 9);
 		for (int k = 0; k < np; k++) {
 			if (k)
-				put(cl, ",", 1);
-			quoted(cl, w->pt[k].name, w->pt[k].len);
-			put(cl, ":", 1);
+				put(out, ",", 1);
+			quoted(out, w->pt[k].name, w->pt[k].len);
+			put(out, ":", 1);
 			cable_length(w, ports[k].link, buf);
-			quoted(cl, buf, strlen(buf));
+			quoted(out, buf, strlen(buf));
 		}
-		put(cl, "}", 1);
+		put(out, "}", 1);
+		return;
 	}
 	for (int k = 0; k < np; k++) {
 		const SwitchPort *p = &ports[k];
 		const char *name = w->pt[k].name;
 		size_t nn = w->pt[k].len;
+		if (k)
+			put(out, ",", 1);
+		quoted(out, name, nn);
+		if (t == T_INTERFACE) { /* the port, then its address */
+			put(out, ":{},", 4);
+			memcpy(buf, name, nn);
+			buf[nn] = '|';
+			char *e = put_addr(buf + nn + 1, p->addr, 31);
+			quoted(out, buf, (size_t)(e - buf));
+			put(out, ":{}", 3);
+			continue;
+		}
 		const char *dev, *pport;
 		size_t ndev, npport;
 		peer_text(w, p, &dev, &ndev, &pport, &npport);
-		if (k) {
-			put(po, ",", 1);
-			put(nb, ",", 1);
-			put(in, ",", 1);
+		if (t == T_DEVICE_NEIGHBOR) {
+			put(out, ":{\"local_port\":", 15);
+			quoted(out, name, nn);
+			put(out, ",\"name\":", 8);
+			configdb_stringn(out, dev, ndev);
+			put(out, ",\"port\":", 8);
+			configdb_stringn(out, pport, npport);
+			put(out, "}", 1);
+			continue;
 		}
 		/* PORT: the template's fields before and after the description */
 		const size_t *tp = w->tport[k];
-		quoted(po, name, nn);
-		put(po, ":{", 2);
-		put(po, w->tbefore.s + tp[0], tp[1]);
-		put(po, ",\"description\":", 15);
+		put(out, ":{", 2);
+		put(out, w->tbefore.s + tp[0], tp[1]);
+		put(out, ",\"description\":", 15);
 		Buf *d = &w->scratch;
 		d->len = 0;
 		put(d, dev, ndev);
 		put(d, " ", 1);
 		put(d, pport, npport);
-		configdb_stringn(po, d->s, d->len);
-		put(po, ",", 1);
-		put(po, w->tafter.s + tp[2], tp[3]);
-		put(po, "}", 1);
-		/* DEVICE_NEIGHBOR */
-		quoted(nb, name, nn);
-		put(nb, ":{\"local_port\":", 15);
-		quoted(nb, name, nn);
-		put(nb, ",\"name\":", 8);
-		configdb_stringn(nb, dev, ndev);
-		put(nb, ",\"port\":", 8);
-		configdb_stringn(nb, pport, npport);
-		put(nb, "}", 1);
-		/* INTERFACE: the port, then its address */
-		quoted(in, name, nn);
-		put(in, ":{},", 4);
-		memcpy(buf, name, nn);
-		buf[nn] = '|';
-		char *e = put_addr(buf + nn + 1, p->addr, 31);
-		quoted(in, buf, (size_t)(e - buf));
-		put(in, ":{}", 3);
+		configdb_stringn(out, d->s, d->len);
+		put(out, ",", 1);
+		put(out, w->tafter.s + tp[2], tp[3]);
+		put(out, "}", 1);
 	}
 }
 
@@ -565,9 +563,8 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /* DEVICE_NEIGHBOR_METADATA: an entry for each peer switch, in the natural order of their names
- * (peer_ranks), as table text; the same bytes as neighbor_metadata's entries after ConfigDb's
- * sort. */
-static void metadata_table(Writer *w, int np)
+ * (peer_ranks), into out; the same bytes as neighbor_metadata's entries after ConfigDb's sort. */
+static void metadata_table(Writer *w, Buf *out, int np)
 {
 	const SwitchPlan *sp = w->sp;
 	if (np > w->npeers_cap) {
@@ -580,22 +577,79 @@ static void metadata_table(Writer *w, int np)
 		if (j >= 0 && !w->count[j]++)
 			w->peers[n++] = (uint64_t)w->rank[j] << 32 | (uint32_t)j;
 	}
-	if (!n)
-		return;
 	qsort(w->peers, (size_t)n, sizeof *w->peers, cmp_u64);
-	Buf *b = &w->tab[4];
-	b->len = 0;
 	for (int i = 0; i < n; i++) {
 		int j = (int)(uint32_t)w->peers[i];
 		size_t *at = metadata_fields(w, sp->first + j, j);
 		if (i)
-			put(b, ",", 1);
-		configdb_string(b, w->d->switches[sp->first + j].name);
-		put(b, ":{", 2);
-		put(b, w->meta.s + at[0], at[1]);
-		put(b, "}", 1);
+			put(out, ",", 1);
+		configdb_string(out, w->d->switches[sp->first + j].name);
+		put(out, ":{", 2);
+		put(out, w->meta.s + at[0], at[1]);
+		put(out, "}", 1);
 	}
-	configdb_table_text(w->db, T_DEVICE_NEIGHBOR_METADATA, b->s, b->len);
+}
+
+/* Whether the tables' enum order is their names' natural order, the order config_db.json
+ * has them in (checked once: it is, and the direct rendering below relies on it). */
+static bool tables_ordered(void)
+{
+	for (int t = 1; t < T_COUNT; t++)
+		if (configdb_natcmp(table_names[t - 1], table_names[t]) >= 0)
+			return false;
+	return true;
+}
+
+/* config_db.json written table after table into w->text, for switches whose port names
+ * port_template vouched for and whose peers peer_ranks could order: the tables of one entry
+ * or two (DEVICE_METADATA, LOOPBACK_INTERFACE) rendered by ConfigDb, the RoCE tables from
+ * the template, the rest by port_table and metadata_table. The bytes of configdb_render of
+ * the same entries. */
+static void config_db_direct(Writer *w, int np, const SwitchPort *ports)
+{
+	const SwitchPlan *sp = w->sp;
+	w->small.len = 0;
+	configdb_render_tables(w->db, &w->small, w->dspan);
+	Buf *out = &w->text;
+	out->len = 0;
+	buf_reserve(out, w->last); /* the text before went to the writer (write_file) */
+	put(out, "{", 1);
+	bool any = false;
+	for (int t = 0; t < T_COUNT; t++) {
+		size_t before = out->len;
+		if (any)
+			put(out, ",", 1);
+		configdb_string(out, table_names[t]);
+		put(out, ":{", 2);
+		size_t body = out->len;
+		switch (t) {
+		case T_CABLE_LENGTH:
+			if (sp->lossless)
+				port_table(w, t, out, np, ports);
+			break;
+		case T_DEVICE_NEIGHBOR:
+		case T_INTERFACE:
+		case T_PORT:
+			port_table(w, t, out, np, ports);
+			break;
+		case T_DEVICE_NEIGHBOR_METADATA:
+			metadata_table(w, out, np);
+			break;
+		default:
+			if (w->dspan[t][1])
+				put(out, w->small.s + w->dspan[t][0], w->dspan[t][1]);
+			else if (sp->lossless && w->tspan[t][1])
+				put(out, w->ttext.s + w->tspan[t][0], w->tspan[t][1]);
+		}
+		if (out->len == body) { /* no entries: no table */
+			out->len = before;
+			out->s[before] = 0;
+			continue;
+		}
+		put(out, "}", 1);
+		any = true;
+	}
+	put(out, "}\n", 2);
 }
 
 static void config_db(Writer *w, int i, const SwitchInst *s, int np, const SwitchPort *ports)
@@ -619,35 +673,17 @@ static void config_db(Writer *w, int i, const SwitchInst *s, int np, const Switc
 	configdb_entry(db, T_LOOPBACK_INTERFACE, buf, n);
 
 	port_template(w, s, np, ports);
-	if (w->tsorted && np > 0) {
-		port_tables(w, np, ports);
-		if (sp->lossless)
-			for (int t = 0; t < T_COUNT; t++)
-				if (w->tspan[t][1])
-					configdb_table_text(db, t, w->ttext.s + w->tspan[t][0],
-							    w->tspan[t][1]);
-		static const int own[4] = {T_CABLE_LENGTH, T_DEVICE_NEIGHBOR, T_INTERFACE, T_PORT};
-		for (int t = 0; t < 4; t++)
-			if (w->tab[t].len)
-				configdb_table_text(db, own[t], w->tab[t].s, w->tab[t].len);
-		if (peer_ranks(w)) {
-			metadata_table(w, np);
-		} else {
-			for (int k = 0; k < np; k++) {
-				int j = w->pt[k].peer_switch;
-				if (j >= 0 && !w->count[j]++)
-					neighbor_metadata(w, sp->first + j, j);
-			}
-		}
+	if (w->tsorted && np > 0 && w->tables_ordered && peer_ranks(w)) {
+		config_db_direct(w, np, ports);
 	} else {
 		per_port(w, np, ports, buf);
+		w->text.len = 0;
+		buf_reserve(&w->text, w->last); /* the text before went to the writer */
+		configdb_render(db, &w->text);
 	}
 	for (int k = 0; k < np; k++)
 		if (w->pt[k].peer_switch >= 0)
 			w->count[w->pt[k].peer_switch] = 0;
-	w->text.len = 0;
-	buf_reserve(&w->text, w->last); /* the text before went to the writer (write_file) */
-	configdb_render(db, &w->text);
 }
 
 /* The entries of every port, one by one, for ConfigDb to sort (port names port_template could
@@ -966,7 +1002,8 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 			total += d->switch_plans[fi].nswitches;
 	long lo = total * share / nshares, hi = total * (share + 1) / nshares, first = 0;
 	any = hi > lo;
-	Writer w = {.o = o, .d = d, .db = configdb_new(table_names, T_COUNT)};
+	Writer w = {.o = o, .d = d, .db = configdb_new(table_names, T_COUNT),
+		    .tables_ordered = tables_ordered()};
 	const EndTable *ends = output_ends(o);
 	w.ends = ends && ends->d == d ? ends : NULL;
 	if (any) {
@@ -1016,8 +1053,7 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 	buf_free(&w.text);
 	buf_free(&w.scratch);
 	buf_free(&w.peer);
-	for (int t = 0; t < 5; t++)
-		buf_free(&w.tab[t]);
+	buf_free(&w.small);
 	free(w.peers);
 	configdb_free(w.mdb);
 	buf_free(&w.meta);
