@@ -624,8 +624,20 @@ typedef struct EndTable {
 const EndTable *ends_table(Output *o, const Design *d);
 /* The device, the port as CSV cells (text_csv_field's bytes); layout_csv_place's cells; and
  * pull_end_text's "RACK U<n> DEVICE PORT". */
-void ends_csv_device(Buf *b, const EndText *e);
-void ends_csv_port(Buf *b, const EndText *e);
+static inline void ends_csv_device(Buf *b, const EndText *e)
+{
+	if (e->plain)
+		buf_put(b, e->device, e->device_len);
+	else
+		text_csv_field(b, e->device);
+}
+static inline void ends_csv_port(Buf *b, const EndText *e)
+{
+	if (e->plain)
+		buf_put(b, e->port, e->port_len);
+	else
+		text_csv_field(b, e->port);
+}
 void ends_csv_place(Buf *b, const EndTable *t, const EndText *e);
 void ends_pull_text(Buf *b, const Design *d, const EndText *e);
 int netbox_write(Output *o, const Design *d);

@@ -68,22 +68,6 @@ const EndTable *ends_table(Output *o, const Design *d)
 	return t;
 }
 
-void ends_csv_device(Buf *b, const EndText *e)
-{
-	if (e->plain)
-		buf_put(b, e->device, e->device_len);
-	else
-		text_csv_field(b, e->device);
-}
-
-void ends_csv_port(Buf *b, const EndText *e)
-{
-	if (e->plain)
-		buf_put(b, e->port, e->port_len);
-	else
-		text_csv_field(b, e->port);
-}
-
 void ends_csv_place(Buf *b, const EndTable *t, const EndText *e)
 {
 	if (e->rack >= 0) {
