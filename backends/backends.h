@@ -122,6 +122,8 @@ void text_quantity(Buf *b, double v, const char *base_unit);
 
 /* s as the text of a Markdown table cell: '|' escaped, line breaks as spaces; NULL is empty. */
 void text_md_cell(Buf *b, const char *s);
+/* Whether text_md_cell copies s as it is (nothing escaped or replaced). */
+bool text_md_plain(const char *s);
 
 /* The spec's path as given ("" when unknown) and the scenario's name ("default" for none), as
  * the reports title them. */
@@ -610,6 +612,7 @@ typedef struct EndText {
 	int rack, u;        /* ir_end_place's */
 	uint16_t device_len, port_len; /* when plain */
 	bool plain;         /* device and port are plain CSV cells: text_csv_field copies them */
+	bool md_plain;      /* and text_md_cell would copy them as they are */
 } EndText;
 
 typedef struct EndTable {

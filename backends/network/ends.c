@@ -51,6 +51,7 @@ const EndTable *ends_table(Output *o, const Design *d)
 			size_t dlen, plen;
 			x->plain = text_csv_plain(x->device, &dlen) && text_csv_plain(x->port, &plen) &&
 				   dlen < UINT16_MAX && plen < UINT16_MAX;
+			x->md_plain = text_md_plain(x->device) && text_md_plain(x->port);
 			x->device_len = (uint16_t)(x->plain ? dlen : 0);
 			x->port_len = (uint16_t)(x->plain ? plen : 0);
 			int rack, u;
