@@ -39,6 +39,8 @@ const EndTable *ends_table(Output *o, const Design *d)
 		place[r] = arena_strndup(a, text.s, text.len);
 		place_len[r] = (uint32_t)text.len;
 	}
+	const char *last_dev[2] = {NULL, NULL};
+	bool last_md[2] = {false, false};
 	for (int i = 0; i < d->ncables; i++) {
 		const LinkInst *l = &d->links[d->cables[i].link];
 		for (int side = 0; side < 2; side++) {
@@ -51,7 +53,11 @@ const EndTable *ends_table(Output *o, const Design *d)
 			size_t dlen, plen;
 			x->plain = text_csv_plain(x->device, &dlen) && text_csv_plain(x->port, &plen) &&
 				   dlen < UINT16_MAX && plen < UINT16_MAX;
-			x->md_plain = text_md_plain(x->device) && text_md_plain(x->port);
+			if (x->device != last_dev[side]) { /* a device has many ports in a row */
+				last_dev[side] = x->device;
+				last_md[side] = text_md_plain(x->device);
+			}
+			x->md_plain = last_md[side] && text_md_plain(x->port);
 			x->device_len = (uint16_t)(x->plain ? dlen : 0);
 			x->port_len = (uint16_t)(x->plain ? plen : 0);
 			int rack, u;
