@@ -122,6 +122,8 @@ void text_quantity(Buf *b, double v, const char *base_unit);
 
 /* s as the text of a Markdown table cell: '|' escaped, line breaks as spaces; NULL is empty. */
 void text_md_cell(Buf *b, const char *s);
+/* Whether text_md_cell copies s as it is (nothing escaped or replaced). */
+bool text_md_plain(const char *s);
 
 /* The spec's path as given ("" when unknown) and the scenario's name ("default" for none), as
  * the reports title them. */
@@ -559,7 +561,27 @@ void layout_slug(Buf *b, const char *s);
  * layout_fixed keeps them ("9.40"); layout_int a whole number. Nothing for NaN or infinity. */
 void layout_number(Buf *b, double x, int decimals);
 void layout_fixed(Buf *b, double x, int decimals);
-void layout_int(Buf *b, long long v);
+void layout_int_any(Buf *b, long long v);
+/* layout_int: 0..99 (most U positions, sequence numbers, lanes, rails and planes) in place
+ * here, the rest by layout_int_any. */
+static inline void layout_int(Buf *b, long long v)
+{
+	if (v >= 0 && v < 100 && b->cap - b->len > 2) {
+		char *p = b->s + b->len;
+		if (v < 10) {
+			p[0] = (char)('0' + v);
+			p[1] = 0;
+			b->len += 1;
+		} else {
+			p[0] = (char)('0' + v / 10);
+			p[1] = (char)('0' + v % 10);
+			p[2] = 0;
+			b->len += 2;
+		}
+		return;
+	}
+	layout_int_any(b, v);
+}
 /* Writes b to f and empties it once it holds 1 MiB, or whenever force (with output_put when f
  * is a stream of o's: no copy). */
 void layout_flush(Output *o, FILE *f, Buf *b, bool force);
@@ -590,6 +612,7 @@ typedef struct EndText {
 	int rack, u;        /* ir_end_place's */
 	uint16_t device_len, port_len; /* when plain */
 	bool plain;         /* device and port are plain CSV cells: text_csv_field copies them */
+	bool md_plain;      /* and text_md_cell would copy them as they are */
 } EndText;
 
 typedef struct EndTable {
@@ -604,8 +627,20 @@ typedef struct EndTable {
 const EndTable *ends_table(Output *o, const Design *d);
 /* The device, the port as CSV cells (text_csv_field's bytes); layout_csv_place's cells; and
  * pull_end_text's "RACK U<n> DEVICE PORT". */
-void ends_csv_device(Buf *b, const EndText *e);
-void ends_csv_port(Buf *b, const EndText *e);
+static inline void ends_csv_device(Buf *b, const EndText *e)
+{
+	if (e->plain)
+		buf_put(b, e->device, e->device_len);
+	else
+		text_csv_field(b, e->device);
+}
+static inline void ends_csv_port(Buf *b, const EndText *e)
+{
+	if (e->plain)
+		buf_put(b, e->port, e->port_len);
+	else
+		text_csv_field(b, e->port);
+}
 void ends_csv_place(Buf *b, const EndTable *t, const EndText *e);
 void ends_pull_text(Buf *b, const Design *d, const EndText *e);
 int netbox_write(Output *o, const Design *d);

@@ -85,6 +85,14 @@ static const bool md_stop[256] = {C8(0), C8(8), C8(16), C8(24), [0x7f] = true, [
 				  ['<'] = true, ['>'] = true, ['&'] = true};
 #undef C8
 
+bool text_md_plain(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (p && !md_stop[*p])
+		p++;
+	return p && !*p;
+}
+
 void text_md_cell(Buf *b, const char *s)
 {
 	/* Most cells (names, ports) need nothing escaped: one copy (pull sheets write millions),

@@ -121,7 +121,7 @@ void layout_slug(Buf *b, const char *s)
 		buf_puts(b, "x");
 }
 
-void layout_int(Buf *b, long long v)
+void layout_int_any(Buf *b, long long v)
 {
 	/* Written in place, two digits a step, straight into the buffer once its length is
 	 * known: these fill tens of millions of CSV cells. */
@@ -179,8 +179,19 @@ static void put_fixed(Buf *b, double x, int decimals, bool trim)
 		buf_putc(b, '-');
 		v = -v;
 	}
-	layout_int(b, v / scale[decimals]);
-	long long frac = v % scale[decimals];
+	/* the common places by constant divisors (a division by a variable is dear) */
+	long long whole, frac;
+	if (decimals == 2) {
+		whole = v / 100;
+		frac = v % 100;
+	} else if (decimals == 3) {
+		whole = v / 1000;
+		frac = v % 1000;
+	} else {
+		whole = v / scale[decimals];
+		frac = v % scale[decimals];
+	}
+	layout_int(b, whole);
 	int places = decimals;
 	while (trim && places > 0 && frac % 10 == 0) {
 		frac /= 10;

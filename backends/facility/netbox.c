@@ -468,6 +468,8 @@ static int write_cables(Output *o, const Design *d, Buf *b)
 	if (!f)
 		return 1;
 	const EndText *ends = ends_table(o, d)->ends;
+	Buf speed_cell = {0};
+	double speed = NAN;
 	buf_puts(b, "device,name,type,speed\n");
 	for (int i = 0; i < d->ncables; i++) {
 		const LinkInst *l = &d->links[d->cables[i].link];
@@ -480,11 +482,17 @@ static int write_cables(Output *o, const Design *d, Buf *b)
 			buf_putc(b, ',');
 			buf_puts(b, interface_type(d, l, e));
 			buf_putc(b, ',');
-			layout_int(b, llround(l->speed / 1e3));
-			buf_putc(b, '\n');
+			if (l->speed != speed) { /* the speed's cell, once a run of links */
+				speed = l->speed;
+				speed_cell.len = 0;
+				layout_int(&speed_cell, llround(l->speed / 1e3));
+				buf_putc(&speed_cell, '\n');
+			}
+			buf_put(b, speed_cell.s, speed_cell.len);
 		}
 		layout_flush(o, f, b, false);
 	}
+	buf_free(&speed_cell);
 	layout_flush(o, f, b, true);
 	errors += output_close(o, f);
 

@@ -27,16 +27,30 @@ static const char header[] =
 	"tier,rail,plane,a_cage,a_lane,z_cage,z_lane,assembly,trunk,a_panel,a_panel_port,z_panel,"
 	"z_panel_port,a_cord_m,z_cord_m\n";
 
+/* An optic's cell, made once for each run of ends with the same part. */
+typedef struct OpticCell {
+	const Part *part;
+	bool set;
+	Buf text;
+} OpticCell;
+
 /* One end: site, row, rack, U, device, port, optic (site: the design's, as a CSV cell). */
 static void put_end(Buf *b, const Buf *site, const EndTable *t, const EndText *e,
-		    const Part *optic)
+		    const Part *optic, OpticCell *cell)
 {
 	buf_put(b, site->s, site->len);
 	ends_csv_place(b, t, e);
 	ends_csv_port(b, e);
 	buf_putc(b, ',');
-	if (optic)
-		text_csv_field(b, optic->name);
+	if (optic) {
+		if (!cell->set || cell->part != optic) {
+			cell->set = true;
+			cell->part = optic;
+			cell->text.len = 0;
+			text_csv_field(&cell->text, optic->name);
+		}
+		buf_put(b, cell->text.s, cell->text.len);
+	}
 	buf_putc(b, ',');
 }
 
@@ -102,6 +116,7 @@ int cabling_csv_write(Output *o, const Design *d)
 	const EndText *ends = t->ends;
 	Buf b = {0}, label = {0}, site = {0};
 	Repeat medium = {0}, fabric = {0};
+	OpticCell optic_a = {0}, optic_z = {0};
 	text_csv_field(&site, d->site_name);
 	buf_putc(&site, ',');
 	buf_puts(&b, header);
@@ -124,8 +139,8 @@ int cabling_csv_write(Output *o, const Design *d)
 		if (lb == &label)
 			text_csv_field(&b, label.s);
 		buf_putc(&b, ',');
-		put_end(&b, &site, t, a, c->module_a ? c->optic_a : NULL);
-		put_end(&b, &site, t, z, c->module_z ? c->optic_z : NULL);
+		put_end(&b, &site, t, a, c->module_a ? c->optic_a : NULL, &optic_a);
+		put_end(&b, &site, t, z, c->module_z ? c->optic_z : NULL, &optic_z);
 		if (!repeat_same(&medium, c->cable, c->media, c->fiber)) {
 			Buf *m = &medium.text;
 			text_csv_field(m, c->media >= 0 ? enum_MEDIA.words[c->media] : "");
@@ -169,5 +184,7 @@ int cabling_csv_write(Output *o, const Design *d)
 	buf_free(&site);
 	buf_free(&medium.text);
 	buf_free(&fabric.text);
+	buf_free(&optic_a.text);
+	buf_free(&optic_z.text);
 	return output_close(o, f);
 }

@@ -39,6 +39,8 @@ const EndTable *ends_table(Output *o, const Design *d)
 		place[r] = arena_strndup(a, text.s, text.len);
 		place_len[r] = (uint32_t)text.len;
 	}
+	const char *last_dev[2] = {NULL, NULL};
+	bool last_md[2] = {false, false};
 	for (int i = 0; i < d->ncables; i++) {
 		const LinkInst *l = &d->links[d->cables[i].link];
 		for (int side = 0; side < 2; side++) {
@@ -51,6 +53,11 @@ const EndTable *ends_table(Output *o, const Design *d)
 			size_t dlen, plen;
 			x->plain = text_csv_plain(x->device, &dlen) && text_csv_plain(x->port, &plen) &&
 				   dlen < UINT16_MAX && plen < UINT16_MAX;
+			if (x->device != last_dev[side]) { /* a device has many ports in a row */
+				last_dev[side] = x->device;
+				last_md[side] = text_md_plain(x->device);
+			}
+			x->md_plain = last_md[side] && text_md_plain(x->port);
 			x->device_len = (uint16_t)(x->plain ? dlen : 0);
 			x->port_len = (uint16_t)(x->plain ? plen : 0);
 			int rack, u;
@@ -66,22 +73,6 @@ const EndTable *ends_table(Output *o, const Design *d)
 	t->place_len = place_len;
 	output_set_ends(o, t);
 	return t;
-}
-
-void ends_csv_device(Buf *b, const EndText *e)
-{
-	if (e->plain)
-		buf_put(b, e->device, e->device_len);
-	else
-		text_csv_field(b, e->device);
-}
-
-void ends_csv_port(Buf *b, const EndText *e)
-{
-	if (e->plain)
-		buf_put(b, e->port, e->port_len);
-	else
-		text_csv_field(b, e->port);
 }
 
 void ends_csv_place(Buf *b, const EndTable *t, const EndText *e)

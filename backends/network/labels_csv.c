@@ -20,7 +20,10 @@ int labels_csv_write(Output *o, const Design *d)
 	if (!f)
 		return 1;
 	const EndText *cends = ends_table(o, d)->ends;
-	Buf b = {0}, a = {0}, z = {0}, tag = {0}, len = {0};
+	Buf b = {0}, a = {0}, z = {0}, tag = {0}, len = {0}, cells = {0};
+	const Part *cells_part = NULL;
+	int cells_fabric = -1;
+	bool cells_set = false;
 	buf_puts(&b, header);
 	for (int i = 0; i < d->ncables; i++) {
 		const CableInst *c = &d->cables[i];
@@ -51,10 +54,17 @@ int labels_csv_write(Output *o, const Design *d)
 		buf_putc(&b, ',');
 		buf_put(&b, len.s, len.len);
 		buf_putc(&b, ',');
-		text_csv_field(&b, c->cable ? c->cable->name : "");
-		buf_putc(&b, ',');
-		text_csv_field(&b, l->fabric >= 0 ? d->fabrics[l->fabric].name : "");
-		buf_putc(&b, ',');
+		if (!cells_set || c->cable != cells_part || l->fabric != cells_fabric) {
+			cells_set = true; /* "cable_model,fabric," once a run of rows */
+			cells_part = c->cable;
+			cells_fabric = l->fabric;
+			cells.len = 0;
+			text_csv_field(&cells, c->cable ? c->cable->name : "");
+			buf_putc(&cells, ',');
+			text_csv_field(&cells, l->fabric >= 0 ? d->fabrics[l->fabric].name : "");
+			buf_putc(&cells, ',');
+		}
+		buf_put(&b, cells.s, cells.len);
 		Buf *t = na == a.len && nz == z.len ? &b : &tag;
 		tag.len = 0;
 		ir_cable_id(t, d, i);
@@ -107,5 +117,6 @@ int labels_csv_write(Output *o, const Design *d)
 	buf_free(&z);
 	buf_free(&tag);
 	buf_free(&len);
+	buf_free(&cells);
 	return output_close(o, f);
 }

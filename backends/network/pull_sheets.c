@@ -131,7 +131,31 @@ static Pull *pull_order(const Design *d, int rows, int *count)
 		}
 	}
 	n += trunk_pulls(d, rows, v + n);
-	qsort(v, (size_t)n, sizeof *v, pull_cmp);
+	/* By sheet first (counting: sheets are few, the pulls many), then each sheet's pulls by
+	 * pull_cmp, a total order (the cable decides last), so the order is the one qsort of the
+	 * whole gives, with fewer comparisons. */
+	int nsheets = rows + d->nracks + 1;
+	int *start = xmalloc(sizeof *start * (size_t)(2 * nsheets + 2)), *next = start + nsheets + 1;
+	memset(start, 0, sizeof *start * (size_t)(nsheets + 1));
+	for (int i = 0; i < n; i++)
+		start[v[i].sheet + 1]++;
+	for (int s = 0; s < nsheets; s++)
+		start[s + 1] += start[s];
+	memcpy(next, start, sizeof *start * (size_t)(nsheets + 1));
+	for (int s = 0; s < nsheets; s++) /* in place: each swap puts one pull in its sheet */
+		while (next[s] < start[s + 1]) {
+			Pull x = v[next[s]];
+			if (x.sheet == s) {
+				next[s]++;
+				continue;
+			}
+			v[next[s]] = v[next[x.sheet]];
+			v[next[x.sheet]++] = x;
+		}
+	for (int s = 0; s < nsheets; s++)
+		if (start[s + 1] - start[s] > 1)
+			qsort(v + start[s], (size_t)(start[s + 1] - start[s]), sizeof *v, pull_cmp);
+	free(start);
 	*count = n;
 	return v;
 }
@@ -386,8 +410,17 @@ static void md_totals(Buf *b, const Design *d, const Pull *v, int n)
 	free(t);
 }
 
+/* Whether an end's "RACK U<n> DEVICE PORT" (ends_pull_text) holds nothing text_md_cell
+ * escapes: its device and port (the ends' table), its rack's name (rack_md[rack]), and text
+ * of ours. */
+static bool md_plain_end(const EndText *e, const bool *rack_md)
+{
+	return e->md_plain && (e->rack < 0 || rack_md[e->rack]);
+}
+
 static void md_sheet(Output *o, FILE *f, Buf *b, const Design *d, const EndText *ends,
-		     const Pull *v, int n, Buf *sheet, Buf *text, Buf *text2, Cells *cells)
+		     const Pull *v, int n, Buf *sheet, Buf *text, Buf *text2, Cells *cells,
+		     const bool *rack_md)
 {
 	buf_puts(b, "\n## ");
 	buf_puts(b, sheet->s);
@@ -407,11 +440,19 @@ static void md_sheet(Output *o, FILE *f, Buf *b, const Design *d, const EndText 
 		buf_puts(b, " | ");
 		cell_put(b, &cells->md_part, part_name(pull_part(d, &v[i])), true);
 		buf_puts(b, " | ");
-		text->len = text2->len = 0;
-		pull_ends(text, text2, d, ends, &v[i]);
-		text_md_cell(b, text->s);
-		buf_puts(b, " | ");
-		text_md_cell(b, text2->s);
+		const EndText *a = v[i].what == PULL_CABLE ? &ends[2 * (size_t)v[i].cable] : NULL;
+		if (a && md_plain_end(a, rack_md) && md_plain_end(a + 1, rack_md)) {
+			/* nothing in either end for text_md_cell to escape: written as it is */
+			ends_pull_text(b, d, a);
+			buf_puts(b, " | ");
+			ends_pull_text(b, d, a + 1);
+		} else {
+			text->len = text2->len = 0;
+			pull_ends(text, text2, d, ends, &v[i]);
+			text_md_cell(b, text->s);
+			buf_puts(b, " | ");
+			text_md_cell(b, text2->s);
+		}
 		buf_puts(b, " |\n");
 		layout_flush(o, f, b, false);
 	}
@@ -442,6 +483,9 @@ int pull_sheets_write(Output *o, const Design *d)
 	int rows = floor_rows(d), n;
 	Pull *v = pull_order(d, rows, &n);
 	const EndTable *et = ends_table(o, d);
+	bool *rack_md = xmalloc(sizeof *rack_md * (size_t)(d->nracks + 1));
+	for (int r = 0; r < d->nracks; r++)
+		rack_md[r] = text_md_plain(d->racks[r].name);
 	Buf b = {0}, m = {0}, sheet = {0}, cell = {0}, port = {0}, port2 = {0};
 	Cells cells = {0};
 	buf_puts(&b, csv_header);
@@ -458,11 +502,13 @@ int pull_sheets_write(Output *o, const Design *d)
 			csv_row(&b, d, et, &v[k], k - i + 1, &cell, &cells);
 			layout_flush(o, csv, &b, false);
 		}
-		md_sheet(o, md, &m, d, et->ends, v + i, end - i, &sheet, &port, &port2, &cells);
+		md_sheet(o, md, &m, d, et->ends, v + i, end - i, &sheet, &port, &port2, &cells,
+			 rack_md);
 	}
 	layout_flush(o, csv, &b, true);
 	layout_flush(o, md, &m, true);
 	free(v);
+	free(rack_md);
 	buf_free(&b);
 	buf_free(&m);
 	buf_free(&sheet);

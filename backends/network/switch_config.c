@@ -64,11 +64,35 @@ static char *put_u32(char *p, uint32_t v)
 	return p;
 }
 
+/* The decimal digits of 0..255, for put_addr (a 100,000-GPU build writes some 800,000
+ * addresses). */
+static const char octets[256][4] = {
+	"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "15", "16",
+	"17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27", "28", "29", "30", "31",
+	"32", "33", "34", "35", "36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46",
+	"47", "48", "49", "50", "51", "52", "53", "54", "55", "56", "57", "58", "59", "60", "61",
+	"62", "63", "64", "65", "66", "67", "68", "69", "70", "71", "72", "73", "74", "75", "76",
+	"77", "78", "79", "80", "81", "82", "83", "84", "85", "86", "87", "88", "89", "90", "91",
+	"92", "93", "94", "95", "96", "97", "98", "99", "100", "101", "102", "103", "104", "105",
+	"106", "107", "108", "109", "110", "111", "112", "113", "114", "115", "116", "117", "118",
+	"119", "120", "121", "122", "123", "124", "125", "126", "127", "128", "129", "130", "131",
+	"132", "133", "134", "135", "136", "137", "138", "139", "140", "141", "142", "143", "144",
+	"145", "146", "147", "148", "149", "150", "151", "152", "153", "154", "155", "156", "157",
+	"158", "159", "160", "161", "162", "163", "164", "165", "166", "167", "168", "169", "170",
+	"171", "172", "173", "174", "175", "176", "177", "178", "179", "180", "181", "182", "183",
+	"184", "185", "186", "187", "188", "189", "190", "191", "192", "193", "194", "195", "196",
+	"197", "198", "199", "200", "201", "202", "203", "204", "205", "206", "207", "208", "209",
+	"210", "211", "212", "213", "214", "215", "216", "217", "218", "219", "220", "221", "222",
+	"223", "224", "225", "226", "227", "228", "229", "230", "231", "232", "233", "234", "235",
+	"236", "237", "238", "239", "240", "241", "242", "243", "244", "245", "246", "247", "248",
+	"249", "250", "251", "252", "253", "254", "255"};
 /* "a.b.c.d" (or with "/len") into p; returns the end, NUL-terminated. */
 static char *put_addr(char *p, uint32_t a, int len)
 {
 	for (int i = 3; i >= 0; i--) {
-		p = put_u32(p, a >> (8 * i) & 255);
+		uint32_t o = a >> (8 * i) & 255;
+		memcpy(p, octets[o], 4);
+		p += o < 10 ? 1 : o < 100 ? 2 : 3;
 		if (i)
 			*p++ = '.';
 	}
@@ -82,6 +106,7 @@ static char *put_addr(char *p, uint32_t a, int len)
 
 typedef struct PortText {
 	char name[24];    /* Ethernet256 */
+	size_t len;       /* of name */
 	int peer_switch;  /* the peer's switch index in the fabric, or -1 */
 } PortText;
 
@@ -91,7 +116,19 @@ typedef struct Writer {
 	const Design *d;
 	const SwitchPlan *sp;
 	ConfigDb *db;
-	Buf text, scratch;
+	Buf text, scratch, peer;
+	const EndTable *ends; /* the cable ends' table, when made (ends.c), or NULL */
+	Buf small;        /* config_db_direct's: the small tables ConfigDb renders */
+	size_t dspan[T_COUNT][2];
+	bool tables_ordered; /* tables_ordered() */
+	int *rank;        /* peer_ranks': the fabric's switches' order by name */
+	int rank_state;   /* 0: not made for this fabric, 1: made, -1: names tie */
+	uint64_t *peers;  /* metadata_table's */
+	int npeers_cap;
+	ConfigDb *mdb;    /* neighbor_metadata's: a peer's fields rendered once a fabric */
+	Buf meta;
+	size_t (*meta_at)[2];
+	size_t mspan[T_COUNT][2];
 	PortText *pt;
 	int cap;
 	int *cable_of;    /* Design.links index -> Design.cables index, or -1 */
@@ -108,6 +145,7 @@ typedef struct Writer {
 	size_t (*tport)[4];
 	int tcap;
 	bool tset;
+	bool tsorted;     /* the ports' names are in natural order (port_names_ordered) */
 	/* Port names by port number for switches of nmodel, nbreakout, nsplit and nup (a name
 	 * depends on nothing else, ir_switch_port_name): nname[port], empty until made (a port's
 	 * name never is). */
@@ -124,15 +162,50 @@ static const char *const type_names[ST_COUNT] = {
 static const int tier_rank[ST_COUNT] = {[ST_LEAF] = 0, [ST_SPINE] = 1, [ST_CORE] = 2,
 					[ST_ROUTER] = 0, [ST_SCALE_UP] = 0};
 
+static bool same_end(End a, End b)
+{
+	return a.kind == b.kind && a.dev == b.dev && a.port == b.port;
+}
+
+/* The peer's device and port as cabling.csv names them (ir.c): taken from the cable ends'
+ * table when the writers of a row per cable made it (ends.c; with every artifact), else
+ * formatted, the port into w->peer. */
+static void peer_text(Writer *w, const SwitchPort *p, const char **dev, size_t *ndev,
+		      const char **port, size_t *nport)
+{
+	int c = w->ends && p->link >= 0 ? w->cable_of[p->link] : -1;
+	if (c >= 0) {
+		const LinkInst *l = &w->d->links[p->link];
+		int side = same_end(l->z, p->peer) ? 1 : same_end(l->a, p->peer) ? 0 : -1;
+		if (side >= 0) {
+			const EndText *x = &w->ends->ends[2 * (size_t)c + (size_t)side];
+			*dev = x->device;
+			*port = x->port;
+			*ndev = x->plain ? x->device_len : strlen(x->device);
+			*nport = x->plain ? x->port_len : strlen(x->port);
+			return;
+		}
+	}
+	*dev = ir_end_device(w->d, p->peer);
+	*ndev = strlen(*dev);
+	w->peer.len = 0;
+	ir_end_port(&w->peer, w->d, p->peer);
+	*port = w->peer.s ? w->peer.s : "";
+	*nport = w->peer.len;
+}
+
 /* The peer as a port description, its device and port as cabling.csv names them (ir.c):
  * "compute-spine-01 Ethernet8", "h200-001 mlx5_3". */
-static void describe_peer(Writer *w, End e)
+static void describe_peer(Writer *w, const SwitchPort *p)
 {
+	const char *dev, *port;
+	size_t ndev, nport;
+	peer_text(w, p, &dev, &ndev, &port, &nport);
 	Buf *b = &w->scratch;
 	b->len = 0;
-	buf_puts(b, ir_end_device(w->d, e));
+	buf_put(b, dev, ndev);
 	buf_putc(b, ' ');
-	ir_end_port(b, w->d, e);
+	buf_put(b, port, nport);
 }
 
 /* Lossless RoCE on priority 3 with ECN (sources in docs/switch-configs.md):
@@ -205,6 +278,33 @@ static void roce_port(ConfigDb *db, const char *name)
 	configdb_field_s(db, "profile", "NULL");
 }
 
+/* Whether the ports' names are letters and a number (no leading zero), the same letters in all
+ * and the numbers rising ("Ethernet0", "Ethernet8" ...): then their natural order is the
+ * ports' order, and so is that of "NAME" and "NAME|ADDRESS" keys (INTERFACE), as the number
+ * decides between two ports and a key's end comes before more text (configdb_natcmp). */
+static bool port_names_ordered(const PortText *pt, int np)
+{
+	size_t letters = 0;
+	unsigned long long last = 0;
+	for (int k = 0; k < np; k++) {
+		const char *n = pt[k].name;
+		size_t a = 0;
+		while ((n[a] >= 'A' && n[a] <= 'Z') || (n[a] >= 'a' && n[a] <= 'z'))
+			a++;
+		if (a == 0 || (k && (a != letters || memcmp(n, pt[0].name, a) != 0)))
+			return false;
+		letters = a;
+		size_t e = a;
+		unsigned long long v = 0;
+		while (n[e] >= '0' && n[e] <= '9' && e - a < 18)
+			v = v * 10 + (unsigned)(n[e++] - '0');
+		if (e == a || n[e] || (n[a] == '0' && e - a > 1) || (k && v <= last))
+			return false;
+		last = v;
+	}
+	return true;
+}
+
 /* What the config_db.json of switches of one kind share (a fabric's switches of one role):
  * the tables of roce_tables and roce_port, and the fields of each PORT entry but its
  * description. They depend on the switch's model, breakout and split, the fabric's MTU and
@@ -263,6 +363,7 @@ static void port_template(Writer *w, const SwitchInst *s, int np, const SwitchPo
 		w->tport[k][2] = a0;
 		w->tport[k][3] = w->tafter.len - a0;
 	}
+	w->tsorted = port_names_ordered(w->pt, np);
 	w->tset = true;
 }
 
@@ -283,30 +384,280 @@ static void cable_length(Writer *w, int link, char *out)
 }
 
 /* DEVICE_NEIGHBOR: who is at the other end of a port, named as cabling.csv names it. */
-static void neighbor(Writer *w, const char *port, End peer)
+static void neighbor(Writer *w, const char *port, const SwitchPort *p)
 {
 	ConfigDb *db = w->db;
+	const char *dev, *pport;
+	size_t ndev, npport;
+	peer_text(w, p, &dev, &ndev, &pport, &npport);
 	configdb_entry_s(db, T_DEVICE_NEIGHBOR, port);
 	configdb_field_s(db, "local_port", port);
-	configdb_field_s(db, "name", ir_end_device(w->d, peer));
-	w->scratch.len = 0;
-	ir_end_port(&w->scratch, w->d, peer);
-	configdb_field(db, "port", w->scratch.s, w->scratch.len);
+	configdb_field(db, "name", dev, ndev);
+	configdb_field(db, "port", pport, npport);
 }
 
 /* DEVICE_NEIGHBOR_METADATA of a peer switch (switch j of the fabric). There are no
  * BGP_NEIGHBOR entries: the sessions are eBGP unnumbered, in frr.conf alone (docs/switch-configs.md,
  * "One BGP mode"), so this table cannot turn into numbered sessions beside them. */
+/* The fields of peer j's DEVICE_NEIGHBOR_METADATA entry, which depend on the peer alone: made
+ * once a fabric for each (meta_at[j]: offset and length in meta; a peer is the neighbour of
+ * many switches). */
+static size_t *metadata_fields(Writer *w, int sw, int j)
+{
+	const SwitchInst *peer = &w->d->switches[sw];
+	size_t *at = w->meta_at[j];
+	if (!at[1]) {
+		ConfigDb *m = w->mdb;
+		char lo[20];
+		put_addr(lo, switch_plan_loopback(w->sp, j), 32);
+		configdb_entry(m, T_DEVICE_NEIGHBOR_METADATA, "", 0);
+		configdb_field_s(m, "hwsku", peer->model->sw.hwsku);
+		configdb_field_s(m, "lo_addr", lo);
+		configdb_field_s(m, "type", type_names[peer->tier]);
+		w->scratch.len = 0;
+		configdb_render_tables(m, &w->scratch, w->mspan);
+		/* the entry as rendered: "":{FIELDS} */
+		size_t off = w->mspan[T_DEVICE_NEIGHBOR_METADATA][0] + 4;
+		size_t len = w->mspan[T_DEVICE_NEIGHBOR_METADATA][1] - 5;
+		at[0] = w->meta.len;
+		at[1] = len;
+		buf_put(&w->meta, w->scratch.s + off, len);
+	}
+	return at;
+}
+
 static void neighbor_metadata(Writer *w, int sw, int j)
 {
-	ConfigDb *db = w->db;
-	const SwitchInst *peer = &w->d->switches[sw];
-	char lo[20];
-	put_addr(lo, switch_plan_loopback(w->sp, j), 32);
-	configdb_entry_s(db, T_DEVICE_NEIGHBOR_METADATA, peer->name);
-	configdb_field_s(db, "hwsku", peer->model->sw.hwsku);
-	configdb_field_s(db, "lo_addr", lo);
-	configdb_field_s(db, "type", type_names[peer->tier]);
+	configdb_entry_s(w->db, T_DEVICE_NEIGHBOR_METADATA, w->d->switches[sw].name);
+	size_t *at = metadata_fields(w, sw, j);
+	configdb_fields_text(w->db, w->meta.s + at[0], at[1]);
+}
+
+/* buf_put without the call when there is room (a 100,000-GPU build puts some 20 million pieces
+ * into these tables); the buffer stays NUL-terminated. */
+static inline void put(Buf *b, const char *s, size_t n)
+{
+	if (b->cap - b->len > n) {
+		memcpy(b->s + b->len, s, n);
+		b->len += n;
+		b->s[b->len] = 0;
+	} else {
+		buf_put(b, s, n);
+	}
+}
+
+/* s (n bytes, nothing JSON escapes: a port name port_names_ordered passed, an address) as a
+ * JSON string: configdb_stringn's bytes without its scan. */
+static inline void quoted(Buf *b, const char *s, size_t n)
+{
+	if (b->cap - b->len > n + 2) {
+		char *at = b->s + b->len;
+		at[0] = '"';
+		memcpy(at + 1, s, n);
+		at[n + 1] = '"';
+		at[n + 2] = 0;
+		b->len += n + 2;
+	} else {
+		configdb_stringn(b, s, n);
+	}
+}
+
+/* A table with an entry per port and nothing else (PORT, DEVICE_NEIGHBOR, INTERFACE, and
+ * CABLE_LENGTH's one entry with a field a port) into out, entry after entry in the ports'
+ * order, which port_template found to be their keys' natural order: the text ConfigDb makes
+ * of the same entries (configdb_render), without collecting, sorting and copying them
+ * (docs/performance.md, "Emitter, seventh pass"). */
+static void port_table(Writer *w, int t, Buf *out, int np, const SwitchPort *ports)
+{
+	char buf[64];
+	if (t == T_CABLE_LENGTH) {
+		put(out, "\"AZURE\":{", 9);
+		for (int k = 0; k < np; k++) {
+			if (k)
+				put(out, ",", 1);
+			quoted(out, w->pt[k].name, w->pt[k].len);
+			put(out, ":", 1);
+			cable_length(w, ports[k].link, buf);
+			quoted(out, buf, strlen(buf));
+		}
+		put(out, "}", 1);
+		return;
+	}
+	for (int k = 0; k < np; k++) {
+		const SwitchPort *p = &ports[k];
+		const char *name = w->pt[k].name;
+		size_t nn = w->pt[k].len;
+		if (k)
+			put(out, ",", 1);
+		quoted(out, name, nn);
+		if (t == T_INTERFACE) { /* the port, then its address */
+			put(out, ":{},", 4);
+			memcpy(buf, name, nn);
+			buf[nn] = '|';
+			char *e = put_addr(buf + nn + 1, p->addr, 31);
+			quoted(out, buf, (size_t)(e - buf));
+			put(out, ":{}", 3);
+			continue;
+		}
+		const char *dev, *pport;
+		size_t ndev, npport;
+		peer_text(w, p, &dev, &ndev, &pport, &npport);
+		if (t == T_DEVICE_NEIGHBOR) {
+			put(out, ":{\"local_port\":", 15);
+			quoted(out, name, nn);
+			put(out, ",\"name\":", 8);
+			configdb_stringn(out, dev, ndev);
+			put(out, ",\"port\":", 8);
+			configdb_stringn(out, pport, npport);
+			put(out, "}", 1);
+			continue;
+		}
+		/* PORT: the template's fields before and after the description */
+		const size_t *tp = w->tport[k];
+		put(out, ":{", 2);
+		put(out, w->tbefore.s + tp[0], tp[1]);
+		put(out, ",\"description\":", 15);
+		Buf *d = &w->scratch;
+		d->len = 0;
+		put(d, dev, ndev);
+		put(d, " ", 1);
+		put(d, pport, npport);
+		configdb_stringn(out, d->s, d->len);
+		put(out, ",", 1);
+		put(out, w->tafter.s + tp[2], tp[3]);
+		put(out, "}", 1);
+	}
+}
+
+static void per_port(Writer *w, int np, const SwitchPort *ports, char *buf);
+
+typedef struct Named {
+	const char *name;
+	int j;
+} Named;
+
+static int by_name(const void *x, const void *y)
+{
+	return configdb_natcmp(((const Named *)x)->name, ((const Named *)y)->name);
+}
+
+/* The fabric's switches ranked by the natural order of their names (w->rank[j]), made once a
+ * fabric; false when two names are equal in that order (then ConfigDb's sort decides, as it
+ * would between them). */
+static bool peer_ranks(Writer *w)
+{
+	const SwitchPlan *sp = w->sp;
+	if (w->rank_state)
+		return w->rank_state > 0;
+	int n = sp->nswitches;
+	Named *v = xmalloc(sizeof *v * (size_t)(n + 1));
+	for (int j = 0; j < n; j++)
+		v[j] = (Named){w->d->switches[sp->first + j].name, j};
+	qsort(v, (size_t)n, sizeof *v, by_name);
+	w->rank_state = 1;
+	for (int r = 0; r < n; r++) {
+		w->rank[v[r].j] = r;
+		if (r && configdb_natcmp(v[r - 1].name, v[r].name) >= 0)
+			w->rank_state = -1;
+	}
+	free(v);
+	return w->rank_state > 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* DEVICE_NEIGHBOR_METADATA: an entry for each peer switch, in the natural order of their names
+ * (peer_ranks), into out; the same bytes as neighbor_metadata's entries after ConfigDb's sort. */
+static void metadata_table(Writer *w, Buf *out, int np)
+{
+	const SwitchPlan *sp = w->sp;
+	if (np > w->npeers_cap) {
+		w->npeers_cap = np;
+		w->peers = xrealloc(w->peers, sizeof *w->peers * (size_t)np);
+	}
+	int n = 0;
+	for (int k = 0; k < np; k++) {
+		int j = w->pt[k].peer_switch;
+		if (j >= 0 && !w->count[j]++)
+			w->peers[n++] = (uint64_t)w->rank[j] << 32 | (uint32_t)j;
+	}
+	qsort(w->peers, (size_t)n, sizeof *w->peers, cmp_u64);
+	for (int i = 0; i < n; i++) {
+		int j = (int)(uint32_t)w->peers[i];
+		size_t *at = metadata_fields(w, sp->first + j, j);
+		if (i)
+			put(out, ",", 1);
+		configdb_string(out, w->d->switches[sp->first + j].name);
+		put(out, ":{", 2);
+		put(out, w->meta.s + at[0], at[1]);
+		put(out, "}", 1);
+	}
+}
+
+/* Whether the tables' enum order is their names' natural order, the order config_db.json
+ * has them in (checked once: it is, and the direct rendering below relies on it). */
+static bool tables_ordered(void)
+{
+	for (int t = 1; t < T_COUNT; t++)
+		if (configdb_natcmp(table_names[t - 1], table_names[t]) >= 0)
+			return false;
+	return true;
+}
+
+/* config_db.json written table after table into w->text, for switches whose port names
+ * port_template vouched for and whose peers peer_ranks could order: the tables of one entry
+ * or two (DEVICE_METADATA, LOOPBACK_INTERFACE) rendered by ConfigDb, the RoCE tables from
+ * the template, the rest by port_table and metadata_table. The bytes of configdb_render of
+ * the same entries. */
+static void config_db_direct(Writer *w, int np, const SwitchPort *ports)
+{
+	const SwitchPlan *sp = w->sp;
+	w->small.len = 0;
+	configdb_render_tables(w->db, &w->small, w->dspan);
+	Buf *out = &w->text;
+	out->len = 0;
+	buf_reserve(out, w->last); /* the text before went to the writer (write_file) */
+	put(out, "{", 1);
+	bool any = false;
+	for (int t = 0; t < T_COUNT; t++) {
+		size_t before = out->len;
+		if (any)
+			put(out, ",", 1);
+		configdb_string(out, table_names[t]);
+		put(out, ":{", 2);
+		size_t body = out->len;
+		switch (t) {
+		case T_CABLE_LENGTH:
+			if (sp->lossless)
+				port_table(w, t, out, np, ports);
+			break;
+		case T_DEVICE_NEIGHBOR:
+		case T_INTERFACE:
+		case T_PORT:
+			port_table(w, t, out, np, ports);
+			break;
+		case T_DEVICE_NEIGHBOR_METADATA:
+			metadata_table(w, out, np);
+			break;
+		default:
+			if (w->dspan[t][1])
+				put(out, w->small.s + w->dspan[t][0], w->dspan[t][1]);
+			else if (sp->lossless && w->tspan[t][1])
+				put(out, w->ttext.s + w->tspan[t][0], w->tspan[t][1]);
+		}
+		if (out->len == body) { /* no entries: no table */
+			out->len = before;
+			out->s[before] = 0;
+			continue;
+		}
+		put(out, "}", 1);
+		any = true;
+	}
+	put(out, "}\n", 2);
 }
 
 static void config_db(Writer *w, int i, const SwitchInst *s, int np, const SwitchPort *ports)
@@ -330,6 +681,25 @@ static void config_db(Writer *w, int i, const SwitchInst *s, int np, const Switc
 	configdb_entry(db, T_LOOPBACK_INTERFACE, buf, n);
 
 	port_template(w, s, np, ports);
+	if (w->tsorted && np > 0 && w->tables_ordered && peer_ranks(w)) {
+		config_db_direct(w, np, ports);
+	} else {
+		per_port(w, np, ports, buf);
+		w->text.len = 0;
+		buf_reserve(&w->text, w->last); /* the text before went to the writer */
+		configdb_render(db, &w->text);
+	}
+	for (int k = 0; k < np; k++)
+		if (w->pt[k].peer_switch >= 0)
+			w->count[w->pt[k].peer_switch] = 0;
+}
+
+/* The entries of every port, one by one, for ConfigDb to sort (port names port_template could
+ * not vouch for the order of). */
+static void per_port(Writer *w, int np, const SwitchPort *ports, char *buf)
+{
+	const SwitchPlan *sp = w->sp;
+	ConfigDb *db = w->db;
 	if (sp->lossless) {
 		for (int t = 0; t < T_COUNT; t++)
 			if (w->tspan[t][1])
@@ -346,11 +716,11 @@ static void config_db(Writer *w, int i, const SwitchInst *s, int np, const Switc
 		const SwitchPort *p = &ports[k];
 		const PortText *t = &w->pt[k];
 		size_t nn = strlen(t->name);
-		describe_peer(w, p->peer);
+		describe_peer(w, p);
 		const size_t *tp = w->tport[k];
 		configdb_port_entry(db, T_PORT, t->name, w->tbefore.s + tp[0], tp[1], w->scratch.s,
 				    w->scratch.len, w->tafter.s + tp[2], tp[3]);
-		neighbor(w, t->name, p->peer);
+		neighbor(w, t->name, p);
 
 		configdb_entry(db, T_INTERFACE, t->name, nn);
 		memcpy(buf, t->name, nn);
@@ -361,12 +731,6 @@ static void config_db(Writer *w, int i, const SwitchInst *s, int np, const Switc
 		if (t->peer_switch >= 0 && !w->count[t->peer_switch]++)
 			neighbor_metadata(w, sp->first + t->peer_switch, t->peer_switch);
 	}
-	for (int k = 0; k < np; k++)
-		if (w->pt[k].peer_switch >= 0)
-			w->count[w->pt[k].peer_switch] = 0;
-	w->text.len = 0;
-	buf_reserve(&w->text, w->last); /* the text before went to the writer (write_file) */
-	configdb_render(db, &w->text);
 }
 
 /* ECMP width: the links up to higher tiers (all switch links of a dragonfly router); at the
@@ -515,7 +879,7 @@ static void frr_conf(Writer *w, int i, const SwitchInst *s, int np, const Switch
 	for (int k = 0; k < np; k++) {
 		if (w->pt[k].peer_switch < 0)
 			continue;
-		describe_peer(w, ports[k].peer);
+		describe_peer(w, &ports[k]);
 		buf_puts(b, "interface ");
 		buf_puts(b, w->pt[k].name);
 		buf_puts(b, "\n description ");
@@ -593,6 +957,7 @@ static int write_switch(Writer *w, int i)
 		}
 		if (port >= 0 && w->nname[port][0]) {
 			memcpy(t->name, w->nname[port], sizeof t->name);
+			t->len = strlen(t->name);
 		} else {
 			w->scratch.len = 0;
 			ir_switch_port_name(&w->scratch, s, port);
@@ -600,6 +965,7 @@ static int write_switch(Writer *w, int i)
 								 : sizeof t->name - 1;
 			memcpy(t->name, w->scratch.s, n);
 			t->name[n] = 0;
+			t->len = n;
 			if (port >= 0)
 				memcpy(w->nname[port], t->name, sizeof t->name);
 		}
@@ -644,7 +1010,10 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 			total += d->switch_plans[fi].nswitches;
 	long lo = total * share / nshares, hi = total * (share + 1) / nshares, first = 0;
 	any = hi > lo;
-	Writer w = {.o = o, .d = d, .db = configdb_new(table_names, T_COUNT)};
+	Writer w = {.o = o, .d = d, .db = configdb_new(table_names, T_COUNT),
+		    .tables_ordered = tables_ordered()};
+	const EndTable *ends = output_ends(o);
+	w.ends = ends && ends->d == d ? ends : NULL;
 	if (any) {
 		w.cable_of = xmalloc(sizeof(int) * (size_t)(d->nlinks + 1));
 		for (int i = 0; i < d->nlinks; i++)
@@ -666,10 +1035,19 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 		w.sp = sp;
 		w.count = xmalloc(sizeof(int) * (size_t)(sp->nswitches + 1));
 		memset(w.count, 0, sizeof(int) * (size_t)(sp->nswitches + 1));
+		w.meta_at = xmalloc(sizeof *w.meta_at * (size_t)(sp->nswitches + 1));
+		memset(w.meta_at, 0, sizeof *w.meta_at * (size_t)(sp->nswitches + 1));
+		w.meta.len = 0;
+		w.rank = xmalloc(sizeof *w.rank * (size_t)(sp->nswitches + 1));
+		w.rank_state = 0;
+		if (!w.mdb)
+			w.mdb = configdb_new(table_names, T_COUNT);
 		fabric_policy(&w);
 		for (int i = from; i < to && !errors; i++)
 			errors += write_switch(&w, i);
 		free(w.count);
+		free(w.meta_at);
+		free(w.rank);
 	}
 	configdb_free(w.db);
 	configdb_free(w.tdb);
@@ -682,6 +1060,11 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 	free(w.nname);
 	buf_free(&w.text);
 	buf_free(&w.scratch);
+	buf_free(&w.peer);
+	buf_free(&w.small);
+	free(w.peers);
+	configdb_free(w.mdb);
+	buf_free(&w.meta);
 	buf_free(&w.policy);
 	free(w.pt);
 	free(w.cable_of);

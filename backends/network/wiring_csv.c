@@ -16,6 +16,9 @@
  */
 #include "backends.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 static const char header[] =
 	"cable_id,fabric,tier,protocol,a_rack,a_u,a_device,a_port,a_alias,a_node,a_node_port,"
 	"z_rack,z_u,z_device,z_port,z_alias,z_node,z_node_port\n";
@@ -81,11 +84,66 @@ static void put_node(Buf *b, const Design *d, End e, const EndText *x, bool ib)
 	buf_free(&port);
 }
 
-static void put_end(Buf *b, const Design *d, End e, const EndText *x, bool ib, Buf *tmp)
+/* A switch port's alias cell, which depends on the switch's model, breakout and split and on
+ * the port (ir_faceplate): kept per port for a few kinds of switch at once (a row's two ends
+ * are often of two kinds), made on first use. */
+enum { ALIAS_KINDS = 8, ALIAS_MAX = 24 };
+typedef struct AliasKind {
+	const void *model;
+	int breakout, split, up;
+	int cap;
+	char (*cell)[ALIAS_MAX]; /* the cell and its length in the last byte; empty: not made */
+} AliasKind;
+
+static void put_alias(Buf *b, const SwitchInst *s, int port, AliasKind *kinds, Buf *tmp)
+{
+	AliasKind *k = NULL;
+	for (int i = 0; i < ALIAS_KINDS && kinds[i].model; i++)
+		if (kinds[i].model == s->model && kinds[i].breakout == s->breakout &&
+		    kinds[i].split == s->split && kinds[i].up == s->up_breakout) {
+			k = &kinds[i];
+			break;
+		}
+	if (!k) { /* a new kind: a free slot, else the last one's again */
+		int i = 0;
+		while (i < ALIAS_KINDS - 1 && kinds[i].model)
+			i++;
+		k = &kinds[i];
+		free(k->cell);
+		*k = (AliasKind){s->model, s->breakout, s->split, s->up_breakout, 0, NULL};
+	}
+	if (port >= 0 && port >= k->cap) {
+		int cap = k->cap ? k->cap : 64;
+		while (cap <= port)
+			cap *= 2;
+		k->cell = xrealloc(k->cell, sizeof *k->cell * (size_t)cap);
+		memset(k->cell + k->cap, 0, sizeof *k->cell * (size_t)(cap - k->cap));
+		k->cap = cap;
+	}
+	char *c = port >= 0 ? k->cell[port] : NULL;
+	if (c && c[ALIAS_MAX - 1]) {
+		buf_put(b, c, (size_t)c[ALIAS_MAX - 1]);
+		return;
+	}
+	tmp->len = 0;
+	ir_switch_port_alias(tmp, s, port);
+	size_t start = b->len;
+	text_csv_field(b, tmp->len ? tmp->s : "");
+	size_t n = b->len - start;
+	if (c && n > 0 && n < ALIAS_MAX - 1) {
+		memcpy(c, b->s + start, n);
+		c[ALIAS_MAX - 1] = (char)n;
+	}
+}
+
+static void put_end(Buf *b, const Design *d, const EndTable *t, End e, const EndText *x,
+		    bool ib, Buf *tmp, AliasKind *aliases)
 {
 	if (x->rack >= 0) {
-		text_csv_field(b, d->racks[x->rack].name);
-		buf_putc(b, ',');
+		/* the rack's cell and its comma: the ends' table's "ROW,RACK," past the row (letters) */
+		const char *place = t->place[x->rack];
+		const char *cell = (const char *)memchr(place, ',', t->place_len[x->rack]) + 1;
+		buf_put(b, cell, t->place_len[x->rack] - (size_t)(cell - place));
 		layout_int(b, x->u);
 	} else {
 		buf_putc(b, ',');
@@ -95,10 +153,8 @@ static void put_end(Buf *b, const Design *d, End e, const EndText *x, bool ib, B
 	buf_putc(b, ',');
 	ends_csv_port(b, x);
 	buf_putc(b, ',');
-	tmp->len = 0;
 	if (e.kind == END_SWITCH)
-		ir_switch_port_alias(tmp, &d->switches[e.dev], e.port);
-	text_csv_field(b, tmp->len ? tmp->s : "");
+		put_alias(b, &d->switches[e.dev], e.port, aliases, tmp);
 	buf_putc(b, ',');
 	put_node(b, d, e, x, ib);
 }
@@ -108,8 +164,11 @@ int wiring_csv_write(Output *o, const Design *d)
 	FILE *f = output_file(o, "wiring.csv");
 	if (!f)
 		return 1;
-	const EndText *ends = ends_table(o, d)->ends;
-	Buf b = {0}, tmp = {0};
+	const EndTable *t = ends_table(o, d);
+	const EndText *ends = t->ends;
+	Buf b = {0}, tmp = {0}, cells = {0};
+	AliasKind aliases[ALIAS_KINDS] = {{0}};
+	int cells_fabric = -1, cells_tier = -1; /* what cells holds: "fabric,tier,protocol," */
 	buf_puts(&b, header);
 	for (int i = 0; i < d->ncables; i++) {
 		const LinkInst *l = &d->links[d->cables[i].link];
@@ -119,18 +178,27 @@ int wiring_csv_write(Output *o, const Design *d)
 		bool ib = fab->protocol == PROTO_INFINIBAND;
 		ir_cable_id(&b, d, i);
 		buf_putc(&b, ',');
-		text_csv_field(&b, fab->name);
+		if (l->fabric != cells_fabric || l->tier != cells_tier) { /* once a run of rows */
+			cells_fabric = l->fabric;
+			cells_tier = l->tier;
+			cells.len = 0;
+			text_csv_field(&cells, fab->name);
+			buf_putc(&cells, ',');
+			text_csv_field(&cells, ir_link_tier_names[l->tier]);
+			buf_puts(&cells, ib ? ",infiniband," : ",ethernet,");
+		}
+		buf_put(&b, cells.s, cells.len);
+		put_end(&b, d, t, l->a, &ends[2 * (size_t)i], ib, &tmp, aliases);
 		buf_putc(&b, ',');
-		text_csv_field(&b, ir_link_tier_names[l->tier]);
-		buf_puts(&b, ib ? ",infiniband," : ",ethernet,");
-		put_end(&b, d, l->a, &ends[2 * (size_t)i], ib, &tmp);
-		buf_putc(&b, ',');
-		put_end(&b, d, l->z, &ends[2 * (size_t)i + 1], ib, &tmp);
+		put_end(&b, d, t, l->z, &ends[2 * (size_t)i + 1], ib, &tmp, aliases);
 		buf_putc(&b, '\n');
 		layout_flush(o, f, &b, false);
 	}
 	layout_flush(o, f, &b, true);
 	buf_free(&b);
 	buf_free(&tmp);
+	buf_free(&cells);
+	for (int k = 0; k < ALIAS_KINDS; k++)
+		free(aliases[k].cell);
 	return output_close(o, f);
 }

@@ -58,10 +58,21 @@ static int write_rankfile(Output *o, const Design *d, const WorkloadPlan *wp, co
 	Buf b = {0};
 	for (int r = 0; r < gpus; r++) {
 		const PlanBind *k = &wp->bind[r % n];
-		buf_printf(&b, "rank %d=%s slot=%d:%d", r, host(d, wp, r / n), k->socket, k->core_lo);
-		if (k->core_hi > k->core_lo)
-			buf_printf(&b, "-%d", k->core_hi);
-		buf_printf(&b, "\n");
+		/* "rank R=HOST slot=S:LO[-HI]", put piece by piece (a line a GPU: printf was most
+		 * of this file's cost, docs/performance.md "Emitter, seventh pass") */
+		buf_put(&b, "rank ", 5);
+		layout_int(&b, r);
+		buf_putc(&b, '=');
+		buf_puts(&b, host(d, wp, r / n));
+		buf_put(&b, " slot=", 6);
+		layout_int(&b, k->socket);
+		buf_putc(&b, ':');
+		layout_int(&b, k->core_lo);
+		if (k->core_hi > k->core_lo) {
+			buf_putc(&b, '-');
+			layout_int(&b, k->core_hi);
+		}
+		buf_putc(&b, '\n');
 		flush_big(&b, f, false);
 	}
 	flush_big(&b, f, true);
