@@ -159,20 +159,7 @@ int emit_write(Output *o, const Design *d, const bool *wanted, int threads, doub
 	if (threads <= 0)
 		threads = emit_threads();
 	int errors = 0;
-	/* One thread: a writer in shares is interleaved with the writers of a row per cable, when
-	 * both are wanted (the switches' files among cabling.csv, the pull sheets ...): their text
-	 * is dear and their bytes few, the switches' the other way round, so the writer thread
-	 * always has bytes to write and hash while this one makes text (docs/performance.md,
-	 * "Emitter, eighth pass"). */
-	int nends = 0;
-	bool shared = false;
-	for (int i = 0; emit_table[i].name; i++)
-		if (wanted[i]) {
-			nends += (emit_table[i].flags & EMIT_ENDS) != 0;
-			shared |= !(emit_table[i].flags & EMIT_MAIN) && share_writer(emit_table[i].write);
-		}
-	bool interleave = threads == 1 && shared && nends > 0;
-	if (threads == 1 && !interleave) {
+	if (threads == 1) {
 		for (int i = 0; emit_table[i].name; i++)
 			if (wanted[i]) {
 				double t0 = now_ms();
@@ -186,7 +173,7 @@ int emit_write(Output *o, const Design *d, const bool *wanted, int threads, doub
 	pthread_mutex_init(&r->mu, NULL);
 	bool ends = false;
 	int n = 0;
-	int nshares = interleave ? nends : threads * SHARES_PER_THREAD;
+	int nshares = threads * SHARES_PER_THREAD;
 	if (nshares > PIECES_MAX - EMIT_MAX)
 		nshares = PIECES_MAX - EMIT_MAX;
 	for (int i = 0; emit_table[i].name; i++, n++) {
@@ -202,23 +189,7 @@ int emit_write(Output *o, const Design *d, const bool *wanted, int threads, doub
 							  .nshares = split ? nshares : 0,
 							  .part = output_part(o)};
 	}
-	if (interleave) { /* table order, a share before each writer of a row per cable */
-		int share = 0;
-		for (int k = 0; k < r->npieces; k++) {
-			const Piece *p = &r->piece[k];
-			if (p->nshares)
-				continue;
-			if (emit_table[p->emitter].flags & EMIT_ENDS)
-				for (int s = 0; s < r->npieces; s++)
-					if (r->piece[s].nshares && r->piece[s].share == share) {
-						r->queue[r->nqueue++] = s;
-						share++;
-						break;
-					}
-			r->queue[r->nqueue++] = k;
-		}
-	}
-	for (int pass = 0; pass < 2 && !interleave; pass++) /* EMIT_FIRST ones, then the others */
+	for (int pass = 0; pass < 2; pass++) /* EMIT_FIRST ones, then the others */
 		for (int k = 0; k < r->npieces; k++) {
 			unsigned flags = emit_table[r->piece[k].emitter].flags;
 			if (!(flags & EMIT_MAIN) && ((flags & EMIT_FIRST) != 0) == (pass == 0))
@@ -233,7 +204,7 @@ int emit_write(Output *o, const Design *d, const bool *wanted, int threads, doub
 	while (started < threads - 1 && started < r->nqueue &&
 	       pthread_create(&tid[started], NULL, worker, r) == 0)
 		started++;
-	for (int k = 0; k < r->npieces && !interleave; k++) /* this thread's own, in table order */
+	for (int k = 0; k < r->npieces; k++) /* this thread's own, in table order */
 		if (emit_table[r->piece[k].emitter].flags & EMIT_MAIN)
 			run_piece(r, &r->piece[k]);
 	drain(r);
