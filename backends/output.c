@@ -914,30 +914,42 @@ static bool json_plain(const char *s)
 	return true;
 }
 
-/* manifest.json as jw_write prints it (two-space indent, keys in this order), made directly
- * when every path is plain: building jansson's tree of 8,000 files and printing it was 15 ms
- * of the build's serial end at 100,000 GPUs (docs/performance.md, "Emitter, eighth pass").
- * False (nothing written) when a path needs jansson's escaping. */
-static bool manifest_direct(FILE *f, const Artifact *list, int n)
+bool output_artifacts_json(Buf *b, const Artifact *list, int n)
 {
-	const char *generator = "clusterc " CLUSTERC_VERSION;
-	if (!n || !json_plain(generator))
+	if (!n)
 		return false;
 	for (int i = 0; i < n; i++)
 		if (!json_plain(list[i].path))
 			return false;
-	Buf b = {0};
-	buf_printf(&b, "{\n  \"schema\": \"%s\",\n  \"generator\": \"%s\",\n  \"files\": [\n",
-		   MANIFEST_SCHEMA, generator);
+	buf_puts(b, "[\n");
 	for (int i = 0; i < n; i++)
-		buf_printf(&b, "    {\n      \"path\": \"%s\",\n      \"bytes\": %llu,\n"
-			       "      \"sha256\": \"%s\"\n    }%s\n",
+		buf_printf(b, "    {\n      \"path\": \"%s\",\n      \"bytes\": %llu,\n"
+			      "      \"sha256\": \"%s\"\n    }%s\n",
 			   list[i].path, (unsigned long long)list[i].bytes, list[i].sha256,
 			   i + 1 < n ? "," : "");
-	buf_puts(&b, "  ]\n}\n");
-	fwrite(b.s, 1, b.len, f);
-	buf_free(&b);
+	buf_puts(b, "  ]");
 	return true;
+}
+
+/* manifest.json as jw_write prints it, made directly when every path is plain: building
+ * jansson's tree of 8,000 files and printing it was 15 ms of the build's serial end at 100,000
+ * GPUs (docs/performance.md, "Emitter, eighth pass"). False (nothing written) when a path
+ * needs jansson's escaping. */
+static bool manifest_direct(FILE *f, const Artifact *list, int n)
+{
+	const char *generator = "clusterc " CLUSTERC_VERSION;
+	if (!json_plain(generator))
+		return false;
+	Buf b = {0};
+	buf_printf(&b, "{\n  \"schema\": \"%s\",\n  \"generator\": \"%s\",\n  \"files\": ",
+		   MANIFEST_SCHEMA, generator);
+	bool ok = output_artifacts_json(&b, list, n);
+	if (ok) {
+		buf_puts(&b, "\n}\n");
+		fwrite(b.s, 1, b.len, f);
+	}
+	buf_free(&b);
+	return ok;
 }
 
 static int write_manifest(Output *o, const Artifact *list, int n)
