@@ -61,10 +61,6 @@ bool output_put(Output *o, FILE *f, Buf *b, bool more);
  * Returns their count, or -1 after a diagnostic. The list stays valid until the next call to
  * output_file, output_artifacts, output_commit or output_abort. */
 int output_artifacts(Output *o, const Artifact **list);
-/* Appends list as the JSON array jansson prints as the value of a key of a top-level object
- * (manifest.json's "files", report.json's "artifacts": two-space indent, path, bytes, sha256);
- * false, nothing appended, when a path needs escaping or the list is empty. */
-bool output_artifacts_json(Buf *b, const Artifact *list, int n);
 
 /* Closes everything, writes manifest.json (schema "clusterc.manifest/1": every file but itself,
  * sorted by path, with bytes and sha256) and puts the temporary directory in DIR's place; a

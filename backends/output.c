@@ -905,62 +905,13 @@ int output_artifacts(Output *o, const Artifact **list)
 	return o->nfiles;
 }
 
-/* A string jansson prints as it is, between quotes: printable ASCII but '"' and '\\'. */
-static bool json_plain(const char *s)
-{
-	for (; *s; s++)
-		if (*s < 0x20 || *s > 0x7e || *s == '"' || *s == '\\')
-			return false;
-	return true;
-}
-
-bool output_artifacts_json(Buf *b, const Artifact *list, int n)
-{
-	if (!n)
-		return false;
-	for (int i = 0; i < n; i++)
-		if (!json_plain(list[i].path))
-			return false;
-	buf_puts(b, "[\n");
-	for (int i = 0; i < n; i++)
-		buf_printf(b, "    {\n      \"path\": \"%s\",\n      \"bytes\": %llu,\n"
-			      "      \"sha256\": \"%s\"\n    }%s\n",
-			   list[i].path, (unsigned long long)list[i].bytes, list[i].sha256,
-			   i + 1 < n ? "," : "");
-	buf_puts(b, "  ]");
-	return true;
-}
-
-/* manifest.json as jw_write prints it, made directly when every path is plain: building
- * jansson's tree of 8,000 files and printing it was 15 ms of the build's serial end at 100,000
- * GPUs (docs/performance.md, "Emitter, eighth pass"). False (nothing written) when a path
- * needs jansson's escaping. */
-static bool manifest_direct(FILE *f, const Artifact *list, int n)
-{
-	const char *generator = "clusterc " CLUSTERC_VERSION;
-	if (!json_plain(generator))
-		return false;
-	Buf b = {0};
-	buf_printf(&b, "{\n  \"schema\": \"%s\",\n  \"generator\": \"%s\",\n  \"files\": ",
-		   MANIFEST_SCHEMA, generator);
-	bool ok = output_artifacts_json(&b, list, n);
-	if (ok) {
-		buf_puts(&b, "\n}\n");
-		fwrite(b.s, 1, b.len, f);
-	}
-	buf_free(&b);
-	return ok;
-}
-
 static int write_manifest(Output *o, const Artifact *list, int n)
 {
 	char *full = join(o->tmp, MANIFEST);
 	FILE *f = fopen(full, "w");
 	free(full);
 	int err = f ? 0 : errno;
-	if (f && manifest_direct(f, list, n)) {
-		err = finish_stream(f);
-	} else if (f) {
+	if (f) {
 		Json *root = jw_object();
 		jw_set(root, "schema", jw_str(MANIFEST_SCHEMA));
 		jw_set(root, "generator", jw_str("clusterc " CLUSTERC_VERSION));

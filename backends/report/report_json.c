@@ -68,15 +68,12 @@
 #include "backends.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 enum { KW_DECIMALS = 3, KWH_DECIMALS = 3, MONEY_DECIMALS = 2, RATIO_DECIMALS = 4,
        TBPS_DECIMALS = 3, GBPS_DECIMALS = 3 };
 
 #define REPORT_SCHEMA "clusterc.report/1"
-/* the artifacts' value until write_document puts the list printed directly in its place */
-#define ARTIFACTS_MARK "@artifacts, printed by write_document@"
 
 static Json *kw(double watts)
 {
@@ -833,7 +830,7 @@ static Json *on_demand_json(const Output *o, const Design *d)
 }
 
 static Json *report_json(const Output *o, const Design *d, const OptimizerReport *opt,
-			 const Artifact *list, int n, bool direct)
+			 const Artifact *list, int n)
 {
 	Json *r = jw_object();
 	jw_set(r, "schema", jw_str(REPORT_SCHEMA));
@@ -855,37 +852,9 @@ static Json *report_json(const Output *o, const Design *d, const OptimizerReport
 	jw_set(r, "facility", report_facility_json(d));
 	if (d->expansion.done)
 		jw_set(r, "expansion", expansion_json(d));
-	/* direct: the list printed already (report_json_write), a marker for now */
-	jw_set(r, "artifacts", direct ? jw_str(ARTIFACTS_MARK) : artifacts_json(list, n));
+	jw_set(r, "artifacts", artifacts_json(list, n));
 	jw_set(r, "artifacts_on_demand", on_demand_json(o, d));
 	return r;
-}
-
-/* Writes the document, with the artifacts' list in place of its marker: 8,000 entries printed
- * directly rather than made into jansson's tree and dumped, in the same layout (manifest.json
- * does the same, output.c). This file waits for every other file's hash, at the build's serial
- * end (docs/performance.md, "Emitter, eighth pass"). */
-static void write_document(FILE *f, Json *root, const Buf *list)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
-	if (!mem)
-		die_oom();
-	jw_write(mem, root);
-	if (fclose(mem) != 0)
-		die_oom();
-	const char *key = "\n  \"artifacts\": \"" ARTIFACTS_MARK "\"";
-	char *at = strstr(text, key);
-	if (list && at) {
-		size_t head = (size_t)(at - text) + strlen("\n  \"artifacts\": ");
-		fwrite(text, 1, head, f);
-		fwrite(list->s, 1, list->len, f);
-		fputs(at + strlen(key), f);
-	} else {
-		fwrite(text, 1, len, f); /* the list is in the tree */
-	}
-	free(text);
 }
 
 int report_json_write(Output *o, const Design *d)
@@ -895,16 +864,12 @@ int report_json_write(Output *o, const Design *d)
 	int n = output_artifacts(o, &list);
 	if (n < 0)
 		return 1;
-	Buf a = {0};
-	bool direct = output_artifacts_json(&a, list, n);
-	Json *root = report_json(o, d, opt, list, n, direct);
+	Json *root = report_json(o, d, opt, list, n);
 	FILE *f = output_file(o, "report.json");
 	if (!f) {
 		jw_free(root);
-		buf_free(&a);
 		return 1;
 	}
-	write_document(f, root, direct ? &a : NULL);
-	buf_free(&a);
+	jw_write(f, root);
 	return output_close(o, f);
 }
