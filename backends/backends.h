@@ -707,6 +707,24 @@ int configdb_natcmp_chunks(const char *a, const char *b); /* the same, chunk by 
  * four hex digits). */
 void configdb_string(Buf *b, const char *s);
 void configdb_stringn(Buf *b, const char *s, size_t n);
+/* n bytes that need no escaping (configdb_stringn found them plain, or their maker vouches for
+ * them: a port name, an address) as a JSON string, in place when there is room: config_db.json's
+ * writers put millions of them at 100,000 GPUs. */
+static inline void configdb_quoted(Buf *b, const char *s, size_t n)
+{
+	if (b->cap - b->len > n + 2) {
+		char *at = b->s + b->len;
+		at[0] = '"';
+		memcpy(at + 1, s, n);
+		at[n + 1] = '"';
+		at[n + 2] = 0;
+		b->len += n + 2;
+	} else {
+		buf_putc(b, '"');
+		buf_put(b, s, n);
+		buf_putc(b, '"');
+	}
+}
 
 /* ---- switch_config.c: switches/NAME/config_db.json (SONiC) and frr.conf (FRR) ----------------- */
 

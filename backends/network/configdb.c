@@ -24,19 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* buf_put without the call when there is room: a 100,000-GPU fabric puts some 50 million
- * pieces here (docs/performance.md). Keeps the buffer NUL-terminated as buf_put does. */
-static inline void put(Buf *b, const char *s, size_t n)
-{
-	if (b->cap - b->len > n) {
-		memcpy(b->s + b->len, s, n);
-		b->len += n;
-		b->s[b->len] = 0;
-	} else {
-		buf_put(b, s, n);
-	}
-}
-
 typedef struct ConfigDbEntry {
 	int table;
 	int n;            /* its fields */
@@ -164,8 +151,8 @@ void configdb_entry(ConfigDb *db, int table, const char *key, size_t n)
 		db->e = xrealloc(db->e, sizeof *db->e * (size_t)db->cape);
 	}
 	size_t off = db->pool.len;
-	put(&db->pool, key, n);
-	put(&db->pool, "", 1);
+	buf_put(&db->pool, key, n);
+	buf_put(&db->pool, "", 1);
 	db->e[db->ne++] = (ConfigDbEntry){table, 0, off, db->pool.len, 0, NULL, NULL};
 #ifndef NDEBUG
 	db->last_name = NULL;
@@ -201,15 +188,15 @@ static void add_field(ConfigDb *db, bool literal, const char *name, size_t nn, c
 	assert(db->ne > 0);
 	ConfigDbEntry *e = &db->e[db->ne - 1];
 	if (e->n++)
-		put(&db->pool, ",", 1);
+		buf_put(&db->pool, ",", 1);
 	if (literal) {
-		put(&db->pool, "\"", 1);
-		put(&db->pool, name, nn);
-		put(&db->pool, "\"", 1);
+		buf_put(&db->pool, "\"", 1);
+		buf_put(&db->pool, name, nn);
+		buf_put(&db->pool, "\"", 1);
 	} else {
 		configdb_stringn(&db->pool, name, nn);
 	}
-	put(&db->pool, ":", 1);
+	buf_put(&db->pool, ":", 1);
 	configdb_stringn(&db->pool, value, nv);
 	e->body_len = db->pool.len - e->body_off;
 }
@@ -236,8 +223,8 @@ void configdb_fields_text(ConfigDb *db, const char *text, size_t n)
 	assert(db->ne > 0 && n > 0);
 	ConfigDbEntry *e = &db->e[db->ne - 1];
 	if (e->n++)
-		put(&db->pool, ",", 1);
-	put(&db->pool, text, n);
+		buf_put(&db->pool, ",", 1);
+	buf_put(&db->pool, text, n);
 	e->body_len = db->pool.len - e->body_off;
 #ifndef NDEBUG
 	db->last_name = NULL;
@@ -259,18 +246,7 @@ void configdb_stringn(Buf *b, const char *s, size_t n)
 	while (plain < n && plain_byte[p[plain]])
 		plain++;
 	if (plain == n) {
-		if (b->cap - b->len > n + 2) {
-			char *at = b->s + b->len;
-			at[0] = '"';
-			memcpy(at + 1, s, n);
-			at[n + 1] = '"';
-			at[n + 2] = 0;
-			b->len += n + 2;
-		} else {
-			buf_putc(b, '"');
-			buf_put(b, s, n);
-			buf_putc(b, '"');
-		}
+		configdb_quoted(b, s, n);
 		return;
 	}
 	buf_putc(b, '"');
@@ -378,22 +354,22 @@ static void render_entries(ConfigDb *db, Buf *out, size_t (*span)[2])
 				span[e->table][0] = out->len;
 			} else {
 				if (i)
-					put(out, "},", 2);
+					buf_put(out, "},", 2);
 				configdb_string(out, db->tables[e->table]);
-				put(out, ":{", 2);
+				buf_put(out, ":{", 2);
 			}
 		} else {
-			put(out, ",", 1);
+			buf_put(out, ",", 1);
 		}
 		if (e->text) {
 			assert(i + 1 == db->ne || e[1].table != e->table);
-			put(out, e->text, e->body_len);
+			buf_put(out, e->text, e->body_len);
 			continue;
 		}
 		configdb_stringn(out, e->key, e->body_off - e->key_off - 1);
-		put(out, ":{", 2);
-		put(out, db->pool.s + e->body_off, e->body_len);
-		put(out, "}", 1);
+		buf_put(out, ":{", 2);
+		buf_put(out, db->pool.s + e->body_off, e->body_len);
+		buf_put(out, "}", 1);
 	}
 	if (span && db->ne)
 		span[db->e[db->ne - 1].table][1] = out->len - span[db->e[db->ne - 1].table][0];
@@ -407,7 +383,7 @@ void configdb_render(ConfigDb *db, Buf *out)
 	bool any = db->ne > 0;
 	buf_putc(out, '{');
 	render_entries(db, out, NULL);
-	put(out, any ? "}}\n" : "}\n", any ? 3 : 2);
+	buf_put(out, any ? "}}\n" : "}\n", any ? 3 : 2);
 }
 
 void configdb_render_tables(ConfigDb *db, Buf *out, size_t (*span)[2])
@@ -454,10 +430,10 @@ static char *dec(char *p, long long v)
 static void port_field(Buf *b, size_t start, const char *name, const char *value, size_t n)
 {
 	if (b->len > start)
-		put(b, ",", 1);
-	put(b, "\"", 1);
-	put(b, name, strlen(name));
-	put(b, "\":", 2);
+		buf_put(b, ",", 1);
+	buf_put(b, "\"", 1);
+	buf_put(b, name, strlen(name));
+	buf_put(b, "\":", 2);
 	configdb_stringn(b, value, n);
 }
 

@@ -433,35 +433,6 @@ static void neighbor_metadata(Writer *w, int sw, int j)
 	configdb_fields_text(w->db, w->meta.s + at[0], at[1]);
 }
 
-/* buf_put without the call when there is room (a 100,000-GPU build puts some 20 million pieces
- * into these tables); the buffer stays NUL-terminated. */
-static inline void put(Buf *b, const char *s, size_t n)
-{
-	if (b->cap - b->len > n) {
-		memcpy(b->s + b->len, s, n);
-		b->len += n;
-		b->s[b->len] = 0;
-	} else {
-		buf_put(b, s, n);
-	}
-}
-
-/* s (n bytes, nothing JSON escapes: a port name port_names_ordered passed, an address) as a
- * JSON string: configdb_stringn's bytes without its scan. */
-static inline void quoted(Buf *b, const char *s, size_t n)
-{
-	if (b->cap - b->len > n + 2) {
-		char *at = b->s + b->len;
-		at[0] = '"';
-		memcpy(at + 1, s, n);
-		at[n + 1] = '"';
-		at[n + 2] = 0;
-		b->len += n + 2;
-	} else {
-		configdb_stringn(b, s, n);
-	}
-}
-
 /* A table with an entry per port and nothing else (PORT, DEVICE_NEIGHBOR, INTERFACE, and
  * CABLE_LENGTH's one entry with a field a port) into out, entry after entry in the ports'
  * order, which port_template found to be their keys' natural order: the text ConfigDb makes
@@ -471,16 +442,16 @@ static void port_table(Writer *w, int t, Buf *out, int np, const SwitchPort *por
 {
 	char buf[64];
 	if (t == T_CABLE_LENGTH) {
-		put(out, "\"AZURE\":{", 9);
+		buf_put(out, "\"AZURE\":{", 9);
 		for (int k = 0; k < np; k++) {
 			if (k)
-				put(out, ",", 1);
-			quoted(out, w->pt[k].name, w->pt[k].len);
-			put(out, ":", 1);
+				buf_put(out, ",", 1);
+			configdb_quoted(out, w->pt[k].name, w->pt[k].len);
+			buf_put(out, ":", 1);
 			cable_length(w, ports[k].link, buf);
-			quoted(out, buf, strlen(buf));
+			configdb_quoted(out, buf, strlen(buf));
 		}
-		put(out, "}", 1);
+		buf_put(out, "}", 1);
 		return;
 	}
 	for (int k = 0; k < np; k++) {
@@ -488,44 +459,44 @@ static void port_table(Writer *w, int t, Buf *out, int np, const SwitchPort *por
 		const char *name = w->pt[k].name;
 		size_t nn = w->pt[k].len;
 		if (k)
-			put(out, ",", 1);
-		quoted(out, name, nn);
+			buf_put(out, ",", 1);
+		configdb_quoted(out, name, nn);
 		if (t == T_INTERFACE) { /* the port, then its address */
-			put(out, ":{},", 4);
+			buf_put(out, ":{},", 4);
 			memcpy(buf, name, nn);
 			buf[nn] = '|';
 			char *e = put_addr(buf + nn + 1, p->addr, 31);
-			quoted(out, buf, (size_t)(e - buf));
-			put(out, ":{}", 3);
+			configdb_quoted(out, buf, (size_t)(e - buf));
+			buf_put(out, ":{}", 3);
 			continue;
 		}
 		const char *dev, *pport;
 		size_t ndev, npport;
 		peer_text(w, p, &dev, &ndev, &pport, &npport);
 		if (t == T_DEVICE_NEIGHBOR) {
-			put(out, ":{\"local_port\":", 15);
-			quoted(out, name, nn);
-			put(out, ",\"name\":", 8);
+			buf_put(out, ":{\"local_port\":", 15);
+			configdb_quoted(out, name, nn);
+			buf_put(out, ",\"name\":", 8);
 			configdb_stringn(out, dev, ndev);
-			put(out, ",\"port\":", 8);
+			buf_put(out, ",\"port\":", 8);
 			configdb_stringn(out, pport, npport);
-			put(out, "}", 1);
+			buf_put(out, "}", 1);
 			continue;
 		}
 		/* PORT: the template's fields before and after the description */
 		const size_t *tp = w->tport[k];
-		put(out, ":{", 2);
-		put(out, w->tbefore.s + tp[0], tp[1]);
-		put(out, ",\"description\":", 15);
+		buf_put(out, ":{", 2);
+		buf_put(out, w->tbefore.s + tp[0], tp[1]);
+		buf_put(out, ",\"description\":", 15);
 		Buf *d = &w->scratch;
 		d->len = 0;
-		put(d, dev, ndev);
-		put(d, " ", 1);
-		put(d, pport, npport);
+		buf_put(d, dev, ndev);
+		buf_put(d, " ", 1);
+		buf_put(d, pport, npport);
 		configdb_stringn(out, d->s, d->len);
-		put(out, ",", 1);
-		put(out, w->tafter.s + tp[2], tp[3]);
-		put(out, "}", 1);
+		buf_put(out, ",", 1);
+		buf_put(out, w->tafter.s + tp[2], tp[3]);
+		buf_put(out, "}", 1);
 	}
 }
 
@@ -590,11 +561,11 @@ static void metadata_table(Writer *w, Buf *out, int np)
 		int j = (int)(uint32_t)w->peers[i];
 		size_t *at = metadata_fields(w, sp->first + j, j);
 		if (i)
-			put(out, ",", 1);
+			buf_put(out, ",", 1);
 		configdb_string(out, w->d->switches[sp->first + j].name);
-		put(out, ":{", 2);
-		put(out, w->meta.s + at[0], at[1]);
-		put(out, "}", 1);
+		buf_put(out, ":{", 2);
+		buf_put(out, w->meta.s + at[0], at[1]);
+		buf_put(out, "}", 1);
 	}
 }
 
@@ -621,14 +592,14 @@ static void config_db_direct(Writer *w, int np, const SwitchPort *ports)
 	Buf *out = &w->text;
 	out->len = 0;
 	buf_reserve(out, w->last); /* the text before went to the writer (write_file) */
-	put(out, "{", 1);
+	buf_put(out, "{", 1);
 	bool any = false;
 	for (int t = 0; t < T_COUNT; t++) {
 		size_t before = out->len;
 		if (any)
-			put(out, ",", 1);
+			buf_put(out, ",", 1);
 		configdb_string(out, table_names[t]);
-		put(out, ":{", 2);
+		buf_put(out, ":{", 2);
 		size_t body = out->len;
 		switch (t) {
 		case T_CABLE_LENGTH:
@@ -645,19 +616,19 @@ static void config_db_direct(Writer *w, int np, const SwitchPort *ports)
 			break;
 		default:
 			if (w->dspan[t][1])
-				put(out, w->small.s + w->dspan[t][0], w->dspan[t][1]);
+				buf_put(out, w->small.s + w->dspan[t][0], w->dspan[t][1]);
 			else if (sp->lossless && w->tspan[t][1])
-				put(out, w->ttext.s + w->tspan[t][0], w->tspan[t][1]);
+				buf_put(out, w->ttext.s + w->tspan[t][0], w->tspan[t][1]);
 		}
 		if (out->len == body) { /* no entries: no table */
 			out->len = before;
 			out->s[before] = 0;
 			continue;
 		}
-		put(out, "}", 1);
+		buf_put(out, "}", 1);
 		any = true;
 	}
-	put(out, "}\n", 2);
+	buf_put(out, "}\n", 2);
 }
 
 static void config_db(Writer *w, int i, const SwitchInst *s, int np, const SwitchPort *ports)

@@ -1262,13 +1262,19 @@ static void test_offload_search(void)
 	}
 }
 
+/* A 4-layer model of 8 experts, top-2, planned at EP 8 alone (the MoE tests' small case). */
+static Built *small_moe(void)
+{
+	return small_model("moe(layers = 4, hidden = 2048, heads = 16, seq = 2048, vocab = 32000, "
+			   "activation = swiglu, experts = 8, top_k = 2, expert_ffn = 4096)",
+			   "ep = 8\n  tp = 1\n  pp = 1\n  cp = 1\n  micro_batch = 1");
+}
+
 /* A capacity factor pads the experts' input: their GEMMs, the all-to-all and the routed
  * activations grow with it; dropless (0) is the balanced share. */
 static void test_capacity_factor(void)
 {
-	Built *b = small_model("moe(layers = 4, hidden = 2048, heads = 16, seq = 2048, vocab = 32000, "
-			       "activation = swiglu, experts = 8, top_k = 2, expert_ffn = 4096)",
-			       "ep = 8\n  tp = 1\n  pp = 1\n  cp = 1\n  micro_batch = 1");
+	Built *b = small_moe();
 	const WorkloadPlan *wp = plan_of(b, "w");
 	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
 	PlanConfig c = wp->r.best;
@@ -1292,9 +1298,7 @@ static void test_capacity_factor(void)
  * takes them at HBM speed, its backward once more (the inverse kernels). */
 static void test_moe_permute(void)
 {
-	Built *b = small_model("moe(layers = 4, hidden = 2048, heads = 16, seq = 2048, vocab = 32000, "
-			       "activation = swiglu, experts = 8, top_k = 2, expert_ffn = 4096)",
-			       "ep = 8\n  tp = 1\n  pp = 1\n  cp = 1\n  micro_batch = 1");
+	Built *b = small_moe();
 	const WorkloadPlan *wp = plan_of(b, "w");
 	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
 	PlanConfig c = wp->r.best;
