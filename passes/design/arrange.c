@@ -80,33 +80,79 @@ static int column(const ArrangeProblem *p, int s)
  * products the cost always used, so every term is the same double), and scratch. */
 typedef struct Eval {
 	double *X, *Y;  /* by sequence index */
+	int *col, *row; /* by sequence index: its place along its row, its row */
 	double *term;   /* each edge's term of the last evaluation */
 	int *seq, *first, *at, *fill;
+	/* The descent's: who stands at each sequence index (a group's racks all name it), each
+	 * entity's edges, a stamp per edge, the entities a trial move shifts. */
+	int *occ, *adj_start, *adj, *stamp, *moved, round;
+	int *tedge, nt, nmoved, shift, to; /* a trial move's new terms: their edges, values */
+	double *tval;
+	bool incremental; /* every group has a rack (a group of none holds no place to find) */
 } Eval;
 
 static void eval_init(Eval *ev, const ArrangeProblem *p)
 {
 	int n = p->nracks, G = p->ngroups, racks = 0;
-	for (int g = 0; g < G; g++)
+	ev->incremental = true;
+	for (int g = 0; g < G; g++) {
 		racks += p->group_racks[g];
+		ev->incremental &= p->group_racks[g] > 0;
+	}
 	int total = n + racks + 1;
 	ev->X = xmalloc(sizeof(double) * (size_t)(2 * total + p->nedges + 1));
 	ev->Y = ev->X + total;
 	ev->term = ev->Y + total;
+	ev->col = xmalloc(sizeof(int) * (size_t)(2 * total));
+	ev->row = ev->col + total;
 	for (int s = 0; s < total; s++) {
-		ev->X[s] = column(p, s) * p->rack_pitch;
-		ev->Y[s] = (double)(s / p->per_row) * p->row_pitch;
+		ev->col[s] = column(p, s);
+		ev->row[s] = s / p->per_row;
+		ev->X[s] = ev->col[s] * p->rack_pitch;
+		ev->Y[s] = (double)ev->row[s] * p->row_pitch;
 	}
 	ev->seq = xmalloc(sizeof(int) * (size_t)(n + G + 1 + G + 1 + n + 2 + n + 1));
 	ev->first = ev->seq + n + G + 1;
 	ev->at = ev->first + G + 1;
 	ev->fill = ev->at + n + 2;
+	int ents = n + G;
+	ev->occ = xmalloc(sizeof(int) * (size_t)(total + 2 * (ents + 1) + 3 * p->nedges + 1));
+	ev->adj_start = ev->occ + total;
+	ev->moved = ev->adj_start + ents + 1;
+	ev->adj = ev->moved + ents + 1;
+	ev->stamp = ev->adj + 2 * p->nedges;
+	ev->tedge = xmalloc(sizeof(int) * (size_t)(p->nedges + 1));
+	ev->tval = xmalloc(sizeof(double) * (size_t)(p->nedges + 1));
+	ev->round = 0;
+	for (int i = 0; i <= ents; i++)
+		ev->adj_start[i] = 0;
+	for (int e = 0; e < p->nedges; e++) {
+		ev->stamp[e] = 0;
+		if (p->edges[e].a == p->edges[e].b)
+			continue;
+		ev->adj_start[p->edges[e].a + 1]++;
+		ev->adj_start[p->edges[e].b + 1]++;
+	}
+	for (int i = 1; i <= ents; i++)
+		ev->adj_start[i] += ev->adj_start[i - 1];
+	int *fill = xmalloc(sizeof(int) * (size_t)(ents + 1));
+	memcpy(fill, ev->adj_start, sizeof(int) * (size_t)(ents + 1));
+	for (int e = 0; e < p->nedges; e++)
+		if (p->edges[e].a != p->edges[e].b) {
+			ev->adj[fill[p->edges[e].a]++] = e;
+			ev->adj[fill[p->edges[e].b]++] = e;
+		}
+	free(fill);
 }
 
 static void eval_free(Eval *ev)
 {
 	free(ev->X);
+	free(ev->col);
 	free(ev->seq);
+	free(ev->occ);
+	free(ev->tedge);
+	free(ev->tval);
 }
 
 /* Each edge's term w × (|dx| + |dy|) into ev->term, and their sum in four lanes: close to the
@@ -173,10 +219,11 @@ static void deviations(const double *w, int m, double pitch, double *F)
 }
 
 /* Group g's best key with everything else where it stands, by its own edges. */
-static int best_key(const ArrangeProblem *p, const int *key, const int *seq, int g, double *wx,
+static int best_key(const ArrangeProblem *p, const Eval *ev, const int *key, int g, double *wx,
 		    double *wy, double *Fx, double *Fy)
 {
 	int n = p->nracks, rows = (n + p->total_group_racks) / p->per_row + 2;
+	const int *seq = ev->seq, *col = ev->col, *row = ev->row;
 	for (int i = 0; i < p->per_row; i++)
 		wx[i] = 0;
 	for (int r = 0; r < rows; r++)
@@ -187,15 +234,18 @@ static int best_key(const ArrangeProblem *p, const int *key, const int *seq, int
 		int other = x->a == me ? x->b : x->a;
 		if (other == me)
 			continue;
-		wx[column(p, seq[other])] += x->w;
-		wy[seq[other] / p->per_row] += x->w;
+		wx[col[seq[other]]] += x->w;
+		wy[row[seq[other]]] += x->w;
 	}
 	deviations(wx, p->per_row, p->rack_pitch, Fx);
 	deviations(wy, rows, p->row_pitch, Fy);
-	/* Where g's middle rack lands at key k: k node racks and the other groups before it. */
-	int *before = xmalloc(sizeof(int) * (size_t)(2 * n + 4)), *ties = before + n + 2;
+	/* Where g's middle rack lands at key k: k node racks and the other groups before it
+	 * (the evaluation's scratch). */
+	int *before = ev->at, *ties = ev->fill;
 	for (int k = 0; k <= n + 1; k++)
-		before[k] = ties[k] = 0;
+		before[k] = 0;
+	for (int k = 0; k <= n; k++)
+		ties[k] = 0;
 	for (int h = 0; h < p->ngroups; h++) {
 		if (h == g)
 			continue;
@@ -205,20 +255,18 @@ static int best_key(const ArrangeProblem *p, const int *key, const int *seq, int
 	}
 	for (int k = 1; k <= n + 1; k++)
 		before[k] += before[k - 1];
-	int best = key[g];
+	int best = key[g], mid = (p->group_racks[g] - 1) / 2;
 	double best_cost = INFINITY;
 	for (int k = 0; k <= n; k++) {
 		if (!p->allowed[k])
 			continue;
-		int s = k + before[k] + ties[k] + (p->group_racks[g] - 1) / 2;
-		int row = s / p->per_row;
-		double c = Fx[column(p, s)] + (row < rows ? Fy[row] : INFINITY);
+		int s = k + before[k] + ties[k] + mid;
+		double c = Fx[col[s]] + (row[s] < rows ? Fy[row[s]] : INFINITY);
 		if (c < best_cost - 1e-9 || (fabs(c - best_cost) <= 1e-9 && abs(k - key[g]) < abs(best - key[g]))) {
 			best_cost = c;
 			best = k;
 		}
 	}
-	free(before);
 	return best;
 }
 
@@ -238,20 +286,152 @@ static double cost_below(const ArrangeProblem *p, Eval *ev, const int *key, doub
 	return c < thr ? c : INFINITY;
 }
 
-/* Moves group g to key k when that lowers the whole cost; the cost in force in *cost. */
+/* Who stands where, from the layout of the last evaluation. */
+static void eval_occ(Eval *ev, const ArrangeProblem *p)
+{
+	int n = p->nracks;
+	for (int j = 0; j < n; j++)
+		ev->occ[ev->seq[j]] = j;
+	for (int g = 0; g < p->ngroups; g++)
+		for (int r = 0; r < p->group_racks[g]; r++)
+			ev->occ[ev->first[g] + r] = n + g;
+}
+
+/* The descent's state for key: the layout, every term, who stands where. */
+static void eval_sync(Eval *ev, const ArrangeProblem *p, const int *key)
+{
+	eval_terms(ev, p, key);
+	eval_occ(ev, p);
+}
+
+/* A trial move of group g to key k, on ev's state (the layout, terms and occupants of key,
+ * whose cost is `cost`). The move takes g's block out of the sequence and puts it back where
+ * key k puts it, so only what stands between the two places shifts (by g's length): those
+ * entities (ev->moved, g last) and the new terms of their edges (ev->tedge, ev->tval: the
+ * same products as a whole evaluation's) are kept, and the cost they make when the others'
+ * terms stand, in *next. False when the sequence stays the same (the same cost). */
+static bool move_trial(const ArrangeProblem *p, Eval *ev, const int *key, int g, int k,
+		       double cost, double *next)
+{
+	int n = p->nracks, r = p->group_racks[g], from = ev->first[g], to = k;
+	for (int h = 0; h < p->ngroups; h++)
+		if (h != g && (key[h] < k || (key[h] == k && h < g)))
+			to += p->group_racks[h];
+	if (to == from)
+		return false;
+	int lo = to < from ? to : from + r, hi = to < from ? from : to + r;
+	int shift = to < from ? r : -r, nmoved = 0;
+	int *seq = ev->seq;
+	for (int s = lo; s < hi; s++) {
+		int who = ev->occ[s];
+		if (who >= n && ev->first[who - n] != s)
+			continue; /* a group's block: once */
+		seq[who] += shift;
+		ev->moved[nmoved++] = who;
+	}
+	int mid = (r - 1) / 2;
+	seq[n + g] = to + mid;
+	ev->moved[nmoved++] = n + g;
+	if (++ev->round == 0) {
+		for (int e = 0; e < p->nedges; e++)
+			ev->stamp[e] = 0;
+		ev->round = 1;
+	}
+	const double *X = ev->X, *Y = ev->Y;
+	double delta = 0;
+	int nt = 0;
+	for (int i = 0; i < nmoved; i++) {
+		int who = ev->moved[i];
+		for (int j = ev->adj_start[who]; j < ev->adj_start[who + 1]; j++) {
+			int e = ev->adj[j];
+			if (ev->stamp[e] == ev->round)
+				continue;
+			ev->stamp[e] = ev->round;
+			int a = seq[p->edges[e].a], b = seq[p->edges[e].b];
+			double t = p->edges[e].w * (fabs(X[a] - X[b]) + fabs(Y[a] - Y[b]));
+			delta += t - ev->term[e];
+			ev->tedge[nt] = e, ev->tval[nt++] = t;
+		}
+	}
+	for (int i = 0; i < nmoved - 1; i++)
+		seq[ev->moved[i]] -= shift;
+	seq[n + g] = from + mid;
+	ev->nmoved = nmoved, ev->nt = nt, ev->shift = shift, ev->to = to;
+	*next = cost + delta;
+	return true;
+}
+
+/* Swaps the trial's terms with the state's (twice: back). */
+static void swap_terms(Eval *ev)
+{
+	for (int i = 0; i < ev->nt; i++) {
+		double t = ev->term[ev->tedge[i]];
+		ev->term[ev->tedge[i]] = ev->tval[i];
+		ev->tval[i] = t;
+	}
+}
+
+/* Makes the trial move of g (its terms already in place) the state's. */
+static void move_apply(const ArrangeProblem *p, Eval *ev, int g)
+{
+	int n = p->nracks;
+	for (int i = 0; i < ev->nmoved - 1; i++) {
+		int who = ev->moved[i];
+		ev->seq[who] += ev->shift;
+		if (who >= n)
+			ev->first[who - n] += ev->shift;
+	}
+	ev->first[g] = ev->to;
+	ev->seq[n + g] = ev->to + (p->group_racks[g] - 1) / 2;
+	for (int i = 0; i < ev->nmoved; i++) {
+		int who = ev->moved[i];
+		if (who < n)
+			ev->occ[ev->seq[who]] = who;
+		else
+			for (int r = 0; r < p->group_racks[who - n]; r++)
+				ev->occ[ev->first[who - n] + r] = who;
+	}
+}
+
+/* Moves group g to key k when that lowers the whole cost; the cost in force in *cost. With
+ * every group a rack or more, from the trial move: when its cost is above the test by more
+ * than the slack of the two sums (both sums' rounding, Higham §4.2, as eval_slack), the exact
+ * cost is too; else the exact sum in edge order of the terms with the trial's in place
+ * decides, the one a whole evaluation makes. */
 static bool try_key(const ArrangeProblem *p, Eval *ev, int *key, int g, int k, double *cost)
 {
 	if (k == key[g] || !p->allowed[k] || work_left <= 0)
 		return false;
 	work_left -= eval_work;
-	int old = key[g];
-	key[g] = k;
-	double c = cost_below(p, ev, key, *cost - 1e-9 * fmax(1, *cost));
-	if (c < INFINITY) {
+	double thr = *cost - 1e-9 * fmax(1, *cost);
+	if (ev->incremental) {
+		double next;
+		if (!move_trial(p, ev, key, g, k, *cost, &next))
+			return false; /* the same sequence: the same cost, not below it */
+		double slack = 8.0 * (p->nedges + 8) * DBL_EPSILON * (fabs(*cost) + fabs(next)) + 1e-300;
+		if (next - slack >= thr)
+			return false;
+		swap_terms(ev);
+		double c = eval_sum(ev, p);
+		if (!(c < thr)) {
+			swap_terms(ev);
+			return false;
+		}
+		move_apply(p, ev, g);
+		key[g] = k;
 		*cost = c;
 		return true;
 	}
+	int old = key[g];
+	key[g] = k;
+	double c = cost_below(p, ev, key, thr);
+	if (c < INFINITY) {
+		*cost = c;
+		eval_occ(ev, p); /* the layout and terms are key's already */
+		return true;
+	}
 	key[g] = old;
+	eval_sync(ev, p, key);
 	return false;
 }
 
@@ -315,7 +495,6 @@ static int optimise(ArrangeProblem *p, int *key, int max_sweeps, int *sweeps)
 	double *wy = wx + p->per_row, *Fx = wy + rows, *Fy = Fx + p->per_row;
 	Eval ev;
 	eval_init(&ev, p);
-	int *seq = ev.seq, *first = ev.first;
 	/* Whole-cost scans where they are cheap: (keys) x (one evaluation) under SCAN_BUDGET. */
 	double budget = p->scan_budget ? p->scan_budget : ARRANGE_SCAN_BUDGET;
 	double eval = (double)(n + G + p->nedges);
@@ -323,7 +502,7 @@ static int optimise(ArrangeProblem *p, int *key, int max_sweeps, int *sweeps)
 	bool pairs = scan && (double)(n + 1) * (n + 1) * eval * p->nedges <= 10 * budget;
 	work_left = scan ? INFINITY : LARGE_WORK;
 	eval_work = eval;
-	eval_terms(&ev, p, key);
+	eval_sync(&ev, p, key);
 	double cost = eval_sum(&ev, p);
 	*sweeps = 0;
 	for (int sweep = 0; sweep < max_sweeps; sweep++) {
@@ -338,8 +517,7 @@ static int optimise(ArrangeProblem *p, int *key, int max_sweeps, int *sweeps)
 			if (work_left <= 0)
 				break;
 			work_left -= 2.0 * (n + G) + p->adj_start[g + 1] - p->adj_start[g];
-			layout_in(p, key, seq, first, ev.at, ev.fill);
-			int k = best_key(p, key, seq, g, wx, wy, Fx, Fy);
+			int k = best_key(p, &ev, key, g, wx, wy, Fx, Fy);
 			/* The estimate leaves out the shift a move makes: its neighbours too, by the
 			 * whole cost. */
 			for (int dk = -WINDOW; dk <= WINDOW; dk++)
@@ -352,8 +530,10 @@ static int optimise(ArrangeProblem *p, int *key, int max_sweeps, int *sweeps)
 			int a = p->edges[e].a - n, b = p->edges[e].b - n;
 			if (a < 0 || b < 0 || a == b)
 				continue;
-			if (pairs)
+			if (pairs) {
 				moved += scan_pair(p, &ev, key, a, b, &cost);
+				eval_sync(&ev, p, key);
+			}
 			else if (try_key(p, &ev, key, b, key[a], &cost) || try_key(p, &ev, key, a, key[b], &cost))
 				moved++;
 		}
