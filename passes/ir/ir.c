@@ -39,12 +39,11 @@
 static void put_int(Buf *b, long long v)
 {
 	char tmp[24];
-	int n = 0;
+	int n = 24;
 	do
-		tmp[n++] = (char)('0' + v % 10);
-	while ((v /= 10) > 0 && n < 23);
-	while (n > 0)
-		buf_putc(b, tmp[--n]);
+		tmp[--n] = (char)('0' + v % 10);
+	while ((v /= 10) > 0 && n > 1);
+	buf_put(b, tmp + n, (size_t)(24 - n));
 }
 
 void ir_row_name(int row, char *buf, size_t size)
