@@ -510,18 +510,22 @@ static bool optics_fit(CageCtx *x, const Group *g, const Medium *f, Plan *p, End
 	}
 	for (int k = 0; k < g->n; k++) {
 		int i = g->cables[k]; /* x->loc[i] == k */
+		double stocked = 0; /* cage_stocked(f, run) once it is asked for */
+		bool have = false;
 		for (int e = 0; e < 2; e++) {
 			const CageEnd *s = end_spot(x, i, e);
 			if (x->cage_of[2 * i + e] >= 0)
 				continue;
+			if (!have)
+				stocked = cage_stocked(f, x->c[i].run), have = true;
 			if (s->ocs) {
-				if (cage_stocked(f, x->c[i].run) > s->reach + 1e-9)
+				if (stocked > s->reach + 1e-9)
 					return false;
 				pick[2 * k + e] = (EndPick){NULL, 0};
 				continue;
 			}
 			const Medium *o = module_for(x, f, s->cage, s->nic ? 1 : 0, s->room, s->nic, g->speed,
-						     cage_stocked(f, x->c[i].run));
+						     stocked);
 			if (!o)
 				return false;
 			pick[2 * k + e] = (EndPick){o, 1};
@@ -531,7 +535,7 @@ static bool optics_fit(CageCtx *x, const Group *g, const Medium *f, Plan *p, End
 			return false; /* fibre between two OCS ports */
 		int head = fibre_head(k, pick);
 		if (head < 0) {
-			double len = cage_stocked(f, x->c[i].run);
+			double len = have ? stocked : cage_stocked(f, x->c[i].run);
 			if (len < 0)
 				return false;
 			p->price += f->price + f->price_per_m * len, p->power += f->power;
