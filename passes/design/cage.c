@@ -510,18 +510,22 @@ static bool optics_fit(CageCtx *x, const Group *g, const Medium *f, Plan *p, End
 	}
 	for (int k = 0; k < g->n; k++) {
 		int i = g->cables[k]; /* x->loc[i] == k */
+		double stocked = 0; /* cage_stocked(f, run) once it is asked for */
+		bool have = false;
 		for (int e = 0; e < 2; e++) {
 			const CageEnd *s = end_spot(x, i, e);
 			if (x->cage_of[2 * i + e] >= 0)
 				continue;
+			if (!have)
+				stocked = cage_stocked(f, x->c[i].run), have = true;
 			if (s->ocs) {
-				if (cage_stocked(f, x->c[i].run) > s->reach + 1e-9)
+				if (stocked > s->reach + 1e-9)
 					return false;
 				pick[2 * k + e] = (EndPick){NULL, 0};
 				continue;
 			}
 			const Medium *o = module_for(x, f, s->cage, s->nic ? 1 : 0, s->room, s->nic, g->speed,
-						     cage_stocked(f, x->c[i].run));
+						     stocked);
 			if (!o)
 				return false;
 			pick[2 * k + e] = (EndPick){o, 1};
@@ -531,7 +535,7 @@ static bool optics_fit(CageCtx *x, const Group *g, const Medium *f, Plan *p, End
 			return false; /* fibre between two OCS ports */
 		int head = fibre_head(k, pick);
 		if (head < 0) {
-			double len = cage_stocked(f, x->c[i].run);
+			double len = have ? stocked : cage_stocked(f, x->c[i].run);
 			if (len < 0)
 				return false;
 			p->price += f->price + f->price_per_m * len, p->power += f->power;
@@ -624,19 +628,40 @@ static bool group_sig(const CageCtx *x, const Group *g, GroupSig *sig)
 	return true;
 }
 
+/* Mixes one word into one of four interleaved chains (so that their multiplications
+ * overlap). */
+static inline void sig_mix(uint64_t *h, int *lane, uint64_t w)
+{
+	h[*lane] = (h[*lane] ^ w) * 1099511628211u;
+	h[*lane] ^= h[*lane] >> 32;
+	*lane = (*lane + 1) & 3;
+}
+
+static inline uint64_t sig_word(double v)
+{
+	uint64_t w;
+	memcpy(&w, &v, sizeof w);
+	return w;
+}
+
 static uint64_t sig_hash(const GroupSig *sig)
 {
-	/* Word by word (the signature is zeroed first, padding included), in four interleaved
-	 * chains so that their multiplications overlap; the hash only picks a slot (a different
+	/* The words the signature uses (its n cables' and ncages cages' entries; the rest are
+	 * zero, and memcmp compares them whole). The hash only picks a slot (a different
 	 * signature there is recomputed), so any mixing that spreads them serves. */
 	uint64_t h[4] = {1469598103934665603u, 0x9e3779b97f4a7c15u, 0xff51afd7ed558ccdu,
-			 0xc4ceb9fe1a85ec53u}, w;
-	const unsigned char *p = (const unsigned char *)sig;
-	size_t k = 0;
-	for (int lane = 0; k + sizeof w <= sizeof *sig; k += sizeof w, lane = (lane + 1) & 3) {
-		memcpy(&w, p + k, sizeof w);
-		h[lane] = (h[lane] ^ w) * 1099511628211u;
-		h[lane] ^= h[lane] >> 32;
+			 0xc4ceb9fe1a85ec53u};
+	int lane = 0;
+	sig_mix(h, &lane, sig_word(sig->speed));
+	sig_mix(h, &lane, (uint64_t)(uint32_t)sig->n << 32 | (uint32_t)sig->ncages);
+	for (int k = 0; k < sig->n; k++) {
+		sig_mix(h, &lane, sig_word(sig->run[k]));
+		sig_mix(h, &lane, sig_word(sig->room[0][k]) ^ sig_word(sig->room[1][k]) * 31);
+		sig_mix(h, &lane, (uint64_t)(uint32_t)sig->end[0][k] << 32 | (uint32_t)sig->end[1][k]);
+	}
+	for (int k = 0; k < sig->ncages; k++) {
+		sig_mix(h, &lane, sig_word(sig->cage_room[k]));
+		sig_mix(h, &lane, (uint64_t)(uint32_t)sig->cage[k]);
 	}
 	return (h[0] ^ (h[1] * 31) ^ (h[2] * 1021) ^ (h[3] * 65599)) * 0x9e3779b97f4a7c15u;
 }

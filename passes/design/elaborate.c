@@ -34,6 +34,20 @@ static void letters(int n, char *buf, size_t size, bool lower)
 }
 
 /* Expands one placeholder with its format: 04 (zero-padded width), 4 (width), A or a. */
+/* v >= 0 in decimal, padded on the left with `pad` to width: printf's "%0*ld" / "%*ld" for
+ * such a v, without parsing a format for each of 100,000 names. */
+static void put_padded(Buf *b, long v, int width, char pad)
+{
+	char tmp[64];
+	int n = 64;
+	do
+		tmp[--n] = (char)('0' + v % 10);
+	while ((v /= 10) > 0);
+	while (64 - n < width)
+		tmp[--n] = pad;
+	buf_put(b, tmp + n, (size_t)(64 - n));
+}
+
 static void put_number(Buf *b, long v, const char *spec, size_t slen)
 {
 	if (slen == 1 && (spec[0] == 'A' || spec[0] == 'a')) {
@@ -46,7 +60,11 @@ static void put_number(Buf *b, long v, const char *spec, size_t slen)
 	bool zero = slen > 0 && spec[0] == '0';
 	for (size_t i = 0; i < slen; i++)
 		width = width * 10 + (spec[i] - '0');
-	buf_printf(b, zero ? "%0*ld" : "%*ld", width, v);
+	if (v < 0 || width > 32) {
+		buf_printf(b, zero ? "%0*ld" : "%*ld", width, v);
+		return;
+	}
+	put_padded(b, v, width, zero ? '0' : ' ');
 }
 
 typedef struct Subst {
@@ -163,9 +181,16 @@ static void name_domains(Design *d, int ndomains)
 				total += n, before += h < gi ? n : 0;
 		}
 		int width = total >= 1000 ? 4 : 3;
-		for (int k = 0; k < (g->count + g->domain_nodes - 1) / g->domain_nodes; k++)
-			d->domain_names[g->first_domain + k] =
-				arena_printf(a, "%s-nvl%0*d", g->type->name, width, before + k + 1);
+		Buf nb = {0};
+		for (int k = 0; k < (g->count + g->domain_nodes - 1) / g->domain_nodes; k++) {
+			/* "%s-nvl%0*d" */
+			nb.len = 0;
+			buf_puts(&nb, g->type->name);
+			buf_puts(&nb, "-nvl");
+			put_padded(&nb, before + k + 1, width, '0');
+			d->domain_names[g->first_domain + k] = arena_strndup(a, nb.s, nb.len);
+		}
+		buf_free(&nb);
 	}
 }
 

@@ -153,7 +153,20 @@ typedef struct CableKey {
 	double count, price, power;
 } CableKey;
 
-static int key_index(CableKey *keys, int *n, const Part *part, double length)
+/* The key's index (added when new). *hint: where the last lookup of this call site found its
+ * key, tried first (keys are unique, so the same answer as the scan; cables come in runs). */
+static int key_index(CableKey *keys, int *n, const Part *part, double length, int *hint)
+{
+	if (*hint < *n && keys[*hint].part == part && keys[*hint].length == length)
+		return *hint;
+	for (int i = 0; i < *n; i++)
+		if (keys[i].part == part && keys[i].length == length)
+			return *hint = i;
+	keys[*n] = (CableKey){part, length, 0, 0, 0};
+	return *hint = (*n)++;
+}
+
+static int key_index_scan(CableKey *keys, int *n, const Part *part, double length)
 {
 	for (int i = 0; i < *n; i++)
 		if (keys[i].part == part && keys[i].length == length)
@@ -169,6 +182,7 @@ static void cable_lines(Design *d, Lines *lines)
 {
 	int cap = 64, n = 0;
 	CableKey *keys = xmalloc(sizeof(CableKey) * (size_t)cap);
+	int hint[5] = {0, 0, 0, 0, 0};
 	for (int i = 0; i < d->ncables; i++) {
 		const CableInst *c = &d->cables[i];
 		if (!c->cable)
@@ -180,26 +194,26 @@ static void cable_lines(Design *d, Lines *lines)
 		/* Each part once: an assembly on its first leg, a cage's module on its first link;
 		 * a link through a trunk (trunk.c) buys two cords, the trunk is counted below. */
 		if (c->trunk >= 0) {
-			keys[key_index(keys, &n, c->cable, c->cord_a)].count++;
+			keys[key_index(keys, &n, c->cable, c->cord_a, &hint[0])].count++;
 			if (n + 3 > cap) {
 				cap *= 2;
 				keys = xrealloc(keys, sizeof(CableKey) * (size_t)cap);
 			}
-			keys[key_index(keys, &n, c->cable, c->cord_z)].count++;
+			keys[key_index(keys, &n, c->cable, c->cord_z, &hint[1])].count++;
 		} else if (c->assembly == i) {
-			keys[key_index(keys, &n, c->cable, c->length)].count++;
+			keys[key_index(keys, &n, c->cable, c->length, &hint[2])].count++;
 		}
 		const Part *ends[2] = {c->module_a ? c->optic_a : NULL, c->module_z ? c->optic_z : NULL};
 		for (int e = 0; e < 2; e++)
 			if (ends[e])
-				keys[key_index(keys, &n, ends[e], 0)].count++;
+				keys[key_index(keys, &n, ends[e], 0, &hint[3 + e])].count++;
 	}
 	for (int i = 0; i < d->ntrunks; i++) {
 		if (n + 1 > cap) {
 			cap *= 2;
 			keys = xrealloc(keys, sizeof(CableKey) * (size_t)cap);
 		}
-		keys[key_index(keys, &n, d->trunks[i].part, d->trunks[i].length)].count++;
+		keys[key_index_scan(keys, &n, d->trunks[i].part, d->trunks[i].length)].count++;
 	}
 	for (int i = 0; i < n; i++) {
 		CableKey *k = &keys[i];

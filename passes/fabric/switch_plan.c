@@ -210,6 +210,29 @@ static int by_port(const void *a, const void *b)
 	return (x->port > y->port) - (x->port < y->port);
 }
 
+/* A switch's ports in port order, stably (ports in link order before): most come in order
+ * already, so a check first; else an insertion sort while they are few, qsort's merge sort
+ * beyond (the same order: both stable). */
+static void sort_ports(SwitchPort *v, int n)
+{
+	int i = 1;
+	while (i < n && v[i - 1].port <= v[i].port)
+		i++;
+	if (i >= n)
+		return;
+	if (n > 64) {
+		qsort(v, (size_t)n, sizeof *v, by_port);
+		return;
+	}
+	for (; i < n; i++) {
+		SwitchPort x = v[i];
+		int j = i;
+		for (; j > 0 && v[j - 1].port > x.port; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
 /* Every switch's ports in use, in port order, with their /31. */
 static void plan_ports(Design *d, SwitchPlan *sp)
 {
@@ -241,10 +264,8 @@ static void plan_ports(Design *d, SwitchPlan *sp)
 				(SwitchPort){l->a.port, sp->first_link + k, l->z, net + 1, net};
 	}
 	free(fill);
-	for (int i = 0; i < n; i++) {
-		size_t n_i = (size_t)(sp->port_start[i + 1] - sp->port_start[i]);
-		qsort(sp->ports + sp->port_start[i], n_i, sizeof(SwitchPort), by_port);
-	}
+	for (int i = 0; i < n; i++)
+		sort_ports(sp->ports + sp->port_start[i], sp->port_start[i + 1] - sp->port_start[i]);
 }
 
 static int plan_fabric(Design *d, int fi, SwitchPlan *sp)

@@ -218,32 +218,42 @@ static void verify_fabric(Verifier *v, int fi)
 	if (missing)
 		fail(v, "fabric %s leaves %d endpoint ports unconnected", f->decl->name, missing);
 
-	/* Connected, plane by plane: union-find over the plane's own links and switches. */
+	/* Connected, plane by plane: union-find over the plane's own links and switches. Each
+	 * link's two vertices once (-1: an end not valid, the link left out). */
 	bool torus = !f->family->switched; /* nodes forward: a node is one vertex */
 	int *parent = v->parent;
+	int nl = last - f->first_link;
+	int *vx = xmalloc(sizeof(int) * (size_t)(2 * nl + 2));
+	for (int i = f->first_link; i < last; i++) {
+		const LinkInst *l = &d->links[i];
+		bool ok = end_valid(d, l->a) && end_valid(d, l->z);
+		int k = 2 * (i - f->first_link);
+		vx[k] = ok ? vertex(v, l->a, torus) : -1;
+		vx[k + 1] = ok ? vertex(v, l->z, torus) : -1;
+	}
 	for (int pl = 0; pl < f->planes; pl++) {
 		for (int i = f->first_link; i < last; i++) {
-			const LinkInst *l = &d->links[i];
-			if (l->plane != pl || !end_valid(d, l->a) || !end_valid(d, l->z))
+			const int *x = &vx[2 * (i - f->first_link)];
+			if (d->links[i].plane != pl || x[0] < 0)
 				continue;
-			parent[vertex(v, l->a, torus)] = vertex(v, l->a, torus);
-			parent[vertex(v, l->z, torus)] = vertex(v, l->z, torus);
+			parent[x[0]] = x[0];
+			parent[x[1]] = x[1];
 		}
 		for (int i = 0; i < d->nswitches; i++)
 			if (d->switches[i].fabric == fi && d->switches[i].plane == pl)
 				parent[i] = i;
 		for (int i = f->first_link; i < last; i++) {
-			const LinkInst *l = &d->links[i];
-			if (l->plane == pl && end_valid(d, l->a) && end_valid(d, l->z))
-				unite(parent, vertex(v, l->a, torus), vertex(v, l->z, torus));
+			const int *x = &vx[2 * (i - f->first_link)];
+			if (d->links[i].plane == pl && x[0] >= 0)
+				unite(parent, x[0], x[1]);
 		}
 		int root = -1;
 		const char *cut = NULL;
 		for (int i = f->first_link; i < last && !cut; i++) {
-			const LinkInst *l = &d->links[i];
-			if (l->plane != pl || !end_valid(d, l->a) || !end_valid(d, l->z))
+			const int *x = &vx[2 * (i - f->first_link)];
+			if (d->links[i].plane != pl || x[0] < 0)
 				continue;
-			int r = find(parent, vertex(v, l->a, torus));
+			int r = find(parent, x[0]);
 			if (root < 0)
 				root = r;
 			else if (r != root)
@@ -257,6 +267,7 @@ static void verify_fabric(Verifier *v, int fi)
 			fail(v, "plane %d of fabric %s is not connected: %s is apart from the rest", pl + 1,
 			     f->decl->name, cut);
 	}
+	free(vx);
 	if (d->verify && !v->failures) {
 		int connected = 0;
 		for (int n = 0; n < d->nnodes; n++)
