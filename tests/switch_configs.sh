@@ -18,6 +18,7 @@
 #    one, all in the private range; loopbacks unique; no address used twice;
 #  - a pool too small, or the pools overlapping, fails the build with a diagnostic at the field
 #    and writes nothing; InfiniBand fabrics get no switch configurations.
+#  - config_db.json's two ways of writing (table by table, entry by entry) give the same bytes;
 # Builds: roce-spectrum4 (96 switches, all files), wanka --scenario roce (480 switches, all
 # files through vtysh, all config_db.json), meta-24k-roce (1,680 switches of two models),
 # dragonfly-1k (264 routers).
@@ -390,6 +391,21 @@ n=$(ls "$tmp/bigall/switches" 2>/dev/null | wc -l)
 [ "$n" -eq 1040 ] && [ -s "$tmp/bigall/cabling.csv" ] ||
 	err "--emit all wrote $n switch directories of 1,040, or no cabling.csv"
 rm -rf "$tmp/big" "$tmp/bigsw" "$tmp/bigjson" "$tmp/bigall"
+
+# config_db.json is written table after table when the ports' names vouch for their order
+# (switch_config.c, config_db_direct), else entry by entry through ConfigDb: the same bytes.
+# CLUSTERC_CONFIGDB_ENTRIES=1 forces the second path; with every artifact the peers come from
+# the cable ends' table, with the switches alone they are formatted.
+for args in "examples/roce-spectrum4.cluster --emit all" "examples/dragonfly-1k.cluster --emit switches"; do
+	# shellcheck disable=SC2086
+	"$clusterc" build -q $args -o "$tmp/direct" 2>/dev/null &&
+		CLUSTERC_CONFIGDB_ENTRIES=1 "$clusterc" build -q $args -o "$tmp/entries" 2>/dev/null ||
+		err "build $args failed"
+	diff -r "$tmp/direct/switches" "$tmp/entries/switches" >/dev/null ||
+		err "$args: config_db.json written table by table differs from entry by entry"
+	[ "$(ls "$tmp/direct/switches" | wc -l)" -gt 0 ] || err "$args wrote no switches"
+	rm -rf "$tmp/direct" "$tmp/entries"
+done
 
 # lossless = false: no RoCE tables.
 build examples/roce-spectrum4.cluster --set compute.lossless=false -o "$tmp/lossy"
