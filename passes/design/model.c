@@ -166,15 +166,6 @@ static int key_index(CableKey *keys, int *n, const Part *part, double length, in
 	return *hint = (*n)++;
 }
 
-static int key_index_scan(CableKey *keys, int *n, const Part *part, double length)
-{
-	for (int i = 0; i < *n; i++)
-		if (keys[i].part == part && keys[i].length == length)
-			return i;
-	keys[*n] = (CableKey){part, length, 0, 0, 0};
-	return (*n)++;
-}
-
 /* Cables by model and length, transceivers by model, each part once (cage.c marks the cable
  * that counts a cage's module or a multi-leg assembly), into cabling capex, network power and
  * the BOM. */
@@ -182,7 +173,7 @@ static void cable_lines(Design *d, Lines *lines)
 {
 	int cap = 64, n = 0;
 	CableKey *keys = xmalloc(sizeof(CableKey) * (size_t)cap);
-	int hint[5] = {0, 0, 0, 0, 0};
+	int hint[6] = {0}; /* each call site's (key_index) */
 	for (int i = 0; i < d->ncables; i++) {
 		const CableInst *c = &d->cables[i];
 		if (!c->cable)
@@ -213,7 +204,7 @@ static void cable_lines(Design *d, Lines *lines)
 			cap *= 2;
 			keys = xrealloc(keys, sizeof(CableKey) * (size_t)cap);
 		}
-		keys[key_index_scan(keys, &n, d->trunks[i].part, d->trunks[i].length)].count++;
+		keys[key_index(keys, &n, d->trunks[i].part, d->trunks[i].length, &hint[5])].count++;
 	}
 	for (int i = 0; i < n; i++) {
 		CableKey *k = &keys[i];
