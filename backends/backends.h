@@ -561,8 +561,9 @@ void layout_slug(Buf *b, const char *s);
  * layout_fixed keeps them ("9.40"); layout_int a whole number. Nothing for NaN or infinity. */
 void layout_number(Buf *b, double x, int decimals);
 void layout_fixed(Buf *b, double x, int decimals);
+void layout_int_any(Buf *b, long long v);
 /* layout_int: 0..99 (most U positions, sequence numbers, lanes, rails and planes) in place
- * here, the rest by buf_put_int. */
+ * here, the rest by layout_int_any. */
 static inline void layout_int(Buf *b, long long v)
 {
 	if (v >= 0 && v < 100 && b->cap - b->len > 2) {
@@ -579,7 +580,7 @@ static inline void layout_int(Buf *b, long long v)
 		}
 		return;
 	}
-	buf_put_int(b, v, 0, 0);
+	layout_int_any(b, v);
 }
 /* Writes b to f and empties it once it holds 1 MiB, or whenever force (with output_put when f
  * is a stream of o's: no copy). */

@@ -502,48 +502,6 @@ void buf_put_grow(Buf *b, const char *s, size_t n)
 	b->s[b->len] = '\0';
 }
 
-void buf_put_int(Buf *b, long long v, int width, char pad)
-{
-	/* Written in place, two digits a step, straight into the buffer once its length is
-	 * known: these fill tens of millions of CSV cells and names. */
-	static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930"
-				       "31323334353637383940414243444546474849505152535455565758596061"
-				       "62636465666768697071727374757677787980818283848586878889909192"
-				       "93949596979899";
-	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-	int n = 1;
-	for (unsigned long long t = u; t >= 10; t /= 10)
-		n++;
-	int fill = width - n - (v < 0);
-	if (fill < 0)
-		fill = 0;
-	if (b->cap - b->len <= (size_t)(21 + fill)) /* a sign, 20 digits, the padding, the NUL */
-		buf_reserve(b, (size_t)(21 + fill));
-	char *p = b->s + b->len;
-	if (pad == ' ')
-		for (; fill > 0; fill--)
-			*p++ = ' ';
-	if (v < 0)
-		*p++ = '-';
-	for (; fill > 0; fill--)
-		*p++ = '0';
-	char *e = p + n;
-	for (char *q = e; u >= 100;) {
-		unsigned r = (unsigned)(u % 100);
-		u /= 100;
-		*--q = pairs[2 * r + 1];
-		*--q = pairs[2 * r];
-	}
-	if (u >= 10) {
-		p[0] = pairs[2 * u];
-		p[1] = pairs[2 * u + 1];
-	} else {
-		p[0] = (char)('0' + u);
-	}
-	*e = 0;
-	b->len = (size_t)(e - b->s);
-}
-
 void buf_printf(Buf *b, const char *fmt, ...)
 {
 	va_list ap;

@@ -130,9 +130,6 @@ static inline void buf_putc(Buf *b, char c)
 		buf_put_grow(b, &c, 1);
 	}
 }
-/* v in decimal, printf's "%*lld" (pad ' ') or "%0*lld" (pad '0') for that width; width 0: just
- * the digits. Without printf: names, ids and CSV cells take tens of millions of these. */
-void buf_put_int(Buf *b, long long v, int width, char pad);
 void buf_printf(Buf *b, const char *fmt, ...) PRINTF_LIKE(2, 3);
 void buf_free(Buf *b);
 

@@ -34,6 +34,20 @@ static void letters(int n, char *buf, size_t size, bool lower)
 }
 
 /* Expands one placeholder with its format: 04 (zero-padded width), 4 (width), A or a. */
+/* v >= 0 in decimal, padded on the left with `pad` to width: printf's "%0*ld" / "%*ld" for
+ * such a v, without parsing a format for each of 100,000 names. */
+static void put_padded(Buf *b, long v, int width, char pad)
+{
+	char tmp[64];
+	int n = 64;
+	do
+		tmp[--n] = (char)('0' + v % 10);
+	while ((v /= 10) > 0);
+	while (64 - n < width)
+		tmp[--n] = pad;
+	buf_put(b, tmp + n, (size_t)(64 - n));
+}
+
 static void put_number(Buf *b, long v, const char *spec, size_t slen)
 {
 	if (slen == 1 && (spec[0] == 'A' || spec[0] == 'a')) {
@@ -46,7 +60,11 @@ static void put_number(Buf *b, long v, const char *spec, size_t slen)
 	bool zero = slen > 0 && spec[0] == '0';
 	for (size_t i = 0; i < slen; i++)
 		width = width * 10 + (spec[i] - '0');
-	buf_put_int(b, v, width, zero ? '0' : ' '); /* printf's "%0*ld" or "%*ld" */
+	if (v < 0 || width > 32) {
+		buf_printf(b, zero ? "%0*ld" : "%*ld", width, v);
+		return;
+	}
+	put_padded(b, v, width, zero ? '0' : ' ');
 }
 
 typedef struct Subst {
@@ -169,7 +187,7 @@ static void name_domains(Design *d, int ndomains)
 			nb.len = 0;
 			buf_puts(&nb, g->type->name);
 			buf_puts(&nb, "-nvl");
-			buf_put_int(&nb, before + k + 1, width, '0');
+			put_padded(&nb, before + k + 1, width, '0');
 			d->domain_names[g->first_domain + k] = arena_strndup(a, nb.s, nb.len);
 		}
 		buf_free(&nb);

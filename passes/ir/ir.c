@@ -35,6 +35,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Appends v (>= 0) in decimal: called for every end of every cable. */
+static void put_int(Buf *b, long long v)
+{
+	char tmp[24];
+	int n = 24;
+	do
+		tmp[--n] = (char)('0' + v % 10);
+	while ((v /= 10) > 0 && n > 1);
+	buf_put(b, tmp + n, (size_t)(24 - n));
+}
+
 void ir_row_name(int row, char *buf, size_t size)
 {
 	char tmp[16];
@@ -89,14 +100,14 @@ static void nic_port_name(Buf *b, const Design *d, int port)
 	const char *rdma = rdma_prefix(p->nic->nic.port_names);
 	if (rdma) {
 		buf_puts(b, rdma);
-		buf_put_int(b, nic_device_index(d, port), 0, 0);
+		put_int(b, nic_device_index(d, port));
 		return;
 	}
 	buf_puts(b, "nic");
-	buf_put_int(b, p->nic_index + 1, 0, 0);
+	put_int(b, p->nic_index + 1);
 	if (p->nic->nic.ports > 1) {
 		buf_puts(b, "/p");
-		buf_put_int(b, p->port + 1, 0, 0);
+		put_int(b, p->port + 1);
 	}
 }
 
@@ -116,7 +127,7 @@ static void extra_port_name(Buf *b, const ExtraInst *x, int port)
 	const Part *nic = ir_extra_nic(x);
 	const char *rdma = nic ? rdma_prefix(nic->nic.port_names) : NULL;
 	buf_puts(b, rdma ? rdma : "p");
-	buf_put_int(b, rdma ? port : port + 1, 0, 0);
+	put_int(b, rdma ? port : port + 1);
 }
 
 void ir_end_port(Buf *b, const Design *d, End e)
@@ -128,11 +139,11 @@ void ir_end_port(Buf *b, const Design *d, End e)
 	case END_ACCEL:
 		/* A node's scale-up port (scale_up.c numbers them over its switches). */
 		buf_puts(b, "su");
-		buf_put_int(b, e.port + 1, 0, 0);
+		put_int(b, e.port + 1);
 		break;
 	default:
 		buf_putc(b, 'p');
-		buf_put_int(b, e.port + 1, 0, 0);
+		put_int(b, e.port + 1);
 		break;
 	}
 }
@@ -164,14 +175,14 @@ FaceplatePort ir_faceplate(const SwitchInst *s, int port)
 static void put_parts(Buf *b, const char *head, int n, char sep1, int m, char sep2, int k)
 {
 	buf_puts(b, head);
-	buf_put_int(b, n, 0, 0);
+	put_int(b, n);
 	if (m) {
 		buf_putc(b, sep1);
-		buf_put_int(b, m, 0, 0);
+		put_int(b, m);
 	}
 	if (k) {
 		buf_putc(b, sep2);
-		buf_put_int(b, k, 0, 0);
+		put_int(b, k);
 	}
 }
 
@@ -184,7 +195,7 @@ void ir_switch_port_name(Buf *b, const SwitchInst *s, int port)
 	switch (scheme) {
 	case PN_SONIC:
 		buf_puts(b, "Ethernet");
-		buf_put_int(b, f.name_lane, 0, 0);
+		put_int(b, f.name_lane);
 		break;
 	case PN_MLNX_OS:
 		put_parts(b, "1/", f.cage + 1, '/', twin ? f.port_in_cage + 1 : 0, '/', split);
@@ -209,13 +220,13 @@ void ir_switch_port_alias(Buf *b, const SwitchInst *s, int port)
 	FaceplatePort f = ir_faceplate(s, port);
 	if (s->model && s->model->sw.port_alias == PA_EOS) {
 		buf_puts(b, "Ethernet");
-		buf_put_int(b, f.cage + 1, 0, 0);
+		put_int(b, f.cage + 1);
 		buf_putc(b, '/');
-		buf_put_int(b, f.cage_lane + 1, 0, 0);
+		put_int(b, f.cage_lane + 1);
 		return;
 	}
 	buf_puts(b, "etp");
-	buf_put_int(b, f.cage + 1, 0, 0);
+	put_int(b, f.cage + 1);
 	int sub = f.port_in_cage * f.ways + f.lane, subs = f.ways;
 	if (s->model && s->model->sw.ports > s->model->sw.cages)
 		subs *= s->model->sw.ports / s->model->sw.cages;
