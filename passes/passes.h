@@ -206,6 +206,8 @@ typedef struct ArrangeProblem {
 	int nedges;
 	double scan_budget;        /* whole-cost scans when (keys) x (an evaluation) is under it;
 				    * 0: ARRANGE_SCAN_BUDGET, negative: never (arrange.c) */
+	bool whole_cost;           /* every trial move weighed by a whole evaluation, not by the
+				    * terms it changes: the reference the tests hold the descent to */
 	/* arrange_optimise's own */
 	int total_group_racks, *adj_start, *adj;
 } ArrangeProblem;

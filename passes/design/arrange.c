@@ -94,7 +94,7 @@ typedef struct Eval {
 static void eval_init(Eval *ev, const ArrangeProblem *p)
 {
 	int n = p->nracks, G = p->ngroups, racks = 0;
-	ev->incremental = true;
+	ev->incremental = !p->whole_cost;
 	for (int g = 0; g < G; g++) {
 		racks += p->group_racks[g];
 		ev->incremental &= p->group_racks[g] > 0;

@@ -644,7 +644,7 @@ int place_racks(Design *d)
 	free(fnodes);
 	free(fcount);
 	ArrangeProblem pb = {d->nracks, G, group_racks, ok, per_row, !grid, rack_pitch, row_pitch,
-			     ex.e, ex.n, 0, 0, NULL, NULL};
+			     ex.e, ex.n, 0, false, 0, NULL, NULL};
 	d->place = (PlaceReport){.per_row = per_row};
 	if (G > 0)
 		d->place.moves = arrange_optimise(&pb, key, ARRANGE_SWEEPS, &d->place.sweeps);

@@ -50,7 +50,7 @@ static void instance(Instance *x, unsigned seed)
 		x->start[g] = k;
 	}
 	x->p = (ArrangeProblem){n, G, x->racks, x->ok, 4 + (int)(lcg(&s) % 3), false, 0.6, 2.4, x->e,
-				ne, 0, 0, NULL, NULL};
+				ne, 0, false, 0, NULL, NULL};
 }
 
 /* The optimiser against the exact optimum (enumeration of every key assignment) on 200 random
@@ -98,6 +98,62 @@ static void test_arrange_large_mode(void)
 	near_optimum(-1, INFINITY, 0.12, 40);
 }
 
+/* The descent of a large design weighs a trial move by the terms it changes and decides by
+ * their sum when it is clear of the test by more than the rounding's bound (arrange.c,
+ * try_key), by the exact sum in edge order otherwise: the same decisions as weighing every
+ * move by a whole evaluation (`whole_cost`), so the same keys, cost to the bit, moves and
+ * sweeps. Held to that on 60 instances the size of a large pod's floor (120-400 node racks,
+ * 12-40 groups of 1-4 racks, rows of 8-30, serpentine or not), half of them with weights
+ * that are multiples of a seventh (sums that round) and half whole (ties), in the large
+ * mode, whose steps both count alike. */
+static void test_arrange_incremental_exact(void)
+{
+	enum { NMAX = 400, GMAX = 40, EMAX = GMAX * 16 + GMAX * GMAX };
+	int *racks = malloc(sizeof(int) * GMAX), *k1 = malloc(sizeof(int) * GMAX);
+	int *k2 = malloc(sizeof(int) * GMAX);
+	bool *ok = malloc(sizeof(bool) * (NMAX + 1));
+	ArrangeEdge *e = malloc(sizeof(ArrangeEdge) * EMAX);
+	int moved = 0;
+	for (unsigned seed = 1; seed <= 60; seed++) {
+		unsigned s = seed * 7919u;
+		int n = 120 + (int)(lcg(&s) % 281), G = 12 + (int)(lcg(&s) % 29), ne = 0;
+		bool fractional = seed % 2;
+		for (int k = 0; k <= n; k++)
+			ok[k] = lcg(&s) % 9 != 0 || k == 0;
+		for (int g = 0; g < G; g++) {
+			racks[g] = 1 + (int)(lcg(&s) % 4);
+			int lo = (int)(lcg(&s) % (unsigned)n), len = 1 + (int)(lcg(&s) % 12);
+			for (int j = lo; j < lo + len && j < n; j++) {
+				double w = 1 + (double)(lcg(&s) % 40);
+				e[ne++] = (ArrangeEdge){j, n + g, fractional ? w / 7 : w};
+			}
+			for (int h = 0; h < g; h++)
+				if (lcg(&s) % 3 == 0) {
+					double w = (double)(lcg(&s) % 60);
+					e[ne++] = (ArrangeEdge){n + h, n + g, fractional ? w / 7 : w};
+				}
+			int k = lo + len / 2 < n ? lo + len / 2 : n;
+			while (!ok[k])
+				k--;
+			k1[g] = k2[g] = k;
+		}
+		ArrangeProblem p = {n, G, racks, ok, 8 + (int)(lcg(&s) % 23), seed % 4 < 2, 0.6, 2.4, e,
+				    ne, -1, false, 0, NULL, NULL};
+		int sw1, sw2;
+		int m1 = arrange_optimise(&p, k1, ARRANGE_SWEEPS, &sw1);
+		p.whole_cost = true;
+		int m2 = arrange_optimise(&p, k2, ARRANGE_SWEEPS, &sw2);
+		CU_ASSERT_EQUAL(m1, m2);
+		CU_ASSERT_EQUAL(sw1, sw2);
+		CU_ASSERT_EQUAL(memcmp(k1, k2, sizeof(int) * (size_t)G), 0);
+		double c1 = arrange_cost(&p, k1), c2 = arrange_cost(&p, k2);
+		CU_ASSERT_EQUAL(memcmp(&c1, &c2, sizeof c1), 0);
+		moved += m1 > 0;
+	}
+	CU_ASSERT(moved >= 50); /* the descent moved groups on (nearly) every instance */
+	free(racks), free(k1), free(k2), free(ok), free(e);
+}
+
 /* The cost is Σ w × Manhattan distance over the row-major layout: checked by hand on a
  * floor of rows of 3. Node racks 0 1 2 3; group 0 (1 rack) before node rack 2: sequence
  * n0 n1 g0 n2 n3, so g0 at (2, row 0) and n3 at (1, row 1). */
@@ -106,7 +162,7 @@ static void test_arrange_cost_by_hand(void)
 	int racks[1] = {1};
 	bool ok[5] = {true, true, true, true, true};
 	ArrangeEdge e[2] = {{0, 4, 2}, {3, 4, 1}};
-	ArrangeProblem p = {4, 1, racks, ok, 3, false, 0.6, 2.4, e, 2, 0, 0, NULL, NULL};
+	ArrangeProblem p = {4, 1, racks, ok, 3, false, 0.6, 2.4, e, 2, 0, false, 0, NULL, NULL};
 	int key[1] = {2};
 	/* n0 at position 0: 2 × (2 × 0.6) = 2.4; n3 at position 4 = (1, row 1): 1 × (0.6 + 2.4). */
 	CU_ASSERT_DOUBLE_EQUAL(arrange_cost(&p, key), 2.4 + 3.0, 1e-9);
@@ -159,5 +215,6 @@ void suite_place(void)
 	CU_add_test(s, "arrange: cost by hand", test_arrange_cost_by_hand);
 	CU_add_test(s, "arrange: near the exact optimum", test_arrange_near_optimum);
 	CU_add_test(s, "arrange: near it without scans", test_arrange_large_mode);
+	CU_add_test(s, "arrange: trial moves decide as whole evaluations", test_arrange_incremental_exact);
 	CU_add_test(s, "heat: power of a cable end", test_end_power);
 }
