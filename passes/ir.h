@@ -993,6 +993,7 @@ typedef struct PlanConfig {
 	double capacity;     /* MoE capacity factor, experts' input padded to it; 0: dropless */
 	bool fold;           /* MoE parallel folding: expert tensor parallelism 1, the expert-
 			      * parallel group across the TP ranks (--expert-tensor-parallel-size 1) */
+	bool fp8_dispatch;   /* the MoE dispatch all-to-all in FP8 (fp8 precision only); else BF16 */
 	int offload;         /* layers whose activations go to host memory (Megatron-LM
 			      * --cpu-offloading-num-layers; pp 1, no recomputation); 0: none */
 	/* The overlap knobs the workload allows: bit 0 off, bit 1 on, for the data-parallel
@@ -1060,6 +1061,7 @@ typedef struct PlanSpace {
 	unsigned zero2;      /* shard_gradients: bit 0 off allowed, bit 1 on allowed */
 	double capacity;     /* the workload's capacity_factor; 0: dropless */
 	bool fold;           /* the workload's parallel_folding */
+	bool fp8_dispatch;   /* the workload's fp8_dispatch */
 	int offload;         /* the workload's offload_layers; -1: searched */
 	int first_layers;    /* the workload's pipeline_first_layers; 0: searched */
 	int last_layers;     /* the workload's pipeline_last_layers; 0: searched */

@@ -251,6 +251,7 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	double cf;
 	sp->capacity = field_num_set(w, FLD_WORKLOAD_CAPACITY_FACTOR, &cf) ? cf : 0;
 	sp->fold = field_bool(w, FLD_WORKLOAD_PARALLEL_FOLDING);
+	sp->fp8_dispatch = field_bool(w, FLD_WORKLOAD_FP8_DISPATCH);
 	double off;
 	sp->offload = field_num_set(w, FLD_WORKLOAD_OFFLOAD_LAYERS, &off) ? (int)off : -1;
 	double fl, ll;

@@ -763,8 +763,14 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 				collective(hw, span_cp, c->cp, COLL_ALL_TO_ALL, qkvo);
 		}
 	}
-	/* EP: dispatch and combine all-to-all of the routed tokens, per pass. In fp8 the dispatch
-	 * goes in fp8 and the combine in BF16 (DeepSeek-AI 2024, §3.3.4); else both in BF16. */
+	/* EP: dispatch and combine all-to-all of the routed tokens, per pass, in BF16: Megatron-Core
+	 * dispatches the hidden states as they are and Transformer Engine casts them to FP8 inside
+	 * the grouped linear layers (megatron/core/transformer/moe/token_dispatcher.py; its DeepEP
+	 * path passes them to buffer.dispatch unchanged and its HybridEP path asserts "HybridEP
+	 * dispatcher does not support fp8 dispatch now", megatron/core/transformer/moe/
+	 * fused_a2a.py at 02ad939). With fp8_dispatch (fp8 precision) the dispatch goes in FP8 and
+	 * the combine in BF16, as DeepSeek-V3's own (DeepSeek-AI 2024, §3.3.4). */
+	double db = c->fp8_dispatch ? hw->elem_bytes : 2; /* bytes of a dispatched element */
 	/* Padded to capacity, the all-to-all carries cf x the routed tokens. */
 	double routed = (c->capacity > 0 ? c->capacity : 1) * routed_tokens(c, tokens) * m->top_k * h;
 	/* Folded, the EP group is ep consecutive GPUs (TP innermost, then EP). */
@@ -775,7 +781,7 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	if (moe && c->fold)
 		o->tp /= 2;
 	o->ep = moe && c->ep > 1
-			? collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, routed * hw->elem_bytes) +
+			? collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, routed * db) +
 				  collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, routed * 2)
 			: 0;
 	/* Node-limited routing (DeepSeek-AI 2024, §3.2.2): a token's experts on at most M nodes,
@@ -785,9 +791,9 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	if (moe && c->ep > 1 && M > 0 && M < m->top_k && span_ep > hw->domain) {
 		double across = routed_tokens(c, tokens) * M * h;
 		double inside = c->fold ? (double)hw->domain : (double)hw->domain / t;
-		o->ep = collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, across * hw->elem_bytes) +
+		o->ep = collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, across * db) +
 			collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, across * 2) +
-			collective(hw, hw->domain, inside, COLL_ALL_TO_ALL, routed * hw->elem_bytes) +
+			collective(hw, hw->domain, inside, COLL_ALL_TO_ALL, routed * db) +
 			collective(hw, hw->domain, inside, COLL_ALL_TO_ALL, routed * 2);
 	}
 }

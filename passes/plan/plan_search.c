@@ -319,7 +319,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 					.flash = sp->flash, .overlap_dp = sp->overlap_dp,
 					.overlap_tp = sp->overlap_tp, .overlap_pp = sp->overlap_pp,
 					.overlap_ep = sp->overlap_ep, .capacity = sp->capacity,
-					.fold = sp->fold,
+					.fold = sp->fold, .fp8_dispatch = sp->fp8_dispatch,
 					.cp_comm = sp->cp_comm, .grad16 = sp->grad16,
 					.opt16 = sp->opt16, .fp8p = sp->fp8p,
 					.offload = sp->offload > 0 ? sp->offload : 0};

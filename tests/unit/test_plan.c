@@ -613,7 +613,9 @@ typedef struct Published {
  * workload's parallel_folding. Their figures: 1,575, 1,633
  * and 1,204 tokens/s a GPU on H100 (25.11, 26.02, 25.09), 4,452 on GB200. The other knobs are
  * searched. The planner is far too fast on every MoE row (+32 to +272 % at the first run, the
- * small-expert Qwen3 30B most; +27 to +239 % with the token permutations counted): an open gap
+ * small-expert Qwen3 30B most; +27 to +239 % with the token permutations counted; +13 to +201 %
+ * with the all-to-all not overlapped where the recipes do not, MB_NO_A2A_OVERLAP; +3 to +185 %
+ * with it in BF16, as Megatron-Core dispatches, fp8_dispatch): an open gap
  * (docs/parallelism.md, "Where the model still misses"), so these rows are bounded at
  * MB_MOE_BOUND, a regression bound at today's largest error, not the suite's 25 %. */
 #define MB_TOKEN_DROP "capacity_factor = 1"
@@ -636,7 +638,19 @@ typedef struct Published {
  * 1,024 H100 (PP 8 VP 4), whose layout the recipe's map as read has no entry for. */
 #define MB_DSV3_PP4 "pipeline_first_layers = 16; pipeline_last_layers = 13"
 #define MB_DSV3_PP16 "pipeline_first_layers = 4; pipeline_last_layers = 1"
-#define MB_MOE_BOUND 2.40
+/* The all-to-all as the recipes run it: not overlapped with compute. Megatron-Bridge's
+ * WorkloadBaseConfig defaults moe_a2a_overlap to False (scripts/performance/utils/utils.py at
+ * 01b2977), and neither the Qwen3 recipes of the 25.09-25.11 layout
+ * (scripts/performance/configs/qwen3/workload_base_configs.py and qwen3_llm_pretrain.py at
+ * 0fa501a: no moe_a2a_overlap, no overlap_moe_expert_parallel_comm) nor DeepSeek-V3's on GB200
+ * and B200 (configs/deepseek/deepseek_llm_pretrain.py at 0132842: only the H100 configs call
+ * set_moe_a2a_overlap_overrides) set it; the later Qwen3 files keep it off outside the 235B
+ * H100 recipes (qwen3_workload_base_configs.py at 01b2977: moe_a2a_overlap=False on H100 30B,
+ * B200 and B300; True on H100 235B, MB_QWEN235_H100). Every MoE row but those two takes it; the
+ * search had overlapped the all-to-all wherever it paid. Set from the recipes, not from the
+ * rows' errors. */
+#define MB_NO_A2A_OVERLAP "overlap_ep = false; "
+#define MB_MOE_BOUND 1.86
 
 /* The GB200 Megatron-FSDP recipes offload activations to the Grace CPU's memory, the rows set
  * it from them (offload_layers): NVIDIA-NeMo/Megatron-Bridge,
@@ -892,38 +906,48 @@ static const Published PUBLISHED[] = {
 	/* Megatron-Bridge's MoE rows (MB_MOE above): all check, the split written before their
 	 * first run. */
 	{"MB 25.11 Qwen3 235B, 256 GB200 BF16, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
-	 "qwen3_235b_a22b", "tp = 1; pp = 8; cp = 1; interleave = 3; ep = 32; micro_batch = 1",
+	 "qwen3_235b_a22b", MB_NO_A2A_OVERLAP
+	 "tp = 1; pp = 8; cp = 1; interleave = 3; ep = 32; micro_batch = 1",
 	 256, 8192, ACC_TOKENS, 4916, false},
 	{"MB 25.11 Qwen3 30B, 16 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", "qwen3_30b_a3b",
-	 MB_FP8 "tp = 1; pp = 2; cp = 1; interleave = 24; ep = 8; micro_batch = 2", 16, 512,
+	 MB_FP8 MB_NO_A2A_OVERLAP
+	 "tp = 1; pp = 2; cp = 1; interleave = 24; ep = 8; micro_batch = 2", 16, 512,
 	 ACC_TOKENS, 5275, false},
 	{"MB 26.02 Qwen3 30B, 16 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", "qwen3_30b_a3b",
-	 MB_FP8 "tp = 1; pp = 2; cp = 1; interleave = 12; ep = 8; micro_batch = 1", 16, 1024,
+	 MB_FP8 MB_NO_A2A_OVERLAP
+	 "tp = 1; pp = 2; cp = 1; interleave = 12; ep = 8; micro_batch = 1", 16, 1024,
 	 ACC_TOKENS, 5113, false},
 	{"MB 25.09 Qwen3 30B, 8 GB200 FP8 token drop, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
-	 "qwen3_30b_a3b", MB_FP8 "tp = 1; pp = 1; cp = 1; ep = 8; micro_batch = 4; " MB_TOKEN_DROP,
+	 "qwen3_30b_a3b", MB_FP8 MB_NO_A2A_OVERLAP
+	 "tp = 1; pp = 1; cp = 1; ep = 8; micro_batch = 4; " MB_TOKEN_DROP,
 	 8, 512, ACC_TOKENS, 22775, false},
 	{"MB 25.09 Qwen3 30B, 8 B200 FP8 token drop, tok/s/GPU", ON_DGX, "DGX_B200", "qwen3_30b_a3b",
-	 MB_FP8 "tp = 1; pp = 1; cp = 1; ep = 8; micro_batch = 1; " MB_TOKEN_DROP, 8, 512,
+	 MB_FP8 MB_NO_A2A_OVERLAP
+	 "tp = 1; pp = 1; cp = 1; ep = 8; micro_batch = 1; " MB_TOKEN_DROP, 8, 512,
 	 ACC_TOKENS, 18066, false},
 	{"MB 25.09 Qwen3 235B, 64 B200 FP8 token drop, tok/s/GPU", ON_DGX, "DGX_B200",
 	 "qwen3_235b_a22b",
-	 MB_FP8 "tp = 1; pp = 8; cp = 1; interleave = 2; ep = 8; micro_batch = 1; " MB_TOKEN_DROP,
+	 MB_FP8 MB_NO_A2A_OVERLAP
+	 "tp = 1; pp = 8; cp = 1; interleave = 2; ep = 8; micro_batch = 1; " MB_TOKEN_DROP,
 	 64, 1024, ACC_TOKENS, 4104, false},
 	/* DeepSeek-V3 at its recipe's fixed layout (MB_DSV3 above). */
 	{"MB 25.11 DeepSeek-V3, 256 GB200 BF16, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
-	 "deepseek_v3", "tp = 1; pp = 4; cp = 1; interleave = 4; ep = 64; micro_batch = 1; " MB_DSV3_PP4,
+	 "deepseek_v3", MB_NO_A2A_OVERLAP
+	 "tp = 1; pp = 4; cp = 1; interleave = 4; ep = 64; micro_batch = 1; " MB_DSV3_PP4,
 	 256, 4096, ACC_TOKENS, 3139, false},
 	{"MB 25.09 DeepSeek-V3, 256 GB200 FP8 token drop, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
 	 "deepseek_v3",
-	 MB_FP8 "tp = 1; pp = 4; cp = 1; interleave = 4; ep = 64; micro_batch = 1; " MB_DSV3_PP4
+	 MB_FP8 MB_NO_A2A_OVERLAP
+	 "tp = 1; pp = 4; cp = 1; interleave = 4; ep = 64; micro_batch = 1; " MB_DSV3_PP4
 	 "; " MB_TOKEN_DROP, 256, 2048, ACC_TOKENS, 3454, false},
 	{"MB 25.09 DeepSeek-V3, 256 B200 FP8 token drop, tok/s/GPU", ON_DGX, "DGX_B200",
 	 "deepseek_v3",
-	 MB_FP8 "tp = 1; pp = 16; cp = 1; ep = 8; micro_batch = 1; " MB_DSV3_PP16 "; " MB_TOKEN_DROP,
+	 MB_FP8 MB_NO_A2A_OVERLAP
+	 "tp = 1; pp = 16; cp = 1; ep = 8; micro_batch = 1; " MB_DSV3_PP16 "; " MB_TOKEN_DROP,
 	 256, 2048, ACC_TOKENS, 2265, false},
 	{"MB 25.09 Qwen3 30B, 16 H100 FP8 token drop, tok/s/GPU", ON_DGX, "DGX_H100", "qwen3_30b_a3b",
-	 MB_FP8 "tp = 1; pp = 2; cp = 1; interleave = 24; ep = 8; micro_batch = 2; " MB_TOKEN_DROP,
+	 MB_FP8 MB_NO_A2A_OVERLAP
+	 "tp = 1; pp = 2; cp = 1; interleave = 24; ep = 8; micro_batch = 2; " MB_TOKEN_DROP,
 	 16, 512, ACC_TOKENS, 10494, false},
 	/* Qwen3 235B with parallel folding (MB_FOLD above): all check, the split written before
 	 * their first run. */
@@ -935,11 +959,13 @@ static const Published PUBLISHED[] = {
 	 "; " MB_FOLD, 256, 8192, ACC_TOKENS, 1633, false},
 	{"MB 25.09 Qwen3 235B, 64 GB200 FP8 token drop folded, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
 	 "qwen3_235b_a22b",
-	 MB_FP8 "tp = 2; pp = 1; cp = 1; ep = 64; micro_batch = 1; " MB_TOKEN_DROP "; " MB_FOLD, 64,
+	 MB_FP8 MB_NO_A2A_OVERLAP
+	 "tp = 2; pp = 1; cp = 1; ep = 64; micro_batch = 1; " MB_TOKEN_DROP "; " MB_FOLD, 64,
 	 1024, ACC_TOKENS, 4452, false},
 	{"MB 25.09 Qwen3 235B, 256 H100 FP8 token drop folded, tok/s/GPU", ON_DGX, "DGX_H100",
 	 "qwen3_235b_a22b",
-	 MB_FP8 "tp = 2; pp = 8; cp = 1; interleave = 4; ep = 32; micro_batch = 1; " MB_TOKEN_DROP
+	 MB_FP8 MB_NO_A2A_OVERLAP
+	 "tp = 2; pp = 8; cp = 1; interleave = 4; ep = 32; micro_batch = 1; " MB_TOKEN_DROP
 	 "; " MB_FOLD, 256, 2048, ACC_TOKENS, 1204, false},
 };
 
@@ -1039,13 +1065,14 @@ static void test_accuracy(void)
 	/* Regression bounds at what the model reaches today (docs/parallelism.md, "Accuracy"):
 	 * the fitted rows within 2.7 % on average (2.61 %: the fused attention's efficiencies are
 	 * measured kernels', not fitted, and the refit minimises the rows' squared error, not
-	 * their mean absolute one, which was 2.57 % before); the held-out ones within 21.2 % (21.1
-	 * %: the fourteen MoE rows, +27 to +239 %, an open gap of the model, MB_MOE above, raise
-	 * it from 5.3 %), and those without the MoE rows within 5.4 % (5.32 %: DeepSeek-V3's
+	 * their mean absolute one, which was 2.57 % before); the held-out ones within 14.9 % (14.8
+	 * %: the fourteen MoE rows, +3 to +185 %, an open gap of the model, MB_MOE above, raise
+	 * it from 5.3 %; 21.1 % before the all-to-all followed the recipes, MB_NO_A2A_OVERLAP, and
+	 * 17.0 % before it went in BF16, fp8_dispatch), and those without the MoE rows within 5.4 % (5.32 %: DeepSeek-V3's
 	 * GPU-hours, −1.3 % before the MoE token permutations were counted, +3.3 % with them);
 	 * the goal, 5 % held out, is not met. */
 	CU_ASSERT(fit_mean <= 0.027);
-	CU_ASSERT(mean <= 0.212);
+	CU_ASSERT(mean <= 0.149);
 	CU_ASSERT(dense_mean <= 0.054);
 	int fitted = 0;
 	for (int i = 0; i < accuracy_n; i++)
@@ -1320,6 +1347,41 @@ static void test_moe_permute(void)
 	CU_ASSERT_FATAL(dp != NULL && dp->r.found);
 	CU_ASSERT(plan_moe_permute_bytes(&dp->model, &dp->r.best) == 0);
 	done(d);
+}
+
+/* The dispatch all-to-all's precision (fp8_dispatch), by hand: 8 experts, top-2, hidden 2,048,
+ * a micro-batch of 2,048 tokens at EP 8 inside one H100 node: k·T·h = 8,388,608 elements go
+ * out each pass, in BF16 (16,777,216 B) as Megatron-Core sends them, or in FP8 (8,388,608 B)
+ * with fp8_dispatch under fp8; the combine stays BF16. Forward and backward: the layer's
+ * all-to-all is shorter by 2 x 7/8 x 8,388,608 B at the domain's collective bandwidth. In BF16
+ * precision the knob changes nothing. */
+static void test_fp8_dispatch(void)
+{
+	Built *b = small_model("moe(layers = 4, hidden = 2048, heads = 16, seq = 2048, vocab = 32000, "
+			       "activation = swiglu, experts = 8, top_k = 2, expert_ffn = 4096)",
+			       "ep = 8\n  tp = 1\n  pp = 1\n  cp = 1\n  micro_batch = 1\n"
+			       "  precision = fp8");
+	const WorkloadPlan *wp = plan_of(b, "w");
+	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
+	PlanConfig c = wp->r.best;
+	CU_ASSERT(!c.fp8_dispatch && c.ep == 8 && c.recompute != RC_FULL);
+	PlanLayer bf16, fp8;
+	plan_layer(&wp->model, &wp->hw, &c, &bf16);
+	c.fp8_dispatch = true;
+	plan_layer(&wp->model, &wp->hw, &c, &fp8);
+	double bw = wp->hw.su_bw * wp->hw.su_eff;
+	CU_ASSERT_DOUBLE_EQUAL(bf16.ep - fp8.ep, 2 * 7.0 / 8 * 8388608 / bw, 1e-12);
+	CU_ASSERT(fp8.ep > 0 && bf16.fwd == fp8.fwd);
+	done(b);
+	Built *h = small_moe(); /* BF16: nothing to cast */
+	const WorkloadPlan *hp = plan_of(h, "w");
+	CU_ASSERT_FATAL(hp != NULL && hp->r.found);
+	c = hp->r.best;
+	plan_layer(&hp->model, &hp->hw, &c, &bf16);
+	c.fp8_dispatch = true;
+	plan_layer(&hp->model, &hp->hw, &c, &fp8);
+	CU_ASSERT(bf16.ep > 0 && bf16.ep == fp8.ep);
+	done(h);
 }
 
 /* Parallel folding (parallel_folding; Megatron-Core's --expert-tensor-parallel-size 1), by
@@ -1718,6 +1780,7 @@ void suite_plan(void)
 	CU_add_test(s, "MoE capacity factor", test_capacity_factor);
 	CU_add_test(s, "MoE token permutations (Megatron-Core all-to-all dispatcher)", test_moe_permute);
 	CU_add_test(s, "MoE parallel folding (expert TP 1, EP across TP)", test_parallel_folding);
+	CU_add_test(s, "MoE dispatch precision (fp8_dispatch)", test_fp8_dispatch);
 	CU_add_test(s, "FlashAttention with the causal mask", test_flash_attention);
 	CU_add_test(s, "attention at the accelerator's own efficiency", test_attention_efficiency);
 	CU_add_test(s, "a pipeline layout the workload fixes", test_fixed_pipeline_layout);
