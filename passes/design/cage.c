@@ -80,7 +80,9 @@ typedef struct CageCtx {
 	struct ModuleMemo *memo;
 	const Medium **optics, **plans; /* the catalogue's modules; its cables (plans' parts) */
 	int noptics, nplans;
-	int *group_slot;            /* GROUP_MEMO: 1 + the index in groups of the signature there */
+	int *group_slot;            /* nslots (a power of two): 1 + the index in groups of the
+				     * signature there, 0 empty (best_plan) */
+	size_t nslots;
 	struct GroupMemo *groups;   /* the signatures remembered, as many as were met */
 	int ngroups, capgroups;
 	unsigned char *written;     /* per cable: 1 once choose_group wrote its medium (the memo) */
@@ -581,61 +583,32 @@ static int free_seen(CageCtx *x, End e)
 /* Plans of small groups remembered: a group of a few cages and links (a leaf's twin-port cage
  * and two nodes; two leaves' and two spines' cages) is decided by its cages, its ends and its
  * runs alone, and a large fabric repeats a few thousand of them tens of thousands of times
- * (runs come from rack coordinates and U). A direct-mapped table of such signatures: slots
- * that index the entries, which are only as many as the signatures met (a table of whole
- * entries was 4 MB of fresh pages each call, most of a small build's cabling in page faults
- * on this VM; docs/performance.md). */
-#define GROUP_MEMO 4096
+ * (runs come from rack coordinates and U). The signatures met, in an open-addressed table of
+ * slots that index them (linear probing, at most half full, doubled as they come, up to
+ * GROUP_SLOTS_MAX slots; past that a new signature is chosen and not kept). A direct-mapped
+ * table of 4,096 slots, overwritten on collision, chose a fifth of the k = 64 fat tree's
+ * 196,608 groups again for its 3,969 signatures (docs/performance.md, "Stages before emit,
+ * tenth session"). */
+#define GROUP_SLOTS 4096
+#define GROUP_SLOTS_MAX (1 << 18)
 #define GROUP_MEMO_MAX 8
 
+/* A signature as words, only those it uses (len): the speed; n and ncages; per cable its run,
+ * its ends' room and its ends (group cage + 1) << 20 | lane << 12 | nic << 11 | conn, two to
+ * a word; per cage its room and conn << 16 | lanes << 8 | count. Doubles by their bits, so
+ * two signatures are equal exactly when their words are. */
+enum { GROUP_SIG_WORDS = 2 + 4 * GROUP_MEMO_MAX + 2 * GROUP_MEMO_MAX };
 typedef struct GroupSig {
-	double speed, run[GROUP_MEMO_MAX], room[2][GROUP_MEMO_MAX], cage_room[GROUP_MEMO_MAX];
-	int n, ncages, cage[GROUP_MEMO_MAX]; /* conn << 16 | lanes << 8 | count */
-	int end[2][GROUP_MEMO_MAX];          /* (group cage + 1) << 20 | lane << 12 | nic << 11 | conn */
+	int len;
+	uint64_t w[GROUP_SIG_WORDS];
 } GroupSig;
 
 typedef struct GroupMemo {
+	uint64_t hash;
 	GroupSig sig;
 	Plan plan;
 	EndPick pick[2 * GROUP_MEMO_MAX];
 } GroupMemo;
-
-/* The signature of group g, or false when it is not one the memo keeps. */
-static bool group_sig(const CageCtx *x, const Group *g, GroupSig *sig)
-{
-	if (g->ncages > GROUP_MEMO_MAX || g->n > GROUP_MEMO_MAX || g->ocs)
-		return false;
-	memset(sig, 0, sizeof *sig);
-	sig->speed = g->speed, sig->n = g->n, sig->ncages = g->ncages;
-	for (int k = 0; k < g->ncages; k++) {
-		const CageRec *r = &x->cages[g->cages[k]];
-		sig->cage[k] = (r->conn + 2) << 16 | r->lanes << 8 | r->count;
-		sig->cage_room[k] = cage_room(x, r);
-	}
-	for (int k = 0; k < g->n; k++) {
-		int i = g->cables[k];
-		sig->run[k] = x->c[i].run;
-		for (int e = 0; e < 2; e++) {
-			const CageEnd *s = end_spot(x, i, e);
-			int r = x->cage_of[2 * i + e], local = 0;
-			while (r >= 0 && g->cages[local] != r)
-				local++;
-			sig->end[e][k] = (r >= 0 ? local + 1 : 0) << 20 | (s->lane & 255) << 12 |
-					 s->nic << 11 | (s->cage + 2);
-			sig->room[e][k] = s->room;
-		}
-	}
-	return true;
-}
-
-/* Mixes one word into one of four interleaved chains (so that their multiplications
- * overlap). */
-static inline void sig_mix(uint64_t *h, int *lane, uint64_t w)
-{
-	h[*lane] = (h[*lane] ^ w) * 1099511628211u;
-	h[*lane] ^= h[*lane] >> 32;
-	*lane = (*lane + 1) & 3;
-}
 
 static inline uint64_t sig_word(double v)
 {
@@ -644,37 +617,107 @@ static inline uint64_t sig_word(double v)
 	return w;
 }
 
+/* The signature of group g, or false when it is not one the memo keeps. */
+static bool group_sig(const CageCtx *x, const Group *g, GroupSig *sig)
+{
+	if (g->ncages > GROUP_MEMO_MAX || g->n > GROUP_MEMO_MAX || g->ocs)
+		return false;
+	uint64_t *w = sig->w;
+	*w++ = sig_word(g->speed);
+	*w++ = (uint64_t)(uint32_t)g->n << 32 | (uint32_t)g->ncages;
+	for (int k = 0; k < g->n; k++) {
+		int i = g->cables[k];
+		uint32_t end[2];
+		*w++ = sig_word(x->c[i].run);
+		for (int e = 0; e < 2; e++) {
+			const CageEnd *s = end_spot(x, i, e);
+			int r = x->cage_of[2 * i + e], local = 0;
+			while (r >= 0 && g->cages[local] != r)
+				local++;
+			end[e] = (uint32_t)((r >= 0 ? local + 1 : 0) << 20 | (s->lane & 255) << 12 |
+					    s->nic << 11 | (s->cage + 2));
+			*w++ = sig_word(s->room);
+		}
+		*w++ = (uint64_t)end[0] << 32 | end[1];
+	}
+	for (int k = 0; k < g->ncages; k++) {
+		const CageRec *r = &x->cages[g->cages[k]];
+		*w++ = sig_word(cage_room(x, r));
+		*w++ = (uint32_t)((r->conn + 2) << 16 | r->lanes << 8 | r->count);
+	}
+	sig->len = (int)(w - sig->w);
+	return true;
+}
+
 static uint64_t sig_hash(const GroupSig *sig)
 {
-	/* The words the signature uses (its n cables' and ncages cages' entries; the rest are
-	 * zero, and memcmp compares them whole). The hash only picks a slot (a different
-	 * signature there is recomputed), so any mixing that spreads them serves. */
+	/* Four interleaved chains (so that their multiplications overlap). The hash only
+	 * picks where to look (the words decide), so any mixing that spreads them serves. */
 	uint64_t h[4] = {1469598103934665603u, 0x9e3779b97f4a7c15u, 0xff51afd7ed558ccdu,
 			 0xc4ceb9fe1a85ec53u};
-	int lane = 0;
-	sig_mix(h, &lane, sig_word(sig->speed));
-	sig_mix(h, &lane, (uint64_t)(uint32_t)sig->n << 32 | (uint32_t)sig->ncages);
-	for (int k = 0; k < sig->n; k++) {
-		sig_mix(h, &lane, sig_word(sig->run[k]));
-		sig_mix(h, &lane, sig_word(sig->room[0][k]) ^ sig_word(sig->room[1][k]) * 31);
-		sig_mix(h, &lane, (uint64_t)(uint32_t)sig->end[0][k] << 32 | (uint32_t)sig->end[1][k]);
+	for (int k = 0; k < sig->len; k++) {
+		uint64_t v = (h[k & 3] ^ sig->w[k]) * 1099511628211u;
+		h[k & 3] = v ^ v >> 32;
 	}
-	for (int k = 0; k < sig->ncages; k++) {
-		sig_mix(h, &lane, sig_word(sig->cage_room[k]));
-		sig_mix(h, &lane, (uint64_t)(uint32_t)sig->cage[k]);
+	uint64_t r = (h[0] ^ (h[1] * 31) ^ (h[2] * 1021) ^ (h[3] * 65599)) * 0x9e3779b97f4a7c15u;
+	return r ^ r >> 29;
+}
+
+static bool sig_equal(const GroupSig *a, const GroupSig *b)
+{
+	return a->len == b->len && memcmp(a->w, b->w, sizeof a->w[0] * (size_t)a->len) == 0;
+}
+
+/* The slot of signature sig (hash h): the one holding it, or the empty one where it goes. */
+static int *group_slot(const CageCtx *x, const GroupSig *sig, uint64_t h)
+{
+	for (size_t k = (size_t)h & (x->nslots - 1);; k = (k + 1) & (x->nslots - 1)) {
+		int *slot = &x->group_slot[k];
+		if (!*slot)
+			return slot;
+		const GroupMemo *e = &x->groups[*slot - 1];
+		if (e->hash == h && sig_equal(&e->sig, sig))
+			return slot;
 	}
-	return (h[0] ^ (h[1] * 31) ^ (h[2] * 1021) ^ (h[3] * 65599)) * 0x9e3779b97f4a7c15u;
+}
+
+/* A place for one more signature, or NULL when the table is as large as it grows and half
+ * full. Doubling moves every signature to its slot in the new table. */
+static GroupMemo *group_add(CageCtx *x)
+{
+	if (2 * ((size_t)x->ngroups + 1) > x->nslots) {
+		if (2 * x->nslots > GROUP_SLOTS_MAX)
+			return NULL;
+		free(x->group_slot);
+		x->nslots *= 2;
+		x->group_slot = calloc(x->nslots, sizeof *x->group_slot);
+		if (!x->group_slot)
+			die_oom();
+		for (int k = 0; k < x->ngroups; k++) {
+			size_t at = (size_t)x->groups[k].hash & (x->nslots - 1);
+			while (x->group_slot[at])
+				at = (at + 1) & (x->nslots - 1);
+			x->group_slot[at] = k + 1;
+		}
+	}
+	if (x->ngroups == x->capgroups) {
+		x->capgroups = x->capgroups ? 2 * x->capgroups : 64;
+		x->groups = xrealloc(x->groups, sizeof *x->groups * (size_t)x->capgroups);
+	}
+	return &x->groups[x->ngroups++];
 }
 
 /* The best plan of group g into best and best_pick (by g's cables); false when none. */
 static bool best_plan(CageCtx *x, const Group *g, EndPick *pick, EndPick *best_pick, Plan *out)
 {
 	GroupSig sig;
-	int *slot = NULL;
-	if (group_sig(x, g, &sig)) {
-		slot = &x->group_slot[sig_hash(&sig) % GROUP_MEMO];
-		const GroupMemo *e = *slot ? &x->groups[*slot - 1] : NULL;
-		if (e && memcmp(&e->sig, &sig, sizeof sig) == 0) {
+	uint64_t hash = 0;
+	bool memo = group_sig(x, g, &sig);
+	if (memo) {
+		hash = sig_hash(&sig);
+		int *slot = group_slot(x, &sig, hash);
+		if (*slot) {
+			const GroupMemo *e = &x->groups[*slot - 1];
 			memcpy(best_pick, e->pick, sizeof *best_pick * 2 * (size_t)g->n);
 			*out = e->plan;
 			return out->ok;
@@ -697,17 +740,13 @@ static bool best_plan(CageCtx *x, const Group *g, EndPick *pick, EndPick *best_p
 				memcpy(best_pick, pick, sizeof *best_pick * 2 * (size_t)g->n);
 		}
 	}
-	if (slot) {
-		if (!*slot) {
-			if (x->ngroups == x->capgroups) {
-				x->capgroups = x->capgroups ? 2 * x->capgroups : 64;
-				x->groups = xrealloc(x->groups, sizeof *x->groups * (size_t)x->capgroups);
-			}
-			*slot = ++x->ngroups;
-		}
-		GroupMemo *e = &x->groups[*slot - 1];
-		e->sig = sig, e->plan = best;
+	GroupMemo *e = memo ? group_add(x) : NULL;
+	if (e) {
+		e->hash = hash, e->plan = best;
+		e->sig.len = sig.len;
+		memcpy(e->sig.w, sig.w, sizeof sig.w[0] * (size_t)sig.len);
 		memcpy(e->pick, best_pick, sizeof *best_pick * 2 * (size_t)g->n);
+		*group_slot(x, &sig, hash) = x->ngroups;
 	}
 	*out = best;
 	return best.ok;
@@ -790,7 +829,7 @@ static int cage_choose_now(const Design *d, const CageIndex *index, const Catalo
 		     .up = cage_tables_get(&s, sizeof(int), (size_t)n + 1, false), .index = index, .d = d,
 		     .seen = cage_tables_get(&s, sizeof(int), (size_t)(d->naccels + d->nextras + 1), true),
 		     .memo = cage_tables_get(&s, sizeof(ModuleMemo), MODULE_MEMO, true),
-		     .group_slot = cage_tables_get(&s, sizeof(int), GROUP_MEMO, true),
+		     .group_slot = calloc(GROUP_SLOTS, sizeof(int)), .nslots = GROUP_SLOTS,
 		     .written = written, .range = range};
 	x.optics = cage_tables_get(&s, sizeof(Medium *), (size_t)cat->n + 1, false);
 	x.plans = cage_tables_get(&s, sizeof(Medium *), (size_t)cat->n + 1, false);
@@ -800,6 +839,8 @@ static int cage_choose_now(const Design *d, const CageIndex *index, const Catalo
 		else
 			x.plans[x.nplans++] = &cat->m[j];
 	}
+	if (!x.group_slot)
+		die_oom();
 	find_cages(&x, &s);
 	/* Groups in the order of their first cable; their cables and cages by counting sort. */
 	int *gid = cage_tables_get(&s, sizeof(int), (size_t)n + 1, false), ngroups = 0;
@@ -850,6 +891,7 @@ static int cage_choose_now(const Design *d, const CageIndex *index, const Catalo
 		from = start[gi], cfrom = cstart[gi];
 	}
 	free(x.groups);
+	free(x.group_slot);
 	cage_tables_free(&s);
 	return bad;
 }
