@@ -234,21 +234,6 @@ void ir_switch_port_alias(Buf *b, const SwitchInst *s, int port)
 		buf_putc(b, (char)('a' + sub % 26));
 }
 
-void ir_switch_port(const SwitchInst *s, int port, int *phys, int *lane, int *split_ways)
-{
-	int br = s->breakout > 0 ? s->breakout : 1;
-	if (s->split > 0 && port >= s->split) {
-		int ub = s->up_breakout > 0 ? s->up_breakout : 1;
-		*phys = (s->split + br - 1) / br + (port - s->split) / ub;
-		*lane = (port - s->split) % ub;
-		*split_ways = ub;
-		return;
-	}
-	*phys = port / br;
-	*lane = port % br;
-	*split_ways = br;
-}
-
 void ir_end_place(const Design *d, End e, int *rack, int *u)
 {
 	*rack = -1;
