@@ -85,6 +85,10 @@ typedef struct CageCtx {
 	size_t nslots;
 	struct GroupMemo *groups;   /* the signatures remembered, as many as were met */
 	int ngroups, capgroups;
+	uint64_t *memo_words;       /* their words, one after another */
+	size_t nwords, capwords;
+	struct EndPick *memo_picks; /* their plans' picks, one after another */
+	size_t npicks, cappicks;
 	unsigned char *written;     /* per cable: 1 once choose_group wrote its medium (the memo) */
 	const Medium *st_m;         /* the last stocked length asked (stocked) */
 	const struct ModuleMemo *last_module; /* the entry of the last module asked (module_for) */
@@ -622,11 +626,15 @@ typedef struct GroupSig {
 	uint64_t w[GROUP_SIG_WORDS];
 } GroupSig;
 
+/* A signature remembered: its words at memo_words[word], len of them, and its plan's picks
+ * at memo_picks[pick], two a cable. Entries of their own size: with whole signatures and
+ * picks (740 bytes each) the table of the dragonfly's 9,145 came to 12 MB of fresh pages,
+ * copied as it doubled, 5 % of its stages before emit in page clearing (perf). */
 typedef struct GroupMemo {
 	uint64_t hash;
-	GroupSig sig;
 	Plan plan;
-	EndPick pick[2 * GROUP_MEMO_MAX];
+	size_t word, pick;
+	int len;
 } GroupMemo;
 
 static inline uint64_t sig_word(double v)
@@ -682,11 +690,6 @@ static uint64_t sig_hash(const GroupSig *sig)
 	return r ^ r >> 29;
 }
 
-static bool sig_equal(const GroupSig *a, const GroupSig *b)
-{
-	return a->len == b->len && memcmp(a->w, b->w, sizeof a->w[0] * (size_t)a->len) == 0;
-}
-
 /* The slot of signature sig (hash h): the one holding it, or the empty one where it goes. */
 static int *group_slot(const CageCtx *x, const GroupSig *sig, uint64_t h)
 {
@@ -695,7 +698,8 @@ static int *group_slot(const CageCtx *x, const GroupSig *sig, uint64_t h)
 		if (!*slot)
 			return slot;
 		const GroupMemo *e = &x->groups[*slot - 1];
-		if (e->hash == h && sig_equal(&e->sig, sig))
+		if (e->hash == h && e->len == sig->len &&
+		    memcmp(x->memo_words + e->word, sig->w, sizeof sig->w[0] * (size_t)sig->len) == 0)
 			return slot;
 	}
 }
@@ -737,7 +741,7 @@ static bool best_plan(CageCtx *x, const Group *g, EndPick *pick, EndPick *best_p
 		int *slot = group_slot(x, &sig, hash);
 		if (*slot) {
 			const GroupMemo *e = &x->groups[*slot - 1];
-			memcpy(best_pick, e->pick, sizeof *best_pick * 2 * (size_t)g->n);
+			memcpy(best_pick, x->memo_picks + e->pick, sizeof *best_pick * 2 * (size_t)g->n);
 			*out = e->plan;
 			return out->ok;
 		}
@@ -761,10 +765,19 @@ static bool best_plan(CageCtx *x, const Group *g, EndPick *pick, EndPick *best_p
 	}
 	GroupMemo *e = memo ? group_add(x) : NULL;
 	if (e) {
-		e->hash = hash, e->plan = best;
-		e->sig.len = sig.len;
-		memcpy(e->sig.w, sig.w, sizeof sig.w[0] * (size_t)sig.len);
-		memcpy(e->pick, best_pick, sizeof *best_pick * 2 * (size_t)g->n);
+		size_t np = 2 * (size_t)g->n;
+		if (x->nwords + (size_t)sig.len > x->capwords) {
+			x->capwords = 2 * (x->nwords + (size_t)sig.len);
+			x->memo_words = xrealloc(x->memo_words, sizeof *x->memo_words * x->capwords);
+		}
+		if (x->npicks + np > x->cappicks) {
+			x->cappicks = 2 * (x->npicks + np);
+			x->memo_picks = xrealloc(x->memo_picks, sizeof *x->memo_picks * x->cappicks);
+		}
+		*e = (GroupMemo){hash, best, x->nwords, x->npicks, sig.len};
+		memcpy(x->memo_words + x->nwords, sig.w, sizeof sig.w[0] * (size_t)sig.len);
+		memcpy(x->memo_picks + x->npicks, best_pick, sizeof *best_pick * np);
+		x->nwords += (size_t)sig.len, x->npicks += np;
 		*group_slot(x, &sig, hash) = x->ngroups;
 	}
 	*out = best;
@@ -910,6 +923,8 @@ static int cage_choose_now(const Design *d, const CageIndex *index, const Catalo
 		from = start[gi], cfrom = cstart[gi];
 	}
 	free(x.groups);
+	free(x.memo_words);
+	free(x.memo_picks);
 	free(x.group_slot);
 	cage_tables_free(&s);
 	return bad;
