@@ -907,6 +907,7 @@ typedef struct SwitchPlan {
 	int nasns;
 	int *port_start;           /* switch i's ports: ports[port_start[i] .. port_start[i + 1]) */
 	SwitchPort *ports;         /* in port order per switch */
+	bool ports_later;          /* ports not yet planned: switch_plan_ports plans them */
 	int lanes;                 /* SerDes lanes of one port of the switch model */
 	int mtu;
 	bool lossless;
@@ -1614,6 +1615,10 @@ typedef struct Design {
 	bool numbers_only;       /* no artifact will be written (a row of `compare`): the passes that
 				  * only feed artifacts (the cables' ids, the schedulers' tree) are
 				  * skipped */
+	bool switch_ports_later; /* the address pass leaves the switches' ports (SwitchPlan.ports,
+				  * which only the switches' files read) to switch_plan_ports, which
+				  * the driver calls when it writes those files (cmd_build): a default
+				  * build of more than 1,024 switches writes them on demand only */
 	const char *relaxation;  /* when infeasible: the smallest change that would work */
 	const char *relaxation_alternatives; /* and single changes that would work too */
 	struct {
