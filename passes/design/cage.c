@@ -85,10 +85,7 @@ typedef struct CageCtx {
 	size_t nslots;
 	struct GroupMemo *groups;   /* the signatures remembered, as many as were met */
 	int ngroups, capgroups;
-	uint64_t *memo_words;       /* their words, one after another */
-	size_t nwords, capwords;
-	struct EndPick *memo_picks; /* their plans' picks, one after another */
-	size_t npicks, cappicks;
+	struct MemoBlock *blocks;   /* their words and picks (memo_room) */
 	unsigned char *written;     /* per cable: 1 once choose_group wrote its medium (the memo) */
 	const Medium *st_m;         /* the last stocked length asked (stocked) */
 	const struct ModuleMemo *last_module; /* the entry of the last module asked (module_for) */
@@ -626,16 +623,41 @@ typedef struct GroupSig {
 	uint64_t w[GROUP_SIG_WORDS];
 } GroupSig;
 
-/* A signature remembered: its words at memo_words[word], len of them, and its plan's picks
- * at memo_picks[pick], two a cable. Entries of their own size: with whole signatures and
- * picks (740 bytes each) the table of the dragonfly's 9,145 came to 12 MB of fresh pages,
- * copied as it doubled, 5 % of its stages before emit in page clearing (perf). */
+/* A signature remembered: its len words and its plan's picks (two a cable), kept in blocks
+ * that are never moved (memo_room). Entries of their own size: with whole signatures and picks
+ * (740 bytes each) the table of the dragonfly's 9,145 came to 12 MB of fresh pages, copied as
+ * it doubled, 5 % of its stages before emit in page clearing (perf, a cold run). */
 typedef struct GroupMemo {
 	uint64_t hash;
 	Plan plan;
-	size_t word, pick;
+	const uint64_t *w;
+	const EndPick *pick;
 	int len;
 } GroupMemo;
+
+typedef struct MemoBlock {
+	struct MemoBlock *next;
+	size_t used, size;
+	_Alignas(16) unsigned char mem[];
+} MemoBlock;
+
+enum { MEMO_BLOCK = 256 << 10 };
+
+/* n bytes (a multiple of 8) for a signature's words and picks, in the current block or a new
+ * one. */
+static void *memo_room(CageCtx *x, size_t n)
+{
+	MemoBlock *b = x->blocks;
+	if (!b || b->used + n > b->size) {
+		size_t size = n > MEMO_BLOCK ? n : MEMO_BLOCK;
+		b = xmalloc(sizeof *b + size);
+		*b = (MemoBlock){x->blocks, 0, size};
+		x->blocks = b;
+	}
+	void *p = b->mem + b->used;
+	b->used += n;
+	return p;
+}
 
 static inline uint64_t sig_word(double v)
 {
@@ -699,7 +721,7 @@ static int *group_slot(const CageCtx *x, const GroupSig *sig, uint64_t h)
 			return slot;
 		const GroupMemo *e = &x->groups[*slot - 1];
 		if (e->hash == h && e->len == sig->len &&
-		    memcmp(x->memo_words + e->word, sig->w, sizeof sig->w[0] * (size_t)sig->len) == 0)
+		    memcmp(e->w, sig->w, sizeof sig->w[0] * (size_t)sig->len) == 0)
 			return slot;
 	}
 }
@@ -741,7 +763,7 @@ static bool best_plan(CageCtx *x, const Group *g, EndPick *pick, EndPick *best_p
 		int *slot = group_slot(x, &sig, hash);
 		if (*slot) {
 			const GroupMemo *e = &x->groups[*slot - 1];
-			memcpy(best_pick, x->memo_picks + e->pick, sizeof *best_pick * 2 * (size_t)g->n);
+			memcpy(best_pick, e->pick, sizeof *best_pick * 2 * (size_t)g->n);
 			*out = e->plan;
 			return out->ok;
 		}
@@ -765,19 +787,12 @@ static bool best_plan(CageCtx *x, const Group *g, EndPick *pick, EndPick *best_p
 	}
 	GroupMemo *e = memo ? group_add(x) : NULL;
 	if (e) {
-		size_t np = 2 * (size_t)g->n;
-		if (x->nwords + (size_t)sig.len > x->capwords) {
-			x->capwords = 2 * (x->nwords + (size_t)sig.len);
-			x->memo_words = xrealloc(x->memo_words, sizeof *x->memo_words * x->capwords);
-		}
-		if (x->npicks + np > x->cappicks) {
-			x->cappicks = 2 * (x->npicks + np);
-			x->memo_picks = xrealloc(x->memo_picks, sizeof *x->memo_picks * x->cappicks);
-		}
-		*e = (GroupMemo){hash, best, x->nwords, x->npicks, sig.len};
-		memcpy(x->memo_words + x->nwords, sig.w, sizeof sig.w[0] * (size_t)sig.len);
-		memcpy(x->memo_picks + x->npicks, best_pick, sizeof *best_pick * np);
-		x->nwords += (size_t)sig.len, x->npicks += np;
+		size_t nw = sizeof sig.w[0] * (size_t)sig.len, np = sizeof *best_pick * 2 * (size_t)g->n;
+		uint64_t *w = memo_room(x, nw + np);
+		EndPick *pk = (EndPick *)(w + sig.len);
+		memcpy(w, sig.w, nw);
+		memcpy(pk, best_pick, np);
+		*e = (GroupMemo){hash, best, w, pk, sig.len};
 		*group_slot(x, &sig, hash) = x->ngroups;
 	}
 	*out = best;
@@ -923,8 +938,10 @@ static int cage_choose_now(const Design *d, const CageIndex *index, const Catalo
 		from = start[gi], cfrom = cstart[gi];
 	}
 	free(x.groups);
-	free(x.memo_words);
-	free(x.memo_picks);
+	for (MemoBlock *b = x.blocks, *next; b; b = next) {
+		next = b->next;
+		free(b);
+	}
 	free(x.group_slot);
 	cage_tables_free(&s);
 	return bad;
