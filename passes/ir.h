@@ -1617,8 +1617,8 @@ typedef struct Design {
 				  * skipped */
 	bool switch_ports_later; /* the address pass leaves the switches' ports (SwitchPlan.ports,
 				  * which only the switches' files read) to switch_plan_ports, which
-				  * the driver calls when it writes those files (cmd_build): a default
-				  * build of more than 1,024 switches writes them on demand only */
+				  * the driver calls when it writes those files (cmd_build): by
+				  * default, beyond 1,024 switches, written on demand only */
 	const char *relaxation;  /* when infeasible: the smallest change that would work */
 	const char *relaxation_alternatives; /* and single changes that would work too */
 	struct {

@@ -787,7 +787,8 @@ static bool best_plan(CageCtx *x, const Group *g, EndPick *pick, EndPick *best_p
 	}
 	GroupMemo *e = memo ? group_add(x) : NULL;
 	if (e) {
-		size_t nw = sizeof sig.w[0] * (size_t)sig.len, np = sizeof *best_pick * 2 * (size_t)g->n;
+		size_t nw = sizeof sig.w[0] * (size_t)sig.len;
+		size_t np = sizeof *best_pick * 2 * (size_t)g->n;
 		uint64_t *w = memo_room(x, nw + np);
 		EndPick *pk = (EndPick *)(w + sig.len);
 		memcpy(w, sig.w, nw);
