@@ -80,12 +80,11 @@ typedef struct CageCtx {
 	struct ModuleMemo *memo;
 	const Medium **optics, **plans; /* the catalogue's modules; its cables (plans' parts) */
 	int noptics, nplans;
-	int *group_slot;            /* nslots (a power of two): 1 + the index in groups of the
-				     * signature there, 0 empty (best_plan) */
+	struct GroupMemo **group_slot; /* nslots (a power of two): the signature there, or NULL
+					* (best_plan) */
 	size_t nslots;
-	struct GroupMemo *groups;   /* the signatures remembered, as many as were met */
-	int ngroups, capgroups;
-	struct MemoBlock *blocks;   /* their words and picks (memo_room) */
+	int ngroups;                /* the signatures remembered */
+	struct MemoBlock *blocks;   /* their records (memo_room) */
 	unsigned char *written;     /* per cable: 1 once choose_group wrote its medium (the memo) */
 	const Medium *st_m;         /* the last stocked length asked (stocked) */
 	const struct ModuleMemo *last_module; /* the entry of the last module asked (module_for) */
@@ -623,17 +622,22 @@ typedef struct GroupSig {
 	uint64_t w[GROUP_SIG_WORDS];
 } GroupSig;
 
-/* A signature remembered: its len words and its plan's picks (two a cable), kept in blocks
- * that are never moved (memo_room). Entries of their own size: with whole signatures and picks
- * (740 bytes each) the table of the dragonfly's 9,145 came to 12 MB of fresh pages, copied as
- * it doubled, 5 % of its stages before emit in page clearing (perf, a cold run). */
+/* A signature remembered, with its plan: one record, its words and then its plan's picks (two
+ * a cable) after it, in blocks that never move (memo_room). Records of their own size, one
+ * look-up reading one place: with whole signatures and pick tables (740 bytes each) in a table
+ * doubled as it grew, the dragonfly's 9,145 came to 12 MB of fresh pages, 5 % of its stages
+ * before emit in page clearing (perf, a cold run). */
 typedef struct GroupMemo {
 	uint64_t hash;
 	Plan plan;
-	const uint64_t *w;
-	const EndPick *pick;
-	int len;
+	int len, npicks;
+	uint64_t w[]; /* len words, then npicks EndPicks */
 } GroupMemo;
+
+static const EndPick *memo_picks(const GroupMemo *e)
+{
+	return (const EndPick *)(e->w + e->len);
+}
 
 typedef struct MemoBlock {
 	struct MemoBlock *next;
@@ -643,8 +647,7 @@ typedef struct MemoBlock {
 
 enum { MEMO_BLOCK = 256 << 10 };
 
-/* n bytes (a multiple of 8) for a signature's words and picks, in the current block or a new
- * one. */
+/* n bytes (a multiple of 16) for a record, in the current block or a new one. */
 static void *memo_room(CageCtx *x, size_t n)
 {
 	MemoBlock *b = x->blocks;
@@ -713,43 +716,40 @@ static uint64_t sig_hash(const GroupSig *sig)
 }
 
 /* The slot of signature sig (hash h): the one holding it, or the empty one where it goes. */
-static int *group_slot(const CageCtx *x, const GroupSig *sig, uint64_t h)
+static GroupMemo **group_slot(const CageCtx *x, const GroupSig *sig, uint64_t h)
 {
 	for (size_t k = (size_t)h & (x->nslots - 1);; k = (k + 1) & (x->nslots - 1)) {
-		int *slot = &x->group_slot[k];
-		if (!*slot)
-			return slot;
-		const GroupMemo *e = &x->groups[*slot - 1];
-		if (e->hash == h && e->len == sig->len &&
-		    memcmp(e->w, sig->w, sizeof sig->w[0] * (size_t)sig->len) == 0)
+		GroupMemo **slot = &x->group_slot[k];
+		const GroupMemo *e = *slot;
+		if (!e || (e->hash == h && e->len == sig->len &&
+			   memcmp(e->w, sig->w, sizeof sig->w[0] * (size_t)sig->len) == 0))
 			return slot;
 	}
 }
 
-/* A place for one more signature, or NULL when the table is as large as it grows and half
- * full. Doubling moves every signature to its slot in the new table. */
-static GroupMemo *group_add(CageCtx *x)
+/* Room for one more signature, or false when the table is as large as it grows and half full.
+ * Doubling moves every record to its slot in the new table. */
+static bool group_room(CageCtx *x)
 {
-	if (2 * ((size_t)x->ngroups + 1) > x->nslots) {
-		if (2 * x->nslots > GROUP_SLOTS_MAX)
-			return NULL;
-		free(x->group_slot);
-		x->nslots *= 2;
-		x->group_slot = calloc(x->nslots, sizeof *x->group_slot);
-		if (!x->group_slot)
-			die_oom();
-		for (int k = 0; k < x->ngroups; k++) {
-			size_t at = (size_t)x->groups[k].hash & (x->nslots - 1);
+	if (2 * ((size_t)x->ngroups + 1) <= x->nslots)
+		return true;
+	if (2 * x->nslots > GROUP_SLOTS_MAX)
+		return false;
+	GroupMemo **old = x->group_slot;
+	size_t nold = x->nslots;
+	x->nslots *= 2;
+	x->group_slot = calloc(x->nslots, sizeof *x->group_slot);
+	if (!x->group_slot)
+		die_oom();
+	for (size_t k = 0; k < nold; k++)
+		if (old[k]) {
+			size_t at = (size_t)old[k]->hash & (x->nslots - 1);
 			while (x->group_slot[at])
 				at = (at + 1) & (x->nslots - 1);
-			x->group_slot[at] = k + 1;
+			x->group_slot[at] = old[k];
 		}
-	}
-	if (x->ngroups == x->capgroups) {
-		x->capgroups = x->capgroups ? 2 * x->capgroups : 64;
-		x->groups = xrealloc(x->groups, sizeof *x->groups * (size_t)x->capgroups);
-	}
-	return &x->groups[x->ngroups++];
+	free(old);
+	return true;
 }
 
 /* The best plan of group g into best and best_pick (by g's cables); false when none. */
@@ -760,10 +760,9 @@ static bool best_plan(CageCtx *x, const Group *g, EndPick *pick, EndPick *best_p
 	bool memo = group_sig(x, g, &sig);
 	if (memo) {
 		hash = sig_hash(&sig);
-		int *slot = group_slot(x, &sig, hash);
-		if (*slot) {
-			const GroupMemo *e = &x->groups[*slot - 1];
-			memcpy(best_pick, e->pick, sizeof *best_pick * 2 * (size_t)g->n);
+		const GroupMemo *e = *group_slot(x, &sig, hash);
+		if (e) {
+			memcpy(best_pick, memo_picks(e), sizeof *best_pick * (size_t)e->npicks);
 			*out = e->plan;
 			return out->ok;
 		}
@@ -785,16 +784,15 @@ static bool best_plan(CageCtx *x, const Group *g, EndPick *pick, EndPick *best_p
 				memcpy(best_pick, pick, sizeof *best_pick * 2 * (size_t)g->n);
 		}
 	}
-	GroupMemo *e = memo ? group_add(x) : NULL;
-	if (e) {
+	if (memo && group_room(x)) {
 		size_t nw = sizeof sig.w[0] * (size_t)sig.len;
 		size_t np = sizeof *best_pick * 2 * (size_t)g->n;
-		uint64_t *w = memo_room(x, nw + np);
-		EndPick *pk = (EndPick *)(w + sig.len);
-		memcpy(w, sig.w, nw);
-		memcpy(pk, best_pick, np);
-		*e = (GroupMemo){hash, best, w, pk, sig.len};
-		*group_slot(x, &sig, hash) = x->ngroups;
+		GroupMemo *e = memo_room(x, (sizeof *e + nw + np + 15) & ~(size_t)15);
+		*e = (GroupMemo){hash, best, sig.len, 2 * g->n};
+		memcpy(e->w, sig.w, nw);
+		memcpy(e->w + sig.len, best_pick, np); /* memo_picks(e) */
+		*group_slot(x, &sig, hash) = e;
+		x->ngroups++;
 	}
 	*out = best;
 	return best.ok;
@@ -877,7 +875,7 @@ static int cage_choose_now(const Design *d, const CageIndex *index, const Catalo
 		     .up = cage_tables_get(&s, sizeof(int), (size_t)n + 1, false), .index = index, .d = d,
 		     .seen = cage_tables_get(&s, sizeof(int), (size_t)(d->naccels + d->nextras + 1), true),
 		     .memo = cage_tables_get(&s, sizeof(ModuleMemo), MODULE_MEMO, true),
-		     .group_slot = calloc(GROUP_SLOTS, sizeof(int)), .nslots = GROUP_SLOTS,
+		     .group_slot = calloc(GROUP_SLOTS, sizeof(GroupMemo *)), .nslots = GROUP_SLOTS,
 		     .written = written, .range = range};
 	x.optics = cage_tables_get(&s, sizeof(Medium *), (size_t)cat->n + 1, false);
 	x.plans = cage_tables_get(&s, sizeof(Medium *), (size_t)cat->n + 1, false);
@@ -938,7 +936,6 @@ static int cage_choose_now(const Design *d, const CageIndex *index, const Catalo
 			bad = g.cables[0];
 		from = start[gi], cfrom = cstart[gi];
 	}
-	free(x.groups);
 	for (MemoBlock *b = x.blocks, *next; b; b = next) {
 		next = b->next;
 		free(b);
