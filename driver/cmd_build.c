@@ -153,6 +153,10 @@ static int write_artifacts(const Options *o, Design *d, const char *dir, bool *r
 	bool wanted[EMIT_MAX] = {false};
 	for (int i = 0; emit_table[i].name && i < EMIT_MAX; i++)
 		wanted[i] = emit_wanted(o->emit, emit_table[i].name);
+	/* The switches' ports, which the address pass left to now (Design.switch_ports_later),
+	 * when their files are written: named, or by default when not on demand. */
+	if (emit_wanted(o->emit, "switches") && (o->emit || !switch_configs_deferred(d)))
+		switch_plan_ports(d);
 	int errors = emit_write(out, d, wanted, 0, split); /* on emit_threads() threads */
 	if (errors) {
 		output_abort(out);
@@ -204,7 +208,7 @@ int cmd_build(const Options *o, const char *path)
 	Program p = {.c = c, .scenario = o->scenario, .sets = o->sets, .nsets = o->nsets,
 		     .dump = dump, .dump_max = o->dump_max, .dump_out = stdout};
 	Design d = {.verify = o->verify, .time_limit = o->time_limit, .exhaustive = o->exhaustive,
-		    .timings = o->timings};
+		    .timings = o->timings, .switch_ports_later = true};
 	if (o->from) {
 		int from_rc;
 		d.prior = lock_read(c, o->from, &from_rc);

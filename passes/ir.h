@@ -907,6 +907,7 @@ typedef struct SwitchPlan {
 	int nasns;
 	int *port_start;           /* switch i's ports: ports[port_start[i] .. port_start[i + 1]) */
 	SwitchPort *ports;         /* in port order per switch */
+	bool ports_later;          /* ports not yet planned: switch_plan_ports plans them */
 	int lanes;                 /* SerDes lanes of one port of the switch model */
 	int mtu;
 	bool lossless;
@@ -1616,6 +1617,10 @@ typedef struct Design {
 	bool numbers_only;       /* no artifact will be written (a row of `compare`): the passes that
 				  * only feed artifacts (the cables' ids, the schedulers' tree) are
 				  * skipped */
+	bool switch_ports_later; /* the address pass leaves the switches' ports (SwitchPlan.ports,
+				  * which only the switches' files read) to switch_plan_ports, which
+				  * the driver calls when it writes those files (cmd_build): by
+				  * default, beyond 1,024 switches, written on demand only */
 	const char *relaxation;  /* when infeasible: the smallest change that would work */
 	const char *relaxation_alternatives; /* and single changes that would work too */
 	struct {
@@ -1703,7 +1708,23 @@ void ir_run_id_chars(const unsigned char (*dg)[32], int n, int *chars);
 /* Logical port `port` of switch s as its physical port (from 0), lane (from 0) and the lanes
  * that port is split into: port / breakout, port % breakout, breakout; from s->split on, the
  * up ports at their own lane count, after the down ports' physical ports. */
-void ir_switch_port(const SwitchInst *s, int port, int *phys, int *lane, int *split_ways);
+static inline void ir_switch_port(const SwitchInst *s, int port, int *phys, int *lane,
+				  int *split_ways)
+{
+	/* Here, not in ir.c, so that it inlines where it is asked for every end of every cable
+	 * (the cable stage, verify-media, the cables' ids, the cabling files). */
+	int br = s->breakout > 0 ? s->breakout : 1;
+	if (s->split > 0 && port >= s->split) {
+		int ub = s->up_breakout > 0 ? s->up_breakout : 1;
+		*phys = (s->split + br - 1) / br + (port - s->split) / ub;
+		*lane = (port - s->split) % ub;
+		*split_ways = ub;
+		return;
+	}
+	*phys = port / br;
+	*lane = port % br;
+	*split_ways = br;
+}
 /* Where logical port `port` of switch s sits on its model's faceplate: its cage (from 0), the
  * port in that cage (from 0), and the lanes: the first ASIC SerDes lane and how many (SONiC's
  * PORT lanes), and the offset of its first lane in the cage (which names a SONiC port). */

@@ -291,6 +291,9 @@ int sched_plan(Design *d);
 /* switch_plan.c: the layer-3 plan of every wired Ethernet fabric (addresses from its pools, ASNs,
  * port names); a pool or ASN range too small is a requirement not met (exit 2). */
 int switch_plan_fabrics(Design *d);
+/* The ports of every plan that the address pass left (Design.switch_ports_later): before the
+ * switches' files are written. */
+void switch_plan_ports(Design *d);
 
 /* ---- opt/: the open choices decided (opt.h has the optimizer's own types) ---------------------- */
 

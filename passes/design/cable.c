@@ -110,7 +110,7 @@ static inline void spot_into(const Design *d, End e, CageEnd *sp, const RackInst
 		const NodeInst *n = &d->nodes[e.dev];
 		*rack = &d->racks[n->rack];
 		*u = n->u;
-		s->cage = d->ports[e.port].nic->nic.cage;
+		s->cage = (int16_t)d->ports[e.port].nic->nic.cage;
 		s->nic = true;
 		s->room = d->ports[e.port].nic->nic.speed;
 		break;
@@ -126,14 +126,17 @@ static inline void spot_into(const Design *d, End e, CageEnd *sp, const RackInst
 		*rack = w->rack >= 0 ? &d->racks[w->rack] : NULL;
 		*u = w->u;
 		s->ocs = w->model->kind == KIND_OCS;
-		s->cage = s->ocs ? CONN_COUNT : w->model->sw.cage; /* no cage: fits nothing else */
+		/* an OCS: no cage, fits nothing else */
+		s->cage = (int16_t)(s->ocs ? CONN_COUNT : w->model->sw.cage);
 		s->reach = s->ocs ? w->model->ocs.reach : INFINITY;
 		if (s->ocs)
 			break;
 		s->sw = e.dev;
 		int cage_no, lane, lanes;
 		s->room = cable_switch_cage(w, e.port, &cage_no, &lane, &lanes);
-		s->cage_no = cage_no, s->lane = lane, s->lanes = lanes;
+		if (lanes > CAGE_LANES_MAX) /* a switch model's ports and breakout are far fewer */
+			die_invariant(__FILE__, __LINE__, "a cage of more lanes than CageEnd's");
+		s->cage_no = cage_no, s->lane = (int16_t)lane, s->lanes = (int16_t)lanes;
 		break;
 	}
 	case END_ACCEL: {

@@ -30,19 +30,22 @@ typedef struct Catalogue {
 	int n;
 } Catalogue;
 
-/* The cage of a link's end, what the choice of media reads (cage.c): 40 bytes, kept for both
- * ends of every link of a fabric at once (the dragonfly's 1.3 million ends). */
+/* The cage of a link's end, what the choice of media reads (cage.c): 32 bytes, kept for both
+ * ends of every link of a fabric at once (the dragonfly's 1.3 million ends: 42 MB; 52 with
+ * ints for the narrow fields). */
 typedef struct CageEnd {
-	double reach; /* m an OCS end allows (INFINITY otherwise) */
-	double room;  /* bit/s the cage carries (its physical ports at port speed), 0 unknown */
-	int cage;     /* Connector, or -1 for a device whose cage is not modelled */
-	int sw;       /* the switch, or -1 */
-	int cage_no;  /* the switch's cage (from 0) the port is in, or -1 */
-	int lane;     /* the port's lane in that cage (from 0) */
-	int lanes;    /* logical ports of that cage at the link speed; 1 for a NIC port */
-	bool nic;     /* a NIC's port: cables are sold with the NIC end it needs */
-	bool ocs;     /* an optical circuit switch's port: bare fibre, no transceiver, within reach */
+	double reach;  /* m an OCS end allows (INFINITY otherwise) */
+	double room;   /* bit/s the cage carries (its physical ports at port speed), 0 unknown */
+	int sw;        /* the switch, or -1 */
+	int cage_no;   /* the switch's cage (from 0) the port is in, or -1 */
+	int16_t cage;  /* Connector, or -1 for a device whose cage is not modelled */
+	int16_t lane;  /* the port's lane in that cage (from 0) */
+	int16_t lanes; /* logical ports of that cage at the link speed (at most CAGE_LANES_MAX);
+			* 1 for a NIC port */
+	bool nic;      /* a NIC's port: cables are sold with the NIC end it needs */
+	bool ocs;      /* an optical circuit switch's port: bare fibre, no module, within reach */
 } CageEnd;
+#define CAGE_LANES_MAX INT16_MAX
 
 /* Where an end of a link stands: its rack and U, and the cage of its port. */
 typedef struct Spot {

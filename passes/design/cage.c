@@ -80,10 +80,15 @@ typedef struct CageCtx {
 	struct ModuleMemo *memo;
 	const Medium **optics, **plans; /* the catalogue's modules; its cables (plans' parts) */
 	int noptics, nplans;
-	int *group_slot;            /* GROUP_MEMO: 1 + the index in groups of the signature there */
-	struct GroupMemo *groups;   /* the signatures remembered, as many as were met */
-	int ngroups, capgroups;
+	struct GroupMemo **group_slot; /* nslots (a power of two): the signature there, or NULL
+					* (best_plan) */
+	size_t nslots;
+	int ngroups;                /* the signatures remembered */
+	struct MemoBlock *blocks;   /* their records (memo_room) */
 	unsigned char *written;     /* per cable: 1 once choose_group wrote its medium (the memo) */
+	const Medium *st_m;         /* the last stocked length asked (stocked) */
+	const struct ModuleMemo *last_module; /* the entry of the last module asked (module_for) */
+	double st_run, st_len;
 	WattRange *range;           /* the watts per unit weight with the same choices (the memo) */
 } CageCtx;
 
@@ -128,6 +133,16 @@ double cage_stocked(const Medium *m, double run)
 	}
 	double whole = ceil(run - 1e-9);
 	return whole <= m->reach + 1e-9 ? whole : m->reach;
+}
+
+/* cage_stocked(m, run), the last answer remembered: the cables of a group, and groups after
+ * one another, mostly ask the same (1.4 million asks on the 262k dragonfly, each a scan of
+ * the stocked lengths). */
+static double stocked(CageCtx *x, const Medium *m, double run)
+{
+	if (m != x->st_m || run != x->st_run)
+		x->st_m = m, x->st_run = run, x->st_len = cage_stocked(m, run);
+	return x->st_len;
 }
 
 static const CageEnd *end_spot(const CageCtx *x, int i, int e)
@@ -336,6 +351,11 @@ static const Medium *module_search(const CageCtx *x, const Medium *f, int conn, 
 static const Medium *module_for(CageCtx *x, const Medium *f, int conn, int lanes, double room,
 				bool nic, double speed, double len)
 {
+	/* The last question first: the cages of a large group mostly ask it again. */
+	const ModuleMemo *l = x->last_module;
+	if (l && l->f == f && l->conn == conn && l->lanes == lanes && l->nic == nic &&
+	    l->room == room && l->speed == speed && l->len == len)
+		return l->answer;
 	uint64_t bits[3];
 	memcpy(&bits[0], &len, sizeof len);
 	memcpy(&bits[1], &speed, sizeof speed);
@@ -345,6 +365,7 @@ static const Medium *module_for(CageCtx *x, const Medium *f, int conn, int lanes
 	h ^= bits[0] * 0xc4ceb9fe1a85ec53u ^ bits[1] * 131 ^ bits[2] * 8191;
 	h ^= h >> 29;
 	ModuleMemo *e = &x->memo[(h ^ h >> 31) % MODULE_MEMO];
+	x->last_module = e;
 	if (e->used && e->f == f && e->conn == conn && e->lanes == lanes && e->nic == nic &&
 	    e->room == room && e->speed == speed && e->len == len)
 		return e->answer;
@@ -494,7 +515,7 @@ static bool optics_fit(CageCtx *x, const Group *g, const Medium *f, Plan *p, End
 	*p = (Plan){.fibre = f};
 	for (int k = 0; k < g->ncages; k++) {
 		const CageRec *r = &x->cages[g->cages[k]];
-		double run = cage_run(x, r, 0, 0), len = cage_stocked(f, run);
+		double run = cage_run(x, r, 0, 0), len = stocked(x, f, run);
 		/* The module whose port count leaves the cheapest fibres (a splitter's reach may
 		 * be shorter than the straight fibre's: NVIDIA's single-mode splitters, 50 m). */
 		const Medium *o = module_for(x, f, r->conn, r->lanes, cage_room(x, r), false, g->speed,
@@ -510,22 +531,22 @@ static bool optics_fit(CageCtx *x, const Group *g, const Medium *f, Plan *p, End
 	}
 	for (int k = 0; k < g->n; k++) {
 		int i = g->cables[k]; /* x->loc[i] == k */
-		double stocked = 0; /* cage_stocked(f, run) once it is asked for */
+		double flen = 0; /* stocked(x, f, run) once it is asked for */
 		bool have = false;
 		for (int e = 0; e < 2; e++) {
 			const CageEnd *s = end_spot(x, i, e);
 			if (x->cage_of[2 * i + e] >= 0)
 				continue;
 			if (!have)
-				stocked = cage_stocked(f, x->c[i].run), have = true;
+				flen = stocked(x, f, x->c[i].run), have = true;
 			if (s->ocs) {
-				if (stocked > s->reach + 1e-9)
+				if (flen > s->reach + 1e-9)
 					return false;
 				pick[2 * k + e] = (EndPick){NULL, 0};
 				continue;
 			}
 			const Medium *o = module_for(x, f, s->cage, s->nic ? 1 : 0, s->room, s->nic, g->speed,
-						     stocked);
+						     flen);
 			if (!o)
 				return false;
 			pick[2 * k + e] = (EndPick){o, 1};
@@ -535,7 +556,7 @@ static bool optics_fit(CageCtx *x, const Group *g, const Medium *f, Plan *p, End
 			return false; /* fibre between two OCS ports */
 		int head = fibre_head(k, pick);
 		if (head < 0) {
-			double len = have ? stocked : cage_stocked(f, x->c[i].run);
+			double len = have ? flen : stocked(x, f, x->c[i].run);
 			if (len < 0)
 				return false;
 			p->price += f->price + f->price_per_m * len, p->power += f->power;
@@ -581,60 +602,64 @@ static int free_seen(CageCtx *x, End e)
 /* Plans of small groups remembered: a group of a few cages and links (a leaf's twin-port cage
  * and two nodes; two leaves' and two spines' cages) is decided by its cages, its ends and its
  * runs alone, and a large fabric repeats a few thousand of them tens of thousands of times
- * (runs come from rack coordinates and U). A direct-mapped table of such signatures: slots
- * that index the entries, which are only as many as the signatures met (a table of whole
- * entries was 4 MB of fresh pages each call, most of a small build's cabling in page faults
- * on this VM; docs/performance.md). */
-#define GROUP_MEMO 4096
+ * (runs come from rack coordinates and U). The signatures met, in an open-addressed table of
+ * slots that index them (linear probing, at most half full, doubled as they come, up to
+ * GROUP_SLOTS_MAX slots; past that a new signature is chosen and not kept). A direct-mapped
+ * table of 4,096 slots, overwritten on collision, chose a fifth of the k = 64 fat tree's
+ * 196,608 groups again (39,327 times for its 14,623 signatures; docs/performance.md, "Stages
+ * before emit, tenth session"). */
+#define GROUP_SLOTS 4096
+#define GROUP_SLOTS_MAX (1 << 18)
 #define GROUP_MEMO_MAX 8
 
+/* A signature as words, only those it uses (len): the speed; n and ncages; per cable its run,
+ * its ends' room and its ends (group cage + 1) << 20 | lane << 12 | nic << 11 | conn, two to
+ * a word; per cage its room and conn << 16 | lanes << 8 | count. Doubles by their bits, so
+ * two signatures are equal exactly when their words are. */
+enum { GROUP_SIG_WORDS = 2 + 4 * GROUP_MEMO_MAX + 2 * GROUP_MEMO_MAX };
 typedef struct GroupSig {
-	double speed, run[GROUP_MEMO_MAX], room[2][GROUP_MEMO_MAX], cage_room[GROUP_MEMO_MAX];
-	int n, ncages, cage[GROUP_MEMO_MAX]; /* conn << 16 | lanes << 8 | count */
-	int end[2][GROUP_MEMO_MAX];          /* (group cage + 1) << 20 | lane << 12 | nic << 11 | conn */
+	int len;
+	uint64_t w[GROUP_SIG_WORDS];
 } GroupSig;
 
+/* A signature remembered, with its plan: one record, its words and then its plan's picks (two
+ * a cable) after it, in blocks that never move (memo_room). Records of their own size, one
+ * look-up reading one place: with whole signatures and pick tables (740 bytes each) in a table
+ * doubled as it grew, the dragonfly's 9,145 came to 12 MB of fresh pages, 5 % of its stages
+ * before emit in page clearing (perf, a cold run). */
 typedef struct GroupMemo {
-	GroupSig sig;
+	uint64_t hash;
 	Plan plan;
-	EndPick pick[2 * GROUP_MEMO_MAX];
+	int len, npicks;
+	uint64_t w[]; /* len words, then npicks EndPicks */
 } GroupMemo;
 
-/* The signature of group g, or false when it is not one the memo keeps. */
-static bool group_sig(const CageCtx *x, const Group *g, GroupSig *sig)
+static const EndPick *memo_picks(const GroupMemo *e)
 {
-	if (g->ncages > GROUP_MEMO_MAX || g->n > GROUP_MEMO_MAX || g->ocs)
-		return false;
-	memset(sig, 0, sizeof *sig);
-	sig->speed = g->speed, sig->n = g->n, sig->ncages = g->ncages;
-	for (int k = 0; k < g->ncages; k++) {
-		const CageRec *r = &x->cages[g->cages[k]];
-		sig->cage[k] = (r->conn + 2) << 16 | r->lanes << 8 | r->count;
-		sig->cage_room[k] = cage_room(x, r);
-	}
-	for (int k = 0; k < g->n; k++) {
-		int i = g->cables[k];
-		sig->run[k] = x->c[i].run;
-		for (int e = 0; e < 2; e++) {
-			const CageEnd *s = end_spot(x, i, e);
-			int r = x->cage_of[2 * i + e], local = 0;
-			while (r >= 0 && g->cages[local] != r)
-				local++;
-			sig->end[e][k] = (r >= 0 ? local + 1 : 0) << 20 | (s->lane & 255) << 12 |
-					 s->nic << 11 | (s->cage + 2);
-			sig->room[e][k] = s->room;
-		}
-	}
-	return true;
+	return (const EndPick *)(e->w + e->len);
 }
 
-/* Mixes one word into one of four interleaved chains (so that their multiplications
- * overlap). */
-static inline void sig_mix(uint64_t *h, int *lane, uint64_t w)
+typedef struct MemoBlock {
+	struct MemoBlock *next;
+	size_t used, size;
+	_Alignas(16) unsigned char mem[];
+} MemoBlock;
+
+enum { MEMO_BLOCK = 256 << 10 };
+
+/* n bytes (a multiple of 16) for a record, in the current block or a new one. */
+static void *memo_room(CageCtx *x, size_t n)
 {
-	h[*lane] = (h[*lane] ^ w) * 1099511628211u;
-	h[*lane] ^= h[*lane] >> 32;
-	*lane = (*lane + 1) & 3;
+	MemoBlock *b = x->blocks;
+	if (!b || b->used + n > b->size) {
+		size_t size = n > MEMO_BLOCK ? n : MEMO_BLOCK;
+		b = xmalloc(sizeof *b + size);
+		*b = (MemoBlock){x->blocks, 0, size};
+		x->blocks = b;
+	}
+	void *p = b->mem + b->used;
+	b->used += n;
+	return p;
 }
 
 static inline uint64_t sig_word(double v)
@@ -644,38 +669,100 @@ static inline uint64_t sig_word(double v)
 	return w;
 }
 
+/* The signature of group g, or false when it is not one the memo keeps. */
+static bool group_sig(const CageCtx *x, const Group *g, GroupSig *sig)
+{
+	if (g->ncages > GROUP_MEMO_MAX || g->n > GROUP_MEMO_MAX || g->ocs)
+		return false;
+	uint64_t *w = sig->w;
+	*w++ = sig_word(g->speed);
+	*w++ = (uint64_t)(uint32_t)g->n << 32 | (uint32_t)g->ncages;
+	for (int k = 0; k < g->n; k++) {
+		int i = g->cables[k];
+		uint32_t end[2];
+		*w++ = sig_word(x->c[i].run);
+		for (int e = 0; e < 2; e++) {
+			const CageEnd *s = end_spot(x, i, e);
+			int r = x->cage_of[2 * i + e], local = 0;
+			while (r >= 0 && g->cages[local] != r)
+				local++;
+			end[e] = (uint32_t)((r >= 0 ? local + 1 : 0) << 20 | (s->lane & 255) << 12 |
+					    s->nic << 11 | (s->cage + 2));
+			*w++ = sig_word(s->room);
+		}
+		*w++ = (uint64_t)end[0] << 32 | end[1];
+	}
+	for (int k = 0; k < g->ncages; k++) {
+		const CageRec *r = &x->cages[g->cages[k]];
+		*w++ = sig_word(cage_room(x, r));
+		*w++ = (uint32_t)((r->conn + 2) << 16 | r->lanes << 8 | r->count);
+	}
+	sig->len = (int)(w - sig->w);
+	return true;
+}
+
 static uint64_t sig_hash(const GroupSig *sig)
 {
-	/* The words the signature uses (its n cables' and ncages cages' entries; the rest are
-	 * zero, and memcmp compares them whole). The hash only picks a slot (a different
-	 * signature there is recomputed), so any mixing that spreads them serves. */
+	/* Four interleaved chains (so that their multiplications overlap). The hash only
+	 * picks where to look (the words decide), so any mixing that spreads them serves. */
 	uint64_t h[4] = {1469598103934665603u, 0x9e3779b97f4a7c15u, 0xff51afd7ed558ccdu,
 			 0xc4ceb9fe1a85ec53u};
-	int lane = 0;
-	sig_mix(h, &lane, sig_word(sig->speed));
-	sig_mix(h, &lane, (uint64_t)(uint32_t)sig->n << 32 | (uint32_t)sig->ncages);
-	for (int k = 0; k < sig->n; k++) {
-		sig_mix(h, &lane, sig_word(sig->run[k]));
-		sig_mix(h, &lane, sig_word(sig->room[0][k]) ^ sig_word(sig->room[1][k]) * 31);
-		sig_mix(h, &lane, (uint64_t)(uint32_t)sig->end[0][k] << 32 | (uint32_t)sig->end[1][k]);
+	for (int k = 0; k < sig->len; k++) {
+		uint64_t v = (h[k & 3] ^ sig->w[k]) * 1099511628211u;
+		h[k & 3] = v ^ v >> 32;
 	}
-	for (int k = 0; k < sig->ncages; k++) {
-		sig_mix(h, &lane, sig_word(sig->cage_room[k]));
-		sig_mix(h, &lane, (uint64_t)(uint32_t)sig->cage[k]);
+	uint64_t r = (h[0] ^ (h[1] * 31) ^ (h[2] * 1021) ^ (h[3] * 65599)) * 0x9e3779b97f4a7c15u;
+	return r ^ r >> 29;
+}
+
+/* The slot of signature sig (hash h): the one holding it, or the empty one where it goes. */
+static GroupMemo **group_slot(const CageCtx *x, const GroupSig *sig, uint64_t h)
+{
+	for (size_t k = (size_t)h & (x->nslots - 1);; k = (k + 1) & (x->nslots - 1)) {
+		GroupMemo **slot = &x->group_slot[k];
+		const GroupMemo *e = *slot;
+		if (!e || (e->hash == h && e->len == sig->len &&
+			   memcmp(e->w, sig->w, sizeof sig->w[0] * (size_t)sig->len) == 0))
+			return slot;
 	}
-	return (h[0] ^ (h[1] * 31) ^ (h[2] * 1021) ^ (h[3] * 65599)) * 0x9e3779b97f4a7c15u;
+}
+
+/* Room for one more signature, or false when the table is as large as it grows and half full.
+ * Doubling moves every record to its slot in the new table. */
+static bool group_room(CageCtx *x)
+{
+	if (2 * ((size_t)x->ngroups + 1) <= x->nslots)
+		return true;
+	if (2 * x->nslots > GROUP_SLOTS_MAX)
+		return false;
+	GroupMemo **old = x->group_slot;
+	size_t nold = x->nslots;
+	x->nslots *= 2;
+	x->group_slot = calloc(x->nslots, sizeof *x->group_slot);
+	if (!x->group_slot)
+		die_oom();
+	for (size_t k = 0; k < nold; k++)
+		if (old[k]) {
+			size_t at = (size_t)old[k]->hash & (x->nslots - 1);
+			while (x->group_slot[at])
+				at = (at + 1) & (x->nslots - 1);
+			x->group_slot[at] = old[k];
+		}
+	free(old);
+	return true;
 }
 
 /* The best plan of group g into best and best_pick (by g's cables); false when none. */
 static bool best_plan(CageCtx *x, const Group *g, EndPick *pick, EndPick *best_pick, Plan *out)
 {
 	GroupSig sig;
-	int *slot = NULL;
-	if (group_sig(x, g, &sig)) {
-		slot = &x->group_slot[sig_hash(&sig) % GROUP_MEMO];
-		const GroupMemo *e = *slot ? &x->groups[*slot - 1] : NULL;
-		if (e && memcmp(&e->sig, &sig, sizeof sig) == 0) {
-			memcpy(best_pick, e->pick, sizeof *best_pick * 2 * (size_t)g->n);
+	uint64_t hash = 0;
+	bool memo = group_sig(x, g, &sig);
+	if (memo) {
+		hash = sig_hash(&sig);
+		const GroupMemo *e = *group_slot(x, &sig, hash);
+		if (e) {
+			memcpy(best_pick, memo_picks(e), sizeof *best_pick * (size_t)e->npicks);
 			*out = e->plan;
 			return out->ok;
 		}
@@ -697,17 +784,15 @@ static bool best_plan(CageCtx *x, const Group *g, EndPick *pick, EndPick *best_p
 				memcpy(best_pick, pick, sizeof *best_pick * 2 * (size_t)g->n);
 		}
 	}
-	if (slot) {
-		if (!*slot) {
-			if (x->ngroups == x->capgroups) {
-				x->capgroups = x->capgroups ? 2 * x->capgroups : 64;
-				x->groups = xrealloc(x->groups, sizeof *x->groups * (size_t)x->capgroups);
-			}
-			*slot = ++x->ngroups;
-		}
-		GroupMemo *e = &x->groups[*slot - 1];
-		e->sig = sig, e->plan = best;
-		memcpy(e->pick, best_pick, sizeof *best_pick * 2 * (size_t)g->n);
+	if (memo && group_room(x)) {
+		size_t nw = sizeof sig.w[0] * (size_t)sig.len;
+		size_t np = sizeof *best_pick * 2 * (size_t)g->n;
+		GroupMemo *e = memo_room(x, (sizeof *e + nw + np + 15) & ~(size_t)15);
+		*e = (GroupMemo){hash, best, sig.len, 2 * g->n};
+		memcpy(e->w, sig.w, nw);
+		memcpy(e->w + sig.len, best_pick, np); /* memo_picks(e) */
+		*group_slot(x, &sig, hash) = e;
+		x->ngroups++;
 	}
 	*out = best;
 	return best.ok;
@@ -769,7 +854,7 @@ static bool choose_group(CageCtx *x, const Group *g, int base, EndPick *pick, En
 			double cost = fib->price + fib->price_per_m * c->length;
 			c->price += cost / legs, c->power += fib->power / legs;
 		} else {
-			c->length = cage_stocked(fib, c->run);
+			c->length = stocked(x, fib, c->run);
 			c->price += fib->price + fib->price_per_m * c->length;
 			c->power += fib->power;
 		}
@@ -790,7 +875,7 @@ static int cage_choose_now(const Design *d, const CageIndex *index, const Catalo
 		     .up = cage_tables_get(&s, sizeof(int), (size_t)n + 1, false), .index = index, .d = d,
 		     .seen = cage_tables_get(&s, sizeof(int), (size_t)(d->naccels + d->nextras + 1), true),
 		     .memo = cage_tables_get(&s, sizeof(ModuleMemo), MODULE_MEMO, true),
-		     .group_slot = cage_tables_get(&s, sizeof(int), GROUP_MEMO, true),
+		     .group_slot = calloc(GROUP_SLOTS, sizeof(GroupMemo *)), .nslots = GROUP_SLOTS,
 		     .written = written, .range = range};
 	x.optics = cage_tables_get(&s, sizeof(Medium *), (size_t)cat->n + 1, false);
 	x.plans = cage_tables_get(&s, sizeof(Medium *), (size_t)cat->n + 1, false);
@@ -800,6 +885,8 @@ static int cage_choose_now(const Design *d, const CageIndex *index, const Catalo
 		else
 			x.plans[x.nplans++] = &cat->m[j];
 	}
+	if (!x.group_slot)
+		die_oom();
 	find_cages(&x, &s);
 	/* Groups in the order of their first cable; their cables and cages by counting sort. */
 	int *gid = cage_tables_get(&s, sizeof(int), (size_t)n + 1, false), ngroups = 0;
@@ -849,7 +936,11 @@ static int cage_choose_now(const Design *d, const CageIndex *index, const Catalo
 			bad = g.cables[0];
 		from = start[gi], cfrom = cstart[gi];
 	}
-	free(x.groups);
+	for (MemoBlock *b = x.blocks, *next; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	free(x.group_slot);
 	cage_tables_free(&s);
 	return bad;
 }

@@ -186,7 +186,8 @@ int design_init(Design *d, Program *p)
 		      .exhaustive = d->exhaustive, .timings = d->timings, .built_objective = NAN,
 		      .cable_hint_money = d->cable_hint_money, .cable_hint_watts = d->cable_hint_watts,
 		      .nogoods = d->nogoods, .nnogoods = d->nnogoods,
-		      .prior = d->prior, .numbers_only = d->numbers_only};
+		      .prior = d->prior, .numbers_only = d->numbers_only,
+		      .switch_ports_later = d->switch_ports_later};
 	int before = diag_errors(c);
 	/* check.c allows one cluster per spec. */
 	for (int i = 0; i < p->decls.n && !d->cluster; i++)

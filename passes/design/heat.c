@@ -45,7 +45,7 @@ double heat_end_power(const CableInst *c, bool z_end)
 }
 
 /* The rack of a link end and the device's optics field, or -1. */
-static int end_rack(Design *d, End e, double **optics)
+static inline int end_rack(Design *d, End e, double **optics)
 {
 	*optics = NULL;
 	switch (e.kind) {
@@ -174,6 +174,11 @@ int heat_racks(Design *d)
 		d->optics_switch[i] = 0;
 	for (int i = 0; i < d->nextras; i++)
 		d->optics_extra[i] = 0;
+	/* The sums in locals (the same additions in the same order): through pr each one was
+	 * read back after every store to a rack or a device, which may alias it for all the
+	 * compiler knows. */
+	double run = 0, median_run = 0, longest = 0;
+	double by_tier[LT_COUNT] = {0}, median_by_tier[LT_COUNT] = {0};
 	for (int i = 0; i < d->ncables; i++) {
 		const CableInst *c = &d->cables[i];
 		const LinkInst *l = &d->links[c->link];
@@ -198,11 +203,15 @@ int heat_racks(Design *d)
 			double then = fabs(a->median_x - z->median_x) + fabs(a->median_y - z->median_y);
 			median += (1 + CABLE_SLACK_SHARE) * (then - now);
 		}
-		pr->run += c->run, pr->median_run += median;
+		run += c->run, median_run += median;
 		if ((unsigned)l->tier < LT_COUNT)
-			pr->run_by_tier[l->tier] += c->run, pr->median_by_tier[l->tier] += median;
-		pr->longest = fmax(pr->longest, c->run);
+			by_tier[l->tier] += c->run, median_by_tier[l->tier] += median;
+		if (c->run > longest) /* fmax's result without its call (longest is never NaN) */
+			longest = c->run;
 	}
+	pr->run = run, pr->median_run = median_run, pr->longest = longest;
+	for (int i = 0; i < LT_COUNT; i++)
+		pr->run_by_tier[i] = by_tier[i], pr->median_by_tier[i] = median_by_tier[i];
 	int before = d->violations.n;
 	pr->peak_rack_power = 0, pr->peak_rack_cables = 0;
 	for (int z = 0; z < d->nzones; z++)

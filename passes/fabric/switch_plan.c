@@ -301,7 +301,12 @@ static int plan_fabric(Design *d, int fi, SwitchPlan *sp)
 	errors += check_asns(d, sp);
 	sp->mtu = (int)field_num(f->decl, FLD_FABRIC_MTU);
 	sp->lossless = field_bool(f->decl, FLD_FABRIC_LOSSLESS);
-	if (!errors)
+	/* The ports (a SwitchPort for each switch end of every link: 29 MB, a tenth of the
+	 * 262k dragonfly's memory before emit) only for the switches' files, which a default
+	 * build of a large fabric does not write: then planned when they are (switch_plan_ports),
+	 * unless this pass's IR is dumped. */
+	sp->ports_later = d->switch_ports_later && d->p->dump < STAGE_ADDRESS;
+	if (!errors && !sp->ports_later)
 		plan_ports(d, sp);
 	return errors;
 }
@@ -379,6 +384,17 @@ int switch_plan_fabrics(Design *d)
 		warn_overlaps(d);
 	d->p->unmet += errors; /* requirements the design does not meet: exit 2 */
 	return errors;
+}
+
+void switch_plan_ports(Design *d)
+{
+	for (int fi = 0; d->switch_plans && fi < d->nfabrics; fi++) {
+		SwitchPlan *sp = &d->switch_plans[fi];
+		if (sp->f && sp->ports_later) {
+			plan_ports(d, sp);
+			sp->ports_later = false;
+		}
+	}
 }
 
 uint32_t switch_plan_loopback(const SwitchPlan *sp, int i)

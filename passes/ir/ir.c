@@ -234,21 +234,6 @@ void ir_switch_port_alias(Buf *b, const SwitchInst *s, int port)
 		buf_putc(b, (char)('a' + sub % 26));
 }
 
-void ir_switch_port(const SwitchInst *s, int port, int *phys, int *lane, int *split_ways)
-{
-	int br = s->breakout > 0 ? s->breakout : 1;
-	if (s->split > 0 && port >= s->split) {
-		int ub = s->up_breakout > 0 ? s->up_breakout : 1;
-		*phys = (s->split + br - 1) / br + (port - s->split) / ub;
-		*lane = (port - s->split) % ub;
-		*split_ways = ub;
-		return;
-	}
-	*phys = port / br;
-	*lane = port % br;
-	*split_ways = br;
-}
-
 void ir_end_place(const Design *d, End e, int *rack, int *u)
 {
 	*rack = -1;
@@ -359,30 +344,6 @@ typedef struct CableLead {
 	int cable;
 } CableLead;
 
-/* Sorts by the 50 leading bits that the 10 digits spell (only runs of equal ones matter), 10
- * bits at a time, least significant first: 5 stable counting passes, a few ms for 300,000
- * cables where qsort's calls cost ten times that. */
-static void sort_leads(CableLead *v, size_t n)
-{
-	/* By the 50 bits from bit 14 (what the ids' first 10 digits hold), stably: four passes
-	 * of 13 bits (the last reaches past bit 63, where there is nothing), to and fro. */
-	CableLead *tmp = xmalloc(sizeof *tmp * (n + 1));
-	size_t *count = xmalloc(sizeof(size_t) * 8193);
-	for (int pass = 0; pass < 4; pass++) {
-		int shift = 14 + 13 * pass;
-		CableLead *from = pass % 2 ? tmp : v, *to = pass % 2 ? v : tmp;
-		memset(count, 0, sizeof(size_t) * 8193);
-		for (size_t i = 0; i < n; i++)
-			count[(from[i].lead >> shift & 8191) + 1]++;
-		for (int k = 0; k < 8192; k++)
-			count[k + 1] += count[k];
-		for (size_t i = 0; i < n; i++)
-			to[count[from[i].lead >> shift & 8191]++] = from[i];
-	}
-	free(count);
-	free(tmp);
-}
-
 typedef struct Colliding {
 	unsigned char dg[HASH_BYTES];
 	int cable;
@@ -442,6 +403,57 @@ static void name_colliding(Design *d, const CableLead *run, int n, Buf *key)
 	free(chars);
 	free(dg);
 	free(c);
+}
+
+/* Whether cable lead x's 50 leading bits (what the ids' 10 digits spell) order before y's; the
+ * cable's index breaks ties (only the runs of equal ones matter, not their order). */
+static bool lead_before(const CableLead *x, const CableLead *y)
+{
+	uint64_t a = x->lead >> 14, b = y->lead >> 14;
+	return a < b || (a == b && x->cable < y->cable);
+}
+
+/* Every run of cables whose leads share their 50 leading bits (n >= 2 of them) named by
+ * name_colliding. The leads go into buckets by their top bits (a counting pass and one
+ * scatter: a bucket holds a few leads, SHA-256's bits being uniform), and each bucket is sorted
+ * by insertion, where the runs are found. Four 13-bit radix passes over every lead and the ids
+ * then written in lead order, to and fro across the tables, took 7 % of the dragonfly's stages
+ * before emit in cache misses (perf, docs/performance.md, "Stages before emit, tenth session");
+ * the ids are now written in cable order and only runs are looked for. */
+static void name_runs(Design *d, const CableLead *all, size_t n, Buf *key)
+{
+	int bits = 8;
+	while (bits < 20 && ((size_t)1 << bits) < n / 4)
+		bits++;
+	size_t nb = (size_t)1 << bits;
+	uint32_t *start = xmalloc(sizeof *start * (nb + 1));
+	memset(start, 0, sizeof *start * (nb + 1));
+	for (size_t i = 0; i < n; i++)
+		start[(all[i].lead >> (64 - bits)) + 1]++;
+	for (size_t b = 0; b < nb; b++)
+		start[b + 1] += start[b];
+	CableLead *v = xmalloc(sizeof *v * (n + 1));
+	for (size_t i = 0; i < n; i++)
+		v[start[all[i].lead >> (64 - bits)]++] = all[i];
+	/* start[b] is now bucket b's end, and bucket b begins where b - 1 ends */
+	for (size_t b = 0, from = 0; b < nb; from = start[b++]) {
+		size_t to = start[b];
+		for (size_t i = from + 1; i < to; i++) {
+			CableLead x = v[i];
+			size_t j = i;
+			for (; j > from && lead_before(&x, &v[j - 1]); j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+		for (size_t i = from, end; i < to; i = end) {
+			for (end = i + 1; end < to && (v[end].lead ^ v[i].lead) >> 14 == 0; end++)
+				;
+			if (end - i > 1)
+				name_colliding(d, v + i, (int)(end - i), key);
+		}
+	}
+	free(v);
+	free(start);
 }
 
 /* The digests' leads, made in batches of LEADS_BATCH cables by whichever thread takes the next
@@ -542,22 +554,16 @@ int ir_name_cables(Design *d)
 	size_t n = (size_t)d->ncables;
 	d->cable_ids = arena_alloc(d->c->arena, sizeof(char *) * (n + 1));
 	CableLead *all = cable_leads(d);
-	Buf key = {0};
-	sort_leads(all, n);
+	/* Every cable's 10 digits at its index (the backends read them in cable order), then
+	 * the few that share theirs with another named again. */
 	char *ids = arena_alloc(d->c->arena, (ID_CHARS + 2) * (n + 1));
-	for (size_t i = 0, end; i < n; i = end) {
-		/* The run of cables whose 50 leading bits (10 digits) are these. */
-		for (end = i + 1; end < n && (all[end].lead ^ all[i].lead) >> 14 == 0; end++)
-			;
-		if (end - i > 1) {
-			name_colliding(d, all + i, (int)(end - i), &key);
-			continue;
-		}
-		/* at the cable's index: the backends read them in cable order */
-		char *id = ids + (ID_CHARS + 2) * (size_t)all[i].cable;
+	for (size_t i = 0; i < n; i++) {
+		char *id = ids + (ID_CHARS + 2) * i;
 		lead_id(all[i].lead, ID_CHARS, id);
-		d->cable_ids[all[i].cable] = id;
+		d->cable_ids[i] = id;
 	}
+	Buf key = {0};
+	name_runs(d, all, n, &key);
 	buf_free(&key);
 	free(all);
 	return 0;
