@@ -485,12 +485,12 @@ typedef struct Published {
 /* The 8K stage as §3.3.2 describes it: no activation checkpointing, FSDP sharding the
  * optimizer state and gradients but not the weights (ZeRO-2: shard_gradients), the first and
  * last stages one layer short (the uneven split 7 + 14 x 8 + 7) with an embedding-only first
- * and loss-only last virtual stage at interleaving 8. Planned so it fits (test_llama3_as_run)
- * but it is not the accuracy row's plan: with ZeRO-2's reduce-scatter every micro-batch it
- * comes out 12.0 % slow at the H100's 0.64, 3.8 s of exposed data-parallel traffic that no
- * efficiency removes (docs/parallelism.md, "Llama 3's fit row planned as it ran"); the row
- * keeps the search's fastest plan that fits, block recomputation of one layer a virtual
- * stage. */
+ * and loss-only last virtual stage at interleaving 8. It fits only so (test_llama3_as_run),
+ * and since the data-parallel collectives hide layer by layer (plan_model.c, exposed_pieces)
+ * it is also the search's fastest plan for the 8,192 and 16,384-GPU rows, which fix only TP,
+ * CP and PP; before, ZeRO-2's reduce-scatter every micro-batch, 70 % of it at most hidden,
+ * left 3.8 s exposed and the search took block recomputation of one layer a virtual stage
+ * at interleaving 4 (docs/parallelism.md, "Llama 3's fit row planned as it ran"). */
 #define LLAMA3_8K "recompute = none; shard_gradients = true"
 #define LLAMA405_128K \
 	"transformer(layers = 126, hidden = 16384, heads = 128, query_groups = 8, ffn = 53248, " \
@@ -1037,16 +1037,14 @@ static void test_accuracy(void)
 			dense_sum += fabs(accuracy_errors[i]), dense_n++;
 	double dense_mean = dense_n ? dense_sum / dense_n : 0;
 	/* Regression bounds at what the model reaches today (docs/parallelism.md, "Accuracy"):
-	 * the fitted rows within 2.7 % on average (2.61 %: the fused attention's efficiencies are
-	 * measured kernels', not fitted, and the refit minimises the rows' squared error, not
-	 * their mean absolute one, which was 2.57 % before); the held-out ones within 21.2 % (21.1
-	 * %: the fourteen MoE rows, +27 to +239 %, an open gap of the model, MB_MOE above, raise
-	 * it from 5.3 %), and those without the MoE rows within 5.4 % (5.32 %: DeepSeek-V3's
-	 * GPU-hours, −1.3 % before the MoE token permutations were counted, +3.3 % with them);
-	 * the goal, 5 % held out, is not met. */
-	CU_ASSERT(fit_mean <= 0.027);
-	CU_ASSERT(mean <= 0.212);
-	CU_ASSERT(dense_mean <= 0.054);
+	 * the fitted rows within 2.5 % on average (2.43 %; 2.61 % before the data-parallel
+	 * collectives hid layer by layer, which lets Llama 3's fit row plan as it ran); the
+	 * held-out ones within 20.9 % (20.83 %: the fourteen MoE rows, +25 to +239 %, an open gap
+	 * of the model, MB_MOE above, raise it from 5.0 %), and those without the MoE rows within
+	 * 5.1 % (5.02 %, 5.32 % before); the goal, 5 % held out, is not met. */
+	CU_ASSERT(fit_mean <= 0.025);
+	CU_ASSERT(mean <= 0.209);
+	CU_ASSERT(dense_mean <= 0.051);
 	int fitted = 0;
 	for (int i = 0; i < accuracy_n; i++)
 		fitted += accuracy_fit[i];
@@ -1067,9 +1065,11 @@ static void test_accuracy(void)
 static void test_llama3_as_run(void)
 {
 	static char spec[8192];
+	/* The last: nothing but the published TP, CP and PP, as the accuracy row: the search's
+	 * fastest plan is the one the paper ran. */
 	const char *variants[] = {LLAMA3_8K, "recompute = none; shard_gradients = false",
-				  LLAMA3_8K "; interleave = 4"};
-	for (int i = 0; i < 3; i++) {
+				  LLAMA3_8K "; interleave = 4", ""};
+	for (int i = 0; i < 4; i++) {
 		snprintf(spec, sizeof spec,
 			 "%scluster c { site = s; nodes = 1024 x DGX_H100; rack = r; fabrics = [f] }\n"
 			 "workload w {\n  cluster = c\n  model = llama3_405b\n  tokens = 1e12\n"
@@ -1077,7 +1077,7 @@ static void test_llama3_as_run(void)
 			 ACC_H100, variants[i]);
 		Built *b = build(spec);
 		const WorkloadPlan *wp = b->d.nplans ? plan_of(b, "w") : NULL;
-		if (i > 0) {
+		if (i > 0 && i < 3) {
 			CU_ASSERT(wp == NULL || !wp->r.found);
 			done(b);
 			continue;
@@ -1093,6 +1093,22 @@ static void test_llama3_as_run(void)
 		PlanLayer l;
 		plan_layer(&wp->model, &wp->hw, c, &l);
 		CLOSE(k->mem_act, l.act * plan_inflight_layers(&wp->model, c, k->microbatches), 1e-12);
+		/* ZeRO-2 is never faster than ZeRO-1 at the same plan (the search costs it only
+		 * where ZeRO-1 does not fit): the same last reduce-scatter, m - 1 more before it.
+		 * Also at one micro-batch a replica, where the two do the same traffic (ZeRO-2's
+		 * reduce-scatter, in the micro-batch's time, lengthens the bubble too). */
+		PlanConfig z1 = *c;
+		z1.zero2 = false;
+		PlanCost k1, k2;
+		plan_evaluate(&wp->model, &wp->hw, &z1, &k1);
+		CU_ASSERT(k->step >= k1.step);
+		CU_ASSERT(k->dp_comm > k1.dp_comm);
+		PlanConfig one = *c;
+		one.batch = c->dp;
+		z1.batch = c->dp;
+		plan_evaluate(&wp->model, &wp->hw, &one, &k2);
+		plan_evaluate(&wp->model, &wp->hw, &z1, &k1);
+		CU_ASSERT(k2.step >= k1.step);
 		done(b);
 	}
 }
@@ -1378,17 +1394,18 @@ static void test_overlap(void)
 	done(b);
 }
 
-/* Block recomputation: Llama 3.1 405B at TP 8 PP 16 on 8,192 H100 (Llama 3's plan) does not
- * fit without recomputation; the search recomputes the fewest layers of each virtual stage that
- * fit (k of n), which is faster than recomputing all, and the arguments say so. The blend is
- * exact at its ends. */
+/* Block recomputation: Llama 3.1 405B at TP 8 PP 16 on 8,192 H100 (Llama 3's plan) with the
+ * gradients unsharded (ZeRO-1; with ZeRO-2 it runs without recomputation, as the paper ran
+ * it: test_llama3_as_run) does not fit without recomputation; the search recomputes the
+ * fewest layers of each virtual stage that fit (k of n), which is faster than recomputing
+ * all, and the arguments say so. The blend is exact at its ends. */
 static void test_block_recompute(void)
 {
 	static char spec[4096];
 	snprintf(spec, sizeof spec,
 		 "%scluster c { site = s; nodes = 1024 x DGX_H100; rack = r; fabrics = [f] }\n"
 		 "workload w { cluster = c; model = llama3_405b; tokens = 1e12; global_batch = 2048; "
-		 "gpus = 8192; tp = 8; cp = 1; pp = 16 }\n",
+		 "gpus = 8192; tp = 8; cp = 1; pp = 16; shard_gradients = false }\n",
 		 ACC_H100);
 	Built *b = build(spec);
 	const WorkloadPlan *wp = plan_of(b, "w");
