@@ -533,17 +533,43 @@ static double eff16(const PlanHw *hw)
 	return hw->eff16 > 0 ? hw->eff16 : hw->eff_large;
 }
 
-/* The fused attention kernel's shares of the BF16 peak, forward and backward (the
- * accelerator's attention_efficiency and attention_backward_efficiency; a PlanHw built by hand
- * without them: BF16's large-matrix efficiency). */
-static double attn_eff(const PlanHw *hw)
+/* The fused attention kernel by sequence length: cuDNN's fused attention on H100 SXM5, BF16,
+ * head dim 128, batch x sequence 16K, at sequence 512, 1K, 2K, 4K, 8K and 16K, TFLOP/s: the
+ * forward with the causal mask and the backward without it, the only backward published
+ * (Shah et al., "FlashAttention-3", arXiv 2407.08608, 2024, figures 5 and 6). The
+ * accelerators' attention_efficiency and attention_backward_efficiency are the means over 4K,
+ * 8K and 16K (std.accelerators); a kernel call at another length runs at the mean times the
+ * curve's ratio there, read linearly between the measured lengths in log2 and flat beyond
+ * them (it is flat from 4K: 518-539 forward). The H100's curve stands for the other
+ * accelerators' (an estimate: no other per-length cuDNN figures were found). */
+static const double ATTN_SEQ_FWD[] = {315, 410, 484, 518, 529, 539};
+static const double ATTN_SEQ_BWD[] = {305, 408, 465, 499, 518, 516};
+
+static double attn_seq_factor(const double *tflops, double len)
 {
-	return hw->attn_eff > 0 ? hw->attn_eff : eff16(hw);
+	double mean = (tflops[3] + tflops[4] + tflops[5]) / 3;
+	double x = log2(len / 512);
+	if (!(x > 0))
+		return tflops[0] / mean;
+	if (x >= 5)
+		return tflops[5] / mean;
+	int i = (int)x;
+	return (tflops[i] + (x - i) * (tflops[i + 1] - tflops[i])) / mean;
 }
 
-static double attn_bwd_eff(const PlanHw *hw)
+/* The fused attention kernel's shares of the BF16 peak, forward and backward, at a kernel
+ * call's sequence length `len` (the accelerator's attention_efficiency and
+ * attention_backward_efficiency by attn_seq_factor; a PlanHw built by hand without them:
+ * BF16's large-matrix efficiency, whatever the length). */
+static double attn_eff(const PlanHw *hw, double len)
 {
-	return hw->attn_bwd_eff > 0 ? hw->attn_bwd_eff : attn_eff(hw);
+	return hw->attn_eff > 0 ? hw->attn_eff * attn_seq_factor(ATTN_SEQ_FWD, len) : eff16(hw);
+}
+
+static double attn_bwd_eff(const PlanHw *hw, double len)
+{
+	return hw->attn_bwd_eff > 0 ? hw->attn_bwd_eff * attn_seq_factor(ATTN_SEQ_BWD, len)
+				    : attn_eff(hw, len);
 }
 
 /* Seconds of `batch` m×k by k×n multiplies at the workload's precision (FP8 or BF16). */
@@ -712,9 +738,12 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	 * the fused kernel's measured share of the BF16 peak (the FLOPs counted as here, the
 	 * causal mask's half: Shah et al., "FlashAttention-3", arXiv 2407.08608, §4.1; on Hopper
 	 * and later Transformer Engine runs cuDNN's fused attention, TE's get_attention_backend
-	 * "give FusedAttention preference on Hopper+"); unset, BF16's matmul_efficiency. */
+	 * "give FusedAttention preference on Hopper+"); unset, BF16's matmul_efficiency.
+	 * The kernel's sequence is the rank's queries, s/c with context parallelism (the
+	 * ring's blocks are s/c by s/c; the all-gather's s/c queries meet up to s keys, taken at
+	 * s/c too: a lower bound); attn_seq_factor. */
 	if (c->flash)
-		core = 2 * b * a / t * sl * s * (x.dq + x.dv) / (hw->peak16 * attn_eff(hw)) / 2;
+		core = 2 * b * a / t * sl * s * (x.dq + x.dv) / (hw->peak16 * attn_eff(hw, sl)) / 2;
 	if (!moe) {
 		mm += gemm(hw, 1, tokens, (m->mats - 1) * m->ffn / t, h) +
 		      gemm(hw, 1, tokens, h, m->ffn / t);
@@ -748,7 +777,8 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	 * the forward has 2, 2.5 x the forward's FLOPs rather than 2 x (Dao 2024, §3.1.2), at the
 	 * backward kernel's own efficiency: 2.5·core·(forward eff / backward eff) in all, of
 	 * which the 2·core every layer's backward already counts (plan_layer) is not repeated. */
-	o->core_bwd_extra = c->flash ? core * (2.5 * attn_eff(hw) / attn_bwd_eff(hw) - 2) : 0;
+	o->core_bwd_extra =
+		c->flash ? core * (2.5 * attn_eff(hw, sl) / attn_bwd_eff(hw, sl) - 2) : 0;
 	/* TP: two all-reduces of the layer's output per pass (or, with SP, two reduce-scatters and
 	 * two all-gathers: the same volume; Korthikanti et al. §4.2.2). */
 	double act_bytes = tokens * h * 2;
@@ -1130,7 +1160,8 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	} else if (c->dopt) {
 		double rs = params_collective(hw, span, n, ne, COLL_REDUCE_SCATTER, gb, dense, expert);
 		double ag = params_collective(hw, span, n, ne, COLL_ALL_GATHER, wb, dense, expert);
-		double on = exposed_pieces(rs, bwd, stage, true) + exposed_pieces(ag, fwd, stage, true);
+		double on = exposed_pieces(rs, bwd, stage, true) +
+			    exposed_pieces(ag, fwd, stage, true);
 		o->overlap_dp = (odp & 2u) && (!(odp & 1u) || on < rs + ag);
 		dp = o->overlap_dp ? on : rs + ag;
 	} else {
