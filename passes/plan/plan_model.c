@@ -71,6 +71,38 @@ static bool overlap_on(unsigned allowed, double comm, double busy)
 		return true;
 	return exposed(comm, busy, true) < exposed(comm, busy, false);
 }
+
+/* The data-parallel collectives are not one collective but one a layer: FSDP gathers each
+ * layer's weights just before that layer needs them and reduce-scatters its gradients as soon
+ * as its backward produced them, with the next layer's gather prefetched under the current
+ * layer's compute (Zhao et al., "PyTorch FSDP: Experiences on Scaling Fully Sharded Data
+ * Parallel", PVLDB 16(12), 2023, figure 5, "Overlap Communication and Computation"; backward
+ * and forward prefetch); Megatron-Core's --overlap-grad-reduce launches each bucket's
+ * reduce-scatter or all-reduce when the backward has filled it and --overlap-param-gather each
+ * bucket's all-gather ahead of the forward that needs it (megatron/core/distributed/
+ * param_and_grad_buffer.py: buckets of about 40M parameters, fewer than a layer of these
+ * models: one piece a layer is the coarser reading). So only one piece, the first gather or
+ * the last reduction, has no compute to run under; the rest hides as long as the compute
+ * lasts, still costing OVERLAP_COST of its time in the compute (its kernels' SMs and HBM
+ * traffic). This replaces OVERLAP_MAX, whose "first and last chunks" are those of a single
+ * collective split for overlap (TP), for these collectives of `pieces` equal parts. */
+static double exposed_pieces(double comm, double busy, double pieces, bool on)
+{
+	if (!on)
+		return comm;
+	double hidden = fmin(busy, comm - comm / fmax(1, pieces));
+	return comm - hidden + OVERLAP_COST * hidden;
+}
+
+/* overlap_on for collectives in pieces. */
+static bool pieces_on(unsigned allowed, double comm, double busy, double pieces)
+{
+	if (!(allowed & 2u))
+		return false;
+	if (!(allowed & 1u))
+		return true;
+	return exposed_pieces(comm, busy, pieces, true) < comm;
+}
 static const double HBM_EFF = 0.8;
 static const double ADAM_BYTES = 32;
 
@@ -501,17 +533,43 @@ static double eff16(const PlanHw *hw)
 	return hw->eff16 > 0 ? hw->eff16 : hw->eff_large;
 }
 
-/* The fused attention kernel's shares of the BF16 peak, forward and backward (the
- * accelerator's attention_efficiency and attention_backward_efficiency; a PlanHw built by hand
- * without them: BF16's large-matrix efficiency). */
-static double attn_eff(const PlanHw *hw)
+/* The fused attention kernel by sequence length: cuDNN's fused attention on H100 SXM5, BF16,
+ * head dim 128, batch x sequence 16K, at sequence 512, 1K, 2K, 4K, 8K and 16K, TFLOP/s: the
+ * forward with the causal mask and the backward without it, the only backward published
+ * (Shah et al., "FlashAttention-3", arXiv 2407.08608, 2024, figures 5 and 6). The
+ * accelerators' attention_efficiency and attention_backward_efficiency are the means over 4K,
+ * 8K and 16K (std.accelerators); a kernel call at another length runs at the mean times the
+ * curve's ratio there, read linearly between the measured lengths in log2 and flat beyond
+ * them (it is flat from 4K: 518-539 forward). The H100's curve stands for the other
+ * accelerators' (an estimate: no other per-length cuDNN figures were found). */
+static const double ATTN_SEQ_FWD[] = {315, 410, 484, 518, 529, 539};
+static const double ATTN_SEQ_BWD[] = {305, 408, 465, 499, 518, 516};
+
+static double attn_seq_factor(const double *tflops, double len)
 {
-	return hw->attn_eff > 0 ? hw->attn_eff : eff16(hw);
+	double mean = (tflops[3] + tflops[4] + tflops[5]) / 3;
+	double x = log2(len / 512);
+	if (!(x > 0))
+		return tflops[0] / mean;
+	if (x >= 5)
+		return tflops[5] / mean;
+	int i = (int)x;
+	return (tflops[i] + (x - i) * (tflops[i + 1] - tflops[i])) / mean;
 }
 
-static double attn_bwd_eff(const PlanHw *hw)
+/* The fused attention kernel's shares of the BF16 peak, forward and backward, at a kernel
+ * call's sequence length `len` (the accelerator's attention_efficiency and
+ * attention_backward_efficiency by attn_seq_factor; a PlanHw built by hand without them:
+ * BF16's large-matrix efficiency, whatever the length). */
+static double attn_eff(const PlanHw *hw, double len)
 {
-	return hw->attn_bwd_eff > 0 ? hw->attn_bwd_eff : attn_eff(hw);
+	return hw->attn_eff > 0 ? hw->attn_eff * attn_seq_factor(ATTN_SEQ_FWD, len) : eff16(hw);
+}
+
+static double attn_bwd_eff(const PlanHw *hw, double len)
+{
+	return hw->attn_bwd_eff > 0 ? hw->attn_bwd_eff * attn_seq_factor(ATTN_SEQ_BWD, len)
+				    : attn_eff(hw, len);
 }
 
 /* Seconds of `batch` m×k by k×n multiplies at the workload's precision (FP8 or BF16). */
@@ -680,9 +738,12 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	 * the fused kernel's measured share of the BF16 peak (the FLOPs counted as here, the
 	 * causal mask's half: Shah et al., "FlashAttention-3", arXiv 2407.08608, §4.1; on Hopper
 	 * and later Transformer Engine runs cuDNN's fused attention, TE's get_attention_backend
-	 * "give FusedAttention preference on Hopper+"); unset, BF16's matmul_efficiency. */
+	 * "give FusedAttention preference on Hopper+"); unset, BF16's matmul_efficiency.
+	 * The kernel's sequence is the rank's queries, s/c with context parallelism (the
+	 * ring's blocks are s/c by s/c; the all-gather's s/c queries meet up to s keys, taken at
+	 * s/c too: a lower bound); attn_seq_factor. */
 	if (c->flash)
-		core = 2 * b * a / t * sl * s * (x.dq + x.dv) / (hw->peak16 * attn_eff(hw)) / 2;
+		core = 2 * b * a / t * sl * s * (x.dq + x.dv) / (hw->peak16 * attn_eff(hw, sl)) / 2;
 	if (!moe) {
 		mm += gemm(hw, 1, tokens, (m->mats - 1) * m->ffn / t, h) +
 		      gemm(hw, 1, tokens, h, m->ffn / t);
@@ -716,7 +777,8 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	 * the forward has 2, 2.5 x the forward's FLOPs rather than 2 x (Dao 2024, §3.1.2), at the
 	 * backward kernel's own efficiency: 2.5·core·(forward eff / backward eff) in all, of
 	 * which the 2·core every layer's backward already counts (plan_layer) is not repeated. */
-	o->core_bwd_extra = c->flash ? core * (2.5 * attn_eff(hw) / attn_bwd_eff(hw) - 2) : 0;
+	o->core_bwd_extra =
+		c->flash ? core * (2.5 * attn_eff(hw, sl) / attn_bwd_eff(hw, sl) - 2) : 0;
 	/* TP: two all-reduces of the layer's output per pass (or, with SP, two reduce-scatters and
 	 * two all-gathers: the same volume; Korthikanti et al. §4.2.2). */
 	double act_bytes = tokens * h * 2;
@@ -1038,30 +1100,38 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	/* FSDP gathers each layer's weights before its forward and again before its backward and
 	 * reduce-scatters its gradients after, every micro-batch (ZeRO-3: 1.5 x the data-parallel
 	 * volume per pass; Rajbhandari et al. §7.2.2), the next layer's under the current one's
-	 * compute when overlap_dp is on. */
+	 * compute when overlap_dp is on (layer by layer: exposed_pieces). */
 	double n = (double)c->dp * c->cp, ne = expert_dp(c);
 	double fsdp_t = 0;
 	if (c->fsdp) {
 		double ag = params_collective(hw, span, n, ne, COLL_ALL_GATHER, wb, dense, expert);
 		double rs = params_collective(hw, span, n, ne, COLL_REDUCE_SCATTER, gb, dense, expert);
-		double f = m->layers * l->fwd, bk = m->layers * l->bwd;
-		o->overlap_dp = overlap_on(n > 1 ? c->overlap_dp : 1u, 2 * ag + rs, f + bk);
-		fsdp_t = exposed(ag, f, o->overlap_dp) + exposed(ag + rs, bk, o->overlap_dp);
+		double f = m->layers * l->fwd, bk = m->layers * l->bwd, k = m->layers;
+		double on = exposed_pieces(ag, f, k, true) + exposed_pieces(ag + rs, bk, k, true);
+		unsigned ofs = n > 1 ? c->overlap_dp : 1u;
+		o->overlap_dp = (ofs & 2u) && (!(ofs & 1u) || on < 2 * ag + rs);
+		fsdp_t = o->overlap_dp ? on : 2 * ag + rs;
 		per_mb += fsdp_t;
 	}
 	/* ZeRO-2: with the gradients sharded there is no whole gradient to accumulate into, so
 	 * each micro-batch's gradients are reduce-scattered as its backward produces them
 	 * (Rajbhandari et al. §5.2; DeepSpeed's stage 2 reduces every micro-step; Megatron-FSDP's
 	 * optim_grads forces --overlap-grad-reduce), under the micro-batch's backward when
-	 * overlap_dp is on; the updated BF16 weights are all-gathered once a step, as with the
-	 * distributed optimizer (below). So a plan is never faster with ZeRO-2 than with ZeRO-1
-	 * (the same reduce-scatter under the same backward, m times), which the search uses. */
-	double z2_t = 0;
+	 * overlap_dp is on, layer by layer (exposed_pieces), and under the forward of the
+	 * micro-batch that follows it (1F1B alternates them; without a pipeline the next
+	 * micro-batch's forward): the reduce-scatters queue on their stream while the compute
+	 * goes on. The last micro-batch's has only its own backward, as ZeRO-1's one
+	 * reduce-scatter (below; the difference is added once, z2_last). The updated BF16 weights
+	 * are all-gathered once a step, as with the distributed optimizer (below). So a plan is
+	 * never faster with ZeRO-2 than with ZeRO-1 (the same last reduce-scatter, and m - 1 more
+	 * before it), which the search uses. */
+	double z2_t = 0, z2_last = 0;
 	if (c->zero2) {
 		double rs = params_collective(hw, span, n, ne, COLL_REDUCE_SCATTER, gb, dense, expert);
-		double bk = stage * l->bwd;
-		o->overlap_dp = overlap_on(n > 1 ? c->overlap_dp : 1u, rs, bk);
-		z2_t = exposed(rs, bk, o->overlap_dp);
+		double bk = stage * l->bwd, next = stage * l->fwd;
+		o->overlap_dp = pieces_on(n > 1 ? c->overlap_dp : 1u, rs, bk, stage);
+		z2_t = exposed_pieces(rs, bk + next, stage, o->overlap_dp);
+		z2_last = exposed_pieces(rs, bk, stage, o->overlap_dp) - z2_t;
 		per_mb += z2_t;
 	}
 	o->microbatches = mb;
@@ -1084,24 +1154,26 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	 * DP × CP / EP: gradients (FP32) reduced, or reduce-scattered and the BF16 weights
 	 * all-gathered with the distributed optimizer. Overlapped with the backward (reduce) and
 	 * forward (gather) of one micro-batch on the stage (Megatron-Core's overlap-grad-reduce
-	 * and overlap-param-gather); what is left is exposed. */
+	 * and overlap-param-gather), bucket by bucket (exposed_pieces); what is left is exposed. */
 	double bwd = stage * l->bwd, fwd = stage * l->fwd, dp = 0, dp_added = 0;
 	unsigned odp = n > 1 ? c->overlap_dp : 1u;
 	if (c->fsdp) {
 		dp = mb * fsdp_t; /* in the micro-batches' time already: reported, not added */
 	} else if (c->zero2) {
 		double ag = params_collective(hw, span, n, ne, COLL_ALL_GATHER, wb, dense, expert);
-		dp_added = exposed(ag, fwd, o->overlap_dp);
+		dp_added = exposed_pieces(ag, fwd, stage, o->overlap_dp) + z2_last;
 		dp = mb * z2_t + dp_added; /* the reduce-scatters are in the micro-batches' time */
 	} else if (c->dopt) {
 		double rs = params_collective(hw, span, n, ne, COLL_REDUCE_SCATTER, gb, dense, expert);
 		double ag = params_collective(hw, span, n, ne, COLL_ALL_GATHER, wb, dense, expert);
-		o->overlap_dp = overlap_on(odp, rs + ag, bwd + fwd);
-		dp = o->overlap_dp ? exposed(rs, bwd, true) + exposed(ag, fwd, true) : rs + ag;
+		double on = exposed_pieces(rs, bwd, stage, true) +
+			    exposed_pieces(ag, fwd, stage, true);
+		o->overlap_dp = (odp & 2u) && (!(odp & 1u) || on < rs + ag);
+		dp = o->overlap_dp ? on : rs + ag;
 	} else {
 		double ar = params_collective(hw, span, n, ne, COLL_ALL_REDUCE, gb, dense, expert);
-		o->overlap_dp = overlap_on(odp, ar, bwd);
-		dp = exposed(ar, bwd, o->overlap_dp);
+		o->overlap_dp = pieces_on(odp, ar, bwd, stage);
+		dp = exposed_pieces(ar, bwd, stage, o->overlap_dp);
 	}
 	if (!c->fsdp && !c->zero2)
 		dp_added = dp;

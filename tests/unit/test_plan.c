@@ -485,12 +485,12 @@ typedef struct Published {
 /* The 8K stage as §3.3.2 describes it: no activation checkpointing, FSDP sharding the
  * optimizer state and gradients but not the weights (ZeRO-2: shard_gradients), the first and
  * last stages one layer short (the uneven split 7 + 14 x 8 + 7) with an embedding-only first
- * and loss-only last virtual stage at interleaving 8. Planned so it fits (test_llama3_as_run)
- * but it is not the accuracy row's plan: with ZeRO-2's reduce-scatter every micro-batch it
- * comes out 12.0 % slow at the H100's 0.64, 3.8 s of exposed data-parallel traffic that no
- * efficiency removes (docs/parallelism.md, "Llama 3's fit row planned as it ran"); the row
- * keeps the search's fastest plan that fits, block recomputation of one layer a virtual
- * stage. */
+ * and loss-only last virtual stage at interleaving 8. It fits only so (test_llama3_as_run),
+ * and since the data-parallel collectives hide layer by layer (plan_model.c, exposed_pieces)
+ * it is also the search's fastest plan for the 8,192 and 16,384-GPU rows, which fix only TP,
+ * CP and PP; before, ZeRO-2's reduce-scatter every micro-batch, 70 % of it at most hidden,
+ * left 3.8 s exposed and the search took block recomputation of one layer a virtual stage
+ * at interleaving 4 (docs/parallelism.md, "Llama 3's fit row planned as it ran"). */
 #define LLAMA3_8K "recompute = none; shard_gradients = true"
 #define LLAMA405_128K \
 	"transformer(layers = 126, hidden = 16384, heads = 128, query_groups = 8, ffn = 53248, " \
@@ -615,7 +615,9 @@ typedef struct Published {
  * searched. The planner is far too fast on every MoE row (+32 to +272 % at the first run, the
  * small-expert Qwen3 30B most; +27 to +239 % with the token permutations counted; +13 to +201 %
  * with the all-to-all not overlapped where the recipes do not, MB_NO_A2A_OVERLAP; +3 to +185 %
- * with it in BF16, as Megatron-Core dispatches, fp8_dispatch): an open gap
+ * with it in BF16, as Megatron-Core dispatches, fp8_dispatch; +2 to +184 % with the
+ * data-parallel traffic hidden layer by layer and the attention's speed by sequence length,
+ * the dense rows' mechanisms): an open gap
  * (docs/parallelism.md, "Where the model still misses"), so these rows are bounded at
  * MB_MOE_BOUND, a regression bound at today's largest error, not the suite's 25 %. */
 #define MB_TOKEN_DROP "capacity_factor = 1"
@@ -650,7 +652,7 @@ typedef struct Published {
  * search had overlapped the all-to-all wherever it paid. Set from the recipes, not from the
  * rows' errors. */
 #define MB_NO_A2A_OVERLAP "overlap_ep = false; "
-#define MB_MOE_BOUND 1.86
+#define MB_MOE_BOUND 1.84
 
 /* The GB200 Megatron-FSDP recipes offload activations to the Grace CPU's memory, the rows set
  * it from them (offload_layers): NVIDIA-NeMo/Megatron-Bridge,
@@ -1063,17 +1065,17 @@ static void test_accuracy(void)
 			dense_sum += fabs(accuracy_errors[i]), dense_n++;
 	double dense_mean = dense_n ? dense_sum / dense_n : 0;
 	/* Regression bounds at what the model reaches today (docs/parallelism.md, "Accuracy"):
-	 * the fitted rows within 2.7 % on average (2.61 %: the fused attention's efficiencies are
-	 * measured kernels', not fitted, and the refit minimises the rows' squared error, not
-	 * their mean absolute one, which was 2.57 % before); the held-out ones within 14.9 % (14.8
-	 * %: the fourteen MoE rows, +3 to +185 %, an open gap of the model, MB_MOE above, raise
-	 * it from 5.3 %; 21.1 % before the all-to-all followed the recipes, MB_NO_A2A_OVERLAP, and
-	 * 17.0 % before it went in BF16, fp8_dispatch), and those without the MoE rows within 5.4 % (5.32 %: DeepSeek-V3's
-	 * GPU-hours, −1.3 % before the MoE token permutations were counted, +3.3 % with them);
-	 * the goal, 5 % held out, is not met. */
-	CU_ASSERT(fit_mean <= 0.027);
-	CU_ASSERT(mean <= 0.149);
-	CU_ASSERT(dense_mean <= 0.054);
+	 * the fitted rows within 2.5 % on average (2.43 %; 2.61 % before the data-parallel
+	 * collectives hid layer by layer, which lets Llama 3's fit row plan as it ran); the
+	 * held-out ones within 14.4 % (14.3 %: the fourteen MoE rows, +2 to +184 %, an open gap of the
+	 * model, MB_MOE above, raise it from 5.0 %; 21.1 % at the start of the tenth session, 17.0 %
+	 * once the all-to-all followed the recipes, MB_NO_A2A_OVERLAP, 14.8 % once it went in BF16,
+	 * fp8_dispatch), and those without the MoE rows within 5.0 % (4.97 %; 5.02 % before the
+	 * fused attention's efficiency followed the sequence length, 5.32 % before the
+	 * layer-by-layer overlap; DeepSeek-V3's GPU-hours among them): the issue's 5 %, just. */
+	CU_ASSERT(fit_mean <= 0.025);
+	CU_ASSERT(mean <= 0.144);
+	CU_ASSERT(dense_mean <= 0.050);
 	int fitted = 0;
 	for (int i = 0; i < accuracy_n; i++)
 		fitted += accuracy_fit[i];
@@ -1094,9 +1096,11 @@ static void test_accuracy(void)
 static void test_llama3_as_run(void)
 {
 	static char spec[8192];
+	/* The last: nothing but the published TP, CP and PP, as the accuracy row: the search's
+	 * fastest plan is the one the paper ran. */
 	const char *variants[] = {LLAMA3_8K, "recompute = none; shard_gradients = false",
-				  LLAMA3_8K "; interleave = 4"};
-	for (int i = 0; i < 3; i++) {
+				  LLAMA3_8K "; interleave = 4", ""};
+	for (int i = 0; i < 4; i++) {
 		snprintf(spec, sizeof spec,
 			 "%scluster c { site = s; nodes = 1024 x DGX_H100; rack = r; fabrics = [f] }\n"
 			 "workload w {\n  cluster = c\n  model = llama3_405b\n  tokens = 1e12\n"
@@ -1104,7 +1108,7 @@ static void test_llama3_as_run(void)
 			 ACC_H100, variants[i]);
 		Built *b = build(spec);
 		const WorkloadPlan *wp = b->d.nplans ? plan_of(b, "w") : NULL;
-		if (i > 0) {
+		if (i > 0 && i < 3) {
 			CU_ASSERT(wp == NULL || !wp->r.found);
 			done(b);
 			continue;
@@ -1120,6 +1124,22 @@ static void test_llama3_as_run(void)
 		PlanLayer l;
 		plan_layer(&wp->model, &wp->hw, c, &l);
 		CLOSE(k->mem_act, l.act * plan_inflight_layers(&wp->model, c, k->microbatches), 1e-12);
+		/* ZeRO-2 is never faster than ZeRO-1 at the same plan (the search costs it only
+		 * where ZeRO-1 does not fit): the same last reduce-scatter, m - 1 more before it.
+		 * Also at one micro-batch a replica, where the two do the same traffic (ZeRO-2's
+		 * reduce-scatter, in the micro-batch's time, lengthens the bubble too). */
+		PlanConfig z1 = *c;
+		z1.zero2 = false;
+		PlanCost k1, k2;
+		plan_evaluate(&wp->model, &wp->hw, &z1, &k1);
+		CU_ASSERT(k->step >= k1.step);
+		CU_ASSERT(k->dp_comm > k1.dp_comm);
+		PlanConfig one = *c;
+		one.batch = c->dp;
+		z1.batch = c->dp;
+		plan_evaluate(&wp->model, &wp->hw, &one, &k2);
+		plan_evaluate(&wp->model, &wp->hw, &z1, &k1);
+		CU_ASSERT(k2.step >= k1.step);
 		done(b);
 	}
 }
@@ -1440,17 +1460,18 @@ static void test_overlap(void)
 	done(b);
 }
 
-/* Block recomputation: Llama 3.1 405B at TP 8 PP 16 on 8,192 H100 (Llama 3's plan) does not
- * fit without recomputation; the search recomputes the fewest layers of each virtual stage that
- * fit (k of n), which is faster than recomputing all, and the arguments say so. The blend is
- * exact at its ends. */
+/* Block recomputation: Llama 3.1 405B at TP 8 PP 16 on 8,192 H100 (Llama 3's plan) with the
+ * gradients unsharded (ZeRO-1; with ZeRO-2 it runs without recomputation, as the paper ran
+ * it: test_llama3_as_run) does not fit without recomputation; the search recomputes the
+ * fewest layers of each virtual stage that fit (k of n), which is faster than recomputing
+ * all, and the arguments say so. The blend is exact at its ends. */
 static void test_block_recompute(void)
 {
 	static char spec[4096];
 	snprintf(spec, sizeof spec,
 		 "%scluster c { site = s; nodes = 1024 x DGX_H100; rack = r; fabrics = [f] }\n"
 		 "workload w { cluster = c; model = llama3_405b; tokens = 1e12; global_batch = 2048; "
-		 "gpus = 8192; tp = 8; cp = 1; pp = 16 }\n",
+		 "gpus = 8192; tp = 8; cp = 1; pp = 16; shard_gradients = false }\n",
 		 ACC_H100);
 	Built *b = build(spec);
 	const WorkloadPlan *wp = plan_of(b, "w");
@@ -1620,10 +1641,12 @@ static void test_flash_attention(void)
 
 /* The fused core at the accelerator's own attention efficiencies, by hand: one layer of 8 heads
  * of 128 at sequence 4,096, micro-batch 1, no TP, on a BF16 part of 989 TFLOP/s. Its causal
- * forward is 2·a·s·s·(d + d)/2 = 2·8·4096²·256/2 FLOPs, 34.36 GFLOP: 34.36e9/(989e12·0.53) s
- * at attention_efficiency 0.53 instead of /(989e12·0.62) at matmul_efficiency 0.62; its
- * backward 2.5 times the FLOPs at attention_backward_efficiency 0.52. Everything else in the
- * layer is the same, so the differences are the core's alone. */
+ * forward is 2·a·s·s·(d + d)/2 = 2·8·4096²·256/2 FLOPs, 34.36 GFLOP: 34.36e9/(989e12·e) s
+ * at attention_efficiency 0.53 by the kernel's curve at 4K (e = 0.53 × 518 / 528.67, the 4K
+ * figure over the 4K-16K mean of FlashAttention-3's figure 5: 518, 529, 539) instead of
+ * /(989e12·0.62) at matmul_efficiency 0.62; its backward 2.5 times the FLOPs at
+ * attention_backward_efficiency 0.52 × 499 / 511 (figure 6: 499, 518, 516). Everything else
+ * in the layer is the same, so the differences are the core's alone. */
 static void test_attention_efficiency(void)
 {
 	PlanModel m = {.layers = 1, .hidden = 1024, .heads = 8, .head_dim = 128, .groups = 8,
@@ -1640,11 +1663,40 @@ static void test_attention_efficiency(void)
 	plan_layer(&m, &own, &c, &lo);
 	double flops = 2.0 * 8 * 4096 * 4096 * 256 / 2;
 	CLOSE(flops, 34.359738368e9, 1e-12);
-	double fwd_b = flops / (989e12 * 0.62), fwd_o = flops / (989e12 * 0.53);
+	double ef = 0.53 * 518 / ((518 + 529 + 539) / 3.0);
+	double eb = 0.52 * 499 / ((499 + 518 + 516) / 3.0);
+	double fwd_b = flops / (989e12 * 0.62), fwd_o = flops / (989e12 * ef);
 	CLOSE(lo.fwd - lb.fwd, fwd_o - fwd_b, 1e-9);
 	/* Backward: 2.5 forwards' FLOPs at the backward's efficiency (5 multiplies to 2). */
-	double bwd_b = 2.5 * flops / (989e12 * 0.62), bwd_o = 2.5 * flops / (989e12 * 0.52);
+	double bwd_b = 2.5 * flops / (989e12 * 0.62), bwd_o = 2.5 * flops / (989e12 * eb);
 	CLOSE(lo.bwd - lb.bwd, bwd_o - bwd_b, 1e-9);
+	/* By sequence: the core's time per FLOP follows the curve (linear in log2 between the
+	 * measured lengths, flat beyond them); at 16K the figures are 539 and 516, at 1,536
+	 * (between 1K's 410 and 2K's 484, log2 3 = 1.585 of the way from 512) 453.3 forward, at
+	 * 32K and 256 the ends', 539 and 315. With CP 4 the kernel holds the rank's s/4 queries:
+	 * 16K at CP 4 runs as 4K. Each case against the same layer at matmul_efficiency. */
+	const struct {
+		double seq;
+		int cp;
+		double fwd, bwd;
+	} at[] = {{16384, 1, 539, 516},
+		  {1536, 1, 410 + (log2(3) - 1) * 74, 408 + (log2(3) - 1) * 57},
+		  {32768, 1, 539, 516},
+		  {256, 1, 315, 305},
+		  {16384, 4, 518, 499}};
+	for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+		PlanModel mi = m;
+		PlanConfig ci = c;
+		mi.seq = at[i].seq, ci.cp = at[i].cp;
+		PlanLayer b0, o0;
+		plan_layer(&mi, &base, &ci, &b0);
+		plan_layer(&mi, &own, &ci, &o0);
+		double sl = at[i].seq / at[i].cp, fl = 2.0 * 8 * sl * at[i].seq * 256 / 2;
+		double e1 = 0.53 * at[i].fwd / ((518 + 529 + 539) / 3.0);
+		double e2 = 0.52 * at[i].bwd / ((499 + 518 + 516) / 3.0);
+		CLOSE(o0.fwd - b0.fwd, fl / (989e12 * e1) - fl / (989e12 * 0.62), 1e-9);
+		CLOSE(o0.bwd - b0.bwd, 2.5 * fl / (989e12 * e2) - 2.5 * fl / (989e12 * 0.62), 1e-9);
+	}
 	/* Unset, the backward takes the forward's efficiency and the forward BF16's. */
 	PlanHw fwd_only = base;
 	fwd_only.attn_eff = 0.53;
