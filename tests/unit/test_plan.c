@@ -1369,6 +1369,12 @@ static void test_moe_permute(void)
 	done(d);
 }
 
+/* 8 experts of SwiGLU 2,048 x 4,096, top-2, 4 layers: the MoE block test_fp8_dispatch and
+ * test_parallel_folding work by hand. */
+#define MOE_8X2                                                                                  \
+	"moe(layers = 4, hidden = 2048, heads = 16, seq = 2048, vocab = 32000, activation = swiglu, " \
+	"experts = 8, top_k = 2, expert_ffn = 4096)"
+
 /* The dispatch all-to-all's precision (fp8_dispatch), by hand: 8 experts, top-2, hidden 2,048,
  * a micro-batch of 2,048 tokens at EP 8 inside one H100 node: k·T·h = 8,388,608 elements go
  * out each pass, in BF16 (16,777,216 B) as Megatron-Core sends them, or in FP8 (8,388,608 B)
@@ -1377,8 +1383,7 @@ static void test_moe_permute(void)
  * precision the knob changes nothing. */
 static void test_fp8_dispatch(void)
 {
-	Built *b = small_model("moe(layers = 4, hidden = 2048, heads = 16, seq = 2048, vocab = 32000, "
-			       "activation = swiglu, experts = 8, top_k = 2, expert_ffn = 4096)",
+	Built *b = small_model(MOE_8X2,
 			       "ep = 8\n  tp = 1\n  pp = 1\n  cp = 1\n  micro_batch = 1\n"
 			       "  precision = fp8");
 	const WorkloadPlan *wp = plan_of(b, "w");
@@ -1413,8 +1418,7 @@ static void test_fp8_dispatch(void)
  * and the MoE block has no TP collectives: half the layer's. */
 static void test_parallel_folding(void)
 {
-	Built *b = small_model("moe(layers = 4, hidden = 2048, heads = 16, seq = 2048, vocab = 32000, "
-			       "activation = swiglu, experts = 8, top_k = 2, expert_ffn = 4096)",
+	Built *b = small_model(MOE_8X2,
 			       "gpus = 8\n  ep = 8\n  tp = 2\n  pp = 1\n  cp = 1\n  micro_batch = 1\n"
 			       "  parallel_folding = true");
 	const WorkloadPlan *wp = plan_of(b, "w");
