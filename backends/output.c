@@ -160,7 +160,8 @@ struct Output {
 	Buf memo;        /* output_memo's text ... */
 	bool memo_set, memo_ok;
 	bool named;      /* the artifacts were named (--emit), not the default set */
-	void *ends;      /* output_ends' table (the arena's) */
+	void *ends;      /* output_ends' table (in `arena`) */
+	Arena *arena;    /* output_arena's, or NULL */
 };
 
 /* A part keeps the text for output_join; an Output says it. */
@@ -244,6 +245,7 @@ static void output_free(Output *o)
 	free(o->prefix);
 	free(o->base);
 	buf_free(&o->memo);
+	arena_free(o->arena);
 	free(o);
 }
 
@@ -265,6 +267,15 @@ void *output_ends(Output *o)
 void output_set_ends(Output *o, void *table)
 {
 	(o->root ? o->root : o)->ends = table;
+}
+
+Arena *output_arena(Output *o)
+{
+	if (o->root)
+		o = o->root;
+	if (!o->arena)
+		o->arena = arena_new();
+	return o->arena;
 }
 
 /* ---- the writer ------------------------------------------------------------------------- */

@@ -7,9 +7,11 @@
  * GPUs, 600,000 ends, six times (docs/performance.md). The bytes the writers make are the
  * same; only the work behind them is shared.
  *
- * The table is the design's arena's (huge pages: a fresh 4 KiB page costs a fault, and the
- * table is 32 bytes an end, 60 MB on the 262k dragonfly) and the Output keeps the pointer
- * (output_ends), so each build makes its own.
+ * The table is in the Output's arena (output_arena: huge pages, as the design's: a fresh 4 KiB
+ * page costs a fault, and the table is 32 bytes an end, 60 MB on the 262k dragonfly), not the
+ * design's, so that emit.c can make it on one thread while the writers that allocate in the
+ * design's run on another; the Output keeps the pointer (output_ends), so each build makes its
+ * own.
  */
 #include "backends.h"
 
@@ -21,7 +23,7 @@ const EndTable *ends_table(Output *o, const Design *d)
 	EndTable *t = output_ends(o);
 	if (t && t->d == d)
 		return t;
-	Arena *a = d->c->arena;
+	Arena *a = output_arena(o);
 	t = arena_alloc(a, sizeof *t);
 	size_t n = (size_t)d->ncables * 2;
 	EndText *ends = arena_alloc(a, sizeof *ends * (n ? n : 1));
