@@ -533,6 +533,11 @@ int bom_csv_write(Output *o, const Design *d);
 void text_csv_field(Buf *b, const char *s);
 /* Whether text_csv_field copies s as it is (no quotes, no formula guard); *len its length. */
 bool text_csv_plain(const char *s, size_t *len);
+/* What s is plain for, in one scan: TEXT_PLAIN_CSV as text_csv_plain, TEXT_PLAIN_MD as
+ * text_md_plain, TEXT_PLAIN_JSON when a JSON string of it is s quoted, nothing escaped
+ * (printable ASCII but '"' and '\\', configdb_stringn's rule); *len its length. */
+enum { TEXT_PLAIN_CSV = 1, TEXT_PLAIN_MD = 2, TEXT_PLAIN_JSON = 4 };
+unsigned text_plain(const char *s, size_t *len);
 
 /* ---- layout.c: the placed design as the placement artifacts name it ------------------------ */
 
@@ -616,6 +621,7 @@ typedef struct EndText {
 	uint16_t device_len, port_len; /* when plain */
 	bool plain;         /* device and port are plain CSV cells: text_csv_field copies them */
 	bool md_plain;      /* and text_md_cell would copy them as they are */
+	bool json_plain;    /* and a JSON string of either is it quoted (text_plain) */
 } EndText;
 
 typedef struct EndTable {
