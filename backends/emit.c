@@ -79,7 +79,9 @@ int emit_threads(void)
 	}
 	/* One by default: on the 2-core reference machine a second renderer cost the default
 	 * artifacts of 100,000 GPUs 6 % of wall time (836 -> 886 ms) and gained a tenth only with
-	 * --emit all (docs/performance.md, "Emitter, on both cores"). */
+	 * --emit all (docs/performance.md, "Emitter, on both cores"); with the writes on any
+	 * thread it was no faster with --emit all and took 180-240 ms more system time, its
+	 * thread's fresh memory ("Emitter, ninth pass"). */
 	return 1;
 }
 
