@@ -86,9 +86,12 @@ int output_join(Output *o, Output *part);
  * Graphviz for topology.svg and report.html): the Output keeps it until it ends. *fresh is true
  * the first time, when the caller makes it and sets **ok to whether it could. */
 Buf *output_memo(Output *o, bool **ok, bool *fresh);
-/* The cable ends' text table of this output (ends.c, in the design's arena), NULL until set. */
+/* The cable ends' text table of this output (ends.c), NULL until set, and the arena it is
+ * made in: the Output's own (made on the first call, freed with the Output), so that the table
+ * can be made on one thread while writers on another allocate in the design's. */
 void *output_ends(Output *o);
 void output_set_ends(Output *o, void *table);
+Arena *output_arena(Output *o);
 
 /* DIR as given to output_open (trailing slashes removed). */
 const char *output_dir(const Output *o);
@@ -530,6 +533,11 @@ int bom_csv_write(Output *o, const Design *d);
 void text_csv_field(Buf *b, const char *s);
 /* Whether text_csv_field copies s as it is (no quotes, no formula guard); *len its length. */
 bool text_csv_plain(const char *s, size_t *len);
+/* What s is plain for, in one scan: TEXT_PLAIN_CSV as text_csv_plain, TEXT_PLAIN_MD as
+ * text_md_plain, TEXT_PLAIN_JSON when a JSON string of it is s quoted, nothing escaped
+ * (printable ASCII but '"' and '\\', configdb_stringn's rule); *len its length. */
+enum { TEXT_PLAIN_CSV = 1, TEXT_PLAIN_MD = 2, TEXT_PLAIN_JSON = 4 };
+unsigned text_plain(const char *s, size_t *len);
 
 /* ---- layout.c: the placed design as the placement artifacts name it ------------------------ */
 
@@ -613,6 +621,7 @@ typedef struct EndText {
 	uint16_t device_len, port_len; /* when plain */
 	bool plain;         /* device and port are plain CSV cells: text_csv_field copies them */
 	bool md_plain;      /* and text_md_cell would copy them as they are */
+	bool json_plain;    /* and a JSON string of either is it quoted (text_plain) */
 } EndText;
 
 typedef struct EndTable {
@@ -794,7 +803,8 @@ typedef int (*ArtifactWriter)(Output *o, const Design *d);
  * EMIT_MAIN: on the calling thread, one after another in table order: it uses Graphviz's
  *   cgraph or GLPK (not known to be thread-safe), says diagnostics or allocates in the
  *   design's arena (the Ctx is one thread's);
- * EMIT_ENDS: reads the cable ends' table (ends.c), made before the threads start;
+ * EMIT_ENDS: reads the cable ends' table (ends.c), made first, on a thread of its own while
+ *   the EMIT_MAIN writers run (and read by the switches' files when it is made);
  * EMIT_FIRST: among the largest, so started first (the others fill the other threads);
  * EMIT_LAST: after every other writer, alone (report.json lists what they wrote). */
 enum { EMIT_MAIN = 1, EMIT_ENDS = 2, EMIT_FIRST = 4, EMIT_LAST = 8 };

@@ -8,10 +8,12 @@
  * (docs/performance.md, "Emitter, on both cores"): each writer renders into its own part of
  * the Output (output_part), on whichever thread takes it, and the parts are joined in table
  * order once every writer has returned, so the files, manifest.json and the diagnostics are
- * those of one thread. What the writers share is made before the threads start (the cable
- * ends' table, ends.c) or kept on the calling thread (EMIT_MAIN: Graphviz's cgraph, GLPK, the
- * diagnostics and the design's arena, none of them made for threads). report.json comes last,
- * alone. CLUSTERC_THREADS=1 runs them one after another on the caller's thread, as before.
+ * those of one thread. What the writers share is made first (the cable ends' table, ends.c:
+ * the first piece of work, which another thread takes while this one runs the EMIT_MAIN
+ * writers, and the writers that read it wait for it) or kept on the calling thread (EMIT_MAIN:
+ * Graphviz's cgraph, GLPK, the diagnostics and the design's arena, none of them made for
+ * threads). report.json comes last, alone. CLUSTERC_THREADS=1 runs them one after another on
+ * the caller's thread, as before.
  */
 #include "backends.h"
 
@@ -77,7 +79,9 @@ int emit_threads(void)
 	}
 	/* One by default: on the 2-core reference machine a second renderer cost the default
 	 * artifacts of 100,000 GPUs 6 % of wall time (836 -> 886 ms) and gained a tenth only with
-	 * --emit all (docs/performance.md, "Emitter, on both cores"). */
+	 * --emit all (docs/performance.md, "Emitter, on both cores"); with the writes on any
+	 * thread it was no faster with --emit all and took 180-240 ms more system time, its
+	 * thread's fresh memory ("Emitter, ninth pass"). */
 	return 1;
 }
 
@@ -105,7 +109,8 @@ static ShareWriter share_writer(ArtifactWriter w)
 	return NULL;
 }
 
-/* One piece of work: a writer, or a share of one, into its own part of the Output. */
+/* One piece of work: a writer, or a share of one, into its own part of the Output; or, emitter
+ * -1, the cable ends' table. */
 typedef struct Piece {
 	int emitter;
 	int share, nshares; /* nshares 0: the whole writer */
@@ -117,17 +122,45 @@ typedef struct Piece {
 enum { SHARES_PER_THREAD = 2, PIECES_MAX = EMIT_MAX * 4 };
 
 /* What the threads share: the pieces in table order and the queue of those any thread may run
- * (EMIT_FIRST ones first, then table order). */
+ * (the ends' table, the writers that do not read it, the EMIT_FIRST ones, then table order). */
 typedef struct Run {
+	Output *o;
 	const Design *d;
 	pthread_mutex_t mu;
-	Piece piece[PIECES_MAX];
+	pthread_cond_t made;
+	bool ends_made;     /* the ends' table is made (under mu) */
+	Piece piece[PIECES_MAX + 1]; /* and the table's */
 	int npieces;
-	int queue[PIECES_MAX], nqueue, next; /* next: the first not taken (under mu) */
+	int queue[PIECES_MAX + 1], nqueue, next; /* next: the first not taken (under mu) */
 } Run;
+
+/* Whether piece p reads the ends' table: the writers of a row per cable, and the switches'
+ * files, which take their peers' names from it when it is made (and are not EMIT_ENDS: they
+ * do not need it made). */
+static bool reads_ends(const Piece *p)
+{
+	if (p->emitter < 0)
+		return false;
+	const Emitter *e = &emit_table[p->emitter];
+	return (e->flags & EMIT_ENDS) || e->write == switch_configs_write;
+}
 
 static void run_piece(Run *r, Piece *p)
 {
+	if (p->emitter < 0) {
+		ends_table(r->o, r->d);
+		pthread_mutex_lock(&r->mu);
+		r->ends_made = true;
+		pthread_cond_broadcast(&r->made);
+		pthread_mutex_unlock(&r->mu);
+		return;
+	}
+	if (reads_ends(p)) {
+		pthread_mutex_lock(&r->mu);
+		while (!r->ends_made)
+			pthread_cond_wait(&r->made, &r->mu);
+		pthread_mutex_unlock(&r->mu);
+	}
 	double t0 = now_ms();
 	const Emitter *e = &emit_table[p->emitter];
 	p->errors = p->nshares ? share_writer(e->write)(p->part, r->d, p->share, p->nshares)
@@ -169,8 +202,9 @@ int emit_write(Output *o, const Design *d, const bool *wanted, int threads, doub
 		return errors;
 	}
 	Run *r = xmalloc(sizeof *r);
-	*r = (Run){.d = d};
+	*r = (Run){.o = o, .d = d, .ends_made = true};
 	pthread_mutex_init(&r->mu, NULL);
+	pthread_cond_init(&r->made, NULL);
 	bool ends = false;
 	int n = 0;
 	int nshares = threads * SHARES_PER_THREAD;
@@ -189,14 +223,20 @@ int emit_write(Output *o, const Design *d, const bool *wanted, int threads, doub
 							  .nshares = split ? nshares : 0,
 							  .part = output_part(o)};
 	}
-	for (int pass = 0; pass < 2; pass++) /* EMIT_FIRST ones, then the others */
+	if (ends) { /* the table the writers of a row per cable share, first */
+		r->ends_made = false;
+		r->piece[r->npieces] = (Piece){.emitter = -1};
+		r->queue[r->nqueue++] = r->npieces;
+	}
+	/* The writers that do not wait for the table (small: what the thread that is done with
+	 * the EMIT_MAIN ones can do while the table is made), the EMIT_FIRST ones, the others. */
+	for (int pass = 0; pass < 3; pass++)
 		for (int k = 0; k < r->npieces; k++) {
 			unsigned flags = emit_table[r->piece[k].emitter].flags;
-			if (!(flags & EMIT_MAIN) && ((flags & EMIT_FIRST) != 0) == (pass == 0))
+			int which = !reads_ends(&r->piece[k]) ? 0 : (flags & EMIT_FIRST) ? 1 : 2;
+			if (!(flags & EMIT_MAIN) && which == pass)
 				r->queue[r->nqueue++] = k;
 		}
-	if (ends) /* the table the writers of a row per cable share, before they start */
-		ends_table(o, d);
 	/* threads - 1 more threads (fewer when there is less to share out); should one not start,
 	 * the others and this one take its share. */
 	pthread_t tid[THREADS_MAX];
@@ -211,6 +251,7 @@ int emit_write(Output *o, const Design *d, const bool *wanted, int threads, doub
 	for (int t = 0; t < started; t++)
 		pthread_join(tid[t], NULL);
 	pthread_mutex_destroy(&r->mu);
+	pthread_cond_destroy(&r->made);
 	/* In table order: the files, and anything said, as one thread would have them. */
 	for (int k = 0; k < r->npieces; k++) {
 		Piece *p = &r->piece[k];

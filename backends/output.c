@@ -13,8 +13,10 @@
  * creating, writing and hashing them costs the kernel and nettle about as much as the
  * backends spend making the text. So the files are written on a second thread, the writer:
  * each file is a stdio stream over a Sink (fopencookie) whose blocks go, copied, into a
- * bounded queue (QUEUE_BYTES); the writer takes them in order, makes the file's directories
- * (once per directory run), creates it and writes each block. Every block is hashed with
+ * bounded queue (QUEUE_BYTES); the writer takes a file's queued jobs in order, makes its
+ * directories (once per directory run), creates it and writes each block, and so does a
+ * caller that finds the queue full with nothing to hash (one thread at a time per file: the
+ * writes on any thread, below). Every block is hashed with
  * nettle's SHA-256 from memory, so nothing is read back, on whichever thread is free (the
  * writer when it has nothing to write, a caller that finds the queue full, the end: hash_take
  * below). Blocks made whole in a Buf (layout_flush) go without the
@@ -29,11 +31,12 @@
  * of emit.c's table, so the list, the diagnostics and everything made of them are those of one
  * thread. A part says nothing itself: its diagnostics wait in the part until it is joined.
  *
- * Errors: the writer records the first failure of each file (creating its directory or
+ * Errors: the thread that writes a file records its first failure (creating its directory or
  * itself, a write, the close: a full disk whatever the backend called); output_artifacts and
- * output_commit wait for the writer and report them, and the commit then refuses. After a
- * failure the writer creates no more files, so a full disk is one diagnostic. Messages name
- * the path as the user knows it (DIR/relpath) and strerror.
+ * output_commit wait for the writing and report them, and the commit then refuses. After the
+ * first failure, on whichever thread, no more files are created and a failure met meanwhile on
+ * another thread is not reported again, so a full disk is one diagnostic. Messages name the
+ * path as the user knows it (DIR/relpath) and strerror.
  */
 #define _GNU_SOURCE /* fopencookie (glibc, musl) */
 #include "backends.h"
@@ -72,7 +75,12 @@ typedef struct Sink {
 	const char *what; /* what failed: "cannot create", "cannot write" ... */
 	uint64_t bytes;
 	Hash *sha;        /* SHA-256 of what was written */
-	bool hashing;     /* a thread is hashing one of its blocks (under the writer's mu) */
+	/* Under the writer's mu: */
+	bool hashing;     /* a thread is hashing one of its blocks */
+	bool running;     /* a thread is running its jobs (they are that thread's until done) */
+	Job *jhead, *jtail; /* its jobs queued and not yet taken to run, in order */
+	struct Sink *rnext; /* in Writer.ready */
+	bool listed;        /* in Writer.ready */
 } Sink;
 
 /* JOB_WHOLE: a file in one piece (output_write_buf): open, write, close. JOB_TAKEN: a block of
@@ -80,7 +88,7 @@ typedef struct Sink {
 typedef enum { JOB_OPEN, JOB_DATA, JOB_CLOSE, JOB_WHOLE, JOB_TAKEN } JobKind;
 
 struct Job {
-	Job *next;         /* in the queue of jobs to run */
+	Job *next;         /* in its file's queue of jobs to run */
 	Job *hnext;        /* in the queue of blocks to hash */
 	JobKind kind;
 	Sink *sink;
@@ -92,27 +100,30 @@ struct Job {
 	char data[]; /* JOB_DATA: n bytes */
 };
 
-/* The queue between the backends (the caller's thread) and the writer thread. */
+/* The queue between the backends (the callers' threads) and the writer thread. Under mu but
+ * `failed`, which is read without it. */
 struct Writer {
 	pthread_t thread;
 	bool threaded;      /* false: jobs run at once on the caller's thread */
 	pthread_mutex_t mu;
 	pthread_cond_t more, room, idle;
-	Job *head, *tail;
+	Sink *ready, *rtail; /* the files with jobs queued and no thread running them, oldest
+			      * first */
+	int running;        /* files whose jobs a thread runs now */
 	Job *hhead, *htail; /* the blocks to hash, in the order they were queued */
 	int hashing;        /* blocks being hashed now, on any thread */
 	size_t queued;      /* bytes of the blocks queued and not yet both written and hashed */
-	bool busy, quit;
+	bool quit;
 	bool asleep;        /* the writer waits for jobs; */
 	int full;           /* and this many callers (the threads of parts) for room: wake-ups,
 			     * costly in a virtual machine, happen only when someone waits */
-	char *made;         /* the writer's: the directory of the last file created, made */
+	char *made;         /* the directory of the last file created, made */
 	struct {            /* JOB_TAKEN's buffers, written, for output_put to hand out again */
 		char *s;
 		size_t cap;
 	} spare[SPARES];
 	int nspare;
-	bool failed;        /* the writer's: a file failed, so the later ones are not written */
+	atomic_bool failed; /* a file failed, so the later ones are not written (set under mu) */
 };
 
 typedef struct OutFile {
@@ -149,7 +160,8 @@ struct Output {
 	Buf memo;        /* output_memo's text ... */
 	bool memo_set, memo_ok;
 	bool named;      /* the artifacts were named (--emit), not the default set */
-	void *ends;      /* output_ends' table (the arena's) */
+	void *ends;      /* output_ends' table (in `arena`) */
+	Arena *arena;    /* output_arena's, or NULL */
 };
 
 /* A part keeps the text for output_join; an Output says it. */
@@ -233,6 +245,7 @@ static void output_free(Output *o)
 	free(o->prefix);
 	free(o->base);
 	buf_free(&o->memo);
+	arena_free(o->arena);
 	free(o);
 }
 
@@ -256,7 +269,61 @@ void output_set_ends(Output *o, void *table)
 	(o->root ? o->root : o)->ends = table;
 }
 
+Arena *output_arena(Output *o)
+{
+	if (o->root)
+		o = o->root;
+	if (!o->arena)
+		o->arena = arena_new();
+	return o->arena;
+}
+
 /* ---- the writer ------------------------------------------------------------------------- */
+
+/* The writes on any thread (docs/performance.md, "Emitter, ninth pass"). Each file's jobs wait
+ * in its own queue (Sink.jhead), and the files with jobs waiting and no thread running them in
+ * Writer.ready, oldest first. A thread takes a file from there, runs every job it finds queued
+ * (without the lock) and hands the file back: so one thread at a time runs a file's jobs, in
+ * their order, as the blocks of a file are hashed one thread at a time. The writer thread does
+ * nothing else; a caller that finds the queue full runs a file's jobs when it has no block to
+ * hash, and so does output_artifacts waiting at the end. With one writer thread making every
+ * file, two renderers waited for it (the eighth pass). The directory of the last file made is
+ * kept under the lock (mkdir of a directory another thread made meanwhile is EEXIST, which is
+ * success), and the first failure, whichever thread meets it, stops the files after it
+ * (sink_fail). */
+
+static void lock(Writer *w)
+{
+	if (w->threaded)
+		pthread_mutex_lock(&w->mu);
+}
+
+static void unlock(Writer *w)
+{
+	if (w->threaded)
+		pthread_mutex_unlock(&w->mu);
+}
+
+/* Records that s failed (errno err while `what`), unless another file failed first: then s is
+ * only not written (-1), so a full disk is one diagnostic however many threads meet it. */
+static void sink_fail(Sink *s, int err, const char *what)
+{
+	Writer *w = s->w;
+	lock(w);
+	if (atomic_load_explicit(&w->failed, memory_order_relaxed)) {
+		s->err = -1;
+	} else {
+		s->err = err;
+		s->what = what;
+		atomic_store_explicit(&w->failed, true, memory_order_relaxed);
+	}
+	unlock(w);
+}
+
+static bool writer_failed(Writer *w)
+{
+	return atomic_load_explicit(&w->failed, memory_order_relaxed);
+}
 
 /* Makes the directories of s's file inside the temporary directory, unless they are those of
  * the last file created (files come directory by directory). */
@@ -266,7 +333,9 @@ static bool make_dirs(Writer *w, Sink *s)
 	if (!slash)
 		return true;
 	*slash = 0;
+	lock(w);
 	bool same = w->made && strcmp(w->made, s->full) == 0;
+	unlock(w);
 	*slash = '/';
 	if (same)
 		return true;
@@ -276,26 +345,32 @@ static bool make_dirs(Writer *w, Sink *s)
 		int err = errno;
 		*p = '/';
 		if (r != 0 && err != EEXIST) {
-			s->err = err;
-			s->what = "cannot create the directory of";
+			sink_fail(s, err, "cannot create the directory of");
 			return false;
 		}
 	}
-	free(w->made);
 	size_t n = (size_t)(slash - s->full);
-	w->made = xmalloc(n + 1);
-	memcpy(w->made, s->full, n);
-	w->made[n] = 0;
+	char *made = xmalloc(n + 1);
+	memcpy(made, s->full, n);
+	made[n] = 0;
+	lock(w);
+	char *old = w->made;
+	w->made = made;
+	unlock(w);
+	free(old);
 	return true;
 }
 
 /* Writes n bytes to s's file, unless it failed (hash_run hashes them). */
 static void sink_data(Sink *s, const char *data, size_t n)
 {
-	if (s->w->failed && !s->err)
+	if (!s->err && writer_failed(s->w))
 		s->err = -1; /* another file, open at the same time, failed first */
-	if (s->fd >= 0 && !s->err && (s->err = fdio_write_all(s->fd, data, n, -1)) != 0)
-		s->what = "cannot write";
+	if (s->fd >= 0 && !s->err) {
+		int err = fdio_write_all(s->fd, data, n, -1);
+		if (err)
+			sink_fail(s, err, "cannot write");
+	}
 	s->bytes += n;
 }
 
@@ -311,8 +386,8 @@ static void job_release(Writer *w, Job *j, bool locked)
 {
 	if (atomic_fetch_sub_explicit(&j->refs, 1, memory_order_acq_rel) != 1)
 		return;
-	if (w->threaded && !locked)
-		pthread_mutex_lock(&w->mu);
+	if (!locked)
+		lock(w);
 	w->queued -= j->n;
 	if (j->kind == JOB_TAKEN && j->cap <= SPARE_MAX && w->nspare < SPARES) {
 		w->spare[w->nspare].s = j->owned;
@@ -323,11 +398,17 @@ static void job_release(Writer *w, Job *j, bool locked)
 	 * not for every file of a few kB. */
 	if (w->full && (w->queued <= QUEUE_BYTES - QUEUE_BYTES / 4 || !w->queued))
 		pthread_cond_broadcast(&w->room);
-	if (w->threaded && !locked)
-		pthread_mutex_unlock(&w->mu);
+	if (!locked)
+		unlock(w);
 	if (j->kind != JOB_DATA)
 		free(j->owned);
 	free(j);
+}
+
+/* Under w->mu: nothing queued, run or hashed any more (output_artifacts may go on). */
+static bool writer_done(const Writer *w)
+{
+	return !w->ready && !w->running && !w->hhead && !w->hashing;
 }
 
 /* Hashing on whichever thread is free (docs/performance.md, "Emitter, sixth pass"). Every
@@ -376,7 +457,7 @@ static void hash_run(Writer *w, Job *j)
 		pthread_cond_signal(&w->more);
 	if (w->full && w->hhead) /* callers waiting for room may hash it */
 		pthread_cond_broadcast(&w->room);
-	if (!w->head && !w->busy && !w->hhead && !w->hashing)
+	if (writer_done(w))
 		pthread_cond_broadcast(&w->idle);
 	job_release(w, j, true);
 	pthread_mutex_unlock(&w->mu);
@@ -397,23 +478,19 @@ static bool hash_one(Writer *w)
 
 static void sink_open(Writer *w, Sink *s)
 {
-	if (w->failed || outdir_interrupted()) {
+	if (writer_failed(w) || outdir_interrupted()) {
 		s->err = -1;
 	} else if (make_dirs(w, s)) {
 		s->fd = open(s->full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-		if (s->fd < 0) {
-			s->err = errno;
-			s->what = "cannot create";
-		}
+		if (s->fd < 0)
+			sink_fail(s, errno, "cannot create");
 	}
 }
 
 static void sink_done(Sink *s)
 {
-	if (s->fd >= 0 && close(s->fd) != 0 && !s->err) {
-		s->err = errno;
-		s->what = "cannot write";
-	}
+	if (s->fd >= 0 && close(s->fd) != 0 && !s->err)
+		sink_fail(s, errno, "cannot write");
 	s->fd = -1;
 }
 
@@ -438,9 +515,61 @@ static void run_job(Writer *w, Job *j)
 		sink_data(s, job_bytes(j), j->n);
 		break;
 	}
-	if (s->err > 0)
-		w->failed = true;
 	job_release(w, j, false);
+}
+
+/* Under w->mu: puts s, which has jobs queued and no thread running them, in the ready list
+ * (first: a file handed back, the oldest with jobs left; else last). */
+static void ready_add(Writer *w, Sink *s, bool first)
+{
+	s->listed = true;
+	if (first || !w->ready) {
+		s->rnext = w->ready;
+		w->ready = s;
+		if (!w->rtail)
+			w->rtail = s;
+	} else {
+		s->rnext = NULL;
+		w->rtail->rnext = s;
+		w->rtail = s;
+	}
+}
+
+/* Under w->mu: takes the first file of the ready list and runs every job it has queued, with
+ * the lock let go meanwhile; false when no file is ready. */
+static bool write_one(Writer *w)
+{
+	Sink *s = w->ready;
+	if (!s)
+		return false;
+	w->ready = s->rnext;
+	if (!w->ready)
+		w->rtail = NULL;
+	s->rnext = NULL;
+	s->listed = false;
+	s->running = true;
+	w->running++;
+	do {
+		Job *j = s->jhead;
+		s->jhead = s->jtail = NULL;
+		pthread_mutex_unlock(&w->mu);
+		while (j) {
+			Job *next = j->next;
+			run_job(w, j);
+			j = next;
+		}
+		pthread_mutex_lock(&w->mu);
+	} while (s->jhead && !w->ready); /* more of the same file, and nobody else waiting */
+	s->running = false;
+	w->running--;
+	if (s->jhead) {
+		ready_add(w, s, true);
+		if (w->full) /* callers waiting for room may write it */
+			pthread_cond_broadcast(&w->room);
+	}
+	if (writer_done(w))
+		pthread_cond_broadcast(&w->idle);
+	return true;
 }
 
 static void *writer_main(void *arg)
@@ -448,28 +577,9 @@ static void *writer_main(void *arg)
 	Writer *w = arg;
 	pthread_mutex_lock(&w->mu);
 	for (;;) {
-		if (w->head) { /* the whole queue at once */
-			Job *j = w->head;
-			w->head = w->tail = NULL;
-			w->busy = true;
-			pthread_mutex_unlock(&w->mu);
-			while (j) {
-				Job *next = j->next;
-				run_job(w, j);
-				j = next;
-			}
-			pthread_mutex_lock(&w->mu);
-			w->busy = false;
+		if (write_one(w) || hash_one(w)) /* writing first, then hashing */
 			continue;
-		}
-		Job *h = hash_take(w); /* nothing to write: hash */
-		if (h) {
-			pthread_mutex_unlock(&w->mu);
-			hash_run(w, h);
-			pthread_mutex_lock(&w->mu);
-			continue;
-		}
-		if (!w->hhead && !w->hashing) {
+		if (writer_done(w)) {
 			pthread_cond_broadcast(&w->idle);
 			if (w->quit)
 				break; /* and nothing left */
@@ -486,6 +596,7 @@ static Writer *writer_start(void)
 {
 	Writer *w = xmalloc(sizeof *w);
 	*w = (Writer){0};
+	atomic_init(&w->failed, false);
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->more, NULL);
 	pthread_cond_init(&w->room, NULL);
@@ -495,7 +606,7 @@ static Writer *writer_start(void)
 }
 
 /* Queues j (the writer's from now on) to be run and, a block, hashed; while the queue is
- * full, hashes queued blocks or else waits. */
+ * full, hashes queued blocks, or else runs a file's queued jobs, or else waits. */
 static void writer_push(Writer *w, Job *j)
 {
 	bool block = j->kind == JOB_DATA || j->kind == JOB_WHOLE || j->kind == JOB_TAKEN;
@@ -512,17 +623,20 @@ static void writer_push(Writer *w, Job *j)
 	}
 	pthread_mutex_lock(&w->mu);
 	while (w->queued && w->queued + j->n > QUEUE_BYTES) {
-		if (hash_one(w))
+		if (hash_one(w) || write_one(w))
 			continue;
 		w->full++;
 		pthread_cond_wait(&w->room, &w->mu);
 		w->full--;
 	}
-	if (w->tail)
-		w->tail->next = j;
+	Sink *s = j->sink;
+	if (s->jtail)
+		s->jtail->next = j;
 	else
-		w->head = j;
-	w->tail = j;
+		s->jhead = j;
+	s->jtail = j;
+	if (!s->running && !s->listed)
+		ready_add(w, s, false);
 	if (block) {
 		if (w->htail)
 			w->htail->hnext = j;
@@ -546,14 +660,14 @@ static void writer_job(Writer *w, JobKind kind, Sink *s, const char *data, size_
 }
 
 /* Returns once every job queued so far has run and every block is hashed (helping with the
- * hashing meanwhile): their sinks are the caller's again. */
+ * hashing and the writing meanwhile): their sinks are the caller's again. */
 static void writer_wait(Writer *w)
 {
 	if (!w || !w->threaded)
 		return;
 	pthread_mutex_lock(&w->mu);
-	while (w->head || w->busy || w->hhead || w->hashing) {
-		if (hash_one(w))
+	while (!writer_done(w)) {
+		if (hash_one(w) || write_one(w))
 			continue;
 		pthread_cond_wait(&w->idle, &w->mu);
 	}
@@ -723,15 +837,13 @@ bool output_put(Output *o, FILE *f, Buf *b, bool more)
 		writer_push(w, j);
 		return true;
 	}
-	if (w->threaded)
-		pthread_mutex_lock(&w->mu);
+	lock(w);
 	if (w->nspare) {
 		w->nspare--;
 		b->s = w->spare[w->nspare].s;
 		b->cap = w->spare[w->nspare].cap;
 	}
-	if (w->threaded)
-		pthread_mutex_unlock(&w->mu);
+	unlock(w);
 	writer_push(w, j);
 	if (!b->s) { /* the same size again, not grown to it piece by piece */
 		b->s = xmalloc(cap);

@@ -158,6 +158,38 @@ bool text_csv_plain(const char *s, size_t *len)
 	       *p != '\r';
 }
 
+/* The bytes that end text_plain's first scan: any that one of the three kinds stops at (the
+ * end, md_stop's, csv_stop's, and for JSON the quote, the backslash and all above 0x7e). */
+#define C8(c) [c] = true, [c + 1] = true, [c + 2] = true, [c + 3] = true, [c + 4] = true, \
+	      [c + 5] = true, [c + 6] = true, [c + 7] = true
+static const bool any_stop[256] = {
+	C8(0), C8(8), C8(16), C8(24), [0x7f] = true, ['|'] = true, ['\\'] = true, ['`'] = true,
+	['['] = true, [']'] = true, ['<'] = true, ['>'] = true, ['&'] = true, [','] = true,
+	['"'] = true, C8(0x80), C8(0x88), C8(0x90), C8(0x98), C8(0xa0), C8(0xa8), C8(0xb0),
+	C8(0xb8), C8(0xc0), C8(0xc8), C8(0xd0), C8(0xd8), C8(0xe0), C8(0xe8), C8(0xf0), C8(0xf8)};
+#undef C8
+
+unsigned text_plain(const char *s, size_t *len)
+{
+	if (!s) {
+		*len = 0;
+		return TEXT_PLAIN_CSV | TEXT_PLAIN_JSON; /* as text_csv_plain and "" */
+	}
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = 0;
+	while (!any_stop[p[n]]) /* names: plain for all three, one table look-up a byte */
+		n++;
+	unsigned stop = 0;
+	for (unsigned c; (c = p[n]) != 0; n++)
+		stop |= (unsigned)csv_stop[c] | (unsigned)md_stop[c] << 1 |
+			(unsigned)(c < 0x20 || c >= 0x7f || c == '"' || c == '\\') << 2;
+	*len = n;
+	bool formula = *p == '=' || *p == '+' || *p == '-' || *p == '@' || *p == '\t' ||
+		       *p == '\r';
+	return (stop & 1 || formula ? 0 : TEXT_PLAIN_CSV) | (stop & 2 ? 0 : TEXT_PLAIN_MD) |
+	       (stop & 4 ? 0 : TEXT_PLAIN_JSON);
+}
+
 void text_csv_field(Buf *b, const char *s)
 {
 	if (!s)

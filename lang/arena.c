@@ -17,6 +17,7 @@
  */
 #include "lang.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +110,10 @@ enum { KEEP_CHUNKS = 256 };
 static bool keep_chunks;
 static Chunk *kept;
 static int nkept;
+/* The kept chunks are the process's, and arenas of several threads may take and give them
+ * (emit.c makes the cable ends' table in an arena of its own on one thread while writers
+ * allocate in the design's on another): under this lock, taken once per chunk. */
+static pthread_mutex_t keep_mu = PTHREAD_MUTEX_INITIALIZER;
 /* And the larger chunks of single big requests (a design's links, cables, ports: MiBs each),
  * which were mapped, faulted in, zeroed by the kernel and unmapped again for every row: kept
  * up to KEEP_BIG_BYTES, and handed to the next request they hold (the smallest that does),
@@ -126,15 +131,25 @@ void arena_keep_chunks(bool on)
  * ch->dirty says how much of it was written. */
 static void chunk_release(Chunk *ch)
 {
-	if (keep_chunks && ch->mapped == CHUNK_BYTES && nkept < KEEP_CHUNKS) {
-		ch->next = kept;
-		kept = ch;
-		nkept++;
-	} else if (keep_chunks && ch->mapped > CHUNK_BYTES &&
-		   kept_big_bytes + ch->mapped <= KEEP_BIG_BYTES) {
-		ch->next = kept_big;
-		kept_big = ch;
-		kept_big_bytes += ch->mapped;
+	bool kept_it = false;
+	if (keep_chunks) {
+		pthread_mutex_lock(&keep_mu);
+		if (ch->mapped == CHUNK_BYTES && nkept < KEEP_CHUNKS) {
+			ch->next = kept;
+			kept = ch;
+			nkept++;
+			kept_it = true;
+		} else if (ch->mapped > CHUNK_BYTES &&
+			   kept_big_bytes + ch->mapped <= KEEP_BIG_BYTES) {
+			ch->next = kept_big;
+			kept_big = ch;
+			kept_big_bytes += ch->mapped;
+			kept_it = true;
+		}
+		pthread_mutex_unlock(&keep_mu);
+	}
+	if (kept_it) {
+		return;
 	} else if (ch->mapped) {
 		munmap(ch, ch->mapped);
 	} else {
@@ -170,29 +185,29 @@ static Chunk *chunk_new(size_t size)
 	if (size > SIZE_MAX - sizeof(Chunk) - 2 * (size_t)HUGE_PAGE)
 		die_oom();
 	size_t total = sizeof(Chunk) + size;
+	Chunk *ch = NULL;
+	pthread_mutex_lock(&keep_mu);
 	if (kept && total == CHUNK_BYTES) {
-		Chunk *ch = kept;
+		ch = kept;
 		kept = ch->next;
 		nkept--;
-		memset(ch->mem, 0, ch->dirty < ch->size ? ch->dirty : ch->size);
-		ch->next = NULL;
-		ch->dirty = 0;
-		return ch;
-	}
-	if (kept_big && total > CHUNK_BYTES) {
+	} else if (kept_big && total > CHUNK_BYTES) {
 		Chunk **best = NULL;
 		for (Chunk **at = &kept_big; *at; at = &(*at)->next)
 			if ((*at)->size >= size && (!best || (*at)->size < (*best)->size))
 				best = at;
 		if (best) {
-			Chunk *ch = *best;
+			ch = *best;
 			*best = ch->next;
 			kept_big_bytes -= ch->mapped;
-			memset(ch->mem, 0, ch->dirty < ch->size ? ch->dirty : ch->size);
-			ch->next = NULL;
-			ch->dirty = 0;
-			return ch;
 		}
+	}
+	pthread_mutex_unlock(&keep_mu);
+	if (ch) {
+		memset(ch->mem, 0, ch->dirty < ch->size ? ch->dirty : ch->size);
+		ch->next = NULL;
+		ch->dirty = 0;
+		return ch;
 	}
 	if (total >= HUGE_PAGE) {
 		size_t len = (total + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
@@ -207,13 +222,13 @@ static Chunk *chunk_new(size_t size)
 #ifdef MADV_HUGEPAGE
 			madvise(q, len, MADV_HUGEPAGE);
 #endif
-			Chunk *ch = (Chunk *)q;
+			ch = (Chunk *)q;
 			ch->size = len - sizeof(Chunk);
 			ch->mapped = len;
 			return ch;
 		}
 	}
-	Chunk *ch = calloc(1, total);
+	ch = calloc(1, total);
 	if (!ch)
 		die_oom();
 	ch->size = size;

@@ -181,6 +181,25 @@ CLUSTERC_NO_RENAME_EXCHANGE=1 "$clusterc" build -q "$small" -o "$fb" 2>"$tmp/e" 
 grep -q "put back from" "$tmp/e" || err "the previous output was not put back: $(cat "$tmp/e")"
 whole "$fb" && [ -z "$(litter "$fb")" ] || err "after the repair: $fb incomplete or $(litter "$fb")"
 
+# ---- a file that cannot be written, on any thread ------------------------------------------
+# A file size limit (ulimit -f, SIGXFSZ ignored: write fails with EFBIG) stands in for a full
+# disk: whichever thread writes the first file over it, the build says so once, exits 74 and
+# leaves DIR as it was, nothing beside it.
+fz=$tmp/fz
+"$clusterc" build -q "$small" -o "$fz" || err "build into $fz"
+before=$(snap "$fz")
+for t in 1 2 8; do
+	(trap '' XFSZ; ulimit -f 2048 && CLUSTERC_THREADS=$t exec "$clusterc" build -q --emit all \
+		examples/meta-24k-roce.cluster -o "$fz") 2>"$tmp/e"
+	rc=$?
+	[ $rc -eq 74 ] || err "a file over the size limit on $t threads: exit $rc, not 74"
+	[ "$(grep -c "error: cannot write '$fz/.*': File too large" "$tmp/e")" = 1 ] &&
+		[ "$(grep -c 'error' "$tmp/e")" = 2 ] ||
+		err "a file over the size limit on $t threads should be one diagnostic: $(cat "$tmp/e")"
+	[ "$(snap "$fz")" = "$before" ] || err "a failed write on $t threads changed $fz"
+	[ -z "$(litter "$fz")" ] || err "a failed write on $t threads left $(litter "$fz")"
+done
+
 # ---- threads ------------------------------------------------------------------------------
 # Every artifact (the switches' files of 400 switches, InfiniBand, model.lp, the drawing) on
 # one thread and on several: the same bytes, the same summary and diagnostics.

@@ -2,14 +2,18 @@
  * ends.c — each cable's two ends as text, made once per build for the writers that print a
  * row per cable (cabling.csv, labels.csv, pull sheets, wiring.csv, clusterc.lock, NetBox): the
  * device's name and length, the port's name (ir.c), the rack and U, whether device and port
- * are plain CSV cells (text_csv_field copies them as they are), and each rack's "ROW,RACK,"
+ * are plain CSV cells (text_csv_field copies them as they are), Markdown cells and JSON
+ * strings (one scan of each port, one of each device a run: text_plain; the switches' files
+ * quote their peers' names then without scanning them again), and each rack's "ROW,RACK,"
  * cells. Before, each of those writers formatted every end again: 302,752 cables at 100,000
  * GPUs, 600,000 ends, six times (docs/performance.md). The bytes the writers make are the
  * same; only the work behind them is shared.
  *
- * The table is the design's arena's (huge pages: a fresh 4 KiB page costs a fault, and the
- * table is 32 bytes an end, 60 MB on the 262k dragonfly) and the Output keeps the pointer
- * (output_ends), so each build makes its own.
+ * The table is in the Output's arena (output_arena: huge pages, as the design's: a fresh 4 KiB
+ * page costs a fault, and the table is 32 bytes an end, 60 MB on the 262k dragonfly), not the
+ * design's, so that emit.c can make it on one thread while the writers that allocate in the
+ * design's run on another; the Output keeps the pointer (output_ends), so each build makes its
+ * own.
  */
 #include "backends.h"
 
@@ -21,7 +25,7 @@ const EndTable *ends_table(Output *o, const Design *d)
 	EndTable *t = output_ends(o);
 	if (t && t->d == d)
 		return t;
-	Arena *a = d->c->arena;
+	Arena *a = output_arena(o);
 	t = arena_alloc(a, sizeof *t);
 	size_t n = (size_t)d->ncables * 2;
 	EndText *ends = arena_alloc(a, sizeof *ends * (n ? n : 1));
@@ -39,8 +43,10 @@ const EndTable *ends_table(Output *o, const Design *d)
 		place[r] = arena_strndup(a, text.s, text.len);
 		place_len[r] = (uint32_t)text.len;
 	}
+	/* A device has many ports in a row: its name is scanned once a run. */
 	const char *last_dev[2] = {NULL, NULL};
-	bool last_md[2] = {false, false};
+	unsigned last_kinds[2] = {0, 0};
+	size_t last_len[2] = {0, 0};
 	for (int i = 0; i < d->ncables; i++) {
 		const LinkInst *l = &d->links[d->cables[i].link];
 		for (int side = 0; side < 2; side++) {
@@ -50,14 +56,15 @@ const EndTable *ends_table(Output *o, const Design *d)
 			ir_end_port(&text, d, e);
 			x->port = arena_strndup(a, text.s ? text.s : "", text.len);
 			x->device = ir_end_device(d, e);
-			size_t dlen, plen;
-			x->plain = text_csv_plain(x->device, &dlen) && text_csv_plain(x->port, &plen) &&
-				   dlen < UINT16_MAX && plen < UINT16_MAX;
-			if (x->device != last_dev[side]) { /* a device has many ports in a row */
+			if (x->device != last_dev[side] || !x->device) {
 				last_dev[side] = x->device;
-				last_md[side] = text_md_plain(x->device);
+				last_kinds[side] = text_plain(x->device, &last_len[side]);
 			}
-			x->md_plain = last_md[side] && text_md_plain(x->port);
+			size_t dlen = last_len[side], plen;
+			unsigned kinds = last_kinds[side] & text_plain(x->port, &plen);
+			x->plain = (kinds & TEXT_PLAIN_CSV) && dlen < UINT16_MAX && plen < UINT16_MAX;
+			x->md_plain = (kinds & TEXT_PLAIN_MD) != 0;
+			x->json_plain = (kinds & TEXT_PLAIN_JSON) != 0;
 			x->device_len = (uint16_t)(x->plain ? dlen : 0);
 			x->port_len = (uint16_t)(x->plain ? plen : 0);
 			int rack, u;

@@ -12,6 +12,8 @@
  */
 #include "backends.h"
 
+#include <stdlib.h>
+
 static const char header[] = "cable_id,a_end,z_end,length_m,cable_model,fabric,tag\n";
 
 int labels_csv_write(Output *o, const Design *d)
@@ -24,6 +26,13 @@ int labels_csv_write(Output *o, const Design *d)
 	const Part *cells_part = NULL;
 	int cells_fabric = -1;
 	bool cells_set = false;
+	/* Whether each rack's name is a plain CSV cell: then an end's "RACK U<n> DEVICE PORT" is
+	 * one when its device and port are (the ends' table says so), without scanning it. */
+	bool *rack_plain = xmalloc(sizeof *rack_plain * (size_t)(d->nracks + 1));
+	for (int r = 0; r < d->nracks; r++) {
+		size_t n;
+		rack_plain[r] = text_csv_plain(d->racks[r].name, &n);
+	}
 	buf_puts(&b, header);
 	for (int i = 0; i < d->ncables; i++) {
 		const CableInst *c = &d->cables[i];
@@ -38,8 +47,14 @@ int labels_csv_write(Output *o, const Design *d)
 		/* Each end scanned once: a plain cell is copied as it is, and the tag (which starts
 		 * with the cable id, never a formula) is plain when neither end holds a byte CSV
 		 * quotes, so it is written straight into the row. */
-		size_t na, nz;
-		bool pa = text_csv_plain(a.s, &na), pz = text_csv_plain(z.s, &nz);
+		const EndText *ea = &cends[2 * (size_t)i], *ez = ea + 1;
+		size_t na = a.len, nz = z.len;
+		bool pa = ea->plain && (ea->rack < 0 || rack_plain[ea->rack]);
+		bool pz = ez->plain && (ez->rack < 0 || rack_plain[ez->rack]);
+		if (!pa)
+			pa = text_csv_plain(a.s, &na);
+		if (!pz)
+			pz = text_csv_plain(z.s, &nz);
 		ir_cable_id(&b, d, i);
 		buf_putc(&b, ',');
 		if (pa)
@@ -112,6 +127,7 @@ int labels_csv_write(Output *o, const Design *d)
 		layout_flush(o, f, &b, false);
 	}
 	layout_flush(o, f, &b, true);
+	free(rack_plain);
 	buf_free(&b);
 	buf_free(&a);
 	buf_free(&z);

@@ -169,10 +169,13 @@ static bool same_end(End a, End b)
 
 /* The peer's device and port as cabling.csv names them (ir.c): taken from the cable ends'
  * table when the writers of a row per cable made it (ends.c; with every artifact), else
- * formatted, the port into w->peer. */
+ * formatted, the port into w->peer. *json (unless NULL): both are JSON strings as they are,
+ * quoted (the table says so; formatted ones are not vouched for). */
 static void peer_text(Writer *w, const SwitchPort *p, const char **dev, size_t *ndev,
-		      const char **port, size_t *nport)
+		      const char **port, size_t *nport, bool *json)
 {
+	if (json)
+		*json = false;
 	int c = w->ends && p->link >= 0 ? w->cable_of[p->link] : -1;
 	if (c >= 0) {
 		const LinkInst *l = &w->d->links[p->link];
@@ -183,6 +186,8 @@ static void peer_text(Writer *w, const SwitchPort *p, const char **dev, size_t *
 			*port = x->port;
 			*ndev = x->plain ? x->device_len : strlen(x->device);
 			*nport = x->plain ? x->port_len : strlen(x->port);
+			if (json)
+				*json = x->json_plain;
 			return;
 		}
 	}
@@ -200,7 +205,7 @@ static void describe_peer(Writer *w, const SwitchPort *p)
 {
 	const char *dev, *port;
 	size_t ndev, nport;
-	peer_text(w, p, &dev, &ndev, &port, &nport);
+	peer_text(w, p, &dev, &ndev, &port, &nport, NULL);
 	Buf *b = &w->scratch;
 	b->len = 0;
 	buf_put(b, dev, ndev);
@@ -389,7 +394,7 @@ static void neighbor(Writer *w, const char *port, const SwitchPort *p)
 	ConfigDb *db = w->db;
 	const char *dev, *pport;
 	size_t ndev, npport;
-	peer_text(w, p, &dev, &ndev, &pport, &npport);
+	peer_text(w, p, &dev, &ndev, &pport, &npport, NULL);
 	configdb_entry_s(db, T_DEVICE_NEIGHBOR, port);
 	configdb_field_s(db, "local_port", port);
 	configdb_field(db, "name", dev, ndev);
@@ -472,14 +477,21 @@ static void port_table(Writer *w, int t, Buf *out, int np, const SwitchPort *por
 		}
 		const char *dev, *pport;
 		size_t ndev, npport;
-		peer_text(w, p, &dev, &ndev, &pport, &npport);
+		bool json;
+		peer_text(w, p, &dev, &ndev, &pport, &npport, &json);
 		if (t == T_DEVICE_NEIGHBOR) {
 			buf_put(out, ":{\"local_port\":", 15);
 			configdb_quoted(out, name, nn);
 			buf_put(out, ",\"name\":", 8);
-			configdb_stringn(out, dev, ndev);
+			if (json)
+				configdb_quoted(out, dev, ndev);
+			else
+				configdb_stringn(out, dev, ndev);
 			buf_put(out, ",\"port\":", 8);
-			configdb_stringn(out, pport, npport);
+			if (json)
+				configdb_quoted(out, pport, npport);
+			else
+				configdb_stringn(out, pport, npport);
 			buf_put(out, "}", 1);
 			continue;
 		}
@@ -488,12 +500,20 @@ static void port_table(Writer *w, int t, Buf *out, int np, const SwitchPort *por
 		buf_put(out, ":{", 2);
 		buf_put(out, w->tbefore.s + tp[0], tp[1]);
 		buf_put(out, ",\"description\":", 15);
-		Buf *d = &w->scratch;
-		d->len = 0;
-		buf_put(d, dev, ndev);
-		buf_put(d, " ", 1);
-		buf_put(d, pport, npport);
-		configdb_stringn(out, d->s, d->len);
+		if (json) { /* "DEVICE PORT", nothing to escape */
+			buf_put(out, "\"", 1);
+			buf_put(out, dev, ndev);
+			buf_put(out, " ", 1);
+			buf_put(out, pport, npport);
+			buf_put(out, "\"", 1);
+		} else {
+			Buf *d = &w->scratch;
+			d->len = 0;
+			buf_put(d, dev, ndev);
+			buf_put(d, " ", 1);
+			buf_put(d, pport, npport);
+			configdb_stringn(out, d->s, d->len);
+		}
 		buf_put(out, ",", 1);
 		buf_put(out, w->tafter.s + tp[2], tp[3]);
 		buf_put(out, "}", 1);
