@@ -948,6 +948,7 @@ typedef struct PlanHw {
 	double fp8_cache;    /* bytes a weight's FP8 copies take in an FP8 run: 1, 2 when
 			      * fp8_tn_only (the transpose too); 0 in BF16 */
 	double elem_bytes;   /* bytes of a matmul operand: 2 (bf16) or 1 (fp8) */
+	bool fp8_current;    /* FP8 with current scaling (fp8_current_scaling): an amax pass a cast */
 	double hbm;          /* bytes of HBM */
 	double hbm_usable;   /* bytes a plan may fill (HBM less PLAN_HBM_RESERVE_BYTES) */
 	double hbm_bw;       /* bytes/s */

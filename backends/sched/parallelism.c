@@ -401,7 +401,7 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 	fprintf(f, "--attention-backend %s\n", c->flash ? "flash" : "unfused");
 	fprintf(f, "--bf16\n");
 	if (wp->hw.elem_bytes < 2)
-		fprintf(f, "--fp8-format hybrid\n");
+		fprintf(f, "--fp8-format hybrid\n%s", wp->hw.fp8_current ? "--fp8-recipe tensorwise\n" : "");
 	fprintf(f, "--train-iters %.0f\n", wp->steps);
 	return output_close(o, f);
 }

@@ -212,6 +212,7 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	hw->attn_eff = a->accel.attention_eff;
 	hw->attn_bwd_eff = a->accel.attention_bwd_eff;
 	hw->fp8_cache = fp8 ? (a->accel.fp8_tn_only ? 2 : 1) : 0;
+	hw->fp8_current = fp8 && field_bool(w, FLD_WORKLOAD_FP8_CURRENT_SCALING);
 	hw->hbm = a->accel.memory;
 	hw->hbm_usable = fmax(0, hw->hbm - PLAN_HBM_RESERVE_BYTES);
 	/* Without a declared HBM bandwidth, the A100's ops:byte ratio (312 TFLOPS / 2.04 TB/s). */

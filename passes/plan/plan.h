@@ -62,6 +62,9 @@ double plan_layer_activation_bytes(const PlanModel *m, const PlanConfig *c, bool
 /* The part of it FP8 training keeps in one byte rather than two (the FP8 linear layers'
  * inputs, Transformer Engine). */
 double plan_fp8_activation_saving(const PlanModel *m, const PlanConfig *c, bool moe);
+/* HBM bytes one layer's FP8 casts move per micro-batch, forward and backward (plan_model.c). */
+void plan_fp8_cast_bytes(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, bool moe,
+			 double *fwd, double *bwd);
 double plan_state_bytes_per_param(bool dopt, double dp_group);
 double plan_optimizer_bytes(const PlanConfig *c);
 double plan_matmul_efficiency(const PlanHw *hw, double m, double n, double k);

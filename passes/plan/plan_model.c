@@ -702,9 +702,77 @@ double plan_moe_permute_bytes(const PlanModel *m, const PlanConfig *c)
 	return 2 * h * (2 * tokens + (local > 1 ? 4 * cf * m->top_k * tokens : 0));
 }
 
+/* HBM bytes Transformer Engine moves casting one layer's FP8 GEMM operands to FP8, per
+ * micro-batch, forward into *fwd and backward into *bwd (0 in BF16). Every FP8 operand that
+ * is not already FP8 is cast: the BF16 tensor read (2 bytes an element) and its FP8 copy
+ * written, 1 byte, 2 where the FP8 GEMMs take K-major operands only (fp8_tn_only, Hopper: the
+ * transposed copy the backward needs is written with it, TE's cast-transpose; hw->fp8_cache
+ * is that count). The operands (Megatron-Core's Transformer Engine layers, TELayerNorm-
+ * ColumnParallelLinear, TERowParallelLinear, TEGroupedLinear): forward the inputs of the QKV
+ * and first FFN multiplies (h a token, split by SP), of the output projection (a·d/t) and of
+ * the second FFN multiply (F/t); backward the gradient of each multiply's output ((q+k+v)/t,
+ * h, (mats−1)·F/t, h). Routed experts: their tokens per local expert (cf·k·T·e/E), each
+ * expert's split cast on its own (TE's GroupedLinear; one cast kernel an expert under current
+ * scaling, NVIDIA/TransformerEngine PR 1525); shared experts and MLA's projections likewise.
+ * By the recipe (transformer_engine/pytorch/csrc/quantizer.cpp and extensions/
+ * normalization.cpp, read 2026-12):
+ * - delayed scaling (Megatron-LM's default --fp8-recipe delayed; NeMo's fp8_hybrid): the
+ *   scale comes from earlier steps' amax, so the LayerNorm kernel writes its output in FP8
+ *   directly (normalization.cpp: a Float8Quantizer takes the FULLY_FUSED norm; its write is
+ *   in the activation traffic) and the QKV and first FFN inputs of a dense layer cost
+ *   nothing more; every other operand is one cast (2 + fp8_cache bytes an element);
+ * - current scaling (fp8_current_scaling; Megatron-LM --fp8-recipe tensorwise, Megatron-
+ *   Bridge's "fp8_cs", TE's Float8CurrentScaling): the scale needs the tensor's own amax
+ *   first, so Float8CurrentScalingQuantizer::quantize_impl runs nvte_compute_amax (the BF16
+ *   tensor read once more, 2 bytes an element) and then the cast; after a LayerNorm the norm
+ *   computes the amax as it writes its BF16 output (FUSED_NORM_AMAX_FP8) and the cast follows
+ *   (2 + fp8_cache). An MoE layer's expert inputs come from the dispatcher, not a norm.
+ * Weights are cast once a step (or are FP8 already: fp8_params), not counted here. */
+void plan_fp8_cast_bytes(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, bool moe,
+			 double *fwd, double *bwd)
+{
+	*fwd = *bwd = 0;
+	if (hw->elem_bytes >= 2 || hw->fp8_cache <= 0)
+		return;
+	double cast = 2 + hw->fp8_cache, amax = hw->fp8_current ? 2 : 0;
+	double normed = hw->fp8_current ? cast : 0; /* an input a LayerNorm writes */
+	double h = m->hidden, t = c->tp, hs = h / (c->sp ? t : 1), mats = m->mats;
+	double tokens = (double)c->micro * m->seq / c->cp;
+	AttnDims x = attn_dims(m);
+	/* Attention: the QKV input after the LayerNorm (MLA: below), the output projection's
+	 * input; backward the gradients of their outputs. */
+	double in_norm = hs, in_other = x.o / t, grad = (x.q + x.k + x.v) / t + hs;
+	if (m->kv_lora > 0) {
+		double ql = m->q_lora, kl = m->kv_lora;
+		/* Megatron-Core's MLA: the up-projections after their LayerNorms
+		 * (TELayerNormColumnParallelLinear), the down-projections plain TELinear layers,
+		 * each casting the normed input on its own. */
+		in_norm = kl + (ql > 0 ? ql : 0);
+		in_other += hs * (ql > 0 ? 2 : 1);
+		grad = (ql > 0 ? ql + x.q / t : x.q / t) + kl + m->rope_dim +
+		       m->heads * (m->head_dim + x.dv) / t + hs;
+	}
+	double f = 0, fg = 0; /* the FFN's: other inputs and output gradients, elements a token */
+	if (!moe) {
+		in_norm += hs;
+		f = m->ffn / t;
+		fg = (mats - 1) * m->ffn / t + hs;
+	} else {
+		double fe = m->expert_ffn, et = expert_tp(c);
+		double cf = c->capacity > 0 ? c->capacity : 1;
+		double routed = cf * m->top_k * routed_tokens(c, tokens) / tokens;
+		f = routed * (h + fe / et) + (m->shared > 0 ? hs + m->shared * fe / t : 0);
+		fg = routed * ((mats - 1) * fe / et + h) +
+		     (m->shared > 0 ? m->shared * (mats - 1) * fe / t + hs : 0);
+	}
+	*fwd = tokens * (in_norm * normed + (in_other + f) * (cast + amax));
+	*bwd = tokens * (grad + fg) * (cast + amax);
+}
+
 typedef struct LayerTimes {
 	double fwd, core, core_mem, core_bwd_extra, tp, ep, act, work;
 	double perm; /* s of the MoE token permutations, in fwd and once in backward */
+	double cast_f, cast_b; /* s of the FP8 casts (plan_fp8_cast_bytes), cast_f in fwd */
 	double cp_f[CPC_COUNT], cp_b[CPC_COUNT]; /* by CP exchange; INFINITY: not allowed */
 } LayerTimes;
 
@@ -770,7 +838,11 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	/* FlashAttention fuses the softmax (and its dropout) into the core: no s x s tensor goes
 	 * through HBM. */
 	double core_bytes = c->flash ? 0 : tokens * (m->dropout > 0 ? 5 : 2) * a * s / t;
-	o->fwd = mm + core + 2 * o->work / (hw->hbm_bw * HBM_EFF) + o->perm;
+	double cf_bytes, cb_bytes;
+	plan_fp8_cast_bytes(m, hw, c, moe, &cf_bytes, &cb_bytes);
+	o->cast_f = cf_bytes / (hw->hbm_bw * HBM_EFF);
+	o->cast_b = cb_bytes / (hw->hbm_bw * HBM_EFF);
+	o->fwd = mm + core + 2 * o->work / (hw->hbm_bw * HBM_EFF) + o->perm + o->cast_f;
 	o->core = core;
 	o->core_mem = 2 * core_bytes / (hw->hbm_bw * HBM_EFF);
 	/* Its backward recomputes QKᵀ and the softmax from the statistics: 5 multiplies where
@@ -914,6 +986,8 @@ void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanL
 	/* The permutations' backward runs the same copies on the gradients once (the inverse
 	 * kernels: plan_moe_permute_bytes), not twice as the layer's other memory-bound work. */
 	out->bwd = 2 * fwd + wd * dl.core_bwd_extra + wm * ml.core_bwd_extra - wm * ml.perm;
+	/* The FP8 casts' backward is its own (the output gradients), not twice the forward's. */
+	out->bwd += wd * (dl.cast_b - 2 * dl.cast_f) + wm * (ml.cast_b - 2 * ml.cast_f);
 	out->re = c->recompute == RC_FULL	       ? fwd
 		  : c->recompute == RC_SELECTIVE && !c->flash ? core
 							       : 0;

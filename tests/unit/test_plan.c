@@ -573,8 +573,10 @@ typedef struct Published {
  * get_precision_config("fp8_cs") of scripts/performance/utils/precision.py (commit 84fba28,
  * read 2026-12): bf16_with_fp8_current_scaling_mixed (src/megatron/bridge/training/
  * mixed_precision.py: fp8_param_gather = True) with its BF16 first and last layers turned
- * off: fp8_params. */
-#define MB_FP8 "precision = fp8; grad_reduce_bf16 = true; fp8_params = true; "
+ * off: fp8_params; current scaling: fp8_current_scaling (Megatron-Bridge's
+ * bf16_with_fp8_current_scaling_mixed sets fp8_recipe = "tensorwise"). */
+#define MB_FP8                                                                             \
+	"precision = fp8; grad_reduce_bf16 = true; fp8_params = true; fp8_current_scaling = true; "
 /* NeMo 24.07's models (the rows below say where each comes from). */
 #define LLAMA2(l, h, a, g, f) \
 	"transformer(layers = " #l ", hidden = " #h ", heads = " #a ", query_groups = " #g \
@@ -617,7 +619,7 @@ typedef struct Published {
  * with the all-to-all not overlapped where the recipes do not, MB_NO_A2A_OVERLAP; +3 to +185 %
  * with it in BF16, as Megatron-Core dispatches, fp8_dispatch; +2 to +184 % with the
  * data-parallel traffic hidden layer by layer and the attention's speed by sequence length,
- * the dense rows' mechanisms): an open gap
+ * the dense rows' mechanisms; -0.4 to +160 % with the FP8 casts counted): an open gap
  * (docs/parallelism.md, "Where the model still misses"), so these rows are bounded at
  * MB_MOE_BOUND, a regression bound at today's largest error, not the suite's 25 %. */
 #define MB_TOKEN_DROP "capacity_factor = 1"
@@ -652,7 +654,7 @@ typedef struct Published {
  * search had overlapped the all-to-all wherever it paid. Set from the recipes, not from the
  * rows' errors. */
 #define MB_NO_A2A_OVERLAP "overlap_ep = false; "
-#define MB_MOE_BOUND 1.84
+#define MB_MOE_BOUND 1.61
 
 /* The GB200 Megatron-FSDP recipes offload activations to the Grace CPU's memory, the rows set
  * it from them (offload_layers): NVIDIA-NeMo/Megatron-Bridge,
@@ -1065,17 +1067,19 @@ static void test_accuracy(void)
 			dense_sum += fabs(accuracy_errors[i]), dense_n++;
 	double dense_mean = dense_n ? dense_sum / dense_n : 0;
 	/* Regression bounds at what the model reaches today (docs/parallelism.md, "Accuracy"):
-	 * the fitted rows within 2.5 % on average (2.43 %; 2.61 % before the data-parallel
-	 * collectives hid layer by layer, which lets Llama 3's fit row plan as it ran); the
-	 * held-out ones within 14.4 % (14.3 %: the fourteen MoE rows, +2 to +184 %, an open gap of the
-	 * model, MB_MOE above, raise it from 5.0 %; 21.1 % at the start of the tenth session, 17.0 %
-	 * once the all-to-all followed the recipes, MB_NO_A2A_OVERLAP, 14.8 % once it went in BF16,
-	 * fp8_dispatch), and those without the MoE rows within 5.0 % (4.97 %; 5.02 % before the
-	 * fused attention's efficiency followed the sequence length, 5.32 % before the
-	 * layer-by-layer overlap; DeepSeek-V3's GPU-hours among them): the issue's 5 %, just. */
-	CU_ASSERT(fit_mean <= 0.025);
-	CU_ASSERT(mean <= 0.144);
-	CU_ASSERT(dense_mean <= 0.050);
+	 * the fitted rows within 2.6 % on average (2.55 %; 2.43 % before the FP8 casts were
+	 * counted, 2.61 % before the data-parallel collectives hid layer by layer, which lets
+	 * Llama 3's fit row plan as it ran); the held-out ones within 13.1 % (13.0 %: the fourteen
+	 * MoE rows, -0.4 to +160 %, an open gap of the model, MB_MOE above, raise it from 5.1 %;
+	 * 21.1 % at the start of the tenth session, 17.0 % once the all-to-all followed the
+	 * recipes, MB_NO_A2A_OVERLAP, 14.8 % once it went in BF16, fp8_dispatch, 14.3 % before the
+	 * FP8 casts), and those without the MoE rows within 5.1 % (5.06 %; 4.97 % before the FP8
+	 * casts were counted, 5.02 % before the fused attention's efficiency followed the sequence
+	 * length, 5.32 % before the layer-by-layer overlap; DeepSeek-V3's GPU-hours among them):
+	 * above the issue's 5 %. */
+	CU_ASSERT(fit_mean <= 0.026);
+	CU_ASSERT(mean <= 0.131);
+	CU_ASSERT(dense_mean <= 0.051);
 	int fitted = 0;
 	for (int i = 0; i < accuracy_n; i++)
 		fitted += accuracy_fit[i];
@@ -1381,6 +1385,47 @@ static void test_moe_permute(void)
  * with fp8_dispatch under fp8; the combine stays BF16. Forward and backward: the layer's
  * all-to-all is shorter by 2 x 7/8 x 8,388,608 B at the domain's collective bandwidth. In BF16
  * precision the knob changes nothing. */
+/* The FP8 casts (plan_fp8_cast_bytes), by hand: a dense SwiGLU layer, hidden 2,048, 16 heads of
+ * 128 (q = k = v = o = 2,048), FFN 8,192, 2,048 tokens a micro-batch, TP 1. A cast reads the
+ * BF16 element (2 bytes) and writes it in FP8 (c = the accelerator's fp8_cache: 1, or 2 with
+ * the transposed copy). Delayed scaling: the LayerNorm writes the QKV and FC1 inputs in FP8
+ * itself; the output projection's (2,048) and FC2's (8,192) inputs are cast, forward, and the
+ * gradients of the four outputs (6,144 + 2,048 + 16,384 + 2,048) backward. Current scaling: 2
+ * bytes more an element for the amax pass, and the two normed inputs (2 x 2,048) cast after
+ * the norm's amax. In BF16 nothing. The layer's times carry them at 0.8 of the HBM bandwidth,
+ * the backward's its own. */
+static void test_fp8_casts(void)
+{
+	Built *b = small_model("transformer(layers = 4, hidden = 2048, heads = 16, ffn = 8192, "
+			       "seq = 2048, vocab = 32000, activation = swiglu)",
+			       "tp = 1\n  pp = 1\n  cp = 1\n  micro_batch = 1\n  recompute = none\n"
+			       "  precision = fp8");
+	const WorkloadPlan *wp = plan_of(b, "w");
+	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
+	PlanConfig c = wp->r.best;
+	PlanHw hw = wp->hw;
+	CU_ASSERT(!hw.fp8_current && hw.fp8_cache >= 1);
+	double cast = 2 + hw.fp8_cache, tokens = 2048, f, bw;
+	plan_fp8_cast_bytes(&wp->model, &hw, &c, false, &f, &bw);
+	CU_ASSERT_DOUBLE_EQUAL(f, tokens * (2048 + 8192) * cast, 1e-3);
+	CU_ASSERT_DOUBLE_EQUAL(bw, tokens * (6144 + 2048 + 16384 + 2048) * cast, 1e-3);
+	PlanLayer delayed, current;
+	plan_layer(&wp->model, &hw, &c, &delayed);
+	hw.fp8_current = true;
+	double fc, bc;
+	plan_fp8_cast_bytes(&wp->model, &hw, &c, false, &fc, &bc);
+	CU_ASSERT_DOUBLE_EQUAL(fc, tokens * (2 * 2048 * cast + (2048 + 8192) * (cast + 2)), 1e-3);
+	CU_ASSERT_DOUBLE_EQUAL(bc, tokens * (6144 + 2048 + 16384 + 2048) * (cast + 2), 1e-3);
+	plan_layer(&wp->model, &hw, &c, &current);
+	double hbm = hw.hbm_bw * 0.8;
+	CU_ASSERT_DOUBLE_EQUAL(current.fwd - delayed.fwd, (fc - f) / hbm, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(current.bwd - delayed.bwd, (bc - bw) / hbm, 1e-12);
+	hw.elem_bytes = 2; /* BF16 */
+	plan_fp8_cast_bytes(&wp->model, &hw, &c, false, &f, &bw);
+	CU_ASSERT(f == 0 && bw == 0);
+	done(b);
+}
+
 static void test_fp8_dispatch(void)
 {
 	Built *b = small_model(MOE_8X2,
@@ -1837,6 +1882,7 @@ void suite_plan(void)
 	CU_add_test(s, "MoE token permutations (Megatron-Core all-to-all dispatcher)", test_moe_permute);
 	CU_add_test(s, "MoE parallel folding (expert TP 1, EP across TP)", test_parallel_folding);
 	CU_add_test(s, "MoE dispatch precision (fp8_dispatch)", test_fp8_dispatch);
+	CU_add_test(s, "FP8 casts by scaling recipe (fp8_current_scaling)", test_fp8_casts);
 	CU_add_test(s, "FlashAttention with the causal mask", test_flash_attention);
 	CU_add_test(s, "attention at the accelerator's own efficiency", test_attention_efficiency);
 	CU_add_test(s, "a pipeline layout the workload fixes", test_fixed_pipeline_layout);
