@@ -1373,18 +1373,6 @@ static void test_moe_permute(void)
 	done(d);
 }
 
-/* 8 experts of SwiGLU 2,048 x 4,096, top-2, 4 layers: the MoE block test_fp8_dispatch and
- * test_parallel_folding work by hand. */
-#define MOE_8X2                                                                                  \
-	"moe(layers = 4, hidden = 2048, heads = 16, seq = 2048, vocab = 32000, activation = swiglu, " \
-	"experts = 8, top_k = 2, expert_ffn = 4096)"
-
-/* The dispatch all-to-all's precision (fp8_dispatch), by hand: 8 experts, top-2, hidden 2,048,
- * a micro-batch of 2,048 tokens at EP 8 inside one H100 node: k·T·h = 8,388,608 elements go
- * out each pass, in BF16 (16,777,216 B) as Megatron-Core sends them, or in FP8 (8,388,608 B)
- * with fp8_dispatch under fp8; the combine stays BF16. Forward and backward: the layer's
- * all-to-all is shorter by 2 x 7/8 x 8,388,608 B at the domain's collective bandwidth. In BF16
- * precision the knob changes nothing. */
 /* The FP8 casts (plan_fp8_cast_bytes), by hand: a dense SwiGLU layer, hidden 2,048, 16 heads of
  * 128 (q = k = v = o = 2,048), FFN 8,192, 2,048 tokens a micro-batch, TP 1. A cast reads the
  * BF16 element (2 bytes) and writes it in FP8 (c = the accelerator's fp8_cache: 1, or 2 with
@@ -1426,6 +1414,18 @@ static void test_fp8_casts(void)
 	done(b);
 }
 
+/* 8 experts of SwiGLU 2,048 x 4,096, top-2, 4 layers: the MoE block test_fp8_dispatch and
+ * test_parallel_folding work by hand. */
+#define MOE_8X2                                                                                  \
+	"moe(layers = 4, hidden = 2048, heads = 16, seq = 2048, vocab = 32000, activation = swiglu, " \
+	"experts = 8, top_k = 2, expert_ffn = 4096)"
+
+/* The dispatch all-to-all's precision (fp8_dispatch), by hand: 8 experts, top-2, hidden 2,048,
+ * a micro-batch of 2,048 tokens at EP 8 inside one H100 node: k·T·h = 8,388,608 elements go
+ * out each pass, in BF16 (16,777,216 B) as Megatron-Core sends them, or in FP8 (8,388,608 B)
+ * with fp8_dispatch under fp8; the combine stays BF16. Forward and backward: the layer's
+ * all-to-all is shorter by 2 x 7/8 x 8,388,608 B at the domain's collective bandwidth. In BF16
+ * precision the knob changes nothing. */
 static void test_fp8_dispatch(void)
 {
 	Built *b = small_model(MOE_8X2,
