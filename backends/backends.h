@@ -651,6 +651,57 @@ static inline void ends_csv_port(Buf *b, const EndText *e)
 		text_csv_field(b, e->port);
 }
 void ends_csv_place(Buf *b, const EndTable *t, const EndText *e);
+/* A switch port's text by port number, its name (ir_switch_port_name) or its alias
+ * (ir_switch_port_alias), as `make` says, for the switches of a few kinds at once: the text
+ * depends on nothing but the switch's model, breakout, split and up_breakout and the port, so
+ * a writer that asks it for every end of every link makes it once a kind and port (a row's two
+ * ends are often of two kinds; switch_config.c, wiring_csv.c). Zeroed, with make set, before
+ * the first call; port_text_free after the last. */
+enum { PORT_TEXT_KINDS = 8, PORT_TEXT_CELL = 24 };
+typedef struct PortTextKind {
+	const void *model;
+	int breakout, split, up, cap;
+	/* per port: the text and its NUL, its text_plain bits in the cell's last byte but one, its
+	 * length in the last; a length of 0: not made */
+	char (*cell)[PORT_TEXT_CELL];
+} PortTextKind;
+typedef struct PortTextCache {
+	void (*make)(Buf *b, const SwitchInst *s, int port);
+	PortTextKind kinds[PORT_TEXT_KINDS];
+	Buf tmp;
+} PortTextCache;
+/* The kind of s in c: its slot, a new one when c has none (the last one's again when all are
+ * taken, its texts forgotten). */
+PortTextKind *port_text_kind(PortTextCache *c, const SwitchInst *s);
+/* Port `port` of a switch s of kind k (port_text_kind's for s): the text (NUL-terminated),
+ * *len its length, *plain its text_plain bits. Valid until the next call; kept for the next
+ * ask when it is not empty, fits a cell and the port is a port (>= 0). Inline the asks it has
+ * the answer to, port_text_make the rest. */
+const char *port_text_make(PortTextCache *c, PortTextKind *k, const SwitchInst *s, int port,
+			   size_t *len, unsigned *plain);
+static inline const char *port_text_of(PortTextCache *c, PortTextKind *k, const SwitchInst *s,
+				       int port, size_t *len, unsigned *plain)
+{
+	if (port < 0 || port >= k->cap || !k->cell[port][PORT_TEXT_CELL - 1])
+		return port_text_make(c, k, s, port, len, plain);
+	*len = (unsigned char)k->cell[port][PORT_TEXT_CELL - 1];
+	*plain = (unsigned char)k->cell[port][PORT_TEXT_CELL - 2];
+	return k->cell[port];
+}
+/* The same, the kind found first (a writer that asks for ends of switches of several kinds). */
+static inline const char *port_text(PortTextCache *c, const SwitchInst *s, int port,
+				    size_t *len, unsigned *plain)
+{
+	for (int i = 0; i < PORT_TEXT_KINDS && c->kinds[i].model; i++) {
+		PortTextKind *k = &c->kinds[i];
+		if (k->model == s->model && k->breakout == s->breakout && k->split == s->split &&
+		    k->up == s->up_breakout)
+			return port_text_of(c, k, s, port, len, plain);
+	}
+	return port_text_of(c, port_text_kind(c, s), s, port, len, plain);
+}
+void port_text_free(PortTextCache *c);
+
 void ends_pull_text(Buf *b, const Design *d, const EndText *e);
 int netbox_write(Output *o, const Design *d);
 /* netbox_power.c: netbox/power-panels.csv and power-feeds.csv (netbox_write calls it); the

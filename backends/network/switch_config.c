@@ -146,13 +146,7 @@ typedef struct Writer {
 	int tcap;
 	bool tset;
 	bool tsorted;     /* the ports' names are in natural order (port_names_ordered) */
-	/* Port names by port number for switches of nmodel, nbreakout, nsplit and nup (a name
-	 * depends on nothing else, ir_switch_port_name): nname[port], empty until made (a port's
-	 * name never is). */
-	const void *nmodel;
-	int nbreakout, nsplit, nup;
-	char (*nname)[24];
-	int ncap;
+	PortTextCache names; /* the ports' names, made once a kind of switch and port */
 } Writer;
 
 static const char *const type_names[ST_COUNT] = {
@@ -931,40 +925,16 @@ static int write_switch(Writer *w, int i)
 		w->cap = np;
 		w->pt = xrealloc(w->pt, sizeof *w->pt * (size_t)np);
 	}
-	if (s->model != w->nmodel || s->breakout != w->nbreakout || s->split != w->nsplit ||
-	    s->up_breakout != w->nup) {
-		w->nmodel = s->model;
-		w->nbreakout = s->breakout;
-		w->nsplit = s->split;
-		w->nup = s->up_breakout;
-		if (w->ncap)
-			memset(w->nname, 0, sizeof *w->nname * (size_t)w->ncap);
-	}
+	PortTextKind *kind = port_text_kind(&w->names, s);
 	for (int k = 0; k < np; k++) {
 		PortText *t = &w->pt[k];
-		int port = ports[k].port;
-		if (port >= 0 && port >= w->ncap) {
-			int cap = w->ncap ? w->ncap : 64;
-			while (cap <= port)
-				cap *= 2;
-			w->nname = xrealloc(w->nname, sizeof *w->nname * (size_t)cap);
-			memset(w->nname + w->ncap, 0, sizeof *w->nname * (size_t)(cap - w->ncap));
-			w->ncap = cap;
-		}
-		if (port >= 0 && w->nname[port][0]) {
-			memcpy(t->name, w->nname[port], sizeof t->name);
-			t->len = strlen(t->name);
-		} else {
-			w->scratch.len = 0;
-			ir_switch_port_name(&w->scratch, s, port);
-			size_t n = w->scratch.len < sizeof t->name - 1 ? w->scratch.len
-								 : sizeof t->name - 1;
-			memcpy(t->name, w->scratch.s, n);
-			t->name[n] = 0;
-			t->len = n;
-			if (port >= 0)
-				memcpy(w->nname[port], t->name, sizeof t->name);
-		}
+		size_t n;
+		unsigned plain;
+		const char *name = port_text_of(&w->names, kind, s, ports[k].port, &n, &plain);
+		n = n < sizeof t->name - 1 ? n : sizeof t->name - 1;
+		memcpy(t->name, name, n);
+		t->name[n] = 0;
+		t->len = n;
 		bool to_switch = ports[k].peer.kind == END_SWITCH;
 		t->peer_switch = to_switch ? ports[k].peer.dev - sp->first : -1;
 	}
@@ -1007,7 +977,7 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 	long lo = total * share / nshares, hi = total * (share + 1) / nshares, first = 0;
 	any = hi > lo;
 	Writer w = {.o = o, .d = d, .db = configdb_new(table_names, T_COUNT),
-		    .tables_ordered = tables_ordered()};
+		    .tables_ordered = tables_ordered(), .names = {.make = ir_switch_port_name}};
 	const EndTable *ends = output_ends(o);
 	w.ends = ends && ends->d == d ? ends : NULL;
 	if (any) {
@@ -1053,7 +1023,7 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 	buf_free(&w.tbefore);
 	buf_free(&w.tafter);
 	free(w.tport);
-	free(w.nname);
+	port_text_free(&w.names);
 	buf_free(&w.text);
 	buf_free(&w.scratch);
 	buf_free(&w.peer);

@@ -84,60 +84,20 @@ static void put_node(Buf *b, const Design *d, End e, const EndText *x, bool ib)
 	buf_free(&port);
 }
 
-/* A switch port's alias cell, which depends on the switch's model, breakout and split and on
- * the port (ir_faceplate): kept per port for a few kinds of switch at once (a row's two ends
- * are often of two kinds), made on first use. */
-enum { ALIAS_KINDS = 8, ALIAS_MAX = 24 };
-typedef struct AliasKind {
-	const void *model;
-	int breakout, split, up;
-	int cap;
-	char (*cell)[ALIAS_MAX]; /* the cell and its length in the last byte; empty: not made */
-} AliasKind;
-
-static void put_alias(Buf *b, const SwitchInst *s, int port, AliasKind *kinds, Buf *tmp)
+/* A switch port's alias cell: the alias, made once a kind of switch and port (port_text). */
+static void put_alias(Buf *b, const SwitchInst *s, int port, PortTextCache *aliases)
 {
-	AliasKind *k = NULL;
-	for (int i = 0; i < ALIAS_KINDS && kinds[i].model; i++)
-		if (kinds[i].model == s->model && kinds[i].breakout == s->breakout &&
-		    kinds[i].split == s->split && kinds[i].up == s->up_breakout) {
-			k = &kinds[i];
-			break;
-		}
-	if (!k) { /* a new kind: a free slot, else the last one's again */
-		int i = 0;
-		while (i < ALIAS_KINDS - 1 && kinds[i].model)
-			i++;
-		k = &kinds[i];
-		free(k->cell);
-		*k = (AliasKind){s->model, s->breakout, s->split, s->up_breakout, 0, NULL};
-	}
-	if (port >= 0 && port >= k->cap) {
-		int cap = k->cap ? k->cap : 64;
-		while (cap <= port)
-			cap *= 2;
-		k->cell = xrealloc(k->cell, sizeof *k->cell * (size_t)cap);
-		memset(k->cell + k->cap, 0, sizeof *k->cell * (size_t)(cap - k->cap));
-		k->cap = cap;
-	}
-	char *c = port >= 0 ? k->cell[port] : NULL;
-	if (c && c[ALIAS_MAX - 1]) {
-		buf_put(b, c, (size_t)c[ALIAS_MAX - 1]);
-		return;
-	}
-	tmp->len = 0;
-	ir_switch_port_alias(tmp, s, port);
-	size_t start = b->len;
-	text_csv_field(b, tmp->len ? tmp->s : "");
-	size_t n = b->len - start;
-	if (c && n > 0 && n < ALIAS_MAX - 1) {
-		memcpy(c, b->s + start, n);
-		c[ALIAS_MAX - 1] = (char)n;
-	}
+	size_t n;
+	unsigned plain;
+	const char *text = port_text(aliases, s, port, &n, &plain);
+	if (plain & TEXT_PLAIN_CSV)
+		buf_put(b, text, n);
+	else
+		text_csv_field(b, text);
 }
 
 static void put_end(Buf *b, const Design *d, const EndTable *t, End e, const EndText *x,
-		    bool ib, Buf *tmp, AliasKind *aliases)
+		    bool ib, PortTextCache *aliases)
 {
 	if (x->rack >= 0) {
 		/* the rack's cell and its comma: the ends' table's "ROW,RACK," past the row (letters) */
@@ -154,7 +114,7 @@ static void put_end(Buf *b, const Design *d, const EndTable *t, End e, const End
 	ends_csv_port(b, x);
 	buf_putc(b, ',');
 	if (e.kind == END_SWITCH)
-		put_alias(b, &d->switches[e.dev], e.port, aliases, tmp);
+		put_alias(b, &d->switches[e.dev], e.port, aliases);
 	buf_putc(b, ',');
 	put_node(b, d, e, x, ib);
 }
@@ -166,8 +126,8 @@ int wiring_csv_write(Output *o, const Design *d)
 		return 1;
 	const EndTable *t = ends_table(o, d);
 	const EndText *ends = t->ends;
-	Buf b = {0}, tmp = {0}, cells = {0};
-	AliasKind aliases[ALIAS_KINDS] = {{0}};
+	Buf b = {0}, cells = {0};
+	PortTextCache aliases = {.make = ir_switch_port_alias};
 	int cells_fabric = -1, cells_tier = -1; /* what cells holds: "fabric,tier,protocol," */
 	buf_puts(&b, header);
 	for (int i = 0; i < d->ncables; i++) {
@@ -188,17 +148,15 @@ int wiring_csv_write(Output *o, const Design *d)
 			buf_puts(&cells, ib ? ",infiniband," : ",ethernet,");
 		}
 		buf_put(&b, cells.s, cells.len);
-		put_end(&b, d, t, l->a, &ends[2 * (size_t)i], ib, &tmp, aliases);
+		put_end(&b, d, t, l->a, &ends[2 * (size_t)i], ib, &aliases);
 		buf_putc(&b, ',');
-		put_end(&b, d, t, l->z, &ends[2 * (size_t)i + 1], ib, &tmp, aliases);
+		put_end(&b, d, t, l->z, &ends[2 * (size_t)i + 1], ib, &aliases);
 		buf_putc(&b, '\n');
 		layout_flush(o, f, &b, false);
 	}
 	layout_flush(o, f, &b, true);
 	buf_free(&b);
-	buf_free(&tmp);
 	buf_free(&cells);
-	for (int k = 0; k < ALIAS_KINDS; k++)
-		free(aliases[k].cell);
+	port_text_free(&aliases);
 	return output_close(o, f);
 }
