@@ -478,7 +478,7 @@ static void csv_row(Buf *b, const Design *d, const EndTable *et, const Pull *p, 
 }
 
 /* The two ends of a pull as the printed sheet gives them. */
-static void pull_ends(Buf *from, Buf *to, const Design *d, const EndText *ends, const Pull *p)
+static void pull_ends(Buf *from, Buf *to, const Design *d, const EndTable *et, const Pull *p)
 {
 	if (p->what == PULL_TRUNK) {
 		const TrunkInst *t = &d->trunks[p->cable];
@@ -489,16 +489,16 @@ static void pull_ends(Buf *from, Buf *to, const Design *d, const EndText *ends, 
 		return;
 	}
 	const CableInst *c = &d->cables[p->cable];
-	const EndText *a = &ends[2 * (size_t)p->cable], *z = a + 1;
+	const EndText *a = &et->ends[2 * (size_t)p->cable], *z = a + 1;
 	if (p->what == PULL_CORD_A) {
-		ends_pull_text(from, d, a);
+		ends_pull_text(from, et, a);
 		panel_text(to, d, c->panel_a, c->port_a);
 	} else if (p->what == PULL_CORD_Z) {
-		ends_pull_text(from, d, z);
+		ends_pull_text(from, et, z);
 		panel_text(to, d, c->panel_z, c->port_z);
 	} else {
-		ends_pull_text(from, d, a);
-		ends_pull_text(to, d, z);
+		ends_pull_text(from, et, a);
+		ends_pull_text(to, et, z);
 	}
 }
 
@@ -564,7 +564,7 @@ static bool md_plain_end(const EndText *e, const bool *rack_md)
 	return e->md_plain && (e->rack < 0 || rack_md[e->rack]);
 }
 
-static void md_sheet(Output *o, FILE *f, Buf *b, const Design *d, const EndText *ends,
+static void md_sheet(Output *o, FILE *f, Buf *b, const Design *d, const EndTable *et,
 		     const Pull *v, int n, Buf *sheet, Buf *text, Buf *text2, Cells *cells,
 		     const bool *rack_md)
 {
@@ -588,15 +588,15 @@ static void md_sheet(Output *o, FILE *f, Buf *b, const Design *d, const EndText 
 		buf_puts(b, " | ");
 		cell_put(b, &cells->md_part, part_name(pull_part(d, &v[i])), true);
 		buf_puts(b, " | ");
-		const EndText *a = v[i].what == PULL_CABLE ? &ends[2 * (size_t)v[i].cable] : NULL;
+		const EndText *a = v[i].what == PULL_CABLE ? &et->ends[2 * (size_t)v[i].cable] : NULL;
 		if (a && md_plain_end(a, rack_md) && md_plain_end(a + 1, rack_md)) {
 			/* nothing in either end for text_md_cell to escape: written as it is */
-			ends_pull_text(b, d, a);
+			ends_pull_text(b, et, a);
 			buf_puts(b, " | ");
-			ends_pull_text(b, d, a + 1);
+			ends_pull_text(b, et, a + 1);
 		} else {
 			text->len = text2->len = 0;
-			pull_ends(text, text2, d, ends, &v[i]);
+			pull_ends(text, text2, d, et, &v[i]);
 			text_md_cell(b, text->s);
 			buf_puts(b, " | ");
 			text_md_cell(b, text2->s);
@@ -652,7 +652,7 @@ int pull_sheets_write(Output *o, const Design *d)
 			csv_row(&b, d, et, &v[k], &seq, &cell, &cells);
 			layout_flush(o, csv, &b, false);
 		}
-		md_sheet(o, md, &m, d, et->ends, v + i, end - i, &sheet, &port, &port2, &cells,
+		md_sheet(o, md, &m, d, et, v + i, end - i, &sheet, &port, &port2, &cells,
 			 rack_md);
 	}
 	layout_flush(o, csv, &b, true);
