@@ -70,8 +70,9 @@ static int pull_cmp(const void *x, const void *y)
 
 /* A pull's place in its sheet's order as two words compared first: the run, the length longest
  * first (a finite length >= 0 orders as its bits do; the runs ordered bottom U first leave it
- * 0), then from_rack and from_u; pull_cmp decides between equal keys. Where a length of the
- * sheet is not such a number, the key holds the run alone. */
+ * 0), then from_rack and from_u (31 bits each); pull_cmp decides between equal keys. Where a
+ * length of the sheet is not such a number, or a rack or U out of range, the key holds the run
+ * alone. */
 typedef struct PullKey {
 	uint64_t hi, lo;
 	int i; /* the pull's index in its sheet */
@@ -93,9 +94,10 @@ static bool key_less(const PullKey *a, const PullKey *b, const Pull *v)
  * pull_cmp is a total order, so the order is the same. k: 2 n keys; tmp: n pulls. */
 static void pull_sort(Pull *v, int n, PullKey *k, Pull *tmp)
 {
-	bool bits = true;
+	bool bits = true; /* every length such a number, every rack and U in -1 .. 2^30 - 1 */
 	for (int i = 0; i < n && bits; i++)
-		bits = isfinite(v[i].length) && !signbit(v[i].length);
+		bits = isfinite(v[i].length) && !signbit(v[i].length) && v[i].from_rack >= -1 &&
+		       v[i].from_rack < 1 << 30 && v[i].from_u >= -1 && v[i].from_u < 1 << 30;
 	for (int i = 0; i < n; i++) {
 		const Pull *p = &v[i];
 		uint64_t len = 0;
