@@ -630,6 +630,8 @@ typedef struct EndTable {
 				  * [2 i + 1] its Z end */
 	const char **place;      /* a rack's "ROW,RACK," as layout_csv_place writes them */
 	const uint32_t *place_len;
+	const char **rack_u;     /* a rack's "RACK U" as ends_pull_text starts an end in it */
+	const uint32_t *rack_u_len;
 } EndTable;
 
 /* Made on the first call for d (in its arena), kept with o. */
@@ -651,6 +653,7 @@ static inline void ends_csv_port(Buf *b, const EndText *e)
 		text_csv_field(b, e->port);
 }
 void ends_csv_place(Buf *b, const EndTable *t, const EndText *e);
+void ends_pull_text(Buf *b, const EndTable *t, const EndText *e);
 /* A switch port's text by port number, its name (ir_switch_port_name) or its alias
  * (ir_switch_port_alias), as `make` says, for the switches of a few kinds at once: the text
  * depends on nothing but the switch's model, breakout, split and up_breakout and the port, so
@@ -702,7 +705,6 @@ static inline const char *port_text(PortTextCache *c, const SwitchInst *s, int p
 }
 void port_text_free(PortTextCache *c);
 
-void ends_pull_text(Buf *b, const Design *d, const EndText *e);
 int netbox_write(Output *o, const Design *d);
 /* netbox_power.c: netbox/power-panels.csv and power-feeds.csv (netbox_write calls it); the
  * amperage of a feed rated `rating` W at `volts`, three-phase or not, at 80 % utilization. */

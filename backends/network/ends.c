@@ -32,6 +32,8 @@ const EndTable *ends_table(Output *o, const Design *d)
 	EndText *ends = arena_alloc(a, sizeof *ends * (n ? n : 1));
 	const char **place = arena_alloc(a, sizeof *place * (size_t)(d->nracks + 1));
 	uint32_t *place_len = arena_alloc(a, sizeof *place_len * (size_t)(d->nracks + 1));
+	const char **rack_u = arena_alloc(a, sizeof *rack_u * (size_t)(d->nracks + 1));
+	uint32_t *rack_u_len = arena_alloc(a, sizeof *rack_u_len * (size_t)(d->nracks + 1));
 	Buf text = {0};
 	for (int r = 0; r < d->nracks; r++) {
 		char row[16];
@@ -43,6 +45,11 @@ const EndTable *ends_table(Output *o, const Design *d)
 		buf_putc(&text, ',');
 		place[r] = arena_strndup(a, text.s, text.len);
 		place_len[r] = (uint32_t)text.len;
+		text.len = 0;
+		buf_puts(&text, d->racks[r].name);
+		buf_put(&text, " U", 2);
+		rack_u[r] = arena_strndup(a, text.s, text.len);
+		rack_u_len[r] = (uint32_t)text.len;
 	}
 	/* A device has many ports in a row: its name is scanned once a run. */
 	const char *last_dev[2] = {NULL, NULL};
@@ -79,6 +86,8 @@ const EndTable *ends_table(Output *o, const Design *d)
 	t->ends = ends;
 	t->place = place;
 	t->place_len = place_len;
+	t->rack_u = rack_u;
+	t->rack_u_len = rack_u_len;
 	output_set_ends(o, t);
 	return t;
 }
@@ -96,11 +105,10 @@ void ends_csv_place(Buf *b, const EndTable *t, const EndText *e)
 	buf_putc(b, ',');
 }
 
-void ends_pull_text(Buf *b, const Design *d, const EndText *e)
+void ends_pull_text(Buf *b, const EndTable *t, const EndText *e)
 {
 	if (e->rack >= 0) {
-		buf_puts(b, d->racks[e->rack].name);
-		buf_put(b, " U", 2);
+		buf_put(b, t->rack_u[e->rack], t->rack_u_len[e->rack]);
 		layout_int(b, e->u);
 		buf_putc(b, ' ');
 	}

@@ -25,6 +25,8 @@
  */
 #include "backends.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +66,89 @@ static int pull_cmp(const void *x, const void *y)
 	if (a->what != b->what)
 		return a->what < b->what ? -1 : 1;
 	return (a->cable > b->cable) - (a->cable < b->cable);
+}
+
+/* A pull's place in its sheet's order as two words compared first: the run, the length longest
+ * first (a finite length >= 0 orders as its bits do; the runs ordered bottom U first leave it
+ * 0), then from_rack and from_u (31 bits each); pull_cmp decides between equal keys. Where a
+ * length of the sheet is not such a number, or a rack or U out of range, the key holds the run
+ * alone. */
+typedef struct PullKey {
+	uint64_t hi, lo;
+	int i; /* the pull's index in its sheet */
+} PullKey;
+
+static bool key_less(const PullKey *a, const PullKey *b, const Pull *v)
+{
+	if (a->hi != b->hi)
+		return a->hi < b->hi;
+	if (a->lo != b->lo)
+		return a->lo < b->lo;
+	return pull_cmp(&v[a->i], &v[b->i]) < 0;
+}
+
+/* Sorts v (n pulls of one sheet) by pull_cmp: a merge sort of the keys (runs of 8 by
+ * insertion, then merges to and fro, a pair already in order copied), then the pulls moved
+ * into that order through tmp. Before, qsort of the pulls: pointers sorted by calls through
+ * pull_cmp, about twice the instructions (docs/performance.md, "Emitter, tenth pass").
+ * pull_cmp is a total order, so the order is the same. k: 2 n keys; tmp: n pulls. */
+static void pull_sort(Pull *v, int n, PullKey *k, Pull *tmp)
+{
+	bool bits = true; /* every length such a number, every rack and U in -1 .. 2^30 - 1 */
+	for (int i = 0; i < n && bits; i++)
+		bits = isfinite(v[i].length) && !signbit(v[i].length) && v[i].from_rack >= -1 &&
+		       v[i].from_rack < 1 << 30 && v[i].from_u >= -1 && v[i].from_u < 1 << 30;
+	for (int i = 0; i < n; i++) {
+		const Pull *p = &v[i];
+		uint64_t len = 0;
+		if (p->run != RUN_IN_RACK && p->run != RUN_PATCH) {
+			memcpy(&len, &p->length, sizeof len);
+			len = (UINT64_MAX >> 1) - len; /* longest first */
+		}
+		k[i].i = i;
+		if (bits) {
+			k[i].hi = (uint64_t)p->run << 61 | len >> 2;
+			k[i].lo = (len & 3) << 62 | (uint64_t)((int64_t)p->from_rack + 1) << 31 |
+				  (uint64_t)((int64_t)p->from_u + 1);
+		} else {
+			k[i].hi = (uint64_t)p->run;
+			k[i].lo = 0;
+		}
+	}
+	enum { RUN = 8 };
+	for (int lo = 0; lo < n; lo += RUN) {
+		int hi = lo + RUN < n ? lo + RUN : n;
+		for (int i = lo + 1; i < hi; i++) {
+			PullKey x = k[i];
+			int j = i;
+			for (; j > lo && key_less(&x, &k[j - 1], v); j--)
+				k[j] = k[j - 1];
+			k[j] = x;
+		}
+	}
+	PullKey *src = k, *dst = k + n;
+	for (int w = RUN; w < n; w *= 2) {
+		for (int lo = 0; lo < n; lo += 2 * w) {
+			int mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+			if (mid == hi || !key_less(&src[mid], &src[mid - 1], v)) {
+				memcpy(dst + lo, src + lo, sizeof *src * (size_t)(hi - lo));
+				continue;
+			}
+			int i = lo, j = mid, o = lo;
+			while (i < mid && j < hi)
+				dst[o++] = key_less(&src[j], &src[i], v) ? src[j++] : src[i++];
+			while (i < mid)
+				dst[o++] = src[i++];
+			while (j < hi)
+				dst[o++] = src[j++];
+		}
+		PullKey *t = src;
+		src = dst;
+		dst = t;
+	}
+	for (int i = 0; i < n; i++)
+		tmp[i] = v[src[i].i];
+	memcpy(v, tmp, sizeof *v * (size_t)n);
 }
 
 static int floor_rows(const Design *d)
@@ -132,8 +217,8 @@ static Pull *pull_order(const Design *d, int rows, int *count)
 	}
 	n += trunk_pulls(d, rows, v + n);
 	/* By sheet first (counting: sheets are few, the pulls many), then each sheet's pulls by
-	 * pull_cmp, a total order (the cable decides last), so the order is the one qsort of the
-	 * whole gives, with fewer comparisons. */
+	 * pull_cmp, a total order (the cable decides last), so the order is the one a sort of the
+	 * whole by it gives, with fewer comparisons. */
 	int nsheets = rows + d->nracks + 1;
 	int *start = xmalloc(sizeof *start * (size_t)(2 * nsheets + 2)), *next = start + nsheets + 1;
 	memset(start, 0, sizeof *start * (size_t)(nsheets + 1));
@@ -152,9 +237,17 @@ static Pull *pull_order(const Design *d, int rows, int *count)
 			v[next[s]] = v[next[x.sheet]];
 			v[next[x.sheet]++] = x;
 		}
+	int most = 0;
+	for (int s = 0; s < nsheets; s++)
+		if (start[s + 1] - start[s] > most)
+			most = start[s + 1] - start[s];
+	Pull *tmp = xmalloc(sizeof *tmp * (size_t)(most + 1));
+	PullKey *keys = xmalloc(sizeof *keys * (size_t)(2 * most + 1));
 	for (int s = 0; s < nsheets; s++)
 		if (start[s + 1] - start[s] > 1)
-			qsort(v + start[s], (size_t)(start[s + 1] - start[s]), sizeof *v, pull_cmp);
+			pull_sort(v + start[s], start[s + 1] - start[s], keys, tmp);
+	free(keys);
+	free(tmp);
 	free(start);
 	*count = n;
 	return v;
@@ -244,6 +337,60 @@ static const Part *pull_part(const Design *d, const Pull *p)
 	return p->what == PULL_TRUNK ? d->trunks[p->cable].part : d->cables[p->cable].cable;
 }
 
+/* A length as layout_number writes it with 2 places, kept for the next pull of the same
+ * length (the same bits: a sheet's runs are longest first, so lengths come in runs). */
+typedef struct Length {
+	double x;
+	bool set;
+	uint8_t len;
+	char text[30];
+} Length;
+
+static void length_put(Buf *b, Length *c, double x)
+{
+	if (c->set && memcmp(&c->x, &x, sizeof x) == 0) {
+		buf_put(b, c->text, c->len);
+		return;
+	}
+	size_t at = b->len;
+	layout_number(b, x, 2);
+	size_t n = b->len - at;
+	c->set = n <= sizeof c->text;
+	c->x = x;
+	c->len = (uint8_t)(c->set ? n : 0);
+	if (c->set)
+		memcpy(c->text, b->s + at, n);
+}
+
+/* A sheet's sequence number, 1, 2, ..., as decimal text counted up in place (layout_int's
+ * bytes, without a division a digit). */
+typedef struct Seq {
+	int at;        /* the first digit: text[at .. sizeof text - 1] */
+	char text[24];
+} Seq;
+
+static void seq_start(Seq *q)
+{
+	q->at = (int)sizeof q->text - 1;
+	q->text[q->at] = '1';
+}
+
+static void seq_put(Buf *b, const Seq *q)
+{
+	buf_put(b, q->text + q->at, sizeof q->text - (size_t)q->at);
+}
+
+static void seq_next(Seq *q)
+{
+	int i = (int)sizeof q->text - 1;
+	while (i >= q->at && q->text[i] == '9')
+		q->text[i--] = '0';
+	if (i < q->at)
+		q->text[--q->at] = '1';
+	else
+		q->text[i]++;
+}
+
 /* A cell that repeats from row to row (a part, medium, optic or fabric by name): escaped once
  * for each run of rows with the same name (the same string: names are the design's). */
 typedef struct Cell {
@@ -255,6 +402,7 @@ typedef struct Cell {
 typedef struct Cells {
 	Cell part, media, optic_a, optic_z, fabric; /* pull-sheets.csv's */
 	Cell md_part;                               /* pull-sheets.md's */
+	Length length, md_length;                   /* the csv's, the md's */
 } Cells;
 
 static void cell_put(Buf *b, Cell *c, const char *s, bool md)
@@ -280,11 +428,11 @@ static void cells_free(Cells *c)
 }
 
 /* cell: the sheet's name as a CSV cell and its comma, made once a sheet. */
-static void csv_row(Buf *b, const Design *d, const EndTable *et, const Pull *p, int seq,
+static void csv_row(Buf *b, const Design *d, const EndTable *et, const Pull *p, const Seq *seq,
 		    const Buf *cell, Cells *cells)
 {
 	buf_put(b, cell->s, cell->len);
-	layout_int(b, seq);
+	seq_put(b, seq);
 	buf_putc(b, ',');
 	pull_id(b, d, p, p->cable);
 	buf_putc(b, ',');
@@ -292,7 +440,7 @@ static void csv_row(Buf *b, const Design *d, const EndTable *et, const Pull *p, 
 	buf_putc(b, ',');
 	buf_puts(b, run_names[p->run]);
 	buf_putc(b, ',');
-	layout_number(b, p->length, 2);
+	length_put(b, &cells->length, p->length);
 	buf_putc(b, ',');
 	cell_put(b, &cells->part, part_name(pull_part(d, p)), false);
 	buf_putc(b, ',');
@@ -332,7 +480,7 @@ static void csv_row(Buf *b, const Design *d, const EndTable *et, const Pull *p, 
 }
 
 /* The two ends of a pull as the printed sheet gives them. */
-static void pull_ends(Buf *from, Buf *to, const Design *d, const EndText *ends, const Pull *p)
+static void pull_ends(Buf *from, Buf *to, const Design *d, const EndTable *et, const Pull *p)
 {
 	if (p->what == PULL_TRUNK) {
 		const TrunkInst *t = &d->trunks[p->cable];
@@ -343,16 +491,16 @@ static void pull_ends(Buf *from, Buf *to, const Design *d, const EndText *ends, 
 		return;
 	}
 	const CableInst *c = &d->cables[p->cable];
-	const EndText *a = &ends[2 * (size_t)p->cable], *z = a + 1;
+	const EndText *a = &et->ends[2 * (size_t)p->cable], *z = a + 1;
 	if (p->what == PULL_CORD_A) {
-		ends_pull_text(from, d, a);
+		ends_pull_text(from, et, a);
 		panel_text(to, d, c->panel_a, c->port_a);
 	} else if (p->what == PULL_CORD_Z) {
-		ends_pull_text(from, d, z);
+		ends_pull_text(from, et, z);
 		panel_text(to, d, c->panel_z, c->port_z);
 	} else {
-		ends_pull_text(from, d, a);
-		ends_pull_text(to, d, z);
+		ends_pull_text(from, et, a);
+		ends_pull_text(to, et, z);
 	}
 }
 
@@ -418,7 +566,7 @@ static bool md_plain_end(const EndText *e, const bool *rack_md)
 	return e->md_plain && (e->rack < 0 || rack_md[e->rack]);
 }
 
-static void md_sheet(Output *o, FILE *f, Buf *b, const Design *d, const EndText *ends,
+static void md_sheet(Output *o, FILE *f, Buf *b, const Design *d, const EndTable *et,
 		     const Pull *v, int n, Buf *sheet, Buf *text, Buf *text2, Cells *cells,
 		     const bool *rack_md)
 {
@@ -428,27 +576,29 @@ static void md_sheet(Output *o, FILE *f, Buf *b, const Design *d, const EndText 
 	md_totals(b, d, v, n);
 	buf_puts(b, "\n| # | cable | run | length m | part | from | to |\n"
 		    "| ---: | --- | --- | ---: | --- | --- | --- |\n");
-	for (int i = 0; i < n; i++) {
+	Seq seq;
+	seq_start(&seq);
+	for (int i = 0; i < n; i++, seq_next(&seq)) {
 		buf_puts(b, "| ");
-		layout_int(b, i + 1);
+		seq_put(b, &seq);
 		buf_puts(b, " | ");
 		pull_id(b, d, &v[i], v[i].cable);
 		buf_puts(b, " | ");
 		buf_puts(b, run_names[v[i].run]);
 		buf_puts(b, " | ");
-		layout_number(b, v[i].length, 2);
+		length_put(b, &cells->md_length, v[i].length);
 		buf_puts(b, " | ");
 		cell_put(b, &cells->md_part, part_name(pull_part(d, &v[i])), true);
 		buf_puts(b, " | ");
-		const EndText *a = v[i].what == PULL_CABLE ? &ends[2 * (size_t)v[i].cable] : NULL;
+		const EndText *a = v[i].what == PULL_CABLE ? &et->ends[2 * (size_t)v[i].cable] : NULL;
 		if (a && md_plain_end(a, rack_md) && md_plain_end(a + 1, rack_md)) {
 			/* nothing in either end for text_md_cell to escape: written as it is */
-			ends_pull_text(b, d, a);
+			ends_pull_text(b, et, a);
 			buf_puts(b, " | ");
-			ends_pull_text(b, d, a + 1);
+			ends_pull_text(b, et, a + 1);
 		} else {
 			text->len = text2->len = 0;
-			pull_ends(text, text2, d, ends, &v[i]);
+			pull_ends(text, text2, d, et, &v[i]);
 			text_md_cell(b, text->s);
 			buf_puts(b, " | ");
 			text_md_cell(b, text2->s);
@@ -498,11 +648,13 @@ int pull_sheets_write(Output *o, const Design *d)
 		cell.len = 0;
 		text_csv_field(&cell, sheet.s);
 		buf_putc(&cell, ',');
-		for (int k = i; k < end; k++) {
-			csv_row(&b, d, et, &v[k], k - i + 1, &cell, &cells);
+		Seq seq;
+		seq_start(&seq);
+		for (int k = i; k < end; k++, seq_next(&seq)) {
+			csv_row(&b, d, et, &v[k], &seq, &cell, &cells);
 			layout_flush(o, csv, &b, false);
 		}
-		md_sheet(o, md, &m, d, et->ends, v + i, end - i, &sheet, &port, &port2, &cells,
+		md_sheet(o, md, &m, d, et, v + i, end - i, &sheet, &port, &port2, &cells,
 			 rack_md);
 	}
 	layout_flush(o, csv, &b, true);
