@@ -654,6 +654,8 @@ static inline void ends_csv_port(Buf *b, const EndText *e)
 }
 void ends_csv_place(Buf *b, const EndTable *t, const EndText *e);
 void ends_pull_text(Buf *b, const EndTable *t, const EndText *e);
+/* ---- port_text.c: a switch port's text, kept per kind of switch and port ---------------- */
+
 /* A switch port's text by port number, its name (ir_switch_port_name) or its alias
  * (ir_switch_port_alias), as `make` says, for the switches of a few kinds at once: the text
  * depends on nothing but the switch's model, breakout, split and up_breakout and the port, so
