@@ -94,14 +94,11 @@ static double exposed_pieces(double comm, double busy, double pieces, bool on)
 	return comm - hidden + OVERLAP_COST * hidden;
 }
 
-/* overlap_on for collectives in pieces. */
-static bool pieces_on(unsigned allowed, double comm, double busy, double pieces)
+/* The faster allowed setting of an overlap knob whose exposed time is `on` with it and `off`
+ * without (overlap_on's rule, the times given). */
+static bool knob_on(unsigned allowed, double on, double off)
 {
-	if (!(allowed & 2u))
-		return false;
-	if (!(allowed & 1u))
-		return true;
-	return exposed_pieces(comm, busy, pieces, true) < comm;
+	return (allowed & 2u) && (!(allowed & 1u) || on < off);
 }
 static const double HBM_EFF = 0.8;
 static const double ADAM_BYTES = 32;
@@ -1183,7 +1180,7 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 		double f = m->layers * l->fwd, bk = m->layers * l->bwd, k = m->layers;
 		double on = exposed_pieces(ag, f, k, true) + exposed_pieces(ag + rs, bk, k, true);
 		unsigned ofs = n > 1 ? c->overlap_dp : 1u;
-		o->overlap_dp = (ofs & 2u) && (!(ofs & 1u) || on < 2 * ag + rs);
+		o->overlap_dp = knob_on(ofs, on, 2 * ag + rs);
 		fsdp_t = o->overlap_dp ? on : 2 * ag + rs;
 		per_mb += fsdp_t;
 	}
@@ -1203,7 +1200,8 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	if (c->zero2) {
 		double rs = params_collective(hw, span, n, ne, COLL_REDUCE_SCATTER, gb, dense, expert);
 		double bk = stage * l->bwd, next = stage * l->fwd;
-		o->overlap_dp = pieces_on(n > 1 ? c->overlap_dp : 1u, rs, bk, stage);
+		o->overlap_dp = knob_on(n > 1 ? c->overlap_dp : 1u,
+					exposed_pieces(rs, bk, stage, true), rs);
 		z2_t = exposed_pieces(rs, bk + next, stage, o->overlap_dp);
 		z2_last = exposed_pieces(rs, bk, stage, o->overlap_dp) - z2_t;
 		per_mb += z2_t;
@@ -1242,11 +1240,11 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 		double ag = params_collective(hw, span, n, ne, COLL_ALL_GATHER, wb, dense, expert);
 		double on = exposed_pieces(rs, bwd, stage, true) +
 			    exposed_pieces(ag, fwd, stage, true);
-		o->overlap_dp = (odp & 2u) && (!(odp & 1u) || on < rs + ag);
+		o->overlap_dp = knob_on(odp, on, rs + ag);
 		dp = o->overlap_dp ? on : rs + ag;
 	} else {
 		double ar = params_collective(hw, span, n, ne, COLL_ALL_REDUCE, gb, dense, expert);
-		o->overlap_dp = pieces_on(odp, ar, bwd, stage);
+		o->overlap_dp = knob_on(odp, exposed_pieces(ar, bwd, stage, true), ar);
 		dp = exposed_pieces(ar, bwd, stage, o->overlap_dp);
 	}
 	if (!c->fsdp && !c->zero2)
