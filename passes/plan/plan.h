@@ -77,6 +77,9 @@ double plan_collective(const PlanHw *hw, double span_gpus, double n, PlanColl ki
 /* HBM bytes of one forward of an MoE layer's token permutations around the all-to-all that its
  * activation traffic does not count (Megatron-Core's all-to-all dispatcher); 0 for a dense model. */
 double plan_moe_permute_bytes(const PlanModel *m, const PlanConfig *c);
+/* HBM bytes of one forward of the FP8 padding and unpadding of an MoE layer's expert tokens
+ * (dropless FP8 only; Transformer Engine's Fp8Padding); 0 otherwise. */
+double plan_moe_fp8_pad_bytes(const PlanModel *m, const PlanHw *hw, const PlanConfig *c);
 void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanLayer *out);
 /* Full recomputation of k of a virtual stage's n layers (--recompute-method block): the layer
  * costs without recomputation and with full recomputation weighted k/n and 1 − k/n. */

@@ -699,6 +699,36 @@ double plan_moe_permute_bytes(const PlanModel *m, const PlanConfig *c)
 	return 2 * h * (2 * tokens + (local > 1 ? 4 * cf * m->top_k * tokens : 0));
 }
 
+/* HBM bytes one forward of an MoE layer's FP8 padding of the experts' tokens moves (0 in BF16,
+ * padded to capacity or for a dense model). FP8 GEMMs need each expert's rows in multiples of
+ * 16 (32 for MXFP8), so Megatron-Core's grouped experts under FP8 pad the dispatched tokens
+ * before the first grouped linear layer and unpad the second one's output
+ * (megatron/core/transformer/moe/experts.py, TEGroupedMLP.forward: self.fp8_padding before
+ * linear_fc1, self.fp8_unpadding after linear_fc2, unless moe_router_padding_for_fp8, which
+ * Megatron-Core defaults to False and the Megatron-Bridge recipes leave so). Transformer
+ * Engine's Fp8Padding returns its input unchanged only when every expert's count is already a
+ * multiple ("no padding needed": transformer_engine/pytorch/module/fp8_padding.py at 001b2b1);
+ * dropless, the counts are whatever the routing gives (a multiple for all E/e local experts
+ * only by chance), so each copy runs: fused_multi_row_padding reads the k·T dispatched rows of
+ * h and writes them with at most 15 rows an expert more, and the unpadding does the same to
+ * the output (Fp8Unpadding, fused_multi_row_unpadding): 2 · 2 · k·T·h elements of BF16 (the
+ * dispatcher's hidden states). Backward runs the inverse copies on the gradients: the same
+ * bytes, once (plan_layer, as the permutations). Padded to capacity (capacity_factor), every
+ * expert receives cf·k·T·e/E rows from each source rank, a multiple of 16 whenever k·T/E is
+ * (ceil(k·T·cf/E), Megatron-Core's get_capacity; 256 for the suite's Qwen3 and 128 for
+ * DeepSeek-V3 at 4,096 tokens), so nothing is copied. With fp8_dispatch (DeepSeek-V3's own
+ * FP8 dispatch, not Megatron-Core's) the dispatch kernel writes each local expert's tokens
+ * aligned itself (DeepEP's Buffer.dispatch, expert_alignment: "align the number of tokens
+ * received by each local expert to this variable", deep_ep/buffer.py at dcfd954), and the
+ * combine reads them so: no copy either. */
+double plan_moe_fp8_pad_bytes(const PlanModel *m, const PlanHw *hw, const PlanConfig *c)
+{
+	if (m->experts <= 1 || hw->elem_bytes >= 2 || c->capacity > 0 || c->fp8_dispatch)
+		return 0;
+	double tokens = routed_tokens(c, (double)c->micro * m->seq / c->cp);
+	return 2 * 2 * 2 * m->top_k * tokens * m->hidden;
+}
+
 /* HBM bytes Transformer Engine moves casting one layer's FP8 GEMM operands to FP8, per
  * micro-batch, forward into *fwd and backward into *bwd (0 in BF16). Every FP8 operand that
  * is not already FP8 is cast: the BF16 tensor read (2 bytes an element) and its FP8 copy
@@ -821,7 +851,8 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 		mm += gemm(hw, m->shared, tokens, (m->mats - 1) * fe / t, h) +
 		      gemm(hw, m->shared, tokens, h, fe / t);
 		mm += gemm(hw, 1, tokens, m->experts, h);
-		o->perm = plan_moe_permute_bytes(m, c) / (hw->hbm_bw * HBM_EFF);
+		o->perm = (plan_moe_permute_bytes(m, c) + plan_moe_fp8_pad_bytes(m, hw, c)) /
+			  (hw->hbm_bw * HBM_EFF);
 	}
 	/* Memory-bound kernels (norms, activations, softmax, dropout, residuals): each tensor the
 	 * layer produces is written by one kernel and read by the next, so forward moves twice the

@@ -619,7 +619,8 @@ typedef struct Published {
  * with the all-to-all not overlapped where the recipes do not, MB_NO_A2A_OVERLAP; +3 to +185 %
  * with it in BF16, as Megatron-Core dispatches, fp8_dispatch; +2 to +184 % with the
  * data-parallel traffic hidden layer by layer and the attention's speed by sequence length,
- * the dense rows' mechanisms; -0.4 to +160 % with the FP8 casts counted): an open gap
+ * the dense rows' mechanisms; -0.4 to +160 % with the FP8 casts counted; -0.4 to +145 % with
+ * the dropless FP8 padding of the experts' tokens, plan_moe_fp8_pad_bytes): an open gap
  * (docs/parallelism.md, "Where the model still misses"), so these rows are bounded at
  * MB_MOE_BOUND, a regression bound at today's largest error, not the suite's 25 %. */
 #define MB_TOKEN_DROP "capacity_factor = 1"
@@ -654,7 +655,7 @@ typedef struct Published {
  * search had overlapped the all-to-all wherever it paid. Set from the recipes, not from the
  * rows' errors. */
 #define MB_NO_A2A_OVERLAP "overlap_ep = false; "
-#define MB_MOE_BOUND 1.61
+#define MB_MOE_BOUND 1.45
 
 /* The GB200 Megatron-FSDP recipes offload activations to the Grace CPU's memory, the rows set
  * it from them (offload_layers): NVIDIA-NeMo/Megatron-Bridge,
@@ -1069,16 +1070,16 @@ static void test_accuracy(void)
 	/* Regression bounds at what the model reaches today (docs/parallelism.md, "Accuracy"):
 	 * the fitted rows within 2.6 % on average (2.55 %; 2.43 % before the FP8 casts were
 	 * counted, 2.61 % before the data-parallel collectives hid layer by layer, which lets
-	 * Llama 3's fit row plan as it ran); the held-out ones within 13.1 % (13.0 %: the fourteen
-	 * MoE rows, -0.4 to +160 %, an open gap of the model, MB_MOE above, raise it from 5.1 %;
+	 * Llama 3's fit row plan as it ran); the held-out ones within 12.7 % (12.6 %: the fourteen
+	 * MoE rows, -0.4 to +145 %, an open gap of the model, MB_MOE above, raise it from 5.1 %;
 	 * 21.1 % at the start of the tenth session, 17.0 % once the all-to-all followed the
 	 * recipes, MB_NO_A2A_OVERLAP, 14.8 % once it went in BF16, fp8_dispatch, 14.3 % before the
-	 * FP8 casts), and those without the MoE rows within 5.1 % (5.06 %; 4.97 % before the FP8
+	 * FP8 casts, 13.0 % before the dropless FP8 padding), and those without the MoE rows within 5.1 % (5.06 %; 4.97 % before the FP8
 	 * casts were counted, 5.02 % before the fused attention's efficiency followed the sequence
 	 * length, 5.32 % before the layer-by-layer overlap; DeepSeek-V3's GPU-hours among them):
 	 * above the issue's 5 %. */
 	CU_ASSERT(fit_mean <= 0.026);
-	CU_ASSERT(mean <= 0.131);
+	CU_ASSERT(mean <= 0.127);
 	CU_ASSERT(dense_mean <= 0.051);
 	int fitted = 0;
 	for (int i = 0; i < accuracy_n; i++)
@@ -1441,7 +1442,12 @@ static void test_fp8_dispatch(void)
 	plan_layer(&wp->model, &wp->hw, &c, &fp8);
 	double bw = wp->hw.su_bw * wp->hw.su_eff;
 	CU_ASSERT_DOUBLE_EQUAL(bf16.ep - fp8.ep, 2 * 7.0 / 8 * 8388608 / bw, 1e-12);
-	CU_ASSERT(fp8.ep > 0 && bf16.fwd == fp8.fwd);
+	/* The aligned dispatch also leaves out the experts' FP8 padding (test_moe_fp8_pad). */
+	CU_ASSERT(fp8.ep > 0);
+	CU_ASSERT_DOUBLE_EQUAL(bf16.fwd - fp8.fwd,
+			       plan_moe_fp8_pad_bytes(&wp->model, &wp->hw, &wp->r.best) /
+				       (wp->hw.hbm_bw * 0.8),
+			       1e-12);
 	done(b);
 	Built *h = small_moe(); /* BF16: nothing to cast */
 	const WorkloadPlan *hp = plan_of(h, "w");
@@ -1452,6 +1458,45 @@ static void test_fp8_dispatch(void)
 	plan_layer(&hp->model, &hp->hw, &c, &fp8);
 	CU_ASSERT(bf16.ep > 0 && bf16.ep == fp8.ep);
 	done(h);
+}
+
+/* The FP8 padding of the experts' tokens (plan_moe_fp8_pad_bytes), by hand: MOE_8X2 (8
+ * experts, top-2, hidden 2,048, 2,048 tokens a micro-batch) in FP8, dropless: Transformer
+ * Engine's Fp8Padding copies the k·T dispatched rows before the first grouped GEMM and
+ * Fp8Unpadding the second one's output, each a read and a write of BF16:
+ * 2·2·2·k·T·h = 8·2·2048·2048 = 67,108,864 B; the layer's forward takes them at HBM speed and
+ * its backward once more (the inverse copies on the gradients). Nothing in BF16, padded to
+ * capacity (each expert's rows a multiple of 16 already) or with fp8_dispatch (the dispatch
+ * aligns each expert's rows itself, DeepEP's expert_alignment). */
+static void test_moe_fp8_pad(void)
+{
+	Built *b = small_model(MOE_8X2,
+			       "ep = 8\n  tp = 1\n  pp = 1\n  cp = 1\n  micro_batch = 1\n"
+			       "  precision = fp8");
+	const WorkloadPlan *wp = plan_of(b, "w");
+	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
+	PlanConfig c = wp->r.best;
+	CU_ASSERT(wp->hw.elem_bytes < 2 && c.capacity == 0 && !c.fp8_dispatch);
+	CU_ASSERT_DOUBLE_EQUAL(plan_moe_fp8_pad_bytes(&wp->model, &wp->hw, &c), 67108864, 0.5);
+	c.flash = false; /* no fused attention's own backward term */
+	PlanLayer padded, aligned;
+	plan_layer(&wp->model, &wp->hw, &c, &padded);
+	c.fp8_dispatch = true;
+	CU_ASSERT(plan_moe_fp8_pad_bytes(&wp->model, &wp->hw, &c) == 0);
+	plan_layer(&wp->model, &wp->hw, &c, &aligned);
+	double pad = 67108864 / (wp->hw.hbm_bw * 0.8);
+	CU_ASSERT_DOUBLE_EQUAL(padded.fwd - aligned.fwd, pad, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(padded.bwd - aligned.bwd, pad, 1e-12);
+	c.fp8_dispatch = false;
+	c.capacity = 1;
+	CU_ASSERT(plan_moe_fp8_pad_bytes(&wp->model, &wp->hw, &c) == 0);
+	done(b);
+	Built *m = small_moe();
+	const WorkloadPlan *mp = plan_of(m, "w");
+	CU_ASSERT_FATAL(mp != NULL && mp->r.found);
+	CU_ASSERT(mp->hw.elem_bytes >= 2);
+	CU_ASSERT(plan_moe_fp8_pad_bytes(&mp->model, &mp->hw, &mp->r.best) == 0);
+	done(m);
 }
 
 /* Parallel folding (parallel_folding; Megatron-Core's --expert-tensor-parallel-size 1), by
@@ -1880,6 +1925,8 @@ void suite_plan(void)
 	CU_add_test(s, "activation offload: the search", test_offload_search);
 	CU_add_test(s, "MoE capacity factor", test_capacity_factor);
 	CU_add_test(s, "MoE token permutations (Megatron-Core all-to-all dispatcher)", test_moe_permute);
+	CU_add_test(s, "MoE FP8 padding of the experts' tokens (Transformer Engine's Fp8Padding)",
+		    test_moe_fp8_pad);
 	CU_add_test(s, "MoE parallel folding (expert TP 1, EP across TP)", test_parallel_folding);
 	CU_add_test(s, "MoE dispatch precision (fp8_dispatch)", test_fp8_dispatch);
 	CU_add_test(s, "FP8 casts by scaling recipe (fp8_current_scaling)", test_fp8_casts);
