@@ -714,19 +714,25 @@ double plan_moe_permute_bytes(const PlanModel *m, const PlanConfig *c)
  * the output (Fp8Unpadding, fused_multi_row_unpadding): 2 · 2 · k·T·h elements of BF16 (the
  * dispatcher's hidden states). Backward runs the inverse copies on the gradients: the same
  * bytes, once (plan_layer, as the permutations). Padded to capacity (capacity_factor), every
- * expert receives cf·k·T·e/E rows from each source rank, a multiple of 16 whenever k·T/E is
- * (ceil(k·T·cf/E), Megatron-Core's get_capacity; 256 for the suite's Qwen3 and 128 for
- * DeepSeek-V3 at 4,096 tokens), so nothing is copied. With fp8_dispatch (DeepSeek-V3's own
+ * expert receives the same ⌈k·T·cf/E⌉ rows from each source rank (Megatron-Core's
+ * get_capacity; 256 for the suite's Qwen3 and 128 for DeepSeek-V3 at 4,096 tokens), so
+ * nothing is copied when that is a multiple of 16, and the cf·k·T padded rows are when it is
+ * not. With fp8_dispatch (DeepSeek-V3's own
  * FP8 dispatch, not Megatron-Core's) the dispatch kernel writes each local expert's tokens
  * aligned itself (DeepEP's Buffer.dispatch, expert_alignment: "align the number of tokens
  * received by each local expert to this variable", deep_ep/buffer.py at dcfd954), and the
  * combine reads them so: no copy either. */
 double plan_moe_fp8_pad_bytes(const PlanModel *m, const PlanHw *hw, const PlanConfig *c)
 {
-	if (m->experts <= 1 || hw->elem_bytes >= 2 || c->capacity > 0 || c->fp8_dispatch)
+	if (m->experts <= 1 || hw->elem_bytes >= 2 || c->fp8_dispatch)
 		return 0;
-	double tokens = routed_tokens(c, (double)c->micro * m->seq / c->cp);
-	return 2 * 2 * 2 * m->top_k * tokens * m->hidden;
+	double tokens = routed_tokens(c, (double)c->micro * m->seq / c->cp), rows = m->top_k * tokens;
+	if (c->capacity > 0) {
+		if (fmod(ceil(rows * c->capacity / m->experts), 16) == 0)
+			return 0;
+		rows *= c->capacity;
+	}
+	return 2 * 2 * 2 * rows * m->hidden;
 }
 
 /* HBM bytes Transformer Engine moves casting one layer's FP8 GEMM operands to FP8, per

@@ -1470,9 +1470,9 @@ static void test_fp8_dispatch(void)
  * Engine's Fp8Padding copies the k·T dispatched rows before the first grouped GEMM and
  * Fp8Unpadding the second one's output, each a read and a write of BF16:
  * 2·2·2·k·T·h = 8·2·2048·2048 = 67,108,864 B; the layer's forward takes them at HBM speed and
- * its backward once more (the inverse copies on the gradients). Nothing in BF16, padded to
- * capacity (each expert's rows a multiple of 16 already) or with fp8_dispatch (the dispatch
- * aligns each expert's rows itself, DeepEP's expert_alignment). */
+ * its backward once more (the inverse copies on the gradients). Nothing in BF16, padded to a
+ * capacity that is a multiple of 16 rows, or with fp8_dispatch (the dispatch aligns each
+ * expert's rows itself, DeepEP's expert_alignment). */
 static void test_moe_fp8_pad(void)
 {
 	Built *b = small_model(MOE_8X2,
@@ -1492,9 +1492,13 @@ static void test_moe_fp8_pad(void)
 	double pad = 67108864 / (wp->hw.hbm_bw * 0.8);
 	CU_ASSERT_DOUBLE_EQUAL(padded.fwd - aligned.fwd, pad, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(padded.bwd - aligned.bwd, pad, 1e-12);
+	/* Padded to capacity: ⌈2·2048·cf/8⌉ rows a source rank, 512 at cf = 1 (a multiple of
+	 * 16: nothing copied), 564 at cf = 1.1 (copied: 1.1 x the rows). */
 	c.fp8_dispatch = false;
 	c.capacity = 1;
 	CU_ASSERT(plan_moe_fp8_pad_bytes(&wp->model, &wp->hw, &c) == 0);
+	c.capacity = 1.1;
+	CU_ASSERT_DOUBLE_EQUAL(plan_moe_fp8_pad_bytes(&wp->model, &wp->hw, &c), 1.1 * 67108864, 1);
 	done(b);
 	Built *m = small_moe();
 	const WorkloadPlan *mp = plan_of(m, "w");
