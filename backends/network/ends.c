@@ -13,8 +13,8 @@
  * shared.
  *
  * The table is in the Output's arena (output_arena: huge pages, as the design's: a fresh 4 KiB
- * page costs a fault, and the table is 48 bytes an end and some 80 of text, 190 MB on the
- * 262k dragonfly), not the
+ * page costs a fault, and the table is 48 bytes an end and some 80 of text: 70 MB at 100,000
+ * GPUs, 160 MB on the 262k dragonfly, docs/performance.md), not the
  * design's, so that emit.c can make it on one thread while the writers that allocate in the
  * design's run on another; the Output keeps the pointer (output_ends), so each build makes its
  * own.
