@@ -617,8 +617,13 @@ void pull_end_text(Buf *b, const Design *d, End e);
 typedef struct EndText {
 	const char *device; /* ir_end_device's */
 	const char *port;   /* ir_end_port's */
+	const char *csv;    /* "ROW,RACK,U,DEVICE,PORT," as CSV cells with their commas (",,," in
+			     * place of the first three when unplaced), csv_len bytes; then
+			     * pull_end_text's "RACK U<n> DEVICE PORT", pull_len bytes */
+	uint32_t csv_len, pull_len;
 	int rack, u;        /* ir_end_place's */
 	uint16_t device_len, port_len; /* when plain */
+	uint8_t csv_rack;   /* where the rack's cell starts in csv (past "ROW,") */
 	bool plain;         /* device and port are plain CSV cells: text_csv_field copies them */
 	bool md_plain;      /* and text_md_cell would copy them as they are */
 	bool json_plain;    /* and a JSON string of either is it quoted (text_plain) */
@@ -628,16 +633,12 @@ typedef struct EndTable {
 	const Design *d;         /* the design it was made of */
 	const EndText *ends;     /* 2 a cable, in cable order: [2 i] the A end of d->cables[i],
 				  * [2 i + 1] its Z end */
-	const char **place;      /* a rack's "ROW,RACK," as layout_csv_place writes them */
-	const uint32_t *place_len;
-	const char **rack_u;     /* a rack's "RACK U" as ends_pull_text starts an end in it */
-	const uint32_t *rack_u_len;
 } EndTable;
 
 /* Made on the first call for d (in its arena), kept with o. */
 const EndTable *ends_table(Output *o, const Design *d);
-/* The device, the port as CSV cells (text_csv_field's bytes); layout_csv_place's cells; and
- * pull_end_text's "RACK U<n> DEVICE PORT". */
+/* The device, the port as CSV cells (text_csv_field's bytes); and pull_end_text's
+ * "RACK U<n> DEVICE PORT". */
 static inline void ends_csv_device(Buf *b, const EndText *e)
 {
 	if (e->plain)
@@ -652,8 +653,10 @@ static inline void ends_csv_port(Buf *b, const EndText *e)
 	else
 		text_csv_field(b, e->port);
 }
-void ends_csv_place(Buf *b, const EndTable *t, const EndText *e);
-void ends_pull_text(Buf *b, const EndTable *t, const EndText *e);
+static inline void ends_pull_text(Buf *b, const EndText *e)
+{
+	buf_put(b, e->csv + e->csv_len, e->pull_len);
+}
 /* ---- port_text.c: a switch port's text, kept per kind of switch and port ---------------- */
 
 /* A switch port's text by port number, its name (ir_switch_port_name) or its alias

@@ -32,6 +32,7 @@ enum {
 	HUGE_PAGE = 2 << 20,          /* x86-64's transparent huge page */
 	CHUNK_BYTES = HUGE_PAGE,      /* a chunk with its header: one huge page */
 	BIG_REQUEST = CHUNK_BYTES / 4, /* above this a request gets its own chunk */
+	HEAP_FIRST = 256 << 20,       /* arena_tune_heap: the heap's first growth */
 };
 
 /* A chunk's header is padded to ALIGN so the memory after it starts aligned. */
@@ -251,19 +252,28 @@ static void *passthrough_alloc(Arena *a, size_t n)
 }
 
 /* The C library's heap in huge pages too, for a build: what is not in an arena (the text of the
- * artifacts, the writer's queue, buffers) comes from malloc. The heap grows in 64 MiB steps, the
- * first of which is marked for huge pages here, is never trimmed (a build's buffers come and go
- * by the thousand), and blocks up to 32 MiB come from it rather than from mmaps of their own.
- * glibc only (mallopt); nothing under the sanitizers, whose allocator has no heap. */
+ * artifacts, the writer's queue, buffers) comes from malloc. The heap's first growth reserves
+ * HEAP_FIRST, marked for huge pages here (address space only: a huge page is faulted in, and
+ * zeroed, where first touched), later ones 64 MiB each; it is never trimmed (a build's buffers
+ * come and go by the thousand), and blocks up to 32 MiB come from it rather than from mmaps of
+ * their own. Every thread allocates from this one heap (M_ARENA_MAX 1): glibc gives a second
+ * thread an arena of its own, mmapped in 64 MiB heaps without huge pages, so the emitter's
+ * second renderer (CLUSTERC_THREADS=2) faulted its buffers in 4 KiB at a time, some 10,000
+ * faults at 100,000 GPUs against 800 with one, at about 6 us each on the development VM
+ * (docs/performance.md, "Emitter, eleventh pass"); the threads' small blocks come from their
+ * own caches (tcache) without the heap's lock. glibc only (mallopt); nothing under the
+ * sanitizers, whose allocator has no heap. */
 void arena_tune_heap(void)
 {
 #if defined(__GLIBC__) && defined(MADV_HUGEPAGE) && !defined(CLUSTERC_ARENA_PASSTHROUGH)
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 512 << 20);
-	mallopt(M_TOP_PAD, 64 << 20);
+	mallopt(M_ARENA_MAX, 1);
+	mallopt(M_TOP_PAD, HEAP_FIRST);
 	char *before = sbrk(0);
 	free(xmalloc(1 << 20)); /* past the top: the heap grows by the pad */
 	char *after = sbrk(0);
+	mallopt(M_TOP_PAD, 64 << 20);
 	uintptr_t lo = ((uintptr_t)before + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
 	uintptr_t hi = (uintptr_t)after & ~(uintptr_t)(HUGE_PAGE - 1);
 	if (before != (char *)-1 && after != (char *)-1 && hi > lo)

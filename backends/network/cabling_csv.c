@@ -34,14 +34,13 @@ typedef struct OpticCell {
 	Buf text;
 } OpticCell;
 
-/* One end: site, row, rack, U, device, port, optic (site: the design's, as a CSV cell). */
-static void put_end(Buf *b, const Buf *site, const EndTable *t, const EndText *e,
-		    const Part *optic, OpticCell *cell)
+/* One end: site, row, rack, U, device, port (the ends' table's text), optic (site: the
+ * design's, as a CSV cell). */
+static void put_end(Buf *b, const Buf *site, const EndText *e, const Part *optic,
+		    OpticCell *cell)
 {
 	buf_put(b, site->s, site->len);
-	ends_csv_place(b, t, e);
-	ends_csv_port(b, e);
-	buf_putc(b, ',');
+	buf_put(b, e->csv, e->csv_len);
 	if (optic) {
 		if (!cell->set || cell->part != optic) {
 			cell->set = true;
@@ -139,8 +138,8 @@ int cabling_csv_write(Output *o, const Design *d)
 		if (lb == &label)
 			text_csv_field(&b, label.s);
 		buf_putc(&b, ',');
-		put_end(&b, &site, t, a, c->module_a ? c->optic_a : NULL, &optic_a);
-		put_end(&b, &site, t, z, c->module_z ? c->optic_z : NULL, &optic_z);
+		put_end(&b, &site, a, c->module_a ? c->optic_a : NULL, &optic_a);
+		put_end(&b, &site, z, c->module_z ? c->optic_z : NULL, &optic_z);
 		if (!repeat_same(&medium, c->cable, c->media, c->fiber)) {
 			Buf *m = &medium.text;
 			text_csv_field(m, c->media >= 0 ? enum_MEDIA.words[c->media] : "");

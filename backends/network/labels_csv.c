@@ -39,8 +39,8 @@ int labels_csv_write(Output *o, const Design *d)
 		const CableInst *c = &d->cables[i];
 		const LinkInst *l = &d->links[c->link];
 		a.len = z.len = len.len = 0;
-		ends_pull_text(&a, et, &cends[2 * (size_t)i]);
-		ends_pull_text(&z, et, &cends[2 * (size_t)i + 1]);
+		ends_pull_text(&a, &cends[2 * (size_t)i]);
+		ends_pull_text(&z, &cends[2 * (size_t)i + 1]);
 		/* A link through a trunk: its channel (two cords and the trunk's leg). */
 		double length = c->trunk >= 0 ? c->cord_a + d->trunks[c->trunk].length + c->cord_z
 					      : c->length;

@@ -78,6 +78,26 @@ typedef struct PullKey {
 	int i; /* the pull's index in its sheet */
 } PullKey;
 
+/* Whether p's place in the order fits the two words of key_words. */
+static bool key_fits(const Pull *p)
+{
+	return isfinite(p->length) && !signbit(p->length) && p->from_rack >= -1 &&
+	       p->from_rack < 1 << 30 && p->from_u >= -1 && p->from_u < 1 << 30;
+}
+
+/* p's two words (key_fits): the run, the length longest first, from_rack, from_u. */
+static void key_words(const Pull *p, uint64_t *hi, uint64_t *lo)
+{
+	uint64_t len = 0;
+	if (p->run != RUN_IN_RACK && p->run != RUN_PATCH) {
+		memcpy(&len, &p->length, sizeof len);
+		len = (UINT64_MAX >> 1) - len; /* longest first */
+	}
+	*hi = (uint64_t)p->run << 61 | len >> 2;
+	*lo = (len & 3) << 62 | (uint64_t)((int64_t)p->from_rack + 1) << 31 |
+	      (uint64_t)((int64_t)p->from_u + 1);
+}
+
 static bool key_less(const PullKey *a, const PullKey *b, const Pull *v)
 {
 	if (a->hi != b->hi)
@@ -96,22 +116,13 @@ static void pull_sort(Pull *v, int n, PullKey *k, Pull *tmp)
 {
 	bool bits = true; /* every length such a number, every rack and U in -1 .. 2^30 - 1 */
 	for (int i = 0; i < n && bits; i++)
-		bits = isfinite(v[i].length) && !signbit(v[i].length) && v[i].from_rack >= -1 &&
-		       v[i].from_rack < 1 << 30 && v[i].from_u >= -1 && v[i].from_u < 1 << 30;
+		bits = key_fits(&v[i]);
 	for (int i = 0; i < n; i++) {
-		const Pull *p = &v[i];
-		uint64_t len = 0;
-		if (p->run != RUN_IN_RACK && p->run != RUN_PATCH) {
-			memcpy(&len, &p->length, sizeof len);
-			len = (UINT64_MAX >> 1) - len; /* longest first */
-		}
 		k[i].i = i;
 		if (bits) {
-			k[i].hi = (uint64_t)p->run << 61 | len >> 2;
-			k[i].lo = (len & 3) << 62 | (uint64_t)((int64_t)p->from_rack + 1) << 31 |
-				  (uint64_t)((int64_t)p->from_u + 1);
+			key_words(&v[i], &k[i].hi, &k[i].lo);
 		} else {
-			k[i].hi = (uint64_t)p->run;
+			k[i].hi = (uint64_t)v[i].run;
 			k[i].lo = 0;
 		}
 	}
@@ -149,6 +160,155 @@ static void pull_sort(Pull *v, int n, PullKey *k, Pull *tmp)
 	for (int i = 0; i < n; i++)
 		tmp[i] = v[src[i].i];
 	memcpy(v, tmp, sizeof *v * (size_t)n);
+}
+
+/* A pull's place in the whole order as one word (pull_radix), and its index before the sort. */
+typedef struct PullRec {
+	uint64_t key;
+	int i;
+} PullRec;
+
+/* How many bits hold 0 .. max. */
+static int bits_for(uint64_t max)
+{
+	int b = 0;
+	while (b < 64 && max >> b)
+		b++;
+	return b;
+}
+
+static int by_length_down(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a < b) - (a > b);
+}
+
+/* LENGTHS: the slots of pull_radix's table of distinct lengths, at most half of them used. */
+enum { LENGTHS = 4096, LENGTH_BITS = 12 };
+
+/* Sorts all n pulls by sheet, then pull_cmp, when their places fit one word (false, nothing
+ * done, otherwise): the sheet, the run, the length's rank among the distinct lengths longest
+ * first (a few stocked lengths: a table of their bits), from_rack + 1 and from_u + 1, each in
+ * the bits its largest value needs; then an LSD radix sort of the words a byte at a time
+ * (stable), skipping the bytes every word has alike, and each run of equal words (the pulls of
+ * one U of one rack, most often one or a few) put in pull_cmp's order by insertion. Stable, so
+ * such a run is in the order the pulls were made in, which for cables is already the cables'
+ * (pull_cmp's tie-break). The same order as the sheet-by-sheet merge sort (pull_sort), which
+ * stays the way when the places do not fit (docs/performance.md, "Emitter, eleventh pass"). */
+static bool pull_radix(Pull *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!key_fits(&v[i]))
+			return false;
+	uint64_t *slot_bits = calloc(LENGTHS, sizeof *slot_bits); /* a length's bits + 1, or 0 */
+	uint16_t *rank = calloc(LENGTHS, sizeof *rank);
+	uint16_t *slot = xmalloc(sizeof *slot * (size_t)(n + 1));
+	double *lengths = xmalloc(sizeof *lengths * (LENGTHS / 2));
+	if (!slot_bits || !rank)
+		die_oom();
+	int m = 0, max_sheet = 0, max_rack = 0, max_u = 0;
+	bool fit = true;
+	for (int i = 0; i < n && fit; i++) {
+		const Pull *p = &v[i];
+		max_sheet = p->sheet > max_sheet ? p->sheet : max_sheet;
+		max_rack = p->from_rack + 1 > max_rack ? p->from_rack + 1 : max_rack;
+		max_u = p->from_u + 1 > max_u ? p->from_u + 1 : max_u;
+		slot[i] = 0;
+		if (p->run == RUN_IN_RACK || p->run == RUN_PATCH)
+			continue; /* ordered bottom U first: the length plays no part */
+		uint64_t x;
+		memcpy(&x, &p->length, sizeof x);
+		unsigned h = (unsigned)((x * 0x9E3779B97F4A7C15u) >> (64 - LENGTH_BITS));
+		while (slot_bits[h] && slot_bits[h] != x + 1)
+			h = (h + 1) & (LENGTHS - 1);
+		if (!slot_bits[h]) {
+			if (m == LENGTHS / 2) {
+				fit = false;
+				break;
+			}
+			slot_bits[h] = x + 1;
+			lengths[m++] = p->length;
+		}
+		slot[i] = (uint16_t)h;
+	}
+	int lbits = bits_for((uint64_t)m), rbits = bits_for((uint64_t)max_rack),
+	    ubits = bits_for((uint64_t)max_u);
+	fit = fit && max_sheet >= 0 && bits_for((uint64_t)max_sheet) + 3 + lbits + rbits + ubits <= 64;
+	PullRec *a = NULL;
+	if (fit) {
+		qsort(lengths, (size_t)m, sizeof *lengths, by_length_down);
+		for (int r = 0; r < m; r++) {
+			uint64_t x;
+			memcpy(&x, &lengths[r], sizeof x);
+			unsigned h = (unsigned)((x * 0x9E3779B97F4A7C15u) >> (64 - LENGTH_BITS));
+			while (slot_bits[h] != x + 1)
+				h = (h + 1) & (LENGTHS - 1);
+			rank[h] = (uint16_t)r;
+		}
+		a = xmalloc(sizeof *a * (size_t)(2 * n + 1));
+	}
+	free(lengths);
+	free(slot_bits);
+	if (!fit) {
+		free(rank);
+		free(slot);
+		return false;
+	}
+	PullRec *b = a + n;
+	uint64_t any = 0, all = UINT64_MAX;
+	for (int i = 0; i < n; i++) {
+		const Pull *p = &v[i];
+		uint64_t lrank = p->run == RUN_IN_RACK || p->run == RUN_PATCH ? 0 : rank[slot[i]];
+		uint64_t k = (uint64_t)p->sheet << 3 | (uint64_t)p->run;
+		k = k << lbits | lrank;
+		k = k << rbits | (uint64_t)(p->from_rack + 1);
+		k = k << ubits | (uint64_t)(p->from_u + 1);
+		a[i] = (PullRec){k, i};
+		any |= k;
+		all &= k;
+	}
+	free(rank);
+	free(slot);
+	int digit[8], nd = 0; /* the bytes that differ somewhere, least significant first */
+	for (int d = 0; d < 8; d++)
+		if (((any ^ all) >> (8 * d)) & 0xff)
+			digit[nd++] = d;
+	uint32_t count[8][256] = {{0}};
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < nd; j++)
+			count[j][(a[i].key >> (8 * digit[j])) & 0xff]++;
+	for (int j = 0; j < nd; j++) {
+		uint32_t at = 0;
+		for (int c = 0; c < 256; c++) {
+			uint32_t k = count[j][c];
+			count[j][c] = at;
+			at += k;
+		}
+		int shift = 8 * digit[j];
+		for (int i = 0; i < n; i++)
+			b[count[j][(a[i].key >> shift) & 0xff]++] = a[i];
+		PullRec *t = a;
+		a = b;
+		b = t;
+	}
+	for (int lo = 0, hi; lo < n; lo = hi) {
+		for (hi = lo + 1; hi < n && a[hi].key == a[lo].key; hi++)
+			;
+		for (int i = lo + 1; i < hi; i++) {
+			PullRec x = a[i];
+			int j = i;
+			for (; j > lo && pull_cmp(&v[x.i], &v[a[j - 1].i]) < 0; j--)
+				a[j] = a[j - 1];
+			a[j] = x;
+		}
+	}
+	Pull *tmp = xmalloc(sizeof *tmp * (size_t)(n + 1));
+	for (int i = 0; i < n; i++)
+		tmp[i] = v[a[i].i];
+	memcpy(v, tmp, sizeof *v * (size_t)n);
+	free(tmp);
+	free(a < b ? a : b);
+	return true;
 }
 
 static int floor_rows(const Design *d)
@@ -216,6 +376,9 @@ static Pull *pull_order(const Design *d, int rows, int *count)
 		}
 	}
 	n += trunk_pulls(d, rows, v + n);
+	*count = n;
+	if (pull_radix(v, n))
+		return v;
 	/* By sheet first (counting: sheets are few, the pulls many), then each sheet's pulls by
 	 * pull_cmp, a total order (the cable decides last), so the order is the one a sort of the
 	 * whole by it gives, with fewer comparisons. */
@@ -287,12 +450,10 @@ static const char csv_header[] =
 	"sheet,seq,cable_id,assembly,run,length_m,cable_model,media,a_optic,z_optic,from_row,from_rack,"
 	"from_u,from_device,from_port,to_row,to_rack,to_u,to_device,to_port,fabric,tier\n";
 
-/* row, rack, U, device, port of one end. */
-static void csv_end(Buf *b, const EndTable *et, const EndText *e)
+/* row, rack, U, device, port of one end: the ends' table's text. */
+static void csv_end(Buf *b, const EndText *e)
 {
-	ends_csv_place(b, et, e);
-	ends_csv_port(b, e);
-	buf_putc(b, ',');
+	buf_put(b, e->csv, e->csv_len);
 }
 
 static const char *part_name(const Part *p)
@@ -464,14 +625,14 @@ static void csv_row(Buf *b, const Design *d, const EndTable *et, const Pull *p, 
 	buf_putc(b, ',');
 	const EndText *a = &et->ends[2 * (size_t)p->cable], *z = a + 1;
 	if (p->what == PULL_CORD_A) {
-		csv_end(b, et, a);
+		csv_end(b, a);
 		csv_panel(b, d, c->panel_a, c->port_a);
 	} else if (p->what == PULL_CORD_Z) {
-		csv_end(b, et, z);
+		csv_end(b, z);
 		csv_panel(b, d, c->panel_z, c->port_z);
 	} else {
-		csv_end(b, et, a);
-		csv_end(b, et, z);
+		csv_end(b, a);
+		csv_end(b, z);
 	}
 	cell_put(b, &cells->fabric, l->fabric >= 0 ? d->fabrics[l->fabric].name : "", false);
 	buf_putc(b, ',');
@@ -493,14 +654,14 @@ static void pull_ends(Buf *from, Buf *to, const Design *d, const EndTable *et, c
 	const CableInst *c = &d->cables[p->cable];
 	const EndText *a = &et->ends[2 * (size_t)p->cable], *z = a + 1;
 	if (p->what == PULL_CORD_A) {
-		ends_pull_text(from, et, a);
+		ends_pull_text(from, a);
 		panel_text(to, d, c->panel_a, c->port_a);
 	} else if (p->what == PULL_CORD_Z) {
-		ends_pull_text(from, et, z);
+		ends_pull_text(from, z);
 		panel_text(to, d, c->panel_z, c->port_z);
 	} else {
-		ends_pull_text(from, et, a);
-		ends_pull_text(to, et, z);
+		ends_pull_text(from, a);
+		ends_pull_text(to, z);
 	}
 }
 
@@ -593,9 +754,9 @@ static void md_sheet(Output *o, FILE *f, Buf *b, const Design *d, const EndTable
 		const EndText *a = v[i].what == PULL_CABLE ? &et->ends[2 * (size_t)v[i].cable] : NULL;
 		if (a && md_plain_end(a, rack_md) && md_plain_end(a + 1, rack_md)) {
 			/* nothing in either end for text_md_cell to escape: written as it is */
-			ends_pull_text(b, et, a);
+			ends_pull_text(b, a);
 			buf_puts(b, " | ");
-			ends_pull_text(b, et, a + 1);
+			ends_pull_text(b, a + 1);
 		} else {
 			text->len = text2->len = 0;
 			pull_ends(text, text2, d, et, &v[i]);

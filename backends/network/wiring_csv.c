@@ -96,23 +96,11 @@ static void put_alias(Buf *b, const SwitchInst *s, int port, PortTextCache *alia
 		text_csv_field(b, text);
 }
 
-static void put_end(Buf *b, const Design *d, const EndTable *t, End e, const EndText *x,
+static void put_end(Buf *b, const Design *d, End e, const EndText *x,
 		    bool ib, PortTextCache *aliases)
 {
-	if (x->rack >= 0) {
-		/* the rack's cell and its comma: the ends' table's "ROW,RACK," past the row (letters) */
-		const char *place = t->place[x->rack];
-		const char *cell = (const char *)memchr(place, ',', t->place_len[x->rack]) + 1;
-		buf_put(b, cell, t->place_len[x->rack] - (size_t)(cell - place));
-		layout_int(b, x->u);
-	} else {
-		buf_putc(b, ',');
-	}
-	buf_putc(b, ',');
-	ends_csv_device(b, x);
-	buf_putc(b, ',');
-	ends_csv_port(b, x);
-	buf_putc(b, ',');
+	/* rack, U, device, port: the ends' table's text past the row */
+	buf_put(b, x->csv + x->csv_rack, x->csv_len - x->csv_rack);
 	if (e.kind == END_SWITCH)
 		put_alias(b, &d->switches[e.dev], e.port, aliases);
 	buf_putc(b, ',');
@@ -148,9 +136,9 @@ int wiring_csv_write(Output *o, const Design *d)
 			buf_puts(&cells, ib ? ",infiniband," : ",ethernet,");
 		}
 		buf_put(&b, cells.s, cells.len);
-		put_end(&b, d, t, l->a, &ends[2 * (size_t)i], ib, &aliases);
+		put_end(&b, d, l->a, &ends[2 * (size_t)i], ib, &aliases);
 		buf_putc(&b, ',');
-		put_end(&b, d, t, l->z, &ends[2 * (size_t)i + 1], ib, &aliases);
+		put_end(&b, d, l->z, &ends[2 * (size_t)i + 1], ib, &aliases);
 		buf_putc(&b, '\n');
 		layout_flush(o, f, &b, false);
 	}
