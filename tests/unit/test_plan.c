@@ -582,6 +582,22 @@ typedef struct Published {
 	"transformer(layers = " #l ", hidden = " #h ", heads = " #a ", query_groups = " #g \
 	", ffn = " #f ", seq = 4096, vocab = 32000, activation = swiglu, norm = rmsnorm, " \
 	"position = rope, tied_embeddings = false, bias = false, dropout = 0)"
+/* NeMo 24.07's GPT-3 models: NeMo-Framework-Launcher's Megatron-Core configs (launcher_scripts/
+ * conf/training/gpt3/5b.yaml at f4761e6, 20b.yaml at f4761e6 and 175b.yaml at 6c9e5c0, the
+ * last stored versions, mcore_gpt: True) set hidden_dropout: 0.0 and attention_dropout: 0.0. */
+#define NEMO_GPT(l, h, a) \
+	"transformer(layers = " #l ", hidden = " #h ", heads = " #a ", seq = 2048, vocab = 51200, " \
+	"dropout = 0)"
+/* BF16 gradient reduction where NeMo-Framework-Launcher's H100 FP8 example script for the model
+ * sets it (+training.model.optim.grad_sync_dtype=bf16, apex DistributedFusedAdam's gradient
+ * buffer and reduce-scatter in BF16): examples/training/gpt/h100/5b_fp8_8node.sh (329df4a),
+ * 20b_fp8_1node.sh (edc9045), 175b_fp8_16node.sh (1ee3eb3; and conf/training/gpt3/
+ * 175b_fp8.yaml at 6c9e5c0, grad_sync_dtype: bf16), examples/training/llama/h100/
+ * llama2_7b_fp8.sh (7d6e2df), llama2_13b_fp8.sh (edc9045), llama2_70b_fp8.sh (1ee3eb3),
+ * llama3_8b_fp8.sh (329df4a) and llama3_70b_fp8.sh (4a9b61b). The Nemotron 8B and 22B scripts
+ * (nemotron_8b_fp8.sh at edc9045, nemotron_22b_fp8.sh at 79f9243) and configs
+ * (nemotron_8b.yaml at 329df4a) do not: FP32. */
+#define NEMO_FP8_BF16G "precision = fp8; grad_reduce_bf16 = true; "
 #define NEMOTRON_NEMO(l, h, a, f) \
 	"transformer(layers = " #l ", hidden = " #h ", heads = " #a ", ffn = " #f \
 	", seq = 4096, vocab = 256000, tied_embeddings = false, bias = false, dropout = 0)"
@@ -864,31 +880,31 @@ static const Published PUBLISHED[] = {
 	 * hidden 4,096, 32 heads, FFN 16,384; 40, 6,144, 48, 24,576; squared ReLU, no bias or
 	 * dropout, untied; the tokenizer left to the user: Nemotron-4's 256,000). The split was
 	 * written down before the rows were first run: all check. */
-	{"NeMo 24.07 GPT-3 5B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", GPT_A100(24, 4096, 32),
-	 "precision = fp8; tp = 1; pp = 1; cp = 1; micro_batch = 4", 64, 2048, ACC_TOKENS, 22521,
+	{"NeMo 24.07 GPT-3 5B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", NEMO_GPT(24, 4096, 32),
+	 NEMO_FP8_BF16G "tp = 1; pp = 1; cp = 1; micro_batch = 4", 64, 2048, ACC_TOKENS, 22521,
 	 false},
-	{"NeMo 24.07 GPT-3 20B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", GPT_A100(44, 6144, 48),
-	 "precision = fp8; tp = 2; pp = 1; cp = 1; micro_batch = 2", 64, 256, ACC_TOKENS, 5851,
+	{"NeMo 24.07 GPT-3 20B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", NEMO_GPT(44, 6144, 48),
+	 NEMO_FP8_BF16G "tp = 2; pp = 1; cp = 1; micro_batch = 2", 64, 256, ACC_TOKENS, 5851,
 	 false},
 	{"NeMo 24.07 GPT-3 175B, 128 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100",
-	 GPT_A100(96, 12288, 96),
-	 "precision = fp8; tp = 4; pp = 8; cp = 1; interleave = 6; micro_batch = 1", 128, 256,
+	 NEMO_GPT(96, 12288, 96),
+	 NEMO_FP8_BF16G "tp = 4; pp = 8; cp = 1; interleave = 6; micro_batch = 1", 128, 256,
 	 ACC_TOKENS, 726, false},
 	{"NeMo 24.07 GPT-3 175B, 512 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100",
-	 GPT_A100(96, 12288, 96),
-	 "precision = fp8; tp = 4; pp = 8; cp = 1; interleave = 6; micro_batch = 2", 512, 2048,
+	 NEMO_GPT(96, 12288, 96),
+	 NEMO_FP8_BF16G "tp = 4; pp = 8; cp = 1; interleave = 6; micro_batch = 2", 512, 2048,
 	 ACC_TOKENS, 782, false},
 	{"NeMo 24.07 Llama 2 7B, 8 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100",
 	 LLAMA2(32, 4096, 32, 32, 11008),
-	 "precision = fp8; tp = 1; pp = 1; cp = 1; micro_batch = 1", 8, 128, ACC_TOKENS, 16847,
+	 NEMO_FP8_BF16G "tp = 1; pp = 1; cp = 1; micro_batch = 1", 8, 128, ACC_TOKENS, 16847,
 	 false},
 	{"NeMo 24.07 Llama 2 13B, 16 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100",
 	 LLAMA2(40, 5120, 40, 40, 13824),
-	 "precision = fp8; tp = 1; pp = 4; cp = 1; interleave = 10; micro_batch = 1", 16, 128,
+	 NEMO_FP8_BF16G "tp = 1; pp = 4; cp = 1; interleave = 10; micro_batch = 1", 16, 128,
 	 ACC_TOKENS, 8646, false},
 	{"NeMo 24.07 Llama 2 70B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100",
 	 LLAMA2(80, 8192, 64, 8, 28672),
-	 "precision = fp8; tp = 4; pp = 4; cp = 1; interleave = 20; micro_batch = 1", 64, 128,
+	 NEMO_FP8_BF16G "tp = 4; pp = 4; cp = 1; interleave = 20; micro_batch = 1", 64, 128,
 	 ACC_TOKENS, 1707, false},
 	{"NeMo 24.07 Nemotron 8B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100",
 	 NEMOTRON_NEMO(32, 4096, 32, 16384),
@@ -902,10 +918,10 @@ static const Published PUBLISHED[] = {
 	 "precision = fp8; grad_reduce_bf16 = true; optimizer_bf16 = true; tp = 8; pp = 8; "
 	 "cp = 1; interleave = 12; micro_batch = 1", 128, 32, ACC_TOKENS, 322, false},
 	{"NeMo 24.07 Llama 3 8B, 8 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", "llama3_8b",
-	 "precision = fp8; tp = 1; pp = 1; cp = 2; micro_batch = 1", 8, 128, ACC_TOKENS, 12036,
+	 NEMO_FP8_BF16G "tp = 1; pp = 1; cp = 2; micro_batch = 1", 8, 128, ACC_TOKENS, 12036,
 	 false},
 	{"NeMo 24.07 Llama 3 70B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", "llama3_70b",
-	 "precision = fp8; tp = 4; pp = 4; cp = 2; interleave = 5; micro_batch = 1", 64, 128,
+	 NEMO_FP8_BF16G "tp = 4; pp = 4; cp = 2; interleave = 5; micro_batch = 1", 64, 128,
 	 ACC_TOKENS, 1533, false},
 	/* Megatron-Bridge's MoE rows (MB_MOE above): all check, the split written before their
 	 * first run. */
