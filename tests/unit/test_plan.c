@@ -1390,14 +1390,18 @@ static void test_moe_permute(void)
 }
 
 /* The FP8 casts (plan_fp8_cast_bytes), by hand: a dense SwiGLU layer, hidden 2,048, 16 heads of
- * 128 (q = k = v = o = 2,048), FFN 8,192, 2,048 tokens a micro-batch, TP 1. A cast reads the
- * BF16 element (2 bytes) and writes it in FP8 (c = the accelerator's fp8_cache: 1, or 2 with
- * the transposed copy). Delayed scaling: the LayerNorm writes the QKV and FC1 inputs in FP8
- * itself; the output projection's (2,048) and FC2's (8,192) inputs are cast, forward, and the
+ * 128 (q = k = v = o = 2,048), FFN 8,192, 2,048 tokens a micro-batch, TP 1, on H100. A cast
+ * reads the BF16 element (2 bytes) and writes it in FP8 (c = the accelerator's fp8_cache: 2 on
+ * H100, the transposed copy with it). Delayed scaling: the LayerNorm writes the QKV and FC1
+ * inputs in FP8 itself, and the backward transposes them (2 x 2,048, 1 byte read and 1
+ * written); the output projection's (2,048) and FC2's (8,192) inputs are cast, forward, and the
  * gradients of the four outputs (6,144 + 2,048 + 16,384 + 2,048) backward. Current scaling: 2
  * bytes more an element for the amax pass, and the two normed inputs (2 x 2,048) cast after
- * the norm's amax. In BF16 nothing. The layer's times carry them at 0.8 of the HBM bandwidth,
- * the backward's its own. */
+ * the norm's amax (with their transposes: no backward transpose). In BF16 nothing. The
+ * layer's times carry them at 0.8 of the HBM bandwidth, the backward's its own. At TP 2 with
+ * SP the normed inputs (1,024 a rank) and the two row-parallel output gradients (1,024) are
+ * cast row-wise only (1 byte written, not 2) and transposed after the all-gather, 2,048 wide:
+ * 4 x 2 x 2,048 bytes backward; its TP all-gathers move the FP8 copies, half the BF16 bytes. */
 static void test_fp8_casts(void)
 {
 	Built *b = small_model("transformer(layers = 4, hidden = 2048, heads = 16, ffn = 8192, "
@@ -1408,11 +1412,11 @@ static void test_fp8_casts(void)
 	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
 	PlanConfig c = wp->r.best;
 	PlanHw hw = wp->hw;
-	CU_ASSERT(!hw.fp8_current && hw.fp8_cache >= 1);
+	CU_ASSERT_FATAL(!hw.fp8_current && hw.fp8_cache == 2);
 	double cast = 2 + hw.fp8_cache, tokens = 2048, f, bw;
 	plan_fp8_cast_bytes(&wp->model, &hw, &c, false, &f, &bw);
 	CU_ASSERT_DOUBLE_EQUAL(f, tokens * (2048 + 8192) * cast, 1e-3);
-	CU_ASSERT_DOUBLE_EQUAL(bw, tokens * (6144 + 2048 + 16384 + 2048) * cast, 1e-3);
+	CU_ASSERT_DOUBLE_EQUAL(bw, tokens * ((6144 + 2048 + 16384 + 2048) * cast + 2 * 2 * 2048), 1e-3);
 	PlanLayer delayed, current;
 	plan_layer(&wp->model, &hw, &c, &delayed);
 	hw.fp8_current = true;
@@ -1424,6 +1428,33 @@ static void test_fp8_casts(void)
 	double hbm = hw.hbm_bw * 0.8;
 	CU_ASSERT_DOUBLE_EQUAL(current.fwd - delayed.fwd, (fc - f) / hbm, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(current.bwd - delayed.bwd, (bc - bw) / hbm, 1e-12);
+	/* TP 2 with SP: the gathered inputs' transposes after the gather. */
+	PlanConfig sp = c;
+	sp.tp = 2, sp.sp = true;
+	double gather = 4 * 2 * 2048 - 2 * 1024; /* transposes, less the row-parallel casts' copies */
+	plan_fp8_cast_bytes(&wp->model, &hw, &sp, false, &fc, &bc);
+	CU_ASSERT_DOUBLE_EQUAL(fc, tokens * (2 * 1024 * (cast - 1) + (1024 + 4096) * (cast + 2)), 1e-3);
+	CU_ASSERT_DOUBLE_EQUAL(bc, tokens * ((3072 + 1024 + 8192 + 1024) * (cast + 2) + gather), 1e-3);
+	hw.fp8_current = false;
+	plan_fp8_cast_bytes(&wp->model, &hw, &sp, false, &f, &bw);
+	CU_ASSERT_DOUBLE_EQUAL(f, tokens * (1024 + 4096) * cast, 1e-3);
+	CU_ASSERT_DOUBLE_EQUAL(bw, tokens * ((3072 + 1024 + 8192 + 1024) * cast + gather), 1e-3);
+	/* The TP all-gathers carry the FP8 copies (1 byte an element), the reduce-scatters BF16:
+	 * two of each a pass, forward and backward. */
+	PlanHw h8 = wp->hw, h16 = wp->hw;
+	h16.elem_bytes = 2;
+	PlanLayer l8, l16;
+	plan_layer(&wp->model, &h8, &sp, &l8);
+	plan_layer(&wp->model, &h16, &sp, &l16);
+	double act = tokens * 2048 * 2;
+	double ag16 = plan_collective(&h8, 2, 2, COLL_ALL_GATHER, act);
+	double ag8 = plan_collective(&h8, 2, 2, COLL_ALL_GATHER, act / 2);
+	CU_ASSERT(ag8 < ag16);
+	CU_ASSERT_DOUBLE_EQUAL(l16.tp - l8.tp, 2 * 2 * (ag16 - ag8), 1e-12);
+	/* Where the GEMMs take either layout (Blackwell), no transposes at all. */
+	hw.fp8_cache = 1;
+	plan_fp8_cast_bytes(&wp->model, &hw, &sp, false, &f, &bw);
+	CU_ASSERT_DOUBLE_EQUAL(bw, tokens * (3072 + 1024 + 8192 + 1024) * 3, 1e-3);
 	hw.elem_bytes = 2; /* BF16 */
 	plan_fp8_cast_bytes(&wp->model, &hw, &c, false, &f, &bw);
 	CU_ASSERT(f == 0 && bw == 0);
