@@ -868,12 +868,16 @@ static const Published PUBLISHED[] = {
 	 * 2026-12): the whole table, twelve rows, tokens per second per GPU at the plan each gives
 	 * (GBS, MBS, TP, PP, CP, VP). Its recipes are not in the file: what it does not give takes
 	 * the suite's defaults (FP32 gradient reduction, BF16 weights beside their FP8 copies),
-	 * except Nemotron-4 340B, whose NeMo-Framework-Launcher config
-	 * (nemotron/nemotron_340b.yaml, as DGXC_NEMOTRON) sets BF16 gradients and optimizer state;
-	 * the rest is searched. The
-	 * models: GPT-3 5B and 20B as NeMo-Framework-Launcher's gpt3/5b.yaml and 20b.yaml (24
-	 * layers, hidden 4,096, 32 heads; 44, 6,144, 48; FFN 4h, sequence 2,048, GPT-2 BPE,
-	 * dropout 0.1); Llama 2 (Touvron et al., arXiv 2307.09288, Table 1, and the released
+	 * except the gradients in BF16 where NeMo-Framework-Launcher's H100 FP8 example script for
+	 * the model sets it (NEMO_FP8_BF16G above: every row but Nemotron 8B and 22B) and
+	 * Nemotron-4 340B, whose NeMo-Framework-Launcher config (nemotron/nemotron_340b.yaml, as
+	 * DGXC_NEMOTRON) sets BF16 gradients and optimizer state; the rest is searched. (The first
+	 * run of these rows took FP32 gradients everywhere and GPT-3's dropout 0.1, from older
+	 * launcher configs; the values here were set from the sources in the next session, for
+	 * every row they apply to, whichever way its error went.) The
+	 * models: GPT-3 5B, 20B and 175B as NeMo-Framework-Launcher's Megatron-Core configs
+	 * gpt3/5b.yaml, 20b.yaml and 175b.yaml (24 layers, hidden 4,096, 32 heads; 44, 6,144, 48;
+	 * 96, 12,288, 96; FFN 4h, sequence 2,048, GPT-2 BPE, dropout 0: NEMO_GPT); Llama 2 (Touvron et al., arXiv 2307.09288, Table 1, and the released
 	 * configs: 7B 32 layers, hidden 4,096, 32 heads, FFN 11,008; 13B 40, 5,120, 40, 13,824; 70B
 	 * 80, 8,192, 64 heads, 8 KV groups, 28,672; vocabulary 32,000, sequence 4,096); Nemotron 8B
 	 * and 22B as the launcher's nemotron/nemotron_8b.yaml and nemotron_22b.yaml (32 layers,
@@ -1083,19 +1087,21 @@ static void test_accuracy(void)
 			dense_sum += fabs(accuracy_errors[i]), dense_n++;
 	double dense_mean = dense_n ? dense_sum / dense_n : 0;
 	/* Regression bounds at what the model reaches today (docs/parallelism.md, "Accuracy"):
-	 * the fitted rows within 2.6 % on average (2.55 %; 2.43 % before the FP8 casts were
-	 * counted, 2.61 % before the data-parallel collectives hid layer by layer, which lets
-	 * Llama 3's fit row plan as it ran); the held-out ones within 13.1 % (13.0 %: the fourteen
-	 * MoE rows, -0.4 to +160 %, an open gap of the model, MB_MOE above, raise it from 5.1 %;
-	 * 21.1 % at the start of the tenth session, 17.0 % once the all-to-all followed the
-	 * recipes, MB_NO_A2A_OVERLAP, 14.8 % once it went in BF16, fp8_dispatch, 14.3 % before the
-	 * FP8 casts), and those without the MoE rows within 5.1 % (5.06 %; 4.97 % before the FP8
-	 * casts were counted, 5.02 % before the fused attention's efficiency followed the sequence
-	 * length, 5.32 % before the layer-by-layer overlap; DeepSeek-V3's GPU-hours among them):
-	 * above the issue's 5 %. */
+	 * the fitted rows within 2.6 % on average (2.57 %; 2.55 % before the FP8 all-gathers and
+	 * transposes, 2.43 % before the FP8 casts were counted, 2.61 % before the data-parallel
+	 * collectives hid layer by layer, which lets Llama 3's fit row plan as it ran); the held-out
+	 * ones within 13.0 % (12.9 %: the fourteen MoE rows, -0.4 to +160 %, an open gap of the
+	 * model, MB_MOE above, raise it from 5.0 %; 13.0 % before this revision, 21.1 % at the
+	 * start of the tenth session, 17.0 % once the all-to-all followed the recipes,
+	 * MB_NO_A2A_OVERLAP, 14.8 % once it went in BF16, fp8_dispatch, 14.3 % before the FP8
+	 * casts), and those without the MoE rows within the issue's 5.0 % (4.96 %; 5.06 % before
+	 * NeMo 24.07's rows took their launcher's dropout and gradient precision, NEMO_GPT and
+	 * NEMO_FP8_BF16G, and the FP8 all-gathers and transposes; 4.97 % before the FP8 casts
+	 * were counted, 5.02 % before the fused attention's efficiency followed the sequence
+	 * length, 5.32 % before the layer-by-layer overlap; DeepSeek-V3's GPU-hours among them). */
 	CU_ASSERT(fit_mean <= 0.026);
-	CU_ASSERT(mean <= 0.131);
-	CU_ASSERT(dense_mean <= 0.051);
+	CU_ASSERT(mean <= 0.130);
+	CU_ASSERT(dense_mean <= 0.050);
 	int fitted = 0;
 	for (int i = 0; i < accuracy_n; i++)
 		fitted += accuracy_fit[i];
