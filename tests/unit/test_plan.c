@@ -877,13 +877,14 @@ static const Published PUBLISHED[] = {
 	 * every row they apply to, whichever way its error went.) The
 	 * models: GPT-3 5B, 20B and 175B as NeMo-Framework-Launcher's Megatron-Core configs
 	 * gpt3/5b.yaml, 20b.yaml and 175b.yaml (24 layers, hidden 4,096, 32 heads; 44, 6,144, 48;
-	 * 96, 12,288, 96; FFN 4h, sequence 2,048, GPT-2 BPE, dropout 0: NEMO_GPT); Llama 2
-	 * (Touvron et al., arXiv 2307.09288, Table 1, and the released configs: 7B 32 layers,
-	 * hidden 4,096, 32 heads, FFN 11,008; 13B 40, 5,120, 40, 13,824; 70B 80, 8,192, 64 heads, 8
-	 * KV groups, 28,672; vocabulary 32,000, sequence 4,096); Nemotron 8B and 22B as the launcher's nemotron/nemotron_8b.yaml and nemotron_22b.yaml (32 layers,
-	 * hidden 4,096, 32 heads, FFN 16,384; 40, 6,144, 48, 24,576; squared ReLU, no bias or
-	 * dropout, untied; the tokenizer left to the user: Nemotron-4's 256,000). The split was
-	 * written down before the rows were first run: all check. */
+	 * 96, 12,288, 96; FFN 4h, sequence 2,048, GPT-2 BPE, dropout 0: NEMO_GPT); Llama 2 (Touvron et
+	 * al., arXiv 2307.09288, Table 1, and the released configs: 7B 32 layers, hidden 4,096, 32
+	 * heads, FFN 11,008; 13B 40, 5,120, 40, 13,824; 70B 80, 8,192, 64 heads, 8 KV groups, 28,672;
+	 * vocabulary 32,000, sequence 4,096); Nemotron 8B and 22B as the launcher's
+	 * nemotron/nemotron_8b.yaml and nemotron_22b.yaml (32 layers, hidden 4,096, 32 heads, FFN
+	 * 16,384; 40, 6,144, 48, 24,576; squared ReLU, no bias or dropout, untied; the tokenizer left
+	 * to the user: Nemotron-4's 256,000). The split was written down before the rows were first
+	 * run: all check. */
 	{"NeMo 24.07 GPT-3 5B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", NEMO_GPT(24, 4096, 32),
 	 NEMO_FP8_BF16G "tp = 1; pp = 1; cp = 1; micro_batch = 4", 64, 2048, ACC_TOKENS, 22521,
 	 false},
