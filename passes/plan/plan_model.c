@@ -800,6 +800,31 @@ void plan_fp8_cast_bytes(const PlanModel *m, const PlanHw *hw, const PlanConfig 
 	}
 	*fwd = tokens * (in_norm * normed + (in_other + f) * (cast + amax));
 	*bwd = tokens * (grad + fg) * (cast + amax);
+	if (hw->fp8_cache < 2)
+		return;
+	/* Per-tensor FP8 where the GEMMs take K-major operands only (fp8_tn_only, Hopper): the
+	 * transposed copy of an input that sequence parallelism all-gathers is not cast with it.
+	 * Transformer Engine gathers FP8 row-wise data only ("All-gather is not supported with FP8
+	 * column-wise data", transformer_engine/pytorch/module/layernorm_linear.py, and base.py's
+	 * grad_output_preprocess, "FP8 case with gather: unfused bgrad, cast, transpose for
+	 * efficient gather"): the shard is cast row-wise (2 + 1 bytes an element, with the amax
+	 * pass under current scaling) and the gathered tensor, h a token, transposed after the
+	 * gather (tex.fp8_transpose: 1 byte read, 1 written), in the backward, where the weight
+	 * gradient needs it. So: the QKV and first FFN inputs after their LayerNorm (not MLA's
+	 * latents: their layers are not gathered) and the gradients of the row-parallel outputs
+	 * (the output projection's, the second FFN multiply's, a shared expert's). Under delayed
+	 * scaling without that gather, the LayerNorm kernel writes the FP8 input row-wise and the
+	 * backward transposes it all the same (layernorm_linear.py of Transformer Engine 1.x,
+	 * the NeMo 24.07 and 24.09 containers: ln_out_total_t = tex.fp8_transpose(ln_out_total)). */
+	double ng = (m->kv_lora > 0 ? 0 : 1) + (moe ? 0 : 1); /* normed inputs, hs a token each */
+	double rg = 1 + (moe ? (m->shared > 0 ? 1 : 0) : 1);  /* row-parallel output gradients */
+	double transpose = 2;
+	if (c->sp && t > 1) {
+		*fwd -= tokens * ng * (hw->fp8_current ? hw->fp8_cache - 1 : 0) * hs;
+		*bwd += tokens * ((ng + rg) * transpose * h - rg * (hw->fp8_cache - 1) * hs);
+	} else if (!hw->fp8_current) {
+		*bwd += tokens * ng * transpose * h;
+	}
 }
 
 typedef struct LayerTimes {
@@ -886,11 +911,18 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	o->core_bwd_extra =
 		c->flash ? core * (2.5 * attn_eff(hw, sl) / attn_bwd_eff(hw, sl) - 2) : 0;
 	/* TP: two all-reduces of the layer's output per pass (or, with SP, two reduce-scatters and
-	 * two all-gathers: the same volume; Korthikanti et al. §4.2.2). */
+	 * two all-gathers: the same volume; Korthikanti et al. §4.2.2). Under FP8 the all-gathers
+	 * carry FP8: Transformer Engine casts the shard before the gather (the LayerNorm's output
+	 * forward, the row-parallel layers' output gradients backward; layernorm_linear.py,
+	 * gather_along_first_dim of the FP8 ln_out, and base.py's grad_output_preprocess, "FP8
+	 * case with gather"), 1 byte an element, where the reduce-scatters of the GEMM outputs stay
+	 * BF16. An MoE layer's dispatcher gathers the BF16 hidden states itself (the EP row). */
 	double act_bytes = tokens * h * 2;
+	double ag_attn = act_bytes * hw->elem_bytes / 2, ag_ffn = moe ? act_bytes : ag_attn;
+	double rs = t > 1 && c->sp ? collective(hw, t, t, COLL_REDUCE_SCATTER, act_bytes) : 0;
 	o->tp = t <= 1 ? 0
-		: c->sp ? 2 * (collective(hw, t, t, COLL_REDUCE_SCATTER, act_bytes) +
-			       collective(hw, t, t, COLL_ALL_GATHER, act_bytes))
+		: c->sp ? 2 * rs + collective(hw, t, t, COLL_ALL_GATHER, ag_attn) +
+				  collective(hw, t, t, COLL_ALL_GATHER, ag_ffn)
 			: 2 * collective(hw, t, t, COLL_ALL_REDUCE, act_bytes);
 	/* CP: the exchange of K and V between the cp ranks of a sequence, each of the types
 	 * Megatron-LM offers (--cp-comm-type) that the plan allows (none but p2p without CP). */
@@ -947,7 +979,9 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	 * in their SP shard): of the layer's two reduce-scatter/all-gather pairs only the
 	 * attention's is left. */
 	if (moe && c->fold)
-		o->tp /= 2;
+		o->tp = t <= 1 ? 0
+			: c->sp ? rs + collective(hw, t, t, COLL_ALL_GATHER, ag_attn)
+				: collective(hw, t, t, COLL_ALL_REDUCE, act_bytes);
 	o->ep = moe && c->ep > 1
 			? collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, routed * db) +
 				  collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, routed * 2)

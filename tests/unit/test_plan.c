@@ -582,6 +582,22 @@ typedef struct Published {
 	"transformer(layers = " #l ", hidden = " #h ", heads = " #a ", query_groups = " #g \
 	", ffn = " #f ", seq = 4096, vocab = 32000, activation = swiglu, norm = rmsnorm, " \
 	"position = rope, tied_embeddings = false, bias = false, dropout = 0)"
+/* NeMo 24.07's GPT-3 models: NeMo-Framework-Launcher's Megatron-Core configs (launcher_scripts/
+ * conf/training/gpt3/5b.yaml at f4761e6, 20b.yaml at f4761e6 and 175b.yaml at 6c9e5c0, the
+ * last stored versions, mcore_gpt: True) set hidden_dropout: 0.0 and attention_dropout: 0.0. */
+#define NEMO_GPT(l, h, a) \
+	"transformer(layers = " #l ", hidden = " #h ", heads = " #a ", seq = 2048, vocab = 51200, " \
+	"dropout = 0)"
+/* BF16 gradient reduction where NeMo-Framework-Launcher's H100 FP8 example script for the model
+ * sets it (+training.model.optim.grad_sync_dtype=bf16, apex DistributedFusedAdam's gradient
+ * buffer and reduce-scatter in BF16): examples/training/gpt/h100/5b_fp8_8node.sh (329df4a),
+ * 20b_fp8_1node.sh (edc9045), 175b_fp8_16node.sh (1ee3eb3; and conf/training/gpt3/
+ * 175b_fp8.yaml at 6c9e5c0, grad_sync_dtype: bf16), examples/training/llama/h100/
+ * llama2_7b_fp8.sh (7d6e2df), llama2_13b_fp8.sh (edc9045), llama2_70b_fp8.sh (1ee3eb3),
+ * llama3_8b_fp8.sh (329df4a) and llama3_70b_fp8.sh (4a9b61b). The Nemotron 8B and 22B scripts
+ * (nemotron_8b_fp8.sh at edc9045, nemotron_22b_fp8.sh at 79f9243) and configs
+ * (nemotron_8b.yaml at 329df4a) do not: FP32. */
+#define NEMO_FP8_BF16G "precision = fp8; grad_reduce_bf16 = true; "
 #define NEMOTRON_NEMO(l, h, a, f) \
 	"transformer(layers = " #l ", hidden = " #h ", heads = " #a ", ffn = " #f \
 	", seq = 4096, vocab = 256000, tied_embeddings = false, bias = false, dropout = 0)"
@@ -853,43 +869,48 @@ static const Published PUBLISHED[] = {
 	 * 2026-12): the whole table, twelve rows, tokens per second per GPU at the plan each gives
 	 * (GBS, MBS, TP, PP, CP, VP). Its recipes are not in the file: what it does not give takes
 	 * the suite's defaults (FP32 gradient reduction, BF16 weights beside their FP8 copies),
-	 * except Nemotron-4 340B, whose NeMo-Framework-Launcher config
-	 * (nemotron/nemotron_340b.yaml, as DGXC_NEMOTRON) sets BF16 gradients and optimizer state;
-	 * the rest is searched. The
-	 * models: GPT-3 5B and 20B as NeMo-Framework-Launcher's gpt3/5b.yaml and 20b.yaml (24
-	 * layers, hidden 4,096, 32 heads; 44, 6,144, 48; FFN 4h, sequence 2,048, GPT-2 BPE,
-	 * dropout 0.1); Llama 2 (Touvron et al., arXiv 2307.09288, Table 1, and the released
-	 * configs: 7B 32 layers, hidden 4,096, 32 heads, FFN 11,008; 13B 40, 5,120, 40, 13,824; 70B
-	 * 80, 8,192, 64 heads, 8 KV groups, 28,672; vocabulary 32,000, sequence 4,096); Nemotron 8B
-	 * and 22B as the launcher's nemotron/nemotron_8b.yaml and nemotron_22b.yaml (32 layers,
-	 * hidden 4,096, 32 heads, FFN 16,384; 40, 6,144, 48, 24,576; squared ReLU, no bias or
-	 * dropout, untied; the tokenizer left to the user: Nemotron-4's 256,000). The split was
-	 * written down before the rows were first run: all check. */
-	{"NeMo 24.07 GPT-3 5B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", GPT_A100(24, 4096, 32),
-	 "precision = fp8; tp = 1; pp = 1; cp = 1; micro_batch = 4", 64, 2048, ACC_TOKENS, 22521,
+	 * except the gradients in BF16 where NeMo-Framework-Launcher's H100 FP8 example script for
+	 * the model sets it (NEMO_FP8_BF16G above: every row but Nemotron 8B and 22B) and
+	 * Nemotron-4 340B, whose NeMo-Framework-Launcher config (nemotron/nemotron_340b.yaml, as
+	 * DGXC_NEMOTRON) sets BF16 gradients and optimizer state; the rest is searched. (The first
+	 * run of these rows took FP32 gradients everywhere and GPT-3's dropout 0.1, from older
+	 * launcher configs; the values here were set from the sources in the next session, for
+	 * every row they apply to, whichever way its error went.) The
+	 * models: GPT-3 5B, 20B and 175B as NeMo-Framework-Launcher's Megatron-Core configs
+	 * gpt3/5b.yaml, 20b.yaml and 175b.yaml (24 layers, hidden 4,096, 32 heads; 44, 6,144, 48;
+	 * 96, 12,288, 96; FFN 4h, sequence 2,048, GPT-2 BPE, dropout 0: NEMO_GPT); Llama 2 (Touvron et
+	 * al., arXiv 2307.09288, Table 1, and the released configs: 7B 32 layers, hidden 4,096, 32
+	 * heads, FFN 11,008; 13B 40, 5,120, 40, 13,824; 70B 80, 8,192, 64 heads, 8 KV groups, 28,672;
+	 * vocabulary 32,000, sequence 4,096); Nemotron 8B and 22B as the launcher's
+	 * nemotron/nemotron_8b.yaml and nemotron_22b.yaml (32 layers, hidden 4,096, 32 heads, FFN
+	 * 16,384; 40, 6,144, 48, 24,576; squared ReLU, no bias or dropout, untied; the tokenizer left
+	 * to the user: Nemotron-4's 256,000). The split was written down before the rows were first
+	 * run: all check. */
+	{"NeMo 24.07 GPT-3 5B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", NEMO_GPT(24, 4096, 32),
+	 NEMO_FP8_BF16G "tp = 1; pp = 1; cp = 1; micro_batch = 4", 64, 2048, ACC_TOKENS, 22521,
 	 false},
-	{"NeMo 24.07 GPT-3 20B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", GPT_A100(44, 6144, 48),
-	 "precision = fp8; tp = 2; pp = 1; cp = 1; micro_batch = 2", 64, 256, ACC_TOKENS, 5851,
+	{"NeMo 24.07 GPT-3 20B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", NEMO_GPT(44, 6144, 48),
+	 NEMO_FP8_BF16G "tp = 2; pp = 1; cp = 1; micro_batch = 2", 64, 256, ACC_TOKENS, 5851,
 	 false},
 	{"NeMo 24.07 GPT-3 175B, 128 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100",
-	 GPT_A100(96, 12288, 96),
-	 "precision = fp8; tp = 4; pp = 8; cp = 1; interleave = 6; micro_batch = 1", 128, 256,
+	 NEMO_GPT(96, 12288, 96),
+	 NEMO_FP8_BF16G "tp = 4; pp = 8; cp = 1; interleave = 6; micro_batch = 1", 128, 256,
 	 ACC_TOKENS, 726, false},
 	{"NeMo 24.07 GPT-3 175B, 512 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100",
-	 GPT_A100(96, 12288, 96),
-	 "precision = fp8; tp = 4; pp = 8; cp = 1; interleave = 6; micro_batch = 2", 512, 2048,
+	 NEMO_GPT(96, 12288, 96),
+	 NEMO_FP8_BF16G "tp = 4; pp = 8; cp = 1; interleave = 6; micro_batch = 2", 512, 2048,
 	 ACC_TOKENS, 782, false},
 	{"NeMo 24.07 Llama 2 7B, 8 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100",
 	 LLAMA2(32, 4096, 32, 32, 11008),
-	 "precision = fp8; tp = 1; pp = 1; cp = 1; micro_batch = 1", 8, 128, ACC_TOKENS, 16847,
+	 NEMO_FP8_BF16G "tp = 1; pp = 1; cp = 1; micro_batch = 1", 8, 128, ACC_TOKENS, 16847,
 	 false},
 	{"NeMo 24.07 Llama 2 13B, 16 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100",
 	 LLAMA2(40, 5120, 40, 40, 13824),
-	 "precision = fp8; tp = 1; pp = 4; cp = 1; interleave = 10; micro_batch = 1", 16, 128,
+	 NEMO_FP8_BF16G "tp = 1; pp = 4; cp = 1; interleave = 10; micro_batch = 1", 16, 128,
 	 ACC_TOKENS, 8646, false},
 	{"NeMo 24.07 Llama 2 70B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100",
 	 LLAMA2(80, 8192, 64, 8, 28672),
-	 "precision = fp8; tp = 4; pp = 4; cp = 1; interleave = 20; micro_batch = 1", 64, 128,
+	 NEMO_FP8_BF16G "tp = 4; pp = 4; cp = 1; interleave = 20; micro_batch = 1", 64, 128,
 	 ACC_TOKENS, 1707, false},
 	{"NeMo 24.07 Nemotron 8B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100",
 	 NEMOTRON_NEMO(32, 4096, 32, 16384),
@@ -903,10 +924,10 @@ static const Published PUBLISHED[] = {
 	 "precision = fp8; grad_reduce_bf16 = true; optimizer_bf16 = true; tp = 8; pp = 8; "
 	 "cp = 1; interleave = 12; micro_batch = 1", 128, 32, ACC_TOKENS, 322, false},
 	{"NeMo 24.07 Llama 3 8B, 8 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", "llama3_8b",
-	 "precision = fp8; tp = 1; pp = 1; cp = 2; micro_batch = 1", 8, 128, ACC_TOKENS, 12036,
+	 NEMO_FP8_BF16G "tp = 1; pp = 1; cp = 2; micro_batch = 1", 8, 128, ACC_TOKENS, 12036,
 	 false},
 	{"NeMo 24.07 Llama 3 70B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", "llama3_70b",
-	 "precision = fp8; tp = 4; pp = 4; cp = 2; interleave = 5; micro_batch = 1", 64, 128,
+	 NEMO_FP8_BF16G "tp = 4; pp = 4; cp = 2; interleave = 5; micro_batch = 1", 64, 128,
 	 ACC_TOKENS, 1533, false},
 	/* Megatron-Bridge's MoE rows (MB_MOE above): all check, the split written before their
 	 * first run. */
@@ -1073,19 +1094,21 @@ static void test_accuracy(void)
 			dense_sum += fabs(accuracy_errors[i]), dense_n++;
 	double dense_mean = dense_n ? dense_sum / dense_n : 0;
 	/* Regression bounds at what the model reaches today (docs/parallelism.md, "Accuracy"):
-	 * the fitted rows within 2.6 % on average (2.55 %; 2.43 % before the FP8 casts were
-	 * counted, 2.61 % before the data-parallel collectives hid layer by layer, which lets
-	 * Llama 3's fit row plan as it ran); the held-out ones within 12.7 % (12.6 %: the fourteen
-	 * MoE rows, -0.4 to +145 %, an open gap of the model, MB_MOE above, raise it from 5.1 %;
-	 * 21.1 % at the start of the tenth session, 17.0 % once the all-to-all followed the
-	 * recipes, MB_NO_A2A_OVERLAP, 14.8 % once it went in BF16, fp8_dispatch, 14.3 % before the
-	 * FP8 casts, 13.0 % before the dropless FP8 padding), and those without the MoE rows within 5.1 % (5.06 %; 4.97 % before the FP8
-	 * casts were counted, 5.02 % before the fused attention's efficiency followed the sequence
-	 * length, 5.32 % before the layer-by-layer overlap; DeepSeek-V3's GPU-hours among them):
-	 * above the issue's 5 %. */
+	 * the fitted rows within 2.6 % on average (2.57 %; 2.55 % before the FP8 all-gathers and
+	 * transposes, 2.43 % before the FP8 casts were counted, 2.61 % before the data-parallel
+	 * collectives hid layer by layer, which lets Llama 3's fit row plan as it ran); the held-out
+	 * ones within 12.6 % (12.5 %: the fourteen MoE rows, -0.4 to +145 %, an open gap of the
+	 * model, MB_MOE above, raise it from 4.96 %; 13.0 % at the start of the eleventh session,
+	 * 21.1 % at the start of the tenth, 17.0 % once the all-to-all followed the recipes,
+	 * MB_NO_A2A_OVERLAP, 14.8 % once it went in BF16, fp8_dispatch, 14.3 % before the FP8
+	 * casts), and those without the MoE rows within the issue's 5.0 % (4.96 %; 5.06 % before
+	 * NeMo 24.07's rows took their launcher's dropout and gradient precision, NEMO_GPT and
+	 * NEMO_FP8_BF16G, and the FP8 all-gathers and transposes; 4.97 % before the FP8 casts
+	 * were counted, 5.02 % before the fused attention's efficiency followed the sequence
+	 * length, 5.32 % before the layer-by-layer overlap; DeepSeek-V3's GPU-hours among them). */
 	CU_ASSERT(fit_mean <= 0.026);
-	CU_ASSERT(mean <= 0.127);
-	CU_ASSERT(dense_mean <= 0.051);
+	CU_ASSERT(mean <= 0.126);
+	CU_ASSERT(dense_mean <= 0.050);
 	int fitted = 0;
 	for (int i = 0; i < accuracy_n; i++)
 		fitted += accuracy_fit[i];
@@ -1380,14 +1403,18 @@ static void test_moe_permute(void)
 }
 
 /* The FP8 casts (plan_fp8_cast_bytes), by hand: a dense SwiGLU layer, hidden 2,048, 16 heads of
- * 128 (q = k = v = o = 2,048), FFN 8,192, 2,048 tokens a micro-batch, TP 1. A cast reads the
- * BF16 element (2 bytes) and writes it in FP8 (c = the accelerator's fp8_cache: 1, or 2 with
- * the transposed copy). Delayed scaling: the LayerNorm writes the QKV and FC1 inputs in FP8
- * itself; the output projection's (2,048) and FC2's (8,192) inputs are cast, forward, and the
+ * 128 (q = k = v = o = 2,048), FFN 8,192, 2,048 tokens a micro-batch, TP 1, on H100. A cast
+ * reads the BF16 element (2 bytes) and writes it in FP8 (c = the accelerator's fp8_cache: 2 on
+ * H100, the transposed copy with it). Delayed scaling: the LayerNorm writes the QKV and FC1
+ * inputs in FP8 itself, and the backward transposes them (2 x 2,048, 1 byte read and 1
+ * written); the output projection's (2,048) and FC2's (8,192) inputs are cast, forward, and the
  * gradients of the four outputs (6,144 + 2,048 + 16,384 + 2,048) backward. Current scaling: 2
  * bytes more an element for the amax pass, and the two normed inputs (2 x 2,048) cast after
- * the norm's amax. In BF16 nothing. The layer's times carry them at 0.8 of the HBM bandwidth,
- * the backward's its own. */
+ * the norm's amax (with their transposes: no backward transpose). In BF16 nothing. The
+ * layer's times carry them at 0.8 of the HBM bandwidth, the backward's its own. At TP 2 with
+ * SP the normed inputs (1,024 a rank) and the two row-parallel output gradients (1,024) are
+ * cast row-wise only (1 byte written, not 2) and transposed after the all-gather, 2,048 wide:
+ * 4 x 2 x 2,048 bytes backward; its TP all-gathers move the FP8 copies, half the BF16 bytes. */
 static void test_fp8_casts(void)
 {
 	Built *b = small_model("transformer(layers = 4, hidden = 2048, heads = 16, ffn = 8192, "
@@ -1398,11 +1425,11 @@ static void test_fp8_casts(void)
 	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
 	PlanConfig c = wp->r.best;
 	PlanHw hw = wp->hw;
-	CU_ASSERT(!hw.fp8_current && hw.fp8_cache >= 1);
+	CU_ASSERT_FATAL(!hw.fp8_current && hw.fp8_cache == 2);
 	double cast = 2 + hw.fp8_cache, tokens = 2048, f, bw;
 	plan_fp8_cast_bytes(&wp->model, &hw, &c, false, &f, &bw);
 	CU_ASSERT_DOUBLE_EQUAL(f, tokens * (2048 + 8192) * cast, 1e-3);
-	CU_ASSERT_DOUBLE_EQUAL(bw, tokens * (6144 + 2048 + 16384 + 2048) * cast, 1e-3);
+	CU_ASSERT_DOUBLE_EQUAL(bw, tokens * ((6144 + 2048 + 16384 + 2048) * cast + 2 * 2 * 2048), 1e-3);
 	PlanLayer delayed, current;
 	plan_layer(&wp->model, &hw, &c, &delayed);
 	hw.fp8_current = true;
@@ -1414,6 +1441,33 @@ static void test_fp8_casts(void)
 	double hbm = hw.hbm_bw * 0.8;
 	CU_ASSERT_DOUBLE_EQUAL(current.fwd - delayed.fwd, (fc - f) / hbm, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(current.bwd - delayed.bwd, (bc - bw) / hbm, 1e-12);
+	/* TP 2 with SP: the gathered inputs' transposes after the gather. */
+	PlanConfig sp = c;
+	sp.tp = 2, sp.sp = true;
+	double gather = 4 * 2 * 2048 - 2 * 1024; /* transposes, less the row-parallel casts' copies */
+	plan_fp8_cast_bytes(&wp->model, &hw, &sp, false, &fc, &bc);
+	CU_ASSERT_DOUBLE_EQUAL(fc, tokens * (2 * 1024 * (cast - 1) + (1024 + 4096) * (cast + 2)), 1e-3);
+	CU_ASSERT_DOUBLE_EQUAL(bc, tokens * ((3072 + 1024 + 8192 + 1024) * (cast + 2) + gather), 1e-3);
+	hw.fp8_current = false;
+	plan_fp8_cast_bytes(&wp->model, &hw, &sp, false, &f, &bw);
+	CU_ASSERT_DOUBLE_EQUAL(f, tokens * (1024 + 4096) * cast, 1e-3);
+	CU_ASSERT_DOUBLE_EQUAL(bw, tokens * ((3072 + 1024 + 8192 + 1024) * cast + gather), 1e-3);
+	/* The TP all-gathers carry the FP8 copies (1 byte an element), the reduce-scatters BF16:
+	 * two of each a pass, forward and backward. */
+	PlanHw h8 = wp->hw, h16 = wp->hw;
+	h16.elem_bytes = 2;
+	PlanLayer l8, l16;
+	plan_layer(&wp->model, &h8, &sp, &l8);
+	plan_layer(&wp->model, &h16, &sp, &l16);
+	double act = tokens * 2048 * 2;
+	double ag16 = plan_collective(&h8, 2, 2, COLL_ALL_GATHER, act);
+	double ag8 = plan_collective(&h8, 2, 2, COLL_ALL_GATHER, act / 2);
+	CU_ASSERT(ag8 < ag16);
+	CU_ASSERT_DOUBLE_EQUAL(l16.tp - l8.tp, 2 * 2 * (ag16 - ag8), 1e-12);
+	/* Where the GEMMs take either layout (Blackwell), no transposes at all. */
+	hw.fp8_cache = 1;
+	plan_fp8_cast_bytes(&wp->model, &hw, &sp, false, &f, &bw);
+	CU_ASSERT_DOUBLE_EQUAL(bw, tokens * (3072 + 1024 + 8192 + 1024) * 3, 1e-3);
 	hw.elem_bytes = 2; /* BF16 */
 	plan_fp8_cast_bytes(&wp->model, &hw, &c, false, &f, &bw);
 	CU_ASSERT(f == 0 && bw == 0);
