@@ -24,6 +24,23 @@
 #include <stdint.h>
 #include <string.h>
 
+/* Writes HEAD, the U's digits, SEP, the device, SEP and the port at p: the part the end's two
+ * texts share but for their separator; returns the byte after it. */
+static char *end_fields(char *p, const char *head, size_t head_len, const char *ud, size_t ul,
+			char sep, const char *device, size_t dl, const char *port, size_t pl)
+{
+	memcpy(p, head, head_len);
+	p += head_len;
+	memcpy(p, ud, ul);
+	p += ul;
+	*p++ = sep;
+	memcpy(p, device, dl);
+	p += dl;
+	*p++ = sep;
+	memcpy(p, port, pl);
+	return p + pl;
+}
+
 /* The texts of an end in a rack, at U u >= 0, whose device and port are plain CSV cells (x->port
  * the port's text for now): written straight into one block of the arena, "PORT\0CSVPULL", the
  * bytes the general way in ends_table makes, without its copies through a Buf. */
@@ -45,26 +62,9 @@ static void plain_texts(Arena *a, EndText *x, const char *place, size_t place_le
 	char *p = all + pl + 1;
 	x->port = all;
 	x->csv = p;
-	memcpy(p, place, place_len);
-	p += place_len;
-	memcpy(p, ud, ul);
-	p += ul;
+	p = end_fields(p, place, place_len, ud, ul, ',', x->device, dl, all, pl);
 	*p++ = ',';
-	memcpy(p, x->device, dl);
-	p += dl;
-	*p++ = ',';
-	memcpy(p, all, pl);
-	p += pl;
-	*p++ = ',';
-	memcpy(p, rack_u, rack_u_len);
-	p += rack_u_len;
-	memcpy(p, ud, ul);
-	p += ul;
-	*p++ = ' ';
-	memcpy(p, x->device, dl);
-	p += dl;
-	*p++ = ' ';
-	memcpy(p, all, pl);
+	end_fields(p, rack_u, rack_u_len, ud, ul, ' ', x->device, dl, all, pl);
 	x->csv_len = (uint32_t)csv_len;
 	x->pull_len = (uint32_t)pull_len;
 }

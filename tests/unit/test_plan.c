@@ -1480,6 +1480,18 @@ static void test_fp8_casts(void)
 	"moe(layers = 4, hidden = 2048, heads = 16, seq = 2048, vocab = 32000, activation = swiglu, " \
 	"experts = 8, top_k = 2, expert_ffn = 4096)"
 
+/* MOE_8X2 in FP8 at EP 8, TP, PP and CP 1, micro-batch 1, on one H100 node, planned: the
+ * set-up of the by-hand tests of the experts' FP8 traffic below. */
+static Built *moe_fp8_ep8(const WorkloadPlan **wp)
+{
+	Built *b = small_model(MOE_8X2,
+			       "ep = 8\n  tp = 1\n  pp = 1\n  cp = 1\n  micro_batch = 1\n"
+			       "  precision = fp8");
+	*wp = plan_of(b, "w");
+	CU_ASSERT_FATAL(*wp != NULL && (*wp)->r.found);
+	return b;
+}
+
 /* The dispatch all-to-all's precision (fp8_dispatch), by hand: 8 experts, top-2, hidden 2,048,
  * a micro-batch of 2,048 tokens at EP 8 inside one H100 node: k·T·h = 8,388,608 elements go
  * out each pass, in BF16 (16,777,216 B) as Megatron-Core sends them, or in FP8 (8,388,608 B)
@@ -1488,11 +1500,8 @@ static void test_fp8_casts(void)
  * precision the knob changes nothing. */
 static void test_fp8_dispatch(void)
 {
-	Built *b = small_model(MOE_8X2,
-			       "ep = 8\n  tp = 1\n  pp = 1\n  cp = 1\n  micro_batch = 1\n"
-			       "  precision = fp8");
-	const WorkloadPlan *wp = plan_of(b, "w");
-	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
+	const WorkloadPlan *wp;
+	Built *b = moe_fp8_ep8(&wp);
 	PlanConfig c = wp->r.best;
 	CU_ASSERT(!c.fp8_dispatch && c.ep == 8 && c.recompute != RC_FULL);
 	PlanLayer bf16, fp8;
@@ -1529,11 +1538,8 @@ static void test_fp8_dispatch(void)
  * expert's rows itself, DeepEP's expert_alignment). */
 static void test_moe_fp8_pad(void)
 {
-	Built *b = small_model(MOE_8X2,
-			       "ep = 8\n  tp = 1\n  pp = 1\n  cp = 1\n  micro_batch = 1\n"
-			       "  precision = fp8");
-	const WorkloadPlan *wp = plan_of(b, "w");
-	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
+	const WorkloadPlan *wp;
+	Built *b = moe_fp8_ep8(&wp);
 	PlanConfig c = wp->r.best;
 	CU_ASSERT(wp->hw.elem_bytes < 2 && c.capacity == 0 && !c.fp8_dispatch);
 	CU_ASSERT_DOUBLE_EQUAL(plan_moe_fp8_pad_bytes(&wp->model, &wp->hw, &c), 67108864, 0.5);
