@@ -53,7 +53,7 @@ static int find(int *parent, int x)
 	return x;
 }
 
-static void unite(int *parent, int a, int b)
+static inline void unite(int *parent, int a, int b)
 {
 	a = find(parent, a);
 	b = find(parent, b);
@@ -161,7 +161,7 @@ static void use_end(Verifier *v, End e, int link)
 
 /* use_end's checks of one end without their messages, counting its port as use_end does:
  * false when one of them fails. */
-static bool end_clean(Verifier *v, End e, const LinkInst *l)
+static inline bool end_clean(Verifier *v, End e, const LinkInst *l)
 {
 	const Design *d = v->d;
 	switch (e.kind) {

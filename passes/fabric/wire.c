@@ -87,16 +87,6 @@ SwitchInst *wire_add_switch(Design *d, FabricInst *f, int fi, SwitchTier t, int 
 	return s;
 }
 
-void wire_add_link(Design *d, End a, End z, double speed, LinkTier tier, int plane, int rail, int fi)
-{
-	LinkInst *l = &d->links[d->nlinks++];
-	*l = (LinkInst){a, z, speed, (uint8_t)tier, (uint8_t)plane, (int16_t)rail, fi};
-	if (a.kind == END_SWITCH)
-		d->switches[a.dev].used++;
-	if (z.kind == END_SWITCH)
-		d->switches[z.dev].used++;
-}
-
 
 /* The fabric's NIC ports of node n, in order (its rails): their indices into Design.ports.
  * Fabrics on the same NIC model take its ports in turn, nic_first on; at most f->rails. */
