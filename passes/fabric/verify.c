@@ -10,6 +10,9 @@
  *     where nodes forward; elsewhere a node's rails do not join the switches they reach), and
  *     every switch of the plane is in that one component;
  *  4. each fabric has as many switches and links as fabric.c counted.
+ * 1 and 3 prove the common case at once (ends_clean: every end in one pass; planes_connected:
+ * every plane of a switched fabric in one union-find); whatever they do not prove is checked
+ * again end by end and plane by plane, which says what fails.
  * A failure is a bug in clusterc, not in the spec: an internal-error diagnostic (exit 70).
  * With --verify, what was proved is printed.
  */
