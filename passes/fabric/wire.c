@@ -33,17 +33,17 @@ static char *digits(char tmp[16], int v, int width)
 	return p;
 }
 
-/* FABRIC[-pPLANE]-TIER-NNN (no -pPLANE when plane < 0), the digits NNN at least `width`: the
+/* FABRIC[-pPLANE]-TIER-NNN (-pPLANE when `planed`), the digits NNN at least `width`: the
  * text of arena_printf's "%s-p%d-%s-%0*d" and "%s-%s-%0*d" without printf's parsing (1,400
  * instructions a switch under callgrind: 24 M for the dragonfly's 16,416 switches). */
-static char *switch_name(Arena *a, const char *fabric, int plane, const char *tier, int width,
-			 int number)
+static char *switch_name(Arena *a, const char *fabric, bool planed, int plane, const char *tier,
+			 int width, int number)
 {
-	if (number <= 0 || plane == 0 || plane < -1 || width > 15)
-		return plane >= 0 ? arena_printf(a, "%s-p%d-%s-%0*d", fabric, plane, tier, width, number)
-				  : arena_printf(a, "%s-%s-%0*d", fabric, tier, width, number);
+	if (number <= 0 || (planed && plane <= 0) || width > 15)
+		return planed ? arena_printf(a, "%s-p%d-%s-%0*d", fabric, plane, tier, width, number)
+			      : arena_printf(a, "%s-%s-%0*d", fabric, tier, width, number);
 	char pt[16], nt[16];
-	const char *p = plane > 0 ? digits(pt, plane, 0) : NULL;
+	const char *p = planed ? digits(pt, plane, 0) : NULL;
 	const char *n = digits(nt, number, width);
 	size_t lf = strlen(fabric), lt = strlen(tier), lp = p ? (size_t)(pt + 16 - p) : 0;
 	size_t ln = (size_t)(nt + 16 - n);
@@ -64,8 +64,8 @@ SwitchInst *wire_add_switch(Design *d, FabricInst *f, int fi, SwitchTier t, int 
 	SwitchInst *s = &d->switches[d->nswitches++];
 	int width = wire_name_width(f->per_plane[t]);
 	const char *tier = ir_switch_tier_names[t];
-	s->name = switch_name(d->c->arena, f->decl->name, f->planes > 1 ? plane + 1 : -1, tier,
-			      width, index + 1);
+	s->name = switch_name(d->c->arena, f->decl->name, f->planes > 1, plane + 1, tier, width,
+			      index + 1);
 	int ti = t == ST_SPINE ? 1 : t == ST_CORE ? 2 : 0; /* a tree's tier; a dragonfly's routers: 0 */
 	bool tiered = f->family->tree && f->tier_model[ti];
 	s->model = ir_tier_model(f, t);
