@@ -104,7 +104,7 @@ static inline void spot_into(const Design *d, End e, CageEnd *sp, const RackInst
 	CageEnd *restrict s = sp;
 	*rack = NULL, *u = 1;
 	s->cage = -1, s->nic = false, s->ocs = false;
-	s->reach = INFINITY, s->sw = -1, s->cage_no = -1, s->lane = 0, s->lanes = 1, s->room = 0;
+	s->sw = -1, s->cage_no = -1, s->lane = 0, s->lanes = 1, s->room = 0;
 	switch (e.kind) {
 	case END_NODE: {
 		const NodeInst *n = &d->nodes[e.dev];
@@ -128,9 +128,10 @@ static inline void spot_into(const Design *d, End e, CageEnd *sp, const RackInst
 		s->ocs = w->model->kind == KIND_OCS;
 		/* an OCS: no cage, fits nothing else */
 		s->cage = (int16_t)(s->ocs ? CONN_COUNT : w->model->sw.cage);
-		s->reach = s->ocs ? w->model->ocs.reach : INFINITY;
-		if (s->ocs)
+		if (s->ocs) {
+			s->reach = w->model->ocs.reach;
 			break;
+		}
 		s->sw = e.dev;
 		int cage_no, lane, lanes;
 		s->room = cable_switch_cage(w, e.port, &cage_no, &lane, &lanes);
@@ -349,7 +350,7 @@ int cable_fabrics(Design *d)
 	double height = d->rack_type->height;
 	Weights w;
 	judge_weights(d, &w.money, &w.watt);
-	/* The ends' cages (52 MB on the dragonfly) in huge pages when they are large (CageTables). */
+	/* The ends' cages (31 MB on the dragonfly) in huge pages when they are large (CageTables). */
 	CageTables t;
 	cage_tables_init(&t, sizeof(CageEnd) * (size_t)(2 * d->nlinks + 2));
 	CageEnd *spots = cage_tables_get(&t, sizeof(CageEnd), 2 * (size_t)d->nlinks + 2, false);

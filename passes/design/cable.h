@@ -30,12 +30,15 @@ typedef struct Catalogue {
 	int n;
 } Catalogue;
 
-/* The cage of a link's end, what the choice of media reads (cage.c): 32 bytes, kept for both
- * ends of every link of a fabric at once (the dragonfly's 1.3 million ends: 42 MB; 52 with
- * ints for the narrow fields). */
+/* The cage of a link's end, what the choice of media reads (cage.c): 24 bytes, kept for both
+ * ends of every link of a fabric at once (the dragonfly's 1.3 million ends: 31 MB; 42 MB with
+ * a reach of its own beside the room, 52 with ints for the narrow fields). */
 typedef struct CageEnd {
-	double reach;  /* m an OCS end allows (INFINITY otherwise) */
-	double room;   /* bit/s the cage carries (its physical ports at port speed), 0 unknown */
+	union {
+		double room;  /* bit/s the cage carries (its physical ports at port speed), 0
+			       * unknown: any end but an OCS's */
+		double reach; /* m an OCS end (ocs) allows: it has no cage and no room */
+	};
 	int sw;        /* the switch, or -1 */
 	int cage_no;   /* the switch's cage (from 0) the port is in, or -1 */
 	int16_t cage;  /* Connector, or -1 for a device whose cage is not modelled */

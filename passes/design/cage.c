@@ -1073,7 +1073,9 @@ static void key_cables(const Design *d, const CableInst *c, const CageEnd *a, co
 			   s[1]->nic << 18 | s[1]->ocs << 19;
 		k->dev[0] = l->a.dev, k->dev[1] = l->z.dev;
 		for (int e = 0; e < 2; e++) {
-			k->reach[e] = s[e]->reach, k->room[e] = s[e]->room;
+			/* as when CageEnd kept both: the reach of an OCS end, else INFINITY */
+			k->reach[e] = s[e]->ocs ? s[e]->reach : INFINITY;
+			k->room[e] = s[e]->ocs ? 0 : s[e]->room;
 			k->cage[e] = s[e]->cage, k->sw[e] = s[e]->sw, k->cage_no[e] = s[e]->cage_no;
 			k->lane[e] = s[e]->lane, k->lanes[e] = s[e]->lanes;
 		}

@@ -68,7 +68,18 @@ static inline End wire_switch_end(int dev, int port)
 int wire_name_width(int count);
 /* A new switch of fabric fi in tier t; its name is FABRIC[-pPLANE]-TIER-NNN. */
 SwitchInst *wire_add_switch(Design *d, FabricInst *f, int fi, SwitchTier t, int plane, int index);
-void wire_add_link(Design *d, End a, End z, double speed, LinkTier tier, int plane, int rail, int fi);
+/* A new link of fabric fi (-1: scale-up) between a and z; its switches' ports used counted.
+ * Inline: the families add every link through it (the dragonfly's 650,000). */
+static inline void wire_add_link(Design *d, End a, End z, double speed, LinkTier tier, int plane,
+				 int rail, int fi)
+{
+	LinkInst *l = &d->links[d->nlinks++];
+	*l = (LinkInst){a, z, speed, (uint8_t)tier, (uint8_t)plane, (int16_t)rail, fi};
+	if (a.kind == END_SWITCH)
+		d->switches[a.dev].used++;
+	if (z.kind == END_SWITCH)
+		d->switches[z.dev].used++;
+}
 /* The fabric's NIC ports of node n, in order (its rails): indices into Design.ports. */
 int wire_node_ports(const Design *d, int n, const FabricInst *f, int *out, int max);
 /* Whether node group g has ports on fabric f: a NIC of the fabric's model (fabric.c counts

@@ -10,6 +10,9 @@
  *     where nodes forward; elsewhere a node's rails do not join the switches they reach), and
  *     every switch of the plane is in that one component;
  *  4. each fabric has as many switches and links as fabric.c counted.
+ * 1 and 3 prove the common case at once (ends_clean: every end in one pass; planes_connected:
+ * every plane of a switched fabric in one union-find); whatever they do not prove is checked
+ * again end by end and plane by plane, which says what fails.
  * A failure is a bug in clusterc, not in the spec: an internal-error diagnostic (exit 70).
  * With --verify, what was proved is printed.
  */
@@ -28,6 +31,7 @@ typedef struct Verifier {
 	int *extra_base;
 	unsigned char *extra_used;
 	int *parent;               /* union-find over switches, NIC ports, extra ports, nodes */
+	bool clean;                /* every link's ends passed use_end's checks (ends_clean) */
 	int failures;
 } Verifier;
 
@@ -52,7 +56,7 @@ static int find(int *parent, int x)
 	return x;
 }
 
-static void unite(int *parent, int a, int b)
+static inline void unite(int *parent, int a, int b)
 {
 	a = find(parent, a);
 	b = find(parent, b);
@@ -158,6 +162,108 @@ static void use_end(Verifier *v, End e, int link)
 	}
 }
 
+/* use_end's checks of one end without their messages, counting its port as use_end does:
+ * false when one of them fails. */
+static inline bool end_clean(Verifier *v, End e, const LinkInst *l)
+{
+	const Design *d = v->d;
+	switch (e.kind) {
+	case END_SWITCH: {
+		if (e.dev < 0 || e.dev >= d->nswitches)
+			return false;
+		const SwitchInst *s = &d->switches[e.dev];
+		if (e.port < 0 || e.port >= s->radix || v->sw_ports[v->sw_base[e.dev] + e.port]++ ||
+		    s->fabric != l->fabric || s->plane != l->plane)
+			return false;
+		if (s->tier != ST_LEAF || s->fabric < 0 || s->fabric >= d->nfabrics)
+			return true;
+		const FabricInst *sf = &d->fabrics[s->fabric];
+		return !(sf->family->tree && sf->backup_ports > 0 && sf->tiers > 1 &&
+			 e.port >= sf->down[0] && e.port < sf->down[0] + sf->backup_ports);
+	}
+	case END_NODE:
+		return e.dev >= 0 && e.dev < d->nnodes && e.port >= 0 && e.port < d->nports &&
+		       d->ports[e.port].node == e.dev && !v->nic_used[e.port]++;
+	case END_EXTRA:
+		return e.dev >= 0 && e.dev < d->nextras && e.port >= 0 &&
+		       e.port < d->extras[e.dev].nports &&
+		       !v->extra_used[v->extra_base[e.dev] + e.port]++;
+	case END_ACCEL:
+		return e.dev >= 0 && e.dev < d->naccels;
+	default:
+		return false;
+	}
+}
+
+/* Every link's ends through use_end's checks at once, the common case: true when all pass
+ * (their ports counted). At the first that fails, the counts are cleared and false returned:
+ * use_end then goes over every end again and says what fails, as it always has. */
+static bool ends_clean(Verifier *v, size_t sw_total, size_t extra_total)
+{
+	const Design *d = v->d;
+	for (int i = 0; i < d->nlinks; i++) {
+		const LinkInst *l = &d->links[i];
+		if (!end_clean(v, l->a, l) || !end_clean(v, l->z, l)) {
+			memset(v->sw_ports, 0, sw_total);
+			memset(v->nic_used, 0, (size_t)d->nports);
+			memset(v->extra_used, 0, extra_total);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* A link end's vertex where nodes do not forward (vertex(), without its torus case). */
+static inline int switched_vertex(const Verifier *v, End e)
+{
+	const Design *d = v->d;
+	return e.kind == END_SWITCH ? e.dev
+	       : e.kind == END_NODE ? d->nswitches + e.port
+	       : e.kind == END_EXTRA ? d->nswitches + d->nports + v->extra_base[e.dev] + e.port
+				     : -1;
+}
+
+/* Whether each plane of fabric fi is connected, all planes in one union-find, the common case:
+ * when every end was clean (ends_clean) and the nodes do not forward, no two links share a
+ * vertex but at a switch, whose links are all of its plane, so the planes share no vertex
+ * (neither do two such fabrics) and each plane's components are those of its own links alone.
+ * v->parent holds every vertex as its own root before the first such fabric (verify_fabrics).
+ * True when every plane is one component (its links' ends and its switches); false when not,
+ * or for anything out of the ordinary (a plane beyond the fabric's, an end that is no vertex):
+ * verify_planes then checks plane by plane and says what is apart. */
+static bool planes_connected(Verifier *v, int fi, int last)
+{
+	const Design *d = v->d;
+	const FabricInst *f = &d->fabrics[fi];
+	int *parent = v->parent;
+	int root[256];
+	if (f->planes < 1 || f->planes > (int)(sizeof root / sizeof root[0]))
+		return false;
+	for (int i = f->first_link; i < last; i++) {
+		const LinkInst *l = &d->links[i];
+		int a = switched_vertex(v, l->a), z = switched_vertex(v, l->z);
+		if (a < 0 || z < 0 || l->plane >= f->planes)
+			return false;
+		unite(parent, a, z);
+	}
+	for (int pl = 0; pl < f->planes; pl++)
+		root[pl] = -1;
+	for (int i = f->first_link; i < last; i++) {
+		int r = find(parent, switched_vertex(v, d->links[i].a)), *x = &root[d->links[i].plane];
+		if (*x < 0)
+			*x = r;
+		else if (r != *x)
+			return false;
+	}
+	for (int i = 0; i < d->nswitches; i++)
+		if (d->switches[i].fabric == fi) {
+			int pl = d->switches[i].plane;
+			if (pl < 0 || pl >= f->planes || root[pl] < 0 || find(parent, i) != root[pl])
+				return false;
+		}
+	return true;
+}
+
 /* The links between the racks of a multi-rack scale-up domain: as many as sizing counted, each
  * from an accelerator of the domain's nodes to one of its switches in another rack. */
 static void verify_scale_up(Verifier *v, const ScaleUpInst *s)
@@ -185,42 +291,12 @@ static void verify_scale_up(Verifier *v, const ScaleUpInst *s)
 	}
 }
 
-static void verify_fabric(Verifier *v, int fi)
+/* Each plane of fabric fi connected: union-find over the plane's own links and switches. Each
+ * link's two vertices once (-1: an end not valid, the link left out). */
+static void verify_planes(Verifier *v, int fi, int last, bool torus)
 {
 	Design *d = v->d;
 	const FabricInst *f = &d->fabrics[fi];
-	int nswitches = 0, nlinks = 0;
-	for (int i = 0; i < d->nswitches; i++)
-		nswitches += d->switches[i].fabric == fi;
-	for (int i = f->first_link; i < d->nlinks && d->links[i].fabric == fi; i++)
-		nlinks++;
-	int last = f->first_link + nlinks; /* what was wired, whatever sizing counted */
-	if (nswitches != f->switches || nlinks != f->links)
-		fail(v, "fabric %s has %d switches and %d links wired; sizing counted %d and %d",
-		     f->decl->name, nswitches, nlinks, f->switches, f->links);
-
-	/* Endpoints: each node's rails on this fabric carry a link (2 per dimension on a torus). */
-	int ports[FABRIC_MAX_RAILS];
-	int missing = 0;
-	for (int n = 0; n < d->nnodes; n++) {
-		int np = wire_node_ports(d, n, f, ports, FABRIC_MAX_RAILS);
-		int want = f->node_ports * f->planes;
-		for (int r = 0; r < np && r < want; r++) {
-			int rpp = f->rails / f->planes;
-			int k = (r / f->node_ports) * rpp + r % f->node_ports;
-			if (k < np && !v->nic_used[ports[k]])
-				missing++;
-		}
-	}
-	for (int e = f->first_extra; e < f->first_extra + f->nextras; e++)
-		for (int p = 0; p < d->extras[e].nports; p++)
-			missing += !v->extra_used[v->extra_base[e] + p];
-	if (missing)
-		fail(v, "fabric %s leaves %d endpoint ports unconnected", f->decl->name, missing);
-
-	/* Connected, plane by plane: union-find over the plane's own links and switches. Each
-	 * link's two vertices once (-1: an end not valid, the link left out). */
-	bool torus = !f->family->switched; /* nodes forward: a node is one vertex */
 	int *parent = v->parent;
 	int nl = last - f->first_link;
 	int *vx = xmalloc(sizeof(int) * (size_t)(2 * nl + 2));
@@ -268,6 +344,45 @@ static void verify_fabric(Verifier *v, int fi)
 			     f->decl->name, cut);
 	}
 	free(vx);
+}
+
+static void verify_fabric(Verifier *v, int fi)
+{
+	Design *d = v->d;
+	const FabricInst *f = &d->fabrics[fi];
+	int nswitches = 0, nlinks = 0;
+	for (int i = 0; i < d->nswitches; i++)
+		nswitches += d->switches[i].fabric == fi;
+	for (int i = f->first_link; i < d->nlinks && d->links[i].fabric == fi; i++)
+		nlinks++;
+	int last = f->first_link + nlinks; /* what was wired, whatever sizing counted */
+	if (nswitches != f->switches || nlinks != f->links)
+		fail(v, "fabric %s has %d switches and %d links wired; sizing counted %d and %d",
+		     f->decl->name, nswitches, nlinks, f->switches, f->links);
+
+	/* Endpoints: each node's rails on this fabric carry a link (2 per dimension on a torus). */
+	int ports[FABRIC_MAX_RAILS];
+	int missing = 0;
+	for (int n = 0; n < d->nnodes; n++) {
+		int np = wire_node_ports(d, n, f, ports, FABRIC_MAX_RAILS);
+		int want = f->node_ports * f->planes;
+		for (int r = 0; r < np && r < want; r++) {
+			int rpp = f->rails / f->planes;
+			int k = (r / f->node_ports) * rpp + r % f->node_ports;
+			if (k < np && !v->nic_used[ports[k]])
+				missing++;
+		}
+	}
+	for (int e = f->first_extra; e < f->first_extra + f->nextras; e++)
+		for (int p = 0; p < d->extras[e].nports; p++)
+			missing += !v->extra_used[v->extra_base[e] + p];
+	if (missing)
+		fail(v, "fabric %s leaves %d endpoint ports unconnected", f->decl->name, missing);
+
+	/* Connected, plane by plane (nodes forward on a torus: a node is one vertex). */
+	bool torus = !f->family->switched;
+	if (!v->clean || torus || !planes_connected(v, fi, last))
+		verify_planes(v, fi, last, torus);
 	if (d->verify && !v->failures) {
 		int connected = 0;
 		for (int n = 0; n < d->nnodes; n++)
@@ -369,7 +484,10 @@ int verify_fabrics(Design *d)
 	v.parent = xmalloc(sizeof(int) * (size_t)(vertices + 1));
 	if (!v.sw_ports || !v.nic_used || !v.extra_used)
 		die_oom();
-	for (int i = 0; i < d->nlinks; i++) {
+	v.clean = ends_clean(&v, (size_t)total + 1, (size_t)extra_total + 1);
+	for (long i = 0; v.clean && i < vertices; i++)
+		v.parent[i] = (int)i; /* planes_connected's start */
+	for (int i = 0; !v.clean && i < d->nlinks; i++) {
 		use_end(&v, d->links[i].a, i);
 		use_end(&v, d->links[i].z, i);
 	}

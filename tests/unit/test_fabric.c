@@ -1014,6 +1014,22 @@ static void test_verifier(void)
 	d->links[in[1]].z = z0;
 	CU_ASSERT_TRUE(verifier_rejects(b, "plane 1) goes to f-p2-spine"));
 	done(b);
+
+	/* Two planes proved at once (verify.c, planes_connected), and plane 2 without its
+	 * leaf-spine links apart while plane 1 stays whole: named plane by plane. */
+	b = build_fabric(QM, "topology = fat_tree(tiers = 2, rail_optimized = true); "
+			     "switch = qm; planes = 2; scalable_unit = 32",
+			 count_of(32, "n8"));
+	CU_ASSERT_EQUAL_FATAL(b->errors, 0);
+	d = &b->d;
+	CU_ASSERT_EQUAL(verify_fabrics(d), 0);
+	for (int i = d->nlinks - 1; i >= 0; i--)
+		if (d->links[i].tier == LT_LEAF_SPINE && d->links[i].plane == 1)
+			drop_link(d, i);
+	d->fabrics[0].links = d->nlinks;
+	CU_ASSERT_TRUE(verifier_rejects(b, "plane 2 of fabric f is not connected"));
+	CU_ASSERT_FALSE(diag_says(b, "plane 1 of fabric f is not connected"));
+	done(b);
 }
 
 /* The same with the memo of a compare worker on (passes/fabric/verify_memo.c): the untouched
