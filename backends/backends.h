@@ -809,6 +809,11 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 /* The switches whose files switch_configs_write leaves out of a default build: their count
  * when there are more than SWITCH_FILES_DEFAULT_MAX, else 0. */
 int switch_configs_deferred(const Design *d);
+/* The switches whose files this Output leaves to be named: switch_configs_deferred's count in a
+ * default build, 0 when the artifacts were named (--emit). switch_configs_write writes the
+ * files exactly when this is 0, so the switches' ports (Design.switch_ports_later) need
+ * planning before emit exactly then. */
+int switch_configs_on_demand(const Output *o, const Design *d);
 
 /* ---- infiniband.c: infiniband/, the subnets of InfiniBand fabrics -------------------------- */
 

@@ -154,8 +154,8 @@ static int write_artifacts(const Options *o, Design *d, const char *dir, bool *r
 	for (int i = 0; emit_table[i].name && i < EMIT_MAX; i++)
 		wanted[i] = emit_wanted(o->emit, emit_table[i].name);
 	/* The switches' ports, which the address pass left to now (Design.switch_ports_later),
-	 * when their files are written: named, or by default when not on demand. */
-	if (emit_wanted(o->emit, "switches") && (o->emit || !switch_configs_deferred(d)))
+	 * when their files are written. */
+	if (emit_wanted(o->emit, "switches") && !switch_configs_on_demand(out, d))
 		switch_plan_ports(d);
 	int errors = emit_write(out, d, wanted, 0, split); /* on emit_threads() threads */
 	if (errors) {

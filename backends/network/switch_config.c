@@ -979,6 +979,11 @@ int switch_configs_deferred(const Design *d)
 	return n > SWITCH_FILES_DEFAULT_MAX ? n : 0;
 }
 
+int switch_configs_on_demand(const Output *o, const Design *d)
+{
+	return output_named(o) ? 0 : switch_configs_deferred(d);
+}
+
 int switch_configs_write(Output *o, const Design *d)
 {
 	return switch_configs_write_share(o, d, 0, 1);
@@ -988,7 +993,7 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 {
 	int errors = 0;
 	bool any = false;
-	if (!output_named(o) && switch_configs_deferred(d))
+	if (switch_configs_on_demand(o, d))
 		return 0;
 	long total = 0; /* the switches of every fabric, numbered in writing order */
 	for (int fi = 0; d->switch_plans && fi < d->nfabrics; fi++)

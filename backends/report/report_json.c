@@ -818,7 +818,7 @@ static Json *reliability_json(const Design *d)
 static Json *on_demand_json(const Output *o, const Design *d)
 {
 	Json *a = jw_array();
-	int deferred = output_named(o) ? 0 : switch_configs_deferred(d);
+	int deferred = switch_configs_on_demand(o, d);
 	if (deferred) {
 		Json *e = jw_object();
 		jw_set(e, "name", jw_str("switches"));
