@@ -305,7 +305,8 @@ def check_sbatch(path, plan, hostfile):
 def check_golden(spec, path):
     """A spec of tests/megatron: its args file equals tests/megatron/SPEC.WORKLOAD.megatron.args
     (UPDATE_GOLDEN=1 rewrites it: review the diff)."""
-    if os.path.dirname(os.path.abspath(spec)) != os.path.join(os.path.abspath(root), "tests/megatron"):
+    here = os.path.join(os.path.abspath(root), "tests/megatron")
+    if os.path.dirname(os.path.abspath(spec)) != here:
         return
     name = os.path.basename(spec)[:-len(".cluster")]
     golden = os.path.join(root, "tests/megatron", f"{name}.{os.path.basename(path)}")
