@@ -9,7 +9,7 @@ read them, on every example and spec of tests/megatron/ that has a workload:
     --num-query-groups only with --group-query-attention, seq <= max positions, the
     --moe-layer-freq pattern one entry a layer); and every architecture flag the declared model
     needs (the model as parallelism/WORKLOAD.json gives it): RMSNorm, rope, SwiGLU, untied
-    embeddings, no bias, GQA groups, dropout, experts, QK norms;
+    embeddings, no bias, GQA groups, dropout, experts, QK norms (and MLA's latent norms);
   * WORKLOAD.rankfile: Open MPI's syntax `rank R=HOST slot=SOCKET:CORES`, ranks 0..N-1 in order
     on the hostfile's hosts, sockets and cores inside the node's, no core given to two ranks of
     one node (a bare `slot=K` is core K: the bug this replaces);
@@ -202,7 +202,9 @@ def check_args(path, plan):
         need["--disable-bias-linear"] = True
     if m["position"] == "rope":
         need["--rotary-base"] = m["rope_base"]
-    if m.get("qk_norm"):
+    # Standard attention's QK norms, or MLA's latent norms (gpt_layer_specs.py: qk_layernorm
+    # makes MLA's up-projections LayerNorm linears; DeepSeek-V3 has them).
+    if m.get("qk_norm") or m.get("mla"):
         need["--qk-layernorm"] = True
     if m["head_dim"] * m["heads"] != m["hidden"]:
         need["--kv-channels"] = m["head_dim"]

@@ -382,9 +382,14 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 		fprintf(f, "--untie-embeddings-and-output-weights\n");
 	if (!m->bias)
 		fprintf(f, "--disable-bias-linear\n");
-	/* Megatron-Core's SelfAttention normalizes the query and key heads (q_layernorm,
-	 * k_layernorm: TENorm in the Transformer Engine layer spec) when qk_layernorm is set. */
-	if (m->qk_norm)
+	/* qk_layernorm (NVIDIA/Megatron-LM megatron/core/models/gpt/gpt_layer_specs.py,
+	 * get_gpt_layer_with_transformer_engine_submodules, read at 00611e6, 2026-12): standard
+	 * attention normalizes its query and key heads (q_layernorm, k_layernorm: TENorm); MLA
+	 * builds its up-projections as LayerNorm linears, the norms of its compressed latents,
+	 * which DeepSeek-V2/V3 have ("additional RMSNorm layers after the compressed latent
+	 * vectors", DeepSeek-V3 report §4.2) and plan_params counts: without the flag an MLA
+	 * model is built without them. */
+	if (m->qk_norm || m->kv_lora > 0)
 		fprintf(f, "--qk-layernorm\n");
 	fprintf(f, "--attention-dropout %g\n--hidden-dropout %g\n", m->dropout, m->dropout);
 	if (m->experts > 1) {

@@ -914,7 +914,8 @@ static void check_model(Checker *k, const Value *m, Loc at)
 			     "moe(...) needs experts of 2 or more; use transformer(...) for a dense model");
 	/* Under --multi-latent-attention, Megatron-Core's --qk-layernorm gives MLA's latents their
 	 * norms (gpt_layer_specs.py builds the up-projections as LayerNorm linears when
-	 * qk_layernorm; read in a downstream copy, 2026-12), not a norm of each head. */
+	 * qk_layernorm; NVIDIA/Megatron-LM at 00611e6, 2026-12), not a norm of each head: an MLA
+	 * model has them always (parallelism.c writes the flag), and no QK norms. */
 	const FieldSchema *qs = ctor_param(m->ctor, "qk_norm");
 	const Value *qk = qs ? m->items[qs - m->ctor->params] : NULL;
 	if (qk && qk->kind == VAL_BOOL && qk->b_val && int_param(m, "kv_lora_rank", 0) > 0)
