@@ -932,6 +932,7 @@ typedef struct PlanModel {
 	 * and values from a kv_lora-wide latent, queries from a q_lora-wide one (0: directly),
 	 * query/key heads of head_dim + rope_dim, value heads of v_dim. kv_lora 0: standard. */
 	double kv_lora, q_lora, rope_dim, v_dim;
+	bool qk_norm;        /* an RMSNorm over each query and key head (Qwen3), not with MLA */
 	double params;       /* parameters in all (plan_params) */
 } PlanModel;
 

@@ -9,14 +9,16 @@ read them, on every example and spec of tests/megatron/ that has a workload:
     --num-query-groups only with --group-query-attention, seq <= max positions, the
     --moe-layer-freq pattern one entry a layer); and every architecture flag the declared model
     needs (the model as parallelism/WORKLOAD.json gives it): RMSNorm, rope, SwiGLU, untied
-    embeddings, no bias, GQA groups, dropout, experts;
+    embeddings, no bias, GQA groups, dropout, experts, QK norms (and MLA's latent norms);
   * WORKLOAD.rankfile: Open MPI's syntax `rank R=HOST slot=SOCKET:CORES`, ranks 0..N-1 in order
     on the hostfile's hosts, sockets and cores inside the node's, no core given to two ranks of
     one node (a bare `slot=K` is core K: the bug this replaces);
   * WORKLOAD.launch.sh: parses (sh -n), and run as local rank k of each launcher (Slurm, Open
     MPI, torchrun) exports CUDA_VISIBLE_DEVICES = the rank's GPU, LOCAL_RANK=0, RANK,
     WORLD_SIZE; refuses a wrong world size;
-  * WORKLOAD.sbatch: parses (bash -n); nodes, tasks and the node list agree with the plan.
+  * WORKLOAD.sbatch: parses (bash -n); nodes, tasks and the node list agree with the plan;
+  * of a spec in tests/megatron, WORKLOAD.megatron.args equals its golden there
+    (SPEC.WORKLOAD.megatron.args; UPDATE_GOLDEN=1 rewrites them).
 """
 import glob
 import json
@@ -200,6 +202,10 @@ def check_args(path, plan):
         need["--disable-bias-linear"] = True
     if m["position"] == "rope":
         need["--rotary-base"] = m["rope_base"]
+    # Standard attention's QK norms, or MLA's latent norms (gpt_layer_specs.py: qk_layernorm
+    # makes MLA's up-projections LayerNorm linears; DeepSeek-V3 has them).
+    if m.get("qk_norm") or m.get("mla"):
+        need["--qk-layernorm"] = True
     if m["head_dim"] * m["heads"] != m["hidden"]:
         need["--kv-channels"] = m["head_dim"]
     mla = m.get("mla")
@@ -213,7 +219,7 @@ def check_args(path, plan):
         if a.get(flag) != value:
             fail(f"{path}: the model needs {flag} {value}, the file has {a.get(flag)}")
     for flag in ("--swiglu", "--untie-embeddings-and-output-weights", "--disable-bias-linear",
-                 "--group-query-attention", "--multi-latent-attention"):
+                 "--group-query-attention", "--multi-latent-attention", "--qk-layernorm"):
         if flag in a and flag not in need:
             fail(f"{path}: {flag}, which the model does not declare")
 
@@ -298,6 +304,22 @@ def check_sbatch(path, plan, hostfile):
         fail(f"{path}: does not run the wrapper on the Megatron-LM arguments")
 
 
+def check_golden(spec, path):
+    """A spec of tests/megatron: its args file equals tests/megatron/SPEC.WORKLOAD.megatron.args
+    (UPDATE_GOLDEN=1 rewrites it: review the diff)."""
+    here = os.path.join(os.path.abspath(root), "tests/megatron")
+    if os.path.dirname(os.path.abspath(spec)) != here:
+        return
+    name = os.path.basename(spec)[:-len(".cluster")]
+    golden = os.path.join(root, "tests/megatron", f"{name}.{os.path.basename(path)}")
+    text = open(path).read()
+    if os.environ.get("UPDATE_GOLDEN") == "1":
+        with open(golden, "w") as f:
+            f.write(text)
+    elif not os.path.exists(golden) or open(golden).read() != text:
+        fail(f"{path} differs from {golden}")
+
+
 specs = sorted(glob.glob(os.path.join(root, "examples/*.cluster")) +
                glob.glob(os.path.join(root, "tests/megatron/*.cluster")))
 checked = 0
@@ -314,6 +336,7 @@ with tempfile.TemporaryDirectory() as tmp:
             base = js[:-len(".json")]
             plan = json.load(open(js))
             check_args(base + ".megatron.args", plan)
+            check_golden(spec, base + ".megatron.args")
             check_rankfile(base + ".rankfile", base + ".hostfile", plan)
             check_wrapper(base + ".launch.sh", plan)
             # validate_args: Megatron-FSDP asserts CUDA_DEVICE_MAX_CONNECTIONS is not 1.

@@ -141,6 +141,7 @@ static Json *model_json(const WorkloadPlan *wp)
 	jw_set(o, "tied_embeddings", jw_bool(m->tied));
 	jw_set(o, "bias", jw_bool(m->bias));
 	jw_set(o, "dropout", num(m->dropout, 4));
+	jw_set(o, "qk_norm", jw_bool(m->qk_norm));
 	if (m->kv_lora > 0) {
 		Json *mla = jw_object();
 		jw_set(mla, "kv_lora_rank", jw_count(m->kv_lora));
@@ -381,6 +382,15 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 		fprintf(f, "--untie-embeddings-and-output-weights\n");
 	if (!m->bias)
 		fprintf(f, "--disable-bias-linear\n");
+	/* qk_layernorm (NVIDIA/Megatron-LM megatron/core/models/gpt/gpt_layer_specs.py,
+	 * get_gpt_layer_with_transformer_engine_submodules, read at 00611e6, 2026-12): standard
+	 * attention normalizes its query and key heads (q_layernorm, k_layernorm: TENorm); MLA
+	 * builds its up-projections as LayerNorm linears, the norms of its compressed latents,
+	 * which DeepSeek-V2/V3 have ("additional RMSNorm layers after the compressed latent
+	 * vectors", DeepSeek-V3 report §4.2) and plan_params counts: without the flag an MLA
+	 * model is built without them. */
+	if (m->qk_norm || m->kv_lora > 0)
+		fprintf(f, "--qk-layernorm\n");
 	fprintf(f, "--attention-dropout %g\n--hidden-dropout %g\n", m->dropout, m->dropout);
 	if (m->experts > 1) {
 		fprintf(f, "--num-experts %.0f\n--moe-router-topk %.0f\n--moe-ffn-hidden-size %.0f\n",

@@ -912,6 +912,15 @@ static void check_model(Checker *k, const Value *m, Loc at)
 	if (strcmp(m->ctor->name, "moe") == 0 && experts < 2)
 		inconsistent(k, param_loc(m, "experts", at),
 			     "moe(...) needs experts of 2 or more; use transformer(...) for a dense model");
+	/* Under --multi-latent-attention, Megatron-Core's --qk-layernorm gives MLA's latents their
+	 * norms (gpt_layer_specs.py builds the up-projections as LayerNorm linears when
+	 * qk_layernorm; NVIDIA/Megatron-LM at 00611e6, 2026-12), not a norm of each head: an MLA
+	 * model has them always (parallelism.c writes the flag), and no QK norms. */
+	const FieldSchema *qs = ctor_param(m->ctor, "qk_norm");
+	const Value *qk = qs ? m->items[qs - m->ctor->params] : NULL;
+	if (qk && qk->kind == VAL_BOOL && qk->b_val && int_param(m, "kv_lora_rank", 0) > 0)
+		inconsistent(k, qk->loc, "qk_norm is a norm of standard attention's heads; a model "
+					 "with kv_lora_rank (MLA) normalizes its latents instead");
 }
 
 /* "a.b.c.d/len", each part in range and the address on its network boundary. */

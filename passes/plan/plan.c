@@ -92,6 +92,7 @@ static void read_model(const Value *mv, PlanModel *m)
 	m->q_lora = mparam(mv, PRM_MODEL_Q_LORA_RANK, 0);
 	m->rope_dim = m->kv_lora > 0 ? mparam(mv, PRM_MODEL_ROPE_HEAD_DIM, 64) : 0;
 	m->v_dim = mparam(mv, PRM_MODEL_V_HEAD_DIM, m->head_dim);
+	m->qk_norm = mparam(mv, PRM_MODEL_QK_NORM, 0) != 0;
 	/* MLA up-projects a key and a value for every head: as many key/value heads as heads. */
 	if (m->kv_lora > 0)
 		m->groups = m->heads;

@@ -59,6 +59,8 @@ double plan_inflight_layers(const PlanModel *m, const PlanConfig *c, int microba
 /* The same of the last stage, whose logits come on top (plan_act_memory). */
 double plan_last_inflight_layers(const PlanModel *m, const PlanConfig *c, int microbatches);
 double plan_layer_activation_bytes(const PlanModel *m, const PlanConfig *c, bool moe);
+/* The part of it the QK norms keep (qk_norm: their BF16 inputs and FP32 inverse RMS). */
+double plan_qk_norm_bytes(const PlanModel *m, const PlanConfig *c);
 /* The part of it FP8 training keeps in one byte rather than two (the FP8 linear layers'
  * inputs, Transformer Engine). */
 double plan_fp8_activation_saving(const PlanModel *m, const PlanConfig *c, bool moe);

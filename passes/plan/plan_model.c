@@ -235,8 +235,10 @@ double plan_hw_flops(const PlanModel *m, double batch, int recompute)
 double plan_params(const PlanModel *m)
 {
 	double h = m->hidden;
-	/* The matrices, two norms (weight and bias) and MLA's latent norms. */
-	double attn = attn_matrices(m, 1) + 4 * h + (m->kv_lora > 0 ? m->q_lora + m->kv_lora : 0);
+	/* The matrices, two norms (weight and bias), MLA's latent norms and the QK norms' weights
+	 * (one of head_dim for the queries, one for the keys: Qwen3's q_norm and k_norm). */
+	double attn = attn_matrices(m, 1) + 4 * h + (m->kv_lora > 0 ? m->q_lora + m->kv_lora : 0) +
+		      (m->qk_norm ? 2 * m->head_dim : 0);
 	double nd = n_dense(m), nm = m->layers - nd;
 	double moe = (m->experts + m->shared) * m->mats * h * m->expert_ffn + h * m->experts;
 	return nd * (attn + m->mats * h * m->ffn) + nm * (attn + moe) +
@@ -387,6 +389,26 @@ double plan_last_inflight_layers(const PlanModel *m, const PlanConfig *c, int mi
 
 /* ---- memory --------------------------------------------------------------------------------- */
 
+/* Bytes the QK norms of one layer keep for one micro-batch on one GPU (0 without qk_norm or
+ * with full recomputation). Megatron-Core's SelfAttention (megatron/core/transformer/
+ * attention.py, get_query_key_value_tensors) runs q_layernorm over the query heads and
+ * k_layernorm over the key heads after the QKV projection, before RoPE and the core; with
+ * Transformer Engine each is TENorm, whose RMSNorm (transformer_engine/pytorch/ops/basic/
+ * rmsnorm.py, op_forward, read at 02dc770, 2026-12) saves its input x and the FP32 inverse
+ * RMS of each row (rstdevs) for backward. Its output, roped, is the core's Q and K, which
+ * plan_layer_activation_bytes already counts. Per token: the BF16 heads 2(a·d + g·d) and 4
+ * bytes a head, 4(a + g), split by TP as the heads are. Its time follows from the bytes as
+ * every memory-bound kernel's does (layer_times: read and written in forward, twice that in
+ * backward). */
+double plan_qk_norm_bytes(const PlanModel *m, const PlanConfig *c)
+{
+	if (!m->qk_norm || c->recompute == RC_FULL)
+		return 0;
+	AttnDims x = attn_dims(m);
+	double tokens = (double)c->micro * m->seq / c->cp;
+	return tokens * (2 * (x.q + x.k) + 4 * (m->heads + m->groups)) / c->tp;
+}
+
 /* Bytes of activations one layer keeps from forward to backward for one micro-batch on one GPU
  * (Korthikanti et al. 2022, Table 2, generalised). Per token: 10h not split by TP (layer-norm
  * inputs 4h, QKV and FC1 inputs 4h, two dropout masks 2h) unless sequence parallelism splits
@@ -396,7 +418,8 @@ double plan_last_inflight_layers(const PlanModel *m, const PlanConfig *c, int mi
  * (softmax output, dropout mask and output), which selective recomputation drops; a model
  * without dropout keeps 8h and 2as (dropout: a model field, default 0.1 as Megatron). Full
  * recomputation keeps only the layer input, 2h (split by SP). MHA with F = 4h gives the
- * paper's sbh(34 + 5as/h), and sbh(10 + 24/t + 5as/ht) under TP. */
+ * paper's sbh(34 + 5as/h), and sbh(10 + 24/t + 5as/ht) under TP. A model with qk_norm keeps
+ * its QK norms' inputs too, split by TP: plan_qk_norm_bytes. */
 double plan_layer_activation_bytes(const PlanModel *m, const PlanConfig *c, bool moe)
 {
 	double h = m->hidden;
@@ -424,7 +447,8 @@ double plan_layer_activation_bytes(const PlanModel *m, const PlanConfig *c, bool
 	 * nothing left to drop. */
 	if (c->flash)
 		core = 4 * m->heads;
-	return tokens * ((drop ? 10 : 8) * h / r_div + latent + (split + core) / t);
+	return tokens * ((drop ? 10 : 8) * h / r_div + latent + (split + core) / t) +
+	       plan_qk_norm_bytes(m, c);
 }
 
 /* What FP8 saves of plan_layer_activation_bytes: Transformer Engine keeps the input of each

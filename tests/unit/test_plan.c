@@ -636,7 +636,8 @@ typedef struct Published {
  * with it in BF16, as Megatron-Core dispatches, fp8_dispatch; +2 to +184 % with the
  * data-parallel traffic hidden layer by layer and the attention's speed by sequence length,
  * the dense rows' mechanisms; -0.4 to +160 % with the FP8 casts counted; -0.4 to +145 % with
- * the dropless FP8 padding of the experts' tokens, plan_moe_fp8_pad_bytes): an open gap
+ * the dropless FP8 padding of the experts' tokens, plan_moe_fp8_pad_bytes; -0.9 to +142 %
+ * with Qwen3's QK norms, qk_norm): an open gap
  * (docs/parallelism.md, "Where the model still misses"), so these rows are bounded at
  * MB_MOE_BOUND, a regression bound at today's largest error, not the suite's 25 %. */
 #define MB_TOKEN_DROP "capacity_factor = 1"
@@ -671,7 +672,7 @@ typedef struct Published {
  * search had overlapped the all-to-all wherever it paid. Set from the recipes, not from the
  * rows' errors. */
 #define MB_NO_A2A_OVERLAP "overlap_ep = false; "
-#define MB_MOE_BOUND 1.45
+#define MB_MOE_BOUND 1.42
 
 /* The GB200 Megatron-FSDP recipes offload activations to the Grace CPU's memory, the rows set
  * it from them (offload_layers): NVIDIA-NeMo/Megatron-Bridge,
@@ -1097,9 +1098,10 @@ static void test_accuracy(void)
 	 * the fitted rows within 2.6 % on average (2.57 %; 2.55 % before the FP8 all-gathers and
 	 * transposes, 2.43 % before the FP8 casts were counted, 2.61 % before the data-parallel
 	 * collectives hid layer by layer, which lets Llama 3's fit row plan as it ran); the held-out
-	 * ones within 12.6 % (12.5 %: the fourteen MoE rows, -0.4 to +145 %, an open gap of the
+	 * ones within 12.4 % (12.3 %: the fourteen MoE rows, -0.9 to +142 %, an open gap of the
 	 * model, MB_MOE above, raise it from 4.96 %; 13.0 % at the start of the eleventh session,
-	 * 21.1 % at the start of the tenth, 17.0 % once the all-to-all followed the recipes,
+	 * 12.5 % before the QK norms, 21.1 % at the start of the tenth, 17.0 % once the all-to-all
+	 * followed the recipes,
 	 * MB_NO_A2A_OVERLAP, 14.8 % once it went in BF16, fp8_dispatch, 14.3 % before the FP8
 	 * casts), and those without the MoE rows within the issue's 5.0 % (4.96 %; 5.06 % before
 	 * NeMo 24.07's rows took their launcher's dropout and gradient precision, NEMO_GPT and
@@ -1107,7 +1109,7 @@ static void test_accuracy(void)
 	 * were counted, 5.02 % before the fused attention's efficiency followed the sequence
 	 * length, 5.32 % before the layer-by-layer overlap; DeepSeek-V3's GPU-hours among them). */
 	CU_ASSERT(fit_mean <= 0.026);
-	CU_ASSERT(mean <= 0.126);
+	CU_ASSERT(mean <= 0.124);
 	CU_ASSERT(dense_mean <= 0.050);
 	int fitted = 0;
 	for (int i = 0; i < accuracy_n; i++)
@@ -1776,6 +1778,55 @@ static void test_cp_grad_fp8(void)
 /* At long sequence full recomputation with FlashAttention needs less memory than selective
  * (the working layer has no s x s tensor); the causal core costs half the unfused one, and
  * selective recomputation costs nothing more than none. */
+/* QK norms (qk_norm; Qwen3, std.models), by hand. L 2, h 8, a 2, g 1, d 4, seq 4, one
+ * sequence: each norm keeps its BF16 input and an FP32 inverse RMS a head (Transformer
+ * Engine's RMSNorm op_forward saves x and rstdevs; Megatron-Core runs q_layernorm and
+ * k_layernorm over the heads, attention.py): per token 2·(2·4 + 1·4) + 4·(2 + 1) = 36 bytes,
+ * 144 over the 4 tokens, 72 on each of 2 TP ranks; full recomputation keeps none. Weights: one
+ * of d = 4 for the queries and one for the keys a layer, 16 over 2 layers. Time: memory-bound,
+ * read and written once in forward (2 × the bytes at 0.8 of the HBM bandwidth, plan_model.c's
+ * HBM_EFF), twice that in backward; nothing else in the layer changes. */
+static void test_qk_norm(void)
+{
+	PlanModel g = {.layers = 2, .hidden = 8, .heads = 2, .head_dim = 4, .groups = 1, .ffn = 16,
+		       .seq = 4, .vocab = 10, .mats = 3, .experts = 1, .top_k = 1, .expert_ffn = 16,
+		       .dense_layers = 2, .tied = true, .dropout = 0.1};
+	PlanModel q = g;
+	q.qk_norm = true;
+	PlanConfig c = {.tp = 1, .cp = 1, .micro = 1, .recompute = RC_NONE};
+	CLOSE(plan_qk_norm_bytes(&q, &c), 144, 1e-12);
+	CU_ASSERT(plan_qk_norm_bytes(&g, &c) == 0);
+	double with = plan_layer_activation_bytes(&q, &c, false);
+	CLOSE(with - plan_layer_activation_bytes(&g, &c, false), 144, 1e-12);
+	c.tp = 2;
+	with = plan_layer_activation_bytes(&q, &c, false);
+	CLOSE(with - plan_layer_activation_bytes(&g, &c, false), 72, 1e-12);
+	c.recompute = RC_SELECTIVE; /* the core only: the norms' inputs stay */
+	CLOSE(plan_qk_norm_bytes(&q, &c), 72, 1e-12);
+	c.recompute = RC_FULL;
+	with = plan_layer_activation_bytes(&q, &c, false);
+	CU_ASSERT(with == plan_layer_activation_bytes(&g, &c, false));
+	CLOSE(plan_params(&q) - plan_params(&g), 16, 1e-12);
+
+	/* The time on an H100 workload's hardware: Llama-3-8B-like layers, TP 8. */
+	Built *b = small("tp = 8\n  pp = 1\n  cp = 1\n  micro_batch = 1\n  recompute = none");
+	const WorkloadPlan *wp = plan_of(b, "w");
+	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
+	PlanModel m = wp->model, n = m;
+	n.qk_norm = true;
+	PlanLayer lm, ln;
+	plan_layer(&m, &wp->hw, &wp->r.best, &lm);
+	plan_layer(&n, &wp->hw, &wp->r.best, &ln);
+	/* 4,096 tokens × (2·(32 + 8)·128 + 4·(32 + 8)) bytes / 8 = 5,324,800 bytes. */
+	double bytes = 4096.0 * (2 * (32 + 8) * 128 + 4 * (32 + 8)) / 8;
+	CLOSE(plan_qk_norm_bytes(&n, &wp->r.best), bytes, 1e-12);
+	double t = bytes / (wp->hw.hbm_bw * 0.8);
+	CLOSE(ln.fwd - lm.fwd, 2 * t, 1e-9);
+	CLOSE(ln.bwd - lm.bwd, 4 * t, 1e-9);
+	CLOSE(ln.act - lm.act, bytes, 1e-9);
+	done(b);
+}
+
 static void test_flash_attention(void)
 {
 	Built *b = small("recompute = full\n  tp = 8\n  pp = 1\n  cp = 1\n  micro_batch = 1");
@@ -2000,6 +2051,7 @@ void suite_plan(void)
 	CU_add_test(s, "MoE dispatch precision (fp8_dispatch)", test_fp8_dispatch);
 	CU_add_test(s, "FP8 casts by scaling recipe (fp8_current_scaling)", test_fp8_casts);
 	CU_add_test(s, "FlashAttention with the causal mask", test_flash_attention);
+	CU_add_test(s, "QK norms (qk_norm): activations, weights, memory-bound time", test_qk_norm);
 	CU_add_test(s, "attention at the accelerator's own efficiency", test_attention_efficiency);
 	CU_add_test(s, "a pipeline layout the workload fixes", test_fixed_pipeline_layout);
 	CU_add_test(s, "CP exchange, BF16 gradients, FP8 weight copies and parameters", test_cp_grad_fp8);
