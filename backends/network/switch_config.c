@@ -86,16 +86,30 @@ static const char octets[256][4] = {
 	"223", "224", "225", "226", "227", "228", "229", "230", "231", "232", "233", "234", "235",
 	"236", "237", "238", "239", "240", "241", "242", "243", "244", "245", "246", "247", "248",
 	"249", "250", "251", "252", "253", "254", "255"};
+/* The number of digits of octets[o]. */
+static int octet_len(uint32_t o)
+{
+	return 1 + (o >= 10) + (o >= 100);
+}
+
+/* "a.b.c" of a into p, without the last octet; returns the end. */
+static char *put_addr_head(char *p, uint32_t a)
+{
+	for (int i = 3; i >= 1; i--) {
+		uint32_t o = a >> (8 * i) & 255;
+		memcpy(p, octets[o], 4);
+		p += octet_len(o);
+		*p++ = '.';
+	}
+	return p;
+}
+
 /* "a.b.c.d" (or with "/len") into p; returns the end, NUL-terminated. */
 static char *put_addr(char *p, uint32_t a, int len)
 {
-	for (int i = 3; i >= 0; i--) {
-		uint32_t o = a >> (8 * i) & 255;
-		memcpy(p, octets[o], 4);
-		p += o < 10 ? 1 : o < 100 ? 2 : 3;
-		if (i)
-			*p++ = '.';
-	}
+	p = put_addr_head(p, a);
+	memcpy(p, octets[a & 255], 4);
+	p += octet_len(a & 255);
 	if (len >= 0) {
 		*p++ = '/';
 		p = put_u32(p, (uint32_t)len);
@@ -108,7 +122,31 @@ typedef struct PortText {
 	char name[24];    /* Ethernet256 */
 	size_t len;       /* of name */
 	int peer_switch;  /* the peer's switch index in the fabric, or -1 */
+	/* The peer's device and port as cabling.csv names them (peer_fill), found once a port for
+	 * the three writers that want them (DEVICE_NEIGHBOR, PORT's description, frr.conf). */
+	const char *dev, *port;
+	size_t ndev, nport;
+	size_t port_at;   /* a formatted port's offset in Writer.peer (peer_fill) */
+	bool json;        /* both plain JSON strings (peer_fill) */
 } PortText;
+
+/* The fixed text around one port's varying fields in the tables port_table writes, made with
+ * the template (port_template; offsets and lengths in Writer.tline):
+ *   PORT:             "NAME":{BEFORE,"description":  DESCRIPTION  ,AFTER}
+ *   DEVICE_NEIGHBOR:  "NAME":{"local_port":"NAME","name":  DEVICE  ,"port":  PORT  }
+ *   INTERFACE:        "NAME":{},"NAME|  ADDRESS/31  ":{}
+ *   CABLE_LENGTH:     "NAME":"  LENGTH  m"  */
+enum { TL_PORT_HEAD, TL_PORT_TAIL, TL_NEIGHBOR_HEAD, TL_INTERFACE_HEAD, TL_CABLE_HEAD, TL_COUNT };
+
+/* CABLE_LENGTH's texts by the length's bits, as the pull sheets keep theirs (a fabric has a
+ * few stocked lengths; a switch's ports alternate between them). */
+enum { LENGTH_SLOTS = 64 };
+typedef struct LengthText {
+	uint64_t bits;
+	bool set;
+	unsigned char n;
+	char text[14];    /* "5" (the "m" is the template's) */
+} LengthText;
 
 /* What writing a switch needs beyond the plan, kept between switches. */
 typedef struct Writer {
@@ -147,6 +185,13 @@ typedef struct Writer {
 	bool tset;
 	bool tsorted;     /* the ports' names are in natural order (port_names_ordered) */
 	PortTextCache names; /* the ports' names, made once a kind of switch and port */
+	Buf tlines;       /* the fixed text around each port's fields (TL_*) */
+	size_t (*tline)[TL_COUNT][2]; /* tline[k][i]: offset and length in tlines */
+	int tlcap;
+	LengthText lengths[LENGTH_SLOTS];
+	uint32_t addr_hi; /* the last INTERFACE address's first three octets, as text in */
+	char addr_head[16];
+	size_t addr_head_len; /* 0: none yet */
 } Writer;
 
 static const char *const type_names[ST_COUNT] = {
@@ -161,50 +206,47 @@ static bool same_end(End a, End b)
 	return a.kind == b.kind && a.dev == b.dev && a.port == b.port;
 }
 
-/* The peer's device and port as cabling.csv names them (ir.c): taken from the cable ends'
- * table when the writers of a row per cable made it (ends.c; with every artifact), else
- * formatted, the port into w->peer. *json (unless NULL): both are JSON strings as they are,
- * quoted (the table says so; formatted ones are not vouched for). */
-static void peer_text(Writer *w, const SwitchPort *p, const char **dev, size_t *ndev,
-		      const char **port, size_t *nport, bool *json)
+/* The peer's device and port as cabling.csv names them (ir.c), into pt: taken from the cable
+ * ends' table when the writers of a row per cable made it (ends.c; with every artifact), else
+ * formatted. pt->json: both are JSON strings as they are, quoted (the table says so; formatted
+ * ones are not vouched for). A port formatted is appended, NUL-terminated, to w->peer at
+ * pt->port_at, and pt->port left NULL until write_switch points it there (w->peer may move as
+ * it grows). Once a port for the three writers that want them. */
+static void peer_fill(Writer *w, const SwitchPort *p, PortText *pt)
 {
-	if (json)
-		*json = false;
+	pt->json = false;
 	int c = w->ends && p->link >= 0 ? w->cable_of[p->link] : -1;
 	if (c >= 0) {
 		const LinkInst *l = &w->d->links[p->link];
 		int side = same_end(l->z, p->peer) ? 1 : same_end(l->a, p->peer) ? 0 : -1;
 		if (side >= 0) {
 			const EndText *x = &w->ends->ends[2 * (size_t)c + (size_t)side];
-			*dev = x->device;
-			*port = x->port;
-			*ndev = x->plain ? x->device_len : strlen(x->device);
-			*nport = x->plain ? x->port_len : strlen(x->port);
-			if (json)
-				*json = x->json_plain;
+			pt->dev = x->device;
+			pt->port = x->port;
+			pt->ndev = x->plain ? x->device_len : strlen(x->device);
+			pt->nport = x->plain ? x->port_len : strlen(x->port);
+			pt->json = x->json_plain;
 			return;
 		}
 	}
-	*dev = ir_end_device(w->d, p->peer);
-	*ndev = strlen(*dev);
-	w->peer.len = 0;
+	pt->dev = ir_end_device(w->d, p->peer);
+	pt->ndev = strlen(pt->dev);
+	pt->port_at = w->peer.len;
+	pt->port = NULL;
 	ir_end_port(&w->peer, w->d, p->peer);
-	*port = w->peer.s ? w->peer.s : "";
-	*nport = w->peer.len;
+	pt->nport = w->peer.len - pt->port_at;
+	buf_putc(&w->peer, 0);
 }
 
 /* The peer as a port description, its device and port as cabling.csv names them (ir.c):
- * "compute-spine-01 Ethernet8", "h200-001 mlx5_3". */
-static void describe_peer(Writer *w, const SwitchPort *p)
+ * "compute-spine-01 Ethernet8", "h200-001 mlx5_3" (pt's, peer_fill). */
+static void describe_peer(Writer *w, const PortText *pt)
 {
-	const char *dev, *port;
-	size_t ndev, nport;
-	peer_text(w, p, &dev, &ndev, &port, &nport, NULL);
 	Buf *b = &w->scratch;
 	b->len = 0;
-	buf_put(b, dev, ndev);
-	buf_putc(b, ' ');
-	buf_put(b, port, nport);
+	buf_put(b, pt->dev, pt->ndev);
+	buf_put(b, " ", 1);
+	buf_put(b, pt->port, pt->nport);
 }
 
 /* Lossless RoCE on priority 3 with ECN (sources in docs/switch-configs.md):
@@ -304,6 +346,50 @@ static bool port_names_ordered(const PortText *pt, int np)
 	return true;
 }
 
+/* The fixed text of each port's entries in the tables port_table writes (TL_*, Writer.tline),
+ * from the template's PORT fields; used only when the names are in order (tsorted), which
+ * vouches for them as plain JSON strings too. */
+static void port_lines(Writer *w, int np)
+{
+	if (np > w->tlcap) {
+		w->tlcap = np;
+		w->tline = xrealloc(w->tline, sizeof *w->tline * (size_t)np);
+	}
+	Buf *b = &w->tlines;
+	b->len = 0;
+	for (int k = 0; k < np; k++) {
+		const char *name = w->pt[k].name;
+		size_t nn = w->pt[k].len, at[TL_COUNT];
+		const size_t *tp = w->tport[k];
+		at[TL_PORT_HEAD] = b->len;
+		configdb_quoted(b, name, nn);
+		buf_put(b, ":{", 2);
+		buf_put(b, w->tbefore.s + tp[0], tp[1]);
+		buf_put(b, ",\"description\":", 15);
+		at[TL_PORT_TAIL] = b->len;
+		buf_put(b, ",", 1);
+		buf_put(b, w->tafter.s + tp[2], tp[3]);
+		buf_put(b, "}", 1);
+		at[TL_NEIGHBOR_HEAD] = b->len;
+		configdb_quoted(b, name, nn);
+		buf_put(b, ":{\"local_port\":", 15);
+		configdb_quoted(b, name, nn);
+		buf_put(b, ",\"name\":", 8);
+		at[TL_INTERFACE_HEAD] = b->len;
+		configdb_quoted(b, name, nn);
+		buf_put(b, ":{},\"", 5);
+		buf_put(b, name, nn);
+		buf_put(b, "|", 1);
+		at[TL_CABLE_HEAD] = b->len;
+		configdb_quoted(b, name, nn);
+		buf_put(b, ":\"", 2);
+		for (int i = 0; i < TL_COUNT; i++) {
+			w->tline[k][i][0] = at[i];
+			w->tline[k][i][1] = (i + 1 < TL_COUNT ? at[i + 1] : b->len) - at[i];
+		}
+	}
+}
+
 /* What the config_db.json of switches of one kind share (a fabric's switches of one role):
  * the tables of roce_tables and roce_port, and the fields of each PORT entry but its
  * description. They depend on the switch's model, breakout and split, the fabric's MTU and
@@ -364,10 +450,11 @@ static void port_template(Writer *w, const SwitchInst *s, int np, const SwitchPo
 	}
 	w->tsorted = port_names_ordered(w->pt, np);
 	w->tset = true;
+	port_lines(w, np);
 }
 
-/* The cable's stocked length in whole metres, as CABLE_LENGTH writes it ("5m"). */
-static void cable_length(Writer *w, int link, char *out)
+/* The cable's length in metres as a number: the stocked length, else the run. */
+static double cable_metres(Writer *w, int link)
 {
 	int c = w->cable_of[link];
 	double m = 5; /* SONiC's usual default when nothing is known */
@@ -375,24 +462,50 @@ static void cable_length(Writer *w, int link, char *out)
 		const CableInst *ci = &w->d->cables[c];
 		m = ci->length > 0 ? ci->length : ci->run;
 	}
+	return m;
+}
+
+/* The whole metres of m as CABLE_LENGTH writes them, without the "m", at out; returns the end. */
+static char *metres_text(double m, char *out)
+{
 	if (!isfinite(m) || m < 1)
 		m = 1;
-	char *p = put_u32(out, (uint32_t)ceil(m - 1e-9));
+	return put_u32(out, (uint32_t)ceil(m - 1e-9));
+}
+
+/* The cable's stocked length in whole metres, as CABLE_LENGTH writes it ("5m"). */
+static void cable_length(Writer *w, int link, char *out)
+{
+	char *p = metres_text(cable_metres(w, link), out);
 	p[0] = 'm';
 	p[1] = 0;
 }
 
+/* cable_length's digits (no "m"), kept by the length's bits in w->lengths; returns them,
+ * their count in *n. */
+static const char *cable_digits(Writer *w, int link, size_t *n)
+{
+	double m = cable_metres(w, link);
+	uint64_t bits;
+	memcpy(&bits, &m, sizeof bits);
+	LengthText *t = &w->lengths[(bits ^ bits >> 29 ^ bits >> 47) % LENGTH_SLOTS];
+	if (!t->set || t->bits != bits) {
+		t->bits = bits;
+		t->set = true;
+		t->n = (unsigned char)(metres_text(m, t->text) - t->text);
+	}
+	*n = t->n;
+	return t->text;
+}
+
 /* DEVICE_NEIGHBOR: who is at the other end of a port, named as cabling.csv names it. */
-static void neighbor(Writer *w, const char *port, const SwitchPort *p)
+static void neighbor(Writer *w, const PortText *t)
 {
 	ConfigDb *db = w->db;
-	const char *dev, *pport;
-	size_t ndev, npport;
-	peer_text(w, p, &dev, &ndev, &pport, &npport, NULL);
-	configdb_entry_s(db, T_DEVICE_NEIGHBOR, port);
-	configdb_field_s(db, "local_port", port);
-	configdb_field(db, "name", dev, ndev);
-	configdb_field(db, "port", pport, npport);
+	configdb_entry_s(db, T_DEVICE_NEIGHBOR, t->name);
+	configdb_field_s(db, "local_port", t->name);
+	configdb_field(db, "name", t->dev, t->ndev);
+	configdb_field(db, "port", t->port, t->nport);
 }
 
 /* DEVICE_NEIGHBOR_METADATA of a peer switch (switch j of the fabric). There are no
@@ -432,85 +545,132 @@ static void neighbor_metadata(Writer *w, int sw, int j)
 	configdb_fields_text(w->db, w->meta.s + at[0], at[1]);
 }
 
+/* Room for n more bytes in out (and the NUL); returns where they go. */
+static char *room(Buf *out, size_t n)
+{
+	if (out->cap - out->len <= n)
+		buf_reserve(out, n);
+	return out->s + out->len;
+}
+
+static char *put(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* The INTERFACE key's address, "a.b.c.d/31", at p; returns the end. The first three octets'
+ * text is kept from the port before (a switch's links are numbered from a few pools). */
+static char *interface_addr(Writer *w, char *p, uint32_t a)
+{
+	if (!w->addr_head_len || w->addr_hi != a >> 8) {
+		w->addr_hi = a >> 8;
+		w->addr_head_len = (size_t)(put_addr_head(w->addr_head, a) - w->addr_head);
+	}
+	memcpy(p, w->addr_head, sizeof w->addr_head);
+	p += w->addr_head_len;
+	memcpy(p, octets[a & 255], 4);
+	p += octet_len(a & 255);
+	memcpy(p, "/31", 4);
+	return p + 3;
+}
+
 /* A table with an entry per port and nothing else (PORT, DEVICE_NEIGHBOR, INTERFACE, and
  * CABLE_LENGTH's one entry with a field a port) into out, entry after entry in the ports'
  * order, which port_template found to be their keys' natural order: the text ConfigDb makes
  * of the same entries (configdb_render), without collecting, sorting and copying them
- * (docs/performance.md, "Emitter, seventh pass"). */
+ * (docs/performance.md, "Emitter, seventh pass"). Each entry is the template's fixed text
+ * around its varying fields (port_lines), written at a pointer after one check for room a
+ * port ("Emitter, twelfth pass"). */
 static void port_table(Writer *w, int t, Buf *out, int np, const SwitchPort *ports)
 {
-	char buf[64];
+	const char *tl = w->tlines.s;
 	if (t == T_CABLE_LENGTH) {
 		buf_put(out, "\"AZURE\":{", 9);
 		for (int k = 0; k < np; k++) {
+			const size_t *h = w->tline[k][TL_CABLE_HEAD];
+			size_t nd;
+			const char *digits = cable_digits(w, ports[k].link, &nd);
+			char *p = room(out, h[1] + nd + 4), *p0 = p;
 			if (k)
-				buf_put(out, ",", 1);
-			configdb_quoted(out, w->pt[k].name, w->pt[k].len);
-			buf_put(out, ":", 1);
-			cable_length(w, ports[k].link, buf);
-			configdb_quoted(out, buf, strlen(buf));
+				*p++ = ',';
+			p = put(p, tl + h[0], h[1]);
+			p = put(p, digits, nd);
+			p[0] = 'm';
+			p[1] = '"';
+			p[2] = 0;
+			out->len += (size_t)(p + 2 - p0);
 		}
 		buf_put(out, "}", 1);
 		return;
 	}
 	for (int k = 0; k < np; k++) {
-		const SwitchPort *p = &ports[k];
-		const char *name = w->pt[k].name;
-		size_t nn = w->pt[k].len;
-		if (k)
-			buf_put(out, ",", 1);
-		configdb_quoted(out, name, nn);
+		const PortText *pt = &w->pt[k];
+		size_t (*l)[2] = w->tline[k];
+		char *p, *p0;
 		if (t == T_INTERFACE) { /* the port, then its address */
-			buf_put(out, ":{},", 4);
-			memcpy(buf, name, nn);
-			buf[nn] = '|';
-			char *e = put_addr(buf + nn + 1, p->addr, 31);
-			configdb_quoted(out, buf, (size_t)(e - buf));
-			buf_put(out, ":{}", 3);
+			const size_t *h = l[TL_INTERFACE_HEAD];
+			p0 = p = room(out, h[1] + 40);
+			if (k)
+				*p++ = ',';
+			p = put(p, tl + h[0], h[1]);
+			p = interface_addr(w, p, ports[k].addr);
+			memcpy(p, "\":{}", 5);
+			out->len += (size_t)(p + 4 - p0);
 			continue;
 		}
-		const char *dev, *pport;
-		size_t ndev, npport;
-		bool json;
-		peer_text(w, p, &dev, &ndev, &pport, &npport, &json);
 		if (t == T_DEVICE_NEIGHBOR) {
-			buf_put(out, ":{\"local_port\":", 15);
-			configdb_quoted(out, name, nn);
-			buf_put(out, ",\"name\":", 8);
-			if (json)
-				configdb_quoted(out, dev, ndev);
-			else
-				configdb_stringn(out, dev, ndev);
-			buf_put(out, ",\"port\":", 8);
-			if (json)
-				configdb_quoted(out, pport, npport);
-			else
-				configdb_stringn(out, pport, npport);
-			buf_put(out, "}", 1);
+			const size_t *h = l[TL_NEIGHBOR_HEAD];
+			if (!pt->json) {
+				if (k)
+					buf_put(out, ",", 1);
+				buf_put(out, tl + h[0], h[1]);
+				configdb_stringn(out, pt->dev, pt->ndev);
+				buf_put(out, ",\"port\":", 8);
+				configdb_stringn(out, pt->port, pt->nport);
+				buf_put(out, "}", 1);
+				continue;
+			}
+			p0 = p = room(out, h[1] + pt->ndev + pt->nport + 16);
+			if (k)
+				*p++ = ',';
+			p = put(p, tl + h[0], h[1]);
+			*p++ = '"';
+			p = put(p, pt->dev, pt->ndev);
+			memcpy(p, "\",\"port\":\"", 10);
+			p = put(p + 10, pt->port, pt->nport);
+			memcpy(p, "\"}", 3);
+			out->len += (size_t)(p + 2 - p0);
 			continue;
 		}
 		/* PORT: the template's fields before and after the description */
-		const size_t *tp = w->tport[k];
-		buf_put(out, ":{", 2);
-		buf_put(out, w->tbefore.s + tp[0], tp[1]);
-		buf_put(out, ",\"description\":", 15);
-		if (json) { /* "DEVICE PORT", nothing to escape */
-			buf_put(out, "\"", 1);
-			buf_put(out, dev, ndev);
-			buf_put(out, " ", 1);
-			buf_put(out, pport, npport);
-			buf_put(out, "\"", 1);
-		} else {
+		const size_t *h = l[TL_PORT_HEAD], *e = l[TL_PORT_TAIL];
+		if (!pt->json) {
+			if (k)
+				buf_put(out, ",", 1);
+			buf_put(out, tl + h[0], h[1]);
 			Buf *d = &w->scratch;
 			d->len = 0;
-			buf_put(d, dev, ndev);
+			buf_put(d, pt->dev, pt->ndev);
 			buf_put(d, " ", 1);
-			buf_put(d, pport, npport);
+			buf_put(d, pt->port, pt->nport);
 			configdb_stringn(out, d->s, d->len);
+			buf_put(out, tl + e[0], e[1]);
+			continue;
 		}
-		buf_put(out, ",", 1);
-		buf_put(out, w->tafter.s + tp[2], tp[3]);
-		buf_put(out, "}", 1);
+		/* "DEVICE PORT", nothing to escape */
+		p0 = p = room(out, h[1] + e[1] + pt->ndev + pt->nport + 8);
+		if (k)
+			*p++ = ',';
+		p = put(p, tl + h[0], h[1]);
+		*p++ = '"';
+		p = put(p, pt->dev, pt->ndev);
+		*p++ = ' ';
+		p = put(p, pt->port, pt->nport);
+		*p++ = '"';
+		p = put(p, tl + e[0], e[1]);
+		*p = 0;
+		out->len += (size_t)(p - p0);
 	}
 }
 
@@ -726,11 +886,11 @@ static void per_port(Writer *w, int np, const SwitchPort *ports, char *buf)
 		const SwitchPort *p = &ports[k];
 		const PortText *t = &w->pt[k];
 		size_t nn = strlen(t->name);
-		describe_peer(w, p);
+		describe_peer(w, t);
 		const size_t *tp = w->tport[k];
 		configdb_port_entry(db, T_PORT, t->name, w->tbefore.s + tp[0], tp[1], w->scratch.s,
 				    w->scratch.len, w->tafter.s + tp[2], tp[3]);
-		neighbor(w, t->name, p);
+		neighbor(w, t);
 
 		configdb_entry(db, T_INTERFACE, t->name, nn);
 		memcpy(buf, t->name, nn);
@@ -864,7 +1024,7 @@ static void fabric_policy(Writer *w)
 /* frr.conf: eBGP unnumbered (RFC 7938 §5.2; FRR "neighbor PEER interface") in one peer group,
  * hosts not peered; the loopback and the connected host subnets announced through ANNOUNCE,
  * which every session's announcements pass too (fabric_policy). */
-static void frr_conf(Writer *w, int i, const SwitchInst *s, int np, const SwitchPort *ports)
+static void frr_conf(Writer *w, int i, const SwitchInst *s, int np)
 {
 	const SwitchPlan *sp = w->sp;
 	Buf *b = &w->text;
@@ -889,7 +1049,7 @@ static void frr_conf(Writer *w, int i, const SwitchInst *s, int np, const Switch
 	for (int k = 0; k < np; k++) {
 		if (w->pt[k].peer_switch < 0)
 			continue;
-		describe_peer(w, &ports[k]);
+		describe_peer(w, &w->pt[k]);
 		buf_puts(b, "interface ");
 		buf_puts(b, w->pt[k].name);
 		buf_puts(b, "\n description ");
@@ -958,10 +1118,16 @@ static int write_switch(Writer *w, int i)
 		bool to_switch = ports[k].peer.kind == END_SWITCH;
 		t->peer_switch = to_switch ? ports[k].peer.dev - sp->first : -1;
 	}
+	w->peer.len = 0;
+	for (int k = 0; k < np; k++)
+		peer_fill(w, &ports[k], &w->pt[k]);
+	for (int k = 0; k < np; k++)
+		if (!w->pt[k].port)
+			w->pt[k].port = w->peer.s + w->pt[k].port_at;
 	config_db(w, i, s, np, ports);
 	w->last = w->text.len;
 	int errors = write_file(w, s->name, "config_db.json");
-	frr_conf(w, i, s, np, ports);
+	frr_conf(w, i, s, np);
 	w->last_frr = w->text.len;
 	return errors + write_file(w, s->name, "frr.conf");
 }
@@ -1047,6 +1213,8 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 	buf_free(&w.text);
 	buf_free(&w.scratch);
 	buf_free(&w.peer);
+	buf_free(&w.tlines);
+	free(w.tline);
 	buf_free(&w.small);
 	free(w.peers);
 	configdb_free(w.mdb);
