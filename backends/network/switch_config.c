@@ -148,6 +148,19 @@ typedef struct LengthText {
 	char text[14];    /* "5" (the "m" is the template's) */
 } LengthText;
 
+/* What a switch's template depends on (port_template): the switch's kind, the fabric's, and
+ * each port's number, speed and name. */
+typedef struct TemplateKey {
+	const void *model;
+	int breakout, split, up_breakout, mtu, lossless, np;
+} TemplateKey;
+typedef struct TemplatePort {
+	int port;
+	double speed;
+	char name[24];
+	size_t len;
+} TemplatePort;
+
 /* What writing a switch needs beyond the plan, kept between switches. */
 typedef struct Writer {
 	Output *o;
@@ -159,13 +172,14 @@ typedef struct Writer {
 	Buf small;        /* config_db_direct's: the small tables ConfigDb renders */
 	size_t dspan[T_COUNT][2];
 	bool tables_ordered; /* tables_ordered() */
+	size_t tname_len[T_COUNT]; /* strlen(table_names[t]) */
 	int *rank;        /* peer_ranks': the fabric's switches' order by name */
 	int rank_state;   /* 0: not made for this fabric, 1: made, -1: names tie */
 	uint64_t *peers;  /* metadata_table's */
 	int npeers_cap;
 	ConfigDb *mdb;    /* neighbor_metadata's: a peer's fields rendered once a fabric */
 	Buf meta;
-	size_t (*meta_at)[2];
+	size_t (*meta_at)[4];
 	size_t mspan[T_COUNT][2];
 	PortText *pt;
 	int cap;
@@ -178,7 +192,10 @@ typedef struct Writer {
 	 * RoCE tables' text (tspan[t]: where table t's is in ttext), and each port's PORT fields
 	 * before and after its description (tport[k]: offset and length in tbefore, tafter). */
 	ConfigDb *tdb;
-	Buf tkey, tkey_new, ttext, tbefore, tafter;
+	TemplateKey tkey;
+	TemplatePort *tkports; /* tkey's ports */
+	int tkcap;
+	Buf ttext, tbefore, tafter;
 	size_t tspan[T_COUNT][2];
 	size_t (*tport)[4];
 	int tcap;
@@ -390,6 +407,25 @@ static void port_lines(Writer *w, int np)
 	}
 }
 
+/* Whether the template made last (w->tkey, w->tkports) is the one for key and these ports (the
+ * names in w->pt): compared field by field, the speeds' bits too. */
+static bool template_same(const Writer *w, const TemplateKey *key, const SwitchPort *ports)
+{
+	const TemplateKey *t = &w->tkey;
+	if (t->model != key->model || t->breakout != key->breakout || t->split != key->split ||
+	    t->up_breakout != key->up_breakout || t->mtu != key->mtu ||
+	    t->lossless != key->lossless || t->np != key->np)
+		return false;
+	for (int k = 0; k < key->np; k++) {
+		const TemplatePort *tp = &w->tkports[k];
+		double speed = w->d->links[ports[k].link].speed;
+		if (tp->port != ports[k].port || memcmp(&tp->speed, &speed, sizeof speed) != 0 ||
+		    tp->len != w->pt[k].len || memcmp(tp->name, w->pt[k].name, tp->len) != 0)
+			return false;
+	}
+	return true;
+}
+
 /* What the config_db.json of switches of one kind share (a fabric's switches of one role):
  * the tables of roce_tables and roce_port, and the fields of each PORT entry but its
  * description. They depend on the switch's model, breakout and split, the fabric's MTU and
@@ -399,25 +435,21 @@ static void port_lines(Writer *w, int np)
 static void port_template(Writer *w, const SwitchInst *s, int np, const SwitchPort *ports)
 {
 	const SwitchPlan *sp = w->sp;
-	Buf *key = &w->tkey_new;
-	key->len = 0;
-	struct {
-		const void *model;
-		int breakout, split, up_breakout, mtu, lossless, np;
-	} head = {s->model, s->breakout, s->split, s->up_breakout, sp->mtu, sp->lossless, np};
-	buf_put(key, (const char *)&head, sizeof head);
-	for (int k = 0; k < np; k++) {
-		double speed = w->d->links[ports[k].link].speed;
-		buf_put(key, (const char *)&ports[k].port, sizeof ports[k].port);
-		buf_put(key, (const char *)&speed, sizeof speed);
-		buf_puts(key, w->pt[k].name);
-		buf_putc(key, '\n');
-	}
-	if (w->tset && key->len == w->tkey.len && memcmp(key->s, w->tkey.s, key->len) == 0)
+	TemplateKey key = {s->model, s->breakout, s->split, s->up_breakout, sp->mtu, sp->lossless, np};
+	if (w->tset && template_same(w, &key, ports))
 		return;
-	Buf t = w->tkey;
-	w->tkey = *key;
-	*key = t;
+	w->tkey = key;
+	if (np > w->tkcap) {
+		w->tkcap = np;
+		w->tkports = xrealloc(w->tkports, sizeof *w->tkports * (size_t)np);
+	}
+	for (int k = 0; k < np; k++) {
+		TemplatePort *tp = &w->tkports[k];
+		tp->port = ports[k].port;
+		tp->speed = w->d->links[ports[k].link].speed;
+		memcpy(tp->name, w->pt[k].name, w->pt[k].len + 1);
+		tp->len = w->pt[k].len;
+	}
 	if (!w->tdb)
 		w->tdb = configdb_new(table_names, T_COUNT);
 	w->ttext.len = 0;
@@ -513,7 +545,7 @@ static void neighbor(Writer *w, const PortText *t)
  * "One BGP mode"), so this table cannot turn into numbered sessions beside them. */
 /* The fields of peer j's DEVICE_NEIGHBOR_METADATA entry, which depend on the peer alone: made
  * once a fabric for each (meta_at[j]: offset and length in meta; a peer is the neighbour of
- * many switches). */
+ * many switches), and after them the whole entry, "NAME":{FIELDS} (at[2], at[3]). */
 static size_t *metadata_fields(Writer *w, int sw, int j)
 {
 	const SwitchInst *peer = &w->d->switches[sw];
@@ -534,6 +566,12 @@ static size_t *metadata_fields(Writer *w, int sw, int j)
 		at[0] = w->meta.len;
 		at[1] = len;
 		buf_put(&w->meta, w->scratch.s + off, len);
+		at[2] = w->meta.len;
+		configdb_string(&w->meta, peer->name);
+		buf_put(&w->meta, ":{", 2);
+		buf_put(&w->meta, w->scratch.s + off, len);
+		buf_put(&w->meta, "}", 1);
+		at[3] = w->meta.len - at[2];
 	}
 	return at;
 }
@@ -756,10 +794,7 @@ static void metadata_table(Writer *w, Buf *out, int np)
 		size_t *at = metadata_fields(w, sp->first + j, j);
 		if (i)
 			buf_put(out, ",", 1);
-		configdb_string(out, w->d->switches[sp->first + j].name);
-		buf_put(out, ":{", 2);
-		buf_put(out, w->meta.s + at[0], at[1]);
-		buf_put(out, "}", 1);
+		buf_put(out, w->meta.s + at[2], at[3]);
 	}
 }
 
@@ -780,14 +815,12 @@ static bool tables_ordered(void)
 
 /* config_db.json written table after table into w->text, for switches whose port names
  * port_template vouched for and whose peers peer_ranks could order: the tables of one entry
- * or two (DEVICE_METADATA, LOOPBACK_INTERFACE) rendered by ConfigDb, the RoCE tables from
+ * or two (DEVICE_METADATA, LOOPBACK_INTERFACE) from small_tables, the RoCE tables from
  * the template, the rest by port_table and metadata_table. The bytes of configdb_render of
  * the same entries. */
 static void config_db_direct(Writer *w, int np, const SwitchPort *ports)
 {
 	const SwitchPlan *sp = w->sp;
-	w->small.len = 0;
-	configdb_render_tables(w->db, &w->small, w->dspan);
 	Buf *out = &w->text;
 	out->len = 0;
 	buf_reserve(out, w->last); /* the text before went to the writer (write_file) */
@@ -797,7 +830,7 @@ static void config_db_direct(Writer *w, int np, const SwitchPort *ports)
 		size_t before = out->len;
 		if (any)
 			buf_put(out, ",", 1);
-		configdb_string(out, table_names[t]);
+		configdb_quoted(out, table_names[t], w->tname_len[t]); /* plain: ours */
 		buf_put(out, ":{", 2);
 		size_t body = out->len;
 		switch (t) {
@@ -830,7 +863,43 @@ static void config_db_direct(Writer *w, int np, const SwitchPort *ports)
 	buf_put(out, "}\n", 2);
 }
 
-static void config_db(Writer *w, int i, const SwitchInst *s, int np, const SwitchPort *ports)
+/* DEVICE_METADATA's and LOOPBACK_INTERFACE's entries for config_db_direct into w->small,
+ * w->dspan[t] their places: the bytes configdb_render_tables makes of the entries config_db
+ * adds otherwise (fields in natural order, "Loopback0" before "Loopback0|ADDRESS"), without
+ * collecting and sorting them (docs/performance.md, "Emitter, twelfth pass"). */
+static void small_tables(Writer *w, int i, const SwitchInst *s)
+{
+	const SwitchPlan *sp = w->sp;
+	Buf *b = &w->small;
+	char buf[64];
+	b->len = 0;
+	memset(w->dspan, 0, sizeof w->dspan);
+	buf_puts(b, "\"localhost\":{\"bgp_asn\":");
+	put_u32(buf, switch_plan_asn(sp, i))[0] = 0;
+	configdb_string(b, buf);
+	if (sp->lossless)
+		buf_puts(b, ",\"buffer_model\":\"dynamic\"");
+	buf_puts(b, ",\"docker_routing_config_mode\":\"split-unified\",\"hostname\":");
+	configdb_string(b, s->name);
+	buf_puts(b, ",\"hwsku\":");
+	configdb_string(b, s->model->sw.hwsku);
+	buf_puts(b, ",\"type\":");
+	configdb_string(b, type_names[s->tier]);
+	buf_put(b, "}", 1);
+	w->dspan[T_DEVICE_METADATA][1] = b->len;
+	w->dspan[T_LOOPBACK_INTERFACE][0] = b->len;
+	buf_puts(b, "\"Loopback0\":{},");
+	memcpy(buf, "Loopback0|", 10);
+	size_t n = (size_t)(put_addr(buf + 10, switch_plan_loopback(sp, i), 32) - buf);
+	configdb_quoted(b, buf, n);
+	buf_put(b, ":{}", 3);
+	w->dspan[T_LOOPBACK_INTERFACE][1] = b->len - w->dspan[T_LOOPBACK_INTERFACE][0];
+}
+
+/* config_db.json entry by entry, rendered by ConfigDb (the switches config_db_direct cannot
+ * write). */
+static void config_db_entries(Writer *w, int i, const SwitchInst *s, int np,
+			      const SwitchPort *ports)
 {
 	const SwitchPlan *sp = w->sp;
 	ConfigDb *db = w->db;
@@ -850,14 +919,20 @@ static void config_db(Writer *w, int i, const SwitchInst *s, int np, const Switc
 	size_t n = (size_t)(put_addr(buf + 10, switch_plan_loopback(sp, i), 32) - buf);
 	configdb_entry(db, T_LOOPBACK_INTERFACE, buf, n);
 
+	per_port(w, np, ports, buf);
+	w->text.len = 0;
+	buf_reserve(&w->text, w->last); /* the text before went to the writer */
+	configdb_render(db, &w->text);
+}
+
+static void config_db(Writer *w, int i, const SwitchInst *s, int np, const SwitchPort *ports)
+{
 	port_template(w, s, np, ports);
 	if (w->tsorted && np > 0 && w->tables_ordered && peer_ranks(w)) {
+		small_tables(w, i, s);
 		config_db_direct(w, np, ports);
 	} else {
-		per_port(w, np, ports, buf);
-		w->text.len = 0;
-		buf_reserve(&w->text, w->last); /* the text before went to the writer */
-		configdb_render(db, &w->text);
+		config_db_entries(w, i, s, np, ports);
 	}
 	for (int k = 0; k < np; k++)
 		if (w->pt[k].peer_switch >= 0)
@@ -1164,6 +1239,8 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 	any = hi > lo;
 	Writer w = {.o = o, .d = d, .db = configdb_new(table_names, T_COUNT),
 		    .tables_ordered = tables_ordered(), .names = {.make = ir_switch_port_name}};
+	for (int t = 0; t < T_COUNT; t++)
+		w.tname_len[t] = strlen(table_names[t]);
 	const EndTable *ends = output_ends(o);
 	w.ends = ends && ends->d == d ? ends : NULL;
 	if (any) {
@@ -1203,8 +1280,7 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 	}
 	configdb_free(w.db);
 	configdb_free(w.tdb);
-	buf_free(&w.tkey);
-	buf_free(&w.tkey_new);
+	free(w.tkports);
 	buf_free(&w.ttext);
 	buf_free(&w.tbefore);
 	buf_free(&w.tafter);
