@@ -135,8 +135,16 @@ typedef struct PortText {
  *   PORT:             "NAME":{BEFORE,"description":  DESCRIPTION  ,AFTER}
  *   DEVICE_NEIGHBOR:  "NAME":{"local_port":"NAME","name":  DEVICE  ,"port":  PORT  }
  *   INTERFACE:        "NAME":{},"NAME|  ADDRESS/31  ":{}
- *   CABLE_LENGTH:     "NAME":"  LENGTH  m"  */
-enum { TL_PORT_HEAD, TL_PORT_TAIL, TL_NEIGHBOR_HEAD, TL_INTERFACE_HEAD, TL_CABLE_HEAD, TL_COUNT };
+ *   CABLE_LENGTH:     "NAME":"  LENGTH  m"
+ * and frr.conf's (frr_conf), the name as it is:
+ *   the interface:    interface NAME\n description   DEVICE PORT  FRR_INTERFACE_TAIL
+ *   the session:      " neighbor NAME interface peer-group FABRIC\n" */
+enum {
+	TL_PORT_HEAD, TL_PORT_TAIL, TL_NEIGHBOR_HEAD, TL_INTERFACE_HEAD, TL_CABLE_HEAD,
+	TL_FRR_INTERFACE, TL_FRR_NEIGHBOR, TL_COUNT
+};
+static const char frr_interface_tail[] =
+	"\n ipv6 nd ra-interval 10\n no ipv6 nd suppress-ra\nexit\n!\n";
 
 /* CABLE_LENGTH's texts by the length's bits, as the pull sheets keep theirs (a fabric has a
  * few stocked lengths; a switch's ports alternate between them). */
@@ -363,9 +371,9 @@ static bool port_names_ordered(const PortText *pt, int np)
 	return true;
 }
 
-/* The fixed text of each port's entries in the tables port_table writes (TL_*, Writer.tline),
- * from the template's PORT fields; used only when the names are in order (tsorted), which
- * vouches for them as plain JSON strings too. */
+/* The fixed text of each port's entries in the tables port_table writes and in frr.conf
+ * (TL_*, Writer.tline), from the template's PORT fields; the JSON texts are used only when the
+ * names are in order (tsorted), which vouches for them as plain JSON strings too. */
 static void port_lines(Writer *w, int np)
 {
 	if (np > w->tlcap) {
@@ -400,6 +408,14 @@ static void port_lines(Writer *w, int np)
 		at[TL_CABLE_HEAD] = b->len;
 		configdb_quoted(b, name, nn);
 		buf_put(b, ":\"", 2);
+		at[TL_FRR_INTERFACE] = b->len;
+		buf_put(b, "interface ", 10);
+		buf_put(b, name, nn);
+		buf_put(b, "\n description ", 14);
+		at[TL_FRR_NEIGHBOR] = b->len;
+		buf_put(b, " neighbor ", 10);
+		buf_put(b, name, nn);
+		buf_puts(b, " interface peer-group FABRIC\n");
 		for (int i = 0; i < TL_COUNT; i++) {
 			w->tline[k][i][0] = at[i];
 			w->tline[k][i][1] = (i + 1 < TL_COUNT ? at[i + 1] : b->len) - at[i];
@@ -1071,7 +1087,11 @@ static void fabric_policy(Writer *w)
 	for (int k = 0; k < nports; k++)
 		if (sp->ports[k].peer.kind != END_SWITCH)
 			hosts[n++] = sp->ports[k].addr >> 1;
-	qsort(hosts, (size_t)n, sizeof *hosts, cmp_u32);
+	bool sorted = true; /* the pools number host links in order: often sorted already */
+	for (int k = 1; k < n && sorted; k++)
+		sorted = hosts[k - 1] <= hosts[k];
+	if (!sorted)
+		qsort(hosts, (size_t)n, sizeof *hosts, cmp_u32);
 	int seq = 0;
 	for (int k = 0; k < n;) {
 		int j = k + 1;
@@ -1121,15 +1141,19 @@ static void frr_conf(Writer *w, int i, const SwitchInst *s, int np)
 		   s->name, peers, np - peers, s->name);
 	/* Unnumbered sessions find the peer's IPv6 link-local address through its router
 	 * advertisements: bgpd turns them on for interface peers, the stanza says so. */
-	for (int k = 0; k < np; k++) {
-		if (w->pt[k].peer_switch < 0)
+	const char *tl = w->tlines.s;
+	for (int k = 0; k < np; k++) { /* "interface NAME", "description DEVICE PORT" ... */
+		const PortText *pt = &w->pt[k];
+		if (pt->peer_switch < 0)
 			continue;
-		describe_peer(w, &w->pt[k]);
-		buf_puts(b, "interface ");
-		buf_puts(b, w->pt[k].name);
-		buf_puts(b, "\n description ");
-		buf_put(b, w->scratch.s, w->scratch.len);
-		buf_puts(b, "\n ipv6 nd ra-interval 10\n no ipv6 nd suppress-ra\nexit\n!\n");
+		const size_t *h = w->tline[k][TL_FRR_INTERFACE];
+		char *p = room(b, h[1] + pt->ndev + pt->nport + sizeof frr_interface_tail), *p0 = p;
+		p = put(p, tl + h[0], h[1]);
+		p = put(p, pt->dev, pt->ndev);
+		*p++ = ' ';
+		p = put(p, pt->port, pt->nport);
+		memcpy(p, frr_interface_tail, sizeof frr_interface_tail);
+		b->len += (size_t)(p - p0) + sizeof frr_interface_tail - 1;
 	}
 	buf_put(b, w->policy.s, w->policy.len);
 	buf_printf(b,
@@ -1142,9 +1166,8 @@ static void frr_conf(Writer *w, int i, const SwitchInst *s, int np)
 		   switch_plan_asn(sp, i), lo);
 	for (int k = 0; k < np; k++)
 		if (w->pt[k].peer_switch >= 0) {
-			buf_puts(b, " neighbor ");
-			buf_puts(b, w->pt[k].name);
-			buf_puts(b, " interface peer-group FABRIC\n");
+			const size_t *h = w->tline[k][TL_FRR_NEIGHBOR];
+			buf_put(b, tl + h[0], h[1]);
 		}
 	buf_printf(b,
 		   " !\n"
