@@ -1028,10 +1028,35 @@ static int common_prefix(uint32_t a, uint32_t b)
 	return len;
 }
 
-static int cmp_u32(const void *a, const void *b)
+/* Sorts v's n words ascending: an LSD radix sort, 11 bits a pass, a pass skipped when all its
+ * digits are equal (the fabric's host /31s, some hundred thousand at 100,000 GPUs: qsort
+ * through a comparison function cost about 140 instructions a word, docs/performance.md,
+ * "Emitter, twelfth pass"). */
+static void sort_u32(uint32_t *v, int n)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return (x > y) - (x < y);
+	enum { BITS = 11, DIGITS = 1 << BITS };
+	if (n < 2)
+		return;
+	uint32_t *tmp = xmalloc(sizeof *tmp * (size_t)n), *from = v, *to = tmp;
+	size_t *count = xmalloc(sizeof *count * (DIGITS + 1));
+	for (int shift = 0; shift < 32; shift += BITS) {
+		memset(count, 0, sizeof *count * (DIGITS + 1));
+		for (int i = 0; i < n; i++)
+			count[(from[i] >> shift & (DIGITS - 1)) + 1]++;
+		if (count[(from[0] >> shift & (DIGITS - 1)) + 1] == (size_t)n)
+			continue; /* one digit: the order stays */
+		for (int d = 0; d < DIGITS; d++)
+			count[d + 1] += count[d];
+		for (int i = 0; i < n; i++)
+			to[count[from[i] >> shift & (DIGITS - 1)]++] = from[i];
+		uint32_t *t = from;
+		from = to;
+		to = t;
+	}
+	if (from != v)
+		memcpy(v, from, sizeof *v * (size_t)n);
+	free(count);
+	free(tmp);
 }
 
 /* One prefix-list line per aligned block of the run of /31s [first, end) (numbered addr / 2),
@@ -1087,11 +1112,7 @@ static void fabric_policy(Writer *w)
 	for (int k = 0; k < nports; k++)
 		if (sp->ports[k].peer.kind != END_SWITCH)
 			hosts[n++] = sp->ports[k].addr >> 1;
-	bool sorted = true; /* the pools number host links in order: often sorted already */
-	for (int k = 1; k < n && sorted; k++)
-		sorted = hosts[k - 1] <= hosts[k];
-	if (!sorted)
-		qsort(hosts, (size_t)n, sizeof *hosts, cmp_u32);
+	sort_u32(hosts, n);
 	int seq = 0;
 	for (int k = 0; k < n;) {
 		int j = k + 1;
