@@ -169,6 +169,31 @@ typedef struct TemplatePort {
 	size_t len;
 } TemplatePort;
 
+/* What switches of one kind share, made once for them (port_template): its key, the RoCE
+ * tables' text (span[t]: where table t's is in text), each port's PORT fields before and after
+ * its description (port[k]: offset and length in before, after), and the fixed text around
+ * each port's fields (line[k][i], TL_*: offset and length in lines). */
+typedef struct Template {
+	TemplateKey key;
+	TemplatePort *kports; /* key's ports */
+	int kcap;
+	Buf text, before, after;
+	size_t span[T_COUNT][2];
+	size_t (*port)[4];
+	int pcap;
+	bool set;
+	bool sorted;      /* the ports' names are in natural order (port_names_ordered) */
+	Buf lines;
+	size_t (*line)[TL_COUNT][2];
+	int lcap;
+	unsigned long used; /* when last used (Writer.tclock): the least recent is made over */
+} Template;
+
+/* Templates kept: a fabric's switches of several kinds come interleaved (a pod's leaves, then
+ * its spines, ...); with the last one only, 132 of 4,000 switches at 100,000 GPUs made theirs
+ * again (docs/performance.md, "Emitter, twelfth pass"). */
+enum { TEMPLATES = 8 };
+
 /* What writing a switch needs beyond the plan, kept between switches. */
 typedef struct Writer {
 	Output *o;
@@ -196,23 +221,13 @@ typedef struct Writer {
 			   * its DEVICE_NEIGHBOR_METADATA is written (config_db) */
 	Buf policy;       /* the fabric's prefix lists and route-map (fabric_policy) */
 	size_t last, last_frr; /* the size of the last config_db.json and frr.conf written */
-	/* What switches of one kind share, made once for them (port_template): its key, the
-	 * RoCE tables' text (tspan[t]: where table t's is in ttext), and each port's PORT fields
-	 * before and after its description (tport[k]: offset and length in tbefore, tafter). */
+	/* What switches of one kind share (port_template): the last TEMPLATES kinds' texts, t
+	 * the current switch's; tdb renders them. */
 	ConfigDb *tdb;
-	TemplateKey tkey;
-	TemplatePort *tkports; /* tkey's ports */
-	int tkcap;
-	Buf ttext, tbefore, tafter;
-	size_t tspan[T_COUNT][2];
-	size_t (*tport)[4];
-	int tcap;
-	bool tset;
-	bool tsorted;     /* the ports' names are in natural order (port_names_ordered) */
+	Template tpl[TEMPLATES];
+	Template *t;
+	unsigned long tclock; /* Template.used's clock */
 	PortTextCache names; /* the ports' names, made once a kind of switch and port */
-	Buf tlines;       /* the fixed text around each port's fields (TL_*) */
-	size_t (*tline)[TL_COUNT][2]; /* tline[k][i]: offset and length in tlines */
-	int tlcap;
 	LengthText lengths[LENGTH_SLOTS];
 	uint32_t addr_hi; /* the last INTERFACE address's first three octets, as text in */
 	char addr_head[16];
@@ -376,24 +391,24 @@ static bool port_names_ordered(const PortText *pt, int np)
  * names are in order (tsorted), which vouches for them as plain JSON strings too. */
 static void port_lines(Writer *w, int np)
 {
-	if (np > w->tlcap) {
-		w->tlcap = np;
-		w->tline = xrealloc(w->tline, sizeof *w->tline * (size_t)np);
+	if (np > w->t->lcap) {
+		w->t->lcap = np;
+		w->t->line = xrealloc(w->t->line, sizeof *w->t->line * (size_t)np);
 	}
-	Buf *b = &w->tlines;
+	Buf *b = &w->t->lines;
 	b->len = 0;
 	for (int k = 0; k < np; k++) {
 		const char *name = w->pt[k].name;
 		size_t nn = w->pt[k].len, at[TL_COUNT];
-		const size_t *tp = w->tport[k];
+		const size_t *tp = w->t->port[k];
 		at[TL_PORT_HEAD] = b->len;
 		configdb_quoted(b, name, nn);
 		buf_put(b, ":{", 2);
-		buf_put(b, w->tbefore.s + tp[0], tp[1]);
+		buf_put(b, w->t->before.s + tp[0], tp[1]);
 		buf_put(b, ",\"description\":", 15);
 		at[TL_PORT_TAIL] = b->len;
 		buf_put(b, ",", 1);
-		buf_put(b, w->tafter.s + tp[2], tp[3]);
+		buf_put(b, w->t->after.s + tp[2], tp[3]);
 		buf_put(b, "}", 1);
 		at[TL_NEIGHBOR_HEAD] = b->len;
 		configdb_quoted(b, name, nn);
@@ -417,23 +432,24 @@ static void port_lines(Writer *w, int np)
 		buf_put(b, name, nn);
 		buf_puts(b, " interface peer-group FABRIC\n");
 		for (int i = 0; i < TL_COUNT; i++) {
-			w->tline[k][i][0] = at[i];
-			w->tline[k][i][1] = (i + 1 < TL_COUNT ? at[i + 1] : b->len) - at[i];
+			w->t->line[k][i][0] = at[i];
+			w->t->line[k][i][1] = (i + 1 < TL_COUNT ? at[i + 1] : b->len) - at[i];
 		}
 	}
 }
 
-/* Whether the template made last (w->tkey, w->tkports) is the one for key and these ports (the
- * names in w->pt): compared field by field, the speeds' bits too. */
-static bool template_same(const Writer *w, const TemplateKey *key, const SwitchPort *ports)
+/* Whether template x (x->key, x->kports) is the one for key and these ports (the names in
+ * w->pt): compared field by field, the speeds' bits too. */
+static bool template_same(const Writer *w, const Template *x, const TemplateKey *key,
+			  const SwitchPort *ports)
 {
-	const TemplateKey *t = &w->tkey;
+	const TemplateKey *t = &x->key;
 	if (t->model != key->model || t->breakout != key->breakout || t->split != key->split ||
 	    t->up_breakout != key->up_breakout || t->mtu != key->mtu ||
 	    t->lossless != key->lossless || t->np != key->np)
 		return false;
 	for (int k = 0; k < key->np; k++) {
-		const TemplatePort *tp = &w->tkports[k];
+		const TemplatePort *tp = &x->kports[k];
 		double speed = w->d->links[ports[k].link].speed;
 		if (tp->port != ports[k].port || memcmp(&tp->speed, &speed, sizeof speed) != 0 ||
 		    tp->len != w->pt[k].len || memcmp(tp->name, w->pt[k].name, tp->len) != 0)
@@ -452,15 +468,30 @@ static void port_template(Writer *w, const SwitchInst *s, int np, const SwitchPo
 {
 	const SwitchPlan *sp = w->sp;
 	TemplateKey key = {s->model, s->breakout, s->split, s->up_breakout, sp->mtu, sp->lossless, np};
-	if (w->tset && template_same(w, &key, ports))
+	if (w->t && template_same(w, w->t, &key, ports)) {
+		w->t->used = ++w->tclock;
 		return;
-	w->tkey = key;
-	if (np > w->tkcap) {
-		w->tkcap = np;
-		w->tkports = xrealloc(w->tkports, sizeof *w->tkports * (size_t)np);
+	}
+	Template *t = &w->tpl[0]; /* to make over: one not made yet, else the least recent */
+	for (int i = 0; i < TEMPLATES; i++) {
+		Template *x = &w->tpl[i];
+		if (x->set && x != w->t && template_same(w, x, &key, ports)) {
+			w->t = x;
+			x->used = ++w->tclock;
+			return;
+		}
+		if (t->set && (!x->set || x->used < t->used))
+			t = x;
+	}
+	w->t = t;
+	t->used = ++w->tclock;
+	w->t->key = key;
+	if (np > w->t->kcap) {
+		w->t->kcap = np;
+		w->t->kports = xrealloc(w->t->kports, sizeof *w->t->kports * (size_t)np);
 	}
 	for (int k = 0; k < np; k++) {
-		TemplatePort *tp = &w->tkports[k];
+		TemplatePort *tp = &w->t->kports[k];
 		tp->port = ports[k].port;
 		tp->speed = w->d->links[ports[k].link].speed;
 		memcpy(tp->name, w->pt[k].name, w->pt[k].len + 1);
@@ -468,36 +499,36 @@ static void port_template(Writer *w, const SwitchInst *s, int np, const SwitchPo
 	}
 	if (!w->tdb)
 		w->tdb = configdb_new(table_names, T_COUNT);
-	w->ttext.len = 0;
-	memset(w->tspan, 0, sizeof w->tspan);
+	w->t->text.len = 0;
+	memset(w->t->span, 0, sizeof w->t->span);
 	if (sp->lossless) {
 		roce_tables(w->tdb);
 		for (int k = 0; k < np; k++)
 			roce_port(w->tdb, w->pt[k].name);
-		configdb_render_tables(w->tdb, &w->ttext, w->tspan);
+		configdb_render_tables(w->tdb, &w->t->text, w->t->span);
 	}
-	if (np > w->tcap) {
-		w->tcap = np;
-		w->tport = xrealloc(w->tport, sizeof *w->tport * (size_t)np);
+	if (np > w->t->pcap) {
+		w->t->pcap = np;
+		w->t->port = xrealloc(w->t->port, sizeof *w->t->port * (size_t)np);
 	}
-	w->tbefore.len = w->tafter.len = 0;
+	w->t->before.len = w->t->after.len = 0;
 	for (int k = 0; k < np; k++) {
 		ConfigDbPort cp = {s, ports[k].port, sp->mtu, w->pt[k].name, "",
 				   w->d->links[ports[k].link].speed};
-		size_t b0 = w->tbefore.len, a0 = w->tafter.len;
+		size_t b0 = w->t->before.len, a0 = w->t->after.len;
 		Buf one_b = {0}, one_a = {0};
 		configdb_port_text(&cp, &w->scratch, &one_b, &one_a);
-		buf_put(&w->tbefore, one_b.s, one_b.len);
-		buf_put(&w->tafter, one_a.s, one_a.len);
+		buf_put(&w->t->before, one_b.s, one_b.len);
+		buf_put(&w->t->after, one_a.s, one_a.len);
 		buf_free(&one_b);
 		buf_free(&one_a);
-		w->tport[k][0] = b0;
-		w->tport[k][1] = w->tbefore.len - b0;
-		w->tport[k][2] = a0;
-		w->tport[k][3] = w->tafter.len - a0;
+		w->t->port[k][0] = b0;
+		w->t->port[k][1] = w->t->before.len - b0;
+		w->t->port[k][2] = a0;
+		w->t->port[k][3] = w->t->after.len - a0;
 	}
-	w->tsorted = port_names_ordered(w->pt, np);
-	w->tset = true;
+	w->t->sorted = port_names_ordered(w->pt, np);
+	w->t->set = true;
 	port_lines(w, np);
 }
 
@@ -638,11 +669,11 @@ static char *interface_addr(Writer *w, char *p, uint32_t a)
  * port ("Emitter, twelfth pass"). */
 static void port_table(Writer *w, int t, Buf *out, int np, const SwitchPort *ports)
 {
-	const char *tl = w->tlines.s;
+	const char *tl = w->t->lines.s;
 	if (t == T_CABLE_LENGTH) {
 		buf_put(out, "\"AZURE\":{", 9);
 		for (int k = 0; k < np; k++) {
-			const size_t *h = w->tline[k][TL_CABLE_HEAD];
+			const size_t *h = w->t->line[k][TL_CABLE_HEAD];
 			size_t nd;
 			const char *digits = cable_digits(w, ports[k].link, &nd);
 			char *p = room(out, h[1] + nd + 4), *p0 = p;
@@ -660,7 +691,7 @@ static void port_table(Writer *w, int t, Buf *out, int np, const SwitchPort *por
 	}
 	for (int k = 0; k < np; k++) {
 		const PortText *pt = &w->pt[k];
-		size_t (*l)[2] = w->tline[k];
+		size_t (*l)[2] = w->t->line[k];
 		char *p, *p0;
 		if (t == T_INTERFACE) { /* the port, then its address */
 			const size_t *h = l[TL_INTERFACE_HEAD];
@@ -865,8 +896,8 @@ static void config_db_direct(Writer *w, int np, const SwitchPort *ports)
 		default:
 			if (w->dspan[t][1])
 				buf_put(out, w->small.s + w->dspan[t][0], w->dspan[t][1]);
-			else if (sp->lossless && w->tspan[t][1])
-				buf_put(out, w->ttext.s + w->tspan[t][0], w->tspan[t][1]);
+			else if (sp->lossless && w->t->span[t][1])
+				buf_put(out, w->t->text.s + w->t->span[t][0], w->t->span[t][1]);
 		}
 		if (out->len == body) { /* no entries: no table */
 			out->len = before;
@@ -944,7 +975,7 @@ static void config_db_entries(Writer *w, int i, const SwitchInst *s, int np,
 static void config_db(Writer *w, int i, const SwitchInst *s, int np, const SwitchPort *ports)
 {
 	port_template(w, s, np, ports);
-	if (w->tsorted && np > 0 && w->tables_ordered && peer_ranks(w)) {
+	if (w->t->sorted && np > 0 && w->tables_ordered && peer_ranks(w)) {
 		small_tables(w, i, s);
 		config_db_direct(w, np, ports);
 	} else {
@@ -963,8 +994,8 @@ static void per_port(Writer *w, int np, const SwitchPort *ports, char *buf)
 	ConfigDb *db = w->db;
 	if (sp->lossless) {
 		for (int t = 0; t < T_COUNT; t++)
-			if (w->tspan[t][1])
-				configdb_table_text(db, t, w->ttext.s + w->tspan[t][0], w->tspan[t][1]);
+			if (w->t->span[t][1])
+				configdb_table_text(db, t, w->t->text.s + w->t->span[t][0], w->t->span[t][1]);
 		configdb_entry_s(db, T_CABLE_LENGTH, "AZURE");
 		for (int k = 0; k < np; k++) {
 			cable_length(w, ports[k].link, buf);
@@ -978,9 +1009,9 @@ static void per_port(Writer *w, int np, const SwitchPort *ports, char *buf)
 		const PortText *t = &w->pt[k];
 		size_t nn = strlen(t->name);
 		describe_peer(w, t);
-		const size_t *tp = w->tport[k];
-		configdb_port_entry(db, T_PORT, t->name, w->tbefore.s + tp[0], tp[1], w->scratch.s,
-				    w->scratch.len, w->tafter.s + tp[2], tp[3]);
+		const size_t *tp = w->t->port[k];
+		configdb_port_entry(db, T_PORT, t->name, w->t->before.s + tp[0], tp[1], w->scratch.s,
+				    w->scratch.len, w->t->after.s + tp[2], tp[3]);
 		neighbor(w, t);
 
 		configdb_entry(db, T_INTERFACE, t->name, nn);
@@ -1162,12 +1193,12 @@ static void frr_conf(Writer *w, int i, const SwitchInst *s, int np)
 		   s->name, peers, np - peers, s->name);
 	/* Unnumbered sessions find the peer's IPv6 link-local address through its router
 	 * advertisements: bgpd turns them on for interface peers, the stanza says so. */
-	const char *tl = w->tlines.s;
+	const char *tl = w->t->lines.s;
 	for (int k = 0; k < np; k++) { /* "interface NAME", "description DEVICE PORT" ... */
 		const PortText *pt = &w->pt[k];
 		if (pt->peer_switch < 0)
 			continue;
-		const size_t *h = w->tline[k][TL_FRR_INTERFACE];
+		const size_t *h = w->t->line[k][TL_FRR_INTERFACE];
 		char *p = room(b, h[1] + pt->ndev + pt->nport + sizeof frr_interface_tail), *p0 = p;
 		p = put(p, tl + h[0], h[1]);
 		p = put(p, pt->dev, pt->ndev);
@@ -1187,7 +1218,7 @@ static void frr_conf(Writer *w, int i, const SwitchInst *s, int np)
 		   switch_plan_asn(sp, i), lo);
 	for (int k = 0; k < np; k++)
 		if (w->pt[k].peer_switch >= 0) {
-			const size_t *h = w->tline[k][TL_FRR_NEIGHBOR];
+			const size_t *h = w->t->line[k][TL_FRR_NEIGHBOR];
 			buf_put(b, tl + h[0], h[1]);
 		}
 	buf_printf(b,
@@ -1324,17 +1355,21 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 	}
 	configdb_free(w.db);
 	configdb_free(w.tdb);
-	free(w.tkports);
-	buf_free(&w.ttext);
-	buf_free(&w.tbefore);
-	buf_free(&w.tafter);
-	free(w.tport);
+	for (int i = 0; i < TEMPLATES; i++) {
+		Template *t = &w.tpl[i];
+		free(t->kports);
+		buf_free(&t->text);
+		buf_free(&t->before);
+		buf_free(&t->after);
+		free(t->port);
+		buf_free(&t->lines);
+		free(t->line);
+	}
 	port_text_free(&w.names);
 	buf_free(&w.text);
 	buf_free(&w.scratch);
 	buf_free(&w.peer);
-	buf_free(&w.tlines);
-	free(w.tline);
+
 	buf_free(&w.small);
 	free(w.peers);
 	configdb_free(w.mdb);
