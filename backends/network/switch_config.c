@@ -86,16 +86,30 @@ static const char octets[256][4] = {
 	"223", "224", "225", "226", "227", "228", "229", "230", "231", "232", "233", "234", "235",
 	"236", "237", "238", "239", "240", "241", "242", "243", "244", "245", "246", "247", "248",
 	"249", "250", "251", "252", "253", "254", "255"};
+/* The number of digits of octets[o]. */
+static int octet_len(uint32_t o)
+{
+	return 1 + (o >= 10) + (o >= 100);
+}
+
+/* "a.b.c" of a into p, without the last octet; returns the end. */
+static char *put_addr_head(char *p, uint32_t a)
+{
+	for (int i = 3; i >= 1; i--) {
+		uint32_t o = a >> (8 * i) & 255;
+		memcpy(p, octets[o], 4);
+		p += octet_len(o);
+		*p++ = '.';
+	}
+	return p;
+}
+
 /* "a.b.c.d" (or with "/len") into p; returns the end, NUL-terminated. */
 static char *put_addr(char *p, uint32_t a, int len)
 {
-	for (int i = 3; i >= 0; i--) {
-		uint32_t o = a >> (8 * i) & 255;
-		memcpy(p, octets[o], 4);
-		p += o < 10 ? 1 : o < 100 ? 2 : 3;
-		if (i)
-			*p++ = '.';
-	}
+	p = put_addr_head(p, a);
+	memcpy(p, octets[a & 255], 4);
+	p += octet_len(a & 255);
 	if (len >= 0) {
 		*p++ = '/';
 		p = put_u32(p, (uint32_t)len);
@@ -108,7 +122,77 @@ typedef struct PortText {
 	char name[24];    /* Ethernet256 */
 	size_t len;       /* of name */
 	int peer_switch;  /* the peer's switch index in the fabric, or -1 */
+	/* The peer's device and port as cabling.csv names them (peer_fill), found once a port for
+	 * the three writers that want them (DEVICE_NEIGHBOR, PORT's description, frr.conf). */
+	const char *dev, *port;
+	size_t ndev, nport;
+	size_t port_at;   /* a formatted port's offset in Writer.peer (peer_fill) */
+	bool json;        /* both plain JSON strings (peer_fill) */
 } PortText;
+
+/* The fixed text around one port's varying fields in the tables port_table writes, made with
+ * the template (port_template; offsets and lengths in Writer.tline):
+ *   PORT:             "NAME":{BEFORE,"description":  DESCRIPTION  ,AFTER}
+ *   DEVICE_NEIGHBOR:  "NAME":{"local_port":"NAME","name":  DEVICE  ,"port":  PORT  }
+ *   INTERFACE:        "NAME":{},"NAME|  ADDRESS/31  ":{}
+ *   CABLE_LENGTH:     "NAME":"  LENGTH  m"
+ * and frr.conf's (frr_conf), the name as it is:
+ *   the interface:    interface NAME\n description   DEVICE PORT  FRR_INTERFACE_TAIL
+ *   the session:      " neighbor NAME interface peer-group FABRIC\n" */
+enum {
+	TL_PORT_HEAD, TL_PORT_TAIL, TL_NEIGHBOR_HEAD, TL_INTERFACE_HEAD, TL_CABLE_HEAD,
+	TL_FRR_INTERFACE, TL_FRR_NEIGHBOR, TL_COUNT
+};
+static const char frr_interface_tail[] =
+	"\n ipv6 nd ra-interval 10\n no ipv6 nd suppress-ra\nexit\n!\n";
+
+/* CABLE_LENGTH's texts by the length's bits, as the pull sheets keep theirs (a fabric has a
+ * few stocked lengths; a switch's ports alternate between them). */
+enum { LENGTH_SLOTS = 64 };
+typedef struct LengthText {
+	uint64_t bits;
+	bool set;
+	unsigned char n;
+	char text[14];    /* "5" (the "m" is the template's) */
+} LengthText;
+
+/* What a switch's template depends on (port_template): the switch's kind, the fabric's, and
+ * each port's number, speed and name. */
+typedef struct TemplateKey {
+	const void *model;
+	int breakout, split, up_breakout, mtu, lossless, np;
+} TemplateKey;
+typedef struct TemplatePort {
+	int port;
+	double speed;
+	char name[24];
+	size_t len;
+} TemplatePort;
+
+/* What switches of one kind share, made once for them (port_template): its key, the RoCE
+ * tables' text (span[t]: where table t's is in text), each port's PORT fields before and after
+ * its description (port[k]: offset and length in before, after), and the fixed text around
+ * each port's fields (line[k][i], TL_*: offset and length in lines). */
+typedef struct Template {
+	TemplateKey key;
+	TemplatePort *kports; /* key's ports */
+	int kcap;
+	Buf text, before, after;
+	size_t span[T_COUNT][2];
+	size_t (*port)[4];
+	int pcap;
+	bool set;
+	bool sorted;      /* the ports' names are in natural order (port_names_ordered) */
+	Buf lines;
+	size_t (*line)[TL_COUNT][2];
+	int lcap;
+	unsigned long used; /* when last used (Writer.tclock): the least recent is made over */
+} Template;
+
+/* Templates kept: a fabric's switches of several kinds come interleaved (a pod's leaves, then
+ * its spines, ...); with the last one only, 132 of 4,000 switches at 100,000 GPUs made theirs
+ * again (docs/performance.md, "Emitter, twelfth pass"). */
+enum { TEMPLATES = 8 };
 
 /* What writing a switch needs beyond the plan, kept between switches. */
 typedef struct Writer {
@@ -121,13 +205,14 @@ typedef struct Writer {
 	Buf small;        /* config_db_direct's: the small tables ConfigDb renders */
 	size_t dspan[T_COUNT][2];
 	bool tables_ordered; /* tables_ordered() */
+	size_t tname_len[T_COUNT]; /* strlen(table_names[t]) */
 	int *rank;        /* peer_ranks': the fabric's switches' order by name */
 	int rank_state;   /* 0: not made for this fabric, 1: made, -1: names tie */
 	uint64_t *peers;  /* metadata_table's */
 	int npeers_cap;
 	ConfigDb *mdb;    /* neighbor_metadata's: a peer's fields rendered once a fabric */
 	Buf meta;
-	size_t (*meta_at)[2];
+	size_t (*meta_at)[4];
 	size_t mspan[T_COUNT][2];
 	PortText *pt;
 	int cap;
@@ -136,17 +221,17 @@ typedef struct Writer {
 			   * its DEVICE_NEIGHBOR_METADATA is written (config_db) */
 	Buf policy;       /* the fabric's prefix lists and route-map (fabric_policy) */
 	size_t last, last_frr; /* the size of the last config_db.json and frr.conf written */
-	/* What switches of one kind share, made once for them (port_template): its key, the
-	 * RoCE tables' text (tspan[t]: where table t's is in ttext), and each port's PORT fields
-	 * before and after its description (tport[k]: offset and length in tbefore, tafter). */
+	/* What switches of one kind share (port_template): the last TEMPLATES kinds' texts, t
+	 * the current switch's; tdb renders them. */
 	ConfigDb *tdb;
-	Buf tkey, tkey_new, ttext, tbefore, tafter;
-	size_t tspan[T_COUNT][2];
-	size_t (*tport)[4];
-	int tcap;
-	bool tset;
-	bool tsorted;     /* the ports' names are in natural order (port_names_ordered) */
+	Template tpl[TEMPLATES];
+	Template *t;
+	unsigned long tclock; /* Template.used's clock */
 	PortTextCache names; /* the ports' names, made once a kind of switch and port */
+	LengthText lengths[LENGTH_SLOTS];
+	uint32_t addr_hi; /* the last INTERFACE address's first three octets, as text in */
+	char addr_head[16];
+	size_t addr_head_len; /* 0: none yet */
 } Writer;
 
 static const char *const type_names[ST_COUNT] = {
@@ -161,50 +246,47 @@ static bool same_end(End a, End b)
 	return a.kind == b.kind && a.dev == b.dev && a.port == b.port;
 }
 
-/* The peer's device and port as cabling.csv names them (ir.c): taken from the cable ends'
- * table when the writers of a row per cable made it (ends.c; with every artifact), else
- * formatted, the port into w->peer. *json (unless NULL): both are JSON strings as they are,
- * quoted (the table says so; formatted ones are not vouched for). */
-static void peer_text(Writer *w, const SwitchPort *p, const char **dev, size_t *ndev,
-		      const char **port, size_t *nport, bool *json)
+/* The peer's device and port as cabling.csv names them (ir.c), into pt: taken from the cable
+ * ends' table when the writers of a row per cable made it (ends.c; with every artifact), else
+ * formatted. pt->json: both are JSON strings as they are, quoted (the table says so; formatted
+ * ones are not vouched for). A port formatted is appended, NUL-terminated, to w->peer at
+ * pt->port_at, and pt->port left NULL until write_switch points it there (w->peer may move as
+ * it grows). Once a port for the three writers that want them. */
+static void peer_fill(Writer *w, const SwitchPort *p, PortText *pt)
 {
-	if (json)
-		*json = false;
+	pt->json = false;
 	int c = w->ends && p->link >= 0 ? w->cable_of[p->link] : -1;
 	if (c >= 0) {
 		const LinkInst *l = &w->d->links[p->link];
 		int side = same_end(l->z, p->peer) ? 1 : same_end(l->a, p->peer) ? 0 : -1;
 		if (side >= 0) {
 			const EndText *x = &w->ends->ends[2 * (size_t)c + (size_t)side];
-			*dev = x->device;
-			*port = x->port;
-			*ndev = x->plain ? x->device_len : strlen(x->device);
-			*nport = x->plain ? x->port_len : strlen(x->port);
-			if (json)
-				*json = x->json_plain;
+			pt->dev = x->device;
+			pt->port = x->port;
+			pt->ndev = x->plain ? x->device_len : strlen(x->device);
+			pt->nport = x->plain ? x->port_len : strlen(x->port);
+			pt->json = x->json_plain;
 			return;
 		}
 	}
-	*dev = ir_end_device(w->d, p->peer);
-	*ndev = strlen(*dev);
-	w->peer.len = 0;
+	pt->dev = ir_end_device(w->d, p->peer);
+	pt->ndev = strlen(pt->dev);
+	pt->port_at = w->peer.len;
+	pt->port = NULL;
 	ir_end_port(&w->peer, w->d, p->peer);
-	*port = w->peer.s ? w->peer.s : "";
-	*nport = w->peer.len;
+	pt->nport = w->peer.len - pt->port_at;
+	buf_putc(&w->peer, 0);
 }
 
 /* The peer as a port description, its device and port as cabling.csv names them (ir.c):
- * "compute-spine-01 Ethernet8", "h200-001 mlx5_3". */
-static void describe_peer(Writer *w, const SwitchPort *p)
+ * "compute-spine-01 Ethernet8", "h200-001 mlx5_3" (pt's, peer_fill). */
+static void describe_peer(Writer *w, const PortText *pt)
 {
-	const char *dev, *port;
-	size_t ndev, nport;
-	peer_text(w, p, &dev, &ndev, &port, &nport, NULL);
 	Buf *b = &w->scratch;
 	b->len = 0;
-	buf_put(b, dev, ndev);
-	buf_putc(b, ' ');
-	buf_put(b, port, nport);
+	buf_put(b, pt->dev, pt->ndev);
+	buf_put(b, " ", 1);
+	buf_put(b, pt->port, pt->nport);
 }
 
 /* Lossless RoCE on priority 3 with ECN (sources in docs/switch-configs.md):
@@ -304,6 +386,78 @@ static bool port_names_ordered(const PortText *pt, int np)
 	return true;
 }
 
+/* The fixed text of each port's entries in the tables port_table writes and in frr.conf
+ * (TL_*, Writer.tline), from the template's PORT fields; the JSON texts are used only when the
+ * names are in order (tsorted), which vouches for them as plain JSON strings too. */
+static void port_lines(Writer *w, int np)
+{
+	if (np > w->t->lcap) {
+		w->t->lcap = np;
+		w->t->line = xrealloc(w->t->line, sizeof *w->t->line * (size_t)np);
+	}
+	Buf *b = &w->t->lines;
+	b->len = 0;
+	for (int k = 0; k < np; k++) {
+		const char *name = w->pt[k].name;
+		size_t nn = w->pt[k].len, at[TL_COUNT];
+		const size_t *tp = w->t->port[k];
+		at[TL_PORT_HEAD] = b->len;
+		configdb_quoted(b, name, nn);
+		buf_put(b, ":{", 2);
+		buf_put(b, w->t->before.s + tp[0], tp[1]);
+		buf_put(b, ",\"description\":", 15);
+		at[TL_PORT_TAIL] = b->len;
+		buf_put(b, ",", 1);
+		buf_put(b, w->t->after.s + tp[2], tp[3]);
+		buf_put(b, "}", 1);
+		at[TL_NEIGHBOR_HEAD] = b->len;
+		configdb_quoted(b, name, nn);
+		buf_put(b, ":{\"local_port\":", 15);
+		configdb_quoted(b, name, nn);
+		buf_put(b, ",\"name\":", 8);
+		at[TL_INTERFACE_HEAD] = b->len;
+		configdb_quoted(b, name, nn);
+		buf_put(b, ":{},\"", 5);
+		buf_put(b, name, nn);
+		buf_put(b, "|", 1);
+		at[TL_CABLE_HEAD] = b->len;
+		configdb_quoted(b, name, nn);
+		buf_put(b, ":\"", 2);
+		at[TL_FRR_INTERFACE] = b->len;
+		buf_put(b, "interface ", 10);
+		buf_put(b, name, nn);
+		buf_put(b, "\n description ", 14);
+		at[TL_FRR_NEIGHBOR] = b->len;
+		buf_put(b, " neighbor ", 10);
+		buf_put(b, name, nn);
+		buf_puts(b, " interface peer-group FABRIC\n");
+		for (int i = 0; i < TL_COUNT; i++) {
+			w->t->line[k][i][0] = at[i];
+			w->t->line[k][i][1] = (i + 1 < TL_COUNT ? at[i + 1] : b->len) - at[i];
+		}
+	}
+}
+
+/* Whether template x (x->key, x->kports) is the one for key and these ports (the names in
+ * w->pt): compared field by field, the speeds' bits too. */
+static bool template_same(const Writer *w, const Template *x, const TemplateKey *key,
+			  const SwitchPort *ports)
+{
+	const TemplateKey *t = &x->key;
+	if (t->model != key->model || t->breakout != key->breakout || t->split != key->split ||
+	    t->up_breakout != key->up_breakout || t->mtu != key->mtu ||
+	    t->lossless != key->lossless || t->np != key->np)
+		return false;
+	for (int k = 0; k < key->np; k++) {
+		const TemplatePort *tp = &x->kports[k];
+		double speed = w->d->links[ports[k].link].speed;
+		if (tp->port != ports[k].port || memcmp(&tp->speed, &speed, sizeof speed) != 0 ||
+		    tp->len != w->pt[k].len || memcmp(tp->name, w->pt[k].name, tp->len) != 0)
+			return false;
+	}
+	return true;
+}
+
 /* What the config_db.json of switches of one kind share (a fabric's switches of one role):
  * the tables of roce_tables and roce_port, and the fields of each PORT entry but its
  * description. They depend on the switch's model, breakout and split, the fabric's MTU and
@@ -313,61 +467,73 @@ static bool port_names_ordered(const PortText *pt, int np)
 static void port_template(Writer *w, const SwitchInst *s, int np, const SwitchPort *ports)
 {
 	const SwitchPlan *sp = w->sp;
-	Buf *key = &w->tkey_new;
-	key->len = 0;
-	struct {
-		const void *model;
-		int breakout, split, up_breakout, mtu, lossless, np;
-	} head = {s->model, s->breakout, s->split, s->up_breakout, sp->mtu, sp->lossless, np};
-	buf_put(key, (const char *)&head, sizeof head);
-	for (int k = 0; k < np; k++) {
-		double speed = w->d->links[ports[k].link].speed;
-		buf_put(key, (const char *)&ports[k].port, sizeof ports[k].port);
-		buf_put(key, (const char *)&speed, sizeof speed);
-		buf_puts(key, w->pt[k].name);
-		buf_putc(key, '\n');
-	}
-	if (w->tset && key->len == w->tkey.len && memcmp(key->s, w->tkey.s, key->len) == 0)
+	TemplateKey key = {s->model, s->breakout, s->split, s->up_breakout, sp->mtu, sp->lossless, np};
+	if (w->t && template_same(w, w->t, &key, ports)) {
+		w->t->used = ++w->tclock;
 		return;
-	Buf t = w->tkey;
-	w->tkey = *key;
-	*key = t;
+	}
+	Template *t = &w->tpl[0]; /* to make over: one not made yet, else the least recent */
+	for (int i = 0; i < TEMPLATES; i++) {
+		Template *x = &w->tpl[i];
+		if (x->set && x != w->t && template_same(w, x, &key, ports)) {
+			w->t = x;
+			x->used = ++w->tclock;
+			return;
+		}
+		if (t->set && (!x->set || x->used < t->used))
+			t = x;
+	}
+	w->t = t;
+	t->used = ++w->tclock;
+	w->t->key = key;
+	if (np > w->t->kcap) {
+		w->t->kcap = np;
+		w->t->kports = xrealloc(w->t->kports, sizeof *w->t->kports * (size_t)np);
+	}
+	for (int k = 0; k < np; k++) {
+		TemplatePort *tp = &w->t->kports[k];
+		tp->port = ports[k].port;
+		tp->speed = w->d->links[ports[k].link].speed;
+		memcpy(tp->name, w->pt[k].name, w->pt[k].len + 1);
+		tp->len = w->pt[k].len;
+	}
 	if (!w->tdb)
 		w->tdb = configdb_new(table_names, T_COUNT);
-	w->ttext.len = 0;
-	memset(w->tspan, 0, sizeof w->tspan);
+	w->t->text.len = 0;
+	memset(w->t->span, 0, sizeof w->t->span);
 	if (sp->lossless) {
 		roce_tables(w->tdb);
 		for (int k = 0; k < np; k++)
 			roce_port(w->tdb, w->pt[k].name);
-		configdb_render_tables(w->tdb, &w->ttext, w->tspan);
+		configdb_render_tables(w->tdb, &w->t->text, w->t->span);
 	}
-	if (np > w->tcap) {
-		w->tcap = np;
-		w->tport = xrealloc(w->tport, sizeof *w->tport * (size_t)np);
+	if (np > w->t->pcap) {
+		w->t->pcap = np;
+		w->t->port = xrealloc(w->t->port, sizeof *w->t->port * (size_t)np);
 	}
-	w->tbefore.len = w->tafter.len = 0;
+	w->t->before.len = w->t->after.len = 0;
 	for (int k = 0; k < np; k++) {
 		ConfigDbPort cp = {s, ports[k].port, sp->mtu, w->pt[k].name, "",
 				   w->d->links[ports[k].link].speed};
-		size_t b0 = w->tbefore.len, a0 = w->tafter.len;
+		size_t b0 = w->t->before.len, a0 = w->t->after.len;
 		Buf one_b = {0}, one_a = {0};
 		configdb_port_text(&cp, &w->scratch, &one_b, &one_a);
-		buf_put(&w->tbefore, one_b.s, one_b.len);
-		buf_put(&w->tafter, one_a.s, one_a.len);
+		buf_put(&w->t->before, one_b.s, one_b.len);
+		buf_put(&w->t->after, one_a.s, one_a.len);
 		buf_free(&one_b);
 		buf_free(&one_a);
-		w->tport[k][0] = b0;
-		w->tport[k][1] = w->tbefore.len - b0;
-		w->tport[k][2] = a0;
-		w->tport[k][3] = w->tafter.len - a0;
+		w->t->port[k][0] = b0;
+		w->t->port[k][1] = w->t->before.len - b0;
+		w->t->port[k][2] = a0;
+		w->t->port[k][3] = w->t->after.len - a0;
 	}
-	w->tsorted = port_names_ordered(w->pt, np);
-	w->tset = true;
+	w->t->sorted = port_names_ordered(w->pt, np);
+	w->t->set = true;
+	port_lines(w, np);
 }
 
-/* The cable's stocked length in whole metres, as CABLE_LENGTH writes it ("5m"). */
-static void cable_length(Writer *w, int link, char *out)
+/* The cable's length in metres as a number: the stocked length, else the run. */
+static double cable_metres(Writer *w, int link)
 {
 	int c = w->cable_of[link];
 	double m = 5; /* SONiC's usual default when nothing is known */
@@ -375,24 +541,50 @@ static void cable_length(Writer *w, int link, char *out)
 		const CableInst *ci = &w->d->cables[c];
 		m = ci->length > 0 ? ci->length : ci->run;
 	}
+	return m;
+}
+
+/* The whole metres of m as CABLE_LENGTH writes them, without the "m", at out; returns the end. */
+static char *metres_text(double m, char *out)
+{
 	if (!isfinite(m) || m < 1)
 		m = 1;
-	char *p = put_u32(out, (uint32_t)ceil(m - 1e-9));
+	return put_u32(out, (uint32_t)ceil(m - 1e-9));
+}
+
+/* The cable's stocked length in whole metres, as CABLE_LENGTH writes it ("5m"). */
+static void cable_length(Writer *w, int link, char *out)
+{
+	char *p = metres_text(cable_metres(w, link), out);
 	p[0] = 'm';
 	p[1] = 0;
 }
 
+/* cable_length's digits (no "m"), kept by the length's bits in w->lengths; returns them,
+ * their count in *n. */
+static const char *cable_digits(Writer *w, int link, size_t *n)
+{
+	double m = cable_metres(w, link);
+	uint64_t bits;
+	memcpy(&bits, &m, sizeof bits);
+	LengthText *t = &w->lengths[(bits ^ bits >> 29 ^ bits >> 47) % LENGTH_SLOTS];
+	if (!t->set || t->bits != bits) {
+		t->bits = bits;
+		t->set = true;
+		t->n = (unsigned char)(metres_text(m, t->text) - t->text);
+	}
+	*n = t->n;
+	return t->text;
+}
+
 /* DEVICE_NEIGHBOR: who is at the other end of a port, named as cabling.csv names it. */
-static void neighbor(Writer *w, const char *port, const SwitchPort *p)
+static void neighbor(Writer *w, const PortText *t)
 {
 	ConfigDb *db = w->db;
-	const char *dev, *pport;
-	size_t ndev, npport;
-	peer_text(w, p, &dev, &ndev, &pport, &npport, NULL);
-	configdb_entry_s(db, T_DEVICE_NEIGHBOR, port);
-	configdb_field_s(db, "local_port", port);
-	configdb_field(db, "name", dev, ndev);
-	configdb_field(db, "port", pport, npport);
+	configdb_entry_s(db, T_DEVICE_NEIGHBOR, t->name);
+	configdb_field_s(db, "local_port", t->name);
+	configdb_field(db, "name", t->dev, t->ndev);
+	configdb_field(db, "port", t->port, t->nport);
 }
 
 /* DEVICE_NEIGHBOR_METADATA of a peer switch (switch j of the fabric). There are no
@@ -400,7 +592,7 @@ static void neighbor(Writer *w, const char *port, const SwitchPort *p)
  * "One BGP mode"), so this table cannot turn into numbered sessions beside them. */
 /* The fields of peer j's DEVICE_NEIGHBOR_METADATA entry, which depend on the peer alone: made
  * once a fabric for each (meta_at[j]: offset and length in meta; a peer is the neighbour of
- * many switches). */
+ * many switches), and after them the whole entry, "NAME":{FIELDS} (at[2], at[3]). */
 static size_t *metadata_fields(Writer *w, int sw, int j)
 {
 	const SwitchInst *peer = &w->d->switches[sw];
@@ -421,6 +613,12 @@ static size_t *metadata_fields(Writer *w, int sw, int j)
 		at[0] = w->meta.len;
 		at[1] = len;
 		buf_put(&w->meta, w->scratch.s + off, len);
+		at[2] = w->meta.len;
+		configdb_string(&w->meta, peer->name);
+		buf_put(&w->meta, ":{", 2);
+		buf_put(&w->meta, w->scratch.s + off, len);
+		buf_put(&w->meta, "}", 1);
+		at[3] = w->meta.len - at[2];
 	}
 	return at;
 }
@@ -432,85 +630,132 @@ static void neighbor_metadata(Writer *w, int sw, int j)
 	configdb_fields_text(w->db, w->meta.s + at[0], at[1]);
 }
 
+/* Room for n more bytes in out (and the NUL); returns where they go. */
+static char *room(Buf *out, size_t n)
+{
+	if (out->cap - out->len <= n)
+		buf_reserve(out, n);
+	return out->s + out->len;
+}
+
+static char *put(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* The INTERFACE key's address, "a.b.c.d/31", at p; returns the end. The first three octets'
+ * text is kept from the port before (a switch's links are numbered from a few pools). */
+static char *interface_addr(Writer *w, char *p, uint32_t a)
+{
+	if (!w->addr_head_len || w->addr_hi != a >> 8) {
+		w->addr_hi = a >> 8;
+		w->addr_head_len = (size_t)(put_addr_head(w->addr_head, a) - w->addr_head);
+	}
+	memcpy(p, w->addr_head, sizeof w->addr_head);
+	p += w->addr_head_len;
+	memcpy(p, octets[a & 255], 4);
+	p += octet_len(a & 255);
+	memcpy(p, "/31", 4);
+	return p + 3;
+}
+
 /* A table with an entry per port and nothing else (PORT, DEVICE_NEIGHBOR, INTERFACE, and
  * CABLE_LENGTH's one entry with a field a port) into out, entry after entry in the ports'
  * order, which port_template found to be their keys' natural order: the text ConfigDb makes
  * of the same entries (configdb_render), without collecting, sorting and copying them
- * (docs/performance.md, "Emitter, seventh pass"). */
+ * (docs/performance.md, "Emitter, seventh pass"). Each entry is the template's fixed text
+ * around its varying fields (port_lines), written at a pointer after one check for room a
+ * port ("Emitter, twelfth pass"). */
 static void port_table(Writer *w, int t, Buf *out, int np, const SwitchPort *ports)
 {
-	char buf[64];
+	const char *tl = w->t->lines.s;
 	if (t == T_CABLE_LENGTH) {
 		buf_put(out, "\"AZURE\":{", 9);
 		for (int k = 0; k < np; k++) {
+			const size_t *h = w->t->line[k][TL_CABLE_HEAD];
+			size_t nd;
+			const char *digits = cable_digits(w, ports[k].link, &nd);
+			char *p = room(out, h[1] + nd + 4), *p0 = p;
 			if (k)
-				buf_put(out, ",", 1);
-			configdb_quoted(out, w->pt[k].name, w->pt[k].len);
-			buf_put(out, ":", 1);
-			cable_length(w, ports[k].link, buf);
-			configdb_quoted(out, buf, strlen(buf));
+				*p++ = ',';
+			p = put(p, tl + h[0], h[1]);
+			p = put(p, digits, nd);
+			p[0] = 'm';
+			p[1] = '"';
+			p[2] = 0;
+			out->len += (size_t)(p + 2 - p0);
 		}
 		buf_put(out, "}", 1);
 		return;
 	}
 	for (int k = 0; k < np; k++) {
-		const SwitchPort *p = &ports[k];
-		const char *name = w->pt[k].name;
-		size_t nn = w->pt[k].len;
-		if (k)
-			buf_put(out, ",", 1);
-		configdb_quoted(out, name, nn);
+		const PortText *pt = &w->pt[k];
+		size_t (*l)[2] = w->t->line[k];
+		char *p, *p0;
 		if (t == T_INTERFACE) { /* the port, then its address */
-			buf_put(out, ":{},", 4);
-			memcpy(buf, name, nn);
-			buf[nn] = '|';
-			char *e = put_addr(buf + nn + 1, p->addr, 31);
-			configdb_quoted(out, buf, (size_t)(e - buf));
-			buf_put(out, ":{}", 3);
+			const size_t *h = l[TL_INTERFACE_HEAD];
+			p0 = p = room(out, h[1] + 40);
+			if (k)
+				*p++ = ',';
+			p = put(p, tl + h[0], h[1]);
+			p = interface_addr(w, p, ports[k].addr);
+			memcpy(p, "\":{}", 5);
+			out->len += (size_t)(p + 4 - p0);
 			continue;
 		}
-		const char *dev, *pport;
-		size_t ndev, npport;
-		bool json;
-		peer_text(w, p, &dev, &ndev, &pport, &npport, &json);
 		if (t == T_DEVICE_NEIGHBOR) {
-			buf_put(out, ":{\"local_port\":", 15);
-			configdb_quoted(out, name, nn);
-			buf_put(out, ",\"name\":", 8);
-			if (json)
-				configdb_quoted(out, dev, ndev);
-			else
-				configdb_stringn(out, dev, ndev);
-			buf_put(out, ",\"port\":", 8);
-			if (json)
-				configdb_quoted(out, pport, npport);
-			else
-				configdb_stringn(out, pport, npport);
-			buf_put(out, "}", 1);
+			const size_t *h = l[TL_NEIGHBOR_HEAD];
+			if (!pt->json) {
+				if (k)
+					buf_put(out, ",", 1);
+				buf_put(out, tl + h[0], h[1]);
+				configdb_stringn(out, pt->dev, pt->ndev);
+				buf_put(out, ",\"port\":", 8);
+				configdb_stringn(out, pt->port, pt->nport);
+				buf_put(out, "}", 1);
+				continue;
+			}
+			p0 = p = room(out, h[1] + pt->ndev + pt->nport + 16);
+			if (k)
+				*p++ = ',';
+			p = put(p, tl + h[0], h[1]);
+			*p++ = '"';
+			p = put(p, pt->dev, pt->ndev);
+			memcpy(p, "\",\"port\":\"", 10);
+			p = put(p + 10, pt->port, pt->nport);
+			memcpy(p, "\"}", 3);
+			out->len += (size_t)(p + 2 - p0);
 			continue;
 		}
 		/* PORT: the template's fields before and after the description */
-		const size_t *tp = w->tport[k];
-		buf_put(out, ":{", 2);
-		buf_put(out, w->tbefore.s + tp[0], tp[1]);
-		buf_put(out, ",\"description\":", 15);
-		if (json) { /* "DEVICE PORT", nothing to escape */
-			buf_put(out, "\"", 1);
-			buf_put(out, dev, ndev);
-			buf_put(out, " ", 1);
-			buf_put(out, pport, npport);
-			buf_put(out, "\"", 1);
-		} else {
+		const size_t *h = l[TL_PORT_HEAD], *e = l[TL_PORT_TAIL];
+		if (!pt->json) {
+			if (k)
+				buf_put(out, ",", 1);
+			buf_put(out, tl + h[0], h[1]);
 			Buf *d = &w->scratch;
 			d->len = 0;
-			buf_put(d, dev, ndev);
+			buf_put(d, pt->dev, pt->ndev);
 			buf_put(d, " ", 1);
-			buf_put(d, pport, npport);
+			buf_put(d, pt->port, pt->nport);
 			configdb_stringn(out, d->s, d->len);
+			buf_put(out, tl + e[0], e[1]);
+			continue;
 		}
-		buf_put(out, ",", 1);
-		buf_put(out, w->tafter.s + tp[2], tp[3]);
-		buf_put(out, "}", 1);
+		/* "DEVICE PORT", nothing to escape */
+		p0 = p = room(out, h[1] + e[1] + pt->ndev + pt->nport + 8);
+		if (k)
+			*p++ = ',';
+		p = put(p, tl + h[0], h[1]);
+		*p++ = '"';
+		p = put(p, pt->dev, pt->ndev);
+		*p++ = ' ';
+		p = put(p, pt->port, pt->nport);
+		*p++ = '"';
+		p = put(p, tl + e[0], e[1]);
+		*p = 0;
+		out->len += (size_t)(p - p0);
 	}
 }
 
@@ -596,10 +841,7 @@ static void metadata_table(Writer *w, Buf *out, int np)
 		size_t *at = metadata_fields(w, sp->first + j, j);
 		if (i)
 			buf_put(out, ",", 1);
-		configdb_string(out, w->d->switches[sp->first + j].name);
-		buf_put(out, ":{", 2);
-		buf_put(out, w->meta.s + at[0], at[1]);
-		buf_put(out, "}", 1);
+		buf_put(out, w->meta.s + at[2], at[3]);
 	}
 }
 
@@ -620,14 +862,12 @@ static bool tables_ordered(void)
 
 /* config_db.json written table after table into w->text, for switches whose port names
  * port_template vouched for and whose peers peer_ranks could order: the tables of one entry
- * or two (DEVICE_METADATA, LOOPBACK_INTERFACE) rendered by ConfigDb, the RoCE tables from
+ * or two (DEVICE_METADATA, LOOPBACK_INTERFACE) from small_tables, the RoCE tables from
  * the template, the rest by port_table and metadata_table. The bytes of configdb_render of
  * the same entries. */
 static void config_db_direct(Writer *w, int np, const SwitchPort *ports)
 {
 	const SwitchPlan *sp = w->sp;
-	w->small.len = 0;
-	configdb_render_tables(w->db, &w->small, w->dspan);
 	Buf *out = &w->text;
 	out->len = 0;
 	buf_reserve(out, w->last); /* the text before went to the writer (write_file) */
@@ -637,7 +877,7 @@ static void config_db_direct(Writer *w, int np, const SwitchPort *ports)
 		size_t before = out->len;
 		if (any)
 			buf_put(out, ",", 1);
-		configdb_string(out, table_names[t]);
+		configdb_quoted(out, table_names[t], w->tname_len[t]); /* plain: ours */
 		buf_put(out, ":{", 2);
 		size_t body = out->len;
 		switch (t) {
@@ -656,8 +896,8 @@ static void config_db_direct(Writer *w, int np, const SwitchPort *ports)
 		default:
 			if (w->dspan[t][1])
 				buf_put(out, w->small.s + w->dspan[t][0], w->dspan[t][1]);
-			else if (sp->lossless && w->tspan[t][1])
-				buf_put(out, w->ttext.s + w->tspan[t][0], w->tspan[t][1]);
+			else if (sp->lossless && w->t->span[t][1])
+				buf_put(out, w->t->text.s + w->t->span[t][0], w->t->span[t][1]);
 		}
 		if (out->len == body) { /* no entries: no table */
 			out->len = before;
@@ -670,7 +910,43 @@ static void config_db_direct(Writer *w, int np, const SwitchPort *ports)
 	buf_put(out, "}\n", 2);
 }
 
-static void config_db(Writer *w, int i, const SwitchInst *s, int np, const SwitchPort *ports)
+/* DEVICE_METADATA's and LOOPBACK_INTERFACE's entries for config_db_direct into w->small,
+ * w->dspan[t] their places: the bytes configdb_render_tables makes of the entries config_db
+ * adds otherwise (fields in natural order, "Loopback0" before "Loopback0|ADDRESS"), without
+ * collecting and sorting them (docs/performance.md, "Emitter, twelfth pass"). */
+static void small_tables(Writer *w, int i, const SwitchInst *s)
+{
+	const SwitchPlan *sp = w->sp;
+	Buf *b = &w->small;
+	char buf[64];
+	b->len = 0;
+	memset(w->dspan, 0, sizeof w->dspan);
+	buf_puts(b, "\"localhost\":{\"bgp_asn\":");
+	put_u32(buf, switch_plan_asn(sp, i))[0] = 0;
+	configdb_string(b, buf);
+	if (sp->lossless)
+		buf_puts(b, ",\"buffer_model\":\"dynamic\"");
+	buf_puts(b, ",\"docker_routing_config_mode\":\"split-unified\",\"hostname\":");
+	configdb_string(b, s->name);
+	buf_puts(b, ",\"hwsku\":");
+	configdb_string(b, s->model->sw.hwsku);
+	buf_puts(b, ",\"type\":");
+	configdb_string(b, type_names[s->tier]);
+	buf_put(b, "}", 1);
+	w->dspan[T_DEVICE_METADATA][1] = b->len;
+	w->dspan[T_LOOPBACK_INTERFACE][0] = b->len;
+	buf_puts(b, "\"Loopback0\":{},");
+	memcpy(buf, "Loopback0|", 10);
+	size_t n = (size_t)(put_addr(buf + 10, switch_plan_loopback(sp, i), 32) - buf);
+	configdb_quoted(b, buf, n);
+	buf_put(b, ":{}", 3);
+	w->dspan[T_LOOPBACK_INTERFACE][1] = b->len - w->dspan[T_LOOPBACK_INTERFACE][0];
+}
+
+/* config_db.json entry by entry, rendered by ConfigDb (the switches config_db_direct cannot
+ * write). */
+static void config_db_entries(Writer *w, int i, const SwitchInst *s, int np,
+			      const SwitchPort *ports)
 {
 	const SwitchPlan *sp = w->sp;
 	ConfigDb *db = w->db;
@@ -690,14 +966,20 @@ static void config_db(Writer *w, int i, const SwitchInst *s, int np, const Switc
 	size_t n = (size_t)(put_addr(buf + 10, switch_plan_loopback(sp, i), 32) - buf);
 	configdb_entry(db, T_LOOPBACK_INTERFACE, buf, n);
 
+	per_port(w, np, ports, buf);
+	w->text.len = 0;
+	buf_reserve(&w->text, w->last); /* the text before went to the writer */
+	configdb_render(db, &w->text);
+}
+
+static void config_db(Writer *w, int i, const SwitchInst *s, int np, const SwitchPort *ports)
+{
 	port_template(w, s, np, ports);
-	if (w->tsorted && np > 0 && w->tables_ordered && peer_ranks(w)) {
+	if (w->t->sorted && np > 0 && w->tables_ordered && peer_ranks(w)) {
+		small_tables(w, i, s);
 		config_db_direct(w, np, ports);
 	} else {
-		per_port(w, np, ports, buf);
-		w->text.len = 0;
-		buf_reserve(&w->text, w->last); /* the text before went to the writer */
-		configdb_render(db, &w->text);
+		config_db_entries(w, i, s, np, ports);
 	}
 	for (int k = 0; k < np; k++)
 		if (w->pt[k].peer_switch >= 0)
@@ -712,8 +994,8 @@ static void per_port(Writer *w, int np, const SwitchPort *ports, char *buf)
 	ConfigDb *db = w->db;
 	if (sp->lossless) {
 		for (int t = 0; t < T_COUNT; t++)
-			if (w->tspan[t][1])
-				configdb_table_text(db, t, w->ttext.s + w->tspan[t][0], w->tspan[t][1]);
+			if (w->t->span[t][1])
+				configdb_table_text(db, t, w->t->text.s + w->t->span[t][0], w->t->span[t][1]);
 		configdb_entry_s(db, T_CABLE_LENGTH, "AZURE");
 		for (int k = 0; k < np; k++) {
 			cable_length(w, ports[k].link, buf);
@@ -726,11 +1008,11 @@ static void per_port(Writer *w, int np, const SwitchPort *ports, char *buf)
 		const SwitchPort *p = &ports[k];
 		const PortText *t = &w->pt[k];
 		size_t nn = strlen(t->name);
-		describe_peer(w, p);
-		const size_t *tp = w->tport[k];
-		configdb_port_entry(db, T_PORT, t->name, w->tbefore.s + tp[0], tp[1], w->scratch.s,
-				    w->scratch.len, w->tafter.s + tp[2], tp[3]);
-		neighbor(w, t->name, p);
+		describe_peer(w, t);
+		const size_t *tp = w->t->port[k];
+		configdb_port_entry(db, T_PORT, t->name, w->t->before.s + tp[0], tp[1], w->scratch.s,
+				    w->scratch.len, w->t->after.s + tp[2], tp[3]);
+		neighbor(w, t);
 
 		configdb_entry(db, T_INTERFACE, t->name, nn);
 		memcpy(buf, t->name, nn);
@@ -777,10 +1059,35 @@ static int common_prefix(uint32_t a, uint32_t b)
 	return len;
 }
 
-static int cmp_u32(const void *a, const void *b)
+/* Sorts v's n words ascending: an LSD radix sort, 11 bits a pass, a pass skipped when all its
+ * digits are equal (the fabric's host /31s, some hundred thousand at 100,000 GPUs: qsort
+ * through a comparison function cost about 140 instructions a word, docs/performance.md,
+ * "Emitter, twelfth pass"). */
+static void sort_u32(uint32_t *v, int n)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return (x > y) - (x < y);
+	enum { BITS = 11, DIGITS = 1 << BITS };
+	if (n < 2)
+		return;
+	uint32_t *tmp = xmalloc(sizeof *tmp * (size_t)n), *from = v, *to = tmp;
+	size_t *count = xmalloc(sizeof *count * (DIGITS + 1));
+	for (int shift = 0; shift < 32; shift += BITS) {
+		memset(count, 0, sizeof *count * (DIGITS + 1));
+		for (int i = 0; i < n; i++)
+			count[(from[i] >> shift & (DIGITS - 1)) + 1]++;
+		if (count[(from[0] >> shift & (DIGITS - 1)) + 1] == (size_t)n)
+			continue; /* one digit: the order stays */
+		for (int d = 0; d < DIGITS; d++)
+			count[d + 1] += count[d];
+		for (int i = 0; i < n; i++)
+			to[count[from[i] >> shift & (DIGITS - 1)]++] = from[i];
+		uint32_t *t = from;
+		from = to;
+		to = t;
+	}
+	if (from != v)
+		memcpy(v, from, sizeof *v * (size_t)n);
+	free(count);
+	free(tmp);
 }
 
 /* One prefix-list line per aligned block of the run of /31s [first, end) (numbered addr / 2),
@@ -836,7 +1143,7 @@ static void fabric_policy(Writer *w)
 	for (int k = 0; k < nports; k++)
 		if (sp->ports[k].peer.kind != END_SWITCH)
 			hosts[n++] = sp->ports[k].addr >> 1;
-	qsort(hosts, (size_t)n, sizeof *hosts, cmp_u32);
+	sort_u32(hosts, n);
 	int seq = 0;
 	for (int k = 0; k < n;) {
 		int j = k + 1;
@@ -864,7 +1171,7 @@ static void fabric_policy(Writer *w)
 /* frr.conf: eBGP unnumbered (RFC 7938 §5.2; FRR "neighbor PEER interface") in one peer group,
  * hosts not peered; the loopback and the connected host subnets announced through ANNOUNCE,
  * which every session's announcements pass too (fabric_policy). */
-static void frr_conf(Writer *w, int i, const SwitchInst *s, int np, const SwitchPort *ports)
+static void frr_conf(Writer *w, int i, const SwitchInst *s, int np)
 {
 	const SwitchPlan *sp = w->sp;
 	Buf *b = &w->text;
@@ -886,15 +1193,19 @@ static void frr_conf(Writer *w, int i, const SwitchInst *s, int np, const Switch
 		   s->name, peers, np - peers, s->name);
 	/* Unnumbered sessions find the peer's IPv6 link-local address through its router
 	 * advertisements: bgpd turns them on for interface peers, the stanza says so. */
-	for (int k = 0; k < np; k++) {
-		if (w->pt[k].peer_switch < 0)
+	const char *tl = w->t->lines.s;
+	for (int k = 0; k < np; k++) { /* "interface NAME", "description DEVICE PORT" ... */
+		const PortText *pt = &w->pt[k];
+		if (pt->peer_switch < 0)
 			continue;
-		describe_peer(w, &ports[k]);
-		buf_puts(b, "interface ");
-		buf_puts(b, w->pt[k].name);
-		buf_puts(b, "\n description ");
-		buf_put(b, w->scratch.s, w->scratch.len);
-		buf_puts(b, "\n ipv6 nd ra-interval 10\n no ipv6 nd suppress-ra\nexit\n!\n");
+		const size_t *h = w->t->line[k][TL_FRR_INTERFACE];
+		char *p = room(b, h[1] + pt->ndev + pt->nport + sizeof frr_interface_tail), *p0 = p;
+		p = put(p, tl + h[0], h[1]);
+		p = put(p, pt->dev, pt->ndev);
+		*p++ = ' ';
+		p = put(p, pt->port, pt->nport);
+		memcpy(p, frr_interface_tail, sizeof frr_interface_tail);
+		b->len += (size_t)(p - p0) + sizeof frr_interface_tail - 1;
 	}
 	buf_put(b, w->policy.s, w->policy.len);
 	buf_printf(b,
@@ -907,9 +1218,8 @@ static void frr_conf(Writer *w, int i, const SwitchInst *s, int np, const Switch
 		   switch_plan_asn(sp, i), lo);
 	for (int k = 0; k < np; k++)
 		if (w->pt[k].peer_switch >= 0) {
-			buf_puts(b, " neighbor ");
-			buf_puts(b, w->pt[k].name);
-			buf_puts(b, " interface peer-group FABRIC\n");
+			const size_t *h = w->t->line[k][TL_FRR_NEIGHBOR];
+			buf_put(b, tl + h[0], h[1]);
 		}
 	buf_printf(b,
 		   " !\n"
@@ -958,10 +1268,16 @@ static int write_switch(Writer *w, int i)
 		bool to_switch = ports[k].peer.kind == END_SWITCH;
 		t->peer_switch = to_switch ? ports[k].peer.dev - sp->first : -1;
 	}
+	w->peer.len = 0;
+	for (int k = 0; k < np; k++)
+		peer_fill(w, &ports[k], &w->pt[k]);
+	for (int k = 0; k < np; k++)
+		if (!w->pt[k].port)
+			w->pt[k].port = w->peer.s + w->pt[k].port_at;
 	config_db(w, i, s, np, ports);
 	w->last = w->text.len;
 	int errors = write_file(w, s->name, "config_db.json");
-	frr_conf(w, i, s, np, ports);
+	frr_conf(w, i, s, np);
 	w->last_frr = w->text.len;
 	return errors + write_file(w, s->name, "frr.conf");
 }
@@ -1003,6 +1319,8 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 	any = hi > lo;
 	Writer w = {.o = o, .d = d, .db = configdb_new(table_names, T_COUNT),
 		    .tables_ordered = tables_ordered(), .names = {.make = ir_switch_port_name}};
+	for (int t = 0; t < T_COUNT; t++)
+		w.tname_len[t] = strlen(table_names[t]);
 	const EndTable *ends = output_ends(o);
 	w.ends = ends && ends->d == d ? ends : NULL;
 	if (any) {
@@ -1042,16 +1360,21 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 	}
 	configdb_free(w.db);
 	configdb_free(w.tdb);
-	buf_free(&w.tkey);
-	buf_free(&w.tkey_new);
-	buf_free(&w.ttext);
-	buf_free(&w.tbefore);
-	buf_free(&w.tafter);
-	free(w.tport);
+	for (int i = 0; i < TEMPLATES; i++) {
+		Template *t = &w.tpl[i];
+		free(t->kports);
+		buf_free(&t->text);
+		buf_free(&t->before);
+		buf_free(&t->after);
+		free(t->port);
+		buf_free(&t->lines);
+		free(t->line);
+	}
 	port_text_free(&w.names);
 	buf_free(&w.text);
 	buf_free(&w.scratch);
 	buf_free(&w.peer);
+
 	buf_free(&w.small);
 	free(w.peers);
 	configdb_free(w.mdb);
