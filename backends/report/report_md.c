@@ -625,6 +625,11 @@ static void workloads(Buf *b, const Design *d)
 			text_number(b, k->offload_comm * 1e3, 1, true);
 			buf_puts(b, " ms a step not hidden under compute.\n\n");
 		}
+		if (k->amax_comm > 0) {
+			buf_puts(b, "FP8 delayed scaling's amax all-reduces add ");
+			text_number(b, k->amax_comm * 1e3, 1, true);
+			buf_puts(b, " ms a step.\n\n");
+		}
 		if (wp->r.nalt == 0)
 			continue;
 		buf_puts(b, "| runner-up | step time | why it lost |\n| --- | ---: | --- |\n");

@@ -1221,6 +1221,34 @@ double plan_offload_exposed(const PlanModel *m, const PlanHw *hw, const PlanConf
 	return c->offload * (fmax(0, copy - window * l->fwd) + fmax(0, copy - window * l->bwd));
 }
 
+/* FP8 delayed scaling's amax reduction (Transformer Engine's DelayedScaling, reduce_amax on
+ * by default; not under current scaling, whose amaxes are the tensor's own): each FP8 module
+ * adds its amaxes to a buffer keyed by the autocast's recipe and group
+ * (FP8GlobalStateManager.add_fp8_tensors_to_global_buffer), and reduce_and_update_fp8_tensors
+ * concatenates the buffer and all-reduces it with MAX over the fp8_group, async_op=False, so
+ * the compute stream waits on it, then updates the scales: forward at the outermost
+ * fp8_autocast's exit (fp8_autocast_exit), backward once the region's backward is done
+ * (hook_for_bwd_amax_reduction, a multi-grad hook; NVIDIA/TransformerEngine
+ * transformer_engine/pytorch/fp8.py at 0004dbd, 1.x of 2024; later versions call it from the
+ * backward of the region's first FP8 module, ctx.reduce_and_update_bwd_fp8_tensors).
+ * Megatron-Core opens one fp8_autocast around each TransformerBlock's forward, a model chunk,
+ * with fp8_group = get_amax_reduction_group(with_context_parallel=True),
+ * the TP x DP x CP ranks of a stage (megatron/core/transformer/transformer_block.py and
+ * parallel_state.py, core 0.7-0.9 as in NeMo 24.x). So each micro-batch all-reduces 2v times
+ * over that group: the buffer holds the amaxes of the rank's FP8 GEMMs, 4 a layer, 3 a GEMM
+ * forward (input, weight, output) and 2 backward (gradients in and out), FP32: a few hundred
+ * bytes, so its latency is the cost (plan_collective). Exposed: it blocks the stream it is
+ * issued on. */
+static double amax_reduction(const PlanHw *hw, const PlanConfig *c, double stage)
+{
+	if (hw->elem_bytes != 1 || hw->fp8_current)
+		return 0;
+	double n = (double)c->tp * c->dp * c->cp;
+	double fwd = plan_collective(hw, n, n, COLL_ALL_REDUCE, stage * 4 * 3 * 4);
+	double bwd = plan_collective(hw, n, n, COLL_ALL_REDUCE, stage * 4 * 2 * 4);
+	return (c->v > 0 ? c->v : 1) * (fwd + bwd);
+}
+
 /* Time per step and what follows from it (MFU, tokens/s, FLOP/s per GPU). */
 void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const PlanLayer *l,
 	       double dense, double expert, PlanCost *o)
@@ -1263,6 +1291,8 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	double per_mb = stage * per_layer + tail + pp_t;
 	double off_t = plan_offload_exposed(m, hw, c, l);
 	per_mb += off_t;
+	double amax_t = amax_reduction(hw, c, stage);
+	per_mb += amax_t;
 	/* FSDP gathers each layer's weights before its forward and again before its backward and
 	 * reduce-scatters its gradients after, every micro-batch (ZeRO-3: 1.5 x the data-parallel
 	 * volume per pass; Rajbhandari et al. §7.2.2), the next layer's under the current one's
@@ -1315,6 +1345,7 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	o->ep_comm = mb * stage * ep;
 	o->pp_comm = mb * pp_t;
 	o->offload_comm = mb * off_t;
+	o->amax_comm = mb * amax_t;
 	o->bubble_fraction = plan_bubble_fraction(c->pp, c->v, mb);
 	o->bubble = o->bubble_fraction * mb * per_mb;
 	/* Data parallelism over the DP × CP group (CP ranks hold the same weights), experts over

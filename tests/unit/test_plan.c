@@ -1476,6 +1476,51 @@ static void test_fp8_casts(void)
 	done(b);
 }
 
+/* Delayed scaling's amax reduction, by hand: 4 layers of 4 FP8 GEMMs, 3 FP32 amaxes a GEMM
+ * forward and 2 backward, all-reduced over the TP x DP x CP ranks of a stage at each model
+ * chunk's fp8_autocast exit and after its backward (Transformer Engine's
+ * reduce_and_update_fp8_tensors, fp8.py at 0004dbd; Megatron-Core's amax reduction group):
+ * 2v all-reduces a micro-batch, exposed. None under current scaling or in BF16. */
+static void test_fp8_amax(void)
+{
+	Built *b = small_model("transformer(layers = 4, hidden = 2048, heads = 16, ffn = 8192, "
+			       "seq = 2048, vocab = 32000, activation = swiglu)",
+			       "tp = 1\n  pp = 1\n  cp = 1\n  micro_batch = 1\n  recompute = none\n"
+			       "  precision = fp8");
+	const WorkloadPlan *wp = plan_of(b, "w");
+	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
+	PlanHw hw = wp->hw;
+	CU_ASSERT_FATAL(!hw.fp8_current && hw.elem_bytes == 1);
+	for (int pp = 1; pp <= 2; pp++) {
+		PlanConfig c = wp->r.best;
+		c.tp = 2, c.dp = 4, c.cp = 1, c.pp = pp, c.v = pp, c.gpus = 8 * pp;
+		c.batch = 64;
+		double dense, expert, stage = 4.0 / pp, n = 8, mb = 64 / 4;
+		plan_stage_params(&wp->model, &c, &dense, &expert);
+		PlanLayer l;
+		plan_layer(&wp->model, &hw, &c, &l);
+		PlanCost d, cur, bf;
+		plan_time(&wp->model, &hw, &c, &l, dense, expert, &d);
+		double one = plan_collective(&hw, n, n, COLL_ALL_REDUCE, stage * 4 * 3 * 4) +
+			     plan_collective(&hw, n, n, COLL_ALL_REDUCE, stage * 4 * 2 * 4);
+		CU_ASSERT(one > 0);
+		CU_ASSERT_DOUBLE_EQUAL(d.amax_comm, mb * c.v * one, 1e-12);
+		PlanHw h = hw;
+		h.fp8_current = true;
+		plan_time(&wp->model, &h, &c, &l, dense, expert, &cur);
+		CU_ASSERT(cur.amax_comm == 0);
+		/* The same layer times: the step is longer by the reductions and their share of
+		 * the bubble. */
+		CU_ASSERT_DOUBLE_EQUAL(d.step - cur.step, d.amax_comm * (1 + d.bubble_fraction),
+				       1e-9);
+		h = hw;
+		h.elem_bytes = 2;
+		plan_time(&wp->model, &h, &c, &l, dense, expert, &bf);
+		CU_ASSERT(bf.amax_comm == 0);
+	}
+	done(b);
+}
+
 /* 8 experts of SwiGLU 2,048 x 4,096, top-2, 4 layers: the MoE block test_fp8_dispatch and
  * test_parallel_folding work by hand. */
 #define MOE_8X2                                                                                  \
@@ -2050,6 +2095,7 @@ void suite_plan(void)
 	CU_add_test(s, "MoE parallel folding (expert TP 1, EP across TP)", test_parallel_folding);
 	CU_add_test(s, "MoE dispatch precision (fp8_dispatch)", test_fp8_dispatch);
 	CU_add_test(s, "FP8 casts by scaling recipe (fp8_current_scaling)", test_fp8_casts);
+	CU_add_test(s, "FP8 delayed scaling's amax reduction", test_fp8_amax);
 	CU_add_test(s, "FlashAttention with the causal mask", test_flash_attention);
 	CU_add_test(s, "QK norms (qk_norm): activations, weights, memory-bound time", test_qk_norm);
 	CU_add_test(s, "attention at the accelerator's own efficiency", test_attention_efficiency);
