@@ -1232,10 +1232,10 @@ double plan_offload_exposed(const PlanModel *m, const PlanHw *hw, const PlanConf
  * transformer_engine/pytorch/fp8.py at 0004dbd, 1.x of 2024; later versions call it from the
  * backward of the region's first FP8 module, ctx.reduce_and_update_bwd_fp8_tensors).
  * Megatron-Core opens one fp8_autocast around each TransformerBlock's forward, a model chunk,
- * with fp8_group = get_amax_reduction_group(with_context_parallel=True),
- * the TP x DP x CP ranks of a stage (megatron/core/transformer/transformer_block.py and
- * parallel_state.py, Megatron-Core of 2024, as NeMo 24.x carries it). So each micro-batch
- * all-reduces 2v times over that group: the buffer holds the amaxes of the rank's FP8 GEMMs, 4 a layer, 3 a GEMM
+ * with fp8_group = get_amax_reduction_group(with_context_parallel=True), the TP x DP x CP
+ * ranks of a stage (megatron/core/transformer/transformer_block.py and parallel_state.py,
+ * Megatron-Core of 2024, as NeMo 24.x carries it). So each micro-batch all-reduces 2v times
+ * over that group: the buffer holds the amaxes of the rank's FP8 GEMMs, 4 a layer, 3 a GEMM
  * forward (input, weight, output) and 2 backward (gradients in and out), FP32: a few hundred
  * bytes, so its latency is the cost (plan_collective). Exposed: it blocks the stream it is
  * issued on. */
