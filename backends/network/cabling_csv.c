@@ -52,17 +52,6 @@ static const Buf *optic_cell(OpticCell *cell, const Part *optic)
 	return &cell->text;
 }
 
-/* An end's switch cage and lane in it, from 1; empty for a NIC port or a device without cages. */
-static void put_cage(Buf *b, int cage, int lane)
-{
-	buf_putc(b, ',');
-	if (cage >= 0)
-		layout_int(b, cage + 1);
-	buf_putc(b, ',');
-	if (cage >= 0)
-		layout_int(b, lane + 1);
-}
-
 /* The trunk, panels, adapters and cords of a link through a trunk; empty fields otherwise. */
 static void put_trunk(Buf *b, const Design *d, const CableInst *c)
 {
@@ -156,6 +145,20 @@ static inline char *put_at(char *p, const char *s, size_t n)
 {
 	memcpy(p, s, n);
 	return p + n;
+}
+
+/* v as layout_int writes it, at p in b (with room for 21 bytes at p): returns past it. */
+static inline char *put_int_at(Buf *b, char *p, long long v)
+{
+	if (v >= 0 && v < 100) {
+		if (v >= 10)
+			*p++ = (char)('0' + v / 10);
+		*p++ = (char)('0' + v % 10);
+		return p;
+	}
+	b->len = (size_t)(p - b->s);
+	layout_int_any(b, v);
+	return b->s + b->len;
 }
 
 int cabling_csv_write(Output *o, const Design *d)
@@ -253,18 +256,42 @@ int cabling_csv_write(Output *o, const Design *d)
 		p = put_at(p, medium.text.s, medium.text.len);
 		p = put_at(p, nums, nums_len);
 		p = put_at(p, fabric.text.s, fabric.text.len);
-		*p = '\0';
+		/* rail, plane, each end's cage and lane, assembly (the row's own id, mostly), the
+		 * trunk's cells empty, again at a pointer after one check for room (21 bytes an
+		 * integer: layout_int_any's most, so it never moves the buffer) */
+		const char *as = c->assembly == i ? id : d->cable_ids[c->assembly];
+		size_t as_len = c->assembly == i ? id_len : strlen(as);
 		b.len = (size_t)(p - b.s);
+		buf_reserve(&b, 6 * 22 + 6 + as_len + 9);
+		p = b.s + b.len;
 		if (l->rail >= 0)
-			layout_int(&b, l->rail + 1);
-		buf_putc(&b, ',');
-		layout_int(&b, l->plane + 1);
-		put_cage(&b, c->cage_a, c->lane_a);
-		put_cage(&b, c->cage_z, c->lane_z);
-		buf_putc(&b, ',');
-		ir_cable_id(&b, d, c->assembly);
-		put_trunk(&b, d, c);
-		buf_putc(&b, '\n');
+			p = put_int_at(&b, p, l->rail + 1);
+		*p++ = ',';
+		p = put_int_at(&b, p, l->plane + 1);
+		*p++ = ',';
+		if (c->cage_a >= 0)
+			p = put_int_at(&b, p, c->cage_a + 1);
+		*p++ = ',';
+		if (c->cage_a >= 0)
+			p = put_int_at(&b, p, c->lane_a + 1);
+		*p++ = ',';
+		if (c->cage_z >= 0)
+			p = put_int_at(&b, p, c->cage_z + 1);
+		*p++ = ',';
+		if (c->cage_z >= 0)
+			p = put_int_at(&b, p, c->lane_z + 1);
+		*p++ = ',';
+		p = put_at(p, as, as_len);
+		if (c->trunk < 0) {
+			p = put_at(p, ",,,,,,,\n", 8);
+			*p = '\0';
+			b.len = (size_t)(p - b.s);
+		} else {
+			*p = '\0';
+			b.len = (size_t)(p - b.s);
+			put_trunk(&b, d, c);
+			buf_putc(&b, '\n');
+		}
 		layout_flush(o, f, &b, false);
 	}
 	layout_flush(o, f, &b, true);
