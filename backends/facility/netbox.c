@@ -171,7 +171,8 @@ static void row_location(Buf *b, int row)
 {
 	char l[16];
 	ir_row_name(row, l, sizeof l);
-	buf_printf(b, "Row %s", l);
+	buf_puts(b, "Row ");
+	buf_puts(b, l);
 }
 
 /* A zone's NetBox location: "Zone NAME" (valid until the next call). */
@@ -281,13 +282,19 @@ static int write_devices(Output *o, const Design *d, Buf *b)
 			const RackDevice *x = &v[i];
 			const RackInst *rk = &d->racks[x->rack];
 			text_csv_field(b, x->name);
-			buf_printf(b, ",%s,%s,", role_names[role_of(d, x)], c.types[type[i]].slug);
+			buf_putc(b, ',');
+			buf_puts(b, role_names[role_of(d, x)]);
+			buf_putc(b, ',');
+			buf_puts(b, c.types[type[i]].slug);
+			buf_putc(b, ',');
 			text_csv_field(b, d->site_name);
 			buf_putc(b, ',');
 			row_location(b, rk->row);
 			buf_putc(b, ',');
 			text_csv_field(b, rk->name);
-			buf_printf(b, ",%d,front,active,", x->u);
+			buf_putc(b, ',');
+			layout_int(b, x->u); /* printf's %d: the same digits */
+			buf_puts(b, ",front,active,");
 			text_csv_field(b, c.makers[c.types[type[i]].maker].name);
 			buf_putc(b, '\n');
 			layout_flush(o, f, b, false);
