@@ -171,7 +171,8 @@ static void row_location(Buf *b, int row)
 {
 	char l[16];
 	ir_row_name(row, l, sizeof l);
-	buf_printf(b, "Row %s", l);
+	buf_puts(b, "Row ");
+	buf_puts(b, l);
 }
 
 /* A zone's NetBox location: "Zone NAME" (valid until the next call). */
@@ -281,13 +282,19 @@ static int write_devices(Output *o, const Design *d, Buf *b)
 			const RackDevice *x = &v[i];
 			const RackInst *rk = &d->racks[x->rack];
 			text_csv_field(b, x->name);
-			buf_printf(b, ",%s,%s,", role_names[role_of(d, x)], c.types[type[i]].slug);
+			buf_putc(b, ',');
+			buf_puts(b, role_names[role_of(d, x)]);
+			buf_putc(b, ',');
+			buf_puts(b, c.types[type[i]].slug);
+			buf_putc(b, ',');
 			text_csv_field(b, d->site_name);
 			buf_putc(b, ',');
 			row_location(b, rk->row);
 			buf_putc(b, ',');
 			text_csv_field(b, rk->name);
-			buf_printf(b, ",%d,front,active,", x->u);
+			buf_putc(b, ',');
+			layout_int(b, x->u); /* printf's %d: the same digits */
+			buf_puts(b, ",front,active,");
 			text_csv_field(b, c.makers[c.types[type[i]].maker].name);
 			buf_putc(b, '\n');
 			layout_flush(o, f, b, false);
@@ -346,20 +353,27 @@ static const struct {
 	{800, "infiniband-xdr-4x", "infiniband-xdr"},
 };
 
-/* The NetBox type of end e of link l (see the top of the file). */
-static const char *interface_type(const Design *d, const LinkInst *l, End e)
+/* The part whose cage and protocol give end e's NetBox type: a switch's model (*sw true) or a
+ * NIC; NULL where the type is "other" whatever the link. */
+static const Part *end_part(const Design *d, End e, bool *sw)
 {
-	int cage, protocol;
-	double full;
-	if (e.kind == END_SWITCH && d->switches[e.dev].model) {
-		const Part *m = d->switches[e.dev].model;
-		cage = m->sw.cage, protocol = m->sw.protocol, full = m->sw.port_speed;
-	} else if (e.kind == END_NODE || (e.kind == END_EXTRA && ir_extra_nic(&d->extras[e.dev]))) {
-		const Part *m = e.kind == END_NODE ? d->ports[e.port].nic : ir_extra_nic(&d->extras[e.dev]);
-		cage = m->nic.cage, protocol = m->nic.protocol, full = m->nic.speed;
-	} else {
+	*sw = e.kind == END_SWITCH && d->switches[e.dev].model;
+	if (*sw)
+		return d->switches[e.dev].model;
+	if (e.kind == END_NODE)
+		return d->ports[e.port].nic;
+	if (e.kind == END_EXTRA)
+		return ir_extra_nic(&d->extras[e.dev]);
+	return NULL;
+}
+
+/* The NetBox type of an end of link l whose part is m (end_part's; see the top of the file). */
+static const char *interface_type(const Design *d, const LinkInst *l, const Part *m, bool sw)
+{
+	if (!m)
 		return "other";
-	}
+	int cage = sw ? m->sw.cage : m->nic.cage, protocol = sw ? m->sw.protocol : m->nic.protocol;
+	double full = sw ? m->sw.port_speed : m->nic.speed;
 	if (protocol == PROTO_VPI && l->fabric >= 0)
 		protocol = d->fabrics[l->fabric].protocol;
 	int gbps = (int)llround(l->speed / 1e9);
@@ -377,6 +391,37 @@ static const char *interface_type(const Design *d, const LinkInst *l, End e)
 		if (ethernet_types[i].gbps == gbps && ethernet_types[i].cage == cage)
 			return ethernet_types[i].slug;
 	return "other";
+}
+
+/* An interface's "TYPE,SPEED\n", made again only when the end's part, whether it is a switch's,
+ * the link's fabric or its speed differ from the last end's on that side. */
+typedef struct TypeCell {
+	const Part *m;
+	bool sw, set;
+	int fabric;
+	double speed;
+	Buf text;
+} TypeCell;
+
+static const Buf *type_cell(TypeCell *t, const Design *d, const LinkInst *l, End e)
+{
+	bool sw;
+	const Part *m = end_part(d, e, &sw);
+	if (t->set && t->m == m && t->sw == sw && t->fabric == l->fabric && t->speed == l->speed)
+		return &t->text;
+	t->set = true, t->m = m, t->sw = sw, t->fabric = l->fabric, t->speed = l->speed;
+	t->text.len = 0;
+	buf_puts(&t->text, interface_type(d, l, m, sw));
+	buf_putc(&t->text, ',');
+	layout_int(&t->text, llround(l->speed / 1e3));
+	buf_putc(&t->text, '\n');
+	return &t->text;
+}
+
+static inline char *put_at(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
 }
 
 /* A fibre cable's NetBox type from its fibre (a trunk's legs, a patch cord). */
@@ -468,31 +513,36 @@ static int write_cables(Output *o, const Design *d, Buf *b)
 	if (!f)
 		return 1;
 	const EndText *ends = ends_table(o, d)->ends;
-	Buf speed_cell = {0};
-	double speed = NAN;
+	TypeCell types[2] = {{0}, {0}};
 	buf_puts(b, "device,name,type,speed\n");
 	for (int i = 0; i < d->ncables; i++) {
 		const LinkInst *l = &d->links[d->cables[i].link];
 		for (int side = 0; side < 2; side++) {
-			End e = side ? l->z : l->a;
 			const EndText *x = &ends[2 * (size_t)i + (size_t)side];
-			ends_csv_device(b, x);
-			buf_putc(b, ',');
-			ends_csv_port(b, x);
-			buf_putc(b, ',');
-			buf_puts(b, interface_type(d, l, e));
-			buf_putc(b, ',');
-			if (l->speed != speed) { /* the speed's cell, once a run of links */
-				speed = l->speed;
-				speed_cell.len = 0;
-				layout_int(&speed_cell, llround(l->speed / 1e3));
-				buf_putc(&speed_cell, '\n');
+			const Buf *cell = type_cell(&types[side], d, l, side ? l->z : l->a);
+			if (!x->plain) {
+				ends_csv_device(b, x);
+				buf_putc(b, ',');
+				ends_csv_port(b, x);
+				buf_putc(b, ',');
+				buf_put(b, cell->s, cell->len);
+				continue;
 			}
-			buf_put(b, speed_cell.s, speed_cell.len);
+			/* device,port,TYPE,SPEED at a pointer after one check for room */
+			buf_reserve(b, (size_t)x->device_len + x->port_len + 2 + cell->len);
+			char *p = b->s + b->len;
+			p = put_at(p, x->device, x->device_len);
+			*p++ = ',';
+			p = put_at(p, x->port, x->port_len);
+			*p++ = ',';
+			p = put_at(p, cell->s, cell->len);
+			*p = '\0';
+			b->len = (size_t)(p - b->s);
 		}
 		layout_flush(o, f, b, false);
 	}
-	buf_free(&speed_cell);
+	buf_free(&types[0].text);
+	buf_free(&types[1].text);
 	layout_flush(o, f, b, true);
 	errors += output_close(o, f);
 
@@ -501,6 +551,12 @@ static int write_cables(Output *o, const Design *d, Buf *b)
 		return errors + 1;
 	buf_puts(b, "side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,side_b_name,"
 		    "type,status,label,length,length_unit\n");
+	/* ",TYPE,connected," kept for the last medium and fibre; ",LENGTH,m\n" for the last
+	 * length (by its bits: the same bits, the same text). */
+	Buf kind = {0}, length = {0};
+	int kind_media = -2, kind_fiber = -2;
+	uint64_t length_bits = 0;
+	bool length_set = false;
 	for (int i = 0; i < d->ncables; i++) {
 		const CableInst *c = &d->cables[i];
 		const EndText *pa = &ends[2 * (size_t)i], *pz = pa + 1;
@@ -509,22 +565,59 @@ static int write_cables(Output *o, const Design *d, Buf *b)
 			layout_flush(o, f, b, false);
 			continue;
 		}
-		ends_csv_device(b, pa);
-		buf_puts(b, ",dcim.interface,");
-		ends_csv_port(b, pa);
-		buf_putc(b, ',');
-		ends_csv_device(b, pz);
-		buf_puts(b, ",dcim.interface,");
-		ends_csv_port(b, pz);
-		buf_putc(b, ',');
-		buf_puts(b, cable_type(c));
-		buf_puts(b, ",connected,");
-		ir_cable_id(b, d, i);
-		buf_putc(b, ',');
-		layout_number(b, c->length, 2);
-		buf_puts(b, ",m\n");
+		if (c->media != kind_media || c->fiber != kind_fiber) {
+			kind_media = c->media, kind_fiber = c->fiber;
+			kind.len = 0;
+			buf_putc(&kind, ',');
+			buf_puts(&kind, cable_type(c));
+			buf_puts(&kind, ",connected,");
+		}
+		uint64_t bits;
+		memcpy(&bits, &c->length, sizeof bits);
+		if (!length_set || bits != length_bits) {
+			length_set = true, length_bits = bits;
+			length.len = 0;
+			buf_putc(&length, ',');
+			layout_number(&length, c->length, 2);
+			buf_puts(&length, ",m\n");
+		}
+		const char *id = d->cable_ids[i]; /* ir_cable_id's text */
+		size_t id_len = strlen(id);
+		if (!pa->plain || !pz->plain) {
+			ends_csv_device(b, pa);
+			buf_puts(b, ",dcim.interface,");
+			ends_csv_port(b, pa);
+			buf_putc(b, ',');
+			ends_csv_device(b, pz);
+			buf_puts(b, ",dcim.interface,");
+			ends_csv_port(b, pz);
+			buf_put(b, kind.s, kind.len);
+			buf_put(b, id, id_len);
+			buf_put(b, length.s, length.len);
+			layout_flush(o, f, b, false);
+			continue;
+		}
+		static const char iface[] = ",dcim.interface,";
+		enum { IFACE = sizeof iface - 1 };
+		buf_reserve(b, (size_t)pa->device_len + pa->port_len + pz->device_len + pz->port_len +
+				       2 * IFACE + 1 + kind.len + id_len + length.len);
+		char *p = b->s + b->len;
+		p = put_at(p, pa->device, pa->device_len);
+		p = put_at(p, iface, IFACE);
+		p = put_at(p, pa->port, pa->port_len);
+		*p++ = ',';
+		p = put_at(p, pz->device, pz->device_len);
+		p = put_at(p, iface, IFACE);
+		p = put_at(p, pz->port, pz->port_len);
+		p = put_at(p, kind.s, kind.len);
+		p = put_at(p, id, id_len);
+		p = put_at(p, length.s, length.len);
+		*p = '\0';
+		b->len = (size_t)(p - b->s);
 		layout_flush(o, f, b, false);
 	}
+	buf_free(&kind);
+	buf_free(&length);
 	layout_flush(o, f, b, true);
 	return errors + output_close(o, f);
 }

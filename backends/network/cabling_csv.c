@@ -21,6 +21,9 @@
  */
 #include "backends.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 static const char header[] =
 	"cable_id,label,a_site,a_row,a_rack,a_u,a_device,a_port,a_optic,z_site,z_row,z_rack,z_u,"
 	"z_device,z_port,z_optic,media,fiber_type,cable_model,length_m,run_m,speed_gbps,fabric,"
@@ -34,34 +37,19 @@ typedef struct OpticCell {
 	Buf text;
 } OpticCell;
 
-/* One end: site, row, rack, U, device, port (the ends' table's text), optic (site: the
- * design's, as a CSV cell). */
-static void put_end(Buf *b, const Buf *site, const EndText *e, const Part *optic,
-		    OpticCell *cell)
+/* An end's optic as a CSV cell (made again only when the part differs from the end's before),
+ * or NULL for an end without a module. */
+static const Buf *optic_cell(OpticCell *cell, const Part *optic)
 {
-	buf_put(b, site->s, site->len);
-	buf_put(b, e->csv, e->csv_len);
-	if (optic) {
-		if (!cell->set || cell->part != optic) {
-			cell->set = true;
-			cell->part = optic;
-			cell->text.len = 0;
-			text_csv_field(&cell->text, optic->name);
-		}
-		buf_put(b, cell->text.s, cell->text.len);
+	if (!optic)
+		return NULL;
+	if (!cell->set || cell->part != optic) {
+		cell->set = true;
+		cell->part = optic;
+		cell->text.len = 0;
+		text_csv_field(&cell->text, optic->name);
 	}
-	buf_putc(b, ',');
-}
-
-/* An end's switch cage and lane in it, from 1; empty for a NIC port or a device without cages. */
-static void put_cage(Buf *b, int cage, int lane)
-{
-	buf_putc(b, ',');
-	if (cage >= 0)
-		layout_int(b, cage + 1);
-	buf_putc(b, ',');
-	if (cage >= 0)
-		layout_int(b, lane + 1);
+	return &cell->text;
 }
 
 /* The trunk, panels, adapters and cords of a link through a trunk; empty fields otherwise. */
@@ -106,6 +94,73 @@ static bool repeat_same(Repeat *r, const void *k1, int k2, int k3)
 	return false;
 }
 
+/* The numbers' cells "length_m,run_m,speed_gbps," made once for each distinct three (by their
+ * bits, so the same three always give the same bytes), kept in a direct-mapped table: at
+ * 100,000 GPUs a few thousand distinct among 325,000 rows, in runs. A text longer than a
+ * slot holds is made again each time. */
+enum { NUM_BITS = 12, NUM_TEXT = 56 };
+typedef struct NumSlot {
+	uint64_t k[3];
+	uint32_t len; /* 0: empty (a filled slot holds at least the three commas) */
+	char text[NUM_TEXT];
+} NumSlot;
+
+static void numbers_text(Buf *b, double length, double run, double speed)
+{
+	layout_number(b, length, 2);
+	buf_putc(b, ',');
+	layout_fixed(b, run, 2);
+	buf_putc(b, ',');
+	layout_number(b, speed, 3);
+	buf_putc(b, ',');
+}
+
+/* The cells' text for the three, in a slot of slots or else in scratch; its length in *n. */
+static const char *numbers(NumSlot *slots, Buf *scratch, double length, double run, double speed,
+			   size_t *n)
+{
+	uint64_t k[3];
+	memcpy(&k[0], &length, sizeof k[0]);
+	memcpy(&k[1], &run, sizeof k[1]);
+	memcpy(&k[2], &speed, sizeof k[2]);
+	uint64_t h = k[0] * 0x9E3779B97F4A7C15u ^ k[1] * 0xC2B2AE3D27D4EB4Fu ^
+		     k[2] * 0x165667B19E3779F9u;
+	NumSlot *s = &slots[(h ^ h >> 29) >> (64 - NUM_BITS)];
+	if (s->len && s->k[0] == k[0] && s->k[1] == k[1] && s->k[2] == k[2]) {
+		*n = s->len;
+		return s->text;
+	}
+	scratch->len = 0;
+	numbers_text(scratch, length, run, speed);
+	*n = scratch->len;
+	if (scratch->len > NUM_TEXT)
+		return scratch->s;
+	memcpy(s->k, k, sizeof k);
+	memcpy(s->text, scratch->s, scratch->len);
+	s->len = (uint32_t)scratch->len;
+	return s->text;
+}
+
+static inline char *put_at(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* v as layout_int writes it, at p in b (with room for 21 bytes at p): returns past it. */
+static inline char *put_int_at(Buf *b, char *p, long long v)
+{
+	if (v >= 0 && v < 100) {
+		if (v >= 10)
+			*p++ = (char)('0' + v / 10);
+		*p++ = (char)('0' + v % 10);
+		return p;
+	}
+	b->len = (size_t)(p - b->s);
+	layout_int_any(b, v);
+	return b->s + b->len;
+}
+
 int cabling_csv_write(Output *o, const Design *d)
 {
 	FILE *f = output_file(o, "cabling.csv");
@@ -113,7 +168,10 @@ int cabling_csv_write(Output *o, const Design *d)
 		return 1;
 	const EndTable *t = ends_table(o, d);
 	const EndText *ends = t->ends;
-	Buf b = {0}, label = {0}, site = {0};
+	size_t nslots = (size_t)1 << NUM_BITS;
+	NumSlot *slots = xmalloc(nslots * sizeof *slots);
+	memset(slots, 0, nslots * sizeof *slots);
+	Buf b = {0}, label = {0}, site = {0}, scratch = {0};
 	Repeat medium = {0}, fabric = {0};
 	OpticCell optic_a = {0}, optic_z = {0};
 	text_csv_field(&site, d->site_name);
@@ -123,23 +181,10 @@ int cabling_csv_write(Output *o, const Design *d)
 		const CableInst *c = &d->cables[i];
 		const LinkInst *l = &d->links[c->link];
 		const EndText *a = &ends[2 * (size_t)i], *z = a + 1;
-		ir_cable_id(&b, d, i);
-		buf_putc(&b, ',');
-		/* The label "A-device:port - Z-device:port": a plain cell when its four parts are. */
-		Buf *lb = a->plain && z->plain ? &b : &label;
-		label.len = 0;
-		buf_put(lb, a->device, a->device_len);
-		buf_putc(lb, ':');
-		buf_put(lb, a->port, a->port_len);
-		buf_put(lb, " - ", 3);
-		buf_put(lb, z->device, z->device_len);
-		buf_putc(lb, ':');
-		buf_put(lb, z->port, z->port_len);
-		if (lb == &label)
-			text_csv_field(&b, label.s);
-		buf_putc(&b, ',');
-		put_end(&b, &site, a, c->module_a ? c->optic_a : NULL, &optic_a);
-		put_end(&b, &site, z, c->module_z ? c->optic_z : NULL, &optic_z);
+		/* The cells that repeat, made (or found) first; then the row up to the rail's
+		 * cell written at a pointer after one check for room. */
+		const Buf *oa = optic_cell(&optic_a, c->module_a ? c->optic_a : NULL);
+		const Buf *oz = optic_cell(&optic_z, c->module_z ? c->optic_z : NULL);
 		if (!repeat_same(&medium, c->cable, c->media, c->fiber)) {
 			Buf *m = &medium.text;
 			text_csv_field(m, c->media >= 0 ? enum_MEDIA.words[c->media] : "");
@@ -149,14 +194,6 @@ int cabling_csv_write(Output *o, const Design *d)
 			text_csv_field(m, c->cable ? c->cable->name : "");
 			buf_putc(m, ',');
 		}
-		buf_put(&b, medium.text.s, medium.text.len);
-		layout_number(&b, c->trunk >= 0 ? c->cord_a + d->trunks[c->trunk].length + c->cord_z
-					       : c->length, 2);
-		buf_putc(&b, ',');
-		layout_fixed(&b, c->run, 2);
-		buf_putc(&b, ',');
-		layout_number(&b, l->speed / 1e9, 3);
-		buf_putc(&b, ',');
 		if (!repeat_same(&fabric, NULL, l->fabric, l->tier)) {
 			Buf *m = &fabric.text;
 			text_csv_field(m, l->fabric >= 0 ? d->fabrics[l->fabric].name : "");
@@ -164,23 +201,105 @@ int cabling_csv_write(Output *o, const Design *d)
 			text_csv_field(m, ir_link_tier_names[l->tier]);
 			buf_putc(m, ',');
 		}
-		buf_put(&b, fabric.text.s, fabric.text.len);
+		size_t nums_len;
+		const char *nums = numbers(
+			slots, &scratch,
+			c->trunk >= 0 ? c->cord_a + d->trunks[c->trunk].length + c->cord_z : c->length,
+			c->run, l->speed / 1e9, &nums_len);
+		/* The label "A-device:port - Z-device:port": a plain cell when its four parts are. */
+		bool plain = a->plain && z->plain;
+		if (!plain) {
+			label.len = 0;
+			buf_put(&label, a->device, a->device_len);
+			buf_putc(&label, ':');
+			buf_put(&label, a->port, a->port_len);
+			buf_put(&label, " - ", 3);
+			buf_put(&label, z->device, z->device_len);
+			buf_putc(&label, ':');
+			buf_put(&label, z->port, z->port_len);
+			scratch.len = 0;
+			text_csv_field(&scratch, label.s);
+		}
+		const char *id = d->cable_ids[i]; /* ir_cable_id's text */
+		size_t id_len = strlen(id);
+		size_t label_len = plain ? (size_t)a->device_len + a->port_len + z->device_len +
+						   z->port_len + 5
+					 : scratch.len;
+		buf_reserve(&b, id_len + 1 + label_len + 1 + 2 * site.len + a->csv_len +
+					z->csv_len + (oa ? oa->len : 0) + (oz ? oz->len : 0) + 2 +
+					medium.text.len + nums_len + fabric.text.len);
+		char *p = b.s + b.len;
+		p = put_at(p, id, id_len);
+		*p++ = ',';
+		if (plain) {
+			p = put_at(p, a->device, a->device_len);
+			*p++ = ':';
+			p = put_at(p, a->port, a->port_len);
+			p = put_at(p, " - ", 3);
+			p = put_at(p, z->device, z->device_len);
+			*p++ = ':';
+			p = put_at(p, z->port, z->port_len);
+		} else {
+			p = put_at(p, scratch.s, scratch.len);
+		}
+		*p++ = ',';
+		p = put_at(p, site.s, site.len);
+		p = put_at(p, a->csv, a->csv_len);
+		if (oa && oa->len)
+			p = put_at(p, oa->s, oa->len);
+		*p++ = ',';
+		p = put_at(p, site.s, site.len);
+		p = put_at(p, z->csv, z->csv_len);
+		if (oz && oz->len)
+			p = put_at(p, oz->s, oz->len);
+		*p++ = ',';
+		p = put_at(p, medium.text.s, medium.text.len);
+		p = put_at(p, nums, nums_len);
+		p = put_at(p, fabric.text.s, fabric.text.len);
+		/* rail, plane, each end's cage and lane, assembly (the row's own id, mostly), the
+		 * trunk's cells empty, again at a pointer after one check for room (21 bytes an
+		 * integer: layout_int_any's most, so it never moves the buffer) */
+		const char *as = c->assembly == i ? id : d->cable_ids[c->assembly];
+		size_t as_len = c->assembly == i ? id_len : strlen(as);
+		b.len = (size_t)(p - b.s);
+		buf_reserve(&b, 6 * 22 + 6 + as_len + 9);
+		p = b.s + b.len;
 		if (l->rail >= 0)
-			layout_int(&b, l->rail + 1);
-		buf_putc(&b, ',');
-		layout_int(&b, l->plane + 1);
-		put_cage(&b, c->cage_a, c->lane_a);
-		put_cage(&b, c->cage_z, c->lane_z);
-		buf_putc(&b, ',');
-		ir_cable_id(&b, d, c->assembly);
-		put_trunk(&b, d, c);
-		buf_putc(&b, '\n');
+			p = put_int_at(&b, p, l->rail + 1);
+		*p++ = ',';
+		p = put_int_at(&b, p, l->plane + 1);
+		*p++ = ',';
+		if (c->cage_a >= 0)
+			p = put_int_at(&b, p, c->cage_a + 1);
+		*p++ = ',';
+		if (c->cage_a >= 0)
+			p = put_int_at(&b, p, c->lane_a + 1);
+		*p++ = ',';
+		if (c->cage_z >= 0)
+			p = put_int_at(&b, p, c->cage_z + 1);
+		*p++ = ',';
+		if (c->cage_z >= 0)
+			p = put_int_at(&b, p, c->lane_z + 1);
+		*p++ = ',';
+		p = put_at(p, as, as_len);
+		if (c->trunk < 0) {
+			p = put_at(p, ",,,,,,,\n", 8);
+			*p = '\0';
+			b.len = (size_t)(p - b.s);
+		} else {
+			*p = '\0';
+			b.len = (size_t)(p - b.s);
+			put_trunk(&b, d, c);
+			buf_putc(&b, '\n');
+		}
 		layout_flush(o, f, &b, false);
 	}
 	layout_flush(o, f, &b, true);
+	free(slots);
 	buf_free(&b);
 	buf_free(&label);
 	buf_free(&site);
+	buf_free(&scratch);
 	buf_free(&medium.text);
 	buf_free(&fabric.text);
 	buf_free(&optic_a.text);

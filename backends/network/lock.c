@@ -21,6 +21,7 @@
 #include "backends.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static const char header[] =
 	"record,name,kind,model,fabric,tier,rack,row,pos,u,a_device,a_port,a_port_name,z_device,z_port,"
@@ -36,12 +37,24 @@ static void put_head(Buf *b, const char *record, const char *name, int empty)
 		buf_putc(b, ',');
 }
 
+/* An end's port number (see the top of the file). */
+static inline int end_port(const Design *d, End e)
+{
+	return e.kind == END_NODE ? e.port - d->nodes[e.dev].first_port : e.port;
+}
+
+static inline char *put_at(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
 /* An end's device, its port number and name (see the top of the file). */
 static void put_end(Buf *b, const Design *d, End e, const EndText *x)
 {
 	ends_csv_device(b, x);
 	buf_putc(b, ',');
-	layout_int(b, e.kind == END_NODE ? e.port - d->nodes[e.dev].first_port : e.port);
+	layout_int(b, end_port(d, e));
 	buf_putc(b, ',');
 	ends_csv_port(b, x);
 }
@@ -101,21 +114,62 @@ int lock_write(Output *o, const Design *d)
 	put_fabrics(&b, d);
 	put_racks(o, &b, d, f);
 	const EndText *ends = ends_table(o, d)->ends;
+	/* ",,,FABRIC,TIER,,,,," made once for each run of cables of one fabric and tier. */
+	int tier_fabric = -1, tier = -1;
 	for (int i = 0; i < d->ncables; i++) {
 		const LinkInst *l = &d->links[d->cables[i].link];
 		if (l->fabric < 0)
 			continue;
-		buf_puts(&b, "cable,");
-		ir_cable_id(&b, d, i);
-		buf_puts(&b, ",,,");
-		text_csv_field(&b, d->fabrics[l->fabric].name);
-		buf_putc(&b, ',');
-		text_csv_field(&b, ir_link_tier_names[l->tier]);
-		buf_puts(&b, ",,,,,");
-		put_end(&b, d, l->a, &ends[2 * (size_t)i]);
-		buf_putc(&b, ',');
-		put_end(&b, d, l->z, &ends[2 * (size_t)i + 1]);
-		buf_puts(&b, ",\n");
+		if (l->fabric != tier_fabric || (int)l->tier != tier) {
+			tier_fabric = l->fabric;
+			tier = (int)l->tier;
+			tmp.len = 0;
+			buf_puts(&tmp, ",,,");
+			text_csv_field(&tmp, d->fabrics[l->fabric].name);
+			buf_putc(&tmp, ',');
+			text_csv_field(&tmp, ir_link_tier_names[l->tier]);
+			buf_puts(&tmp, ",,,,,");
+		}
+		const EndText *a = &ends[2 * (size_t)i], *z = a + 1;
+		const char *id = d->cable_ids[i]; /* ir_cable_id's text */
+		size_t id_len = strlen(id);
+		if (!a->plain || !z->plain) {
+			buf_puts(&b, "cable,");
+			buf_put(&b, id, id_len);
+			buf_put(&b, tmp.s, tmp.len);
+			put_end(&b, d, l->a, a);
+			buf_putc(&b, ',');
+			put_end(&b, d, l->z, z);
+			buf_puts(&b, ",\n");
+			layout_flush(o, f, &b, false);
+			continue;
+		}
+		/* Plain ends: the row at a pointer after one check for room (each port number
+		 * through layout_int, which has room: 21 bytes each). */
+		buf_reserve(&b, 6 + id_len + tmp.len + (size_t)a->device_len + a->port_len +
+					z->device_len + z->port_len + 2 * 24 + 8);
+		char *p = b.s + b.len;
+		p = put_at(p, "cable,", 6);
+		p = put_at(p, id, id_len);
+		p = put_at(p, tmp.s, tmp.len);
+		p = put_at(p, a->device, a->device_len);
+		*p++ = ',';
+		b.len = (size_t)(p - b.s);
+		layout_int(&b, end_port(d, l->a));
+		p = b.s + b.len;
+		*p++ = ',';
+		p = put_at(p, a->port, a->port_len);
+		*p++ = ',';
+		p = put_at(p, z->device, z->device_len);
+		*p++ = ',';
+		b.len = (size_t)(p - b.s);
+		layout_int(&b, end_port(d, l->z));
+		p = b.s + b.len;
+		*p++ = ',';
+		p = put_at(p, z->port, z->port_len);
+		p = put_at(p, ",\n", 2);
+		*p = '\0';
+		b.len = (size_t)(p - b.s);
 		layout_flush(o, f, &b, false);
 	}
 	layout_flush(o, f, &b, true);
