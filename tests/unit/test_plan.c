@@ -1404,6 +1404,20 @@ static void test_moe_permute(void)
 	done(d);
 }
 
+/* A 4-layer dense transformer (hidden 2,048, 16 heads, FFN 8,192, SwiGLU) in FP8 at TP, PP and
+ * CP 1, micro-batch 1, no recomputation, on small_model's 8 DGX H100, planned: the set-up of the
+ * by-hand tests of FP8's casts and amax reduction below. */
+static Built *dense_fp8(const WorkloadPlan **wp)
+{
+	Built *b = small_model("transformer(layers = 4, hidden = 2048, heads = 16, ffn = 8192, "
+			       "seq = 2048, vocab = 32000, activation = swiglu)",
+			       "tp = 1\n  pp = 1\n  cp = 1\n  micro_batch = 1\n  recompute = none\n"
+			       "  precision = fp8");
+	*wp = plan_of(b, "w");
+	CU_ASSERT_FATAL(*wp != NULL && (*wp)->r.found);
+	return b;
+}
+
 /* The FP8 casts (plan_fp8_cast_bytes), by hand: a dense SwiGLU layer, hidden 2,048, 16 heads of
  * 128 (q = k = v = o = 2,048), FFN 8,192, 2,048 tokens a micro-batch, TP 1, on H100. A cast
  * reads the BF16 element (2 bytes) and writes it in FP8 (c = the accelerator's fp8_cache: 2 on
@@ -1419,12 +1433,8 @@ static void test_moe_permute(void)
  * 4 x 2 x 2,048 bytes backward; its TP all-gathers move the FP8 copies, half the BF16 bytes. */
 static void test_fp8_casts(void)
 {
-	Built *b = small_model("transformer(layers = 4, hidden = 2048, heads = 16, ffn = 8192, "
-			       "seq = 2048, vocab = 32000, activation = swiglu)",
-			       "tp = 1\n  pp = 1\n  cp = 1\n  micro_batch = 1\n  recompute = none\n"
-			       "  precision = fp8");
-	const WorkloadPlan *wp = plan_of(b, "w");
-	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
+	const WorkloadPlan *wp;
+	Built *b = dense_fp8(&wp);
 	PlanConfig c = wp->r.best;
 	PlanHw hw = wp->hw;
 	CU_ASSERT_FATAL(!hw.fp8_current && hw.fp8_cache == 2);
@@ -1483,12 +1493,8 @@ static void test_fp8_casts(void)
  * 2v all-reduces a micro-batch, exposed. None under current scaling or in BF16. */
 static void test_fp8_amax(void)
 {
-	Built *b = small_model("transformer(layers = 4, hidden = 2048, heads = 16, ffn = 8192, "
-			       "seq = 2048, vocab = 32000, activation = swiglu)",
-			       "tp = 1\n  pp = 1\n  cp = 1\n  micro_batch = 1\n  recompute = none\n"
-			       "  precision = fp8");
-	const WorkloadPlan *wp = plan_of(b, "w");
-	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
+	const WorkloadPlan *wp;
+	Built *b = dense_fp8(&wp);
 	PlanHw hw = wp->hw;
 	CU_ASSERT_FATAL(!hw.fp8_current && hw.elem_bytes == 1);
 	for (int pp = 1; pp <= 2; pp++) {
@@ -1527,8 +1533,8 @@ static void test_fp8_amax(void)
 	"moe(layers = 4, hidden = 2048, heads = 16, seq = 2048, vocab = 32000, activation = swiglu, " \
 	"experts = 8, top_k = 2, expert_ffn = 4096)"
 
-/* MOE_8X2 in FP8 at EP 8, TP, PP and CP 1, micro-batch 1, on one H100 node, planned: the
- * set-up of the by-hand tests of the experts' FP8 traffic below. */
+/* MOE_8X2 in FP8 at EP 8, TP, PP and CP 1, micro-batch 1, on small_model's 8 DGX H100,
+ * planned: the set-up of the by-hand tests of the experts' FP8 traffic below. */
 static Built *moe_fp8_ep8(const WorkloadPlan **wp)
 {
 	Built *b = small_model(MOE_8X2,
