@@ -208,15 +208,15 @@ int cabling_csv_write(Output *o, const Design *d)
 			c->run, l->speed / 1e9, &nums_len);
 		/* The label "A-device:port - Z-device:port": a plain cell when its four parts are. */
 		bool plain = a->plain && z->plain;
-		if (!plain) {
+		if (!plain) { /* the lengths are the plain ends' only (EndText) */
 			label.len = 0;
-			buf_put(&label, a->device, a->device_len);
+			buf_puts(&label, a->device);
 			buf_putc(&label, ':');
-			buf_put(&label, a->port, a->port_len);
+			buf_puts(&label, a->port);
 			buf_put(&label, " - ", 3);
-			buf_put(&label, z->device, z->device_len);
+			buf_puts(&label, z->device);
 			buf_putc(&label, ':');
-			buf_put(&label, z->port, z->port_len);
+			buf_puts(&label, z->port);
 			scratch.len = 0;
 			text_csv_field(&scratch, label.s);
 		}
