@@ -590,6 +590,20 @@ static inline void layout_int(Buf *b, long long v)
 	}
 	layout_int_any(b, v);
 }
+/* v as layout_int writes it, at p in b (after buf_reserve with room for 21 bytes at p; b's
+ * length is p's when it calls out): returns past it. */
+static inline char *layout_int_at(Buf *b, char *p, long long v)
+{
+	if (v >= 0 && v < 100) {
+		if (v >= 10)
+			*p++ = (char)('0' + v / 10);
+		*p++ = (char)('0' + v % 10);
+		return p;
+	}
+	b->len = (size_t)(p - b->s);
+	layout_int_any(b, v);
+	return b->s + b->len;
+}
 /* Writes b to f and empties it once it holds 1 MiB, or whenever force (with output_put when f
  * is a stream of o's: no copy). */
 void layout_flush(Output *o, FILE *f, Buf *b, bool force);
@@ -867,10 +881,12 @@ typedef int (*ArtifactWriter)(Output *o, const Design *d);
  *   cgraph or GLPK (not known to be thread-safe), says diagnostics or allocates in the
  *   design's arena (the Ctx is one thread's);
  * EMIT_ENDS: reads the cable ends' table (ends.c), made first, on a thread of its own while
- *   the EMIT_MAIN writers run (and read by the switches' files when it is made);
+ *   the EMIT_MAIN writers run;
+ * EMIT_ENDS_READ: reads the table when an EMIT_ENDS writer had it made, but does not need it
+ *   (the switches' files take their peers' names from it), so waits for it like them;
  * EMIT_FIRST: among the largest, so started first (the others fill the other threads);
  * EMIT_LAST: after every other writer, alone (report.json lists what they wrote). */
-enum { EMIT_MAIN = 1, EMIT_ENDS = 2, EMIT_FIRST = 4, EMIT_LAST = 8 };
+enum { EMIT_MAIN = 1, EMIT_ENDS = 2, EMIT_FIRST = 4, EMIT_LAST = 8, EMIT_ENDS_READ = 16 };
 
 typedef struct Emitter {
 	const char *name; /* the --emit name: a file ("bom.csv") or a group ("switches") */

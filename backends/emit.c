@@ -58,7 +58,7 @@ const Emitter emit_table[] = {
 	{"topology.dot", "the fabric graph", topology_dot_write, EMIT_MAIN},
 	{"topology.svg", "the fabric drawing, when small enough", topology_svg_write, EMIT_MAIN},
 	{"switches", ("SONiC config_db.json and FRR frr.conf of every Ethernet switch (beyond 1,024 "
-		      "switches only when named)"), switch_configs_write, EMIT_FIRST},
+		      "switches only when named)"), switch_configs_write, EMIT_FIRST | EMIT_ENDS_READ},
 	/* GLPK */
 	{"model.lp", "the optimizer's model in CPLEX LP format, when choices were open",
 	 model_lp_write, EMIT_MAIN},
@@ -134,15 +134,13 @@ typedef struct Run {
 	int queue[PIECES_MAX + 1], nqueue, next; /* next: the first not taken (under mu) */
 } Run;
 
-/* Whether piece p reads the ends' table: the writers of a row per cable, and the switches'
- * files, which take their peers' names from it when it is made (and are not EMIT_ENDS: they
- * do not need it made). */
+/* Whether piece p reads the ends' table: EMIT_ENDS or EMIT_ENDS_READ. */
 static bool reads_ends(const Piece *p)
 {
 	if (p->emitter < 0)
 		return false;
 	const Emitter *e = &emit_table[p->emitter];
-	return (e->flags & EMIT_ENDS) || e->write == switch_configs_write;
+	return (e->flags & (EMIT_ENDS | EMIT_ENDS_READ)) != 0;
 }
 
 static void run_piece(Run *r, Piece *p)

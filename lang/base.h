@@ -102,6 +102,19 @@ typedef struct Buf {
 } Buf;
 /* Room for n more bytes and the NUL (for writing at b->s + b->len directly). */
 void buf_reserve(Buf *b, size_t n);
+/* After buf_reserve: the n bytes of s at p, returning past them; buf_end_at then makes b end at
+ * p (its length, the NUL). For writers that put a whole row at a pointer after one check for
+ * room rather than a buf_put a piece. */
+static inline char *buf_put_at(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+static inline void buf_end_at(Buf *b, char *p)
+{
+	*p = '\0';
+	b->len = (size_t)(p - b->s);
+}
 void buf_put_grow(Buf *b, const char *s, size_t n);
 /* buf_put, buf_puts and buf_putc copy in place when there is room and call out only to grow:
  * the backends put some hundred million small pieces into text at 100,000 GPUs

@@ -418,12 +418,6 @@ static const Buf *type_cell(TypeCell *t, const Design *d, const LinkInst *l, End
 	return &t->text;
 }
 
-static inline char *put_at(char *p, const char *s, size_t n)
-{
-	memcpy(p, s, n);
-	return p + n;
-}
-
 /* A fibre cable's NetBox type from its fibre (a trunk's legs, a patch cord). */
 static const char *fibre_type(int fiber)
 {
@@ -531,13 +525,12 @@ static int write_cables(Output *o, const Design *d, Buf *b)
 			/* device,port,TYPE,SPEED at a pointer after one check for room */
 			buf_reserve(b, (size_t)x->device_len + x->port_len + 2 + cell->len);
 			char *p = b->s + b->len;
-			p = put_at(p, x->device, x->device_len);
+			p = buf_put_at(p, x->device, x->device_len);
 			*p++ = ',';
-			p = put_at(p, x->port, x->port_len);
+			p = buf_put_at(p, x->port, x->port_len);
 			*p++ = ',';
-			p = put_at(p, cell->s, cell->len);
-			*p = '\0';
-			b->len = (size_t)(p - b->s);
+			p = buf_put_at(p, cell->s, cell->len);
+			buf_end_at(b, p);
 		}
 		layout_flush(o, f, b, false);
 	}
@@ -602,18 +595,17 @@ static int write_cables(Output *o, const Design *d, Buf *b)
 		buf_reserve(b, (size_t)pa->device_len + pa->port_len + pz->device_len + pz->port_len +
 				       2 * IFACE + 1 + kind.len + id_len + length.len);
 		char *p = b->s + b->len;
-		p = put_at(p, pa->device, pa->device_len);
-		p = put_at(p, iface, IFACE);
-		p = put_at(p, pa->port, pa->port_len);
+		p = buf_put_at(p, pa->device, pa->device_len);
+		p = buf_put_at(p, iface, IFACE);
+		p = buf_put_at(p, pa->port, pa->port_len);
 		*p++ = ',';
-		p = put_at(p, pz->device, pz->device_len);
-		p = put_at(p, iface, IFACE);
-		p = put_at(p, pz->port, pz->port_len);
-		p = put_at(p, kind.s, kind.len);
-		p = put_at(p, id, id_len);
-		p = put_at(p, length.s, length.len);
-		*p = '\0';
-		b->len = (size_t)(p - b->s);
+		p = buf_put_at(p, pz->device, pz->device_len);
+		p = buf_put_at(p, iface, IFACE);
+		p = buf_put_at(p, pz->port, pz->port_len);
+		p = buf_put_at(p, kind.s, kind.len);
+		p = buf_put_at(p, id, id_len);
+		p = buf_put_at(p, length.s, length.len);
+		buf_end_at(b, p);
 		layout_flush(o, f, b, false);
 	}
 	buf_free(&kind);

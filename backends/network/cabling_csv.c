@@ -52,13 +52,9 @@ static const Buf *optic_cell(OpticCell *cell, const Part *optic)
 	return &cell->text;
 }
 
-/* The trunk, panels, adapters and cords of a link through a trunk; empty fields otherwise. */
+/* The trunk, panels, adapters and cords of a link through a trunk (c->trunk >= 0). */
 static void put_trunk(Buf *b, const Design *d, const CableInst *c)
 {
-	if (c->trunk < 0) {
-		buf_puts(b, ",,,,,,,");
-		return;
-	}
 	buf_putc(b, ',');
 	ir_trunk_name(b, d, c->trunk);
 	buf_putc(b, ',');
@@ -141,26 +137,6 @@ static const char *numbers(NumSlot *slots, Buf *scratch, double length, double r
 	return s->text;
 }
 
-static inline char *put_at(char *p, const char *s, size_t n)
-{
-	memcpy(p, s, n);
-	return p + n;
-}
-
-/* v as layout_int writes it, at p in b (with room for 21 bytes at p): returns past it. */
-static inline char *put_int_at(Buf *b, char *p, long long v)
-{
-	if (v >= 0 && v < 100) {
-		if (v >= 10)
-			*p++ = (char)('0' + v / 10);
-		*p++ = (char)('0' + v % 10);
-		return p;
-	}
-	b->len = (size_t)(p - b->s);
-	layout_int_any(b, v);
-	return b->s + b->len;
-}
-
 int cabling_csv_write(Output *o, const Design *d)
 {
 	FILE *f = output_file(o, "cabling.csv");
@@ -229,33 +205,33 @@ int cabling_csv_write(Output *o, const Design *d)
 					z->csv_len + (oa ? oa->len : 0) + (oz ? oz->len : 0) + 2 +
 					medium.text.len + nums_len + fabric.text.len);
 		char *p = b.s + b.len;
-		p = put_at(p, id, id_len);
+		p = buf_put_at(p, id, id_len);
 		*p++ = ',';
 		if (plain) {
-			p = put_at(p, a->device, a->device_len);
+			p = buf_put_at(p, a->device, a->device_len);
 			*p++ = ':';
-			p = put_at(p, a->port, a->port_len);
-			p = put_at(p, " - ", 3);
-			p = put_at(p, z->device, z->device_len);
+			p = buf_put_at(p, a->port, a->port_len);
+			p = buf_put_at(p, " - ", 3);
+			p = buf_put_at(p, z->device, z->device_len);
 			*p++ = ':';
-			p = put_at(p, z->port, z->port_len);
+			p = buf_put_at(p, z->port, z->port_len);
 		} else {
-			p = put_at(p, scratch.s, scratch.len);
+			p = buf_put_at(p, scratch.s, scratch.len);
 		}
 		*p++ = ',';
-		p = put_at(p, site.s, site.len);
-		p = put_at(p, a->csv, a->csv_len);
+		p = buf_put_at(p, site.s, site.len);
+		p = buf_put_at(p, a->csv, a->csv_len);
 		if (oa && oa->len)
-			p = put_at(p, oa->s, oa->len);
+			p = buf_put_at(p, oa->s, oa->len);
 		*p++ = ',';
-		p = put_at(p, site.s, site.len);
-		p = put_at(p, z->csv, z->csv_len);
+		p = buf_put_at(p, site.s, site.len);
+		p = buf_put_at(p, z->csv, z->csv_len);
 		if (oz && oz->len)
-			p = put_at(p, oz->s, oz->len);
+			p = buf_put_at(p, oz->s, oz->len);
 		*p++ = ',';
-		p = put_at(p, medium.text.s, medium.text.len);
-		p = put_at(p, nums, nums_len);
-		p = put_at(p, fabric.text.s, fabric.text.len);
+		p = buf_put_at(p, medium.text.s, medium.text.len);
+		p = buf_put_at(p, nums, nums_len);
+		p = buf_put_at(p, fabric.text.s, fabric.text.len);
 		/* rail, plane, each end's cage and lane, assembly (the row's own id, mostly), the
 		 * trunk's cells empty, again at a pointer after one check for room (21 bytes an
 		 * integer: layout_int_any's most, so it never moves the buffer) */
@@ -265,30 +241,28 @@ int cabling_csv_write(Output *o, const Design *d)
 		buf_reserve(&b, 6 * 22 + 6 + as_len + 9);
 		p = b.s + b.len;
 		if (l->rail >= 0)
-			p = put_int_at(&b, p, l->rail + 1);
+			p = layout_int_at(&b, p, l->rail + 1);
 		*p++ = ',';
-		p = put_int_at(&b, p, l->plane + 1);
-		*p++ = ',';
-		if (c->cage_a >= 0)
-			p = put_int_at(&b, p, c->cage_a + 1);
+		p = layout_int_at(&b, p, l->plane + 1);
 		*p++ = ',';
 		if (c->cage_a >= 0)
-			p = put_int_at(&b, p, c->lane_a + 1);
+			p = layout_int_at(&b, p, c->cage_a + 1);
+		*p++ = ',';
+		if (c->cage_a >= 0)
+			p = layout_int_at(&b, p, c->lane_a + 1);
 		*p++ = ',';
 		if (c->cage_z >= 0)
-			p = put_int_at(&b, p, c->cage_z + 1);
+			p = layout_int_at(&b, p, c->cage_z + 1);
 		*p++ = ',';
 		if (c->cage_z >= 0)
-			p = put_int_at(&b, p, c->lane_z + 1);
+			p = layout_int_at(&b, p, c->lane_z + 1);
 		*p++ = ',';
-		p = put_at(p, as, as_len);
+		p = buf_put_at(p, as, as_len);
 		if (c->trunk < 0) {
-			p = put_at(p, ",,,,,,,\n", 8);
-			*p = '\0';
-			b.len = (size_t)(p - b.s);
+			p = buf_put_at(p, ",,,,,,,\n", 8);
+			buf_end_at(&b, p);
 		} else {
-			*p = '\0';
-			b.len = (size_t)(p - b.s);
+			buf_end_at(&b, p);
 			put_trunk(&b, d, c);
 			buf_putc(&b, '\n');
 		}

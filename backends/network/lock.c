@@ -43,12 +43,6 @@ static inline int end_port(const Design *d, End e)
 	return e.kind == END_NODE ? e.port - d->nodes[e.dev].first_port : e.port;
 }
 
-static inline char *put_at(char *p, const char *s, size_t n)
-{
-	memcpy(p, s, n);
-	return p + n;
-}
-
 /* An end's device, its port number and name (see the top of the file). */
 static void put_end(Buf *b, const Design *d, End e, const EndText *x)
 {
@@ -149,27 +143,22 @@ int lock_write(Output *o, const Design *d)
 		buf_reserve(&b, 6 + id_len + tmp.len + (size_t)a->device_len + a->port_len +
 					z->device_len + z->port_len + 2 * 24 + 8);
 		char *p = b.s + b.len;
-		p = put_at(p, "cable,", 6);
-		p = put_at(p, id, id_len);
-		p = put_at(p, tmp.s, tmp.len);
-		p = put_at(p, a->device, a->device_len);
+		p = buf_put_at(p, "cable,", 6);
+		p = buf_put_at(p, id, id_len);
+		p = buf_put_at(p, tmp.s, tmp.len);
+		p = buf_put_at(p, a->device, a->device_len);
 		*p++ = ',';
-		b.len = (size_t)(p - b.s);
-		layout_int(&b, end_port(d, l->a));
-		p = b.s + b.len;
+		p = layout_int_at(&b, p, end_port(d, l->a));
 		*p++ = ',';
-		p = put_at(p, a->port, a->port_len);
+		p = buf_put_at(p, a->port, a->port_len);
 		*p++ = ',';
-		p = put_at(p, z->device, z->device_len);
+		p = buf_put_at(p, z->device, z->device_len);
 		*p++ = ',';
-		b.len = (size_t)(p - b.s);
-		layout_int(&b, end_port(d, l->z));
-		p = b.s + b.len;
+		p = layout_int_at(&b, p, end_port(d, l->z));
 		*p++ = ',';
-		p = put_at(p, z->port, z->port_len);
-		p = put_at(p, ",\n", 2);
-		*p = '\0';
-		b.len = (size_t)(p - b.s);
+		p = buf_put_at(p, z->port, z->port_len);
+		p = buf_put_at(p, ",\n", 2);
+		buf_end_at(&b, p);
 		layout_flush(o, f, &b, false);
 	}
 	layout_flush(o, f, &b, true);

@@ -734,12 +734,8 @@ static void port_table(Writer *w, int t, Buf *out, int np, const SwitchPort *por
 			if (k)
 				buf_put(out, ",", 1);
 			buf_put(out, tl + h[0], h[1]);
-			Buf *d = &w->scratch;
-			d->len = 0;
-			buf_put(d, pt->dev, pt->ndev);
-			buf_put(d, " ", 1);
-			buf_put(d, pt->port, pt->nport);
-			configdb_stringn(out, d->s, d->len);
+			describe_peer(w, pt);
+			configdb_stringn(out, w->scratch.s, w->scratch.len);
 			buf_put(out, tl + e[0], e[1]);
 			continue;
 		}

@@ -66,7 +66,7 @@ static inline void unite(int *parent, int a, int b)
 
 /* Union-find index of a link end: switches, then NIC ports, then extra devices' ports, then
  * nodes (a torus end: the node forwards between its ports). */
-static int vertex(const Verifier *v, End e, bool torus)
+static inline int vertex(const Verifier *v, End e, bool torus)
 {
 	const Design *d = v->d;
 	switch (e.kind) {
@@ -213,16 +213,6 @@ static bool ends_clean(Verifier *v, size_t sw_total, size_t extra_total)
 	return true;
 }
 
-/* A link end's vertex where nodes do not forward (vertex(), without its torus case). */
-static inline int switched_vertex(const Verifier *v, End e)
-{
-	const Design *d = v->d;
-	return e.kind == END_SWITCH ? e.dev
-	       : e.kind == END_NODE ? d->nswitches + e.port
-	       : e.kind == END_EXTRA ? d->nswitches + d->nports + v->extra_base[e.dev] + e.port
-				     : -1;
-}
-
 /* Whether each plane of fabric fi is connected, all planes in one union-find, the common case:
  * when every end was clean (ends_clean) and the nodes do not forward, no two links share a
  * vertex but at a switch, whose links are all of its plane, so the planes share no vertex
@@ -241,7 +231,7 @@ static bool planes_connected(Verifier *v, int fi, int last)
 		return false;
 	for (int i = f->first_link; i < last; i++) {
 		const LinkInst *l = &d->links[i];
-		int a = switched_vertex(v, l->a), z = switched_vertex(v, l->z);
+		int a = vertex(v, l->a, false), z = vertex(v, l->z, false);
 		if (a < 0 || z < 0 || l->plane >= f->planes)
 			return false;
 		unite(parent, a, z);
@@ -249,7 +239,7 @@ static bool planes_connected(Verifier *v, int fi, int last)
 	for (int pl = 0; pl < f->planes; pl++)
 		root[pl] = -1;
 	for (int i = f->first_link; i < last; i++) {
-		int r = find(parent, switched_vertex(v, d->links[i].a)), *x = &root[d->links[i].plane];
+		int r = find(parent, vertex(v, d->links[i].a, false)), *x = &root[d->links[i].plane];
 		if (*x < 0)
 			*x = r;
 		else if (r != *x)

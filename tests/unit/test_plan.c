@@ -277,6 +277,15 @@ static Built *small_model(const char *model, const char *workload)
 	return build(spec);
 }
 
+/* small_model planned: *wp its workload's plan, which must be found. */
+static Built *small_planned(const char *model, const char *workload, const WorkloadPlan **wp)
+{
+	Built *b = small_model(model, workload);
+	*wp = plan_of(b, "w");
+	CU_ASSERT_FATAL(*wp != NULL && (*wp)->r.found);
+	return b;
+}
+
 static Built *small(const char *workload)
 {
 	return small_model("transformer(layers = 32, hidden = 4096, heads = 32, query_groups = 8, "
@@ -1404,19 +1413,14 @@ static void test_moe_permute(void)
 	done(d);
 }
 
-/* A 4-layer dense transformer (hidden 2,048, 16 heads, FFN 8,192, SwiGLU) in FP8 at TP, PP and
- * CP 1, micro-batch 1, no recomputation, on small_model's 8 DGX H100, planned: the set-up of the
- * by-hand tests of FP8's casts and amax reduction below. */
-static Built *dense_fp8(const WorkloadPlan **wp)
-{
-	Built *b = small_model("transformer(layers = 4, hidden = 2048, heads = 16, ffn = 8192, "
-			       "seq = 2048, vocab = 32000, activation = swiglu)",
-			       "tp = 1\n  pp = 1\n  cp = 1\n  micro_batch = 1\n  recompute = none\n"
-			       "  precision = fp8");
-	*wp = plan_of(b, "w");
-	CU_ASSERT_FATAL(*wp != NULL && (*wp)->r.found);
-	return b;
-}
+/* The set-up of the by-hand tests of FP8's casts and amax reduction below: a 4-layer dense
+ * transformer (hidden 2,048, 16 heads, FFN 8,192, SwiGLU) in FP8 at TP, PP and CP 1,
+ * micro-batch 1, no recomputation (small_planned). */
+#define DENSE_4L \
+	"transformer(layers = 4, hidden = 2048, heads = 16, ffn = 8192, seq = 2048, vocab = 32000, " \
+	"activation = swiglu)"
+#define FP8_TP1 \
+	"tp = 1\n  pp = 1\n  cp = 1\n  micro_batch = 1\n  recompute = none\n  precision = fp8"
 
 /* The FP8 casts (plan_fp8_cast_bytes), by hand: a dense SwiGLU layer, hidden 2,048, 16 heads of
  * 128 (q = k = v = o = 2,048), FFN 8,192, 2,048 tokens a micro-batch, TP 1, on H100. A cast
@@ -1434,7 +1438,7 @@ static Built *dense_fp8(const WorkloadPlan **wp)
 static void test_fp8_casts(void)
 {
 	const WorkloadPlan *wp;
-	Built *b = dense_fp8(&wp);
+	Built *b = small_planned(DENSE_4L, FP8_TP1, &wp);
 	PlanConfig c = wp->r.best;
 	PlanHw hw = wp->hw;
 	CU_ASSERT_FATAL(!hw.fp8_current && hw.fp8_cache == 2);
@@ -1494,7 +1498,7 @@ static void test_fp8_casts(void)
 static void test_fp8_amax(void)
 {
 	const WorkloadPlan *wp;
-	Built *b = dense_fp8(&wp);
+	Built *b = small_planned(DENSE_4L, FP8_TP1, &wp);
 	PlanHw hw = wp->hw;
 	CU_ASSERT_FATAL(!hw.fp8_current && hw.elem_bytes == 1);
 	for (int pp = 1; pp <= 2; pp++) {
@@ -1533,17 +1537,9 @@ static void test_fp8_amax(void)
 	"moe(layers = 4, hidden = 2048, heads = 16, seq = 2048, vocab = 32000, activation = swiglu, " \
 	"experts = 8, top_k = 2, expert_ffn = 4096)"
 
-/* MOE_8X2 in FP8 at EP 8, TP, PP and CP 1, micro-batch 1, on small_model's 8 DGX H100,
- * planned: the set-up of the by-hand tests of the experts' FP8 traffic below. */
-static Built *moe_fp8_ep8(const WorkloadPlan **wp)
-{
-	Built *b = small_model(MOE_8X2,
-			       "ep = 8\n  tp = 1\n  pp = 1\n  cp = 1\n  micro_batch = 1\n"
-			       "  precision = fp8");
-	*wp = plan_of(b, "w");
-	CU_ASSERT_FATAL(*wp != NULL && (*wp)->r.found);
-	return b;
-}
+/* The set-up of the by-hand tests of the experts' FP8 traffic below: MOE_8X2 in FP8 at EP 8,
+ * TP, PP and CP 1, micro-batch 1 (small_planned). */
+#define FP8_EP8 "ep = 8\n  tp = 1\n  pp = 1\n  cp = 1\n  micro_batch = 1\n  precision = fp8"
 
 /* The dispatch all-to-all's precision (fp8_dispatch), by hand: 8 experts, top-2, hidden 2,048,
  * a micro-batch of 2,048 tokens at EP 8 inside one H100 node: k·T·h = 8,388,608 elements go
@@ -1554,7 +1550,7 @@ static Built *moe_fp8_ep8(const WorkloadPlan **wp)
 static void test_fp8_dispatch(void)
 {
 	const WorkloadPlan *wp;
-	Built *b = moe_fp8_ep8(&wp);
+	Built *b = small_planned(MOE_8X2, FP8_EP8, &wp);
 	PlanConfig c = wp->r.best;
 	CU_ASSERT(!c.fp8_dispatch && c.ep == 8 && c.recompute != RC_FULL);
 	PlanLayer bf16, fp8;
@@ -1592,7 +1588,7 @@ static void test_fp8_dispatch(void)
 static void test_moe_fp8_pad(void)
 {
 	const WorkloadPlan *wp;
-	Built *b = moe_fp8_ep8(&wp);
+	Built *b = small_planned(MOE_8X2, FP8_EP8, &wp);
 	PlanConfig c = wp->r.best;
 	CU_ASSERT(wp->hw.elem_bytes < 2 && c.capacity == 0 && !c.fp8_dispatch);
 	CU_ASSERT_DOUBLE_EQUAL(plan_moe_fp8_pad_bytes(&wp->model, &wp->hw, &c), 67108864, 0.5);
