@@ -440,6 +440,9 @@ typedef enum {
 #define PORT_ALIASES(X) X(ETP, "etp") X(EOS, "eos")
 /* How capex is written off (passes/design/finance.c). */
 #define DEPRECIATIONS(X) X(STRAIGHT_LINE, "straight_line") X(DECLINING_BALANCE, "declining_balance")
+/* The measured matrix-multiply throughput tables by size an accelerator's multiplies follow
+ * (passes/plan/gemm_size.c). */
+#define GEMM_TABLES(X) X(NONE, "none") X(SM100, "sm100")
 
 /* ENUM_FAMILIES(F): F(FAMILY, words, CONSTANT_PREFIX) for every family above. */
 #define ENUM_FAMILIES(F)                                                                      \
@@ -455,7 +458,7 @@ typedef enum {
 	F(CP_COMM, CP_COMMS, CPC)                                                             \
 	F(NORM, NORMS, NORM) F(POSITION, POSITIONS, POS)                                      \
 	F(PORT_NAMING, PORT_NAMINGS, PN) F(PORT_ALIAS, PORT_ALIASES, PA)                      \
-	F(DEPRECIATION, DEPRECIATIONS, DEP)
+	F(DEPRECIATION, DEPRECIATIONS, DEP) F(GEMM_TABLE, GEMM_TABLES, GT)
 
 /* One C enum per family: FF_SXM ..., PROTO_INFINIBAND ..., CONN_OSFP ..., MEDIA_DAC ... */
 #define X(c, w) FF_##c,
@@ -526,6 +529,9 @@ typedef enum { PORT_ALIASES(X) PA_COUNT } PortAlias;
 #undef X
 #define X(c, w) DEP_##c,
 typedef enum { DEPRECIATIONS(X) DEP_COUNT } Depreciation;
+#undef X
+#define X(c, w) GT_##c,
+typedef enum { GEMM_TABLES(X) GT_COUNT } GemmTable;
 #undef X
 
 typedef struct EnumFamily {

@@ -74,6 +74,7 @@ struct Part {
 		double attention_eff;     /* fused attention's forward, of the BF16 peak */
 		double attention_bwd_eff; /* its backward */
 		bool fp8_tn_only;         /* FP8 GEMMs K-major only: a transposed weight copy kept */
+		int gemm_table;           /* GemmTable: multiply throughput by size (GT_NONE: flat) */
 		double scale_up_eff;      /* fraction of scale_up_bw a collective attains */
 		bool scale_up_reduction;  /* NVLink SHARP (NVLS) in the domain's switches */
 		double host_bw;           /* B/s to the host's memory, one direction; 0: none */
@@ -949,6 +950,7 @@ typedef struct PlanHw {
 	double fp8_cache;    /* bytes a weight's FP8 copies take in an FP8 run: 1, 2 when
 			      * fp8_tn_only (the transpose too); 0 in BF16 */
 	double elem_bytes;   /* bytes of a matmul operand: 2 (bf16) or 1 (fp8) */
+	int gemm_table;      /* GemmTable: the accelerator's measured throughput by size */
 	bool fp8_current;    /* FP8 with current scaling (fp8_current_scaling): an amax pass a cast */
 	double hbm;          /* bytes of HBM */
 	double hbm_usable;   /* bytes a plan may fill (HBM less PLAN_HBM_RESERVE_BYTES) */

@@ -252,6 +252,7 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 				? att
 				: pt->accel.attention_eff;
 		pt->accel.fp8_tn_only = field_bool(x, FLD_ACCELERATOR_FP8_TN_ONLY);
+		pt->accel.gemm_table = field_enum(x, FLD_ACCELERATOR_GEMM_TABLE);
 		pt->accel.scale_up_eff = field_num(x, FLD_ACCELERATOR_SCALE_UP_EFFICIENCY);
 		pt->accel.scale_up_reduction = field_bool(x, FLD_ACCELERATOR_SCALE_UP_REDUCTION);
 		pt->accel.host_bw = opt_num(x, FLD_ACCELERATOR_HOST_BANDWIDTH) / 8;

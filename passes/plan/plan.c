@@ -208,6 +208,7 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	bool fp8 = field_enum(w, FLD_WORKLOAD_PRECISION) == PREC_FP8;
 	hw->peak = fp8 ? (isnan(a->accel.fp8) ? 0 : a->accel.fp8) : hw->peak16;
 	hw->elem_bytes = fp8 ? 1 : 2;
+	hw->gemm_table = a->accel.gemm_table;
 	hw->eff_large = fp8 ? a->accel.fp8_matmul_eff : a->accel.matmul_eff;
 	hw->eff16 = a->accel.matmul_eff;
 	hw->attn_eff = a->accel.attention_eff;

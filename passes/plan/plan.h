@@ -70,6 +70,7 @@ void plan_fp8_cast_bytes(const PlanModel *m, const PlanHw *hw, const PlanConfig 
 double plan_state_bytes_per_param(bool dopt, double dp_group);
 double plan_optimizer_bytes(const PlanConfig *c);
 double plan_matmul_efficiency(const PlanHw *hw, double m, double n, double k);
+
 double plan_group_bandwidth(const PlanHw *hw, double span_gpus);
 typedef enum {
 	COLL_ALL_REDUCE, COLL_REDUCE_SCATTER, COLL_ALL_GATHER, COLL_ALL_TO_ALL, COLL_RING_PASS
@@ -162,6 +163,12 @@ static inline bool plan_offload_over_host(const PlanHw *hw, const PlanLayer *l, 
  * the compute (0 for k = 0). */
 double plan_offload_exposed(const PlanModel *m, const PlanHw *hw, const PlanConfig *c,
 			    const PlanLayer *l);
+
+/* ---- gemm_size.c: measured multiply throughput by size -------------------------------------- */
+
+/* The share of its large-matrix efficiency an m × k by k × n multiply keeps on an accelerator
+ * with measured table `table` (GemmTable; GT_NONE: 1), in FP8 or BF16. */
+double gemm_size_factor(int table, bool fp8, double m, double n, double k);
 
 /* ---- plan_search.c: the exhaustive search --------------------------------------------------- */
 

@@ -530,14 +530,22 @@ void plan_stage_params(const PlanModel *m, const PlanConfig *c, double *dense, d
  * reduced in proportion where the multiply's arithmetic intensity I = 2mnk / bytes moved is
  * below the ridge point peak·eff/HBM bandwidth (the roofline, Williams, Waterman and Patterson,
  * CACM 2009; NVIDIA, "Matrix Multiplication Background User's Guide": GEMMs below the
- * ops:byte ratio are memory-bound). Operands of elem_bytes, a BF16 result. */
+ * ops:byte ratio are memory-bound), or, on an accelerator with a measured table of throughput
+ * by size (gemm_table; gemm_size.c), by the share of the large-matrix rate a multiply of its
+ * size was measured to keep, whichever is less (the measurement includes its memory-bound
+ * part). Operands of elem_bytes, a BF16 result. */
 static double roofline(const PlanHw *hw, double peak, double eff, double elem, double m, double n,
 		       double k)
 {
 	double bytes = elem * (m * k + k * n) + 2 * m * n;
 	double intensity = 2 * m * n * k / bytes;
 	double ridge = peak * eff / hw->hbm_bw;
-	return eff * (intensity < ridge ? intensity / ridge : 1);
+	double r = intensity < ridge ? intensity / ridge : 1;
+	if (hw->gemm_table != GT_NONE) {
+		double f = gemm_size_factor(hw->gemm_table, elem < 2, m, n, k);
+		r = f < r ? f : r;
+	}
+	return eff * r;
 }
 
 double plan_matmul_efficiency(const PlanHw *hw, double m, double n, double k)
