@@ -133,6 +133,25 @@ static double routed_tokens(const PlanConfig *c, double tokens)
 	return c->fold ? tokens / c->tp : tokens;
 }
 
+/* The capacity factor padding each expert's tokens (capacity_factor; 0, dropless: 1). */
+static double capacity_factor(const PlanConfig *c)
+{
+	return c->capacity > 0 ? c->capacity : 1;
+}
+
+/* Rows a rank dispatches per micro-batch: each routed token's k copies, padded by the capacity
+ * factor (cf·k·T, T the routed tokens). */
+static double dispatched_rows(const PlanModel *m, const PlanConfig *c, double tokens)
+{
+	return capacity_factor(c) * routed_tokens(c, tokens) * m->top_k;
+}
+
+/* Model chunks a pipeline rank holds (the interleaving v; unset: 1). */
+static double chunks(const PlanConfig *c)
+{
+	return c->v > 0 ? c->v : 1;
+}
+
 /* ---- FLOPs (Narayanan et al., SC'21, §5.1 and appendix, generalised) ------------------------ */
 
 /* The attention's widths per token: queries q = a·dq, keys k = g·dq, values v = g·dv and the
@@ -378,7 +397,7 @@ double plan_inflight_layers(const PlanModel *m, const PlanConfig *c, int microba
  * pipeline, the model's layers (plan_inflight_layers). */
 double plan_last_inflight_layers(const PlanModel *m, const PlanConfig *c, int microbatches)
 {
-	int pp = c->pp, v = c->v > 0 ? c->v : 1;
+	int pp = c->pp, v = (int)chunks(c);
 	if (pp <= 1)
 		return m->layers;
 	double first, mid, last;
@@ -431,7 +450,7 @@ double plan_layer_activation_bytes(const PlanModel *m, const PlanConfig *c, bool
 	double mlp_per = m->mats > 2 ? 6 : 4;
 	/* A capacity factor pads each expert's input to cf x its balanced share (Fedus et al.,
 	 * "Switch Transformers", JMLR 2022, §2.2): cf x the routed activations. */
-	double cf = c->capacity > 0 ? c->capacity : 1;
+	double cf = capacity_factor(c);
 	double mlp = moe ? (cf * m->top_k + m->shared) * mlp_per * m->expert_ffn + cf * 2 * h * m->top_k
 			 : mlp_per * m->ffn;
 	double split = 2 * (x.q + x.k) + 2 * x.v + 2 * x.o + mlp;
@@ -464,7 +483,7 @@ double plan_fp8_activation_saving(const PlanModel *m, const PlanConfig *c, bool 
 		return 0;
 	double h = m->hidden, ad = attn_dims(m).o;
 	double tokens = (double)c->micro * m->seq / c->cp, t = c->tp;
-	double cf = c->capacity > 0 ? c->capacity : 1;
+	double cf = capacity_factor(c);
 	double fc2 = moe ? (cf * m->top_k + m->shared) * m->expert_ffn : m->ffn;
 	return tokens * (2 * h / (c->sp ? t : 1) + (ad + fc2) / t);
 }
@@ -719,7 +738,7 @@ double plan_moe_permute_bytes(const PlanModel *m, const PlanConfig *c)
 	if (m->experts <= 1)
 		return 0;
 	double tokens = routed_tokens(c, (double)c->micro * m->seq / c->cp), h = m->hidden;
-	double cf = c->capacity > 0 ? c->capacity : 1, local = m->experts / c->ep;
+	double cf = capacity_factor(c), local = m->experts / c->ep;
 	return 2 * h * (2 * tokens + (local > 1 ? 4 * cf * m->top_k * tokens : 0));
 }
 
@@ -816,8 +835,7 @@ void plan_fp8_cast_bytes(const PlanModel *m, const PlanHw *hw, const PlanConfig 
 		fg = (mats - 1) * m->ffn / t + hs;
 	} else {
 		double fe = m->expert_ffn, et = expert_tp(c);
-		double cf = c->capacity > 0 ? c->capacity : 1;
-		double routed = cf * m->top_k * routed_tokens(c, tokens) / tokens;
+		double routed = dispatched_rows(m, c, tokens) / tokens; /* rows a token */
 		f = routed * (h + fe / et) + (m->shared > 0 ? hs + m->shared * fe / t : 0);
 		fg = routed * ((mats - 1) * fe / et + h) +
 		     (m->shared > 0 ? m->shared * (mats - 1) * fe / t + hs : 0);
@@ -900,8 +918,7 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	} else {
 		/* Tokens per local expert when routing balances: tokens·k·e/E (each of E/e experts). */
 		double fe = m->expert_ffn, local = m->experts / c->ep, et = expert_tp(c);
-		double cf = c->capacity > 0 ? c->capacity : 1;
-		double te = cf * routed_tokens(c, tokens) * m->top_k * c->ep / m->experts;
+		double te = dispatched_rows(m, c, tokens) * c->ep / m->experts;
 		mm += gemm(hw, local, te, (m->mats - 1) * fe / et, h) + gemm(hw, local, te, h, fe / et);
 		mm += gemm(hw, m->shared, tokens, (m->mats - 1) * fe / t, h) +
 		      gemm(hw, m->shared, tokens, h, fe / t);
@@ -944,10 +961,18 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	double act_bytes = tokens * h * 2;
 	double ag_attn = act_bytes * hw->elem_bytes / 2, ag_ffn = moe ? act_bytes : ag_attn;
 	double rs = t > 1 && c->sp ? collective(hw, t, t, COLL_REDUCE_SCATTER, act_bytes) : 0;
-	o->tp = t <= 1 ? 0
-		: c->sp ? 2 * rs + collective(hw, t, t, COLL_ALL_GATHER, ag_attn) +
-				  collective(hw, t, t, COLL_ALL_GATHER, ag_ffn)
-			: 2 * collective(hw, t, t, COLL_ALL_REDUCE, act_bytes);
+	/* Folded, the MoE block has no TP collectives (the experts are whole and the tokens stay
+	 * in their SP shard): of the layer's two reduce-scatter/all-gather pairs only the
+	 * attention's is left. */
+	if (t <= 1)
+		o->tp = 0;
+	else if (moe && c->fold)
+		o->tp = c->sp ? rs + collective(hw, t, t, COLL_ALL_GATHER, ag_attn)
+			      : collective(hw, t, t, COLL_ALL_REDUCE, act_bytes);
+	else
+		o->tp = c->sp ? 2 * rs + collective(hw, t, t, COLL_ALL_GATHER, ag_attn) +
+					collective(hw, t, t, COLL_ALL_GATHER, ag_ffn)
+			      : 2 * collective(hw, t, t, COLL_ALL_REDUCE, act_bytes);
 	/* CP: the exchange of K and V between the cp ranks of a sequence, each of the types
 	 * Megatron-LM offers (--cp-comm-type) that the plan allows (none but p2p without CP). */
 	for (int k = 0; k < CPC_COUNT; k++)
@@ -996,16 +1021,9 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	 * the combine in BF16, as DeepSeek-V3's own (DeepSeek-AI 2024, §3.3.4). */
 	double db = c->fp8_dispatch ? hw->elem_bytes : 2; /* bytes of a dispatched element */
 	/* Padded to capacity, the all-to-all carries cf x the routed tokens. */
-	double routed = (c->capacity > 0 ? c->capacity : 1) * routed_tokens(c, tokens) * m->top_k * h;
+	double routed = dispatched_rows(m, c, tokens) * h;
 	/* Folded, the EP group is ep consecutive GPUs (TP innermost, then EP). */
 	double span_ep = c->fold ? (double)c->ep : (double)t * c->cp * c->ep;
-	/* Folded, the MoE block has no TP collectives (the experts are whole and the tokens stay
-	 * in their SP shard): of the layer's two reduce-scatter/all-gather pairs only the
-	 * attention's is left. */
-	if (moe && c->fold)
-		o->tp = t <= 1 ? 0
-			: c->sp ? rs + collective(hw, t, t, COLL_ALL_GATHER, ag_attn)
-				: collective(hw, t, t, COLL_ALL_REDUCE, act_bytes);
 	o->ep = moe && c->ep > 1
 			? collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, routed * db) +
 				  collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, routed * 2)
@@ -1028,7 +1046,7 @@ double plan_chunk_layers(const PlanModel *m, const PlanConfig *c)
 {
 	double first, mid, last;
 	stage_layers(m, c, &first, &mid, &last);
-	return fmax(mid, first) / (c->v > 0 ? c->v : 1);
+	return fmax(mid, first) / chunks(c);
 }
 
 /* Block recomputation (Megatron-LM, --recompute-method block --recompute-num-layers k:
@@ -1246,7 +1264,7 @@ static double amax_reduction(const PlanHw *hw, const PlanConfig *c, double stage
 	double n = (double)c->tp * c->dp * c->cp;
 	double fwd = plan_collective(hw, n, n, COLL_ALL_REDUCE, stage * 4 * 3 * 4);
 	double bwd = plan_collective(hw, n, n, COLL_ALL_REDUCE, stage * 4 * 2 * 4);
-	return (c->v > 0 ? c->v : 1) * (fwd + bwd);
+	return chunks(c) * (fwd + bwd);
 }
 
 /* Time per step and what follows from it (MFU, tokens/s, FLOP/s per GPU). */
