@@ -402,7 +402,12 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 		if (m->dense_layers > 0)
 			fprintf(f, "--moe-layer-freq ([0]*%.0f+[1]*%.0f)\n", m->dense_layers,
 				m->layers - m->dense_layers);
-		fprintf(f, "--moe-grouped-gemm\n--moe-token-dispatcher-type alltoall\n");
+		/* HybridEP is the flex dispatcher's backend (Megatron-Core TransformerConfig,
+		 * moe_token_dispatcher_type "flex", moe_flex_dispatcher_backend "hybridep"). */
+		fprintf(f, "--moe-grouped-gemm\n%s",
+			c->hybrid_ep ? "--moe-token-dispatcher-type flex\n"
+				       "--moe-flex-dispatcher-backend hybridep\n"
+				     : "--moe-token-dispatcher-type alltoall\n");
 		if (c->capacity > 0)
 			fprintf(f, "--moe-expert-capacity-factor %g\n--moe-pad-expert-input-to-capacity\n",
 				c->capacity);

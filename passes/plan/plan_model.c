@@ -712,6 +712,51 @@ static double params_collective(const PlanHw *hw, double span, double n, double 
 	return collective(hw, span, n, kind, per * dense) + collective(hw, span, ne, kind, per * expert);
 }
 
+/* ---- HybridEP (ep_dispatcher = hybridep) ------------------------------------------------------ */
+
+/* Ranks of the EP group a token is sent to under HybridEP: each rank holding at least one of its
+ * k experts, once (HybridEP's dispatch sends a token once to each such rank and the rank's
+ * permute copies it to its local experts: "no redundant communication during data
+ * distribution", deep_ep docs/README_Hybrid-EP.md; its test, tests/test_hybrid_ep.py at
+ * 098da2a, counts dispatched_hidden's rows, a token once a rank, its local experts in
+ * local_expert_routing_map), where the all-to-all dispatcher sends each of the k routed copies.
+ * With the k experts uniformly random among the E, as the benchmarked runs route
+ * (Megatron-Core's moe_router_force_load_balancing draws random logits, moe_utils.py
+ * apply_random_logits; the README's benchmarks, "Router: Random Uniform"), a rank's E/e
+ * experts are all missed with probability C(E − E/e, k)/C(E, k), so a token goes to
+ * e·(1 − C(E − E/e, k)/C(E, k)) ranks: 7.40 for Qwen3 235B at EP 32 (128 experts, top-8) and
+ * 7.78 for DeepSeek-V3 at EP 64 (256, top-8) where the all-to-all sends 8. (DeepSeek-V3's
+ * group-limited routing, 4 of 8 groups, would make it 7.40: not modelled, an overestimate of
+ * 5 %.) Under expert TP each of the t slices of an expert receives the token from the TP rank
+ * holding it (the flex dispatcher's TP x EP group), the same rows a rank. */
+double plan_moe_dest_ranks(const PlanModel *m, const PlanConfig *c)
+{
+	double E = m->experts, e = c->ep, miss = 1;
+	if (E <= 1 || e <= 1)
+		return 1;
+	for (int i = 0; i < (int)m->top_k; i++)
+		miss *= fmax(0, (E - E / e - i) / (E - i));
+	return e * (1 - miss);
+}
+
+/* Seconds of one forward's HybridEP dispatch and combine of `rows` rows of h in BF16 (HybridEP
+ * sends BF16 only: Megatron-Core's init_hybrid_ep_buffer asserts "HybridEP dispatcher does not
+ * support fp8 dispatch now", fused_a2a.py at 02ad939). Inside the scale-up domain at the
+ * accelerator's measured HybridEP rates (hybrid_ep_dispatch_efficiency and
+ * hybrid_ep_combine_efficiency of the per-direction rate; std.accelerators gives the
+ * measurement: the README's algorithm bandwidths, rows received over time, at the SMs
+ * Megatron-Core gives it, TransformerConfig.moe_hybridep_num_sms = 16); elsewhere, or without
+ * them, the all-to-all collective on those rows (HybridEP's RDMA path sends a token once a
+ * node: not modelled, an overestimate across nodes). */
+static double hybrid_ep_time(const PlanHw *hw, double span, double n, double rows, double h)
+{
+	double bytes = rows * h * 2;
+	if (span <= hw->domain && hw->hep_dispatch_eff > 0 && hw->hep_combine_eff > 0)
+		return bytes / (hw->su_bw * hw->hep_dispatch_eff) +
+		       bytes / (hw->su_bw * hw->hep_combine_eff);
+	return 2 * collective(hw, span, n, COLL_ALL_TO_ALL, bytes);
+}
+
 /* HBM bytes one forward of an MoE layer's token permutations moves beyond what the layer's
  * activation traffic counts (2 x plan_layer_activation_bytes: each tensor written once and read
  * once, the dispatched tokens' cf·k rows a token among them). Megatron-Core's all-to-all
@@ -738,6 +783,17 @@ double plan_moe_permute_bytes(const PlanModel *m, const PlanConfig *c)
 	if (m->experts <= 1)
 		return 0;
 	double tokens = routed_tokens(c, (double)c->micro * m->seq / c->cp), h = m->hidden;
+	/* HybridEP (ep_dispatcher = hybridep): the dispatch kernel reads the tokens and the combine
+	 * kernel writes their sums itself (no permutation 1), and Megatron-Core calls it with the
+	 * permute fused (HybridEPDispatch: dispatch_with_permute, combine_with_unpermute,
+	 * fused_a2a.py at 02ad939), which copies the D·T rows a rank received out of HybridEP's
+	 * buffer into the local experts' order (the experts' rows it writes are the activation
+	 * traffic's) and the unpermute their sums back into it: "an extra D2D copy ... about
+	 * 10%-20% of the communication time", fused with the permute (NVIDIA, "Optimizing
+	 * DeepSeek-V3 Training Performance on NVIDIA GB200 NVL72", Megatron-LM docs/discussions,
+	 * 2025, §2.5). 2·D·T·h elements of BF16, D = plan_moe_dest_ranks. */
+	if (c->hybrid_ep)
+		return 2 * 2 * plan_moe_dest_ranks(m, c) * tokens * h;
 	double cf = capacity_factor(c), local = m->experts / c->ep;
 	return 2 * h * (2 * tokens + (local > 1 ? 4 * cf * m->top_k * tokens : 0));
 }
@@ -764,10 +820,13 @@ double plan_moe_permute_bytes(const PlanModel *m, const PlanConfig *c)
  * FP8 dispatch, not Megatron-Core's) the dispatch kernel writes each local expert's tokens
  * aligned itself (DeepEP's Buffer.dispatch, expert_alignment: "align the number of tokens
  * received by each local expert to this variable", deep_ep/buffer.py at dcfd954), and the
- * combine reads them so: no copy either. */
+ * combine reads them so: no copy either. Under HybridEP the padding is the fused permute's
+ * (HybridEPDispatch's pad_multiple, fused_a2a.py at 02ad939; "This padding task is also
+ * essentially a D2D copy, and we also fuse it into the permute process", NVIDIA's DeepSeek-V3
+ * GB200 guide, §2.5): no copy of its own. */
 double plan_moe_fp8_pad_bytes(const PlanModel *m, const PlanHw *hw, const PlanConfig *c)
 {
-	if (m->experts <= 1 || hw->elem_bytes >= 2 || c->fp8_dispatch)
+	if (m->experts <= 1 || hw->elem_bytes >= 2 || c->fp8_dispatch || c->hybrid_ep)
 		return 0;
 	double tokens = routed_tokens(c, (double)c->micro * m->seq / c->cp), rows = m->top_k * tokens;
 	if (c->capacity > 0) {
@@ -1024,21 +1083,26 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	double routed = dispatched_rows(m, c, tokens) * h;
 	/* Folded, the EP group is ep consecutive GPUs (TP innermost, then EP). */
 	double span_ep = c->fold ? (double)c->ep : (double)t * c->cp * c->ep;
-	o->ep = moe && c->ep > 1
-			? collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, routed * db) +
-				  collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, routed * 2)
-			: 0;
 	/* Node-limited routing (DeepSeek-AI 2024, §3.2.2): a token's experts on at most M nodes,
 	 * so the fabric carries min(k, M) copies of it (one a node) and NVLink forwards them to
 	 * the experts inside each node. */
 	double M = m->route_nodes;
-	if (moe && c->ep > 1 && M > 0 && M < m->top_k && span_ep > hw->domain) {
+	if (!moe || c->ep <= 1) {
+		o->ep = 0;
+	} else if (c->hybrid_ep) {
+		/* HybridEP: each token once to each rank holding one of its experts. */
+		o->ep = hybrid_ep_time(hw, span_ep, c->ep,
+				       routed_tokens(c, tokens) * plan_moe_dest_ranks(m, c), h);
+	} else if (M > 0 && M < m->top_k && span_ep > hw->domain) {
 		double across = routed_tokens(c, tokens) * M * h;
 		double inside = c->fold ? (double)hw->domain : (double)hw->domain / t;
 		o->ep = collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, across * db) +
 			collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, across * 2) +
 			collective(hw, hw->domain, inside, COLL_ALL_TO_ALL, routed * db) +
 			collective(hw, hw->domain, inside, COLL_ALL_TO_ALL, routed * 2);
+	} else {
+		o->ep = collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, routed * db) +
+			collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, routed * 2);
 	}
 }
 
