@@ -64,6 +64,8 @@ static Json *config_json(const PlanConfig *c, const PlanCost *k)
 	jw_set(o, "capacity_factor", c->capacity > 0 ? num(c->capacity, 4) : jw_null());
 	if (c->fold)
 		jw_set(o, "parallel_folding", jw_bool(true));
+	if (c->hybrid_ep)
+		jw_set(o, "ep_dispatcher", jw_str(enum_EP_DISPATCHER.words[EPD_HYBRIDEP]));
 	jw_set(o, "flash_attention", jw_bool(c->flash));
 	if (c->cp > 1)
 		jw_set(o, "cp_comm", jw_str(enum_CP_COMM.words[k->cp_type]));
