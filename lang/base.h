@@ -430,6 +430,9 @@ typedef enum {
 #define RECOMPUTES(X) X(NONE, "none") X(SELECTIVE, "selective") X(FULL, "full")
 /* How context-parallel ranks exchange K and V (Megatron-LM --cp-comm-type). */
 #define CP_COMMS(X) X(P2P, "p2p") X(ALL_GATHER, "all_gather") X(A2A, "a2a")
+/* How an MoE layer's tokens reach their experts: Megatron-Core's all-to-all dispatcher
+ * (--moe-token-dispatcher-type alltoall) or its flex dispatcher on HybridEP (flex, hybridep). */
+#define EP_DISPATCHERS(X) X(ALLTOALL, "alltoall") X(HYBRIDEP, "hybridep")
 #define ACTIVATIONS(X) X(GELU, "gelu") X(SWIGLU, "swiglu")
 #define NORMS(X) X(LAYERNORM, "layernorm") X(RMSNORM, "rmsnorm")
 #define POSITIONS(X) X(LEARNED, "learned") X(ROPE, "rope")
@@ -455,7 +458,7 @@ typedef enum {
 	F(LEAF_PLACEMENT, LEAF_PLACEMENTS, LEAF)                                              \
 	F(PLANE_ASSIGNMENT, PLANE_ASSIGNMENTS, PLANE)                                         \
 	F(PRECISION, PRECISIONS, PREC) F(RECOMPUTE, RECOMPUTES, RC) F(ACTIVATION, ACTIVATIONS, ACT)     \
-	F(CP_COMM, CP_COMMS, CPC)                                                             \
+	F(CP_COMM, CP_COMMS, CPC) F(EP_DISPATCHER, EP_DISPATCHERS, EPD)                       \
 	F(NORM, NORMS, NORM) F(POSITION, POSITIONS, POS)                                      \
 	F(PORT_NAMING, PORT_NAMINGS, PN) F(PORT_ALIAS, PORT_ALIASES, PA)                      \
 	F(DEPRECIATION, DEPRECIATIONS, DEP) F(GEMM_TABLE, GEMM_TABLES, GT)
@@ -511,6 +514,9 @@ typedef enum { RECOMPUTES(X) RC_COUNT } Recompute;
 #undef X
 #define X(c, w) CPC_##c,
 typedef enum { CP_COMMS(X) CPC_COUNT } CpComm;
+#undef X
+#define X(c, w) EPD_##c,
+typedef enum { EP_DISPATCHERS(X) EPD_COUNT } EpDispatcher;
 #undef X
 #define X(c, w) ACT_##c,
 typedef enum { ACTIVATIONS(X) ACT_COUNT } Activation;

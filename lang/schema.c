@@ -105,6 +105,7 @@ static const char *const e_plane_assignment[] = {"by_nic", "by_port", NULL};
 static const char *const e_precision[] = {"bf16", "fp8", NULL};
 static const char *const e_recompute[] = {"none", "selective", "full", NULL};
 static const char *const e_cp_comm[] = {"p2p", "all_gather", "a2a", NULL};
+static const char *const e_ep_dispatcher[] = {"alltoall", "hybridep", NULL};
 static const char *const e_activation[] = {"gelu", "swiglu", NULL};
 static const char *const e_norm[] = {"layernorm", "rmsnorm", NULL};
 static const char *const e_position[] = {"learned", "rope", NULL};

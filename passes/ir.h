@@ -77,6 +77,9 @@ struct Part {
 		int gemm_table;           /* GemmTable: multiply throughput by size (GT_NONE: flat) */
 		double scale_up_eff;      /* fraction of scale_up_bw a collective attains */
 		bool scale_up_reduction;  /* NVLink SHARP (NVLS) in the domain's switches */
+		/* HybridEP's dispatch and combine in the domain, of the per-direction rate (rows
+		 * received a second); 0: not given */
+		double hep_dispatch_eff, hep_combine_eff;
 		double host_bw;           /* B/s to the host's memory, one direction; 0: none */
 		double memory_failure_rate; /* per second: its HBM's */
 	} accel;
@@ -968,6 +971,8 @@ typedef struct PlanHw {
 	double oversub[2];   /* down:up bandwidth at the leaf and at the spine */
 	double cross_bw;     /* dragonfly, torus: bytes/s per accelerator across the bisection */
 	double su_eff;       /* fraction of su_bw a collective attains (the accelerator's) */
+	double hep_dispatch_eff, hep_combine_eff; /* HybridEP's in the domain, of su_bw (the
+						   * accelerator's); 0: not given */
 	double net_eff;      /* fraction of net_bw a collective attains (the fabric NIC's) */
 	bool sharp;          /* the fabric's switches reduce in the network (SHARP) */
 	bool nvls;           /* the scale-up domain's switches reduce (NVLink SHARP) */
@@ -999,6 +1004,7 @@ typedef struct PlanConfig {
 	bool fold;           /* MoE parallel folding: expert tensor parallelism 1, the expert-
 			      * parallel group across the TP ranks (--expert-tensor-parallel-size 1) */
 	bool fp8_dispatch;   /* the MoE dispatch all-to-all in FP8 (fp8 precision only); else BF16 */
+	bool hybrid_ep;      /* MoE tokens dispatched by HybridEP (ep_dispatcher = hybridep) */
 	int offload;         /* layers whose activations go to host memory (Megatron-LM
 			      * --cpu-offloading-num-layers; pp 1, no recomputation); 0: none */
 	/* The overlap knobs the workload allows: bit 0 off, bit 1 on, for the data-parallel
@@ -1069,6 +1075,7 @@ typedef struct PlanSpace {
 	double capacity;     /* the workload's capacity_factor; 0: dropless */
 	bool fold;           /* the workload's parallel_folding */
 	bool fp8_dispatch;   /* the workload's fp8_dispatch */
+	bool hybrid_ep;      /* the workload's ep_dispatcher is hybridep */
 	int offload;         /* the workload's offload_layers; -1: searched */
 	int first_layers;    /* the workload's pipeline_first_layers; 0: searched */
 	int last_layers;     /* the workload's pipeline_last_layers; 0: searched */

@@ -64,6 +64,8 @@ static Json *config_json(const PlanConfig *c, const PlanCost *k)
 	jw_set(o, "capacity_factor", c->capacity > 0 ? num(c->capacity, 4) : jw_null());
 	if (c->fold)
 		jw_set(o, "parallel_folding", jw_bool(true));
+	if (c->hybrid_ep)
+		jw_set(o, "ep_dispatcher", jw_str(enum_EP_DISPATCHER.words[EPD_HYBRIDEP]));
 	jw_set(o, "flash_attention", jw_bool(c->flash));
 	if (c->cp > 1)
 		jw_set(o, "cp_comm", jw_str(enum_CP_COMM.words[k->cp_type]));
@@ -402,7 +404,12 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 		if (m->dense_layers > 0)
 			fprintf(f, "--moe-layer-freq ([0]*%.0f+[1]*%.0f)\n", m->dense_layers,
 				m->layers - m->dense_layers);
-		fprintf(f, "--moe-grouped-gemm\n--moe-token-dispatcher-type alltoall\n");
+		/* HybridEP is the flex dispatcher's backend (Megatron-Core TransformerConfig,
+		 * moe_token_dispatcher_type "flex", moe_flex_dispatcher_backend "hybridep"). */
+		fprintf(f, "--moe-grouped-gemm\n%s",
+			c->hybrid_ep ? "--moe-token-dispatcher-type flex\n"
+				       "--moe-flex-dispatcher-backend hybridep\n"
+				     : "--moe-token-dispatcher-type alltoall\n");
 		if (c->capacity > 0)
 			fprintf(f, "--moe-expert-capacity-factor %g\n--moe-pad-expert-input-to-capacity\n",
 				c->capacity);

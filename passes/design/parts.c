@@ -255,6 +255,11 @@ static void lower_common(Design *d, Part *pt, const Decl *x)
 		pt->accel.gemm_table = field_enum(x, FLD_ACCELERATOR_GEMM_TABLE);
 		pt->accel.scale_up_eff = field_num(x, FLD_ACCELERATOR_SCALE_UP_EFFICIENCY);
 		pt->accel.scale_up_reduction = field_bool(x, FLD_ACCELERATOR_SCALE_UP_REDUCTION);
+		double hep;
+		pt->accel.hep_dispatch_eff =
+			field_num_set(x, FLD_ACCELERATOR_HYBRID_EP_DISPATCH_EFFICIENCY, &hep) ? hep : 0;
+		pt->accel.hep_combine_eff =
+			field_num_set(x, FLD_ACCELERATOR_HYBRID_EP_COMBINE_EFFICIENCY, &hep) ? hep : 0;
 		pt->accel.host_bw = opt_num(x, FLD_ACCELERATOR_HOST_BANDWIDTH) / 8;
 		if (isnan(pt->accel.host_bw))
 			pt->accel.host_bw = 0;

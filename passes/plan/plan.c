@@ -227,6 +227,8 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	hw->su_bw = su / 8 / 2; /* quoted for both directions together */
 	hw->su_eff = a->accel.scale_up_eff;
 	hw->nvls = a->accel.scale_up_reduction;
+	hw->hep_dispatch_eff = a->accel.hep_dispatch_eff;
+	hw->hep_combine_eff = a->accel.hep_combine_eff;
 	if (hw->su_bw <= 0)
 		hw->domain = 1;
 	read_fabric(d, g, hw);
@@ -255,6 +257,7 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	sp->capacity = field_num_set(w, FLD_WORKLOAD_CAPACITY_FACTOR, &cf) ? cf : 0;
 	sp->fold = field_bool(w, FLD_WORKLOAD_PARALLEL_FOLDING);
 	sp->fp8_dispatch = field_bool(w, FLD_WORKLOAD_FP8_DISPATCH);
+	sp->hybrid_ep = field_enum(w, FLD_WORKLOAD_EP_DISPATCHER) == EPD_HYBRIDEP;
 	double off;
 	sp->offload = field_num_set(w, FLD_WORKLOAD_OFFLOAD_LAYERS, &off) ? (int)off : -1;
 	double fl, ll;
@@ -649,6 +652,28 @@ static int *plan_hosts(Design *d, const NodeGroup *g, int nodes)
 	return hosts;
 }
 
+/* What Megatron-Core rejects with its flex dispatcher on HybridEP (ep_dispatcher = hybridep):
+ * padding experts to capacity ("Flex token dispatcher does not support
+ * moe_pad_expert_input_to_capacity", transformer_config.py __post_init__) and an FP8 dispatch
+ * ("HybridEP dispatcher does not support fp8 dispatch now", fused_a2a.py at 02ad939). The
+ * field that asks for it into *at, or NULL. */
+static const char *hybrid_ep_conflict(const Decl *w, const PlanSpace *sp, FieldId *at)
+{
+	if (!sp->hybrid_ep)
+		return NULL;
+	if (sp->capacity > 0) {
+		*at = FLD_WORKLOAD_CAPACITY_FACTOR;
+		return "capacity_factor pads each expert's tokens to capacity, which Megatron-Core's "
+		       "flex dispatcher does not support (--moe-pad-expert-input-to-capacity)";
+	}
+	if (sp->fp8_dispatch && field_enum(w, FLD_WORKLOAD_PRECISION) == PREC_FP8) {
+		*at = FLD_WORKLOAD_FP8_DISPATCH;
+		return "fp8_dispatch sends the dispatch in FP8, which HybridEP does not support in "
+		       "Megatron-Core";
+	}
+	return NULL;
+}
+
 int plan_workloads(Design *d)
 {
 	Ctx *c = d->p->c;
@@ -683,6 +708,14 @@ int plan_workloads(Design *d)
 						 "workload '%s' asks for fp8, which '%s' does not support",
 						 w->name, wp->hw.accel->name);
 			}
+			continue;
+		}
+		FieldId bad;
+		const char *why = hybrid_ep_conflict(w, &wp->space, &bad);
+		if (why) {
+			design_violation(d, field_loc(w, bad), 1,
+					 field_loc(w, FLD_WORKLOAD_EP_DISPATCHER), "HybridEP chosen here",
+					 "workload '%s' cannot dispatch on HybridEP: %s", w->name, why);
 			continue;
 		}
 		plan_search_shared(&wp->model, &wp->hw, &wp->space, &wp->r);

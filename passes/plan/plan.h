@@ -78,8 +78,12 @@ typedef enum {
 /* Seconds of one collective of n ranks spanning span_gpus consecutive GPUs on bytes a rank. */
 double plan_collective(const PlanHw *hw, double span_gpus, double n, PlanColl kind, double bytes);
 /* HBM bytes of one forward of an MoE layer's token permutations around the all-to-all that its
- * activation traffic does not count (Megatron-Core's all-to-all dispatcher); 0 for a dense model. */
+ * activation traffic does not count (Megatron-Core's all-to-all dispatcher, or HybridEP's fused
+ * permute); 0 for a dense model. */
 double plan_moe_permute_bytes(const PlanModel *m, const PlanConfig *c);
+/* Ranks of the EP group HybridEP sends a token to (those holding one of its k experts, random
+ * routing): e·(1 − C(E − E/e, k)/C(E, k)); 1 without experts or EP. */
+double plan_moe_dest_ranks(const PlanModel *m, const PlanConfig *c);
 /* HBM bytes of one forward of the FP8 padding and unpadding of an MoE layer's expert tokens
  * (dropless FP8 only; Transformer Engine's Fp8Padding); 0 otherwise. */
 double plan_moe_fp8_pad_bytes(const PlanModel *m, const PlanHw *hw, const PlanConfig *c);

@@ -133,6 +133,25 @@ static double routed_tokens(const PlanConfig *c, double tokens)
 	return c->fold ? tokens / c->tp : tokens;
 }
 
+/* The capacity factor padding each expert's tokens (capacity_factor; 0, dropless: 1). */
+static double capacity_factor(const PlanConfig *c)
+{
+	return c->capacity > 0 ? c->capacity : 1;
+}
+
+/* Rows a rank dispatches per micro-batch: each routed token's k copies, padded by the capacity
+ * factor (cf·k·T, T the routed tokens). */
+static double dispatched_rows(const PlanModel *m, const PlanConfig *c, double tokens)
+{
+	return capacity_factor(c) * routed_tokens(c, tokens) * m->top_k;
+}
+
+/* Model chunks a pipeline rank holds (the interleaving v; unset: 1). */
+static double chunks(const PlanConfig *c)
+{
+	return c->v > 0 ? c->v : 1;
+}
+
 /* ---- FLOPs (Narayanan et al., SC'21, §5.1 and appendix, generalised) ------------------------ */
 
 /* The attention's widths per token: queries q = a·dq, keys k = g·dq, values v = g·dv and the
@@ -378,7 +397,7 @@ double plan_inflight_layers(const PlanModel *m, const PlanConfig *c, int microba
  * pipeline, the model's layers (plan_inflight_layers). */
 double plan_last_inflight_layers(const PlanModel *m, const PlanConfig *c, int microbatches)
 {
-	int pp = c->pp, v = c->v > 0 ? c->v : 1;
+	int pp = c->pp, v = (int)chunks(c);
 	if (pp <= 1)
 		return m->layers;
 	double first, mid, last;
@@ -431,7 +450,7 @@ double plan_layer_activation_bytes(const PlanModel *m, const PlanConfig *c, bool
 	double mlp_per = m->mats > 2 ? 6 : 4;
 	/* A capacity factor pads each expert's input to cf x its balanced share (Fedus et al.,
 	 * "Switch Transformers", JMLR 2022, §2.2): cf x the routed activations. */
-	double cf = c->capacity > 0 ? c->capacity : 1;
+	double cf = capacity_factor(c);
 	double mlp = moe ? (cf * m->top_k + m->shared) * mlp_per * m->expert_ffn + cf * 2 * h * m->top_k
 			 : mlp_per * m->ffn;
 	double split = 2 * (x.q + x.k) + 2 * x.v + 2 * x.o + mlp;
@@ -464,7 +483,7 @@ double plan_fp8_activation_saving(const PlanModel *m, const PlanConfig *c, bool 
 		return 0;
 	double h = m->hidden, ad = attn_dims(m).o;
 	double tokens = (double)c->micro * m->seq / c->cp, t = c->tp;
-	double cf = c->capacity > 0 ? c->capacity : 1;
+	double cf = capacity_factor(c);
 	double fc2 = moe ? (cf * m->top_k + m->shared) * m->expert_ffn : m->ffn;
 	return tokens * (2 * h / (c->sp ? t : 1) + (ad + fc2) / t);
 }
@@ -701,6 +720,51 @@ static double params_collective(const PlanHw *hw, double span, double n, double 
 	return collective(hw, span, n, kind, per * dense) + collective(hw, span, ne, kind, per * expert);
 }
 
+/* ---- HybridEP (ep_dispatcher = hybridep) ------------------------------------------------------ */
+
+/* Ranks of the EP group a token is sent to under HybridEP: each rank holding at least one of its
+ * k experts, once (HybridEP's dispatch sends a token once to each such rank and the rank's
+ * permute copies it to its local experts: "no redundant communication during data
+ * distribution", deep_ep docs/README_Hybrid-EP.md; its test, tests/test_hybrid_ep.py at
+ * 098da2a, counts dispatched_hidden's rows, a token once a rank, its local experts in
+ * local_expert_routing_map), where the all-to-all dispatcher sends each of the k routed copies.
+ * With the k experts uniformly random among the E, as the benchmarked runs route
+ * (Megatron-Core's moe_router_force_load_balancing draws random logits, moe_utils.py
+ * apply_random_logits; the README's benchmarks, "Router: Random Uniform"), a rank's E/e
+ * experts are all missed with probability C(E − E/e, k)/C(E, k), so a token goes to
+ * e·(1 − C(E − E/e, k)/C(E, k)) ranks: 7.40 for Qwen3 235B at EP 32 (128 experts, top-8) and
+ * 7.78 for DeepSeek-V3 at EP 64 (256, top-8) where the all-to-all sends 8. (DeepSeek-V3's
+ * group-limited routing, 4 of 8 groups, would make it 7.40: not modelled, an overestimate of
+ * 5 %.) Under expert TP each of the t slices of an expert receives the token from the TP rank
+ * holding it (the flex dispatcher's TP x EP group), the same rows a rank. */
+double plan_moe_dest_ranks(const PlanModel *m, const PlanConfig *c)
+{
+	double E = m->experts, e = c->ep, miss = 1;
+	if (E <= 1 || e <= 1)
+		return 1;
+	for (int i = 0; i < (int)m->top_k; i++)
+		miss *= fmax(0, (E - E / e - i) / (E - i));
+	return e * (1 - miss);
+}
+
+/* Seconds of one forward's HybridEP dispatch and combine of `rows` rows of h in BF16 (HybridEP
+ * sends BF16 only: Megatron-Core's init_hybrid_ep_buffer asserts "HybridEP dispatcher does not
+ * support fp8 dispatch now", fused_a2a.py at 02ad939). Inside the scale-up domain at the
+ * accelerator's measured HybridEP rates (hybrid_ep_dispatch_efficiency and
+ * hybrid_ep_combine_efficiency of the per-direction rate; std.accelerators gives the
+ * measurement: the README's algorithm bandwidths, rows received over time, at the SMs
+ * Megatron-Core gives it, TransformerConfig.moe_hybridep_num_sms = 16); elsewhere, or without
+ * them, the all-to-all collective on those rows (HybridEP's RDMA path sends a token once a
+ * node: not modelled, an overestimate across nodes). */
+static double hybrid_ep_time(const PlanHw *hw, double span, double n, double rows, double h)
+{
+	double bytes = rows * h * 2;
+	if (span <= hw->domain && hw->hep_dispatch_eff > 0 && hw->hep_combine_eff > 0)
+		return bytes / (hw->su_bw * hw->hep_dispatch_eff) +
+		       bytes / (hw->su_bw * hw->hep_combine_eff);
+	return 2 * collective(hw, span, n, COLL_ALL_TO_ALL, bytes);
+}
+
 /* HBM bytes one forward of an MoE layer's token permutations moves beyond what the layer's
  * activation traffic counts (2 x plan_layer_activation_bytes: each tensor written once and read
  * once, the dispatched tokens' cf·k rows a token among them). Megatron-Core's all-to-all
@@ -727,7 +791,18 @@ double plan_moe_permute_bytes(const PlanModel *m, const PlanConfig *c)
 	if (m->experts <= 1)
 		return 0;
 	double tokens = routed_tokens(c, (double)c->micro * m->seq / c->cp), h = m->hidden;
-	double cf = c->capacity > 0 ? c->capacity : 1, local = m->experts / c->ep;
+	/* HybridEP (ep_dispatcher = hybridep): the dispatch kernel reads the tokens and the combine
+	 * kernel writes their sums itself (no permutation 1), and Megatron-Core calls it with the
+	 * permute fused (HybridEPDispatch: dispatch_with_permute, combine_with_unpermute,
+	 * fused_a2a.py at 02ad939), which copies the D·T rows a rank received out of HybridEP's
+	 * buffer into the local experts' order (the experts' rows it writes are the activation
+	 * traffic's) and the unpermute their sums back into it: "an extra D2D copy ... about
+	 * 10%-20% of the communication time", fused with the permute (NVIDIA, "Optimizing
+	 * DeepSeek-V3 Training Performance on NVIDIA GB200 NVL72", Megatron-LM docs/discussions,
+	 * 2025, §2.5). 2·D·T·h elements of BF16, D = plan_moe_dest_ranks. */
+	if (c->hybrid_ep)
+		return 2 * 2 * plan_moe_dest_ranks(m, c) * tokens * h;
+	double cf = capacity_factor(c), local = m->experts / c->ep;
 	return 2 * h * (2 * tokens + (local > 1 ? 4 * cf * m->top_k * tokens : 0));
 }
 
@@ -753,10 +828,13 @@ double plan_moe_permute_bytes(const PlanModel *m, const PlanConfig *c)
  * FP8 dispatch, not Megatron-Core's) the dispatch kernel writes each local expert's tokens
  * aligned itself (DeepEP's Buffer.dispatch, expert_alignment: "align the number of tokens
  * received by each local expert to this variable", deep_ep/buffer.py at dcfd954), and the
- * combine reads them so: no copy either. */
+ * combine reads them so: no copy either. Under HybridEP the padding is the fused permute's
+ * (HybridEPDispatch's pad_multiple, fused_a2a.py at 02ad939; "This padding task is also
+ * essentially a D2D copy, and we also fuse it into the permute process", NVIDIA's DeepSeek-V3
+ * GB200 guide, §2.5): no copy of its own. */
 double plan_moe_fp8_pad_bytes(const PlanModel *m, const PlanHw *hw, const PlanConfig *c)
 {
-	if (m->experts <= 1 || hw->elem_bytes >= 2 || c->fp8_dispatch)
+	if (m->experts <= 1 || hw->elem_bytes >= 2 || c->fp8_dispatch || c->hybrid_ep)
 		return 0;
 	double tokens = routed_tokens(c, (double)c->micro * m->seq / c->cp), rows = m->top_k * tokens;
 	if (c->capacity > 0) {
@@ -824,8 +902,7 @@ void plan_fp8_cast_bytes(const PlanModel *m, const PlanHw *hw, const PlanConfig 
 		fg = (mats - 1) * m->ffn / t + hs;
 	} else {
 		double fe = m->expert_ffn, et = expert_tp(c);
-		double cf = c->capacity > 0 ? c->capacity : 1;
-		double routed = cf * m->top_k * routed_tokens(c, tokens) / tokens;
+		double routed = dispatched_rows(m, c, tokens) / tokens; /* rows a token */
 		f = routed * (h + fe / et) + (m->shared > 0 ? hs + m->shared * fe / t : 0);
 		fg = routed * ((mats - 1) * fe / et + h) +
 		     (m->shared > 0 ? m->shared * (mats - 1) * fe / t + hs : 0);
@@ -908,8 +985,7 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	} else {
 		/* Tokens per local expert when routing balances: tokens·k·e/E (each of E/e experts). */
 		double fe = m->expert_ffn, local = m->experts / c->ep, et = expert_tp(c);
-		double cf = c->capacity > 0 ? c->capacity : 1;
-		double te = cf * routed_tokens(c, tokens) * m->top_k * c->ep / m->experts;
+		double te = dispatched_rows(m, c, tokens) * c->ep / m->experts;
 		mm += gemm(hw, local, te, (m->mats - 1) * fe / et, h) + gemm(hw, local, te, h, fe / et);
 		mm += gemm(hw, m->shared, tokens, (m->mats - 1) * fe / t, h) +
 		      gemm(hw, m->shared, tokens, h, fe / t);
@@ -952,10 +1028,18 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	double act_bytes = tokens * h * 2;
 	double ag_attn = act_bytes * hw->elem_bytes / 2, ag_ffn = moe ? act_bytes : ag_attn;
 	double rs = t > 1 && c->sp ? collective(hw, t, t, COLL_REDUCE_SCATTER, act_bytes) : 0;
-	o->tp = t <= 1 ? 0
-		: c->sp ? 2 * rs + collective(hw, t, t, COLL_ALL_GATHER, ag_attn) +
-				  collective(hw, t, t, COLL_ALL_GATHER, ag_ffn)
-			: 2 * collective(hw, t, t, COLL_ALL_REDUCE, act_bytes);
+	/* Folded, the MoE block has no TP collectives (the experts are whole and the tokens stay
+	 * in their SP shard): of the layer's two reduce-scatter/all-gather pairs only the
+	 * attention's is left. */
+	if (t <= 1)
+		o->tp = 0;
+	else if (moe && c->fold)
+		o->tp = c->sp ? rs + collective(hw, t, t, COLL_ALL_GATHER, ag_attn)
+			      : collective(hw, t, t, COLL_ALL_REDUCE, act_bytes);
+	else
+		o->tp = c->sp ? 2 * rs + collective(hw, t, t, COLL_ALL_GATHER, ag_attn) +
+					collective(hw, t, t, COLL_ALL_GATHER, ag_ffn)
+			      : 2 * collective(hw, t, t, COLL_ALL_REDUCE, act_bytes);
 	/* CP: the exchange of K and V between the cp ranks of a sequence, each of the types
 	 * Megatron-LM offers (--cp-comm-type) that the plan allows (none but p2p without CP). */
 	for (int k = 0; k < CPC_COUNT; k++)
@@ -1004,31 +1088,29 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	 * the combine in BF16, as DeepSeek-V3's own (DeepSeek-AI 2024, §3.3.4). */
 	double db = c->fp8_dispatch ? hw->elem_bytes : 2; /* bytes of a dispatched element */
 	/* Padded to capacity, the all-to-all carries cf x the routed tokens. */
-	double routed = (c->capacity > 0 ? c->capacity : 1) * routed_tokens(c, tokens) * m->top_k * h;
+	double routed = dispatched_rows(m, c, tokens) * h;
 	/* Folded, the EP group is ep consecutive GPUs (TP innermost, then EP). */
 	double span_ep = c->fold ? (double)c->ep : (double)t * c->cp * c->ep;
-	/* Folded, the MoE block has no TP collectives (the experts are whole and the tokens stay
-	 * in their SP shard): of the layer's two reduce-scatter/all-gather pairs only the
-	 * attention's is left. */
-	if (moe && c->fold)
-		o->tp = t <= 1 ? 0
-			: c->sp ? rs + collective(hw, t, t, COLL_ALL_GATHER, ag_attn)
-				: collective(hw, t, t, COLL_ALL_REDUCE, act_bytes);
-	o->ep = moe && c->ep > 1
-			? collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, routed * db) +
-				  collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, routed * 2)
-			: 0;
 	/* Node-limited routing (DeepSeek-AI 2024, §3.2.2): a token's experts on at most M nodes,
 	 * so the fabric carries min(k, M) copies of it (one a node) and NVLink forwards them to
 	 * the experts inside each node. */
 	double M = m->route_nodes;
-	if (moe && c->ep > 1 && M > 0 && M < m->top_k && span_ep > hw->domain) {
+	if (!moe || c->ep <= 1) {
+		o->ep = 0;
+	} else if (c->hybrid_ep) {
+		/* HybridEP: each token once to each rank holding one of its experts. */
+		o->ep = hybrid_ep_time(hw, span_ep, c->ep,
+				       routed_tokens(c, tokens) * plan_moe_dest_ranks(m, c), h);
+	} else if (M > 0 && M < m->top_k && span_ep > hw->domain) {
 		double across = routed_tokens(c, tokens) * M * h;
 		double inside = c->fold ? (double)hw->domain : (double)hw->domain / t;
 		o->ep = collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, across * db) +
 			collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, across * 2) +
 			collective(hw, hw->domain, inside, COLL_ALL_TO_ALL, routed * db) +
 			collective(hw, hw->domain, inside, COLL_ALL_TO_ALL, routed * 2);
+	} else {
+		o->ep = collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, routed * db) +
+			collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, routed * 2);
 	}
 }
 
@@ -1036,7 +1118,7 @@ double plan_chunk_layers(const PlanModel *m, const PlanConfig *c)
 {
 	double first, mid, last;
 	stage_layers(m, c, &first, &mid, &last);
-	return fmax(mid, first) / (c->v > 0 ? c->v : 1);
+	return fmax(mid, first) / chunks(c);
 }
 
 /* Block recomputation (Megatron-LM, --recompute-method block --recompute-num-layers k:
@@ -1254,7 +1336,7 @@ static double amax_reduction(const PlanHw *hw, const PlanConfig *c, double stage
 	double n = (double)c->tp * c->dp * c->cp;
 	double fwd = plan_collective(hw, n, n, COLL_ALL_REDUCE, stage * 4 * 3 * 4);
 	double bwd = plan_collective(hw, n, n, COLL_ALL_REDUCE, stage * 4 * 2 * 4);
-	return (c->v > 0 ? c->v : 1) * (fwd + bwd);
+	return chunks(c) * (fwd + bwd);
 }
 
 /* Time per step and what follows from it (MFU, tokens/s, FLOP/s per GPU). */

@@ -320,6 +320,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 					.overlap_tp = sp->overlap_tp, .overlap_pp = sp->overlap_pp,
 					.overlap_ep = sp->overlap_ep, .capacity = sp->capacity,
 					.fold = sp->fold, .fp8_dispatch = sp->fp8_dispatch,
+					.hybrid_ep = sp->hybrid_ep,
 					.cp_comm = sp->cp_comm, .grad16 = sp->grad16,
 					.opt16 = sp->opt16, .fp8p = sp->fp8p,
 					.offload = sp->offload > 0 ? sp->offload : 0};
