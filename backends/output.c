@@ -58,10 +58,12 @@
  * writer starts early; QUEUE_BYTES: what the backends may run ahead of the writer, counted as
  * the memory its blocks hold (job_memory). Memory first touched costs the kernel a zeroed page
  * each, and on the development VM, when the host has taken the page back, some 1 ms a MiB
- * (docs/performance.md, "Emitter, the kernel's share"): 16 MiB of bytes, which output_put's
- * half-full 2 MiB buffers made some 32 MiB of memory, put 16-22 MB more in the peak RSS of the
- * k = 64 and dragonfly builds than 8 MiB of memory does. */
-enum { FILE_BUFFER = 1 << 16, JOB_MAX = 1 << 20, QUEUE_BYTES = 8 << 20 };
+ * (docs/performance.md, "Emitter, the kernel's share"). 16 MiB of bytes, which output_put's
+ * half-full 2 MiB buffers made some 32 MiB of memory, put 10-14 MB more in the peak RSS of the
+ * k = 64 and dragonfly builds than 16 MiB of memory does; 8 MiB saved 6-8 MB more but made the
+ * callers wait for room three to four times as often (voluntary context switches of a k = 64
+ * build 60-98 -> 203-249). */
+enum { FILE_BUFFER = 1 << 16, JOB_MAX = 1 << 20, QUEUE_BYTES = 16 << 20 };
 /* SPARES, SPARE_MAX: how many buffers of output_put the writer keeps for reuse, and up to
  * which size (a fresh buffer costs a page fault every 4 KiB when first written). */
 enum { SPARES = 6, SPARE_MAX = 4 << 20 };
