@@ -55,14 +55,7 @@
 #define MANIFEST_SCHEMA "clusterc.manifest/1"
 
 /* FILE_BUFFER: stdio's buffer, so fewer blocks; JOB_MAX: larger writes are split, so the
- * writer starts early; QUEUE_BYTES: what the backends may run ahead of the writer, counted as
- * the memory its blocks hold (job_memory). Memory first touched costs the kernel a zeroed page
- * each, and on the development VM, when the host has taken the page back, some 1 ms a MiB
- * (docs/performance.md, "Emitter, the kernel's share"). 16 MiB of bytes, which output_put's
- * half-full 2 MiB buffers made some 32 MiB of memory, put 10-14 MB more in the peak RSS of the
- * k = 64 and dragonfly builds than 16 MiB of memory does; 8 MiB saved 6-8 MB more but made the
- * callers wait for room three to four times as often (voluntary context switches of a k = 64
- * build 60-98 -> 203-249). */
+ * writer starts early; QUEUE_BYTES: what the backends may run ahead of the writer. */
 enum { FILE_BUFFER = 1 << 16, JOB_MAX = 1 << 20, QUEUE_BYTES = 16 << 20 };
 /* SPARES, SPARE_MAX: how many buffers of output_put the writer keeps for reuse, and up to
  * which size (a fresh buffer costs a page fault every 4 KiB when first written). */
@@ -119,8 +112,7 @@ struct Writer {
 	int running;        /* files whose jobs a thread runs now */
 	Job *hhead, *htail; /* the blocks to hash, in the order they were queued */
 	int hashing;        /* blocks being hashed now, on any thread */
-	size_t queued;      /* memory of the blocks queued and not yet both written and hashed
-			     * (job_memory) */
+	size_t queued;      /* bytes of the blocks queued and not yet both written and hashed */
 	bool quit;
 	bool asleep;        /* the writer waits for jobs; */
 	int full;           /* and this many callers (the threads of parts) for room: wake-ups,
@@ -410,13 +402,6 @@ static const char *job_bytes(const Job *j)
 	return j->kind == JOB_DATA ? j->data : j->owned;
 }
 
-/* The memory j holds while queued: a taken buffer's size (output_put's blocks are about half
- * full), or its bytes. */
-static size_t job_memory(const Job *j)
-{
-	return j->kind == JOB_TAKEN || j->kind == JOB_WHOLE ? j->cap : j->n;
-}
-
 /* Lets go of j, which a block's writing and hashing each hold: the last frees it (a JOB_TAKEN's
  * buffer goes to the spares for output_put when there is room) and makes room in the queue.
  * locked: the caller holds w->mu. */
@@ -426,7 +411,7 @@ static void job_release(Writer *w, Job *j, bool locked)
 		return;
 	if (!locked)
 		lock(w);
-	w->queued -= job_memory(j);
+	w->queued -= j->n;
 	if (j->kind == JOB_TAKEN && j->cap <= SPARE_MAX && w->nspare < SPARES) {
 		w->spare[w->nspare].s = j->owned;
 		w->spare[w->nspare++].cap = j->cap;
@@ -665,7 +650,7 @@ static void writer_push(Writer *w, Job *j)
 		return;
 	}
 	pthread_mutex_lock(&w->mu);
-	while (w->queued && w->queued + job_memory(j) > QUEUE_BYTES) {
+	while (w->queued && w->queued + j->n > QUEUE_BYTES) {
 		if (hash_one(w) || write_one(w))
 			continue;
 		w->full++;
@@ -687,7 +672,7 @@ static void writer_push(Writer *w, Job *j)
 			w->hhead = j;
 		w->htail = j;
 	}
-	w->queued += job_memory(j);
+	w->queued += j->n;
 	if (w->asleep)
 		pthread_cond_signal(&w->more);
 	pthread_mutex_unlock(&w->mu);
@@ -928,12 +913,10 @@ int output_write_buf(Output *o, const char *relpath, Buf *b)
 	of->a.path = of->path;
 	Writer *w = o->w;
 	Job *j = xmalloc(sizeof *j);
-	*j = (Job){.kind = JOB_WHOLE, .sink = of->sink, .n = b->len, .owned = b->s, .cap = b->cap};
+	*j = (Job){.kind = JOB_WHOLE, .sink = of->sink, .n = b->len, .owned = b->s};
 	*b = (Buf){0};
-	if (!j->owned) {
+	if (!j->owned)
 		j->owned = xstrdup("");
-		j->cap = 1;
-	}
 	writer_push(w, j);
 	return 0;
 }
