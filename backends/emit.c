@@ -81,7 +81,9 @@ int emit_threads(void)
 	 * artifacts of 100,000 GPUs 6 % of wall time (836 -> 886 ms) and gained a tenth only with
 	 * --emit all (docs/performance.md, "Emitter, on both cores"); with the writes on any
 	 * thread it was no faster with --emit all and took 180-240 ms more system time, its
-	 * thread's fresh memory ("Emitter, ninth pass"). */
+	 * thread's fresh memory ("Emitter, ninth pass"); measured again in the twelfth session it
+	 * lost 100,000 GPUs --emit all in two alternated sets at load 5-12 (best wall 141-369 ms
+	 * more) and won no shape in both ("Emitter, the kernel's share"). */
 	return 1;
 }
 

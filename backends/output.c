@@ -124,6 +124,8 @@ struct Writer {
 	} spare[SPARES];
 	int nspare;
 	atomic_bool failed; /* a file failed, so the later ones are not written (set under mu) */
+	int dirfd;          /* the temporary directory, which files and directories are made
+			     * relative to (at_path), or AT_FDCWD: their full paths */
 };
 
 typedef struct OutFile {
@@ -325,39 +327,60 @@ static bool writer_failed(Writer *w)
 	return atomic_load_explicit(&w->failed, memory_order_relaxed);
 }
 
+/* The name s's file is created by, relative to w->dirfd: its path inside the temporary
+ * directory, or its full path when the directory could not be opened. Fewer components to look
+ * up than the full path for each of a build's thousands of files and directories. */
+static char *at_path(const Writer *w, const Sink *s)
+{
+	return w->dirfd == AT_FDCWD ? s->full : s->full + s->rel;
+}
+
+/* Makes the directory `path` names (relative to w->dirfd), EEXIST being success. */
+static int make_dir(const Writer *w, const char *path)
+{
+	return mkdirat(w->dirfd, path, 0777) == 0 || errno == EEXIST ? 0 : errno;
+}
+
 /* Makes the directories of s's file inside the temporary directory, unless they are those of
- * the last file created (files come directory by directory). */
+ * the last file created (files come directory by directory). Its own directory first, with one
+ * mkdir, and its parents only when that says one is missing: a build of 4,000 switches makes
+ * switches/NAME once each, not switches (EEXIST) and switches/NAME (docs/performance.md,
+ * "Emitter, the kernel's share"). */
 static bool make_dirs(Writer *w, Sink *s)
 {
-	char *slash = strrchr(s->full + s->rel, '/');
+	char *path = at_path(w, s);
+	char *rel = s->full + s->rel;
+	char *slash = strrchr(rel, '/');
 	if (!slash)
 		return true;
 	*slash = 0;
 	lock(w);
-	bool same = w->made && strcmp(w->made, s->full) == 0;
+	bool same = w->made && strcmp(w->made, rel) == 0;
 	unlock(w);
-	*slash = '/';
-	if (same)
-		return true;
-	for (char *p = strchr(s->full + s->rel, '/'); p; p = strchr(p + 1, '/')) {
-		*p = 0;
-		int r = mkdir(s->full, 0777);
-		int err = errno;
-		*p = '/';
-		if (r != 0 && err != EEXIST) {
-			sink_fail(s, err, "cannot create the directory of");
-			return false;
+	int err = same ? 0 : make_dir(w, path);
+	if (err == ENOENT) { /* a parent is missing: each, then this one again */
+		err = 0;
+		for (char *p = strchr(rel, '/'); p && !err; p = strchr(p + 1, '/')) {
+			*p = 0;
+			err = make_dir(w, path);
+			*p = '/';
 		}
+		if (!err)
+			err = make_dir(w, path);
 	}
-	size_t n = (size_t)(slash - s->full);
-	char *made = xmalloc(n + 1);
-	memcpy(made, s->full, n);
-	made[n] = 0;
-	lock(w);
-	char *old = w->made;
-	w->made = made;
-	unlock(w);
-	free(old);
+	char *made = err || same ? NULL : xstrdup(rel);
+	*slash = '/';
+	if (err) {
+		sink_fail(s, err, "cannot create the directory of");
+		return false;
+	}
+	if (made) {
+		lock(w);
+		char *old = w->made;
+		w->made = made;
+		unlock(w);
+		free(old);
+	}
 	return true;
 }
 
@@ -481,7 +504,8 @@ static void sink_open(Writer *w, Sink *s)
 	if (writer_failed(w) || outdir_interrupted()) {
 		s->err = -1;
 	} else if (make_dirs(w, s)) {
-		s->fd = open(s->full, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		s->fd = openat(w->dirfd, at_path(w, s), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			       0666);
 		if (s->fd < 0)
 			sink_fail(s, errno, "cannot create");
 	}
@@ -592,10 +616,14 @@ static void *writer_main(void *arg)
 	return NULL;
 }
 
-static Writer *writer_start(void)
+/* The writer of the files in the temporary directory tmp. */
+static Writer *writer_start(const char *tmp)
 {
 	Writer *w = xmalloc(sizeof *w);
 	*w = (Writer){0};
+	w->dirfd = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (w->dirfd < 0)
+		w->dirfd = AT_FDCWD; /* the full paths, as before */
 	atomic_init(&w->failed, false);
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->more, NULL);
@@ -690,6 +718,8 @@ static void writer_stop(Writer *w)
 	pthread_cond_destroy(&w->more);
 	pthread_cond_destroy(&w->room);
 	pthread_cond_destroy(&w->idle);
+	if (w->dirfd >= 0)
+		close(w->dirfd);
 	free(w->made);
 	for (int i = 0; i < w->nspare; i++)
 		free(w->spare[i].s);
@@ -750,7 +780,7 @@ Output *output_open(Ctx *c, const char *dir, bool force)
 		return NULL;
 	}
 	o->tmp = xstrdup(outdir_tmp(o->od));
-	o->w = writer_start();
+	o->w = writer_start(o->tmp);
 	return o;
 }
 
