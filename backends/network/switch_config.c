@@ -228,6 +228,7 @@ typedef struct Writer {
 	Template *t;
 	unsigned long tclock; /* Template.used's clock */
 	PortTextCache names; /* the ports' names, made once a kind of switch and port */
+	PortTextCache peer_names; /* the same of the peers' ports (peer_fill) */
 	LengthText lengths[LENGTH_SLOTS];
 	uint32_t addr_hi; /* the last INTERFACE address's first three octets, as text in */
 	char addr_head[16];
@@ -250,8 +251,10 @@ static bool same_end(End a, End b)
 
 /* The peer's device and port as cabling.csv names them (ir.c), into pt: taken from the cable
  * ends' table when the writers of a row per cable made it (ends.c; with every artifact), else
- * formatted. pt->json: both are JSON strings as they are, quoted (the table says so; formatted
- * ones are not vouched for). A port formatted is appended, NUL-terminated, to w->peer at
+ * formatted (a switch's port by w->peer_names). pt->json: both are JSON strings as they are,
+ * quoted (the table's text_plain bits, else text_plain's of the text formatted: `--emit
+ * switches` alone then writes each port's entries at a pointer too, not through
+ * configdb_stringn and describe_peer). A port formatted is appended, NUL-terminated, to w->peer at
  * pt->port_at, and pt->port left NULL until write_switch points it there (w->peer may move as
  * it grows). Once a port for the three writers that want them. */
 static void peer_fill(Writer *w, const SwitchPort *p, PortText *pt)
@@ -272,12 +275,25 @@ static void peer_fill(Writer *w, const SwitchPort *p, PortText *pt)
 		}
 	}
 	pt->dev = ir_end_device(w->d, p->peer);
-	pt->ndev = strlen(pt->dev);
+	unsigned plain = text_plain(pt->dev, &pt->ndev);
 	pt->port_at = w->peer.len;
 	pt->port = NULL;
-	ir_end_port(&w->peer, w->d, p->peer);
+	if (p->peer.kind == END_SWITCH) { /* ir_end_port's text, kept a kind of switch and port */
+		size_t n;
+		unsigned port_plain;
+		const char *port = port_text(&w->peer_names, &w->d->switches[p->peer.dev],
+					     p->peer.port, &n, &port_plain);
+		buf_put(&w->peer, port, n);
+		plain &= port_plain;
+	} else {
+		ir_end_port(&w->peer, w->d, p->peer);
+		size_t n;
+		plain &= text_plain(w->peer.s + pt->port_at, &n);
+	}
 	pt->nport = w->peer.len - pt->port_at;
 	buf_putc(&w->peer, 0);
+	/* both plain JSON strings, as the ends' table says of its own (text_plain) */
+	pt->json = (plain & TEXT_PLAIN_JSON) != 0;
 }
 
 /* The peer as a port description, its device and port as cabling.csv names them (ir.c):
@@ -1318,7 +1334,8 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 	long lo = total * share / nshares, hi = total * (share + 1) / nshares, first = 0;
 	any = hi > lo;
 	Writer w = {.o = o, .d = d, .db = configdb_new(table_names, T_COUNT),
-		    .tables_ordered = tables_ordered(), .names = {.make = ir_switch_port_name}};
+		    .tables_ordered = tables_ordered(), .names = {.make = ir_switch_port_name},
+		    .peer_names = {.make = ir_switch_port_name}};
 	for (int t = 0; t < T_COUNT; t++)
 		w.tname_len[t] = strlen(table_names[t]);
 	const EndTable *ends = output_ends(o);
@@ -1371,6 +1388,7 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 		free(t->line);
 	}
 	port_text_free(&w.names);
+	port_text_free(&w.peer_names);
 	buf_free(&w.text);
 	buf_free(&w.scratch);
 	buf_free(&w.peer);
