@@ -229,6 +229,13 @@ typedef struct Writer {
 	unsigned long tclock; /* Template.used's clock */
 	PortTextCache names; /* the ports' names, made once a kind of switch and port */
 	PortTextCache peer_names; /* the same of the peers' ports (peer_fill) */
+	/* per fabric switch, as a peer: its name's length and text_plain bits, once known
+	 * (peer_fill; a dragonfly's router is the peer of some 60 ports) */
+	struct PeerName {
+		size_t len;
+		unsigned char plain;
+		bool set;
+	} *peer_name;
 	LengthText lengths[LENGTH_SLOTS];
 	uint32_t addr_hi; /* the last INTERFACE address's first three octets, as text in */
 	char addr_head[16];
@@ -275,7 +282,15 @@ static void peer_fill(Writer *w, const SwitchPort *p, PortText *pt)
 		}
 	}
 	pt->dev = ir_end_device(w->d, p->peer);
-	unsigned plain = text_plain(pt->dev, &pt->ndev);
+	unsigned plain;
+	if (pt->peer_switch >= 0 && pt->peer_switch < w->sp->nswitches) {
+		struct PeerName *x = &w->peer_name[pt->peer_switch];
+		if (!x->set)
+			x->plain = (unsigned char)text_plain(pt->dev, &x->len), x->set = true;
+		plain = x->plain, pt->ndev = x->len;
+	} else {
+		plain = text_plain(pt->dev, &pt->ndev);
+	}
 	pt->port_at = w->peer.len;
 	pt->port = NULL;
 	if (p->peer.kind == END_SWITCH) { /* ir_end_port's text, kept a kind of switch and port */
@@ -1363,6 +1378,8 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 		memset(w.count, 0, sizeof(int) * (size_t)(sp->nswitches + 1));
 		w.meta_at = xmalloc(sizeof *w.meta_at * (size_t)(sp->nswitches + 1));
 		memset(w.meta_at, 0, sizeof *w.meta_at * (size_t)(sp->nswitches + 1));
+		w.peer_name = xmalloc(sizeof *w.peer_name * (size_t)(sp->nswitches + 1));
+		memset(w.peer_name, 0, sizeof *w.peer_name * (size_t)(sp->nswitches + 1));
 		w.meta.len = 0;
 		w.rank = xmalloc(sizeof *w.rank * (size_t)(sp->nswitches + 1));
 		w.rank_state = 0;
@@ -1373,6 +1390,7 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 			errors += write_switch(&w, i);
 		free(w.count);
 		free(w.meta_at);
+		free(w.peer_name);
 		free(w.rank);
 	}
 	configdb_free(w.db);
