@@ -834,32 +834,43 @@ typedef struct PlaceReport {
 	int sweeps, moves;       /* the optimiser's passes over the groups, and groups it moved */
 } PlaceReport;
 
-/* A fabric link's cable: the medium, its stocked length, what it costs and draws. */
+/* A fabric link's cable: the medium, its stocked length, what it costs and draws. 80 bytes,
+ * written for each of the dragonfly's 648,432 links (52 MB of memory touched for the first
+ * time, against 88 MB at 136 bytes): the narrow fields as narrow types, and what only a link
+ * through a trunk has in a table of its own (CableLeg; docs/performance.md, "Stages before
+ * emit, twelfth session"). */
 typedef struct CableInst {
-	int link;            /* index into Design.links */
 	const Part *cable;   /* the copper or active optical cable, or the fibre between optics */
 	const Part *optic_a, *optic_z; /* the transceivers at each end, or NULL */
-	int media;           /* Media: dac, acc, aec, aoc or fiber; -1 when nothing reached */
-	int fiber;           /* Fiber for fibre and AOC, else -1 */
 	double run, length;  /* m: the run with slack, and the stocked length bought */
 	double price, power; /* report currency; W: this link's share of the parts it uses (a
 			      * module's over the links of its cage, an assembly's over its legs) */
-	/* Cages (cage.c): the switch cage of each end (from 0, -1 for a NIC or no cage) and the
-	 * port's lane in it; module_a/z: this cable is the one that counts the module in that
-	 * end's cage (its first link), so every module is counted once; assembly: the index in
-	 * Design.cables of the cable that counts the part `cable` (itself, or the first leg of
-	 * the breakout, twin-port cable or splitter fibre it is a leg of). */
-	int cage_a, cage_z, lane_a, lane_z;
-	bool module_a, module_z;
+	int link;            /* index into Design.links */
+	/* assembly: the index in Design.cables of the cable that counts the part `cable` (itself,
+	 * or the first leg of the breakout, twin-port cable or splitter fibre it is a leg of). */
 	int assembly;
-	/* Structured cabling (trunk.c): a fibre link between racks of different rows runs from its
-	 * A end by a patch cord (the part `cable`, cord_a m) to adapter port_a of panel_a in its
-	 * rack, through leg `leg` of trunk `trunk`, to adapter port_z of panel_z and by a cord of
-	 * cord_z m to its Z end. trunk = -1: a direct cable of `length`. */
-	int trunk, leg;
+	/* Structured cabling (trunk.c): the trunk a fibre link between racks of different rows
+	 * runs through (its leg, panels, adapters and cords: ir_cable_leg), or -1: a direct cable
+	 * of `length`. */
+	int trunk;
+	/* Cages (cage.c): the switch cage of each end (from 0, -1 for a NIC or no cage; at most
+	 * INT16_MAX, cable.c) and the port's lane in it (below CAGE_LANES_MAX). */
+	int16_t cage_a, cage_z, lane_a, lane_z;
+	int8_t media;        /* Media: dac, acc, aec, aoc or fiber; -1 when nothing reached */
+	int8_t fiber;        /* Fiber for fibre and AOC, else -1 */
+	/* module_a/z: this cable is the one that counts the module in that end's cage (its first
+	 * link), so every module is counted once */
+	bool module_a, module_z;
+} CableInst;
+
+/* A link through a trunk (trunk.c): it runs from its A end by a patch cord (its cable's part,
+ * cord_a m) to adapter port_a of panel_a in its rack, through leg `leg` of its trunk, to
+ * adapter port_z of panel_z and by a cord of cord_z m to its Z end. */
+typedef struct CableLeg {
+	int leg;             /* from 1 */
 	int panel_a, panel_z, port_a, port_z; /* indexes into Design.panels; adapters from 1 */
 	double cord_a, cord_z;
-} CableInst;
+} CableLeg;
 
 /* A fibre patch panel (trunk.c): at the top of a rack, in its type's reserved space. */
 typedef struct PanelInst {
@@ -1615,6 +1626,8 @@ typedef struct Design {
 	int npanels;
 	TrunkInst *trunks;
 	int ntrunks;
+	CableLeg *cable_legs;     /* by cable, read where its trunk >= 0 (ir_cable_leg); NULL
+				   * when no link runs through a trunk */
 	bool verify;             /* --verify: print what the verifier proved */
 	PtrVec violations;       /* Violation*, of the evaluation in force */
 	double objective[8];     /* the objectives' values, in the order written */
@@ -1710,6 +1723,11 @@ void ir_cable_id(Buf *b, const Design *d, int i);
 /* Panel i's name ("B07-PP1") and trunk i's ("T1-B07-D02-1"): trunk.c's instances. */
 void ir_panel_name(Buf *b, const Design *d, int i);
 void ir_trunk_name(Buf *b, const Design *d, int i);
+/* The leg, panels, adapters and cords of cable c, one of d->cables whose trunk >= 0. */
+static inline const CableLeg *ir_cable_leg(const Design *d, const CableInst *c)
+{
+	return &d->cable_legs[c - d->cables];
+}
 /* The canonical text of cable i's two ends that its id digests: "device:port" of each end,
  * the smaller first, joined by a space (replaces b's contents). */
 void ir_cable_key(Buf *b, const Design *d, int i);

@@ -465,23 +465,24 @@ static void put_trunked(Buf *b, const Design *d, int i, const EndText *pa, const
 	const CableInst *c = &d->cables[i];
 	const LinkInst *l = &d->links[c->link];
 	const TrunkInst *t = &d->trunks[c->trunk];
-	const char *panel_a = d->panels[c->panel_a].name, *panel_z = d->panels[c->panel_z].name;
+	const CableLeg *g = ir_cable_leg(d, c);
+	const char *panel_a = d->panels[g->panel_a].name, *panel_z = d->panels[g->panel_z].name;
 	/* cord A */
 	text_csv_field(b, ir_end_device(d, l->a));
 	buf_puts(b, ",dcim.interface,");
 	ends_csv_port(b, pa);
 	buf_putc(b, ',');
 	text_csv_field(b, panel_a);
-	buf_printf(b, ",dcim.frontport,p%d,%s,connected,", c->port_a, fibre_type(c->fiber));
+	buf_printf(b, ",dcim.frontport,p%d,%s,connected,", g->port_a, fibre_type(c->fiber));
 	ir_cable_id(b, d, i);
 	buf_putc(b, ',');
-	layout_number(b, c->cord_a, 2);
+	layout_number(b, g->cord_a, 2);
 	buf_puts(b, ",m\n");
 	/* the trunk's leg */
 	text_csv_field(b, panel_a);
-	buf_printf(b, ",dcim.rearport,r%d,", c->port_a);
+	buf_printf(b, ",dcim.rearport,r%d,", g->port_a);
 	text_csv_field(b, panel_z);
-	buf_printf(b, ",dcim.rearport,r%d,%s,connected,", c->port_z,
+	buf_printf(b, ",dcim.rearport,r%d,%s,connected,", g->port_z,
 		   fibre_type(t->part->cable.fiber));
 	ir_trunk_name(b, d, c->trunk);
 	buf_putc(b, ',');
@@ -489,14 +490,14 @@ static void put_trunked(Buf *b, const Design *d, int i, const EndText *pa, const
 	buf_puts(b, ",m\n");
 	/* cord Z */
 	text_csv_field(b, panel_z);
-	buf_printf(b, ",dcim.frontport,p%d,", c->port_z);
+	buf_printf(b, ",dcim.frontport,p%d,", g->port_z);
 	text_csv_field(b, ir_end_device(d, l->z));
 	buf_puts(b, ",dcim.interface,");
 	ends_csv_port(b, pz);
 	buf_printf(b, ",%s,connected,", fibre_type(c->fiber));
 	ir_cable_id(b, d, i);
 	buf_putc(b, ',');
-	layout_number(b, c->cord_z, 2);
+	layout_number(b, g->cord_z, 2);
 	buf_puts(b, ",m\n");
 }
 

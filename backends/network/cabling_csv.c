@@ -55,20 +55,21 @@ static const Buf *optic_cell(OpticCell *cell, const Part *optic)
 /* The trunk, panels, adapters and cords of a link through a trunk (c->trunk >= 0). */
 static void put_trunk(Buf *b, const Design *d, const CableInst *c)
 {
+	const CableLeg *g = ir_cable_leg(d, c);
 	buf_putc(b, ',');
 	ir_trunk_name(b, d, c->trunk);
 	buf_putc(b, ',');
-	buf_puts(b, d->panels[c->panel_a].name);
+	buf_puts(b, d->panels[g->panel_a].name);
 	buf_putc(b, ',');
-	layout_int(b, c->port_a);
+	layout_int(b, g->port_a);
 	buf_putc(b, ',');
-	buf_puts(b, d->panels[c->panel_z].name);
+	buf_puts(b, d->panels[g->panel_z].name);
 	buf_putc(b, ',');
-	layout_int(b, c->port_z);
+	layout_int(b, g->port_z);
 	buf_putc(b, ',');
-	layout_number(b, c->cord_a, 2);
+	layout_number(b, g->cord_a, 2);
 	buf_putc(b, ',');
-	layout_number(b, c->cord_z, 2);
+	layout_number(b, g->cord_z, 2);
 }
 
 /* Cells that repeat from row to row, made once for each run of rows that share them: the
@@ -180,7 +181,9 @@ int cabling_csv_write(Output *o, const Design *d)
 		size_t nums_len;
 		const char *nums = numbers(
 			slots, &scratch,
-			c->trunk >= 0 ? c->cord_a + d->trunks[c->trunk].length + c->cord_z : c->length,
+			c->trunk >= 0 ? ir_cable_leg(d, c)->cord_a + d->trunks[c->trunk].length +
+						ir_cable_leg(d, c)->cord_z
+				      : c->length,
 			c->run, l->speed / 1e9, &nums_len);
 		/* The label "A-device:port - Z-device:port": a plain cell when its four parts are. */
 		bool plain = a->plain && z->plain;

@@ -42,7 +42,8 @@ int labels_csv_write(Output *o, const Design *d)
 		ends_pull_text(&a, &cends[2 * (size_t)i]);
 		ends_pull_text(&z, &cends[2 * (size_t)i + 1]);
 		/* A link through a trunk: its channel (two cords and the trunk's leg). */
-		double length = c->trunk >= 0 ? c->cord_a + d->trunks[c->trunk].length + c->cord_z
+		double length = c->trunk >= 0 ? ir_cable_leg(d, c)->cord_a + d->trunks[c->trunk].length +
+							ir_cable_leg(d, c)->cord_z
 					      : c->length;
 		layout_number(&len, length, 2);
 		/* Each end scanned once: a plain cell is copied as it is, and the tag (which starts

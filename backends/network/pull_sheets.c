@@ -339,7 +339,7 @@ static int trunk_pulls(const Design *d, int rows, Pull *v)
 			int r, u;
 			ir_end_place(d, e ? l->z : l->a, &r, &u);
 			v[n++] = (Pull){e ? PULL_CORD_Z : PULL_CORD_A, i, i, RUN_PATCH, rows + r, r, u,
-					e ? c->cord_z : c->cord_a};
+					e ? ir_cable_leg(d, c)->cord_z : ir_cable_leg(d, c)->cord_a};
 		}
 	}
 	return n;
@@ -626,10 +626,10 @@ static void csv_row(Buf *b, const Design *d, const EndTable *et, const Pull *p, 
 	const EndText *a = &et->ends[2 * (size_t)p->cable], *z = a + 1;
 	if (p->what == PULL_CORD_A) {
 		csv_end(b, a);
-		csv_panel(b, d, c->panel_a, c->port_a);
+		csv_panel(b, d, ir_cable_leg(d, c)->panel_a, ir_cable_leg(d, c)->port_a);
 	} else if (p->what == PULL_CORD_Z) {
 		csv_end(b, z);
-		csv_panel(b, d, c->panel_z, c->port_z);
+		csv_panel(b, d, ir_cable_leg(d, c)->panel_z, ir_cable_leg(d, c)->port_z);
 	} else {
 		csv_end(b, a);
 		csv_end(b, z);
@@ -655,10 +655,10 @@ static void pull_ends(Buf *from, Buf *to, const Design *d, const EndTable *et, c
 	const EndText *a = &et->ends[2 * (size_t)p->cable], *z = a + 1;
 	if (p->what == PULL_CORD_A) {
 		ends_pull_text(from, a);
-		panel_text(to, d, c->panel_a, c->port_a);
+		panel_text(to, d, ir_cable_leg(d, c)->panel_a, ir_cable_leg(d, c)->port_a);
 	} else if (p->what == PULL_CORD_Z) {
 		ends_pull_text(from, z);
-		panel_text(to, d, c->panel_z, c->port_z);
+		panel_text(to, d, ir_cable_leg(d, c)->panel_z, ir_cable_leg(d, c)->port_z);
 	} else {
 		ends_pull_text(from, a);
 		ends_pull_text(to, z);

@@ -157,7 +157,9 @@ typedef struct LengthText {
 } LengthText;
 
 /* What a switch's template depends on (port_template): the switch's kind, the fabric's, and
- * each port's number, speed and name. */
+ * each port's number and speed. A port's name follows from its number and the kind
+ * (ir_switch_port_name reads the model, breakout, split and up breakout alone, as the names'
+ * PortTextCache relies on): not compared. */
 typedef struct TemplateKey {
 	const void *model;
 	int breakout, split, up_breakout, mtu, lossless, np;
@@ -165,8 +167,6 @@ typedef struct TemplateKey {
 typedef struct TemplatePort {
 	int port;
 	double speed;
-	char name[24];
-	size_t len;
 } TemplatePort;
 
 /* What switches of one kind share, made once for them (port_template): its key, the RoCE
@@ -228,10 +228,20 @@ typedef struct Writer {
 	Template *t;
 	unsigned long tclock; /* Template.used's clock */
 	PortTextCache names; /* the ports' names, made once a kind of switch and port */
+	PortTextCache peer_names; /* the same of the peers' ports (peer_fill) */
+	/* per fabric switch, as a peer: its name's length and text_plain bits, once known
+	 * (peer_fill; a dragonfly's router is the peer of some 60 ports) */
+	struct PeerName {
+		size_t len;
+		unsigned char plain;
+		bool set;
+	} *peer_name;
 	LengthText lengths[LENGTH_SLOTS];
 	uint32_t addr_hi; /* the last INTERFACE address's first three octets, as text in */
 	char addr_head[16];
 	size_t addr_head_len; /* 0: none yet */
+	char lo[20];      /* the switch's loopback address, "10.0.0.1" (write_switch) */
+	size_t lo_len;
 } Writer;
 
 static const char *const type_names[ST_COUNT] = {
@@ -248,8 +258,10 @@ static bool same_end(End a, End b)
 
 /* The peer's device and port as cabling.csv names them (ir.c), into pt: taken from the cable
  * ends' table when the writers of a row per cable made it (ends.c; with every artifact), else
- * formatted. pt->json: both are JSON strings as they are, quoted (the table says so; formatted
- * ones are not vouched for). A port formatted is appended, NUL-terminated, to w->peer at
+ * formatted (a switch's port by w->peer_names). pt->json: both are JSON strings as they are,
+ * quoted (the table's text_plain bits, else text_plain's of the text formatted: `--emit
+ * switches` alone then writes each port's entries at a pointer too, not through
+ * configdb_stringn and describe_peer). A port formatted is appended, NUL-terminated, to w->peer at
  * pt->port_at, and pt->port left NULL until write_switch points it there (w->peer may move as
  * it grows). Once a port for the three writers that want them. */
 static void peer_fill(Writer *w, const SwitchPort *p, PortText *pt)
@@ -270,12 +282,33 @@ static void peer_fill(Writer *w, const SwitchPort *p, PortText *pt)
 		}
 	}
 	pt->dev = ir_end_device(w->d, p->peer);
-	pt->ndev = strlen(pt->dev);
+	unsigned plain;
+	if (pt->peer_switch >= 0 && pt->peer_switch < w->sp->nswitches) {
+		struct PeerName *x = &w->peer_name[pt->peer_switch];
+		if (!x->set)
+			x->plain = (unsigned char)text_plain(pt->dev, &x->len), x->set = true;
+		plain = x->plain, pt->ndev = x->len;
+	} else {
+		plain = text_plain(pt->dev, &pt->ndev);
+	}
 	pt->port_at = w->peer.len;
 	pt->port = NULL;
-	ir_end_port(&w->peer, w->d, p->peer);
+	if (p->peer.kind == END_SWITCH) { /* ir_end_port's text, kept a kind of switch and port */
+		size_t n;
+		unsigned port_plain;
+		const char *port = port_text(&w->peer_names, &w->d->switches[p->peer.dev],
+					     p->peer.port, &n, &port_plain);
+		buf_put(&w->peer, port, n);
+		plain &= port_plain;
+	} else {
+		ir_end_port(&w->peer, w->d, p->peer);
+		size_t n;
+		plain &= text_plain(w->peer.s + pt->port_at, &n);
+	}
 	pt->nport = w->peer.len - pt->port_at;
 	buf_putc(&w->peer, 0);
+	/* both plain JSON strings, as the ends' table says of its own (text_plain) */
+	pt->json = (plain & TEXT_PLAIN_JSON) != 0;
 }
 
 /* The peer as a port description, its device and port as cabling.csv names them (ir.c):
@@ -438,8 +471,8 @@ static void port_lines(Writer *w, int np)
 	}
 }
 
-/* Whether template x (x->key, x->kports) is the one for key and these ports (the names in
- * w->pt): compared field by field, the speeds' bits too. */
+/* Whether template x (x->key, x->kports) is the one for key and these ports: compared field
+ * by field, the speeds' bits too (the ports' names follow, TemplateKey). */
 static bool template_same(const Writer *w, const Template *x, const TemplateKey *key,
 			  const SwitchPort *ports)
 {
@@ -451,8 +484,7 @@ static bool template_same(const Writer *w, const Template *x, const TemplateKey 
 	for (int k = 0; k < key->np; k++) {
 		const TemplatePort *tp = &x->kports[k];
 		double speed = w->d->links[ports[k].link].speed;
-		if (tp->port != ports[k].port || memcmp(&tp->speed, &speed, sizeof speed) != 0 ||
-		    tp->len != w->pt[k].len || memcmp(tp->name, w->pt[k].name, tp->len) != 0)
+		if (tp->port != ports[k].port || memcmp(&tp->speed, &speed, sizeof speed) != 0)
 			return false;
 	}
 	return true;
@@ -494,8 +526,6 @@ static void port_template(Writer *w, const SwitchInst *s, int np, const SwitchPo
 		TemplatePort *tp = &w->t->kports[k];
 		tp->port = ports[k].port;
 		tp->speed = w->d->links[ports[k].link].speed;
-		memcpy(tp->name, w->pt[k].name, w->pt[k].len + 1);
-		tp->len = w->pt[k].len;
 	}
 	if (!w->tdb)
 		w->tdb = configdb_new(table_names, T_COUNT);
@@ -590,9 +620,9 @@ static void neighbor(Writer *w, const PortText *t)
 /* DEVICE_NEIGHBOR_METADATA of a peer switch (switch j of the fabric). There are no
  * BGP_NEIGHBOR entries: the sessions are eBGP unnumbered, in frr.conf alone (docs/switch-configs.md,
  * "One BGP mode"), so this table cannot turn into numbered sessions beside them. */
-/* The fields of peer j's DEVICE_NEIGHBOR_METADATA entry, which depend on the peer alone: made
- * once a fabric for each (meta_at[j]: offset and length in meta; a peer is the neighbour of
- * many switches), and after them the whole entry, "NAME":{FIELDS} (at[2], at[3]). */
+/* Peer j's DEVICE_NEIGHBOR_METADATA entry, which depends on the peer alone, made once a
+ * fabric (a peer is the neighbour of many switches): the whole entry, "NAME":{FIELDS}, at
+ * meta_at[j][2] in meta, meta_at[j][3] bytes; its FIELDS (at[0], at[1]) inside it. */
 static size_t *metadata_fields(Writer *w, int sw, int j)
 {
 	const SwitchInst *peer = &w->d->switches[sw];
@@ -610,12 +640,11 @@ static size_t *metadata_fields(Writer *w, int sw, int j)
 		/* the entry as rendered: "":{FIELDS} */
 		size_t off = w->mspan[T_DEVICE_NEIGHBOR_METADATA][0] + 4;
 		size_t len = w->mspan[T_DEVICE_NEIGHBOR_METADATA][1] - 5;
-		at[0] = w->meta.len;
-		at[1] = len;
-		buf_put(&w->meta, w->scratch.s + off, len);
 		at[2] = w->meta.len;
 		configdb_string(&w->meta, peer->name);
 		buf_put(&w->meta, ":{", 2);
+		at[0] = w->meta.len;
+		at[1] = len;
 		buf_put(&w->meta, w->scratch.s + off, len);
 		buf_put(&w->meta, "}", 1);
 		at[3] = w->meta.len - at[2];
@@ -906,6 +935,16 @@ static void config_db_direct(Writer *w, int np, const SwitchPort *ports)
 	buf_put(out, "}\n", 2);
 }
 
+/* LOOPBACK_INTERFACE's address key, "Loopback0|10.0.0.1/32", at buf (room for 34 bytes);
+ * returns its length. */
+static size_t loopback_key(const Writer *w, char *buf)
+{
+	memcpy(buf, "Loopback0|", 10);
+	memcpy(buf + 10, w->lo, w->lo_len);
+	memcpy(buf + 10 + w->lo_len, "/32", 4);
+	return 13 + w->lo_len;
+}
+
 /* DEVICE_METADATA's and LOOPBACK_INTERFACE's entries for config_db_direct into w->small,
  * w->dspan[t] their places: the bytes configdb_render_tables makes of the entries config_db
  * adds otherwise (fields in natural order, "Loopback0" before "Loopback0|ADDRESS"), without
@@ -932,9 +971,7 @@ static void small_tables(Writer *w, int i, const SwitchInst *s)
 	w->dspan[T_DEVICE_METADATA][1] = b->len;
 	w->dspan[T_LOOPBACK_INTERFACE][0] = b->len;
 	buf_puts(b, "\"Loopback0\":{},");
-	memcpy(buf, "Loopback0|", 10);
-	size_t n = (size_t)(put_addr(buf + 10, switch_plan_loopback(sp, i), 32) - buf);
-	configdb_quoted(b, buf, n);
+	configdb_quoted(b, buf, loopback_key(w, buf));
 	buf_put(b, ":{}", 3);
 	w->dspan[T_LOOPBACK_INTERFACE][1] = b->len - w->dspan[T_LOOPBACK_INTERFACE][0];
 }
@@ -958,9 +995,7 @@ static void config_db_entries(Writer *w, int i, const SwitchInst *s, int np,
 	configdb_field_s(db, "type", type_names[s->tier]);
 
 	configdb_entry_s(db, T_LOOPBACK_INTERFACE, "Loopback0");
-	memcpy(buf, "Loopback0|", 10);
-	size_t n = (size_t)(put_addr(buf + 10, switch_plan_loopback(sp, i), 32) - buf);
-	configdb_entry(db, T_LOOPBACK_INTERFACE, buf, n);
+	configdb_entry(db, T_LOOPBACK_INTERFACE, buf, loopback_key(w, buf));
 
 	per_port(w, np, ports, buf);
 	w->text.len = 0;
@@ -1171,8 +1206,7 @@ static void frr_conf(Writer *w, int i, const SwitchInst *s, int np)
 {
 	const SwitchPlan *sp = w->sp;
 	Buf *b = &w->text;
-	char lo[20];
-	put_addr(lo, switch_plan_loopback(sp, i), -1);
+	const char *lo = w->lo;
 	int peers = 0;
 	for (int k = 0; k < np; k++)
 		peers += w->pt[k].peer_switch >= 0;
@@ -1251,6 +1285,7 @@ static int write_switch(Writer *w, int i)
 		w->cap = np;
 		w->pt = xrealloc(w->pt, sizeof *w->pt * (size_t)np);
 	}
+	w->lo_len = (size_t)(put_addr(w->lo, switch_plan_loopback(sp, i), -1) - w->lo);
 	PortTextKind *kind = port_text_kind(&w->names, s);
 	for (int k = 0; k < np; k++) {
 		PortText *t = &w->pt[k];
@@ -1314,7 +1349,8 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 	long lo = total * share / nshares, hi = total * (share + 1) / nshares, first = 0;
 	any = hi > lo;
 	Writer w = {.o = o, .d = d, .db = configdb_new(table_names, T_COUNT),
-		    .tables_ordered = tables_ordered(), .names = {.make = ir_switch_port_name}};
+		    .tables_ordered = tables_ordered(), .names = {.make = ir_switch_port_name},
+		    .peer_names = {.make = ir_switch_port_name}};
 	for (int t = 0; t < T_COUNT; t++)
 		w.tname_len[t] = strlen(table_names[t]);
 	const EndTable *ends = output_ends(o);
@@ -1342,6 +1378,8 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 		memset(w.count, 0, sizeof(int) * (size_t)(sp->nswitches + 1));
 		w.meta_at = xmalloc(sizeof *w.meta_at * (size_t)(sp->nswitches + 1));
 		memset(w.meta_at, 0, sizeof *w.meta_at * (size_t)(sp->nswitches + 1));
+		w.peer_name = xmalloc(sizeof *w.peer_name * (size_t)(sp->nswitches + 1));
+		memset(w.peer_name, 0, sizeof *w.peer_name * (size_t)(sp->nswitches + 1));
 		w.meta.len = 0;
 		w.rank = xmalloc(sizeof *w.rank * (size_t)(sp->nswitches + 1));
 		w.rank_state = 0;
@@ -1352,6 +1390,7 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 			errors += write_switch(&w, i);
 		free(w.count);
 		free(w.meta_at);
+		free(w.peer_name);
 		free(w.rank);
 	}
 	configdb_free(w.db);
@@ -1367,6 +1406,7 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 		free(t->line);
 	}
 	port_text_free(&w.names);
+	port_text_free(&w.peer_names);
 	buf_free(&w.text);
 	buf_free(&w.scratch);
 	buf_free(&w.peer);

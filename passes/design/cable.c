@@ -135,8 +135,10 @@ static inline void spot_into(const Design *d, End e, CageEnd *sp, const RackInst
 		s->sw = e.dev;
 		int cage_no, lane, lanes;
 		s->room = cable_switch_cage(w, e.port, &cage_no, &lane, &lanes);
-		if (lanes > CAGE_LANES_MAX) /* a switch model's ports and breakout are far fewer */
-			die_invariant(__FILE__, __LINE__, "a cage of more lanes than CageEnd's");
+		/* a switch model's ports and breakout are far fewer than either */
+		if (lanes > CAGE_LANES_MAX || cage_no > INT16_MAX)
+			die_invariant(__FILE__, __LINE__,
+				      "a cage of more lanes than CageEnd's, or beyond CableInst's cages");
 		s->cage_no = cage_no, s->lane = (int16_t)lane, s->lanes = (int16_t)lanes;
 		break;
 	}
@@ -223,7 +225,7 @@ static inline void cable_blank(CableInst *restrict c, int assembly)
 {
 	c->media = c->fiber = c->cage_a = c->cage_z = -1;
 	c->assembly = assembly;
-	c->trunk = c->leg = c->panel_a = c->panel_z = -1;
+	c->trunk = -1;
 }
 
 /* Cables [base, base + n) measured: their runs, and their ends' cages into a[] and z[] (from 0). */

@@ -56,9 +56,9 @@ typedef struct WattRange {
 typedef struct CageRec {
 	int first, count; /* into CageCtx.byc: (cable << 1 | end) of its links, by lane */
 	int group;
-	int lanes;
+	int16_t lanes;    /* at most CAGE_LANES_MAX (CageEnd's) */
 	int16_t conn;     /* Connector of the cage */
-} CageRec; /* 20 bytes, one for each of the 525,000 cages of the 262k dragonfly; the bit/s it
+} CageRec; /* 16 bytes, one for each of the 525,000 cages of the 262k dragonfly; the bit/s it
 	    * carries are its ends' (cage_room) */
 
 typedef struct CageCtx {
@@ -71,7 +71,7 @@ typedef struct CageCtx {
 	int *cage_of;   /* per cable end (2i + e): its CageRec, or -1 */
 	CageRec *cages;
 	int ncages;
-	int *up;        /* union-find over cables */
+	int *up;        /* union-find over cables (then each cable's group: cage_choose_now) */
 	int *loc;       /* per cable: its place in its group (g->cables[loc[i]] == i), which
 			 * indexes the group's EndPick tables */
 	const CageIndex *index;
@@ -197,12 +197,14 @@ static bool fits(const Medium *m, int cage)
 }
 
 /* The cages the cables meet (records in the order first met, each one's links by lane), and
- * the cables united through them. */
+ * the cables united through them. A record's `first` is its first cable until its links are
+ * sorted, and its `group` (the caller's to set after) where its next link goes while they are:
+ * no table of their own (fresh memory, docs/performance.md, "Stages before emit, twelfth
+ * session"). */
 static void find_cages(CageCtx *x, CageTables *t)
 {
 	x->cages = cage_tables_get(t, sizeof(CageRec), 2 * (size_t)x->n + 1, false);
 	x->ncages = 0;
-	int *head = cage_tables_get(t, sizeof(int), 2 * (size_t)x->n + 1, false); /* a record's first */
 	int nk = 0;
 	for (int i = 0; i < x->n; i++) {
 		x->up[i] = i;
@@ -215,14 +217,13 @@ static void find_cages(CageCtx *x, CageTables *t)
 			assert(id < x->index->base[s->sw + 1]);
 			if (x->index->slot[id] < 0) {
 				x->index->slot[id] = x->ncages;
-				head[x->ncages] = i;
-				x->cages[x->ncages++] = (CageRec){.group = -1, .lanes = s->lanes, .conn = s->cage};
+				x->cages[x->ncages++] = (CageRec){.first = i, .lanes = s->lanes, .conn = s->cage};
 			}
 			int r = x->index->slot[id];
 			x->cage_of[2 * i + e] = r;
 			x->cages[r].count++;
 			nk++;
-			int ra = root(x->up, head[r]), rb = root(x->up, i);
+			int ra = root(x->up, x->cages[r].first), rb = root(x->up, i);
 			if (ra != rb)
 				x->up[rb > ra ? rb : ra] = rb > ra ? ra : rb;
 		}
@@ -230,14 +231,14 @@ static void find_cages(CageCtx *x, CageTables *t)
 	/* Members by record (counting sort), then by lane inside each (a cage has a few). */
 	x->byc = cage_tables_get(t, sizeof(int), (size_t)nk + 1, false);
 	for (int r = 0, at = 0; r < x->ncages; r++)
-		x->cages[r].first = at, at += x->cages[r].count, head[r] = x->cages[r].first;
+		x->cages[r].group = x->cages[r].first = at, at += x->cages[r].count;
 	for (int i = 0; i < x->n; i++)
 		for (int e = 0; e < 2; e++) {
 			int r = x->cage_of[2 * i + e];
 			if (r < 0)
 				continue;
 			int m = i << 1 | e;
-			int j = head[r]++;
+			int j = x->cages[r].group++;
 			for (; j > x->cages[r].first; j--) {
 				int p = x->byc[j - 1];
 				if (end_spot(x, p >> 1, p & 1)->lane <= end_spot(x, i, e)->lane)
@@ -888,12 +889,12 @@ static int cage_choose_now(const Design *d, const CageIndex *index, const Catalo
 	if (!x.group_slot)
 		die_oom();
 	find_cages(&x, &s);
-	/* Groups in the order of their first cable; their cables and cages by counting sort. */
-	int *gid = cage_tables_get(&s, sizeof(int), (size_t)n + 1, false), ngroups = 0;
-	for (int i = 0; i < n; i++) {
-		int r = root(x.up, i);
-		gid[i] = r == i ? ngroups++ : gid[r];
-	}
+	/* Groups in the order of their first cable; their cables and cages by counting sort. Each
+	 * cable's group in place of its parent in the union-find: a parent is never after its
+	 * child (find_cages keeps the lower root), so up[up[i]] holds the group by then. */
+	int *gid = x.up, ngroups = 0;
+	for (int i = 0; i < n; i++)
+		gid[i] = gid[i] == i ? ngroups++ : gid[gid[i]];
 	int *start = cage_tables_get(&s, sizeof(int), (size_t)ngroups + 2, true);
 	int *cstart = cage_tables_get(&s, sizeof(int), (size_t)ngroups + 2, true);
 	int *members = cage_tables_get(&s, sizeof(int), (size_t)n + 1, false);

@@ -193,12 +193,13 @@ static void cable_lines(Design *d, Lines *lines)
 		/* Each part once: an assembly on its first leg, a cage's module on its first link;
 		 * a link through a trunk (trunk.c) buys two cords, the trunk is counted below. */
 		if (c->trunk >= 0) {
-			keys[key_index(keys, &n, c->cable, c->cord_a, &hint[0])].count++;
+			const CableLeg *g = ir_cable_leg(d, c);
+			keys[key_index(keys, &n, c->cable, g->cord_a, &hint[0])].count++;
 			if (n + 3 > cap) {
 				cap *= 2;
 				keys = xrealloc(keys, sizeof(CableKey) * (size_t)cap);
 			}
-			keys[key_index(keys, &n, c->cable, c->cord_z, &hint[1])].count++;
+			keys[key_index(keys, &n, c->cable, g->cord_z, &hint[1])].count++;
 		} else if (c->assembly == i) {
 			keys[key_index(keys, &n, c->cable, c->length, &hint[2])].count++;
 		}

@@ -257,20 +257,21 @@ static void lay(TrunkCtx *t, const Leg *legs, int n, double height, double tray)
 		}
 		for (int j = i; j < end; j++) {
 			CableInst *c = &d->cables[legs[j].cable];
+			CableLeg *g = &d->cable_legs[legs[j].cable];
 			const LinkInst *l = &d->links[c->link];
 			Spot a = cable_spot(d, l->a), z = cable_spot(d, l->z);
 			bool a_lo = (int)(a.rack - d->racks) == tr->rack_a;
 			c->trunk = d->ntrunks;
-			c->leg = j - i + 1;
+			g->leg = j - i + 1;
 			int q = j - i;
-			c->panel_a = a_lo ? pa_of[q] : pz_of[q];
-			c->panel_z = a_lo ? pz_of[q] : pa_of[q];
-			c->port_a = a_lo ? po_of[q] : pzo_of[q];
-			c->port_z = a_lo ? pzo_of[q] : po_of[q];
-			c->cord_a = cord(t, c, a.u, d->panels[c->panel_a].u);
-			c->cord_z = cord(t, c, z.u, d->panels[c->panel_z].u);
+			g->panel_a = a_lo ? pa_of[q] : pz_of[q];
+			g->panel_z = a_lo ? pz_of[q] : pa_of[q];
+			g->port_a = a_lo ? po_of[q] : pzo_of[q];
+			g->port_z = a_lo ? pzo_of[q] : po_of[q];
+			g->cord_a = cord(t, c, a.u, d->panels[g->panel_a].u);
+			g->cord_z = cord(t, c, z.u, d->panels[g->panel_z].u);
 			/* The channel the optics drive: both cords and the trunk. */
-			double channel = c->cord_a + tr->length + c->cord_z;
+			double channel = g->cord_a + tr->length + g->cord_z;
 			double reach = fmin(c->optic_a ? c->optic_a->optic.reach : INFINITY,
 					    c->optic_z ? c->optic_z->optic.reach : INFINITY);
 			if (channel > reach + 1e-9)
@@ -278,7 +279,7 @@ static void lay(TrunkCtx *t, const Leg *legs, int n, double height, double tray)
 				      c->optic_a ? c->optic_a : c->optic_z, reach);
 			/* The link's share: two cords instead of one, a leg of the trunk. */
 			double per_m = c->cable->cable.price_per_m;
-			c->price += per_m * (c->cord_a + c->cord_z - c->length) + c->cable->price +
+			c->price += per_m * (g->cord_a + g->cord_z - c->length) + c->cable->price +
 				    (trunk->price + trunk->cable.price_per_m * tr->length) / k +
 				    2 * t->panel->price / t->panel->panel.ports;
 		}
@@ -348,6 +349,7 @@ static bool reach_channels(Design *d, int fi, const Leg *legs, int n, double hei
 int trunk_fabrics(Design *d)
 {
 	d->npanels = d->ntrunks = 0;
+	d->cable_legs = NULL;
 	if (d->ncables == 0)
 		return 0;
 	int errors = 0;
@@ -378,6 +380,8 @@ int trunk_fabrics(Design *d)
 			/* At most a trunk and two panels per link. */
 			d->trunks = arena_alloc(d->c->arena, sizeof(TrunkInst) * (size_t)d->ncables);
 			d->panels = arena_alloc(d->c->arena, sizeof(PanelInst) * (size_t)(2 * d->ncables));
+			/* by cable (ir_cable_leg): read only where a cable's trunk >= 0 */
+			d->cable_legs = arena_alloc(d->c->arena, sizeof(CableLeg) * (size_t)d->ncables);
 		}
 		int n = qualifying(d, fi, trunks, ntrunks, legs);
 		if (reach_channels(d, fi, legs, n, height, tray))

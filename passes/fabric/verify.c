@@ -10,9 +10,9 @@
  *     where nodes forward; elsewhere a node's rails do not join the switches they reach), and
  *     every switch of the plane is in that one component;
  *  4. each fabric has as many switches and links as fabric.c counted.
- * 1 and 3 prove the common case at once (ends_clean: every end in one pass; planes_connected:
- * every plane of a switched fabric in one union-find); whatever they do not prove is checked
- * again end by end and plane by plane, which says what fails.
+ * 3 proves the common case at once (planes_connected: every plane of a switched fabric in one
+ * union-find, once every end passed 1); whatever it does not prove is checked again plane by
+ * plane, which says what is apart.
  * A failure is a bug in clusterc, not in the spec: an internal-error diagnostic (exit 70).
  * With --verify, what was proved is printed.
  */
@@ -31,11 +31,13 @@ typedef struct Verifier {
 	int *extra_base;
 	unsigned char *extra_used;
 	int *parent;               /* union-find over switches, NIC ports, extra ports, nodes */
-	bool clean;                /* every link's ends passed use_end's checks (ends_clean) */
+	bool clean;                /* every link's ends passed use_end's checks */
 	int failures;
 } Verifier;
 
-static void fail(Verifier *v, const char *fmt, ...) PRINTF_LIKE(2, 3);
+/* cold: the checks' common case, inline in the loop over every end (use_end), keeps its
+ * registers and its straight path */
+static void fail(Verifier *v, const char *fmt, ...) PRINTF_LIKE(2, 3) __attribute__((cold));
 static void fail(Verifier *v, const char *fmt, ...)
 {
 	if (v->failures++ >= 5)
@@ -108,113 +110,89 @@ static bool end_valid(const Design *d, End e)
 	return true;
 }
 
-static void use_end(Verifier *v, End e, int link)
+/* Link `link` (l)'s end e checked: it names a device that exists, a port it has, used once
+ * (counted in v), and a switch's is of the link's fabric and plane and not one of a leaf's
+ * backup ports. Says what fails (fail) and returns whether every check passed. Inline in the
+ * one loop over every end (verify_fabrics), where it passes: one copy of the checks for the
+ * common case and the failures (the eleventh session's fast path copied them, ends_clean). */
+static inline __attribute__((always_inline)) bool use_end(Verifier *v, End e, int link,
+							    const LinkInst *l)
 {
 	Design *d = v->d;
-	if (!end_exists(d, e)) {
-		fail(v, "link %d names device %d of kind %d, which does not exist", link, e.dev, e.kind);
-		return;
-	}
-	const LinkInst *l = &d->links[link];
-	switch (e.kind) {
-	case END_SWITCH: {
-		const SwitchInst *s = &d->switches[e.dev];
-		if (e.port < 0 || e.port >= s->radix) {
-			fail(v, "link %d goes to port %d of %s, beyond its radix", link, e.port, s->name);
-			return;
-		}
-		if (v->sw_ports[v->sw_base[e.dev] + e.port]++)
-			fail(v, "port %d of %s carries two links (link %d)", e.port, s->name, link);
-		/* A leaf's backup ports (backup_ports_per_tor) follow its down ports, unwired. */
-		const FabricInst *sf = s->fabric >= 0 && s->fabric < d->nfabrics ? &d->fabrics[s->fabric] : NULL;
-		if (sf && s->tier == ST_LEAF && sf->family->tree && sf->backup_ports > 0 && sf->tiers > 1 &&
-		    e.port >= sf->down[0] && e.port < sf->down[0] + sf->backup_ports)
-			fail(v, "link %d takes port %d of %s, one of its %d backup ports", link, e.port,
-			     s->name, sf->backup_ports);
-		if (s->fabric != l->fabric || s->plane != l->plane)
-			fail(v, "link %d (%s, plane %d) goes to %s (%s, plane %d)", link,
-			     fabric_name(d, l->fabric), l->plane + 1, s->name, fabric_name(d, s->fabric),
-			     s->plane + 1);
-		break;
-	}
-	case END_NODE:
-		if (e.port < 0 || e.port >= d->nports || d->ports[e.port].node != e.dev) {
-			fail(v, "link %d names NIC port %d of %s, which it does not have", link, e.port,
-			     d->nodes[e.dev].hostname);
-			return;
-		}
-		if (v->nic_used[e.port]++)
-			fail(v, "NIC port %d of %s carries two links (link %d)", e.port,
-			     d->nodes[e.dev].hostname, link);
-		break;
-	case END_EXTRA:
-		if (e.port < 0 || e.port >= d->extras[e.dev].nports) {
-			fail(v, "link %d names port %d of %s, which it does not have", link, e.port,
-			     d->extras[e.dev].name);
-			return;
-		}
-		if (v->extra_used[v->extra_base[e.dev] + e.port]++)
-			fail(v, "port %d of %s carries two links (link %d)", e.port, d->extras[e.dev].name,
-			     link);
-		break;
-	default:
-		break;
-	}
-}
-
-/* use_end's checks of one end without their messages, counting its port as use_end does:
- * false when one of them fails. */
-static inline bool end_clean(Verifier *v, End e, const LinkInst *l)
-{
-	const Design *d = v->d;
+	/* whether the device exists in each case (end_exists'), one switch on the kind */
 	switch (e.kind) {
 	case END_SWITCH: {
 		if (e.dev < 0 || e.dev >= d->nswitches)
-			return false;
+			break;
 		const SwitchInst *s = &d->switches[e.dev];
-		if (e.port < 0 || e.port >= s->radix || v->sw_ports[v->sw_base[e.dev] + e.port]++ ||
-		    s->fabric != l->fabric || s->plane != l->plane)
-			return false;
-		if (s->tier != ST_LEAF || s->fabric < 0 || s->fabric >= d->nfabrics)
-			return true;
-		const FabricInst *sf = &d->fabrics[s->fabric];
-		return !(sf->family->tree && sf->backup_ports > 0 && sf->tiers > 1 &&
-			 e.port >= sf->down[0] && e.port < sf->down[0] + sf->backup_ports);
-	}
-	case END_NODE:
-		return e.dev >= 0 && e.dev < d->nnodes && e.port >= 0 && e.port < d->nports &&
-		       d->ports[e.port].node == e.dev && !v->nic_used[e.port]++;
-	case END_EXTRA:
-		return e.dev >= 0 && e.dev < d->nextras && e.port >= 0 &&
-		       e.port < d->extras[e.dev].nports &&
-		       !v->extra_used[v->extra_base[e.dev] + e.port]++;
-	case END_ACCEL:
-		return e.dev >= 0 && e.dev < d->naccels;
-	default:
-		return false;
-	}
-}
-
-/* Every link's ends through use_end's checks at once, the common case: true when all pass
- * (their ports counted). At the first that fails, the counts are cleared and false returned:
- * use_end then goes over every end again and says what fails, as it always has. */
-static bool ends_clean(Verifier *v, size_t sw_total, size_t extra_total)
-{
-	const Design *d = v->d;
-	for (int i = 0; i < d->nlinks; i++) {
-		const LinkInst *l = &d->links[i];
-		if (!end_clean(v, l->a, l) || !end_clean(v, l->z, l)) {
-			memset(v->sw_ports, 0, sw_total);
-			memset(v->nic_used, 0, (size_t)d->nports);
-			memset(v->extra_used, 0, extra_total);
+		if (e.port < 0 || e.port >= s->radix) {
+			fail(v, "link %d goes to port %d of %s, beyond its radix", link, e.port, s->name);
 			return false;
 		}
+		bool ok = true;
+		if (v->sw_ports[v->sw_base[e.dev] + e.port]++) {
+			fail(v, "port %d of %s carries two links (link %d)", e.port, s->name, link);
+			ok = false;
+		}
+		/* A leaf's backup ports (backup_ports_per_tor) follow its down ports, unwired. */
+		if (s->tier == ST_LEAF && s->fabric >= 0 && s->fabric < d->nfabrics) {
+			const FabricInst *sf = &d->fabrics[s->fabric];
+			if (sf->family->tree && sf->backup_ports > 0 && sf->tiers > 1 &&
+			    e.port >= sf->down[0] && e.port < sf->down[0] + sf->backup_ports) {
+				fail(v, "link %d takes port %d of %s, one of its %d backup ports", link,
+				     e.port, s->name, sf->backup_ports);
+				ok = false;
+			}
+		}
+		if (s->fabric != l->fabric || s->plane != l->plane) {
+			fail(v, "link %d (%s, plane %d) goes to %s (%s, plane %d)", link,
+			     fabric_name(d, l->fabric), l->plane + 1, s->name, fabric_name(d, s->fabric),
+			     s->plane + 1);
+			ok = false;
+		}
+		return ok;
 	}
-	return true;
+	case END_NODE:
+		if (e.dev < 0 || e.dev >= d->nnodes)
+			break;
+		if (e.port < 0 || e.port >= d->nports || d->ports[e.port].node != e.dev) {
+			fail(v, "link %d names NIC port %d of %s, which it does not have", link, e.port,
+			     d->nodes[e.dev].hostname);
+			return false;
+		}
+		if (v->nic_used[e.port]++) {
+			fail(v, "NIC port %d of %s carries two links (link %d)", e.port,
+			     d->nodes[e.dev].hostname, link);
+			return false;
+		}
+		return true;
+	case END_EXTRA:
+		if (e.dev < 0 || e.dev >= d->nextras)
+			break;
+		if (e.port < 0 || e.port >= d->extras[e.dev].nports) {
+			fail(v, "link %d names port %d of %s, which it does not have", link, e.port,
+			     d->extras[e.dev].name);
+			return false;
+		}
+		if (v->extra_used[v->extra_base[e.dev] + e.port]++) {
+			fail(v, "port %d of %s carries two links (link %d)", e.port, d->extras[e.dev].name,
+			     link);
+			return false;
+		}
+		return true;
+	case END_ACCEL:
+		if (e.dev < 0 || e.dev >= d->naccels)
+			break;
+		return true;
+	default:
+		break;
+	}
+	fail(v, "link %d names device %d of kind %d, which does not exist", link, e.dev, e.kind);
+	return false;
 }
 
 /* Whether each plane of fabric fi is connected, all planes in one union-find, the common case:
- * when every end was clean (ends_clean) and the nodes do not forward, no two links share a
+ * when every end was clean (use_end) and the nodes do not forward, no two links share a
  * vertex but at a switch, whose links are all of its plane, so the planes share no vertex
  * (neither do two such fabrics) and each plane's components are those of its own links alone.
  * v->parent holds every vertex as its own root before the first such fabric (verify_fabrics).
@@ -474,13 +452,15 @@ int verify_fabrics(Design *d)
 	v.parent = xmalloc(sizeof(int) * (size_t)(vertices + 1));
 	if (!v.sw_ports || !v.nic_used || !v.extra_used)
 		die_oom();
-	v.clean = ends_clean(&v, (size_t)total + 1, (size_t)extra_total + 1);
+	v.clean = true;
+	for (int i = 0; i < d->nlinks; i++) {
+		const LinkInst *l = &d->links[i];
+		/* both ends, whatever the first says */
+		bool a = use_end(&v, l->a, i, l), z = use_end(&v, l->z, i, l);
+		v.clean = v.clean && a && z;
+	}
 	for (long i = 0; v.clean && i < vertices; i++)
 		v.parent[i] = (int)i; /* planes_connected's start */
-	for (int i = 0; !v.clean && i < d->nlinks; i++) {
-		use_end(&v, d->links[i].a, i);
-		use_end(&v, d->links[i].z, i);
-	}
 	for (int i = 0; i < d->nswitches; i++)
 		if (d->switches[i].used > d->switches[i].radix)
 			fail(&v, "%s has %d links on %d ports", d->switches[i].name, d->switches[i].used,

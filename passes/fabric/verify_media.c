@@ -173,7 +173,8 @@ static void check_trunks(MediaCheck *v)
 		}
 		const TrunkInst *t = &d->trunks[c->trunk];
 		carried[c->trunk]++;
-		const int panel[2] = {c->panel_a, c->panel_z}, port[2] = {c->port_a, c->port_z};
+		const CableLeg *g = ir_cable_leg(d, c);
+		const int panel[2] = {g->panel_a, g->panel_z}, port[2] = {g->port_a, g->port_z};
 		for (int e = 0; e < 2; e++) {
 			int r, u;
 			ir_end_place(d, end_of(d, c, e), &r, &u);
@@ -190,7 +191,7 @@ static void check_trunks(MediaCheck *v)
 			*slot = true;
 		}
 		if (!c->cable || c->cable->cable.connector != t->part->cable.connector ||
-		    d->panels[c->panel_a].part->panel.connector != t->part->cable.connector)
+		    d->panels[g->panel_a].part->panel.connector != t->part->cable.connector)
 			media_fail(v, c, "cord, panel and trunk of different connectors");
 	}
 	for (int t = 0; t < d->ntrunks; t++) {
@@ -268,8 +269,11 @@ static void media_key(const Design *d, KeySink *s)
 		key_raw(s, c->link), key_raw(s, c->assembly), key_raw(s, c->cage_a);
 		key_raw(s, c->cage_z), key_raw_double(s, c->run), key_raw_double(s, c->length);
 		if (trunks) {
-			key_raw(s, c->trunk), key_raw(s, c->panel_a), key_raw(s, c->panel_z);
-			key_raw(s, c->port_a), key_raw(s, c->port_z);
+			/* what check_trunks reads: a leg's panels and adapters where it has one */
+			const CableLeg *g = c->trunk >= 0 ? ir_cable_leg(d, c) : NULL;
+			key_raw(s, c->trunk), key_raw(s, g ? g->panel_a : -1);
+			key_raw(s, g ? g->panel_z : -1), key_raw(s, g ? g->port_a : -1);
+			key_raw(s, g ? g->port_z : -1);
 		}
 	}
 	if (!trunks)

@@ -508,10 +508,12 @@ static void dump_cables(const Design *d, const Dump *w)
 			i, c->link, word(&enum_MEDIA, c->media), word(&enum_FIBER, c->fiber),
 			c->cable ? c->cable->name : "-", c->optic_a ? c->optic_a->name : "-",
 			c->optic_z ? c->optic_z->name : "-", c->run, c->length, c->price, c->power);
-		if (c->trunk >= 0)
+		if (c->trunk >= 0) {
+			const CableLeg *g = ir_cable_leg(d, c);
 			fprintf(w->out, "  trunk %d leg %d panel %d:%d %d:%d cords %.17g %.17g m\n",
-				c->trunk, c->leg, c->panel_a, c->port_a, c->panel_z, c->port_z,
-				c->cord_a, c->cord_z);
+				c->trunk, g->leg, g->panel_a, g->port_a, g->panel_z, g->port_z,
+				g->cord_a, g->cord_z);
+		}
 	}
 	fprintf(w->out, "cables %d\n", d->ncables);
 	/* Structured cabling (trunk.c), when a fabric asks for it. */

@@ -281,13 +281,14 @@ static void test_trunk_verifier(void)
 		else if (d->cables[i].trunk >= 0)
 			second = i;
 	CU_ASSERT_TRUE_FATAL(second >= 0);
-	CableInst *x = &d->cables[first], *y = &d->cables[second];
+	CableInst *x = &d->cables[first];
+	CableLeg *xg = &d->cable_legs[first], *yg = &d->cable_legs[second];
 	d->quiet = true;
 	/* Two links on one adapter. */
-	int panel = y->panel_a, port = y->port_a;
-	y->panel_a = x->panel_a, y->port_a = x->port_a;
+	int panel = yg->panel_a, port = yg->port_a;
+	yg->panel_a = xg->panel_a, yg->port_a = xg->port_a;
 	CU_ASSERT_TRUE(verify_media(d) > 0);
-	y->panel_a = panel, y->port_a = port;
+	yg->panel_a = panel, yg->port_a = port;
 	b->p.internal_error = false;
 	CU_ASSERT_EQUAL(verify_media(d), 0);
 	/* A trunk that says it carries one leg more. */
@@ -298,14 +299,14 @@ static void test_trunk_verifier(void)
 	/* A link's panel in a rack that is not its end's. */
 	int other = -1;
 	for (int p = 0; p < d->npanels && other < 0; p++)
-		if (d->panels[p].rack != d->panels[x->panel_a].rack &&
-		    d->panels[p].rack != d->panels[x->panel_z].rack)
+		if (d->panels[p].rack != d->panels[xg->panel_a].rack &&
+		    d->panels[p].rack != d->panels[xg->panel_z].rack)
 			other = p;
 	CU_ASSERT_TRUE_FATAL(other >= 0);
-	panel = x->panel_a;
-	x->panel_a = other;
+	panel = xg->panel_a;
+	xg->panel_a = other;
 	CU_ASSERT_TRUE(verify_media(d) > 0);
-	x->panel_a = panel;
+	xg->panel_a = panel;
 	b->p.internal_error = false;
 	unit_build_done(b);
 }
