@@ -24,49 +24,39 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Writes HEAD, the U's digits, SEP, the device, SEP and the port at p: the part the end's two
- * texts share but for their separator; returns the byte after it. */
-static char *end_fields(char *p, const char *head, size_t head_len, const char *ud, size_t ul,
-			char sep, const char *device, size_t dl, const char *port, size_t pl)
-{
-	memcpy(p, head, head_len);
-	p += head_len;
-	memcpy(p, ud, ul);
-	p += ul;
-	*p++ = sep;
-	memcpy(p, device, dl);
-	p += dl;
-	*p++ = sep;
-	memcpy(p, port, pl);
-	return p + pl;
-}
+/* The last end's device on one side of the table and the two texts that start its ends' texts,
+ * made once a run of ends on that device (a switch's or a node's ports come in runs): "ROW,RACK,
+ * U,DEVICE," and "RACK U<n> DEVICE " when the device is a plain CSV cell and placed. */
+typedef struct DevRun {
+	const char *device;
+	int rack, u;
+	unsigned kinds; /* the device's text_plain bits */
+	size_t len;     /* its length */
+	bool texts;     /* csv and pull hold the run's texts */
+	Buf csv, pull;
+} DevRun;
 
-/* The texts of an end in a rack, at U u >= 0, whose device and port are plain CSV cells (x->port
- * the port's text for now): written straight into one block of the arena, "PORT\0CSVPULL", the
- * bytes the general way in ends_table makes, without its copies through a Buf. */
-static void plain_texts(Arena *a, EndText *x, const char *place, size_t place_len,
-			const char *rack_u, size_t rack_u_len, int u)
+static void run_start(DevRun *r, const char *device, int rack, int u, const char *place,
+		      size_t place_len, const char *rack_u, size_t rack_u_len)
 {
-	char digits[12];
-	size_t ul = 0;
-	unsigned v = (unsigned)u;
-	do
-		digits[sizeof digits - ++ul] = (char)('0' + v % 10);
-	while ((v /= 10) > 0);
-	const char *ud = digits + sizeof digits - ul;
-	size_t dl = x->device_len, pl = x->port_len;
-	size_t csv_len = place_len + ul + 1 + dl + 1 + pl + 1;
-	size_t pull_len = rack_u_len + ul + 1 + dl + 1 + pl;
-	char *all = arena_alloc(a, pl + 1 + csv_len + pull_len);
-	memcpy(all, x->port, pl);
-	char *p = all + pl + 1;
-	x->port = all;
-	x->csv = p;
-	p = end_fields(p, place, place_len, ud, ul, ',', x->device, dl, all, pl);
-	*p++ = ',';
-	end_fields(p, rack_u, rack_u_len, ud, ul, ' ', x->device, dl, all, pl);
-	x->csv_len = (uint32_t)csv_len;
-	x->pull_len = (uint32_t)pull_len;
+	r->device = device;
+	r->rack = rack;
+	r->u = u;
+	r->kinds = text_plain(device, &r->len);
+	r->texts = (r->kinds & TEXT_PLAIN_CSV) && r->len < UINT16_MAX && rack >= 0 && u >= 0;
+	if (!r->texts)
+		return;
+	r->csv.len = r->pull.len = 0;
+	buf_put(&r->csv, place, place_len);
+	layout_int(&r->csv, u);
+	buf_putc(&r->csv, ',');
+	buf_put(&r->csv, device, r->len);
+	buf_putc(&r->csv, ',');
+	buf_put(&r->pull, rack_u, rack_u_len);
+	layout_int(&r->pull, u);
+	buf_putc(&r->pull, ' ');
+	buf_put(&r->pull, device, r->len);
+	buf_putc(&r->pull, ' ');
 }
 
 const EndTable *ends_table(Output *o, const Design *d)
@@ -78,12 +68,17 @@ const EndTable *ends_table(Output *o, const Design *d)
 	t = arena_alloc(a, sizeof *t);
 	size_t n = (size_t)d->ncables * 2;
 	EndText *ends = arena_alloc(a, sizeof *ends * (n ? n : 1));
-	/* Each rack's "ROW,RACK," and "RACK U", which start its ends' two texts. */
+	uint8_t *id_len = arena_alloc(a, (size_t)d->ncables + 1);
+	for (int i = 0; i < d->ncables; i++)
+		id_len[i] = (uint8_t)strlen(d->cable_ids[i]); /* 11 to 51 bytes: ir.c */
+	/* Each rack's "ROW,RACK," and "RACK U", which start its ends' two texts, and its name's
+	 * text_plain bits. */
 	const char **place = arena_alloc(a, sizeof *place * (size_t)(d->nracks + 1));
 	uint32_t *place_len = arena_alloc(a, sizeof *place_len * (size_t)(d->nracks + 1));
 	const char **rack_u = arena_alloc(a, sizeof *rack_u * (size_t)(d->nracks + 1));
 	uint32_t *rack_u_len = arena_alloc(a, sizeof *rack_u_len * (size_t)(d->nracks + 1));
 	uint8_t *row_len = arena_alloc(a, (size_t)(d->nracks + 1));
+	uint8_t *rack_plain = arena_alloc(a, (size_t)(d->nracks + 1));
 	Buf text = {0}, csv = {0};
 	for (int r = 0; r < d->nracks; r++) {
 		char row[16];
@@ -101,43 +96,77 @@ const EndTable *ends_table(Output *o, const Design *d)
 		buf_put(&text, " U", 2);
 		rack_u[r] = arena_strndup(a, text.s, text.len);
 		rack_u_len[r] = (uint32_t)text.len;
+		size_t len;
+		rack_plain[r] = (uint8_t)text_plain(d->racks[r].name, &len);
 	}
-	/* A device has many ports in a row: its name is scanned once a run. */
-	const char *last_dev[2] = {NULL, NULL};
-	unsigned last_kinds[2] = {0, 0};
-	size_t last_len[2] = {0, 0};
+	DevRun run[2] = {{0}, {0}};
+	/* A switch port's name depends on its kind and number only: made once a kind and port. */
+	PortTextCache names = {.make = ir_switch_port_name};
 	for (int i = 0; i < d->ncables; i++) {
 		const LinkInst *l = &d->links[d->cables[i].link];
 		for (int side = 0; side < 2; side++) {
 			End e = side ? l->z : l->a;
 			EndText *x = &ends[2 * (size_t)i + (size_t)side];
-			text.len = 0;
-			ir_end_port(&text, d, e);
-			if (!text.s)
-				buf_put(&text, "", 0);
-			x->port = text.s; /* until the copy below */
-			x->device = ir_end_device(d, e);
-			if (x->device != last_dev[side] || !x->device) {
-				last_dev[side] = x->device;
-				last_kinds[side] = text_plain(x->device, &last_len[side]);
-			}
-			size_t dlen = last_len[side], plen;
-			unsigned kinds = last_kinds[side] & text_plain(x->port, &plen);
-			x->plain = (kinds & TEXT_PLAIN_CSV) && dlen < UINT16_MAX && plen < UINT16_MAX;
-			x->md_plain = (kinds & TEXT_PLAIN_MD) != 0;
-			x->json_plain = (kinds & TEXT_PLAIN_JSON) != 0;
-			x->device_len = (uint16_t)(x->plain ? dlen : 0);
-			x->port_len = (uint16_t)(x->plain ? plen : 0);
+			DevRun *r = &run[side];
+			const char *device = ir_end_device(d, e);
 			int rack, u;
 			ir_end_place(d, e, &rack, &u);
-			x->rack = rack;
-			x->u = u;
-			if (x->plain && rack >= 0 && u >= 0) {
+			if (device != r->device || !device || rack != r->rack || u != r->u)
+				run_start(r, device, rack, u, rack >= 0 ? place[rack] : NULL,
+					  rack >= 0 ? place_len[rack] : 0,
+					  rack >= 0 ? rack_u[rack] : NULL,
+					  rack >= 0 ? rack_u_len[rack] : 0);
+			const char *port;
+			size_t plen;
+			unsigned port_kinds;
+			if (e.kind == END_SWITCH) {
+				port = port_text(&names, &d->switches[e.dev], e.port, &plen,
+						 &port_kinds);
+			} else {
+				text.len = 0;
+				ir_end_port(&text, d, e);
+				port = text.s ? text.s : "";
+				port_kinds = text_plain(port, &plen);
+			}
+			unsigned kinds = r->kinds & port_kinds;
+			size_t dlen = r->len;
+			bool plain = (kinds & TEXT_PLAIN_CSV) && dlen < UINT16_MAX && plen < UINT16_MAX;
+			/* the pull text's rack too: "RACK U<n> DEVICE PORT" as it is, a cell */
+			unsigned rack_kinds = rack >= 0 ? rack_plain[rack] : TEXT_PLAIN_CSV | TEXT_PLAIN_MD;
+			*x = (EndText){.device = device,
+				       .rack = rack,
+				       .u = u,
+				       .device_len = (uint16_t)(plain ? dlen : 0),
+				       .port_len = (uint16_t)(plain ? plen : 0),
+				       .plain = plain,
+				       .md_plain = (kinds & TEXT_PLAIN_MD) != 0,
+				       .json_plain = (kinds & TEXT_PLAIN_JSON) != 0,
+				       .pull_csv = plain && (rack_kinds & TEXT_PLAIN_CSV),
+				       .pull_md = (kinds & rack_kinds & TEXT_PLAIN_MD) != 0};
+			if (x->plain && r->texts) {
+				/* "ROW,RACK,U,DEVICE,PORT," "RACK U<n> DEVICE PORT\0": the run's
+				 * texts and the port, the port read at the second's end */
+				size_t cl = r->csv.len, pl = r->pull.len;
+				char *all = arena_alloc(a, cl + plen + 1 + pl + plen + 1);
+				memcpy(all, r->csv.s, cl);
+				memcpy(all + cl, port, plen);
+				all[cl + plen] = ',';
+				char *p = all + cl + plen + 1;
+				memcpy(p, r->pull.s, pl);
+				memcpy(p + pl, port, plen);
+				p[pl + plen] = '\0';
+				x->csv = all;
+				x->port = p + pl;
+				x->csv_len = (uint32_t)(cl + plen + 1);
+				x->pull_len = (uint32_t)(pl + plen);
 				x->csv_rack = row_len[rack];
-				plain_texts(a, x, place[rack], place_len[rack], rack_u[rack],
-					    rack_u_len[rack], u);
 				continue;
 			}
+			if (port != text.s) { /* a switch's port from the names kept */
+				text.len = 0;
+				buf_put(&text, port, plen);
+			}
+			x->port = text.s; /* until the copy below */
 			csv.len = 0;
 			char u_text[24]; /* U's digits, u_len of them */
 			size_t u_len = 0;
@@ -166,18 +195,24 @@ const EndTable *ends_table(Output *o, const Design *d)
 			buf_putc(&csv, ' ');
 			buf_put(&csv, text.s, text.len);
 			x->pull_len = (uint32_t)(csv.len - x->csv_len);
-			/* the port and the two texts in one block: "PORT\0CSVPULL" */
-			char *all = arena_alloc(a, text.len + 1 + csv.len);
-			memcpy(all, text.s, text.len);
-			memcpy(all + text.len + 1, csv.s, csv.len);
-			x->port = all;
-			x->csv = all + text.len + 1;
+			/* the two texts and a NUL in one block, the port read at the second's end */
+			char *all = arena_alloc(a, csv.len + 1);
+			memcpy(all, csv.s, csv.len);
+			all[csv.len] = '\0';
+			x->csv = all;
+			x->port = all + csv.len - text.len;
 		}
 	}
 	buf_free(&text);
 	buf_free(&csv);
+	for (int side = 0; side < 2; side++) {
+		buf_free(&run[side].csv);
+		buf_free(&run[side].pull);
+	}
+	port_text_free(&names);
 	t->d = d;
 	t->ends = ends;
+	t->id_len = id_len;
 	output_set_ends(o, t);
 	return t;
 }
