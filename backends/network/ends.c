@@ -3,60 +3,96 @@
  * row per cable (cabling.csv, labels.csv, pull sheets, wiring.csv, clusterc.lock, NetBox): the
  * device's name and length, the port's name (ir.c), the rack and U, whether device and port
  * are plain CSV cells (text_csv_field copies them as they are), Markdown cells and JSON
- * strings (one scan of each port, one of each device a run: text_plain; the switches' files
- * quote their peers' names then without scanning them again), and two texts of each end as
- * the writers print it: "ROW,RACK,U,DEVICE,PORT," as CSV cells (cabling.csv and
- * pull-sheets.csv copy it, wiring.csv from the rack on) and "RACK U<n> DEVICE PORT" (the pull
- * sheets and labels.csv). Before, each of those writers formatted every end again: 302,752
- * cables at 100,000 GPUs, 600,000 ends, six times (docs/performance.md; the two texts since
- * the eleventh pass). The bytes the writers make are the same; only the work behind them is
- * shared.
+ * strings (text_plain: one scan of each device, one of each port of a switch's kind, one of
+ * each other port; the switches' files quote their peers' names then without scanning them
+ * again), and two texts of each end as the writers print it: "ROW,RACK,U,DEVICE,PORT," as CSV
+ * cells (cabling.csv and pull-sheets.csv copy it, wiring.csv from the rack on) and "RACK U<n>
+ * DEVICE PORT" (the pull sheets and labels.csv), with whether the second is a plain CSV and
+ * Markdown cell as it is (its rack's name scanned once). Before, each of those writers
+ * formatted every end again: 302,752 cables at 100,000 GPUs, 600,000 ends, six times
+ * (docs/performance.md; the two texts since the eleventh pass). The bytes the writers make
+ * are the same; only the work behind them is shared. Each cable id's length is kept too (the
+ * writers copy the ids by it).
+ *
+ * What an end's texts share with the device's other ends is made once a device (DevText: its
+ * scan, its place, the texts up to the port), and a switch port's name once a kind of switch
+ * and port (port_text); an end is then two copies of each (docs/performance.md, "Emitter,
+ * fourteenth pass").
  *
  * The table is in the Output's arena (output_arena: huge pages, as the design's: a fresh 4 KiB
- * page costs a fault, and the table is 48 bytes an end and some 80 of text: 70 MB at 100,000
- * GPUs, 160 MB on the 262k dragonfly, docs/performance.md), not the
- * design's, so that emit.c can make it on one thread while the writers that allocate in the
- * design's run on another; the Output keeps the pointer (output_ends), so each build makes its
- * own.
+ * page costs a fault, and the table is 48 bytes an end and some 70 of text: 60 MB at 100,000
+ * GPUs, docs/performance.md), not the design's, so that emit.c can make it on one thread
+ * while the writers that allocate in the design's run on another; the Output keeps the
+ * pointer (output_ends), so each build makes its own. The port is the pull text's end (which
+ * is NUL-terminated), not a copy of its own.
  */
 #include "backends.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
-/* The last end's device on one side of the table and the two texts that start its ends' texts,
- * made once a run of ends on that device (a switch's or a node's ports come in runs): "ROW,RACK,
- * U,DEVICE," and "RACK U<n> DEVICE " when the device is a plain CSV cell and placed. */
-typedef struct DevRun {
+/* A device's part of its ends' texts, made on its first end (a switch has up to a few hundred,
+ * a node its NICs' ports): its name's text_plain bits and length, its place, and when it is a
+ * plain CSV cell and placed, "ROW,RACK,U,DEVICE," and "RACK U<n> DEVICE ", which start the
+ * two texts of each of its ends. Before, each end's device was scanned again when the end
+ * before it on that side was another device's, and its U's digits made every end. */
+typedef struct DevText {
 	const char *device;
+	const char *csv, *pull; /* NULL: not plain, or not placed */
+	uint32_t csv_len, pull_len;
+	uint32_t len;
 	int rack, u;
-	unsigned kinds; /* the device's text_plain bits */
-	size_t len;     /* its length */
-	bool texts;     /* csv and pull hold the run's texts */
-	Buf csv, pull;
-} DevRun;
+	uint8_t kinds; /* text_plain's */
+	bool made;
+} DevText;
 
-static void run_start(DevRun *r, const char *device, int rack, int u, const char *place,
-		      size_t place_len, const char *rack_u, size_t rack_u_len)
+/* The devices' texts by kind: nodes (an accelerator's end is its node's), switches, extras. */
+typedef struct DevTexts {
+	DevText *node, *sw, *extra;
+	DevText other; /* a kind without a device: made again every time */
+} DevTexts;
+
+static DevText *dev_text(DevTexts *t, const Design *d, End e)
 {
-	r->device = device;
-	r->rack = rack;
-	r->u = u;
-	r->kinds = text_plain(device, &r->len);
-	r->texts = (r->kinds & TEXT_PLAIN_CSV) && r->len < UINT16_MAX && rack >= 0 && u >= 0;
-	if (!r->texts)
+	switch (e.kind) {
+	case END_NODE: return &t->node[e.dev];
+	case END_ACCEL: return &t->node[d->accels[e.dev].node];
+	case END_SWITCH: return &t->sw[e.dev];
+	case END_EXTRA: return &t->extra[e.dev];
+	default: t->other.made = false; return &t->other;
+	}
+}
+
+static void dev_make(Arena *a, DevText *x, const Design *d, End e, const char *const *place,
+		     const uint32_t *place_len, const char *const *rack_u,
+		     const uint32_t *rack_u_len, Buf *tmp)
+{
+	x->made = true;
+	x->device = ir_end_device(d, e);
+	ir_end_place(d, e, &x->rack, &x->u);
+	size_t len;
+	x->kinds = (uint8_t)text_plain(x->device, &len);
+	x->len = (uint32_t)len;
+	x->csv = x->pull = NULL;
+	if (!(x->kinds & TEXT_PLAIN_CSV) || len >= UINT16_MAX || x->rack < 0 || x->u < 0)
 		return;
-	r->csv.len = r->pull.len = 0;
-	buf_put(&r->csv, place, place_len);
-	layout_int(&r->csv, u);
-	buf_putc(&r->csv, ',');
-	buf_put(&r->csv, device, r->len);
-	buf_putc(&r->csv, ',');
-	buf_put(&r->pull, rack_u, rack_u_len);
-	layout_int(&r->pull, u);
-	buf_putc(&r->pull, ' ');
-	buf_put(&r->pull, device, r->len);
-	buf_putc(&r->pull, ' ');
+	tmp->len = 0;
+	buf_put(tmp, place[x->rack], place_len[x->rack]);
+	layout_int(tmp, x->u);
+	buf_putc(tmp, ',');
+	buf_put(tmp, x->device, len);
+	buf_putc(tmp, ',');
+	x->csv_len = (uint32_t)tmp->len;
+	buf_put(tmp, rack_u[x->rack], rack_u_len[x->rack]);
+	layout_int(tmp, x->u);
+	buf_putc(tmp, ' ');
+	buf_put(tmp, x->device, len);
+	buf_putc(tmp, ' ');
+	x->pull_len = (uint32_t)(tmp->len - x->csv_len);
+	char *both = arena_strndup(a, tmp->s, tmp->len);
+	x->csv = both;
+	x->pull = both + x->csv_len;
 }
 
 const EndTable *ends_table(Output *o, const Design *d)
@@ -99,7 +135,13 @@ const EndTable *ends_table(Output *o, const Design *d)
 		size_t len;
 		rack_plain[r] = (uint8_t)text_plain(d->racks[r].name, &len);
 	}
-	DevRun run[2] = {{0}, {0}};
+	DevTexts dev = {
+		.node = calloc((size_t)d->nnodes + 1, sizeof *dev.node),
+		.sw = calloc((size_t)d->nswitches + 1, sizeof *dev.sw),
+		.extra = calloc((size_t)d->nextras + 1, sizeof *dev.extra),
+	};
+	if (!dev.node || !dev.sw || !dev.extra)
+		die_oom();
 	/* A switch port's name depends on its kind and number only: made once a kind and port. */
 	PortTextCache names = {.make = ir_switch_port_name};
 	for (int i = 0; i < d->ncables; i++) {
@@ -107,15 +149,11 @@ const EndTable *ends_table(Output *o, const Design *d)
 		for (int side = 0; side < 2; side++) {
 			End e = side ? l->z : l->a;
 			EndText *x = &ends[2 * (size_t)i + (size_t)side];
-			DevRun *r = &run[side];
-			const char *device = ir_end_device(d, e);
-			int rack, u;
-			ir_end_place(d, e, &rack, &u);
-			if (device != r->device || !device || rack != r->rack || u != r->u)
-				run_start(r, device, rack, u, rack >= 0 ? place[rack] : NULL,
-					  rack >= 0 ? place_len[rack] : 0,
-					  rack >= 0 ? rack_u[rack] : NULL,
-					  rack >= 0 ? rack_u_len[rack] : 0);
+			DevText *r = dev_text(&dev, d, e);
+			if (!r->made)
+				dev_make(a, r, d, e, place, place_len, rack_u, rack_u_len, &csv);
+			const char *device = r->device;
+			int rack = r->rack, u = r->u;
 			const char *port;
 			size_t plen;
 			unsigned port_kinds;
@@ -143,16 +181,16 @@ const EndTable *ends_table(Output *o, const Design *d)
 				       .json_plain = (kinds & TEXT_PLAIN_JSON) != 0,
 				       .pull_csv = plain && (rack_kinds & TEXT_PLAIN_CSV),
 				       .pull_md = (kinds & rack_kinds & TEXT_PLAIN_MD) != 0};
-			if (x->plain && r->texts) {
-				/* "ROW,RACK,U,DEVICE,PORT," "RACK U<n> DEVICE PORT\0": the run's
+			if (x->plain && r->csv) {
+				/* "ROW,RACK,U,DEVICE,PORT," "RACK U<n> DEVICE PORT\0": the device's
 				 * texts and the port, the port read at the second's end */
-				size_t cl = r->csv.len, pl = r->pull.len;
+				size_t cl = r->csv_len, pl = r->pull_len;
 				char *all = arena_alloc(a, cl + plen + 1 + pl + plen + 1);
-				memcpy(all, r->csv.s, cl);
+				memcpy(all, r->csv, cl);
 				memcpy(all + cl, port, plen);
 				all[cl + plen] = ',';
 				char *p = all + cl + plen + 1;
-				memcpy(p, r->pull.s, pl);
+				memcpy(p, r->pull, pl);
 				memcpy(p + pl, port, plen);
 				p[pl + plen] = '\0';
 				x->csv = all;
@@ -205,10 +243,9 @@ const EndTable *ends_table(Output *o, const Design *d)
 	}
 	buf_free(&text);
 	buf_free(&csv);
-	for (int side = 0; side < 2; side++) {
-		buf_free(&run[side].csv);
-		buf_free(&run[side].pull);
-	}
+	free(dev.node);
+	free(dev.sw);
+	free(dev.extra);
 	port_text_free(&names);
 	t->d = d;
 	t->ends = ends;

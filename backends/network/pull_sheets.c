@@ -31,8 +31,14 @@
 #include <string.h>
 
 enum { RUN_TRUNK, RUN_INTER_ROW, RUN_IN_ROW, RUN_IN_RACK, RUN_PATCH, RUN_UNPLACED, RUN_COUNT };
-static const char *const run_names[RUN_COUNT] = {"trunk", "inter-row", "in-row", "in-rack", "patch",
-						 "unplaced"};
+/* The runs' names and their lengths (the rows copy them by length). */
+#define RUN_NAME(s) {s, sizeof s - 1}
+static const struct {
+	const char *name;
+	size_t len;
+} runs[RUN_COUNT] = {RUN_NAME("trunk"),   RUN_NAME("inter-row"), RUN_NAME("in-row"),
+		     RUN_NAME("in-rack"), RUN_NAME("patch"),     RUN_NAME("unplaced")};
+#undef RUN_NAME
 
 /* What a row pulls: a cable, one of the two patch cords of a link through a trunk (its A or
  * Z end to the panel in that end's rack), or a trunk. */
@@ -186,6 +192,16 @@ static int by_length_down(const void *x, const void *y)
 /* LENGTHS: the slots of pull_radix's table of distinct lengths, at most half of them used. */
 enum { LENGTHS = 4096, LENGTH_BITS = 12 };
 
+/* The slot of the table whose entry is length bits x (stored as x + 1), or the empty one where
+ * it goes: a multiplicative hash, then linear probing. */
+static unsigned length_slot(const uint64_t *slot_bits, uint64_t x)
+{
+	unsigned h = (unsigned)((x * 0x9E3779B97F4A7C15u) >> (64 - LENGTH_BITS));
+	while (slot_bits[h] && slot_bits[h] != x + 1)
+		h = (h + 1) & (LENGTHS - 1);
+	return h;
+}
+
 /* Sorts all n pulls by sheet, then pull_cmp, when their places fit one word (false, nothing
  * done, otherwise): the sheet, the run, the length's rank among the distinct lengths longest
  * first (a few stocked lengths: a table of their bits), from_rack + 1 and from_u + 1, each in
@@ -218,9 +234,7 @@ static bool pull_radix(Pull *v, int n)
 			continue; /* ordered bottom U first: the length plays no part */
 		uint64_t x;
 		memcpy(&x, &p->length, sizeof x);
-		unsigned h = (unsigned)((x * 0x9E3779B97F4A7C15u) >> (64 - LENGTH_BITS));
-		while (slot_bits[h] && slot_bits[h] != x + 1)
-			h = (h + 1) & (LENGTHS - 1);
+		unsigned h = length_slot(slot_bits, x);
 		if (!slot_bits[h]) {
 			if (m == LENGTHS / 2) {
 				fit = false;
@@ -240,10 +254,7 @@ static bool pull_radix(Pull *v, int n)
 		for (int r = 0; r < m; r++) {
 			uint64_t x;
 			memcpy(&x, &lengths[r], sizeof x);
-			unsigned h = (unsigned)((x * 0x9E3779B97F4A7C15u) >> (64 - LENGTH_BITS));
-			while (slot_bits[h] != x + 1)
-				h = (h + 1) & (LENGTHS - 1);
-			rank[h] = (uint16_t)r;
+			rank[length_slot(slot_bits, x)] = (uint16_t)r;
 		}
 		a = xmalloc(sizeof *a * (size_t)(2 * n + 1));
 	}
@@ -412,7 +423,6 @@ static Pull *pull_order(const Design *d, int rows, int *count)
 	free(keys);
 	free(tmp);
 	free(start);
-	*count = n;
 	return v;
 }
 
@@ -612,8 +622,8 @@ static void csv_row(Buf *b, const Design *d, const EndTable *et, const Pull *p, 
 	const char *id = trunk ? NULL : d->cable_ids[p->cable];
 	const char *head = trunk ? NULL : d->cable_ids[p->head];
 	size_t id_len = trunk ? 0 : et->id_len[p->cable], head_len = trunk ? 0 : et->id_len[p->head];
-	const char *run = run_names[p->run];
-	size_t run_len = strlen(run);
+	const char *run = runs[p->run].name;
+	size_t run_len = runs[p->run].len;
 	text_room(b, cell->len + seq_len(seq) + id_len + head_len + run_len + len->len + 5);
 	char *q = b->s + b->len;
 	q = buf_put_at(q, cell->s, cell->len);
@@ -733,7 +743,7 @@ static int part_total_cmp(const void *x, const void *y)
 static void md_totals(Buf *b, const Design *d, const Pull *v, int n)
 {
 	PartTotal *t = xmalloc(sizeof *t * (size_t)(n + 1));
-	int nt = 0, parts = 0;
+	int nt = 0, parts = 0, at = 0;
 	double metres = 0;
 	for (int i = 0; i < n; i++) {
 		if (v[i].what == PULL_CABLE && v[i].cable != v[i].head)
@@ -742,12 +752,14 @@ static void md_totals(Buf *b, const Design *d, const Pull *v, int n)
 		const Part *part = pull_part(d, &v[i]);
 		double length = v[i].length;
 		metres += length;
-		int k = 0;
-		while (k < nt && !(t[k].part == part && t[k].length == length))
-			k++;
-		if (k == nt)
+		/* the pull before's total first (lengths come in runs), then all of them: the
+		 * totals are distinct, so the one found is the same */
+		if (!(at < nt && t[at].part == part && t[at].length == length))
+			for (at = 0; at < nt && !(t[at].part == part && t[at].length == length); at++)
+				;
+		if (at == nt)
 			t[nt++] = (PartTotal){part, length, 0};
-		t[k].count++;
+		t[at].count++;
 	}
 	qsort(t, (size_t)nt, sizeof *t, part_total_cmp);
 	buf_puts(b, "Totals: ");
@@ -782,8 +794,8 @@ static void md_sheet(Output *o, FILE *f, Buf *b, const Design *d, const EndTable
 		const Pull *p = &v[i];
 		const Buf *len = length_text(&cells->md_length, p->length);
 		const Buf *part = cell_text(&cells->md_part, part_name(pull_part(d, p)), true);
-		const char *run = run_names[p->run];
-		size_t run_len = strlen(run);
+		const char *run = runs[p->run].name;
+		size_t run_len = runs[p->run].len;
 		const EndText *a = p->what == PULL_CABLE ? &et->ends[2 * (size_t)p->cable] : NULL;
 		if (a && a->pull_md && a[1].pull_md) {
 			/* nothing in either end for text_md_cell to escape: the row as it is, at a
