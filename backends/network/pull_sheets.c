@@ -356,8 +356,9 @@ static int trunk_pulls(const Design *d, int rows, Pull *v)
 	return n;
 }
 
-/* Every pull with its sheet and run, sorted in pull order (heap: free() it); *count of them. */
-static Pull *pull_order(const Design *d, int rows, int *count)
+/* Every pull with its sheet and run, sorted in pull order (heap: free() it); *count of them.
+ * The ends' places are the ends' table's. */
+static Pull *pull_order(const Design *d, const EndTable *et, int rows, int *count)
 {
 	int cords = 0;
 	for (int i = 0; i < d->ncables; i++)
@@ -370,10 +371,8 @@ static Pull *pull_order(const Design *d, int rows, int *count)
 		/* A leg is pulled with its assembly: the sheet, run and place of the first leg. */
 		int head = d->cables[i].assembly >= 0 ? d->cables[i].assembly : i;
 		const CableInst *c = &d->cables[head];
-		const LinkInst *l = &d->links[c->link];
-		int ra, ua, rz, uz;
-		ir_end_place(d, l->a, &ra, &ua);
-		ir_end_place(d, l->z, &rz, &uz);
+		const EndText *a = &et->ends[2 * (size_t)head], *z = a + 1;
+		int ra = a->rack, ua = a->u, rz = z->rack;
 		Pull *p = &v[n++];
 		*p = (Pull){PULL_CABLE, i, head, RUN_UNPLACED, rows + d->nracks, ra, ua, c->length};
 		if (ra < 0 || rz < 0)
@@ -867,8 +866,8 @@ int pull_sheets_write(Output *o, const Design *d)
 		return 1;
 	}
 	int rows = floor_rows(d), n;
-	Pull *v = pull_order(d, rows, &n);
 	const EndTable *et = ends_table(o, d);
+	Pull *v = pull_order(d, et, rows, &n);
 	Buf b = {0}, m = {0}, sheet = {0}, cell = {0}, port = {0}, port2 = {0};
 	Cells cells = {0};
 	buf_puts(&b, csv_header);
