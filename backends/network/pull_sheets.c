@@ -795,16 +795,18 @@ static void md_sheet(Output *o, FILE *f, Buf *b, const Design *d, const EndTable
 		const Buf *part = cell_text(&cells->md_part, part_name(pull_part(d, p)), true);
 		const char *run = runs[p->run].name;
 		size_t run_len = runs[p->run].len;
+		const char *num = seq.text + seq.at;
+		size_t num_len = seq_len(&seq);
 		const EndText *a = p->what == PULL_CABLE ? &et->ends[2 * (size_t)p->cable] : NULL;
 		if (a && a->pull_md && a[1].pull_md) {
 			/* nothing in either end for text_md_cell to escape: the row as it is, at a
 			 * pointer after one check for room */
 			size_t id_len = et->id_len[p->cable];
-			text_room(b, seq_len(&seq) + id_len + run_len + len->len + part->len +
+			text_room(b, num_len + id_len + run_len + len->len + part->len +
 					     a->pull_len + a[1].pull_len + 32);
 			char *q = b->s + b->len;
 			q = buf_put_at(q, "| ", 2);
-			q = buf_put_at(q, seq.text + seq.at, seq_len(&seq));
+			q = buf_put_at(q, num, num_len);
 			q = buf_put_at(q, " | ", 3);
 			q = buf_put_at(q, d->cable_ids[p->cable], id_len);
 			q = buf_put_at(q, " | ", 3);
@@ -823,7 +825,7 @@ static void md_sheet(Output *o, FILE *f, Buf *b, const Design *d, const EndTable
 			continue;
 		}
 		buf_puts(b, "| ");
-		buf_put(b, seq.text + seq.at, seq_len(&seq));
+		buf_put(b, num, num_len);
 		buf_puts(b, " | ");
 		pull_id(b, d, et, p, p->cable);
 		buf_puts(b, " | ");
