@@ -20,8 +20,8 @@
  * fourteenth pass").
  *
  * The table is in the Output's arena (output_arena: huge pages, as the design's: a fresh 4 KiB
- * page costs a fault, and the table is 48 bytes an end and some 70 of text: 60 MB at 100,000
- * GPUs, docs/performance.md), not the design's, so that emit.c can make it on one thread
+ * page costs a fault, and the table is 48 bytes an end and some 60 of text: about 65 MB at
+ * 100,000 GPUs, docs/performance.md), not the design's, so that emit.c can make it on one thread
  * while the writers that allocate in the design's run on another; the Output keeps the
  * pointer (output_ends), so each build makes its own. The port is the pull text's end (which
  * is NUL-terminated), not a copy of its own.
