@@ -594,7 +594,7 @@ static int write_cables(Output *o, const Design *d, Buf *b)
 		static const char iface[] = ",dcim.interface,";
 		enum { IFACE = sizeof iface - 1 };
 		text_room(b, (size_t)pa->device_len + pa->port_len + pz->device_len + pz->port_len +
-				       2 * IFACE + 1 + kind.len + id_len + length.len);
+				     2 * IFACE + 1 + kind.len + id_len + length.len);
 		char *p = b->s + b->len;
 		p = buf_put_at(p, pa->device, pa->device_len);
 		p = buf_put_at(p, iface, IFACE);

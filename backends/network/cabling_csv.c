@@ -201,9 +201,9 @@ int cabling_csv_write(Output *o, const Design *d)
 		size_t label_len = plain ? (size_t)a->device_len + a->port_len + z->device_len +
 						   z->port_len + 5
 					 : scratch.len;
-		text_room(&b, id_len + 1 + label_len + 1 + 2 * site.len + a->csv_len +
-					z->csv_len + (oa ? oa->len : 0) + (oz ? oz->len : 0) + 2 +
-					medium.text.len + nums_len + fabric.text.len);
+		text_room(&b, id_len + 1 + label_len + 1 + 2 * site.len + a->csv_len + z->csv_len +
+				      (oa ? oa->len : 0) + (oz ? oz->len : 0) + 2 +
+				      medium.text.len + nums_len + fabric.text.len);
 		char *p = b.s + b.len;
 		p = buf_put_at(p, id, id_len);
 		*p++ = ',';

@@ -168,9 +168,11 @@ const EndTable *ends_table(Output *o, const Design *d)
 			}
 			unsigned kinds = r->kinds & port_kinds;
 			size_t dlen = r->len;
-			bool plain = (kinds & TEXT_PLAIN_CSV) && dlen < UINT16_MAX && plen < UINT16_MAX;
+			bool plain = (kinds & TEXT_PLAIN_CSV) && dlen < UINT16_MAX &&
+				     plen < UINT16_MAX;
 			/* the pull text's rack too: "RACK U<n> DEVICE PORT" as it is, a cell */
-			unsigned rack_kinds = rack >= 0 ? rack_plain[rack] : TEXT_PLAIN_CSV | TEXT_PLAIN_MD;
+			unsigned rack_kinds =
+				rack >= 0 ? rack_plain[rack] : TEXT_PLAIN_CSV | TEXT_PLAIN_MD;
 			*x = (EndText){.device = device,
 				       .rack = rack,
 				       .u = u,
@@ -233,7 +235,8 @@ const EndTable *ends_table(Output *o, const Design *d)
 			buf_putc(&csv, ' ');
 			buf_put(&csv, text.s, text.len);
 			x->pull_len = (uint32_t)(csv.len - x->csv_len);
-			/* the two texts and a NUL in one block, the port read at the second's end */
+			/* the two texts and a NUL in one block, the port read at the second's
+			 * end */
 			char *all = arena_alloc(a, csv.len + 1);
 			memcpy(all, csv.s, csv.len);
 			all[csv.len] = '\0';

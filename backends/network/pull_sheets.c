@@ -620,7 +620,8 @@ static void csv_row(Buf *b, const Design *d, const EndTable *et, const Pull *p, 
 	bool trunk = p->what == PULL_TRUNK;
 	const char *id = trunk ? NULL : d->cable_ids[p->cable];
 	const char *head = trunk ? NULL : d->cable_ids[p->head];
-	size_t id_len = trunk ? 0 : et->id_len[p->cable], head_len = trunk ? 0 : et->id_len[p->head];
+	size_t id_len = trunk ? 0 : et->id_len[p->cable];
+	size_t head_len = trunk ? 0 : et->id_len[p->head];
 	const char *run = runs[p->run].name;
 	size_t run_len = runs[p->run].len;
 	text_room(b, cell->len + seq_len(seq) + id_len + head_len + run_len + len->len + 5);
@@ -754,8 +755,9 @@ static void md_totals(Buf *b, const Design *d, const Pull *v, int n)
 		/* the pull before's total first (lengths come in runs), then all of them: the
 		 * totals are distinct, so the one found is the same */
 		if (!(at < nt && t[at].part == part && t[at].length == length))
-			for (at = 0; at < nt && !(t[at].part == part && t[at].length == length); at++)
-				;
+			for (at = 0; at < nt; at++)
+				if (t[at].part == part && t[at].length == length)
+					break;
 		if (at == nt)
 			t[nt++] = (PartTotal){part, length, 0};
 		t[at].count++;

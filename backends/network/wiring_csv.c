@@ -110,7 +110,7 @@ static void put_end(Buf *b, const Design *d, End e, const EndText *x,
 							 : NULL;
 		if (plain & TEXT_PLAIN_CSV) {
 			int number = e.port + 1;
-			if (e.kind == END_NODE && !ib) /* the device's ports counted over its NICs */
+			if (e.kind == END_NODE) /* the device's ports counted over its NICs */
 				number = e.port - d->nodes[e.dev].first_port + 1;
 			size_t rack_on = x->csv_len - x->csv_rack;
 			text_room(b, rack_on + n + x->device_len + 2 + 21);

@@ -690,7 +690,8 @@ static void test_ends_table(void)
 	Program p = {.c = c, .dump = -1, .scenario = "su1"};
 	Design d;
 	memset(&d, 0, sizeof d);
-	char *path = arena_printf(scratch, "%s/examples/dgx-h100-superpod.cluster", CLUSTERC_SOURCE_DIR);
+	char *path = arena_printf(scratch, "%s/examples/dgx-h100-superpod.cluster",
+				  CLUSTERC_SOURCE_DIR);
 	CU_ASSERT_EQUAL_FATAL(pipeline_build(&p, &d, path, NULL), 0);
 	CU_ASSERT_FATAL(d.ncables > 0);
 	int rack, u;
@@ -712,7 +713,8 @@ static void test_ends_table(void)
 			const EndText *x = &t->ends[2 * (size_t)i + (size_t)side];
 			port.len = 0;
 			ir_end_port(&port, &d, e);
-			wrong += strcmp(x->port, port.s) != 0 || strcmp(x->device, ir_end_device(&d, e));
+			wrong += strcmp(x->port, port.s) != 0;
+			wrong += strcmp(x->device, ir_end_device(&d, e)) != 0;
 			want.len = 0;
 			layout_csv_place(&want, &d, e);
 			text_csv_field(&want, port.s);
@@ -720,7 +722,8 @@ static void test_ends_table(void)
 			wrong += x->csv_len != want.len || memcmp(x->csv, want.s, want.len) != 0;
 			want.len = 0;
 			pull_end_text(&want, &d, e);
-			wrong += x->pull_len != want.len || memcmp(x->csv + x->csv_len, want.s, want.len);
+			wrong += x->pull_len != want.len ||
+				 memcmp(x->csv + x->csv_len, want.s, want.len) != 0;
 			size_t n;
 			wrong += x->pull_csv != text_csv_plain(want.s, &n);
 			wrong += x->pull_md != text_md_plain(want.s);
