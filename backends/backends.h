@@ -538,6 +538,13 @@ bool text_csv_plain(const char *s, size_t *len);
  * (printable ASCII but '"' and '\\', configdb_stringn's rule); *len its length. */
 enum { TEXT_PLAIN_CSV = 1, TEXT_PLAIN_MD = 2, TEXT_PLAIN_JSON = 4 };
 unsigned text_plain(const char *s, size_t *len);
+/* buf_reserve(b, n), called only when b has not the room already: the check of a row written
+ * at a pointer (buf_put_at), a few million a build. */
+static inline void text_room(Buf *b, size_t n)
+{
+	if (b->cap - b->len <= n)
+		buf_reserve(b, n);
+}
 
 /* ---- layout.c: the placed design as the placement artifacts name it ------------------------ */
 
@@ -630,7 +637,7 @@ void pull_end_text(Buf *b, const Design *d, End e);
 
 typedef struct EndText {
 	const char *device; /* ir_end_device's */
-	const char *port;   /* ir_end_port's */
+	const char *port;   /* ir_end_port's (the end of the pull text: NUL-terminated) */
 	const char *csv;    /* "ROW,RACK,U,DEVICE,PORT," as CSV cells with their commas (",,," in
 			     * place of the first three when unplaced), csv_len bytes; then
 			     * pull_end_text's "RACK U<n> DEVICE PORT", pull_len bytes */
@@ -638,15 +645,18 @@ typedef struct EndText {
 	int rack, u;        /* ir_end_place's */
 	uint16_t device_len, port_len; /* when plain */
 	uint8_t csv_rack;   /* where the rack's cell starts in csv (past "ROW,") */
-	bool plain;         /* device and port are plain CSV cells: text_csv_field copies them */
-	bool md_plain;      /* and text_md_cell would copy them as they are */
-	bool json_plain;    /* and a JSON string of either is it quoted (text_plain) */
+	bool plain : 1;     /* device and port are plain CSV cells: text_csv_field copies them */
+	bool md_plain : 1;  /* and text_md_cell would copy them as they are */
+	bool json_plain : 1; /* and a JSON string of either is it quoted (text_plain) */
+	bool pull_csv : 1;  /* the pull text is a plain CSV cell (its rack's name too) */
+	bool pull_md : 1;   /* text_md_cell would copy the pull text as it is */
 } EndText;
 
 typedef struct EndTable {
 	const Design *d;         /* the design it was made of */
 	const EndText *ends;     /* 2 a cable, in cable order: [2 i] the A end of d->cables[i],
 				  * [2 i + 1] its Z end */
+	const uint8_t *id_len;   /* strlen(d->cable_ids[i]) */
 } EndTable;
 
 /* Made on the first call for d (in its arena), kept with o. */

@@ -147,6 +147,13 @@ void text_md_code(Buf *b, const char *s)
 static const bool csv_stop[256] = {[0] = true, [','] = true, ['"'] = true, ['\r'] = true,
 				   ['\n'] = true};
 
+/* OWASP's CSV injection rule: a text cell that starts with = + - @, a tab or a carriage return
+ * is a formula to a spreadsheet (text_csv_field guards it). */
+static bool csv_formula(const unsigned char *p)
+{
+	return *p == '=' || *p == '+' || *p == '-' || *p == '@' || *p == '\t' || *p == '\r';
+}
+
 bool text_csv_plain(const char *s, size_t *len)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
@@ -154,8 +161,7 @@ bool text_csv_plain(const char *s, size_t *len)
 	while (!csv_stop[p[n]])
 		n++;
 	*len = n;
-	return !p[n] && *p != '=' && *p != '+' && *p != '-' && *p != '@' && *p != '\t' &&
-	       *p != '\r';
+	return !p[n] && !csv_formula(p);
 }
 
 /* The bytes that end text_plain's first scan: any that one of the three kinds stops at (the
@@ -184,9 +190,7 @@ unsigned text_plain(const char *s, size_t *len)
 		stop |= (unsigned)csv_stop[c] | (unsigned)md_stop[c] << 1 |
 			(unsigned)(c < 0x20 || c >= 0x7f || c == '"' || c == '\\') << 2;
 	*len = n;
-	bool formula = *p == '=' || *p == '+' || *p == '-' || *p == '@' || *p == '\t' ||
-		       *p == '\r';
-	return (stop & 1 || formula ? 0 : TEXT_PLAIN_CSV) | (stop & 2 ? 0 : TEXT_PLAIN_MD) |
+	return (stop & 1 || csv_formula(p) ? 0 : TEXT_PLAIN_CSV) | (stop & 2 ? 0 : TEXT_PLAIN_MD) |
 	       (stop & 4 ? 0 : TEXT_PLAIN_JSON);
 }
 
@@ -194,12 +198,11 @@ void text_csv_field(Buf *b, const char *s)
 {
 	if (!s)
 		return;
-	/* OWASP's CSV injection rule: a text cell that starts with = + - @, a tab or a carriage
-	 * return is a formula to a spreadsheet; it gets a leading ' inside quotes, which shows
-	 * it as text. Numbers are never written through here (text_fixed, layout_number).
-	 * One pass over the plain cell, the common case (a 100,000-GPU build writes millions). */
+	/* A formula (csv_formula) gets a leading ' inside quotes, which shows it as text.
+	 * Numbers are never written through here (text_fixed, layout_number). One pass over
+	 * the plain cell, the common case (a 100,000-GPU build writes millions). */
 	const unsigned char *p = (const unsigned char *)s;
-	bool formula = *p == '=' || *p == '+' || *p == '-' || *p == '@' || *p == '\t' || *p == '\r';
+	bool formula = csv_formula(p);
 	size_t n = 0;
 	while (!csv_stop[p[n]])
 		n++;

@@ -507,7 +507,8 @@ static int write_cables(Output *o, const Design *d, Buf *b)
 	FILE *f = output_file(o, "netbox/interfaces.csv");
 	if (!f)
 		return 1;
-	const EndText *ends = ends_table(o, d)->ends;
+	const EndTable *et = ends_table(o, d);
+	const EndText *ends = et->ends;
 	TypeCell types[2] = {{0}, {0}};
 	buf_puts(b, "device,name,type,speed\n");
 	for (int i = 0; i < d->ncables; i++) {
@@ -524,7 +525,7 @@ static int write_cables(Output *o, const Design *d, Buf *b)
 				continue;
 			}
 			/* device,port,TYPE,SPEED at a pointer after one check for room */
-			buf_reserve(b, (size_t)x->device_len + x->port_len + 2 + cell->len);
+			text_room(b, (size_t)x->device_len + x->port_len + 2 + cell->len);
 			char *p = b->s + b->len;
 			p = buf_put_at(p, x->device, x->device_len);
 			*p++ = ',';
@@ -576,7 +577,7 @@ static int write_cables(Output *o, const Design *d, Buf *b)
 			buf_puts(&length, ",m\n");
 		}
 		const char *id = d->cable_ids[i]; /* ir_cable_id's text */
-		size_t id_len = strlen(id);
+		size_t id_len = et->id_len[i];
 		if (!pa->plain || !pz->plain) {
 			ends_csv_device(b, pa);
 			buf_puts(b, ",dcim.interface,");
@@ -593,8 +594,8 @@ static int write_cables(Output *o, const Design *d, Buf *b)
 		}
 		static const char iface[] = ",dcim.interface,";
 		enum { IFACE = sizeof iface - 1 };
-		buf_reserve(b, (size_t)pa->device_len + pa->port_len + pz->device_len + pz->port_len +
-				       2 * IFACE + 1 + kind.len + id_len + length.len);
+		text_room(b, (size_t)pa->device_len + pa->port_len + pz->device_len + pz->port_len +
+				     2 * IFACE + 1 + kind.len + id_len + length.len);
 		char *p = b->s + b->len;
 		p = buf_put_at(p, pa->device, pa->device_len);
 		p = buf_put_at(p, iface, IFACE);

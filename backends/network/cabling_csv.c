@@ -200,13 +200,13 @@ int cabling_csv_write(Output *o, const Design *d)
 			text_csv_field(&scratch, label.s);
 		}
 		const char *id = d->cable_ids[i]; /* ir_cable_id's text */
-		size_t id_len = strlen(id);
+		size_t id_len = t->id_len[i];
 		size_t label_len = plain ? (size_t)a->device_len + a->port_len + z->device_len +
 						   z->port_len + 5
 					 : scratch.len;
-		buf_reserve(&b, id_len + 1 + label_len + 1 + 2 * site.len + a->csv_len +
-					z->csv_len + (oa ? oa->len : 0) + (oz ? oz->len : 0) + 2 +
-					medium.text.len + nums_len + fabric.text.len);
+		text_room(&b, id_len + 1 + label_len + 1 + 2 * site.len + a->csv_len + z->csv_len +
+				      (oa ? oa->len : 0) + (oz ? oz->len : 0) + 2 +
+				      medium.text.len + nums_len + fabric.text.len);
 		char *p = b.s + b.len;
 		p = buf_put_at(p, id, id_len);
 		*p++ = ',';
@@ -239,9 +239,9 @@ int cabling_csv_write(Output *o, const Design *d)
 		 * trunk's cells empty, again at a pointer after one check for room (21 bytes an
 		 * integer: layout_int_any's most, so it never moves the buffer) */
 		const char *as = c->assembly == i ? id : d->cable_ids[c->assembly];
-		size_t as_len = c->assembly == i ? id_len : strlen(as);
+		size_t as_len = c->assembly == i ? id_len : t->id_len[c->assembly];
 		b.len = (size_t)(p - b.s);
-		buf_reserve(&b, 6 * 22 + 6 + as_len + 9);
+		text_room(&b, 6 * 22 + 6 + as_len + 9);
 		p = b.s + b.len;
 		if (l->rail >= 0)
 			p = layout_int_at(&b, p, l->rail + 1);

@@ -3,70 +3,96 @@
  * row per cable (cabling.csv, labels.csv, pull sheets, wiring.csv, clusterc.lock, NetBox): the
  * device's name and length, the port's name (ir.c), the rack and U, whether device and port
  * are plain CSV cells (text_csv_field copies them as they are), Markdown cells and JSON
- * strings (one scan of each port, one of each device a run: text_plain; the switches' files
- * quote their peers' names then without scanning them again), and two texts of each end as
- * the writers print it: "ROW,RACK,U,DEVICE,PORT," as CSV cells (cabling.csv and
- * pull-sheets.csv copy it, wiring.csv from the rack on) and "RACK U<n> DEVICE PORT" (the pull
- * sheets and labels.csv). Before, each of those writers formatted every end again: 302,752
- * cables at 100,000 GPUs, 600,000 ends, six times (docs/performance.md; the two texts since
- * the eleventh pass). The bytes the writers make are the same; only the work behind them is
- * shared.
+ * strings (text_plain: one scan of each device, one of each port of a switch's kind, one of
+ * each other port; the switches' files quote their peers' names then without scanning them
+ * again), and two texts of each end as the writers print it: "ROW,RACK,U,DEVICE,PORT," as CSV
+ * cells (cabling.csv and pull-sheets.csv copy it, wiring.csv from the rack on) and "RACK U<n>
+ * DEVICE PORT" (the pull sheets and labels.csv), with whether the second is a plain CSV and
+ * Markdown cell as it is (its rack's name scanned once). Before, each of those writers
+ * formatted every end again: 302,752 cables at 100,000 GPUs, 600,000 ends, six times
+ * (docs/performance.md; the two texts since the eleventh pass). The bytes the writers make
+ * are the same; only the work behind them is shared. Each cable id's length is kept too (the
+ * writers copy the ids by it).
+ *
+ * What an end's texts share with the device's other ends is made once a device (DevText: its
+ * scan, its place, the texts up to the port), and a switch port's name once a kind of switch
+ * and port (port_text); an end is then two copies of each (docs/performance.md, "Emitter,
+ * fourteenth pass").
  *
  * The table is in the Output's arena (output_arena: huge pages, as the design's: a fresh 4 KiB
- * page costs a fault, and the table is 48 bytes an end and some 80 of text: 70 MB at 100,000
- * GPUs, 160 MB on the 262k dragonfly, docs/performance.md), not the
- * design's, so that emit.c can make it on one thread while the writers that allocate in the
- * design's run on another; the Output keeps the pointer (output_ends), so each build makes its
- * own.
+ * page costs a fault, and the table is 48 bytes an end and some 60 of text: about 65 MB at
+ * 100,000 GPUs, docs/performance.md), not the design's, so that emit.c can make it on one thread
+ * while the writers that allocate in the design's run on another; the Output keeps the
+ * pointer (output_ends), so each build makes its own. The port is the pull text's end (which
+ * is NUL-terminated), not a copy of its own.
  */
 #include "backends.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
-/* Writes HEAD, the U's digits, SEP, the device, SEP and the port at p: the part the end's two
- * texts share but for their separator; returns the byte after it. */
-static char *end_fields(char *p, const char *head, size_t head_len, const char *ud, size_t ul,
-			char sep, const char *device, size_t dl, const char *port, size_t pl)
+/* A device's part of its ends' texts, made on its first end (a switch has up to a few hundred,
+ * a node its NICs' ports): its name's text_plain bits and length, its place, and when it is a
+ * plain CSV cell and placed, "ROW,RACK,U,DEVICE," and "RACK U<n> DEVICE ", which start the
+ * two texts of each of its ends. Before, each end's device was scanned again when the end
+ * before it on that side was another device's, and its U's digits made every end. */
+typedef struct DevText {
+	const char *device;
+	const char *csv, *pull; /* NULL: not plain, or not placed */
+	uint32_t csv_len, pull_len;
+	uint32_t len;
+	int rack, u;
+	uint8_t kinds; /* text_plain's */
+	bool made;
+} DevText;
+
+/* The devices' texts by kind: nodes (an accelerator's end is its node's), switches, extras. */
+typedef struct DevTexts {
+	DevText *node, *sw, *extra;
+	DevText other; /* a kind without a device: made again every time */
+} DevTexts;
+
+static DevText *dev_text(DevTexts *t, const Design *d, End e)
 {
-	memcpy(p, head, head_len);
-	p += head_len;
-	memcpy(p, ud, ul);
-	p += ul;
-	*p++ = sep;
-	memcpy(p, device, dl);
-	p += dl;
-	*p++ = sep;
-	memcpy(p, port, pl);
-	return p + pl;
+	switch (e.kind) {
+	case END_NODE: return &t->node[e.dev];
+	case END_ACCEL: return &t->node[d->accels[e.dev].node];
+	case END_SWITCH: return &t->sw[e.dev];
+	case END_EXTRA: return &t->extra[e.dev];
+	default: t->other.made = false; return &t->other;
+	}
 }
 
-/* The texts of an end in a rack, at U u >= 0, whose device and port are plain CSV cells (x->port
- * the port's text for now): written straight into one block of the arena, "PORT\0CSVPULL", the
- * bytes the general way in ends_table makes, without its copies through a Buf. */
-static void plain_texts(Arena *a, EndText *x, const char *place, size_t place_len,
-			const char *rack_u, size_t rack_u_len, int u)
+static void dev_make(Arena *a, DevText *x, const Design *d, End e, const char *const *place,
+		     const uint32_t *place_len, const char *const *rack_u,
+		     const uint32_t *rack_u_len, Buf *tmp)
 {
-	char digits[12];
-	size_t ul = 0;
-	unsigned v = (unsigned)u;
-	do
-		digits[sizeof digits - ++ul] = (char)('0' + v % 10);
-	while ((v /= 10) > 0);
-	const char *ud = digits + sizeof digits - ul;
-	size_t dl = x->device_len, pl = x->port_len;
-	size_t csv_len = place_len + ul + 1 + dl + 1 + pl + 1;
-	size_t pull_len = rack_u_len + ul + 1 + dl + 1 + pl;
-	char *all = arena_alloc(a, pl + 1 + csv_len + pull_len);
-	memcpy(all, x->port, pl);
-	char *p = all + pl + 1;
-	x->port = all;
-	x->csv = p;
-	p = end_fields(p, place, place_len, ud, ul, ',', x->device, dl, all, pl);
-	*p++ = ',';
-	end_fields(p, rack_u, rack_u_len, ud, ul, ' ', x->device, dl, all, pl);
-	x->csv_len = (uint32_t)csv_len;
-	x->pull_len = (uint32_t)pull_len;
+	x->made = true;
+	x->device = ir_end_device(d, e);
+	ir_end_place(d, e, &x->rack, &x->u);
+	size_t len;
+	x->kinds = (uint8_t)text_plain(x->device, &len);
+	x->len = (uint32_t)len;
+	x->csv = x->pull = NULL;
+	if (!(x->kinds & TEXT_PLAIN_CSV) || len >= UINT16_MAX || x->rack < 0 || x->u < 0)
+		return;
+	tmp->len = 0;
+	buf_put(tmp, place[x->rack], place_len[x->rack]);
+	layout_int(tmp, x->u);
+	buf_putc(tmp, ',');
+	buf_put(tmp, x->device, len);
+	buf_putc(tmp, ',');
+	x->csv_len = (uint32_t)tmp->len;
+	buf_put(tmp, rack_u[x->rack], rack_u_len[x->rack]);
+	layout_int(tmp, x->u);
+	buf_putc(tmp, ' ');
+	buf_put(tmp, x->device, len);
+	buf_putc(tmp, ' ');
+	x->pull_len = (uint32_t)(tmp->len - x->csv_len);
+	char *both = arena_strndup(a, tmp->s, tmp->len);
+	x->csv = both;
+	x->pull = both + x->csv_len;
 }
 
 const EndTable *ends_table(Output *o, const Design *d)
@@ -78,12 +104,17 @@ const EndTable *ends_table(Output *o, const Design *d)
 	t = arena_alloc(a, sizeof *t);
 	size_t n = (size_t)d->ncables * 2;
 	EndText *ends = arena_alloc(a, sizeof *ends * (n ? n : 1));
-	/* Each rack's "ROW,RACK," and "RACK U", which start its ends' two texts. */
+	uint8_t *id_len = arena_alloc(a, (size_t)d->ncables + 1);
+	for (int i = 0; i < d->ncables; i++)
+		id_len[i] = (uint8_t)strlen(d->cable_ids[i]); /* 11 to 51 bytes: ir.c */
+	/* Each rack's "ROW,RACK," and "RACK U", which start its ends' two texts, and its name's
+	 * text_plain bits. */
 	const char **place = arena_alloc(a, sizeof *place * (size_t)(d->nracks + 1));
 	uint32_t *place_len = arena_alloc(a, sizeof *place_len * (size_t)(d->nracks + 1));
 	const char **rack_u = arena_alloc(a, sizeof *rack_u * (size_t)(d->nracks + 1));
 	uint32_t *rack_u_len = arena_alloc(a, sizeof *rack_u_len * (size_t)(d->nracks + 1));
 	uint8_t *row_len = arena_alloc(a, (size_t)(d->nracks + 1));
+	uint8_t *rack_plain = arena_alloc(a, (size_t)(d->nracks + 1));
 	Buf text = {0}, csv = {0};
 	for (int r = 0; r < d->nracks; r++) {
 		char row[16];
@@ -101,43 +132,81 @@ const EndTable *ends_table(Output *o, const Design *d)
 		buf_put(&text, " U", 2);
 		rack_u[r] = arena_strndup(a, text.s, text.len);
 		rack_u_len[r] = (uint32_t)text.len;
+		size_t len;
+		rack_plain[r] = (uint8_t)text_plain(d->racks[r].name, &len);
 	}
-	/* A device has many ports in a row: its name is scanned once a run. */
-	const char *last_dev[2] = {NULL, NULL};
-	unsigned last_kinds[2] = {0, 0};
-	size_t last_len[2] = {0, 0};
+	DevTexts dev = {
+		.node = calloc((size_t)d->nnodes + 1, sizeof *dev.node),
+		.sw = calloc((size_t)d->nswitches + 1, sizeof *dev.sw),
+		.extra = calloc((size_t)d->nextras + 1, sizeof *dev.extra),
+	};
+	if (!dev.node || !dev.sw || !dev.extra)
+		die_oom();
+	/* A switch port's name depends on its kind and number only: made once a kind and port. */
+	PortTextCache names = {.make = ir_switch_port_name};
 	for (int i = 0; i < d->ncables; i++) {
 		const LinkInst *l = &d->links[d->cables[i].link];
 		for (int side = 0; side < 2; side++) {
 			End e = side ? l->z : l->a;
 			EndText *x = &ends[2 * (size_t)i + (size_t)side];
-			text.len = 0;
-			ir_end_port(&text, d, e);
-			if (!text.s)
-				buf_put(&text, "", 0);
-			x->port = text.s; /* until the copy below */
-			x->device = ir_end_device(d, e);
-			if (x->device != last_dev[side] || !x->device) {
-				last_dev[side] = x->device;
-				last_kinds[side] = text_plain(x->device, &last_len[side]);
+			DevText *r = dev_text(&dev, d, e);
+			if (!r->made)
+				dev_make(a, r, d, e, place, place_len, rack_u, rack_u_len, &csv);
+			const char *device = r->device;
+			int rack = r->rack, u = r->u;
+			const char *port;
+			size_t plen;
+			unsigned port_kinds;
+			if (e.kind == END_SWITCH) {
+				port = port_text(&names, &d->switches[e.dev], e.port, &plen,
+						 &port_kinds);
+			} else {
+				text.len = 0;
+				ir_end_port(&text, d, e);
+				port = text.s ? text.s : "";
+				port_kinds = text_plain(port, &plen);
 			}
-			size_t dlen = last_len[side], plen;
-			unsigned kinds = last_kinds[side] & text_plain(x->port, &plen);
-			x->plain = (kinds & TEXT_PLAIN_CSV) && dlen < UINT16_MAX && plen < UINT16_MAX;
-			x->md_plain = (kinds & TEXT_PLAIN_MD) != 0;
-			x->json_plain = (kinds & TEXT_PLAIN_JSON) != 0;
-			x->device_len = (uint16_t)(x->plain ? dlen : 0);
-			x->port_len = (uint16_t)(x->plain ? plen : 0);
-			int rack, u;
-			ir_end_place(d, e, &rack, &u);
-			x->rack = rack;
-			x->u = u;
-			if (x->plain && rack >= 0 && u >= 0) {
+			unsigned kinds = r->kinds & port_kinds;
+			size_t dlen = r->len;
+			bool plain = (kinds & TEXT_PLAIN_CSV) && dlen < UINT16_MAX &&
+				     plen < UINT16_MAX;
+			/* the pull text's rack too: "RACK U<n> DEVICE PORT" as it is, a cell */
+			unsigned rack_kinds =
+				rack >= 0 ? rack_plain[rack] : TEXT_PLAIN_CSV | TEXT_PLAIN_MD;
+			*x = (EndText){.device = device,
+				       .rack = rack,
+				       .u = u,
+				       .device_len = (uint16_t)(plain ? dlen : 0),
+				       .port_len = (uint16_t)(plain ? plen : 0),
+				       .plain = plain,
+				       .md_plain = (kinds & TEXT_PLAIN_MD) != 0,
+				       .json_plain = (kinds & TEXT_PLAIN_JSON) != 0,
+				       .pull_csv = plain && (rack_kinds & TEXT_PLAIN_CSV),
+				       .pull_md = (kinds & rack_kinds & TEXT_PLAIN_MD) != 0};
+			if (x->plain && r->csv) {
+				/* "ROW,RACK,U,DEVICE,PORT," "RACK U<n> DEVICE PORT\0": the device's
+				 * texts and the port, the port read at the second's end */
+				size_t cl = r->csv_len, pl = r->pull_len;
+				char *all = arena_alloc(a, cl + plen + 1 + pl + plen + 1);
+				memcpy(all, r->csv, cl);
+				memcpy(all + cl, port, plen);
+				all[cl + plen] = ',';
+				char *p = all + cl + plen + 1;
+				memcpy(p, r->pull, pl);
+				memcpy(p + pl, port, plen);
+				p[pl + plen] = '\0';
+				x->csv = all;
+				x->port = p + pl;
+				x->csv_len = (uint32_t)(cl + plen + 1);
+				x->pull_len = (uint32_t)(pl + plen);
 				x->csv_rack = row_len[rack];
-				plain_texts(a, x, place[rack], place_len[rack], rack_u[rack],
-					    rack_u_len[rack], u);
 				continue;
 			}
+			if (port != text.s) { /* a switch's port from the names kept */
+				text.len = 0;
+				buf_put(&text, port, plen);
+			}
+			x->port = text.s; /* until the copy below */
 			csv.len = 0;
 			char u_text[24]; /* U's digits, u_len of them */
 			size_t u_len = 0;
@@ -166,18 +235,24 @@ const EndTable *ends_table(Output *o, const Design *d)
 			buf_putc(&csv, ' ');
 			buf_put(&csv, text.s, text.len);
 			x->pull_len = (uint32_t)(csv.len - x->csv_len);
-			/* the port and the two texts in one block: "PORT\0CSVPULL" */
-			char *all = arena_alloc(a, text.len + 1 + csv.len);
-			memcpy(all, text.s, text.len);
-			memcpy(all + text.len + 1, csv.s, csv.len);
-			x->port = all;
-			x->csv = all + text.len + 1;
+			/* the two texts and a NUL in one block, the port read at the second's
+			 * end */
+			char *all = arena_alloc(a, csv.len + 1);
+			memcpy(all, csv.s, csv.len);
+			all[csv.len] = '\0';
+			x->csv = all;
+			x->port = all + csv.len - text.len;
 		}
 	}
 	buf_free(&text);
 	buf_free(&csv);
+	free(dev.node);
+	free(dev.sw);
+	free(dev.extra);
+	port_text_free(&names);
 	t->d = d;
 	t->ends = ends;
+	t->id_len = id_len;
 	output_set_ends(o, t);
 	return t;
 }

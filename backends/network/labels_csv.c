@@ -12,9 +12,61 @@
  */
 #include "backends.h"
 
-#include <stdlib.h>
+#include <stdint.h>
+#include <string.h>
 
 static const char header[] = "cable_id,a_end,z_end,length_m,cable_model,fabric,tag\n";
+
+/* A length as layout_number writes it with 2 places ("length_m"), kept for the next row of the
+ * same length (the same bits: lengths come in runs of a few stocked values). */
+typedef struct Length {
+	uint64_t bits;
+	bool set;
+	Buf text;
+} Length;
+
+static const Buf *length_text(Length *c, double x)
+{
+	uint64_t bits;
+	memcpy(&bits, &x, sizeof bits);
+	if (!c->set || bits != c->bits) {
+		c->set = true;
+		c->bits = bits;
+		c->text.len = 0;
+		layout_number(&c->text, x, 2);
+	}
+	return &c->text;
+}
+
+/* A row of ends whose pull texts are plain cells (EndText.pull_csv: every row of the specs
+ * measured) at a pointer after one check for room: id, ends, length, "cable_model,fabric," and
+ * the tag "ID | A END | Z END | LENGTH m" (plain too: it starts with the id, never a formula). */
+static void plain_row(Buf *b, const char *id, size_t id_len, const EndText *ea,
+		      const EndText *ez, const Buf *len, const Buf *cells)
+{
+	const char *a = ea->csv + ea->csv_len, *z = ez->csv + ez->csv_len;
+	size_t na = ea->pull_len, nz = ez->pull_len;
+	text_room(b, 2 * (id_len + na + nz + len->len) + cells->len + 16);
+	char *p = b->s + b->len;
+	p = buf_put_at(p, id, id_len);
+	*p++ = ',';
+	p = buf_put_at(p, a, na);
+	*p++ = ',';
+	p = buf_put_at(p, z, nz);
+	*p++ = ',';
+	p = buf_put_at(p, len->s, len->len);
+	*p++ = ',';
+	p = buf_put_at(p, cells->s, cells->len);
+	p = buf_put_at(p, id, id_len);
+	p = buf_put_at(p, " | ", 3);
+	p = buf_put_at(p, a, na);
+	p = buf_put_at(p, " | ", 3);
+	p = buf_put_at(p, z, nz);
+	p = buf_put_at(p, " | ", 3);
+	p = buf_put_at(p, len->s, len->len);
+	p = buf_put_at(p, " m\n", 3);
+	buf_end_at(b, p);
+}
 
 int labels_csv_write(Output *o, const Design *d)
 {
@@ -23,41 +75,47 @@ int labels_csv_write(Output *o, const Design *d)
 		return 1;
 	const EndTable *et = ends_table(o, d);
 	const EndText *cends = et->ends;
-	Buf b = {0}, a = {0}, z = {0}, tag = {0}, len = {0}, cells = {0};
+	Buf b = {0}, a = {0}, z = {0}, tag = {0}, cells = {0};
+	Length len = {0};
 	const Part *cells_part = NULL;
 	int cells_fabric = -1;
 	bool cells_set = false;
-	/* Whether each rack's name is a plain CSV cell: then an end's "RACK U<n> DEVICE PORT" is
-	 * one when its device and port are (the ends' table says so), without scanning it. */
-	bool *rack_plain = xmalloc(sizeof *rack_plain * (size_t)(d->nracks + 1));
-	for (int r = 0; r < d->nracks; r++) {
-		size_t n;
-		rack_plain[r] = text_csv_plain(d->racks[r].name, &n);
-	}
 	buf_puts(&b, header);
 	for (int i = 0; i < d->ncables; i++) {
 		const CableInst *c = &d->cables[i];
 		const LinkInst *l = &d->links[c->link];
-		a.len = z.len = len.len = 0;
-		ends_pull_text(&a, &cends[2 * (size_t)i]);
-		ends_pull_text(&z, &cends[2 * (size_t)i + 1]);
 		/* A link through a trunk: its channel (two cords and the trunk's leg). */
 		double length = c->trunk >= 0 ? ir_cable_leg(d, c)->cord_a + d->trunks[c->trunk].length +
 							ir_cable_leg(d, c)->cord_z
 					      : c->length;
-		layout_number(&len, length, 2);
-		/* Each end scanned once: a plain cell is copied as it is, and the tag (which starts
-		 * with the cable id, never a formula) is plain when neither end holds a byte CSV
-		 * quotes, so it is written straight into the row. */
+		const Buf *lt = length_text(&len, length);
+		if (!cells_set || c->cable != cells_part || l->fabric != cells_fabric) {
+			cells_set = true; /* "cable_model,fabric," once a run of rows */
+			cells_part = c->cable;
+			cells_fabric = l->fabric;
+			cells.len = 0;
+			text_csv_field(&cells, c->cable ? c->cable->name : "");
+			buf_putc(&cells, ',');
+			text_csv_field(&cells, l->fabric >= 0 ? d->fabrics[l->fabric].name : "");
+			buf_putc(&cells, ',');
+		}
 		const EndText *ea = &cends[2 * (size_t)i], *ez = ea + 1;
+		const char *id = d->cable_ids[i];
+		size_t id_len = et->id_len[i];
+		if (ea->pull_csv && ez->pull_csv) {
+			plain_row(&b, id, id_len, ea, ez, lt, &cells);
+			layout_flush(o, f, &b, false);
+			continue;
+		}
+		/* An end that may need quotes: scanned (a plain cell is copied as it is), and the
+		 * tag is plain when neither end holds a byte CSV quotes. */
+		a.len = z.len = 0;
+		ends_pull_text(&a, ea);
+		ends_pull_text(&z, ez);
 		size_t na = a.len, nz = z.len;
-		bool pa = ea->plain && (ea->rack < 0 || rack_plain[ea->rack]);
-		bool pz = ez->plain && (ez->rack < 0 || rack_plain[ez->rack]);
-		if (!pa)
-			pa = text_csv_plain(a.s, &na);
-		if (!pz)
-			pz = text_csv_plain(z.s, &nz);
-		ir_cable_id(&b, d, i);
+		bool pa = ea->pull_csv || text_csv_plain(a.s, &na);
+		bool pz = ez->pull_csv || text_csv_plain(z.s, &nz);
+		buf_put(&b, id, id_len);
 		buf_putc(&b, ',');
 		if (pa)
 			buf_put(&b, a.s, a.len);
@@ -69,28 +127,18 @@ int labels_csv_write(Output *o, const Design *d)
 		else
 			text_csv_field(&b, z.s);
 		buf_putc(&b, ',');
-		buf_put(&b, len.s, len.len);
+		buf_put(&b, lt->s, lt->len);
 		buf_putc(&b, ',');
-		if (!cells_set || c->cable != cells_part || l->fabric != cells_fabric) {
-			cells_set = true; /* "cable_model,fabric," once a run of rows */
-			cells_part = c->cable;
-			cells_fabric = l->fabric;
-			cells.len = 0;
-			text_csv_field(&cells, c->cable ? c->cable->name : "");
-			buf_putc(&cells, ',');
-			text_csv_field(&cells, l->fabric >= 0 ? d->fabrics[l->fabric].name : "");
-			buf_putc(&cells, ',');
-		}
 		buf_put(&b, cells.s, cells.len);
 		Buf *t = na == a.len && nz == z.len ? &b : &tag;
 		tag.len = 0;
-		ir_cable_id(t, d, i);
+		buf_put(t, id, id_len);
 		buf_put(t, " | ", 3);
 		buf_put(t, a.s, a.len);
 		buf_put(t, " | ", 3);
 		buf_put(t, z.s, z.len);
 		buf_put(t, " | ", 3);
-		buf_put(t, len.s, len.len);
+		buf_put(t, lt->s, lt->len);
 		buf_put(t, " m", 2);
 		if (t == &tag)
 			text_csv_field(&b, tag.s);
@@ -129,12 +177,11 @@ int labels_csv_write(Output *o, const Design *d)
 		layout_flush(o, f, &b, false);
 	}
 	layout_flush(o, f, &b, true);
-	free(rack_plain);
 	buf_free(&b);
 	buf_free(&a);
 	buf_free(&z);
 	buf_free(&tag);
-	buf_free(&len);
+	buf_free(&len.text);
 	buf_free(&cells);
 	return output_close(o, f);
 }

@@ -31,8 +31,14 @@
 #include <string.h>
 
 enum { RUN_TRUNK, RUN_INTER_ROW, RUN_IN_ROW, RUN_IN_RACK, RUN_PATCH, RUN_UNPLACED, RUN_COUNT };
-static const char *const run_names[RUN_COUNT] = {"trunk", "inter-row", "in-row", "in-rack", "patch",
-						 "unplaced"};
+/* The runs' names and their lengths (the rows copy them by length). */
+#define RUN_NAME(s) {s, sizeof s - 1}
+static const struct {
+	const char *name;
+	size_t len;
+} runs[RUN_COUNT] = {RUN_NAME("trunk"),   RUN_NAME("inter-row"), RUN_NAME("in-row"),
+		     RUN_NAME("in-rack"), RUN_NAME("patch"),     RUN_NAME("unplaced")};
+#undef RUN_NAME
 
 /* What a row pulls: a cable, one of the two patch cords of a link through a trunk (its A or
  * Z end to the panel in that end's rack), or a trunk. */
@@ -186,6 +192,16 @@ static int by_length_down(const void *x, const void *y)
 /* LENGTHS: the slots of pull_radix's table of distinct lengths, at most half of them used. */
 enum { LENGTHS = 4096, LENGTH_BITS = 12 };
 
+/* The slot of the table whose entry is length bits x (stored as x + 1), or the empty one where
+ * it goes: a multiplicative hash, then linear probing. */
+static unsigned length_slot(const uint64_t *slot_bits, uint64_t x)
+{
+	unsigned h = (unsigned)((x * 0x9E3779B97F4A7C15u) >> (64 - LENGTH_BITS));
+	while (slot_bits[h] && slot_bits[h] != x + 1)
+		h = (h + 1) & (LENGTHS - 1);
+	return h;
+}
+
 /* Sorts all n pulls by sheet, then pull_cmp, when their places fit one word (false, nothing
  * done, otherwise): the sheet, the run, the length's rank among the distinct lengths longest
  * first (a few stocked lengths: a table of their bits), from_rack + 1 and from_u + 1, each in
@@ -218,9 +234,7 @@ static bool pull_radix(Pull *v, int n)
 			continue; /* ordered bottom U first: the length plays no part */
 		uint64_t x;
 		memcpy(&x, &p->length, sizeof x);
-		unsigned h = (unsigned)((x * 0x9E3779B97F4A7C15u) >> (64 - LENGTH_BITS));
-		while (slot_bits[h] && slot_bits[h] != x + 1)
-			h = (h + 1) & (LENGTHS - 1);
+		unsigned h = length_slot(slot_bits, x);
 		if (!slot_bits[h]) {
 			if (m == LENGTHS / 2) {
 				fit = false;
@@ -240,10 +254,7 @@ static bool pull_radix(Pull *v, int n)
 		for (int r = 0; r < m; r++) {
 			uint64_t x;
 			memcpy(&x, &lengths[r], sizeof x);
-			unsigned h = (unsigned)((x * 0x9E3779B97F4A7C15u) >> (64 - LENGTH_BITS));
-			while (slot_bits[h] != x + 1)
-				h = (h + 1) & (LENGTHS - 1);
-			rank[h] = (uint16_t)r;
+			rank[length_slot(slot_bits, x)] = (uint16_t)r;
 		}
 		a = xmalloc(sizeof *a * (size_t)(2 * n + 1));
 	}
@@ -345,8 +356,9 @@ static int trunk_pulls(const Design *d, int rows, Pull *v)
 	return n;
 }
 
-/* Every pull with its sheet and run, sorted in pull order (heap: free() it); *count of them. */
-static Pull *pull_order(const Design *d, int rows, int *count)
+/* Every pull with its sheet and run, sorted in pull order (heap: free() it); *count of them.
+ * The ends' places are the ends' table's. */
+static Pull *pull_order(const Design *d, const EndTable *et, int rows, int *count)
 {
 	int cords = 0;
 	for (int i = 0; i < d->ncables; i++)
@@ -359,10 +371,8 @@ static Pull *pull_order(const Design *d, int rows, int *count)
 		/* A leg is pulled with its assembly: the sheet, run and place of the first leg. */
 		int head = d->cables[i].assembly >= 0 ? d->cables[i].assembly : i;
 		const CableInst *c = &d->cables[head];
-		const LinkInst *l = &d->links[c->link];
-		int ra, ua, rz, uz;
-		ir_end_place(d, l->a, &ra, &ua);
-		ir_end_place(d, l->z, &rz, &uz);
+		const EndText *a = &et->ends[2 * (size_t)head], *z = a + 1;
+		int ra = a->rack, ua = a->u, rz = z->rack;
 		Pull *p = &v[n++];
 		*p = (Pull){PULL_CABLE, i, head, RUN_UNPLACED, rows + d->nracks, ra, ua, c->length};
 		if (ra < 0 || rz < 0)
@@ -412,7 +422,6 @@ static Pull *pull_order(const Design *d, int rows, int *count)
 	free(keys);
 	free(tmp);
 	free(start);
-	*count = n;
 	return v;
 }
 
@@ -450,12 +459,6 @@ static const char csv_header[] =
 	"sheet,seq,cable_id,assembly,run,length_m,cable_model,media,a_optic,z_optic,from_row,from_rack,"
 	"from_u,from_device,from_port,to_row,to_rack,to_u,to_device,to_port,fabric,tier\n";
 
-/* row, rack, U, device, port of one end: the ends' table's text. */
-static void csv_end(Buf *b, const EndText *e)
-{
-	buf_put(b, e->csv, e->csv_len);
-}
-
 static const char *part_name(const Part *p)
 {
 	return p ? p->name : "";
@@ -484,13 +487,13 @@ static void panel_text(Buf *b, const Design *d, int panel, int adapter)
 	buf_printf(b, "%s U%d %s p%d", d->racks[p->rack].name, p->u, p->name, adapter);
 }
 
-/* The id a pull goes by: the cable's, or the trunk's name. */
-static void pull_id(Buf *b, const Design *d, const Pull *p, int cable)
+/* The id a pull goes by: the cable's (its length the ends' table's), or the trunk's name. */
+static void pull_id(Buf *b, const Design *d, const EndTable *et, const Pull *p, int cable)
 {
 	if (p->what == PULL_TRUNK)
 		ir_trunk_name(b, d, p->cable);
 	else
-		ir_cable_id(b, d, cable);
+		buf_put(b, d->cable_ids[cable], et->id_len[cable]);
 }
 
 static const Part *pull_part(const Design *d, const Pull *p)
@@ -501,26 +504,22 @@ static const Part *pull_part(const Design *d, const Pull *p)
 /* A length as layout_number writes it with 2 places, kept for the next pull of the same
  * length (the same bits: a sheet's runs are longest first, so lengths come in runs). */
 typedef struct Length {
-	double x;
+	uint64_t bits;
 	bool set;
-	uint8_t len;
-	char text[30];
+	Buf text;
 } Length;
 
-static void length_put(Buf *b, Length *c, double x)
+static const Buf *length_text(Length *c, double x)
 {
-	if (c->set && memcmp(&c->x, &x, sizeof x) == 0) {
-		buf_put(b, c->text, c->len);
-		return;
+	uint64_t bits;
+	memcpy(&bits, &x, sizeof bits);
+	if (!c->set || bits != c->bits) {
+		c->set = true;
+		c->bits = bits;
+		c->text.len = 0;
+		layout_number(&c->text, x, 2);
 	}
-	size_t at = b->len;
-	layout_number(b, x, 2);
-	size_t n = b->len - at;
-	c->set = n <= sizeof c->text;
-	c->x = x;
-	c->len = (uint8_t)(c->set ? n : 0);
-	if (c->set)
-		memcpy(c->text, b->s + at, n);
+	return &c->text;
 }
 
 /* A sheet's sequence number, 1, 2, ..., as decimal text counted up in place (layout_int's
@@ -536,9 +535,9 @@ static void seq_start(Seq *q)
 	q->text[q->at] = '1';
 }
 
-static void seq_put(Buf *b, const Seq *q)
+static size_t seq_len(const Seq *q)
 {
-	buf_put(b, q->text + q->at, sizeof q->text - (size_t)q->at);
+	return sizeof q->text - (size_t)q->at;
 }
 
 static void seq_next(Seq *q)
@@ -552,92 +551,151 @@ static void seq_next(Seq *q)
 		q->text[i]++;
 }
 
-/* A cell that repeats from row to row (a part, medium, optic or fabric by name): escaped once
- * for each run of rows with the same name (the same string: names are the design's). */
+/* Cells that repeat from row to row, made again only when what they name changes (the same
+ * strings: names are the design's): one part's name as a CSV cell or a Markdown one, or
+ * pull-sheets.csv's "cable_model,media,a_optic,z_optic," and "fabric,tier\n". */
 typedef struct Cell {
-	const char *key;
+	const char *key[4];
 	bool set;
 	Buf text;
 } Cell;
 
 typedef struct Cells {
-	Cell part, media, optic_a, optic_z, fabric; /* pull-sheets.csv's */
-	Cell md_part;                               /* pull-sheets.md's */
-	Length length, md_length;                   /* the csv's, the md's */
+	Cell part, parts, fabric; /* pull-sheets.csv's (part: a trunk's row) */
+	Cell md_part;             /* pull-sheets.md's */
+	Length length, md_length; /* the csv's, the md's */
 } Cells;
 
-static void cell_put(Buf *b, Cell *c, const char *s, bool md)
+/* Whether c holds the cells of keys k0 .. k3; if not, it is emptied for them. */
+static bool cell_same(Cell *c, const char *k0, const char *k1, const char *k2, const char *k3)
 {
-	if (!c->set || c->key != s) {
-		c->set = true;
-		c->key = s;
-		c->text.len = 0;
+	if (c->set && c->key[0] == k0 && c->key[1] == k1 && c->key[2] == k2 && c->key[3] == k3)
+		return true;
+	c->set = true;
+	c->key[0] = k0, c->key[1] = k1, c->key[2] = k2, c->key[3] = k3;
+	c->text.len = 0;
+	return false;
+}
+
+/* s as one cell, CSV or Markdown (md). */
+static const Buf *cell_text(Cell *c, const char *s, bool md)
+{
+	if (!cell_same(c, s, NULL, NULL, NULL)) {
 		if (md)
 			text_md_cell(&c->text, s);
 		else
 			text_csv_field(&c->text, s);
 	}
-	if (c->text.len)
-		buf_put(b, c->text.s, c->text.len);
+	return &c->text;
 }
 
 static void cells_free(Cells *c)
 {
-	Cell *all[] = {&c->part, &c->media, &c->optic_a, &c->optic_z, &c->fabric, &c->md_part};
+	Cell *all[] = {&c->part, &c->parts, &c->fabric, &c->md_part};
 	for (size_t i = 0; i < sizeof all / sizeof *all; i++)
 		buf_free(&all[i]->text);
+	buf_free(&c->length.text);
+	buf_free(&c->md_length.text);
 }
 
-/* cell: the sheet's name as a CSV cell and its comma, made once a sheet. */
+/* A trunk's row (structured cabling). */
+static void csv_trunk_row(Buf *b, const Design *d, const Pull *p, Cells *cells)
+{
+	const TrunkInst *t = &d->trunks[p->cable];
+	const Buf *part = cell_text(&cells->part, part_name(t->part), false);
+	buf_put(b, part->s, part->len);
+	buf_puts(b, ",trunk,,,");
+	csv_panel(b, d, t->panel_a, t->port_a);
+	csv_panel(b, d, t->panel_z, t->port_z);
+	text_csv_field(b, d->fabrics[t->fabric].name);
+	buf_puts(b, ",\n");
+}
+
+/* cell: the sheet's name as a CSV cell and its comma, made once a sheet. The row up to its
+ * ends (and a cable's whole row) at a pointer after one check for room. */
 static void csv_row(Buf *b, const Design *d, const EndTable *et, const Pull *p, const Seq *seq,
 		    const Buf *cell, Cells *cells)
 {
-	buf_put(b, cell->s, cell->len);
-	seq_put(b, seq);
-	buf_putc(b, ',');
-	pull_id(b, d, p, p->cable);
-	buf_putc(b, ',');
-	pull_id(b, d, p, p->head);
-	buf_putc(b, ',');
-	buf_puts(b, run_names[p->run]);
-	buf_putc(b, ',');
-	length_put(b, &cells->length, p->length);
-	buf_putc(b, ',');
-	cell_put(b, &cells->part, part_name(pull_part(d, p)), false);
-	buf_putc(b, ',');
-	if (p->what == PULL_TRUNK) {
-		const TrunkInst *t = &d->trunks[p->cable];
-		buf_puts(b, "trunk,,,");
-		csv_panel(b, d, t->panel_a, t->port_a);
-		csv_panel(b, d, t->panel_z, t->port_z);
-		text_csv_field(b, d->fabrics[t->fabric].name);
-		buf_puts(b, ",\n");
+	const Buf *len = length_text(&cells->length, p->length);
+	bool trunk = p->what == PULL_TRUNK;
+	const char *id = trunk ? NULL : d->cable_ids[p->cable];
+	const char *head = trunk ? NULL : d->cable_ids[p->head];
+	size_t id_len = trunk ? 0 : et->id_len[p->cable];
+	size_t head_len = trunk ? 0 : et->id_len[p->head];
+	const char *run = runs[p->run].name;
+	size_t run_len = runs[p->run].len;
+	text_room(b, cell->len + seq_len(seq) + id_len + head_len + run_len + len->len + 5);
+	char *q = b->s + b->len;
+	q = buf_put_at(q, cell->s, cell->len);
+	q = buf_put_at(q, seq->text + seq->at, seq_len(seq));
+	*q++ = ',';
+	if (trunk) {
+		buf_end_at(b, q);
+		pull_id(b, d, et, p, p->cable);
+		buf_putc(b, ',');
+		pull_id(b, d, et, p, p->head);
+		buf_putc(b, ',');
+		buf_put(b, run, run_len);
+		buf_putc(b, ',');
+		buf_put(b, len->s, len->len);
+		buf_putc(b, ',');
+		csv_trunk_row(b, d, p, cells);
 		return;
 	}
+	q = buf_put_at(q, id, id_len);
+	*q++ = ',';
+	q = buf_put_at(q, head, head_len);
+	*q++ = ',';
+	q = buf_put_at(q, run, run_len);
+	*q++ = ',';
+	q = buf_put_at(q, len->s, len->len);
+	*q++ = ',';
+	buf_end_at(b, q);
 	const CableInst *c = &d->cables[p->cable];
 	const LinkInst *l = &d->links[c->link];
-	cell_put(b, &cells->media, c->media >= 0 ? enum_MEDIA.words[c->media] : "", false);
-	buf_putc(b, ',');
-	/* A cord plugs into the optic at its device end only. */
-	cell_put(b, &cells->optic_a, part_name(p->what == PULL_CORD_Z ? NULL : c->optic_a), false);
-	buf_putc(b, ',');
-	cell_put(b, &cells->optic_z, part_name(p->what == PULL_CORD_A ? NULL : c->optic_z), false);
-	buf_putc(b, ',');
-	const EndText *a = &et->ends[2 * (size_t)p->cable], *z = a + 1;
-	if (p->what == PULL_CORD_A) {
-		csv_end(b, a);
-		csv_panel(b, d, ir_cable_leg(d, c)->panel_a, ir_cable_leg(d, c)->port_a);
-	} else if (p->what == PULL_CORD_Z) {
-		csv_end(b, z);
-		csv_panel(b, d, ir_cable_leg(d, c)->panel_z, ir_cable_leg(d, c)->port_z);
-	} else {
-		csv_end(b, a);
-		csv_end(b, z);
+	/* "cable_model,media,a_optic,z_optic,": a cord plugs into the optic at its device end
+	 * only */
+	const char *part = part_name(c->cable);
+	const char *media = c->media >= 0 ? enum_MEDIA.words[c->media] : "";
+	const char *optic_a = part_name(p->what == PULL_CORD_Z ? NULL : c->optic_a);
+	const char *optic_z = part_name(p->what == PULL_CORD_A ? NULL : c->optic_z);
+	Cell *parts = &cells->parts;
+	if (!cell_same(parts, part, media, optic_a, optic_z)) {
+		const char *k[4] = {part, media, optic_a, optic_z};
+		for (int i = 0; i < 4; i++) {
+			text_csv_field(&parts->text, k[i]);
+			buf_putc(&parts->text, ',');
+		}
 	}
-	cell_put(b, &cells->fabric, l->fabric >= 0 ? d->fabrics[l->fabric].name : "", false);
-	buf_putc(b, ',');
-	buf_puts(b, ir_link_tier_names[l->tier]);
-	buf_putc(b, '\n');
+	/* "fabric,tier\n" */
+	const char *fabric = l->fabric >= 0 ? d->fabrics[l->fabric].name : "";
+	const char *tier = ir_link_tier_names[l->tier];
+	Cell *ft = &cells->fabric;
+	if (!cell_same(ft, fabric, tier, NULL, NULL)) {
+		text_csv_field(&ft->text, fabric);
+		buf_putc(&ft->text, ',');
+		buf_puts(&ft->text, tier);
+		buf_putc(&ft->text, '\n');
+	}
+	const EndText *a = &et->ends[2 * (size_t)p->cable], *z = a + 1;
+	if (p->what != PULL_CABLE) {
+		const EndText *from = p->what == PULL_CORD_A ? a : z;
+		buf_put(b, parts->text.s, parts->text.len);
+		buf_put(b, from->csv, from->csv_len);
+		if (p->what == PULL_CORD_A)
+			csv_panel(b, d, ir_cable_leg(d, c)->panel_a, ir_cable_leg(d, c)->port_a);
+		else
+			csv_panel(b, d, ir_cable_leg(d, c)->panel_z, ir_cable_leg(d, c)->port_z);
+		buf_put(b, ft->text.s, ft->text.len);
+		return;
+	}
+	text_room(b, parts->text.len + a->csv_len + z->csv_len + ft->text.len);
+	q = b->s + b->len;
+	q = buf_put_at(q, parts->text.s, parts->text.len);
+	q = buf_put_at(q, a->csv, a->csv_len);
+	q = buf_put_at(q, z->csv, z->csv_len);
+	q = buf_put_at(q, ft->text.s, ft->text.len);
+	buf_end_at(b, q);
 }
 
 /* The two ends of a pull as the printed sheet gives them. */
@@ -685,7 +743,7 @@ static int part_total_cmp(const void *x, const void *y)
 static void md_totals(Buf *b, const Design *d, const Pull *v, int n)
 {
 	PartTotal *t = xmalloc(sizeof *t * (size_t)(n + 1));
-	int nt = 0, parts = 0;
+	int nt = 0, parts = 0, at = 0;
 	double metres = 0;
 	for (int i = 0; i < n; i++) {
 		if (v[i].what == PULL_CABLE && v[i].cable != v[i].head)
@@ -694,12 +752,15 @@ static void md_totals(Buf *b, const Design *d, const Pull *v, int n)
 		const Part *part = pull_part(d, &v[i]);
 		double length = v[i].length;
 		metres += length;
-		int k = 0;
-		while (k < nt && !(t[k].part == part && t[k].length == length))
-			k++;
-		if (k == nt)
+		/* the pull before's total first (lengths come in runs), then all of them: the
+		 * totals are distinct, so the one found is the same */
+		if (!(at < nt && t[at].part == part && t[at].length == length))
+			for (at = 0; at < nt; at++)
+				if (t[at].part == part && t[at].length == length)
+					break;
+		if (at == nt)
 			t[nt++] = (PartTotal){part, length, 0};
-		t[k].count++;
+		t[at].count++;
 	}
 	qsort(t, (size_t)nt, sizeof *t, part_total_cmp);
 	buf_puts(b, "Totals: ");
@@ -719,17 +780,8 @@ static void md_totals(Buf *b, const Design *d, const Pull *v, int n)
 	free(t);
 }
 
-/* Whether an end's "RACK U<n> DEVICE PORT" (ends_pull_text) holds nothing text_md_cell
- * escapes: its device and port (the ends' table), its rack's name (rack_md[rack]), and text
- * of ours. */
-static bool md_plain_end(const EndText *e, const bool *rack_md)
-{
-	return e->md_plain && (e->rack < 0 || rack_md[e->rack]);
-}
-
 static void md_sheet(Output *o, FILE *f, Buf *b, const Design *d, const EndTable *et,
-		     const Pull *v, int n, Buf *sheet, Buf *text, Buf *text2, Cells *cells,
-		     const bool *rack_md)
+		     const Pull *v, int n, Buf *sheet, Buf *text, Buf *text2, Cells *cells)
 {
 	buf_puts(b, "\n## ");
 	buf_puts(b, sheet->s);
@@ -740,30 +792,56 @@ static void md_sheet(Output *o, FILE *f, Buf *b, const Design *d, const EndTable
 	Seq seq;
 	seq_start(&seq);
 	for (int i = 0; i < n; i++, seq_next(&seq)) {
-		buf_puts(b, "| ");
-		seq_put(b, &seq);
-		buf_puts(b, " | ");
-		pull_id(b, d, &v[i], v[i].cable);
-		buf_puts(b, " | ");
-		buf_puts(b, run_names[v[i].run]);
-		buf_puts(b, " | ");
-		length_put(b, &cells->md_length, v[i].length);
-		buf_puts(b, " | ");
-		cell_put(b, &cells->md_part, part_name(pull_part(d, &v[i])), true);
-		buf_puts(b, " | ");
-		const EndText *a = v[i].what == PULL_CABLE ? &et->ends[2 * (size_t)v[i].cable] : NULL;
-		if (a && md_plain_end(a, rack_md) && md_plain_end(a + 1, rack_md)) {
-			/* nothing in either end for text_md_cell to escape: written as it is */
-			ends_pull_text(b, a);
-			buf_puts(b, " | ");
-			ends_pull_text(b, a + 1);
-		} else {
-			text->len = text2->len = 0;
-			pull_ends(text, text2, d, et, &v[i]);
-			text_md_cell(b, text->s);
-			buf_puts(b, " | ");
-			text_md_cell(b, text2->s);
+		const Pull *p = &v[i];
+		const Buf *len = length_text(&cells->md_length, p->length);
+		const Buf *part = cell_text(&cells->md_part, part_name(pull_part(d, p)), true);
+		const char *run = runs[p->run].name;
+		size_t run_len = runs[p->run].len;
+		const char *num = seq.text + seq.at;
+		size_t num_len = seq_len(&seq);
+		const EndText *a = p->what == PULL_CABLE ? &et->ends[2 * (size_t)p->cable] : NULL;
+		if (a && a->pull_md && a[1].pull_md) {
+			/* nothing in either end for text_md_cell to escape: the row as it is, at a
+			 * pointer after one check for room */
+			size_t id_len = et->id_len[p->cable];
+			text_room(b, num_len + id_len + run_len + len->len + part->len +
+					     a->pull_len + a[1].pull_len + 32);
+			char *q = b->s + b->len;
+			q = buf_put_at(q, "| ", 2);
+			q = buf_put_at(q, num, num_len);
+			q = buf_put_at(q, " | ", 3);
+			q = buf_put_at(q, d->cable_ids[p->cable], id_len);
+			q = buf_put_at(q, " | ", 3);
+			q = buf_put_at(q, run, run_len);
+			q = buf_put_at(q, " | ", 3);
+			q = buf_put_at(q, len->s, len->len);
+			q = buf_put_at(q, " | ", 3);
+			q = buf_put_at(q, part->s, part->len);
+			q = buf_put_at(q, " | ", 3);
+			q = buf_put_at(q, a->csv + a->csv_len, a->pull_len);
+			q = buf_put_at(q, " | ", 3);
+			q = buf_put_at(q, a[1].csv + a[1].csv_len, a[1].pull_len);
+			q = buf_put_at(q, " |\n", 3);
+			buf_end_at(b, q);
+			layout_flush(o, f, b, false);
+			continue;
 		}
+		buf_puts(b, "| ");
+		buf_put(b, num, num_len);
+		buf_puts(b, " | ");
+		pull_id(b, d, et, p, p->cable);
+		buf_puts(b, " | ");
+		buf_put(b, run, run_len);
+		buf_puts(b, " | ");
+		buf_put(b, len->s, len->len);
+		buf_puts(b, " | ");
+		buf_put(b, part->s, part->len);
+		buf_puts(b, " | ");
+		text->len = text2->len = 0;
+		pull_ends(text, text2, d, et, p);
+		text_md_cell(b, text->s);
+		buf_puts(b, " | ");
+		text_md_cell(b, text2->s);
 		buf_puts(b, " |\n");
 		layout_flush(o, f, b, false);
 	}
@@ -792,11 +870,8 @@ int pull_sheets_write(Output *o, const Design *d)
 		return 1;
 	}
 	int rows = floor_rows(d), n;
-	Pull *v = pull_order(d, rows, &n);
 	const EndTable *et = ends_table(o, d);
-	bool *rack_md = xmalloc(sizeof *rack_md * (size_t)(d->nracks + 1));
-	for (int r = 0; r < d->nracks; r++)
-		rack_md[r] = text_md_plain(d->racks[r].name);
+	Pull *v = pull_order(d, et, rows, &n);
 	Buf b = {0}, m = {0}, sheet = {0}, cell = {0}, port = {0}, port2 = {0};
 	Cells cells = {0};
 	buf_puts(&b, csv_header);
@@ -815,13 +890,11 @@ int pull_sheets_write(Output *o, const Design *d)
 			csv_row(&b, d, et, &v[k], &seq, &cell, &cells);
 			layout_flush(o, csv, &b, false);
 		}
-		md_sheet(o, md, &m, d, et, v + i, end - i, &sheet, &port, &port2, &cells,
-			 rack_md);
+		md_sheet(o, md, &m, d, et, v + i, end - i, &sheet, &port, &port2, &cells);
 	}
 	layout_flush(o, csv, &b, true);
 	layout_flush(o, md, &m, true);
 	free(v);
-	free(rack_md);
 	buf_free(&b);
 	buf_free(&m);
 	buf_free(&sheet);

@@ -99,6 +99,33 @@ static void put_alias(Buf *b, const SwitchInst *s, int port, PortTextCache *alia
 static void put_end(Buf *b, const Design *d, End e, const EndText *x,
 		    bool ib, PortTextCache *aliases)
 {
+	/* An end discovery names by its device (every end of an Ethernet fabric, a switch's of
+	 * an InfiniBand one) whose device and alias are plain cells: at a pointer after one check
+	 * for room, "RACK,U,DEVICE,PORT,ALIAS,DEVICE,NUMBER" (the number layout_int's digits). */
+	if (x->plain && (!ib || (e.kind != END_NODE && e.kind != END_EXTRA))) {
+		size_t n = 0;
+		unsigned plain = TEXT_PLAIN_CSV;
+		const char *alias = e.kind == END_SWITCH ? port_text(aliases, &d->switches[e.dev],
+								     e.port, &n, &plain)
+							 : NULL;
+		if (plain & TEXT_PLAIN_CSV) {
+			int number = e.port + 1;
+			if (e.kind == END_NODE) /* the device's ports counted over its NICs */
+				number = e.port - d->nodes[e.dev].first_port + 1;
+			size_t rack_on = x->csv_len - x->csv_rack;
+			text_room(b, rack_on + n + x->device_len + 2 + 21);
+			char *p = b->s + b->len;
+			p = buf_put_at(p, x->csv + x->csv_rack, rack_on);
+			if (n)
+				p = buf_put_at(p, alias, n);
+			*p++ = ',';
+			p = buf_put_at(p, x->device, x->device_len);
+			*p++ = ',';
+			p = layout_int_at(b, p, number);
+			buf_end_at(b, p);
+			return;
+		}
+	}
 	/* rack, U, device, port: the ends' table's text past the row */
 	buf_put(b, x->csv + x->csv_rack, x->csv_len - x->csv_rack);
 	if (e.kind == END_SWITCH)
@@ -124,7 +151,7 @@ int wiring_csv_write(Output *o, const Design *d)
 			continue;
 		const FabricInst *fab = &d->fabrics[l->fabric];
 		bool ib = fab->protocol == PROTO_INFINIBAND;
-		ir_cable_id(&b, d, i);
+		buf_put(&b, d->cable_ids[i], t->id_len[i]);
 		buf_putc(&b, ',');
 		if (l->fabric != cells_fabric || l->tier != cells_tier) { /* once a run of rows */
 			cells_fabric = l->fabric;

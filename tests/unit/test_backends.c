@@ -679,6 +679,66 @@ static void build_example(Reported *b, const char *example, const char *scenario
 	unit_remove_tree(base);
 }
 
+/* The ends' table (ends.c) against the functions each end's texts stand for, over the SuperPOD
+ * of one SU with one rack's name made hostile ('|' for Markdown, ',' for CSV): the CSV cells
+ * (layout_csv_place and the port), the printed end (pull_end_text), the port (ir_end_port),
+ * whether the printed end is a plain CSV or Markdown cell as it is, and each cable id's length. */
+static void test_ends_table(void)
+{
+	Ctx *c = ctx_new((DiagOptions){.format = DIAG_TEXT});
+	c->stdlib_dir = CLUSTERC_SOURCE_DIR "/stdlib";
+	Program p = {.c = c, .dump = -1, .scenario = "su1"};
+	Design d;
+	memset(&d, 0, sizeof d);
+	char *path = arena_printf(scratch, "%s/examples/dgx-h100-superpod.cluster",
+				  CLUSTERC_SOURCE_DIR);
+	CU_ASSERT_EQUAL_FATAL(pipeline_build(&p, &d, path, NULL), 0);
+	CU_ASSERT_FATAL(d.ncables > 0);
+	int rack, u;
+	ir_end_place(&d, d.links[d.cables[0].link].a, &rack, &u);
+	CU_ASSERT_FATAL(rack >= 0);
+	d.racks[rack].name = "R|1,x";
+	char *base = make_base(), *out = path2(base, "out");
+	Output *o = output_open(c, out, false);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+	const EndTable *t = ends_table(o, &d);
+	CU_ASSERT_PTR_EQUAL(ends_table(o, &d), t); /* made once */
+	Buf want = {0}, port = {0};
+	int hostile = 0, wrong = 0;
+	for (int i = 0; i < d.ncables; i++) {
+		wrong += t->id_len[i] != strlen(d.cable_ids[i]);
+		const LinkInst *l = &d.links[d.cables[i].link];
+		for (int side = 0; side < 2; side++) {
+			End e = side ? l->z : l->a;
+			const EndText *x = &t->ends[2 * (size_t)i + (size_t)side];
+			port.len = 0;
+			ir_end_port(&port, &d, e);
+			wrong += strcmp(x->port, port.s) != 0;
+			wrong += strcmp(x->device, ir_end_device(&d, e)) != 0;
+			want.len = 0;
+			layout_csv_place(&want, &d, e);
+			text_csv_field(&want, port.s);
+			buf_putc(&want, ',');
+			wrong += x->csv_len != want.len || memcmp(x->csv, want.s, want.len) != 0;
+			want.len = 0;
+			pull_end_text(&want, &d, e);
+			wrong += x->pull_len != want.len ||
+				 memcmp(x->csv + x->csv_len, want.s, want.len) != 0;
+			size_t n;
+			wrong += x->pull_csv != text_csv_plain(want.s, &n);
+			wrong += x->pull_md != text_md_plain(want.s);
+			hostile += x->rack == rack;
+		}
+	}
+	CU_ASSERT_EQUAL(wrong, 0);
+	CU_ASSERT(hostile > 0);
+	buf_free(&want);
+	buf_free(&port);
+	output_abort(o);
+	unit_remove_tree(base);
+	ctx_free(c);
+}
+
 static void built_free(Reported *b)
 {
 	json_decref(b->report);
@@ -1091,4 +1151,5 @@ void suite_backends(void)
 	CU_add_test(s, "report.json fabrics: the SuperPOD of one SU", test_fabrics_superpod);
 	CU_add_test(s, "report.json fabrics: dragonfly and torus", test_fabrics_direct);
 	CU_add_test(s, "report.json fabrics: the TPU v4 pod (ISCA 2023)", test_fabrics_tpu_v4);
+	CU_add_test(s, "the ends' table: texts, plain cells, id lengths", test_ends_table);
 }
