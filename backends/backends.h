@@ -575,6 +575,14 @@ void layout_slug(Buf *b, const char *s);
 /* x with at most `decimals` places, trailing zeros trimmed, no grouping ("2.5", "400");
  * layout_fixed keeps them ("9.40"); layout_int a whole number. Nothing for NaN or infinity. */
 void layout_number(Buf *b, double x, int decimals);
+/* layout_number's text of x kept for the next call with the same x (the same bits: lengths
+ * come in runs of a few stocked values); NumberText starts zeroed, buf_free its text. */
+typedef struct NumberText {
+	uint64_t bits;
+	bool set;
+	Buf text;
+} NumberText;
+const Buf *layout_number_kept(NumberText *c, double x, int decimals);
 void layout_fixed(Buf *b, double x, int decimals);
 void layout_int_any(Buf *b, long long v);
 /* layout_int: 0..99 (most U positions, sequence numbers, lanes, rails and planes) in place

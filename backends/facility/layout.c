@@ -211,6 +211,19 @@ void layout_number(Buf *b, double x, int decimals)
 	put_fixed(b, x, decimals, true);
 }
 
+const Buf *layout_number_kept(NumberText *c, double x, int decimals)
+{
+	uint64_t bits;
+	memcpy(&bits, &x, sizeof bits);
+	if (!c->set || bits != c->bits) {
+		c->set = true;
+		c->bits = bits;
+		c->text.len = 0;
+		layout_number(&c->text, x, decimals);
+	}
+	return &c->text;
+}
+
 void layout_fixed(Buf *b, double x, int decimals)
 {
 	put_fixed(b, x, decimals, false);

@@ -17,27 +17,6 @@
 
 static const char header[] = "cable_id,a_end,z_end,length_m,cable_model,fabric,tag\n";
 
-/* A length as layout_number writes it with 2 places ("length_m"), kept for the next row of the
- * same length (the same bits: lengths come in runs of a few stocked values). */
-typedef struct Length {
-	uint64_t bits;
-	bool set;
-	Buf text;
-} Length;
-
-static const Buf *length_text(Length *c, double x)
-{
-	uint64_t bits;
-	memcpy(&bits, &x, sizeof bits);
-	if (!c->set || bits != c->bits) {
-		c->set = true;
-		c->bits = bits;
-		c->text.len = 0;
-		layout_number(&c->text, x, 2);
-	}
-	return &c->text;
-}
-
 /* A row of ends whose pull texts are plain cells (EndText.pull_csv: every row of the specs
  * measured) at a pointer after one check for room: id, ends, length, "cable_model,fabric," and
  * the tag "ID | A END | Z END | LENGTH m" (plain too: it starts with the id, never a formula). */
@@ -76,7 +55,7 @@ int labels_csv_write(Output *o, const Design *d)
 	const EndTable *et = ends_table(o, d);
 	const EndText *cends = et->ends;
 	Buf b = {0}, a = {0}, z = {0}, tag = {0}, cells = {0};
-	Length len = {0};
+	NumberText len = {0}; /* "length_m", 2 places */
 	const Part *cells_part = NULL;
 	int cells_fabric = -1;
 	bool cells_set = false;
@@ -88,7 +67,7 @@ int labels_csv_write(Output *o, const Design *d)
 		double length = c->trunk >= 0 ? ir_cable_leg(d, c)->cord_a + d->trunks[c->trunk].length +
 							ir_cable_leg(d, c)->cord_z
 					      : c->length;
-		const Buf *lt = length_text(&len, length);
+		const Buf *lt = layout_number_kept(&len, length, 2);
 		if (!cells_set || c->cable != cells_part || l->fabric != cells_fabric) {
 			cells_set = true; /* "cable_model,fabric," once a run of rows */
 			cells_part = c->cable;

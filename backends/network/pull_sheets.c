@@ -501,27 +501,6 @@ static const Part *pull_part(const Design *d, const Pull *p)
 	return p->what == PULL_TRUNK ? d->trunks[p->cable].part : d->cables[p->cable].cable;
 }
 
-/* A length as layout_number writes it with 2 places, kept for the next pull of the same
- * length (the same bits: a sheet's runs are longest first, so lengths come in runs). */
-typedef struct Length {
-	uint64_t bits;
-	bool set;
-	Buf text;
-} Length;
-
-static const Buf *length_text(Length *c, double x)
-{
-	uint64_t bits;
-	memcpy(&bits, &x, sizeof bits);
-	if (!c->set || bits != c->bits) {
-		c->set = true;
-		c->bits = bits;
-		c->text.len = 0;
-		layout_number(&c->text, x, 2);
-	}
-	return &c->text;
-}
-
 /* A sheet's sequence number, 1, 2, ..., as decimal text counted up in place (layout_int's
  * bytes, without a division a digit). */
 typedef struct Seq {
@@ -563,7 +542,8 @@ typedef struct Cell {
 typedef struct Cells {
 	Cell part, parts, fabric; /* pull-sheets.csv's (part: a trunk's row) */
 	Cell md_part;             /* pull-sheets.md's */
-	Length length, md_length; /* the csv's, the md's */
+	NumberText length, md_length; /* the csv's, the md's: 2 places (a sheet's runs are
+					 * longest first, so lengths come in runs) */
 } Cells;
 
 /* Whether c holds the cells of keys k0 .. k3; if not, it is emptied for them. */
@@ -616,7 +596,7 @@ static void csv_trunk_row(Buf *b, const Design *d, const Pull *p, Cells *cells)
 static void csv_row(Buf *b, const Design *d, const EndTable *et, const Pull *p, const Seq *seq,
 		    const Buf *cell, Cells *cells)
 {
-	const Buf *len = length_text(&cells->length, p->length);
+	const Buf *len = layout_number_kept(&cells->length, p->length, 2);
 	bool trunk = p->what == PULL_TRUNK;
 	const char *id = trunk ? NULL : d->cable_ids[p->cable];
 	const char *head = trunk ? NULL : d->cable_ids[p->head];
@@ -793,7 +773,7 @@ static void md_sheet(Output *o, FILE *f, Buf *b, const Design *d, const EndTable
 	seq_start(&seq);
 	for (int i = 0; i < n; i++, seq_next(&seq)) {
 		const Pull *p = &v[i];
-		const Buf *len = length_text(&cells->md_length, p->length);
+		const Buf *len = layout_number_kept(&cells->md_length, p->length, 2);
 		const Buf *part = cell_text(&cells->md_part, part_name(pull_part(d, p)), true);
 		const char *run = runs[p->run].name;
 		size_t run_len = runs[p->run].len;
