@@ -445,7 +445,7 @@ typedef enum {
 #define DEPRECIATIONS(X) X(STRAIGHT_LINE, "straight_line") X(DECLINING_BALANCE, "declining_balance")
 /* The measured matrix-multiply throughput tables by size an accelerator's multiplies follow
  * (passes/plan/gemm_size.c). */
-#define GEMM_TABLES(X) X(NONE, "none") X(SM100, "sm100")
+#define GEMM_TABLES(X) X(NONE, "none") X(SM90, "sm90") X(SM100, "sm100")
 
 /* ENUM_FAMILIES(F): F(FAMILY, words, CONSTANT_PREFIX) for every family above. */
 #define ENUM_FAMILIES(F)                                                                      \

@@ -77,7 +77,7 @@ int enum_lookup(const EnumFamily *f, const char *word)
 
 /* The words each field accepts, in the order the docs list them. */
 static const char *const e_form_factor[] = {"sxm", "oam", "pcie", "superchip", NULL};
-static const char *const e_gemm_table[] = {"none", "sm100", NULL};
+static const char *const e_gemm_table[] = {"none", "sm90", "sm100", NULL};
 static const char *const e_protocol[] = {"infiniband", "ethernet", NULL};
 static const char *const e_switch_protocol[] = {"infiniband", "ethernet", "nvlink", NULL};
 static const char *const e_nic_protocol[] = {"infiniband", "ethernet", "vpi", NULL};

@@ -15,10 +15,13 @@
  * (std.accelerators' matmul_efficiency, fp8_matmul_efficiency) describe; a multiply keeps
  * table(m, n, k) / table(4096, 4096, 4096) of it, read log-linearly in each dimension between
  * the measured sizes and at the nearest edge beyond them (at or above 4,096 a side: all of
- * it; below 256: the 256 figure, so a lower bound on the time). Capped at 1. (The file has
- * H100's sm_90 table too; not taken yet, because the H100 rows' multiplies are below 4,096 a
- * side where Blackwell's dense rows' are not, and taking it needs the H100 efficiencies
- * refit: docs/parallelism.md, "Where the model still misses".)
+ * it; below 256: the 256 figure, so a lower bound on the time). Capped at 1.
+ *
+ * H100 (sm_90) follows the same file's earlier version (third_party/xla/xla/service/gpu/model/
+ * matmul_interpolator_data.h at 372d578, read 2026-12): the same grid, batch 1, BF16 only (its
+ * entries unordered; the b = 1 ones below). Neither version has an FP8 table for sm_90, so an
+ * H100's FP8 multiplies keep their fitted efficiency at every size (no measurement to follow).
+ * H100 BF16 keeps 0.81 of its 4,096³ rate at 2,048³, B200 BF16 0.70 and FP8 0.52.
  *
  * The table is of single multiplies as XLA issues them (cuBLAS); Transformer Engine's grouped
  * linear layers issue an MoE layer's per-expert multiplies on several streams, which can fill
@@ -30,6 +33,36 @@
 
 enum { GS_N = 5 };
 static const double GS_SIZE[GS_N] = {256, 512, 1024, 2048, 4096};
+
+/* TFLOP/s, [m][k][n] (m, then k, then n; each 256 … 4,096): sm_90, bf16 × bf16 → bf16, batch 1,
+ * the source's b = 1 entries put in order. */
+static const double SM90_BF16[GS_N][GS_N][GS_N] = {
+	{{6.5, 11.5, 22.7, 41.8, 78.0},
+	 {11.5, 22.0, 41.8, 78.2, 138.1},
+	 {19.5, 39.1, 72.5, 138.1, 225.2},
+	 {31.1, 62.4, 119.0, 215.8, 324.6},
+	 {84.3, 91.7, 172.3, 285.9, 412.0}},
+	{{11.5, 21.6, 43.5, 79.3, 134.2},
+	 {21.8, 40.7, 80.5, 143.4, 236.3},
+	 {39.3, 71.2, 138.7, 232.6, 373.3},
+	 {60.1, 114.7, 216.5, 342.4, 522.2},
+	 {91.1, 174.5, 309.6, 430.5, 644.1}},
+	{{22.0, 42.9, 82.0, 139.5, 209.7},
+	 {40.9, 82.2, 145.6, 237.6, 338.9},
+	 {68.3, 141.3, 236.3, 373.3, 490.3},
+	 {113.2, 220.0, 350.0, 524.3, 634.2},
+	 {169.7, 298.9, 470.1, 653.5, 738.5}},
+	{{43.6, 83.9, 141.6, 213.0, 299.3},
+	 {77.3, 142.8, 238.4, 345.5, 450.4},
+	 {135.8, 235.9, 373.3, 493.9, 594.2},
+	 {216.1, 347.7, 523.3, 632.0, 715.4},
+	 {307.5, 451.2, 653.1, 738.0, 753.6}},
+	{{82.2, 142.5, 216.5, 304.0, 392.2},
+	 {137.2, 238.8, 343.7, 447.0, 543.1},
+	 {217.2, 370.8, 488.1, 593.2, 677.4},
+	 {304.7, 521.7, 632.0, 716.1, 738.7},
+	 {376.2, 650.0, 738.5, 758.4, 783.3}},
+};
 
 /* TFLOP/s, [m][k][n] as the source lists them (m, then k, then n; each 256 … 4,096). */
 static const double SM100_BF16[GS_N][GS_N][GS_N] = {
@@ -108,9 +141,15 @@ static void gs_axis(double x, int *i, double *w)
 double gemm_size_factor(int table, bool fp8, double m, double n, double k)
 {
 	double top = GS_SIZE[GS_N - 1];
-	if (table != GT_SM100 || (m >= top && n >= top && k >= top))
+	const double(*t)[GS_N][GS_N];
+	if (table == GT_SM100)
+		t = fp8 ? SM100_FP8 : SM100_BF16;
+	else if (table == GT_SM90 && !fp8)
+		t = SM90_BF16;
+	else
 		return 1;
-	const double(*t)[GS_N][GS_N] = fp8 ? SM100_FP8 : SM100_BF16;
+	if (m >= top && n >= top && k >= top)
+		return 1;
 	int im, ik, in;
 	double wm, wk, wn;
 	gs_axis(m, &im, &wm);

@@ -224,6 +224,32 @@ static void test_gemm_size_factor(void)
 	CLOSE(plan_matmul_efficiency(&hw, 2048, 2048, 2048), 0.47, 1e-12);
 }
 
+/* H100's table (gemm_size.c), against the source's entries: tensorflow/tensorflow,
+ * third_party/xla/xla/service/gpu/model/matmul_interpolator_data.h at 372d578, sm_90, b 1,
+ * bf16xbf16->bf16, FLOP/s: m = n = k = 4,096 783328793548203, 2,048 631984593290170, m 2,048
+ * n 1,024 k 2,048 523265996101364, m 4,096 n 256 k 2,048 304694047673098, m 256 n 4,096 k
+ * 2,048 324589426844014, m 256 n 256 k 256 6452775384615, m 1,024 n 256 k 512
+ * 40920039024390. The file has no FP8 entries for sm_90. */
+static void test_gemm_size_factor_sm90(void)
+{
+	const double tol = 1e-3;
+	CU_ASSERT(gemm_size_factor(GT_SM90, false, 4096, 4096, 4096) == 1);
+	CU_ASSERT(gemm_size_factor(GT_SM90, false, 8192, 8192, 16384) == 1);
+	CLOSE(gemm_size_factor(GT_SM90, false, 2048, 2048, 2048), 631.98 / 783.33, tol);
+	CLOSE(gemm_size_factor(GT_SM90, false, 2048, 1024, 2048), 523.27 / 783.33, tol);
+	CLOSE(gemm_size_factor(GT_SM90, false, 4096, 256, 2048), 304.69 / 783.33, tol);
+	CLOSE(gemm_size_factor(GT_SM90, false, 256, 4096, 2048), 324.59 / 783.33, tol);
+	/* Kept to 0.1 TFLOP/s: 6.5 for 6.45, within 1 %. */
+	CLOSE(gemm_size_factor(GT_SM90, false, 256, 256, 256), 6.45 / 783.33, 0.01);
+	CLOSE(gemm_size_factor(GT_SM90, false, 1024, 256, 512), 40.92 / 783.33, tol);
+	/* A mixed size: 2,048 rows, n = 1,448 (between 1,024 and 2,048), k = 8,192 (at 4,096). */
+	CLOSE(gemm_size_factor(GT_SM90, false, 2048, sqrt(1024.0 * 2048), 8192),
+	      sqrt(653.13 * 737.97) / 783.33, tol);
+	/* FP8 on sm_90: no measurement, so the fitted efficiency at every size. */
+	CU_ASSERT(gemm_size_factor(GT_SM90, true, 2048, 2048, 2048) == 1);
+	CU_ASSERT(gemm_size_factor(GT_SM90, true, 256, 256, 256) == 1);
+}
+
 static void test_bubble_and_efficiency(void)
 {
 	CLOSE(plan_bubble_fraction(8, 1, 96), 7.0 / 96, 1e-12);
@@ -2188,6 +2214,7 @@ void suite_plan(void)
 		    test_moe_fp8_pad);
 	CU_add_test(s, "MoE parallel folding (expert TP 1, EP across TP)", test_parallel_folding);
 	CU_add_test(s, "multiply throughput by size (gemm_table)", test_gemm_size_factor);
+	CU_add_test(s, "multiply throughput by size: H100 (gemm_table sm90)", test_gemm_size_factor_sm90);
 	CU_add_test(s, "MoE dispatch precision (fp8_dispatch)", test_fp8_dispatch);
 	CU_add_test(s, "MoE dispatch on HybridEP (ep_dispatcher)", test_hybrid_ep);
 	CU_add_test(s, "FP8 casts by scaling recipe (fp8_current_scaling)", test_fp8_casts);
