@@ -125,7 +125,8 @@ void text_quantity(Buf *b, double v, const char *base_unit);
 
 /* s as the text of a Markdown table cell: '|' escaped, line breaks as spaces; NULL is empty. */
 void text_md_cell(Buf *b, const char *s);
-/* Whether text_md_cell copies s as it is (nothing escaped or replaced). */
+/* Whether text_md_cell copies s as it is (nothing escaped or replaced): the unit tests'
+ * reference for EndText.pull_md. */
 bool text_md_plain(const char *s);
 
 /* The spec's path as given ("" when unknown) and the scenario's name ("default" for none), as
@@ -575,10 +576,11 @@ void layout_slug(Buf *b, const char *s);
 /* x with at most `decimals` places, trailing zeros trimmed, no grouping ("2.5", "400");
  * layout_fixed keeps them ("9.40"); layout_int a whole number. Nothing for NaN or infinity. */
 void layout_number(Buf *b, double x, int decimals);
-/* layout_number's text of x kept for the next call with the same x (the same bits: lengths
- * come in runs of a few stocked values); NumberText starts zeroed, buf_free its text. */
+/* layout_number's text of x kept for the next call with the same x and places (the same bits:
+ * lengths come in runs of a few stocked values); NumberText starts zeroed, buf_free its text. */
 typedef struct NumberText {
 	uint64_t bits;
+	int decimals;
 	bool set;
 	Buf text;
 } NumberText;
@@ -656,7 +658,8 @@ typedef struct EndText {
 	bool plain : 1;     /* device and port are plain CSV cells: text_csv_field copies them */
 	bool md_plain : 1;  /* and text_md_cell would copy them as they are */
 	bool json_plain : 1; /* and a JSON string of either is it quoted (text_plain) */
-	bool pull_csv : 1;  /* the pull text is a plain CSV cell (its rack's name too) */
+	bool pull_csv : 1;  /* the pull text is a plain CSV cell (implied, not implying: it also
+			     * asks the device and port not to start as a formula would) */
 	bool pull_md : 1;   /* text_md_cell would copy the pull text as it is */
 } EndText;
 

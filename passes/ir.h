@@ -7,6 +7,8 @@
 
 #include "base.h"
 
+#include <assert.h>
+
 /* The spec the IR came from: opaque here (lang.h, program.h), for the passes' way back to it.
  * Backends see these pointers and nothing behind them. */
 typedef struct Decl Decl;
@@ -1627,7 +1629,7 @@ typedef struct Design {
 	TrunkInst *trunks;
 	int ntrunks;
 	CableLeg *cable_legs;     /* by cable, read where its trunk >= 0 (ir_cable_leg); NULL
-				   * when no link runs through a trunk */
+				   * when no fabric has structured cabling */
 	bool verify;             /* --verify: print what the verifier proved */
 	PtrVec violations;       /* Violation*, of the evaluation in force */
 	double objective[8];     /* the objectives' values, in the order written */
@@ -1726,7 +1728,17 @@ void ir_trunk_name(Buf *b, const Design *d, int i);
 /* The leg, panels, adapters and cords of cable c, one of d->cables whose trunk >= 0. */
 static inline const CableLeg *ir_cable_leg(const Design *d, const CableInst *c)
 {
+	assert(d->cable_legs && c->trunk >= 0 && c >= d->cables && c < d->cables + d->ncables);
 	return &d->cable_legs[c - d->cables];
+}
+/* The length a cable's optics drive: through a trunk its channel, both cords and the trunk's
+ * leg; else the cable's own. */
+static inline double ir_cable_channel(const Design *d, const CableInst *c)
+{
+	if (c->trunk < 0)
+		return c->length;
+	const CableLeg *g = ir_cable_leg(d, c);
+	return g->cord_a + d->trunks[c->trunk].length + g->cord_z;
 }
 /* The canonical text of cable i's two ends that its id digests: "device:port" of each end,
  * the smaller first, joined by a space (replaces b's contents). */

@@ -215,9 +215,10 @@ const Buf *layout_number_kept(NumberText *c, double x, int decimals)
 {
 	uint64_t bits;
 	memcpy(&bits, &x, sizeof bits);
-	if (!c->set || bits != c->bits) {
+	if (!c->set || bits != c->bits || decimals != c->decimals) {
 		c->set = true;
 		c->bits = bits;
+		c->decimals = decimals;
 		c->text.len = 0;
 		layout_number(&c->text, x, decimals);
 	}

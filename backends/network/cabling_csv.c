@@ -179,12 +179,8 @@ int cabling_csv_write(Output *o, const Design *d)
 			buf_putc(m, ',');
 		}
 		size_t nums_len;
-		const char *nums = numbers(
-			slots, &scratch,
-			c->trunk >= 0 ? ir_cable_leg(d, c)->cord_a + d->trunks[c->trunk].length +
-						ir_cable_leg(d, c)->cord_z
-				      : c->length,
-			c->run, l->speed / 1e9, &nums_len);
+		const char *nums = numbers(slots, &scratch, ir_cable_channel(d, c), c->run,
+					   l->speed / 1e9, &nums_len);
 		/* The label "A-device:port - Z-device:port": a plain cell when its four parts are. */
 		bool plain = a->plain && z->plain;
 		if (!plain) { /* the lengths are the plain ends' only (EndText) */

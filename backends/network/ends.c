@@ -105,8 +105,11 @@ const EndTable *ends_table(Output *o, const Design *d)
 	size_t n = (size_t)d->ncables * 2;
 	EndText *ends = arena_alloc(a, sizeof *ends * (n ? n : 1));
 	uint8_t *id_len = arena_alloc(a, (size_t)d->ncables + 1);
-	for (int i = 0; i < d->ncables; i++)
-		id_len[i] = (uint8_t)strlen(d->cable_ids[i]); /* 11 to 51 bytes: ir.c */
+	for (int i = 0; i < d->ncables; i++) {
+		size_t len = strlen(d->cable_ids[i]); /* 11 to 51 bytes: ir.c */
+		INVARIANT(len <= UINT8_MAX, "a cable id longer than EndTable.id_len holds");
+		id_len[i] = (uint8_t)len;
+	}
 	/* Each rack's "ROW,RACK," and "RACK U", which start its ends' two texts, and its name's
 	 * text_plain bits. */
 	const char **place = arena_alloc(a, sizeof *place * (size_t)(d->nracks + 1));

@@ -64,9 +64,7 @@ int labels_csv_write(Output *o, const Design *d)
 		const CableInst *c = &d->cables[i];
 		const LinkInst *l = &d->links[c->link];
 		/* A link through a trunk: its channel (two cords and the trunk's leg). */
-		double length = c->trunk >= 0 ? ir_cable_leg(d, c)->cord_a + d->trunks[c->trunk].length +
-							ir_cable_leg(d, c)->cord_z
-					      : c->length;
+		double length = ir_cable_channel(d, c);
 		const Buf *lt = layout_number_kept(&len, length, 2);
 		if (!cells_set || c->cable != cells_part || l->fabric != cells_fabric) {
 			cells_set = true; /* "cable_model,fabric," once a run of rows */

@@ -552,7 +552,10 @@ static bool cell_same(Cell *c, const char *k0, const char *k1, const char *k2, c
 	if (c->set && c->key[0] == k0 && c->key[1] == k1 && c->key[2] == k2 && c->key[3] == k3)
 		return true;
 	c->set = true;
-	c->key[0] = k0, c->key[1] = k1, c->key[2] = k2, c->key[3] = k3;
+	c->key[0] = k0;
+	c->key[1] = k1;
+	c->key[2] = k2;
+	c->key[3] = k3;
 	c->text.len = 0;
 	return false;
 }
@@ -592,7 +595,7 @@ static void csv_trunk_row(Buf *b, const Design *d, const Pull *p, Cells *cells)
 }
 
 /* cell: the sheet's name as a CSV cell and its comma, made once a sheet. The row up to its
- * ends (and a cable's whole row) at a pointer after one check for room. */
+ * ends at a pointer after a check for room, and a cable's ends after a second. */
 static void csv_row(Buf *b, const Design *d, const EndTable *et, const Pull *p, const Seq *seq,
 		    const Buf *cell, Cells *cells)
 {

@@ -285,9 +285,12 @@ static void peer_fill(Writer *w, const SwitchPort *p, PortText *pt)
 	unsigned plain;
 	if (pt->peer_switch >= 0 && pt->peer_switch < w->sp->nswitches) {
 		struct PeerName *x = &w->peer_name[pt->peer_switch];
-		if (!x->set)
-			x->plain = (unsigned char)text_plain(pt->dev, &x->len), x->set = true;
-		plain = x->plain, pt->ndev = x->len;
+		if (!x->set) {
+			x->plain = (unsigned char)text_plain(pt->dev, &x->len);
+			x->set = true;
+		}
+		plain = x->plain;
+		pt->ndev = x->len;
 	} else {
 		plain = text_plain(pt->dev, &pt->ndev);
 	}
@@ -935,7 +938,8 @@ static void config_db_direct(Writer *w, int np, const SwitchPort *ports)
 	buf_put(out, "}\n", 2);
 }
 
-/* LOOPBACK_INTERFACE's address key, "Loopback0|10.0.0.1/32", at buf (room for 34 bytes);
+/* LOOPBACK_INTERFACE's address key, "Loopback0|10.0.0.1/32", at buf (room for 29 bytes: a
+ * dotted quad is at most 15);
  * returns its length. */
 static size_t loopback_key(const Writer *w, char *buf)
 {

@@ -54,15 +54,20 @@ static int extra_nic_ports(const ExtraInst *x)
 	return nic->nic.ports > 0 ? nic->nic.ports : 1;
 }
 
+/* An end's port number as discovery counts it by its device: a node's over its NICs, any
+ * other's as it is, from 1. */
+static int end_number(const Design *d, End e)
+{
+	return e.kind == END_NODE ? e.port - d->nodes[e.dev].first_port + 1 : e.port + 1;
+}
+
 /* node and node_port of an end (see the top of the file). */
 static void put_node(Buf *b, const Design *d, End e, const EndText *x, bool ib)
 {
 	Buf port = {0};
-	int number = e.port + 1;
+	int number = end_number(d, e);
 	if (!ib || e.kind == END_SWITCH) {
 		ends_csv_device(b, x);
-		if (e.kind == END_NODE) /* the device's ports counted over its NICs */
-			number = e.port - d->nodes[e.dev].first_port + 1;
 	} else if (e.kind == END_NODE) {
 		const PortInst *p = &d->ports[e.port];
 		int first = (int)(p - d->ports);
@@ -99,9 +104,10 @@ static void put_alias(Buf *b, const SwitchInst *s, int port, PortTextCache *alia
 static void put_end(Buf *b, const Design *d, End e, const EndText *x,
 		    bool ib, PortTextCache *aliases)
 {
-	/* An end discovery names by its device (every end of an Ethernet fabric, a switch's of
-	 * an InfiniBand one) whose device and alias are plain cells: at a pointer after one check
-	 * for room, "RACK,U,DEVICE,PORT,ALIAS,DEVICE,NUMBER" (the number layout_int's digits). */
+	/* An end discovery names by its device (every end of an Ethernet fabric, a switch's or
+	 * an accelerator's of an InfiniBand one) whose device and alias are plain cells: at a
+	 * pointer after one check for room, "RACK,U,DEVICE,PORT,ALIAS,DEVICE,NUMBER" (the
+	 * number layout_int's digits). */
 	if (x->plain && (!ib || (e.kind != END_NODE && e.kind != END_EXTRA))) {
 		size_t n = 0;
 		unsigned plain = TEXT_PLAIN_CSV;
@@ -109,9 +115,7 @@ static void put_end(Buf *b, const Design *d, End e, const EndText *x,
 								     e.port, &n, &plain)
 							 : NULL;
 		if (plain & TEXT_PLAIN_CSV) {
-			int number = e.port + 1;
-			if (e.kind == END_NODE) /* the device's ports counted over its NICs */
-				number = e.port - d->nodes[e.dev].first_port + 1;
+			int number = end_number(d, e);
 			size_t rack_on = x->csv_len - x->csv_rack;
 			text_room(b, rack_on + n + x->device_len + 2 + 21);
 			char *p = b->s + b->len;

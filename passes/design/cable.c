@@ -135,7 +135,8 @@ static inline void spot_into(const Design *d, End e, CageEnd *sp, const RackInst
 		s->sw = e.dev;
 		int cage_no, lane, lanes;
 		s->room = cable_switch_cage(w, e.port, &cage_no, &lane, &lanes);
-		/* a switch model's ports and breakout are far fewer than either */
+		/* unreachable from a spec: a fabric's switches have at most FABRIC_RADIX_MAX (2,048)
+		 * ports at its speed (fabric.c's diagnostic), so fewer cages and lanes than either */
 		if (lanes > CAGE_LANES_MAX || cage_no > INT16_MAX)
 			die_invariant(__FILE__, __LINE__,
 				      "a cage of more lanes than CageEnd's, or beyond CableInst's cages");

@@ -329,11 +329,35 @@ static double train_steps(const Decl *w, const PlanModel *m, const PlanSpace *sp
 	return ceil(field_num(w, FLD_WORKLOAD_TOKENS) / ((double)sp->batch * m->seq));
 }
 
-/* The memoised search of workload w on the design in force (m, hw: its inputs). */
+/* What Megatron-Core rejects with its flex dispatcher on HybridEP (ep_dispatcher = hybridep):
+ * padding experts to capacity ("Flex token dispatcher does not support
+ * moe_pad_expert_input_to_capacity", transformer_config.py __post_init__) and an FP8 dispatch
+ * ("HybridEP dispatcher does not support fp8 dispatch now", fused_a2a.py at 02ad939). The
+ * field that asks for it into *at, or NULL. */
+static const char *hybrid_ep_conflict(const Decl *w, const PlanSpace *sp, FieldId *at)
+{
+	if (!sp->hybrid_ep)
+		return NULL;
+	if (sp->capacity > 0) {
+		*at = FLD_WORKLOAD_CAPACITY_FACTOR;
+		return "capacity_factor pads each expert's tokens to capacity, which Megatron-Core's "
+		       "flex dispatcher does not support (--moe-pad-expert-input-to-capacity)";
+	}
+	if (sp->fp8_dispatch && field_enum(w, FLD_WORKLOAD_PRECISION) == PREC_FP8) {
+		*at = FLD_WORKLOAD_FP8_DISPATCH;
+		return "fp8_dispatch sends the dispatch in FP8, which HybridEP does not support in "
+		       "Megatron-Core";
+	}
+	return NULL;
+}
+
+/* The memoised search of workload w on the design in force (m, hw: its inputs). No plan where
+ * the build would reject the workload's dispatcher (hybrid_ep_conflict), as plan_workloads does. */
 static const PlanMemoEntry *memo_lookup(Design *d, const Decl *w, PlanModel *m, PlanHw *hw)
 {
 	PlanSpace sp;
-	bool ok = plan_inputs(d, w, m, hw, &sp);
+	FieldId at;
+	bool ok = plan_inputs(d, w, m, hw, &sp) && !hybrid_ep_conflict(w, &sp, &at);
 	if (!d->plan_memo)
 		d->plan_memo = arena_alloc(d->p->c->arena, sizeof(PlanMemo));
 	PlanMemo *memo = d->plan_memo;
@@ -650,28 +674,6 @@ static int *plan_hosts(Design *d, const NodeGroup *g, int nodes)
 			hosts[n++] = g->first_node + k;
 	assert(n == nodes);
 	return hosts;
-}
-
-/* What Megatron-Core rejects with its flex dispatcher on HybridEP (ep_dispatcher = hybridep):
- * padding experts to capacity ("Flex token dispatcher does not support
- * moe_pad_expert_input_to_capacity", transformer_config.py __post_init__) and an FP8 dispatch
- * ("HybridEP dispatcher does not support fp8 dispatch now", fused_a2a.py at 02ad939). The
- * field that asks for it into *at, or NULL. */
-static const char *hybrid_ep_conflict(const Decl *w, const PlanSpace *sp, FieldId *at)
-{
-	if (!sp->hybrid_ep)
-		return NULL;
-	if (sp->capacity > 0) {
-		*at = FLD_WORKLOAD_CAPACITY_FACTOR;
-		return "capacity_factor pads each expert's tokens to capacity, which Megatron-Core's "
-		       "flex dispatcher does not support (--moe-pad-expert-input-to-capacity)";
-	}
-	if (sp->fp8_dispatch && field_enum(w, FLD_WORKLOAD_PRECISION) == PREC_FP8) {
-		*at = FLD_WORKLOAD_FP8_DISPATCH;
-		return "fp8_dispatch sends the dispatch in FP8, which HybridEP does not support in "
-		       "Megatron-Core";
-	}
-	return NULL;
 }
 
 int plan_workloads(Design *d)

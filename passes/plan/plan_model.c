@@ -732,10 +732,10 @@ static double params_collective(const PlanHw *hw, double span, double n, double 
  * (Megatron-Core's moe_router_force_load_balancing draws random logits, moe_utils.py
  * apply_random_logits; the README's benchmarks, "Router: Random Uniform"), a rank's E/e
  * experts are all missed with probability C(E − E/e, k)/C(E, k), so a token goes to
- * e·(1 − C(E − E/e, k)/C(E, k)) ranks: 7.40 for Qwen3 235B at EP 32 (128 experts, top-8) and
- * 7.78 for DeepSeek-V3 at EP 64 (256, top-8) where the all-to-all sends 8. (DeepSeek-V3's
- * group-limited routing, 4 of 8 groups, would make it 7.40: not modelled, an overestimate of
- * 5 %.) Under expert TP each of the t slices of an expert receives the token from the TP rank
+ * e·(1 − C(E − E/e, k)/C(E, k)) ranks: 7.36 for Qwen3 235B at EP 32 (128 experts, top-8) and
+ * 7.68 for DeepSeek-V3 at EP 64 (256, top-8) where the all-to-all sends 8. (DeepSeek-V3's
+ * group-limited routing, 4 of 8 groups, would make it 7.36, its experts within 32 ranks: not
+ * modelled, an overestimate of 4 %.) Under expert TP each of the t slices of an expert receives the token from the TP rank
  * holding it (the flex dispatcher's TP x EP group), the same rows a rank. */
 double plan_moe_dest_ranks(const PlanModel *m, const PlanConfig *c)
 {
@@ -755,7 +755,8 @@ double plan_moe_dest_ranks(const PlanModel *m, const PlanConfig *c)
  * measurement: the README's algorithm bandwidths, rows received over time, at the SMs
  * Megatron-Core gives it, TransformerConfig.moe_hybridep_num_sms = 16); elsewhere, or without
  * them, the all-to-all collective on those rows (HybridEP's RDMA path sends a token once a
- * node: not modelled, an overestimate across nodes). */
+ * node: counted as node-limited routing's where the model routes to M nodes, layer_times;
+ * otherwise not modelled, an overestimate across nodes). */
 static double hybrid_ep_time(const PlanHw *hw, double span, double n, double rows, double h)
 {
 	double bytes = rows * h * 2;
@@ -1097,8 +1098,11 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	double M = m->route_nodes;
 	if (!moe || c->ep <= 1) {
 		o->ep = 0;
-	} else if (c->hybrid_ep) {
-		/* HybridEP: each token once to each rank holding one of its experts. */
+	} else if (c->hybrid_ep && !(M > 0 && M < m->top_k && span_ep > hw->domain)) {
+		/* HybridEP: each token once to each rank holding one of its experts. Past the
+		 * scale-up domain under node-limited routing, the branch below: HybridEP's RDMA
+		 * path sends a token once to each of its (at most M) nodes and NVLink forwards it
+		 * inside, as node-limited routing's all-to-all does (README_Hybrid-EP.md). */
 		o->ep = hybrid_ep_time(hw, span_ep, c->ep,
 				       routed_tokens(c, tokens) * plan_moe_dest_ranks(m, c), h);
 	} else if (M > 0 && M < m->top_k && span_ep > hw->domain) {

@@ -1726,6 +1726,13 @@ static void test_hybrid_ep(void)
 			       1e-12);
 	c.ep = 4;
 	CU_ASSERT_DOUBLE_EQUAL(plan_moe_dest_ranks(&wp->model, &c), 13.0 / 7, 1e-12);
+	/* Without the HybridEP rates the all-to-all collective of the D·T rows, fewer than the
+	 * k·T = 2T the all-to-all dispatcher sends at EP 4 (D = 13/7). */
+	plan_layer(&wp->model, &wp->hw, &c, &hep);
+	c.hybrid_ep = false;
+	plan_layer(&wp->model, &wp->hw, &c, &a2a);
+	c.hybrid_ep = true;
+	CU_ASSERT(hep.ep > 0 && hep.ep < a2a.ep);
 	c.ep = 2;
 	CU_ASSERT_DOUBLE_EQUAL(plan_moe_dest_ranks(&wp->model, &c), 11.0 / 7, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(plan_moe_permute_bytes(&wp->model, &c),
