@@ -753,17 +753,20 @@ double plan_moe_dest_ranks(const PlanModel *m, const PlanConfig *c)
  * accelerator's measured HybridEP rates (hybrid_ep_dispatch_efficiency and
  * hybrid_ep_combine_efficiency of the per-direction rate; std.accelerators gives the
  * measurement: the README's algorithm bandwidths, rows received over time, at the SMs
- * Megatron-Core gives it, TransformerConfig.moe_hybridep_num_sms = 16); elsewhere, or without
- * them, the all-to-all collective on those rows (HybridEP's RDMA path sends a token once a
+ * Megatron-Core gives it, TransformerConfig.moe_hybridep_num_sms = 16), each direction at its
+ * own where only one is set; elsewhere, or in a direction without one, the all-to-all
+ * collective on those rows (HybridEP's RDMA path sends a token once a
  * node: counted as node-limited routing's where the model routes to M nodes, layer_times;
  * otherwise not modelled, an overestimate across nodes). */
 static double hybrid_ep_time(const PlanHw *hw, double span, double n, double rows, double h)
 {
 	double bytes = rows * h * 2;
-	if (span <= hw->domain && hw->hep_dispatch_eff > 0 && hw->hep_combine_eff > 0)
-		return bytes / (hw->su_bw * hw->hep_dispatch_eff) +
-		       bytes / (hw->su_bw * hw->hep_combine_eff);
-	return 2 * collective(hw, span, n, COLL_ALL_TO_ALL, bytes);
+	bool in = span <= hw->domain;
+	double a2a = in && hw->hep_dispatch_eff > 0 && hw->hep_combine_eff > 0
+			     ? 0
+			     : collective(hw, span, n, COLL_ALL_TO_ALL, bytes);
+	return (in && hw->hep_dispatch_eff > 0 ? bytes / (hw->su_bw * hw->hep_dispatch_eff) : a2a) +
+	       (in && hw->hep_combine_eff > 0 ? bytes / (hw->su_bw * hw->hep_combine_eff) : a2a);
 }
 
 /* HBM bytes one forward of an MoE layer's token permutations moves beyond what the layer's
@@ -791,7 +794,8 @@ double plan_moe_permute_bytes(const PlanModel *m, const PlanConfig *c)
 {
 	if (m->experts <= 1)
 		return 0;
-	double tokens = routed_tokens(c, (double)c->micro * m->seq / c->cp), h = m->hidden;
+	double raw = (double)c->micro * m->seq / c->cp;
+	double tokens = routed_tokens(c, raw), h = m->hidden;
 	/* HybridEP (ep_dispatcher = hybridep): the dispatch kernel reads the tokens and the combine
 	 * kernel writes their sums itself (no permutation 1), and Megatron-Core calls it with the
 	 * permute fused (HybridEPDispatch: dispatch_with_permute, combine_with_unpermute,
@@ -803,8 +807,8 @@ double plan_moe_permute_bytes(const PlanModel *m, const PlanConfig *c)
 	 * 2025, §2.5). 2·D·T·h elements of BF16, D = plan_moe_dest_ranks. */
 	if (c->hybrid_ep)
 		return 2 * 2 * plan_moe_dest_ranks(m, c) * tokens * h;
-	double cf = capacity_factor(c), local = m->experts / c->ep;
-	return 2 * h * (2 * tokens + (local > 1 ? 4 * cf * m->top_k * tokens : 0));
+	double local = m->experts / c->ep;
+	return 2 * h * (2 * tokens + (local > 1 ? 4 * dispatched_rows(m, c, raw) : 0));
 }
 
 /* HBM bytes one forward of an MoE layer's FP8 padding of the experts' tokens moves (0 in BF16,
@@ -837,12 +841,9 @@ double plan_moe_fp8_pad_bytes(const PlanModel *m, const PlanHw *hw, const PlanCo
 {
 	if (m->experts <= 1 || hw->elem_bytes >= 2 || c->fp8_dispatch || c->hybrid_ep)
 		return 0;
-	double tokens = routed_tokens(c, (double)c->micro * m->seq / c->cp), rows = m->top_k * tokens;
-	if (c->capacity > 0) {
-		if (fmod(ceil(rows * c->capacity / m->experts), 16) == 0)
-			return 0;
-		rows *= c->capacity;
-	}
+	double rows = dispatched_rows(m, c, (double)c->micro * m->seq / c->cp);
+	if (c->capacity > 0 && fmod(ceil(rows / m->experts), 16) == 0)
+		return 0;
 	return 2 * 2 * 2 * rows * m->hidden;
 }
 
@@ -990,7 +991,12 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 		mm += gemm(hw, local, te, (m->mats - 1) * fe / et, h) + gemm(hw, local, te, h, fe / et);
 		mm += gemm(hw, m->shared, tokens, (m->mats - 1) * fe / t, h) +
 		      gemm(hw, m->shared, tokens, h, fe / t);
-		mm += gemm(hw, 1, tokens, m->experts, h);
+		/* The router's multiply at BF16 whatever the precision: Megatron-Core's Router.gating
+		 * runs it through router_gating_linear, a torch.mm in the input's dtype (BF16) or
+		 * moe_router_dtype's (fp32/fp64), not a Transformer Engine layer, so FP8 autocast
+		 * leaves it alone (megatron/core/transformer/moe/router.py and moe_utils.py at
+		 * 005742f). FP32 would be slower still: BF16 is a lower bound. */
+		mm += gemm16(hw, 1, tokens, m->experts, h);
 		o->perm = (plan_moe_permute_bytes(m, c) + plan_moe_fp8_pad_bytes(m, hw, c)) /
 			  (hw->hbm_bw * HBM_EFF);
 	}

@@ -1703,7 +1703,8 @@ static void test_moe_fp8_pad(void)
  * own (fused into the permute). Its time: without the accelerator's HybridEP figures (H100
  * here) the all-to-all of the D·T rows, at EP 8 the all-to-all dispatcher's own; with them
  * (set here to 0.5 and 0.4) D·T·h·2 = 16,777,216 B a pass at 0.5 and 0.4 of the per-direction
- * rate, forward and backward. */
+ * rate, forward and backward; with one of them alone, that direction at it and the other at the
+ * all-to-all's. */
 static void test_hybrid_ep(void)
 {
 	const WorkloadPlan *wp;
@@ -1724,6 +1725,13 @@ static void test_hybrid_ep(void)
 	double bytes = 2.0 * 2048 * 2048 * 2;
 	CU_ASSERT_DOUBLE_EQUAL(hep.ep, 2 * (bytes / (hw.su_bw * 0.5) + bytes / (hw.su_bw * 0.4)),
 			       1e-12);
+	/* One rate alone: that direction at it, the other at the all-to-all's (half of a2a.ep). */
+	hw.hep_combine_eff = 0;
+	plan_layer(&wp->model, &hw, &c, &hep);
+	CU_ASSERT_DOUBLE_EQUAL(hep.ep, 2 * bytes / (hw.su_bw * 0.5) + a2a.ep / 2, 1e-12);
+	hw.hep_dispatch_eff = 0, hw.hep_combine_eff = 0.4;
+	plan_layer(&wp->model, &hw, &c, &hep);
+	CU_ASSERT_DOUBLE_EQUAL(hep.ep, 2 * bytes / (hw.su_bw * 0.4) + a2a.ep / 2, 1e-12);
 	c.ep = 4;
 	CU_ASSERT_DOUBLE_EQUAL(plan_moe_dest_ranks(&wp->model, &c), 13.0 / 7, 1e-12);
 	/* Without the HybridEP rates the all-to-all collective of the D·T rows, fewer than the
