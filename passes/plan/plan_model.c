@@ -992,10 +992,12 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 		mm += gemm(hw, m->shared, tokens, (m->mats - 1) * fe / t, h) +
 		      gemm(hw, m->shared, tokens, h, fe / t);
 		/* The router's multiply at BF16 whatever the precision: Megatron-Core's Router.gating
-		 * runs it through router_gating_linear, a torch.mm in the input's dtype (BF16) or
-		 * moe_router_dtype's (fp32/fp64), not a Transformer Engine layer, so FP8 autocast
-		 * leaves it alone (megatron/core/transformer/moe/router.py and moe_utils.py at
-		 * 005742f). FP32 would be slower still: BF16 is a lower bound. */
+		 * runs it through router_gating_linear in the input's dtype (BF16) or
+		 * moe_router_dtype's (fp32/fp64) (megatron/core/transformer/moe/router.py at
+		 * 005742f), a torch.mm or Transformer Engine's general_gemm on the unquantized
+		 * tensors (RouterGatingLinearFunction, moe_utils.py at 00611e6), not a TE linear
+		 * layer, so FP8 autocast leaves it alone. FP32 would be slower still: BF16 is a
+		 * lower bound. */
 		mm += gemm16(hw, 1, tokens, m->experts, h);
 		o->perm = (plan_moe_permute_bytes(m, c) + plan_moe_fp8_pad_bytes(m, hw, c)) /
 			  (hw->hbm_bw * HBM_EFF);
