@@ -546,6 +546,13 @@ static inline void text_room(Buf *b, size_t n)
 	if (b->cap - b->len <= n)
 		buf_reserve(b, n);
 }
+/* A cell of a text whose cells " | " separates (the pull sheets' Markdown rows, labels.csv's
+ * tag) at p, which has room: s (n bytes) and the " | " after it; returns past them. */
+static inline char *text_pipe_cell_at(char *p, const char *s, size_t n)
+{
+	p = buf_put_at(p, s, n);
+	return buf_put_at(p, " | ", 3);
+}
 
 /* ---- layout.c: the placed design as the placement artifacts name it ------------------------ */
 

@@ -64,9 +64,47 @@ static DevText *dev_text(DevTexts *t, const Design *d, End e)
 	}
 }
 
-static void dev_make(Arena *a, DevText *x, const Design *d, End e, const char *const *place,
-		     const uint32_t *place_len, const char *const *rack_u,
-		     const uint32_t *rack_u_len, Buf *tmp)
+/* A rack's texts that start its ends' two: "ROW,RACK," (row_len bytes of "ROW,") and "RACK U",
+ * and its name's text_plain bits. */
+typedef struct RackText {
+	const char *place, *rack_u;
+	uint32_t place_len, rack_u_len;
+	uint8_t row_len, kinds;
+} RackText;
+
+/* "ROW,RACK,U,DEVICE," (",,,DEVICE," unplaced), the device as a CSV cell (as it is when plain,
+ * dlen bytes). */
+static inline void dev_csv(Buf *b, const RackText *racks, int rack, int u, const char *device,
+			   size_t dlen, bool plain)
+{
+	if (rack >= 0) {
+		buf_put(b, racks[rack].place, racks[rack].place_len);
+		layout_int(b, u);
+		buf_putc(b, ',');
+	} else {
+		buf_put(b, ",,,", 3);
+	}
+	if (plain)
+		buf_put(b, device, dlen);
+	else
+		text_csv_field(b, device);
+	buf_putc(b, ',');
+}
+
+/* "RACK U<n> DEVICE " ("DEVICE " unplaced), the device as it is (dlen bytes). */
+static inline void dev_pull(Buf *b, const RackText *racks, int rack, int u, const char *device,
+			    size_t dlen)
+{
+	if (rack >= 0) {
+		buf_put(b, racks[rack].rack_u, racks[rack].rack_u_len);
+		layout_int(b, u);
+		buf_putc(b, ' ');
+	}
+	buf_put(b, device, dlen);
+	buf_putc(b, ' ');
+}
+
+static void dev_make(Arena *a, DevText *x, const Design *d, End e, const RackText *racks, Buf *tmp)
 {
 	x->made = true;
 	x->device = ir_end_device(d, e);
@@ -78,17 +116,9 @@ static void dev_make(Arena *a, DevText *x, const Design *d, End e, const char *c
 	if (!(x->kinds & TEXT_PLAIN_CSV) || len >= UINT16_MAX || x->rack < 0 || x->u < 0)
 		return;
 	tmp->len = 0;
-	buf_put(tmp, place[x->rack], place_len[x->rack]);
-	layout_int(tmp, x->u);
-	buf_putc(tmp, ',');
-	buf_put(tmp, x->device, len);
-	buf_putc(tmp, ',');
+	dev_csv(tmp, racks, x->rack, x->u, x->device, len, true);
 	x->csv_len = (uint32_t)tmp->len;
-	buf_put(tmp, rack_u[x->rack], rack_u_len[x->rack]);
-	layout_int(tmp, x->u);
-	buf_putc(tmp, ' ');
-	buf_put(tmp, x->device, len);
-	buf_putc(tmp, ' ');
+	dev_pull(tmp, racks, x->rack, x->u, x->device, len);
 	x->pull_len = (uint32_t)(tmp->len - x->csv_len);
 	char *both = arena_strndup(a, tmp->s, tmp->len);
 	x->csv = both;
@@ -112,12 +142,7 @@ const EndTable *ends_table(Output *o, const Design *d)
 	}
 	/* Each rack's "ROW,RACK," and "RACK U", which start its ends' two texts, and its name's
 	 * text_plain bits. */
-	const char **place = arena_alloc(a, sizeof *place * (size_t)(d->nracks + 1));
-	uint32_t *place_len = arena_alloc(a, sizeof *place_len * (size_t)(d->nracks + 1));
-	const char **rack_u = arena_alloc(a, sizeof *rack_u * (size_t)(d->nracks + 1));
-	uint32_t *rack_u_len = arena_alloc(a, sizeof *rack_u_len * (size_t)(d->nracks + 1));
-	uint8_t *row_len = arena_alloc(a, (size_t)(d->nracks + 1));
-	uint8_t *rack_plain = arena_alloc(a, (size_t)(d->nracks + 1));
+	RackText *racks = arena_alloc(a, sizeof *racks * (size_t)(d->nracks + 1));
 	Buf text = {0}, csv = {0};
 	for (int r = 0; r < d->nracks; r++) {
 		char row[16];
@@ -125,18 +150,19 @@ const EndTable *ends_table(Output *o, const Design *d)
 		text.len = 0;
 		buf_puts(&text, row);
 		buf_putc(&text, ',');
-		row_len[r] = (uint8_t)text.len; /* "ROW,": the rack's cell starts past it */
+		RackText *x = &racks[r];
+		x->row_len = (uint8_t)text.len; /* "ROW,": the rack's cell starts past it */
 		text_csv_field(&text, d->racks[r].name);
 		buf_putc(&text, ',');
-		place[r] = arena_strndup(a, text.s, text.len);
-		place_len[r] = (uint32_t)text.len;
+		x->place = arena_strndup(a, text.s, text.len);
+		x->place_len = (uint32_t)text.len;
 		text.len = 0;
 		buf_puts(&text, d->racks[r].name);
 		buf_put(&text, " U", 2);
-		rack_u[r] = arena_strndup(a, text.s, text.len);
-		rack_u_len[r] = (uint32_t)text.len;
+		x->rack_u = arena_strndup(a, text.s, text.len);
+		x->rack_u_len = (uint32_t)text.len;
 		size_t len;
-		rack_plain[r] = (uint8_t)text_plain(d->racks[r].name, &len);
+		x->kinds = (uint8_t)text_plain(d->racks[r].name, &len);
 	}
 	DevTexts dev = {
 		.node = calloc((size_t)d->nnodes + 1, sizeof *dev.node),
@@ -154,7 +180,7 @@ const EndTable *ends_table(Output *o, const Design *d)
 			EndText *x = &ends[2 * (size_t)i + (size_t)side];
 			DevText *r = dev_text(&dev, d, e);
 			if (!r->made)
-				dev_make(a, r, d, e, place, place_len, rack_u, rack_u_len, &csv);
+				dev_make(a, r, d, e, racks, &csv);
 			const char *device = r->device;
 			int rack = r->rack, u = r->u;
 			const char *port;
@@ -175,7 +201,7 @@ const EndTable *ends_table(Output *o, const Design *d)
 				     plen < UINT16_MAX;
 			/* the pull text's rack too: "RACK U<n> DEVICE PORT" as it is, a cell */
 			unsigned rack_kinds =
-				rack >= 0 ? rack_plain[rack] : TEXT_PLAIN_CSV | TEXT_PLAIN_MD;
+				rack >= 0 ? racks[rack].kinds : TEXT_PLAIN_CSV | TEXT_PLAIN_MD;
 			*x = (EndText){.device = device,
 				       .rack = rack,
 				       .u = u,
@@ -202,7 +228,7 @@ const EndTable *ends_table(Output *o, const Design *d)
 				x->port = p + pl;
 				x->csv_len = (uint32_t)(cl + plen + 1);
 				x->pull_len = (uint32_t)(pl + plen);
-				x->csv_rack = row_len[rack];
+				x->csv_rack = racks[rack].row_len;
 				continue;
 			}
 			if (port != text.s) { /* a switch's port from the names kept */
@@ -210,32 +236,21 @@ const EndTable *ends_table(Output *o, const Design *d)
 				buf_put(&text, port, plen);
 			}
 			x->port = text.s; /* until the copy below */
+			x->csv_rack = rack >= 0 ? racks[rack].row_len : 1;
+			/* the device's texts as its other ends have them (r->csv, r->pull: a plain
+			 * device, placed, whose port is not plain), else made here */
 			csv.len = 0;
-			char u_text[24]; /* U's digits, u_len of them */
-			size_t u_len = 0;
-			if (rack >= 0) {
-				buf_put(&csv, place[rack], place_len[rack]);
-				x->csv_rack = (uint8_t)row_len[rack];
-				layout_int(&csv, u);
-				u_len = csv.len - place_len[rack];
-				memcpy(u_text, csv.s + place_len[rack], u_len);
-				buf_putc(&csv, ',');
-			} else {
-				buf_put(&csv, ",,,", 3);
-				x->csv_rack = 1;
-			}
-			ends_csv_device(&csv, x);
-			buf_putc(&csv, ',');
+			if (r->csv)
+				buf_put(&csv, r->csv, r->csv_len);
+			else
+				dev_csv(&csv, racks, rack, u, device, dlen, x->plain);
 			ends_csv_port(&csv, x);
 			buf_putc(&csv, ',');
 			x->csv_len = (uint32_t)csv.len;
-			if (rack >= 0) { /* "RACK U<n> " */
-				buf_put(&csv, rack_u[rack], rack_u_len[rack]);
-				buf_put(&csv, u_text, u_len);
-				buf_putc(&csv, ' ');
-			}
-			buf_put(&csv, x->device, strlen(x->device));
-			buf_putc(&csv, ' ');
+			if (r->pull)
+				buf_put(&csv, r->pull, r->pull_len);
+			else
+				dev_pull(&csv, racks, rack, u, device, strlen(device));
 			buf_put(&csv, text.s, text.len);
 			x->pull_len = (uint32_t)(csv.len - x->csv_len);
 			/* the two texts and a NUL in one block, the port read at the second's

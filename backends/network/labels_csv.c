@@ -17,34 +17,61 @@
 
 static const char header[] = "cable_id,a_end,z_end,length_m,cable_model,fabric,tag\n";
 
-/* A row of ends whose pull texts are plain cells (EndText.pull_csv: every row of the specs
- * measured) at a pointer after one check for room: id, ends, length, "cable_model,fabric," and
- * the tag "ID | A END | Z END | LENGTH m" (plain too: it starts with the id, never a formula). */
-static void plain_row(Buf *b, const char *id, size_t id_len, const EndText *ea,
-		      const EndText *ez, const Buf *len, const Buf *cells)
+/* An end in a row: its pull text "RACK U<n> DEVICE PORT" (the tag's) and its cell (the same
+ * bytes when they are a plain CSV cell, else quoted). */
+typedef struct LabelEnd {
+	const char *text, *cell;
+	size_t len, cell_len;
+} LabelEnd;
+
+/* An end's pull text, its cell the same bytes. */
+static LabelEnd label_end(const EndText *x)
 {
-	const char *a = ea->csv + ea->csv_len, *z = ez->csv + ez->csv_len;
-	size_t na = ea->pull_len, nz = ez->pull_len;
-	text_room(b, 2 * (id_len + na + nz + len->len) + cells->len + 16);
+	const char *text = x->csv + x->csv_len;
+	return (LabelEnd){text, text, x->pull_len, x->pull_len};
+}
+
+/* An end whose text may need quotes: scanned (a plain cell is copied as it is), else its
+ * cell quoted in q. Whether the tag can hold the text as it is (no byte CSV quotes). */
+static bool label_quote(LabelEnd *y, const EndText *x, Buf *q)
+{
+	size_t n;
+	if (x->pull_csv || text_csv_plain(y->text, &n))
+		return true;
+	q->len = 0;
+	text_csv_field(q, y->text);
+	y->cell = q->s;
+	y->cell_len = q->len;
+	return n == y->len;
+}
+
+/* A cable's row at a pointer after one check for room: id, ends, length, "cable_model,fabric,"
+ * and the tag "ID | A END | Z END | LENGTH m", made of the ends' texts as they are (it starts
+ * with the id, never a formula, and is a plain cell when neither end's text holds a byte CSV
+ * quotes). Returns where the tag starts in b. */
+static size_t label_row(Buf *b, const char *id, size_t id_len, const LabelEnd *a,
+			const LabelEnd *z, const Buf *len, const Buf *cells)
+{
+	text_room(b, 2 * (id_len + len->len) + a->cell_len + z->cell_len + a->len + z->len +
+			     cells->len + 20);
 	char *p = b->s + b->len;
 	p = buf_put_at(p, id, id_len);
 	*p++ = ',';
-	p = buf_put_at(p, a, na);
+	p = buf_put_at(p, a->cell, a->cell_len);
 	*p++ = ',';
-	p = buf_put_at(p, z, nz);
+	p = buf_put_at(p, z->cell, z->cell_len);
 	*p++ = ',';
 	p = buf_put_at(p, len->s, len->len);
 	*p++ = ',';
 	p = buf_put_at(p, cells->s, cells->len);
-	p = buf_put_at(p, id, id_len);
-	p = buf_put_at(p, " | ", 3);
-	p = buf_put_at(p, a, na);
-	p = buf_put_at(p, " | ", 3);
-	p = buf_put_at(p, z, nz);
-	p = buf_put_at(p, " | ", 3);
+	size_t tag = (size_t)(p - b->s);
+	p = text_pipe_cell_at(p, id, id_len);
+	p = text_pipe_cell_at(p, a->text, a->len);
+	p = text_pipe_cell_at(p, z->text, z->len);
 	p = buf_put_at(p, len->s, len->len);
 	p = buf_put_at(p, " m\n", 3);
 	buf_end_at(b, p);
+	return tag;
 }
 
 int labels_csv_write(Output *o, const Design *d)
@@ -79,47 +106,20 @@ int labels_csv_write(Output *o, const Design *d)
 		const EndText *ea = &cends[2 * (size_t)i], *ez = ea + 1;
 		const char *id = d->cable_ids[i];
 		size_t id_len = et->id_len[i];
-		if (ea->pull_csv && ez->pull_csv) {
-			plain_row(&b, id, id_len, ea, ez, lt, &cells);
-			layout_flush(o, f, &b, false);
-			continue;
+		LabelEnd ends[2] = {label_end(ea), label_end(ez)};
+		bool tag_plain = true;
+		if (!ea->pull_csv || !ez->pull_csv) { /* pull_csv: every end of the specs measured */
+			bool pa = label_quote(&ends[0], ea, &a), pz = label_quote(&ends[1], ez, &z);
+			tag_plain = pa && pz;
 		}
-		/* An end that may need quotes: scanned (a plain cell is copied as it is), and the
-		 * tag is plain when neither end holds a byte CSV quotes. */
-		a.len = z.len = 0;
-		ends_pull_text(&a, ea);
-		ends_pull_text(&z, ez);
-		size_t na = a.len, nz = z.len;
-		bool pa = ea->pull_csv || text_csv_plain(a.s, &na);
-		bool pz = ez->pull_csv || text_csv_plain(z.s, &nz);
-		buf_put(&b, id, id_len);
-		buf_putc(&b, ',');
-		if (pa)
-			buf_put(&b, a.s, a.len);
-		else
-			text_csv_field(&b, a.s);
-		buf_putc(&b, ',');
-		if (pz)
-			buf_put(&b, z.s, z.len);
-		else
-			text_csv_field(&b, z.s);
-		buf_putc(&b, ',');
-		buf_put(&b, lt->s, lt->len);
-		buf_putc(&b, ',');
-		buf_put(&b, cells.s, cells.len);
-		Buf *t = na == a.len && nz == z.len ? &b : &tag;
-		tag.len = 0;
-		buf_put(t, id, id_len);
-		buf_put(t, " | ", 3);
-		buf_put(t, a.s, a.len);
-		buf_put(t, " | ", 3);
-		buf_put(t, z.s, z.len);
-		buf_put(t, " | ", 3);
-		buf_put(t, lt->s, lt->len);
-		buf_put(t, " m", 2);
-		if (t == &tag)
+		size_t at = label_row(&b, id, id_len, &ends[0], &ends[1], lt, &cells);
+		if (!tag_plain) { /* the tag quoted in place of the plain one */
+			tag.len = 0;
+			buf_put(&tag, b.s + at, b.len - 1 - at);
+			b.len = at;
 			text_csv_field(&b, tag.s);
-		buf_putc(&b, '\n');
+			buf_putc(&b, '\n');
+		}
 		layout_flush(o, f, &b, false);
 	}
 	/* Structured cabling's trunks (trunk.c): a tag at each end, "RACK U<n> PANEL p<first>+". */

@@ -487,13 +487,19 @@ static void panel_text(Buf *b, const Design *d, int panel, int adapter)
 	buf_printf(b, "%s U%d %s p%d", d->racks[p->rack].name, p->u, p->name, adapter);
 }
 
-/* The id a pull goes by: the cable's (its length the ends' table's), or the trunk's name. */
-static void pull_id(Buf *b, const Design *d, const EndTable *et, const Pull *p, int cable)
+/* The id a pull goes by and its length in *len: the cable's (its length the ends' table's), or
+ * the trunk's name, made in name (valid until name is written again). */
+static const char *pull_id(Buf *name, const Design *d, const EndTable *et, const Pull *p,
+			   int cable, size_t *len)
 {
-	if (p->what == PULL_TRUNK)
-		ir_trunk_name(b, d, p->cable);
-	else
-		buf_put(b, d->cable_ids[cable], et->id_len[cable]);
+	if (p->what == PULL_TRUNK) {
+		name->len = 0;
+		ir_trunk_name(name, d, p->cable);
+		*len = name->len;
+		return name->s;
+	}
+	*len = et->id_len[cable];
+	return d->cable_ids[cable];
 }
 
 static const Part *pull_part(const Design *d, const Pull *p)
@@ -544,6 +550,7 @@ typedef struct Cells {
 	Cell md_part;             /* pull-sheets.md's */
 	NumberText length, md_length; /* the csv's, the md's: 2 places (a sheet's runs are
 					 * longest first, so lengths come in runs) */
+	Buf name; /* a trunk's name (pull_id), made for its row */
 } Cells;
 
 /* Whether c holds the cells of keys k0 .. k3; if not, it is emptied for them. */
@@ -579,6 +586,7 @@ static void cells_free(Cells *c)
 		buf_free(&all[i]->text);
 	buf_free(&c->length.text);
 	buf_free(&c->md_length.text);
+	buf_free(&c->name);
 }
 
 /* A trunk's row (structured cabling). */
@@ -601,10 +609,11 @@ static void csv_row(Buf *b, const Design *d, const EndTable *et, const Pull *p, 
 {
 	const Buf *len = layout_number_kept(&cells->length, p->length, 2);
 	bool trunk = p->what == PULL_TRUNK;
-	const char *id = trunk ? NULL : d->cable_ids[p->cable];
-	const char *head = trunk ? NULL : d->cable_ids[p->head];
-	size_t id_len = trunk ? 0 : et->id_len[p->cable];
-	size_t head_len = trunk ? 0 : et->id_len[p->head];
+	size_t id_len, head_len;
+	const char *id = pull_id(&cells->name, d, et, p, p->cable, &id_len);
+	const char *head = trunk ? id : pull_id(&cells->name, d, et, p, p->head, &head_len);
+	if (trunk)
+		head_len = id_len; /* a trunk's head is itself */
 	const char *run = runs[p->run].name;
 	size_t run_len = runs[p->run].len;
 	text_room(b, cell->len + seq_len(seq) + id_len + head_len + run_len + len->len + 5);
@@ -612,19 +621,6 @@ static void csv_row(Buf *b, const Design *d, const EndTable *et, const Pull *p, 
 	q = buf_put_at(q, cell->s, cell->len);
 	q = buf_put_at(q, seq->text + seq->at, seq_len(seq));
 	*q++ = ',';
-	if (trunk) {
-		buf_end_at(b, q);
-		pull_id(b, d, et, p, p->cable);
-		buf_putc(b, ',');
-		pull_id(b, d, et, p, p->head);
-		buf_putc(b, ',');
-		buf_put(b, run, run_len);
-		buf_putc(b, ',');
-		buf_put(b, len->s, len->len);
-		buf_putc(b, ',');
-		csv_trunk_row(b, d, p, cells);
-		return;
-	}
 	q = buf_put_at(q, id, id_len);
 	*q++ = ',';
 	q = buf_put_at(q, head, head_len);
@@ -634,6 +630,10 @@ static void csv_row(Buf *b, const Design *d, const EndTable *et, const Pull *p, 
 	q = buf_put_at(q, len->s, len->len);
 	*q++ = ',';
 	buf_end_at(b, q);
+	if (trunk) {
+		csv_trunk_row(b, d, p, cells);
+		return;
+	}
 	const CableInst *c = &d->cables[p->cable];
 	const LinkInst *l = &d->links[c->link];
 	/* "cable_model,media,a_optic,z_optic,": a cord plugs into the optic at its device end
@@ -783,49 +783,35 @@ static void md_sheet(Output *o, FILE *f, Buf *b, const Design *d, const EndTable
 		const char *num = seq.text + seq.at;
 		size_t num_len = seq_len(&seq);
 		const EndText *a = p->what == PULL_CABLE ? &et->ends[2 * (size_t)p->cable] : NULL;
-		if (a && a->pull_md && a[1].pull_md) {
-			/* nothing in either end for text_md_cell to escape: the row as it is, at a
-			 * pointer after one check for room */
-			size_t id_len = et->id_len[p->cable];
-			text_room(b, num_len + id_len + run_len + len->len + part->len +
-					     a->pull_len + a[1].pull_len + 32);
-			char *q = b->s + b->len;
-			q = buf_put_at(q, "| ", 2);
-			q = buf_put_at(q, num, num_len);
-			q = buf_put_at(q, " | ", 3);
-			q = buf_put_at(q, d->cable_ids[p->cable], id_len);
-			q = buf_put_at(q, " | ", 3);
-			q = buf_put_at(q, run, run_len);
-			q = buf_put_at(q, " | ", 3);
-			q = buf_put_at(q, len->s, len->len);
-			q = buf_put_at(q, " | ", 3);
-			q = buf_put_at(q, part->s, part->len);
-			q = buf_put_at(q, " | ", 3);
-			q = buf_put_at(q, a->csv + a->csv_len, a->pull_len);
-			q = buf_put_at(q, " | ", 3);
+		/* plain: nothing in either end for text_md_cell to escape, the row as it is */
+		bool plain = a && a->pull_md && a[1].pull_md;
+		size_t id_len;
+		const char *id = pull_id(&cells->name, d, et, p, p->cable, &id_len);
+		/* "| N | ID | RUN | LENGTH | PART | " and plain ends at a pointer after one check
+		 * for room */
+		text_room(b, num_len + id_len + run_len + len->len + part->len +
+				     (plain ? a->pull_len + a[1].pull_len : 0) + 32);
+		char *q = b->s + b->len;
+		q = buf_put_at(q, "| ", 2);
+		q = text_pipe_cell_at(q, num, num_len);
+		q = text_pipe_cell_at(q, id, id_len);
+		q = text_pipe_cell_at(q, run, run_len);
+		q = text_pipe_cell_at(q, len->s, len->len);
+		q = text_pipe_cell_at(q, part->s, part->len);
+		if (plain) {
+			q = text_pipe_cell_at(q, a->csv + a->csv_len, a->pull_len);
 			q = buf_put_at(q, a[1].csv + a[1].csv_len, a[1].pull_len);
 			q = buf_put_at(q, " |\n", 3);
 			buf_end_at(b, q);
-			layout_flush(o, f, b, false);
-			continue;
+		} else {
+			buf_end_at(b, q);
+			text->len = text2->len = 0;
+			pull_ends(text, text2, d, et, p);
+			text_md_cell(b, text->s);
+			buf_puts(b, " | ");
+			text_md_cell(b, text2->s);
+			buf_puts(b, " |\n");
 		}
-		buf_puts(b, "| ");
-		buf_put(b, num, num_len);
-		buf_puts(b, " | ");
-		pull_id(b, d, et, p, p->cable);
-		buf_puts(b, " | ");
-		buf_put(b, run, run_len);
-		buf_puts(b, " | ");
-		buf_put(b, len->s, len->len);
-		buf_puts(b, " | ");
-		buf_put(b, part->s, part->len);
-		buf_puts(b, " | ");
-		text->len = text2->len = 0;
-		pull_ends(text, text2, d, et, p);
-		text_md_cell(b, text->s);
-		buf_puts(b, " | ");
-		text_md_cell(b, text2->s);
-		buf_puts(b, " |\n");
 		layout_flush(o, f, b, false);
 	}
 }

@@ -146,8 +146,10 @@ enum {
 static const char frr_interface_tail[] =
 	"\n ipv6 nd ra-interval 10\n no ipv6 nd suppress-ra\nexit\n!\n";
 
-/* CABLE_LENGTH's texts by the length's bits, as the pull sheets keep theirs (a fabric has a
- * few stocked lengths; a switch's ports alternate between them). */
+/* CABLE_LENGTH's texts by the length's bits, in slots: a fabric has a few stocked lengths and a
+ * switch's ports alternate between them, so the one kept text of labels.csv and the pull sheets
+ * (NumberText, layout_number_kept: their rows come in runs of a length) would be made again
+ * most ports; cabling.csv's NumSlot keeps its three numbers' cells together the same way. */
 enum { LENGTH_SLOTS = 64 };
 typedef struct LengthText {
 	uint64_t bits;
