@@ -107,7 +107,8 @@ int lock_write(Output *o, const Design *d)
 	buf_putc(&b, '\n');
 	put_fabrics(&b, d);
 	put_racks(o, &b, d, f);
-	const EndText *ends = ends_table(o, d)->ends;
+	const EndTable *et = ends_table(o, d);
+	const EndText *ends = et->ends;
 	/* ",,,FABRIC,TIER,,,,," made once for each run of cables of one fabric and tier. */
 	int tier_fabric = -1, tier = -1;
 	for (int i = 0; i < d->ncables; i++) {
@@ -126,7 +127,7 @@ int lock_write(Output *o, const Design *d)
 		}
 		const EndText *a = &ends[2 * (size_t)i], *z = a + 1;
 		const char *id = d->cable_ids[i]; /* ir_cable_id's text */
-		size_t id_len = strlen(id);
+		size_t id_len = et->id_len[i];
 		if (!a->plain || !z->plain) {
 			buf_puts(&b, "cable,");
 			buf_put(&b, id, id_len);

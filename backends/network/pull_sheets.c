@@ -346,11 +346,12 @@ static int trunk_pulls(const Design *d, int rows, Pull *v)
 		if (c->trunk < 0)
 			continue;
 		const LinkInst *l = &d->links[c->link];
+		const CableLeg *g = ir_cable_leg(d, c);
 		for (int e = 0; e < 2; e++) {
 			int r, u;
 			ir_end_place(d, e ? l->z : l->a, &r, &u);
 			v[n++] = (Pull){e ? PULL_CORD_Z : PULL_CORD_A, i, i, RUN_PATCH, rows + r, r, u,
-					e ? ir_cable_leg(d, c)->cord_z : ir_cable_leg(d, c)->cord_a};
+					e ? g->cord_z : g->cord_a};
 		}
 	}
 	return n;
@@ -665,10 +666,11 @@ static void csv_row(Buf *b, const Design *d, const EndTable *et, const Pull *p, 
 		const EndText *from = p->what == PULL_CORD_A ? a : z;
 		buf_put(b, parts->text.s, parts->text.len);
 		buf_put(b, from->csv, from->csv_len);
+		const CableLeg *g = ir_cable_leg(d, c);
 		if (p->what == PULL_CORD_A)
-			csv_panel(b, d, ir_cable_leg(d, c)->panel_a, ir_cable_leg(d, c)->port_a);
+			csv_panel(b, d, g->panel_a, g->port_a);
 		else
-			csv_panel(b, d, ir_cable_leg(d, c)->panel_z, ir_cable_leg(d, c)->port_z);
+			csv_panel(b, d, g->panel_z, g->port_z);
 		buf_put(b, ft->text.s, ft->text.len);
 		return;
 	}
@@ -695,11 +697,13 @@ static void pull_ends(Buf *from, Buf *to, const Design *d, const EndTable *et, c
 	const CableInst *c = &d->cables[p->cable];
 	const EndText *a = &et->ends[2 * (size_t)p->cable], *z = a + 1;
 	if (p->what == PULL_CORD_A) {
+		const CableLeg *g = ir_cable_leg(d, c);
 		ends_pull_text(from, a);
-		panel_text(to, d, ir_cable_leg(d, c)->panel_a, ir_cable_leg(d, c)->port_a);
+		panel_text(to, d, g->panel_a, g->port_a);
 	} else if (p->what == PULL_CORD_Z) {
+		const CableLeg *g = ir_cable_leg(d, c);
 		ends_pull_text(from, z);
-		panel_text(to, d, ir_cable_leg(d, c)->panel_z, ir_cable_leg(d, c)->port_z);
+		panel_text(to, d, g->panel_z, g->port_z);
 	} else {
 		ends_pull_text(from, a);
 		ends_pull_text(to, z);
