@@ -70,6 +70,10 @@ void plan_fp8_cast_bytes(const PlanModel *m, const PlanHw *hw, const PlanConfig 
 double plan_state_bytes_per_param(bool dopt, double dp_group);
 double plan_optimizer_bytes(const PlanConfig *c);
 double plan_matmul_efficiency(const PlanHw *hw, double m, double n, double k);
+/* Seconds of the backward of one m×k by k×n forward multiply at the workload's precision: the
+ * input gradient, m×n by n×k, and the weight gradient, k×m by m×n, each at its own roofline
+ * and size factor (plan_model.c, gemm_passes). */
+double plan_gemm_backward(const PlanHw *hw, double m, double n, double k);
 double plan_group_bandwidth(const PlanHw *hw, double span_gpus);
 typedef enum {
 	COLL_ALL_REDUCE, COLL_REDUCE_SCATTER, COLL_ALL_GATHER, COLL_ALL_TO_ALL, COLL_RING_PASS

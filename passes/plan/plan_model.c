@@ -638,6 +638,43 @@ static double gemm16(const PlanHw *hw, double batch, double m, double n, double 
 	return batch * 2 * m * n * k / (hw->peak16 * eff);
 }
 
+/* The three passes of a linear layer's multiply, each at its own shape. Forward Y = X·W, X
+ * m×k (m rows: tokens, or a local expert's tokens), W k×n. The backward's two multiplies are
+ * not the forward's shape: the input gradient dX = dY·Wᵀ is m×n by n×k (its inner dimension
+ * the forward's n) and the weight gradient dW = Xᵀ·dY is k×m by m×n (its inner dimension the
+ * forward's m, the rows the layer received: for an expert the few it was routed). Megatron-
+ * Core's linear backward (megatron/core/tensor_parallel/layers.py at 000c4ac,
+ * LinearWithGradAccumulationAndAsyncCommunication.backward: grad_input =
+ * grad_output.matmul(weight), grad_weight = grad_output.t().matmul(total_input)), Transformer
+ * Engine's (transformer_engine/pytorch/module/linear.py at 0004dbd: dgrad = gemm(weight,
+ * grad_output, layout="NN"), wgrad = gemm(inputmat_total, grad_output, layout="NT")) and its
+ * grouped experts' (module/grouped_linear.py at 0069563: general_grouped_gemm of the weights
+ * and the output gradients, "NN", and of the inputs and the output gradients, "NT", one
+ * multiply an expert over its m_splits rows). Each runs at the roofline and the measured size
+ * factor of its own (m, n, k). Returns the forward's seconds and adds the backward's two to
+ * *bwd; the pass's precision as gemm's. */
+static double gemm_passes(const PlanHw *hw, double *bwd, double batch, double m, double n,
+			  double k)
+{
+	*bwd += gemm(hw, batch, m, k, n) + gemm(hw, batch, k, n, m);
+	return gemm(hw, batch, m, n, k);
+}
+
+double plan_gemm_backward(const PlanHw *hw, double m, double n, double k)
+{
+	double bwd = 0;
+	gemm_passes(hw, &bwd, 1, m, n, k);
+	return bwd;
+}
+
+/* The same in BF16 whatever the workload's precision (gemm16). */
+static double gemm16_passes(const PlanHw *hw, double *bwd, double batch, double m, double n,
+			    double k)
+{
+	*bwd += gemm16(hw, batch, m, k, n) + gemm16(hw, batch, k, n, m);
+	return gemm16(hw, batch, m, n, k);
+}
+
 /* Per-direction bandwidth (bytes/s, collective efficiency applied) of a group of `span`
  * consecutive GPUs from a domain boundary: the scale-up domain when it holds them; else the
  * fabric's per-GPU bandwidth (link speed × rails ÷ accelerators per node), divided by the
@@ -942,6 +979,7 @@ typedef struct LayerTimes {
 	double fwd, core, core_mem, core_bwd_extra, tp, ep, act, work;
 	double perm; /* s of the MoE token permutations, in fwd and once in backward */
 	double cast_f, cast_b; /* s of the FP8 casts (plan_fp8_cast_bytes), cast_f in fwd */
+	double mm_bwd_extra;   /* s: the backward's multiplies at their shapes less 2 x fwd's */
 	double cp_f[CPC_COUNT], cp_b[CPC_COUNT]; /* by CP exchange; INFINITY: not allowed */
 } LayerTimes;
 
@@ -953,15 +991,19 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	double s = m->seq, sl = s / c->cp, b = c->micro, tokens = b * sl;
 	AttnDims x = attn_dims(m);
 	/* Matmuls: QKV, the core (per head, BF16), the output projection, the FFN or experts. */
-	double mm = gemm(hw, 1, tokens, (x.q + x.k + x.v) / t, h) + gemm(hw, 1, tokens, h, x.o / t);
+	double mm = 0, mmb = 0, *mb = &mmb; /* mmb: the backward's (gemm_passes) */
 	if (m->kv_lora > 0) {
 		/* MLA: the down-projections (replicated), then the up-projections (split). */
 		double ql = m->q_lora, kl = m->kv_lora;
-		mm = gemm(hw, 1, tokens, kl + m->rope_dim, h) +
-		     gemm(hw, 1, tokens, a * (m->head_dim + x.dv) / t, kl) +
-		     (ql > 0 ? gemm(hw, 1, tokens, ql, h) + gemm(hw, 1, tokens, x.q / t, ql)
-			     : gemm(hw, 1, tokens, x.q / t, h)) +
-		     gemm(hw, 1, tokens, h, x.o / t);
+		mm = gemm_passes(hw, mb, 1, tokens, kl + m->rope_dim, h) +
+		     gemm_passes(hw, mb, 1, tokens, a * (m->head_dim + x.dv) / t, kl) +
+		     (ql > 0 ? gemm_passes(hw, mb, 1, tokens, ql, h) +
+				       gemm_passes(hw, mb, 1, tokens, x.q / t, ql)
+			     : gemm_passes(hw, mb, 1, tokens, x.q / t, h)) +
+		     gemm_passes(hw, mb, 1, tokens, h, x.o / t);
+	} else {
+		mm = gemm_passes(hw, mb, 1, tokens, (x.q + x.k + x.v) / t, h) +
+		     gemm_passes(hw, mb, 1, tokens, h, x.o / t);
 	}
 	double core = gemm16(hw, b * a / t, sl, s, x.dq) + gemm16(hw, b * a / t, sl, x.dv, s);
 	/* FlashAttention with the causal mask skips the blocks above the diagonal: half the
@@ -982,15 +1024,16 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	if (c->flash)
 		core = 2 * b * a / t * sl * s * (x.dq + x.dv) / (hw->peak16 * attn_eff(hw, sl)) / 2;
 	if (!moe) {
-		mm += gemm(hw, 1, tokens, (m->mats - 1) * m->ffn / t, h) +
-		      gemm(hw, 1, tokens, h, m->ffn / t);
+		mm += gemm_passes(hw, mb, 1, tokens, (m->mats - 1) * m->ffn / t, h) +
+		      gemm_passes(hw, mb, 1, tokens, h, m->ffn / t);
 	} else {
 		/* Tokens per local expert when routing balances: tokens·k·e/E (each of E/e experts). */
 		double fe = m->expert_ffn, local = m->experts / c->ep, et = expert_tp(c);
 		double te = dispatched_rows(m, c, tokens) * c->ep / m->experts;
-		mm += gemm(hw, local, te, (m->mats - 1) * fe / et, h) + gemm(hw, local, te, h, fe / et);
-		mm += gemm(hw, m->shared, tokens, (m->mats - 1) * fe / t, h) +
-		      gemm(hw, m->shared, tokens, h, fe / t);
+		mm += gemm_passes(hw, mb, local, te, (m->mats - 1) * fe / et, h) +
+		      gemm_passes(hw, mb, local, te, h, fe / et);
+		mm += gemm_passes(hw, mb, m->shared, tokens, (m->mats - 1) * fe / t, h) +
+		      gemm_passes(hw, mb, m->shared, tokens, h, fe / t);
 		/* The router's multiply at BF16 whatever the precision: Megatron-Core's Router.gating
 		 * runs it through router_gating_linear in the input's dtype (BF16) or
 		 * moe_router_dtype's (fp32/fp64) (megatron/core/transformer/moe/router.py at
@@ -998,7 +1041,7 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 		 * tensors (RouterGatingLinearFunction, moe_utils.py at 00611e6), not a TE linear
 		 * layer, so FP8 autocast leaves it alone. FP32 would be slower still: BF16 is a
 		 * lower bound. */
-		mm += gemm16(hw, 1, tokens, m->experts, h);
+		mm += gemm16_passes(hw, mb, 1, tokens, m->experts, h);
 		o->perm = (plan_moe_permute_bytes(m, c) + plan_moe_fp8_pad_bytes(m, hw, c)) /
 			  (hw->hbm_bw * HBM_EFF);
 	}
@@ -1019,6 +1062,7 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	o->cast_f = cf_bytes / (hw->hbm_bw * HBM_EFF);
 	o->cast_b = cb_bytes / (hw->hbm_bw * HBM_EFF);
 	o->fwd = mm + core + 2 * o->work / (hw->hbm_bw * HBM_EFF) + o->perm + o->cast_f;
+	o->mm_bwd_extra = mmb - 2 * mm;
 	o->core = core;
 	o->core_mem = 2 * core_bytes / (hw->hbm_bw * HBM_EFF);
 	/* Its backward recomputes QKᵀ and the softmax from the statistics: 5 multiplies where
@@ -1182,6 +1226,8 @@ void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanL
 	out->bwd = 2 * fwd + wd * dl.core_bwd_extra + wm * ml.core_bwd_extra - wm * ml.perm;
 	/* The FP8 casts' backward is its own (the output gradients), not twice the forward's. */
 	out->bwd += wd * (dl.cast_b - 2 * dl.cast_f) + wm * (ml.cast_b - 2 * ml.cast_f);
+	/* The backward's multiplies at their own shapes (gemm_passes), not twice the forward's. */
+	out->bwd += wd * dl.mm_bwd_extra + wm * ml.mm_bwd_extra;
 	out->re = c->recompute == RC_FULL	       ? fwd
 		  : c->recompute == RC_SELECTIVE && !c->flash ? core
 							       : 0;
@@ -1205,7 +1251,8 @@ void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanL
 	 * and the FP32 logits it keeps (4·tokens·V/t bytes, written and read twice). */
 	double tokens = (double)c->micro * m->seq / c->cp;
 	out->out_mem = 4 * tokens * m->vocab / c->tp;
-	out->out_time = 3 * gemm16(hw, 1, tokens, m->vocab / c->tp, m->hidden) +
+	double out_b = 0;
+	out->out_time = gemm16_passes(hw, &out_b, 1, tokens, m->vocab / c->tp, m->hidden) + out_b +
 			4 * out->out_mem / (hw->hbm_bw * HBM_EFF);
 	/* What a stage sends the next per micro-batch: its output, split over the TP group (the
 	 * scatter-gather of Narayanan et al. §4.1, or the SP shard). */
