@@ -55,6 +55,13 @@ static Json *config_json(const PlanConfig *c, const PlanCost *k)
 	jw_set(o, "recompute", jw_str(enum_RECOMPUTE.words[c->recompute]));
 	if (c->recompute == RC_FULL && c->rc_layers > 0)
 		jw_set(o, "recompute_layers", jw_int(c->rc_layers));
+	if (c->recompute == RC_SELECTIVE && c->rc_modules) {
+		Json *mods = jw_array();
+		for (int j = 0; j < RCM_COUNT; j++)
+			if (c->rc_modules & (1u << j))
+				jw_push(mods, jw_str(enum_RECOMPUTE_MODULE.words[j]));
+		jw_set(o, "recompute_modules", mods);
+	}
 	if (c->offload > 0)
 		jw_set(o, "offload_layers", jw_int(c->offload));
 	jw_set(o, "sequence_parallel", jw_bool(c->sp));
@@ -318,6 +325,15 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 	fprintf(f, "--micro-batch-size %d\n--global-batch-size %d\n", c->micro, c->batch);
 	if (c->recompute == RC_SELECTIVE)
 		fprintf(f, "--recompute-granularity selective\n");
+	/* The workload's recompute_modules: --recompute-modules, nargs='*' (Megatron-LM's
+	 * TransformerConfig.recompute_modules, default ["core_attn"]), in the family's order. */
+	if (c->recompute == RC_SELECTIVE && c->rc_modules) {
+		fprintf(f, "--recompute-modules");
+		for (int j = 0; j < RCM_COUNT; j++)
+			if (c->rc_modules & (1u << j))
+				fprintf(f, " %s", enum_RECOMPUTE_MODULE.words[j]);
+		fprintf(f, "\n");
+	}
 	else if (c->recompute == RC_FULL && c->rc_layers > 0)
 		fprintf(f, "--recompute-granularity full\n--recompute-method block\n"
 			   "--recompute-num-layers %d\n", c->rc_layers);
