@@ -281,6 +281,9 @@ static int write_json(Output *o, const Design *d, const WorkloadPlan *wp, const 
 	if (c->offload > 0)
 		jw_push(notes, jw_str("Calculon offloads every layer's activations or none: the plan's "
 				      "offload of some layers is not in exe.json"));
+	if (c->recompute == RC_SELECTIVE && c->rc_modules)
+		jw_push(notes, jw_str("Calculon's selective recomputation is the attention core's: "
+				      "exe.json gives it attn_only, not the plan's recompute_modules"));
 	jw_set(root, "calculon_notes", notes);
 	FILE *f = output_file(o, path);
 	if (!f) {
