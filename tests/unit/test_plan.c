@@ -2089,6 +2089,18 @@ static void test_recompute_modules(void)
 	 * 512·32,768) = 109 MFLOP (docs/parallelism.md). */
 	double up_flops = 2 * (1536.0 * 128 * 192 + 512.0 * 128 * 256);
 	CLOSE(uc.hw_flops - uc.model_flops, (double)k.batch * d.seq * d.layers * up_flops, 1e-12);
+	/* layernorm: each norm that is a module, read and written (2h + 2h bytes a token at 0.8 of
+	 * the HBM bandwidth): MLA's input norm in the 3 dense layers, it and the pre-MLP norm in
+	 * the 58 MoE layers, averaged over the 61; no FLOPs. At TP 1, micro-batch 1: 4,096 tokens.
+	 * The activations lose the norms' outputs, which this FP8 run had kept as the next linear
+	 * layers' one-byte inputs: h a token each (2h less the FP8 saving's h). */
+	PlanLayer ln;
+	k.rc_modules = 1u << RCM_LAYERNORM;
+	plan_layer(&d, &wp->hw, &k, &ln);
+	double norm_s = 4096.0 * 4 * 7168 / (wp->hw.hbm_bw * 0.8);
+	CLOSE(ln.re, norm_s * (3.0 / 61 * 1 + 58.0 / 61 * 2), 1e-9);
+	CLOSE(none.act - ln.act, 4096.0 * 2 * 7168 * (3.0 / 61 * 1 + 58.0 / 61 * 2) -
+					 4096.0 * 7168 * (3.0 / 61 * 1 + 58.0 / 61 * 2), 1e-6);
 	done(b);
 }
 
