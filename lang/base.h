@@ -428,6 +428,11 @@ typedef enum {
 #define PLANE_ASSIGNMENTS(X) X(BY_NIC, "by_nic") X(BY_PORT, "by_port")
 #define PRECISIONS(X) X(BF16, "bf16") X(FP8, "fp8")
 #define RECOMPUTES(X) X(NONE, "none") X(SELECTIVE, "selective") X(FULL, "full")
+/* The submodules selective recomputation may checkpoint (Megatron-Core's recompute_modules,
+ * --recompute-modules: megatron/core/transformer/transformer_config.py at 002526d). */
+#define RECOMPUTE_MODULES(X) X(CORE_ATTN, "core_attn") X(MOE_ACT, "moe_act") \
+	X(LAYERNORM, "layernorm") X(MLA_UP_PROJ, "mla_up_proj") X(MLP, "mlp") X(MOE, "moe")  \
+	X(SHARED_EXPERTS, "shared_experts")
 /* How context-parallel ranks exchange K and V (Megatron-LM --cp-comm-type). */
 #define CP_COMMS(X) X(P2P, "p2p") X(ALL_GATHER, "all_gather") X(A2A, "a2a")
 /* How an MoE layer's tokens reach their experts: Megatron-Core's all-to-all dispatcher
@@ -458,6 +463,7 @@ typedef enum {
 	F(LEAF_PLACEMENT, LEAF_PLACEMENTS, LEAF)                                              \
 	F(PLANE_ASSIGNMENT, PLANE_ASSIGNMENTS, PLANE)                                         \
 	F(PRECISION, PRECISIONS, PREC) F(RECOMPUTE, RECOMPUTES, RC) F(ACTIVATION, ACTIVATIONS, ACT)     \
+	F(RECOMPUTE_MODULE, RECOMPUTE_MODULES, RCM)                                           \
 	F(CP_COMM, CP_COMMS, CPC) F(EP_DISPATCHER, EP_DISPATCHERS, EPD)                       \
 	F(NORM, NORMS, NORM) F(POSITION, POSITIONS, POS)                                      \
 	F(PORT_NAMING, PORT_NAMINGS, PN) F(PORT_ALIAS, PORT_ALIASES, PA)                      \
@@ -511,6 +517,9 @@ typedef enum { PRECISIONS(X) PREC_COUNT } Precision;
 #undef X
 #define X(c, w) RC_##c,
 typedef enum { RECOMPUTES(X) RC_COUNT } Recompute;
+#undef X
+#define X(c, w) RCM_##c,
+typedef enum { RECOMPUTE_MODULES(X) RCM_COUNT } RecomputeModule;
 #undef X
 #define X(c, w) CPC_##c,
 typedef enum { CP_COMMS(X) CPC_COUNT } CpComm;

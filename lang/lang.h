@@ -263,6 +263,7 @@ typedef enum {
 	FT_QTYLIST,  /* [QTY, ...] of dimension `dim` */
 	FT_INTLIST,  /* [N, ...] of whole numbers */
 	FT_ENUM,     /* one of the identifiers in `enums` */
+	FT_ENUMLIST, /* [NAME, ...] of the identifiers in `enums` */
 	FT_CURRENCY, /* a currency code: CNY, USD ... */
 	FT_RATES,    /* exchange rates: [7.1 CNY/USD, ...] */
 	FT_RATIO,    /* A:B, or a plain number meaning A:1 */

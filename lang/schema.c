@@ -48,6 +48,8 @@
 #define REFLIST(N, K, FL, DEF, DOC) COMMON_(N, FT_REFLIST, FL, DEF, DOC), .kinds = K
 #define ENUM(N, EN, FAM, FL, DEF, DOC) \
 	COMMON_(N, FT_ENUM, FL, DEF, DOC), .enums = EN, .enum_family = &enum_##FAM
+#define ENUMLIST(N, EN, FAM, FL, DEF, DOC) \
+	COMMON_(N, FT_ENUMLIST, FL, DEF, DOC), .enums = EN, .enum_family = &enum_##FAM
 #define CURRENCY(N, FL, DEF, DOC) COMMON_(N, FT_CURRENCY, FL, DEF, DOC)
 #define RATES(N, FL, DEF, DOC) COMMON_(N, FT_RATES, FL, DEF, DOC)
 #define RATIO(N, FL, DEF, DOC) COMMON_(N, FT_RATIO, FL, DEF, DOC)
@@ -104,6 +106,9 @@ static const char *const e_leaf_placement[] = {"network_rack", "server_rack", NU
 static const char *const e_plane_assignment[] = {"by_nic", "by_port", NULL};
 static const char *const e_precision[] = {"bf16", "fp8", NULL};
 static const char *const e_recompute[] = {"none", "selective", "full", NULL};
+static const char *const e_recompute_modules[] = {"core_attn", "moe_act", "layernorm",
+							"mla_up_proj", "mlp", "moe", "shared_experts",
+							NULL};
 static const char *const e_cp_comm[] = {"p2p", "all_gather", "a2a", NULL};
 static const char *const e_ep_dispatcher[] = {"alltoall", "hybridep", NULL};
 static const char *const e_activation[] = {"gelu", "swiglu", NULL};
@@ -362,6 +367,7 @@ const char *field_type_name(const FieldSchema *fs, char *buf, size_t n)
 		break;
 	case FT_INTLIST: snprintf(buf, n, "list of whole numbers"); break;
 	case FT_ENUM: snprintf(buf, n, "name (listed in the meaning)"); break;
+	case FT_ENUMLIST: snprintf(buf, n, "list of names (listed in the meaning)"); break;
 	case FT_CURRENCY: snprintf(buf, n, "currency code"); break;
 	case FT_RATES: snprintf(buf, n, "list of exchange rates"); break;
 	case FT_RATIO: snprintf(buf, n, "ratio A:B"); break;
@@ -396,8 +402,10 @@ static void print_fields(FILE *out, const FieldSchema *fs, int n, bool readonly)
 				    : f->flags & F_ATLEAST1 ? "; 1 or more"
 							    : "";
 		fputs(f->flags & F_READONLY ? "" : bound, out);
-		if (f->type == FT_ENUM || f->type == FT_TEMPLATE) {
-			fprintf(out, f->type == FT_ENUM ? "; one of" : "; placeholders");
+		if (f->type == FT_ENUM || f->type == FT_ENUMLIST || f->type == FT_TEMPLATE) {
+			fprintf(out, f->type == FT_ENUM	      ? "; one of"
+				     : f->type == FT_ENUMLIST ? "; each one of"
+							      : "; placeholders");
 			for (int j = 0; f->enums[j]; j++)
 				fprintf(out, "%s `%s`", j ? "," : "", f->enums[j]);
 		}

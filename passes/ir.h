@@ -1003,6 +1003,8 @@ typedef struct PlanConfig {
 	int recompute;       /* PLAN_RC_* */
 	int rc_layers;       /* full recompute of only this many layers of each virtual stage
 			      * (Megatron-LM --recompute-method block); 0: all of them */
+	unsigned rc_modules; /* selective: the submodules recomputed, bit RCM_x (Megatron-LM
+			      * --recompute-modules); 0: the attention core alone (its default) */
 	bool sp, dopt;       /* sequence parallelism, distributed optimizer */
 	bool flash;          /* fused causal attention (FlashAttention) */
 	bool fsdp;           /* weights, gradients and optimizer sharded over DP (ZeRO-3) */
@@ -1028,6 +1030,16 @@ typedef struct PlanConfig {
 	 * plan_layer); 0: p2p. */
 	unsigned cp_comm;
 } PlanConfig;
+
+/* The submodules a plan recomputes, bit RCM_x: under selective recomputation the workload's
+ * recompute_modules, or the attention core alone (Megatron-Core's default, ["core_attn"]);
+ * none otherwise. */
+static inline unsigned plan_rc_modules(const PlanConfig *c)
+{
+	if (c->recompute != RC_SELECTIVE)
+		return 0;
+	return c->rc_modules ? c->rc_modules : 1u << RCM_CORE_ATTN;
+}
 
 /* FP8 parameters in effect: fp8_params (fp8 precision) where Megatron-LM takes
  * --fp8-param-gather, with the distributed optimizer or FSDP (arguments.py's validate_args). */
@@ -1079,6 +1091,7 @@ extern const char *const plan_knob_names[KNOB_COUNT];
 typedef struct PlanSpace {
 	PlanSet knob[KNOB_COUNT];
 	unsigned recompute;  /* bit PLAN_RC_x allowed */
+	unsigned rc_modules; /* the workload's recompute_modules, bit RCM_x; 0: not set */
 	unsigned sp, dopt;   /* bit 0: false allowed, bit 1: true allowed */
 	int batch;           /* global batch, sequences */
 	int min_cp_tokens;   /* CP is searched down to this many tokens per rank (when not fixed) */

@@ -90,6 +90,16 @@ def parse_args(path):
                 fail(f"{path}:{n}: {flag} takes no value")
             args[flag] = True
             continue
+        if kind == "choices":
+            if len(words) < 2:
+                fail(f"{path}:{n}: {flag} lists no value")
+            for w in words[1:]:
+                if w not in choices:
+                    fail(f"{path}:{n}: {flag} {w}: not one of {choices}")
+            if len(set(words[1:])) != len(words) - 1:
+                fail(f"{path}:{n}: {flag} lists a value twice")
+            args[flag] = words[1:]
+            continue
         if len(words) != 2:
             fail(f"{path}:{n}: {flag} takes one value, has {len(words) - 1}")
             continue
@@ -179,6 +189,19 @@ def check_args(path, plan):
             fail(f"{path}: --cpu-offloading-num-layers {k} with {L} layers, PP {pp}"
                  + (", recomputation" if "--recompute-granularity" in a else ""))
         offloads.append(path)
+    # TransformerConfig.__post_init__ (transformer_config.py at 002526d): the modules under
+    # selective granularity only; mla_up_proj with MLA; moe_act with grouped GEMMs; moe_act and
+    # layernorm under FP8 not with delayed scaling (Megatron-LM's default recipe).
+    mods = a.get("--recompute-modules", [])
+    if mods and a.get("--recompute-granularity") != "selective":
+        fail(f"{path}: --recompute-modules without --recompute-granularity selective")
+    if "mla_up_proj" in mods and "--multi-latent-attention" not in a:
+        fail(f"{path}: --recompute-modules mla_up_proj without --multi-latent-attention")
+    if "moe_act" in mods and "--moe-grouped-gemm" not in a:
+        fail(f"{path}: --recompute-modules moe_act without --moe-grouped-gemm")
+    if ({"moe_act", "layernorm"} & set(mods)) and "--fp8-format" in a and \
+            a.get("--fp8-recipe", "delayed") == "delayed":
+        fail(f"{path}: --recompute-modules moe_act or layernorm under FP8 delayed scaling")
     # What the declared model needs.
     need = {"--num-layers": m["layers"], "--hidden-size": m["hidden"],
             "--num-attention-heads": m["heads"], "--seq-length": m["seq"],

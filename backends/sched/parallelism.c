@@ -55,6 +55,13 @@ static Json *config_json(const PlanConfig *c, const PlanCost *k)
 	jw_set(o, "recompute", jw_str(enum_RECOMPUTE.words[c->recompute]));
 	if (c->recompute == RC_FULL && c->rc_layers > 0)
 		jw_set(o, "recompute_layers", jw_int(c->rc_layers));
+	if (c->recompute == RC_SELECTIVE && c->rc_modules) {
+		Json *mods = jw_array();
+		for (int j = 0; j < RCM_COUNT; j++)
+			if (c->rc_modules & (1u << j))
+				jw_push(mods, jw_str(enum_RECOMPUTE_MODULE.words[j]));
+		jw_set(o, "recompute_modules", mods);
+	}
 	if (c->offload > 0)
 		jw_set(o, "offload_layers", jw_int(c->offload));
 	jw_set(o, "sequence_parallel", jw_bool(c->sp));
@@ -274,6 +281,9 @@ static int write_json(Output *o, const Design *d, const WorkloadPlan *wp, const 
 	if (c->offload > 0)
 		jw_push(notes, jw_str("Calculon offloads every layer's activations or none: the plan's "
 				      "offload of some layers is not in exe.json"));
+	if (c->recompute == RC_SELECTIVE && c->rc_modules)
+		jw_push(notes, jw_str("Calculon's selective recomputation is the attention core's: "
+				      "exe.json gives it attn_only, not the plan's recompute_modules"));
 	jw_set(root, "calculon_notes", notes);
 	FILE *f = output_file(o, path);
 	if (!f) {
@@ -318,6 +328,15 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 	fprintf(f, "--micro-batch-size %d\n--global-batch-size %d\n", c->micro, c->batch);
 	if (c->recompute == RC_SELECTIVE)
 		fprintf(f, "--recompute-granularity selective\n");
+	/* The workload's recompute_modules: --recompute-modules, nargs='*' (Megatron-LM's
+	 * TransformerConfig.recompute_modules, default ["core_attn"]), in the family's order. */
+	if (c->recompute == RC_SELECTIVE && c->rc_modules) {
+		fprintf(f, "--recompute-modules");
+		for (int j = 0; j < RCM_COUNT; j++)
+			if (c->rc_modules & (1u << j))
+				fprintf(f, " %s", enum_RECOMPUTE_MODULE.words[j]);
+		fprintf(f, "\n");
+	}
 	else if (c->recompute == RC_FULL && c->rc_layers > 0)
 		fprintf(f, "--recompute-granularity full\n--recompute-method block\n"
 			   "--recompute-num-layers %d\n", c->rc_layers);

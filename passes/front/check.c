@@ -736,6 +736,11 @@ static bool check_value(Checker *k, const Expr *e, const FieldSchema *fs, Value 
 	}
 	case FT_ENUM:
 		return check_enum(k, e, fs, out);
+	case FT_ENUMLIST: {
+		FieldSchema item = *fs;
+		item.type = FT_ENUM;
+		return check_list(k, e, fs, &item, check_value, out);
+	}
 	case FT_CURRENCY:
 		return check_currency(k, e, fs, out);
 	case FT_RATES:

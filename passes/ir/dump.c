@@ -624,6 +624,10 @@ static void dump_plans(const Design *d, FILE *out)
 				fprintf(out, " fsdp");
 			if (c->recompute == RC_FULL && c->rc_layers > 0)
 				fprintf(out, " block %d", c->rc_layers);
+			for (int m = 0, n = 0; c->recompute == RC_SELECTIVE && m < RCM_COUNT; m++)
+				if (c->rc_modules & (1u << m))
+					fprintf(out, "%s%s", n++ ? "," : " modules ",
+						enum_RECOMPUTE_MODULE.words[m]);
 			if (c->offload > 0)
 				fprintf(out, " offload %d", c->offload);
 			fprintf(out, " step %.17g s mem %.17g B mfu %.17g\n", o->step, o->mem, o->mfu);

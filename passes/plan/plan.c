@@ -246,6 +246,14 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	for (int k = 0; k < KNOB_COUNT; k++)
 		sp->knob[k] = knob_set(d, w, knob_fields[k]);
 	sp->recompute = mask_of(w, FLD_WORKLOAD_RECOMPUTE, RC_COUNT);
+	/* recompute_modules: selective recomputation of those submodules (rc_modules_conflict
+	 * says where Megatron-Core would refuse them). */
+	const Value *rm = field_value(w, FLD_WORKLOAD_RECOMPUTE_MODULES);
+	for (int i = 0; rm && rm->kind == VAL_LIST && i < rm->n; i++)
+		if (rm->items[i] && rm->items[i]->e >= 0)
+			sp->rc_modules |= 1u << rm->items[i]->e;
+	if (sp->rc_modules)
+		sp->recompute &= 1u << RC_SELECTIVE;
 	sp->sp = mask_of(w, FLD_WORKLOAD_SEQUENCE_PARALLEL, 2);
 	sp->dopt = mask_of(w, FLD_WORKLOAD_DISTRIBUTED_OPTIMIZER, 2);
 	sp->batch = (int)field_num(w, FLD_WORKLOAD_GLOBAL_BATCH);
@@ -351,13 +359,99 @@ static const char *hybrid_ep_conflict(const Decl *w, const PlanSpace *sp, FieldI
 	return NULL;
 }
 
+static Loc field_loc(const Decl *w, FieldId field)
+{
+	const Value *v = field_value(w, field);
+	return v ? v->loc : w->name_loc;
+}
+
+/* Why a workload's recompute_modules cannot run as listed, the item (or field) at fault into
+ * *at; NULL when they can. Megatron-Core's TransformerConfig refuses mla_up_proj without MLA
+ * ("mla_up_proj in recompute_modules is only supported with multi_latent_attention"), and
+ * moe_act and layernorm under FP8 delayed scaling ("Delayed scaling does not support moe_act
+ * and layernorm recompute for fp8"; megatron/core/transformer/transformer_config.py at
+ * 002526d, __post_init__); a module the model does not have (moe_act, moe, shared_experts
+ * without experts or shared experts, mlp without a dense layer, layernorm where every norm is
+ * fused into its linear layer: plan_model.c, "selective recomputation by module") recomputes
+ * nothing, which Megatron-Core passes over silently and this refuses as a mistake; the
+ * modules are selective recomputation's, so recompute must allow selective. */
+static const char *rc_modules_conflict(const Decl *w, const PlanModel *m, const PlanSpace *sp,
+				       Loc *at)
+{
+	const Value *rm = field_value(w, FLD_WORKLOAD_RECOMPUTE_MODULES);
+	if (!rm || rm->kind != VAL_LIST)
+		return NULL;
+	*at = rm->loc;
+	if (rm->n == 0)
+		return "recompute_modules lists no module (leave it out, or set recompute = none)";
+	if (!sp->recompute) {
+		*at = field_loc(w, FLD_WORKLOAD_RECOMPUTE);
+		return "recompute_modules are the submodules of selective recomputation, which "
+		       "recompute does not allow here";
+	}
+	bool delayed = field_enum(w, FLD_WORKLOAD_PRECISION) == PREC_FP8 &&
+		       !field_bool(w, FLD_WORKLOAD_FP8_CURRENT_SCALING);
+	bool moe = m->experts > 1;
+	unsigned seen = 0;
+	for (int i = 0; i < rm->n; i++) {
+		const Value *it = rm->items[i];
+		if (!it || it->e < 0)
+			continue;
+		*at = it->loc;
+		if (seen & (1u << it->e))
+			return "this module is listed twice";
+		seen |= 1u << it->e;
+		switch ((RecomputeModule)it->e) {
+		case RCM_MLA_UP_PROJ:
+			if (m->kv_lora <= 0)
+				return "mla_up_proj recomputes MLA's up-projections, and the model has no "
+				       "kv_lora_rank (Megatron-Core: \"only supported with "
+				       "multi_latent_attention\")";
+			break;
+		case RCM_MOE_ACT:
+			if (!moe)
+				return "moe_act recomputes the routed experts' activation, and the model "
+				       "has no experts";
+			break;
+		case RCM_MOE:
+			if (!moe)
+				return "moe recomputes the MoE layers, and the model has no experts";
+			break;
+		case RCM_SHARED_EXPERTS:
+			if (!moe || m->shared <= 0)
+				return "shared_experts recomputes an MoE layer's shared experts, and the "
+				       "model has none";
+			break;
+		case RCM_MLP:
+			if (moe && m->dense_layers <= 0)
+				return "mlp recomputes the dense layers' FFN, and every layer of the model "
+				       "is an MoE layer (moe or moe_act recompute those)";
+			break;
+		case RCM_LAYERNORM:
+			if (!moe && m->kv_lora <= 0)
+				return "layernorm recomputes the norms that are modules of their own (MLA's "
+				       "input norm, an MoE layer's pre-MLP norm); this model's norms are "
+				       "fused into its linear layers, so it would recompute nothing";
+			break;
+		default: break;
+		}
+		if ((it->e == RCM_MOE_ACT || it->e == RCM_LAYERNORM) && delayed)
+			return "Megatron-Core recomputes moe_act and layernorm under FP8 only with "
+			       "current scaling (\"Delayed scaling does not support moe_act and "
+			       "layernorm recompute for fp8\"): set fp8_current_scaling = true";
+	}
+	return NULL;
+}
+
 /* The memoised search of workload w on the design in force (m, hw: its inputs). No plan where
  * the build would reject the workload's dispatcher (hybrid_ep_conflict), as plan_workloads does. */
 static const PlanMemoEntry *memo_lookup(Design *d, const Decl *w, PlanModel *m, PlanHw *hw)
 {
 	PlanSpace sp;
 	FieldId at;
-	bool ok = plan_inputs(d, w, m, hw, &sp) && !hybrid_ep_conflict(w, &sp, &at);
+	Loc rat;
+	bool ok = plan_inputs(d, w, m, hw, &sp) && !hybrid_ep_conflict(w, &sp, &at) &&
+		  !rc_modules_conflict(w, m, &sp, &rat);
 	if (!d->plan_memo)
 		d->plan_memo = arena_alloc(d->p->c->arena, sizeof(PlanMemo));
 	PlanMemo *memo = d->plan_memo;
@@ -441,12 +535,6 @@ static const char *plan_text(Design *d, const PlanConfig *c)
 							  ", %d layers' activations offloaded to host",
 							  c->offload)
 					   : "");
-}
-
-static Loc field_loc(const Decl *w, FieldId field)
-{
-	const Value *v = field_value(w, field);
-	return v ? v->loc : w->name_loc;
 }
 
 /* Why no plan meets Megatron-LM's constraints: the first knob whose allowed values all fail. */
@@ -718,6 +806,13 @@ int plan_workloads(Design *d)
 			design_violation(d, field_loc(w, bad), 1,
 					 field_loc(w, FLD_WORKLOAD_EP_DISPATCHER), "HybridEP chosen here",
 					 "workload '%s' cannot dispatch on HybridEP: %s", w->name, why);
+			continue;
+		}
+		Loc rat;
+		const char *rwhy = rc_modules_conflict(w, &wp->model, &wp->space, &rat);
+		if (rwhy) {
+			design_spec_error(d, rat, "workload '%s' cannot recompute these modules: %s",
+					  w->name, rwhy);
 			continue;
 		}
 		plan_search_shared(&wp->model, &wp->hw, &wp->space, &wp->r);

@@ -406,6 +406,10 @@ double plan_last_inflight_layers(const PlanModel *m, const PlanConfig *c, int mi
 	return last * chunks / v;
 }
 
+/* The bytes per token the plan's recompute modules discard (below, "selective recomputation by
+ * module"). */
+static double rc_module_bytes(const PlanModel *m, const PlanConfig *c, bool moe, double *fp8);
+
 /* ---- memory --------------------------------------------------------------------------------- */
 
 /* Bytes the QK norms of one layer keep for one micro-batch on one GPU (0 without qk_norm or
@@ -459,14 +463,17 @@ double plan_layer_activation_bytes(const PlanModel *m, const PlanConfig *c, bool
 	/* Without dropout there are no masks (h each after attention and MLP; as in the core)
 	 * and the core's AV multiply reads the softmax output itself (no 2as dropout output). */
 	bool drop = m->dropout > 0;
-	double core = c->recompute == RC_NONE ? (drop ? 5 : 2) * m->heads * m->seq : 0;
+	bool core_kept = !(plan_rc_modules(c) & (1u << RCM_CORE_ATTN));
+	double core = core_kept ? (drop ? 5 : 2) * m->heads * m->seq : 0;
 	/* FlashAttention keeps no s x s tensor: the output (counted above as 2ad) and the softmax
 	 * statistics, one fp32 logsumexp a head and token (Dao et al., NeurIPS 2022, §3.1; the
 	 * dropout mask is regenerated from the RNG state). Selective recomputation then has
 	 * nothing left to drop. */
 	if (c->flash)
 		core = 4 * m->heads;
-	return tokens * ((drop ? 10 : 8) * h / r_div + latent + (split + core) / t) +
+	double f8;
+	return tokens * ((drop ? 10 : 8) * h / r_div + latent + (split + core) / t -
+			 rc_module_bytes(m, c, moe, &f8)) +
 	       plan_qk_norm_bytes(m, c);
 }
 
@@ -485,7 +492,9 @@ double plan_fp8_activation_saving(const PlanModel *m, const PlanConfig *c, bool 
 	double tokens = (double)c->micro * m->seq / c->cp, t = c->tp;
 	double cf = capacity_factor(c);
 	double fc2 = moe ? (cf * m->top_k + m->shared) * m->expert_ffn : m->ffn;
-	return tokens * (2 * h / (c->sp ? t : 1) + (ad + fc2) / t);
+	double f8; /* what the recompute modules discard of it */
+	rc_module_bytes(m, c, moe, &f8);
+	return tokens * (2 * h / (c->sp ? t : 1) + (ad + fc2) / t - f8);
 }
 
 /* Bytes per parameter of weights, gradients and Adam state with BF16 weights and FP32 gradient
@@ -975,9 +984,173 @@ void plan_fp8_cast_bytes(const PlanModel *m, const PlanHw *hw, const PlanConfig 
 	}
 }
 
+/* ---- selective recomputation by module (Megatron-Core's recompute_modules) ------------------ */
+
+/* Megatron-Core's selective recomputation checkpoints the submodules the workload lists
+ * (recompute_modules, --recompute-modules; megatron/core/transformer/transformer_config.py at
+ * 002526d: core_attn, moe_act, layernorm, mla_up_proj, mlp, moe, shared_experts). "moe_act",
+ * "layernorm" and "mla_up_proj" use output-discarding checkpointing (CheckpointWithoutOutput:
+ * the module's output storage is freed once the next module has consumed it and recomputed by
+ * a backward hook), "core_attn", "mlp", "moe" and "shared_experts" normal checkpointing (the
+ * module's input kept, what it computes from it dropped and recomputed in the backward). What
+ * each discards and repeats, per token of one layer (plan_layer_activation_bytes' sizes):
+ * - core_attn: the attention core's s x s tensors (Korthikanti et al.'s selective
+ *   recomputation; nothing under FlashAttention: plan_layer_activation_bytes);
+ * - layernorm: the output of each norm that is a module of its own, 2h split by SP, and its
+ *   recomputation (a read and a write of 2h): with Transformer Engine the dense layers' norms
+ *   are fused into the QKV and first FFN linear layers (TELayerNormColumnParallelLinear; the
+ *   layer's input_layernorm and pre_mlp_layernorm are IdentityOp), so only MLA's input norm
+ *   (its down-projections are plain TELinear layers) and an MoE layer's pre-MLP norm (the
+ *   router's and experts' input) are modules (gpt_layer_specs.py's MLA and MoE specs, TENorm);
+ * - mla_up_proj: Q, K and V as the up-projections and RoPE write them, 2(q + k + v) split by TP,
+ *   the core's inputs; recomputed from the latents the checkpoint keeps (their multiplies and
+ *   the write of Q, K, V);
+ * - moe_act: each routed row's activation output (the second grouped multiply's input, 2Fe),
+ *   recomputed from the first multiply's output (read (mats − 1)·Fe, written Fe, in BF16);
+ * - shared_experts: the shared experts' activations (as the MLP's, per shared expert),
+ *   recomputed from their input: their two multiplies and memory-bound kernels;
+ * - mlp: a dense layer's FFN with its fused norm: the FFN's input after the norm (2h split by
+ *   SP) and its activations, recomputed whole: the norm, the two or three multiplies, the
+ *   memory-bound kernels and the FFN's share of the TP collectives; MoE layers' MoELayer is
+ *   not an MLP (TransformerLayer sets recompute_mlp only `if not isinstance(self.mlp,
+ *   MoELayer)`);
+ * - moe: the whole MoE block but its input (the norm's output): the routed and shared experts'
+ *   activations and the dispatched tokens, recomputed whole: router, permutations, the
+ *   dispatch and combine all-to-alls, the experts, and the FFN's share of the TP collectives.
+ * Under FP8 the linear layers' inputs the model keeps in one byte (plan_fp8_activation_saving)
+ * go with them: Megatron-Core has the next linear layer save its original input for the
+ * discarded norm or activation output (set_save_original_input) and recomputes it.
+ * Not modelled: the FP8 casts the recomputed multiplies' inputs need again. */
+static bool rc_has(unsigned mods, RecomputeModule k)
+{
+	return (mods >> k) & 1u;
+}
+
+/* The norms of a layer that are modules of their own (layernorm): MLA's input norm, an MoE
+ * layer's pre-MLP norm. */
+static double rc_norms(const PlanModel *m, bool moe)
+{
+	return (m->kv_lora > 0 ? 1 : 0) + (moe ? 1 : 0);
+}
+
+/* Bytes per token of one layer's activations the plan's modules other than the core discard,
+ * with the part of plan_fp8_activation_saving they carry into *fp8 (bytes per token). */
+static double rc_module_bytes(const PlanModel *m, const PlanConfig *c, bool moe, double *fp8)
+{
+	unsigned mods = plan_rc_modules(c);
+	double drop = 0, f8 = 0;
+	double h = m->hidden, t = c->tp, r = c->sp ? t : 1, fe = m->expert_ffn;
+	double mlp_per = m->mats > 2 ? 6 : 4, routed = capacity_factor(c) * m->top_k;
+	if (rc_has(mods, RCM_LAYERNORM)) {
+		drop += rc_norms(m, moe) * 2 * h / r;
+		f8 += rc_norms(m, moe) * h / r;
+	}
+	if (m->kv_lora > 0 && rc_has(mods, RCM_MLA_UP_PROJ)) {
+		AttnDims x = attn_dims(m);
+		drop += 2 * (x.q + x.k + x.v) / t;
+	}
+	if (moe && rc_has(mods, RCM_MOE)) {
+		drop += ((routed + m->shared) * mlp_per * fe + routed * 2 * h) / t;
+		f8 += (routed + m->shared) * fe / t;
+	} else if (moe) {
+		if (rc_has(mods, RCM_MOE_ACT))
+			drop += routed * 2 * fe / t, f8 += routed * fe / t;
+		if (rc_has(mods, RCM_SHARED_EXPERTS))
+			drop += m->shared * mlp_per * fe / t, f8 += m->shared * fe / t;
+	}
+	if (!moe && rc_has(mods, RCM_MLP)) {
+		drop += 2 * h / r + mlp_per * m->ffn / t;
+		f8 += h / r + m->ffn / t;
+	}
+	*fp8 = f8;
+	return drop;
+}
+
+/* The seconds of one micro-batch's TP collectives of a layer's FFN block forward (the FFN's
+ * share of layer_times' TP time: one reduce-scatter and all-gather with SP, one all-reduce
+ * without; none folded in an MoE layer, whose experts are whole). */
+static double rc_ffn_tp(const PlanHw *hw, const PlanConfig *c, bool moe, double tokens, double h)
+{
+	double t = c->tp, bytes = tokens * h * 2;
+	if (t <= 1 || (moe && c->fold))
+		return 0;
+	if (!c->sp)
+		return collective(hw, t, t, COLL_ALL_REDUCE, bytes);
+	double ag = moe || hw->elem_bytes >= 2 ? bytes : bytes / 2;
+	return collective(hw, t, t, COLL_REDUCE_SCATTER, bytes) +
+	       collective(hw, t, t, COLL_ALL_GATHER, ag);
+}
+
+/* Seconds of one micro-batch's recomputation of one layer's modules other than the core (the
+ * core's is layer_times' own), given the layer's forward EP and permutation times (ep, perm). */
+static double rc_module_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, bool moe,
+			     double ep, double perm)
+{
+	unsigned mods = plan_rc_modules(c) & ~(1u << RCM_CORE_ATTN);
+	if (!mods)
+		return 0;
+	double h = m->hidden, t = c->tp, r = c->sp ? t : 1, fe = m->expert_ffn, mats = m->mats;
+	double tokens = (double)c->micro * m->seq / c->cp, bw = hw->hbm_bw * HBM_EFF;
+	double mlp_per = mats > 2 ? 6 : 4, sec = 0;
+	if (rc_has(mods, RCM_LAYERNORM))
+		sec += tokens * rc_norms(m, moe) * 4 * h / r / bw;
+	if (m->kv_lora > 0 && rc_has(mods, RCM_MLA_UP_PROJ)) {
+		AttnDims x = attn_dims(m);
+		double ql = m->q_lora, kl = m->kv_lora;
+		sec += gemm(hw, 1, tokens, m->heads * (m->head_dim + x.dv) / t, kl) +
+		       gemm(hw, 1, tokens, x.q / t, ql > 0 ? ql : h) +
+		       tokens * 2 * (x.q + x.k + x.v) / t / bw;
+	}
+	double shared = gemm(hw, m->shared, tokens, (mats - 1) * fe / t, h) +
+			gemm(hw, m->shared, tokens, h, fe / t) +
+			2 * tokens * m->shared * mlp_per * fe / t / bw;
+	if (moe && rc_has(mods, RCM_MOE)) {
+		double local = m->experts / c->ep, et = expert_tp(c);
+		double te = dispatched_rows(m, c, tokens) * c->ep / m->experts;
+		double rows = dispatched_rows(m, c, tokens);
+		sec += gemm(hw, local, te, (mats - 1) * fe / et, h) + gemm(hw, local, te, h, fe / et) +
+		       gemm16(hw, 1, tokens, m->experts, h) + shared + perm + ep +
+		       2 * rows * (mlp_per * fe / et + 2 * h) / bw + rc_ffn_tp(hw, c, true, tokens, h);
+	} else if (moe) {
+		if (rc_has(mods, RCM_MOE_ACT))
+			sec += dispatched_rows(m, c, tokens) * 2 * mats * fe / expert_tp(c) / bw;
+		if (rc_has(mods, RCM_SHARED_EXPERTS))
+			sec += shared;
+	}
+	if (!moe && rc_has(mods, RCM_MLP))
+		sec += gemm(hw, 1, tokens, (mats - 1) * m->ffn / t, h) +
+		       gemm(hw, 1, tokens, h, m->ffn / t) +
+		       tokens * (4 * h / r + 2 * mlp_per * m->ffn / t) / bw +
+		       rc_ffn_tp(hw, c, false, tokens, h);
+	return sec;
+}
+
+/* Forward FLOPs per token of the modules other than the core that selective recomputation
+ * repeats, over all layers (hardware FLOPs; plan_time). */
+static double rc_module_flops(const PlanModel *m, const PlanConfig *c)
+{
+	unsigned mods = plan_rc_modules(c);
+	double nd = n_dense(m), nm = m->layers - nd, f = 0, h = m->hidden;
+	if (m->kv_lora > 0 && rc_has(mods, RCM_MLA_UP_PROJ)) {
+		AttnDims x = attn_dims(m);
+		double ql = m->q_lora;
+		f += m->layers * 2 * ((ql > 0 ? ql : h) * x.q + m->kv_lora * m->heads * (m->head_dim + x.dv));
+	}
+	if (rc_has(mods, RCM_MLP))
+		f += nd * ffn_dense(m);
+	if (rc_has(mods, RCM_MOE))
+		f += nm * ffn_moe(m);
+	else if (rc_has(mods, RCM_SHARED_EXPERTS))
+		f += nm * 2 * m->mats * h * m->expert_ffn * m->shared;
+	if (rc_has(mods, RCM_CORE_ATTN))
+		f += m->layers * attn_core(m);
+	return f;
+}
+
 typedef struct LayerTimes {
 	double fwd, core, core_mem, core_bwd_extra, tp, ep, act, work;
 	double perm; /* s of the MoE token permutations, in fwd and once in backward */
+	double rc_mod; /* s of the selective recomputation of modules other than the core */
 	double cast_f, cast_b; /* s of the FP8 casts (plan_fp8_cast_bytes), cast_f in fwd */
 	double mm_bwd_extra;   /* s: the backward's multiplies at their shapes less 2 x fwd's */
 	double cp_f[CPC_COUNT], cp_b[CPC_COUNT]; /* by CP exchange; INFINITY: not allowed */
@@ -1168,6 +1341,7 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 		o->ep = collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, routed * db) +
 			collective(hw, span_ep, c->ep, COLL_ALL_TO_ALL, routed * 2);
 	}
+	o->rc_mod = rc_module_time(m, hw, c, moe, o->ep, o->perm);
 }
 
 double plan_chunk_layers(const PlanModel *m, const PlanConfig *c)
@@ -1231,6 +1405,11 @@ void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanL
 	out->re = c->recompute == RC_FULL	       ? fwd
 		  : c->recompute == RC_SELECTIVE && !c->flash ? core
 							       : 0;
+	/* Selective recomputation of other modules (recompute_modules): without the core's
+	 * unless the workload lists it. */
+	if (c->rc_modules && c->recompute == RC_SELECTIVE)
+		out->re = (c->flash || !(c->rc_modules & (1u << RCM_CORE_ATTN)) ? 0 : core) +
+			  wd * dl.rc_mod + wm * ml.rc_mod;
 	/* Full recomputation repeats the forward's collectives too. */
 	double passes = c->recompute == RC_FULL ? 3 : 2;
 	out->tp = passes * tp;
@@ -1531,6 +1710,8 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 
 	o->model_flops = plan_model_flops(m, c->batch);
 	o->hw_flops = plan_hw_flops(m, c->batch, c->recompute);
+	if (c->recompute == RC_SELECTIVE && c->rc_modules) /* the modules recomputed */
+		o->hw_flops = o->model_flops + (double)c->batch * m->seq * rc_module_flops(m, c);
 	if (c->recompute == RC_FULL && c->rc_layers > 0) /* block: k of n layers recomputed */
 		o->hw_flops = o->model_flops + fmin(1, c->rc_layers / plan_chunk_layers(m, c)) *
 						       (o->hw_flops - o->model_flops);

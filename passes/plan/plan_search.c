@@ -323,7 +323,8 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 					.hybrid_ep = sp->hybrid_ep,
 					.cp_comm = sp->cp_comm, .grad16 = sp->grad16,
 					.opt16 = sp->opt16, .fp8p = sp->fp8p,
-					.offload = sp->offload > 0 ? sp->offload : 0};
+					.offload = sp->offload > 0 ? sp->offload : 0,
+					.rc_modules = sp->rc_modules};
 			double dense, expert;
 			plan_stage_params(m, &c, &dense, &expert);
 			/* The layers of the stage plan_time runs at (at least): a lower bound on a

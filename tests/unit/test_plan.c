@@ -771,6 +771,15 @@ typedef struct Published {
  * the table does not say (the model leaves it out). Still not a row: 25.09's DeepSeek-V3 on
  * 1,024 H100 (PP 8 VP 4), whose layout the recipe's map as read has no entry for. */
 #define MB_DSV3_PP4 "pipeline_first_layers = 16; pipeline_last_layers = 13"
+/* DeepSeek-V3's recipes recompute the MLA up-projections, selectively
+ * (recompute_granularity = "selective", recompute_modules = ["mla_up_proj"]): on GB200 and B200
+ * in BF16 and FP8 in the 25.09 layout (scripts/performance/configs/deepseek/
+ * deepseek_llm_pretrain.py at 0132842, deepseek_v3_gb200_256gpus_bf16_config,
+ * _gb200_256gpus_fp8_config, _b200_256gpus_fp8_config), and on GB200 BF16 in the 25.11 one
+ * (deepseek_workload_base_configs.py at 0426418, DEEPSEEK_V3_PRETRAIN_CONFIG_GB200_BF16_V1, whose
+ * V2 the 25.11 row's GBS 4,096 is). Set from the recipes for the three rows, whichever way
+ * their errors go (thirteenth session; the rows stay held out). */
+#define MB_DSV3_RC "recompute_modules = [mla_up_proj]; "
 #define MB_DSV3_PP16 "pipeline_first_layers = 4; pipeline_last_layers = 1"
 /* The all-to-all as the recipes run it: not overlapped with compute. Megatron-Bridge's
  * WorkloadBaseConfig defaults moe_a2a_overlap to False (scripts/performance/utils/utils.py at
@@ -1088,17 +1097,17 @@ static const Published PUBLISHED[] = {
 	 64, 1024, ACC_TOKENS, 4104, false},
 	/* DeepSeek-V3 at its recipe's fixed layout (MB_DSV3 above). */
 	{"MB 25.11 DeepSeek-V3, 256 GB200 BF16, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
-	 "deepseek_v3", MB_NO_A2A_OVERLAP MB_HYBRIDEP
+	 "deepseek_v3", MB_NO_A2A_OVERLAP MB_HYBRIDEP MB_DSV3_RC
 	 "tp = 1; pp = 4; cp = 1; interleave = 4; ep = 64; micro_batch = 1; " MB_DSV3_PP4,
 	 256, 4096, ACC_TOKENS, 3139, false},
 	{"MB 25.09 DeepSeek-V3, 256 GB200 FP8 token drop, tok/s/GPU", ON_NVL72, "gb200_nvl72_tray",
 	 "deepseek_v3",
-	 MB_FP8 MB_NO_A2A_OVERLAP
+	 MB_FP8 MB_NO_A2A_OVERLAP MB_DSV3_RC
 	 "tp = 1; pp = 4; cp = 1; interleave = 4; ep = 64; micro_batch = 1; " MB_DSV3_PP4
 	 "; " MB_TOKEN_DROP, 256, 2048, ACC_TOKENS, 3454, false},
 	{"MB 25.09 DeepSeek-V3, 256 B200 FP8 token drop, tok/s/GPU", ON_DGX, "DGX_B200",
 	 "deepseek_v3",
-	 MB_FP8 MB_NO_A2A_OVERLAP
+	 MB_FP8 MB_NO_A2A_OVERLAP MB_DSV3_RC
 	 "tp = 1; pp = 16; cp = 1; ep = 8; micro_batch = 1; " MB_DSV3_PP16 "; " MB_TOKEN_DROP,
 	 256, 2048, ACC_TOKENS, 2265, false},
 	{"MB 25.09 Qwen3 30B, 16 H100 FP8 token drop, tok/s/GPU", ON_DGX, "DGX_H100", "qwen3_30b_a3b",
@@ -1222,17 +1231,21 @@ static void test_accuracy(void)
 	 * the fitted rows within 2.6 % on average (2.57 %; 2.55 % before the FP8 all-gathers and
 	 * transposes, 2.43 % before the FP8 casts were counted, 2.61 % before the data-parallel
 	 * collectives hid layer by layer, which lets Llama 3's fit row plan as it ran); the held-out
-	 * ones within 10.8 % (10.70 %: the fourteen MoE rows, -1.0 to +142 %, an open gap of the
-	 * model, MB_MOE above, raise it from 4.95 %; 10.66 % before the backward's multiplies took
+	 * ones within 10.8 % (10.68 %: the fourteen MoE rows, -1.0 to +142 %, an open gap of the
+	 * model, MB_MOE above, raise it from 4.92 %; 10.70 % after the backward's multiplies took
 	 * their own shapes, gemm_passes, which makes Blackwell's MoE rows 0.2-0.9 points faster and
-	 * moves no dense row; 12.3 % at the start of the twelfth session,
+	 * moves no dense row; 10.63 % after DeepSeek-V3's rows and example recomputed the modules
+	 * their recipes and report name, recompute_modules, MB_DSV3_RC; 10.65 % at the start of the
+	 * thirteenth session; 12.3 % at the start of the twelfth session,
 	 * 10.8 % after Blackwell's multiplies followed their measured throughput by size
 	 * (gemm_table), 12.16 % after the 25.11 GB200 rows dispatched on HybridEP (MB_HYBRIDEP);
 	 * 13.0 % at the start of the eleventh session,
 	 * 12.5 % before the QK norms, 21.1 % at the start of the tenth, 17.0 % once the all-to-all
 	 * followed the recipes,
 	 * MB_NO_A2A_OVERLAP, 14.8 % once it went in BF16, fp8_dispatch, 14.3 % before the FP8
-	 * casts), and those without the MoE rows within the issue's 5.0 % (4.96 %; 5.06 % before
+	 * casts), and those without the MoE rows within the issue's 5.0 % (4.92 %; 4.96 % before
+	 * examples/deepseek-v3.cluster recomputed its RMSNorms and MLA up-projections with its
+	 * online FP8 scaling, +7.2 -> -5.4 %; 5.06 % before
 	 * NeMo 24.07's rows took their launcher's dropout and gradient precision, NEMO_GPT and
 	 * NEMO_FP8_BF16G, and the FP8 all-gathers and transposes; 4.97 % before the FP8 casts
 	 * were counted, 5.02 % before the fused attention's efficiency followed the sequence
@@ -2051,6 +2064,91 @@ static void test_qk_norm(void)
 	done(b);
 }
 
+/* Selective recomputation by module (recompute_modules; Megatron-Core's TransformerConfig at
+ * 002526d), by hand on a small MLA MoE layer: L 2 (one dense, one MoE), h 8, a 2 heads of d 4
+ * with a rotary part of 2 and values of 4, kv_lora 6, q_lora 5; 4 experts of Fe 4, top 2, one
+ * shared; SwiGLU; seq 4, one sequence, TP 2 with SP, FlashAttention. Per token: mla_up_proj
+ * discards Q, K and V, 2·(2·6 + 2·6 + 2·4)/2 = 32 bytes a TP rank; layernorm the outputs of the
+ * norms that are modules of their own, 2h/2 = 8 each: MLA's input norm (both layers) and the
+ * MoE layer's pre-MLP norm; moe_act each routed row's activation output, 2·2·4/2 = 8;
+ * shared_experts the shared expert's 6·4/2 = 12; mlp the dense FFN with its norm's output,
+ * 8 + 6·16/2 = 56. Over 4 tokens. Their recomputation costs time; the attention core alone
+ * (the default) costs what it did. */
+static void test_recompute_modules(void)
+{
+	PlanModel m = {.layers = 2, .hidden = 8, .heads = 2, .head_dim = 4, .groups = 2, .ffn = 16,
+		       .seq = 4, .vocab = 10, .mats = 3, .experts = 4, .top_k = 2, .expert_ffn = 4,
+		       .shared = 1, .dense_layers = 1, .tied = true, .dropout = 0, .kv_lora = 6,
+		       .q_lora = 5, .rope_dim = 2, .v_dim = 4};
+	PlanConfig c = {.tp = 2, .cp = 1, .ep = 1, .micro = 1, .sp = true, .flash = true,
+			.recompute = RC_SELECTIVE};
+	double sel_d = plan_layer_activation_bytes(&m, &c, false);
+	double sel_m = plan_layer_activation_bytes(&m, &c, true);
+	/* The attention core, listed, is the default. */
+	c.rc_modules = 1u << RCM_CORE_ATTN;
+	CU_ASSERT(plan_layer_activation_bytes(&m, &c, false) == sel_d);
+	static const struct {
+		unsigned mods;
+		double dense, moe; /* bytes discarded per token of the dense and the MoE layer */
+	} cases[] = {
+		{1u << RCM_MLA_UP_PROJ, 32, 32},
+		{1u << RCM_LAYERNORM, 8, 16},
+		{1u << RCM_MOE_ACT, 0, 8},
+		{1u << RCM_SHARED_EXPERTS, 0, 12},
+		{1u << RCM_MLP, 56, 0},
+		{1u << RCM_MLA_UP_PROJ | 1u << RCM_LAYERNORM, 40, 48},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		c.rc_modules = cases[i].mods | 1u << RCM_CORE_ATTN;
+		CLOSE(sel_d - plan_layer_activation_bytes(&m, &c, false), 4 * cases[i].dense, 1e-12);
+		CLOSE(sel_m - plan_layer_activation_bytes(&m, &c, true), 4 * cases[i].moe, 1e-12);
+	}
+	/* moe: the MoE block but its input, (2·1 + 1)·6·4/2 + 2·2·8/2 = 52 a token. */
+	c.rc_modules = 1u << RCM_MOE | 1u << RCM_CORE_ATTN;
+	CLOSE(sel_m - plan_layer_activation_bytes(&m, &c, true), 4 * 52, 1e-12);
+	/* Without the core listed the unfused core's s x s tensors stay. */
+	c.flash = false;
+	c.rc_modules = 0;
+	double core_dropped = plan_layer_activation_bytes(&m, &c, false);
+	c.rc_modules = 1u << RCM_MLA_UP_PROJ;
+	CLOSE(plan_layer_activation_bytes(&m, &c, false) - core_dropped, 4 * (2.0 * 2 * 4 / 2 - 32),
+	      1e-12);
+
+	/* Time and FLOPs on the DeepSeek-V3 example's hardware: the up-projections' forward again. */
+	Built *b = unit_build(NULL, CLUSTERC_SOURCE_DIR "/examples/deepseek-v3.cluster", NULL, false);
+	const WorkloadPlan *wp = plan_of(b, "pretrain");
+	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
+	PlanModel d = wp->model;
+	PlanConfig k = wp->r.best;
+	k.recompute = RC_SELECTIVE, k.rc_layers = 0, k.rc_modules = 0;
+	PlanLayer none, up;
+	PlanCost oc, uc;
+	plan_layer(&d, &wp->hw, &k, &none);
+	plan_evaluate(&d, &wp->hw, &k, &oc);
+	k.rc_modules = 1u << RCM_MLA_UP_PROJ;
+	plan_layer(&d, &wp->hw, &k, &up);
+	plan_evaluate(&d, &wp->hw, &k, &uc);
+	CU_ASSERT(none.re == 0 && up.re > 0);
+	CU_ASSERT(up.act < none.act && uc.step > oc.step);
+	/* 2·(q_lora·a·(d + r) + kv_lora·a·(d + dv)) a token a layer: 2·(1,536·24,576 +
+	 * 512·32,768) = 109 MFLOP (docs/parallelism.md). */
+	double up_flops = 2 * (1536.0 * 128 * 192 + 512.0 * 128 * 256);
+	CLOSE(uc.hw_flops - uc.model_flops, (double)k.batch * d.seq * d.layers * up_flops, 1e-12);
+	/* layernorm: each norm that is a module, read and written (2h + 2h bytes a token at 0.8 of
+	 * the HBM bandwidth): MLA's input norm in the 3 dense layers, it and the pre-MLP norm in
+	 * the 58 MoE layers, averaged over the 61; no FLOPs. At TP 1, micro-batch 1: 4,096 tokens.
+	 * The activations lose the norms' outputs, which this FP8 run had kept as the next linear
+	 * layers' one-byte inputs: h a token each (2h less the FP8 saving's h). */
+	PlanLayer ln;
+	k.rc_modules = 1u << RCM_LAYERNORM;
+	plan_layer(&d, &wp->hw, &k, &ln);
+	double norm_s = 4096.0 * 4 * 7168 / (wp->hw.hbm_bw * 0.8);
+	CLOSE(ln.re, norm_s * (3.0 / 61 * 1 + 58.0 / 61 * 2), 1e-9);
+	CLOSE(none.act - ln.act, 4096.0 * 2 * 7168 * (3.0 / 61 * 1 + 58.0 / 61 * 2) -
+					 4096.0 * 7168 * (3.0 / 61 * 1 + 58.0 / 61 * 2), 1e-6);
+	done(b);
+}
+
 static void test_flash_attention(void)
 {
 	Built *b = small("recompute = full\n  tp = 8\n  pp = 1\n  cp = 1\n  micro_batch = 1");
@@ -2281,6 +2379,8 @@ void suite_plan(void)
 	CU_add_test(s, "FP8 delayed scaling's amax reduction", test_fp8_amax);
 	CU_add_test(s, "FlashAttention with the causal mask", test_flash_attention);
 	CU_add_test(s, "QK norms (qk_norm): activations, weights, memory-bound time", test_qk_norm);
+	CU_add_test(s, "selective recomputation by module (recompute_modules)",
+		    test_recompute_modules);
 	CU_add_test(s, "attention at the accelerator's own efficiency", test_attention_efficiency);
 	CU_add_test(s, "a pipeline layout the workload fixes", test_fixed_pipeline_layout);
 	CU_add_test(s, "CP exchange, BF16 gradients, FP8 weight copies and parameters", test_cp_grad_fp8);
