@@ -241,12 +241,23 @@ static void build_row(const Options *o, const char *path, const Job *job, Buf *r
  * the malloc heap stays mapped and the arena's chunks are kept (arena_keep_chunks) from one row
  * to the next. A worker that dies (a crash, an exit from a broken invariant) takes only the
  * row it was building: that row says why, as a row's own process did, and a new worker takes
- * the rows left. */
+ * the rows left.
+ *
+ * While many rows are left a worker is handed up to QUEUE_AHEAD of them at once: it builds
+ * them in the order handed and finds the next index already in its pipe when it answers, so it
+ * neither waits for the parent to be scheduled between rows nor gives up its core by sleeping
+ * (on a loaded machine each such wait cost a worker a wake-up and a turn in the run queue:
+ * 4-40 % of a 201-point sweep's wall time, docs/performance.md, "Sweeps, fifth pass"). Near
+ * the end, and for a comparison of a few scenarios, rows go one at a time, so that the rows
+ * left are shared as before. Rows are kept by index: the files are the same for any order. */
+enum { QUEUE_AHEAD = 3 };
+
 typedef struct Worker {
 	pid_t pid;
-	int cmd, res; /* to it, from it; -1 when closed */
-	int job;      /* the row it builds, or -1 */
-	Buf in;       /* what it sent of that row so far */
+	int cmd, res;         /* to it, from it; -1 when closed */
+	int q[QUEUE_AHEAD];   /* the rows handed to it, in order: q[0] is the one it builds */
+	int nq;
+	Buf in;               /* what it sent of q[0] so far (and of the rows after) */
 } Worker;
 
 static bool write_all(int fd, const void *p, size_t n)
@@ -267,11 +278,17 @@ static void worker_main(const Options *o, const char *path, const Job *jobs, int
 	arena_keep_chunks(true);
 	cage_memo_keep(!getenv("CLUSTERC_NO_SHARE"));
 	verify_memo_keep(!getenv("CLUSTERC_NO_SHARE"));
+	/* tests/compare.sh: the worker handed row N is killed as it begins it (the rows handed
+	 * to it after N must reach another worker) */
+	const char *kill_at = getenv("CLUSTERC_TEST_KILL_ROW");
+	int kill_row = kill_at ? atoi(kill_at) : -1;
 	Buf out = {0};
 	int i;
 	while (read_all(cmd, &i, sizeof i)) {
 		if (i < 0 || i >= n)
 			_exit(EXIT_INTERNAL);
+		if (i == kill_row)
+			raise(SIGKILL);
 		out.len = 0;
 		build_row(o, path, &jobs[i], &out);
 		uint64_t len = out.len;
@@ -316,16 +333,39 @@ static int worker_start(const Options *o, const char *path, const Job *jobs, int
 	}
 	close(to[0]);
 	close(from[1]);
-	*w = (Worker){.pid = pid, .cmd = to[1], .res = from[0], .job = -1};
+	*w = (Worker){.pid = pid, .cmd = to[1], .res = from[0]};
 	return 0;
 }
 
 /* Hands the worker row `i`; false when it cannot take it (it is gone). */
 static bool worker_give(Worker *w, int i)
 {
-	w->job = i;
-	w->in.len = 0;
+	w->q[w->nq++] = i;
 	return write_all(w->cmd, &i, sizeof i);
+}
+
+/* The rows whole in what the worker sent, each to its job (they come in the order handed). */
+static int worker_take(Worker *w, Job *jobs)
+{
+	int got = 0;
+	size_t at = 0;
+	uint64_t len;
+	while (w->nq > 0 && w->in.len - at >= sizeof len) {
+		memcpy(&len, w->in.s + at, sizeof len);
+		if (w->in.len - at - sizeof len < len)
+			break;
+		Job *j = &jobs[w->q[0]];
+		buf_put(&j->out, w->in.s + at + sizeof len, (size_t)len);
+		j->wstatus = 0; /* as a process that exited 0 */
+		at += sizeof len + (size_t)len;
+		memmove(w->q, w->q + 1, sizeof *w->q * (size_t)--w->nq);
+		got++;
+	}
+	if (at) {
+		memmove(w->in.s, w->in.s + at, w->in.len - at);
+		w->in.len -= at;
+	}
+	return got;
 }
 
 /* Builds every job, at most `width` at once, and leaves each one's text in jobs[i].out and a
@@ -344,12 +384,16 @@ static int run_jobs(const Options *o, const char *path, Job *jobs, int n, int wi
 	struct pollfd *pf = (struct pollfd *)(ws + nw);
 	int *who = (int *)(pf + np1);
 	for (int k = 0; k < width; k++)
-		ws[k] = (Worker){.pid = -1, .cmd = -1, .res = -1, .job = -1};
+		ws[k] = (Worker){.pid = -1, .cmd = -1, .res = -1};
+	/* The rows to hand out: those a dead worker was handed but had not begun (again), then
+	 * next, next + 1, ... */
+	int *again = xmalloc(sizeof *again * (size_t)(width * QUEUE_AHEAD + 1));
+	int nagain = 0;
 	int next = 0, done = 0, rc = 0;
 	while (done < n) {
-		/* Every idle worker gets a row; a slot without a worker starts one while rows are
-		 * left (at first, and after a worker died). */
-		for (int k = 0; k < width && next < n; k++) {
+		/* Every worker gets rows up to its depth; a slot without a worker starts one while
+		 * rows are left (at first, and after a worker died). */
+		for (int k = 0; k < width && (nagain || next < n); k++) {
 			Worker *w = &ws[k];
 			if (w->pid < 0) {
 				if (rc != 0 || worker_start(o, path, jobs, n, w, ws, width) != 0) {
@@ -357,20 +401,27 @@ static int run_jobs(const Options *o, const char *path, Job *jobs, int n, int wi
 					continue;
 				}
 			}
-			if (w->job < 0 && w->cmd >= 0) {
-				if (!worker_give(w, next))
+			while (w->cmd >= 0 && (nagain || next < n)) {
+				int left = nagain + n - next;
+				if (w->nq >= (left >= width * QUEUE_AHEAD ? QUEUE_AHEAD : 1))
+					break;
+				int i = nagain ? again[--nagain] : next++;
+				if (!worker_give(w, i))
 					close(w->cmd), w->cmd = -1; /* its end will show why */
-				next++;
 			}
 		}
-		if (next < n && rc != 0) {
-			n = next; /* wait for those started, start no more */
+		if ((nagain || next < n) && rc != 0) {
+			/* wait for those started, start no more: the rows handed back fail */
+			for (; nagain; nagain--, done++)
+				jobs[again[nagain - 1]].wstatus = EXIT_INTERNAL << 8;
+			n = next;
 			if (done >= n)
 				break;
 		}
-		/* No rows left to hand out: idle workers are told so (their pipe closes). */
+		/* No rows left to hand out: the workers are told so (their pipe closes after the
+		 * rows in it). */
 		for (int k = 0; k < width; k++)
-			if (next >= n && ws[k].job < 0 && ws[k].cmd >= 0)
+			if (!nagain && next >= n && ws[k].cmd >= 0)
 				close(ws[k].cmd), ws[k].cmd = -1;
 		int np = 0;
 		for (int k = 0; k < width; k++)
@@ -397,18 +448,7 @@ static int run_jobs(const Options *o, const char *path, Job *jobs, int n, int wi
 				continue;
 			if (got > 0) {
 				buf_put(&w->in, chunk, (size_t)got);
-				uint64_t len;
-				if (w->job >= 0 && w->in.len >= sizeof len) {
-					memcpy(&len, w->in.s, sizeof len);
-					if (w->in.len - sizeof len >= len) {
-						Job *j = &jobs[w->job];
-						buf_put(&j->out, w->in.s + sizeof len, (size_t)len);
-						j->wstatus = 0; /* as a process that exited 0 */
-						done++;
-						w->job = -1;
-						w->in.len = 0;
-					}
-				}
+				done += worker_take(w, jobs);
 				continue;
 			}
 			/* The worker is gone: after its last row, or while building one. */
@@ -419,14 +459,18 @@ static int run_jobs(const Options *o, const char *path, Job *jobs, int n, int wi
 			int status = 0;
 			while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
 				;
-			if (w->job >= 0) {
-				Job *j = &jobs[w->job];
+			if (w->nq > 0) {
+				Job *j = &jobs[w->q[0]];
 				j->wstatus = WIFEXITED(status) && WEXITSTATUS(status) == 0
 						     ? (EXIT_INTERNAL << 8) /* gone without the row */
 						     : status;
 				done++;
+				/* the rows after it were not begun: another worker builds them */
+				for (int m = w->nq - 1; m >= 1; m--)
+					again[nagain++] = w->q[m];
 			}
-			w->job = -1;
+			w->nq = 0;
+			w->in.len = 0;
 			w->pid = -1;
 		}
 	}
@@ -441,6 +485,7 @@ static int run_jobs(const Options *o, const char *path, Job *jobs, int n, int wi
 		buf_free(&ws[k].in);
 	}
 	free(ws); /* and pf and who, in its block */
+	free(again);
 	return rc;
 }
 
