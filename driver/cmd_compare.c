@@ -368,6 +368,22 @@ static int worker_take(Worker *w, Job *jobs)
 	return got;
 }
 
+/* The workers that were sent every row and told to end: their exit (the kernel taking back a
+ * worker's tens of MiB, 5-15 ms here) overlaps the parent's writing of the comparison, and
+ * reap_workers waits for them before compare returns (so that their CPU time is the command's,
+ * as getrusage's RUSAGE_CHILDREN and bench.py count it). */
+static pid_t *reaped_later;
+static int nreaped_later;
+
+static void reap_workers(void)
+{
+	for (int k = 0; k < nreaped_later; k++)
+		while (waitpid(reaped_later[k], NULL, 0) < 0 && errno == EINTR)
+			;
+	free(reaped_later);
+	reaped_later = NULL, nreaped_later = 0;
+}
+
 /* Builds every job, at most `width` at once, and leaves each one's text in jobs[i].out and a
  * status in jobs[i].wstatus (as an exit 0 when the row came, else the worker's end). Returns
  * -1 when a process cannot be started. */
@@ -388,6 +404,7 @@ static int run_jobs(const Options *o, const char *path, Job *jobs, int n, int wi
 	/* The rows to hand out: those a dead worker was handed but had not begun (again), then
 	 * next, next + 1, ... */
 	int *again = xmalloc(sizeof *again * (size_t)(width * QUEUE_AHEAD + 1));
+	reaped_later = xrealloc(reaped_later, sizeof *reaped_later * (size_t)(nreaped_later + width));
 	int nagain = 0;
 	int next = 0, done = 0, rc = 0;
 	while (done < n) {
@@ -479,8 +496,7 @@ static int run_jobs(const Options *o, const char *path, Job *jobs, int n, int wi
 			close(ws[k].cmd);
 		if (ws[k].res >= 0) {
 			close(ws[k].res);
-			while (waitpid(ws[k].pid, NULL, 0) < 0 && errno == EINTR)
-				;
+			reaped_later[nreaped_later++] = ws[k].pid;
 		}
 		buf_free(&ws[k].in);
 	}
@@ -971,6 +987,7 @@ int cmd_compare(const Options *o, const char *path)
 		goto out;
 	}
 out:
+	reap_workers();
 	for (int i = 0; cmp_rows && i < cmp_nrows; i++)
 		compare_row_free(&cmp_rows[i]);
 	if (rendered && c->diags.n == 0)
