@@ -47,6 +47,10 @@ typedef struct Job {
 	const char *sets_text;
 	Buf out;                /* what its worker sent */
 	int wstatus;
+	/* out read (row_parse): as it came, while the other rows are built, or after */
+	bool parsed, ok;
+	CompareRow row;         /* when ok: the row, the currency and the diagnostics it sent */
+	const char *currency, *diags;
 } Job;
 
 /* ---- the child: one build, its row as JSON ------------------------------------------------- */
@@ -344,8 +348,12 @@ static bool worker_give(Worker *w, int i)
 	return write_all(w->cmd, &i, sizeof i);
 }
 
-/* The rows whole in what the worker sent, each to its job (they come in the order handed). */
-static int worker_take(Worker *w, Job *jobs)
+static void row_parse(Ctx *c, Job *j);
+
+/* The rows whole in what the worker sent, each to its job (they come in the order handed), and
+ * read into it at once when `c` is given (row_parse: the parent's reading of the rows then
+ * overlaps the workers' building rather than following it). */
+static int worker_take(Worker *w, Job *jobs, Ctx *c)
 {
 	int got = 0;
 	size_t at = 0;
@@ -357,6 +365,8 @@ static int worker_take(Worker *w, Job *jobs)
 		Job *j = &jobs[w->q[0]];
 		buf_put(&j->out, w->in.s + at + sizeof len, (size_t)len);
 		j->wstatus = 0; /* as a process that exited 0 */
+		if (c)
+			row_parse(c, j);
 		at += sizeof len + (size_t)len;
 		memmove(w->q, w->q + 1, sizeof *w->q * (size_t)--w->nq);
 		got++;
@@ -385,9 +395,10 @@ static void reap_workers(void)
 }
 
 /* Builds every job, at most `width` at once, and leaves each one's text in jobs[i].out and a
- * status in jobs[i].wstatus (as an exit 0 when the row came, else the worker's end). Returns
- * -1 when a process cannot be started. */
-static int run_jobs(const Options *o, const char *path, Job *jobs, int n, int width)
+ * status in jobs[i].wstatus (as an exit 0 when the row came, else the worker's end); with `c`,
+ * each row that came is read into its job (row_parse) as it comes. Returns -1 when a process
+ * cannot be started. */
+static int run_jobs(const Options *o, const char *path, Job *jobs, int n, int width, Ctx *c)
 {
 	if (width > n)
 		width = n;
@@ -465,7 +476,7 @@ static int run_jobs(const Options *o, const char *path, Job *jobs, int n, int wi
 				continue;
 			if (got > 0) {
 				buf_put(&w->in, chunk, (size_t)got);
-				done += worker_take(w, jobs);
+				done += worker_take(w, jobs, c);
 				continue;
 			}
 			/* The worker is gone: after its last row, or while building one. */
@@ -519,7 +530,7 @@ static int run_shard(const Options *o, const char *path, Job *jobs, int n, int w
 		index[m] = i;
 		mine[m++] = jobs[i];
 	}
-	int rc = run_jobs(o, path, mine, m, width) != 0 ? EXIT_INTERNAL : EXIT_OK;
+	int rc = run_jobs(o, path, mine, m, width, NULL) != 0 ? EXIT_INTERNAL : EXIT_OK;
 	Buf **outs = xmalloc(sizeof(Buf *) * (size_t)(m + 1));
 	for (int k = 0; k < m; k++) {
 		outs[k] = &mine[k].out;
@@ -590,22 +601,43 @@ static void json_diags(Ctx *c)
 }
 
 /* The row a child sent, or one saying why there is none. */
+/* Reads what job j's worker sent (its JSON) into j: the row, its currency and diagnostics,
+ * copied into c's arena; the text is freed. */
+static void row_parse(Ctx *c, Job *j)
+{
+	Json *root = j->out.len ? jw_parse(j->out.s, j->out.len) : NULL;
+	j->parsed = true;
+	j->ok = root && WIFEXITED(j->wstatus) && WEXITSTATUS(j->wstatus) == 0;
+	if (j->ok) {
+		compare_row_read(c->arena, jw_get(root, "row"), &j->row);
+		const char *cur = jw_get_str(root, "currency");
+		j->currency = cur ? arena_strdup(c->arena, cur) : NULL;
+		const char *diags = jw_get_str(root, "diagnostics");
+		j->diags = diags && *diags ? arena_strdup(c->arena, diags) : NULL;
+	}
+	if (root)
+		jw_free(root);
+	buf_free(&j->out);
+}
+
+/* Job j's row into *r (the row becomes r's), in the spec's order: what it says on stderr, and
+ * why it has no numbers when its worker sent none. */
 static void read_row(Ctx *c, const Options *o, Job *j, CompareRow *r, const char **currency,
 		     const char *base_currency)
 {
-	Json *root = j->out.len ? jw_parse(j->out.s, j->out.len) : NULL;
-	bool ok = root && WIFEXITED(j->wstatus) && WEXITSTATUS(j->wstatus) == 0;
-	if (ok) {
-		compare_row_read(c->arena, jw_get(root, "row"), r);
-		const char *cur = jw_get_str(root, "currency");
-		*currency = cur ? arena_strdup(c->arena, cur) : NULL;
-		const char *diags = jw_get_str(root, "diagnostics");
+	if (!j->parsed)
+		row_parse(c, j);
+	if (j->ok) {
+		*r = j->row;
+		j->row = (CompareRow){0};
+		*currency = j->currency;
+		const char *diags = j->diags;
 		if (r->status != EXIT_OK && o->dopt.format == DIAG_TEXT)
 			fprintf(stderr, "clusterc: %s: not built (exit %d)\n", diag_printable(c, j->name),
 				r->status);
-		if (diags && *diags && o->dopt.format == DIAG_JSON)
+		if (diags && o->dopt.format == DIAG_JSON)
 			keep_json_diags(diags, j->name);
-		else if (diags && *diags)
+		else if (diags)
 			fputs(diags, stderr);
 		if (r->status == EXIT_OK && base_currency && *currency &&
 		    strcmp(base_currency, *currency) != 0) {
@@ -626,8 +658,6 @@ static void read_row(Ctx *c, const Options *o, Job *j, CompareRow *r, const char
 		fprintf(stderr, "clusterc: internal error: %s: %s\n", diag_printable(c, j->name),
 			diag_printable(c, r->why));
 	}
-	if (root)
-		jw_free(root);
 }
 
 /* ---- rows, objectives ------------------------------------------------------------------------ */
@@ -912,8 +942,10 @@ int cmd_compare(const Options *o, const char *path)
 		for (int i = 0; i < n; i++)
 			jobs[i].out = outs[i], jobs[i].wstatus = 0; /* as a build that exited 0 */
 		free(outs);
-	} else if (run_jobs(o, path, jobs, n, width) != 0) {
+	} else if (run_jobs(o, path, jobs, n, width, c) != 0) {
 		fprintf(stderr, "clusterc: cannot start a build: %s\n", strerror(errno));
+		for (int i = 0; i < n; i++)
+			compare_row_free(&jobs[i].row); /* the rows read as they came */
 		rc = EXIT_INTERNAL;
 		goto out;
 	}
