@@ -251,7 +251,7 @@ static void build_row(const Options *o, const char *path, const Job *job, Buf *r
  * them in the order handed and finds the next index already in its pipe when it answers, so it
  * neither waits for the parent to be scheduled between rows nor gives up its core by sleeping
  * (on a loaded machine each such wait cost a worker a wake-up and a turn in the run queue:
- * 4-40 % of a 201-point sweep's wall time, docs/performance.md, "Sweeps, fifth pass"). Near
+ * 3-47 % of a 201-point sweep's wall time, docs/performance.md, "Sweeps, fifth pass"). Near
  * the end, and for a comparison of a few scenarios, rows go one at a time, so that the rows
  * left are shared as before. Rows are kept by index: the files are the same for any order. */
 enum { QUEUE_AHEAD = 3 };
