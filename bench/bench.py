@@ -391,17 +391,22 @@ def svg(rows):
 
 
 def bench_choices(clusterc, out, repeat, name="choices-8"):
-    """An optimizer's case: bench/NAME.cluster built for report.json alone; the decide stage's
-    and the whole build's time (minimum of `repeat`), its split (--timings' `decide:` lines),
-    the size of the MILP, its status and gap."""
+    """An optimizer's case: bench/NAME.cluster built for report.json alone, `repeat` times: the
+    decide stage's and the whole build's wall time and the build's CPU (user + system of the
+    child), minimum and median, decide's split (--timings' `decide:` lines) of the run with the
+    least decide, the size of the MILP, its status and gap. Then once more, untimed, with
+    model.lp too, and the emitted model solved by glpsol and by cbc where they are installed:
+    their objectives against clusterc's (issue 23's cross-check)."""
     spec = os.path.join(HERE, name + ".cluster")
     env = dict(os.environ, CLUSTERC_STDLIB=os.path.join(HERE, "..", "stdlib"))
-    best = None
+    best, runs = None, []
     for k in range(repeat):
         d = os.path.join(out, "%s-%d" % (name, k))
         rmtree(d)
+        r0 = os.times()
         p = subprocess.run([clusterc, "build", spec, "-o", d, "--emit=report.json", "--timings"],
                            capture_output=True, text=True, env=env)
+        r1 = os.times()
         if p.returncode != 0:
             return {"status": "exit %d" % p.returncode}
         stages = {}
@@ -419,11 +424,61 @@ def bench_choices(clusterc, out, repeat, name="choices-8"):
             opt = json.load(fh).get("optimizer") or {}
         rmtree(d)
         run = {"status": "ok", "decide": stages.get("decide", 0), "total": stages.get("total", 0),
+               "cpu": ((r1.children_user - r0.children_user) +
+                       (r1.children_system - r0.children_system)) * 1e3,
                "variables": opt.get("variables", 0), "constraints": opt.get("constraints", 0),
                "solve": opt.get("status", "?"), "gap": opt.get("gap"), "split": split}
+        runs.append(run)
         if best is None or run["decide"] < best["decide"]:
             best = run
+    best = dict(best, decides=[r["decide"] for r in runs], totals=[r["total"] for r in runs],
+                cpus=[r["cpu"] for r in runs], check=cross_check(clusterc, out, name, spec, env))
     return best
+
+
+def cross_check(clusterc, out, name, spec, env):
+    """bench/NAME.cluster's model.lp solved by glpsol and cbc: a line per solver, its objective
+    and time against clusterc's objective (report.json's optimizer.objective)."""
+    d = os.path.join(out, "%s-lp" % name)
+    rmtree(d)
+    if subprocess.call([clusterc, "build", spec, "-o", d, "--emit=report.json,model.lp"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env) != 0:
+        return ["model.lp: the build failed"]
+    with open(os.path.join(d, "report.json")) as fh:
+        ours = (json.load(fh).get("optimizer") or {}).get("objective")
+    lp = os.path.join(d, "model.lp")
+    lines = []
+    for tool in ("glpsol", "cbc"):
+        if not shutil.which(tool):
+            lines.append("%s: not installed" % tool)
+            continue
+        sol = os.path.join(d, "glpsol.sol")
+        argv = [tool, "--lp", lp, "-w", sol] if tool == "glpsol" else [tool, lp, "solve"]
+        t0 = time.perf_counter()
+        p = subprocess.run(argv, capture_output=True, text=True)
+        ms = (time.perf_counter() - t0) * 1e3
+        obj, status = None, "?"
+        if tool == "glpsol" and p.returncode == 0 and os.path.exists(sol):
+            # glp_write_mip's line: s mip ROWS COLS STATUS OBJ (o: optimal), full precision
+            for line in open(sol):
+                f = line.split()
+                if len(f) == 6 and f[:2] == ["s", "mip"]:
+                    status = {"o": "optimal", "f": "feasible"}.get(f[4], f[4])
+                    obj = float(f[5])
+        elif tool == "cbc":
+            m = re.search(r"Objective value:\s+(\S+)", p.stdout)
+            obj = float(m.group(1)) if m else None
+            status = "optimal" if "Optimal solution found" in p.stdout else "not optimal"
+            n = re.search(r"Enumerated nodes:\s+(\d+)", p.stdout)
+            status += ", %s nodes" % n.group(1) if n else ""
+        if obj is None or ours is None:
+            lines.append("%s: no objective (exit %d)" % (tool, p.returncode))
+        else:
+            same = abs(obj - ours) <= 1e-9 * max(1.0, abs(ours))
+            lines.append("%s %.0f ms: %s, objective %.2f, %s clusterc's %.2f" % (
+                tool, ms, status, obj, "equal to" if same else "DIFFERS FROM", ours))
+    rmtree(d)
+    return lines
 
 
 def bench_shape(clusterc, out, name, repeat, emit=None):
@@ -622,8 +677,13 @@ def main(argv):
             print("optimizer: bench/%s.cluster (%s; MILP %s x %s, %s, gap %s): decide %.1f ms, "
                   "build %.1f ms" % (name, what, format(ch["variables"], ","), ch["constraints"],
                                      ch["solve"], ch["gap"], ch["decide"], ch["total"]))
+            print("  min / median ms of %d: decide %s, build wall %s, CPU %s; load %.1f at the "
+                  "end" % (len(ch["decides"]), spread(ch["decides"]), spread(ch["totals"]),
+                           spread(ch["cpus"]), os.getloadavg()[0]))
             for line in ch["split"]:
                 print("  decide: " + line)
+            for line in ch["check"]:
+                print("  model.lp: " + line)
         else:
             print("optimizer: bench/%s.cluster failed (%s)" % (name, ch["status"]))
     if os.environ.get("BENCH_SHAPES", "1") not in ("", "0"):

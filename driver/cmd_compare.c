@@ -47,6 +47,10 @@ typedef struct Job {
 	const char *sets_text;
 	Buf out;                /* what its worker sent */
 	int wstatus;
+	/* out read (row_parse): as it came, while the other rows are built, or after */
+	bool parsed, ok;
+	CompareRow row;         /* when ok: the row, the currency and the diagnostics it sent */
+	const char *currency, *diags;
 } Job;
 
 /* ---- the child: one build, its row as JSON ------------------------------------------------- */
@@ -241,12 +245,23 @@ static void build_row(const Options *o, const char *path, const Job *job, Buf *r
  * the malloc heap stays mapped and the arena's chunks are kept (arena_keep_chunks) from one row
  * to the next. A worker that dies (a crash, an exit from a broken invariant) takes only the
  * row it was building: that row says why, as a row's own process did, and a new worker takes
- * the rows left. */
+ * the rows left.
+ *
+ * While many rows are left a worker is handed up to QUEUE_AHEAD of them at once: it builds
+ * them in the order handed and finds the next index already in its pipe when it answers, so it
+ * neither waits for the parent to be scheduled between rows nor gives up its core by sleeping
+ * (on a loaded machine each such wait cost a worker a wake-up and a turn in the run queue:
+ * 3-47 % of a 201-point sweep's wall time, docs/performance.md, "Sweeps, fifth pass"). Near
+ * the end, and for a comparison of a few scenarios, rows go one at a time, so that the rows
+ * left are shared as before. Rows are kept by index: the files are the same for any order. */
+enum { QUEUE_AHEAD = 3 };
+
 typedef struct Worker {
 	pid_t pid;
-	int cmd, res; /* to it, from it; -1 when closed */
-	int job;      /* the row it builds, or -1 */
-	Buf in;       /* what it sent of that row so far */
+	int cmd, res;         /* to it, from it; -1 when closed */
+	int q[QUEUE_AHEAD];   /* the rows handed to it, in order: q[0] is the one it builds */
+	int nq;
+	Buf in;               /* what it sent of q[0] so far (and of the rows after) */
 } Worker;
 
 static bool write_all(int fd, const void *p, size_t n)
@@ -267,11 +282,17 @@ static void worker_main(const Options *o, const char *path, const Job *jobs, int
 	arena_keep_chunks(true);
 	cage_memo_keep(!getenv("CLUSTERC_NO_SHARE"));
 	verify_memo_keep(!getenv("CLUSTERC_NO_SHARE"));
+	/* tests/compare.sh: the worker handed row N is killed as it begins it (the rows handed
+	 * to it after N must reach another worker) */
+	const char *kill_at = getenv("CLUSTERC_TEST_KILL_ROW");
+	int kill_row = kill_at ? atoi(kill_at) : -1;
 	Buf out = {0};
 	int i;
 	while (read_all(cmd, &i, sizeof i)) {
 		if (i < 0 || i >= n)
 			_exit(EXIT_INTERNAL);
+		if (i == kill_row)
+			raise(SIGKILL);
 		out.len = 0;
 		build_row(o, path, &jobs[i], &out);
 		uint64_t len = out.len;
@@ -316,22 +337,68 @@ static int worker_start(const Options *o, const char *path, const Job *jobs, int
 	}
 	close(to[0]);
 	close(from[1]);
-	*w = (Worker){.pid = pid, .cmd = to[1], .res = from[0], .job = -1};
+	*w = (Worker){.pid = pid, .cmd = to[1], .res = from[0]};
 	return 0;
 }
 
 /* Hands the worker row `i`; false when it cannot take it (it is gone). */
 static bool worker_give(Worker *w, int i)
 {
-	w->job = i;
-	w->in.len = 0;
+	w->q[w->nq++] = i;
 	return write_all(w->cmd, &i, sizeof i);
 }
 
+static void row_parse(Ctx *c, Job *j);
+
+/* The rows whole in what the worker sent, each to its job (they come in the order handed), and
+ * read into it at once when `c` is given (row_parse: the parent's reading of the rows then
+ * overlaps the workers' building rather than following it). */
+static int worker_take(Worker *w, Job *jobs, Ctx *c)
+{
+	int got = 0;
+	size_t at = 0;
+	uint64_t len;
+	while (w->nq > 0 && w->in.len - at >= sizeof len) {
+		memcpy(&len, w->in.s + at, sizeof len);
+		if (w->in.len - at - sizeof len < len)
+			break;
+		Job *j = &jobs[w->q[0]];
+		buf_put(&j->out, w->in.s + at + sizeof len, (size_t)len);
+		j->wstatus = 0; /* as a process that exited 0 */
+		if (c)
+			row_parse(c, j);
+		at += sizeof len + (size_t)len;
+		memmove(w->q, w->q + 1, sizeof *w->q * (size_t)--w->nq);
+		got++;
+	}
+	if (at) {
+		memmove(w->in.s, w->in.s + at, w->in.len - at);
+		w->in.len -= at;
+	}
+	return got;
+}
+
+/* The workers that were sent every row and told to end: their exit (the kernel taking back a
+ * worker's tens of MiB, 5-15 ms here) overlaps the parent's writing of the comparison, and
+ * reap_workers waits for them before compare returns (so that their CPU time is the command's,
+ * as getrusage's RUSAGE_CHILDREN and bench.py count it). */
+static pid_t *reaped_later;
+static int nreaped_later;
+
+static void reap_workers(void)
+{
+	for (int k = 0; k < nreaped_later; k++)
+		while (waitpid(reaped_later[k], NULL, 0) < 0 && errno == EINTR)
+			;
+	free(reaped_later);
+	reaped_later = NULL, nreaped_later = 0;
+}
+
 /* Builds every job, at most `width` at once, and leaves each one's text in jobs[i].out and a
- * status in jobs[i].wstatus (as an exit 0 when the row came, else the worker's end). Returns
- * -1 when a process cannot be started. */
-static int run_jobs(const Options *o, const char *path, Job *jobs, int n, int width)
+ * status in jobs[i].wstatus (as an exit 0 when the row came, else the worker's end); with `c`,
+ * each row that came is read into its job (row_parse) as it comes. Returns -1 when a process
+ * cannot be started. */
+static int run_jobs(const Options *o, const char *path, Job *jobs, int n, int width, Ctx *c)
 {
 	if (width > n)
 		width = n;
@@ -344,12 +411,17 @@ static int run_jobs(const Options *o, const char *path, Job *jobs, int n, int wi
 	struct pollfd *pf = (struct pollfd *)(ws + nw);
 	int *who = (int *)(pf + np1);
 	for (int k = 0; k < width; k++)
-		ws[k] = (Worker){.pid = -1, .cmd = -1, .res = -1, .job = -1};
+		ws[k] = (Worker){.pid = -1, .cmd = -1, .res = -1};
+	/* The rows to hand out: those a dead worker was handed but had not begun (again), then
+	 * next, next + 1, ... */
+	int *again = xmalloc(sizeof *again * (size_t)(width * QUEUE_AHEAD + 1));
+	reaped_later = xrealloc(reaped_later, sizeof *reaped_later * (size_t)(nreaped_later + width));
+	int nagain = 0;
 	int next = 0, done = 0, rc = 0;
 	while (done < n) {
-		/* Every idle worker gets a row; a slot without a worker starts one while rows are
-		 * left (at first, and after a worker died). */
-		for (int k = 0; k < width && next < n; k++) {
+		/* Every worker gets rows up to its depth; a slot without a worker starts one while
+		 * rows are left (at first, and after a worker died). */
+		for (int k = 0; k < width && (nagain || next < n); k++) {
 			Worker *w = &ws[k];
 			if (w->pid < 0) {
 				if (rc != 0 || worker_start(o, path, jobs, n, w, ws, width) != 0) {
@@ -357,20 +429,27 @@ static int run_jobs(const Options *o, const char *path, Job *jobs, int n, int wi
 					continue;
 				}
 			}
-			if (w->job < 0 && w->cmd >= 0) {
-				if (!worker_give(w, next))
+			while (w->cmd >= 0 && (nagain || next < n)) {
+				int left = nagain + n - next;
+				if (w->nq >= (left >= width * QUEUE_AHEAD ? QUEUE_AHEAD : 1))
+					break;
+				int i = nagain ? again[--nagain] : next++;
+				if (!worker_give(w, i))
 					close(w->cmd), w->cmd = -1; /* its end will show why */
-				next++;
 			}
 		}
-		if (next < n && rc != 0) {
-			n = next; /* wait for those started, start no more */
+		if ((nagain || next < n) && rc != 0) {
+			/* wait for those started, start no more: the rows handed back fail */
+			for (; nagain; nagain--, done++)
+				jobs[again[nagain - 1]].wstatus = EXIT_INTERNAL << 8;
+			n = next;
 			if (done >= n)
 				break;
 		}
-		/* No rows left to hand out: idle workers are told so (their pipe closes). */
+		/* No rows left to hand out: the workers are told so (their pipe closes after the
+		 * rows in it). */
 		for (int k = 0; k < width; k++)
-			if (next >= n && ws[k].job < 0 && ws[k].cmd >= 0)
+			if (!nagain && next >= n && ws[k].cmd >= 0)
 				close(ws[k].cmd), ws[k].cmd = -1;
 		int np = 0;
 		for (int k = 0; k < width; k++)
@@ -397,18 +476,7 @@ static int run_jobs(const Options *o, const char *path, Job *jobs, int n, int wi
 				continue;
 			if (got > 0) {
 				buf_put(&w->in, chunk, (size_t)got);
-				uint64_t len;
-				if (w->job >= 0 && w->in.len >= sizeof len) {
-					memcpy(&len, w->in.s, sizeof len);
-					if (w->in.len - sizeof len >= len) {
-						Job *j = &jobs[w->job];
-						buf_put(&j->out, w->in.s + sizeof len, (size_t)len);
-						j->wstatus = 0; /* as a process that exited 0 */
-						done++;
-						w->job = -1;
-						w->in.len = 0;
-					}
-				}
+				done += worker_take(w, jobs, c);
 				continue;
 			}
 			/* The worker is gone: after its last row, or while building one. */
@@ -419,14 +487,18 @@ static int run_jobs(const Options *o, const char *path, Job *jobs, int n, int wi
 			int status = 0;
 			while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
 				;
-			if (w->job >= 0) {
-				Job *j = &jobs[w->job];
+			if (w->nq > 0) {
+				Job *j = &jobs[w->q[0]];
 				j->wstatus = WIFEXITED(status) && WEXITSTATUS(status) == 0
 						     ? (EXIT_INTERNAL << 8) /* gone without the row */
 						     : status;
 				done++;
+				/* the rows after it were not begun: another worker builds them */
+				for (int m = w->nq - 1; m >= 1; m--)
+					again[nagain++] = w->q[m];
 			}
-			w->job = -1;
+			w->nq = 0;
+			w->in.len = 0;
 			w->pid = -1;
 		}
 	}
@@ -435,12 +507,12 @@ static int run_jobs(const Options *o, const char *path, Job *jobs, int n, int wi
 			close(ws[k].cmd);
 		if (ws[k].res >= 0) {
 			close(ws[k].res);
-			while (waitpid(ws[k].pid, NULL, 0) < 0 && errno == EINTR)
-				;
+			reaped_later[nreaped_later++] = ws[k].pid;
 		}
 		buf_free(&ws[k].in);
 	}
 	free(ws); /* and pf and who, in its block */
+	free(again);
 	return rc;
 }
 
@@ -458,7 +530,7 @@ static int run_shard(const Options *o, const char *path, Job *jobs, int n, int w
 		index[m] = i;
 		mine[m++] = jobs[i];
 	}
-	int rc = run_jobs(o, path, mine, m, width) != 0 ? EXIT_INTERNAL : EXIT_OK;
+	int rc = run_jobs(o, path, mine, m, width, NULL) != 0 ? EXIT_INTERNAL : EXIT_OK;
 	Buf **outs = xmalloc(sizeof(Buf *) * (size_t)(m + 1));
 	for (int k = 0; k < m; k++) {
 		outs[k] = &mine[k].out;
@@ -529,22 +601,43 @@ static void json_diags(Ctx *c)
 }
 
 /* The row a child sent, or one saying why there is none. */
+/* Reads what job j's worker sent (its JSON) into j: the row, its currency and diagnostics,
+ * copied into c's arena; the text is freed. */
+static void row_parse(Ctx *c, Job *j)
+{
+	Json *root = j->out.len ? jw_parse(j->out.s, j->out.len) : NULL;
+	j->parsed = true;
+	j->ok = root && WIFEXITED(j->wstatus) && WEXITSTATUS(j->wstatus) == 0;
+	if (j->ok) {
+		compare_row_read(c->arena, jw_get(root, "row"), &j->row);
+		const char *cur = jw_get_str(root, "currency");
+		j->currency = cur ? arena_strdup(c->arena, cur) : NULL;
+		const char *diags = jw_get_str(root, "diagnostics");
+		j->diags = diags && *diags ? arena_strdup(c->arena, diags) : NULL;
+	}
+	if (root)
+		jw_free(root);
+	buf_free(&j->out);
+}
+
+/* Job j's row into *r (the row becomes r's), in the spec's order: what it says on stderr, and
+ * why it has no numbers when its worker sent none. */
 static void read_row(Ctx *c, const Options *o, Job *j, CompareRow *r, const char **currency,
 		     const char *base_currency)
 {
-	Json *root = j->out.len ? jw_parse(j->out.s, j->out.len) : NULL;
-	bool ok = root && WIFEXITED(j->wstatus) && WEXITSTATUS(j->wstatus) == 0;
-	if (ok) {
-		compare_row_read(c->arena, jw_get(root, "row"), r);
-		const char *cur = jw_get_str(root, "currency");
-		*currency = cur ? arena_strdup(c->arena, cur) : NULL;
-		const char *diags = jw_get_str(root, "diagnostics");
+	if (!j->parsed)
+		row_parse(c, j);
+	if (j->ok) {
+		*r = j->row;
+		j->row = (CompareRow){0};
+		*currency = j->currency;
+		const char *diags = j->diags;
 		if (r->status != EXIT_OK && o->dopt.format == DIAG_TEXT)
 			fprintf(stderr, "clusterc: %s: not built (exit %d)\n", diag_printable(c, j->name),
 				r->status);
-		if (diags && *diags && o->dopt.format == DIAG_JSON)
+		if (diags && o->dopt.format == DIAG_JSON)
 			keep_json_diags(diags, j->name);
-		else if (diags && *diags)
+		else if (diags)
 			fputs(diags, stderr);
 		if (r->status == EXIT_OK && base_currency && *currency &&
 		    strcmp(base_currency, *currency) != 0) {
@@ -565,8 +658,6 @@ static void read_row(Ctx *c, const Options *o, Job *j, CompareRow *r, const char
 		fprintf(stderr, "clusterc: internal error: %s: %s\n", diag_printable(c, j->name),
 			diag_printable(c, r->why));
 	}
-	if (root)
-		jw_free(root);
 }
 
 /* ---- rows, objectives ------------------------------------------------------------------------ */
@@ -851,8 +942,10 @@ int cmd_compare(const Options *o, const char *path)
 		for (int i = 0; i < n; i++)
 			jobs[i].out = outs[i], jobs[i].wstatus = 0; /* as a build that exited 0 */
 		free(outs);
-	} else if (run_jobs(o, path, jobs, n, width) != 0) {
+	} else if (run_jobs(o, path, jobs, n, width, c) != 0) {
 		fprintf(stderr, "clusterc: cannot start a build: %s\n", strerror(errno));
+		for (int i = 0; i < n; i++)
+			compare_row_free(&jobs[i].row); /* the rows read as they came */
 		rc = EXIT_INTERNAL;
 		goto out;
 	}
@@ -926,6 +1019,7 @@ int cmd_compare(const Options *o, const char *path)
 		goto out;
 	}
 out:
+	reap_workers();
 	for (int i = 0; cmp_rows && i < cmp_nrows; i++)
 		compare_row_free(&cmp_rows[i]);
 	if (rendered && c->diags.n == 0)

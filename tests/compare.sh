@@ -123,6 +123,20 @@ if not (abs(b / a - 0.90 / 0.35) < 1e-6):
     sys.exit(f"energy cost {a} at 0.35 and {b} at 0.90: not in the prices' ratio")
 EOF
 
+# A worker killed while building a row takes only that row (driver/cmd_compare.c): on 2 jobs
+# the second worker is handed rows 3, 4 and 5 at once and killed as it begins row 3; row 3 says
+# why, and 4 and 5 go to another worker: every other row as in the sweep above.
+CLUSTERC_TEST_KILL_ROW=3 "$clusterc" compare -q examples/wanka.cluster \
+	--sweep examples/wanka-sweep.yaml --jobs 2 -o "$tmp/killed" 2>"$tmp/killed.err" ||
+	err "compare --sweep with a worker killed: exit $?"
+grep -q 'its build was killed by signal 9' "$tmp/killed.err" || err "the killed row does not say why"
+awk -F, 'NR == FNR { want[FNR] = $0; next }
+	FNR == 5 { if ($0 !~ /^"[^"]*",70,/) { print "row 3 not failed: " $0; bad = 1 } next }
+	$0 != want[FNR] { print "row " FNR - 2 " differs: " $0; bad = 1 }
+	END { if (FNR != 16) { print FNR - 1 " rows"; bad = 1 } exit bad }' \
+	"$tmp/sweep/comparison.csv" "$tmp/killed/comparison.csv" ||
+	err "a killed worker: the other rows differ from the sweep's"
+
 # Other objectives: any two or more, maximized ones included.
 "$clusterc" compare -q examples/wanka.cluster --scenarios b200,immersion \
 	--objectives tco,mfu:gpt3_175b -o "$tmp/obj" 2>/dev/null || err "--objectives tco,mfu: exit $?"
