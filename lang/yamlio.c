@@ -134,10 +134,15 @@ static bool plain_ok(const char *s)
 	 * docs/performance.md, "Stages before emit and switch writer, thirteenth session"). */
 	if (p - s > 5)
 		return true;
-	static const char *const words[] = {"y", "n", "yes", "no", "on", "off", "true", "false",
-					    "null"};
+	/* Only a word of the text's length can be it (a host "n0001" is compared with "false"
+	 * alone, not nine times). */
+	static const struct {
+		const char *w;
+		ptrdiff_t n;
+	} words[] = {{"y", 1}, {"n", 1}, {"yes", 3}, {"no", 2}, {"on", 2}, {"off", 3},
+		     {"true", 4}, {"false", 5}, {"null", 4}};
 	for (size_t i = 0; i < sizeof words / sizeof *words; i++)
-		if (!strcasecmp(s, words[i]))
+		if (words[i].n == p - s && !strcasecmp(s, words[i].w))
 			return false;
 	return true;
 }

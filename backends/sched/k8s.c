@@ -93,16 +93,6 @@ void k8s_scalar(Buf *b, const char *s)
 	buf_putc(b, '"');
 }
 
-/* "INDENTkey: value\n" */
-static void pair(Buf *b, const char *indent, const char *key, const char *value)
-{
-	buf_puts(b, indent);
-	k8s_scalar(b, key);
-	buf_put(b, ": ", 2);
-	k8s_scalar(b, value);
-	buf_putc(b, '\n');
-}
-
 /* The text of k8s_scalar(s), kept in a: a label value written for a run of nodes. */
 static const char *scalar_text(Arena *a, const char *s)
 {
@@ -113,7 +103,7 @@ static const char *scalar_text(Arena *a, const char *s)
 	return v;
 }
 
-/* "INDENTkey: " as pair writes it, kept in a: a key written on every node. */
+/* "INDENTkey: " of a line "INDENTkey: value\n", kept in a: a key written on every node. */
 static const char *key_text(Arena *a, const char *indent, const char *key)
 {
 	Buf b = {0};
@@ -125,10 +115,10 @@ static const char *key_text(Arena *a, const char *indent, const char *key)
 	return v;
 }
 
-/* pair's line from the kept texts of its key and value (key_text, scalar_text): the keys and
- * most values are the same node after node, and pair's two plain_ok scans of each were most of
- * node-labels.yaml's 98 M instructions at k = 64 (docs/performance.md, "Stages before emit and
- * switch writer, thirteenth session"). */
+/* "INDENTkey: value\n" from the kept texts of its key and value (key_text, scalar_text): the
+ * keys and most values are the same node after node, and two plain_ok scans a line were most
+ * of node-labels.yaml's 98 M instructions at k = 64 (docs/performance.md, "Stages before emit
+ * and switch writer, thirteenth session"). */
 static void kept_pair(Buf *b, const char *key, const char *value)
 {
 	buf_puts(b, key);
@@ -160,6 +150,7 @@ static int write_labels(Output *o, const Design *d, const SchedTree *t, Arena *a
 		fputs("# " DOMAIN_LABEL ": the node's scale-up (NVLink) domain.\n", f);
 	char row[16];
 	const char *region = scalar_text(a, label_value(a, d->site_name));
+	const char *k_name = key_text(a, "  ", "name");
 	const char *k_region = key_text(a, "    ", "topology.kubernetes.io/region");
 	const char *k_zone = key_text(a, "    ", "topology.kubernetes.io/zone");
 	const char *k_type = key_text(a, "    ", "node.kubernetes.io/instance-type");
@@ -179,7 +170,9 @@ static int write_labels(Output *o, const Design *d, const SchedTree *t, Arena *a
 	for (int n = 0; n < d->nnodes; n++) {
 		const NodeInst *ni = &d->nodes[n];
 		buf_puts(&b, "---\napiVersion: v1\nkind: Node\nmetadata:\n");
-		pair(&b, "  ", "name", object_name(a, ni->hostname));
+		buf_puts(&b, k_name);
+		k8s_scalar(&b, object_name(a, ni->hostname));
+		buf_putc(&b, '\n');
 		buf_puts(&b, "  labels:\n");
 		kept_pair(&b, k_region, region);
 		int r = d->racks[ni->rack].row;
