@@ -129,13 +129,12 @@ static bool plain_ok(const char *s)
 	for (; *p; p++)
 		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.' && *p != '/')
 			return false;
-	/* The words are five letters at most: a longer text is none of them, without nine
-	 * strcasecmp calls (k8s/node-labels.yaml asks some 115,000 times at k = 64,
-	 * docs/performance.md, "Stages before emit and switch writer, thirteenth session"). */
+	/* Only a word of the text's length can be it: a text of more than five letters is
+	 * compared with none, a host "n0001" with "false" alone, not by nine strcasecmp calls
+	 * (k8s/node-labels.yaml asked some 115,000 times at k = 64, docs/performance.md, "Stages
+	 * before emit and switch writer, thirteenth session"). */
 	if (p - s > 5)
 		return true;
-	/* Only a word of the text's length can be it (a host "n0001" is compared with "false"
-	 * alone, not nine times). */
 	static const struct {
 		const char *w;
 		ptrdiff_t n;

@@ -42,8 +42,9 @@ static void flush(FILE *f, Buf *b, bool force)
 /* What the lists share: room for the longest list's names (every node, or every switch), and
  * the last list of children made, kept with its text: a pod's spines all have the pod's
  * leaves below them, a plane's cores the same spines, so a list is mostly the one before
- * (k = 64: 3,072 lists of 32 children, 100 M instructions of slurm's 234 M made each again,
- * docs/performance.md, "Stages before emit and switch writer, thirteenth session"). */
+ * (k = 64: 3,072 lists a file, each made again, 101 M instructions of slurm's 150 M once
+ * host_cmp skipped natcmp; docs/performance.md, "Stages before emit and switch writer,
+ * thirteenth session"). */
 typedef struct Lists {
 	const char **names;
 	const int *child; /* the last children's indexes (a SchedSwitch's), or NULL */
