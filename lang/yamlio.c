@@ -125,13 +125,23 @@ static bool plain_ok(const char *s)
 {
 	if (!isalpha((unsigned char)*s))
 		return false;
-	for (const char *p = s; *p; p++)
-		if (!isalnum((unsigned char)*p) && !strchr("-_./", *p))
+	const char *p = s;
+	for (; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.' && *p != '/')
 			return false;
-	static const char *const words[] = {"y", "n", "yes", "no", "on", "off", "true", "false",
-					    "null"};
+	/* Only a word of the text's length can be it: a text of more than five letters is
+	 * compared with none, a host "n0001" with "false" alone, not by nine strcasecmp calls
+	 * (k8s/node-labels.yaml asked some 115,000 times at k = 64, docs/performance.md, "Stages
+	 * before emit and switch writer, thirteenth session"). */
+	if (p - s > 5)
+		return true;
+	static const struct {
+		const char *w;
+		ptrdiff_t n;
+	} words[] = {{"y", 1}, {"n", 1}, {"yes", 3}, {"no", 2}, {"on", 2}, {"off", 3},
+		     {"true", 4}, {"false", 5}, {"null", 4}};
 	for (size_t i = 0; i < sizeof words / sizeof *words; i++)
-		if (!strcasecmp(s, words[i]))
+		if (words[i].n == p - s && !strcasecmp(s, words[i].w))
 			return false;
 	return true;
 }

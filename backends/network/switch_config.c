@@ -212,10 +212,8 @@ typedef struct Writer {
 	int rank_state;   /* 0: not made for this fabric, 1: made, -1: names tie */
 	uint64_t *peers;  /* metadata_table's */
 	int npeers_cap;
-	ConfigDb *mdb;    /* neighbor_metadata's: a peer's fields rendered once a fabric */
 	Buf meta;
 	size_t (*meta_at)[4];
-	size_t mspan[T_COUNT][2];
 	PortText *pt;
 	int cap;
 	int *cable_of;    /* Design.links index -> Design.cables index, or -1 */
@@ -633,26 +631,27 @@ static size_t *metadata_fields(Writer *w, int sw, int j)
 	const SwitchInst *peer = &w->d->switches[sw];
 	size_t *at = w->meta_at[j];
 	if (!at[1]) {
-		ConfigDb *m = w->mdb;
+		/* The fields as ConfigDb renders an entry's (add_field: in natural order, each
+		 * "NAME":VALUE, the value by configdb_stringn), written here: through a ConfigDb of
+		 * its own, an entry, its sort and rendering, 3,300 instructions a peer
+		 * (docs/performance.md, "Stages before emit and switch writer, thirteenth
+		 * session"). */
 		char lo[20];
 		put_addr(lo, switch_plan_loopback(w->sp, j), 32);
-		configdb_entry(m, T_DEVICE_NEIGHBOR_METADATA, "", 0);
-		configdb_field_s(m, "hwsku", peer->model->sw.hwsku);
-		configdb_field_s(m, "lo_addr", lo);
-		configdb_field_s(m, "type", type_names[peer->tier]);
-		w->scratch.len = 0;
-		configdb_render_tables(m, &w->scratch, w->mspan);
-		/* the entry as rendered: "":{FIELDS} */
-		size_t off = w->mspan[T_DEVICE_NEIGHBOR_METADATA][0] + 4;
-		size_t len = w->mspan[T_DEVICE_NEIGHBOR_METADATA][1] - 5;
-		at[2] = w->meta.len;
-		configdb_string(&w->meta, peer->name);
-		buf_put(&w->meta, ":{", 2);
-		at[0] = w->meta.len;
-		at[1] = len;
-		buf_put(&w->meta, w->scratch.s + off, len);
-		buf_put(&w->meta, "}", 1);
-		at[3] = w->meta.len - at[2];
+		Buf *m = &w->meta;
+		at[2] = m->len;
+		configdb_string(m, peer->name);
+		buf_put(m, ":{", 2);
+		at[0] = m->len;
+		buf_puts(m, "\"hwsku\":");
+		configdb_string(m, peer->model->sw.hwsku);
+		buf_puts(m, ",\"lo_addr\":");
+		configdb_string(m, lo);
+		buf_puts(m, ",\"type\":");
+		configdb_string(m, type_names[peer->tier]);
+		at[1] = m->len - at[0];
+		buf_put(m, "}", 1);
+		at[3] = m->len - at[2];
 	}
 	return at;
 }
@@ -803,13 +802,27 @@ static int by_name(const void *x, const void *y)
 
 /* The fabric's switches ranked by the natural order of their names (w->rank[j]), made once a
  * fabric; false when two names are equal in that order (then ConfigDb's sort decides, as it
- * would between them). */
+ * would between them). A fabric's switches are made in their names' order as a rule
+ * ("compute-router-00001", "-00002" ...): checked first, n - 1 comparisons, and ranked as they
+ * are when it holds; the sort, 66 M instructions for the dragonfly's 16,416 names, only when it
+ * does not (docs/performance.md, "Stages before emit and switch writer, thirteenth
+ * session"). */
 static bool peer_ranks(Writer *w)
 {
 	const SwitchPlan *sp = w->sp;
 	if (w->rank_state)
 		return w->rank_state > 0;
 	int n = sp->nswitches;
+	const SwitchInst *sw = w->d->switches + sp->first;
+	int k = 1;
+	while (k < n && configdb_natcmp(sw[k - 1].name, sw[k].name) < 0)
+		k++;
+	if (k >= n) {
+		for (int j = 0; j < n; j++)
+			w->rank[j] = j;
+		w->rank_state = 1;
+		return true;
+	}
 	Named *v = xmalloc(sizeof *v * (size_t)(n + 1));
 	for (int j = 0; j < n; j++)
 		v[j] = (Named){w->d->switches[sp->first + j].name, j};
@@ -1218,15 +1231,24 @@ static void frr_conf(Writer *w, int i, const SwitchInst *s, int np)
 		peers += w->pt[k].peer_switch >= 0;
 	b->len = 0;
 	buf_reserve(b, w->last_frr);
-	buf_printf(b,
-		   "! %s: FRR configuration written by clusterc (docs/switch-configs.md)\n"
-		   "! eBGP unnumbered per RFC 7938 section 5.2: %d fabric sessions, %d host ports "
-		   "(not peered)\n"
-		   "frr defaults datacenter\n"
-		   "hostname %s\n"
-		   "log syslog informational\n"
-		   "!\n",
-		   s->name, peers, np - peers, s->name);
+	/* The fixed lines by buf_puts and the numbers by put_u32, not buf_printf: three calls
+	 * through vsnprintf a switch were 110 M instructions of the dragonfly's 1.6 G
+	 * (docs/performance.md, "Stages before emit and switch writer, thirteenth session"). */
+	size_t nname = strlen(s->name);
+	char num[12];
+	buf_puts(b, "! ");
+	buf_put(b, s->name, nname);
+	buf_puts(b, ": FRR configuration written by clusterc (docs/switch-configs.md)\n"
+		    "! eBGP unnumbered per RFC 7938 section 5.2: ");
+	buf_put(b, num, (size_t)(put_u32(num, (uint32_t)peers) - num));
+	buf_puts(b, " fabric sessions, ");
+	buf_put(b, num, (size_t)(put_u32(num, (uint32_t)(np - peers)) - num));
+	buf_puts(b, " host ports (not peered)\n"
+		    "frr defaults datacenter\n"
+		    "hostname ");
+	buf_put(b, s->name, nname);
+	buf_puts(b, "\nlog syslog informational\n"
+		    "!\n");
 	/* Unnumbered sessions find the peer's IPv6 link-local address through its router
 	 * advertisements: bgpd turns them on for interface peers, the stanza says so. */
 	const char *tl = w->t->lines.s;
@@ -1244,31 +1266,32 @@ static void frr_conf(Writer *w, int i, const SwitchInst *s, int np)
 		b->len += (size_t)(p - p0) + sizeof frr_interface_tail - 1;
 	}
 	buf_put(b, w->policy.s, w->policy.len);
-	buf_printf(b,
-		   "router bgp %u\n"
-		   " bgp router-id %s\n"
-		   " bgp bestpath as-path multipath-relax\n"
-		   " no bgp ebgp-requires-policy\n"
-		   " neighbor FABRIC peer-group\n"
-		   " neighbor FABRIC remote-as external\n",
-		   switch_plan_asn(sp, i), lo);
+	buf_puts(b, "router bgp ");
+	buf_put(b, num, (size_t)(put_u32(num, switch_plan_asn(sp, i)) - num));
+	buf_puts(b, "\n bgp router-id ");
+	buf_put(b, lo, w->lo_len);
+	buf_puts(b, "\n bgp bestpath as-path multipath-relax\n"
+		    " no bgp ebgp-requires-policy\n"
+		    " neighbor FABRIC peer-group\n"
+		    " neighbor FABRIC remote-as external\n");
 	for (int k = 0; k < np; k++)
 		if (w->pt[k].peer_switch >= 0) {
 			const size_t *h = w->t->line[k][TL_FRR_NEIGHBOR];
 			buf_put(b, tl + h[0], h[1]);
 		}
-	buf_printf(b,
-		   " !\n"
-		   " address-family ipv4 unicast\n"
-		   "  network %s/32\n"
-		   "  redistribute connected route-map ANNOUNCE\n"
-		   "  neighbor FABRIC route-map ANNOUNCE out\n"
-		   "  maximum-paths %d\n"
-		   " exit-address-family\n"
-		   "exit\n"
-		   "!\n"
-		   "end\n",
-		   lo, max_paths(w, s, np));
+	buf_puts(b, " !\n"
+		    " address-family ipv4 unicast\n"
+		    "  network ");
+	buf_put(b, lo, w->lo_len);
+	buf_puts(b, "/32\n"
+		    "  redistribute connected route-map ANNOUNCE\n"
+		    "  neighbor FABRIC route-map ANNOUNCE out\n"
+		    "  maximum-paths ");
+	buf_put(b, num, (size_t)(put_u32(num, (uint32_t)max_paths(w, s, np)) - num));
+	buf_puts(b, "\n exit-address-family\n"
+		    "exit\n"
+		    "!\n"
+		    "end\n");
 }
 
 static int write_file(Writer *w, const char *name, const char *file)
@@ -1389,8 +1412,6 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 		w.meta.len = 0;
 		w.rank = xmalloc(sizeof *w.rank * (size_t)(sp->nswitches + 1));
 		w.rank_state = 0;
-		if (!w.mdb)
-			w.mdb = configdb_new(table_names, T_COUNT);
 		fabric_policy(&w);
 		for (int i = from; i < to && !errors; i++)
 			errors += write_switch(&w, i);
@@ -1419,7 +1440,6 @@ int switch_configs_write_share(Output *o, const Design *d, int share, int nshare
 
 	buf_free(&w.small);
 	free(w.peers);
-	configdb_free(w.mdb);
 	buf_free(&w.meta);
 	buf_free(&w.policy);
 	free(w.pt);

@@ -93,13 +93,36 @@ void k8s_scalar(Buf *b, const char *s)
 	buf_putc(b, '"');
 }
 
-/* "INDENTkey: value\n" */
-static void pair(Buf *b, const char *indent, const char *key, const char *value)
+/* The text of k8s_scalar(s), kept in a: a label value written for a run of nodes. */
+static const char *scalar_text(Arena *a, const char *s)
 {
-	buf_puts(b, indent);
-	k8s_scalar(b, key);
-	buf_put(b, ": ", 2);
-	k8s_scalar(b, value);
+	Buf b = {0};
+	k8s_scalar(&b, s);
+	const char *v = arena_strndup(a, b.s, b.len);
+	buf_free(&b);
+	return v;
+}
+
+/* "INDENTkey: " of a line "INDENTkey: value\n", kept in a: a key written on every node. */
+static const char *key_text(Arena *a, const char *indent, const char *key)
+{
+	Buf b = {0};
+	buf_puts(&b, indent);
+	k8s_scalar(&b, key);
+	buf_put(&b, ": ", 2);
+	const char *v = arena_strndup(a, b.s, b.len);
+	buf_free(&b);
+	return v;
+}
+
+/* "INDENTkey: value\n" from the kept texts of its key and value (key_text, scalar_text): the
+ * keys and most values are the same node after node, and two plain_ok scans a line were most
+ * of node-labels.yaml's 98 M instructions at k = 64 (docs/performance.md, "Stages before emit
+ * and switch writer, thirteenth session"). */
+static void kept_pair(Buf *b, const char *key, const char *value)
+{
+	buf_puts(b, key);
+	buf_puts(b, value);
 	buf_putc(b, '\n');
 }
 
@@ -126,7 +149,12 @@ static int write_labels(Output *o, const Design *d, const SchedTree *t, Arena *a
 	if (t->multi_node_domains)
 		fputs("# " DOMAIN_LABEL ": the node's scale-up (NVLink) domain.\n", f);
 	char row[16];
-	const char *region = label_value(a, d->site_name);
+	const char *region = scalar_text(a, label_value(a, d->site_name));
+	const char *k_name = key_text(a, "  ", "name");
+	const char *k_region = key_text(a, "    ", "topology.kubernetes.io/region");
+	const char *k_zone = key_text(a, "    ", "topology.kubernetes.io/zone");
+	const char *k_type = key_text(a, "    ", "node.kubernetes.io/instance-type");
+	const char *k_domain = key_text(a, "    ", DOMAIN_LABEL);
 	/* Neighbouring nodes share their row, model and switches: their label values are made
 	 * once for each run of them. */
 	int last_row = -1;
@@ -136,38 +164,45 @@ static int write_labels(Output *o, const Design *d, const SchedTree *t, Arena *a
 	const char **sw_value = xmalloc(sizeof *sw_value * (size_t)(t->label_tiers + 1));
 	const char **tier = xmalloc(sizeof *tier * (size_t)(t->label_tiers + 1));
 	for (int k = 0; k < t->label_tiers; k++)
-		last_sw[k] = NULL, sw_value[k] = NULL, tier[k] = arena_printf(a, TIER_LABEL "%d", k);
+		last_sw[k] = NULL, sw_value[k] = NULL,
+		tier[k] = key_text(a, "    ", arena_printf(a, TIER_LABEL "%d", k));
 	Buf b = {0};
 	for (int n = 0; n < d->nnodes; n++) {
 		const NodeInst *ni = &d->nodes[n];
 		buf_puts(&b, "---\napiVersion: v1\nkind: Node\nmetadata:\n");
-		pair(&b, "  ", "name", object_name(a, ni->hostname));
+		buf_puts(&b, k_name);
+		k8s_scalar(&b, object_name(a, ni->hostname));
+		buf_putc(&b, '\n');
 		buf_puts(&b, "  labels:\n");
-		pair(&b, "    ", "topology.kubernetes.io/region", region);
+		kept_pair(&b, k_region, region);
 		int r = d->racks[ni->rack].row;
 		if (r != last_row || !zone) {
 			ir_row_name(r, row, sizeof row);
-			zone = label_value(a, arena_printf(a, "%s-row-%s", d->site_name, row));
+			zone = scalar_text(a, label_value(a, arena_printf(a, "%s-row-%s",
+									  d->site_name, row)));
 			last_row = r;
 		}
-		pair(&b, "    ", "topology.kubernetes.io/zone", zone);
+		kept_pair(&b, k_zone, zone);
 		if (ni->type != last_type || !type) {
-			type = label_value(a, ni->type->name);
+			type = scalar_text(a, label_value(a, ni->type->name));
 			last_type = ni->type;
 		}
-		pair(&b, "    ", "node.kubernetes.io/instance-type", type);
+		kept_pair(&b, k_type, type);
 		for (int k = 0; k < t->label_tiers; k++) {
 			const SchedSwitch *s = sched_ancestor(t, n, k);
 			if (!s)
 				continue;
 			if (s != last_sw[k] || !sw_value[k]) {
-				sw_value[k] = label_value(a, s->name);
+				sw_value[k] = scalar_text(a, label_value(a, s->name));
 				last_sw[k] = s;
 			}
-			pair(&b, "    ", tier[k], sw_value[k]);
+			kept_pair(&b, tier[k], sw_value[k]);
 		}
-		if (t->multi_node_domains)
-			pair(&b, "    ", DOMAIN_LABEL, label_value(a, d->domain_names[ni->domain]));
+		if (t->multi_node_domains) {
+			buf_puts(&b, k_domain);
+			k8s_scalar(&b, label_value(a, d->domain_names[ni->domain]));
+			buf_putc(&b, '\n');
+		}
 		layout_flush(o, f, &b, false);
 	}
 	layout_flush(o, f, &b, true);

@@ -39,21 +39,44 @@ static void flush(FILE *f, Buf *b, bool force)
 	}
 }
 
+/* What the lists share: room for the longest list's names (every node, or every switch), and
+ * the last list of children made, kept with its text: a pod's spines all have the pod's
+ * leaves below them, a plane's cores the same spines, so a list is mostly the one before
+ * (k = 64: 3,072 lists a file, each made again, 101 M instructions of slurm's 150 M once
+ * host_cmp skipped natcmp; docs/performance.md, "Stages before emit and switch writer,
+ * thirteenth session"). */
+typedef struct Lists {
+	const char **names;
+	const int *child; /* the last children's indexes (a SchedSwitch's), or NULL */
+	int nchild;
+	Buf text;         /* their hostlist */
+} Lists;
+
 /* The names of the listed children of s, or its nodes, as a hostlist. */
-static void children_list(Buf *b, const SchedTree *t, const SchedSwitch *s, const char **scratch)
+static void children_list(Buf *b, const SchedTree *t, const SchedSwitch *s, Lists *l)
 {
+	if (l->child && s->nchild > 0 && l->nchild == s->nchild &&
+	    memcmp(l->child, s->child, sizeof *s->child * (size_t)s->nchild) == 0) {
+		buf_put(b, l->text.s, l->text.len);
+		return;
+	}
 	int n = 0;
 	for (int c = 0; c < s->nchild; c++)
 		if (!t->sw[s->child[c]].omitted)
-			scratch[n++] = t->sw[s->child[c]].name;
-	hostlist_ranged(b, scratch, n);
+			l->names[n++] = t->sw[s->child[c]].name;
+	size_t at = b->len;
+	hostlist_ranged(b, l->names, n);
+	l->child = s->child;
+	l->nchild = s->nchild;
+	l->text.len = 0;
+	buf_put(&l->text, b->s + at, b->len - at);
 }
 
-static void nodes_list(Buf *b, const Design *d, const int *node, int nnode, const char **scratch)
+static void nodes_list(Buf *b, const Design *d, const int *node, int nnode, Lists *l)
 {
 	for (int i = 0; i < nnode; i++)
-		scratch[i] = d->nodes[node[i]].hostname;
-	hostlist_ranged(b, scratch, nnode);
+		l->names[i] = d->nodes[node[i]].hostname;
+	hostlist_ranged(b, l->names, nnode);
 }
 
 static const char *plural(int n)
@@ -81,7 +104,7 @@ static void explain_tree(Buf *b, const SchedTree *t)
 	}
 }
 
-static int write_tree_conf(Output *o, const Design *d, const SchedTree *t, const char **scratch)
+static int write_tree_conf(Output *o, const Design *d, const SchedTree *t, Lists *lists)
 {
 	FILE *f = output_file(o, "slurm/topology.conf");
 	if (!f)
@@ -96,28 +119,33 @@ static int write_tree_conf(Output *o, const Design *d, const SchedTree *t, const
 	if (t->fabric)
 		buf_puts(&b, "# LinkSpeed: the fabric's link speed in Gb/s (Slurm reads a relative "
 			     "number).\n");
+	Buf speed = {0}; /* " LinkSpeed=N", the same on every line: formatted once */
+	if (t->fabric)
+		buf_printf(&speed, " LinkSpeed=%.0f", t->gbps);
 	for (int i = 0; i < t->nsw; i++) {
 		const SchedSwitch *s = &t->sw[i];
 		if (s->omitted) {
 			buf_printf(&b, "# SwitchName=%s: left out, %s\n", s->name, s->omitted);
 			continue;
 		}
-		buf_printf(&b, "SwitchName=%s", s->name);
+		buf_puts(&b, "SwitchName=");
+		buf_puts(&b, s->name);
 		if (s->nnode) {
 			buf_puts(&b, " Nodes=");
-			nodes_list(&b, d, s->node, s->nnode, scratch);
+			nodes_list(&b, d, s->node, s->nnode, lists);
 		}
 		if (s->nchild) {
 			buf_puts(&b, " Switches=");
-			children_list(&b, t, s, scratch);
+			children_list(&b, t, s, lists);
 		}
 		if (t->fabric)
-			buf_printf(&b, " LinkSpeed=%.0f", t->gbps);
+			buf_put(&b, speed.s, speed.len);
 		buf_putc(&b, '\n');
 		flush(f, &b, false);
 	}
 	flush(f, &b, true);
 	buf_free(&b);
+	buf_free(&speed);
 	return output_close(o, f);
 }
 
@@ -144,7 +172,7 @@ static void explain_blocks(Buf *b, const SchedTree *t)
 	}
 }
 
-static int write_block_conf(Output *o, const Design *d, const SchedTree *t, const char **scratch)
+static int write_block_conf(Output *o, const Design *d, const SchedTree *t, Lists *lists)
 {
 	FILE *f = output_file(o, "slurm/topology-block.conf");
 	if (!f)
@@ -161,12 +189,12 @@ static int write_block_conf(Output *o, const Design *d, const SchedTree *t, cons
 		if (k->into >= 0) {
 			buf_printf(&b, "# %s is in %s: %d node%s of a %s, below the base (", k->name,
 				   t->block[k->into].name, k->nnode, plural(k->nnode), k->what);
-			nodes_list(&b, d, k->node, k->nnode, scratch);
+			nodes_list(&b, d, k->node, k->nnode, lists);
 			buf_puts(&b, ")\n");
 			continue;
 		}
 		buf_printf(&b, "BlockName=%s Nodes=", k->name);
-		nodes_list(&b, d, k->node, k->nnode, scratch);
+		nodes_list(&b, d, k->node, k->nnode, lists);
 		buf_putc(&b, '\n');
 		flush(f, &b, false);
 	}
@@ -205,7 +233,7 @@ static void yaml_scalar(Buf *b, const char *s)
 	buf_putc(b, '"');
 }
 
-static int write_yaml(Output *o, const Design *d, const SchedTree *t, const char **scratch)
+static int write_yaml(Output *o, const Design *d, const SchedTree *t, Lists *lists)
 {
 	FILE *f = output_file(o, "slurm/topology.yaml");
 	if (!f)
@@ -231,10 +259,10 @@ static int write_yaml(Output *o, const Design *d, const SchedTree *t, const char
 		yaml_scalar(&b, s->name);
 		list.len = 0;
 		if (s->nnode) {
-			nodes_list(&list, d, s->node, s->nnode, scratch);
+			nodes_list(&list, d, s->node, s->nnode, lists);
 			buf_puts(&b, "\n        nodes: ");
 		} else {
-			children_list(&list, t, s, scratch);
+			children_list(&list, t, s, lists);
 			buf_puts(&b, "\n        children: ");
 		}
 		yaml_scalar(&b, list.s ? list.s : "");
@@ -252,7 +280,7 @@ static int write_yaml(Output *o, const Design *d, const SchedTree *t, const char
 		buf_puts(&b, "      - block: ");
 		yaml_scalar(&b, k->name);
 		list.len = 0;
-		nodes_list(&list, d, k->node, k->nnode, scratch);
+		nodes_list(&list, d, k->node, k->nnode, lists);
 		buf_puts(&b, "\n        nodes: ");
 		yaml_scalar(&b, list.s ? list.s : "");
 		buf_putc(&b, '\n');
@@ -269,11 +297,11 @@ int slurm_write(Output *o, const Design *d)
 	const SchedTree *t = d->sched;
 	if (!d->elaborated || d->nnodes == 0 || !t)
 		return 0;
-	/* Room for the longest list: every node, or every switch. */
-	const char **scratch = xmalloc(sizeof(char *) * (size_t)(d->nnodes + t->nsw + 1));
-	int errors = write_tree_conf(o, d, t, scratch);
-	errors += write_block_conf(o, d, t, scratch);
-	errors += write_yaml(o, d, t, scratch);
-	free(scratch);
+	Lists l = {xmalloc(sizeof(char *) * (size_t)(d->nnodes + t->nsw + 1)), NULL, 0, {0}};
+	int errors = write_tree_conf(o, d, t, &l);
+	errors += write_block_conf(o, d, t, &l);
+	errors += write_yaml(o, d, t, &l);
+	free(l.names);
+	buf_free(&l.text);
 	return errors;
 }

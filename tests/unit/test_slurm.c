@@ -315,6 +315,68 @@ static void test_every_node_in_one_block(void)
 	}
 }
 
+/* topology.conf's "Switches=" lists: slurm.c keeps the last list of children with its text
+ * and copies it for a switch with the same children (a unit's spines, a core group's cores);
+ * each list must still be the hostlist of the switch's own listed children. On wanka (3 tiers,
+ * the other rails' leaves left out) both kinds occur: lists the same as the one before and
+ * lists that differ from it. */
+static void test_children_lists(void)
+{
+	Built *b = build("wanka.cluster", NULL);
+	if (!built_ok(b)) {
+		unit_build_done(b);
+		return;
+	}
+	const SchedTree *t = b->d.sched;
+	Arena *a = arena_new();
+	const char *base = unit_temp_dir(a, "slurm");
+	const char *out = arena_printf(a, "%s/out", base);
+	Output *o = output_open(b->p.c, out, false);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(o);
+	CU_ASSERT_EQUAL(slurm_write(o, &b->d), 0);
+	CU_ASSERT_EQUAL(output_commit(o), 0);
+	FILE *f = fopen(arena_printf(a, "%s/slurm/topology.conf", out), "rb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	Buf text = {0};
+	char chunk[65536];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_put(&text, chunk, n);
+	fclose(f);
+	const char **names = malloc(sizeof *names * (size_t)(t->nsw + 1));
+	const SchedSwitch *last = NULL;
+	int same = 0, differ = 0, checked = 0;
+	for (int i = 0; i < t->nsw && text.s; i++) {
+		const SchedSwitch *s = &t->sw[i];
+		if (s->omitted || !s->nchild)
+			continue;
+		int k = 0;
+		for (int c = 0; c < s->nchild; c++)
+			if (!t->sw[s->child[c]].omitted)
+				names[k++] = t->sw[s->child[c]].name;
+		Buf want = {0};
+		buf_puts(&want, arena_printf(a, "\nSwitchName=%s Switches=", s->name));
+		hostlist_ranged(&want, names, k);
+		buf_putc(&want, ' ');
+		CU_ASSERT_PTR_NOT_NULL(strstr(text.s, want.s));
+		checked++;
+		if (last && last->nchild == s->nchild &&
+		    !memcmp(last->child, s->child, sizeof *s->child * (size_t)s->nchild))
+			same++;
+		else if (last)
+			differ++;
+		last = s;
+		buf_free(&want);
+	}
+	CU_ASSERT_EQUAL(checked, 320 + 192); /* the spines and the cores */
+	CU_ASSERT_TRUE(same > 0 && differ > 0);
+	free(names);
+	buf_free(&text);
+	unit_remove_tree(base);
+	arena_free(a);
+	unit_build_done(b);
+}
+
 void suite_slurm(void)
 {
 	CU_pSuite s = CU_add_suite("slurm", NULL, NULL);
@@ -324,4 +386,5 @@ void suite_slurm(void)
 	CU_add_test(s, "a block per NVL72 domain", test_scale_up_blocks);
 	CU_add_test(s, "dragonfly and torus as trees", test_direct);
 	CU_add_test(s, "every node in one block, levels that nest", test_every_node_in_one_block);
+	CU_add_test(s, "Switches= lists, kept from the switch before or made", test_children_lists);
 }
