@@ -629,8 +629,15 @@ static inline char *layout_int_at(Buf *b, char *p, long long v)
 	return b->s + b->len;
 }
 /* Writes b to f and empties it once it holds 1 MiB, or whenever force (with output_put when f
- * is a stream of o's: no copy). */
-void layout_flush(Output *o, FILE *f, Buf *b, bool force);
+ * is a stream of o's: no copy). The check inline, layout_flush_out the rest: the writers of a
+ * row per cable call it each row, some 2.5 million calls at 100,000 GPUs `--emit all` that
+ * all but a few hundred do nothing (docs/performance.md, "Emitter, fifteenth pass"). */
+void layout_flush_out(Output *o, FILE *f, Buf *b, bool force);
+static inline void layout_flush(Output *o, FILE *f, Buf *b, bool force)
+{
+	if (b->len && (force || b->len >= (1u << 20)))
+		layout_flush_out(o, f, b, force);
+}
 
 int layout_units(double height);          /* a height in whole rack units, at least 1 */
 int layout_rack_units(const Design *d);    /* the rack type's height in U */

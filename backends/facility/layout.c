@@ -230,9 +230,9 @@ void layout_fixed(Buf *b, double x, int decimals)
 	put_fixed(b, x, decimals, false);
 }
 
-void layout_flush(Output *o, FILE *f, Buf *b, bool force)
+void layout_flush_out(Output *o, FILE *f, Buf *b, bool force)
 {
-	if (b->len && (force || b->len >= (1u << 20)) && !output_put(o, f, b, !force)) {
+	if (!output_put(o, f, b, !force)) {
 		fwrite(b->s, 1, b->len, f);
 		b->len = 0;
 	}
