@@ -940,6 +940,41 @@ static void test_layout(void)
 		CU_ASSERT_STRING_EQUAL(b.s, nums[i].fixed);
 		buf_free(&b);
 	}
+	/* layout_fixed_scaled is llround's x * 10^decimals without its call: the same whole number
+	 * at the halves and either side of them, where the sum x * 10^d + 0.5 would round up
+	 * 0.49999999999999994, near 2^52 and 10^12, and at values spread over the range. */
+	static const double edges[] = {0.0, -0.0, 0.5, -0.5, 1.5, 2.5, -2.5, 0.49999999999999994,
+				       -0.49999999999999994, 4503599627370495.5, 4503599627370497.0,
+				       999999999999.995, -999999999999.995, 14.045, 9.425, 1e-300};
+	static const double scale[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
+	for (int dec = 0; dec <= 6; dec++) {
+		for (size_t i = 0; i < 2 * sizeof edges / sizeof edges[0]; i++) {
+			double e = edges[i / 2], x = i % 2 ? e / scale[dec] : e;
+			double near[3] = {x, nextafter(x, INFINITY), nextafter(x, -INFINITY)};
+			for (int k = 0; k < 3 && fabs(x) < 1e12; k++) {
+				long long v = -7;
+				CU_ASSERT_TRUE(layout_fixed_scaled(near[k], dec, &v));
+				CU_ASSERT_EQUAL(v, llround(near[k] * scale[dec]));
+			}
+		}
+		uint64_t r = 88172645463325252u; /* xorshift64 (Marsaglia 2003), a fixed seed */
+		for (int i = 0; i < 20000; i++) {
+			r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+			double x = (double)(r >> 11) / 9007199254740992.0 * 2e6 - 1e6; /* -1e6 .. 1e6 */
+			if (i % 2)
+				x = (double)(int64_t)(x * 1000) / 2000; /* halves of thousandths */
+			long long v = -7;
+			CU_ASSERT_TRUE(layout_fixed_scaled(x, dec, &v));
+			CU_ASSERT_EQUAL(v, llround(x * scale[dec]));
+		}
+	}
+	long long unused;
+	CU_ASSERT_FALSE(layout_fixed_scaled(NAN, 2, &unused));
+	CU_ASSERT_FALSE(layout_fixed_scaled(INFINITY, 2, &unused));
+	CU_ASSERT_FALSE(layout_fixed_scaled(1e12, 2, &unused));
+	CU_ASSERT_FALSE(layout_fixed_scaled(-1e12, 0, &unused));
+	CU_ASSERT_FALSE(layout_fixed_scaled(1.0, 7, &unused));
+	CU_ASSERT_FALSE(layout_fixed_scaled(1.0, -1, &unused));
 	Buf b = {0};
 	layout_slug(&b, "DGX_H100");
 	buf_putc(&b, ' ');
