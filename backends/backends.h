@@ -724,6 +724,13 @@ static inline void ends_pull_text(Buf *b, const EndText *e)
 {
 	buf_put(b, e->csv + e->csv_len, e->pull_len);
 }
+/* A plain end's "DEVICE,PORT," (device_len + port_len + 2 bytes): the last two cells of its csv
+ * text, which copy both as they are. cabling.csv's label and NetBox's interfaces copy the two
+ * from there at once, not each from its own text. */
+static inline const char *ends_device_port(const EndText *e)
+{
+	return e->csv + e->csv_len - 2 - e->device_len - e->port_len;
+}
 /* ---- port_text.c: a switch port's text, kept per kind of switch and port ---------------- */
 
 /* A switch port's text by port number, its name (ir_switch_port_name) or its alias

@@ -230,14 +230,15 @@ int cabling_csv_write(Output *o, const Design *d)
 		char *p = b.s + b.len;
 		p = buf_put_at(p, id, id_len);
 		*p++ = ',';
-		if (plain) {
-			p = buf_put_at(p, a->device, a->device_len);
-			*p++ = ':';
-			p = buf_put_at(p, a->port, a->port_len);
-			p = buf_put_at(p, " - ", 3);
-			p = buf_put_at(p, z->device, z->device_len);
-			*p++ = ':';
-			p = buf_put_at(p, z->port, z->port_len);
+		if (plain) { /* "DEVICE,PORT" of each end's csv text, the comma made a colon */
+			size_t na = (size_t)a->device_len + 1 + a->port_len;
+			size_t nz = (size_t)z->device_len + 1 + z->port_len;
+			buf_put_at(p, ends_device_port(a), na);
+			p[a->device_len] = ':';
+			p = buf_put_at(p + na, " - ", 3);
+			buf_put_at(p, ends_device_port(z), nz);
+			p[z->device_len] = ':';
+			p += nz;
 		} else {
 			p = buf_put_at(p, scratch.s, scratch.len);
 		}
