@@ -623,6 +623,24 @@ static void test_text(void)
 		CU_ASSERT_EQUAL(c.len, 1 + strlen(want));
 		buf_free(&c);
 	}
+	/* Every number from -5 to 1,100, where the digits made in place (0..999) end and the call
+	 * out begins, by layout_int and layout_int_at alike. */
+	int off = 0;
+	for (long long v = -5; v <= 1100; v++) {
+		Buf c = {0};
+		char want[32];
+		snprintf(want, sizeof want, "%lld", v);
+		buf_puts(&c, "x");
+		layout_int(&c, v);
+		off += strcmp(c.s + 1, want) != 0 || c.len != 1 + strlen(want);
+		c.len = 0;
+		buf_reserve(&c, 22);
+		char *p = layout_int_at(&c, c.s, v);
+		buf_end_at(&c, p);
+		off += strcmp(c.s, want) != 0;
+		buf_free(&c);
+	}
+	CU_ASSERT_EQUAL(off, 0);
 	/* Numbers stay numbers: they are never written through text_csv_field. */
 	Buf n = {0};
 	text_fixed(&n, -3.5, 2);
