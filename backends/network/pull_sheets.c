@@ -202,11 +202,18 @@ static unsigned length_slot(const uint64_t *slot_bits, uint64_t x)
 	return h;
 }
 
+/* pull_radix's digits: 11 bits (2,048 counts a digit), six of them for a word. The words
+ * differ in their low 29 bits at k = 64, 31 at 100,000 GPUs and 39 for the 262k dragonfly:
+ * three passes over the pulls where a byte a digit took four, and four where it took five
+ * (docs/performance.md, "Emitter, fifteenth pass"). */
+enum { RADIX_BITS = 11, RADIX_DIGITS = (64 + RADIX_BITS - 1) / RADIX_BITS,
+       RADIX_MASK = (1 << RADIX_BITS) - 1 };
+
 /* Sorts all n pulls by sheet, then pull_cmp, when their places fit one word (false, nothing
  * done, otherwise): the sheet, the run, the length's rank among the distinct lengths longest
  * first (a few stocked lengths: a table of their bits), from_rack + 1 and from_u + 1, each in
- * the bits its largest value needs; then an LSD radix sort of the words a byte at a time
- * (stable), skipping the bytes every word has alike, and each run of equal words (the pulls of
+ * the bits its largest value needs; then an LSD radix sort of the words 11 bits at a time
+ * (stable), skipping the digits every word has alike, and each run of equal words (the pulls of
  * one U of one rack, most often one or a few) put in pull_cmp's order by insertion. Stable, so
  * such a run is in the order the pulls were made in, which for cables is already the cables'
  * (pull_cmp's tie-break). The same order as the sheet-by-sheet merge sort (pull_sort), which
@@ -280,24 +287,27 @@ static bool pull_radix(Pull *v, int n)
 	}
 	free(rank);
 	free(slot);
-	int digit[8], nd = 0; /* the bytes that differ somewhere, least significant first */
-	for (int d = 0; d < 8; d++)
-		if (((any ^ all) >> (8 * d)) & 0xff)
+	/* the digits that differ somewhere, least significant first */
+	int digit[RADIX_DIGITS], nd = 0;
+	for (int d = 0; d < RADIX_DIGITS; d++)
+		if (((any ^ all) >> (RADIX_BITS * d)) & RADIX_MASK)
 			digit[nd++] = d;
-	uint32_t count[8][256] = {{0}};
+	uint32_t(*count)[RADIX_MASK + 1] = calloc((size_t)(nd ? nd : 1), sizeof *count);
+	if (!count)
+		die_oom();
 	for (int i = 0; i < n; i++)
 		for (int j = 0; j < nd; j++)
-			count[j][(a[i].key >> (8 * digit[j])) & 0xff]++;
+			count[j][(a[i].key >> (RADIX_BITS * digit[j])) & RADIX_MASK]++;
 	for (int j = 0; j < nd; j++) {
 		uint32_t at = 0;
-		for (int c = 0; c < 256; c++) {
+		for (int c = 0; c <= RADIX_MASK; c++) {
 			uint32_t k = count[j][c];
 			count[j][c] = at;
 			at += k;
 		}
-		int shift = 8 * digit[j];
+		int shift = RADIX_BITS * digit[j];
 		for (int i = 0; i < n; i++)
-			b[count[j][(a[i].key >> shift) & 0xff]++] = a[i];
+			b[count[j][(a[i].key >> shift) & RADIX_MASK]++] = a[i];
 		PullRec *t = a;
 		a = b;
 		b = t;
@@ -313,6 +323,7 @@ static bool pull_radix(Pull *v, int n)
 			a[j] = x;
 		}
 	}
+	free(count);
 	Pull *tmp = xmalloc(sizeof *tmp * (size_t)(n + 1));
 	for (int i = 0; i < n; i++)
 		tmp[i] = v[a[i].i];
