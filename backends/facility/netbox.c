@@ -232,7 +232,11 @@ static int write_sites_racks(Output *o, const Design *d, Buf *b)
 		text_csv_field(b, site);
 		buf_putc(b, ',');
 		row_location(b, rk->row);
-		buf_printf(b, ",active,19,%d,%s-", units, site_slug);
+		buf_puts(b, ",active,19,"); /* printf's ",active,19,%d,%s-" without its parsing */
+		layout_int(b, units);
+		buf_putc(b, ',');
+		buf_puts(b, site_slug);
+		buf_putc(b, '-');
 		text_csv_field(b, rk->name);
 		buf_putc(b, '\n');
 	}
