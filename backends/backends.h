@@ -15,6 +15,7 @@
 #include "hash.h"
 #include "yamlio.h"
 
+#include <math.h>
 #include <stdint.h>
 
 /* ---- output.c: the output directory, atomically ------------------------------------------- */
@@ -593,23 +594,49 @@ typedef struct NumberText {
 } NumberText;
 const Buf *layout_number_kept(NumberText *c, double x, int decimals);
 void layout_fixed(Buf *b, double x, int decimals);
+/* The whole number layout_number's and layout_fixed's text of x is made from, x × 10^decimals
+ * rounded half away from zero (llround's), and true, where their text is a function of it and
+ * the places (x finite, below 10^12, 0 to 6 places); false elsewhere. A writer keeps texts by
+ * it where values that print alike differ in their bits (cabling.csv's run_m). Inline, without
+ * llround's call (some 35 instructions under callgrind): y - trunc(y) is exact for any double
+ * y, and the scaled values stay below 2^63, where the conversion truncates exactly. */
+static inline bool layout_fixed_scaled(double x, int decimals, long long *v)
+{
+	static const double scale[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
+	if (!isfinite(x) || decimals < 0 || decimals > 6 || fabs(x) >= 1e12)
+		return false;
+	double y = x * scale[decimals];
+	long long t = (long long)y;
+	double f = y - (double)t;
+	*v = t + (f >= 0.5) - (f <= -0.5);
+	return true;
+}
 void layout_int_any(Buf *b, long long v);
-/* layout_int: 0..99 (most U positions, sequence numbers, lanes, rails and planes) in place
- * here, the rest by layout_int_any. */
+/* 0 <= v < 1000 in decimal at p (room for 3 bytes): returns past it. */
+static inline char *layout_small_at(char *p, unsigned v)
+{
+	if (v < 10) {
+		*p = (char)('0' + v);
+		return p + 1;
+	}
+	if (v >= 100) {
+		*p++ = (char)('0' + v / 100);
+		v %= 100;
+	}
+	p[0] = (char)('0' + v / 10);
+	p[1] = (char)('0' + v % 10);
+	return p + 2;
+}
+/* layout_int: 0..999 (U positions, sequence numbers, lanes, rails and planes, switch ports and
+ * a node's) in place here, the rest by layout_int_any. Before, 0..99 only: 350,000 calls out
+ * at 100,000 GPUs `--emit all` for the ports of wiring.csv and clusterc.lock and the launch
+ * files' ranks (docs/performance.md, "Emitter, fifteenth pass"). */
 static inline void layout_int(Buf *b, long long v)
 {
-	if (v >= 0 && v < 100 && b->cap - b->len > 2) {
-		char *p = b->s + b->len;
-		if (v < 10) {
-			p[0] = (char)('0' + v);
-			p[1] = 0;
-			b->len += 1;
-		} else {
-			p[0] = (char)('0' + v / 10);
-			p[1] = (char)('0' + v % 10);
-			p[2] = 0;
-			b->len += 2;
-		}
+	if (v >= 0 && v < 1000 && b->cap - b->len > 3) {
+		char *p = layout_small_at(b->s + b->len, (unsigned)v);
+		*p = 0;
+		b->len = (size_t)(p - b->s);
 		return;
 	}
 	layout_int_any(b, v);
@@ -618,19 +645,22 @@ static inline void layout_int(Buf *b, long long v)
  * length is p's when it calls out): returns past it. */
 static inline char *layout_int_at(Buf *b, char *p, long long v)
 {
-	if (v >= 0 && v < 100) {
-		if (v >= 10)
-			*p++ = (char)('0' + v / 10);
-		*p++ = (char)('0' + v % 10);
-		return p;
-	}
+	if (v >= 0 && v < 1000)
+		return layout_small_at(p, (unsigned)v);
 	b->len = (size_t)(p - b->s);
 	layout_int_any(b, v);
 	return b->s + b->len;
 }
 /* Writes b to f and empties it once it holds 1 MiB, or whenever force (with output_put when f
- * is a stream of o's: no copy). */
-void layout_flush(Output *o, FILE *f, Buf *b, bool force);
+ * is a stream of o's: no copy). The check inline, layout_flush_out the rest: the writers of a
+ * row per cable call it each row, some 2.5 million calls at 100,000 GPUs `--emit all` that
+ * all but a few hundred do nothing (docs/performance.md, "Emitter, fifteenth pass"). */
+void layout_flush_out(Output *o, FILE *f, Buf *b, bool force);
+static inline void layout_flush(Output *o, FILE *f, Buf *b, bool force)
+{
+	if (b->len && (force || b->len >= (1u << 20)))
+		layout_flush_out(o, f, b, force);
+}
 
 int layout_units(double height);          /* a height in whole rack units, at least 1 */
 int layout_rack_units(const Design *d);    /* the rack type's height in U */
@@ -698,6 +728,13 @@ static inline void ends_csv_port(Buf *b, const EndText *e)
 static inline void ends_pull_text(Buf *b, const EndText *e)
 {
 	buf_put(b, e->csv + e->csv_len, e->pull_len);
+}
+/* A plain end's "DEVICE,PORT," (device_len + port_len + 2 bytes): the last two cells of its csv
+ * text, which copy both as they are. cabling.csv's label and NetBox's interfaces copy the two
+ * from there at once, not each from its own text. */
+static inline const char *ends_device_port(const EndText *e)
+{
+	return e->csv + e->csv_len - 2 - e->device_len - e->port_len;
 }
 /* ---- port_text.c: a switch port's text, kept per kind of switch and port ---------------- */
 

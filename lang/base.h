@@ -115,6 +115,21 @@ static inline void buf_end_at(Buf *b, char *p)
 	*p = '\0';
 	b->len = (size_t)(p - b->s);
 }
+/* v in decimal, at least `width` characters with `pad` before the digits (printf's "%0*llu"
+ * for '0', "%*llu" for ' '), written backwards so that they end at `end`; returns where they
+ * start. The room before end: 20 digits, or width when more. The one writer of the numbers
+ * the passes put in names and port names without printf's parsing (ir.c's put_int,
+ * elaborate.c's put_padded, wire.c's switch names). */
+static inline char *buf_digits_before(char *end, unsigned long long v, int width, char pad)
+{
+	char *p = end;
+	do
+		*--p = (char)('0' + v % 10);
+	while ((v /= 10) > 0);
+	while (end - p < width)
+		*--p = pad;
+	return p;
+}
 void buf_put_grow(Buf *b, const char *s, size_t n);
 /* buf_put, buf_puts and buf_putc copy in place when there is room and call out only to grow:
  * the backends put some hundred million small pieces into text at 100,000 GPUs

@@ -155,14 +155,17 @@ void layout_int_any(Buf *b, long long v)
 	b->len = (size_t)(e - b->s);
 }
 
+static const long long scale[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
+
 /* x rounded to `decimals` places (at most 6) without printf: these numbers fill millions of
- * CSV cells. Falls back to text_fixed beyond the range where the scaled value is exact. */
+ * CSV cells. Falls back to text_fixed beyond the range where the scaled value is exact. The
+ * text is made from layout_fixed_scaled's whole number alone (and the places). */
 static void put_fixed(Buf *b, double x, int decimals, bool trim)
 {
-	static const long long scale[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
 	if (!isfinite(x))
 		return;
-	if (decimals < 0 || decimals > 6 || fabs(x) >= 1e12) {
+	long long v;
+	if (!layout_fixed_scaled(x, decimals, &v)) {
 		size_t start = b->len;
 		text_fixed(b, x, decimals);
 		if (!trim || b->len == start || !memchr(b->s + start, '.', b->len - start))
@@ -174,7 +177,6 @@ static void put_fixed(Buf *b, double x, int decimals, bool trim)
 		b->s[b->len] = 0;
 		return;
 	}
-	long long v = llround(x * (double)scale[decimals]);
 	if (v < 0) {
 		buf_putc(b, '-');
 		v = -v;
@@ -230,9 +232,9 @@ void layout_fixed(Buf *b, double x, int decimals)
 	put_fixed(b, x, decimals, false);
 }
 
-void layout_flush(Output *o, FILE *f, Buf *b, bool force)
+void layout_flush_out(Output *o, FILE *f, Buf *b, bool force)
 {
-	if (b->len && (force || b->len >= (1u << 20)) && !output_put(o, f, b, !force)) {
+	if (!output_put(o, f, b, !force)) {
 		fwrite(b->s, 1, b->len, f);
 		b->len = 0;
 	}

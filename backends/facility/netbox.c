@@ -232,7 +232,11 @@ static int write_sites_racks(Output *o, const Design *d, Buf *b)
 		text_csv_field(b, site);
 		buf_putc(b, ',');
 		row_location(b, rk->row);
-		buf_printf(b, ",active,19,%d,%s-", units, site_slug);
+		buf_puts(b, ",active,19,"); /* printf's ",active,19,%d,%s-" without its parsing */
+		layout_int(b, units);
+		buf_putc(b, ',');
+		buf_puts(b, site_slug);
+		buf_putc(b, '-');
 		text_csv_field(b, rk->name);
 		buf_putc(b, '\n');
 	}
@@ -524,13 +528,12 @@ static int write_cables(Output *o, const Design *d, Buf *b)
 				buf_put(b, cell->s, cell->len);
 				continue;
 			}
-			/* device,port,TYPE,SPEED at a pointer after one check for room */
-			text_room(b, (size_t)x->device_len + x->port_len + 2 + cell->len);
+			/* device,port,TYPE,SPEED at a pointer after one check for room, "device,port,"
+			 * the end of the end's csv text */
+			size_t n = (size_t)x->device_len + x->port_len + 2;
+			text_room(b, n + cell->len);
 			char *p = b->s + b->len;
-			p = buf_put_at(p, x->device, x->device_len);
-			*p++ = ',';
-			p = buf_put_at(p, x->port, x->port_len);
-			*p++ = ',';
+			p = buf_put_at(p, ends_device_port(x), n);
 			p = buf_put_at(p, cell->s, cell->len);
 			buf_end_at(b, p);
 		}

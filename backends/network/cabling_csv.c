@@ -91,16 +91,28 @@ static bool repeat_same(Repeat *r, const void *k1, int k2, int k3)
 	return false;
 }
 
-/* The numbers' cells "length_m,run_m,speed_gbps," made once for each distinct three (by their
- * bits, so the same three always give the same bytes), kept in a direct-mapped table: at
- * 100,000 GPUs a few thousand distinct among 325,000 rows, in runs. A text longer than a
- * slot holds is made again each time. */
-enum { NUM_BITS = 12, NUM_TEXT = 56 };
-typedef struct NumSlot {
+/* The numbers' cells "length_m,run_m,speed_gbps," made once for each distinct three: the
+ * length and the speed by their bits, the run by the hundredths its text is made of
+ * (layout_fixed_scaled: the runs are computed, so runs that print alike mostly differ in their
+ * bits), so the same three always give the same bytes. At 100,000 GPUs 3,723 distinct among
+ * 302,752 rows, at k = 64 2,405 among 196,608. Kept in a table of up to NUM_MAX threes found
+ * by open addressing (a multiplicative hash, then linear probing, in twice as many slots),
+ * none ever evicted: each three is made once while the table has room, and again each time
+ * after that. Before, a direct-mapped table of 4,096 slots keyed by the run's bits, where
+ * threes that shared a slot evicted each other: 46,867 made at 100,000 GPUs
+ * (docs/performance.md, "Emitter, fifteenth pass"). A text longer than an entry holds, or a
+ * run that layout_fixed_scaled does not take, is made again each time. */
+enum { NUM_BITS = 13, NUM_MAX = 1 << (NUM_BITS - 1), NUM_TEXT = 52 };
+typedef struct NumEntry {
 	uint64_t k[3];
-	uint32_t len; /* 0: empty (a filled slot holds at least the three commas) */
+	uint32_t len;
 	char text[NUM_TEXT];
-} NumSlot;
+} NumEntry;
+typedef struct Numbers {
+	uint16_t *slot; /* 1 << NUM_BITS: an entry's index + 1, or 0 */
+	NumEntry *entry; /* NUM_MAX, the first n in use */
+	int n;
+} Numbers;
 
 static void numbers_text(Buf *b, double length, double run, double speed)
 {
@@ -112,30 +124,42 @@ static void numbers_text(Buf *b, double length, double run, double speed)
 	buf_putc(b, ',');
 }
 
-/* The cells' text for the three, in a slot of slots or else in scratch; its length in *n. */
-static const char *numbers(NumSlot *slots, Buf *scratch, double length, double run, double speed,
+/* The cells' text for the three, an entry's or else made in scratch; its length in *n. */
+static const char *numbers(Numbers *t, Buf *scratch, double length, double run, double speed,
 			   size_t *n)
 {
 	uint64_t k[3];
+	long long hundredths;
+	if (!layout_fixed_scaled(run, 2, &hundredths)) {
+		scratch->len = 0;
+		numbers_text(scratch, length, run, speed);
+		*n = scratch->len;
+		return scratch->s;
+	}
 	memcpy(&k[0], &length, sizeof k[0]);
-	memcpy(&k[1], &run, sizeof k[1]);
+	k[1] = (uint64_t)hundredths;
 	memcpy(&k[2], &speed, sizeof k[2]);
 	uint64_t h = k[0] * 0x9E3779B97F4A7C15u ^ k[1] * 0xC2B2AE3D27D4EB4Fu ^
 		     k[2] * 0x165667B19E3779F9u;
-	NumSlot *s = &slots[(h ^ h >> 29) >> (64 - NUM_BITS)];
-	if (s->len && s->k[0] == k[0] && s->k[1] == k[1] && s->k[2] == k[2]) {
-		*n = s->len;
-		return s->text;
+	unsigned at = (unsigned)((h ^ h >> 29) >> (64 - NUM_BITS));
+	for (; t->slot[at]; at = (at + 1) & ((1u << NUM_BITS) - 1)) {
+		const NumEntry *e = &t->entry[t->slot[at] - 1];
+		if (e->k[0] == k[0] && e->k[1] == k[1] && e->k[2] == k[2]) {
+			*n = e->len;
+			return e->text;
+		}
 	}
 	scratch->len = 0;
 	numbers_text(scratch, length, run, speed);
 	*n = scratch->len;
-	if (scratch->len > NUM_TEXT)
+	if (scratch->len > NUM_TEXT || t->n == NUM_MAX)
 		return scratch->s;
-	memcpy(s->k, k, sizeof k);
-	memcpy(s->text, scratch->s, scratch->len);
-	s->len = (uint32_t)scratch->len;
-	return s->text;
+	NumEntry *e = &t->entry[t->n++];
+	memcpy(e->k, k, sizeof k);
+	memcpy(e->text, scratch->s, scratch->len);
+	e->len = (uint32_t)scratch->len;
+	t->slot[at] = (uint16_t)t->n;
+	return e->text;
 }
 
 int cabling_csv_write(Output *o, const Design *d)
@@ -145,9 +169,9 @@ int cabling_csv_write(Output *o, const Design *d)
 		return 1;
 	const EndTable *t = ends_table(o, d);
 	const EndText *ends = t->ends;
-	size_t nslots = (size_t)1 << NUM_BITS;
-	NumSlot *slots = xmalloc(nslots * sizeof *slots);
-	memset(slots, 0, nslots * sizeof *slots);
+	Numbers nums_kept = {xmalloc(sizeof *nums_kept.slot << NUM_BITS),
+			     xmalloc(sizeof *nums_kept.entry * NUM_MAX), 0};
+	memset(nums_kept.slot, 0, sizeof *nums_kept.slot << NUM_BITS);
 	Buf b = {0}, label = {0}, site = {0}, scratch = {0};
 	Repeat medium = {0}, fabric = {0};
 	OpticCell optic_a = {0}, optic_z = {0};
@@ -179,7 +203,7 @@ int cabling_csv_write(Output *o, const Design *d)
 			buf_putc(m, ',');
 		}
 		size_t nums_len;
-		const char *nums = numbers(slots, &scratch, ir_cable_channel(d, c), c->run,
+		const char *nums = numbers(&nums_kept, &scratch, ir_cable_channel(d, c), c->run,
 					   l->speed / 1e9, &nums_len);
 		/* The label "A-device:port - Z-device:port": a plain cell when its four parts are. */
 		bool plain = a->plain && z->plain;
@@ -206,14 +230,15 @@ int cabling_csv_write(Output *o, const Design *d)
 		char *p = b.s + b.len;
 		p = buf_put_at(p, id, id_len);
 		*p++ = ',';
-		if (plain) {
-			p = buf_put_at(p, a->device, a->device_len);
-			*p++ = ':';
-			p = buf_put_at(p, a->port, a->port_len);
-			p = buf_put_at(p, " - ", 3);
-			p = buf_put_at(p, z->device, z->device_len);
-			*p++ = ':';
-			p = buf_put_at(p, z->port, z->port_len);
+		if (plain) { /* "DEVICE,PORT" of each end's csv text, the comma made a colon */
+			size_t na = (size_t)a->device_len + 1 + a->port_len;
+			size_t nz = (size_t)z->device_len + 1 + z->port_len;
+			buf_put_at(p, ends_device_port(a), na);
+			p[a->device_len] = ':';
+			p = buf_put_at(p + na, " - ", 3);
+			buf_put_at(p, ends_device_port(z), nz);
+			p[z->device_len] = ':';
+			p += nz;
 		} else {
 			p = buf_put_at(p, scratch.s, scratch.len);
 		}
@@ -268,7 +293,8 @@ int cabling_csv_write(Output *o, const Design *d)
 		layout_flush(o, f, &b, false);
 	}
 	layout_flush(o, f, &b, true);
-	free(slots);
+	free(nums_kept.slot);
+	free(nums_kept.entry);
 	buf_free(&b);
 	buf_free(&label);
 	buf_free(&site);

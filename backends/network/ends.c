@@ -15,9 +15,9 @@
  * writers copy the ids by it).
  *
  * What an end's texts share with the device's other ends is made once a device (DevText: its
- * scan, its place, the texts up to the port), and a switch port's name once a kind of switch
- * and port (port_text); an end is then two copies of each (docs/performance.md, "Emitter,
- * fourteenth pass").
+ * scan, its place, the texts up to the port), a switch port's name once a kind of switch and
+ * port (port_text) and a node port's once a node type and place (node_port); an end is then
+ * two copies of each (docs/performance.md, "Emitter, fourteenth pass" and "fifteenth pass").
  *
  * The table is in the Output's arena (output_arena: huge pages, as the design's: a fresh 4 KiB
  * page costs a fault, and the table is 48 bytes an end and some 60 of text: about 65 MB at
@@ -62,6 +62,61 @@ static DevText *dev_text(DevTexts *t, const Design *d, End e)
 	case END_EXTRA: return &t->extra[e.dev];
 	default: t->other.made = false; return &t->other;
 	}
+}
+
+/* A node port's name by its node's type and its place among the node's ports, made once a type
+ * and place: elaborate.c gives every node of a type the same ports in the same order (its
+ * NICs' ports as the type lists them), and ir.c names a node's port by those alone (its NIC,
+ * the NIC's number and port, the ports before it on NICs named alike). Before, ir_end_port
+ * each node end: 100,000 calls at 100,000 GPUs, 160 instructions each (docs/performance.md,
+ * "Emitter, fifteenth pass"). A cell holds the text and its NUL, its text_plain bits in the
+ * last byte but one and its length in the last (0: not made); a type past the first
+ * NODE_PORT_TYPES, a place past NODE_PORT_MAX or a longer name is made each time. */
+enum { NODE_PORT_TYPES = 4, NODE_PORT_MAX = 1024, NODE_PORT_CELL = 24 };
+typedef struct NodePorts {
+	const Part *type[NODE_PORT_TYPES];
+	int cap[NODE_PORT_TYPES];
+	char (*cell[NODE_PORT_TYPES])[NODE_PORT_CELL];
+} NodePorts;
+
+/* Node end e's port name (valid until text is written again), its length in *len and its
+ * text_plain bits in *kinds: kept in c, or made in text. */
+static const char *node_port(NodePorts *c, const Design *d, End e, Buf *text, size_t *len,
+			     unsigned *kinds)
+{
+	const NodeInst *n = &d->nodes[e.dev];
+	int at = e.port - n->first_port, k = 0;
+	while (k < NODE_PORT_TYPES && c->type[k] && c->type[k] != n->type)
+		k++;
+	char *cell = NULL;
+	if (k < NODE_PORT_TYPES && at >= 0 && at < NODE_PORT_MAX) {
+		if (!c->type[k])
+			c->type[k] = n->type;
+		if (at >= c->cap[k]) {
+			int cap = c->cap[k] ? 2 * c->cap[k] : 16;
+			while (cap <= at)
+				cap *= 2;
+			c->cell[k] = xrealloc(c->cell[k], sizeof *c->cell[k] * (size_t)cap);
+			memset(c->cell[k] + c->cap[k], 0, sizeof *c->cell[k] * (size_t)(cap - c->cap[k]));
+			c->cap[k] = cap;
+		}
+		cell = c->cell[k][at];
+		if (cell[NODE_PORT_CELL - 1]) {
+			*len = (unsigned char)cell[NODE_PORT_CELL - 1];
+			*kinds = (unsigned char)cell[NODE_PORT_CELL - 2];
+			return cell;
+		}
+	}
+	text->len = 0;
+	ir_end_port(text, d, e);
+	const char *port = text->s ? text->s : "";
+	*kinds = text_plain(port, len);
+	if (cell && *len > 0 && *len <= NODE_PORT_CELL - 3) {
+		memcpy(cell, port, *len + 1);
+		cell[NODE_PORT_CELL - 2] = (char)*kinds;
+		cell[NODE_PORT_CELL - 1] = (char)*len;
+	}
+	return port;
 }
 
 /* A rack's texts that start its ends' two: "ROW,RACK," (row_len bytes of "ROW,") and "RACK U",
@@ -173,6 +228,7 @@ const EndTable *ends_table(Output *o, const Design *d)
 		die_oom();
 	/* A switch port's name depends on its kind and number only: made once a kind and port. */
 	PortTextCache names = {.make = ir_switch_port_name};
+	NodePorts node_ports = {0};
 	for (int i = 0; i < d->ncables; i++) {
 		const LinkInst *l = &d->links[d->cables[i].link];
 		for (int side = 0; side < 2; side++) {
@@ -189,6 +245,8 @@ const EndTable *ends_table(Output *o, const Design *d)
 			if (e.kind == END_SWITCH) {
 				port = port_text(&names, &d->switches[e.dev], e.port, &plen,
 						 &port_kinds);
+			} else if (e.kind == END_NODE) {
+				port = node_port(&node_ports, d, e, &text, &plen, &port_kinds);
 			} else {
 				text.len = 0;
 				ir_end_port(&text, d, e);
@@ -231,7 +289,7 @@ const EndTable *ends_table(Output *o, const Design *d)
 				x->csv_rack = racks[rack].row_len;
 				continue;
 			}
-			if (port != text.s) { /* a switch's port from the names kept */
+			if (port != text.s) { /* a switch's or node's port from the names kept */
 				text.len = 0;
 				buf_put(&text, port, plen);
 			}
@@ -268,6 +326,8 @@ const EndTable *ends_table(Output *o, const Design *d)
 	free(dev.sw);
 	free(dev.extra);
 	port_text_free(&names);
+	for (int k = 0; k < NODE_PORT_TYPES; k++)
+		free(node_ports.cell[k]);
 	t->d = d;
 	t->ends = ends;
 	t->id_len = id_len;

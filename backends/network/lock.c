@@ -75,7 +75,11 @@ static void put_racks(Output *o, Buf *b, const Design *d, FILE *f)
 		const RackInst *r = &d->racks[i];
 		put_head(b, "rack", r->name, 1);
 		buf_puts(b, r->network ? "network" : "node");
-		buf_printf(b, ",,,,,%d,%d,,,,,,,,\n", r->row, r->pos);
+		buf_puts(b, ",,,,,"); /* printf's "%d" of row and pos: layout_int's digits */
+		layout_int(b, r->row);
+		buf_putc(b, ',');
+		layout_int(b, r->pos);
+		buf_puts(b, ",,,,,,,,\n");
 		layout_flush(o, f, b, false);
 	}
 	RackDevice *v;
@@ -87,7 +91,9 @@ static void put_racks(Output *o, Buf *b, const Design *d, FILE *f)
 		text_csv_field(b, v[i].model ? v[i].model->name : "");
 		buf_puts(b, ",,,");
 		text_csv_field(b, d->racks[v[i].rack].name);
-		buf_printf(b, ",,,%d,,,,,,,\n", v[i].u);
+		buf_puts(b, ",,,");
+		layout_int(b, v[i].u); /* printf's "%d": the same digits, without its parsing */
+		buf_puts(b, ",,,,,,,\n");
 		layout_flush(o, f, b, false);
 	}
 	free(v);
@@ -141,8 +147,8 @@ int lock_write(Output *o, const Design *d)
 		}
 		/* Plain ends: the row at a pointer after one check for room (each port number
 		 * through layout_int, which has room: 21 bytes each). */
-		buf_reserve(&b, 6 + id_len + tmp.len + (size_t)a->device_len + a->port_len +
-					z->device_len + z->port_len + 2 * 24 + 8);
+		text_room(&b, 6 + id_len + tmp.len + (size_t)a->device_len + a->port_len +
+				      z->device_len + z->port_len + 2 * 24 + 8);
 		char *p = b.s + b.len;
 		p = buf_put_at(p, "cable,", 6);
 		p = buf_put_at(p, id, id_len);

@@ -202,11 +202,18 @@ static unsigned length_slot(const uint64_t *slot_bits, uint64_t x)
 	return h;
 }
 
+/* pull_radix's digits: 11 bits (2,048 counts a digit), six of them for a word. The words
+ * differ in their low 29 bits at k = 64, 31 at 100,000 GPUs and 39 for the 262k dragonfly:
+ * three passes over the pulls where a byte a digit took four, and four where it took five
+ * (docs/performance.md, "Emitter, fifteenth pass"). */
+enum { RADIX_BITS = 11, RADIX_DIGITS = (64 + RADIX_BITS - 1) / RADIX_BITS,
+       RADIX_MASK = (1 << RADIX_BITS) - 1 };
+
 /* Sorts all n pulls by sheet, then pull_cmp, when their places fit one word (false, nothing
  * done, otherwise): the sheet, the run, the length's rank among the distinct lengths longest
  * first (a few stocked lengths: a table of their bits), from_rack + 1 and from_u + 1, each in
- * the bits its largest value needs; then an LSD radix sort of the words a byte at a time
- * (stable), skipping the bytes every word has alike, and each run of equal words (the pulls of
+ * the bits its largest value needs; then an LSD radix sort of the words 11 bits at a time
+ * (stable), skipping the digits every word has alike, and each run of equal words (the pulls of
  * one U of one rack, most often one or a few) put in pull_cmp's order by insertion. Stable, so
  * such a run is in the order the pulls were made in, which for cables is already the cables'
  * (pull_cmp's tie-break). The same order as the sheet-by-sheet merge sort (pull_sort), which
@@ -280,24 +287,27 @@ static bool pull_radix(Pull *v, int n)
 	}
 	free(rank);
 	free(slot);
-	int digit[8], nd = 0; /* the bytes that differ somewhere, least significant first */
-	for (int d = 0; d < 8; d++)
-		if (((any ^ all) >> (8 * d)) & 0xff)
+	/* the digits that differ somewhere, least significant first */
+	int digit[RADIX_DIGITS], nd = 0;
+	for (int d = 0; d < RADIX_DIGITS; d++)
+		if (((any ^ all) >> (RADIX_BITS * d)) & RADIX_MASK)
 			digit[nd++] = d;
-	uint32_t count[8][256] = {{0}};
+	uint32_t(*count)[RADIX_MASK + 1] = calloc((size_t)(nd ? nd : 1), sizeof *count);
+	if (!count)
+		die_oom();
 	for (int i = 0; i < n; i++)
 		for (int j = 0; j < nd; j++)
-			count[j][(a[i].key >> (8 * digit[j])) & 0xff]++;
+			count[j][(a[i].key >> (RADIX_BITS * digit[j])) & RADIX_MASK]++;
 	for (int j = 0; j < nd; j++) {
 		uint32_t at = 0;
-		for (int c = 0; c < 256; c++) {
+		for (int c = 0; c <= RADIX_MASK; c++) {
 			uint32_t k = count[j][c];
 			count[j][c] = at;
 			at += k;
 		}
-		int shift = 8 * digit[j];
+		int shift = RADIX_BITS * digit[j];
 		for (int i = 0; i < n; i++)
-			b[count[j][(a[i].key >> shift) & 0xff]++] = a[i];
+			b[count[j][(a[i].key >> shift) & RADIX_MASK]++] = a[i];
 		PullRec *t = a;
 		a = b;
 		b = t;
@@ -313,6 +323,7 @@ static bool pull_radix(Pull *v, int n)
 			a[j] = x;
 		}
 	}
+	free(count);
 	Pull *tmp = xmalloc(sizeof *tmp * (size_t)(n + 1));
 	for (int i = 0; i < n; i++)
 		tmp[i] = v[a[i].i];
@@ -546,9 +557,34 @@ typedef struct Cell {
 	Buf text;
 } Cell;
 
+/* pull-sheets.csv's "RUN,LENGTH," and pull-sheets.md's "RUN | LENGTH | PART | " for a run of
+ * rows of one run, length (by its bits) and part (the md's): one copy a row where there were
+ * two and three, and the length's and part's kept texts asked only when it changes
+ * (docs/performance.md, "Emitter, fifteenth pass"). */
+typedef struct RunCell {
+	int run;
+	uint64_t bits;
+	const char *part;
+	bool set;
+	Buf text;
+} RunCell;
+
+/* Whether c holds the text of run, the length's bits and part; if not, it is emptied for them. */
+static bool run_cell_same(RunCell *c, int run, double length, const char *part)
+{
+	uint64_t bits;
+	memcpy(&bits, &length, sizeof bits);
+	if (c->set && c->run == run && c->bits == bits && c->part == part)
+		return true;
+	c->set = true, c->run = run, c->bits = bits, c->part = part;
+	c->text.len = 0;
+	return false;
+}
+
 typedef struct Cells {
 	Cell part, parts, fabric; /* pull-sheets.csv's (part: a trunk's row) */
 	Cell md_part;             /* pull-sheets.md's */
+	RunCell run, md_run;      /* "RUN,LENGTH," and the md's "RUN | LENGTH | PART | " */
 	NumberText length, md_length; /* the csv's, the md's: 2 places (a sheet's runs are
 					 * longest first, so lengths come in runs) */
 	Buf name; /* a trunk's name (pull_id), made for its row */
@@ -587,6 +623,8 @@ static void cells_free(Cells *c)
 		buf_free(&all[i]->text);
 	buf_free(&c->length.text);
 	buf_free(&c->md_length.text);
+	buf_free(&c->run.text);
+	buf_free(&c->md_run.text);
 	buf_free(&c->name);
 }
 
@@ -608,16 +646,21 @@ static void csv_trunk_row(Buf *b, const Design *d, const Pull *p, Cells *cells)
 static void csv_row(Buf *b, const Design *d, const EndTable *et, const Pull *p, const Seq *seq,
 		    const Buf *cell, Cells *cells)
 {
-	const Buf *len = layout_number_kept(&cells->length, p->length, 2);
+	RunCell *rl = &cells->run; /* "RUN,LENGTH," */
+	if (!run_cell_same(rl, p->run, p->length, NULL)) {
+		buf_put(&rl->text, runs[p->run].name, runs[p->run].len);
+		buf_putc(&rl->text, ',');
+		const Buf *len = layout_number_kept(&cells->length, p->length, 2);
+		buf_put(&rl->text, len->s, len->len);
+		buf_putc(&rl->text, ',');
+	}
 	bool trunk = p->what == PULL_TRUNK;
 	size_t id_len, head_len;
 	const char *id = pull_id(&cells->name, d, et, p, p->cable, &id_len);
 	const char *head = trunk ? id : pull_id(&cells->name, d, et, p, p->head, &head_len);
 	if (trunk)
 		head_len = id_len; /* a trunk's head is itself */
-	const char *run = runs[p->run].name;
-	size_t run_len = runs[p->run].len;
-	text_room(b, cell->len + seq_len(seq) + id_len + head_len + run_len + len->len + 5);
+	text_room(b, cell->len + seq_len(seq) + id_len + head_len + rl->text.len + 3);
 	char *q = b->s + b->len;
 	q = buf_put_at(q, cell->s, cell->len);
 	q = buf_put_at(q, seq->text + seq->at, seq_len(seq));
@@ -626,10 +669,7 @@ static void csv_row(Buf *b, const Design *d, const EndTable *et, const Pull *p, 
 	*q++ = ',';
 	q = buf_put_at(q, head, head_len);
 	*q++ = ',';
-	q = buf_put_at(q, run, run_len);
-	*q++ = ',';
-	q = buf_put_at(q, len->s, len->len);
-	*q++ = ',';
+	q = buf_put_at(q, rl->text.s, rl->text.len);
 	buf_end_at(b, q);
 	if (trunk) {
 		csv_trunk_row(b, d, p, cells);
@@ -767,6 +807,24 @@ static void md_totals(Buf *b, const Design *d, const Pull *v, int n)
 	free(t);
 }
 
+/* pull-sheets.md's "RUN | LENGTH | PART | " for a row of run `run`, length `length` and part
+ * named `part` (a design's string: the same name, the same pointer). */
+static const Buf *md_run_cell(Cells *cells, int run, double length, const char *part)
+{
+	RunCell *c = &cells->md_run;
+	if (run_cell_same(c, run, length, part))
+		return &c->text;
+	const Buf *len = layout_number_kept(&cells->md_length, length, 2);
+	const Buf *cell = cell_text(&cells->md_part, part, true);
+	buf_put(&c->text, runs[run].name, runs[run].len);
+	buf_put(&c->text, " | ", 3);
+	buf_put(&c->text, len->s, len->len);
+	buf_put(&c->text, " | ", 3);
+	buf_put(&c->text, cell->s, cell->len);
+	buf_put(&c->text, " | ", 3);
+	return &c->text;
+}
+
 static void md_sheet(Output *o, FILE *f, Buf *b, const Design *d, const EndTable *et,
 		     const Pull *v, int n, Buf *sheet, Buf *text, Buf *text2, Cells *cells)
 {
@@ -780,10 +838,7 @@ static void md_sheet(Output *o, FILE *f, Buf *b, const Design *d, const EndTable
 	seq_start(&seq);
 	for (int i = 0; i < n; i++, seq_next(&seq)) {
 		const Pull *p = &v[i];
-		const Buf *len = layout_number_kept(&cells->md_length, p->length, 2);
-		const Buf *part = cell_text(&cells->md_part, part_name(pull_part(d, p)), true);
-		const char *run = runs[p->run].name;
-		size_t run_len = runs[p->run].len;
+		const Buf *rlp = md_run_cell(cells, p->run, p->length, part_name(pull_part(d, p)));
 		const char *num = seq.text + seq.at;
 		size_t num_len = seq_len(&seq);
 		const EndText *a = p->what == PULL_CABLE ? &et->ends[2 * (size_t)p->cable] : NULL;
@@ -793,15 +848,13 @@ static void md_sheet(Output *o, FILE *f, Buf *b, const Design *d, const EndTable
 		const char *id = pull_id(&cells->name, d, et, p, p->cable, &id_len);
 		/* "| N | ID | RUN | LENGTH | PART | " and plain ends at a pointer after one check
 		 * for room */
-		text_room(b, num_len + id_len + run_len + len->len + part->len +
-				     (plain ? a->pull_len + a[1].pull_len : 0) + 32);
+		text_room(b, num_len + id_len + rlp->len + (plain ? a->pull_len + a[1].pull_len : 0) +
+				     32);
 		char *q = b->s + b->len;
 		q = buf_put_at(q, "| ", 2);
 		q = text_pipe_cell_at(q, num, num_len);
 		q = text_pipe_cell_at(q, id, id_len);
-		q = text_pipe_cell_at(q, run, run_len);
-		q = text_pipe_cell_at(q, len->s, len->len);
-		q = text_pipe_cell_at(q, part->s, part->len);
+		q = buf_put_at(q, rlp->s, rlp->len);
 		if (plain) {
 			q = text_pipe_cell_at(q, a->csv + a->csv_len, a->pull_len);
 			q = buf_put_at(q, a[1].csv + a[1].csv_len, a[1].pull_len);

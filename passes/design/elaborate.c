@@ -38,14 +38,9 @@ static void letters(int n, char *buf, size_t size, bool lower)
  * such a v, without parsing a format for each of 100,000 names. */
 static void put_padded(Buf *b, long v, int width, char pad)
 {
-	char tmp[64];
-	int n = 64;
-	do
-		tmp[--n] = (char)('0' + v % 10);
-	while ((v /= 10) > 0);
-	while (64 - n < width)
-		tmp[--n] = pad;
-	buf_put(b, tmp + n, (size_t)(64 - n));
+	char tmp[64]; /* width <= 32: put_number */
+	const char *p = buf_digits_before(tmp + sizeof tmp, (unsigned long)v, width, pad);
+	buf_put(b, p, (size_t)(tmp + sizeof tmp - p));
 }
 
 static void put_number(Buf *b, long v, const char *spec, size_t slen)

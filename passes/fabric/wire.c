@@ -20,19 +20,6 @@ int wire_name_width(int n)
 	return w;
 }
 
-/* The decimal digits of v > 0 at the end of tmp[16], at least `width` (zeros before):
- * printf's "%0*d". Returns where they start. */
-static char *digits(char tmp[16], int v, int width)
-{
-	char *p = tmp + 16;
-	do
-		*--p = (char)('0' + v % 10);
-	while ((v /= 10) > 0 && p > tmp);
-	while (p > tmp && tmp + 16 - p < width)
-		*--p = '0';
-	return p;
-}
-
 /* FABRIC[-pPLANE]-TIER-NNN (-pPLANE when `planed`), the digits NNN at least `width`: the
  * text of arena_printf's "%s-p%d-%s-%0*d" and "%s-%s-%0*d" without printf's parsing (1,400
  * instructions a switch under callgrind: 24 M for the dragonfly's 16,416 switches). */
@@ -42,9 +29,9 @@ static char *switch_name(Arena *a, const char *fabric, bool planed, int plane, c
 	if (number <= 0 || (planed && plane <= 0) || width > 15)
 		return planed ? arena_printf(a, "%s-p%d-%s-%0*d", fabric, plane, tier, width, number)
 			      : arena_printf(a, "%s-%s-%0*d", fabric, tier, width, number);
-	char pt[16], nt[16];
-	const char *p = planed ? digits(pt, plane, 0) : NULL;
-	const char *n = digits(nt, number, width);
+	char pt[16], nt[16]; /* the digits of plane and number > 0 (10 at most), width <= 15 */
+	const char *p = planed ? buf_digits_before(pt + 16, (unsigned)plane, 0, '0') : NULL;
+	const char *n = buf_digits_before(nt + 16, (unsigned)number, width, '0');
 	size_t lf = strlen(fabric), lt = strlen(tier), lp = p ? (size_t)(pt + 16 - p) : 0;
 	size_t ln = (size_t)(nt + 16 - n);
 	char *s = arena_alloc(a, lf + (p ? 2 + lp : 0) + 1 + lt + 1 + ln + 1), *w = s;

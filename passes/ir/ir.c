@@ -39,11 +39,8 @@
 static void put_int(Buf *b, long long v)
 {
 	char tmp[24];
-	int n = 24;
-	do
-		tmp[--n] = (char)('0' + v % 10);
-	while ((v /= 10) > 0 && n > 1);
-	buf_put(b, tmp + n, (size_t)(24 - n));
+	const char *p = buf_digits_before(tmp + sizeof tmp, (unsigned long long)v, 0, '0');
+	buf_put(b, p, (size_t)(tmp + sizeof tmp - p));
 }
 
 void ir_row_name(int row, char *buf, size_t size)

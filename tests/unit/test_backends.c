@@ -623,6 +623,24 @@ static void test_text(void)
 		CU_ASSERT_EQUAL(c.len, 1 + strlen(want));
 		buf_free(&c);
 	}
+	/* Every number from -5 to 1,100, where the digits made in place (0..999) end and the call
+	 * out begins, by layout_int and layout_int_at alike. */
+	int off = 0;
+	for (long long v = -5; v <= 1100; v++) {
+		Buf c = {0};
+		char want[32];
+		snprintf(want, sizeof want, "%lld", v);
+		buf_puts(&c, "x");
+		layout_int(&c, v);
+		off += strcmp(c.s + 1, want) != 0 || c.len != 1 + strlen(want);
+		c.len = 0;
+		buf_reserve(&c, 22);
+		char *p = layout_int_at(&c, c.s, v);
+		buf_end_at(&c, p);
+		off += strcmp(c.s, want) != 0;
+		buf_free(&c);
+	}
+	CU_ASSERT_EQUAL(off, 0);
 	/* Numbers stay numbers: they are never written through text_csv_field. */
 	Buf n = {0};
 	text_fixed(&n, -3.5, 2);
@@ -720,6 +738,11 @@ static void test_ends_table(void)
 			text_csv_field(&want, port.s);
 			buf_putc(&want, ',');
 			wrong += x->csv_len != want.len || memcmp(x->csv, want.s, want.len) != 0;
+			if (x->plain) { /* its "DEVICE,PORT," */
+				want.len = 0;
+				buf_printf(&want, "%s,%s,", x->device, port.s);
+				wrong += memcmp(ends_device_port(x), want.s, want.len) != 0;
+			}
 			want.len = 0;
 			pull_end_text(&want, &d, e);
 			wrong += x->pull_len != want.len ||
@@ -940,6 +963,41 @@ static void test_layout(void)
 		CU_ASSERT_STRING_EQUAL(b.s, nums[i].fixed);
 		buf_free(&b);
 	}
+	/* layout_fixed_scaled is llround's x * 10^decimals without its call: the same whole number
+	 * at the halves and either side of them, where the sum x * 10^d + 0.5 would round up
+	 * 0.49999999999999994, near 2^52 and 10^12, and at values spread over the range. */
+	static const double edges[] = {0.0, -0.0, 0.5, -0.5, 1.5, 2.5, -2.5, 0.49999999999999994,
+				       -0.49999999999999994, 4503599627370495.5, 4503599627370497.0,
+				       999999999999.995, -999999999999.995, 14.045, 9.425, 1e-300};
+	static const double scale[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
+	for (int dec = 0; dec <= 6; dec++) {
+		for (size_t i = 0; i < 2 * sizeof edges / sizeof edges[0]; i++) {
+			double e = edges[i / 2], x = i % 2 ? e / scale[dec] : e;
+			double near[3] = {x, nextafter(x, INFINITY), nextafter(x, -INFINITY)};
+			for (int k = 0; k < 3 && fabs(x) < 1e12; k++) {
+				long long v = -7;
+				CU_ASSERT_TRUE(layout_fixed_scaled(near[k], dec, &v));
+				CU_ASSERT_EQUAL(v, llround(near[k] * scale[dec]));
+			}
+		}
+		uint64_t r = 88172645463325252u; /* xorshift64 (Marsaglia 2003), a fixed seed */
+		for (int i = 0; i < 20000; i++) {
+			r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+			double x = (double)(r >> 11) / 9007199254740992.0 * 2e6 - 1e6; /* -1e6 .. 1e6 */
+			if (i % 2)
+				x = (double)(int64_t)(x * 1000) / 2000; /* halves of thousandths */
+			long long v = -7;
+			CU_ASSERT_TRUE(layout_fixed_scaled(x, dec, &v));
+			CU_ASSERT_EQUAL(v, llround(x * scale[dec]));
+		}
+	}
+	long long unused;
+	CU_ASSERT_FALSE(layout_fixed_scaled(NAN, 2, &unused));
+	CU_ASSERT_FALSE(layout_fixed_scaled(INFINITY, 2, &unused));
+	CU_ASSERT_FALSE(layout_fixed_scaled(1e12, 2, &unused));
+	CU_ASSERT_FALSE(layout_fixed_scaled(-1e12, 0, &unused));
+	CU_ASSERT_FALSE(layout_fixed_scaled(1.0, 7, &unused));
+	CU_ASSERT_FALSE(layout_fixed_scaled(1.0, -1, &unused));
 	Buf b = {0};
 	layout_slug(&b, "DGX_H100");
 	buf_putc(&b, ' ');
