@@ -270,6 +270,9 @@ int place_network_racks(Design *d)
 		}
 	}
 	free(spec);
+	/* Set before the network groups are packed: a switch too big for its rack returns early
+	 * with a violation, and elaborate still sizes its racks by this count. */
+	d->node_racks = (int)d->t.racks;
 	d->network_racks = 0;
 	d->racks_for_cables = 0;
 	for (int i = 0; i < d->nnetgroups; i++) {
@@ -281,7 +284,7 @@ int place_network_racks(Design *d)
 		if (too_big) {
 			const FabricInst *f = &d->fabrics[g->fabric];
 			d->vsource = VS_FABRIC, d->vfabric = g->fabric;
-			design_violation(d, f->decl->name_loc, 1, d->rack->name_loc, "the rack type",
+			design_violation(d, f->decl->name_loc, 1, d->net_rack->name_loc, "the network rack type",
 					 "a switch or device of fabric '%s' does not fit network rack '%s' "
 					 "(height, power with its optics, or cables)",
 					 f->decl->name, d->net_rack->name);
@@ -289,7 +292,6 @@ int place_network_racks(Design *d)
 		}
 		d->network_racks += g->racks;
 	}
-	d->node_racks = (int)d->t.racks;
 	d->t.racks += d->network_racks;
 
 	const Value *floor_v = field_value(d->site, FLD_SITE_FLOOR);
