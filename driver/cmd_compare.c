@@ -285,7 +285,10 @@ static void worker_main(const Options *o, const char *path, const Job *jobs, int
 	/* tests/compare.sh: the worker handed row N is killed as it begins it (the rows handed
 	 * to it after N must reach another worker) */
 	const char *kill_at = getenv("CLUSTERC_TEST_KILL_ROW");
-	int kill_row = kill_at ? atoi(kill_at) : -1;
+	char *kill_end = NULL;
+	long kill_row = kill_at && *kill_at ? strtol(kill_at, &kill_end, 10) : -1;
+	if (kill_end && (*kill_end || kill_row < 0))
+		kill_row = -1; /* not a whole row number: unset */
 	Buf out = {0};
 	int i;
 	while (read_all(cmd, &i, sizeof i)) {
@@ -396,7 +399,7 @@ static void reap_workers(void)
 
 /* Builds every job, at most `width` at once, and leaves each one's text in jobs[i].out and a
  * status in jobs[i].wstatus (as an exit 0 when the row came, else the worker's end); with `c`,
- * each row that came is read into its job (row_parse) as it comes. Returns -1 when a process
+ * each row that came is read into its job (row_parse, which frees the text) as it comes. Returns -1 when a process
  * cannot be started. */
 static int run_jobs(const Options *o, const char *path, Job *jobs, int n, int width, Ctx *c)
 {
@@ -600,7 +603,6 @@ static void json_diags(Ctx *c)
 	child_errors = child_warnings = 0;
 }
 
-/* The row a child sent, or one saying why there is none. */
 /* Reads what job j's worker sent (its JSON) into j: the row, its currency and diagnostics,
  * copied into c's arena; the text is freed. */
 static void row_parse(Ctx *c, Job *j)
