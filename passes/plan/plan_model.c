@@ -1426,6 +1426,15 @@ void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanL
 	}
 	out->act = wd * dl.act + wm * ml.act;
 	out->work = fmax(dl.work, ml.work);
+	/* Selective recomputation by module: the larger layer's discarded tensors, back for its
+	 * backward (plan_act_memory), as many bytes as they saved (net of FP8's one-byte copies). */
+	double tok = (double)c->micro * m->seq / c->cp, rc_d = 0, rc_m = 0, f8;
+	bool fp8 = hw->elem_bytes < 2;
+	if (nd > 0)
+		rc_d = rc_module_bytes(m, c, false, &f8) - (fp8 ? f8 : 0);
+	if (nm > 0)
+		rc_m = rc_module_bytes(m, c, true, &f8) - (fp8 ? f8 : 0);
+	out->rc_work = tok * fmax(rc_d, rc_m);
 	/* The output layer and the loss on the last stage: its matmul forward and backward (BF16)
 	 * and the FP32 logits it keeps (4·tokens·V/t bytes, written and read twice). */
 	double tokens = (double)c->micro * m->seq / c->cp;
