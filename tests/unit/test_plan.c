@@ -1233,7 +1233,8 @@ static void test_accuracy(void)
 	 * collectives hid layer by layer, which lets Llama 3's fit row plan as it ran); the held-out
 	 * ones within 10.8 % (10.64 %: the fourteen MoE rows, -1.0 to +142 %, an open gap of the
 	 * model, MB_MOE above, raise it from 4.86 %; 10.68 % before the recomputed modules' working
-	 * set (plan_act_memory) moved DeepSeek-V3's example from -5.4 to -2.0 %; 10.70 % after the backward's multiplies took
+	 * set (plan_act_memory) moved DeepSeek-V3's example from -5.4 to -2.0 %; 10.70 % after the
+	 * backward's multiplies took
 	 * their own shapes, gemm_passes, which makes Blackwell's MoE rows 0.2-0.9 points faster and
 	 * moves no dense row; 10.63 % after DeepSeek-V3's rows and example recomputed the modules
 	 * their recipes and report name, recompute_modules, MB_DSV3_RC; 10.65 % at the start of the
@@ -2155,7 +2156,9 @@ static void test_recompute_modules(void)
 	CU_ASSERT(none.rc_work == 0);
 	PlanLayer ln0 = ln;
 	ln0.rc_work = 0;
-	CLOSE(plan_act_memory(&k, &ln, 2, 1) - plan_act_memory(&k, &ln0, 2, 1), ln.rc_work, 1e-12);
+	double with_rc = plan_act_memory(&k, &ln, 2, 1);
+	double without_rc = plan_act_memory(&k, &ln0, 2, 1);
+	CLOSE(with_rc - without_rc, ln.rc_work, 1e-12);
 	/* EP overlap, which the example's plan takes, not with `moe` recomputed nor with full
 	 * recomputation (Megatron-Core's TransformerConfig at 002526d asserts both away).
 	 * Asked for (on only), it is still off there. */
@@ -2203,7 +2206,8 @@ static void test_recompute_module_costs(void)
 		     .per_node = 8, .domain = 8, .su_bw = 1e11, .net_bw = 1e10, .su_eff = 0.8,
 		     .net_eff = 0.8, .tree = true};
 	double B = hw.hbm_bw * 0.8;
-#define G(b, mm, n, k) ((b) * 2.0 * (mm) * (n) * (k) / (hw.peak * plan_matmul_efficiency(&hw, mm, n, k)))
+#define G(b, mm, n, k) \
+	((b) * 2.0 * (mm) * (n) * (k) / (hw.peak * plan_matmul_efficiency(&hw, mm, n, k)))
 	double shared = G(1, 4, 8, 8) + G(1, 4, 8, 4) + 2.0 * 4 * 6 * 4 / B;
 	double perm = plan_moe_permute_bytes(&m, &c) / B;
 	CU_ASSERT(perm > 0);
