@@ -202,6 +202,14 @@ def check_args(path, plan):
     if ({"moe_act", "layernorm"} & set(mods)) and "--fp8-format" in a and \
             a.get("--fp8-recipe", "delayed") == "delayed":
         fail(f"{path}: --recompute-modules moe_act or layernorm under FP8 delayed scaling")
+    # TransformerConfig.__post_init__ (transformer_config.py at 002526d) with
+    # overlap_moe_expert_parallel_comm: "disable moe in recompute_modules", and no
+    # recompute_method ("recompute_method must be None"), full recomputation's included.
+    if "--overlap-moe-expert-parallel-comm" in a:
+        if "moe" in mods:
+            fail(f"{path}: --overlap-moe-expert-parallel-comm with --recompute-modules moe")
+        if "--recompute-method" in a:
+            fail(f"{path}: --overlap-moe-expert-parallel-comm with --recompute-method")
     # What the declared model needs.
     need = {"--num-layers": m["layers"], "--hidden-size": m["hidden"],
             "--num-attention-heads": m["heads"], "--seq-length": m["seq"],

@@ -326,16 +326,18 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 	if (c->sp)
 		fprintf(f, "--sequence-parallel\n");
 	fprintf(f, "--micro-batch-size %d\n--global-batch-size %d\n", c->micro, c->batch);
-	if (c->recompute == RC_SELECTIVE)
+	if (c->recompute == RC_SELECTIVE) {
 		fprintf(f, "--recompute-granularity selective\n");
-	/* The workload's recompute_modules: --recompute-modules, nargs='*' (Megatron-LM's
-	 * TransformerConfig.recompute_modules, default ["core_attn"]), in the family's order. */
-	if (c->recompute == RC_SELECTIVE && c->rc_modules) {
-		fprintf(f, "--recompute-modules");
-		for (int j = 0; j < RCM_COUNT; j++)
-			if (c->rc_modules & (1u << j))
-				fprintf(f, " %s", enum_RECOMPUTE_MODULE.words[j]);
-		fprintf(f, "\n");
+		/* The workload's recompute_modules: --recompute-modules, nargs='*' (Megatron-LM's
+		 * TransformerConfig.recompute_modules, default ["core_attn"]), in the family's
+		 * order. */
+		if (c->rc_modules) {
+			fprintf(f, "--recompute-modules");
+			for (int j = 0; j < RCM_COUNT; j++)
+				if (c->rc_modules & (1u << j))
+					fprintf(f, " %s", enum_RECOMPUTE_MODULE.words[j]);
+			fprintf(f, "\n");
+		}
 	}
 	else if (c->recompute == RC_FULL && c->rc_layers > 0)
 		fprintf(f, "--recompute-granularity full\n--recompute-method block\n"

@@ -383,7 +383,8 @@ static const char *rc_modules_conflict(const Decl *w, const PlanModel *m, const 
 		return NULL;
 	*at = rm->loc;
 	if (rm->n == 0)
-		return "recompute_modules lists no module (leave it out, or set recompute = none)";
+		return "recompute_modules lists no module: list at least one module; without the "
+		       "field selective recomputes core_attn";
 	if (!sp->recompute) {
 		*at = field_loc(w, FLD_WORKLOAD_RECOMPUTE);
 		return "recompute_modules are the submodules of selective recomputation, which "

@@ -19,6 +19,7 @@ typedef struct PlanLayer {
 	double tp, cp, ep;       /* s of exposed communication, forward + backward (+ recompute) */
 	double act;              /* bytes kept from forward to backward */
 	double work;             /* bytes of one layer's full activations (recompute working set) */
+	double rc_work;          /* bytes the recompute modules bring back at a layer's backward */
 	double out_time;         /* s: the output layer and loss, forward + backward (last stage) */
 	double out_mem;          /* bytes: its logits (fp32) */
 	double pp_bytes;         /* bytes sent to the next stage per micro-batch */
@@ -116,7 +117,12 @@ double plan_state_memory(const PlanModel *m, const PlanConfig *c, double dense, 
  * on the first stages (plan_inflight_layers), or `inflight_last` on the last with the FP32
  * logits of the micro-batch in its output layer (plan_last_inflight_layers; without a
  * pipeline both are the model's layers, so the logits add). Full recomputation's working
- * layer on either. Inline: the search's innermost loop calls it for every plan. */
+ * layer on either, and selective recomputation's by module its modules' tensors of one layer
+ * (l->rc_work): Megatron-Core runs each module under tensor_parallel.checkpoint or
+ * CheckpointWithoutOutput (megatron/core/tensor_parallel/random.py), which frees the module's
+ * tensors after its forward and recomputes them at the start of that layer's backward, so
+ * they exist again, for one layer at a time, while its backward runs. Inline: the search's
+ * innermost loop calls it for every plan. */
 static inline double plan_act_memory(const PlanConfig *c, const PlanLayer *l, double inflight,
 				     double inflight_last)
 {
@@ -124,7 +130,7 @@ static inline double plan_act_memory(const PlanConfig *c, const PlanLayer *l, do
 	/* Offloaded layers' activations leave HBM but for one layer's double buffer (the copy
 	 * being written out, or the next layer's prefetched back; plan_offload). */
 	double off = c->offload > 1 ? (c->offload - 1) * l->act : 0;
-	return (first > last ? first : last) - off + (c->recompute == RC_FULL ? l->work : 0);
+	return (first > last ? first : last) - off + (c->recompute == RC_FULL ? l->work : l->rc_work);
 }
 void plan_cost(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const PlanLayer *l,
 	       double dense, double expert, PlanCost *out);

@@ -1426,6 +1426,15 @@ void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanL
 	}
 	out->act = wd * dl.act + wm * ml.act;
 	out->work = fmax(dl.work, ml.work);
+	/* Selective recomputation by module: the larger layer's discarded tensors, back for its
+	 * backward (plan_act_memory), as many bytes as they saved (net of FP8's one-byte copies). */
+	double tok = (double)c->micro * m->seq / c->cp, rc_d = 0, rc_m = 0, f8;
+	bool fp8 = hw->elem_bytes < 2;
+	if (nd > 0)
+		rc_d = rc_module_bytes(m, c, false, &f8) - (fp8 ? f8 : 0);
+	if (nm > 0)
+		rc_m = rc_module_bytes(m, c, true, &f8) - (fp8 ? f8 : 0);
+	out->rc_work = tok * fmax(rc_d, rc_m);
 	/* The output layer and the loss on the last stage: its matmul forward and backward (BF16)
 	 * and the FP32 logits it keeps (4·tokens·V/t bytes, written and read twice). */
 	double tokens = (double)c->micro * m->seq / c->cp;
@@ -1608,8 +1617,16 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	 * each micro-batch in turn): the last with its layers and the output layer and loss, a
 	 * middle one, or the first. `stage` is the slowest stage's layers. */
 	/* EP overlap: the all-to-all of one micro-batch under another's compute (DeepSeek-V3's
-	 * DualPipe, DeepSeek-AI 2024 §3.2.1; Megatron-Core's overlapped MoE dispatch). */
-	unsigned oep = l->ep > 0 ? c->overlap_ep : 1u;
+	 * DualPipe, DeepSeek-AI 2024 §3.2.1; Megatron-Core's overlapped MoE dispatch). Not where
+	 * Megatron-Core rejects --overlap-moe-expert-parallel-comm (TransformerConfig.__post_init__,
+	 * megatron/core/transformer/transformer_config.py at 002526d): `moe` among the recomputed
+	 * modules ("disable moe in recompute_modules when enabling
+	 * overlap_moe_expert_parallel_comm"), and full recomputation with a --recompute-method,
+	 * which write_args always gives ("recompute_method must be None with
+	 * overlap_moe_expert_parallel_comm full recompute"). */
+	bool ep_ok = l->ep > 0 && c->recompute != RC_FULL &&
+		     !(plan_rc_modules(c) & (1u << RCM_MOE));
+	unsigned oep = ep_ok ? c->overlap_ep : 1u;
 	o->overlap_ep = overlap_on(oep, l->ep, busy);
 	double ep = exposed(l->ep, busy, o->overlap_ep);
 	double per_layer = l->fwd + l->bwd + l->re + tp + l->cp + ep;
