@@ -166,6 +166,7 @@ void report_finance_md(Buf *b, const Design *d);
 /* report.json's "facility" object (docs/reports.md); the "Facility" section of report.md and
  * report.html: the PUE and its parts, the power chain, the cooling plant, heat reuse. */
 Json *report_facility_json(const Design *d);
+Json *parallelism_modules_json(unsigned modules);
 void report_facility_md(Buf *b, const Design *d);
 void report_facility_html(Buf *b, const Design *d);
 

@@ -37,6 +37,17 @@ static Json *num(double x, int decimals)
 	return jw_real(x, decimals);
 }
 
+/* The recomputed modules of a selective plan (a PlanConfig.rc_modules mask), in the order
+ * Megatron-Core lists them: the parallelism file and report.json both write it. */
+Json *parallelism_modules_json(unsigned modules)
+{
+	Json *mods = jw_array();
+	for (int j = 0; j < RCM_COUNT; j++)
+		if (modules & (1u << j))
+			jw_push(mods, jw_str(enum_RECOMPUTE_MODULE.words[j]));
+	return mods;
+}
+
 static Json *config_json(const PlanConfig *c, const PlanCost *k)
 {
 	Json *o = jw_object();
@@ -55,13 +66,8 @@ static Json *config_json(const PlanConfig *c, const PlanCost *k)
 	jw_set(o, "recompute", jw_str(enum_RECOMPUTE.words[c->recompute]));
 	if (c->recompute == RC_FULL && c->rc_layers > 0)
 		jw_set(o, "recompute_layers", jw_int(c->rc_layers));
-	if (c->recompute == RC_SELECTIVE && c->rc_modules) {
-		Json *mods = jw_array();
-		for (int j = 0; j < RCM_COUNT; j++)
-			if (c->rc_modules & (1u << j))
-				jw_push(mods, jw_str(enum_RECOMPUTE_MODULE.words[j]));
-		jw_set(o, "recompute_modules", mods);
-	}
+	if (c->recompute == RC_SELECTIVE && c->rc_modules)
+		jw_set(o, "recompute_modules", parallelism_modules_json(c->rc_modules));
 	if (c->offload > 0)
 		jw_set(o, "offload_layers", jw_int(c->offload));
 	jw_set(o, "sequence_parallel", jw_bool(c->sp));
