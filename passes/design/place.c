@@ -270,25 +270,25 @@ int place_network_racks(Design *d)
 		}
 	}
 	free(spec);
-	/* Set before the network groups are packed: a switch too big for its rack returns early
-	 * with a violation, and elaborate still sizes its racks by this count. */
 	d->node_racks = (int)d->t.racks;
 	d->network_racks = 0;
 	d->racks_for_cables = 0;
+	int said = -1; /* the fabric last said not to fit */
 	for (int i = 0; i < d->nnetgroups; i++) {
 		NetGroup *g = &d->netgroups[i];
 		bool too_big;
 		g->racks = pack_count(d, g->count, g->unit_h, g->unit_p, g->unit_cables,
 				      &d->fabrics[g->fabric], g->with_extras, &too_big,
 				      &d->racks_for_cables);
-		if (too_big) {
-			const FabricInst *f = &d->fabrics[g->fabric];
+		/* Said once a fabric; the groups' counts stay whole (elaborate and place_racks size
+		 * their racks by them even when the design is not wired). */
+		if (too_big && g->fabric != said) {
+			const FabricInst *f = &d->fabrics[said = g->fabric];
 			d->vsource = VS_FABRIC, d->vfabric = g->fabric;
 			design_violation(d, f->decl->name_loc, 1, d->net_rack->name_loc, "the network rack type",
 					 "a switch or device of fabric '%s' does not fit network rack '%s' "
 					 "(height, power with its optics, or cables)",
 					 f->decl->name, d->net_rack->name);
-			return d->violations.n - before;
 		}
 		d->network_racks += g->racks;
 	}
@@ -653,7 +653,9 @@ int place_racks(Design *d)
 	free(ex.e);
 
 	/* The median rule's positions, then the racks' own. */
-	int *at = xmalloc(sizeof(int) * (size_t)(k + 1));
+	/* arrange_positions writes each rack's position, then each group's first: a group of no
+	 * rack (a switch too big for its rack) still takes one */
+	int *at = xmalloc(sizeof(int) * (size_t)(k + G + 1));
 	RackInst **seq = xmalloc(sizeof(RackInst *) * (size_t)(k + 1));
 	int *to = xmalloc(sizeof(int) * (size_t)(k + 1));
 	for (int pass = 0; pass < 2; pass++) {
