@@ -1402,14 +1402,11 @@ void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanL
 	out->bwd += wd * (dl.cast_b - 2 * dl.cast_f) + wm * (ml.cast_b - 2 * ml.cast_f);
 	/* The backward's multiplies at their own shapes (gemm_passes), not twice the forward's. */
 	out->bwd += wd * dl.mm_bwd_extra + wm * ml.mm_bwd_extra;
-	out->re = c->recompute == RC_FULL	       ? fwd
-		  : c->recompute == RC_SELECTIVE && !c->flash ? core
-							       : 0;
-	/* Selective recomputation of other modules (recompute_modules): without the core's
-	 * unless the workload lists it. */
-	if (c->rc_modules && c->recompute == RC_SELECTIVE)
-		out->re = (c->flash || !(c->rc_modules & (1u << RCM_CORE_ATTN)) ? 0 : core) +
-			  wd * dl.rc_mod + wm * ml.rc_mod;
+	/* Selective recomputation: the core where it is among the modules (the default) and not
+	 * fused, and the other modules the workload lists (rc_mod; 0 without them). */
+	bool re_core = !c->flash && (plan_rc_modules(c) & (1u << RCM_CORE_ATTN));
+	out->re = c->recompute == RC_FULL ? fwd
+					  : (re_core ? core : 0) + wd * dl.rc_mod + wm * ml.rc_mod;
 	/* Full recomputation repeats the forward's collectives too. */
 	double passes = c->recompute == RC_FULL ? 3 : 2;
 	out->tp = passes * tp;
@@ -1428,16 +1425,15 @@ void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanL
 	out->work = fmax(dl.work, ml.work);
 	/* Selective recomputation by module: the larger layer's discarded tensors, back for its
 	 * backward (plan_act_memory), as many bytes as they saved (net of FP8's one-byte copies). */
-	double tok = (double)c->micro * m->seq / c->cp, rc_d = 0, rc_m = 0, f8;
+	double tokens = (double)c->micro * m->seq / c->cp, rc_d = 0, rc_m = 0, f8;
 	bool fp8 = hw->elem_bytes < 2;
 	if (nd > 0)
 		rc_d = rc_module_bytes(m, c, false, &f8) - (fp8 ? f8 : 0);
 	if (nm > 0)
 		rc_m = rc_module_bytes(m, c, true, &f8) - (fp8 ? f8 : 0);
-	out->rc_work = tok * fmax(rc_d, rc_m);
+	out->rc_work = tokens * fmax(rc_d, rc_m);
 	/* The output layer and the loss on the last stage: its matmul forward and backward (BF16)
 	 * and the FP32 logits it keeps (4·tokens·V/t bytes, written and read twice). */
-	double tokens = (double)c->micro * m->seq / c->cp;
 	out->out_mem = 4 * tokens * m->vocab / c->tp;
 	double out_b = 0;
 	out->out_time = gemm16_passes(hw, &out_b, 1, tokens, m->vocab / c->tp, m->hidden) + out_b +
