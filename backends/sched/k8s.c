@@ -93,26 +93,28 @@ void k8s_scalar(Buf *b, const char *s)
 	buf_putc(b, '"');
 }
 
-/* The text of k8s_scalar(s), kept in a: a label value written for a run of nodes. */
-static const char *scalar_text(Arena *a, const char *s)
+/* The text "BEFORE" k8s_scalar(s) "AFTER", kept in a: a label value written for a run of nodes
+ * (nothing around it), or "INDENTkey: " of a line "INDENTkey: value\n", a key written on every
+ * node. */
+static const char *kept_text(Arena *a, const char *before, const char *s, const char *after)
 {
 	Buf b = {0};
+	buf_puts(&b, before);
 	k8s_scalar(&b, s);
+	buf_puts(&b, after);
 	const char *v = arena_strndup(a, b.s, b.len);
 	buf_free(&b);
 	return v;
 }
 
-/* "INDENTkey: " of a line "INDENTkey: value\n", kept in a: a key written on every node. */
+static const char *scalar_text(Arena *a, const char *s)
+{
+	return kept_text(a, "", s, "");
+}
+
 static const char *key_text(Arena *a, const char *indent, const char *key)
 {
-	Buf b = {0};
-	buf_puts(&b, indent);
-	k8s_scalar(&b, key);
-	buf_put(&b, ": ", 2);
-	const char *v = arena_strndup(a, b.s, b.len);
-	buf_free(&b);
-	return v;
+	return kept_text(a, indent, key, ": ");
 }
 
 /* "INDENTkey: value\n" from the kept texts of its key and value (key_text, scalar_text): the
