@@ -134,12 +134,13 @@ static void test_memory(void)
 	c.recompute = RC_FULL;
 	CLOSE(plan_layer_activation_bytes(&m, &c, false), 2 * s * b * h, 1e-12);
 	/* FlashAttention: no s x s tensor, a logsumexp (4 bytes) a head and token instead:
-	 * sbh(10 + 24/t) + 4sba/t, with or without selective recomputation. */
+	 * sbh(10 + 24/t) + 4sba/t; with selective recomputation the checkpointed core keeps not
+	 * even that (Megatron-Core checkpoints the fused core too): sbh(10 + 24/t). */
 	c.flash = true;
 	c.recompute = RC_NONE;
 	CLOSE(plan_layer_activation_bytes(&m, &c, false), s * b * h * (10 + 24 / t) + 4 * s * b * a / t, 1e-12);
 	c.recompute = RC_SELECTIVE;
-	CLOSE(plan_layer_activation_bytes(&m, &c, false), s * b * h * (10 + 24 / t) + 4 * s * b * a / t, 1e-12);
+	CLOSE(plan_layer_activation_bytes(&m, &c, false), s * b * h * (10 + 24 / t), 1e-12);
 	c.flash = false;
 	/* Megatron-LM's own estimator (megatron/training/theoretical_memory_usage.py,
 	 * compute_activation_memory, "Table 2 of arXiv 2205.05198"; read 2026-12) takes a layer
@@ -2123,12 +2124,12 @@ static void test_recompute_modules(void)
 	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
 	PlanModel d = wp->model;
 	PlanConfig k = wp->r.best;
-	k.recompute = RC_SELECTIVE, k.rc_layers = 0, k.rc_modules = 0;
+	k.recompute = RC_NONE, k.rc_layers = 0, k.rc_modules = 0;
 	PlanLayer none, up;
 	PlanCost oc, uc;
 	plan_layer(&d, &wp->hw, &k, &none);
 	plan_evaluate(&d, &wp->hw, &k, &oc);
-	k.rc_modules = 1u << RCM_MLA_UP_PROJ;
+	k.recompute = RC_SELECTIVE, k.rc_modules = 1u << RCM_MLA_UP_PROJ;
 	plan_layer(&d, &wp->hw, &k, &up);
 	plan_evaluate(&d, &wp->hw, &k, &uc);
 	CU_ASSERT(none.re == 0 && up.re > 0);
@@ -2141,12 +2142,18 @@ static void test_recompute_modules(void)
 	 * the HBM bandwidth): MLA's input norm in the 3 dense layers, it and the pre-MLP norm in
 	 * the 58 MoE layers, averaged over the 61; no FLOPs. At TP 1, micro-batch 1: 4,096 tokens.
 	 * The activations lose the norms' outputs, which this FP8 run had kept as the next linear
-	 * layers' one-byte inputs: h a token each (2h less the FP8 saving's h). */
+	 * layers' one-byte inputs: h a token each (2h less the FP8 saving's h). Those layers
+	 * quantize the BF16 originals they saved again (rc_module_cast_bytes): MLA's two
+	 * down-projections' inputs, and in the MoE layers the shared expert's, h a token each at
+	 * the current-scaling cast's 2 + fp8_cache + 2 bytes an element. */
 	PlanLayer ln;
 	k.rc_modules = 1u << RCM_LAYERNORM;
 	plan_layer(&d, &wp->hw, &k, &ln);
 	double norm_s = 4096.0 * 4 * 7168 / (wp->hw.hbm_bw * 0.8);
-	CLOSE(ln.re, norm_s * (3.0 / 61 * 1 + 58.0 / 61 * 2), 1e-9);
+	double recast = 4096.0 * 7168 * (4 + wp->hw.fp8_cache) / (wp->hw.hbm_bw * 0.8);
+	CU_ASSERT(wp->hw.fp8_current && wp->hw.fp8_cache > 0);
+	CLOSE(ln.re, norm_s * (3.0 / 61 * 1 + 58.0 / 61 * 2) + recast * (3.0 / 61 * 2 + 58.0 / 61 * 3),
+	      1e-9);
 	CLOSE(none.act - ln.act, 4096.0 * 2 * 7168 * (3.0 / 61 * 1 + 58.0 / 61 * 2) -
 					 4096.0 * 7168 * (3.0 / 61 * 1 + 58.0 / 61 * 2), 1e-6);
 	/* Their working set: at a layer's backward its discarded tensors exist again, the MoE
@@ -2245,14 +2252,125 @@ static void test_flash_attention(void)
 	plan_evaluate(&m, &wp->hw, &c, &sel);
 	c.recompute = RC_NONE;
 	plan_evaluate(&m, &wp->hw, &c, &none);
+	/* Selective recomputation runs the fused core's forward again (test_core_recompute). */
 	CU_ASSERT(full.mem < sel.mem);
-	CLOSE(sel.step, none.step, 1e-12);
-	CLOSE(sel.mem, none.mem, 1e-12);
+	CU_ASSERT(sel.step > none.step && sel.recompute > 0 && none.recompute == 0);
 	PlanCost unfused;
 	c.flash = false;
 	plan_evaluate(&m, &wp->hw, &c, &unfused);
 	CU_ASSERT(unfused.mem > 10 * none.mem);
 	CU_ASSERT(unfused.step > none.step);
+	done(b);
+}
+
+/* The FP8 casts the recomputed modules repeat, by hand, on test_recompute_module_costs' layer
+ * in FP8 under current scaling with one FP8 copy a tensor (fp8_cache 1): a cast reads 2 bytes,
+ * writes 1 and reads 2 for the amax, 5 bytes an element; a LayerNorm's output 3 (its amax comes
+ * with the norm). The same layer without FP8 copies (fp8_cache 0: no cast counted) differs by
+ * the casts alone. 4 tokens, B = 0.8 of the HBM bandwidth, the dense and MoE layers averaged.
+ * A token's elements: moe_act the second grouped multiply's input of 2 routed rows, 2·4;
+ * shared_experts the shared expert's inputs, 8 + 4; mlp the normed input 8 (at 3) and the
+ * second multiply's 16; moe the routed rows' 2·(8 + 4) and the shared expert's 12; layernorm
+ * MLA's two down-projections' inputs, 2·8, and in the MoE layer the shared expert's, 8;
+ * mla_up_proj the normed latents 6 + 5 (at 3). Without the cast term each line fails. */
+static void test_recompute_module_casts(void)
+{
+	PlanModel m = {.layers = 2, .hidden = 8, .heads = 2, .head_dim = 4, .groups = 2, .ffn = 16,
+		       .seq = 4, .vocab = 10, .mats = 3, .experts = 4, .top_k = 2, .expert_ffn = 4,
+		       .shared = 1, .dense_layers = 1, .tied = true, .dropout = 0, .kv_lora = 6,
+		       .q_lora = 5, .rope_dim = 2, .v_dim = 4};
+	PlanConfig c = {.tp = 1, .cp = 1, .ep = 1, .pp = 1, .dp = 1, .v = 1, .micro = 1,
+			.batch = 1, .gpus = 1, .flash = true, .recompute = RC_SELECTIVE};
+	PlanHw hw = {.peak = 2e12, .peak16 = 1e12, .eff_large = 0.6, .eff16 = 0.6,
+		     .elem_bytes = 1, .hbm_bw = 1e9, .hbm = 80e9, .hbm_usable = 78e9, .gpus = 1,
+		     .per_node = 8, .domain = 8, .su_bw = 1e11, .net_bw = 1e10, .su_eff = 0.8,
+		     .net_eff = 0.8, .tree = true, .fp8_cache = 1, .fp8_current = true};
+	PlanHw nocast = hw;
+	nocast.fp8_cache = 0;
+	double B = hw.hbm_bw * 0.8;
+	static const struct {
+		unsigned mods;
+		double dense, moe; /* bytes a token */
+	} cases[] = {
+		{1u << RCM_MOE_ACT, 0, 2 * 4 * 5},
+		{1u << RCM_SHARED_EXPERTS, 0, 12 * 5},
+		{1u << RCM_MLP, 8 * 3 + 16 * 5, 0},
+		{1u << RCM_MOE, 0, (2 * 12 + 12) * 5},
+		{1u << RCM_LAYERNORM, 2 * 8 * 5, 3 * 8 * 5},
+		{1u << RCM_MLA_UP_PROJ, 11 * 3, 11 * 3},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		c.rc_modules = cases[i].mods;
+		PlanLayer with, without;
+		plan_layer(&m, &hw, &c, &with);
+		plan_layer(&m, &nocast, &c, &without);
+		CLOSE(with.re - without.re, 4 * (0.5 * cases[i].dense + 0.5 * cases[i].moe) / B, 1e-9);
+	}
+	/* In BF16 nothing is cast. */
+	PlanHw bf16 = hw;
+	bf16.elem_bytes = 2;
+	PlanHw bf16_nc = bf16;
+	bf16_nc.fp8_cache = 0;
+	c.rc_modules = 1u << RCM_MLP;
+	PlanLayer a, b;
+	plan_layer(&m, &bf16, &c, &a);
+	plan_layer(&m, &bf16_nc, &c, &b);
+	CU_ASSERT(a.re == b.re);
+}
+
+/* The checkpointed core under FlashAttention (Megatron-Core's selective recomputation,
+ * core_attn: attention.py's _checkpointed_attention_forward wraps whatever core the layer has),
+ * by hand on test_attention_efficiency's layer (8 heads of 128, sequence 4,096, one token batch,
+ * no TP; attention_efficiency 0.53 at the 4K point of its curve): its backward runs the causal
+ * forward again, 34.36 GFLOP at 989e12 × e; the forward keeps no statistics, 4 bytes a head and
+ * token (4,096 × 8 × 4 = 131 kB); at the layer's backward the recomputed statistics and output,
+ * 4,096 × (4·8 + 2·1,024) bytes, exist once (plan_act_memory). With context parallelism the
+ * recomputed forward passes K and V round the ring again: its CP time is full recomputation's. */
+static void test_core_recompute(void)
+{
+	PlanModel m = {.layers = 1, .hidden = 1024, .heads = 8, .head_dim = 128, .groups = 8,
+		       .ffn = 4096, .seq = 4096, .vocab = 32000, .mats = 2, .experts = 1,
+		       .top_k = 1, .expert_ffn = 4096, .dense_layers = 1, .dropout = 0};
+	PlanConfig c = {.tp = 1, .cp = 1, .ep = 1, .micro = 1, .flash = true,
+			.recompute = RC_NONE};
+	PlanHw hw = {.peak = 989e12, .peak16 = 989e12, .eff_large = 0.62, .eff16 = 0.62,
+		     .elem_bytes = 2, .hbm_bw = 3.35e12, .attn_eff = 0.53, .attn_bwd_eff = 0.52};
+	PlanLayer none, sel;
+	plan_layer(&m, &hw, &c, &none);
+	c.recompute = RC_SELECTIVE;
+	plan_layer(&m, &hw, &c, &sel);
+	double flops = 2.0 * 8 * 4096 * 4096 * 256 / 2;
+	double ef = 0.53 * 518 / ((518 + 529 + 539) / 3.0);
+	CU_ASSERT(none.re == 0);
+	CLOSE(sel.re, flops / (989e12 * ef), 1e-9);
+	CLOSE(none.act - sel.act, 4096.0 * 8 * 4, 1e-12);
+	CLOSE(sel.rc_work, 4096.0 * (4 * 8 + 2 * 1024), 1e-12);
+	CU_ASSERT(none.rc_work == 0);
+	/* Listed with another module, the same core time; not listed, none. */
+	c.rc_modules = 1u << RCM_MLP;
+	PlanLayer mlp;
+	plan_layer(&m, &hw, &c, &mlp);
+	c.rc_modules = 1u << RCM_MLP | 1u << RCM_CORE_ATTN;
+	PlanLayer both;
+	plan_layer(&m, &hw, &c, &both);
+	CLOSE(both.re - mlp.re, sel.re, 1e-9);
+	CLOSE(mlp.act - both.act, 4096.0 * 8 * 4, 1e-12);
+	/* CP 2 (ring): selective's CP time is full recomputation's, more than none's. */
+	Built *b = small("recompute = full\n  tp = 8\n  pp = 1\n  cp = 1\n  micro_batch = 1");
+	const WorkloadPlan *wp = plan_of(b, "w");
+	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
+	PlanModel lm = wp->model;
+	lm.seq = 131072;
+	PlanConfig k = wp->r.best;
+	k.flash = true, k.cp = 2, k.cp_comm = 1u << CPC_P2P, k.rc_modules = 0;
+	PlanLayer kf, ks, kn;
+	plan_layer(&lm, &wp->hw, &k, &kf);
+	k.recompute = RC_SELECTIVE;
+	plan_layer(&lm, &wp->hw, &k, &ks);
+	k.recompute = RC_NONE;
+	plan_layer(&lm, &wp->hw, &k, &kn);
+	CU_ASSERT(ks.cp > kn.cp);
+	CLOSE(ks.cp, kf.cp, 1e-12);
 	done(b);
 }
 
@@ -2464,6 +2582,8 @@ void suite_plan(void)
 		    test_recompute_modules);
 	CU_add_test(s, "recomputed modules' time and FLOPs by hand", test_recompute_module_costs);
 	CU_add_test(s, "attention at the accelerator's own efficiency", test_attention_efficiency);
+	CU_add_test(s, "recomputed modules' FP8 casts by hand", test_recompute_module_casts);
+	CU_add_test(s, "the checkpointed core under FlashAttention", test_core_recompute);
 	CU_add_test(s, "a pipeline layout the workload fixes", test_fixed_pipeline_layout);
 	CU_add_test(s, "CP exchange, BF16 gradients, FP8 weight copies and parameters", test_cp_grad_fp8);
 	CU_add_test(s, "block recomputation", test_block_recompute);
