@@ -1421,21 +1421,56 @@ void plan_layer_blend(const PlanLayer *none, const PlanLayer *full, double f, Pl
 	*out = o;
 }
 
+/* Uniform recomputation (--recompute-method uniform --recompute-num-layers k: the same
+ * _checkpointed_forward checkpoints each group of k consecutive layers of a virtual stage as one,
+ * keeping only the group's input, and recomputes the whole group's forward before its backward):
+ * every layer's forward repeated, as full recomputation's; one layer input kept a group, 1/k of
+ * a layer's; and the k layers' activations together while the group's backward runs. */
+void plan_layer_rc_layers(const PlanModel *m, const PlanConfig *c, const PlanLayer *none,
+			  const PlanLayer *full, PlanLayer *out)
+{
+	double k = c->rc_layers, n = plan_chunk_layers(m, c);
+	if (c->rc_uniform) {
+		*out = *full;
+		out->act = full->act / k;
+		out->work = full->work * k;
+	} else if (k < n) {
+		plan_layer_blend(none, full, k / n, out);
+	} else {
+		*out = *full;
+	}
+}
+
+/* Megatron-Core's bounds on a fixed count (transformer_config.py at d2c5e8b: "recompute_num_layers
+ * must be between 1 and num_layers_per_pipeline_rank"): block at most a virtual stage's layers
+ * (the largest, where the stages are uneven); uniform's groups tile every virtual stage (the loop
+ * `while l < num_layers_per_pipeline_rank` runs custom(l, l + k) over whole groups), so the
+ * stages even and k dividing their virtual stages' layers. */
+bool plan_rc_layers_ok(const PlanModel *m, const PlanConfig *c)
+{
+	if (c->recompute != RC_FULL || c->rc_layers <= 0)
+		return true;
+	double n = plan_chunk_layers(m, c);
+	if (!c->rc_uniform)
+		return c->rc_layers <= n + 1e-9;
+	double first, mid, last;
+	stage_layers(m, c, &first, &mid, &last);
+	return first == mid && last == mid && fmod(n, c->rc_layers) == 0;
+}
+
 /* Per-layer costs, averaged over the dense and MoE layers by their counts. */
 void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanLayer *out)
 {
-	if (c->recompute == RC_FULL && c->rc_layers > 0) {
-		double n = plan_chunk_layers(m, c);
-		if (c->rc_layers < n) {
-			PlanConfig one = *c;
-			PlanLayer none, full;
-			one.rc_layers = 0;
-			plan_layer(m, hw, &one, &full);
-			one.recompute = RC_NONE;
-			plan_layer(m, hw, &one, &none);
-			plan_layer_blend(&none, &full, c->rc_layers / n, out);
-			return;
-		}
+	if (c->recompute == RC_FULL && c->rc_layers > 0 &&
+	    (c->rc_uniform ? c->rc_layers > 1 : c->rc_layers < plan_chunk_layers(m, c))) {
+		PlanConfig one = *c;
+		PlanLayer none, full;
+		one.rc_layers = 0, one.rc_uniform = false;
+		plan_layer(m, hw, &one, &full);
+		one.recompute = RC_NONE;
+		plan_layer(m, hw, &one, &none);
+		plan_layer_rc_layers(m, c, &none, &full, out);
+		return;
 	}
 	double nd = n_dense(m), nm = m->layers - nd;
 	LayerTimes dl = {0}, ml = {0};
@@ -1792,7 +1827,7 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	o->hw_flops = plan_hw_flops(m, c->batch, c->recompute);
 	if (c->recompute == RC_SELECTIVE && c->rc_modules) /* the modules recomputed */
 		o->hw_flops = o->model_flops + (double)c->batch * m->seq * rc_module_flops(m, c);
-	if (c->recompute == RC_FULL && c->rc_layers > 0) /* block: k of n layers recomputed */
+	if (c->recompute == RC_FULL && c->rc_layers > 0 && !c->rc_uniform) /* block: k of n */
 		o->hw_flops = o->model_flops + fmin(1, c->rc_layers / plan_chunk_layers(m, c)) *
 						       (o->hw_flops - o->model_flops);
 	o->mfu = o->model_flops / (o->step * c->gpus * hw->peak);

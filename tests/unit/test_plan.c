@@ -390,11 +390,12 @@ static Built *small_planned(const char *model, const char *workload, const Workl
 	return b;
 }
 
+#define SMALL_MODEL                                                                         \
+	"transformer(layers = 32, hidden = 4096, heads = 32, query_groups = 8, ffn = 14336, "  \
+	"seq = 4096, vocab = 128256, activation = swiglu)"
 static Built *small(const char *workload)
 {
-	return small_model("transformer(layers = 32, hidden = 4096, heads = 32, query_groups = 8, "
-			   "ffn = 14336, seq = 4096, vocab = 128256, activation = swiglu)",
-			   workload);
+	return small_model(SMALL_MODEL, workload);
 }
 
 static void test_constraints(void)
@@ -808,6 +809,14 @@ typedef struct Published {
 #define MB_HYBRIDEP "ep_dispatcher = hybridep; "
 #define MB_MOE_BOUND 1.42
 
+/* The H100 FP8 Llama 3 8B recipe recomputes 5 layers in a block, the rows set it from it
+ * (recompute_layers): NVIDIA-NeMo/Megatron-Bridge, scripts/performance/configs/llama/
+ * llama3_workload_base_configs.py (commit 00919dc), LLAMA3_8B_PRETRAIN_CONFIG_H100_FP8_CS_V1:
+ * recompute_num_layers=5, which scripts/performance/utils/helpers.py (commit d0d1bb0,
+ * set_recompute_overrides) turns into recompute_granularity = "full", recompute_method =
+ * "block". (As for the GB200 rows below, the 25.09 row takes the same.) */
+#define MB_8B_H100_FSDP "tp = 1; pp = 1; cp = 1; fsdp = true; micro_batch = 1; recompute_layers = 5"
+
 /* The GB200 Megatron-FSDP recipes offload activations to the Grace CPU's memory, the rows set
  * it from them (offload_layers): NVIDIA-NeMo/Megatron-Bridge,
  * scripts/performance/configs/llama/llama3_workload_base_configs.py (commit 00919dc, read
@@ -868,7 +877,7 @@ static const Published PUBLISHED[] = {
 	 ACC_TOKENS, 292, true},
 	/* H100 checks. */
 	{"Megatron-Bridge Llama 3 8B, 8 H100 FP8 FSDP, tok/s/GPU", ON_DGX, "DGX_H100", "llama3_8b",
-	 MB_FP8 "tp = 1; pp = 1; cp = 1; fsdp = true; micro_batch = 1", 8, 128, ACC_TOKENS,
+	 MB_FP8 MB_8B_H100_FSDP, 8, 128, ACC_TOKENS,
 	 14451, false},
 	{"Llama 3 T4 405B, 8,192 H100, MFU", ON_DGX, "DGX_H100", LLAMA405,
 	 "tp = 8; cp = 1; pp = 16", 8192, 2048, ACC_MFU_CAUSAL, 0.43, true},
@@ -991,7 +1000,7 @@ static const Published PUBLISHED[] = {
 	 MB_FP8 "tp = 4; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 128, 64,
 	 ACC_TOKENS, 664, false},
 	{"MB 25.09 Llama 3 8B, 8 H100 FP8 FSDP, tok/s/GPU", ON_DGX, "DGX_H100", "llama3_8b",
-	 MB_FP8 "tp = 1; pp = 1; cp = 1; fsdp = true; micro_batch = 1", 8, 128, ACC_TOKENS,
+	 MB_FP8 MB_8B_H100_FSDP, 8, 128, ACC_TOKENS,
 	 14079, false},
 	{"MB 25.09 Llama 3 70B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", "llama3_70b",
 	 MB_FP8 "tp = 4; pp = 8; cp = 1; interleave = 5; micro_batch = 1", 64, 128,
@@ -2263,6 +2272,90 @@ static void test_flash_attention(void)
 	done(b);
 }
 
+/* recompute_layers fixes full recomputation of that many layers (Megatron-LM
+ * --recompute-num-layers; transformer_block.py at 767a8a8, _checkpointed_forward). Block (the
+ * default) at PP 4 of the 32-layer model without interleaving, 8 layers a virtual stage: 3 of 8
+ * recomputed, the layer costs without recomputation and fully recomputed weighted 5/8 and 3/8,
+ * the recomputed layer's working set kept, hardware FLOPs 3/8 of full recomputation's extra.
+ * Uniform groups of 4: every layer's forward repeated (full's time and FLOPs), a quarter of a
+ * layer input kept a layer and four layers' activations at a group's backward. The search's
+ * cost of the plan is plan_evaluate's (its layer is built from the cached ones per plan). */
+static void test_recompute_layers(void)
+{
+	const WorkloadPlan *wp;
+	Built *b = small_planned(SMALL_MODEL,
+				 "pp = 4\n  interleave = 1\n  tp = 2\n  micro_batch = 1\n"
+				 "  recompute_layers = 3",
+				 &wp);
+	PlanConfig c = wp->r.best;
+	CU_ASSERT(c.recompute == RC_FULL && c.rc_layers == 3 && !c.rc_uniform);
+	PlanConfig one = c;
+	one.rc_layers = 0;
+	PlanLayer l, full, none;
+	plan_layer(&wp->model, &wp->hw, &c, &l);
+	plan_layer(&wp->model, &wp->hw, &one, &full);
+	one.recompute = RC_NONE;
+	plan_layer(&wp->model, &wp->hw, &one, &none);
+	CLOSE(l.act, 3.0 / 8 * full.act + 5.0 / 8 * none.act, 1e-12);
+	CLOSE(l.re, 3.0 / 8 * full.re, 1e-12);
+	CU_ASSERT(l.work == full.work);
+	PlanCost o;
+	plan_evaluate(&wp->model, &wp->hw, &c, &o);
+	CLOSE(o.step, wp->r.cost.step, 1e-12);
+	CLOSE(o.mem, wp->r.cost.mem, 1e-12);
+	double extra = plan_hw_flops(&wp->model, c.batch, RC_FULL) - o.model_flops;
+	CLOSE(o.hw_flops - o.model_flops, 3.0 / 8 * extra, 1e-9);
+	done(b);
+	b = small_planned(SMALL_MODEL,
+			  "pp = 4\n  interleave = 1\n  tp = 2\n  micro_batch = 1\n"
+			  "  recompute_layers = 4\n  recompute_method = uniform",
+			  &wp);
+	c = wp->r.best;
+	CU_ASSERT(c.recompute == RC_FULL && c.rc_layers == 4 && c.rc_uniform);
+	one = c;
+	one.rc_layers = 0, one.rc_uniform = false;
+	plan_layer(&wp->model, &wp->hw, &c, &l);
+	plan_layer(&wp->model, &wp->hw, &one, &full);
+	CLOSE(l.act, full.act / 4, 1e-12);
+	CLOSE(l.work, 4 * full.work, 1e-12);
+	CLOSE(l.re, full.re, 1e-12);
+	plan_evaluate(&wp->model, &wp->hw, &c, &o);
+	CLOSE(o.step, wp->r.cost.step, 1e-12);
+	CLOSE(o.mem, wp->r.cost.mem, 1e-12);
+	CLOSE(o.hw_flops, plan_hw_flops(&wp->model, c.batch, RC_FULL), 1e-12);
+	/* Megatron-Core's bounds at the plan's stages (plan_rc_layers_ok): block up to a virtual
+	 * stage's layers, uniform's groups tiling even ones. */
+	PlanConfig k = c;
+	k.v = 4; /* 2 layers a virtual stage */
+	k.rc_uniform = false, k.rc_layers = 3;
+	CU_ASSERT(!plan_rc_layers_ok(&wp->model, &k));
+	k.rc_layers = 2;
+	CU_ASSERT(plan_rc_layers_ok(&wp->model, &k));
+	k.rc_uniform = true;
+	CU_ASSERT(plan_rc_layers_ok(&wp->model, &k));
+	k.v = 1, k.rc_layers = 3;
+	CU_ASSERT(!plan_rc_layers_ok(&wp->model, &k));
+	k.first = 7, k.last = 7, k.rc_layers = 1; /* uneven: 7 + 9 + 9 + 7 */
+	CU_ASSERT(!plan_rc_layers_ok(&wp->model, &k));
+	k.rc_uniform = false;
+	CU_ASSERT(plan_rc_layers_ok(&wp->model, &k));
+	done(b);
+	/* Searched interleaving: block 3 takes no plan of fewer than 3 layers a virtual stage. */
+	b = small_planned(SMALL_MODEL, "pp = 4\n  tp = 2\n  recompute_layers = 3", &wp);
+	CU_ASSERT(wp->r.best.rc_layers == 3 && 8 / wp->r.best.v >= 3);
+	for (int i = 0; i < wp->r.nalt; i++)
+		CU_ASSERT(wp->r.alt[i].rc_layers == 3 && 8 / wp->r.alt[i].v >= 3);
+	done(b);
+	/* Uniform groups of 4: interleaving 1 or 2 only (4 and 8 would shrink the pipeline
+	 * bubble, and leave virtual stages of 2 and 1 layers that groups of 4 do not tile). */
+	b = small_planned(SMALL_MODEL, "pp = 4\n  tp = 2\n  recompute_layers = 4\n"
+				       "  recompute_method = uniform", &wp);
+	CU_ASSERT(wp->r.best.rc_uniform && wp->r.best.v <= 2);
+	for (int i = 0; i < wp->r.nalt; i++)
+		CU_ASSERT(wp->r.alt[i].v <= 2);
+	done(b);
+}
+
 /* The FP8 casts the recomputed modules repeat, by hand, on test_recompute_module_costs' layer
  * in FP8 under current scaling with one FP8 copy a tensor (fp8_cache 1): a cast reads 2 bytes,
  * writes 1 and reads 2 for the amax, 5 bytes an element; a LayerNorm's output 3 (its amax comes
@@ -2583,6 +2676,7 @@ void suite_plan(void)
 	CU_add_test(s, "recomputed modules' time and FLOPs by hand", test_recompute_module_costs);
 	CU_add_test(s, "attention at the accelerator's own efficiency", test_attention_efficiency);
 	CU_add_test(s, "recomputed modules' FP8 casts by hand", test_recompute_module_casts);
+	CU_add_test(s, "recompute_layers: block and uniform", test_recompute_layers);
 	CU_add_test(s, "the checkpointed core under FlashAttention", test_core_recompute);
 	CU_add_test(s, "a pipeline layout the workload fixes", test_fixed_pipeline_layout);
 	CU_add_test(s, "CP exchange, BF16 gradients, FP8 weight copies and parameters", test_cp_grad_fp8);
