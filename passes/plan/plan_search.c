@@ -294,6 +294,9 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 	int ntops = 0;
 	double least = INFINITY;
 	const double usable = hw->hbm_usable;
+	/* The workload's recompute_layers (plan_inputs fixes recompute = full with it): every
+	 * fully recomputed plan's count. */
+	const bool fixed_rc = sp->rc_layers > 0;
 	const int L = (int)m->layers, B = sp->batch;
 
 	for (int i_tp = 0; i_tp < cd.ntp; i_tp++)
@@ -324,7 +327,8 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 					.cp_comm = sp->cp_comm, .grad16 = sp->grad16,
 					.opt16 = sp->opt16, .fp8p = sp->fp8p,
 					.offload = sp->offload > 0 ? sp->offload : 0,
-					.rc_modules = sp->rc_modules};
+					.rc_modules = sp->rc_modules, .rc_layers = sp->rc_layers,
+					.rc_uniform = sp->rc_uniform};
 			double dense, expert;
 			plan_stage_params(m, &c, &dense, &expert);
 			/* The layers of the stage plan_time runs at (at least): a lower bound on a
@@ -381,21 +385,22 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 							size_t li = ((size_t)i_b * RC_COUNT + (size_t)rcs[i_rc]) * 2 + (size_t)s;
 							c.recompute = rcs[i_rc];
 							c.sp = s;
-							c.rc_layers = 0, c.rc_uniform = false;
 							/* A pinned offload: only where Megatron-Core takes it. */
 							if (c.offload && !plan_offload_ok(m, hw, &c, c.offload))
 								continue;
 							if (!have[li]) {
-								plan_layer(m, hw, &c, &layers[li]);
+								PlanConfig one = c; /* every layer, one by one */
+								one.rc_layers = 0, one.rc_uniform = false;
+								plan_layer(m, hw, &one, &layers[li]);
 								have[li] = true;
 							}
-							/* The workload's recompute_layers: from the cached layers
-							 * without recomputation and fully recomputed, by this plan's
-							 * virtual stages (which the cache does not key). */
+							/* The workload's recompute_layers (c.rc_layers, which fixes
+							 * recompute = full): from the cached layers without
+							 * recomputation and fully recomputed, by this plan's virtual
+							 * stages (which the cache does not key). */
 							const PlanLayer *pl = &layers[li];
 							PlanLayer fixed;
-							if (c.recompute == RC_FULL && sp->rc_layers > 0) {
-								c.rc_layers = sp->rc_layers, c.rc_uniform = sp->rc_uniform;
+							if (fixed_rc && c.recompute == RC_FULL) {
 								if (!plan_rc_layers_ok(m, &c))
 									continue;
 								size_t ni = li - (size_t)(RC_FULL - RC_NONE) * 2;
@@ -472,7 +477,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 									plan_time(m, hw, &c, pl, dense, expert, &t.k);
 									keep(tops, &ntops, &t);
 								}
-								if (c.recompute == RC_FULL && !sp->rc_layers &&
+								if (c.recompute == RC_FULL && !fixed_rc &&
 								    none_mem[s][o] > usable)
 									block_recompute(m, hw, &c, dense, expert, usable, &layers[li],
 											mem, none_mem[s][o],
