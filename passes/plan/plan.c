@@ -463,9 +463,9 @@ static const char *rc_layers_conflict(const Decl *w, const PlanModel *m, const P
 	bool method = field_value(w, FLD_WORKLOAD_RECOMPUTE_METHOD) != NULL;
 	if (!sp->rc_layers) {
 		*at = field_loc(w, FLD_WORKLOAD_RECOMPUTE_METHOD);
-		return method ? "recompute_method chooses the layers recompute_layers counts; set "
-				"recompute_layers too (unset, the search recomputes the fewest layers "
-				"of each virtual stage that fit, in a block)"
+		return method ? "recompute_method chooses the layers recompute_layers counts; "
+				"set recompute_layers too (unset, the search recomputes the fewest "
+				"layers of each virtual stage that fit, in a block)"
 			      : NULL;
 	}
 	*at = field_loc(w, FLD_WORKLOAD_RECOMPUTE_LAYERS);
@@ -487,16 +487,16 @@ static const char *rc_layers_conflict(const Decl *w, const PlanModel *m, const P
 	int p = (int)pp->vals[0], vv = !v->any && !v->range && v->n == 1 ? (int)v->vals[0] : 1;
 	double n = ceil(m->layers / p) / vv; /* the largest virtual stage */
 	if (sp->rc_layers > n + 1e-9)
-		return arena_printf(ar, "recompute_layers = %d is more than a virtual stage's %g "
-					"layers at pp = %d%s (Megatron-Core: between 1 and the layers of "
-					"a pipeline stage)",
+		return arena_printf(ar, "recompute_layers = %d is more than a virtual stage's "
+					"%g layers at pp = %d%s (Megatron-Core: between 1 and the "
+					"layers of a pipeline stage)",
 				    sp->rc_layers, n, p,
 				    vv > 1 ? arena_printf(ar, ", interleave = %d", vv) : "");
 	if (sp->rc_uniform && fmod(m->layers, p) == 0 && fmod(m->layers / p / vv, 1) == 0 &&
 	    fmod(m->layers / p / vv, sp->rc_layers) != 0)
-		return arena_printf(ar, "uniform groups of %d layers do not tile a virtual stage's %g "
-					"layers at pp = %d%s (transformer_block.py's _checkpointed_forward "
-					"checkpoints whole groups)",
+		return arena_printf(ar, "uniform groups of %d layers do not tile a virtual "
+					"stage's %g layers at pp = %d%s (transformer_block.py's "
+					"_checkpointed_forward checkpoints whole groups)",
 				    sp->rc_layers, m->layers / p / vv, p,
 				    vv > 1 ? arena_printf(ar, ", interleave = %d", vv) : "");
 	return NULL;

@@ -472,8 +472,8 @@ double plan_layer_activation_bytes(const PlanModel *m, const PlanConfig *c, bool
 	 * tensor_parallel.checkpoint of its Q, K and V; megatron/core/transformer/attention.py at
 	 * f41b4fd), the core keeps nothing of its own: the statistics go (its output is the output
 	 * projection's input, kept all the same). Not counted: Transformer Engine's fused core also
- * keeps that output in BF16 for its own backward where the output projection keeps an FP8
- * copy (docs/parallelism.md, "Where the model still misses"). */
+	 * keeps that output in BF16 for its own backward where the output projection keeps an FP8
+	 * copy (docs/parallelism.md, "Where the model still misses"). */
 	if (c->flash)
 		core = core_kept ? 4 * m->heads : 0;
 	double f8;
@@ -1109,7 +1109,7 @@ static double rc_module_cast_bytes(const PlanModel *m, const PlanHw *hw, const P
 	double cast = 2 + hw->fp8_cache + (hw->fp8_current ? 2 : 0); /* with the amax pass */
 	double normed = hw->fp8_current ? 2 + hw->fp8_cache : 0; /* a LayerNorm's output */
 	double h = m->hidden, t = c->tp, hs = h / (c->sp ? t : 1), fe = m->expert_ffn;
-	/* Under current scaling with SP the normed shard is cast row-wise only (plan_fp8_cast_bytes). */
+	/* Current scaling with SP casts the normed shard row-wise only (plan_fp8_cast_bytes). */
 	if (hw->fp8_current && c->sp && t > 1 && hw->fp8_cache >= 2)
 		normed -= hw->fp8_cache - 1;
 	double tokens = (double)c->micro * m->seq / c->cp;
@@ -1117,8 +1117,8 @@ static double rc_module_cast_bytes(const PlanModel *m, const PlanHw *hw, const P
 	double shared = m->shared > 0 ? hs + m->shared * fe / t : 0;
 	double b = 0;
 	if (rc_has(mods, RCM_LAYERNORM))
-		b += ((m->kv_lora > 0 ? (m->q_lora > 0 ? 2 : 1) : 0) + (moe && m->shared > 0 ? 1 : 0)) *
-		     hs * cast;
+		b += ((m->kv_lora > 0 ? (m->q_lora > 0 ? 2 : 1) : 0) +
+		      (moe && m->shared > 0 ? 1 : 0)) * hs * cast;
 	if (m->kv_lora > 0 && rc_has(mods, RCM_MLA_UP_PROJ))
 		b += (m->kv_lora + (m->q_lora > 0 ? m->q_lora : 0)) * normed;
 	if (moe && rc_has(mods, RCM_MOE)) {

@@ -389,15 +389,15 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 							if (c.offload && !plan_offload_ok(m, hw, &c, c.offload))
 								continue;
 							if (!have[li]) {
-								PlanConfig one = c; /* every layer, one by one */
+								PlanConfig one = c; /* each layer alone */
 								one.rc_layers = 0, one.rc_uniform = false;
 								plan_layer(m, hw, &one, &layers[li]);
 								have[li] = true;
 							}
-							/* The workload's recompute_layers (c.rc_layers, which fixes
-							 * recompute = full): from the cached layers without
-							 * recomputation and fully recomputed, by this plan's virtual
-							 * stages (which the cache does not key). */
+							/* The workload's recompute_layers (c.rc_layers): from the
+							 * cached layers without recomputation and fully
+							 * recomputed, by this plan's virtual stages (which the
+							 * cache does not key). */
 							const PlanLayer *pl = &layers[li];
 							PlanLayer fixed;
 							if (fixed_rc && c.recompute == RC_FULL) {
@@ -411,7 +411,8 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 									plan_layer(m, hw, &cn, &layers[ni]);
 									have[ni] = true;
 								}
-								plan_layer_rc_layers(m, &c, &layers[ni], &layers[li], &fixed);
+								plan_layer_rc_layers(m, &c, &layers[ni], &layers[li],
+										     &fixed);
 								pl = &fixed;
 							}
 							/* No CP exchange the plan allows works (a2a alone, heads
