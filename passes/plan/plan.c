@@ -717,6 +717,25 @@ static const char *explain_invalid(Design *d, const Decl *w, const PlanModel *m,
 					"micro_batch = %g",
 				    sp->batch, mb->vals[0]);
 	}
+	/* A fixed recompute_layers no stage the workload allows takes (plan_rc_layers_ok): the
+	 * same search without the count finds plans (an error path: the search runs again). */
+	if (sp->rc_layers > 0) {
+		PlanSpace free_rc = *sp;
+		free_rc.rc_layers = 0, free_rc.rc_uniform = false;
+		PlanResult r;
+		plan_search(m, hw, &free_rc, &r);
+		if (r.any_valid) {
+			*at = field_loc(w, FLD_WORKLOAD_RECOMPUTE_LAYERS);
+			return arena_printf(
+				ar, "recompute_layers = %d: no pipeline the workload allows takes it: %s",
+				sp->rc_layers,
+				sp->rc_uniform ? "its uniform groups must tile each virtual stage, "
+						 "the pipeline stages even (transformer_block.py's "
+						 "_checkpointed_forward)"
+					       : "a block is at most a virtual stage's layers "
+						 "(Megatron-Core: between 1 and a pipeline stage's)");
+		}
+	}
 	return arena_printf(ar, "no combination of the values the workload allows meets Megatron-LM's "
 				"constraints on %d '%s' accelerators: TP x PP x CP x DP GPUs, the global "
 				"batch of %d divisible by micro-batch x DP, interleaving dividing the "
