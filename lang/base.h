@@ -448,6 +448,11 @@ typedef enum {
 #define RECOMPUTE_MODULES(X) X(CORE_ATTN, "core_attn") X(MOE_ACT, "moe_act") \
 	X(LAYERNORM, "layernorm") X(MLA_UP_PROJ, "mla_up_proj") X(MLP, "mlp") X(MOE, "moe")  \
 	X(SHARED_EXPERTS, "shared_experts")
+/* How full recomputation of a fixed count of layers chooses them (Megatron-Core's
+ * recompute_method; megatron/core/transformer/transformer_block.py at 767a8a8,
+ * _checkpointed_forward): the first N layers of each virtual stage one by one (block), or every
+ * layer in groups of N, each group recomputed from its input (uniform). */
+#define RECOMPUTE_METHODS(X) X(BLOCK, "block") X(UNIFORM, "uniform")
 /* How context-parallel ranks exchange K and V (Megatron-LM --cp-comm-type). */
 #define CP_COMMS(X) X(P2P, "p2p") X(ALL_GATHER, "all_gather") X(A2A, "a2a")
 /* How an MoE layer's tokens reach their experts: Megatron-Core's all-to-all dispatcher
@@ -479,6 +484,7 @@ typedef enum {
 	F(PLANE_ASSIGNMENT, PLANE_ASSIGNMENTS, PLANE)                                         \
 	F(PRECISION, PRECISIONS, PREC) F(RECOMPUTE, RECOMPUTES, RC) F(ACTIVATION, ACTIVATIONS, ACT)     \
 	F(RECOMPUTE_MODULE, RECOMPUTE_MODULES, RCM)                                           \
+	F(RECOMPUTE_METHOD, RECOMPUTE_METHODS, RCMETH)                                        \
 	F(CP_COMM, CP_COMMS, CPC) F(EP_DISPATCHER, EP_DISPATCHERS, EPD)                       \
 	F(NORM, NORMS, NORM) F(POSITION, POSITIONS, POS)                                      \
 	F(PORT_NAMING, PORT_NAMINGS, PN) F(PORT_ALIAS, PORT_ALIASES, PA)                      \
@@ -535,6 +541,9 @@ typedef enum { RECOMPUTES(X) RC_COUNT } Recompute;
 #undef X
 #define X(c, w) RCM_##c,
 typedef enum { RECOMPUTE_MODULES(X) RCM_COUNT } RecomputeModule;
+#undef X
+#define X(c, w) RCMETH_##c,
+typedef enum { RECOMPUTE_METHODS(X) RCMETH_COUNT } RecomputeMethod;
 #undef X
 #define X(c, w) CPC_##c,
 typedef enum { CP_COMMS(X) CPC_COUNT } CpComm;

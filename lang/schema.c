@@ -109,6 +109,7 @@ static const char *const e_recompute[] = {"none", "selective", "full", NULL};
 static const char *const e_recompute_modules[] = {"core_attn", "moe_act", "layernorm",
 							"mla_up_proj", "mlp", "moe", "shared_experts",
 							NULL};
+static const char *const e_recompute_method[] = {"block", "uniform", NULL};
 static const char *const e_cp_comm[] = {"p2p", "all_gather", "a2a", NULL};
 static const char *const e_ep_dispatcher[] = {"alltoall", "hybridep", NULL};
 static const char *const e_activation[] = {"gelu", "swiglu", NULL};

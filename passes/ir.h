@@ -1002,7 +1002,10 @@ typedef struct PlanConfig {
 	int batch;           /* global batch, sequences */
 	int recompute;       /* PLAN_RC_* */
 	int rc_layers;       /* full recompute of only this many layers of each virtual stage
-			      * (Megatron-LM --recompute-method block); 0: all of them */
+			      * (Megatron-LM --recompute-method block), or with rc_uniform of
+			      * every layer in groups of this many; 0: every layer, one by one */
+	bool rc_uniform;     /* rc_layers is uniform recomputation's group (--recompute-method
+			      * uniform) */
 	unsigned rc_modules; /* selective: the submodules recomputed, bit RCM_x (Megatron-LM
 			      * --recompute-modules); 0: the attention core alone (its default) */
 	bool sp, dopt;       /* sequence parallelism, distributed optimizer */
@@ -1092,6 +1095,9 @@ typedef struct PlanSpace {
 	PlanSet knob[KNOB_COUNT];
 	unsigned recompute;  /* bit PLAN_RC_x allowed */
 	unsigned rc_modules; /* the workload's recompute_modules, bit RCM_x; 0: not set */
+	int rc_layers;       /* the workload's recompute_layers; 0: searched (block, the fewest
+			      * that fit) */
+	bool rc_uniform;     /* the workload's recompute_method is uniform */
 	unsigned sp, dopt;   /* bit 0: false allowed, bit 1: true allowed */
 	int batch;           /* global batch, sequences */
 	int min_cp_tokens;   /* CP is searched down to this many tokens per rank (when not fixed) */

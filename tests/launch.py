@@ -202,6 +202,19 @@ def check_args(path, plan):
     if ({"moe_act", "layernorm"} & set(mods)) and "--fp8-format" in a and \
             a.get("--fp8-recipe", "delayed") == "delayed":
         fail(f"{path}: --recompute-modules moe_act or layernorm under FP8 delayed scaling")
+    # TransformerConfig.__post_init__ (transformer_config.py at d2c5e8b): full granularity with
+    # a method and a count from 1 to a pipeline stage's layers; selective with neither. Uniform's
+    # groups tile a virtual stage (transformer_block.py at 767a8a8, _checkpointed_forward).
+    gran, nrc = a.get("--recompute-granularity"), a.get("--recompute-num-layers")
+    if gran == "full" and (nrc is None or "--recompute-method" not in a or
+                           not 1 <= nrc <= -(-L // pp)):
+        fail(f"{path}: full recomputation of {nrc} layers, method {a.get('--recompute-method')}, "
+             f"{L} layers at PP {pp}")
+    vstage = a.get("--num-layers-per-virtual-pipeline-stage", L // pp if L % pp == 0 else 0)
+    if gran == "full" and a.get("--recompute-method") == "uniform" and nrc and vstage % nrc:
+        fail(f"{path}: uniform groups of {nrc} layers in virtual stages of {vstage}")
+    if gran == "selective" and (nrc is not None or "--recompute-method" in a):
+        fail(f"{path}: --recompute-num-layers or --recompute-method with selective recomputation")
     # TransformerConfig.__post_init__ (transformer_config.py at 002526d) with
     # overlap_moe_expert_parallel_comm: "disable moe in recompute_modules", and no
     # recompute_method ("recompute_method must be None"), full recomputation's included.

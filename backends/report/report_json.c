@@ -393,8 +393,10 @@ static Json *workloads_json(const Design *d)
 		jw_set(o, "energy_to_train_cost", money(wp->energy_cost));
 		jw_set(o, "interleave", jw_int(c->v));
 		jw_set(o, "recompute", jw_str(enum_RECOMPUTE.words[c->recompute]));
-		if (c->recompute == RC_FULL && c->rc_layers > 0)
+		if (c->recompute == RC_FULL && c->rc_layers > 0) {
 			jw_set(o, "recompute_layers", jw_int(c->rc_layers));
+			jw_set(o, "recompute_method", jw_str(c->rc_uniform ? "uniform" : "block"));
+		}
 		if (c->recompute == RC_SELECTIVE && c->rc_modules)
 			jw_set(o, "recompute_modules", parallelism_modules_json(c->rc_modules));
 		if (c->offload > 0)

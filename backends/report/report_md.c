@@ -538,7 +538,10 @@ static void plan_shape(Buf *b, const PlanConfig *c)
 	buf_printf(b, ", micro-batch %d", c->micro);
 	if (c->v > 1)
 		buf_printf(b, ", interleave %d", c->v);
-	if (c->recompute == RC_FULL && c->rc_layers > 0)
+	if (c->recompute == RC_FULL && c->rc_layers > 0 && c->rc_uniform)
+		buf_printf(b, ", full recompute in groups of %d layer%s", c->rc_layers,
+			   c->rc_layers > 1 ? "s" : "");
+	else if (c->recompute == RC_FULL && c->rc_layers > 0)
 		buf_printf(b, ", full recompute of %d layer%s a virtual stage", c->rc_layers,
 			   c->rc_layers > 1 ? "s" : "");
 	else if (c->recompute != RC_NONE)

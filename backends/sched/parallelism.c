@@ -64,8 +64,10 @@ static Json *config_json(const PlanConfig *c, const PlanCost *k)
 	jw_set(o, "last_stage_layers", jw_int(k->last_stage_layers));
 	jw_set(o, "layers_per_virtual_stage", jw_int(k->virtual_stage_layers));
 	jw_set(o, "recompute", jw_str(enum_RECOMPUTE.words[c->recompute]));
-	if (c->recompute == RC_FULL && c->rc_layers > 0)
+	if (c->recompute == RC_FULL && c->rc_layers > 0) {
 		jw_set(o, "recompute_layers", jw_int(c->rc_layers));
+		jw_set(o, "recompute_method", jw_str(c->rc_uniform ? "uniform" : "block"));
+	}
 	if (c->recompute == RC_SELECTIVE && c->rc_modules)
 		jw_set(o, "recompute_modules", parallelism_modules_json(c->rc_modules));
 	if (c->offload > 0)
@@ -346,8 +348,9 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 		}
 	}
 	else if (c->recompute == RC_FULL && c->rc_layers > 0)
-		fprintf(f, "--recompute-granularity full\n--recompute-method block\n"
-			   "--recompute-num-layers %d\n", c->rc_layers);
+		fprintf(f, "--recompute-granularity full\n--recompute-method %s\n"
+			   "--recompute-num-layers %d\n", c->rc_uniform ? "uniform" : "block",
+			c->rc_layers);
 	else if (c->recompute == RC_FULL)
 		fprintf(f, "--recompute-granularity full\n--recompute-method uniform\n"
 			   "--recompute-num-layers 1\n");

@@ -623,7 +623,8 @@ static void dump_plans(const Design *d, FILE *out)
 			if (c->fsdp)
 				fprintf(out, " fsdp");
 			if (c->recompute == RC_FULL && c->rc_layers > 0)
-				fprintf(out, " block %d", c->rc_layers);
+				fprintf(out, " %s %d", c->rc_uniform ? "uniform" : "block",
+					c->rc_layers);
 			for (int m = 0, n = 0; c->recompute == RC_SELECTIVE && m < RCM_COUNT; m++)
 				if (c->rc_modules & (1u << m))
 					fprintf(out, "%s%s", n++ ? "," : " modules ",

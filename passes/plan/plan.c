@@ -254,6 +254,12 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 			sp->rc_modules |= 1u << rm->items[i]->e;
 	if (sp->rc_modules)
 		sp->recompute &= 1u << RC_SELECTIVE;
+	/* recompute_layers: full recomputation of that many layers (rc_layers_conflict). */
+	double rcl;
+	sp->rc_layers = field_num_set(w, FLD_WORKLOAD_RECOMPUTE_LAYERS, &rcl) ? (int)rcl : 0;
+	sp->rc_uniform = field_enum(w, FLD_WORKLOAD_RECOMPUTE_METHOD) == RCMETH_UNIFORM;
+	if (sp->rc_layers && !sp->rc_modules)
+		sp->recompute &= 1u << RC_FULL;
 	sp->sp = mask_of(w, FLD_WORKLOAD_SEQUENCE_PARALLEL, 2);
 	sp->dopt = mask_of(w, FLD_WORKLOAD_DISTRIBUTED_OPTIMIZER, 2);
 	sp->batch = (int)field_num(w, FLD_WORKLOAD_GLOBAL_BATCH);
@@ -444,6 +450,58 @@ static const char *rc_modules_conflict(const Decl *w, const PlanModel *m, const 
 	return NULL;
 }
 
+/* Where Megatron-Core would refuse the workload's recompute_layers or recompute_method (their
+ * rules: transformer_config.py at d2c5e8b, __post_init__ and its field notes): the method
+ * without a count ("recompute_method must be None" unless full); a count with selective
+ * recomputation ("recompute_num_layers must be None") or without full recomputation allowed; a
+ * count past the model's layers, or, with the pipeline fixed, past a virtual stage's ("must be
+ * between 1 and num_layers_per_pipeline_rank"); and uniform groups that do not tile the fixed
+ * virtual stages (plan_rc_layers_ok). NULL when none. */
+static const char *rc_layers_conflict(const Decl *w, const PlanModel *m, const PlanSpace *sp,
+				      Arena *ar, Loc *at)
+{
+	bool method = field_value(w, FLD_WORKLOAD_RECOMPUTE_METHOD) != NULL;
+	if (!sp->rc_layers) {
+		*at = field_loc(w, FLD_WORKLOAD_RECOMPUTE_METHOD);
+		return method ? "recompute_method chooses the layers recompute_layers counts; "
+				"set recompute_layers too (unset, the search recomputes the fewest "
+				"layers of each virtual stage that fit, in a block)"
+			      : NULL;
+	}
+	*at = field_loc(w, FLD_WORKLOAD_RECOMPUTE_LAYERS);
+	if (sp->rc_modules)
+		return "recompute_layers counts layers of full recomputation and recompute_modules "
+		       "are selective recomputation's: set one (Megatron-Core: recompute_num_layers "
+		       "must be None with selective recomputation)";
+	if (!sp->recompute) {
+		*at = field_loc(w, FLD_WORKLOAD_RECOMPUTE);
+		return "recompute_layers counts layers of full recomputation, which recompute does "
+		       "not allow here";
+	}
+	if (sp->rc_layers > m->layers)
+		return arena_printf(ar, "recompute_layers = %d is more than the model's %g layers",
+				    sp->rc_layers, m->layers);
+	const PlanSet *pp = &sp->knob[KNOB_PP], *v = &sp->knob[KNOB_V];
+	if (pp->any || pp->range || pp->n != 1)
+		return NULL;
+	int p = (int)pp->vals[0], vv = !v->any && !v->range && v->n == 1 ? (int)v->vals[0] : 1;
+	double n = ceil(m->layers / p) / vv; /* the largest virtual stage */
+	if (sp->rc_layers > n + 1e-9)
+		return arena_printf(ar, "recompute_layers = %d is more than a virtual stage's "
+					"%g layers at pp = %d%s (Megatron-Core: between 1 and the "
+					"layers of a pipeline stage)",
+				    sp->rc_layers, n, p,
+				    vv > 1 ? arena_printf(ar, ", interleave = %d", vv) : "");
+	if (sp->rc_uniform && fmod(m->layers, p) == 0 && fmod(m->layers / p / vv, 1) == 0 &&
+	    fmod(m->layers / p / vv, sp->rc_layers) != 0)
+		return arena_printf(ar, "uniform groups of %d layers do not tile a virtual "
+					"stage's %g layers at pp = %d%s (transformer_block.py's "
+					"_checkpointed_forward checkpoints whole groups)",
+				    sp->rc_layers, m->layers / p / vv, p,
+				    vv > 1 ? arena_printf(ar, ", interleave = %d", vv) : "");
+	return NULL;
+}
+
 /* The memoised search of workload w on the design in force (m, hw: its inputs). No plan where
  * the build would reject the workload's dispatcher (hybrid_ep_conflict), as plan_workloads does. */
 static const PlanMemoEntry *memo_lookup(Design *d, const Decl *w, PlanModel *m, PlanHw *hw)
@@ -452,7 +510,8 @@ static const PlanMemoEntry *memo_lookup(Design *d, const Decl *w, PlanModel *m, 
 	FieldId at;
 	Loc rat;
 	bool ok = plan_inputs(d, w, m, hw, &sp) && !hybrid_ep_conflict(w, &sp, &at) &&
-		  !rc_modules_conflict(w, m, &sp, &rat);
+		  !rc_modules_conflict(w, m, &sp, &rat) &&
+		  !rc_layers_conflict(w, m, &sp, d->p->c->arena, &rat);
 	if (!d->plan_memo)
 		d->plan_memo = arena_alloc(d->p->c->arena, sizeof(PlanMemo));
 	PlanMemo *memo = d->plan_memo;
@@ -658,6 +717,25 @@ static const char *explain_invalid(Design *d, const Decl *w, const PlanModel *m,
 					"micro_batch = %g",
 				    sp->batch, mb->vals[0]);
 	}
+	/* A fixed recompute_layers no stage the workload allows takes (plan_rc_layers_ok): the
+	 * same search without the count finds plans (an error path: the search runs again). */
+	if (sp->rc_layers > 0) {
+		PlanSpace free_rc = *sp;
+		free_rc.rc_layers = 0, free_rc.rc_uniform = false;
+		PlanResult r;
+		plan_search(m, hw, &free_rc, &r);
+		if (r.any_valid) {
+			*at = field_loc(w, FLD_WORKLOAD_RECOMPUTE_LAYERS);
+			return arena_printf(
+				ar, "recompute_layers = %d: no pipeline the workload allows takes it: %s",
+				sp->rc_layers,
+				sp->rc_uniform ? "its uniform groups must tile each virtual stage, "
+						 "the pipeline stages even (transformer_block.py's "
+						 "_checkpointed_forward)"
+					       : "a block is at most a virtual stage's layers "
+						 "(Megatron-Core: between 1 and a pipeline stage's)");
+		}
+	}
 	return arena_printf(ar, "no combination of the values the workload allows meets Megatron-LM's "
 				"constraints on %d '%s' accelerators: TP x PP x CP x DP GPUs, the global "
 				"batch of %d divisible by micro-batch x DP, interleaving dividing the "
@@ -813,6 +891,12 @@ int plan_workloads(Design *d)
 		const char *rwhy = rc_modules_conflict(w, &wp->model, &wp->space, &rat);
 		if (rwhy) {
 			design_spec_error(d, rat, "workload '%s' cannot recompute these modules: %s",
+					  w->name, rwhy);
+			continue;
+		}
+		rwhy = rc_layers_conflict(w, &wp->model, &wp->space, d->p->c->arena, &rat);
+		if (rwhy) {
+			design_spec_error(d, rat, "workload '%s' cannot recompute these layers: %s",
 					  w->name, rwhy);
 			continue;
 		}

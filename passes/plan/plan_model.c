@@ -467,10 +467,15 @@ double plan_layer_activation_bytes(const PlanModel *m, const PlanConfig *c, bool
 	double core = core_kept ? (drop ? 5 : 2) * m->heads * m->seq : 0;
 	/* FlashAttention keeps no s x s tensor: the output (counted above as 2ad) and the softmax
 	 * statistics, one fp32 logsumexp a head and token (Dao et al., NeurIPS 2022, §3.1; the
-	 * dropout mask is regenerated from the RNG state). Selective recomputation then has
-	 * nothing left to drop. */
+	 * dropout mask is regenerated from the RNG state). Checkpointed (core_attn: Megatron-Core's
+	 * Attention.forward runs the core, fused or not, through _checkpointed_attention_forward,
+	 * tensor_parallel.checkpoint of its Q, K and V; megatron/core/transformer/attention.py at
+	 * f41b4fd), the core keeps nothing of its own: the statistics go (its output is the output
+	 * projection's input, kept all the same). Not counted: Transformer Engine's fused core also
+	 * keeps that output in BF16 for its own backward where the output projection keeps an FP8
+	 * copy (docs/parallelism.md, "Where the model still misses"). */
 	if (c->flash)
-		core = 4 * m->heads;
+		core = core_kept ? 4 * m->heads : 0;
 	double f8;
 	return tokens * ((drop ? 10 : 8) * h / r_div + latent + (split + core) / t -
 			 rc_module_bytes(m, c, moe, &f8)) +
@@ -1019,8 +1024,8 @@ void plan_fp8_cast_bytes(const PlanModel *m, const PlanHw *hw, const PlanConfig 
  *   dispatch and combine all-to-alls, the experts, and the FFN's share of the TP collectives.
  * Under FP8 the linear layers' inputs the model keeps in one byte (plan_fp8_activation_saving)
  * go with them: Megatron-Core has the next linear layer save its original input for the
- * discarded norm or activation output (set_save_original_input) and recomputes it.
- * Not modelled: the FP8 casts the recomputed multiplies' inputs need again. */
+ * discarded norm or activation output (set_save_original_input) and recomputes it; the FP8
+ * casts the recomputed multiplies' inputs need again are rc_module_cast_bytes'. */
 static bool rc_has(unsigned mods, RecomputeModule k)
 {
 	return (mods >> k) & 1u;
@@ -1081,8 +1086,57 @@ static double rc_ffn_tp(const PlanHw *hw, const PlanConfig *c, bool moe, double 
 	       collective(hw, t, t, COLL_ALL_GATHER, ag);
 }
 
+/* HBM bytes per token of the FP8 casts one layer's recomputed modules other than the core
+ * repeat (0 in BF16; the core runs in BF16). A recomputed FP8 linear layer quantizes its input
+ * again as its forward did (plan_fp8_cast_bytes' bytes an element: the read, the FP8 copy or
+ * copies, the amax pass under current scaling); its weight is not cast again: Megatron-Core's
+ * Transformer Engine layers pass is_first_microbatch only on a step's first forward and False
+ * after it (TELinear.forward sets self.is_first_microbatch = False; megatron/core/extensions/
+ * transformer_engine.py at d086a2e), so the recomputation, like every later micro-batch, takes
+ * the cached FP8 weight. By module: mlp the FFN's inputs (the normed one as the norm writes it,
+ * the second multiply's), shared_experts the shared experts', moe every expert input of the
+ * block (routed rows after the dispatch, and the shared experts'), mla_up_proj the
+ * up-projections' normed latents; and the output-discarding modules, whose next linear layer
+ * saved the BF16 original (set_save_original_input) and quantizes it again for its weight
+ * gradient: moe_act the second grouped multiply's input, layernorm the FP8 copies of the norms'
+ * outputs (MLA's down-projections, the shared experts). */
+static double rc_module_cast_bytes(const PlanModel *m, const PlanHw *hw, const PlanConfig *c,
+				   bool moe)
+{
+	unsigned mods = plan_rc_modules(c) & ~(1u << RCM_CORE_ATTN);
+	if (!mods || hw->elem_bytes >= 2 || hw->fp8_cache <= 0)
+		return 0;
+	double cast = 2 + hw->fp8_cache + (hw->fp8_current ? 2 : 0); /* with the amax pass */
+	double normed = hw->fp8_current ? 2 + hw->fp8_cache : 0; /* a LayerNorm's output */
+	double h = m->hidden, t = c->tp, hs = h / (c->sp ? t : 1), fe = m->expert_ffn;
+	/* Current scaling with SP casts the normed shard row-wise only (plan_fp8_cast_bytes). */
+	if (hw->fp8_current && c->sp && t > 1 && hw->fp8_cache >= 2)
+		normed -= hw->fp8_cache - 1;
+	double tokens = (double)c->micro * m->seq / c->cp;
+	double routed = moe ? dispatched_rows(m, c, tokens) / tokens : 0; /* rows a token */
+	double shared = m->shared > 0 ? hs + m->shared * fe / t : 0;
+	double b = 0;
+	if (rc_has(mods, RCM_LAYERNORM))
+		b += ((m->kv_lora > 0 ? (m->q_lora > 0 ? 2 : 1) : 0) +
+		      (moe && m->shared > 0 ? 1 : 0)) * hs * cast;
+	if (m->kv_lora > 0 && rc_has(mods, RCM_MLA_UP_PROJ))
+		b += (m->kv_lora + (m->q_lora > 0 ? m->q_lora : 0)) * normed;
+	if (moe && rc_has(mods, RCM_MOE)) {
+		b += (routed * (h + fe / expert_tp(c)) + shared) * cast;
+	} else if (moe) {
+		if (rc_has(mods, RCM_MOE_ACT))
+			b += routed * fe / expert_tp(c) * cast;
+		if (rc_has(mods, RCM_SHARED_EXPERTS))
+			b += shared * cast;
+	}
+	if (!moe && rc_has(mods, RCM_MLP))
+		b += hs * normed + m->ffn / t * cast;
+	return b;
+}
+
 /* Seconds of one micro-batch's recomputation of one layer's modules other than the core (the
- * core's is layer_times' own), given the layer's forward EP and permutation times (ep, perm). */
+ * core's is layer_times' own), given the layer's forward EP and permutation times (ep, perm),
+ * with their FP8 casts (rc_module_cast_bytes). */
 static double rc_module_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, bool moe,
 			     double ep, double perm)
 {
@@ -1122,7 +1176,7 @@ static double rc_module_time(const PlanModel *m, const PlanHw *hw, const PlanCon
 		       gemm(hw, 1, tokens, h, m->ffn / t) +
 		       tokens * (4 * h / r + 2 * mlp_per * m->ffn / t) / bw +
 		       rc_ffn_tp(hw, c, false, tokens, h);
-	return sec;
+	return sec + tokens * rc_module_cast_bytes(m, hw, c, moe) / bw;
 }
 
 /* Forward FLOPs per token of the modules other than the core that selective recomputation
@@ -1367,21 +1421,56 @@ void plan_layer_blend(const PlanLayer *none, const PlanLayer *full, double f, Pl
 	*out = o;
 }
 
+/* Uniform recomputation (--recompute-method uniform --recompute-num-layers k: the same
+ * _checkpointed_forward checkpoints each group of k consecutive layers of a virtual stage as one,
+ * keeping only the group's input, and recomputes the whole group's forward before its backward):
+ * every layer's forward repeated, as full recomputation's; one layer input kept a group, 1/k of
+ * a layer's; and the k layers' activations together while the group's backward runs. */
+void plan_layer_rc_layers(const PlanModel *m, const PlanConfig *c, const PlanLayer *none,
+			  const PlanLayer *full, PlanLayer *out)
+{
+	double k = c->rc_layers, n = plan_chunk_layers(m, c);
+	if (c->rc_uniform) {
+		*out = *full;
+		out->act = full->act / k;
+		out->work = full->work * k;
+	} else if (k < n) {
+		plan_layer_blend(none, full, k / n, out);
+	} else {
+		*out = *full;
+	}
+}
+
+/* Megatron-Core's bounds on a fixed count (transformer_config.py at d2c5e8b: "recompute_num_layers
+ * must be between 1 and num_layers_per_pipeline_rank"): block at most a virtual stage's layers
+ * (the largest, where the stages are uneven); uniform's groups tile every virtual stage (the loop
+ * `while l < num_layers_per_pipeline_rank` runs custom(l, l + k) over whole groups), so the
+ * stages even and k dividing their virtual stages' layers. */
+bool plan_rc_layers_ok(const PlanModel *m, const PlanConfig *c)
+{
+	if (c->recompute != RC_FULL || c->rc_layers <= 0)
+		return true;
+	double n = plan_chunk_layers(m, c);
+	if (!c->rc_uniform)
+		return c->rc_layers <= n + 1e-9;
+	double first, mid, last;
+	stage_layers(m, c, &first, &mid, &last);
+	return first == mid && last == mid && fmod(n, c->rc_layers) == 0;
+}
+
 /* Per-layer costs, averaged over the dense and MoE layers by their counts. */
 void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanLayer *out)
 {
-	if (c->recompute == RC_FULL && c->rc_layers > 0) {
-		double n = plan_chunk_layers(m, c);
-		if (c->rc_layers < n) {
-			PlanConfig one = *c;
-			PlanLayer none, full;
-			one.rc_layers = 0;
-			plan_layer(m, hw, &one, &full);
-			one.recompute = RC_NONE;
-			plan_layer(m, hw, &one, &none);
-			plan_layer_blend(&none, &full, c->rc_layers / n, out);
-			return;
-		}
+	if (c->recompute == RC_FULL && c->rc_layers > 0 &&
+	    (c->rc_uniform ? c->rc_layers > 1 : c->rc_layers < plan_chunk_layers(m, c))) {
+		PlanConfig one = *c;
+		PlanLayer none, full;
+		one.rc_layers = 0, one.rc_uniform = false;
+		plan_layer(m, hw, &one, &full);
+		one.recompute = RC_NONE;
+		plan_layer(m, hw, &one, &none);
+		plan_layer_rc_layers(m, c, &none, &full, out);
+		return;
 	}
 	double nd = n_dense(m), nm = m->layers - nd;
 	LayerTimes dl = {0}, ml = {0};
@@ -1402,22 +1491,27 @@ void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanL
 	out->bwd += wd * (dl.cast_b - 2 * dl.cast_f) + wm * (ml.cast_b - 2 * ml.cast_f);
 	/* The backward's multiplies at their own shapes (gemm_passes), not twice the forward's. */
 	out->bwd += wd * dl.mm_bwd_extra + wm * ml.mm_bwd_extra;
-	/* Selective recomputation: the core where it is among the modules (the default) and not
-	 * fused, and the other modules the workload lists (rc_mod; 0 without them). */
-	bool re_core = !c->flash && (plan_rc_modules(c) & (1u << RCM_CORE_ATTN));
+	/* Selective recomputation: the core where it is among the modules (the default), fused or
+	 * not: Megatron-Core checkpoints whatever core_attention the layer has
+	 * (_checkpointed_attention_forward, attention.py at f41b4fd), so a FlashAttention core
+	 * runs its causal forward again at the kernel's efficiency (core; core_mem is 0 fused);
+	 * and the other modules the workload lists (rc_mod; 0 without them). */
+	bool re_core = plan_rc_modules(c) & (1u << RCM_CORE_ATTN);
 	out->re = c->recompute == RC_FULL ? fwd
 					  : (re_core ? core : 0) + wd * dl.rc_mod + wm * ml.rc_mod;
 	/* Full recomputation repeats the forward's collectives too. */
 	double passes = c->recompute == RC_FULL ? 3 : 2;
 	out->tp = passes * tp;
 	out->ep = passes * ep;
-	/* The fastest CP exchange allowed (full recomputation repeats its forward). */
+	/* The fastest CP exchange allowed (full recomputation repeats its forward, and so does the
+	 * recomputed core: Transformer Engine's context-parallel attention exchanges K and V inside
+	 * the core's forward). */
 	out->cp = INFINITY;
 	out->cp_type = CPC_P2P;
 	for (int k = 0; k < CPC_COUNT; k++) {
 		double f = (nd > 0 ? wd * dl.cp_f[k] : 0) + (nm > 0 ? wm * ml.cp_f[k] : 0);
 		double b = (nd > 0 ? wd * dl.cp_b[k] : 0) + (nm > 0 ? wm * ml.cp_b[k] : 0);
-		double cp = f + b + (c->recompute == RC_FULL ? f : 0);
+		double cp = f + b + (c->recompute == RC_FULL || re_core ? f : 0);
 		if (cp < out->cp)
 			out->cp = cp, out->cp_type = k;
 	}
@@ -1425,13 +1519,21 @@ void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanL
 	out->work = fmax(dl.work, ml.work);
 	/* Selective recomputation by module: the larger layer's discarded tensors, back for its
 	 * backward (plan_act_memory), as many bytes as they saved (net of FP8's one-byte copies). */
-	double tokens = (double)c->micro * m->seq / c->cp, rc_d = 0, rc_m = 0, f8;
+	double tokens = (double)c->micro * m->seq / c->cp, rc_d = 0, rc_m = 0, rc_core = 0, f8;
 	bool fp8 = hw->elem_bytes < 2;
 	if (nd > 0)
 		rc_d = rc_module_bytes(m, c, false, &f8) - (fp8 ? f8 : 0);
 	if (nm > 0)
 		rc_m = rc_module_bytes(m, c, true, &f8) - (fp8 ? f8 : 0);
-	out->rc_work = tokens * fmax(rc_d, rc_m);
+	/* The recomputed core's at its backward, one layer's: what its checkpoint dropped (the
+	 * s x s tensors unfused, the statistics fused) and the output it computes again beside
+	 * the kept one, 2ad (the same for dense and MoE layers). */
+	if (re_core) {
+		double a = m->heads, t = c->tp;
+		rc_core = (c->flash ? 4 * a : (m->dropout > 0 ? 5 : 2) * a * m->seq) / t +
+			  2 * attn_dims(m).o / t;
+	}
+	out->rc_work = tokens * (fmax(rc_d, rc_m) + rc_core);
 	/* The output layer and the loss on the last stage: its matmul forward and backward (BF16)
 	 * and the FP32 logits it keeps (4·tokens·V/t bytes, written and read twice). */
 	out->out_mem = 4 * tokens * m->vocab / c->tp;
@@ -1725,7 +1827,7 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	o->hw_flops = plan_hw_flops(m, c->batch, c->recompute);
 	if (c->recompute == RC_SELECTIVE && c->rc_modules) /* the modules recomputed */
 		o->hw_flops = o->model_flops + (double)c->batch * m->seq * rc_module_flops(m, c);
-	if (c->recompute == RC_FULL && c->rc_layers > 0) /* block: k of n layers recomputed */
+	if (c->recompute == RC_FULL && c->rc_layers > 0 && !c->rc_uniform) /* block: k of n */
 		o->hw_flops = o->model_flops + fmin(1, c->rc_layers / plan_chunk_layers(m, c)) *
 						       (o->hw_flops - o->model_flops);
 	o->mfu = o->model_flops / (o->step * c->gpus * hw->peak);

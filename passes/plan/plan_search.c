@@ -294,6 +294,9 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 	int ntops = 0;
 	double least = INFINITY;
 	const double usable = hw->hbm_usable;
+	/* The workload's recompute_layers (plan_inputs fixes recompute = full with it): every
+	 * fully recomputed plan's count. */
+	const bool fixed_rc = sp->rc_layers > 0;
 	const int L = (int)m->layers, B = sp->batch;
 
 	for (int i_tp = 0; i_tp < cd.ntp; i_tp++)
@@ -324,7 +327,8 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 					.cp_comm = sp->cp_comm, .grad16 = sp->grad16,
 					.opt16 = sp->opt16, .fp8p = sp->fp8p,
 					.offload = sp->offload > 0 ? sp->offload : 0,
-					.rc_modules = sp->rc_modules};
+					.rc_modules = sp->rc_modules, .rc_layers = sp->rc_layers,
+					.rc_uniform = sp->rc_uniform};
 			double dense, expert;
 			plan_stage_params(m, &c, &dense, &expert);
 			/* The layers of the stage plan_time runs at (at least): a lower bound on a
@@ -385,12 +389,35 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 							if (c.offload && !plan_offload_ok(m, hw, &c, c.offload))
 								continue;
 							if (!have[li]) {
-								plan_layer(m, hw, &c, &layers[li]);
+								PlanConfig one = c; /* each layer alone */
+								one.rc_layers = 0, one.rc_uniform = false;
+								plan_layer(m, hw, &one, &layers[li]);
 								have[li] = true;
+							}
+							/* The workload's recompute_layers (c.rc_layers): from the
+							 * cached layers without recomputation and fully
+							 * recomputed, by this plan's virtual stages (which the
+							 * cache does not key). */
+							const PlanLayer *pl = &layers[li];
+							PlanLayer fixed;
+							if (fixed_rc && c.recompute == RC_FULL) {
+								if (!plan_rc_layers_ok(m, &c))
+									continue;
+								size_t ni = li - (size_t)(RC_FULL - RC_NONE) * 2;
+								if (!have[ni]) {
+									PlanConfig cn = c;
+									cn.recompute = RC_NONE, cn.rc_layers = 0;
+									cn.rc_uniform = false;
+									plan_layer(m, hw, &cn, &layers[ni]);
+									have[ni] = true;
+								}
+								plan_layer_rc_layers(m, &c, &layers[ni], &layers[li],
+										     &fixed);
+								pl = &fixed;
 							}
 							/* No CP exchange the plan allows works (a2a alone, heads
 							 * not divisible by cp). */
-							if (!(layers[li].cp < INFINITY))
+							if (!(pl->cp < INFINITY))
 								continue;
 							/* o: 0 no sharding, 1 the distributed optimizer (ZeRO-1), 2 FSDP
 							 * (ZeRO-3: no pipeline, some data parallelism), 3 the gradients
@@ -400,7 +427,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 							 * does not fit, or where the workload asks for it. */
 							double dopt_mem = INFINITY;
 							/* The activations' memory, the same for every sharding. */
-							const double act_mem = plan_act_memory(&c, &layers[li], inflight, inflight_last);
+							const double act_mem = plan_act_memory(&c, pl, inflight, inflight_last);
 							for (int o = 0; o < 4; o++) {
 								if (o < 2 && (!(sp->dopt & (1u << o)) ||
 									      (o && dp * cp == 1 && (sp->dopt & 1u)) ||
@@ -434,16 +461,15 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 									 * without recomputation and pipeline. */
 									if (sp->offload < 0 && plan_offload_ok(m, hw, &c, 2))
 										offload_fit(m, hw, &c, dense, expert, usable,
-											    &layers[li], mem, tops, &ntops, out);
+											    pl, mem, tops, &ntops, out);
 									continue;
 								}
-								if (c.offload && plan_offload_over_host(hw, &layers[li], c.offload))
+								if (c.offload && plan_offload_over_host(hw, pl, c.offload))
 									continue;
 								out->fit++;
 								/* Timed only when it could be kept: every step is at least
 								 * its micro-batches' compute on its longest stage, and a
 								 * plan slower than the last kept cannot enter (keep). */
-								const PlanLayer *pl = &layers[li];
 								if (ntops <= PLAN_ALTERNATIVES ||
 								    mb * stage_lb * (pl->fwd + pl->bwd) <=
 									    tops[PLAN_ALTERNATIVES].k.step * (1 + 1e-6)) {
@@ -452,7 +478,8 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 									plan_time(m, hw, &c, pl, dense, expert, &t.k);
 									keep(tops, &ntops, &t);
 								}
-								if (c.recompute == RC_FULL && none_mem[s][o] > usable)
+								if (c.recompute == RC_FULL && !fixed_rc &&
+								    none_mem[s][o] > usable)
 									block_recompute(m, hw, &c, dense, expert, usable, &layers[li],
 											mem, none_mem[s][o],
 											&layers[((size_t)i_b * RC_COUNT + RC_NONE) * 2 + (size_t)s],

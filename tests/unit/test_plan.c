@@ -134,12 +134,13 @@ static void test_memory(void)
 	c.recompute = RC_FULL;
 	CLOSE(plan_layer_activation_bytes(&m, &c, false), 2 * s * b * h, 1e-12);
 	/* FlashAttention: no s x s tensor, a logsumexp (4 bytes) a head and token instead:
-	 * sbh(10 + 24/t) + 4sba/t, with or without selective recomputation. */
+	 * sbh(10 + 24/t) + 4sba/t; with selective recomputation the checkpointed core keeps not
+	 * even that (Megatron-Core checkpoints the fused core too): sbh(10 + 24/t). */
 	c.flash = true;
 	c.recompute = RC_NONE;
 	CLOSE(plan_layer_activation_bytes(&m, &c, false), s * b * h * (10 + 24 / t) + 4 * s * b * a / t, 1e-12);
 	c.recompute = RC_SELECTIVE;
-	CLOSE(plan_layer_activation_bytes(&m, &c, false), s * b * h * (10 + 24 / t) + 4 * s * b * a / t, 1e-12);
+	CLOSE(plan_layer_activation_bytes(&m, &c, false), s * b * h * (10 + 24 / t), 1e-12);
 	c.flash = false;
 	/* Megatron-LM's own estimator (megatron/training/theoretical_memory_usage.py,
 	 * compute_activation_memory, "Table 2 of arXiv 2205.05198"; read 2026-12) takes a layer
@@ -389,11 +390,12 @@ static Built *small_planned(const char *model, const char *workload, const Workl
 	return b;
 }
 
+#define SMALL_MODEL                                                                         \
+	"transformer(layers = 32, hidden = 4096, heads = 32, query_groups = 8, ffn = 14336, "  \
+	"seq = 4096, vocab = 128256, activation = swiglu)"
 static Built *small(const char *workload)
 {
-	return small_model("transformer(layers = 32, hidden = 4096, heads = 32, query_groups = 8, "
-			   "ffn = 14336, seq = 4096, vocab = 128256, activation = swiglu)",
-			   workload);
+	return small_model(SMALL_MODEL, workload);
 }
 
 static void test_constraints(void)
@@ -807,6 +809,14 @@ typedef struct Published {
 #define MB_HYBRIDEP "ep_dispatcher = hybridep; "
 #define MB_MOE_BOUND 1.42
 
+/* The H100 FP8 Llama 3 8B recipe recomputes 5 layers in a block, the rows set it from it
+ * (recompute_layers): NVIDIA-NeMo/Megatron-Bridge, scripts/performance/configs/llama/
+ * llama3_workload_base_configs.py (commit 00919dc), LLAMA3_8B_PRETRAIN_CONFIG_H100_FP8_CS_V1:
+ * recompute_num_layers=5, which scripts/performance/utils/helpers.py (commit d0d1bb0,
+ * set_recompute_overrides) turns into recompute_granularity = "full", recompute_method =
+ * "block". (As for the GB200 rows below, the 25.09 row takes the same.) */
+#define MB_8B_H100_FSDP "tp = 1; pp = 1; cp = 1; fsdp = true; micro_batch = 1; recompute_layers = 5"
+
 /* The GB200 Megatron-FSDP recipes offload activations to the Grace CPU's memory, the rows set
  * it from them (offload_layers): NVIDIA-NeMo/Megatron-Bridge,
  * scripts/performance/configs/llama/llama3_workload_base_configs.py (commit 00919dc, read
@@ -867,7 +877,7 @@ static const Published PUBLISHED[] = {
 	 ACC_TOKENS, 292, true},
 	/* H100 checks. */
 	{"Megatron-Bridge Llama 3 8B, 8 H100 FP8 FSDP, tok/s/GPU", ON_DGX, "DGX_H100", "llama3_8b",
-	 MB_FP8 "tp = 1; pp = 1; cp = 1; fsdp = true; micro_batch = 1", 8, 128, ACC_TOKENS,
+	 MB_FP8 MB_8B_H100_FSDP, 8, 128, ACC_TOKENS,
 	 14451, false},
 	{"Llama 3 T4 405B, 8,192 H100, MFU", ON_DGX, "DGX_H100", LLAMA405,
 	 "tp = 8; cp = 1; pp = 16", 8192, 2048, ACC_MFU_CAUSAL, 0.43, true},
@@ -990,7 +1000,7 @@ static const Published PUBLISHED[] = {
 	 MB_FP8 "tp = 4; pp = 8; cp = 2; interleave = 8; micro_batch = 1", 128, 64,
 	 ACC_TOKENS, 664, false},
 	{"MB 25.09 Llama 3 8B, 8 H100 FP8 FSDP, tok/s/GPU", ON_DGX, "DGX_H100", "llama3_8b",
-	 MB_FP8 "tp = 1; pp = 1; cp = 1; fsdp = true; micro_batch = 1", 8, 128, ACC_TOKENS,
+	 MB_FP8 MB_8B_H100_FSDP, 8, 128, ACC_TOKENS,
 	 14079, false},
 	{"MB 25.09 Llama 3 70B, 64 H100 FP8, tok/s/GPU", ON_DGX, "DGX_H100", "llama3_70b",
 	 MB_FP8 "tp = 4; pp = 8; cp = 1; interleave = 5; micro_batch = 1", 64, 128,
@@ -1231,8 +1241,10 @@ static void test_accuracy(void)
 	 * the fitted rows within 2.6 % on average (2.57 %; 2.55 % before the FP8 all-gathers and
 	 * transposes, 2.43 % before the FP8 casts were counted, 2.61 % before the data-parallel
 	 * collectives hid layer by layer, which lets Llama 3's fit row plan as it ran); the held-out
-	 * ones within 10.8 % (10.64 %: the fourteen MoE rows, -1.0 to +142 %, an open gap of the
-	 * model, MB_MOE above, raise it from 4.86 %; 10.68 % before the recomputed modules' working
+	 * ones within 10.8 % (10.73 %: the fourteen MoE rows, -1.0 to +142 %, an open gap of the
+	 * model, MB_MOE above, raise it from 4.98 %; 10.64 % before the two Llama 3 8B H100 FP8
+	 * rows recomputed five layers as their recipe does, MB_8B_H100_FSDP; 10.68 % before the
+	 * recomputed modules' working
 	 * set (plan_act_memory) moved DeepSeek-V3's example from -5.4 to -2.0 %; 10.70 % after the
 	 * backward's multiplies took
 	 * their own shapes, gemm_passes, which makes Blackwell's MoE rows 0.2-0.9 points faster and
@@ -1245,7 +1257,8 @@ static void test_accuracy(void)
 	 * 12.5 % before the QK norms, 21.1 % at the start of the tenth, 17.0 % once the all-to-all
 	 * followed the recipes,
 	 * MB_NO_A2A_OVERLAP, 14.8 % once it went in BF16, fp8_dispatch, 14.3 % before the FP8
-	 * casts), and those without the MoE rows within the issue's 5.0 % (4.86 %; 4.92 % before the
+	 * casts), and those without the MoE rows within the issue's 5.0 % (4.98 %; 4.86 % before
+	 * MB_8B_H100_FSDP's recomputation; 4.92 % before the
 	 * modules' working set; 4.96 % before
 	 * examples/deepseek-v3.cluster recomputed its RMSNorms and MLA up-projections with its
 	 * online FP8 scaling, +7.2 -> -5.4 %; 5.06 % before
@@ -2123,12 +2136,12 @@ static void test_recompute_modules(void)
 	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
 	PlanModel d = wp->model;
 	PlanConfig k = wp->r.best;
-	k.recompute = RC_SELECTIVE, k.rc_layers = 0, k.rc_modules = 0;
+	k.recompute = RC_NONE, k.rc_layers = 0, k.rc_modules = 0;
 	PlanLayer none, up;
 	PlanCost oc, uc;
 	plan_layer(&d, &wp->hw, &k, &none);
 	plan_evaluate(&d, &wp->hw, &k, &oc);
-	k.rc_modules = 1u << RCM_MLA_UP_PROJ;
+	k.recompute = RC_SELECTIVE, k.rc_modules = 1u << RCM_MLA_UP_PROJ;
 	plan_layer(&d, &wp->hw, &k, &up);
 	plan_evaluate(&d, &wp->hw, &k, &uc);
 	CU_ASSERT(none.re == 0 && up.re > 0);
@@ -2141,12 +2154,18 @@ static void test_recompute_modules(void)
 	 * the HBM bandwidth): MLA's input norm in the 3 dense layers, it and the pre-MLP norm in
 	 * the 58 MoE layers, averaged over the 61; no FLOPs. At TP 1, micro-batch 1: 4,096 tokens.
 	 * The activations lose the norms' outputs, which this FP8 run had kept as the next linear
-	 * layers' one-byte inputs: h a token each (2h less the FP8 saving's h). */
+	 * layers' one-byte inputs: h a token each (2h less the FP8 saving's h). Those layers
+	 * quantize the BF16 originals they saved again (rc_module_cast_bytes): MLA's two
+	 * down-projections' inputs, and in the MoE layers the shared expert's, h a token each at
+	 * the current-scaling cast's 2 + fp8_cache + 2 bytes an element. */
 	PlanLayer ln;
 	k.rc_modules = 1u << RCM_LAYERNORM;
 	plan_layer(&d, &wp->hw, &k, &ln);
 	double norm_s = 4096.0 * 4 * 7168 / (wp->hw.hbm_bw * 0.8);
-	CLOSE(ln.re, norm_s * (3.0 / 61 * 1 + 58.0 / 61 * 2), 1e-9);
+	double recast = 4096.0 * 7168 * (4 + wp->hw.fp8_cache) / (wp->hw.hbm_bw * 0.8);
+	CU_ASSERT(wp->hw.fp8_current && wp->hw.fp8_cache > 0);
+	CLOSE(ln.re, norm_s * (3.0 / 61 * 1 + 58.0 / 61 * 2) + recast * (3.0 / 61 * 2 + 58.0 / 61 * 3),
+	      1e-9);
 	CLOSE(none.act - ln.act, 4096.0 * 2 * 7168 * (3.0 / 61 * 1 + 58.0 / 61 * 2) -
 					 4096.0 * 7168 * (3.0 / 61 * 1 + 58.0 / 61 * 2), 1e-6);
 	/* Their working set: at a layer's backward its discarded tensors exist again, the MoE
@@ -2245,14 +2264,209 @@ static void test_flash_attention(void)
 	plan_evaluate(&m, &wp->hw, &c, &sel);
 	c.recompute = RC_NONE;
 	plan_evaluate(&m, &wp->hw, &c, &none);
+	/* Selective recomputation runs the fused core's forward again (test_core_recompute). */
 	CU_ASSERT(full.mem < sel.mem);
-	CLOSE(sel.step, none.step, 1e-12);
-	CLOSE(sel.mem, none.mem, 1e-12);
+	CU_ASSERT(sel.step > none.step && sel.recompute > 0 && none.recompute == 0);
 	PlanCost unfused;
 	c.flash = false;
 	plan_evaluate(&m, &wp->hw, &c, &unfused);
 	CU_ASSERT(unfused.mem > 10 * none.mem);
 	CU_ASSERT(unfused.step > none.step);
+	done(b);
+}
+
+/* recompute_layers fixes full recomputation of that many layers (Megatron-LM
+ * --recompute-num-layers; transformer_block.py at 767a8a8, _checkpointed_forward). Block (the
+ * default) at PP 4 of the 32-layer model without interleaving, 8 layers a virtual stage: 3 of 8
+ * recomputed, the layer costs without recomputation and fully recomputed weighted 5/8 and 3/8,
+ * the recomputed layer's working set kept, hardware FLOPs 3/8 of full recomputation's extra.
+ * Uniform groups of 4: every layer's forward repeated (full's time and FLOPs), a quarter of a
+ * layer input kept a layer and four layers' activations at a group's backward. The search's
+ * cost of the plan is plan_evaluate's (its layer is built from the cached ones per plan). */
+static void test_recompute_layers(void)
+{
+	const WorkloadPlan *wp;
+	Built *b = small_planned(SMALL_MODEL,
+				 "pp = 4\n  interleave = 1\n  tp = 2\n  micro_batch = 1\n"
+				 "  recompute_layers = 3",
+				 &wp);
+	PlanConfig c = wp->r.best;
+	CU_ASSERT(c.recompute == RC_FULL && c.rc_layers == 3 && !c.rc_uniform);
+	PlanConfig one = c;
+	one.rc_layers = 0;
+	PlanLayer l, full, none;
+	plan_layer(&wp->model, &wp->hw, &c, &l);
+	plan_layer(&wp->model, &wp->hw, &one, &full);
+	one.recompute = RC_NONE;
+	plan_layer(&wp->model, &wp->hw, &one, &none);
+	CLOSE(l.act, 3.0 / 8 * full.act + 5.0 / 8 * none.act, 1e-12);
+	CLOSE(l.re, 3.0 / 8 * full.re, 1e-12);
+	CU_ASSERT(l.work == full.work);
+	PlanCost o;
+	plan_evaluate(&wp->model, &wp->hw, &c, &o);
+	CLOSE(o.step, wp->r.cost.step, 1e-12);
+	CLOSE(o.mem, wp->r.cost.mem, 1e-12);
+	double extra = plan_hw_flops(&wp->model, c.batch, RC_FULL) - o.model_flops;
+	CLOSE(o.hw_flops - o.model_flops, 3.0 / 8 * extra, 1e-9);
+	done(b);
+	b = small_planned(SMALL_MODEL,
+			  "pp = 4\n  interleave = 1\n  tp = 2\n  micro_batch = 1\n"
+			  "  recompute_layers = 4\n  recompute_method = uniform",
+			  &wp);
+	c = wp->r.best;
+	CU_ASSERT(c.recompute == RC_FULL && c.rc_layers == 4 && c.rc_uniform);
+	one = c;
+	one.rc_layers = 0, one.rc_uniform = false;
+	plan_layer(&wp->model, &wp->hw, &c, &l);
+	plan_layer(&wp->model, &wp->hw, &one, &full);
+	CLOSE(l.act, full.act / 4, 1e-12);
+	CLOSE(l.work, 4 * full.work, 1e-12);
+	CLOSE(l.re, full.re, 1e-12);
+	plan_evaluate(&wp->model, &wp->hw, &c, &o);
+	CLOSE(o.step, wp->r.cost.step, 1e-12);
+	CLOSE(o.mem, wp->r.cost.mem, 1e-12);
+	CLOSE(o.hw_flops, plan_hw_flops(&wp->model, c.batch, RC_FULL), 1e-12);
+	/* Megatron-Core's bounds at the plan's stages (plan_rc_layers_ok): block up to a virtual
+	 * stage's layers, uniform's groups tiling even ones. */
+	PlanConfig k = c;
+	k.v = 4; /* 2 layers a virtual stage */
+	k.rc_uniform = false, k.rc_layers = 3;
+	CU_ASSERT(!plan_rc_layers_ok(&wp->model, &k));
+	k.rc_layers = 2;
+	CU_ASSERT(plan_rc_layers_ok(&wp->model, &k));
+	k.rc_uniform = true;
+	CU_ASSERT(plan_rc_layers_ok(&wp->model, &k));
+	k.v = 1, k.rc_layers = 3;
+	CU_ASSERT(!plan_rc_layers_ok(&wp->model, &k));
+	k.first = 7, k.last = 7, k.rc_layers = 1; /* uneven: 7 + 9 + 9 + 7 */
+	CU_ASSERT(!plan_rc_layers_ok(&wp->model, &k));
+	k.rc_uniform = false;
+	CU_ASSERT(plan_rc_layers_ok(&wp->model, &k));
+	done(b);
+	/* Searched interleaving: block 3 takes no plan of fewer than 3 layers a virtual stage. */
+	b = small_planned(SMALL_MODEL, "pp = 4\n  tp = 2\n  recompute_layers = 3", &wp);
+	CU_ASSERT(wp->r.best.rc_layers == 3 && 8 / wp->r.best.v >= 3);
+	for (int i = 0; i < wp->r.nalt; i++)
+		CU_ASSERT(wp->r.alt[i].rc_layers == 3 && 8 / wp->r.alt[i].v >= 3);
+	done(b);
+	/* Uniform groups of 4: interleaving 1 or 2 only (4 and 8 would shrink the pipeline
+	 * bubble, and leave virtual stages of 2 and 1 layers that groups of 4 do not tile). */
+	b = small_planned(SMALL_MODEL, "pp = 4\n  tp = 2\n  recompute_layers = 4\n"
+				       "  recompute_method = uniform", &wp);
+	CU_ASSERT(wp->r.best.rc_uniform && wp->r.best.v <= 2);
+	for (int i = 0; i < wp->r.nalt; i++)
+		CU_ASSERT(wp->r.alt[i].v <= 2);
+	done(b);
+}
+
+/* The FP8 casts the recomputed modules repeat, by hand, on test_recompute_module_costs' layer
+ * in FP8 under current scaling with one FP8 copy a tensor (fp8_cache 1): a cast reads 2 bytes,
+ * writes 1 and reads 2 for the amax, 5 bytes an element; a LayerNorm's output 3 (its amax comes
+ * with the norm). The same layer without FP8 copies (fp8_cache 0: no cast counted) differs by
+ * the casts alone. 4 tokens, B = 0.8 of the HBM bandwidth, the dense and MoE layers averaged.
+ * A token's elements: moe_act the second grouped multiply's input of 2 routed rows, 2·4;
+ * shared_experts the shared expert's inputs, 8 + 4; mlp the normed input 8 (at 3) and the
+ * second multiply's 16; moe the routed rows' 2·(8 + 4) and the shared expert's 12; layernorm
+ * MLA's two down-projections' inputs, 2·8, and in the MoE layer the shared expert's, 8;
+ * mla_up_proj the normed latents 6 + 5 (at 3). Without the cast term each line fails. */
+static void test_recompute_module_casts(void)
+{
+	PlanModel m = {.layers = 2, .hidden = 8, .heads = 2, .head_dim = 4, .groups = 2, .ffn = 16,
+		       .seq = 4, .vocab = 10, .mats = 3, .experts = 4, .top_k = 2, .expert_ffn = 4,
+		       .shared = 1, .dense_layers = 1, .tied = true, .dropout = 0, .kv_lora = 6,
+		       .q_lora = 5, .rope_dim = 2, .v_dim = 4};
+	PlanConfig c = {.tp = 1, .cp = 1, .ep = 1, .pp = 1, .dp = 1, .v = 1, .micro = 1,
+			.batch = 1, .gpus = 1, .flash = true, .recompute = RC_SELECTIVE};
+	PlanHw hw = {.peak = 2e12, .peak16 = 1e12, .eff_large = 0.6, .eff16 = 0.6,
+		     .elem_bytes = 1, .hbm_bw = 1e9, .hbm = 80e9, .hbm_usable = 78e9, .gpus = 1,
+		     .per_node = 8, .domain = 8, .su_bw = 1e11, .net_bw = 1e10, .su_eff = 0.8,
+		     .net_eff = 0.8, .tree = true, .fp8_cache = 1, .fp8_current = true};
+	PlanHw nocast = hw;
+	nocast.fp8_cache = 0;
+	double B = hw.hbm_bw * 0.8;
+	static const struct {
+		unsigned mods;
+		double dense, moe; /* bytes a token */
+	} cases[] = {
+		{1u << RCM_MOE_ACT, 0, 2 * 4 * 5},
+		{1u << RCM_SHARED_EXPERTS, 0, 12 * 5},
+		{1u << RCM_MLP, 8 * 3 + 16 * 5, 0},
+		{1u << RCM_MOE, 0, (2 * 12 + 12) * 5},
+		{1u << RCM_LAYERNORM, 2 * 8 * 5, 3 * 8 * 5},
+		{1u << RCM_MLA_UP_PROJ, 11 * 3, 11 * 3},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		c.rc_modules = cases[i].mods;
+		PlanLayer with, without;
+		plan_layer(&m, &hw, &c, &with);
+		plan_layer(&m, &nocast, &c, &without);
+		CLOSE(with.re - without.re, 4 * (0.5 * cases[i].dense + 0.5 * cases[i].moe) / B, 1e-9);
+	}
+	/* In BF16 nothing is cast. */
+	PlanHw bf16 = hw;
+	bf16.elem_bytes = 2;
+	PlanHw bf16_nc = bf16;
+	bf16_nc.fp8_cache = 0;
+	c.rc_modules = 1u << RCM_MLP;
+	PlanLayer a, b;
+	plan_layer(&m, &bf16, &c, &a);
+	plan_layer(&m, &bf16_nc, &c, &b);
+	CU_ASSERT(a.re == b.re);
+}
+
+/* The checkpointed core under FlashAttention (Megatron-Core's selective recomputation,
+ * core_attn: attention.py's _checkpointed_attention_forward wraps whatever core the layer has),
+ * by hand on test_attention_efficiency's layer (8 heads of 128, sequence 4,096, one token batch,
+ * no TP; attention_efficiency 0.53 at the 4K point of its curve): its backward runs the causal
+ * forward again, 34.36 GFLOP at 989e12 × e; the forward keeps no statistics, 4 bytes a head and
+ * token (4,096 × 8 × 4 = 131 kB); at the layer's backward the recomputed statistics and output,
+ * 4,096 × (4·8 + 2·1,024) bytes, exist once (plan_act_memory). With context parallelism the
+ * recomputed forward passes K and V round the ring again: its CP time is full recomputation's. */
+static void test_core_recompute(void)
+{
+	PlanModel m = {.layers = 1, .hidden = 1024, .heads = 8, .head_dim = 128, .groups = 8,
+		       .ffn = 4096, .seq = 4096, .vocab = 32000, .mats = 2, .experts = 1,
+		       .top_k = 1, .expert_ffn = 4096, .dense_layers = 1, .dropout = 0};
+	PlanConfig c = {.tp = 1, .cp = 1, .ep = 1, .micro = 1, .flash = true,
+			.recompute = RC_NONE};
+	PlanHw hw = {.peak = 989e12, .peak16 = 989e12, .eff_large = 0.62, .eff16 = 0.62,
+		     .elem_bytes = 2, .hbm_bw = 3.35e12, .attn_eff = 0.53, .attn_bwd_eff = 0.52};
+	PlanLayer none, sel;
+	plan_layer(&m, &hw, &c, &none);
+	c.recompute = RC_SELECTIVE;
+	plan_layer(&m, &hw, &c, &sel);
+	double flops = 2.0 * 8 * 4096 * 4096 * 256 / 2;
+	double ef = 0.53 * 518 / ((518 + 529 + 539) / 3.0);
+	CU_ASSERT(none.re == 0);
+	CLOSE(sel.re, flops / (989e12 * ef), 1e-9);
+	CLOSE(none.act - sel.act, 4096.0 * 8 * 4, 1e-12);
+	CLOSE(sel.rc_work, 4096.0 * (4 * 8 + 2 * 1024), 1e-12);
+	CU_ASSERT(none.rc_work == 0);
+	/* Listed with another module, the same core time; not listed, none. */
+	c.rc_modules = 1u << RCM_MLP;
+	PlanLayer mlp;
+	plan_layer(&m, &hw, &c, &mlp);
+	c.rc_modules = 1u << RCM_MLP | 1u << RCM_CORE_ATTN;
+	PlanLayer both;
+	plan_layer(&m, &hw, &c, &both);
+	CLOSE(both.re - mlp.re, sel.re, 1e-9);
+	CLOSE(mlp.act - both.act, 4096.0 * 8 * 4, 1e-12);
+	/* CP 2 (ring): selective's CP time is full recomputation's, more than none's. */
+	Built *b = small("recompute = full\n  tp = 8\n  pp = 1\n  cp = 1\n  micro_batch = 1");
+	const WorkloadPlan *wp = plan_of(b, "w");
+	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
+	PlanModel lm = wp->model;
+	lm.seq = 131072;
+	PlanConfig k = wp->r.best;
+	k.flash = true, k.cp = 2, k.cp_comm = 1u << CPC_P2P, k.rc_modules = 0;
+	PlanLayer kf, ks, kn;
+	plan_layer(&lm, &wp->hw, &k, &kf);
+	k.recompute = RC_SELECTIVE;
+	plan_layer(&lm, &wp->hw, &k, &ks);
+	k.recompute = RC_NONE;
+	plan_layer(&lm, &wp->hw, &k, &kn);
+	CU_ASSERT(ks.cp > kn.cp);
+	CLOSE(ks.cp, kf.cp, 1e-12);
 	done(b);
 }
 
@@ -2464,6 +2678,9 @@ void suite_plan(void)
 		    test_recompute_modules);
 	CU_add_test(s, "recomputed modules' time and FLOPs by hand", test_recompute_module_costs);
 	CU_add_test(s, "attention at the accelerator's own efficiency", test_attention_efficiency);
+	CU_add_test(s, "recomputed modules' FP8 casts by hand", test_recompute_module_casts);
+	CU_add_test(s, "recompute_layers: block and uniform", test_recompute_layers);
+	CU_add_test(s, "the checkpointed core under FlashAttention", test_core_recompute);
 	CU_add_test(s, "a pipeline layout the workload fixes", test_fixed_pipeline_layout);
 	CU_add_test(s, "CP exchange, BF16 gradients, FP8 weight copies and parameters", test_cp_grad_fp8);
 	CU_add_test(s, "block recomputation", test_block_recompute);

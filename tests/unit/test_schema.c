@@ -57,7 +57,7 @@ static void test_defaults(void)
 		"model.v_head_dim",
 		"model.expert_ffn", "workload.gpus", "workload.tp", "workload.pp", "workload.cp",
 		"workload.ep", "workload.micro_batch", "workload.interleave", "workload.recompute",
-		"workload.recompute_modules",
+		"workload.recompute_modules", "workload.recompute_layers",
 		"workload.sequence_parallel", "workload.distributed_optimizer", "workload.fsdp", "workload.shard_gradients", "workload.offload_layers", "workload.capacity_factor", "workload.overlap_dp",
 		"workload.overlap_tp", "workload.overlap_pp", "workload.overlap_ep", "workload.cp_comm", "rack.max_cables",
 		"cluster.network_rack", "fabric.patch_panel", "fabric.trunks", "storage.write_bandwidth",
@@ -83,7 +83,7 @@ static void test_defaults(void)
 		CU_ASSERT(listed);
 		found++;
 	}
-	CU_ASSERT_EQUAL(found, 80);
+	CU_ASSERT_EQUAL(found, 81);
 	/* Literal defaults come back in base units and constants. */
 	CU_ASSERT_DOUBLE_EQUAL(field_schemas[FLD_SWITCH_HEIGHT].dflt.num, 0.04445, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(field_schemas[FLD_RACK_WIDTH].dflt.num, 0.6, 1e-12);
