@@ -93,6 +93,9 @@ Buf *output_memo(Output *o, bool **ok, bool *fresh);
 void *output_ends(Output *o);
 void output_set_ends(Output *o, void *table);
 Arena *output_arena(Output *o);
+/* Makes output_ends of the part NULL: its writer reads the table only when made (the switches'
+ * files), and runs while another thread makes it (emit.c). */
+void output_blind(Output *part);
 
 /* DIR as given to output_open (trailing slashes removed). */
 const char *output_dir(const Output *o);

@@ -116,6 +116,7 @@ static ShareWriter share_writer(ArtifactWriter w)
 typedef struct Piece {
 	int emitter;
 	int share, nshares; /* nshares 0: the whole writer */
+	bool blind;         /* an EMIT_ENDS_READ writer run without the table (output_blind) */
 	Output *part;
 	int errors;
 	double ms;
@@ -155,7 +156,7 @@ static void run_piece(Run *r, Piece *p)
 		pthread_mutex_unlock(&r->mu);
 		return;
 	}
-	if (reads_ends(p)) {
+	if (reads_ends(p) && !p->blind) {
 		pthread_mutex_lock(&r->mu);
 		while (!r->ends_made)
 			pthread_cond_wait(&r->made, &r->mu);
@@ -187,12 +188,26 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+/* Whether a writer of wanted reads the cable ends' table (EMIT_ENDS). */
+static bool ends_wanted(const bool *wanted)
+{
+	for (int i = 0; emit_table[i].name; i++)
+		if (wanted[i] && (emit_table[i].flags & EMIT_ENDS))
+			return true;
+	return false;
+}
+
 int emit_write(Output *o, const Design *d, const bool *wanted, int threads, double *ms)
 {
 	if (threads <= 0)
 		threads = emit_threads();
 	int errors = 0;
-	if (threads == 1) {
+	/* One renderer and the table beside it: the writers on this thread, the ends' table on
+	 * one more, made while this one runs the writers that do not read it (the switches' files
+	 * without it). Before, the writer thread sat idle while the first of the writers of a row
+	 * per cable made it (docs/performance.md, "Emitter, sixteenth pass"). */
+	bool beside = threads == 1 && ends_wanted(wanted);
+	if (threads == 1 && !beside) {
 		for (int i = 0; emit_table[i].name; i++)
 			if (wanted[i]) {
 				double t0 = now_ms();
@@ -217,11 +232,15 @@ int emit_write(Output *o, const Design *d, const bool *wanted, int threads, doub
 			continue;
 		ends |= (e->flags & EMIT_ENDS) != 0;
 		ms[i] = 0;
-		bool split = !(e->flags & EMIT_MAIN) && share_writer(e->write);
-		for (int k = 0; k < (split ? nshares : 1); k++)
-			r->piece[r->npieces++] = (Piece){.emitter = i, .share = k,
-							  .nshares = split ? nshares : 0,
-							  .part = output_part(o)};
+		bool split = !beside && !(e->flags & EMIT_MAIN) && share_writer(e->write);
+		bool blind = beside && (e->flags & EMIT_ENDS_READ);
+		for (int k = 0; k < (split ? nshares : 1); k++) {
+			Piece *p = &r->piece[r->npieces++];
+			*p = (Piece){.emitter = i, .share = k, .nshares = split ? nshares : 0,
+				     .blind = blind, .part = output_part(o)};
+			if (blind)
+				output_blind(p->part);
+		}
 	}
 	if (ends) { /* the table the writers of a row per cable share, first */
 		r->ends_made = false;
@@ -230,7 +249,7 @@ int emit_write(Output *o, const Design *d, const bool *wanted, int threads, doub
 	}
 	/* The writers that do not wait for the table (small: what the thread that is done with
 	 * the EMIT_MAIN ones can do while the table is made), the EMIT_FIRST ones, the others. */
-	for (int pass = 0; pass < 3; pass++)
+	for (int pass = 0; pass < 3 && !beside; pass++)
 		for (int k = 0; k < r->npieces; k++) {
 			unsigned flags = emit_table[r->piece[k].emitter].flags;
 			int which = !reads_ends(&r->piece[k]) ? 0 : (flags & EMIT_FIRST) ? 1 : 2;
@@ -241,13 +260,23 @@ int emit_write(Output *o, const Design *d, const bool *wanted, int threads, doub
 	 * the others and this one take its share. */
 	pthread_t tid[THREADS_MAX];
 	int started = 0;
-	while (started < threads - 1 && started < r->nqueue &&
+	while (started < (beside ? 1 : threads - 1) && started < r->nqueue &&
 	       pthread_create(&tid[started], NULL, worker, r) == 0)
 		started++;
-	for (int k = 0; k < r->npieces; k++) /* this thread's own, in table order */
-		if (emit_table[r->piece[k].emitter].flags & EMIT_MAIN)
-			run_piece(r, &r->piece[k]);
-	drain(r);
+	if (beside) {
+		if (!started)
+			drain(r); /* the table first, here */
+		/* The writers that do not wait for the table, then those that do, in table order. */
+		for (int pass = 0; pass < 2; pass++)
+			for (int k = 0; k < r->npieces; k++)
+				if ((reads_ends(&r->piece[k]) && !r->piece[k].blind) == pass)
+					run_piece(r, &r->piece[k]);
+	} else {
+		for (int k = 0; k < r->npieces; k++) /* this thread's own, in table order */
+			if (emit_table[r->piece[k].emitter].flags & EMIT_MAIN)
+				run_piece(r, &r->piece[k]);
+		drain(r);
+	}
 	for (int t = 0; t < started; t++)
 		pthread_join(tid[t], NULL);
 	pthread_mutex_destroy(&r->mu);

@@ -163,6 +163,7 @@ struct Output {
 	bool memo_set, memo_ok;
 	bool named;      /* the artifacts were named (--emit), not the default set */
 	void *ends;      /* output_ends' table (in `arena`) */
+	bool blind;      /* a part whose writer does not see the table (output_blind) */
 	Arena *arena;    /* output_arena's, or NULL */
 };
 
@@ -263,7 +264,14 @@ Buf *output_memo(Output *o, bool **ok, bool *fresh)
 
 void *output_ends(Output *o)
 {
+	if (o->blind)
+		return NULL;
 	return o->root ? o->root->ends : o->ends;
+}
+
+void output_blind(Output *part)
+{
+	part->blind = true;
 }
 
 void output_set_ends(Output *o, void *table)
