@@ -93,9 +93,6 @@ Buf *output_memo(Output *o, bool **ok, bool *fresh);
 void *output_ends(Output *o);
 void output_set_ends(Output *o, void *table);
 Arena *output_arena(Output *o);
-/* Makes output_ends of the part NULL: its writer reads the table only when made (the switches'
- * files), and runs while another thread makes it (emit.c). */
-void output_blind(Output *part);
 
 /* DIR as given to output_open (trailing slashes removed). */
 const char *output_dir(const Output *o);
@@ -967,8 +964,9 @@ extern const Emitter emit_table[]; /* ends with a NULL name */
 enum { EMIT_MAX = 32 };            /* at least the entries of emit_table */
 
 /* Runs the writers of emit_table whose wanted[i] is true into o: on `threads` threads
- * (emit_threads() when 0; 1: one after another on the caller's thread, in table order), the
- * output the same whatever their number. Sets ms[i] to writer i's time (on its thread) and
+ * (emit_threads() when 0; 1: one after another on the caller's thread, the cable ends' table
+ * on one more while the writers that do not read it run), the output the same whatever their
+ * number. Sets ms[i] to writer i's time (on its thread) and
  * returns the errors. */
 int emit_write(Output *o, const Design *d, const bool *wanted, int threads, double *ms);
 /* The threads emit_write uses by default: $CLUSTERC_THREADS when set (1 to 64), else 1. */

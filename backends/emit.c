@@ -13,7 +13,8 @@
  * writers, and the writers that read it wait for it) or kept on the calling thread (EMIT_MAIN:
  * Graphviz's cgraph, GLPK, the diagnostics and the design's arena, none of them made for
  * threads). report.json comes last, alone. CLUSTERC_THREADS=1 runs them one after another on
- * the caller's thread, as before.
+ * the caller's thread, as before, but for the ends' table: made on a thread beside it while it
+ * runs the writers that do not read the table.
  */
 #include "backends.h"
 
@@ -116,7 +117,6 @@ static ShareWriter share_writer(ArtifactWriter w)
 typedef struct Piece {
 	int emitter;
 	int share, nshares; /* nshares 0: the whole writer */
-	bool blind;         /* an EMIT_ENDS_READ writer run without the table (output_blind) */
 	Output *part;
 	int errors;
 	double ms;
@@ -156,7 +156,7 @@ static void run_piece(Run *r, Piece *p)
 		pthread_mutex_unlock(&r->mu);
 		return;
 	}
-	if (reads_ends(p) && !p->blind) {
+	if (reads_ends(p)) {
 		pthread_mutex_lock(&r->mu);
 		while (!r->ends_made)
 			pthread_cond_wait(&r->made, &r->mu);
@@ -202,10 +202,13 @@ int emit_write(Output *o, const Design *d, const bool *wanted, int threads, doub
 	if (threads <= 0)
 		threads = emit_threads();
 	int errors = 0;
-	/* One renderer and the table beside it: the writers on this thread, the ends' table on
-	 * one more, made while this one runs the writers that do not read it (the switches' files
-	 * without it). Before, the writer thread sat idle while the first of the writers of a row
-	 * per cable made it (docs/performance.md, "Emitter, sixteenth pass"). */
+	/* One renderer and the table beside it: the writers on this thread, the cable ends'
+	 * table on one more, made while this one runs the writers that do not read it (the
+	 * drawings, the reports, Slurm, k8s ...), then those that do, each in table order and
+	 * into a part (joined in table order: the files, manifest and diagnostics of the serial
+	 * path). Before, cabling.csv, the second writer, made the table on this thread while
+	 * the writer thread had nothing to write (docs/performance.md, "Emitter, sixteenth
+	 * pass"). */
 	bool beside = threads == 1 && ends_wanted(wanted);
 	if (threads == 1 && !beside) {
 		for (int i = 0; emit_table[i].name; i++)
@@ -233,14 +236,10 @@ int emit_write(Output *o, const Design *d, const bool *wanted, int threads, doub
 		ends |= (e->flags & EMIT_ENDS) != 0;
 		ms[i] = 0;
 		bool split = !beside && !(e->flags & EMIT_MAIN) && share_writer(e->write);
-		bool blind = beside && (e->flags & EMIT_ENDS_READ);
-		for (int k = 0; k < (split ? nshares : 1); k++) {
-			Piece *p = &r->piece[r->npieces++];
-			*p = (Piece){.emitter = i, .share = k, .nshares = split ? nshares : 0,
-				     .blind = blind, .part = output_part(o)};
-			if (blind)
-				output_blind(p->part);
-		}
+		for (int k = 0; k < (split ? nshares : 1); k++)
+			r->piece[r->npieces++] = (Piece){.emitter = i, .share = k,
+							  .nshares = split ? nshares : 0,
+							  .part = output_part(o)};
 	}
 	if (ends) { /* the table the writers of a row per cable share, first */
 		r->ends_made = false;
@@ -269,7 +268,7 @@ int emit_write(Output *o, const Design *d, const bool *wanted, int threads, doub
 		/* The writers that do not wait for the table, then those that do, in table order. */
 		for (int pass = 0; pass < 2; pass++)
 			for (int k = 0; k < r->npieces; k++)
-				if ((reads_ends(&r->piece[k]) && !r->piece[k].blind) == pass)
+				if (reads_ends(&r->piece[k]) == pass)
 					run_piece(r, &r->piece[k]);
 	} else {
 		for (int k = 0; k < r->npieces; k++) /* this thread's own, in table order */
