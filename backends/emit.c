@@ -13,7 +13,8 @@
  * writers, and the writers that read it wait for it) or kept on the calling thread (EMIT_MAIN:
  * Graphviz's cgraph, GLPK, the diagnostics and the design's arena, none of them made for
  * threads). report.json comes last, alone. CLUSTERC_THREADS=1 runs them one after another on
- * the caller's thread, as before.
+ * the caller's thread, as before, but for the ends' table: made on a thread beside it while it
+ * runs the writers that do not read the table.
  */
 #include "backends.h"
 
@@ -187,12 +188,29 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+/* Whether a writer of wanted reads the cable ends' table (EMIT_ENDS). */
+static bool ends_wanted(const bool *wanted)
+{
+	for (int i = 0; emit_table[i].name; i++)
+		if (wanted[i] && (emit_table[i].flags & EMIT_ENDS))
+			return true;
+	return false;
+}
+
 int emit_write(Output *o, const Design *d, const bool *wanted, int threads, double *ms)
 {
 	if (threads <= 0)
 		threads = emit_threads();
 	int errors = 0;
-	if (threads == 1) {
+	/* One renderer and the table beside it: the writers on this thread, the cable ends'
+	 * table on one more, made while this one runs the writers that do not read it (the
+	 * drawings, the reports, Slurm, k8s ...), then those that do, each in table order and
+	 * into a part (joined in table order: the files, manifest and diagnostics of the serial
+	 * path). Before, cabling.csv, the second writer, made the table on this thread while
+	 * the writer thread had nothing to write (docs/performance.md, "Emitter, sixteenth
+	 * pass"). */
+	bool beside = threads == 1 && ends_wanted(wanted);
+	if (threads == 1 && !beside) {
 		for (int i = 0; emit_table[i].name; i++)
 			if (wanted[i]) {
 				double t0 = now_ms();
@@ -217,7 +235,7 @@ int emit_write(Output *o, const Design *d, const bool *wanted, int threads, doub
 			continue;
 		ends |= (e->flags & EMIT_ENDS) != 0;
 		ms[i] = 0;
-		bool split = !(e->flags & EMIT_MAIN) && share_writer(e->write);
+		bool split = !beside && !(e->flags & EMIT_MAIN) && share_writer(e->write);
 		for (int k = 0; k < (split ? nshares : 1); k++)
 			r->piece[r->npieces++] = (Piece){.emitter = i, .share = k,
 							  .nshares = split ? nshares : 0,
@@ -230,7 +248,7 @@ int emit_write(Output *o, const Design *d, const bool *wanted, int threads, doub
 	}
 	/* The writers that do not wait for the table (small: what the thread that is done with
 	 * the EMIT_MAIN ones can do while the table is made), the EMIT_FIRST ones, the others. */
-	for (int pass = 0; pass < 3; pass++)
+	for (int pass = 0; pass < 3 && !beside; pass++)
 		for (int k = 0; k < r->npieces; k++) {
 			unsigned flags = emit_table[r->piece[k].emitter].flags;
 			int which = !reads_ends(&r->piece[k]) ? 0 : (flags & EMIT_FIRST) ? 1 : 2;
@@ -241,13 +259,23 @@ int emit_write(Output *o, const Design *d, const bool *wanted, int threads, doub
 	 * the others and this one take its share. */
 	pthread_t tid[THREADS_MAX];
 	int started = 0;
-	while (started < threads - 1 && started < r->nqueue &&
+	while (started < (beside ? 1 : threads - 1) && started < r->nqueue &&
 	       pthread_create(&tid[started], NULL, worker, r) == 0)
 		started++;
-	for (int k = 0; k < r->npieces; k++) /* this thread's own, in table order */
-		if (emit_table[r->piece[k].emitter].flags & EMIT_MAIN)
-			run_piece(r, &r->piece[k]);
-	drain(r);
+	if (beside) {
+		if (!started)
+			drain(r); /* the table first, here */
+		/* The writers that do not wait for the table, then those that do, in table order. */
+		for (int pass = 0; pass < 2; pass++)
+			for (int k = 0; k < r->npieces; k++)
+				if (reads_ends(&r->piece[k]) == pass)
+					run_piece(r, &r->piece[k]);
+	} else {
+		for (int k = 0; k < r->npieces; k++) /* this thread's own, in table order */
+			if (emit_table[r->piece[k].emitter].flags & EMIT_MAIN)
+				run_piece(r, &r->piece[k]);
+		drain(r);
+	}
 	for (int t = 0; t < started; t++)
 		pthread_join(tid[t], NULL);
 	pthread_mutex_destroy(&r->mu);
