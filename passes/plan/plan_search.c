@@ -189,6 +189,11 @@ static void candidates(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp
 	c->npp = 0;
 	for (int p = 1; p <= (int)m->layers; p++) {
 		int split[PLAN_SPLITS][2];
+		/* DualPipe: an even pipeline (its ranks pair up, stage i with p − 1 − i;
+		 * deepseek-ai/DualPipe dualpipe/dualpipe.py at bb214e8, DualPipe.step: "assert
+		 * num_ranks % 2 == 0"). */
+		if (sp->dualpipe && p % 2)
+			continue;
 		if (plan_splits(m, p, sp->first_layers, sp->last_layers, split, PLAN_SPLITS) > 0)
 			c->pp[c->npp++] = p;
 	}
@@ -320,7 +325,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 					.overlap_tp = sp->overlap_tp, .overlap_pp = sp->overlap_pp,
 					.overlap_ep = sp->overlap_ep, .capacity = sp->capacity,
 					.fold = sp->fold, .fp8_dispatch = sp->fp8_dispatch,
-					.hybrid_ep = sp->hybrid_ep,
+					.hybrid_ep = sp->hybrid_ep, .dualpipe = sp->dualpipe,
 					.cp_comm = sp->cp_comm, .grad16 = sp->grad16,
 					.opt16 = sp->opt16, .fp8p = sp->fp8p,
 					.offload = sp->offload > 0 ? sp->offload : 0,
@@ -331,6 +336,10 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 			 * step, with the layer's compute. */
 			double mid = plan_mid_layers(m, &c);
 			double stage_lb = pp > 1 ? fmax(mid, even ? (double)L / pp : c.first) : (double)L;
+			if (sp->dualpipe) /* the mean of a rank's two stages (plan_time) */
+				stage_lb = even ? (double)L / pp
+				       : pp > 2 ? fmax(mid, (c.first + c.last) / 2.0)
+						: (c.first + c.last) / 2.0;
 			for (int i_dp = 0; i_dp < cd.ndp; i_dp++) {
 				int dp = cd.dp[i_dp];
 				long gpus = model_gpus * dp;
@@ -359,10 +368,15 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 					if (local % b)
 						continue;
 					int mb = local / b;
+					/* DualPipe feeds half the micro-batches from each end, at least
+					 * two a rank (DualPipe.step: "num_chunks % 2 == 0 and num_chunks
+					 * >= num_ranks * 2"). */
+					if (sp->dualpipe && (mb % 2 || mb < 2 * pp))
+						continue;
 					c.micro = b;
 					for (int i_v = 0; i_v < cd.nv; i_v++) {
 						int v = cd.v[i_v];
-						if (v > (L + pp - 1) / pp || (v > 1 && (pp == 1 || mb % pp)))
+						if (v > (L + pp - 1) / pp || (v > 1 && (pp == 1 || mb % pp || sp->dualpipe)))
 							break;
 						if (even ? (L / pp) % v != 0 : !plan_uneven_interleave_ok(m, &c, v))
 							continue;
@@ -419,7 +433,9 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 								/* plan_memory's sum from its two parts (the same bits);
 								 * the whole cost, zeroed first, only for the plans that
 								 * fit (zeroing every plan's was half the search's time). */
-								double mem = states[o] + act_mem;
+								double mem = sp->dualpipe
+										     ? plan_dualpipe_memory(m, &c, &layers[li], NULL)
+										     : states[o] + act_mem;
 								out->valid++;
 								if (c.recompute == RC_NONE)
 									none_mem[s][o] = mem;
