@@ -100,6 +100,20 @@ static bool knob_on(unsigned allowed, double on, double off)
 {
 	return (allowed & 2u) && (!(allowed & 1u) || on < off);
 }
+
+/* DualPipe's overlap (DeepSeek-AI 2024, §3.2.1, Figure 4): a forward chunk and a backward
+ * chunk of two micro-batches run together, the all-to-all and the pipeline sends of each under
+ * the other's attention and MLP, "both all-to-all and PP communication can be fully hidden".
+ * The communication does not run under its own collective's compute, so OVERLAP_MAX's first
+ * and last pieces with nothing under them do not apply: all of it hides while the compute
+ * lasts, still costing OVERLAP_COST of what hides (DeepSeek gives it 20 of the H800's SMs,
+ * §3.2.2). The faster allowed setting into *on; returns the exposed seconds. */
+static double exposed_paired(unsigned allowed, double comm, double busy, bool *on)
+{
+	double hidden = fmin(busy, comm), with = comm - hidden + OVERLAP_COST * hidden;
+	*on = knob_on(allowed, with, comm);
+	return *on ? with : comm;
+}
 static const double HBM_EFF = 0.8;
 static const double ADAM_BYTES = 32;
 
@@ -1688,8 +1702,12 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	 * 2024, §3.2.1): the same overlap as interleaving's. */
 	unsigned opp = (c->v > 1 || c->dualpipe) && c->pp > 1 ? c->overlap_pp : 1u;
 	double chunk = fmax(mid, first) / c->v * busy;
-	o->overlap_pp = overlap_on(opp, pp_t, chunk);
-	pp_t = exposed(pp_t, chunk, o->overlap_pp);
+	if (c->dualpipe && c->pp > 1) {
+		pp_t = exposed_paired(opp, pp_t, chunk, &o->overlap_pp);
+	} else {
+		o->overlap_pp = overlap_on(opp, pp_t, chunk);
+		pp_t = exposed(pp_t, chunk, o->overlap_pp);
+	}
 	/* The pipeline runs at its slowest stage (Narayanan et al. §2.2: every stage processes
 	 * each micro-batch in turn): the last with its layers and the output layer and loss, a
 	 * middle one, or the first. `stage` is the slowest stage's layers. */
@@ -1712,8 +1730,13 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 				      !(plan_rc_modules(c) & (1u << RCM_MOE)) &&
 				      (c->pp == 1 || c->v > 1)));
 	unsigned oep = ep_ok ? c->overlap_ep : 1u;
-	o->overlap_ep = overlap_on(oep, l->ep, busy);
-	double ep = exposed(l->ep, busy, o->overlap_ep);
+	double ep;
+	if (c->dualpipe && c->pp > 1) {
+		ep = exposed_paired(oep, l->ep, busy, &o->overlap_ep);
+	} else {
+		o->overlap_ep = overlap_on(oep, l->ep, busy);
+		ep = exposed(l->ep, busy, o->overlap_ep);
+	}
 	double per_layer = l->fwd + l->bwd + l->re + tp + l->cp + ep;
 	double stage = last, tail = l->out_time;
 	if (c->dualpipe && c->pp > 1) {
