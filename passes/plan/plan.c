@@ -382,8 +382,7 @@ static const char *dualpipe_conflict(Design *d, const Decl *w, const PlanSpace *
 		even = plan_set_allows(pp, p);
 	if (!even) {
 		*at = field_value(w, FLD_WORKLOAD_PP) ? FLD_WORKLOAD_PP : FLD_WORKLOAD_PIPELINE_SCHEDULE;
-		return pp->any ? "DualPipe needs an even pipeline of at least 2 stages"
-			       : !pp->range && pp->n == 1
+		return !pp->range && pp->n == 1
 				       ? arena_printf(ar, "pp = %g: DualPipe pairs the pipeline's ranks, "
 							  "stage i with stage pp - 1 - i, so pp is even "
 							  "(deepseek-ai/DualPipe, DualPipe.step)",

@@ -300,6 +300,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 	double least = INFINITY;
 	const double usable = hw->hbm_usable;
 	const int L = (int)m->layers, B = sp->batch;
+	const bool dual = sp->dualpipe; /* a local: the loops below write through out */
 
 	for (int i_tp = 0; i_tp < cd.ntp; i_tp++)
 	for (int i_cp = 0; i_cp < cd.ncp; i_cp++)
@@ -325,7 +326,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 					.overlap_tp = sp->overlap_tp, .overlap_pp = sp->overlap_pp,
 					.overlap_ep = sp->overlap_ep, .capacity = sp->capacity,
 					.fold = sp->fold, .fp8_dispatch = sp->fp8_dispatch,
-					.hybrid_ep = sp->hybrid_ep, .dualpipe = sp->dualpipe,
+					.hybrid_ep = sp->hybrid_ep, .dualpipe = dual,
 					.cp_comm = sp->cp_comm, .grad16 = sp->grad16,
 					.opt16 = sp->opt16, .fp8p = sp->fp8p,
 					.offload = sp->offload > 0 ? sp->offload : 0,
@@ -336,7 +337,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 			 * step, with the layer's compute. */
 			double mid = plan_mid_layers(m, &c);
 			double stage_lb = pp > 1 ? fmax(mid, even ? (double)L / pp : c.first) : (double)L;
-			if (sp->dualpipe) /* the mean of a rank's two stages (plan_time) */
+			if (dual) /* the mean of a rank's two stages (plan_time) */
 				stage_lb = even ? (double)L / pp
 				       : pp > 2 ? fmax(mid, (c.first + c.last) / 2.0)
 						: (c.first + c.last) / 2.0;
@@ -371,12 +372,12 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 					/* DualPipe feeds half the micro-batches from each end, at least
 					 * two a rank (DualPipe.step: "num_chunks % 2 == 0 and num_chunks
 					 * >= num_ranks * 2"). */
-					if (sp->dualpipe && (mb % 2 || mb < 2 * pp))
+					if (dual && (mb % 2 || mb < 2 * pp))
 						continue;
 					c.micro = b;
 					for (int i_v = 0; i_v < cd.nv; i_v++) {
 						int v = cd.v[i_v];
-						if (v > (L + pp - 1) / pp || (v > 1 && (pp == 1 || mb % pp || sp->dualpipe)))
+						if (v > (L + pp - 1) / pp || (v > 1 && (pp == 1 || mb % pp || dual)))
 							break;
 						if (even ? (L / pp) % v != 0 : !plan_uneven_interleave_ok(m, &c, v))
 							continue;
@@ -433,9 +434,9 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 								/* plan_memory's sum from its two parts (the same bits);
 								 * the whole cost, zeroed first, only for the plans that
 								 * fit (zeroing every plan's was half the search's time). */
-								double mem = sp->dualpipe
-										     ? plan_dualpipe_memory(m, &c, &layers[li], NULL)
-										     : states[o] + act_mem;
+								double mem = states[o] + act_mem;
+								if (dual) /* per rank pair */
+									mem = plan_dualpipe_memory(m, &c, &layers[li], NULL);
 								out->valid++;
 								if (c.recompute == RC_NONE)
 									none_mem[s][o] = mem;
