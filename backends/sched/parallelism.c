@@ -291,6 +291,9 @@ static int write_json(Output *o, const Design *d, const WorkloadPlan *wp, const 
 	if (c->offload > 0)
 		jw_push(notes, jw_str("Calculon offloads every layer's activations or none: the plan's "
 				      "offload of some layers is not in exe.json"));
+	if (c->dualpipe)
+		jw_push(notes, jw_str("Calculon has no DualPipe: exe.json gives the plan's pipeline "
+				      "as 1F1B, one stage a rank"));
 	if (c->recompute == RC_SELECTIVE && c->rc_modules)
 		jw_push(notes, jw_str("Calculon's selective recomputation is the attention core's: "
 				      "exe.json gives it attn_only, not the plan's recompute_modules"));

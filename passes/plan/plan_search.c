@@ -15,7 +15,10 @@
  * DP·CP (expert parallelism is carved out of the data-parallel ranks); global batch divisible
  * by micro-batch × DP; interleaving v dividing the layers of a stage, with PP > 1 and the
  * micro-batches a multiple of PP (the interleaved schedule's requirement); sequence parallelism
- * whenever TP and EP are both above 1 (Megatron-Core's MoE layers need it). TP stays inside the
+ * whenever TP and EP are both above 1 (Megatron-Core's MoE layers need it). Under DualPipe
+ * (pipeline_schedule = dualpipe; deepseek-ai/DualPipe dualpipe/dualpipe.py at bb214e8,
+ * DualPipe.step): an even PP, no interleaving, an even number of micro-batches, at least two a
+ * rank, and the memory of a rank's pair of stages (plan_dualpipe_memory). TP stays inside the
  * scale-up domain (Narayanan et al., SC'21, §3.3: tensor parallelism up to the GPUs of a
  * server): it divides the domain size. Bounds that are not constraints, stated so the search
  * stays exhaustive over what is plausible: CP, when searched, keeps at least min_cp_tokens
