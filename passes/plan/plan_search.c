@@ -417,8 +417,20 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 							 * never faster (plan_time), so it is costed only where ZeRO-1
 							 * does not fit, or where the workload asks for it. */
 							double dopt_mem = INFINITY;
-							/* The activations' memory, the same for every sharding. */
+							/* The activations' memory, the same for every sharding; each
+							 * sharding's whole memory (under DualPipe per rank pair), worked
+							 * out before the loop so that it tests no schedule. */
 							const double act_mem = plan_act_memory(&c, &layers[li], inflight, inflight_last);
+							double mems[4];
+							for (int o = 0; o < 4; o++)
+								mems[o] = states[o] + act_mem;
+							if (dual)
+								for (int o = 0; o < 4; o++) {
+									c.dopt = o == 1 || o == 3;
+									c.fsdp = o == 2;
+									c.zero2 = o == 3;
+									mems[o] = plan_dualpipe_memory(m, &c, &layers[li], NULL);
+								}
 							for (int o = 0; o < 4; o++) {
 								if (o < 2 && (!(sp->dopt & (1u << o)) ||
 									      (o && dp * cp == 1 && (sp->dopt & 1u)) ||
@@ -437,9 +449,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 								/* plan_memory's sum from its two parts (the same bits);
 								 * the whole cost, zeroed first, only for the plans that
 								 * fit (zeroing every plan's was half the search's time). */
-								double mem = states[o] + act_mem;
-								if (dual) /* per rank pair */
-									mem = plan_dualpipe_memory(m, &c, &layers[li], NULL);
+								double mem = mems[o];
 								out->valid++;
 								if (c.recompute == RC_NONE)
 									none_mem[s][o] = mem;
