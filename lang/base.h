@@ -458,6 +458,9 @@ typedef enum {
 /* How an MoE layer's tokens reach their experts: Megatron-Core's all-to-all dispatcher
  * (--moe-token-dispatcher-type alltoall) or its flex dispatcher on HybridEP (flex, hybridep). */
 #define EP_DISPATCHERS(X) X(ALLTOALL, "alltoall") X(HYBRIDEP, "hybridep")
+/* The pipeline schedule a workload runs: Megatron-LM's 1F1B, one_f_one_b (interleaved with interleave > 1),
+ * or DeepSeek-V3's DualPipe (DeepSeek-AI 2024, §3.2.1; deepseek-ai/DualPipe). */
+#define PIPELINE_SCHEDULES(X) X(ONE_F_ONE_B, "one_f_one_b") X(DUALPIPE, "dualpipe")
 #define ACTIVATIONS(X) X(GELU, "gelu") X(SWIGLU, "swiglu")
 #define NORMS(X) X(LAYERNORM, "layernorm") X(RMSNORM, "rmsnorm")
 #define POSITIONS(X) X(LEARNED, "learned") X(ROPE, "rope")
@@ -486,6 +489,7 @@ typedef enum {
 	F(RECOMPUTE_MODULE, RECOMPUTE_MODULES, RCM)                                           \
 	F(RECOMPUTE_METHOD, RECOMPUTE_METHODS, RCMETH)                                        \
 	F(CP_COMM, CP_COMMS, CPC) F(EP_DISPATCHER, EP_DISPATCHERS, EPD)                       \
+	F(PIPELINE_SCHEDULE, PIPELINE_SCHEDULES, PPS)                                         \
 	F(NORM, NORMS, NORM) F(POSITION, POSITIONS, POS)                                      \
 	F(PORT_NAMING, PORT_NAMINGS, PN) F(PORT_ALIAS, PORT_ALIASES, PA)                      \
 	F(DEPRECIATION, DEPRECIATIONS, DEP) F(GEMM_TABLE, GEMM_TABLES, GT)
@@ -550,6 +554,9 @@ typedef enum { CP_COMMS(X) CPC_COUNT } CpComm;
 #undef X
 #define X(c, w) EPD_##c,
 typedef enum { EP_DISPATCHERS(X) EPD_COUNT } EpDispatcher;
+#undef X
+#define X(c, w) PPS_##c,
+typedef enum { PIPELINE_SCHEDULES(X) PPS_COUNT } PipelineSchedule;
 #undef X
 #define X(c, w) ACT_##c,
 typedef enum { ACTIVATIONS(X) ACT_COUNT } Activation;

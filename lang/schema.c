@@ -112,6 +112,7 @@ static const char *const e_recompute_modules[] = {"core_attn", "moe_act", "layer
 static const char *const e_recompute_method[] = {"block", "uniform", NULL};
 static const char *const e_cp_comm[] = {"p2p", "all_gather", "a2a", NULL};
 static const char *const e_ep_dispatcher[] = {"alltoall", "hybridep", NULL};
+static const char *const e_pipeline_schedule[] = {"one_f_one_b", "dualpipe", NULL};
 static const char *const e_activation[] = {"gelu", "swiglu", NULL};
 static const char *const e_norm[] = {"layernorm", "rmsnorm", NULL};
 static const char *const e_position[] = {"learned", "rope", NULL};

@@ -1025,6 +1025,8 @@ typedef struct PlanConfig {
 	bool hybrid_ep;      /* MoE tokens dispatched by HybridEP (ep_dispatcher = hybridep) */
 	int offload;         /* layers whose activations go to host memory (Megatron-LM
 			      * --cpu-offloading-num-layers; pp 1, no recomputation); 0: none */
+	bool dualpipe;       /* DeepSeek-V3's DualPipe schedule (pipeline_schedule = dualpipe):
+			      * each rank two stages, no interleaving; else Megatron-LM's 1F1B */
 	/* The overlap knobs the workload allows: bit 0 off, bit 1 on, for the data-parallel
 	 * collectives, the tensor-parallel ones (with SP) and the pipeline's sends (interleaved);
 	 * plan_time takes the faster allowed setting of each (PlanCost.overlap_*). 0: off. */
@@ -1108,6 +1110,7 @@ typedef struct PlanSpace {
 	bool fold;           /* the workload's parallel_folding */
 	bool fp8_dispatch;   /* the workload's fp8_dispatch */
 	bool hybrid_ep;      /* the workload's ep_dispatcher is hybridep */
+	bool dualpipe;       /* the workload's pipeline_schedule is dualpipe */
 	int offload;         /* the workload's offload_layers; -1: searched */
 	int first_layers;    /* the workload's pipeline_first_layers; 0: searched */
 	int last_layers;     /* the workload's pipeline_last_layers; 0: searched */

@@ -18,7 +18,12 @@ read them, on every example and spec of tests/megatron/ that has a workload:
     WORLD_SIZE; refuses a wrong world size;
   * WORKLOAD.sbatch: parses (bash -n); nodes, tasks and the node list agree with the plan;
   * of a spec in tests/megatron, WORKLOAD.megatron.args equals its golden there
-    (SPEC.WORKLOAD.megatron.args; UPDATE_GOLDEN=1 rewrites them).
+    (SPEC.WORKLOAD.megatron.args; UPDATE_GOLDEN=1 rewrites them);
+  * a DualPipe plan (pipeline_schedule = dualpipe) has no megatron.args nor sbatch, which
+    Megatron-LM cannot run, and says so (launch_notes); its rankfile and wrapper as any;
+  * tests/megatron/rejected: arguments clusterc once wrote that Megatron-LM rejects (the
+    thirteenth session's DeepSeek-V3 example: --overlap-moe-expert-parallel-comm at PP 16
+    without virtual stages) fail the checks with the rule named beside each.
 """
 import glob
 import json
@@ -33,9 +38,13 @@ failures = []
 offloads = []  # the args files with --cpu-offloading-num-layers
 
 
+quiet = False  # rejected_args: the failures it expects are not printed
+
+
 def fail(msg):
     failures.append(msg)
-    print("FAIL:", msg)
+    if not quiet:
+        print("FAIL:", msg)
 
 
 def load_flags():
@@ -216,13 +225,43 @@ def check_args(path, plan):
     if gran == "selective" and (nrc is not None or "--recompute-method" in a):
         fail(f"{path}: --recompute-num-layers or --recompute-method with selective recomputation")
     # TransformerConfig.__post_init__ (transformer_config.py at 002526d) with
-    # overlap_moe_expert_parallel_comm: "disable moe in recompute_modules", and no
-    # recompute_method ("recompute_method must be None"), full recomputation's included.
+    # overlap_moe_expert_parallel_comm, every rule an arguments file can break: virtual stages
+    # with a pipeline ("virtual_pipeline_model_parallel_size must be specified when
+    # pipeline_model_parallel_size > 1": --num-layers-per-virtual-pipeline-stage or a layout of
+    # more stages than PP); expert parallelism ("only supported with expert model
+    # parallelism"); the alltoall or flex dispatcher; no recompute_method nor
+    # recompute_num_layers, full recomputation's included; "disable moe in recompute_modules";
+    # bf16 or fp16; no --moe-shared-expert-overlap; at most one MTP layer; no CUDA graph of the
+    # MoE or MLP. And delay_wgrad_compute only with it.
     if "--overlap-moe-expert-parallel-comm" in a:
+        ep = a.get("--expert-model-parallel-size", 1)
+        virtual = "--num-layers-per-virtual-pipeline-stage" in a or \
+            "--num-virtual-stages-per-pipeline-rank" in a or \
+            (layout is not None and len(layout) > pp)
+        if pp > 1 and not virtual:
+            fail(f"{path}: --overlap-moe-expert-parallel-comm with PP {pp} and no virtual "
+                 "pipeline stages")
+        if ep <= 1:
+            fail(f"{path}: --overlap-moe-expert-parallel-comm with EP {ep}")
+        if a.get("--moe-token-dispatcher-type", "allgather") not in ("alltoall", "flex"):
+            fail(f"{path}: --overlap-moe-expert-parallel-comm with the "
+                 f"{a.get('--moe-token-dispatcher-type', 'allgather')} dispatcher")
         if "moe" in mods:
             fail(f"{path}: --overlap-moe-expert-parallel-comm with --recompute-modules moe")
-        if "--recompute-method" in a:
-            fail(f"{path}: --overlap-moe-expert-parallel-comm with --recompute-method")
+        for flag in ("--recompute-method", "--recompute-num-layers"):
+            if flag in a:
+                fail(f"{path}: --overlap-moe-expert-parallel-comm with {flag}")
+        if "--bf16" not in a and "--fp16" not in a:
+            fail(f"{path}: --overlap-moe-expert-parallel-comm without --bf16 or --fp16")
+        if "--moe-shared-expert-overlap" in a:
+            fail(f"{path}: --overlap-moe-expert-parallel-comm with --moe-shared-expert-overlap")
+        if a.get("--mtp-num-layers", 1) > 1:
+            fail(f"{path}: --overlap-moe-expert-parallel-comm with --mtp-num-layers "
+                 f"{a['--mtp-num-layers']}")
+        if a.get("--cuda-graph-impl", "none") != "none" or "--enable-cuda-graph" in a:
+            fail(f"{path}: --overlap-moe-expert-parallel-comm with CUDA graphs")
+    elif "--delay-wgrad-compute" in a:
+        fail(f"{path}: --delay-wgrad-compute without --overlap-moe-expert-parallel-comm")
     # What the declared model needs.
     need = {"--num-layers": m["layers"], "--hidden-size": m["hidden"],
             "--num-attention-heads": m["heads"], "--seq-length": m["seq"],
@@ -348,6 +387,36 @@ def check_sbatch(path, plan, hostfile):
         fail(f"{path}: does not run the wrapper on the Megatron-LM arguments")
 
 
+def check_dualpipe(base, plan):
+    """A DualPipe plan (pipeline_schedule = dualpipe): Megatron-LM has no such schedule, so
+    neither the arguments nor the sbatch script that runs Megatron-LM on them is written, and
+    the plan says why (launch_notes)."""
+    for ext in (".megatron.args", ".sbatch"):
+        if os.path.exists(base + ext):
+            fail(f"{base}{ext}: written for a DualPipe plan, which Megatron-LM cannot run")
+    if not any("DualPipe" in n for n in plan.get("launch_notes", [])):
+        fail(f"{base}.json: a DualPipe plan without its launch_notes")
+
+
+def rejected_args():
+    """tests/megatron/rejected/NAME.megatron.args: arguments clusterc once wrote that
+    Megatron-LM rejects, each beside NAME.json (the model and GPU count it was written for) and
+    NAME.rule (one line: the failure check_args must report for it). Returns how many."""
+    global failures, quiet
+    here = os.path.join(root, "tests/megatron/rejected")
+    n = 0
+    for path in sorted(glob.glob(os.path.join(here, "*.megatron.args"))):
+        base = path[:-len(".megatron.args")]
+        want = open(base + ".rule").read().strip()
+        saved, failures, quiet = failures, [], True
+        check_args(path, json.load(open(base + ".json")))
+        got, failures, quiet = failures, saved, False
+        if not any(want in g for g in got):
+            fail(f"{path}: accepted, where Megatron-LM rejects it ({want}); the checks said {got}")
+        n += 1
+    return n
+
+
 def check_golden(spec, path):
     """A spec of tests/megatron: its args file equals tests/megatron/SPEC.WORKLOAD.megatron.args
     (UPDATE_GOLDEN=1 rewrites it: review the diff)."""
@@ -379,6 +448,12 @@ with tempfile.TemporaryDirectory() as tmp:
         for js in sorted(glob.glob(os.path.join(out, "parallelism/*.json"))):
             base = js[:-len(".json")]
             plan = json.load(open(js))
+            if plan["plan"].get("pipeline_schedule") == "dualpipe":
+                check_dualpipe(base, plan)
+                check_rankfile(base + ".rankfile", base + ".hostfile", plan)
+                check_wrapper(base + ".launch.sh", plan)
+                checked += 1
+                continue
             check_args(base + ".megatron.args", plan)
             check_golden(spec, base + ".megatron.args")
             check_rankfile(base + ".rankfile", base + ".hostfile", plan)
@@ -389,6 +464,9 @@ with tempfile.TemporaryDirectory() as tmp:
                 fail(f"{base}.launch.sh: CUDA_DEVICE_MAX_CONNECTIONS=1 with Megatron-FSDP")
             check_sbatch(base + ".sbatch", plan, base + ".hostfile")
             checked += 1
+# The arguments Megatron-LM rejects that clusterc once wrote: the checks must refuse each.
+if rejected_args() == 0:
+    fail("tests/megatron/rejected: no arguments to check")
 # tests/megatron/gb200-offload.cluster: the planner offloads there by itself.
 if not any("gb200-offload" in p for p in offloads):
     fail("gb200-offload.cluster: no --cpu-offloading-num-layers")

@@ -392,6 +392,8 @@ static Json *workloads_json(const Design *d)
 		jw_set(o, "energy_to_train_mwh", jw_real(wp->energy / 3.6e9, 3));
 		jw_set(o, "energy_to_train_cost", money(wp->energy_cost));
 		jw_set(o, "interleave", jw_int(c->v));
+		if (c->dualpipe)
+			jw_set(o, "pipeline_schedule", jw_str(enum_PIPELINE_SCHEDULE.words[PPS_DUALPIPE]));
 		jw_set(o, "recompute", jw_str(enum_RECOMPUTE.words[c->recompute]));
 		if (c->recompute == RC_FULL && c->rc_layers > 0) {
 			jw_set(o, "recompute_layers", jw_int(c->rc_layers));

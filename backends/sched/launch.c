@@ -87,12 +87,21 @@ static int write_wrapper(Output *o, const WorkloadPlan *wp, const char *path)
 	FILE *f = output_file(o, path);
 	if (!f)
 		return 1;
+	/* Under DualPipe there is no Megatron-LM command to show (parallelism.c, launch_notes). */
+	Buf srun = {0};
+	if (c->dualpipe)
+		buf_printf(&srun, "#   srun ... sh %s.launch.sh DUALPIPE_TRAINER ...  (DualPipe: Megatron-LM "
+				  "cannot run it, so no\n#   megatron.args nor sbatch; %s.json's launch_notes)\n",
+			   w, w);
+	else
+		buf_printf(&srun, "#   srun ... sh %s.launch.sh python pretrain_gpt.py $(cat %s.megatron.args)"
+				  "  (%s.sbatch)\n", w, w, w);
 	fprintf(f,
 		"#!/bin/sh\n"
 		"# %s.launch.sh: one process of workload '%s' (TP %d PP %d DP %d CP %d EP %d on %d GPUs,\n"
 		"# %d per node), written by clusterc from parallelism/%s.json.\n"
 		"# Run by every launcher, one process per GPU, before the training command:\n"
-		"#   srun ... sh %s.launch.sh python pretrain_gpt.py $(cat %s.megatron.args)  (%s.sbatch)\n"
+		"%s"
 		"#   mpirun --hostfile %s.hostfile --rankfile %s.rankfile sh %s.launch.sh python ...\n"
 		"#   torchrun --nnodes %d --nproc-per-node %d --no-python sh %s.launch.sh python ...\n"
 		"# Each rank sees only its GPU (CUDA_VISIBLE_DEVICES, LOCAL_RANK=0 for Megatron-LM's\n"
@@ -111,8 +120,10 @@ static int write_wrapper(Output *o, const WorkloadPlan *wp, const char *path)
 		"\texit 64\n"
 		"fi\n"
 		"case $local_rank in\n",
-		w, w, c->tp, c->pp, c->dp, c->cp, c->ep, c->gpus, wp->ranks_per_node, w, w, w, w, w, w, w,
+		w, w, c->tp, c->pp, c->dp, c->cp, c->ep, c->gpus, wp->ranks_per_node, w,
+		srun.s, w, w, w,
 		wp->nodes, wp->ranks_per_node, w, w, c->gpus, w, c->gpus);
+	buf_free(&srun);
 	for (int k = 0; k < wp->ranks_per_node; k++) {
 		const PlanBind *b = &wp->bind[k];
 		fprintf(f, "%d) gpu=%d socket=%d ;;\n", k, b->gpu, b->socket);
@@ -187,7 +198,9 @@ int launch_write(Output *o, const Design *d, const WorkloadPlan *wp)
 	static const char *const ext[] = {"hostfile", "rankfile", "launch.sh", "sbatch"};
 	int errors = 0;
 	Buf p = {0};
-	for (int i = 0; i < 4; i++) {
+	/* The sbatch script runs Megatron-LM on its arguments, which a DualPipe plan has not
+	 * (parallelism.c, launch_notes). */
+	for (int i = 0; i < (wp->r.best.dualpipe ? 3 : 4); i++) {
 		p.len = 0;
 		buf_printf(&p, "parallelism/%s.%s", wp->name, ext[i]);
 		errors += i == 0   ? write_hostfile(o, d, wp, p.s)

@@ -10,7 +10,9 @@
  *                           every architecture flag the model needs (normalization, position
  *                           embedding, SwiGLU, untied embeddings, biases, GQA, dropout, MoE),
  *                           each a flag of megatron/training/arguments.py (tests/megatron.sh);
- *   WORKLOAD.{hostfile,rankfile,launch.sh,sbatch}  how to start it (launch.c);
+ *                           (not under DualPipe, which Megatron-LM cannot run: launch_notes);
+ *   WORKLOAD.{hostfile,rankfile,launch.sh,sbatch}  how to start it (launch.c; no sbatch under
+ *                           DualPipe);
  *   WORKLOAD.calculon/      the plan as Calculon's inputs (Isaev et al., SC'23,
  *                           github.com/calculon-ai/calculon): app.json (the model: hidden,
  *                           feedforward, seq_size, attn_heads, attn_size, num_blocks), exe.json
@@ -60,6 +62,8 @@ static Json *config_json(const PlanConfig *c, const PlanCost *k)
 	jw_set(o, "micro_batch", jw_int(c->micro));
 	jw_set(o, "microbatches", jw_int(k->microbatches));
 	jw_set(o, "interleave", jw_int(c->v));
+	if (c->dualpipe)
+		jw_set(o, "pipeline_schedule", jw_str(enum_PIPELINE_SCHEDULE.words[PPS_DUALPIPE]));
 	jw_set(o, "first_stage_layers", jw_int(k->first_stage_layers));
 	jw_set(o, "last_stage_layers", jw_int(k->last_stage_layers));
 	jw_set(o, "layers_per_virtual_stage", jw_int(k->virtual_stage_layers));
@@ -289,10 +293,24 @@ static int write_json(Output *o, const Design *d, const WorkloadPlan *wp, const 
 	if (c->offload > 0)
 		jw_push(notes, jw_str("Calculon offloads every layer's activations or none: the plan's "
 				      "offload of some layers is not in exe.json"));
+	if (c->dualpipe)
+		jw_push(notes, jw_str("Calculon has no DualPipe: exe.json gives the plan's pipeline "
+				      "as 1F1B, one stage a rank"));
 	if (c->recompute == RC_SELECTIVE && c->rc_modules)
 		jw_push(notes, jw_str("Calculon's selective recomputation is the attention core's: "
 				      "exe.json gives it attn_only, not the plan's recompute_modules"));
 	jw_set(root, "calculon_notes", notes);
+	/* DualPipe: Megatron-LM has no such schedule (its pipelines are 1F1B, interleaved or not:
+	 * megatron/core/pipeline_parallel/schedules.py), so no arguments claim one it would not
+	 * run; the hostfile, rankfile and wrapper start any trainer. */
+	if (c->dualpipe) {
+		Json *ln = jw_array();
+		jw_push(ln, jw_str("pipeline_schedule = dualpipe: Megatron-LM has no DualPipe schedule, "
+				   "so neither WORKLOAD.megatron.args nor WORKLOAD.sbatch is written; "
+				   "the hostfile, rankfile and launch.sh start a DualPipe trainer "
+				   "(deepseek-ai/DualPipe) with this plan"));
+		jw_set(root, "launch_notes", ln);
+	}
 	FILE *f = output_file(o, path);
 	if (!f) {
 		jw_free(root);
@@ -626,9 +644,12 @@ int parallelism_write(Output *o, const Design *d)
 		p.len = 0;
 		buf_printf(&p, "parallelism/%s.json", w);
 		errors += write_json(o, d, wp, p.s);
-		p.len = 0;
-		buf_printf(&p, "parallelism/%s.megatron.args", w);
-		errors += write_args(o, wp, p.s);
+		/* No Megatron-LM arguments for a schedule Megatron-LM cannot run (launch_notes). */
+		if (!wp->r.best.dualpipe) {
+			p.len = 0;
+			buf_printf(&p, "parallelism/%s.megatron.args", w);
+			errors += write_args(o, wp, p.s);
+		}
 		errors += launch_write(o, d, wp);
 		p.len = 0;
 		buf_printf(&p, "parallelism/%s.calculon", w);

@@ -618,6 +618,8 @@ static void dump_plans(const Design *d, FILE *out)
 				c->dopt);
 			if (c->first > 0)
 				fprintf(out, " stages %d+%d", c->first, c->last);
+			if (c->dualpipe)
+				fprintf(out, " dualpipe");
 			if (c->zero2)
 				fprintf(out, " zero2");
 			if (c->fsdp)

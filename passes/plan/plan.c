@@ -272,6 +272,7 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	sp->fold = field_bool(w, FLD_WORKLOAD_PARALLEL_FOLDING);
 	sp->fp8_dispatch = field_bool(w, FLD_WORKLOAD_FP8_DISPATCH);
 	sp->hybrid_ep = field_enum(w, FLD_WORKLOAD_EP_DISPATCHER) == EPD_HYBRIDEP;
+	sp->dualpipe = field_enum(w, FLD_WORKLOAD_PIPELINE_SCHEDULE) == PPS_DUALPIPE;
 	double off;
 	sp->offload = field_num_set(w, FLD_WORKLOAD_OFFLOAD_LAYERS, &off) ? (int)off : -1;
 	double fl, ll;
@@ -369,6 +370,47 @@ static Loc field_loc(const Decl *w, FieldId field)
 {
 	const Value *v = field_value(w, field);
 	return v ? v->loc : w->name_loc;
+}
+
+/* What DualPipe (pipeline_schedule = dualpipe) cannot take: a pipeline that is not even, as
+ * its ranks pair up, stage i with p − 1 − i ("assert num_ranks % 2 == 0": deepseek-ai/DualPipe
+ * dualpipe/dualpipe.py at bb214e8, DualPipe.step), so no pp = 1 either; interleaving, which it
+ * has not (one pair of modules a rank); and what needs pp = 1 in Megatron-LM (offload_layers,
+ * fsdp). The field at fault into *at, or NULL. */
+static const char *dualpipe_conflict(Design *d, const Decl *w, const PlanSpace *sp, FieldId *at)
+{
+	if (!sp->dualpipe)
+		return NULL;
+	Arena *ar = d->p->c->arena;
+	const PlanSet *pp = &sp->knob[KNOB_PP];
+	bool even = false;
+	for (int p = 2; p <= 4096 && !even; p += 2)
+		even = plan_set_allows(pp, p);
+	if (!even) {
+		*at = field_value(w, FLD_WORKLOAD_PP) ? FLD_WORKLOAD_PP : FLD_WORKLOAD_PIPELINE_SCHEDULE;
+		return !pp->range && pp->n == 1
+				       ? arena_printf(ar, "pp = %g: DualPipe pairs the pipeline's ranks, "
+							  "stage i with stage pp - 1 - i, so pp is even "
+							  "(deepseek-ai/DualPipe, DualPipe.step)",
+						      pp->vals[0])
+				       : "no pipeline size pp allows is even: DualPipe pairs the "
+					 "pipeline's ranks, stage i with stage pp - 1 - i";
+	}
+	const PlanSet *v = &sp->knob[KNOB_V];
+	if (!v->any && !plan_set_allows(v, 1)) {
+		*at = FLD_WORKLOAD_INTERLEAVE;
+		return "DualPipe has no interleaving: each rank holds two stages, one of each "
+		       "direction (interleave = 1)";
+	}
+	if (sp->offload > 0) {
+		*at = FLD_WORKLOAD_OFFLOAD_LAYERS;
+		return "activation offload needs pp = 1, and DualPipe a pipeline";
+	}
+	if (!(sp->fsdp & 1u)) {
+		*at = FLD_WORKLOAD_FSDP;
+		return "FSDP runs without a pipeline (--use-torch-fsdp2), and DualPipe needs one";
+	}
+	return NULL;
 }
 
 /* Why a workload's recompute_modules cannot run as listed, the item (or field) at fault into
@@ -510,7 +552,7 @@ static const PlanMemoEntry *memo_lookup(Design *d, const Decl *w, PlanModel *m, 
 	FieldId at;
 	Loc rat;
 	bool ok = plan_inputs(d, w, m, hw, &sp) && !hybrid_ep_conflict(w, &sp, &at) &&
-		  !rc_modules_conflict(w, m, &sp, &rat) &&
+		  !dualpipe_conflict(d, w, &sp, &at) && !rc_modules_conflict(w, m, &sp, &rat) &&
 		  !rc_layers_conflict(w, m, &sp, d->p->c->arena, &rat);
 	if (!d->plan_memo)
 		d->plan_memo = arena_alloc(d->p->c->arena, sizeof(PlanMemo));
@@ -739,11 +781,14 @@ static const char *explain_invalid(Design *d, const Decl *w, const PlanModel *m,
 	return arena_printf(ar, "no combination of the values the workload allows meets Megatron-LM's "
 				"constraints on %d '%s' accelerators: TP x PP x CP x DP GPUs, the global "
 				"batch of %d divisible by micro-batch x DP, interleaving dividing the "
-				"layers of a stage and needing micro-batches in multiples of PP%s",
+				"layers of a stage and needing micro-batches in multiples of PP%s%s",
 			    hw->gpus, hw->accel->name, sp->batch,
 			    m->experts <= 1 ? ""
 			    : sp->fold	    ? ", EP dividing TP x CP x DP (parallel_folding)"
-					    : ", EP dividing CP x DP (TP x CP x DP with parallel_folding)");
+					    : ", EP dividing CP x DP (TP x CP x DP with parallel_folding)",
+			    sp->dualpipe ? "; DualPipe: an even PP, no interleaving, an even number "
+					   "of micro-batches, at least 2 x PP"
+					 : "");
 }
 
 static void report_unplanned(Design *d, const Decl *w, WorkloadPlan *wp)
@@ -885,6 +930,14 @@ int plan_workloads(Design *d)
 			design_violation(d, field_loc(w, bad), 1,
 					 field_loc(w, FLD_WORKLOAD_EP_DISPATCHER), "HybridEP chosen here",
 					 "workload '%s' cannot dispatch on HybridEP: %s", w->name, why);
+			continue;
+		}
+		why = dualpipe_conflict(d, w, &wp->space, &bad);
+		if (why) {
+			design_violation(d, field_loc(w, bad), 1,
+					 field_loc(w, FLD_WORKLOAD_PIPELINE_SCHEDULE),
+					 "DualPipe chosen here", "workload '%s' cannot run DualPipe: %s",
+					 w->name, why);
 			continue;
 		}
 		Loc rat;

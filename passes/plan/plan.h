@@ -16,6 +16,7 @@
  * what the search reuses across pipeline and data-parallel sizes. */
 typedef struct PlanLayer {
 	double fwd, bwd, re;     /* s of compute: matmuls and memory-bound kernels */
+	double wgrad;            /* s of bwd: the weight gradients' multiplies (DualPipe's W) */
 	double tp, cp, ep;       /* s of exposed communication, forward + backward (+ recompute) */
 	double act;              /* bytes kept from forward to backward */
 	double work;             /* bytes of one layer's full activations (recompute working set) */
@@ -107,6 +108,10 @@ double plan_chunk_layers(const PlanModel *m, const PlanConfig *c);
 /* Parameters one GPU of the biggest pipeline stage holds: dense (replicated over DP and CP)
  * and expert (replicated over DP·CP/EP). */
 void plan_stage_params(const PlanModel *m, const PlanConfig *c, double *dense, double *expert);
+/* DualPipe's memory per GPU (bytes): the larger of an end rank's and a middle rank's, each its
+ * pair of stages' state and its own activations; o's memory fields filled (o may be NULL). */
+double plan_dualpipe_memory(const PlanModel *m, const PlanConfig *c, const PlanLayer *l,
+			    PlanCost *o);
 /* The whole model for one plan (the search inlines the same arithmetic over cached layers). */
 void plan_evaluate(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanCost *out);
 /* The cost of a plan from its cached layer costs and stage parameters: memory (returns the

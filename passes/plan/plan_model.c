@@ -100,6 +100,20 @@ static bool knob_on(unsigned allowed, double on, double off)
 {
 	return (allowed & 2u) && (!(allowed & 1u) || on < off);
 }
+
+/* DualPipe's overlap (DeepSeek-AI 2024, §3.2.1, Figure 4): a forward chunk and a backward
+ * chunk of two micro-batches run together, the all-to-all and the pipeline sends of each under
+ * the other's attention and MLP, "both all-to-all and PP communication can be fully hidden".
+ * The communication does not run under its own collective's compute, so OVERLAP_MAX's first
+ * and last pieces with nothing under them do not apply: all of it hides while the compute
+ * lasts, still costing OVERLAP_COST of what hides (DeepSeek gives it 20 of the H800's SMs,
+ * §3.2.2). The faster allowed setting into *on; returns the exposed seconds. */
+static double exposed_paired(unsigned allowed, double comm, double busy, bool *on)
+{
+	double hidden = fmin(busy, comm), with = comm - hidden + OVERLAP_COST * hidden;
+	*on = knob_on(allowed, with, comm);
+	return *on ? with : comm;
+}
 static const double HBM_EFF = 0.8;
 static const double ADAM_BYTES = 32;
 
@@ -125,6 +139,16 @@ static double expert_tp(const PlanConfig *c)
 static double expert_dp(const PlanConfig *c)
 {
 	return (double)c->dp * c->cp * (c->fold ? c->tp : 1) / c->ep;
+}
+
+/* The ranks of one data-parallel replica holding each stage's parameters: 2 under DualPipe,
+ * whose rank i holds stages i and p − 1 − i, the two copies' gradients summed
+ * (deepseek-ai/DualPipe examples/example_dualpipe.py at 7cb1e5e: each rank adds its partner's
+ * copy's gradients), so a stage's data-parallel group is twice the replicas, the distributed
+ * optimizer's shards and the gradient reduction over both; 1 otherwise. */
+static double copies(const PlanConfig *c)
+{
+	return c->dualpipe && c->pp > 1 ? 2 : 1;
 }
 
 /* Tokens a rank routes per micro-batch: T (the TP group's, gathered) or T/t folded. */
@@ -379,6 +403,10 @@ double plan_inflight_layers(const PlanModel *m, const PlanConfig *c, int microba
 		return m->layers;
 	double first, mid, last;
 	stage_layers(m, c, &first, &mid, &last);
+	/* DualPipe: PP + 1 micro-batches of a stage's activations (DeepSeek-AI 2024, Table 2),
+	 * a stage being the mean of the rank's two: a middle rank's two middle stages. */
+	if (c->dualpipe)
+		return (pp + 1) * (pp > 2 ? mid : (first + last) / 2);
 	double inflight = microbatches < pp ? microbatches : pp;
 	double extra = v > 1 ? 1 + (double)(pp - 1) / ((double)pp * v) : 1;
 	double held = first * inflight * extra;
@@ -402,6 +430,10 @@ double plan_last_inflight_layers(const PlanModel *m, const PlanConfig *c, int mi
 		return m->layers;
 	double first, mid, last;
 	stage_layers(m, c, &first, &mid, &last);
+	/* DualPipe: the end ranks hold the first and the last stage (plan_stage_params), PP + 1
+	 * micro-batches of their mean (plan_inflight_layers), and the logits. */
+	if (c->dualpipe)
+		return (pp + 1) * (first + last) / 2;
 	double chunks = fmin((double)(v - 1) * pp + 1, (double)microbatches * v);
 	return last * chunks / v;
 }
@@ -522,13 +554,9 @@ double plan_optimizer_bytes(const PlanConfig *c)
 	return c->opt16 ? 6 : 12;
 }
 
-/* The parameters one GPU holds on the pipeline stage that holds most: the first (its layers
- * and the embedding) or the last (its layers and the output layer: a copy of the embedding
- * when tied, Megatron-LM keeping both in step by an all-reduce), both on one GPU without a
- * pipeline (the embedding once when tied). Attention, dense FFNs, shared experts and norms are split by TP; routed
- * experts by EP and TP (expert tensor parallelism = TP), or by EP alone when folded
- * (expert_tp); routers are replicated. */
-void plan_stage_params(const PlanModel *m, const PlanConfig *c, double *dense, double *expert)
+/* The dense and expert parameters of one GPU of the first, the last and a middle stage
+ * (plan_stage_params), into sd[3] and se[3] in that order; 0 for a stage the pipeline has not. */
+static void stage_params(const PlanModel *m, const PlanConfig *c, double *sd, double *se)
 {
 	double h = m->hidden, t = c->tp;
 	double attn = attn_matrices(m, t) + 4 * h / t;
@@ -537,24 +565,80 @@ void plan_stage_params(const PlanModel *m, const PlanConfig *c, double *dense, d
 	double shared = m->shared * m->mats * h * m->expert_ffn;
 	double routed = m->experts / c->ep * m->mats * h * m->expert_ffn;
 	double emb = m->vocab * h / t;
-	double best_d = 0, best_e = 0;
 	/* The first stage: layers [0, first) and the embedding; the last: [L − last, L) and the
 	 * output layer; a middle one: [first, first + mid) (the first middle stage holds most of
 	 * an MoE model's leading dense layers). */
 	double lo[3] = {0, m->layers - last, first};
 	double n[3] = {first, last, mid};
-	for (int which = 0; which < (c->pp > 2 ? 3 : c->pp > 1 ? 2 : 1); which++) {
+	for (int which = 0; which < 3; which++) {
+		sd[which] = se[which] = 0;
+		if (which >= (c->pp > 2 ? 3 : c->pp > 1 ? 2 : 1))
+			continue;
 		double stage = c->pp == 1 ? m->layers : n[which];
 		double dl = fmax(0, fmin(lo[which] + stage, nd) - lo[which]), ml = stage - dl;
 		double e = which == 2 ? 0 : c->pp == 1 ? (m->tied ? emb : 2 * emb) : emb;
-		double dn = stage * attn + dl * m->mats * h * m->ffn / t +
+		sd[which] = stage * attn + dl * m->mats * h * m->ffn / t +
 			    ml * (shared / t + h * m->experts) + e;
-		double ex = ml * routed / expert_tp(c);
-		if (dn + ex > best_d + best_e)
-			best_d = dn, best_e = ex;
+		se[which] = ml * routed / expert_tp(c);
+	}
+}
+
+/* The parameters one GPU holds on the pipeline stage that holds most: the first (its layers
+ * and the embedding) or the last (its layers and the output layer: a copy of the embedding
+ * when tied, Megatron-LM keeping both in step by an all-reduce), both on one GPU without a
+ * pipeline (the embedding once when tied). Attention, dense FFNs, shared experts and norms are split by TP; routed
+ * experts by EP and TP (expert tensor parallelism = TP), or by EP alone when folded
+ * (expert_tp); routers are replicated. */
+void plan_stage_params(const PlanModel *m, const PlanConfig *c, double *dense, double *expert)
+{
+	double sd[3], se[3], best_d = 0, best_e = 0;
+	stage_params(m, c, sd, se);
+	for (int which = 0; which < 3; which++)
+		if (sd[which] + se[which] > best_d + best_e)
+			best_d = sd[which], best_e = se[which];
+	/* DualPipe: rank i holds stages i and p − 1 − i (DualPipe takes a pair of modules a rank,
+	 * deepseek-ai/DualPipe dualpipe/dualpipe.py at bb214e8), "two copies of the model
+	 * parameters" (DeepSeek-AI 2024, §3.2.1; Table 2: parameters 2×): the end ranks the
+	 * first and the last stage, the others two middle stages; the larger pair here
+	 * (plan_dualpipe_memory weighs each pair with its own activations). */
+	if (c->dualpipe && c->pp > 1) {
+		best_d = sd[0] + sd[1], best_e = se[0] + se[1];
+		if (c->pp > 2 && 2 * (sd[2] + se[2]) > best_d + best_e)
+			best_d = 2 * sd[2], best_e = 2 * se[2];
 	}
 	*dense = best_d;
 	*expert = best_e;
+}
+
+/* DualPipe's memory per GPU (bytes): the larger of an end rank's, the first and the last
+ * stage with PP + 1 micro-batches of their mean layers and the logits, and a middle rank's,
+ * two middle stages with PP + 1 micro-batches of theirs (DeepSeek-AI 2024, Table 2: parameters
+ * 2×, activations PP + 1; plan_inflight_layers), each with the recomputation's working set.
+ * Fills o's memory fields with that rank's when o is not NULL. */
+double plan_dualpipe_memory(const PlanModel *m, const PlanConfig *c, const PlanLayer *l,
+			    PlanCost *o)
+{
+	double sd[3], se[3], first, mid, last, w, g;
+	stage_params(m, c, sd, se);
+	stage_layers(m, c, &first, &mid, &last);
+	double rc = c->recompute == RC_FULL ? l->work : l->rc_work, held = c->pp + 1;
+	double st = plan_state_memory(m, c, sd[0] + sd[1], se[0] + se[1], l->fp8_cache, &w, &g);
+	double act = l->act * held * (first + last) / 2 + l->out_mem + rc;
+	if (c->pp > 2) {
+		double w2, g2;
+		double st2 = plan_state_memory(m, c, 2 * sd[2], 2 * se[2], l->fp8_cache, &w2, &g2);
+		double act2 = l->act * held * mid + rc;
+		if (st2 + act2 > st + act)
+			st = st2, act = act2, w = w2, g = g2;
+	}
+	if (o) {
+		o->mem_states = st, o->mem_weights = w, o->mem_grads = g;
+		o->mem_optim = st - w - g;
+		o->mem_act = act;
+		o->mem_host = 0;
+		o->mem = st + act;
+	}
+	return st + act;
 }
 
 /* ---- time ----------------------------------------------------------------------------------- */
@@ -1207,6 +1291,7 @@ typedef struct LayerTimes {
 	double rc_mod; /* s of the selective recomputation of modules other than the core */
 	double cast_f, cast_b; /* s of the FP8 casts (plan_fp8_cast_bytes), cast_f in fwd */
 	double mm_bwd_extra;   /* s: the backward's multiplies at their shapes less 2 x fwd's */
+	double wgrad;          /* s: the weight gradients' share of them (DualPipe's W) */
 	double cp_f[CPC_COUNT], cp_b[CPC_COUNT]; /* by CP exchange; INFINITY: not allowed */
 } LayerTimes;
 
@@ -1290,6 +1375,10 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	o->cast_b = cb_bytes / (hw->hbm_bw * HBM_EFF);
 	o->fwd = mm + core + 2 * o->work / (hw->hbm_bw * HBM_EFF) + o->perm + o->cast_f;
 	o->mm_bwd_extra = mmb - 2 * mm;
+	/* The weight gradient dW = Xᵀ·dY has the input gradient's FLOPs (gemm_passes): half the
+	 * backward's multiplies, their shapes' efficiencies taken as equal (DualPipe's W, the
+	 * part of a backward chunk zero-bubble schedules defer; plan_time). */
+	o->wgrad = mmb / 2;
 	o->core = core;
 	o->core_mem = 2 * core_bytes / (hw->hbm_bw * HBM_EFF);
 	/* Its backward recomputes QKᵀ and the softmax from the statistics: 5 multiplies where
@@ -1491,6 +1580,7 @@ void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanL
 	out->bwd += wd * (dl.cast_b - 2 * dl.cast_f) + wm * (ml.cast_b - 2 * ml.cast_f);
 	/* The backward's multiplies at their own shapes (gemm_passes), not twice the forward's. */
 	out->bwd += wd * dl.mm_bwd_extra + wm * ml.mm_bwd_extra;
+	out->wgrad = wd * dl.wgrad + wm * ml.wgrad;
 	/* Selective recomputation: the core where it is among the modules (the default), fused or
 	 * not: Megatron-Core checkpoints whatever core_attention the layer has
 	 * (_checkpointed_attention_forward, attention.py at f41b4fd), so a FlashAttention core
@@ -1558,7 +1648,7 @@ void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanL
 double plan_state_memory(const PlanModel *m, const PlanConfig *c, double dense, double expert,
 			 double fp8_cache, double *weights, double *grads)
 {
-	double n = (double)c->dp * c->cp, ne = expert_dp(c);
+	double n = (double)c->dp * c->cp * copies(c), ne = expert_dp(c) * copies(c);
 	/* Gradients accumulated and reduced in FP32, or in BF16 (grad_reduce_bf16: Megatron-LM
 	 * --grad-reduce-in-bf16, Megatron-Core's DDP grad_reduce_in_fp32 = False: the gradient
 	 * buffer takes the parameters' BF16), 2 bytes a parameter fewer. */
@@ -1583,7 +1673,7 @@ double plan_state_memory(const PlanModel *m, const PlanConfig *c, double dense, 
 		 * reduce-scattered (2 · gb a parameter of one of the stage's layers). Llama 3's data
 		 * parallelism (Llama Team 2024, §3.3.2: FSDP sharding optimizer states and
 		 * gradients, the weights not resharded after the forward). */
-		double layer = (dense + expert) / fmax(1, m->layers / c->pp);
+		double layer = (dense + expert) / fmax(1, copies(c) * m->layers / c->pp);
 		w = 2 * (dense + expert);
 		g = gb * (dense / n + expert / ne) + 2 * gb * layer;
 		states = w + g + ob * (dense / n + expert / ne);
@@ -1622,6 +1712,8 @@ double plan_state_memory(const PlanModel *m, const PlanConfig *c, double dense, 
 double plan_memory(const PlanModel *m, const PlanConfig *c, const PlanLayer *l, double dense,
 		   double expert, PlanCost *o)
 {
+	if (c->dualpipe && c->pp > 1)
+		return plan_dualpipe_memory(m, c, l, o);
 	int mb = c->batch / (c->dp * c->micro);
 	o->mem_states = plan_state_memory(m, c, dense, expert, l->fp8_cache, &o->mem_weights,
 					  &o->mem_grads);
@@ -1707,30 +1799,58 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	unsigned otp = c->sp && c->tp > 1 ? c->overlap_tp : 1u;
 	o->overlap_tp = overlap_on(otp, l->tp, busy);
 	double tp = exposed(l->tp, busy, o->overlap_tp);
-	unsigned opp = c->v > 1 && c->pp > 1 ? c->overlap_pp : 1u;
+	/* DualPipe overlaps a forward and a backward chunk, the pipeline's sends of one under the
+	 * other's compute ("both all-to-all and PP communication can be fully hidden", DeepSeek-AI
+	 * 2024, §3.2.1): the same overlap as interleaving's. */
+	unsigned opp = (c->v > 1 || c->dualpipe) && c->pp > 1 ? c->overlap_pp : 1u;
 	double chunk = fmax(mid, first) / c->v * busy;
-	o->overlap_pp = overlap_on(opp, pp_t, chunk);
-	pp_t = exposed(pp_t, chunk, o->overlap_pp);
+	if (c->dualpipe && c->pp > 1) {
+		pp_t = exposed_paired(opp, pp_t, chunk, &o->overlap_pp);
+	} else {
+		o->overlap_pp = overlap_on(opp, pp_t, chunk);
+		pp_t = exposed(pp_t, chunk, o->overlap_pp);
+	}
 	/* The pipeline runs at its slowest stage (Narayanan et al. §2.2: every stage processes
 	 * each micro-batch in turn): the last with its layers and the output layer and loss, a
 	 * middle one, or the first. `stage` is the slowest stage's layers. */
 	/* EP overlap: the all-to-all of one micro-batch under another's compute (DeepSeek-V3's
-	 * DualPipe, DeepSeek-AI 2024 §3.2.1; Megatron-Core's overlapped MoE dispatch). Not where
-	 * Megatron-Core rejects --overlap-moe-expert-parallel-comm (TransformerConfig.__post_init__,
-	 * megatron/core/transformer/transformer_config.py at 002526d): `moe` among the recomputed
+	 * DualPipe, DeepSeek-AI 2024 §3.2.1, Figure 4; Megatron-Core's overlapped MoE dispatch).
+	 * Under DualPipe its own (the forward and backward chunks it overlaps). Under 1F1B, not
+	 * where Megatron-Core rejects --overlap-moe-expert-parallel-comm
+	 * (TransformerConfig.__post_init__, megatron/core/transformer/transformer_config.py at
+	 * 002526d): without expert parallelism ("only supported with expert model parallelism"),
+	 * with a pipeline but no virtual stages ("virtual_pipeline_model_parallel_size must be
+	 * specified when pipeline_model_parallel_size > 1"), with `moe` among the recomputed
 	 * modules ("disable moe in recompute_modules when enabling
-	 * overlap_moe_expert_parallel_comm"), and full recomputation with a --recompute-method,
-	 * which write_args always gives ("recompute_method must be None with
-	 * overlap_moe_expert_parallel_comm full recompute"). */
-	bool ep_ok = l->ep > 0 && c->recompute != RC_FULL &&
-		     !(plan_rc_modules(c) & (1u << RCM_MOE));
+	 * overlap_moe_expert_parallel_comm"), and with full recomputation with a
+	 * --recompute-method, which write_args always gives ("recompute_method must be None with
+	 * overlap_moe_expert_parallel_comm full recompute"). Its other rules the arguments never
+	 * break: the dispatcher alltoall or flex, --bf16, no --moe-shared-expert-overlap, no MTP
+	 * layers, no CUDA graphs (write_args writes none of those). */
+	bool ep_ok = l->ep > 0 && c->ep > 1 &&
+		     (c->dualpipe || (c->recompute != RC_FULL &&
+				      !(plan_rc_modules(c) & (1u << RCM_MOE)) &&
+				      (c->pp == 1 || c->v > 1)));
 	unsigned oep = ep_ok ? c->overlap_ep : 1u;
-	o->overlap_ep = overlap_on(oep, l->ep, busy);
-	double ep = exposed(l->ep, busy, o->overlap_ep);
+	double ep;
+	if (c->dualpipe && c->pp > 1) {
+		ep = exposed_paired(oep, l->ep, busy, &o->overlap_ep);
+	} else {
+		o->overlap_ep = overlap_on(oep, l->ep, busy);
+		ep = exposed(l->ep, busy, o->overlap_ep);
+	}
 	double per_layer = l->fwd + l->bwd + l->re + tp + l->cp + ep;
 	double stage = last, tail = l->out_time;
-	if (c->pp > 1 && fmax(mid, first) * per_layer > stage * per_layer + tail)
+	if (c->dualpipe && c->pp > 1) {
+		/* DualPipe: each rank runs half the micro-batches through each of its two stages
+		 * (plan_stage_params), so a micro-batch costs the mean of the two: the end ranks'
+		 * first and last with half the output layer, a middle rank's two middle ones. */
+		stage = (first + last) / 2, tail = l->out_time / 2;
+		if (c->pp > 2 && mid * per_layer > stage * per_layer + tail)
+			stage = mid, tail = 0;
+	} else if (c->pp > 1 && fmax(mid, first) * per_layer > stage * per_layer + tail) {
 		stage = fmax(mid, first), tail = 0;
+	}
 	double per_mb = stage * per_layer + tail + pp_t;
 	double off_t = plan_offload_exposed(m, hw, c, l);
 	per_mb += off_t;
@@ -1740,11 +1860,13 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	 * reduce-scatters its gradients after, every micro-batch (ZeRO-3: 1.5 x the data-parallel
 	 * volume per pass; Rajbhandari et al. §7.2.2), the next layer's under the current one's
 	 * compute when overlap_dp is on (layer by layer: exposed_pieces). */
-	double n = (double)c->dp * c->cp, ne = expert_dp(c);
+	double n = (double)c->dp * c->cp * copies(c), ne = expert_dp(c) * copies(c);
+	/* DualPipe's stage copies are pipeline ranks apart: their group spans the job. */
+	double dspan = copies(c) > 1 ? (double)c->gpus : span;
 	double fsdp_t = 0;
 	if (c->fsdp) {
-		double ag = params_collective(hw, span, n, ne, COLL_ALL_GATHER, wb, dense, expert);
-		double rs = params_collective(hw, span, n, ne, COLL_REDUCE_SCATTER, gb, dense, expert);
+		double ag = params_collective(hw, dspan, n, ne, COLL_ALL_GATHER, wb, dense, expert);
+		double rs = params_collective(hw, dspan, n, ne, COLL_REDUCE_SCATTER, gb, dense, expert);
 		double f = m->layers * l->fwd, bk = m->layers * l->bwd, k = m->layers;
 		double on = exposed_pieces(ag, f, k, true) + exposed_pieces(ag + rs, bk, k, true);
 		unsigned ofs = n > 1 ? c->overlap_dp : 1u;
@@ -1766,7 +1888,7 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	 * before it), which the search uses. */
 	double z2_t = 0, z2_last = 0;
 	if (c->zero2) {
-		double rs = params_collective(hw, span, n, ne, COLL_REDUCE_SCATTER, gb, dense, expert);
+		double rs = params_collective(hw, dspan, n, ne, COLL_REDUCE_SCATTER, gb, dense, expert);
 		double bk = stage * l->bwd, next = stage * l->fwd;
 		o->overlap_dp = knob_on(n > 1 ? c->overlap_dp : 1u,
 					exposed_pieces(rs, bk, stage, true), rs);
@@ -1791,6 +1913,14 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	o->amax_comm = mb * amax_t;
 	o->bubble_fraction = plan_bubble_fraction(c->pp, c->v, mb);
 	o->bubble = o->bubble_fraction * mb * per_mb;
+	if (c->dualpipe && c->pp > 1) {
+		/* DualPipe's bubble (DeepSeek-AI 2024, Table 2): (PP/2 − 1)(F&B + B − 3W), F&B a
+		 * forward and a backward chunk overlapped (a micro-batch's time, per_mb), B a
+		 * backward chunk (with its recomputation), W its weight gradients. */
+		double bchunk = stage * (l->bwd + l->re), w = stage * l->wgrad;
+		o->bubble = fmax(0, (c->pp / 2 - 1) * (per_mb + bchunk - 3 * w));
+		o->bubble_fraction = o->bubble / (mb * per_mb);
+	}
 	/* Data parallelism over the DP × CP group (CP ranks hold the same weights), experts over
 	 * DP × CP / EP: gradients (FP32) reduced, or reduce-scattered and the BF16 weights
 	 * all-gathered with the distributed optimizer. Overlapped with the backward (reduce) and
@@ -1801,18 +1931,18 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	if (c->fsdp) {
 		dp = mb * fsdp_t; /* in the micro-batches' time already: reported, not added */
 	} else if (c->zero2) {
-		double ag = params_collective(hw, span, n, ne, COLL_ALL_GATHER, wb, dense, expert);
+		double ag = params_collective(hw, dspan, n, ne, COLL_ALL_GATHER, wb, dense, expert);
 		dp_added = exposed_pieces(ag, fwd, stage, o->overlap_dp) + z2_last;
 		dp = mb * z2_t + dp_added; /* the reduce-scatters are in the micro-batches' time */
 	} else if (c->dopt) {
-		double rs = params_collective(hw, span, n, ne, COLL_REDUCE_SCATTER, gb, dense, expert);
-		double ag = params_collective(hw, span, n, ne, COLL_ALL_GATHER, wb, dense, expert);
+		double rs = params_collective(hw, dspan, n, ne, COLL_REDUCE_SCATTER, gb, dense, expert);
+		double ag = params_collective(hw, dspan, n, ne, COLL_ALL_GATHER, wb, dense, expert);
 		double on = exposed_pieces(rs, bwd, stage, true) +
 			    exposed_pieces(ag, fwd, stage, true);
 		o->overlap_dp = knob_on(odp, on, rs + ag);
 		dp = o->overlap_dp ? on : rs + ag;
 	} else {
-		double ar = params_collective(hw, span, n, ne, COLL_ALL_REDUCE, gb, dense, expert);
+		double ar = params_collective(hw, dspan, n, ne, COLL_ALL_REDUCE, gb, dense, expert);
 		o->overlap_dp = knob_on(odp, exposed_pieces(ar, bwd, stage, true), ar);
 		dp = exposed_pieces(ar, bwd, stage, o->overlap_dp);
 	}

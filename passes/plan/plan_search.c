@@ -15,7 +15,10 @@
  * DP·CP (expert parallelism is carved out of the data-parallel ranks); global batch divisible
  * by micro-batch × DP; interleaving v dividing the layers of a stage, with PP > 1 and the
  * micro-batches a multiple of PP (the interleaved schedule's requirement); sequence parallelism
- * whenever TP and EP are both above 1 (Megatron-Core's MoE layers need it). TP stays inside the
+ * whenever TP and EP are both above 1 (Megatron-Core's MoE layers need it). Under DualPipe
+ * (pipeline_schedule = dualpipe; deepseek-ai/DualPipe dualpipe/dualpipe.py at bb214e8,
+ * DualPipe.step): an even PP, no interleaving, an even number of micro-batches, at least two a
+ * rank, and the memory of a rank's pair of stages (plan_dualpipe_memory). TP stays inside the
  * scale-up domain (Narayanan et al., SC'21, §3.3: tensor parallelism up to the GPUs of a
  * server): it divides the domain size. Bounds that are not constraints, stated so the search
  * stays exhaustive over what is plausible: CP, when searched, keeps at least min_cp_tokens
@@ -189,6 +192,11 @@ static void candidates(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp
 	c->npp = 0;
 	for (int p = 1; p <= (int)m->layers; p++) {
 		int split[PLAN_SPLITS][2];
+		/* DualPipe: an even pipeline (its ranks pair up, stage i with p − 1 − i;
+		 * deepseek-ai/DualPipe dualpipe/dualpipe.py at bb214e8, DualPipe.step: "assert
+		 * num_ranks % 2 == 0"). */
+		if (sp->dualpipe && p % 2)
+			continue;
 		if (plan_splits(m, p, sp->first_layers, sp->last_layers, split, PLAN_SPLITS) > 0)
 			c->pp[c->npp++] = p;
 	}
@@ -298,6 +306,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 	 * fully recomputed plan's count. */
 	const bool fixed_rc = sp->rc_layers > 0;
 	const int L = (int)m->layers, B = sp->batch;
+	const bool dual = sp->dualpipe; /* a local: the loops below write through out */
 
 	for (int i_tp = 0; i_tp < cd.ntp; i_tp++)
 	for (int i_cp = 0; i_cp < cd.ncp; i_cp++)
@@ -323,7 +332,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 					.overlap_tp = sp->overlap_tp, .overlap_pp = sp->overlap_pp,
 					.overlap_ep = sp->overlap_ep, .capacity = sp->capacity,
 					.fold = sp->fold, .fp8_dispatch = sp->fp8_dispatch,
-					.hybrid_ep = sp->hybrid_ep,
+					.hybrid_ep = sp->hybrid_ep, .dualpipe = dual,
 					.cp_comm = sp->cp_comm, .grad16 = sp->grad16,
 					.opt16 = sp->opt16, .fp8p = sp->fp8p,
 					.offload = sp->offload > 0 ? sp->offload : 0,
@@ -335,6 +344,10 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 			 * step, with the layer's compute. */
 			double mid = plan_mid_layers(m, &c);
 			double stage_lb = pp > 1 ? fmax(mid, even ? (double)L / pp : c.first) : (double)L;
+			if (dual) /* the mean of a rank's two stages (plan_time) */
+				stage_lb = even ? (double)L / pp
+				       : pp > 2 ? fmax(mid, (c.first + c.last) / 2.0)
+						: (c.first + c.last) / 2.0;
 			for (int i_dp = 0; i_dp < cd.ndp; i_dp++) {
 				int dp = cd.dp[i_dp];
 				long gpus = model_gpus * dp;
@@ -363,10 +376,15 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 					if (local % b)
 						continue;
 					int mb = local / b;
+					/* DualPipe feeds half the micro-batches from each end, at least
+					 * two a rank (DualPipe.step: "num_chunks % 2 == 0 and num_chunks
+					 * >= num_ranks * 2"). */
+					if (dual && (mb % 2 || mb < 2 * pp))
+						continue;
 					c.micro = b;
 					for (int i_v = 0; i_v < cd.nv; i_v++) {
 						int v = cd.v[i_v];
-						if (v > (L + pp - 1) / pp || (v > 1 && (pp == 1 || mb % pp)))
+						if (v > (L + pp - 1) / pp || (v > 1 && (pp == 1 || mb % pp || dual)))
 							break;
 						if (even ? (L / pp) % v != 0 : !plan_uneven_interleave_ok(m, &c, v))
 							continue;
@@ -426,8 +444,20 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 							 * never faster (plan_time), so it is costed only where ZeRO-1
 							 * does not fit, or where the workload asks for it. */
 							double dopt_mem = INFINITY;
-							/* The activations' memory, the same for every sharding. */
+							/* The activations' memory, the same for every sharding; each
+							 * sharding's whole memory (under DualPipe per rank pair), worked
+							 * out before the loop so that it tests no schedule. */
 							const double act_mem = plan_act_memory(&c, pl, inflight, inflight_last);
+							double mems[4];
+							for (int o = 0; o < 4; o++)
+								mems[o] = states[o] + act_mem;
+							if (dual)
+								for (int o = 0; o < 4; o++) {
+									c.dopt = o == 1 || o == 3;
+									c.fsdp = o == 2;
+									c.zero2 = o == 3;
+									mems[o] = plan_dualpipe_memory(m, &c, pl, NULL);
+								}
 							for (int o = 0; o < 4; o++) {
 								if (o < 2 && (!(sp->dopt & (1u << o)) ||
 									      (o && dp * cp == 1 && (sp->dopt & 1u)) ||
@@ -446,7 +476,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 								/* plan_memory's sum from its two parts (the same bits);
 								 * the whole cost, zeroed first, only for the plans that
 								 * fit (zeroing every plan's was half the search's time). */
-								double mem = states[o] + act_mem;
+								double mem = mems[o];
 								out->valid++;
 								if (c.recompute == RC_NONE)
 									none_mem[s][o] = mem;

@@ -1241,8 +1241,9 @@ static void test_accuracy(void)
 	 * the fitted rows within 2.6 % on average (2.57 %; 2.55 % before the FP8 all-gathers and
 	 * transposes, 2.43 % before the FP8 casts were counted, 2.61 % before the data-parallel
 	 * collectives hid layer by layer, which lets Llama 3's fit row plan as it ran); the held-out
-	 * ones within 10.8 % (10.73 %: the fourteen MoE rows, -1.0 to +142 %, an open gap of the
-	 * model, MB_MOE above, raise it from 4.98 %; 10.64 % before the two Llama 3 8B H100 FP8
+	 * ones within 10.8 % (10.74 %: the fourteen MoE rows, -1.0 to +142 %, an open gap of the
+	 * model, MB_MOE above, raise it from 4.99 %; 10.73 % before DeepSeek-V3's example ran
+	 * DualPipe, -2.0 -> +1.7 %; 10.64 % before the two Llama 3 8B H100 FP8
 	 * rows recomputed five layers as their recipe does, MB_8B_H100_FSDP; 10.68 % before the
 	 * recomputed modules' working
 	 * set (plan_act_memory) moved DeepSeek-V3's example from -5.4 to -2.0 %; 10.70 % after the
@@ -1257,7 +1258,8 @@ static void test_accuracy(void)
 	 * 12.5 % before the QK norms, 21.1 % at the start of the tenth, 17.0 % once the all-to-all
 	 * followed the recipes,
 	 * MB_NO_A2A_OVERLAP, 14.8 % once it went in BF16, fp8_dispatch, 14.3 % before the FP8
-	 * casts), and those without the MoE rows within the issue's 5.0 % (4.98 %; 4.86 % before
+	 * casts), and those without the MoE rows within the issue's 5.0 % (4.99 %; 4.98 % before
+	 * the example's DualPipe; 4.86 % before
 	 * MB_8B_H100_FSDP's recomputation; 4.92 % before the
 	 * modules' working set; 4.96 % before
 	 * examples/deepseek-v3.cluster recomputed its RMSNorms and MLA up-projections with its
@@ -2178,11 +2180,20 @@ static void test_recompute_modules(void)
 	double with_rc = plan_act_memory(&k, &ln, 2, 1);
 	double without_rc = plan_act_memory(&k, &ln0, 2, 1);
 	CLOSE(with_rc - without_rc, ln.rc_work, 1e-12);
-	/* EP overlap, which the example's plan takes, not with `moe` recomputed nor with full
-	 * recomputation (Megatron-Core's TransformerConfig at 002526d asserts both away).
-	 * Asked for (on only), it is still off there. */
+	/* EP overlap under Megatron-LM's 1F1B (--overlap-moe-expert-parallel-comm), which
+	 * Megatron-Core's TransformerConfig.__post_init__ (transformer_config.py at 002526d)
+	 * refuses with a pipeline but no virtual stages ("virtual_pipeline_model_parallel_size
+	 * must be specified when pipeline_model_parallel_size > 1": the example's PP 16 at
+	 * interleave 1, which the third session's arguments carried), with `moe` recomputed, with
+	 * full recomputation and without expert parallelism. Asked for (on only), it is off there. */
 	PlanCost eo;
 	k.overlap_ep = 2u;
+	k.dualpipe = false;
+	CU_ASSERT(k.pp == 16 && k.v == 1 && k.ep == 64);
+	plan_evaluate(&d, &wp->hw, &k, &eo);
+	CU_ASSERT(!eo.overlap_ep);
+	k.v = 2; /* 2 + 14 x 4 + 3 layers in chunks of 2 (plan_uneven_interleave_ok) */
+	CU_ASSERT(plan_uneven_interleave_ok(&d, &k, 2));
 	plan_evaluate(&d, &wp->hw, &k, &eo);
 	CU_ASSERT(eo.overlap_ep);
 	k.rc_modules = 1u << RCM_MOE;
@@ -2191,7 +2202,102 @@ static void test_recompute_modules(void)
 	k.rc_modules = 0, k.recompute = RC_FULL;
 	plan_evaluate(&d, &wp->hw, &k, &eo);
 	CU_ASSERT(!eo.overlap_ep);
+	/* Under DualPipe the overlap is the schedule's own (DeepSeek-AI 2024, §3.2.1): on at
+	 * interleave 1 and with full recomputation, which Megatron-Core's rules do not bind. */
+	k.v = 1, k.dualpipe = true;
+	plan_evaluate(&d, &wp->hw, &k, &eo);
+	CU_ASSERT(eo.overlap_ep);
 	done(b);
+}
+
+/* DualPipe (pipeline_schedule = dualpipe; DeepSeek-AI, "DeepSeek-V3 Technical Report", 2024,
+ * arXiv 2412.19437, §3.2.1 and Table 2; deepseek-ai/DualPipe, dualpipe/dualpipe.py at bb214e8,
+ * DualPipe.step: "num_ranks % 2 == 0", "num_chunks % 2 == 0 and num_chunks >= num_ranks * 2").
+ * Table 2: bubble (PP/2 − 1)(F&B + B − 3W), parameters 2×, activations PP + 1, each rank
+ * holding stages i and PP − 1 − i. */
+static void test_dualpipe(void)
+{
+	/* Memory on GPT-3 175B at PP 8 (even stages of 12 layers): the end ranks hold the first
+	 * and the last stage, each with the (tied) embedding, twice the first stage's parameters;
+	 * PP + 1 = 9 micro-batches of 12 layers in flight, where 1F1B's first stage holds 8; the
+	 * distributed optimizer shards over the two copies' 2·DP ranks (examples/example_dualpipe.py
+	 * at 7cb1e5e sums the copies' gradients). */
+	PlanModel m = gpt(96, 12288, 96);
+	PlanConfig c = {.tp = 8, .pp = 8, .cp = 1, .ep = 1, .dp = 4, .v = 1, .micro = 1,
+			.batch = 64, .dopt = true, .recompute = RC_SELECTIVE, .flash = true};
+	double d1, e1, d2, e2;
+	plan_stage_params(&m, &c, &d1, &e1);
+	CLOSE(plan_inflight_layers(&m, &c, 16), 8 * 12, 1e-12);
+	c.dualpipe = true;
+	plan_stage_params(&m, &c, &d2, &e2);
+	CLOSE(d2, 2 * d1, 1e-12);
+	CU_ASSERT(e1 == 0 && e2 == 0);
+	CLOSE(plan_inflight_layers(&m, &c, 16), 9 * 12, 1e-12);
+	CLOSE(plan_last_inflight_layers(&m, &c, 16), 9 * 12, 1e-12);
+	double w, g;
+	CLOSE(plan_state_memory(&m, &c, d2, 0, 0, &w, &g), d2 * (6 + 12.0 / 8), 1e-12);
+	PlanLayer l = {.act = 1e9, .out_mem = 3e9, .rc_work = 0};
+	PlanCost o;
+	CLOSE(plan_dualpipe_memory(&m, &c, &l, &o), d2 * (6 + 12.0 / 8) + 9 * 12 * 1e9 + 3e9, 1e-12);
+	CLOSE(o.mem_act, 9 * 12 * 1e9 + 3e9, 1e-12);
+
+	/* The example's plan (examples/deepseek-v3.cluster: PP 16 of 2 + 14 x 4 + 3 layers, 120
+	 * micro-batches): a micro-batch costs a middle rank's 4 layers, and the bubble is Table 2's
+	 * (16/2 − 1)(F&B + B − 3W), F&B the micro-batch, B its backward with recomputation, W the
+	 * weight gradients' multiplies; against 1F1B's (16 − 1)/120 of the step. */
+	Built *b = unit_build(NULL, CLUSTERC_SOURCE_DIR "/examples/deepseek-v3.cluster", NULL, false);
+	const WorkloadPlan *wp = plan_of(b, "pretrain");
+	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
+	PlanConfig k = wp->r.best;
+	CU_ASSERT(k.dualpipe && k.pp == 16 && k.v == 1 && k.first == 2 && k.last == 3);
+	PlanLayer dl;
+	PlanCost dc, oc;
+	plan_layer(&wp->model, &wp->hw, &k, &dl);
+	plan_evaluate(&wp->model, &wp->hw, &k, &dc);
+	int mb = dc.microbatches;
+	CU_ASSERT(mb == 120 && mb % 2 == 0 && mb >= 2 * k.pp);
+	CU_ASSERT(dl.wgrad > 0 && dl.wgrad < dl.bwd);
+	CLOSE(dc.compute, mb * 4 * (dl.fwd + dl.bwd), 1e-12);
+	double per_mb = (dc.compute + dc.recompute + dc.tp_comm + dc.cp_comm + dc.ep_comm +
+			 dc.pp_comm + dc.offload_comm + dc.amax_comm) / mb;
+	CLOSE(dc.bubble, 7 * (per_mb + 4 * (dl.bwd + dl.re) - 3 * 4 * dl.wgrad), 1e-9);
+	CU_ASSERT(dc.overlap_ep && dc.overlap_pp);
+	PlanConfig one = k;
+	one.dualpipe = false;
+	plan_evaluate(&wp->model, &wp->hw, &one, &oc);
+	CLOSE(oc.bubble_fraction, 15.0 / 120, 1e-12);
+	CU_ASSERT(dc.bubble < oc.bubble && dc.step < oc.step && !oc.overlap_ep);
+	/* Two stages a rank and one more micro-batch in flight: more memory than 1F1B's. */
+	CU_ASSERT(dc.mem > oc.mem);
+	done(b);
+
+	/* The search: an even PP, no interleaving, an even number of micro-batches, at least two
+	 * a rank; what it cannot take is an error at the field. */
+	static char spec[4096];
+	const char *variants[] = {"", "pp = 3", "interleave = 2", "pp = one_of(1, 3, 5)",
+				  "offload_layers = 2"};
+	const char *says[] = {NULL, "pp = 3: DualPipe pairs", "DualPipe has no interleaving",
+			      "no pipeline size pp allows is even", "activation offload needs pp = 1"};
+	for (int i = 0; i < 5; i++) {
+		snprintf(spec, sizeof spec,
+			 "%scluster c { site = s; nodes = 8 x DGX_H100; rack = r; fabrics = [f] }\n"
+			 "workload w { cluster = c; model = llama3_8b; tokens = 1e12; global_batch = 64; "
+			 "pipeline_schedule = dualpipe; %s }\n",
+			 ACC_H100, variants[i]);
+		Built *v = build(spec);
+		const WorkloadPlan *vp = plan_of(v, "w");
+		if (!says[i]) {
+			CU_ASSERT_FATAL(v->errors == 0 && vp != NULL && vp->r.found);
+			const PlanConfig *bc = &vp->r.best;
+			int vmb = bc->batch / (bc->dp * bc->micro);
+			CU_ASSERT(bc->dualpipe && bc->pp >= 2 && bc->pp % 2 == 0 && bc->v == 1);
+			CU_ASSERT(vmb % 2 == 0 && vmb >= 2 * bc->pp);
+		} else {
+			CU_ASSERT(vp == NULL || !vp->r.found);
+			CU_ASSERT(violation_says(v, says[i]));
+		}
+		done(v);
+	}
 }
 
 /* The recomputed modules' time and FLOPs by hand, on the small MoE layer of
@@ -2656,6 +2762,7 @@ void suite_plan(void)
 	CU_add_test(s, "bubble, matmul efficiency, bandwidth by level", test_bubble_and_efficiency);
 	CU_add_test(s, "Megatron-LM constraints and diagnostics", test_constraints);
 	CU_add_test(s, "uneven pipeline stages", test_uneven_stages);
+	CU_add_test(s, "DualPipe: Table 2's bubble and memory, its constraints", test_dualpipe);
 	CU_add_test(s, "overlap knobs", test_overlap);
 	CU_add_test(s, "FSDP (ZeRO-3)", test_fsdp);
 	CU_add_test(s, "activation offload: arithmetic", test_offload_arithmetic);
