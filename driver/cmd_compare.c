@@ -447,6 +447,22 @@ static bool phys_replay(PhysBuild *b, Design *d)
 	return true;
 }
 
+/* Whether every word of a structure the passes changed that could be a pointer points into the
+ * arena: one to memory of their own (malloc's) would not be theirs to replay. */
+static bool arena_only(const Arena *a, const ArenaDelta *dl, const void *now, const void *pre,
+		       size_t size)
+{
+	const unsigned char *x = now, *y = pre;
+	for (size_t w = 0; w + 8 <= size; w += 8) {
+		uintptr_t v;
+		memcpy(&v, x + w, sizeof v);
+		if (memcmp(x + w, y + w, 8) && v >= (uintptr_t)1 << 44 && v < (uintptr_t)1 << 47 &&
+		    !arena_holds(a, v) && !arena_delta_holds(dl, v))
+			return false;
+	}
+	return true;
+}
+
 static bool physical_kept(Design *d, bool after)
 {
 	Ctx *c = d->c;
@@ -469,7 +485,9 @@ static bool physical_kept(Design *d, bool after)
 		return false;
 	}
 	phys_next.delta = arena_delta(c->arena, phys_next.pre);
-	if (!phys_next.delta) {
+	if (!phys_next.delta || !arena_only(c->arena, phys_next.delta, d, &phys_next.d_pre, sizeof *d) ||
+	    !arena_only(c->arena, phys_next.delta, p, &phys_next.p_pre, sizeof *p) ||
+	    !arena_only(c->arena, phys_next.delta, c, &phys_next.c_pre, sizeof *c)) {
 		phys_free(&phys_next);
 		return false;
 	}
