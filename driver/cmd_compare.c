@@ -253,6 +253,10 @@ static bool objective_reads(const Program *p, const char *field)
 }
 
 enum { PHYS_KEPT = 4 };
+/* The structures are compared a word at a time (phys_struct_ok): each holds pointers, so its size
+ * is a whole number of them. */
+_Static_assert(sizeof(Design) % 8 == 0 && sizeof(Program) % 8 == 0 && sizeof(Ctx) % 8 == 0,
+	       "Design, Program and Ctx compared by words");
 
 typedef struct PhysBuild {
 	ArenaMark *pre;       /* the arena before wire */
@@ -426,7 +430,8 @@ static bool phys_replay(PhysBuild *b, Design *d)
 	    !arena_same_layout(c->arena, b->pre) || !phys_same_choices(b, d))
 		return false;
 	PhysCheck k = {b, c->arena, true};
-	Program pn = *p;
+	Program pn;
+	memcpy(&pn, p, sizeof pn); /* every byte, padding too: compared as bytes */
 	pn.sets = b->p_pre.sets; /* compared above, as written */
 	pn.scenario = b->p_pre.scenario;
 	if (!phys_struct_ok(&k, d, &b->d_pre, &b->d_post, sizeof *d) ||
@@ -476,7 +481,9 @@ static bool physical_kept(Design *d, bool after)
 		phys_built++;
 		phys_free(&phys_next);
 		phys_next.pre = arena_mark(c->arena);
-		phys_next.d_pre = *d, phys_next.p_pre = *p, phys_next.c_pre = *c;
+		memcpy(&phys_next.d_pre, d, sizeof *d); /* as bytes, padding too */
+		memcpy(&phys_next.p_pre, p, sizeof *p);
+		memcpy(&phys_next.c_pre, c, sizeof *c);
 		phys_next.interned = ctx_interned(c);
 		return false;
 	}
@@ -491,7 +498,9 @@ static bool physical_kept(Design *d, bool after)
 		phys_free(&phys_next);
 		return false;
 	}
-	phys_next.d_post = *d, phys_next.p_post = *p, phys_next.c_post = *c;
+	memcpy(&phys_next.d_post, d, sizeof *d);
+	memcpy(&phys_next.p_post, p, sizeof *p);
+	memcpy(&phys_next.c_post, c, sizeof *c);
 	phys_next.scenario = p->scenario ? xstrdup(p->scenario) : NULL;
 	phys_next.nsets = p->nsets;
 	phys_next.sets = xmalloc(sizeof *phys_next.sets * (size_t)(p->nsets + 1));
