@@ -565,8 +565,8 @@ void buf_free(Buf *b)
 
 /* ---- deltas: what a span of passes wrote, replayed into a later run (a compare worker) ---------
  *
- * A compare worker's rows often build the very same physical design (driver/cmd_compare.c,
- * "physical builds kept"): a row whose state before the span is the kept row's, but for bytes
+ * A compare worker's rows often build the very same physical design (driver/compare_physical.c):
+ * a row whose state before the span is the kept row's, but for bytes
  * the span neither reads nor writes, ends the span in the kept row's state but for those bytes.
  * arena_delta records, at the end of the span, what it did to the arena since a mark taken at
  * its start: the bytes it changed in the chunks then held, the bytes it handed out after the

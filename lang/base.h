@@ -73,7 +73,7 @@ ArenaMark *arena_mark(const Arena *a);
 void arena_rewind(Arena *a, const ArenaMark *m);
 void arena_mark_free(ArenaMark *m); /* NULL is fine */
 /* What a span of passes did to an arena since a mark, replayed into an arena laid out as the
- * mark found this one (arena.c; a compare worker's physical builds kept, cmd_compare.c). */
+ * mark found this one (arena.c; a compare worker's physical builds kept, compare_physical.c). */
 typedef struct ArenaDelta ArenaDelta;
 bool arena_same_layout(const Arena *a, const ArenaMark *m); /* the mark's chunks and top */
 /* f on each run of bytes (live, and the mark's copy) where the arena differs from the mark,

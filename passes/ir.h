@@ -1687,7 +1687,7 @@ typedef struct Design {
 	void (*model_candidate)(struct Design *d);
 	void (*judge_candidate)(struct Design *d);
 	unsigned long fabric_drop;
-	/* A compare worker's physical builds kept (driver/cmd_compare.c), NULL elsewhere: called
+	/* A compare worker's physical builds kept (driver/compare_physical.c), NULL elsewhere: called
 	 * before wire (after false), true when it put into d what the physical passes (wire to
 	 * verify-media) did in an earlier row whose inputs to them were d's, and they are skipped;
 	 * called again (after true) when they ran and found nothing wrong. */

@@ -211,7 +211,7 @@ done <"$tmp/memo.points"
 
 # A worker keeps what the physical passes (wire to verify-media) did in a row and replays it into
 # a later row whose state before them differs only by overrides they do not read
-# (driver/cmd_compare.c, "physical builds kept"). On one worker, tests/compare/physical.cluster
+# (driver/compare_physical.c). On one worker, tests/compare/physical.cluster
 # (no objective: neither the electricity price nor the power budget reaches them) builds 3 of 7
 # rows' physical designs (the base, the first point, the higher tray) and replays 4; the
 # flagship over power budgets (which no physical pass reads; 18 MW decides other racks) and two

@@ -618,7 +618,7 @@ static bool count_run(void *arg, unsigned char *now, const unsigned char *then, 
 }
 
 /* A span's delta (arena_delta) replayed into a later run laid out as the first (a compare
- * worker's physical builds kept, driver/cmd_compare.c): what the span changed and allocated,
+ * worker's physical builds kept, driver/compare_physical.c): what the span changed and allocated,
  * small, big from calloc and big mapped, lands at the same addresses; a byte the runs differ in
  * that the span did not write stays the later run's; another layout or a chunk no longer kept
  * replays nothing. */
