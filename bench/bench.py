@@ -9,7 +9,8 @@ parallelism planner's plans per second; then the time to merely copy the same by
 copy runs BENCH_REPEAT times (default 3); every column keeps its minimum, and the build's and the
 copy's wall and CPU times (user + system of the child, which a loaded machine inflates less
 than the wall) are printed as minimum and median. BENCH_CHOICES=0 skips the optimizer's cases,
-BENCH_SHAPES=0 the many-switch shapes, BENCH_SWEEP=0 the sweeps.
+BENCH_SHAPES=0 the many-switch shapes, BENCH_SWEEP=0 the sweeps. BENCH_SWEEP_BASE=OTHER runs only
+the sweep, CLUSTERC and OTHER alternated run by run (BENCH_REPEAT runs each, the load of each).
 
 Writes OUT/bench.csv and OUT/bench.svg (time and memory against GPUs, log-log) and prints a
 table per size and a summary. OUT is $BENCH_OUT, default bench/out beside this script.
@@ -563,6 +564,42 @@ def bench_sweep(clusterc, out, repeat, points=200, jobs=2):
             "median_per_s": (points + 1) / med[0], "median_cpu_s": med[1]}
 
 
+def bench_sweep_ab(new, base, out, rounds, points=200, jobs=2):
+    """bench_sweep of two binaries alternated run by run, `rounds` runs each (the base first in
+    odd rounds, the new one in even ones), each run's 1-minute load at its start kept: on a
+    shared machine a before/after of the sweep says something only as such pairs
+    (docs/performance.md, issue 23). Returns {name: [(points/s, CPU s, load), ...]}."""
+    got = {"base": [], "new": []}
+    for r in range(rounds):
+        order = (("base", base), ("new", new)) if r % 2 == 0 else (("new", new), ("base", base))
+        for name, binary in order:
+            load = os.getloadavg()[0]
+            sw = bench_sweep(binary, out, 1, points, jobs)
+            if sw["status"] != "ok":
+                return {"status": "%s: %s" % (name, sw["status"])}
+            got[name].append((sw["per_s"], sw["cpu_s"], load))
+    got["status"] = "ok"
+    return got
+
+
+def print_sweep_ab(ab, points):
+    if ab["status"] != "ok":
+        print("sweep A/B: %s" % ab["status"])
+        return
+    for name in ("base", "new"):
+        runs = ab[name]
+        rate = sorted(x[0] for x in runs)
+        cpu = sorted(x[1] for x in runs)
+        load = [x[2] for x in runs]
+        print("sweep A/B %s: %d runs, points/s min %.1f median %.1f best %.1f; CPU min %.2f "
+              "median %.2f s (%.1f / %.1f ms a point); load %.1f-%.1f" % (
+                  name, len(runs), rate[0], rate[len(rate) // 2], rate[-1], cpu[0],
+                  cpu[len(cpu) // 2], 1e3 * cpu[0] / (points + 1), 1e3 * cpu[len(cpu) // 2] / (points + 1),
+                  min(load), max(load)))
+        print("  runs (points/s, CPU s, load): %s" % "; ".join(
+            "%.1f, %.2f, %.1f" % x for x in runs))
+
+
 def slurm_conf(**fill):
     """scripts/slurm-loopback.conf.in with its @NAMES@ filled in (tests/compare_slurm.sh uses it
     too)."""
@@ -644,6 +681,14 @@ def main(argv):
     sizes = [int(s) for s in argv[2:]] or [1000, 10000, 100000, 1000000]
     out = os.path.abspath(os.environ.get("BENCH_OUT") or os.path.join(HERE, "out"))
     repeat = max(1, int(os.environ.get("BENCH_REPEAT", "3")))
+    if os.environ.get("BENCH_SWEEP_BASE"):
+        # Only the sweep, CLUSTERC against BENCH_SWEEP_BASE alternated, BENCH_REPEAT runs each.
+        os.makedirs(out, exist_ok=True)
+        npoints = max(10, int(os.environ.get("BENCH_SWEEP", "200")))
+        ab = bench_sweep_ab(clusterc, os.path.abspath(os.environ["BENCH_SWEEP_BASE"]), out,
+                            repeat, npoints)
+        print_sweep_ab(ab, npoints)
+        return 0 if ab["status"] == "ok" else 1
     keep = os.environ.get("BENCH_KEEP", "") not in ("", "0")
     settle = float(os.environ.get("BENCH_SETTLE", "30"))
     os.makedirs(out, exist_ok=True)

@@ -26,6 +26,7 @@
 #include "plan.h"
 
 #include "share.h"
+#include "compare_physical.h"
 #include "compare_slurm.h"
 
 #include <errno.h>
@@ -126,6 +127,7 @@ static const Source *stdin_source;
  * takes all of it back, byte for byte, so each row starts from what a parse of its own would
  * have made. Off with CLUSTERC_NO_SHARE (tests/compare.sh: the same files either way). */
 static bool keep_parse;
+static bool keep_physical; /* a worker's physical builds kept (compare_physical.c) */
 static Ctx *parsed_ctx;
 static CtxMark *parsed_mark;
 static Program parsed;
@@ -187,7 +189,8 @@ static void build_row(const Options *o, const char *path, const Job *job, Buf *r
 	p.scenario = job->scenario;
 	p.sets = job->sets;
 	p.nsets = job->nsets;
-	Design d = {.time_limit = o->time_limit, .exhaustive = o->exhaustive, .numbers_only = true};
+	Design d = {.time_limit = o->time_limit, .exhaustive = o->exhaustive, .numbers_only = true,
+		    .physical_kept = keep_physical ? compare_physical_kept : NULL};
 	int errors = pipeline_build(&p, &d, path, NULL);
 	CompareRow r = {.scenario = job->name, .sets = job->sets_text, .why = ""};
 	r.status = build_status(&p, errors);
@@ -282,6 +285,7 @@ static void worker_main(const Options *o, const char *path, const Job *jobs, int
 	arena_keep_chunks(true);
 	cage_memo_keep(!getenv("CLUSTERC_NO_SHARE"));
 	verify_memo_keep(!getenv("CLUSTERC_NO_SHARE"));
+	keep_physical = keep_parse; /* the replay needs the parse's fixed addresses */
 	/* tests/compare.sh: the worker handed row N is killed as it begins it (the rows handed
 	 * to it after N must reach another worker) */
 	const char *kill_at = getenv("CLUSTERC_TEST_KILL_ROW");
@@ -302,6 +306,8 @@ static void worker_main(const Options *o, const char *path, const Job *jobs, int
 		if (!write_all(res, &len, sizeof len) || !write_all(res, out.s, out.len))
 			_exit(EXIT_IO);
 	}
+	if (getenv("CLUSTERC_TEST_PHYSICAL")) /* tests/compare.sh: the replays happen */
+		compare_physical_report(stderr);
 	_exit(0);
 }
 
@@ -416,15 +422,21 @@ static int run_jobs(const Options *o, const char *path, Job *jobs, int n, int wi
 	for (int k = 0; k < width; k++)
 		ws[k] = (Worker){.pid = -1, .cmd = -1, .res = -1};
 	/* The rows to hand out: those a dead worker was handed but had not begun (again), then
-	 * next, next + 1, ... */
+	 * each worker slot's own run of consecutive rows (seg), the spec's order cut in `width`
+	 * parts: neighbouring points of a sweep mostly build the same physical design, which a
+	 * worker replays rather than builds again (compare_physical.c), so each worker keeps to a run
+	 * of them. A slot whose run is done takes the second half of the longest run left. */
 	int *again = xmalloc(sizeof *again * (size_t)(width * QUEUE_AHEAD + 1));
+	int *seg = xmalloc(sizeof *seg * (size_t)(2 * width)); /* slot k: seg[2k] to seg[2k+1] */
+	for (int k = 0; k < width; k++)
+		seg[2 * k] = (int)((long)n * k / width), seg[2 * k + 1] = (int)((long)n * (k + 1) / width);
 	reaped_later = xrealloc(reaped_later, sizeof *reaped_later * (size_t)(nreaped_later + width));
-	int nagain = 0;
-	int next = 0, done = 0, rc = 0;
+	int nagain = 0, left = n; /* left: rows in the runs */
+	int done = 0, rc = 0;
 	while (done < n) {
 		/* Every worker gets rows up to its depth; a slot without a worker starts one while
 		 * rows are left (at first, and after a worker died). */
-		for (int k = 0; k < width && (nagain || next < n); k++) {
+		for (int k = 0; k < width && (nagain || left); k++) {
 			Worker *w = &ws[k];
 			if (w->pid < 0) {
 				if (rc != 0 || worker_start(o, path, jobs, n, w, ws, width) != 0) {
@@ -432,27 +444,37 @@ static int run_jobs(const Options *o, const char *path, Job *jobs, int n, int wi
 					continue;
 				}
 			}
-			while (w->cmd >= 0 && (nagain || next < n)) {
-				int left = nagain + n - next;
-				if (w->nq >= (left >= width * QUEUE_AHEAD ? QUEUE_AHEAD : 1))
+			while (w->cmd >= 0 && (nagain || left)) {
+				if (w->nq >= (nagain + left >= width * QUEUE_AHEAD ? QUEUE_AHEAD : 1))
 					break;
-				int i = nagain ? again[--nagain] : next++;
+				int *run = seg + 2 * k;
+				if (!nagain && run[0] == run[1]) {
+					int *longest = seg;
+					for (int m = 1; m < width; m++)
+						if (seg[2 * m + 1] - seg[2 * m] > longest[1] - longest[0])
+							longest = seg + 2 * m;
+					run[1] = longest[1];
+					run[0] = longest[1] = longest[0] + (longest[1] - longest[0]) / 2;
+				}
+				int i = nagain ? again[--nagain] : (left--, run[0]++);
 				if (!worker_give(w, i))
 					close(w->cmd), w->cmd = -1; /* its end will show why */
 			}
 		}
-		if ((nagain || next < n) && rc != 0) {
-			/* wait for those started, start no more: the rows handed back fail */
+		if ((nagain || left) && rc != 0) {
+			/* wait for those started, start no more: the rows not begun fail */
 			for (; nagain; nagain--, done++)
 				jobs[again[nagain - 1]].wstatus = EXIT_INTERNAL << 8;
-			n = next;
+			for (int k = 0; k < width; k++)
+				for (; seg[2 * k] < seg[2 * k + 1]; seg[2 * k]++, done++, left--)
+					jobs[seg[2 * k]].wstatus = EXIT_INTERNAL << 8;
 			if (done >= n)
 				break;
 		}
 		/* No rows left to hand out: the workers are told so (their pipe closes after the
 		 * rows in it). */
 		for (int k = 0; k < width; k++)
-			if (!nagain && next >= n && ws[k].cmd >= 0)
+			if (!nagain && !left && ws[k].cmd >= 0)
 				close(ws[k].cmd), ws[k].cmd = -1;
 		int np = 0;
 		for (int k = 0; k < width; k++)
@@ -516,6 +538,7 @@ static int run_jobs(const Options *o, const char *path, Job *jobs, int n, int wi
 	}
 	free(ws); /* and pf and who, in its block */
 	free(again);
+	free(seg);
 	return rc;
 }
 

@@ -128,7 +128,16 @@ void arena_keep_chunks(bool on)
 	keep_chunks = on;
 }
 
+/* What a chunk takes: its mapping, or its header and memory when it came from calloc. */
+static size_t chunk_bytes(const Chunk *ch)
+{
+	return ch->mapped ? ch->mapped : sizeof(Chunk) + ch->size;
+}
+
 /* A chunk no arena uses any more: kept for the next (arena_keep_chunks), else unmapped or freed.
+ * A big request's chunk is kept whether it was mapped or (under a huge page) came from calloc:
+ * the next row's request of the same size then gets the same memory (and the physical build a
+ * compare worker replays, arena_delta_apply, finds its chunks where they were).
  * ch->dirty says how much of it was written. */
 static void chunk_release(Chunk *ch)
 {
@@ -140,11 +149,11 @@ static void chunk_release(Chunk *ch)
 			kept = ch;
 			nkept++;
 			kept_it = true;
-		} else if (ch->mapped > CHUNK_BYTES &&
-			   kept_big_bytes + ch->mapped <= KEEP_BIG_BYTES) {
+		} else if (ch->mapped != CHUNK_BYTES && ch->size > BIG_REQUEST &&
+			   kept_big_bytes + chunk_bytes(ch) <= KEEP_BIG_BYTES) {
 			ch->next = kept_big;
 			kept_big = ch;
-			kept_big_bytes += ch->mapped;
+			kept_big_bytes += chunk_bytes(ch);
 			kept_it = true;
 		}
 		pthread_mutex_unlock(&keep_mu);
@@ -192,7 +201,7 @@ static Chunk *chunk_new(size_t size)
 		ch = kept;
 		kept = ch->next;
 		nkept--;
-	} else if (kept_big && total > CHUNK_BYTES) {
+	} else if (kept_big && total != CHUNK_BYTES) {
 		Chunk **best = NULL;
 		for (Chunk **at = &kept_big; *at; at = &(*at)->next)
 			if ((*at)->size >= size && (!best || (*at)->size < (*best)->size))
@@ -200,7 +209,7 @@ static Chunk *chunk_new(size_t size)
 		if (best) {
 			ch = *best;
 			*best = ch->next;
-			kept_big_bytes -= ch->mapped;
+			kept_big_bytes -= chunk_bytes(ch);
 		}
 	}
 	pthread_mutex_unlock(&keep_mu);
@@ -552,4 +561,249 @@ void buf_free(Buf *b)
 	free(b->s);
 	b->s = NULL;
 	b->len = b->cap = 0;
+}
+
+/* ---- deltas: what a span of passes wrote, replayed into a later run (a compare worker) ---------
+ *
+ * A compare worker's rows often build the very same physical design (driver/compare_physical.c):
+ * a row whose state before the span is the kept row's, but for bytes
+ * the span neither reads nor writes, ends the span in the kept row's state but for those bytes.
+ * arena_delta records, at the end of the span, what it did to the arena since a mark taken at
+ * its start: the bytes it changed in the chunks then held, the bytes it handed out after the
+ * mark's current position, and the chunks it added (their addresses, order and bytes).
+ * arena_delta_apply replays that into an arena laid out as the mark found the kept one (the same
+ * chunks, the same bytes handed out: arena_same_layout), taking the added chunks back, at their
+ * addresses, from the chunks kept for reuse (arena_keep_chunks): the pointers the span stored
+ * into them then hold. When one of them is gone it replays nothing (false). Not in pass-through
+ * mode (no chunks). */
+typedef struct DeltaRun {
+	unsigned char *at;  /* in a chunk of the mark */
+	size_t len, off;    /* its bytes at off in ArenaDelta.bytes */
+} DeltaRun;
+
+typedef struct DeltaChunk {
+	Chunk *ch;          /* at the span's end, in list order */
+	bool added;         /* not in the mark: its written bytes at off */
+	size_t dirty, off;
+} DeltaChunk;
+
+struct ArenaDelta {
+	DeltaRun *runs;     /* sorted by address */
+	size_t nruns;
+	DeltaChunk *chunks;
+	int nchunks;
+	unsigned char *bytes;
+	size_t cur, end, bytes_out; /* the current chunk's free space at the end, bytes handed out */
+};
+
+bool arena_same_layout(const Arena *a, const ArenaMark *m)
+{
+	if (a->passthrough || !a->chunks || a->bytes != m->bytes ||
+	    (size_t)(a->cur - a->chunks->mem) != m->cur || (size_t)(a->end - a->chunks->mem) != m->end)
+		return false;
+	int i = 0;
+	for (const Chunk *ch = a->chunks; ch; ch = ch->next, i++)
+		if (i >= m->n || m->chunks[i] != ch ||
+		    m->used[i] != (ch == a->chunks ? (size_t)(a->cur - ch->mem) : ch->dirty))
+			return false;
+	return i == m->n;
+}
+
+/* Calls f on each run of bytes, in the chunks of mark m, where a differs from the mark's copy
+ * (a laid out as m: arena_same_layout); stops and returns false when f does. */
+bool arena_diff(const ArenaMark *m,
+		bool (*f)(void *, unsigned char *now, const unsigned char *then, size_t n), void *arg)
+{
+	size_t total = 0;
+	for (int i = 0; i < m->n; i++) {
+		unsigned char *mem = m->chunks[i]->mem;
+		const unsigned char *copy = m->copy + total;
+		size_t n = m->used[i];
+		total += n;
+		for (size_t k = 0; k < n;) {
+			size_t block = n - k < 256 ? n - k : 256;
+			if (!memcmp(mem + k, copy + k, block)) {
+				k += block;
+				continue;
+			}
+			size_t end = k + block;
+			while (k < end) {
+				if (mem[k] == copy[k]) {
+					k++;
+					continue;
+				}
+				size_t j = k;
+				while (j < n && mem[j] != copy[j])
+					j++;
+				if (!f(arg, mem + k, copy + k, j - k))
+					return false;
+				k = j;
+			}
+		}
+	}
+	return true;
+}
+
+typedef struct DeltaBuild {
+	DeltaRun *runs;
+	size_t nruns, cap;
+	Buf bytes;
+} DeltaBuild;
+
+static bool delta_run(void *arg, unsigned char *now, const unsigned char *then, size_t n)
+{
+	(void)then;
+	DeltaBuild *b = arg;
+	if (b->nruns == b->cap) {
+		b->cap = b->cap ? 2 * b->cap : 64;
+		b->runs = xrealloc(b->runs, sizeof *b->runs * b->cap);
+	}
+	b->runs[b->nruns++] = (DeltaRun){now, n, b->bytes.len};
+	buf_put(&b->bytes, (const char *)now, n);
+	return true;
+}
+
+static int run_order(const void *x, const void *y)
+{
+	uintptr_t a = (uintptr_t)((const DeltaRun *)x)->at, b = (uintptr_t)((const DeltaRun *)y)->at;
+	return a < b ? -1 : a > b;
+}
+
+ArenaDelta *arena_delta(const Arena *a, const ArenaMark *m)
+{
+	if (a->passthrough || !a->chunks || !m->n)
+		return NULL;
+	DeltaBuild b = {0};
+	arena_diff(m, delta_run, &b);
+	ArenaDelta *dl = xmalloc(sizeof *dl);
+	memset(dl, 0, sizeof *dl);
+	for (const Chunk *ch = a->chunks; ch; ch = ch->next)
+		dl->nchunks++;
+	dl->chunks = xmalloc(sizeof *dl->chunks * (size_t)dl->nchunks);
+	int i = 0;
+	for (Chunk *ch = a->chunks; ch; ch = ch->next, i++) {
+		size_t used = ch == a->chunks ? (size_t)(a->cur - ch->mem) : ch->dirty;
+		int k = 0;
+		while (k < m->n && m->chunks[k] != ch)
+			k++;
+		DeltaChunk *c = &dl->chunks[i];
+		*c = (DeltaChunk){.ch = ch, .added = k == m->n, .dirty = used, .off = b.bytes.len};
+		if (c->added)
+			buf_put(&b.bytes, (const char *)ch->mem, used);
+		else if (used > m->used[k])
+			delta_run(&b, ch->mem + m->used[k], NULL, used - m->used[k]);
+	}
+	qsort(b.runs, b.nruns, sizeof *b.runs, run_order);
+	dl->runs = b.runs, dl->nruns = b.nruns;
+	dl->bytes = (unsigned char *)b.bytes.s;
+	dl->cur = (size_t)(a->cur - a->chunks->mem);
+	dl->end = (size_t)(a->end - a->chunks->mem);
+	dl->bytes_out = a->bytes;
+	return dl;
+}
+
+bool arena_delta_writes(const ArenaDelta *dl, const void *p, size_t n)
+{
+	uintptr_t lo = (uintptr_t)p, hi = lo + n;
+	size_t l = 0, h = dl->nruns;
+	while (l < h) { /* the first run that ends after lo */
+		size_t mid = l + (h - l) / 2;
+		if ((uintptr_t)dl->runs[mid].at + dl->runs[mid].len <= lo)
+			l = mid + 1;
+		else
+			h = mid;
+	}
+	if (l < dl->nruns && (uintptr_t)dl->runs[l].at < hi)
+		return true;
+	for (int i = 0; i < dl->nchunks; i++) {
+		const DeltaChunk *c = &dl->chunks[i];
+		if (c->added && lo < (uintptr_t)(c->ch->mem + c->ch->size) && hi > (uintptr_t)c->ch->mem)
+			return true;
+	}
+	return false;
+}
+
+bool arena_holds(const Arena *a, uintptr_t v)
+{
+	for (const Chunk *ch = a->chunks; ch; ch = ch->next)
+		if (v >= (uintptr_t)ch && v <= (uintptr_t)(ch->mem + ch->size))
+			return true;
+	return false;
+}
+
+bool arena_delta_holds(const ArenaDelta *dl, uintptr_t v)
+{
+	for (int i = 0; i < dl->nchunks; i++) {
+		const Chunk *ch = dl->chunks[i].ch;
+		if (v >= (uintptr_t)ch && v <= (uintptr_t)(ch->mem + ch->size))
+			return true;
+	}
+	return false;
+}
+
+bool arena_delta_apply(Arena *a, const ArenaDelta *dl)
+{
+	pthread_mutex_lock(&keep_mu);
+	for (int i = 0; i < dl->nchunks; i++) { /* every added chunk still kept for reuse */
+		if (!dl->chunks[i].added)
+			continue;
+		bool found = false;
+		for (const Chunk *ch = kept; ch && !found; ch = ch->next)
+			found = ch == dl->chunks[i].ch;
+		for (const Chunk *ch = kept_big; ch && !found; ch = ch->next)
+			found = ch == dl->chunks[i].ch;
+		if (!found) {
+			pthread_mutex_unlock(&keep_mu);
+			return false;
+		}
+	}
+	for (int i = 0; i < dl->nchunks; i++) {
+		if (!dl->chunks[i].added)
+			continue;
+		Chunk *want = dl->chunks[i].ch;
+		for (Chunk **at = &kept; *at; at = &(*at)->next)
+			if (*at == want) {
+				*at = want->next;
+				nkept--;
+				break;
+			}
+		for (Chunk **at = &kept_big; *at; at = &(*at)->next)
+			if (*at == want) {
+				*at = want->next;
+				kept_big_bytes -= chunk_bytes(want);
+				break;
+			}
+	}
+	pthread_mutex_unlock(&keep_mu);
+	if (a->chunks)
+		a->chunks->dirty = (size_t)(a->cur - a->chunks->mem);
+	for (int i = 0; i < dl->nchunks; i++) {
+		const DeltaChunk *c = &dl->chunks[i];
+		Chunk *ch = c->ch;
+		if (c->added) {
+			/* a kept chunk is zero beyond what was written of it (chunk_new's contract) */
+			if (ch->dirty > c->dirty)
+				memset(ch->mem + c->dirty, 0, ch->dirty - c->dirty);
+			memcpy(ch->mem, dl->bytes + c->off, c->dirty);
+		}
+		ch->dirty = c->dirty;
+		ch->next = i + 1 < dl->nchunks ? dl->chunks[i + 1].ch : NULL;
+	}
+	for (size_t i = 0; i < dl->nruns; i++)
+		memcpy(dl->runs[i].at, dl->bytes + dl->runs[i].off, dl->runs[i].len);
+	a->chunks = dl->chunks[0].ch;
+	a->cur = a->chunks->mem + dl->cur;
+	a->end = a->chunks->mem + dl->end;
+	a->bytes = dl->bytes_out;
+	return true;
+}
+
+void arena_delta_free(ArenaDelta *dl)
+{
+	if (!dl)
+		return;
+	free(dl->runs);
+	free(dl->chunks);
+	free(dl->bytes);
+	free(dl);
 }

@@ -72,6 +72,21 @@ typedef struct ArenaMark ArenaMark;
 ArenaMark *arena_mark(const Arena *a);
 void arena_rewind(Arena *a, const ArenaMark *m);
 void arena_mark_free(ArenaMark *m); /* NULL is fine */
+/* What a span of passes did to an arena since a mark, replayed into an arena laid out as the
+ * mark found this one (arena.c; a compare worker's physical builds kept, compare_physical.c). */
+typedef struct ArenaDelta ArenaDelta;
+bool arena_same_layout(const Arena *a, const ArenaMark *m); /* the mark's chunks and top */
+/* f on each run of bytes (live, and the mark's copy) where the arena differs from the mark,
+ * laid out as it (arena_same_layout); false when f stopped it */
+bool arena_diff(const ArenaMark *m,
+		bool (*f)(void *, unsigned char *now, const unsigned char *then, size_t n), void *arg);
+bool arena_holds(const Arena *a, uintptr_t v); /* v points into one of its chunks */
+ArenaDelta *arena_delta(const Arena *a, const ArenaMark *m); /* NULL in pass-through mode */
+bool arena_delta_writes(const ArenaDelta *dl, const void *p, size_t n); /* changed any of them */
+bool arena_delta_holds(const ArenaDelta *dl, uintptr_t v); /* v points into its chunks */
+/* false (nothing done) when a chunk it added is no longer kept for reuse */
+bool arena_delta_apply(Arena *a, const ArenaDelta *dl);
+void arena_delta_free(ArenaDelta *dl); /* NULL is fine */
 
 void *xmalloc(size_t n);            /* malloc that exits 70 on exhaustion */
 void *xrealloc(void *p, size_t n);
@@ -286,6 +301,7 @@ typedef struct CtxMark CtxMark;
 CtxMark *ctx_mark(const Ctx *c);
 void ctx_rewind(Ctx *c, const CtxMark *m);
 void ctx_mark_free(CtxMark *m); /* NULL is fine */
+size_t ctx_interned(const Ctx *c); /* the strings interned so far */
 
 /* ---- outdir.c: the output directory's protocol (docs/output.md) --------------------------- */
 

@@ -11,6 +11,7 @@
 struct Interner *interner_new(void);
 void interner_free(struct Interner *in);
 void interner_copy(struct Interner *to, const struct Interner *from);
+size_t interner_count(const struct Interner *in);
 
 /* The caller owns the Ctx and releases it with ctx_free(). */
 Ctx *ctx_new(DiagOptions dopt)
@@ -68,4 +69,9 @@ void ctx_mark_free(CtxMark *m)
 	arena_mark_free(m->arena);
 	interner_free(m->interner);
 	free(m);
+}
+
+size_t ctx_interned(const Ctx *c)
+{
+	return interner_count(c->interner);
 }

@@ -33,6 +33,7 @@ struct Interner {
 struct Interner *interner_new(void);
 void interner_free(struct Interner *in);
 void interner_copy(struct Interner *to, const struct Interner *from);
+size_t interner_count(const struct Interner *in);
 
 enum { INITIAL_SLOTS = 1024 };
 
@@ -133,4 +134,9 @@ const char *intern(Ctx *c, const char *s, size_t n)
 const char *intern_cstr(Ctx *c, const char *s)
 {
 	return intern(c, s, strlen(s));
+}
+
+size_t interner_count(const struct Interner *in)
+{
+	return in->count;
 }

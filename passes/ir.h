@@ -1696,6 +1696,11 @@ typedef struct Design {
 	void (*model_candidate)(struct Design *d);
 	void (*judge_candidate)(struct Design *d);
 	unsigned long fabric_drop;
+	/* A compare worker's physical builds kept (driver/compare_physical.c), NULL elsewhere: called
+	 * before wire (after false), true when it put into d what the physical passes (wire to
+	 * verify-media) did in an earlier row whose inputs to them were d's, and they are skipped;
+	 * called again (after true) when they ran and found nothing wrong. */
+	bool (*physical_kept)(struct Design *d, bool after);
 	/* The optimizer's dependency tracking (field_reads, passes/opt/optimize.c): pack_reads, the
 	 * open choices racks_plan's packing (per_rack, racks, the rack limits) read; plan_only: a
 	 * candidate evaluated for the planner's inputs alone (racks_plan's packing reads kept in

@@ -103,16 +103,21 @@ static int build_once(Program *p, Design *d, const char *path, Timing timings[ST
 	STOP_IF_ERRORS();
 	/* A design that misses its requirements is not wired: its violations say why. */
 	if (d->violations.n == 0) {
-		STAGE(STAGE_WIRE, wire_fabrics(d));
-		STAGE(STAGE_MOUNT, place_devices(d));
-		STAGE(STAGE_KEEP, expand_keep(d));
-		STAGE(STAGE_VERIFY, verify_fabrics(d));
-		STOP_IF_ERRORS();
-		STAGE(STAGE_CABLE, cable_fabrics(d));
-		STAGE(STAGE_TRUNK, trunk_fabrics(d));
-		STAGE(STAGE_HEAT, heat_racks(d));
-		STAGE(STAGE_VERIFY_MEDIA, verify_media(d));
-		STOP_IF_ERRORS();
+		/* The physical passes, or what they did in an earlier row of a compare worker */
+		if (!d->physical_kept || !d->physical_kept(d, false)) {
+			STAGE(STAGE_WIRE, wire_fabrics(d));
+			STAGE(STAGE_MOUNT, place_devices(d));
+			STAGE(STAGE_KEEP, expand_keep(d));
+			STAGE(STAGE_VERIFY, verify_fabrics(d));
+			STOP_IF_ERRORS();
+			STAGE(STAGE_CABLE, cable_fabrics(d));
+			STAGE(STAGE_TRUNK, trunk_fabrics(d));
+			STAGE(STAGE_HEAT, heat_racks(d));
+			STAGE(STAGE_VERIFY_MEDIA, verify_media(d));
+			STOP_IF_ERRORS();
+			if (d->physical_kept)
+				d->physical_kept(d, true);
+		}
 		/* The cables' ids and the schedulers' tree feed the artifacts, the dump and a
 		 * build --from's changes only, and say nothing: a row of `compare` goes without. */
 		if (ir_cables_named(d))

@@ -209,6 +209,58 @@ while IFS="$(printf '\t')" read -r name sets; do
 done <"$tmp/memo.points"
 [ "$i" = 9 ] || err "memo: $i rows checked, not 9"
 
+# A worker keeps what the physical passes (wire to verify-media) did in a row and replays it into
+# a later row whose state before them differs only by overrides they do not read
+# (driver/compare_physical.c). On one worker, tests/compare/physical.cluster
+# (no objective: neither the electricity price nor the power budget reaches them) builds 3 of 7
+# rows' physical designs (the base, the first point, the higher tray) and replays 4; the
+# flagship over power budgets (which no physical pass reads; 18 MW decides other racks) and two
+# electricity prices (which its objective weighs the cables' watts by: read) builds 5 of 7 and
+# replays 2. Each of those files as without sharing, each row of the first as its own build's.
+CLUSTERC_TEST_PHYSICAL=1 "$clusterc" compare -q tests/compare/physical.cluster \
+	--sweep tests/compare/physical-sweep.yaml --jobs 1 -o "$tmp/phys" 2>"$tmp/phys.err" ||
+	err "compare physical.cluster: exit $?"
+grep -qx "clusterc: a worker: physical passes run 3, replayed 4" "$tmp/phys.err" ||
+	err "physical.cluster: not 3 physical builds and 4 replays: $(cat "$tmp/phys.err")"
+CLUSTERC_NO_SHARE=1 "$clusterc" compare -q tests/compare/physical.cluster \
+	--sweep tests/compare/physical-sweep.yaml --jobs 1 -o "$tmp/phys-alone" 2>/dev/null ||
+	err "compare physical.cluster without sharing: exit $?"
+printf 'grid:\n  hall_b.electricity: [0.35 CNY/kWh, 0.90 CNY/kWh]\n  hall_b.power_budget: [16 MW, 17 MW, 18 MW]\n' \
+	>"$tmp/budgets.yaml"
+CLUSTERC_TEST_PHYSICAL=1 "$clusterc" compare -q examples/wanka.cluster --sweep "$tmp/budgets.yaml" \
+	--jobs 1 -o "$tmp/budgets" 2>"$tmp/budgets.err" || err "compare wanka over budgets: exit $?"
+grep -qx "clusterc: a worker: physical passes run 5, replayed 2" "$tmp/budgets.err" ||
+	err "wanka over budgets: not 5 physical builds and 2 replays: $(cat "$tmp/budgets.err")"
+CLUSTERC_NO_SHARE=1 "$clusterc" compare -q examples/wanka.cluster --sweep "$tmp/budgets.yaml" \
+	--jobs 1 -o "$tmp/budgets-alone" 2>/dev/null || err "compare wanka over budgets without sharing: exit $?"
+for f in comparison.csv comparison.json comparison.md report.html; do
+	cmp -s "$tmp/phys/$f" "$tmp/phys-alone/$f" || err "physical sweep: $f differs without sharing"
+	cmp -s "$tmp/budgets/$f" "$tmp/budgets-alone/$f" || err "budget sweep: $f differs without sharing"
+done
+python3 - "$tmp/phys/comparison.json" >"$tmp/phys.points" <<'EOF' || err "physical sweep: unexpected rows"
+import json, sys
+for r in json.load(open(sys.argv[1]))["rows"]:
+    if r["status"] != 0:
+        sys.exit(f"{r['scenario']}: status {r['status']}")
+    print(r["scenario"] + "\t" + (r.get("sets") or ""))
+EOF
+i=0
+while IFS="$(printf '\t')" read -r name sets; do
+	i=$((i + 1))
+	set --
+	old_ifs=$IFS
+	IFS=';'
+	for s in $sets; do
+		set -- "$@" --set "$(echo "$s" | sed 's/^ *//')"
+	done
+	IFS=$old_ifs
+	"$clusterc" build -q tests/compare/physical.cluster "$@" -o "$tmp/phys-b$i" --emit report.json \
+		2>/dev/null || err "physical: build of $name: exit $?"
+	python3 "$root/tests/compare_row.py" "$tmp/phys/comparison.json" "$tmp/phys-b$i/report.json" "$name" ||
+		err "physical: row $name differs from its build"
+done <"$tmp/phys.points"
+[ "$i" = 7 ] || err "physical: $i rows checked, not 7"
+
 # Mistakes in a sweep: diagnostics at the YAML's line and column, exit 1, nothing written.
 for y in tests/compare/errors/*.yaml; do
 	name=$(basename "$y" .yaml)

@@ -187,7 +187,7 @@ int design_init(Design *d, Program *p)
 		      .cable_hint_money = d->cable_hint_money, .cable_hint_watts = d->cable_hint_watts,
 		      .nogoods = d->nogoods, .nnogoods = d->nnogoods,
 		      .prior = d->prior, .numbers_only = d->numbers_only,
-		      .switch_ports_later = d->switch_ports_later};
+		      .switch_ports_later = d->switch_ports_later, .physical_kept = d->physical_kept};
 	int before = diag_errors(c);
 	/* check.c allows one cluster per spec. */
 	for (int i = 0; i < p->decls.n && !d->cluster; i++)

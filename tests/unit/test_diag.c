@@ -609,6 +609,106 @@ static void test_ctx_mark(void)
 	arena_keep_chunks(false);
 }
 
+
+static bool count_run(void *arg, unsigned char *now, const unsigned char *then, size_t n)
+{
+	(void)now, (void)then, (void)n;
+	++*(int *)arg;
+	return true;
+}
+
+/* A span's delta (arena_delta) replayed into a later run laid out as the first (a compare
+ * worker's physical builds kept, driver/compare_physical.c): what the span changed and allocated,
+ * small, big from calloc and big mapped, lands at the same addresses; a byte the runs differ in
+ * that the span did not write stays the later run's; another layout or a chunk no longer kept
+ * replays nothing. */
+typedef struct SpanState {
+	double x;         /* differs between runs; the span neither reads nor writes it */
+	double y;         /* the span writes it */
+	char *small;      /* the span's allocations */
+	unsigned char *calloced, *mapped;
+} SpanState;
+
+static void span_run(Arena *a, SpanState *st)
+{
+	st->y = 42;
+	st->small = arena_strdup(a, "made by the span");
+	st->calloced = arena_alloc(a, 1200 << 10);
+	memset(st->calloced, 0x3c, 1200 << 10);
+	st->mapped = arena_alloc(a, 3 << 20);
+	st->mapped[(3 << 20) - 1] = 0x77;
+}
+
+static void test_arena_delta(void)
+{
+	for (int keep = 0; keep < 2; keep++) {
+		arena_keep_chunks(keep);
+		Ctx *c = new_ctx(DIAG_TEXT, 0);
+		arena_strdup(c->arena, "the parse");
+		CtxMark *parse = ctx_mark(c);
+		SpanState *st = arena_alloc(c->arena, sizeof *st);
+		st->x = 1;
+		ArenaMark *before = arena_mark(c->arena);
+		span_run(c->arena, st);
+		ArenaDelta *dl = arena_delta(c->arena, before);
+		SpanState first = *st;
+		size_t bytes = arena_bytes(c->arena);
+		if (!dl) { /* pass-through mode: nothing to replay */
+			CU_ASSERT_FALSE(arena_same_layout(c->arena, before));
+			arena_mark_free(before);
+			ctx_mark_free(parse);
+			ctx_free(c);
+			continue;
+		}
+		CU_ASSERT_TRUE(arena_delta_writes(dl, &st->y, sizeof st->y));
+		CU_ASSERT_FALSE(arena_delta_writes(dl, &st->x, sizeof st->x));
+		/* a run in between writes over the span's chunks (kept for reuse, then kept again) */
+		ctx_rewind(c, parse);
+		arena_alloc(c->arena, sizeof *st);
+		memset(arena_alloc(c->arena, 1200 << 10), 0x11, 1200 << 10);
+		memset(arena_alloc(c->arena, 3 << 20), 0x11, 3 << 20);
+		/* the next run: the same allocations before the span, another x */
+		ctx_rewind(c, parse);
+		SpanState *again = arena_alloc(c->arena, sizeof *again);
+		CU_ASSERT_PTR_EQUAL(again, st);
+		again->x = 2;
+		CU_ASSERT_TRUE(arena_same_layout(c->arena, before));
+		int runs = 0;
+		CU_ASSERT_TRUE(arena_diff(before, count_run, &runs));
+		CU_ASSERT_TRUE(runs >= 1);
+		CU_ASSERT_EQUAL(arena_delta_apply(c->arena, dl), keep == 1);
+		if (keep) {
+			CU_ASSERT_EQUAL(again->x, 2);
+			CU_ASSERT_EQUAL(again->y, 42);
+			CU_ASSERT_PTR_EQUAL(again->small, first.small);
+			CU_ASSERT_STRING_EQUAL(again->small, "made by the span");
+			CU_ASSERT_PTR_EQUAL(again->calloced, first.calloced);
+			CU_ASSERT_PTR_EQUAL(again->mapped, first.mapped);
+			int same = 1;
+			for (int k = 0; k < (1200 << 10); k += 997)
+				same &= again->calloced[k] == 0x3c;
+			CU_ASSERT_TRUE(same);
+			CU_ASSERT_EQUAL(again->mapped[(3 << 20) - 1], 0x77);
+			CU_ASSERT_EQUAL(arena_bytes(c->arena), bytes);
+			unsigned char *after = arena_alloc(c->arena, 64); /* past the span's, zeroed */
+			int zero = 1;
+			for (int k = 0; k < 64; k++)
+				zero &= after[k] == 0;
+			CU_ASSERT_TRUE(zero);
+			CU_ASSERT_TRUE((char *)after > again->small);
+		}
+		/* another layout before the span: not the mark's */
+		ctx_rewind(c, parse);
+		arena_alloc(c->arena, 2 * sizeof(SpanState));
+		CU_ASSERT_FALSE(arena_same_layout(c->arena, before));
+		arena_delta_free(dl);
+		arena_mark_free(before);
+		ctx_mark_free(parse);
+		ctx_free(c);
+	}
+	arena_keep_chunks(false);
+}
+
 void suite_diag(void); /* called by the unit test runner */
 
 void suite_diag(void)
@@ -628,4 +728,5 @@ void suite_diag(void)
 	CU_add_test(s, "source loading", test_source_load);
 	CU_add_test(s, "arena and interner", test_arena_intern);
 	CU_add_test(s, "compilation marked and rewound", test_ctx_mark);
+	CU_add_test(s, "arena delta replayed", test_arena_delta);
 }
