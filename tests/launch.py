@@ -212,16 +212,26 @@ def check_args(path, plan):
             a.get("--fp8-recipe", "delayed") == "delayed":
         fail(f"{path}: --recompute-modules moe_act or layernorm under FP8 delayed scaling")
     # TransformerConfig.__post_init__ (transformer_config.py at d2c5e8b): full granularity with
-    # a method and a count from 1 to a pipeline stage's layers; selective with neither. Uniform's
-    # groups tile a virtual stage (transformer_block.py at 767a8a8, _checkpointed_forward).
+    # a method and a count (it checks no range; clusterc's own bound: at most the largest
+    # virtual stage); selective with neither. Uniform's groups tile every virtual stage, whose
+    # layers the block's loop indexes unclamped (transformer_block.py at 767a8a8,
+    # _checkpointed_forward): the stages as the flags lay them out.
+    if layout is not None:
+        blocks = [st.count("t") for st in layout]
+    elif first is not None and last is not None and pp > 2:
+        blocks = [first, last] + [(L - first - last) // (pp - 2)] * (pp - 2)
+    elif first is not None and last is not None:
+        blocks = [first, last]
+    else:
+        blocks = [a.get("--num-layers-per-virtual-pipeline-stage", L // pp)]
     gran, nrc = a.get("--recompute-granularity"), a.get("--recompute-num-layers")
     if gran == "full" and (nrc is None or "--recompute-method" not in a or
-                           not 1 <= nrc <= -(-L // pp)):
+                           not 1 <= nrc <= max(blocks)):
         fail(f"{path}: full recomputation of {nrc} layers, method {a.get('--recompute-method')}, "
-             f"{L} layers at PP {pp}")
-    vstage = a.get("--num-layers-per-virtual-pipeline-stage", L // pp if L % pp == 0 else 0)
-    if gran == "full" and a.get("--recompute-method") == "uniform" and nrc and vstage % nrc:
-        fail(f"{path}: uniform groups of {nrc} layers in virtual stages of {vstage}")
+             f"virtual stages of {sorted(set(blocks))} layers")
+    if gran == "full" and a.get("--recompute-method") == "uniform" and nrc and \
+            any(b % nrc for b in blocks):
+        fail(f"{path}: uniform groups of {nrc} layers in virtual stages of {sorted(set(blocks))}")
     if gran == "selective" and (nrc is not None or "--recompute-method" in a):
         fail(f"{path}: --recompute-num-layers or --recompute-method with selective recomputation")
     # TransformerConfig.__post_init__ (transformer_config.py at 002526d) with

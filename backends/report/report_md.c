@@ -527,10 +527,12 @@ static void decisions(Buf *b, const Design *d, const OptimizerReport *opt)
 	buf_putc(b, '\n');
 }
 
-/* "TP 8, PP 16, DP 32, CP 2, micro-batch 1, interleave 6, selective recompute, SP, ZeRO-1". */
+/* "TP 8, PP 16, DP 32, CP 2, micro-batch 1, interleave 6, selective recompute, SP, ZeRO-1"
+ * ("PP 16 (DualPipe)" under that schedule). */
 static void plan_shape(Buf *b, const PlanConfig *c)
 {
-	buf_printf(b, "TP %d, PP %d, DP %d", c->tp, c->pp, c->dp);
+	buf_printf(b, "TP %d, PP %d%s, DP %d", c->tp, c->pp, c->dualpipe ? " (DualPipe)" : "",
+		   c->dp);
 	if (c->cp > 1)
 		buf_printf(b, ", CP %d", c->cp);
 	if (c->ep > 1)
@@ -542,8 +544,9 @@ static void plan_shape(Buf *b, const PlanConfig *c)
 		buf_printf(b, ", full recompute in groups of %d layer%s", c->rc_layers,
 			   c->rc_layers > 1 ? "s" : "");
 	else if (c->recompute == RC_FULL && c->rc_layers > 0)
-		buf_printf(b, ", full recompute of %d layer%s a virtual stage", c->rc_layers,
-			   c->rc_layers > 1 ? "s" : "");
+		/* DualPipe has no interleaving: its stages are the pipeline's own. */
+		buf_printf(b, ", full recompute of %d layer%s a %sstage", c->rc_layers,
+			   c->rc_layers > 1 ? "s" : "", c->dualpipe ? "" : "virtual ");
 	else if (c->recompute != RC_NONE)
 		buf_printf(b, ", %s recompute", enum_RECOMPUTE.words[c->recompute]);
 	for (int k = 0, n = 0; c->recompute == RC_SELECTIVE && k < RCM_COUNT; k++)

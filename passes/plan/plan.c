@@ -26,6 +26,7 @@
 #include "plan.h"
 
 #include <assert.h>
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -255,8 +256,12 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	if (sp->rc_modules)
 		sp->recompute &= 1u << RC_SELECTIVE;
 	/* recompute_layers: full recomputation of that many layers (rc_layers_conflict). */
+	/* Past the model's layers it is refused (rc_layers_conflict): clamped to layers + 1 before
+	 * the cast, which a value past INT_MAX would not survive. */
 	double rcl;
-	sp->rc_layers = field_num_set(w, FLD_WORKLOAD_RECOMPUTE_LAYERS, &rcl) ? (int)rcl : 0;
+	sp->rc_layers = field_num_set(w, FLD_WORKLOAD_RECOMPUTE_LAYERS, &rcl)
+				? (int)fmin(fmin(rcl, m->layers + 1), INT_MAX)
+				: 0;
 	sp->rc_uniform = field_enum(w, FLD_WORKLOAD_RECOMPUTE_METHOD) == RCMETH_UNIFORM;
 	if (sp->rc_layers && !sp->rc_modules)
 		sp->recompute &= 1u << RC_FULL;
@@ -383,18 +388,23 @@ static const char *dualpipe_conflict(Design *d, const Decl *w, const PlanSpace *
 		return NULL;
 	Arena *ar = d->p->c->arena;
 	const PlanSet *pp = &sp->knob[KNOB_PP];
-	bool even = false;
+	/* A single fixed value is tested directly (an oversized one is the layer split's error);
+	 * otherwise some even size the set allows, up to the sizes a pipeline can take. */
+	bool one = !pp->any && !pp->range && pp->n == 1;
+	if (one && fmod(pp->vals[0], 2) != 0) {
+		*at = FLD_WORKLOAD_PP;
+		return arena_printf(ar, "pp = %g: DualPipe pairs the pipeline's ranks, stage i with "
+					"stage pp - 1 - i, so pp is even (deepseek-ai/DualPipe, "
+					"DualPipe.step)",
+				    pp->vals[0]);
+	}
+	bool even = one;
 	for (int p = 2; p <= 4096 && !even; p += 2)
 		even = plan_set_allows(pp, p);
 	if (!even) {
 		*at = field_value(w, FLD_WORKLOAD_PP) ? FLD_WORKLOAD_PP : FLD_WORKLOAD_PIPELINE_SCHEDULE;
-		return !pp->range && pp->n == 1
-				       ? arena_printf(ar, "pp = %g: DualPipe pairs the pipeline's ranks, "
-							  "stage i with stage pp - 1 - i, so pp is even "
-							  "(deepseek-ai/DualPipe, DualPipe.step)",
-						      pp->vals[0])
-				       : "no pipeline size pp allows is even: DualPipe pairs the "
-					 "pipeline's ranks, stage i with stage pp - 1 - i";
+		return "no pipeline size pp allows is even: DualPipe pairs the pipeline's ranks, "
+		       "stage i with stage pp - 1 - i";
 	}
 	const PlanSet *v = &sp->knob[KNOB_V];
 	if (!v->any && !plan_set_allows(v, 1)) {
@@ -495,10 +505,11 @@ static const char *rc_modules_conflict(const Decl *w, const PlanModel *m, const 
 /* Where Megatron-Core would refuse the workload's recompute_layers or recompute_method (their
  * rules: transformer_config.py at d2c5e8b, __post_init__ and its field notes): the method
  * without a count ("recompute_method must be None" unless full); a count with selective
- * recomputation ("recompute_num_layers must be None") or without full recomputation allowed; a
- * count past the model's layers, or, with the pipeline fixed, past a virtual stage's ("must be
- * between 1 and num_layers_per_pipeline_rank"); and uniform groups that do not tile the fixed
- * virtual stages (plan_rc_layers_ok). NULL when none. */
+ * recomputation ("recompute_num_layers must be None") or without full recomputation allowed.
+ * And where it would fail or we refuse (plan_rc_layers_ok): a count past the model's layers,
+ * or, with the pipeline fixed, past the largest virtual stage of every split the pipeline
+ * allows (block: our own bound, Megatron-Core has none), or uniform groups that tile no such
+ * split's virtual stages (Megatron-Core's loop runs past the last layer). NULL when none. */
 static const char *rc_layers_conflict(const Decl *w, const PlanModel *m, const PlanSpace *sp,
 				      Arena *ar, Loc *at)
 {
@@ -520,28 +531,42 @@ static const char *rc_layers_conflict(const Decl *w, const PlanModel *m, const P
 		return "recompute_layers counts layers of full recomputation, which recompute does "
 		       "not allow here";
 	}
-	if (sp->rc_layers > m->layers)
-		return arena_printf(ar, "recompute_layers = %d is more than the model's %g layers",
-				    sp->rc_layers, m->layers);
+	if (sp->rc_layers > m->layers) /* plan_inputs clamps the count to layers + 1 */
+		return arena_printf(ar, "recompute_layers = %.15g is more than the model's %g layers",
+				    field_num(w, FLD_WORKLOAD_RECOMPUTE_LAYERS), m->layers);
 	const PlanSet *pp = &sp->knob[KNOB_PP], *v = &sp->knob[KNOB_V];
 	if (pp->any || pp->range || pp->n != 1)
 		return NULL;
+	/* Interleaving unfixed: 1, whose virtual stages every other's tile. */
 	int p = (int)pp->vals[0], vv = !v->any && !v->range && v->n == 1 ? (int)v->vals[0] : 1;
-	double n = ceil(m->layers / p) / vv; /* the largest virtual stage */
-	if (sp->rc_layers > n + 1e-9)
-		return arena_printf(ar, "recompute_layers = %d is more than a virtual stage's "
-					"%g layers at pp = %d%s (Megatron-Core: between 1 and the "
-					"layers of a pipeline stage)",
-				    sp->rc_layers, n, p,
-				    vv > 1 ? arena_printf(ar, ", interleave = %d", vv) : "");
-	if (sp->rc_uniform && fmod(m->layers, p) == 0 && fmod(m->layers / p / vv, 1) == 0 &&
-	    fmod(m->layers / p / vv, sp->rc_layers) != 0)
-		return arena_printf(ar, "uniform groups of %d layers do not tile a virtual "
-					"stage's %g layers at pp = %d%s (transformer_block.py's "
-					"_checkpointed_forward checkpoints whole groups)",
-				    sp->rc_layers, m->layers / p / vv, p,
-				    vv > 1 ? arena_printf(ar, ", interleave = %d", vv) : "");
-	return NULL;
+	int split[PLAN_SPLITS][2];
+	int ns = plan_splits(m, p, sp->first_layers, sp->last_layers, split, PLAN_SPLITS);
+	PlanConfig c = {.pp = p, .v = vv, .recompute = RC_FULL, .rc_layers = sp->rc_layers,
+			.rc_uniform = sp->rc_uniform};
+	double n = 0; /* the largest virtual stage of any split */
+	for (int i = 0; i < ns; i++) {
+		c.first = split[i][0], c.last = split[i][1];
+		if (plan_rc_layers_ok(m, &c))
+			return NULL;
+		n = fmax(n, plan_chunk_layers(m, &c));
+	}
+	if (ns == 0) /* the layer split's own error (plan_explain_invalid) */
+		return NULL;
+	const char *at_pp = arena_printf(ar, "pp = %d%s", p,
+					 vv > 1 ? arena_printf(ar, ", interleave = %d", vv) : "");
+	if (!sp->rc_uniform)
+		return arena_printf(ar, "recompute_layers = %d is more than the largest virtual "
+					"stage's %g layers at %s (a block recomputes at most a "
+					"virtual stage)",
+				    sp->rc_layers, n, at_pp);
+	bool even = sp->first_layers <= 0 && sp->last_layers <= 0 && fmod(m->layers, p) == 0;
+	return arena_printf(ar, "uniform groups of %d layers do not tile %s at %s%s "
+				"(transformer_block.py's _checkpointed_forward checkpoints whole "
+				"groups of each virtual stage's layers)",
+			    sp->rc_layers,
+			    even ? arena_printf(ar, "a virtual stage's %g layers", m->layers / p / vv)
+				 : "every virtual stage",
+			    at_pp, even ? "" : ", the first and last stages' included");
 }
 
 /* The memoised search of workload w on the design in force (m, hw: its inputs). No plan where
@@ -771,11 +796,11 @@ static const char *explain_invalid(Design *d, const Decl *w, const PlanModel *m,
 			return arena_printf(
 				ar, "recompute_layers = %d: no pipeline the workload allows takes it: %s",
 				sp->rc_layers,
-				sp->rc_uniform ? "its uniform groups must tile each virtual stage, "
-						 "the pipeline stages even (transformer_block.py's "
+				sp->rc_uniform ? "its uniform groups must tile every virtual stage, "
+						 "the first and last included (transformer_block.py's "
 						 "_checkpointed_forward)"
-					       : "a block is at most a virtual stage's layers "
-						 "(Megatron-Core: between 1 and a pipeline stage's)");
+					       : "a block is at most the largest virtual stage's "
+						 "layers");
 		}
 	}
 	return arena_printf(ar, "no combination of the values the workload allows meets Megatron-LM's "

@@ -1487,11 +1487,15 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	o->rc_mod = rc_module_time(m, hw, c, moe, o->ep, o->perm);
 }
 
+/* The largest virtual stage's layers: of the middle stages' mid/v each and the first and last
+ * stages' end chunks (plan_time's first_chunk_layers and last_chunk_layers), the last too, as
+ * at pp = 2, where the middle is the first stage, or where pipeline_last_layers is the most. */
 double plan_chunk_layers(const PlanModel *m, const PlanConfig *c)
 {
-	double first, mid, last;
+	double first, mid, last, v = chunks(c);
 	stage_layers(m, c, &first, &mid, &last);
-	return fmax(mid, first) / chunks(c);
+	double vs = mid / v;
+	return fmax(vs, fmax(first - (v - 1) * vs, last - (v - 1) * vs));
 }
 
 /* Block recomputation (Megatron-LM, --recompute-method block --recompute-num-layers k:
@@ -1530,21 +1534,27 @@ void plan_layer_rc_layers(const PlanModel *m, const PlanConfig *c, const PlanLay
 	}
 }
 
-/* Megatron-Core's bounds on a fixed count (transformer_config.py at d2c5e8b: "recompute_num_layers
- * must be between 1 and num_layers_per_pipeline_rank"): block at most a virtual stage's layers
- * (the largest, where the stages are uneven); uniform's groups tile every virtual stage (the loop
- * `while l < num_layers_per_pipeline_rank` runs custom(l, l + k) over whole groups), so the
- * stages even and k dividing their virtual stages' layers. */
+/* The fixed counts we plan (c->rc_layers). Megatron-Core checks no range: transformer_config.py
+ * at d2c5e8b raises "recompute_num_layers must be between 1 and num_layers_per_pipeline_rank"
+ * only when full recomputation has no count at all. Uniform's loop (transformer_block.py at
+ * 767a8a8, _checkpointed_forward: `while l < num_layers_per_pipeline_rank` runs custom(l, l + k),
+ * whose range(start, end) indexes the block's own layers unclamped) fails on a last group past
+ * the block's end, so k divides the layers of every virtual stage: the first and last chunks
+ * (which may hold none) and the middle ones (plan_time's first_chunk_layers,
+ * virtual_stage_layers, last_chunk_layers). Block's loop recomputes the first min(k, n) layers
+ * and takes any count; at most the largest virtual stage is our own bound, as a larger count
+ * means the same thing. */
 bool plan_rc_layers_ok(const PlanModel *m, const PlanConfig *c)
 {
 	if (c->recompute != RC_FULL || c->rc_layers <= 0)
 		return true;
-	double n = plan_chunk_layers(m, c);
 	if (!c->rc_uniform)
-		return c->rc_layers <= n + 1e-9;
-	double first, mid, last;
+		return c->rc_layers <= plan_chunk_layers(m, c) + 1e-9;
+	double first, mid, last, v = chunks(c), k = c->rc_layers;
 	stage_layers(m, c, &first, &mid, &last);
-	return first == mid && last == mid && fmod(n, c->rc_layers) == 0;
+	double vs = mid / v;
+	return fmod(vs, k) == 0 && fmod(first - (v - 1) * vs, k) == 0 &&
+	       fmod(last - (v - 1) * vs, k) == 0;
 }
 
 /* Per-layer costs, averaged over the dense and MoE layers by their counts. */

@@ -2432,8 +2432,10 @@ static void test_recompute_layers(void)
 	CLOSE(o.step, wp->r.cost.step, 1e-12);
 	CLOSE(o.mem, wp->r.cost.mem, 1e-12);
 	CLOSE(o.hw_flops, plan_hw_flops(&wp->model, c.batch, RC_FULL), 1e-12);
-	/* Megatron-Core's bounds at the plan's stages (plan_rc_layers_ok): block up to a virtual
-	 * stage's layers, uniform's groups tiling even ones. */
+	/* The bounds at the plan's stages (plan_rc_layers_ok): block up to the largest virtual
+	 * stage's layers (our own), uniform's groups dividing every virtual stage's layers, the
+	 * end stages' included (transformer_block.py at 767a8a8 indexes a last group past the
+	 * stage's layers unclamped). */
 	PlanConfig k = c;
 	k.v = 4; /* 2 layers a virtual stage */
 	k.rc_uniform = false, k.rc_layers = 3;
@@ -2445,9 +2447,41 @@ static void test_recompute_layers(void)
 	k.v = 1, k.rc_layers = 3;
 	CU_ASSERT(!plan_rc_layers_ok(&wp->model, &k));
 	k.first = 7, k.last = 7, k.rc_layers = 1; /* uneven: 7 + 9 + 9 + 7 */
+	CU_ASSERT(plan_rc_layers_ok(&wp->model, &k)); /* clusterc's full recomputation */
+	k.rc_layers = 3; /* 9 but not 7 */
 	CU_ASSERT(!plan_rc_layers_ok(&wp->model, &k));
-	k.rc_uniform = false;
+	k.first = 6, k.last = 6, k.rc_layers = 2; /* 6 + 10 + 10 + 6 */
 	CU_ASSERT(plan_rc_layers_ok(&wp->model, &k));
+	k.last = 8, k.first = 4; /* 4 + 10 + 10 + 8 */
+	CU_ASSERT(plan_rc_layers_ok(&wp->model, &k));
+	k.v = 2; /* chunks 5 + ... : the middle 5 layers */
+	CU_ASSERT(!plan_rc_layers_ok(&wp->model, &k));
+	k.v = 1, k.rc_uniform = false, k.rc_layers = 9; /* the middle stages' 10 */
+	CU_ASSERT(plan_rc_layers_ok(&wp->model, &k));
+	k.rc_layers = 11;
+	CU_ASSERT(!plan_rc_layers_ok(&wp->model, &k));
+	k.pp = 2, k.first = 2, k.last = 30, k.rc_layers = 30; /* the last stage the largest */
+	CU_ASSERT(plan_rc_layers_ok(&wp->model, &k));
+	CU_ASSERT(plan_chunk_layers(&wp->model, &k) == 30);
+	k.rc_layers = 31;
+	CU_ASSERT(!plan_rc_layers_ok(&wp->model, &k));
+	done(b);
+	/* The checker at a fixed pipeline with fixed end stages: the middle stages bound a block
+	 * (Llama 3 70B's 80 layers at PP 4 with 2 + 2 at the ends: 38 in the middle, so 35 is a
+	 * block; 4 + 10 + 10 + 8 here), and an enormous count is past the model's layers, not an
+	 * int. */
+	b = small_planned(SMALL_MODEL,
+			  "pp = 4\n  tp = 2\n  pipeline_first_layers = 4\n"
+			  "  pipeline_last_layers = 8\n  recompute_layers = 9",
+			  &wp);
+	CU_ASSERT(wp->r.best.rc_layers == 9 && wp->r.best.first == 4 && wp->r.best.last == 8);
+	done(b);
+	b = small_planned(SMALL_MODEL,
+			  "pp = 4\n  tp = 2\n  pipeline_first_layers = 4\n"
+			  "  pipeline_last_layers = 8\n  recompute_layers = 2\n"
+			  "  recompute_method = uniform",
+			  &wp);
+	CU_ASSERT(wp->r.best.rc_layers == 2 && wp->r.best.rc_uniform && wp->r.best.v == 1);
 	done(b);
 	/* Searched interleaving: block 3 takes no plan of fewer than 3 layers a virtual stage. */
 	b = small_planned(SMALL_MODEL, "pp = 4\n  tp = 2\n  recompute_layers = 3", &wp);
