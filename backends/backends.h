@@ -966,7 +966,7 @@ enum { EMIT_MAX = 32 };            /* at least the entries of emit_table */
 /* Runs the writers of emit_table whose wanted[i] is true into o: on `threads` threads
  * (emit_threads() when 0; 1: one after another on the caller's thread, the cable ends' table
  * on one more while the writers that do not read it run), the output the same whatever their
- * number. Sets ms[i] to writer i's time (on its thread) and
+ * number (after a failed write, which file its error names follows the run order). Sets ms[i] to writer i's time (on its thread) and
  * returns the errors. */
 int emit_write(Output *o, const Design *d, const bool *wanted, int threads, double *ms);
 /* The threads emit_write uses by default: $CLUSTERC_THREADS when set (1 to 64), else 1. */

@@ -205,8 +205,9 @@ int emit_write(Output *o, const Design *d, const bool *wanted, int threads, doub
 	/* One renderer and the table beside it: the writers on this thread, the cable ends'
 	 * table on one more, made while this one runs the writers that do not read it (the
 	 * drawings, the reports, Slurm, k8s ...), then those that do, each in table order and
-	 * into a part (joined in table order: the files, manifest and diagnostics of the serial
-	 * path). Before, cabling.csv, the second writer, made the table on this thread while
+	 * into a part (joined in table order: the files and manifest of the serial path; a failed
+	 * write stops the files after it in this run order, so the file its error names may differ
+	 * from the serial path's, and so may the order of the writers' diagnostics). Before, cabling.csv, the second writer, made the table on this thread while
 	 * the writer thread had nothing to write (docs/performance.md, "Emitter, sixteenth
 	 * pass"). */
 	bool beside = threads == 1 && ends_wanted(wanted);

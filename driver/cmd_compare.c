@@ -523,7 +523,7 @@ static int run_jobs(const Options *o, const char *path, Job *jobs, int n, int wi
 					again[nagain++] = w->q[m];
 			}
 			w->nq = 0;
-			w->in.len = 0;
+			buf_free(&w->in); /* a restarted slot starts a new Worker (worker_start) */
 			w->pid = -1;
 		}
 	}

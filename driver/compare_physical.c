@@ -35,7 +35,13 @@
  *   objectives, so only in a program without objectives (then it weighs nothing but money).
  *   examples/wanka.cluster has one (capex and the energy over the horizon): its sweeps over the
  *   electricity price build each price's cables anew (the media choice's own memo, cage.c, then
- *   serves them), and share them between power budgets. */
+ *   serves them), and share them between power budgets.
+ * "the kept passes wrote none of Δ's bytes" sees only the bytes whose value they changed: a byte
+ * a pass overwrites with the value it already held (heat_racks' per-run peaks, d->vsource) is
+ * not seen, and a row that differs there would keep its own value where a real run overwrites
+ * it. Nothing such a pass writes derives from these two fields today (the code at 3f718fd);
+ * a field added here must be checked for what the passes overwrite from it, not only for what
+ * they read (the emit and sweep review of the fourteenth session). */
 #include "compare_physical.h"
 
 #include <stdint.h>

@@ -124,8 +124,9 @@ if not (abs(b / a - 0.90 / 0.35) < 1e-6):
 EOF
 
 # A worker killed while building a row takes only that row (driver/cmd_compare.c): on 2 jobs
-# the second worker is handed rows 3, 4 and 5 at once and killed as it begins row 3; row 3 says
-# why, and 4 and 5 go to another worker: every other row as in the sweep above.
+# each worker takes a run of consecutive rows, rows 3 and up ahead in the first one's queue
+# (after rows 0-2, whose results it has sent); it is killed as it begins row 3, row 3 says why,
+# and the rows queued behind it go to another worker: every other row as in the sweep above.
 CLUSTERC_TEST_KILL_ROW=3 "$clusterc" compare -q examples/wanka.cluster \
 	--sweep examples/wanka-sweep.yaml --jobs 2 -o "$tmp/killed" 2>"$tmp/killed.err" ||
 	err "compare --sweep with a worker killed: exit $?"
