@@ -167,6 +167,29 @@ for f in comparison.csv comparison.json comparison.md report.html; do
 	cmp -s "$tmp/sweep/$f" "$tmp/sweep-alone/$f" || err "sweep: $f differs with and without sharing"
 done
 
+# rows_match_builds NAME SPEC DIR COUNT: each row of DIR/comparison.json (its scenario and --set
+# values in $tmp/NAME.points, a tab between) equals its own `clusterc build -q SPEC` with those
+# values, and there are COUNT of them.
+rows_match_builds() {
+	rm_name=$1 rm_spec=$2 rm_dir=$3 rm_count=$4
+	i=0
+	while IFS="$(printf '\t')" read -r name sets; do
+		i=$((i + 1))
+		set --
+		old_ifs=$IFS
+		IFS=';'
+		for s in $sets; do
+			set -- "$@" --set "$(echo "$s" | sed 's/^ *//')"
+		done
+		IFS=$old_ifs
+		"$clusterc" build -q "$rm_spec" "$@" -o "$tmp/$rm_name-b$i" --emit report.json \
+			2>/dev/null || err "$rm_name: build of $name: exit $?"
+		python3 "$root/tests/compare_row.py" "$rm_dir/comparison.json" "$tmp/$rm_name-b$i/report.json" \
+			"$name" || err "$rm_name: row $name differs from its build"
+	done <"$tmp/$rm_name.points"
+	[ "$i" = "$rm_count" ] || err "$rm_name: $i rows checked, not $rm_count"
+}
+
 # A worker remembers the media it chose by everything the choice reads (passes/design/cage.c)
 # and serves later rows from it: on one worker, a sweep of tests/compare/memo.cluster whose
 # points differ in exactly those inputs (the weight per watt, through the electricity price, on
@@ -193,22 +216,7 @@ for r in rows:
         sys.exit(f"{r['scenario']}: status {r['status']}")
     print(r["scenario"] + "\t" + (r.get("sets") or ""))
 EOF
-i=0
-while IFS="$(printf '\t')" read -r name sets; do
-	i=$((i + 1))
-	set --
-	old_ifs=$IFS
-	IFS=';'
-	for s in $sets; do
-		set -- "$@" --set "$(echo "$s" | sed 's/^ *//')"
-	done
-	IFS=$old_ifs
-	"$clusterc" build -q tests/compare/memo.cluster "$@" -o "$tmp/memo-b$i" --emit report.json \
-		2>/dev/null || err "memo: build of $name: exit $?"
-	python3 "$root/tests/compare_row.py" "$tmp/memo/comparison.json" "$tmp/memo-b$i/report.json" "$name" ||
-		err "memo: row $name differs from its build"
-done <"$tmp/memo.points"
-[ "$i" = 9 ] || err "memo: $i rows checked, not 9"
+rows_match_builds memo tests/compare/memo.cluster "$tmp/memo" 9
 
 # A worker keeps what the physical passes (wire to verify-media) did in a row and replays it into
 # a later row whose state before them differs only by overrides they do not read
@@ -245,22 +253,7 @@ for r in json.load(open(sys.argv[1]))["rows"]:
         sys.exit(f"{r['scenario']}: status {r['status']}")
     print(r["scenario"] + "\t" + (r.get("sets") or ""))
 EOF
-i=0
-while IFS="$(printf '\t')" read -r name sets; do
-	i=$((i + 1))
-	set --
-	old_ifs=$IFS
-	IFS=';'
-	for s in $sets; do
-		set -- "$@" --set "$(echo "$s" | sed 's/^ *//')"
-	done
-	IFS=$old_ifs
-	"$clusterc" build -q tests/compare/physical.cluster "$@" -o "$tmp/phys-b$i" --emit report.json \
-		2>/dev/null || err "physical: build of $name: exit $?"
-	python3 "$root/tests/compare_row.py" "$tmp/phys/comparison.json" "$tmp/phys-b$i/report.json" "$name" ||
-		err "physical: row $name differs from its build"
-done <"$tmp/phys.points"
-[ "$i" = 7 ] || err "physical: $i rows checked, not 7"
+rows_match_builds phys tests/compare/physical.cluster "$tmp/phys" 7
 
 # Mistakes in a sweep: diagnostics at the YAML's line and column, exit 1, nothing written.
 for y in tests/compare/errors/*.yaml; do
