@@ -2082,6 +2082,17 @@ static void test_qk_norm(void)
 	done(b);
 }
 
+/* The small MLA and MoE layer of the recomputation tests (one dense layer, one MoE layer: 4
+ * experts of top 2 and a shared one), and its plan on one GPU with selective recomputation. */
+static const PlanModel rc_layer_model = {
+	.layers = 2, .hidden = 8, .heads = 2, .head_dim = 4, .groups = 2, .ffn = 16, .seq = 4,
+	.vocab = 10, .mats = 3, .experts = 4, .top_k = 2, .expert_ffn = 4, .shared = 1,
+	.dense_layers = 1, .tied = true, .dropout = 0, .kv_lora = 6, .q_lora = 5, .rope_dim = 2,
+	.v_dim = 4};
+static const PlanConfig rc_layer_config = {
+	.tp = 1, .cp = 1, .ep = 1, .pp = 1, .dp = 1, .v = 1, .micro = 1, .batch = 1, .gpus = 1,
+	.flash = true, .recompute = RC_SELECTIVE};
+
 /* Selective recomputation by module (recompute_modules; Megatron-Core's TransformerConfig at
  * 002526d), by hand on a small MLA MoE layer: L 2 (one dense, one MoE), h 8, a 2 heads of d 4
  * with a rotary part of 2 and values of 4, kv_lora 6, q_lora 5; 4 experts of Fe 4, top 2, one
@@ -2094,10 +2105,7 @@ static void test_qk_norm(void)
  * (the default) costs what it did. */
 static void test_recompute_modules(void)
 {
-	PlanModel m = {.layers = 2, .hidden = 8, .heads = 2, .head_dim = 4, .groups = 2, .ffn = 16,
-		       .seq = 4, .vocab = 10, .mats = 3, .experts = 4, .top_k = 2, .expert_ffn = 4,
-		       .shared = 1, .dense_layers = 1, .tied = true, .dropout = 0, .kv_lora = 6,
-		       .q_lora = 5, .rope_dim = 2, .v_dim = 4};
+	PlanModel m = rc_layer_model;
 	PlanConfig c = {.tp = 2, .cp = 1, .ep = 1, .micro = 1, .sp = true, .flash = true,
 			.recompute = RC_SELECTIVE};
 	double sel_d = plan_layer_activation_bytes(&m, &c, false);
@@ -2320,12 +2328,8 @@ static void test_dualpipe(void)
  * all-to-alls and the FFN's TP collectives are 0 here (EP 1, TP 1), not covered. */
 static void test_recompute_module_costs(void)
 {
-	PlanModel m = {.layers = 2, .hidden = 8, .heads = 2, .head_dim = 4, .groups = 2, .ffn = 16,
-		       .seq = 4, .vocab = 10, .mats = 3, .experts = 4, .top_k = 2, .expert_ffn = 4,
-		       .shared = 1, .dense_layers = 1, .tied = true, .dropout = 0, .kv_lora = 6,
-		       .q_lora = 5, .rope_dim = 2, .v_dim = 4};
-	PlanConfig c = {.tp = 1, .cp = 1, .ep = 1, .pp = 1, .dp = 1, .v = 1, .micro = 1,
-			.batch = 1, .gpus = 1, .flash = true, .recompute = RC_SELECTIVE};
+	PlanModel m = rc_layer_model;
+	PlanConfig c = rc_layer_config;
 	PlanHw hw = {.peak = 1e12, .peak16 = 1e12, .eff_large = 0.6, .eff16 = 0.6,
 		     .elem_bytes = 2, .hbm_bw = 1e9, .hbm = 80e9, .hbm_usable = 78e9, .gpus = 1,
 		     .per_node = 8, .domain = 8, .su_bw = 1e11, .net_bw = 1e10, .su_eff = 0.8,
@@ -2511,12 +2515,8 @@ static void test_recompute_layers(void)
  * mla_up_proj the normed latents 6 + 5 (at 3). Without the cast term each line fails. */
 static void test_recompute_module_casts(void)
 {
-	PlanModel m = {.layers = 2, .hidden = 8, .heads = 2, .head_dim = 4, .groups = 2, .ffn = 16,
-		       .seq = 4, .vocab = 10, .mats = 3, .experts = 4, .top_k = 2, .expert_ffn = 4,
-		       .shared = 1, .dense_layers = 1, .tied = true, .dropout = 0, .kv_lora = 6,
-		       .q_lora = 5, .rope_dim = 2, .v_dim = 4};
-	PlanConfig c = {.tp = 1, .cp = 1, .ep = 1, .pp = 1, .dp = 1, .v = 1, .micro = 1,
-			.batch = 1, .gpus = 1, .flash = true, .recompute = RC_SELECTIVE};
+	PlanModel m = rc_layer_model;
+	PlanConfig c = rc_layer_config;
 	PlanHw hw = {.peak = 2e12, .peak16 = 1e12, .eff_large = 0.6, .eff16 = 0.6,
 		     .elem_bytes = 1, .hbm_bw = 1e9, .hbm = 80e9, .hbm_usable = 78e9, .gpus = 1,
 		     .per_node = 8, .domain = 8, .su_bw = 1e11, .net_bw = 1e10, .su_eff = 0.8,
