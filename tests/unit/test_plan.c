@@ -809,13 +809,18 @@ typedef struct Published {
 #define MB_HYBRIDEP "ep_dispatcher = hybridep; "
 #define MB_MOE_BOUND 1.42
 
-/* The H100 FP8 Llama 3 8B recipe recomputes 5 layers in a block, the rows set it from it
- * (recompute_layers): NVIDIA-NeMo/Megatron-Bridge, scripts/performance/configs/llama/
- * llama3_workload_base_configs.py (commit 00919dc), LLAMA3_8B_PRETRAIN_CONFIG_H100_FP8_CS_V1:
- * recompute_num_layers=5, which scripts/performance/utils/helpers.py (commit d0d1bb0,
- * set_recompute_overrides) turns into recompute_granularity = "full", recompute_method =
- * "block". (As for the GB200 rows below, the 25.09 row takes the same.) */
-#define MB_8B_H100_FSDP "tp = 1; pp = 1; cp = 1; fsdp = true; micro_batch = 1; recompute_layers = 5"
+/* The two H100 FP8 Llama 3 8B rows (25.09 and 25.11, "FSDP 8") as their recipe ran them: Megatron-FSDP
+ * and no recomputation. The recipes of those containers' layout set use_megatron_fsdp for this
+ * variant and nothing else (NVIDIA-NeMo/Megatron-Bridge, scripts/performance/configs/llama3/
+ * workload_base_configs.py at 0fa501a, LLAMA3_8B_H100_FP8_CS_BASE_CONFIG = replace(
+ * BASE_LLAMA3_8B_CONFIG, use_megatron_fsdp=True); llama3_8b_llm_pretrain.py at 0813a3f,
+ * llama3_8b_h100_8gpus_fp8_config: set_megatron_fsdp_overrides for "cs", nccl_ub,
+ * keep_fp8_transpose_cache, no recompute_num_layers). The later preset the fourteenth session
+ * read (configs/llama/llama3_workload_base_configs.py at 00919dc,
+ * LLAMA3_8B_PRETRAIN_CONFIG_H100_FP8_CS_V1: recompute_num_layers=5) no longer sets
+ * use_megatron_fsdp, so it is not the run of these FSDP rows, and the 26.02 table, the first
+ * after it, has no H100 8B row. Recomputation is left to the search (which takes none). */
+#define MB_8B_H100_FSDP "tp = 1; pp = 1; cp = 1; fsdp = true; micro_batch = 1"
 
 /* The GB200 Megatron-FSDP recipes offload activations to the Grace CPU's memory, the rows set
  * it from them (offload_layers): NVIDIA-NeMo/Megatron-Bridge,
