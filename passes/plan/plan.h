@@ -76,6 +76,10 @@ double plan_matmul_efficiency(const PlanHw *hw, double m, double n, double k);
  * input gradient, m×n by n×k, and the weight gradient, k×m by m×n, each at its own roofline
  * and size factor (plan_model.c, gemm_passes). */
 double plan_gemm_backward(const PlanHw *hw, double m, double n, double k);
+/* Seconds left exposed of `comm` seconds of collective overlapped (on) with `busy` seconds of
+ * compute when `last` of them (its first gather or last reduction) has nothing under it; the
+ * hidden part costs the compute a tenth of its time. */
+double plan_exposed_last(double comm, double busy, double last, bool on);
 double plan_group_bandwidth(const PlanHw *hw, double span_gpus);
 typedef enum {
 	COLL_ALL_REDUCE, COLL_REDUCE_SCATTER, COLL_ALL_GATHER, COLL_ALL_TO_ALL, COLL_RING_PASS

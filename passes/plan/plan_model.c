@@ -86,12 +86,51 @@ static bool overlap_on(unsigned allowed, double comm, double busy)
  * lasts, still costing OVERLAP_COST of its time in the compute (its kernels' SMs and HBM
  * traffic). This replaces OVERLAP_MAX, whose "first and last chunks" are those of a single
  * collective split for overlap (TP), for these collectives of `pieces` equal parts. */
+static double collective(const PlanHw *hw, double span, double n, PlanColl kind, double bytes);
+
 static double exposed_pieces(double comm, double busy, double pieces, bool on)
+{
+	return plan_exposed_last(comm, busy, comm / fmax(1, pieces), on);
+}
+
+/* The same with the piece that has no compute to run under given: `last` seconds of the
+ * `comm` (the last reduction or the first gather), the rest hidden while `busy` lasts at
+ * OVERLAP_COST. */
+double plan_exposed_last(double comm, double busy, double last, bool on)
 {
 	if (!on)
 		return comm;
-	double hidden = fmin(busy, comm - comm / fmax(1, pieces));
+	double hidden = fmin(busy, fmax(0, comm - last));
 	return comm - hidden + OVERLAP_COST * hidden;
+}
+
+/* The data-parallel collectives' piece with nothing to run under is the embedding's, where it
+ * is larger than a layer's. Megatron-Core fills its gradient buckets in reverse parameter
+ * order, "to roughly follow backprop order", and launches a bucket's reduce-scatter or
+ * all-reduce "when _all_ params in the bucket group have grads ready"
+ * (megatron/core/distributed/param_and_grad_buffer.py at 0e9fcc1, _ParamAndGradBuffer and
+ * _ParamAndGradBucketGroup; "the first bucket corresponds to the end of the model, while the
+ * last bucket corresponds to the beginning", partition_buckets): the word embedding, the
+ * model's first parameter and larger than a bucket (40M parameters or more), is the last
+ * bucket's, and its gradient is complete only when the embedding's backward, the pass's last
+ * kernel, is done; and with --overlap-param-gather the first bucket the forward needs, the
+ * same embedding's, is gathered when the forward starts ("If current bucket's param AG has not
+ * been dispatched, dispatch it now (e.g., first AG bucket in first model chunk)",
+ * finish_param_sync). So of the collective over the stage that holds the embedding (the
+ * first; the only one without a pipeline) that piece is exposed, `vocab × h / t` parameters,
+ * not a layer's share; the output layer's weights, gathered last and reduced first, hide. apex's
+ * DistributedFusedAdam (NeMo 24.07's optimizer) syncs its gradient buckets in the same
+ * backward order. The piece with nothing under it of `comm` seconds of a collective of `per`
+ * bytes a parameter over the `dense` parameters of a stage of `stage` layers: the embedding's
+ * where it holds more parameters than a layer's share (so most plans of large models skip its
+ * collective's cost), else a layer's. */
+static double dp_piece(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, double comm,
+		       double stage, double dense, double span, double n, PlanColl kind, double per)
+{
+	double layer = comm / fmax(1, stage), emb = m->vocab * m->hidden / c->tp;
+	if (emb * fmax(1, stage) <= dense)
+		return layer;
+	return fmax(layer, collective(hw, span, n, kind, per * emb));
 }
 
 /* The faster allowed setting of an overlap knob whose exposed time is `on` with it and `off`
@@ -1900,10 +1939,13 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	if (c->zero2) {
 		double rs = params_collective(hw, dspan, n, ne, COLL_REDUCE_SCATTER, gb, dense, expert);
 		double bk = stage * l->bwd, next = stage * l->fwd;
+		/* The last micro-batch's last piece is the embedding's (dp_piece); the others'
+		 * run under the next micro-batch's forward. */
+		double lastp = dp_piece(m, hw, c, rs, stage, dense, dspan, n, COLL_REDUCE_SCATTER, gb);
 		o->overlap_dp = knob_on(n > 1 ? c->overlap_dp : 1u,
-					exposed_pieces(rs, bk, stage, true), rs);
+					plan_exposed_last(rs, bk, lastp, true), rs);
 		z2_t = exposed_pieces(rs, bk + next, stage, o->overlap_dp);
-		z2_last = exposed_pieces(rs, bk, stage, o->overlap_dp) - z2_t;
+		z2_last = plan_exposed_last(rs, bk, lastp, o->overlap_dp) - z2_t;
 		per_mb += z2_t;
 	}
 	o->microbatches = mb;
@@ -1942,19 +1984,23 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 		dp = mb * fsdp_t; /* in the micro-batches' time already: reported, not added */
 	} else if (c->zero2) {
 		double ag = params_collective(hw, dspan, n, ne, COLL_ALL_GATHER, wb, dense, expert);
-		dp_added = exposed_pieces(ag, fwd, stage, o->overlap_dp) + z2_last;
+		double firstp = dp_piece(m, hw, c, ag, stage, dense, dspan, n, COLL_ALL_GATHER, wb);
+		dp_added = plan_exposed_last(ag, fwd, firstp, o->overlap_dp) + z2_last;
 		dp = mb * z2_t + dp_added; /* the reduce-scatters are in the micro-batches' time */
 	} else if (c->dopt) {
 		double rs = params_collective(hw, dspan, n, ne, COLL_REDUCE_SCATTER, gb, dense, expert);
 		double ag = params_collective(hw, dspan, n, ne, COLL_ALL_GATHER, wb, dense, expert);
-		double on = exposed_pieces(rs, bwd, stage, true) +
-			    exposed_pieces(ag, fwd, stage, true);
+		double lastp = dp_piece(m, hw, c, rs, stage, dense, dspan, n, COLL_REDUCE_SCATTER, gb);
+		double firstp = dp_piece(m, hw, c, ag, stage, dense, dspan, n, COLL_ALL_GATHER, wb);
+		double on = plan_exposed_last(rs, bwd, lastp, true) +
+			    plan_exposed_last(ag, fwd, firstp, true);
 		o->overlap_dp = knob_on(odp, on, rs + ag);
 		dp = o->overlap_dp ? on : rs + ag;
 	} else {
 		double ar = params_collective(hw, dspan, n, ne, COLL_ALL_REDUCE, gb, dense, expert);
-		o->overlap_dp = knob_on(odp, exposed_pieces(ar, bwd, stage, true), ar);
-		dp = exposed_pieces(ar, bwd, stage, o->overlap_dp);
+		double lastp = dp_piece(m, hw, c, ar, stage, dense, dspan, n, COLL_ALL_REDUCE, gb);
+		o->overlap_dp = knob_on(odp, plan_exposed_last(ar, bwd, lastp, true), ar);
+		dp = plan_exposed_last(ar, bwd, lastp, o->overlap_dp);
 	}
 	if (!c->fsdp && !c->zero2)
 		dp_added = dp;

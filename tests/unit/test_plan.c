@@ -2390,6 +2390,63 @@ static void test_flash_attention(void)
 	done(b);
 }
 
+/* The data-parallel collectives' exposed piece (plan_exposed_last): what is not the last piece
+ * hides under the compute while it lasts, at a tenth of its time; off, all of it is exposed.
+ * The last reduction and the first gather are the embedding's where it is larger than a
+ * layer's share (Megatron-Core's buckets in backprop order; plan_model.c, dp_piece). */
+static void test_dp_embedding_piece(void)
+{
+	CLOSE(plan_exposed_last(1, 10, 0.2, true), 0.2 + 0.1 * 0.8, 1e-12);
+	CLOSE(plan_exposed_last(1, 0.5, 0.2, true), 1 - 0.5 + 0.1 * 0.5, 1e-12);
+	CLOSE(plan_exposed_last(1, 10, 0.2, false), 1, 1e-12);
+	CLOSE(plan_exposed_last(1, 10, 2, true), 1, 1e-12);
+	/* Without a pipeline, with the distributed optimizer and FP32 gradients: the reduce-scatter
+	 * of the embedding's 128,256 x 4,096 gradients (4 bytes) and the gather of its weights (2)
+	 * are exposed, the rest under the backward and the forward. */
+	static const char *const vocab[] = {"128256", "1024"};
+	for (int v = 0; v < 2; v++) {
+		char model[512];
+		snprintf(model, sizeof model,
+			 "transformer(layers = 32, hidden = 4096, heads = 32, query_groups = 8, "
+			 "ffn = 14336, seq = 4096, vocab = %s, activation = swiglu)",
+			 vocab[v]);
+		const WorkloadPlan *wp;
+		Built *b = small_planned(model,
+					 "tp = 1\n  pp = 1\n  cp = 1\n  fsdp = false\n  "
+					 "shard_gradients = false\n  distributed_optimizer = true\n  "
+					 "overlap_dp = true\n  micro_batch = 1",
+					 &wp);
+		const PlanModel *m = &wp->model;
+		const PlanHw *hw = &wp->hw;
+		PlanConfig c = wp->r.best;
+		PlanLayer l;
+		PlanCost k;
+		plan_layer(m, hw, &c, &l);
+		plan_evaluate(m, hw, &c, &k);
+		double dense, expert, n = (double)c.dp * c.cp, span = (double)c.tp * c.cp * c.dp;
+		plan_stage_params(m, &c, &dense, &expert);
+		CU_ASSERT(expert == 0 && n == 64);
+		double rs = plan_collective(hw, span, n, COLL_REDUCE_SCATTER, 4 * dense);
+		double ag = plan_collective(hw, span, n, COLL_ALL_GATHER, 2 * dense);
+		double emb = m->vocab * m->hidden;
+		double rs_e = plan_collective(hw, span, n, COLL_REDUCE_SCATTER, 4 * emb);
+		double ag_e = plan_collective(hw, span, n, COLL_ALL_GATHER, 2 * emb);
+		double bwd = 32 * l.bwd, fwd = 32 * l.fwd;
+		double want = plan_exposed_last(rs, bwd, fmax(rs / 32, rs_e), true) +
+			      plan_exposed_last(ag, fwd, fmax(ag / 32, ag_e), true);
+		CLOSE(k.dp_comm, want, 1e-12);
+		double layer_piece = plan_exposed_last(rs, bwd, rs / 32, true) +
+				     plan_exposed_last(ag, fwd, ag / 32, true);
+		if (v == 0) { /* the embedding's piece: 6.5 % of the parameters, more than a layer's */
+			CU_ASSERT(rs_e > rs / 32 && k.dp_comm > layer_piece);
+		} else { /* a 1,024-token vocabulary: a layer's piece, as before */
+			CU_ASSERT(rs_e < rs / 32);
+			CLOSE(k.dp_comm, layer_piece, 1e-12);
+		}
+		done(b);
+	}
+}
+
 /* recompute_layers fixes full recomputation of that many layers (Megatron-LM
  * --recompute-num-layers; transformer_block.py at 767a8a8, _checkpointed_forward). Block (the
  * default) at PP 4 of the 32-layer model without interleaving, 8 layers a virtual stage: 3 of 8
@@ -2826,6 +2883,7 @@ void suite_plan(void)
 	CU_add_test(s, "attention at the accelerator's own efficiency", test_attention_efficiency);
 	CU_add_test(s, "recomputed modules' FP8 casts by hand", test_recompute_module_casts);
 	CU_add_test(s, "recompute_layers: block and uniform", test_recompute_layers);
+	CU_add_test(s, "data-parallel collectives: the embedding's piece", test_dp_embedding_piece);
 	CU_add_test(s, "the checkpointed core under FlashAttention", test_core_recompute);
 	CU_add_test(s, "a pipeline layout the workload fixes", test_fixed_pipeline_layout);
 	CU_add_test(s, "CP exchange, BF16 gradients, FP8 weight copies and parameters", test_cp_grad_fp8);
