@@ -1018,6 +1018,8 @@ typedef struct PlanConfig {
 			      * remainders of the BF16 weights: 6 bytes a parameter, not 12 */
 	bool fp8p;           /* the weights in FP8 only, gathered in FP8 (--fp8-param-gather;
 			      * fp8 precision only) */
+	bool swiglu8;        /* the SwiGLU's input kept in FP8 for its backward
+			      * (--activation-func-fp8-input-store) */
 	double capacity;     /* MoE capacity factor, experts' input padded to it; 0: dropless */
 	bool fold;           /* MoE parallel folding: expert tensor parallelism 1, the expert-
 			      * parallel group across the TP ranks (--expert-tensor-parallel-size 1) */
@@ -1119,6 +1121,7 @@ typedef struct PlanSpace {
 	bool grad16;         /* the workload's grad_reduce_bf16 */
 	bool opt16;          /* the workload's optimizer_bf16 */
 	bool fp8p;           /* the workload's fp8_params, under precision = fp8 */
+	bool swiglu8;        /* the workload's swiglu_fp8_input */
 } PlanSpace;
 
 enum { PLAN_ALTERNATIVES = 5 };

@@ -94,6 +94,8 @@ static Json *config_json(const PlanConfig *c, const PlanCost *k)
 		jw_set(o, "optimizer_bf16", jw_bool(true));
 	if (plan_fp8_params(c))
 		jw_set(o, "fp8_params", jw_bool(true));
+	if (c->swiglu8)
+		jw_set(o, "swiglu_fp8_input", jw_bool(true));
 	jw_set(o, "overlap_dp", jw_bool(k->overlap_dp));
 	jw_set(o, "overlap_tp", jw_bool(k->overlap_tp));
 	jw_set(o, "overlap_pp", jw_bool(k->overlap_pp));
@@ -385,6 +387,11 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 			   "--exp-avg-sq-dtype bf16\n");
 	if (plan_fp8_params(c))
 		fprintf(f, "--fp8-param-gather\n");
+	/* swiglu_fp8_input: Megatron-Core's TransformerConfig.activation_func_fp8_input_store
+	 * ("Store the input of MLP activation function in FP8 for backprop to save memory"),
+	 * which core_transformer_config_from_args copies from the flag of the same name. */
+	if (c->swiglu8)
+		fprintf(f, "--activation-func-fp8-input-store\n");
 	if (c->cp > 1)
 		fprintf(f, "--cp-comm-type %s\n",
 			(const char *[]){"p2p", "allgather", "a2a"}[k->cp_type]);

@@ -633,6 +633,8 @@ static void dump_plans(const Design *d, FILE *out)
 						enum_RECOMPUTE_MODULE.words[m]);
 			if (c->offload > 0)
 				fprintf(out, " offload %d", c->offload);
+			if (c->swiglu8)
+				fprintf(out, " swiglu8");
 			fprintf(out, " step %.17g s mem %.17g B mfu %.17g\n", o->step, o->mem, o->mfu);
 		}
 	}

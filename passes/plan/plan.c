@@ -291,6 +291,7 @@ bool plan_inputs(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanSpace *
 	sp->grad16 = field_bool(w, FLD_WORKLOAD_GRAD_REDUCE_BF16);
 	sp->opt16 = field_bool(w, FLD_WORKLOAD_OPTIMIZER_BF16);
 	sp->fp8p = hw->fp8_cache > 0 && field_bool(w, FLD_WORKLOAD_FP8_PARAMS);
+	sp->swiglu8 = field_bool(w, FLD_WORKLOAD_SWIGLU_FP8_INPUT);
 	return hw->per_node > 0 && hw->peak > 0;
 }
 
@@ -502,6 +503,20 @@ static const char *rc_modules_conflict(const Decl *w, const PlanModel *m, const 
 	return NULL;
 }
 
+/* Why a workload's swiglu_fp8_input does nothing, the field into *at; NULL when it does
+ * something. Megatron-Core stores the activation's input in FP8 only in its fused SwiGLU
+ * (bias_swiglu_impl and weighted_bias_swiglu_impl take activation_func_fp8_input_store,
+ * megatron/core/fusions/fused_bias_swiglu.py at 00caa53; the fused GeLU takes no such flag), so
+ * on a GeLU model the flag is passed over silently, which this refuses as a mistake. */
+static const char *swiglu8_conflict(const Decl *w, const PlanModel *m, Loc *at)
+{
+	if (!field_bool(w, FLD_WORKLOAD_SWIGLU_FP8_INPUT) || m->mats > 2)
+		return NULL;
+	*at = field_loc(w, FLD_WORKLOAD_SWIGLU_FP8_INPUT);
+	return "swiglu_fp8_input keeps the SwiGLU's input in FP8, and the model's activation is "
+	       "not swiglu (Megatron-Core's fused GeLU keeps its input in BF16 whatever the flag)";
+}
+
 /* Where Megatron-Core would refuse the workload's recompute_layers or recompute_method (their
  * rules: transformer_config.py at d2c5e8b, __post_init__ and its field notes): the method
  * without a count ("recompute_method must be None" unless full); a count with selective
@@ -578,7 +593,8 @@ static const PlanMemoEntry *memo_lookup(Design *d, const Decl *w, PlanModel *m, 
 	Loc rat;
 	bool ok = plan_inputs(d, w, m, hw, &sp) && !hybrid_ep_conflict(w, &sp, &at) &&
 		  !dualpipe_conflict(d, w, &sp, &at) && !rc_modules_conflict(w, m, &sp, &rat) &&
-		  !rc_layers_conflict(w, m, &sp, d->p->c->arena, &rat);
+		  !rc_layers_conflict(w, m, &sp, d->p->c->arena, &rat) &&
+		  !swiglu8_conflict(w, m, &rat);
 	if (!d->plan_memo)
 		d->plan_memo = arena_alloc(d->p->c->arena, sizeof(PlanMemo));
 	PlanMemo *memo = d->plan_memo;
@@ -976,6 +992,11 @@ int plan_workloads(Design *d)
 		if (rwhy) {
 			design_spec_error(d, rat, "workload '%s' cannot recompute these layers: %s",
 					  w->name, rwhy);
+			continue;
+		}
+		rwhy = swiglu8_conflict(w, &wp->model, &rat);
+		if (rwhy) {
+			design_spec_error(d, rat, "workload '%s': %s", w->name, rwhy);
 			continue;
 		}
 		plan_search_shared(&wp->model, &wp->hw, &wp->space, &wp->r);

@@ -66,6 +66,8 @@ double plan_qk_norm_bytes(const PlanModel *m, const PlanConfig *c);
 /* The part of it FP8 training keeps in one byte rather than two (the FP8 linear layers'
  * inputs, Transformer Engine). */
 double plan_fp8_activation_saving(const PlanModel *m, const PlanConfig *c, bool moe);
+/* What swiglu_fp8_input saves of one layer's activations (bytes, one micro-batch, one GPU). */
+double plan_swiglu_fp8_saving(const PlanModel *m, const PlanConfig *c, bool moe);
 /* HBM bytes one layer's FP8 casts move per micro-batch, forward and backward (plan_model.c). */
 void plan_fp8_cast_bytes(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, bool moe,
 			 double *fwd, double *bwd);

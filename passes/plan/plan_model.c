@@ -558,8 +558,13 @@ double plan_layer_activation_bytes(const PlanModel *m, const PlanConfig *c, bool
  * Transformer Engine, transformer_engine/pytorch/module/linear.py and layernorm_linear.py,
  * which save the casted input when fp8 is on), so the inputs of the QKV and first FFN
  * multiplies (h a token, split by SP), of the output projection (a·d) and of the second FFN
- * multiply (F; per routed and shared expert) take one byte rather than two. Nothing with
- * full recomputation, which keeps only the layer's BF16 input. */
+ * multiply (F; per routed and shared expert) take one byte rather than two; and in an MoE
+ * layer the routed experts' first multiply's input, the dispatched tokens (cf·k·h a token,
+ * counted 2h a route by plan_layer_activation_bytes): the grouped linear layer saves the FP8
+ * inputs it quantized (_GroupedLinear.forward saves `*inputmats` after
+ * tex.fused_multi_quantize, transformer_engine/pytorch/module/grouped_linear.py at 0069563),
+ * and nothing else keeps the BF16 rows (the permutations and the all-to-all need no input for
+ * their backward). Nothing with full recomputation, which keeps only the layer's BF16 input. */
 double plan_fp8_activation_saving(const PlanModel *m, const PlanConfig *c, bool moe)
 {
 	if (c->recompute == RC_FULL)
@@ -568,9 +573,10 @@ double plan_fp8_activation_saving(const PlanModel *m, const PlanConfig *c, bool 
 	double tokens = (double)c->micro * m->seq / c->cp, t = c->tp;
 	double cf = capacity_factor(c);
 	double fc2 = moe ? (cf * m->top_k + m->shared) * m->expert_ffn : m->ffn;
+	double rows = moe ? cf * m->top_k * h : 0;
 	double f8; /* what the recompute modules discard of it */
 	rc_module_bytes(m, c, moe, &f8);
-	return tokens * (2 * h / (c->sp ? t : 1) + (ad + fc2) / t - f8);
+	return tokens * (2 * h / (c->sp ? t : 1) + (ad + fc2 + rows) / t - f8);
 }
 
 /* Bytes per parameter of weights, gradients and Adam state with BF16 weights and FP32 gradient
@@ -1179,7 +1185,7 @@ static double rc_module_bytes(const PlanModel *m, const PlanConfig *c, bool moe,
 	}
 	if (moe && rc_has(mods, RCM_MOE)) {
 		drop += ((routed + m->shared) * mlp_per * fe + routed * 2 * h) / t;
-		f8 += (routed + m->shared) * fe / t;
+		f8 += ((routed + m->shared) * fe + routed * h) / t;
 	} else if (moe) {
 		if (rc_has(mods, RCM_MOE_ACT))
 			drop += routed * 2 * fe / t, f8 += routed * fe / t;
@@ -1192,6 +1198,39 @@ static double rc_module_bytes(const PlanModel *m, const PlanConfig *c, bool moe,
 	}
 	*fp8 = f8;
 	return drop;
+}
+
+/* What swiglu_fp8_input saves of one layer's activations for one micro-batch on one GPU
+ * (bytes; 0 without it, for a GeLU model or under full recomputation). Megatron-Core's fused
+ * SwiGLU with activation_func_fp8_input_store saves its input, the first FFN multiply's output
+ * of (mats − 1)·F elements a row, as `input.to(torch.float8_e4m3fn)` and casts it back before
+ * its backward (SwiGLUFunction and WeightedSwiGLUFunction, megatron/core/fusions/
+ * fused_bias_swiglu.py at 00caa53): one byte an element rather than two, in BF16 and FP8 runs
+ * alike. Used by the dense MLP and the shared experts (MLP.forward's bias_swiglu_impl) and the
+ * routed experts (TEGroupedMLP's weighted_bias_swiglu_impl), each unless its module is
+ * recomputed whole (mlp, shared_experts, moe: their activations are not kept at all); and not
+ * for the routed experts under moe_act, whose CheckpointWithoutOutput saves the activation's
+ * BF16 input itself (megatron/core/tensor_parallel/random.py, CheckpointWithoutOutputFunction:
+ * the function runs under no_grad and ctx.save_for_backward(*args)), so the FP8 copy exists
+ * only during the recomputation. DeepSeek-V3's own framework keeps the FP8 input and recomputes
+ * the output (DeepSeek-AI 2024, §3.3.3, "Inputs of the SwiGLU operator in MoE"), which neither
+ * Megatron-Core setting is: without moe_act the second multiply keeps its FP8 copy of the
+ * output, F a row more (docs/parallelism.md, Accuracy). */
+double plan_swiglu_fp8_saving(const PlanModel *m, const PlanConfig *c, bool moe)
+{
+	if (!c->swiglu8 || m->mats <= 2 || c->recompute == RC_FULL)
+		return 0;
+	unsigned mods = plan_rc_modules(c);
+	double tokens = (double)c->micro * m->seq / c->cp, rows = 0, f = m->expert_ffn;
+	if (moe && !rc_has(mods, RCM_MOE)) {
+		if (!rc_has(mods, RCM_MOE_ACT))
+			rows += capacity_factor(c) * m->top_k * f;
+		if (!rc_has(mods, RCM_SHARED_EXPERTS))
+			rows += m->shared * f;
+	} else if (!moe && !rc_has(mods, RCM_MLP)) {
+		rows = m->ffn;
+	}
+	return tokens * (m->mats - 1) * rows / c->tp;
 }
 
 /* The seconds of one micro-batch's TP collectives of a layer's FFN block forward (the FFN's
@@ -1403,13 +1442,19 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	PlanConfig none = *c;
 	none.recompute = RC_NONE;
 	o->work = plan_layer_activation_bytes(m, &none, moe);
+	double sw8 = plan_swiglu_fp8_saving(m, c, moe);
 	o->act = plan_layer_activation_bytes(m, c, moe) -
-		 (hw->elem_bytes < 2 ? plan_fp8_activation_saving(m, c, moe) : 0);
+		 (hw->elem_bytes < 2 ? plan_fp8_activation_saving(m, c, moe) : 0) - sw8;
 	/* FlashAttention fuses the softmax (and its dropout) into the core: no s x s tensor goes
 	 * through HBM. */
 	double core_bytes = c->flash ? 0 : tokens * (m->dropout > 0 ? 5 : 2) * a * s / t;
 	double cf_bytes, cb_bytes;
 	plan_fp8_cast_bytes(m, hw, c, moe, &cf_bytes, &cb_bytes);
+	/* swiglu_fp8_input's casts (plan_swiglu_fp8_saving, an element a byte saved): forward the
+	 * BF16 input read and its FP8 copy written, backward the copy read and cast back to BF16
+	 * written, 3 bytes an element each (`.to()` kernels of their own). */
+	cf_bytes += 3 * sw8;
+	cb_bytes += 3 * sw8;
 	o->cast_f = cf_bytes / (hw->hbm_bw * HBM_EFF);
 	o->cast_b = cb_bytes / (hw->hbm_bw * HBM_EFF);
 	o->fwd = mm + core + 2 * o->work / (hw->hbm_bw * HBM_EFF) + o->perm + o->cast_f;

@@ -335,6 +335,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 					.hybrid_ep = sp->hybrid_ep, .dualpipe = dual,
 					.cp_comm = sp->cp_comm, .grad16 = sp->grad16,
 					.opt16 = sp->opt16, .fp8p = sp->fp8p,
+					.swiglu8 = sp->swiglu8,
 					.offload = sp->offload > 0 ? sp->offload : 0,
 					.rc_modules = sp->rc_modules, .rc_layers = sp->rc_layers,
 					.rc_uniform = sp->rc_uniform};
