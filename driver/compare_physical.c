@@ -36,6 +36,29 @@
  *   examples/wanka.cluster has one (capex and the energy over the horizon): its sweeps over the
  *   electricity price build each price's cables anew (the media choice's own memo, cage.c, then
  *   serves them), and share them between power budgets.
+ *   Why not shared there whenever the media come out the same (opt15, read at 7154754): the
+ *   price reaches the passes as the weights of judge_weights (judge.c), a finite difference of
+ *   each objective (probes of 1e6 money and 1e3 W, four model_design runs) at the design's state
+ *   of the moment, and that moment is inside the span: at the cable stage's start
+ *   (cable_fabrics, cable.c) and again in trunk's re-choice of a fabric whose channels exceed an
+ *   optic's reach (reach_channels -> cable_choose_again -> choose_fabric), after the cables and
+ *   their media are made. A kept build holds the state before and after the span, not those,
+ *   so a later row's weights there cannot be had without running the passes up to them; nor
+ *   follow from the kept row's (a finite difference at another price rounds otherwise, even for
+ *   an objective linear in it). The media memo's WattRange (cage.c) says per cage_choose call
+ *   at which watt weights its comparisons come out the same, which decides nothing without the
+ *   row's own weight at that call. And the Δ check sees writes, not reads: declared free here,
+ *   the flagship's sweep of 20 prices (and its base row) replays 19 of them from the first's
+ *   build, files equal to those without sharing (tried on this branch and reverted): because
+ *   the media choice had margin at those prices, not by anything the replay checked. Exact
+ *   would need, in the kept row's run, judge_weights evaluated at each of its calls for the
+ *   prices of the rows left (known: compare_physical_rows), and each cage_choose call's
+ *   WattRange kept with the build (hooks in judge.c and cage.c); a row replays when at every
+ *   call its money weight equals the kept one and its watt weight lies in the call's range
+ *   (trunk's re-choice then takes the same branch); plus an argument that the state at each
+ *   call differs from the kept row's only by the price and the cost model's outputs, which
+ *   model_design rewrites before judge_eval reads them. Left (docs/performance.md, "Fifteenth
+ *   session, sweeps").
  * "the kept passes wrote none of Δ's bytes" sees only the bytes whose value they changed: a byte
  * a pass overwrites with the value it already held (heat_racks' per-run peaks, d->vsource) is
  * not seen, and a row that differs there would keep its own value where a real run overwrites
