@@ -214,8 +214,8 @@ static bool phys_same_sets(const PhysBuild *b, const Program *p)
  * the first (compare_physical_rows): rows alike in that way are a class. A build is kept only
  * while a row of its class is left that the worker has not begun, and dropped once none is:
  * a sweep whose points share nothing keeps nothing (a scale-100k sweep of 6 `row_pitch` points
- * held 6 copies of a 100,000-GPU arena in a worker, 820 MB at its peak against 133 MB,
- * docs/performance.md, "Fifteenth session, sweeps"). Rows handed to other workers count as
+ * on one worker kept a copy of its 100,000-GPU arena for each row: 801 MiB at its peak, 582
+ * without, docs/performance.md, "Fifteenth session, sweeps"). Rows handed to other workers count as
  * left (the worker does not know which it will be handed): keeping is conservative, and
  * whether a build is kept never changes a row (each replay checks all of phys_replay). The
  * classes come from the program of the worker's first row that reaches the hook: the parse, and
@@ -286,8 +286,8 @@ static int key_order(const void *x, const void *y)
 /* The rows' classes: their keys sorted, equal keys one class (n log n: sweeps of thousands). */
 static void phys_classify(const Program *p)
 {
-	Buf *keys = xmalloc(sizeof *keys * (size_t)nrows);
-	int *order = xmalloc(sizeof *order * (size_t)nrows);
+	Buf *keys = xmalloc(sizeof *keys * (size_t)(nrows + 1));
+	int *order = xmalloc(sizeof *order * (size_t)(nrows + 1));
 	for (int i = 0; i < nrows; i++) {
 		keys[i] = (Buf){0};
 		row_key(p, &rows[i], &keys[i]);
@@ -295,8 +295,8 @@ static void phys_classify(const Program *p)
 	}
 	sort_keys = keys;
 	qsort(order, (size_t)nrows, sizeof *order, key_order);
-	row_class = xmalloc(sizeof *row_class * (size_t)nrows);
-	class_left = xmalloc(sizeof *class_left * (size_t)nrows);
+	row_class = xmalloc(sizeof *row_class * (size_t)(nrows + 1));
+	class_left = xmalloc(sizeof *class_left * (size_t)(nrows + 1));
 	int cls = -1;
 	for (int k = 0; k < nrows; k++) {
 		if (k == 0 || !keys_equal(&keys[order[k - 1]], &keys[order[k]]))
