@@ -172,13 +172,16 @@ static void chunk_release(Chunk *ch)
 	bool kept_it = false;
 	if (keep_chunks) {
 		pthread_mutex_lock(&keep_mu);
+		/* poisoned before another thread can take it (chunk_new unpoisons it) */
 		if (ch->mapped == CHUNK_BYTES && nkept < KEEP_CHUNKS) {
+			POISON(ch->mem, ch->size); /* no arena's: any access is a stale pointer's */
 			ch->next = kept;
 			kept = ch;
 			nkept++;
 			kept_it = true;
 		} else if (ch->mapped != CHUNK_BYTES && ch->size > BIG_REQUEST &&
 			   kept_big_bytes + chunk_bytes(ch) <= KEEP_BIG_BYTES) {
+			POISON(ch->mem, ch->size);
 			ch->next = kept_big;
 			kept_big = ch;
 			kept_big_bytes += chunk_bytes(ch);
@@ -186,10 +189,8 @@ static void chunk_release(Chunk *ch)
 		}
 		pthread_mutex_unlock(&keep_mu);
 	}
-	if (kept_it) {
-		POISON(ch->mem, ch->size); /* no arena's: any access is through a stale pointer */
+	if (kept_it)
 		return;
-	}
 	UNPOISON(ch->mem, ch->size); /* the address may be handed out again, by anyone */
 	if (ch->mapped) {
 		munmap(ch, ch->mapped);
