@@ -967,7 +967,8 @@ enum { EMIT_MAX = 32 };            /* at least the entries of emit_table */
  * (emit_threads() when 0; 1: one after another on the caller's thread, the cable ends' table
  * on one more while the writers that do not read it run), the output the same whatever their
  * number (after a failed write, which file its error names follows the run order). Sets ms[i] to writer i's time (on its thread) and
- * returns the errors. */
+ * ms[EMIT_MAX] to the cable ends' table's when it was made apart from the writers (on its
+ * thread; 0 when a writer made it, within that writer's time), and returns the errors. */
 int emit_write(Output *o, const Design *d, const bool *wanted, int threads, double *ms);
 /* The threads emit_write uses by default: $CLUSTERC_THREADS when set (1 to 64), else 1. */
 int emit_threads(void);

@@ -149,7 +149,9 @@ static bool reads_ends(const Piece *p)
 static void run_piece(Run *r, Piece *p)
 {
 	if (p->emitter < 0) {
+		double t0 = now_ms();
 		ends_table(r->o, r->d);
+		p->ms = now_ms() - t0;
 		pthread_mutex_lock(&r->mu);
 		r->ends_made = true;
 		pthread_cond_broadcast(&r->made);
@@ -202,6 +204,7 @@ int emit_write(Output *o, const Design *d, const bool *wanted, int threads, doub
 	if (threads <= 0)
 		threads = emit_threads();
 	int errors = 0;
+	ms[EMIT_MAX] = 0; /* the ends' table, when made apart (below) */
 	/* One renderer and the table beside it: the writers on this thread, the cable ends'
 	 * table on one more, made while this one runs the writers that do not read it (the
 	 * drawings, the reports, Slurm, k8s ...), then those that do, each in table order and
@@ -287,6 +290,8 @@ int emit_write(Output *o, const Design *d, const bool *wanted, int threads, doub
 		errors += p->errors + output_join(o, p->part);
 		ms[p->emitter] += p->ms; /* a writer in shares: the time of all of them */
 	}
+	if (ends)
+		ms[EMIT_MAX] = r->piece[r->npieces].ms;
 	free(r);
 	for (int i = 0; i < n; i++) /* report.json: what the others wrote, so after them */
 		if (wanted[i] && (emit_table[i].flags & EMIT_LAST)) {

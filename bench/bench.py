@@ -534,7 +534,8 @@ def bench_sweep(clusterc, out, repeat, points=200, jobs=2):
     (electricity x power budget: the same racks, fabric and workload at every point) on `jobs`
     processes: points per second, the best of `repeat` and the median run (by wall time), and
     the CPU time (user + system of clusterc and its workers) of each, which a loaded machine
-    inflates less than the wall time."""
+    inflates less than the wall time; and the peak resident memory of the largest process (its
+    getrusage ru_maxrss, what /usr/bin/time -v says), the most of any run."""
     spec = os.path.join(HERE, "..", "examples", "wanka.cluster")
     grid = os.path.join(out, "sweep-%d.yaml" % points)
     with open(grid, "w") as f:
@@ -542,7 +543,7 @@ def bench_sweep(clusterc, out, repeat, points=200, jobs=2):
             ", ".join("%.2f CNY/kWh" % (0.30 + 0.03 * i) for i in range(points // 10)),
             ", ".join("%d MW" % (16 + i) for i in range(10))))
     env = dict(os.environ, CLUSTERC_STDLIB=os.path.join(HERE, "..", "stdlib"))
-    best, runs = None, []
+    best, runs, rss = None, [], 0
     for r in range(repeat):
         d = os.path.join(out, "sweep-%d" % r)
         rmtree(d)
@@ -556,19 +557,20 @@ def bench_sweep(clusterc, out, repeat, points=200, jobs=2):
         if p.returncode != 0:
             return {"status": "exit %d" % p.returncode}
         runs.append((s, ru.ru_utime + ru.ru_stime))
+        rss = max(rss, ru.ru_maxrss)
         if best is None or s < best[0]:
             best = runs[-1]
     med = sorted(runs)[len(runs) // 2]  # the median run by wall time (of an odd count)
     return {"status": "ok", "points": points + 1, "s": best[0], "per_s": (points + 1) / best[0],
             "cpu_s": best[1], "runs": len(runs), "median_s": med[0],
-            "median_per_s": (points + 1) / med[0], "median_cpu_s": med[1]}
+            "median_per_s": (points + 1) / med[0], "median_cpu_s": med[1], "rss_kib": rss}
 
 
 def bench_sweep_ab(new, base, out, rounds, points=200, jobs=2):
     """bench_sweep of two binaries alternated run by run, `rounds` runs each (the base first in
     odd rounds, the new one in even ones), each run's 1-minute load at its start kept: on a
     shared machine a before/after of the sweep says something only as such pairs
-    (docs/performance.md, issue 23). Returns {name: [(points/s, CPU s, load), ...]}."""
+    (docs/performance.md, issue 23). Returns {name: [(points/s, CPU s, load, peak RSS KiB), ...]}."""
     got = {"base": [], "new": []}
     for r in range(rounds):
         order = (("base", base), ("new", new)) if r % 2 == 0 else (("new", new), ("base", base))
@@ -577,7 +579,7 @@ def bench_sweep_ab(new, base, out, rounds, points=200, jobs=2):
             sw = bench_sweep(binary, out, 1, points, jobs)
             if sw["status"] != "ok":
                 return {"status": "%s: %s" % (name, sw["status"])}
-            got[name].append((sw["per_s"], sw["cpu_s"], load))
+            got[name].append((sw["per_s"], sw["cpu_s"], load, sw["rss_kib"]))
     got["status"] = "ok"
     return got
 
@@ -592,12 +594,12 @@ def print_sweep_ab(ab, points):
         cpu = sorted(x[1] for x in runs)
         load = [x[2] for x in runs]
         print("sweep A/B %s: %d runs, points/s min %.1f median %.1f best %.1f; CPU min %.2f "
-              "median %.2f s (%.1f / %.1f ms a point); load %.1f-%.1f" % (
+              "median %.2f s (%.1f / %.1f ms a point); peak RSS at most %.0f MiB; load %.1f-%.1f" % (
                   name, len(runs), rate[0], rate[len(rate) // 2], rate[-1], cpu[0],
                   cpu[len(cpu) // 2], 1e3 * cpu[0] / (points + 1), 1e3 * cpu[len(cpu) // 2] / (points + 1),
-                  min(load), max(load)))
-        print("  runs (points/s, CPU s, load): %s" % "; ".join(
-            "%.1f, %.2f, %.1f" % x for x in runs))
+                  max(x[3] for x in runs) / 1024, min(load), max(load)))
+        print("  runs (points/s, CPU s, load, peak RSS MiB): %s" % "; ".join(
+            "%.1f, %.2f, %.1f, %.0f" % (x[0], x[1], x[2], x[3] / 1024) for x in runs))
 
 
 def slurm_conf(**fill):
@@ -762,9 +764,9 @@ def main(argv):
     if sw["status"] == "ok":
         print("sweep: compare --sweep of examples/wanka.cluster, %d points on 2 jobs: median of %d "
               "%.2f s, %.1f points/s, CPU %.2f s; best %.2f s, %.1f points/s (CPU %.2f s, %.1f ms a "
-              "point)" % (sw["points"], sw["runs"], sw["median_s"], sw["median_per_s"],
+              "point); peak RSS %.0f MiB" % (sw["points"], sw["runs"], sw["median_s"], sw["median_per_s"],
                           sw["median_cpu_s"], sw["s"], sw["per_s"], sw["cpu_s"],
-                          1e3 * sw["cpu_s"] / sw["points"]))
+                          1e3 * sw["cpu_s"] / sw["points"], sw["rss_kib"] / 1024))
     else:
         print("sweep: compare --sweep %s" % sw["status"])
     sl = bench_sweep_slurm(clusterc, out, max(10, npoints)) if npoints > 0 else {"status": "skipped"}

@@ -21,8 +21,9 @@
 #include <sys/resource.h>
 #include <time.h>
 
-/* Where emit's split (--timings) keeps the commit, after the emitters (emit.c: 24). */
-enum { EMIT_SPLIT_COMMIT = EMIT_MAX };
+/* Where emit's split (--timings) keeps the cable ends' table (emit_write's ms[EMIT_MAX]) and
+ * the commit, after the emitters (emit.c: 24). */
+enum { EMIT_SPLIT_ENDS = EMIT_MAX, EMIT_SPLIT_COMMIT };
 
 static double now_ms(void)
 {
@@ -257,12 +258,16 @@ int cmd_build(const Options *o, const char *path)
 			"system %.1f ms\n", user0, sys0, user1 - user0, sys1 - sys0);
 		/* emit's split: each backend's time on the thread that ran it (making its text,
 		 * and waiting when the writer's queue is full; with several threads, the times
-		 * overlap and add up to more than emit's), then the commit (the writer's last
-		 * files and hashes, the manifest, the swap). */
+		 * overlap and add up to more than emit's), the cable ends' table's (on its own
+		 * thread, beside the writers that do not read it), then the commit (the writer's
+		 * last files and hashes, the manifest, the swap). */
 		for (int i = 0; i <= EMIT_SPLIT_COMMIT; i++)
 			if (split[i] > 0)
 				fprintf(stderr, "emit: %-14s %10.3f ms\n",
-					i < EMIT_SPLIT_COMMIT ? emit_table[i].name : "(commit)", split[i]);
+					i < EMIT_SPLIT_ENDS    ? emit_table[i].name
+					: i == EMIT_SPLIT_ENDS ? "(ends' table)"
+							       : "(commit)",
+					split[i]);
 		/* decide's split: the candidates' passes tabulated, the model built, solved and
 		 * solved again for what each choice saved; the planner's searches within. */
 		if (d.opt.solver && !strcmp(d.opt.solver, "glpk"))

@@ -293,6 +293,12 @@ static void worker_main(const Options *o, const char *path, const Job *jobs, int
 	long kill_row = kill_at && *kill_at ? strtol(kill_at, &kill_end, 10) : -1;
 	if (kill_end && (*kill_end || kill_row < 0))
 		kill_row = -1; /* not a whole row number: unset */
+	if (keep_physical) { /* which rows could share a physical build: all of them are known */
+		PhysRow *rows = xmalloc(sizeof *rows * (size_t)(n + 1));
+		for (int k = 0; k < n; k++)
+			rows[k] = (PhysRow){jobs[k].scenario, jobs[k].sets, jobs[k].nsets};
+		compare_physical_rows(rows, n); /* the worker's until its _exit */
+	}
 	Buf out = {0};
 	int i;
 	while (read_all(cmd, &i, sizeof i)) {
@@ -300,6 +306,8 @@ static void worker_main(const Options *o, const char *path, const Job *jobs, int
 			_exit(EXIT_INTERNAL);
 		if (i == kill_row)
 			raise(SIGKILL);
+		if (keep_physical)
+			compare_physical_row(i);
 		out.len = 0;
 		build_row(o, path, &jobs[i], &out);
 		uint64_t len = out.len;

@@ -36,6 +36,29 @@
  *   examples/wanka.cluster has one (capex and the energy over the horizon): its sweeps over the
  *   electricity price build each price's cables anew (the media choice's own memo, cage.c, then
  *   serves them), and share them between power budgets.
+ *   Why not shared there whenever the media come out the same (opt15, read at 7154754): the
+ *   price reaches the passes as the weights of judge_weights (judge.c), a finite difference of
+ *   each objective (probes of 1e6 money and 1e3 W, four model_design runs) at the design's state
+ *   of the moment, and that moment is inside the span: at the cable stage's start
+ *   (cable_fabrics, cable.c) and again in trunk's re-choice of a fabric whose channels exceed an
+ *   optic's reach (reach_channels -> cable_choose_again -> choose_fabric), after the cables and
+ *   their media are made. A kept build holds the state before and after the span, not those,
+ *   so a later row's weights there cannot be had without running the passes up to them; nor
+ *   follow from the kept row's (a finite difference at another price rounds otherwise, even for
+ *   an objective linear in it). The media memo's WattRange (cage.c) says per cage_choose call
+ *   at which watt weights its comparisons come out the same, which decides nothing without the
+ *   row's own weight at that call. And the Δ check sees writes, not reads: declared free here,
+ *   the flagship's sweep of 20 prices (and its base row) replays 19 of them from the first's
+ *   build, files equal to those without sharing (tried on this branch and reverted): because
+ *   the media choice had margin at those prices, not by anything the replay checked. Exact
+ *   would need, in the kept row's run, judge_weights evaluated at each of its calls for the
+ *   prices of the rows left (known: compare_physical_rows), and each cage_choose call's
+ *   WattRange kept with the build (hooks in judge.c and cage.c); a row replays when at every
+ *   call its money weight equals the kept one and its watt weight lies in the call's range
+ *   (trunk's re-choice then takes the same branch); plus an argument that the state at each
+ *   call differs from the kept row's only by the price and the cost model's outputs, which
+ *   model_design rewrites before judge_eval reads them. Left (docs/performance.md, "Fifteenth
+ *   session, sweeps").
  * "the kept passes wrote none of Δ's bytes" sees only the bytes whose value they changed: a byte
  * a pass overwrites with the value it already held (heat_racks' per-run peaks, d->vsource) is
  * not seen, and a row that differs there would keep its own value where a real run overwrites
@@ -107,13 +130,14 @@ typedef struct PhysBuild {
 	int *chosen;          /* each open choice's option (Decision.chosen_index) */
 	int nchosen;
 	unsigned long stamp;  /* last used: the oldest goes first */
+	int cls;              /* the row's class (row_class), -1 when the rows are not known */
 } PhysBuild;
 
 static PhysBuild phys[PHYS_KEPT];
 static int nphys;
 static unsigned long phys_clock;
 static PhysBuild phys_next; /* the state before wire of the row whose passes run now */
-static int phys_reused, phys_built; /* rows: for the tests (CLUSTERC_TEST_PHYSICAL) */
+static int phys_reused, phys_built, phys_kept; /* for the tests (CLUSTERC_TEST_PHYSICAL) */
 
 static void phys_free(PhysBuild *b)
 {
@@ -181,6 +205,123 @@ static bool phys_same_sets(const PhysBuild *b, const Program *p)
 			return false;
 	}
 	return true;
+}
+
+/* ---- which rows could take a row's build --------------------------------------------------
+ *
+ * A build is replayed only into a row of the same scenario and the same overrides but for the
+ * values of physical_free fields (phys_same_sets), which the worker knows of all its rows before
+ * the first (compare_physical_rows): rows alike in that way are a class. A build is kept only
+ * while a row of its class is left that the worker has not begun, and dropped once none is:
+ * a sweep whose points share nothing keeps nothing (a scale-100k sweep of 6 `row_pitch` points
+ * on one worker kept a copy of its 100,000-GPU arena for each row: 801 MiB at its peak, 582
+ * without, docs/performance.md, "Fifteenth session, sweeps"). Rows handed to other workers count as
+ * left (the worker does not know which it will be handed): keeping is conservative, and
+ * whether a build is kept never changes a row (each replay checks all of phys_replay). The
+ * classes come from the program of the worker's first row that reaches the hook: the parse, and
+ * so the declarations and objectives set_physical_free reads, is the same in every row (the
+ * overrides and scenarios rewrite values, not those). */
+static const PhysRow *rows;
+static int nrows, row_now = -1;
+static bool *row_begun;  /* by this worker */
+static int *row_class;   /* each row's class (phys_classify) */
+static int *class_left;  /* each class's rows the worker has not begun */
+
+void compare_physical_rows(const PhysRow *r, int n)
+{
+	rows = r, nrows = n;
+	row_begun = xmalloc(sizeof *row_begun * (size_t)(n + 1));
+	memset(row_begun, 0, sizeof *row_begun * (size_t)(n + 1));
+}
+
+void compare_physical_row(int i)
+{
+	row_now = i >= 0 && i < nrows ? i : -1;
+	if (row_now < 0 || row_begun[i])
+		return;
+	row_begun[i] = true;
+	if (row_class)
+		class_left[row_class[i]]--;
+}
+
+/* A row's class key: its scenario, and each override as written, or its path alone where its
+ * value is free (set_physical_free): equal keys, and phys_same_sets holds between the rows. */
+static void row_key(const Program *p, const PhysRow *r, Buf *key)
+{
+	buf_putc(key, r->scenario ? 's' : 'b');
+	if (r->scenario)
+		buf_put(key, r->scenario, strlen(r->scenario) + 1);
+	for (int i = 0; i < r->nsets; i++) {
+		const char *t = r->sets[i].text;
+		size_t n;
+		set_path(t, &n);
+		if (set_physical_free(p, t)) {
+			buf_putc(key, 'f');
+			buf_put(key, t, n);
+		} else {
+			buf_putc(key, 'w');
+			buf_puts(key, t);
+		}
+		buf_put(key, "", 1);
+	}
+}
+
+static const Buf *sort_keys; /* phys_classify's, for key_order */
+
+static bool keys_equal(const Buf *a, const Buf *b)
+{
+	return a->len == b->len && !memcmp(a->s, b->s, a->len);
+}
+
+static int key_order(const void *x, const void *y)
+{
+	int i = *(const int *)x, j = *(const int *)y;
+	const Buf *a = &sort_keys[i], *b = &sort_keys[j];
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	int c = memcmp(a->s, b->s, a->len);
+	return c ? c : (i > j) - (i < j);
+}
+
+/* The rows' classes: their keys sorted, equal keys one class (n log n: sweeps of thousands). */
+static void phys_classify(const Program *p)
+{
+	Buf *keys = xmalloc(sizeof *keys * (size_t)(nrows + 1));
+	int *order = xmalloc(sizeof *order * (size_t)(nrows + 1));
+	for (int i = 0; i < nrows; i++) {
+		keys[i] = (Buf){0};
+		row_key(p, &rows[i], &keys[i]);
+		order[i] = i;
+	}
+	sort_keys = keys;
+	qsort(order, (size_t)nrows, sizeof *order, key_order);
+	row_class = xmalloc(sizeof *row_class * (size_t)(nrows + 1));
+	class_left = xmalloc(sizeof *class_left * (size_t)(nrows + 1));
+	int cls = -1;
+	for (int k = 0; k < nrows; k++) {
+		if (k == 0 || !keys_equal(&keys[order[k - 1]], &keys[order[k]]))
+			class_left[++cls] = 0;
+		row_class[order[k]] = cls;
+		class_left[cls] += !row_begun[order[k]];
+	}
+	for (int i = 0; i < nrows; i++)
+		buf_free(&keys[i]);
+	free(keys);
+	free(order);
+}
+
+/* Drops the kept builds no row left can take, but the current row (of class cls). */
+static void phys_drop_spent(int cls)
+{
+	for (int i = 0; i < nphys;) {
+		if (phys[i].cls >= 0 && phys[i].cls != cls && class_left[phys[i].cls] == 0) {
+			phys_free(&phys[i]);
+			phys[i] = phys[--nphys];
+			phys[nphys] = (PhysBuild){0};
+		} else {
+			i++;
+		}
+	}
 }
 
 typedef struct PhysCheck {
@@ -308,6 +449,11 @@ bool compare_physical_kept(Design *d, bool after)
 	Ctx *c = d->c;
 	Program *p = d->p;
 	if (!after) {
+		if (rows && !row_class)
+			phys_classify(p);
+		int cls = row_class && row_now >= 0 ? row_class[row_now] : -1;
+		if (row_class)
+			phys_drop_spent(cls);
 		for (int i = 0; i < nphys; i++)
 			if (phys_replay(&phys[i], d)) {
 				phys_reused++;
@@ -315,6 +461,9 @@ bool compare_physical_kept(Design *d, bool after)
 			}
 		phys_built++;
 		phys_free(&phys_next);
+		if (cls >= 0 && class_left[cls] == 0)
+			return false; /* no row left could take it: not kept */
+		phys_next.cls = cls;
 		phys_next.pre = arena_mark(c->arena);
 		memcpy(&phys_next.d_pre, d, sizeof *d); /* as bytes, padding too */
 		memcpy(&phys_next.p_pre, p, sizeof *p);
@@ -358,11 +507,12 @@ bool compare_physical_kept(Design *d, bool after)
 	}
 	phys[slot] = phys_next;
 	phys_next = (PhysBuild){0};
+	phys_kept++;
 	return false;
 }
 
 void compare_physical_report(FILE *f)
 {
-	fprintf(f, "clusterc: a worker: physical passes run %d, replayed %d\n", phys_built,
-		phys_reused);
+	fprintf(f, "clusterc: a worker: physical passes run %d, replayed %d, kept %d\n", phys_built,
+		phys_reused, phys_kept);
 }

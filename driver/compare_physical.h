@@ -11,7 +11,19 @@
  * earlier row's physical build into d, which then skips the passes. Only with the parse kept at
  * fixed addresses (cmd_compare.c's load_kept). */
 bool compare_physical_kept(Design *d, bool after);
-/* How many rows ran the physical passes and how many had them replayed, one line (tests). */
+/* The worker's rows, before its first (the tables stay the caller's): which of them could take
+ * which row's physical build is known from their scenarios and overrides alone (the same but
+ * for the values of physical_free fields), so a build no row left could take is not kept. */
+typedef struct PhysRow {
+	const char *scenario;
+	const CliOverride *sets;
+	int nsets;
+} PhysRow;
+void compare_physical_rows(const PhysRow *rows, int n);
+/* The worker begins row i of those (the next pipeline_build's). */
+void compare_physical_row(int i);
+/* How many rows ran the physical passes, how many had them replayed and how many builds were
+ * kept, one line (tests). */
 void compare_physical_report(FILE *f);
 
 #endif

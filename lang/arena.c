@@ -10,7 +10,13 @@
  * Pass-through mode gives every allocation its own calloc() and remembers it, so AddressSanitizer
  * and valgrind see each block's bounds and report overruns between neighbours. It is on when the
  * environment says CLUSTERC_ARENA=malloc or the build defines CLUSTERC_ARENA_PASSTHROUGH (the
- * sanitizer build does).
+ * sanitizer build does) and the environment does not say CLUSTERC_ARENA=chunks. Chunks under
+ * AddressSanitizer (CLUSTERC_ARENA=chunks in the sanitizer build: what a compare worker's replay
+ * of a physical build needs, arena_delta, tests/compare_replay.sh) keep the memory not handed out
+ * poisoned: a chunk's free space, and every byte of a chunk no arena holds (kept for reuse,
+ * arena_keep_chunks), so a read or write past the last allocation, or through a pointer into a
+ * freed arena, is reported. An overrun from one allocation into the next is not (they touch, as
+ * in the release build, up to the 16-byte rounding).
  *
  * Also here: the x* wrappers that end the program with exit code 70 when memory runs out (there
  * is nothing sensible a compiler can do then), PtrVec and Buf.
@@ -25,6 +31,21 @@
 #include <unistd.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_ASAN 1
+#endif
+#endif
+#ifdef ARENA_ASAN
+#include <sanitizer/asan_interface.h>
+#define POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define POISON(p, n) ((void)(p), (void)(n))
+#define UNPOISON(p, n) ((void)(p), (void)(n))
 #endif
 
 enum {
@@ -54,6 +75,13 @@ struct Arena {
 	size_t *sizes;      /* ... and its size (arena_mark copies them) */
 	size_t nblocks, capblocks;
 };
+
+/* Under AddressSanitizer: the first `used` bytes of ch->mem addressable, the rest not. */
+static void chunk_poison(Chunk *ch, size_t used)
+{
+	UNPOISON(ch->mem, used);
+	POISON(ch->mem + used, ch->size - used);
+}
 
 void die_invariant(const char *file, int line, const char *what)
 {
@@ -95,10 +123,10 @@ Arena *arena_new(void)
 {
 	Arena *a = xmalloc(sizeof *a);
 	memset(a, 0, sizeof *a);
-#ifdef CLUSTERC_ARENA_PASSTHROUGH
-	a->passthrough = true;
-#else
 	const char *mode = getenv("CLUSTERC_ARENA");
+#ifdef CLUSTERC_ARENA_PASSTHROUGH
+	a->passthrough = !mode || strcmp(mode, "chunks") != 0;
+#else
 	a->passthrough = mode && strcmp(mode, "malloc") == 0;
 #endif
 	return a;
@@ -144,13 +172,16 @@ static void chunk_release(Chunk *ch)
 	bool kept_it = false;
 	if (keep_chunks) {
 		pthread_mutex_lock(&keep_mu);
+		/* poisoned before another thread can take it (chunk_new unpoisons it) */
 		if (ch->mapped == CHUNK_BYTES && nkept < KEEP_CHUNKS) {
+			POISON(ch->mem, ch->size); /* no arena's: any access is a stale pointer's */
 			ch->next = kept;
 			kept = ch;
 			nkept++;
 			kept_it = true;
 		} else if (ch->mapped != CHUNK_BYTES && ch->size > BIG_REQUEST &&
 			   kept_big_bytes + chunk_bytes(ch) <= KEEP_BIG_BYTES) {
+			POISON(ch->mem, ch->size);
 			ch->next = kept_big;
 			kept_big = ch;
 			kept_big_bytes += chunk_bytes(ch);
@@ -158,9 +189,10 @@ static void chunk_release(Chunk *ch)
 		}
 		pthread_mutex_unlock(&keep_mu);
 	}
-	if (kept_it) {
+	if (kept_it)
 		return;
-	} else if (ch->mapped) {
+	UNPOISON(ch->mem, ch->size); /* the address may be handed out again, by anyone */
+	if (ch->mapped) {
 		munmap(ch, ch->mapped);
 	} else {
 		free(ch);
@@ -214,6 +246,7 @@ static Chunk *chunk_new(size_t size)
 	}
 	pthread_mutex_unlock(&keep_mu);
 	if (ch) {
+		UNPOISON(ch->mem, ch->size);
 		memset(ch->mem, 0, ch->dirty < ch->size ? ch->dirty : ch->size);
 		ch->next = NULL;
 		ch->dirty = 0;
@@ -303,6 +336,7 @@ void *arena_alloc(Arena *a, size_t n)
 		/* A dedicated chunk goes behind the current one, which keeps its free space. */
 		Chunk *ch = chunk_new(rounded);
 		ch->dirty = rounded; /* all that is ever written of it */
+		chunk_poison(ch, rounded);
 		if (a->chunks) {
 			ch->next = a->chunks->next;
 			a->chunks->next = ch;
@@ -320,9 +354,11 @@ void *arena_alloc(Arena *a, size_t n)
 		a->chunks = ch;
 		a->cur = ch->mem;
 		a->end = ch->mem + ch->size;
+		chunk_poison(ch, 0);
 	}
 	void *p = a->cur;
 	a->cur += rounded;
+	UNPOISON(p, rounded);
 	return p;
 }
 
@@ -347,6 +383,7 @@ char *arena_vprintf(Arena *a, const char *fmt, va_list ap)
 {
 	if (!a->passthrough && a->cur && a->end > a->cur) {
 		size_t room = (size_t)(a->end - a->cur);
+		UNPOISON(a->cur, room); /* printed into, then poisoned again past what it took */
 		va_list ap1;
 		va_copy(ap1, ap);
 		int n = vsnprintf((char *)a->cur, room, fmt, ap1);
@@ -356,9 +393,11 @@ char *arena_vprintf(Arena *a, const char *fmt, va_list ap)
 			char *p = (char *)a->cur;
 			a->cur += rounded;
 			a->bytes += rounded;
+			POISON(a->cur, room - rounded);
 			return p;
 		}
 		memset(a->cur, 0, n < 0 ? room : ((size_t)n + 1 < room ? (size_t)n + 1 : room));
+		POISON(a->cur, room);
 	}
 	va_list ap2;
 	va_copy(ap2, ap);
@@ -479,6 +518,7 @@ void arena_rewind(Arena *a, const ArenaMark *m)
 		total += m->used[i];
 		ch->next = i + 1 < m->n ? m->chunks[i + 1] : NULL;
 		ch->dirty = m->used[i];
+		chunk_poison(ch, m->used[i]);
 	}
 	a->chunks = m->n ? m->chunks[0] : NULL;
 	a->cur = a->chunks ? a->chunks->mem + m->cur : NULL;
@@ -781,11 +821,14 @@ bool arena_delta_apply(Arena *a, const ArenaDelta *dl)
 		const DeltaChunk *c = &dl->chunks[i];
 		Chunk *ch = c->ch;
 		if (c->added) {
+			UNPOISON(ch->mem, ch->size); /* kept for reuse: poisoned (chunk_release) */
 			/* a kept chunk is zero beyond what was written of it (chunk_new's contract) */
 			if (ch->dirty > c->dirty)
 				memset(ch->mem + c->dirty, 0, ch->dirty - c->dirty);
 			memcpy(ch->mem, dl->bytes + c->off, c->dirty);
 		}
+		/* what the span handed out of it addressable (the runs below write there) */
+		chunk_poison(ch, i == 0 ? dl->cur : c->dirty);
 		ch->dirty = c->dirty;
 		ch->next = i + 1 < dl->nchunks ? dl->chunks[i + 1].ch : NULL;
 	}

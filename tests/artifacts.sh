@@ -119,6 +119,7 @@ grep -q "^switch 0 compute-.* model QM9700 fabric compute tier leaf .* at std/ne
 grep -q "^stage  *ms  *arena MiB  *peak MiB$" "$tmp/t.txt" && grep -q "^elaborate  *[0-9.]*  *[0-9.]*  *[0-9.]*$" "$tmp/t.txt" &&
 	grep -q "^peak RSS" "$tmp/t.txt" || err "--timings table: time, arena and peak memory per stage"
 grep -q "^emit: cabling.csv  *[0-9.]* ms$" "$tmp/t.txt" || err "--timings: emit's split per artifact"
+grep -q "^emit: (ends' table)  *[0-9.]* ms$" "$tmp/t.txt" || err "--timings: the cable ends' table's time"
 grep -q "^cpu: before emit user [0-9.]* ms, system [0-9.]* ms; emit user [0-9.]* ms, system [0-9.]* ms$" "$tmp/t.txt" ||
 	err "--timings: the CPU before emit and emit's user and system time"
 "$clusterc" build -q --timings examples/wanka.cluster -o "$tmp/tw" 2>"$tmp/tw.txt" || err "--timings wanka"

@@ -22,7 +22,7 @@ svg = xml.dom.minidom.parse(sys.argv[2]).documentElement
 assert svg.tagName == "svg" and svg.getElementsByTagName("circle"), "bench.svg: no points"
 PY
 [ $? -eq 0 ] || { echo "FAIL: bench.csv or bench.svg"; exit 1; }
-grep -Eq '^sweep: .* 11 points on 2 jobs: .* points/s \(CPU [0-9.]+ s, [0-9.]+ ms a point\)$' "$tmp/log" ||
+grep -Eq '^sweep: .* 11 points on 2 jobs: .* points/s \(CPU [0-9.]+ s, [0-9.]+ ms a point\); peak RSS [0-9]+ MiB$' "$tmp/log" ||
 	{ cat "$tmp/log"; echo "FAIL: no sweep line (compare --sweep points/s)"; exit 1; }
 # The floor's lines (docs/performance.md): nettle's SHA-256 always; the build's CPU split from
 # --timings' cpu: line; the bar against each floor (libcrypto's too when libssl-dev is there).

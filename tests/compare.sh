@@ -226,11 +226,14 @@ rows_match_builds memo tests/compare/memo.cluster "$tmp/memo" 9
 # flagship over power budgets (which no physical pass reads; 18 MW decides other racks) and two
 # electricity prices (which its objective weighs the cables' watts by: read) builds 5 of 7 and
 # replays 2. Each of those files as without sharing, each row of the first as its own build's.
+# A build is kept only while a row is left that could take it (its scenario and overrides alike
+# but for those two fields' values): 2 in each (the base's and the last ones' are not), and
+# none in a sweep of three floors, which share nothing.
 CLUSTERC_TEST_PHYSICAL=1 "$clusterc" compare -q tests/compare/physical.cluster \
 	--sweep tests/compare/physical-sweep.yaml --jobs 1 -o "$tmp/phys" 2>"$tmp/phys.err" ||
 	err "compare physical.cluster: exit $?"
-grep -qx "clusterc: a worker: physical passes run 3, replayed 4" "$tmp/phys.err" ||
-	err "physical.cluster: not 3 physical builds and 4 replays: $(cat "$tmp/phys.err")"
+grep -qx "clusterc: a worker: physical passes run 3, replayed 4, kept 2" "$tmp/phys.err" ||
+	err "physical.cluster: not 3 physical builds, 4 replays, 2 kept: $(cat "$tmp/phys.err")"
 CLUSTERC_NO_SHARE=1 "$clusterc" compare -q tests/compare/physical.cluster \
 	--sweep tests/compare/physical-sweep.yaml --jobs 1 -o "$tmp/phys-alone" 2>/dev/null ||
 	err "compare physical.cluster without sharing: exit $?"
@@ -238,11 +241,21 @@ printf 'grid:\n  hall_b.electricity: [0.35 CNY/kWh, 0.90 CNY/kWh]\n  hall_b.powe
 	>"$tmp/budgets.yaml"
 CLUSTERC_TEST_PHYSICAL=1 "$clusterc" compare -q examples/wanka.cluster --sweep "$tmp/budgets.yaml" \
 	--jobs 1 -o "$tmp/budgets" 2>"$tmp/budgets.err" || err "compare wanka over budgets: exit $?"
-grep -qx "clusterc: a worker: physical passes run 5, replayed 2" "$tmp/budgets.err" ||
-	err "wanka over budgets: not 5 physical builds and 2 replays: $(cat "$tmp/budgets.err")"
+grep -qx "clusterc: a worker: physical passes run 5, replayed 2, kept 2" "$tmp/budgets.err" ||
+	err "wanka over budgets: not 5 physical builds, 2 replays, 2 kept: $(cat "$tmp/budgets.err")"
 CLUSTERC_NO_SHARE=1 "$clusterc" compare -q examples/wanka.cluster --sweep "$tmp/budgets.yaml" \
 	--jobs 1 -o "$tmp/budgets-alone" 2>/dev/null || err "compare wanka over budgets without sharing: exit $?"
+printf 'grid:\n  hall.floor: ["%s", "%s", "%s"]\n' "grid(rows = 6, racks_per_row = 10, tray_height = 1.5 m)" \
+	"grid(rows = 6, racks_per_row = 10, tray_height = 2 m)" "grid(rows = 7, racks_per_row = 10)" \
+	>"$tmp/floors.yaml"
+CLUSTERC_TEST_PHYSICAL=1 "$clusterc" compare -q tests/compare/physical.cluster --sweep "$tmp/floors.yaml" \
+	--jobs 1 -o "$tmp/floors" 2>"$tmp/floors.err" || err "compare physical.cluster over floors: exit $?"
+grep -qx "clusterc: a worker: physical passes run 4, replayed 0, kept 0" "$tmp/floors.err" ||
+	err "physical.cluster over floors: not 4 physical builds, none kept: $(cat "$tmp/floors.err")"
+CLUSTERC_NO_SHARE=1 "$clusterc" compare -q tests/compare/physical.cluster --sweep "$tmp/floors.yaml" \
+	--jobs 1 -o "$tmp/floors-alone" 2>/dev/null || err "compare over floors without sharing: exit $?"
 for f in comparison.csv comparison.json comparison.md report.html; do
+	cmp -s "$tmp/floors/$f" "$tmp/floors-alone/$f" || err "floor sweep: $f differs without sharing"
 	cmp -s "$tmp/phys/$f" "$tmp/phys-alone/$f" || err "physical sweep: $f differs without sharing"
 	cmp -s "$tmp/budgets/$f" "$tmp/budgets-alone/$f" || err "budget sweep: $f differs without sharing"
 done

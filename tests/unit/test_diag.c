@@ -7,6 +7,16 @@
 #include "lang.h"
 
 #include <CUnit/CUnit.h>
+#if defined(__SANITIZE_ADDRESS__)
+#define UNIT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNIT_ASAN 1
+#endif
+#endif
+#ifdef UNIT_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -709,6 +719,38 @@ static void test_arena_delta(void)
 	arena_keep_chunks(false);
 }
 
+/* The same on the arena's chunks in every build (CLUSTERC_ARENA=chunks: the sanitizer build's
+ * arena is otherwise in pass-through mode, where nothing is replayed); under AddressSanitizer,
+ * what the arena does not hand out is poisoned: a chunk's free space past the last allocation,
+ * after a string printed in place too, and a chunk kept for reuse once its arena is freed. */
+static void test_arena_delta_chunks(void)
+{
+	const char *was = getenv("CLUSTERC_ARENA");
+	char *saved = was ? strdup(was) : NULL;
+	setenv("CLUSTERC_ARENA", "chunks", 1);
+	test_arena_delta();
+	Arena *a = arena_new();
+	char *p = arena_alloc(a, 40);
+	char *s = arena_printf(a, "%s", "printed in place");
+	CU_ASSERT_PTR_EQUAL(s, p + 48); /* 40 rounded to 16 bytes, then the string where it stood */
+#ifdef UNIT_ASAN
+	CU_ASSERT_FALSE(__asan_address_is_poisoned(p + 47));
+	CU_ASSERT_FALSE(__asan_address_is_poisoned(s + 31));
+	CU_ASSERT_TRUE(__asan_address_is_poisoned(s + 32));
+	arena_keep_chunks(true);
+	arena_free(a);
+	arena_keep_chunks(false);
+	CU_ASSERT_TRUE(__asan_address_is_poisoned(p));
+#else
+	arena_free(a);
+#endif
+	if (saved)
+		setenv("CLUSTERC_ARENA", saved, 1);
+	else
+		unsetenv("CLUSTERC_ARENA");
+	free(saved);
+}
+
 void suite_diag(void); /* called by the unit test runner */
 
 void suite_diag(void)
@@ -729,4 +771,5 @@ void suite_diag(void)
 	CU_add_test(s, "arena and interner", test_arena_intern);
 	CU_add_test(s, "compilation marked and rewound", test_ctx_mark);
 	CU_add_test(s, "arena delta replayed", test_arena_delta);
+	CU_add_test(s, "arena delta replayed on chunks, poisoned under ASan", test_arena_delta_chunks);
 }
