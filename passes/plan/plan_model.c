@@ -583,6 +583,14 @@ static void stage_params(const PlanModel *m, const PlanConfig *c, double *sd, do
 	}
 }
 
+/* DualPipe's rank pairs' parameters from stage_params' (plan_dualpipe_params). */
+static void pair_params(const PlanConfig *c, const double sd[3], const double se[3],
+			double end[2], double mid[2])
+{
+	end[0] = sd[0] + sd[1], end[1] = se[0] + se[1];
+	mid[0] = c->pp > 2 ? 2 * sd[2] : 0, mid[1] = c->pp > 2 ? 2 * se[2] : 0;
+}
+
 /* The parameters one GPU holds on the pipeline stage that holds most: the first (its layers
  * and the embedding) or the last (its layers and the output layer: a copy of the embedding
  * when tied, Megatron-LM keeping both in step by an all-reduce), both on one GPU without a
@@ -602,12 +610,21 @@ void plan_stage_params(const PlanModel *m, const PlanConfig *c, double *dense, d
 	 * first and the last stage, the others two middle stages; the larger pair here
 	 * (plan_dualpipe_memory weighs each pair with its own activations). */
 	if (c->dualpipe && c->pp > 1) {
-		best_d = sd[0] + sd[1], best_e = se[0] + se[1];
-		if (c->pp > 2 && 2 * (sd[2] + se[2]) > best_d + best_e)
-			best_d = 2 * sd[2], best_e = 2 * se[2];
+		double end[2], mid[2];
+		pair_params(c, sd, se, end, mid);
+		best_d = end[0], best_e = end[1];
+		if (c->pp > 2 && mid[0] + mid[1] > best_d + best_e)
+			best_d = mid[0], best_e = mid[1];
 	}
 	*dense = best_d;
 	*expert = best_e;
+}
+
+void plan_dualpipe_params(const PlanModel *m, const PlanConfig *c, double end[2], double mid[2])
+{
+	double sd[3], se[3];
+	stage_params(m, c, sd, se);
+	pair_params(c, sd, se, end, mid);
 }
 
 /* DualPipe's memory per GPU (bytes): the larger of an end rank's, the first and the last
@@ -618,19 +635,16 @@ void plan_stage_params(const PlanModel *m, const PlanConfig *c, double *dense, d
 double plan_dualpipe_memory(const PlanModel *m, const PlanConfig *c, const PlanLayer *l,
 			    PlanCost *o)
 {
-	double sd[3], se[3], first, mid, last, w, g;
-	stage_params(m, c, sd, se);
-	stage_layers(m, c, &first, &mid, &last);
-	double rc = c->recompute == RC_FULL ? l->work : l->rc_work, held = c->pp + 1;
-	double st = plan_state_memory(m, c, sd[0] + sd[1], se[0] + se[1], l->fp8_cache, &w, &g);
-	double act = l->act * held * (first + last) / 2 + l->out_mem + rc;
-	if (c->pp > 2) {
-		double w2, g2;
-		double st2 = plan_state_memory(m, c, 2 * sd[2], 2 * se[2], l->fp8_cache, &w2, &g2);
-		double act2 = l->act * held * mid + rc;
-		if (st2 + act2 > st + act)
-			st = st2, act = act2, w = w2, g = g2;
-	}
+	double end[2], mid[2], w, g, w2 = 0, g2 = 0;
+	plan_dualpipe_params(m, c, end, mid);
+	double st = plan_state_memory(m, c, end[0], end[1], l->fp8_cache, &w, &g);
+	double st2 = c->pp > 2 ? plan_state_memory(m, c, mid[0], mid[1], l->fp8_cache, &w2, &g2) : 0;
+	bool middle;
+	/* plan_inflight_layers' DualPipe count takes no micro-batch count */
+	double act = plan_dualpipe_act(c, l, st, st2, plan_inflight_layers(m, c, 0),
+				       plan_last_inflight_layers(m, c, 0), &middle);
+	if (middle)
+		st = st2, w = w2, g = g2;
 	if (o) {
 		o->mem_states = st, o->mem_weights = w, o->mem_grads = g;
 		o->mem_optim = st - w - g;

@@ -338,8 +338,10 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 					.offload = sp->offload > 0 ? sp->offload : 0,
 					.rc_modules = sp->rc_modules, .rc_layers = sp->rc_layers,
 					.rc_uniform = sp->rc_uniform};
-			double dense, expert;
+			double dense, expert, dp_end[2], dp_mid[2];
 			plan_stage_params(m, &c, &dense, &expert);
+			if (dual) /* its rank pairs' parameters, the same for every plan of the split */
+				plan_dualpipe_params(m, &c, dp_end, dp_mid);
 			/* The layers of the stage plan_time runs at (at least): a lower bound on a
 			 * step, with the layer's compute. */
 			double mid = plan_mid_layers(m, &c);
@@ -359,14 +361,22 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 				c.dp = dp;
 				c.gpus = (int)gpus;
 				/* The stage's state memory by sharding (o below), the same for every
-				 * micro-batch, interleaving and recomputation. */
-				double states[4];
+				 * micro-batch, interleaving and recomputation; under DualPipe each rank
+				 * pair's (plan_dualpipe_memory). */
+				double states[4], st_end[4], st_mid[4];
 				for (int o = 0; o < 4; o++) {
 					double w, g;
 					c.dopt = o == 1 || o == 3;
 					c.fsdp = o == 2;
 					c.zero2 = o == 3;
 					states[o] = plan_state_memory(m, &c, dense, expert, hw->fp8_cache, &w, &g);
+					if (dual) {
+						st_end[o] = plan_state_memory(m, &c, dp_end[0], dp_end[1],
+									      hw->fp8_cache, &w, &g);
+						st_mid[o] = pp > 2 ? plan_state_memory(m, &c, dp_mid[0], dp_mid[1],
+										       hw->fp8_cache, &w, &g)
+								   : 0;
+					}
 				}
 				int local = B / dp;
 				for (int i_b = 0; i_b < cd.nmicro; i_b++) {
@@ -453,10 +463,11 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 								mems[o] = states[o] + act_mem;
 							if (dual)
 								for (int o = 0; o < 4; o++) {
-									c.dopt = o == 1 || o == 3;
-									c.fsdp = o == 2;
-									c.zero2 = o == 3;
-									mems[o] = plan_dualpipe_memory(m, &c, pl, NULL);
+									bool mid_rank;
+									double a = plan_dualpipe_act(&c, pl, st_end[o], st_mid[o],
+												     inflight, inflight_last,
+												     &mid_rank);
+									mems[o] = (mid_rank ? st_mid[o] : st_end[o]) + a;
 								}
 							for (int o = 0; o < 4; o++) {
 								if (o < 2 && (!(sp->dopt & (1u << o)) ||
