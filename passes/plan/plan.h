@@ -98,9 +98,9 @@ void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanL
 void plan_layer_blend(const PlanLayer *none, const PlanLayer *full, double f, PlanLayer *out);
 /* Full recomputation of a fixed count c->rc_layers (the workload's recompute_layers): block's
  * blend of none and full, or uniform's groups (c->rc_uniform), from the layer costs without
- * recomputation and with every layer recomputed one by one; and whether Megatron-Core takes that
- * count at c's stages. */
-void plan_layer_rc_layers(const PlanModel *m, const PlanConfig *c, const PlanLayer *none,
+ * recomputation and with every layer recomputed one by one, chunk the largest virtual stage's
+ * layers (plan_chunk_layers); and whether Megatron-Core takes that count at c's stages. */
+void plan_layer_rc_layers(const PlanConfig *c, double chunk, const PlanLayer *none,
 			  const PlanLayer *full, PlanLayer *out);
 bool plan_rc_layers_ok(const PlanModel *m, const PlanConfig *c);
 /* Layers of one virtual stage of the middle stages (the chunk block recomputation counts in). */

@@ -1533,10 +1533,10 @@ void plan_layer_blend(const PlanLayer *none, const PlanLayer *full, double f, Pl
  * keeping only the group's input, and recomputes the whole group's forward before its backward):
  * every layer's forward repeated, as full recomputation's; one layer input kept a group, 1/k of
  * a layer's; and the k layers' activations together while the group's backward runs. */
-void plan_layer_rc_layers(const PlanModel *m, const PlanConfig *c, const PlanLayer *none,
+void plan_layer_rc_layers(const PlanConfig *c, double n, const PlanLayer *none,
 			  const PlanLayer *full, PlanLayer *out)
 {
-	double k = c->rc_layers, n = plan_chunk_layers(m, c);
+	double k = c->rc_layers;
 	if (c->rc_uniform) {
 		*out = *full;
 		out->act = full->act / k;
@@ -1574,15 +1574,16 @@ bool plan_rc_layers_ok(const PlanModel *m, const PlanConfig *c)
 /* Per-layer costs, averaged over the dense and MoE layers by their counts. */
 void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanLayer *out)
 {
-	if (c->recompute == RC_FULL && c->rc_layers > 0 &&
-	    (c->rc_uniform ? c->rc_layers > 1 : c->rc_layers < plan_chunk_layers(m, c))) {
+	bool fixed = c->recompute == RC_FULL && c->rc_layers > 0;
+	double chunk = fixed ? plan_chunk_layers(m, c) : 0;
+	if (fixed && (c->rc_uniform ? c->rc_layers > 1 : c->rc_layers < chunk)) {
 		PlanConfig one = *c;
 		PlanLayer none, full;
 		one.rc_layers = 0, one.rc_uniform = false;
 		plan_layer(m, hw, &one, &full);
 		one.recompute = RC_NONE;
 		plan_layer(m, hw, &one, &none);
-		plan_layer_rc_layers(m, c, &none, &full, out);
+		plan_layer_rc_layers(c, chunk, &none, &full, out);
 		return;
 	}
 	double nd = n_dense(m), nm = m->layers - nd;

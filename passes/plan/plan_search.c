@@ -298,6 +298,10 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 	size_t nl = (size_t)cd.nmicro * RC_COUNT * 2;
 	PlanLayer *layers = xmalloc(sizeof(PlanLayer) * (nl ? nl : 1));
 	bool *have = xmalloc(nl ? nl : 1);
+	/* With a fixed recompute_layers, by interleaving (i_v), per split: whether Megatron-Core
+	 * takes the count (plan_rc_layers_ok) and the largest virtual stage's layers. */
+	bool *rc_ok = xmalloc(cd.nv ? (size_t)cd.nv : 1);
+	double *rc_chunk = xmalloc(sizeof(double) * (cd.nv ? (size_t)cd.nv : 1));
 	Top tops[PLAN_ALTERNATIVES + 1];
 	int ntops = 0;
 	double least = INFINITY;
@@ -342,6 +346,12 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 			plan_stage_params(m, &c, &dense, &expert);
 			if (dual) /* its rank pairs' parameters, the same for every plan of the split */
 				plan_dualpipe_params(m, &c, dp_end, dp_mid);
+			for (int i_v = 0; fixed_rc && i_v < cd.nv; i_v++) {
+				PlanConfig t = c;
+				t.v = cd.v[i_v], t.recompute = RC_FULL;
+				rc_ok[i_v] = plan_rc_layers_ok(m, &t);
+				rc_chunk[i_v] = plan_chunk_layers(m, &t);
+			}
 			/* The layers of the stage plan_time runs at (at least): a lower bound on a
 			 * step, with the layer's compute. */
 			double mid = plan_mid_layers(m, &c);
@@ -429,7 +439,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 							const PlanLayer *pl = &layers[li];
 							PlanLayer fixed;
 							if (fixed_rc && c.recompute == RC_FULL) {
-								if (!plan_rc_layers_ok(m, &c))
+								if (!rc_ok[i_v])
 									continue;
 								size_t ni = li - (size_t)(RC_FULL - RC_NONE) * 2;
 								if (!have[ni]) {
@@ -439,8 +449,8 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 									plan_layer(m, hw, &cn, &layers[ni]);
 									have[ni] = true;
 								}
-								plan_layer_rc_layers(m, &c, &layers[ni], &layers[li],
-										     &fixed);
+								plan_layer_rc_layers(&c, rc_chunk[i_v], &layers[ni],
+										     &layers[li], &fixed);
 								pl = &fixed;
 							}
 							/* No CP exchange the plan allows works (a2a alone, heads
@@ -548,6 +558,8 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 	}
 	free(layers);
 	free(have);
+	free(rc_ok);
+	free(rc_chunk);
 	cands_free(&cd);
 	out->ms = now_ms() - t0;
 }
