@@ -569,16 +569,39 @@ static const char *rc_layers_conflict(const Decl *w, const PlanModel *m, const P
 			    at_pp, even ? "" : ", the first and last stages' included");
 }
 
+/* The workload's settings the build rejects before any search, in the order plan_workloads
+ * reports them: the dispatcher (hybrid_ep_conflict), DualPipe (dualpipe_conflict) and the
+ * recomputation's modules and layers (rc_modules_conflict, rc_layers_conflict). */
+typedef enum { WC_NONE, WC_HYBRID_EP, WC_DUALPIPE, WC_RC_MODULES, WC_RC_LAYERS } WorkloadConflict;
+
+/* The first conflict of workload w (its space sp, model m): the reason into *why and the place
+ * at fault into *at. */
+static WorkloadConflict workload_conflict(Design *d, const Decl *w, const PlanModel *m,
+					  const PlanSpace *sp, const char **why, Loc *at)
+{
+	FieldId bad;
+	if ((*why = hybrid_ep_conflict(w, sp, &bad))) {
+		*at = field_loc(w, bad);
+		return WC_HYBRID_EP;
+	}
+	if ((*why = dualpipe_conflict(d, w, sp, &bad))) {
+		*at = field_loc(w, bad);
+		return WC_DUALPIPE;
+	}
+	if ((*why = rc_modules_conflict(w, m, sp, at)))
+		return WC_RC_MODULES;
+	if ((*why = rc_layers_conflict(w, m, sp, d->p->c->arena, at)))
+		return WC_RC_LAYERS;
+	return WC_NONE;
+}
+
 /* The memoised search of workload w on the design in force (m, hw: its inputs). No plan where
- * the build would reject the workload's dispatcher (hybrid_ep_conflict), as plan_workloads does. */
+ * the build rejects the workload (workload_conflict), as plan_workloads does; the conflicts are
+ * looked for once, when the entry is made. */
 static const PlanMemoEntry *memo_lookup(Design *d, const Decl *w, PlanModel *m, PlanHw *hw)
 {
 	PlanSpace sp;
-	FieldId at;
-	Loc rat;
-	bool ok = plan_inputs(d, w, m, hw, &sp) && !hybrid_ep_conflict(w, &sp, &at) &&
-		  !dualpipe_conflict(d, w, &sp, &at) && !rc_modules_conflict(w, m, &sp, &rat) &&
-		  !rc_layers_conflict(w, m, &sp, d->p->c->arena, &rat);
+	bool ok = plan_inputs(d, w, m, hw, &sp);
 	if (!d->plan_memo)
 		d->plan_memo = arena_alloc(d->p->c->arena, sizeof(PlanMemo));
 	PlanMemo *memo = d->plan_memo;
@@ -591,7 +614,9 @@ static const PlanMemoEntry *memo_lookup(Design *d, const Decl *w, PlanModel *m, 
 	if (!e->w) {
 		memo->n++;
 		*e = (PlanMemoEntry){.w = w, .hw = key};
-		if (ok) {
+		const char *why;
+		Loc at;
+		if (ok && workload_conflict(d, w, m, &sp, &why, &at) == WC_NONE) {
 			if (plan_search_shared(m, hw, &sp, &e->r)) {
 				d->opt.shared++;
 			} else {
@@ -949,33 +974,28 @@ int plan_workloads(Design *d)
 			}
 			continue;
 		}
-		FieldId bad;
-		const char *why = hybrid_ep_conflict(w, &wp->space, &bad);
-		if (why) {
-			design_violation(d, field_loc(w, bad), 1,
-					 field_loc(w, FLD_WORKLOAD_EP_DISPATCHER), "HybridEP chosen here",
+		const char *why;
+		Loc at;
+		switch (workload_conflict(d, w, &wp->model, &wp->space, &why, &at)) {
+		case WC_NONE:
+			break;
+		case WC_HYBRID_EP:
+			design_violation(d, at, 1, field_loc(w, FLD_WORKLOAD_EP_DISPATCHER),
+					 "HybridEP chosen here",
 					 "workload '%s' cannot dispatch on HybridEP: %s", w->name, why);
 			continue;
-		}
-		why = dualpipe_conflict(d, w, &wp->space, &bad);
-		if (why) {
-			design_violation(d, field_loc(w, bad), 1,
-					 field_loc(w, FLD_WORKLOAD_PIPELINE_SCHEDULE),
+		case WC_DUALPIPE:
+			design_violation(d, at, 1, field_loc(w, FLD_WORKLOAD_PIPELINE_SCHEDULE),
 					 "DualPipe chosen here", "workload '%s' cannot run DualPipe: %s",
 					 w->name, why);
 			continue;
-		}
-		Loc rat;
-		const char *rwhy = rc_modules_conflict(w, &wp->model, &wp->space, &rat);
-		if (rwhy) {
-			design_spec_error(d, rat, "workload '%s' cannot recompute these modules: %s",
-					  w->name, rwhy);
+		case WC_RC_MODULES:
+			design_spec_error(d, at, "workload '%s' cannot recompute these modules: %s",
+					  w->name, why);
 			continue;
-		}
-		rwhy = rc_layers_conflict(w, &wp->model, &wp->space, d->p->c->arena, &rat);
-		if (rwhy) {
-			design_spec_error(d, rat, "workload '%s' cannot recompute these layers: %s",
-					  w->name, rwhy);
+		case WC_RC_LAYERS:
+			design_spec_error(d, at, "workload '%s' cannot recompute these layers: %s",
+					  w->name, why);
 			continue;
 		}
 		plan_search_shared(&wp->model, &wp->hw, &wp->space, &wp->r);
