@@ -139,6 +139,12 @@ double plan_state_memory(const PlanModel *m, const PlanConfig *c, double dense, 
  * tensors after its forward and recomputes them at the start of that layer's backward, so
  * they exist again, for one layer at a time, while its backward runs. Inline: the search's
  * innermost loop calls it for every plan. */
+/* Whether c runs DualPipe (pipeline_schedule = dualpipe over a pipeline: the search makes no
+ * DualPipe plan at pp = 1, dualpipe_conflict refusing a workload that allows no even pp). */
+static inline bool plan_dualpipe(const PlanConfig *c)
+{
+	return c->dualpipe && c->pp > 1;
+}
 static inline double plan_rc_work(const PlanConfig *c, const PlanLayer *l)
 {
 	return c->recompute == RC_FULL ? l->work : l->rc_work;

@@ -148,7 +148,7 @@ static double expert_dp(const PlanConfig *c)
  * optimizer's shards and the gradient reduction over both; 1 otherwise. */
 static double copies(const PlanConfig *c)
 {
-	return c->dualpipe && c->pp > 1 ? 2 : 1;
+	return plan_dualpipe(c) ? 2 : 1;
 }
 
 /* Tokens a rank routes per micro-batch: T (the TP group's, gathered) or T/t folded. */
@@ -405,7 +405,7 @@ double plan_inflight_layers(const PlanModel *m, const PlanConfig *c, int microba
 	stage_layers(m, c, &first, &mid, &last);
 	/* DualPipe: PP + 1 micro-batches of a stage's activations (DeepSeek-AI 2024, Table 2),
 	 * a stage being the mean of the rank's two: a middle rank's two middle stages. */
-	if (c->dualpipe)
+	if (plan_dualpipe(c))
 		return (pp + 1) * (pp > 2 ? mid : (first + last) / 2);
 	double inflight = microbatches < pp ? microbatches : pp;
 	double extra = v > 1 ? 1 + (double)(pp - 1) / ((double)pp * v) : 1;
@@ -432,7 +432,7 @@ double plan_last_inflight_layers(const PlanModel *m, const PlanConfig *c, int mi
 	stage_layers(m, c, &first, &mid, &last);
 	/* DualPipe: the end ranks hold the first and the last stage (plan_stage_params), PP + 1
 	 * micro-batches of their mean (plan_inflight_layers), and the logits. */
-	if (c->dualpipe)
+	if (plan_dualpipe(c))
 		return (pp + 1) * (first + last) / 2;
 	double chunks = fmin((double)(v - 1) * pp + 1, (double)microbatches * v);
 	return last * chunks / v;
@@ -609,7 +609,7 @@ void plan_stage_params(const PlanModel *m, const PlanConfig *c, double *dense, d
 	 * parameters" (DeepSeek-AI 2024, §3.2.1; Table 2: parameters 2×): the end ranks the
 	 * first and the last stage, the others two middle stages; the larger pair here
 	 * (plan_dualpipe_memory weighs each pair with its own activations). */
-	if (c->dualpipe && c->pp > 1) {
+	if (plan_dualpipe(c)) {
 		double end[2], mid[2];
 		pair_params(c, sd, se, end, mid);
 		best_d = end[0], best_e = end[1];
@@ -1737,7 +1737,7 @@ double plan_state_memory(const PlanModel *m, const PlanConfig *c, double dense, 
 double plan_memory(const PlanModel *m, const PlanConfig *c, const PlanLayer *l, double dense,
 		   double expert, PlanCost *o)
 {
-	if (c->dualpipe && c->pp > 1)
+	if (plan_dualpipe(c))
 		return plan_dualpipe_memory(m, c, l, o);
 	int mb = c->batch / (c->dp * c->micro);
 	o->mem_states = plan_state_memory(m, c, dense, expert, l->fp8_cache, &o->mem_weights,
@@ -1827,9 +1827,9 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	/* DualPipe overlaps a forward and a backward chunk, the pipeline's sends of one under the
 	 * other's compute ("both all-to-all and PP communication can be fully hidden", DeepSeek-AI
 	 * 2024, §3.2.1): the same overlap as interleaving's. */
-	unsigned opp = (c->v > 1 || c->dualpipe) && c->pp > 1 ? c->overlap_pp : 1u;
+	unsigned opp = (c->v > 1 && c->pp > 1) || plan_dualpipe(c) ? c->overlap_pp : 1u;
 	double chunk = fmax(mid, first) / c->v * busy;
-	if (c->dualpipe && c->pp > 1) {
+	if (plan_dualpipe(c)) {
 		pp_t = exposed_paired(opp, pp_t, chunk, &o->overlap_pp);
 	} else {
 		o->overlap_pp = overlap_on(opp, pp_t, chunk);
@@ -1853,12 +1853,12 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	 * break: the dispatcher alltoall or flex, --bf16, no --moe-shared-expert-overlap, no MTP
 	 * layers, no CUDA graphs (write_args writes none of those). */
 	bool ep_ok = l->ep > 0 && c->ep > 1 &&
-		     (c->dualpipe || (c->recompute != RC_FULL &&
+		     (plan_dualpipe(c) || (c->recompute != RC_FULL &&
 				      !(plan_rc_modules(c) & (1u << RCM_MOE)) &&
 				      (c->pp == 1 || c->v > 1)));
 	unsigned oep = ep_ok ? c->overlap_ep : 1u;
 	double ep;
-	if (c->dualpipe && c->pp > 1) {
+	if (plan_dualpipe(c)) {
 		ep = exposed_paired(oep, l->ep, busy, &o->overlap_ep);
 	} else {
 		o->overlap_ep = overlap_on(oep, l->ep, busy);
@@ -1866,7 +1866,7 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	}
 	double per_layer = l->fwd + l->bwd + l->re + tp + l->cp + ep;
 	double stage = last, tail = l->out_time;
-	if (c->dualpipe && c->pp > 1) {
+	if (plan_dualpipe(c)) {
 		/* DualPipe: each rank runs half the micro-batches through each of its two stages
 		 * (plan_stage_params), so a micro-batch costs the mean of the two: the end ranks'
 		 * first and last with half the output layer, a middle rank's two middle ones. */
@@ -1938,7 +1938,7 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	o->amax_comm = mb * amax_t;
 	o->bubble_fraction = plan_bubble_fraction(c->pp, c->v, mb);
 	o->bubble = o->bubble_fraction * mb * per_mb;
-	if (c->dualpipe && c->pp > 1) {
+	if (plan_dualpipe(c)) {
 		/* DualPipe's bubble (DeepSeek-AI 2024, Table 2): (PP/2 − 1)(F&B + B − 3W), F&B a
 		 * forward and a backward chunk overlapped (a micro-batch's time, per_mb), B a
 		 * backward chunk (with its recomputation), W its weight gradients. */
