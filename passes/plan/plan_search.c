@@ -284,6 +284,13 @@ static void offload_fit(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	keep(tops, ntops, &t);
 }
 
+/* The search's cache of layer costs (plan_search's layers): the slot of micro-batch index i_b,
+ * recomputation rc and sequence parallelism s. */
+static size_t layer_index(int i_b, int rc, int s)
+{
+	return ((size_t)i_b * RC_COUNT + (size_t)rc) * 2 + (size_t)s;
+}
+
 void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, PlanResult *out)
 {
 	double t0 = now_ms();
@@ -420,7 +427,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 							if (!(sp->sp & (1u << s)) || (s && tp == 1 && (sp->sp & 1u)) ||
 							    (!s && tp > 1 && ep > 1))
 								continue;
-							size_t li = ((size_t)i_b * RC_COUNT + (size_t)rcs[i_rc]) * 2 + (size_t)s;
+							size_t li = layer_index(i_b, rcs[i_rc], s);
 							c.recompute = rcs[i_rc];
 							c.sp = s;
 							/* A pinned offload: only where Megatron-Core takes it. */
@@ -441,7 +448,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 							if (fixed_rc && c.recompute == RC_FULL) {
 								if (!rc_ok[i_v])
 									continue;
-								size_t ni = li - (size_t)(RC_FULL - RC_NONE) * 2;
+								size_t ni = layer_index(i_b, RC_NONE, s);
 								if (!have[ni]) {
 									PlanConfig cn = c;
 									cn.recompute = RC_NONE, cn.rc_layers = 0;
@@ -533,7 +540,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 								    none_mem[s][o] > usable)
 									block_recompute(m, hw, &c, dense, expert, usable, &layers[li],
 											mem, none_mem[s][o],
-											&layers[((size_t)i_b * RC_COUNT + RC_NONE) * 2 + (size_t)s],
+											&layers[layer_index(i_b, RC_NONE, s)],
 											tops, &ntops, out);
 							}
 						}
