@@ -549,9 +549,8 @@ static void plan_shape(Buf *b, const PlanConfig *c)
 			   c->rc_layers > 1 ? "s" : "", c->dualpipe ? "" : "virtual ");
 	else if (c->recompute != RC_NONE)
 		buf_printf(b, ", %s recompute", enum_RECOMPUTE.words[c->recompute]);
-	for (int k = 0, n = 0; c->recompute == RC_SELECTIVE && k < RCM_COUNT; k++)
-		if (c->rc_modules & (1u << k))
-			buf_printf(b, "%s%s", n++ ? " + " : " of ", enum_RECOMPUTE_MODULE.words[k]);
+	if (c->recompute == RC_SELECTIVE)
+		plan_modules_text(b, c->rc_modules, " of ", " + ");
 	if (c->offload > 0)
 		buf_printf(b, ", %d layers' activations offloaded to host memory", c->offload);
 	if (c->sp)

@@ -344,6 +344,13 @@ static void memo_grow(Arena *a, PlanMemo *m)
 	*m = bigger;
 }
 
+void plan_modules_text(Buf *b, unsigned modules, const char *lead, const char *sep)
+{
+	for (int j = 0, n = 0; j < RCM_COUNT; j++)
+		if (modules & (1u << j))
+			buf_printf(b, "%s%s", n++ ? sep : lead, enum_RECOMPUTE_MODULE.words[j]);
+}
+
 static double train_steps(const Decl *w, const PlanModel *m, const PlanSpace *sp)
 {
 	return ceil(field_num(w, FLD_WORKLOAD_TOKENS) / ((double)sp->batch * m->seq));
