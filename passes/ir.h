@@ -1046,6 +1046,11 @@ static inline const char *plan_rc_method(const PlanConfig *c)
  * them (enum_RECOMPUTE_MODULE), into b: lead before the first, sep between; nothing for an
  * empty mask. */
 void plan_modules_text(Buf *b, unsigned modules, const char *lead, const char *sep);
+/* A plan's shape as text, into b: "TP 8, PP 16, DP 32, CP 2, micro-batch 1, interleave 6,
+ * selective recompute, sequence parallel, distributed optimizer" ("PP 16 (DualPipe, first
+ * stage 2 layers, last 3)" under that schedule with an uneven split); report.md's plans and
+ * the diagnostic of a workload that does not fit. */
+void plan_shape(Buf *b, const PlanConfig *c);
 
 /* The submodules a plan recomputes, bit RCM_x: under selective recomputation the workload's
  * recompute_modules, or the attention core alone (Megatron-Core's default, ["core_attn"]);

@@ -677,23 +677,54 @@ bool plan_best(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanConfig *b
 
 /* ---- diagnostics ---------------------------------------------------------------------------- */
 
+void plan_shape(Buf *b, const PlanConfig *c)
+{
+	buf_printf(b, "TP %d, PP %d", c->tp, c->pp);
+	if (c->dualpipe && c->first > 0)
+		buf_printf(b, " (DualPipe, first stage %d layers, last %d)", c->first, c->last);
+	else if (c->dualpipe)
+		buf_puts(b, " (DualPipe)");
+	else if (c->first > 0)
+		buf_printf(b, " (first stage %d layers, last %d)", c->first, c->last);
+	buf_printf(b, ", DP %d", c->dp);
+	if (c->cp > 1)
+		buf_printf(b, ", CP %d", c->cp);
+	if (c->ep > 1)
+		buf_printf(b, ", EP %d", c->ep);
+	buf_printf(b, ", micro-batch %d", c->micro);
+	if (c->v > 1)
+		buf_printf(b, ", interleave %d", c->v);
+	if (c->recompute == RC_FULL && c->rc_layers > 0 && c->rc_uniform)
+		buf_printf(b, ", full recompute in groups of %d layer%s", c->rc_layers,
+			   c->rc_layers > 1 ? "s" : "");
+	else if (c->recompute == RC_FULL && c->rc_layers > 0)
+		/* DualPipe has no interleaving: its stages are the pipeline's own. */
+		buf_printf(b, ", full recompute of %d layer%s a %sstage", c->rc_layers,
+			   c->rc_layers > 1 ? "s" : "", c->dualpipe ? "" : "virtual ");
+	else if (c->recompute != RC_NONE)
+		buf_printf(b, ", %s recompute", enum_RECOMPUTE.words[c->recompute]);
+	if (c->recompute == RC_SELECTIVE)
+		plan_modules_text(b, c->rc_modules, " of ", " + ");
+	if (c->offload > 0)
+		buf_printf(b, ", %d layers' activations offloaded to host memory", c->offload);
+	if (c->sp)
+		buf_puts(b, ", sequence parallel");
+	if (c->fsdp)
+		buf_puts(b, ", FSDP (weights, gradients and optimizer sharded)");
+	else if (c->zero2)
+		buf_puts(b, ", distributed optimizer and gradients (ZeRO-2)");
+	else if (c->dopt)
+		buf_puts(b, ", distributed optimizer");
+}
+
+/* plan_shape's text in d's arena (for a diagnostic). */
 static const char *plan_text(Design *d, const PlanConfig *c)
 {
-	return arena_printf(d->p->c->arena,
-			    "TP %d PP %d%s DP %d CP %d EP %d, micro-batch %d, interleave %d, %s "
-			    "recompute%s%s%s",
-			    c->tp, c->pp,
-			    c->first > 0 ? arena_printf(d->p->c->arena, " (first stage %d layers, last %d)",
-							c->first, c->last)
-					 : "",
-			    c->dp, c->cp, c->ep, c->micro, c->v,
-			    enum_RECOMPUTE.words[c->recompute], c->sp ? ", sequence parallel" : "",
-			    c->zero2 ? ", gradients and optimizer sharded (ZeRO-2)"
-			    : c->dopt ? ", distributed optimizer" : c->fsdp ? ", FSDP" : "",
-			    c->offload > 0 ? arena_printf(d->p->c->arena,
-							  ", %d layers' activations offloaded to host",
-							  c->offload)
-					   : "");
+	Buf b = {0};
+	plan_shape(&b, c);
+	const char *s = arena_printf(d->p->c->arena, "%s", b.s);
+	buf_free(&b);
+	return s;
 }
 
 /* Why no plan meets Megatron-LM's constraints: the first knob whose allowed values all fail. */
