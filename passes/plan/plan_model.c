@@ -554,17 +554,28 @@ double plan_optimizer_bytes(const PlanConfig *c)
 	return c->opt16 ? 6 : 12;
 }
 
+/* The dense and expert parameters of one GPU of a stage of `stage` layers from layer lo with
+ * e of embedding or output layer, into *dense and *expert (stage_params). */
+static void range_params(const PlanModel *m, const PlanConfig *c, double lo, double stage,
+			 double e, double *dense, double *expert)
+{
+	double h = m->hidden, t = c->tp;
+	double attn = attn_matrices(m, t) + 4 * h / t;
+	double nd = n_dense(m);
+	double shared = m->shared * m->mats * h * m->expert_ffn;
+	double routed = m->experts / c->ep * m->mats * h * m->expert_ffn;
+	double dl = fmax(0, fmin(lo + stage, nd) - lo), ml = stage - dl;
+	*dense = stage * attn + dl * m->mats * h * m->ffn / t + ml * (shared / t + h * m->experts) +
+		 e;
+	*expert = ml * routed / expert_tp(c);
+}
+
 /* The dense and expert parameters of one GPU of the first, the last and a middle stage
  * (plan_stage_params), into sd[3] and se[3] in that order; 0 for a stage the pipeline has not. */
 static void stage_params(const PlanModel *m, const PlanConfig *c, double *sd, double *se)
 {
-	double h = m->hidden, t = c->tp;
-	double attn = attn_matrices(m, t) + 4 * h / t;
-	double nd = n_dense(m), first, mid, last;
+	double first, mid, last, emb = m->vocab * m->hidden / c->tp;
 	stage_layers(m, c, &first, &mid, &last);
-	double shared = m->shared * m->mats * h * m->expert_ffn;
-	double routed = m->experts / c->ep * m->mats * h * m->expert_ffn;
-	double emb = m->vocab * h / t;
 	/* The first stage: layers [0, first) and the embedding; the last: [L − last, L) and the
 	 * output layer; a middle one: [first, first + mid) (the first middle stage holds most of
 	 * an MoE model's leading dense layers). */
@@ -575,20 +586,35 @@ static void stage_params(const PlanModel *m, const PlanConfig *c, double *sd, do
 		if (which >= (c->pp > 2 ? 3 : c->pp > 1 ? 2 : 1))
 			continue;
 		double stage = c->pp == 1 ? m->layers : n[which];
-		double dl = fmax(0, fmin(lo[which] + stage, nd) - lo[which]), ml = stage - dl;
 		double e = which == 2 ? 0 : c->pp == 1 ? (m->tied ? emb : 2 * emb) : emb;
-		sd[which] = stage * attn + dl * m->mats * h * m->ffn / t +
-			    ml * (shared / t + h * m->experts) + e;
-		se[which] = ml * routed / expert_tp(c);
+		range_params(m, c, lo[which], stage, e, &sd[which], &se[which]);
 	}
 }
 
-/* DualPipe's rank pairs' parameters from stage_params' (plan_dualpipe_params). */
-static void pair_params(const PlanConfig *c, const double sd[3], const double se[3],
-			double end[2], double mid[2])
+/* DualPipe's rank pairs' parameters (plan_dualpipe_params): rank i holds stages i and
+ * p − 1 − i (deepseek-ai/DualPipe dualpipe/dualpipe.py at bb214e8), so the end ranks the first
+ * and the last stage (sd, se: stage_params'), and a middle rank two middle stages of `mid`
+ * layers each, [first + (i − 1)·mid, first + i·mid) and the one p − 1 − i mirrors, which
+ * differ where the leading dense layers fall in the first; the largest such pair. Past the
+ * dense layers every pair is alike, so the loop stops at the first pair without any. */
+static void pair_params(const PlanModel *m, const PlanConfig *c, const double sd[3],
+			const double se[3], double end[2], double mid[2])
 {
 	end[0] = sd[0] + sd[1], end[1] = se[0] + se[1];
-	mid[0] = c->pp > 2 ? 2 * sd[2] : 0, mid[1] = c->pp > 2 ? 2 * se[2] : 0;
+	mid[0] = mid[1] = 0;
+	if (c->pp <= 2)
+		return;
+	double first, n, last, nd = n_dense(m);
+	stage_layers(m, c, &first, &n, &last);
+	for (int i = 1; i < c->pp / 2; i++) {
+		double lo = first + (i - 1) * n, d1, e1, d2, e2;
+		range_params(m, c, lo, n, 0, &d1, &e1);
+		range_params(m, c, first + (c->pp - 2 - i) * n, n, 0, &d2, &e2);
+		if (i == 1 || d1 + d2 + e1 + e2 > mid[0] + mid[1])
+			mid[0] = d1 + d2, mid[1] = e1 + e2;
+		if (lo >= nd)
+			break;
+	}
 }
 
 /* The parameters one GPU holds on the pipeline stage that holds most: the first (its layers
@@ -611,7 +637,7 @@ void plan_stage_params(const PlanModel *m, const PlanConfig *c, double *dense, d
 	 * (plan_dualpipe_memory weighs each pair with its own activations). */
 	if (plan_dualpipe(c)) {
 		double end[2], mid[2];
-		pair_params(c, sd, se, end, mid);
+		pair_params(m, c, sd, se, end, mid);
 		best_d = end[0], best_e = end[1];
 		if (c->pp > 2 && mid[0] + mid[1] > best_d + best_e)
 			best_d = mid[0], best_e = mid[1];
@@ -624,7 +650,7 @@ void plan_dualpipe_params(const PlanModel *m, const PlanConfig *c, double end[2]
 {
 	double sd[3], se[3];
 	stage_params(m, c, sd, se);
-	pair_params(c, sd, se, end, mid);
+	pair_params(m, c, sd, se, end, mid);
 }
 
 /* DualPipe's memory per GPU (bytes): the larger of an end rank's, the first and the last

@@ -2277,6 +2277,33 @@ static void test_dualpipe(void)
 	CU_ASSERT(dc.bubble < oc.bubble && dc.step < oc.step && !oc.overlap_ep);
 	/* Two stages a rank and one more micro-batch in flight: more memory than 1F1B's. */
 	CU_ASSERT(dc.mem > oc.mem);
+	/* A middle rank holds stage i and stage PP − 1 − i, which differ where the leading dense
+	 * layers fall: at the 2 + 14 x 4 + 3 split stage 1 holds layer 2, the third of
+	 * DeepSeek-V3's three dense layers, and stage 14 none; at 3 + 14 x 4 + 2 no middle stage
+	 * holds one. At EP 64 a dense layer (its FFN, 3·h·18,432) outweighs an MoE layer (4 routed
+	 * experts a GPU, the shared one and the router), so the pair with it is the largest, one
+	 * dense layer's FFN for an MoE layer's parts more than the dense-free pair (not 2 x stage
+	 * 1). At EP 8 (32 routed experts a GPU) an MoE layer outweighs a dense one, and the largest
+	 * pair is a dense-free one, alike at both splits. */
+	const PlanModel *dm = &wp->model;
+	double h = dm->hidden, e23[2], m23[2], e32[2], m32[2];
+	PlanConfig s23 = k, s32 = k;
+	s32.first = 3, s32.last = 2;
+	CU_ASSERT(k.tp == 1 && !k.fold && k.ep == 64 && dm->layers == 61);
+	plan_dualpipe_params(dm, &s23, e23, m23);
+	plan_dualpipe_params(dm, &s32, e32, m32);
+	double dense_ffn = dm->mats * h * dm->ffn;
+	double moe_dense = dm->shared * dm->mats * h * dm->expert_ffn + h * dm->experts;
+	double routed = dm->experts / k.ep * dm->mats * h * dm->expert_ffn;
+	CU_ASSERT(dense_ffn > moe_dense + routed);
+	CLOSE(m23[0] - m32[0], dense_ffn - moe_dense, 1e-9);
+	CLOSE(m32[1] - m23[1], routed, 1e-9);
+	s23.ep = s32.ep = 8;
+	plan_dualpipe_params(dm, &s23, e23, m23);
+	plan_dualpipe_params(dm, &s32, e32, m32);
+	CU_ASSERT(dense_ffn < moe_dense + dm->experts / 8 * dm->mats * h * dm->expert_ffn);
+	CLOSE(m23[0], m32[0], 1e-12);
+	CLOSE(m23[1], m32[1], 1e-12);
 	done(b);
 
 	/* The search: an even PP, no interleaving, an even number of micro-batches, at least two
