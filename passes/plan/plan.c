@@ -542,23 +542,40 @@ static const char *rc_layers_conflict(const Decl *w, const PlanModel *m, const P
 		return arena_printf(ar, "recompute_layers = %.15g is more than the model's %g layers",
 				    field_num(w, FLD_WORKLOAD_RECOMPUTE_LAYERS), m->layers);
 	const PlanSet *pp = &sp->knob[KNOB_PP], *v = &sp->knob[KNOB_V];
-	if (pp->any || pp->range || pp->n != 1)
-		return NULL;
-	/* Interleaving unfixed: 1, whose virtual stages every other's tile. */
-	int p = (int)pp->vals[0], vv = !v->any && !v->range && v->n == 1 ? (int)v->vals[0] : 1;
-	int split[PLAN_SPLITS][2];
-	int ns = plan_splits(m, p, sp->first_layers, sp->last_layers, split, PLAN_SPLITS);
-	PlanConfig c = {.pp = p, .v = vv, .recompute = RC_FULL, .rc_layers = sp->rc_layers,
-			.rc_uniform = sp->rc_uniform};
+	/* Interleaving unfixed: 1, whose virtual stages every other's tile (uniform) and are the
+	 * largest (block). Every pipeline size the set allows, each with every split its fixed
+	 * first/last layers allow: the count is an error where none takes it, whatever the
+	 * cluster (a pipeline longer than the model has no split). */
+	bool one = !pp->any && !pp->range && pp->n == 1;
+	int vv = !v->any && !v->range && v->n == 1 ? (int)v->vals[0] : 1, p = 0;
 	double n = 0; /* the largest virtual stage of any split */
-	for (int i = 0; i < ns; i++) {
-		c.first = split[i][0], c.last = split[i][1];
-		if (plan_rc_layers_ok(m, &c))
-			return NULL;
-		n = fmax(n, plan_chunk_layers(m, &c));
+	int nsplits = 0;
+	for (int q = 1; q <= (int)m->layers; q++) {
+		if (one ? q != (int)pp->vals[0] : !plan_set_allows(pp, q))
+			continue;
+		int split[PLAN_SPLITS][2];
+		int ns = plan_splits(m, q, sp->first_layers, sp->last_layers, split, PLAN_SPLITS);
+		PlanConfig c = {.pp = q, .v = vv, .recompute = RC_FULL, .rc_layers = sp->rc_layers,
+				.rc_uniform = sp->rc_uniform};
+		for (int i = 0; i < ns; i++) {
+			c.first = split[i][0], c.last = split[i][1];
+			if (plan_rc_layers_ok(m, &c))
+				return NULL;
+			n = fmax(n, plan_chunk_layers(m, &c));
+		}
+		nsplits += ns, p = q;
 	}
-	if (ns == 0) /* the layer split's own error (plan_explain_invalid) */
+	if (nsplits == 0) /* the layer split's own error (plan_explain_invalid) */
 		return NULL;
+	if (!one) {
+		const char *rule = sp->rc_uniform
+					   ? "its uniform groups must tile every virtual stage, the first and "
+					     "last included (transformer_block.py's _checkpointed_forward)"
+					   : arena_printf(ar, "a block is at most the largest virtual stage's "
+							      "layers, %g at most here", n);
+		return arena_printf(ar, "recompute_layers = %d: no pipeline size pp allows takes it: %s",
+				    sp->rc_layers, rule);
+	}
 	const char *at_pp = arena_printf(ar, "pp = %d%s", p,
 					 vv > 1 ? arena_printf(ar, ", interleave = %d", vv) : "");
 	if (!sp->rc_uniform)
@@ -847,25 +864,6 @@ static const char *explain_invalid(Design *d, const Decl *w, const PlanModel *m,
 					"micro_batch = %g",
 				    sp->batch, mb->vals[0]);
 	}
-	/* A fixed recompute_layers no stage the workload allows takes (plan_rc_layers_ok): the
-	 * same search without the count finds plans (an error path: the search runs again). */
-	if (sp->rc_layers > 0) {
-		PlanSpace free_rc = *sp;
-		free_rc.rc_layers = 0, free_rc.rc_uniform = false;
-		PlanResult r;
-		plan_search(m, hw, &free_rc, &r);
-		if (r.any_valid) {
-			*at = field_loc(w, FLD_WORKLOAD_RECOMPUTE_LAYERS);
-			return arena_printf(
-				ar, "recompute_layers = %d: no pipeline the workload allows takes it: %s",
-				sp->rc_layers,
-				sp->rc_uniform ? "its uniform groups must tile every virtual stage, "
-						 "the first and last included (transformer_block.py's "
-						 "_checkpointed_forward)"
-					       : "a block is at most the largest virtual stage's "
-						 "layers");
-		}
-	}
 	return arena_printf(ar, "no combination of the values the workload allows meets Megatron-LM's "
 				"constraints on %d '%s' accelerators: TP x PP x CP x DP GPUs, the global "
 				"batch of %d divisible by micro-batch x DP, interleaving dividing the "
@@ -1012,20 +1010,28 @@ int plan_workloads(Design *d)
 			}
 			continue;
 		}
+		/* Each a contradiction among the workload's own fields, which no cluster could
+		 * satisfy: a spec error at the field (exit 1); what depends on the cluster (its
+		 * GPUs, memory, scale-up domain) is a design violation (exit 2, below). */
 		const char *why;
 		Loc at;
+		Diag *dg;
 		switch (workload_conflict(d, w, &wp->model, &wp->space, &why, &at)) {
 		case WC_NONE:
 			break;
 		case WC_HYBRID_EP:
-			design_violation(d, at, 1, field_loc(w, FLD_WORKLOAD_EP_DISPATCHER),
-					 "HybridEP chosen here",
-					 "workload '%s' cannot dispatch on HybridEP: %s", w->name, why);
+			dg = design_spec_error(d, at, "workload '%s' cannot dispatch on HybridEP: %s",
+					       w->name, why);
+			if (dg)
+				diag_note(dg, field_loc(w, FLD_WORKLOAD_EP_DISPATCHER),
+					  "HybridEP chosen here");
 			continue;
 		case WC_DUALPIPE:
-			design_violation(d, at, 1, field_loc(w, FLD_WORKLOAD_PIPELINE_SCHEDULE),
-					 "DualPipe chosen here", "workload '%s' cannot run DualPipe: %s",
-					 w->name, why);
+			dg = design_spec_error(d, at, "workload '%s' cannot run DualPipe: %s", w->name,
+					       why);
+			if (dg)
+				diag_note(dg, field_loc(w, FLD_WORKLOAD_PIPELINE_SCHEDULE),
+					  "DualPipe chosen here");
 			continue;
 		case WC_RC_MODULES:
 			design_spec_error(d, at, "workload '%s' cannot recompute these modules: %s",
