@@ -791,25 +791,34 @@ static double gemm16(const PlanHw *hw, double batch, double m, double n, double 
  * multiply an expert over its m_splits rows). Each runs at the roofline and the measured size
  * factor of its own (m, n, k). Returns the forward's seconds and adds the backward's two to
  * *bwd; the pass's precision as gemm's. */
-static double gemm_passes(const PlanHw *hw, double *bwd, double batch, double m, double n,
+typedef struct {
+	double all;   /* s: the backward's two multiplies */
+	double wgrad; /* s: the weight gradient's of them (DualPipe's W) */
+} BwdTime;
+
+static double gemm_passes(const PlanHw *hw, BwdTime *bwd, double batch, double m, double n,
 			  double k)
 {
-	*bwd += gemm(hw, batch, m, k, n) + gemm(hw, batch, k, n, m);
+	double wg = gemm(hw, batch, k, n, m);
+	bwd->all += gemm(hw, batch, m, k, n) + wg;
+	bwd->wgrad += wg;
 	return gemm(hw, batch, m, n, k);
 }
 
 double plan_gemm_backward(const PlanHw *hw, double m, double n, double k)
 {
-	double bwd = 0;
+	BwdTime bwd = {0};
 	gemm_passes(hw, &bwd, 1, m, n, k);
-	return bwd;
+	return bwd.all;
 }
 
 /* The same in BF16 whatever the workload's precision (gemm16). */
-static double gemm16_passes(const PlanHw *hw, double *bwd, double batch, double m, double n,
+static double gemm16_passes(const PlanHw *hw, BwdTime *bwd, double batch, double m, double n,
 			    double k)
 {
-	*bwd += gemm16(hw, batch, m, k, n) + gemm16(hw, batch, k, n, m);
+	double wg = gemm16(hw, batch, k, n, m);
+	bwd->all += gemm16(hw, batch, m, k, n) + wg;
+	bwd->wgrad += wg;
 	return gemm16(hw, batch, m, n, k);
 }
 
@@ -1343,7 +1352,8 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	double s = m->seq, sl = s / c->cp, b = c->micro, tokens = b * sl;
 	AttnDims x = attn_dims(m);
 	/* Matmuls: QKV, the core (per head, BF16), the output projection, the FFN or experts. */
-	double mm = 0, mmb = 0, *mb = &mmb; /* mmb: the backward's (gemm_passes) */
+	double mm = 0;
+	BwdTime bt = {0}, *mb = &bt; /* the backward's (gemm_passes) */
 	if (m->kv_lora > 0) {
 		/* MLA: the down-projections (replicated), then the up-projections (split). */
 		double ql = m->q_lora, kl = m->kv_lora;
@@ -1414,11 +1424,11 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	o->cast_f = cf_bytes / (hw->hbm_bw * HBM_EFF);
 	o->cast_b = cb_bytes / (hw->hbm_bw * HBM_EFF);
 	o->fwd = mm + core + 2 * o->work / (hw->hbm_bw * HBM_EFF) + o->perm + o->cast_f;
-	o->mm_bwd_extra = mmb - 2 * mm;
-	/* The weight gradient dW = Xᵀ·dY has the input gradient's FLOPs (gemm_passes): half the
-	 * backward's multiplies, their shapes' efficiencies taken as equal (DualPipe's W, the
-	 * part of a backward chunk zero-bubble schedules defer; plan_time). */
-	o->wgrad = mmb / 2;
+	o->mm_bwd_extra = bt.all - 2 * mm;
+	/* The weight gradients dW = Xᵀ·dY, each at its own shape's efficiency (gemm_passes: for
+	 * an expert k×m by m×n, m its few routed rows): DualPipe's W, the part of a backward chunk
+	 * zero-bubble schedules defer (plan_time). */
+	o->wgrad = bt.wgrad;
 	o->core = core;
 	o->core_mem = 2 * core_bytes / (hw->hbm_bw * HBM_EFF);
 	/* Its backward recomputes QKᵀ and the softmax from the statistics: 5 multiplies where
@@ -1678,8 +1688,8 @@ void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanL
 	/* The output layer and the loss on the last stage: its matmul forward and backward (BF16)
 	 * and the FP32 logits it keeps (4·tokens·V/t bytes, written and read twice). */
 	out->out_mem = 4 * tokens * m->vocab / c->tp;
-	double out_b = 0;
-	out->out_time = gemm16_passes(hw, &out_b, 1, tokens, m->vocab / c->tp, m->hidden) + out_b +
+	BwdTime out_b = {0};
+	out->out_time = gemm16_passes(hw, &out_b, 1, tokens, m->vocab / c->tp, m->hidden) + out_b.all +
 			4 * out->out_mem / (hw->hbm_bw * HBM_EFF);
 	/* What a stage sends the next per micro-batch: its output, split over the TP group (the
 	 * scatter-gather of Narayanan et al. §4.1, or the SP shard). */
