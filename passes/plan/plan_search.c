@@ -305,9 +305,8 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 	size_t nl = (size_t)cd.nmicro * RC_COUNT * 2;
 	PlanLayer *layers = xmalloc(sizeof(PlanLayer) * (nl ? nl : 1));
 	bool *have = xmalloc(nl ? nl : 1);
-	/* With a fixed recompute_layers, by interleaving (i_v), per split: whether Megatron-Core
-	 * takes the count (plan_rc_layers_ok) and the largest virtual stage's layers. */
-	bool *rc_ok = xmalloc(cd.nv ? (size_t)cd.nv : 1);
+	/* With a fixed recompute_layers, by interleaving (i_v), per split: the largest virtual
+	 * stage's layers, or -1 where Megatron-Core does not take the count (plan_rc_layers_ok). */
 	double *rc_chunk = xmalloc(sizeof(double) * (cd.nv ? (size_t)cd.nv : 1));
 	Top tops[PLAN_ALTERNATIVES + 1];
 	int ntops = 0;
@@ -356,8 +355,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 			for (int i_v = 0; fixed_rc && i_v < cd.nv; i_v++) {
 				PlanConfig t = c;
 				t.v = cd.v[i_v], t.recompute = RC_FULL;
-				rc_ok[i_v] = plan_rc_layers_ok(m, &t);
-				rc_chunk[i_v] = plan_chunk_layers(m, &t);
+				rc_chunk[i_v] = plan_rc_layers_ok(m, &t) ? plan_chunk_layers(m, &t) : -1;
 			}
 			/* The layers of the stage plan_time runs at (at least): a lower bound on a
 			 * step, with the layer's compute. */
@@ -446,7 +444,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 							const PlanLayer *pl = &layers[li];
 							PlanLayer fixed;
 							if (fixed_rc && c.recompute == RC_FULL) {
-								if (!rc_ok[i_v])
+								if (rc_chunk[i_v] < 0)
 									continue;
 								size_t ni = layer_index(i_b, RC_NONE, s);
 								if (!have[ni]) {
@@ -565,7 +563,6 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 	}
 	free(layers);
 	free(have);
-	free(rc_ok);
 	free(rc_chunk);
 	cands_free(&cd);
 	out->ms = now_ms() - t0;
