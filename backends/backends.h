@@ -167,6 +167,9 @@ void report_finance_md(Buf *b, const Design *d);
  * report.html: the PUE and its parts, the power chain, the cooling plant, heat reuse. */
 Json *report_facility_json(const Design *d);
 Json *parallelism_modules_json(unsigned modules);
+/* A plan's recomputation fields (recompute, and recompute_layers and recompute_method or
+ * recompute_modules): the parallelism file and report.json both write them. */
+void parallelism_recompute_json(Json *o, const PlanConfig *c);
 void report_facility_md(Buf *b, const Design *d);
 void report_facility_html(Buf *b, const Design *d);
 

@@ -1038,6 +1038,22 @@ typedef struct PlanConfig {
 	unsigned cp_comm;
 } PlanConfig;
 
+/* The method word of a fixed recompute_layers (the workload's recompute_method: "uniform"
+ * or "block"). */
+static inline const char *plan_rc_method(const PlanConfig *c)
+{
+	return enum_RECOMPUTE_METHOD.words[c->rc_uniform ? RCMETH_UNIFORM : RCMETH_BLOCK];
+}
+/* The recomputed modules of a PlanConfig.rc_modules mask, in the order Megatron-Core lists
+ * them (enum_RECOMPUTE_MODULE), into b: lead before the first, sep between; nothing for an
+ * empty mask. */
+void plan_modules_text(Buf *b, unsigned modules, const char *lead, const char *sep);
+/* A plan's shape as text, into b: "TP 8, PP 16, DP 32, CP 2, micro-batch 1, interleave 6,
+ * selective recompute, sequence parallel, distributed optimizer" ("PP 16 (DualPipe, first
+ * stage 2 layers, last 3)" under that schedule with an uneven split); report.md's plans and
+ * the diagnostic of a workload that does not fit. */
+void plan_shape(Buf *b, const PlanConfig *c);
+
 /* The submodules a plan recomputes, bit RCM_x: under selective recomputation the workload's
  * recompute_modules, or the attention core alone (Megatron-Core's default, ["core_attn"]);
  * none otherwise. */

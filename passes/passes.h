@@ -73,8 +73,9 @@ void design_rack_init(const Design *d, RackInst *r);
  * --diagnostics=json "quantity"). */
 void design_violation_quantity(Design *d, double value, double limit, Dim dim);
 /* A mistake in the spec that planning finds (exit 1, code "inconsistent"); silent while
- * choices are explored (Design.quiet), as the final evaluation reports it. */
-void design_spec_error(Design *d, Loc loc, const char *fmt, ...) PRINTF_LIKE(3, 4);
+ * choices are explored (Design.quiet), as the final evaluation reports it. Returns the
+ * diagnostic for a note, or NULL when silent. */
+Diag *design_spec_error(Design *d, Loc loc, const char *fmt, ...) PRINTF_LIKE(3, 4);
 /* A dimension's base units as text: "W", "bit/s", "J", "s", "CNY", "J/bit"; "" for none. */
 const char *design_base_unit(Arena *a, Dim dim);
 void design_violation(Design *d, Loc loc, double excess, Loc note_loc, const char *note,

@@ -394,13 +394,7 @@ static Json *workloads_json(const Design *d)
 		jw_set(o, "interleave", jw_int(c->v));
 		if (c->dualpipe)
 			jw_set(o, "pipeline_schedule", jw_str(enum_PIPELINE_SCHEDULE.words[PPS_DUALPIPE]));
-		jw_set(o, "recompute", jw_str(enum_RECOMPUTE.words[c->recompute]));
-		if (c->recompute == RC_FULL && c->rc_layers > 0) {
-			jw_set(o, "recompute_layers", jw_int(c->rc_layers));
-			jw_set(o, "recompute_method", jw_str(c->rc_uniform ? "uniform" : "block"));
-		}
-		if (c->recompute == RC_SELECTIVE && c->rc_modules)
-			jw_set(o, "recompute_modules", parallelism_modules_json(c->rc_modules));
+		parallelism_recompute_json(o, c);
 		if (c->offload > 0)
 			jw_set(o, "offload_layers", jw_int(c->offload));
 		jw_set(o, "sequence_parallel", jw_bool(c->sp));

@@ -527,43 +527,6 @@ static void decisions(Buf *b, const Design *d, const OptimizerReport *opt)
 	buf_putc(b, '\n');
 }
 
-/* "TP 8, PP 16, DP 32, CP 2, micro-batch 1, interleave 6, selective recompute, SP, ZeRO-1"
- * ("PP 16 (DualPipe)" under that schedule). */
-static void plan_shape(Buf *b, const PlanConfig *c)
-{
-	buf_printf(b, "TP %d, PP %d%s, DP %d", c->tp, c->pp, c->dualpipe ? " (DualPipe)" : "",
-		   c->dp);
-	if (c->cp > 1)
-		buf_printf(b, ", CP %d", c->cp);
-	if (c->ep > 1)
-		buf_printf(b, ", EP %d", c->ep);
-	buf_printf(b, ", micro-batch %d", c->micro);
-	if (c->v > 1)
-		buf_printf(b, ", interleave %d", c->v);
-	if (c->recompute == RC_FULL && c->rc_layers > 0 && c->rc_uniform)
-		buf_printf(b, ", full recompute in groups of %d layer%s", c->rc_layers,
-			   c->rc_layers > 1 ? "s" : "");
-	else if (c->recompute == RC_FULL && c->rc_layers > 0)
-		/* DualPipe has no interleaving: its stages are the pipeline's own. */
-		buf_printf(b, ", full recompute of %d layer%s a %sstage", c->rc_layers,
-			   c->rc_layers > 1 ? "s" : "", c->dualpipe ? "" : "virtual ");
-	else if (c->recompute != RC_NONE)
-		buf_printf(b, ", %s recompute", enum_RECOMPUTE.words[c->recompute]);
-	for (int k = 0, n = 0; c->recompute == RC_SELECTIVE && k < RCM_COUNT; k++)
-		if (c->rc_modules & (1u << k))
-			buf_printf(b, "%s%s", n++ ? " + " : " of ", enum_RECOMPUTE_MODULE.words[k]);
-	if (c->offload > 0)
-		buf_printf(b, ", %d layers' activations offloaded to host memory", c->offload);
-	if (c->sp)
-		buf_puts(b, ", sequence parallel");
-	if (c->fsdp)
-		buf_puts(b, ", FSDP (weights, gradients and optimizer sharded)");
-	else if (c->zero2)
-		buf_puts(b, ", distributed optimizer and gradients (ZeRO-2)");
-	else if (c->dopt)
-		buf_puts(b, ", distributed optimizer");
-}
-
 static void ms_cell(Buf *b, double s, double step)
 {
 	buf_putc(b, ' ');

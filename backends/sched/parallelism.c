@@ -50,6 +50,17 @@ Json *parallelism_modules_json(unsigned modules)
 	return mods;
 }
 
+void parallelism_recompute_json(Json *o, const PlanConfig *c)
+{
+	jw_set(o, "recompute", jw_str(enum_RECOMPUTE.words[c->recompute]));
+	if (c->recompute == RC_FULL && c->rc_layers > 0) {
+		jw_set(o, "recompute_layers", jw_int(c->rc_layers));
+		jw_set(o, "recompute_method", jw_str(plan_rc_method(c)));
+	}
+	if (c->recompute == RC_SELECTIVE && c->rc_modules)
+		jw_set(o, "recompute_modules", parallelism_modules_json(c->rc_modules));
+}
+
 static Json *config_json(const PlanConfig *c, const PlanCost *k)
 {
 	Json *o = jw_object();
@@ -67,13 +78,7 @@ static Json *config_json(const PlanConfig *c, const PlanCost *k)
 	jw_set(o, "first_stage_layers", jw_int(k->first_stage_layers));
 	jw_set(o, "last_stage_layers", jw_int(k->last_stage_layers));
 	jw_set(o, "layers_per_virtual_stage", jw_int(k->virtual_stage_layers));
-	jw_set(o, "recompute", jw_str(enum_RECOMPUTE.words[c->recompute]));
-	if (c->recompute == RC_FULL && c->rc_layers > 0) {
-		jw_set(o, "recompute_layers", jw_int(c->rc_layers));
-		jw_set(o, "recompute_method", jw_str(c->rc_uniform ? "uniform" : "block"));
-	}
-	if (c->recompute == RC_SELECTIVE && c->rc_modules)
-		jw_set(o, "recompute_modules", parallelism_modules_json(c->rc_modules));
+	parallelism_recompute_json(o, c);
 	if (c->offload > 0)
 		jw_set(o, "offload_layers", jw_int(c->offload));
 	jw_set(o, "sequence_parallel", jw_bool(c->sp));
@@ -360,17 +365,15 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 		 * TransformerConfig.recompute_modules, default ["core_attn"]), in the family's
 		 * order. */
 		if (c->rc_modules) {
-			fprintf(f, "--recompute-modules");
-			for (int j = 0; j < RCM_COUNT; j++)
-				if (c->rc_modules & (1u << j))
-					fprintf(f, " %s", enum_RECOMPUTE_MODULE.words[j]);
-			fprintf(f, "\n");
+			Buf mods = {0};
+			plan_modules_text(&mods, c->rc_modules, "--recompute-modules ", " ");
+			fprintf(f, "%s\n", mods.s);
+			buf_free(&mods);
 		}
 	}
 	else if (c->recompute == RC_FULL && c->rc_layers > 0)
 		fprintf(f, "--recompute-granularity full\n--recompute-method %s\n"
-			   "--recompute-num-layers %d\n", c->rc_uniform ? "uniform" : "block",
-			c->rc_layers);
+			   "--recompute-num-layers %d\n", plan_rc_method(c), c->rc_layers);
 	else if (c->recompute == RC_FULL)
 		fprintf(f, "--recompute-granularity full\n--recompute-method uniform\n"
 			   "--recompute-num-layers 1\n");

@@ -215,15 +215,16 @@ int design_init(Design *d, Program *p)
 
 /* A mistake in the spec that planning finds (exit 1); silent while choices are explored, as
  * the final evaluation of the design kept reports it. */
-void design_spec_error(Design *d, Loc loc, const char *fmt, ...)
+Diag *design_spec_error(Design *d, Loc loc, const char *fmt, ...)
 {
 	d->spec_errors++;
 	if (d->quiet)
-		return;
+		return NULL;
 	va_list ap;
 	va_start(ap, fmt);
 	char *msg = arena_vprintf(d->p->c->arena, fmt, ap);
 	va_end(ap);
 	Diag *dg = diag_error(d->p->c, loc, "%s", msg);
 	diag_set_code(dg, "inconsistent");
+	return dg;
 }

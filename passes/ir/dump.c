@@ -625,12 +625,13 @@ static void dump_plans(const Design *d, FILE *out)
 			if (c->fsdp)
 				fprintf(out, " fsdp");
 			if (c->recompute == RC_FULL && c->rc_layers > 0)
-				fprintf(out, " %s %d", c->rc_uniform ? "uniform" : "block",
-					c->rc_layers);
-			for (int m = 0, n = 0; c->recompute == RC_SELECTIVE && m < RCM_COUNT; m++)
-				if (c->rc_modules & (1u << m))
-					fprintf(out, "%s%s", n++ ? "," : " modules ",
-						enum_RECOMPUTE_MODULE.words[m]);
+				fprintf(out, " %s %d", plan_rc_method(c), c->rc_layers);
+			if (c->recompute == RC_SELECTIVE && c->rc_modules) {
+				Buf mods = {0};
+				plan_modules_text(&mods, c->rc_modules, " modules ", ",");
+				fputs(mods.s, out);
+				buf_free(&mods);
+			}
 			if (c->offload > 0)
 				fprintf(out, " offload %d", c->offload);
 			if (c->swiglu8)

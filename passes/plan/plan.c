@@ -345,6 +345,13 @@ static void memo_grow(Arena *a, PlanMemo *m)
 	*m = bigger;
 }
 
+void plan_modules_text(Buf *b, unsigned modules, const char *lead, const char *sep)
+{
+	for (int j = 0, n = 0; j < RCM_COUNT; j++)
+		if (modules & (1u << j))
+			buf_printf(b, "%s%s", n++ ? sep : lead, enum_RECOMPUTE_MODULE.words[j]);
+}
+
 static double train_steps(const Decl *w, const PlanModel *m, const PlanSpace *sp)
 {
 	return ceil(field_num(w, FLD_WORKLOAD_TOKENS) / ((double)sp->batch * m->seq));
@@ -550,23 +557,40 @@ static const char *rc_layers_conflict(const Decl *w, const PlanModel *m, const P
 		return arena_printf(ar, "recompute_layers = %.15g is more than the model's %g layers",
 				    field_num(w, FLD_WORKLOAD_RECOMPUTE_LAYERS), m->layers);
 	const PlanSet *pp = &sp->knob[KNOB_PP], *v = &sp->knob[KNOB_V];
-	if (pp->any || pp->range || pp->n != 1)
-		return NULL;
-	/* Interleaving unfixed: 1, whose virtual stages every other's tile. */
-	int p = (int)pp->vals[0], vv = !v->any && !v->range && v->n == 1 ? (int)v->vals[0] : 1;
-	int split[PLAN_SPLITS][2];
-	int ns = plan_splits(m, p, sp->first_layers, sp->last_layers, split, PLAN_SPLITS);
-	PlanConfig c = {.pp = p, .v = vv, .recompute = RC_FULL, .rc_layers = sp->rc_layers,
-			.rc_uniform = sp->rc_uniform};
+	/* Interleaving unfixed: 1, whose virtual stages every other's tile (uniform) and are the
+	 * largest (block). Every pipeline size the set allows, each with every split its fixed
+	 * first/last layers allow: the count is an error where none takes it, whatever the
+	 * cluster (a pipeline longer than the model has no split). */
+	bool one = !pp->any && !pp->range && pp->n == 1;
+	int vv = !v->any && !v->range && v->n == 1 ? (int)v->vals[0] : 1, p = 0;
 	double n = 0; /* the largest virtual stage of any split */
-	for (int i = 0; i < ns; i++) {
-		c.first = split[i][0], c.last = split[i][1];
-		if (plan_rc_layers_ok(m, &c))
-			return NULL;
-		n = fmax(n, plan_chunk_layers(m, &c));
+	int nsplits = 0;
+	for (int q = 1; q <= (int)m->layers; q++) {
+		if (one ? q != (int)pp->vals[0] : !plan_set_allows(pp, q))
+			continue;
+		int split[PLAN_SPLITS][2];
+		int ns = plan_splits(m, q, sp->first_layers, sp->last_layers, split, PLAN_SPLITS);
+		PlanConfig c = {.pp = q, .v = vv, .recompute = RC_FULL, .rc_layers = sp->rc_layers,
+				.rc_uniform = sp->rc_uniform};
+		for (int i = 0; i < ns; i++) {
+			c.first = split[i][0], c.last = split[i][1];
+			if (plan_rc_layers_ok(m, &c))
+				return NULL;
+			n = fmax(n, plan_chunk_layers(m, &c));
+		}
+		nsplits += ns, p = q;
 	}
-	if (ns == 0) /* the layer split's own error (plan_explain_invalid) */
+	if (nsplits == 0) /* the layer split's own error (plan_explain_invalid) */
 		return NULL;
+	if (!one) {
+		const char *rule = sp->rc_uniform
+					   ? "its uniform groups must tile every virtual stage, the first and "
+					     "last included (transformer_block.py's _checkpointed_forward)"
+					   : arena_printf(ar, "a block is at most the largest virtual stage's "
+							      "layers, %g at most here", n);
+		return arena_printf(ar, "recompute_layers = %d: no pipeline size pp allows takes it: %s",
+				    sp->rc_layers, rule);
+	}
 	const char *at_pp = arena_printf(ar, "pp = %d%s", p,
 					 vv > 1 ? arena_printf(ar, ", interleave = %d", vv) : "");
 	if (!sp->rc_uniform)
@@ -584,17 +608,49 @@ static const char *rc_layers_conflict(const Decl *w, const PlanModel *m, const P
 			    at_pp, even ? "" : ", the first and last stages' included");
 }
 
+/* The workload's settings the build rejects before any search, in the order plan_workloads
+ * reports them: the dispatcher (hybrid_ep_conflict), DualPipe (dualpipe_conflict) and the
+ * recomputation's modules and layers (rc_modules_conflict, rc_layers_conflict), the SwiGLU's
+ * FP8 input (swiglu8_conflict). */
+typedef enum {
+	WC_NONE,
+	WC_HYBRID_EP,
+	WC_DUALPIPE,
+	WC_RC_MODULES,
+	WC_RC_LAYERS,
+	WC_SWIGLU8
+} WorkloadConflict;
+
+/* The first conflict of workload w (its space sp, model m): the reason into *why and the place
+ * at fault into *at. */
+static WorkloadConflict workload_conflict(Design *d, const Decl *w, const PlanModel *m,
+					  const PlanSpace *sp, const char **why, Loc *at)
+{
+	FieldId bad;
+	if ((*why = hybrid_ep_conflict(w, sp, &bad))) {
+		*at = field_loc(w, bad);
+		return WC_HYBRID_EP;
+	}
+	if ((*why = dualpipe_conflict(d, w, sp, &bad))) {
+		*at = field_loc(w, bad);
+		return WC_DUALPIPE;
+	}
+	if ((*why = rc_modules_conflict(w, m, sp, at)))
+		return WC_RC_MODULES;
+	if ((*why = rc_layers_conflict(w, m, sp, d->p->c->arena, at)))
+		return WC_RC_LAYERS;
+	if ((*why = swiglu8_conflict(w, m, at)))
+		return WC_SWIGLU8;
+	return WC_NONE;
+}
+
 /* The memoised search of workload w on the design in force (m, hw: its inputs). No plan where
- * the build would reject the workload's dispatcher (hybrid_ep_conflict), as plan_workloads does. */
+ * the build rejects the workload (workload_conflict), as plan_workloads does; the conflicts are
+ * looked for once, when the entry is made. */
 static const PlanMemoEntry *memo_lookup(Design *d, const Decl *w, PlanModel *m, PlanHw *hw)
 {
 	PlanSpace sp;
-	FieldId at;
-	Loc rat;
-	bool ok = plan_inputs(d, w, m, hw, &sp) && !hybrid_ep_conflict(w, &sp, &at) &&
-		  !dualpipe_conflict(d, w, &sp, &at) && !rc_modules_conflict(w, m, &sp, &rat) &&
-		  !rc_layers_conflict(w, m, &sp, d->p->c->arena, &rat) &&
-		  !swiglu8_conflict(w, m, &rat);
+	bool ok = plan_inputs(d, w, m, hw, &sp);
 	if (!d->plan_memo)
 		d->plan_memo = arena_alloc(d->p->c->arena, sizeof(PlanMemo));
 	PlanMemo *memo = d->plan_memo;
@@ -607,7 +663,9 @@ static const PlanMemoEntry *memo_lookup(Design *d, const Decl *w, PlanModel *m, 
 	if (!e->w) {
 		memo->n++;
 		*e = (PlanMemoEntry){.w = w, .hw = key};
-		if (ok) {
+		const char *why;
+		Loc at;
+		if (ok && workload_conflict(d, w, m, &sp, &why, &at) == WC_NONE) {
 			if (plan_search_shared(m, hw, &sp, &e->r)) {
 				d->opt.shared++;
 			} else {
@@ -661,23 +719,54 @@ bool plan_best(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanConfig *b
 
 /* ---- diagnostics ---------------------------------------------------------------------------- */
 
+void plan_shape(Buf *b, const PlanConfig *c)
+{
+	buf_printf(b, "TP %d, PP %d", c->tp, c->pp);
+	if (c->dualpipe && c->first > 0)
+		buf_printf(b, " (DualPipe, first stage %d layers, last %d)", c->first, c->last);
+	else if (c->dualpipe)
+		buf_puts(b, " (DualPipe)");
+	else if (c->first > 0)
+		buf_printf(b, " (first stage %d layers, last %d)", c->first, c->last);
+	buf_printf(b, ", DP %d", c->dp);
+	if (c->cp > 1)
+		buf_printf(b, ", CP %d", c->cp);
+	if (c->ep > 1)
+		buf_printf(b, ", EP %d", c->ep);
+	buf_printf(b, ", micro-batch %d", c->micro);
+	if (c->v > 1)
+		buf_printf(b, ", interleave %d", c->v);
+	if (c->recompute == RC_FULL && c->rc_layers > 0 && c->rc_uniform)
+		buf_printf(b, ", full recompute in groups of %d layer%s", c->rc_layers,
+			   c->rc_layers > 1 ? "s" : "");
+	else if (c->recompute == RC_FULL && c->rc_layers > 0)
+		/* DualPipe has no interleaving: its stages are the pipeline's own. */
+		buf_printf(b, ", full recompute of %d layer%s a %sstage", c->rc_layers,
+			   c->rc_layers > 1 ? "s" : "", c->dualpipe ? "" : "virtual ");
+	else if (c->recompute != RC_NONE)
+		buf_printf(b, ", %s recompute", enum_RECOMPUTE.words[c->recompute]);
+	if (c->recompute == RC_SELECTIVE)
+		plan_modules_text(b, c->rc_modules, " of ", " + ");
+	if (c->offload > 0)
+		buf_printf(b, ", %d layers' activations offloaded to host memory", c->offload);
+	if (c->sp)
+		buf_puts(b, ", sequence parallel");
+	if (c->fsdp)
+		buf_puts(b, ", FSDP (weights, gradients and optimizer sharded)");
+	else if (c->zero2)
+		buf_puts(b, ", distributed optimizer and gradients (ZeRO-2)");
+	else if (c->dopt)
+		buf_puts(b, ", distributed optimizer");
+}
+
+/* plan_shape's text in d's arena (for a diagnostic). */
 static const char *plan_text(Design *d, const PlanConfig *c)
 {
-	return arena_printf(d->p->c->arena,
-			    "TP %d PP %d%s DP %d CP %d EP %d, micro-batch %d, interleave %d, %s "
-			    "recompute%s%s%s",
-			    c->tp, c->pp,
-			    c->first > 0 ? arena_printf(d->p->c->arena, " (first stage %d layers, last %d)",
-							c->first, c->last)
-					 : "",
-			    c->dp, c->cp, c->ep, c->micro, c->v,
-			    enum_RECOMPUTE.words[c->recompute], c->sp ? ", sequence parallel" : "",
-			    c->zero2 ? ", gradients and optimizer sharded (ZeRO-2)"
-			    : c->dopt ? ", distributed optimizer" : c->fsdp ? ", FSDP" : "",
-			    c->offload > 0 ? arena_printf(d->p->c->arena,
-							  ", %d layers' activations offloaded to host",
-							  c->offload)
-					   : "");
+	Buf b = {0};
+	plan_shape(&b, c);
+	const char *s = arena_printf(d->p->c->arena, "%s", b.s);
+	buf_free(&b);
+	return s;
 }
 
 /* Why no plan meets Megatron-LM's constraints: the first knob whose allowed values all fail. */
@@ -799,25 +888,6 @@ static const char *explain_invalid(Design *d, const Decl *w, const PlanModel *m,
 		return arena_printf(ar, "the global batch of %d sequences is not divisible by "
 					"micro_batch = %g",
 				    sp->batch, mb->vals[0]);
-	}
-	/* A fixed recompute_layers no stage the workload allows takes (plan_rc_layers_ok): the
-	 * same search without the count finds plans (an error path: the search runs again). */
-	if (sp->rc_layers > 0) {
-		PlanSpace free_rc = *sp;
-		free_rc.rc_layers = 0, free_rc.rc_uniform = false;
-		PlanResult r;
-		plan_search(m, hw, &free_rc, &r);
-		if (r.any_valid) {
-			*at = field_loc(w, FLD_WORKLOAD_RECOMPUTE_LAYERS);
-			return arena_printf(
-				ar, "recompute_layers = %d: no pipeline the workload allows takes it: %s",
-				sp->rc_layers,
-				sp->rc_uniform ? "its uniform groups must tile every virtual stage, "
-						 "the first and last included (transformer_block.py's "
-						 "_checkpointed_forward)"
-					       : "a block is at most the largest virtual stage's "
-						 "layers");
-		}
 	}
 	return arena_printf(ar, "no combination of the values the workload allows meets Megatron-LM's "
 				"constraints on %d '%s' accelerators: TP x PP x CP x DP GPUs, the global "
@@ -965,38 +1035,39 @@ int plan_workloads(Design *d)
 			}
 			continue;
 		}
-		FieldId bad;
-		const char *why = hybrid_ep_conflict(w, &wp->space, &bad);
-		if (why) {
-			design_violation(d, field_loc(w, bad), 1,
-					 field_loc(w, FLD_WORKLOAD_EP_DISPATCHER), "HybridEP chosen here",
-					 "workload '%s' cannot dispatch on HybridEP: %s", w->name, why);
+		/* Each a contradiction among the workload's own fields, which no cluster could
+		 * satisfy: a spec error at the field (exit 1); what depends on the cluster (its
+		 * GPUs, memory, scale-up domain) is a design violation (exit 2, below). */
+		const char *why;
+		Loc at;
+		Diag *dg;
+		switch (workload_conflict(d, w, &wp->model, &wp->space, &why, &at)) {
+		case WC_NONE:
+			break;
+		case WC_HYBRID_EP:
+			dg = design_spec_error(d, at, "workload '%s' cannot dispatch on HybridEP: %s",
+					       w->name, why);
+			if (dg)
+				diag_note(dg, field_loc(w, FLD_WORKLOAD_EP_DISPATCHER),
+					  "HybridEP chosen here");
 			continue;
-		}
-		why = dualpipe_conflict(d, w, &wp->space, &bad);
-		if (why) {
-			design_violation(d, field_loc(w, bad), 1,
-					 field_loc(w, FLD_WORKLOAD_PIPELINE_SCHEDULE),
-					 "DualPipe chosen here", "workload '%s' cannot run DualPipe: %s",
-					 w->name, why);
+		case WC_DUALPIPE:
+			dg = design_spec_error(d, at, "workload '%s' cannot run DualPipe: %s", w->name,
+					       why);
+			if (dg)
+				diag_note(dg, field_loc(w, FLD_WORKLOAD_PIPELINE_SCHEDULE),
+					  "DualPipe chosen here");
 			continue;
-		}
-		Loc rat;
-		const char *rwhy = rc_modules_conflict(w, &wp->model, &wp->space, &rat);
-		if (rwhy) {
-			design_spec_error(d, rat, "workload '%s' cannot recompute these modules: %s",
-					  w->name, rwhy);
+		case WC_RC_MODULES:
+			design_spec_error(d, at, "workload '%s' cannot recompute these modules: %s",
+					  w->name, why);
 			continue;
-		}
-		rwhy = rc_layers_conflict(w, &wp->model, &wp->space, d->p->c->arena, &rat);
-		if (rwhy) {
-			design_spec_error(d, rat, "workload '%s' cannot recompute these layers: %s",
-					  w->name, rwhy);
+		case WC_RC_LAYERS:
+			design_spec_error(d, at, "workload '%s' cannot recompute these layers: %s",
+					  w->name, why);
 			continue;
-		}
-		rwhy = swiglu8_conflict(w, &wp->model, &rat);
-		if (rwhy) {
-			design_spec_error(d, rat, "workload '%s': %s", w->name, rwhy);
+		case WC_SWIGLU8:
+			design_spec_error(d, at, "workload '%s': %s", w->name, why);
 			continue;
 		}
 		plan_search_shared(&wp->model, &wp->hw, &wp->space, &wp->r);

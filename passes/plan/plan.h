@@ -104,9 +104,9 @@ void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanL
 void plan_layer_blend(const PlanLayer *none, const PlanLayer *full, double f, PlanLayer *out);
 /* Full recomputation of a fixed count c->rc_layers (the workload's recompute_layers): block's
  * blend of none and full, or uniform's groups (c->rc_uniform), from the layer costs without
- * recomputation and with every layer recomputed one by one; and whether Megatron-Core takes that
- * count at c's stages. */
-void plan_layer_rc_layers(const PlanModel *m, const PlanConfig *c, const PlanLayer *none,
+ * recomputation and with every layer recomputed one by one, chunk the largest virtual stage's
+ * layers (plan_chunk_layers); and whether Megatron-Core takes that count at c's stages. */
+void plan_layer_rc_layers(const PlanConfig *c, double chunk, const PlanLayer *none,
 			  const PlanLayer *full, PlanLayer *out);
 bool plan_rc_layers_ok(const PlanModel *m, const PlanConfig *c);
 /* Layers of one virtual stage of the middle stages (the chunk block recomputation counts in). */
@@ -114,6 +114,10 @@ double plan_chunk_layers(const PlanModel *m, const PlanConfig *c);
 /* Parameters one GPU of the biggest pipeline stage holds: dense (replicated over DP and CP)
  * and expert (replicated over DP·CP/EP). */
 void plan_stage_params(const PlanModel *m, const PlanConfig *c, double *dense, double *expert);
+/* DualPipe's parameters per GPU of a rank pair's two stages (dense, expert as
+ * plan_stage_params'): an end rank's, the first and the last stage, into end[2], and a middle
+ * rank's into mid[2] (0 with pp = 2, which has no middle rank). */
+void plan_dualpipe_params(const PlanModel *m, const PlanConfig *c, double end[2], double mid[2]);
 /* DualPipe's memory per GPU (bytes): the larger of an end rank's and a middle rank's, each its
  * pair of stages' state and its own activations; o's memory fields filled (o may be NULL). */
 double plan_dualpipe_memory(const PlanModel *m, const PlanConfig *c, const PlanLayer *l,
@@ -141,6 +145,16 @@ double plan_state_memory(const PlanModel *m, const PlanConfig *c, double dense, 
  * tensors after its forward and recomputes them at the start of that layer's backward, so
  * they exist again, for one layer at a time, while its backward runs. Inline: the search's
  * innermost loop calls it for every plan. */
+/* Whether c runs DualPipe (pipeline_schedule = dualpipe over a pipeline: the search makes no
+ * DualPipe plan at pp = 1, dualpipe_conflict refusing a workload that allows no even pp). */
+static inline bool plan_dualpipe(const PlanConfig *c)
+{
+	return c->dualpipe && c->pp > 1;
+}
+static inline double plan_rc_work(const PlanConfig *c, const PlanLayer *l)
+{
+	return c->recompute == RC_FULL ? l->work : l->rc_work;
+}
 static inline double plan_act_memory(const PlanConfig *c, const PlanLayer *l, double inflight,
 				     double inflight_last)
 {
@@ -148,7 +162,21 @@ static inline double plan_act_memory(const PlanConfig *c, const PlanLayer *l, do
 	/* Offloaded layers' activations leave HBM but for one layer's double buffer (the copy
 	 * being written out, or the next layer's prefetched back; plan_offload). */
 	double off = c->offload > 1 ? (c->offload - 1) * l->act : 0;
-	return (first > last ? first : last) - off + (c->recompute == RC_FULL ? l->work : l->rc_work);
+	return (first > last ? first : last) - off + plan_rc_work(c, l);
+}
+/* DualPipe's activations per GPU (bytes) of the rank pair whose whole memory is larger: an
+ * end rank's, state st_end, `inflight_last` layer-micro-batches (plan_last_inflight_layers)
+ * and the logits, or a middle rank's (pp > 2), state st_mid, `inflight`
+ * (plan_inflight_layers); each with the recomputation's working set (plan_act_memory).
+ * *middle: whether the middle rank's. Inline: the search calls it for every DualPipe plan. */
+static inline double plan_dualpipe_act(const PlanConfig *c, const PlanLayer *l, double st_end,
+				       double st_mid, double inflight, double inflight_last,
+				       bool *middle)
+{
+	double rc = plan_rc_work(c, l);
+	double end = l->act * inflight_last + l->out_mem + rc, mid = l->act * inflight + rc;
+	*middle = c->pp > 2 && st_mid + mid > st_end + end;
+	return *middle ? mid : end;
 }
 void plan_cost(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const PlanLayer *l,
 	       double dense, double expert, PlanCost *out);

@@ -187,7 +187,7 @@ static double expert_dp(const PlanConfig *c)
  * optimizer's shards and the gradient reduction over both; 1 otherwise. */
 static double copies(const PlanConfig *c)
 {
-	return c->dualpipe && c->pp > 1 ? 2 : 1;
+	return plan_dualpipe(c) ? 2 : 1;
 }
 
 /* Tokens a rank routes per micro-batch: T (the TP group's, gathered) or T/t folded. */
@@ -444,7 +444,7 @@ double plan_inflight_layers(const PlanModel *m, const PlanConfig *c, int microba
 	stage_layers(m, c, &first, &mid, &last);
 	/* DualPipe: PP + 1 micro-batches of a stage's activations (DeepSeek-AI 2024, Table 2),
 	 * a stage being the mean of the rank's two: a middle rank's two middle stages. */
-	if (c->dualpipe)
+	if (plan_dualpipe(c))
 		return (pp + 1) * (pp > 2 ? mid : (first + last) / 2);
 	double inflight = microbatches < pp ? microbatches : pp;
 	double extra = v > 1 ? 1 + (double)(pp - 1) / ((double)pp * v) : 1;
@@ -471,7 +471,7 @@ double plan_last_inflight_layers(const PlanModel *m, const PlanConfig *c, int mi
 	stage_layers(m, c, &first, &mid, &last);
 	/* DualPipe: the end ranks hold the first and the last stage (plan_stage_params), PP + 1
 	 * micro-batches of their mean (plan_inflight_layers), and the logits. */
-	if (c->dualpipe)
+	if (plan_dualpipe(c))
 		return (pp + 1) * (first + last) / 2;
 	double chunks = fmin((double)(v - 1) * pp + 1, (double)microbatches * v);
 	return last * chunks / v;
@@ -599,17 +599,28 @@ double plan_optimizer_bytes(const PlanConfig *c)
 	return c->opt16 ? 6 : 12;
 }
 
+/* The dense and expert parameters of one GPU of a stage of `stage` layers from layer lo with
+ * e of embedding or output layer, into *dense and *expert (stage_params). */
+static void range_params(const PlanModel *m, const PlanConfig *c, double lo, double stage,
+			 double e, double *dense, double *expert)
+{
+	double h = m->hidden, t = c->tp;
+	double attn = attn_matrices(m, t) + 4 * h / t;
+	double nd = n_dense(m);
+	double shared = m->shared * m->mats * h * m->expert_ffn;
+	double routed = m->experts / c->ep * m->mats * h * m->expert_ffn;
+	double dl = fmax(0, fmin(lo + stage, nd) - lo), ml = stage - dl;
+	*dense = stage * attn + dl * m->mats * h * m->ffn / t + ml * (shared / t + h * m->experts) +
+		 e;
+	*expert = ml * routed / expert_tp(c);
+}
+
 /* The dense and expert parameters of one GPU of the first, the last and a middle stage
  * (plan_stage_params), into sd[3] and se[3] in that order; 0 for a stage the pipeline has not. */
 static void stage_params(const PlanModel *m, const PlanConfig *c, double *sd, double *se)
 {
-	double h = m->hidden, t = c->tp;
-	double attn = attn_matrices(m, t) + 4 * h / t;
-	double nd = n_dense(m), first, mid, last;
+	double first, mid, last, emb = m->vocab * m->hidden / c->tp;
 	stage_layers(m, c, &first, &mid, &last);
-	double shared = m->shared * m->mats * h * m->expert_ffn;
-	double routed = m->experts / c->ep * m->mats * h * m->expert_ffn;
-	double emb = m->vocab * h / t;
 	/* The first stage: layers [0, first) and the embedding; the last: [L − last, L) and the
 	 * output layer; a middle one: [first, first + mid) (the first middle stage holds most of
 	 * an MoE model's leading dense layers). */
@@ -620,11 +631,34 @@ static void stage_params(const PlanModel *m, const PlanConfig *c, double *sd, do
 		if (which >= (c->pp > 2 ? 3 : c->pp > 1 ? 2 : 1))
 			continue;
 		double stage = c->pp == 1 ? m->layers : n[which];
-		double dl = fmax(0, fmin(lo[which] + stage, nd) - lo[which]), ml = stage - dl;
 		double e = which == 2 ? 0 : c->pp == 1 ? (m->tied ? emb : 2 * emb) : emb;
-		sd[which] = stage * attn + dl * m->mats * h * m->ffn / t +
-			    ml * (shared / t + h * m->experts) + e;
-		se[which] = ml * routed / expert_tp(c);
+		range_params(m, c, lo[which], stage, e, &sd[which], &se[which]);
+	}
+}
+
+/* DualPipe's rank pairs' parameters (plan_dualpipe_params): rank i holds stages i and
+ * p − 1 − i (deepseek-ai/DualPipe dualpipe/dualpipe.py at bb214e8), so the end ranks the first
+ * and the last stage (sd, se: stage_params'), and a middle rank two middle stages of `mid`
+ * layers each, [first + (i − 1)·mid, first + i·mid) and the one p − 1 − i mirrors, which
+ * differ where the leading dense layers fall in the first; the largest such pair. Past the
+ * dense layers every pair is alike, so the loop stops at the first pair without any. */
+static void pair_params(const PlanModel *m, const PlanConfig *c, const double sd[3],
+			const double se[3], double end[2], double mid[2])
+{
+	end[0] = sd[0] + sd[1], end[1] = se[0] + se[1];
+	mid[0] = mid[1] = 0;
+	if (c->pp <= 2)
+		return;
+	double first, n, last, nd = n_dense(m);
+	stage_layers(m, c, &first, &n, &last);
+	for (int i = 1; i < c->pp / 2; i++) {
+		double lo = first + (i - 1) * n, d1, e1, d2, e2;
+		range_params(m, c, lo, n, 0, &d1, &e1);
+		range_params(m, c, first + (c->pp - 2 - i) * n, n, 0, &d2, &e2);
+		if (i == 1 || d1 + d2 + e1 + e2 > mid[0] + mid[1])
+			mid[0] = d1 + d2, mid[1] = e1 + e2;
+		if (lo >= nd)
+			break;
 	}
 }
 
@@ -646,13 +680,22 @@ void plan_stage_params(const PlanModel *m, const PlanConfig *c, double *dense, d
 	 * parameters" (DeepSeek-AI 2024, §3.2.1; Table 2: parameters 2×): the end ranks the
 	 * first and the last stage, the others two middle stages; the larger pair here
 	 * (plan_dualpipe_memory weighs each pair with its own activations). */
-	if (c->dualpipe && c->pp > 1) {
-		best_d = sd[0] + sd[1], best_e = se[0] + se[1];
-		if (c->pp > 2 && 2 * (sd[2] + se[2]) > best_d + best_e)
-			best_d = 2 * sd[2], best_e = 2 * se[2];
+	if (plan_dualpipe(c)) {
+		double end[2], mid[2];
+		pair_params(m, c, sd, se, end, mid);
+		best_d = end[0], best_e = end[1];
+		if (c->pp > 2 && mid[0] + mid[1] > best_d + best_e)
+			best_d = mid[0], best_e = mid[1];
 	}
 	*dense = best_d;
 	*expert = best_e;
+}
+
+void plan_dualpipe_params(const PlanModel *m, const PlanConfig *c, double end[2], double mid[2])
+{
+	double sd[3], se[3];
+	stage_params(m, c, sd, se);
+	pair_params(m, c, sd, se, end, mid);
 }
 
 /* DualPipe's memory per GPU (bytes): the larger of an end rank's, the first and the last
@@ -663,19 +706,16 @@ void plan_stage_params(const PlanModel *m, const PlanConfig *c, double *dense, d
 double plan_dualpipe_memory(const PlanModel *m, const PlanConfig *c, const PlanLayer *l,
 			    PlanCost *o)
 {
-	double sd[3], se[3], first, mid, last, w, g;
-	stage_params(m, c, sd, se);
-	stage_layers(m, c, &first, &mid, &last);
-	double rc = c->recompute == RC_FULL ? l->work : l->rc_work, held = c->pp + 1;
-	double st = plan_state_memory(m, c, sd[0] + sd[1], se[0] + se[1], l->fp8_cache, &w, &g);
-	double act = l->act * held * (first + last) / 2 + l->out_mem + rc;
-	if (c->pp > 2) {
-		double w2, g2;
-		double st2 = plan_state_memory(m, c, 2 * sd[2], 2 * se[2], l->fp8_cache, &w2, &g2);
-		double act2 = l->act * held * mid + rc;
-		if (st2 + act2 > st + act)
-			st = st2, act = act2, w = w2, g = g2;
-	}
+	double end[2], mid[2], w, g, w2 = 0, g2 = 0;
+	plan_dualpipe_params(m, c, end, mid);
+	double st = plan_state_memory(m, c, end[0], end[1], l->fp8_cache, &w, &g);
+	double st2 = c->pp > 2 ? plan_state_memory(m, c, mid[0], mid[1], l->fp8_cache, &w2, &g2) : 0;
+	bool middle;
+	/* plan_inflight_layers' DualPipe count takes no micro-batch count */
+	double act = plan_dualpipe_act(c, l, st, st2, plan_inflight_layers(m, c, 0),
+				       plan_last_inflight_layers(m, c, 0), &middle);
+	if (middle)
+		st = st2, w = w2, g = g2;
 	if (o) {
 		o->mem_states = st, o->mem_weights = w, o->mem_grads = g;
 		o->mem_optim = st - w - g;
@@ -796,25 +836,34 @@ static double gemm16(const PlanHw *hw, double batch, double m, double n, double 
  * multiply an expert over its m_splits rows). Each runs at the roofline and the measured size
  * factor of its own (m, n, k). Returns the forward's seconds and adds the backward's two to
  * *bwd; the pass's precision as gemm's. */
-static double gemm_passes(const PlanHw *hw, double *bwd, double batch, double m, double n,
+typedef struct {
+	double all;   /* s: the backward's two multiplies */
+	double wgrad; /* s: the weight gradient's of them (DualPipe's W) */
+} BwdTime;
+
+static double gemm_passes(const PlanHw *hw, BwdTime *bwd, double batch, double m, double n,
 			  double k)
 {
-	*bwd += gemm(hw, batch, m, k, n) + gemm(hw, batch, k, n, m);
+	double wg = gemm(hw, batch, k, n, m);
+	bwd->all += gemm(hw, batch, m, k, n) + wg;
+	bwd->wgrad += wg;
 	return gemm(hw, batch, m, n, k);
 }
 
 double plan_gemm_backward(const PlanHw *hw, double m, double n, double k)
 {
-	double bwd = 0;
+	BwdTime bwd = {0};
 	gemm_passes(hw, &bwd, 1, m, n, k);
-	return bwd;
+	return bwd.all;
 }
 
 /* The same in BF16 whatever the workload's precision (gemm16). */
-static double gemm16_passes(const PlanHw *hw, double *bwd, double batch, double m, double n,
+static double gemm16_passes(const PlanHw *hw, BwdTime *bwd, double batch, double m, double n,
 			    double k)
 {
-	*bwd += gemm16(hw, batch, m, k, n) + gemm16(hw, batch, k, n, m);
+	double wg = gemm16(hw, batch, k, n, m);
+	bwd->all += gemm16(hw, batch, m, k, n) + wg;
+	bwd->wgrad += wg;
 	return gemm16(hw, batch, m, n, k);
 }
 
@@ -1381,7 +1430,8 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	double s = m->seq, sl = s / c->cp, b = c->micro, tokens = b * sl;
 	AttnDims x = attn_dims(m);
 	/* Matmuls: QKV, the core (per head, BF16), the output projection, the FFN or experts. */
-	double mm = 0, mmb = 0, *mb = &mmb; /* mmb: the backward's (gemm_passes) */
+	double mm = 0;
+	BwdTime bt = {0}, *mb = &bt; /* the backward's (gemm_passes) */
 	if (m->kv_lora > 0) {
 		/* MLA: the down-projections (replicated), then the up-projections (split). */
 		double ql = m->q_lora, kl = m->kv_lora;
@@ -1458,11 +1508,11 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	o->cast_f = cf_bytes / (hw->hbm_bw * HBM_EFF);
 	o->cast_b = cb_bytes / (hw->hbm_bw * HBM_EFF);
 	o->fwd = mm + core + 2 * o->work / (hw->hbm_bw * HBM_EFF) + o->perm + o->cast_f;
-	o->mm_bwd_extra = mmb - 2 * mm;
-	/* The weight gradient dW = Xᵀ·dY has the input gradient's FLOPs (gemm_passes): half the
-	 * backward's multiplies, their shapes' efficiencies taken as equal (DualPipe's W, the
-	 * part of a backward chunk zero-bubble schedules defer; plan_time). */
-	o->wgrad = mmb / 2;
+	o->mm_bwd_extra = bt.all - 2 * mm;
+	/* The weight gradients dW = Xᵀ·dY, each at its own shape's efficiency (gemm_passes: for
+	 * an expert k×m by m×n, m its few routed rows): DualPipe's W, the part of a backward chunk
+	 * zero-bubble schedules defer (plan_time). */
+	o->wgrad = bt.wgrad;
 	o->core = core;
 	o->core_mem = 2 * core_bytes / (hw->hbm_bw * HBM_EFF);
 	/* Its backward recomputes QKᵀ and the softmax from the statistics: 5 multiplies where
@@ -1603,10 +1653,10 @@ void plan_layer_blend(const PlanLayer *none, const PlanLayer *full, double f, Pl
  * keeping only the group's input, and recomputes the whole group's forward before its backward):
  * every layer's forward repeated, as full recomputation's; one layer input kept a group, 1/k of
  * a layer's; and the k layers' activations together while the group's backward runs. */
-void plan_layer_rc_layers(const PlanModel *m, const PlanConfig *c, const PlanLayer *none,
+void plan_layer_rc_layers(const PlanConfig *c, double n, const PlanLayer *none,
 			  const PlanLayer *full, PlanLayer *out)
 {
-	double k = c->rc_layers, n = plan_chunk_layers(m, c);
+	double k = c->rc_layers;
 	if (c->rc_uniform) {
 		*out = *full;
 		out->act = full->act / k;
@@ -1644,15 +1694,16 @@ bool plan_rc_layers_ok(const PlanModel *m, const PlanConfig *c)
 /* Per-layer costs, averaged over the dense and MoE layers by their counts. */
 void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanLayer *out)
 {
-	if (c->recompute == RC_FULL && c->rc_layers > 0 &&
-	    (c->rc_uniform ? c->rc_layers > 1 : c->rc_layers < plan_chunk_layers(m, c))) {
+	bool fixed = c->recompute == RC_FULL && c->rc_layers > 0;
+	double chunk = fixed ? plan_chunk_layers(m, c) : 0;
+	if (fixed && (c->rc_uniform ? c->rc_layers > 1 : c->rc_layers < chunk)) {
 		PlanConfig one = *c;
 		PlanLayer none, full;
 		one.rc_layers = 0, one.rc_uniform = false;
 		plan_layer(m, hw, &one, &full);
 		one.recompute = RC_NONE;
 		plan_layer(m, hw, &one, &none);
-		plan_layer_rc_layers(m, c, &none, &full, out);
+		plan_layer_rc_layers(c, chunk, &none, &full, out);
 		return;
 	}
 	double nd = n_dense(m), nm = m->layers - nd;
@@ -1721,8 +1772,8 @@ void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanL
 	/* The output layer and the loss on the last stage: its matmul forward and backward (BF16)
 	 * and the FP32 logits it keeps (4·tokens·V/t bytes, written and read twice). */
 	out->out_mem = 4 * tokens * m->vocab / c->tp;
-	double out_b = 0;
-	out->out_time = gemm16_passes(hw, &out_b, 1, tokens, m->vocab / c->tp, m->hidden) + out_b +
+	BwdTime out_b = {0};
+	out->out_time = gemm16_passes(hw, &out_b, 1, tokens, m->vocab / c->tp, m->hidden) + out_b.all +
 			4 * out->out_mem / (hw->hbm_bw * HBM_EFF);
 	/* What a stage sends the next per micro-batch: its output, split over the TP group (the
 	 * scatter-gather of Narayanan et al. §4.1, or the SP shard). */
@@ -1806,7 +1857,7 @@ double plan_state_memory(const PlanModel *m, const PlanConfig *c, double dense, 
 double plan_memory(const PlanModel *m, const PlanConfig *c, const PlanLayer *l, double dense,
 		   double expert, PlanCost *o)
 {
-	if (c->dualpipe && c->pp > 1)
+	if (plan_dualpipe(c))
 		return plan_dualpipe_memory(m, c, l, o);
 	int mb = c->batch / (c->dp * c->micro);
 	o->mem_states = plan_state_memory(m, c, dense, expert, l->fp8_cache, &o->mem_weights,
@@ -1896,9 +1947,9 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	/* DualPipe overlaps a forward and a backward chunk, the pipeline's sends of one under the
 	 * other's compute ("both all-to-all and PP communication can be fully hidden", DeepSeek-AI
 	 * 2024, §3.2.1): the same overlap as interleaving's. */
-	unsigned opp = (c->v > 1 || c->dualpipe) && c->pp > 1 ? c->overlap_pp : 1u;
+	unsigned opp = (c->v > 1 && c->pp > 1) || plan_dualpipe(c) ? c->overlap_pp : 1u;
 	double chunk = fmax(mid, first) / c->v * busy;
-	if (c->dualpipe && c->pp > 1) {
+	if (plan_dualpipe(c)) {
 		pp_t = exposed_paired(opp, pp_t, chunk, &o->overlap_pp);
 	} else {
 		o->overlap_pp = overlap_on(opp, pp_t, chunk);
@@ -1922,12 +1973,12 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	 * break: the dispatcher alltoall or flex, --bf16, no --moe-shared-expert-overlap, no MTP
 	 * layers, no CUDA graphs (write_args writes none of those). */
 	bool ep_ok = l->ep > 0 && c->ep > 1 &&
-		     (c->dualpipe || (c->recompute != RC_FULL &&
+		     (plan_dualpipe(c) || (c->recompute != RC_FULL &&
 				      !(plan_rc_modules(c) & (1u << RCM_MOE)) &&
 				      (c->pp == 1 || c->v > 1)));
 	unsigned oep = ep_ok ? c->overlap_ep : 1u;
 	double ep;
-	if (c->dualpipe && c->pp > 1) {
+	if (plan_dualpipe(c)) {
 		ep = exposed_paired(oep, l->ep, busy, &o->overlap_ep);
 	} else {
 		o->overlap_ep = overlap_on(oep, l->ep, busy);
@@ -1935,7 +1986,7 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	}
 	double per_layer = l->fwd + l->bwd + l->re + tp + l->cp + ep;
 	double stage = last, tail = l->out_time;
-	if (c->dualpipe && c->pp > 1) {
+	if (plan_dualpipe(c)) {
 		/* DualPipe: each rank runs half the micro-batches through each of its two stages
 		 * (plan_stage_params), so a micro-batch costs the mean of the two: the end ranks'
 		 * first and last with half the output layer, a middle rank's two middle ones. */
@@ -2010,7 +2061,7 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	o->amax_comm = mb * amax_t;
 	o->bubble_fraction = plan_bubble_fraction(c->pp, c->v, mb);
 	o->bubble = o->bubble_fraction * mb * per_mb;
-	if (c->dualpipe && c->pp > 1) {
+	if (plan_dualpipe(c)) {
 		/* DualPipe's bubble (DeepSeek-AI 2024, Table 2): (PP/2 − 1)(F&B + B − 3W), F&B a
 		 * forward and a backward chunk overlapped (a micro-batch's time, per_mb), B a
 		 * backward chunk (with its recomputation), W its weight gradients. */

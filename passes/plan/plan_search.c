@@ -284,6 +284,13 @@ static void offload_fit(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 	keep(tops, ntops, &t);
 }
 
+/* The search's cache of layer costs (plan_search's layers): the slot of micro-batch index i_b,
+ * recomputation rc and sequence parallelism s. */
+static size_t layer_index(int i_b, int rc, int s)
+{
+	return ((size_t)i_b * RC_COUNT + (size_t)rc) * 2 + (size_t)s;
+}
+
 void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, PlanResult *out)
 {
 	double t0 = now_ms();
@@ -298,6 +305,9 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 	size_t nl = (size_t)cd.nmicro * RC_COUNT * 2;
 	PlanLayer *layers = xmalloc(sizeof(PlanLayer) * (nl ? nl : 1));
 	bool *have = xmalloc(nl ? nl : 1);
+	/* With a fixed recompute_layers, by interleaving (i_v), per split: the largest virtual
+	 * stage's layers, or -1 where Megatron-Core does not take the count (plan_rc_layers_ok). */
+	double *rc_chunk = xmalloc(sizeof(double) * (cd.nv ? (size_t)cd.nv : 1));
 	Top tops[PLAN_ALTERNATIVES + 1];
 	int ntops = 0;
 	double least = INFINITY;
@@ -339,8 +349,15 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 					.offload = sp->offload > 0 ? sp->offload : 0,
 					.rc_modules = sp->rc_modules, .rc_layers = sp->rc_layers,
 					.rc_uniform = sp->rc_uniform};
-			double dense, expert;
+			double dense, expert, dp_end[2], dp_mid[2];
 			plan_stage_params(m, &c, &dense, &expert);
+			if (dual) /* its rank pairs' parameters, the same for every plan of the split */
+				plan_dualpipe_params(m, &c, dp_end, dp_mid);
+			for (int i_v = 0; fixed_rc && i_v < cd.nv; i_v++) {
+				PlanConfig t = c;
+				t.v = cd.v[i_v], t.recompute = RC_FULL;
+				rc_chunk[i_v] = plan_rc_layers_ok(m, &t) ? plan_chunk_layers(m, &t) : -1;
+			}
 			/* The layers of the stage plan_time runs at (at least): a lower bound on a
 			 * step, with the layer's compute. */
 			double mid = plan_mid_layers(m, &c);
@@ -360,14 +377,22 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 				c.dp = dp;
 				c.gpus = (int)gpus;
 				/* The stage's state memory by sharding (o below), the same for every
-				 * micro-batch, interleaving and recomputation. */
-				double states[4];
+				 * micro-batch, interleaving and recomputation; under DualPipe each rank
+				 * pair's (plan_dualpipe_memory). */
+				double states[4], st_end[4], st_mid[4];
 				for (int o = 0; o < 4; o++) {
 					double w, g;
 					c.dopt = o == 1 || o == 3;
 					c.fsdp = o == 2;
 					c.zero2 = o == 3;
 					states[o] = plan_state_memory(m, &c, dense, expert, hw->fp8_cache, &w, &g);
+					if (dual) {
+						st_end[o] = plan_state_memory(m, &c, dp_end[0], dp_end[1],
+									      hw->fp8_cache, &w, &g);
+						st_mid[o] = pp > 2 ? plan_state_memory(m, &c, dp_mid[0], dp_mid[1],
+										       hw->fp8_cache, &w, &g)
+								   : 0;
+					}
 				}
 				int local = B / dp;
 				for (int i_b = 0; i_b < cd.nmicro; i_b++) {
@@ -401,7 +426,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 							if (!(sp->sp & (1u << s)) || (s && tp == 1 && (sp->sp & 1u)) ||
 							    (!s && tp > 1 && ep > 1))
 								continue;
-							size_t li = ((size_t)i_b * RC_COUNT + (size_t)rcs[i_rc]) * 2 + (size_t)s;
+							size_t li = layer_index(i_b, rcs[i_rc], s);
 							c.recompute = rcs[i_rc];
 							c.sp = s;
 							/* A pinned offload: only where Megatron-Core takes it. */
@@ -420,9 +445,9 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 							const PlanLayer *pl = &layers[li];
 							PlanLayer fixed;
 							if (fixed_rc && c.recompute == RC_FULL) {
-								if (!plan_rc_layers_ok(m, &c))
+								if (rc_chunk[i_v] < 0)
 									continue;
-								size_t ni = li - (size_t)(RC_FULL - RC_NONE) * 2;
+								size_t ni = layer_index(i_b, RC_NONE, s);
 								if (!have[ni]) {
 									PlanConfig cn = c;
 									cn.recompute = RC_NONE, cn.rc_layers = 0;
@@ -430,8 +455,8 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 									plan_layer(m, hw, &cn, &layers[ni]);
 									have[ni] = true;
 								}
-								plan_layer_rc_layers(m, &c, &layers[ni], &layers[li],
-										     &fixed);
+								plan_layer_rc_layers(&c, rc_chunk[i_v], &layers[ni],
+										     &layers[li], &fixed);
 								pl = &fixed;
 							}
 							/* No CP exchange the plan allows works (a2a alone, heads
@@ -454,10 +479,11 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 								mems[o] = states[o] + act_mem;
 							if (dual)
 								for (int o = 0; o < 4; o++) {
-									c.dopt = o == 1 || o == 3;
-									c.fsdp = o == 2;
-									c.zero2 = o == 3;
-									mems[o] = plan_dualpipe_memory(m, &c, pl, NULL);
+									bool mid_rank;
+									double a = plan_dualpipe_act(&c, pl, st_end[o], st_mid[o],
+												     inflight, inflight_last,
+												     &mid_rank);
+									mems[o] = (mid_rank ? st_mid[o] : st_end[o]) + a;
 								}
 							for (int o = 0; o < 4; o++) {
 								if (o < 2 && (!(sp->dopt & (1u << o)) ||
@@ -513,7 +539,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 								    none_mem[s][o] > usable)
 									block_recompute(m, hw, &c, dense, expert, usable, &layers[li],
 											mem, none_mem[s][o],
-											&layers[((size_t)i_b * RC_COUNT + RC_NONE) * 2 + (size_t)s],
+											&layers[layer_index(i_b, RC_NONE, s)],
 											tops, &ntops, out);
 							}
 						}
@@ -538,6 +564,7 @@ void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Plan
 	}
 	free(layers);
 	free(have);
+	free(rc_chunk);
 	cands_free(&cd);
 	out->ms = now_ms() - t0;
 }

@@ -44,17 +44,6 @@ static bool violation_says(const Built *b, ...)
 	return false;
 }
 
-/* An error diagnostic whose message holds `words`. */
-static bool diag_says(const Built *b, const char *words)
-{
-	for (int i = 0; i < b->p.c->diags.n; i++) {
-		const Diag *dg = b->p.c->diags.v[i];
-		if (dg->level == DIAG_ERROR && strstr(dg->msg, words))
-			return true;
-	}
-	return false;
-}
-
 /* Wired links of fabric fi in tier t, counted from the instances. */
 static int wired_links(const Design *d, int fi, LinkTier t)
 {
@@ -983,7 +972,7 @@ static void test_verifier(void)
 	/* A dropped link: a NIC port left unconnected, one link fewer than counted. */
 	drop_link(d, 0);
 	CU_ASSERT_TRUE(verifier_rejects(b, "1 endpoint ports unconnected"));
-	CU_ASSERT_TRUE(diag_says(b, "507 links wired; sizing counted 12 and 508"));
+	CU_ASSERT_TRUE(unit_error_says(b, "507 links wired; sizing counted 12 and 508"));
 	done(b);
 
 	/* A tree without its leaf-spine links (and a sizing that agrees) is not connected, even
@@ -1028,7 +1017,7 @@ static void test_verifier(void)
 			drop_link(d, i);
 	d->fabrics[0].links = d->nlinks;
 	CU_ASSERT_TRUE(verifier_rejects(b, "plane 2 of fabric f is not connected"));
-	CU_ASSERT_FALSE(diag_says(b, "plane 1 of fabric f is not connected"));
+	CU_ASSERT_FALSE(unit_error_says(b, "plane 1 of fabric f is not connected"));
 	done(b);
 }
 

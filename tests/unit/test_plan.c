@@ -267,6 +267,35 @@ static void test_gemm_backward_shapes(void)
 	CLOSE(plan_gemm_backward(&hw, m, n, k), 2 * fwd, 1e-12);
 }
 
+/* DualPipe's W (PlanLayer.wgrad): the weight gradients dW = Xᵀ·dY of the layer's linear
+ * multiplies, each at its own shape, k×m by m×n for a forward m×k by k×n (gemm_passes), not
+ * half the backward's multiplies. On the FP8 roofline (no size table) with 64 tokens a
+ * micro-batch and h = 1,024 (MHA, GeLU): QKV 64×1,024 by 1,024×3,072, the projection
+ * 64×1,024 by 1,024×1,024, the FFN's 64×1,024 by 1,024×4,096 and 64×4,096 by 4,096×1,024. Each
+ * weight gradient is 64 deep, below the ridge, and slower than its input gradient. */
+static void test_wgrad_shapes(void)
+{
+	PlanModel m = gpt(1, 1024, 8);
+	m.seq = 64, m.dropout = 0;
+	PlanConfig c = {.tp = 1, .cp = 1, .ep = 1, .pp = 1, .dp = 1, .v = 1, .micro = 1,
+			.batch = 1, .gpus = 1, .flash = true, .recompute = RC_NONE};
+	PlanHw hw = {.peak = 4.5e15, .peak16 = 2.25e15, .eff_large = 0.47, .eff16 = 0.47,
+		     .elem_bytes = 1, .hbm_bw = 8e12, .hbm = 80e9, .hbm_usable = 78e9, .gpus = 1,
+		     .per_node = 8, .domain = 8, .su_bw = 1e11, .net_bw = 1e10, .su_eff = 0.8,
+		     .net_eff = 0.8, .tree = true, .gemm_table = GT_NONE};
+	double t = 64, h = 1024;
+#define W(mm, n, k) (2.0 * (mm) * (n) * (k) / (hw.peak * plan_matmul_efficiency(&hw, k, n, mm)))
+#define D(mm, n, k) (2.0 * (mm) * (n) * (k) / (hw.peak * plan_matmul_efficiency(&hw, mm, k, n)))
+	double wgrad = W(t, 3 * h, h) + W(t, h, h) + W(t, 4 * h, h) + W(t, h, 4 * h);
+	double dgrad = D(t, 3 * h, h) + D(t, h, h) + D(t, 4 * h, h) + D(t, h, 4 * h);
+#undef W
+#undef D
+	PlanLayer l;
+	plan_layer(&m, &hw, &c, &l);
+	CLOSE(l.wgrad, wgrad, 1e-12);
+	CU_ASSERT(wgrad > 1.2 * dgrad); /* half the backward's would be (wgrad + dgrad)/2 */
+}
+
 /* H100's table (gemm_size.c), against the source's entries: tensorflow/tensorflow,
  * third_party/xla/xla/service/gpu/model/matmul_interpolator_data.h at 372d578, sm_90, b 1,
  * bf16xbf16->bf16, FLOP/s: m = n = k = 4,096 783328793548203, 2,048 631984593290170, m 2,048
@@ -2294,6 +2323,33 @@ static void test_dualpipe(void)
 	CU_ASSERT(dc.bubble < oc.bubble && dc.step < oc.step && !oc.overlap_ep);
 	/* Two stages a rank and one more micro-batch in flight: more memory than 1F1B's. */
 	CU_ASSERT(dc.mem > oc.mem);
+	/* A middle rank holds stage i and stage PP − 1 − i, which differ where the leading dense
+	 * layers fall: at the 2 + 14 x 4 + 3 split stage 1 holds layer 2, the third of
+	 * DeepSeek-V3's three dense layers, and stage 14 none; at 3 + 14 x 4 + 2 no middle stage
+	 * holds one. At EP 64 a dense layer (its FFN, 3·h·18,432) outweighs an MoE layer (4 routed
+	 * experts a GPU, the shared one and the router), so the pair with it is the largest, one
+	 * dense layer's FFN for an MoE layer's parts more than the dense-free pair (not 2 x stage
+	 * 1). At EP 8 (32 routed experts a GPU) an MoE layer outweighs a dense one, and the largest
+	 * pair is a dense-free one, alike at both splits. */
+	const PlanModel *dm = &wp->model;
+	double h = dm->hidden, e23[2], m23[2], e32[2], m32[2];
+	PlanConfig s23 = k, s32 = k;
+	s32.first = 3, s32.last = 2;
+	CU_ASSERT(k.tp == 1 && !k.fold && k.ep == 64 && dm->layers == 61);
+	plan_dualpipe_params(dm, &s23, e23, m23);
+	plan_dualpipe_params(dm, &s32, e32, m32);
+	double dense_ffn = dm->mats * h * dm->ffn;
+	double moe_dense = dm->shared * dm->mats * h * dm->expert_ffn + h * dm->experts;
+	double routed = dm->experts / k.ep * dm->mats * h * dm->expert_ffn;
+	CU_ASSERT(dense_ffn > moe_dense + routed);
+	CLOSE(m23[0] - m32[0], dense_ffn - moe_dense, 1e-9);
+	CLOSE(m32[1] - m23[1], routed, 1e-9);
+	s23.ep = s32.ep = 8;
+	plan_dualpipe_params(dm, &s23, e23, m23);
+	plan_dualpipe_params(dm, &s32, e32, m32);
+	CU_ASSERT(dense_ffn < moe_dense + dm->experts / 8 * dm->mats * h * dm->expert_ffn);
+	CLOSE(m23[0], m32[0], 1e-12);
+	CLOSE(m23[1], m32[1], 1e-12);
 	done(b);
 
 	/* The search: an even PP, no interleaving, an even number of micro-batches, at least two
@@ -2318,8 +2374,10 @@ static void test_dualpipe(void)
 			CU_ASSERT(bc->dualpipe && bc->pp >= 2 && bc->pp % 2 == 0 && bc->v == 1);
 			CU_ASSERT(vmb % 2 == 0 && vmb >= 2 * bc->pp);
 		} else {
+			/* a contradiction among the workload's own fields: exit 1 */
 			CU_ASSERT(vp == NULL || !vp->r.found);
-			CU_ASSERT(violation_says(v, says[i]));
+			CU_ASSERT(unit_error_says(v, says[i]) && v->d.spec_errors > 0);
+			CU_ASSERT(!violation_says(v, says[i]));
 		}
 		done(v);
 	}
@@ -2946,6 +3004,7 @@ void suite_plan(void)
 	CU_add_test(s, "multiply throughput by size (gemm_table)", test_gemm_size_factor);
 	CU_add_test(s, "multiply throughput by size: H100 (gemm_table sm90)", test_gemm_size_factor_sm90);
 	CU_add_test(s, "the backward's multiplies at their own shapes", test_gemm_backward_shapes);
+	CU_add_test(s, "DualPipe's W: the weight gradients at their own shapes", test_wgrad_shapes);
 	CU_add_test(s, "MoE dispatch precision (fp8_dispatch)", test_fp8_dispatch);
 	CU_add_test(s, "MoE dispatch on HybridEP (ep_dispatcher)", test_hybrid_ep);
 	CU_add_test(s, "FP8 casts by scaling recipe (fp8_current_scaling)", test_fp8_casts);

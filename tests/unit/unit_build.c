@@ -71,3 +71,13 @@ bool unit_sanitized(void)
 	const char *v = getenv("CLUSTERC_SANITIZED");
 	return v && strcmp(v, "1") == 0;
 }
+
+bool unit_error_says(const Built *b, const char *words)
+{
+	for (int i = 0; i < b->p.c->diags.n; i++) {
+		const Diag *dg = b->p.c->diags.v[i];
+		if (dg->level == DIAG_ERROR && strstr(dg->msg, words))
+			return true;
+	}
+	return false;
+}

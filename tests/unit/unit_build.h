@@ -18,6 +18,8 @@ typedef struct Built {
  * One Built at a time. */
 Built *unit_build(const char *text, const char *path, const char *scenario, bool exhaustive);
 void unit_build_done(Built *b);
+/* Whether an error diagnostic of b's build holds `words`. */
+bool unit_error_says(const Built *b, const char *words);
 
 /* A fresh empty directory for a test's output ("/tmp/clusterc-WHAT-XXXXXX"), copied into a; and
  * the removal of a tree (what the test wrote) without following symbolic links. */
