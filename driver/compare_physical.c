@@ -261,8 +261,10 @@ static bool phys_replay(PhysBuild *b, Design *d)
 {
 	Program *p = d->p;
 	Ctx *c = d->c;
+	/* the chunks the kept build added still kept, before anything asks the delta of them */
 	if (!phys_same_sets(b, p) || ctx_interned(c) != b->interned ||
-	    !arena_same_layout(c->arena, b->pre) || !phys_same_choices(b, d))
+	    !arena_same_layout(c->arena, b->pre) || !phys_same_choices(b, d) ||
+	    !arena_delta_ready(b->delta))
 		return false;
 	PhysCheck k = {b, c->arena, true};
 	Program pn;

@@ -109,6 +109,7 @@ Arena *arena_new(void)
  * map, fault in and zero its chunks again for each (docs/performance.md). At most KEEP_CHUNKS. */
 enum { KEEP_CHUNKS = 256 };
 static bool keep_chunks;
+static int keep_chunks_max = KEEP_CHUNKS; /* KEEP_CHUNKS, or the test hook's (arena_keep_chunks) */
 static Chunk *kept;
 static int nkept;
 /* The kept chunks are the process's, and arenas of several threads may take and give them
@@ -120,12 +121,28 @@ static pthread_mutex_t keep_mu = PTHREAD_MUTEX_INITIALIZER;
  * up to KEEP_BIG_BYTES, and handed to the next request they hold (the smallest that does),
  * zeroed over what was written of them. */
 #define KEEP_BIG_BYTES ((size_t)512 << 20)
+static size_t keep_big_max = KEEP_BIG_BYTES;
 static Chunk *kept_big;
 static size_t kept_big_bytes;
 
+/* A test hook: CLUSTERC_TEST_KEEP_MIB=N keeps at most N MiB on each list (N / 2 chunks of a huge
+ * page, N MiB of big chunks) instead of 512 MiB, so that a test can make a row's release overflow
+ * them (tests/compare.sh, the unit test of the deltas: a kept physical build whose chunks were
+ * released). Read when keeping is turned on. */
 void arena_keep_chunks(bool on)
 {
 	keep_chunks = on;
+	keep_chunks_max = KEEP_CHUNKS;
+	keep_big_max = KEEP_BIG_BYTES;
+	const char *mib = on ? getenv("CLUSTERC_TEST_KEEP_MIB") : NULL;
+	if (mib && *mib) {
+		char *end;
+		unsigned long n = strtoul(mib, &end, 10);
+		if (!*end && n <= 512) {
+			keep_chunks_max = (int)((n << 20) / CHUNK_BYTES);
+			keep_big_max = (size_t)n << 20;
+		}
+	}
 }
 
 /* What a chunk takes: its mapping, or its header and memory when it came from calloc. */
@@ -144,13 +161,13 @@ static void chunk_release(Chunk *ch)
 	bool kept_it = false;
 	if (keep_chunks) {
 		pthread_mutex_lock(&keep_mu);
-		if (ch->mapped == CHUNK_BYTES && nkept < KEEP_CHUNKS) {
+		if (ch->mapped == CHUNK_BYTES && nkept < keep_chunks_max) {
 			ch->next = kept;
 			kept = ch;
 			nkept++;
 			kept_it = true;
 		} else if (ch->mapped != CHUNK_BYTES && ch->size > BIG_REQUEST &&
-			   kept_big_bytes + chunk_bytes(ch) <= KEEP_BIG_BYTES) {
+			   kept_big_bytes + chunk_bytes(ch) <= keep_big_max) {
 			ch->next = kept_big;
 			kept_big = ch;
 			kept_big_bytes += chunk_bytes(ch);
@@ -584,6 +601,8 @@ typedef struct DeltaRun {
 typedef struct DeltaChunk {
 	Chunk *ch;          /* at the span's end, in list order */
 	bool added;         /* not in the mark: its written bytes at off */
+	size_t size;        /* ch->size: ch itself is not read once the span's row is over (an
+			     * added chunk the keep lists could not take is unmapped then) */
 	size_t dirty, off;
 } DeltaChunk;
 
@@ -687,7 +706,7 @@ ArenaDelta *arena_delta(const Arena *a, const ArenaMark *m)
 		while (k < m->n && m->chunks[k] != ch)
 			k++;
 		DeltaChunk *c = &dl->chunks[i];
-		*c = (DeltaChunk){.ch = ch, .added = k == m->n, .dirty = used, .off = b.bytes.len};
+		*c = (DeltaChunk){.ch = ch, .added = k == m->n, .size = ch->size, .dirty = used, .off = b.bytes.len};
 		if (c->added)
 			buf_put(&b.bytes, (const char *)ch->mem, used);
 		else if (used > m->used[k])
@@ -717,7 +736,7 @@ bool arena_delta_writes(const ArenaDelta *dl, const void *p, size_t n)
 		return true;
 	for (int i = 0; i < dl->nchunks; i++) {
 		const DeltaChunk *c = &dl->chunks[i];
-		if (c->added && lo < (uintptr_t)(c->ch->mem + c->ch->size) && hi > (uintptr_t)c->ch->mem)
+		if (c->added && lo < (uintptr_t)(c->ch->mem + c->size) && hi > (uintptr_t)c->ch->mem)
 			return true;
 	}
 	return false;
@@ -735,27 +754,44 @@ bool arena_delta_holds(const ArenaDelta *dl, uintptr_t v)
 {
 	for (int i = 0; i < dl->nchunks; i++) {
 		const Chunk *ch = dl->chunks[i].ch;
-		if (v >= (uintptr_t)ch && v <= (uintptr_t)(ch->mem + ch->size))
+		if (v >= (uintptr_t)ch && v <= (uintptr_t)(ch->mem + dl->chunks[i].size))
 			return true;
 	}
 	return false;
 }
 
-bool arena_delta_apply(Arena *a, const ArenaDelta *dl)
+/* Every added chunk still kept for reuse: the same address and size (another chunk mapped where
+ * a released one was would take the span's bytes into less memory). Under keep_mu. */
+static bool delta_ready_locked(const ArenaDelta *dl)
 {
-	pthread_mutex_lock(&keep_mu);
-	for (int i = 0; i < dl->nchunks; i++) { /* every added chunk still kept for reuse */
+	for (int i = 0; i < dl->nchunks; i++) {
 		if (!dl->chunks[i].added)
 			continue;
 		bool found = false;
 		for (const Chunk *ch = kept; ch && !found; ch = ch->next)
-			found = ch == dl->chunks[i].ch;
+			found = ch == dl->chunks[i].ch && ch->size == dl->chunks[i].size;
 		for (const Chunk *ch = kept_big; ch && !found; ch = ch->next)
-			found = ch == dl->chunks[i].ch;
-		if (!found) {
-			pthread_mutex_unlock(&keep_mu);
+			found = ch == dl->chunks[i].ch && ch->size == dl->chunks[i].size;
+		if (!found)
 			return false;
-		}
+	}
+	return true;
+}
+
+bool arena_delta_ready(const ArenaDelta *dl)
+{
+	pthread_mutex_lock(&keep_mu);
+	bool ok = delta_ready_locked(dl);
+	pthread_mutex_unlock(&keep_mu);
+	return ok;
+}
+
+bool arena_delta_apply(Arena *a, const ArenaDelta *dl)
+{
+	pthread_mutex_lock(&keep_mu);
+	if (!delta_ready_locked(dl)) {
+		pthread_mutex_unlock(&keep_mu);
+		return false;
 	}
 	for (int i = 0; i < dl->nchunks; i++) {
 		if (!dl->chunks[i].added)

@@ -84,7 +84,10 @@ bool arena_holds(const Arena *a, uintptr_t v); /* v points into one of its chunk
 ArenaDelta *arena_delta(const Arena *a, const ArenaMark *m); /* NULL in pass-through mode */
 bool arena_delta_writes(const ArenaDelta *dl, const void *p, size_t n); /* changed any of them */
 bool arena_delta_holds(const ArenaDelta *dl, uintptr_t v); /* v points into its chunks */
-/* false (nothing done) when a chunk it added is no longer kept for reuse */
+/* Whether every chunk it added is still kept for reuse, at its address and of its size: until
+ * then nothing may be read of them (a chunk the keep lists could not take is unmapped). */
+bool arena_delta_ready(const ArenaDelta *dl);
+/* false (nothing done) when not arena_delta_ready */
 bool arena_delta_apply(Arena *a, const ArenaDelta *dl);
 void arena_delta_free(ArenaDelta *dl); /* NULL is fine */
 

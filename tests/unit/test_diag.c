@@ -709,6 +709,48 @@ static void test_arena_delta(void)
 	arena_keep_chunks(false);
 }
 
+/* A delta whose added chunks the keep lists could not take when its row ended (more than they
+ * hold: CLUSTERC_TEST_KEEP_MIB=0 here, 512 MiB each in a worker): they are unmapped or freed, and
+ * the delta answers from what it recorded without reading them (a compare worker asks
+ * arena_delta_holds and arena_delta_writes of a kept physical build before replaying it; the
+ * fifteenth session's review found them reading the chunks' headers, a SIGSEGV). */
+static void test_arena_delta_released(void)
+{
+	const char *was = getenv("CLUSTERC_TEST_KEEP_MIB");
+	char *saved = was ? strdup(was) : NULL;
+	setenv("CLUSTERC_TEST_KEEP_MIB", "0", 1);
+	arena_keep_chunks(true);
+	Ctx *c = new_ctx(DIAG_TEXT, 0);
+	arena_strdup(c->arena, "the parse");
+	CtxMark *parse = ctx_mark(c);
+	arena_alloc(c->arena, 64);
+	ArenaMark *before = arena_mark(c->arena);
+	/* the span: a big chunk mapped, one from calloc */
+	unsigned char *mapped = arena_alloc(c->arena, 9 << 20);
+	mapped[(9 << 20) - 1] = 0x77;
+	unsigned char *calloced = arena_alloc(c->arena, 1200 << 10);
+	calloced[0] = 0x3c;
+	ArenaDelta *dl = arena_delta(c->arena, before);
+	if (dl) { /* not in pass-through mode */
+		ctx_rewind(c, parse); /* the span's chunks released: none kept, unmapped or freed */
+		arena_alloc(c->arena, 64);
+		CU_ASSERT_TRUE(arena_same_layout(c->arena, before));
+		CU_ASSERT_FALSE(arena_delta_ready(dl));
+		CU_ASSERT_TRUE(arena_delta_holds(dl, (uintptr_t)mapped));
+		CU_ASSERT_TRUE(arena_delta_holds(dl, (uintptr_t)mapped + (9 << 20) - 1));
+		CU_ASSERT_TRUE(arena_delta_writes(dl, calloced + 1000, 8));
+		CU_ASSERT_FALSE(arena_delta_apply(c->arena, dl));
+	}
+	arena_delta_free(dl);
+	arena_mark_free(before);
+	ctx_mark_free(parse);
+	ctx_free(c);
+	arena_keep_chunks(false);
+	if (saved)
+		setenv("CLUSTERC_TEST_KEEP_MIB", saved, 1);
+	free(saved);
+}
+
 void suite_diag(void); /* called by the unit test runner */
 
 void suite_diag(void)
@@ -729,4 +771,5 @@ void suite_diag(void)
 	CU_add_test(s, "arena and interner", test_arena_intern);
 	CU_add_test(s, "compilation marked and rewound", test_ctx_mark);
 	CU_add_test(s, "arena delta replayed", test_arena_delta);
+	CU_add_test(s, "arena delta of released chunks", test_arena_delta_released);
 }
