@@ -148,6 +148,16 @@ static inline char *buf_digits_before(char *end, unsigned long long v, int width
 		*--p = pad;
 	return p;
 }
+/* v in decimal at p (buf_digits_before's digits, no NUL); returns the end: the backends' numbers
+ * in text written at a pointer (switch_config.c, configdb.c). */
+static inline char *buf_digits_at(char *p, unsigned long long v)
+{
+	char tmp[20];
+	const char *s = buf_digits_before(tmp + sizeof tmp, v, 0, '0');
+	size_t n = (size_t)(tmp + sizeof tmp - s);
+	memcpy(p, s, n);
+	return p + n;
+}
 void buf_put_grow(Buf *b, const char *s, size_t n);
 /* buf_put, buf_puts and buf_putc copy in place when there is room and call out only to grow:
  * the backends put some hundred million small pieces into text at 100,000 GPUs
@@ -175,6 +185,13 @@ static inline void buf_putc(Buf *b, char c)
 	} else {
 		buf_put_grow(b, &c, 1);
 	}
+}
+/* v in decimal at the end of b (buf_digits_before's digits). */
+static inline void buf_put_uint(Buf *b, unsigned long long v)
+{
+	char tmp[20];
+	const char *s = buf_digits_before(tmp + sizeof tmp, v, 0, '0');
+	buf_put(b, s, (size_t)(tmp + sizeof tmp - s));
 }
 void buf_printf(Buf *b, const char *fmt, ...) PRINTF_LIKE(2, 3);
 void buf_free(Buf *b);
