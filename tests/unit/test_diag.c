@@ -748,6 +748,8 @@ static void test_arena_delta_released(void)
 	arena_keep_chunks(false);
 	if (saved)
 		setenv("CLUSTERC_TEST_KEEP_MIB", saved, 1);
+	else
+		unsetenv("CLUSTERC_TEST_KEEP_MIB");
 	free(saved);
 }
 
