@@ -190,11 +190,12 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-/* Whether a writer of wanted reads the cable ends' table (EMIT_ENDS). */
+/* Whether a writer of wanted that runs in pieces (not EMIT_LAST) reads the cable ends' table
+ * (EMIT_ENDS): then the table is made first, a piece of its own. */
 static bool ends_wanted(const bool *wanted)
 {
 	for (int i = 0; emit_table[i].name; i++)
-		if (wanted[i] && (emit_table[i].flags & EMIT_ENDS))
+		if (wanted[i] && (emit_table[i].flags & EMIT_ENDS) && !(emit_table[i].flags & EMIT_LAST))
 			return true;
 	return false;
 }
@@ -213,7 +214,8 @@ int emit_write(Output *o, const Design *d, const bool *wanted, int threads, doub
 	 * from the serial path's, and so may the order of the writers' diagnostics). Before, cabling.csv, the second writer, made the table on this thread while
 	 * the writer thread had nothing to write (docs/performance.md, "Emitter, sixteenth
 	 * pass"). */
-	bool beside = threads == 1 && ends_wanted(wanted);
+	bool ends = ends_wanted(wanted);
+	bool beside = threads == 1 && ends;
 	if (threads == 1 && !beside) {
 		for (int i = 0; emit_table[i].name; i++)
 			if (wanted[i]) {
@@ -227,7 +229,6 @@ int emit_write(Output *o, const Design *d, const bool *wanted, int threads, doub
 	*r = (Run){.o = o, .d = d, .ends_made = true};
 	pthread_mutex_init(&r->mu, NULL);
 	pthread_cond_init(&r->made, NULL);
-	bool ends = false;
 	int n = 0;
 	int nshares = threads * SHARES_PER_THREAD;
 	if (nshares > PIECES_MAX - EMIT_MAX)
@@ -237,7 +238,6 @@ int emit_write(Output *o, const Design *d, const bool *wanted, int threads, doub
 		const Emitter *e = &emit_table[i];
 		if (!wanted[i] || (e->flags & EMIT_LAST))
 			continue;
-		ends |= (e->flags & EMIT_ENDS) != 0;
 		ms[i] = 0;
 		bool split = !beside && !(e->flags & EMIT_MAIN) && share_writer(e->write);
 		for (int k = 0; k < (split ? nshares : 1); k++)

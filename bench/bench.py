@@ -92,11 +92,15 @@ def timed(argv, **kw):
     return rc, wall, cpu
 
 
+def median(v):
+    """The median of a list of numbers (of an even count, the mean of the middle two)."""
+    v = sorted(v)
+    return v[len(v) // 2] if len(v) % 2 else (v[len(v) // 2 - 1] + v[len(v) // 2]) / 2
+
+
 def spread(v):
     """'min / median' of a list of ms."""
-    v = sorted(v)
-    med = v[len(v) // 2] if len(v) % 2 else (v[len(v) // 2 - 1] + v[len(v) // 2]) / 2
-    return "%.1f / %.1f" % (v[0], med)
+    return "%.1f / %.1f" % (min(v), median(v))
 
 
 def sha256_ms(out, path):
@@ -595,8 +599,8 @@ def print_sweep_ab(ab, points):
         load = [x[2] for x in runs]
         print("sweep A/B %s: %d runs, points/s min %.1f median %.1f best %.1f; CPU min %.2f "
               "median %.2f s (%.1f / %.1f ms a point); peak RSS at most %.0f MiB; load %.1f-%.1f" % (
-                  name, len(runs), rate[0], rate[len(rate) // 2], rate[-1], cpu[0],
-                  cpu[len(cpu) // 2], 1e3 * cpu[0] / (points + 1), 1e3 * cpu[len(cpu) // 2] / (points + 1),
+                  name, len(runs), rate[0], median(rate), rate[-1], cpu[0],
+                  median(cpu), 1e3 * cpu[0] / (points + 1), 1e3 * median(cpu) / (points + 1),
                   max(x[3] for x in runs) / 1024, min(load), max(load)))
         print("  runs (points/s, CPU s, load, peak RSS MiB): %s" % "; ".join(
             "%.1f, %.2f, %.1f, %.0f" % (x[0], x[1], x[2], x[3] / 1024) for x in runs))

@@ -137,6 +137,7 @@ Arena *arena_new(void)
  * map, fault in and zero its chunks again for each (docs/performance.md). At most KEEP_CHUNKS. */
 enum { KEEP_CHUNKS = 256 };
 static bool keep_chunks;
+static int keep_chunks_max = KEEP_CHUNKS; /* KEEP_CHUNKS, or the test hook's (arena_keep_chunks) */
 static Chunk *kept;
 static int nkept;
 /* The kept chunks are the process's, and arenas of several threads may take and give them
@@ -148,12 +149,28 @@ static pthread_mutex_t keep_mu = PTHREAD_MUTEX_INITIALIZER;
  * up to KEEP_BIG_BYTES, and handed to the next request they hold (the smallest that does),
  * zeroed over what was written of them. */
 #define KEEP_BIG_BYTES ((size_t)512 << 20)
+static size_t keep_big_max = KEEP_BIG_BYTES;
 static Chunk *kept_big;
 static size_t kept_big_bytes;
 
+/* A test hook: CLUSTERC_TEST_KEEP_MIB=N keeps at most N MiB on each list (N / 2 chunks of a huge
+ * page, N MiB of big chunks) instead of 512 MiB, so that a test can make a row's release overflow
+ * them (tests/compare.sh, the unit test of the deltas: a kept physical build whose chunks were
+ * released). Read when keeping is turned on. */
 void arena_keep_chunks(bool on)
 {
 	keep_chunks = on;
+	keep_chunks_max = KEEP_CHUNKS;
+	keep_big_max = KEEP_BIG_BYTES;
+	const char *mib = on ? getenv("CLUSTERC_TEST_KEEP_MIB") : NULL;
+	if (mib && *mib) {
+		char *end;
+		unsigned long n = strtoul(mib, &end, 10);
+		if (!*end && n <= 512) {
+			keep_chunks_max = (int)((n << 20) / CHUNK_BYTES);
+			keep_big_max = (size_t)n << 20;
+		}
+	}
 }
 
 /* What a chunk takes: its mapping, or its header and memory when it came from calloc. */
@@ -173,14 +190,14 @@ static void chunk_release(Chunk *ch)
 	if (keep_chunks) {
 		pthread_mutex_lock(&keep_mu);
 		/* poisoned before another thread can take it (chunk_new unpoisons it) */
-		if (ch->mapped == CHUNK_BYTES && nkept < KEEP_CHUNKS) {
+		if (ch->mapped == CHUNK_BYTES && nkept < keep_chunks_max) {
 			POISON(ch->mem, ch->size); /* no arena's: any access is a stale pointer's */
 			ch->next = kept;
 			kept = ch;
 			nkept++;
 			kept_it = true;
 		} else if (ch->mapped != CHUNK_BYTES && ch->size > BIG_REQUEST &&
-			   kept_big_bytes + chunk_bytes(ch) <= KEEP_BIG_BYTES) {
+			   kept_big_bytes + chunk_bytes(ch) <= keep_big_max) {
 			POISON(ch->mem, ch->size);
 			ch->next = kept_big;
 			kept_big = ch;
@@ -615,7 +632,8 @@ void buf_free(Buf *b)
  * chunks, the same bytes handed out: arena_same_layout), taking the added chunks back, at their
  * addresses, from the chunks kept for reuse (arena_keep_chunks): the pointers the span stored
  * into them then hold. When one of them is gone it replays nothing (false). Not in pass-through
- * mode (no chunks). */
+ * mode (no chunks). arena_delta can also have each word the span wrote checked (ArenaWords: a
+ * compare worker keeps no build that stored a pointer to memory of its own outside the arena). */
 typedef struct DeltaRun {
 	unsigned char *at;  /* in a chunk of the mark */
 	size_t len, off;    /* its bytes at off in ArenaDelta.bytes */
@@ -624,6 +642,8 @@ typedef struct DeltaRun {
 typedef struct DeltaChunk {
 	Chunk *ch;          /* at the span's end, in list order */
 	bool added;         /* not in the mark: its written bytes at off */
+	size_t size;        /* ch->size: ch itself is not read once the span's row is over (an
+			     * added chunk the keep lists could not take is unmapped then) */
 	size_t dirty, off;
 } DeltaChunk;
 
@@ -709,7 +729,54 @@ static int run_order(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-ArenaDelta *arena_delta(const Arena *a, const ArenaMark *m)
+/* The words a span wrote, checked (arena_delta): those that point into the arena's own chunks
+ * (most pointers, most often into the chunk the last one did) found here, by address order,
+ * the others in check's span handed to check->ok. */
+typedef struct DeltaWords {
+	uintptr_t (*chunk)[2]; /* each chunk's [header, end of its memory], sorted */
+	int n;
+	uintptr_t last;        /* the greatest chunk end */
+	uintptr_t lo, hi;      /* the chunk the last one pointed into */
+	const ArenaWords *check;
+} DeltaWords;
+
+static int range_order(const void *x, const void *y)
+{
+	uintptr_t a = *(const uintptr_t *)x, b = *(const uintptr_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* Whether every word of [p, p + n), rounded out to whole words, is outside check's span, points
+ * into the arena or check->ok takes it (the rounding stays within a chunk's handed-out bytes:
+ * whole multiples of ALIGN from its 16-aligned start). */
+static bool delta_words_ok(DeltaWords *dw, const unsigned char *p, size_t n)
+{
+	uintptr_t lo = (uintptr_t)p & ~(uintptr_t)7, hi = ((uintptr_t)p + n + 7) & ~(uintptr_t)7;
+	for (uintptr_t w = lo; w < hi; w += 8) {
+		uintptr_t v;
+		memcpy(&v, (const void *)w, sizeof v);
+		if (v < dw->check->lo || v >= dw->check->hi || (v >= dw->lo && v <= dw->hi))
+			continue;
+		bool near = v >= dw->chunk[0][0] && v <= dw->last; /* within the chunks' span */
+		int l = 0, h = near ? dw->n : 0;
+		while (l < h) { /* the first chunk that ends at or after v */
+			int mid = l + (h - l) / 2;
+			if (dw->chunk[mid][1] < v)
+				l = mid + 1;
+			else
+				h = mid;
+		}
+		if (near && l < dw->n && v >= dw->chunk[l][0]) {
+			dw->lo = dw->chunk[l][0], dw->hi = dw->chunk[l][1];
+			continue;
+		}
+		if (!dw->check->ok(dw->check->arg, v))
+			return false;
+	}
+	return true;
+}
+
+ArenaDelta *arena_delta(const Arena *a, const ArenaMark *m, const ArenaWords *check)
 {
 	if (a->passthrough || !a->chunks || !m->n)
 		return NULL;
@@ -727,7 +794,8 @@ ArenaDelta *arena_delta(const Arena *a, const ArenaMark *m)
 		while (k < m->n && m->chunks[k] != ch)
 			k++;
 		DeltaChunk *c = &dl->chunks[i];
-		*c = (DeltaChunk){.ch = ch, .added = k == m->n, .dirty = used, .off = b.bytes.len};
+		*c = (DeltaChunk){.ch = ch, .added = k == m->n, .size = ch->size, .dirty = used,
+				  .off = b.bytes.len};
 		if (c->added)
 			buf_put(&b.bytes, (const char *)ch->mem, used);
 		else if (used > m->used[k])
@@ -736,6 +804,28 @@ ArenaDelta *arena_delta(const Arena *a, const ArenaMark *m)
 	qsort(b.runs, b.nruns, sizeof *b.runs, run_order);
 	dl->runs = b.runs, dl->nruns = b.nruns;
 	dl->bytes = (unsigned char *)b.bytes.s;
+	bool ok = true;
+	if (check) {
+		DeltaWords dw = {xmalloc(sizeof *dw.chunk * (size_t)dl->nchunks), dl->nchunks, 0, 1, 0,
+				 check};
+		for (int k = 0; k < dl->nchunks; k++) {
+			const Chunk *ch = dl->chunks[k].ch;
+			dw.chunk[k][0] = (uintptr_t)ch;
+			dw.chunk[k][1] = (uintptr_t)(ch->mem + ch->size); /* arena_holds' bounds */
+			dw.last = dw.chunk[k][1] > dw.last ? dw.chunk[k][1] : dw.last;
+		}
+		qsort(dw.chunk, (size_t)dw.n, sizeof *dw.chunk, range_order);
+		for (size_t r = 0; ok && r < dl->nruns; r++)
+			ok = delta_words_ok(&dw, dl->runs[r].at, dl->runs[r].len);
+		for (int k = 0; ok && k < dl->nchunks; k++)
+			if (dl->chunks[k].added)
+				ok = delta_words_ok(&dw, dl->chunks[k].ch->mem, dl->chunks[k].dirty);
+		free(dw.chunk);
+	}
+	if (!ok) {
+		arena_delta_free(dl);
+		return NULL;
+	}
 	dl->cur = (size_t)(a->cur - a->chunks->mem);
 	dl->end = (size_t)(a->end - a->chunks->mem);
 	dl->bytes_out = a->bytes;
@@ -757,7 +847,7 @@ bool arena_delta_writes(const ArenaDelta *dl, const void *p, size_t n)
 		return true;
 	for (int i = 0; i < dl->nchunks; i++) {
 		const DeltaChunk *c = &dl->chunks[i];
-		if (c->added && lo < (uintptr_t)(c->ch->mem + c->ch->size) && hi > (uintptr_t)c->ch->mem)
+		if (c->added && lo < (uintptr_t)(c->ch->mem + c->size) && hi > (uintptr_t)c->ch->mem)
 			return true;
 	}
 	return false;
@@ -775,27 +865,44 @@ bool arena_delta_holds(const ArenaDelta *dl, uintptr_t v)
 {
 	for (int i = 0; i < dl->nchunks; i++) {
 		const Chunk *ch = dl->chunks[i].ch;
-		if (v >= (uintptr_t)ch && v <= (uintptr_t)(ch->mem + ch->size))
+		if (v >= (uintptr_t)ch && v <= (uintptr_t)(ch->mem + dl->chunks[i].size))
 			return true;
 	}
 	return false;
 }
 
-bool arena_delta_apply(Arena *a, const ArenaDelta *dl)
+/* Every added chunk still kept for reuse: the same address and size (another chunk mapped where
+ * a released one was would take the span's bytes into less memory). Under keep_mu. */
+static bool delta_ready_locked(const ArenaDelta *dl)
 {
-	pthread_mutex_lock(&keep_mu);
-	for (int i = 0; i < dl->nchunks; i++) { /* every added chunk still kept for reuse */
+	for (int i = 0; i < dl->nchunks; i++) {
 		if (!dl->chunks[i].added)
 			continue;
 		bool found = false;
 		for (const Chunk *ch = kept; ch && !found; ch = ch->next)
-			found = ch == dl->chunks[i].ch;
+			found = ch == dl->chunks[i].ch && ch->size == dl->chunks[i].size;
 		for (const Chunk *ch = kept_big; ch && !found; ch = ch->next)
-			found = ch == dl->chunks[i].ch;
-		if (!found) {
-			pthread_mutex_unlock(&keep_mu);
+			found = ch == dl->chunks[i].ch && ch->size == dl->chunks[i].size;
+		if (!found)
 			return false;
-		}
+	}
+	return true;
+}
+
+bool arena_delta_ready(const ArenaDelta *dl)
+{
+	pthread_mutex_lock(&keep_mu);
+	bool ok = delta_ready_locked(dl);
+	pthread_mutex_unlock(&keep_mu);
+	return ok;
+}
+
+bool arena_delta_apply(Arena *a, const ArenaDelta *dl)
+{
+	pthread_mutex_lock(&keep_mu);
+	if (!delta_ready_locked(dl)) {
+		pthread_mutex_unlock(&keep_mu);
+		return false;
 	}
 	for (int i = 0; i < dl->nchunks; i++) {
 		if (!dl->chunks[i].added)

@@ -81,10 +81,23 @@ bool arena_same_layout(const Arena *a, const ArenaMark *m); /* the mark's chunks
 bool arena_diff(const ArenaMark *m,
 		bool (*f)(void *, unsigned char *now, const unsigned char *then, size_t n), void *arg);
 bool arena_holds(const Arena *a, uintptr_t v); /* v points into one of its chunks */
-ArenaDelta *arena_delta(const Arena *a, const ArenaMark *m); /* NULL in pass-through mode */
+/* What may be a pointer, for arena_delta: a word in [lo, hi) not into the arena's chunks is
+ * handed to ok. */
+typedef struct ArenaWords {
+	uintptr_t lo, hi;
+	bool (*ok)(void *arg, uintptr_t word);
+	void *arg;
+} ArenaWords;
+/* What the span since mark m did to a (arena.c); NULL in pass-through mode, and when check (if
+ * not NULL) refuses one of the 8-byte words the span wrote (of the bytes it changed, the words
+ * round them read whole, and of the chunks it added). */
+ArenaDelta *arena_delta(const Arena *a, const ArenaMark *m, const ArenaWords *check);
 bool arena_delta_writes(const ArenaDelta *dl, const void *p, size_t n); /* changed any of them */
 bool arena_delta_holds(const ArenaDelta *dl, uintptr_t v); /* v points into its chunks */
-/* false (nothing done) when a chunk it added is no longer kept for reuse */
+/* Whether every chunk it added is still kept for reuse, at its address and of its size: until
+ * then nothing may be read of them (a chunk the keep lists could not take is unmapped). */
+bool arena_delta_ready(const ArenaDelta *dl);
+/* false (nothing done) when not arena_delta_ready */
 bool arena_delta_apply(Arena *a, const ArenaDelta *dl);
 void arena_delta_free(ArenaDelta *dl); /* NULL is fine */
 
@@ -145,6 +158,16 @@ static inline char *buf_digits_before(char *end, unsigned long long v, int width
 		*--p = pad;
 	return p;
 }
+/* v in decimal at p (buf_digits_before's digits, no NUL); returns the end: the backends' numbers
+ * in text written at a pointer (switch_config.c, configdb.c). */
+static inline char *buf_digits_at(char *p, unsigned long long v)
+{
+	char tmp[20];
+	const char *s = buf_digits_before(tmp + sizeof tmp, v, 0, '0');
+	size_t n = (size_t)(tmp + sizeof tmp - s);
+	memcpy(p, s, n);
+	return p + n;
+}
 void buf_put_grow(Buf *b, const char *s, size_t n);
 /* buf_put, buf_puts and buf_putc copy in place when there is room and call out only to grow:
  * the backends put some hundred million small pieces into text at 100,000 GPUs
@@ -172,6 +195,13 @@ static inline void buf_putc(Buf *b, char c)
 	} else {
 		buf_put_grow(b, &c, 1);
 	}
+}
+/* v in decimal at the end of b (buf_digits_before's digits). */
+static inline void buf_put_uint(Buf *b, unsigned long long v)
+{
+	char tmp[20];
+	const char *s = buf_digits_before(tmp + sizeof tmp, v, 0, '0');
+	buf_put(b, s, (size_t)(tmp + sizeof tmp - s));
 }
 void buf_printf(Buf *b, const char *fmt, ...) PRINTF_LIKE(2, 3);
 void buf_free(Buf *b);

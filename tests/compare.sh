@@ -254,10 +254,19 @@ grep -qx "clusterc: a worker: physical passes run 4, replayed 0, kept 0" "$tmp/f
 	err "physical.cluster over floors: not 4 physical builds, none kept: $(cat "$tmp/floors.err")"
 CLUSTERC_NO_SHARE=1 "$clusterc" compare -q tests/compare/physical.cluster --sweep "$tmp/floors.yaml" \
 	--jobs 1 -o "$tmp/floors-alone" 2>/dev/null || err "compare over floors without sharing: exit $?"
+# The same with the worker's keep lists at 0 MiB (a test hook, lang/arena.c): every row's chunks
+# are released, so no kept build is ready to replay, and none is read (it was: a SIGSEGV).
+CLUSTERC_TEST_KEEP_MIB=0 CLUSTERC_TEST_PHYSICAL=1 "$clusterc" compare -q examples/wanka.cluster \
+	--sweep "$tmp/budgets.yaml" --jobs 1 -o "$tmp/budgets-unkept" 2>"$tmp/budgets-unkept.err" ||
+	err "compare wanka over budgets, nothing kept: exit $?"
+grep -qx "clusterc: a worker: physical passes run 7, replayed 0, kept 4" "$tmp/budgets-unkept.err" ||
+	err "wanka over budgets, nothing kept: not 7 physical builds: $(cat "$tmp/budgets-unkept.err")"
 for f in comparison.csv comparison.json comparison.md report.html; do
 	cmp -s "$tmp/floors/$f" "$tmp/floors-alone/$f" || err "floor sweep: $f differs without sharing"
 	cmp -s "$tmp/phys/$f" "$tmp/phys-alone/$f" || err "physical sweep: $f differs without sharing"
 	cmp -s "$tmp/budgets/$f" "$tmp/budgets-alone/$f" || err "budget sweep: $f differs without sharing"
+	cmp -s "$tmp/budgets-unkept/$f" "$tmp/budgets-alone/$f" ||
+		err "budget sweep, nothing kept: $f differs without sharing"
 done
 python3 - "$tmp/phys/comparison.json" >"$tmp/phys.points" <<'EOF' || err "physical sweep: unexpected rows"
 import json, sys

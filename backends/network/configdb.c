@@ -412,20 +412,6 @@ static const char *port_fec(double speed)
 	return speed >= 100e9 ? "rs" : NULL;
 }
 
-/* v (>= 0) in decimal at p, NUL-terminated; returns the end. */
-static char *dec(char *p, long long v)
-{
-	char tmp[24];
-	int n = 0;
-	do
-		tmp[n++] = (char)('0' + v % 10);
-	while ((v /= 10) > 0 && n < 23);
-	while (n)
-		*p++ = tmp[--n];
-	*p = 0;
-	return p;
-}
-
 /* "name":"value" (both plain: ours) after a comma unless b is empty from `start`. */
 static void port_field(Buf *b, size_t start, const char *name, const char *value, size_t n)
 {
@@ -449,21 +435,21 @@ void configdb_port_text(const ConfigDbPort *p, Buf *scratch, Buf *before, Buf *a
 	const char *fec = port_fec(p->speed);
 	if (fec)
 		port_field(after, a0, "fec", fec, strlen(fec));
-	char *e = dec(buf, f.cage + 1);
+	char *e = buf_digits_at(buf, (unsigned)(f.cage + 1));
 	port_field(after, a0, "index", buf, (size_t)(e - buf));
 	char *at = lanes;
 	for (int i = 0; i < f.nlanes && i < 16; i++) {
 		if (i)
 			*at++ = ',';
-		at = dec(at, f.first_asic_lane + i);
+		at = buf_digits_at(at, (unsigned)(f.first_asic_lane + i));
 	}
 	port_field(after, a0, "lanes", lanes, (size_t)(at - lanes));
-	e = dec(buf, p->mtu);
+	e = buf_digits_at(buf, (unsigned)p->mtu);
 	port_field(after, a0, "mtu", buf, (size_t)(e - buf));
-	e = dec(buf, llround(p->speed / 1e6));
+	e = buf_digits_at(buf, (unsigned long long)llround(p->speed / 1e6));
 	port_field(after, a0, "speed", buf, (size_t)(e - buf));
 	if (f.ways > 1) {
-		e = dec(buf, f.lane + 1);
+		e = buf_digits_at(buf, (unsigned)(f.lane + 1));
 		port_field(after, a0, "subport", buf, (size_t)(e - buf));
 	}
 }

@@ -51,19 +51,6 @@ static const char *const table_names[T_COUNT] = {
 
 /* ---- one switch ------------------------------------------------------------------------------ */
 
-/* Decimal digits of v at p; returns the end. */
-static char *put_u32(char *p, uint32_t v)
-{
-	char tmp[12];
-	int n = 0;
-	do
-		tmp[n++] = (char)('0' + v % 10);
-	while ((v /= 10) > 0);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
-}
-
 /* The decimal digits of 0..255, for put_addr (a 100,000-GPU build writes some 800,000
  * addresses). */
 static const char octets[256][4] = {
@@ -112,7 +99,7 @@ static char *put_addr(char *p, uint32_t a, int len)
 	p += octet_len(a & 255);
 	if (len >= 0) {
 		*p++ = '/';
-		p = put_u32(p, (uint32_t)len);
+		p = buf_digits_at(p, (unsigned)len);
 	}
 	*p = 0;
 	return p;
@@ -582,7 +569,7 @@ static char *metres_text(double m, char *out)
 {
 	if (!isfinite(m) || m < 1)
 		m = 1;
-	return put_u32(out, (uint32_t)ceil(m - 1e-9));
+	return buf_digits_at(out, (uint32_t)ceil(m - 1e-9));
 }
 
 /* The cable's stocked length in whole metres, as CABLE_LENGTH writes it ("5m"). */
@@ -976,7 +963,7 @@ static void small_tables(Writer *w, int i, const SwitchInst *s)
 	b->len = 0;
 	memset(w->dspan, 0, sizeof w->dspan);
 	buf_puts(b, "\"localhost\":{\"bgp_asn\":");
-	put_u32(buf, switch_plan_asn(sp, i))[0] = 0;
+	buf_digits_at(buf, switch_plan_asn(sp, i))[0] = 0;
 	configdb_string(b, buf);
 	if (sp->lossless)
 		buf_puts(b, ",\"buffer_model\":\"dynamic\"");
@@ -1004,7 +991,7 @@ static void config_db_entries(Writer *w, int i, const SwitchInst *s, int np,
 	ConfigDb *db = w->db;
 	char buf[64];
 	configdb_entry_s(db, T_DEVICE_METADATA, "localhost");
-	put_u32(buf, switch_plan_asn(sp, i))[0] = 0;
+	buf_digits_at(buf, switch_plan_asn(sp, i))[0] = 0;
 	configdb_field_s(db, "bgp_asn", buf);
 	if (sp->lossless)
 		configdb_field_s(db, "buffer_model", "dynamic");
@@ -1231,18 +1218,17 @@ static void frr_conf(Writer *w, int i, const SwitchInst *s, int np)
 		peers += w->pt[k].peer_switch >= 0;
 	b->len = 0;
 	buf_reserve(b, w->last_frr);
-	/* The fixed lines by buf_puts and the numbers by put_u32, not buf_printf: three calls
+	/* The fixed lines by buf_puts and the numbers by buf_put_uint, not buf_printf: three calls
 	 * through vsnprintf a switch were 110 M instructions of the dragonfly's 1.6 G
 	 * (docs/performance.md, "Stages before emit and switch writer, thirteenth session"). */
 	size_t nname = strlen(s->name);
-	char num[12];
 	buf_puts(b, "! ");
 	buf_put(b, s->name, nname);
 	buf_puts(b, ": FRR configuration written by clusterc (docs/switch-configs.md)\n"
 		    "! eBGP unnumbered per RFC 7938 section 5.2: ");
-	buf_put(b, num, (size_t)(put_u32(num, (uint32_t)peers) - num));
+	buf_put_uint(b, (uint32_t)peers);
 	buf_puts(b, " fabric sessions, ");
-	buf_put(b, num, (size_t)(put_u32(num, (uint32_t)(np - peers)) - num));
+	buf_put_uint(b, (uint32_t)(np - peers));
 	buf_puts(b, " host ports (not peered)\n"
 		    "frr defaults datacenter\n"
 		    "hostname ");
@@ -1267,7 +1253,7 @@ static void frr_conf(Writer *w, int i, const SwitchInst *s, int np)
 	}
 	buf_put(b, w->policy.s, w->policy.len);
 	buf_puts(b, "router bgp ");
-	buf_put(b, num, (size_t)(put_u32(num, switch_plan_asn(sp, i)) - num));
+	buf_put_uint(b, switch_plan_asn(sp, i));
 	buf_puts(b, "\n bgp router-id ");
 	buf_put(b, lo, w->lo_len);
 	buf_puts(b, "\n bgp bestpath as-path multipath-relax\n"
@@ -1287,7 +1273,7 @@ static void frr_conf(Writer *w, int i, const SwitchInst *s, int np)
 		    "  redistribute connected route-map ANNOUNCE\n"
 		    "  neighbor FABRIC route-map ANNOUNCE out\n"
 		    "  maximum-paths ");
-	buf_put(b, num, (size_t)(put_u32(num, (uint32_t)max_paths(w, s, np)) - num));
+	buf_put_uint(b, (uint32_t)max_paths(w, s, np));
 	buf_puts(b, "\n exit-address-family\n"
 		    "exit\n"
 		    "!\n"

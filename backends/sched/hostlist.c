@@ -88,10 +88,24 @@ static int digits_left(const char **pa, const char **pb)
 	}
 }
 
-/* strnatcmp over the first na and nb bytes (prefixes hold no NUL of their own). */
+/* strnatcmp over the first na and nb bytes (prefixes hold no NUL of their own). The bytes both
+ * begin with decide nothing: the walk starts where they first differ, backed up to the start of
+ * the digit run that position is in (the walk from the start reaches that point in both at once,
+ * every run before it equal), as configdb_natcmp does. Most neighbours of a list share their
+ * prefix ("leaf-p01-" of a switch's 32 children), and the walk of it digit run by digit run was
+ * 92 M of slurm's 234 M instructions at k = 64 (docs/performance.md, "Stages before emit and
+ * switch writer, thirteenth session"). */
 static int natcmp(const char *a, size_t na, const char *b, size_t nb)
 {
 	const char *ea = a + na, *eb = b + nb;
+	size_t i = 0, n = na < nb ? na : nb;
+	while (i < n && a[i] == b[i])
+		i++;
+	if (i == na && i == nb)
+		return 0;
+	while (i > 0 && is_digit(a[i - 1]))
+		i--;
+	a += i, b += i;
 	while (a < ea || b < eb) {
 		if (a < ea && b < eb && is_digit(*a) && is_digit(*b)) {
 			/* Prefixes end before their trailing digits, so a digit run never crosses
@@ -134,11 +148,7 @@ static bool same_prefix(const Host *a, const Host *b)
 
 static int host_cmp(const Host *a, const Host *b)
 {
-	/* The same bytes are equal in natural order: most neighbours of a list share their
-	 * prefix ("leaf-p01-" of a switch's 32 children), and natcmp's walk of it digit run by
-	 * digit run was 92 M of slurm's 234 M instructions at k = 64 (docs/performance.md,
-	 * "Stages before emit and switch writer, thirteenth session"). */
-	int r = same_prefix(a, b) ? 0 : natcmp(a->name, a->plen, b->name, b->plen);
+	int r = natcmp(a->name, a->plen, b->name, b->plen);
 	if (r)
 		return r;
 	if (a->single != b->single)

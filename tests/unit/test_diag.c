@@ -660,7 +660,7 @@ static void test_arena_delta(void)
 		st->x = 1;
 		ArenaMark *before = arena_mark(c->arena);
 		span_run(c->arena, st);
-		ArenaDelta *dl = arena_delta(c->arena, before);
+		ArenaDelta *dl = arena_delta(c->arena, before, NULL);
 		SpanState first = *st;
 		size_t bytes = arena_bytes(c->arena);
 		if (!dl) { /* pass-through mode: nothing to replay */
@@ -751,6 +751,93 @@ static void test_arena_delta_chunks(void)
 	free(saved);
 }
 
+/* A delta whose added chunks the keep lists could not take when its row ended (more than they
+ * hold: CLUSTERC_TEST_KEEP_MIB=0 here, 512 MiB each in a worker): they are unmapped or freed, and
+ * the delta answers from what it recorded without reading them (a compare worker asks
+ * arena_delta_holds and arena_delta_writes of a kept physical build before replaying it; the
+ * fifteenth session's review found them reading the chunks' headers, a SIGSEGV). */
+static void test_arena_delta_released(void)
+{
+	const char *was = getenv("CLUSTERC_TEST_KEEP_MIB");
+	char *saved = was ? strdup(was) : NULL;
+	setenv("CLUSTERC_TEST_KEEP_MIB", "0", 1);
+	arena_keep_chunks(true);
+	Ctx *c = new_ctx(DIAG_TEXT, 0);
+	arena_strdup(c->arena, "the parse");
+	CtxMark *parse = ctx_mark(c);
+	arena_alloc(c->arena, 64);
+	ArenaMark *before = arena_mark(c->arena);
+	/* the span: a big chunk mapped, one from calloc */
+	unsigned char *mapped = arena_alloc(c->arena, 9 << 20);
+	mapped[(9 << 20) - 1] = 0x77;
+	unsigned char *calloced = arena_alloc(c->arena, 1200 << 10);
+	calloced[0] = 0x3c;
+	ArenaDelta *dl = arena_delta(c->arena, before, NULL);
+	if (dl) { /* not in pass-through mode */
+		ctx_rewind(c, parse); /* the span's chunks released: none kept, unmapped or freed */
+		arena_alloc(c->arena, 64);
+		CU_ASSERT_TRUE(arena_same_layout(c->arena, before));
+		CU_ASSERT_FALSE(arena_delta_ready(dl));
+		CU_ASSERT_TRUE(arena_delta_holds(dl, (uintptr_t)mapped));
+		CU_ASSERT_TRUE(arena_delta_holds(dl, (uintptr_t)mapped + (9 << 20) - 1));
+		CU_ASSERT_TRUE(arena_delta_writes(dl, calloced + 1000, 8));
+		CU_ASSERT_FALSE(arena_delta_apply(c->arena, dl));
+	}
+	arena_delta_free(dl);
+	arena_mark_free(before);
+	ctx_mark_free(parse);
+	ctx_free(c);
+	arena_keep_chunks(false);
+	if (saved)
+		setenv("CLUSTERC_TEST_KEEP_MIB", saved, 1);
+	else
+		unsetenv("CLUSTERC_TEST_KEEP_MIB");
+	free(saved);
+}
+
+/* arena_delta's check sees every word the span wrote, whole: of a run of changed bytes (one
+ * byte of a word here) and of a chunk it added; one it refuses and there is no delta. A pointer
+ * into the arena's chunks (the mark's or one the span added) it is not asked about. */
+static bool word_not(void *arg, uintptr_t v)
+{
+	const uintptr_t *refused = arg;
+	for (int i = 0; i < 3; i++)
+		if (v == refused[i])
+			return false;
+	return true;
+}
+
+static void test_arena_delta_words(void)
+{
+	arena_keep_chunks(true);
+	for (int where = 0; where < 3; where++) {
+		Ctx *c = new_ctx(DIAG_TEXT, 0);
+		uintptr_t *held = arena_alloc(c->arena, 4 * sizeof *held);
+		uintptr_t refused[3] = {(uintptr_t)&where}; /* a pointer out of the arena */
+		held[1] = refused[0] ^ (uintptr_t)0x40 << 16; /* differs from it in its third byte */
+		ArenaMark *before = arena_mark(c->arena);
+		if (where == 0) {
+			held[1] = refused[0]; /* a run of one changed byte */
+		} else if (where == 1) {
+			((uintptr_t *)arena_alloc(c->arena, 1 << 20))[1000] = refused[0]; /* an added chunk */
+		} else { /* pointers into the arena, which the check would refuse if asked */
+			uintptr_t *big = arena_alloc(c->arena, 1 << 20);
+			big[1] = refused[1] = (uintptr_t)(big + 7);
+			held[2] = refused[2] = (uintptr_t)(held + 1);
+		}
+		ArenaDelta *dl = arena_delta(c->arena, before,
+					     &(ArenaWords){1, UINTPTR_MAX, word_not, refused});
+		ArenaDelta *all = arena_delta(c->arena, before, NULL);
+		if (all) /* not in pass-through mode */
+			CU_ASSERT_EQUAL(!dl, where < 2);
+		arena_delta_free(dl);
+		arena_delta_free(all);
+		arena_mark_free(before);
+		ctx_free(c);
+	}
+	arena_keep_chunks(false);
+}
+
 void suite_diag(void); /* called by the unit test runner */
 
 void suite_diag(void)
@@ -772,4 +859,6 @@ void suite_diag(void)
 	CU_add_test(s, "compilation marked and rewound", test_ctx_mark);
 	CU_add_test(s, "arena delta replayed", test_arena_delta);
 	CU_add_test(s, "arena delta replayed on chunks, poisoned under ASan", test_arena_delta_chunks);
+	CU_add_test(s, "arena delta of released chunks", test_arena_delta_released);
+	CU_add_test(s, "arena delta's words, each seen", test_arena_delta_words);
 }
