@@ -722,12 +722,13 @@ bool plan_best(Design *d, const Decl *w, PlanModel *m, PlanHw *hw, PlanConfig *b
 void plan_shape(Buf *b, const PlanConfig *c)
 {
 	buf_printf(b, "TP %d, PP %d", c->tp, c->pp);
-	if (c->dualpipe && c->first > 0)
-		buf_printf(b, " (DualPipe, first stage %d layers, last %d)", c->first, c->last);
-	else if (c->dualpipe)
-		buf_puts(b, " (DualPipe)");
-	else if (c->first > 0)
-		buf_printf(b, " (first stage %d layers, last %d)", c->first, c->last);
+	if (c->dualpipe || c->first > 0) {
+		buf_puts(b, c->dualpipe ? " (DualPipe" : " (");
+		if (c->first > 0)
+			buf_printf(b, "%sfirst stage %d layer%s, last %d", c->dualpipe ? ", " : "",
+				   c->first, c->first == 1 ? "" : "s", c->last);
+		buf_puts(b, ")");
+	}
 	buf_printf(b, ", DP %d", c->dp);
 	if (c->cp > 1)
 		buf_printf(b, ", CP %d", c->cp);
