@@ -475,29 +475,10 @@ static bool phys_replay(PhysBuild *b, Design *d)
  * than the arena's chunks and the files mapped (the executable's and the libraries' code and
  * static data, the same in every row) points to memory of the process's own (malloc's heap, an
  * anonymous mapping), which the passes of another row would not find as this one left it: such
- * a build is not kept. A mapping that cannot be read holds nothing (a guard, address space
- * reserved, AddressSanitizer's shadow gap). So is one that points into static data not in the
- * file (the .bss past its last page is an anonymous mapping): none does today. Text or a number
- * whose bytes read as such an address (one mapping of a few hundred MiB among 2^47 bytes) just
- * costs the replay. Where /proc/self/maps cannot be read (not Linux) no build is kept. */
-#if defined(__SANITIZE_ADDRESS__)
-#define PHYS_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PHYS_ASAN 1
-#endif
-#endif
-/* AddressSanitizer's shadow memory on x86-64 Linux, [kLowShadowBeg, kHighShadowEnd] of its
- * asan_mapping.h (0x7fff8000, mapped from the page below: 64 KiB of slack), and its gap:
- * terabytes of the process's own that no pointer of the program points into. */
-#if defined(PHYS_ASAN) && defined(__x86_64__)
-enum { SHADOW = 1 };
-#else
-enum { SHADOW = 0 };
-#endif
-#define SHADOW_LO ((uintptr_t)0x7fff0000)
-#define SHADOW_HI ((uintptr_t)0x10007fff8000)
-
+ * a build is not kept. So is one that points into static data not in the file (the .bss past
+ * its last page is an anonymous mapping): none does today. Text whose bytes read as such an
+ * address (one mapping of a few hundred MiB among 2^47 bytes) just costs the replay. Where
+ * /proc/self/maps cannot be read (not Linux) no build is kept. */
 typedef struct Mapping {
 	uintptr_t lo, hi;
 	bool file; /* mapped from a file: code and static data */
@@ -520,19 +501,17 @@ static bool mappings_read(Mappings *m)
 	while (fgets(line, sizeof line, f)) { /* "lo-hi perms offset dev inode   path" */
 		char *at;
 		unsigned long lo = strtoul(line, &at, 16), hi = *at == '-' ? strtoul(at + 1, &at, 16) : 0;
-		bool readable = false;
 		for (int field = 0; field < 3 && *at; field++) { /* perms, offset, dev */
 			while (*at == ' ')
 				at++;
-			readable |= field == 0 && *at == 'r';
 			while (*at && *at != ' ')
 				at++;
 		}
 		unsigned long inode = strtoul(at, &at, 10);
 		while (*at == ' ')
 			at++;
-		if (hi <= lo || !readable || (SHADOW && lo >= SHADOW_LO && hi <= SHADOW_HI))
-			continue; /* reserved address space, a guard, the sanitizer's: nothing there */
+		if (hi <= lo)
+			continue;
 		if (m->n == m->cap) {
 			m->cap = m->cap ? 2 * m->cap : 256;
 			m->v = xrealloc(m->v, sizeof *m->v * (size_t)m->cap);
