@@ -632,8 +632,7 @@ void buf_free(Buf *b)
  * chunks, the same bytes handed out: arena_same_layout), taking the added chunks back, at their
  * addresses, from the chunks kept for reuse (arena_keep_chunks): the pointers the span stored
  * into them then hold. When one of them is gone it replays nothing (false). Not in pass-through
- * mode (no chunks). arena_delta can also have each word the span wrote checked (ArenaWords: a
- * compare worker keeps no build that stored a pointer to memory of its own outside the arena). */
+ * mode (no chunks). */
 typedef struct DeltaRun {
 	unsigned char *at;  /* in a chunk of the mark */
 	size_t len, off;    /* its bytes at off in ArenaDelta.bytes */
@@ -747,8 +746,8 @@ static int range_order(const void *x, const void *y)
 }
 
 /* Whether every word of [p, p + n), rounded out to whole words, is outside check's span, points
- * into the arena or check->ok takes it (the rounding stays within a chunk's handed-out bytes:
- * whole multiples of ALIGN from its 16-aligned start). */
+ * into the arena or check->ok takes it (the rounding stays within a chunk's handed-out bytes: whole multiples of
+ * ALIGN from its 16-aligned start). */
 static bool delta_words_ok(DeltaWords *dw, const unsigned char *p, size_t n)
 {
 	uintptr_t lo = (uintptr_t)p & ~(uintptr_t)7, hi = ((uintptr_t)p + n + 7) & ~(uintptr_t)7;
@@ -794,8 +793,7 @@ ArenaDelta *arena_delta(const Arena *a, const ArenaMark *m, const ArenaWords *ch
 		while (k < m->n && m->chunks[k] != ch)
 			k++;
 		DeltaChunk *c = &dl->chunks[i];
-		*c = (DeltaChunk){.ch = ch, .added = k == m->n, .size = ch->size, .dirty = used,
-				  .off = b.bytes.len};
+		*c = (DeltaChunk){.ch = ch, .added = k == m->n, .size = ch->size, .dirty = used, .off = b.bytes.len};
 		if (c->added)
 			buf_put(&b.bytes, (const char *)ch->mem, used);
 		else if (used > m->used[k])
