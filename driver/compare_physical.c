@@ -70,7 +70,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 typedef enum { FREE_ALWAYS, FREE_WITHOUT_OBJECTIVES } FreeWhen;
 
@@ -331,52 +330,13 @@ typedef struct PhysCheck {
 	bool ok;
 } PhysCheck;
 
-/* Where a pointer of this process can point, [ptr_lo, ptr_hi): from the lowest of the addresses
- * of its static data, its heap (malloc), a mapping (mmap) and its stack, halved after rounding
- * down to a power of two, to the highest rounded up to one. The stack is at the top of the
- * address space, the executable, or with the mappings laid out bottom up the first mapping,
- * at the bottom of what is used: so every object's address, and where the heap and the
- * mappings grow later, lies between (x86-64 Linux: [2^45, 2^47) for a position-independent
- * executable, from 2^21 for one at 4 MiB). A number's bits rarely fall there, and when they
- * do the passes just run. Probed once, by the first row, and widened to every mapping the
- * process has whenever a build is kept (mappings_read: none is replayed before). */
-static uintptr_t ptr_lo, ptr_hi;
-
-static void pointer_span(void)
-{
-	static const char literal[] = "a probe";
-	static int zeroed;
-	char local = 0;
-	void *heap = xmalloc(16);
-	void *map = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	uintptr_t v[] = {(uintptr_t)literal, (uintptr_t)&zeroed, (uintptr_t)heap,
-			 map == MAP_FAILED ? (uintptr_t)heap : (uintptr_t)map, (uintptr_t)&local};
-	uintptr_t lo = v[0], hi = v[0];
-	for (size_t i = 1; i < sizeof v / sizeof *v; i++)
-		lo = v[i] < lo ? v[i] : lo, hi = v[i] > hi ? v[i] : hi;
-	free(heap);
-	if (map != MAP_FAILED)
-		munmap(map, 4096);
-	ptr_lo = 1, ptr_hi = 1;
-	while (ptr_lo <= lo / 2)
-		ptr_lo *= 2; /* the power of two at or below lo */
-	ptr_lo /= 2;
-	while (ptr_hi && ptr_hi <= hi)
-		ptr_hi *= 2;
-	if (!ptr_hi)
-		ptr_hi = UINTPTR_MAX;
-}
-
-static bool pointer_span_holds(uintptr_t v)
-{
-	return v >= ptr_lo && v < ptr_hi;
-}
-
 /* A word of Δ that could be a pointer (as either row has it): into the arena, or anywhere a
- * pointer of this process could be. */
+ * pointer of this process could be (x86-64 Linux puts the heap and the mappings between 2^44
+ * and 2^47; a number's bits rarely fall there, and when they do the passes just run). */
 static bool pointer_like(const PhysCheck *k, uintptr_t v)
 {
-	return pointer_span_holds(v) || arena_holds(k->a, v) || arena_delta_holds(k->b->delta, v);
+	return (v >= (uintptr_t)1 << 44 && v < (uintptr_t)1 << 47) || arena_holds(k->a, v) ||
+	       arena_delta_holds(k->b->delta, v);
 }
 
 static bool phys_pointer(const PhysCheck *k, const unsigned char *now, const unsigned char *then,
@@ -470,92 +430,17 @@ static bool phys_replay(PhysBuild *b, Design *d)
 	return true;
 }
 
-/* The process's mappings when a row's physical build is kept (/proc/self/maps, in address
- * order): a word the passes wrote into the arena or the structures that points into one other
- * than the arena's chunks and the files mapped (the executable's and the libraries' code and
- * static data, the same in every row) points to memory of the process's own (malloc's heap, an
- * anonymous mapping), which the passes of another row would not find as this one left it: such
- * a build is not kept. So is one that points into static data not in the file (the .bss past
- * its last page is an anonymous mapping): none does today. Text whose bytes read as such an
- * address (one mapping of a few hundred MiB among 2^47 bytes) just costs the replay. Where
- * /proc/self/maps cannot be read (not Linux) no build is kept. */
-typedef struct Mapping {
-	uintptr_t lo, hi;
-	bool file; /* mapped from a file: code and static data */
-} Mapping;
-
-typedef struct Mappings {
-	Mapping *v;
-	int n, cap;
-	uintptr_t lo, hi; /* from the first's start to the last's end, the kernel's [vsyscall] aside */
-} Mappings;
-
-static bool mappings_read(Mappings *m)
-{
-	FILE *f = fopen("/proc/self/maps", "r");
-	if (!f)
-		return false;
-	m->n = 0;
-	m->lo = UINTPTR_MAX, m->hi = 0;
-	char line[4096];
-	while (fgets(line, sizeof line, f)) { /* "lo-hi perms offset dev inode   path" */
-		char *at;
-		unsigned long lo = strtoul(line, &at, 16), hi = *at == '-' ? strtoul(at + 1, &at, 16) : 0;
-		for (int field = 0; field < 3 && *at; field++) { /* perms, offset, dev */
-			while (*at == ' ')
-				at++;
-			while (*at && *at != ' ')
-				at++;
-		}
-		unsigned long inode = strtoul(at, &at, 10);
-		while (*at == ' ')
-			at++;
-		if (hi <= lo)
-			continue;
-		if (m->n == m->cap) {
-			m->cap = m->cap ? 2 * m->cap : 256;
-			m->v = xrealloc(m->v, sizeof *m->v * (size_t)m->cap);
-		}
-		m->v[m->n++] = (Mapping){lo, hi, inode != 0 && *at == '/'};
-		if (strncmp(at, "[vsyscall]", 10)) { /* the kernel's, at the top */
-			m->lo = lo < m->lo ? lo : m->lo;
-			m->hi = hi > m->hi ? hi : m->hi;
-		}
-	}
-	fclose(f);
-	ptr_lo = m->lo < ptr_lo ? m->lo : ptr_lo;
-	ptr_hi = m->hi > ptr_hi ? m->hi : ptr_hi;
-	return m->n > 0;
-}
-
-/* Whether a word the passes wrote that does not point into the arena, if a pointer, points into
- * a file's mapping (arena_delta's word_ok for the words they wrote in the arena; arena_only's
- * for the structures outside it). */
-static bool arena_word(void *arg, uintptr_t v)
-{
-	const Mappings *m = arg;
-	if (v < m->lo || v >= m->hi)
-		return true;
-	int l = 0, h = m->n; /* the first mapping that ends after v */
-	while (l < h) {
-		int mid = l + (h - l) / 2;
-		if (m->v[mid].hi <= v)
-			l = mid + 1;
-		else
-			h = mid;
-	}
-	return l == m->n || v < m->v[l].lo || m->v[l].file;
-}
-
-/* arena_word of every word of a structure the passes changed (the arena holds the chunks they
- * added, arena_delta's). */
-static bool arena_only(const Arena *a, Mappings *m, const void *now, const void *pre, size_t size)
+/* Whether every word of a structure the passes changed that could be a pointer points into the
+ * arena: one to memory of their own (malloc's) would not be theirs to replay. */
+static bool arena_only(const Arena *a, const ArenaDelta *dl, const void *now, const void *pre,
+		       size_t size)
 {
 	const unsigned char *x = now, *y = pre;
 	for (size_t w = 0; w + 8 <= size; w += 8) {
 		uintptr_t v;
 		memcpy(&v, x + w, sizeof v);
-		if (memcmp(x + w, y + w, 8) && !arena_word(m, v) && !arena_holds(a, v))
+		if (memcmp(x + w, y + w, 8) && v >= (uintptr_t)1 << 44 && v < (uintptr_t)1 << 47 &&
+		    !arena_holds(a, v) && !arena_delta_holds(dl, v))
 			return false;
 	}
 	return true;
@@ -565,8 +450,6 @@ bool compare_physical_kept(Design *d, bool after)
 {
 	Ctx *c = d->c;
 	Program *p = d->p;
-	if (!ptr_hi)
-		pointer_span();
 	if (!after) {
 		if (rows && !row_class)
 			phys_classify(p);
@@ -594,13 +477,10 @@ bool compare_physical_kept(Design *d, bool after)
 		phys_free(&phys_next);
 		return false;
 	}
-	static Mappings maps;
-	if (!mappings_read(&maps) ||
-	    !(phys_next.delta = arena_delta(c->arena, phys_next.pre,
-					    &(ArenaWords){maps.lo, maps.hi, arena_word, &maps})) ||
-	    !arena_only(c->arena, &maps, d, &phys_next.d_pre, sizeof *d) ||
-	    !arena_only(c->arena, &maps, p, &phys_next.p_pre, sizeof *p) ||
-	    !arena_only(c->arena, &maps, c, &phys_next.c_pre, sizeof *c)) {
+	phys_next.delta = arena_delta(c->arena, phys_next.pre);
+	if (!phys_next.delta || !arena_only(c->arena, phys_next.delta, d, &phys_next.d_pre, sizeof *d) ||
+	    !arena_only(c->arena, phys_next.delta, p, &phys_next.p_pre, sizeof *p) ||
+	    !arena_only(c->arena, phys_next.delta, c, &phys_next.c_pre, sizeof *c)) {
 		phys_free(&phys_next);
 		return false;
 	}

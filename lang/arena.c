@@ -728,54 +728,7 @@ static int run_order(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-/* The words a span wrote, checked (arena_delta): those that point into the arena's own chunks
- * (most pointers, most often into the chunk the last one did) found here, by address order,
- * the others in check's span handed to check->ok. */
-typedef struct DeltaWords {
-	uintptr_t (*chunk)[2]; /* each chunk's [header, end of its memory], sorted */
-	int n;
-	uintptr_t last;        /* the greatest chunk end */
-	uintptr_t lo, hi;      /* the chunk the last one pointed into */
-	const ArenaWords *check;
-} DeltaWords;
-
-static int range_order(const void *x, const void *y)
-{
-	uintptr_t a = *(const uintptr_t *)x, b = *(const uintptr_t *)y;
-	return a < b ? -1 : a > b;
-}
-
-/* Whether every word of [p, p + n), rounded out to whole words, is outside check's span, points
- * into the arena or check->ok takes it (the rounding stays within a chunk's handed-out bytes: whole multiples of
- * ALIGN from its 16-aligned start). */
-static bool delta_words_ok(DeltaWords *dw, const unsigned char *p, size_t n)
-{
-	uintptr_t lo = (uintptr_t)p & ~(uintptr_t)7, hi = ((uintptr_t)p + n + 7) & ~(uintptr_t)7;
-	for (uintptr_t w = lo; w < hi; w += 8) {
-		uintptr_t v;
-		memcpy(&v, (const void *)w, sizeof v);
-		if (v < dw->check->lo || v >= dw->check->hi || (v >= dw->lo && v <= dw->hi))
-			continue;
-		bool near = v >= dw->chunk[0][0] && v <= dw->last; /* within the chunks' span */
-		int l = 0, h = near ? dw->n : 0;
-		while (l < h) { /* the first chunk that ends at or after v */
-			int mid = l + (h - l) / 2;
-			if (dw->chunk[mid][1] < v)
-				l = mid + 1;
-			else
-				h = mid;
-		}
-		if (near && l < dw->n && v >= dw->chunk[l][0]) {
-			dw->lo = dw->chunk[l][0], dw->hi = dw->chunk[l][1];
-			continue;
-		}
-		if (!dw->check->ok(dw->check->arg, v))
-			return false;
-	}
-	return true;
-}
-
-ArenaDelta *arena_delta(const Arena *a, const ArenaMark *m, const ArenaWords *check)
+ArenaDelta *arena_delta(const Arena *a, const ArenaMark *m)
 {
 	if (a->passthrough || !a->chunks || !m->n)
 		return NULL;
@@ -802,28 +755,6 @@ ArenaDelta *arena_delta(const Arena *a, const ArenaMark *m, const ArenaWords *ch
 	qsort(b.runs, b.nruns, sizeof *b.runs, run_order);
 	dl->runs = b.runs, dl->nruns = b.nruns;
 	dl->bytes = (unsigned char *)b.bytes.s;
-	bool ok = true;
-	if (check) {
-		DeltaWords dw = {xmalloc(sizeof *dw.chunk * (size_t)dl->nchunks), dl->nchunks, 0, 1, 0,
-				 check};
-		for (int k = 0; k < dl->nchunks; k++) {
-			const Chunk *ch = dl->chunks[k].ch;
-			dw.chunk[k][0] = (uintptr_t)ch;
-			dw.chunk[k][1] = (uintptr_t)(ch->mem + ch->size); /* arena_holds' bounds */
-			dw.last = dw.chunk[k][1] > dw.last ? dw.chunk[k][1] : dw.last;
-		}
-		qsort(dw.chunk, (size_t)dw.n, sizeof *dw.chunk, range_order);
-		for (size_t r = 0; ok && r < dl->nruns; r++)
-			ok = delta_words_ok(&dw, dl->runs[r].at, dl->runs[r].len);
-		for (int k = 0; ok && k < dl->nchunks; k++)
-			if (dl->chunks[k].added)
-				ok = delta_words_ok(&dw, dl->chunks[k].ch->mem, dl->chunks[k].dirty);
-		free(dw.chunk);
-	}
-	if (!ok) {
-		arena_delta_free(dl);
-		return NULL;
-	}
 	dl->cur = (size_t)(a->cur - a->chunks->mem);
 	dl->end = (size_t)(a->end - a->chunks->mem);
 	dl->bytes_out = a->bytes;

@@ -81,17 +81,7 @@ bool arena_same_layout(const Arena *a, const ArenaMark *m); /* the mark's chunks
 bool arena_diff(const ArenaMark *m,
 		bool (*f)(void *, unsigned char *now, const unsigned char *then, size_t n), void *arg);
 bool arena_holds(const Arena *a, uintptr_t v); /* v points into one of its chunks */
-/* What may be a pointer, for arena_delta: a word in [lo, hi) not into the arena's chunks is
- * handed to ok. */
-typedef struct ArenaWords {
-	uintptr_t lo, hi;
-	bool (*ok)(void *arg, uintptr_t word);
-	void *arg;
-} ArenaWords;
-/* What the span since mark m did to a (arena.c); NULL in pass-through mode, and when check (if
- * not NULL) refuses one of the 8-byte words the span wrote (of the bytes it changed, the words
- * round them read whole, and of the chunks it added). */
-ArenaDelta *arena_delta(const Arena *a, const ArenaMark *m, const ArenaWords *check);
+ArenaDelta *arena_delta(const Arena *a, const ArenaMark *m); /* NULL in pass-through mode */
 bool arena_delta_writes(const ArenaDelta *dl, const void *p, size_t n); /* changed any of them */
 bool arena_delta_holds(const ArenaDelta *dl, uintptr_t v); /* v points into its chunks */
 /* Whether every chunk it added is still kept for reuse, at its address and of its size: until

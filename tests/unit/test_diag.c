@@ -660,7 +660,7 @@ static void test_arena_delta(void)
 		st->x = 1;
 		ArenaMark *before = arena_mark(c->arena);
 		span_run(c->arena, st);
-		ArenaDelta *dl = arena_delta(c->arena, before, NULL);
+		ArenaDelta *dl = arena_delta(c->arena, before);
 		SpanState first = *st;
 		size_t bytes = arena_bytes(c->arena);
 		if (!dl) { /* pass-through mode: nothing to replay */
@@ -772,7 +772,7 @@ static void test_arena_delta_released(void)
 	mapped[(9 << 20) - 1] = 0x77;
 	unsigned char *calloced = arena_alloc(c->arena, 1200 << 10);
 	calloced[0] = 0x3c;
-	ArenaDelta *dl = arena_delta(c->arena, before, NULL);
+	ArenaDelta *dl = arena_delta(c->arena, before);
 	if (dl) { /* not in pass-through mode */
 		ctx_rewind(c, parse); /* the span's chunks released: none kept, unmapped or freed */
 		arena_alloc(c->arena, 64);
@@ -793,49 +793,6 @@ static void test_arena_delta_released(void)
 	else
 		unsetenv("CLUSTERC_TEST_KEEP_MIB");
 	free(saved);
-}
-
-/* arena_delta's check sees every word the span wrote, whole: of a run of changed bytes (one
- * byte of a word here) and of a chunk it added; one it refuses and there is no delta. A pointer
- * into the arena's chunks (the mark's or one the span added) it is not asked about. */
-static bool word_not(void *arg, uintptr_t v)
-{
-	const uintptr_t *refused = arg;
-	for (int i = 0; i < 3; i++)
-		if (v == refused[i])
-			return false;
-	return true;
-}
-
-static void test_arena_delta_words(void)
-{
-	arena_keep_chunks(true);
-	for (int where = 0; where < 3; where++) {
-		Ctx *c = new_ctx(DIAG_TEXT, 0);
-		uintptr_t *held = arena_alloc(c->arena, 4 * sizeof *held);
-		uintptr_t refused[3] = {(uintptr_t)&where}; /* a pointer out of the arena */
-		held[1] = refused[0] ^ (uintptr_t)0x40 << 16; /* differs from it in its third byte */
-		ArenaMark *before = arena_mark(c->arena);
-		if (where == 0) {
-			held[1] = refused[0]; /* a run of one changed byte */
-		} else if (where == 1) {
-			((uintptr_t *)arena_alloc(c->arena, 1 << 20))[1000] = refused[0]; /* an added chunk */
-		} else { /* pointers into the arena, which the check would refuse if asked */
-			uintptr_t *big = arena_alloc(c->arena, 1 << 20);
-			big[1] = refused[1] = (uintptr_t)(big + 7);
-			held[2] = refused[2] = (uintptr_t)(held + 1);
-		}
-		ArenaDelta *dl = arena_delta(c->arena, before,
-					     &(ArenaWords){1, UINTPTR_MAX, word_not, refused});
-		ArenaDelta *all = arena_delta(c->arena, before, NULL);
-		if (all) /* not in pass-through mode */
-			CU_ASSERT_EQUAL(!dl, where < 2);
-		arena_delta_free(dl);
-		arena_delta_free(all);
-		arena_mark_free(before);
-		ctx_free(c);
-	}
-	arena_keep_chunks(false);
 }
 
 void suite_diag(void); /* called by the unit test runner */
@@ -860,5 +817,4 @@ void suite_diag(void)
 	CU_add_test(s, "arena delta replayed", test_arena_delta);
 	CU_add_test(s, "arena delta replayed on chunks, poisoned under ASan", test_arena_delta_chunks);
 	CU_add_test(s, "arena delta of released chunks", test_arena_delta_released);
-	CU_add_test(s, "arena delta's words, each seen", test_arena_delta_words);
 }
