@@ -580,7 +580,7 @@ static const char *rc_layers_conflict(const Decl *w, const PlanModel *m, const P
 		}
 		nsplits += ns, p = q;
 	}
-	if (nsplits == 0) /* the layer split's own error (plan_explain_invalid) */
+	if (nsplits == 0) /* the layer split's own error (space_conflict) */
 		return NULL;
 	if (!one) {
 		const char *rule = sp->rc_uniform
@@ -775,6 +775,33 @@ static const char *space_conflict(const Decl *w, const PlanModel *m, const PlanS
 				    sp->batch,
 				    one_value(mb) ? arena_printf(ar, "micro_batch = %g", mb->vals[0])
 						  : "any micro-batch micro_batch allows");
+	}
+	/* DualPipe's micro-batches, global batch / (micro-batch x DP), even and at least 2 x PP
+	 * (plan_search's rule; deepseek-ai/DualPipe at bb214e8, DualPipe.step: "num_chunks % 2 ==
+	 * 0 and num_chunks >= num_ranks * 2"): most at DP 1, and odd at every DP where batch /
+	 * micro-batch is, so no allowed micro-batch reaching an even 2 x the least even PP the
+	 * workload allows leaves no plan on any cluster. */
+	if (sp->dualpipe) {
+		int pmin = 0;
+		for (int p = 2; p <= (int)m->layers && !pmin; p += 2)
+			if (plan_set_allows(pp, p) && pp_splits(m, sp, p))
+				pmin = p;
+		int most = 0; /* the most micro-batches an allowed micro-batch gives, even */
+		for (int b = 1; b <= sp->batch; b++)
+			if (sp->batch % b == 0 && (sp->batch / b) % 2 == 0 && plan_set_allows(mb, b) &&
+			    sp->batch / b > most)
+				most = sp->batch / b;
+		if (pmin && most < 2 * pmin) {
+			*at = field_loc(w, FLD_WORKLOAD_GLOBAL_BATCH);
+			return arena_printf(ar, "DualPipe runs an even number of micro-batches, at least "
+						"2 x pp (deepseek-ai/DualPipe, DualPipe.step), and the "
+						"global batch of %d gives %s at the micro-batches "
+						"micro_batch allows, where the least even pp the workload "
+						"allows is %d",
+					    sp->batch,
+					    most ? arena_printf(ar, "at most %d", most) : "no even count",
+					    pmin);
+		}
 	}
 	return NULL;
 }
