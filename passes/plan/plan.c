@@ -580,7 +580,7 @@ static const char *rc_layers_conflict(const Decl *w, const PlanModel *m, const P
 		}
 		nsplits += ns, p = q;
 	}
-	if (nsplits == 0) /* the layer split's own error (plan_explain_invalid) */
+	if (nsplits == 0) /* the layer split's own error (space_conflict) */
 		return NULL;
 	if (!one) {
 		const char *rule = sp->rc_uniform
@@ -608,17 +608,216 @@ static const char *rc_layers_conflict(const Decl *w, const PlanModel *m, const P
 			    at_pp, even ? "" : ", the first and last stages' included");
 }
 
+/* Whether set s allows some whole value x in 1..max that ok takes (max: past it ok takes none;
+ * a range walked by its step, a list by its values, anything: 1 to max). */
+static bool set_some(const PlanSet *s, double max, bool (*ok)(const PlanModel *, const PlanSpace *,
+							      double),
+		     const PlanModel *m, const PlanSpace *sp)
+{
+	if (s->any || s->range) {
+		double lo = s->any ? 1 : fmax(s->lo, 1), step = s->any ? 1 : s->step;
+		double hi = s->any ? max : fmin(s->hi, max);
+		for (double x = lo; x <= hi + 1e-9; x += step)
+			if (x == floor(x) && ok(m, sp, x))
+				return true;
+		return false;
+	}
+	for (int i = 0; i < s->n; i++)
+		if (s->vals[i] >= 1 && s->vals[i] <= max && s->vals[i] == floor(s->vals[i]) &&
+		    ok(m, sp, s->vals[i]))
+			return true;
+	return false;
+}
+
+/* The rules of the search's candidates (plan_search.c, candidates) that read no hardware: TP
+ * divides the heads, query groups, FFN and expert FFN sizes (plan_tp_ok's model half); PP
+ * splits the layers (plan_splits); CP is 1 or 2 x CP divides the sequence (plan_cp_ok); EP
+ * divides the experts; the micro-batch divides the global batch. */
+static bool tp_model_ok(const PlanModel *m, const PlanSpace *sp, double t)
+{
+	(void)sp;
+	return fmod(m->heads, t) == 0 && fmod(m->groups, t) == 0 && fmod(m->ffn, t) == 0 &&
+	       (m->experts <= 1 || fmod(m->expert_ffn, t) == 0);
+}
+static bool pp_splits(const PlanModel *m, const PlanSpace *sp, double p)
+{
+	int split[PLAN_SPLITS][2];
+	return plan_splits(m, (int)p, sp->first_layers, sp->last_layers, split, PLAN_SPLITS) > 0;
+}
+static bool pp_layout(const PlanModel *m, const PlanSpace *sp, double p)
+{
+	return p >= 2 && pp_splits(m, sp, p);
+}
+static bool cp_ok(const PlanModel *m, const PlanSpace *sp, double c)
+{
+	(void)sp;
+	return plan_cp_ok(m, (int)c);
+}
+static bool ep_ok(const PlanModel *m, const PlanSpace *sp, double e)
+{
+	(void)sp;
+	return fmod(fmax(1, m->experts), e) == 0;
+}
+static bool micro_ok(const PlanModel *m, const PlanSpace *sp, double b)
+{
+	(void)m;
+	return fmod(sp->batch, b) == 0;
+}
+
+/* Whether s is one fixed value (the diagnostics name it). */
+static bool one_value(const PlanSet *s)
+{
+	return !s->any && !s->range && s->n == 1;
+}
+
+/* Where the workload's own knobs leave the search no plan on any cluster (explain_invalid's
+ * rules that read neither the GPUs, their memory nor the scale-up domain): TP dividing no model
+ * size, a pipeline layout or size that splits no layers, CP, EP or the micro-batch dividing
+ * nothing they must, an activation offload Megatron-Core refuses whatever the accelerator
+ * (plan_offload_why before its host link). NULL when none. */
+static const char *space_conflict(const Decl *w, const PlanModel *m, const PlanSpace *sp,
+				  Arena *ar, Loc *at)
+{
+	const PlanSet *tp = &sp->knob[KNOB_TP];
+	if (!set_some(tp, m->heads, tp_model_ok, m, sp)) {
+		*at = field_loc(w, FLD_WORKLOAD_TP);
+		double t = one_value(tp) ? tp->vals[0] : 0;
+		Buf b = {0};
+		static const char *const what[] = {"heads", "query groups", "FFN size",
+						   "expert FFN size"};
+		double sizes[] = {m->heads, m->groups, m->ffn, m->expert_ffn};
+		for (int i = 0; i < (m->experts > 1 ? 4 : 3); i++)
+			if (!t || fmod(sizes[i], t) != 0)
+				buf_printf(&b, "%s%s %g", b.len ? ", " : "", what[i], sizes[i]);
+		const char *s = arena_printf(
+			ar, "%s the model's %s (Megatron-LM splits each over TP)",
+			t ? arena_printf(ar, "tp = %g does not divide", t)
+			  : "no value tp allows divides all of",
+			b.s ? b.s : "");
+		buf_free(&b);
+		return s;
+	}
+	const PlanSet *pp = &sp->knob[KNOB_PP];
+	/* A fixed pipeline layout: some pipeline size the workload allows must take it, the
+	 * other stages sharing the rest evenly (plan_splits). */
+	if ((sp->first_layers > 0 || sp->last_layers > 0) &&
+	    !set_some(pp, m->layers, pp_layout, m, sp)) {
+		bool f = sp->first_layers > 0, l = sp->last_layers > 0;
+		*at = field_loc(w, f ? FLD_WORKLOAD_PIPELINE_FIRST_LAYERS
+				     : FLD_WORKLOAD_PIPELINE_LAST_LAYERS);
+		return arena_printf(
+			ar, "%s%s%s: no pipeline size the workload allows takes %s: the other stages "
+			    "share the model's remaining layers evenly, at least one each "
+			    "(Megatron-LM --decoder-first/last-pipeline-num-layers)",
+			f ? arena_printf(ar, "pipeline_first_layers = %d", sp->first_layers) : "",
+			f && l ? ", " : "",
+			l ? arena_printf(ar, "pipeline_last_layers = %d", sp->last_layers) : "",
+			f && l ? "them" : "it");
+	}
+	if (!set_some(pp, m->layers, pp_splits, m, sp)) {
+		*at = field_loc(w, FLD_WORKLOAD_PP);
+		return arena_printf(ar, "%s the model's %g layers: PP divides the layers, or the "
+					"layers plus 1 to 4 (the first and last stages up to two "
+					"layers fewer than the others)",
+				    one_value(pp) ? arena_printf(ar, "pp = %g cannot split", pp->vals[0])
+						  : "no pipeline size pp allows splits",
+				    m->layers);
+	}
+	const PlanSet *cp = &sp->knob[KNOB_CP];
+	if (!set_some(cp, m->seq, cp_ok, m, sp)) {
+		*at = field_loc(w, FLD_WORKLOAD_CP);
+		const char *why = "(Megatron-LM's load-balanced context parallelism)";
+		return one_value(cp) ? arena_printf(ar, "cp = %g: the sequence of %g tokens is not "
+							"divisible by 2 x cp %s",
+						    cp->vals[0], m->seq, why)
+				     : arena_printf(ar, "no value cp allows is 1 or has 2 x cp dividing "
+							"the sequence of %g tokens %s",
+						    m->seq, why);
+	}
+	const PlanSet *ep = &sp->knob[KNOB_EP];
+	if (!set_some(ep, fmax(1, m->experts), ep_ok, m, sp)) {
+		*at = field_loc(w, FLD_WORKLOAD_EP);
+		const char *e = one_value(ep) ? arena_printf(ar, "ep = %g", ep->vals[0])
+					      : "no value ep allows";
+		return m->experts <= 1
+			       ? arena_printf(ar, "%s: the model has no experts for expert "
+						  "parallelism to split (ep = 1)",
+					      e)
+			       : arena_printf(ar, "%s does not divide the model's %g experts", e,
+					      m->experts);
+	}
+	/* A fixed activation offload: the rules before the host link (plan_offload_why) over the
+	 * plans the workload allows (does its PP allow 1, its recomputation none). */
+	if (sp->offload > 0) {
+		PlanHw linked = {.host_bw = 1};
+		OffloadWhy why = plan_offload_why(m, &linked, sp->offload, plan_set_allows(pp, 1),
+						  sp->recompute & (1u << RC_NONE));
+		if (why != OFFLOAD_OK) {
+			*at = field_loc(w, FLD_WORKLOAD_OFFLOAD_LAYERS);
+			const char *cfg = " (megatron/core/transformer/transformer_config.py)";
+			return arena_printf(
+				ar, "offload_layers = %d %s", sp->offload,
+				why == OFFLOAD_TOO_MANY
+					? arena_printf(ar, "is not fewer than the model's %g layers%s",
+						       m->layers, cfg)
+				: why == OFFLOAD_PIPELINE
+					? arena_printf(ar, "needs pp = 1: Megatron-Core has no CPU "
+							   "offloading with a pipeline%s", cfg)
+					: arena_printf(ar, "needs recompute = none: Megatron-Core's CPU "
+							   "offloading does not work with "
+							   "recomputation%s", cfg));
+		}
+	}
+	const PlanSet *mb = &sp->knob[KNOB_MICRO];
+	if (!set_some(mb, sp->batch, micro_ok, m, sp)) {
+		*at = field_loc(w, FLD_WORKLOAD_MICRO_BATCH);
+		return arena_printf(ar, "the global batch of %d sequences is not divisible by %s",
+				    sp->batch,
+				    one_value(mb) ? arena_printf(ar, "micro_batch = %g", mb->vals[0])
+						  : "any micro-batch micro_batch allows");
+	}
+	/* DualPipe's micro-batches, global batch / (micro-batch x DP), even and at least 2 x PP
+	 * (plan_search's rule; deepseek-ai/DualPipe at bb214e8, DualPipe.step: "num_chunks % 2 ==
+	 * 0 and num_chunks >= num_ranks * 2"): most at DP 1, and odd at every DP where batch /
+	 * micro-batch is, so no allowed micro-batch reaching an even 2 x the least even PP the
+	 * workload allows leaves no plan on any cluster. */
+	if (sp->dualpipe) {
+		int pmin = 0;
+		for (int p = 2; p <= (int)m->layers && !pmin; p += 2)
+			if (plan_set_allows(pp, p) && pp_splits(m, sp, p))
+				pmin = p;
+		int most = 0; /* the most micro-batches an allowed micro-batch gives, even */
+		for (int b = 1; b <= sp->batch; b++)
+			if (sp->batch % b == 0 && (sp->batch / b) % 2 == 0 && plan_set_allows(mb, b) &&
+			    sp->batch / b > most)
+				most = sp->batch / b;
+		if (pmin && most < 2 * pmin) {
+			*at = field_loc(w, FLD_WORKLOAD_GLOBAL_BATCH);
+			return arena_printf(ar, "DualPipe runs an even number of micro-batches, at least "
+						"2 x pp (deepseek-ai/DualPipe, DualPipe.step), and the "
+						"global batch of %d gives %s at the micro-batches "
+						"micro_batch allows, where the least even pp the workload "
+						"allows is %d",
+					    sp->batch,
+					    most ? arena_printf(ar, "at most %d", most) : "no even count",
+					    pmin);
+		}
+	}
+	return NULL;
+}
+
 /* The workload's settings the build rejects before any search, in the order plan_workloads
  * reports them: the dispatcher (hybrid_ep_conflict), DualPipe (dualpipe_conflict) and the
  * recomputation's modules and layers (rc_modules_conflict, rc_layers_conflict), the SwiGLU's
- * FP8 input (swiglu8_conflict). */
+ * FP8 input (swiglu8_conflict), the knobs that leave no plan on any cluster (space_conflict). */
 typedef enum {
 	WC_NONE,
 	WC_HYBRID_EP,
 	WC_DUALPIPE,
 	WC_RC_MODULES,
 	WC_RC_LAYERS,
-	WC_SWIGLU8
+	WC_SWIGLU8,
+	WC_SPACE
 } WorkloadConflict;
 
 /* The first conflict of workload w (its space sp, model m): the reason into *why and the place
@@ -641,6 +840,8 @@ static WorkloadConflict workload_conflict(Design *d, const Decl *w, const PlanMo
 		return WC_RC_LAYERS;
 	if ((*why = swiglu8_conflict(w, m, at)))
 		return WC_SWIGLU8;
+	if ((*why = space_conflict(w, m, sp, d->p->c->arena, at)))
+		return WC_SPACE;
 	return WC_NONE;
 }
 
@@ -770,7 +971,8 @@ static const char *plan_text(Design *d, const PlanConfig *c)
 	return s;
 }
 
-/* Why no plan meets Megatron-LM's constraints: the first knob whose allowed values all fail. */
+/* Why no plan meets Megatron-LM's constraints on this cluster, the workload's own knobs leaving
+ * some (space_conflict passed): the first knob whose allowed values all fail. */
 static const char *explain_invalid(Design *d, const Decl *w, const PlanModel *m, const PlanHw *hw,
 				   const PlanSpace *sp, Loc *at)
 {
@@ -778,117 +980,36 @@ static const char *explain_invalid(Design *d, const Decl *w, const PlanModel *m,
 	const PlanSet *tp = &sp->knob[KNOB_TP];
 	*at = w->name_loc;
 	if (!tp->any && !tp->range && tp->n > 0) {
+		/* Some value divides the model (space_conflict): the first, which the scale-up
+		 * domain (or the GPUs) refuses. */
 		bool some = false;
-		for (int i = 0; i < tp->n; i++)
+		double t = 0;
+		for (int i = 0; i < tp->n; i++) {
 			some |= plan_tp_ok(m, hw, (int)tp->vals[i]);
-		if (!some) {
-			double t = tp->vals[0];
-			Buf b = {0};
-			static const char *const what[] = {"heads", "query groups", "FFN size",
-							   "expert FFN size"};
-			double sizes[] = {m->heads, m->groups, m->ffn, m->experts > 1 ? m->expert_ffn : t};
-			for (int i = 0; i < 4; i++)
-				if (fmod(sizes[i], t) != 0)
-					buf_printf(&b, "%s%s %g", b.len ? ", " : "", what[i], sizes[i]);
-			bool model_ok = b.len == 0;
-			const char *parts = arena_printf(ar, "%s", b.s ? b.s : "");
-			buf_free(&b);
-			bool domain_ok = fmod(hw->domain, t) == 0;
+			if (!t && tp->vals[i] >= 1 && tp_model_ok(m, sp, tp->vals[i]))
+				t = tp->vals[i];
+		}
+		if (!some && t && fmod(hw->domain, t) != 0) {
 			*at = field_loc(w, FLD_WORKLOAD_TP);
-			return arena_printf(ar, "tp = %g %s%s%s", t,
-					    model_ok ? "" : arena_printf(ar, "does not divide the model's %s "
-									     "(Megatron-LM splits each over TP)",
-									 parts),
-					    !model_ok && !domain_ok ? "; and it " : "",
-					    domain_ok ? "" : arena_printf(ar, "does not fit the %d-accelerator "
-									      "scale-up domain of node '%s': "
-									      "tensor parallelism stays inside "
-									      "it (Narayanan et al., SC'21)",
-									  hw->domain, hw->node->name));
+			return arena_printf(ar, "tp = %g does not fit the %d-accelerator scale-up domain "
+						"of node '%s': tensor parallelism stays inside it "
+						"(Narayanan et al., SC'21)",
+					    t, hw->domain, hw->node->name);
 		}
 	}
-	const PlanSet *pp = &sp->knob[KNOB_PP];
-	int split[PLAN_SPLITS][2];
-	/* A fixed pipeline layout: some pipeline size the workload allows must take it, the
-	 * other stages sharing the rest evenly (plan_splits). */
-	if (sp->first_layers > 0 || sp->last_layers > 0) {
-		bool any = false;
-		for (int p = 2; p <= (int)m->layers && !any; p++)
-			any = plan_set_allows(pp, p) &&
-			      plan_splits(m, p, sp->first_layers, sp->last_layers, split, PLAN_SPLITS) > 0;
-		if (!any) {
-			bool f = sp->first_layers > 0, l = sp->last_layers > 0;
-			*at = field_loc(w, f ? FLD_WORKLOAD_PIPELINE_FIRST_LAYERS
-					     : FLD_WORKLOAD_PIPELINE_LAST_LAYERS);
-			return arena_printf(
-				ar, "%s%s%s: no pipeline size the workload allows takes %s: the other "
-				    "stages share the model's remaining layers evenly, at least one each "
-				    "(Megatron-LM --decoder-first/last-pipeline-num-layers)",
-				f ? arena_printf(ar, "pipeline_first_layers = %d", sp->first_layers) : "",
-				f && l ? ", " : "",
-				l ? arena_printf(ar, "pipeline_last_layers = %d", sp->last_layers) : "",
-				f && l ? "them" : "it");
-		}
-	}
-	if (!pp->any && !pp->range && pp->n > 0 &&
-	    plan_splits(m, (int)pp->vals[0], sp->first_layers, sp->last_layers, split,
-			PLAN_SPLITS) == 0) {
-		*at = field_loc(w, FLD_WORKLOAD_PP);
-		return arena_printf(ar, "pp = %g cannot split the model's %g layers: PP divides the "
-					"layers, or the layers plus 1 to 4 (the first and last stages up to "
-					"two layers fewer than the others)",
-				    pp->vals[0], m->layers);
-	}
-	const PlanSet *cp = &sp->knob[KNOB_CP];
-	if (!cp->any && !cp->range && cp->n > 0 && !plan_cp_ok(m, (int)cp->vals[0])) {
-		*at = field_loc(w, FLD_WORKLOAD_CP);
-		return arena_printf(ar, "cp = %g: the sequence of %g tokens is not divisible by 2 x cp "
-					"(Megatron-LM's load-balanced context parallelism)",
-				    cp->vals[0], m->seq);
-	}
-	const PlanSet *ep = &sp->knob[KNOB_EP];
-	if (!ep->any && !ep->range && ep->n > 0 && fmod(m->experts, ep->vals[0]) != 0) {
-		*at = field_loc(w, FLD_WORKLOAD_EP);
-		return arena_printf(ar, "ep = %g does not divide the model's %g experts", ep->vals[0],
-				    m->experts);
-	}
-	/* A fixed activation offload: the first rule it breaks (plan_offload_why) over the plans the
-	 * workload allows (does its PP allow 1, its recomputation none). */
-	if (sp->offload > 0) {
-		OffloadWhy why = plan_offload_why(m, hw, sp->offload,
-						  plan_set_allows(&sp->knob[KNOB_PP], 1),
-						  sp->recompute & (1u << RC_NONE));
-		if (why != OFFLOAD_OK) {
-			*at = field_loc(w, FLD_WORKLOAD_OFFLOAD_LAYERS);
-			const char *cfg = " (megatron/core/transformer/transformer_config.py)";
-			return arena_printf(
-				ar, "offload_layers = %d %s", sp->offload,
-				why == OFFLOAD_TOO_MANY
-					? arena_printf(ar, "is not fewer than the model's %g layers%s",
-						       m->layers, cfg)
-				: why == OFFLOAD_PIPELINE
-					? arena_printf(ar, "needs pp = 1: Megatron-Core has no CPU "
-							   "offloading with a pipeline%s", cfg)
-				: why == OFFLOAD_RECOMPUTE
-					? arena_printf(ar, "needs recompute = none: Megatron-Core's CPU "
-							   "offloading does not work with "
-							   "recomputation%s", cfg)
-					: arena_printf(ar, "needs a link to host memory: accelerator '%s' "
-							   "has no host_bandwidth", hw->accel->name));
-		}
+	/* A fixed activation offload the workload's knobs allow (space_conflict): the host link
+	 * (plan_offload_why). */
+	if (sp->offload > 0 && hw->host_bw <= 0) {
+		*at = field_loc(w, FLD_WORKLOAD_OFFLOAD_LAYERS);
+		return arena_printf(ar, "offload_layers = %d needs a link to host memory: accelerator "
+					"'%s' has no host_bandwidth",
+				    sp->offload, hw->accel->name);
 	}
 	const PlanSet *g = &sp->knob[KNOB_GPUS];
 	if (!g->any && !g->range && g->n > 0 && g->vals[0] > hw->gpus) {
 		*at = field_loc(w, FLD_WORKLOAD_GPUS);
 		return arena_printf(ar, "gpus = %g, but the cluster has %d '%s' accelerators to run it on",
 				    g->vals[0], hw->gpus, hw->accel->name);
-	}
-	const PlanSet *mb = &sp->knob[KNOB_MICRO];
-	if (!mb->any && !mb->range && mb->n > 0 && fmod(sp->batch, mb->vals[0]) != 0) {
-		*at = field_loc(w, FLD_WORKLOAD_MICRO_BATCH);
-		return arena_printf(ar, "the global batch of %d sequences is not divisible by "
-					"micro_batch = %g",
-				    sp->batch, mb->vals[0]);
 	}
 	return arena_printf(ar, "no combination of the values the workload allows meets Megatron-LM's "
 				"constraints on %d '%s' accelerators: TP x PP x CP x DP GPUs, the global "
@@ -1069,6 +1190,10 @@ int plan_workloads(Design *d)
 			continue;
 		case WC_SWIGLU8:
 			design_spec_error(d, at, "workload '%s': %s", w->name, why);
+			continue;
+		case WC_SPACE:
+			design_spec_error(d, at, "workload '%s' cannot run on any cluster: %s", w->name,
+					  why);
 			continue;
 		}
 		plan_search_shared(&wp->model, &wp->hw, &wp->space, &wp->r);

@@ -447,11 +447,6 @@ static void test_constraints(void)
 	static const struct {
 		const char *line, *says;
 	} bad[] = {
-		{"tp = 3", "does not divide the model's heads 32, query groups 8"},
-		{"tp = 16", "does not fit the 8-accelerator scale-up domain"},
-		{"pp = 20", "pp = 20 cannot split the model's 32 layers"},
-		{"cp = 3", "not divisible by 2 x cp"},
-		{"micro_batch = 7", "not divisible by micro_batch = 7"},
 		{"gpus = 100", "gpus = 100, but the cluster has 64"},
 		{"gpus = 63", "no combination"},
 	};
@@ -462,6 +457,43 @@ static void test_constraints(void)
 		if (!violation_says(b, bad[i].says))
 			fprintf(stderr, "\n%s: expected '%s'\n", bad[i].line, bad[i].says);
 		CU_ASSERT(violation_says(b, bad[i].says));
+		done(b);
+	}
+	/* The workload's own contradictions, which no cluster could run: spec errors at the
+	 * field (exit 1), no design violation. */
+	static const struct {
+		const char *line, *says;
+	} own[] = {
+		{"tp = 3", "tp = 3 does not divide the model's heads 32, query groups 8"},
+		{"tp = one_of(3, 5)", "no value tp allows divides all of the model's heads 32"},
+		{"tp = 16", "tp = 16 does not divide the model's query groups 8"},
+		{"pp = 20", "pp = 20 cannot split the model's 32 layers"},
+		{"pp = one_of(20, 40)", "no pipeline size pp allows splits the model's 32 layers"},
+		{"cp = 3", "cp = 3: the sequence of 4096 tokens is not divisible by 2 x cp"},
+		{"ep = 2", "ep = 2: the model has no experts"},
+		{"micro_batch = 7", "not divisible by micro_batch = 7"},
+		{"micro_batch = 3..7 step 2", "not divisible by any micro-batch micro_batch allows"},
+		{"offload_layers = 32", "offload_layers = 32 is not fewer than the model's 32 layers"},
+		{"pp = 2\n  offload_layers = 2", "offload_layers = 2 needs pp = 1"},
+		{"recompute = full\n  offload_layers = 2", "offload_layers = 2 needs recompute = none"},
+	};
+	for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) {
+		b = small(own[i].line);
+		CU_ASSERT(b->d.nplans == 0 && b->d.spec_errors > 0);
+		if (!unit_error_says(b, own[i].says))
+			fprintf(stderr, "\n%s: expected the error '%s'\n", own[i].line, own[i].says);
+		CU_ASSERT(unit_error_says(b, own[i].says) && !violation_says(b, own[i].says));
+		done(b);
+	}
+	/* TP dividing the model but past the scale-up domain: the cluster's (exit 2), named by
+	 * the first value that divides the model. */
+	const char *doms[] = {"tp = 16", "tp = one_of(3, 16)"};
+	for (int i = 0; i < 2; i++) {
+		b = small_model("transformer(layers = 32, hidden = 4096, heads = 32, seq = 4096, "
+				"vocab = 128256)",
+				doms[i]);
+		CU_ASSERT(b->d.nplans == 0 && b->p.unmet > 0 && b->d.spec_errors == 0);
+		CU_ASSERT(violation_says(b, "tp = 16 does not fit the 8-accelerator scale-up domain"));
 		done(b);
 	}
 	/* Fixed values and lists are respected. */
