@@ -190,8 +190,7 @@ static inline void buf_putc(Buf *b, char c)
 static inline void buf_put_uint(Buf *b, unsigned long long v)
 {
 	char tmp[20];
-	const char *s = buf_digits_before(tmp + sizeof tmp, v, 0, '0');
-	buf_put(b, s, (size_t)(tmp + sizeof tmp - s));
+	buf_put(b, tmp, (size_t)(buf_digits_at(tmp, v) - tmp));
 }
 void buf_printf(Buf *b, const char *fmt, ...) PRINTF_LIKE(2, 3);
 void buf_free(Buf *b);

@@ -608,36 +608,26 @@ static const char *rc_layers_conflict(const Decl *w, const PlanModel *m, const P
 			    at_pp, even ? "" : ", the first and last stages' included");
 }
 
-/* Whether set s allows some whole value x in 1..max that ok takes (max: past it ok takes none;
- * a range walked by its step, a list by its values, anything: 1 to max). */
+/* Whether set s allows (plan_set_allows) some whole value x in 1..max that ok takes (max: past
+ * it ok takes none). */
 static bool set_some(const PlanSet *s, double max, bool (*ok)(const PlanModel *, const PlanSpace *,
 							      double),
 		     const PlanModel *m, const PlanSpace *sp)
 {
-	if (s->any || s->range) {
-		double lo = s->any ? 1 : fmax(s->lo, 1), step = s->any ? 1 : s->step;
-		double hi = s->any ? max : fmin(s->hi, max);
-		for (double x = lo; x <= hi + 1e-9; x += step)
-			if (x == floor(x) && ok(m, sp, x))
-				return true;
-		return false;
-	}
-	for (int i = 0; i < s->n; i++)
-		if (s->vals[i] >= 1 && s->vals[i] <= max && s->vals[i] == floor(s->vals[i]) &&
-		    ok(m, sp, s->vals[i]))
+	for (double x = 1; x <= max; x++)
+		if (plan_set_allows(s, x) && ok(m, sp, x))
 			return true;
 	return false;
 }
 
 /* The rules of the search's candidates (plan_search.c, candidates) that read no hardware: TP
- * divides the heads, query groups, FFN and expert FFN sizes (plan_tp_ok's model half); PP
+ * divides the heads, query groups, FFN and expert FFN sizes (plan_tp_model_ok); PP
  * splits the layers (plan_splits); CP is 1 or 2 x CP divides the sequence (plan_cp_ok); EP
  * divides the experts; the micro-batch divides the global batch. */
 static bool tp_model_ok(const PlanModel *m, const PlanSpace *sp, double t)
 {
 	(void)sp;
-	return fmod(m->heads, t) == 0 && fmod(m->groups, t) == 0 && fmod(m->ffn, t) == 0 &&
-	       (m->experts <= 1 || fmod(m->expert_ffn, t) == 0);
+	return plan_tp_model_ok(m, (int)t);
 }
 static bool pp_splits(const PlanModel *m, const PlanSpace *sp, double p)
 {

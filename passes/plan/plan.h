@@ -234,6 +234,8 @@ double gemm_size_factor(int table, bool fp8, double m, double n, double k);
 bool plan_set_allows(const PlanSet *s, double x);
 /* Megatron-LM's constraints on TP (heads, query groups, FFN sizes; inside the scale-up domain)
  * and CP (sequence divisible by 2·CP). */
+/* TP divides the model's heads, query groups, FFN and expert FFN sizes (Megatron-LM splits each). */
+bool plan_tp_model_ok(const PlanModel *m, int tp);
 bool plan_tp_ok(const PlanModel *m, const PlanHw *hw, int tp);
 bool plan_cp_ok(const PlanModel *m, int cp);
 void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, PlanResult *out);

@@ -84,11 +84,15 @@ static bool divides(double a, double b)
 }
 
 /* TP values Megatron accepts on this model and hardware (without the workload's own limit). */
-bool plan_tp_ok(const PlanModel *m, const PlanHw *hw, int tp)
+bool plan_tp_model_ok(const PlanModel *m, int tp)
 {
 	return divides(tp, m->heads) && divides(tp, m->groups) && divides(tp, m->ffn) &&
-	       (m->experts <= 1 || divides(tp, m->expert_ffn)) && divides(tp, hw->domain) &&
-	       tp <= hw->gpus;
+	       (m->experts <= 1 || divides(tp, m->expert_ffn));
+}
+
+bool plan_tp_ok(const PlanModel *m, const PlanHw *hw, int tp)
+{
+	return plan_tp_model_ok(m, tp) && divides(tp, hw->domain) && tp <= hw->gpus;
 }
 
 bool plan_cp_ok(const PlanModel *m, int cp)
