@@ -78,6 +78,11 @@ double plan_matmul_efficiency(const PlanHw *hw, double m, double n, double k);
  * input gradient, m×n by n×k, and the weight gradient, k×m by m×n, each at its own roofline
  * and size factor (plan_model.c, gemm_passes). */
 double plan_gemm_backward(const PlanHw *hw, double m, double n, double k);
+/* Seconds of one MoE layer's routed-expert multiplies, one micro-batch on one GPU (the local
+ * experts' two FFN matrices, each pass at its own shape): the forward's returned, the
+ * backward's into *bwd (may be NULL); 0 for a dense model. */
+double plan_moe_expert_gemm_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c,
+				 double *bwd);
 /* Seconds left exposed of `comm` seconds of collective overlapped (on) with `busy` seconds of
  * compute when `last` of them (its first gather or last reduction) has nothing under it; the
  * hidden part costs the compute a tenth of its time. */

@@ -867,6 +867,33 @@ static double gemm16_passes(const PlanHw *hw, BwdTime *bwd, double batch, double
 	return gemm16(hw, batch, m, n, k);
 }
 
+/* The routed experts' multiplies of one MoE layer and micro-batch of `tokens` tokens on the
+ * rank: each of its E/e local experts receives tokens·k·e/E rows when routing balances (cf x
+ * that padded to capacity, dispatched_rows), multiplied by its first FFN matrix, h by
+ * (mats − 1)·Fe/ETP, and its second, Fe/ETP by h, each pass at its own shape (gemm_passes;
+ * Transformer Engine's GroupedLinear runs one multiply an expert, module/grouped_linear.py at
+ * 0069563). Returns the forward's seconds and adds the backward's to *bwd. */
+static double expert_passes(const PlanModel *m, const PlanHw *hw, const PlanConfig *c,
+			    double tokens, BwdTime *bwd)
+{
+	double fe = m->expert_ffn, h = m->hidden, local = m->experts / c->ep, et = expert_tp(c);
+	double te = dispatched_rows(m, c, tokens) * c->ep / m->experts;
+	return gemm_passes(hw, bwd, local, te, (m->mats - 1) * fe / et, h) +
+	       gemm_passes(hw, bwd, local, te, h, fe / et);
+}
+
+double plan_moe_expert_gemm_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c,
+				 double *bwd)
+{
+	BwdTime b = {0};
+	double fwd = 0;
+	if (m->experts > 1 && c->ep >= 1)
+		fwd = expert_passes(m, hw, c, (double)c->micro * m->seq / c->cp, &b);
+	if (bwd)
+		*bwd = b.all;
+	return fwd;
+}
+
 /* Per-direction bandwidth (bytes/s, collective efficiency applied) of a group of `span`
  * consecutive GPUs from a domain boundary: the scale-up domain when it holds them; else the
  * fabric's per-GPU bandwidth (link speed × rails ÷ accelerators per node), divided by the
@@ -1467,11 +1494,8 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 		mm += gemm_passes(hw, mb, 1, tokens, (m->mats - 1) * m->ffn / t, h) +
 		      gemm_passes(hw, mb, 1, tokens, h, m->ffn / t);
 	} else {
-		/* Tokens per local expert when routing balances: tokens·k·e/E (each of E/e experts). */
-		double fe = m->expert_ffn, local = m->experts / c->ep, et = expert_tp(c);
-		double te = dispatched_rows(m, c, tokens) * c->ep / m->experts;
-		mm += gemm_passes(hw, mb, local, te, (m->mats - 1) * fe / et, h) +
-		      gemm_passes(hw, mb, local, te, h, fe / et);
+		double fe = m->expert_ffn;
+		mm += expert_passes(m, hw, c, tokens, mb);
 		mm += gemm_passes(hw, mb, m->shared, tokens, (m->mats - 1) * fe / t, h) +
 		      gemm_passes(hw, mb, m->shared, tokens, h, fe / t);
 		/* The router's multiply at BF16 whatever the precision: Megatron-Core's Router.gating

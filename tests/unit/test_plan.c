@@ -1278,6 +1278,26 @@ static void test_accuracy(void)
 			printf("\n     tp%d pp%d dp%d cp%d ep%d mb%d v%d rc%d k%d sp%d dopt%d fsdp%d z2%d f%d/l%d m=%d | step %.3f comp %.3f re %.3f tp %.3f cp %.3f ep %.3f pp %.3f bub %.3f dp %.3f opt %.3f mem %.1f ov dp%d tp%d pp%d mfu %.3f off%d %.3f host %.1f",
 			       c->tp, c->pp, c->dp, c->cp, c->ep, c->micro, c->v, c->recompute, c->rc_layers, c->sp, c->dopt, c->fsdp, c->zero2, c->first, c->last, k->microbatches,
 			       k->step, k->compute, k->recompute, k->tp_comm, k->cp_comm, k->ep_comm, k->pp_comm, k->bubble, k->dp_comm, k->optimizer, k->mem/1e9, k->overlap_dp, k->overlap_tp, k->overlap_pp, k->mfu, c->offload, k->offload_comm, k->mem_host/1e9);
+			/* MoE rows: the routed experts' multiplies a layer and micro-batch
+			 * (plan_moe_expert_gemm_time) against the layer's compute and all-to-all,
+			 * and the factor on the experts' share of the step's layer time
+			 * (comp + re + ep) that would take the prediction to the published figure:
+			 * a diagnostic of where a row's gap could sit, not a model. */
+			if (wp->model.experts > 1) {
+				PlanLayer l;
+				double eb, ef = plan_moe_expert_gemm_time(&wp->model, &wp->hw, c, &eb);
+				plan_layer(&wp->model, &wp->hw, c, &l);
+				double share = (ef + eb) / (l.fwd + l.bwd + l.re + l.ep);
+				double layer_s = k->compute + k->recompute + k->ep_comm;
+				/* Seconds a step missing: the published step less the predicted (a
+				 * throughput's step scales as its inverse). */
+				double miss = r->metric == ACC_STEP_S ? r->published - predicted
+								      : k->step * (predicted / r->published - 1);
+				printf("\n     experts %.3f + %.3f ms | layer fwd %.3f bwd %.3f re %.3f ep %.3f ms"
+				       " | experts' share %.2f, missing %.2f s: x%.2f on them",
+				       ef * 1e3, eb * 1e3, l.fwd * 1e3, l.bwd * 1e3, l.re * 1e3, l.ep * 1e3,
+				       share, miss, 1 + miss / (share * layer_s));
+			}
 		}
 		/* The MoE rows (Megatron-Bridge's, MB_MOE) at their own regression bound. */
 		CU_ASSERT(fabs(predicted / r->published - 1) <=
@@ -1588,6 +1608,62 @@ static Built *small_moe(void)
 	return small_model("moe(layers = 4, hidden = 2048, heads = 16, seq = 2048, vocab = 32000, "
 			   "activation = swiglu, experts = 8, top_k = 2, expert_ffn = 4096)",
 			   "ep = 8\n  tp = 1\n  pp = 1\n  cp = 1\n  micro_batch = 1");
+}
+
+/* The routed experts' multiplies of a layer and micro-batch (plan_moe_expert_gemm_time), by
+ * hand: 2,048 tokens, top-2 of 8 experts, at EP 8 one local expert receiving 2,048 x 2 x 8 / 8
+ * = 4,096 rows, multiplied by its SwiGLU first matrix (2,048 by 2 x 4,096) and its second
+ * (4,096 by 2,048); each pass at its own shape (plan_matmul_efficiency forward,
+ * plan_gemm_backward's input and weight gradients). At EP 4 two local experts of 2,048 rows;
+ * padded to capacity 1.5, 6,144 rows; a dense model has none. */
+static double expert_mm(const PlanHw *hw, double batch, double m, double n, double k, double *bwd)
+{
+	*bwd += batch * plan_gemm_backward(hw, m, n, k);
+	return batch * 2 * m * n * k / (hw->peak * plan_matmul_efficiency(hw, m, n, k));
+}
+
+static void test_moe_expert_gemm_time(void)
+{
+	Built *b = small_moe();
+	const WorkloadPlan *wp = plan_of(b, "w");
+	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
+	PlanConfig c = wp->r.best;
+	PlanHw hw = wp->hw;
+	const double tol = 1e-12;
+	for (int t = 0; t < 2; t++) {
+		/* H100 (no size table), then the B200's table on the same part. */
+		hw.gemm_table = t ? GT_SM100 : GT_NONE;
+		double bwd, want_b = 0;
+		c.ep = 8, c.capacity = 0;
+		double want = expert_mm(&hw, 1, 4096, 8192, 2048, &want_b) +
+			      expert_mm(&hw, 1, 4096, 2048, 4096, &want_b);
+		double got = plan_moe_expert_gemm_time(&wp->model, &hw, &c, &bwd);
+		CU_ASSERT(got > 0);
+		CLOSE(got, want, tol);
+		CLOSE(bwd, want_b, tol);
+		c.ep = 4, want_b = 0;
+		want = expert_mm(&hw, 2, 2048, 8192, 2048, &want_b) +
+		       expert_mm(&hw, 2, 2048, 2048, 4096, &want_b);
+		CLOSE(plan_moe_expert_gemm_time(&wp->model, &hw, &c, &bwd), want, tol);
+		CLOSE(bwd, want_b, tol);
+		c.ep = 8, c.capacity = 1.5, want_b = 0;
+		want = expert_mm(&hw, 1, 6144, 8192, 2048, &want_b) +
+		       expert_mm(&hw, 1, 6144, 2048, 4096, &want_b);
+		CLOSE(plan_moe_expert_gemm_time(&wp->model, &hw, &c, NULL), want, tol);
+	}
+	/* The table slows these 4,096-row experts (below 4,096 a side in k or n). */
+	c.capacity = 0;
+	hw.gemm_table = GT_NONE;
+	double plain = plan_moe_expert_gemm_time(&wp->model, &hw, &c, NULL);
+	hw.gemm_table = GT_SM100;
+	CU_ASSERT(plan_moe_expert_gemm_time(&wp->model, &hw, &c, NULL) > plain);
+	done(b);
+	Built *d = small("tp = 1");
+	const WorkloadPlan *dp = plan_of(d, "w");
+	CU_ASSERT_FATAL(dp != NULL && dp->r.found);
+	double bwd = 1;
+	CU_ASSERT(plan_moe_expert_gemm_time(&dp->model, &dp->hw, &dp->r.best, &bwd) == 0 && bwd == 0);
+	done(d);
 }
 
 /* A capacity factor pads the experts' input: their GEMMs, the all-to-all and the routed
@@ -3029,6 +3105,7 @@ void suite_plan(void)
 	CU_add_test(s, "activation offload: arithmetic", test_offload_arithmetic);
 	CU_add_test(s, "activation offload: the search", test_offload_search);
 	CU_add_test(s, "MoE capacity factor", test_capacity_factor);
+	CU_add_test(s, "MoE expert multiplies", test_moe_expert_gemm_time);
 	CU_add_test(s, "MoE token permutations (Megatron-Core all-to-all dispatcher)", test_moe_permute);
 	CU_add_test(s, "MoE FP8 padding of the experts' tokens (Transformer Engine's Fp8Padding)",
 		    test_moe_fp8_pad);
