@@ -172,8 +172,11 @@ static Json *model_json(const WorkloadPlan *wp)
 	jw_set(o, "bias", jw_bool(m->bias));
 	jw_set(o, "dropout", num(m->dropout, 4));
 	jw_set(o, "qk_norm", jw_bool(m->qk_norm));
-	if (m->mtp > 0)
+	if (m->mtp > 0) {
 		jw_set(o, "mtp_layers", jw_count(m->mtp));
+		if (m->mtp_loss > 0)
+			jw_set(o, "mtp_loss_weight", num(m->mtp_loss, 4));
+	}
 	if (m->kv_lora > 0) {
 		Json *mla = jw_object();
 		jw_set(mla, "kv_lora_rank", jw_count(m->kv_lora));
