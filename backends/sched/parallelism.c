@@ -299,6 +299,9 @@ static int write_json(Output *o, const Design *d, const WorkloadPlan *wp, const 
 				      "attention of head_dim"));
 	if (wp->model.groups != wp->model.heads && wp->model.groups != 1)
 		jw_push(notes, jw_str("grouped-query attention given to Calculon as multi-head attention"));
+	if (wp->model.mtp > 0)
+		jw_push(notes, jw_str("Calculon has no multi-token prediction: the model's mtp_layers "
+				      "modules are not in its application"));
 	if (c->cp > 1)
 		jw_push(notes, jw_str("Calculon has no context parallelism: exe.json runs TP x PP x DP "
 				      "processes, CP folded out"));

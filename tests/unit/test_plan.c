@@ -1352,8 +1352,10 @@ static void test_accuracy(void)
 	 * data-parallel collectives, dp_piece; 2.55 % before the FP8 all-gathers and
 	 * transposes, 2.43 % before the FP8 casts were counted, 2.61 % before the data-parallel
 	 * collectives hid layer by layer, which lets Llama 3's fit row plan as it ran); the held-out
-	 * ones within 11.0 % (10.90 %: the fifteen MoE rows, -23.1 to +141 %, an open gap of the
-	 * model, MB_MOE above, raise it from 4.90 %; 10.62 % before DeepSeek-V3's example declared
+	 * ones within 10.8 % (10.72 %: the fifteen MoE rows, -15.7 to +141 %, an open gap of the
+	 * model, MB_MOE above, raise it from 4.90 %; 10.90 % before DeepSeek-V3's multi-token
+	 * prediction module (mtp_layers, sixteenth session: its example -23.1 -> -15.7 %, the 25.09
+	 * rows +20.6 -> +18.6 % and +37.8 -> +33.5 %); 10.62 % before DeepSeek-V3's example declared
 	 * its report's recomputation and FP8 SwiGLU input, swiglu_fp8_input, +1.7 -> -23.1 %, inside
 	 * the issue's 25 % for that run, asserted above; 10.74 % at the fifteenth session's start,
 	 * before MB_8B_H100_FSDP's rows went back to no recomputation and the embedding's
@@ -1390,7 +1392,7 @@ static void test_accuracy(void)
 	 * were counted, 5.02 % before the fused attention's efficiency followed the sequence
 	 * length, 5.32 % before the layer-by-layer overlap; DeepSeek-V3's GPU-hours among them). */
 	CU_ASSERT(fit_mean <= 0.026);
-	CU_ASSERT(mean <= 0.110);
+	CU_ASSERT(mean <= 0.108);
 	CU_ASSERT(dense_mean <= 0.050);
 	int fitted = 0;
 	for (int i = 0; i < accuracy_n; i++)
