@@ -2348,6 +2348,78 @@ static void test_recompute_modules(void)
  * DualPipe.step: "num_ranks % 2 == 0", "num_chunks % 2 == 0 and num_chunks >= num_ranks * 2").
  * Table 2: bubble (PP/2 − 1)(F&B + B − 3W), parameters 2×, activations PP + 1, each rank
  * holding stages i and PP − 1 − i. */
+/* Multi-token prediction (mtp_layers; plan_model.c, mtp_dense): D modules on the last stage,
+ * as Megatron-Core builds them without a custom layout. GPT 175B untied at TP 8, PP 8 (12
+ * layers a stage): the last stage gains one layer's parameters, the projection 2h² and three
+ * norms over TP, and the word embedding's copy V·h/t; tied, the output layer is that copy;
+ * under DualPipe the end rank holds the embedding's stage (DeepSeek-AI 2024, §3.2.3), so no
+ * copy either. It holds one micro-batch of the module's layer more (DualPipe: (p + 1)/2 more,
+ * the end rank's mean of two stages), and a second FP32 logits with the projection's and
+ * norms' inputs, 8h bytes a token over TP. */
+static void test_mtp(void)
+{
+	PlanModel m = gpt(96, 12288, 96);
+	m.tied = false;
+	PlanModel d = m;
+	d.mtp = 1;
+	double h = m.hidden, t = 8, emb = m.vocab * h / t;
+	PlanConfig c = {.tp = 8, .pp = 8, .cp = 1, .ep = 1, .dp = 4, .v = 1, .micro = 1,
+			.batch = 64, .dopt = true, .recompute = RC_SELECTIVE, .flash = true};
+	double d0, e0, d1, e1;
+	plan_stage_params(&m, &c, &d0, &e0);
+	plan_stage_params(&d, &c, &d1, &e1);
+	double layer = (d0 - emb) / 12; /* the first stage's: 12 layers and the embedding */
+	CLOSE(d1 - d0, layer + (2 * h * h + 3 * h) / t + emb, 1e-12);
+	CU_ASSERT(e0 == 0 && e1 == 0);
+	CLOSE(plan_last_inflight_layers(&d, &c, 16), plan_last_inflight_layers(&m, &c, 16) + 1, 1e-12);
+	PlanModel dt = d, mt = m;
+	dt.tied = mt.tied = true;
+	plan_stage_params(&mt, &c, &d0, &e0);
+	plan_stage_params(&dt, &c, &d1, &e1);
+	CLOSE(d1 - d0, layer + (2 * h * h + 3 * h) / t, 1e-12);
+	c.dualpipe = true;
+	plan_stage_params(&m, &c, &d0, &e0);
+	plan_stage_params(&d, &c, &d1, &e1);
+	CLOSE(d1 - d0, layer + (2 * h * h + 3 * h) / t, 1e-12);
+	CLOSE(plan_last_inflight_layers(&d, &c, 16),
+	      plan_last_inflight_layers(&m, &c, 16) + 9.0 / 2, 1e-12);
+	/* Without a pipeline the embedding is there already. */
+	c.dualpipe = false, c.pp = 1;
+	plan_stage_params(&m, &c, &d0, &e0);
+	plan_stage_params(&d, &c, &d1, &e1);
+	CLOSE(d1 - d0, layer + (2 * h * h + 3 * h) / t, 1e-12);
+	CLOSE(plan_inflight_layers(&d, &c, 16), 97, 1e-12);
+
+	/* On the DeepSeek-V3 example's hardware: the logits twice, the projection's time, and a
+	 * 1F1B plan whose last stage becomes the slowest (PP 16 of 3 + 14 x 4 + 2 layers, EP 64
+	 * not overlapped: a layer 50 ms, the output layer 41 ms): per micro-batch (2 + 1) layers
+	 * and the output layer twice with the projection, against the middle stages' 4 layers
+	 * before. */
+	Built *b = unit_build(NULL, CLUSTERC_SOURCE_DIR "/examples/deepseek-v3.cluster", NULL, false);
+	const WorkloadPlan *wp = plan_of(b, "pretrain");
+	CU_ASSERT_FATAL(wp != NULL && wp->r.found);
+	PlanModel ds = wp->model, ds0 = wp->model;
+	CU_ASSERT(ds.mtp == 1);
+	ds0.mtp = 0;
+	PlanConfig k = wp->r.best;
+	k.dualpipe = false, k.first = 3, k.last = 2;
+	PlanLayer l0, l1;
+	plan_layer(&ds0, &wp->hw, &k, &l0);
+	plan_layer(&ds, &wp->hw, &k, &l1);
+	double tokens = (double)k.micro * ds.seq / k.cp;
+	CLOSE(l1.out_mem, 2 * l0.out_mem + tokens * 8 * ds.hidden / k.tp, 1e-12);
+	CU_ASSERT(l1.out_time > 2 * l0.out_time);
+	CU_ASSERT(l1.fwd == l0.fwd && l1.bwd == l0.bwd && l1.act == l0.act);
+	PlanCost c0, c1;
+	plan_evaluate(&ds0, &wp->hw, &k, &c0);
+	plan_evaluate(&ds, &wp->hw, &k, &c1);
+	int mb = c1.microbatches;
+	CLOSE(c0.compute, mb * 4 * (l0.fwd + l0.bwd), 1e-12);
+	CLOSE(c1.compute, mb * (3 * (l1.fwd + l1.bwd) + l1.out_time), 1e-12);
+	CU_ASSERT(c1.step > c0.step && c1.model_flops > c0.model_flops);
+	done(b);
+}
+
 static void test_dualpipe(void)
 {
 	/* Memory on GPT-3 175B at PP 8 (even stages of 12 layers): the end ranks hold the first
@@ -3076,6 +3148,7 @@ void suite_plan(void)
 	CU_add_test(s, "Megatron-LM constraints and diagnostics", test_constraints);
 	CU_add_test(s, "uneven pipeline stages", test_uneven_stages);
 	CU_add_test(s, "DualPipe: Table 2's bubble and memory, its constraints", test_dualpipe);
+	CU_add_test(s, "multi-token prediction on the last stage", test_mtp);
 	CU_add_test(s, "overlap knobs", test_overlap);
 	CU_add_test(s, "FSDP (ZeRO-3)", test_fsdp);
 	CU_add_test(s, "activation offload: arithmetic", test_offload_arithmetic);
