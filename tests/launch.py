@@ -308,6 +308,14 @@ def check_args(path, plan):
                      "--v-head-dim": mla["v_head_dim"]})
         if mla["q_lora_rank"] > 0:
             need["--q-lora-rank"] = mla["q_lora_rank"]
+    # Multi-token prediction (the model's mtp_layers; its mtp_loss_weight where declared).
+    if m.get("mtp_layers"):
+        need["--mtp-num-layers"] = m["mtp_layers"]
+        if "mtp_loss_weight" in m:
+            need["--mtp-loss-scaling-factor"] = m["mtp_loss_weight"]
+    for flag in ("--mtp-num-layers", "--mtp-loss-scaling-factor"):
+        if flag in a and flag not in need:
+            fail(f"{path}: {flag}, which the model does not declare")
     for flag, value in need.items():
         if a.get(flag) != value:
             fail(f"{path}: the model needs {flag} {value}, the file has {a.get(flag)}")

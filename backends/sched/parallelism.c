@@ -172,6 +172,11 @@ static Json *model_json(const WorkloadPlan *wp)
 	jw_set(o, "bias", jw_bool(m->bias));
 	jw_set(o, "dropout", num(m->dropout, 4));
 	jw_set(o, "qk_norm", jw_bool(m->qk_norm));
+	if (m->mtp > 0) {
+		jw_set(o, "mtp_layers", jw_count(m->mtp));
+		if (m->mtp_loss > 0)
+			jw_set(o, "mtp_loss_weight", num(m->mtp_loss, 4));
+	}
 	if (m->kv_lora > 0) {
 		Json *mla = jw_object();
 		jw_set(mla, "kv_lora_rank", jw_count(m->kv_lora));
@@ -294,6 +299,9 @@ static int write_json(Output *o, const Design *d, const WorkloadPlan *wp, const 
 				      "attention of head_dim"));
 	if (wp->model.groups != wp->model.heads && wp->model.groups != 1)
 		jw_push(notes, jw_str("grouped-query attention given to Calculon as multi-head attention"));
+	if (wp->model.mtp > 0)
+		jw_push(notes, jw_str("Calculon has no multi-token prediction: the model's mtp_layers "
+				      "modules are not in its application"));
 	if (c->cp > 1)
 		jw_push(notes, jw_str("Calculon has no context parallelism: exe.json runs TP x PP x DP "
 				      "processes, CP folded out"));
@@ -454,6 +462,14 @@ static int write_args(Output *o, const WorkloadPlan *wp, const char *path)
 	if (m->qk_norm || m->kv_lora > 0)
 		fprintf(f, "--qk-layernorm\n");
 	fprintf(f, "--attention-dropout %g\n--hidden-dropout %g\n", m->dropout, m->dropout);
+	/* Multi-token prediction (Megatron-LM --mtp-num-layers; the modules on the last stage,
+	 * Megatron-Core's placement without a custom layout), its loss weight where the model
+	 * declares one (--mtp-loss-scaling-factor, default 0.1). */
+	if (m->mtp > 0) {
+		fprintf(f, "--mtp-num-layers %.0f\n", m->mtp);
+		if (m->mtp_loss > 0)
+			fprintf(f, "--mtp-loss-scaling-factor %g\n", m->mtp_loss);
+	}
 	if (m->experts > 1) {
 		fprintf(f, "--num-experts %.0f\n--moe-router-topk %.0f\n--moe-ffn-hidden-size %.0f\n",
 			m->experts, m->top_k, m->expert_ffn);

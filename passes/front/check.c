@@ -926,6 +926,13 @@ static void check_model(Checker *k, const Value *m, Loc at)
 	if (qk && qk->kind == VAL_BOOL && qk->b_val && int_param(m, "kv_lora_rank", 0) > 0)
 		inconsistent(k, qk->loc, "qk_norm is a norm of standard attention's heads; a model "
 					 "with kv_lora_rank (MLA) normalizes its latents instead");
+	/* The MTP loss's weight scales the loss of modules the model must have (Megatron-LM's
+	 * --mtp-loss-scaling-factor is read only with --mtp-num-layers). */
+	const FieldSchema *ws = ctor_param(m->ctor, "mtp_loss_weight");
+	const Value *mw = ws ? m->items[ws - m->ctor->params] : NULL;
+	if (mw && int_param(m, "mtp_layers", 0) <= 0)
+		inconsistent(k, mw->loc, "mtp_loss_weight weighs the multi-token prediction loss; "
+					 "the model has no mtp_layers");
 }
 
 /* "a.b.c.d/len", each part in range and the address on its network boundary. */

@@ -94,6 +94,9 @@ static void read_model(const Value *mv, PlanModel *m)
 	m->rope_dim = m->kv_lora > 0 ? mparam(mv, PRM_MODEL_ROPE_HEAD_DIM, 64) : 0;
 	m->v_dim = mparam(mv, PRM_MODEL_V_HEAD_DIM, m->head_dim);
 	m->qk_norm = mparam(mv, PRM_MODEL_QK_NORM, 0) != 0;
+	m->mtp = mparam(mv, PRM_MODEL_MTP_LAYERS, 0);
+	const Value *mw = model_param(mv, PRM_MODEL_MTP_LOSS_WEIGHT);
+	m->mtp_loss = mw && mw->kind == VAL_QTY ? mw->q.v : 0;
 	/* MLA up-projects a key and a value for every head: as many key/value heads as heads. */
 	if (m->kv_lora > 0)
 		m->groups = m->heads;

@@ -161,6 +161,25 @@ static int n_dense(const PlanModel *m)
 	return m->experts > 1 ? (int)m->dense_layers : (int)m->layers;
 }
 
+/* Multi-token prediction (DeepSeek-AI, "DeepSeek-V3 Technical Report", arXiv 2412.19437,
+ * §2.2): D = mtp sequential modules, the k-th "a shared embedding layer, a projection matrix,
+ * a Transformer block, and a shared output head"; in Megatron-Core each an RMSNorm of the
+ * hidden states and one of the next token's embedding (enorm, hnorm), their concatenation
+ * projected 2h -> h by a column-parallel linear (eh_proj), one layer built from the decoder's
+ * layer spec, a final norm, and the output layer again (MultiTokenPredictionLayer,
+ * megatron/core/transformer/multi_token_prediction.py, NVIDIA/Megatron-LM at 00611e6). Its
+ * layer is of the model's last kind: an MoE layer in an MoE model (DeepSeek-V3's released
+ * layer 61, first_k_dense_replace 3), else dense. */
+static double mtp_dense(const PlanModel *m)
+{
+	return n_dense(m) >= m->layers ? m->mtp : 0;
+}
+
+static double mtp_moe(const PlanModel *m)
+{
+	return m->mtp - mtp_dense(m);
+}
+
 /* Megatron-Core's parallel folding (NVIDIA, "Scalable Training of Mixture-of-Experts Models
  * with Megatron Core", arXiv 2603.07685, 2026, §3; --expert-tensor-parallel-size 1): the
  * experts whole on each rank (expert TP 1) and the expert-parallel group laid over the
@@ -282,12 +301,26 @@ static double layers_fwd_per_token(const PlanModel *m)
 	return nd * (attn + ffn_dense(m)) + nm * (attn + ffn_moe(m));
 }
 
+/* Forward FLOPs per token of the MTP modules (mtp_dense): each its layer, the projection
+ * (2·2h·h), its three norms (2·3h) and the logits again (2hV), as Megatron-LM counts them
+ * (megatron/training/training.py at 00611e6, num_floating_point_operations: "MTP norms and
+ * proj", 3·2·D·(3h + 2h²), the logits' (D + 1), the MTP layers among the layers). */
+static double mtp_fwd_per_token(const PlanModel *m)
+{
+	if (m->mtp <= 0)
+		return 0;
+	double h = m->hidden, attn = attn_proj(m) + attn_core(m);
+	return mtp_dense(m) * (attn + ffn_dense(m)) + mtp_moe(m) * (attn + ffn_moe(m)) +
+	       m->mtp * (2 * (3 * h + 2 * h * h) + 2 * h * m->vocab);
+}
+
 /* Model FLOPs of one iteration: forward + backward (2 × forward) of every layer and of the
  * logit layer (2hV per token). For GPT (MHA, GeLU, F = 4h) this is Narayanan et al.'s
  * 72·B·s·l·h²·(1 + s/6h + V/12lh). Recomputation is not model FLOPs. */
 double plan_model_flops(const PlanModel *m, double batch)
 {
-	return 3 * batch * m->seq * (layers_fwd_per_token(m) + 2 * m->hidden * m->vocab);
+	return 3 * batch * m->seq *
+	       (layers_fwd_per_token(m) + 2 * m->hidden * m->vocab + mtp_fwd_per_token(m));
 }
 
 /* Model FLOPs with the causal mask credited: the attention core's QKᵀ and AV over the s(s+1)/2
@@ -295,7 +328,8 @@ double plan_model_flops(const PlanModel *m, double batch)
  * Megatron-Bridge's model TFLOP/s; Llama 3's MFU, docs/parallelism.md "Accuracy"). */
 double plan_model_flops_causal(const PlanModel *m, double batch)
 {
-	return plan_model_flops(m, batch) - 3 * batch * m->seq * m->layers * attn_core(m) / 2;
+	return plan_model_flops(m, batch) -
+	       3 * batch * m->seq * (m->layers + m->mtp) * attn_core(m) / 2;
 }
 
 /* Hardware FLOPs: full recomputation repeats every layer's forward (Narayanan et al.'s
@@ -304,10 +338,12 @@ double plan_model_flops_causal(const PlanModel *m, double batch)
 double plan_hw_flops(const PlanModel *m, double batch, int recompute)
 {
 	double f = plan_model_flops(m, batch), tokens = batch * m->seq;
-	if (recompute == RC_FULL)
-		f += tokens * layers_fwd_per_token(m);
+	double mtp_layers = mtp_dense(m) * (attn_proj(m) + attn_core(m) + ffn_dense(m)) +
+			    mtp_moe(m) * (attn_proj(m) + attn_core(m) + ffn_moe(m));
+	if (recompute == RC_FULL) /* the MTP modules' layers with the others */
+		f += tokens * (layers_fwd_per_token(m) + mtp_layers);
 	else if (recompute == RC_SELECTIVE)
-		f += tokens * m->layers * attn_core(m);
+		f += tokens * (m->layers + m->mtp) * attn_core(m);
 	return f;
 }
 
@@ -321,10 +357,12 @@ double plan_params(const PlanModel *m)
 	 * (one of head_dim for the queries, one for the keys: Qwen3's q_norm and k_norm). */
 	double attn = attn_matrices(m, 1) + 4 * h + (m->kv_lora > 0 ? m->q_lora + m->kv_lora : 0) +
 		      (m->qk_norm ? 2 * m->head_dim : 0);
-	double nd = n_dense(m), nm = m->layers - nd;
+	double nd = n_dense(m) + mtp_dense(m), nm = m->layers - n_dense(m) + mtp_moe(m);
 	double moe = (m->experts + m->shared) * m->mats * h * m->expert_ffn + h * m->experts;
+	/* The MTP modules' layers are among nd and nm; each adds its projection and three norms
+	 * (the embedding and output layer are the model's, shared: mtp_dense). */
 	return nd * (attn + m->mats * h * m->ffn) + nm * (attn + moe) +
-	       (m->tied ? 1 : 2) * m->vocab * h;
+	       m->mtp * (2 * h * h + 3 * h) + (m->tied ? 1 : 2) * m->vocab * h;
 }
 
 /* ---- pipeline (Narayanan et al. §2.2; Korthikanti et al. §4.2.3) ---------------------------- */
@@ -439,7 +477,7 @@ double plan_inflight_layers(const PlanModel *m, const PlanConfig *c, int microba
 {
 	int pp = c->pp, v = c->v;
 	if (pp <= 1)
-		return m->layers;
+		return m->layers + m->mtp;
 	double first, mid, last;
 	stage_layers(m, c, &first, &mid, &last);
 	/* DualPipe: PP + 1 micro-batches of a stage's activations (DeepSeek-AI 2024, Table 2),
@@ -466,15 +504,18 @@ double plan_last_inflight_layers(const PlanModel *m, const PlanConfig *c, int mi
 {
 	int pp = c->pp, v = (int)chunks(c);
 	if (pp <= 1)
-		return m->layers;
+		return m->layers + m->mtp;
 	double first, mid, last;
 	stage_layers(m, c, &first, &mid, &last);
 	/* DualPipe: the end ranks hold the first and the last stage (plan_stage_params), PP + 1
 	 * micro-batches of their mean (plan_inflight_layers), and the logits. */
 	if (plan_dualpipe(c))
-		return (pp + 1) * (first + last) / 2;
+		return (pp + 1) * (first + last + m->mtp) / 2;
 	double chunks = fmin((double)(v - 1) * pp + 1, (double)microbatches * v);
-	return last * chunks / v;
+	/* The MTP modules' layers (mtp_dense) are in the last virtual stage, the pipeline's
+	 * last, whose forward of a micro-batch is followed by its backward at once: one
+	 * micro-batch of them. */
+	return last * chunks / v + m->mtp;
 }
 
 /* The bytes per token the plan's recompute modules discard (below, "selective recomputation by
@@ -633,6 +674,28 @@ static void stage_params(const PlanModel *m, const PlanConfig *c, double *sd, do
 		double stage = c->pp == 1 ? m->layers : n[which];
 		double e = which == 2 ? 0 : c->pp == 1 ? (m->tied ? emb : 2 * emb) : emb;
 		range_params(m, c, lo[which], stage, e, &sd[which], &se[which]);
+	}
+	/* The MTP modules (mtp_dense) on the last stage: Megatron-Core builds them where
+	 * is_pipeline_last_stage holds, in its last virtual stage, without a custom layout
+	 * (get_mtp_num_layers_to_build, multi_token_prediction.py at 00611e6), as
+	 * Megatron-Bridge's DeepSeek-V3 layouts put "mtp" beside "loss"
+	 * (megatron/bridge/recipes/deepseek/deepseek_v3.py at 05d003f). Each its layer, its
+	 * projection split by TP and three norms; and with a pipeline, the word embedding the
+	 * modules embed the next tokens with, a copy of the first stage's kept in step as a tied
+	 * output layer's is (tie_word_embeddings_state_dict: "copy of embedding in pre
+	 * processing stage"), unless the output layer is that copy already (tied), or under
+	 * DualPipe, whose end rank holds the embedding's stage too: DeepSeek-V3 "deploy[s] the
+	 * shallowest layers (including the embedding layer) and deepest layers (including the
+	 * output head) of the model on the same PP rank", which "enables the physical sharing of
+	 * parameters and gradients, of the shared embedding and output head, between the MTP
+	 * module and the main model" (DeepSeek-AI 2024, §3.2.3). */
+	if (m->mtp > 0) {
+		int at = c->pp > 1 ? 1 : 0;
+		double d, x, h = m->hidden;
+		range_params(m, c, mtp_moe(m) > 0 ? m->layers : 0, m->mtp, 0, &d, &x);
+		sd[at] += d + m->mtp * (2 * h * h + 3 * h) / c->tp +
+			  (c->pp > 1 && !m->tied && !plan_dualpipe(c) ? emb : 0);
+		se[at] += x;
 	}
 }
 
@@ -1422,11 +1485,13 @@ static double rc_module_time(const PlanModel *m, const PlanHw *hw, const PlanCon
 static double rc_module_flops(const PlanModel *m, const PlanConfig *c)
 {
 	unsigned mods = plan_rc_modules(c);
-	double nd = n_dense(m), nm = m->layers - nd, f = 0, h = m->hidden;
+	/* The MTP modules' layers (mtp_dense) recompute as the others. */
+	double nd = n_dense(m) + mtp_dense(m), nm = m->layers - n_dense(m) + mtp_moe(m), f = 0;
+	double h = m->hidden, layers = m->layers + m->mtp;
 	if (m->kv_lora > 0 && rc_has(mods, RCM_MLA_UP_PROJ)) {
 		AttnDims x = attn_dims(m);
 		double ql = m->q_lora;
-		f += m->layers * 2 * ((ql > 0 ? ql : h) * x.q + m->kv_lora * m->heads * (m->head_dim + x.dv));
+		f += layers * 2 * ((ql > 0 ? ql : h) * x.q + m->kv_lora * m->heads * (m->head_dim + x.dv));
 	}
 	if (rc_has(mods, RCM_MLP))
 		f += nd * ffn_dense(m);
@@ -1435,7 +1500,7 @@ static double rc_module_flops(const PlanModel *m, const PlanConfig *c)
 	else if (rc_has(mods, RCM_SHARED_EXPERTS))
 		f += nm * 2 * m->mats * h * m->expert_ffn * m->shared;
 	if (rc_has(mods, RCM_CORE_ATTN))
-		f += m->layers * attn_core(m);
+		f += layers * attn_core(m);
 	return f;
 }
 
@@ -1795,10 +1860,22 @@ void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanL
 	out->rc_work = tokens * (fmax(rc_d, rc_m) + rc_core);
 	/* The output layer and the loss on the last stage: its matmul forward and backward (BF16)
 	 * and the FP32 logits it keeps (4·tokens·V/t bytes, written and read twice). */
-	out->out_mem = 4 * tokens * m->vocab / c->tp;
+	double logits = 4 * tokens * m->vocab / c->tp;
 	BwdTime out_b = {0};
 	out->out_time = gemm16_passes(hw, &out_b, 1, tokens, m->vocab / c->tp, m->hidden) + out_b.all +
-			4 * out->out_mem / (hw->hbm_bw * HBM_EFF);
+			4 * logits / (hw->hbm_bw * HBM_EFF);
+	out->out_mem = logits;
+	/* The MTP modules (mtp_dense) on the last stage: each the output layer and loss again,
+	 * whose logits it keeps for the backward as the main one does (process_mtp_loss,
+	 * multi_token_prediction.py at 00611e6), and its projection of the concatenated 2h to h
+	 * (eh_proj, column-parallel), with its input and the two norms' (BF16, 8h bytes a token
+	 * over the TP group). Their layers run on the last stage too (plan_time). */
+	if (m->mtp > 0) {
+		BwdTime pb = {0};
+		double proj = gemm_passes(hw, &pb, 1, tokens, m->hidden / c->tp, 2 * m->hidden) + pb.all;
+		out->out_time += m->mtp * (out->out_time + proj);
+		out->out_mem += m->mtp * (logits + tokens * 8 * m->hidden / c->tp);
+	}
 	/* What a stage sends the next per micro-batch: its output, split over the TP group (the
 	 * scatter-gather of Narayanan et al. §4.1, or the SP shard). */
 	out->pp_bytes = tokens * m->hidden * 2 / c->tp;
@@ -2009,12 +2086,15 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 		ep = exposed(l->ep, busy, o->overlap_ep);
 	}
 	double per_layer = l->fwd + l->bwd + l->re + tp + l->cp + ep;
-	double stage = last, tail = l->out_time;
+	/* The last stage: its layers and the MTP modules' (mtp_dense), each at the mean layer's
+	 * time (DeepSeek-V3's MoE layer: 9 experts of 2,048, the FLOPs of its dense layers'
+	 * 18,432), and the output layer with the modules' own and their projections (out_time). */
+	double stage = last + m->mtp, tail = l->out_time;
 	if (plan_dualpipe(c)) {
 		/* DualPipe: each rank runs half the micro-batches through each of its two stages
 		 * (plan_stage_params), so a micro-batch costs the mean of the two: the end ranks'
 		 * first and last with half the output layer, a middle rank's two middle ones. */
-		stage = (first + last) / 2, tail = l->out_time / 2;
+		stage = (first + last + m->mtp) / 2, tail = l->out_time / 2;
 		if (c->pp > 2 && mid * per_layer > stage * per_layer + tail)
 			stage = mid, tail = 0;
 	} else if (c->pp > 1 && fmax(mid, first) * per_layer > stage * per_layer + tail) {
