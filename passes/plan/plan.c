@@ -675,24 +675,46 @@ typedef struct Knobs {
 	int *nsplit;
 } Knobs;
 
+/* The divisors of n that keep(x) takes, into *out (malloc'ed); how many. */
+static int divisors_kept(int n, int **out, bool (*keep)(const PlanModel *, const PlanSpace *, int),
+			 const PlanModel *m, const PlanSpace *sp)
+{
+	int nd = plan_divisors(n, out), k = 0;
+	for (int i = 0; i < nd; i++)
+		if (keep(m, sp, (*out)[i]))
+			(*out)[k++] = (*out)[i];
+	return k;
+}
+static bool tp_kept(const PlanModel *m, const PlanSpace *sp, int t)
+{
+	return plan_tp_model_ok(m, t) && plan_set_allows(&sp->knob[KNOB_TP], t);
+}
+static bool cp_kept(const PlanModel *m, const PlanSpace *sp, int c)
+{
+	return plan_cp_ok(m, c) && plan_set_allows(&sp->knob[KNOB_CP], c) &&
+	       (!sp->knob[KNOB_CP].any || c == 1 || m->seq / c >= sp->min_cp_tokens);
+}
+static bool ep_kept(const PlanModel *m, const PlanSpace *sp, int e)
+{
+	(void)m;
+	return plan_set_allows(&sp->knob[KNOB_EP], e);
+}
+static bool any_kept(const PlanModel *m, const PlanSpace *sp, int x)
+{
+	(void)m, (void)sp, (void)x;
+	return true;
+}
+
+/* (By divisors, as the search's candidates: a seq or global_batch in the billions is a few
+ * thousand of them.) */
 static void knobs_of(const PlanModel *m, const PlanSpace *sp, Knobs *k)
 {
-	int L = (int)m->layers, E = (int)fmax(1, m->experts);
+	int L = (int)m->layers;
 	*k = (Knobs){0};
-	k->tp = xmalloc(sizeof(int) * (size_t)(m->heads + 1));
-	for (int t = 1; t <= (int)m->heads; t++)
-		if (plan_tp_model_ok(m, t) && plan_set_allows(&sp->knob[KNOB_TP], t))
-			k->tp[k->ntp++] = t;
-	k->cp = xmalloc(sizeof(int) * (size_t)(m->seq + 1));
-	for (int c = 1; c <= (int)m->seq; c++)
-		if (fmod(m->seq, c) == 0 && plan_cp_ok(m, c) &&
-		    plan_set_allows(&sp->knob[KNOB_CP], c) &&
-		    (!sp->knob[KNOB_CP].any || c == 1 || m->seq / c >= sp->min_cp_tokens))
-			k->cp[k->ncp++] = c;
-	k->ep = xmalloc(sizeof(int) * (size_t)(E + 1));
-	for (int e = 1; e <= E; e++)
-		if (E % e == 0 && plan_set_allows(&sp->knob[KNOB_EP], e))
-			k->ep[k->nep++] = e;
+	k->ntp = divisors_kept((int)m->heads, &k->tp, tp_kept, m, sp);
+	k->ncp = divisors_kept((int)m->seq, &k->cp, cp_kept, m, sp);
+	k->nep = divisors_kept((int)fmax(1, m->experts), &k->ep, ep_kept, m, sp);
+	k->ndp = divisors_kept(sp->batch, &k->dp, any_kept, m, sp);
 	k->pp = xmalloc(sizeof(int) * (size_t)(L + 1));
 	k->split = xmalloc(sizeof *k->split * (size_t)(L + 1));
 	k->nsplit = xmalloc(sizeof(int) * (size_t)(L + 1));
@@ -704,10 +726,6 @@ static void knobs_of(const PlanModel *m, const PlanSpace *sp, Knobs *k)
 		if (n > 0)
 			k->nsplit[k->npp] = n, k->pp[k->npp++] = p;
 	}
-	k->dp = xmalloc(sizeof(int) * (size_t)(sp->batch + 1));
-	for (int d = 1; d <= sp->batch; d++)
-		if (sp->batch % d == 0)
-			k->dp[k->ndp++] = d;
 }
 
 static void knobs_free(Knobs *k)
@@ -771,15 +789,16 @@ static bool rc_some(const PlanModel *m, const PlanSpace *sp, PlanConfig c)
  * multiple of PP when above 1) with a recomputation. */
 static bool pp_dp_ok(const PlanModel *m, const PlanSpace *sp, const Knobs *k, int ip, int dp)
 {
-	int pp = k->pp[ip], local = sp->batch / dp;
-	for (int b = 1; b <= local; b++) {
+	int pp = k->pp[ip], local = sp->batch / dp, vmax = ((int)m->layers + pp - 1) / pp;
+	for (int j = 0; j < k->ndp && k->dp[j] <= local; j++) { /* b: a divisor of the batch */
+		int b = k->dp[j];
 		if (local % b || !plan_set_allows(&sp->knob[KNOB_MICRO], b))
 			continue;
 		int mb = local / b;
 		if (sp->dualpipe && (mb % 2 || mb < 2 * pp))
 			continue;
 		for (int i = 0; i < k->nsplit[ip]; i++)
-			for (int v = 1; v <= (int)m->layers; v++)
+			for (int v = 1; v <= vmax; v++)
 				if (plan_set_allows(&sp->knob[KNOB_V], v) &&
 				    (v == 1 || mb % pp == 0) && v_layers_ok(m, sp, k, ip, i, v) &&
 				    rc_some(m, sp, split_config(m, sp, k, ip, i, v)))
@@ -878,8 +897,9 @@ static int dp_with_micro(const PlanSpace *sp, const Knobs *k, int *dp)
 {
 	int n = 0;
 	for (int i = 0; i < k->ndp; i++)
-		for (int b = 1; b <= sp->batch / k->dp[i]; b++)
-			if ((sp->batch / k->dp[i]) % b == 0 && plan_set_allows(&sp->knob[KNOB_MICRO], b)) {
+		for (int j = 0; j < k->ndp && k->dp[j] <= sp->batch / k->dp[i]; j++)
+			if ((sp->batch / k->dp[i]) % k->dp[j] == 0 &&
+			    plan_set_allows(&sp->knob[KNOB_MICRO], k->dp[j])) {
 				dp[n++] = k->dp[i];
 				break;
 			}
@@ -981,15 +1001,16 @@ static const char *joint_conflict(const Decl *w, const PlanModel *m, const PlanS
 		bool micro = false;
 		for (int p = 0; p < k.npp; p++) {
 			bool layers = false;
+			int vmax = ((int)m->layers + k.pp[p] - 1) / k.pp[p];
 			for (int i = 0; i < k.nsplit[p] && !layers; i++)
-				for (int x = 2; x <= (int)m->layers && !layers; x++)
+				for (int x = 2; x <= vmax && !layers; x++)
 					layers = plan_set_allows(v, x) && v_layers_ok(m, sp, &k, p, i, x);
 			if (!layers)
 				continue;
 			pps[npps++] = k.pp[p];
-			for (int b = 1; b <= sp->batch && !micro; b++)
-				micro = sp->batch % b == 0 && plan_set_allows(&sp->knob[KNOB_MICRO], b) &&
-					(sp->batch / b) % k.pp[p] == 0;
+			for (int j = 0; j < k.ndp && !micro; j++) /* a micro-batch divides the batch */
+				micro = plan_set_allows(&sp->knob[KNOB_MICRO], k.dp[j]) &&
+					(sp->batch / k.dp[j]) % k.pp[p] == 0;
 		}
 		const char *vt = one_value(v) ? arena_printf(ar, "interleave = %g", v->vals[0])
 					      : "interleaving above 1 (all interleave allows)";
