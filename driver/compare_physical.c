@@ -188,23 +188,56 @@ static bool set_physical_free(const Program *p, const char *text)
 	return false;
 }
 
-/* The row's scenario and overrides against the kept build's: the same, but for the values of
- * overrides of physical_free fields. */
+/* ---- the one form of "the same but for physical_free values" ------------------------------
+ *
+ * A row's class key: its scenario, and each override as written, or 'f' and its path alone
+ * where its value is free (set_physical_free). Each part ends in a NUL, which no scenario or
+ * override holds, so two keys are equal just where the scenarios are and the overrides are, one
+ * by one, the same text or the same path of a free field. That is phys_same_sets' old predicate
+ * (texts equal, or paths equal and free): set_physical_free reads only the path, so equal texts
+ * give equal parts, and unequal texts equal parts only as 'f' and one path. Both the classes
+ * (row_key) and the replay's check (phys_same_sets) are this key. */
+static void key_scenario(Buf *key, const char *scenario)
+{
+	buf_putc(key, scenario ? 's' : 'b');
+	if (scenario)
+		buf_put(key, scenario, strlen(scenario) + 1);
+}
+static void key_set(const Program *p, const char *t, Buf *key)
+{
+	size_t n;
+	set_path(t, &n);
+	if (set_physical_free(p, t)) {
+		buf_putc(key, 'f');
+		buf_put(key, t, n);
+	} else {
+		buf_putc(key, 'w');
+		buf_puts(key, t);
+	}
+	buf_put(key, "", 1);
+}
+
+static bool keys_equal(const Buf *a, const Buf *b)
+{
+	return a->len == b->len && !memcmp(a->s, b->s, a->len);
+}
+
+/* The row's scenario and overrides against the kept build's: the same class key. */
 static bool phys_same_sets(const PhysBuild *b, const Program *p)
 {
-	if (!!b->scenario != !!p->scenario || (p->scenario && strcmp(b->scenario, p->scenario)) ||
-	    b->nsets != p->nsets)
+	if (b->nsets != p->nsets)
 		return false;
+	Buf kb = {0}, kp = {0};
+	key_scenario(&kb, b->scenario);
+	key_scenario(&kp, p->scenario);
 	for (int i = 0; i < p->nsets; i++) {
-		const char *t = p->sets[i].text;
-		if (!strcmp(b->sets[i], t))
-			continue;
-		size_t n, m;
-		set_path(t, &n), set_path(b->sets[i], &m);
-		if (n != m || memcmp(t, b->sets[i], n) || !set_physical_free(p, t))
-			return false;
+		key_set(p, b->sets[i], &kb);
+		key_set(p, p->sets[i].text, &kp);
 	}
-	return true;
+	bool same = keys_equal(&kb, &kp);
+	buf_free(&kb);
+	buf_free(&kp);
+	return same;
 }
 
 /* ---- which rows could take a row's build --------------------------------------------------
@@ -244,34 +277,15 @@ void compare_physical_row(int i)
 		class_left[row_class[i]]--;
 }
 
-/* A row's class key: its scenario, and each override as written, or its path alone where its
- * value is free (set_physical_free): equal keys, and phys_same_sets holds between the rows. */
+/* A row's class key (key_scenario, key_set). */
 static void row_key(const Program *p, const PhysRow *r, Buf *key)
 {
-	buf_putc(key, r->scenario ? 's' : 'b');
-	if (r->scenario)
-		buf_put(key, r->scenario, strlen(r->scenario) + 1);
-	for (int i = 0; i < r->nsets; i++) {
-		const char *t = r->sets[i].text;
-		size_t n;
-		set_path(t, &n);
-		if (set_physical_free(p, t)) {
-			buf_putc(key, 'f');
-			buf_put(key, t, n);
-		} else {
-			buf_putc(key, 'w');
-			buf_puts(key, t);
-		}
-		buf_put(key, "", 1);
-	}
+	key_scenario(key, r->scenario);
+	for (int i = 0; i < r->nsets; i++)
+		key_set(p, r->sets[i].text, key);
 }
 
 static const Buf *sort_keys; /* phys_classify's, for key_order */
-
-static bool keys_equal(const Buf *a, const Buf *b)
-{
-	return a->len == b->len && !memcmp(a->s, b->s, a->len);
-}
 
 static int key_order(const void *x, const void *y)
 {

@@ -28,6 +28,7 @@
 #include <assert.h>
 #include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const double GB = 1e9; /* decimal, as vendors state HBM */
@@ -663,6 +664,500 @@ static bool one_value(const PlanSet *s)
 	return !s->any && !s->range && s->n == 1;
 }
 
+/* ---- the workload's joint contradictions (space_conflict's last rules) -------------------- */
+
+/* The values of the whole-number knobs the search's candidates take whatever the cluster
+ * (plan_search.c, candidates, without the GPU count and the scale-up domain), each filtered by
+ * the workload's set and the model: TP dividing the model's sizes, CP with 2 x CP dividing the
+ * sequence (at least min_cp_tokens a rank when searched), EP dividing the experts, PP splitting
+ * the layers (even under DualPipe) with its splits, DP dividing the global batch. */
+typedef struct Knobs {
+	int *tp, *cp, *ep, *pp, *dp;
+	int ntp, ncp, nep, npp, ndp;
+	int (*split)[PLAN_SPLITS][2]; /* by PP index */
+	int *nsplit;
+} Knobs;
+
+/* The divisors of n that keep(x) takes, into *out (malloc'ed); how many. */
+static int divisors_kept(int n, int **out, bool (*keep)(const PlanModel *, const PlanSpace *, int),
+			 const PlanModel *m, const PlanSpace *sp)
+{
+	int nd = plan_divisors(n, out), k = 0;
+	for (int i = 0; i < nd; i++)
+		if (keep(m, sp, (*out)[i]))
+			(*out)[k++] = (*out)[i];
+	return k;
+}
+static bool tp_kept(const PlanModel *m, const PlanSpace *sp, int t)
+{
+	return plan_tp_model_ok(m, t) && plan_set_allows(&sp->knob[KNOB_TP], t);
+}
+static bool cp_kept(const PlanModel *m, const PlanSpace *sp, int c)
+{
+	return plan_cp_ok(m, c) && plan_set_allows(&sp->knob[KNOB_CP], c) &&
+	       (!sp->knob[KNOB_CP].any || c == 1 || m->seq / c >= sp->min_cp_tokens);
+}
+static bool ep_kept(const PlanModel *m, const PlanSpace *sp, int e)
+{
+	(void)m;
+	return plan_set_allows(&sp->knob[KNOB_EP], e);
+}
+static bool any_kept(const PlanModel *m, const PlanSpace *sp, int x)
+{
+	(void)m, (void)sp, (void)x;
+	return true;
+}
+
+/* (By divisors, as the search's candidates: a seq or global_batch in the billions is a few
+ * thousand of them.) */
+static void knobs_of(const PlanModel *m, const PlanSpace *sp, Knobs *k)
+{
+	int L = (int)m->layers;
+	*k = (Knobs){0};
+	k->ntp = divisors_kept((int)m->heads, &k->tp, tp_kept, m, sp);
+	k->ncp = divisors_kept((int)m->seq, &k->cp, cp_kept, m, sp);
+	k->nep = divisors_kept((int)fmax(1, m->experts), &k->ep, ep_kept, m, sp);
+	k->ndp = divisors_kept(sp->batch, &k->dp, any_kept, m, sp);
+	k->pp = xmalloc(sizeof(int) * (size_t)(L + 1));
+	k->split = xmalloc(sizeof *k->split * (size_t)(L + 1));
+	k->nsplit = xmalloc(sizeof(int) * (size_t)(L + 1));
+	for (int p = 1; p <= L; p++) {
+		if ((sp->dualpipe && p % 2) || !plan_set_allows(&sp->knob[KNOB_PP], p))
+			continue;
+		int n = plan_splits(m, p, sp->first_layers, sp->last_layers, k->split[k->npp],
+				    PLAN_SPLITS);
+		if (n > 0)
+			k->nsplit[k->npp] = n, k->pp[k->npp++] = p;
+	}
+}
+
+static void knobs_free(Knobs *k)
+{
+	free(k->tp);
+	free(k->cp);
+	free(k->ep);
+	free(k->pp);
+	free(k->dp);
+	free(k->split);
+	free(k->nsplit);
+}
+
+/* The search's configuration of split i of PP index ip at interleaving v (plan_search: the
+ * first and last stages' layers 0 where the split is even). */
+static PlanConfig split_config(const PlanModel *m, const PlanSpace *sp, const Knobs *k, int ip,
+			       int i, int v)
+{
+	int L = (int)m->layers, pp = k->pp[ip], *s = k->split[ip][i];
+	bool even = pp == 1 || (L % pp == 0 && s[0] == L / pp && s[1] == L / pp);
+	return (PlanConfig){.pp = pp, .v = v, .first = even ? 0 : s[0], .last = even ? 0 : s[1],
+			    .dualpipe = sp->dualpipe, .rc_layers = sp->rc_layers,
+			    .rc_uniform = sp->rc_uniform, .batch = sp->batch};
+}
+
+/* Whether the search takes interleaving v on split i of PP index ip by the layers alone: 1, or
+ * a pipeline (not DualPipe) whose stages v divides (the middle ones' with an uneven split,
+ * plan_uneven_interleave_ok), at most a stage's layers. */
+static bool v_layers_ok(const PlanModel *m, const PlanSpace *sp, const Knobs *k, int ip, int i,
+			int v)
+{
+	int L = (int)m->layers, pp = k->pp[ip];
+	if (v == 1)
+		return true;
+	if (pp == 1 || sp->dualpipe || v > (L + pp - 1) / pp)
+		return false;
+	PlanConfig c = split_config(m, sp, k, ip, i, v);
+	return c.first == 0 && c.last == 0 ? (L / pp) % v == 0 : plan_uneven_interleave_ok(m, &c, v);
+}
+
+/* Whether some recomputation the workload allows takes the plan c (its pp, split and v):
+ * recompute_layers where fixed (plan_rc_layers_ok) and a fixed offload (plan_offload_ok, with
+ * a host link: that is the cluster's). */
+static bool rc_some(const PlanModel *m, const PlanSpace *sp, PlanConfig c)
+{
+	PlanHw linked = {.host_bw = 1};
+	for (int r = 0; r < RC_COUNT; r++) {
+		if (!(sp->recompute & (1u << r)))
+			continue;
+		c.recompute = r;
+		if ((sp->offload <= 0 || plan_offload_ok(m, &linked, &c, sp->offload)) &&
+		    plan_rc_layers_ok(m, &c))
+			return true;
+	}
+	return false;
+}
+
+/* Whether PP index ip with data parallelism dp has a plan by the rules that read neither TP,
+ * CP nor EP: an allowed micro-batch dividing the batch's share, DualPipe's even count of at
+ * least 2 x PP micro-batches, and an interleaving some split takes (with the micro-batches a
+ * multiple of PP when above 1) with a recomputation. */
+static bool pp_dp_ok(const PlanModel *m, const PlanSpace *sp, const Knobs *k, int ip, int dp)
+{
+	int pp = k->pp[ip], local = sp->batch / dp, vmax = ((int)m->layers + pp - 1) / pp;
+	for (int j = 0; j < k->ndp && k->dp[j] <= local; j++) { /* b: a divisor of the batch */
+		int b = k->dp[j];
+		if (local % b || !plan_set_allows(&sp->knob[KNOB_MICRO], b))
+			continue;
+		int mb = local / b;
+		if (sp->dualpipe && (mb % 2 || mb < 2 * pp))
+			continue;
+		for (int i = 0; i < k->nsplit[ip]; i++)
+			for (int v = 1; v <= vmax; v++)
+				if (plan_set_allows(&sp->knob[KNOB_V], v) &&
+				    (v == 1 || mb % pp == 0) && v_layers_ok(m, sp, k, ip, i, v) &&
+				    rc_some(m, sp, split_config(m, sp, k, ip, i, v)))
+					return true;
+	}
+	return false;
+}
+
+/* Whether some exchange of K and V the workload allows works at TP tp and CP cp (plan_model.c,
+ * plan_layer_ops: all_to_all needs the TP rank's heads and groups divisible by CP; p2p, the
+ * default, and all_gather always work). */
+static bool cp_exchange_ok(const PlanModel *m, const PlanSpace *sp, int tp, int cp)
+{
+	unsigned cpc = sp->cp_comm ? sp->cp_comm : 1u << CPC_P2P;
+	if (cp <= 1 || (cpc & ((1u << CPC_P2P) | (1u << CPC_ALL_GATHER))))
+		return true;
+	double hpr = m->heads / tp, gpr = (m->kv_lora > 0 ? m->heads : m->groups) / tp;
+	return (cpc & (1u << CPC_A2A)) && fmod(hpr, cp) == 0 && fmod(gpr, cp) == 0;
+}
+
+/* Whether some sequence parallelism and some sharding the workload allows are plans at TP tp,
+ * EP ep, PP pp over dc = DP x CP ranks (plan_search's loops over SP and o). */
+static bool sp_shard_ok(const PlanSpace *sp, int tp, int ep, int pp, int dc)
+{
+	bool s_ok = false;
+	for (int s = 0; s < 2; s++)
+		s_ok |= (sp->sp & (1u << s)) && !(s && tp == 1 && (sp->sp & 1u)) &&
+			!(!s && tp > 1 && ep > 1);
+	if (!s_ok)
+		return false;
+	for (int o = 0; o < 4; o++) {
+		if (o < 2 && (!(sp->dopt & (1u << o)) || (o && dc == 1 && (sp->dopt & 1u)) ||
+			      !(sp->fsdp & 1u) || !(sp->zero2 & 1u)))
+			continue;
+		if (o == 2 && (!(sp->fsdp & 2u) || pp > 1 || dc == 1 || !(sp->zero2 & 1u)))
+			continue;
+		/* (The search passes ZeRO-2 over where ZeRO-1 fits: a plan then.) */
+		if (o == 3 && (!(sp->zero2 & 2u) || !(sp->dopt & 2u) || !(sp->fsdp & 1u) || dc == 1))
+			continue;
+		return true;
+	}
+	return false;
+}
+
+/* Whether the search would count some plan of the workload valid on some cluster: every rule
+ * of plan_search that reads neither the GPU count, the scale-up domain nor the host link (a
+ * cluster can have any of them), the product TP x PP x CP x DP among the GPU counts the
+ * workload allows and EP dividing CP x DP (TP x CP x DP with parallel_folding) included. */
+static bool some_plan(const PlanModel *m, const PlanSpace *sp)
+{
+	Knobs k;
+	knobs_of(m, sp, &k);
+	unsigned char *memo = xmalloc((size_t)(k.npp * k.ndp + 1)); /* pp_dp_ok: 0 unknown */
+	memset(memo, 0, (size_t)(k.npp * k.ndp + 1));
+	bool found = false;
+	for (int a = 0; a < k.ntp && !found; a++)
+	for (int b = 0; b < k.ncp && !found; b++) {
+		int tp = k.tp[a], cp = k.cp[b];
+		if (!cp_exchange_ok(m, sp, tp, cp))
+			continue;
+		for (int e = 0; e < k.nep && !found; e++)
+		for (int p = 0; p < k.npp && !found; p++)
+		for (int d = 0; d < k.ndp && !found; d++) {
+			int ep = k.ep[e], pp = k.pp[p], dp = k.dp[d];
+			if (fmod((double)dp * cp * (sp->fold ? tp : 1), ep) != 0 ||
+			    !plan_set_allows(&sp->knob[KNOB_GPUS], (double)tp * cp * pp * dp) ||
+			    !sp_shard_ok(sp, tp, ep, pp, dp * cp))
+				continue;
+			unsigned char *s = &memo[p * k.ndp + d];
+			if (!*s)
+				*s = pp_dp_ok(m, sp, &k, p, dp) ? 1 : 2;
+			found = *s == 1;
+		}
+	}
+	free(memo);
+	knobs_free(&k);
+	return found;
+}
+
+/* The values v[0..n) as text: all of them up to 12, else the first 10 and how many more. */
+static const char *int_list(Arena *ar, const int *v, int n)
+{
+	Buf b = {0};
+	for (int i = 0; i < n && (n <= 12 || i < 10); i++)
+		buf_printf(&b, "%s%d", i ? ", " : "", v[i]);
+	if (n > 12)
+		buf_printf(&b, " and %d more", n - 10);
+	const char *s = arena_printf(ar, "%s", b.s ? b.s : "none");
+	buf_free(&b);
+	return s;
+}
+
+/* The DP sizes of k at which some micro-batch the workload allows divides the batch's share,
+ * into dp; how many. */
+static int dp_with_micro(const PlanSpace *sp, const Knobs *k, int *dp)
+{
+	int n = 0;
+	for (int i = 0; i < k->ndp; i++)
+		for (int j = 0; j < k->ndp && k->dp[j] <= sp->batch / k->dp[i]; j++)
+			if ((sp->batch / k->dp[i]) % k->dp[j] == 0 &&
+			    plan_set_allows(&sp->knob[KNOB_MICRO], k->dp[j])) {
+				dp[n++] = k->dp[i];
+				break;
+			}
+	return n;
+}
+
+/* Megatron-LM's rules a plan of the workload's values meets (some_plan's), for the diagnostics
+ * of the joint contradictions: those of every plan, and those the workload's fields bring. */
+static const char *rules_text(Arena *ar, const PlanModel *m, const PlanSpace *sp)
+{
+	Buf b = {0};
+	buf_printf(&b, "TP x PP x CP x DP GPUs, the global batch of %d divisible by micro-batch x "
+		       "DP, interleaving dividing the layers of a stage and needing micro-batches in "
+		       "multiples of PP",
+		   sp->batch);
+	if (m->experts > 1)
+		buf_printf(&b, ", EP dividing %s, sequence parallelism where TP and EP are both "
+			       "above 1",
+			   sp->fold ? "TP x CP x DP (parallel_folding)" : "CP x DP");
+	if (sp->dualpipe)
+		buf_puts(&b, ", DualPipe: an even PP, no interleaving, an even number of "
+			     "micro-batches, at least 2 x PP");
+	if (sp->first_layers > 0 || sp->last_layers > 0)
+		buf_puts(&b, ", pipeline_first_layers and pipeline_last_layers: a pipeline");
+	if (sp->offload > 0)
+		buf_puts(&b, ", offload_layers: no pipeline, no recomputation");
+	if (sp->rc_layers > 0)
+		buf_puts(&b, ", recompute_layers: taken by a virtual stage");
+	if (sp->fsdp == 2u)
+		buf_puts(&b, ", FSDP: no pipeline, DP x CP above 1");
+	if (sp->zero2 == 2u)
+		buf_puts(&b, ", shard_gradients: DP x CP above 1");
+	if (sp->cp_comm == 1u << CPC_A2A)
+		buf_puts(&b, ", cp_comm = a2a: the TP rank's heads and query groups divisible by CP");
+	const char *t = arena_printf(ar, "%s", b.s);
+	buf_free(&b);
+	return t;
+}
+
+/* The subject of a diagnostic on knob NAME (set s): "NAME = V VERB_ONE" for one value, else
+ * "no value NAME allows (the values vals[0..n) the model leaves it) VERB_ANY". */
+static const char *knob_says(Arena *ar, const PlanSet *s, const char *name, const int *vals,
+			     int n, const char *verb_one, const char *verb_any)
+{
+	if (one_value(s))
+		return arena_printf(ar, "%s = %g %s", name, s->vals[0], verb_one);
+	return arena_printf(ar, "no value %s allows%s %s", name,
+			    vals ? arena_printf(ar, " (%s)", int_list(ar, vals, n)) : "", verb_any);
+}
+
+/* The joint contradictions of the workload's knobs (issue 20): where the search's rules that
+ * read no cluster (some_plan) leave no plan, the field at fault into *at and why; NULL when
+ * some plan is left. In order: EP dividing no CP x DP (TP x CP x DP folded) of the allowed
+ * values; an interleaving no allowed pipeline and split takes, by the layers, then by the
+ * micro-batches; a GPU count no product TP x PP x CP x DP of the allowed values makes; then
+ * the first of gpus, interleave and ep whose values, left open, would leave a plan; else the
+ * workload as a whole. */
+static const char *joint_conflict(const Decl *w, const PlanModel *m, const PlanSpace *sp,
+				  Arena *ar, Loc *at)
+{
+	if (some_plan(m, sp))
+		return NULL;
+	Knobs k;
+	knobs_of(m, sp, &k);
+	int *dp = xmalloc(sizeof(int) * (size_t)(k.ndp + 1));
+	int ndp = dp_with_micro(sp, &k, dp);
+	const char *why = NULL;
+	const PlanSet *ep = &sp->knob[KNOB_EP], *v = &sp->knob[KNOB_V], *g = &sp->knob[KNOB_GPUS];
+	const char *dps = ndp <= 12 ? int_list(ar, dp, ndp)
+				    : arena_printf(ar, "dividing the global batch of %d sequences",
+						   sp->batch);
+	/* EP: Megatron-Core carves the expert-parallel groups out of TP x CP x DP (EP x ETP
+	 * divides it; ETP = TP unless parallel_folding, ETP = 1 with it:
+	 * megatron/core/parallel_state.py, initialize_model_parallel's expert decomposition). */
+	bool ep_ok = false;
+	for (int e = 0; e < k.nep && !ep_ok; e++)
+		for (int a = 0; a < k.ntp && !ep_ok; a++)
+			for (int b = 0; b < k.ncp && !ep_ok; b++)
+				for (int d = 0; d < ndp && !ep_ok; d++)
+					ep_ok = fmod((double)dp[d] * k.cp[b] * (sp->fold ? k.tp[a] : 1),
+						     k.ep[e]) == 0;
+	if (!ep_ok) {
+		*at = field_loc(w, FLD_WORKLOAD_EP);
+		why = arena_printf(
+			ar, "%s %s the workload allows: %sCP %s, DP %s (Megatron-Core: EP x ETP divides "
+			    "TP x CP x DP, %s)",
+			knob_says(ar, ep, "ep", k.ep, k.nep, "divides no", "divides any"),
+			sp->fold ? "TP x CP x DP" : "CP x DP",
+			sp->fold ? arena_printf(ar, "TP %s, ", int_list(ar, k.tp, k.ntp)) : "",
+			int_list(ar, k.cp, k.ncp), dps,
+			sp->fold ? "ETP = 1 with parallel_folding"
+				 : "ETP = TP without parallel_folding, so EP divides CP x DP");
+		goto out;
+	}
+	/* Interleaving: some pipeline and split whose stages it divides (v_layers_ok), then the
+	 * micro-batches a multiple of that PP at an allowed micro-batch (DP 1 gives the most). */
+	if (!plan_set_allows(v, 1)) {
+		int *pps = xmalloc(sizeof(int) * (size_t)(k.npp + 1)), npps = 0;
+		bool micro = false;
+		for (int p = 0; p < k.npp; p++) {
+			bool layers = false;
+			int vmax = ((int)m->layers + k.pp[p] - 1) / k.pp[p];
+			for (int i = 0; i < k.nsplit[p] && !layers; i++)
+				for (int x = 2; x <= vmax && !layers; x++)
+					layers = plan_set_allows(v, x) && v_layers_ok(m, sp, &k, p, i, x);
+			if (!layers)
+				continue;
+			pps[npps++] = k.pp[p];
+			for (int j = 0; j < k.ndp && !micro; j++) /* a micro-batch divides the batch */
+				micro = plan_set_allows(&sp->knob[KNOB_MICRO], k.dp[j]) &&
+					(sp->batch / k.dp[j]) % k.pp[p] == 0;
+		}
+		const char *vt = one_value(v) ? arena_printf(ar, "interleave = %g", v->vals[0])
+					      : "interleaving above 1 (all interleave allows)";
+		if (!npps)
+			why = arena_printf(
+				ar, "%s the layers of %s pipeline stage at the sizes pp allows "
+				    "(%s) of the model's %g layers: interleaving needs pp > 1 and "
+				    "splits a stage's layers into that many virtual stages, an uneven "
+				    "split's middle stages' with its first and last stages holding at "
+				    "least the others' chunks (Megatron-LM "
+				    "--num-layers-per-virtual-pipeline-stage)",
+				knob_says(ar, v, "interleave", NULL, 0, "divides", "divides"),
+				one_value(v) ? "no" : "any", int_list(ar, k.pp, k.npp), m->layers);
+		else if (!micro)
+			why = arena_printf(
+				ar, "%s needs the micro-batches a multiple of pp (Megatron-LM's "
+				    "interleaved schedule), and no micro-batch micro_batch allows splits "
+				    "the global batch of %d sequences into a multiple of the pp where it "
+				    "divides a stage's layers (%s)",
+				vt, sp->batch, int_list(ar, pps, npps));
+		free(pps);
+		if (why) {
+			*at = field_loc(w, FLD_WORKLOAD_INTERLEAVE);
+			goto out;
+		}
+	}
+	/* The GPU count: some product of the values the knobs allow. */
+	if (!g->any) {
+		bool made = false;
+		for (int a = 0; a < k.ntp && !made; a++)
+			for (int p = 0; p < k.npp && !made; p++)
+				for (int b = 0; b < k.ncp && !made; b++)
+					for (int d = 0; d < ndp && !made; d++)
+						made = plan_set_allows(
+							g, (double)k.tp[a] * k.pp[p] * k.cp[b] * dp[d]);
+		if (!made) {
+			*at = field_loc(w, FLD_WORKLOAD_GPUS);
+			why = arena_printf(
+				ar, "%s product TP x PP x CP x DP of the values the workload allows: "
+				    "TP %s (dividing the model's heads, query groups and FFN sizes), PP "
+				    "%s (splitting its %g layers), CP %s, DP %s",
+				knob_says(ar, g, "gpus", NULL, 0, "is no", "is a"),
+				int_list(ar, k.tp, k.ntp), int_list(ar, k.pp, k.npp), m->layers,
+				int_list(ar, k.cp, k.ncp), dps);
+			goto out;
+		}
+	}
+	/* Jointly: the first field the workload sets whose values, left open, leave a plan: the
+	 * GPU count, interleaving and EP first (issue 20), then the others some_plan reads. */
+	static const FieldId open[] = {
+		FLD_WORKLOAD_GPUS,		    FLD_WORKLOAD_INTERLEAVE,
+		FLD_WORKLOAD_EP,		    FLD_WORKLOAD_FSDP,
+		FLD_WORKLOAD_OFFLOAD_LAYERS,	    FLD_WORKLOAD_SEQUENCE_PARALLEL,
+		FLD_WORKLOAD_SHARD_GRADIENTS,	    FLD_WORKLOAD_DISTRIBUTED_OPTIMIZER,
+		FLD_WORKLOAD_CP_COMM,		    FLD_WORKLOAD_PIPELINE_FIRST_LAYERS,
+		FLD_WORKLOAD_PIPELINE_LAST_LAYERS, FLD_WORKLOAD_PP,
+		FLD_WORKLOAD_TP,		    FLD_WORKLOAD_CP,
+		FLD_WORKLOAD_MICRO_BATCH};
+	for (size_t i = 0; i < sizeof open / sizeof open[0]; i++) {
+		PlanSpace o = *sp;
+		const char *name = field_schemas[open[i]].name, *subj = NULL;
+		int knob = -1;
+		switch (open[i]) {
+		case FLD_WORKLOAD_GPUS: knob = KNOB_GPUS; break;
+		case FLD_WORKLOAD_INTERLEAVE: knob = KNOB_V; break;
+		case FLD_WORKLOAD_EP: knob = KNOB_EP; break;
+		case FLD_WORKLOAD_PP: knob = KNOB_PP; break;
+		case FLD_WORKLOAD_TP: knob = KNOB_TP; break;
+		case FLD_WORKLOAD_CP: knob = KNOB_CP; break;
+		case FLD_WORKLOAD_MICRO_BATCH: knob = KNOB_MICRO; break;
+		/* The others: each left open where the workload narrows it (subj: the field
+		 * as set, NULL where it does not). */
+		case FLD_WORKLOAD_FSDP:
+			o.fsdp = 3u;
+			subj = sp->fsdp != 3u ? (sp->fsdp & 2u ? "fsdp = true" : "fsdp = false") : NULL;
+			break;
+		case FLD_WORKLOAD_SEQUENCE_PARALLEL:
+			o.sp = 3u;
+			subj = sp->sp != 3u ? (sp->sp & 2u ? "sequence_parallel = true"
+							   : "sequence_parallel = false")
+					    : NULL;
+			break;
+		case FLD_WORKLOAD_SHARD_GRADIENTS:
+			o.zero2 = 3u;
+			subj = sp->zero2 != 3u ? (sp->zero2 & 2u ? "shard_gradients = true"
+								 : "shard_gradients = false")
+					       : NULL;
+			break;
+		case FLD_WORKLOAD_DISTRIBUTED_OPTIMIZER:
+			o.dopt = 3u;
+			subj = sp->dopt != 3u ? (sp->dopt & 2u ? "distributed_optimizer = true"
+							       : "distributed_optimizer = false")
+					      : NULL;
+			break;
+		case FLD_WORKLOAD_CP_COMM:
+			o.cp_comm = (1u << CPC_COUNT) - 1;
+			subj = sp->cp_comm && sp->cp_comm != o.cp_comm ? "cp_comm as set" : NULL;
+			break;
+		case FLD_WORKLOAD_OFFLOAD_LAYERS:
+			o.offload = -1;
+			subj = sp->offload > 0 ? arena_printf(ar, "offload_layers = %d", sp->offload)
+					       : NULL;
+			break;
+		case FLD_WORKLOAD_PIPELINE_FIRST_LAYERS:
+			o.first_layers = 0;
+			subj = sp->first_layers > 0
+				       ? arena_printf(ar, "%s = %d", name, sp->first_layers)
+				       : NULL;
+			break;
+		case FLD_WORKLOAD_PIPELINE_LAST_LAYERS:
+			o.last_layers = 0;
+			subj = sp->last_layers > 0 ? arena_printf(ar, "%s = %d", name, sp->last_layers)
+						   : NULL;
+			break;
+		default: break;
+		}
+		if (knob >= 0) {
+			if (sp->knob[knob].any)
+				continue;
+			o.knob[knob] = (PlanSet){.any = true};
+			subj = knob_says(ar, &sp->knob[knob], name, NULL, 0, "fits no", "fits any");
+		} else if (!subj) {
+			continue;
+		} else {
+			subj = arena_printf(ar, "%s fits no", subj);
+		}
+		if (!some_plan(m, &o))
+			continue;
+		*at = field_loc(w, open[i]);
+		why = arena_printf(ar, "%s plan of the values the workload's other fields allow "
+				       "(Megatron-LM's rules: %s)",
+				   subj, rules_text(ar, m, sp));
+		goto out;
+	}
+	*at = w->name_loc;
+	why = arena_printf(ar, "no plan of the values its fields allow meets Megatron-LM's rules "
+			       "(%s)",
+			   rules_text(ar, m, sp));
+out:
+	free(dp);
+	knobs_free(&k);
+	return why;
+}
+
 /* Where the workload's own knobs leave the search no plan on any cluster (explain_invalid's
  * rules that read neither the GPUs, their memory nor the scale-up domain): TP dividing no model
  * size, a pipeline layout or size that splits no layers, CP, EP or the micro-batch dividing
@@ -796,7 +1291,7 @@ static const char *space_conflict(const Decl *w, const PlanModel *m, const PlanS
 					    pmin);
 		}
 	}
-	return NULL;
+	return joint_conflict(w, m, sp, ar, at);
 }
 
 /* The workload's settings the build rejects before any search, in the order plan_workloads

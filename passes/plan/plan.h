@@ -243,6 +243,8 @@ bool plan_set_allows(const PlanSet *s, double x);
 bool plan_tp_model_ok(const PlanModel *m, int tp);
 bool plan_tp_ok(const PlanModel *m, const PlanHw *hw, int tp);
 bool plan_cp_ok(const PlanModel *m, int cp);
+/* The divisors of n in increasing order, into a malloc'ed array; how many (none for n < 1). */
+int plan_divisors(int n, int **out);
 void plan_search(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, PlanResult *out);
 
 /* ---- plan_share.c: searches shared between rows and rounds ---------------------------------- */

@@ -51,8 +51,7 @@ bool plan_set_allows(const PlanSet *s, double x)
 	return false;
 }
 
-/* Divisors of n in increasing order, into a malloc'ed array. */
-static int divisors(int n, int **out)
+int plan_divisors(int n, int **out)
 {
 	int cap = 64, k = 0;
 	int *v = xmalloc(sizeof(int) * (size_t)cap);
@@ -170,13 +169,13 @@ static int filter(int *v, int n, const PlanSet *s)
 static void candidates(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp, Cands *c)
 {
 	int *all;
-	int n = divisors((int)m->heads, &all);
+	int n = plan_divisors((int)m->heads, &all);
 	c->tp = all;
 	c->ntp = 0;
 	for (int i = 0; i < n; i++)
 		if (plan_tp_ok(m, hw, all[i]) && plan_set_allows(&sp->knob[KNOB_TP], all[i]))
 			c->tp[c->ntp++] = all[i];
-	n = divisors((int)m->seq, &all);
+	n = plan_divisors((int)m->seq, &all);
 	c->cp = all;
 	c->ncp = 0;
 	for (int i = 0; i < n; i++) {
@@ -186,9 +185,9 @@ static void candidates(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp
 		    (!searched || cp == 1 || m->seq / cp >= sp->min_cp_tokens) && cp <= hw->gpus)
 			c->cp[c->ncp++] = cp;
 	}
-	/* divisors() sets the array filter() reads: two statements, as the order in which one
+	/* plan_divisors() sets the array filter() reads: two statements, as the order in which one
 	 * call's arguments are evaluated is unspecified (a clang build read it unset). */
-	c->nep = divisors((int)fmax(1, m->experts), &c->ep);
+	c->nep = plan_divisors((int)fmax(1, m->experts), &c->ep);
 	c->nep = filter(c->ep, c->nep, &sp->knob[KNOB_EP]);
 	/* PP: every size some split of the layers allows (plan_stage_splits: p dividing L or L
 	 * plus 1 to 4). */
@@ -205,8 +204,8 @@ static void candidates(const PlanModel *m, const PlanHw *hw, const PlanSpace *sp
 			c->pp[c->npp++] = p;
 	}
 	c->npp = filter(c->pp, c->npp, &sp->knob[KNOB_PP]);
-	c->ndp = divisors(sp->batch, &c->dp);
-	c->nmicro = divisors(sp->batch, &c->micro);
+	c->ndp = plan_divisors(sp->batch, &c->dp);
+	c->nmicro = plan_divisors(sp->batch, &c->micro);
 	c->nmicro = filter(c->micro, c->nmicro, &sp->knob[KNOB_MICRO]);
 	/* Interleaving divides a stage's layers: the model's with even stages, the middle
 	 * stages' ⌈L/p⌉ with uneven ones (Llama 3.1 405B's 126 layers run PP 8 with 8 chunks

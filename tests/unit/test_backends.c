@@ -610,7 +610,8 @@ static void test_text(void)
 		CU_ASSERT_EQUAL(text_csv_plain(more[i], &len), !strcmp(c.s ? c.s : "", more[i]));
 		buf_free(&c);
 	}
-	/* layout_int writes in place two digits a step: every length, the signs, the extremes. */
+	/* layout_int writes in place (buf_digits_at past 999): every length, the signs, the
+	 * extremes. */
 	const long long ints[] = {0, 7, 10, 99, 100, 101, 999, 1000, 65535, 1234567890123LL, -1, -10,
 				  -100, LLONG_MAX, LLONG_MIN};
 	for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {

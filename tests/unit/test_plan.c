@@ -479,8 +479,11 @@ static void test_constraints(void)
 	static const struct {
 		const char *line, *says;
 	} bad[] = {
-		{"gpus = 100", "gpus = 100, but the cluster has 64"},
-		{"gpus = 63", "no combination"},
+		/* Counts a plan of the workload's values makes, past the cluster's 64 GPUs. */
+		{"gpus = 128", "gpus = 128, but the cluster has 64"},
+		{"tp = 8\n  pp = 16", "no combination"},
+		/* Interleaving 2 at PP 16 (2 layers a stage): 128 GPUs at TP 8. */
+		{"tp = 8\n  pp = 16\n  interleave = 2", "no combination"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		b = small(bad[i].line);
@@ -508,6 +511,17 @@ static void test_constraints(void)
 		{"offload_layers = 32", "offload_layers = 32 is not fewer than the model's 32 layers"},
 		{"pp = 2\n  offload_layers = 2", "offload_layers = 2 needs pp = 1"},
 		{"recompute = full\n  offload_layers = 2", "offload_layers = 2 needs recompute = none"},
+		/* The joint ones (issue 20). TP, CP and DP are powers of 2 here, and no PP splitting
+		 * 32 layers is a multiple of 63 or 25 (100 = 4 x 25). */
+		{"gpus = 63", "gpus = 63 is no product TP x PP x CP x DP of the values"},
+		{"gpus = 100", "gpus = 100 is no product TP x PP x CP x DP"},
+		{"gpus = one_of(63, 100)", "no value gpus allows is a product TP x PP x CP x DP"},
+		/* 8 layers a stage at PP 4 (or 7, 9, 9, 7 with the ends short): 5 divides none. */
+		{"pp = 4\n  interleave = 5", "interleave = 5 divides the layers of no pipeline stage"},
+		{"pp = 4\n  interleave = 2\n  micro_batch = 256",
+		 "interleave = 2 needs the micro-batches a multiple of pp"},
+		/* FSDP has no pipeline, and pp = 2 is one. */
+		{"pp = 2\n  fsdp = true", "fsdp = true fits no plan of the values"},
 	};
 	for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) {
 		b = small(own[i].line);
@@ -517,6 +531,31 @@ static void test_constraints(void)
 		CU_ASSERT(unit_error_says(b, own[i].says) && !violation_says(b, own[i].says));
 		done(b);
 	}
+	/* EP dividing no CP x DP the workload allows, alone or with the GPU count: the workload's
+	 * (exit 1); EP dividing CP x DP at DP 8 on fewer GPUs than that: the cluster's (exit 2). */
+	static const char *const MOE = "transformer(layers = 32, hidden = 4096, heads = 32, "
+				       "query_groups = 8, ffn = 14336, seq = 4096, vocab = 128256, "
+				       "experts = 8, top_k = 2)";
+	static const struct {
+		const char *line, *says;
+	} moe[] = {
+		{"ep = 8\n  cp = 1\n  micro_batch = 128", "ep = 8 divides no CP x DP the workload allows: CP 1, DP 1, 2, 4"},
+		{"ep = 8\n  gpus = 4", "gpus = 4 fits no plan of the values"},
+		{"ep = 8\n  parallel_folding = true\n  tp = 4\n  cp = 1\n  micro_batch = 512",
+		 "ep = 8 divides no TP x CP x DP the workload allows: TP 4, CP 1, DP 1 "},
+	};
+	for (size_t i = 0; i < sizeof moe / sizeof moe[0]; i++) {
+		b = small_model(MOE, moe[i].line);
+		CU_ASSERT(b->d.nplans == 0 && b->d.spec_errors > 0);
+		if (!unit_error_says(b, moe[i].says))
+			fprintf(stderr, "\n%s: expected the error '%s'\n", moe[i].line, moe[i].says);
+		CU_ASSERT(unit_error_says(b, moe[i].says));
+		done(b);
+	}
+	b = small_model(MOE, "ep = 8\n  cp = 1\n  pp = 16\n  tp = 8");
+	CU_ASSERT(b->d.nplans == 0 && b->p.unmet > 0 && b->d.spec_errors == 0);
+	CU_ASSERT(violation_says(b, "no combination"));
+	done(b);
 	/* TP dividing the model but past the scale-up domain: the cluster's (exit 2), named by
 	 * the first value that divides the model. */
 	const char *doms[] = {"tp = 16", "tp = one_of(3, 16)"};
