@@ -94,8 +94,6 @@ struct Job {
 	Sink *sink;
 	_Atomic int refs;  /* a block is freed once written and hashed, by whichever is last */
 	size_t n;
-	size_t hashed; /* of the n bytes, those hashed (a block hashed beside a shorter one is
-			* hashed in two runs: hash_run) */
 	char *owned; /* JOB_WHOLE, JOB_TAKEN: the n bytes, the job's (freed or recycled once
 		      * written) */
 	size_t cap;  /* JOB_TAKEN: owned's size */
@@ -474,47 +472,31 @@ static Job *hash_take(Writer *w)
 	return NULL;
 }
 
-/* Under w->mu: lets go of j, hashed (hash_run), or puts it back first in the queue to hash
- * when bytes of it are left: before its file's later blocks, and free for any thread to take. */
+/* Under w->mu: lets go of j, hashed (hash_run). */
 static void hash_done(Writer *w, Job *j)
 {
 	j->sink->hashing = false;
 	w->hashing--;
-	if (j->hashed < j->n) {
-		j->hnext = w->hhead;
-		w->hhead = j;
-		if (!w->htail)
-			w->htail = j;
-		return;
-	}
 	job_release(w, j, true);
 }
 
 /* Hashes a block of hash_take's, and a second one of another file's, j2, when not NULL: the
  * two at once (hash_update2, on the SHA extensions faster than one after the other:
- * docs/performance.md, "Emitter, seventeenth pass"), as many bytes of each as the shorter has
- * left, the longer's rest put back to be hashed beside another block. Without w->mu, which it
- * takes after. */
+ * docs/performance.md, "Emitter, seventeenth pass"). Without w->mu, which it takes after. */
 static void hash_run(Writer *w, Job *j, Job *j2)
 {
-	if (j2) {
-		size_t m = j->n - j->hashed < j2->n - j2->hashed ? j->n - j->hashed : j2->n - j2->hashed;
-		hash_update2(j->sink->sha, job_bytes(j) + j->hashed, m, j2->sink->sha,
-			     job_bytes(j2) + j2->hashed, m);
-		j->hashed += m;
-		j2->hashed += m;
-	} else {
-		hash_update(j->sink->sha, job_bytes(j) + j->hashed, j->n - j->hashed);
-		j->hashed = j->n;
-	}
+	if (j2)
+		hash_update2(j->sink->sha, job_bytes(j), j->n, j2->sink->sha, job_bytes(j2), j2->n);
+	else
+		hash_update(j->sink->sha, job_bytes(j), j->n);
 	pthread_mutex_lock(&w->mu);
 	if (j2)
 		hash_done(w, j2);
-	hash_done(w, j);
 	if (w->asleep) /* the writer may wait for this file's next block, or to quit */
 		pthread_cond_signal(&w->more);
 	if (w->full && w->hhead) /* callers waiting for room may hash it */
 		pthread_cond_broadcast(&w->room);
+	hash_done(w, j);
 	if (writer_done(w))
 		pthread_cond_broadcast(&w->idle);
 	pthread_mutex_unlock(&w->mu);
