@@ -472,47 +472,32 @@ static Job *hash_take(Writer *w)
 	return NULL;
 }
 
-/* Under w->mu: lets go of j, hashed (hash_run). */
-static void hash_done(Writer *w, Job *j)
+/* Hashes a block of hash_take's (without w->mu, which it takes after). */
+static void hash_run(Writer *w, Job *j)
 {
+	hash_update(j->sink->sha, job_bytes(j), j->n);
+	pthread_mutex_lock(&w->mu);
 	j->sink->hashing = false;
 	w->hashing--;
-	job_release(w, j, true);
-}
-
-/* Hashes a block of hash_take's, and a second one of another file's, j2, when not NULL: the
- * two at once (hash_update2, on the SHA extensions faster than one after the other:
- * docs/performance.md, "Emitter, seventeenth pass"). Without w->mu, which it takes after. */
-static void hash_run(Writer *w, Job *j, Job *j2)
-{
-	if (j2)
-		hash_update2(j->sink->sha, job_bytes(j), j->n, j2->sink->sha, job_bytes(j2), j2->n);
-	else
-		hash_update(j->sink->sha, job_bytes(j), j->n);
-	pthread_mutex_lock(&w->mu);
-	if (j2)
-		hash_done(w, j2);
 	if (w->asleep) /* the writer may wait for this file's next block, or to quit */
 		pthread_cond_signal(&w->more);
 	if (w->full && w->hhead) /* callers waiting for room may hash it */
 		pthread_cond_broadcast(&w->room);
-	hash_done(w, j);
 	if (writer_done(w))
 		pthread_cond_broadcast(&w->idle);
+	job_release(w, j, true);
 	pthread_mutex_unlock(&w->mu);
 }
 
-/* Under w->mu: hashes one queued block, if a file's next one is free to hash, and with it a
- * second of another file's if one is, with the lock let go meanwhile (a caller waiting for room,
- * or for the writer at the end); false when none is. */
+/* Under w->mu: hashes one queued block, if a file's next one is free to hash, with the lock let
+ * go meanwhile (a caller waiting for room, or for the writer at the end); false when none is. */
 static bool hash_one(Writer *w)
 {
 	Job *h = hash_take(w);
 	if (!h)
 		return false;
-	Job *h2 = hash_take(w); /* not h's file: hash_take marked it */
 	pthread_mutex_unlock(&w->mu);
-	hash_run(w, h, h2);
+	hash_run(w, h);
 	pthread_mutex_lock(&w->mu);
 	return true;
 }

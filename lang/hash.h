@@ -18,11 +18,6 @@ void hash_update(Hash *h, const void *data, size_t n);
 void hash_finish(Hash *h, char hex[HASH_HEX]);
 void hash_free(Hash *h); /* releases h unfinished; NULL is fine */
 
-/* hash_update(a, da, na) and hash_update(b, db, nb), a and b two different hashes: on a CPU
- * with the SHA extensions the blocks both have are hashed together, faster than one after the
- * other (hash.c). */
-void hash_update2(Hash *a, const void *da, size_t na, Hash *b, const void *db, size_t nb);
-
 /* The digest of n bytes at data, in hex. */
 void hash_hex(const void *data, size_t n, char hex[HASH_HEX]);
 

@@ -1040,44 +1040,6 @@ static void test_layout(void)
 	CU_ASSERT_STRING_EQUAL(row, "AAA");
 }
 
-/* hash.c: two streams hashed at once (hash_update2) give each the digest it has alone, whatever
- * the lengths and the partial blocks before; and SHA-256 of "abc" is FIPS 180-4's (appendix
- * B.1). */
-static void test_hash2(void)
-{
-	char hex[HASH_HEX], want[HASH_HEX];
-	hash_hex("abc", 3, hex);
-	CU_ASSERT_STRING_EQUAL(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-	enum { N = 5100 }; /* each stream's bytes: the longest before + len */
-	unsigned char *data = malloc(2 * N);
-	unsigned x = 12345;
-	for (int i = 0; i < 2 * N; i++) {
-		x = x * 1103515245u + 12345u;
-		data[i] = (unsigned char)(x >> 16);
-	}
-	/* before: bytes given to each alone first; then one hash_update2 of n bytes. */
-	static const size_t lens[] = {0, 1, 55, 63, 64, 65, 128, 191, 1000, 4096, 4999};
-	static const size_t before[] = {0, 3, 64, 70};
-	const int nl = (int)(sizeof lens / sizeof *lens), nb = (int)(sizeof before / sizeof *before);
-	for (int i = 0; i < nl; i++)
-		for (int j = 0; j < nl; j++)
-			for (int k = 0; k < nb * nb; k++) {
-				size_t ba = before[k / nb], bb = before[k % nb];
-				const unsigned char *da = data, *db = data + N;
-				Hash *a = hash_new(), *b = hash_new();
-				hash_update(a, da, ba);
-				hash_update(b, db, bb);
-				hash_update2(a, da + ba, lens[i], b, db + bb, lens[j]);
-				hash_finish(a, hex);
-				hash_hex(da, ba + lens[i], want);
-				CU_ASSERT_STRING_EQUAL(hex, want);
-				hash_finish(b, hex);
-				hash_hex(db, bb + lens[j], want);
-				CU_ASSERT_STRING_EQUAL(hex, want);
-			}
-	free(data);
-}
-
 /* config_db.c: natsort's order, and the compact layout (json.dumps(separators=(",", ":"))). */
 static void test_configdb(void)
 {
@@ -1240,7 +1202,6 @@ void suite_backends(void)
 	CU_add_test(s, "topology.dot: agwrite's bytes", test_dot_agwrite);
 	CU_add_test(s, "files and report.json", test_files);
 	CU_add_test(s, "manifest sizes and hashes", test_manifest);
-	CU_add_test(s, "SHA-256 of two streams at once", test_hash2);
 	CU_add_test(s, "identical runs, identical bytes", test_deterministic);
 	CU_add_test(s, "abort and failed writes leave DIR as it was", test_abort);
 	CU_add_test(s, "a foreign DIR needs --force", test_foreign);
