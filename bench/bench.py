@@ -5,7 +5,7 @@ For each size (GPUs; default 1000 10000 100000 1000000) it writes a spec from te
 (the same design family at every size), builds it with every artifact and --timings, and
 records the wall time of each stage, peak memory, bytes and files written, links and the
 parallelism planner's plans per second; then the time to merely copy the same bytes
-(`cp -r` of the output, then `sync`), so the ratio to the I/O limit shows. Each build and each
+(`cp -r` of the output, timed without a flush as the build is), so the ratio to the I/O limit shows. Each build and each
 copy runs BENCH_REPEAT times (default 3); every column keeps its minimum, and the build's and the
 copy's wall and CPU times (user + system of the child, which a loaded machine inflates less
 than the wall) are printed as minimum and median. BENCH_CHOICES=0 skips the optimizer's cases,
@@ -207,6 +207,22 @@ def floor_line(row):
     return "\n".join(lines)
 
 
+def timed_copy(src, dest):
+    """`cp -r SRC DEST` timed as a build is: without a flush to the disk (a build's own time
+    includes none). The dirty pages before it and the copy's own after it are flushed untimed,
+    so neither pays for the other's. Returns (wall ms, CPU ms). Until the sixteenth session the
+    copy's time included a `sync`, which on a slow disk made the copy the slower side
+    (docs/performance.md, "Emitter, seventeenth pass")."""
+    os.sync()
+    t0 = time.perf_counter()
+    rc, _, cpu = timed(["cp", "-r", src, dest])
+    wall = (time.perf_counter() - t0) * 1e3
+    if rc != 0:
+        raise subprocess.CalledProcessError(rc, "cp")
+    os.sync()
+    return wall, cpu
+
+
 def tree_size(path):
     nbytes = nfiles = 0
     for root, _, files in os.walk(path):
@@ -269,19 +285,12 @@ def bench_size(clusterc, out, gpus, repeat):
     row["switches"] = report["totals"].get("switches", 0)
     row["plans_evaluated"] = sum(w.get("plans_evaluated", 0) for w in report.get("workloads", []))
     row["plans_per_s"] = row["plans_evaluated"] / (row["plan"] / 1e3) if row["plan"] > 0 else 0
-    # The I/O reference: copying the same bytes, flushed to the disk. The builds' own dirty
-    # pages are flushed first, untimed, so the copy does not pay for them.
+    # The I/O reference: copying the same bytes (timed_copy).
     for r in range(repeat):
         copy = os.path.join(out, "copy-%d-%d" % (gpus, r))
         rmtree(copy)
         dirs.append(copy)
-        os.sync()
-        t0 = time.perf_counter()
-        rc, _, ccpu = timed(["cp", "-r", first, copy])
-        if rc != 0:
-            raise subprocess.CalledProcessError(rc, "cp")
-        os.sync()
-        c = (time.perf_counter() - t0) * 1e3
+        c, ccpu = timed_copy(first, copy)
         row["copy"] = min(row.get("copy", c), c)
         row.setdefault("copies", []).append(c)
         row.setdefault("copy_cpus", []).append(ccpu)
@@ -318,7 +327,7 @@ def print_size(row):
     if row["other"]:
         print("  %-12s %10.1f ms" % ("other", row["other"]))
     print("  %-12s %10.1f ms   wall %.1f ms" % ("total", row["total"], row["wall"]))
-    print("  peak RSS %.1f MiB; %.1f MB in %s files; copy (cp -r + sync) %.1f ms; build / copy %.2f"
+    print("  peak RSS %.1f MiB; %.1f MB in %s files; copy (cp -r) %.1f ms; build / copy %.2f"
           % (row["peak_rss_mib"], row["bytes"] / 1e6, format(row["files"], ","), row["copy"],
              row["ratio"]))
     print("  min / median ms: build wall %s, CPU %s; copy wall %s, CPU %s; load %.1f at the start" % (
@@ -378,7 +387,7 @@ def svg(rows):
     o.append('<text x="18" y="%d" text-anchor="middle" transform="rotate(-90 18 %d)">'
              'ms, MiB</text>' % ((H - B + T) // 2, (H - B + T) // 2))
     series = [("wall", "build wall time (ms)", "#1f5fbf", ""),
-              ("copy", "cp -r + sync of its output (ms)", "#777", ' stroke-dasharray="5 4"'),
+              ("copy", "cp -r of its output (ms)", "#777", ' stroke-dasharray="5 4"'),
               ("peak_rss_mib", "build peak memory (MiB)", "#c0392b", "")]
     for i, (key, label, colour, dash) in enumerate(series):
         pts = [(px(r["gpus"]), py(r[key])) for r in ok if r[key] > 0]
@@ -488,7 +497,7 @@ def cross_check(clusterc, out, name, spec, env):
 
 def bench_shape(clusterc, out, name, repeat, emit=None):
     """A many-switch shape (bench/NAME.cluster) built with the default artifacts (or `emit`, an
-    --emit list), against the copy of its output (cp -r + sync), each the minimum of `repeat`,
+    --emit list), against the copy of its output (timed_copy), each the minimum of `repeat`,
     every run into a new directory."""
     spec = os.path.join(HERE, name + ".cluster")
     env = dict(os.environ, CLUSTERC_STDLIB=os.path.join(HERE, "..", "stdlib"))
@@ -517,13 +526,7 @@ def bench_shape(clusterc, out, name, repeat, emit=None):
         copy = os.path.join(out, "%s-copy-%d" % (name, r))
         rmtree(copy)
         dirs.append(copy)
-        os.sync()
-        t0 = time.perf_counter()
-        rc, _, ccpu = timed(["cp", "-r", dirs[0], copy])
-        if rc != 0:
-            raise subprocess.CalledProcessError(rc, "cp")
-        os.sync()
-        c = (time.perf_counter() - t0) * 1e3
+        c, ccpu = timed_copy(dirs[0], copy)
         row["copy"] = min(row.get("copy", c), c)
         row.setdefault("copies", []).append(c)
         row.setdefault("copy_cpus", []).append(ccpu)
@@ -747,7 +750,7 @@ def main(argv):
                 label = "" if emit is None else ", --emit " + emit
                 if row["status"] == "ok":
                     print("shape: bench/%s.cluster%s, %s: build %.1f ms, %.1f MB in %s files, "
-                          "copy (cp -r + sync) %.1f ms, build / copy %.2f" % (
+                          "copy (cp -r) %.1f ms, build / copy %.2f" % (
                               name, label, what, row["wall"], row["bytes"] / 1e6,
                               format(row["files"], ","), row["copy"], row["ratio"]))
                     print("  min / median ms: build wall %s, CPU %s; copy wall %s, CPU %s; load %.1f "
