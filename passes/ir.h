@@ -1077,8 +1077,8 @@ static inline bool plan_fp8_params(const PlanConfig *c)
 }
 
 /* What the model predicts for one plan. Times are per step on the slowest pipeline stage and
- * add up: step = compute + recompute + tp + cp + ep + pp + offload + amax + bubble + dp +
- * optimizer. */
+ * add up: step = compute + recompute + tp + cp + ep + pp + offload + amax + moe_sync + bubble +
+ * dp + optimizer. */
 typedef struct PlanCost {
 	double step;
 	double compute, recompute, tp_comm, cp_comm, ep_comm, pp_comm, bubble, dp_comm, optimizer;
@@ -1087,6 +1087,7 @@ typedef struct PlanCost {
 	double mem_host;     /* bytes per GPU in host memory: the offloaded activations */
 	double offload_comm; /* s per step of offload copies not hidden under compute */
 	double amax_comm;    /* s per step of FP8 delayed scaling's amax all-reduces (exposed) */
+	double moe_sync;     /* s per step of dropless MoE's host lag after its synchronization */
 	double model_flops;  /* per step, without recomputation (for MFU) */
 	double hw_flops;     /* per step, with recomputation */
 	double mfu;

@@ -602,6 +602,11 @@ static void workloads(Buf *b, const Design *d)
 			text_number(b, k->amax_comm * 1e3, 1, true);
 			buf_puts(b, " ms a step.\n\n");
 		}
+		if (k->moe_sync > 0) {
+			buf_puts(b, "Dropless MoE's device-to-host synchronization exposes ");
+			text_number(b, k->moe_sync * 1e3, 1, true);
+			buf_puts(b, " ms a step of host launches.\n\n");
+		}
 		if (wp->r.nalt == 0)
 			continue;
 		buf_puts(b, "| runner-up | step time | why it lost |\n| --- | ---: | --- |\n");

@@ -139,6 +139,8 @@ static Json *prediction_json(const PlanCost *k)
 		jw_set(t, "offload_exposed", num(k->offload_comm, 6));
 	if (k->amax_comm > 0)
 		jw_set(t, "fp8_amax_reduction", num(k->amax_comm, 6));
+	if (k->moe_sync > 0)
+		jw_set(t, "moe_host_sync", num(k->moe_sync, 6));
 	jw_set(t, "pipeline_bubble", num(k->bubble, 6));
 	jw_set(t, "data_parallel_exposed", num(k->dp_comm, 6));
 	jw_set(t, "optimizer", num(k->optimizer, 6));

@@ -26,6 +26,8 @@ typedef struct PlanLayer {
 	double pp_bytes;         /* bytes sent to the next stage per micro-batch */
 	int cp_type;             /* CPC_x: the fastest CP exchange c->cp_comm allows */
 	double fp8_cache;        /* bytes a parameter of the FP8 weight copies kept for the step */
+	double sync;             /* s a layer exposed after dropless MoE's sync: host lag or a launch */
+	double sync_floor;       /* s a layer: the launch after the sync alone (merged schedules) */
 } PlanLayer;
 
 /* HBM a plan may not fill: the CUDA context with the cuBLAS and cuDNN workspaces (about
@@ -103,6 +105,10 @@ double plan_moe_dest_ranks(const PlanModel *m, const PlanConfig *c);
 /* HBM bytes of one forward of the FP8 padding and unpadding of an MoE layer's expert tokens
  * (dropless FP8 only; Transformer Engine's Fp8Padding); 0 otherwise. */
 double plan_moe_fp8_pad_bytes(const PlanModel *m, const PlanHw *hw, const PlanConfig *c);
+/* Seconds the host takes to launch one dropless MoE layer's forward, which Megatron-Core's
+ * device-to-host synchronization of the expert counts exposes (plan_model.c); 0 for a dense
+ * model or with the experts' input padded to capacity (no synchronization). */
+double plan_moe_fwd_host(const PlanModel *m, const PlanHw *hw, const PlanConfig *c);
 void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanLayer *out);
 /* Full recomputation of k of a virtual stage's n layers (--recompute-method block): the layer
  * costs without recomputation and with full recomputation weighted k/n and 1 − k/n. */

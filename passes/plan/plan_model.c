@@ -53,6 +53,37 @@ static const double OVERLAP_COST = 0.1;
  * whole communication time). */
 static const double OVERLAP_MAX = 0.7;
 
+/* Dropless MoE's device-to-host synchronization (plan_moe_fwd_host). Megatron-Core's dropless
+ * layers need the per-expert token counts on the host: the all-to-all dispatcher copies them
+ * (and the all-to-all's splits) to the CPU and waits on the copy's event before the
+ * all-to-all (MoEAlltoAllTokenDispatcher._maybe_dtoh_and_synchronize, cuda_sync_point
+ * "before_ep_alltoall", megatron/core/transformer/moe/token_dispatcher.py at 0014f13), and the
+ * grouped experts take them as a Python list whatever the dispatcher ("transformer engine
+ * requires this to be a list": TEGroupedMLP.forward's tokens_per_expert.tolist(),
+ * megatron/core/transformer/moe/experts.py). Padded to capacity
+ * (--moe-pad-expert-input-to-capacity, the planner's capacity_factor) the counts are constants
+ * built on the host (preprocess's drop_and_pad branch returns before any copy; no sync point
+ * is set), so no synchronization. The wait drains the GPU's queue: the CPU can no longer run
+ * ahead of it, and until it has launched the rest of the layer the GPU waits for launches.
+ * The host's time to issue a kernel: "Usually, the launch time on the CPU side is between
+ * 5-20 microseconds" (Meta's Holistic Trace Analysis, facebookresearch/HolisticTraceAnalysis,
+ * docs/source/features/cuda_kernel_launch_stats.rst); the model takes 10 µs, the range's
+ * geometric middle (an assumption inside the published range, not fitted to a row). */
+static const double HOST_LAUNCH_S = 10e-6;
+/* Kernels a dropless MoE layer's forward launches after its synchronization
+ * (plan_moe_fwd_host), read from the code above: the tokens' and the probabilities'
+ * all-to-all, the fused sort of their chunks by local expert (two), the FP8 padding and
+ * unpadding of the experts' rows (Fp8Padding, three), the activation with the probabilities
+ * (two), and the combine's chunk sort, all-to-all and fused unpermutation: 12; and per local
+ * expert its two GEMMs (Transformer Engine's GroupedLinear runs one cuBLAS GEMM an expert,
+ * general_grouped_gemm) and, under FP8 current scaling, each of the expert's two inputs
+ * quantized on its own, an amax and a cast (only delayed scaling has the fused multi-tensor
+ * cast, NVIDIA/TransformerEngine PR 1525): 2 or 6. The router's kernels (72 unfused, 31
+ * fused: TransformerEngine PR 1883, NVIDIA's DeepSeek-V3 GB200 guide §2.1.4) and the
+ * attention's run before the synchronization, while the CPU is still ahead. */
+static const double MOE_SYNC_KERNELS = 12;
+static const double MOE_EXPERT_KERNELS = 2, MOE_EXPERT_CS_KERNELS = 4;
+
 /* What is left of `comm` seconds of communication run under `busy` seconds of compute. */
 static double exposed(double comm, double busy, bool on)
 {
@@ -1504,6 +1535,20 @@ static double rc_module_flops(const PlanModel *m, const PlanConfig *c)
 	return f;
 }
 
+/* Seconds the host takes to launch what a dropless MoE layer's forward runs after its
+ * synchronization (HOST_LAUNCH_S a kernel; MOE_SYNC_KERNELS and the local experts' GEMMs and
+ * casts); 0 for a dense model or padded to capacity, where no synchronization stops the CPU
+ * running ahead. */
+double plan_moe_fwd_host(const PlanModel *m, const PlanHw *hw, const PlanConfig *c)
+{
+	if (m->experts <= 1 || c->capacity > 0)
+		return 0;
+	double local = m->experts / c->ep;
+	double per = MOE_EXPERT_KERNELS +
+		     (hw->elem_bytes < 2 && hw->fp8_current ? MOE_EXPERT_CS_KERNELS : 0);
+	return (MOE_SYNC_KERNELS + local * per) * HOST_LAUNCH_S;
+}
+
 typedef struct LayerTimes {
 	double fwd, core, core_mem, core_bwd_extra, tp, ep, act, work;
 	double perm; /* s of the MoE token permutations, in fwd and once in backward */
@@ -1511,6 +1556,8 @@ typedef struct LayerTimes {
 	double cast_f, cast_b; /* s of the FP8 casts (plan_fp8_cast_bytes), cast_f in fwd */
 	double mm_bwd_extra;   /* s: the backward's multiplies at their shapes less 2 x fwd's */
 	double wgrad;          /* s: the weight gradients' share of them (DualPipe's W) */
+	double host;           /* s: a dropless MoE layer's launches after its sync (plan_moe_fwd_host) */
+	double after;          /* s: the experts' forward multiplies and the permutations (GPU) */
 	double cp_f[CPC_COUNT], cp_b[CPC_COUNT]; /* by CP exchange; INFINITY: not allowed */
 } LayerTimes;
 
@@ -1560,7 +1607,8 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 		      gemm_passes(hw, mb, 1, tokens, h, m->ffn / t);
 	} else {
 		double fe = m->expert_ffn;
-		mm += expert_passes(m, hw, c, tokens, mb);
+		double experts = expert_passes(m, hw, c, tokens, mb);
+		mm += experts;
 		mm += gemm_passes(hw, mb, m->shared, tokens, (m->mats - 1) * fe / t, h) +
 		      gemm_passes(hw, mb, m->shared, tokens, h, fe / t);
 		/* The router's multiply at BF16 whatever the precision: Megatron-Core's Router.gating
@@ -1573,6 +1621,8 @@ static void layer_times(const PlanModel *m, const PlanHw *hw, const PlanConfig *
 		mm += gemm16_passes(hw, mb, 1, tokens, m->experts, h);
 		o->perm = (plan_moe_permute_bytes(m, c) + plan_moe_fp8_pad_bytes(m, hw, c)) /
 			  (hw->hbm_bw * HBM_EFF);
+		o->host = plan_moe_fwd_host(m, hw, c);
+		o->after = experts + o->perm;
 	}
 	/* Memory-bound kernels (norms, activations, softmax, dropout, residuals): each tensor the
 	 * layer produces is written by one kernel and read by the next, so forward moves twice the
@@ -1734,6 +1784,8 @@ void plan_layer_blend(const PlanLayer *none, const PlanLayer *full, double f, Pl
 	o.cp = f * full->cp + (1 - f) * none->cp;
 	o.ep = f * full->ep + (1 - f) * none->ep;
 	o.act = f * full->act + (1 - f) * none->act;
+	o.sync = f * full->sync + (1 - f) * none->sync;
+	o.sync_floor = f * full->sync_floor + (1 - f) * none->sync_floor;
 	*out = o;
 }
 
@@ -1838,6 +1890,16 @@ void plan_layer(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, PlanL
 		double cp = f + b + (c->recompute == RC_FULL || re_core ? f : 0);
 		if (cp < out->cp)
 			out->cp = cp, out->cp_type = k;
+	}
+	/* Dropless MoE's synchronization (plan_moe_fwd_host): after it the GPU's queue is empty
+	 * and it runs the rest of the layer (the all-to-alls, the experts, the permutations) only
+	 * as fast as the host launches it: max(host, GPU), the lag host − GPU exposed, and at
+	 * least the first launch; at each forward, the recomputation's too. Without a lag the
+	 * host is ahead again by the layer's end. */
+	if (nm > 0 && ml.host > 0) {
+		double passes_f = c->recompute == RC_FULL ? 2 : 1;
+		out->sync = wm * passes_f * fmax(HOST_LAUNCH_S, ml.host - (ml.ep + ml.after));
+		out->sync_floor = wm * passes_f * HOST_LAUNCH_S;
 	}
 	out->act = wd * dl.act + wm * ml.act;
 	out->work = fmax(dl.work, ml.work);
@@ -2105,6 +2167,13 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	per_mb += off_t;
 	double amax_t = amax_reduction(hw, c, stage);
 	per_mb += amax_t;
+	/* Dropless MoE's synchronization (plan_layer's sync) at every MoE layer of the stage. Under
+	 * the all-to-all overlap (--overlap-moe-expert-parallel-comm) and DualPipe a micro-batch's
+	 * forward layers run merged with another's backward, whose kernels the GPU has queued
+	 * behind the launches: only the first launch is exposed (sync_floor). */
+	bool merged = plan_dualpipe(c) || o->overlap_ep;
+	double sync_t = stage * (merged ? l->sync_floor : l->sync);
+	per_mb += sync_t;
 	/* FSDP gathers each layer's weights before its forward and again before its backward and
 	 * reduce-scatters its gradients after, every micro-batch (ZeRO-3: 1.5 x the data-parallel
 	 * volume per pass; Rajbhandari et al. §7.2.2), the next layer's under the current one's
@@ -2163,6 +2232,7 @@ void plan_time(const PlanModel *m, const PlanHw *hw, const PlanConfig *c, const 
 	o->pp_comm = mb * pp_t;
 	o->offload_comm = mb * off_t;
 	o->amax_comm = mb * amax_t;
+	o->moe_sync = mb * sync_t;
 	o->bubble_fraction = plan_bubble_fraction(c->pp, c->v, mb);
 	o->bubble = o->bubble_fraction * mb * per_mb;
 	if (plan_dualpipe(c)) {
