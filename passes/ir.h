@@ -951,8 +951,9 @@ typedef struct PlanModel {
 	double kv_lora, q_lora, rope_dim, v_dim;
 	bool qk_norm;        /* an RMSNorm over each query and key head (Qwen3), not with MLA */
 	/* Multi-token prediction (DeepSeek-AI, "DeepSeek-V3 Technical Report", arXiv 2412.19437,
-	 * §2.2): mtp sequential modules on the last stage, each two RMSNorms, a 2h -> h
-	 * projection, one layer of the model's last kind and the shared output head again. */
+	 * §2.2): mtp sequential modules on the last stage, each three RMSNorms (its two inputs'
+	 * and a final one), a 2h -> h projection, one layer of the model's last kind and the
+	 * shared output head again. */
 	double mtp;
 	double mtp_loss;     /* the MTP loss's weight as declared; 0: not declared */
 	double params;       /* parameters in all (plan_params) */

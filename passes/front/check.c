@@ -933,6 +933,18 @@ static void check_model(Checker *k, const Value *m, Loc at)
 	if (mw && int_param(m, "mtp_layers", 0) <= 0)
 		inconsistent(k, mw->loc, "mtp_loss_weight weighs the multi-token prediction loss; "
 					 "the model has no mtp_layers");
+	/* Megatron-LM refuses MTP modules with learned absolute positions: its argument checks
+	 * assert a position_embedding_type of rope or none with --mtp-num-layers ("Multi-Token
+	 * Prediction (MTP) is not supported with ... position embedding type", validate_args in
+	 * megatron/training/arguments.py, NVIDIA/Megatron-LM, 2025-2026). */
+	const FieldSchema *ps = ctor_param(m->ctor, "position");
+	const Value *pos = ps ? m->items[ps - m->ctor->params] : NULL;
+	if (int_param(m, "mtp_layers", 0) > 0 &&
+	    !(pos && pos->kind == VAL_ENUM && pos->s && strcmp(pos->s, "rope") == 0))
+		inconsistent(k, param_loc(m, "mtp_layers", at),
+			     "multi-token prediction modules need rotary positions (position = rope): "
+			     "Megatron-LM refuses them with learned positions%s",
+			     pos ? "" : ", the default");
 }
 
 /* "a.b.c.d/len", each part in range and the address on its network boundary. */

@@ -336,13 +336,18 @@ static double layers_fwd_per_token(const PlanModel *m)
  * (2·2h·h), its three norms (2·3h) and the logits again (2hV), as Megatron-LM counts them
  * (megatron/training/training.py at 00611e6, num_floating_point_operations: "MTP norms and
  * proj", 3·2·D·(3h + 2h²), the logits' (D + 1), the MTP layers among the layers). */
+static double mtp_layers_fwd(const PlanModel *m)
+{
+	double attn = attn_proj(m) + attn_core(m);
+	return mtp_dense(m) * (attn + ffn_dense(m)) + mtp_moe(m) * (attn + ffn_moe(m));
+}
+
 static double mtp_fwd_per_token(const PlanModel *m)
 {
 	if (m->mtp <= 0)
 		return 0;
-	double h = m->hidden, attn = attn_proj(m) + attn_core(m);
-	return mtp_dense(m) * (attn + ffn_dense(m)) + mtp_moe(m) * (attn + ffn_moe(m)) +
-	       m->mtp * (2 * (3 * h + 2 * h * h) + 2 * h * m->vocab);
+	double h = m->hidden;
+	return mtp_layers_fwd(m) + m->mtp * (2 * (3 * h + 2 * h * h) + 2 * h * m->vocab);
 }
 
 /* Model FLOPs of one iteration: forward + backward (2 × forward) of every layer and of the
@@ -369,10 +374,8 @@ double plan_model_flops_causal(const PlanModel *m, double batch)
 double plan_hw_flops(const PlanModel *m, double batch, int recompute)
 {
 	double f = plan_model_flops(m, batch), tokens = batch * m->seq;
-	double mtp_layers = mtp_dense(m) * (attn_proj(m) + attn_core(m) + ffn_dense(m)) +
-			    mtp_moe(m) * (attn_proj(m) + attn_core(m) + ffn_moe(m));
 	if (recompute == RC_FULL) /* the MTP modules' layers with the others */
-		f += tokens * (layers_fwd_per_token(m) + mtp_layers);
+		f += tokens * (layers_fwd_per_token(m) + mtp_layers_fwd(m));
 	else if (recompute == RC_SELECTIVE)
 		f += tokens * (m->layers + m->mtp) * attn_core(m);
 	return f;
@@ -723,7 +726,10 @@ static void stage_params(const PlanModel *m, const PlanConfig *c, double *sd, do
 	if (m->mtp > 0) {
 		int at = c->pp > 1 ? 1 : 0;
 		double d, x, h = m->hidden;
-		range_params(m, c, mtp_moe(m) > 0 ? m->layers : 0, m->mtp, 0, &d, &x);
+		/* The modules' layers as a range past the model's MoE layers, or (a dense model's)
+		 * ending at its last dense layer, so that none is counted as MoE. */
+		range_params(m, c, mtp_moe(m) > 0 ? m->layers : n_dense(m) - m->mtp, m->mtp, 0, &d,
+			     &x);
 		sd[at] += d + m->mtp * (2 * h * h + 3 * h) / c->tp +
 			  (c->pp > 1 && !m->tied && !plan_dualpipe(c) ? emb : 0);
 		se[at] += x;

@@ -220,6 +220,15 @@ static void test_memory(void)
 	plan_stage_params(&m, &st, &dense, &expert);
 	CLOSE(dense, (12 * (12 * h * h + 4 * h) + 51200 * h) / 8, 1e-12);
 	CU_ASSERT(expert == 0);
+	/* A dense model's multi-token prediction modules are dense layers however many there are
+	 * (more than the model's own here): on one GPU the stage holds every parameter, none of
+	 * them an expert's (review of the sixteenth session: they were counted as MoE past the
+	 * model's layer count). */
+	PlanModel deep = m;
+	deep.mtp = 2 * m.layers;
+	plan_stage_params(&deep, &(PlanConfig){.tp = 1, .pp = 1, .cp = 1, .ep = 1}, &dense, &expert);
+	CU_ASSERT(expert == 0);
+	CLOSE(dense, plan_params(&deep), 1e-9);
 }
 
 /* Multiply throughput by size (gemm_size.c), against the source's own entries: OpenXLA's
