@@ -960,6 +960,13 @@ static const char *knob_says(Arena *ar, const PlanSet *s, const char *name, cons
  * micro-batches; a GPU count no product TP x PP x CP x DP of the allowed values makes; then
  * the first of gpus, interleave and ep whose values, left open, would leave a plan; else the
  * workload as a whole. */
+/* A two-valued knob's setting as the workload wrote it (PlanSpace's bits: 1 false allowed, 2 true
+ * allowed, 3 open): `yes` or `no`, NULL when left open. */
+static const char *bool_subject(unsigned set, const char *yes, const char *no)
+{
+	return set != 3u ? (set & 2u ? yes : no) : NULL;
+}
+
 static const char *joint_conflict(const Decl *w, const PlanModel *m, const PlanSpace *sp,
 				  Arena *ar, Loc *at)
 {
@@ -1088,25 +1095,20 @@ static const char *joint_conflict(const Decl *w, const PlanModel *m, const PlanS
 		 * as set, NULL where it does not). */
 		case FLD_WORKLOAD_FSDP:
 			o.fsdp = 3u;
-			subj = sp->fsdp != 3u ? (sp->fsdp & 2u ? "fsdp = true" : "fsdp = false") : NULL;
+			subj = bool_subject(sp->fsdp, "fsdp = true", "fsdp = false");
 			break;
 		case FLD_WORKLOAD_SEQUENCE_PARALLEL:
 			o.sp = 3u;
-			subj = sp->sp != 3u ? (sp->sp & 2u ? "sequence_parallel = true"
-							   : "sequence_parallel = false")
-					    : NULL;
+			subj = bool_subject(sp->sp, "sequence_parallel = true", "sequence_parallel = false");
 			break;
 		case FLD_WORKLOAD_SHARD_GRADIENTS:
 			o.zero2 = 3u;
-			subj = sp->zero2 != 3u ? (sp->zero2 & 2u ? "shard_gradients = true"
-								 : "shard_gradients = false")
-					       : NULL;
+			subj = bool_subject(sp->zero2, "shard_gradients = true", "shard_gradients = false");
 			break;
 		case FLD_WORKLOAD_DISTRIBUTED_OPTIMIZER:
 			o.dopt = 3u;
-			subj = sp->dopt != 3u ? (sp->dopt & 2u ? "distributed_optimizer = true"
-							       : "distributed_optimizer = false")
-					      : NULL;
+			subj = bool_subject(sp->dopt, "distributed_optimizer = true",
+					    "distributed_optimizer = false");
 			break;
 		case FLD_WORKLOAD_CP_COMM:
 			o.cp_comm = (1u << CPC_COUNT) - 1;
