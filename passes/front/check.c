@@ -14,6 +14,7 @@
  */
 #include "passes.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
@@ -933,6 +934,17 @@ static void check_model(Checker *k, const Value *m, Loc at)
 	if (mw && int_param(m, "mtp_layers", 0) <= 0)
 		inconsistent(k, mw->loc, "mtp_loss_weight weighs the multi-token prediction loss; "
 					 "the model has no mtp_layers");
+	/* The planner counts these in int (its divisors and candidates, passes/plan/plan_search.c):
+	 * past INT_MAX a count would wrap and the search read a wrong value. */
+	static const char *const counted[] = {"seq", "heads", "experts"};
+	for (int i = 0; i < 3; i++) {
+		double v = int_param(m, counted[i], 0);
+		if (v > INT_MAX)
+			diag_set_code(diag_error(k->c, param_loc(m, counted[i], at),
+						 "'%s' of %g is more than the planner counts (the limit "
+						 "is %d)", counted[i], v, INT_MAX),
+				      "out-of-range");
+	}
 	/* Megatron-LM refuses MTP modules with learned absolute positions: its argument checks
 	 * assert a position_embedding_type of rope or none with --mtp-num-layers ("Multi-Token
 	 * Prediction (MTP) is not supported with ... position embedding type", validate_args in
@@ -1041,6 +1053,13 @@ static void check_consistency(Checker *k, Decl *d)
 		const Field *f = decl_field(d, "model");
 		if (f && f->val && f->val->kind == VAL_CTOR)
 			check_model(k, f->val, f->value->loc);
+		/* Counted in int by the planner, as the model's counts (check_model). */
+		const Field *gb = decl_field(d, "global_batch");
+		if (gb && gb->val && gb->val->kind == VAL_QTY && gb->val->q.v > INT_MAX)
+			diag_set_code(diag_error(k->c, gb->val->loc,
+						 "'global_batch' of %g is more than the planner counts "
+						 "(the limit is %d)", gb->val->q.v, INT_MAX),
+				      "out-of-range");
 	}
 	if (d->kind == KIND_FABRIC) {
 		static const char *const pools[] = {"loopbacks", "p2p"};
